@@ -1,0 +1,54 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Clocks.
+ *
+ * Samples are taken with the CPU's cycle counter (x86 TSC, ARM generic
+ * timer): one instruction, ~10 ns, and cheap even in VMs whose kernel
+ * clocksource is emulated (there clock_gettime() can cost microseconds).
+ * Ticks become nanoseconds through a ratio calibrated against
+ * CLOCK_MONOTONIC_RAW over each measured point, so no tick frequency is
+ * assumed; it needs a constant-rate counter, which every x86 CPU with
+ * constant_tsc and every ARMv8 generic timer has.
+ * rb_now_ns() is for timeouts, durations and the calibration itself.
+ */
+#ifndef RB_CLOCK_H
+#define RB_CLOCK_H
+
+#include <stdint.h>
+#include <time.h>
+
+static inline uint64_t rb_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC_RAW, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint64_t rb_ticks(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	uint32_t lo, hi;
+
+	__asm__ __volatile__("rdtsc" : "=a"(lo), "=d"(hi));
+	return (uint64_t)hi << 32 | lo;
+#elif defined(__aarch64__)
+	uint64_t v;
+
+	__asm__ __volatile__("isb; mrs %0, cntvct_el0" : "=r"(v));
+	return v;
+#else
+	return rb_now_ns();
+#endif
+}
+
+/* CPU time consumed by the calling thread, in ns. */
+static inline uint64_t rb_thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+#endif

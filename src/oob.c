@@ -1,0 +1,281 @@
+// SPDX-License-Identifier: MIT
+#include <arpa/inet.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <netdb.h>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "oob.h"
+
+int rb_oob_listen(uint16_t port, int *lfd)
+{
+	struct sockaddr_in6 a = { .sin6_family = AF_INET6, .sin6_port = htons(port),
+				  .sin6_addr = IN6ADDR_ANY_INIT };
+	int fd, one = 1, zero = 0, ret;
+
+	fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		ret = -errno;
+		rb_err("socket: %s", strerror(errno));
+		return ret;
+	}
+	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	/* Accept IPv4 clients too, as ::ffff:a.b.c.d. */
+	setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
+	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) || listen(fd, 4)) {
+		ret = -errno;
+		rb_err("cannot listen on TCP port %u: %s", port, strerror(errno));
+		close(fd);
+		return ret;
+	}
+	*lfd = fd;
+	return 0;
+}
+
+static int wait_fd(int fd, short ev, int ms)
+{
+	struct pollfd p = { .fd = fd, .events = ev };
+	int n = poll(&p, 1, ms);
+
+	if (n < 0)
+		return -errno;
+	return n ? 0 : -ETIMEDOUT;
+}
+
+static void name_peer(const struct sockaddr *sa, socklen_t len, char *buf, size_t size)
+{
+	char host[INET6_ADDRSTRLEN + 8], serv[8];
+
+	if (getnameinfo(sa, len, host, sizeof(host), serv, sizeof(serv),
+			NI_NUMERICHOST | NI_NUMERICSERV)) {
+		snprintf(buf, size, "?");
+		return;
+	}
+	/* Show IPv4 clients as a.b.c.d, not ::ffff:a.b.c.d. */
+	snprintf(buf, size, "%s:%s", strncmp(host, "::ffff:", 7) ? host : host + 7, serv);
+}
+
+static void tune(int fd)
+{
+	int one = 1;
+
+	/* Messages are small and each waits for an answer. */
+	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
+}
+
+int rb_oob_accept(int lfd, int wait_ms, struct rb_oob *o)
+{
+	struct sockaddr_storage ss;
+	socklen_t len = sizeof(ss);
+	int ret, fd;
+
+	ret = wait_fd(lfd, POLLIN, wait_ms);
+	if (ret)
+		return ret;
+	fd = accept4(lfd, (struct sockaddr *)&ss, &len, SOCK_CLOEXEC);
+	if (fd < 0) {
+		ret = -errno;
+		rb_err("accept: %s", strerror(errno));
+		return ret;
+	}
+	tune(fd);
+	o->fd = fd;
+	name_peer((struct sockaddr *)&ss, len, o->peer, sizeof(o->peer));
+	return 0;
+}
+
+/* One connect attempt to @ai, bounded by @ms. */
+static int try_connect(const struct addrinfo *ai, int ms, int *out)
+{
+	int fd, ret, soerr = 0;
+	socklen_t sl = sizeof(soerr);
+
+	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, ai->ai_addr, ai->ai_addrlen) && errno != EINPROGRESS) {
+		ret = -errno;
+		goto close_fd;
+	}
+	ret = wait_fd(fd, POLLOUT, ms);
+	if (ret)
+		goto close_fd;
+	getsockopt(fd, SOL_SOCKET, SO_ERROR, &soerr, &sl);
+	if (soerr) {
+		ret = -soerr;
+		goto close_fd;
+	}
+	/* Back to blocking: every later wait goes through poll(). */
+	if (fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK)) {
+		ret = -errno;
+		goto close_fd;
+	}
+	*out = fd;
+	return 0;
+close_fd:
+	close(fd);
+	return ret;
+}
+
+int rb_oob_connect(const char *host, uint16_t port, int wait_ms, struct rb_oob *o)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
+	uint64_t deadline = rb_now_ns() + (uint64_t)wait_ms * 1000000ULL;
+	char serv[8];
+	int ret, gai;
+
+	snprintf(serv, sizeof(serv), "%u", port);
+	gai = getaddrinfo(host, serv, &hints, &res);
+	if (gai) {
+		rb_err("cannot resolve '%s': %s", host, gai_strerror(gai));
+		return -EHOSTUNREACH;
+	}
+	for (;;) {
+		int left = (int)((deadline - rb_now_ns()) / 1000000ULL);
+
+		for (ai = res, ret = -ENOENT; ai; ai = ai->ai_next) {
+			ret = try_connect(ai, left > 0 ? left : 1, &o->fd);
+			if (!ret)
+				break;
+		}
+		if (ret != -ECONNREFUSED || rb_now_ns() >= deadline)
+			break;
+		usleep(100000); /* the server may still be starting */
+	}
+	freeaddrinfo(res);
+	if (ret) {
+		rb_err("cannot connect to %s port %u: %s", host, port, strerror(-ret));
+		return ret;
+	}
+	tune(o->fd);
+	snprintf(o->peer, sizeof(o->peer), "%s:%u", host, port);
+	return 0;
+}
+
+void rb_oob_close(struct rb_oob *o)
+{
+	if (o->fd >= 0)
+		close(o->fd);
+	o->fd = -1;
+}
+
+static int xfer_all(struct rb_oob *o, void *buf, size_t len, bool out)
+{
+	uint8_t *p = buf;
+	ssize_t n;
+	int ret;
+
+	while (len) {
+		ret = wait_fd(o->fd, out ? POLLOUT : POLLIN, o->timeout_ms);
+		if (ret)
+			return ret;
+		n = out ? send(o->fd, p, len, MSG_NOSIGNAL) : recv(o->fd, p, len, 0);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -ECONNRESET; /* the peer closed the connection */
+		p += n;
+		len -= (size_t)n;
+	}
+	return 0;
+}
+
+static int oob_fail(struct rb_oob *o, const char *what, int ret)
+{
+	if (ret == -ETIMEDOUT)
+		rb_err("peer %s sent nothing for %d s while we waited for %s", o->peer,
+		       o->timeout_ms / 1000, what);
+	else if (ret == -ECONNRESET)
+		rb_err("peer %s closed the connection while we waited for %s", o->peer, what);
+	else
+		rb_err("%s with peer %s: %s", what, o->peer, strerror(-ret));
+	return ret;
+}
+
+int rb_oob_send(struct rb_oob *o, uint16_t type, const uint8_t *body, uint32_t len)
+{
+	uint8_t hdr[RB_WIRE_HDR_LEN];
+	int ret;
+
+	rb_hdr_pack(hdr, type, len);
+	ret = xfer_all(o, hdr, sizeof(hdr), true);
+	if (!ret && len)
+		ret = xfer_all(o, (void *)body, len, true);
+	return ret ? oob_fail(o, rb_msg_name(type), ret) : 0;
+}
+
+int rb_oob_recv(struct rb_oob *o, uint16_t *type, uint8_t *body, uint32_t cap, uint32_t *len)
+{
+	uint8_t hdr[RB_WIRE_HDR_LEN];
+	struct rb_hdr h;
+	char err[160];
+	int ret;
+
+	ret = xfer_all(o, hdr, sizeof(hdr), false);
+	if (ret)
+		return oob_fail(o, "a message", ret);
+	ret = rb_hdr_unpack(hdr, &h, err, sizeof(err));
+	if (ret) {
+		rb_err("from %s: %s", o->peer, err);
+		return ret;
+	}
+	if (h.len > cap) {
+		rb_err("from %s: %s message of %u bytes does not fit", o->peer,
+		       rb_msg_name(h.type), h.len);
+		return -EMSGSIZE;
+	}
+	ret = xfer_all(o, body, h.len, false);
+	if (ret)
+		return oob_fail(o, rb_msg_name(h.type), ret);
+	*type = h.type;
+	*len = h.len;
+	return 0;
+}
+
+int rb_oob_expect(struct rb_oob *o, uint16_t type, uint8_t *body, uint32_t cap, uint32_t *len)
+{
+	struct rb_msg_text t;
+	uint16_t got;
+	int ret;
+
+	ret = rb_oob_recv(o, &got, body, cap, len);
+	if (ret)
+		return ret;
+	if (got == RB_MSG_ERROR) {
+		if (rb_unpack_text(body, *len, &t))
+			snprintf(t.text, sizeof(t.text), "(unreadable reason)");
+		rb_err("peer %s: %s", o->peer, t.text);
+		return -ECONNABORTED;
+	}
+	if (got != type) {
+		rb_err("peer %s sent %s where %s was expected", o->peer, rb_msg_name(got),
+		       rb_msg_name(type));
+		return -EPROTO;
+	}
+	return 0;
+}
+
+void rb_oob_send_error(struct rb_oob *o, const char *fmt, ...)
+{
+	struct rb_msg_text t;
+	uint8_t buf[sizeof(t.text) + 2];
+	va_list ap;
+	int n;
+
+	va_start(ap, fmt);
+	vsnprintf(t.text, sizeof(t.text), fmt, ap);
+	va_end(ap);
+	n = rb_pack_text(&t, buf, sizeof(buf));
+	if (n >= 0)
+		rb_oob_send(o, RB_MSG_ERROR, buf, (uint32_t)n);
+}

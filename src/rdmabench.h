@@ -1,0 +1,106 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Types shared by every layer: the run parameters a client sends, one
+ * measured point, and logging.  Nothing here touches verbs or sockets.
+ */
+#ifndef RDMABENCH_H
+#define RDMABENCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define RB_TOOL "rdmabench"
+#define RB_SCHEMA_VERSION 1
+#define RB_DEFAULT_PORT 18515
+#define RB_MAX_AXIS 64	       /* values per sweep axis */
+#define RB_MAX_POINTS 10000    /* points per plan */
+#define RB_MAX_QPS 64
+#define RB_MAX_SIZE (1ULL << 30) /* 1 GiB: the largest buffer we register */
+
+/* Exit codes, documented in the man page. */
+enum { RB_EXIT_OK = 0, RB_EXIT_FAIL = 1, RB_EXIT_USAGE = 2, RB_EXIT_INTR = 130 };
+
+enum rb_verb { RB_VERB_SEND, RB_VERB_WRITE, RB_VERB_READ, RB_VERB_ATOMIC };
+enum rb_mode { RB_MODE_LAT, RB_MODE_BW };
+enum rb_atomic_op { RB_OP_FADD, RB_OP_CSWAP };
+enum rb_role { RB_ROLE_CLIENT, RB_ROLE_SERVER };
+
+/* One sweep axis: the values a parameter takes, in order. */
+struct rb_axis {
+	uint32_t n;
+	uint64_t v[RB_MAX_AXIS];
+};
+
+/*
+ * Everything the client decides and the server adopts.  Local choices
+ * (device, port, GID index, CPU, output files) live in struct rb_local.
+ */
+struct rb_params {
+	char test[32];		/* row name, e.g. "send_lat" */
+	struct rb_axis size;	/* bytes */
+	struct rb_axis batch;	/* WRs chained per ibv_post_send */
+	struct rb_axis signal;	/* one signaled WR every N */
+	struct rb_axis qps;	/* RC QPs used by the point */
+	struct rb_axis tx_depth; /* send queue depth per QP */
+	uint64_t iters;		/* measured iterations (0 when duration) */
+	uint32_t duration_s;	/* time bound instead of iters */
+	uint64_t warmup;	/* unmeasured iterations before each point */
+	uint32_t rx_depth;	/* receive queue depth (send tests) */
+	uint32_t inline_size;	/* max inline bytes; 0 = off */
+	uint32_t outstanding;	/* reads/atomics in flight (bw) */
+	uint32_t mtu;		/* requested path MTU in bytes; 0 = port's */
+	uint8_t atomic_op;	/* enum rb_atomic_op */
+	uint8_t verify;		/* check payloads */
+	uint8_t use_cm;		/* connect with librdmacm */
+};
+
+/* One point of the plan: the axis values in force. */
+struct rb_point {
+	uint64_t size;
+	uint32_t batch;
+	uint32_t signal;
+	uint32_t qps;
+	uint32_t tx_depth;
+};
+
+struct rb_lat_summary {
+	double min, p50, avg, p90, p99, p999, max, stdev; /* microseconds */
+};
+
+/* What one point measured.  has_* say which metrics apply. */
+struct rb_result {
+	struct rb_point pt;
+	uint64_t iters;
+	double duration_s;
+	bool has_lat;
+	struct rb_lat_summary lat;
+	bool has_bw;
+	double bw_avg_gbps, bw_peak_gbps, msg_rate_mpps;
+	bool has_cpu;
+	double cpu_util_pct, cpu_ns_per_msg;
+	bool has_peer;
+	double peer_cpu_util_pct, peer_bw_avg_gbps;
+};
+
+/* Where the measuring thread and the buffers sit (issue: placement). */
+struct rb_placement {
+	int device_numa_node;	/* -1 when unknown */
+	char cpus[128];		/* bound CPUs, "1" or "0-3 8" */
+	int mem_node;		/* -1 when unbound */
+	int local;		/* 1 local, 0 remote, -1 unknown */
+};
+
+/* Logging: diagnostics go to stderr, prefixed with the tool name. */
+void rb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void rb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void rb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+extern int rb_verbose;
+extern char rb_last_error[256]; /* the text of the last rb_err() */
+extern int rb_quiet;
+
+/* Test names as the wire and the outputs spell them. */
+const char *rb_verb_name(enum rb_verb v);
+const char *rb_op_name(enum rb_atomic_op op);
+
+#endif

@@ -1,0 +1,386 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "wire.h"
+
+/*
+ * A cursor over a byte buffer.  The first overrun sets err and makes every
+ * later access a no-op, so packers and unpackers check once at the end.
+ */
+struct cur {
+	uint8_t *w;
+	const uint8_t *r;
+	size_t cap, off;
+	int err;
+};
+
+static bool room(struct cur *c, size_t n)
+{
+	if (c->err || n > c->cap - c->off) {
+		c->err = 1;
+		return false;
+	}
+	return true;
+}
+
+static void put_be(struct cur *c, uint64_t v, size_t n)
+{
+	size_t i;
+
+	if (!room(c, n))
+		return;
+	for (i = 0; i < n; i++)
+		c->w[c->off + i] = (uint8_t)(v >> (8 * (n - 1 - i)));
+	c->off += n;
+}
+
+static uint64_t get_be(struct cur *c, size_t n)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (!room(c, n))
+		return 0;
+	for (i = 0; i < n; i++)
+		v = v << 8 | c->r[c->off + i];
+	c->off += n;
+	return v;
+}
+
+static void put_bytes(struct cur *c, const void *p, size_t n)
+{
+	if (!room(c, n))
+		return;
+	memcpy(c->w + c->off, p, n);
+	c->off += n;
+}
+
+static void get_bytes(struct cur *c, void *p, size_t n)
+{
+	if (!room(c, n))
+		return;
+	memcpy(p, c->r + c->off, n);
+	c->off += n;
+}
+
+static void put_double(struct cur *c, double d)
+{
+	uint64_t v;
+
+	memcpy(&v, &d, sizeof(v));
+	put_be(c, v, 8);
+}
+
+static double get_double(struct cur *c)
+{
+	uint64_t v = get_be(c, 8);
+	double d;
+
+	memcpy(&d, &v, sizeof(d));
+	return d;
+}
+
+/* Strings travel as u16 length + bytes, without the NUL. */
+static void put_str(struct cur *c, const char *s)
+{
+	size_t n = strlen(s);
+
+	put_be(c, n, 2);
+	put_bytes(c, s, n);
+}
+
+static void get_str(struct cur *c, char *s, size_t size)
+{
+	size_t n = get_be(c, 2);
+
+	if (n >= size || memchr(c->r + c->off, '\0', n <= c->cap - c->off ? n : 0)) {
+		c->err = 1;
+		s[0] = '\0';
+		return;
+	}
+	get_bytes(c, s, n);
+	s[c->err ? 0 : n] = '\0';
+}
+
+static struct cur wcur(uint8_t *buf, size_t cap)
+{
+	return (struct cur){ .w = buf, .cap = cap };
+}
+
+static struct cur rcur(const uint8_t *buf, size_t len)
+{
+	return (struct cur){ .r = buf, .cap = len };
+}
+
+static int wdone(struct cur *c)
+{
+	return c->err ? -EMSGSIZE : (int)c->off;
+}
+
+/* A body must be consumed exactly: trailing bytes mean a confused peer. */
+static int rdone(struct cur *c)
+{
+	return c->err || c->off != c->cap ? -EBADMSG : 0;
+}
+
+void rb_hdr_pack(uint8_t buf[RB_WIRE_HDR_LEN], uint16_t type, uint32_t len)
+{
+	struct cur c = wcur(buf, RB_WIRE_HDR_LEN);
+
+	put_be(&c, RB_WIRE_MAGIC, 4);
+	put_be(&c, RB_WIRE_VERSION, 2);
+	put_be(&c, type, 2);
+	put_be(&c, len, 4);
+}
+
+int rb_hdr_unpack(const uint8_t buf[RB_WIRE_HDR_LEN], struct rb_hdr *h, char *err,
+		  size_t errlen)
+{
+	struct cur c = rcur(buf, RB_WIRE_HDR_LEN);
+
+	h->magic = (uint32_t)get_be(&c, 4);
+	h->version = (uint16_t)get_be(&c, 2);
+	h->type = (uint16_t)get_be(&c, 2);
+	h->len = (uint32_t)get_be(&c, 4);
+	if (h->magic != RB_WIRE_MAGIC) {
+		snprintf(err, errlen, "peer is not rdmabench (bad magic 0x%08x)", h->magic);
+		return -EBADMSG;
+	}
+	if (h->version != RB_WIRE_VERSION) {
+		snprintf(err, errlen,
+			 "peer speaks rdmabench wire protocol v%u, this rdmabench speaks v%u",
+			 h->version, RB_WIRE_VERSION);
+		return -EPROTO;
+	}
+	if (h->len > RB_WIRE_MAX_BODY) {
+		snprintf(err, errlen, "%s message of %u bytes exceeds the %u-byte cap",
+			 rb_msg_name(h->type), h->len, RB_WIRE_MAX_BODY);
+		return -EMSGSIZE;
+	}
+	return 0;
+}
+
+int rb_pack_hello(const struct rb_msg_hello *m, uint8_t *buf, size_t cap)
+{
+	struct cur c = wcur(buf, cap);
+
+	put_str(&c, m->tool_version);
+	put_str(&c, m->test);
+	return wdone(&c);
+}
+
+int rb_unpack_hello(const uint8_t *buf, size_t len, struct rb_msg_hello *m)
+{
+	struct cur c = rcur(buf, len);
+
+	get_str(&c, m->tool_version, sizeof(m->tool_version));
+	get_str(&c, m->test, sizeof(m->test));
+	return rdone(&c);
+}
+
+static void put_axis(struct cur *c, const struct rb_axis *a)
+{
+	uint32_t i;
+
+	if (a->n > RB_MAX_AXIS) {
+		c->err = 1; /* rb_pack_params() then returns -EMSGSIZE */
+		return;
+	}
+	put_be(c, a->n, 4);
+	for (i = 0; i < a->n; i++)
+		put_be(c, a->v[i], 8);
+}
+
+static void get_axis(struct cur *c, struct rb_axis *a)
+{
+	uint32_t i;
+
+	a->n = (uint32_t)get_be(c, 4);
+	if (a->n > RB_MAX_AXIS) {
+		c->err = 1;
+		a->n = 0;
+		return;
+	}
+	for (i = 0; i < a->n; i++)
+		a->v[i] = get_be(c, 8);
+}
+
+int rb_pack_params(const struct rb_params *m, uint8_t *buf, size_t cap)
+{
+	struct cur c = wcur(buf, cap);
+
+	put_str(&c, m->test);
+	put_axis(&c, &m->size);
+	put_axis(&c, &m->batch);
+	put_axis(&c, &m->signal);
+	put_axis(&c, &m->qps);
+	put_axis(&c, &m->tx_depth);
+	put_be(&c, m->iters, 8);
+	put_be(&c, m->duration_s, 4);
+	put_be(&c, m->warmup, 8);
+	put_be(&c, m->rx_depth, 4);
+	put_be(&c, m->inline_size, 4);
+	put_be(&c, m->outstanding, 4);
+	put_be(&c, m->mtu, 4);
+	put_be(&c, m->atomic_op, 1);
+	put_be(&c, m->verify, 1);
+	put_be(&c, m->use_cm, 1);
+	return wdone(&c);
+}
+
+int rb_unpack_params(const uint8_t *buf, size_t len, struct rb_params *m)
+{
+	struct cur c = rcur(buf, len);
+
+	memset(m, 0, sizeof(*m));
+	get_str(&c, m->test, sizeof(m->test));
+	get_axis(&c, &m->size);
+	get_axis(&c, &m->batch);
+	get_axis(&c, &m->signal);
+	get_axis(&c, &m->qps);
+	get_axis(&c, &m->tx_depth);
+	m->iters = get_be(&c, 8);
+	m->duration_s = (uint32_t)get_be(&c, 4);
+	m->warmup = get_be(&c, 8);
+	m->rx_depth = (uint32_t)get_be(&c, 4);
+	m->inline_size = (uint32_t)get_be(&c, 4);
+	m->outstanding = (uint32_t)get_be(&c, 4);
+	m->mtu = (uint32_t)get_be(&c, 4);
+	m->atomic_op = (uint8_t)get_be(&c, 1);
+	m->verify = (uint8_t)get_be(&c, 1);
+	m->use_cm = (uint8_t)get_be(&c, 1);
+	return rdone(&c);
+}
+
+static void put_place(struct cur *c, const struct rb_placement *p)
+{
+	put_be(c, (uint32_t)p->device_numa_node, 4);
+	put_str(c, p->cpus);
+	put_be(c, (uint32_t)p->mem_node, 4);
+	put_be(c, (uint32_t)p->local, 4);
+}
+
+static void get_place(struct cur *c, struct rb_placement *p)
+{
+	p->device_numa_node = (int32_t)get_be(c, 4);
+	get_str(c, p->cpus, sizeof(p->cpus));
+	p->mem_node = (int32_t)get_be(c, 4);
+	p->local = (int32_t)get_be(c, 4);
+}
+
+int rb_pack_conn(const struct rb_msg_conn *m, uint8_t *buf, size_t cap)
+{
+	struct cur c = wcur(buf, cap);
+	uint32_t i;
+
+	if (m->nqp > RB_MAX_QPS)
+		return -EMSGSIZE;
+	put_be(&c, m->mtu, 4);
+	put_be(&c, m->max_rd_atom, 4);
+	put_be(&c, m->rkey, 4);
+	put_be(&c, m->addr, 8);
+	put_be(&c, m->len, 8);
+	put_be(&c, m->nqp, 4);
+	for (i = 0; i < m->nqp; i++) {
+		put_be(&c, m->qp[i].qpn, 4);
+		put_be(&c, m->qp[i].psn, 4);
+		put_be(&c, m->qp[i].lid, 2);
+		put_bytes(&c, m->qp[i].gid, 16);
+	}
+	put_place(&c, &m->place);
+	return wdone(&c);
+}
+
+int rb_unpack_conn(const uint8_t *buf, size_t len, struct rb_msg_conn *m)
+{
+	struct cur c = rcur(buf, len);
+	uint32_t i;
+
+	memset(m, 0, sizeof(*m));
+	m->mtu = (uint32_t)get_be(&c, 4);
+	m->max_rd_atom = (uint32_t)get_be(&c, 4);
+	m->rkey = (uint32_t)get_be(&c, 4);
+	m->addr = get_be(&c, 8);
+	m->len = get_be(&c, 8);
+	m->nqp = (uint32_t)get_be(&c, 4);
+	if (m->nqp > RB_MAX_QPS)
+		return -EBADMSG;
+	for (i = 0; i < m->nqp; i++) {
+		m->qp[i].qpn = (uint32_t)get_be(&c, 4);
+		m->qp[i].psn = (uint32_t)get_be(&c, 4);
+		m->qp[i].lid = (uint16_t)get_be(&c, 2);
+		get_bytes(&c, m->qp[i].gid, 16);
+	}
+	get_place(&c, &m->place);
+	return rdone(&c);
+}
+
+int rb_pack_sync(const struct rb_msg_sync *m, uint8_t *buf, size_t cap)
+{
+	struct cur c = wcur(buf, cap);
+
+	put_be(&c, m->point, 4);
+	put_be(&c, m->what, 4);
+	put_be(&c, m->count, 8);
+	return wdone(&c);
+}
+
+int rb_unpack_sync(const uint8_t *buf, size_t len, struct rb_msg_sync *m)
+{
+	struct cur c = rcur(buf, len);
+
+	m->point = (uint32_t)get_be(&c, 4);
+	m->what = (uint32_t)get_be(&c, 4);
+	m->count = get_be(&c, 8);
+	return rdone(&c);
+}
+
+int rb_pack_result(const struct rb_msg_result *m, uint8_t *buf, size_t cap)
+{
+	struct cur c = wcur(buf, cap);
+
+	put_be(&c, m->point, 4);
+	put_be(&c, (uint32_t)m->status, 4);
+	put_be(&c, m->iters, 8);
+	put_double(&c, m->bw_avg_gbps);
+	put_double(&c, m->cpu_util_pct);
+	return wdone(&c);
+}
+
+int rb_unpack_result(const uint8_t *buf, size_t len, struct rb_msg_result *m)
+{
+	struct cur c = rcur(buf, len);
+
+	m->point = (uint32_t)get_be(&c, 4);
+	m->status = (int32_t)get_be(&c, 4);
+	m->iters = get_be(&c, 8);
+	m->bw_avg_gbps = get_double(&c);
+	m->cpu_util_pct = get_double(&c);
+	return rdone(&c);
+}
+
+int rb_pack_text(const struct rb_msg_text *m, uint8_t *buf, size_t cap)
+{
+	struct cur c = wcur(buf, cap);
+
+	put_str(&c, m->text);
+	return wdone(&c);
+}
+
+int rb_unpack_text(const uint8_t *buf, size_t len, struct rb_msg_text *m)
+{
+	struct cur c = rcur(buf, len);
+
+	get_str(&c, m->text, sizeof(m->text));
+	return rdone(&c);
+}
+
+const char *rb_msg_name(uint16_t type)
+{
+	static const char *const names[] = { "?",	"HELLO", "PARAMS", "CONN", "SYNC",
+					     "RESULT", "ERROR", "BYE",	  "OK" };
+
+	return type < sizeof(names) / sizeof(names[0]) ? names[type] : "unknown";
+}
