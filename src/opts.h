@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The option table: one row per option drives getopt_long, range checks
+ * (messages name the option and the rule), --help, per-test help, and the
+ * man page's OPTIONS section.  Pure: parsing writes into struct rb_cli and
+ * reports errors as text; nothing here exits.
+ */
+#ifndef RB_OPTS_H
+#define RB_OPTS_H
+
+#include <stdio.h>
+#include "output.h"
+#include "rdmabench.h"
+
+/* Which subcommands an option applies to (bit per row of the test table). */
+enum {
+	RB_T_SEND_LAT = 1 << 0,
+	RB_T_SEND_BW = 1 << 1,
+	RB_T_WRITE_LAT = 1 << 2,
+	RB_T_WRITE_BW = 1 << 3,
+	RB_T_READ_LAT = 1 << 4,
+	RB_T_READ_BW = 1 << 5,
+	RB_T_ATOMIC_LAT = 1 << 6,
+	RB_T_ATOMIC_BW = 1 << 7,
+	RB_T_SERVER = 1 << 8, /* the generic server */
+	RB_T_TOPO = 1 << 9,
+};
+#define RB_T_LAT (RB_T_SEND_LAT | RB_T_WRITE_LAT | RB_T_READ_LAT | RB_T_ATOMIC_LAT)
+#define RB_T_BW (RB_T_SEND_BW | RB_T_WRITE_BW | RB_T_READ_BW | RB_T_ATOMIC_BW)
+#define RB_T_TESTS (RB_T_LAT | RB_T_BW)
+#define RB_T_RUN (RB_T_TESTS | RB_T_SERVER) /* anything that opens a QP */
+#define RB_T_ALL (RB_T_RUN | RB_T_TOPO)
+
+enum rb_opt_type {
+	RB_OPT_FLAG,	  /* no argument: sets a u8 to 1 */
+	RB_OPT_U32,	  /* unsigned, K/M/G allowed when .suffix */
+	RB_OPT_U64,
+	RB_OPT_I32,	  /* signed, for indices where -1 means "auto" */
+	RB_OPT_AXIS,	  /* a sweep axis (sweep.h grammar) */
+	RB_OPT_STR,	  /* free text into a char array */
+	RB_OPT_CHOICE,	  /* one of .choices, stored as its index (u8) */
+};
+
+/* Everything the command line says. */
+struct rb_cli {
+	struct rb_params p;
+	/* local: never sent to the peer */
+	char device[64];
+	int32_t ib_port;
+	int32_t gid_index;
+	uint32_t tcp_port;
+	uint32_t timeout_s;
+	char cpu[64];
+	char numa[16];
+	char json_path[256];
+	char csv_path[256];
+	uint8_t format;	  /* enum rb_format */
+	uint8_t units;	  /* enum rb_units */
+	uint8_t quiet;
+	uint8_t verbose;
+	uint8_t recommend;
+	uint8_t all;	  /* -a: sizes 2..8M:x2 */
+	uint8_t op;	  /* enum rb_atomic_op */
+	uint8_t mode;	  /* atomic: 0 lat, 1 bw */
+	uint8_t help;
+	uint8_t version;
+	const char *host; /* positional: the server to reach */
+	/* Which rows the command line set (by index), for defaults and checks. */
+	uint64_t given;
+};
+
+struct rb_opt {
+	const char *lname;
+	int sname;		/* 0: long only */
+	enum rb_opt_type type;
+	size_t off;		/* offsetof(struct rb_cli, field) */
+	size_t size;		/* field size, for strings */
+	uint64_t min, max;	/* range, inclusive */
+	bool pow2;		/* value must be a power of two */
+	bool suffix;		/* K/M/G accepted */
+	const char *choices;	/* "fadd|cswap" */
+	const char *argname;
+	const char *def;	/* default as shown in help, NULL: none */
+	unsigned int tests;	/* RB_T_* it applies to */
+	const char *help;
+};
+
+extern const struct rb_opt rb_opts[];
+extern const size_t rb_nopts;
+
+/* rb_opt_index() - row of the option named @lname, or -1. */
+int rb_opt_index(const char *lname);
+
+/* rb_cli_given() - whether the command line set option @lname. */
+bool rb_cli_given(const struct rb_cli *c, const char *lname);
+
+/* rb_cli_init() - all fields at their test-independent defaults. */
+void rb_cli_init(struct rb_cli *c);
+
+/*
+ * rb_cli_parse() - parse @argv (argv[0] is the subcommand) for the test or
+ * command whose bit is @test_bit, name it @cmd in messages.  Checks types,
+ * ranges and that each option applies to @cmd.  Returns 0, or -EINVAL with
+ * a message naming the option in @err.
+ */
+int rb_cli_parse(struct rb_cli *c, const char *cmd, unsigned int test_bit, int argc,
+		 char **argv, char *err, size_t errlen);
+
+/*
+ * rb_cli_finish() - apply the test's defaults (size, iterations, depths)
+ * for what the command line left unset, and check combinations, naming both
+ * options in @err.  @test_bit is the resolved row (atomic -> lat or bw).
+ */
+int rb_cli_finish(struct rb_cli *c, const char *test, unsigned int test_bit, char *err,
+		  size_t errlen);
+
+/* rb_usage() - help for @cmd listing the options of @test_bit. */
+void rb_usage(FILE *f, const char *cmd, unsigned int test_bit);
+
+/* rb_man_options() - the man page OPTIONS section, from the table. */
+void rb_man_options(FILE *f);
+
+#endif

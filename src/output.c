@@ -1,0 +1,689 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Output writers: table (for people), CSV and JSON (for programs).  Each
+ * writer only formats what stats.c computed; all data goes to the writer's
+ * FILE, diagnostics to stderr through rb_err().
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "output.h"
+#include "sweep.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+static int file_status(FILE *f)
+{
+	return ferror(f) ? -EIO : 0;
+}
+
+static const char *str_or(const char *s, const char *dflt)
+{
+	return s && *s ? s : dflt;
+}
+
+static double gbps_to_mibps(double gbps)
+{
+	return gbps * 1e9 / 8 / 1048576;
+}
+
+/* ---- JSON -------------------------------------------------------------- */
+
+/*
+ * Objects are built with json_object_set_new(), which takes the value's
+ * reference even when it fails and fails on a NULL value or object, so a
+ * builder ORs the results together and checks once at the end.
+ */
+static json_t *jdone(json_t *o, int bad)
+{
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* NaN and infinity are not JSON numbers: they become null. */
+static json_t *jreal(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *juint(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+/* A count where a negative value means "none". */
+static json_t *jint_or_null(int v)
+{
+	return v < 0 ? json_null() : json_integer(v);
+}
+
+/*
+ * A string, or null for NULL.  json_string() refuses invalid UTF-8; such a
+ * name (a host name could be anything) keeps its ASCII and gets '?' for
+ * the other bytes rather than failing the whole document.
+ */
+static json_t *jstr(const char *s)
+{
+	json_t *j;
+	char *copy, *p;
+
+	if (!s)
+		return json_null();
+	j = json_string(s);
+	if (j)
+		return j;
+	copy = strdup(s);
+	if (!copy)
+		return NULL;
+	for (p = copy; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	j = json_string(copy);
+	free(copy);
+	return j;
+}
+
+static json_t *jaxis(const struct rb_axis *a)
+{
+	json_t *arr = json_array();
+	int bad = !arr;
+	uint32_t i;
+
+	for (i = 0; i < a->n && i < RB_MAX_AXIS; i++)
+		bad |= json_array_append_new(arr, juint(a->v[i]));
+	return jdone(arr, bad);
+}
+
+static json_t *jdevice(const struct rb_report *r)
+{
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= json_object_set_new(o, "name", jstr(r->device));
+	bad |= json_object_set_new(o, "port", json_integer(r->port));
+	bad |= json_object_set_new(o, "gid_index", jint_or_null(r->gid_index));
+	bad |= json_object_set_new(o, "link_layer", jstr(r->link_layer));
+	bad |= json_object_set_new(o, "active_mtu", json_integer(r->active_mtu));
+	bad |= json_object_set_new(o, "path_mtu", json_integer(r->path_mtu));
+	return jdone(o, bad);
+}
+
+static json_t *jparams(const struct rb_params *p)
+{
+	json_t *o;
+	int bad;
+
+	if (!p)
+		return json_null();
+	o = json_object();
+	bad = !o;
+	bad |= json_object_set_new(o, "size", jaxis(&p->size));
+	bad |= json_object_set_new(o, "batch", jaxis(&p->batch));
+	bad |= json_object_set_new(o, "signal", jaxis(&p->signal));
+	bad |= json_object_set_new(o, "qps", jaxis(&p->qps));
+	bad |= json_object_set_new(o, "tx_depth", jaxis(&p->tx_depth));
+	bad |= json_object_set_new(o, "iterations", p->duration_s ? json_null() : juint(p->iters));
+	bad |= json_object_set_new(o, "duration_s",
+				   p->duration_s ? json_integer(p->duration_s) : json_null());
+	bad |= json_object_set_new(o, "warmup", juint(p->warmup));
+	bad |= json_object_set_new(o, "rx_depth", json_integer(p->rx_depth));
+	bad |= json_object_set_new(o, "inline_size", json_integer(p->inline_size));
+	bad |= json_object_set_new(o, "outstanding", json_integer(p->outstanding));
+	bad |= json_object_set_new(o, "mtu", p->mtu ? json_integer(p->mtu) : json_null());
+	bad |= json_object_set_new(o, "verify", json_boolean(p->verify));
+	bad |= json_object_set_new(o, "rdma_cm", json_boolean(p->use_cm));
+	return jdone(o, bad);
+}
+
+static json_t *jplacement(const struct rb_placement *p)
+{
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= json_object_set_new(o, "device_numa_node", jint_or_null(p->device_numa_node));
+	bad |= json_object_set_new(o, "cpus", p->cpus[0] ? jstr(p->cpus) : json_null());
+	bad |= json_object_set_new(o, "mem_node", jint_or_null(p->mem_node));
+	bad |= json_object_set_new(o, "local", p->local < 0 ? json_null() : json_boolean(p->local));
+	return jdone(o, bad);
+}
+
+static json_t *jlat(const struct rb_lat_summary *l)
+{
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= json_object_set_new(o, "min", jreal(l->min));
+	bad |= json_object_set_new(o, "p50", jreal(l->p50));
+	bad |= json_object_set_new(o, "avg", jreal(l->avg));
+	bad |= json_object_set_new(o, "p90", jreal(l->p90));
+	bad |= json_object_set_new(o, "p99", jreal(l->p99));
+	bad |= json_object_set_new(o, "p999", jreal(l->p999));
+	bad |= json_object_set_new(o, "max", jreal(l->max));
+	bad |= json_object_set_new(o, "stdev", jreal(l->stdev));
+	return jdone(o, bad);
+}
+
+/* The metrics of one result; those that do not apply are left out. */
+static int jmetrics(json_t *o, const struct rb_result *res)
+{
+	int bad = 0;
+
+	if (res->has_lat)
+		bad |= json_object_set_new(o, "lat_us", jlat(&res->lat));
+	if (res->has_bw) {
+		bad |= json_object_set_new(o, "bw_avg_gbps", jreal(res->bw_avg_gbps));
+		bad |= json_object_set_new(o, "bw_peak_gbps", jreal(res->bw_peak_gbps));
+		bad |= json_object_set_new(o, "bw_avg_mibps",
+					   jreal(gbps_to_mibps(res->bw_avg_gbps)));
+		bad |= json_object_set_new(o, "msg_rate_mpps", jreal(res->msg_rate_mpps));
+	}
+	if (res->has_cpu) {
+		bad |= json_object_set_new(o, "cpu_util_pct", jreal(res->cpu_util_pct));
+		bad |= json_object_set_new(o, "cpu_ns_per_msg", jreal(res->cpu_ns_per_msg));
+	}
+	if (res->has_peer) {
+		/* A peer that does not measure bandwidth reports 0. */
+		bad |= json_object_set_new(o, "peer_cpu_util_pct", jreal(res->peer_cpu_util_pct));
+		bad |= json_object_set_new(o, "peer_bw_avg_gbps",
+					   res->peer_bw_avg_gbps ? jreal(res->peer_bw_avg_gbps) :
+								   json_null());
+	}
+	return bad;
+}
+
+static json_t *jresult(const struct rb_result *res)
+{
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= json_object_set_new(o, "size", juint(res->pt.size));
+	bad |= json_object_set_new(o, "batch", juint(res->pt.batch));
+	bad |= json_object_set_new(o, "signal", juint(res->pt.signal));
+	bad |= json_object_set_new(o, "qps", juint(res->pt.qps));
+	bad |= json_object_set_new(o, "tx_depth", juint(res->pt.tx_depth));
+	bad |= json_object_set_new(o, "iterations", juint(res->iters));
+	bad |= json_object_set_new(o, "duration_s", jreal(res->duration_s));
+	if (o)
+		bad |= jmetrics(o, res);
+	return jdone(o, bad);
+}
+
+/* Everything but the results (left empty) and the recommendation. */
+static json_t *jdoc(const struct rb_report *r)
+{
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= json_object_set_new(o, "schema_version", json_integer(RB_SCHEMA_VERSION));
+	bad |= json_object_set_new(o, "tool", json_string(RB_TOOL));
+	bad |= json_object_set_new(o, "version", json_string(PACKAGE_VERSION));
+	bad |= json_object_set_new(o, "test", jstr(r->test));
+	if (r->op)
+		bad |= json_object_set_new(o, "op", jstr(r->op));
+	bad |= json_object_set_new(o, "role", jstr(r->role));
+	bad |= json_object_set_new(o, "timestamp", jstr(r->timestamp));
+	bad |= json_object_set_new(o, "host", jstr(r->host));
+	bad |= json_object_set_new(o, "peer", jstr(r->peer));
+	bad |= json_object_set_new(o, "device", jdevice(r));
+	bad |= json_object_set_new(o, "params", jparams(r->params));
+	bad |= json_object_set_new(o, "placement", jplacement(&r->place));
+	if (r->has_peer_place)
+		bad |= json_object_set_new(o, "peer_placement", jplacement(&r->peer_place));
+	bad |= json_object_set_new(o, "results", json_array());
+	return jdone(o, bad);
+}
+
+/* What may be filled in while the sweep runs: set last, after the results. */
+static int jfinish(json_t *doc, const struct rb_report *r)
+{
+	if (!r->recommendation)
+		return 0;
+	return json_object_set(doc, "recommendation", r->recommendation) ? -ENOMEM : 0;
+}
+
+static int json_begin(struct rb_writer *w, const struct rb_report *r)
+{
+	json_decref(w->doc);
+	w->doc = jdoc(r);
+	return w->doc ? 0 : -ENOMEM;
+}
+
+static int json_row(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res)
+{
+	json_t *results = json_object_get(w->doc, "results");
+
+	(void)r;
+	if (!results)
+		return -EINVAL;
+	return json_array_append_new(results, jresult(res)) ? -ENOMEM : 0;
+}
+
+/* Dumps the document and releases it. */
+static int json_end(struct rb_writer *w, const struct rb_report *r)
+{
+	int ret = w->doc ? jfinish(w->doc, r) : -EINVAL;
+
+	if (!ret && json_dumpf(w->doc, w->f, JSON_INDENT(2)))
+		ret = -EIO;
+	if (!ret && fputc('\n', w->f) == EOF)
+		ret = -EIO;
+	json_decref(w->doc);
+	w->doc = NULL;
+	if (!ret)
+		fflush(w->f);
+	return ret ? ret : file_status(w->f);
+}
+
+/* ---- CSV --------------------------------------------------------------- */
+
+static const char csv_header[] =
+	"test,op,device,host,size,batch,signal,qps,tx_depth,iterations,duration_s,"
+	"lat_min_us,lat_p50_us,lat_avg_us,lat_p90_us,lat_p99_us,lat_p999_us,lat_max_us,"
+	"lat_stdev_us,bw_avg_gbps,bw_peak_gbps,bw_avg_mibps,msg_rate_mpps,cpu_util_pct,"
+	"peer_cpu_util_pct,cpu_ns_per_msg,peer_bw_avg_gbps,device_numa_node,cpus,mem_node,"
+	"local";
+
+/*
+ * CSV cells are never quoted, so that every row splits on commas alone: a
+ * comma, a double quote or a line break inside a string (a host or device
+ * name, in practice never) is written as '_'.  cpus lists use spaces.
+ */
+static void csv_str(FILE *f, const char *s)
+{
+	fputc(',', f);
+	for (; s && *s; s++)
+		fputc(strchr(",\"\r\n", *s) ? '_' : *s, f);
+}
+
+/* An empty cell when the metric does not apply. */
+static void csv_dbl(FILE *f, bool has, int prec, double v)
+{
+	fputc(',', f);
+	if (has && isfinite(v))
+		fprintf(f, "%.*f", prec, v);
+}
+
+static void csv_int(FILE *f, int v)
+{
+	fputc(',', f);
+	if (v >= 0)
+		fprintf(f, "%d", v);
+}
+
+static void csv_lat(FILE *f, const struct rb_result *res)
+{
+	const struct rb_lat_summary *l = &res->lat;
+
+	csv_dbl(f, res->has_lat, 3, l->min);
+	csv_dbl(f, res->has_lat, 3, l->p50);
+	csv_dbl(f, res->has_lat, 3, l->avg);
+	csv_dbl(f, res->has_lat, 3, l->p90);
+	csv_dbl(f, res->has_lat, 3, l->p99);
+	csv_dbl(f, res->has_lat, 3, l->p999);
+	csv_dbl(f, res->has_lat, 3, l->max);
+	csv_dbl(f, res->has_lat, 3, l->stdev);
+}
+
+static void csv_place(FILE *f, const struct rb_placement *p)
+{
+	csv_int(f, p->device_numa_node);
+	csv_str(f, p->cpus);
+	csv_int(f, p->mem_node);
+	fprintf(f, ",%s", p->local < 0 ? "" : p->local ? "true" : "false");
+}
+
+static int csv_begin(struct rb_writer *w, const struct rb_report *r)
+{
+	(void)r;
+	fprintf(w->f, "%s\n", csv_header);
+	return file_status(w->f);
+}
+
+static int csv_row(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res)
+{
+	FILE *f = w->f;
+
+	/* csv_str() writes the separator first: skip the row's first one. */
+	fputs(str_or(r->test, ""), f);
+	csv_str(f, r->op);
+	csv_str(f, r->device);
+	csv_str(f, r->host);
+	fprintf(f, ",%llu,%u,%u,%u,%u,%llu", (unsigned long long)res->pt.size, res->pt.batch,
+		res->pt.signal, res->pt.qps, res->pt.tx_depth, (unsigned long long)res->iters);
+	csv_dbl(f, true, 3, res->duration_s);
+	csv_lat(f, res);
+	csv_dbl(f, res->has_bw, 6, res->bw_avg_gbps);
+	csv_dbl(f, res->has_bw, 6, res->bw_peak_gbps);
+	csv_dbl(f, res->has_bw, 3, gbps_to_mibps(res->bw_avg_gbps));
+	csv_dbl(f, res->has_bw, 6, res->msg_rate_mpps);
+	csv_dbl(f, res->has_cpu, 3, res->cpu_util_pct);
+	csv_dbl(f, res->has_peer, 3, res->peer_cpu_util_pct);
+	csv_dbl(f, res->has_cpu, 3, res->cpu_ns_per_msg);
+	csv_dbl(f, res->has_peer && res->peer_bw_avg_gbps, 6, res->peer_bw_avg_gbps);
+	csv_place(f, &r->place);
+	fputc('\n', f);
+	return file_status(f);
+}
+
+static int csv_end(struct rb_writer *w, const struct rb_report *r)
+{
+	(void)r;
+	fflush(w->f);
+	return file_status(w->f);
+}
+
+/* ---- table ------------------------------------------------------------- */
+
+#define TABLE_MAX_COLS 16
+#define TABLE_CELL 32
+
+/* A right-aligned column, as wide as its name (tcol_add()'s @minw at least). */
+struct tcol {
+	char name[TABLE_CELL];
+	int width;
+};
+
+static void tcol_add(struct tcol *c, int *n, const char *name, int minw)
+{
+	struct tcol *t = &c[(*n)++];
+	int len = (int)strlen(name);
+
+	snprintf(t->name, sizeof(t->name), "%s", name);
+	t->width = len > minw ? len : minw;
+}
+
+static const char *units_name(enum rb_units u)
+{
+	switch (u) {
+	case RB_UNITS_GBITS:
+		return "Gb/s";
+	case RB_UNITS_MBS:
+		return "MB/s";
+	default:
+		return "MiB/s";
+	}
+}
+
+static double units_value(enum rb_units u, double gbps)
+{
+	switch (u) {
+	case RB_UNITS_GBITS:
+		return gbps;
+	case RB_UNITS_MBS:
+		return gbps * 1e9 / 8 / 1e6;
+	default:
+		return gbps_to_mibps(gbps);
+	}
+}
+
+static int table_columns(const struct rb_report *r, struct tcol *c)
+{
+	static const char *const lat[] = { "t_min[us]", "t_p50[us]",   "t_avg[us]", "t_p90[us]",
+					   "t_p99[us]", "t_p99.9[us]", "t_max[us]", "t_stdev[us]" };
+	char name[TABLE_CELL];
+	size_t i;
+	int n = 0;
+
+	tcol_add(c, &n, "size", 7);
+	tcol_add(c, &n, "batch", 5);
+	tcol_add(c, &n, "signal", 6);
+	tcol_add(c, &n, "qps", 4);
+	tcol_add(c, &n, "iters", 10);
+	if (r->mode == RB_MODE_LAT) {
+		for (i = 0; i < sizeof(lat) / sizeof(lat[0]); i++)
+			tcol_add(c, &n, lat[i], 9);
+		return n;
+	}
+	snprintf(name, sizeof(name), "BW_avg[%s]", units_name(r->units));
+	tcol_add(c, &n, name, 10);
+	snprintf(name, sizeof(name), "BW_peak[%s]", units_name(r->units));
+	tcol_add(c, &n, name, 10);
+	tcol_add(c, &n, "MsgRate[Mpps]", 10);
+	tcol_add(c, &n, "CPU[%]", 7);
+	tcol_add(c, &n, "peerCPU[%]", 7);
+	tcol_add(c, &n, "cpu[ns/msg]", 7);
+	return n;
+}
+
+static void cell_dbl(char *cell, bool has, int prec, double v)
+{
+	if (has && isfinite(v))
+		snprintf(cell, TABLE_CELL, "%.*f", prec, v);
+	else
+		snprintf(cell, TABLE_CELL, "-");
+}
+
+/* The cells of @res, in the order of table_columns(). */
+static void table_cells(const struct rb_report *r, const struct rb_result *res,
+			char (*cell)[TABLE_CELL])
+{
+	const struct rb_lat_summary *l = &res->lat;
+	bool lat = res->has_lat, bw = res->has_bw;
+
+	rb_size_str(res->pt.size, cell[0], TABLE_CELL);
+	snprintf(cell[1], TABLE_CELL, "%u", res->pt.batch);
+	snprintf(cell[2], TABLE_CELL, "%u", res->pt.signal);
+	snprintf(cell[3], TABLE_CELL, "%u", res->pt.qps);
+	snprintf(cell[4], TABLE_CELL, "%llu", (unsigned long long)res->iters);
+	if (r->mode == RB_MODE_LAT) {
+		cell_dbl(cell[5], lat, 2, l->min);
+		cell_dbl(cell[6], lat, 2, l->p50);
+		cell_dbl(cell[7], lat, 2, l->avg);
+		cell_dbl(cell[8], lat, 2, l->p90);
+		cell_dbl(cell[9], lat, 2, l->p99);
+		cell_dbl(cell[10], lat, 2, l->p999);
+		cell_dbl(cell[11], lat, 2, l->max);
+		cell_dbl(cell[12], lat, 2, l->stdev);
+		return;
+	}
+	cell_dbl(cell[5], bw, 2, units_value(r->units, res->bw_avg_gbps));
+	cell_dbl(cell[6], bw, 2, units_value(r->units, res->bw_peak_gbps));
+	cell_dbl(cell[7], bw, 3, res->msg_rate_mpps);
+	cell_dbl(cell[8], res->has_cpu, 2, res->cpu_util_pct);
+	cell_dbl(cell[9], res->has_peer, 2, res->peer_cpu_util_pct);
+	cell_dbl(cell[10], res->has_cpu, 2, res->cpu_ns_per_msg);
+}
+
+static void table_line(FILE *f, const struct tcol *c, int n, char (*cell)[TABLE_CELL])
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		fprintf(f, "%s%*s", i ? " " : "", c[i].width, cell[i]);
+	fputc('\n', f);
+}
+
+static const char *local_name(int local)
+{
+	if (local < 0)
+		return "unknown";
+	return local ? "local" : "remote";
+}
+
+static void table_place(FILE *f, const char *what, const struct rb_placement *p)
+{
+	char node[16] = "unknown", mem[16] = "any";
+
+	if (p->device_numa_node >= 0)
+		snprintf(node, sizeof(node), "%d", p->device_numa_node);
+	if (p->mem_node >= 0)
+		snprintf(mem, sizeof(mem), "%d", p->mem_node);
+	fprintf(f, "# %s: device NUMA node %s, cpus %s, memory node %s (%s)\n", what, node,
+		str_or(p->cpus, "any"), mem, local_name(p->local));
+}
+
+static void table_title(FILE *f, const struct rb_report *r)
+{
+	fprintf(f, "# %s %s %s%s%s %s  %s -> %s\n", RB_TOOL, PACKAGE_VERSION, str_or(r->test, "-"),
+		r->op ? " " : "", r->op ? r->op : "", str_or(r->role, "-"), str_or(r->host, "-"),
+		str_or(r->peer, "-"));
+	fprintf(f, "# device %s port %d", str_or(r->device, "-"), r->port);
+	if (r->gid_index >= 0)
+		fprintf(f, " gid %d", r->gid_index);
+	fprintf(f, " (%s)  MTU active %u, path %u\n", str_or(r->link_layer, "-"), r->active_mtu,
+		r->path_mtu);
+	table_place(f, "placement", &r->place);
+	if (r->has_peer_place)
+		table_place(f, "peer placement", &r->peer_place);
+}
+
+static int table_begin(struct rb_writer *w, const struct rb_report *r)
+{
+	struct tcol c[TABLE_MAX_COLS];
+	char cell[TABLE_MAX_COLS][TABLE_CELL];
+	int i, n, len = 0;
+
+	table_title(w->f, r);
+	n = table_columns(r, c);
+	for (i = 0; i < n; i++) {
+		memcpy(cell[i], c[i].name, TABLE_CELL);
+		len += c[i].width + (i ? 1 : 0);
+	}
+	table_line(w->f, c, n, cell);
+	for (i = 0; i < len; i++)
+		fputc('-', w->f);
+	fputc('\n', w->f);
+	fflush(w->f);
+	return file_status(w->f);
+}
+
+/* One line per point, flushed: rows appear as points finish. */
+static int table_row(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res)
+{
+	struct tcol c[TABLE_MAX_COLS];
+	char cell[TABLE_MAX_COLS][TABLE_CELL];
+	int n = table_columns(r, c);
+
+	table_cells(r, res, cell);
+	table_line(w->f, c, n, cell);
+	fflush(w->f);
+	return file_status(w->f);
+}
+
+static int table_end(struct rb_writer *w, const struct rb_report *r)
+{
+	(void)r;
+	fflush(w->f);
+	return file_status(w->f);
+}
+
+/* ---- entry points ------------------------------------------------------ */
+
+static const struct rb_writer_ops writer_ops[] = {
+	[RB_FMT_TABLE] = { table_begin, table_row, table_end },
+	[RB_FMT_CSV] = { csv_begin, csv_row, csv_end },
+	[RB_FMT_JSON] = { json_begin, json_row, json_end },
+};
+
+void rb_writer_init(struct rb_writer *w, enum rb_format fmt, FILE *f)
+{
+	w->ops = &writer_ops[fmt <= RB_FMT_JSON ? fmt : RB_FMT_TABLE];
+	w->f = f;
+	w->doc = NULL;
+}
+
+const char *rb_csv_header(void)
+{
+	return csv_header;
+}
+
+json_t *rb_json_report(const struct rb_report *r, const struct rb_result *res, size_t n)
+{
+	struct rb_writer w;
+	size_t i;
+
+	rb_writer_init(&w, RB_FMT_JSON, NULL);
+	if (json_begin(&w, r))
+		return NULL;
+	for (i = 0; i < n; i++)
+		if (json_row(&w, r, &res[i]))
+			goto err_doc;
+	if (jfinish(w.doc, r))
+		goto err_doc;
+	return w.doc;
+
+err_doc:
+	json_decref(w.doc);
+	return NULL;
+}
+
+static int write_all(FILE *f, enum rb_format fmt, const struct rb_report *r,
+		     const struct rb_result *res, size_t n)
+{
+	struct rb_writer w;
+	size_t i;
+	int ret;
+
+	rb_writer_init(&w, fmt, f);
+	ret = w.ops->begin(&w, r);
+	for (i = 0; !ret && i < n; i++)
+		ret = w.ops->row(&w, r, &res[i]);
+	if (!ret)
+		ret = w.ops->end(&w, r);
+	json_decref(w.doc); /* left over when a step failed */
+	return ret;
+}
+
+int rb_write_file(const char *path, enum rb_format fmt, const struct rb_report *r,
+		  const struct rb_result *res, size_t n)
+{
+	char tmp[PATH_MAX];
+	FILE *f;
+	int ret;
+
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof(tmp)) {
+		ret = -ENAMETOOLONG;
+		goto err;
+	}
+	f = fopen(tmp, "w");
+	if (!f) {
+		ret = -errno;
+		goto err;
+	}
+	ret = write_all(f, fmt, r, res, n);
+	if (!ret && fflush(f))
+		ret = -errno;
+	if (!ret && fsync(fileno(f)))
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	if (ret)
+		goto err_unlink;
+	if (rename(tmp, path)) {
+		ret = -errno;
+		goto err_unlink;
+	}
+	return 0;
+
+err_unlink:
+	unlink(tmp);
+err:
+	rb_err("cannot write %s: %s", path, strerror(-ret));
+	return ret;
+}
+
+void rb_timestamp(char *buf, size_t len)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	if (!len)
+		return;
+	if (!gmtime_r(&now, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		buf[0] = '\0';
+}

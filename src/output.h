@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Output writers: a human table, CSV and JSON (schema_version 1), each a
+ * begin/row/end triple over a FILE.  stats.c computes; writers only format.
+ * Files are written whole (temp file + rename) so that a crash or ^C never
+ * leaves half a file, and are rewritten after every point so that an
+ * interrupted sweep keeps every finished point.
+ */
+#ifndef RB_OUTPUT_H
+#define RB_OUTPUT_H
+
+#include <stdio.h>
+#include <jansson.h>
+#include "rdmabench.h"
+
+enum rb_format { RB_FMT_TABLE, RB_FMT_CSV, RB_FMT_JSON };
+enum rb_units { RB_UNITS_MIBS, RB_UNITS_GBITS, RB_UNITS_MBS };
+
+/* What a run is: everything but the points. */
+struct rb_report {
+	const char *test;	/* "send_lat" */
+	enum rb_mode mode;
+	const char *op;		/* "fadd"/"cswap" for atomics, else NULL */
+	const char *role;	/* "client" or "server" */
+	const char *host;	/* this host's name */
+	const char *peer;	/* "addr:port" of the other side */
+	char timestamp[32];	/* ISO 8601 UTC, start of run */
+	const char *device;
+	int port;
+	int gid_index;		/* -1: none (InfiniBand LID) */
+	const char *link_layer; /* "Ethernet" / "InfiniBand" */
+	unsigned int active_mtu; /* bytes */
+	unsigned int path_mtu;	/* bytes, as negotiated with the peer */
+	const struct rb_params *params;
+	struct rb_placement place;
+	bool has_peer_place;
+	struct rb_placement peer_place;
+	enum rb_units units;	/* table only; CSV/JSON carry fixed units */
+	/* Filled in by the sweep when --recommend is on (JSON only). */
+	json_t *recommendation;
+};
+
+struct rb_writer;
+
+struct rb_writer_ops {
+	int (*begin)(struct rb_writer *w, const struct rb_report *r);
+	int (*row)(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res);
+	int (*end)(struct rb_writer *w, const struct rb_report *r);
+};
+
+struct rb_writer {
+	const struct rb_writer_ops *ops;
+	FILE *f;
+	json_t *doc; /* JSON writer: the document being built */
+};
+
+/* rb_writer_init() - a writer of @fmt onto @f. */
+void rb_writer_init(struct rb_writer *w, enum rb_format fmt, FILE *f);
+
+/*
+ * rb_write_file() - write @n results of @r to @path in @fmt, whole: into
+ * "@path.tmp.PID" first, then rename().  Returns 0 or -errno, logged with
+ * the path.
+ */
+int rb_write_file(const char *path, enum rb_format fmt, const struct rb_report *r,
+		  const struct rb_result *res, size_t n);
+
+/* rb_csv_header() - the CSV column names, comma-separated, no newline. */
+const char *rb_csv_header(void);
+
+/* rb_json_report() - the whole JSON document (new reference). */
+json_t *rb_json_report(const struct rb_report *r, const struct rb_result *res, size_t n);
+
+/* rb_timestamp() - current UTC time as "2026-11-29T11:48:32Z". */
+void rb_timestamp(char *buf, size_t len);
+
+#endif

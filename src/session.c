@@ -1,0 +1,681 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The flow of one connection:
+ *
+ *   client                         server
+ *   HELLO(test, version)   ->
+ *                          <-      OK | ERROR(why)
+ *   PARAMS(plan)           ->
+ *                          <-      OK | ERROR(why)     (server sets up)
+ *   CONN(QPs, MR, place)   ->
+ *                          <-      CONN
+ *   per point i:  SYNC(i, START) -> <- SYNC(i, START)
+ *                 ... the data path ...
+ *                 SYNC(i, STOP, count) -> <- RESULT(i)
+ *   BYE                    ->
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "output.h"
+#include "session.h"
+#include "sweep.h"
+#include "topo.h"
+#include "xfer.h"
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+struct session {
+	const struct rb_test *t;
+	struct rb_cli *c;
+	struct rb_params p; /* the plan: the client's, adopted by the server */
+	enum rb_role role;
+	bool usage;	    /* the failure is the user's request, not the run */
+	struct rb_oob oob;
+	struct rb_run run;
+	struct rb_report rep;
+	struct rb_writer out; /* stdout */
+	bool out_begun;
+	struct rb_result *res;
+	size_t nres;
+	size_t buf_len;
+	char host[64];
+};
+
+static uint8_t msg[RB_WIRE_MAX_BODY];
+
+/* ---- resources ------------------------------------------------------ */
+
+/* Requests the device cannot honour are usage errors (exit 2). */
+static int check_limits(struct session *s)
+{
+	struct rb_dev *d = &s->run.dev;
+	uint64_t size = rb_axis_max(&s->p.size);
+
+	s->usage = true;
+	if (size > d->port_attr.max_msg_sz) {
+		rb_err("-s/--size %llu exceeds %s port %u's max message size %u",
+		       (unsigned long long)size, d->name, d->port, d->port_attr.max_msg_sz);
+		return -EINVAL;
+	}
+	if (rb_axis_max(&s->p.tx_depth) > (uint64_t)d->attr.max_qp_wr ||
+	    s->p.rx_depth > (uint32_t)d->attr.max_qp_wr) {
+		rb_err("-t/--tx-depth or -r/--rx-depth exceeds %s's max_qp_wr %d", d->name,
+		       d->attr.max_qp_wr);
+		return -EINVAL;
+	}
+	if (s->t->verb == RB_VERB_ATOMIC && d->attr.atomic_cap == IBV_ATOMIC_NONE) {
+		rb_err("%s does not support atomic operations (atomic_cap NONE)", d->name);
+		return -EOPNOTSUPP;
+	}
+	s->usage = false;
+	return 0;
+}
+
+/* Both regions hold the largest message; atomics need 8 aligned bytes. */
+static size_t region_size(const struct rb_params *p)
+{
+	uint64_t size = rb_axis_max(&p->size);
+
+	return (size_t)((size < 64 ? 64 : size) + 63) & ~(size_t)63;
+}
+
+static int create_qps(struct session *s)
+{
+	struct rb_run *r = &s->run;
+	bool recv = s->t->verb == RB_VERB_SEND;
+	struct rb_qp_caps caps;
+	uint32_t i;
+	int ret;
+
+	r->nqp = (uint32_t)rb_axis_max(&s->p.qps);
+	r->rx_depth = recv ? s->p.rx_depth : 0;
+	ret = rb_cq_create(&r->dev, (int)(r->nqp * (rb_axis_max(&s->p.tx_depth) + r->rx_depth) + 16),
+			   &r->cq);
+	for (i = 0; !ret && i < r->nqp; i++) {
+		caps = (struct rb_qp_caps){ (uint32_t)rb_axis_max(&s->p.tx_depth),
+					    recv ? r->rx_depth : 1, s->p.inline_size };
+		ret = rb_qp_create(&r->dev, r->cq, &caps, &r->qp[i]);
+		r->inline_max = caps.inline_size;
+	}
+	if (!ret && r->inline_max < s->p.inline_size && s->t->verb <= RB_VERB_WRITE)
+		rb_info("-I/--inline %u: %s QPs accept %u bytes inline; capped", s->p.inline_size,
+			r->dev.name, r->inline_max);
+	return ret;
+}
+
+static int open_resources(struct session *s)
+{
+	struct rb_run *r = &s->run;
+	int access, ret;
+
+	ret = rb_dev_open(s->c->device[0] ? s->c->device : NULL, s->c->ib_port,
+			  s->c->gid_index, &r->dev);
+	if (ret)
+		return ret;
+	ret = check_limits(s);
+	if (!ret)
+		ret = rb_place_apply(r->dev.name, s->c->cpu, s->c->numa, &s->rep.place);
+	if (ret)
+		return ret;
+	r->region = region_size(&s->p);
+	s->buf_len = 2 * r->region;
+	r->buf = rb_place_alloc(s->buf_len, s->rep.place.mem_node);
+	if (!r->buf) {
+		rb_err("cannot allocate %zu bytes of buffers: %s", s->buf_len, strerror(errno));
+		return -ENOMEM;
+	}
+	access = IBV_ACCESS_LOCAL_WRITE |
+		 (s->role == RB_ROLE_SERVER ? s->t->server_access : s->t->client_access);
+	ret = rb_mr_reg(&r->dev, r->buf, s->buf_len, access, &r->mr);
+	if (!ret)
+		ret = create_qps(s);
+	if (!ret && rb_verbose)
+		rb_info("%s port %u: %u QP(s), MR of %zu bytes, inline %u", r->dev.name,
+			r->dev.port, r->nqp, s->buf_len, r->inline_max);
+	return ret;
+}
+
+static void close_resources(struct session *s)
+{
+	struct rb_run *r = &s->run;
+	uint32_t i;
+
+	if (r->t && r->t->teardown && r->qp[0])
+		r->t->teardown(r);
+	for (i = 0; i < r->nqp; i++)
+		if (r->qp[i])
+			ibv_destroy_qp(r->qp[i]);
+	if (r->cq)
+		ibv_destroy_cq(r->cq);
+	if (r->mr)
+		ibv_dereg_mr(r->mr);
+	if (r->buf)
+		rb_place_free(r->buf, s->buf_len);
+	rb_dev_close(&r->dev);
+	rb_samples_free(&r->lat);
+}
+
+/* ---- connection ----------------------------------------------------- */
+
+static int send_body(struct session *s, uint16_t type, int len)
+{
+	if (len < 0) {
+		rb_err("%s message does not fit", rb_msg_name(type));
+		return len;
+	}
+	return rb_oob_send(&s->oob, type, msg, (uint32_t)len);
+}
+
+static void local_conn(struct session *s, struct rb_msg_conn *m)
+{
+	struct rb_run *r = &s->run;
+	uint32_t i;
+
+	memset(m, 0, sizeof(*m));
+	m->mtu = rb_mtu_bytes(r->dev.port_attr.active_mtu);
+	m->max_rd_atom = (uint32_t)(r->dev.attr.max_qp_rd_atom < r->dev.attr.max_qp_init_rd_atom ?
+					    r->dev.attr.max_qp_rd_atom :
+					    r->dev.attr.max_qp_init_rd_atom);
+	m->rkey = r->mr->rkey;
+	m->addr = (uintptr_t)r->buf;
+	m->len = s->buf_len;
+	m->nqp = r->nqp;
+	for (i = 0; i < r->nqp; i++)
+		rb_qp_info(&r->dev, r->qp[i], (uint32_t)(lrand48() & 0xffffff), &m->qp[i]);
+	m->place = s->rep.place;
+}
+
+static uint32_t min_u32(uint32_t a, uint32_t b)
+{
+	return a < b ? a : b;
+}
+
+/* MTU, reads in flight: what both ends can do, and what was asked. */
+static void negotiate(struct session *s, const struct rb_msg_conn *me)
+{
+	struct rb_run *r = &s->run;
+	uint32_t mtu = min_u32(me->mtu, r->remote.mtu);
+	uint32_t rd = min_u32(min_u32(me->max_rd_atom, r->remote.max_rd_atom), 255);
+
+	if (s->p.mtu && s->p.mtu > mtu && s->role == RB_ROLE_CLIENT)
+		rb_info("--mtu %u: the ports' active MTU is %u; using %u", s->p.mtu, mtu, mtu);
+	if (s->p.mtu)
+		mtu = min_u32(mtu, s->p.mtu);
+	r->path_mtu = rb_mtu_from_bytes(mtu);
+	if (s->p.outstanding > rd && s->role == RB_ROLE_CLIENT)
+		rb_info("-o/--outstanding %u: max_qp_rd_atom allows %u; clamped", s->p.outstanding,
+			rd);
+	if (s->p.outstanding && s->p.outstanding < rd)
+		rd = s->p.outstanding;
+	r->rd_atom = (uint8_t)(rd ? rd : 1);
+	s->rep.path_mtu = mtu;
+}
+
+static int exchange_conn(struct session *s)
+{
+	struct rb_run *r = &s->run;
+	struct rb_msg_conn me;
+	uint32_t len, i;
+	int ret;
+
+	local_conn(s, &me);
+	if (s->role == RB_ROLE_CLIENT)
+		ret = send_body(s, RB_MSG_CONN, rb_pack_conn(&me, msg, sizeof(msg)));
+	else
+		ret = 0;
+	if (!ret)
+		ret = rb_oob_expect(&s->oob, RB_MSG_CONN, msg, sizeof(msg), &len);
+	if (!ret && (rb_unpack_conn(msg, len, &r->remote) || r->remote.nqp != r->nqp ||
+		     r->remote.len < s->buf_len)) {
+		rb_err("peer %s sent a CONN message that does not match the plan", s->oob.peer);
+		ret = -EPROTO;
+	}
+	if (!ret && s->role == RB_ROLE_SERVER)
+		ret = send_body(s, RB_MSG_CONN, rb_pack_conn(&me, msg, sizeof(msg)));
+	if (ret)
+		return ret;
+	negotiate(s, &me);
+	s->rep.has_peer_place = true;
+	s->rep.peer_place = r->remote.place;
+	for (i = 0; i < r->nqp && !ret; i++)
+		ret = rb_qp_connect(&r->dev, r->qp[i],
+				    s->role == RB_ROLE_SERVER ? s->t->server_access :
+								s->t->client_access,
+				    me.qp[i].psn, &r->remote.qp[i], r->path_mtu, r->rd_atom);
+	if (!ret && s->t->setup)
+		ret = s->t->setup(r);
+	return ret;
+}
+
+/* ---- output --------------------------------------------------------- */
+
+static void report_init(struct session *s)
+{
+	struct rb_report *rep = &s->rep;
+	struct rb_dev *d = &s->run.dev;
+
+	gethostname(s->host, sizeof(s->host) - 1);
+	rep->test = s->t->name;
+	rep->mode = s->t->mode;
+	rep->op = s->t->verb == RB_VERB_ATOMIC ? rb_op_name(s->p.atomic_op) : NULL;
+	rep->role = s->role == RB_ROLE_CLIENT ? "client" : "server";
+	rep->host = s->host;
+	rep->peer = s->oob.peer;
+	rb_timestamp(rep->timestamp, sizeof(rep->timestamp));
+	rep->device = d->name;
+	rep->port = d->port;
+	rep->gid_index = d->gid_index;
+	rep->link_layer = rb_link_layer_str(d);
+	rep->active_mtu = rb_mtu_bytes(d->port_attr.active_mtu);
+	rep->params = &s->p;
+	rep->units = (enum rb_units)s->c->units;
+}
+
+static int write_files(struct session *s)
+{
+	int ret = 0;
+
+	if (s->c->json_path[0])
+		ret = rb_write_file(s->c->json_path, RB_FMT_JSON, &s->rep, s->res, s->nres);
+	if (!ret && s->c->csv_path[0])
+		ret = rb_write_file(s->c->csv_path, RB_FMT_CSV, &s->rep, s->res, s->nres);
+	return ret;
+}
+
+/* Keep a finished point: print it, and rewrite the files whole. */
+static int emit(struct session *s, const struct rb_result *res)
+{
+	struct rb_result *n = realloc(s->res, (s->nres + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	s->res = n;
+	s->res[s->nres++] = *res;
+	if (!s->out_begun) {
+		rb_writer_init(&s->out, (enum rb_format)s->c->format, stdout);
+		s->out.ops->begin(&s->out, &s->rep);
+		s->out_begun = true;
+	}
+	s->out.ops->row(&s->out, &s->rep, res);
+	return write_files(s);
+}
+
+static void finish_output(struct session *s)
+{
+	if (s->out_begun)
+		s->out.ops->end(&s->out, &s->rep);
+	fflush(stdout);
+}
+
+/* ---- points --------------------------------------------------------- */
+
+/* Put the run state at the start of point @i. */
+static void point_reset(struct session *s, uint32_t i)
+{
+	struct rb_run *r = &s->run;
+	bool reads = r->t->verb == RB_VERB_READ || r->t->verb == RB_VERB_ATOMIC;
+	uint32_t qi;
+
+	r->point = i;
+	rb_plan_point(&s->p, i, &r->pt);
+	for (qi = 0; qi < r->nqp; qi++) {
+		r->sq[qi].depth = reads ? min_u32(r->pt.tx_depth, r->rd_atom) : r->pt.tx_depth;
+		r->sq[qi].unsig = 0;
+	}
+	r->lat.n = 0;
+	r->ops = r->total = r->rx_count = 0;
+	r->t0 = r->t1 = r->cpu0 = r->cpu1 = 0;
+	r->stopped = false;
+	r->stop_count = 0;
+	r->verify_status = 0;
+}
+
+static int send_sync(struct session *s, uint32_t i, uint32_t what, uint64_t count)
+{
+	struct rb_msg_sync m = { .point = i, .what = what, .count = count };
+
+	return send_body(s, RB_MSG_SYNC, rb_pack_sync(&m, msg, sizeof(msg)));
+}
+
+static int expect_sync(struct session *s, uint32_t i, uint32_t what)
+{
+	struct rb_msg_sync m;
+	uint32_t len;
+	int ret = rb_oob_expect(&s->oob, RB_MSG_SYNC, msg, sizeof(msg), &len);
+
+	if (ret)
+		return ret;
+	if (rb_unpack_sync(msg, len, &m) || m.point != i || m.what != what) {
+		rb_err("peer %s is out of step at point %u", s->oob.peer, i);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+static void apply_peer(struct rb_result *res, const struct rb_msg_result *m)
+{
+	res->has_peer = true;
+	res->peer_cpu_util_pct = m->cpu_util_pct;
+	res->peer_bw_avg_gbps = m->bw_avg_gbps;
+}
+
+static int client_point(struct session *s, uint32_t i)
+{
+	struct rb_run *r = &s->run;
+	struct rb_msg_result m;
+	struct rb_result res;
+	uint32_t len;
+	int ret;
+
+	point_reset(s, i);
+	ret = r->t->prepare ? r->t->prepare(r) : 0;
+	if (!ret)
+		ret = send_sync(s, i, RB_SYNC_START, 0);
+	if (!ret)
+		ret = expect_sync(s, i, RB_SYNC_START);
+	if (!ret)
+		ret = r->t->run(r);
+	if (ret)
+		return ret;
+	ret = send_sync(s, i, RB_SYNC_STOP, r->total);
+	if (!ret)
+		ret = rb_oob_expect(&s->oob, RB_MSG_RESULT, msg, sizeof(msg), &len);
+	if (!ret && (rb_unpack_result(msg, len, &m) || m.point != i))
+		ret = -EPROTO;
+	if (!ret && m.status) {
+		rb_err("server %s: %s at point %u (see the server's log)", s->oob.peer,
+		       strerror(-m.status), i);
+		ret = m.status;
+	}
+	if (!ret)
+		ret = r->t->report(r, &res);
+	if (ret)
+		return ret;
+	apply_peer(&res, &m);
+	return emit(s, &res);
+}
+
+/* Server: one point, started by the client's SYNC(START) in @msg. */
+static int server_point(struct session *s, uint32_t i)
+{
+	struct rb_run *r = &s->run;
+	struct rb_msg_result m = { .point = i };
+	struct rb_result res;
+	int ret;
+
+	point_reset(s, i);
+	ret = r->t->prepare ? r->t->prepare(r) : 0;
+	if (!ret)
+		ret = send_sync(s, i, RB_SYNC_START, 0);
+	if (!ret)
+		ret = r->t->run(r);
+	if (!ret)
+		ret = r->t->report(r, &res);
+	if (ret)
+		return ret;
+	m.status = r->verify_status;
+	m.iters = res.iters;
+	m.bw_avg_gbps = res.has_bw ? res.bw_avg_gbps : 0;
+	m.cpu_util_pct = res.cpu_util_pct;
+	ret = send_body(s, RB_MSG_RESULT, rb_pack_result(&m, msg, sizeof(msg)));
+	if (!ret)
+		ret = emit(s, &res);
+	return ret ? ret : r->verify_status;
+}
+
+/* Progress on stderr when it is a terminal (and not --quiet). */
+static void progress(struct session *s, size_t i, size_t n, uint64_t t0)
+{
+	double el = (double)(rb_now_ns() - t0) / 1e9;
+	struct rb_point pt;
+	char sz[16];
+
+	if (rb_quiet || !isatty(STDERR_FILENO) || n < 2)
+		return;
+	rb_plan_point(&s->p, i, &pt);
+	fprintf(stderr, "\r\033[Kpoint %zu/%zu  size %s batch %u signal %u qps %u  %.0fs elapsed",
+		i + 1, n, rb_size_str(pt.size, sz, sizeof(sz)), pt.batch, pt.signal, pt.qps, el);
+	if (i)
+		fprintf(stderr, ", ~%.0fs left", el / (double)i * (double)(n - i));
+	if (i + 1 == n)
+		fputc('\n', stderr);
+}
+
+/* ---- client --------------------------------------------------------- */
+
+static int client_hello(struct session *s)
+{
+	struct rb_msg_hello h = { .tool_version = PACKAGE_VERSION };
+	uint32_t len;
+	int ret;
+
+	snprintf(h.test, sizeof(h.test), "%s", s->t->name);
+	ret = send_body(s, RB_MSG_HELLO, rb_pack_hello(&h, msg, sizeof(msg)));
+	if (!ret)
+		ret = rb_oob_expect(&s->oob, RB_MSG_OK, msg, sizeof(msg), &len);
+	if (!ret)
+		ret = send_body(s, RB_MSG_PARAMS, rb_pack_params(&s->p, msg, sizeof(msg)));
+	if (!ret)
+		ret = rb_oob_expect(&s->oob, RB_MSG_OK, msg, sizeof(msg), &len);
+	return ret;
+}
+
+static int client_points(struct session *s)
+{
+	size_t i, n = rb_plan_count(&s->p);
+	uint64_t t0 = rb_now_ns();
+	int ret = 0;
+
+	for (i = 0; i < n && !ret; i++) {
+		progress(s, i, n, t0);
+		ret = client_point(s, (uint32_t)i);
+	}
+	if (ret == -EINTR || rb_interrupted) {
+		rb_oob_send_error(&s->oob, "client interrupted at point %zu of %zu", i, n);
+		rb_err("interrupted: %zu of %zu points finished%s", s->nres, n,
+		       s->c->json_path[0] || s->c->csv_path[0] ? " and kept in the output files" : "");
+		return -EINTR;
+	}
+	if (ret)
+		rb_oob_send_error(&s->oob, "client failed at point %zu: %s", i - 1, rb_last_error);
+	else
+		ret = send_body(s, RB_MSG_BYE, 0);
+	return ret;
+}
+
+static int exit_code(struct session *s, int ret)
+{
+	if (!ret)
+		return RB_EXIT_OK;
+	if (ret == -EINTR || rb_interrupted)
+		return RB_EXIT_INTR;
+	return s->usage ? RB_EXIT_USAGE : RB_EXIT_FAIL;
+}
+
+static void session_init(struct session *s, const struct rb_test *t, struct rb_cli *c,
+			 enum rb_role role)
+{
+	memset(s, 0, sizeof(*s));
+	s->t = t;
+	s->c = c;
+	s->role = role;
+	s->oob.fd = -1;
+	s->oob.timeout_ms = (int)c->timeout_s * 1000;
+	s->run.t = t;
+	s->run.role = role;
+	s->run.p = &s->p;
+	s->run.oob = &s->oob;
+	s->run.timeout_ns = (uint64_t)c->timeout_s * 1000000000ULL;
+	srand48((long)rb_now_ns() ^ getpid());
+}
+
+static void session_end(struct session *s)
+{
+	finish_output(s);
+	close_resources(s);
+	rb_oob_close(&s->oob);
+	free(s->res);
+}
+
+int rb_client(const struct rb_test *t, struct rb_cli *c)
+{
+	struct session s;
+	int ret;
+
+	session_init(&s, t, c, RB_ROLE_CLIENT);
+	s.p = c->p;
+	ret = open_resources(&s);
+	if (!ret)
+		ret = rb_oob_connect(c->host, (uint16_t)c->tcp_port, (int)c->timeout_s * 1000, &s.oob);
+	if (!ret)
+		ret = client_hello(&s);
+	if (!ret) {
+		report_init(&s);
+		ret = exchange_conn(&s);
+	}
+	if (!ret)
+		ret = client_points(&s);
+	session_end(&s);
+	return exit_code(&s, ret);
+}
+
+/* ---- server --------------------------------------------------------- */
+
+/* HELLO: which test; refuse one this server does not run. */
+static int server_hello(struct session *s, const struct rb_test *only)
+{
+	struct rb_msg_hello h;
+	uint32_t len;
+	int ret;
+
+	ret = rb_oob_expect(&s->oob, RB_MSG_HELLO, msg, sizeof(msg), &len);
+	if (ret)
+		return ret;
+	if (rb_unpack_hello(msg, len, &h)) {
+		rb_err("peer %s sent a malformed HELLO", s->oob.peer);
+		return -EPROTO;
+	}
+	s->t = rb_test_find(h.test);
+	if (!s->t) {
+		rb_err("client %s asked for test '%s', which this rdmabench %s does not know",
+		       s->oob.peer, h.test, PACKAGE_VERSION);
+		return -EPROTONOSUPPORT;
+	}
+	if (only && s->t != only) {
+		rb_err("this server runs %s; client %s asked for %s", only->name, s->oob.peer,
+		       s->t->name);
+		return -EPROTONOSUPPORT;
+	}
+	s->run.t = s->t;
+	return send_body(s, RB_MSG_OK, 0);
+}
+
+/* PARAMS: adopt the client's plan after checking it is one we can run. */
+static int server_params(struct session *s)
+{
+	uint32_t len;
+	size_t n;
+	int ret;
+
+	ret = rb_oob_expect(&s->oob, RB_MSG_PARAMS, msg, sizeof(msg), &len);
+	if (ret)
+		return ret;
+	if (rb_unpack_params(msg, len, &s->p) || strcmp(s->p.test, s->t->name)) {
+		rb_err("client %s sent malformed parameters", s->oob.peer);
+		return -EPROTO;
+	}
+	n = rb_plan_count(&s->p);
+	if (!n || n > RB_MAX_POINTS || rb_axis_max(&s->p.size) > RB_MAX_SIZE ||
+	    rb_axis_max(&s->p.qps) > RB_MAX_QPS || !s->p.rx_depth ||
+	    (!s->p.iters && !s->p.duration_s) || rb_axis_max(&s->p.batch) > RB_MAX_BATCH) {
+		rb_err("client %s sent a plan out of bounds", s->oob.peer);
+		return -EPROTO;
+	}
+	ret = open_resources(s);
+	return ret ? ret : send_body(s, RB_MSG_OK, 0);
+}
+
+static int server_points(struct session *s)
+{
+	struct rb_msg_sync m;
+	uint16_t type;
+	uint32_t len, i;
+	int ret;
+
+	for (i = 0;; i++) {
+		/* Between points the client may take its time (output files). */
+		ret = rb_oob_recv(&s->oob, &type, msg, sizeof(msg), &len);
+		if (ret || type == RB_MSG_BYE)
+			return ret;
+		if (type == RB_MSG_ERROR) {
+			struct rb_msg_text t = { "" };
+
+			rb_unpack_text(msg, len, &t);
+			rb_err("client %s: %s", s->oob.peer, t.text);
+			return -ECONNABORTED;
+		}
+		if (type != RB_MSG_SYNC || rb_unpack_sync(msg, len, &m) || m.point != i ||
+		    m.what != RB_SYNC_START || i >= rb_plan_count(&s->p)) {
+			rb_err("client %s sent %s out of step at point %u", s->oob.peer,
+			       rb_msg_name(type), i);
+			return -EPROTO;
+		}
+		ret = server_point(s, i);
+		if (ret)
+			return ret;
+	}
+}
+
+static int serve_one(int lfd, const struct rb_test *only, struct rb_cli *c)
+{
+	struct session s;
+	int ret;
+
+	session_init(&s, only, c, RB_ROLE_SERVER);
+	ret = rb_oob_accept(lfd, -1, &s.oob);
+	if (ret)
+		return ret == -EINTR ? RB_EXIT_INTR : RB_EXIT_FAIL;
+	rb_info("client %s connected", s.oob.peer);
+	ret = server_hello(&s, only);
+	if (!ret)
+		ret = server_params(&s);
+	if (!ret) {
+		report_init(&s);
+		ret = exchange_conn(&s);
+	}
+	if (!ret)
+		ret = server_points(&s);
+	/* Tell the client why, unless it is the one who hung up. */
+	if (ret && ret != -ECONNABORTED && ret != -ECONNRESET && ret != -EILSEQ)
+		rb_oob_send_error(&s.oob, "server: %s", rb_last_error);
+	session_end(&s);
+	if (!ret)
+		rb_info("client %s done: %zu point(s)", s.oob.peer, s.nres);
+	return exit_code(&s, ret);
+}
+
+int rb_server(const struct rb_test *only, struct rb_cli *c)
+{
+	int lfd, ret;
+
+	ret = rb_oob_listen((uint16_t)c->tcp_port, &lfd);
+	if (ret)
+		return RB_EXIT_FAIL;
+	rb_info("%s: waiting for a client on TCP port %u", only ? only->name : "server",
+		c->tcp_port);
+	do {
+		ret = serve_one(lfd, only, c);
+	} while (!only && !rb_interrupted);
+	close(lfd);
+	return only ? ret : RB_EXIT_OK;
+}

@@ -1,0 +1,113 @@
+// SPDX-License-Identifier: MIT
+/*
+ * 8-byte atomics on the server's first word: fetch-and-add (+1) or
+ * compare-and-swap.  Latency mode runs one at a time (full round trip);
+ * bandwidth mode streams with -o in flight.
+ *
+ * --verify: in latency mode each fetch must return the count so far
+ * (fadd +1; cswap swaps it for it+1), and the final word must equal the
+ * number of operations.  In bandwidth mode cswap compares and swaps 0
+ * (the word stays 0) while fadd must end at the count.  Some HCAs return
+ * the fetched value big-endian, so either byte order is accepted.
+ */
+#include <byteswap.h>
+#include <errno.h>
+#include <string.h>
+#include <inttypes.h>
+
+#include "opts.h"
+#include "xfer.h"
+
+static void atomic_prep(struct rb_run *r, struct ibv_send_wr *wr, uint64_t it)
+{
+	bool cswap = r->p->atomic_op == RB_OP_CSWAP, lat = r->t->mode == RB_MODE_LAT;
+
+	wr->opcode = cswap ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD;
+	wr->sg_list->addr = (uintptr_t)rb_rx(r); /* the fetched value */
+	wr->sg_list->length = 8;
+	wr->wr.atomic.remote_addr = r->remote.addr;
+	wr->wr.atomic.rkey = r->remote.rkey;
+	wr->wr.atomic.compare_add = cswap ? (lat ? it : 0) : 1;
+	wr->wr.atomic.swap = cswap && lat ? it + 1 : 0;
+}
+
+static bool same_word(uint64_t v, uint64_t want)
+{
+	return v == want || bswap_64(v) == want;
+}
+
+static int atomic_prepare(struct rb_run *r)
+{
+	memset(rb_rx(r), 0, 8);
+	return 0;
+}
+
+static int atomic_check(struct rb_run *r, uint64_t it)
+{
+	uint64_t v = *(volatile uint64_t *)rb_rx(r);
+
+	if (same_word(v, it))
+		return 0;
+	rb_err("verify: %s %s: operation %" PRIu64 " fetched %" PRIu64 ", expected %" PRIu64,
+	       r->t->name, rb_op_name(r->p->atomic_op), it, v, it);
+	return -EILSEQ;
+}
+
+/* Server: after the STOP, the word must hold what the client's ops made. */
+static int atomic_server(struct rb_run *r)
+{
+	uint64_t v, want;
+	int ret = rb_run_server_wait(r);
+
+	if (ret || !r->p->verify)
+		return ret;
+	v = *(volatile uint64_t *)rb_rx(r);
+	want = r->p->atomic_op == RB_OP_CSWAP && r->t->mode == RB_MODE_BW ? 0 : r->stop_count;
+	if (!same_word(v, want)) {
+		rb_err("verify: %s %s: after %" PRIu64 " operations the word holds %" PRIu64
+		       ", expected %" PRIu64,
+		       r->t->name, rb_op_name(r->p->atomic_op), r->stop_count, v, want);
+		r->verify_status = -EILSEQ;
+	}
+	return 0;
+}
+
+static int atomic_lat_run(struct rb_run *r)
+{
+	if (r->role == RB_ROLE_SERVER)
+		return atomic_server(r);
+	return rb_run_oneshot(r, r->p->verify ? atomic_check : NULL);
+}
+
+static int atomic_bw_run(struct rb_run *r)
+{
+	return r->role == RB_ROLE_SERVER ? atomic_server(r) : rb_run_stream(r);
+}
+
+const struct rb_test rb_test_atomic_lat = {
+	.name = "atomic_lat",
+	.desc = "8-byte atomic (--op fadd|cswap), one at a time; full round-trip latency",
+	.verb = RB_VERB_ATOMIC,
+	.mode = RB_MODE_LAT,
+	.bit = RB_T_ATOMIC_LAT,
+	.server_access = IBV_ACCESS_REMOTE_ATOMIC,
+	.lat_scale = 1.0,
+	.prepare = atomic_prepare,
+	.run = atomic_lat_run,
+	.report = rb_report_generic,
+	.prep_wr = atomic_prep,
+};
+
+const struct rb_test rb_test_atomic_bw = {
+	.name = "atomic_bw",
+	.desc = "8-byte atomic stream, -o in flight; message rate at the client",
+	.verb = RB_VERB_ATOMIC,
+	.mode = RB_MODE_BW,
+	.bit = RB_T_ATOMIC_BW,
+	.server_access = IBV_ACCESS_REMOTE_ATOMIC,
+	.lat_scale = 1.0,
+	.prepare = atomic_prepare,
+	.run = atomic_bw_run,
+	.report = rb_report_generic,
+	.prep_wr = atomic_prep,
+};

@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+/*
+ * RDMA READ: read_lat (one read outstanding, the full round trip per
+ * sample) and read_bw (a stream with -o reads in flight per QP).  The
+ * server only lends memory: the client reads the server's tx region.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "opts.h"
+#include "xfer.h"
+
+static void read_prep(struct rb_run *r, struct ibv_send_wr *wr, uint64_t it)
+{
+	wr->opcode = IBV_WR_RDMA_READ;
+	wr->sg_list->addr = (uintptr_t)rb_rx(r); /* the data lands here */
+	wr->wr.rdma.remote_addr = r->remote.addr + r->region;
+	wr->wr.rdma.rkey = r->remote.rkey;
+}
+
+static int read_prepare(struct rb_run *r)
+{
+	if (r->role == RB_ROLE_SERVER)
+		rb_fill_pattern(r, rb_tx(r), r->pt.size);
+	else
+		memset(rb_rx(r), 0, r->pt.size);
+	return 0;
+}
+
+static int read_check(struct rb_run *r, uint64_t it)
+{
+	return rb_verify_bytes(r, rb_rx(r), r->pt.size, it);
+}
+
+static int read_lat_run(struct rb_run *r)
+{
+	if (r->role == RB_ROLE_SERVER)
+		return rb_run_server_wait(r);
+	return rb_run_oneshot(r, r->p->verify ? read_check : NULL);
+}
+
+static int read_bw_run(struct rb_run *r)
+{
+	int ret;
+
+	if (r->role == RB_ROLE_SERVER)
+		return rb_run_server_wait(r);
+	ret = rb_run_stream(r);
+	return !ret && r->p->verify ? read_check(r, r->total - 1) : ret;
+}
+
+const struct rb_test rb_test_read_lat = {
+	.name = "read_lat",
+	.desc = "RDMA READ, one outstanding; full round-trip latency",
+	.verb = RB_VERB_READ,
+	.mode = RB_MODE_LAT,
+	.bit = RB_T_READ_LAT,
+	.server_access = IBV_ACCESS_REMOTE_READ,
+	.lat_scale = 1.0,
+	.prepare = read_prepare,
+	.run = read_lat_run,
+	.report = rb_report_generic,
+	.prep_wr = read_prep,
+};
+
+const struct rb_test rb_test_read_bw = {
+	.name = "read_bw",
+	.desc = "RDMA READ stream, -o in flight; bandwidth at the client",
+	.verb = RB_VERB_READ,
+	.mode = RB_MODE_BW,
+	.bit = RB_T_READ_BW,
+	.server_access = IBV_ACCESS_REMOTE_READ,
+	.lat_scale = 1.0,
+	.prepare = read_prepare,
+	.run = read_bw_run,
+	.report = rb_report_generic,
+	.prep_wr = read_prep,
+};

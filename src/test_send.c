@@ -1,0 +1,98 @@
+// SPDX-License-Identifier: MIT
+/*
+ * SEND/RECV: send_lat (ping-pong of SENDs, one-way latency = half the
+ * round trip, as perftest) and send_bw (the client streams, the server
+ * keeps its receive queues full and counts).
+ */
+#include <errno.h>
+
+#include "clock.h"
+#include "opts.h"
+#include "xfer.h"
+
+static void send_prep(struct rb_run *r, struct ibv_send_wr *wr, uint64_t it)
+{
+	wr->opcode = IBV_WR_SEND;
+}
+
+static int send_setup(struct rb_run *r)
+{
+	return rb_fill_recv_queues(r);
+}
+
+static int send_prepare(struct rb_run *r)
+{
+	if (r->p->verify)
+		rb_fill_pattern(r, rb_tx(r), r->pt.size);
+	return 0;
+}
+
+static int pp_recv(struct rb_run *r, uint32_t qi)
+{
+	int ret = 0;
+
+	if (r->p->verify)
+		ret = rb_verify_bytes(r, rb_rx(r), r->pt.size, r->rx_count);
+	r->rx_count++;
+	return ret ? ret : rb_post_recv(r, qi);
+}
+
+/* Wait for message @it of the ping-pong; 1 when the client has stopped. */
+static int send_wait(struct rb_run *r, uint64_t it)
+{
+	struct rb_idle idle = { 0 };
+	uint64_t done = 0;
+	int n;
+
+	while (r->rx_count <= it) {
+		if (r->stopped && it >= r->stop_count)
+			return 1;
+		n = rb_reap(r, &done, pp_recv);
+		if (n < 0)
+			return n;
+		if (n)
+			rb_idle_reset(&idle);
+		else if ((n = rb_idle_check(r, &idle, "a SEND from the peer")))
+			return n;
+	}
+	return 0;
+}
+
+static int send_lat_run(struct rb_run *r)
+{
+	r->rx_count = 0;
+	return rb_run_pingpong(r, send_wait);
+}
+
+static int send_bw_run(struct rb_run *r)
+{
+	return r->role == RB_ROLE_SERVER ? rb_run_server_recv(r) : rb_run_stream(r);
+}
+
+const struct rb_test rb_test_send_lat = {
+	.name = "send_lat",
+	.desc = "SEND ping-pong; one-way latency (half the round trip)",
+	.verb = RB_VERB_SEND,
+	.mode = RB_MODE_LAT,
+	.bit = RB_T_SEND_LAT,
+	.lat_scale = 0.5,
+	.setup = send_setup,
+	.prepare = send_prepare,
+	.run = send_lat_run,
+	.report = rb_report_generic,
+	.prep_wr = send_prep,
+};
+
+const struct rb_test rb_test_send_bw = {
+	.name = "send_bw",
+	.desc = "SEND stream; bandwidth and message rate on both sides",
+	.verb = RB_VERB_SEND,
+	.mode = RB_MODE_BW,
+	.bit = RB_T_SEND_BW,
+	.lat_scale = 1.0,
+	.setup = send_setup,
+	.prepare = send_prepare,
+	.run = send_bw_run,
+	.report = rb_report_generic,
+	.prep_wr = send_prep,
+};

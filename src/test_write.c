@@ -1,0 +1,112 @@
+// SPDX-License-Identifier: MIT
+/*
+ * RDMA WRITE: write_lat (each side polls the last byte of its buffer for
+ * the peer's write, then writes back; one-way latency = half the round
+ * trip, as perftest) and write_bw (the client streams writes; the server
+ * only lends memory).
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "clock.h"
+#include "opts.h"
+#include "xfer.h"
+
+/* Iteration @it's mark in the last byte: never 0, never twice in a row. */
+static uint8_t flag_of(uint64_t it)
+{
+	return (uint8_t)(it % 255 + 1);
+}
+
+static void write_prep(struct rb_run *r, struct ibv_send_wr *wr, uint64_t it)
+{
+	wr->opcode = IBV_WR_RDMA_WRITE;
+	wr->wr.rdma.remote_addr = r->remote.addr;
+	wr->wr.rdma.rkey = r->remote.rkey;
+}
+
+/* The mark goes in before the post: inline WRs copy the buffer then. */
+static void write_lat_prep(struct rb_run *r, struct ibv_send_wr *wr, uint64_t it)
+{
+	rb_tx(r)[r->pt.size - 1] = flag_of(it);
+	write_prep(r, wr, it);
+}
+
+static int write_prepare(struct rb_run *r)
+{
+	/* A stale mark from the last point must not pass for a new one. */
+	memset(rb_rx(r), 0, r->pt.size);
+	if (r->p->verify)
+		rb_fill_pattern(r, rb_tx(r), r->pt.size);
+	return 0;
+}
+
+/* Wait until the peer's write @it lands; 1 when the client has stopped. */
+static int write_wait(struct rb_run *r, uint64_t it)
+{
+	volatile uint8_t *mark = rb_rx(r) + r->pt.size - 1;
+	struct rb_idle idle = { 0 };
+	uint64_t done = 0;
+	int n;
+
+	while (*mark != flag_of(it)) {
+		if (r->stopped && it >= r->stop_count)
+			return 1;
+		n = rb_reap(r, &done, NULL);
+		if (n < 0)
+			return n;
+		if (n)
+			rb_idle_reset(&idle);
+		else if ((n = rb_idle_check(r, &idle, "an RDMA WRITE from the peer")))
+			return n;
+	}
+	/* The mark is written last, so the rest is there: check it. */
+	return r->p->verify ? rb_verify_bytes(r, rb_rx(r), r->pt.size - 1, it) : 0;
+}
+
+static int write_lat_run(struct rb_run *r)
+{
+	return rb_run_pingpong(r, write_wait);
+}
+
+static int write_bw_run(struct rb_run *r)
+{
+	int ret;
+
+	if (r->role == RB_ROLE_CLIENT)
+		return rb_run_stream(r);
+	ret = rb_run_server_wait(r);
+	/* Every write carried the same bytes: the buffer must hold them. */
+	if (!ret && r->p->verify && r->stop_count)
+		r->verify_status = rb_verify_bytes(r, rb_rx(r), r->pt.size, r->stop_count - 1);
+	return ret;
+}
+
+const struct rb_test rb_test_write_lat = {
+	.name = "write_lat",
+	.desc = "RDMA WRITE ping-pong; one-way latency (half the round trip)",
+	.verb = RB_VERB_WRITE,
+	.mode = RB_MODE_LAT,
+	.bit = RB_T_WRITE_LAT,
+	.client_access = IBV_ACCESS_REMOTE_WRITE,
+	.server_access = IBV_ACCESS_REMOTE_WRITE,
+	.lat_scale = 0.5,
+	.prepare = write_prepare,
+	.run = write_lat_run,
+	.report = rb_report_generic,
+	.prep_wr = write_lat_prep,
+};
+
+const struct rb_test rb_test_write_bw = {
+	.name = "write_bw",
+	.desc = "RDMA WRITE stream; bandwidth and message rate at the client",
+	.verb = RB_VERB_WRITE,
+	.mode = RB_MODE_BW,
+	.bit = RB_T_WRITE_BW,
+	.server_access = IBV_ACCESS_REMOTE_WRITE,
+	.lat_scale = 1.0,
+	.prepare = write_prepare,
+	.run = write_bw_run,
+	.report = rb_report_generic,
+	.prep_wr = write_prep,
+};

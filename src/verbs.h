@@ -1,0 +1,65 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * libibverbs resources and QP state moves.  Knows no test: callers say
+ * what access, depths and attributes they need.  Every failure is logged
+ * here, naming the device, port or QP, and returned as -errno.
+ */
+#ifndef RB_VERBS_H
+#define RB_VERBS_H
+
+#include <infiniband/verbs.h>
+#include <stdint.h>
+#include "wire.h"
+
+struct rb_dev {
+	struct ibv_context *ctx;
+	struct ibv_pd *pd;
+	struct ibv_device_attr attr;
+	struct ibv_port_attr port_attr;
+	uint8_t port;
+	int gid_index; /* -1: InfiniBand addressed by LID, no GRH */
+	union ibv_gid gid;
+	char name[64];
+};
+
+/*
+ * rb_dev_open() - open device @name (NULL: the first with @port active),
+ * query it and @port, allocate a PD and choose the GID: @gid_index when
+ * >= 0, else the first RoCE v2 IPv4-mapped GID on Ethernet, else no GRH on
+ * InfiniBand.  A port that is not ACTIVE is an error naming its state.
+ */
+int rb_dev_open(const char *name, int port, int gid_index, struct rb_dev *d);
+void rb_dev_close(struct rb_dev *d);
+
+/* rb_link_layer_str() - "Ethernet" or "InfiniBand". */
+const char *rb_link_layer_str(const struct rb_dev *d);
+
+/* MTU enum <-> bytes; rb_mtu_from_bytes() returns 0 for a non-MTU value. */
+uint32_t rb_mtu_bytes(enum ibv_mtu m);
+enum ibv_mtu rb_mtu_from_bytes(uint32_t bytes);
+
+int rb_cq_create(struct rb_dev *d, int cqe, struct ibv_cq **cq);
+
+struct rb_qp_caps {
+	uint32_t send_wr, recv_wr, inline_size; /* in: wanted; out: granted */
+};
+
+/* rb_qp_create() - RC QP on @cq for both queues; @caps updated. */
+int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, struct rb_qp_caps *caps,
+		 struct ibv_qp **qp);
+
+/* rb_mr_reg() - register @len bytes at @buf with @access. */
+int rb_mr_reg(struct rb_dev *d, void *buf, size_t len, int access, struct ibv_mr **mr);
+
+/* rb_qp_info() - what the peer needs to reach @qp. */
+void rb_qp_info(const struct rb_dev *d, const struct ibv_qp *qp, uint32_t psn,
+		struct rb_qp_info *out);
+
+/*
+ * rb_qp_connect() - RESET -> INIT -> RTR -> RTS towards @remote, with
+ * @access remote rights, path @mtu, and @rd_atom reads/atomics each way.
+ */
+int rb_qp_connect(struct rb_dev *d, struct ibv_qp *qp, int access, uint32_t local_psn,
+		  const struct rb_qp_info *remote, enum ibv_mtu mtu, uint8_t rd_atom);
+
+#endif

@@ -1,0 +1,572 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <poll.h>
+#include <string.h>
+
+#include "clock.h"
+#include "xfer.h"
+
+volatile sig_atomic_t rb_interrupted;
+
+/* Busy loops look at the clock and the OOB socket once per this many idle polls. */
+#define IDLE_CHECK 1024
+
+int rb_verify_bytes(struct rb_run *r, const uint8_t *p, uint64_t len, uint64_t it)
+{
+	uint64_t off;
+
+	for (off = 0; off < len; off++) {
+		if (p[off] == rb_pattern(r->point, off))
+			continue;
+		rb_err("verify: %s size %llu: byte at offset %llu of iteration %llu is 0x%02x, "
+		       "expected 0x%02x",
+		       r->t->name, (unsigned long long)r->pt.size, (unsigned long long)off,
+		       (unsigned long long)it, p[off], rb_pattern(r->point, off));
+		return -EILSEQ;
+	}
+	return 0;
+}
+
+void rb_fill_pattern(struct rb_run *r, uint8_t *p, uint64_t len)
+{
+	uint64_t off;
+
+	for (off = 0; off < len; off++)
+		p[off] = rb_pattern(r->point, off);
+}
+
+int rb_post_recv(struct rb_run *r, uint32_t qi)
+{
+	struct ibv_sge sge = { .addr = (uintptr_t)rb_rx(r), .length = (uint32_t)r->region,
+			       .lkey = r->mr->lkey };
+	struct ibv_recv_wr wr = { .wr_id = qi, .sg_list = &sge, .num_sge = 1 }, *bad;
+	int ret = ibv_post_recv(r->qp[qi], &wr, &bad);
+
+	if (ret) {
+		rb_err("%s qp 0x%x: ibv_post_recv: %s", r->dev.name, r->qp[qi]->qp_num,
+		       strerror(ret));
+		return -ret;
+	}
+	r->sq[qi].posted_recv++;
+	return 0;
+}
+
+int rb_fill_recv_queues(struct rb_run *r)
+{
+	uint32_t qi;
+	int ret;
+
+	for (qi = 0; qi < r->nqp; qi++)
+		while (r->sq[qi].posted_recv < r->rx_depth) {
+			ret = rb_post_recv(r, qi);
+			if (ret)
+				return ret;
+		}
+	return 0;
+}
+
+/* The sge and flags every verb shares; prep_wr adds the verb's own. */
+static void base_wr(struct rb_run *r, struct ibv_send_wr *wr, struct ibv_sge *sge)
+{
+	sge->addr = (uintptr_t)rb_tx(r);
+	sge->length = (uint32_t)r->pt.size;
+	sge->lkey = r->mr->lkey;
+	memset(wr, 0, sizeof(*wr));
+	wr->sg_list = sge;
+	wr->num_sge = 1;
+	if (r->pt.size <= r->inline_max && r->t->verb != RB_VERB_READ &&
+	    r->t->verb != RB_VERB_ATOMIC)
+		wr->send_flags = IBV_SEND_INLINE;
+}
+
+int rb_post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool force)
+{
+	static __thread struct ibv_send_wr wr[RB_MAX_BATCH];
+	static __thread struct ibv_sge sge[RB_MAX_BATCH];
+	struct rb_sq *q = &r->sq[qi];
+	struct ibv_send_wr *bad;
+	uint32_t k;
+	int ret;
+
+	/* With less room left than another chain needs, only a completion
+	 * can make room: make sure one is coming. */
+	force = force || q->depth - (q->used + n) < n;
+	for (k = 0; k < n; k++) {
+		base_wr(r, &wr[k], &sge[k]);
+		r->t->prep_wr(r, &wr[k], it0 + k);
+		wr[k].next = k + 1 < n ? &wr[k + 1] : NULL;
+		if (++q->unsig >= r->pt.signal || (force && k + 1 == n)) {
+			wr[k].send_flags |= IBV_SEND_SIGNALED;
+			/* The completion covers every WR since the last one. */
+			wr[k].wr_id = (uint64_t)qi << 32 | q->unsig;
+			q->unsig = 0;
+		}
+	}
+	ret = ibv_post_send(r->qp[qi], wr, &bad);
+	if (ret) {
+		rb_err("%s qp 0x%x: ibv_post_send of %u WRs: %s", r->dev.name, r->qp[qi]->qp_num,
+		       n, strerror(ret));
+		return -ret;
+	}
+	q->used += n;
+	return 0;
+}
+
+static int wc_error(struct rb_run *r, const struct ibv_wc *wc)
+{
+	rb_err("%s qp 0x%x: %s completion error: %s (vendor error 0x%x)", r->dev.name,
+	       wc->qp_num, wc->opcode & IBV_WC_RECV ? "receive" : "send",
+	       ibv_wc_status_str(wc->status), wc->vendor_err);
+	return -EIO;
+}
+
+int rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi))
+{
+	struct ibv_wc wc[32];
+	int n, i, ret;
+
+	n = ibv_poll_cq(r->cq, 32, wc);
+	if (n < 0) {
+		rb_err("%s: ibv_poll_cq failed", r->dev.name);
+		return -EIO;
+	}
+	for (i = 0; i < n; i++) {
+		uint32_t qi = (uint32_t)(wc[i].wr_id >> 32), covered = (uint32_t)wc[i].wr_id;
+
+		if (wc[i].status != IBV_WC_SUCCESS)
+			return wc_error(r, &wc[i]);
+		if (wc[i].opcode & IBV_WC_RECV) {
+			qi = (uint32_t)wc[i].wr_id;
+			r->sq[qi].posted_recv--;
+			ret = on_recv ? on_recv(r, qi) : rb_post_recv(r, qi);
+			if (ret)
+				return ret;
+			continue;
+		}
+		r->sq[qi].used -= covered;
+		*done += covered;
+	}
+	return n;
+}
+
+/*
+ * Anything on the OOB socket during a point: for the server, the client's
+ * STOP; for the client, only an ERROR from the server.
+ */
+static int check_oob(struct rb_run *r)
+{
+	struct pollfd pfd = { .fd = r->oob->fd, .events = POLLIN };
+	uint8_t body[512];
+	struct rb_msg_sync s;
+	uint32_t len;
+	int ret;
+
+	if (r->stopped || poll(&pfd, 1, 0) <= 0)
+		return 0;
+	ret = rb_oob_expect(r->oob, r->role == RB_ROLE_SERVER ? RB_MSG_SYNC : RB_MSG_ERROR, body,
+			    sizeof(body), &len);
+	if (ret)
+		return ret;
+	if (rb_unpack_sync(body, len, &s) || s.what != RB_SYNC_STOP || s.point != r->point) {
+		rb_err("peer %s: unexpected SYNC during point %u", r->oob->peer, r->point);
+		return -EPROTO;
+	}
+	r->stopped = true;
+	r->stop_count = s.count;
+	return 0;
+}
+
+int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what)
+{
+	uint64_t now;
+	int ret;
+
+	if (++s->spins % IDLE_CHECK)
+		return 0;
+	if (rb_interrupted)
+		return -EINTR;
+	ret = check_oob(r);
+	if (ret)
+		return ret;
+	now = rb_now_ns();
+	if (!s->since)
+		s->since = now;
+	if (now - s->since <= r->timeout_ns)
+		return 0;
+	rb_err("%s qp 0x%x: no progress for %llu s while waiting for %s (is the peer alive?)",
+	       r->dev.name, r->qp[0]->qp_num, (unsigned long long)(r->timeout_ns / 1000000000ULL),
+	       what);
+	return -ETIMEDOUT;
+}
+
+bool rb_point_ended(struct rb_run *r, uint64_t it)
+{
+	if (it < r->p->warmup)
+		return false;
+	if (r->p->iters)
+		return it >= r->p->warmup + r->p->iters;
+	if (it < r->next_clock)
+		return false;
+	r->next_clock = it + 64;
+	return it > r->p->warmup && rb_now_ns() - r->t0 >= (uint64_t)r->p->duration_s * 1000000000ULL;
+}
+
+int rb_wait_room(struct rb_run *r, uint32_t qi, uint32_t k, uint64_t *done)
+{
+	struct rb_idle idle = { 0 };
+	int n;
+
+	while (r->sq[qi].depth - r->sq[qi].used < k) {
+		n = rb_reap(r, done, NULL);
+		if (n < 0)
+			return n;
+		if (n)
+			rb_idle_reset(&idle);
+		else if ((n = rb_idle_check(r, &idle, "send queue room")))
+			return n;
+	}
+	return 0;
+}
+
+static void mark_start(struct rb_run *r)
+{
+	r->cpu0 = rb_thread_cpu_ns();
+	r->t0 = rb_now_ns();
+	r->k0 = rb_ticks();
+	r->next_clock = 0;
+}
+
+static void mark_end(struct rb_run *r)
+{
+	r->k1 = rb_ticks();
+	r->t1 = rb_now_ns();
+	r->cpu1 = rb_thread_cpu_ns();
+}
+
+double rb_ns_per_tick(const struct rb_run *r)
+{
+	if (r->k1 <= r->k0 || r->t1 <= r->t0)
+		return 1.0;
+	return (double)(r->t1 - r->t0) / (double)(r->k1 - r->k0);
+}
+
+/*
+ * Client side of a ping-pong: post, wait for the echo, time the round
+ * trip.  @wait reaps send completions as it goes.
+ */
+static int pingpong_client(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it))
+{
+	uint64_t it, t, done = 0;
+	int ret;
+
+	for (it = 0; !rb_point_ended(r, it); it++) {
+		if (it == r->p->warmup)
+			mark_start(r);
+		ret = rb_wait_room(r, 0, 1, &done);
+		t = rb_ticks();
+		if (!ret)
+			ret = rb_post_chain(r, 0, 1, it, false);
+		if (!ret)
+			ret = wait(r, it);
+		if (!ret && it >= r->p->warmup)
+			ret = rb_samples_push(&r->lat, rb_ticks() - t);
+		if (ret)
+			return ret < 0 ? ret : -EPROTO;
+	}
+	mark_end(r);
+	r->total = it;
+	return 0;
+}
+
+/*
+ * Server side: wait for ping @it, echo it.  The time from one echo to the
+ * next ping is a round trip seen from here.  Ends when the client's STOP
+ * has arrived and every ping it sent was echoed.
+ */
+static int pingpong_server(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it))
+{
+	uint64_t it, t = 0, now, done = 0;
+	int ret;
+
+	for (it = 0;; it++) {
+		ret = wait(r, it);
+		if (ret == 1)
+			break;
+		now = rb_ticks();
+		if (!ret && it > r->p->warmup)
+			ret = rb_samples_push(&r->lat, now - t);
+		if (ret)
+			return ret;
+		if (it == r->p->warmup)
+			mark_start(r);
+		t = now;
+		ret = rb_wait_room(r, 0, 1, &done);
+		if (!ret)
+			ret = rb_post_chain(r, 0, 1, it, false);
+		if (ret)
+			return ret;
+	}
+	mark_end(r);
+	r->total = it;
+	return 0;
+}
+
+int rb_run_pingpong(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it))
+{
+	int ret = r->role == RB_ROLE_SERVER ? pingpong_server(r, wait) : pingpong_client(r, wait);
+
+	r->ops = r->total > r->p->warmup ? r->total - r->p->warmup : 0;
+	return ret;
+}
+
+/* Reap until *@done passes @target, with the idle checks. */
+static int reap_until(struct rb_run *r, uint64_t *done, uint64_t target, const char *what)
+{
+	struct rb_idle idle = { 0 };
+	int n;
+
+	while (*done < target) {
+		n = rb_reap(r, done, NULL);
+		if (n < 0)
+			return n;
+		if (n)
+			rb_idle_reset(&idle);
+		else if ((n = rb_idle_check(r, &idle, what)))
+			return n;
+	}
+	return 0;
+}
+
+/*
+ * Client: one operation at a time, each a full round trip (read, atomic).
+ * @check, when not NULL, verifies the completed operation.
+ */
+int rb_run_oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it))
+{
+	uint64_t it, t, done = 0;
+	int ret;
+
+	for (it = 0; !rb_point_ended(r, it); it++) {
+		if (it == r->p->warmup)
+			mark_start(r);
+		t = rb_ticks();
+		ret = rb_post_chain(r, 0, 1, it, true);
+		if (!ret)
+			ret = reap_until(r, &done, it + 1, "a completion");
+		if (!ret && it >= r->p->warmup)
+			ret = rb_samples_push(&r->lat, rb_ticks() - t);
+		if (!ret && check)
+			ret = check(r, it);
+		if (ret)
+			return ret;
+	}
+	mark_end(r);
+	r->total = it;
+	r->ops = it - r->p->warmup;
+	return 0;
+}
+
+/* State of one streaming phase (warmup or measured). */
+struct stream {
+	uint64_t count;	 /* WRs to post; 0: until the duration is over */
+	uint64_t posted, done;
+	uint64_t chains; /* chains posted, for the round-robin */
+	bool measure;
+};
+
+/* Whether chain number @j is the last its QP gets (count mode). */
+static bool last_chain_of_qp(const struct rb_run *r, const struct stream *s, uint64_t j)
+{
+	uint64_t total = (s->count + r->pt.batch - 1) / r->pt.batch;
+
+	return s->count && j + r->pt.qps >= total;
+}
+
+/* Post the next chain if its QP has room; returns 1 when it did. */
+static int stream_post(struct rb_run *r, struct stream *s)
+{
+	uint32_t qi = (uint32_t)(s->chains % r->pt.qps), k = r->pt.batch;
+	struct rb_sq *q = &r->sq[qi];
+	int ret;
+
+	if (s->count && s->count - s->posted < k)
+		k = (uint32_t)(s->count - s->posted);
+	if (q->depth - q->used < k)
+		return 0;
+	ret = rb_post_chain(r, qi, k, r->total + s->posted, last_chain_of_qp(r, s, s->chains));
+	if (ret)
+		return ret;
+	s->posted += k;
+	s->chains++;
+	return 1;
+}
+
+/*
+ * A duration ends at any chain: every QP whose last WRs went unsignaled
+ * gets one more, signaled WR so that a completion covers them.
+ */
+static int stream_cover_tails(struct rb_run *r, struct stream *s)
+{
+	uint32_t qi;
+	int ret;
+
+	for (qi = 0; qi < r->pt.qps; qi++) {
+		if (!r->sq[qi].unsig)
+			continue;
+		ret = rb_wait_room(r, qi, 1, &s->done);
+		if (!ret)
+			ret = rb_post_chain(r, qi, 1, r->total + s->posted, true);
+		if (ret)
+			return ret;
+		s->posted++;
+	}
+	return 0;
+}
+
+static bool stream_more(struct rb_run *r, const struct stream *s)
+{
+	if (s->count)
+		return s->posted < s->count;
+	return !rb_point_ended(r, r->p->warmup + 1 + s->chains);
+}
+
+static int stream_phase(struct rb_run *r, struct stream *s)
+{
+	struct rb_idle idle = { 0 };
+	bool more = true;
+	uint64_t before;
+	int n, posted;
+
+	while (more || s->done < s->posted) {
+		before = s->done;
+		n = rb_reap(r, &s->done, NULL);
+		if (n < 0)
+			return n;
+		posted = more ? stream_post(r, s) : 0;
+		if (posted < 0)
+			return posted;
+		if (s->done != before && s->measure)
+			rb_bw_window_mark(&r->win, rb_ticks(), s->done * r->pt.size);
+		if (more && !(more = stream_more(r, s)) && !s->count) {
+			n = stream_cover_tails(r, s);
+			if (n)
+				return n;
+		}
+		if (n || posted)
+			rb_idle_reset(&idle);
+		else if ((n = rb_idle_check(r, &idle, "completions")))
+			return n;
+	}
+	return 0;
+}
+
+int rb_run_stream(struct rb_run *r)
+{
+	struct stream warm = { .count = r->p->warmup }, meas = { .count = r->p->iters,
+								 .measure = true };
+	int ret = 0;
+
+	if (warm.count)
+		ret = stream_phase(r, &warm);
+	if (ret)
+		return ret;
+	r->total = warm.posted;
+	mark_start(r);
+	rb_bw_window_init(&r->win, r->k0);
+	ret = stream_phase(r, &meas);
+	mark_end(r);
+	r->ops = meas.done;
+	r->total += meas.posted;
+	return ret;
+}
+
+/* Server of a test where it only serves memory: wait for the STOP. */
+int rb_run_server_wait(struct rb_run *r)
+{
+	struct pollfd pfd = { .fd = r->oob->fd, .events = POLLIN };
+	int ret;
+
+	mark_start(r);
+	while (!r->stopped) {
+		if (rb_interrupted)
+			return -EINTR;
+		/* Sleep in poll: this side's CPU use is part of the result. */
+		if (poll(&pfd, 1, 200) > 0 && (ret = check_oob(r)))
+			return ret;
+	}
+	mark_end(r);
+	r->total = r->stop_count;
+	return 0;
+}
+
+static int count_recv(struct rb_run *r, uint32_t qi)
+{
+	int ret = 0;
+
+	if (r->p->verify)
+		ret = rb_verify_bytes(r, rb_rx(r), r->pt.size, r->total);
+	/* Bandwidth counts from the end of the last warmup message. */
+	if (++r->total == r->p->warmup)
+		mark_start(r);
+	return ret ? ret : rb_post_recv(r, qi);
+}
+
+/* Server of send_bw: keep the receive queues full and count arrivals. */
+int rb_run_server_recv(struct rb_run *r)
+{
+	struct rb_idle idle = { 0 };
+	uint64_t dummy = 0;
+	int n;
+
+	if (!r->p->warmup)
+		mark_start(r);
+	while (!r->stopped || r->total < r->stop_count) {
+		n = rb_reap(r, &dummy, count_recv);
+		if (n < 0)
+			return n;
+		if (n)
+			rb_idle_reset(&idle);
+		else if ((n = rb_idle_check(r, &idle, "messages")))
+			return n;
+	}
+	mark_end(r);
+	r->ops = r->total > r->p->warmup ? r->total - r->p->warmup : 0;
+	return 0;
+}
+
+static void report_bw(struct rb_run *r, struct rb_result *res, uint64_t ns)
+{
+	uint64_t bytes = r->ops * r->pt.size;
+
+	res->has_bw = true;
+	res->bw_avg_gbps = rb_gbps(bytes, ns);
+	/* The window runs in ticks: Gb per tick over ns per tick. */
+	res->bw_peak_gbps = r->role == RB_ROLE_CLIENT ?
+				    rb_bw_window_peak(&r->win, bytes, r->k1) / rb_ns_per_tick(r) :
+				    res->bw_avg_gbps;
+	res->msg_rate_mpps = ns ? (double)r->ops * 1e3 / (double)ns : 0;
+}
+
+int rb_report_generic(struct rb_run *r, struct rb_result *res)
+{
+	uint64_t ns = r->t1 > r->t0 ? r->t1 - r->t0 : 0;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	res->pt = r->pt;
+	res->iters = r->ops;
+	res->duration_s = (double)ns / 1e9;
+	if (r->lat.n) {
+		ret = rb_lat_summarize(&r->lat, r->t->lat_scale * rb_ns_per_tick(r), &res->lat);
+		if (ret)
+			return ret;
+		res->has_lat = true;
+	}
+	/* The server of a one-sided stream sees no messages: no bandwidth. */
+	if (r->t->mode == RB_MODE_BW && (r->role == RB_ROLE_CLIENT || r->t->verb == RB_VERB_SEND))
+		report_bw(r, res, ns);
+	res->has_cpu = ns > 0;
+	res->cpu_util_pct = ns ? (double)(r->cpu1 - r->cpu0) * 100.0 / (double)ns : 0;
+	res->cpu_ns_per_msg = r->ops ? (double)(r->cpu1 - r->cpu0) / (double)r->ops : 0;
+	return 0;
+}

@@ -1,0 +1,160 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The per-connection run state and the loops every test shares: posting
+ * chains of WRs under a signal policy, reaping completions, ping-pong,
+ * one-at-a-time and streaming measurement.
+ */
+#ifndef RB_XFER_H
+#define RB_XFER_H
+
+#include <signal.h>
+#include <infiniband/verbs.h>
+
+#include "oob.h"
+#include "stats.h"
+#include "tests.h"
+#include "verbs.h"
+
+#define RB_MAX_BATCH 4096
+
+/* Send-queue accounting for one QP. */
+struct rb_sq {
+	uint32_t depth;	 /* WRs allowed in flight at this point */
+	uint32_t used;	 /* posted, not yet covered by a completion */
+	uint32_t unsig;	 /* posted since the last signaled WR */
+	uint32_t posted_recv;
+};
+
+struct rb_run {
+	const struct rb_test *t;
+	enum rb_role role;
+	const struct rb_params *p;
+	uint64_t timeout_ns;
+	struct rb_oob *oob;
+
+	struct rb_dev dev;
+	struct ibv_cq *cq;
+	uint32_t nqp;
+	struct ibv_qp *qp[RB_MAX_QPS];
+	struct rb_sq sq[RB_MAX_QPS];
+	uint32_t rx_depth;	/* receives kept posted per QP */
+	uint32_t inline_max;	/* granted by the QPs */
+	uint8_t rd_atom;	/* reads/atomics in flight, both ends agree */
+	uint8_t *buf;		/* rx region, then tx region */
+	size_t region;		/* bytes per region */
+	int mem_node;
+	struct ibv_mr *mr;
+	struct rb_msg_conn remote;
+	enum ibv_mtu path_mtu;
+
+	/* The point being measured. */
+	uint32_t point;
+	struct rb_point pt;
+	struct rb_samples lat;	/* round trips, in ticks (clock.h) */
+	uint64_t ops;		/* measured operations */
+	uint64_t total;		/* all operations incl. warmup */
+	uint64_t t0, t1;	/* measured interval, ns */
+	uint64_t k0, k1;	/* the same in ticks, to calibrate them */
+	uint64_t next_clock;	/* iteration at which to look at the clock */
+	uint64_t cpu0, cpu1;
+	struct rb_bw_window win;
+	bool stopped;		/* server: the client's STOP arrived */
+	uint64_t stop_count;	/* the client's total operations */
+	uint64_t rx_count;	/* receives seen (ping-pong) */
+	int verify_status;	/* server: first verify failure of the point */
+};
+
+extern volatile sig_atomic_t rb_interrupted;
+
+static inline uint8_t *rb_rx(struct rb_run *r)
+{
+	return r->buf;
+}
+
+static inline uint8_t *rb_tx(struct rb_run *r)
+{
+	return r->buf + r->region;
+}
+
+/* The byte at @off of every message of point @point (--verify). */
+static inline uint8_t rb_pattern(uint32_t point, uint64_t off)
+{
+	return (uint8_t)(off * 31 + point * 7 + 1);
+}
+
+/*
+ * rb_verify_bytes() - check @len bytes at @p against the pattern of the
+ * current point; a mismatch is logged naming size, offset and iteration.
+ * Returns 0 or -EILSEQ.
+ */
+int rb_verify_bytes(struct rb_run *r, const uint8_t *p, uint64_t len, uint64_t it);
+
+/* rb_fill_pattern() - write the point's pattern into @len bytes at @p. */
+void rb_fill_pattern(struct rb_run *r, uint8_t *p, uint64_t len);
+
+/* rb_post_recv() - one receive of a whole region on QP @qi. */
+int rb_post_recv(struct rb_run *r, uint32_t qi);
+
+/* rb_fill_recv_queues() - top every QP's receive queue up to rx_depth. */
+int rb_fill_recv_queues(struct rb_run *r);
+
+/*
+ * rb_post_chain() - post @n WRs (r->t->prep_wr fills each) on QP @qi as
+ * one chain.  Every pt.signal-th WR is signaled; so is the last of the
+ * chain when @force or when the queue could otherwise fill with WRs no
+ * completion will ever cover.  Returns 0 or -errno (logged).
+ */
+int rb_post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool force);
+
+/*
+ * rb_reap() - poll the CQ once (up to 32 entries).  Send completions free
+ * send-queue room and add to *@done the WRs they cover; each receive is
+ * passed to @on_recv (NULL: repost).  An error completion is logged with
+ * ibv_wc_status_str() and the QP, and returns -EIO.  Returns the number
+ * of completions seen.
+ */
+int rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi));
+
+/*
+ * Busy loops call rb_idle_check() on every empty poll and rb_idle_reset()
+ * on progress; the clock is read only every so many empty polls, never on
+ * the fast path.  It returns -EINTR on ^C, -ETIMEDOUT (logged, naming
+ * @what) after the timeout without progress, and watches the OOB socket:
+ * the server for the client's STOP, the client for the server's ERROR.
+ */
+struct rb_idle {
+	unsigned int spins;
+	uint64_t since;
+};
+
+static inline void rb_idle_reset(struct rb_idle *s)
+{
+	s->spins = 0;
+	s->since = 0;
+}
+
+int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what);
+
+/* rb_wait_room() - reap until QP @qi has room for @k more WRs. */
+int rb_wait_room(struct rb_run *r, uint32_t qi, uint32_t k, uint64_t *done);
+
+/* Shared loops (xfer.c).  Each returns 0 or -errno, logged. */
+int rb_run_pingpong(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it));
+int rb_run_oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it));
+int rb_run_stream(struct rb_run *r);
+int rb_run_server_wait(struct rb_run *r);
+int rb_run_server_recv(struct rb_run *r);
+
+/* rb_report_generic() - result of the point from samples and counters. */
+int rb_report_generic(struct rb_run *r, struct rb_result *res);
+
+/*
+ * rb_point_ended() - whether the client's loop is over after @it
+ * iterations: -n counted, or -D elapsed (the clock is read every 64).
+ */
+bool rb_point_ended(struct rb_run *r, uint64_t it);
+
+/* rb_ns_per_tick() - the tick length calibrated over the last point. */
+double rb_ns_per_tick(const struct rb_run *r);
+
+#endif
