@@ -1,0 +1,1337 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Topology decisions: where an RDMA device sits and where the measuring
+ * thread and its buffers go.  Everything here is a function of a sysfs tree
+ * (its root is a parameter) and of an hwloc topology, so the unit tests run
+ * on fixtures: XML topologies and small fake sysfs trees.  topo_live.c feeds
+ * it the live machine.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "topo.h"
+
+/* Bounds a CPU list a user may type; far above any machine's CPU count. */
+#define RB_MAX_CPU_INDEX 65535
+
+/* ---- sysfs reading ---------------------------------------------------- */
+
+/* Copy, truncating: facts longer than their field are cut, not refused. */
+static void set_str(char *dst, size_t len, const char *src)
+{
+	size_t n = strnlen(src, len - 1);
+
+	memcpy(dst, src, n);
+	dst[n] = '\0';
+}
+
+static int path_join(char *buf, size_t len, const char *a, const char *b)
+{
+	if (snprintf(buf, len, "%s/%s", a, b) >= (int)len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/*
+ * One attribute, trailing whitespace stripped.  Quiet: most attributes are
+ * optional, and a missing one is simply an unknown fact.
+ */
+static int read_attr(const char *dir, const char *name, char *buf, size_t len)
+{
+	char path[PATH_MAX];
+	ssize_t n;
+	int fd, ret;
+
+	ret = path_join(path, sizeof(path), dir, name);
+	if (ret)
+		return ret;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, len - 1);
+	ret = n < 0 ? -errno : 0;
+	close(fd);
+	if (ret)
+		return ret;
+	while (n > 0 && isspace((unsigned char)buf[n - 1]))
+		n--;
+	buf[n] = '\0';
+	return 0;
+}
+
+/* The value of KEY= in @dir/uevent. */
+static int uevent_get(const char *dir, const char *key, char *val, size_t len)
+{
+	char buf[4096], *line, *save = NULL;
+	size_t klen = strlen(key);
+
+	if (read_attr(dir, "uevent", buf, sizeof(buf)))
+		return -ENOENT;
+	for (line = strtok_r(buf, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (!strncmp(line, key, klen) && line[klen] == '=') {
+			set_str(val, len, line + klen + 1);
+			return 0;
+		}
+	}
+	return -ENOENT;
+}
+
+/*
+ * Sysfs places a device's directory inside its parent's, so walking up the
+ * resolved path of a class entry visits the device's ancestors: the PCI
+ * function above an HCA (.../0000:81:00.0/infiniband/mlx5_0) or above a
+ * virtio NIC (.../0000:81:00.0/virtio4/net/eth0).  This is what following
+ * "device" and then ".." does, without needing "device" links in fixtures.
+ * Finds the nearest ancestor (or @path itself) whose uevent has @key.
+ */
+static int find_ancestor(const char *path, const char *key, char *dir,
+			 size_t dlen, char *val, size_t vlen)
+{
+	char buf[PATH_MAX], *slash;
+
+	if (!realpath(path, buf))
+		return -errno;
+	for (;;) {
+		if (!uevent_get(buf, key, val, vlen)) {
+			set_str(dir, dlen, buf);
+			return 0;
+		}
+		slash = strrchr(buf, '/');
+		if (!slash || slash == buf || !strcmp(slash + 1, "devices"))
+			return -ENOENT;
+		*slash = '\0';
+	}
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int cmp_int(const void *a, const void *b)
+{
+	return *(const int *)a - *(const int *)b;
+}
+
+/* Sorted entry names of @dir (no dot entries).  -errno on failure. */
+static int list_dir(const char *dir, char ***names, int *n)
+{
+	struct dirent *de;
+	char **v = NULL, **nv;
+	int cnt = 0, ret = 0;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		nv = realloc(v, (cnt + 1) * sizeof(*v));
+		if (!nv || !(nv[cnt] = strdup(de->d_name))) {
+			v = nv ? nv : v;
+			ret = -ENOMEM;
+			break;
+		}
+		v = nv;
+		cnt++;
+	}
+	closedir(d);
+	if (ret) {
+		rb_dev_list_free(v, cnt);
+		return ret;
+	}
+	if (cnt)
+		qsort(v, cnt, sizeof(*v), cmp_str);
+	*names = v;
+	*n = cnt;
+	return 0;
+}
+
+/* Numeric entry names of @dir (ports, GID indexes), ascending. */
+static int list_nums(const char *dir, int **nums, int *n)
+{
+	char **names;
+	int cnt, i, k = 0, ret;
+	int *v;
+
+	ret = list_dir(dir, &names, &cnt);
+	if (ret)
+		return ret;
+	v = calloc(cnt ? cnt : 1, sizeof(*v));
+	for (i = 0; v && i < cnt; i++)
+		if (isdigit((unsigned char)names[i][0]))
+			v[k++] = atoi(names[i]);
+	rb_dev_list_free(names, cnt);
+	if (!v)
+		return -ENOMEM;
+	qsort(v, k, sizeof(*v), cmp_int);
+	*nums = v;
+	*n = k;
+	return 0;
+}
+
+void rb_dev_list_free(char **names, int n)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		free(names[i]);
+	free(names);
+}
+
+int rb_dev_list(const char *sysroot, char ***names, int *n)
+{
+	char path[PATH_MAX];
+	int ret;
+
+	*names = NULL;
+	*n = 0;
+	ret = path_join(path, sizeof(path), sysroot, "class/infiniband");
+	if (ret)
+		return ret;
+	ret = list_dir(path, names, n);
+	/* No class directory is what a machine without RDMA looks like. */
+	if (ret == -ENOENT)
+		return 0;
+	if (ret)
+		rb_err("%s: %s", path, strerror(-ret));
+	return ret;
+}
+
+/* "4: ACTIVE" -> "ACTIVE" */
+static void copy_after_colon(char *dst, size_t len, const char *src)
+{
+	const char *p = strchr(src, ':');
+
+	p = p ? p + 1 : src;
+	while (*p == ' ')
+		p++;
+	set_str(dst, len, p);
+}
+
+/*
+ * GID @idx of a port, or -ENOENT when the entry is empty (the kernel lists
+ * every slot of the table, 1024 for rxe, most of them zero).
+ */
+static int read_gid(const char *portdir, const char *link_layer, int idx,
+		    struct rb_gid *g)
+{
+	char name[64], buf[64];
+	struct in6_addr a;
+	static const struct in6_addr zero;
+
+	snprintf(name, sizeof(name), "gids/%d", idx);
+	if (read_attr(portdir, name, buf, sizeof(buf)) ||
+	    inet_pton(AF_INET6, buf, &a) != 1 || !memcmp(&a, &zero, sizeof(a)))
+		return -ENOENT;
+	memset(g, 0, sizeof(*g));
+	g->index = idx;
+	inet_ntop(AF_INET6, &a, g->addr, sizeof(g->addr));
+	snprintf(name, sizeof(name), "gid_attrs/types/%d", idx);
+	if (read_attr(portdir, name, buf, sizeof(buf)))
+		buf[0] = '\0';
+	/* The kernel says "IB/RoCE v1" for both; the link layer tells. */
+	if (!strcmp(buf, "RoCE v2"))
+		snprintf(g->type, sizeof(g->type), "RoCE v2");
+	else if (!strcmp(link_layer, "Ethernet"))
+		snprintf(g->type, sizeof(g->type), "RoCE v1");
+	else
+		snprintf(g->type, sizeof(g->type), "IB");
+	snprintf(name, sizeof(name), "gid_attrs/ndevs/%d", idx);
+	if (read_attr(portdir, name, g->netdev, sizeof(g->netdev)))
+		g->netdev[0] = '\0';
+	return 0;
+}
+
+static int read_gids(const char *portdir, struct rb_port_info *p)
+{
+	char dir[PATH_MAX];
+	int *idx, n, i, ret;
+
+	if (path_join(dir, sizeof(dir), portdir, "gids") ||
+	    list_nums(dir, &idx, &n))
+		return 0; /* no GID table: nothing to list */
+	p->gids = calloc(n ? n : 1, sizeof(*p->gids));
+	ret = p->gids ? 0 : -ENOMEM;
+	for (i = 0; !ret && i < n; i++)
+		if (!read_gid(portdir, p->link_layer, idx[i],
+			      &p->gids[p->n_gids]))
+			p->n_gids++;
+	free(idx);
+	return ret;
+}
+
+static int read_port(const char *ibpath, int num, struct rb_port_info *p)
+{
+	char dir[PATH_MAX], buf[128];
+
+	p->num = num;
+	if (snprintf(dir, sizeof(dir), "%s/ports/%d", ibpath, num) >=
+	    (int)sizeof(dir))
+		return -ENAMETOOLONG;
+	if (!read_attr(dir, "state", buf, sizeof(buf)))
+		copy_after_colon(p->state, sizeof(p->state), buf);
+	if (!read_attr(dir, "phys_state", buf, sizeof(buf)))
+		copy_after_colon(p->phys_state, sizeof(p->phys_state), buf);
+	if (read_attr(dir, "link_layer", p->link_layer, sizeof(p->link_layer)))
+		p->link_layer[0] = '\0';
+	if (!read_attr(dir, "rate", p->rate, sizeof(p->rate)))
+		p->rate_gbps = strtod(p->rate, NULL);
+	return read_gids(dir, p);
+}
+
+/* A port's netdev: its first GID's, else the device's. */
+static void port_netdev(const struct rb_dev_info *d, struct rb_port_info *p)
+{
+	const char *nd = d->netdev;
+
+	if (p->n_gids && p->gids[0].netdev[0])
+		nd = p->gids[0].netdev;
+	set_str(p->netdev, sizeof(p->netdev), nd);
+}
+
+static int read_ports(const char *ibpath, struct rb_dev_info *d)
+{
+	char dir[PATH_MAX];
+	int *nums, n, i, ret;
+
+	ret = path_join(dir, sizeof(dir), ibpath, "ports");
+	if (!ret)
+		ret = list_nums(dir, &nums, &n);
+	if (ret) {
+		rb_err("%s: %s: %s", d->name, dir, strerror(-ret));
+		return ret;
+	}
+	d->ports = calloc(n ? n : 1, sizeof(*d->ports));
+	ret = d->ports ? 0 : -ENOMEM;
+	for (i = 0; !ret && i < n; i++) {
+		ret = read_port(ibpath, nums[i], &d->ports[i]);
+		d->n_ports = i + 1;
+		port_netdev(d, &d->ports[i]);
+	}
+	free(nums);
+	if (ret)
+		rb_err("%s: reading ports: %s", d->name, strerror(-ret));
+	return ret;
+}
+
+/* Facts of the PCI function in @pcidir: locality and PCIe link. */
+static void read_pci(const char *pcidir, struct rb_dev_info *d)
+{
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+	char buf[4096];
+
+	if (!read_attr(pcidir, "numa_node", buf, sizeof(buf)))
+		d->numa_node = atoi(buf);
+	/* Through a bitmap, for the same "0-3 8" form as everywhere else. */
+	if (set && !read_attr(pcidir, "local_cpulist", buf, sizeof(buf)) &&
+	    !hwloc_bitmap_list_sscanf(set, buf))
+		rb_cpus_format(set, d->local_cpus, sizeof(d->local_cpus));
+	hwloc_bitmap_free(set);
+	if (!read_attr(pcidir, "current_link_speed", buf, sizeof(buf)))
+		d->link.cur_gts = rb_pcie_gts(buf);
+	if (!read_attr(pcidir, "max_link_speed", buf, sizeof(buf)))
+		d->link.max_gts = rb_pcie_gts(buf);
+	if (!read_attr(pcidir, "current_link_width", buf, sizeof(buf)))
+		d->link.cur_width = atoi(buf);
+	if (!read_attr(pcidir, "max_link_width", buf, sizeof(buf)))
+		d->link.max_width = atoi(buf);
+}
+
+/* The first netdev of a PCI function (mlx5: pcidir/net/ens1f0np0). */
+static void pci_netdev(const char *pcidir, char *buf, size_t len)
+{
+	char dir[PATH_MAX], **names;
+	int n;
+
+	if (path_join(dir, sizeof(dir), pcidir, "net") ||
+	    list_dir(dir, &names, &n))
+		return;
+	if (n)
+		set_str(buf, len, names[0]);
+	rb_dev_list_free(names, n);
+}
+
+/*
+ * The PCI function of the device, else (rxe, siw: a virtual device) that
+ * of its parent netdev.  Sets d->pci and @pcidir.
+ */
+static int locate_pci(const char *sysroot, const char *ibpath,
+		      struct rb_dev_info *d, char *pcidir, size_t len)
+{
+	char netpath[PATH_MAX];
+	int ret;
+
+	if (!find_ancestor(ibpath, "PCI_SLOT_NAME", pcidir, len, d->pci,
+			   sizeof(d->pci)))
+		return 0;
+	if (!d->netdev[0])
+		return -ENOENT;
+	snprintf(netpath, sizeof(netpath), "%s/class/net/%s", sysroot,
+		 d->netdev);
+	ret = find_ancestor(netpath, "PCI_SLOT_NAME", pcidir, len, d->pci,
+			    sizeof(d->pci));
+	if (ret && ret != -ENOENT)
+		rb_warn("%s: parent netdev %s: %s: %s", d->name, d->netdev,
+			netpath, strerror(-ret));
+	return ret;
+}
+
+/*
+ * The kernel driver: DRIVER= of the nearest ancestor that has one.  A
+ * software device has no driver-bound ancestor; rxe and siw are told apart
+ * by node type (rxe is a CA, siw an iWARP RNIC).
+ */
+static void find_driver(const char *ibpath, struct rb_dev_info *d)
+{
+	char dir[PATH_MAX], buf[64];
+
+	if (!find_ancestor(ibpath, "DRIVER", dir, sizeof(dir), d->driver,
+			   sizeof(d->driver)))
+		return;
+	if (!d->netdev[0] || read_attr(ibpath, "node_type", buf, sizeof(buf)))
+		return;
+	if (!strncmp(buf, "1:", 2))
+		set_str(d->driver, sizeof(d->driver), "rdma_rxe");
+	else if (!strncmp(buf, "4:", 2))
+		set_str(d->driver, sizeof(d->driver), "siw");
+}
+
+int rb_dev_read(const char *sysroot, const char *ibdev, struct rb_dev_info *d)
+{
+	char ibpath[PATH_MAX], pcidir[PATH_MAX];
+	int ret;
+
+	memset(d, 0, sizeof(*d));
+	d->numa_node = -1;
+	set_str(d->name, sizeof(d->name), ibdev);
+	/* A name, not a path: "-d ../x" must not wander around sysfs. */
+	if (!ibdev[0] || strchr(ibdev, '/') || !strcmp(ibdev, "..")) {
+		rb_err("%s: not an RDMA device name", ibdev);
+		return -EINVAL;
+	}
+	snprintf(ibpath, sizeof(ibpath), "%s/class/infiniband/%s", sysroot,
+		 ibdev);
+	if (access(ibpath, F_OK)) {
+		ret = -errno;
+		rb_err("%s: no such RDMA device (%s: %s)", ibdev, ibpath,
+		       strerror(errno));
+		return ret;
+	}
+	read_attr(ibpath, "node_guid", d->node_guid, sizeof(d->node_guid));
+	read_attr(ibpath, "fw_ver", d->fw_ver, sizeof(d->fw_ver));
+	/* Only software devices (rxe, siw) have "parent": the netdev name. */
+	read_attr(ibpath, "parent", d->netdev, sizeof(d->netdev));
+	find_driver(ibpath, d);
+	if (!locate_pci(sysroot, ibpath, d, pcidir, sizeof(pcidir))) {
+		read_pci(pcidir, d);
+		if (!d->netdev[0])
+			pci_netdev(pcidir, d->netdev, sizeof(d->netdev));
+	}
+	ret = read_ports(ibpath, d);
+	if (ret)
+		rb_dev_info_free(d);
+	return ret;
+}
+
+void rb_dev_info_free(struct rb_dev_info *d)
+{
+	int i;
+
+	for (i = 0; i < d->n_ports; i++)
+		free(d->ports[i].gids);
+	free(d->ports);
+	d->ports = NULL;
+	d->n_ports = 0;
+}
+
+/* ---- PCIe ------------------------------------------------------------- */
+
+double rb_pcie_gts(const char *s)
+{
+	char *end;
+	double v = strtod(s, &end);
+
+	return end == s || v < 0 ? 0 : v;
+}
+
+/*
+ * Line-code efficiency: Gen1/2 (2.5, 5 GT/s) use 8b/10b, Gen3-5 (8, 16,
+ * 32 GT/s) 128b/130b.  Gen6 (64 GT/s, PAM4) has no line code but sends
+ * 256-byte flits of which 236 carry TLPs (the rest: DLLP, CRC, FEC); we
+ * count that as its encoding overhead, as does everything above Gen5.
+ */
+double rb_pcie_ceiling_gbps(double gts, int width)
+{
+	double eff;
+
+	if (gts <= 0 || width <= 0)
+		return 0;
+	if (gts <= 5.0)
+		eff = 8.0 / 10.0;
+	else if (gts <= 32.0)
+		eff = 128.0 / 130.0;
+	else
+		eff = 236.0 / 256.0;
+	return gts * width * eff;
+}
+
+/* ---- locality --------------------------------------------------------- */
+
+int rb_topo_load(hwloc_topology_t *topo, const char *xml)
+{
+	const char *what = xml ? xml : "this machine";
+	int ret;
+
+	if (hwloc_topology_init(topo)) {
+		ret = -errno;
+		rb_err("hwloc: cannot initialise a topology: %s",
+		       strerror(errno));
+		return ret;
+	}
+	/* hwloc drops IO objects by default; PCI functions are what tell
+	 * which node a device hangs off. */
+	hwloc_topology_set_io_types_filter(*topo,
+					   HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+	if (xml && hwloc_topology_set_xml(*topo, xml)) {
+		ret = -errno;
+		rb_err("%s: cannot use as an hwloc topology: %s", xml,
+		       strerror(errno));
+		goto err;
+	}
+	if (hwloc_topology_load(*topo)) {
+		ret = -errno;
+		rb_err("%s: cannot load the hwloc topology: %s", what,
+		       strerror(errno));
+		goto err;
+	}
+	return 0;
+err:
+	hwloc_topology_destroy(*topo);
+	return ret ? ret : -EINVAL;
+}
+
+static hwloc_obj_t node_obj(hwloc_topology_t topo, int node)
+{
+	return node < 0 ? NULL : hwloc_get_numanode_obj_by_os_index(topo, node);
+}
+
+/*
+ * The node hwloc hangs PCI function @pci under, or -1.  Not the ancestor's
+ * nodeset: that also holds memory attached higher up (CXL memory hanging
+ * off the machine).  The nodes whose locality is exactly the ancestor's
+ * are the device's; several (sub-NUMA clustering) mean hwloc cannot tell.
+ */
+static int hwloc_pci_node(hwloc_topology_t topo, const char *pci)
+{
+	struct hwloc_location loc = { .type = HWLOC_LOCATION_TYPE_OBJECT };
+	unsigned int dom, bus, dev, fn, nr = 2;
+	hwloc_obj_t obj = NULL, nodes[2];
+
+	if (sscanf(pci, "%x:%x:%x.%x", &dom, &bus, &dev, &fn) == 4)
+		obj = hwloc_get_pcidev_by_busid(topo, dom, bus, dev, fn);
+	if (obj)
+		obj = hwloc_get_non_io_ancestor_obj(topo, obj);
+	if (!obj)
+		return -1;
+	loc.location.object = obj;
+	if (hwloc_get_local_numanode_objs(topo, &loc, &nr, nodes, 0) || nr != 1)
+		return -1;
+	return (int)nodes[0]->os_index;
+}
+
+int rb_topo_dev_node(hwloc_topology_t topo, const struct rb_dev_info *d)
+{
+	int node;
+
+	if (!d->pci[0])
+		return -1;
+	node = hwloc_pci_node(topo, d->pci);
+	if (node >= 0)
+		return node;
+	if (d->numa_node >= 0)
+		return d->numa_node;
+	/* Single-node machines often say numa_node -1: any node is local. */
+	if (hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE) == 1)
+		return (int)hwloc_get_obj_by_type(topo, HWLOC_OBJ_NUMANODE, 0)
+			->os_index;
+	return -1;
+}
+
+int rb_node_cpus(hwloc_topology_t topo, const char *sysroot, int node,
+		 hwloc_bitmap_t cpus)
+{
+	char dir[PATH_MAX], buf[4096];
+	hwloc_obj_t obj;
+
+	if (node < 0)
+		return -ENOENT;
+	snprintf(dir, sizeof(dir), "%s/devices/system/node/node%d", sysroot,
+		 node);
+	/* A CPU-less node's cpulist is an empty line: an empty set. */
+	if (!read_attr(dir, "cpulist", buf, sizeof(buf)) &&
+	    !hwloc_bitmap_list_sscanf(cpus, buf))
+		return 0;
+	obj = node_obj(topo, node);
+	if (!obj)
+		return -ENOENT;
+	hwloc_bitmap_copy(cpus, obj->cpuset);
+	return 0;
+}
+
+bool rb_node_has_memory(hwloc_topology_t topo, const char *sysroot, int node)
+{
+	char dir[PATH_MAX], buf[4096];
+	hwloc_bitmap_t set;
+	hwloc_obj_t obj;
+	bool has;
+
+	if (node < 0)
+		return false;
+	snprintf(dir, sizeof(dir), "%s/devices/system/node", sysroot);
+	set = hwloc_bitmap_alloc();
+	if (set && !read_attr(dir, "has_memory", buf, sizeof(buf)) &&
+	    !hwloc_bitmap_list_sscanf(set, buf)) {
+		has = hwloc_bitmap_isset(set, node);
+		hwloc_bitmap_free(set);
+		return has;
+	}
+	hwloc_bitmap_free(set);
+	obj = node_obj(topo, node);
+	return obj && obj->attr->numanode.local_memory > 0;
+}
+
+/* Node @node's CPUs in a new bitmap; NULL when the node is unknown. */
+static hwloc_bitmap_t node_cpus(hwloc_topology_t topo, const char *sysroot,
+				int node)
+{
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+
+	if (set && rb_node_cpus(topo, sysroot, node, set)) {
+		hwloc_bitmap_free(set);
+		set = NULL;
+	}
+	return set;
+}
+
+char *rb_cpus_format(hwloc_const_bitmap_t set, char *buf, size_t len)
+{
+	char *p;
+	int n;
+
+	n = hwloc_bitmap_list_snprintf(buf, len, set);
+	for (p = buf; *p; p++)
+		if (*p == ',')
+			*p = ' ';
+	if (n >= (int)len && len > 5) {
+		/* Cut at a separator so no CPU number is half printed. */
+		buf[len - 5] = '\0';
+		p = strrchr(buf, ' ');
+		strcpy(p ? p : buf, " ...");
+	}
+	return buf;
+}
+
+int rb_cpus_parse(const char *s, hwloc_bitmap_t set)
+{
+	unsigned long a, b;
+	char *end;
+
+	hwloc_bitmap_zero(set);
+	for (;;) {
+		while (*s == ',' || *s == ' ')
+			s++;
+		if (!*s)
+			break;
+		if (!isdigit((unsigned char)*s))
+			return -EINVAL;
+		a = b = strtoul(s, &end, 10);
+		if (*end == '-') {
+			if (!isdigit((unsigned char)end[1]))
+				return -EINVAL;
+			b = strtoul(end + 1, &end, 10);
+		}
+		if (b < a || b > RB_MAX_CPU_INDEX ||
+		    (*end && *end != ',' && *end != ' '))
+			return -EINVAL;
+		hwloc_bitmap_set_range(set, a, b);
+		s = end;
+	}
+	return hwloc_bitmap_iszero(set) ? -EINVAL : 0;
+}
+
+/* ---- placement -------------------------------------------------------- */
+
+/* "CPU 4" / "CPUs 0-3 8" */
+static const char *cpus_phrase(hwloc_const_bitmap_t set, char *buf, size_t len)
+{
+	char list[128];
+
+	snprintf(buf, len, "CPU%s %s", hwloc_bitmap_weight(set) == 1 ? "" : "s",
+		 rb_cpus_format(set, list, sizeof(list)));
+	return buf;
+}
+
+/* "node 0" / "nodes 0-1" / "no node": the nodes the CPUs belong to. */
+static const char *nodes_phrase(hwloc_topology_t topo, const char *sysroot,
+				hwloc_const_cpuset_t cpus, char *buf,
+				size_t len)
+{
+	hwloc_nodeset_t ns = hwloc_bitmap_alloc();
+	hwloc_bitmap_t ncpus = hwloc_bitmap_alloc();
+	hwloc_obj_t obj = NULL;
+	char list[128];
+	int w;
+
+	if (!ns || !ncpus) {
+		hwloc_bitmap_free(ns);
+		hwloc_bitmap_free(ncpus);
+		return "an unknown node";
+	}
+	while ((obj = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE,
+						 obj)))
+		if (!rb_node_cpus(topo, sysroot, (int)obj->os_index, ncpus) &&
+		    hwloc_bitmap_intersects(ncpus, cpus))
+			hwloc_bitmap_set(ns, obj->os_index);
+	hwloc_bitmap_free(ncpus);
+	w = hwloc_bitmap_weight(ns);
+	if (w <= 0)
+		snprintf(buf, len, "no node");
+	else
+		snprintf(buf, len, "node%s %s", w == 1 ? "" : "s",
+			 rb_cpus_format(ns, list, sizeof(list)));
+	hwloc_bitmap_free(ns);
+	return buf;
+}
+
+/* The core to run on: the first with no busy CPU, else the first. */
+static hwloc_obj_t pick_core(hwloc_topology_t topo, hwloc_const_cpuset_t cand,
+			     hwloc_const_cpuset_t loaded)
+{
+	hwloc_obj_type_t type = HWLOC_OBJ_CORE;
+	hwloc_obj_t obj = NULL, first = NULL;
+
+	/* Some platforms expose no cores; then the PU is the unit. */
+	if (hwloc_get_type_depth(topo, type) < 0)
+		type = HWLOC_OBJ_PU;
+	while ((obj = hwloc_get_next_obj_covering_cpuset_by_type(topo, cand,
+								 type, obj))) {
+		if (!first)
+			first = obj;
+		if (!loaded || !hwloc_bitmap_intersects(obj->cpuset, loaded))
+			return obj;
+	}
+	return first;
+}
+
+/*
+ * An affinity narrower than what the machine (or our cgroup) allows was set
+ * by someone on purpose: taskset, numactl, a job scheduler.
+ */
+static bool user_affinity(const struct rb_place_in *in)
+{
+	return !hwloc_bitmap_isincluded(
+		hwloc_topology_get_allowed_cpuset(in->topo), in->current);
+}
+
+static int auto_cpus(const struct rb_place_in *in, struct rb_place_plan *plan)
+{
+	hwloc_bitmap_t cand;
+	hwloc_obj_t core;
+
+	if (user_affinity(in)) {
+		plan->kept_affinity = true;
+		return 0;
+	}
+	cand = node_cpus(in->topo, in->sysroot, in->dev_node);
+	if (!cand)
+		return 0; /* unknown locality: carry on unbound */
+	plan->bind = hwloc_bitmap_alloc();
+	if (!plan->bind) {
+		hwloc_bitmap_free(cand);
+		return -ENOMEM;
+	}
+	hwloc_bitmap_and(cand, cand,
+			 hwloc_topology_get_allowed_cpuset(in->topo));
+	core = hwloc_bitmap_iszero(cand) ?
+		       NULL :
+		       pick_core(in->topo, cand, in->loaded);
+	if (core) {
+		/* One CPU, not the whole core: no migration between SMT
+		 * siblings, and the sibling stays free for the peer. */
+		hwloc_bitmap_and(plan->bind, core->cpuset, cand);
+		hwloc_bitmap_singlify(plan->bind);
+		hwloc_bitmap_copy(plan->cpus, plan->bind);
+	} else {
+		/* A node without CPUs: nothing local to bind to. */
+		hwloc_bitmap_free(plan->bind);
+		plan->bind = NULL;
+	}
+	hwloc_bitmap_free(cand);
+	return 0;
+}
+
+static int list_cpus(const struct rb_place_in *in, struct rb_place_plan *plan)
+{
+	hwloc_const_cpuset_t allowed =
+		hwloc_topology_get_allowed_cpuset(in->topo);
+	char have[128], bad[128];
+
+	plan->bind = hwloc_bitmap_alloc();
+	if (!plan->bind)
+		return -ENOMEM;
+	if (rb_cpus_parse(in->cpu_opt, plan->bind)) {
+		rb_err("--cpu %s: not a CPU list (e.g. 1 or 0-3,8), auto or none",
+		       in->cpu_opt);
+		return -EINVAL;
+	}
+	if (!hwloc_bitmap_isincluded(plan->bind, allowed)) {
+		hwloc_bitmap_andnot(plan->cpus, plan->bind, allowed);
+		rb_err("--cpu %s: CPU %s not available here (available: %s)",
+		       in->cpu_opt,
+		       rb_cpus_format(plan->cpus, bad, sizeof(bad)),
+		       rb_cpus_format(allowed, have, sizeof(have)));
+		return -EINVAL;
+	}
+	hwloc_bitmap_copy(plan->cpus, plan->bind);
+	return 0;
+}
+
+static int decide_cpus(const struct rb_place_in *in, struct rb_place_plan *plan)
+{
+	hwloc_bitmap_copy(plan->cpus, in->current);
+	if (!strcmp(in->cpu_opt, "none"))
+		return 0;
+	if (!strcmp(in->cpu_opt, "auto"))
+		return auto_cpus(in, plan);
+	return list_cpus(in, plan);
+}
+
+static int numa_number(const struct rb_place_in *in, struct rb_place_plan *plan)
+{
+	hwloc_bitmap_t cpus = NULL;
+	char *end, have[128];
+	long n;
+
+	errno = 0;
+	n = strtol(in->numa_opt, &end, 10);
+	if (isdigit((unsigned char)in->numa_opt[0]) && !*end && !errno &&
+	    n <= INT_MAX)
+		cpus = node_cpus(in->topo, in->sysroot, (int)n);
+	hwloc_bitmap_free(cpus);
+	if (!cpus) {
+		rb_err("--numa %s: no such NUMA node here (nodes: %s); use auto, none or a node number",
+		       in->numa_opt,
+		       rb_cpus_format(
+			       hwloc_topology_get_topology_nodeset(in->topo),
+			       have, sizeof(have)));
+		return -EINVAL;
+	}
+	if (!in->membind_ok) {
+		rb_err("--numa %s: this kernel cannot bind memory to a node (no NUMA support)",
+		       in->numa_opt);
+		return -ENOSYS;
+	}
+	if (!rb_node_has_memory(in->topo, in->sysroot, (int)n)) {
+		rb_err("--numa %s: NUMA node %ld has no memory", in->numa_opt,
+		       n);
+		return -EINVAL;
+	}
+	plan->mem_node = (int)n;
+	return 0;
+}
+
+static int decide_mem(const struct rb_place_in *in, struct rb_place_plan *plan)
+{
+	plan->mem_node = -1;
+	if (!strcmp(in->numa_opt, "none"))
+		return 0;
+	if (strcmp(in->numa_opt, "auto"))
+		return numa_number(in, plan);
+	if (in->mem_policy)
+		plan->mem_node = in->mem_policy_node; /* respect numactl -m */
+	else if (in->membind_ok &&
+		 rb_node_has_memory(in->topo, in->sysroot, in->dev_node))
+		plan->mem_node = in->dev_node;
+	return 0;
+}
+
+/* "remote placement: mlx5_0 is on NUMA node 1, but CPU 0 is on node 0" */
+static void remote_warning(const struct rb_place_in *in,
+			   struct rb_place_plan *plan, bool cpu_ok, bool mem_ok)
+{
+	char cpus[160], nodes[160], what[400] = "";
+	size_t n = 0;
+
+	if (!cpu_ok)
+		n = snprintf(what, sizeof(what), "%s %s on %s",
+			     cpus_phrase(plan->cpus, cpus, sizeof(cpus)),
+			     hwloc_bitmap_weight(plan->cpus) == 1 ? "is" :
+								    "are",
+			     nodes_phrase(in->topo, in->sysroot, plan->cpus,
+					  nodes, sizeof(nodes)));
+	if (!mem_ok && n < sizeof(what))
+		snprintf(what + n, sizeof(what) - n, "%sbuffers are on node %d",
+			 cpu_ok ? "" : " and ", plan->mem_node);
+	snprintf(plan->warning, sizeof(plan->warning),
+		 "remote placement: %s is on NUMA node %d, but %s", in->dev,
+		 in->dev_node, what);
+}
+
+/* Local means: every CPU on the device's node, and memory there too. */
+static void judge_local(const struct rb_place_in *in,
+			struct rb_place_plan *plan)
+{
+	hwloc_bitmap_t ncpus = node_cpus(in->topo, in->sysroot, in->dev_node);
+	bool cpu_ok, mem_ok;
+
+	if (!ncpus) {
+		plan->local = -1;
+		return;
+	}
+	cpu_ok = !hwloc_bitmap_iszero(plan->cpus) &&
+		 hwloc_bitmap_isincluded(plan->cpus, ncpus);
+	hwloc_bitmap_free(ncpus);
+	mem_ok = plan->mem_node < 0 || plan->mem_node == in->dev_node;
+	plan->local = cpu_ok && mem_ok;
+	if (!plan->local)
+		remote_warning(in, plan, cpu_ok, mem_ok);
+}
+
+int rb_place_decide(const struct rb_place_in *in, struct rb_place_plan *plan)
+{
+	int ret;
+
+	memset(plan, 0, sizeof(*plan));
+	plan->dev_node = in->dev_node;
+	plan->cpus = node_cpus(in->topo, in->sysroot, in->dev_node);
+	plan->unknown = !plan->cpus; /* else decide_cpus() overwrites it */
+	if (plan->unknown)
+		plan->cpus = hwloc_bitmap_alloc();
+	if (!plan->cpus)
+		return -ENOMEM;
+	ret = decide_cpus(in, plan);
+	if (!ret)
+		ret = decide_mem(in, plan);
+	if (ret) {
+		rb_place_plan_fini(plan);
+		return ret;
+	}
+	judge_local(in, plan);
+	return 0;
+}
+
+void rb_place_plan_fini(struct rb_place_plan *plan)
+{
+	hwloc_bitmap_free(plan->bind);
+	hwloc_bitmap_free(plan->cpus);
+	plan->bind = NULL;
+	plan->cpus = NULL;
+}
+
+void rb_place_fill(const struct rb_place_plan *plan, struct rb_placement *out)
+{
+	out->device_numa_node = plan->dev_node;
+	rb_cpus_format(plan->cpus, out->cpus, sizeof(out->cpus));
+	out->mem_node = plan->mem_node;
+	out->local = plan->local;
+}
+
+/* ---- warnings --------------------------------------------------------- */
+
+struct wlist {
+	struct rb_topo_warning *w;
+	int n, max;
+};
+
+__attribute__((format(printf, 4, 5))) static void
+wadd(struct wlist *l, enum rb_topo_wcode code, int port, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (l->n >= l->max)
+		return;
+	l->w[l->n].code = code;
+	l->w[l->n].port = port;
+	va_start(ap, fmt);
+	vsnprintf(l->w[l->n].msg, sizeof(l->w[l->n].msg), fmt, ap);
+	va_end(ap);
+	l->n++;
+}
+
+const char *rb_topo_wcode_name(enum rb_topo_wcode code)
+{
+	static const char *const names[] = {
+		[RB_TW_PCIE_SPEED] = "pcie_speed",
+		[RB_TW_PCIE_WIDTH] = "pcie_width",
+		[RB_TW_PCIE_CEILING] = "pcie_ceiling",
+		[RB_TW_PORT_STATE] = "port_state",
+		[RB_TW_NO_ROCEV2] = "no_rocev2_gid",
+		[RB_TW_NODE_NO_CPUS] = "node_without_cpus",
+		[RB_TW_NODE_NO_MEMORY] = "node_without_memory",
+		[RB_TW_BOUND_AWAY] = "bound_away",
+		[RB_TW_NO_LOCALITY] = "locality_unknown",
+	};
+
+	return code <= RB_TW_NO_LOCALITY ? names[code] : "?";
+}
+
+static void check_link(struct wlist *l, const struct rb_dev_info *d)
+{
+	const struct rb_pcie_link *k = &d->link;
+
+	if (k->cur_gts > 0 && k->max_gts > k->cur_gts)
+		wadd(l, RB_TW_PCIE_SPEED, 0,
+		     "%s: PCIe %s trained at %.1f GT/s, below its maximum %.1f GT/s: check the slot's PCIe generation, the BIOS link speed setting and any riser (lspci -vv -s %s: LnkSta vs LnkCap)",
+		     d->name, d->pci, k->cur_gts, k->max_gts, d->pci);
+	if (k->cur_width > 0 && k->max_width > k->cur_width)
+		wadd(l, RB_TW_PCIE_WIDTH, 0,
+		     "%s: PCIe %s trained at x%d, below its maximum x%d: check that the slot is wired x%d (not only shaped so), the BIOS bifurcation and the card's seating (lspci -vv -s %s: LnkSta vs LnkCap)",
+		     d->name, d->pci, k->cur_width, k->max_width, k->max_width,
+		     d->pci);
+}
+
+static bool has_rocev2(const struct rb_port_info *p)
+{
+	int i;
+
+	for (i = 0; i < p->n_gids; i++)
+		if (!strcmp(p->gids[i].type, "RoCE v2"))
+			return true;
+	return false;
+}
+
+static void check_port(struct wlist *l, const struct rb_dev_info *d,
+		       const struct rb_port_info *p)
+{
+	double ceil = rb_pcie_ceiling_gbps(d->link.cur_gts, d->link.cur_width);
+	const char *nd = p->netdev[0] ? p->netdev : "its netdev";
+
+	if (ceil > 0 && p->rate_gbps > ceil)
+		wadd(l, RB_TW_PCIE_CEILING, p->num,
+		     "%s port %d: PCIe %s at %.1f GT/s x%d carries at most %.1f Gb/s, below the port rate %.1f Gb/s: check the slot's width and generation",
+		     d->name, p->num, d->pci, d->link.cur_gts,
+		     d->link.cur_width, ceil, p->rate_gbps);
+	if (p->state[0] && strcmp(p->state, "ACTIVE"))
+		wadd(l, RB_TW_PORT_STATE, p->num,
+		     "%s port %d is %s (physical state %s): check the cable, the link partner and %s",
+		     d->name, p->num, p->state,
+		     p->phys_state[0] ? p->phys_state : "unknown",
+		     strcmp(p->link_layer, "Ethernet") ?
+			     "the subnet manager (sminfo)" :
+			     "ip link show of the netdev");
+	if (!strcmp(p->link_layer, "Ethernet") && !has_rocev2(p))
+		wadd(l, RB_TW_NO_ROCEV2, p->num,
+		     "%s port %d has no RoCE v2 GID: check that %s is up and has an IP address (ip addr)",
+		     d->name, p->num, nd);
+}
+
+static void check_node(struct wlist *l, hwloc_topology_t topo,
+		       const char *sysroot, const struct rb_dev_info *d,
+		       int dev_node, hwloc_const_cpuset_t bound)
+{
+	hwloc_bitmap_t ncpus = node_cpus(topo, sysroot, dev_node);
+	char cpus[160], nodes[160];
+
+	if (!ncpus)
+		return;
+	if (hwloc_bitmap_iszero(ncpus))
+		wadd(l, RB_TW_NODE_NO_CPUS, 0,
+		     "%s is on NUMA node %d, which has no CPUs, so no thread can run local to it: check the BIOS NUMA settings and which slot the card sits in",
+		     d->name, dev_node);
+	if (!rb_node_has_memory(topo, sysroot, dev_node))
+		wadd(l, RB_TW_NODE_NO_MEMORY, 0,
+		     "%s is on NUMA node %d, which has no memory, so buffers cannot be local to it: check the memory population of that socket",
+		     d->name, dev_node);
+	if (bound && !hwloc_bitmap_iszero(ncpus) &&
+	    !hwloc_bitmap_intersects(bound, ncpus))
+		wadd(l, RB_TW_BOUND_AWAY, 0,
+		     "this process is bound to %s (%s), away from %s's NUMA node %d: check taskset, numactl or the cgroup cpuset",
+		     cpus_phrase(bound, cpus, sizeof(cpus)),
+		     nodes_phrase(topo, sysroot, bound, nodes, sizeof(nodes)),
+		     d->name, dev_node);
+	hwloc_bitmap_free(ncpus);
+}
+
+int rb_topo_check(hwloc_topology_t topo, const char *sysroot,
+		  const struct rb_dev_info *d, int dev_node,
+		  hwloc_const_cpuset_t bound, struct rb_topo_warning *w,
+		  int max)
+{
+	struct wlist l = { .w = w, .max = max };
+	int i;
+
+	check_link(&l, d);
+	for (i = 0; i < d->n_ports; i++)
+		check_port(&l, d, &d->ports[i]);
+	if (dev_node >= 0)
+		check_node(&l, topo, sysroot, d, dev_node, bound);
+	else if (d->pci[0])
+		wadd(&l, RB_TW_NO_LOCALITY, 0,
+		     "%s: NUMA locality unknown (PCI %s reports numa_node %d): check the firmware's NUMA (ACPI SRAT/_PXM) settings, or pin with --cpu and --numa",
+		     d->name, d->pci, d->numa_node);
+	else
+		wadd(&l, RB_TW_NO_LOCALITY, 0,
+		     "%s: NUMA locality unknown (%s%s has no PCI function): pin with --cpu and --numa",
+		     d->name, d->netdev[0] ? "netdev " : "the device",
+		     d->netdev);
+	return l.n;
+}
+
+/* ---- the report ------------------------------------------------------- */
+
+static const char *or_dash(const char *s)
+{
+	return s && s[0] ? s : "-";
+}
+
+static void print_link(FILE *out, const struct rb_dev_info *d)
+{
+	const struct rb_pcie_link *k = &d->link;
+
+	if (k->cur_gts <= 0 && k->cur_width <= 0) {
+		fprintf(out, "  PCIe link: unknown\n");
+		return;
+	}
+	fprintf(out,
+		"  PCIe link: %.1f GT/s x%d (max %.1f GT/s x%d), payload ceiling %.1f Gb/s\n",
+		k->cur_gts, k->cur_width, k->max_gts, k->max_width,
+		rb_pcie_ceiling_gbps(k->cur_gts, k->cur_width));
+}
+
+static void print_ports(FILE *out, const struct rb_dev_info *d)
+{
+	double ceil = rb_pcie_ceiling_gbps(d->link.cur_gts, d->link.cur_width);
+	const struct rb_port_info *p;
+	char mtu[16];
+	int i;
+
+	fprintf(out, "  %-4s %-8s %-10s %-10s %9s %9s %5s  %s\n", "PORT",
+		"STATE", "PHYS", "LINK", "RATE_Gbps", "PCIE_Gbps", "MTU",
+		"NETDEV");
+	for (i = 0; i < d->n_ports; i++) {
+		p = &d->ports[i];
+		snprintf(mtu, sizeof(mtu), "%d", p->active_mtu);
+		fprintf(out, "  %-4d %-8s %-10s %-10s %9.1f %9.1f %5s  %s\n",
+			p->num, or_dash(p->state), or_dash(p->phys_state),
+			or_dash(p->link_layer), p->rate_gbps, ceil,
+			p->active_mtu ? mtu : "-", or_dash(p->netdev));
+	}
+}
+
+static void print_gids(FILE *out, const struct rb_dev_info *d)
+{
+	const struct rb_gid *g;
+	int i, k;
+
+	fprintf(out, "  %-4s %-5s %-8s %-40s %s\n", "PORT", "GID", "TYPE",
+		"ADDRESS", "NETDEV");
+	for (i = 0; i < d->n_ports; i++)
+		for (k = 0; k < d->ports[i].n_gids; k++) {
+			g = &d->ports[i].gids[k];
+			fprintf(out, "  %-4d %-5d %-8s %-40s %s\n",
+				d->ports[i].num, g->index, g->type, g->addr,
+				or_dash(g->netdev));
+		}
+}
+
+static void print_dev(FILE *out, const struct rb_dev_info *d, int dev_node)
+{
+	char node[16] = "unknown";
+
+	if (dev_node >= 0)
+		snprintf(node, sizeof(node), "%d", dev_node);
+	fprintf(out, "%s: driver %s, node GUID %s, firmware %s\n", d->name,
+		or_dash(d->driver), or_dash(d->node_guid), or_dash(d->fw_ver));
+	fprintf(out, "  netdev %s, PCI %s, NUMA node %s, local CPUs %s\n",
+		or_dash(d->netdev), or_dash(d->pci), node,
+		or_dash(d->local_cpus));
+	print_link(out, d);
+	print_ports(out, d);
+	print_gids(out, d);
+}
+
+/* A JSON string, or null for an unknown ("") fact. */
+static json_t *jstr(const char *s)
+{
+	json_t *j = s && s[0] ? json_string(s) : NULL;
+
+	return j ? j : json_null();
+}
+
+/* A JSON number, or null for 0 (unknown). */
+static json_t *jnum(double v)
+{
+	return v > 0 ? json_real(v) : json_null();
+}
+
+/* A JSON integer, or null below @min (unknown). */
+static json_t *jint(int v, int min)
+{
+	return v >= min ? json_integer(v) : json_null();
+}
+
+static json_t *gids_json(const struct rb_port_info *p)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; a && i < p->n_gids; i++)
+		json_array_append_new(
+			a, json_pack("{s:i, s:s, s:s, s:o}", "index",
+				     p->gids[i].index, "type", p->gids[i].type,
+				     "address", p->gids[i].addr, "netdev",
+				     jstr(p->gids[i].netdev)));
+	return a;
+}
+
+static json_t *port_json(const struct rb_dev_info *d,
+			 const struct rb_port_info *p)
+{
+	return json_pack(
+		"{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "port",
+		p->num, "state", jstr(p->state), "phys_state",
+		jstr(p->phys_state), "link_layer", jstr(p->link_layer), "rate",
+		jstr(p->rate), "rate_gbps", jnum(p->rate_gbps),
+		"pcie_ceiling_gbps",
+		jnum(rb_pcie_ceiling_gbps(d->link.cur_gts, d->link.cur_width)),
+		"active_mtu", jint(p->active_mtu, 1), "netdev", jstr(p->netdev),
+		"gids", gids_json(p));
+}
+
+static json_t *warnings_json(const struct rb_topo_warning *w, int n)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; a && i < n; i++)
+		json_array_append_new(
+			a, json_pack("{s:s, s:o, s:s}", "code",
+				     rb_topo_wcode_name(w[i].code), "port",
+				     jint(w[i].port, 1), "message", w[i].msg));
+	return a;
+}
+
+/*
+ * The same facts as the table.  Speeds in GT/s and rates in Gb/s as
+ * numbers; unknown facts are null.
+ */
+static json_t *dev_json(const struct rb_dev_info *d, int dev_node,
+			const struct rb_topo_warning *w, int nw)
+{
+	const struct rb_pcie_link *k = &d->link;
+	json_t *ports = json_array();
+	int i;
+
+	for (i = 0; ports && i < d->n_ports; i++)
+		json_array_append_new(ports, port_json(d, &d->ports[i]));
+	return json_pack(
+		"{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
+		" s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o}",
+		"name", d->name, "driver", jstr(d->driver), "node_guid",
+		jstr(d->node_guid), "fw_ver", jstr(d->fw_ver), "netdev",
+		jstr(d->netdev), "pci", jstr(d->pci), "numa_node",
+		jint(dev_node, 0), "local_cpus", jstr(d->local_cpus), "pcie",
+		"current_link_speed", jnum(k->cur_gts), "max_link_speed",
+		jnum(k->max_gts), "current_link_width", jint(k->cur_width, 1),
+		"max_link_width", jint(k->max_width, 1), "ceiling_gbps",
+		jnum(rb_pcie_ceiling_gbps(k->cur_gts, k->cur_width)), "ports",
+		ports, "warnings", warnings_json(w, nw));
+}
+
+/* Read, check, print and collect one device.  0 or -errno (logged). */
+static int report_one(const struct rb_topo_env *env, const char *name,
+		      FILE *out, json_t *devs)
+{
+	struct rb_topo_warning w[RB_TOPO_MAX_WARN];
+	struct rb_dev_info d;
+	int node, nw, i, ret;
+
+	ret = rb_dev_read(env->sysroot, name, &d);
+	if (ret)
+		return ret;
+	if (env->enrich)
+		env->enrich(&d);
+	node = rb_topo_dev_node(env->topo, &d);
+	nw = rb_topo_check(env->topo, env->sysroot, &d, node, env->bound, w,
+			   RB_TOPO_MAX_WARN);
+	if (out)
+		print_dev(out, &d, node);
+	for (i = 0; i < nw; i++)
+		rb_warn("%s", w[i].msg);
+	ret = json_array_append_new(devs, dev_json(&d, node, w, nw)) ? -ENOMEM :
+								       0;
+	if (ret)
+		rb_err("%s: cannot build JSON: %s", name, strerror(-ret));
+	rb_dev_info_free(&d);
+	return ret;
+}
+
+static int write_json(json_t *root, const char *path)
+{
+	bool to_stdout = !strcmp(path, "-");
+	FILE *f = to_stdout ? stdout : fopen(path, "w");
+	int ret;
+
+	if (!f) {
+		rb_err("%s: cannot write JSON: %s", path, strerror(errno));
+		return -errno;
+	}
+	ret = json_dumpf(root, f, JSON_INDENT(2)) || fputc('\n', f) == EOF;
+	if (to_stdout)
+		ret |= fflush(f) != 0;
+	else
+		ret |= fclose(f) != 0;
+	if (ret) {
+		rb_err("%s: cannot write JSON: %s", path, strerror(errno));
+		return -EIO;
+	}
+	return 0;
+}
+
+int rb_topo_report_env(const struct rb_topo_env *env, const char *ibdev,
+		       const char *json_path, FILE *out)
+{
+	char **names = NULL, *one[1] = { (char *)ibdev };
+	int n = 1, i, shown = 0;
+	json_t *root, *devs;
+
+	if (!ibdev && rb_dev_list(env->sysroot, &names, &n))
+		return RB_EXIT_FAIL;
+	if (!ibdev && !n) {
+		rb_err("no RDMA device found (%s/class/infiniband is empty or missing)",
+		       env->sysroot);
+		return RB_EXIT_FAIL;
+	}
+	devs = json_array();
+	root = json_pack("{s:s, s:i, s:o}", "tool", RB_TOOL, "schema_version",
+			 RB_SCHEMA_VERSION, "devices", devs);
+	/* The table and JSON on stdout would mix: "-" means JSON only. */
+	if (json_path && !strcmp(json_path, "-"))
+		out = NULL;
+	for (i = 0; root && i < n; i++) {
+		if (out && shown)
+			fputc('\n', out);
+		if (!report_one(env, ibdev ? one[0] : names[i], out, devs))
+			shown++;
+	}
+	rb_dev_list_free(names, ibdev ? 0 : n);
+	if (root && shown && json_path && write_json(root, json_path))
+		shown = 0;
+	json_decref(root);
+	return shown ? RB_EXIT_OK : RB_EXIT_FAIL;
+}
