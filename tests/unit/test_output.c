@@ -1,0 +1,719 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Writers against golden files (tests/data/golden), the JSON document read
+ * back with jansson, and rb_write_file()'s all-or-nothing behaviour.
+ *
+ * The table golden files spell the tool version "@VERSION@": the test puts
+ * in the PACKAGE_VERSION this build was configured with.
+ */
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "output.h"
+#include "sweep.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+#define GOLDEN_DIR TEST_DATA_DIR "/golden"
+
+static char tmpdir[] = "/tmp/rb-test-output-XXXXXX";
+
+/* ---- fixtures ---------------------------------------------------------- */
+
+static struct rb_params lat_params;
+static struct rb_params bw_params;
+
+static void axis(struct rb_axis *a, size_t n, const uint64_t *v)
+{
+	size_t i;
+
+	a->n = (uint32_t)n;
+	for (i = 0; i < n; i++)
+		a->v[i] = v[i];
+}
+
+static void init_params(void)
+{
+	static const uint64_t lat_sizes[] = { 2, 64, 4096, 1048576 };
+	static const uint64_t bw_sizes[] = { 64, 65536 };
+
+	memset(&lat_params, 0, sizeof(lat_params));
+	snprintf(lat_params.test, sizeof(lat_params.test), "send_lat");
+	axis(&lat_params.size, 4, lat_sizes);
+	rb_axis_set1(&lat_params.batch, 1);
+	rb_axis_set1(&lat_params.signal, 1);
+	rb_axis_set1(&lat_params.qps, 1);
+	rb_axis_set1(&lat_params.tx_depth, 128);
+	lat_params.iters = 10000;
+	lat_params.warmup = 1000;
+	lat_params.rx_depth = 512;
+	lat_params.inline_size = 236;
+	lat_params.verify = 1;
+
+	memset(&bw_params, 0, sizeof(bw_params));
+	snprintf(bw_params.test, sizeof(bw_params.test), "write_bw");
+	axis(&bw_params.size, 2, bw_sizes);
+	rb_axis_set1(&bw_params.batch, 4);
+	rb_axis_set1(&bw_params.signal, 16);
+	rb_axis_set1(&bw_params.qps, 2);
+	rb_axis_set1(&bw_params.tx_depth, 256);
+	bw_params.duration_s = 5;
+	bw_params.outstanding = 16;
+	bw_params.mtu = 4096;
+	bw_params.use_cm = 1;
+}
+
+static void lat_report(struct rb_report *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->test = "send_lat";
+	r->mode = RB_MODE_LAT;
+	r->role = "client";
+	r->host = "fixture-host";
+	r->peer = "192.0.2.2:18515";
+	snprintf(r->timestamp, sizeof(r->timestamp), "2026-01-02T03:04:05Z");
+	r->device = "rxe0";
+	r->port = 1;
+	r->gid_index = 1;
+	r->link_layer = "Ethernet";
+	r->active_mtu = 1024;
+	r->path_mtu = 1024;
+	r->params = &lat_params;
+	r->place = (struct rb_placement){
+		.device_numa_node = 1, .cpus = "1", .mem_node = 1, .local = 1
+	};
+	r->units = RB_UNITS_MIBS;
+}
+
+static void bw_report(struct rb_report *r)
+{
+	memset(r, 0, sizeof(*r));
+	r->test = "write_bw";
+	r->mode = RB_MODE_BW;
+	r->role = "client";
+	r->host = "bw-host";
+	r->peer = "192.0.2.7:18515";
+	snprintf(r->timestamp, sizeof(r->timestamp), "2026-01-02T03:04:05Z");
+	r->device = "mlx5_0";
+	r->port = 1;
+	r->gid_index = -1;
+	r->link_layer = "InfiniBand";
+	r->active_mtu = 4096;
+	r->path_mtu = 4096;
+	r->params = &bw_params;
+	r->place = (struct rb_placement){
+		.device_numa_node = 0, .cpus = "0-3 8", .mem_node = 1, .local = 0
+	};
+	r->has_peer_place = true;
+	r->peer_place = (struct rb_placement){
+		.device_numa_node = -1, .cpus = "", .mem_node = -1, .local = -1
+	};
+	r->units = RB_UNITS_MIBS;
+}
+
+static const struct rb_result lat_res[] = {
+	{
+		.pt = { .size = 2, .batch = 1, .signal = 1, .qps = 1, .tx_depth = 128 },
+		.iters = 10000,
+		.duration_s = 0.0219,
+		.has_lat = true,
+		.lat = { 0.95, 1.05, 1.09, 1.17, 1.5, 2.95, 9.25, 0.08 },
+		.has_cpu = true,
+		.cpu_util_pct = 99.5,
+		.cpu_ns_per_msg = 1090.2,
+		.has_peer = true,
+		.peer_cpu_util_pct = 99.1,
+		.peer_bw_avg_gbps = 0,
+	},
+	{
+		.pt = { .size = 64, .batch = 1, .signal = 1, .qps = 1, .tx_depth = 128 },
+		.iters = 10000,
+		.duration_s = 0.0234,
+		.has_lat = true,
+		.lat = { 1.001, 1.102, 1.1377, 1.2, 1.625, 3.1, 12.5, 0.0912 },
+		.has_cpu = true,
+		.cpu_util_pct = 99.25,
+		.cpu_ns_per_msg = 1137.7,
+		.has_peer = true,
+		.peer_cpu_util_pct = 98.8,
+	},
+	{
+		.pt = { .size = 4096, .batch = 1, .signal = 1, .qps = 1, .tx_depth = 128 },
+		.iters = 10000,
+		.duration_s = 0.0541,
+		.has_lat = true,
+		.lat = { 2.514, 2.687, 2.7049, 2.811, 3.402, 6.75, 41.333, 0.2172 },
+	},
+	{
+		/* A point that produced no latency samples. */
+		.pt = { .size = 1048576, .batch = 1, .signal = 1, .qps = 1, .tx_depth = 128 },
+	},
+};
+
+static const struct rb_result bw_res[] = {
+	{
+		.pt = { .size = 64, .batch = 4, .signal = 16, .qps = 2, .tx_depth = 256 },
+		.iters = 12961000,
+		.duration_s = 5.0003,
+		.has_bw = true,
+		.bw_avg_gbps = 1.327,
+		.bw_peak_gbps = 1.354,
+		.msg_rate_mpps = 2.5922,
+		.has_cpu = true,
+		.cpu_util_pct = 100.0,
+		.cpu_ns_per_msg = 385.8,
+		.has_peer = true,
+		.peer_cpu_util_pct = 43.0,
+		.peer_bw_avg_gbps = 1.326,
+	},
+	{
+		.pt = { .size = 65536, .batch = 4, .signal = 16, .qps = 2, .tx_depth = 256 },
+		.iters = 1759600,
+		.duration_s = 5.0001,
+		.has_bw = true,
+		.bw_avg_gbps = 92.345678,
+		.bw_peak_gbps = 97.5,
+		.msg_rate_mpps = 0.17613,
+		.has_cpu = true,
+		.cpu_util_pct = 12.5,
+		.cpu_ns_per_msg = 70.9,
+	},
+};
+
+#define NLAT (sizeof(lat_res) / sizeof(lat_res[0]))
+#define NBW (sizeof(bw_res) / sizeof(bw_res[0]))
+
+/* ---- helpers ----------------------------------------------------------- */
+
+static char *tmp_path(const char *name)
+{
+	static char buf[512];
+
+	snprintf(buf, sizeof(buf), "%s/%s", tmpdir, name);
+	return buf;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long len;
+
+	if (!f)
+		fail_msg("cannot open %s: %s", path, strerror(errno));
+	assert_int_equal(fseek(f, 0, SEEK_END), 0);
+	len = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)len + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)len, f), (size_t)len);
+	buf[len] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* @s with every "@VERSION@" replaced by PACKAGE_VERSION. */
+static char *subst_version(const char *s)
+{
+	static const char key[] = "@VERSION@";
+	size_t vlen = strlen(PACKAGE_VERSION), klen = strlen(key);
+	char *out = malloc(strlen(s) * (vlen + 1) + 1), *o = out;
+	const char *p;
+
+	assert_non_null(out);
+	while ((p = strstr(s, key))) {
+		memcpy(o, s, (size_t)(p - s));
+		o += p - s;
+		memcpy(o, PACKAGE_VERSION, vlen);
+		o += vlen;
+		s = p + klen;
+	}
+	strcpy(o, s);
+	return out;
+}
+
+/* No "*.tmp.*" file is left in the scratch directory. */
+static void assert_no_temp(void)
+{
+	DIR *d = opendir(tmpdir);
+	struct dirent *e;
+
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (strstr(e->d_name, ".tmp."))
+			fail_msg("temporary file left behind: %s", e->d_name);
+	closedir(d);
+}
+
+static void check_golden(const char *name, enum rb_format fmt, const struct rb_report *r,
+			 const struct rb_result *res, size_t n)
+{
+	char golden[512];
+	char *want, *want_raw, *got;
+
+	assert_int_equal(rb_write_file(tmp_path(name), fmt, r, res, n), 0);
+	assert_no_temp();
+	got = slurp(tmp_path(name));
+	snprintf(golden, sizeof(golden), "%s/%s", GOLDEN_DIR, name);
+	want_raw = slurp(golden);
+	want = subst_version(want_raw);
+	assert_string_equal(got, want);
+	free(want);
+	free(want_raw);
+	free(got);
+}
+
+/* Writes @fmt of @r to memory, for checks that need no golden file. */
+static char *write_mem(enum rb_format fmt, const struct rb_report *r, const struct rb_result *res,
+		       size_t n)
+{
+	struct rb_writer w;
+	char *buf = NULL;
+	size_t len = 0, i;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	rb_writer_init(&w, fmt, f);
+	assert_int_equal(w.ops->begin(&w, r), 0);
+	for (i = 0; i < n; i++)
+		assert_int_equal(w.ops->row(&w, r, &res[i]), 0);
+	assert_int_equal(w.ops->end(&w, r), 0);
+	assert_null(w.doc);
+	fclose(f);
+	return buf;
+}
+
+static json_t *load_json(const char *path)
+{
+	json_error_t err;
+	json_t *doc = json_load_file(path, 0, &err);
+
+	if (!doc)
+		fail_msg("%s:%d: %s", path, err.line, err.text);
+	return doc;
+}
+
+static json_t *jget(json_t *o, const char *key)
+{
+	json_t *v = json_object_get(o, key);
+
+	if (!v)
+		fail_msg("missing key \"%s\"", key);
+	return v;
+}
+
+static void assert_jstr(json_t *o, const char *key, const char *want)
+{
+	json_t *v = jget(o, key);
+
+	assert_true(json_is_string(v));
+	assert_string_equal(json_string_value(v), want);
+}
+
+static void assert_jint(json_t *o, const char *key, long long want)
+{
+	json_t *v = jget(o, key);
+
+	assert_true(json_is_integer(v));
+	assert_int_equal(json_integer_value(v), want);
+}
+
+static void assert_jreal(json_t *o, const char *key, double want)
+{
+	json_t *v = jget(o, key);
+
+	assert_true(json_is_real(v));
+	assert_true(json_real_value(v) == want);
+}
+
+static void assert_jnull(json_t *o, const char *key)
+{
+	assert_true(json_is_null(jget(o, key)));
+}
+
+static void assert_jabsent(json_t *o, const char *key)
+{
+	if (json_object_get(o, key))
+		fail_msg("unexpected key \"%s\"", key);
+}
+
+/* ---- tests ------------------------------------------------------------- */
+
+static void test_csv_header(void **state)
+{
+	(void)state;
+	assert_string_equal(
+		rb_csv_header(),
+		"test,op,device,host,size,batch,signal,qps,tx_depth,iterations,duration_s,"
+		"lat_min_us,lat_p50_us,lat_avg_us,lat_p90_us,lat_p99_us,lat_p999_us,lat_max_us,"
+		"lat_stdev_us,bw_avg_gbps,bw_peak_gbps,bw_avg_mibps,msg_rate_mpps,cpu_util_pct,"
+		"peer_cpu_util_pct,cpu_ns_per_msg,peer_bw_avg_gbps,device_numa_node,cpus,mem_node,"
+		"local");
+}
+
+static void test_golden_lat(void **state)
+{
+	struct rb_report r;
+
+	(void)state;
+	lat_report(&r);
+	check_golden("lat.csv", RB_FMT_CSV, &r, lat_res, NLAT);
+	check_golden("lat.table", RB_FMT_TABLE, &r, lat_res, NLAT);
+}
+
+static void test_golden_bw(void **state)
+{
+	struct rb_report r;
+
+	(void)state;
+	bw_report(&r);
+	check_golden("bw.csv", RB_FMT_CSV, &r, bw_res, NBW);
+	check_golden("bw.table", RB_FMT_TABLE, &r, bw_res, NBW);
+}
+
+/* Rewriting a file replaces it whole. */
+static void test_rewrite(void **state)
+{
+	struct rb_report r;
+	char *got;
+
+	(void)state;
+	lat_report(&r);
+	assert_int_equal(rb_write_file(tmp_path("again.csv"), RB_FMT_CSV, &r, lat_res, NLAT), 0);
+	assert_int_equal(rb_write_file(tmp_path("again.csv"), RB_FMT_CSV, &r, lat_res, 1), 0);
+	got = slurp(tmp_path("again.csv"));
+	assert_non_null(strstr(got, "\nsend_lat,,rxe0,fixture-host,2,"));
+	assert_null(strstr(got, ",64,"));
+	free(got);
+	assert_no_temp();
+}
+
+static void test_csv_sanitize(void **state)
+{
+	struct rb_report r;
+	char *got;
+
+	(void)state;
+	lat_report(&r);
+	r.test = "atomic_lat";
+	r.op = "fadd";
+	r.host = "a,b\"c\nd";
+	r.device = "dev,0";
+	r.place.local = -1;
+	r.place.mem_node = -1;
+	got = write_mem(RB_FMT_CSV, &r, lat_res, 1);
+	assert_non_null(strstr(got, "\natomic_lat,fadd,dev_0,a_b_c_d,2,1,1,1,128,10000,"));
+	/* Placement at the end: node 1, cpus 1, no memory node, unknown. */
+	assert_non_null(strstr(got, ",1,1,,\n"));
+	free(got);
+}
+
+static void test_table_units(void **state)
+{
+	static const struct rb_result one = {
+		.pt = { .size = 1048576, .batch = 1, .signal = 1, .qps = 1, .tx_depth = 128 },
+		.iters = 100,
+		.has_bw = true,
+		.bw_avg_gbps = 8.0,
+		.bw_peak_gbps = 16.0,
+		.msg_rate_mpps = 0.000954,
+	};
+	struct rb_report r;
+	char *got;
+
+	(void)state;
+	bw_report(&r);
+	r.has_peer_place = false;
+	got = write_mem(RB_FMT_TABLE, &r, &one, 1);
+	assert_non_null(strstr(got, "BW_avg[MiB/s] BW_peak[MiB/s]"));
+	assert_non_null(strstr(got, " 953.67 "));
+	assert_null(strstr(got, "peer placement"));
+	assert_non_null(strstr(got, " 0.001 "));
+	/* No CPU and no peer figures: dashes, aligned under their headers. */
+	assert_non_null(strstr(got, " CPU[%] peerCPU[%] cpu[ns/msg]\n"));
+	assert_non_null(strstr(got, "      -          -           -\n"));
+	free(got);
+
+	r.units = RB_UNITS_GBITS;
+	got = write_mem(RB_FMT_TABLE, &r, &one, 1);
+	assert_non_null(strstr(got, "BW_avg[Gb/s] BW_peak[Gb/s]"));
+	assert_non_null(strstr(got, " 8.00 "));
+	assert_non_null(strstr(got, " 16.00 "));
+	free(got);
+
+	r.units = RB_UNITS_MBS;
+	got = write_mem(RB_FMT_TABLE, &r, &one, 1);
+	assert_non_null(strstr(got, "BW_avg[MB/s] BW_peak[MB/s]"));
+	assert_non_null(strstr(got, " 1000.00 "));
+	assert_non_null(strstr(got, " 2000.00 "));
+	free(got);
+}
+
+static void test_json_lat(void **state)
+{
+	static const char evil[] = "fix\"ture\\host\t\xc3\xa9";
+	struct rb_report r;
+	json_t *doc, *res0, *built, *p, *size;
+	char *raw;
+
+	(void)state;
+	lat_report(&r);
+	r.host = evil;
+	assert_int_equal(rb_write_file(tmp_path("lat.json"), RB_FMT_JSON, &r, lat_res, NLAT), 0);
+	assert_no_temp();
+
+	raw = slurp(tmp_path("lat.json"));
+	assert_non_null(strstr(raw, "\"host\": \"fix\\\"ture\\\\host\\t\xc3\xa9\""));
+	assert_non_null(strstr(raw, "{\n  \"schema_version\": 1,\n"));
+	assert_string_equal(raw + strlen(raw) - 2, "}\n");
+	free(raw);
+
+	doc = load_json(tmp_path("lat.json"));
+	assert_jint(doc, "schema_version", RB_SCHEMA_VERSION);
+	assert_jstr(doc, "tool", "rdmabench");
+	assert_jstr(doc, "version", PACKAGE_VERSION);
+	assert_jstr(doc, "test", "send_lat");
+	assert_jabsent(doc, "op");
+	assert_jstr(doc, "role", "client");
+	assert_jstr(doc, "timestamp", "2026-01-02T03:04:05Z");
+	assert_jstr(doc, "host", evil);
+	assert_jstr(doc, "peer", "192.0.2.2:18515");
+	assert_jabsent(doc, "peer_placement");
+	assert_jabsent(doc, "recommendation");
+
+	assert_jstr(jget(doc, "device"), "name", "rxe0");
+	assert_jint(jget(doc, "device"), "gid_index", 1);
+	assert_jint(jget(doc, "device"), "path_mtu", 1024);
+
+	p = jget(doc, "params");
+	size = jget(p, "size");
+	assert_int_equal(json_array_size(size), 4);
+	assert_int_equal(json_integer_value(json_array_get(size, 3)), 1048576);
+	assert_int_equal(json_array_size(jget(p, "tx_depth")), 1);
+	assert_jint(p, "iterations", 10000);
+	assert_jnull(p, "duration_s");
+	assert_jnull(p, "mtu");
+	assert_true(json_is_true(jget(p, "verify")));
+	assert_true(json_is_false(jget(p, "rdma_cm")));
+
+	assert_jint(jget(doc, "placement"), "device_numa_node", 1);
+	assert_jstr(jget(doc, "placement"), "cpus", "1");
+	assert_true(json_is_true(jget(jget(doc, "placement"), "local")));
+
+	assert_int_equal(json_array_size(jget(doc, "results")), NLAT);
+	res0 = json_array_get(jget(doc, "results"), 0);
+	assert_jint(res0, "size", 2);
+	assert_jint(res0, "iterations", 10000);
+	assert_jreal(res0, "duration_s", 0.0219);
+	assert_jreal(jget(res0, "lat_us"), "p99", 1.5);
+	assert_jreal(jget(res0, "lat_us"), "p999", 2.95);
+	assert_jreal(res0, "cpu_util_pct", 99.5);
+	assert_jreal(res0, "peer_cpu_util_pct", 99.1);
+	assert_jnull(res0, "peer_bw_avg_gbps");
+	assert_jabsent(res0, "bw_avg_gbps");
+	assert_jabsent(res0, "bw_avg_mibps");
+	assert_jabsent(res0, "msg_rate_mpps");
+	/* Third point: no CPU, no peer; fourth: no latency either. */
+	assert_jabsent(json_array_get(jget(doc, "results"), 2), "cpu_util_pct");
+	assert_jabsent(json_array_get(jget(doc, "results"), 2), "peer_cpu_util_pct");
+	assert_jabsent(json_array_get(jget(doc, "results"), 3), "lat_us");
+
+	/* rb_json_report() builds the very document the writer dumped. */
+	built = rb_json_report(&r, lat_res, NLAT);
+	assert_non_null(built);
+	assert_true(json_equal(built, doc));
+	json_decref(built);
+	json_decref(doc);
+}
+
+static void test_json_bw(void **state)
+{
+	struct rb_report r;
+	json_t *doc, *res0, *res1, *pp, *p;
+
+	(void)state;
+	bw_report(&r);
+	r.recommendation = json_pack("{s:s, s:i}", "param", "batch", "value", 4);
+	assert_non_null(r.recommendation);
+	assert_int_equal(rb_write_file(tmp_path("bw.json"), RB_FMT_JSON, &r, bw_res, NBW), 0);
+	assert_no_temp();
+	/* The writer took its own reference. */
+	assert_int_equal(r.recommendation->refcount, 1);
+
+	doc = load_json(tmp_path("bw.json"));
+	assert_jstr(doc, "test", "write_bw");
+	assert_jnull(jget(doc, "device"), "gid_index");
+	assert_jstr(jget(doc, "device"), "link_layer", "InfiniBand");
+	p = jget(doc, "params");
+	assert_jnull(p, "iterations");
+	assert_jint(p, "duration_s", 5);
+	assert_jint(p, "mtu", 4096);
+	assert_true(json_is_true(jget(p, "rdma_cm")));
+	assert_jstr(jget(doc, "placement"), "cpus", "0-3 8");
+	assert_true(json_is_false(jget(jget(doc, "placement"), "local")));
+
+	pp = jget(doc, "peer_placement");
+	assert_jnull(pp, "device_numa_node");
+	assert_jnull(pp, "cpus");
+	assert_jnull(pp, "mem_node");
+	assert_jnull(pp, "local");
+
+	assert_int_equal(json_array_size(jget(doc, "results")), NBW);
+	res0 = json_array_get(jget(doc, "results"), 0);
+	res1 = json_array_get(jget(doc, "results"), 1);
+	assert_jabsent(res0, "lat_us");
+	assert_jreal(res0, "bw_avg_gbps", 1.327);
+	assert_jreal(res0, "bw_peak_gbps", 1.354);
+	assert_jreal(res0, "bw_avg_mibps", 1.327 * 1e9 / 8 / 1048576);
+	assert_jreal(res0, "msg_rate_mpps", 2.5922);
+	assert_jreal(res0, "peer_bw_avg_gbps", 1.326);
+	assert_jint(res1, "iterations", 1759600);
+	assert_jabsent(res1, "peer_cpu_util_pct");
+	assert_jabsent(res1, "peer_bw_avg_gbps");
+	assert_jreal(res1, "cpu_ns_per_msg", 70.9);
+
+	assert_true(json_equal(jget(doc, "recommendation"), r.recommendation));
+	json_decref(doc);
+	json_decref(r.recommendation);
+}
+
+static void test_json_op(void **state)
+{
+	struct rb_report r;
+	json_t *doc;
+	char *got;
+
+	(void)state;
+	lat_report(&r);
+	r.test = "atomic_lat";
+	r.op = "cswap";
+	doc = rb_json_report(&r, lat_res, 0);
+	assert_non_null(doc);
+	assert_jstr(doc, "op", "cswap");
+	assert_jstr(doc, "host", "fixture-host");
+	json_decref(doc);
+
+	/* A name that is not UTF-8 keeps its ASCII rather than failing. */
+	r.host = "bad\xff\xfehost";
+	doc = rb_json_report(&r, lat_res, 0);
+	assert_non_null(doc);
+	assert_jstr(doc, "host", "bad??host");
+	assert_int_equal(json_array_size(jget(doc, "results")), 0);
+	json_decref(doc);
+
+	got = write_mem(RB_FMT_TABLE, &r, lat_res, 1);
+	assert_non_null(
+		strstr(got, "# rdmabench " PACKAGE_VERSION " atomic_lat cswap client  bad"));
+	free(got);
+}
+
+/* NaN is no JSON number: null in JSON, empty in CSV, "-" in the table. */
+static void test_nan(void **state)
+{
+	struct rb_result res = lat_res[0];
+	struct rb_report r;
+	json_t *doc;
+	char *got;
+
+	(void)state;
+	lat_report(&r);
+	res.lat.stdev = NAN;
+	doc = rb_json_report(&r, &res, 1);
+	assert_non_null(doc);
+	assert_jnull(jget(json_array_get(jget(doc, "results"), 0), "lat_us"), "stdev");
+	json_decref(doc);
+	got = write_mem(RB_FMT_CSV, &r, &res, 1);
+	assert_non_null(strstr(got, ",9.250,,,,,,99.500,"));
+	free(got);
+}
+
+static void test_write_fail(void **state)
+{
+	struct rb_report r;
+	char tmp[600];
+
+	(void)state;
+	lat_report(&r);
+	assert_int_equal(rb_write_file("/nonexistent-dir/x.csv", RB_FMT_CSV, &r, lat_res, NLAT),
+			 -ENOENT);
+	snprintf(tmp, sizeof(tmp), "/nonexistent-dir/x.csv.tmp.%ld", (long)getpid());
+	assert_int_not_equal(access(tmp, F_OK), 0);
+
+	/* The temp file is written, then rename() onto a directory fails. */
+	assert_int_equal(mkdir(tmp_path("isdir"), 0755), 0);
+	assert_true(rb_write_file(tmp_path("isdir"), RB_FMT_JSON, &r, lat_res, NLAT) < 0);
+	assert_no_temp();
+	assert_int_equal(rmdir(tmp_path("isdir")), 0);
+}
+
+static void test_timestamp(void **state)
+{
+	char buf[32];
+	int y, mo, d, h, mi, s;
+	char z;
+
+	(void)state;
+	rb_timestamp(buf, sizeof(buf));
+	assert_int_equal(strlen(buf), 20);
+	assert_int_equal(sscanf(buf, "%4d-%2d-%2dT%2d:%2d:%2d%c", &y, &mo, &d, &h, &mi, &s, &z), 7);
+	assert_true(y >= 2024);
+	assert_int_equal(z, 'Z');
+
+	rb_timestamp(buf, 8); /* too small: empty, not truncated */
+	assert_string_equal(buf, "");
+}
+
+/* ---- setup ------------------------------------------------------------- */
+
+static int setup(void **state)
+{
+	(void)state;
+	init_params();
+	return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+	DIR *d = opendir(tmpdir);
+	struct dirent *e;
+
+	(void)state;
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' && unlink(tmp_path(e->d_name)))
+			rmdir(tmp_path(e->d_name));
+	closedir(d);
+	return rmdir(tmpdir);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_csv_header),   cmocka_unit_test(test_golden_lat),
+		cmocka_unit_test(test_golden_bw),    cmocka_unit_test(test_rewrite),
+		cmocka_unit_test(test_csv_sanitize), cmocka_unit_test(test_table_units),
+		cmocka_unit_test(test_json_lat),     cmocka_unit_test(test_json_bw),
+		cmocka_unit_test(test_json_op),	     cmocka_unit_test(test_nan),
+		cmocka_unit_test(test_write_fail),   cmocka_unit_test(test_timestamp),
+	};
+
+	return cmocka_run_group_tests(tests, setup, teardown);
+}

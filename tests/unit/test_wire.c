@@ -1,0 +1,1186 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests for the out-of-band message format (src/wire.c): exact
+ * encodings, round trips of every message, header checks, and unpackers fed
+ * truncated, padded, inconsistent and random bodies.  Bodies are copied into
+ * buffers of exactly their length so ASan catches any read past @len.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "wire.h"
+
+#define BUFSZ 8192
+
+/* ---- helpers ----------------------------------------------------------- */
+
+/* A hand-rolled big-endian writer, independent of the code under test. */
+struct wb {
+	uint8_t b[BUFSZ];
+	size_t n;
+};
+
+static void wb_be(struct wb *w, uint64_t v, size_t n)
+{
+	size_t i;
+
+	assert_true(w->n + n <= sizeof(w->b));
+	for (i = 0; i < n; i++)
+		w->b[w->n + i] = (uint8_t)(v >> (8 * (n - 1 - i)));
+	w->n += n;
+}
+
+static void wb_bytes(struct wb *w, const void *p, size_t n)
+{
+	assert_true(w->n + n <= sizeof(w->b));
+	memcpy(w->b + w->n, p, n);
+	w->n += n;
+}
+
+static void wb_str(struct wb *w, const char *s)
+{
+	wb_be(w, strlen(s), 2);
+	wb_bytes(w, s, strlen(s));
+}
+
+/* A heap copy of exactly @len bytes, so ASan flags reads past the end. */
+static uint8_t *dup_exact(const uint8_t *p, size_t len)
+{
+	uint8_t *q = malloc(len ? len : 1);
+
+	assert_non_null(q);
+	if (len)
+		memcpy(q, p, len);
+	return q;
+}
+
+typedef int (*unpack_fn)(const uint8_t *buf, size_t len, void *m);
+
+static int up_hello(const uint8_t *b, size_t l, void *m)
+{
+	return rb_unpack_hello(b, l, m);
+}
+
+static int up_params(const uint8_t *b, size_t l, void *m)
+{
+	return rb_unpack_params(b, l, m);
+}
+
+static int up_conn(const uint8_t *b, size_t l, void *m)
+{
+	return rb_unpack_conn(b, l, m);
+}
+
+static int up_sync(const uint8_t *b, size_t l, void *m)
+{
+	return rb_unpack_sync(b, l, m);
+}
+
+static int up_result(const uint8_t *b, size_t l, void *m)
+{
+	return rb_unpack_result(b, l, m);
+}
+
+static int up_text(const uint8_t *b, size_t l, void *m)
+{
+	return rb_unpack_text(b, l, m);
+}
+
+/* Big enough for any message struct. */
+union any_msg {
+	struct rb_msg_hello hello;
+	struct rb_params params;
+	struct rb_msg_conn conn;
+	struct rb_msg_sync sync;
+	struct rb_msg_result result;
+	struct rb_msg_text text;
+};
+
+/* Unpack @len bytes of @p through an exact-size heap copy. */
+static int unpack_exact(unpack_fn fn, const uint8_t *p, size_t len)
+{
+	union any_msg m;
+	uint8_t *q = dup_exact(p, len);
+	int ret;
+
+	memset(&m, 0xa5, sizeof(m));
+	ret = fn(q, len, &m);
+	free(q);
+	return ret;
+}
+
+/* Every proper prefix of a valid body must be refused with -EBADMSG. */
+static void check_truncations(unpack_fn fn, const uint8_t *body, size_t len, const char *what)
+{
+	size_t k;
+
+	assert_int_equal(unpack_exact(fn, body, len), 0);
+	for (k = 0; k < len; k++) {
+		int ret = unpack_exact(fn, body, k);
+
+		if (ret != -EBADMSG)
+			print_error("%s truncated to %zu of %zu bytes returned %d\n", what, k,
+				    len, ret);
+		assert_int_equal(ret, -EBADMSG);
+	}
+}
+
+/* A valid body followed by any extra byte must be refused. */
+static void check_trailing(unpack_fn fn, const uint8_t *body, size_t len)
+{
+	uint8_t buf[BUFSZ];
+
+	assert_true(len + 4 <= sizeof(buf));
+	memcpy(buf, body, len);
+	buf[len] = 0;
+	assert_int_equal(unpack_exact(fn, buf, len + 1), -EBADMSG);
+	memcpy(buf + len, "\x01\x02\x03\x04", 4);
+	assert_int_equal(unpack_exact(fn, buf, len + 4), -EBADMSG);
+}
+
+/* Packing into every capacity below the body length must fail cleanly. */
+#define CHECK_SMALL_CAP(packfn, msg, len)                                            \
+	do {                                                                         \
+		size_t cap_;                                                         \
+		for (cap_ = 0; cap_ <= (size_t)(len); cap_++) {                      \
+			uint8_t *q_ = malloc(cap_ ? cap_ : 1);                       \
+			int ret_;                                                    \
+			assert_non_null(q_);                                         \
+			ret_ = packfn((msg), q_, cap_);                              \
+			free(q_);                                                    \
+			if (cap_ < (size_t)(len))                                    \
+				assert_int_equal(ret_, -EMSGSIZE);                   \
+			else                                                         \
+				assert_int_equal(ret_, (int)(len));                  \
+		}                                                                    \
+	} while (0)
+
+static void fill_axis(struct rb_axis *a, uint32_t n, uint64_t first, uint64_t step)
+{
+	uint32_t i;
+
+	a->n = n;
+	for (i = 0; i < n; i++)
+		a->v[i] = first + step * i;
+}
+
+static void sample_params(struct rb_params *p)
+{
+	memset(p, 0, sizeof(*p));
+	strcpy(p->test, "write_bw");
+	fill_axis(&p->size, 3, 0, 0);
+	p->size.v[0] = 64;
+	p->size.v[1] = 4096;
+	p->size.v[2] = (1ULL << 40) + 3; /* needs all 64 bits of the field */
+	fill_axis(&p->batch, 2, 1, 7);
+	fill_axis(&p->signal, 4, 1, 16);
+	fill_axis(&p->qps, 1, 8, 0);
+	fill_axis(&p->tx_depth, 5, 128, 128);
+	p->iters = 0x0123456789abcdefULL;
+	p->duration_s = 3600;
+	p->warmup = 5000000000ULL;
+	p->rx_depth = 512;
+	p->inline_size = 220;
+	p->outstanding = 16;
+	p->mtu = 4096;
+	p->atomic_op = RB_OP_CSWAP;
+	p->verify = 1;
+	p->use_cm = 1;
+}
+
+static size_t params_len(const struct rb_params *p)
+{
+	const struct rb_axis *ax[] = { &p->size, &p->batch, &p->signal, &p->qps, &p->tx_depth };
+	size_t n = 2 + strlen(p->test), i;
+
+	for (i = 0; i < 5; i++)
+		n += 4 + 8 * (size_t)ax[i]->n;
+	return n + 8 + 4 + 8 + 4 + 4 + 4 + 4 + 1 + 1 + 1;
+}
+
+static void assert_axis_equal(const struct rb_axis *a, const struct rb_axis *b)
+{
+	uint32_t i;
+
+	assert_int_equal(a->n, b->n);
+	for (i = 0; i < a->n; i++)
+		assert_int_equal(a->v[i], b->v[i]);
+}
+
+static void assert_params_equal(const struct rb_params *a, const struct rb_params *b)
+{
+	assert_string_equal(a->test, b->test);
+	assert_axis_equal(&a->size, &b->size);
+	assert_axis_equal(&a->batch, &b->batch);
+	assert_axis_equal(&a->signal, &b->signal);
+	assert_axis_equal(&a->qps, &b->qps);
+	assert_axis_equal(&a->tx_depth, &b->tx_depth);
+	assert_int_equal(a->iters, b->iters);
+	assert_int_equal(a->duration_s, b->duration_s);
+	assert_int_equal(a->warmup, b->warmup);
+	assert_int_equal(a->rx_depth, b->rx_depth);
+	assert_int_equal(a->inline_size, b->inline_size);
+	assert_int_equal(a->outstanding, b->outstanding);
+	assert_int_equal(a->mtu, b->mtu);
+	assert_int_equal(a->atomic_op, b->atomic_op);
+	assert_int_equal(a->verify, b->verify);
+	assert_int_equal(a->use_cm, b->use_cm);
+}
+
+static void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
+{
+	uint32_t i, j;
+
+	memset(c, 0, sizeof(*c));
+	c->mtu = 4096;
+	c->max_rd_atom = 16;
+	c->rkey = 0xdeadbeef;
+	c->addr = 0x00007f1234567000ULL;
+	c->len = 3ULL << 30;
+	c->nqp = nqp;
+	for (i = 0; i < nqp; i++) {
+		c->qp[i].qpn = 0x000100 + i * 0x11;
+		c->qp[i].psn = 0xabcdef - i * 3;
+		c->qp[i].lid = (uint16_t)(0x1000 + i);
+		/* A RoCE v2 IPv4-mapped GID, distinct per QP in every byte run. */
+		for (j = 0; j < 16; j++)
+			c->qp[i].gid[j] = (uint8_t)(j * 17 + i * 31 + 1);
+		c->qp[i].gid[10] = 0xff;
+		c->qp[i].gid[11] = 0xff;
+	}
+	c->place.device_numa_node = -1;
+	strcpy(c->place.cpus, "0-3 8");
+	c->place.mem_node = 1;
+	c->place.local = 0;
+}
+
+static size_t conn_len(const struct rb_msg_conn *c)
+{
+	return 4 + 4 + 4 + 8 + 8 + 4 + 26 * (size_t)c->nqp + 4 + 2 + strlen(c->place.cpus) + 4 +
+	       4;
+}
+
+static void assert_conn_equal(const struct rb_msg_conn *a, const struct rb_msg_conn *b)
+{
+	uint32_t i;
+
+	assert_int_equal(a->mtu, b->mtu);
+	assert_int_equal(a->max_rd_atom, b->max_rd_atom);
+	assert_int_equal(a->rkey, b->rkey);
+	assert_int_equal(a->addr, b->addr);
+	assert_int_equal(a->len, b->len);
+	assert_int_equal(a->nqp, b->nqp);
+	for (i = 0; i < a->nqp; i++) {
+		assert_int_equal(a->qp[i].qpn, b->qp[i].qpn);
+		assert_int_equal(a->qp[i].psn, b->qp[i].psn);
+		assert_int_equal(a->qp[i].lid, b->qp[i].lid);
+		assert_memory_equal(a->qp[i].gid, b->qp[i].gid, 16);
+	}
+	assert_int_equal(a->place.device_numa_node, b->place.device_numa_node);
+	assert_string_equal(a->place.cpus, b->place.cpus);
+	assert_int_equal(a->place.mem_node, b->place.mem_node);
+	assert_int_equal(a->place.local, b->place.local);
+}
+
+/* Exact doubles: the wire carries the bit pattern. */
+static void assert_double_bits(double got, double want)
+{
+	if (memcmp(&got, &want, sizeof(got))) {
+		print_error("got %.17g, want %.17g\n", got, want);
+		fail();
+	}
+}
+
+/* ---- header ------------------------------------------------------------ */
+
+static void test_hdr_pack_bytes(void **state)
+{
+	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R', 'D', 'M', 'B', 0x00, 0x01,
+						       0x00, 0x03, 0x00, 0x01, 0x02, 0x03 };
+	uint8_t buf[RB_WIRE_HDR_LEN + 4];
+
+	(void)state;
+	memset(buf, 0xee, sizeof(buf));
+	rb_hdr_pack(buf, RB_MSG_CONN, 0x00010203);
+	assert_memory_equal(buf, want, RB_WIRE_HDR_LEN);
+	/* The header is 12 bytes, not a byte more. */
+	assert_int_equal(buf[RB_WIRE_HDR_LEN], 0xee);
+}
+
+static void test_hdr_roundtrip_all_types(void **state)
+{
+	static const char *const names[] = { NULL,     "HELLO", "PARAMS", "CONN", "SYNC",
+					     "RESULT", "ERROR", "BYE",	  "OK" };
+	uint8_t buf[RB_WIRE_HDR_LEN];
+	struct rb_hdr h;
+	char err[256];
+	uint16_t t;
+
+	(void)state;
+	for (t = RB_MSG_HELLO; t <= RB_MSG_OK; t++) {
+		uint32_t len = t == RB_MSG_PARAMS ? RB_WIRE_MAX_BODY : t * 1000u + 7;
+
+		rb_hdr_pack(buf, t, len);
+		memset(&h, 0, sizeof(h));
+		err[0] = '\0';
+		assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), 0);
+		assert_int_equal(h.magic, RB_WIRE_MAGIC);
+		assert_int_equal(h.version, RB_WIRE_VERSION);
+		assert_int_equal(h.type, t);
+		assert_int_equal(h.len, len);
+		assert_string_equal(rb_msg_name(t), names[t]);
+	}
+	/* Empty bodies (BYE, OK) are fine. */
+	rb_hdr_pack(buf, RB_MSG_BYE, 0);
+	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), 0);
+	assert_int_equal(h.len, 0);
+	assert_string_equal(rb_msg_name(0), "?");
+	assert_string_equal(rb_msg_name(9), "unknown");
+	assert_string_equal(rb_msg_name(0xffff), "unknown");
+}
+
+static void test_hdr_bad_magic(void **state)
+{
+	uint8_t buf[RB_WIRE_HDR_LEN];
+	struct rb_hdr h;
+	char err[256] = "";
+
+	(void)state;
+	rb_hdr_pack(buf, RB_MSG_HELLO, 10);
+	buf[3] = 'X';
+	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), -EBADMSG);
+	assert_non_null(strstr(err, "magic"));
+
+	/* Someone pointed a web client at the port. */
+	memcpy(buf, "GET / HTTP/1", RB_WIRE_HDR_LEN);
+	err[0] = '\0';
+	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), -EBADMSG);
+	assert_non_null(strstr(err, "magic"));
+
+	/* A bad magic wins over a bad version and an oversized body. */
+	memset(buf, 0xff, sizeof(buf));
+	err[0] = '\0';
+	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), -EBADMSG);
+	assert_non_null(strstr(err, "magic"));
+}
+
+static void test_hdr_other_version(void **state)
+{
+	uint8_t buf[RB_WIRE_HDR_LEN];
+	struct rb_hdr h;
+	char err[256] = "";
+
+	(void)state;
+	rb_hdr_pack(buf, RB_MSG_HELLO, 10);
+	buf[4] = 0x00;
+	buf[5] = 0x02;
+	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), -EPROTO);
+	assert_int_equal(h.version, 2);
+	assert_non_null(strstr(err, "v2"));
+	assert_non_null(strstr(err, "v1"));
+
+	/* Version 0 and a two-byte version are named as such. */
+	buf[5] = 0x00;
+	err[0] = '\0';
+	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), -EPROTO);
+	assert_non_null(strstr(err, "v0"));
+	buf[4] = 0x01;
+	buf[5] = 0x01;
+	err[0] = '\0';
+	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), -EPROTO);
+	assert_non_null(strstr(err, "v257"));
+	assert_non_null(strstr(err, "v1"));
+
+	/* A version mismatch is reported before the length cap. */
+	rb_hdr_pack(buf, RB_MSG_PARAMS, 0xffffffffu);
+	buf[5] = 0x02;
+	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), -EPROTO);
+}
+
+static void test_hdr_too_long(void **state)
+{
+	uint8_t buf[RB_WIRE_HDR_LEN];
+	struct rb_hdr h;
+	char err[256] = "";
+
+	(void)state;
+	rb_hdr_pack(buf, RB_MSG_PARAMS, RB_WIRE_MAX_BODY);
+	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), 0);
+
+	rb_hdr_pack(buf, RB_MSG_PARAMS, RB_WIRE_MAX_BODY + 1);
+	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), -EMSGSIZE);
+	assert_non_null(strstr(err, "PARAMS"));
+	assert_non_null(strstr(err, "65537"));
+	assert_non_null(strstr(err, "65536"));
+
+	rb_hdr_pack(buf, 42, 0xffffffffu);
+	err[0] = '\0';
+	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), -EMSGSIZE);
+	assert_int_equal(h.len, 0xffffffffu);
+	assert_true(err[0] != '\0');
+
+	/* A tiny error buffer is truncated, not overrun. */
+	{
+		char small[8];
+
+		memset(small, 'z', sizeof(small));
+		assert_int_equal(rb_hdr_unpack(buf, &h, small, 4), -EMSGSIZE);
+		assert_int_equal(strlen(small), 3);
+		assert_int_equal(small[4], 'z');
+	}
+}
+
+/* ---- round trips ------------------------------------------------------- */
+
+static void test_hello_roundtrip(void **state)
+{
+	struct rb_msg_hello in, out;
+	uint8_t buf[BUFSZ];
+	static const uint8_t want[] = { 0x00, 0x05, '0', '.', '3', '.', '1', 0x00, 0x08,
+					'w', 'r', 'i', 't', 'e', '_', 'b', 'w' };
+	int len;
+
+	(void)state;
+	memset(&in, 0, sizeof(in));
+	strcpy(in.tool_version, "0.3.1");
+	strcpy(in.test, "write_bw");
+	len = rb_pack_hello(&in, buf, sizeof(buf));
+	assert_int_equal(len, sizeof(want));
+	assert_memory_equal(buf, want, sizeof(want));
+	memset(&out, 0x5a, sizeof(out));
+	assert_int_equal(unpack_exact(up_hello, buf, len), 0);
+	assert_int_equal(rb_unpack_hello(buf, len, &out), 0);
+	assert_string_equal(out.tool_version, "0.3.1");
+	assert_string_equal(out.test, "write_bw");
+
+	/* The longest strings that fit, and an empty one. */
+	memset(in.tool_version, 'v', 31);
+	in.tool_version[31] = '\0';
+	in.test[0] = '\0';
+	len = rb_pack_hello(&in, buf, sizeof(buf));
+	assert_int_equal(len, 2 + 31 + 2);
+	assert_int_equal(rb_unpack_hello(buf, len, &out), 0);
+	assert_string_equal(out.tool_version, in.tool_version);
+	assert_string_equal(out.test, "");
+}
+
+static void test_params_roundtrip(void **state)
+{
+	struct rb_params in, out;
+	uint8_t buf[BUFSZ];
+	int len;
+
+	(void)state;
+	sample_params(&in);
+	len = rb_pack_params(&in, buf, sizeof(buf));
+	assert_int_equal(len, params_len(&in));
+	/* Spot-check the encoding: test name, then the size axis, big-endian. */
+	assert_memory_equal(buf, "\x00\x08write_bw\x00\x00\x00\x03", 14);
+	assert_memory_equal(buf + 14, "\x00\x00\x00\x00\x00\x00\x00\x40", 8);
+	assert_memory_equal(buf + 30, "\x00\x00\x01\x00\x00\x00\x00\x03", 8);
+	/* The three u8 flags close the body. */
+	assert_memory_equal(buf + len - 3, "\x01\x01\x01", 3);
+
+	memset(&out, 0x5a, sizeof(out));
+	assert_int_equal(rb_unpack_params(buf, len, &out), 0);
+	assert_params_equal(&in, &out);
+
+	/* Every axis full, the longest test name. */
+	fill_axis(&in.size, RB_MAX_AXIS, 1ULL << 33, 4096);
+	fill_axis(&in.batch, RB_MAX_AXIS, 1, 1);
+	fill_axis(&in.signal, RB_MAX_AXIS, 2, 3);
+	fill_axis(&in.qps, RB_MAX_AXIS, 1, 2);
+	fill_axis(&in.tx_depth, RB_MAX_AXIS, 16, 16);
+	memset(in.test, 't', sizeof(in.test) - 1);
+	in.atomic_op = RB_OP_FADD;
+	in.verify = 0;
+	len = rb_pack_params(&in, buf, sizeof(buf));
+	assert_int_equal(len, params_len(&in));
+	assert_true(len <= RB_WIRE_MAX_BODY);
+	assert_int_equal(unpack_exact(up_params, buf, len), 0);
+	assert_int_equal(rb_unpack_params(buf, len, &out), 0);
+	assert_params_equal(&in, &out);
+
+	/* Empty axes travel as empty. */
+	memset(&in, 0, sizeof(in));
+	len = rb_pack_params(&in, buf, sizeof(buf));
+	assert_int_equal(len, params_len(&in));
+	assert_int_equal(rb_unpack_params(buf, len, &out), 0);
+	assert_params_equal(&in, &out);
+}
+
+static void test_conn_roundtrip(void **state)
+{
+	struct rb_msg_conn in, out;
+	uint8_t buf[BUFSZ];
+	int len;
+
+	(void)state;
+	sample_conn(&in, 3);
+	/* The three GIDs really differ. */
+	assert_memory_not_equal(in.qp[0].gid, in.qp[1].gid, 16);
+	assert_memory_not_equal(in.qp[1].gid, in.qp[2].gid, 16);
+	len = rb_pack_conn(&in, buf, sizeof(buf));
+	assert_int_equal(len, conn_len(&in));
+	assert_memory_equal(buf, "\x00\x00\x10\x00\x00\x00\x00\x10\xde\xad\xbe\xef", 12);
+	/* nqp, then the first QP's qpn. */
+	assert_memory_equal(buf + 28, "\x00\x00\x00\x03\x00\x00\x01\x00", 8);
+	/* The placement closes the body: node -1, "0-3 8", node 1, remote. */
+	assert_memory_equal(buf + len - 19,
+			    "\xff\xff\xff\xff\x00\x05"
+			    "0-3 8\x00\x00\x00\x01\x00\x00\x00\x00",
+			    19);
+	memset(&out, 0x5a, sizeof(out));
+	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
+	assert_conn_equal(&in, &out);
+	assert_int_equal(out.place.device_numa_node, -1);
+
+	/* Every QP, other placement values. */
+	sample_conn(&in, RB_MAX_QPS);
+	in.place.device_numa_node = 3;
+	in.place.mem_node = -1;
+	in.place.local = -1;
+	strcpy(in.place.cpus, "0-15,32-47 64 65 66 67 68 69 70 71");
+	len = rb_pack_conn(&in, buf, sizeof(buf));
+	assert_int_equal(len, conn_len(&in));
+	assert_int_equal(unpack_exact(up_conn, buf, len), 0);
+	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
+	assert_conn_equal(&in, &out);
+	assert_int_equal(out.place.mem_node, -1);
+	assert_int_equal(out.place.local, -1);
+
+	/* No QP at all, empty CPU list. */
+	sample_conn(&in, 0);
+	in.place.cpus[0] = '\0';
+	in.place.local = 1;
+	len = rb_pack_conn(&in, buf, sizeof(buf));
+	assert_int_equal(len, conn_len(&in));
+	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
+	assert_conn_equal(&in, &out);
+}
+
+static void test_sync_roundtrip(void **state)
+{
+	struct rb_msg_sync in, out;
+	uint8_t buf[64];
+	int len;
+
+	(void)state;
+	memset(&in, 0, sizeof(in));
+	in.point = 0x01020304;
+	in.what = RB_SYNC_STOP;
+	in.count = 0x0000000500000007ULL;
+	len = rb_pack_sync(&in, buf, sizeof(buf));
+	assert_int_equal(len, 16);
+	assert_memory_equal(buf,
+			    "\x01\x02\x03\x04\x00\x00\x00\x02"
+			    "\x00\x00\x00\x05\x00\x00\x00\x07",
+			    16);
+	memset(&out, 0x5a, sizeof(out));
+	assert_int_equal(rb_unpack_sync(buf, len, &out), 0);
+	assert_int_equal(out.point, 0x01020304);
+	assert_int_equal(out.what, RB_SYNC_STOP);
+	assert_int_equal(out.count, 0x0000000500000007ULL);
+
+	/* START carries no count; zero travels as zero. */
+	in.what = RB_SYNC_START;
+	in.count = 0;
+	len = rb_pack_sync(&in, buf, sizeof(buf));
+	assert_int_equal(len, 16);
+	assert_int_equal(rb_unpack_sync(buf, len, &out), 0);
+	assert_int_equal(out.what, RB_SYNC_START);
+	assert_int_equal(out.count, 0);
+}
+
+static void test_result_roundtrip(void **state)
+{
+	struct rb_msg_result in, out;
+	uint8_t buf[64];
+	int len;
+
+	(void)state;
+	memset(&in, 0, sizeof(in));
+	in.point = 9999;
+	in.status = -ETIMEDOUT;
+	in.iters = (1ULL << 33) + 5;
+	in.bw_avg_gbps = 12.5;
+	in.cpu_util_pct = 0.1; /* not exact in binary: the bits must survive */
+	len = rb_pack_result(&in, buf, sizeof(buf));
+	assert_int_equal(len, 4 + 4 + 8 + 8 + 8);
+	/* -ETIMEDOUT in two's complement, 12.5 as an IEEE 754 double. */
+	assert_memory_equal(buf + 4, "\xff\xff\xff\x92", 4);
+	assert_memory_equal(buf + 16, "\x40\x29\x00\x00\x00\x00\x00\x00", 8);
+	memset(&out, 0x5a, sizeof(out));
+	assert_int_equal(rb_unpack_result(buf, len, &out), 0);
+	assert_int_equal(out.point, 9999);
+	assert_int_equal(out.status, -ETIMEDOUT);
+	assert_true(out.status < 0);
+	assert_int_equal(out.iters, (1ULL << 33) + 5);
+	assert_double_bits(out.bw_avg_gbps, 12.5);
+	assert_double_bits(out.cpu_util_pct, 0.1);
+
+	/* The most negative status and awkward doubles. */
+	in.status = INT32_MIN;
+	in.bw_avg_gbps = -0.0;
+	in.cpu_util_pct = 1e-300;
+	len = rb_pack_result(&in, buf, sizeof(buf));
+	assert_int_equal(rb_unpack_result(buf, len, &out), 0);
+	assert_int_equal(out.status, INT32_MIN);
+	assert_double_bits(out.bw_avg_gbps, -0.0);
+	assert_double_bits(out.cpu_util_pct, 1e-300);
+}
+
+static void test_text_roundtrip(void **state)
+{
+	struct rb_msg_text in, out;
+	uint8_t buf[BUFSZ];
+	int len;
+
+	(void)state;
+	memset(&in, 0, sizeof(in));
+	strcpy(in.text, "server: ibv_reg_mr of 1G failed: Cannot allocate memory");
+	len = rb_pack_text(&in, buf, sizeof(buf));
+	assert_int_equal(len, 2 + strlen(in.text));
+	assert_int_equal(buf[0], 0);
+	assert_int_equal(buf[1], strlen(in.text));
+	memset(&out, 0x5a, sizeof(out));
+	assert_int_equal(rb_unpack_text(buf, len, &out), 0);
+	assert_string_equal(out.text, in.text);
+
+	/* 255 characters: the longest that fits with its NUL. */
+	memset(in.text, 'e', 255);
+	in.text[255] = '\0';
+	len = rb_pack_text(&in, buf, sizeof(buf));
+	assert_int_equal(len, 257);
+	assert_int_equal(unpack_exact(up_text, buf, len), 0);
+	assert_int_equal(rb_unpack_text(buf, len, &out), 0);
+	assert_int_equal(strlen(out.text), 255);
+	assert_string_equal(out.text, in.text);
+}
+
+/* ---- malformed bodies -------------------------------------------------- */
+
+static void test_truncations(void **state)
+{
+	union any_msg in;
+	uint8_t buf[BUFSZ];
+	int len;
+
+	(void)state;
+	sample_params(&in.params);
+	len = rb_pack_params(&in.params, buf, sizeof(buf));
+	assert_true(len > 0);
+	check_truncations(up_params, buf, len, "PARAMS");
+
+	sample_conn(&in.conn, 3);
+	len = rb_pack_conn(&in.conn, buf, sizeof(buf));
+	assert_true(len > 0);
+	check_truncations(up_conn, buf, len, "CONN");
+
+	memset(&in, 0, sizeof(in));
+	strcpy(in.hello.tool_version, "0.3.1");
+	strcpy(in.hello.test, "read_lat");
+	len = rb_pack_hello(&in.hello, buf, sizeof(buf));
+	check_truncations(up_hello, buf, len, "HELLO");
+
+	in.sync.point = 1;
+	in.sync.what = RB_SYNC_STOP;
+	in.sync.count = 123456789;
+	len = rb_pack_sync(&in.sync, buf, sizeof(buf));
+	check_truncations(up_sync, buf, len, "SYNC");
+
+	memset(&in, 0, sizeof(in));
+	in.result.bw_avg_gbps = 12.5;
+	len = rb_pack_result(&in.result, buf, sizeof(buf));
+	check_truncations(up_result, buf, len, "RESULT");
+
+	strcpy(in.text.text, "no");
+	len = rb_pack_text(&in.text, buf, sizeof(buf));
+	check_truncations(up_text, buf, len, "TEXT");
+}
+
+static void test_trailing_garbage(void **state)
+{
+	union any_msg in;
+	uint8_t buf[BUFSZ];
+	int len;
+
+	(void)state;
+	sample_params(&in.params);
+	len = rb_pack_params(&in.params, buf, sizeof(buf));
+	check_trailing(up_params, buf, len);
+
+	sample_conn(&in.conn, 2);
+	len = rb_pack_conn(&in.conn, buf, sizeof(buf));
+	check_trailing(up_conn, buf, len);
+
+	memset(&in, 0, sizeof(in));
+	strcpy(in.hello.test, "send_lat");
+	len = rb_pack_hello(&in.hello, buf, sizeof(buf));
+	check_trailing(up_hello, buf, len);
+
+	len = rb_pack_sync(&in.sync, buf, sizeof(buf));
+	check_trailing(up_sync, buf, len);
+
+	len = rb_pack_result(&in.result, buf, sizeof(buf));
+	check_trailing(up_result, buf, len);
+
+	memset(&in, 0, sizeof(in));
+	strcpy(in.text.text, "bye");
+	len = rb_pack_text(&in.text, buf, sizeof(buf));
+	check_trailing(up_text, buf, len);
+}
+
+/* A PARAMS body built by hand, with @count claimed for the size axis. */
+static void build_params(struct wb *w, uint32_t count, uint32_t present)
+{
+	uint32_t i, a;
+
+	w->n = 0;
+	wb_str(w, "send_bw");
+	wb_be(w, count, 4);
+	for (i = 0; i < present; i++)
+		wb_be(w, 64ULL << (i % 20), 8);
+	for (a = 0; a < 4; a++) {
+		wb_be(w, 1, 4);
+		wb_be(w, 1, 8);
+	}
+	wb_be(w, 1000, 8);
+	wb_be(w, 0, 4);
+	wb_be(w, 100, 8);
+	wb_be(w, 512, 4);
+	wb_be(w, 0, 4);
+	wb_be(w, 16, 4);
+	wb_be(w, 0, 4);
+	wb_be(w, 0, 1);
+	wb_be(w, 0, 1);
+	wb_be(w, 0, 1);
+}
+
+static void test_params_axis_count(void **state)
+{
+	struct rb_params out;
+	struct wb *w = calloc(1, sizeof(*w));
+
+	(void)state;
+	assert_non_null(w);
+	/* The builder agrees with the packer: RB_MAX_AXIS values are fine. */
+	build_params(w, RB_MAX_AXIS, RB_MAX_AXIS);
+	assert_int_equal(unpack_exact(up_params, w->b, w->n), 0);
+	assert_int_equal(rb_unpack_params(w->b, w->n, &out), 0);
+	assert_int_equal(out.size.n, RB_MAX_AXIS);
+	assert_int_equal(out.size.v[RB_MAX_AXIS - 1], 64ULL << ((RB_MAX_AXIS - 1) % 20));
+	assert_int_equal(out.use_cm, 0);
+	assert_int_equal(out.outstanding, 16);
+
+	/* One value more, consistently encoded: still refused. */
+	build_params(w, RB_MAX_AXIS + 1, RB_MAX_AXIS + 1);
+	assert_int_equal(unpack_exact(up_params, w->b, w->n), -EBADMSG);
+	/* A huge count with nothing behind it. */
+	build_params(w, 0xffffffffu, 0);
+	assert_int_equal(unpack_exact(up_params, w->b, w->n), -EBADMSG);
+	build_params(w, 0x80000000u, 4);
+	assert_int_equal(unpack_exact(up_params, w->b, w->n), -EBADMSG);
+	/* A count that disagrees with the values present. */
+	build_params(w, 3, 2);
+	assert_int_equal(unpack_exact(up_params, w->b, w->n), -EBADMSG);
+	build_params(w, 2, 3);
+	assert_int_equal(unpack_exact(up_params, w->b, w->n), -EBADMSG);
+	free(w);
+}
+
+/* A CONN body built by hand, claiming @nqp QPs and carrying @present. */
+static void build_conn(struct wb *w, uint32_t nqp, uint32_t present, const char *cpus,
+		       size_t cpus_len)
+{
+	uint32_t i;
+
+	w->n = 0;
+	wb_be(w, 1024, 4);
+	wb_be(w, 16, 4);
+	wb_be(w, 0x1234, 4);
+	wb_be(w, 0x1000, 8);
+	wb_be(w, 4096, 8);
+	wb_be(w, nqp, 4);
+	for (i = 0; i < present; i++) {
+		uint8_t gid[16];
+
+		memset(gid, (int)i, sizeof(gid));
+		wb_be(w, 100 + i, 4);
+		wb_be(w, 200 + i, 4);
+		wb_be(w, i, 2);
+		wb_bytes(w, gid, 16);
+	}
+	wb_be(w, 0, 4);
+	wb_be(w, cpus_len, 2);
+	wb_bytes(w, cpus, cpus_len);
+	wb_be(w, 0, 4);
+	wb_be(w, 1, 4);
+}
+
+static void test_conn_nqp(void **state)
+{
+	struct rb_msg_conn *out = malloc(sizeof(*out));
+	struct wb *w = calloc(1, sizeof(*w));
+
+	(void)state;
+	assert_non_null(out);
+	assert_non_null(w);
+	build_conn(w, RB_MAX_QPS, RB_MAX_QPS, "1", 1);
+	assert_int_equal(unpack_exact(up_conn, w->b, w->n), 0);
+	assert_int_equal(rb_unpack_conn(w->b, w->n, out), 0);
+	assert_int_equal(out->nqp, RB_MAX_QPS);
+	assert_int_equal(out->qp[RB_MAX_QPS - 1].qpn, 100 + RB_MAX_QPS - 1);
+	assert_int_equal(out->qp[RB_MAX_QPS - 1].gid[15], RB_MAX_QPS - 1);
+	assert_string_equal(out->place.cpus, "1");
+	assert_int_equal(out->place.local, 1);
+
+	build_conn(w, RB_MAX_QPS + 1, RB_MAX_QPS + 1, "1", 1);
+	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	build_conn(w, 0xffffffffu, 0, "1", 1);
+	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	build_conn(w, 2, 1, "1", 1);
+	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	build_conn(w, 1, 2, "1", 1);
+	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+
+	/* And the packer refuses to write what the unpacker would refuse. */
+	{
+		uint8_t buf[BUFSZ];
+
+		sample_conn(out, RB_MAX_QPS);
+		out->nqp = RB_MAX_QPS + 1;
+		assert_int_equal(rb_pack_conn(out, buf, sizeof(buf)), -EMSGSIZE);
+	}
+	free(w);
+	free(out);
+}
+
+static void test_string_prefix_too_long(void **state)
+{
+	struct wb *w = calloc(1, sizeof(*w));
+
+	(void)state;
+	assert_non_null(w);
+	/* TEXT: claims 10 bytes, carries 3. */
+	wb_be(w, 10, 2);
+	wb_bytes(w, "abc", 3);
+	assert_int_equal(unpack_exact(up_text, w->b, w->n), -EBADMSG);
+	/* TEXT: claims 65535 bytes. */
+	w->n = 0;
+	wb_be(w, 0xffff, 2);
+	wb_bytes(w, "abcdef", 6);
+	assert_int_equal(unpack_exact(up_text, w->b, w->n), -EBADMSG);
+	/* TEXT: 256 bytes present, but they cannot fit text[256] with a NUL. */
+	w->n = 0;
+	wb_be(w, 256, 2);
+	memset(w->b + w->n, 'a', 256);
+	w->n += 256;
+	assert_int_equal(unpack_exact(up_text, w->b, w->n), -EBADMSG);
+	/* HELLO: 32-byte tool version, all present, one too long for [32]. */
+	w->n = 0;
+	wb_be(w, 32, 2);
+	memset(w->b + w->n, 'v', 32);
+	w->n += 32;
+	wb_str(w, "send_lat");
+	assert_int_equal(unpack_exact(up_hello, w->b, w->n), -EBADMSG);
+	/* HELLO: the second string's prefix runs past the body. */
+	w->n = 0;
+	wb_str(w, "0.3.1");
+	wb_be(w, 9, 2);
+	wb_bytes(w, "send_lat", 8);
+	assert_int_equal(unpack_exact(up_hello, w->b, w->n), -EBADMSG);
+	/* PARAMS: the test name's prefix runs past the whole body. */
+	w->n = 0;
+	wb_be(w, 0x7fff, 2);
+	wb_bytes(w, "x", 1);
+	assert_int_equal(unpack_exact(up_params, w->b, w->n), -EBADMSG);
+	/* CONN: a CPU list longer than cpus[128]. */
+	{
+		char cpus[128];
+
+		memset(cpus, '1', sizeof(cpus));
+		build_conn(w, 0, 0, cpus, sizeof(cpus));
+		assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+		build_conn(w, 0, 0, cpus, sizeof(cpus) - 1);
+		assert_int_equal(unpack_exact(up_conn, w->b, w->n), 0);
+	}
+	free(w);
+}
+
+static void test_string_embedded_nul(void **state)
+{
+	struct wb *w = calloc(1, sizeof(*w));
+
+	(void)state;
+	assert_non_null(w);
+	wb_be(w, 5, 2);
+	wb_bytes(w, "ab\0cd", 5);
+	assert_int_equal(unpack_exact(up_text, w->b, w->n), -EBADMSG);
+	/* A NUL as the last byte is still embedded: lengths exclude the NUL. */
+	w->n = 0;
+	wb_be(w, 3, 2);
+	wb_bytes(w, "ab\0", 3);
+	assert_int_equal(unpack_exact(up_text, w->b, w->n), -EBADMSG);
+	w->n = 0;
+	wb_be(w, 1, 2);
+	wb_bytes(w, "\0", 1);
+	assert_int_equal(unpack_exact(up_text, w->b, w->n), -EBADMSG);
+	/* In HELLO's second string. */
+	w->n = 0;
+	wb_str(w, "0.3.1");
+	wb_be(w, 8, 2);
+	wb_bytes(w, "send\0lat", 8);
+	assert_int_equal(unpack_exact(up_hello, w->b, w->n), -EBADMSG);
+	/* In PARAMS' test name. */
+	build_params(w, 1, 1);
+	w->b[2 + 3] = '\0';
+	assert_int_equal(unpack_exact(up_params, w->b, w->n), -EBADMSG);
+	/* In CONN's CPU list. */
+	build_conn(w, 1, 1, "0-3\0008", 5);
+	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	build_conn(w, 1, 1, "0-3 8", 5);
+	assert_int_equal(unpack_exact(up_conn, w->b, w->n), 0);
+	free(w);
+}
+
+static void test_pack_small_buffer(void **state)
+{
+	union any_msg msg, *in = &msg;
+	uint8_t buf[BUFSZ];
+	size_t len;
+
+	(void)state;
+	sample_params(&in->params);
+	len = params_len(&in->params);
+	CHECK_SMALL_CAP(rb_pack_params, &in->params, len);
+
+	sample_conn(&in->conn, 3);
+	len = conn_len(&in->conn);
+	CHECK_SMALL_CAP(rb_pack_conn, &in->conn, len);
+
+	memset(in, 0, sizeof(*in));
+	strcpy(in->hello.tool_version, "0.3.1");
+	strcpy(in->hello.test, "atomic_lat");
+	CHECK_SMALL_CAP(rb_pack_hello, &in->hello, 2 + 5 + 2 + 10);
+
+	in->sync.count = 1;
+	CHECK_SMALL_CAP(rb_pack_sync, &in->sync, 16);
+	CHECK_SMALL_CAP(rb_pack_result, &in->result, 32);
+
+	memset(in, 0, sizeof(*in));
+	strcpy(in->text.text, "too small");
+	CHECK_SMALL_CAP(rb_pack_text, &in->text, 2 + 9);
+
+	/* A failed pack writes nothing past the capacity. */
+	memset(buf, 0xee, sizeof(buf));
+	assert_int_equal(rb_pack_text(&in->text, buf, 5), -EMSGSIZE);
+	assert_int_equal(buf[5], 0xee);
+}
+
+/*
+ * The packer must not emit (nor read past v[] for) an axis the unpacker
+ * will refuse, as rb_pack_conn() already does for nqp.
+ */
+static void test_pack_params_axis_overflow(void **state)
+{
+	struct rb_params p, *in = &p;
+	uint8_t buf[BUFSZ];
+
+	(void)state;
+	sample_params(in);
+	in->size.n = RB_MAX_AXIS + 1;
+	assert_int_equal(rb_pack_params(in, buf, sizeof(buf)), -EMSGSIZE);
+	sample_params(in);
+	in->batch.n = RB_MAX_AXIS + 1;
+	assert_int_equal(rb_pack_params(in, buf, sizeof(buf)), -EMSGSIZE);
+}
+
+/* ---- fuzz -------------------------------------------------------------- */
+
+static uint64_t rng_state;
+
+static uint64_t rng(void)
+{
+	/* xorshift64*: fixed seed, reproducible on every platform. */
+	rng_state ^= rng_state >> 12;
+	rng_state ^= rng_state << 25;
+	rng_state ^= rng_state >> 27;
+	return rng_state * 0x2545f4914f6cdd1dULL;
+}
+
+/* An accepted body is canonical: packing what was unpacked gives it back. */
+static void check_canonical(int which, const union any_msg *m, const uint8_t *in, size_t len)
+{
+	uint8_t out[BUFSZ];
+	int n = -1;
+
+	switch (which) {
+	case 0:
+		n = rb_pack_hello(&m->hello, out, sizeof(out));
+		break;
+	case 1:
+		n = rb_pack_params(&m->params, out, sizeof(out));
+		break;
+	case 2:
+		n = rb_pack_conn(&m->conn, out, sizeof(out));
+		break;
+	case 3:
+		n = rb_pack_sync(&m->sync, out, sizeof(out));
+		break;
+	case 4:
+		/* NaN payloads may be quietened on some ABIs; skip those. */
+		if (isnan(m->result.bw_avg_gbps) || isnan(m->result.cpu_util_pct))
+			return;
+		n = rb_pack_result(&m->result, out, sizeof(out));
+		break;
+	case 5:
+		n = rb_pack_text(&m->text, out, sizeof(out));
+		break;
+	}
+	assert_int_equal(n, len);
+	assert_memory_equal(out, in, len);
+}
+
+static void test_fuzz(void **state)
+{
+	static const unpack_fn fns[] = { up_hello, up_params, up_conn,
+					 up_sync,  up_result, up_text };
+	uint8_t seeds[6][BUFSZ];
+	size_t seed_len[6];
+	union any_msg *m = malloc(sizeof(*m));
+	uint8_t buf[BUFSZ];
+	unsigned long accepted = 0;
+	int it, k;
+
+	(void)state;
+	assert_non_null(m);
+	/* Valid bodies to mutate, so the fuzz gets past the first field. */
+	memset(m, 0, sizeof(*m));
+	strcpy(m->hello.tool_version, "0.3.1");
+	strcpy(m->hello.test, "send_lat");
+	seed_len[0] = rb_pack_hello(&m->hello, seeds[0], BUFSZ);
+	sample_params(&m->params);
+	seed_len[1] = rb_pack_params(&m->params, seeds[1], BUFSZ);
+	sample_conn(&m->conn, 4);
+	seed_len[2] = rb_pack_conn(&m->conn, seeds[2], BUFSZ);
+	memset(m, 0, sizeof(*m));
+	m->sync.point = 5;
+	seed_len[3] = rb_pack_sync(&m->sync, seeds[3], BUFSZ);
+	m->result.bw_avg_gbps = 12.5;
+	seed_len[4] = rb_pack_result(&m->result, seeds[4], BUFSZ);
+	memset(m, 0, sizeof(*m));
+	strcpy(m->text.text, "peer gave up");
+	seed_len[5] = rb_pack_text(&m->text, seeds[5], BUFSZ);
+
+	rng_state = 0x9e3779b97f4a7c15ULL;
+	for (it = 0; it < 20000; it++) {
+		int which = (int)(rng() % 6);
+		size_t len, i;
+		uint8_t *q;
+		int ret;
+
+		if (rng() % 2) {
+			/* Pure garbage, biased towards small lengths. */
+			len = (size_t)(rng() % (rng() % 2 ? 64 : 2048));
+			for (i = 0; i < len; i++)
+				buf[i] = (uint8_t)rng();
+			/* Small length prefixes and counts reach further. */
+			if (len >= 2 && rng() % 2)
+				buf[0] = 0;
+		} else {
+			/* A valid body, mutated, truncated or extended. */
+			len = seed_len[which];
+			memcpy(buf, seeds[which], len);
+			for (k = (int)(rng() % 4); k >= 0; k--) {
+				switch (rng() % 4) {
+				case 0:
+					if (len)
+						buf[rng() % len] = (uint8_t)rng();
+					break;
+				case 1:
+					if (len)
+						buf[rng() % len] ^= (uint8_t)(1u << (rng() % 8));
+					break;
+				case 2:
+					if (len)
+						len = (size_t)(rng() % len);
+					break;
+				default:
+					if (len + 8 <= BUFSZ) {
+						buf[len] = (uint8_t)rng();
+						len++;
+					}
+					break;
+				}
+			}
+		}
+		q = dup_exact(buf, len);
+		memset(m, 0xa5, sizeof(*m));
+		ret = fns[which](q, len, m);
+		if (ret != 0 && ret != -EBADMSG) {
+			print_error("iteration %d, unpacker %d returned %d\n", it, which, ret);
+			fail();
+		}
+		if (!ret) {
+			accepted++;
+			check_canonical(which, m, q, len);
+		}
+		/* The other unpackers must cope with the same bytes. */
+		for (k = 0; k < 6; k++) {
+			memset(m, 0xa5, sizeof(*m));
+			ret = fns[k](q, len, m);
+			assert_true(ret == 0 || ret == -EBADMSG);
+		}
+		/* And the header parser with the first 12 of them. */
+		if (len >= RB_WIRE_HDR_LEN) {
+			struct rb_hdr h;
+			char err[128] = "";
+
+			ret = rb_hdr_unpack(q, &h, err, sizeof(err));
+			assert_true(ret == 0 || ret == -EBADMSG || ret == -EPROTO ||
+				    ret == -EMSGSIZE);
+			assert_true(ret == 0 || err[0] != '\0');
+		}
+		free(q);
+	}
+	/* The mutations must not be so wild that nothing is ever accepted. */
+	assert_true(accepted > 100);
+	free(m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_hdr_pack_bytes),
+		cmocka_unit_test(test_hdr_roundtrip_all_types),
+		cmocka_unit_test(test_hdr_bad_magic),
+		cmocka_unit_test(test_hdr_other_version),
+		cmocka_unit_test(test_hdr_too_long),
+		cmocka_unit_test(test_hello_roundtrip),
+		cmocka_unit_test(test_params_roundtrip),
+		cmocka_unit_test(test_conn_roundtrip),
+		cmocka_unit_test(test_sync_roundtrip),
+		cmocka_unit_test(test_result_roundtrip),
+		cmocka_unit_test(test_text_roundtrip),
+		cmocka_unit_test(test_truncations),
+		cmocka_unit_test(test_trailing_garbage),
+		cmocka_unit_test(test_params_axis_count),
+		cmocka_unit_test(test_conn_nqp),
+		cmocka_unit_test(test_string_prefix_too_long),
+		cmocka_unit_test(test_string_embedded_nul),
+		cmocka_unit_test(test_pack_small_buffer),
+		cmocka_unit_test(test_pack_params_axis_overflow),
+		cmocka_unit_test(test_fuzz),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
