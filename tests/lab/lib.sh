@@ -1,0 +1,59 @@
+# shellcheck shell=sh
+# Sourced by each lab test on the host.  A lab test writes a guest script,
+# runs it in one Soft-RoCE VM boot (scripts/rxe-lab), then checks on the
+# host what the guest left in $OUT.
+set -eu
+: "${RDMABENCH:?run lab tests through make check}" "${RXE_LAB:?}" "${TOP_SRCDIR:?}" "${TOP_BUILDDIR:?}"
+
+if [ "${RDMABENCH_SKIP_LAB:-0}" = 1 ]; then
+	echo "SKIP: lab tests disabled by RDMABENCH_SKIP_LAB=1"
+	exit 77
+fi
+
+mkdir -p "$TOP_BUILDDIR/tests/lab"
+OUT=$(mktemp -d "$TOP_BUILDDIR/tests/lab/out.XXXXXX")
+
+fail() {
+	echo "FAIL: $*" >&2
+	echo "guest outputs kept in $OUT" >&2
+	exit 1
+}
+
+# lab_run SCRIPT: run SCRIPT (sh text) in the guest with RB (the binary),
+# OUT (results, shared) and LAB (tests/lab in the source tree) set.
+lab_run() {
+	printf 'set -u\n. "$LAB/guest.sh"\n%s\n' "$1" >"$OUT/guest.sh"
+	"$RXE_LAB" --timeout "${LAB_TIMEOUT:-900}" --env RB="$RDMABENCH" --env OUT="$OUT" \
+		--env LAB="$TOP_SRCDIR/tests/lab" -- sh "$OUT/guest.sh" ||
+		fail "the lab run failed (exit $?)"
+}
+
+# expect_rc NAME CODE: the exit status the guest recorded for NAME.
+expect_rc() {
+	got=$(cat "$OUT/$1.rc" 2>/dev/null || echo missing)
+	[ "$got" = "$2" ] || {
+		cat "$OUT/$1.err" >&2 2>/dev/null || true
+		fail "$1 exited $got, expected $2"
+	}
+}
+
+# expect_grep NAME.EXT REGEX: a guest output file matches REGEX.
+expect_grep() {
+	grep -q -- "$2" "$OUT/$1" || {
+		cat "$OUT/$1" >&2
+		fail "$1 does not match '$2'"
+	}
+}
+
+# jcheck FILE EXPR...: Python expressions over the JSON document d.
+jcheck() {
+	_f=$1
+	shift
+	python3 "$TOP_SRCDIR/tests/lab/jcheck.py" "$OUT/$_f" "$@" || fail "$_f: assertion failed"
+}
+
+# Called by a test at its end: clean up after a pass.
+pass() {
+	rm -rf "$OUT"
+	echo "PASS"
+}
