@@ -304,6 +304,8 @@ static int bad_option(const char *cmd, int ch, char **argv, char *err, size_t le
 
 	if (ch == ':')
 		return fail(err, len, "%s needs an argument", arg);
+	if (optopt >= 1000 && optopt < 1000 + (int)rb_nopts)
+		return fail(err, len, "--%s takes no argument", rb_opts[optopt - 1000].lname);
 	if (optopt && optopt < 1000)
 		return fail(err, len, "unknown option -%c for %s (see rdmabench %s --help)",
 			    optopt, cmd, cmd);
@@ -318,7 +320,7 @@ int rb_cli_parse(struct rb_cli *c, const char *cmd, unsigned int test_bit, int a
 	int ch, row, ret;
 
 	build_getopt(lo, so);
-	optind = 1;
+	optind = 0; /* glibc: 0 also forgets a half-parsed group like -zv */
 	opterr = 0;
 	while ((ch = getopt_long(argc, argv, so, lo, NULL)) != -1) {
 		row = row_of(ch);
@@ -349,19 +351,32 @@ static void axis_default(struct rb_cli *c, const char *lname, struct rb_axis *a,
 }
 
 /* Test-dependent defaults, as perftest users expect them. */
+/* The smallest value of @a, and at most @cap. */
+static uint64_t smallest(const struct rb_axis *a, uint64_t cap)
+{
+	uint32_t i;
+
+	for (i = 0; i < a->n; i++)
+		if (a->v[i] < cap)
+			cap = a->v[i];
+	return cap;
+}
+
 static void apply_defaults(struct rb_cli *c, unsigned int bit)
 {
 	bool lat = bit & RB_T_LAT, atomic = bit & (RB_T_ATOMIC_LAT | RB_T_ATOMIC_BW);
 
 	if (c->all)
 		rb_axis_parse("2..8M:x2", true, &c->p.size, (char[8]){ 0 }, 8);
-	axis_default(c, "size", &c->p.size, atomic ? 8 : lat ? 2 : 65536);
+	else
+		axis_default(c, "size", &c->p.size, atomic ? 8 : lat ? 2 : 65536);
 	axis_default(c, "tx-depth", &c->p.tx_depth, 128);
 	axis_default(c, "batch", &c->p.batch, 1);
 	axis_default(c, "qps", &c->p.qps, 1);
 	/* Mostly unsignaled, as perftest: a sender that waits for every ACK
-	 * measures its own completion handling, not the round trip. */
-	axis_default(c, "signal", &c->p.signal, 64);
+	 * measures its own completion handling, not the round trip.  Never
+	 * more than the smallest depth, which the user may have lowered. */
+	axis_default(c, "signal", &c->p.signal, smallest(&c->p.tx_depth, 64));
 	if (!rb_cli_given(c, "iters") && !c->p.duration_s)
 		c->p.iters = lat ? 1000 : 5000;
 	if (!rb_cli_given(c, "inline") && (bit & (RB_T_SEND_LAT | RB_T_WRITE_LAT)))
@@ -391,7 +406,13 @@ int rb_cli_finish(struct rb_cli *c, const char *test, unsigned int test_bit, cha
 		  size_t errlen)
 {
 	uint32_t i, j;
+	char n[40];
 
+	/* "atomic" took the options of both modes; --mode chose one. */
+	for (i = 0; i < rb_nopts; i++)
+		if ((c->given >> i & 1) && !(rb_opts[i].tests & test_bit))
+			return fail(err, errlen, "%s does not apply to %s",
+				    opt_name(&rb_opts[i], n, sizeof(n)), test);
 	snprintf(c->p.test, sizeof(c->p.test), "%s", test);
 	apply_defaults(c, test_bit);
 	/* Every signal value must fit every depth it is paired with. */
@@ -439,7 +460,7 @@ void rb_usage(FILE *f, const char *cmd, unsigned int test_bit)
 			usage_line(f, &rb_opts[i]);
 }
 
-/* Escape what troff would take as markup: '-' and a leading '.'. */
+/* Escape what troff would take as markup: '-' and '\\'. */
 static void man_text(FILE *f, const char *s)
 {
 	for (; *s; s++) {
