@@ -470,6 +470,36 @@ static int client_hello(struct session *s)
 	return ret;
 }
 
+/* --recommend: print it, and put it into the JSON (files rewritten). */
+static int recommend(struct session *s)
+{
+	FILE *f = s->c->format == RB_FMT_TABLE ? stdout : stderr;
+	struct rb_reco reco[RB_MAX_AXIS];
+	size_t i, n = rb_recommend(s->res, s->nres, reco, RB_MAX_AXIS);
+	json_t *arr = json_array();
+	char sz[16];
+
+	fprintf(f, "# recommendation: per size, the smallest batch and largest signal interval "
+		   "within 5%% of the best message rate\n");
+	for (i = 0; i < n; i++) {
+		fprintf(f, "# size %s: batch %u signal %u -> %.3f Mpps (best %.3f Mpps at batch %u "
+			   "signal %u)\n",
+			rb_size_str(reco[i].size, sz, sizeof(sz)), reco[i].batch, reco[i].signal,
+			reco[i].msg_rate_mpps, reco[i].best_msg_rate_mpps, reco[i].best_batch,
+			reco[i].best_signal);
+		json_array_append_new(arr, json_pack("{sI sI sI sf sI sI sf}", "size",
+						     (json_int_t)reco[i].size, "batch",
+						     (json_int_t)reco[i].batch, "signal",
+						     (json_int_t)reco[i].signal, "msg_rate_mpps",
+						     reco[i].msg_rate_mpps, "best_batch",
+						     (json_int_t)reco[i].best_batch, "best_signal",
+						     (json_int_t)reco[i].best_signal, "best_msg_rate_mpps",
+						     reco[i].best_msg_rate_mpps));
+	}
+	s->rep.recommendation = arr;
+	return write_files(s);
+}
+
 static int client_points(struct session *s)
 {
 	size_t i, n = rb_plan_count(&s->p);
@@ -486,11 +516,12 @@ static int client_points(struct session *s)
 		       s->c->json_path[0] || s->c->csv_path[0] ? " and kept in the output files" : "");
 		return -EINTR;
 	}
-	if (ret)
+	if (ret) {
 		rb_oob_send_error(&s->oob, "client failed at point %zu: %s", i - 1, rb_last_error);
-	else
-		ret = send_body(s, RB_MSG_BYE, 0);
-	return ret;
+		return ret;
+	}
+	ret = send_body(s, RB_MSG_BYE, 0);
+	return !ret && s->c->recommend ? recommend(s) : ret;
 }
 
 static int exit_code(struct session *s, int ret)
@@ -524,6 +555,7 @@ static void session_end(struct session *s)
 	finish_output(s);
 	close_resources(s);
 	rb_oob_close(&s->oob);
+	json_decref(s->rep.recommendation);
 	free(s->res);
 }
 

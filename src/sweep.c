@@ -165,3 +165,49 @@ const char *rb_size_str(uint64_t v, char *buf, size_t len)
 		snprintf(buf, len, "%llu%c", (unsigned long long)v, sfx[i]);
 	return buf;
 }
+
+/* Is @r a better recommendation than @cur: smaller batch, then larger signal. */
+static bool cheaper(const struct rb_result *r, const struct rb_reco *cur)
+{
+	return r->pt.batch < cur->batch ||
+	       (r->pt.batch == cur->batch && r->pt.signal > cur->signal);
+}
+
+/* Fill @o for size @size from every point of that size. */
+static void recommend_size(const struct rb_result *res, size_t n, uint64_t size,
+			   struct rb_reco *o)
+{
+	size_t i;
+
+	memset(o, 0, sizeof(*o));
+	o->size = size;
+	for (i = 0; i < n; i++)
+		if (res[i].pt.size == size && res[i].has_bw &&
+		    res[i].msg_rate_mpps > o->best_msg_rate_mpps) {
+			o->best_msg_rate_mpps = res[i].msg_rate_mpps;
+			o->best_batch = res[i].pt.batch;
+			o->best_signal = res[i].pt.signal;
+		}
+	o->batch = UINT32_MAX;
+	for (i = 0; i < n; i++)
+		if (res[i].pt.size == size && res[i].has_bw &&
+		    res[i].msg_rate_mpps >= 0.95 * o->best_msg_rate_mpps && cheaper(&res[i], o)) {
+			o->batch = res[i].pt.batch;
+			o->signal = res[i].pt.signal;
+			o->msg_rate_mpps = res[i].msg_rate_mpps;
+		}
+}
+
+size_t rb_recommend(const struct rb_result *res, size_t n, struct rb_reco *out, size_t max)
+{
+	size_t i, j, k = 0;
+
+	for (i = 0; i < n && k < max; i++) {
+		for (j = 0; j < k && out[j].size != res[i].pt.size; j++)
+			;
+		if (j < k || !res[i].has_bw)
+			continue;
+		recommend_size(res, n, res[i].pt.size, &out[k++]);
+	}
+	return k;
+}

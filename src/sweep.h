@@ -41,6 +41,23 @@ size_t rb_plan_count(const struct rb_params *p);
 /* rb_plan_point() - the @i-th point of @p's plan, in the documented order. */
 void rb_plan_point(const struct rb_params *p, size_t i, struct rb_point *pt);
 
+/* One size's recommendation (--recommend). */
+struct rb_reco {
+	uint64_t size;
+	uint32_t batch, signal;	     /* the cheapest setting that is close enough */
+	double msg_rate_mpps;
+	uint32_t best_batch, best_signal; /* where the best rate was measured */
+	double best_msg_rate_mpps;
+};
+
+/*
+ * rb_recommend() - per size in @res (first-seen order), the smallest batch,
+ * then the largest signal interval, whose message rate is within 5% of the
+ * best measured at that size.  Points without a rate are ignored.  Writes
+ * at most @max entries to @out and returns how many.
+ */
+size_t rb_recommend(const struct rb_result *res, size_t n, struct rb_reco *out, size_t max);
+
 /*
  * rb_size_str() - @v bytes as the shortest exact form ("64", "4K", "8M")
  * into @buf.  Returns @buf.

@@ -468,6 +468,61 @@ static void test_size_str(void **state)
 	}
 }
 
+static struct rb_result rate(uint64_t size, uint32_t batch, uint32_t signal, double mpps)
+{
+	struct rb_result r = { .pt = { .size = size, .batch = batch, .signal = signal, .qps = 1 },
+			       .has_bw = true, .msg_rate_mpps = mpps };
+	return r;
+}
+
+/*
+ * Known data: at 64 B the best is 10.0 at batch 16 signal 64; batch 4
+ * signal 16 (9.6) and signal 64 (9.7) are within 5%, batch 1 (5.0) is not:
+ * the cheapest close setting is batch 4 with the larger signal, 64.
+ * At 4 KiB every batch reaches the best within 5%: batch 1, and of its
+ * signals the largest, 64, even though signal 16 is the faster one.
+ */
+static void test_recommend_known(void **state)
+{
+	struct rb_result res[] = {
+		rate(64, 1, 16, 5.0),	rate(4096, 1, 16, 2.0),	 rate(64, 1, 64, 4.9),
+		rate(4096, 1, 64, 1.95), rate(64, 4, 16, 9.6),	 rate(4096, 4, 16, 2.01),
+		rate(64, 4, 64, 9.7),	rate(4096, 4, 64, 2.0),	 rate(64, 16, 16, 9.0),
+		rate(4096, 16, 16, 1.99), rate(64, 16, 64, 10.0), rate(4096, 16, 64, 1.98),
+	};
+	struct rb_reco out[4];
+	size_t n = rb_recommend(res, sizeof(res) / sizeof(res[0]), out, 4);
+
+	(void)state;
+	assert_int_equal(n, 2);
+	assert_int_equal(out[0].size, 64);
+	assert_int_equal(out[0].batch, 4);
+	assert_int_equal(out[0].signal, 64);
+	assert_true(out[0].msg_rate_mpps == 9.7);
+	assert_true(out[0].best_msg_rate_mpps == 10.0);
+	assert_int_equal(out[0].best_batch, 16);
+	assert_int_equal(out[0].best_signal, 64);
+	assert_int_equal(out[1].size, 4096);
+	assert_int_equal(out[1].batch, 1);
+	assert_int_equal(out[1].signal, 64);
+	assert_int_equal(out[1].best_batch, 4);
+	assert_int_equal(out[1].best_signal, 16);
+}
+
+/* Latency points carry no rate; the output is bounded by @max. */
+static void test_recommend_edges(void **state)
+{
+	struct rb_result res[] = { rate(64, 1, 1, 1.0), rate(128, 1, 1, 1.0),
+				   rate(256, 1, 1, 1.0) };
+	struct rb_reco out[2];
+
+	(void)state;
+	res[0].has_bw = false;
+	assert_int_equal(rb_recommend(res, 3, out, 2), 2);
+	assert_int_equal(out[0].size, 128);
+	assert_int_equal(rb_recommend(res, 0, out, 2), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -487,6 +542,8 @@ int main(void)
 		cmocka_unit_test(test_plan_order),
 		cmocka_unit_test(test_plan_order_all_axes),
 		cmocka_unit_test(test_size_str),
+		cmocka_unit_test(test_recommend_known),
+		cmocka_unit_test(test_recommend_edges),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
