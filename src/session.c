@@ -123,10 +123,14 @@ static int open_resources(struct session *s)
 	if (ret)
 		return ret;
 	ret = check_limits(s);
-	if (!ret)
-		ret = rb_place_apply(r->dev.name, s->c->cpu, s->c->numa, &s->rep.place);
 	if (ret)
 		return ret;
+	ret = rb_place_apply(r->dev.name, s->c->cpu, s->c->numa, &s->rep.place);
+	if (ret) {
+		/* An explicit --cpu/--numa this machine cannot honour. */
+		s->usage = ret == -EINVAL;
+		return ret;
+	}
 	r->region = region_size(&s->p);
 	s->buf_len = 2 * r->region;
 	r->buf = rb_place_alloc(s->buf_len, s->rep.place.mem_node);

@@ -1,0 +1,47 @@
+#!/bin/sh
+# Placement in the lab's 2-node guest, whose NIC (and so rxe0) sits on NUMA
+# node 1 with CPU 1: rdmabench topo finds it, --cpu auto pins there on both
+# sides, and --cpu 0 is recorded as remote with a warning naming both nodes.
+. "$TOP_SRCDIR/tests/lab/lib.sh"
+
+# Both sides auto-pin to CPU 1 (the only CPU of node 1) and so share it:
+# keep the runs tiny, they measure placement, not latency.
+lab_run '
+solo topo topo
+solo topojson topo --json "$OUT/topo.json"
+solo nodev topo -d nosuch
+pair auto "send_lat --quiet" "send_lat -n 20 --warmup 5 192.0.2.1 --json $OUT/auto.json --csv $OUT/auto.csv"
+pair remote "send_lat --quiet --cpu none" "send_lat -n 20 --warmup 5 --cpu 0 192.0.2.1 --json $OUT/remote.json"
+solo badcpu send_lat --cpu 7 -n 5 --timeout 2 192.0.2.1
+'
+
+expect_rc topo 0
+expect_grep topo.out '^rxe0: '
+expect_grep topo.out 'netdev eth0, PCI 0000:81:00.0, NUMA node 1, local CPUs 1$'
+expect_grep topo.out 'ACTIVE'
+expect_grep topo.out 'RoCE v2 *::ffff:192.0.2.1'
+jcheck topo.json 'd["schema_version"] == 1' 'len(d["devices"]) == 1' \
+	'd["devices"][0]["name"] == "rxe0"' 'd["devices"][0]["netdev"] == "eth0"' \
+	'd["devices"][0]["pci"] == "0000:81:00.0"' 'd["devices"][0]["numa_node"] == 1' \
+	'd["devices"][0]["local_cpus"] == "1"' \
+	'd["devices"][0]["ports"][0]["state"] == "ACTIVE"' \
+	'any(g["type"] == "RoCE v2" and g["address"] == "::ffff:192.0.2.1" for g in d["devices"][0]["ports"][0]["gids"])' \
+	'd["devices"][0]["pcie"]["max_link_width"] >= 1'
+expect_rc nodev 1
+expect_grep nodev.err 'nosuch'
+
+expect_rc auto.cli 0
+expect_rc auto.srv 0
+jcheck auto.json 'd["placement"] == {"device_numa_node": 1, "cpus": "1", "mem_node": 1, "local": True}' \
+	'd["peer_placement"] == {"device_numa_node": 1, "cpus": "1", "mem_node": 1, "local": True}'
+jcheck auto.csv 'all(r["device_numa_node"] == "1" and r["cpus"] == "1" and r["mem_node"] == "1" and r["local"] == "true" for r in d)'
+expect_grep auto.cli.out '^# placement: .*node 1.*local'
+
+expect_rc remote.cli 0
+jcheck remote.json 'd["placement"]["cpus"] == "0"' 'd["placement"]["local"] is False' \
+	'd["placement"]["device_numa_node"] == 1'
+expect_grep remote.cli.err 'warning: remote placement: rxe0 is on NUMA node 1, but CPU 0 is on node 0'
+
+expect_rc badcpu 2
+expect_grep badcpu.err 'cpu 7'
+pass
