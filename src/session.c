@@ -455,6 +455,18 @@ static void progress(struct session *s, size_t i, size_t n, uint64_t t0)
 		fputc('\n', stderr);
 }
 
+/* ---- both ----------------------------------------------------------- */
+
+/* Once the peer is known: connect the QPs, then measure every point. */
+static int connect_and_measure(struct session *s, int (*points)(struct session *))
+{
+	int ret;
+
+	report_init(s);
+	ret = exchange_conn(s);
+	return ret ? ret : points(s);
+}
+
 /* ---- client --------------------------------------------------------- */
 
 static int client_hello(struct session *s)
@@ -575,12 +587,8 @@ int rb_client(const struct rb_test *t, struct rb_cli *c)
 		ret = rb_oob_connect(c->host, (uint16_t)c->tcp_port, (int)c->timeout_s * 1000, &s.oob);
 	if (!ret)
 		ret = client_hello(&s);
-	if (!ret) {
-		report_init(&s);
-		ret = exchange_conn(&s);
-	}
 	if (!ret)
-		ret = client_points(&s);
+		ret = connect_and_measure(&s, client_points);
 	session_end(&s);
 	return exit_code(&s, ret);
 }
@@ -685,12 +693,8 @@ static int serve_one(int lfd, const struct rb_test *only, struct rb_cli *c)
 	ret = server_hello(&s, only);
 	if (!ret)
 		ret = server_params(&s);
-	if (!ret) {
-		report_init(&s);
-		ret = exchange_conn(&s);
-	}
 	if (!ret)
-		ret = server_points(&s);
+		ret = connect_and_measure(&s, server_points);
 	/* Tell the client why, unless it is the one who hung up. */
 	if (ret && ret != -ECONNABORTED && ret != -ECONNRESET && ret != -EILSEQ)
 		rb_oob_send_error(&s.oob, "server: %s", rb_last_error);

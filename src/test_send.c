@@ -47,12 +47,8 @@ static int send_wait(struct rb_run *r, uint64_t it)
 	while (r->rx_count <= it) {
 		if (r->stopped && it >= r->stop_count)
 			return 1;
-		n = rb_reap(r, &done, pp_recv);
+		n = rb_poll_step(r, &idle, &done, pp_recv, "a SEND from the peer");
 		if (n < 0)
-			return n;
-		if (n)
-			rb_idle_reset(&idle);
-		else if ((n = rb_idle_check(r, &idle, "a SEND from the peer")))
 			return n;
 	}
 	return 0;

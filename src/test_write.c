@@ -52,12 +52,8 @@ static int write_wait(struct rb_run *r, uint64_t it)
 	while (*mark != flag_of(it)) {
 		if (r->stopped && it >= r->stop_count)
 			return 1;
-		n = rb_reap(r, &done, NULL);
+		n = rb_poll_step(r, &idle, &done, NULL, "an RDMA WRITE from the peer");
 		if (n < 0)
-			return n;
-		if (n)
-			rb_idle_reset(&idle);
-		else if ((n = rb_idle_check(r, &idle, "an RDMA WRITE from the peer")))
 			return n;
 	}
 	/* The mark is written last, so the rest is there: check it. */

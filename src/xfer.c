@@ -199,6 +199,18 @@ int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what)
 	return -ETIMEDOUT;
 }
 
+int rb_poll_step(struct rb_run *r, struct rb_idle *idle, uint64_t *done,
+		 int (*on_recv)(struct rb_run *, uint32_t qi), const char *what)
+{
+	int n = rb_reap(r, done, on_recv);
+
+	if (n > 0)
+		rb_idle_reset(idle);
+	else if (!n)
+		n = rb_idle_check(r, idle, what);
+	return n;
+}
+
 bool rb_point_ended(struct rb_run *r, uint64_t it)
 {
 	if (it < r->p->warmup)
@@ -216,15 +228,9 @@ int rb_wait_room(struct rb_run *r, uint32_t qi, uint32_t k, uint64_t *done)
 	struct rb_idle idle = { 0 };
 	int n;
 
-	while (r->sq[qi].depth - r->sq[qi].used < k) {
-		n = rb_reap(r, done, NULL);
-		if (n < 0)
+	while (r->sq[qi].depth - r->sq[qi].used < k)
+		if ((n = rb_poll_step(r, &idle, done, NULL, "send queue room")) < 0)
 			return n;
-		if (n)
-			rb_idle_reset(&idle);
-		else if ((n = rb_idle_check(r, &idle, "send queue room")))
-			return n;
-	}
 	return 0;
 }
 
@@ -325,15 +331,9 @@ static int reap_until(struct rb_run *r, uint64_t *done, uint64_t target, const c
 	struct rb_idle idle = { 0 };
 	int n;
 
-	while (*done < target) {
-		n = rb_reap(r, done, NULL);
-		if (n < 0)
+	while (*done < target)
+		if ((n = rb_poll_step(r, &idle, done, NULL, what)) < 0)
 			return n;
-		if (n)
-			rb_idle_reset(&idle);
-		else if ((n = rb_idle_check(r, &idle, what)))
-			return n;
-	}
 	return 0;
 }
 
@@ -520,15 +520,9 @@ int rb_run_server_recv(struct rb_run *r)
 
 	if (!r->p->warmup)
 		mark_start(r);
-	while (!r->stopped || r->total < r->stop_count) {
-		n = rb_reap(r, &dummy, count_recv);
-		if (n < 0)
+	while (!r->stopped || r->total < r->stop_count)
+		if ((n = rb_poll_step(r, &idle, &dummy, count_recv, "messages")) < 0)
 			return n;
-		if (n)
-			rb_idle_reset(&idle);
-		else if ((n = rb_idle_check(r, &idle, "messages")))
-			return n;
-	}
 	mark_end(r);
 	r->ops = r->total > r->p->warmup ? r->total - r->p->warmup : 0;
 	return 0;

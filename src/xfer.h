@@ -135,6 +135,13 @@ static inline void rb_idle_reset(struct rb_idle *s)
 
 int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what);
 
+/*
+ * rb_poll_step() - one rb_reap() with the idle bookkeeping: the building
+ * block of every wait.  Returns completions seen (>= 0) or -errno.
+ */
+int rb_poll_step(struct rb_run *r, struct rb_idle *idle, uint64_t *done,
+		 int (*on_recv)(struct rb_run *, uint32_t qi), const char *what);
+
 /* rb_wait_room() - reap until QP @qi has room for @k more WRs. */
 int rb_wait_room(struct rb_run *r, uint32_t qi, uint32_t k, uint64_t *done);
 
