@@ -124,12 +124,20 @@ static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv)
 		return rb_topo_report(c.device[0] ? c.device : NULL,
 				      c.json_path[0] ? c.json_path : NULL);
 	if (cmd->bit == RB_T_SERVER)
-		return rb_server(NULL, &c);
+		return rb_server(cmd->name, RB_T_TESTS, false, &c);
+	/* A one-shot server serves what its command names: "atomic" both
+	 * modes, since the mode is the client's to choose. */
+	if (!c.host) {
+		rb_cli_client_only(&c, err, sizeof(err));
+		if (err[0])
+			rb_info("%s: the server adopts the client's plan; ignoring %s", cmd->name, err);
+		return rb_server(cmd->name, cmd->bit, true, &c);
+	}
 	bit = resolve_bit(cmd, &c);
 	t = test_of(bit);
 	if (rb_cli_finish(&c, t->name, bit, err, sizeof(err)))
 		return usage_error(cmd->name, err);
-	return c.host ? rb_client(t, &c) : rb_server(t, &c);
+	return rb_client(t, &c);
 }
 
 int main(int argc, char **argv)

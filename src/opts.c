@@ -61,6 +61,10 @@ const struct rb_opt rb_opts[] = {
 	  RB_T_TESTS,
 	  "fill buffers with a pattern and check what arrives; a mismatch names size, offset "
 	  "and iteration and exits 1" },
+	{ "rdma-cm", 'R', RB_OPT_FLAG, PAR(use_cm), 0, 0, 1, false, false, NULL, NULL, NULL,
+	  RB_T_TESTS,
+	  "connect the QPs through librdmacm (route, GID and path from the CM) instead of the "
+	  "out-of-band exchange" },
 	{ "mtu", 0, RB_OPT_U32, PAR(mtu), 0, 256, 4096, true, false, NULL, "BYTES",
 	  "the ports' active MTU", RB_T_TESTS, "path MTU: 256, 512, 1024, 2048 or 4096" },
 	/* where: local to each side */
@@ -425,6 +429,27 @@ int rb_cli_finish(struct rb_cli *c, const char *test, unsigned int test_bit, cha
 					    (unsigned long long)c->p.signal.v[i],
 					    (unsigned long long)c->p.tx_depth.v[j]);
 	return check_combinations(c, test_bit, err, errlen);
+}
+
+/* The plan's fields, and the flags that shape it, are the client's. */
+static bool client_only(const struct rb_opt *o)
+{
+	size_t p = offsetof(struct rb_cli, p);
+
+	return (o->off >= p && o->off < p + sizeof(struct rb_params)) || o->off == OFF(all) ||
+	       o->off == OFF(op) || o->off == OFF(mode) || o->off == OFF(recommend);
+}
+
+void rb_cli_client_only(const struct rb_cli *c, char *buf, size_t len)
+{
+	size_t i, used = 0;
+	char n[40];
+
+	buf[0] = '\0';
+	for (i = 0; i < rb_nopts && used < len; i++)
+		if ((c->given >> i & 1) && client_only(&rb_opts[i]))
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+						 opt_name(&rb_opts[i], n, sizeof(n)));
 }
 
 static void usage_line(FILE *f, const struct rb_opt *o)

@@ -114,6 +114,13 @@ int rb_cli_parse(struct rb_cli *c, const char *cmd, unsigned int test_bit, int a
 int rb_cli_finish(struct rb_cli *c, const char *test, unsigned int test_bit, char *err,
 		  size_t errlen);
 
+/*
+ * rb_cli_client_only() - the options on the command line that only a
+ * client uses (the plan: the server adopts the client's), as
+ * "-s/--size, -n/--iters" into @buf; empty when none.
+ */
+void rb_cli_client_only(const struct rb_cli *c, char *buf, size_t len);
+
 /* rb_usage() - help for @cmd listing the options of @test_bit. */
 void rb_usage(FILE *f, const char *cmd, unsigned int test_bit);
 

@@ -21,6 +21,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "cm.h"
 #include "output.h"
 #include "session.h"
 #include "sweep.h"
@@ -41,6 +42,7 @@ struct session {
 	enum rb_role role;
 	bool usage;	    /* the failure is the user's request, not the run */
 	struct rb_oob oob;
+	struct rb_cm cm;    /* -R only */
 	struct rb_run run;
 	struct rb_report rep;
 	struct rb_writer out; /* stdout */
@@ -54,6 +56,12 @@ struct session {
 static uint8_t msg[RB_WIRE_MAX_BODY];
 
 /* ---- resources ------------------------------------------------------ */
+
+/* The QPs' remote rights on this side. */
+static int qp_access(const struct session *s)
+{
+	return s->role == RB_ROLE_SERVER ? s->t->server_access : s->t->client_access;
+}
 
 /* Requests the device cannot honour are usage errors (exit 2). */
 static int check_limits(struct session *s)
@@ -138,8 +146,7 @@ static int open_resources(struct session *s)
 		rb_err("cannot allocate %zu bytes of buffers: %s", s->buf_len, strerror(errno));
 		return -ENOMEM;
 	}
-	access = IBV_ACCESS_LOCAL_WRITE |
-		 (s->role == RB_ROLE_SERVER ? s->t->server_access : s->t->client_access);
+	access = IBV_ACCESS_LOCAL_WRITE | qp_access(s);
 	ret = rb_mr_reg(&r->dev, r->buf, s->buf_len, access, &r->mr);
 	if (!ret)
 		ret = create_qps(s);
@@ -225,18 +232,41 @@ static void negotiate(struct session *s, const struct rb_msg_conn *me)
 	s->rep.path_mtu = mtu;
 }
 
+/* -R: the CM connects the QPs; the server listens before it answers CONN. */
+static int cm_connect(struct session *s)
+{
+	struct rb_run *r = &s->run;
+	struct rb_cm_conn c = { &r->dev, r->qp, r->nqp, qp_access(s), r->path_mtu, r->rd_atom };
+
+	if (s->role == RB_ROLE_SERVER)
+		return rb_cm_accept(&s->cm, &c);
+	return rb_cm_connect(&s->cm, s->c->host, (uint16_t)s->c->tcp_port, s->oob.timeout_ms, &c);
+}
+
+static int qp_connect(struct session *s, const struct rb_msg_conn *me)
+{
+	struct rb_run *r = &s->run;
+	uint32_t i;
+	int ret = 0;
+
+	if (s->p.use_cm)
+		return cm_connect(s);
+	for (i = 0; i < r->nqp && !ret; i++)
+		ret = rb_qp_connect(&r->dev, r->qp[i], qp_access(s), me->qp[i].psn,
+				    &r->remote.qp[i], r->path_mtu, r->rd_atom);
+	return ret;
+}
+
 static int exchange_conn(struct session *s)
 {
 	struct rb_run *r = &s->run;
 	struct rb_msg_conn me;
-	uint32_t len, i;
-	int ret;
+	uint32_t len;
+	int ret = 0;
 
 	local_conn(s, &me);
 	if (s->role == RB_ROLE_CLIENT)
 		ret = send_body(s, RB_MSG_CONN, rb_pack_conn(&me, msg, sizeof(msg)));
-	else
-		ret = 0;
 	if (!ret)
 		ret = rb_oob_expect(&s->oob, RB_MSG_CONN, msg, sizeof(msg), &len);
 	if (!ret && (rb_unpack_conn(msg, len, &r->remote) || r->remote.nqp != r->nqp ||
@@ -244,6 +274,8 @@ static int exchange_conn(struct session *s)
 		rb_err("peer %s sent a CONN message that does not match the plan", s->oob.peer);
 		ret = -EPROTO;
 	}
+	if (!ret && s->role == RB_ROLE_SERVER && s->p.use_cm)
+		ret = rb_cm_listen(&s->cm, (uint16_t)s->c->tcp_port, s->oob.timeout_ms);
 	if (!ret && s->role == RB_ROLE_SERVER)
 		ret = send_body(s, RB_MSG_CONN, rb_pack_conn(&me, msg, sizeof(msg)));
 	if (ret)
@@ -251,11 +283,7 @@ static int exchange_conn(struct session *s)
 	negotiate(s, &me);
 	s->rep.has_peer_place = true;
 	s->rep.peer_place = r->remote.place;
-	for (i = 0; i < r->nqp && !ret; i++)
-		ret = rb_qp_connect(&r->dev, r->qp[i],
-				    s->role == RB_ROLE_SERVER ? s->t->server_access :
-								s->t->client_access,
-				    me.qp[i].psn, &r->remote.qp[i], r->path_mtu, r->rd_atom);
+	ret = qp_connect(s, &me);
 	if (!ret && s->t->setup)
 		ret = s->t->setup(r);
 	return ret;
@@ -570,6 +598,7 @@ static void session_end(struct session *s)
 {
 	finish_output(s);
 	close_resources(s);
+	rb_cm_close(&s->cm);
 	rb_oob_close(&s->oob);
 	json_decref(s->rep.recommendation);
 	free(s->res);
@@ -595,8 +624,15 @@ int rb_client(const struct rb_test *t, struct rb_cli *c)
 
 /* ---- server --------------------------------------------------------- */
 
+/* What a server was started for. */
+struct serve_for {
+	const char *name;
+	unsigned int accept; /* RB_T_* */
+	bool once;
+};
+
 /* HELLO: which test; refuse one this server does not run. */
-static int server_hello(struct session *s, const struct rb_test *only)
+static int server_hello(struct session *s, const struct serve_for *f)
 {
 	struct rb_msg_hello h;
 	uint32_t len;
@@ -615,8 +651,8 @@ static int server_hello(struct session *s, const struct rb_test *only)
 		       s->oob.peer, h.test, PACKAGE_VERSION);
 		return -EPROTONOSUPPORT;
 	}
-	if (only && s->t != only) {
-		rb_err("this server runs %s; client %s asked for %s", only->name, s->oob.peer,
+	if (!(s->t->bit & f->accept)) {
+		rb_err("this server runs %s; client %s asked for %s", f->name, s->oob.peer,
 		       s->t->name);
 		return -EPROTONOSUPPORT;
 	}
@@ -680,17 +716,17 @@ static int server_points(struct session *s)
 	}
 }
 
-static int serve_one(int lfd, const struct rb_test *only, struct rb_cli *c)
+static int serve_one(int lfd, const struct serve_for *f, struct rb_cli *c)
 {
 	struct session s;
 	int ret;
 
-	session_init(&s, only, c, RB_ROLE_SERVER);
+	session_init(&s, NULL, c, RB_ROLE_SERVER);
 	ret = rb_oob_accept(lfd, -1, &s.oob);
 	if (ret)
 		return ret == -EINTR ? RB_EXIT_INTR : RB_EXIT_FAIL;
 	rb_info("client %s connected", s.oob.peer);
-	ret = server_hello(&s, only);
+	ret = server_hello(&s, f);
 	if (!ret)
 		ret = server_params(&s);
 	if (!ret)
@@ -704,18 +740,18 @@ static int serve_one(int lfd, const struct rb_test *only, struct rb_cli *c)
 	return exit_code(&s, ret);
 }
 
-int rb_server(const struct rb_test *only, struct rb_cli *c)
+int rb_server(const char *name, unsigned int accept, bool once, struct rb_cli *c)
 {
+	struct serve_for f = { name, accept, once };
 	int lfd, ret;
 
 	ret = rb_oob_listen((uint16_t)c->tcp_port, &lfd);
 	if (ret)
 		return RB_EXIT_FAIL;
-	rb_info("%s: waiting for a client on TCP port %u", only ? only->name : "server",
-		c->tcp_port);
+	rb_info("%s: waiting for a client on TCP port %u", name, c->tcp_port);
 	do {
-		ret = serve_one(lfd, only, c);
-	} while (!only && !rb_interrupted);
+		ret = serve_one(lfd, &f, c);
+	} while (!once && !rb_interrupted);
 	close(lfd);
-	return only ? ret : RB_EXIT_OK;
+	return once ? ret : RB_EXIT_OK;
 }

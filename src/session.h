@@ -17,11 +17,12 @@
 int rb_client(const struct rb_test *t, struct rb_cli *c);
 
 /*
- * rb_server() - serve clients on c->tcp_port.  With @only set, serve one
- * client of that test and return its exit code; a client asking for
- * another test is refused with a message naming both.  Without, serve
- * any test, one client after another, until interrupted (returns 0).
+ * rb_server() - serve clients on c->tcp_port, for the tests whose RB_T_*
+ * bits are in @accept (@name in messages: "send_lat", "atomic").  With
+ * @once, serve one client and return its exit code; a client asking for
+ * another test is refused with a message naming both.  Without, serve one
+ * client after another until interrupted (returns 0).
  */
-int rb_server(const struct rb_test *only, struct rb_cli *c);
+int rb_server(const char *name, unsigned int accept, bool once, struct rb_cli *c);
 
 #endif

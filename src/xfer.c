@@ -234,19 +234,20 @@ int rb_wait_room(struct rb_run *r, uint32_t qi, uint32_t k, uint64_t *done)
 	return 0;
 }
 
+/* CPU time is read inside the wall-clock interval, never around it. */
 static void mark_start(struct rb_run *r)
 {
-	r->cpu0 = rb_thread_cpu_ns();
 	r->t0 = rb_now_ns();
 	r->k0 = rb_ticks();
+	r->cpu0 = rb_thread_cpu_ns();
 	r->next_clock = 0;
 }
 
 static void mark_end(struct rb_run *r)
 {
+	r->cpu1 = rb_thread_cpu_ns();
 	r->k1 = rb_ticks();
 	r->t1 = rb_now_ns();
-	r->cpu1 = rb_thread_cpu_ns();
 }
 
 double rb_ns_per_tick(const struct rb_run *r)
@@ -495,7 +496,9 @@ int rb_run_server_wait(struct rb_run *r)
 			return ret;
 	}
 	mark_end(r);
+	/* What the client did to this memory in the measured interval. */
 	r->total = r->stop_count;
+	r->ops = r->total > r->p->warmup ? r->total - r->p->warmup : 0;
 	return 0;
 }
 

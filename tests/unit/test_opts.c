@@ -71,6 +71,7 @@ static const struct want wants[] = {
 	{ "op", 0, RB_OPT_CHOICE, CLI(op), 0, 0, 1, false, false, "fadd|cswap", W_ATOMIC },
 	{ "mode", 0, RB_OPT_CHOICE, CLI(mode), 0, 0, 1, false, false, "lat|bw", W_ATOMIC },
 	{ "verify", 0, RB_OPT_FLAG, PRM(verify), 0, 0, 1, false, false, NULL, RB_T_TESTS },
+	{ "rdma-cm", 'R', RB_OPT_FLAG, PRM(use_cm), 0, 0, 1, false, false, NULL, RB_T_TESTS },
 	{ "mtu", 0, RB_OPT_U32, PRM(mtu), 0, 256, 4096, true, false, NULL, RB_T_TESTS },
 	{ "device", 'd', RB_OPT_STR, CLI(device), SZ(device), 0, 0, false, false, NULL,
 	  RB_T_ALL },
@@ -1050,6 +1051,23 @@ static void test_plan_limit(void **state)
 
 /* ---- rb_cli_given ------------------------------------------------------- */
 
+/* A one-shot server names the plan options it ignores, and only those. */
+static void test_client_only(void **state)
+{
+	struct rb_cli c;
+	char err[256], buf[256];
+
+	(void)state;
+	CHECK_OK(PARSE(&c, RB_T_ATOMIC_LAT | RB_T_ATOMIC_BW, err, "-n", "50", "--op", "cswap",
+		       "-d", "rxe0", "--json", "x.json", "-R", "--mode", "bw"),
+		 err);
+	rb_cli_client_only(&c, buf, sizeof(buf));
+	assert_string_equal(buf, "-n/--iters, --op, --mode, -R/--rdma-cm");
+	CHECK_OK(PARSE(&c, RB_T_SEND_LAT, err, "-d", "rxe0", "--cpu", "1", "-p", "4000"), err);
+	rb_cli_client_only(&c, buf, sizeof(buf));
+	assert_string_equal(buf, "");
+}
+
 static void test_given(void **state)
 {
 	struct rb_cli c;
@@ -1328,6 +1346,7 @@ int main(void)
 		cmocka_unit_test(test_combinations),
 		cmocka_unit_test(test_plan_limit),
 		cmocka_unit_test(test_given),
+		cmocka_unit_test(test_client_only),
 		cmocka_unit_test(test_usage),
 		cmocka_unit_test(test_man_options),
 		cmocka_unit_test(test_parse_resets_getopt),
