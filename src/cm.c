@@ -23,8 +23,7 @@ static int make_channel(struct rb_cm *cm, int timeout_ms)
 }
 
 /* The next CM event, which must be @want; the caller acks it. */
-static int wait_event(struct rb_cm *cm, enum rdma_cm_event_type want,
-		      struct rdma_cm_event **ev)
+static int wait_event(struct rb_cm *cm, enum rdma_cm_event_type want, struct rdma_cm_event **ev)
 {
 	struct pollfd p = { .fd = cm->ch->fd, .events = POLLIN };
 	int n = poll(&p, 1, cm->timeout_ms), ret;
@@ -114,14 +113,16 @@ static struct rdma_conn_param conn_param(const struct rb_cm_conn *c, uint32_t i,
 
 int rb_cm_listen(struct rb_cm *cm, uint16_t port, int timeout_ms)
 {
-	struct sockaddr_in6 a = { .sin6_family = AF_INET6, .sin6_port = htons(port),
+	struct sockaddr_in6 a = { .sin6_family = AF_INET6,
+				  .sin6_port = htons(port),
 				  .sin6_addr = IN6ADDR_ANY_INIT };
 	int ret = make_channel(cm, timeout_ms);
 
 	if (ret)
 		return ret;
 	if (rdma_create_id(cm->ch, &cm->listen, NULL, RDMA_PS_TCP) ||
-	    rdma_bind_addr(cm->listen, (struct sockaddr *)&a) || rdma_listen(cm->listen, RB_MAX_QPS)) {
+	    rdma_bind_addr(cm->listen, (struct sockaddr *)&a) ||
+	    rdma_listen(cm->listen, RB_MAX_QPS)) {
 		ret = -errno;
 		rb_err("rdma_cm: cannot listen on port %u: %s", port, strerror(errno));
 		return ret;

@@ -130,7 +130,8 @@ static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv)
 	if (!c.host) {
 		rb_cli_client_only(&c, err, sizeof(err));
 		if (err[0])
-			rb_info("%s: the server adopts the client's plan; ignoring %s", cmd->name, err);
+			rb_info("%s: the server adopts the client's plan; ignoring %s", cmd->name,
+				err);
 		return rb_server(cmd->name, cmd->bit, true, &c);
 	}
 	bit = resolve_bit(cmd, &c);

@@ -17,7 +17,8 @@
 
 int rb_oob_listen(uint16_t port, int *lfd)
 {
-	struct sockaddr_in6 a = { .sin6_family = AF_INET6, .sin6_port = htons(port),
+	struct sockaddr_in6 a = { .sin6_family = AF_INET6,
+				  .sin6_port = htons(port),
 				  .sin6_addr = IN6ADDR_ANY_INIT };
 	int fd, one = 1, zero = 0, ret;
 
@@ -230,8 +231,8 @@ int rb_oob_recv(struct rb_oob *o, uint16_t *type, uint8_t *body, uint32_t cap, u
 		return ret;
 	}
 	if (h.len > cap) {
-		rb_err("from %s: %s message of %u bytes does not fit", o->peer,
-		       rb_msg_name(h.type), h.len);
+		rb_err("from %s: %s message of %u bytes does not fit", o->peer, rb_msg_name(h.type),
+		       h.len);
 		return -EMSGSIZE;
 	}
 	ret = xfer_all(o, body, h.len, false);

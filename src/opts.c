@@ -16,7 +16,7 @@
 
 /* Options that shape the data path, and the tests that take them. */
 #define T_SENDWRITE (RB_T_SEND_LAT | RB_T_SEND_BW | RB_T_WRITE_LAT | RB_T_WRITE_BW)
-#define T_POSTED (RB_T_TESTS)
+#define T_POSTED    (RB_T_TESTS)
 
 const struct rb_opt rb_opts[] = {
 	/* what to measure: sent to the server, which adopts it */
@@ -45,11 +45,10 @@ const struct rb_opt rb_opts[] = {
 	{ "inline", 'I', RB_OPT_U32, PAR(inline_size), 0, 0, 65536, false, true, NULL, "N",
 	  "220 (send_lat, write_lat), 0 (others)", T_SENDWRITE,
 	  "send messages up to N bytes inline (capped by what the QP accepts); 0: never" },
-	{ "batch", 'l', RB_OPT_AXIS, PAR(batch), 0, 1, 4096, false, false, NULL, "NS", "1",
-	  RB_T_BW, "WRs chained per ibv_post_send (an axis)" },
-	{ "signal", 'Q', RB_OPT_AXIS, PAR(signal), 0, 1, 4096, false, false, NULL, "NS",
-	  "64", T_POSTED,
-	  "one signaled WR every N, the rest unsignaled (an axis); at most --tx-depth" },
+	{ "batch", 'l', RB_OPT_AXIS, PAR(batch), 0, 1, 4096, false, false, NULL, "NS", "1", RB_T_BW,
+	  "WRs chained per ibv_post_send (an axis)" },
+	{ "signal", 'Q', RB_OPT_AXIS, PAR(signal), 0, 1, 4096, false, false, NULL, "NS", "64",
+	  T_POSTED, "one signaled WR every N, the rest unsignaled (an axis); at most --tx-depth" },
 	{ "outstanding", 'o', RB_OPT_U32, PAR(outstanding), 0, 1, 65536, false, false, NULL, "N",
 	  "max_qp_rd_atom", RB_T_READ_BW | RB_T_ATOMIC_BW,
 	  "reads or atomics in flight per QP, clamped to the devices' max_qp_rd_atom" },
@@ -74,11 +73,10 @@ const struct rb_opt rb_opts[] = {
 	  RB_T_RUN, "device port" },
 	{ "gid-index", 'x', RB_OPT_I32, OFF(gid_index), 0, 0, 4095, false, false, NULL, "INDEX",
 	  "first RoCE v2 IPv4 GID; none (LID) on InfiniBand", RB_T_RUN, "GID table index" },
-	{ "port", 'p', RB_OPT_U32, OFF(tcp_port), 0, 1, 65535, false, false, NULL, "PORT",
-	  "18515", RB_T_RUN, "TCP port of the out-of-band exchange" },
+	{ "port", 'p', RB_OPT_U32, OFF(tcp_port), 0, 1, 65535, false, false, NULL, "PORT", "18515",
+	  RB_T_RUN, "TCP port of the out-of-band exchange" },
 	{ "timeout", 0, RB_OPT_U32, OFF(timeout_s), 0, 1, 3600, false, false, NULL, "SEC", "30",
-	  RB_T_RUN,
-	  "give up when the peer says nothing or no completion arrives for SEC seconds" },
+	  RB_T_RUN, "give up when the peer says nothing or no completion arrives for SEC seconds" },
 	{ "cpu", 0, RB_OPT_STR, STR(cpu), 0, 0, false, false, NULL, "auto|none|LIST", "auto",
 	  RB_T_RUN,
 	  "bind the measuring thread: auto picks a core on the device's NUMA node, unless an "
@@ -90,8 +88,8 @@ const struct rb_opt rb_opts[] = {
 	  "also write results as JSON to FILE, rewritten whole after every point" },
 	{ "csv", 0, RB_OPT_STR, STR(csv_path), 0, 0, false, false, NULL, "FILE", NULL, RB_T_RUN,
 	  "also write results as CSV to FILE, rewritten whole after every point" },
-	{ "format", 0, RB_OPT_CHOICE, OFF(format), 0, 0, 2, false, false, "table|csv|json",
-	  "FMT", "table", RB_T_RUN, "what stdout shows" },
+	{ "format", 0, RB_OPT_CHOICE, OFF(format), 0, 0, 2, false, false, "table|csv|json", "FMT",
+	  "table", RB_T_RUN, "what stdout shows" },
 	{ "units", 0, RB_OPT_CHOICE, OFF(units), 0, 0, 2, false, false, "MiB/s|Gb/s|MB/s", "UNIT",
 	  "MiB/s", RB_T_BW | RB_T_SERVER, "bandwidth unit in the table (CSV and JSON carry both)" },
 	{ "recommend", 0, RB_OPT_FLAG, OFF(recommend), 0, 0, 1, false, false, NULL, NULL, NULL,
@@ -140,8 +138,7 @@ void rb_cli_init(struct rb_cli *c)
 	strcpy(c->numa, "auto");
 }
 
-static int fail(char *err, size_t len, const char *fmt, ...)
-	__attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 static int fail(char *err, size_t len, const char *fmt, ...)
 {
@@ -197,8 +194,7 @@ static int parse_choice(const struct rb_opt *o, const char *arg, uint8_t *out, c
 		    o->choices);
 }
 
-static int parse_number(const struct rb_opt *o, const char *arg, uint64_t *v, char *err,
-			size_t len)
+static int parse_number(const struct rb_opt *o, const char *arg, uint64_t *v, char *err, size_t len)
 {
 	const char *end;
 	char n[40];
@@ -207,9 +203,9 @@ static int parse_number(const struct rb_opt *o, const char *arg, uint64_t *v, ch
 	ret = rb_parse_u64(arg, o->suffix, v, &end);
 	if (ret || *end)
 		return fail(err, len, "%s '%s' is not %s", opt_name(o, n, sizeof(n)), arg,
-			    ret == -ERANGE ? "in range" :
-			    o->suffix	   ? "a number (K/M/G suffixes allowed)" :
-					     "a number");
+			    ret == -ERANGE ? "in range"
+			    : o->suffix	   ? "a number (K/M/G suffixes allowed)"
+					   : "a number");
 	return check_range(o, *v, err, len);
 }
 
@@ -232,8 +228,7 @@ static int parse_axis(const struct rb_opt *o, const char *arg, struct rb_axis *a
 }
 
 /* Store @arg into the field of row @o. */
-static int set_opt(struct rb_cli *c, const struct rb_opt *o, const char *arg, char *err,
-		   size_t len)
+static int set_opt(struct rb_cli *c, const struct rb_opt *o, const char *arg, char *err, size_t len)
 {
 	char *field = (char *)c + o->off, n[40];
 	uint64_t v = 0;
@@ -277,8 +272,8 @@ static void build_getopt(struct option *lo, char *so)
 	for (i = 0; i < rb_nopts; i++) {
 		const struct rb_opt *o = &rb_opts[i];
 
-		lo[i] = (struct option){ o->lname, o->type == RB_OPT_FLAG ? no_argument :
-									  required_argument,
+		lo[i] = (struct option){ o->lname,
+					 o->type == RB_OPT_FLAG ? no_argument : required_argument,
 					 NULL, 1000 + (int)i };
 		if (o->sname) {
 			*so++ = (char)o->sname;
@@ -311,13 +306,13 @@ static int bad_option(const char *cmd, int ch, char **argv, char *err, size_t le
 	if (optopt >= 1000 && optopt < 1000 + (int)rb_nopts)
 		return fail(err, len, "--%s takes no argument", rb_opts[optopt - 1000].lname);
 	if (optopt && optopt < 1000)
-		return fail(err, len, "unknown option -%c for %s (see rdmabench %s --help)",
-			    optopt, cmd, cmd);
+		return fail(err, len, "unknown option -%c for %s (see rdmabench %s --help)", optopt,
+			    cmd, cmd);
 	return fail(err, len, "unknown option %s for %s (see rdmabench %s --help)", arg, cmd, cmd);
 }
 
-int rb_cli_parse(struct rb_cli *c, const char *cmd, unsigned int test_bit, int argc,
-		 char **argv, char *err, size_t errlen)
+int rb_cli_parse(struct rb_cli *c, const char *cmd, unsigned int test_bit, int argc, char **argv,
+		 char *err, size_t errlen)
 {
 	struct option lo[sizeof(rb_opts) / sizeof(rb_opts[0]) + 1];
 	char so[3 * sizeof(rb_opts) / sizeof(rb_opts[0]) + 2], n[40];
@@ -395,9 +390,9 @@ static int check_combinations(const struct rb_cli *c, unsigned int bit, char *er
 		return fail(err, len, "-n/--iters and -D/--duration exclude each other");
 	if (c->all && rb_cli_given(c, "size"))
 		return fail(err, len, "-a/--all and -s/--size exclude each other");
-	if ((bit & (RB_T_ATOMIC_LAT | RB_T_ATOMIC_BW)) &&
-	    (c->p.size.n != 1 || c->p.size.v[0] != 8))
-		return fail(err, len, "-s/--size: atomic operations are 8 bytes; omit -s or give 8");
+	if ((bit & (RB_T_ATOMIC_LAT | RB_T_ATOMIC_BW)) && (c->p.size.n != 1 || c->p.size.v[0] != 8))
+		return fail(err, len,
+			    "-s/--size: atomic operations are 8 bytes; omit -s or give 8");
 	if (c->recommend && c->p.batch.n < 2 && c->p.signal.n < 2)
 		return fail(err, len, "--recommend needs a sweep over -l/--batch or -Q/--signal");
 	if (rb_plan_count(&c->p) > RB_MAX_POINTS)
@@ -474,9 +469,10 @@ void rb_usage(FILE *f, const char *cmd, unsigned int test_bit)
 	size_t i;
 
 	if (test_bit & RB_T_TESTS)
-		fprintf(f, "usage: rdmabench %s [options]          (server: waits for one client)\n"
-			   "       rdmabench %s [options] HOST     (client: measures against "
-			   "HOST)\n\noptions for %s:\n",
+		fprintf(f,
+			"usage: rdmabench %s [options]          (server: waits for one client)\n"
+			"       rdmabench %s [options] HOST     (client: measures against "
+			"HOST)\n\noptions for %s:\n",
 			cmd, cmd, cmd);
 	else
 		fprintf(f, "usage: rdmabench %s [options]\n\noptions:\n", cmd);
@@ -498,9 +494,9 @@ static void man_text(FILE *f, const char *s)
 /* The subcommands an option applies to, for the man page. */
 static void man_tests(FILE *f, unsigned int tests)
 {
-	static const char *const names[] = { "send_lat", "send_bw", "write_lat", "write_bw",
+	static const char *const names[] = { "send_lat", "send_bw", "write_lat",  "write_bw",
 					     "read_lat", "read_bw", "atomic_lat", "atomic_bw",
-					     "server", "topo" };
+					     "server",	 "topo" };
 	const char *sep = "";
 	size_t i;
 

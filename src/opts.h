@@ -25,20 +25,20 @@ enum {
 	RB_T_SERVER = 1 << 8, /* the generic server */
 	RB_T_TOPO = 1 << 9,
 };
-#define RB_T_LAT (RB_T_SEND_LAT | RB_T_WRITE_LAT | RB_T_READ_LAT | RB_T_ATOMIC_LAT)
-#define RB_T_BW (RB_T_SEND_BW | RB_T_WRITE_BW | RB_T_READ_BW | RB_T_ATOMIC_BW)
+#define RB_T_LAT   (RB_T_SEND_LAT | RB_T_WRITE_LAT | RB_T_READ_LAT | RB_T_ATOMIC_LAT)
+#define RB_T_BW	   (RB_T_SEND_BW | RB_T_WRITE_BW | RB_T_READ_BW | RB_T_ATOMIC_BW)
 #define RB_T_TESTS (RB_T_LAT | RB_T_BW)
-#define RB_T_RUN (RB_T_TESTS | RB_T_SERVER) /* anything that opens a QP */
-#define RB_T_ALL (RB_T_RUN | RB_T_TOPO)
+#define RB_T_RUN   (RB_T_TESTS | RB_T_SERVER) /* anything that opens a QP */
+#define RB_T_ALL   (RB_T_RUN | RB_T_TOPO)
 
 enum rb_opt_type {
-	RB_OPT_FLAG,	  /* no argument: sets a u8 to 1 */
-	RB_OPT_U32,	  /* unsigned, K/M/G allowed when .suffix */
+	RB_OPT_FLAG, /* no argument: sets a u8 to 1 */
+	RB_OPT_U32,  /* unsigned, K/M/G allowed when .suffix */
 	RB_OPT_U64,
-	RB_OPT_I32,	  /* signed, for indices where -1 means "auto" */
-	RB_OPT_AXIS,	  /* a sweep axis (sweep.h grammar) */
-	RB_OPT_STR,	  /* free text into a char array */
-	RB_OPT_CHOICE,	  /* one of .choices, stored as its index (u8) */
+	RB_OPT_I32,    /* signed, for indices where -1 means "auto" */
+	RB_OPT_AXIS,   /* a sweep axis (sweep.h grammar) */
+	RB_OPT_STR,    /* free text into a char array */
+	RB_OPT_CHOICE, /* one of .choices, stored as its index (u8) */
 };
 
 /* Everything the command line says. */
@@ -54,14 +54,14 @@ struct rb_cli {
 	char numa[16];
 	char json_path[256];
 	char csv_path[256];
-	uint8_t format;	  /* enum rb_format */
-	uint8_t units;	  /* enum rb_units */
+	uint8_t format; /* enum rb_format */
+	uint8_t units;	/* enum rb_units */
 	uint8_t quiet;
 	uint8_t verbose;
 	uint8_t recommend;
-	uint8_t all;	  /* -a: sizes 2..8M:x2 */
-	uint8_t op;	  /* enum rb_atomic_op */
-	uint8_t mode;	  /* atomic: 0 lat, 1 bw */
+	uint8_t all;  /* -a: sizes 2..8M:x2 */
+	uint8_t op;   /* enum rb_atomic_op */
+	uint8_t mode; /* atomic: 0 lat, 1 bw */
 	uint8_t help;
 	uint8_t version;
 	const char *host; /* positional: the server to reach */
@@ -71,17 +71,17 @@ struct rb_cli {
 
 struct rb_opt {
 	const char *lname;
-	int sname;		/* 0: long only */
+	int sname; /* 0: long only */
 	enum rb_opt_type type;
-	size_t off;		/* offsetof(struct rb_cli, field) */
-	size_t size;		/* field size, for strings */
-	uint64_t min, max;	/* range, inclusive */
-	bool pow2;		/* value must be a power of two */
-	bool suffix;		/* K/M/G accepted */
-	const char *choices;	/* "fadd|cswap" */
+	size_t off;	     /* offsetof(struct rb_cli, field) */
+	size_t size;	     /* field size, for strings */
+	uint64_t min, max;   /* range, inclusive */
+	bool pow2;	     /* value must be a power of two */
+	bool suffix;	     /* K/M/G accepted */
+	const char *choices; /* "fadd|cswap" */
 	const char *argname;
-	const char *def;	/* default as shown in help, NULL: none */
-	unsigned int tests;	/* RB_T_* it applies to */
+	const char *def;    /* default as shown in help, NULL: none */
+	unsigned int tests; /* RB_T_* it applies to */
 	const char *help;
 };
 
@@ -103,8 +103,8 @@ void rb_cli_init(struct rb_cli *c);
  * ranges and that each option applies to @cmd.  Returns 0, or -EINVAL with
  * a message naming the option in @err.
  */
-int rb_cli_parse(struct rb_cli *c, const char *cmd, unsigned int test_bit, int argc,
-		 char **argv, char *err, size_t errlen);
+int rb_cli_parse(struct rb_cli *c, const char *cmd, unsigned int test_bit, int argc, char **argv,
+		 char *err, size_t errlen);
 
 /*
  * rb_cli_finish() - apply the test's defaults (size, iterations, depths)

@@ -200,8 +200,8 @@ static int jmetrics(json_t *o, const struct rb_result *res)
 		/* A peer that does not measure bandwidth reports 0. */
 		bad |= json_object_set_new(o, "peer_cpu_util_pct", jreal(res->peer_cpu_util_pct));
 		bad |= json_object_set_new(o, "peer_bw_avg_gbps",
-					   res->peer_bw_avg_gbps ? jreal(res->peer_bw_avg_gbps) :
-								   json_null());
+					   res->peer_bw_avg_gbps ? jreal(res->peer_bw_avg_gbps)
+								 : json_null());
 	}
 	return bad;
 }
@@ -390,7 +390,7 @@ static int csv_end(struct rb_writer *w, const struct rb_report *r)
 /* ---- table ------------------------------------------------------------- */
 
 #define TABLE_MAX_COLS 16
-#define TABLE_CELL 32
+#define TABLE_CELL     32
 
 /* A right-aligned column, as wide as its name (tcol_add()'s @minw at least). */
 struct tcol {

@@ -18,24 +18,24 @@ enum rb_units { RB_UNITS_MIBS, RB_UNITS_GBITS, RB_UNITS_MBS };
 
 /* What a run is: everything but the points. */
 struct rb_report {
-	const char *test;	/* "send_lat" */
+	const char *test; /* "send_lat" */
 	enum rb_mode mode;
-	const char *op;		/* "fadd"/"cswap" for atomics, else NULL */
-	const char *role;	/* "client" or "server" */
-	const char *host;	/* this host's name */
-	const char *peer;	/* "addr:port" of the other side */
-	char timestamp[32];	/* ISO 8601 UTC, start of run */
+	const char *op;	    /* "fadd"/"cswap" for atomics, else NULL */
+	const char *role;   /* "client" or "server" */
+	const char *host;   /* this host's name */
+	const char *peer;   /* "addr:port" of the other side */
+	char timestamp[32]; /* ISO 8601 UTC, start of run */
 	const char *device;
 	int port;
-	int gid_index;		/* -1: none (InfiniBand LID) */
-	const char *link_layer; /* "Ethernet" / "InfiniBand" */
+	int gid_index;		 /* -1: none (InfiniBand LID) */
+	const char *link_layer;	 /* "Ethernet" / "InfiniBand" */
 	unsigned int active_mtu; /* bytes */
-	unsigned int path_mtu;	/* bytes, as negotiated with the peer */
+	unsigned int path_mtu;	 /* bytes, as negotiated with the peer */
 	const struct rb_params *params;
 	struct rb_placement place;
 	bool has_peer_place;
 	struct rb_placement peer_place;
-	enum rb_units units;	/* table only; CSV/JSON carry fixed units */
+	enum rb_units units; /* table only; CSV/JSON carry fixed units */
 	/* Filled in by the sweep when --recommend is on (JSON only). */
 	json_t *recommendation;
 };

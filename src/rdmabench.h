@@ -10,13 +10,13 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RB_TOOL "rdmabench"
+#define RB_TOOL		  "rdmabench"
 #define RB_SCHEMA_VERSION 1
-#define RB_DEFAULT_PORT 18515
-#define RB_MAX_AXIS 64	       /* values per sweep axis */
-#define RB_MAX_POINTS 10000    /* points per plan */
-#define RB_MAX_QPS 64
-#define RB_MAX_SIZE (1ULL << 30) /* 1 GiB: the largest buffer we register */
+#define RB_DEFAULT_PORT	  18515
+#define RB_MAX_AXIS	  64	/* values per sweep axis */
+#define RB_MAX_POINTS	  10000 /* points per plan */
+#define RB_MAX_QPS	  64
+#define RB_MAX_SIZE	  (1ULL << 30) /* 1 GiB: the largest buffer we register */
 
 /* Exit codes, documented in the man page. */
 enum { RB_EXIT_OK = 0, RB_EXIT_FAIL = 1, RB_EXIT_USAGE = 2, RB_EXIT_INTR = 130 };
@@ -37,22 +37,22 @@ struct rb_axis {
  * (device, port, GID index, CPU, output files) live in struct rb_local.
  */
 struct rb_params {
-	char test[32];		/* row name, e.g. "send_lat" */
-	struct rb_axis size;	/* bytes */
-	struct rb_axis batch;	/* WRs chained per ibv_post_send */
-	struct rb_axis signal;	/* one signaled WR every N */
-	struct rb_axis qps;	/* RC QPs used by the point */
+	char test[32];		 /* row name, e.g. "send_lat" */
+	struct rb_axis size;	 /* bytes */
+	struct rb_axis batch;	 /* WRs chained per ibv_post_send */
+	struct rb_axis signal;	 /* one signaled WR every N */
+	struct rb_axis qps;	 /* RC QPs used by the point */
 	struct rb_axis tx_depth; /* send queue depth per QP */
-	uint64_t iters;		/* measured iterations (0 when duration) */
-	uint32_t duration_s;	/* time bound instead of iters */
-	uint64_t warmup;	/* unmeasured iterations before each point */
-	uint32_t rx_depth;	/* receive queue depth (send tests) */
-	uint32_t inline_size;	/* max inline bytes; 0 = off */
-	uint32_t outstanding;	/* reads/atomics in flight (bw) */
-	uint32_t mtu;		/* requested path MTU in bytes; 0 = port's */
-	uint8_t atomic_op;	/* enum rb_atomic_op */
-	uint8_t verify;		/* check payloads */
-	uint8_t use_cm;		/* connect with librdmacm */
+	uint64_t iters;		 /* measured iterations (0 when duration) */
+	uint32_t duration_s;	 /* time bound instead of iters */
+	uint64_t warmup;	 /* unmeasured iterations before each point */
+	uint32_t rx_depth;	 /* receive queue depth (send tests) */
+	uint32_t inline_size;	 /* max inline bytes; 0 = off */
+	uint32_t outstanding;	 /* reads/atomics in flight (bw) */
+	uint32_t mtu;		 /* requested path MTU in bytes; 0 = port's */
+	uint8_t atomic_op;	 /* enum rb_atomic_op */
+	uint8_t verify;		 /* check payloads */
+	uint8_t use_cm;		 /* connect with librdmacm */
 };
 
 /* One point of the plan: the axis values in force. */
@@ -85,10 +85,10 @@ struct rb_result {
 
 /* Where the measuring thread and the buffers sit (issue: placement). */
 struct rb_placement {
-	int device_numa_node;	/* -1 when unknown */
-	char cpus[128];		/* bound CPUs, "1" or "0-3 8" */
-	int mem_node;		/* -1 when unbound */
-	int local;		/* 1 local, 0 remote, -1 unknown */
+	int device_numa_node; /* -1 when unknown */
+	char cpus[128];	      /* bound CPUs, "1" or "0-3 8" */
+	int mem_node;	      /* -1 when unbound */
+	int local;	      /* 1 local, 0 remote, -1 unknown */
 };
 
 /* Logging: diagnostics go to stderr, prefixed with the tool name. */

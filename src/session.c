@@ -40,9 +40,9 @@ struct session {
 	struct rb_cli *c;
 	struct rb_params p; /* the plan: the client's, adopted by the server */
 	enum rb_role role;
-	bool usage;	    /* the failure is the user's request, not the run */
+	bool usage; /* the failure is the user's request, not the run */
 	struct rb_oob oob;
-	struct rb_cm cm;    /* -R only */
+	struct rb_cm cm; /* -R only */
 	struct rb_run run;
 	struct rb_report rep;
 	struct rb_writer out; /* stdout */
@@ -107,8 +107,8 @@ static int create_qps(struct session *s)
 
 	r->nqp = (uint32_t)rb_axis_max(&s->p.qps);
 	r->rx_depth = recv ? s->p.rx_depth : 0;
-	ret = rb_cq_create(&r->dev, (int)(r->nqp * (rb_axis_max(&s->p.tx_depth) + r->rx_depth) + 16),
-			   &r->cq);
+	ret = rb_cq_create(
+		&r->dev, (int)(r->nqp * (rb_axis_max(&s->p.tx_depth) + r->rx_depth) + 16), &r->cq);
 	for (i = 0; !ret && i < r->nqp; i++) {
 		caps = (struct rb_qp_caps){ (uint32_t)rb_axis_max(&s->p.tx_depth),
 					    recv ? r->rx_depth : 1, s->p.inline_size };
@@ -126,8 +126,8 @@ static int open_resources(struct session *s)
 	struct rb_run *r = &s->run;
 	int access, ret;
 
-	ret = rb_dev_open(s->c->device[0] ? s->c->device : NULL, s->c->ib_port,
-			  s->c->gid_index, &r->dev);
+	ret = rb_dev_open(s->c->device[0] ? s->c->device : NULL, s->c->ib_port, s->c->gid_index,
+			  &r->dev);
 	if (ret)
 		return ret;
 	ret = check_limits(s);
@@ -194,9 +194,9 @@ static void local_conn(struct session *s, struct rb_msg_conn *m)
 
 	memset(m, 0, sizeof(*m));
 	m->mtu = rb_mtu_bytes(r->dev.port_attr.active_mtu);
-	m->max_rd_atom = (uint32_t)(r->dev.attr.max_qp_rd_atom < r->dev.attr.max_qp_init_rd_atom ?
-					    r->dev.attr.max_qp_rd_atom :
-					    r->dev.attr.max_qp_init_rd_atom);
+	m->max_rd_atom = (uint32_t)(r->dev.attr.max_qp_rd_atom < r->dev.attr.max_qp_init_rd_atom
+					    ? r->dev.attr.max_qp_rd_atom
+					    : r->dev.attr.max_qp_init_rd_atom);
 	m->rkey = r->mr->rkey;
 	m->addr = (uintptr_t)r->buf;
 	m->len = s->buf_len;
@@ -526,19 +526,20 @@ static int recommend(struct session *s)
 	fprintf(f, "# recommendation: per size, the smallest batch and largest signal interval "
 		   "within 5%% of the best message rate\n");
 	for (i = 0; i < n; i++) {
-		fprintf(f, "# size %s: batch %u signal %u -> %.3f Mpps (best %.3f Mpps at batch %u "
-			   "signal %u)\n",
+		fprintf(f,
+			"# size %s: batch %u signal %u -> %.3f Mpps (best %.3f Mpps at batch %u "
+			"signal %u)\n",
 			rb_size_str(reco[i].size, sz, sizeof(sz)), reco[i].batch, reco[i].signal,
 			reco[i].msg_rate_mpps, reco[i].best_msg_rate_mpps, reco[i].best_batch,
 			reco[i].best_signal);
-		json_array_append_new(arr, json_pack("{sI sI sI sf sI sI sf}", "size",
-						     (json_int_t)reco[i].size, "batch",
-						     (json_int_t)reco[i].batch, "signal",
-						     (json_int_t)reco[i].signal, "msg_rate_mpps",
-						     reco[i].msg_rate_mpps, "best_batch",
-						     (json_int_t)reco[i].best_batch, "best_signal",
-						     (json_int_t)reco[i].best_signal, "best_msg_rate_mpps",
-						     reco[i].best_msg_rate_mpps));
+		json_array_append_new(
+			arr, json_pack("{sI sI sI sf sI sI sf}", "size", (json_int_t)reco[i].size,
+				       "batch", (json_int_t)reco[i].batch, "signal",
+				       (json_int_t)reco[i].signal, "msg_rate_mpps",
+				       reco[i].msg_rate_mpps, "best_batch",
+				       (json_int_t)reco[i].best_batch, "best_signal",
+				       (json_int_t)reco[i].best_signal, "best_msg_rate_mpps",
+				       reco[i].best_msg_rate_mpps));
 	}
 	s->rep.recommendation = arr;
 	return write_files(s);
@@ -557,7 +558,8 @@ static int client_points(struct session *s)
 	if (ret == -EINTR || rb_interrupted) {
 		rb_oob_send_error(&s->oob, "client interrupted at point %zu of %zu", i, n);
 		rb_err("interrupted: %zu of %zu points finished%s", s->nres, n,
-		       s->c->json_path[0] || s->c->csv_path[0] ? " and kept in the output files" : "");
+		       s->c->json_path[0] || s->c->csv_path[0] ? " and kept in the output files"
+							       : "");
 		return -EINTR;
 	}
 	if (ret) {
@@ -613,7 +615,8 @@ int rb_client(const struct rb_test *t, struct rb_cli *c)
 	s.p = c->p;
 	ret = open_resources(&s);
 	if (!ret)
-		ret = rb_oob_connect(c->host, (uint16_t)c->tcp_port, (int)c->timeout_s * 1000, &s.oob);
+		ret = rb_oob_connect(c->host, (uint16_t)c->tcp_port, (int)c->timeout_s * 1000,
+				     &s.oob);
 	if (!ret)
 		ret = client_hello(&s);
 	if (!ret)

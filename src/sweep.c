@@ -40,16 +40,17 @@ static int axis_add(struct rb_axis *a, uint64_t v, char *err, size_t errlen)
 }
 
 /* Expand "lo..hi:xK" or "lo..hi:+K"; @p points just past "..". */
-static int axis_range(struct rb_axis *a, const char *item, uint64_t lo, const char *p,
-		      bool suffix, const char **end, char *err, size_t errlen)
+static int axis_range(struct rb_axis *a, const char *item, uint64_t lo, const char *p, bool suffix,
+		      const char **end, char *err, size_t errlen)
 {
 	int ilen = (int)strcspn(item, ","), ret;
 	uint64_t hi, step, v;
 	char op;
 
 	if (rb_parse_u64(p, suffix, &hi, &p) || *p != ':' || (p[1] != 'x' && p[1] != '+')) {
-		snprintf(err, errlen, "'%.*s': a range needs an end and a step, as 2..8M:x2 or 1..64:+8",
-			 ilen, item);
+		snprintf(err, errlen,
+			 "'%.*s': a range needs an end and a step, as 2..8M:x2 or 1..64:+8", ilen,
+			 item);
 		return -EINVAL;
 	}
 	op = p[1];
@@ -86,8 +87,8 @@ int rb_axis_parse(const char *s, bool suffix, struct rb_axis *out, char *err, si
 
 		ret = rb_parse_u64(p, suffix, &v, &p);
 		if (ret) {
-			snprintf(err, errlen, "'%.*s' is not a %s", (int)strcspn(item, ","),
-				 item, ret == -ERANGE ? "number in range" : "number");
+			snprintf(err, errlen, "'%.*s' is not a %s", (int)strcspn(item, ","), item,
+				 ret == -ERANGE ? "number in range" : "number");
 			return ret == -ERANGE ? -ERANGE : -EINVAL;
 		}
 		if (p[0] == '.' && p[1] == '.')
@@ -174,8 +175,7 @@ static bool cheaper(const struct rb_result *r, const struct rb_reco *cur)
 }
 
 /* Fill @o for size @size from every point of that size. */
-static void recommend_size(const struct rb_result *res, size_t n, uint64_t size,
-			   struct rb_reco *o)
+static void recommend_size(const struct rb_result *res, size_t n, uint64_t size, struct rb_reco *o)
 {
 	size_t i;
 

@@ -44,7 +44,7 @@ void rb_plan_point(const struct rb_params *p, size_t i, struct rb_point *pt);
 /* One size's recommendation (--recommend). */
 struct rb_reco {
 	uint64_t size;
-	uint32_t batch, signal;	     /* the cheapest setting that is close enough */
+	uint32_t batch, signal; /* the cheapest setting that is close enough */
 	double msg_rate_mpps;
 	uint32_t best_batch, best_signal; /* where the best rate was measured */
 	double best_msg_rate_mpps;

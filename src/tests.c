@@ -4,9 +4,9 @@
 #include "tests.h"
 
 const struct rb_test *const rb_tests[] = {
-	&rb_test_send_lat,  &rb_test_send_bw,  &rb_test_write_lat,  &rb_test_write_bw,
-	&rb_test_read_lat,  &rb_test_read_bw,  &rb_test_atomic_lat, &rb_test_atomic_bw,
-	NULL,
+	&rb_test_send_lat,   &rb_test_send_bw,	 &rb_test_write_lat,
+	&rb_test_write_bw,   &rb_test_read_lat,	 &rb_test_read_bw,
+	&rb_test_atomic_lat, &rb_test_atomic_bw, NULL,
 };
 
 const struct rb_test *rb_test_find(const char *name)

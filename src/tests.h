@@ -18,10 +18,10 @@ struct rb_test {
 	const char *desc;
 	enum rb_verb verb;
 	enum rb_mode mode;
-	unsigned int bit;	/* RB_T_* */
-	int client_access;	/* remote rights on each side's MR */
+	unsigned int bit;  /* RB_T_* */
+	int client_access; /* remote rights on each side's MR */
 	int server_access;
-	double lat_scale;	/* 0.5: one-way from a round trip; 1: round trip */
+	double lat_scale; /* 0.5: one-way from a round trip; 1: round trip */
 	/* Checks that need the device (limits); message names the option. */
 	int (*validate)(struct rb_run *r, char *err, size_t len);
 	/* Once per connection, after the QPs reached RTS. */

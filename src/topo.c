@@ -80,8 +80,7 @@ static int uevent_get(const char *dir, const char *key, char *val, size_t len)
 
 	if (read_attr(dir, "uevent", buf, sizeof(buf)))
 		return -ENOENT;
-	for (line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
+	for (line = strtok_r(buf, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
 		if (!strncmp(line, key, klen) && line[klen] == '=') {
 			set_str(val, len, line + klen + 1);
 			return 0;
@@ -98,8 +97,8 @@ static int uevent_get(const char *dir, const char *key, char *val, size_t len)
  * "device" and then ".." does, without needing "device" links in fixtures.
  * Finds the nearest ancestor (or @path itself) whose uevent has @key.
  */
-static int find_ancestor(const char *path, const char *key, char *dir,
-			 size_t dlen, char *val, size_t vlen)
+static int find_ancestor(const char *path, const char *key, char *dir, size_t dlen, char *val,
+			 size_t vlen)
 {
 	char buf[PATH_MAX], *slash;
 
@@ -227,16 +226,15 @@ static void copy_after_colon(char *dst, size_t len, const char *src)
  * GID @idx of a port, or -ENOENT when the entry is empty (the kernel lists
  * every slot of the table, 1024 for rxe, most of them zero).
  */
-static int read_gid(const char *portdir, const char *link_layer, int idx,
-		    struct rb_gid *g)
+static int read_gid(const char *portdir, const char *link_layer, int idx, struct rb_gid *g)
 {
 	char name[64], buf[64];
 	struct in6_addr a;
 	static const struct in6_addr zero;
 
 	snprintf(name, sizeof(name), "gids/%d", idx);
-	if (read_attr(portdir, name, buf, sizeof(buf)) ||
-	    inet_pton(AF_INET6, buf, &a) != 1 || !memcmp(&a, &zero, sizeof(a)))
+	if (read_attr(portdir, name, buf, sizeof(buf)) || inet_pton(AF_INET6, buf, &a) != 1 ||
+	    !memcmp(&a, &zero, sizeof(a)))
 		return -ENOENT;
 	memset(g, 0, sizeof(*g));
 	g->index = idx;
@@ -262,14 +260,12 @@ static int read_gids(const char *portdir, struct rb_port_info *p)
 	char dir[PATH_MAX];
 	int *idx, n, i, ret;
 
-	if (path_join(dir, sizeof(dir), portdir, "gids") ||
-	    list_nums(dir, &idx, &n))
+	if (path_join(dir, sizeof(dir), portdir, "gids") || list_nums(dir, &idx, &n))
 		return 0; /* no GID table: nothing to list */
 	p->gids = calloc(n ? n : 1, sizeof(*p->gids));
 	ret = p->gids ? 0 : -ENOMEM;
 	for (i = 0; !ret && i < n; i++)
-		if (!read_gid(portdir, p->link_layer, idx[i],
-			      &p->gids[p->n_gids]))
+		if (!read_gid(portdir, p->link_layer, idx[i], &p->gids[p->n_gids]))
 			p->n_gids++;
 	free(idx);
 	return ret;
@@ -280,8 +276,7 @@ static int read_port(const char *ibpath, int num, struct rb_port_info *p)
 	char dir[PATH_MAX], buf[128];
 
 	p->num = num;
-	if (snprintf(dir, sizeof(dir), "%s/ports/%d", ibpath, num) >=
-	    (int)sizeof(dir))
+	if (snprintf(dir, sizeof(dir), "%s/ports/%d", ibpath, num) >= (int)sizeof(dir))
 		return -ENAMETOOLONG;
 	if (!read_attr(dir, "state", buf, sizeof(buf)))
 		copy_after_colon(p->state, sizeof(p->state), buf);
@@ -358,8 +353,7 @@ static void pci_netdev(const char *pcidir, char *buf, size_t len)
 	char dir[PATH_MAX], **names;
 	int n;
 
-	if (path_join(dir, sizeof(dir), pcidir, "net") ||
-	    list_dir(dir, &names, &n))
+	if (path_join(dir, sizeof(dir), pcidir, "net") || list_dir(dir, &names, &n))
 		return;
 	if (n)
 		set_str(buf, len, names[0]);
@@ -370,24 +364,21 @@ static void pci_netdev(const char *pcidir, char *buf, size_t len)
  * The PCI function of the device, else (rxe, siw: a virtual device) that
  * of its parent netdev.  Sets d->pci and @pcidir.
  */
-static int locate_pci(const char *sysroot, const char *ibpath,
-		      struct rb_dev_info *d, char *pcidir, size_t len)
+static int locate_pci(const char *sysroot, const char *ibpath, struct rb_dev_info *d, char *pcidir,
+		      size_t len)
 {
 	char netpath[PATH_MAX];
 	int ret;
 
-	if (!find_ancestor(ibpath, "PCI_SLOT_NAME", pcidir, len, d->pci,
-			   sizeof(d->pci)))
+	if (!find_ancestor(ibpath, "PCI_SLOT_NAME", pcidir, len, d->pci, sizeof(d->pci)))
 		return 0;
 	if (!d->netdev[0])
 		return -ENOENT;
-	snprintf(netpath, sizeof(netpath), "%s/class/net/%s", sysroot,
-		 d->netdev);
-	ret = find_ancestor(netpath, "PCI_SLOT_NAME", pcidir, len, d->pci,
-			    sizeof(d->pci));
+	snprintf(netpath, sizeof(netpath), "%s/class/net/%s", sysroot, d->netdev);
+	ret = find_ancestor(netpath, "PCI_SLOT_NAME", pcidir, len, d->pci, sizeof(d->pci));
 	if (ret && ret != -ENOENT)
-		rb_warn("%s: parent netdev %s: %s: %s", d->name, d->netdev,
-			netpath, strerror(-ret));
+		rb_warn("%s: parent netdev %s: %s: %s", d->name, d->netdev, netpath,
+			strerror(-ret));
 	return ret;
 }
 
@@ -400,8 +391,7 @@ static void find_driver(const char *ibpath, struct rb_dev_info *d)
 {
 	char dir[PATH_MAX], buf[64];
 
-	if (!find_ancestor(ibpath, "DRIVER", dir, sizeof(dir), d->driver,
-			   sizeof(d->driver)))
+	if (!find_ancestor(ibpath, "DRIVER", dir, sizeof(dir), d->driver, sizeof(d->driver)))
 		return;
 	if (!d->netdev[0] || read_attr(ibpath, "node_type", buf, sizeof(buf)))
 		return;
@@ -424,12 +414,10 @@ int rb_dev_read(const char *sysroot, const char *ibdev, struct rb_dev_info *d)
 		rb_err("%s: not an RDMA device name", ibdev);
 		return -EINVAL;
 	}
-	snprintf(ibpath, sizeof(ibpath), "%s/class/infiniband/%s", sysroot,
-		 ibdev);
+	snprintf(ibpath, sizeof(ibpath), "%s/class/infiniband/%s", sysroot, ibdev);
 	if (access(ibpath, F_OK)) {
 		ret = -errno;
-		rb_err("%s: no such RDMA device (%s: %s)", ibdev, ibpath,
-		       strerror(errno));
+		rb_err("%s: no such RDMA device (%s: %s)", ibdev, ibpath, strerror(errno));
 		return ret;
 	}
 	read_attr(ibpath, "node_guid", d->node_guid, sizeof(d->node_guid));
@@ -499,24 +487,20 @@ int rb_topo_load(hwloc_topology_t *topo, const char *xml)
 
 	if (hwloc_topology_init(topo)) {
 		ret = -errno;
-		rb_err("hwloc: cannot initialise a topology: %s",
-		       strerror(errno));
+		rb_err("hwloc: cannot initialise a topology: %s", strerror(errno));
 		return ret;
 	}
 	/* hwloc drops IO objects by default; PCI functions are what tell
 	 * which node a device hangs off. */
-	hwloc_topology_set_io_types_filter(*topo,
-					   HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+	hwloc_topology_set_io_types_filter(*topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
 	if (xml && hwloc_topology_set_xml(*topo, xml)) {
 		ret = -errno;
-		rb_err("%s: cannot use as an hwloc topology: %s", xml,
-		       strerror(errno));
+		rb_err("%s: cannot use as an hwloc topology: %s", xml, strerror(errno));
 		goto err;
 	}
 	if (hwloc_topology_load(*topo)) {
 		ret = -errno;
-		rb_err("%s: cannot load the hwloc topology: %s", what,
-		       strerror(errno));
+		rb_err("%s: cannot load the hwloc topology: %s", what, strerror(errno));
 		goto err;
 	}
 	return 0;
@@ -567,24 +551,20 @@ int rb_topo_dev_node(hwloc_topology_t topo, const struct rb_dev_info *d)
 		return d->numa_node;
 	/* Single-node machines often say numa_node -1: any node is local. */
 	if (hwloc_get_nbobjs_by_type(topo, HWLOC_OBJ_NUMANODE) == 1)
-		return (int)hwloc_get_obj_by_type(topo, HWLOC_OBJ_NUMANODE, 0)
-			->os_index;
+		return (int)hwloc_get_obj_by_type(topo, HWLOC_OBJ_NUMANODE, 0)->os_index;
 	return -1;
 }
 
-int rb_node_cpus(hwloc_topology_t topo, const char *sysroot, int node,
-		 hwloc_bitmap_t cpus)
+int rb_node_cpus(hwloc_topology_t topo, const char *sysroot, int node, hwloc_bitmap_t cpus)
 {
 	char dir[PATH_MAX], buf[4096];
 	hwloc_obj_t obj;
 
 	if (node < 0)
 		return -ENOENT;
-	snprintf(dir, sizeof(dir), "%s/devices/system/node/node%d", sysroot,
-		 node);
+	snprintf(dir, sizeof(dir), "%s/devices/system/node/node%d", sysroot, node);
 	/* A CPU-less node's cpulist is an empty line: an empty set. */
-	if (!read_attr(dir, "cpulist", buf, sizeof(buf)) &&
-	    !hwloc_bitmap_list_sscanf(cpus, buf))
+	if (!read_attr(dir, "cpulist", buf, sizeof(buf)) && !hwloc_bitmap_list_sscanf(cpus, buf))
 		return 0;
 	obj = node_obj(topo, node);
 	if (!obj)
@@ -616,8 +596,7 @@ bool rb_node_has_memory(hwloc_topology_t topo, const char *sysroot, int node)
 }
 
 /* Node @node's CPUs in a new bitmap; NULL when the node is unknown. */
-static hwloc_bitmap_t node_cpus(hwloc_topology_t topo, const char *sysroot,
-				int node)
+static hwloc_bitmap_t node_cpus(hwloc_topology_t topo, const char *sysroot, int node)
 {
 	hwloc_bitmap_t set = hwloc_bitmap_alloc();
 
@@ -665,8 +644,7 @@ int rb_cpus_parse(const char *s, hwloc_bitmap_t set)
 				return -EINVAL;
 			b = strtoul(end + 1, &end, 10);
 		}
-		if (b < a || b > RB_MAX_CPU_INDEX ||
-		    (*end && *end != ',' && *end != ' '))
+		if (b < a || b > RB_MAX_CPU_INDEX || (*end && *end != ',' && *end != ' '))
 			return -EINVAL;
 		hwloc_bitmap_set_range(set, a, b);
 		s = end;
@@ -688,8 +666,7 @@ static const char *cpus_phrase(hwloc_const_bitmap_t set, char *buf, size_t len)
 
 /* "node 0" / "nodes 0-1" / "no node": the nodes the CPUs belong to. */
 static const char *nodes_phrase(hwloc_topology_t topo, const char *sysroot,
-				hwloc_const_cpuset_t cpus, char *buf,
-				size_t len)
+				hwloc_const_cpuset_t cpus, char *buf, size_t len)
 {
 	hwloc_nodeset_t ns = hwloc_bitmap_alloc();
 	hwloc_bitmap_t ncpus = hwloc_bitmap_alloc();
@@ -702,8 +679,7 @@ static const char *nodes_phrase(hwloc_topology_t topo, const char *sysroot,
 		hwloc_bitmap_free(ncpus);
 		return "an unknown node";
 	}
-	while ((obj = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE,
-						 obj)))
+	while ((obj = hwloc_get_next_obj_by_type(topo, HWLOC_OBJ_NUMANODE, obj)))
 		if (!rb_node_cpus(topo, sysroot, (int)obj->os_index, ncpus) &&
 		    hwloc_bitmap_intersects(ncpus, cpus))
 			hwloc_bitmap_set(ns, obj->os_index);
@@ -728,8 +704,7 @@ static hwloc_obj_t pick_core(hwloc_topology_t topo, hwloc_const_cpuset_t cand,
 	/* Some platforms expose no cores; then the PU is the unit. */
 	if (hwloc_get_type_depth(topo, type) < 0)
 		type = HWLOC_OBJ_PU;
-	while ((obj = hwloc_get_next_obj_covering_cpuset_by_type(topo, cand,
-								 type, obj))) {
+	while ((obj = hwloc_get_next_obj_covering_cpuset_by_type(topo, cand, type, obj))) {
 		if (!first)
 			first = obj;
 		if (!loaded || !hwloc_bitmap_intersects(obj->cpuset, loaded))
@@ -744,8 +719,7 @@ static hwloc_obj_t pick_core(hwloc_topology_t topo, hwloc_const_cpuset_t cand,
  */
 static bool user_affinity(const struct rb_place_in *in)
 {
-	return !hwloc_bitmap_isincluded(
-		hwloc_topology_get_allowed_cpuset(in->topo), in->current);
+	return !hwloc_bitmap_isincluded(hwloc_topology_get_allowed_cpuset(in->topo), in->current);
 }
 
 static int auto_cpus(const struct rb_place_in *in, struct rb_place_plan *plan)
@@ -765,11 +739,8 @@ static int auto_cpus(const struct rb_place_in *in, struct rb_place_plan *plan)
 		hwloc_bitmap_free(cand);
 		return -ENOMEM;
 	}
-	hwloc_bitmap_and(cand, cand,
-			 hwloc_topology_get_allowed_cpuset(in->topo));
-	core = hwloc_bitmap_iszero(cand) ?
-		       NULL :
-		       pick_core(in->topo, cand, in->loaded);
+	hwloc_bitmap_and(cand, cand, hwloc_topology_get_allowed_cpuset(in->topo));
+	core = hwloc_bitmap_iszero(cand) ? NULL : pick_core(in->topo, cand, in->loaded);
 	if (core) {
 		/* One CPU, not the whole core: no migration between SMT
 		 * siblings, and the sibling stays free for the peer. */
@@ -787,22 +758,19 @@ static int auto_cpus(const struct rb_place_in *in, struct rb_place_plan *plan)
 
 static int list_cpus(const struct rb_place_in *in, struct rb_place_plan *plan)
 {
-	hwloc_const_cpuset_t allowed =
-		hwloc_topology_get_allowed_cpuset(in->topo);
+	hwloc_const_cpuset_t allowed = hwloc_topology_get_allowed_cpuset(in->topo);
 	char have[128], bad[128];
 
 	plan->bind = hwloc_bitmap_alloc();
 	if (!plan->bind)
 		return -ENOMEM;
 	if (rb_cpus_parse(in->cpu_opt, plan->bind)) {
-		rb_err("--cpu %s: not a CPU list (e.g. 1 or 0-3,8), auto or none",
-		       in->cpu_opt);
+		rb_err("--cpu %s: not a CPU list (e.g. 1 or 0-3,8), auto or none", in->cpu_opt);
 		return -EINVAL;
 	}
 	if (!hwloc_bitmap_isincluded(plan->bind, allowed)) {
 		hwloc_bitmap_andnot(plan->cpus, plan->bind, allowed);
-		rb_err("--cpu %s: CPU %s not available here (available: %s)",
-		       in->cpu_opt,
+		rb_err("--cpu %s: CPU %s not available here (available: %s)", in->cpu_opt,
 		       rb_cpus_format(plan->cpus, bad, sizeof(bad)),
 		       rb_cpus_format(allowed, have, sizeof(have)));
 		return -EINVAL;
@@ -829,16 +797,15 @@ static int numa_number(const struct rb_place_in *in, struct rb_place_plan *plan)
 
 	errno = 0;
 	n = strtol(in->numa_opt, &end, 10);
-	if (isdigit((unsigned char)in->numa_opt[0]) && !*end && !errno &&
-	    n <= INT_MAX)
+	if (isdigit((unsigned char)in->numa_opt[0]) && !*end && !errno && n <= INT_MAX)
 		cpus = node_cpus(in->topo, in->sysroot, (int)n);
 	hwloc_bitmap_free(cpus);
 	if (!cpus) {
-		rb_err("--numa %s: no such NUMA node here (nodes: %s); use auto, none or a node number",
+		rb_err("--numa %s: no such NUMA node here (nodes: %s); use auto, none or a node "
+		       "number",
 		       in->numa_opt,
-		       rb_cpus_format(
-			       hwloc_topology_get_topology_nodeset(in->topo),
-			       have, sizeof(have)));
+		       rb_cpus_format(hwloc_topology_get_topology_nodeset(in->topo), have,
+				      sizeof(have)));
 		return -EINVAL;
 	}
 	if (!in->membind_ok) {
@@ -847,8 +814,7 @@ static int numa_number(const struct rb_place_in *in, struct rb_place_plan *plan)
 		return -ENOSYS;
 	}
 	if (!rb_node_has_memory(in->topo, in->sysroot, (int)n)) {
-		rb_err("--numa %s: NUMA node %ld has no memory", in->numa_opt,
-		       n);
+		rb_err("--numa %s: NUMA node %ld has no memory", in->numa_opt, n);
 		return -EINVAL;
 	}
 	plan->mem_node = (int)n;
@@ -864,15 +830,14 @@ static int decide_mem(const struct rb_place_in *in, struct rb_place_plan *plan)
 		return numa_number(in, plan);
 	if (in->mem_policy)
 		plan->mem_node = in->mem_policy_node; /* respect numactl -m */
-	else if (in->membind_ok &&
-		 rb_node_has_memory(in->topo, in->sysroot, in->dev_node))
+	else if (in->membind_ok && rb_node_has_memory(in->topo, in->sysroot, in->dev_node))
 		plan->mem_node = in->dev_node;
 	return 0;
 }
 
 /* "remote placement: mlx5_0 is on NUMA node 1, but CPU 0 is on node 0" */
-static void remote_warning(const struct rb_place_in *in,
-			   struct rb_place_plan *plan, bool cpu_ok, bool mem_ok)
+static void remote_warning(const struct rb_place_in *in, struct rb_place_plan *plan, bool cpu_ok,
+			   bool mem_ok)
 {
 	char cpus[160], nodes[160], what[400] = "";
 	size_t n = 0;
@@ -880,21 +845,17 @@ static void remote_warning(const struct rb_place_in *in,
 	if (!cpu_ok)
 		n = snprintf(what, sizeof(what), "%s %s on %s",
 			     cpus_phrase(plan->cpus, cpus, sizeof(cpus)),
-			     hwloc_bitmap_weight(plan->cpus) == 1 ? "is" :
-								    "are",
-			     nodes_phrase(in->topo, in->sysroot, plan->cpus,
-					  nodes, sizeof(nodes)));
+			     hwloc_bitmap_weight(plan->cpus) == 1 ? "is" : "are",
+			     nodes_phrase(in->topo, in->sysroot, plan->cpus, nodes, sizeof(nodes)));
 	if (!mem_ok && n < sizeof(what))
 		snprintf(what + n, sizeof(what) - n, "%sbuffers are on node %d",
 			 cpu_ok ? "" : " and ", plan->mem_node);
 	snprintf(plan->warning, sizeof(plan->warning),
-		 "remote placement: %s is on NUMA node %d, but %s", in->dev,
-		 in->dev_node, what);
+		 "remote placement: %s is on NUMA node %d, but %s", in->dev, in->dev_node, what);
 }
 
 /* Local means: every CPU on the device's node, and memory there too. */
-static void judge_local(const struct rb_place_in *in,
-			struct rb_place_plan *plan)
+static void judge_local(const struct rb_place_in *in, struct rb_place_plan *plan)
 {
 	hwloc_bitmap_t ncpus = node_cpus(in->topo, in->sysroot, in->dev_node);
 	bool cpu_ok, mem_ok;
@@ -903,8 +864,7 @@ static void judge_local(const struct rb_place_in *in,
 		plan->local = -1;
 		return;
 	}
-	cpu_ok = !hwloc_bitmap_iszero(plan->cpus) &&
-		 hwloc_bitmap_isincluded(plan->cpus, ncpus);
+	cpu_ok = !hwloc_bitmap_iszero(plan->cpus) && hwloc_bitmap_isincluded(plan->cpus, ncpus);
 	hwloc_bitmap_free(ncpus);
 	mem_ok = plan->mem_node < 0 || plan->mem_node == in->dev_node;
 	plan->local = cpu_ok && mem_ok;
@@ -958,8 +918,8 @@ struct wlist {
 	int n, max;
 };
 
-__attribute__((format(printf, 4, 5))) static void
-wadd(struct wlist *l, enum rb_topo_wcode code, int port, const char *fmt, ...)
+__attribute__((format(printf, 4, 5))) static void wadd(struct wlist *l, enum rb_topo_wcode code,
+						       int port, const char *fmt, ...)
 {
 	va_list ap;
 
@@ -996,13 +956,16 @@ static void check_link(struct wlist *l, const struct rb_dev_info *d)
 
 	if (k->cur_gts > 0 && k->max_gts > k->cur_gts)
 		wadd(l, RB_TW_PCIE_SPEED, 0,
-		     "%s: PCIe %s trained at %.1f GT/s, below its maximum %.1f GT/s: check the slot's PCIe generation, the BIOS link speed setting and any riser (lspci -vv -s %s: LnkSta vs LnkCap)",
+		     "%s: PCIe %s trained at %.1f GT/s, below its maximum %.1f GT/s: check the "
+		     "slot's PCIe generation, the BIOS link speed setting and any riser (lspci -vv "
+		     "-s %s: LnkSta vs LnkCap)",
 		     d->name, d->pci, k->cur_gts, k->max_gts, d->pci);
 	if (k->cur_width > 0 && k->max_width > k->cur_width)
 		wadd(l, RB_TW_PCIE_WIDTH, 0,
-		     "%s: PCIe %s trained at x%d, below its maximum x%d: check that the slot is wired x%d (not only shaped so), the BIOS bifurcation and the card's seating (lspci -vv -s %s: LnkSta vs LnkCap)",
-		     d->name, d->pci, k->cur_width, k->max_width, k->max_width,
-		     d->pci);
+		     "%s: PCIe %s trained at x%d, below its maximum x%d: check that the slot is "
+		     "wired x%d (not only shaped so), the BIOS bifurcation and the card's seating "
+		     "(lspci -vv -s %s: LnkSta vs LnkCap)",
+		     d->name, d->pci, k->cur_width, k->max_width, k->max_width, d->pci);
 }
 
 static bool has_rocev2(const struct rb_port_info *p)
@@ -1015,34 +978,33 @@ static bool has_rocev2(const struct rb_port_info *p)
 	return false;
 }
 
-static void check_port(struct wlist *l, const struct rb_dev_info *d,
-		       const struct rb_port_info *p)
+static void check_port(struct wlist *l, const struct rb_dev_info *d, const struct rb_port_info *p)
 {
 	double ceil = rb_pcie_ceiling_gbps(d->link.cur_gts, d->link.cur_width);
 	const char *nd = p->netdev[0] ? p->netdev : "its netdev";
 
 	if (ceil > 0 && p->rate_gbps > ceil)
 		wadd(l, RB_TW_PCIE_CEILING, p->num,
-		     "%s port %d: PCIe %s at %.1f GT/s x%d carries at most %.1f Gb/s, below the port rate %.1f Gb/s: check the slot's width and generation",
-		     d->name, p->num, d->pci, d->link.cur_gts,
-		     d->link.cur_width, ceil, p->rate_gbps);
+		     "%s port %d: PCIe %s at %.1f GT/s x%d carries at most %.1f Gb/s, below the "
+		     "port rate %.1f Gb/s: check the slot's width and generation",
+		     d->name, p->num, d->pci, d->link.cur_gts, d->link.cur_width, ceil,
+		     p->rate_gbps);
 	if (p->state[0] && strcmp(p->state, "ACTIVE"))
 		wadd(l, RB_TW_PORT_STATE, p->num,
-		     "%s port %d is %s (physical state %s): check the cable, the link partner and %s",
-		     d->name, p->num, p->state,
-		     p->phys_state[0] ? p->phys_state : "unknown",
-		     strcmp(p->link_layer, "Ethernet") ?
-			     "the subnet manager (sminfo)" :
-			     "ip link show of the netdev");
+		     "%s port %d is %s (physical state %s): check the cable, the link partner and "
+		     "%s",
+		     d->name, p->num, p->state, p->phys_state[0] ? p->phys_state : "unknown",
+		     strcmp(p->link_layer, "Ethernet") ? "the subnet manager (sminfo)"
+						       : "ip link show of the netdev");
 	if (!strcmp(p->link_layer, "Ethernet") && !has_rocev2(p))
 		wadd(l, RB_TW_NO_ROCEV2, p->num,
-		     "%s port %d has no RoCE v2 GID: check that %s is up and has an IP address (ip addr)",
+		     "%s port %d has no RoCE v2 GID: check that %s is up and has an IP address (ip "
+		     "addr)",
 		     d->name, p->num, nd);
 }
 
-static void check_node(struct wlist *l, hwloc_topology_t topo,
-		       const char *sysroot, const struct rb_dev_info *d,
-		       int dev_node, hwloc_const_cpuset_t bound)
+static void check_node(struct wlist *l, hwloc_topology_t topo, const char *sysroot,
+		       const struct rb_dev_info *d, int dev_node, hwloc_const_cpuset_t bound)
 {
 	hwloc_bitmap_t ncpus = node_cpus(topo, sysroot, dev_node);
 	char cpus[160], nodes[160];
@@ -1051,26 +1013,25 @@ static void check_node(struct wlist *l, hwloc_topology_t topo,
 		return;
 	if (hwloc_bitmap_iszero(ncpus))
 		wadd(l, RB_TW_NODE_NO_CPUS, 0,
-		     "%s is on NUMA node %d, which has no CPUs, so no thread can run local to it: check the BIOS NUMA settings and which slot the card sits in",
+		     "%s is on NUMA node %d, which has no CPUs, so no thread can run local to it: "
+		     "check the BIOS NUMA settings and which slot the card sits in",
 		     d->name, dev_node);
 	if (!rb_node_has_memory(topo, sysroot, dev_node))
 		wadd(l, RB_TW_NODE_NO_MEMORY, 0,
-		     "%s is on NUMA node %d, which has no memory, so buffers cannot be local to it: check the memory population of that socket",
+		     "%s is on NUMA node %d, which has no memory, so buffers cannot be local to "
+		     "it: check the memory population of that socket",
 		     d->name, dev_node);
-	if (bound && !hwloc_bitmap_iszero(ncpus) &&
-	    !hwloc_bitmap_intersects(bound, ncpus))
+	if (bound && !hwloc_bitmap_iszero(ncpus) && !hwloc_bitmap_intersects(bound, ncpus))
 		wadd(l, RB_TW_BOUND_AWAY, 0,
-		     "this process is bound to %s (%s), away from %s's NUMA node %d: check taskset, numactl or the cgroup cpuset",
+		     "this process is bound to %s (%s), away from %s's NUMA node %d: check "
+		     "taskset, numactl or the cgroup cpuset",
 		     cpus_phrase(bound, cpus, sizeof(cpus)),
-		     nodes_phrase(topo, sysroot, bound, nodes, sizeof(nodes)),
-		     d->name, dev_node);
+		     nodes_phrase(topo, sysroot, bound, nodes, sizeof(nodes)), d->name, dev_node);
 	hwloc_bitmap_free(ncpus);
 }
 
-int rb_topo_check(hwloc_topology_t topo, const char *sysroot,
-		  const struct rb_dev_info *d, int dev_node,
-		  hwloc_const_cpuset_t bound, struct rb_topo_warning *w,
-		  int max)
+int rb_topo_check(hwloc_topology_t topo, const char *sysroot, const struct rb_dev_info *d,
+		  int dev_node, hwloc_const_cpuset_t bound, struct rb_topo_warning *w, int max)
 {
 	struct wlist l = { .w = w, .max = max };
 	int i;
@@ -1082,13 +1043,14 @@ int rb_topo_check(hwloc_topology_t topo, const char *sysroot,
 		check_node(&l, topo, sysroot, d, dev_node, bound);
 	else if (d->pci[0])
 		wadd(&l, RB_TW_NO_LOCALITY, 0,
-		     "%s: NUMA locality unknown (PCI %s reports numa_node %d): check the firmware's NUMA (ACPI SRAT/_PXM) settings, or pin with --cpu and --numa",
+		     "%s: NUMA locality unknown (PCI %s reports numa_node %d): check the "
+		     "firmware's NUMA (ACPI SRAT/_PXM) settings, or pin with --cpu and --numa",
 		     d->name, d->pci, d->numa_node);
 	else
 		wadd(&l, RB_TW_NO_LOCALITY, 0,
-		     "%s: NUMA locality unknown (%s%s has no PCI function): pin with --cpu and --numa",
-		     d->name, d->netdev[0] ? "netdev " : "the device",
-		     d->netdev);
+		     "%s: NUMA locality unknown (%s%s has no PCI function): pin with --cpu and "
+		     "--numa",
+		     d->name, d->netdev[0] ? "netdev " : "the device", d->netdev);
 	return l.n;
 }
 
@@ -1107,8 +1069,7 @@ static void print_link(FILE *out, const struct rb_dev_info *d)
 		fprintf(out, "  PCIe link: unknown\n");
 		return;
 	}
-	fprintf(out,
-		"  PCIe link: %.1f GT/s x%d (max %.1f GT/s x%d), payload ceiling %.1f Gb/s\n",
+	fprintf(out, "  PCIe link: %.1f GT/s x%d (max %.1f GT/s x%d), payload ceiling %.1f Gb/s\n",
 		k->cur_gts, k->cur_width, k->max_gts, k->max_width,
 		rb_pcie_ceiling_gbps(k->cur_gts, k->cur_width));
 }
@@ -1120,16 +1081,14 @@ static void print_ports(FILE *out, const struct rb_dev_info *d)
 	char mtu[16];
 	int i;
 
-	fprintf(out, "  %-4s %-8s %-10s %-10s %9s %9s %5s  %s\n", "PORT",
-		"STATE", "PHYS", "LINK", "RATE_Gbps", "PCIE_Gbps", "MTU",
-		"NETDEV");
+	fprintf(out, "  %-4s %-8s %-10s %-10s %9s %9s %5s  %s\n", "PORT", "STATE", "PHYS", "LINK",
+		"RATE_Gbps", "PCIE_Gbps", "MTU", "NETDEV");
 	for (i = 0; i < d->n_ports; i++) {
 		p = &d->ports[i];
 		snprintf(mtu, sizeof(mtu), "%d", p->active_mtu);
-		fprintf(out, "  %-4d %-8s %-10s %-10s %9.1f %9.1f %5s  %s\n",
-			p->num, or_dash(p->state), or_dash(p->phys_state),
-			or_dash(p->link_layer), p->rate_gbps, ceil,
-			p->active_mtu ? mtu : "-", or_dash(p->netdev));
+		fprintf(out, "  %-4d %-8s %-10s %-10s %9.1f %9.1f %5s  %s\n", p->num,
+			or_dash(p->state), or_dash(p->phys_state), or_dash(p->link_layer),
+			p->rate_gbps, ceil, p->active_mtu ? mtu : "-", or_dash(p->netdev));
 	}
 }
 
@@ -1138,14 +1097,12 @@ static void print_gids(FILE *out, const struct rb_dev_info *d)
 	const struct rb_gid *g;
 	int i, k;
 
-	fprintf(out, "  %-4s %-5s %-8s %-40s %s\n", "PORT", "GID", "TYPE",
-		"ADDRESS", "NETDEV");
+	fprintf(out, "  %-4s %-5s %-8s %-40s %s\n", "PORT", "GID", "TYPE", "ADDRESS", "NETDEV");
 	for (i = 0; i < d->n_ports; i++)
 		for (k = 0; k < d->ports[i].n_gids; k++) {
 			g = &d->ports[i].gids[k];
-			fprintf(out, "  %-4d %-5d %-8s %-40s %s\n",
-				d->ports[i].num, g->index, g->type, g->addr,
-				or_dash(g->netdev));
+			fprintf(out, "  %-4d %-5d %-8s %-40s %s\n", d->ports[i].num, g->index,
+				g->type, g->addr, or_dash(g->netdev));
 		}
 }
 
@@ -1155,11 +1112,10 @@ static void print_dev(FILE *out, const struct rb_dev_info *d, int dev_node)
 
 	if (dev_node >= 0)
 		snprintf(node, sizeof(node), "%d", dev_node);
-	fprintf(out, "%s: driver %s, node GUID %s, firmware %s\n", d->name,
-		or_dash(d->driver), or_dash(d->node_guid), or_dash(d->fw_ver));
-	fprintf(out, "  netdev %s, PCI %s, NUMA node %s, local CPUs %s\n",
-		or_dash(d->netdev), or_dash(d->pci), node,
-		or_dash(d->local_cpus));
+	fprintf(out, "%s: driver %s, node GUID %s, firmware %s\n", d->name, or_dash(d->driver),
+		or_dash(d->node_guid), or_dash(d->fw_ver));
+	fprintf(out, "  netdev %s, PCI %s, NUMA node %s, local CPUs %s\n", or_dash(d->netdev),
+		or_dash(d->pci), node, or_dash(d->local_cpus));
 	print_link(out, d);
 	print_ports(out, d);
 	print_gids(out, d);
@@ -1191,26 +1147,22 @@ static json_t *gids_json(const struct rb_port_info *p)
 	int i;
 
 	for (i = 0; a && i < p->n_gids; i++)
-		json_array_append_new(
-			a, json_pack("{s:i, s:s, s:s, s:o}", "index",
-				     p->gids[i].index, "type", p->gids[i].type,
-				     "address", p->gids[i].addr, "netdev",
-				     jstr(p->gids[i].netdev)));
+		json_array_append_new(a,
+				      json_pack("{s:i, s:s, s:s, s:o}", "index", p->gids[i].index,
+						"type", p->gids[i].type, "address", p->gids[i].addr,
+						"netdev", jstr(p->gids[i].netdev)));
 	return a;
 }
 
-static json_t *port_json(const struct rb_dev_info *d,
-			 const struct rb_port_info *p)
+static json_t *port_json(const struct rb_dev_info *d, const struct rb_port_info *p)
 {
-	return json_pack(
-		"{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "port",
-		p->num, "state", jstr(p->state), "phys_state",
-		jstr(p->phys_state), "link_layer", jstr(p->link_layer), "rate",
-		jstr(p->rate), "rate_gbps", jnum(p->rate_gbps),
-		"pcie_ceiling_gbps",
-		jnum(rb_pcie_ceiling_gbps(d->link.cur_gts, d->link.cur_width)),
-		"active_mtu", jint(p->active_mtu, 1), "netdev", jstr(p->netdev),
-		"gids", gids_json(p));
+	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "port", p->num,
+			 "state", jstr(p->state), "phys_state", jstr(p->phys_state), "link_layer",
+			 jstr(p->link_layer), "rate", jstr(p->rate), "rate_gbps",
+			 jnum(p->rate_gbps), "pcie_ceiling_gbps",
+			 jnum(rb_pcie_ceiling_gbps(d->link.cur_gts, d->link.cur_width)),
+			 "active_mtu", jint(p->active_mtu, 1), "netdev", jstr(p->netdev), "gids",
+			 gids_json(p));
 }
 
 static json_t *warnings_json(const struct rb_topo_warning *w, int n)
@@ -1219,10 +1171,9 @@ static json_t *warnings_json(const struct rb_topo_warning *w, int n)
 	int i;
 
 	for (i = 0; a && i < n; i++)
-		json_array_append_new(
-			a, json_pack("{s:s, s:o, s:s}", "code",
-				     rb_topo_wcode_name(w[i].code), "port",
-				     jint(w[i].port, 1), "message", w[i].msg));
+		json_array_append_new(a, json_pack("{s:s, s:o, s:s}", "code",
+						   rb_topo_wcode_name(w[i].code), "port",
+						   jint(w[i].port, 1), "message", w[i].msg));
 	return a;
 }
 
@@ -1230,8 +1181,8 @@ static json_t *warnings_json(const struct rb_topo_warning *w, int n)
  * The same facts as the table.  Speeds in GT/s and rates in Gb/s as
  * numbers; unknown facts are null.
  */
-static json_t *dev_json(const struct rb_dev_info *d, int dev_node,
-			const struct rb_topo_warning *w, int nw)
+static json_t *dev_json(const struct rb_dev_info *d, int dev_node, const struct rb_topo_warning *w,
+			int nw)
 {
 	const struct rb_pcie_link *k = &d->link;
 	json_t *ports = json_array();
@@ -1239,23 +1190,20 @@ static json_t *dev_json(const struct rb_dev_info *d, int dev_node,
 
 	for (i = 0; ports && i < d->n_ports; i++)
 		json_array_append_new(ports, port_json(d, &d->ports[i]));
-	return json_pack(
-		"{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-		" s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o}",
-		"name", d->name, "driver", jstr(d->driver), "node_guid",
-		jstr(d->node_guid), "fw_ver", jstr(d->fw_ver), "netdev",
-		jstr(d->netdev), "pci", jstr(d->pci), "numa_node",
-		jint(dev_node, 0), "local_cpus", jstr(d->local_cpus), "pcie",
-		"current_link_speed", jnum(k->cur_gts), "max_link_speed",
-		jnum(k->max_gts), "current_link_width", jint(k->cur_width, 1),
-		"max_link_width", jint(k->max_width, 1), "ceiling_gbps",
-		jnum(rb_pcie_ceiling_gbps(k->cur_gts, k->cur_width)), "ports",
-		ports, "warnings", warnings_json(w, nw));
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
+			 " s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o}",
+			 "name", d->name, "driver", jstr(d->driver), "node_guid",
+			 jstr(d->node_guid), "fw_ver", jstr(d->fw_ver), "netdev", jstr(d->netdev),
+			 "pci", jstr(d->pci), "numa_node", jint(dev_node, 0), "local_cpus",
+			 jstr(d->local_cpus), "pcie", "current_link_speed", jnum(k->cur_gts),
+			 "max_link_speed", jnum(k->max_gts), "current_link_width",
+			 jint(k->cur_width, 1), "max_link_width", jint(k->max_width, 1),
+			 "ceiling_gbps", jnum(rb_pcie_ceiling_gbps(k->cur_gts, k->cur_width)),
+			 "ports", ports, "warnings", warnings_json(w, nw));
 }
 
 /* Read, check, print and collect one device.  0 or -errno (logged). */
-static int report_one(const struct rb_topo_env *env, const char *name,
-		      FILE *out, json_t *devs)
+static int report_one(const struct rb_topo_env *env, const char *name, FILE *out, json_t *devs)
 {
 	struct rb_topo_warning w[RB_TOPO_MAX_WARN];
 	struct rb_dev_info d;
@@ -1267,14 +1215,12 @@ static int report_one(const struct rb_topo_env *env, const char *name,
 	if (env->enrich)
 		env->enrich(&d);
 	node = rb_topo_dev_node(env->topo, &d);
-	nw = rb_topo_check(env->topo, env->sysroot, &d, node, env->bound, w,
-			   RB_TOPO_MAX_WARN);
+	nw = rb_topo_check(env->topo, env->sysroot, &d, node, env->bound, w, RB_TOPO_MAX_WARN);
 	if (out)
 		print_dev(out, &d, node);
 	for (i = 0; i < nw; i++)
 		rb_warn("%s", w[i].msg);
-	ret = json_array_append_new(devs, dev_json(&d, node, w, nw)) ? -ENOMEM :
-								       0;
+	ret = json_array_append_new(devs, dev_json(&d, node, w, nw)) ? -ENOMEM : 0;
 	if (ret)
 		rb_err("%s: cannot build JSON: %s", name, strerror(-ret));
 	rb_dev_info_free(&d);
@@ -1303,8 +1249,8 @@ static int write_json(json_t *root, const char *path)
 	return 0;
 }
 
-int rb_topo_report_env(const struct rb_topo_env *env, const char *ibdev,
-		       const char *json_path, FILE *out)
+int rb_topo_report_env(const struct rb_topo_env *env, const char *ibdev, const char *json_path,
+		       FILE *out)
 {
 	char **names = NULL, *one[1] = { (char *)ibdev };
 	int n = 1, i, shown = 0;
@@ -1318,8 +1264,8 @@ int rb_topo_report_env(const struct rb_topo_env *env, const char *ibdev,
 		return RB_EXIT_FAIL;
 	}
 	devs = json_array();
-	root = json_pack("{s:s, s:i, s:o}", "tool", RB_TOOL, "schema_version",
-			 RB_SCHEMA_VERSION, "devices", devs);
+	root = json_pack("{s:s, s:i, s:o}", "tool", RB_TOOL, "schema_version", RB_SCHEMA_VERSION,
+			 "devices", devs);
 	/* The table and JSON on stdout would mix: "-" means JSON only. */
 	if (json_path && !strcmp(json_path, "-"))
 		out = NULL;

@@ -62,27 +62,27 @@ int rb_topo_report(const char *ibdev, const char *json_path);
 /* One non-empty GID table entry. */
 struct rb_gid {
 	int index;
-	char type[12]; /* "RoCE v2", "RoCE v1" or "IB" */
-	char addr[48]; /* IPv6 text form, as ibv_devinfo -v prints it */
+	char type[12];	 /* "RoCE v2", "RoCE v1" or "IB" */
+	char addr[48];	 /* IPv6 text form, as ibv_devinfo -v prints it */
 	char netdev[32]; /* "" when the kernel names none (IB) */
 };
 
 struct rb_port_info {
 	int num;
-	char state[24]; /* "ACTIVE", "DOWN", ... ("" unknown) */
+	char state[24];	     /* "ACTIVE", "DOWN", ... ("" unknown) */
 	char phys_state[24]; /* "LinkUp", "Disabled", ... */
 	char link_layer[16]; /* "Ethernet" or "InfiniBand" */
-	char rate[48]; /* as sysfs says: "100 Gb/sec (2X HDR)" */
-	double rate_gbps; /* 0 when unknown */
-	int active_mtu; /* bytes; 0 unknown (only verbs knows it) */
-	char netdev[32]; /* netdev of the port's first GID, else device's */
+	char rate[48];	     /* as sysfs says: "100 Gb/sec (2X HDR)" */
+	double rate_gbps;    /* 0 when unknown */
+	int active_mtu;	     /* bytes; 0 unknown (only verbs knows it) */
+	char netdev[32];     /* netdev of the port's first GID, else device's */
 	int n_gids;
 	struct rb_gid *gids;
 };
 
 /* PCIe link of the device's PCI function; 0 means unknown. */
 struct rb_pcie_link {
-	double cur_gts, max_gts; /* GT/s per lane */
+	double cur_gts, max_gts;  /* GT/s per lane */
 	int cur_width, max_width; /* lanes */
 };
 
@@ -91,10 +91,10 @@ struct rb_dev_info {
 	char name[64];
 	char driver[64]; /* kernel driver, "" unknown */
 	char node_guid[24];
-	char fw_ver[64]; /* "" when the driver reports none */
-	char netdev[32]; /* RoCE/iWARP parent netdev, "" none */
-	char pci[16]; /* PCI function "0000:81:00.0", "" none */
-	int numa_node; /* the PCI function's numa_node, -1 unknown */
+	char fw_ver[64];      /* "" when the driver reports none */
+	char netdev[32];      /* RoCE/iWARP parent netdev, "" none */
+	char pci[16];	      /* PCI function "0000:81:00.0", "" none */
+	int numa_node;	      /* the PCI function's numa_node, -1 unknown */
 	char local_cpus[128]; /* its local_cpulist, spaces for commas */
 	struct rb_pcie_link link;
 	int n_ports;
@@ -158,8 +158,7 @@ int rb_topo_dev_node(hwloc_topology_t topo, const struct rb_dev_info *d);
  * (CXL or HBM memory) the cpuset of the object it hangs off: all CPUs.
  * Returns 0, or -ENOENT when neither knows the node.
  */
-int rb_node_cpus(hwloc_topology_t topo, const char *sysroot, int node,
-		 hwloc_bitmap_t cpus);
+int rb_node_cpus(hwloc_topology_t topo, const char *sysroot, int node, hwloc_bitmap_t cpus);
 
 /*
  * rb_node_has_memory() - whether node @node has memory: the kernel's
@@ -183,16 +182,16 @@ int rb_cpus_parse(const char *s, hwloc_bitmap_t set);
 /* What rb_place_decide() needs to know; no field is touched. */
 struct rb_place_in {
 	hwloc_topology_t topo;
-	const char *sysroot; /* "/sys" live: nodes' CPUs and memory */
-	const char *dev; /* names the device in messages */
-	int dev_node; /* rb_topo_dev_node(), -1 unknown */
-	const char *cpu_opt; /* "auto", "none" or a CPU list */
-	const char *numa_opt; /* "auto", "none" or a node number */
+	const char *sysroot;	      /* "/sys" live: nodes' CPUs and memory */
+	const char *dev;	      /* names the device in messages */
+	int dev_node;		      /* rb_topo_dev_node(), -1 unknown */
+	const char *cpu_opt;	      /* "auto", "none" or a CPU list */
+	const char *numa_opt;	      /* "auto", "none" or a node number */
 	hwloc_const_cpuset_t current; /* the thread's affinity before us */
-	hwloc_const_cpuset_t loaded; /* CPUs seen busy; NULL unknown */
-	bool mem_policy; /* the user set a memory policy (numactl -m) */
-	int mem_policy_node; /* its node when it names one, else -1 */
-	bool membind_ok; /* this kernel can bind memory to a node */
+	hwloc_const_cpuset_t loaded;  /* CPUs seen busy; NULL unknown */
+	bool mem_policy;	      /* the user set a memory policy (numactl -m) */
+	int mem_policy_node;	      /* its node when it names one, else -1 */
+	bool membind_ok;	      /* this kernel can bind memory to a node */
 };
 
 /* What rb_place_decide() chose; free with rb_place_plan_fini(). */
@@ -200,11 +199,11 @@ struct rb_place_plan {
 	hwloc_bitmap_t bind; /* CPUs to bind to; NULL: leave affinity */
 	hwloc_bitmap_t cpus; /* CPUs the thread will run on */
 	int dev_node;
-	int mem_node; /* -1: no binding, first touch decides */
-	int local; /* 1, 0, -1 unknown */
+	int mem_node;	    /* -1: no binding, first touch decides */
+	int local;	    /* 1, 0, -1 unknown */
 	bool kept_affinity; /* auto kept an affinity set by the user */
-	bool unknown; /* device locality unknown: unbound */
-	char warning[320]; /* remote placement, "" when none */
+	bool unknown;	    /* device locality unknown: unbound */
+	char warning[320];  /* remote placement, "" when none */
 };
 
 /*
@@ -223,20 +222,20 @@ void rb_place_plan_fini(struct rb_place_plan *plan);
 void rb_place_fill(const struct rb_place_plan *plan, struct rb_placement *out);
 
 enum rb_topo_wcode {
-	RB_TW_PCIE_SPEED, /* link trained below its max speed */
-	RB_TW_PCIE_WIDTH, /* ... below its max width */
-	RB_TW_PCIE_CEILING, /* PCIe ceiling below a port's rate */
-	RB_TW_PORT_STATE, /* port not ACTIVE */
-	RB_TW_NO_ROCEV2, /* Ethernet port without a RoCE v2 GID */
-	RB_TW_NODE_NO_CPUS, /* device's node has no CPUs */
+	RB_TW_PCIE_SPEED,     /* link trained below its max speed */
+	RB_TW_PCIE_WIDTH,     /* ... below its max width */
+	RB_TW_PCIE_CEILING,   /* PCIe ceiling below a port's rate */
+	RB_TW_PORT_STATE,     /* port not ACTIVE */
+	RB_TW_NO_ROCEV2,      /* Ethernet port without a RoCE v2 GID */
+	RB_TW_NODE_NO_CPUS,   /* device's node has no CPUs */
 	RB_TW_NODE_NO_MEMORY, /* ... no memory */
-	RB_TW_BOUND_AWAY, /* process bound away from the device's node */
-	RB_TW_NO_LOCALITY, /* device's node unknown */
+	RB_TW_BOUND_AWAY,     /* process bound away from the device's node */
+	RB_TW_NO_LOCALITY,    /* device's node unknown */
 };
 
 struct rb_topo_warning {
 	enum rb_topo_wcode code;
-	int port; /* 0 when about the whole device */
+	int port;      /* 0 when about the whole device */
 	char msg[384]; /* names what to check */
 };
 
@@ -248,16 +247,14 @@ const char *rb_topo_wcode_name(enum rb_topo_wcode code);
  * process bound to @bound (NULL: not known); @sysroot as for
  * rb_node_cpus().  Writes at most @max entries into @w, returns how many.
  */
-int rb_topo_check(hwloc_topology_t topo, const char *sysroot,
-		  const struct rb_dev_info *d, int dev_node,
-		  hwloc_const_cpuset_t bound, struct rb_topo_warning *w,
-		  int max);
+int rb_topo_check(hwloc_topology_t topo, const char *sysroot, const struct rb_dev_info *d,
+		  int dev_node, hwloc_const_cpuset_t bound, struct rb_topo_warning *w, int max);
 
 /* Where rb_topo_report_env() looks. */
 struct rb_topo_env {
 	const char *sysroot; /* "/sys" live */
 	hwloc_topology_t topo;
-	hwloc_const_cpuset_t bound; /* process affinity, NULL unknown */
+	hwloc_const_cpuset_t bound;	       /* process affinity, NULL unknown */
 	void (*enrich)(struct rb_dev_info *d); /* verbs-only facts, or NULL */
 };
 
@@ -266,7 +263,7 @@ struct rb_topo_env {
  * the human table goes to @out (unless the JSON goes to stdout, "-"),
  * warnings to stderr.  Same return values as rb_topo_report().
  */
-int rb_topo_report_env(const struct rb_topo_env *env, const char *ibdev,
-		       const char *json_path, FILE *out);
+int rb_topo_report_env(const struct rb_topo_env *env, const char *ibdev, const char *json_path,
+		       FILE *out);
 
 #endif

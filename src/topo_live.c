@@ -23,7 +23,7 @@
 
 #define SYSROOT "/sys"
 /* How long to watch /proc/stat for busy CPUs, and what counts as busy. */
-#define LOAD_SAMPLE_NS (50 * 1000 * 1000L)
+#define LOAD_SAMPLE_NS	   (50 * 1000 * 1000L)
 #define LOAD_BUSY_FRACTION 0.5
 
 /*
@@ -36,8 +36,7 @@ static hwloc_bitmap_t initial_affinity;
 static int locality_said;
 
 /* Per-CPU busy and total jiffies from /proc/stat, indexed by CPU. */
-static int read_cpu_times(unsigned long long *busy, unsigned long long *total,
-			  int ncpu)
+static int read_cpu_times(unsigned long long *busy, unsigned long long *total, int ncpu)
 {
 	unsigned long long v[8];
 	char line[512];
@@ -48,10 +47,8 @@ static int read_cpu_times(unsigned long long *busy, unsigned long long *total,
 		return -errno;
 	while (fgets(line, sizeof(line), f)) {
 		memset(v, 0, sizeof(v));
-		if (sscanf(line,
-			   "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu",
-			   &cpu, &v[0], &v[1], &v[2], &v[3], &v[4], &v[5],
-			   &v[6], &v[7]) < 5 ||
+		if (sscanf(line, "cpu%d %llu %llu %llu %llu %llu %llu %llu %llu", &cpu, &v[0],
+			   &v[1], &v[2], &v[3], &v[4], &v[5], &v[6], &v[7]) < 5 ||
 		    cpu < 0 || cpu >= ncpu)
 			continue;
 		/* user nice system idle iowait irq softirq steal */
@@ -108,8 +105,7 @@ static void read_mem_policy(struct rb_place_in *in)
 	mask = numa_allocate_nodemask();
 	if (!mask)
 		return;
-	if (!get_mempolicy(&mode, mask->maskp, mask->size + 1, NULL, 0) &&
-	    mode != MPOL_DEFAULT) {
+	if (!get_mempolicy(&mode, mask->maskp, mask->size + 1, NULL, 0) && mode != MPOL_DEFAULT) {
 		in->mem_policy = true;
 		if (numa_bitmask_weight(mask) == 1)
 			for (in->mem_policy_node = 0;
@@ -144,8 +140,7 @@ static hwloc_const_cpuset_t thread_affinity(hwloc_topology_t topo)
 	if (!initial_affinity)
 		return hwloc_topology_get_allowed_cpuset(topo);
 	if (hwloc_get_cpubind(topo, initial_affinity, HWLOC_CPUBIND_THREAD))
-		hwloc_bitmap_copy(initial_affinity,
-				  hwloc_topology_get_allowed_cpuset(topo));
+		hwloc_bitmap_copy(initial_affinity, hwloc_topology_get_allowed_cpuset(topo));
 	return initial_affinity;
 }
 
@@ -160,8 +155,8 @@ static int apply_bind(hwloc_topology_t topo, const struct rb_place_plan *plan,
 	if (!hwloc_set_cpubind(topo, set, HWLOC_CPUBIND_THREAD))
 		return 0;
 	ret = -errno;
-	rb_warn("cannot bind the thread to CPUs %s: %s",
-		rb_cpus_format(set, list, sizeof(list)), strerror(errno));
+	rb_warn("cannot bind the thread to CPUs %s: %s", rb_cpus_format(set, list, sizeof(list)),
+		strerror(errno));
 	return ret;
 }
 
@@ -173,8 +168,8 @@ static void say_plan(const struct rb_dev_info *d, const struct rb_place_in *in,
 
 	if (plan->unknown && !locality_said++)
 		rb_warn("%s: NUMA locality unknown (%s)%s", in->dev,
-			!d->pci[0] ? "no PCI function found" :
-				     "its PCI function reports no NUMA node",
+			!d->pci[0] ? "no PCI function found"
+				   : "its PCI function reports no NUMA node",
 			strcmp(in->cpu_opt, "auto") ? "" : "; running unbound");
 	if (plan->kept_affinity)
 		rb_info("keeping the CPU affinity already set: CPU%s %s",
@@ -183,9 +178,8 @@ static void say_plan(const struct rb_dev_info *d, const struct rb_place_in *in,
 	if (plan->warning[0])
 		rb_warn("%s", plan->warning);
 	if (rb_verbose)
-		rb_info("%s: NUMA node %d, thread on CPUs %s, buffers on node %d",
-			in->dev, plan->dev_node,
-			rb_cpus_format(plan->cpus, list, sizeof(list)),
+		rb_info("%s: NUMA node %d, thread on CPUs %s, buffers on node %d", in->dev,
+			plan->dev_node, rb_cpus_format(plan->cpus, list, sizeof(list)),
 			plan->mem_node);
 }
 
@@ -194,8 +188,7 @@ static void say_plan(const struct rb_dev_info *d, const struct rb_place_in *in,
  * fails, decide again from where the thread really stays, so that @out
  * always tells the truth.
  */
-static int place(struct rb_place_in *in, const struct rb_dev_info *d,
-		 struct rb_placement *out)
+static int place(struct rb_place_in *in, const struct rb_dev_info *d, struct rb_placement *out)
 {
 	struct rb_place_plan plan;
 	hwloc_bitmap_t now;
@@ -277,21 +270,17 @@ static int bind_area(void *p, size_t len, int node)
 	int ret;
 
 	if (numa_available() < 0) {
-		rb_err("binding buffers to NUMA node %d: this kernel has no NUMA support",
-		       node);
+		rb_err("binding buffers to NUMA node %d: this kernel has no NUMA support", node);
 		return -ENOSYS;
 	}
 	mask = numa_allocate_nodemask();
 	if (!mask)
 		return -ENOMEM;
 	numa_bitmask_setbit(mask, node);
-	ret = mbind(p, len, MPOL_BIND, mask->maskp, mask->size + 1, 0) ?
-		      -errno :
-		      0;
+	ret = mbind(p, len, MPOL_BIND, mask->maskp, mask->size + 1, 0) ? -errno : 0;
 	numa_bitmask_free(mask);
 	if (ret)
-		rb_err("binding a %zu-byte buffer to NUMA node %d: %s", len,
-		       node, strerror(-ret));
+		rb_err("binding a %zu-byte buffer to NUMA node %d: %s", len, node, strerror(-ret));
 	return ret;
 }
 
@@ -300,8 +289,7 @@ void *rb_place_alloc(size_t len, int mem_node)
 	void *p;
 	int ret;
 
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS,
-		 -1, 0);
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	if (p == MAP_FAILED) {
 		ret = errno;
 		rb_err("cannot map a %zu-byte buffer: %s", len, strerror(ret));
@@ -346,13 +334,11 @@ static void verbs_enrich(struct rb_dev_info *d)
 	ibv_free_device_list(list);
 	if (!ctx) {
 		if (rb_verbose)
-			rb_info("%s: cannot open with verbs, active MTU unknown",
-				d->name);
+			rb_info("%s: cannot open with verbs, active MTU unknown", d->name);
 		return;
 	}
 	for (i = 0; i < d->n_ports; i++)
-		if (!ibv_query_port(ctx, d->ports[i].num, &pa) &&
-		    pa.active_mtu >= IBV_MTU_256)
+		if (!ibv_query_port(ctx, d->ports[i].num, &pa) && pa.active_mtu >= IBV_MTU_256)
 			d->ports[i].active_mtu = 128 << pa.active_mtu;
 	if (!d->fw_ver[0] && !ibv_query_device(ctx, &da))
 		snprintf(d->fw_ver, sizeof(d->fw_ver), "%s", da.fw_ver);

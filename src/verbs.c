@@ -33,8 +33,9 @@ static int find_device(const char *name, int port, struct ibv_context **out)
 			       strerror(errno));
 			break;
 		}
-		if (!name && (ibv_query_port(ctx, (uint8_t)port, &pa) ||
-			      pa.state != IBV_PORT_ACTIVE) && i < n - 1) {
+		if (!name &&
+		    (ibv_query_port(ctx, (uint8_t)port, &pa) || pa.state != IBV_PORT_ACTIVE) &&
+		    i < n - 1) {
 			ibv_close_device(ctx);
 			continue;
 		}
@@ -72,7 +73,8 @@ static int pick_gid(struct rb_dev *d)
 			return i;
 	}
 	rb_err("%s port %u: no RoCE v2 GID with an IPv4 address; choose one with -x "
-	       "(see rdmabench topo)", d->name, d->port);
+	       "(see rdmabench topo)",
+	       d->name, d->port);
 	return -ENOENT;
 }
 
@@ -113,8 +115,8 @@ static int query_dev(struct rb_dev *d, int port)
 		return ret;
 	}
 	if (port < 1 || port > d->attr.phys_port_cnt) {
-		rb_err("%s has %u port(s); port %d does not exist", d->name,
-		       d->attr.phys_port_cnt, port);
+		rb_err("%s has %u port(s); port %d does not exist", d->name, d->attr.phys_port_cnt,
+		       port);
 		return -EINVAL;
 	}
 	d->port = (uint8_t)port;
@@ -124,8 +126,8 @@ static int query_dev(struct rb_dev *d, int port)
 		return -ret;
 	}
 	if (d->port_attr.state != IBV_PORT_ACTIVE) {
-		rb_err("%s port %u is %s, not ACTIVE (check the cable or netdev)", d->name,
-		       d->port, port_state_str(d->port_attr.state));
+		rb_err("%s port %u is %s, not ACTIVE (check the cable or netdev)", d->name, d->port,
+		       port_state_str(d->port_attr.state));
 		return -ENETDOWN;
 	}
 	return 0;
@@ -204,8 +206,7 @@ int rb_cq_create(struct rb_dev *d, int cqe, struct ibv_cq **cq)
 	return 0;
 }
 
-int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, struct rb_qp_caps *caps,
-		 struct ibv_qp **qp)
+int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, struct rb_qp_caps *caps, struct ibv_qp **qp)
 {
 	struct ibv_qp_init_attr a;
 	uint32_t inl = caps->inline_size;
@@ -218,8 +219,11 @@ int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, struct rb_qp_caps *caps,
 			.send_cq = cq,
 			.recv_cq = cq,
 			.qp_type = IBV_QPT_RC,
-			.cap = { .max_send_wr = caps->send_wr, .max_recv_wr = caps->recv_wr,
-				 .max_send_sge = 1, .max_recv_sge = 1, .max_inline_data = inl },
+			.cap = { .max_send_wr = caps->send_wr,
+				 .max_recv_wr = caps->recv_wr,
+				 .max_send_sge = 1,
+				 .max_recv_sge = 1,
+				 .max_inline_data = inl },
 		};
 		*qp = ibv_create_qp(d->pd, &a);
 		if (*qp || !inl)
@@ -270,8 +274,8 @@ static int modify(struct rb_dev *d, struct ibv_qp *qp, struct ibv_qp_attr *a, in
 	return -ret;
 }
 
-static int to_rtr(struct rb_dev *d, struct ibv_qp *qp, const struct rb_qp_info *r,
-		  enum ibv_mtu mtu, uint8_t rd_atom)
+static int to_rtr(struct rb_dev *d, struct ibv_qp *qp, const struct rb_qp_info *r, enum ibv_mtu mtu,
+		  uint8_t rd_atom)
 {
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_RTR,
@@ -290,8 +294,8 @@ static int to_rtr(struct rb_dev *d, struct ibv_qp *qp, const struct rb_qp_info *
 		a.ah_attr.grh.hop_limit = 64;
 	}
 	return modify(d, qp, &a,
-		      IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN |
-			      IBV_QP_RQ_PSN | IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER,
+		      IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
+			      IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER,
 		      "RTR");
 }
 
@@ -303,7 +307,7 @@ int rb_qp_connect(struct rb_dev *d, struct ibv_qp *qp, int access, uint32_t loca
 				    .qp_access_flags = access };
 	struct ibv_qp_attr rts = {
 		.qp_state = IBV_QPS_RTS,
-		.timeout = 14,	 /* 4.096 us * 2^14 = 67 ms per try */
+		.timeout = 14, /* 4.096 us * 2^14 = 67 ms per try */
 		.retry_cnt = 7,
 		.rnr_retry = 7, /* infinite: a slow receiver is not an error */
 		.sq_psn = local_psn & 0xffffff,
@@ -311,14 +315,14 @@ int rb_qp_connect(struct rb_dev *d, struct ibv_qp *qp, int access, uint32_t loca
 	};
 	int ret;
 
-	ret = modify(d, qp, &init, IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT |
-					   IBV_QP_ACCESS_FLAGS, "INIT");
+	ret = modify(d, qp, &init,
+		     IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS, "INIT");
 	if (!ret)
 		ret = to_rtr(d, qp, remote, mtu, rd_atom);
 	if (!ret)
 		ret = modify(d, qp, &rts,
-			     IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT |
-				     IBV_QP_RNR_RETRY | IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC,
+			     IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+				     IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC,
 			     "RTS");
 	return ret;
 }

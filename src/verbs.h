@@ -45,8 +45,7 @@ struct rb_qp_caps {
 };
 
 /* rb_qp_create() - RC QP on @cq for both queues; @caps updated. */
-int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, struct rb_qp_caps *caps,
-		 struct ibv_qp **qp);
+int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, struct rb_qp_caps *caps, struct ibv_qp **qp);
 
 /* rb_mr_reg() - register @len bytes at @buf with @access. */
 int rb_mr_reg(struct rb_dev *d, void *buf, size_t len, int access, struct ibv_mr **mr);

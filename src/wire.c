@@ -135,8 +135,7 @@ void rb_hdr_pack(uint8_t buf[RB_WIRE_HDR_LEN], uint16_t type, uint32_t len)
 	put_be(&c, len, 4);
 }
 
-int rb_hdr_unpack(const uint8_t buf[RB_WIRE_HDR_LEN], struct rb_hdr *h, char *err,
-		  size_t errlen)
+int rb_hdr_unpack(const uint8_t buf[RB_WIRE_HDR_LEN], struct rb_hdr *h, char *err, size_t errlen)
 {
 	struct cur c = rcur(buf, RB_WIRE_HDR_LEN);
 
@@ -379,7 +378,7 @@ int rb_unpack_text(const uint8_t *buf, size_t len, struct rb_msg_text *m)
 
 const char *rb_msg_name(uint16_t type)
 {
-	static const char *const names[] = { "?",	"HELLO", "PARAMS", "CONN", "SYNC",
+	static const char *const names[] = { "?",      "HELLO", "PARAMS", "CONN", "SYNC",
 					     "RESULT", "ERROR", "BYE",	  "OK" };
 
 	return type < sizeof(names) / sizeof(names[0]) ? names[type] : "unknown";

@@ -16,9 +16,9 @@
 #include <stdint.h>
 #include "rdmabench.h"
 
-#define RB_WIRE_MAGIC 0x52444d42u /* "RDMB" */
-#define RB_WIRE_VERSION 1
-#define RB_WIRE_HDR_LEN 12
+#define RB_WIRE_MAGIC	 0x52444d42u /* "RDMB" */
+#define RB_WIRE_VERSION	 1
+#define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
 
 enum rb_msg_type {
@@ -53,8 +53,8 @@ struct rb_qp_info {
 
 /* What each side needs to reach the other's QPs and memory. */
 struct rb_msg_conn {
-	uint32_t mtu;		/* active MTU of the sender's port, bytes */
-	uint32_t max_rd_atom;	/* sender's max_qp_rd_atom */
+	uint32_t mtu;	      /* active MTU of the sender's port, bytes */
+	uint32_t max_rd_atom; /* sender's max_qp_rd_atom */
 	uint32_t rkey;
 	uint64_t addr;
 	uint64_t len;
@@ -96,8 +96,7 @@ void rb_hdr_pack(uint8_t buf[RB_WIRE_HDR_LEN], uint16_t type, uint32_t len);
  * -EBADMSG (not rdmabench), -EPROTO (other version) or -EMSGSIZE, with a
  * message in @err.
  */
-int rb_hdr_unpack(const uint8_t buf[RB_WIRE_HDR_LEN], struct rb_hdr *h, char *err,
-		  size_t errlen);
+int rb_hdr_unpack(const uint8_t buf[RB_WIRE_HDR_LEN], struct rb_hdr *h, char *err, size_t errlen);
 
 /*
  * Body packers write into @buf of @cap bytes and return the body length, or

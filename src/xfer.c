@@ -37,7 +37,8 @@ void rb_fill_pattern(struct rb_run *r, uint8_t *p, uint64_t len)
 
 int rb_post_recv(struct rb_run *r, uint32_t qi)
 {
-	struct ibv_sge sge = { .addr = (uintptr_t)rb_rx(r), .length = (uint32_t)r->region,
+	struct ibv_sge sge = { .addr = (uintptr_t)rb_rx(r),
+			       .length = (uint32_t)r->region,
 			       .lkey = r->mr->lkey };
 	struct ibv_recv_wr wr = { .wr_id = qi, .sg_list = &sge, .num_sge = 1 }, *bad;
 	int ret = ibv_post_recv(r->qp[qi], &wr, &bad);
@@ -104,8 +105,8 @@ int rb_post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool 
 	}
 	ret = ibv_post_send(r->qp[qi], wr, &bad);
 	if (ret) {
-		rb_err("%s qp 0x%x: ibv_post_send of %u WRs: %s", r->dev.name, r->qp[qi]->qp_num,
-		       n, strerror(ret));
+		rb_err("%s qp 0x%x: ibv_post_send of %u WRs: %s", r->dev.name, r->qp[qi]->qp_num, n,
+		       strerror(ret));
 		return -ret;
 	}
 	q->used += n;
@@ -114,9 +115,9 @@ int rb_post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool 
 
 static int wc_error(struct rb_run *r, const struct ibv_wc *wc)
 {
-	rb_err("%s qp 0x%x: %s completion error: %s (vendor error 0x%x)", r->dev.name,
-	       wc->qp_num, wc->opcode & IBV_WC_RECV ? "receive" : "send",
-	       ibv_wc_status_str(wc->status), wc->vendor_err);
+	rb_err("%s qp 0x%x: %s completion error: %s (vendor error 0x%x)", r->dev.name, wc->qp_num,
+	       wc->opcode & IBV_WC_RECV ? "receive" : "send", ibv_wc_status_str(wc->status),
+	       wc->vendor_err);
 	return -EIO;
 }
 
@@ -220,7 +221,8 @@ bool rb_point_ended(struct rb_run *r, uint64_t it)
 	if (it < r->next_clock)
 		return false;
 	r->next_clock = it + 64;
-	return it > r->p->warmup && rb_now_ns() - r->t0 >= (uint64_t)r->p->duration_s * 1000000000ULL;
+	return it > r->p->warmup &&
+	       rb_now_ns() - r->t0 >= (uint64_t)r->p->duration_s * 1000000000ULL;
 }
 
 int rb_wait_room(struct rb_run *r, uint32_t qi, uint32_t k, uint64_t *done)
@@ -369,7 +371,7 @@ int rb_run_oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it))
 
 /* State of one streaming phase (warmup or measured). */
 struct stream {
-	uint64_t count;	 /* WRs to post; 0: until the duration is over */
+	uint64_t count; /* WRs to post; 0: until the duration is over */
 	uint64_t posted, done;
 	uint64_t chains; /* chains posted, for the round-robin */
 	bool measure;
@@ -463,8 +465,8 @@ static int stream_phase(struct rb_run *r, struct stream *s)
 
 int rb_run_stream(struct rb_run *r)
 {
-	struct stream warm = { .count = r->p->warmup }, meas = { .count = r->p->iters,
-								 .measure = true };
+	struct stream warm = { .count = r->p->warmup },
+		      meas = { .count = r->p->iters, .measure = true };
 	int ret = 0;
 
 	if (warm.count)
@@ -538,9 +540,9 @@ static void report_bw(struct rb_run *r, struct rb_result *res, uint64_t ns)
 	res->has_bw = true;
 	res->bw_avg_gbps = rb_gbps(bytes, ns);
 	/* The window runs in ticks: Gb per tick over ns per tick. */
-	res->bw_peak_gbps = r->role == RB_ROLE_CLIENT ?
-				    rb_bw_window_peak(&r->win, bytes, r->k1) / rb_ns_per_tick(r) :
-				    res->bw_avg_gbps;
+	res->bw_peak_gbps = r->role == RB_ROLE_CLIENT
+				    ? rb_bw_window_peak(&r->win, bytes, r->k1) / rb_ns_per_tick(r)
+				    : res->bw_avg_gbps;
 	res->msg_rate_mpps = ns ? (double)r->ops * 1e3 / (double)ns : 0;
 }
 

@@ -19,9 +19,9 @@
 
 /* Send-queue accounting for one QP. */
 struct rb_sq {
-	uint32_t depth;	 /* WRs allowed in flight at this point */
-	uint32_t used;	 /* posted, not yet covered by a completion */
-	uint32_t unsig;	 /* posted since the last signaled WR */
+	uint32_t depth; /* WRs allowed in flight at this point */
+	uint32_t used;	/* posted, not yet covered by a completion */
+	uint32_t unsig; /* posted since the last signaled WR */
 	uint32_t posted_recv;
 };
 
@@ -37,11 +37,11 @@ struct rb_run {
 	uint32_t nqp;
 	struct ibv_qp *qp[RB_MAX_QPS];
 	struct rb_sq sq[RB_MAX_QPS];
-	uint32_t rx_depth;	/* receives kept posted per QP */
-	uint32_t inline_max;	/* granted by the QPs */
-	uint8_t rd_atom;	/* reads/atomics in flight, both ends agree */
-	uint8_t *buf;		/* rx region, then tx region */
-	size_t region;		/* bytes per region */
+	uint32_t rx_depth;   /* receives kept posted per QP */
+	uint32_t inline_max; /* granted by the QPs */
+	uint8_t rd_atom;     /* reads/atomics in flight, both ends agree */
+	uint8_t *buf;	     /* rx region, then tx region */
+	size_t region;	     /* bytes per region */
 	int mem_node;
 	struct ibv_mr *mr;
 	struct rb_msg_conn remote;
@@ -50,18 +50,18 @@ struct rb_run {
 	/* The point being measured. */
 	uint32_t point;
 	struct rb_point pt;
-	struct rb_samples lat;	/* round trips, in ticks (clock.h) */
-	uint64_t ops;		/* measured operations */
-	uint64_t total;		/* all operations incl. warmup */
-	uint64_t t0, t1;	/* measured interval, ns */
-	uint64_t k0, k1;	/* the same in ticks, to calibrate them */
-	uint64_t next_clock;	/* iteration at which to look at the clock */
+	struct rb_samples lat; /* round trips, in ticks (clock.h) */
+	uint64_t ops;	       /* measured operations */
+	uint64_t total;	       /* all operations incl. warmup */
+	uint64_t t0, t1;       /* measured interval, ns */
+	uint64_t k0, k1;       /* the same in ticks, to calibrate them */
+	uint64_t next_clock;   /* iteration at which to look at the clock */
 	uint64_t cpu0, cpu1;
 	struct rb_bw_window win;
-	bool stopped;		/* server: the client's STOP arrived */
-	uint64_t stop_count;	/* the client's total operations */
-	uint64_t rx_count;	/* receives seen (ping-pong) */
-	int verify_status;	/* server: first verify failure of the point */
+	bool stopped;	     /* server: the client's STOP arrived */
+	uint64_t stop_count; /* the client's total operations */
+	uint64_t rx_count;   /* receives seen (ping-pong) */
+	int verify_status;   /* server: first verify failure of the point */
 };
 
 extern volatile sig_atomic_t rb_interrupted;

@@ -35,20 +35,20 @@ struct want {
 	int sname;
 	enum rb_opt_type type;
 	size_t off;
-	size_t size;		/* RB_OPT_STR: the field's size */
-	uint64_t min, max;	/* numbers and axes */
+	size_t size;	   /* RB_OPT_STR: the field's size */
+	uint64_t min, max; /* numbers and axes */
 	bool pow2, suffix;
-	const char *choices;	/* RB_OPT_CHOICE */
+	const char *choices; /* RB_OPT_CHOICE */
 	unsigned int tests;
 };
 
 #define CLI(f) offsetof(struct rb_cli, f)
 #define PRM(f) offsetof(struct rb_cli, p.f)
-#define SZ(f) sizeof(((struct rb_cli *)0)->f)
+#define SZ(f)  sizeof(((struct rb_cli *)0)->f)
 
 #define W_SENDWRITE (RB_T_SEND_LAT | RB_T_SEND_BW | RB_T_WRITE_LAT | RB_T_WRITE_BW)
-#define W_NOATOMIC (W_SENDWRITE | RB_T_READ_LAT | RB_T_READ_BW)
-#define W_ATOMIC (RB_T_ATOMIC_LAT | RB_T_ATOMIC_BW)
+#define W_NOATOMIC  (W_SENDWRITE | RB_T_READ_LAT | RB_T_READ_BW)
+#define W_ATOMIC    (RB_T_ATOMIC_LAT | RB_T_ATOMIC_BW)
 
 static const struct want wants[] = {
 	{ "size", 's', RB_OPT_AXIS, PRM(size), 0, 1, 1ULL << 30, false, true, NULL, RB_T_TESTS },
@@ -57,8 +57,7 @@ static const struct want wants[] = {
 	{ "duration", 'D', RB_OPT_U32, PRM(duration_s), 0, 1, 86400, false, false, NULL,
 	  RB_T_TESTS },
 	{ "warmup", 0, RB_OPT_U64, PRM(warmup), 0, 0, 1ULL << 32, false, true, NULL, RB_T_TESTS },
-	{ "tx-depth", 't', RB_OPT_AXIS, PRM(tx_depth), 0, 1, 32768, false, true, NULL,
-	  RB_T_TESTS },
+	{ "tx-depth", 't', RB_OPT_AXIS, PRM(tx_depth), 0, 1, 32768, false, true, NULL, RB_T_TESTS },
 	{ "rx-depth", 'r', RB_OPT_U32, PRM(rx_depth), 0, 1, 32768, false, true, NULL,
 	  RB_T_SEND_LAT | RB_T_SEND_BW },
 	{ "qps", 'q', RB_OPT_AXIS, PRM(qps), 0, 1, 64, false, false, NULL, RB_T_BW },
@@ -73,19 +72,16 @@ static const struct want wants[] = {
 	{ "verify", 0, RB_OPT_FLAG, PRM(verify), 0, 0, 1, false, false, NULL, RB_T_TESTS },
 	{ "rdma-cm", 'R', RB_OPT_FLAG, PRM(use_cm), 0, 0, 1, false, false, NULL, RB_T_TESTS },
 	{ "mtu", 0, RB_OPT_U32, PRM(mtu), 0, 256, 4096, true, false, NULL, RB_T_TESTS },
-	{ "device", 'd', RB_OPT_STR, CLI(device), SZ(device), 0, 0, false, false, NULL,
-	  RB_T_ALL },
+	{ "device", 'd', RB_OPT_STR, CLI(device), SZ(device), 0, 0, false, false, NULL, RB_T_ALL },
 	{ "ib-port", 'i', RB_OPT_I32, CLI(ib_port), 0, 1, 255, false, false, NULL, RB_T_RUN },
-	{ "gid-index", 'x', RB_OPT_I32, CLI(gid_index), 0, 0, 4095, false, false, NULL,
-	  RB_T_RUN },
+	{ "gid-index", 'x', RB_OPT_I32, CLI(gid_index), 0, 0, 4095, false, false, NULL, RB_T_RUN },
 	{ "port", 'p', RB_OPT_U32, CLI(tcp_port), 0, 1, 65535, false, false, NULL, RB_T_RUN },
 	{ "timeout", 0, RB_OPT_U32, CLI(timeout_s), 0, 1, 3600, false, false, NULL, RB_T_RUN },
 	{ "cpu", 0, RB_OPT_STR, CLI(cpu), SZ(cpu), 0, 0, false, false, NULL, RB_T_RUN },
 	{ "numa", 0, RB_OPT_STR, CLI(numa), SZ(numa), 0, 0, false, false, NULL, RB_T_RUN },
 	{ "json", 0, RB_OPT_STR, CLI(json_path), SZ(json_path), 0, 0, false, false, NULL,
 	  RB_T_ALL },
-	{ "csv", 0, RB_OPT_STR, CLI(csv_path), SZ(csv_path), 0, 0, false, false, NULL,
-	  RB_T_RUN },
+	{ "csv", 0, RB_OPT_STR, CLI(csv_path), SZ(csv_path), 0, 0, false, false, NULL, RB_T_RUN },
 	{ "format", 0, RB_OPT_CHOICE, CLI(format), 0, 0, 2, false, false, "table|csv|json",
 	  RB_T_RUN },
 	{ "units", 0, RB_OPT_CHOICE, CLI(units), 0, 0, 2, false, false, "MiB/s|Gb/s|MB/s",
@@ -110,8 +106,8 @@ static const struct want *want_of(const char *lname)
 }
 
 /* The subcommands, by bit, as main.c and the man page name them. */
-static const char *const bit_names[] = { "send_lat", "send_bw",	  "write_lat",	"write_bw",
-					 "read_lat", "read_bw",	  "atomic_lat", "atomic_bw",
+static const char *const bit_names[] = { "send_lat", "send_bw", "write_lat",  "write_bw",
+					 "read_lat", "read_bw", "atomic_lat", "atomic_bw",
 					 "server",   "topo" };
 #define NBITS (sizeof(bit_names) / sizeof(bit_names[0]))
 
@@ -200,7 +196,7 @@ static int finish_list(struct rb_cli *c, unsigned int bit, char *err, size_t len
 	return rb_cli_finish(c, cmd_of(run), run, err, len);
 }
 
-#define FINISH(c, bit, err, ...)                                                        \
+#define FINISH(c, bit, err, ...)                                                                \
 	finish_list((c), (bit), (err), sizeof(err), (const char *const[]){ __VA_ARGS__, NULL }, \
 		    __FILE__, __LINE__)
 
@@ -234,7 +230,7 @@ static void check_err_(int ret, const char *err, const char *const *needles, con
 	}
 }
 
-#define CHECK_ERR(ret, err, ...) \
+#define CHECK_ERR(ret, err, ...)                                                             \
 	check_err_((ret), (err), (const char *const[]){ __VA_ARGS__, NULL }, #ret, __FILE__, \
 		   __LINE__)
 
@@ -256,9 +252,9 @@ static void check_axis_(const struct rb_axis *a, const uint64_t *v, uint32_t n, 
 	}
 }
 
-#define CHECK_AXIS(a, ...)                                                           \
-	do {                                                                         \
-		static const uint64_t w_[] = { __VA_ARGS__ };                        \
+#define CHECK_AXIS(a, ...)                                                                \
+	do {                                                                              \
+		static const uint64_t w_[] = { __VA_ARGS__ };                             \
 		check_axis_((a), w_, sizeof(w_) / sizeof(w_[0]), #a, __FILE__, __LINE__); \
 	} while (0)
 
@@ -336,14 +332,13 @@ static void row_rejects(const struct want *w, const char *arg, const char *needl
 }
 
 /* "@opt @arg" for a row's first test must succeed and set only that row. */
-static void row_accepts(struct rb_cli *c, const struct want *w, const char *opt,
-			const char *arg)
+static void row_accepts(struct rb_cli *c, const struct want *w, const char *opt, const char *arg)
 {
 	char err[256];
 	int ret;
 
-	ret = arg ? PARSE(c, lowest_bit(w->tests), err, opt, arg) :
-		    PARSE(c, lowest_bit(w->tests), err, opt);
+	ret = arg ? PARSE(c, lowest_bit(w->tests), err, opt, arg)
+		  : PARSE(c, lowest_bit(w->tests), err, opt);
 	if (ret) {
 		print_error("%s %s: returned %d (err '%s'), want 0\n", opt, arg ? arg : "", ret,
 			    err);
@@ -699,8 +694,7 @@ static void test_table_applies(void **state)
 				}
 				continue;
 			}
-			snprintf(need, sizeof(need), "%s does not apply to %s", name,
-				 bit_names[b]);
+			snprintf(need, sizeof(need), "%s does not apply to %s", name, bit_names[b]);
 			if (ret != -EINVAL || !strstr(err, need)) {
 				print_error("%s for %s: %d '%s', want -EINVAL '%s'\n", lopt,
 					    bit_names[b], ret, err, need);
@@ -737,8 +731,8 @@ static void test_not_applicable(void **state)
 	CHECK_ERR(PARSE(&c, RB_T_SERVER, err, "-s", "64"), err,
 		  "-s/--size does not apply to server");
 	/* the "atomic" command takes what either mode takes */
-	CHECK_OK(PARSE(&c, RB_T_ATOMIC_LAT | RB_T_ATOMIC_BW, err, "--op", "cswap", "--mode",
-		       "bw", "-o", "4"),
+	CHECK_OK(PARSE(&c, RB_T_ATOMIC_LAT | RB_T_ATOMIC_BW, err, "--op", "cswap", "--mode", "bw",
+		       "-o", "4"),
 		 err);
 	assert_int_equal(c.op, RB_OP_CSWAP);
 	assert_int_equal(c.mode, 1);
@@ -767,8 +761,7 @@ static void test_axes(void **state)
 
 	CHECK_OK(PARSE(&c, RB_T_SEND_BW, err, "-l", "1..64:+8"), err);
 	CHECK_AXIS(&c.p.batch, 1, 9, 17, 25, 33, 41, 49, 57);
-	CHECK_OK(PARSE(&c, RB_T_WRITE_BW, err, "-t", "16..64:x2", "-q", "1..4:+1", "-Q",
-		       "1,8"),
+	CHECK_OK(PARSE(&c, RB_T_WRITE_BW, err, "-t", "16..64:x2", "-q", "1..4:+1", "-Q", "1,8"),
 		 err);
 	CHECK_AXIS(&c.p.tx_depth, 16, 32, 64);
 	CHECK_AXIS(&c.p.qps, 1, 2, 3, 4);
@@ -808,8 +801,7 @@ static void test_bad_command_lines(void **state)
 	CHECK_ERR(PARSE(&c, RB_T_SEND_LAT, err, "-s"), err, "-s needs an argument");
 	CHECK_ERR(PARSE(&c, RB_T_SEND_LAT, err, "--size"), err, "--size needs an argument");
 	CHECK_ERR(PARSE(&c, RB_T_SEND_LAT, err, "--warmup"), err, "--warmup needs an argument");
-	CHECK_ERR(PARSE(&c, RB_T_SEND_LAT, err, "-n", "10", "-D"), err,
-		  "-D needs an argument");
+	CHECK_ERR(PARSE(&c, RB_T_SEND_LAT, err, "-n", "10", "-D"), err, "-D needs an argument");
 
 	CHECK_ERR(PARSE(&c, RB_T_SEND_LAT, err, "host1", "host2"), err,
 		  "unexpected argument 'host2'");
@@ -954,8 +946,7 @@ static void test_defaults_atomic(void **state)
 	assert_int_equal(c.p.iters, 5000);
 
 	/* the "atomic" command: --mode picks the row, --op reaches the params */
-	CHECK_OK(FINISH(&c, RB_T_ATOMIC_LAT | RB_T_ATOMIC_BW, err, "--op", "cswap", "--mode",
-			"bw"),
+	CHECK_OK(FINISH(&c, RB_T_ATOMIC_LAT | RB_T_ATOMIC_BW, err, "--op", "cswap", "--mode", "bw"),
 		 err);
 	assert_string_equal(c.p.test, "atomic_bw");
 	assert_int_equal(c.p.atomic_op, RB_OP_CSWAP);
@@ -1008,8 +999,7 @@ static void test_combinations(void **state)
 	/* signal against depth: every pairing */
 	CHECK_ERR(FINISH(&c, RB_T_SEND_BW, err, "-Q", "256"), err, "-Q/--signal 256",
 		  "-t/--tx-depth 128");
-	CHECK_ERR(FINISH(&c, RB_T_SEND_LAT, err, "-Q", "256"), err, "-Q/--signal",
-		  "-t/--tx-depth");
+	CHECK_ERR(FINISH(&c, RB_T_SEND_LAT, err, "-Q", "256"), err, "-Q/--signal", "-t/--tx-depth");
 	CHECK_ERR(FINISH(&c, RB_T_SEND_BW, err, "-t", "64,256", "-Q", "128"), err,
 		  "-Q/--signal 128", "-t/--tx-depth 64");
 	CHECK_ERR(FINISH(&c, RB_T_SEND_BW, err, "-t", "256,64", "-Q", "128"), err,
@@ -1020,8 +1010,8 @@ static void test_combinations(void **state)
 	CHECK_OK(FINISH(&c, RB_T_SEND_BW, err, "-t", "64,256", "-Q", "1..64:x2"), err);
 
 	/* --recommend needs something to choose from */
-	CHECK_ERR(FINISH(&c, RB_T_SEND_BW, err, "--recommend"), err, "--recommend",
-		  "-l/--batch", "-Q/--signal");
+	CHECK_ERR(FINISH(&c, RB_T_SEND_BW, err, "--recommend"), err, "--recommend", "-l/--batch",
+		  "-Q/--signal");
 	CHECK_ERR(FINISH(&c, RB_T_SEND_BW, err, "--recommend", "-s", "64,128", "-q", "1,2"), err,
 		  "--recommend");
 	CHECK_OK(FINISH(&c, RB_T_SEND_BW, err, "--recommend", "-l", "1,2"), err);
@@ -1035,12 +1025,11 @@ static void test_plan_limit(void **state)
 
 	(void)state;
 	/* 64 sizes x 64 batches x 4 signals = 16384 points */
-	CHECK_ERR(FINISH(&c, RB_T_SEND_BW, err, "-s", "1..64:+1", "-l", "1..64:+1", "-Q",
-			 "1..4:+1", "-t", "4096"),
+	CHECK_ERR(FINISH(&c, RB_T_SEND_BW, err, "-s", "1..64:+1", "-l", "1..64:+1", "-Q", "1..4:+1",
+			 "-t", "4096"),
 		  err, "16384", "10000");
 	/* exactly the limit is fine */
-	CHECK_OK(FINISH(&c, RB_T_SEND_BW, err, "-s", "1..50:+1", "-l", "1..50:+1", "-Q",
-			"1..4:+1"),
+	CHECK_OK(FINISH(&c, RB_T_SEND_BW, err, "-s", "1..50:+1", "-l", "1..50:+1", "-Q", "1..4:+1"),
 		 err);
 	assert_int_equal(rb_plan_count(&c.p), RB_MAX_POINTS);
 	/* just over it: 63 x 40 x 4 */
@@ -1058,8 +1047,8 @@ static void test_client_only(void **state)
 	char err[256], buf[256];
 
 	(void)state;
-	CHECK_OK(PARSE(&c, RB_T_ATOMIC_LAT | RB_T_ATOMIC_BW, err, "-n", "50", "--op", "cswap",
-		       "-d", "rxe0", "--json", "x.json", "-R", "--mode", "bw"),
+	CHECK_OK(PARSE(&c, RB_T_ATOMIC_LAT | RB_T_ATOMIC_BW, err, "-n", "50", "--op", "cswap", "-d",
+		       "rxe0", "--json", "x.json", "-R", "--mode", "bw"),
 		 err);
 	rb_cli_client_only(&c, buf, sizeof(buf));
 	assert_string_equal(buf, "-n/--iters, --op, --mode, -R/--rdma-cm");
@@ -1074,8 +1063,7 @@ static void test_given(void **state)
 	char err[256];
 
 	(void)state;
-	CHECK_OK(PARSE(&c, RB_T_SEND_BW, err, "-s", "64", "--warmup", "5", "-v", "--units",
-		       "Gb/s"),
+	CHECK_OK(PARSE(&c, RB_T_SEND_BW, err, "-s", "64", "--warmup", "5", "-v", "--units", "Gb/s"),
 		 err);
 	assert_true(rb_cli_given(&c, "size"));
 	assert_true(rb_cli_given(&c, "warmup"));

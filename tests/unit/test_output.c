@@ -198,7 +198,7 @@ static const struct rb_result bw_res[] = {
 };
 
 #define NLAT (sizeof(lat_res) / sizeof(lat_res[0]))
-#define NBW (sizeof(bw_res) / sizeof(bw_res[0]))
+#define NBW  (sizeof(bw_res) / sizeof(bw_res[0]))
 
 /* ---- helpers ----------------------------------------------------------- */
 
@@ -359,13 +359,15 @@ static void assert_jabsent(json_t *o, const char *key)
 static void test_csv_header(void **state)
 {
 	(void)state;
-	assert_string_equal(
-		rb_csv_header(),
-		"test,op,device,host,size,batch,signal,qps,tx_depth,iterations,duration_s,"
-		"lat_min_us,lat_p50_us,lat_avg_us,lat_p90_us,lat_p99_us,lat_p999_us,lat_max_us,"
-		"lat_stdev_us,bw_avg_gbps,bw_peak_gbps,bw_avg_mibps,msg_rate_mpps,cpu_util_pct,"
-		"peer_cpu_util_pct,cpu_ns_per_msg,peer_bw_avg_gbps,device_numa_node,cpus,mem_node,"
-		"local");
+	assert_string_equal(rb_csv_header(), "test,op,device,host,size,batch,signal,qps,tx_depth,"
+					     "iterations,duration_s,"
+					     "lat_min_us,lat_p50_us,lat_avg_us,lat_p90_us,lat_p99_"
+					     "us,lat_p999_us,lat_max_us,"
+					     "lat_stdev_us,bw_avg_gbps,bw_peak_gbps,bw_avg_mibps,"
+					     "msg_rate_mpps,cpu_util_pct,"
+					     "peer_cpu_util_pct,cpu_ns_per_msg,peer_bw_avg_gbps,"
+					     "device_numa_node,cpus,mem_node,"
+					     "local");
 }
 
 static void test_golden_lat(void **state)
@@ -619,8 +621,8 @@ static void test_json_op(void **state)
 	json_decref(doc);
 
 	got = write_mem(RB_FMT_TABLE, &r, lat_res, 1);
-	assert_non_null(
-		strstr(got, "# rdmabench " PACKAGE_VERSION " atomic_lat cswap client  bad"));
+	assert_non_null(strstr(got, "# rdmabench " PACKAGE_VERSION " atomic_lat cswap client  "
+								   "bad"));
 	free(got);
 }
 

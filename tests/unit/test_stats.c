@@ -21,14 +21,13 @@
 
 #define NS 1000.0 /* scale: summary values equal the samples in ns */
 
-#define assert_near(got, want, tol)                                                  \
-	do {                                                                         \
-		double g_ = (got), w_ = (want), t_ = (tol);                          \
-		if (!(fabs(g_ - w_) <= t_)) {                                        \
-			print_error("%s = %.17g, want %.17g (tol %g)\n", #got, g_, w_,   \
-				    t_);                                             \
-			fail();                                                      \
-		}                                                                    \
+#define assert_near(got, want, tol)                                                         \
+	do {                                                                                \
+		double g_ = (got), w_ = (want), t_ = (tol);                                 \
+		if (!(fabs(g_ - w_) <= t_)) {                                               \
+			print_error("%s = %.17g, want %.17g (tol %g)\n", #got, g_, w_, t_); \
+			fail();                                                             \
+		}                                                                           \
 	} while (0)
 
 /* Relative tolerance, for bandwidth figures. */
@@ -212,9 +211,8 @@ static void test_summary_stdev(void **state)
 
 	/* Large values close together: no catastrophic cancellation. */
 	{
-		static const uint64_t w[] = { 1000000000002ULL, 1000000000004ULL,
-					      1000000000004ULL, 1000000000004ULL,
-					      1000000000005ULL, 1000000000005ULL,
+		static const uint64_t w[] = { 1000000000002ULL, 1000000000004ULL, 1000000000004ULL,
+					      1000000000004ULL, 1000000000005ULL, 1000000000005ULL,
 					      1000000000007ULL, 1000000000009ULL };
 
 		push_all(&s, w, 8);
@@ -329,7 +327,7 @@ static void test_gbps(void **state)
 
 /* ---- bandwidth windows ------------------------------------------------- */
 
-#define T0 1000000000ULL
+#define T0  1000000000ULL
 #define MSG 4096ULL
 
 static void test_bw_steady(void **state)

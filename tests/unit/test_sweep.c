@@ -46,10 +46,10 @@ static void check_axis(const char *s, const uint64_t *want, uint32_t n)
 	}
 }
 
-#define CHECK_AXIS(s, ...)                                                           \
-	do {                                                                         \
-		static const uint64_t w_[] = { __VA_ARGS__ };                        \
-		check_axis((s), w_, sizeof(w_) / sizeof(w_[0]));                     \
+#define CHECK_AXIS(s, ...)                                       \
+	do {                                                     \
+		static const uint64_t w_[] = { __VA_ARGS__ };    \
+		check_axis((s), w_, sizeof(w_) / sizeof(w_[0])); \
 	} while (0)
 
 /*
@@ -132,8 +132,7 @@ static void test_range_doubling(void **state)
 	CHECK_AXIS("4K..1M:x4", 4 * KiB, 16 * KiB, 64 * KiB, 256 * KiB, 1 * MiB);
 	CHECK_AXIS("5..5:x2", 5);
 	/* Up to the top of u64 without wrapping or looping forever. */
-	assert_int_equal(rb_axis_parse("1..18446744073709551615:x2", true, &a, err,
-				       sizeof(err)),
+	assert_int_equal(rb_axis_parse("1..18446744073709551615:x2", true, &a, err, sizeof(err)),
 			 0);
 	assert_int_equal(a.n, 64);
 	assert_int_equal(a.v[63], 1ULL << 63);
@@ -147,10 +146,8 @@ static void test_range_adding(void **state)
 	CHECK_AXIS("0..3:+1", 0, 1, 2, 3);
 	CHECK_AXIS("1K..4K:+1K", 1024, 2048, 3072, 4096);
 	CHECK_AXIS("7..7:+100", 7);
-	CHECK_AXIS("18446744073709551614..18446744073709551615:+1", UINT64_MAX - 1,
-		   UINT64_MAX);
-	CHECK_AXIS("18446744073709551610..18446744073709551615:+4", UINT64_MAX - 5,
-		   UINT64_MAX - 1);
+	CHECK_AXIS("18446744073709551614..18446744073709551615:+1", UINT64_MAX - 1, UINT64_MAX);
+	CHECK_AXIS("18446744073709551610..18446744073709551615:+4", UINT64_MAX - 5, UINT64_MAX - 1);
 }
 
 static void test_mixed(void **state)
@@ -386,8 +383,8 @@ static void test_plan_order(void **state)
 
 static void test_plan_order_all_axes(void **state)
 {
-	static const uint64_t sizes[] = { 10, 11 }, signals[] = { 20, 21 },
-			      batches[] = { 30, 31 }, txd[] = { 40, 41 }, qps[] = { 50, 51 };
+	static const uint64_t sizes[] = { 10, 11 }, signals[] = { 20, 21 }, batches[] = { 30, 31 },
+			      txd[] = { 40, 41 }, qps[] = { 50, 51 };
 	struct rb_params p;
 	struct rb_point pt;
 	size_t i;
@@ -430,8 +427,8 @@ static void check_size_str(uint64_t v, const char *want)
 
 static void test_size_str(void **state)
 {
-	static const uint64_t round[] = { 0,	  1,	     64,      1000,	 1023,
-					  1024,	  1536,	     4096,    1048576,	 1572864,
+	static const uint64_t round[] = { 0,	   1,	       64,	1000,	   1023,
+					  1024,	   1536,       4096,	1048576,   1572864,
 					  3 * GiB, 1ULL << 40, MiB + 1, UINT64_MAX };
 	char buf[32];
 	size_t i;
@@ -471,7 +468,8 @@ static void test_size_str(void **state)
 static struct rb_result rate(uint64_t size, uint32_t batch, uint32_t signal, double mpps)
 {
 	struct rb_result r = { .pt = { .size = size, .batch = batch, .signal = signal, .qps = 1 },
-			       .has_bw = true, .msg_rate_mpps = mpps };
+			       .has_bw = true,
+			       .msg_rate_mpps = mpps };
 	return r;
 }
 
@@ -485,9 +483,9 @@ static struct rb_result rate(uint64_t size, uint32_t batch, uint32_t signal, dou
 static void test_recommend_known(void **state)
 {
 	struct rb_result res[] = {
-		rate(64, 1, 16, 5.0),	rate(4096, 1, 16, 2.0),	 rate(64, 1, 64, 4.9),
-		rate(4096, 1, 64, 1.95), rate(64, 4, 16, 9.6),	 rate(4096, 4, 16, 2.01),
-		rate(64, 4, 64, 9.7),	rate(4096, 4, 64, 2.0),	 rate(64, 16, 16, 9.0),
+		rate(64, 1, 16, 5.0),	  rate(4096, 1, 16, 2.0), rate(64, 1, 64, 4.9),
+		rate(4096, 1, 64, 1.95),  rate(64, 4, 16, 9.6),	  rate(4096, 4, 16, 2.01),
+		rate(64, 4, 64, 9.7),	  rate(4096, 4, 64, 2.0), rate(64, 16, 16, 9.0),
 		rate(4096, 16, 16, 1.99), rate(64, 16, 64, 10.0), rate(4096, 16, 64, 1.98),
 	};
 	struct rb_reco out[4];

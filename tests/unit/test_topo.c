@@ -42,8 +42,7 @@ struct fx {
 };
 
 /* snprintf() that fails the test rather than truncate a path. */
-__attribute__((format(printf, 3, 4))) static void pathf(char *buf, size_t len,
-							const char *fmt, ...)
+__attribute__((format(printf, 3, 4))) static void pathf(char *buf, size_t len, const char *fmt, ...)
 {
 	va_list ap;
 	int n;
@@ -103,8 +102,7 @@ static int fx_setup(void **state)
 	assert_non_null(f);
 	f->name = *state;
 	pathf(dir, sizeof(dir), "%s/topo/%s", TEST_DATA_DIR, f->name);
-	pathf(f->tmp, sizeof(f->tmp), "%s/rb-topo-XXXXXX",
-	      tmpdir ? tmpdir : "/tmp");
+	pathf(f->tmp, sizeof(f->tmp), "%s/rb-topo-XXXXXX", tmpdir ? tmpdir : "/tmp");
 	assert_non_null(mkdtemp(f->tmp));
 	pathf(f->sysroot, sizeof(f->sysroot), "%s/sys", f->tmp);
 	assert_int_equal(mkdir(f->sysroot, 0755), 0);
@@ -119,8 +117,7 @@ static int fx_setup(void **state)
 	return 0;
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag,
-		    struct FTW *ftw)
+static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
 	return remove(path);
 }
@@ -201,8 +198,7 @@ static void test_cpus_format(void **state)
 	for (i = 0; i <= 40; i += 2)
 		hwloc_bitmap_set(s, i);
 	/* "0 2 4 6 8 10 12 14 ..." does not fit 16: cut at a separator. */
-	assert_string_equal(rb_cpus_format(s, small, sizeof(small)),
-			    "0 2 4 6 8 ...");
+	assert_string_equal(rb_cpus_format(s, small, sizeof(small)), "0 2 4 6 8 ...");
 	hwloc_bitmap_free(s);
 }
 
@@ -210,9 +206,8 @@ static void test_cpus_parse(void **state)
 {
 	hwloc_bitmap_t s = hwloc_bitmap_alloc();
 	hwloc_bitmap_t want = set_of("0-3,8");
-	static const char *const bad[] = { "",	 "a",	 "3-1", "1-",
-					   "-1", "1,x",	 "1.5", "0-99999",
-					   " ",	 "1-2-3" };
+	static const char *const bad[] = { "",	  "a",	 "3-1",	    "1-", "-1",
+					   "1,x", "1.5", "0-99999", " ",  "1-2-3" };
 	unsigned int i;
 
 	assert_int_equal(rb_cpus_parse("0-3,8", s), 0);
@@ -231,8 +226,7 @@ static void test_cpus_parse(void **state)
 static void test_wcode_names(void **state)
 {
 	assert_string_equal(rb_topo_wcode_name(RB_TW_PCIE_WIDTH), "pcie_width");
-	assert_string_equal(rb_topo_wcode_name(RB_TW_NO_LOCALITY),
-			    "locality_unknown");
+	assert_string_equal(rb_topo_wcode_name(RB_TW_NO_LOCALITY), "locality_unknown");
 }
 
 /* ---- sysfs ------------------------------------------------------------ */
@@ -417,12 +411,10 @@ struct pl {
 };
 
 /* Inputs as on an idle, unbound machine with NUMA support. */
-static void pl_init(struct pl *p, struct fx *f, const char *dev,
-		    const char *cpu, const char *numa)
+static void pl_init(struct pl *p, struct fx *f, const char *dev, const char *cpu, const char *numa)
 {
 	memset(p, 0, sizeof(*p));
-	p->current =
-		hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(f->topo));
+	p->current = hwloc_bitmap_dup(hwloc_topology_get_allowed_cpuset(f->topo));
 	p->in.topo = f->topo;
 	p->in.sysroot = f->sysroot;
 	p->in.dev = dev;
@@ -473,8 +465,7 @@ static void test_auto_local(void **state)
 	pl_init(&p, *state, "mlx5_0", "auto", "auto");
 	assert_int_equal(pl_run(&p), 0);
 	assert_non_null(p.plan.bind);
-	assert_string_equal(rb_cpus_format(p.plan.bind, bind, sizeof(bind)),
-			    "4");
+	assert_string_equal(rb_cpus_format(p.plan.bind, bind, sizeof(bind)), "4");
 	assert_string_equal(p.cpus, "4");
 	assert_int_equal(p.plan.dev_node, 1);
 	assert_int_equal(p.plan.mem_node, 1);
@@ -530,9 +521,8 @@ static void test_explicit_remote(void **state)
 	assert_string_equal(p.cpus, "0");
 	assert_int_equal(p.plan.mem_node, 1);
 	assert_int_equal(p.plan.local, 0);
-	assert_string_equal(
-		p.plan.warning,
-		"remote placement: mlx5_0 is on NUMA node 1, but CPU 0 is on node 0");
+	assert_string_equal(p.plan.warning, "remote placement: mlx5_0 is on NUMA node 1, but CPU 0 "
+					    "is on node 0");
 	rb_place_fill(&p.plan, &out);
 	assert_int_equal(out.local, 0);
 	assert_string_equal(out.cpus, "0");
@@ -544,9 +534,8 @@ static void test_explicit_remote(void **state)
 	assert_string_equal(p.cpus, "0-1 3");
 	assert_int_equal(p.plan.mem_node, 0);
 	assert_int_equal(p.plan.local, 0);
-	assert_string_equal(
-		p.plan.warning,
-		"remote placement: mlx5_0 is on NUMA node 1, but CPUs 0-1 3 are on node 0 and buffers are on node 0");
+	assert_string_equal(p.plan.warning, "remote placement: mlx5_0 is on NUMA node 1, but CPUs "
+					    "0-1 3 are on node 0 and buffers are on node 0");
 	pl_done(&p);
 
 	/* Local CPUs, remote memory. */
@@ -554,9 +543,8 @@ static void test_explicit_remote(void **state)
 	assert_int_equal(pl_run(&p), 0);
 	assert_string_equal(p.cpus, "4");
 	assert_int_equal(p.plan.local, 0);
-	assert_string_equal(
-		p.plan.warning,
-		"remote placement: mlx5_0 is on NUMA node 1, but buffers are on node 0");
+	assert_string_equal(p.plan.warning, "remote placement: mlx5_0 is on NUMA node 1, but "
+					    "buffers are on node 0");
 	pl_done(&p);
 }
 
@@ -611,9 +599,8 @@ static void test_none(void **state)
 	assert_string_equal(p.cpus, "0-7");
 	assert_int_equal(p.plan.mem_node, -1);
 	assert_int_equal(p.plan.local, 0);
-	assert_string_equal(
-		p.plan.warning,
-		"remote placement: mlx5_0 is on NUMA node 1, but CPUs 0-7 are on nodes 0-1");
+	assert_string_equal(p.plan.warning, "remote placement: mlx5_0 is on NUMA node 1, but CPUs "
+					    "0-7 are on nodes 0-1");
 	pl_done(&p);
 
 	/* A kernel without NUMA: auto leaves memory alone. */
@@ -701,9 +688,8 @@ static void test_place_odd(void **state)
 	assert_string_equal(p.cpus, "0-5");
 	assert_int_equal(p.plan.mem_node, 2);
 	assert_int_equal(p.plan.local, 0);
-	assert_string_equal(
-		p.plan.warning,
-		"remote placement: mlx5_0 is on NUMA node 2, but CPUs 0-5 are on nodes 0-1 3");
+	assert_string_equal(p.plan.warning, "remote placement: mlx5_0 is on NUMA node 2, but CPUs "
+					    "0-5 are on nodes 0-1 3");
 	pl_done(&p);
 
 	/* Node 3 has no memory: bind there, let first touch place memory;
@@ -721,16 +707,14 @@ static void test_place_odd(void **state)
 
 /* ---- warnings --------------------------------------------------------- */
 
-static int check(struct fx *f, const char *name, const char *bound,
-		 struct rb_topo_warning *w)
+static int check(struct fx *f, const char *name, const char *bound, struct rb_topo_warning *w)
 {
 	hwloc_bitmap_t b = bound ? set_of(bound) : NULL;
 	struct rb_dev_info d;
 	int n;
 
 	read_dev(f, name, &d);
-	n = rb_topo_check(f->topo, f->sysroot, &d,
-			  rb_topo_dev_node(f->topo, &d), b, w,
+	n = rb_topo_check(f->topo, f->sysroot, &d, rb_topo_dev_node(f->topo, &d), b, w,
 			  RB_TOPO_MAX_WARN);
 	rb_dev_info_free(&d);
 	hwloc_bitmap_free(b);
@@ -747,9 +731,9 @@ static void test_warn_healthy(void **state)
 	/* Bound to node 0 only: away from mlx5_0. */
 	assert_int_equal(check(*state, "mlx5_0", "0-3", w), 1);
 	assert_int_equal(w[0].code, RB_TW_BOUND_AWAY);
-	assert_string_equal(
-		w[0].msg,
-		"this process is bound to CPUs 0-3 (node 0), away from mlx5_0's NUMA node 1: check taskset, numactl or the cgroup cpuset");
+	assert_string_equal(w[0].msg, "this process is bound to CPUs 0-3 (node 0), away from "
+				      "mlx5_0's NUMA node 1: check taskset, numactl or the cgroup "
+				      "cpuset");
 	/* Overlapping the node is not away. */
 	assert_int_equal(check(*state, "mlx5_0", "3-4", w), 0);
 }
@@ -763,36 +747,30 @@ static void test_warn_link(void **state)
 	assert_int_equal(check(*state, "mlx5_0", NULL, w), 2);
 	assert_int_equal(w[0].code, RB_TW_PCIE_WIDTH);
 	assert_int_equal(w[0].port, 0);
-	assert_non_null(strstr(
-		w[0].msg,
-		"mlx5_0: PCIe 0000:81:00.0 trained at x8, below its maximum x16"));
+	assert_non_null(strstr(w[0].msg, "mlx5_0: PCIe 0000:81:00.0 trained at x8, below its "
+					 "maximum x16"));
 	assert_non_null(strstr(w[0].msg, "lspci -vv -s 0000:81:00.0"));
 	assert_int_equal(w[1].code, RB_TW_PCIE_CEILING);
 	assert_int_equal(w[1].port, 1);
-	assert_non_null(strstr(
-		w[1].msg,
-		"carries at most 63.0 Gb/s, below the port rate 100.0 Gb/s"));
+	assert_non_null(strstr(w[1].msg, "carries at most 63.0 Gb/s, below the port rate 100.0 "
+					 "Gb/s"));
 
 	/* mlx4_0: 2.5 of 8 GT/s (32 Gb/s still covers 25 Gb/s), port 1
 	 * down, port 2 without a RoCE v2 GID. */
 	assert_int_equal(check(*state, "mlx4_0", NULL, w), 3);
 	assert_int_equal(w[0].code, RB_TW_PCIE_SPEED);
-	assert_non_null(strstr(
-		w[0].msg, "trained at 2.5 GT/s, below its maximum 8.0 GT/s"));
+	assert_non_null(strstr(w[0].msg, "trained at 2.5 GT/s, below its maximum 8.0 GT/s"));
 	assert_int_equal(w[1].code, RB_TW_PORT_STATE);
 	assert_int_equal(w[1].port, 1);
-	assert_non_null(strstr(
-		w[1].msg, "mlx4_0 port 1 is DOWN (physical state Disabled)"));
+	assert_non_null(strstr(w[1].msg, "mlx4_0 port 1 is DOWN (physical state Disabled)"));
 	assert_int_equal(w[2].code, RB_TW_NO_ROCEV2);
 	assert_int_equal(w[2].port, 2);
-	assert_string_equal(
-		w[2].msg,
-		"mlx4_0 port 2 has no RoCE v2 GID: check that ens2d1 is up and has an IP address (ip addr)");
+	assert_string_equal(w[2].msg, "mlx4_0 port 2 has no RoCE v2 GID: check that ens2d1 is up "
+				      "and has an IP address (ip addr)");
 
 	/* At most @max entries. */
 	read_dev(f, "mlx4_0", &d);
-	assert_int_equal(rb_topo_check(f->topo, f->sysroot, &d, 1, NULL, w, 1),
-			 1);
+	assert_int_equal(rb_topo_check(f->topo, f->sysroot, &d, 1, NULL, w, 1), 1);
 	rb_dev_info_free(&d);
 }
 
@@ -802,8 +780,7 @@ static void test_warn_unknown(void **state)
 
 	assert_int_equal(check(*state, "mlx5_0", NULL, w), 1);
 	assert_int_equal(w[0].code, RB_TW_NO_LOCALITY);
-	assert_non_null(
-		strstr(w[0].msg, "PCI 0000:81:00.0 reports numa_node -1"));
+	assert_non_null(strstr(w[0].msg, "PCI 0000:81:00.0 reports numa_node -1"));
 	assert_int_equal(check(*state, "rxe0", NULL, w), 1);
 	assert_int_equal(w[0].code, RB_TW_NO_LOCALITY);
 	assert_non_null(strstr(w[0].msg, "netdev bond0 has no PCI function"));
@@ -819,14 +796,12 @@ static void test_warn_odd(void **state)
 
 	assert_int_equal(check(*state, "mlx5_0", NULL, w), 1);
 	assert_int_equal(w[0].code, RB_TW_NODE_NO_CPUS);
-	assert_non_null(strstr(w[0].msg,
-			       "mlx5_0 is on NUMA node 2, which has no CPUs"));
+	assert_non_null(strstr(w[0].msg, "mlx5_0 is on NUMA node 2, which has no CPUs"));
 	/* A node without CPUs cannot be bound away from. */
 	assert_int_equal(check(*state, "mlx5_0", "0-1", w), 1);
 	assert_int_equal(check(*state, "mlx5_1", NULL, w), 1);
 	assert_int_equal(w[0].code, RB_TW_NODE_NO_MEMORY);
-	assert_non_null(strstr(
-		w[0].msg, "mlx5_1 is on NUMA node 3, which has no memory"));
+	assert_non_null(strstr(w[0].msg, "mlx5_1 is on NUMA node 3, which has no memory"));
 }
 
 static void test_warn_single(void **state)
@@ -849,9 +824,7 @@ static void enrich_mtu(struct rb_dev_info *d)
 /* Runs the report; returns its code, the table in *@table, JSON in *@j. */
 static int report(struct fx *f, const char *dev, char **table, json_t **j)
 {
-	struct rb_topo_env env = { .sysroot = f->sysroot,
-				   .topo = f->topo,
-				   .enrich = enrich_mtu };
+	struct rb_topo_env env = { .sysroot = f->sysroot, .topo = f->topo, .enrich = enrich_mtu };
 	char path[PATH_MAX];
 	size_t len;
 	FILE *out = open_memstream(table, &len);
@@ -874,64 +847,43 @@ static void test_report(void **state)
 
 	assert_int_equal(report(*state, NULL, &table, &j), 0);
 	assert_non_null(j);
-	assert_string_equal(json_string_value(json_object_get(j, "tool")),
-			    "rdmabench");
+	assert_string_equal(json_string_value(json_object_get(j, "tool")), "rdmabench");
 	assert_int_equal(json_array_size(json_object_get(j, "devices")), 2);
 	d = json_array_get(json_object_get(j, "devices"), 0);
-	assert_string_equal(json_string_value(json_object_get(d, "name")),
-			    "mlx5_0");
-	assert_string_equal(json_string_value(json_object_get(d, "pci")),
-			    "0000:81:00.0");
-	assert_int_equal(json_integer_value(json_object_get(d, "numa_node")),
-			 1);
-	assert_string_equal(json_string_value(json_object_get(d, "local_cpus")),
-			    "4-7");
+	assert_string_equal(json_string_value(json_object_get(d, "name")), "mlx5_0");
+	assert_string_equal(json_string_value(json_object_get(d, "pci")), "0000:81:00.0");
+	assert_int_equal(json_integer_value(json_object_get(d, "numa_node")), 1);
+	assert_string_equal(json_string_value(json_object_get(d, "local_cpus")), "4-7");
 	p = json_object_get(d, "pcie");
-	assert_float_equal(
-		json_real_value(json_object_get(p, "current_link_speed")), 16.0,
-		1e-9);
-	assert_int_equal(
-		json_integer_value(json_object_get(p, "max_link_width")), 16);
-	assert_float_equal(json_real_value(json_object_get(p, "ceiling_gbps")),
-			   252.062, 1e-3);
+	assert_float_equal(json_real_value(json_object_get(p, "current_link_speed")), 16.0, 1e-9);
+	assert_int_equal(json_integer_value(json_object_get(p, "max_link_width")), 16);
+	assert_float_equal(json_real_value(json_object_get(p, "ceiling_gbps")), 252.062, 1e-3);
 	p = json_array_get(json_object_get(d, "ports"), 0);
-	assert_string_equal(json_string_value(json_object_get(p, "state")),
-			    "ACTIVE");
-	assert_float_equal(json_real_value(json_object_get(p, "rate_gbps")),
-			   100.0, 1e-9);
-	assert_int_equal(json_integer_value(json_object_get(p, "active_mtu")),
-			 1024);
+	assert_string_equal(json_string_value(json_object_get(p, "state")), "ACTIVE");
+	assert_float_equal(json_real_value(json_object_get(p, "rate_gbps")), 100.0, 1e-9);
+	assert_int_equal(json_integer_value(json_object_get(p, "active_mtu")), 1024);
 	assert_int_equal(json_array_size(json_object_get(p, "gids")), 4);
 	g = json_array_get(json_object_get(p, "gids"), 1);
-	assert_string_equal(json_string_value(json_object_get(g, "type")),
-			    "RoCE v2");
-	assert_string_equal(json_string_value(json_object_get(g, "address")),
-			    "fe80::bace:f6ff:fea1:b2c4");
+	assert_string_equal(json_string_value(json_object_get(g, "type")), "RoCE v2");
+	assert_string_equal(json_string_value(json_object_get(g, "address")), "fe80::bace:f6ff:"
+									      "fea1:b2c4");
 	assert_int_equal(json_array_size(json_object_get(d, "warnings")), 0);
 
 	d = json_array_get(json_object_get(j, "devices"), 1);
-	assert_string_equal(json_string_value(json_object_get(d, "driver")),
-			    "rdma_rxe");
-	assert_string_equal(json_string_value(json_object_get(d, "netdev")),
-			    "eth0");
+	assert_string_equal(json_string_value(json_object_get(d, "driver")), "rdma_rxe");
+	assert_string_equal(json_string_value(json_object_get(d, "netdev")), "eth0");
 	assert_true(json_is_null(json_object_get(d, "fw_ver")));
-	assert_int_equal(json_integer_value(json_object_get(d, "numa_node")),
-			 0);
+	assert_int_equal(json_integer_value(json_object_get(d, "numa_node")), 0);
 
-	assert_non_null(strstr(
-		table,
-		"rxe0: driver rdma_rxe, node GUID 5054:00ff:fe12:3456, firmware -\n"));
-	assert_non_null(strstr(
-		table,
-		"  netdev eth0, PCI 0000:02:00.0, NUMA node 0, local CPUs 0-3\n"));
-	assert_non_null(strstr(
-		table,
-		"  PCIe link: 16.0 GT/s x16 (max 16.0 GT/s x16), payload ceiling 252.1 Gb/s\n"));
-	assert_non_null(strstr(
-		table,
-		"  1    ACTIVE   LinkUp     Ethernet       100.0     252.1  1024  ens1f0np0\n"));
-	assert_non_null(
-		strstr(table, "  1    3     RoCE v2  ::ffff:192.0.2.10"));
+	assert_non_null(strstr(table, "rxe0: driver rdma_rxe, node GUID 5054:00ff:fe12:3456, "
+				      "firmware -\n"));
+	assert_non_null(strstr(table, "  netdev eth0, PCI 0000:02:00.0, NUMA node 0, local CPUs "
+				      "0-3\n"));
+	assert_non_null(strstr(table, "  PCIe link: 16.0 GT/s x16 (max 16.0 GT/s x16), payload "
+				      "ceiling 252.1 Gb/s\n"));
+	assert_non_null(strstr(table, "  1    ACTIVE   LinkUp     Ethernet       100.0     252.1  "
+				      "1024  ens1f0np0\n"));
+	assert_non_null(strstr(table, "  1    3     RoCE v2  ::ffff:192.0.2.10"));
 	json_decref(j);
 	free(table);
 }
@@ -943,20 +895,18 @@ static void test_report_one(void **state)
 
 	assert_int_equal(report(*state, "mlx4_0", &table, &j), 0);
 	assert_int_equal(json_array_size(json_object_get(j, "devices")), 1);
-	w = json_object_get(json_array_get(json_object_get(j, "devices"), 0),
-			    "warnings");
+	w = json_object_get(json_array_get(json_object_get(j, "devices"), 0), "warnings");
 	assert_int_equal(json_array_size(w), 3);
-	assert_string_equal(json_string_value(json_object_get(
-				    json_array_get(w, 0), "code")),
-			    "pcie_speed");
-	assert_true(
-		json_is_null(json_object_get(json_array_get(w, 0), "port")));
-	assert_string_equal(json_string_value(json_object_get(
-				    json_array_get(w, 2), "code")),
-			    "no_rocev2_gid");
-	assert_int_equal(json_integer_value(
-				 json_object_get(json_array_get(w, 2), "port")),
-			 2);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(w, 0), "code")), "pcie"
+											      "_spe"
+											      "ed");
+	assert_true(json_is_null(json_object_get(json_array_get(w, 0), "port")));
+	assert_string_equal(json_string_value(json_object_get(json_array_get(w, 2), "code")), "no_"
+											      "roce"
+											      "v2_"
+											      "gi"
+											      "d");
+	assert_int_equal(json_integer_value(json_object_get(json_array_get(w, 2), "port")), 2);
 	assert_null(strstr(table, "mlx5_0"));
 	json_decref(j);
 	free(table);
@@ -978,9 +928,7 @@ static void test_report_fail(void **state)
 	assert_int_equal(rb_topo_report_env(&env, NULL, NULL, out), 1);
 	/* JSON that cannot be written. */
 	env.sysroot = f->sysroot;
-	assert_int_equal(rb_topo_report_env(&env, NULL,
-					    "/nonexistent/dir/topo.json", out),
-			 1);
+	assert_int_equal(rb_topo_report_env(&env, NULL, "/nonexistent/dir/topo.json", out), 1);
 	assert_int_equal(rb_topo_report_env(&env, NULL, NULL, out), 0);
 	fclose(out);
 }
@@ -1004,9 +952,7 @@ static void test_alloc(void **state)
 		return; /* no NUMA: binding cannot be checked here */
 	p = rb_place_alloc(len, 0);
 	assert_non_null(p);
-	assert_int_equal(get_mempolicy(&node, NULL, 0, p + 4096,
-				       MPOL_F_NODE | MPOL_F_ADDR),
-			 0);
+	assert_int_equal(get_mempolicy(&node, NULL, 0, p + 4096, MPOL_F_NODE | MPOL_F_ADDR), 0);
 	assert_int_equal(node, 0);
 	rb_place_free(p, len);
 
@@ -1044,14 +990,12 @@ static void test_apply_live(void **state)
 	assert_int_equal(rb_place_apply("rb_no_dev", "none", "none", &out), 0);
 	assert_string_equal(out.cpus, initial);
 
-	assert_int_equal(rb_place_apply("rb_no_dev", "65535", "none", &out),
-			 -EINVAL);
+	assert_int_equal(rb_place_apply("rb_no_dev", "65535", "none", &out), -EINVAL);
 	assert_string_equal(out.cpus, initial);
 }
 
-#define FX(f, name)                                                            \
-	cmocka_unit_test_prestate_setup_teardown(f, fx_setup, fx_teardown,     \
-						 (void *)(name))
+#define FX(f, name) \
+	cmocka_unit_test_prestate_setup_teardown(f, fx_setup, fx_teardown, (void *)(name))
 
 int main(void)
 {

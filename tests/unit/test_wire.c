@@ -127,8 +127,8 @@ static void check_truncations(unpack_fn fn, const uint8_t *body, size_t len, con
 		int ret = unpack_exact(fn, body, k);
 
 		if (ret != -EBADMSG)
-			print_error("%s truncated to %zu of %zu bytes returned %d\n", what, k,
-				    len, ret);
+			print_error("%s truncated to %zu of %zu bytes returned %d\n", what, k, len,
+				    ret);
 		assert_int_equal(ret, -EBADMSG);
 	}
 }
@@ -147,20 +147,20 @@ static void check_trailing(unpack_fn fn, const uint8_t *body, size_t len)
 }
 
 /* Packing into every capacity below the body length must fail cleanly. */
-#define CHECK_SMALL_CAP(packfn, msg, len)                                            \
-	do {                                                                         \
-		size_t cap_;                                                         \
-		for (cap_ = 0; cap_ <= (size_t)(len); cap_++) {                      \
-			uint8_t *q_ = malloc(cap_ ? cap_ : 1);                       \
-			int ret_;                                                    \
-			assert_non_null(q_);                                         \
-			ret_ = packfn((msg), q_, cap_);                              \
-			free(q_);                                                    \
-			if (cap_ < (size_t)(len))                                    \
-				assert_int_equal(ret_, -EMSGSIZE);                   \
-			else                                                         \
-				assert_int_equal(ret_, (int)(len));                  \
-		}                                                                    \
+#define CHECK_SMALL_CAP(packfn, msg, len)                           \
+	do {                                                        \
+		size_t cap_;                                        \
+		for (cap_ = 0; cap_ <= (size_t)(len); cap_++) {     \
+			uint8_t *q_ = malloc(cap_ ? cap_ : 1);      \
+			int ret_;                                   \
+			assert_non_null(q_);                        \
+			ret_ = packfn((msg), q_, cap_);             \
+			free(q_);                                   \
+			if (cap_ < (size_t)(len))                   \
+				assert_int_equal(ret_, -EMSGSIZE);  \
+			else                                        \
+				assert_int_equal(ret_, (int)(len)); \
+		}                                                   \
 	} while (0)
 
 static void fill_axis(struct rb_axis *a, uint32_t n, uint64_t first, uint64_t step)
@@ -264,8 +264,7 @@ static void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
 
 static size_t conn_len(const struct rb_msg_conn *c)
 {
-	return 4 + 4 + 4 + 8 + 8 + 4 + 26 * (size_t)c->nqp + 4 + 2 + strlen(c->place.cpus) + 4 +
-	       4;
+	return 4 + 4 + 4 + 8 + 8 + 4 + 26 * (size_t)c->nqp + 4 + 2 + strlen(c->place.cpus) + 4 + 4;
 }
 
 static void assert_conn_equal(const struct rb_msg_conn *a, const struct rb_msg_conn *b)
@@ -303,7 +302,7 @@ static void assert_double_bits(double got, double want)
 
 static void test_hdr_pack_bytes(void **state)
 {
-	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R', 'D', 'M', 'B', 0x00, 0x01,
+	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x01,
 						       0x00, 0x03, 0x00, 0x01, 0x02, 0x03 };
 	uint8_t buf[RB_WIRE_HDR_LEN + 4];
 
@@ -445,7 +444,7 @@ static void test_hello_roundtrip(void **state)
 	struct rb_msg_hello in, out;
 	uint8_t buf[BUFSZ];
 	static const uint8_t want[] = { 0x00, 0x05, '0', '.', '3', '.', '1', 0x00, 0x08,
-					'w', 'r', 'i', 't', 'e', '_', 'b', 'w' };
+					'w',  'r',  'i', 't', 'e', '_', 'b', 'w' };
 	int len;
 
 	(void)state;
@@ -1052,8 +1051,7 @@ static void check_canonical(int which, const union any_msg *m, const uint8_t *in
 
 static void test_fuzz(void **state)
 {
-	static const unpack_fn fns[] = { up_hello, up_params, up_conn,
-					 up_sync,  up_result, up_text };
+	static const unpack_fn fns[] = { up_hello, up_params, up_conn, up_sync, up_result, up_text };
 	uint8_t seeds[6][BUFSZ];
 	size_t seed_len[6];
 	union any_msg *m = malloc(sizeof(*m));
