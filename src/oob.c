@@ -193,6 +193,8 @@ static int xfer_all(struct rb_oob *o, void *buf, size_t len, bool out)
 
 static int oob_fail(struct rb_oob *o, const char *what, int ret)
 {
+	if (ret == -EINTR)
+		return ret; /* ^C: the caller says "interrupted" */
 	if (ret == -ETIMEDOUT)
 		rb_err("peer %s sent nothing for %d s while we waited for %s", o->peer,
 		       o->timeout_ms / 1000, what);

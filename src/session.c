@@ -551,7 +551,7 @@ static int client_points(struct session *s)
 	uint64_t t0 = rb_now_ns();
 	int ret = 0;
 
-	for (i = 0; i < n && !ret; i++) {
+	for (i = 0; i < n && !ret && !rb_interrupted; i++) {
 		progress(s, i, n, t0);
 		ret = client_point(s, (uint32_t)i);
 	}

@@ -203,8 +203,12 @@ int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what)
 int rb_poll_step(struct rb_run *r, struct rb_idle *idle, uint64_t *done,
 		 int (*on_recv)(struct rb_run *, uint32_t qi), const char *what)
 {
-	int n = rb_reap(r, done, on_recv);
+	int n;
 
+	/* A volatile read per poll: ^C must stop a point that never idles. */
+	if (rb_interrupted)
+		return -EINTR;
+	n = rb_reap(r, done, on_recv);
 	if (n > 0)
 		rb_idle_reset(idle);
 	else if (!n)
@@ -441,6 +445,8 @@ static int stream_phase(struct rb_run *r, struct stream *s)
 	int n, posted;
 
 	while (more || s->done < s->posted) {
+		if (rb_interrupted)
+			return -EINTR;
 		before = s->done;
 		n = rb_reap(r, &s->done, NULL);
 		if (n < 0)

@@ -1,0 +1,189 @@
+#!/bin/sh
+# The whole test family end to end in the Soft-RoCE lab, in one boot: every
+# test with --verify at a small and a large size against the generic server
+# (one one-shot server too), QP/batch/signal options, -D, rejected
+# combinations, a size beyond the device's limit and a client without a
+# server.  Guest outputs land in $OUT; every assertion runs on the host.
+. "$TOP_SRCDIR/tests/lab/lib.sh"
+
+# A hang must fail in bounded time, not after the default 900 s.
+LAB_TIMEOUT=${LAB_TIMEOUT:-300}
+
+lab_run '
+C="--cpu none --verify -n 300"
+"$RB" server --cpu none --quiet >"$OUT/server.out" 2>"$OUT/server.err" &
+srv=$!
+
+# Latency tests at 2 bytes and 64 KiB, bandwidth tests at 64 bytes and 64 KiB.
+for t in send_lat write_lat; do
+	solo $t $t $C -s 2,64K 192.0.2.1 --json "$OUT/$t.json"
+done
+for t in send_bw write_bw read_bw; do
+	solo $t $t $C -s 64,64K 192.0.2.1 --json "$OUT/$t.json"
+done
+solo write_bw_csv write_bw $C -s 64,64K 192.0.2.1 --csv "$OUT/write_bw.csv"
+solo fadd atomic --op fadd $C 192.0.2.1 --json "$OUT/fadd.json"
+solo cswap atomic --op cswap $C 192.0.2.1 --json "$OUT/cswap.json"
+solo bw_fadd atomic --mode bw --op fadd $C 192.0.2.1 --json "$OUT/bw_fadd.json"
+solo bw_cswap atomic --mode bw --op cswap $C 192.0.2.1 --json "$OUT/bw_cswap.json"
+
+# QPs, batch and signal interval.
+solo q4 write_bw $C -q 4 -s 64,64K 192.0.2.1 --json "$OUT/q4.json"
+solo l16 write_bw $C -l 16 -Q 64 -s 64,64K 192.0.2.1 --json "$OUT/l16.json"
+
+# Duration instead of iterations, on a latency and a bandwidth test.
+solo dlat write_lat --cpu none --verify -D 1 -s 64 192.0.2.1 --json "$OUT/dlat.json"
+solo dbw send_bw --cpu none --verify -D 1 -s 64 192.0.2.1 --json "$OUT/dbw.json"
+
+# A size beyond what rxe0 accepts (its max_msg_sz is recorded to know
+# which outcome is right), sent to the running server.
+ibv_devinfo -v -d rxe0 2>/dev/null | sed -n "s/.*max_msg_sz:[[:space:]]*//p" >"$OUT/max_msg_sz"
+solo big write_bw --cpu none -s 1G -n 10 192.0.2.1
+
+# The generic server is still alive and serves after all of that.
+sleep 0.2
+if kill -0 $srv 2>/dev/null; then echo alive >"$OUT/server.alive"; fi
+kill -INT $srv
+i=0
+while kill -0 $srv 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
+if kill -0 $srv 2>/dev/null; then echo hung >"$OUT/server.hung"; kill -KILL $srv; fi
+wait $srv
+echo $? >"$OUT/server.rc"
+
+# A one-shot server (test name without host) for read_lat.
+pair rlat "read_lat --cpu none --quiet --json $OUT/rlat.srv.json" \
+	"read_lat $C -s 2,64K 192.0.2.1 --json $OUT/rlat.json"
+
+# Rejected combinations: no server needed.
+solo rej_inline read_bw --inline 64 192.0.2.1
+solo rej_atomic atomic -s 64 192.0.2.1
+solo rej_nd write_lat -n 10 -D 1 192.0.2.1
+
+# Nobody listens on port 19999.
+t0=$(date +%s%N)
+solo noconn write_bw --cpu none -p 19999 --timeout 2 192.0.2.1
+echo $((($(date +%s%N) - t0) / 1000000)) >"$OUT/noconn.ms"
+'
+
+# --- helpers ---------------------------------------------------------------
+
+# lat_json FILE TEST OP SIZES: a latency result document.
+lat_json() {
+	jcheck "$1" "d[\"test\"] == \"$2\"" "d.get(\"op\") == $3" 'd["role"] == "client"' \
+		"[r[\"size\"] for r in d[\"results\"]] == $4" \
+		'd["params"]["verify"] is True' \
+		'all(r["lat_us"]["min"] > 0 for r in d["results"])' \
+		'all(r["lat_us"]["min"] <= r["lat_us"]["p50"] <= r["lat_us"]["p99"] <= r["lat_us"]["p999"] <= r["lat_us"]["max"] for r in d["results"])' \
+		'all(r["lat_us"]["min"] <= r["lat_us"]["avg"] <= r["lat_us"]["max"] for r in d["results"])' \
+		'all("bw_avg_gbps" not in r or r["bw_avg_gbps"] is None for r in d["results"])'
+}
+
+# bw_json FILE TEST OP SIZES: a bandwidth result document.
+bw_json() {
+	jcheck "$1" "d[\"test\"] == \"$2\"" "d.get(\"op\") == $3" 'd["role"] == "client"' \
+		"[r[\"size\"] for r in d[\"results\"]] == $4" \
+		'd["params"]["verify"] is True' \
+		'all(r["bw_avg_gbps"] > 0 and r["msg_rate_mpps"] > 0 for r in d["results"])' \
+		'all(r["bw_peak_gbps"] >= r["bw_avg_gbps"] * 0.5 for r in d["results"])' \
+		'all(isinstance(r["cpu_util_pct"], float) and r["cpu_util_pct"] > 0 for r in d["results"])' \
+		'all(isinstance(r["peer_cpu_util_pct"], float) and r["peer_cpu_util_pct"] >= 0 for r in d["results"])' \
+		'all("lat_us" not in r or r["lat_us"] is None for r in d["results"])'
+}
+
+# --- the family --------------------------------------------------------------
+
+for t in send_lat write_lat send_bw write_bw read_bw write_bw_csv fadd cswap bw_fadd bw_cswap; do
+	expect_rc $t 0
+done
+lat_json send_lat.json send_lat None '[2, 65536]'
+lat_json write_lat.json write_lat None '[2, 65536]'
+bw_json send_bw.json send_bw None '[64, 65536]'
+bw_json write_bw.json write_bw None '[64, 65536]'
+bw_json read_bw.json read_bw None '[64, 65536]'
+# send_bw: the server measures too, and its figure comes back to the client.
+jcheck send_bw.json 'all(r["peer_bw_avg_gbps"] > 0 for r in d["results"])'
+jcheck send_lat.json 'all(r["iterations"] == 300 and r["qps"] == 1 and r["batch"] == 1 for r in d["results"])'
+jcheck write_bw.json 'all(r["iterations"] == 300 for r in d["results"])'
+
+jcheck write_bw.csv 'len(d) == 2' '[r["size"] for r in d] == ["64", "65536"]' \
+	'all(r["test"] == "write_bw" and r["op"] == "" and r["iterations"] == "300" for r in d)' \
+	'all(float(r["bw_avg_gbps"]) > 0 and float(r["msg_rate_mpps"]) > 0 for r in d)' \
+	'all(r["lat_p50_us"] == "" for r in d)'
+
+lat_json fadd.json atomic_lat '"fadd"' '[8]'
+lat_json cswap.json atomic_lat '"cswap"' '[8]'
+bw_json bw_fadd.json atomic_bw '"fadd"' '[8]'
+bw_json bw_cswap.json atomic_bw '"cswap"' '[8]'
+
+# The one-shot server served its one client and exited 0.
+expect_rc rlat.cli 0
+expect_rc rlat.srv 0
+lat_json rlat.json read_lat None '[2, 65536]'
+jcheck rlat.srv.json 'd["role"] == "server"' 'd["test"] == "read_lat"' 'len(d["results"]) == 2'
+
+# -q 4, -l 16 -Q 64.
+expect_rc q4 0
+expect_rc l16 0
+bw_json q4.json write_bw None '[64, 65536]'
+bw_json l16.json write_bw None '[64, 65536]'
+jcheck q4.json 'd["params"]["qps"] == [4]' 'all(r["qps"] == 4 for r in d["results"])'
+jcheck l16.json 'd["params"]["batch"] == [16]' 'd["params"]["signal"] == [64]' \
+	'all(r["batch"] == 16 and r["signal"] == 64 for r in d["results"])'
+
+# -D 1.
+expect_rc dlat 0
+expect_rc dbw 0
+for f in dlat.json dbw.json; do
+	jcheck $f 'len(d["results"]) == 1' 'd["params"]["duration_s"] == 1' \
+		'd["params"]["iterations"] is None' \
+		'd["results"][0]["duration_s"] >= 1' 'd["results"][0]["iterations"] > 0'
+done
+lat_json dlat.json write_lat None '[64]'
+bw_json dbw.json send_bw None '[64]'
+jcheck dbw.json 'd["results"][0]["peer_bw_avg_gbps"] > 0'
+
+# A size beyond the device: a usage error naming -s when the device's limit
+# is below 1 GiB (rxe: 8 MiB up to Linux 6.x), otherwise (2 GiB limit) a
+# runtime failure, as the 1 GiB guest cannot register that much; either way
+# one clear line, no crash.
+max=$(cat "$OUT/max_msg_sz")
+case $max in
+0x* | [0-9]*)
+	if [ $((max)) -lt 1073741824 ]; then
+		expect_rc big 2
+		expect_grep big.err "^rdmabench.*-s/--size 1073741824 exceeds rxe0 port 1's max message size $((max))\$"
+	else
+		expect_rc big 1
+	fi ;;
+*) fail "ibv_devinfo gave no max_msg_sz for rxe0: '$max'" ;;
+esac
+[ "$(grep -vc '^rdmabench: warning:' "$OUT/big.err")" = 1 ] || fail "big.err: want one error line: $(cat "$OUT/big.err")"
+grep -v '^rdmabench: warning:' "$OUT/big.err" | grep -q '^rdmabench' ||
+	fail "big.err: the error line does not start with rdmabench: $(cat "$OUT/big.err")"
+
+# The generic server served every client above, then ^C ends it with 0.
+[ -e "$OUT/server.alive" ] || fail "the generic server died during the run: $(cat "$OUT/server.err")"
+[ ! -e "$OUT/server.hung" ] || fail "the generic server did not exit within 10 s of SIGINT"
+expect_rc server 0
+if grep -v '^rdmabench: warning:' "$OUT/server.err" | grep -q .; then
+	fail "the generic server reported errors: $(cat "$OUT/server.err")"
+fi
+
+# Rejected combinations: exit 2, one line naming both sides, nothing on stdout.
+expect_rc rej_inline 2
+expect_grep rej_inline.err '--inline does not apply to read_bw'
+expect_rc rej_atomic 2
+expect_grep rej_atomic.err '^rdmabench atomic: -s/--size: atomic operations are 8 bytes'
+expect_rc rej_nd 2
+expect_grep rej_nd.err '-n/--iters and -D/--duration exclude each other'
+for n in rej_inline rej_atomic rej_nd; do
+	[ "$(wc -l <"$OUT/$n.err")" = 1 ] || fail "$n.err: want exactly one line: $(cat "$OUT/$n.err")"
+	[ ! -s "$OUT/$n.out" ] || fail "$n printed on stdout: $(cat "$OUT/$n.out")"
+done
+
+# No server: exit 1 within a few seconds (--timeout 2), saying why.
+expect_rc noconn 1
+expect_grep noconn.err '^rdmabench: cannot connect to 192.0.2.1 port 19999'
+ms=$(cat "$OUT/noconn.ms")
+[ "$ms" -lt 8000 ] || fail "the client without a server took $ms ms to give up (--timeout 2)"
+pass

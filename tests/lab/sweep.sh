@@ -1,0 +1,140 @@
+#!/bin/sh
+# Sweeps in the Soft-RoCE lab, in one boot: a 12-point batch x signal x size
+# sweep with --recommend (order of the points, CSV, JSON, recommendation),
+# a sweep interrupted by ^C (exit 130, finished points kept, server not
+# left hanging), oversized plans, and scripts/plot on the sweep's CSV.
+. "$TOP_SRCDIR/tests/lab/lib.sh"
+
+LAB_TIMEOUT=${LAB_TIMEOUT:-300}
+
+lab_run '
+pair sweep "write_bw --cpu none --quiet" \
+	"write_bw --cpu none -s 64,1K,16K -l 1,8 -Q 1,8 -n 300 --recommend 192.0.2.1 --csv $OUT/sweep.csv --json $OUT/sweep.json"
+
+# ^C in the middle of an 8-point sweep, once at least 2 points are done.
+"$RB" write_bw --cpu none --quiet >"$OUT/int.srv.out" 2>"$OUT/int.srv.err" &
+srv=$!
+"$RB" write_bw --cpu none -s 64,128,256,512,1K,2K,4K,8K -n 20000 192.0.2.1 \
+	--csv "$OUT/int.csv" --json "$OUT/int.json" >"$OUT/int.cli.out" 2>"$OUT/int.cli.err" &
+cli=$!
+i=0
+while [ $i -lt 600 ]; do
+	[ -f "$OUT/int.csv" ] && [ "$(wc -l <"$OUT/int.csv")" -ge 3 ] && break
+	kill -0 $cli 2>/dev/null || break
+	sleep 0.1
+	i=$((i + 1))
+done
+wc -l <"$OUT/int.csv" >"$OUT/int.rows_at_sigint" 2>/dev/null
+t0=$(date +%s%N)
+kill -INT $cli
+wait $cli
+echo $? >"$OUT/int.cli.rc"
+echo $((($(date +%s%N) - t0) / 1000000)) >"$OUT/int.cli.ms"
+# The server must notice by itself; give it 15 s.
+i=0
+while kill -0 $srv 2>/dev/null && [ $i -lt 150 ]; do sleep 0.1; i=$((i + 1)); done
+if kill -0 $srv 2>/dev/null; then echo hung >"$OUT/int.srv.hung"; kill -KILL $srv; fi
+wait $srv
+echo $? >"$OUT/int.srv.rc"
+
+# Plans that are too large or empty: usage errors before any connection.
+solo toolarge write_bw -s 1..64:+1 -l 1..64:+1 -Q 1,2,3 192.0.2.1
+solo emptys write_bw -s "" 192.0.2.1
+solo emptyl write_bw -l 8..4:+1 192.0.2.1
+'
+
+# --- the 12-point sweep ------------------------------------------------------
+expect_rc sweep.cli 0
+expect_rc sweep.srv 0
+# qps, tx_depth, batch, signal, size: size varies fastest.
+order='[(1, 1, 64), (1, 1, 1024), (1, 1, 16384), (1, 8, 64), (1, 8, 1024), (1, 8, 16384), (8, 1, 64), (8, 1, 1024), (8, 1, 16384), (8, 8, 64), (8, 8, 1024), (8, 8, 16384)]'
+jcheck sweep.csv 'len(d) == 12' \
+	"[(int(r[\"batch\"]), int(r[\"signal\"]), int(r[\"size\"])) for r in d] == $order" \
+	'all(r["test"] == "write_bw" and r["qps"] == "1" and r["tx_depth"] == "128" and r["iterations"] == "300" for r in d)' \
+	'all(float(r["bw_avg_gbps"]) > 0 and float(r["msg_rate_mpps"]) > 0 for r in d)'
+jcheck sweep.json 'd["test"] == "write_bw"' 'len(d["results"]) == 12' \
+	"[(r[\"batch\"], r[\"signal\"], r[\"size\"]) for r in d[\"results\"]] == $order" \
+	'all(r["qps"] == 1 and r["tx_depth"] == 128 and r["iterations"] == 300 for r in d["results"])' \
+	'd["params"]["size"] == [64, 1024, 16384]' 'd["params"]["batch"] == [1, 8]' \
+	'd["params"]["signal"] == [1, 8]' \
+	'all(r["bw_avg_gbps"] > 0 and r["msg_rate_mpps"] > 0 for r in d["results"])'
+# The recommendation: one per size, each the smallest batch, then the largest
+# signal, whose message rate is within 5% of that size's best.
+jcheck sweep.json 'len(d["recommendation"]) == 3' \
+	'[r["size"] for r in d["recommendation"]] == [64, 1024, 16384]' \
+	'all(r["batch"] in (1, 8) and r["signal"] in (1, 8) for r in d["recommendation"])' \
+	'all(r["best_msg_rate_mpps"] == max(p["msg_rate_mpps"] for p in d["results"] if p["size"] == r["size"]) for r in d["recommendation"])' \
+	'all((r["batch"], -r["signal"]) == min((p["batch"], -p["signal"]) for p in d["results"] if p["size"] == r["size"] and p["msg_rate_mpps"] >= 0.95 * r["best_msg_rate_mpps"]) for r in d["recommendation"])' \
+	'all(r["msg_rate_mpps"] == [p["msg_rate_mpps"] for p in d["results"] if (p["size"], p["batch"], p["signal"]) == (r["size"], r["batch"], r["signal"])][0] for r in d["recommendation"])'
+expect_grep sweep.cli.out '^# recommendation: per size'
+[ "$(grep -c '^# size ' "$OUT/sweep.cli.out")" = 3 ] || fail "want 3 '# size' recommendation lines: $(cat "$OUT/sweep.cli.out")"
+for s in 64 1K 16K; do
+	expect_grep sweep.cli.out "^# size $s: batch [18] signal [18] -> "
+done
+# Not a terminal: no progress line, nothing on stderr but warnings.
+if grep -q 'point 1/' "$OUT/sweep.cli.err"; then
+	fail "progress line on a non-terminal stderr: $(cat "$OUT/sweep.cli.err")"
+fi
+if grep -v '^rdmabench: warning:' "$OUT/sweep.cli.err" | grep -q .; then
+	fail "sweep client stderr has more than warnings: $(cat "$OUT/sweep.cli.err")"
+fi
+
+# --- plans too large or empty ---------------------------------------------------
+# An axis cannot come out of the parser empty: '' and a descending range are
+# refused there, naming the option (no "0 points" count is ever reached).
+expect_rc toolarge 2
+expect_grep toolarge.err '^rdmabench write_bw: the sweep has 12288 points, more than the 10000 allowed$'
+expect_rc emptys 2
+expect_grep emptys.err "^rdmabench write_bw: -s/--size '': "
+expect_rc emptyl 2
+expect_grep emptyl.err "^rdmabench write_bw: -l/--batch '8..4:+1': "
+for n in toolarge emptys emptyl; do
+	[ "$(wc -l <"$OUT/$n.err")" = 1 ] || fail "$n.err: want exactly one line: $(cat "$OUT/$n.err")"
+done
+
+# --- scripts/plot on the sweep ----------------------------------------------------
+if command -v gnuplot >/dev/null 2>&1; then
+	png=$OUT/png
+	"$TOP_SRCDIR/scripts/plot" "$OUT/sweep.csv" -o "$png" >"$OUT/plot.out" 2>"$OUT/plot.err" ||
+		fail "scripts/plot exited $?: $(cat "$OUT/plot.err")"
+	want=$(for f in bandwidth msgrate heatmap-64 heatmap-1024 heatmap-16384; do
+		echo "$png/sweep-$f.png"
+	done)
+	[ "$(cat "$OUT/plot.out")" = "$want" ] || fail "scripts/plot listed:
+$(cat "$OUT/plot.out")
+expected:
+$want"
+	for f in $want; do
+		[ -f "$f" ] || fail "$f was not written"
+		magic=$(od -An -tx1 -N8 "$f" | tr -d ' \n')
+		[ "$magic" = 89504e470d0a1a0a ] || fail "$f is not a PNG (starts with $magic)"
+		size=$(wc -c <"$f")
+		[ "$size" -gt 2000 ] || fail "$f: only $size bytes"
+	done
+	[ "$(find "$png" -type f | wc -l)" = 5 ] || fail "$png holds other files: $(ls "$png")"
+else
+	echo "note: gnuplot not installed, scripts/plot not checked"
+fi
+
+# --- the interrupted sweep ----------------------------------------------------
+rows=$(cat "$OUT/int.rows_at_sigint" 2>/dev/null)
+rows=${rows:-0}
+[ "$rows" -ge 3 ] || fail "the sweep did not finish 2 points within 60 s (CSV had $rows lines)"
+[ "$rows" -lt 9 ] || fail "the sweep was already finished when ^C was sent: make it longer"
+expect_rc int.cli 130
+[ ! -e "$OUT/int.srv.hung" ] || fail "the server did not exit within 15 s of the client's ^C"
+srv_rc=$(cat "$OUT/int.srv.rc")
+case $srv_rc in
+0 | 1) ;;
+*) fail "the server of the interrupted client exited $srv_rc, want 1 or 0: $(cat "$OUT/int.srv.err")" ;;
+esac
+expect_grep int.cli.err '^rdmabench: interrupted: [0-9]* of 8 points finished and kept in the output files'
+done_pts=$(sed -n 's/^rdmabench: interrupted: \([0-9]*\) of 8 points.*/\1/p' "$OUT/int.cli.err")
+jcheck int.csv "len(d) == $done_pts" '2 <= len(d) < 8' \
+	'[int(r["size"]) for r in d] == [64, 128, 256, 512, 1024, 2048, 4096, 8192][:len(d)]' \
+	'all(r["iterations"] == "20000" and float(r["bw_avg_gbps"]) > 0 for r in d)'
+jcheck int.json "len(d[\"results\"]) == $done_pts" '2 <= len(d["results"]) < 8' \
+	'[r["size"] for r in d["results"]] == [64, 128, 256, 512, 1024, 2048, 4096, 8192][:len(d["results"])]'
+ms=$(cat "$OUT/int.cli.ms")
+[ "$ms" -lt 15000 ] || fail "the client took $ms ms to stop after ^C"
+pass
