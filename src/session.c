@@ -174,6 +174,7 @@ static void close_resources(struct session *s)
 		rb_place_free(r->buf, s->buf_len);
 	rb_dev_close(&r->dev);
 	rb_samples_free(&r->lat);
+	rb_wrs_free(r);
 }
 
 /* ---- connection ----------------------------------------------------- */
@@ -351,8 +352,8 @@ static void finish_output(struct session *s)
 
 /* ---- points --------------------------------------------------------- */
 
-/* Put the run state at the start of point @i. */
-static void point_reset(struct session *s, uint32_t i)
+/* Put the run state at the start of point @i; build its WRs. */
+static int point_reset(struct session *s, uint32_t i)
 {
 	struct rb_run *r = &s->run;
 	bool reads = r->t->verb == RB_VERB_READ || r->t->verb == RB_VERB_ATOMIC;
@@ -370,6 +371,7 @@ static void point_reset(struct session *s, uint32_t i)
 	r->stopped = false;
 	r->stop_count = 0;
 	r->verify_status = 0;
+	return rb_wrs_prepare(r);
 }
 
 static int send_sync(struct session *s, uint32_t i, uint32_t what, uint64_t count)
@@ -409,8 +411,9 @@ static int client_point(struct session *s, uint32_t i)
 	uint32_t len;
 	int ret;
 
-	point_reset(s, i);
-	ret = r->t->prepare ? r->t->prepare(r) : 0;
+	ret = point_reset(s, i);
+	if (!ret && r->t->prepare)
+		ret = r->t->prepare(r);
 	if (!ret)
 		ret = send_sync(s, i, RB_SYNC_START, 0);
 	if (!ret)
@@ -445,8 +448,9 @@ static int server_point(struct session *s, uint32_t i)
 	struct rb_result res;
 	int ret;
 
-	point_reset(s, i);
-	ret = r->t->prepare ? r->t->prepare(r) : 0;
+	ret = point_reset(s, i);
+	if (!ret && r->t->prepare)
+		ret = r->t->prepare(r);
 	if (!ret)
 		ret = send_sync(s, i, RB_SYNC_START, 0);
 	if (!ret)

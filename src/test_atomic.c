@@ -18,17 +18,26 @@
 #include "opts.h"
 #include "xfer.h"
 
-static void atomic_prep(struct rb_run *r, struct ibv_send_wr *wr, uint64_t it)
+static void atomic_prep(struct rb_run *r, struct ibv_send_wr *wr)
 {
-	bool cswap = r->p->atomic_op == RB_OP_CSWAP, lat = r->t->mode == RB_MODE_LAT;
+	bool cswap = r->p->atomic_op == RB_OP_CSWAP;
 
 	wr->opcode = cswap ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD;
 	wr->sg_list->addr = (uintptr_t)rb_rx(r); /* the fetched value */
 	wr->sg_list->length = 8;
 	wr->wr.atomic.remote_addr = r->remote.addr;
 	wr->wr.atomic.rkey = r->remote.rkey;
-	wr->wr.atomic.compare_add = cswap ? (lat ? it : 0) : 1;
-	wr->wr.atomic.swap = cswap && lat ? it + 1 : 0;
+	wr->wr.atomic.compare_add = cswap ? 0 : 1;
+	wr->wr.atomic.swap = 0;
+}
+
+/* Latency mode's cswap takes the word from it to it + 1. */
+static void atomic_lat_iter(struct rb_run *r, struct ibv_send_wr *wr, uint64_t it)
+{
+	if (r->p->atomic_op != RB_OP_CSWAP)
+		return;
+	wr->wr.atomic.compare_add = it;
+	wr->wr.atomic.swap = it + 1;
 }
 
 static bool same_word(uint64_t v, uint64_t want)
@@ -96,6 +105,7 @@ const struct rb_test rb_test_atomic_lat = {
 	.run = atomic_lat_run,
 	.report = rb_report_generic,
 	.prep_wr = atomic_prep,
+	.iter_wr = atomic_lat_iter,
 };
 
 const struct rb_test rb_test_atomic_bw = {

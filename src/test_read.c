@@ -10,7 +10,7 @@
 #include "opts.h"
 #include "xfer.h"
 
-static void read_prep(struct rb_run *r, struct ibv_send_wr *wr, uint64_t it)
+static void read_prep(struct rb_run *r, struct ibv_send_wr *wr)
 {
 	wr->opcode = IBV_WR_RDMA_READ;
 	wr->sg_list->addr = (uintptr_t)rb_rx(r); /* the data lands here */

@@ -10,7 +10,7 @@
 #include "opts.h"
 #include "xfer.h"
 
-static void send_prep(struct rb_run *r, struct ibv_send_wr *wr, uint64_t it)
+static void send_prep(struct rb_run *r, struct ibv_send_wr *wr)
 {
 	wr->opcode = IBV_WR_SEND;
 }

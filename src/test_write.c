@@ -18,7 +18,7 @@ static uint8_t flag_of(uint64_t it)
 	return (uint8_t)(it % 255 + 1);
 }
 
-static void write_prep(struct rb_run *r, struct ibv_send_wr *wr, uint64_t it)
+static void write_prep(struct rb_run *r, struct ibv_send_wr *wr)
 {
 	wr->opcode = IBV_WR_RDMA_WRITE;
 	wr->wr.rdma.remote_addr = r->remote.addr;
@@ -26,10 +26,9 @@ static void write_prep(struct rb_run *r, struct ibv_send_wr *wr, uint64_t it)
 }
 
 /* The mark goes in before the post: inline WRs copy the buffer then. */
-static void write_lat_prep(struct rb_run *r, struct ibv_send_wr *wr, uint64_t it)
+static void write_lat_iter(struct rb_run *r, struct ibv_send_wr *wr, uint64_t it)
 {
 	rb_tx(r)[r->pt.size - 1] = flag_of(it);
-	write_prep(r, wr, it);
 }
 
 static int write_prepare(struct rb_run *r)
@@ -90,7 +89,8 @@ const struct rb_test rb_test_write_lat = {
 	.prepare = write_prepare,
 	.run = write_lat_run,
 	.report = rb_report_generic,
-	.prep_wr = write_lat_prep,
+	.prep_wr = write_prep,
+	.iter_wr = write_lat_iter,
 };
 
 const struct rb_test rb_test_write_bw = {

@@ -34,8 +34,10 @@ struct rb_test {
 	int (*report)(struct rb_run *r, struct rb_result *res);
 	/* Once per connection, before the QPs are destroyed. */
 	void (*teardown)(struct rb_run *r);
-	/* Fill one WR of the stream (verb, remote address, atomic args). */
-	void (*prep_wr)(struct rb_run *r, struct ibv_send_wr *wr, uint64_t it);
+	/* Fill the verb's part of a WR template, once per point. */
+	void (*prep_wr)(struct rb_run *r, struct ibv_send_wr *wr);
+	/* Optional: what changes with each iteration @it, at post time. */
+	void (*iter_wr)(struct rb_run *r, struct ibv_send_wr *wr, uint64_t it);
 };
 
 extern const struct rb_test rb_test_send_lat, rb_test_send_bw;

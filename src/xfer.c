@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 #include <poll.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "clock.h"
+#include "sweep.h"
 #include "xfer.h"
 
 volatile sig_atomic_t rb_interrupted;
@@ -40,7 +42,7 @@ int rb_post_recv(struct rb_run *r, uint32_t qi)
 	struct ibv_sge sge = { .addr = (uintptr_t)rb_rx(r),
 			       .length = (uint32_t)r->region,
 			       .lkey = r->mr->lkey };
-	struct ibv_recv_wr wr = { .wr_id = qi, .sg_list = &sge, .num_sge = 1 }, *bad;
+	struct ibv_recv_wr wr = { .wr_id = RB_WRID_RECV | qi, .sg_list = &sge, .num_sge = 1 }, *bad;
 	int ret = ibv_post_recv(r->qp[qi], &wr, &bad);
 
 	if (ret) {
@@ -75,17 +77,43 @@ static void base_wr(struct rb_run *r, struct ibv_send_wr *wr, struct ibv_sge *sg
 	memset(wr, 0, sizeof(*wr));
 	wr->sg_list = sge;
 	wr->num_sge = 1;
-	if (r->pt.size <= r->inline_max && r->t->verb != RB_VERB_READ &&
-	    r->t->verb != RB_VERB_ATOMIC)
-		wr->send_flags = IBV_SEND_INLINE;
+}
+
+int rb_wrs_prepare(struct rb_run *r)
+{
+	uint32_t k;
+
+	if (!r->wr) {
+		r->nwr = (uint32_t)rb_axis_max(&r->p->batch);
+		r->wr = calloc(r->nwr, sizeof(*r->wr));
+		r->sge = calloc(r->nwr, sizeof(*r->sge));
+		if (!r->wr || !r->sge)
+			return -ENOMEM;
+	}
+	r->wr_flags = r->pt.size <= r->inline_max && r->t->verb != RB_VERB_READ &&
+				      r->t->verb != RB_VERB_ATOMIC ?
+			      IBV_SEND_INLINE :
+			      0;
+	for (k = 0; k < r->nwr; k++) {
+		base_wr(r, &r->wr[k], &r->sge[k]);
+		r->t->prep_wr(r, &r->wr[k]);
+		r->wr[k].next = k + 1 < r->nwr ? &r->wr[k + 1] : NULL;
+	}
+	return 0;
+}
+
+void rb_wrs_free(struct rb_run *r)
+{
+	free(r->wr);
+	free(r->sge);
+	r->wr = NULL;
+	r->sge = NULL;
 }
 
 int rb_post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool force)
 {
-	static __thread struct ibv_send_wr wr[RB_MAX_BATCH];
-	static __thread struct ibv_sge sge[RB_MAX_BATCH];
+	struct ibv_send_wr *wr = r->wr, *bad;
 	struct rb_sq *q = &r->sq[qi];
-	struct ibv_send_wr *bad;
 	uint32_t k;
 	int ret;
 
@@ -93,9 +121,10 @@ int rb_post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool 
 	 * can make room: make sure one is coming. */
 	force = force || q->depth - (q->used + n) < n;
 	for (k = 0; k < n; k++) {
-		base_wr(r, &wr[k], &sge[k]);
-		r->t->prep_wr(r, &wr[k], it0 + k);
-		wr[k].next = k + 1 < n ? &wr[k + 1] : NULL;
+		wr[k].send_flags = r->wr_flags;
+		wr[k].wr_id = 0;
+		if (r->t->iter_wr)
+			r->t->iter_wr(r, &wr[k], it0 + k);
 		if (++q->unsig >= r->pt.signal || (force && k + 1 == n)) {
 			wr[k].send_flags |= IBV_SEND_SIGNALED;
 			/* The completion covers every WR since the last one. */
@@ -103,7 +132,9 @@ int rb_post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool 
 			q->unsig = 0;
 		}
 	}
+	wr[n - 1].next = NULL; /* a short chain ends early */
 	ret = ibv_post_send(r->qp[qi], wr, &bad);
+	wr[n - 1].next = n < r->nwr ? &wr[n] : NULL;
 	if (ret) {
 		rb_err("%s qp 0x%x: ibv_post_send of %u WRs: %s", r->dev.name, r->qp[qi]->qp_num, n,
 		       strerror(ret));
@@ -113,10 +144,11 @@ int rb_post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool 
 	return 0;
 }
 
+/* An error completion's opcode is undefined: its wr_id says what it was. */
 static int wc_error(struct rb_run *r, const struct ibv_wc *wc)
 {
 	rb_err("%s qp 0x%x: %s completion error: %s (vendor error 0x%x)", r->dev.name, wc->qp_num,
-	       wc->opcode & IBV_WC_RECV ? "receive" : "send", ibv_wc_status_str(wc->status),
+	       wc->wr_id & RB_WRID_RECV ? "receive" : "send", ibv_wc_status_str(wc->status),
 	       wc->vendor_err);
 	return -EIO;
 }
@@ -136,7 +168,7 @@ int rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, ui
 
 		if (wc[i].status != IBV_WC_SUCCESS)
 			return wc_error(r, &wc[i]);
-		if (wc[i].opcode & IBV_WC_RECV) {
+		if (wc[i].wr_id & RB_WRID_RECV) {
 			qi = (uint32_t)wc[i].wr_id;
 			r->sq[qi].posted_recv--;
 			ret = on_recv ? on_recv(r, qi) : rb_post_recv(r, qi);

@@ -16,6 +16,8 @@
 #include "verbs.h"
 
 #define RB_MAX_BATCH 4096
+/* Receive wr_ids carry this bit; send wr_ids are (QP index << 32 | WRs covered). */
+#define RB_WRID_RECV (1ULL << 63)
 
 /* Send-queue accounting for one QP. */
 struct rb_sq {
@@ -44,6 +46,10 @@ struct rb_run {
 	size_t region;	     /* bytes per region */
 	int mem_node;
 	struct ibv_mr *mr;
+	struct ibv_send_wr *wr;	/* WR templates, built once per point */
+	struct ibv_sge *sge;
+	uint32_t nwr;
+	unsigned int wr_flags;	/* IBV_SEND_INLINE or 0 */
 	struct rb_msg_conn remote;
 	enum ibv_mtu path_mtu;
 
@@ -99,8 +105,16 @@ int rb_post_recv(struct rb_run *r, uint32_t qi);
 int rb_fill_recv_queues(struct rb_run *r);
 
 /*
- * rb_post_chain() - post @n WRs (r->t->prep_wr fills each) on QP @qi as
- * one chain.  Every pt.signal-th WR is signaled; so is the last of the
+ * rb_wrs_prepare() - build the WR templates of the current point (sge,
+ * inline, the verb's fields), up to the plan's largest batch, so that
+ * posting only sets flags.  Returns 0 or -ENOMEM.
+ */
+int rb_wrs_prepare(struct rb_run *r);
+void rb_wrs_free(struct rb_run *r);
+
+/*
+ * rb_post_chain() - post @n WRs from the templates (r->t->iter_wr adjusts
+ * each for its iteration) on QP @qi as one chain.  Every pt.signal-th WR is signaled; so is the last of the
  * chain when @force or when the queue could otherwise fill with WRs no
  * completion will ever cover.  Returns 0 or -errno (logged).
  */
