@@ -352,12 +352,13 @@ static void finish_output(struct session *s)
 
 /* ---- points --------------------------------------------------------- */
 
-/* Put the run state at the start of point @i; build its WRs. */
-static int point_reset(struct session *s, uint32_t i)
+/* Put the run state at the start of point @i: WRs built, buffers ready. */
+static int point_start(struct session *s, uint32_t i)
 {
 	struct rb_run *r = &s->run;
 	bool reads = r->t->verb == RB_VERB_READ || r->t->verb == RB_VERB_ATOMIC;
 	uint32_t qi;
+	int ret;
 
 	r->point = i;
 	rb_plan_point(&s->p, i, &r->pt);
@@ -371,7 +372,8 @@ static int point_reset(struct session *s, uint32_t i)
 	r->stopped = false;
 	r->stop_count = 0;
 	r->verify_status = 0;
-	return rb_wrs_prepare(r);
+	ret = rb_wrs_prepare(r);
+	return !ret && r->t->prepare ? r->t->prepare(r) : ret;
 }
 
 static int send_sync(struct session *s, uint32_t i, uint32_t what, uint64_t count)
@@ -411,9 +413,7 @@ static int client_point(struct session *s, uint32_t i)
 	uint32_t len;
 	int ret;
 
-	ret = point_reset(s, i);
-	if (!ret && r->t->prepare)
-		ret = r->t->prepare(r);
+	ret = point_start(s, i);
 	if (!ret)
 		ret = send_sync(s, i, RB_SYNC_START, 0);
 	if (!ret)
@@ -425,11 +425,13 @@ static int client_point(struct session *s, uint32_t i)
 	ret = send_sync(s, i, RB_SYNC_STOP, r->total);
 	if (!ret)
 		ret = rb_oob_expect(&s->oob, RB_MSG_RESULT, msg, sizeof(msg), &len);
-	if (!ret && (rb_unpack_result(msg, len, &m) || m.point != i))
+	if (!ret && (rb_unpack_result(msg, len, &m) || m.point != i)) {
+		rb_err("peer %s sent a malformed RESULT for point %u", s->oob.peer, i);
 		ret = -EPROTO;
+	}
 	if (!ret && m.status) {
 		rb_err("server %s: %s at point %u (see the server's log)", s->oob.peer,
-		       strerror(-m.status), i);
+		       m.status == -EILSEQ ? "--verify found a mismatch" : strerror(-m.status), i);
 		ret = m.status;
 	}
 	if (!ret)
@@ -448,9 +450,7 @@ static int server_point(struct session *s, uint32_t i)
 	struct rb_result res;
 	int ret;
 
-	ret = point_reset(s, i);
-	if (!ret && r->t->prepare)
-		ret = r->t->prepare(r);
+	ret = point_start(s, i);
 	if (!ret)
 		ret = send_sync(s, i, RB_SYNC_START, 0);
 	if (!ret)
