@@ -468,6 +468,15 @@ static void cell_dbl(char *cell, bool has, int prec, double v)
 		snprintf(cell, TABLE_CELL, "-");
 }
 
+/* Four significant digits: message rates span 0.0007 to 200 Mpps. */
+static void cell_sig(char *cell, bool has, double v)
+{
+	if (has && isfinite(v))
+		snprintf(cell, TABLE_CELL, "%.4g", v);
+	else
+		snprintf(cell, TABLE_CELL, "-");
+}
+
 /* The cells of @res, in the order of table_columns(). */
 static void table_cells(const struct rb_report *r, const struct rb_result *res,
 			char (*cell)[TABLE_CELL])
@@ -493,7 +502,7 @@ static void table_cells(const struct rb_report *r, const struct rb_result *res,
 	}
 	cell_dbl(cell[5], bw, 2, units_value(r->units, res->bw_avg_gbps));
 	cell_dbl(cell[6], bw, 2, units_value(r->units, res->bw_peak_gbps));
-	cell_dbl(cell[7], bw, 3, res->msg_rate_mpps);
+	cell_sig(cell[7], bw, res->msg_rate_mpps);
 	cell_dbl(cell[8], res->has_cpu, 2, res->cpu_util_pct);
 	cell_dbl(cell[9], res->has_peer, 2, res->peer_cpu_util_pct);
 	cell_dbl(cell[10], res->has_cpu, 2, res->cpu_ns_per_msg);

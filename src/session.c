@@ -531,7 +531,7 @@ static int recommend(struct session *s)
 		   "within 5%% of the best message rate\n");
 	for (i = 0; i < n; i++) {
 		fprintf(f,
-			"# size %s: batch %u signal %u -> %.3f Mpps (best %.3f Mpps at batch %u "
+			"# size %s: batch %u signal %u -> %.4g Mpps (best %.4g Mpps at batch %u "
 			"signal %u)\n",
 			rb_size_str(reco[i].size, sz, sizeof(sz)), reco[i].batch, reco[i].signal,
 			reco[i].msg_rate_mpps, reco[i].best_msg_rate_mpps, reco[i].best_batch,
