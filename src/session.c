@@ -47,6 +47,7 @@ struct session {
 	struct rb_report rep;
 	struct rb_writer out; /* stdout */
 	bool out_begun;
+	bool progress;	      /* a progress line is on stderr (a terminal) */
 	struct rb_result *res;
 	size_t nres;
 	size_t buf_len;
@@ -334,6 +335,11 @@ static int emit(struct session *s, const struct rb_result *res)
 		return -ENOMEM;
 	s->res = n;
 	s->res[s->nres++] = *res;
+	/* The row replaces the progress line when both share a terminal. */
+	if (s->progress) {
+		fputs("\r\033[K", stderr);
+		s->progress = false;
+	}
 	if (!s->out_begun) {
 		rb_writer_init(&s->out, (enum rb_format)s->c->format, stdout);
 		s->out.ops->begin(&s->out, &s->rep);
@@ -483,8 +489,7 @@ static void progress(struct session *s, size_t i, size_t n, uint64_t t0)
 		i + 1, n, rb_size_str(pt.size, sz, sizeof(sz)), pt.batch, pt.signal, pt.qps, el);
 	if (i)
 		fprintf(stderr, ", ~%.0fs left", el / (double)i * (double)(n - i));
-	if (i + 1 == n)
-		fputc('\n', stderr);
+	s->progress = true;
 }
 
 /* ---- both ----------------------------------------------------------- */
