@@ -185,5 +185,8 @@ done
 expect_rc noconn 1
 expect_grep noconn.err '^rdmabench: cannot connect to 192.0.2.1 port 19999'
 ms=$(cat "$OUT/noconn.ms")
-[ "$ms" -lt 8000 ] || fail "the client without a server took $ms ms to give up (--timeout 2)"
+# --timeout bounds the connection wait; before it the client sets up locally
+# (device, hwloc topology), which under TCG on a loaded host has taken up
+# to 10 s. The point is a bounded exit, not a fast one: no hang.
+[ "$ms" -lt 30000 ] || fail "the client without a server took $ms ms to give up (--timeout 2)"
 pass
