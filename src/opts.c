@@ -16,7 +16,6 @@
 
 /* Options that shape the data path, and the tests that take them. */
 #define T_SENDWRITE (RB_T_SEND_LAT | RB_T_SEND_BW | RB_T_WRITE_LAT | RB_T_WRITE_BW)
-#define T_POSTED    (RB_T_TESTS)
 
 const struct rb_opt rb_opts[] = {
 	/* what to measure: sent to the server, which adopts it */
@@ -48,7 +47,9 @@ const struct rb_opt rb_opts[] = {
 	{ "batch", 'l', RB_OPT_AXIS, PAR(batch), 0, 1, 4096, false, false, NULL, "NS", "1", RB_T_BW,
 	  "WRs chained per ibv_post_send (an axis)" },
 	{ "signal", 'Q', RB_OPT_AXIS, PAR(signal), 0, 1, 4096, false, false, NULL, "NS", "64",
-	  T_POSTED, "one signaled WR every N, the rest unsignaled (an axis); at most --tx-depth" },
+	  RB_T_BW,
+	  "one signaled WR every N, the rest unsignaled (an axis); at most --tx-depth. "
+	  "Latency tests signal every WR and reap lazily" },
 	{ "outstanding", 'o', RB_OPT_U32, PAR(outstanding), 0, 1, 65536, false, false, NULL, "N",
 	  "max_qp_rd_atom", RB_T_READ_BW | RB_T_ATOMIC_BW,
 	  "reads or atomics in flight per QP, clamped to the devices' max_qp_rd_atom" },
@@ -372,10 +373,10 @@ static void apply_defaults(struct rb_cli *c, unsigned int bit)
 	axis_default(c, "tx-depth", &c->p.tx_depth, 128);
 	axis_default(c, "batch", &c->p.batch, 1);
 	axis_default(c, "qps", &c->p.qps, 1);
-	/* Mostly unsignaled, as perftest: a sender that waits for every ACK
-	 * measures its own completion handling, not the round trip.  Never
-	 * more than the smallest depth, which the user may have lowered. */
-	axis_default(c, "signal", &c->p.signal, smallest(&c->p.tx_depth, 64));
+	/* Bandwidth: mostly unsignaled, as perftest; never more than the
+	 * smallest depth, which the user may have lowered.  Latency tests
+	 * signal every WR but reap lazily, so no post waits for an ACK. */
+	axis_default(c, "signal", &c->p.signal, lat ? 1 : smallest(&c->p.tx_depth, 64));
 	if (!rb_cli_given(c, "iters") && !c->p.duration_s)
 		c->p.iters = lat ? 1000 : 5000;
 	if (!rb_cli_given(c, "inline") && (bit & (RB_T_SEND_LAT | RB_T_WRITE_LAT)))
@@ -414,7 +415,7 @@ int rb_cli_finish(struct rb_cli *c, const char *test, unsigned int test_bit, cha
 				    opt_name(&rb_opts[i], n, sizeof(n)), test);
 	snprintf(c->p.test, sizeof(c->p.test), "%s", test);
 	apply_defaults(c, test_bit);
-	/* Every signal value must fit every depth it is paired with. */
+	/* Every signal interval and batch must fit every depth it meets. */
 	for (i = 0; i < c->p.signal.n; i++)
 		for (j = 0; j < c->p.tx_depth.n; j++)
 			if (c->p.signal.v[i] > c->p.tx_depth.v[j])
@@ -423,6 +424,10 @@ int rb_cli_finish(struct rb_cli *c, const char *test, unsigned int test_bit, cha
 					    "queue would fill with unsignaled WRs",
 					    (unsigned long long)c->p.signal.v[i],
 					    (unsigned long long)c->p.tx_depth.v[j]);
+	if (rb_axis_max(&c->p.batch) > smallest(&c->p.tx_depth, UINT64_MAX))
+		return fail(err, errlen, "-l/--batch %llu exceeds -t/--tx-depth %llu",
+			    (unsigned long long)rb_axis_max(&c->p.batch),
+			    (unsigned long long)smallest(&c->p.tx_depth, UINT64_MAX));
 	return check_combinations(c, test_bit, err, errlen);
 }
 

@@ -310,7 +310,7 @@ static int pingpong_client(struct rb_run *r, int (*wait)(struct rb_run *, uint64
 		ret = rb_wait_room(r, 0, 1, &done);
 		t = rb_ticks();
 		if (!ret)
-			ret = rb_post_chain(r, 0, 1, it, false);
+			ret = rb_post_chain(r, 0, 1, it, true);
 		if (!ret)
 			ret = wait(r, it);
 		if (!ret && it >= r->p->warmup)
@@ -347,7 +347,7 @@ static int pingpong_server(struct rb_run *r, int (*wait)(struct rb_run *, uint64
 		t = now;
 		ret = rb_wait_room(r, 0, 1, &done);
 		if (!ret)
-			ret = rb_post_chain(r, 0, 1, it, false);
+			ret = rb_post_chain(r, 0, 1, it, true);
 		if (ret)
 			return ret;
 	}
@@ -356,10 +356,18 @@ static int pingpong_server(struct rb_run *r, int (*wait)(struct rb_run *, uint64
 	return 0;
 }
 
+/*
+ * Every ping-pong send is signaled, but reaped only when room runs out,
+ * so nobody waits for an ACK; at the end of the point the queue drains,
+ * so that the next point starts with all of its room.
+ */
 int rb_run_pingpong(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it))
 {
 	int ret = r->role == RB_ROLE_SERVER ? pingpong_server(r, wait) : pingpong_client(r, wait);
+	uint64_t done = 0;
 
+	if (!ret)
+		ret = rb_wait_room(r, 0, r->sq[0].depth, &done);
 	r->ops = r->total > r->p->warmup ? r->total - r->p->warmup : 0;
 	return ret;
 }
@@ -428,6 +436,8 @@ static int stream_post(struct rb_run *r, struct stream *s)
 	struct rb_sq *q = &r->sq[qi];
 	int ret;
 
+	if (k > q->depth)
+		k = q->depth; /* reads: no more than the reads in flight */
 	if (s->count && s->count - s->posted < k)
 		k = (uint32_t)(s->count - s->posted);
 	if (q->depth - q->used < k)

@@ -64,7 +64,7 @@ static const struct want wants[] = {
 	{ "inline", 'I', RB_OPT_U32, PRM(inline_size), 0, 0, 65536, false, true, NULL,
 	  W_SENDWRITE },
 	{ "batch", 'l', RB_OPT_AXIS, PRM(batch), 0, 1, 4096, false, false, NULL, RB_T_BW },
-	{ "signal", 'Q', RB_OPT_AXIS, PRM(signal), 0, 1, 4096, false, false, NULL, RB_T_TESTS },
+	{ "signal", 'Q', RB_OPT_AXIS, PRM(signal), 0, 1, 4096, false, false, NULL, RB_T_BW },
 	{ "outstanding", 'o', RB_OPT_U32, PRM(outstanding), 0, 1, 65536, false, false, NULL,
 	  RB_T_READ_BW | RB_T_ATOMIC_BW },
 	{ "op", 0, RB_OPT_CHOICE, CLI(op), 0, 0, 1, false, false, "fadd|cswap", W_ATOMIC },
@@ -867,7 +867,7 @@ static void test_defaults_lat(void **state)
 	assert_int_equal(c.p.duration_s, 0);
 	assert_int_equal(c.p.inline_size, 220);
 	CHECK_AXIS(&c.p.tx_depth, 128);
-	CHECK_AXIS(&c.p.signal, 64);
+	CHECK_AXIS(&c.p.signal, 1); /* latency tests signal every WR */
 	CHECK_AXIS(&c.p.batch, 1);
 	CHECK_AXIS(&c.p.qps, 1);
 	assert_int_equal(c.p.warmup, 100);
@@ -890,7 +890,7 @@ static void test_defaults_lat(void **state)
 
 	/* what the command line says wins */
 	CHECK_OK(FINISH(&c, RB_T_SEND_LAT, err, "-I", "0", "-n", "77", "-s", "64", "-t", "256",
-			"-Q", "1", "--warmup", "0"),
+			"--warmup", "0"),
 		 err);
 	assert_int_equal(c.p.inline_size, 0);
 	assert_int_equal(c.p.iters, 77);
@@ -999,7 +999,12 @@ static void test_combinations(void **state)
 	/* signal against depth: every pairing */
 	CHECK_ERR(FINISH(&c, RB_T_SEND_BW, err, "-Q", "256"), err, "-Q/--signal 256",
 		  "-t/--tx-depth 128");
-	CHECK_ERR(FINISH(&c, RB_T_SEND_LAT, err, "-Q", "256"), err, "-Q/--signal", "-t/--tx-depth");
+	CHECK_ERR(PARSE(&c, RB_T_SEND_LAT, err, "-Q", "16"), err, "-Q/--signal", "send_lat");
+	/* a chain longer than the queue could never be posted */
+	CHECK_ERR(FINISH(&c, RB_T_WRITE_BW, err, "-l", "256"), err, "-l/--batch 256",
+		  "-t/--tx-depth 128");
+	CHECK_ERR(FINISH(&c, RB_T_WRITE_BW, err, "-l", "32", "-t", "16,64"), err, "-l/--batch 32",
+		  "-t/--tx-depth 16");
 	CHECK_ERR(FINISH(&c, RB_T_SEND_BW, err, "-t", "64,256", "-Q", "128"), err,
 		  "-Q/--signal 128", "-t/--tx-depth 64");
 	CHECK_ERR(FINISH(&c, RB_T_SEND_BW, err, "-t", "256,64", "-Q", "128"), err,
