@@ -10,6 +10,10 @@ LAB_TIMEOUT=${LAB_TIMEOUT:-300}
 lab_run '
 pair sweep "write_bw --cpu none --quiet" \
 	"write_bw --cpu none -s 64,1K,16K -l 1,8 -Q 1,8 -n 300 --recommend 192.0.2.1 --csv $OUT/sweep.csv --json $OUT/sweep.json"
+# A latency sweep longer than the send queue: every point must start with
+# all of its room (a point that leaked unsignaled WRs would starve a later one).
+pair latsweep "send_lat --cpu none --quiet" \
+	"send_lat --cpu none -s 2..256:x2 -t 16 -n 150 --warmup 7 192.0.2.1 --csv $OUT/latsweep.csv"
 
 # ^C in the middle of an 8-point sweep, once at least 2 points are done.
 "$RB" write_bw --cpu none --quiet >"$OUT/int.srv.out" 2>"$OUT/int.srv.err" &
@@ -137,4 +141,8 @@ jcheck int.json "len(d[\"results\"]) == $done_pts" '2 <= len(d["results"]) < 8' 
 	'[r["size"] for r in d["results"]] == [64, 128, 256, 512, 1024, 2048, 4096, 8192][:len(d["results"])]'
 ms=$(cat "$OUT/int.cli.ms")
 [ "$ms" -lt 15000 ] || fail "the client took $ms ms to stop after ^C"
+expect_rc latsweep.cli 0
+expect_rc latsweep.srv 0
+jcheck latsweep.csv 'len(d) == 8' '[int(r["size"]) for r in d] == [2, 4, 8, 16, 32, 64, 128, 256]' \
+	'all(r["signal"] == "1" and r["iterations"] == "150" for r in d)'
 pass
