@@ -603,6 +603,7 @@ static void session_init(struct session *s, const struct rb_test *t, struct rb_c
 	s->run.oob = &s->oob;
 	s->run.timeout_ns = (uint64_t)c->timeout_s * 1000000000ULL;
 	srand48((long)rb_now_ns() ^ getpid());
+	rb_ticks_per_ms(); /* calibrate now, not inside a measured wait */
 }
 
 static void session_end(struct session *s)

@@ -10,8 +10,6 @@
 
 volatile sig_atomic_t rb_interrupted;
 
-/* Busy loops look at the clock and the OOB socket once per this many idle polls. */
-#define IDLE_CHECK 1024
 
 int rb_verify_bytes(struct rb_run *r, const uint8_t *p, uint64_t len, uint64_t it)
 {
@@ -209,13 +207,39 @@ static int check_oob(struct rb_run *r)
 	return 0;
 }
 
+/*
+ * Ticks in about a millisecond, measured once: the idle checks (a poll()
+ * and a clock read, microseconds each in a VM) are paced by time, so that
+ * a tight wait of a few microseconds never pays for one.
+ */
+uint64_t rb_ticks_per_ms(void)
+{
+	static uint64_t tpm;
+	uint64_t t0, k0;
+
+	if (!tpm) {
+		t0 = rb_now_ns();
+		k0 = rb_ticks();
+		while (rb_now_ns() - t0 < 2000000)
+			;
+		tpm = (rb_ticks() - k0) / 2;
+		if (!tpm)
+			tpm = 1;
+	}
+	return tpm;
+}
+
 int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what)
 {
-	uint64_t now;
+	uint64_t now, k;
 	int ret;
 
-	if (++s->spins % IDLE_CHECK)
+	if (++s->spins % 64)
 		return 0;
+	k = rb_ticks();
+	if (k < s->next)
+		return 0;
+	s->next = k + rb_ticks_per_ms();
 	if (rb_interrupted)
 		return -EINTR;
 	ret = check_oob(r);

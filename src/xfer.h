@@ -139,15 +139,20 @@ int rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, ui
 struct rb_idle {
 	unsigned int spins;
 	uint64_t since;
+	uint64_t next; /* ticks: no check before then */
 };
 
 static inline void rb_idle_reset(struct rb_idle *s)
 {
 	s->spins = 0;
 	s->since = 0;
+	s->next = 0;
 }
 
 int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what);
+
+/* rb_ticks_per_ms() - about a millisecond of ticks; measured (2 ms) on first use. */
+uint64_t rb_ticks_per_ms(void);
 
 /*
  * rb_poll_step() - one rb_reap() with the idle bookkeeping: the building
