@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "opts.h"
+#include "plan.h"
 #include "sweep.h"
 
 #define OFF(f) offsetof(struct rb_cli, f)
@@ -152,7 +153,7 @@ static int fail(char *err, size_t len, const char *fmt, ...)
 }
 
 /* "-s/--size" or "--warmup": how messages name an option. */
-static const char *opt_name(const struct rb_opt *o, char *buf, size_t len)
+const char *rb_opt_name(const struct rb_opt *o, char *buf, size_t len)
 {
 	if (o->sname)
 		snprintf(buf, len, "-%c/--%s", o->sname, o->lname);
@@ -161,16 +162,16 @@ static const char *opt_name(const struct rb_opt *o, char *buf, size_t len)
 	return buf;
 }
 
-static int check_range(const struct rb_opt *o, uint64_t v, char *err, size_t len)
+int rb_opt_check_range(const struct rb_opt *o, uint64_t v, char *err, size_t len)
 {
 	char n[40];
 
 	if (v < o->min || v > o->max)
 		return fail(err, len, "%s %llu is out of range (%llu..%llu)",
-			    opt_name(o, n, sizeof(n)), (unsigned long long)v,
+			    rb_opt_name(o, n, sizeof(n)), (unsigned long long)v,
 			    (unsigned long long)o->min, (unsigned long long)o->max);
 	if (o->pow2 && (v & (v - 1)))
-		return fail(err, len, "%s %llu is not a power of two", opt_name(o, n, sizeof(n)),
+		return fail(err, len, "%s %llu is not a power of two", rb_opt_name(o, n, sizeof(n)),
 			    (unsigned long long)v);
 	return 0;
 }
@@ -191,7 +192,7 @@ static int parse_choice(const struct rb_opt *o, const char *arg, uint8_t *out, c
 		}
 		p += l + (p[l] == '|');
 	}
-	return fail(err, len, "%s '%s' is not one of %s", opt_name(o, n, sizeof(n)), arg,
+	return fail(err, len, "%s '%s' is not one of %s", rb_opt_name(o, n, sizeof(n)), arg,
 		    o->choices);
 }
 
@@ -203,11 +204,11 @@ static int parse_number(const struct rb_opt *o, const char *arg, uint64_t *v, ch
 
 	ret = rb_parse_u64(arg, o->suffix, v, &end);
 	if (ret || *end)
-		return fail(err, len, "%s '%s' is not %s", opt_name(o, n, sizeof(n)), arg,
+		return fail(err, len, "%s '%s' is not %s", rb_opt_name(o, n, sizeof(n)), arg,
 			    ret == -ERANGE ? "in range"
 			    : o->suffix	   ? "a number (K/M/G suffixes allowed)"
 					   : "a number");
-	return check_range(o, *v, err, len);
+	return rb_opt_check_range(o, *v, err, len);
 }
 
 static int parse_axis(const struct rb_opt *o, const char *arg, struct rb_axis *a, char *err,
@@ -219,9 +220,9 @@ static int parse_axis(const struct rb_opt *o, const char *arg, struct rb_axis *a
 
 	ret = rb_axis_parse(arg, o->suffix, a, msg, sizeof(msg));
 	if (ret)
-		return fail(err, len, "%s '%s': %s", opt_name(o, n, sizeof(n)), arg, msg);
+		return fail(err, len, "%s '%s': %s", rb_opt_name(o, n, sizeof(n)), arg, msg);
 	for (i = 0; i < a->n; i++) {
-		ret = check_range(o, a->v[i], err, len);
+		ret = rb_opt_check_range(o, a->v[i], err, len);
 		if (ret)
 			return ret;
 	}
@@ -242,7 +243,7 @@ static int set_opt(struct rb_cli *c, const struct rb_opt *o, const char *arg, ch
 	case RB_OPT_STR:
 		if (strlen(arg) >= o->size)
 			return fail(err, len, "%s: '%s' is longer than %zu characters",
-				    opt_name(o, n, sizeof(n)), arg, o->size - 1);
+				    rb_opt_name(o, n, sizeof(n)), arg, o->size - 1);
 		strcpy(field, arg);
 		return 0;
 	case RB_OPT_CHOICE:
@@ -328,7 +329,7 @@ int rb_cli_parse(struct rb_cli *c, const char *cmd, unsigned int test_bit, int a
 			return bad_option(cmd, ch, argv, err, errlen);
 		if (!(rb_opts[row].tests & test_bit))
 			return fail(err, errlen, "%s does not apply to %s",
-				    opt_name(&rb_opts[row], n, sizeof(n)), cmd);
+				    rb_opt_name(&rb_opts[row], n, sizeof(n)), cmd);
 		ret = set_opt(c, &rb_opts[row], optarg, err, errlen);
 		if (ret)
 			return ret;
@@ -384,51 +385,35 @@ static void apply_defaults(struct rb_cli *c, unsigned int bit)
 	c->p.atomic_op = c->op;
 }
 
-/* Combinations the table cannot express; each message names both sides. */
-static int check_combinations(const struct rb_cli *c, unsigned int bit, char *err, size_t len)
+/* Combinations of what was typed; the plan's own rules are plan.c's. */
+static int check_combinations(const struct rb_cli *c, char *err, size_t len)
 {
 	if (rb_cli_given(c, "iters") && rb_cli_given(c, "duration"))
 		return fail(err, len, "-n/--iters and -D/--duration exclude each other");
 	if (c->all && rb_cli_given(c, "size"))
 		return fail(err, len, "-a/--all and -s/--size exclude each other");
-	if ((bit & (RB_T_ATOMIC_LAT | RB_T_ATOMIC_BW)) && (c->p.size.n != 1 || c->p.size.v[0] != 8))
-		return fail(err, len,
-			    "-s/--size: atomic operations are 8 bytes; omit -s or give 8");
 	if (c->recommend && c->p.batch.n < 2 && c->p.signal.n < 2)
 		return fail(err, len, "--recommend needs a sweep over -l/--batch or -Q/--signal");
-	if (rb_plan_count(&c->p) > RB_MAX_POINTS)
-		return fail(err, len, "the sweep has %zu points, more than the %d allowed",
-			    rb_plan_count(&c->p), RB_MAX_POINTS);
 	return 0;
 }
 
 int rb_cli_finish(struct rb_cli *c, const char *test, unsigned int test_bit, char *err,
 		  size_t errlen)
 {
-	uint32_t i, j;
 	char n[40];
+	uint32_t i;
+	int ret;
 
 	/* "atomic" took the options of both modes; --mode chose one. */
 	for (i = 0; i < rb_nopts; i++)
 		if ((c->given >> i & 1) && !(rb_opts[i].tests & test_bit))
 			return fail(err, errlen, "%s does not apply to %s",
-				    opt_name(&rb_opts[i], n, sizeof(n)), test);
+				    rb_opt_name(&rb_opts[i], n, sizeof(n)), test);
 	snprintf(c->p.test, sizeof(c->p.test), "%s", test);
 	apply_defaults(c, test_bit);
-	/* Every signal interval and batch must fit every depth it meets. */
-	for (i = 0; i < c->p.signal.n; i++)
-		for (j = 0; j < c->p.tx_depth.n; j++)
-			if (c->p.signal.v[i] > c->p.tx_depth.v[j])
-				return fail(err, errlen,
-					    "-Q/--signal %llu exceeds -t/--tx-depth %llu: the send "
-					    "queue would fill with unsignaled WRs",
-					    (unsigned long long)c->p.signal.v[i],
-					    (unsigned long long)c->p.tx_depth.v[j]);
-	if (rb_axis_max(&c->p.batch) > smallest(&c->p.tx_depth, UINT64_MAX))
-		return fail(err, errlen, "-l/--batch %llu exceeds -t/--tx-depth %llu",
-			    (unsigned long long)rb_axis_max(&c->p.batch),
-			    (unsigned long long)smallest(&c->p.tx_depth, UINT64_MAX));
-	return check_combinations(c, test_bit, err, errlen);
+	ret = check_combinations(c, err, errlen);
+	/* The rest is what a server checks in a plan from the wire too. */
+	return ret ? ret : rb_plan_validate(&c->p, 0, err, errlen);
 }
 
 /* The plan's fields, and the flags that shape it, are the client's. */
@@ -449,7 +434,7 @@ void rb_cli_client_only(const struct rb_cli *c, char *buf, size_t len)
 	for (i = 0; i < rb_nopts && used < len; i++)
 		if ((c->given >> i & 1) && client_only(&rb_opts[i]))
 			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
-						 opt_name(&rb_opts[i], n, sizeof(n)));
+						 rb_opt_name(&rb_opts[i], n, sizeof(n)));
 }
 
 static void usage_line(FILE *f, const struct rb_opt *o)

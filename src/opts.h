@@ -91,6 +91,15 @@ extern const size_t rb_nopts;
 /* rb_opt_index() - row of the option named @lname, or -1. */
 int rb_opt_index(const char *lname);
 
+/* rb_opt_name() - "-s/--size" or "--warmup": how messages name row @o. */
+const char *rb_opt_name(const struct rb_opt *o, char *buf, size_t len);
+
+/*
+ * rb_opt_check_range() - @v against row @o's range and power-of-two rule;
+ * 0, or -EINVAL with a message naming the option in @err.
+ */
+int rb_opt_check_range(const struct rb_opt *o, uint64_t v, char *err, size_t len);
+
 /* rb_cli_given() - whether the command line set option @lname. */
 bool rb_cli_given(const struct rb_cli *c, const char *lname);
 

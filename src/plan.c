@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "opts.h"
+#include "plan.h"
+#include "sweep.h"
+#include "tests.h"
+
+#define PAR_BEGIN offsetof(struct rb_cli, p)
+
+static int fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+static int fail(char *err, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return -EINVAL;
+}
+
+/* Rows whose 0 means "not set": -n with -D, -D with -n, -o and --mtu. */
+static bool zero_is_unset(const struct rb_opt *o)
+{
+	static const char *const names[] = { "iters", "duration", "outstanding", "mtu" };
+	size_t i;
+
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(o->lname, names[i]))
+			return true;
+	return false;
+}
+
+/* Row @o's field in the plan. */
+static const void *field(const struct rb_params *p, const struct rb_opt *o)
+{
+	return (const char *)p + (o->off - PAR_BEGIN);
+}
+
+static uint64_t scalar(const struct rb_params *p, const struct rb_opt *o)
+{
+	const void *f = field(p, o);
+
+	switch (o->type) {
+	case RB_OPT_U64:
+		return *(const uint64_t *)f;
+	case RB_OPT_U32:
+		return *(const uint32_t *)f;
+	default:
+		return *(const uint8_t *)f;
+	}
+}
+
+/* An axis: one to RB_MAX_AXIS values, each in range. */
+static int check_axis(const struct rb_opt *o, const struct rb_axis *a, char *err, size_t len)
+{
+	char n[40];
+	uint32_t i;
+	int ret;
+
+	if (!a->n || a->n > RB_MAX_AXIS)
+		return fail(err, len, "%s has %u values (1..%d)", rb_opt_name(o, n, sizeof(n)),
+			    a->n, RB_MAX_AXIS);
+	for (i = 0; i < a->n; i++) {
+		ret = rb_opt_check_range(o, a->v[i], err, len);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/*
+ * An option that does not apply to the test stays at what the command
+ * line leaves there: an axis at 1, a number or flag at 0.
+ */
+static int check_unused(const struct rb_params *p, const struct rb_opt *o, const char *test,
+			char *err, size_t len)
+{
+	const struct rb_axis *a;
+	char n[40];
+
+	if (o->type == RB_OPT_AXIS) {
+		a = field(p, o);
+		if (a->n == 1 && a->v[0] == 1)
+			return 0;
+	} else if (!scalar(p, o)) {
+		return 0;
+	}
+	return fail(err, len, "%s does not apply to %s", rb_opt_name(o, n, sizeof(n)), test);
+}
+
+/*
+ * Every field of the plan against its row of the option table.
+ * -r/--rx-depth is always filled (512), so only its range counts.
+ */
+static int check_rows(const struct rb_params *p, const struct rb_test *t, char *err, size_t len)
+{
+	size_t i;
+	uint64_t v;
+	int ret;
+
+	for (i = 0; i < rb_nopts; i++) {
+		const struct rb_opt *o = &rb_opts[i];
+
+		if (o->off - PAR_BEGIN >= sizeof(struct rb_params))
+			continue; /* a local option, not part of the plan */
+		if (!strcmp(o->lname, "rx-depth"))
+			ret = rb_opt_check_range(o, scalar(p, o), err, len);
+		else if (!(o->tests & t->bit))
+			ret = check_unused(p, o, t->name, err, len);
+		else if (o->type == RB_OPT_AXIS)
+			ret = check_axis(o, field(p, o), err, len);
+		else if ((v = scalar(p, o)) || !zero_is_unset(o))
+			ret = rb_opt_check_range(o, v, err, len);
+		else
+			ret = 0;
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+static uint64_t smallest(const struct rb_axis *a)
+{
+	uint64_t m = UINT64_MAX;
+	uint32_t i;
+
+	for (i = 0; i < a->n; i++)
+		if (a->v[i] < m)
+			m = a->v[i];
+	return m;
+}
+
+/* Rules between options; each message names both sides. */
+static int check_cross(const struct rb_params *p, const struct rb_test *t, char *err, size_t len)
+{
+	uint32_t i, j;
+
+	if (!p->iters == !p->duration_s)
+		return fail(err, len, "-n/--iters and -D/--duration exclude each other%s",
+			    p->iters ? "" : " (and one of them is needed)");
+	if (t->verb == RB_VERB_ATOMIC && (p->size.n != 1 || p->size.v[0] != 8))
+		return fail(err, len,
+			    "-s/--size: atomic operations are 8 bytes; omit -s or give 8");
+	if (p->atomic_op > RB_OP_CSWAP)
+		return fail(err, len, "--op %u is not one of fadd|cswap", p->atomic_op);
+	if (t->verb != RB_VERB_ATOMIC && p->atomic_op)
+		return fail(err, len, "--op does not apply to %s", t->name);
+	for (i = 0; i < p->signal.n; i++)
+		for (j = 0; j < p->tx_depth.n; j++)
+			if (p->signal.v[i] > p->tx_depth.v[j])
+				return fail(err, len,
+					    "-Q/--signal %llu exceeds -t/--tx-depth %llu: the send "
+					    "queue would fill with unsignaled WRs",
+					    (unsigned long long)p->signal.v[i],
+					    (unsigned long long)p->tx_depth.v[j]);
+	if (rb_axis_max(&p->batch) > smallest(&p->tx_depth))
+		return fail(err, len, "-l/--batch %llu exceeds -t/--tx-depth %llu",
+			    (unsigned long long)rb_axis_max(&p->batch),
+			    (unsigned long long)smallest(&p->tx_depth));
+	if (rb_plan_count(p) > RB_MAX_POINTS)
+		return fail(err, len, "the sweep has %zu points, more than the %d allowed",
+			    rb_plan_count(p), RB_MAX_POINTS);
+	return 0;
+}
+
+/* Rounded up to a power of two, as providers size their queues. */
+static uint64_t pow2_up(uint64_t v)
+{
+	uint64_t r = 1;
+
+	while (r < v && r < (1ULL << 62))
+		r <<= 1;
+	return r;
+}
+
+uint64_t rb_plan_mem(const struct rb_params *p)
+{
+	uint64_t size = rb_axis_max(&p->size), qps = rb_axis_max(&p->qps);
+	uint64_t tx = pow2_up(rb_axis_max(&p->tx_depth)), rx = pow2_up(p->rx_depth);
+	uint64_t region = ((size < 64 ? 64 : size) + 63) & ~63ULL;
+	/* A send WQE: a header of up to 256 bytes (rxe) plus inline data or SGEs. */
+	uint64_t sq = tx * (256 + pow2_up(p->inline_size ? p->inline_size : 16));
+	uint64_t mem = 2 * region;
+
+	mem += qps * (sq + rx * 64);
+	mem += pow2_up(qps * (tx + rx) + 16) * 64; /* CQEs */
+	mem += rb_axis_max(&p->batch) * 128;	   /* WR templates */
+	if (p->iters)
+		mem += (p->iters < (1ULL << 40) ? p->iters : (1ULL << 40)) * 8 * 2; /* samples */
+	return mem;
+}
+
+int rb_plan_validate(const struct rb_params *p, uint64_t mem_budget, char *err, size_t len)
+{
+	const struct rb_test *t;
+	char test[sizeof(p->test) + 1];
+	uint64_t mem;
+	int ret;
+
+	memcpy(test, p->test, sizeof(p->test));
+	test[sizeof(p->test)] = '\0';
+	t = rb_test_find(test);
+	if (!t)
+		return fail(err, len, "unknown test in the plan");
+	ret = check_rows(p, t, err, len);
+	if (!ret)
+		ret = check_cross(p, t, err, len);
+	if (ret)
+		return ret;
+	mem = rb_plan_mem(p);
+	if (mem_budget && mem > mem_budget)
+		return fail(err, len,
+			    "the plan needs about %llu MiB (buffers, %llu QPs of depth %llu, CQ, "
+			    "samples); this host can give %llu MiB: lower -q/--qps, "
+			    "-t/--tx-depth, -s/--size or -n/--iters",
+			    (unsigned long long)(mem >> 20),
+			    (unsigned long long)rb_axis_max(&p->qps),
+			    (unsigned long long)rb_axis_max(&p->tx_depth),
+			    (unsigned long long)(mem_budget >> 20));
+	return 0;
+}
+
+uint64_t rb_mem_budget(void)
+{
+	unsigned long long kb = 0;
+	char line[128];
+	FILE *f = fopen("/proc/meminfo", "re");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+			break;
+	fclose(f);
+	return (uint64_t)kb * 1024 / 4 * 3;
+}

@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests for the plan validator (src/plan.c): the checks a server
+ * applies to a plan from the wire, exactly as the command line gets them.
+ * Each hostile plan found in the lab (batch 0, qps 0, ...) is refused
+ * with a message naming the option.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "opts.h"
+#include "plan.h"
+#include "sweep.h"
+
+/* What the command line makes of "TEST HOST" (defaults applied). */
+static struct rb_params plan_of(const char *test, unsigned int bit)
+{
+	struct rb_cli c;
+	char err[256];
+
+	rb_cli_init(&c);
+	assert_int_equal(rb_cli_finish(&c, test, bit, err, sizeof(err)), 0);
+	return c.p;
+}
+
+#define REFUSED(p, budget, needle)                                                           \
+	do {                                                                                 \
+		char e_[512] = "";                                                           \
+		assert_int_equal(rb_plan_validate(&(p), (budget), e_, sizeof(e_)), -EINVAL); \
+		if (!strstr(e_, (needle)))                                                   \
+			fail_msg("message '%s' lacks '%s'", e_, (needle));                   \
+	} while (0)
+
+static void defaults_pass(void **state)
+{
+	static const struct {
+		const char *name;
+		unsigned int bit;
+	} t[] = { { "send_lat", RB_T_SEND_LAT },     { "send_bw", RB_T_SEND_BW },
+		  { "write_lat", RB_T_WRITE_LAT },   { "write_bw", RB_T_WRITE_BW },
+		  { "read_lat", RB_T_READ_LAT },     { "read_bw", RB_T_READ_BW },
+		  { "atomic_lat", RB_T_ATOMIC_LAT }, { "atomic_bw", RB_T_ATOMIC_BW } };
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		struct rb_params p = plan_of(t[i].name, t[i].bit);
+
+		assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
+	}
+}
+
+/* The holes of the hostile-peer report, one by one. */
+static void zeros_refused(void **state)
+{
+	struct rb_params base = plan_of("send_bw", RB_T_SEND_BW), p;
+
+	(void)state;
+	p = base;
+	rb_axis_set1(&p.batch, 0);
+	REFUSED(p, 0, "-l/--batch 0 is out of range (1..4096)");
+	p = base;
+	rb_axis_set1(&p.qps, 0);
+	REFUSED(p, 0, "-q/--qps 0 is out of range");
+	p = base;
+	rb_axis_set1(&p.size, 0);
+	REFUSED(p, 0, "-s/--size 0 is out of range");
+	p = base;
+	rb_axis_set1(&p.tx_depth, 0);
+	REFUSED(p, 0, "-t/--tx-depth 0 is out of range");
+	p = base;
+	rb_axis_set1(&p.signal, 0);
+	REFUSED(p, 0, "-Q/--signal 0 is out of range");
+	p = base;
+	p.rx_depth = 0;
+	REFUSED(p, 0, "-r/--rx-depth 0 is out of range");
+	p = base;
+	p.qps.n = 0;
+	REFUSED(p, 0, "-q/--qps has 0 values");
+}
+
+static void odd_values_refused(void **state)
+{
+	struct rb_params base = plan_of("write_bw", RB_T_WRITE_BW), p;
+
+	(void)state;
+	p = base;
+	p.mtu = 3;
+	REFUSED(p, 0, "--mtu 3 is out of range");
+	p = base;
+	p.mtu = 1500;
+	REFUSED(p, 0, "--mtu 1500 is not a power of two");
+	p = base;
+	p.warmup = UINT64_MAX;
+	REFUSED(p, 0, "--warmup 18446744073709551615 is out of range");
+	p = base;
+	p.atomic_op = 7;
+	REFUSED(p, 0, "--op 7 is not one of fadd|cswap");
+	p = base;
+	p.atomic_op = 1;
+	REFUSED(p, 0, "--op does not apply to write_bw");
+	p = base;
+	p.duration_s = 5;
+	REFUSED(p, 0, "-n/--iters and -D/--duration exclude each other");
+	p = base;
+	p.iters = 0;
+	REFUSED(p, 0, "one of them is needed");
+	p = base;
+	rb_axis_set1(&p.qps, 65);
+	REFUSED(p, 0, "-q/--qps 65 is out of range (1..64)");
+	p = base;
+	snprintf(p.test, sizeof(p.test), "rm_rf");
+	REFUSED(p, 0, "unknown test");
+	p = base;
+	memset(p.test, 'x', sizeof(p.test)); /* no terminator */
+	REFUSED(p, 0, "unknown test");
+}
+
+/* Options a test does not take stay at their defaults. */
+static void unused_options_refused(void **state)
+{
+	struct rb_params p = plan_of("send_lat", RB_T_SEND_LAT);
+	struct rb_params r = plan_of("read_bw", RB_T_READ_BW);
+
+	(void)state;
+	rb_axis_set1(&p.batch, 8);
+	REFUSED(p, 0, "-l/--batch does not apply to send_lat");
+	r.inline_size = 64;
+	REFUSED(r, 0, "--inline does not apply to read_bw");
+}
+
+static void cross_rules(void **state)
+{
+	struct rb_params p = plan_of("write_bw", RB_T_WRITE_BW), q;
+	struct rb_params a = plan_of("atomic_lat", RB_T_ATOMIC_LAT);
+
+	(void)state;
+	q = p;
+	rb_axis_set1(&q.signal, 256);
+	REFUSED(q, 0, "-Q/--signal 256 exceeds -t/--tx-depth 128");
+	q = p;
+	rb_axis_set1(&q.batch, 256);
+	q.signal.v[0] = 64;
+	REFUSED(q, 0, "-l/--batch 256 exceeds -t/--tx-depth 128");
+	rb_axis_set1(&a.size, 64);
+	REFUSED(a, 0, "atomic operations are 8 bytes");
+}
+
+/* -q 64 -t 32768 got a 1 GiB host OOM-killed: refused with the figure. */
+static void memory_budget(void **state)
+{
+	struct rb_params p = plan_of("write_bw", RB_T_WRITE_BW);
+	char err[512];
+
+	(void)state;
+	rb_axis_set1(&p.qps, 64);
+	rb_axis_set1(&p.tx_depth, 32768);
+	assert_true(rb_plan_mem(&p) > (512ULL << 20));
+	REFUSED(p, 768ULL << 20, "this host can give 768 MiB");
+	assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), 0);
+	assert_int_equal(rb_plan_validate(&p, 64ULL << 30, err, sizeof(err)), 0);
+	/* The default plan is small. */
+	p = plan_of("write_bw", RB_T_WRITE_BW);
+	assert_true(rb_plan_mem(&p) < (8ULL << 20));
+	/* -n of a latency test keeps every sample. */
+	p = plan_of("send_lat", RB_T_SEND_LAT);
+	p.iters = 1ULL << 40;
+	REFUSED(p, 1ULL << 30, "lower");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(defaults_pass),      cmocka_unit_test(zeros_refused),
+		cmocka_unit_test(odd_values_refused), cmocka_unit_test(unused_options_refused),
+		cmocka_unit_test(cross_rules),	      cmocka_unit_test(memory_budget),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
