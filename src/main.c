@@ -51,7 +51,8 @@ static void main_usage(FILE *f)
 		if (cmds[i].desc)
 			fprintf(f, "  %-12s %s\n", cmds[i].name, cmds[i].desc);
 	fprintf(f, "\n'rdmabench COMMAND --help' lists a command's options. "
-		   "Exit status: 0 ok, 1 failure, 2 usage error, 130 interrupted.\n");
+		   "Exit status: 0 ok, 1 failure, 2 usage error, 130/143 interrupted "
+		   "(SIGINT/SIGTERM).\n");
 }
 
 static const struct rb_cmd *find_cmd(const char *name)
@@ -64,9 +65,15 @@ static const struct rb_cmd *find_cmd(const char *name)
 	return NULL;
 }
 
+/*
+ * The first SIGINT or SIGTERM ends the run cleanly (finished points kept,
+ * exit 128 + the signal); a second one exits at once.
+ */
 static void on_signal(int sig)
 {
-	rb_interrupted = 1;
+	if (rb_interrupted)
+		_exit(128 + sig);
+	rb_interrupted = sig;
 }
 
 /* No SA_RESTART: blocking waits return EINTR and the run ends cleanly. */

@@ -15,30 +15,46 @@
 #include "clock.h"
 #include "oob.h"
 
-int rb_oob_listen(uint16_t port, int *lfd)
+/* A socket bound to @sa and listening; 0 or -errno (not logged). */
+static int listen_on(const struct sockaddr *sa, socklen_t len, int *lfd)
 {
-	struct sockaddr_in6 a = { .sin6_family = AF_INET6,
-				  .sin6_port = htons(port),
-				  .sin6_addr = IN6ADDR_ANY_INIT };
 	int fd, one = 1, zero = 0, ret;
 
-	fd = socket(AF_INET6, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		ret = -errno;
-		rb_err("socket: %s", strerror(errno));
-		return ret;
-	}
+	fd = socket(sa->sa_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
 	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	/* Accept IPv4 clients too, as ::ffff:a.b.c.d. */
-	setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero));
-	if (bind(fd, (struct sockaddr *)&a, sizeof(a)) || listen(fd, 4)) {
-		ret = -errno;
-		rb_err("cannot listen on TCP port %u: %s", port, strerror(errno));
-		close(fd);
-		return ret;
-	}
+	if (sa->sa_family == AF_INET6 &&
+	    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)))
+		goto fail;
+	if (bind(fd, sa, len) || listen(fd, 64))
+		goto fail;
 	*lfd = fd;
 	return 0;
+fail:
+	ret = -errno;
+	close(fd);
+	return ret;
+}
+
+int rb_oob_listen(uint16_t port, int *lfd)
+{
+	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6,
+				   .sin6_port = htons(port),
+				   .sin6_addr = IN6ADDR_ANY_INIT };
+	struct sockaddr_in a4 = { .sin_family = AF_INET,
+				  .sin_port = htons(port),
+				  .sin_addr.s_addr = htonl(INADDR_ANY) };
+	int ret;
+
+	ret = listen_on((struct sockaddr *)&a6, sizeof(a6), lfd);
+	/* A host without IPv6 (or dual stack) still serves IPv4. */
+	if (ret == -EAFNOSUPPORT || ret == -ENOPROTOOPT || ret == -EINVAL)
+		ret = listen_on((struct sockaddr *)&a4, sizeof(a4), lfd);
+	if (ret)
+		rb_err("cannot listen on TCP port %u: %s", port, strerror(-ret));
+	return ret;
 }
 
 static int wait_fd(int fd, short ev, int ms)
@@ -168,21 +184,30 @@ void rb_oob_close(struct rb_oob *o)
 	o->fd = -1;
 }
 
-static int xfer_all(struct rb_oob *o, void *buf, size_t len, bool out)
+/*
+ * Move @len bytes before @deadline (ns): the timeout is per message, so a
+ * peer trickling a byte at a time cannot hold us longer than one timeout.
+ */
+static int xfer_all(struct rb_oob *o, void *buf, size_t len, bool out, uint64_t deadline)
 {
 	uint8_t *p = buf;
+	uint64_t now;
 	ssize_t n;
 	int ret;
 
 	while (len) {
-		ret = wait_fd(o->fd, out ? POLLOUT : POLLIN, o->timeout_ms);
+		now = rb_now_ns();
+		if (now >= deadline)
+			return -ETIMEDOUT;
+		ret = wait_fd(o->fd, out ? POLLOUT : POLLIN,
+			      (int)((deadline - now + 999999) / 1000000));
 		if (ret)
 			return ret;
 		n = out ? send(o->fd, p, len, MSG_NOSIGNAL) : recv(o->fd, p, len, 0);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
-			return -errno;
+			return errno == EPIPE ? -ECONNRESET : -errno;
 		if (n == 0)
 			return -ECONNRESET; /* the peer closed the connection */
 		p += n;
@@ -191,42 +216,56 @@ static int xfer_all(struct rb_oob *o, void *buf, size_t len, bool out)
 	return 0;
 }
 
+static uint64_t deadline_of(const struct rb_oob *o)
+{
+	return rb_now_ns() + (uint64_t)o->timeout_ms * 1000000ULL;
+}
+
 static int oob_fail(struct rb_oob *o, const char *what, int ret)
 {
 	if (ret == -EINTR)
 		return ret; /* ^C: the caller says "interrupted" */
 	if (ret == -ETIMEDOUT)
-		rb_err("peer %s sent nothing for %d s while we waited for %s", o->peer,
-		       o->timeout_ms / 1000, what);
+		rb_err("peer %s: no complete %s within %d s (--timeout): is it alive?", o->peer,
+		       what, o->timeout_ms / 1000);
 	else if (ret == -ECONNRESET)
-		rb_err("peer %s closed the connection while we waited for %s", o->peer, what);
+		rb_err("peer %s closed the connection (%s): it exited or was killed", o->peer,
+		       what);
 	else
-		rb_err("%s with peer %s: %s", what, o->peer, strerror(-ret));
+		rb_err("connection to peer %s failed (%s): %s", o->peer, what, strerror(-ret));
 	return ret;
 }
 
 int rb_oob_send(struct rb_oob *o, uint16_t type, const uint8_t *body, uint32_t len)
 {
 	uint8_t hdr[RB_WIRE_HDR_LEN];
+	uint64_t deadline = deadline_of(o);
+	char what[32];
 	int ret;
 
 	rb_hdr_pack(hdr, type, len);
-	ret = xfer_all(o, hdr, sizeof(hdr), true);
+	ret = xfer_all(o, hdr, sizeof(hdr), true, deadline);
 	if (!ret && len)
-		ret = xfer_all(o, (void *)body, len, true);
-	return ret ? oob_fail(o, rb_msg_name(type), ret) : 0;
+		ret = xfer_all(o, (void *)body, len, true, deadline);
+	snprintf(what, sizeof(what), "%s sent", rb_msg_name(type));
+	return ret ? oob_fail(o, what, ret) : 0;
 }
 
-int rb_oob_recv(struct rb_oob *o, uint16_t *type, uint8_t *body, uint32_t cap, uint32_t *len)
+/* One message; @awaiting names it in messages ("SYNC", NULL: any). */
+static int recv_msg(struct rb_oob *o, const char *awaiting, uint16_t *type, uint8_t *body,
+		    uint32_t cap, uint32_t *len)
 {
 	uint8_t hdr[RB_WIRE_HDR_LEN];
+	uint64_t deadline;
 	struct rb_hdr h;
-	char err[160];
+	char err[160], what[48];
 	int ret;
 
-	ret = xfer_all(o, hdr, sizeof(hdr), false);
+	deadline = deadline_of(o);
+	ret = xfer_all(o, hdr, sizeof(hdr), false, deadline);
+	snprintf(what, sizeof(what), "%s received", awaiting ? awaiting : "message");
 	if (ret)
-		return oob_fail(o, "a message", ret);
+		return oob_fail(o, what, ret);
 	ret = rb_hdr_unpack(hdr, &h, err, sizeof(err));
 	if (ret) {
 		rb_err("from %s: %s", o->peer, err);
@@ -237,27 +276,34 @@ int rb_oob_recv(struct rb_oob *o, uint16_t *type, uint8_t *body, uint32_t cap, u
 		       h.len);
 		return -EMSGSIZE;
 	}
-	ret = xfer_all(o, body, h.len, false);
+	ret = xfer_all(o, body, h.len, false, deadline);
+	snprintf(what, sizeof(what), "%s received", rb_msg_name(h.type));
 	if (ret)
-		return oob_fail(o, rb_msg_name(h.type), ret);
+		return oob_fail(o, what, ret);
 	*type = h.type;
 	*len = h.len;
 	return 0;
 }
 
+int rb_oob_recv(struct rb_oob *o, uint16_t *type, uint8_t *body, uint32_t cap, uint32_t *len)
+{
+	return recv_msg(o, NULL, type, body, cap, len);
+}
+
 int rb_oob_expect(struct rb_oob *o, uint16_t type, uint8_t *body, uint32_t cap, uint32_t *len)
 {
 	struct rb_msg_text t;
+	char safe[RB_TEXT_MAX * 4];
 	uint16_t got;
 	int ret;
 
-	ret = rb_oob_recv(o, &got, body, cap, len);
+	ret = recv_msg(o, rb_msg_name(type), &got, body, cap, len);
 	if (ret)
 		return ret;
 	if (got == RB_MSG_ERROR) {
 		if (rb_unpack_text(body, *len, &t))
 			snprintf(t.text, sizeof(t.text), "(unreadable reason)");
-		rb_err("peer %s: %s", o->peer, t.text);
+		rb_err("peer %s gave up: %s", o->peer, rb_escape(t.text, safe, sizeof(safe)));
 		return -ECONNABORTED;
 	}
 	if (got != type) {

@@ -220,7 +220,7 @@ static int parse_axis(const struct rb_opt *o, const char *arg, struct rb_axis *a
 
 	ret = rb_axis_parse(arg, o->suffix, a, msg, sizeof(msg));
 	if (ret)
-		return fail(err, len, "%s '%s': %s", rb_opt_name(o, n, sizeof(n)), arg, msg);
+		return fail(err, len, "%s: %s", rb_opt_name(o, n, sizeof(n)), msg);
 	for (i = 0; i < a->n; i++) {
 		ret = rb_opt_check_range(o, a->v[i], err, len);
 		if (ret)
@@ -299,6 +299,27 @@ static int row_of(int ch)
 	return -1;
 }
 
+/* "--s" matches --size and --signal: name them. */
+static int ambiguous(const char *arg, char *err, size_t len)
+{
+	size_t i, l, used = 0, hits = 0;
+	char names[160] = "";
+
+	if (strncmp(arg, "--", 2))
+		return 0;
+	arg += 2;
+	l = strcspn(arg, "=");
+	for (i = 0; i < rb_nopts; i++) {
+		if (strncmp(rb_opts[i].lname, arg, l) || used >= sizeof(names))
+			continue;
+		used += (size_t)snprintf(names + used, sizeof(names) - used, "%s--%s",
+					 hits++ ? ", " : "", rb_opts[i].lname);
+	}
+	if (hits < 2)
+		return 0;
+	return fail(err, len, "option --%.*s is ambiguous: %s", (int)l, arg, names);
+}
+
 static int bad_option(const char *cmd, int ch, char **argv, char *err, size_t len)
 {
 	const char *arg = argv[optind - 1];
@@ -310,6 +331,8 @@ static int bad_option(const char *cmd, int ch, char **argv, char *err, size_t le
 	if (optopt && optopt < 1000)
 		return fail(err, len, "unknown option -%c for %s (see rdmabench %s --help)", optopt,
 			    cmd, cmd);
+	if (ambiguous(arg, err, len))
+		return -EINVAL;
 	return fail(err, len, "unknown option %s for %s (see rdmabench %s --help)", arg, cmd, cmd);
 }
 
@@ -330,6 +353,10 @@ int rb_cli_parse(struct rb_cli *c, const char *cmd, unsigned int test_bit, int a
 		if (!(rb_opts[row].tests & test_bit))
 			return fail(err, errlen, "%s does not apply to %s",
 				    rb_opt_name(&rb_opts[row], n, sizeof(n)), cmd);
+		/* The last of two values silently winning hides a typo. */
+		if (c->given >> row & 1)
+			return fail(err, errlen, "%s given twice",
+				    rb_opt_name(&rb_opts[row], n, sizeof(n)));
 		ret = set_opt(c, &rb_opts[row], optarg, err, errlen);
 		if (ret)
 			return ret;

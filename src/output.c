@@ -11,9 +11,11 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -251,9 +253,13 @@ static json_t *jdoc(const struct rb_report *r)
 /* What may be filled in while the sweep runs: set last, after the results. */
 static int jfinish(json_t *doc, const struct rb_report *r)
 {
-	if (!r->recommendation)
-		return 0;
-	return json_object_set(doc, "recommendation", r->recommendation) ? -ENOMEM : 0;
+	int bad = json_object_set_new(doc, "complete", json_boolean(!r->incomplete));
+
+	if (r->incomplete)
+		bad |= json_object_set_new(doc, "reason", jstr(r->reason ? r->reason : "unknown"));
+	if (r->recommendation)
+		bad |= json_object_set(doc, "recommendation", r->recommendation);
+	return bad ? -ENOMEM : 0;
 }
 
 static int json_begin(struct rb_writer *w, const struct rb_report *r)
@@ -648,42 +654,158 @@ static int write_all(FILE *f, enum rb_format fmt, const struct rb_report *r,
 	return ret;
 }
 
-int rb_write_file(const char *path, enum rb_format fmt, const struct rb_report *r,
-		  const struct rb_result *res, size_t n)
+/* Write the whole output to @f and make sure it reached the file. */
+static int write_stream(FILE *f, enum rb_format fmt, const struct rb_report *r,
+			const struct rb_result *res, size_t n, bool sync)
+{
+	int ret = write_all(f, fmt, r, res, n);
+
+	if (!ret && fflush(f))
+		ret = -errno;
+	if (!ret && sync && fsync(fileno(f)))
+		ret = -errno;
+	if (fclose(f) && !ret)
+		ret = -errno;
+	return ret;
+}
+
+/* A regular file (or a new one): into a temp file, then rename() over it. */
+static int write_replace(const char *path, enum rb_format fmt, const struct rb_report *r,
+			 const struct rb_result *res, size_t n)
 {
 	char tmp[PATH_MAX];
 	FILE *f;
 	int ret;
 
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof(tmp)) {
-		ret = -ENAMETOOLONG;
-		goto err;
-	}
-	f = fopen(tmp, "w");
-	if (!f) {
-		ret = -errno;
-		goto err;
-	}
-	ret = write_all(f, fmt, r, res, n);
-	if (!ret && fflush(f))
-		ret = -errno;
-	if (!ret && fsync(fileno(f)))
-		ret = -errno;
-	if (fclose(f) && !ret)
+	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof(tmp))
+		return -ENAMETOOLONG;
+	f = fopen(tmp, "wx");
+	if (!f)
+		return -errno;
+	ret = write_stream(f, fmt, r, res, n, true);
+	if (!ret && rename(tmp, path))
 		ret = -errno;
 	if (ret)
-		goto err_unlink;
-	if (rename(tmp, path)) {
-		ret = -errno;
-		goto err_unlink;
-	}
-	return 0;
-
-err_unlink:
-	unlink(tmp);
-err:
-	rb_err("cannot write %s: %s", path, strerror(-ret));
+		unlink(tmp);
 	return ret;
+}
+
+/* A device, a pipe or a file in a directory we cannot write: in place. */
+static int write_in_place(const char *path, enum rb_format fmt, const struct rb_report *r,
+			  const struct rb_result *res, size_t n)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		return -errno;
+	return write_stream(f, fmt, r, res, n, false);
+}
+
+/* The directory part of @path, "." when it has none. */
+static const char *dir_of(const char *path, char *buf, size_t len)
+{
+	char *slash;
+
+	snprintf(buf, len, "%s", path);
+	slash = strrchr(buf, '/');
+	if (!slash)
+		return ".";
+	*(slash == buf ? slash + 1 : slash) = '\0';
+	return buf;
+}
+
+/*
+ * Where @path leads: a regular file (or nothing yet) whose directory we
+ * can write is replaced atomically; anything else is written in place.
+ * A symlink is followed, so the link itself is never replaced.
+ */
+static int out_kind(const char *path, char *real, size_t len, bool *replace)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (!realpath(path, real)) {
+		if (errno != ENOENT || snprintf(real, len, "%s", path) >= (int)len)
+			return -errno;
+		*replace = true; /* new: created by the rename */
+		return 0;
+	}
+	if (stat(real, &st))
+		return -errno;
+	if (S_ISDIR(st.st_mode))
+		return -EISDIR;
+	if (S_ISBLK(st.st_mode))
+		return -ENOTSUP;
+	*replace = S_ISREG(st.st_mode) && !access(dir_of(real, dir, sizeof(dir)), W_OK);
+	return 0;
+}
+
+int rb_write_file(const char *path, enum rb_format fmt, const struct rb_report *r,
+		  const struct rb_result *res, size_t n)
+{
+	char real[PATH_MAX];
+	bool replace = false;
+	int ret;
+
+	ret = out_kind(path, real, sizeof(real), &replace);
+	if (!ret)
+		ret = replace ? write_replace(real, fmt, r, res, n)
+			      : write_in_place(real, fmt, r, res, n);
+	if (ret)
+		rb_err("cannot write %s: %s", path, strerror(-ret));
+	return ret;
+}
+
+bool rb_output_rewritable(const char *path)
+{
+	struct stat st;
+
+	return stat(path, &st) ? errno == ENOENT : S_ISREG(st.st_mode);
+}
+
+static int ofail(char *err, size_t len, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int ofail(char *err, size_t len, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
+int rb_output_check(const char *path, char *err, size_t len)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (stat(path, &st)) {
+		if (errno != ENOENT)
+			return ofail(err, len, -errno, "%s: %s", path, strerror(errno));
+		dir_of(path, dir, sizeof(dir));
+		if (access(dir, W_OK))
+			return ofail(err, len, -EACCES, "%s: cannot create a file in %s: %s", path,
+				     dir, strerror(errno));
+		return 0;
+	}
+	if (S_ISDIR(st.st_mode))
+		return ofail(err, len, -EISDIR, "%s is a directory", path);
+	if (S_ISBLK(st.st_mode))
+		return ofail(err, len, -ENOTSUP, "%s is a block device", path);
+	if (access(path, W_OK))
+		return ofail(err, len, -EACCES, "%s: %s", path, strerror(errno));
+	return 0;
+}
+
+bool rb_output_same(const char *a, const char *b)
+{
+	struct stat sa, sb;
+
+	if (!strcmp(a, b))
+		return true;
+	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 void rb_timestamp(char *buf, size_t len)

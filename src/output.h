@@ -38,6 +38,9 @@ struct rb_report {
 	enum rb_units units; /* table only; CSV/JSON carry fixed units */
 	/* Filled in by the sweep when --recommend is on (JSON only). */
 	json_t *recommendation;
+	/* A run that failed or was interrupted: "complete": false, "reason". */
+	bool incomplete;
+	const char *reason;
 };
 
 struct rb_writer;
@@ -58,12 +61,30 @@ struct rb_writer {
 void rb_writer_init(struct rb_writer *w, enum rb_format fmt, FILE *f);
 
 /*
- * rb_write_file() - write @n results of @r to @path in @fmt, whole: into
- * "@path.tmp.PID" first, then rename().  Returns 0 or -errno, logged with
- * the path.
+ * rb_write_file() - write @n results of @r to @path in @fmt, whole.  A
+ * regular file (or a new one) is written to "@path.tmp.PID" and renamed
+ * over it; a symlink is followed, never replaced; a device or a pipe is
+ * written in place.  Returns 0 or -errno, logged with the path.
  */
 int rb_write_file(const char *path, enum rb_format fmt, const struct rb_report *r,
 		  const struct rb_result *res, size_t n);
+
+/*
+ * rb_output_check() - whether @path can take our output, before anything
+ * is measured: not a directory or a block device, writable, or creatable
+ * in its directory.  Returns 0 or -errno with the reason in @err.
+ */
+int rb_output_check(const char *path, char *err, size_t len);
+
+/*
+ * rb_output_rewritable() - whether @path is a regular file (or new), which
+ * is rewritten after every point; anything else (a device, a pipe such as
+ * /dev/stdout) is written once, when the run ends.
+ */
+bool rb_output_rewritable(const char *path);
+
+/* rb_output_same() - whether two paths name the same file. */
+bool rb_output_same(const char *a, const char *b);
 
 /* rb_csv_header() - the CSV column names, comma-separated, no newline. */
 const char *rb_csv_header(void);

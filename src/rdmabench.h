@@ -17,9 +17,16 @@
 #define RB_MAX_POINTS	  10000 /* points per plan */
 #define RB_MAX_QPS	  64
 #define RB_MAX_SIZE	  (1ULL << 30) /* 1 GiB: the largest buffer we register */
+#define RB_TEXT_MAX	  1024	       /* an error message, here and on the wire */
 
 /* Exit codes, documented in the man page. */
-enum { RB_EXIT_OK = 0, RB_EXIT_FAIL = 1, RB_EXIT_USAGE = 2, RB_EXIT_INTR = 130 };
+enum {
+	RB_EXIT_OK = 0,
+	RB_EXIT_FAIL = 1,
+	RB_EXIT_USAGE = 2,
+	RB_EXIT_INTR = 130, /* SIGINT */
+	RB_EXIT_TERM = 143, /* SIGTERM */
+};
 
 enum rb_verb { RB_VERB_SEND, RB_VERB_WRITE, RB_VERB_READ, RB_VERB_ATOMIC };
 enum rb_mode { RB_MODE_LAT, RB_MODE_BW };
@@ -96,7 +103,13 @@ void rb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int rb_verbose;
-extern char rb_last_error[256]; /* the text of the last rb_err() */
+extern char rb_last_error[RB_TEXT_MAX]; /* the text of the last rb_err() */
+
+/*
+ * rb_escape() - @in with control characters and non-ASCII bytes written
+ * as \xNN, into @out: text from a peer is printed only through this.
+ */
+const char *rb_escape(const char *in, char *out, size_t len);
 extern int rb_quiet;
 
 /* Test names as the wire and the outputs spell them. */

@@ -15,14 +15,18 @@
  *   BYE                    ->
  */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "clock.h"
 #include "cm.h"
 #include "output.h"
+#include "plan.h"
 #include "session.h"
 #include "sweep.h"
 #include "topo.h"
@@ -47,11 +51,12 @@ struct session {
 	struct rb_report rep;
 	struct rb_writer out; /* stdout */
 	bool out_begun;
-	bool progress;	      /* a progress line is on stderr (a terminal) */
+	bool progress; /* a progress line is on stderr (a terminal) */
 	struct rb_result *res;
 	size_t nres;
 	size_t buf_len;
 	char host[64];
+	int slot_fd; /* generic server: the lock that serializes measuring */
 };
 
 static uint8_t msg[RB_WIRE_MAX_BODY];
@@ -129,6 +134,8 @@ static int open_resources(struct session *s)
 
 	ret = rb_dev_open(s->c->device[0] ? s->c->device : NULL, s->c->ib_port, s->c->gid_index,
 			  &r->dev);
+	/* A port or GID index the device does not have is the user's. */
+	s->usage = ret == -EINVAL;
 	if (ret)
 		return ret;
 	ret = check_limits(s);
@@ -315,15 +322,39 @@ static void report_init(struct session *s)
 	rep->units = (enum rb_units)s->c->units;
 }
 
-static int write_files(struct session *s)
+/*
+ * Regular files are rewritten after every point, so an interrupted sweep
+ * keeps what it finished; a device or a pipe (/dev/stdout) only at @last.
+ */
+static int write_files(struct session *s, bool last)
 {
+	const char *json = s->c->json_path, *csv = s->c->csv_path;
 	int ret = 0;
 
-	if (s->c->json_path[0])
-		ret = rb_write_file(s->c->json_path, RB_FMT_JSON, &s->rep, s->res, s->nres);
-	if (!ret && s->c->csv_path[0])
-		ret = rb_write_file(s->c->csv_path, RB_FMT_CSV, &s->rep, s->res, s->nres);
+	if (json[0] && (last || rb_output_rewritable(json)))
+		ret = rb_write_file(json, RB_FMT_JSON, &s->rep, s->res, s->nres);
+	if (!ret && csv[0] && (last || rb_output_rewritable(csv)))
+		ret = rb_write_file(csv, RB_FMT_CSV, &s->rep, s->res, s->nres);
 	return ret;
+}
+
+/* Before anything is measured: both files can be written, and differ. */
+static int check_outputs(const struct rb_cli *c)
+{
+	const char *paths[] = { c->json_path, c->csv_path };
+	char err[RB_TEXT_MAX];
+	size_t i;
+
+	if (c->json_path[0] && c->csv_path[0] && rb_output_same(c->json_path, c->csv_path)) {
+		rb_err("--csv and --json name the same file (%s)", c->csv_path);
+		return -EINVAL;
+	}
+	for (i = 0; i < 2; i++)
+		if (paths[i][0] && rb_output_check(paths[i], err, sizeof(err))) {
+			rb_err("--%s %s", i ? "csv" : "json", err);
+			return -EINVAL;
+		}
+	return 0;
 }
 
 /* Keep a finished point: print it, and rewrite the files whole. */
@@ -346,14 +377,30 @@ static int emit(struct session *s, const struct rb_result *res)
 		s->out_begun = true;
 	}
 	s->out.ops->row(&s->out, &s->rep, res);
-	return write_files(s);
+	return write_files(s, false);
 }
 
-static void finish_output(struct session *s)
+/*
+ * The files' last version: every finished point, and when the run did not
+ * finish, "complete": false with the reason.  Nothing is written for a run
+ * that never reached its peer's device.
+ */
+static int finish_output(struct session *s, int ret)
 {
+	static char reason[RB_TEXT_MAX];
+
 	if (s->out_begun)
 		s->out.ops->end(&s->out, &s->rep);
 	fflush(stdout);
+	if (!s->rep.test)
+		return 0;
+	if (ret) {
+		s->rep.incomplete = true;
+		snprintf(reason, sizeof(reason), "%s",
+			 ret == -EINTR || rb_interrupted ? "interrupted" : rb_last_error);
+		s->rep.reason = reason;
+	}
+	return write_files(s, true);
 }
 
 /* ---- points --------------------------------------------------------- */
@@ -431,7 +478,9 @@ static int client_point(struct session *s, uint32_t i)
 	ret = send_sync(s, i, RB_SYNC_STOP, r->total);
 	if (!ret)
 		ret = rb_oob_expect(&s->oob, RB_MSG_RESULT, msg, sizeof(msg), &len);
-	if (!ret && (rb_unpack_result(msg, len, &m) || m.point != i)) {
+	/* A status is 0 or -errno: anything else is a malformed message. */
+	if (!ret &&
+	    (rb_unpack_result(msg, len, &m) || m.point != i || m.status > 0 || m.status < -4095)) {
 		rb_err("peer %s sent a malformed RESULT for point %u", s->oob.peer, i);
 		ret = -EPROTO;
 	}
@@ -551,7 +600,7 @@ static int recommend(struct session *s)
 				       reco[i].best_msg_rate_mpps));
 	}
 	s->rep.recommendation = arr;
-	return write_files(s);
+	return write_files(s, false);
 }
 
 static int client_points(struct session *s)
@@ -583,7 +632,9 @@ static int exit_code(struct session *s, int ret)
 {
 	if (!ret)
 		return RB_EXIT_OK;
-	if (ret == -EINTR || rb_interrupted)
+	if (rb_interrupted)
+		return 128 + rb_interrupted;
+	if (ret == -EINTR)
 		return RB_EXIT_INTR;
 	return s->usage ? RB_EXIT_USAGE : RB_EXIT_FAIL;
 }
@@ -596,6 +647,7 @@ static void session_init(struct session *s, const struct rb_test *t, struct rb_c
 	s->c = c;
 	s->role = role;
 	s->oob.fd = -1;
+	s->slot_fd = -1;
 	s->oob.timeout_ms = (int)c->timeout_s * 1000;
 	s->run.t = t;
 	s->run.role = role;
@@ -604,16 +656,41 @@ static void session_init(struct session *s, const struct rb_test *t, struct rb_c
 	s->run.timeout_ns = (uint64_t)c->timeout_s * 1000000000ULL;
 	srand48((long)rb_now_ns() ^ getpid());
 	rb_ticks_per_ms(); /* calibrate now, not inside a measured wait */
+	rb_hook_bad_verify = role == RB_ROLE_SERVER && getenv("RDMABENCH_HOOK_BAD_VERIFY");
 }
 
-static void session_end(struct session *s)
+/* Returns @ret, or the failure to write the files' last version. */
+static int session_end(struct session *s, int ret)
 {
-	finish_output(s);
+	int wret;
+
+	wret = finish_output(s, ret);
 	close_resources(s);
 	rb_cm_close(&s->cm);
 	rb_oob_close(&s->oob);
 	json_decref(s->rep.recommendation);
 	free(s->res);
+	return ret ? ret : wret;
+}
+
+/* What the client can check before it reaches for the server. */
+static int client_checks(struct session *s)
+{
+	char err[RB_TEXT_MAX];
+	int ret;
+
+	s->usage = true;
+	ret = rb_plan_validate(&s->p, rb_mem_budget(), err, sizeof(err));
+	if (ret) {
+		rb_err("%s", err);
+		return ret;
+	}
+	ret = check_outputs(s->c);
+	if (!ret)
+		ret = rb_place_check(s->c->cpu, s->c->numa);
+	if (!ret)
+		s->usage = false;
+	return ret;
 }
 
 int rb_client(const struct rb_test *t, struct rb_cli *c)
@@ -623,7 +700,11 @@ int rb_client(const struct rb_test *t, struct rb_cli *c)
 
 	session_init(&s, t, c, RB_ROLE_CLIENT);
 	s.p = c->p;
-	ret = open_resources(&s);
+	ret = client_checks(&s);
+	/* Local setup first: under load it takes seconds, which must not
+	 * count against the server's timeout. */
+	if (!ret)
+		ret = open_resources(&s);
 	if (!ret)
 		ret = rb_oob_connect(c->host, (uint16_t)c->tcp_port, (int)c->timeout_s * 1000,
 				     &s.oob);
@@ -631,7 +712,7 @@ int rb_client(const struct rb_test *t, struct rb_cli *c)
 		ret = client_hello(&s);
 	if (!ret)
 		ret = connect_and_measure(&s, client_points);
-	session_end(&s);
+	ret = session_end(&s, ret);
 	return exit_code(&s, ret);
 }
 
@@ -647,6 +728,7 @@ struct serve_for {
 /* HELLO: which test; refuse one this server does not run. */
 static int server_hello(struct session *s, const struct serve_for *f)
 {
+	char safe[4 * sizeof(((struct rb_msg_hello *)0)->test)];
 	struct rb_msg_hello h;
 	uint32_t len;
 	int ret;
@@ -661,7 +743,7 @@ static int server_hello(struct session *s, const struct serve_for *f)
 	s->t = rb_test_find(h.test);
 	if (!s->t) {
 		rb_err("client %s asked for test '%s', which this rdmabench %s does not know",
-		       s->oob.peer, h.test, PACKAGE_VERSION);
+		       s->oob.peer, rb_escape(h.test, safe, sizeof(safe)), PACKAGE_VERSION);
 		return -EPROTONOSUPPORT;
 	}
 	if (!(s->t->bit & f->accept)) {
@@ -673,11 +755,45 @@ static int server_hello(struct session *s, const struct serve_for *f)
 	return send_body(s, RB_MSG_OK, 0);
 }
 
-/* PARAMS: adopt the client's plan after checking it is one we can run. */
+/*
+ * The generic server measures one client at a time: a record lock on a
+ * file shared with its children (POSIX locks belong to a process and die
+ * with it, so a crashed child cannot keep it).  A client that waits longer
+ * than the timeout is told the server is busy.
+ */
+static int take_slot(struct session *s)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
+	uint64_t wait_ns = s->run.timeout_ns > 2000000000ULL ? s->run.timeout_ns - 2000000000ULL
+							     : 1000000000ULL;
+	uint64_t until = rb_now_ns() + wait_ns;
+
+	if (s->slot_fd < 0)
+		return 0;
+	while (fcntl(s->slot_fd, F_SETLK, &fl)) {
+		if (errno != EAGAIN && errno != EACCES) {
+			rb_warn("cannot lock the measuring slot: %s; measuring anyway",
+				strerror(errno));
+			return 0;
+		}
+		if (rb_interrupted)
+			return -EINTR;
+		if (rb_now_ns() >= until) {
+			rb_err("server busy: another client has been measured for over %llu s; "
+			       "try again later",
+			       (unsigned long long)(wait_ns / 1000000000ULL));
+			return -EBUSY;
+		}
+		usleep(50000);
+	}
+	return 0;
+}
+
+/* PARAMS: adopt the client's plan after the checks the command line gets. */
 static int server_params(struct session *s)
 {
+	char err[RB_TEXT_MAX];
 	uint32_t len;
-	size_t n;
 	int ret;
 
 	ret = rb_oob_expect(&s->oob, RB_MSG_PARAMS, msg, sizeof(msg), &len);
@@ -687,26 +803,25 @@ static int server_params(struct session *s)
 		rb_err("client %s sent malformed parameters", s->oob.peer);
 		return -EPROTO;
 	}
-	n = rb_plan_count(&s->p);
-	if (!n || n > RB_MAX_POINTS || rb_axis_max(&s->p.size) > RB_MAX_SIZE ||
-	    rb_axis_max(&s->p.qps) > RB_MAX_QPS || !s->p.rx_depth ||
-	    (!s->p.iters && !s->p.duration_s) || rb_axis_max(&s->p.batch) > RB_MAX_BATCH) {
-		rb_err("client %s sent a plan out of bounds", s->oob.peer);
-		return -EPROTO;
+	if (rb_plan_validate(&s->p, rb_mem_budget(), err, sizeof(err))) {
+		rb_err("client %s sent a plan this server refuses: %s", s->oob.peer, err);
+		return -EINVAL;
 	}
-	ret = open_resources(s);
+	ret = take_slot(s);
+	if (!ret)
+		ret = open_resources(s);
 	return ret ? ret : send_body(s, RB_MSG_OK, 0);
 }
 
 static int server_points(struct session *s)
 {
+	char safe[RB_TEXT_MAX * 4];
 	struct rb_msg_sync m;
 	uint16_t type;
 	uint32_t len, i;
 	int ret;
 
 	for (i = 0;; i++) {
-		/* Between points the client may take its time (output files). */
 		ret = rb_oob_recv(&s->oob, &type, msg, sizeof(msg), &len);
 		if (ret || type == RB_MSG_BYE)
 			return ret;
@@ -714,7 +829,8 @@ static int server_points(struct session *s)
 			struct rb_msg_text t = { "" };
 
 			rb_unpack_text(msg, len, &t);
-			rb_err("client %s: %s", s->oob.peer, t.text);
+			rb_err("client %s gave up: %s", s->oob.peer,
+			       rb_escape(t.text, safe, sizeof(safe)));
 			return -ECONNABORTED;
 		}
 		if (type != RB_MSG_SYNC || rb_unpack_sync(msg, len, &m) || m.point != i ||
@@ -729,15 +845,16 @@ static int server_points(struct session *s)
 	}
 }
 
-static int serve_one(int lfd, const struct serve_for *f, struct rb_cli *c)
+/* One client on @o, from HELLO to BYE; returns the exit code. */
+static int serve_conn(struct rb_oob *o, const struct serve_for *f, struct rb_cli *c, int slot_fd)
 {
 	struct session s;
 	int ret;
 
 	session_init(&s, NULL, c, RB_ROLE_SERVER);
-	ret = rb_oob_accept(lfd, -1, &s.oob);
-	if (ret)
-		return ret == -EINTR ? RB_EXIT_INTR : RB_EXIT_FAIL;
+	s.slot_fd = slot_fd;
+	s.oob.fd = o->fd;
+	memcpy(s.oob.peer, o->peer, sizeof(s.oob.peer));
 	rb_info("client %s connected", s.oob.peer);
 	ret = server_hello(&s, f);
 	if (!ret)
@@ -745,26 +862,140 @@ static int serve_one(int lfd, const struct serve_for *f, struct rb_cli *c)
 	if (!ret)
 		ret = connect_and_measure(&s, server_points);
 	/* Tell the client why, unless it is the one who hung up. */
-	if (ret && ret != -ECONNABORTED && ret != -ECONNRESET && ret != -EILSEQ)
+	if (ret && ret != -ECONNABORTED && ret != -ECONNRESET)
 		rb_oob_send_error(&s.oob, "server: %s", rb_last_error);
-	session_end(&s);
+	ret = session_end(&s, ret);
 	if (!ret)
 		rb_info("client %s done: %zu point(s)", s.oob.peer, s.nres);
 	return exit_code(&s, ret);
 }
 
+/* ---- the generic server: one process per connection ------------------ */
+
+#define MAX_CONNS 32
+
+struct kids {
+	pid_t pid[MAX_CONNS];
+	int n;
+};
+
+static void reap_kids(struct kids *k, bool block)
+{
+	int i = 0;
+
+	while (i < k->n) {
+		if (waitpid(k->pid[i], NULL, block ? 0 : WNOHANG) == 0) {
+			i++;
+			continue;
+		}
+		k->pid[i] = k->pid[--k->n];
+	}
+}
+
+/* Wait up to @until (ns) for the children to end. */
+static void wait_kids(struct kids *k, uint64_t until)
+{
+	while (k->n && rb_now_ns() < until) {
+		reap_kids(k, false);
+		usleep(20000);
+	}
+}
+
+/*
+ * Interrupted: the connections in progress end too, keeping their points.
+ * A ^C on a terminal reached them already (a second signal would make them
+ * exit at once), so they get a second to end before they are told.
+ */
+static void stop_kids(struct kids *k, int timeout_s)
+{
+	int i;
+
+	wait_kids(k, rb_now_ns() + 1000000000ULL);
+	for (i = 0; i < k->n; i++)
+		kill(k->pid[i], SIGTERM);
+	wait_kids(k, rb_now_ns() + (uint64_t)(timeout_s + 5) * 1000000000ULL);
+	for (i = 0; i < k->n; i++)
+		kill(k->pid[i], SIGKILL);
+	reap_kids(k, true);
+}
+
+/*
+ * A child serves the connection: a slow, silent or hostile peer holds only
+ * its own process, never the listener, and whatever it makes a session
+ * allocate is returned when the child exits.
+ */
+static void spawn(struct kids *k, struct rb_oob *o, const struct serve_for *f, struct rb_cli *c,
+		  int lfd, int slot_fd)
+{
+	pid_t pid;
+
+	if (k->n == MAX_CONNS) {
+		rb_oob_send_error(o, "server: %d connections in progress; try again later",
+				  MAX_CONNS);
+		rb_warn("refused %s: %d connections in progress", o->peer, MAX_CONNS);
+		return;
+	}
+	fflush(NULL); /* nothing buffered is written twice */
+	pid = fork();
+	if (pid == 0) {
+		close(lfd);
+		/* A forked child ends here; main() never sees its status. */
+		_exit(serve_conn(o, f, c, slot_fd) ? RB_EXIT_FAIL : RB_EXIT_OK);
+	}
+	if (pid < 0)
+		rb_err("cannot fork a process for %s: %s", o->peer, strerror(errno));
+	else
+		k->pid[k->n++] = pid;
+}
+
+static int serve_forever(int lfd, const struct serve_for *f, struct rb_cli *c)
+{
+	FILE *slot = tmpfile();
+	struct kids k = { .n = 0 };
+	struct rb_oob o;
+	int ret;
+
+	if (!slot)
+		rb_warn("no lock file (%s): clients may be measured at the same time",
+			strerror(errno));
+	while (!rb_interrupted) {
+		reap_kids(&k, false);
+		o.fd = -1;
+		ret = rb_oob_accept(lfd, 200, &o);
+		if (ret == -ETIMEDOUT || ret == -EINTR)
+			continue;
+		if (ret) {
+			usleep(100000); /* e.g. out of fds: do not spin */
+			continue;
+		}
+		spawn(&k, &o, f, c, lfd, slot ? fileno(slot) : -1);
+		rb_oob_close(&o);
+	}
+	stop_kids(&k, (int)c->timeout_s);
+	if (slot)
+		fclose(slot);
+	return RB_EXIT_OK;
+}
+
 int rb_server(const char *name, unsigned int accept, bool once, struct rb_cli *c)
 {
 	struct serve_for f = { name, accept, once };
+	struct rb_oob o = { .fd = -1 };
 	int lfd, ret;
 
+	if (check_outputs(c) || rb_place_check(c->cpu, c->numa))
+		return RB_EXIT_USAGE;
 	ret = rb_oob_listen((uint16_t)c->tcp_port, &lfd);
 	if (ret)
 		return RB_EXIT_FAIL;
 	rb_info("%s: waiting for a client on TCP port %u", name, c->tcp_port);
-	do {
-		ret = serve_one(lfd, &f, c);
-	} while (!once && !rb_interrupted);
+	if (!once) {
+		ret = serve_forever(lfd, &f, c);
+	} else if ((ret = rb_oob_accept(lfd, -1, &o))) {
+		ret = rb_interrupted ? 128 + rb_interrupted : RB_EXIT_FAIL;
+	} else {
+		ret = serve_conn(&o, &f, c, -1);
+	}
 	close(lfd);
-	return once ? ret : RB_EXIT_OK;
+	return ret;
 }

@@ -34,6 +34,13 @@ int rb_place_apply(const char *ibdev, const char *cpu_opt, const char *numa_opt,
 		   struct rb_placement *out);
 
 /*
+ * rb_place_check() - whether an explicit --cpu list or --numa node can be
+ * honoured on this machine at all, before any peer is waited for.
+ * Returns 0, or -EINVAL (logged, naming what is available).
+ */
+int rb_place_check(const char *cpu_opt, const char *numa_opt);
+
+/*
  * rb_place_alloc() - page-aligned, zeroed buffer of @len bytes whose pages
  * are bound to @mem_node (any node when < 0) before first touch.
  * Returns NULL with errno set on failure.  Free with rb_place_free().

@@ -263,6 +263,36 @@ int rb_place_apply(const char *ibdev, const char *cpu_opt, const char *numa_opt,
 	return ret;
 }
 
+int rb_place_check(const char *cpu_opt, const char *numa_opt)
+{
+	struct rb_place_in in = { .sysroot = SYSROOT,
+				  .dev = "the RDMA device",
+				  .dev_node = -1,
+				  .cpu_opt = cpu_opt,
+				  .numa_opt = numa_opt };
+	struct rb_place_plan plan;
+	int ret;
+
+	/* auto and none depend on the device: only explicit lists here. */
+	if ((!strcmp(cpu_opt, "auto") || !strcmp(cpu_opt, "none")) &&
+	    (!strcmp(numa_opt, "auto") || !strcmp(numa_opt, "none")))
+		return 0;
+	ret = rb_topo_load(&in.topo, NULL);
+	if (ret)
+		return ret;
+	in.current = thread_affinity(in.topo);
+	read_mem_policy(&in);
+	if (!strcmp(in.cpu_opt, "auto"))
+		in.cpu_opt = "none"; /* only the explicit half is checked */
+	if (!strcmp(in.numa_opt, "auto"))
+		in.numa_opt = "none";
+	ret = rb_place_decide(&in, &plan);
+	if (!ret)
+		rb_place_plan_fini(&plan);
+	hwloc_topology_destroy(in.topo);
+	return ret;
+}
+
 /* mbind() the area to @node before any page of it is touched. */
 static int bind_area(void *p, size_t len, int node)
 {

@@ -63,7 +63,8 @@ struct rb_msg_conn {
 	struct rb_placement place;
 };
 
-enum { RB_SYNC_START = 1, RB_SYNC_STOP = 2 };
+/* ALIVE: the client's heartbeat during a point the server cannot see. */
+enum { RB_SYNC_START = 1, RB_SYNC_STOP = 2, RB_SYNC_ALIVE = 3 };
 
 struct rb_msg_sync {
 	uint32_t point;
@@ -80,9 +81,9 @@ struct rb_msg_result {
 	double cpu_util_pct;
 };
 
-/* A short human-readable reason; also what an ERROR body carries. */
+/* A human-readable reason; also what an ERROR body carries. */
 struct rb_msg_text {
-	char text[256];
+	char text[RB_TEXT_MAX];
 };
 
 /*

@@ -9,14 +9,14 @@
 #include "xfer.h"
 
 volatile sig_atomic_t rb_interrupted;
-
+bool rb_hook_bad_verify;
 
 int rb_verify_bytes(struct rb_run *r, const uint8_t *p, uint64_t len, uint64_t it)
 {
 	uint64_t off;
 
 	for (off = 0; off < len; off++) {
-		if (p[off] == rb_pattern(r->point, off))
+		if (p[off] == rb_pattern(r->point, off) && !rb_hook_bad_verify)
 			continue;
 		rb_err("verify: %s size %llu: byte at offset %llu of iteration %llu is 0x%02x, "
 		       "expected 0x%02x",
@@ -89,9 +89,9 @@ int rb_wrs_prepare(struct rb_run *r)
 			return -ENOMEM;
 	}
 	r->wr_flags = r->pt.size <= r->inline_max && r->t->verb != RB_VERB_READ &&
-				      r->t->verb != RB_VERB_ATOMIC ?
-			      IBV_SEND_INLINE :
-			      0;
+				      r->t->verb != RB_VERB_ATOMIC
+			      ? IBV_SEND_INLINE
+			      : 0;
 	for (k = 0; k < r->nwr; k++) {
 		base_wr(r, &r->wr[k], &r->sge[k]);
 		r->t->prep_wr(r, &r->wr[k]);
@@ -139,15 +139,68 @@ int rb_post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool 
 		return -ret;
 	}
 	q->used += n;
-	return 0;
+	return rb_heartbeat(r);
+}
+
+int rb_heartbeat_send(struct rb_run *r)
+{
+	struct rb_msg_sync m = { .point = r->point, .what = RB_SYNC_ALIVE };
+	uint8_t body[64];
+	uint64_t k = rb_ticks();
+	int len;
+
+	if (k < r->hb_next)
+		return 0;
+	r->hb_next = k + 1000 * rb_ticks_per_ms();
+	len = rb_pack_sync(&m, body, sizeof(body));
+	return len < 0 ? len : rb_oob_send(r->oob, RB_MSG_SYNC, body, (uint32_t)len);
+}
+
+/* What an error status usually means, for the person reading it. */
+static const char *wc_cause(enum ibv_wc_status st)
+{
+	switch (st) {
+	case IBV_WC_RETRY_EXC_ERR:
+		return "the peer did not acknowledge: it is gone, or the path to it is down "
+		       "(link, switch, GID or route)";
+	case IBV_WC_RNR_RETRY_EXC_ERR:
+		return "the receiver had no receive posted (RNR)";
+	case IBV_WC_REM_ACCESS_ERR:
+		return "the peer refused the access: rkey, address or size do not match its "
+		       "memory region";
+	case IBV_WC_REM_INV_REQ_ERR:
+		return "the peer found the request invalid: a size over its limits, or an "
+		       "operation its QP does not allow";
+	case IBV_WC_LOC_LEN_ERR:
+		return "a message longer than the receive buffer";
+	case IBV_WC_LOC_PROT_ERR:
+		return "the local memory region does not cover the buffer";
+	case IBV_WC_REM_OP_ERR:
+		return "the peer could not complete the operation";
+	case IBV_WC_WR_FLUSH_ERR:
+		return "flushed: an earlier error moved the QP to the error state";
+	default:
+		return NULL;
+	}
+}
+
+/* The verb of a send WR of this test, for messages. */
+static const char *wr_verb(const struct rb_run *r)
+{
+	static const char *const names[] = { "SEND", "RDMA WRITE", "RDMA READ", "atomic" };
+
+	return r->t->verb <= RB_VERB_ATOMIC ? names[r->t->verb] : "send";
 }
 
 /* An error completion's opcode is undefined: its wr_id says what it was. */
 static int wc_error(struct rb_run *r, const struct ibv_wc *wc)
 {
-	rb_err("%s qp 0x%x: %s completion error: %s (vendor error 0x%x)", r->dev.name, wc->qp_num,
-	       wc->wr_id & RB_WRID_RECV ? "receive" : "send", ibv_wc_status_str(wc->status),
-	       wc->vendor_err);
+	const char *cause = wc_cause(wc->status);
+
+	rb_err("%s qp 0x%x: %s completion error: %s (status %d, vendor error 0x%x)%s%s",
+	       r->dev.name, wc->qp_num, wc->wr_id & RB_WRID_RECV ? "receive" : wr_verb(r),
+	       ibv_wc_status_str(wc->status), wc->status, wc->vendor_err, cause ? ": " : "",
+	       cause ? cause : "");
 	return -EIO;
 }
 
@@ -182,12 +235,12 @@ int rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, ui
 
 /*
  * Anything on the OOB socket during a point: for the server, the client's
- * STOP; for the client, only an ERROR from the server.
+ * heartbeats and its STOP; for the client, only an ERROR from the server.
  */
 static int check_oob(struct rb_run *r)
 {
 	struct pollfd pfd = { .fd = r->oob->fd, .events = POLLIN };
-	uint8_t body[512];
+	uint8_t body[RB_TEXT_MAX + 16];
 	struct rb_msg_sync s;
 	uint32_t len;
 	int ret;
@@ -198,10 +251,14 @@ static int check_oob(struct rb_run *r)
 			    sizeof(body), &len);
 	if (ret)
 		return ret;
-	if (rb_unpack_sync(body, len, &s) || s.what != RB_SYNC_STOP || s.point != r->point) {
+	if (rb_unpack_sync(body, len, &s) || s.point != r->point ||
+	    (s.what != RB_SYNC_STOP && s.what != RB_SYNC_ALIVE)) {
 		rb_err("peer %s: unexpected SYNC during point %u", r->oob->peer, r->point);
 		return -EPROTO;
 	}
+	r->heard = rb_now_ns();
+	if (s.what == RB_SYNC_ALIVE)
+		return 0;
 	r->stopped = true;
 	r->stop_count = s.count;
 	return 0;
@@ -250,9 +307,10 @@ int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what)
 		s->since = now;
 	if (now - s->since <= r->timeout_ns)
 		return 0;
-	rb_err("%s qp 0x%x: no progress for %llu s while waiting for %s (is the peer alive?)",
-	       r->dev.name, r->qp[0]->qp_num, (unsigned long long)(r->timeout_ns / 1000000000ULL),
-	       what);
+	rb_err("%s: no progress for %llu s while waiting for %s at point %u; peer %s: is it "
+	       "alive?",
+	       r->dev.name, (unsigned long long)(r->timeout_ns / 1000000000ULL), what, r->point,
+	       r->oob->peer);
 	return -ETIMEDOUT;
 }
 
@@ -555,19 +613,31 @@ int rb_run_stream(struct rb_run *r)
 	return ret;
 }
 
-/* Server of a test where it only serves memory: wait for the STOP. */
+/*
+ * Server of a test where it only serves memory: wait for the STOP.  The
+ * client's heartbeats say it is alive; silence for the timeout means it
+ * is not (frozen, or its host is gone).
+ */
 int rb_run_server_wait(struct rb_run *r)
 {
 	struct pollfd pfd = { .fd = r->oob->fd, .events = POLLIN };
 	int ret;
 
 	mark_start(r);
+	r->heard = r->t0;
 	while (!r->stopped) {
 		if (rb_interrupted)
 			return -EINTR;
 		/* Sleep in poll: this side's CPU use is part of the result. */
 		if (poll(&pfd, 1, 200) > 0 && (ret = check_oob(r)))
 			return ret;
+		if (!r->stopped && rb_now_ns() - r->heard > r->timeout_ns) {
+			rb_err("client %s sent nothing for %llu s during point %u (no heartbeat, "
+			       "no STOP): is it alive?",
+			       r->oob->peer, (unsigned long long)(r->timeout_ns / 1000000000ULL),
+			       r->point);
+			return -ETIMEDOUT;
+		}
 	}
 	mark_end(r);
 	/* What the client did to this memory in the measured interval. */

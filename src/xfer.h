@@ -46,10 +46,10 @@ struct rb_run {
 	size_t region;	     /* bytes per region */
 	int mem_node;
 	struct ibv_mr *mr;
-	struct ibv_send_wr *wr;	/* WR templates, built once per point */
+	struct ibv_send_wr *wr; /* WR templates, built once per point */
 	struct ibv_sge *sge;
 	uint32_t nwr;
-	unsigned int wr_flags;	/* IBV_SEND_INLINE or 0 */
+	unsigned int wr_flags; /* IBV_SEND_INLINE or 0 */
 	struct rb_msg_conn remote;
 	enum ibv_mtu path_mtu;
 
@@ -68,9 +68,18 @@ struct rb_run {
 	uint64_t stop_count; /* the client's total operations */
 	uint64_t rx_count;   /* receives seen (ping-pong) */
 	int verify_status;   /* server: first verify failure of the point */
+	uint32_t hb_posts;   /* client: chains posted since the last clock look */
+	uint64_t hb_next;    /* ticks: when the next heartbeat is due */
+	uint64_t heard;	     /* server: when the client was last heard, ns */
 };
 
-extern volatile sig_atomic_t rb_interrupted;
+extern volatile sig_atomic_t rb_interrupted; /* the signal that ended the run */
+
+/*
+ * Test hook: every --verify check fails, as if the data were corrupt.  Set
+ * on a server by RDMABENCH_HOOK_BAD_VERIFY=1, for the lab's fault tests.
+ */
+extern bool rb_hook_bad_verify;
 
 static inline uint8_t *rb_rx(struct rb_run *r)
 {
@@ -111,6 +120,21 @@ int rb_fill_recv_queues(struct rb_run *r);
  */
 int rb_wrs_prepare(struct rb_run *r);
 void rb_wrs_free(struct rb_run *r);
+
+/*
+ * rb_heartbeat() - the client tells the server, about once a second, that
+ * it is alive: a server that only lends its memory (write, read, atomic)
+ * sees nothing else of it during a point.  Cheap enough for every chain.
+ */
+int rb_heartbeat_send(struct rb_run *r);
+
+static inline int rb_heartbeat(struct rb_run *r)
+{
+	if (r->role != RB_ROLE_CLIENT || ++r->hb_posts < 256)
+		return 0;
+	r->hb_posts = 0;
+	return rb_heartbeat_send(r);
+}
 
 /*
  * rb_post_chain() - post @n WRs from the templates (r->t->iter_wr adjusts

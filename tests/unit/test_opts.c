@@ -766,9 +766,12 @@ static void test_axes(void **state)
 	CHECK_AXIS(&c.p.tx_depth, 16, 32, 64);
 	CHECK_AXIS(&c.p.qps, 1, 2, 3, 4);
 	CHECK_AXIS(&c.p.signal, 1, 8);
-	/* the last -s wins */
-	CHECK_OK(PARSE(&c, RB_T_SEND_LAT, err, "-s", "64", "-s", "128"), err);
-	CHECK_AXIS(&c.p.size, 128);
+	/* an option given twice is a usage error, not "the last wins" */
+	CHECK_ERR(PARSE(&c, RB_T_SEND_LAT, err, "-s", "64", "-s", "128"), err,
+		  "-s/--size given twice");
+	CHECK_ERR(PARSE(&c, RB_T_SEND_LAT, err, "--s", "64"), err,
+		  "option --s is ambiguous: --size, --signal");
+	CHECK_ERR(PARSE(&c, RB_T_SEND_LAT, err, "-s", "-1"), err, "-s/--size: '-1'");
 
 	/* grammar errors carry the option and the axis rule */
 	CHECK_ERR(PARSE(&c, RB_T_SEND_LAT, err, "-s", "1..8"), err, "-s/--size", "'1..8'",

@@ -878,11 +878,11 @@ static void test_string_prefix_too_long(void **state)
 	wb_be(w, 0xffff, 2);
 	wb_bytes(w, "abcdef", 6);
 	assert_int_equal(unpack_exact(up_text, w->b, w->n), -EBADMSG);
-	/* TEXT: 256 bytes present, but they cannot fit text[256] with a NUL. */
+	/* TEXT: RB_TEXT_MAX bytes present, but they cannot fit with a NUL. */
 	w->n = 0;
-	wb_be(w, 256, 2);
-	memset(w->b + w->n, 'a', 256);
-	w->n += 256;
+	wb_be(w, RB_TEXT_MAX, 2);
+	memset(w->b + w->n, 'a', RB_TEXT_MAX);
+	w->n += RB_TEXT_MAX;
 	assert_int_equal(unpack_exact(up_text, w->b, w->n), -EBADMSG);
 	/* HELLO: 32-byte tool version, all present, one too long for [32]. */
 	w->n = 0;

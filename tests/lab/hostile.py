@@ -1,0 +1,150 @@
+#!/usr/bin/env python3
+"""A hostile rdmabench peer, for the lab's fault tests.
+
+Usage: hostile.py HOST PORT CASE [CASE...]
+
+Each CASE opens one connection, sends what the case says, and prints one
+line: "CASE <tab> seconds <tab> what came back" (the server's ERROR text,
+"closed", or "silent" after 10 s).  The wire format is the one of
+src/wire.h: a 12-byte header (magic "RDMB", version u16, type u16, body
+length u32, big-endian), then fixed big-endian fields; strings are a u16
+length and the bytes.
+"""
+import socket
+import struct
+import sys
+import threading
+import time
+
+HELLO, PARAMS, ERROR, OK = 1, 2, 6, 8
+
+
+def frame(typ, body=b"", version=1, length=None):
+    n = len(body) if length is None else length
+    return struct.pack(">IHHI", 0x52444D42, version, typ, n) + body
+
+
+def s16(text):
+    b = text.encode()
+    return struct.pack(">H", len(b)) + b
+
+
+def axis(*vals):
+    return struct.pack(">I", len(vals)) + b"".join(struct.pack(">Q", v) for v in vals)
+
+
+def params(test="write_bw", size=(65536,), batch=(1,), signal=(64,), qps=(1,), tx=(128,),
+           iters=100, duration=0, warmup=10, rx=512, inline=0, outstanding=0, mtu=0, op=0):
+    return (s16(test) + axis(*size) + axis(*batch) + axis(*signal) + axis(*qps) + axis(*tx) +
+            struct.pack(">QIQIIIIBBB", iters, duration, warmup, rx, inline, outstanding, mtu,
+                        op, 0, 0))
+
+
+def hello(test="write_bw"):
+    return frame(HELLO, s16("hostile") + s16(test))
+
+
+def read_answer(sock, limit=10.0):
+    """The first message that is not OK: its text, or closed/silent."""
+    sock.settimeout(limit)
+    buf = b""
+    try:
+        while True:
+            while len(buf) < 12:
+                chunk = sock.recv(4096)
+                if not chunk:
+                    return "closed"
+                buf += chunk
+            _, _, typ, n = struct.unpack(">IHHI", buf[:12])
+            while len(buf) < 12 + n:
+                chunk = sock.recv(4096)
+                if not chunk:
+                    return "closed"
+                buf += chunk
+            body, buf = buf[12:12 + n], buf[12 + n:]
+            if typ == ERROR:
+                (ln,) = struct.unpack(">H", body[:2])
+                return "ERROR " + body[2:2 + ln].decode(errors="replace")
+            if typ != OK:
+                return "type %d" % typ
+    except socket.timeout:
+        return "silent"
+    except ConnectionResetError:
+        return "closed"
+
+
+PLANS = {
+    "batch0": dict(batch=(0,)),
+    "qps0": dict(qps=(0,)),
+    "size0": dict(size=(0,)),
+    "bigsize": dict(size=(1 << 30,)),
+    "qps100000": dict(qps=(100000,)),
+    "signal0": dict(signal=(0,)),
+    "oom": dict(qps=(64,), tx=(32768,)),
+}
+
+
+def run_case(host, port, case):
+    t0 = time.monotonic()
+    for _ in range(100):  # the server may still be starting
+        try:
+            s = socket.create_connection((host, port), timeout=10)
+            break
+        except ConnectionRefusedError:
+            time.sleep(0.1)
+    else:
+        return "%s\t0\tno server" % case
+    if case in PLANS:
+        s.sendall(hello() + frame(PARAMS, params(**PLANS[case])))
+    elif case == "badtest":
+        s.sendall(hello("rm -rf /\n\x1b[31mFAKE LOG LINE"))
+    elif case == "truncated":
+        s.sendall(frame(HELLO, s16("x"), length=40) + b"\0\0")
+        s.shutdown(socket.SHUT_WR)
+    elif case == "version":
+        s.sendall(frame(HELLO, s16("x") + s16("write_bw"), version=99))
+    elif case == "hugelen":
+        s.sendall(frame(HELLO, b"", length=0x7FFFFFFF))
+    elif case == "http":
+        s.sendall(b"GET / HTTP/1.0\r\n\r\n")
+    elif case == "hello_silent":
+        s.sendall(hello())
+    elif case == "silent":
+        pass
+    elif case == "trickle":
+        # One byte every 2 s of a valid HELLO: held only by a per-message timeout.
+        data = hello()
+        for b in data:
+            try:
+                s.send(bytes([b]))
+            except OSError:
+                break
+            time.sleep(2)
+    else:
+        raise SystemExit("unknown case " + case)
+    what = read_answer(s, 40.0 if case in ("hello_silent", "silent", "trickle") else 10.0)
+    s.close()
+    return "%s\t%.2f\t%s" % (case, time.monotonic() - t0, what.replace("\n", "\\n"))
+
+
+def main():
+    host, port, cases = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    if cases and cases[0] == "flood":
+        # 20 connections at once, each a bad plan.
+        out = [None] * 20
+        def one(i):
+            out[i] = run_case(host, port, "batch0")
+        threads = [threading.Thread(target=one, args=(i,)) for i in range(20)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+        for line in out:
+            print(line.replace("batch0", "flood", 1))
+        return
+    for c in cases:
+        print(run_case(host, port, c), flush=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,233 @@
+#!/bin/sh
+# Hostile, dead and frozen peers in the Soft-RoCE lab, in one boot: a
+# generic server refuses bad plans and bad frames with one line each and
+# stays up; slow and silent connections do not hold other clients; a frozen
+# client or a killed server is given up on within --timeout + 5 s; results
+# that could not finish are kept, marked incomplete; output files are never
+# replaced when they are not regular files.  Assertions run on the host.
+. "$TOP_SRCDIR/tests/lab/lib.sh"
+
+LAB_TIMEOUT=${LAB_TIMEOUT:-600}
+
+lab_run '
+H="python3 $LAB/hostile.py 192.0.2.1 18515"
+ms() { echo $(($(date +%s%N) / 1000000)); }
+# wait_for FILE FROM REGEX SEC: until FILE, from line FROM on, matches
+# REGEX; prints the ms waited.
+wait_for() {
+	_t0=$(ms)
+	_i=0
+	while ! tail -n "+$2" "$1" 2>/dev/null | grep -q -- "$3" && [ $_i -lt $(($4 * 10)) ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	echo $(($(ms) - _t0))
+}
+
+"$RB" server --cpu none --timeout 5 >"$OUT/server.out" 2>"$OUT/server.err" &
+srv=$!
+
+echo "$(date +%T) Bad plans and bad frames" >>"$OUT/phases"
+# Bad plans and bad frames, one connection each, then 20 at once.
+$H batch0 qps0 size0 bigsize qps100000 signal0 oom badtest truncated version hugelen \
+	http >"$OUT/hostile.txt" 2>&1
+$H flood >"$OUT/flood.txt" 2>&1
+solo after_hostile write_bw --cpu none --verify -n 200 192.0.2.1 --json "$OUT/after_hostile.json"
+
+echo "$(date +%T) A trickling and a silent pee" >>"$OUT/phases"
+# A trickling and a silent peer (and one silent after HELLO) while a real
+# client arrives: the real one is served at once.
+$H trickle >"$OUT/trickle.txt" 2>&1 &
+p1=$!
+$H silent >"$OUT/silent.txt" 2>&1 &
+p2=$!
+$H hello_silent >"$OUT/hello_silent.txt" 2>&1 &
+p3=$!
+sleep 1
+t0=$(ms)
+solo normal send_lat --cpu none -n 200 192.0.2.1
+echo $(($(ms) - t0)) >"$OUT/normal.ms"
+wait $p1 $p2 $p3
+
+echo "$(date +%T) A client frozen mid-measurem" >>"$OUT/phases"
+# A client frozen mid-measurement: the generic server gives up on it.
+for t in write_bw send_bw; do
+	"$RB" $t --cpu none -D 60 --timeout 5 192.0.2.1 >/dev/null 2>"$OUT/frozen_$t.err" &
+	cli=$!
+	from=$(($(wc -l <"$OUT/server.err") + 1))
+	wait_for "$OUT/server.err" "$from" "client .* connected" 30 >/dev/null
+	sleep 2
+	kill -STOP $cli
+	wait_for "$OUT/server.err" "$from" "is it alive" 30 >"$OUT/frozen_$t.ms"
+	tail -n "+$from" "$OUT/server.err" >"$OUT/server_after_$t.err"
+	kill -KILL $cli
+	wait $cli 2>/dev/null
+done
+solo after_frozen write_bw --cpu none -n 200 192.0.2.1
+
+echo "$(date +%T) The generic server is still " >>"$OUT/phases"
+# The generic server is still up; SIGTERM ends it.
+kill -0 $srv 2>/dev/null && echo alive >"$OUT/server.alive"
+kill -TERM $srv
+wait $srv
+echo $? >"$OUT/server.rc"
+
+echo "$(date +%T) One-shot server, frozen clie" >>"$OUT/phases"
+# One-shot server, frozen client: the server exits 1 within the bound.
+"$RB" write_bw --cpu none --timeout 5 >/dev/null 2>"$OUT/oneshot.err" &
+srv=$!
+"$RB" write_bw --cpu none -D 60 --timeout 5 192.0.2.1 >/dev/null 2>&1 &
+cli=$!
+sleep 3
+kill -STOP $cli
+t0=$(ms)
+wait $srv
+echo $? >"$OUT/oneshot.rc"
+echo $(($(ms) - t0)) >"$OUT/oneshot.ms"
+kill -KILL $cli
+wait $cli 2>/dev/null
+
+echo "$(date +%T) The server killed mid-run" >>"$OUT/phases"
+# The server killed mid-run: the client exits 1, its files kept, incomplete.
+"$RB" write_bw --cpu none --timeout 5 >/dev/null 2>&1 &
+srv=$!
+"$RB" write_bw --cpu none -s 64,128,256 -D 20 --timeout 5 192.0.2.1 \
+	--json "$OUT/killed.json" --csv "$OUT/killed.csv" >/dev/null 2>"$OUT/killed.err" &
+cli=$!
+sleep 4
+kill -KILL $srv
+t0=$(ms)
+wait $cli
+echo $? >"$OUT/killed.rc"
+echo $(($(ms) - t0)) >"$OUT/killed.ms"
+wait $srv 2>/dev/null
+
+echo "$(date +%T) A verify mismatch on the ser" >>"$OUT/phases"
+# A verify mismatch on the server reaches the client as a mismatch.
+RDMABENCH_HOOK_BAD_VERIFY=1 "$RB" send_bw --cpu none --quiet >/dev/null 2>"$OUT/badverify.srv.err" &
+srv=$!
+solo badverify send_bw --cpu none --verify -n 200 192.0.2.1
+wait $srv
+
+echo "$(date +%T) SIGTERM mid-sweep" >>"$OUT/phases"
+# SIGTERM mid-sweep: exit 143, finished points kept, marked incomplete.
+"$RB" send_lat --cpu none --quiet >/dev/null 2>&1 &
+srv=$!
+"$RB" send_lat --cpu none -s 2..4K:x2 -n 3000 192.0.2.1 --json "$OUT/term.json" \
+	>/dev/null 2>"$OUT/term.err" &
+cli=$!
+i=0
+while ! grep -q "\"size\": 4," "$OUT/term.json" 2>/dev/null && [ $i -lt 300 ]; do
+	sleep 0.1
+	i=$((i + 1))
+done
+kill -TERM $cli
+wait $cli
+echo $? >"$OUT/term.rc"
+wait $srv
+
+echo "$(date +%T) Output files: a device" >>"$OUT/phases"
+# Output files: a device is written in place, a symlink is followed, a
+# directory or the same file twice is refused before anything runs.
+"$RB" server --cpu none --quiet >/dev/null 2>&1 &
+srv=$!
+ln -s "$OUT/target.csv" "$OUT/link.csv"
+solo devfull write_bw --cpu none -n 100 192.0.2.1 --json /dev/full
+[ -c /dev/full ] && echo chardev >"$OUT/devfull.kind"
+solo link write_bw --cpu none -n 100 192.0.2.1 --csv "$OUT/link.csv"
+[ -L "$OUT/link.csv" ] && echo symlink >"$OUT/link.kind"
+solo dir write_bw --cpu none -n 100 192.0.2.1 --csv "$OUT"
+solo same write_bw --cpu none -n 100 192.0.2.1 --csv "$OUT/x" --json "$OUT/x"
+solo stdout write_bw --cpu none -n 100 -s 64,128 192.0.2.1 --json /dev/stdout
+kill -INT $srv
+wait $srv
+solo badcpu server --cpu 9999 --timeout 1
+'
+
+# --- bad plans and frames: one ERROR line each, fast --------------------------
+f=$OUT/hostile.txt
+want() { # CASE REGEX
+	line=$(grep "^$1	" "$f") || fail "no answer recorded for $1: $(cat "$f")"
+	echo "$line" | grep -q -- "$2" || fail "$1: got '$line', want /$2/"
+	secs=$(echo "$line" | cut -f2)
+	awk "BEGIN { exit !($secs < 3) }" || fail "$1 took $secs s"
+}
+want batch0 "ERROR server: .*-l/--batch 0 is out of range (1..4096)"
+want qps0 "ERROR server: .*-q/--qps 0 is out of range (1..64)"
+want size0 "ERROR server: .*-s/--size 0 is out of range"
+want bigsize "ERROR server: .*-s/--size 1073741824 exceeds rxe0 port 1's max message size\|ERROR server: .*1073741824"
+want qps100000 "ERROR server: .*-q/--qps 100000 is out of range (1..64)"
+want signal0 "ERROR server: .*-Q/--signal 0 is out of range"
+want oom "ERROR server: .*the plan needs about .* MiB.*this host can give"
+want badtest "ERROR server: .*does not know"
+want truncated "ERROR server: .*closed the connection\|closed"
+want version "ERROR server: .*wire protocol v99, this rdmabench speaks v1"
+want hugelen "ERROR server: .*exceeds the 65536-byte cap"
+want http "ERROR server: .*not rdmabench\|ERROR server"
+[ "$(grep -c "ERROR server: .*-l/--batch 0" "$OUT/flood.txt")" = 20 ] ||
+	fail "20 connections at once: not all refused: $(cat "$OUT/flood.txt")"
+# The peer's text reaches the log escaped: no forged line, no escape.
+grep -q "FAKE LOG LINE" "$OUT/server.err" || fail "the bad test name was not logged"
+if grep -q "^FAKE LOG LINE\|$(printf '\033')" "$OUT/server.err"; then
+	fail "a peer's text reached the log raw"
+fi
+grep -q 'rm -rf /\\x0a\\x1b\[31mFAKE' "$OUT/server.err" || fail "peer text not escaped as \\xNN"
+expect_rc after_hostile 0
+
+# --- slow and silent peers do not hold a real client ---------------------------
+expect_rc normal 0
+[ "$(cat "$OUT/normal.ms")" -lt 20000 ] ||
+	fail "a real client behind slow peers took $(cat "$OUT/normal.ms") ms"
+grep -q "trickle.*no complete HELLO received within 5 s\|trickle.*closed" "$OUT/trickle.txt" ||
+	fail "trickle: $(cat "$OUT/trickle.txt")"
+grep -q "silent.*no complete HELLO received within 5 s" "$OUT/silent.txt" || fail "silent: $(cat "$OUT/silent.txt")"
+grep -q "no complete PARAMS received within 5 s" "$OUT/hello_silent.txt" ||
+	fail "hello_silent: $(cat "$OUT/hello_silent.txt")"
+
+# --- frozen clients: bounded by timeout (5) + 5 s ------------------------------
+for t in write_bw send_bw; do
+	ms=$(cat "$OUT/frozen_$t.ms")
+	[ "$ms" -lt 12000 ] || fail "frozen $t client: the server waited $ms ms (bound: 10 s + poll)"
+done
+grep -q "client .* sent nothing for 5 s during point 0.*is it alive" "$OUT/server_after_write_bw.err" ||
+	fail "frozen write_bw: $(cat "$OUT/server_after_write_bw.err")"
+grep -q "no progress for 5 s while waiting for messages at point 0" "$OUT/server_after_send_bw.err" ||
+	fail "frozen send_bw: $(cat "$OUT/server_after_send_bw.err")"
+expect_rc after_frozen 0
+[ -e "$OUT/server.alive" ] || fail "the generic server died"
+expect_rc server 0
+
+expect_rc oneshot 1
+[ "$(cat "$OUT/oneshot.ms")" -lt 12000 ] || fail "one-shot server waited $(cat "$OUT/oneshot.ms") ms"
+
+# --- server killed: client exits 1 in bound, files parse, incomplete -----------
+expect_rc killed 1
+[ "$(cat "$OUT/killed.ms")" -lt 12000 ] || fail "client of a killed server took $(cat "$OUT/killed.ms") ms"
+jcheck killed.json 'd["complete"] is False' 'len(d["reason"]) > 0'
+jcheck killed.csv 'len(d) >= 0'
+
+# --- verify mismatch named on the client ---------------------------------------
+expect_rc badverify 1
+expect_grep badverify.err "verify: send_bw size 65536: byte at offset 0"
+
+# --- SIGTERM ------------------------------------------------------------------------
+expect_rc term 143
+jcheck term.json 'd["complete"] is False' 'd["reason"] == "interrupted"' 'len(d["results"]) >= 1'
+
+# --- output files ---------------------------------------------------------------
+expect_rc devfull 1
+expect_grep devfull.err "cannot write /dev/full"
+[ "$(cat "$OUT/devfull.kind" 2>/dev/null)" = chardev ] || fail "/dev/full was replaced"
+expect_rc link 0
+[ "$(cat "$OUT/link.kind" 2>/dev/null)" = symlink ] || fail "the --csv symlink was replaced"
+jcheck target.csv 'len(d) == 1'
+expect_rc dir 2
+expect_grep dir.err "is a directory"
+expect_rc same 2
+expect_grep same.err "name the same file"
+expect_rc stdout 0
+[ "$(grep -c '"schema_version"' "$OUT/stdout.out")" = 1 ] ||
+	fail "--json /dev/stdout: want one document, written once"
+expect_rc badcpu 2
+expect_grep badcpu.err "--cpu 9999"
+pass
