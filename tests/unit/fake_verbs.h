@@ -1,0 +1,125 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * A fake verbs provider for unit tests of the data path (src/xfer.c).
+ *
+ * libibverbs' ibv_post_send(), ibv_post_recv() and ibv_poll_cq() are
+ * static inlines that call through qp->context->ops and cq->context->ops,
+ * so a struct ibv_context whose ops are ours, and QP, CQ and MR objects
+ * that point at it, run the real xfer.c without a device.
+ *
+ * The fake records the WRs posted (the first FAKE_LOG_MAX of them one by
+ * one, all of them in counters), keeps its own count of the send WRs
+ * each QP holds (freed, as on hardware, only when a completion that covers
+ * them is polled) and refuses a post that would overflow a QP.  A signaled
+ * WR completes after a configurable number of polls, or never ("stuck"),
+ * or with an error status; a receive completes at the next poll.  In loopback mode each QP is connected to
+ * itself: an RDMA WRITE copies its bytes to remote_addr and a SEND lands
+ * in the QP's oldest posted receive.
+ */
+#ifndef RB_FAKE_VERBS_H
+#define RB_FAKE_VERBS_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <infiniband/verbs.h>
+
+#include "xfer.h"
+
+#define FAKE_QPN_BASE 0x100 /* QP i has qp_num FAKE_QPN_BASE + i */
+#define FAKE_RQ_MAX   1024  /* receives a fake QP holds */
+#define FAKE_LOG_MAX  65536 /* WRs recorded one by one; the rest only counted */
+#define FAKE_LKEY     0x1111
+#define FAKE_RKEY     0x2222
+
+/* One WR as the fake saw it posted. */
+struct fake_wr {
+	uint32_t qi;
+	uint64_t chain; /* which ibv_post_send() call, from 0 */
+	uint64_t wr_id;
+	unsigned int flags;
+	enum ibv_wr_opcode opcode;
+	uint32_t length; /* sum of the SGEs */
+};
+
+struct fake_cqe {
+	struct ibv_wc wc;
+	uint64_t due;	 /* the poll from which it can be reaped */
+	uint32_t covers; /* send: WRs it retires, by the fake's own count */
+};
+
+struct fake_recv {
+	uint64_t wr_id;
+	uint64_t addr;
+	uint32_t length;
+};
+
+struct fake {
+	struct ibv_context ctx;
+	struct ibv_cq cq;
+	struct ibv_qp qp[RB_MAX_QPS];
+	struct ibv_mr mr;
+	uint32_t nqp;
+
+	/* Knobs. */
+	unsigned int delay; /* polls before a send completion shows */
+	bool stuck;	    /* signaled WRs never complete */
+	uint64_t fail_nth;  /* the nth signaled WR (from 1) fails */
+	enum ibv_wc_status fail_status;
+	int post_send_ret;	     /* the next ibv_post_send() fails so, once */
+	bool loopback;		     /* each QP is connected to itself */
+	uint64_t peer_sends;	     /* SENDs the peer makes, one per poll */
+	uint32_t sq_cap[RB_MAX_QPS]; /* WRs each send queue holds */
+
+	/* What happened. */
+	struct fake_wr *wrs; /* the first FAKE_LOG_MAX WRs */
+	size_t nwrs;	     /* every send WR posted */
+	uint64_t chains;
+	uint32_t in_flight[RB_MAX_QPS]; /* send WRs not yet retired */
+	uint32_t max_in_flight[RB_MAX_QPS];
+	uint32_t since_signal[RB_MAX_QPS];  /* unsignaled WRs since the last signaled */
+	uint32_t max_unsig_run[RB_MAX_QPS]; /* the longest such run */
+	uint64_t signaled;
+	uint64_t covered; /* WRs that signaled WRs cover, by the fake's count */
+	/* Signaled WRs whose wr_id is not (QP index << 32 | WRs covered), the
+	 * convention of xfer.h; the first one described. */
+	uint64_t wr_id_errors;
+	char first_wr_id_error[128];
+	uint64_t retired; /* send WRs retired by polled completions */
+	uint64_t overflows;
+	uint64_t rnr; /* loopback SENDs that found no receive */
+	uint64_t polls;
+	struct fake_cqe *cqes;
+	size_t cq_n, cq_cap; /* completions queued, due or not */
+	struct fake_recv rq[RB_MAX_QPS][FAKE_RQ_MAX];
+	uint32_t rq_head[RB_MAX_QPS], rq_n[RB_MAX_QPS];
+	uint64_t recvs_posted;
+	uint32_t peer_next_qp;
+};
+
+/* fake_new() - a provider with @nqp QPs whose send queues hold @sq_cap WRs. */
+struct fake *fake_new(uint32_t nqp, uint32_t sq_cap);
+void fake_free(struct fake *f);
+
+/* fake_push_wc() - a completion that the next poll returns, as given. */
+void fake_push_wc(struct fake *f, const struct ibv_wc *wc);
+
+/* fake_qi() - the index of @qp among the fake's QPs. */
+uint32_t fake_qi(const struct fake *f, const struct ibv_qp *qp);
+
+/*
+ * fake_run_init() - fill @r by hand as session.c would for point 0 of
+ * plan @p: test @t, @role, the fake's QPs, CQ and MR, buffers, a
+ * socketpair end @oob_fd as the control channel, a @timeout_ms idle
+ * timeout, send queue depths (reads: capped at @rd_atom), and the WR
+ * templates.  The peer's memory (remote.addr) is this side's own buffer,
+ * so loopback WRITEs land in rb_rx().
+ */
+void fake_run_init(struct fake *f, struct rb_run *r, const struct rb_test *t, enum rb_role role,
+		   const struct rb_params *p, struct rb_oob *oob, int oob_fd,
+		   unsigned int timeout_ms);
+void fake_run_free(struct rb_run *r);
+
+/* fake_plan() - the plan "rdmabench TEST HOST" makes (defaults applied). */
+struct rb_params fake_plan(const char *test);
+
+#endif

@@ -1,0 +1,532 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The session protocol against a hostile client, through the public API
+ * only: a generic server (rb_server(), as "rdmabench server") runs in a
+ * child process on a free TCP port with --timeout 2, and each test talks
+ * to it over a raw socket in the wire format (wire.h): an unknown test,
+ * plans with zeros in them, truncated, stalled and trickled frames, a
+ * wrong version, a huge length, an HTTP request.  Each must be refused
+ * with an ERROR that says why (or, when the client hung up, a closed
+ * connection), quickly, and the server must live on to answer the next
+ * client.  No RDMA device exists here, so a valid plan gets an ERROR
+ * saying so.  At the end ^C (SIGINT) stops the server with exit status 0.
+ *
+ * Some of these describe the server being built on main and fail against
+ * older code: the plan checks (-l/--batch 0, -q/--qps 0, -s/--size 0 named
+ * with their rule) and the whole-message deadline (a frame trickled a byte
+ * at a time must not hold the server past its timeout).
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <netinet/in.h>
+#include <poll.h>
+#include <setjmp.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "clock.h"
+#include "opts.h"
+#include "session.h"
+#include "sweep.h"
+#include "wire.h"
+#include "xfer.h"
+
+#define TIMEOUT_S 2    /* the server's --timeout */
+#define REFUSE_MS 1200 /* "within about a second" */
+#define ANSWER_MS 4000 /* how long a test waits for any answer */
+
+static pid_t server_pid;
+static uint16_t port;
+
+/* ---- the server -------------------------------------------------------- */
+
+static void on_sigint(int sig)
+{
+	rb_interrupted = 1;
+}
+
+/* As main() does: no SA_RESTART, so the accept wait ends on ^C. */
+static void serve(void)
+{
+	struct sigaction sa = { .sa_handler = on_sigint };
+	struct rb_cli c;
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+	rb_cli_init(&c);
+	c.tcp_port = port;
+	c.timeout_s = TIMEOUT_S;
+	_exit(rb_server("server", RB_T_TESTS, false, &c));
+}
+
+/* A port nobody listens on right now. */
+static uint16_t free_port(void)
+{
+	struct sockaddr_in6 a = { .sin6_family = AF_INET6, .sin6_addr = IN6ADDR_ANY_INIT };
+	socklen_t len = sizeof(a);
+	int fd = socket(AF_INET6, SOCK_STREAM, 0);
+
+	assert_true(fd >= 0);
+	assert_int_equal(bind(fd, (struct sockaddr *)&a, sizeof(a)), 0);
+	assert_int_equal(getsockname(fd, (struct sockaddr *)&a, &len), 0);
+	close(fd);
+	return ntohs(a.sin6_port);
+}
+
+static int start_server(void **state)
+{
+	port = free_port();
+	fflush(NULL);
+	server_pid = fork();
+	if (server_pid < 0)
+		return -1;
+	if (!server_pid)
+		serve();
+	return 0;
+}
+
+static int stop_server(void **state)
+{
+	if (server_pid > 0) {
+		kill(server_pid, SIGKILL);
+		waitpid(server_pid, NULL, 0);
+	}
+	return 0;
+}
+
+static void assert_server_alive(void)
+{
+	int status;
+
+	if (waitpid(server_pid, &status, WNOHANG) == server_pid) {
+		server_pid = -1;
+		fail_msg("the server died (status 0x%x)", status);
+	}
+}
+
+/* ---- a raw client ------------------------------------------------------ */
+
+/* Connect, waiting for the server to listen (it may still be starting). */
+static int dial(void)
+{
+	struct sockaddr_in a = { .sin_family = AF_INET, .sin_port = htons(port) };
+	uint64_t deadline = rb_now_ns() + 3000000000ULL;
+	int fd;
+
+	a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	for (;;) {
+		fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+		assert_true(fd >= 0);
+		if (!connect(fd, (struct sockaddr *)&a, sizeof(a)))
+			return fd;
+		close(fd);
+		if (errno != ECONNREFUSED || rb_now_ns() > deadline)
+			fail_msg("cannot connect to the server on port %u: %s", port,
+				 strerror(errno));
+		assert_server_alive();
+		usleep(20000);
+	}
+}
+
+static void send_raw(int fd, const void *buf, size_t len)
+{
+	assert_int_equal(send(fd, buf, len, MSG_NOSIGNAL), (ssize_t)len);
+}
+
+static void send_msg(int fd, uint16_t type, const uint8_t *body, uint32_t len)
+{
+	uint8_t hdr[RB_WIRE_HDR_LEN];
+
+	rb_hdr_pack(hdr, type, len);
+	send_raw(fd, hdr, sizeof(hdr));
+	if (len)
+		send_raw(fd, body, len);
+}
+
+static void send_hello(int fd, const char *test)
+{
+	struct rb_msg_hello h = { .tool_version = "hostile" };
+	uint8_t b[128];
+	int n;
+
+	snprintf(h.test, sizeof(h.test), "%s", test);
+	n = rb_pack_hello(&h, b, sizeof(b));
+	assert_true(n > 0);
+	send_msg(fd, RB_MSG_HELLO, b, (uint32_t)n);
+}
+
+/* Read @len bytes by @deadline; the bytes read (short on EOF or timeout). */
+static size_t recv_by(int fd, uint8_t *buf, size_t len, uint64_t deadline)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	size_t got = 0;
+	ssize_t n;
+
+	while (got < len) {
+		int64_t ms = ((int64_t)deadline - (int64_t)rb_now_ns()) / 1000000;
+
+		if (ms <= 0 || poll(&p, 1, (int)ms) <= 0)
+			break;
+		n = recv(fd, buf + got, len - got, 0);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	return got;
+}
+
+/*
+ * What the server says next: an OK, an ERROR (its text in @text), or
+ * nothing -- "(closed)" when it hung up, "(silent)" when nothing came
+ * within ANSWER_MS.  @ms is how long it took.
+ */
+struct answer {
+	uint16_t type; /* 0: no message */
+	char text[300];
+	uint64_t ms;
+};
+
+static struct answer answer(int fd)
+{
+	uint64_t t0 = rb_now_ns(), deadline = t0 + ANSWER_MS * 1000000ULL;
+	uint8_t hdr[RB_WIRE_HDR_LEN], body[RB_WIRE_MAX_BODY];
+	struct answer a = { 0 };
+	struct rb_msg_text t;
+	struct rb_hdr h;
+	char err[160];
+	size_t n;
+
+	n = recv_by(fd, hdr, sizeof(hdr), deadline);
+	a.ms = (rb_now_ns() - t0) / 1000000;
+	if (n < sizeof(hdr)) {
+		snprintf(a.text, sizeof(a.text), "%s",
+			 rb_now_ns() < deadline ? "(closed)" : "(silent)");
+		return a;
+	}
+	if (rb_hdr_unpack(hdr, &h, err, sizeof(err)))
+		fail_msg("the server's answer has a bad header: %s", err);
+	if (recv_by(fd, body, h.len, deadline) < h.len)
+		fail_msg("the server's %s message is cut short", rb_msg_name(h.type));
+	a.type = h.type;
+	if (h.type == RB_MSG_ERROR) {
+		if (rb_unpack_text(body, h.len, &t))
+			fail_msg("the server's ERROR body is malformed");
+		snprintf(a.text, sizeof(a.text), "%s", t.text);
+	} else {
+		snprintf(a.text, sizeof(a.text), "(%s)", rb_msg_name(h.type));
+	}
+	return a;
+}
+
+/*
+ * The server refuses: an ERROR containing @needle and @also (when not
+ * NULL) within @ms, then it hangs up.
+ */
+static void expect_refusal2(int fd, const char *needle, const char *also, uint64_t ms)
+{
+	struct answer a = answer(fd);
+
+	if (a.type != RB_MSG_ERROR || !strstr(a.text, needle) || (also && !strstr(a.text, also)))
+		fail_msg("wanted an ERROR naming '%s'%s%s, got %s: '%s'", needle,
+			 also ? " and " : "", also ? also : "",
+			 a.type ? rb_msg_name(a.type) : "no message", a.text);
+	if (a.ms > ms)
+		fail_msg("the refusal took %llu ms (at most %llu)", (unsigned long long)a.ms,
+			 (unsigned long long)ms);
+	a = answer(fd);
+	if (strcmp(a.text, "(closed)"))
+		fail_msg("after its ERROR the server should hang up; got '%s'", a.text);
+	close(fd);
+	assert_server_alive();
+}
+
+static void expect_refusal(int fd, const char *needle, uint64_t ms)
+{
+	expect_refusal2(fd, needle, NULL, ms);
+}
+
+static void expect_ok(int fd)
+{
+	struct answer a = answer(fd);
+
+	if (a.type != RB_MSG_OK)
+		fail_msg("wanted OK, got %s", a.text);
+}
+
+/* The plan "rdmabench write_bw HOST" sends. */
+static struct rb_params valid_plan(void)
+{
+	struct rb_cli c;
+	char err[256];
+
+	rb_cli_init(&c);
+	if (rb_cli_finish(&c, "write_bw", RB_T_WRITE_BW, err, sizeof(err)))
+		fail_msg("the default plan is refused: %s", err);
+	return c.p;
+}
+
+/* HELLO write_bw, OK, then PARAMS @p: the server's answer must name @needle. */
+static void plan_refused(const struct rb_params *p, const char *needle)
+{
+	static uint8_t b[RB_WIRE_MAX_BODY];
+	int fd = dial(), n;
+
+	send_hello(fd, p->test);
+	expect_ok(fd);
+	n = rb_pack_params(p, b, sizeof(b));
+	assert_true(n > 0);
+	send_msg(fd, RB_MSG_PARAMS, b, (uint32_t)n);
+	expect_refusal(fd, needle, REFUSE_MS);
+}
+
+/* ---- tests ------------------------------------------------------------- */
+
+static void hello_unknown_test(void **state)
+{
+	int fd = dial();
+
+	send_hello(fd, "nosuch_bw");
+	expect_refusal(fd, "nosuch_bw", REFUSE_MS);
+}
+
+/* A HELLO whose test string claims more bytes than the body holds. */
+static void hello_malformed(void **state)
+{
+	static const uint8_t body[] = { 0, 1, 'x', 0, 40, 'w', 'r' };
+	int fd = dial();
+
+	send_msg(fd, RB_MSG_HELLO, body, sizeof(body));
+	expect_refusal(fd, "malformed HELLO", REFUSE_MS);
+}
+
+static void params_before_hello(void **state)
+{
+	struct rb_params p = valid_plan();
+	static uint8_t b[RB_WIRE_MAX_BODY];
+	int fd = dial(), n;
+
+	n = rb_pack_params(&p, b, sizeof(b));
+	assert_true(n > 0);
+	send_msg(fd, RB_MSG_PARAMS, b, (uint32_t)n);
+	expect_refusal(fd, "PARAMS where HELLO was expected", REFUSE_MS);
+}
+
+/* EXPECTED TO FAIL before main's plan checks: today "no RDMA device found". */
+static void params_batch_zero(void **state)
+{
+	struct rb_params p = valid_plan();
+
+	rb_axis_set1(&p.batch, 0);
+	plan_refused(&p, "-l/--batch 0 is out of range");
+}
+
+/* EXPECTED TO FAIL before main's plan checks: today "no RDMA device found". */
+static void params_qps_zero(void **state)
+{
+	struct rb_params p = valid_plan();
+
+	rb_axis_set1(&p.qps, 0);
+	plan_refused(&p, "-q/--qps 0 is out of range");
+}
+
+/* EXPECTED TO FAIL before main's plan checks: today "no RDMA device found". */
+static void params_size_zero(void **state)
+{
+	struct rb_params p = valid_plan();
+
+	rb_axis_set1(&p.size, 0);
+	plan_refused(&p, "-s/--size 0 is out of range");
+}
+
+/* A plan for another test than the HELLO named. */
+static void params_other_test(void **state)
+{
+	struct rb_params p = valid_plan();
+	static uint8_t b[RB_WIRE_MAX_BODY];
+	int fd = dial(), n;
+
+	send_hello(fd, "send_bw");
+	expect_ok(fd);
+	n = rb_pack_params(&p, b, sizeof(b));
+	assert_true(n > 0);
+	send_msg(fd, RB_MSG_PARAMS, b, (uint32_t)n);
+	expect_refusal(fd, "", REFUSE_MS);
+}
+
+/* A good plan gets as far as the device, and there is none here. */
+static void params_valid_no_device(void **state)
+{
+	struct rb_params p = valid_plan();
+
+	plan_refused(&p, "no RDMA device");
+}
+
+/* Part of a frame, then the client hangs up: the server lets go at once. */
+static void truncated_frame(void **state)
+{
+	uint8_t hdr[RB_WIRE_HDR_LEN];
+	struct answer a;
+	int fd = dial();
+
+	rb_hdr_pack(hdr, RB_MSG_HELLO, 40);
+	send_raw(fd, hdr, sizeof(hdr));
+	send_raw(fd, "\0\x05hello", 7);
+	shutdown(fd, SHUT_WR);
+	a = answer(fd);
+	if (a.type == RB_MSG_OK || (!a.type && strcmp(a.text, "(closed)")))
+		fail_msg("a truncated HELLO got '%s'", a.text);
+	if (a.ms > REFUSE_MS)
+		fail_msg("the server took %llu ms to let go", (unsigned long long)a.ms);
+	close(fd);
+	assert_server_alive();
+	/* Half a header. */
+	fd = dial();
+	send_raw(fd, hdr, 5);
+	shutdown(fd, SHUT_WR);
+	a = answer(fd);
+	assert_true(a.type != RB_MSG_OK && a.ms <= REFUSE_MS);
+	close(fd);
+	assert_server_alive();
+}
+
+/* Part of a frame, then silence: refused once the timeout passes, naming the wait. */
+static void stalled_frame(void **state)
+{
+	uint8_t hdr[RB_WIRE_HDR_LEN];
+	int fd = dial();
+
+	rb_hdr_pack(hdr, RB_MSG_HELLO, 20);
+	send_raw(fd, hdr, 5);
+	expect_refusal2(fd, "2 s", "waited for", TIMEOUT_S * 1000 + REFUSE_MS);
+}
+
+/*
+ * EXPECTED TO FAIL while the timeout applies to each read rather than to
+ * the message: a byte every 0.7 s keeps a frame "alive" forever, and the
+ * one-client-at-a-time server with it.  The whole message must come
+ * within the timeout.
+ */
+static void trickled_frame(void **state)
+{
+	uint64_t t0 = rb_now_ns(), ms;
+	uint8_t hdr[RB_WIRE_HDR_LEN];
+	struct pollfd p;
+	size_t i;
+	int fd = dial();
+
+	rb_hdr_pack(hdr, RB_MSG_HELLO, 20);
+	for (i = 0; i < sizeof(hdr); i++) {
+		p = (struct pollfd){ .fd = fd, .events = POLLIN };
+		if (poll(&p, 1, 700) > 0)
+			break; /* an answer, or the server hung up */
+		ms = (rb_now_ns() - t0) / 1000000;
+		if (ms > TIMEOUT_S * 1000 + REFUSE_MS) {
+			close(fd);
+			fail_msg("a frame trickled a byte per 0.7 s still holds the server after "
+				 "%llu ms (timeout %d s)",
+				 (unsigned long long)ms, TIMEOUT_S);
+		}
+		if (send(fd, hdr + i, 1, MSG_NOSIGNAL) != 1)
+			break;
+	}
+	close(fd);
+	assert_server_alive();
+}
+
+/* A peer of another protocol version is told both versions. */
+static void wrong_version(void **state)
+{
+	uint8_t hdr[RB_WIRE_HDR_LEN];
+	char theirs[32], ours[32];
+	int fd = dial();
+
+	rb_hdr_pack(hdr, RB_MSG_HELLO, 0);
+	hdr[5] = RB_WIRE_VERSION + 1; /* the version: big-endian u16 at offset 4 */
+	send_raw(fd, hdr, sizeof(hdr));
+	snprintf(theirs, sizeof(theirs), "v%u", RB_WIRE_VERSION + 1);
+	snprintf(ours, sizeof(ours), "v%u", RB_WIRE_VERSION);
+	expect_refusal2(fd, theirs, ours, REFUSE_MS);
+}
+
+/* A 4 GiB length is refused from the header alone. */
+static void huge_length(void **state)
+{
+	uint8_t hdr[RB_WIRE_HDR_LEN];
+	int fd = dial();
+
+	rb_hdr_pack(hdr, RB_MSG_HELLO, UINT32_MAX);
+	send_raw(fd, hdr, sizeof(hdr));
+	expect_refusal(fd, "exceeds the 65536-byte cap", REFUSE_MS);
+}
+
+/* Not rdmabench at all. */
+static void http_request(void **state)
+{
+	static const char req[] = "GET / HTTP/1.0\r\n\r\n";
+	struct answer a;
+	int fd = dial();
+
+	send_raw(fd, req, sizeof(req) - 1);
+	a = answer(fd);
+	if (a.type == RB_MSG_ERROR ? !strstr(a.text, "not rdmabench") : strcmp(a.text, "(closed)"))
+		fail_msg("an HTTP request got '%s'", a.text);
+	if (a.ms > REFUSE_MS)
+		fail_msg("the refusal took %llu ms", (unsigned long long)a.ms);
+	close(fd);
+	assert_server_alive();
+}
+
+/* After all that, a well-behaved client is still welcome. */
+static void still_serving(void **state)
+{
+	int fd = dial();
+
+	send_hello(fd, "write_bw");
+	expect_ok(fd);
+	close(fd);
+	assert_server_alive();
+}
+
+/* ^C ends "rdmabench server" with status 0. */
+static void sigint_exits_0(void **state)
+{
+	uint64_t deadline = rb_now_ns() + 3000000000ULL;
+	int status = 0;
+	pid_t got = 0;
+
+	assert_server_alive();
+	assert_int_equal(kill(server_pid, SIGINT), 0);
+	while (rb_now_ns() < deadline && !(got = waitpid(server_pid, &status, WNOHANG)))
+		usleep(10000);
+	if (got != server_pid)
+		fail_msg("the server is still running 3 s after SIGINT");
+	server_pid = -1;
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(hello_unknown_test),  cmocka_unit_test(hello_malformed),
+		cmocka_unit_test(params_before_hello), cmocka_unit_test(params_batch_zero),
+		cmocka_unit_test(params_qps_zero),     cmocka_unit_test(params_size_zero),
+		cmocka_unit_test(params_other_test),   cmocka_unit_test(params_valid_no_device),
+		cmocka_unit_test(truncated_frame),     cmocka_unit_test(stalled_frame),
+		cmocka_unit_test(trickled_frame),      cmocka_unit_test(wrong_version),
+		cmocka_unit_test(huge_length),	       cmocka_unit_test(http_request),
+		cmocka_unit_test(still_serving),       cmocka_unit_test(sigint_exits_0),
+	};
+
+	return cmocka_run_group_tests(tests, start_server, stop_server);
+}

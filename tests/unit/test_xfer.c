@@ -1,0 +1,799 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests for the data path (src/xfer.c) on a fake verbs provider
+ * (fake_verbs.h): what only the Soft-RoCE lab reached before.
+ *
+ *  - rb_post_chain(): which WRs are signaled, what their wr_id says, the
+ *    send-queue bookkeeping, and the template chain left as it was;
+ *  - rb_reap(): send completions free room, receives are reposted or
+ *    handed over, an error completion names its status and QP;
+ *  - the loops: streams in count and duration mode with several QPs and
+ *    batch and signal values that do not divide the count end with every
+ *    WR covered by a completion and every send queue empty; ping-pong and
+ *    one-at-a-time runs drain; a provider that never completes ends in a
+ *    timeout naming what was awaited; the server loops stop on the
+ *    client's STOP.
+ *
+ * The fake keeps its own count of the WRs each QP holds and refuses a
+ * post that would overflow a queue, so the library's bookkeeping is
+ * checked against an independent one.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "clock.h"
+#include "fake_verbs.h"
+#include "plan.h"
+#include "sweep.h"
+#include "xfer.h"
+
+#define SIGNALED(w) (((w)->flags & IBV_SEND_SIGNALED) != 0)
+
+#define assert_has(hay, needle)                                                  \
+	do {                                                                     \
+		if (!strstr((hay), (needle)))                                    \
+			fail_msg("'%s' does not contain '%s'", (hay), (needle)); \
+	} while (0)
+
+/* ---- fixture ----------------------------------------------------------- */
+
+/* The case being checked, for messages. */
+static char ctx[160];
+
+struct fx {
+	struct fake *f;
+	struct rb_params p; /* shaped by the test before fx_start() */
+	struct rb_run r;
+	struct rb_oob oob;
+	struct rb_oob peer; /* the other end of the control channel */
+};
+
+static void fx_plan(struct fx *x, const char *test)
+{
+	memset(x, 0, sizeof(*x));
+	x->p = fake_plan(test);
+}
+
+/* One value per axis; signal only where the test takes it. */
+static void fx_shape(struct fx *x, uint32_t qps, uint32_t batch, uint32_t signal, uint32_t depth)
+{
+	rb_axis_set1(&x->p.qps, qps);
+	rb_axis_set1(&x->p.batch, batch);
+	rb_axis_set1(&x->p.signal, signal);
+	rb_axis_set1(&x->p.tx_depth, depth);
+}
+
+/* Fake QPs as deep as the plan's deepest queue; the plan must be valid. */
+static void fx_start(struct fx *x, enum rb_role role, unsigned int timeout_ms)
+{
+	const struct rb_test *t = rb_test_find(x->p.test);
+	char err[256];
+	int sv[2];
+
+	if (rb_plan_validate(&x->p, 0, err, sizeof(err)))
+		fail_msg("the test's plan is invalid: %s", err);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	x->f = fake_new((uint32_t)rb_axis_max(&x->p.qps), (uint32_t)rb_axis_max(&x->p.tx_depth));
+	fake_run_init(x->f, &x->r, t, role, &x->p, &x->oob, sv[0], timeout_ms);
+	snprintf(ctx, sizeof(ctx), "%s", x->p.test);
+	x->peer.fd = sv[1];
+	x->peer.timeout_ms = 1000;
+	snprintf(x->peer.peer, sizeof(x->peer.peer), "test");
+}
+
+static void fx_end(struct fx *x)
+{
+	fake_run_free(&x->r);
+	fake_free(x->f);
+	rb_oob_close(&x->oob);
+	rb_oob_close(&x->peer);
+}
+
+/* The peer says @what about point @point on the control channel. */
+static void peer_sync(struct fx *x, uint32_t point, uint32_t what, uint64_t count)
+{
+	struct rb_msg_sync m = { .point = point, .what = what, .count = count };
+	uint8_t b[64];
+	int n = rb_pack_sync(&m, b, sizeof(b));
+
+	assert_true(n > 0);
+	assert_int_equal(rb_oob_send(&x->peer, RB_MSG_SYNC, b, (uint32_t)n), 0);
+}
+
+static uint64_t ms_since(uint64_t t0)
+{
+	return (rb_now_ns() - t0) / 1000000ULL;
+}
+
+#define expect_eq(got, want)                                                      \
+	do {                                                                      \
+		unsigned long long g_ = (unsigned long long)(got);                \
+		unsigned long long w_ = (unsigned long long)(want);               \
+		if (g_ != w_)                                                     \
+			fail_msg("%s: %s is %llu, want %llu", ctx, #got, g_, w_); \
+	} while (0)
+
+/*
+ * What every finished run must leave: each WR the fake saw is covered by
+ * a later signaled WR of its QP, whose wr_id is (QP index << 32 | WRs
+ * covered); no QP ever had pt.signal unsignaled WRs in a row; the fake
+ * retired every WR; both bookkeepings say the queues are empty.
+ */
+static void check_covered(const struct fx *x)
+{
+	uint32_t qi;
+
+	if (x->f->wr_id_errors)
+		fail_msg("%s: %llu wr_id errors, the first: %s", ctx,
+			 (unsigned long long)x->f->wr_id_errors, x->f->first_wr_id_error);
+	for (qi = 0; qi < x->r.nqp; qi++) {
+		if (x->f->max_unsig_run[qi] >= x->r.pt.signal)
+			fail_msg("%s: QP %u had %u unsignaled WRs in a row (signal %u)", ctx, qi,
+				 x->f->max_unsig_run[qi], x->r.pt.signal);
+		if (x->f->since_signal[qi])
+			fail_msg("%s: QP %u ends with %u WRs no completion covers", ctx, qi,
+				 x->f->since_signal[qi]);
+		expect_eq(x->r.sq[qi].used, 0);
+		expect_eq(x->r.sq[qi].unsig, 0);
+		expect_eq(x->f->in_flight[qi], 0);
+	}
+	expect_eq(x->f->covered, x->f->nwrs);
+	expect_eq(x->f->retired, x->f->nwrs);
+	expect_eq(x->f->overflows, 0);
+}
+
+/* ---- rb_post_chain() --------------------------------------------------- */
+
+/* Every signal-th WR of a QP is signaled, counting across chains. */
+static void chain_signals_every_nth(void **state)
+{
+	struct fx x;
+	size_t i;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 1, 8, 3, 64);
+	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(rb_post_chain(&x.r, 0, 8, i * 8, false), 0);
+	assert_int_equal(x.f->nwrs, 24);
+	for (i = 0; i < 24; i++) {
+		const struct fake_wr *w = &x.f->wrs[i];
+
+		assert_int_equal(SIGNALED(w), (i + 1) % 3 == 0);
+		assert_int_equal(w->wr_id, SIGNALED(w) ? 3 : 0);
+		assert_int_equal(w->opcode, IBV_WR_RDMA_WRITE);
+		assert_int_equal(w->length, x.r.pt.size);
+		assert_int_equal(w->chain, i / 8);
+	}
+	assert_int_equal(x.r.sq[0].used, 24);
+	assert_int_equal(x.r.sq[0].unsig, 0);
+	/* 25..32: 27 and 30 signaled, 31 and 32 left for later. */
+	assert_int_equal(rb_post_chain(&x.r, 0, 8, 24, false), 0);
+	assert_true(SIGNALED(&x.f->wrs[26]) && SIGNALED(&x.f->wrs[29]));
+	assert_false(SIGNALED(&x.f->wrs[30]) || SIGNALED(&x.f->wrs[31]));
+	assert_int_equal(x.r.sq[0].used, 32);
+	assert_int_equal(x.r.sq[0].unsig, 2);
+	/* A forced single WR covers those two and itself. */
+	assert_int_equal(rb_post_chain(&x.r, 0, 1, 32, true), 0);
+	assert_true(SIGNALED(&x.f->wrs[32]));
+	assert_int_equal(x.f->wrs[32].wr_id, 3);
+	assert_int_equal(x.r.sq[0].unsig, 0);
+	assert_int_equal(x.r.sq[0].used, 33);
+	fx_end(&x);
+}
+
+/* With force, the last WR is signaled and covers the chain's tail. */
+static void chain_force_signals_last(void **state)
+{
+	struct fx x;
+	size_t i;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 3, 5, 64, 128);
+	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	assert_int_equal(rb_post_chain(&x.r, 2, 5, 0, true), 0);
+	for (i = 0; i < 4; i++)
+		assert_false(SIGNALED(&x.f->wrs[i]));
+	assert_true(SIGNALED(&x.f->wrs[4]));
+	assert_int_equal(x.f->wrs[4].wr_id, 2ULL << 32 | 5);
+	assert_int_equal(x.f->wrs[4].qi, 2);
+	assert_int_equal(x.r.sq[2].used, 5);
+	assert_int_equal(x.r.sq[2].unsig, 0);
+	assert_int_equal(x.r.sq[0].used, 0);
+	/* Without force and with room, nothing is signaled. */
+	assert_int_equal(rb_post_chain(&x.r, 1, 5, 5, false), 0);
+	for (i = 5; i < 10; i++)
+		assert_false(SIGNALED(&x.f->wrs[i]));
+	assert_int_equal(x.r.sq[1].unsig, 5);
+	fx_end(&x);
+}
+
+/*
+ * When the room a chain leaves is less than another chain needs, only a
+ * completion can make room: the chain's last WR is signaled even though
+ * signal is not reached.
+ */
+static void chain_forced_when_queue_could_fill(void **state)
+{
+	struct fx x;
+	size_t i;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 1, 6, 16, 16);
+	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	assert_int_equal(rb_post_chain(&x.r, 0, 6, 0, false), 0); /* 10 left: fine */
+	for (i = 0; i < 6; i++)
+		assert_false(SIGNALED(&x.f->wrs[i]));
+	assert_int_equal(rb_post_chain(&x.r, 0, 6, 6, false), 0); /* 4 left < 6 */
+	for (i = 6; i < 11; i++)
+		assert_false(SIGNALED(&x.f->wrs[i]));
+	assert_true(SIGNALED(&x.f->wrs[11]));
+	assert_int_equal(x.f->wrs[11].wr_id, 12);
+	assert_int_equal(x.r.sq[0].used, 12);
+	assert_int_equal(rb_post_chain(&x.r, 0, 4, 12, false), 0); /* fills it */
+	assert_true(SIGNALED(&x.f->wrs[15]));
+	assert_int_equal(x.f->wrs[15].wr_id, 4);
+	assert_int_equal(x.r.sq[0].used, 16);
+	assert_int_equal(x.f->overflows, 0);
+	fx_end(&x);
+}
+
+/* A short chain is cut at its end for the post; the templates stay linked. */
+static void chain_next_restored(void **state)
+{
+	struct fx x;
+	uint32_t k;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	rb_axis_set1(&x.p.size, 64);
+	x.p.inline_size = 128;
+	fx_shape(&x, 1, 8, 8, 64);
+	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	assert_int_equal(x.r.nwr, 8);
+	assert_int_equal(rb_post_chain(&x.r, 0, 3, 0, false), 0);
+	assert_int_equal(x.f->nwrs, 3);
+	assert_int_equal(x.f->chains, 1);
+	for (k = 0; k < 7; k++)
+		assert_ptr_equal(x.r.wr[k].next, &x.r.wr[k + 1]);
+	assert_null(x.r.wr[7].next);
+	assert_int_equal(rb_post_chain(&x.r, 0, 8, 3, false), 0);
+	assert_int_equal(x.f->nwrs, 11);
+	assert_int_equal(x.f->wrs[10].chain, 1);
+	for (k = 0; k < 7; k++)
+		assert_ptr_equal(x.r.wr[k].next, &x.r.wr[k + 1]);
+	assert_null(x.r.wr[7].next);
+	/* 64 bytes with -I 128: inline. */
+	assert_true(x.f->wrs[0].flags & IBV_SEND_INLINE);
+	fx_end(&x);
+}
+
+/* A refused post is an error naming the QP and the chain; no room is taken. */
+static void chain_post_failure(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 2, 8, 4, 64);
+	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	x.f->post_send_ret = ENOMEM;
+	assert_int_equal(rb_post_chain(&x.r, 1, 4, 0, false), -ENOMEM);
+	assert_has(rb_last_error, "fake0 qp 0x101");
+	assert_has(rb_last_error, "ibv_post_send of 4 WRs");
+	assert_int_equal(x.r.sq[1].used, 0);
+	assert_ptr_equal(x.r.wr[3].next, &x.r.wr[4]);
+	assert_int_equal(x.f->nwrs, 0);
+	fx_end(&x);
+}
+
+/* ---- rb_reap() --------------------------------------------------------- */
+
+/* Completions free the room they cover, after the provider's delay. */
+static void reap_send_frees_room(void **state)
+{
+	uint64_t done = 0;
+	struct fx x;
+	int i;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 2, 4, 4, 64);
+	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	x.f->delay = 3;
+	assert_int_equal(rb_post_chain(&x.r, 0, 4, 0, false), 0);
+	assert_int_equal(rb_post_chain(&x.r, 1, 4, 4, false), 0);
+	assert_int_equal(rb_post_chain(&x.r, 1, 2, 8, true), 0);
+	for (i = 0; i < 3; i++)
+		assert_int_equal(rb_reap(&x.r, &done, NULL), 0);
+	assert_int_equal(x.r.sq[1].used, 6);
+	assert_int_equal(rb_reap(&x.r, &done, NULL), 3);
+	assert_int_equal(done, 10);
+	assert_int_equal(x.r.sq[0].used, 0);
+	assert_int_equal(x.r.sq[1].used, 0);
+	check_covered(&x);
+	fx_end(&x);
+}
+
+static uint32_t seen_qi[8];
+static unsigned int nseen;
+
+static int keep_recv(struct rb_run *r, uint32_t qi)
+{
+	if (nseen < 8)
+		seen_qi[nseen++] = qi;
+	return 0;
+}
+
+static int bad_recv(struct rb_run *r, uint32_t qi)
+{
+	return -EILSEQ;
+}
+
+/* Receives are told by RB_WRID_RECV: reposted, or handed to on_recv. */
+static void reap_recv(void **state)
+{
+	uint64_t done = 0;
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "send_bw");
+	fx_shape(&x, 2, 1, 64, 128);
+	x.p.rx_depth = 4;
+	fx_start(&x, RB_ROLE_SERVER, 1000);
+	assert_int_equal(rb_fill_recv_queues(&x.r), 0);
+	assert_int_equal(x.f->rq_n[0], 4);
+	assert_int_equal(x.f->rq_n[1], 4);
+	assert_int_equal(x.f->rq[1][0].wr_id, RB_WRID_RECV | 1);
+	assert_int_equal(x.f->rq[1][0].length, x.r.region);
+	/* A message on QP 1: its receive comes back and is reposted. */
+	x.f->peer_next_qp = 1;
+	x.f->peer_sends = 1;
+	assert_int_equal(rb_reap(&x.r, &done, NULL), 1);
+	assert_int_equal(done, 0);
+	assert_int_equal(x.r.sq[1].posted_recv, 4);
+	assert_int_equal(x.f->rq_n[1], 4);
+	assert_int_equal(x.f->recvs_posted, 9);
+	/* With on_recv, the callback decides. */
+	nseen = 0;
+	x.f->peer_next_qp = 1;
+	x.f->peer_sends = 1;
+	assert_int_equal(rb_reap(&x.r, &done, keep_recv), 1);
+	assert_int_equal(nseen, 1);
+	assert_int_equal(seen_qi[0], 1);
+	assert_int_equal(x.r.sq[1].posted_recv, 3);
+	x.f->peer_next_qp = 0;
+	x.f->peer_sends = 1;
+	assert_int_equal(rb_reap(&x.r, &done, bad_recv), -EILSEQ);
+	assert_int_equal(x.r.sq[0].used, 0);
+	fx_end(&x);
+}
+
+/* An error completion: -EIO, and the message names the status and the QP. */
+static void reap_error_names_status_and_qp(void **state)
+{
+	struct ibv_wc wc = { .wr_id = 1ULL << 32 | 4,
+			     .status = IBV_WC_RETRY_EXC_ERR,
+			     .opcode = IBV_WC_RDMA_WRITE,
+			     .vendor_err = 0x81,
+			     .qp_num = FAKE_QPN_BASE + 1 };
+	uint64_t done = 0;
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "send_bw");
+	fx_shape(&x, 2, 1, 64, 128);
+	x.p.rx_depth = 4;
+	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	fake_push_wc(x.f, &wc);
+	assert_int_equal(rb_reap(&x.r, &done, NULL), -EIO);
+	assert_has(rb_last_error, ibv_wc_status_str(IBV_WC_RETRY_EXC_ERR));
+	assert_has(rb_last_error, "qp 0x101");
+	assert_has(rb_last_error, "send");
+	assert_has(rb_last_error, "0x81");
+	assert_int_equal(done, 0);
+	/* A flushed receive; its opcode is undefined, its wr_id is not. */
+	wc = (struct ibv_wc){ .wr_id = RB_WRID_RECV | 0,
+			      .status = IBV_WC_WR_FLUSH_ERR,
+			      .opcode = 0xff,
+			      .qp_num = FAKE_QPN_BASE };
+	fake_push_wc(x.f, &wc);
+	assert_int_equal(rb_reap(&x.r, &done, NULL), -EIO);
+	assert_has(rb_last_error, ibv_wc_status_str(IBV_WC_WR_FLUSH_ERR));
+	assert_has(rb_last_error, "qp 0x100");
+	assert_has(rb_last_error, "receive");
+	fx_end(&x);
+}
+
+/* ---- streams ----------------------------------------------------------- */
+
+struct shape {
+	uint32_t qps, batch, signal, depth;
+	uint64_t iters, warmup;
+	unsigned int delay;
+};
+
+/* Counts that batch, signal and the QPs do not divide. */
+static const struct shape shapes[] = {
+	{ 1, 1, 1, 1, 10, 0, 0 },     { 3, 7, 5, 32, 1000, 13, 0 },   { 3, 7, 5, 32, 1000, 13, 3 },
+	{ 4, 16, 16, 64, 997, 0, 5 }, { 2, 1, 1, 8, 101, 3, 1 },      { 5, 10, 3, 10, 1234, 7, 2 },
+	{ 1, 32, 32, 32, 33, 1, 0 },  { 6, 9, 64, 64, 50, 5, 4 },     { 8, 13, 11, 40, 5, 0, 0 },
+	{ 64, 4, 3, 8, 999, 11, 1 },  { 2, 100, 7, 100, 1001, 0, 9 }, { 3, 2, 64, 64, 7, 2, 0 },
+};
+
+static void stream_count_shape(const struct shape *s)
+{
+	struct fx x;
+
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, s->qps, s->batch, s->signal, s->depth);
+	x.p.iters = s->iters;
+	x.p.warmup = s->warmup;
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	snprintf(ctx, sizeof(ctx), "-q %u -l %u -Q %u -t %u -n %llu --warmup %llu, delay %u",
+		 s->qps, s->batch, s->signal, s->depth, (unsigned long long)s->iters,
+		 (unsigned long long)s->warmup, s->delay);
+	x.f->delay = s->delay;
+	if (rb_run_stream(&x.r))
+		fail_msg("%s: %s", ctx, rb_last_error);
+	check_covered(&x);
+	expect_eq(x.r.ops, s->iters);
+	expect_eq(x.r.total, s->iters + s->warmup);
+	expect_eq(x.f->nwrs, s->iters + s->warmup);
+	fx_end(&x);
+}
+
+static void stream_count_tails(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
+		stream_count_shape(&shapes[i]);
+}
+
+/* -D: the point ends at any chain; the tails get a covering WR each. */
+static void stream_duration_tails(void **state)
+{
+	uint64_t t0 = rb_now_ns();
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 3, 7, 5, 32);
+	x.p.iters = 0;
+	x.p.duration_s = 1;
+	x.p.warmup = 10;
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	x.f->delay = 3;
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	assert_true(ms_since(t0) >= 1000);
+	check_covered(&x);
+	assert_true(x.r.ops > 0);
+	assert_int_equal(x.r.ops, x.r.total - x.p.warmup);
+	assert_int_equal(x.f->nwrs, x.r.total);
+	assert_true(x.r.t1 - x.r.t0 >= 1000000000ULL);
+	fx_end(&x);
+}
+
+/* read_bw: chains and WRs in flight never exceed the reads allowed. */
+static void stream_reads_capped(void **state)
+{
+	struct fx x;
+	uint32_t qi;
+
+	(void)state;
+	fx_plan(&x, "read_bw");
+	fx_shape(&x, 2, 16, 64, 128);
+	x.p.outstanding = 4;
+	x.p.iters = 1001;
+	x.p.warmup = 3;
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	x.f->delay = 2;
+	assert_int_equal(x.r.sq[0].depth, 4);
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	check_covered(&x);
+	for (qi = 0; qi < 2; qi++)
+		assert_true(x.f->max_in_flight[qi] <= 4);
+	assert_int_equal(x.f->wrs[0].opcode, IBV_WR_RDMA_READ);
+	assert_int_equal(x.r.ops, 1001);
+	fx_end(&x);
+}
+
+/* No completion ever: -ETIMEDOUT soon after the timeout, naming the wait. */
+static void stream_stuck_times_out(void **state)
+{
+	uint64_t t0;
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 2, 4, 8, 16);
+	fx_start(&x, RB_ROLE_CLIENT, 300);
+	x.f->stuck = true;
+	t0 = rb_now_ns();
+	assert_int_equal(rb_run_stream(&x.r), -ETIMEDOUT);
+	assert_true(ms_since(t0) >= 300);
+	assert_true(ms_since(t0) < 1300);
+	assert_has(rb_last_error, "fake0 qp 0x100");
+	assert_has(rb_last_error, "no progress");
+	assert_has(rb_last_error, "completions");
+	/* It stopped at a full queue, never past it. */
+	assert_int_equal(x.f->overflows, 0);
+	assert_int_equal(x.r.sq[0].used, 16);
+	fx_end(&x);
+}
+
+/* The server's ERROR during a point ends the client's wait at once. */
+static void stream_peer_error_aborts(void **state)
+{
+	struct rb_msg_text m = { "server: cannot allocate memory" };
+	uint8_t b[300];
+	uint64_t t0;
+	struct fx x;
+	int n;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 1, 4, 8, 16);
+	fx_start(&x, RB_ROLE_CLIENT, 5000);
+	x.f->stuck = true;
+	n = rb_pack_text(&m, b, sizeof(b));
+	assert_true(n > 0);
+	assert_int_equal(rb_oob_send(&x.peer, RB_MSG_ERROR, b, (uint32_t)n), 0);
+	t0 = rb_now_ns();
+	assert_int_equal(rb_run_stream(&x.r), -ECONNABORTED);
+	assert_true(ms_since(t0) < 1000);
+	assert_has(rb_last_error, "cannot allocate memory");
+	fx_end(&x);
+}
+
+/* An error completion in the middle of a stream ends it with -EIO. */
+static void stream_error_completion(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 2, 4, 2, 16);
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	x.f->fail_nth = 7;
+	x.f->fail_status = IBV_WC_REM_ACCESS_ERR;
+	assert_int_equal(rb_run_stream(&x.r), -EIO);
+	assert_has(rb_last_error, ibv_wc_status_str(IBV_WC_REM_ACCESS_ERR));
+	fx_end(&x);
+}
+
+static void stream_interrupted(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	rb_interrupted = 1;
+	assert_int_equal(rb_run_stream(&x.r), -EINTR);
+	rb_interrupted = 0;
+	fx_end(&x);
+}
+
+/* ---- ping-pong and one-at-a-time --------------------------------------- */
+
+/* send_lat's own loop against a QP that receives its own SENDs. */
+static void pingpong_send_lat_drains(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "send_lat");
+	rb_axis_set1(&x.p.tx_depth, 4);
+	x.p.rx_depth = 8;
+	x.p.iters = 200;
+	x.p.warmup = 10;
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	x.f->loopback = true;
+	x.f->delay = 6; /* completions lag: the queue fills, posts wait for room */
+	assert_int_equal(x.r.t->setup(&x.r), 0);
+	assert_int_equal(x.r.t->prepare(&x.r), 0);
+	assert_int_equal(x.r.t->run(&x.r), 0);
+	check_covered(&x);
+	assert_int_equal(x.f->nwrs, 210);
+	assert_int_equal(x.f->wrs[0].opcode, IBV_WR_SEND);
+	assert_true(x.f->wrs[0].flags & IBV_SEND_INLINE);
+	assert_int_equal(x.f->max_in_flight[0], 4);
+	assert_int_equal(x.f->rnr, 0);
+	assert_int_equal(x.r.rx_count, 210);
+	assert_int_equal(x.r.sq[0].posted_recv, 8);
+	assert_int_equal(x.r.ops, 200);
+	assert_int_equal(x.r.lat.n, 200);
+	fx_end(&x);
+}
+
+/* write_lat: the mark of each iteration lands in the QP's own buffer. */
+static void pingpong_write_lat_drains(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "write_lat");
+	rb_axis_set1(&x.p.size, 300); /* above -I 220: not inline */
+	rb_axis_set1(&x.p.tx_depth, 2);
+	x.p.iters = 300;
+	x.p.warmup = 5;
+	x.p.verify = 1;
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	x.f->loopback = true;
+	x.f->delay = 3;
+	assert_int_equal(x.r.t->prepare(&x.r), 0);
+	assert_int_equal(x.r.t->run(&x.r), 0);
+	check_covered(&x);
+	assert_false(x.f->wrs[0].flags & IBV_SEND_INLINE);
+	assert_int_equal(x.r.ops, 300);
+	assert_int_equal(x.r.lat.n, 300);
+	fx_end(&x);
+}
+
+static uint64_t pings;
+
+/* The client's pings: @pings of them, then its STOP. */
+static int fake_pings(struct rb_run *r, uint64_t it)
+{
+	return it >= pings;
+}
+
+/* The server echoes every ping and drains before the point ends. */
+static void pingpong_server_drains(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "send_lat");
+	rb_axis_set1(&x.p.tx_depth, 4);
+	x.p.warmup = 10;
+	fx_start(&x, RB_ROLE_SERVER, 2000);
+	x.f->delay = 9;
+	pings = 77;
+	assert_int_equal(rb_run_pingpong(&x.r, fake_pings), 0);
+	check_covered(&x);
+	assert_int_equal(x.f->nwrs, 77);
+	assert_int_equal(x.r.total, 77);
+	assert_int_equal(x.r.ops, 67);
+	fx_end(&x);
+}
+
+/* Echoes whose completions never come: the wait for room times out. */
+static void pingpong_stuck_times_out(void **state)
+{
+	uint64_t t0 = rb_now_ns();
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "send_lat");
+	rb_axis_set1(&x.p.tx_depth, 4);
+	fx_start(&x, RB_ROLE_SERVER, 300);
+	x.f->stuck = true;
+	pings = 1000;
+	assert_int_equal(rb_run_pingpong(&x.r, fake_pings), -ETIMEDOUT);
+	assert_true(ms_since(t0) < 1300);
+	assert_has(rb_last_error, "send queue room");
+	assert_int_equal(x.f->nwrs, 4);
+	assert_int_equal(x.f->overflows, 0);
+	fx_end(&x);
+}
+
+/* read_lat: one read at a time, each reaped, the data checked (--verify). */
+static void oneshot_read_lat(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "read_lat");
+	rb_axis_set1(&x.p.size, 100);
+	x.p.iters = 50;
+	x.p.warmup = 2;
+	x.p.verify = 1;
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	x.f->loopback = true;
+	x.f->delay = 2;
+	assert_int_equal(x.r.t->prepare(&x.r), 0);
+	rb_fill_pattern(&x.r, rb_tx(&x.r), 100); /* the "server's" tx region */
+	assert_int_equal(x.r.t->run(&x.r), 0);
+	check_covered(&x);
+	assert_int_equal(x.f->max_in_flight[0], 1);
+	assert_int_equal(x.r.ops, 50);
+	assert_int_equal(x.r.lat.n, 50);
+	fx_end(&x);
+}
+
+/* ---- server loops ------------------------------------------------------ */
+
+/* write_bw server: lends memory until the STOP, which says how much was done. */
+static void server_wait_stop(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_start(&x, RB_ROLE_SERVER, 2000);
+	peer_sync(&x, 0, RB_SYNC_STOP, 500);
+	assert_int_equal(rb_run_server_wait(&x.r), 0);
+	assert_true(x.r.stopped);
+	assert_int_equal(x.r.total, 500);
+	assert_int_equal(x.r.ops, 500 - x.p.warmup);
+	fx_end(&x);
+	/* A STOP for another point is a protocol error. */
+	fx_plan(&x, "write_bw");
+	fx_start(&x, RB_ROLE_SERVER, 2000);
+	peer_sync(&x, 1, RB_SYNC_STOP, 500);
+	assert_int_equal(rb_run_server_wait(&x.r), -EPROTO);
+	assert_has(rb_last_error, "unexpected SYNC during point 0");
+	fx_end(&x);
+}
+
+/* send_bw server: counts every message the STOP announced, even if it came first. */
+static void server_recv_counts(void **state)
+{
+	struct fx x;
+	uint32_t qi;
+
+	(void)state;
+	fx_plan(&x, "send_bw");
+	fx_shape(&x, 3, 1, 64, 128);
+	x.p.rx_depth = 16;
+	fx_start(&x, RB_ROLE_SERVER, 2000);
+	assert_int_equal(x.r.t->setup(&x.r), 0);
+	x.f->peer_sends = 300;
+	peer_sync(&x, 0, RB_SYNC_STOP, 300);
+	assert_int_equal(rb_run_server_recv(&x.r), 0);
+	assert_int_equal(x.r.total, 300);
+	assert_int_equal(x.r.ops, 300 - x.p.warmup);
+	assert_int_equal(x.f->peer_sends, 0);
+	for (qi = 0; qi < 3; qi++) {
+		assert_int_equal(x.r.sq[qi].posted_recv, 16);
+		assert_int_equal(x.f->rq_n[qi], 16);
+	}
+	assert_int_equal(x.f->nwrs, 0);
+	fx_end(&x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(chain_signals_every_nth),
+		cmocka_unit_test(chain_force_signals_last),
+		cmocka_unit_test(chain_forced_when_queue_could_fill),
+		cmocka_unit_test(chain_next_restored),
+		cmocka_unit_test(chain_post_failure),
+		cmocka_unit_test(reap_send_frees_room),
+		cmocka_unit_test(reap_recv),
+		cmocka_unit_test(reap_error_names_status_and_qp),
+		cmocka_unit_test(stream_count_tails),
+		cmocka_unit_test(stream_duration_tails),
+		cmocka_unit_test(stream_reads_capped),
+		cmocka_unit_test(stream_stuck_times_out),
+		cmocka_unit_test(stream_peer_error_aborts),
+		cmocka_unit_test(stream_error_completion),
+		cmocka_unit_test(stream_interrupted),
+		cmocka_unit_test(pingpong_send_lat_drains),
+		cmocka_unit_test(pingpong_write_lat_drains),
+		cmocka_unit_test(pingpong_server_drains),
+		cmocka_unit_test(pingpong_stuck_times_out),
+		cmocka_unit_test(oneshot_read_lat),
+		cmocka_unit_test(server_wait_stop),
+		cmocka_unit_test(server_recv_counts),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
