@@ -307,10 +307,9 @@ int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what)
 		s->since = now;
 	if (now - s->since <= r->timeout_ns)
 		return 0;
-	rb_err("%s: no progress for %llu s while waiting for %s at point %u; peer %s: is it "
+	rb_err("%s: no progress for %.3g s while waiting for %s at point %u; peer %s: is it "
 	       "alive?",
-	       r->dev.name, (unsigned long long)(r->timeout_ns / 1000000000ULL), what, r->point,
-	       r->oob->peer);
+	       r->dev.name, (double)r->timeout_ns / 1e9, what, r->point, r->oob->peer);
 	return -ETIMEDOUT;
 }
 
@@ -632,10 +631,9 @@ int rb_run_server_wait(struct rb_run *r)
 		if (poll(&pfd, 1, 200) > 0 && (ret = check_oob(r)))
 			return ret;
 		if (!r->stopped && rb_now_ns() - r->heard > r->timeout_ns) {
-			rb_err("client %s sent nothing for %llu s during point %u (no heartbeat, "
+			rb_err("client %s sent nothing for %.3g s during point %u (no heartbeat, "
 			       "no STOP): is it alive?",
-			       r->oob->peer, (unsigned long long)(r->timeout_ns / 1000000000ULL),
-			       r->point);
+			       r->oob->peer, (double)r->timeout_ns / 1e9, r->point);
 			return -ETIMEDOUT;
 		}
 	}
