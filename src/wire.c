@@ -167,6 +167,9 @@ int rb_pack_hello(const struct rb_msg_hello *m, uint8_t *buf, size_t cap)
 
 	put_str(&c, m->tool_version);
 	put_str(&c, m->test);
+	put_str(&c, m->host);
+	put_str(&c, m->boot_id);
+	put_str(&c, m->cpus);
 	return wdone(&c);
 }
 
@@ -176,6 +179,9 @@ int rb_unpack_hello(const uint8_t *buf, size_t len, struct rb_msg_hello *m)
 
 	get_str(&c, m->tool_version, sizeof(m->tool_version));
 	get_str(&c, m->test, sizeof(m->test));
+	get_str(&c, m->host, sizeof(m->host));
+	get_str(&c, m->boot_id, sizeof(m->boot_id));
+	get_str(&c, m->cpus, sizeof(m->cpus));
 	return rdone(&c);
 }
 
@@ -289,6 +295,8 @@ int rb_pack_conn(const struct rb_msg_conn *m, uint8_t *buf, size_t cap)
 		put_bytes(&c, m->qp[i].gid, 16);
 	}
 	put_place(&c, &m->place);
+	put_str(&c, m->device);
+	put_be(&c, m->link_layer, 1);
 	return wdone(&c);
 }
 
@@ -313,6 +321,8 @@ int rb_unpack_conn(const uint8_t *buf, size_t len, struct rb_msg_conn *m)
 		get_bytes(&c, m->qp[i].gid, 16);
 	}
 	get_place(&c, &m->place);
+	get_str(&c, m->device, sizeof(m->device));
+	m->link_layer = (uint8_t)get_be(&c, 1);
 	return rdone(&c);
 }
 

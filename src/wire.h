@@ -17,7 +17,7 @@
 #include "rdmabench.h"
 
 #define RB_WIRE_MAGIC	 0x52444d42u /* "RDMB" */
-#define RB_WIRE_VERSION	 1
+#define RB_WIRE_VERSION	 2
 #define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
 
@@ -42,6 +42,11 @@ struct rb_hdr {
 struct rb_msg_hello {
 	char tool_version[32];
 	char test[32];
+	/* Whether both sides share a host: its name and boot id ... */
+	char host[64];
+	char boot_id[40];
+	/* ... and then the CPUs the client measures on, for the server to avoid. */
+	char cpus[128];
 };
 
 struct rb_qp_info {
@@ -61,6 +66,8 @@ struct rb_msg_conn {
 	uint32_t nqp;
 	struct rb_qp_info qp[RB_MAX_QPS];
 	struct rb_placement place;
+	char device[64];    /* the sender's device, for messages */
+	uint8_t link_layer; /* IBV_LINK_LAYER_* of the sender's port */
 };
 
 /* ALIVE: the client's heartbeat during a point the server cannot see. */

@@ -258,13 +258,16 @@ static void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
 	}
 	c->place.device_numa_node = -1;
 	strcpy(c->place.cpus, "0-3 8");
+	strcpy(c->device, "mlx5_0");
+	c->link_layer = 1;
 	c->place.mem_node = 1;
 	c->place.local = 0;
 }
 
 static size_t conn_len(const struct rb_msg_conn *c)
 {
-	return 4 + 4 + 4 + 8 + 8 + 4 + 26 * (size_t)c->nqp + 4 + 2 + strlen(c->place.cpus) + 4 + 4;
+	return 4 + 4 + 4 + 8 + 8 + 4 + 26 * (size_t)c->nqp + 4 + 2 + strlen(c->place.cpus) + 4 + 4 +
+	       2 + strlen(c->device) + 1;
 }
 
 static void assert_conn_equal(const struct rb_msg_conn *a, const struct rb_msg_conn *b)
@@ -285,6 +288,8 @@ static void assert_conn_equal(const struct rb_msg_conn *a, const struct rb_msg_c
 	}
 	assert_int_equal(a->place.device_numa_node, b->place.device_numa_node);
 	assert_string_equal(a->place.cpus, b->place.cpus);
+	assert_string_equal(a->device, b->device);
+	assert_int_equal(a->link_layer, b->link_layer);
 	assert_int_equal(a->place.mem_node, b->place.mem_node);
 	assert_int_equal(a->place.local, b->place.local);
 }
@@ -302,7 +307,7 @@ static void assert_double_bits(double got, double want)
 
 static void test_hdr_pack_bytes(void **state)
 {
-	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x01,
+	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x02,
 						       0x00, 0x03, 0x00, 0x01, 0x02, 0x03 };
 	uint8_t buf[RB_WIRE_HDR_LEN + 4];
 
@@ -380,11 +385,11 @@ static void test_hdr_other_version(void **state)
 	(void)state;
 	rb_hdr_pack(buf, RB_MSG_HELLO, 10);
 	buf[4] = 0x00;
-	buf[5] = 0x02;
+	buf[5] = 0x03;
 	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), -EPROTO);
-	assert_int_equal(h.version, 2);
+	assert_int_equal(h.version, 3);
+	assert_non_null(strstr(err, "v3"));
 	assert_non_null(strstr(err, "v2"));
-	assert_non_null(strstr(err, "v1"));
 
 	/* Version 0 and a two-byte version are named as such. */
 	buf[5] = 0x00;
@@ -396,11 +401,11 @@ static void test_hdr_other_version(void **state)
 	err[0] = '\0';
 	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), -EPROTO);
 	assert_non_null(strstr(err, "v257"));
-	assert_non_null(strstr(err, "v1"));
+	assert_non_null(strstr(err, "v2"));
 
 	/* A version mismatch is reported before the length cap. */
 	rb_hdr_pack(buf, RB_MSG_PARAMS, 0xffffffffu);
-	buf[5] = 0x02;
+	buf[5] = 0x01;
 	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), -EPROTO);
 }
 
@@ -443,14 +448,18 @@ static void test_hello_roundtrip(void **state)
 {
 	struct rb_msg_hello in, out;
 	uint8_t buf[BUFSZ];
-	static const uint8_t want[] = { 0x00, 0x05, '0', '.', '3', '.', '1', 0x00, 0x08,
-					'w',  'r',  'i', 't', 'e', '_', 'b', 'w' };
+	static const uint8_t want[] = { 0x00, 0x05, '0', '.', '3', '.', '1', 0x00, 0x08, 'w', 'r',
+					'i',  't',  'e', '_', 'b', 'w', 0x00, 0x01, 'h', 0x00, 0x02,
+					'i',  'd',  0x00, 0x01, '1' };
 	int len;
 
 	(void)state;
 	memset(&in, 0, sizeof(in));
 	strcpy(in.tool_version, "0.3.1");
 	strcpy(in.test, "write_bw");
+	strcpy(in.host, "h");
+	strcpy(in.boot_id, "id");
+	strcpy(in.cpus, "1");
 	len = rb_pack_hello(&in, buf, sizeof(buf));
 	assert_int_equal(len, sizeof(want));
 	assert_memory_equal(buf, want, sizeof(want));
@@ -459,13 +468,16 @@ static void test_hello_roundtrip(void **state)
 	assert_int_equal(rb_unpack_hello(buf, len, &out), 0);
 	assert_string_equal(out.tool_version, "0.3.1");
 	assert_string_equal(out.test, "write_bw");
+	assert_string_equal(out.host, "h");
+	assert_string_equal(out.boot_id, "id");
+	assert_string_equal(out.cpus, "1");
 
-	/* The longest strings that fit, and an empty one. */
+	/* The longest strings that fit, and empty ones. */
+	memset(&in, 0, sizeof(in));
 	memset(in.tool_version, 'v', 31);
 	in.tool_version[31] = '\0';
-	in.test[0] = '\0';
 	len = rb_pack_hello(&in, buf, sizeof(buf));
-	assert_int_equal(len, 2 + 31 + 2);
+	assert_int_equal(len, 2 + 31 + 2 + 2 + 2 + 2);
 	assert_int_equal(rb_unpack_hello(buf, len, &out), 0);
 	assert_string_equal(out.tool_version, in.tool_version);
 	assert_string_equal(out.test, "");
@@ -532,11 +544,13 @@ static void test_conn_roundtrip(void **state)
 	assert_memory_equal(buf, "\x00\x00\x10\x00\x00\x00\x00\x10\xde\xad\xbe\xef", 12);
 	/* nqp, then the first QP's qpn. */
 	assert_memory_equal(buf + 28, "\x00\x00\x00\x03\x00\x00\x01\x00", 8);
-	/* The placement closes the body: node -1, "0-3 8", node 1, remote. */
-	assert_memory_equal(buf + len - 19,
+	/* Then the placement: node -1, "0-3 8", node 1, remote; the device
+	 * and its link layer close the body. */
+	assert_memory_equal(buf + len - 28,
 			    "\xff\xff\xff\xff\x00\x05"
-			    "0-3 8\x00\x00\x00\x01\x00\x00\x00\x00",
-			    19);
+			    "0-3 8\x00\x00\x00\x01\x00\x00\x00\x00"
+			    "\x00\x06mlx5_0\x01",
+			    28);
 	memset(&out, 0x5a, sizeof(out));
 	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
 	assert_conn_equal(&in, &out);
@@ -823,6 +837,8 @@ static void build_conn(struct wb *w, uint32_t nqp, uint32_t present, const char 
 	wb_bytes(w, cpus, cpus_len);
 	wb_be(w, 0, 4);
 	wb_be(w, 1, 4);
+	wb_str(w, "rxe0");
+	wb_be(w, 1, 1);
 }
 
 static void test_conn_nqp(void **state)
@@ -969,7 +985,7 @@ static void test_pack_small_buffer(void **state)
 	memset(in, 0, sizeof(*in));
 	strcpy(in->hello.tool_version, "0.3.1");
 	strcpy(in->hello.test, "atomic_lat");
-	CHECK_SMALL_CAP(rb_pack_hello, &in->hello, 2 + 5 + 2 + 10);
+	CHECK_SMALL_CAP(rb_pack_hello, &in->hello, 2 + 5 + 2 + 10 + 2 + 2 + 2);
 
 	in->sync.count = 1;
 	CHECK_SMALL_CAP(rb_pack_sync, &in->sync, 16);
