@@ -1,10 +1,12 @@
 // SPDX-License-Identifier: MIT
 /*
  * Which GID a run uses, and why (see addr.h): pure decisions on a GID
- * table.
+ * table, plus the guess of a network interface for the Soft-RoCE hint.
  */
 #include <arpa/inet.h>
 #include <errno.h>
+#include <ifaddrs.h>
+#include <net/if.h>
 #include <netinet/in.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -297,4 +299,62 @@ int rb_gid_choose(const struct ibv_gid_entry *tbl, size_t n, const struct rb_gid
 		return 0;
 	}
 	return choose_auto(tbl, n, w, index, &b);
+}
+
+/* ---- the network interface for the Soft-RoCE hint -------------------- */
+
+int rb_route_default_if(const char *text, char *ifname, size_t len)
+{
+	const char *line = text;
+	unsigned long dest, mask, gw;
+	unsigned int flags;
+	int metric, best = -1;
+	char name[IF_NAMESIZE + 1];
+
+	while (line && *line) {
+		if (sscanf(line, "%16s %lx %lx %x %*d %*d %d %lx", name, &dest, &gw, &flags,
+			   &metric, &mask) == 6 &&
+		    !dest && !mask && (flags & 1 /* RTF_UP */) && (best < 0 || metric < best)) {
+			best = metric;
+			snprintf(ifname, len, "%s", name);
+		}
+		line = strchr(line, '\n');
+		if (line)
+			line++;
+	}
+	return best < 0 ? -ENOENT : 0;
+}
+
+static int default_route_if(char *ifname, size_t len)
+{
+	char text[16384];
+	size_t got;
+	FILE *f = fopen("/proc/net/route", "r");
+
+	if (!f)
+		return -errno;
+	got = fread(text, 1, sizeof(text) - 1, f);
+	fclose(f);
+	text[got] = '\0';
+	return rb_route_default_if(text, ifname, len);
+}
+
+int rb_guess_netdev(char *ifname, size_t len)
+{
+	struct ifaddrs *list, *i;
+	int ret = -ENOENT;
+
+	if (!default_route_if(ifname, len))
+		return 0;
+	if (getifaddrs(&list))
+		return -errno;
+	for (i = list; i && ret; i = i->ifa_next) {
+		if (!i->ifa_addr || (i->ifa_flags & IFF_LOOPBACK) || !(i->ifa_flags & IFF_UP) ||
+		    (i->ifa_addr->sa_family != AF_INET && i->ifa_addr->sa_family != AF_INET6))
+			continue;
+		snprintf(ifname, len, "%s", i->ifa_name);
+		ret = 0;
+	}
+	freeifaddrs(list);
+	return ret;
 }

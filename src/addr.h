@@ -61,4 +61,18 @@ void rb_gid_str(const union ibv_gid *gid, char *buf, size_t len);
 /* rb_gid_type_str() - "RoCE v2", "RoCE v1" or "IB". */
 const char *rb_gid_type_str(uint32_t type);
 
+/*
+ * rb_route_default_if() - the interface of the IPv4 default route with the
+ * lowest metric in @text, the contents of /proc/net/route.  Returns 0, or
+ * -ENOENT when there is no default route.
+ */
+int rb_route_default_if(const char *text, char *ifname, size_t len);
+
+/*
+ * rb_guess_netdev() - the network interface a Soft-RoCE device would sit
+ * on: the one holding the default route, else the first UP non-loopback
+ * interface with an address.  Returns 0, or -ENOENT.
+ */
+int rb_guess_netdev(char *ifname, size_t len);
+
 #endif

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <net/if.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,6 +21,21 @@ static const char *port_state_str(enum ibv_port_state s)
 static int lib_errno(int err)
 {
 	return err == EINVAL || !err ? -EIO : -err;
+}
+
+/* No device at all: say how to try rdmabench anyway, on Soft-RoCE. */
+static void no_device(void)
+{
+	char ifname[IF_NAMESIZE + 1];
+
+	if (rb_guess_netdev(ifname, sizeof(ifname)))
+		snprintf(ifname, sizeof(ifname), "IFACE");
+	rb_err("no RDMA device found (is the driver loaded? try ibv_devices)");
+	fprintf(stderr,
+		"%s: hint: to try it without RDMA hardware, add a Soft-RoCE device (as root): "
+		"rdma link add rxe0 type rxe netdev %s; from a source tree, "
+		"scripts/rxe-lab -- src/rdmabench ... runs it in a VM that has one\n",
+		RB_TOOL, ifname);
 }
 
 /* The valid GID entries of @port, read in one call (the table spans all ports). */
@@ -200,7 +216,7 @@ static int find_device(const struct rb_dev_want *w, struct rb_dev *d, int *port)
 
 	list = ibv_get_device_list(&n);
 	if (!list || !n) {
-		rb_err("no RDMA device found (is the driver loaded? try ibv_devices)");
+		no_device();
 		goto free_list;
 	}
 	ret = scan_devices(list, n, w, p);

@@ -45,7 +45,8 @@ struct rb_dev_want {
  * Without a name, the device and port whose GID table holds @w->local,
  * else the first device with an active port (@w->port when > 0).  Without
  * a port, the device's port holding @w->local, else its first active one.
- * A port that is not ACTIVE is an error naming its state.
+ * A port that is not ACTIVE is an error naming its state.  With no RDMA
+ * device at all, a hint names the Soft-RoCE command that would make one.
  *
  * Returns 0 or -errno, logged once naming the device and port.  -EINVAL
  * means a usage error only (-i or -x out of range, -x empty or of the

@@ -3,7 +3,8 @@
  * Unit tests for the GID choice (src/addr.c) on GID tables written here:
  * the local address of the out-of-band connection first, then the peer's
  * family, RoCE v2 before v1, LID on InfiniBand, and -x refused with the
- * valid indexes listed.
+ * valid indexes listed.  Also the default-route reading behind the
+ * Soft-RoCE hint.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -283,6 +284,28 @@ static void names(void **state)
 	assert_int_equal(rb_addr_family(NULL), AF_UNSPEC);
 }
 
+static void default_route(void **state)
+{
+	static const char hdr[] = "Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\t"
+				  "Mask\t\tMTU\tWindow\tIRTT\n";
+	char text[1024], ifname[17];
+
+	(void)state;
+	snprintf(text, sizeof(text),
+		 "%s"
+		 "eth1\t0002000A\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n"
+		 "wlan0\t00000000\t0102A8C0\t0003\t0\t0\t600\t00000000\t0\t0\t0\n"
+		 "eth0\t00000000\t0100000A\t0003\t0\t0\t100\t00000000\t0\t0\t0\n"
+		 "down0\t00000000\t0100000A\t0002\t0\t0\t1\t00000000\t0\t0\t0\n",
+		 hdr);
+	assert_int_equal(rb_route_default_if(text, ifname, sizeof(ifname)), 0);
+	assert_string_equal(ifname, "eth0");
+	snprintf(text, sizeof(text),
+		 "%seth1\t0002000A\t00000000\t0001\t0\t0\t0\t00FFFFFF\t0\t0\t0\n", hdr);
+	assert_int_equal(rb_route_default_if(text, ifname, sizeof(ifname)), -ENOENT);
+	assert_int_equal(rb_route_default_if("", ifname, sizeof(ifname)), -ENOENT);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -295,6 +318,7 @@ int main(void)
 		cmocka_unit_test(message_cut_to_buffer),
 		cmocka_unit_test(find_for_device_choice),
 		cmocka_unit_test(names),
+		cmocka_unit_test(default_route),
 	};
 
 	return cmocka_run_group_tests(tests, setup_rxe, NULL);
