@@ -1,8 +1,11 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <net/if.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "addr.h"
 #include "verbs.h"
 
 static const char *port_state_str(enum ibv_port_state s)
@@ -10,99 +13,235 @@ static const char *port_state_str(enum ibv_port_state s)
 	return ibv_port_state_str(s);
 }
 
-/* Find @name, or the first device whose @port is ACTIVE. */
-static int find_device(const char *name, int port, struct ibv_context **out)
+/*
+ * A library call's errno as a return value.  -EINVAL is kept for usage
+ * errors (the caller exits 2), so a library EINVAL becomes -EIO; the
+ * message logged says the real cause.
+ */
+static int lib_errno(int err)
 {
-	struct ibv_device **list;
-	struct ibv_context *ctx = NULL;
-	struct ibv_port_attr pa;
-	int n, i, ret = -ENODEV;
+	return err == EINVAL || !err ? -EIO : -err;
+}
 
-	list = ibv_get_device_list(&n);
-	if (!list || !n) {
-		rb_err("no RDMA device found (is the driver loaded? try ibv_devices)");
-		goto free_list;
+/* No device at all: say how to try rdmabench anyway, on Soft-RoCE. */
+static void no_device(void)
+{
+	char ifname[IF_NAMESIZE + 1];
+
+	if (rb_guess_netdev(ifname, sizeof(ifname)))
+		snprintf(ifname, sizeof(ifname), "IFACE");
+	rb_err("no RDMA device found (is the driver loaded? try ibv_devices)");
+	fprintf(stderr,
+		"%s: hint: to try it without RDMA hardware, add a Soft-RoCE device (as root): "
+		"rdma link add rxe0 type rxe netdev %s; from a source tree, "
+		"scripts/rxe-lab -- src/rdmabench ... runs it in a VM that has one\n",
+		RB_TOOL, ifname);
+}
+
+/* The valid GID entries of @port, read in one call (the table spans all ports). */
+static int read_gids(struct ibv_context *ctx, uint8_t port, struct ibv_gid_entry **tbl, size_t *n)
+{
+	const char *name = ibv_get_device_name(ctx->device);
+	struct ibv_device_attr da;
+	struct ibv_port_attr pa;
+	size_t max = 0, i;
+	ssize_t got;
+	int p, ret;
+
+	*tbl = NULL;
+	*n = 0;
+	if (ibv_query_device(ctx, &da)) {
+		ret = lib_errno(errno);
+		rb_err("%s: ibv_query_device: %s", name, strerror(errno));
+		return ret;
 	}
-	for (i = 0; i < n && ret; i++) {
-		if (name && strcmp(ibv_get_device_name(list[i]), name))
+	for (p = 1; p <= da.phys_port_cnt; p++) {
+		ret = ibv_query_port(ctx, (uint8_t)p, &pa);
+		if (ret) {
+			rb_err("%s port %d: ibv_query_port: %s", name, p, strerror(ret));
+			return lib_errno(ret);
+		}
+		max += (size_t)pa.gid_tbl_len;
+	}
+	if (!max)
+		return 0;
+	*tbl = calloc(max, sizeof(**tbl));
+	if (!*tbl) {
+		rb_err("%s: cannot allocate a GID table of %zu entries", name, max);
+		return -ENOMEM;
+	}
+	got = ibv_query_gid_table(ctx, *tbl, max, 0);
+	if (got < 0) {
+		rb_err("%s port %u: ibv_query_gid_table: %s", name, port, strerror((int)-got));
+		free(*tbl);
+		*tbl = NULL;
+		return lib_errno((int)-got);
+	}
+	for (i = 0; i < (size_t)got; i++)
+		if ((*tbl)[i].port_num == port)
+			(*tbl)[(*n)++] = (*tbl)[i];
+	return 0;
+}
+
+/* A device and port found, and the GID holding the local address (-1: none). */
+struct pick {
+	struct ibv_context *ctx;
+	int port;
+	int gid;
+};
+
+/* The GID of @port holding @local, or -1; < -1 is -errno. */
+static int port_holds(struct ibv_context *ctx, int port, const struct sockaddr *local)
+{
+	struct ibv_gid_entry *tbl;
+	size_t n;
+	int ret;
+
+	ret = read_gids(ctx, (uint8_t)port, &tbl, &n);
+	if (ret)
+		return ret;
+	ret = rb_gid_find(tbl, n, local);
+	free(tbl);
+	return ret;
+}
+
+/*
+ * Look at @ctx's ports (only @w->port when > 0): keep the first active one
+ * in @first, and in @hit the one whose GID table holds @w->local.
+ */
+static int scan_ports(struct ibv_context *ctx, const struct rb_dev_want *w, struct pick *hit,
+		      struct pick *first)
+{
+	struct ibv_device_attr da;
+	struct ibv_port_attr pa;
+	int p, gid;
+
+	if (ibv_query_device(ctx, &da)) {
+		rb_err("%s: ibv_query_device: %s", ibv_get_device_name(ctx->device),
+		       strerror(errno));
+		return lib_errno(errno);
+	}
+	for (p = 1; p <= da.phys_port_cnt && !hit->ctx; p++) {
+		if ((w->port > 0 && p != w->port) || ibv_query_port(ctx, (uint8_t)p, &pa) ||
+		    pa.state != IBV_PORT_ACTIVE)
+			continue;
+		if (!first->ctx)
+			*first = (struct pick){ ctx, p, -1 };
+		if (!w->local || pa.link_layer != IBV_LINK_LAYER_ETHERNET)
+			continue;
+		gid = port_holds(ctx, p, w->local);
+		if (gid < -1)
+			return gid;
+		if (gid >= 0)
+			*hit = (struct pick){ ctx, p, gid };
+	}
+	return 0;
+}
+
+/* Close every device opened in @p[0..n) but @keep, each once. */
+static void close_others(struct pick *p, int n, const struct ibv_context *keep)
+{
+	int i, j;
+
+	for (i = 0; i < n; i++) {
+		for (j = 0; j < i && p[j].ctx != p[i].ctx; j++)
+			;
+		if (p[i].ctx && p[i].ctx != keep && j == i)
+			ibv_close_device(p[i].ctx);
+	}
+}
+
+/* Open the devices @w allows in turn, until one holds @w->local. */
+static int scan_devices(struct ibv_device **list, int n, const struct rb_dev_want *w,
+			struct pick p[3])
+{
+	struct ibv_context *ctx;
+	int i, ret = 0;
+
+	/* Without a local address to look for, the first active port will do. */
+	for (i = 0; i < n && !p[0].ctx && !(p[1].ctx && !w->local) && !ret; i++) {
+		if (w->name && strcmp(ibv_get_device_name(list[i]), w->name))
 			continue;
 		ctx = ibv_open_device(list[i]);
 		if (!ctx) {
-			ret = -errno;
+			ret = lib_errno(errno);
 			rb_err("%s: cannot open device: %s", ibv_get_device_name(list[i]),
 			       strerror(errno));
 			break;
 		}
-		if (!name &&
-		    (ibv_query_port(ctx, (uint8_t)port, &pa) || pa.state != IBV_PORT_ACTIVE) &&
-		    i < n - 1) {
+		ret = scan_ports(ctx, w, &p[0], &p[1]);
+		if (!p[2].ctx)
+			p[2] = (struct pick){ ctx, w->port > 0 ? w->port : 1, -1 };
+		if (ctx != p[0].ctx && ctx != p[1].ctx && ctx != p[2].ctx)
 			ibv_close_device(ctx);
-			continue;
-		}
-		ret = 0;
 	}
-	if (ret == -ENODEV && name) {
-		rb_err("no RDMA device named '%s'; devices here:", name);
+	return ret;
+}
+
+/* Say why @c was chosen: @how 0 held the local address, 1 was active, 2 was seen first. */
+static void why_dev(struct rb_dev *d, const struct rb_dev_want *w, const struct pick *c, int how)
+{
+	const char *name = ibv_get_device_name(c->ctx->device);
+	char a[INET6_ADDRSTRLEN], *b = d->why_dev;
+	size_t len = sizeof(d->why_dev);
+
+	rb_addr_str(w->local, a, sizeof(a));
+	if (how == 0)
+		snprintf(b, len,
+			 "%s port %d: GID %d holds %s, the local address of the out-of-band "
+			 "connection",
+			 name, c->port, c->gid, a);
+	else if (how == 2)
+		snprintf(b, len, "%s port %d: no active port found", name, c->port);
+	else if (w->name && w->port > 0)
+		snprintf(b, len, "%s port %d: set by -d/--device and -i/--ib-port", name, c->port);
+	else if (w->name)
+		snprintf(b, len, "%s port %d: the device's first active port", name, c->port);
+	else if (w->port > 0)
+		snprintf(b, len, "%s port %d: the first device with port %d active", name, c->port,
+			 c->port);
+	else
+		snprintf(b, len, "%s port %d: the first active port", name, c->port);
+	if (how == 1 && w->local)
+		snprintf(b + strlen(b), len - strlen(b),
+			 "; no GID holds %s, the local address of the out-of-band connection", a);
+}
+
+/* Find the device and port @w asks for: @d->ctx, its name, the port. */
+static int find_device(const struct rb_dev_want *w, struct rb_dev *d, int *port)
+{
+	struct pick p[3] = { { 0 } }; /* holds the local address, first active, first seen */
+	struct ibv_device **list;
+	int n, i, how, ret = -ENODEV;
+
+	list = ibv_get_device_list(&n);
+	if (!list || !n) {
+		no_device();
+		goto free_list;
+	}
+	ret = scan_devices(list, n, w, p);
+	for (how = 0; how < 3 && !p[how].ctx; how++)
+		;
+	close_others(p, 3, how < 3 && !ret ? p[how].ctx : NULL);
+	if (ret || how == 3)
+		goto not_found;
+	d->ctx = p[how].ctx;
+	*port = p[how].port;
+	snprintf(d->name, sizeof(d->name), "%s", ibv_get_device_name(d->ctx->device));
+	why_dev(d, w, &p[how], how);
+	ret = 0;
+	goto free_list;
+not_found:
+	if (!ret && w->name) {
+		ret = -ENODEV;
+		rb_err("no RDMA device named '%s'; devices here:", w->name);
 		for (i = 0; i < n; i++)
 			fprintf(stderr, "  %s\n", ibv_get_device_name(list[i]));
 	}
 free_list:
 	if (list)
 		ibv_free_device_list(list);
-	*out = ret ? NULL : ctx;
 	return ret;
-}
-
-static bool gid_is_ipv4(const union ibv_gid *g)
-{
-	static const uint8_t pfx[12] = { 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0xff, 0xff };
-
-	return !memcmp(g->raw, pfx, sizeof(pfx));
-}
-
-/* The first RoCE v2 GID holding an IPv4 address, as perftest users expect. */
-static int pick_gid(struct rb_dev *d)
-{
-	struct ibv_gid_entry e;
-	int i;
-
-	for (i = 0; i < d->port_attr.gid_tbl_len; i++) {
-		if (ibv_query_gid_ex(d->ctx, d->port, (uint32_t)i, &e, 0))
-			continue;
-		if (e.gid_type == IBV_GID_TYPE_ROCE_V2 && gid_is_ipv4(&e.gid))
-			return i;
-	}
-	rb_err("%s port %u: no RoCE v2 GID with an IPv4 address; choose one with -x "
-	       "(see rdmabench topo)",
-	       d->name, d->port);
-	return -ENOENT;
-}
-
-static int choose_gid(struct rb_dev *d, int gid_index)
-{
-	int ret;
-
-	if (gid_index < 0 && d->port_attr.link_layer != IBV_LINK_LAYER_ETHERNET) {
-		d->gid_index = -1;
-		return 0;
-	}
-	if (gid_index < 0) {
-		gid_index = pick_gid(d);
-		if (gid_index < 0)
-			return gid_index;
-	}
-	if (gid_index >= d->port_attr.gid_tbl_len) {
-		rb_err("%s port %u: GID index %d out of range (table has %d entries)", d->name,
-		       d->port, gid_index, d->port_attr.gid_tbl_len);
-		return -EINVAL;
-	}
-	ret = ibv_query_gid(d->ctx, d->port, gid_index, &d->gid);
-	if (ret || !memcmp(&d->gid, &(union ibv_gid){ 0 }, sizeof(d->gid))) {
-		rb_err("%s port %u: GID index %d is empty", d->name, d->port, gid_index);
-		return -EINVAL;
-	}
-	d->gid_index = gid_index;
-	return 0;
 }
 
 static int query_dev(struct rb_dev *d, int port)
@@ -110,20 +249,19 @@ static int query_dev(struct rb_dev *d, int port)
 	int ret;
 
 	if (ibv_query_device(d->ctx, &d->attr)) {
-		ret = -errno;
+		ret = lib_errno(errno);
 		rb_err("%s: ibv_query_device: %s", d->name, strerror(errno));
 		return ret;
 	}
 	if (port < 1 || port > d->attr.phys_port_cnt) {
-		rb_err("%s has %u port(s); port %d does not exist", d->name, d->attr.phys_port_cnt,
-		       port);
+		rb_err("-i/--ib-port %d: %s has %u port(s)", port, d->name, d->attr.phys_port_cnt);
 		return -EINVAL;
 	}
 	d->port = (uint8_t)port;
 	ret = ibv_query_port(d->ctx, d->port, &d->port_attr);
 	if (ret) {
 		rb_err("%s port %u: ibv_query_port: %s", d->name, d->port, strerror(ret));
-		return -ret;
+		return lib_errno(ret);
 	}
 	if (d->port_attr.state != IBV_PORT_ACTIVE) {
 		rb_err("%s port %u is %s, not ACTIVE (check the cable or netdev)", d->name, d->port,
@@ -133,24 +271,70 @@ static int query_dev(struct rb_dev *d, int port)
 	return 0;
 }
 
-int rb_dev_open(const char *name, int port, int gid_index, struct rb_dev *d)
+/* Keep GID @index of @tbl in @d, with @why. */
+static void set_gid(struct rb_dev *d, const struct ibv_gid_entry *tbl, size_t n, int index,
+		    const char *why)
 {
-	int ret;
+	size_t i = strnlen(why, sizeof(d->why_gid) - 1);
+
+	d->gid_index = index;
+	memcpy(d->why_gid, why, i); /* d is zeroed: the NUL is there */
+	for (i = 0; i < n && index >= 0; i++) {
+		if (tbl[i].gid_index != (uint32_t)index)
+			continue;
+		d->gid = tbl[i].gid;
+		snprintf(d->gid_type, sizeof(d->gid_type), "%s", rb_gid_type_str(tbl[i].gid_type));
+		rb_gid_str(&d->gid, d->gid_addr, sizeof(d->gid_addr));
+	}
+}
+
+static int choose_gid(struct rb_dev *d, const struct rb_dev_want *w)
+{
+	struct rb_gid_want gw = { .ethernet = d->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET,
+				  .local = w->local,
+				  .peer_family = w->peer_family,
+				  .forced = w->gid_index };
+	struct ibv_gid_entry *tbl = NULL;
+	size_t n = 0;
+	char msg[512];
+	int ret, index;
+
+	if (w->gid_index >= d->port_attr.gid_tbl_len) {
+		rb_err("-x/--gid-index %d: %s port %u's GID table has %d entries", w->gid_index,
+		       d->name, d->port, d->port_attr.gid_tbl_len);
+		return -EINVAL;
+	}
+	if (gw.ethernet || gw.forced >= 0) {
+		ret = read_gids(d->ctx, d->port, &tbl, &n);
+		if (ret)
+			return ret;
+	}
+	ret = rb_gid_choose(tbl, n, &gw, &index, msg, sizeof(msg));
+	if (ret)
+		rb_err("%s port %u: %s", d->name, d->port, msg);
+	else
+		set_gid(d, tbl, n, index, msg);
+	free(tbl);
+	return ret;
+}
+
+int rb_dev_open_want(const struct rb_dev_want *w, struct rb_dev *d)
+{
+	int port = 0, ret;
 
 	memset(d, 0, sizeof(*d));
-	ret = find_device(name, port, &d->ctx);
+	ret = find_device(w, d, &port);
 	if (ret)
 		return ret;
-	snprintf(d->name, sizeof(d->name), "%s", ibv_get_device_name(d->ctx->device));
 	ret = query_dev(d, port);
 	if (ret)
 		goto close_dev;
-	ret = choose_gid(d, gid_index);
+	ret = choose_gid(d, w);
 	if (ret)
 		goto close_dev;
 	d->pd = ibv_alloc_pd(d->ctx);
 	if (!d->pd) {
-		ret = -errno;
+		ret = lib_errno(errno);
 		rb_err("%s: ibv_alloc_pd: %s", d->name, strerror(errno));
 		goto close_dev;
 	}
@@ -159,6 +343,17 @@ close_dev:
 	ibv_close_device(d->ctx);
 	d->ctx = NULL;
 	return ret;
+}
+
+int rb_dev_open(const char *name, int port, int gid_index, struct rb_dev *d)
+{
+	const struct rb_dev_want w = { .name = name,
+				       .port = port,
+				       .gid_index = gid_index,
+				       .local = NULL,
+				       .peer_family = AF_UNSPEC };
+
+	return rb_dev_open_want(&w, d);
 }
 
 void rb_dev_close(struct rb_dev *d)

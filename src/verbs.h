@@ -8,6 +8,8 @@
 #define RB_VERBS_H
 
 #include <infiniband/verbs.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <stdint.h>
 #include "wire.h"
 
@@ -20,13 +22,42 @@ struct rb_dev {
 	int gid_index; /* -1: InfiniBand addressed by LID, no GRH */
 	union ibv_gid gid;
 	char name[64];
+	char gid_type[8];		 /* "RoCE v2", "RoCE v1", "IB"; "" without a GID */
+	char gid_addr[INET6_ADDRSTRLEN]; /* the GID as text, "::ffff:192.0.2.1"; "" without */
+	char why_dev[192];		 /* why this device and port, for -v and JSON */
+	char why_gid[192];		 /* why this GID, or why none */
+};
+
+/* What a run asks of rb_dev_open_want(). */
+struct rb_dev_want {
+	const char *name;	      /* -d/--device; NULL: choose */
+	int port;		      /* -i/--ib-port; 0: choose */
+	int gid_index;		      /* -x/--gid-index; -1: choose */
+	const struct sockaddr *local; /* local address of the OOB connection; NULL: unknown */
+	int peer_family;	      /* AF_INET/AF_INET6 when @local is NULL; AF_UNSPEC: unknown */
 };
 
 /*
- * rb_dev_open() - open device @name (NULL: the first with @port active),
- * query it and @port, allocate a PD and choose the GID: @gid_index when
- * >= 0, else the first RoCE v2 IPv4-mapped GID on Ethernet, else no GRH on
- * InfiniBand.  A port that is not ACTIVE is an error naming its state.
+ * rb_dev_open_want() - open the device and port @w asks for, query them,
+ * choose the GID (addr.h says how) and allocate a PD; @d->why_dev and
+ * @d->why_gid say why each was chosen.
+ *
+ * Without a name, the device and port whose GID table holds @w->local,
+ * else the first device with an active port (@w->port when > 0).  Without
+ * a port, the device's port holding @w->local, else its first active one.
+ * A port that is not ACTIVE is an error naming its state.  With no RDMA
+ * device at all, a hint names the Soft-RoCE command that would make one.
+ *
+ * Returns 0 or -errno, logged once naming the device and port.  -EINVAL
+ * means a usage error only (-i or -x out of range, -x empty or of the
+ * wrong address family): a library call failing with EINVAL returns -EIO.
+ */
+int rb_dev_open_want(const struct rb_dev_want *w, struct rb_dev *d);
+
+/*
+ * rb_dev_open() - rb_dev_open_want() with the local address unknown:
+ * device @name (NULL: the first with @port active), GID @gid_index when
+ * >= 0, else the first RoCE v2 IPv4 GID on Ethernet, no GRH on InfiniBand.
  */
 int rb_dev_open(const char *name, int port, int gid_index, struct rb_dev *d);
 void rb_dev_close(struct rb_dev *d);
