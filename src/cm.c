@@ -201,8 +201,9 @@ static int resolve(struct rb_cm *cm, const struct rb_cm_conn *c, struct sockaddr
 {
 	int ret;
 
+	/* From the address our device holds: its route, not any route. */
 	if (rdma_create_id(cm->ch, &cm->id[i], NULL, RDMA_PS_TCP) ||
-	    rdma_resolve_addr(cm->id[i], NULL, dst, cm->timeout_ms)) {
+	    rdma_resolve_addr(cm->id[i], c->src, dst, cm->timeout_ms)) {
 		ret = -errno;
 		rb_err("rdma_cm: cannot resolve the server's address: %s", strerror(errno));
 		return ret;

@@ -23,9 +23,10 @@ struct rb_cm_conn {
 	struct rb_dev *dev;
 	struct ibv_qp **qp;
 	uint32_t nqp;
-	int access;	  /* remote rights of the QPs */
-	enum ibv_mtu mtu; /* at most this path MTU */
-	uint8_t rd_atom;  /* reads/atomics in flight, both ways */
+	int access;	      /* remote rights of the QPs */
+	enum ibv_mtu mtu;     /* at most this path MTU */
+	uint8_t rd_atom;      /* reads/atomics in flight, both ways */
+	struct sockaddr *src; /* client: the local address to connect from; NULL any */
 };
 
 /* rb_cm_listen() - server: listen for the client's QPs on CM @port. */

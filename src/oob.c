@@ -2,6 +2,8 @@
 #include <arpa/inet.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <ifaddrs.h>
+#include <net/if.h>
 #include <netdb.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -38,7 +40,23 @@ fail:
 	return ret;
 }
 
-int rb_oob_listen(uint16_t port, int *lfd)
+/* @host (numeric or a name) and @port as socket addresses. */
+static int resolve(const char *host, uint16_t port, int flags, struct addrinfo **res)
+{
+	struct addrinfo hints = { .ai_socktype = SOCK_STREAM, .ai_flags = flags };
+	char serv[8];
+	int gai;
+
+	snprintf(serv, sizeof(serv), "%u", port);
+	gai = getaddrinfo(host, serv, &hints, res);
+	if (gai) {
+		rb_err("cannot resolve '%s': %s", host, gai_strerror(gai));
+		return -EHOSTUNREACH;
+	}
+	return 0;
+}
+
+int rb_oob_listen(uint16_t port, const char *bind_addr, int *lfd)
 {
 	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6,
 				   .sin6_port = htons(port),
@@ -46,14 +64,116 @@ int rb_oob_listen(uint16_t port, int *lfd)
 	struct sockaddr_in a4 = { .sin_family = AF_INET,
 				  .sin_port = htons(port),
 				  .sin_addr.s_addr = htonl(INADDR_ANY) };
+	struct addrinfo *res;
 	int ret;
 
-	ret = listen_on((struct sockaddr *)&a6, sizeof(a6), lfd);
-	/* A host without IPv6 (or dual stack) still serves IPv4. */
-	if (ret == -EAFNOSUPPORT || ret == -ENOPROTOOPT || ret == -EINVAL)
-		ret = listen_on((struct sockaddr *)&a4, sizeof(a4), lfd);
+	if (bind_addr && bind_addr[0]) {
+		ret = resolve(bind_addr, port, AI_PASSIVE, &res);
+		if (ret)
+			return ret;
+		ret = listen_on(res->ai_addr, res->ai_addrlen, lfd);
+		freeaddrinfo(res);
+	} else {
+		ret = listen_on((struct sockaddr *)&a6, sizeof(a6), lfd);
+		/* A host without IPv6 (or dual stack) still serves IPv4. */
+		if (ret == -EAFNOSUPPORT || ret == -ENOPROTOOPT || ret == -EINVAL)
+			ret = listen_on((struct sockaddr *)&a4, sizeof(a4), lfd);
+	}
 	if (ret)
-		rb_err("cannot listen on TCP port %u: %s", port, strerror(-ret));
+		rb_err("cannot listen on %s TCP port %u: %s",
+		       bind_addr && bind_addr[0] ? bind_addr : "any address,", port,
+		       strerror(-ret));
+	return ret;
+}
+
+/* @sa as text, without the port; IPv4-mapped IPv6 shown as IPv4. */
+static void addr_text(const struct sockaddr *sa, socklen_t len, char *buf, size_t size)
+{
+	char host[INET6_ADDRSTRLEN + 8];
+
+	if (getnameinfo(sa, len, host, sizeof(host), NULL, 0, NI_NUMERICHOST)) {
+		snprintf(buf, size, "?");
+		return;
+	}
+	snprintf(buf, size, "%s", strncmp(host, "::ffff:", 7) ? host : host + 7);
+}
+
+static bool is_any(const struct sockaddr *sa)
+{
+	if (sa->sa_family == AF_INET)
+		return ((const struct sockaddr_in *)sa)->sin_addr.s_addr == htonl(INADDR_ANY);
+	return IN6_IS_ADDR_UNSPECIFIED(&((const struct sockaddr_in6 *)sa)->sin6_addr);
+}
+
+void rb_oob_listening(int lfd, char *buf, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	struct ifaddrs *ifa, *i;
+	size_t used = 0;
+	char a[INET6_ADDRSTRLEN + 8];
+
+	buf[0] = '\0';
+	if (getsockname(lfd, (struct sockaddr *)&ss, &sl))
+		return;
+	if (!is_any((struct sockaddr *)&ss)) {
+		addr_text((struct sockaddr *)&ss, sl, buf, len);
+		return;
+	}
+	if (getifaddrs(&ifa))
+		return;
+	for (i = ifa; i && used < len; i = i->ifa_next) {
+		if (!i->ifa_addr || (i->ifa_flags & IFF_LOOPBACK) || !(i->ifa_flags & IFF_UP) ||
+		    (i->ifa_addr->sa_family != AF_INET && i->ifa_addr->sa_family != AF_INET6))
+			continue;
+		if (ss.ss_family == AF_INET && i->ifa_addr->sa_family != AF_INET)
+			continue;
+		addr_text(i->ifa_addr,
+			  i->ifa_addr->sa_family == AF_INET ? sizeof(struct sockaddr_in)
+							    : sizeof(struct sockaddr_in6),
+			  a, sizeof(a));
+		used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "", a);
+	}
+	freeifaddrs(ifa);
+}
+
+int rb_oob_local(const char *host, uint16_t port, const char *bind_addr,
+		 struct sockaddr_storage *local)
+{
+	struct addrinfo *res, *ai, *b = NULL;
+	socklen_t sl;
+	int fd, ret;
+
+	ret = resolve(host, port, 0, &res);
+	if (!ret && bind_addr && bind_addr[0] && (ret = resolve(bind_addr, 0, AI_PASSIVE, &b)))
+		freeaddrinfo(res);
+	if (ret)
+		return ret;
+	for (ret = -ENETUNREACH, ai = res; ai && ret; ai = ai->ai_next) {
+		/* A UDP connect() sends nothing: it only asks the routing. */
+		fd = socket(ai->ai_family, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+		if (fd < 0)
+			continue;
+		sl = sizeof(*local);
+		if ((b && bind(fd, b->ai_addr, b->ai_addrlen)) ||
+		    connect(fd, ai->ai_addr, ai->ai_addrlen) ||
+		    getsockname(fd, (struct sockaddr *)local, &sl))
+			ret = -errno;
+		else
+			ret = 0;
+		close(fd);
+	}
+	/* An address, not an endpoint: the probe's port means nothing. */
+	if (!ret && local->ss_family == AF_INET)
+		((struct sockaddr_in *)local)->sin_port = 0;
+	else if (!ret)
+		((struct sockaddr_in6 *)local)->sin6_port = 0;
+	freeaddrinfo(res);
+	if (b)
+		freeaddrinfo(b);
+	if (ret)
+		rb_err("no route from %s to %s: %s", bind_addr && bind_addr[0] ? bind_addr : "here",
+		       host, strerror(-ret));
 	return ret;
 }
 
@@ -109,8 +229,8 @@ int rb_oob_accept(int lfd, int wait_ms, struct rb_oob *o)
 	return 0;
 }
 
-/* One connect attempt to @ai, bounded by @ms. */
-static int try_connect(const struct addrinfo *ai, int ms, int *out)
+/* One connect attempt to @ai from @from (NULL: any), bounded by @ms. */
+static int try_connect(const struct addrinfo *ai, const struct addrinfo *from, int ms, int *out)
 {
 	int fd, ret, soerr = 0;
 	socklen_t sl = sizeof(soerr);
@@ -118,6 +238,10 @@ static int try_connect(const struct addrinfo *ai, int ms, int *out)
 	fd = socket(ai->ai_family, ai->ai_socktype | SOCK_CLOEXEC | SOCK_NONBLOCK, 0);
 	if (fd < 0)
 		return -errno;
+	if (from && bind(fd, from->ai_addr, from->ai_addrlen)) {
+		ret = -errno;
+		goto close_fd;
+	}
 	if (connect(fd, ai->ai_addr, ai->ai_addrlen) && errno != EINPROGRESS) {
 		ret = -errno;
 		goto close_fd;
@@ -142,24 +266,25 @@ close_fd:
 	return ret;
 }
 
-int rb_oob_connect(const char *host, uint16_t port, int wait_ms, struct rb_oob *o)
+int rb_oob_connect(const char *host, uint16_t port, const char *bind_addr, int wait_ms,
+		   struct rb_oob *o)
 {
-	struct addrinfo hints = { .ai_socktype = SOCK_STREAM }, *res, *ai;
 	uint64_t deadline = rb_now_ns() + (uint64_t)wait_ms * 1000000ULL;
-	char serv[8];
-	int ret, gai;
+	struct addrinfo *res, *ai, *from = NULL;
+	int ret;
 
-	snprintf(serv, sizeof(serv), "%u", port);
-	gai = getaddrinfo(host, serv, &hints, &res);
-	if (gai) {
-		rb_err("cannot resolve '%s': %s", host, gai_strerror(gai));
-		return -EHOSTUNREACH;
-	}
+	ret = resolve(host, port, 0, &res);
+	if (!ret && bind_addr && bind_addr[0] && (ret = resolve(bind_addr, 0, AI_PASSIVE, &from)))
+		freeaddrinfo(res);
+	if (ret)
+		return ret;
 	for (;;) {
 		int left = (int)((deadline - rb_now_ns()) / 1000000ULL);
 
 		for (ai = res, ret = -ENOENT; ai; ai = ai->ai_next) {
-			ret = try_connect(ai, left > 0 ? left : 1, &o->fd);
+			if (from && from->ai_family != ai->ai_family)
+				continue;
+			ret = try_connect(ai, from, left > 0 ? left : 1, &o->fd);
 			if (!ret)
 				break;
 		}
@@ -168,8 +293,12 @@ int rb_oob_connect(const char *host, uint16_t port, int wait_ms, struct rb_oob *
 		usleep(100000); /* the server may still be starting */
 	}
 	freeaddrinfo(res);
+	if (from)
+		freeaddrinfo(from);
 	if (ret) {
-		rb_err("cannot connect to %s port %u: %s", host, port, strerror(-ret));
+		rb_err("cannot connect to %s port %u%s%s: %s", host, port,
+		       bind_addr && bind_addr[0] ? " from " : "", bind_addr ? bind_addr : "",
+		       strerror(-ret));
 		return ret;
 	}
 	tune(o->fd);

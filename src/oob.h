@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/socket.h>
 #include "wire.h"
 
 struct rb_oob {
@@ -16,8 +17,22 @@ struct rb_oob {
 	char peer[80];	/* "host:port" for messages */
 };
 
-/* rb_oob_listen() - listening socket on @port, all addresses; 0 or -errno. */
-int rb_oob_listen(uint16_t port, int *lfd);
+/*
+ * rb_oob_listen() - listening socket on @port of @bind_addr (NULL or "":
+ * every address, IPv4 and IPv6); 0 or -errno.
+ */
+int rb_oob_listen(uint16_t port, const char *bind_addr, int *lfd);
+
+/* rb_oob_listening() - the addresses @lfd listens on, as "a, b, c". */
+void rb_oob_listening(int lfd, char *buf, size_t len);
+
+/*
+ * rb_oob_local() - the local address a connection to @host would leave
+ * from (from @bind_addr when given), as the routing says, before any
+ * connection: the client chooses its device by it.
+ */
+int rb_oob_local(const char *host, uint16_t port, const char *bind_addr,
+		 struct sockaddr_storage *local);
 
 /*
  * rb_oob_accept() - wait for one client on @lfd (forever when
@@ -29,7 +44,8 @@ int rb_oob_accept(int lfd, int wait_ms, struct rb_oob *o);
  * rb_oob_connect() - connect to @host:@port, retrying a refused connection
  * until @wait_ms passes (the server may still be starting).
  */
-int rb_oob_connect(const char *host, uint16_t port, int wait_ms, struct rb_oob *o);
+int rb_oob_connect(const char *host, uint16_t port, const char *bind_addr, int wait_ms,
+		   struct rb_oob *o);
 
 void rb_oob_close(struct rb_oob *o);
 

@@ -70,11 +70,19 @@ const struct rb_opt rb_opts[] = {
 	  "the ports' active MTU", RB_T_TESTS, "path MTU: 256, 512, 1024, 2048 or 4096" },
 	/* where: local to each side */
 	{ "device", 'd', RB_OPT_STR, STR(device), 0, 0, false, false, NULL, "DEV",
-	  "first device with an active port", RB_T_ALL, "RDMA device, as ibv_devices names it" },
-	{ "ib-port", 'i', RB_OPT_I32, OFF(ib_port), 0, 1, 255, false, false, NULL, "PORT", "1",
-	  RB_T_RUN, "device port" },
+	  "the device holding the out-of-band connection's local address, else the first with "
+	  "an active port",
+	  RB_T_ALL, "RDMA device, as ibv_devices names it" },
+	{ "ib-port", 'i', RB_OPT_I32, OFF(ib_port), 0, 1, 255, false, false, NULL, "PORT",
+	  "the port holding the local address, else 1", RB_T_RUN, "device port" },
 	{ "gid-index", 'x', RB_OPT_I32, OFF(gid_index), 0, 0, 4095, false, false, NULL, "INDEX",
-	  "first RoCE v2 IPv4 GID; none (LID) on InfiniBand", RB_T_RUN, "GID table index" },
+	  "the RoCE v2 GID holding the out-of-band connection's local address, else the first "
+	  "RoCE v2 GID of the peer's family, then RoCE v1; none (LID) on InfiniBand",
+	  RB_T_RUN, "GID table index" },
+	{ "bind", 0, RB_OPT_STR, STR(bind), 0, 0, false, false, NULL, "ADDR",
+	  "the routing's choice", RB_T_RUN,
+	  "local address of the out-of-band connection: a server listens only there, a client "
+	  "connects from it; the device and GID that hold it carry the test (one NIC per rail)" },
 	{ "port", 'p', RB_OPT_U32, OFF(tcp_port), 0, 1, 65535, false, false, NULL, "PORT", "18515",
 	  RB_T_RUN, "TCP port of the out-of-band exchange" },
 	{ "timeout", 0, RB_OPT_U32, OFF(timeout_s), 0, 1, 3600, false, false, NULL, "SEC", "30",

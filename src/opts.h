@@ -46,6 +46,7 @@ struct rb_cli {
 	struct rb_params p;
 	/* local: never sent to the peer */
 	char device[64];
+	char bind[64];
 	int32_t ib_port;
 	int32_t gid_index;
 	uint32_t tcp_port;

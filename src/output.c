@@ -111,6 +111,12 @@ static json_t *jaxis(const struct rb_axis *a)
 	return jdone(arr, bad);
 }
 
+/* A string, or null when absent or empty (no GID on InfiniBand). */
+static json_t *jstr_or_null(const char *s)
+{
+	return s && s[0] ? jstr(s) : json_null();
+}
+
 static json_t *jdevice(const struct rb_report *r)
 {
 	json_t *o = json_object();
@@ -122,6 +128,10 @@ static json_t *jdevice(const struct rb_report *r)
 	bad |= json_object_set_new(o, "link_layer", jstr(r->link_layer));
 	bad |= json_object_set_new(o, "active_mtu", json_integer(r->active_mtu));
 	bad |= json_object_set_new(o, "path_mtu", json_integer(r->path_mtu));
+	bad |= json_object_set_new(o, "gid_type", jstr_or_null(r->gid_type));
+	bad |= json_object_set_new(o, "gid", jstr_or_null(r->gid));
+	bad |= json_object_set_new(o, "why_device", jstr_or_null(r->why_device));
+	bad |= json_object_set_new(o, "why_gid", jstr_or_null(r->why_gid));
 	return jdone(o, bad);
 }
 

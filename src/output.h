@@ -28,6 +28,10 @@ struct rb_report {
 	const char *device;
 	int port;
 	int gid_index;		 /* -1: none (InfiniBand LID) */
+	const char *gid_type;	 /* "RoCE v2", ...; NULL or "" without a GID */
+	const char *gid;	 /* the GID as an address */
+	const char *why_device;	 /* why this device and port */
+	const char *why_gid;	 /* why this GID */
 	const char *link_layer;	 /* "Ethernet" / "InfiniBand" */
 	unsigned int active_mtu; /* bytes */
 	unsigned int path_mtu;	 /* bytes, as negotiated with the peer */

@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -56,7 +57,9 @@ struct session {
 	size_t nres;
 	size_t buf_len;
 	char host[64];
-	int slot_fd; /* generic server: the lock that serializes measuring */
+	int slot_fd;		       /* generic server: the lock that serializes measuring */
+	char peer_cpus[128];	       /* server: the client's CPUs when it shares our host */
+	struct sockaddr_storage local; /* client: where the connection leaves from */
 };
 
 static uint8_t msg[RB_WIRE_MAX_BODY];
@@ -127,21 +130,39 @@ static int create_qps(struct session *s)
 	return ret;
 }
 
-static int open_resources(struct session *s)
+/* The device: the one holding @local (the OOB connection's address). */
+static int open_device(struct session *s, const struct sockaddr *local)
+{
+	const struct rb_cli *c = s->c;
+	struct rb_dev_want w = {
+		.name = c->device[0] ? c->device : NULL,
+		.port = rb_cli_given(c, "ib-port") ? c->ib_port : 0,
+		.gid_index = c->gid_index,
+		.local = local,
+		.peer_family = AF_UNSPEC,
+	};
+	int ret = rb_dev_open_want(&w, &s->run.dev);
+
+	/* A port or GID index the device does not have is the user's. */
+	s->usage = ret == -EINVAL;
+	if (!ret && rb_verbose)
+		rb_info("%s; %s", s->run.dev.why_dev, s->run.dev.why_gid);
+	return ret;
+}
+
+static int open_resources(struct session *s, const struct sockaddr *local)
 {
 	struct rb_run *r = &s->run;
 	int access, ret;
 
-	ret = rb_dev_open(s->c->device[0] ? s->c->device : NULL, s->c->ib_port, s->c->gid_index,
-			  &r->dev);
-	/* A port or GID index the device does not have is the user's. */
-	s->usage = ret == -EINVAL;
+	ret = open_device(s, local);
 	if (ret)
 		return ret;
 	ret = check_limits(s);
 	if (ret)
 		return ret;
-	ret = rb_place_apply(r->dev.name, s->c->cpu, s->c->numa, &s->rep.place);
+	ret = rb_place_apply(r->dev.name, s->c->cpu, s->c->numa,
+			     s->peer_cpus[0] ? s->peer_cpus : NULL, &s->rep.place);
 	if (ret) {
 		/* An explicit --cpu/--numa this machine cannot honour. */
 		s->usage = ret == -EINVAL;
@@ -213,6 +234,8 @@ static void local_conn(struct session *s, struct rb_msg_conn *m)
 	for (i = 0; i < r->nqp; i++)
 		rb_qp_info(&r->dev, r->qp[i], (uint32_t)(lrand48() & 0xffffff), &m->qp[i]);
 	m->place = s->rep.place;
+	snprintf(m->device, sizeof(m->device), "%s", r->dev.name);
+	m->link_layer = r->dev.port_attr.link_layer;
 }
 
 static uint32_t min_u32(uint32_t a, uint32_t b)
@@ -221,11 +244,33 @@ static uint32_t min_u32(uint32_t a, uint32_t b)
 }
 
 /* MTU, reads in flight: what both ends can do, and what was asked. */
-static void negotiate(struct session *s, const struct rb_msg_conn *me)
+static const char *link_name(uint8_t ll)
+{
+	return ll == IBV_LINK_LAYER_ETHERNET ? "Ethernet (RoCE)" : "InfiniBand";
+}
+
+/*
+ * MTU, reads in flight: what both ends can do, and what was asked.  Ports
+ * of different link layers cannot reach each other: named, not tried.
+ */
+static int negotiate(struct session *s, const struct rb_msg_conn *me)
 {
 	struct rb_run *r = &s->run;
 	uint32_t mtu = min_u32(me->mtu, r->remote.mtu);
 	uint32_t rd = min_u32(min_u32(me->max_rd_atom, r->remote.max_rd_atom), 255);
+	char dev[4 * sizeof(r->remote.device)];
+
+	rb_escape(r->remote.device, dev, sizeof(dev));
+	if (r->remote.link_layer != me->link_layer) {
+		rb_err("peer %s's %s port is %s, but %s port %u here is %s: they cannot connect",
+		       s->oob.peer, dev, link_name(r->remote.link_layer), r->dev.name, r->dev.port,
+		       link_name(me->link_layer));
+		s->usage = true;
+		return -EPROTO;
+	}
+	if (r->remote.mtu != me->mtu && s->role == RB_ROLE_CLIENT)
+		rb_info("peer %s's %s has an active MTU of %u, %s here %u: the path MTU is %u",
+			s->oob.peer, dev, r->remote.mtu, r->dev.name, me->mtu, mtu);
 
 	if (s->p.mtu && s->p.mtu > mtu && s->role == RB_ROLE_CLIENT)
 		rb_info("--mtu %u: the ports' active MTU is %u; using %u", s->p.mtu, mtu, mtu);
@@ -239,13 +284,20 @@ static void negotiate(struct session *s, const struct rb_msg_conn *me)
 		rd = s->p.outstanding;
 	r->rd_atom = (uint8_t)(rd ? rd : 1);
 	s->rep.path_mtu = mtu;
+	return 0;
 }
 
 /* -R: the CM connects the QPs; the server listens before it answers CONN. */
 static int cm_connect(struct session *s)
 {
 	struct rb_run *r = &s->run;
-	struct rb_cm_conn c = { &r->dev, r->qp, r->nqp, qp_access(s), r->path_mtu, r->rd_atom };
+	struct rb_cm_conn c = { &r->dev,
+				r->qp,
+				r->nqp,
+				qp_access(s),
+				r->path_mtu,
+				r->rd_atom,
+				(struct sockaddr *)&s->local };
 
 	if (s->role == RB_ROLE_SERVER)
 		return rb_cm_accept(&s->cm, &c);
@@ -289,7 +341,9 @@ static int exchange_conn(struct session *s)
 		ret = send_body(s, RB_MSG_CONN, rb_pack_conn(&me, msg, sizeof(msg)));
 	if (ret)
 		return ret;
-	negotiate(s, &me);
+	ret = negotiate(s, &me);
+	if (ret)
+		return ret;
 	s->rep.has_peer_place = true;
 	s->rep.peer_place = r->remote.place;
 	ret = qp_connect(s, &me);
@@ -305,7 +359,6 @@ static void report_init(struct session *s)
 	struct rb_report *rep = &s->rep;
 	struct rb_dev *d = &s->run.dev;
 
-	gethostname(s->host, sizeof(s->host) - 1);
 	rep->test = s->t->name;
 	rep->mode = s->t->mode;
 	rep->op = s->t->verb == RB_VERB_ATOMIC ? rb_op_name(s->p.atomic_op) : NULL;
@@ -316,6 +369,10 @@ static void report_init(struct session *s)
 	rep->device = d->name;
 	rep->port = d->port;
 	rep->gid_index = d->gid_index;
+	rep->gid_type = d->gid_type;
+	rep->gid = d->gid_addr;
+	rep->why_device = d->why_dev;
+	rep->why_gid = d->why_gid;
 	rep->link_layer = rb_link_layer_str(d);
 	rep->active_mtu = rb_mtu_bytes(d->port_attr.active_mtu);
 	rep->params = &s->p;
@@ -555,6 +612,19 @@ static int connect_and_measure(struct session *s, int (*points)(struct session *
 
 /* ---- client --------------------------------------------------------- */
 
+/* /proc's boot id: with the host name, it says whether two sides share a host. */
+static void boot_id(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+
+	buf[0] = '\0';
+	if (f) {
+		if (fgets(buf, (int)len, f))
+			buf[strcspn(buf, "\n")] = '\0';
+		fclose(f);
+	}
+}
+
 static int client_hello(struct session *s)
 {
 	struct rb_msg_hello h = { .tool_version = PACKAGE_VERSION };
@@ -562,6 +632,9 @@ static int client_hello(struct session *s)
 	int ret;
 
 	snprintf(h.test, sizeof(h.test), "%s", s->t->name);
+	snprintf(h.host, sizeof(h.host), "%s", s->host);
+	boot_id(h.boot_id, sizeof(h.boot_id));
+	snprintf(h.cpus, sizeof(h.cpus), "%s", s->rep.place.cpus);
 	ret = send_body(s, RB_MSG_HELLO, rb_pack_hello(&h, msg, sizeof(msg)));
 	if (!ret)
 		ret = rb_oob_expect(&s->oob, RB_MSG_OK, msg, sizeof(msg), &len);
@@ -654,6 +727,7 @@ static void session_init(struct session *s, const struct rb_test *t, struct rb_c
 	s->run.p = &s->p;
 	s->run.oob = &s->oob;
 	s->run.timeout_ns = (uint64_t)c->timeout_s * 1000000000ULL;
+	gethostname(s->host, sizeof(s->host) - 1);
 	srand48((long)rb_now_ns() ^ getpid());
 	rb_ticks_per_ms(); /* calibrate now, not inside a measured wait */
 	rb_hook_bad_verify = role == RB_ROLE_SERVER && getenv("RDMABENCH_HOOK_BAD_VERIFY");
@@ -701,13 +775,16 @@ int rb_client(const struct rb_test *t, struct rb_cli *c)
 	session_init(&s, t, c, RB_ROLE_CLIENT);
 	s.p = c->p;
 	ret = client_checks(&s);
-	/* Local setup first: under load it takes seconds, which must not
-	 * count against the server's timeout. */
+	/* Local setup first, on the device the connection will leave from:
+	 * under load it takes seconds, which must not count against the
+	 * server's timeout. */
 	if (!ret)
-		ret = open_resources(&s);
+		ret = rb_oob_local(c->host, (uint16_t)c->tcp_port, c->bind, &s.local);
 	if (!ret)
-		ret = rb_oob_connect(c->host, (uint16_t)c->tcp_port, (int)c->timeout_s * 1000,
-				     &s.oob);
+		ret = open_resources(&s, (struct sockaddr *)&s.local);
+	if (!ret)
+		ret = rb_oob_connect(c->host, (uint16_t)c->tcp_port, c->bind,
+				     (int)c->timeout_s * 1000, &s.oob);
 	if (!ret)
 		ret = client_hello(&s);
 	if (!ret)
@@ -724,6 +801,23 @@ struct serve_for {
 	unsigned int accept; /* RB_T_* */
 	bool once;
 };
+
+/*
+ * A client on this very host (same name, same boot): two busy-pollers on
+ * one core would measure the scheduler, so this side keeps off its CPUs.
+ */
+static void same_host(struct session *s, const struct rb_msg_hello *h)
+{
+	char id[40], safe[4 * sizeof(h->cpus)];
+
+	boot_id(id, sizeof(id));
+	if (!id[0] || strcmp(h->boot_id, id) || strcmp(h->host, s->host))
+		return;
+	snprintf(s->peer_cpus, sizeof(s->peer_cpus), "%s", h->cpus);
+	if (rb_verbose)
+		rb_info("client %s runs on this host, on CPUs %s: measuring elsewhere", s->oob.peer,
+			h->cpus[0] ? rb_escape(h->cpus, safe, sizeof(safe)) : "(unbound)");
+}
 
 /* HELLO: which test; refuse one this server does not run. */
 static int server_hello(struct session *s, const struct serve_for *f)
@@ -752,6 +846,7 @@ static int server_hello(struct session *s, const struct serve_for *f)
 		return -EPROTONOSUPPORT;
 	}
 	s->run.t = s->t;
+	same_host(s, &h);
 	return send_body(s, RB_MSG_OK, 0);
 }
 
@@ -792,10 +887,15 @@ static int take_slot(struct session *s)
 /* PARAMS: adopt the client's plan after the checks the command line gets. */
 static int server_params(struct session *s)
 {
+	struct sockaddr_storage local;
+	socklen_t sl = sizeof(local);
 	char err[RB_TEXT_MAX];
 	uint32_t len;
 	int ret;
 
+	/* The device is the one the client reached us through. */
+	if (getsockname(s->oob.fd, (struct sockaddr *)&local, &sl))
+		local.ss_family = AF_UNSPEC;
 	ret = rb_oob_expect(&s->oob, RB_MSG_PARAMS, msg, sizeof(msg), &len);
 	if (ret)
 		return ret;
@@ -809,7 +909,8 @@ static int server_params(struct session *s)
 	}
 	ret = take_slot(s);
 	if (!ret)
-		ret = open_resources(s);
+		ret = open_resources(s, local.ss_family == AF_UNSPEC ? NULL
+								     : (struct sockaddr *)&local);
 	return ret ? ret : send_body(s, RB_MSG_OK, 0);
 }
 
@@ -981,14 +1082,17 @@ int rb_server(const char *name, unsigned int accept, bool once, struct rb_cli *c
 {
 	struct serve_for f = { name, accept, once };
 	struct rb_oob o = { .fd = -1 };
+	char addrs[512];
 	int lfd, ret;
 
 	if (check_outputs(c) || rb_place_check(c->cpu, c->numa))
 		return RB_EXIT_USAGE;
-	ret = rb_oob_listen((uint16_t)c->tcp_port, &lfd);
+	ret = rb_oob_listen((uint16_t)c->tcp_port, c->bind, &lfd);
 	if (ret)
 		return RB_EXIT_FAIL;
-	rb_info("%s: waiting for a client on TCP port %u", name, c->tcp_port);
+	rb_oob_listening(lfd, addrs, sizeof(addrs));
+	rb_info("%s: waiting for a client on TCP port %u of %s", name, c->tcp_port,
+		addrs[0] ? addrs : "every address");
 	if (!once) {
 		ret = serve_forever(lfd, &f, c);
 	} else if ((ret = rb_oob_accept(lfd, -1, &o))) {

@@ -722,6 +722,45 @@ static bool user_affinity(const struct rb_place_in *in)
 	return !hwloc_bitmap_isincluded(hwloc_topology_get_allowed_cpuset(in->topo), in->current);
 }
 
+/* @set without every core that holds a CPU of @peer. */
+static void drop_peer_cores(hwloc_topology_t topo, hwloc_bitmap_t set, hwloc_const_cpuset_t peer)
+{
+	hwloc_obj_type_t type = HWLOC_OBJ_CORE;
+	hwloc_obj_t obj = NULL;
+
+	if (hwloc_get_type_depth(topo, type) < 0)
+		type = HWLOC_OBJ_PU;
+	while ((obj = hwloc_get_next_obj_covering_cpuset_by_type(topo, peer, type, obj)))
+		hwloc_bitmap_andnot(set, set, obj->cpuset);
+	hwloc_bitmap_andnot(set, set, peer);
+}
+
+/*
+ * A peer on this host busy-polls its CPUs: keep off its cores, on the
+ * device's node when it has another core, else anywhere allowed (the
+ * placement is then remote, and says why).
+ */
+static void avoid_peer(const struct rb_place_in *in, struct rb_place_plan *plan,
+		       hwloc_bitmap_t cand)
+{
+	hwloc_bitmap_t other;
+
+	if (!in->peer)
+		return;
+	other = hwloc_bitmap_dup(cand);
+	if (!other)
+		return;
+	drop_peer_cores(in->topo, other, in->peer);
+	if (hwloc_bitmap_iszero(other)) {
+		hwloc_bitmap_copy(other, hwloc_topology_get_allowed_cpuset(in->topo));
+		drop_peer_cores(in->topo, other, in->peer);
+		plan->peer_moved = !hwloc_bitmap_iszero(other);
+	}
+	if (!hwloc_bitmap_iszero(other))
+		hwloc_bitmap_copy(cand, other);
+	hwloc_bitmap_free(other);
+}
+
 static int auto_cpus(const struct rb_place_in *in, struct rb_place_plan *plan)
 {
 	hwloc_bitmap_t cand;
@@ -740,6 +779,7 @@ static int auto_cpus(const struct rb_place_in *in, struct rb_place_plan *plan)
 		return -ENOMEM;
 	}
 	hwloc_bitmap_and(cand, cand, hwloc_topology_get_allowed_cpuset(in->topo));
+	avoid_peer(in, plan, cand);
 	core = hwloc_bitmap_iszero(cand) ? NULL : pick_core(in->topo, cand, in->loaded);
 	if (core) {
 		/* One CPU, not the whole core: no migration between SMT
@@ -851,7 +891,8 @@ static void remote_warning(const struct rb_place_in *in, struct rb_place_plan *p
 		snprintf(what + n, sizeof(what) - n, "%sbuffers are on node %d",
 			 cpu_ok ? "" : " and ", plan->mem_node);
 	snprintf(plan->warning, sizeof(plan->warning),
-		 "remote placement: %s is on NUMA node %d, but %s", in->dev, in->dev_node, what);
+		 "remote placement: %s is on NUMA node %d, but %s%s", in->dev, in->dev_node, what,
+		 plan->peer_moved ? " (its cores are taken by the peer on this host)" : "");
 }
 
 /* Local means: every CPU on the device's node, and memory there too. */

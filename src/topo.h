@@ -24,6 +24,9 @@
  * @out:      filled with what was done (device node, bound CPUs, mem node,
  *            local or not), whether or not binding succeeded.
  *
+ * @peer_cpus: the CPUs the peer measures on when it shares this host
+ *            (NULL: it does not); "auto" keeps off them.
+ *
  * With "auto", an affinity the user already set (taskset, numactl) is kept
  * and reported.  Unknown locality is said once and the run carries on
  * unbound.  A remote placement prints a warning naming both nodes.
@@ -31,7 +34,7 @@
  * (e.g. --cpu 7 on a 2-CPU machine), after logging why.
  */
 int rb_place_apply(const char *ibdev, const char *cpu_opt, const char *numa_opt,
-		   struct rb_placement *out);
+		   const char *peer_cpus, struct rb_placement *out);
 
 /*
  * rb_place_check() - whether an explicit --cpu list or --numa node can be
@@ -196,6 +199,7 @@ struct rb_place_in {
 	const char *numa_opt;	      /* "auto", "none" or a node number */
 	hwloc_const_cpuset_t current; /* the thread's affinity before us */
 	hwloc_const_cpuset_t loaded;  /* CPUs seen busy; NULL unknown */
+	hwloc_const_cpuset_t peer;    /* CPUs of a peer on this host; NULL none */
 	bool mem_policy;	      /* the user set a memory policy (numactl -m) */
 	int mem_policy_node;	      /* its node when it names one, else -1 */
 	bool membind_ok;	      /* this kernel can bind memory to a node */
@@ -210,6 +214,7 @@ struct rb_place_plan {
 	int local;	    /* 1, 0, -1 unknown */
 	bool kept_affinity; /* auto kept an affinity set by the user */
 	bool unknown;	    /* device locality unknown: unbound */
+	bool peer_moved;    /* the node's cores were the peer's: went elsewhere */
 	char warning[320];  /* remote placement, "" when none */
 };
 
@@ -217,7 +222,8 @@ struct rb_place_plan {
  * rb_place_decide() - which CPUs and memory node to use.  With "auto": keep
  * an affinity the user set; else one core of the device's node (the first
  * core none of whose CPUs is in @in->loaded, else the first), bound to its
- * first CPU; memory on the device's node unless the user set a policy.
+ * first CPU, never a core of @in->peer while another core exists (then
+ * the nearest node's, with a warning); memory on the device's node unless the user set a policy.
  * Decides only; rb_place_apply() binds.  Returns 0, or -EINVAL/-ENOSYS
  * after logging when an explicit --cpu or --numa cannot be honoured.  On
  * error @plan needs no fini.

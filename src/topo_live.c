@@ -224,7 +224,7 @@ static int place(struct rb_place_in *in, const struct rb_dev_info *d, struct rb_
 }
 
 int rb_place_apply(const char *ibdev, const char *cpu_opt, const char *numa_opt,
-		   struct rb_placement *out)
+		   const char *peer_cpus, struct rb_placement *out)
 {
 	struct rb_place_in in = {
 		.sysroot = SYSROOT,
@@ -233,7 +233,7 @@ int rb_place_apply(const char *ibdev, const char *cpu_opt, const char *numa_opt,
 		.numa_opt = numa_opt,
 	};
 	struct rb_dev_info d;
-	hwloc_bitmap_t loaded = NULL;
+	hwloc_bitmap_t loaded = NULL, peer;
 	int ret;
 
 	out->device_numa_node = -1;
@@ -255,8 +255,12 @@ int rb_place_apply(const char *ibdev, const char *cpu_opt, const char *numa_opt,
 	if (!strcmp(cpu_opt, "auto"))
 		loaded = loaded_cpus(in.topo);
 	in.loaded = loaded;
+	peer = peer_cpus ? hwloc_bitmap_alloc() : NULL;
+	if (peer && !rb_cpus_parse(peer_cpus, peer) && !hwloc_bitmap_iszero(peer))
+		in.peer = peer;
 	read_mem_policy(&in);
 	ret = place(&in, &d, out);
+	hwloc_bitmap_free(peer);
 	hwloc_bitmap_free(loaded);
 	rb_dev_info_free(&d);
 	hwloc_topology_destroy(in.topo);

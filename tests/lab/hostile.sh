@@ -16,10 +16,8 @@ ms() { echo $(($(date +%s%N) / 1000000)); }
 # REGEX; prints the ms waited.
 wait_for() {
 	_t0=$(ms)
-	_i=0
-	while ! tail -n "+$2" "$1" 2>/dev/null | grep -q -- "$3" && [ $_i -lt $(($4 * 10)) ]; do
+	while ! tail -n "+$2" "$1" 2>/dev/null | grep -q -- "$3" && [ $(($(ms) - _t0)) -lt $(($4 * 1000)) ]; do
 		sleep 0.1
-		_i=$((_i + 1))
 	done
 	echo $(($(ms) - _t0))
 }

@@ -75,6 +75,7 @@ static const struct want wants[] = {
 	{ "device", 'd', RB_OPT_STR, CLI(device), SZ(device), 0, 0, false, false, NULL, RB_T_ALL },
 	{ "ib-port", 'i', RB_OPT_I32, CLI(ib_port), 0, 1, 255, false, false, NULL, RB_T_RUN },
 	{ "gid-index", 'x', RB_OPT_I32, CLI(gid_index), 0, 0, 4095, false, false, NULL, RB_T_RUN },
+	{ "bind", 0, RB_OPT_STR, CLI(bind), SZ(bind), 0, 0, false, false, NULL, RB_T_RUN },
 	{ "port", 'p', RB_OPT_U32, CLI(tcp_port), 0, 1, 65535, false, false, NULL, RB_T_RUN },
 	{ "timeout", 0, RB_OPT_U32, CLI(timeout_s), 0, 1, 3600, false, false, NULL, RB_T_RUN },
 	{ "cpu", 0, RB_OPT_STR, CLI(cpu), SZ(cpu), 0, 0, false, false, NULL, RB_T_RUN },

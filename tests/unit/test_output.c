@@ -623,7 +623,7 @@ static void test_json_op(void **state)
 
 	got = write_mem(RB_FMT_TABLE, &r, lat_res, 1);
 	assert_non_null(strstr(got, "# rdmabench " PACKAGE_VERSION " atomic_lat cswap client  "
-								   "bad"));
+				    "bad"));
 	free(got);
 }
 

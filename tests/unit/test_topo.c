@@ -511,6 +511,41 @@ static void test_auto_skips_loaded(void **state)
 	pl_done(&p);
 }
 
+/* A peer on the same host: keep off its cores, leave the node if needed. */
+static void test_auto_avoids_peer(void **state)
+{
+	hwloc_bitmap_t peer = set_of("4");
+	struct pl p;
+
+	pl_init(&p, *state, "mlx5_0", "auto", "auto");
+	p.in.peer = peer;
+	assert_int_equal(pl_run(&p), 0);
+	assert_string_equal(p.cpus, "6");
+	assert_int_equal(p.plan.local, 1);
+	assert_false(p.plan.peer_moved);
+	rb_place_plan_fini(&p.plan);
+	/* Its SMT sibling is its core too. */
+	hwloc_bitmap_free(peer);
+	peer = set_of("5");
+	p.in.peer = peer;
+	assert_int_equal(pl_run(&p), 0);
+	assert_string_equal(p.cpus, "6");
+	rb_place_plan_fini(&p.plan);
+	/* Both cores of node 1 taken: another node, said. */
+	hwloc_bitmap_free(peer);
+	peer = set_of("4,7");
+	p.in.peer = peer;
+	assert_int_equal(pl_run(&p), 0);
+	assert_string_equal(p.cpus, "0");
+	assert_true(p.plan.peer_moved);
+	assert_int_equal(p.plan.local, 0);
+	assert_string_equal(p.plan.warning, "remote placement: mlx5_0 is on NUMA node 1, but CPU 0 "
+					    "is on node 0 (its cores are taken by the peer on "
+					    "this host)");
+	pl_done(&p);
+	hwloc_bitmap_free(peer);
+}
+
 static void test_explicit_remote(void **state)
 {
 	struct rb_placement out;
@@ -975,22 +1010,22 @@ static void test_apply_live(void **state)
 	snprintf(want, sizeof(want), "%d", cpu);
 
 	/* No such device: locality unknown, carry on. */
-	assert_int_equal(rb_place_apply("rb_no_dev", "none", "none", &out), 0);
+	assert_int_equal(rb_place_apply("rb_no_dev", "none", "none", NULL, &out), 0);
 	assert_int_equal(out.device_numa_node, -1);
 	assert_int_equal(out.mem_node, -1);
 	assert_int_equal(out.local, -1);
 	assert_true(out.cpus[0] != '\0');
 	snprintf(initial, sizeof(initial), "%s", out.cpus);
 
-	assert_int_equal(rb_place_apply("rb_no_dev", want, "none", &out), 0);
+	assert_int_equal(rb_place_apply("rb_no_dev", want, "none", NULL, &out), 0);
 	assert_string_equal(out.cpus, want);
 	assert_int_equal(sched_getcpu(), cpu);
 
 	/* none again: back to the affinity we started with. */
-	assert_int_equal(rb_place_apply("rb_no_dev", "none", "none", &out), 0);
+	assert_int_equal(rb_place_apply("rb_no_dev", "none", "none", NULL, &out), 0);
 	assert_string_equal(out.cpus, initial);
 
-	assert_int_equal(rb_place_apply("rb_no_dev", "65535", "none", &out), -EINVAL);
+	assert_int_equal(rb_place_apply("rb_no_dev", "65535", "none", NULL, &out), -EINVAL);
 	assert_string_equal(out.cpus, initial);
 }
 
@@ -1017,6 +1052,7 @@ int main(void)
 		FX(test_node_odd, "odd-nodes"),
 		FX(test_auto_local, "two-socket"),
 		FX(test_auto_skips_loaded, "two-socket"),
+		FX(test_auto_avoids_peer, "two-socket"),
 		FX(test_explicit_remote, "two-socket"),
 		FX(test_user_affinity, "two-socket"),
 		FX(test_none, "two-socket"),

@@ -448,9 +448,9 @@ static void test_hello_roundtrip(void **state)
 {
 	struct rb_msg_hello in, out;
 	uint8_t buf[BUFSZ];
-	static const uint8_t want[] = { 0x00, 0x05, '0', '.', '3', '.', '1', 0x00, 0x08, 'w', 'r',
-					'i',  't',  'e', '_', 'b', 'w', 0x00, 0x01, 'h', 0x00, 0x02,
-					'i',  'd',  0x00, 0x01, '1' };
+	static const uint8_t want[] = { 0x00, 0x05, '0',  '.',	'3', '.', '1',	0x00, 0x08,
+					'w',  'r',  'i',  't',	'e', '_', 'b',	'w',  0x00,
+					0x01, 'h',  0x00, 0x02, 'i', 'd', 0x00, 0x01, '1' };
 	int len;
 
 	(void)state;
