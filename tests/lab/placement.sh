@@ -4,8 +4,10 @@
 # sides, and --cpu 0 is recorded as remote with a warning naming both nodes.
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
-# Both sides auto-pin to CPU 1 (the only CPU of node 1) and so share it:
-# keep the runs tiny, they measure placement, not latency.
+# The client auto-pins to CPU 1 (the only CPU of node 1); the server learns
+# from the HELLO that the client shares its host and takes the other core,
+# CPU 0 on node 0, with a warning.  Then the default against a placement
+# pinned by hand (taskset): the p50 of the default must stay within 1.5x.
 lab_run '
 solo topo topo
 solo topojson topo --json "$OUT/topo.json"
@@ -13,6 +15,16 @@ solo nodev topo -d nosuch
 pair auto "send_lat --quiet" "send_lat -n 20 --warmup 5 192.0.2.1 --json $OUT/auto.json --csv $OUT/auto.csv"
 pair remote "send_lat --quiet --cpu none" "send_lat -n 20 --warmup 5 --cpu 0 192.0.2.1 --json $OUT/remote.json"
 solo badcpu send_lat --cpu 7 -n 5 --timeout 2 192.0.2.1
+for k in 1 2; do
+	pair default$k "send_lat --quiet" "send_lat -n 2000 192.0.2.1 --json $OUT/default$k.json"
+	taskset -c 0 "$RB" send_lat --quiet >"$OUT/pinned$k.srv.out" 2>"$OUT/pinned$k.srv.err" &
+	srv=$!
+	taskset -c 1 "$RB" send_lat -n 2000 192.0.2.1 --json "$OUT/pinned$k.json" \
+		>"$OUT/pinned$k.cli.out" 2>"$OUT/pinned$k.cli.err"
+	echo $? >"$OUT/pinned$k.cli.rc"
+	wait $srv
+	echo $? >"$OUT/pinned$k.srv.rc"
+done
 '
 
 expect_rc topo 0
@@ -33,7 +45,7 @@ expect_grep nodev.err 'nosuch'
 expect_rc auto.cli 0
 expect_rc auto.srv 0
 jcheck auto.json 'd["placement"] == {"device_numa_node": 1, "cpus": "1", "mem_node": 1, "local": True}' \
-	'd["peer_placement"] == {"device_numa_node": 1, "cpus": "1", "mem_node": 1, "local": True}'
+	'd["peer_placement"] == {"device_numa_node": 1, "cpus": "0", "mem_node": 1, "local": False}'
 jcheck auto.csv 'all(r["device_numa_node"] == "1" and r["cpus"] == "1" and r["mem_node"] == "1" and r["local"] == "true" for r in d)'
 expect_grep auto.cli.out '^# placement: .*node 1.*local'
 
@@ -42,6 +54,26 @@ jcheck remote.json 'd["placement"]["cpus"] == "0"' 'd["placement"]["local"] is F
 	'd["placement"]["device_numa_node"] == 1'
 expect_grep remote.cli.err 'warning: remote placement: rxe0 is on NUMA node 1, but CPU 0 is on node 0'
 
+expect_grep auto.srv.err 'warning: remote placement: rxe0 is on NUMA node 1, but CPU 0 is on node 0 (its cores are taken by the peer on this host)'
+
 expect_rc badcpu 2
 expect_grep badcpu.err 'cpu 7'
+
+# One host, default placement: no longer both busy-pollers on one core.
+for k in 1 2; do
+	for m in default pinned; do
+		expect_rc $m$k.cli 0
+		expect_rc $m$k.srv 0
+	done
+	jcheck default$k.json 'd["placement"]["cpus"] != d["peer_placement"]["cpus"]'
+	jcheck pinned$k.json 'd["placement"]["cpus"] == "1"' 'd["peer_placement"]["cpus"] == "0"'
+done
+python3 - "$OUT" <<'PY' || fail "default placement is slower than pinned by hand"
+import json, statistics, sys
+p50 = lambda f: json.load(open(f"{sys.argv[1]}/{f}.json"))["results"][0]["lat_us"]["p50"]
+d = statistics.median([p50("default1"), p50("default2")])
+p = statistics.median([p50("pinned1"), p50("pinned2")])
+print(f"one host: default p50 {d:.2f} us, pinned by hand {p:.2f} us, ratio {d / p:.2f}")
+sys.exit(0 if d <= 1.5 * p else 1)
+PY
 pass

@@ -742,6 +742,38 @@ static void server_wait_stop(void **state)
 	fx_end(&x);
 }
 
+/*
+ * A frozen client: heartbeats keep the server waiting, silence for the
+ * timeout ends the point with a message naming the client.
+ */
+static void server_wait_frozen(void **state)
+{
+	uint64_t t0;
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_start(&x, RB_ROLE_SERVER, 400);
+	peer_sync(&x, 0, RB_SYNC_ALIVE, 0);
+	peer_sync(&x, 0, RB_SYNC_ALIVE, 0);
+	t0 = rb_now_ns();
+	assert_int_equal(rb_run_server_wait(&x.r), -ETIMEDOUT);
+	assert_true(ms_since(t0) >= 400);
+	assert_true(ms_since(t0) < 1400);
+	assert_false(x.r.stopped);
+	assert_has(rb_last_error, "sent nothing for 0.4 s during point 0");
+	assert_has(rb_last_error, "is it alive");
+	fx_end(&x);
+	/* Heartbeats, then the STOP: a normal end. */
+	fx_plan(&x, "write_bw");
+	fx_start(&x, RB_ROLE_SERVER, 400);
+	peer_sync(&x, 0, RB_SYNC_ALIVE, 0);
+	peer_sync(&x, 0, RB_SYNC_STOP, 300);
+	assert_int_equal(rb_run_server_wait(&x.r), 0);
+	assert_int_equal(x.r.total, 300);
+	fx_end(&x);
+}
+
 /* send_bw server: counts every message the STOP announced, even if it came first. */
 static void server_recv_counts(void **state)
 {
@@ -792,6 +824,7 @@ int main(void)
 		cmocka_unit_test(pingpong_stuck_times_out),
 		cmocka_unit_test(oneshot_read_lat),
 		cmocka_unit_test(server_wait_stop),
+		cmocka_unit_test(server_wait_frozen),
 		cmocka_unit_test(server_recv_counts),
 	};
 
