@@ -89,9 +89,9 @@ fi
 expect_rc toolarge 2
 expect_grep toolarge.err '^rdmabench write_bw: the sweep has 12288 points, more than the 10000 allowed$'
 expect_rc emptys 2
-expect_grep emptys.err "^rdmabench write_bw: -s/--size '': "
+expect_grep emptys.err "^rdmabench write_bw: -s/--size: '' is not a number"
 expect_rc emptyl 2
-expect_grep emptyl.err "^rdmabench write_bw: -l/--batch '8..4:+1': "
+expect_grep emptyl.err "^rdmabench write_bw: -l/--batch: range 8..4:+1 does not step upwards"
 for n in toolarge emptys emptyl; do
 	[ "$(wc -l <"$OUT/$n.err")" = 1 ] || fail "$n.err: want exactly one line: $(cat "$OUT/$n.err")"
 done
