@@ -700,17 +700,6 @@ static int write_replace(const char *path, enum rb_format fmt, const struct rb_r
 	return ret;
 }
 
-/* A device, a pipe or a file in a directory we cannot write: in place. */
-static int write_in_place(const char *path, enum rb_format fmt, const struct rb_report *r,
-			  const struct rb_result *res, size_t n)
-{
-	FILE *f = fopen(path, "w");
-
-	if (!f)
-		return -errno;
-	return write_stream(f, fmt, r, res, n, false);
-}
-
 /* The directory part of @path, "." when it has none. */
 static const char *dir_of(const char *path, char *buf, size_t len)
 {
@@ -724,43 +713,92 @@ static const char *dir_of(const char *path, char *buf, size_t len)
 	return buf;
 }
 
+/* How a path is written. */
+enum out_how {
+	OUT_REPLACE,  /* temp file + rename(): a regular file, or a new one */
+	OUT_TRUNCATE, /* in place: a regular file in a directory we cannot write */
+	OUT_APPEND,   /* in place, once: a device, a pipe, /dev/stdout */
+};
+
+/* /dev/stdout, /dev/fd/N, /proc/self/fd/N: the caller's own stream. */
+static bool is_special(const char *path)
+{
+	return !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6);
+}
+
+/* A dangling symlink: the file it names, to be created. */
+static int link_target(const char *path, char *real, size_t len)
+{
+	char target[PATH_MAX], dir[PATH_MAX];
+	ssize_t n = readlink(path, target, sizeof(target) - 1);
+
+	if (n < 0)
+		return -errno;
+	target[n] = '\0';
+	if (target[0] == '/')
+		n = snprintf(real, len, "%s", target);
+	else
+		n = snprintf(real, len, "%s/%s", dir_of(path, dir, sizeof(dir)), target);
+	return n >= (ssize_t)len ? -ENAMETOOLONG : 0;
+}
+
 /*
- * Where @path leads: a regular file (or nothing yet) whose directory we
- * can write is replaced atomically; anything else is written in place.
- * A symlink is followed, so the link itself is never replaced.
+ * Where @path leads, and how to write it: a symlink is followed, so the
+ * link itself is never replaced; a device or the caller's own stream is
+ * never replaced either, and written after what is already there.
  */
-static int out_kind(const char *path, char *real, size_t len, bool *replace)
+static int out_kind(const char *path, char *real, size_t len, enum out_how *how)
 {
 	char dir[PATH_MAX];
 	struct stat st;
 
-	if (!realpath(path, real)) {
-		if (errno != ENOENT || snprintf(real, len, "%s", path) >= (int)len)
+	*how = OUT_APPEND;
+	if (is_special(path))
+		return snprintf(real, len, "%s", path) >= (int)len ? -ENAMETOOLONG : 0;
+	*how = OUT_REPLACE;
+	if (lstat(path, &st)) {
+		if (errno != ENOENT)
 			return -errno;
-		*replace = true; /* new: created by the rename */
-		return 0;
+		return snprintf(real, len, "%s", path) >= (int)len ? -ENAMETOOLONG : 0;
 	}
+	if (!realpath(path, real))
+		return errno == ENOENT && S_ISLNK(st.st_mode) ? link_target(path, real, len)
+							      : -errno;
 	if (stat(real, &st))
 		return -errno;
 	if (S_ISDIR(st.st_mode))
 		return -EISDIR;
 	if (S_ISBLK(st.st_mode))
 		return -ENOTSUP;
-	*replace = S_ISREG(st.st_mode) && !access(dir_of(real, dir, sizeof(dir)), W_OK);
+	if (!S_ISREG(st.st_mode))
+		*how = OUT_APPEND;
+	else if (access(dir_of(real, dir, sizeof(dir)), W_OK))
+		*how = OUT_TRUNCATE;
 	return 0;
+}
+
+/* In place: a device, a pipe, or a file in a directory we cannot write. */
+static int write_in_place(const char *path, enum out_how how, enum rb_format fmt,
+			  const struct rb_report *r, const struct rb_result *res, size_t n)
+{
+	FILE *f = fopen(path, how == OUT_APPEND ? "a" : "w");
+
+	if (!f)
+		return -errno;
+	return write_stream(f, fmt, r, res, n, false);
 }
 
 int rb_write_file(const char *path, enum rb_format fmt, const struct rb_report *r,
 		  const struct rb_result *res, size_t n)
 {
 	char real[PATH_MAX];
-	bool replace = false;
+	enum out_how how;
 	int ret;
 
-	ret = out_kind(path, real, sizeof(real), &replace);
+	ret = out_kind(path, real, sizeof(real), &how);
 	if (!ret)
-		ret = replace ? write_replace(real, fmt, r, res, n)
-			      : write_in_place(real, fmt, r, res, n);
+		ret = how == OUT_REPLACE ? write_replace(real, fmt, r, res, n)
+					 : write_in_place(real, how, fmt, r, res, n);
 	if (ret)
 		rb_err("cannot write %s: %s", path, strerror(-ret));
 	return ret;
@@ -770,6 +808,8 @@ bool rb_output_rewritable(const char *path)
 {
 	struct stat st;
 
+	if (is_special(path))
+		return false;
 	return stat(path, &st) ? errno == ENOENT : S_ISREG(st.st_mode);
 }
 

@@ -27,7 +27,7 @@ echo $? >"$OUT/server.rc"
 # Bound to the IPv6 address: it says so and is not reached over IPv4.
 "$RB" server --cpu none --bind 2001:db8::1 >"$OUT/bound.out" 2>"$OUT/bound.err" &
 srv=$!
-solo bound6 write_bw --cpu none -n 100 --bind 2001:db8::1 2001:db8::1 --json "$OUT/bound6.json"
+solo bound6 write_bw --cpu none --verify -n 100 --bind 2001:db8::1 2001:db8::1 --json "$OUT/bound6.json"
 solo bound4 write_bw --cpu none -n 100 --timeout 2 192.0.2.1
 kill -INT $srv
 wait $srv

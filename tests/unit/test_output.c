@@ -666,6 +666,51 @@ static void test_write_fail(void **state)
 	assert_int_equal(rmdir(tmp_path("isdir")), 0);
 }
 
+/* A symlink is followed and kept; a device is written in place; checks. */
+static void test_write_targets(void **state)
+{
+	struct rb_report r;
+	char err[600], target[600];
+	struct stat st;
+	char *got;
+
+	(void)state;
+	lat_report(&r);
+	/* A dangling link: its target is created, the link stays a link. */
+	snprintf(target, sizeof(target), "%s", tmp_path("target.csv"));
+	assert_int_equal(symlink("target.csv", tmp_path("link.csv")), 0);
+	assert_int_equal(rb_write_file(tmp_path("link.csv"), RB_FMT_CSV, &r, lat_res, 1), 0);
+	assert_int_equal(lstat(tmp_path("link.csv"), &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	got = slurp(target);
+	assert_non_null(strstr(got, "send_lat"));
+	free(got);
+	/* Again, with the target there: still a link. */
+	assert_int_equal(rb_write_file(tmp_path("link.csv"), RB_FMT_CSV, &r, lat_res, 1), 0);
+	assert_int_equal(lstat(tmp_path("link.csv"), &st), 0);
+	assert_true(S_ISLNK(st.st_mode));
+	assert_int_equal(unlink(tmp_path("link.csv")), 0);
+	assert_int_equal(unlink(target), 0);
+	/* A device is written, never replaced; /dev/full says why it fails. */
+	assert_int_equal(rb_write_file("/dev/null", RB_FMT_JSON, &r, lat_res, 1), 0);
+	assert_int_equal(stat("/dev/null", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+	assert_true(rb_write_file("/dev/full", RB_FMT_JSON, &r, lat_res, 1) < 0);
+	assert_int_equal(stat("/dev/full", &st), 0);
+	assert_true(S_ISCHR(st.st_mode));
+	assert_false(rb_output_rewritable("/dev/stdout"));
+	assert_true(rb_output_rewritable(tmp_path("new.json")));
+	/* The up-front checks. */
+	assert_int_equal(rb_output_check(tmp_path("new.json"), err, sizeof(err)), 0);
+	assert_int_equal(mkdir(tmp_path("d"), 0755), 0);
+	assert_int_equal(rb_output_check(tmp_path("d"), err, sizeof(err)), -EISDIR);
+	assert_non_null(strstr(err, "is a directory"));
+	assert_int_equal(rb_output_check("/nonexistent-dir/x", err, sizeof(err)), -EACCES);
+	assert_true(rb_output_same(tmp_path("d"), tmp_path("d")));
+	assert_int_equal(rmdir(tmp_path("d")), 0);
+	assert_no_temp();
+}
+
 static void test_timestamp(void **state)
 {
 	char buf[32];
@@ -715,7 +760,8 @@ int main(void)
 		cmocka_unit_test(test_csv_sanitize), cmocka_unit_test(test_table_units),
 		cmocka_unit_test(test_json_lat),     cmocka_unit_test(test_json_bw),
 		cmocka_unit_test(test_json_op),	     cmocka_unit_test(test_nan),
-		cmocka_unit_test(test_write_fail),   cmocka_unit_test(test_timestamp),
+		cmocka_unit_test(test_write_fail),   cmocka_unit_test(test_write_targets),
+		cmocka_unit_test(test_timestamp),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
