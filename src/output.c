@@ -753,6 +753,9 @@ static int out_kind(const char *path, char *real, size_t len, enum out_how *how)
 	struct stat st;
 
 	*how = OUT_APPEND;
+	/* Never a new file under /dev or /proc. */
+	if (is_special(path) && stat(path, &st))
+		return -errno;
 	if (is_special(path))
 		return snprintf(real, len, "%s", path) >= (int)len ? -ENAMETOOLONG : 0;
 	*how = OUT_REPLACE;
@@ -832,7 +835,7 @@ int rb_output_check(const char *path, char *err, size_t len)
 	struct stat st;
 
 	if (stat(path, &st)) {
-		if (errno != ENOENT)
+		if (errno != ENOENT || is_special(path))
 			return ofail(err, len, -errno, "%s: %s", path, strerror(errno));
 		dir_of(path, dir, sizeof(dir));
 		if (access(dir, W_OK))

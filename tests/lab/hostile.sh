@@ -153,7 +153,9 @@ solo link write_bw --cpu none -n 100 192.0.2.1 --csv "$OUT/link.csv"
 [ -L "$OUT/link.csv" ] && echo symlink >"$OUT/link.kind"
 solo dir write_bw --cpu none -n 100 192.0.2.1 --csv "$OUT"
 solo same write_bw --cpu none -n 100 192.0.2.1 --csv "$OUT/x" --json "$OUT/x"
-solo stdout write_bw --cpu none -n 100 -s 64,128 192.0.2.1 --json /dev/stdout
+# The guest has no udev, so no /dev/stdout: the same through /proc.
+solo stdout write_bw --cpu none -n 100 -s 64,128 192.0.2.1 --json /proc/self/fd/1
+solo nodev write_bw --cpu none -n 100 192.0.2.1 --json /dev/no-such-thing
 kill -INT $srv
 wait $srv
 solo badcpu server --cpu 9999 --timeout 1
@@ -246,7 +248,9 @@ expect_rc same 2
 expect_grep same.err "name the same file"
 expect_rc stdout 0
 [ "$(grep -c '"schema_version"' "$OUT/stdout.out")" = 1 ] ||
-	fail "--json /dev/stdout: want one document, written once"
+	fail "--json /proc/self/fd/1: want one document, written once"
+expect_rc nodev 2
+expect_grep nodev.err "/dev/no-such-thing: No such file or directory"
 expect_rc badcpu 2
 expect_grep badcpu.err "--cpu 9999"
 pass

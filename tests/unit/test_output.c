@@ -699,6 +699,10 @@ static void test_write_targets(void **state)
 	assert_int_equal(stat("/dev/full", &st), 0);
 	assert_true(S_ISCHR(st.st_mode));
 	assert_false(rb_output_rewritable("/dev/stdout"));
+	/* Nothing is ever created under /dev. */
+	assert_int_equal(rb_output_check("/dev/rb-no-such", err, sizeof(err)), -ENOENT);
+	assert_true(rb_write_file("/dev/rb-no-such", RB_FMT_JSON, &r, lat_res, 1) < 0);
+	assert_int_not_equal(access("/dev/rb-no-such", F_OK), 0);
 	assert_true(rb_output_rewritable(tmp_path("new.json")));
 	/* The up-front checks. */
 	assert_int_equal(rb_output_check(tmp_path("new.json"), err, sizeof(err)), 0);
