@@ -831,13 +831,14 @@ static int ofail(char *err, size_t len, int ret, const char *fmt, ...)
 
 int rb_output_check(const char *path, char *err, size_t len)
 {
-	char dir[PATH_MAX];
+	char buf[PATH_MAX];
+	const char *dir;
 	struct stat st;
 
 	if (stat(path, &st)) {
 		if (errno != ENOENT || is_special(path))
 			return ofail(err, len, -errno, "%s: %s", path, strerror(errno));
-		dir_of(path, dir, sizeof(dir));
+		dir = dir_of(path, buf, sizeof(buf));
 		if (access(dir, W_OK))
 			return ofail(err, len, -EACCES, "%s: cannot create a file in %s: %s", path,
 				     dir, strerror(errno));

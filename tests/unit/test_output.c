@@ -710,6 +710,9 @@ static void test_write_targets(void **state)
 	assert_int_equal(rb_output_check(tmp_path("d"), err, sizeof(err)), -EISDIR);
 	assert_non_null(strstr(err, "is a directory"));
 	assert_int_equal(rb_output_check("/nonexistent-dir/x", err, sizeof(err)), -EACCES);
+	assert_non_null(strstr(err, "cannot create a file in /nonexistent-dir"));
+	/* A bare name lives in the current directory. */
+	assert_int_equal(rb_output_check("rb-new-file.json", err, sizeof(err)), 0);
 	assert_true(rb_output_same(tmp_path("d"), tmp_path("d")));
 	assert_int_equal(rmdir(tmp_path("d")), 0);
 	assert_no_temp();
