@@ -23,3 +23,35 @@ solo() {
 	"$RB" "$@" >"$OUT/$_n.out" 2>"$OUT/$_n.err"
 	echo $? >"$OUT/$_n.rc"
 }
+
+# wire_snap: for each host of the lab (rxe-lab --hosts N), its NIC's packet
+# counters and its rxe device's sent/rcvd packets, as one JSON object keyed
+# by host number.  Hosts, devices and NICs come from the harness's table.
+wire_snap() {
+	_ws_sep='{'
+	while IFS='	' read -r _ws_h _ws_dev _ws_nic _ws_rest; do
+		[ "$_ws_h" != host ] || continue
+		_ws_n=/sys/class/net/$_ws_nic/statistics
+		_ws_c=/sys/class/infiniband/$_ws_dev/ports/1/hw_counters
+		printf '%s"%s": {"device": "%s", "nic": "%s", "nic_tx": %s, "nic_rx": %s, "sent": %s, "rcvd": %s}' \
+			"$_ws_sep" "$_ws_h" "$_ws_dev" "$_ws_nic" \
+			"$(cat "$_ws_n/tx_packets")" "$(cat "$_ws_n/rx_packets")" \
+			"$(cat "$_ws_c/sent_pkts")" "$(cat "$_ws_c/rcvd_pkts")"
+		_ws_sep=', '
+	done </run/rxe-lab/hosts
+	echo '}'
+}
+
+# wire NAME CMD [ARGS...]: run CMD (e.g. pair or solo and their arguments)
+# and keep every host's counters from before and after it, and how long it
+# took, in $OUT/NAME.wire.json as {"before": ..., "after": ..., "ms": ...}.
+wire() {
+	_w_name=$1
+	shift
+	_w_before=$(wire_snap)
+	_w_t0=$(date +%s%N)
+	"$@"
+	_w_ms=$((($(date +%s%N) - _w_t0) / 1000000))
+	printf '{"before": %s, "after": %s, "ms": %s}\n' "$_w_before" "$(wire_snap)" "$_w_ms" \
+		>"$OUT/$_w_name.wire.json"
+}
