@@ -23,3 +23,41 @@ solo() {
 	"$RB" "$@" >"$OUT/$_n.out" 2>"$OUT/$_n.err"
 	echo $? >"$OUT/$_n.rc"
 }
+
+# wire_snap: for each host of the lab (rxe-lab --hosts N), its NIC's packet
+# counters and its rxe device's sent/rcvd packets, as one JSON object keyed
+# by host number, in $_ws_json.  Hosts, devices and NICs come from the
+# harness's table.  Only shell builtins, no cat or date: under TCG on a
+# loaded machine a single exec has taken most of a second.
+wire_snap() {
+	_ws_json='{'
+	while IFS='	' read -r _ws_h _ws_dev _ws_nic _ws_rest; do
+		[ "$_ws_h" != host ] || continue
+		_ws_n=/sys/class/net/$_ws_nic/statistics
+		_ws_c=/sys/class/infiniband/$_ws_dev/ports/1/hw_counters
+		read -r _ws_tx <"$_ws_n/tx_packets"
+		read -r _ws_rx <"$_ws_n/rx_packets"
+		read -r _ws_sent <"$_ws_c/sent_pkts"
+		read -r _ws_rcvd <"$_ws_c/rcvd_pkts"
+		[ "$_ws_json" = '{' ] || _ws_json="$_ws_json, "
+		_ws_json="$_ws_json\"$_ws_h\": {\"device\": \"$_ws_dev\", \"nic\": \"$_ws_nic\", \"nic_tx\": $_ws_tx, \"nic_rx\": $_ws_rx, \"sent\": $_ws_sent, \"rcvd\": $_ws_rcvd}"
+	done </run/rxe-lab/hosts
+	_ws_json="$_ws_json}"
+}
+
+# wire NAME CMD [ARGS...]: run CMD (e.g. pair or solo and their arguments)
+# and keep every host's counters from before and after it, and how long it
+# took (from /proc/uptime, in 10 ms steps), in $OUT/NAME.wire.json as
+# {"before": ..., "after": ..., "ms": ...}.
+wire() {
+	_w_name=$1
+	shift
+	wire_snap
+	_w_before=$_ws_json
+	read -r _w_t0 _w_rest </proc/uptime
+	"$@"
+	read -r _w_t1 _w_rest </proc/uptime
+	wire_snap
+	printf '{"before": %s, "after": %s, "ms": %d}\n' "$_w_before" "$_ws_json" \
+		$(((${_w_t1%.*}${_w_t1#*.} - ${_w_t0%.*}${_w_t0#*.}) * 10)) >"$OUT/$_w_name.wire.json"
+}

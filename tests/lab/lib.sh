@@ -21,10 +21,12 @@ fail() {
 
 # lab_run SCRIPT: run SCRIPT (sh text) in the guest with RB (the binary),
 # OUT (results, shared) and LAB (tests/lab in the source tree) set.
+# LAB_HOSTS=N boots the guest as N hosts on one wire (rxe-lab --hosts N).
 lab_run() {
+	# shellcheck disable=SC2016 # $LAB is expanded in the guest
 	printf 'set -u\n. "$LAB/guest.sh"\n%s\n' "$1" >"$OUT/guest.sh"
-	"$RXE_LAB" --timeout "${LAB_TIMEOUT:-900}" --env RB="$RDMABENCH" --env OUT="$OUT" \
-		--env LAB="$TOP_SRCDIR/tests/lab" -- sh "$OUT/guest.sh" ||
+	"$RXE_LAB" --timeout "${LAB_TIMEOUT:-900}" --hosts "${LAB_HOSTS:-1}" --env RB="$RDMABENCH" \
+		--env OUT="$OUT" --env LAB="$TOP_SRCDIR/tests/lab" -- sh "$OUT/guest.sh" ||
 		fail "the lab run failed (exit $?)"
 }
 
