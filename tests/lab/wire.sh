@@ -6,7 +6,8 @@
 # NIC.  Every case records both hosts' NIC packet counters and rxe packet
 # counters before and after it, and the host checks that they moved.
 # Both sides share the guest's 2 vCPUs: --cpu none, small -n (a round trip
-# across the wire costs ~100+ us under TCG).
+# across the wire costs ~100+ us under TCG).  No side names its device:
+# --bind gives each its address, and the device holding it is chosen.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
@@ -17,11 +18,11 @@ N=200
 
 lab_run "
 N=$N"'
-C="-d rxe1 --cpu none --verify -n $N"
+C="--bind 192.0.2.2 --cpu none --verify -n $N"
 cp /run/rxe-lab/hosts "$OUT/hosts"
 echo "${RXE_LAB_HOSTS:-unset}" >"$OUT/nhosts"
 
-"$RB" server -d rxe0 --cpu none --quiet >"$OUT/server.out" 2>"$OUT/server.err" &
+"$RB" server --bind 192.0.2.1 --cpu none --quiet >"$OUT/server.out" 2>"$OUT/server.err" &
 srv=$!
 
 # The family at a small size and one of 8 packets (the path MTU is 1024).
@@ -49,11 +50,13 @@ echo $? >"$OUT/server.rc"
 wire place pair place "send_lat -d rxe0 --quiet --json $OUT/place.srv.json" \
 	"send_lat -d rxe1 -s 2 -n $N 192.0.2.1 --json $OUT/place.json"
 
-# -R: librdmacm resolves the route from the destination alone.  192.0.2.1
-# is a local address, so the route (and the device) is rxe0 whatever -d
-# says; crossing the wire needs the client to bind its source address.
-wire cm pair cm "send_lat -d rxe0 --cpu none --quiet --timeout 5" \
-	"send_lat -R -d rxe1 --cpu none -n $N --timeout 5 192.0.2.1"
+# -R: the CM resolves the route from the client'"'"'s address, so with
+# --bind 192.0.2.2 it leaves through host 2'"'"'s NIC.  Without --bind,
+# 192.0.2.1 is an address of this very guest: loopback on rxe0.
+wire cm pair cm "send_lat -d rxe0 --cpu none --quiet" \
+	"send_lat -R --bind 192.0.2.2 --cpu none --verify -n $N 192.0.2.1 --json $OUT/cm.json"
+wire cm_bw pair cm_bw "write_bw -d rxe0 --cpu none --quiet" \
+	"write_bw -R --bind 192.0.2.2 --cpu none --verify -n $N -s 8K 192.0.2.1 --json $OUT/cm_bw.json"
 wire cm_loop pair cm_loop "send_lat -d rxe0 --cpu none --quiet" \
 	"send_lat -R --cpu none --verify -n $N 192.0.2.1 --json $OUT/cm_loop.json"
 '
@@ -138,6 +141,10 @@ for m in lat bw; do
 	done
 done
 
+# The device was chosen by the bound address, and says so.
+jcheck send_lat.json '"192.0.2.2" in d["device"]["why_device"]' \
+	'd["device"]["gid"] == "::ffff:192.0.2.2"'
+
 expect_rc sweep 0
 result_json sweep.json write_bw None '[64, 4096] * 4' bw
 jcheck sweep.json '[(r["batch"], r["signal"]) for r in d["results"]] == [(1, 16), (1, 16), (1, 64), (1, 64), (16, 16), (16, 16), (16, 64), (16, 64)]'
@@ -161,13 +168,14 @@ crossed place $N
 
 # --- -R ------------------------------------------------------------------------
 
-# Not across the wire yet: with -R the CM takes 192.0.2.1's own device, so
-# -d rxe1 is refused by name (crossing needs a source address to bind).
-expect_rc cm.cli 1
-expect_grep cm.cli.err 'rdma_cm: the route goes through rxe0 port 1, not rxe1 port 1'
-show_wire cm
-jcheck cm.wire.json "$(delta 2 sent) == 0"
-echo "NOTE: -R cannot cross the wire yet: the CM routes 192.0.2.1 to its own device rxe0"
+# Across the wire from the bound address.
+for n in cm cm_bw; do
+	expect_rc $n.cli 0
+	expect_rc $n.srv 0
+	jcheck $n.json 'd["device"]["name"] == "rxe1"' 'd["params"]["rdma_cm"] is True' \
+		'd["params"]["verify"] is True'
+	crossed $n $N
+done
 
 # Without -d it runs, on rxe0 alone: the device counters move, the NICs do
 # not carry it (which also shows that crossed() tells the wire from loopback).
