@@ -1,6 +1,7 @@
 # shellcheck shell=bash
-# Shared by scripts/quickstart and scripts/check: install what is missing,
-# then bootstrap, configure and build in the source tree.  Each step is
+# Shared by scripts/quickstart, scripts/check and scripts/bench-perftest:
+# install what is missing, then bootstrap, configure and build out of the
+# source tree, in build/ (the binary is build/src/rdmabench).  Each step is
 # skipped when already done, so re-running is cheap.
 
 # Debian packages, by purpose.  iproute2 is on the list because the lab
@@ -41,18 +42,48 @@ rb_install_deps() {
 	apt-get install -y -q --no-install-recommends $missing >/dev/null
 }
 
-# Bootstrap, configure and build in the source tree (incrementally).
-rb_build() {
+# The build directory of scripts/quickstart and bench-perftest, relative to
+# the top of the tree.
+RB_BUILDDIR=build
+
+# rb_bootstrap: autoreconf when configure is missing or older than its inputs.
+rb_bootstrap() {
 	if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt Makefile.in ]; then
 		rb_say "autoreconf"
-		autoreconf -fi >/dev/null
+		autoreconf -fi >/dev/null || return 1
 	fi
-	if [ ! -f Makefile ] || [ configure -nt config.status ]; then
-		rb_say "configure"
-		./configure -q
+	# Automake refuses to configure elsewhere once the source tree itself
+	# is configured: that build goes (sources are untouched).
+	if [ -f config.status ]; then
+		rb_say "the source tree is configured in place; scripts build in $RB_BUILDDIR/ and" \
+			"others: removing the in-place build (make distclean)"
+		make -s distclean >/dev/null 2>&1 && [ ! -f config.status ] || {
+			rb_say "make distclean failed: clean the source tree (git clean -dfX), then retry"
+			return 1
+		}
 	fi
-	rb_say "make"
-	make -s -j"$(nproc)" >/dev/null
+}
+
+# rb_build [DIR [CONFIGURE-ARGS...]]: configure (again when the arguments
+# or configure changed) and build in DIR (default $RB_BUILDDIR), from the
+# top of the tree.
+rb_build() {
+	local dir=${1:-$RB_BUILDDIR} top=$PWD args
+	[ "$#" -eq 0 ] || shift
+	# Each step checks its status: callers may run this under `||`,
+	# where set -e does not apply.
+	rb_bootstrap || return 1
+	mkdir -p "$dir" || return 1
+	args="$*"
+	if [ ! -f "$dir/Makefile" ] || [ configure -nt "$dir/config.status" ] ||
+		[ "$(cat "$dir/.configure-args" 2>/dev/null)" != "$args" ]; then
+		rb_say "configure in $dir/${args:+ ($args)}"
+		rm -f "$dir/.configure-args"
+		(cd "$dir" && "$top/configure" -q "$@") || return 1
+		printf '%s\n' "$args" >"$dir/.configure-args"
+	fi
+	rb_say "make in $dir/"
+	make -C "$dir" -s -j"$(nproc)" >/dev/null
 }
 
 # Whether this machine has an RDMA device with an active port.
