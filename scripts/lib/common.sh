@@ -2,12 +2,16 @@
 # Shared by scripts/quickstart, scripts/check and scripts/bench-perftest:
 # install what is missing, then bootstrap, configure and build out of the
 # source tree, in build/ (the binary is build/src/rdmabench).  Each step is
-# skipped when already done, so re-running is cheap.
+# skipped when already done, so re-running is cheap.  Other builds sit next
+# to it: build-san/ (ASan + UBSan) and build-fuzz/ (clang, libFuzzer), both
+# made by scripts/check.
 
 # Debian packages, by purpose.  iproute2 is on the list because the lab
 # guest runs this machine's own `ip` and `rdma` tools.
 RB_PKGS_BUILD="autoconf automake libtool pkg-config make gcc libibverbs-dev librdmacm-dev
 	libhwloc-dev libnuma-dev libjansson-dev libcmocka-dev"
+# The fuzz targets (configure CC=clang --enable-fuzz): clang and libFuzzer.
+RB_PKGS_FUZZ="clang libclang-rt-14-dev"
 RB_PKGS_LAB="qemu-system-x86 linux-image-amd64 busybox-static cpio kmod iproute2 rdma-core
 	ibverbs-providers ibverbs-utils rdmacm-utils perftest"
 RB_PKGS_TOOLS="gnuplot-nox python3"
@@ -26,7 +30,7 @@ rb_missing_pkgs() {
 rb_install_deps() {
 	local missing
 	# shellcheck disable=SC2086 # the lists are word lists
-	missing=$(rb_missing_pkgs $RB_PKGS_BUILD $RB_PKGS_LAB $RB_PKGS_TOOLS | tr '\n' ' ')
+	missing=$(rb_missing_pkgs $RB_PKGS_BUILD $RB_PKGS_FUZZ $RB_PKGS_LAB $RB_PKGS_TOOLS | tr '\n' ' ')
 	if [ -z "${missing// /}" ]; then
 		return 0
 	fi
@@ -57,10 +61,10 @@ rb_bootstrap() {
 	if [ -f config.status ]; then
 		rb_say "the source tree is configured in place; scripts build in $RB_BUILDDIR/ and" \
 			"others: removing the in-place build (make distclean)"
-		make -s distclean >/dev/null 2>&1 && [ ! -f config.status ] || {
+		if ! make -s distclean >/dev/null 2>&1 || [ -f config.status ]; then
 			rb_say "make distclean failed: clean the source tree (git clean -dfX), then retry"
 			return 1
-		}
+		fi
 	fi
 }
 
