@@ -349,6 +349,28 @@ static void write_axis_seeds(void)
 	}
 }
 
+/* fuzz_cpus input: print buffer size - 1, then a --cpu list. */
+static void write_cpus_seeds(void)
+{
+	static const struct {
+		const char *name, *arg;
+		uint8_t len;
+	} lists[] = {
+		{ "one", "1", 127 },	      { "ranges", "0-3,8", 127 },
+		{ "spaces", "0 2 4-7", 127 }, { "cut", "0,2,4,6,8,10,12,14,16,18,20", 15 },
+		{ "wide", "0-65535", 127 },
+	};
+	struct seed s;
+	size_t i;
+
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		s.n = 0;
+		add_byte(&s, lists[i].len);
+		add(&s, lists[i].arg, strlen(lists[i].arg));
+		save("fuzz_cpus", lists[i].name, &s);
+	}
+}
+
 /* ---- dictionaries ------------------------------------------------------ */
 
 static void dict_word(FILE *f, const char *w, size_t n)
@@ -428,6 +450,7 @@ int main(int argc, char **argv)
 	write_oob_seeds(&m);
 	write_plan_seeds();
 	write_axis_seeds();
+	write_cpus_seeds();
 	write_dicts();
 	return 0;
 }
