@@ -1,12 +1,17 @@
 # shellcheck shell=bash
-# Shared by scripts/quickstart and scripts/check: install what is missing,
-# then bootstrap, configure and build in the source tree.  Each step is
-# skipped when already done, so re-running is cheap.
+# Shared by scripts/quickstart, scripts/check and scripts/bench-perftest:
+# install what is missing, then bootstrap, configure and build out of the
+# source tree, in build/ (the binary is build/src/rdmabench).  Each step is
+# skipped when already done, so re-running is cheap.  Other builds sit next
+# to it: build-san/ (ASan + UBSan) and build-fuzz/ (clang, libFuzzer), both
+# made by scripts/check.
 
 # Debian packages, by purpose.  iproute2 is on the list because the lab
 # guest runs this machine's own `ip` and `rdma` tools.
 RB_PKGS_BUILD="autoconf automake libtool pkg-config make gcc libibverbs-dev librdmacm-dev
 	libhwloc-dev libnuma-dev libjansson-dev libcmocka-dev"
+# The fuzz targets (configure CC=clang --enable-fuzz): clang and libFuzzer.
+RB_PKGS_FUZZ="clang libclang-rt-14-dev"
 RB_PKGS_LAB="qemu-system-x86 linux-image-amd64 busybox-static cpio kmod iproute2 rdma-core
 	ibverbs-providers ibverbs-utils rdmacm-utils perftest"
 RB_PKGS_TOOLS="gnuplot-nox python3"
@@ -25,7 +30,7 @@ rb_missing_pkgs() {
 rb_install_deps() {
 	local missing
 	# shellcheck disable=SC2086 # the lists are word lists
-	missing=$(rb_missing_pkgs $RB_PKGS_BUILD $RB_PKGS_LAB $RB_PKGS_TOOLS | tr '\n' ' ')
+	missing=$(rb_missing_pkgs $RB_PKGS_BUILD $RB_PKGS_FUZZ $RB_PKGS_LAB $RB_PKGS_TOOLS | tr '\n' ' ')
 	if [ -z "${missing// /}" ]; then
 		return 0
 	fi
@@ -41,18 +46,48 @@ rb_install_deps() {
 	apt-get install -y -q --no-install-recommends $missing >/dev/null
 }
 
-# Bootstrap, configure and build in the source tree (incrementally).
-rb_build() {
+# The build directory of scripts/quickstart and bench-perftest, relative to
+# the top of the tree.
+RB_BUILDDIR=build
+
+# rb_bootstrap: autoreconf when configure is missing or older than its inputs.
+rb_bootstrap() {
 	if [ ! -x configure ] || [ configure.ac -nt configure ] || [ Makefile.am -nt Makefile.in ]; then
 		rb_say "autoreconf"
-		autoreconf -fi >/dev/null
+		autoreconf -fi >/dev/null || return 1
 	fi
-	if [ ! -f Makefile ] || [ configure -nt config.status ]; then
-		rb_say "configure"
-		./configure -q
+	# Automake refuses to configure elsewhere once the source tree itself
+	# is configured: that build goes (sources are untouched).
+	if [ -f config.status ]; then
+		rb_say "the source tree is configured in place; scripts build in $RB_BUILDDIR/ and" \
+			"others: removing the in-place build (make distclean)"
+		if ! make -s distclean >/dev/null 2>&1 || [ -f config.status ]; then
+			rb_say "make distclean failed: clean the source tree (git clean -dfX), then retry"
+			return 1
+		fi
 	fi
-	rb_say "make"
-	make -s -j"$(nproc)" >/dev/null
+}
+
+# rb_build [DIR [CONFIGURE-ARGS...]]: configure (again when the arguments
+# or configure changed) and build in DIR (default $RB_BUILDDIR), from the
+# top of the tree.
+rb_build() {
+	local dir=${1:-$RB_BUILDDIR} top=$PWD args
+	[ "$#" -eq 0 ] || shift
+	# Each step checks its status: callers may run this under `||`,
+	# where set -e does not apply.
+	rb_bootstrap || return 1
+	mkdir -p "$dir" || return 1
+	args="$*"
+	if [ ! -f "$dir/Makefile" ] || [ configure -nt "$dir/config.status" ] ||
+		[ "$(cat "$dir/.configure-args" 2>/dev/null)" != "$args" ]; then
+		rb_say "configure in $dir/${args:+ ($args)}"
+		rm -f "$dir/.configure-args"
+		(cd "$dir" && "$top/configure" -q "$@") || return 1
+		printf '%s\n' "$args" >"$dir/.configure-args"
+	fi
+	rb_say "make in $dir/"
+	make -C "$dir" -s -j"$(nproc)" >/dev/null
 }
 
 # Whether this machine has an RDMA device with an active port.

@@ -13,8 +13,34 @@ fi
 mkdir -p "$TOP_BUILDDIR/tests/lab"
 OUT=$(mktemp -d "$TOP_BUILDDIR/tests/lab/out.XXXXXX")
 
+# A sanitizer build (configure --enable-sanitizers) sets ASAN_OPTIONS and
+# UBSAN_OPTIONS (Makefile.am).  In the guest every rdmabench then writes
+# its report, if any, to a file $OUT/san.PID (log_path), whatever the test
+# does with its exit status.  GCC's libubsan ignores log_path: its reports
+# are found in the stderr files the guest scripts keep.  Any report fails
+# the test.
+SAN_REPORT='runtime error: \|==[0-9]*==ERROR: [A-Za-z]*Sanitizer\|^SUMMARY: [A-Za-z]*Sanitizer'
+
+# san_reports: show the reports the guest left; false if there are any.
+san_reports() {
+	_found=
+	for _r in "$OUT"/san.*; do
+		[ -f "$_r" ] || continue
+		echo "==== sanitizer report $_r" >&2
+		cat "$_r" >&2
+		_found=1
+	done
+	for _r in $(grep -l -e "$SAN_REPORT" "$OUT"/*.err "$OUT"/*.out 2>/dev/null); do
+		echo "==== sanitizer report in $_r" >&2
+		grep -A 12 -e "$SAN_REPORT" "$_r" >&2
+		_found=1
+	done
+	[ -z "$_found" ]
+}
+
 fail() {
 	echo "FAIL: $*" >&2
+	san_reports || true
 	echo "guest outputs kept in $OUT" >&2
 	exit 1
 }
@@ -25,8 +51,13 @@ fail() {
 lab_run() {
 	# shellcheck disable=SC2016 # $LAB is expanded in the guest
 	printf 'set -u\n. "$LAB/guest.sh"\n%s\n' "$1" >"$OUT/guest.sh"
-	"$RXE_LAB" --timeout "${LAB_TIMEOUT:-900}" --hosts "${LAB_HOSTS:-1}" --env RB="$RDMABENCH" \
-		--env OUT="$OUT" --env LAB="$TOP_SRCDIR/tests/lab" -- sh "$OUT/guest.sh" ||
+	set -- --hosts "${LAB_HOSTS:-1}" --env RB="$RDMABENCH" --env OUT="$OUT" \
+		--env LAB="$TOP_SRCDIR/tests/lab"
+	for _v in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS; do
+		eval "_o=\${$_v:-}"
+		[ -z "$_o" ] || set -- "$@" --env "$_v=$_o:log_path=$OUT/san"
+	done
+	"$RXE_LAB" --timeout "${LAB_TIMEOUT:-900}" "$@" -- sh "$OUT/guest.sh" ||
 		fail "the lab run failed (exit $?)"
 }
 
@@ -56,6 +87,9 @@ jcheck() {
 
 # Called by a test at its end: clean up after a pass.
 pass() {
+	if ! san_reports 2>/dev/null; then
+		fail "a sanitizer reported an error in the guest"
+	fi
 	rm -rf "$OUT"
 	echo "PASS"
 }

@@ -192,7 +192,7 @@ static size_t recv_by(int fd, uint8_t *buf, size_t len, uint64_t deadline)
  */
 struct answer {
 	uint16_t type; /* 0: no message */
-	char text[300];
+	char text[RB_TEXT_MAX + 16];
 	uint64_t ms;
 };
 

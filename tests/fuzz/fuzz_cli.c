@@ -1,0 +1,160 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Fuzz target: the command line (rb_cli_init, rb_cli_parse, rb_cli_finish
+ * in src/opts.h), the way main() drives them.
+ *
+ * Input: one byte that picks the command (% 11, in main()'s order:
+ * send_lat .. atomic_bw, server, topo), then its arguments separated by
+ * NUL bytes (each copied to a heap block of its exact length).
+ * rb_cli_parse() resets getopt (optind = 0) itself, so runs do not leak
+ * getopt state into each other.
+ *
+ * Properties: a refusal is -EINVAL with a message; --help prints; a client
+ * command line that rb_cli_finish() accepts is a plan the validator
+ * accepts, and that the server accepts after it crossed the wire -- the
+ * command line and the wire share one validator, so what a client may
+ * send, a server may run.
+ */
+#include <errno.h>
+
+#include "fuzz.h"
+#include "opts.h"
+#include "plan.h"
+#include "sweep.h"
+#include "tests.h"
+#include "wire.h"
+
+#define MAX_ARGS 64
+
+static const struct {
+	const char *name;
+	unsigned int bit;
+} cmds[] = {
+	{ "send_lat", RB_T_SEND_LAT },
+	{ "send_bw", RB_T_SEND_BW },
+	{ "write_lat", RB_T_WRITE_LAT },
+	{ "write_bw", RB_T_WRITE_BW },
+	{ "read_lat", RB_T_READ_LAT },
+	{ "read_bw", RB_T_READ_BW },
+	{ "atomic", RB_T_ATOMIC_LAT | RB_T_ATOMIC_BW },
+	{ "atomic_lat", RB_T_ATOMIC_LAT },
+	{ "atomic_bw", RB_T_ATOMIC_BW },
+	{ "server", RB_T_SERVER },
+	{ "topo", RB_T_TOPO },
+};
+#define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
+
+static FILE *devnull;
+static uint8_t wire[RB_WIRE_MAX_BODY];
+
+static const struct rb_test *test_of(unsigned int bit)
+{
+	size_t i;
+
+	for (i = 0; rb_tests[i]; i++)
+		if (rb_tests[i]->bit == bit)
+			return rb_tests[i];
+	return NULL;
+}
+
+/* The client's plan, as the server meets it after the wire. */
+static void check_plan(const struct rb_params *p)
+{
+	struct rb_params got;
+	char err[256];
+	int n;
+
+	FUZZ_CHECK(!rb_plan_validate(p, 0, err, sizeof(err)));
+	FUZZ_CHECK(rb_plan_count(p) >= 1 && rb_plan_count(p) <= RB_MAX_POINTS);
+	n = rb_pack_params(p, wire, sizeof(wire));
+	FUZZ_CHECK(n > 0);
+	FUZZ_CHECK(!rb_unpack_params(wire, (size_t)n, &got));
+	FUZZ_CHECK(!strcmp(got.test, p->test));
+	memset(err, 0xa5, sizeof(err));
+	if (rb_plan_validate(&got, 0, err, sizeof(err))) {
+		fprintf(fuzz_report, "fuzz: the server refuses the client's plan: %s\n", err);
+		FUZZ_CHECK(!"a plan the command line accepts is valid on the wire");
+	}
+}
+
+/* main()'s run_cmd() without the run. */
+static void drive(unsigned int k, int argc, char **argv)
+{
+	const struct rb_test *t;
+	unsigned int bit;
+	struct rb_cli c;
+	char err[256], buf[256];
+	int ret;
+
+	rb_cli_init(&c);
+	memset(err, 0xa5, sizeof(err));
+	ret = rb_cli_parse(&c, cmds[k].name, cmds[k].bit, argc, argv, err, sizeof(err));
+	if (ret) {
+		FUZZ_CHECK(ret == -EINVAL);
+		FUZZ_CHECK_MESSAGE(err, sizeof(err));
+		return;
+	}
+	if (c.help) {
+		rb_usage(devnull, cmds[k].name, cmds[k].bit);
+		return;
+	}
+	if (cmds[k].bit & (RB_T_SERVER | RB_T_TOPO)) {
+		FUZZ_CHECK(!c.host);
+		return;
+	}
+	if (!c.host) {
+		rb_cli_client_only(&c, buf, sizeof(buf));
+		FUZZ_CHECK(memchr(buf, '\0', sizeof(buf)));
+		return;
+	}
+	bit = cmds[k].bit;
+	if (bit == (RB_T_ATOMIC_LAT | RB_T_ATOMIC_BW))
+		bit = c.mode ? RB_T_ATOMIC_BW : RB_T_ATOMIC_LAT;
+	t = test_of(bit);
+	FUZZ_CHECK(t);
+	memset(err, 0xa5, sizeof(err));
+	ret = rb_cli_finish(&c, t->name, bit, err, sizeof(err));
+	if (ret) {
+		FUZZ_CHECK(ret == -EINVAL);
+		FUZZ_CHECK_MESSAGE(err, sizeof(err));
+		return;
+	}
+	check_plan(&c.p);
+}
+
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	fuzz_quiet();
+	devnull = fopen("/dev/null", "w");
+	FUZZ_CHECK(devnull);
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	char *argv[MAX_ARGS + 2], *own[MAX_ARGS + 1];
+	const uint8_t *p, *end = data + size, *nul;
+	int argc = 1, i;
+	unsigned int k;
+
+	if (size < 1 || size > 4096)
+		return 0;
+	k = data[0] % NCMDS;
+	argv[0] = own[0] = strdup(cmds[k].name);
+	FUZZ_CHECK(argv[0]);
+	for (p = data + 1; p < end && argc <= MAX_ARGS; p = nul + 1) {
+		nul = memchr(p, '\0', (size_t)(end - p));
+		if (!nul)
+			nul = end;
+		argv[argc] = own[argc] = malloc((size_t)(nul - p) + 1);
+		FUZZ_CHECK(argv[argc]);
+		memcpy(argv[argc], p, (size_t)(nul - p));
+		argv[argc++][nul - p] = '\0';
+	}
+	argv[argc] = NULL;
+	drive(k, argc, argv);
+	/* getopt_long() permutes argv: free the blocks through own[]. */
+	for (i = 0; i < argc; i++)
+		free(own[i]);
+	return 0;
+}

@@ -1,0 +1,456 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Writes the fuzz targets' seed corpus and dictionaries into DIR
+ * (tests/fuzz in the source tree: `make fuzz-seeds`).  Every seed is
+ * made by the real code -- command lines through rb_cli_parse() and
+ * rb_cli_finish(), messages through the rb_pack_*() packers -- so the
+ * seeds are valid inputs of this version, and rewriting them after a
+ * format change is one command.  The dictionaries list the option table's
+ * names and choices.
+ *
+ *   usage: fuzz_seeds DIR     writes DIR/corpus/TARGET/NAME and DIR/NAME.dict
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "opts.h"
+#include "tests.h"
+#include "wire.h"
+
+/* An input under construction: selector byte(s), then content. */
+struct seed {
+	uint8_t b[RB_WIRE_MAX_BODY + 64];
+	size_t n;
+};
+
+static const char *top;
+
+static void die(const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	fputs("fuzz_seeds: ", stderr);
+	vfprintf(stderr, fmt, ap);
+	fputc('\n', stderr);
+	va_end(ap);
+	exit(1);
+}
+
+static void mkdirs(const char *target)
+{
+	char path[512];
+
+	snprintf(path, sizeof(path), "%s/corpus", top);
+	if (mkdir(path, 0777) && errno != EEXIST)
+		die("mkdir %s: %s", path, strerror(errno));
+	snprintf(path, sizeof(path), "%s/corpus/%s", top, target);
+	if (mkdir(path, 0777) && errno != EEXIST)
+		die("mkdir %s: %s", path, strerror(errno));
+}
+
+static void save(const char *target, const char *name, const struct seed *s)
+{
+	char path[512];
+	FILE *f;
+
+	mkdirs(target);
+	snprintf(path, sizeof(path), "%s/corpus/%s/%s", top, target, name);
+	f = fopen(path, "wb");
+	if (!f || fwrite(s->b, 1, s->n, f) != s->n || fclose(f))
+		die("cannot write %s", path);
+}
+
+static void add(struct seed *s, const void *p, size_t n)
+{
+	if (n > sizeof(s->b) - s->n)
+		die("seed too large");
+	if (!n)
+		return;
+	memcpy(s->b + s->n, p, n);
+	s->n += n;
+}
+
+static void add_byte(struct seed *s, uint8_t v)
+{
+	add(s, &v, 1);
+}
+
+/* A whole frame: header and body. */
+static void add_frame(struct seed *s, uint16_t type, const uint8_t *body, int len)
+{
+	uint8_t hdr[RB_WIRE_HDR_LEN];
+
+	if (len < 0)
+		die("a packer failed");
+	rb_hdr_pack(hdr, type, (uint32_t)len);
+	add(s, hdr, sizeof(hdr));
+	add(s, body, (size_t)len);
+}
+
+/* ---- plans, from command lines as a client types them ------------------ */
+
+struct line {
+	const char *name; /* seed name */
+	unsigned int cmd; /* index in fuzz_cli's command list */
+	const char *args; /* space-separated */
+};
+
+/* fuzz_cli's command order (main()'s): send_lat .. atomic_bw, server, topo. */
+static const char *const cmd_names[] = { "send_lat",  "send_bw", "write_lat", "write_bw",
+					 "read_lat",  "read_bw", "atomic",    "atomic_lat",
+					 "atomic_bw", "server",	 "topo" };
+
+static const struct line lines[] = {
+	{ "send_lat", 0, "-s 2,4096 -n 300 --cpu none 192.0.2.1 --json out.json --csv out.csv" },
+	{ "send_lat-all", 0, "-a -n 1000 --verify 192.0.2.1" },
+	{ "send_bw", 1, "-s 64..64K:x4 -q 1,2 -r 256 -t 64 -Q 16 host" },
+	{ "write_lat", 2, "-I 0 -D 2 --warmup 10 -R 10.0.0.1" },
+	{ "write_bw", 3, "-s 64,4K,64K -l 1,16 -Q 1,16 -n 2000 --recommend 192.0.2.1" },
+	{ "read_lat", 4, "-s 1M --mtu 1024 -d rxe0 -i 1 -x 1 -p 18601 host" },
+	{ "read_bw", 5, "-s 65536 -o 16 -t 128 -Q 64 -l 1 --units Gb/s host" },
+	{ "atomic", 6, "--op cswap --mode bw -o 4 -q 2 192.0.2.1" },
+	{ "atomic_lat", 7, "-n 500 --op fadd host" },
+	{ "atomic_bw", 8, "-D 1 -Q 8 --format json host" },
+	{ "server", 9, "--port 18515 --timeout 60 --cpu 0 --numa 0 --quiet" },
+	{ "oneshot", 0, "--cpu auto --quiet" },
+	{ "topo", 10, "-d mlx5_0 --json topo.json" },
+	{ "help", 3, "--help" },
+};
+#define NLINES (sizeof(lines) / sizeof(lines[0]))
+
+/* argv of @l in @buf (modified), argv[0] the command. */
+static int split(const struct line *l, char *buf, size_t len, char **argv, int max)
+{
+	int argc = 0;
+	char *tok;
+
+	snprintf(buf, len, "%s %s", cmd_names[l->cmd], l->args);
+	for (tok = strtok(buf, " "); tok && argc < max - 1; tok = strtok(NULL, " "))
+		argv[argc++] = tok;
+	argv[argc] = NULL;
+	return argc;
+}
+
+/* fuzz_cli input: command byte, then the arguments NUL-separated. */
+static void write_cli_seeds(void)
+{
+	char buf[512], *argv[64];
+	struct seed s;
+	size_t i;
+	int argc, a;
+
+	for (i = 0; i < NLINES; i++) {
+		argc = split(&lines[i], buf, sizeof(buf), argv, 64);
+		s.n = 0;
+		add_byte(&s, (uint8_t)lines[i].cmd);
+		for (a = 1; a < argc; a++)
+			add(&s, argv[a], strlen(argv[a]) + (a + 1 < argc));
+		save("fuzz_cli", lines[i].name, &s);
+	}
+}
+
+/* The plan a client command line sends; false for servers and --help. */
+static bool plan_of(const struct line *l, struct rb_params *p)
+{
+	static const unsigned int bits[] = { RB_T_SEND_LAT,
+					     RB_T_SEND_BW,
+					     RB_T_WRITE_LAT,
+					     RB_T_WRITE_BW,
+					     RB_T_READ_LAT,
+					     RB_T_READ_BW,
+					     RB_T_ATOMIC_LAT | RB_T_ATOMIC_BW,
+					     RB_T_ATOMIC_LAT,
+					     RB_T_ATOMIC_BW,
+					     RB_T_SERVER,
+					     RB_T_TOPO };
+	char buf[512], *argv[64], err[256];
+	unsigned int bit = bits[l->cmd];
+	struct rb_cli c;
+	size_t i;
+	int argc;
+
+	argc = split(l, buf, sizeof(buf), argv, 64);
+	rb_cli_init(&c);
+	if (rb_cli_parse(&c, argv[0], bit, argc, argv, err, sizeof(err)))
+		die("%s: %s", l->name, err);
+	if (!c.host || c.help)
+		return false;
+	if (bit == (RB_T_ATOMIC_LAT | RB_T_ATOMIC_BW))
+		bit = c.mode ? RB_T_ATOMIC_BW : RB_T_ATOMIC_LAT;
+	for (i = 0; rb_tests[i] && rb_tests[i]->bit != bit; i++)
+		;
+	if (rb_cli_finish(&c, rb_tests[i]->name, bit, err, sizeof(err)))
+		die("%s: %s", l->name, err);
+	*p = c.p;
+	return true;
+}
+
+/* ---- messages ---------------------------------------------------------- */
+
+struct msgs {
+	uint8_t hello[128], params[RB_WIRE_MAX_BODY], conn[4096], start[32], stop[32], result[64],
+		text[300];
+	int nhello, nparams, nconn, nstart, nstop, nresult, ntext;
+};
+
+static void make_msgs(struct msgs *m, const struct rb_params *p)
+{
+	struct rb_msg_hello h = { .tool_version = "0.1.0" };
+	struct rb_msg_conn c = { .mtu = 1024,
+				 .max_rd_atom = 128,
+				 .rkey = 0x1234,
+				 .addr = 0x7f0000001000ULL,
+				 .len = 65536,
+				 .nqp = 2 };
+	struct rb_msg_sync start = { .point = 0, .what = RB_SYNC_START };
+	struct rb_msg_sync stop = { .point = 0, .what = RB_SYNC_STOP, .count = 1100 };
+	struct rb_msg_result r = {
+		.point = 0, .iters = 1000, .bw_avg_gbps = 12.5, .cpu_util_pct = 99.5
+	};
+	struct rb_msg_text t = { "client interrupted at point 1 of 3" };
+	uint32_t i;
+
+	snprintf(h.test, sizeof(h.test), "%s", p->test);
+	for (i = 0; i < c.nqp; i++) {
+		c.qp[i] = (struct rb_qp_info){ .qpn = 17 + i, .psn = 0x123456 + i, .lid = 0 };
+		memcpy(c.qp[i].gid, "\0\0\0\0\0\0\0\0\0\0\xff\xff\xc0\x00\x02\x01", 16);
+	}
+	c.place = (struct rb_placement){
+		.device_numa_node = 1, .cpus = "1", .mem_node = 1, .local = 1
+	};
+	m->nhello = rb_pack_hello(&h, m->hello, sizeof(m->hello));
+	m->nparams = rb_pack_params(p, m->params, sizeof(m->params));
+	m->nconn = rb_pack_conn(&c, m->conn, sizeof(m->conn));
+	m->nstart = rb_pack_sync(&start, m->start, sizeof(m->start));
+	m->nstop = rb_pack_sync(&stop, m->stop, sizeof(m->stop));
+	m->nresult = rb_pack_result(&r, m->result, sizeof(m->result));
+	m->ntext = rb_pack_text(&t, m->text, sizeof(m->text));
+}
+
+/* fuzz_wire input: selector (0 header, 1..6 type), then the bytes. */
+static void wire_seed(const char *name, uint8_t sel, const uint8_t *b, int len)
+{
+	struct seed s = { .n = 0 };
+
+	if (len < 0)
+		die("%s: a packer failed", name);
+	add_byte(&s, sel);
+	add(&s, b, (size_t)len);
+	save("fuzz_wire", name, &s);
+}
+
+static void write_wire_seeds(const struct msgs *m)
+{
+	uint8_t hdr[RB_WIRE_HDR_LEN];
+
+	rb_hdr_pack(hdr, RB_MSG_PARAMS, (uint32_t)m->nparams);
+	wire_seed("header", 0, hdr, sizeof(hdr));
+	wire_seed("hello", RB_MSG_HELLO, m->hello, m->nhello);
+	wire_seed("params", RB_MSG_PARAMS, m->params, m->nparams);
+	wire_seed("conn", RB_MSG_CONN, m->conn, m->nconn);
+	wire_seed("sync", RB_MSG_SYNC, m->stop, m->nstop);
+	wire_seed("result", RB_MSG_RESULT, m->result, m->nresult);
+	wire_seed("error", RB_MSG_ERROR, m->text, m->ntext);
+}
+
+/* fuzz_oob input: mode (0 recv, 1..8 expect that type), then the stream. */
+static void write_oob_seeds(const struct msgs *m)
+{
+	struct seed s;
+
+	/* What a server reads from a client, start to end. */
+	s.n = 0;
+	add_byte(&s, 0);
+	add_frame(&s, RB_MSG_HELLO, m->hello, m->nhello);
+	add_frame(&s, RB_MSG_PARAMS, m->params, m->nparams);
+	add_frame(&s, RB_MSG_CONN, m->conn, m->nconn);
+	add_frame(&s, RB_MSG_SYNC, m->start, m->nstart);
+	add_frame(&s, RB_MSG_SYNC, m->stop, m->nstop);
+	add_frame(&s, RB_MSG_BYE, NULL, 0);
+	save("fuzz_oob", "client-stream", &s);
+
+	/* What a client reads: OK, OK, CONN, RESULT, then the server's ERROR. */
+	s.n = 0;
+	add_byte(&s, 0);
+	add_frame(&s, RB_MSG_OK, NULL, 0);
+	add_frame(&s, RB_MSG_OK, NULL, 0);
+	add_frame(&s, RB_MSG_CONN, m->conn, m->nconn);
+	add_frame(&s, RB_MSG_RESULT, m->result, m->nresult);
+	add_frame(&s, RB_MSG_ERROR, m->text, m->ntext);
+	save("fuzz_oob", "server-stream", &s);
+
+	/* A step that expects SYNC and gets them, then an ERROR. */
+	s.n = 0;
+	add_byte(&s, RB_MSG_SYNC);
+	add_frame(&s, RB_MSG_SYNC, m->start, m->nstart);
+	add_frame(&s, RB_MSG_SYNC, m->stop, m->nstop);
+	add_frame(&s, RB_MSG_ERROR, m->text, m->ntext);
+	save("fuzz_oob", "expect-sync", &s);
+
+	/* A step that expects PARAMS; the stream ends inside the body. */
+	s.n = 0;
+	add_byte(&s, RB_MSG_PARAMS);
+	add_frame(&s, RB_MSG_PARAMS, m->params, m->nparams);
+	s.n -= 5;
+	save("fuzz_oob", "expect-params-cut", &s);
+}
+
+/* fuzz_plan input: budget byte (0 none), then a PARAMS body. */
+static void write_plan_seeds(void)
+{
+	uint8_t body[RB_WIRE_MAX_BODY];
+	struct rb_params p;
+	struct seed s;
+	char name[64];
+	size_t i;
+	int n;
+
+	for (i = 0; i < NLINES; i++) {
+		if (!plan_of(&lines[i], &p))
+			continue;
+		n = rb_pack_params(&p, body, sizeof(body));
+		if (n < 0)
+			die("%s: rb_pack_params failed", lines[i].name);
+		s.n = 0;
+		/* No budget; and 1 GiB (2^(10 + 20)). */
+		add_byte(&s, i % 2 ? 20 : 0);
+		add(&s, body, (size_t)n);
+		snprintf(name, sizeof(name), "%s%s", lines[i].name, i % 2 ? "-1G" : "");
+		save("fuzz_plan", name, &s);
+	}
+}
+
+/* fuzz_axis input: suffix byte (bit 0), then the argument. */
+static void write_axis_seeds(void)
+{
+	static const struct {
+		const char *name, *arg;
+		bool suffix;
+	} axes[] = {
+		{ "list", "64,4K,1M", true },
+		{ "doubling", "2..8M:x2", true },
+		{ "adding", "1..64:+8", false },
+		{ "one", "128", false },
+		{ "mixed", "1,2..16:x2,100..400:+100", false },
+	};
+	struct seed s;
+	size_t i;
+
+	for (i = 0; i < sizeof(axes) / sizeof(axes[0]); i++) {
+		s.n = 0;
+		add_byte(&s, axes[i].suffix);
+		add(&s, axes[i].arg, strlen(axes[i].arg));
+		save("fuzz_axis", axes[i].name, &s);
+	}
+}
+
+/* fuzz_cpus input: print buffer size - 1, then a --cpu list. */
+static void write_cpus_seeds(void)
+{
+	static const struct {
+		const char *name, *arg;
+		uint8_t len;
+	} lists[] = {
+		{ "one", "1", 127 },	      { "ranges", "0-3,8", 127 },
+		{ "spaces", "0 2 4-7", 127 }, { "cut", "0,2,4,6,8,10,12,14,16,18,20", 15 },
+		{ "wide", "0-65535", 127 },
+	};
+	struct seed s;
+	size_t i;
+
+	for (i = 0; i < sizeof(lists) / sizeof(lists[0]); i++) {
+		s.n = 0;
+		add_byte(&s, lists[i].len);
+		add(&s, lists[i].arg, strlen(lists[i].arg));
+		save("fuzz_cpus", lists[i].name, &s);
+	}
+}
+
+/* ---- dictionaries ------------------------------------------------------ */
+
+static void dict_word(FILE *f, const char *w, size_t n)
+{
+	size_t i;
+
+	fputc('"', f);
+	for (i = 0; i < n; i++)
+		if (w[i] == '"' || w[i] == '\\' || w[i] < ' ' || w[i] > '~')
+			fprintf(f, "\\x%02x", (unsigned char)w[i]);
+		else
+			fputc(w[i], f);
+	fputs("\"\n", f);
+}
+
+static FILE *open_dict(const char *name)
+{
+	char path[512];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", top, name);
+	f = fopen(path, "w");
+	if (!f)
+		die("cannot write %s", path);
+	fprintf(f, "# libFuzzer dictionary, written by tests/fuzz/fuzz_seeds.c\n");
+	return f;
+}
+
+static const char *const axis_words[] = { "..", ":x", ":+", ",", "K", "M", "G", "k", "0" };
+
+static void write_dicts(void)
+{
+	char w[64];
+	const char *c;
+	size_t i, l;
+	FILE *f = open_dict("cli.dict");
+
+	for (i = 0; i < rb_nopts; i++) {
+		snprintf(w, sizeof(w), "--%s", rb_opts[i].lname);
+		dict_word(f, w, strlen(w));
+		if (rb_opts[i].sname) {
+			snprintf(w, sizeof(w), "-%c", rb_opts[i].sname);
+			dict_word(f, w, strlen(w));
+		}
+		for (c = rb_opts[i].choices; c && *c; c += l + (c[l] == '|')) {
+			l = strcspn(c, "|");
+			dict_word(f, c, l);
+		}
+	}
+	dict_word(f, "\0", 1);
+	dict_word(f, "192.0.2.1", 9);
+	for (i = 0; i < sizeof(axis_words) / sizeof(axis_words[0]); i++)
+		dict_word(f, axis_words[i], strlen(axis_words[i]));
+	if (fclose(f))
+		die("cannot write cli.dict");
+	f = open_dict("axis.dict");
+	for (i = 0; i < sizeof(axis_words) / sizeof(axis_words[0]); i++)
+		dict_word(f, axis_words[i], strlen(axis_words[i]));
+	if (fclose(f))
+		die("cannot write axis.dict");
+}
+
+int main(int argc, char **argv)
+{
+	struct rb_params p;
+	struct msgs m;
+
+	if (argc != 2)
+		die("usage: fuzz_seeds DIR (tests/fuzz in the source tree)");
+	top = argv[1];
+	write_cli_seeds();
+	/* The messages carry write_bw's sweep. */
+	if (strcmp(lines[4].name, "write_bw") || !plan_of(&lines[4], &p))
+		die("no plan for the message seeds");
+	make_msgs(&m, &p);
+	write_wire_seeds(&m);
+	write_oob_seeds(&m);
+	write_plan_seeds();
+	write_axis_seeds();
+	write_cpus_seeds();
+	write_dicts();
+	return 0;
+}
