@@ -5,6 +5,7 @@
 # client or a killed server is given up on within --timeout + 5 s; results
 # that could not finish are kept, marked incomplete; output files are never
 # replaced when they are not regular files.  Assertions run on the host.
+# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
 LAB_TIMEOUT=${LAB_TIMEOUT:-600}

@@ -3,6 +3,7 @@
 # IPv6 address, and RoCE v2 over the IPv6 GID that carries it, chosen
 # because it holds the connection's local address; with and without -R.
 # Also --bind: a server bound to the IPv6 address listens only there.
+# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
 lab_run '
