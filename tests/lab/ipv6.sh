@@ -21,6 +21,9 @@ solo bw6 write_bw --cpu none --verify -n 200 2001:db8::1 --json "$OUT/bw6.json"
 solo lat6cm send_lat --cpu none --verify -n 200 -R 2001:db8::1 --json "$OUT/lat6cm.json"
 solo bw6cm write_bw --cpu none --verify -n 200 -R 2001:db8::1 --json "$OUT/bw6cm.json"
 solo lat4 send_lat --cpu none -n 50 192.0.2.1 --json "$OUT/lat4.json"
+# GID 0 is the link-local IPv6 one: not for a peer reached over IPv4.
+solo badgid send_lat --cpu none -x 0 -n 50 192.0.2.1
+solo badport send_lat --cpu none -i 2 -n 50 192.0.2.1
 kill -INT $srv
 wait $srv
 echo $? >"$OUT/server.rc"
@@ -47,6 +50,10 @@ jcheck bw6cm.json 'd["params"]["rdma_cm"] is True' 'd["results"][0]["bw_avg_gbps
 # Over IPv4 the same server takes the IPv4 GID.
 jcheck lat4.json 'd["device"]["gid"] == "::ffff:192.0.2.1"' '"192.0.2.1" in d["device"]["why_gid"]'
 expect_grep lat6.err 'RoCE v2 GID [0-9]* holds 2001:db8::1'
+# A -x of the other family, or a port the device lacks: usage errors.
+expect_rc badgid 2
+expect_grep badgid.err "GID 0 .* holds an IPv6 address, the peer is reached over IPv4; valid: .*::ffff:192.0.2.1"
+expect_rc badport 2
 expect_rc server 0
 expect_grep bound.err 'TCP port 18515 of 2001:db8::1'
 expect_rc bound4 1
