@@ -64,6 +64,16 @@ void rb_info(const char *fmt, ...)
 	va_end(ap);
 }
 
+int rb_set_err(char *err, size_t len, int ret, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(err, len, fmt, ap);
+	va_end(ap);
+	return ret;
+}
+
 const char *rb_escape(const char *in, char *out, size_t len)
 {
 	size_t n = 0;

@@ -95,16 +95,6 @@ static unsigned int resolve_bit(const struct rb_cmd *cmd, const struct rb_cli *c
 	return cmd->bit;
 }
 
-static const struct rb_test *test_of(unsigned int bit)
-{
-	size_t i;
-
-	for (i = 0; rb_tests[i]; i++)
-		if (rb_tests[i]->bit == bit)
-			return rb_tests[i];
-	return NULL;
-}
-
 static int usage_error(const char *cmd, const char *err)
 {
 	fprintf(stderr, "rdmabench %s: %s\n", cmd, err);
@@ -142,7 +132,7 @@ static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv)
 		return rb_server(cmd->name, cmd->bit, true, &c);
 	}
 	bit = resolve_bit(cmd, &c);
-	t = test_of(bit);
+	t = rb_test_of_bit(bit);
 	if (rb_cli_finish(&c, t->name, bit, err, sizeof(err)))
 		return usage_error(cmd->name, err);
 	return rb_client(t, &c);

@@ -56,6 +56,18 @@ static int resolve(const char *host, uint16_t port, int flags, struct addrinfo *
 	return 0;
 }
 
+/* @host:@port, and @bind_addr into *@from when given (else NULL). */
+static int resolve_from(const char *host, uint16_t port, const char *bind_addr,
+			struct addrinfo **res, struct addrinfo **from)
+{
+	int ret = resolve(host, port, 0, res);
+
+	*from = NULL;
+	if (!ret && bind_addr && bind_addr[0] && (ret = resolve(bind_addr, 0, AI_PASSIVE, from)))
+		freeaddrinfo(*res);
+	return ret;
+}
+
 int rb_oob_listen(uint16_t port, const char *bind_addr, int *lfd)
 {
 	struct sockaddr_in6 a6 = { .sin6_family = AF_INET6,
@@ -96,6 +108,17 @@ static void addr_text(const struct sockaddr *sa, socklen_t len, char *buf, size_
 		return;
 	}
 	snprintf(buf, size, "%s", strncmp(host, "::ffff:", 7) ? host : host + 7);
+}
+
+/* "a.b.c.d:port" or "v6:port" of a client, for messages. */
+static void name_peer(const struct sockaddr *sa, socklen_t len, char *buf, size_t size)
+{
+	char host[INET6_ADDRSTRLEN + 8];
+
+	addr_text(sa, len, host, sizeof(host));
+	snprintf(buf, size, "%s:%u", host,
+		 ntohs(sa->sa_family == AF_INET ? ((const struct sockaddr_in *)sa)->sin_port
+						: ((const struct sockaddr_in6 *)sa)->sin6_port));
 }
 
 static bool is_any(const struct sockaddr *sa)
@@ -140,13 +163,11 @@ void rb_oob_listening(int lfd, char *buf, size_t len)
 int rb_oob_local(const char *host, uint16_t port, const char *bind_addr,
 		 struct sockaddr_storage *local)
 {
-	struct addrinfo *res, *ai, *b = NULL;
+	struct addrinfo *res, *ai, *b;
 	socklen_t sl;
 	int fd, ret;
 
-	ret = resolve(host, port, 0, &res);
-	if (!ret && bind_addr && bind_addr[0] && (ret = resolve(bind_addr, 0, AI_PASSIVE, &b)))
-		freeaddrinfo(res);
+	ret = resolve_from(host, port, bind_addr, &res, &b);
 	if (ret)
 		return ret;
 	for (ret = -ENETUNREACH, ai = res; ai && ret; ai = ai->ai_next) {
@@ -185,19 +206,6 @@ static int wait_fd(int fd, short ev, int ms)
 	if (n < 0)
 		return -errno;
 	return n ? 0 : -ETIMEDOUT;
-}
-
-static void name_peer(const struct sockaddr *sa, socklen_t len, char *buf, size_t size)
-{
-	char host[INET6_ADDRSTRLEN + 8], serv[8];
-
-	if (getnameinfo(sa, len, host, sizeof(host), serv, sizeof(serv),
-			NI_NUMERICHOST | NI_NUMERICSERV)) {
-		snprintf(buf, size, "?");
-		return;
-	}
-	/* Show IPv4 clients as a.b.c.d, not ::ffff:a.b.c.d. */
-	snprintf(buf, size, "%s:%s", strncmp(host, "::ffff:", 7) ? host : host + 7, serv);
 }
 
 static void tune(int fd)
@@ -270,12 +278,10 @@ int rb_oob_connect(const char *host, uint16_t port, const char *bind_addr, int w
 		   struct rb_oob *o)
 {
 	uint64_t deadline = rb_now_ns() + (uint64_t)wait_ms * 1000000ULL;
-	struct addrinfo *res, *ai, *from = NULL;
+	struct addrinfo *res, *ai, *from;
 	int ret;
 
-	ret = resolve(host, port, 0, &res);
-	if (!ret && bind_addr && bind_addr[0] && (ret = resolve(bind_addr, 0, AI_PASSIVE, &from)))
-		freeaddrinfo(res);
+	ret = resolve_from(host, port, bind_addr, &res, &from);
 	if (ret)
 		return ret;
 	for (;;) {
@@ -350,18 +356,20 @@ static uint64_t deadline_of(const struct rb_oob *o)
 	return rb_now_ns() + (uint64_t)o->timeout_ms * 1000000ULL;
 }
 
-static int oob_fail(struct rb_oob *o, const char *what, int ret)
+/* Message @name ("HELLO") was not @how ("sent", "received"): say why. */
+static int oob_fail(struct rb_oob *o, const char *name, const char *how, int ret)
 {
 	if (ret == -EINTR)
 		return ret; /* ^C: the caller says "interrupted" */
 	if (ret == -ETIMEDOUT)
-		rb_err("peer %s: no complete %s within %d s (--timeout): is it alive?", o->peer,
-		       what, o->timeout_ms / 1000);
+		rb_err("peer %s: no complete %s %s within %d s (--timeout): is it alive?", o->peer,
+		       name, how, o->timeout_ms / 1000);
 	else if (ret == -ECONNRESET)
-		rb_err("peer %s closed the connection (%s): it exited or was killed", o->peer,
-		       what);
+		rb_err("peer %s closed the connection (%s %s): it exited or was killed", o->peer,
+		       name, how);
 	else
-		rb_err("connection to peer %s failed (%s): %s", o->peer, what, strerror(-ret));
+		rb_err("connection to peer %s failed (%s %s): %s", o->peer, name, how,
+		       strerror(-ret));
 	return ret;
 }
 
@@ -369,15 +377,13 @@ int rb_oob_send(struct rb_oob *o, uint16_t type, const uint8_t *body, uint32_t l
 {
 	uint8_t hdr[RB_WIRE_HDR_LEN];
 	uint64_t deadline = deadline_of(o);
-	char what[32];
 	int ret;
 
 	rb_hdr_pack(hdr, type, len);
 	ret = xfer_all(o, hdr, sizeof(hdr), true, deadline);
 	if (!ret && len)
 		ret = xfer_all(o, (void *)body, len, true, deadline);
-	snprintf(what, sizeof(what), "%s sent", rb_msg_name(type));
-	return ret ? oob_fail(o, what, ret) : 0;
+	return ret ? oob_fail(o, rb_msg_name(type), "sent", ret) : 0;
 }
 
 /* One message; @awaiting names it in messages ("SYNC", NULL: any). */
@@ -387,14 +393,13 @@ static int recv_msg(struct rb_oob *o, const char *awaiting, uint16_t *type, uint
 	uint8_t hdr[RB_WIRE_HDR_LEN];
 	uint64_t deadline;
 	struct rb_hdr h;
-	char err[160], what[48];
+	char err[160];
 	int ret;
 
 	deadline = deadline_of(o);
 	ret = xfer_all(o, hdr, sizeof(hdr), false, deadline);
-	snprintf(what, sizeof(what), "%s received", awaiting ? awaiting : "message");
 	if (ret)
-		return oob_fail(o, what, ret);
+		return oob_fail(o, awaiting ? awaiting : "message", "received", ret);
 	ret = rb_hdr_unpack(hdr, &h, err, sizeof(err));
 	if (ret) {
 		rb_err("from %s: %s", o->peer, err);
@@ -406,9 +411,8 @@ static int recv_msg(struct rb_oob *o, const char *awaiting, uint16_t *type, uint
 		return -EMSGSIZE;
 	}
 	ret = xfer_all(o, body, h.len, false, deadline);
-	snprintf(what, sizeof(what), "%s received", rb_msg_name(h.type));
 	if (ret)
-		return oob_fail(o, what, ret);
+		return oob_fail(o, rb_msg_name(h.type), "received", ret);
 	*type = h.type;
 	*len = h.len;
 	return 0;

@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 #include <getopt.h>
-#include <stdarg.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -10,6 +9,9 @@
 #include "opts.h"
 #include "plan.h"
 #include "sweep.h"
+
+/* Every rule broken here is a usage error. */
+#define fail(err, len, ...) rb_set_err(err, len, -EINVAL, __VA_ARGS__)
 
 #define OFF(f) offsetof(struct rb_cli, f)
 #define PAR(f) (offsetof(struct rb_cli, p) + offsetof(struct rb_params, f))
@@ -146,18 +148,6 @@ void rb_cli_init(struct rb_cli *c)
 	c->p.rx_depth = 512;
 	strcpy(c->cpu, "auto");
 	strcpy(c->numa, "auto");
-}
-
-static int fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
 }
 
 /* "-s/--size" or "--warmup": how messages name an option. */

@@ -11,7 +11,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -816,19 +815,6 @@ bool rb_output_rewritable(const char *path)
 	return stat(path, &st) ? errno == ENOENT : S_ISREG(st.st_mode);
 }
 
-static int ofail(char *err, size_t len, int ret, const char *fmt, ...)
-	__attribute__((format(printf, 4, 5)));
-
-static int ofail(char *err, size_t len, int ret, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return ret;
-}
-
 int rb_output_check(const char *path, char *err, size_t len)
 {
 	char buf[PATH_MAX];
@@ -837,19 +823,19 @@ int rb_output_check(const char *path, char *err, size_t len)
 
 	if (stat(path, &st)) {
 		if (errno != ENOENT || is_special(path))
-			return ofail(err, len, -errno, "%s: %s", path, strerror(errno));
+			return rb_set_err(err, len, -errno, "%s: %s", path, strerror(errno));
 		dir = dir_of(path, buf, sizeof(buf));
 		if (access(dir, W_OK))
-			return ofail(err, len, -EACCES, "%s: cannot create a file in %s: %s", path,
-				     dir, strerror(errno));
+			return rb_set_err(err, len, -EACCES, "%s: cannot create a file in %s: %s",
+					  path, dir, strerror(errno));
 		return 0;
 	}
 	if (S_ISDIR(st.st_mode))
-		return ofail(err, len, -EISDIR, "%s is a directory", path);
+		return rb_set_err(err, len, -EISDIR, "%s is a directory", path);
 	if (S_ISBLK(st.st_mode))
-		return ofail(err, len, -ENOTSUP, "%s is a block device", path);
+		return rb_set_err(err, len, -ENOTSUP, "%s is a block device", path);
 	if (access(path, W_OK))
-		return ofail(err, len, -EACCES, "%s: %s", path, strerror(errno));
+		return rb_set_err(err, len, -EACCES, "%s: %s", path, strerror(errno));
 	return 0;
 }
 

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -9,19 +8,10 @@
 #include "sweep.h"
 #include "tests.h"
 
+/* Every rule broken here is a usage error. */
+#define fail(err, len, ...) rb_set_err(err, len, -EINVAL, __VA_ARGS__)
+
 #define PAR_BEGIN offsetof(struct rb_cli, p)
-
-static int fail(char *err, size_t len, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-
-static int fail(char *err, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(err, len, fmt, ap);
-	va_end(ap);
-	return -EINVAL;
-}
 
 /* Rows whose 0 means "not set": -n with -D, -D with -n, -o and --mtu. */
 static bool zero_is_unset(const struct rb_opt *o)

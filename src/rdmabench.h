@@ -106,6 +106,14 @@ extern int rb_verbose;
 extern char rb_last_error[RB_TEXT_MAX]; /* the text of the last rb_err() */
 
 /*
+ * rb_set_err() - a message into @err (@len bytes) for the caller to log or
+ * pass on, as the pure layers report; returns @ret, so that
+ * "return rb_set_err(err, len, -EINVAL, ...)" reads as one step.
+ */
+int rb_set_err(char *err, size_t len, int ret, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+/*
  * rb_escape() - @in with control characters and non-ASCII bytes written
  * as \xNN, into @out: text from a peer is printed only through this.
  */

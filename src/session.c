@@ -799,7 +799,6 @@ int rb_client(const struct rb_test *t, struct rb_cli *c)
 struct serve_for {
 	const char *name;
 	unsigned int accept; /* RB_T_* */
-	bool once;
 };
 
 /*
@@ -1080,7 +1079,7 @@ static int serve_forever(int lfd, const struct serve_for *f, struct rb_cli *c)
 
 int rb_server(const char *name, unsigned int accept, bool once, struct rb_cli *c)
 {
-	struct serve_for f = { name, accept, once };
+	struct serve_for f = { name, accept };
 	struct rb_oob o = { .fd = -1 };
 	char addrs[512];
 	int lfd, ret;

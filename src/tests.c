@@ -18,3 +18,13 @@ const struct rb_test *rb_test_find(const char *name)
 			return rb_tests[i];
 	return NULL;
 }
+
+const struct rb_test *rb_test_of_bit(unsigned int bit)
+{
+	size_t i;
+
+	for (i = 0; rb_tests[i]; i++)
+		if (rb_tests[i]->bit == bit)
+			return rb_tests[i];
+	return NULL;
+}

@@ -48,6 +48,9 @@ extern const struct rb_test rb_test_atomic_lat, rb_test_atomic_bw;
 /* rb_test_find() - the row named @name ("atomic_lat", ...), or NULL. */
 const struct rb_test *rb_test_find(const char *name);
 
+/* rb_test_of_bit() - the row whose RB_T_* bit is @bit, or NULL. */
+const struct rb_test *rb_test_of_bit(unsigned int bit);
+
 /* rb_tests[] - every row, NULL-terminated, in help order. */
 extern const struct rb_test *const rb_tests[];
 

@@ -47,16 +47,6 @@ static const struct {
 static FILE *devnull;
 static uint8_t wire[RB_WIRE_MAX_BODY];
 
-static const struct rb_test *test_of(unsigned int bit)
-{
-	size_t i;
-
-	for (i = 0; rb_tests[i]; i++)
-		if (rb_tests[i]->bit == bit)
-			return rb_tests[i];
-	return NULL;
-}
-
 /* The client's plan, as the server meets it after the wire. */
 static void check_plan(const struct rb_params *p)
 {
@@ -110,7 +100,7 @@ static void drive(unsigned int k, int argc, char **argv)
 	bit = cmds[k].bit;
 	if (bit == (RB_T_ATOMIC_LAT | RB_T_ATOMIC_BW))
 		bit = c.mode ? RB_T_ATOMIC_BW : RB_T_ATOMIC_LAT;
-	t = test_of(bit);
+	t = rb_test_of_bit(bit);
 	FUZZ_CHECK(t);
 	memset(err, 0xa5, sizeof(err));
 	ret = rb_cli_finish(&c, t->name, bit, err, sizeof(err));

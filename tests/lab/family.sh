@@ -45,12 +45,7 @@ solo huge write_bw --cpu none -s 1G -n 10 192.0.2.1
 # The generic server is still alive and serves after all of that.
 sleep 0.2
 if kill -0 $srv 2>/dev/null; then echo alive >"$OUT/server.alive"; fi
-kill -INT $srv
-i=0
-while kill -0 $srv 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-if kill -0 $srv 2>/dev/null; then echo hung >"$OUT/server.hung"; kill -KILL $srv; fi
-wait $srv
-echo $? >"$OUT/server.rc"
+stop_server $srv
 
 # A one-shot server (test name without host) for read_lat.
 pair rlat "read_lat --cpu none --quiet --json $OUT/rlat.srv.json" \

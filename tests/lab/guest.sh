@@ -16,6 +16,23 @@ pair() {
 	echo $? >"$OUT/$1.srv.rc"
 }
 
+# stop_server PID: ^C the generic server PID and give it 10 s to end;
+# $OUT/server.rc gets its status, $OUT/server.hung marks one that did not.
+stop_server() {
+	kill -INT "$1"
+	_i=0
+	while kill -0 "$1" 2>/dev/null && [ $_i -lt 100 ]; do
+		sleep 0.1
+		_i=$((_i + 1))
+	done
+	if kill -0 "$1" 2>/dev/null; then
+		echo hung >"$OUT/server.hung"
+		kill -KILL "$1"
+	fi
+	wait "$1"
+	echo $? >"$OUT/server.rc"
+}
+
 # solo NAME ARGS: one rdmabench command, same recording as pair().
 solo() {
 	_n=$1

@@ -39,12 +39,7 @@ done
 # Size x batch x signal over one connection.
 wire sweep solo sweep write_bw $C -s 64,4K -l 1,16 -Q 16,64 192.0.2.1 --json "$OUT/sweep.json"
 
-kill -INT $srv
-i=0
-while kill -0 $srv 2>/dev/null && [ $i -lt 100 ]; do sleep 0.1; i=$((i + 1)); done
-if kill -0 $srv 2>/dev/null; then echo hung >"$OUT/server.hung"; kill -KILL $srv; fi
-wait $srv
-echo $? >"$OUT/server.rc"
+stop_server $srv
 
 # --cpu auto: each side on the NUMA node of its own device.
 wire place pair place "send_lat -d rxe0 --quiet --json $OUT/place.srv.json" \
