@@ -34,7 +34,7 @@ static void no_device(void)
 	fprintf(stderr,
 		"%s: hint: to try it without RDMA hardware, add a Soft-RoCE device (as root): "
 		"rdma link add rxe0 type rxe netdev %s; from a source tree, "
-		"scripts/rxe-lab -- src/rdmabench ... runs it in a VM that has one\n",
+		"scripts/rxe-lab -- build/src/rdmabench ... runs it in a VM that has one\n",
 		RB_TOOL, ifname);
 }
 
