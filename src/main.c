@@ -65,6 +65,25 @@ static const struct rb_cmd *find_cmd(const char *name)
 	return NULL;
 }
 
+/* One command per line, the aliases too. */
+static int list_commands(void)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(cmds) / sizeof(cmds[0]); i++)
+		printf("%s\n", cmds[i].name);
+	return RB_EXIT_OK;
+}
+
+/* The options of @cmd: "--long<TAB>-s<TAB>ARG<TAB>choice|choice" per line. */
+static int list_options(const struct rb_cmd *cmd)
+{
+	if (!cmd)
+		return RB_EXIT_USAGE;
+	rb_list_options(stdout, cmd->bit);
+	return RB_EXIT_OK;
+}
+
 /*
  * The first SIGINT or SIGTERM ends the run cleanly (finished points kept,
  * exit 128 + the signal); a second one exits at once.
@@ -159,6 +178,11 @@ int main(int argc, char **argv)
 		rb_man_options(stdout);
 		return RB_EXIT_OK;
 	}
+	/* Internal: what bash completion offers (scripts/rdmabench.bash). */
+	if (!strcmp(argv[1], "--list-commands"))
+		return list_commands();
+	if (!strcmp(argv[1], "--list-options"))
+		return list_options(argc > 2 ? find_cmd(argv[2]) : NULL);
 	cmd = find_cmd(argv[1]);
 	if (!cmd) {
 		fprintf(stderr, "rdmabench: unknown command '%s'\n\n", argv[1]);

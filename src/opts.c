@@ -557,3 +557,19 @@ void rb_man_options(FILE *f)
 		fputc('\n', f);
 	}
 }
+
+void rb_list_options(FILE *f, unsigned int test_bit)
+{
+	size_t i;
+
+	for (i = 0; i < rb_nopts; i++) {
+		const struct rb_opt *o = &rb_opts[i];
+
+		if (!(o->tests & test_bit))
+			continue;
+		fprintf(f, "--%s\t", o->lname);
+		if (o->sname)
+			fprintf(f, "-%c", o->sname);
+		fprintf(f, "\t%s\t%s\n", o->argname ? o->argname : "", o->choices ? o->choices : "");
+	}
+}

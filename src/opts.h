@@ -134,6 +134,12 @@ void rb_cli_client_only(const struct rb_cli *c, char *buf, size_t len);
 /* rb_usage() - help for @cmd listing the options of @test_bit. */
 void rb_usage(FILE *f, const char *cmd, unsigned int test_bit);
 
+/*
+ * rb_list_options() - for shell completion, one line per option of
+ * @test_bit: long name, short name, argument name, choices, tab-separated.
+ */
+void rb_list_options(FILE *f, unsigned int test_bit);
+
 /* rb_man_options() - the man page OPTIONS section, from the table. */
 void rb_man_options(FILE *f);
 
