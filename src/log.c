@@ -92,13 +92,6 @@ const char *rb_escape(const char *in, char *out, size_t len)
 	return out;
 }
 
-const char *rb_verb_name(enum rb_verb v)
-{
-	static const char *const names[] = { "send", "write", "read", "atomic" };
-
-	return v <= RB_VERB_ATOMIC ? names[v] : "?";
-}
-
 const char *rb_op_name(enum rb_atomic_op op)
 {
 	return op == RB_OP_CSWAP ? "cswap" : "fadd";

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd.h"
 #include "opts.h"
 #include "plan.h"
 #include "sweep.h"
@@ -15,107 +16,128 @@
 
 #define OFF(f) offsetof(struct rb_cli, f)
 #define PAR(f) (offsetof(struct rb_cli, p) + offsetof(struct rb_params, f))
-#define STR(f) OFF(f), sizeof(((struct rb_cli *)0)->f)
-
-/* Options that shape the data path, and the tests that take them. */
-#define T_SENDWRITE (RB_T_SEND_LAT | RB_T_SEND_BW | RB_T_WRITE_LAT | RB_T_WRITE_BW)
+#define LOC(f) (offsetof(struct rb_cli, l) + offsetof(struct rb_local, f))
+/* A string field of struct rb_local: where it is and how long. */
+#define LSTR(f) .off = LOC(f), .size = sizeof(((struct rb_local *)0)->f)
 
 const struct rb_opt rb_opts[] = {
 	/* what to measure: sent to the server, which adopts it */
-	{ "size", 's', RB_OPT_AXIS, PAR(size), 0, 1, RB_MAX_SIZE, false, true, NULL, "SIZES",
-	  "2 (lat), 65536 (bw), 8 (atomic)", RB_T_TESTS,
-	  "message size in bytes: a value, a list or a range (64,4K or 2..8M:x2); K/M/G are "
-	  "powers of 1024" },
-	{ "all", 'a', RB_OPT_FLAG, OFF(all), 0, 0, 1, false, false, NULL, NULL, NULL,
-	  RB_T_SEND_LAT | RB_T_SEND_BW | RB_T_WRITE_LAT | RB_T_WRITE_BW | RB_T_READ_LAT |
-		  RB_T_READ_BW,
-	  "sweep sizes 2..8M:x2, as perftest -a" },
-	{ "iters", 'n', RB_OPT_U64, PAR(iters), 0, 1, 1ULL << 40, false, true, NULL, "N",
-	  "1000 (lat), 5000 (bw)", RB_T_TESTS, "measured iterations per point" },
-	{ "duration", 'D', RB_OPT_U32, PAR(duration_s), 0, 1, 86400, false, false, NULL, "SEC",
-	  NULL, RB_T_TESTS,
-	  "measure each point for SEC seconds instead of -n iterations; percentiles stay "
-	  "exact over all samples" },
-	{ "warmup", 0, RB_OPT_U64, PAR(warmup), 0, 0, 1ULL << 32, false, true, NULL, "N", "100",
-	  RB_T_TESTS, "unmeasured iterations before each point" },
-	{ "tx-depth", 't', RB_OPT_AXIS, PAR(tx_depth), 0, 1, 32768, false, true, NULL, "DEPTHS",
-	  "128", RB_T_TESTS, "send queue depth per QP (an axis)" },
-	{ "rx-depth", 'r', RB_OPT_U32, PAR(rx_depth), 0, 1, 32768, false, true, NULL, "N", "512",
-	  RB_T_SEND_LAT | RB_T_SEND_BW, "receive queue depth: receives kept posted per QP" },
-	{ "qps", 'q', RB_OPT_AXIS, PAR(qps), 0, 1, RB_MAX_QPS, false, false, NULL, "NS", "1",
-	  RB_T_BW, "RC QPs, used round-robin, sharing one CQ (an axis)" },
-	{ "inline", 'I', RB_OPT_U32, PAR(inline_size), 0, 0, 65536, false, true, NULL, "N",
-	  "220 (send_lat, write_lat), 0 (others)", T_SENDWRITE,
-	  "send messages up to N bytes inline (capped by what the QP accepts); 0: never" },
-	{ "batch", 'l', RB_OPT_AXIS, PAR(batch), 0, 1, 4096, false, false, NULL, "NS", "1", RB_T_BW,
-	  "WRs chained per ibv_post_send (an axis)" },
-	{ "signal", 'Q', RB_OPT_AXIS, PAR(signal), 0, 1, 4096, false, false, NULL, "NS", "64",
-	  RB_T_BW,
-	  "one signaled WR every N, the rest unsignaled (an axis); at most --tx-depth. "
-	  "Latency tests signal every WR and reap lazily" },
-	{ "outstanding", 'o', RB_OPT_U32, PAR(outstanding), 0, 1, 65536, false, false, NULL, "N",
-	  "max_qp_rd_atom", RB_T_READ_BW | RB_T_ATOMIC_BW,
-	  "reads or atomics in flight per QP, clamped to the devices' max_qp_rd_atom" },
-	{ "op", 0, RB_OPT_CHOICE, OFF(op), 0, 0, 1, false, false, "fadd|cswap", "OP", "fadd",
-	  RB_T_ATOMIC_LAT | RB_T_ATOMIC_BW, "atomic operation: fetch-and-add or compare-and-swap" },
-	{ "mode", 0, RB_OPT_CHOICE, OFF(mode), 0, 0, 1, false, false, "lat|bw", "MODE", "lat",
-	  RB_T_ATOMIC_LAT | RB_T_ATOMIC_BW, "atomic: measure latency or bandwidth" },
-	{ "verify", 0, RB_OPT_FLAG, PAR(verify), 0, 0, 1, false, false, NULL, NULL, NULL,
-	  RB_T_TESTS,
-	  "fill buffers with a pattern and check what arrives; a mismatch names size, offset "
-	  "and iteration and exits 1" },
-	{ "rdma-cm", 'R', RB_OPT_FLAG, PAR(use_cm), 0, 0, 1, false, false, NULL, NULL, NULL,
-	  RB_T_TESTS,
-	  "connect the QPs through librdmacm (route, GID and path from the CM) instead of the "
-	  "out-of-band exchange" },
-	{ "mtu", 0, RB_OPT_U32, PAR(mtu), 0, 256, 4096, true, false, NULL, "BYTES",
-	  "the ports' active MTU", RB_T_TESTS, "path MTU: 256, 512, 1024, 2048 or 4096" },
+	{ .lname = "size", .sname = 's', .type = RB_OPT_AXIS, .off = PAR(size),
+	  .min = 1, .max = RB_MAX_SIZE, .suffix = true, .argname = "SIZES",
+	  .def = "2 (lat), 65536 (bw), 8 (atomic)", .need = RB_S_TEST,
+	  .help = "message size in bytes: a value, a list or a range (64,4K or 2..8M:x2); "
+		  "K/M/G are powers of 1024" },
+	{ .lname = "all", .sname = 'a', .type = RB_OPT_FLAG, .off = OFF(all), .max = 1,
+	  .need = RB_S_TEST | RB_S_SIZED, .help = "sweep sizes 2..8M:x2, as perftest -a" },
+	{ .lname = "iters", .sname = 'n', .type = RB_OPT_U64, .off = PAR(iters), .min = 1,
+	  .max = 1ULL << 40, .suffix = true, .argname = "N", .def = "1000 (lat), 5000 (bw)",
+	  .need = RB_S_TEST, .help = "measured iterations per point" },
+	{ .lname = "duration", .sname = 'D', .type = RB_OPT_U32, .off = PAR(duration_s),
+	  .min = 1, .max = 86400, .argname = "SEC", .need = RB_S_TEST,
+	  .help = "measure each point for SEC seconds instead of -n iterations; percentiles "
+		  "stay exact over all samples" },
+	{ .lname = "warmup", .type = RB_OPT_U64, .off = PAR(warmup), .max = 1ULL << 32,
+	  .suffix = true, .argname = "N", .def = "100", .need = RB_S_TEST,
+	  .help = "unmeasured iterations before each point" },
+	{ .lname = "tx-depth", .sname = 't', .type = RB_OPT_AXIS, .off = PAR(tx_depth),
+	  .min = 1, .max = 32768, .suffix = true, .argname = "DEPTHS", .def = "128",
+	  .need = RB_S_TEST, .help = "send queue depth per QP (an axis)" },
+	{ .lname = "rx-depth", .sname = 'r', .type = RB_OPT_U32, .off = PAR(rx_depth), .min = 1,
+	  .max = 32768, .suffix = true, .argname = "N", .def = "512", .need = RB_S_RECV,
+	  .help = "receive queue depth: receives kept posted per QP" },
+	{ .lname = "qps", .sname = 'q', .type = RB_OPT_AXIS, .off = PAR(qps), .min = 1,
+	  .max = RB_MAX_QPS, .argname = "NS", .def = "1", .need = RB_S_BW,
+	  .help = "RC QPs, used round-robin, sharing one CQ (an axis)" },
+	{ .lname = "inline", .sname = 'I', .type = RB_OPT_U32, .off = PAR(inline_size),
+	  .max = 65536, .suffix = true, .argname = "N",
+	  .def = "220 (send_lat, write_lat), 0 (others)", .need = RB_S_INLINE,
+	  .help = "send messages up to N bytes inline (capped by what the QP accepts); 0: "
+		  "never" },
+	{ .lname = "batch", .sname = 'l', .type = RB_OPT_AXIS, .off = PAR(batch), .min = 1,
+	  .max = 4096, .argname = "NS", .def = "1", .need = RB_S_BW,
+	  .help = "WRs chained per ibv_post_send (an axis)" },
+	{ .lname = "signal", .sname = 'Q', .type = RB_OPT_AXIS, .off = PAR(signal), .min = 1,
+	  .max = 4096, .argname = "NS", .def = "64", .need = RB_S_BW,
+	  .help = "one signaled WR every N, the rest unsignaled (an axis); at most "
+		  "--tx-depth. Latency tests signal every WR and reap lazily" },
+	{ .lname = "outstanding", .sname = 'o', .type = RB_OPT_U32, .off = PAR(outstanding),
+	  .min = 1, .max = 65536, .argname = "N", .def = "max_qp_rd_atom",
+	  .need = RB_S_BW | RB_S_RD_ATOM,
+	  .help = "reads or atomics in flight per QP, clamped to the devices' "
+		  "max_qp_rd_atom" },
+	{ .lname = "op", .type = RB_OPT_CHOICE, .off = OFF(op), .max = 1,
+	  .choices = "fadd|cswap", .argname = "OP", .def = "fadd", .need = RB_S_ATOMIC,
+	  .help = "atomic operation: fetch-and-add or compare-and-swap" },
+	{ .lname = "mode", .type = RB_OPT_CHOICE, .off = OFF(mode), .max = 1,
+	  .choices = "lat|bw", .argname = "MODE", .def = "lat", .need = RB_S_FAMILY,
+	  .help = "which test of the family: latency or bandwidth" },
+	{ .lname = "verify", .type = RB_OPT_FLAG, .off = PAR(verify), .max = 1,
+	  .need = RB_S_TEST,
+	  .help = "fill buffers with a pattern and check what arrives; a mismatch names size, "
+		  "offset and iteration and exits 1" },
+	{ .lname = "rdma-cm", .sname = 'R', .type = RB_OPT_FLAG, .off = PAR(use_cm), .max = 1,
+	  .need = RB_S_TEST,
+	  .help = "connect the QPs through librdmacm (route, GID and path from the CM) "
+		  "instead of the out-of-band exchange" },
+	{ .lname = "mtu", .type = RB_OPT_U32, .off = PAR(mtu), .min = 256, .max = 4096,
+	  .pow2 = true, .argname = "BYTES", .def = "the ports' active MTU", .need = RB_S_TEST,
+	  .help = "path MTU: 256, 512, 1024, 2048 or 4096" },
 	/* where: local to each side */
-	{ "device", 'd', RB_OPT_STR, STR(device), 0, 0, false, false, NULL, "DEV",
-	  "the device holding the out-of-band connection's local address, else the first with "
-	  "an active port",
-	  RB_T_ALL, "RDMA device, as ibv_devices names it" },
-	{ "ib-port", 'i', RB_OPT_I32, OFF(ib_port), 0, 1, 255, false, false, NULL, "PORT",
-	  "the port holding the local address, else 1", RB_T_RUN, "device port" },
-	{ "gid-index", 'x', RB_OPT_I32, OFF(gid_index), 0, 0, 4095, false, false, NULL, "INDEX",
-	  "the RoCE v2 GID holding the out-of-band connection's local address, else the first "
-	  "RoCE v2 GID of the peer's family, then RoCE v1; none (LID) on InfiniBand",
-	  RB_T_RUN, "GID table index" },
-	{ "bind", 0, RB_OPT_STR, STR(bind), 0, 0, false, false, NULL, "ADDR",
-	  "the routing's choice", RB_T_RUN,
-	  "local address of the out-of-band connection: a server listens only there, a client "
-	  "connects from it; the device and GID that hold it carry the test (one NIC per rail)" },
-	{ "port", 'p', RB_OPT_U32, OFF(tcp_port), 0, 1, 65535, false, false, NULL, "PORT", "18515",
-	  RB_T_RUN, "TCP port of the out-of-band exchange" },
-	{ "timeout", 0, RB_OPT_U32, OFF(timeout_s), 0, 1, 3600, false, false, NULL, "SEC", "30",
-	  RB_T_RUN, "give up when the peer says nothing or no completion arrives for SEC seconds" },
-	{ "cpu", 0, RB_OPT_STR, STR(cpu), 0, 0, false, false, NULL, "auto|none|LIST", "auto",
-	  RB_T_RUN,
-	  "bind the measuring thread: auto picks a core on the device's NUMA node, unless an "
-	  "affinity is already set (taskset)" },
-	{ "numa", 0, RB_OPT_STR, STR(numa), 0, 0, false, false, NULL, "auto|none|N", "auto",
-	  RB_T_RUN, "memory node for buffers: auto is the device's node" },
+	{ .lname = "device", .sname = 'd', .type = RB_OPT_STR, LSTR(device), .argname = "DEV",
+	  .def = "the device holding the out-of-band connection's local address, else the "
+		 "first with an active port",
+	  .help = "RDMA device, as ibv_devices names it" },
+	{ .lname = "ib-port", .sname = 'i', .type = RB_OPT_I32, .off = LOC(ib_port), .min = 1,
+	  .max = 255, .argname = "PORT", .def = "the port holding the local address, else 1",
+	  .any = RB_S_RUN, .help = "device port" },
+	{ .lname = "gid-index", .sname = 'x', .type = RB_OPT_I32, .off = LOC(gid_index),
+	  .max = 4095, .argname = "INDEX",
+	  .def = "the RoCE v2 GID holding the out-of-band connection's local address, else "
+		 "the first RoCE v2 GID of the peer's family, then RoCE v1; none (LID) on "
+		 "InfiniBand",
+	  .any = RB_S_RUN, .help = "GID table index" },
+	{ .lname = "bind", .type = RB_OPT_STR, LSTR(bind), .argname = "ADDR",
+	  .def = "the routing's choice", .any = RB_S_RUN,
+	  .help = "local address of the out-of-band connection: a server listens only there, "
+		  "a client connects from it; the device and GID that hold it carry the test "
+		  "(one NIC per rail)" },
+	{ .lname = "port", .sname = 'p', .type = RB_OPT_U32, .off = LOC(tcp_port), .min = 1,
+	  .max = 65535, .argname = "PORT", .def = "18515", .any = RB_S_RUN,
+	  .help = "TCP port of the out-of-band exchange" },
+	{ .lname = "timeout", .type = RB_OPT_U32, .off = LOC(timeout_s), .min = 1, .max = 3600,
+	  .argname = "SEC", .def = "30", .any = RB_S_RUN,
+	  .help = "give up when the peer says nothing or no completion arrives for SEC "
+		  "seconds" },
+	{ .lname = "cpu", .type = RB_OPT_STR, LSTR(cpu), .argname = "auto|none|LIST",
+	  .def = "auto", .any = RB_S_RUN,
+	  .help = "bind the measuring thread: auto picks a core on the device's NUMA node, "
+		  "unless an affinity is already set (taskset)" },
+	{ .lname = "numa", .type = RB_OPT_STR, LSTR(numa), .argname = "auto|none|N",
+	  .def = "auto", .any = RB_S_RUN, .help = "memory node for buffers: auto is the device's node" },
 	/* output */
-	{ "json", 0, RB_OPT_STR, STR(json_path), 0, 0, false, false, NULL, "FILE", NULL, RB_T_ALL,
-	  "also write results as JSON to FILE, rewritten whole after every point" },
-	{ "csv", 0, RB_OPT_STR, STR(csv_path), 0, 0, false, false, NULL, "FILE", NULL, RB_T_RUN,
-	  "also write results as CSV to FILE, rewritten whole after every point" },
-	{ "format", 0, RB_OPT_CHOICE, OFF(format), 0, 0, 2, false, false, "table|csv|json", "FMT",
-	  "table", RB_T_RUN, "what stdout shows" },
-	{ "units", 0, RB_OPT_CHOICE, OFF(units), 0, 0, 2, false, false, "MiB/s|Gb/s|MB/s", "UNIT",
-	  "MiB/s", RB_T_BW | RB_T_SERVER, "bandwidth unit in the table (CSV and JSON carry both)" },
-	{ "recommend", 0, RB_OPT_FLAG, OFF(recommend), 0, 0, 1, false, false, NULL, NULL, NULL,
-	  RB_T_BW,
-	  "after a batch/signal sweep, print per size the smallest batch and largest signal "
-	  "interval within 5% of the best message rate" },
-	{ "quiet", 0, RB_OPT_FLAG, OFF(quiet), 0, 0, 1, false, false, NULL, NULL, NULL, RB_T_ALL,
-	  "no progress or informational notes on stderr" },
-	{ "verbose", 'v', RB_OPT_FLAG, OFF(verbose), 0, 0, 1, false, false, NULL, NULL, NULL,
-	  RB_T_ALL, "say what is set up (device, QPs, MR) on stderr" },
-	{ "help", 'h', RB_OPT_FLAG, OFF(help), 0, 0, 1, false, false, NULL, NULL, NULL, RB_T_ALL,
-	  "this help" },
-	{ "version", 'V', RB_OPT_FLAG, OFF(version), 0, 0, 1, false, false, NULL, NULL, NULL,
-	  RB_T_ALL, "print the version" },
+	{ .lname = "json", .type = RB_OPT_STR, LSTR(json_path), .argname = "FILE",
+	  .help = "also write results as JSON to FILE, rewritten whole after every point" },
+	{ .lname = "csv", .type = RB_OPT_STR, LSTR(csv_path), .argname = "FILE", .any = RB_S_RUN,
+	  .help = "also write results as CSV to FILE, rewritten whole after every point" },
+	{ .lname = "format", .type = RB_OPT_CHOICE, .off = LOC(format), .max = 2,
+	  .choices = "table|csv|json", .argname = "FMT", .def = "table", .any = RB_S_RUN,
+	  .help = "what stdout shows" },
+	{ .lname = "units", .type = RB_OPT_CHOICE, .off = LOC(units), .max = 2,
+	  .choices = "MiB/s|Gb/s|MB/s", .argname = "UNIT", .def = "MiB/s",
+	  .any = RB_S_BW | RB_S_SERVER,
+	  .help = "bandwidth unit in the table (CSV and JSON carry both)" },
+	{ .lname = "recommend", .type = RB_OPT_FLAG, .off = LOC(recommend), .max = 1,
+	  .need = RB_S_BW,
+	  .help = "after a batch/signal sweep, print per size the smallest batch and largest "
+		  "signal interval within 5% of the best message rate" },
+	{ .lname = "quiet", .type = RB_OPT_FLAG, .off = OFF(quiet), .max = 1,
+	  .help = "no progress or informational notes on stderr" },
+	{ .lname = "verbose", .sname = 'v', .type = RB_OPT_FLAG, .off = OFF(verbose), .max = 1,
+	  .help = "say what is set up (device, QPs, MR) on stderr" },
+	{ .lname = "help", .sname = 'h', .type = RB_OPT_FLAG, .off = OFF(help), .max = 1,
+	  .help = "this help" },
+	{ .lname = "version", .sname = 'V', .type = RB_OPT_FLAG, .off = OFF(version), .max = 1,
+	  .help = "print the version" },
 };
 
 const size_t rb_nopts = sizeof(rb_opts) / sizeof(rb_opts[0]);
@@ -130,6 +152,11 @@ int rb_opt_index(const char *lname)
 	return -1;
 }
 
+bool rb_opt_applies(const struct rb_opt *o, unsigned int scope)
+{
+	return (scope & o->need) == o->need && (!o->any || (scope & o->any));
+}
+
 bool rb_cli_given(const struct rb_cli *c, const char *lname)
 {
 	int i = rb_opt_index(lname);
@@ -140,14 +167,13 @@ bool rb_cli_given(const struct rb_cli *c, const char *lname)
 void rb_cli_init(struct rb_cli *c)
 {
 	memset(c, 0, sizeof(*c));
-	c->ib_port = 1;
-	c->gid_index = -1;
-	c->tcp_port = RB_DEFAULT_PORT;
-	c->timeout_s = 30;
+	c->l.gid_index = -1;
+	c->l.tcp_port = RB_DEFAULT_PORT;
+	c->l.timeout_s = 30;
 	c->p.warmup = 100;
 	c->p.rx_depth = 512;
-	strcpy(c->cpu, "auto");
-	strcpy(c->numa, "auto");
+	strcpy(c->l.cpu, "auto");
+	strcpy(c->l.numa, "auto");
 }
 
 /* "-s/--size" or "--warmup": how messages name an option. */
@@ -334,7 +360,7 @@ static int bad_option(const char *cmd, int ch, char **argv, char *err, size_t le
 	return fail(err, len, "unknown option %s for %s (see rdmabench %s --help)", arg, cmd, cmd);
 }
 
-int rb_cli_parse(struct rb_cli *c, const char *cmd, unsigned int test_bit, int argc, char **argv,
+int rb_cli_parse(struct rb_cli *c, const char *cmd, unsigned int scope, int argc, char **argv,
 		 char *err, size_t errlen)
 {
 	struct option lo[sizeof(rb_opts) / sizeof(rb_opts[0]) + 1];
@@ -348,7 +374,7 @@ int rb_cli_parse(struct rb_cli *c, const char *cmd, unsigned int test_bit, int a
 		row = row_of(ch);
 		if (ch == '?' || ch == ':' || row < 0)
 			return bad_option(cmd, ch, argv, err, errlen);
-		if (!(rb_opts[row].tests & test_bit))
+		if (!rb_opt_applies(&rb_opts[row], scope))
 			return fail(err, errlen, "%s does not apply to %s",
 				    rb_opt_name(&rb_opts[row], n, sizeof(n)), cmd);
 		/* The last of two values silently winning hides a typo. */
@@ -361,12 +387,12 @@ int rb_cli_parse(struct rb_cli *c, const char *cmd, unsigned int test_bit, int a
 		c->given |= 1ULL << row;
 	}
 	if (optind < argc)
-		c->host = argv[optind++];
+		c->l.host = argv[optind++];
 	if (optind < argc)
 		return fail(err, errlen, "unexpected argument '%s' (one server host at most)",
 			    argv[optind]);
-	if (c->host && (test_bit & (RB_T_SERVER | RB_T_TOPO)))
-		return fail(err, errlen, "%s takes no host argument ('%s')", cmd, c->host);
+	if (c->l.host && !(scope & RB_S_TEST))
+		return fail(err, errlen, "%s takes no host argument ('%s')", cmd, c->l.host);
 	return 0;
 }
 
@@ -376,7 +402,6 @@ static void axis_default(struct rb_cli *c, const char *lname, struct rb_axis *a,
 		rb_axis_set1(a, v);
 }
 
-/* Test-dependent defaults, as perftest users expect them. */
 /* The smallest value of @a, and at most @cap. */
 static uint64_t smallest(const struct rb_axis *a, uint64_t cap)
 {
@@ -388,14 +413,15 @@ static uint64_t smallest(const struct rb_axis *a, uint64_t cap)
 	return cap;
 }
 
-static void apply_defaults(struct rb_cli *c, unsigned int bit)
+/* Test-dependent defaults, as perftest users expect them. */
+static void apply_defaults(struct rb_cli *c, const struct rb_bench *b)
 {
-	bool lat = bit & RB_T_LAT, atomic = bit & (RB_T_ATOMIC_LAT | RB_T_ATOMIC_BW);
+	bool lat = b->mode == RB_MODE_LAT;
 
 	if (c->all)
 		rb_axis_parse("2..8M:x2", true, &c->p.size, (char[8]){ 0 }, 8);
 	else
-		axis_default(c, "size", &c->p.size, atomic ? 8 : lat ? 2 : 65536);
+		axis_default(c, "size", &c->p.size, b->default_size);
 	axis_default(c, "tx-depth", &c->p.tx_depth, 128);
 	axis_default(c, "batch", &c->p.batch, 1);
 	axis_default(c, "qps", &c->p.qps, 1);
@@ -405,8 +431,8 @@ static void apply_defaults(struct rb_cli *c, unsigned int bit)
 	axis_default(c, "signal", &c->p.signal, lat ? 1 : smallest(&c->p.tx_depth, 64));
 	if (!rb_cli_given(c, "iters") && !c->p.duration_s)
 		c->p.iters = lat ? 1000 : 5000;
-	if (!rb_cli_given(c, "inline") && (bit & (RB_T_SEND_LAT | RB_T_WRITE_LAT)))
-		c->p.inline_size = 220;
+	if (!rb_cli_given(c, "inline"))
+		c->p.inline_size = b->default_inline;
 	c->p.atomic_op = c->op;
 }
 
@@ -417,25 +443,26 @@ static int check_combinations(const struct rb_cli *c, char *err, size_t len)
 		return fail(err, len, "-n/--iters and -D/--duration exclude each other");
 	if (c->all && rb_cli_given(c, "size"))
 		return fail(err, len, "-a/--all and -s/--size exclude each other");
-	if (c->recommend && c->p.batch.n < 2 && c->p.signal.n < 2)
+	if (c->l.recommend && c->p.batch.n < 2 && c->p.signal.n < 2)
 		return fail(err, len, "--recommend needs a sweep over -l/--batch or -Q/--signal");
 	return 0;
 }
 
-int rb_cli_finish(struct rb_cli *c, const char *test, unsigned int test_bit, char *err,
+int rb_cli_finish(struct rb_cli *c, const struct rb_bench *b, unsigned int scope, char *err,
 		  size_t errlen)
 {
+	unsigned int mine = rb_bench_scope(b) | (scope & RB_S_FAMILY);
 	char n[40];
 	uint32_t i;
 	int ret;
 
-	/* "atomic" took the options of both modes; --mode chose one. */
+	/* A family command took the options of all its rows; --mode chose one. */
 	for (i = 0; i < rb_nopts; i++)
-		if ((c->given >> i & 1) && !(rb_opts[i].tests & test_bit))
+		if ((c->given >> i & 1) && !rb_opt_applies(&rb_opts[i], mine))
 			return fail(err, errlen, "%s does not apply to %s",
-				    rb_opt_name(&rb_opts[i], n, sizeof(n)), test);
-	snprintf(c->p.test, sizeof(c->p.test), "%s", test);
-	apply_defaults(c, test_bit);
+				    rb_opt_name(&rb_opts[i], n, sizeof(n)), b->name);
+	snprintf(c->p.test, sizeof(c->p.test), "%s", b->name);
+	apply_defaults(c, b);
 	ret = check_combinations(c, err, errlen);
 	/* The rest is what a server checks in a plan from the wire too. */
 	return ret ? ret : rb_plan_validate(&c->p, 0, err, errlen);
@@ -447,7 +474,7 @@ static bool client_only(const struct rb_opt *o)
 	size_t p = offsetof(struct rb_cli, p);
 
 	return (o->off >= p && o->off < p + sizeof(struct rb_params)) || o->off == OFF(all) ||
-	       o->off == OFF(op) || o->off == OFF(mode) || o->off == OFF(recommend);
+	       o->off == OFF(op) || o->off == OFF(mode) || o->off == LOC(recommend);
 }
 
 void rb_cli_client_only(const struct rb_cli *c, char *buf, size_t len)
@@ -479,11 +506,11 @@ static void usage_line(FILE *f, const struct rb_opt *o)
 	fputc('\n', f);
 }
 
-void rb_usage(FILE *f, const char *cmd, unsigned int test_bit)
+void rb_usage(FILE *f, const char *cmd, unsigned int scope)
 {
 	size_t i;
 
-	if (test_bit & RB_T_TESTS)
+	if (scope & RB_S_TEST)
 		fprintf(f,
 			"usage: rdmabench %s [options]          (server: waits for one client)\n"
 			"       rdmabench %s [options] HOST     (client: measures against "
@@ -492,7 +519,7 @@ void rb_usage(FILE *f, const char *cmd, unsigned int test_bit)
 	else
 		fprintf(f, "usage: rdmabench %s [options]\n\noptions:\n", cmd);
 	for (i = 0; i < rb_nopts; i++)
-		if (rb_opts[i].tests & test_bit)
+		if (rb_opt_applies(&rb_opts[i], scope))
 			usage_line(f, &rb_opts[i]);
 }
 
@@ -506,22 +533,21 @@ static void man_text(FILE *f, const char *s)
 	}
 }
 
-/* The subcommands an option applies to, for the man page. */
-static void man_tests(FILE *f, unsigned int tests)
+/* The subcommands an option applies to, for the man page; none when all. */
+static void man_tests(FILE *f, const struct rb_opt *o)
 {
-	static const char *const names[] = { "send_lat", "send_bw", "write_lat",  "write_bw",
-					     "read_lat", "read_bw", "atomic_lat", "atomic_bw",
-					     "server",	 "topo" };
-	const char *sep = "";
-	size_t i;
+	const char *sep = " Applies to: ";
+	struct rb_cmd cmd;
+	size_t i, n = 0, hits = 0;
 
-	if ((tests & RB_T_ALL) == RB_T_ALL)
+	for (i = 0; rb_cmd_at(i, &cmd); i++, n++)
+		hits += rb_opt_applies(o, cmd.scope);
+	if (hits == n)
 		return;
-	fputs(" Applies to: ", f);
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (tests & (1u << i)) {
-			fprintf(f, "%s", sep);
-			man_text(f, names[i]);
+	for (i = 0; rb_cmd_at(i, &cmd); i++)
+		if (rb_opt_applies(o, cmd.scope)) {
+			fputs(sep, f);
+			man_text(f, cmd.name);
 			sep = ", ";
 		}
 	fputs(".", f);
@@ -553,19 +579,19 @@ void rb_man_options(FILE *f)
 			man_text(f, o->def);
 			fputc('.', f);
 		}
-		man_tests(f, o->tests);
+		man_tests(f, o);
 		fputc('\n', f);
 	}
 }
 
-void rb_list_options(FILE *f, unsigned int test_bit)
+void rb_list_options(FILE *f, unsigned int scope)
 {
 	size_t i;
 
 	for (i = 0; i < rb_nopts; i++) {
 		const struct rb_opt *o = &rb_opts[i];
 
-		if (!(o->tests & test_bit))
+		if (!rb_opt_applies(o, scope))
 			continue;
 		fprintf(f, "--%s\t", o->lname);
 		if (o->sname)

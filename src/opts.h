@@ -9,27 +9,9 @@
 #define RB_OPTS_H
 
 #include <stdio.h>
+#include "bench.h"
 #include "output.h"
 #include "rdmabench.h"
-
-/* Which subcommands an option applies to (bit per row of the test table). */
-enum {
-	RB_T_SEND_LAT = 1 << 0,
-	RB_T_SEND_BW = 1 << 1,
-	RB_T_WRITE_LAT = 1 << 2,
-	RB_T_WRITE_BW = 1 << 3,
-	RB_T_READ_LAT = 1 << 4,
-	RB_T_READ_BW = 1 << 5,
-	RB_T_ATOMIC_LAT = 1 << 6,
-	RB_T_ATOMIC_BW = 1 << 7,
-	RB_T_SERVER = 1 << 8, /* the generic server */
-	RB_T_TOPO = 1 << 9,
-};
-#define RB_T_LAT   (RB_T_SEND_LAT | RB_T_WRITE_LAT | RB_T_READ_LAT | RB_T_ATOMIC_LAT)
-#define RB_T_BW	   (RB_T_SEND_BW | RB_T_WRITE_BW | RB_T_READ_BW | RB_T_ATOMIC_BW)
-#define RB_T_TESTS (RB_T_LAT | RB_T_BW)
-#define RB_T_RUN   (RB_T_TESTS | RB_T_SERVER) /* anything that opens a QP */
-#define RB_T_ALL   (RB_T_RUN | RB_T_TOPO)
 
 enum rb_opt_type {
 	RB_OPT_FLAG, /* no argument: sets a u8 to 1 */
@@ -41,35 +23,28 @@ enum rb_opt_type {
 	RB_OPT_CHOICE, /* one of .choices, stored as its index (u8) */
 };
 
-/* Everything the command line says. */
+/*
+ * Everything the command line says: the plan (sent to the peer), the local
+ * choices (struct rb_local, never sent) and what only the parsing uses.
+ */
 struct rb_cli {
 	struct rb_params p;
-	/* local: never sent to the peer */
-	char device[64];
-	char bind[64];
-	int32_t ib_port;
-	int32_t gid_index;
-	uint32_t tcp_port;
-	uint32_t timeout_s;
-	char cpu[64];
-	char numa[16];
-	char json_path[256];
-	char csv_path[256];
-	uint8_t format; /* enum rb_format */
-	uint8_t units;	/* enum rb_units */
+	struct rb_local l;
 	uint8_t quiet;
 	uint8_t verbose;
-	uint8_t recommend;
-	uint8_t all;  /* -a: sizes 2..8M:x2 */
-	uint8_t op;   /* enum rb_atomic_op */
-	uint8_t mode; /* atomic: 0 lat, 1 bw */
+	uint8_t all; /* -a: sizes 2..8M:x2 */
+	uint8_t op;  /* enum rb_atomic_op */
+	uint8_t mode; /* a family command: 0 lat, 1 bw */
 	uint8_t help;
 	uint8_t version;
-	const char *host; /* positional: the server to reach */
 	/* Which rows the command line set (by index), for defaults and checks. */
 	uint64_t given;
 };
 
+/*
+ * One option.  It applies to a command whose scope (RB_S_*, bench.h) holds
+ * every bit of .need and, when .any is set, one of .any.
+ */
 struct rb_opt {
 	const char *lname;
 	int sname; /* 0: long only */
@@ -81,8 +56,8 @@ struct rb_opt {
 	bool suffix;	     /* K/M/G accepted */
 	const char *choices; /* "fadd|cswap" */
 	const char *argname;
-	const char *def;    /* default as shown in help, NULL: none */
-	unsigned int tests; /* RB_T_* it applies to */
+	const char *def; /* default as shown in help, NULL: none */
+	unsigned int need, any;
 	const char *help;
 };
 
@@ -101,6 +76,9 @@ const char *rb_opt_name(const struct rb_opt *o, char *buf, size_t len);
  */
 int rb_opt_check_range(const struct rb_opt *o, uint64_t v, char *err, size_t len);
 
+/* rb_opt_applies() - whether row @o applies to a command of @scope. */
+bool rb_opt_applies(const struct rb_opt *o, unsigned int scope);
+
 /* rb_cli_given() - whether the command line set option @lname. */
 bool rb_cli_given(const struct rb_cli *c, const char *lname);
 
@@ -108,20 +86,22 @@ bool rb_cli_given(const struct rb_cli *c, const char *lname);
 void rb_cli_init(struct rb_cli *c);
 
 /*
- * rb_cli_parse() - parse @argv (argv[0] is the subcommand) for the test or
- * command whose bit is @test_bit, name it @cmd in messages.  Checks types,
- * ranges and that each option applies to @cmd.  Returns 0, or -EINVAL with
- * a message naming the option in @err.
+ * rb_cli_parse() - parse @argv (argv[0] is the subcommand) for command
+ * @cmd of scope @scope (RB_S_*).  Checks types, ranges and that each option
+ * applies to @cmd.  Returns 0, or -EINVAL with a message naming the option
+ * in @err.
  */
-int rb_cli_parse(struct rb_cli *c, const char *cmd, unsigned int test_bit, int argc, char **argv,
+int rb_cli_parse(struct rb_cli *c, const char *cmd, unsigned int scope, int argc, char **argv,
 		 char *err, size_t errlen);
 
 /*
- * rb_cli_finish() - apply the test's defaults (size, iterations, depths)
- * for what the command line left unset, and check combinations, naming both
- * options in @err.  @test_bit is the resolved row (atomic -> lat or bw).
+ * rb_cli_finish() - for test @b (a family command resolved by --mode when
+ * @scope has RB_S_FAMILY): check that every option given applies to it,
+ * apply the test's defaults (size, iterations, depths, inline) for what
+ * the command line left unset, and check combinations, naming both options
+ * in @err.  The plan is then valid (plan.c).
  */
-int rb_cli_finish(struct rb_cli *c, const char *test, unsigned int test_bit, char *err,
+int rb_cli_finish(struct rb_cli *c, const struct rb_bench *b, unsigned int scope, char *err,
 		  size_t errlen);
 
 /*
@@ -131,14 +111,14 @@ int rb_cli_finish(struct rb_cli *c, const char *test, unsigned int test_bit, cha
  */
 void rb_cli_client_only(const struct rb_cli *c, char *buf, size_t len);
 
-/* rb_usage() - help for @cmd listing the options of @test_bit. */
-void rb_usage(FILE *f, const char *cmd, unsigned int test_bit);
+/* rb_usage() - help for @cmd listing the options of @scope. */
+void rb_usage(FILE *f, const char *cmd, unsigned int scope);
 
 /*
  * rb_list_options() - for shell completion, one line per option of
- * @test_bit: long name, short name, argument name, choices, tab-separated.
+ * @scope: long name, short name, argument name, choices, tab-separated.
  */
-void rb_list_options(FILE *f, unsigned int test_bit);
+void rb_list_options(FILE *f, unsigned int scope);
 
 /* rb_man_options() - the man page OPTIONS section, from the table. */
 void rb_man_options(FILE *f);

@@ -6,7 +6,7 @@
 #include "opts.h"
 #include "plan.h"
 #include "sweep.h"
-#include "tests.h"
+#include "bench.h"
 
 /* Every rule broken here is a usage error. */
 #define fail(err, len, ...) rb_set_err(err, len, -EINVAL, __VA_ARGS__)
@@ -87,7 +87,7 @@ static int check_unused(const struct rb_params *p, const struct rb_opt *o, const
  * Every field of the plan against its row of the option table.
  * -r/--rx-depth is always filled (512), so only its range counts.
  */
-static int check_rows(const struct rb_params *p, const struct rb_test *t, char *err, size_t len)
+static int check_rows(const struct rb_params *p, const struct rb_bench *t, char *err, size_t len)
 {
 	size_t i;
 	uint64_t v;
@@ -100,7 +100,7 @@ static int check_rows(const struct rb_params *p, const struct rb_test *t, char *
 			continue; /* a local option, not part of the plan */
 		if (!strcmp(o->lname, "rx-depth"))
 			ret = rb_opt_check_range(o, scalar(p, o), err, len);
-		else if (!(o->tests & t->bit))
+		else if (!rb_opt_applies(o, rb_bench_scope(t)))
 			ret = check_unused(p, o, t->name, err, len);
 		else if (o->type == RB_OPT_AXIS)
 			ret = check_axis(o, field(p, o), err, len);
@@ -126,19 +126,19 @@ static uint64_t smallest(const struct rb_axis *a)
 }
 
 /* Rules between options; each message names both sides. */
-static int check_cross(const struct rb_params *p, const struct rb_test *t, char *err, size_t len)
+static int check_cross(const struct rb_params *p, const struct rb_bench *t, char *err, size_t len)
 {
 	uint32_t i, j;
 
 	if (!p->iters == !p->duration_s)
 		return fail(err, len, "-n/--iters and -D/--duration exclude each other%s",
 			    p->iters ? "" : " (and one of them is needed)");
-	if (t->verb == RB_VERB_ATOMIC && (p->size.n != 1 || p->size.v[0] != 8))
-		return fail(err, len,
-			    "-s/--size: atomic operations are 8 bytes; omit -s or give 8");
+	if (t->fixed_size && (p->size.n != 1 || p->size.v[0] != t->fixed_size))
+		return fail(err, len, "-s/--size: %s messages are %u bytes; omit -s or give %u",
+			    t->name, t->fixed_size, t->fixed_size);
 	if (p->atomic_op > RB_OP_CSWAP)
 		return fail(err, len, "--op %u is not one of fadd|cswap", p->atomic_op);
-	if (t->verb != RB_VERB_ATOMIC && p->atomic_op)
+	if (!t->atomic && p->atomic_op)
 		return fail(err, len, "--op does not apply to %s", t->name);
 	for (i = 0; i < p->signal.n; i++)
 		for (j = 0; j < p->tx_depth.n; j++)
@@ -187,14 +187,14 @@ uint64_t rb_plan_mem(const struct rb_params *p)
 
 int rb_plan_validate(const struct rb_params *p, uint64_t mem_budget, char *err, size_t len)
 {
-	const struct rb_test *t;
+	const struct rb_bench *t;
 	char test[sizeof(p->test) + 1];
 	uint64_t mem;
 	int ret;
 
 	memcpy(test, p->test, sizeof(p->test));
 	test[sizeof(p->test)] = '\0';
-	t = rb_test_find(test);
+	t = rb_bench_find(test);
 	if (!t)
 		return fail(err, len, "unknown test in the plan");
 	ret = check_rows(p, t, err, len);

@@ -6,6 +6,7 @@
 #ifndef RDMABENCH_H
 #define RDMABENCH_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -28,7 +29,6 @@ enum {
 	RB_EXIT_TERM = 143, /* SIGTERM */
 };
 
-enum rb_verb { RB_VERB_SEND, RB_VERB_WRITE, RB_VERB_READ, RB_VERB_ATOMIC };
 enum rb_mode { RB_MODE_LAT, RB_MODE_BW };
 enum rb_atomic_op { RB_OP_FADD, RB_OP_CSWAP };
 enum rb_role { RB_ROLE_CLIENT, RB_ROLE_SERVER };
@@ -62,6 +62,24 @@ struct rb_params {
 	uint8_t use_cm;		 /* connect with librdmacm */
 };
 
+/* What each side chooses for itself: never sent to the peer. */
+struct rb_local {
+	const char *host; /* client: the server to reach; NULL on a server */
+	char device[64];  /* empty: the one holding the OOB connection's address */
+	char bind[64];	  /* local address of the OOB connection; empty: any */
+	int32_t ib_port;  /* 0: the port holding the address */
+	int32_t gid_index; /* -1: by address */
+	uint32_t tcp_port;
+	uint32_t timeout_s;
+	char cpu[64]; /* auto|none|LIST */
+	char numa[16]; /* auto|none|N */
+	char json_path[256];
+	char csv_path[256];
+	uint8_t format; /* enum rb_format, for stdout */
+	uint8_t units;	/* enum rb_units */
+	uint8_t recommend; /* client: print a batch/signal recommendation */
+};
+
 /* One point of the plan: the axis values in force. */
 struct rb_point {
 	uint64_t size;
@@ -90,7 +108,7 @@ struct rb_result {
 	double peer_cpu_util_pct, peer_bw_avg_gbps;
 };
 
-/* Where the measuring thread and the buffers sit (issue: placement). */
+/* Where the measuring thread and the buffers sit. */
 struct rb_placement {
 	int device_numa_node; /* -1 when unknown */
 	char cpus[128];	      /* bound CPUs, "1" or "0-3 8" */
@@ -120,8 +138,10 @@ int rb_set_err(char *err, size_t len, int ret, const char *fmt, ...)
 const char *rb_escape(const char *in, char *out, size_t len);
 extern int rb_quiet;
 
-/* Test names as the wire and the outputs spell them. */
-const char *rb_verb_name(enum rb_verb v);
+/* The signal that ended the run (main.c sets it), or 0. */
+extern volatile sig_atomic_t rb_interrupted;
+
+/* The atomic operation as the wire and the outputs spell it. */
 const char *rb_op_name(enum rb_atomic_op op);
 
 #endif

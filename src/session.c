@@ -41,8 +41,8 @@
 #endif
 
 struct session {
-	const struct rb_test *t;
-	struct rb_cli *c;
+	const struct rb_bench *t;
+	const struct rb_local *l; /* this side's choices */
 	struct rb_params p; /* the plan: the client's, adopted by the server */
 	enum rb_role role;
 	bool usage; /* the failure is the user's request, not the run */
@@ -90,7 +90,7 @@ static int check_limits(struct session *s)
 		       d->attr.max_qp_wr);
 		return -EINVAL;
 	}
-	if (s->t->verb == RB_VERB_ATOMIC && d->attr.atomic_cap == IBV_ATOMIC_NONE) {
+	if (s->t->atomic && d->attr.atomic_cap == IBV_ATOMIC_NONE) {
 		rb_err("%s does not support atomic operations (atomic_cap NONE)", d->name);
 		return -EOPNOTSUPP;
 	}
@@ -109,7 +109,7 @@ static size_t region_size(const struct rb_params *p)
 static int create_qps(struct session *s)
 {
 	struct rb_run *r = &s->run;
-	bool recv = s->t->verb == RB_VERB_SEND;
+	bool recv = s->t->needs_recv;
 	struct rb_qp_caps caps;
 	uint32_t i;
 	int ret;
@@ -124,7 +124,7 @@ static int create_qps(struct session *s)
 		ret = rb_qp_create(&r->dev, r->cq, &caps, &r->qp[i]);
 		r->inline_max = caps.inline_size;
 	}
-	if (!ret && r->inline_max < s->p.inline_size && s->t->verb <= RB_VERB_WRITE)
+	if (!ret && r->inline_max < s->p.inline_size && s->t->inline_ok)
 		rb_info("-I/--inline %u: %s QPs accept %u bytes inline; capped", s->p.inline_size,
 			r->dev.name, r->inline_max);
 	return ret;
@@ -133,11 +133,11 @@ static int create_qps(struct session *s)
 /* The device: the one holding @local (the OOB connection's address). */
 static int open_device(struct session *s, const struct sockaddr *local)
 {
-	const struct rb_cli *c = s->c;
+	const struct rb_local *l = s->l;
 	struct rb_dev_want w = {
-		.name = c->device[0] ? c->device : NULL,
-		.port = rb_cli_given(c, "ib-port") ? c->ib_port : 0,
-		.gid_index = c->gid_index,
+		.name = l->device[0] ? l->device : NULL,
+		.port = l->ib_port,
+		.gid_index = l->gid_index,
 		.local = local,
 		.peer_family = AF_UNSPEC,
 	};
@@ -161,7 +161,7 @@ static int open_resources(struct session *s, const struct sockaddr *local)
 	ret = check_limits(s);
 	if (ret)
 		return ret;
-	ret = rb_place_apply(r->dev.name, s->c->cpu, s->c->numa,
+	ret = rb_place_apply(r->dev.name, s->l->cpu, s->l->numa,
 			     s->peer_cpus[0] ? s->peer_cpus : NULL, &s->rep.place);
 	if (ret) {
 		/* An explicit --cpu/--numa this machine cannot honour. */
@@ -190,8 +190,6 @@ static void close_resources(struct session *s)
 	struct rb_run *r = &s->run;
 	uint32_t i;
 
-	if (r->t && r->t->teardown && r->qp[0])
-		r->t->teardown(r);
 	for (i = 0; i < r->nqp; i++)
 		if (r->qp[i])
 			ibv_destroy_qp(r->qp[i]);
@@ -301,7 +299,7 @@ static int cm_connect(struct session *s)
 
 	if (s->role == RB_ROLE_SERVER)
 		return rb_cm_accept(&s->cm, &c);
-	return rb_cm_connect(&s->cm, s->c->host, (uint16_t)s->c->tcp_port, s->oob.timeout_ms, &c);
+	return rb_cm_connect(&s->cm, s->l->host, (uint16_t)s->l->tcp_port, s->oob.timeout_ms, &c);
 }
 
 static int qp_connect(struct session *s, const struct rb_msg_conn *me)
@@ -336,7 +334,7 @@ static int exchange_conn(struct session *s)
 		ret = -EPROTO;
 	}
 	if (!ret && s->role == RB_ROLE_SERVER && s->p.use_cm)
-		ret = rb_cm_listen(&s->cm, (uint16_t)s->c->tcp_port, s->oob.timeout_ms);
+		ret = rb_cm_listen(&s->cm, (uint16_t)s->l->tcp_port, s->oob.timeout_ms);
 	if (!ret && s->role == RB_ROLE_SERVER)
 		ret = send_body(s, RB_MSG_CONN, rb_pack_conn(&me, msg, sizeof(msg)));
 	if (ret)
@@ -361,7 +359,7 @@ static void report_init(struct session *s)
 
 	rep->test = s->t->name;
 	rep->mode = s->t->mode;
-	rep->op = s->t->verb == RB_VERB_ATOMIC ? rb_op_name(s->p.atomic_op) : NULL;
+	rep->op = s->t->atomic ? rb_op_name(s->p.atomic_op) : NULL;
 	rep->role = s->role == RB_ROLE_CLIENT ? "client" : "server";
 	rep->host = s->host;
 	rep->peer = s->oob.peer;
@@ -376,7 +374,7 @@ static void report_init(struct session *s)
 	rep->link_layer = rb_link_layer_str(d);
 	rep->active_mtu = rb_mtu_bytes(d->port_attr.active_mtu);
 	rep->params = &s->p;
-	rep->units = (enum rb_units)s->c->units;
+	rep->units = (enum rb_units)s->l->units;
 }
 
 /*
@@ -385,7 +383,7 @@ static void report_init(struct session *s)
  */
 static int write_files(struct session *s, bool last)
 {
-	const char *json = s->c->json_path, *csv = s->c->csv_path;
+	const char *json = s->l->json_path, *csv = s->l->csv_path;
 	int ret = 0;
 
 	if (json[0] && (last || rb_output_rewritable(json)))
@@ -396,7 +394,7 @@ static int write_files(struct session *s, bool last)
 }
 
 /* Before anything is measured: both files can be written, and differ. */
-static int check_outputs(const struct rb_cli *c)
+static int check_outputs(const struct rb_local *c)
 {
 	const char *paths[] = { c->json_path, c->csv_path };
 	char err[RB_TEXT_MAX];
@@ -429,7 +427,7 @@ static int emit(struct session *s, const struct rb_result *res)
 		s->progress = false;
 	}
 	if (!s->out_begun) {
-		rb_writer_init(&s->out, (enum rb_format)s->c->format, stdout);
+		rb_writer_init(&s->out, (enum rb_format)s->l->format, stdout);
 		s->out.ops->begin(&s->out, &s->rep);
 		s->out_begun = true;
 	}
@@ -466,7 +464,7 @@ static int finish_output(struct session *s, int ret)
 static int point_start(struct session *s, uint32_t i)
 {
 	struct rb_run *r = &s->run;
-	bool reads = r->t->verb == RB_VERB_READ || r->t->verb == RB_VERB_ATOMIC;
+	bool reads = r->t->bounded_by_rd_atom;
 	uint32_t qi;
 	int ret;
 
@@ -648,7 +646,7 @@ static int client_hello(struct session *s)
 /* --recommend: print it, and put it into the JSON (files rewritten). */
 static int recommend(struct session *s)
 {
-	FILE *f = s->c->format == RB_FMT_TABLE ? stdout : stderr;
+	FILE *f = s->l->format == RB_FMT_TABLE ? stdout : stderr;
 	struct rb_reco reco[RB_MAX_AXIS];
 	size_t i, n = rb_recommend(s->res, s->nres, reco, RB_MAX_AXIS);
 	json_t *arr = json_array();
@@ -689,7 +687,7 @@ static int client_points(struct session *s)
 	if (ret == -EINTR || rb_interrupted) {
 		rb_oob_send_error(&s->oob, "client interrupted at point %zu of %zu", i, n);
 		rb_err("interrupted: %zu of %zu points finished%s", s->nres, n,
-		       s->c->json_path[0] || s->c->csv_path[0] ? " and kept in the output files"
+		       s->l->json_path[0] || s->l->csv_path[0] ? " and kept in the output files"
 							       : "");
 		return -EINTR;
 	}
@@ -698,7 +696,7 @@ static int client_points(struct session *s)
 		return ret;
 	}
 	ret = send_body(s, RB_MSG_BYE, 0);
-	return !ret && s->c->recommend ? recommend(s) : ret;
+	return !ret && s->l->recommend ? recommend(s) : ret;
 }
 
 static int exit_code(struct session *s, int ret)
@@ -712,12 +710,12 @@ static int exit_code(struct session *s, int ret)
 	return s->usage ? RB_EXIT_USAGE : RB_EXIT_FAIL;
 }
 
-static void session_init(struct session *s, const struct rb_test *t, struct rb_cli *c,
+static void session_init(struct session *s, const struct rb_bench *t, const struct rb_local *c,
 			 enum rb_role role)
 {
 	memset(s, 0, sizeof(*s));
 	s->t = t;
-	s->c = c;
+	s->l = c;
 	s->role = role;
 	s->oob.fd = -1;
 	s->slot_fd = -1;
@@ -759,21 +757,21 @@ static int client_checks(struct session *s)
 		rb_err("%s", err);
 		return ret;
 	}
-	ret = check_outputs(s->c);
+	ret = check_outputs(s->l);
 	if (!ret)
-		ret = rb_place_check(s->c->cpu, s->c->numa);
+		ret = rb_place_check(s->l->cpu, s->l->numa);
 	if (!ret)
 		s->usage = false;
 	return ret;
 }
 
-int rb_client(const struct rb_test *t, struct rb_cli *c)
+int rb_client(const struct rb_bench *t, const struct rb_params *p, const struct rb_local *c)
 {
 	struct session s;
 	int ret;
 
 	session_init(&s, t, c, RB_ROLE_CLIENT);
-	s.p = c->p;
+	s.p = *p;
 	ret = client_checks(&s);
 	/* Local setup first, on the device the connection will leave from:
 	 * under load it takes seconds, which must not count against the
@@ -795,12 +793,6 @@ int rb_client(const struct rb_test *t, struct rb_cli *c)
 
 /* ---- server --------------------------------------------------------- */
 
-/* What a server was started for. */
-struct serve_for {
-	const char *name;
-	unsigned int accept; /* RB_T_* */
-};
-
 /*
  * A client on this very host (same name, same boot): two busy-pollers on
  * one core would measure the scheduler, so this side keeps off its CPUs.
@@ -819,7 +811,7 @@ static void same_host(struct session *s, const struct rb_msg_hello *h)
 }
 
 /* HELLO: which test; refuse one this server does not run. */
-static int server_hello(struct session *s, const struct serve_for *f)
+static int server_hello(struct session *s, const struct rb_serve *f)
 {
 	char safe[4 * sizeof(((struct rb_msg_hello *)0)->test)];
 	struct rb_msg_hello h;
@@ -833,13 +825,13 @@ static int server_hello(struct session *s, const struct serve_for *f)
 		rb_err("peer %s sent a malformed HELLO", s->oob.peer);
 		return -EPROTO;
 	}
-	s->t = rb_test_find(h.test);
+	s->t = rb_bench_find(h.test);
 	if (!s->t) {
 		rb_err("client %s asked for test '%s', which this rdmabench %s does not know",
 		       s->oob.peer, rb_escape(h.test, safe, sizeof(safe)), PACKAGE_VERSION);
 		return -EPROTONOSUPPORT;
 	}
-	if (!(s->t->bit & f->accept)) {
+	if (!rb_bench_in(s->t, f->accept)) {
 		rb_err("this server runs %s; client %s asked for %s", f->name, s->oob.peer,
 		       s->t->name);
 		return -EPROTONOSUPPORT;
@@ -946,7 +938,7 @@ static int server_points(struct session *s)
 }
 
 /* One client on @o, from HELLO to BYE; returns the exit code. */
-static int serve_conn(struct rb_oob *o, const struct serve_for *f, struct rb_cli *c, int slot_fd)
+static int serve_conn(struct rb_oob *o, const struct rb_serve *f, const struct rb_local *c, int slot_fd)
 {
 	struct session s;
 	int ret;
@@ -1024,7 +1016,7 @@ static void stop_kids(struct kids *k, int timeout_s)
  * its own process, never the listener, and whatever it makes a session
  * allocate is returned when the child exits.
  */
-static void spawn(struct kids *k, struct rb_oob *o, const struct serve_for *f, struct rb_cli *c,
+static void spawn(struct kids *k, struct rb_oob *o, const struct rb_serve *f, const struct rb_local *c,
 		  int lfd, int slot_fd)
 {
 	pid_t pid;
@@ -1048,7 +1040,7 @@ static void spawn(struct kids *k, struct rb_oob *o, const struct serve_for *f, s
 		k->pid[k->n++] = pid;
 }
 
-static int serve_forever(int lfd, const struct serve_for *f, struct rb_cli *c)
+static int serve_forever(int lfd, const struct rb_serve *f, const struct rb_local *c)
 {
 	FILE *slot = tmpfile();
 	struct kids k = { .n = 0 };
@@ -1077,9 +1069,8 @@ static int serve_forever(int lfd, const struct serve_for *f, struct rb_cli *c)
 	return RB_EXIT_OK;
 }
 
-int rb_server(const char *name, unsigned int accept, bool once, struct rb_cli *c)
+int rb_server(const struct rb_serve *f, const struct rb_local *c)
 {
-	struct serve_for f = { name, accept };
 	struct rb_oob o = { .fd = -1 };
 	char addrs[512];
 	int lfd, ret;
@@ -1090,14 +1081,14 @@ int rb_server(const char *name, unsigned int accept, bool once, struct rb_cli *c
 	if (ret)
 		return RB_EXIT_FAIL;
 	rb_oob_listening(lfd, addrs, sizeof(addrs));
-	rb_info("%s: waiting for a client on TCP port %u of %s", name, c->tcp_port,
+	rb_info("%s: waiting for a client on TCP port %u of %s", f->name, c->tcp_port,
 		addrs[0] ? addrs : "every address");
-	if (!once) {
-		ret = serve_forever(lfd, &f, c);
+	if (!f->once) {
+		ret = serve_forever(lfd, f, c);
 	} else if ((ret = rb_oob_accept(lfd, -1, &o))) {
 		ret = rb_interrupted ? 128 + rb_interrupted : RB_EXIT_FAIL;
 	} else {
-		ret = serve_conn(&o, &f, c, -1);
+		ret = serve_conn(&o, f, c, -1);
 	}
 	close(lfd);
 	return ret;

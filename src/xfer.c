@@ -88,8 +88,7 @@ int rb_wrs_prepare(struct rb_run *r)
 		if (!r->wr || !r->sge)
 			return -ENOMEM;
 	}
-	r->wr_flags = r->pt.size <= r->inline_max && r->t->verb != RB_VERB_READ &&
-				      r->t->verb != RB_VERB_ATOMIC
+	r->wr_flags = r->pt.size <= r->inline_max && r->t->inline_ok
 			      ? IBV_SEND_INLINE
 			      : 0;
 	for (k = 0; k < r->nwr; k++) {
@@ -184,21 +183,13 @@ static const char *wc_cause(enum ibv_wc_status st)
 	}
 }
 
-/* The verb of a send WR of this test, for messages. */
-static const char *wr_verb(const struct rb_run *r)
-{
-	static const char *const names[] = { "SEND", "RDMA WRITE", "RDMA READ", "atomic" };
-
-	return r->t->verb <= RB_VERB_ATOMIC ? names[r->t->verb] : "send";
-}
-
 /* An error completion's opcode is undefined: its wr_id says what it was. */
 static int wc_error(struct rb_run *r, const struct ibv_wc *wc)
 {
 	const char *cause = wc_cause(wc->status);
 
 	rb_err("%s qp 0x%x: %s completion error: %s (status %d, vendor error 0x%x)%s%s",
-	       r->dev.name, wc->qp_num, wc->wr_id & RB_WRID_RECV ? "receive" : wr_verb(r),
+	       r->dev.name, wc->qp_num, wc->wr_id & RB_WRID_RECV ? "receive" : r->t->wr_name,
 	       ibv_wc_status_str(wc->status), wc->status, wc->vendor_err, cause ? ": " : "",
 	       cause ? cause : "");
 	return -EIO;
@@ -702,7 +693,7 @@ int rb_report_generic(struct rb_run *r, struct rb_result *res)
 		res->has_lat = true;
 	}
 	/* The server of a one-sided stream sees no messages: no bandwidth. */
-	if (r->t->mode == RB_MODE_BW && (r->role == RB_ROLE_CLIENT || r->t->verb == RB_VERB_SEND))
+	if (r->t->mode == RB_MODE_BW && (r->role == RB_ROLE_CLIENT || r->t->server_reports_bw))
 		report_bw(r, res, ns);
 	res->has_cpu = ns > 0;
 	res->cpu_util_pct = ns ? (double)(r->cpu1 - r->cpu0) * 100.0 / (double)ns : 0;

@@ -12,7 +12,7 @@
 
 #include "oob.h"
 #include "stats.h"
-#include "tests.h"
+#include "bench.h"
 #include "verbs.h"
 
 #define RB_MAX_BATCH 4096
@@ -28,7 +28,7 @@ struct rb_sq {
 };
 
 struct rb_run {
-	const struct rb_test *t;
+	const struct rb_bench *t;
 	enum rb_role role;
 	const struct rb_params *p;
 	uint64_t timeout_ns;
@@ -73,7 +73,6 @@ struct rb_run {
 	uint64_t heard;	     /* server: when the client was last heard, ns */
 };
 
-extern volatile sig_atomic_t rb_interrupted; /* the signal that ended the run */
 
 /*
  * Test hook: every --verify check fails, as if the data were corrupt.  Set

@@ -3,8 +3,8 @@
  * Fuzz target: the command line (rb_cli_init, rb_cli_parse, rb_cli_finish
  * in src/opts.h), the way main() drives them.
  *
- * Input: one byte that picks the command (% 11, in main()'s order:
- * send_lat .. atomic_bw, server, topo), then its arguments separated by
+ * Input: one byte that picks the command (modulo their number, in
+ * main()'s order, cmd.h: the tests, the families, server, topo), then its arguments separated by
  * NUL bytes (each copied to a heap block of its exact length).
  * rb_cli_parse() resets getopt (optind = 0) itself, so runs do not leak
  * getopt state into each other.
@@ -18,31 +18,26 @@
 #include <errno.h>
 
 #include "fuzz.h"
+#include "cmd.h"
 #include "opts.h"
 #include "plan.h"
 #include "sweep.h"
-#include "tests.h"
+#include "bench.h"
 #include "wire.h"
 
 #define MAX_ARGS 64
 
-static const struct {
-	const char *name;
-	unsigned int bit;
-} cmds[] = {
-	{ "send_lat", RB_T_SEND_LAT },
-	{ "send_bw", RB_T_SEND_BW },
-	{ "write_lat", RB_T_WRITE_LAT },
-	{ "write_bw", RB_T_WRITE_BW },
-	{ "read_lat", RB_T_READ_LAT },
-	{ "read_bw", RB_T_READ_BW },
-	{ "atomic", RB_T_ATOMIC_LAT | RB_T_ATOMIC_BW },
-	{ "atomic_lat", RB_T_ATOMIC_LAT },
-	{ "atomic_bw", RB_T_ATOMIC_BW },
-	{ "server", RB_T_SERVER },
-	{ "topo", RB_T_TOPO },
-};
-#define NCMDS (sizeof(cmds) / sizeof(cmds[0]))
+/* The commands, as main() has them (cmd.h); counted on first use. */
+static size_t ncmds(void)
+{
+	static size_t n;
+	struct rb_cmd cmd;
+
+	while (!n || rb_cmd_at(n, &cmd))
+		if (rb_cmd_at(n, &cmd))
+			n++;
+	return n;
+}
 
 static FILE *devnull;
 static uint8_t wire[RB_WIRE_MAX_BODY];
@@ -68,42 +63,40 @@ static void check_plan(const struct rb_params *p)
 }
 
 /* main()'s run_cmd() without the run. */
-static void drive(unsigned int k, int argc, char **argv)
+static void drive(const struct rb_cmd *cmd, int argc, char **argv)
 {
-	const struct rb_test *t;
-	unsigned int bit;
+	const struct rb_bench *t;
 	struct rb_cli c;
 	char err[256], buf[256];
 	int ret;
 
 	rb_cli_init(&c);
 	memset(err, 0xa5, sizeof(err));
-	ret = rb_cli_parse(&c, cmds[k].name, cmds[k].bit, argc, argv, err, sizeof(err));
+	ret = rb_cli_parse(&c, cmd->name, cmd->scope, argc, argv, err, sizeof(err));
 	if (ret) {
 		FUZZ_CHECK(ret == -EINVAL);
 		FUZZ_CHECK_MESSAGE(err, sizeof(err));
 		return;
 	}
 	if (c.help) {
-		rb_usage(devnull, cmds[k].name, cmds[k].bit);
+		rb_usage(devnull, cmd->name, cmd->scope);
 		return;
 	}
-	if (cmds[k].bit & (RB_T_SERVER | RB_T_TOPO)) {
-		FUZZ_CHECK(!c.host);
+	if (!(cmd->scope & RB_S_TEST)) {
+		FUZZ_CHECK(!c.l.host);
 		return;
 	}
-	if (!c.host) {
+	if (!c.l.host) {
 		rb_cli_client_only(&c, buf, sizeof(buf));
 		FUZZ_CHECK(memchr(buf, '\0', sizeof(buf)));
 		return;
 	}
-	bit = cmds[k].bit;
-	if (bit == (RB_T_ATOMIC_LAT | RB_T_ATOMIC_BW))
-		bit = c.mode ? RB_T_ATOMIC_BW : RB_T_ATOMIC_LAT;
-	t = rb_test_of_bit(bit);
+	t = cmd->kind == RB_CMD_FAMILY
+		    ? rb_family_pick(cmd->name, c.mode ? RB_MODE_BW : RB_MODE_LAT)
+		    : cmd->bench;
 	FUZZ_CHECK(t);
 	memset(err, 0xa5, sizeof(err));
-	ret = rb_cli_finish(&c, t->name, bit, err, sizeof(err));
+	ret = rb_cli_finish(&c, t, cmd->scope, err, sizeof(err));
 	if (ret) {
 		FUZZ_CHECK(ret == -EINVAL);
 		FUZZ_CHECK_MESSAGE(err, sizeof(err));
@@ -124,13 +117,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	char *argv[MAX_ARGS + 2], *own[MAX_ARGS + 1];
 	const uint8_t *p, *end = data + size, *nul;
+	struct rb_cmd cmd;
 	int argc = 1, i;
 	unsigned int k;
 
 	if (size < 1 || size > 4096)
 		return 0;
-	k = data[0] % NCMDS;
-	argv[0] = own[0] = strdup(cmds[k].name);
+	k = data[0] % ncmds();
+	FUZZ_CHECK(rb_cmd_at(k, &cmd));
+	argv[0] = own[0] = strdup(cmd.name);
 	FUZZ_CHECK(argv[0]);
 	for (p = data + 1; p < end && argc <= MAX_ARGS; p = nul + 1) {
 		nul = memchr(p, '\0', (size_t)(end - p));
@@ -142,7 +137,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		argv[argc++][nul - p] = '\0';
 	}
 	argv[argc] = NULL;
-	drive(k, argc, argv);
+	drive(&cmd, argc, argv);
 	/* getopt_long() permutes argv: free the blocks through own[]. */
 	for (i = 0; i < argc; i++)
 		free(own[i]);

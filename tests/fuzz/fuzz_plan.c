@@ -19,7 +19,7 @@
 #include "fuzz.h"
 #include "plan.h"
 #include "sweep.h"
-#include "tests.h"
+#include "bench.h"
 #include "wire.h"
 
 static uint8_t out[RB_WIRE_MAX_BODY];
@@ -27,7 +27,7 @@ static uint8_t out[RB_WIRE_MAX_BODY];
 static void check_points(const struct rb_params *p)
 {
 	size_t n = rb_plan_count(p), i;
-	const struct rb_test *t = rb_test_find(p->test);
+	const struct rb_bench *t = rb_bench_find(p->test);
 	struct rb_point pt;
 
 	FUZZ_CHECK(t);
@@ -35,7 +35,7 @@ static void check_points(const struct rb_params *p)
 	for (i = 0; i < n; i++) {
 		rb_plan_point(p, i, &pt);
 		FUZZ_CHECK(pt.size >= 1 && pt.size <= RB_MAX_SIZE);
-		FUZZ_CHECK(t->verb != RB_VERB_ATOMIC || pt.size == 8);
+		FUZZ_CHECK(!t->fixed_size || pt.size == t->fixed_size);
 		FUZZ_CHECK(pt.qps >= 1 && pt.qps <= RB_MAX_QPS);
 		FUZZ_CHECK(pt.tx_depth >= 1 && pt.tx_depth <= 32768);
 		FUZZ_CHECK(pt.batch >= 1 && pt.batch <= pt.tx_depth);

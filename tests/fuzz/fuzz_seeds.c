@@ -17,8 +17,9 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "cmd.h"
 #include "opts.h"
-#include "tests.h"
+#include "bench.h"
 #include "wire.h"
 
 /* An input under construction: selector byte(s), then content. */
@@ -96,32 +97,40 @@ static void add_frame(struct seed *s, uint16_t type, const uint8_t *body, int le
 
 struct line {
 	const char *name; /* seed name */
-	unsigned int cmd; /* index in fuzz_cli's command list */
+	const char *cmd;  /* the command */
 	const char *args; /* space-separated */
 };
 
-/* fuzz_cli's command order (main()'s): send_lat .. atomic_bw, server, topo. */
-static const char *const cmd_names[] = { "send_lat",  "send_bw", "write_lat", "write_bw",
-					 "read_lat",  "read_bw", "atomic",    "atomic_lat",
-					 "atomic_bw", "server",	 "topo" };
-
 static const struct line lines[] = {
-	{ "send_lat", 0, "-s 2,4096 -n 300 --cpu none 192.0.2.1 --json out.json --csv out.csv" },
-	{ "send_lat-all", 0, "-a -n 1000 --verify 192.0.2.1" },
-	{ "send_bw", 1, "-s 64..64K:x4 -q 1,2 -r 256 -t 64 -Q 16 host" },
-	{ "write_lat", 2, "-I 0 -D 2 --warmup 10 -R 10.0.0.1" },
-	{ "write_bw", 3, "-s 64,4K,64K -l 1,16 -Q 1,16 -n 2000 --recommend 192.0.2.1" },
-	{ "read_lat", 4, "-s 1M --mtu 1024 -d rxe0 -i 1 -x 1 -p 18601 host" },
-	{ "read_bw", 5, "-s 65536 -o 16 -t 128 -Q 64 -l 1 --units Gb/s host" },
-	{ "atomic", 6, "--op cswap --mode bw -o 4 -q 2 192.0.2.1" },
-	{ "atomic_lat", 7, "-n 500 --op fadd host" },
-	{ "atomic_bw", 8, "-D 1 -Q 8 --format json host" },
-	{ "server", 9, "--port 18515 --timeout 60 --cpu 0 --numa 0 --quiet" },
-	{ "oneshot", 0, "--cpu auto --quiet" },
-	{ "topo", 10, "-d mlx5_0 --json topo.json" },
-	{ "help", 3, "--help" },
+	{ "send_lat", "send_lat", "-s 2,4096 -n 300 --cpu none 192.0.2.1 --json out.json --csv out.csv" },
+	{ "send_lat-all", "send_lat", "-a -n 1000 --verify 192.0.2.1" },
+	{ "send_bw", "send_bw", "-s 64..64K:x4 -q 1,2 -r 256 -t 64 -Q 16 host" },
+	{ "write_lat", "write_lat", "-I 0 -D 2 --warmup 10 -R 10.0.0.1" },
+	{ "write_bw", "write_bw", "-s 64,4K,64K -l 1,16 -Q 1,16 -n 2000 --recommend 192.0.2.1" },
+	{ "read_lat", "read_lat", "-s 1M --mtu 1024 -d rxe0 -i 1 -x 1 -p 18601 host" },
+	{ "read_bw", "read_bw", "-s 65536 -o 16 -t 128 -Q 64 -l 1 --units Gb/s host" },
+	{ "atomic", "atomic", "--op cswap --mode bw -o 4 -q 2 192.0.2.1" },
+	{ "atomic_lat", "atomic_lat", "-n 500 --op fadd host" },
+	{ "atomic_bw", "atomic_bw", "-D 1 -Q 8 --format json host" },
+	{ "server", "server", "--port 18515 --timeout 60 --cpu 0 --numa 0 --quiet" },
+	{ "oneshot", "send_lat", "--cpu auto --quiet" },
+	{ "topo", "topo", "-d mlx5_0 --json topo.json" },
+	{ "help", "write_bw", "--help" },
 };
 #define NLINES (sizeof(lines) / sizeof(lines[0]))
+
+/* The byte that makes fuzz_cli pick command @name: its index in cmd.h's order. */
+static uint8_t cmd_index(const char *name)
+{
+	struct rb_cmd cmd;
+	uint8_t i;
+
+	for (i = 0; rb_cmd_at(i, &cmd); i++)
+		if (!strcmp(cmd.name, name))
+			return i;
+	die("no command %s", name);
+	return 0;
+}
 
 /* argv of @l in @buf (modified), argv[0] the command. */
 static int split(const struct line *l, char *buf, size_t len, char **argv, int max)
@@ -129,7 +138,7 @@ static int split(const struct line *l, char *buf, size_t len, char **argv, int m
 	int argc = 0;
 	char *tok;
 
-	snprintf(buf, len, "%s %s", cmd_names[l->cmd], l->args);
+	snprintf(buf, len, "%s %s", l->cmd, l->args);
 	for (tok = strtok(buf, " "); tok && argc < max - 1; tok = strtok(NULL, " "))
 		argv[argc++] = tok;
 	argv[argc] = NULL;
@@ -147,7 +156,7 @@ static void write_cli_seeds(void)
 	for (i = 0; i < NLINES; i++) {
 		argc = split(&lines[i], buf, sizeof(buf), argv, 64);
 		s.n = 0;
-		add_byte(&s, (uint8_t)lines[i].cmd);
+		add_byte(&s, cmd_index(lines[i].cmd));
 		for (a = 1; a < argc; a++)
 			add(&s, argv[a], strlen(argv[a]) + (a + 1 < argc));
 		save("fuzz_cli", lines[i].name, &s);
@@ -157,34 +166,23 @@ static void write_cli_seeds(void)
 /* The plan a client command line sends; false for servers and --help. */
 static bool plan_of(const struct line *l, struct rb_params *p)
 {
-	static const unsigned int bits[] = { RB_T_SEND_LAT,
-					     RB_T_SEND_BW,
-					     RB_T_WRITE_LAT,
-					     RB_T_WRITE_BW,
-					     RB_T_READ_LAT,
-					     RB_T_READ_BW,
-					     RB_T_ATOMIC_LAT | RB_T_ATOMIC_BW,
-					     RB_T_ATOMIC_LAT,
-					     RB_T_ATOMIC_BW,
-					     RB_T_SERVER,
-					     RB_T_TOPO };
 	char buf[512], *argv[64], err[256];
-	unsigned int bit = bits[l->cmd];
+	const struct rb_bench *b;
+	struct rb_cmd cmd;
 	struct rb_cli c;
-	size_t i;
 	int argc;
 
 	argc = split(l, buf, sizeof(buf), argv, 64);
+	if (!rb_cmd_find(l->cmd, &cmd))
+		die("%s: no command %s", l->name, l->cmd);
 	rb_cli_init(&c);
-	if (rb_cli_parse(&c, argv[0], bit, argc, argv, err, sizeof(err)))
+	if (rb_cli_parse(&c, argv[0], cmd.scope, argc, argv, err, sizeof(err)))
 		die("%s: %s", l->name, err);
-	if (!c.host || c.help)
+	if (!c.l.host || c.help)
 		return false;
-	if (bit == (RB_T_ATOMIC_LAT | RB_T_ATOMIC_BW))
-		bit = c.mode ? RB_T_ATOMIC_BW : RB_T_ATOMIC_LAT;
-	for (i = 0; rb_tests[i] && rb_tests[i]->bit != bit; i++)
-		;
-	if (rb_cli_finish(&c, rb_tests[i]->name, bit, err, sizeof(err)))
+	b = cmd.kind == RB_CMD_FAMILY ? rb_family_pick(cmd.name, c.mode ? RB_MODE_BW : RB_MODE_LAT)
+				      : cmd.bench;
+	if (rb_cli_finish(&c, b, cmd.scope, err, sizeof(err)))
 		die("%s: %s", l->name, err);
 	*p = c.p;
 	return true;

@@ -171,7 +171,7 @@ fi
 expect_rc rej_inline 2
 expect_grep rej_inline.err '--inline does not apply to read_bw'
 expect_rc rej_atomic 2
-expect_grep rej_atomic.err '^rdmabench atomic: -s/--size: atomic operations are 8 bytes'
+expect_grep rej_atomic.err '^rdmabench atomic: -s/--size: atomic_lat messages are 8 bytes'
 expect_rc rej_nd 2
 expect_grep rej_nd.err '-n/--iters and -D/--duration exclude each other'
 for n in rej_inline rej_atomic rej_nd; do

@@ -316,22 +316,22 @@ void fake_free(struct fake *f)
 
 struct rb_params fake_plan(const char *test)
 {
-	const struct rb_test *t = rb_test_find(test);
+	const struct rb_bench *t = rb_bench_find(test);
 	struct rb_cli c;
 	char err[256];
 
 	assert_non_null(t);
 	rb_cli_init(&c);
-	if (rb_cli_finish(&c, t->name, t->bit, err, sizeof(err)))
+	if (rb_cli_finish(&c, t, rb_bench_scope(t), err, sizeof(err)))
 		fail_msg("default plan of %s refused: %s", test, err);
 	return c.p;
 }
 
-void fake_run_init(struct fake *f, struct rb_run *r, const struct rb_test *t, enum rb_role role,
+void fake_run_init(struct fake *f, struct rb_run *r, const struct rb_bench *t, enum rb_role role,
 		   const struct rb_params *p, struct rb_oob *oob, int oob_fd,
 		   unsigned int timeout_ms)
 {
-	bool reads = t->verb == RB_VERB_READ || t->verb == RB_VERB_ATOMIC;
+	bool reads = t->bounded_by_rd_atom;
 	uint64_t size = rb_axis_max(&p->size);
 	uint32_t qi;
 
@@ -350,7 +350,7 @@ void fake_run_init(struct fake *f, struct rb_run *r, const struct rb_test *t, en
 	r->cq = &f->cq;
 	r->nqp = (uint32_t)rb_axis_max(&p->qps);
 	assert_true(r->nqp >= 1 && r->nqp <= f->nqp);
-	r->rx_depth = t->verb == RB_VERB_SEND ? p->rx_depth : 0;
+	r->rx_depth = t->needs_recv ? p->rx_depth : 0;
 	r->inline_max = p->inline_size;
 	r->rd_atom = (uint8_t)(p->outstanding ? p->outstanding : 16);
 	r->mem_node = -1;

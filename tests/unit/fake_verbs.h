@@ -114,7 +114,7 @@ uint32_t fake_qi(const struct fake *f, const struct ibv_qp *qp);
  * templates.  The peer's memory (remote.addr) is this side's own buffer,
  * so loopback WRITEs land in rb_rx().
  */
-void fake_run_init(struct fake *f, struct rb_run *r, const struct rb_test *t, enum rb_role role,
+void fake_run_init(struct fake *f, struct rb_run *r, const struct rb_bench *t, enum rb_role role,
 		   const struct rb_params *p, struct rb_oob *oob, int oob_fd,
 		   unsigned int timeout_ms);
 void fake_run_free(struct rb_run *r);

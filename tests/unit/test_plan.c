@@ -19,13 +19,15 @@
 #include "sweep.h"
 
 /* What the command line makes of "TEST HOST" (defaults applied). */
-static struct rb_params plan_of(const char *test, unsigned int bit)
+static struct rb_params plan_of(const char *test)
 {
+	const struct rb_bench *b = rb_bench_find(test);
 	struct rb_cli c;
 	char err[256];
 
+	assert_non_null(b);
 	rb_cli_init(&c);
-	assert_int_equal(rb_cli_finish(&c, test, bit, err, sizeof(err)), 0);
+	assert_int_equal(rb_cli_finish(&c, b, rb_bench_scope(b), err, sizeof(err)), 0);
 	return c.p;
 }
 
@@ -39,19 +41,12 @@ static struct rb_params plan_of(const char *test, unsigned int bit)
 
 static void defaults_pass(void **state)
 {
-	static const struct {
-		const char *name;
-		unsigned int bit;
-	} t[] = { { "send_lat", RB_T_SEND_LAT },     { "send_bw", RB_T_SEND_BW },
-		  { "write_lat", RB_T_WRITE_LAT },   { "write_bw", RB_T_WRITE_BW },
-		  { "read_lat", RB_T_READ_LAT },     { "read_bw", RB_T_READ_BW },
-		  { "atomic_lat", RB_T_ATOMIC_LAT }, { "atomic_bw", RB_T_ATOMIC_BW } };
 	char err[256];
 	size_t i;
 
 	(void)state;
-	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
-		struct rb_params p = plan_of(t[i].name, t[i].bit);
+	for (i = 0; rb_benches[i]; i++) {
+		struct rb_params p = plan_of(rb_benches[i]->name);
 
 		assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
 	}
@@ -60,7 +55,7 @@ static void defaults_pass(void **state)
 /* The holes of the hostile-peer report, one by one. */
 static void zeros_refused(void **state)
 {
-	struct rb_params base = plan_of("send_bw", RB_T_SEND_BW), p;
+	struct rb_params base = plan_of("send_bw"), p;
 
 	(void)state;
 	p = base;
@@ -88,7 +83,7 @@ static void zeros_refused(void **state)
 
 static void odd_values_refused(void **state)
 {
-	struct rb_params base = plan_of("write_bw", RB_T_WRITE_BW), p;
+	struct rb_params base = plan_of("write_bw"), p;
 
 	(void)state;
 	p = base;
@@ -126,8 +121,8 @@ static void odd_values_refused(void **state)
 /* Options a test does not take stay at their defaults. */
 static void unused_options_refused(void **state)
 {
-	struct rb_params p = plan_of("send_lat", RB_T_SEND_LAT);
-	struct rb_params r = plan_of("read_bw", RB_T_READ_BW);
+	struct rb_params p = plan_of("send_lat");
+	struct rb_params r = plan_of("read_bw");
 
 	(void)state;
 	rb_axis_set1(&p.batch, 8);
@@ -138,8 +133,8 @@ static void unused_options_refused(void **state)
 
 static void cross_rules(void **state)
 {
-	struct rb_params p = plan_of("write_bw", RB_T_WRITE_BW), q;
-	struct rb_params a = plan_of("atomic_lat", RB_T_ATOMIC_LAT);
+	struct rb_params p = plan_of("write_bw"), q;
+	struct rb_params a = plan_of("atomic_lat");
 
 	(void)state;
 	q = p;
@@ -150,13 +145,13 @@ static void cross_rules(void **state)
 	q.signal.v[0] = 64;
 	REFUSED(q, 0, "-l/--batch 256 exceeds -t/--tx-depth 128");
 	rb_axis_set1(&a.size, 64);
-	REFUSED(a, 0, "atomic operations are 8 bytes");
+	REFUSED(a, 0, "atomic_lat messages are 8 bytes");
 }
 
 /* -q 64 -t 32768 got a 1 GiB host OOM-killed: refused with the figure. */
 static void memory_budget(void **state)
 {
-	struct rb_params p = plan_of("write_bw", RB_T_WRITE_BW);
+	struct rb_params p = plan_of("write_bw");
 	char err[512];
 
 	(void)state;
@@ -167,10 +162,10 @@ static void memory_budget(void **state)
 	assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), 0);
 	assert_int_equal(rb_plan_validate(&p, 64ULL << 30, err, sizeof(err)), 0);
 	/* The default plan is small. */
-	p = plan_of("write_bw", RB_T_WRITE_BW);
+	p = plan_of("write_bw");
 	assert_true(rb_plan_mem(&p) < (8ULL << 20));
 	/* -n of a latency test keeps every sample. */
-	p = plan_of("send_lat", RB_T_SEND_LAT);
+	p = plan_of("send_lat");
 	p.iters = 1ULL << 40;
 	REFUSED(p, 1ULL << 30, "lower");
 }

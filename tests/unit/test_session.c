@@ -64,9 +64,9 @@ static void serve(void)
 	sigaction(SIGINT, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 	rb_cli_init(&c);
-	c.tcp_port = port;
-	c.timeout_s = TIMEOUT_S;
-	_exit(rb_server("server", RB_T_TESTS, false, &c));
+	c.l.tcp_port = port;
+	c.l.timeout_s = TIMEOUT_S;
+	_exit(rb_server(&(struct rb_serve){ .name = "server" }, &c.l));
 }
 
 /* A port nobody listens on right now. */
@@ -270,7 +270,8 @@ static struct rb_params valid_plan(void)
 	char err[256];
 
 	rb_cli_init(&c);
-	if (rb_cli_finish(&c, "write_bw", RB_T_WRITE_BW, err, sizeof(err)))
+	if (rb_cli_finish(&c, &rb_bench_write_bw, rb_bench_scope(&rb_bench_write_bw), err,
+			  sizeof(err)))
 		fail_msg("the default plan is refused: %s", err);
 	return c.p;
 }

@@ -75,7 +75,7 @@ static void fx_shape(struct fx *x, uint32_t qps, uint32_t batch, uint32_t signal
 /* Fake QPs as deep as the plan's deepest queue; the plan must be valid. */
 static void fx_start(struct fx *x, enum rb_role role, unsigned int timeout_ms)
 {
-	const struct rb_test *t = rb_test_find(x->p.test);
+	const struct rb_bench *t = rb_bench_find(x->p.test);
 	char err[256];
 	int sv[2];
 

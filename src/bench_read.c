@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <string.h>
 
-#include "opts.h"
 #include "xfer.h"
 
 static void read_prep(struct rb_run *r, struct ibv_send_wr *wr)
@@ -49,12 +48,13 @@ static int read_bw_run(struct rb_run *r)
 	return !ret && r->p->verify ? read_check(r, r->total - 1) : ret;
 }
 
-const struct rb_test rb_test_read_lat = {
+const struct rb_bench rb_bench_read_lat = {
 	.name = "read_lat",
 	.desc = "RDMA READ, one outstanding; full round-trip latency",
-	.verb = RB_VERB_READ,
 	.mode = RB_MODE_LAT,
-	.bit = RB_T_READ_LAT,
+	.wr_name = "RDMA READ",
+	.bounded_by_rd_atom = true,
+	.default_size = 2,
 	.server_access = IBV_ACCESS_REMOTE_READ,
 	.lat_scale = 1.0,
 	.prepare = read_prepare,
@@ -63,12 +63,13 @@ const struct rb_test rb_test_read_lat = {
 	.prep_wr = read_prep,
 };
 
-const struct rb_test rb_test_read_bw = {
+const struct rb_bench rb_bench_read_bw = {
 	.name = "read_bw",
 	.desc = "RDMA READ stream, -o in flight; bandwidth at the client",
-	.verb = RB_VERB_READ,
 	.mode = RB_MODE_BW,
-	.bit = RB_T_READ_BW,
+	.wr_name = "RDMA READ",
+	.bounded_by_rd_atom = true,
+	.default_size = 65536,
 	.server_access = IBV_ACCESS_REMOTE_READ,
 	.lat_scale = 1.0,
 	.prepare = read_prepare,

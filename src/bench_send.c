@@ -7,7 +7,6 @@
 #include <errno.h>
 
 #include "clock.h"
-#include "opts.h"
 #include "xfer.h"
 
 static void send_prep(struct rb_run *r, struct ibv_send_wr *wr)
@@ -65,12 +64,15 @@ static int send_bw_run(struct rb_run *r)
 	return r->role == RB_ROLE_SERVER ? rb_run_server_recv(r) : rb_run_stream(r);
 }
 
-const struct rb_test rb_test_send_lat = {
+const struct rb_bench rb_bench_send_lat = {
 	.name = "send_lat",
 	.desc = "SEND ping-pong; one-way latency (half the round trip)",
-	.verb = RB_VERB_SEND,
 	.mode = RB_MODE_LAT,
-	.bit = RB_T_SEND_LAT,
+	.wr_name = "SEND",
+	.needs_recv = true,
+	.inline_ok = true,
+	.default_size = 2,
+	.default_inline = 220,
 	.lat_scale = 0.5,
 	.setup = send_setup,
 	.prepare = send_prepare,
@@ -79,12 +81,15 @@ const struct rb_test rb_test_send_lat = {
 	.prep_wr = send_prep,
 };
 
-const struct rb_test rb_test_send_bw = {
+const struct rb_bench rb_bench_send_bw = {
 	.name = "send_bw",
 	.desc = "SEND stream; bandwidth and message rate on both sides",
-	.verb = RB_VERB_SEND,
 	.mode = RB_MODE_BW,
-	.bit = RB_T_SEND_BW,
+	.wr_name = "SEND",
+	.needs_recv = true,
+	.inline_ok = true,
+	.server_reports_bw = true,
+	.default_size = 65536,
 	.lat_scale = 1.0,
 	.setup = send_setup,
 	.prepare = send_prepare,

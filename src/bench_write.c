@@ -9,7 +9,6 @@
 #include <string.h>
 
 #include "clock.h"
-#include "opts.h"
 #include "xfer.h"
 
 /* Iteration @it's mark in the last byte: never 0, never twice in a row. */
@@ -84,12 +83,14 @@ static int write_bw_run(struct rb_run *r)
 	return ret;
 }
 
-const struct rb_test rb_test_write_lat = {
+const struct rb_bench rb_bench_write_lat = {
 	.name = "write_lat",
 	.desc = "RDMA WRITE ping-pong; one-way latency (half the round trip)",
-	.verb = RB_VERB_WRITE,
 	.mode = RB_MODE_LAT,
-	.bit = RB_T_WRITE_LAT,
+	.wr_name = "RDMA WRITE",
+	.inline_ok = true,
+	.default_size = 2,
+	.default_inline = 220,
 	.client_access = IBV_ACCESS_REMOTE_WRITE,
 	.server_access = IBV_ACCESS_REMOTE_WRITE,
 	.lat_scale = 0.5,
@@ -100,12 +101,13 @@ const struct rb_test rb_test_write_lat = {
 	.iter_wr = write_lat_iter,
 };
 
-const struct rb_test rb_test_write_bw = {
+const struct rb_bench rb_bench_write_bw = {
 	.name = "write_bw",
 	.desc = "RDMA WRITE stream; bandwidth and message rate at the client",
-	.verb = RB_VERB_WRITE,
 	.mode = RB_MODE_BW,
-	.bit = RB_T_WRITE_BW,
+	.wr_name = "RDMA WRITE",
+	.inline_ok = true,
+	.default_size = 65536,
 	.server_access = IBV_ACCESS_REMOTE_WRITE,
 	.lat_scale = 1.0,
 	.prepare = write_prepare,

@@ -15,7 +15,6 @@
 #include <string.h>
 #include <inttypes.h>
 
-#include "opts.h"
 #include "xfer.h"
 
 static void atomic_prep(struct rb_run *r, struct ibv_send_wr *wr)
@@ -93,12 +92,16 @@ static int atomic_bw_run(struct rb_run *r)
 	return r->role == RB_ROLE_SERVER ? atomic_server(r) : rb_run_stream(r);
 }
 
-const struct rb_test rb_test_atomic_lat = {
+const struct rb_bench rb_bench_atomic_lat = {
 	.name = "atomic_lat",
-	.desc = "8-byte atomic (--op fadd|cswap), one at a time; full round-trip latency",
-	.verb = RB_VERB_ATOMIC,
+	.desc = "8-byte atomic (--op), one at a time; round-trip latency",
 	.mode = RB_MODE_LAT,
-	.bit = RB_T_ATOMIC_LAT,
+	.family = "atomic",
+	.wr_name = "atomic",
+	.atomic = true,
+	.bounded_by_rd_atom = true,
+	.fixed_size = 8,
+	.default_size = 8,
 	.server_access = IBV_ACCESS_REMOTE_ATOMIC,
 	.lat_scale = 1.0,
 	.prepare = atomic_prepare,
@@ -108,12 +111,16 @@ const struct rb_test rb_test_atomic_lat = {
 	.iter_wr = atomic_lat_iter,
 };
 
-const struct rb_test rb_test_atomic_bw = {
+const struct rb_bench rb_bench_atomic_bw = {
 	.name = "atomic_bw",
-	.desc = "8-byte atomic stream, -o in flight; message rate at the client",
-	.verb = RB_VERB_ATOMIC,
+	.desc = "8-byte atomic stream, -o in flight; message rate",
 	.mode = RB_MODE_BW,
-	.bit = RB_T_ATOMIC_BW,
+	.family = "atomic",
+	.wr_name = "atomic",
+	.atomic = true,
+	.bounded_by_rd_atom = true,
+	.fixed_size = 8,
+	.default_size = 8,
 	.server_access = IBV_ACCESS_REMOTE_ATOMIC,
 	.lat_scale = 1.0,
 	.prepare = atomic_prepare,
