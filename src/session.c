@@ -47,7 +47,8 @@ struct session {
 	enum rb_role role;
 	bool usage; /* the failure is the user's request, not the run */
 	struct rb_oob oob;
-	struct rb_cm cm; /* -R only */
+	struct rb_ctl ctl; /* the points' control channel, over oob */
+	struct rb_cm cm;   /* -R only */
 	struct rb_run run;
 	struct rb_report rep;
 	struct rb_writer out; /* stdout */
@@ -484,28 +485,6 @@ static int point_start(struct session *s, uint32_t i)
 	return !ret && r->t->prepare ? r->t->prepare(r) : ret;
 }
 
-static int send_sync(struct session *s, uint32_t i, uint32_t what, uint64_t count)
-{
-	struct rb_msg_sync m = { .point = i, .what = what, .count = count };
-
-	return send_body(s, RB_MSG_SYNC, rb_pack_sync(&m, msg, sizeof(msg)));
-}
-
-static int expect_sync(struct session *s, uint32_t i, uint32_t what)
-{
-	struct rb_msg_sync m;
-	uint32_t len;
-	int ret = rb_oob_expect(&s->oob, RB_MSG_SYNC, msg, sizeof(msg), &len);
-
-	if (ret)
-		return ret;
-	if (rb_unpack_sync(msg, len, &m) || m.point != i || m.what != what) {
-		rb_err("peer %s is out of step at point %u", s->oob.peer, i);
-		return -EPROTO;
-	}
-	return 0;
-}
-
 static void apply_peer(struct rb_result *res, const struct rb_msg_result *m)
 {
 	res->has_peer = true;
@@ -515,30 +494,22 @@ static void apply_peer(struct rb_result *res, const struct rb_msg_result *m)
 
 static int client_point(struct session *s, uint32_t i)
 {
+	const struct rb_ctl_ops *ctl = s->ctl.ops;
+	struct rb_msg_result m = { .point = i };
 	struct rb_run *r = &s->run;
-	struct rb_msg_result m;
 	struct rb_result res;
-	uint32_t len;
 	int ret;
 
 	ret = point_start(s, i);
 	if (!ret)
-		ret = send_sync(s, i, RB_SYNC_START, 0);
-	if (!ret)
-		ret = expect_sync(s, i, RB_SYNC_START);
+		ret = ctl->barrier(&s->ctl, i);
 	if (!ret)
 		ret = r->t->run(r);
 	if (ret)
 		return ret;
-	ret = send_sync(s, i, RB_SYNC_STOP, r->total);
+	ret = ctl->stop(&s->ctl, i, r->total);
 	if (!ret)
-		ret = rb_oob_expect(&s->oob, RB_MSG_RESULT, msg, sizeof(msg), &len);
-	/* A status is 0 or -errno: anything else is a malformed message. */
-	if (!ret &&
-	    (rb_unpack_result(msg, len, &m) || m.point != i || m.status > 0 || m.status < -4095)) {
-		rb_err("peer %s sent a malformed RESULT for point %u", s->oob.peer, i);
-		ret = -EPROTO;
-	}
+		ret = ctl->result(&s->ctl, &m);
 	if (!ret && m.status) {
 		rb_err("server %s: %s at point %u (see the server's log)", s->oob.peer,
 		       m.status == -EILSEQ ? "--verify found a mismatch" : strerror(-m.status), i);
@@ -552,7 +523,7 @@ static int client_point(struct session *s, uint32_t i)
 	return emit(s, &res);
 }
 
-/* Server: one point, started by the client's SYNC(START) in @msg. */
+/* Server: the rest of point @i, once the barrier passed. */
 static int server_point(struct session *s, uint32_t i)
 {
 	struct rb_run *r = &s->run;
@@ -560,11 +531,7 @@ static int server_point(struct session *s, uint32_t i)
 	struct rb_result res;
 	int ret;
 
-	ret = point_start(s, i);
-	if (!ret)
-		ret = send_sync(s, i, RB_SYNC_START, 0);
-	if (!ret)
-		ret = r->t->run(r);
+	ret = r->t->run(r);
 	if (!ret)
 		ret = r->t->report(r, &res);
 	if (ret)
@@ -573,7 +540,7 @@ static int server_point(struct session *s, uint32_t i)
 	m.iters = res.iters;
 	m.bw_avg_gbps = res.has_bw ? res.bw_avg_gbps : 0;
 	m.cpu_util_pct = res.cpu_util_pct;
-	ret = send_body(s, RB_MSG_RESULT, rb_pack_result(&m, msg, sizeof(msg)));
+	ret = s->ctl.ops->result(&s->ctl, &m);
 	if (!ret)
 		ret = emit(s, &res);
 	return ret ? ret : r->verify_status;
@@ -723,7 +690,8 @@ static void session_init(struct session *s, const struct rb_bench *t, const stru
 	s->run.t = t;
 	s->run.role = role;
 	s->run.p = &s->p;
-	s->run.oob = &s->oob;
+	rb_ctl_oob_init(&s->ctl, &s->oob, role);
+	s->run.ctl = &s->ctl;
 	s->run.timeout_ns = (uint64_t)c->timeout_s * 1000000000ULL;
 	gethostname(s->host, sizeof(s->host) - 1);
 	srand48((long)rb_now_ns() ^ getpid());
@@ -905,30 +873,24 @@ static int server_params(struct session *s)
 	return ret ? ret : send_body(s, RB_MSG_OK, 0);
 }
 
+/*
+ * Each point is prepared before the barrier: once the server answers, the
+ * client's first message may land.  The client ends the plan with BYE.
+ */
 static int server_points(struct session *s)
 {
-	char safe[RB_TEXT_MAX * 4];
-	struct rb_msg_sync m;
-	uint16_t type;
-	uint32_t len, i;
+	size_t n = rb_plan_count(&s->p);
+	uint32_t i;
 	int ret;
 
 	for (i = 0;; i++) {
-		ret = rb_oob_recv(&s->oob, &type, msg, sizeof(msg), &len);
-		if (ret || type == RB_MSG_BYE)
-			return ret;
-		if (type == RB_MSG_ERROR) {
-			struct rb_msg_text t = { "" };
-
-			rb_unpack_text(msg, len, &t);
-			rb_err("client %s gave up: %s", s->oob.peer,
-			       rb_escape(t.text, safe, sizeof(safe)));
-			return -ECONNABORTED;
-		}
-		if (type != RB_MSG_SYNC || rb_unpack_sync(msg, len, &m) || m.point != i ||
-		    m.what != RB_SYNC_START || i >= rb_plan_count(&s->p)) {
-			rb_err("client %s sent %s out of step at point %u", s->oob.peer,
-			       rb_msg_name(type), i);
+		ret = i < n ? point_start(s, i) : 0;
+		if (!ret)
+			ret = s->ctl.ops->barrier(&s->ctl, i);
+		if (ret)
+			return ret == 1 ? 0 : ret;
+		if (i >= n) {
+			rb_err("client %s started point %u of a plan of %zu", s->oob.peer, i, n);
 			return -EPROTO;
 		}
 		ret = server_point(s, i);

@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
-#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -143,16 +142,12 @@ int rb_post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool 
 
 int rb_heartbeat_send(struct rb_run *r)
 {
-	struct rb_msg_sync m = { .point = r->point, .what = RB_SYNC_ALIVE };
-	uint8_t body[64];
 	uint64_t k = rb_ticks();
-	int len;
 
 	if (k < r->hb_next)
 		return 0;
 	r->hb_next = k + 1000 * rb_ticks_per_ms();
-	len = rb_pack_sync(&m, body, sizeof(body));
-	return len < 0 ? len : rb_oob_send(r->oob, RB_MSG_SYNC, body, (uint32_t)len);
+	return r->ctl->ops->alive(r->ctl, r->point);
 }
 
 /* What an error status usually means, for the person reading it. */
@@ -225,33 +220,25 @@ int rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, ui
 }
 
 /*
- * Anything on the OOB socket during a point: for the server, the client's
- * heartbeats and its STOP; for the client, only an ERROR from the server.
+ * What the peer said during a point, waiting up to @wait_ms: for the
+ * server, the client's heartbeats and its STOP; for the client, only an
+ * ERROR from the server.
  */
-static int check_oob(struct rb_run *r)
+static int check_peer(struct rb_run *r, int wait_ms)
 {
-	struct pollfd pfd = { .fd = r->oob->fd, .events = POLLIN };
-	uint8_t body[RB_TEXT_MAX + 16];
-	struct rb_msg_sync s;
-	uint32_t len;
+	uint64_t count = 0;
 	int ret;
 
-	if (r->stopped || poll(&pfd, 1, 0) <= 0)
+	if (r->stopped)
 		return 0;
-	ret = rb_oob_expect(r->oob, r->role == RB_ROLE_SERVER ? RB_MSG_SYNC : RB_MSG_ERROR, body,
-			    sizeof(body), &len);
-	if (ret)
+	ret = r->ctl->ops->poll(r->ctl, r->point, wait_ms, &count);
+	if (ret <= RB_CTL_NOTHING)
 		return ret;
-	if (rb_unpack_sync(body, len, &s) || s.point != r->point ||
-	    (s.what != RB_SYNC_STOP && s.what != RB_SYNC_ALIVE)) {
-		rb_err("peer %s: unexpected SYNC during point %u", r->oob->peer, r->point);
-		return -EPROTO;
-	}
 	r->heard = rb_now_ns();
-	if (s.what == RB_SYNC_ALIVE)
-		return 0;
-	r->stopped = true;
-	r->stop_count = s.count;
+	if (ret == RB_CTL_STOP) {
+		r->stopped = true;
+		r->stop_count = count;
+	}
 	return 0;
 }
 
@@ -290,7 +277,7 @@ int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what)
 	s->next = k + rb_ticks_per_ms();
 	if (rb_interrupted)
 		return -EINTR;
-	ret = check_oob(r);
+	ret = check_peer(r, 0);
 	if (ret)
 		return ret;
 	now = rb_now_ns();
@@ -300,7 +287,7 @@ int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what)
 		return 0;
 	rb_err("%s: no progress for %.3g s while waiting for %s at point %u; peer %s: is it "
 	       "alive?",
-	       r->dev.name, (double)r->timeout_ns / 1e9, what, r->point, r->oob->peer);
+	       r->dev.name, (double)r->timeout_ns / 1e9, what, r->point, r->ctl->peer);
 	return -ETIMEDOUT;
 }
 
@@ -610,7 +597,6 @@ int rb_run_stream(struct rb_run *r)
  */
 int rb_run_server_wait(struct rb_run *r)
 {
-	struct pollfd pfd = { .fd = r->oob->fd, .events = POLLIN };
 	int ret;
 
 	mark_start(r);
@@ -618,13 +604,14 @@ int rb_run_server_wait(struct rb_run *r)
 	while (!r->stopped) {
 		if (rb_interrupted)
 			return -EINTR;
-		/* Sleep in poll: this side's CPU use is part of the result. */
-		if (poll(&pfd, 1, 200) > 0 && (ret = check_oob(r)))
+		/* Sleep in the poll: this side's CPU use is part of the result. */
+		ret = check_peer(r, 200);
+		if (ret)
 			return ret;
 		if (!r->stopped && rb_now_ns() - r->heard > r->timeout_ns) {
 			rb_err("client %s sent nothing for %.3g s during point %u (no heartbeat, "
 			       "no STOP): is it alive?",
-			       r->oob->peer, (double)r->timeout_ns / 1e9, r->point);
+			       r->ctl->peer, (double)r->timeout_ns / 1e9, r->point);
 			return -ETIMEDOUT;
 		}
 	}

@@ -10,7 +10,7 @@
 #include <signal.h>
 #include <infiniband/verbs.h>
 
-#include "oob.h"
+#include "ctl.h"
 #include "stats.h"
 #include "bench.h"
 #include "verbs.h"
@@ -32,7 +32,7 @@ struct rb_run {
 	enum rb_role role;
 	const struct rb_params *p;
 	uint64_t timeout_ns;
-	struct rb_oob *oob;
+	struct rb_ctl *ctl; /* the peer, for barriers, heartbeats and STOP */
 
 	struct rb_dev dev;
 	struct ibv_cq *cq;
@@ -156,8 +156,9 @@ int rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, ui
  * Busy loops call rb_idle_check() on every empty poll and rb_idle_reset()
  * on progress; the clock is read only every so many empty polls, never on
  * the fast path.  It returns -EINTR on ^C, -ETIMEDOUT (logged, naming
- * @what) after the timeout without progress, and watches the OOB socket:
- * the server for the client's STOP, the client for the server's ERROR.
+ * @what) after the timeout without progress, and polls the control
+ * channel: the server for the client's STOP, the client for the server's
+ * ERROR.
  */
 struct rb_idle {
 	unsigned int spins;

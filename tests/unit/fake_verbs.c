@@ -343,7 +343,8 @@ void fake_run_init(struct fake *f, struct rb_run *r, const struct rb_bench *t, e
 	r->t = t;
 	r->role = role;
 	r->p = p;
-	r->oob = oob;
+	rb_ctl_oob_init(&f->ctl, oob, role);
+	r->ctl = &f->ctl;
 	r->timeout_ns = (uint64_t)timeout_ms * 1000000ULL;
 	snprintf(r->dev.name, sizeof(r->dev.name), "fake0");
 	r->dev.port = 1;

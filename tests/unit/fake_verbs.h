@@ -59,6 +59,7 @@ struct fake {
 	struct ibv_qp qp[RB_MAX_QPS];
 	struct ibv_mr mr;
 	uint32_t nqp;
+	struct rb_ctl ctl; /* over the socketpair fake_run_init() is given */
 
 	/* Knobs. */
 	unsigned int delay; /* polls before a send completion shows */

@@ -743,6 +743,72 @@ static void server_wait_stop(void **state)
 }
 
 /*
+ * A control channel that is not a socket: what matrix's coordinator or
+ * any other transport plugs in.  The server's wait hears two heartbeats,
+ * then a STOP; a client streaming for a second sends heartbeats through
+ * alive() and never polls for a STOP of its own.
+ */
+struct fake_ctl {
+	struct rb_ctl ctl;
+	unsigned int polls, alive, stop_after;
+	uint64_t count;
+};
+
+static int fake_ctl_poll(struct rb_ctl *c, uint32_t point, int wait_ms, uint64_t *count)
+{
+	struct fake_ctl *f = c->priv;
+
+	(void)wait_ms;
+	assert_int_equal(point, 0);
+	if (++f->polls < f->stop_after)
+		return f->polls <= 2 ? RB_CTL_ALIVE : RB_CTL_NOTHING;
+	*count = f->count;
+	return c->role == RB_ROLE_SERVER ? RB_CTL_STOP : RB_CTL_NOTHING;
+}
+
+static int fake_ctl_alive(struct rb_ctl *c, uint32_t point)
+{
+	struct fake_ctl *f = c->priv;
+
+	assert_int_equal(point, 0);
+	f->alive++;
+	return 0;
+}
+
+static const struct rb_ctl_ops fake_ctl_ops = { .poll = fake_ctl_poll, .alive = fake_ctl_alive };
+
+static void fake_ctl_drives(void **state)
+{
+	struct fake_ctl fc = { .stop_after = 5, .count = 700 };
+	uint64_t t0 = rb_now_ns();
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_start(&x, RB_ROLE_SERVER, 2000);
+	fc.ctl = (struct rb_ctl){ &fake_ctl_ops, RB_ROLE_SERVER, "fake-ctl", &fc };
+	x.r.ctl = &fc.ctl;
+	assert_int_equal(rb_run_server_wait(&x.r), 0);
+	assert_int_equal(fc.polls, 5);
+	assert_int_equal(x.r.total, 700);
+	assert_int_equal(x.r.ops, 700 - x.p.warmup);
+	fx_end(&x);
+
+	fx_plan(&x, "write_bw");
+	x.p.iters = 0;
+	x.p.duration_s = 1;
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	fc = (struct fake_ctl){ .stop_after = ~0u };
+	fc.ctl = (struct rb_ctl){ &fake_ctl_ops, RB_ROLE_CLIENT, "fake-ctl", &fc };
+	x.r.ctl = &fc.ctl;
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	assert_true(ms_since(t0) >= 1000);
+	/* About one a second; the first is due at once. */
+	assert_true(fc.alive >= 1 && fc.alive <= 3);
+	fx_end(&x);
+}
+
+/*
  * A frozen client: heartbeats keep the server waiting, silence for the
  * timeout ends the point with a message naming the client.
  */
@@ -824,6 +890,7 @@ int main(void)
 		cmocka_unit_test(pingpong_stuck_times_out),
 		cmocka_unit_test(oneshot_read_lat),
 		cmocka_unit_test(server_wait_stop),
+		cmocka_unit_test(fake_ctl_drives),
 		cmocka_unit_test(server_wait_frozen),
 		cmocka_unit_test(server_recv_counts),
 	};
