@@ -533,19 +533,33 @@ static void man_text(FILE *f, const char *s)
 	}
 }
 
-/* The subcommands an option applies to, for the man page; none when all. */
+/*
+ * The subcommands an option applies to, for the man page: nothing when it
+ * applies to all, "every test" rather than the list of them.
+ */
 static void man_tests(FILE *f, const struct rb_opt *o)
 {
+	size_t i, n = 0, hits = 0, tests = 0, test_hits = 0;
 	const char *sep = " Applies to: ";
 	struct rb_cmd cmd;
-	size_t i, n = 0, hits = 0;
+	bool every;
 
-	for (i = 0; rb_cmd_at(i, &cmd); i++, n++)
-		hits += rb_opt_applies(o, cmd.scope);
+	for (i = 0; rb_cmd_at(i, &cmd); i++, n++) {
+		bool hit = rb_opt_applies(o, cmd.scope);
+
+		hits += hit;
+		tests += !!(cmd.scope & RB_S_TEST);
+		test_hits += hit && (cmd.scope & RB_S_TEST);
+	}
 	if (hits == n)
 		return;
+	every = test_hits == tests;
+	if (every) {
+		fprintf(f, "%severy test", sep);
+		sep = ", ";
+	}
 	for (i = 0; rb_cmd_at(i, &cmd); i++)
-		if (rb_opt_applies(o, cmd.scope)) {
+		if (rb_opt_applies(o, cmd.scope) && !(every && (cmd.scope & RB_S_TEST))) {
 			fputs(sep, f);
 			man_text(f, cmd.name);
 			sep = ", ";

@@ -189,15 +189,8 @@ static int open_resources(struct session *s, const struct sockaddr *local)
 static void close_resources(struct session *s)
 {
 	struct rb_run *r = &s->run;
-	uint32_t i;
 
-	for (i = 0; i < r->nqp; i++)
-		if (r->qp[i])
-			ibv_destroy_qp(r->qp[i]);
-	if (r->cq)
-		ibv_destroy_cq(r->cq);
-	if (r->mr)
-		ibv_dereg_mr(r->mr);
+	rb_resources_close(&r->dev, r->qp, r->nqp, r->cq, r->mr);
 	if (r->buf)
 		rb_place_free(r->buf, s->buf_len);
 	rb_dev_close(&r->dev);

@@ -9,7 +9,10 @@
 #include <stdint.h>
 #include "rdmabench.h"
 
-/* A growable array of samples in nanoseconds; every sample is kept. */
+/*
+ * A growable array of samples, in whatever unit the caller measures (the
+ * loops push TSC ticks: clock.h); every sample is kept.
+ */
 struct rb_samples {
 	uint64_t *v;
 	size_t n, cap;
@@ -18,13 +21,13 @@ struct rb_samples {
 /* rb_samples_reserve() - make room for @cap samples; 0 or -ENOMEM. */
 int rb_samples_reserve(struct rb_samples *s, size_t cap);
 /* rb_samples_push() - append one sample, growing as needed; 0 or -ENOMEM. */
-int rb_samples_push(struct rb_samples *s, uint64_t ns);
+int rb_samples_push(struct rb_samples *s, uint64_t v);
 void rb_samples_free(struct rb_samples *s);
 
 /*
  * rb_lat_summarize() - exact statistics over all @s samples (sorted in
- * place), scaled by @scale (0.5 for one-way latency from round trips) and
- * converted to microseconds.  Percentiles are nearest-rank: the p-th
+ * place), times @scale to make nanoseconds (the tick length, halved for
+ * one-way latency from round trips), reported in microseconds.  Percentiles are nearest-rank: the p-th
  * percentile is the sample of rank ceil(p/100 * n).  stdev is the
  * population standard deviation.  Returns -EINVAL when there is no sample.
  */

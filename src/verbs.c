@@ -356,12 +356,40 @@ int rb_dev_open(const char *name, int port, int gid_index, struct rb_dev *d)
 	return rb_dev_open_want(&w, d);
 }
 
+/*
+ * A destroy that fails leaks a kernel object until the process ends (and
+ * the next to fail is usually the dealloc of the PD): said once, named.
+ */
+static void destroyed(const struct rb_dev *d, const char *what, int ret)
+{
+	if (ret)
+		rb_warn("%s: %s failed: %s", d->name, what, strerror(ret));
+}
+
+void rb_resources_close(struct rb_dev *d, struct ibv_qp **qp, uint32_t nqp, struct ibv_cq *cq,
+			struct ibv_mr *mr)
+{
+	char what[48];
+	uint32_t i;
+
+	for (i = 0; i < nqp; i++) {
+		if (!qp[i])
+			continue;
+		snprintf(what, sizeof(what), "ibv_destroy_qp(0x%x)", qp[i]->qp_num);
+		destroyed(d, what, ibv_destroy_qp(qp[i]));
+	}
+	if (cq)
+		destroyed(d, "ibv_destroy_cq", ibv_destroy_cq(cq));
+	if (mr)
+		destroyed(d, "ibv_dereg_mr", ibv_dereg_mr(mr));
+}
+
 void rb_dev_close(struct rb_dev *d)
 {
 	if (d->pd)
-		ibv_dealloc_pd(d->pd);
+		destroyed(d, "ibv_dealloc_pd", ibv_dealloc_pd(d->pd));
 	if (d->ctx)
-		ibv_close_device(d->ctx);
+		destroyed(d, "ibv_close_device", ibv_close_device(d->ctx));
 	d->pd = NULL;
 	d->ctx = NULL;
 }

@@ -62,6 +62,14 @@ int rb_dev_open_want(const struct rb_dev_want *w, struct rb_dev *d);
 int rb_dev_open(const char *name, int port, int gid_index, struct rb_dev *d);
 void rb_dev_close(struct rb_dev *d);
 
+/*
+ * rb_resources_close() - destroy @nqp QPs of @qp (NULL entries skipped),
+ * then @cq and @mr (either may be NULL); a failure is a warning naming
+ * the object.  Call before rb_dev_close().
+ */
+void rb_resources_close(struct rb_dev *d, struct ibv_qp **qp, uint32_t nqp, struct ibv_cq *cq,
+			struct ibv_mr *mr);
+
 /* rb_link_layer_str() - "Ethernet" or "InfiniBand". */
 const char *rb_link_layer_str(const struct rb_dev *d);
 
