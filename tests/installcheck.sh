@@ -6,6 +6,7 @@
 #   RB_BINDIR      the installed bin directory (rdmabench, rdmabench-plot)
 #   RB_COMPLETION  the installed bash completion file
 #   RB_VERSION     the version --version must print (optional)
+#   RB_MANDIR      the installed man directory (optional): the man pages
 #   TOP_SRCDIR     the source tree, for a sample CSV in tests/data/plot
 # Everything runs in an empty scratch directory with RB_BINDIR first on
 # PATH, so nothing can lean on the source or build tree.  Exit 0 pass,
@@ -67,6 +68,22 @@ if out=$(rdmabench-plot --help 2>&1) && [[ $out == *sage:* ]]; then
 	ok "rdmabench-plot --help"
 else
 	fail "rdmabench-plot --help: $out"
+fi
+# Its man page names every option its --help lists.
+if [[ -n ${RB_MANDIR:-} ]]; then
+	for page in rdmabench rdmabench-plot; do
+		man=$RB_MANDIR/man1/$page.1
+		[[ -f $man || -f $man.gz ]] || fail "no man page $man"
+	done
+	man=$RB_MANDIR/man1/rdmabench-plot.1
+	if [[ -f $man ]]; then cat -- "$man"; else gzip -dc -- "$man.gz"; fi >plot.1 2>/dev/null || true
+	for o in $(rdmabench-plot --help | grep -o -- '--[a-z][a-z-]*' | sort -u); do
+		if grep -qF -- "${o//-/\\-}" plot.1; then
+			ok "man page rdmabench-plot(1) describes $o"
+		else
+			fail "man page rdmabench-plot(1) does not describe $o"
+		fi
+	done
 fi
 if ! command -v gnuplot >/dev/null; then
 	echo "SKIP: rdmabench-plot on a CSV: gnuplot is not installed"
