@@ -15,6 +15,9 @@ RB_PKGS_FUZZ="clang libclang-rt-14-dev"
 RB_PKGS_LAB="qemu-system-x86 linux-image-amd64 busybox-static cpio kmod iproute2 rdma-core
 	ibverbs-providers ibverbs-utils rdmacm-utils perftest"
 RB_PKGS_TOOLS="gnuplot-nox python3"
+# tests/package.sh: the Debian package, lintian, and the completion with
+# bash-completion's helpers.
+RB_PKGS_PKG="dpkg-dev debhelper lintian bash-completion"
 
 rb_say() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 
@@ -30,7 +33,7 @@ rb_missing_pkgs() {
 rb_install_deps() {
 	local missing
 	# shellcheck disable=SC2086 # the lists are word lists
-	missing=$(rb_missing_pkgs $RB_PKGS_BUILD $RB_PKGS_FUZZ $RB_PKGS_LAB $RB_PKGS_TOOLS | tr '\n' ' ')
+	missing=$(rb_missing_pkgs $RB_PKGS_BUILD $RB_PKGS_FUZZ $RB_PKGS_LAB $RB_PKGS_TOOLS $RB_PKGS_PKG | tr '\n' ' ')
 	if [ -z "${missing// /}" ]; then
 		return 0
 	fi
