@@ -10,6 +10,8 @@ client timeout (026), perftest printing inf (034), a missing JSON (037),
 and a lab that stopped before rep 3 was through.
 """
 
+import contextlib
+import io
 import os
 import shutil
 import sys
@@ -241,7 +243,10 @@ class WholeReport(unittest.TestCase):
                       "**rdmabench slower** | no | 0 / 0 |", text)
 
     def test_usage(self):
-        self.assertEqual(pr.main(["perftest_report.py"]), 2)
+        err = io.StringIO()
+        with contextlib.redirect_stderr(err):
+            self.assertEqual(pr.main(["perftest_report.py"]), 2)
+        self.assertTrue(err.getvalue().startswith("usage: perftest_report.py DIR"))
 
     def test_committed_results_reproduced(self):
         # The full run kept in bench-results/ (not in a release tarball).
