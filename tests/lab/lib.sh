@@ -30,7 +30,7 @@ san_reports() {
 		cat "$_r" >&2
 		_found=1
 	done
-	_hits=$(grep -l -e "$SAN_REPORT" "$OUT"/*.err "$OUT"/*.out 2>/dev/null)
+	_hits=$(grep -l -e "$SAN_REPORT" "$OUT"/*.err "$OUT"/*.out 2>/dev/null || true)
 	if [ -n "$_hits" ]; then
 		printf '%s\n' "$_hits" | while IFS= read -r _r; do
 			echo "==== sanitizer report in $_r" >&2
