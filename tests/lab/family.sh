@@ -4,6 +4,7 @@
 # (one one-shot server too), QP/batch/signal options, -D, rejected
 # combinations, a size beyond the device's limit and a client without a
 # server.  Guest outputs land in $OUT; every assertion runs on the host.
+# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
 # A hang must fail in bounded time, not after the default 900 s.

@@ -30,11 +30,14 @@ san_reports() {
 		cat "$_r" >&2
 		_found=1
 	done
-	for _r in $(grep -l -e "$SAN_REPORT" "$OUT"/*.err "$OUT"/*.out 2>/dev/null); do
-		echo "==== sanitizer report in $_r" >&2
-		grep -A 12 -e "$SAN_REPORT" "$_r" >&2
+	_hits=$(grep -l -e "$SAN_REPORT" "$OUT"/*.err "$OUT"/*.out 2>/dev/null || true)
+	if [ -n "$_hits" ]; then
+		printf '%s\n' "$_hits" | while IFS= read -r _r; do
+			echo "==== sanitizer report in $_r" >&2
+			grep -A 12 -e "$SAN_REPORT" "$_r" >&2
+		done
 		_found=1
-	done
+	fi
 	[ -z "$_found" ]
 }
 

@@ -1,6 +1,7 @@
 #!/bin/sh
 # -R: the QPs are connected through librdmacm instead of the out-of-band
 # QPN/GID exchange; the server adopts -R from the client's parameters.
+# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
 lab_run '

@@ -1,6 +1,7 @@
 #!/bin/sh
 # send_lat end to end in the Soft-RoCE lab: two sizes with every output,
 # and a one-shot server that refuses a client asking for another test.
+# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
 lab_run '

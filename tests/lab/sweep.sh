@@ -3,6 +3,7 @@
 # sweep with --recommend (order of the points, CSV, JSON, recommendation),
 # a sweep interrupted by ^C (exit 130, finished points kept, server not
 # left hanging), oversized plans, and scripts/plot on the sweep's CSV.
+# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
 LAB_TIMEOUT=${LAB_TIMEOUT:-300}

@@ -1,0 +1,120 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: MIT
+#
+# Lint: clang-format (the repository's .clang-format) over the C of src/,
+# tests/unit/ and tests/fuzz/; shellcheck over every shell script under
+# scripts/ and tests/; pyflakes and a syntax check over every Python file
+# there.  Automake protocol: 0 pass, 1 fail, 77 skip (a linter is missing
+# and nothing that ran failed).  Files are found, not listed, so a new
+# script is linted without touching this file.
+
+set -uo pipefail
+
+here=$(cd -- "$(dirname -- "$0")" && pwd)
+top=${TOP_SRCDIR:-$here/..}
+cd -- "$top" || exit 1
+
+failed=0 missing=''
+
+# The shell scripts: a sh or bash shebang, or a "# shellcheck shell="
+# directive (sourced files: scripts/lib/common.sh, tests/lab/lib.sh, and
+# scripts/rxe-lab-init, whose shebang is busybox).
+shell_files() {
+	local f
+	find scripts tests -type f -not -path 'tests/data/*' -not -path 'tests/fuzz/corpus/*' \
+		-not -name '*.py' -not -name '*.[ch]' | LC_ALL=C sort |
+		while IFS= read -r f; do
+			if head -n 1 -- "$f" | grep -Eq '^#!.*[/ ](ba|da)?sh( |$)' ||
+				head -n 3 -- "$f" | grep -q '^# shellcheck shell='; then
+				printf '%s\n' "$f"
+			fi
+		done
+}
+
+# The Python files: *.py, or a python shebang (scripts/plot).
+python_files() {
+	local f
+	find scripts tests -type f -not -path 'tests/data/*' -not -path 'tests/fuzz/corpus/*' \
+		-not -name '*.[ch]' | LC_ALL=C sort |
+		while IFS= read -r f; do
+			case $f in
+			*.py) printf '%s\n' "$f" ;;
+			*) head -n 1 -- "$f" | grep -q '^#!.*python' && printf '%s\n' "$f" ;;
+			esac
+		done
+	return 0
+}
+
+# --- C: clang-format --------------------------------------------------------
+if command -v clang-format >/dev/null 2>&1; then
+	n=0 bad=0
+	for f in src/*.[ch] tests/unit/*.[ch] tests/fuzz/*.[ch]; do
+		[[ -e $f ]] || continue
+		n=$((n + 1))
+		if ! out=$(clang-format --dry-run -Werror -- "$f" 2>&1); then
+			bad=$((bad + 1))
+			echo "clang-format: $f is not formatted (clang-format -i $f); first lines:"
+			printf '%s\n' "$out" | head -n 6 | sed 's/^/    /'
+		fi
+	done
+	echo "clang-format: $bad of $n C files not formatted"
+	((bad == 0)) || failed=1
+else
+	missing+=' clang-format'
+fi
+
+# --- shell: shellcheck ------------------------------------------------------
+if command -v shellcheck >/dev/null 2>&1; then
+	mapfile -t sh_files < <(shell_files)
+	# -x follows sourced files; SCRIPTDIR finds scripts/lib/common.sh from
+	# scripts/, and the lab tests name tests/lab/lib.sh from the top.
+	if shellcheck -x -P SCRIPTDIR -f gcc -- "${sh_files[@]}"; then
+		echo "shellcheck: ${#sh_files[@]} shell scripts clean"
+	else
+		echo "shellcheck: findings above (in ${#sh_files[@]} shell scripts)"
+		failed=1
+	fi
+else
+	missing+=' shellcheck'
+fi
+
+# --- Python: syntax and pyflakes --------------------------------------------
+mapfile -t py_files < <(python_files)
+if command -v python3 >/dev/null 2>&1; then
+	# compile() only: no __pycache__ left in the source tree.
+	if python3 -c '
+import sys
+bad = 0
+for f in sys.argv[1:]:
+    try:
+        compile(open(f, "rb").read(), f, "exec")
+    except SyntaxError as e:
+        print("python3: %s:%s: %s" % (f, e.lineno, e.msg))
+        bad = 1
+sys.exit(bad)' "${py_files[@]}"; then
+		echo "python3: ${#py_files[@]} Python files compile"
+	else
+		failed=1
+	fi
+else
+	missing+=' python3'
+fi
+if command -v pyflakes3 >/dev/null 2>&1; then
+	if pyflakes3 "${py_files[@]}"; then
+		echo "pyflakes3: ${#py_files[@]} Python files clean"
+	else
+		failed=1
+	fi
+else
+	missing+=' pyflakes3'
+fi
+
+if ((failed)); then
+	echo "FAIL: lint"
+	exit 1
+fi
+if [[ -n $missing ]]; then
+	echo "SKIP: not installed:$missing (scripts/check installs them)"
+	exit 77
+fi
+echo "PASS: lint"

@@ -1,0 +1,295 @@
+# SPDX-License-Identifier: MIT
+"""Unit tests of scripts/plot (Python, installed as rdmabench-plot): the CSV
+parsing, its error messages, the grouping into series, and the charts it
+chooses, without running gnuplot (tests/plot.sh draws the PNGs).
+
+tests/data/plot/expected/*.gp are the gnuplot scripts that the awk version
+of scripts/plot wrote for the CSVs next to them, with -o OUT: the Python
+version must write the very same script.
+"""
+
+import contextlib
+import importlib.machinery
+import importlib.util
+import io
+import os
+import tempfile
+import unittest
+
+TOP = os.environ.get("TOP_SRCDIR") or os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                                   "..", "..")
+DATA = os.path.join(TOP, "tests", "data", "plot")
+PLOT = os.path.join(TOP, "scripts", "plot")
+
+_loader = importlib.machinery.SourceFileLoader("rdmabench_plot", PLOT)
+_spec = importlib.util.spec_from_loader("rdmabench_plot", _loader)
+plot = importlib.util.module_from_spec(_spec)
+_loader.exec_module(plot)
+
+TERM = "set terminal pngcairo size 1000,650 noenhanced font 'Sans,11'"
+HDR = "test,op,device,host,size,batch,signal,qps,tx_depth,lat_p50_us,lat_p99_us,lat_p999_us," \
+      "bw_avg_gbps,msg_rate_mpps"
+
+
+def parse(text, name="x.csv"):
+    return plot.parse_csv(io.StringIO(text, newline=""), name)
+
+
+def script(text, base="x", out="OUT"):
+    """The gnuplot script and PNG list for CSV text."""
+    return plot.build_script(parse(text), TERM, out, base, base + ".csv")
+
+
+def row(test="send_bw", size=64, batch=1, signal=1, qps=1, txd=128, p50="", p99="", p999="",
+        bw="", rate="", op="", device="dev0", host="h"):
+    return ",".join(str(v) for v in (test, op, device, host, size, batch, signal, qps, txd,
+                                     p50, p99, p999, bw, rate))
+
+
+def csv_of(*rows):
+    return HDR + "\n" + "\n".join(rows) + "\n"
+
+
+class Parsing(unittest.TestCase):
+    def test_columns_by_name_trimmed_crlf_blank_lines(self):
+        text = "msg_rate_mpps , size,\ttest\r\n0.5, 64 ,send_bw\r\n\r\n  \t\r\n0.25,128,send_bw\r\n"
+        d = parse(text)
+        self.assertEqual([(r.test, r.size, r.m) for r in d.rows],
+                         [("send_bw", 64.0, {4: 0.5}), ("send_bw", 128.0, {4: 0.25})])
+        self.assertEqual(d.skipped, [])
+
+    def test_rows_without_test_or_usable_size_are_skipped_by_line(self):
+        d = parse(csv_of(row(rate=1), row(test="", rate=1), row(size=0, rate=1),
+                         row(size="-4", rate=1), row(size="4K", rate=1), row(size="1e999", rate=1),
+                         row(size=128, rate=2)))
+        self.assertEqual(len(d.rows), 2)
+        self.assertEqual(d.skipped, [3, 4, 5, 6, 7])
+
+    def test_metric_values_kept(self):
+        d = parse(csv_of(row(p50="0", p99="-1", p999="nan", bw="0", rate="inf"),
+                         row(p50="1.5e1", p99=" 2 ", p999="1e999", bw="3.", rate=".5")))
+        # log axes drop zero and negatives; bandwidth is linear and keeps 0
+        self.assertEqual(d.rows[0].m, {3: 0.0})
+        self.assertEqual(d.rows[1].m, {0: 15.0, 1: 2.0, 3: 3.0, 4: 0.5})
+
+    def test_quoted_fields(self):
+        d = parse('test,size,cpus,lat_p50_us\nsend_lat,64,"0,2",1.5\n')
+        self.assertEqual(d.rows[0].m, {0: 1.5})
+
+    def test_title_words_per_test(self):
+        d = parse(csv_of(row(device="a", host="h1", op="fadd", rate=1),
+                         row(device="b", host="h1", rate=1), row(device="a", rate=1)))
+        self.assertEqual(d.words[("send_bw", "dev")], ["a", "b"])
+        self.assertEqual(d.words[("send_bw", "host")], ["h1", "h"])
+        self.assertEqual(d.words[("send_bw", "op")], ["fadd"])
+
+
+class BadInput(unittest.TestCase):
+    def reject(self, text, message):
+        with self.assertRaises(plot.Unplottable) as cm:
+            parse(text, "bad.csv")
+        self.assertEqual(str(cm.exception), message)
+
+    def test_not_a_header(self):
+        self.reject("lorem ipsum\n\x01\x02 1;2;3\n",
+                    "bad.csv:1: first line is not an rdmabench header (missing columns test,size)")
+        self.reject("test,bw_avg_gbps\nsend_bw,1\n",
+                    "bad.csv:1: first line is not an rdmabench header (missing column size)")
+
+    def test_no_metric_column(self):
+        self.reject("test,size,batch\nsend_bw,64,1\n",
+                    "bad.csv:1: header has no metric column (lat_p50_us, lat_p99_us, lat_p999_us,"
+                    " bw_avg_gbps or msg_rate_mpps)")
+
+    def test_no_data_rows(self):
+        self.reject(HDR + "\n", "bad.csv: no data rows")
+        self.reject(csv_of(row(test=""), row(size="x")),
+                    "bad.csv: no data rows (2 malformed row(s) skipped: lines 2, 3)")
+        self.reject(csv_of(*[row(size=0)] * 7),
+                    "bad.csv: no data rows (7 malformed row(s) skipped: lines 2, 3, 4, 5, 6 "
+                    "and 2 more)")
+
+    def test_empty(self):
+        self.reject("", "bad.csv: empty file, no header row")
+
+    def test_broken_quoting_names_the_line_it_starts_on(self):
+        self.reject(csv_of(row(rate=1), '"send_bw,64', row(rate=2)),
+                    "bad.csv:3: not CSV: unexpected end of data")
+        self.reject(csv_of(row(rate=1), '"send"bw,64'),
+                    "bad.csv:3: not CSV: ',' expected after '\"'")
+
+    def test_nothing_to_plot(self):
+        with self.assertRaises(plot.Unplottable) as cm:
+            script(csv_of(row(), row(size=128)), base="none")
+        self.assertEqual(str(cm.exception), "none.csv: no numeric metric values to plot")
+
+    def test_missing_file(self):
+        with self.assertRaises(plot.Unplottable) as cm:
+            plot.read_csv(os.path.join(DATA, "no-such.csv"))
+        self.assertTrue(str(cm.exception).endswith("no-such.csv: no such file"))
+
+
+class Grouping(unittest.TestCase):
+    def test_series_sizes_means(self):
+        d = parse(csv_of(row(size=4096, batch=2, rate=1), row(size=64, batch=1, rate=2),
+                         row(size=64, batch=2, rate=3), row(size=64, batch=2, rate=5)))
+        g = plot.Group(d, "send_bw")
+        self.assertEqual(g.sizes, [64.0, 4096.0])
+        self.assertEqual(g.series, [("2", "1", "1", "128"), ("1", "1", "1", "128")])
+        self.assertEqual(g.mean(1, 64.0, 4), 4.0)   # repeated points are averaged
+        self.assertIsNone(g.mean(2, 4096.0, 4))
+
+    def test_labels_name_what_varies(self):
+        d = parse(csv_of(row(batch=1, qps=1, p50=1, rate=1), row(batch=4, qps=2, p50=1, rate=1)))
+        g = plot.Group(d, "send_bw")
+        self.assertEqual(g.label(1, False), "batch 1 qps 1")      # latency: what varies
+        self.assertEqual(g.label(2, True), "batch 4 signal 1 qps 2")  # rates: always b, s
+        d = parse("test,size,msg_rate_mpps\nx,64,1\n")
+        self.assertEqual(plot.Group(d, "x").label(1, True), "batch - signal -")
+
+    def test_axis_values_numeric_then_text(self):
+        d = parse(csv_of(*[row(batch=b, rate=1) for b in ("16", "2", "1", "x", "128")]))
+        self.assertEqual(plot.Group(d, "send_bw").axis_values("b"), ["1", "2", "16", "128", "x"])
+
+
+class Numbers(unittest.TestCase):
+    def test_formats(self):
+        self.assertEqual(plot.g(80.0), "80")
+        self.assertEqual(plot.g(51.2), "51.2")
+        self.assertEqual(plot.g(858993459.2), "8.58993e+08")
+        self.assertEqual(plot.g(2.0 ** 32), "4.29497e+09")
+        self.assertEqual(plot.num(2.0 ** 32), "4294967296")
+        self.assertEqual([plot.human(n) for n in (64, 4096, 1 << 20, 3 << 30, 1500, 2.5)],
+                         ["64", "4K", "1M", "3G", "1500", "2"])
+        self.assertEqual([plot.size_text(n) for n in (4096, 1 << 20, 1500)],
+                         ["4 KiB", "1 MiB", "1500 B"])
+        self.assertEqual(plot.gq("it's"), "'it''s'")
+
+
+class Charts(unittest.TestCase):
+    def outputs(self, text, base="x"):
+        return [os.path.basename(p) for p in script(text, base)[1]]
+
+    def test_which_charts(self):
+        lat = csv_of(row(test="send_lat", p50=1, p99=2, p999=3), row(test="send_lat", size=128, p50=1))
+        self.assertEqual(self.outputs(lat), ["x-latency.png"])
+        bw = csv_of(row(bw=1, rate=1), row(size=128, bw=2, rate=2))
+        self.assertEqual(self.outputs(bw), ["x-bandwidth.png", "x-msgrate.png"])
+        # heatmaps need both batch and signal to vary
+        only_batch = csv_of(row(batch=1, rate=1), row(batch=2, rate=1))
+        self.assertEqual(self.outputs(only_batch), ["x-msgrate.png"])
+        both = csv_of(row(batch=1, signal=1, rate=1), row(batch=2, signal=4, rate=1),
+                      row(size=256, batch=2, signal=4, rate=1))
+        self.assertEqual(self.outputs(both), ["x-msgrate.png", "x-heatmap-64.png",
+                                              "x-heatmap-256.png"])
+
+    def test_heatmap_per_qps_and_depth_when_they_vary(self):
+        rows = [row(batch=b, signal=s, qps=q, txd=t, rate=1)
+                for q in (1, 4) for t in (64,) for b in (1, 2) for s in (1, 8)]
+        self.assertEqual(self.outputs(csv_of(*rows))[1:],
+                         ["x-heatmap-64-qps1.png", "x-heatmap-64-qps4.png"])
+
+    def test_several_tests_name_each_and_unsafe_names(self):
+        text = csv_of(row(test="send_lat", p50=1), row(test="my test/1", rate=1))
+        self.assertEqual(self.outputs(text, "run"),
+                         ["run-send_lat-latency.png", "run-my_test_1-msgrate.png"])
+
+    def test_units_and_axes(self):
+        text, _ = script(csv_of(row(p50=10, bw=1, rate=1), row(size=1 << 20, p50=20, bw=2, rate=2)))
+        self.assertIn("set ylabel 'latency (us, log scale)'", text)
+        self.assertIn("set ylabel 'average bandwidth (Gb/s)'", text)
+        self.assertIn("set ylabel 'message rate (Mpps, log scale)'", text)
+        self.assertIn("set xlabel 'message size (bytes, log2 scale)'", text)
+        self.assertIn('set xtics ("64" 64, "256" 256, "1K" 1024, "4K" 4096, "16K" 16384, '
+                      '"64K" 65536, "256K" 262144, "1M" 1048576)', text)
+        self.assertIn("set title 'send_bw: bandwidth -- device dev0, host h'", text)
+
+    def test_one_value_gets_a_range(self):
+        text, _ = script(csv_of(row(test="atomic", op="fadd", size=8, p50=4, bw=2)))
+        self.assertIn("set yrange [2:8]", text)        # log: half to twice
+        self.assertIn("set yrange [0:2.5]", text)      # linear: 0 to 1.25 times
+        self.assertIn("set title 'atomic (fadd): latency percentiles", text)
+
+    def test_legend_by_line_count(self):
+        def key_of(nbatch):
+            rows = [row(batch=b, rate=1) for b in range(1, nbatch + 1)]
+            text, _ = script(csv_of(*rows))
+            return [l for l in text.splitlines() if "key" in l and "opaque" not in l]
+        self.assertEqual(key_of(8), ["set key bottom left"])
+        self.assertEqual(key_of(9), ["set key outside right top font ',9'"])
+        self.assertEqual(key_of(24), ["set key outside right top font ',9'"])
+        self.assertEqual(key_of(25), ["unset key"])
+        text, _ = script(csv_of(*[row(batch=b, rate=1) for b in range(1, 26)]))
+        self.assertIn("(25 lines, legend omitted)'", text)
+        self.assertNotIn(" pt ", text.split("$D25 << EOD")[1])  # lines, no markers
+
+    def test_heatmap_cells(self):
+        text, _ = script(csv_of(row(batch=1, signal=1, rate=1), row(batch=2, signal=1, rate=4),
+                                row(batch=1, signal=8, rate=2)))
+        self.assertIn('1 1 "n/a" 6316128', text)      # batch 2, signal 8: no point
+        self.assertIn('1 0 "4" 16777215', text)       # dark cell, white text
+        self.assertIn('0 0 "1" 0', text)
+        self.assertIn("set cbrange [0:4]", text)
+        self.assertIn("set title 'send_bw: message rate at 64 B -- device dev0, host h'", text)
+
+
+class SameAsTheAwkVersion(unittest.TestCase):
+    def test_fixtures(self):
+        for base in ("sample_lat", "sample_bw", "sweep_qps"):
+            with self.subTest(base=base):
+                data = plot.read_csv(os.path.join(DATA, base + ".csv"))
+                text, pngs = plot.build_script(data, TERM, "OUT", base, base)
+                with open(os.path.join(DATA, "expected", base + ".gp")) as f:
+                    want = f.read()
+                self.maxDiff = None
+                self.assertEqual(text, want)
+                self.assertEqual(pngs, [l[len("set output '"):-1] for l in want.splitlines()
+                                        if l.startswith("set output ")])
+
+
+class CommandLine(unittest.TestCase):
+    def test_parse_args(self):
+        self.assertEqual(plot.parse_args(["r.csv"]), ("r.csv", "."))
+        self.assertEqual(plot.parse_args(["d/r.csv", "-o", "o"]), ("d/r.csv", "o"))
+        self.assertEqual(plot.parse_args(["--output", "o", "--", "-r.csv"]), ("-r.csv", "o"))
+        self.assertIsNone(plot.parse_args(["r.csv", "--help"]))
+        for bad, msg in ((["r.csv", "-o"], "option -o needs a directory"),
+                         (["-o", "", "r.csv"], "option -o needs a non-empty directory"),
+                         (["--bogus", "r.csv"], "unknown option: --bogus"),
+                         (["a.csv", "b.csv"], "expected one CSV file, got more: b.csv"),
+                         ([], "missing RESULTS.csv")):
+            with self.assertRaises(plot.Usage) as cm:
+                plot.parse_args(bad)
+            self.assertEqual(str(cm.exception), msg)
+
+    def test_base_of(self):
+        self.assertEqual(plot.base_of("/a/run1.CSV"), "run1")
+        self.assertEqual(plot.base_of("results"), "results")
+
+    def run_main(self, *args):
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            rc = plot.main(["rdmabench-plot"] + list(args))
+        return rc, out.getvalue(), err.getvalue()
+
+    def test_exit_status(self):
+        rc, out, err = self.run_main("--help")
+        self.assertEqual((rc, err), (0, ""))
+        self.assertTrue(out.startswith("Usage: rdmabench-plot RESULTS.csv [-o DIR]\n"))
+        rc, out, err = self.run_main("--bogus")
+        self.assertEqual((rc, out), (2, ""))
+        self.assertEqual(err, "rdmabench-plot: unknown option: --bogus\n"
+                              "Try 'rdmabench-plot --help'.\n")
+        with tempfile.TemporaryDirectory() as tmp:
+            missing = os.path.join(tmp, "gone.csv")
+            rc, out, err = self.run_main(missing, "-o", tmp)
+            self.assertEqual((rc, out, err), (1, "", "rdmabench-plot: %s: no such file\n" % missing))
+            empty = os.path.join(tmp, "empty.csv")
+            open(empty, "w").close()
+            rc, out, err = self.run_main(empty)
+            self.assertEqual((rc, err), (1, "rdmabench-plot: %s: empty file, no header row\n"
+                                         % empty))
+
+
+if __name__ == "__main__":
+    unittest.main()
