@@ -52,8 +52,8 @@ static void family_cmd(const struct rb_bench *first, struct rb_cmd *out)
 	*out = (struct rb_cmd){ .name = first->family,
 				.kind = RB_CMD_FAMILY,
 				.scope = rb_family_scope(first->family) };
-	snprintf(out->desc, sizeof(out->desc), "%s or %s, by --mode lat|bw",
-		 lat ? lat->name : "-", bw ? bw->name : "-");
+	snprintf(out->desc, sizeof(out->desc), "%s or %s, by --mode lat|bw", lat ? lat->name : "-",
+		 bw ? bw->name : "-");
 }
 
 bool rb_cmd_at(size_t i, struct rb_cmd *out)

@@ -16,7 +16,7 @@ struct rb_cmd {
 	const char *name;
 	char desc[96];
 	enum rb_cmd_kind kind;
-	unsigned int scope;	     /* RB_S_*: which options it takes */
+	unsigned int scope;	      /* RB_S_*: which options it takes */
 	const struct rb_bench *bench; /* RB_CMD_TEST */
 };
 

@@ -96,8 +96,8 @@ static int oob_poll(struct rb_ctl *c, uint32_t point, int wait_ms, uint64_t *cou
 	if (poll(&pfd, 1, wait_ms) <= 0)
 		return RB_CTL_NOTHING;
 	/* The client expects nothing but an ERROR during a point. */
-	ret = rb_oob_expect(oob_of(c), c->role == RB_ROLE_SERVER ? RB_MSG_SYNC : RB_MSG_ERROR,
-			    body, sizeof(body), &len);
+	ret = rb_oob_expect(oob_of(c), c->role == RB_ROLE_SERVER ? RB_MSG_SYNC : RB_MSG_ERROR, body,
+			    sizeof(body), &len);
 	if (ret)
 		return ret;
 	if (rb_unpack_sync(body, len, &s) || s.point != point ||

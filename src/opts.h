@@ -32,8 +32,8 @@ struct rb_cli {
 	struct rb_local l;
 	uint8_t quiet;
 	uint8_t verbose;
-	uint8_t all; /* -a: sizes 2..8M:x2 */
-	uint8_t op;  /* enum rb_atomic_op */
+	uint8_t all;  /* -a: sizes 2..8M:x2 */
+	uint8_t op;   /* enum rb_atomic_op */
 	uint8_t mode; /* a family command: 0 lat, 1 bw */
 	uint8_t help;
 	uint8_t version;

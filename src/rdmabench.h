@@ -64,19 +64,19 @@ struct rb_params {
 
 /* What each side chooses for itself: never sent to the peer. */
 struct rb_local {
-	const char *host; /* client: the server to reach; NULL on a server */
-	char device[64];  /* empty: the one holding the OOB connection's address */
-	char bind[64];	  /* local address of the OOB connection; empty: any */
-	int32_t ib_port;  /* 0: the port holding the address */
+	const char *host;  /* client: the server to reach; NULL on a server */
+	char device[64];   /* empty: the one holding the OOB connection's address */
+	char bind[64];	   /* local address of the OOB connection; empty: any */
+	int32_t ib_port;   /* 0: the port holding the address */
 	int32_t gid_index; /* -1: by address */
 	uint32_t tcp_port;
 	uint32_t timeout_s;
-	char cpu[64]; /* auto|none|LIST */
+	char cpu[64];  /* auto|none|LIST */
 	char numa[16]; /* auto|none|N */
 	char json_path[256];
 	char csv_path[256];
-	uint8_t format; /* enum rb_format, for stdout */
-	uint8_t units;	/* enum rb_units */
+	uint8_t format;	   /* enum rb_format, for stdout */
+	uint8_t units;	   /* enum rb_units */
 	uint8_t recommend; /* client: print a batch/signal recommendation */
 };
 

@@ -43,7 +43,7 @@
 struct session {
 	const struct rb_bench *t;
 	const struct rb_local *l; /* this side's choices */
-	struct rb_params p; /* the plan: the client's, adopted by the server */
+	struct rb_params p;	  /* the plan: the client's, adopted by the server */
 	enum rb_role role;
 	bool usage; /* the failure is the user's request, not the run */
 	struct rb_oob oob;
@@ -893,7 +893,8 @@ static int server_points(struct session *s)
 }
 
 /* One client on @o, from HELLO to BYE; returns the exit code. */
-static int serve_conn(struct rb_oob *o, const struct rb_serve *f, const struct rb_local *c, int slot_fd)
+static int serve_conn(struct rb_oob *o, const struct rb_serve *f, const struct rb_local *c,
+		      int slot_fd)
 {
 	struct session s;
 	int ret;
@@ -971,8 +972,8 @@ static void stop_kids(struct kids *k, int timeout_s)
  * its own process, never the listener, and whatever it makes a session
  * allocate is returned when the child exits.
  */
-static void spawn(struct kids *k, struct rb_oob *o, const struct rb_serve *f, const struct rb_local *c,
-		  int lfd, int slot_fd)
+static void spawn(struct kids *k, struct rb_oob *o, const struct rb_serve *f,
+		  const struct rb_local *c, int lfd, int slot_fd)
 {
 	pid_t pid;
 

@@ -87,9 +87,7 @@ int rb_wrs_prepare(struct rb_run *r)
 		if (!r->wr || !r->sge)
 			return -ENOMEM;
 	}
-	r->wr_flags = r->pt.size <= r->inline_max && r->t->inline_ok
-			      ? IBV_SEND_INLINE
-			      : 0;
+	r->wr_flags = r->pt.size <= r->inline_max && r->t->inline_ok ? IBV_SEND_INLINE : 0;
 	for (k = 0; k < r->nwr; k++) {
 		base_wr(r, &r->wr[k], &r->sge[k]);
 		r->t->prep_wr(r, &r->wr[k]);

@@ -73,7 +73,6 @@ struct rb_run {
 	uint64_t heard;	     /* server: when the client was last heard, ns */
 };
 
-
 /*
  * Test hook: every --verify check fails, as if the data were corrupt.  Set
  * on a server by RDMABENCH_HOOK_BAD_VERIFY=1, for the lab's fault tests.

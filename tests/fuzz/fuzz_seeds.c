@@ -102,7 +102,8 @@ struct line {
 };
 
 static const struct line lines[] = {
-	{ "send_lat", "send_lat", "-s 2,4096 -n 300 --cpu none 192.0.2.1 --json out.json --csv out.csv" },
+	{ "send_lat", "send_lat",
+	  "-s 2,4096 -n 300 --cpu none 192.0.2.1 --json out.json --csv out.csv" },
 	{ "send_lat-all", "send_lat", "-a -n 1000 --verify 192.0.2.1" },
 	{ "send_bw", "send_bw", "-s 64..64K:x4 -q 1,2 -r 256 -t 64 -Q 16 host" },
 	{ "write_lat", "write_lat", "-I 0 -D 2 --warmup 10 -R 10.0.0.1" },

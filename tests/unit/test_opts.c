@@ -80,8 +80,7 @@ static const struct want wants[] = {
 	{ "size", 's', RB_OPT_AXIS, PRM(size), 0, 1, 1ULL << 30, false, true, NULL, T_TESTS },
 	{ "all", 'a', RB_OPT_FLAG, CLI(all), 0, 0, 1, false, false, NULL, W_NOATOMIC },
 	{ "iters", 'n', RB_OPT_U64, PRM(iters), 0, 1, 1ULL << 40, false, true, NULL, T_TESTS },
-	{ "duration", 'D', RB_OPT_U32, PRM(duration_s), 0, 1, 86400, false, false, NULL,
-	  T_TESTS },
+	{ "duration", 'D', RB_OPT_U32, PRM(duration_s), 0, 1, 86400, false, false, NULL, T_TESTS },
 	{ "warmup", 0, RB_OPT_U64, PRM(warmup), 0, 0, 1ULL << 32, false, true, NULL, T_TESTS },
 	{ "tx-depth", 't', RB_OPT_AXIS, PRM(tx_depth), 0, 1, 32768, false, true, NULL, T_TESTS },
 	{ "rx-depth", 'r', RB_OPT_U32, PRM(rx_depth), 0, 1, 32768, false, true, NULL,
@@ -106,11 +105,9 @@ static const struct want wants[] = {
 	{ "timeout", 0, RB_OPT_U32, LOC(timeout_s), 0, 1, 3600, false, false, NULL, T_RUN },
 	{ "cpu", 0, RB_OPT_STR, LOC(cpu), SZ(cpu), 0, 0, false, false, NULL, T_RUN },
 	{ "numa", 0, RB_OPT_STR, LOC(numa), SZ(numa), 0, 0, false, false, NULL, T_RUN },
-	{ "json", 0, RB_OPT_STR, LOC(json_path), SZ(json_path), 0, 0, false, false, NULL,
-	  T_ALL },
+	{ "json", 0, RB_OPT_STR, LOC(json_path), SZ(json_path), 0, 0, false, false, NULL, T_ALL },
 	{ "csv", 0, RB_OPT_STR, LOC(csv_path), SZ(csv_path), 0, 0, false, false, NULL, T_RUN },
-	{ "format", 0, RB_OPT_CHOICE, LOC(format), 0, 0, 2, false, false, "table|csv|json",
-	  T_RUN },
+	{ "format", 0, RB_OPT_CHOICE, LOC(format), 0, 0, 2, false, false, "table|csv|json", T_RUN },
 	{ "units", 0, RB_OPT_CHOICE, LOC(units), 0, 0, 2, false, false, "MiB/s|Gb/s|MB/s",
 	  T_BW | T_SERVER },
 	{ "recommend", 0, RB_OPT_FLAG, LOC(recommend), 0, 0, 1, false, false, NULL, T_BW },
@@ -133,9 +130,9 @@ static const struct want *want_of(const char *lname)
 }
 
 /* The subcommands, by bit, as main.c and the man page name them. */
-static const char *const bit_names[] = { "send_lat",	"send_bw",   "write_lat", "write_bw",
-					 "read_lat",	"read_bw",   "atomic_lat", "atomic_bw",
-					 "server",	"topo",	     "atomic" };
+static const char *const bit_names[] = { "send_lat", "send_bw", "write_lat",  "write_bw",
+					 "read_lat", "read_bw", "atomic_lat", "atomic_bw",
+					 "server",   "topo",	"atomic" };
 #define NBITS (sizeof(bit_names) / sizeof(bit_names[0]))
 
 static const char *cmd_of(unsigned int bit)
@@ -760,8 +757,7 @@ static void test_not_applicable(void **state)
 	char err[256];
 
 	(void)state;
-	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "--op", "fadd"), err,
-		  "--op does not apply to send_bw");
+	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "--op", "fadd"), err, "--op does not apply to send_bw");
 	CHECK_ERR(PARSE(&c, T_READ_LAT, err, "--inline", "0"), err,
 		  "-I/--inline does not apply to read_lat");
 	CHECK_ERR(PARSE(&c, T_READ_BW, err, "--inline", "0"), err,
@@ -774,19 +770,14 @@ static void test_not_applicable(void **state)
 		  "-q/--qps does not apply to send_lat");
 	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--recommend"), err,
 		  "--recommend does not apply to send_lat");
-	CHECK_ERR(PARSE(&c, T_TOPO, err, "--csv", "out.csv"), err,
-		  "--csv does not apply to topo");
-	CHECK_ERR(PARSE(&c, T_SERVER, err, "-s", "64"), err,
-		  "-s/--size does not apply to server");
+	CHECK_ERR(PARSE(&c, T_TOPO, err, "--csv", "out.csv"), err, "--csv does not apply to topo");
+	CHECK_ERR(PARSE(&c, T_SERVER, err, "-s", "64"), err, "-s/--size does not apply to server");
 	/* the "atomic" command takes what either mode takes */
-	CHECK_OK(PARSE(&c, T_ATOMIC, err, "--op", "cswap", "--mode", "bw",
-		       "-o", "4"),
-		 err);
+	CHECK_OK(PARSE(&c, T_ATOMIC, err, "--op", "cswap", "--mode", "bw", "-o", "4"), err);
 	assert_int_equal(c.op, RB_OP_CSWAP);
 	assert_int_equal(c.mode, 1);
 	assert_int_equal(c.p.outstanding, 4);
-	CHECK_ERR(PARSE(&c, T_ATOMIC, err, "-a"), err,
-		  "-a/--all does not apply to atomic");
+	CHECK_ERR(PARSE(&c, T_ATOMIC, err, "-a"), err, "-a/--all does not apply to atomic");
 }
 
 /* ---- axes ---------------------------------------------------------------- */
@@ -809,8 +800,7 @@ static void test_axes(void **state)
 
 	CHECK_OK(PARSE(&c, T_SEND_BW, err, "-l", "1..64:+8"), err);
 	CHECK_AXIS(&c.p.batch, 1, 9, 17, 25, 33, 41, 49, 57);
-	CHECK_OK(PARSE(&c, T_WRITE_BW, err, "-t", "16..64:x2", "-q", "1..4:+1", "-Q", "1,8"),
-		 err);
+	CHECK_OK(PARSE(&c, T_WRITE_BW, err, "-t", "16..64:x2", "-q", "1..4:+1", "-Q", "1,8"), err);
 	CHECK_AXIS(&c.p.tx_depth, 16, 32, 64);
 	CHECK_AXIS(&c.p.qps, 1, 2, 3, 4);
 	CHECK_AXIS(&c.p.signal, 1, 8);
@@ -845,8 +835,7 @@ static void test_bad_command_lines(void **state)
 	char err[256];
 
 	(void)state;
-	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--bogus"), err, "unknown option --bogus",
-		  "send_lat");
+	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--bogus"), err, "unknown option --bogus", "send_lat");
 	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "-z"), err, "unknown option -z", "send_lat");
 	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "-s", "64", "--bogus", "1"), err, "--bogus");
 	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "-s"), err, "-s needs an argument");
@@ -854,8 +843,7 @@ static void test_bad_command_lines(void **state)
 	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--warmup"), err, "--warmup needs an argument");
 	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "-n", "10", "-D"), err, "-D needs an argument");
 
-	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "host1", "host2"), err,
-		  "unexpected argument 'host2'");
+	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "host1", "host2"), err, "unexpected argument 'host2'");
 	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "host1", "-s", "64", "host2"), err,
 		  "unexpected argument 'host2'");
 	CHECK_ERR(PARSE(&c, T_SERVER, err, "host1"), err,
@@ -997,8 +985,7 @@ static void test_defaults_atomic(void **state)
 	assert_int_equal(c.p.iters, 5000);
 
 	/* the "atomic" command: --mode picks the row, --op reaches the params */
-	CHECK_OK(FINISH(&c, T_ATOMIC, err, "--op", "cswap", "--mode", "bw"),
-		 err);
+	CHECK_OK(FINISH(&c, T_ATOMIC, err, "--op", "cswap", "--mode", "bw"), err);
 	assert_string_equal(c.p.test, "atomic_bw");
 	assert_int_equal(c.p.atomic_op, RB_OP_CSWAP);
 	CHECK_AXIS(&c.p.size, 8);
@@ -1043,8 +1030,7 @@ static void test_combinations(void **state)
 	CHECK_ERR(FINISH(&c, T_SEND_LAT, err, "-n", "10", "-D", "5"), err, "-n/--iters",
 		  "-D/--duration");
 	CHECK_ERR(FINISH(&c, T_SEND_BW, err, "-a", "-s", "64"), err, "-a/--all", "-s/--size");
-	CHECK_ERR(FINISH(&c, T_ATOMIC_LAT, err, "-s", "64"), err, "-s/--size", "atomic",
-		  "8 bytes");
+	CHECK_ERR(FINISH(&c, T_ATOMIC_LAT, err, "-s", "64"), err, "-s/--size", "atomic", "8 bytes");
 	CHECK_ERR(FINISH(&c, T_ATOMIC_BW, err, "-s", "8,16"), err, "-s/--size", "atomic");
 
 	/* signal against depth: every pairing */
@@ -1056,12 +1042,12 @@ static void test_combinations(void **state)
 		  "-t/--tx-depth 128");
 	CHECK_ERR(FINISH(&c, T_WRITE_BW, err, "-l", "32", "-t", "16,64"), err, "-l/--batch 32",
 		  "-t/--tx-depth 16");
-	CHECK_ERR(FINISH(&c, T_SEND_BW, err, "-t", "64,256", "-Q", "128"), err,
-		  "-Q/--signal 128", "-t/--tx-depth 64");
-	CHECK_ERR(FINISH(&c, T_SEND_BW, err, "-t", "256,64", "-Q", "128"), err,
-		  "-Q/--signal 128", "-t/--tx-depth 64");
-	CHECK_ERR(FINISH(&c, T_SEND_BW, err, "-t", "256", "-Q", "16,512"), err,
-		  "-Q/--signal 512", "-t/--tx-depth 256");
+	CHECK_ERR(FINISH(&c, T_SEND_BW, err, "-t", "64,256", "-Q", "128"), err, "-Q/--signal 128",
+		  "-t/--tx-depth 64");
+	CHECK_ERR(FINISH(&c, T_SEND_BW, err, "-t", "256,64", "-Q", "128"), err, "-Q/--signal 128",
+		  "-t/--tx-depth 64");
+	CHECK_ERR(FINISH(&c, T_SEND_BW, err, "-t", "256", "-Q", "16,512"), err, "-Q/--signal 512",
+		  "-t/--tx-depth 256");
 	CHECK_OK(FINISH(&c, T_SEND_BW, err, "-t", "256", "-Q", "256"), err);
 	CHECK_OK(FINISH(&c, T_SEND_BW, err, "-t", "64,256", "-Q", "1..64:x2"), err);
 
@@ -1089,8 +1075,7 @@ static void test_plan_limit(void **state)
 		 err);
 	assert_int_equal(rb_plan_count(&c.p), RB_MAX_POINTS);
 	/* just over it: 63 x 40 x 4 */
-	CHECK_ERR(FINISH(&c, T_SEND_BW, err, "-s", "1..63:+1", "-l", "1..40:+1", "-Q",
-			 "1..4:+1"),
+	CHECK_ERR(FINISH(&c, T_SEND_BW, err, "-s", "1..63:+1", "-l", "1..40:+1", "-Q", "1..4:+1"),
 		  err, "10080", "10000");
 }
 
@@ -1103,8 +1088,8 @@ static void test_client_only(void **state)
 	char err[256], buf[256];
 
 	(void)state;
-	CHECK_OK(PARSE(&c, T_ATOMIC, err, "-n", "50", "--op", "cswap", "-d",
-		       "rxe0", "--json", "x.json", "-R", "--mode", "bw"),
+	CHECK_OK(PARSE(&c, T_ATOMIC, err, "-n", "50", "--op", "cswap", "-d", "rxe0", "--json",
+		       "x.json", "-R", "--mode", "bw"),
 		 err);
 	rb_cli_client_only(&c, buf, sizeof(buf));
 	assert_string_equal(buf, "-n/--iters, --op, --mode, -R/--rdma-cm");
