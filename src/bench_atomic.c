@@ -92,22 +92,19 @@ static int atomic_bw_run(struct rb_run *r)
 	return r->role == RB_ROLE_SERVER ? atomic_server(r) : rb_run_stream(r);
 }
 
+/* What both modes share: 8 bytes, on the server's word, capped by rd_atom. */
+#define ATOMIC_ROW                                                                           \
+	.family = "atomic", .wr_name = "atomic", .atomic = true, .bounded_by_rd_atom = true, \
+	.fixed_size = 8, .default_size = 8, .server_access = IBV_ACCESS_REMOTE_ATOMIC,       \
+	.lat_scale = 1.0, .prepare = atomic_prepare, .report = rb_report_generic,            \
+	.prep_wr = atomic_prep
+
 const struct rb_bench rb_bench_atomic_lat = {
 	.name = "atomic_lat",
 	.desc = "8-byte atomic (--op), one at a time; round-trip latency",
 	.mode = RB_MODE_LAT,
-	.family = "atomic",
-	.wr_name = "atomic",
-	.atomic = true,
-	.bounded_by_rd_atom = true,
-	.fixed_size = 8,
-	.default_size = 8,
-	.server_access = IBV_ACCESS_REMOTE_ATOMIC,
-	.lat_scale = 1.0,
-	.prepare = atomic_prepare,
+	ATOMIC_ROW,
 	.run = atomic_lat_run,
-	.report = rb_report_generic,
-	.prep_wr = atomic_prep,
 	.iter_wr = atomic_lat_iter,
 };
 
@@ -115,16 +112,6 @@ const struct rb_bench rb_bench_atomic_bw = {
 	.name = "atomic_bw",
 	.desc = "8-byte atomic stream, -o in flight; message rate",
 	.mode = RB_MODE_BW,
-	.family = "atomic",
-	.wr_name = "atomic",
-	.atomic = true,
-	.bounded_by_rd_atom = true,
-	.fixed_size = 8,
-	.default_size = 8,
-	.server_access = IBV_ACCESS_REMOTE_ATOMIC,
-	.lat_scale = 1.0,
-	.prepare = atomic_prepare,
+	ATOMIC_ROW,
 	.run = atomic_bw_run,
-	.report = rb_report_generic,
-	.prep_wr = atomic_prep,
 };
