@@ -181,7 +181,7 @@ const char *const *rb_counters_defaults(enum rb_ctr_driver d)
 	}
 }
 
-static const char *const *retrans_names(enum rb_ctr_driver d)
+const char *const *rb_counters_retrans(enum rb_ctr_driver d)
 {
 	switch (d) {
 	case RB_DRV_RXE:
@@ -378,6 +378,31 @@ int rb_counters_read(const char *sysroot, const char *dev, int port, const char 
 	if (netdev && netdev[0])
 		read_netdev(out, sysroot, netdev);
 	out->driver = (uint8_t)detect_driver(ibpath, dev, out);
+	return 0;
+}
+
+int rb_port_rate_gbps(const char *sysroot, const char *dev, int port, double *gbps)
+{
+	char path[PATH_MAX], buf[64], *end;
+	ssize_t n;
+	int fd;
+
+	if (!plain_name(dev) || port < 1 || port > 255)
+		return -EINVAL;
+	if (pathf(path, sizeof(path), "%s/class/infiniband/%s/ports/%d/rate", sysroot, dev, port))
+		return -ENAMETOOLONG;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n < 0)
+		return -EIO;
+	buf[n] = '\0';
+	/* "100 Gb/sec (2X HDR)", "2.5 Gb/sec (1X SDR)": Gb/s first. */
+	*gbps = strtod(buf, &end);
+	if (end == buf || strncmp(end, " Gb/sec", 7) || !isfinite(*gbps) || *gbps <= 0)
+		return -EINVAL;
 	return 0;
 }
 
@@ -608,7 +633,7 @@ static void derive_retrans(const struct rb_counter_set *d, struct rb_counter_der
 
 	pk = d->driver == RB_DRV_RXE ? rb_counters_find(d, "sent_pkts")
 				     : first_of(d, "port_xmit_packets", "netdev_tx_packets");
-	if (!sum_of(d, retrans_names(d->driver), &retrans) || !pk || !pk->value)
+	if (!sum_of(d, rb_counters_retrans(d->driver), &retrans) || !pk || !pk->value)
 		return;
 	out->has_retrans = true;
 	out->retrans = retrans;

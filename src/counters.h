@@ -122,6 +122,20 @@ const char *rb_counters_driver_name(enum rb_ctr_driver d);
  */
 const char *const *rb_counters_defaults(enum rb_ctr_driver d);
 
+/*
+ * rb_counters_retrans() - the counters of driver @d whose sum is the
+ * retransmissions (see above), NULL-terminated; empty when none is known.
+ */
+const char *const *rb_counters_retrans(enum rb_ctr_driver d);
+
+/*
+ * rb_port_rate_gbps() - the active rate of port @port of @dev from
+ * @sysroot/class/infiniband/DEV/ports/P/rate ("100 Gb/sec (2X HDR)"), for
+ * --expect bw>=N%link.  Returns 0, -EINVAL (bad name or port, a rate
+ * that does not parse), or -errno of the read.  Not pure: reads a file.
+ */
+int rb_port_rate_gbps(const char *sysroot, const char *dev, int port, double *gbps);
+
 /* rb_counters_kind() - what a counter of this name is (known names, then keywords). */
 enum rb_ctr_kind rb_counters_kind(const char *name);
 const char *rb_counters_kind_name(enum rb_ctr_kind k);

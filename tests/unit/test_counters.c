@@ -203,6 +203,43 @@ static void test_driver(void **state)
 	assert_int_equal(nftw(root, rm_one, 8, FTW_DEPTH | FTW_PHYS), 0);
 }
 
+static void test_rate(void **state)
+{
+	char root[] = "/tmp/rb-test-rate-XXXXXX", path[PATH_MAX];
+	double g = 0;
+
+	(void)state;
+	assert_int_equal(rb_port_rate_gbps(ROOT, "mlx5_0", 1, &g), 0);
+	assert_true(g == 100.0);
+	assert_int_equal(rb_port_rate_gbps(ROOT, "rxe0", 1, &g), 0);
+	assert_true(g == 10.0);
+	assert_int_equal(rb_port_rate_gbps(ROOT, "rxe0", 2, &g), -ENOENT);
+	assert_int_equal(rb_port_rate_gbps(ROOT, "../rxe0", 1, &g), -EINVAL);
+	assert_int_equal(rb_port_rate_gbps(ROOT, "rxe0", 0, &g), -EINVAL);
+	/* A rate that is not one. */
+	assert_non_null(mkdtemp(root));
+	snprintf(path, sizeof(path), "%s/class", root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/class/infiniband", root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/class/infiniband/x0", root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/class/infiniband/x0/ports", root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/class/infiniband/x0/ports/1", root);
+	assert_int_equal(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/class/infiniband/x0/ports/1/rate", root);
+	write_file(path, "invalid\n");
+	assert_int_equal(rb_port_rate_gbps(root, "x0", 1, &g), -EINVAL);
+	write_file(path, "0 Gb/sec (1X SDR)\n");
+	assert_int_equal(rb_port_rate_gbps(root, "x0", 1, &g), -EINVAL);
+	write_file(path, "25 Mb/sec\n");
+	assert_int_equal(rb_port_rate_gbps(root, "x0", 1, &g), -EINVAL);
+	write_file(path, "");
+	assert_int_equal(rb_port_rate_gbps(root, "x0", 1, &g), -EINVAL);
+	assert_int_equal(nftw(root, rm_one, 8, FTW_DEPTH | FTW_PHYS), 0);
+}
+
 /* ---- --counters ------------------------------------------------------------ */
 
 static void test_spec_parse(void **state)
@@ -615,13 +652,21 @@ static void test_wire_hostile(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_read_rxe),    cmocka_unit_test(test_read_mlx5),
-		cmocka_unit_test(test_read_errors), cmocka_unit_test(test_driver),
-		cmocka_unit_test(test_spec_parse),  cmocka_unit_test(test_spec_check_apply),
-		cmocka_unit_test(test_defaults),    cmocka_unit_test(test_delta),
-		cmocka_unit_test(test_derive),	    cmocka_unit_test(test_errors),
-		cmocka_unit_test(test_json),	    cmocka_unit_test(test_wire_roundtrip),
-		cmocka_unit_test(test_wire_full),   cmocka_unit_test(test_wire_hostile),
+		cmocka_unit_test(test_read_rxe),
+		cmocka_unit_test(test_read_mlx5),
+		cmocka_unit_test(test_read_errors),
+		cmocka_unit_test(test_driver),
+		cmocka_unit_test(test_rate),
+		cmocka_unit_test(test_spec_parse),
+		cmocka_unit_test(test_spec_check_apply),
+		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_delta),
+		cmocka_unit_test(test_derive),
+		cmocka_unit_test(test_errors),
+		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_wire_roundtrip),
+		cmocka_unit_test(test_wire_full),
+		cmocka_unit_test(test_wire_hostile),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
