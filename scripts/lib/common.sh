@@ -14,7 +14,7 @@ RB_PKGS_BUILD="autoconf automake libtool pkg-config make gcc libibverbs-dev libr
 RB_PKGS_FUZZ="clang libclang-rt-14-dev"
 RB_PKGS_LAB="qemu-system-x86 linux-image-amd64 busybox-static cpio kmod iproute2 rdma-core
 	ibverbs-providers ibverbs-utils rdmacm-utils perftest"
-RB_PKGS_TOOLS="gnuplot-nox python3"
+RB_PKGS_TOOLS="gnuplot-nox python3 python3-jsonschema"
 
 rb_say() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 
