@@ -676,6 +676,38 @@ size_t rb_counters_errors(const struct rb_counter_set *delta, char *buf, size_t 
 	return moved;
 }
 
+/* ---- CSV ------------------------------------------------------------------ */
+
+void rb_counters_csv_header(FILE *f, const char *prefix, enum rb_ctr_driver d)
+{
+	const char *const *n;
+
+	for (n = rb_counters_defaults(d); *n; n++)
+		fprintf(f, ",%s%s", prefix, *n);
+	fprintf(f, ",%swire_bytes_per_payload_byte,%sretrans_per_mpkt", prefix, prefix);
+}
+
+void rb_counters_csv_row(FILE *f, enum rb_ctr_driver d, const struct rb_counter_set *delta,
+			 const struct rb_counter_derived *der)
+{
+	const struct rb_counter *c;
+	const char *const *n;
+
+	for (n = rb_counters_defaults(d); *n; n++) {
+		c = delta ? rb_counters_find(delta, *n) : NULL;
+		if (c)
+			fprintf(f, ",%llu", (unsigned long long)c->value);
+		else
+			fputc(',', f);
+	}
+	fputc(',', f);
+	if (der && der->has_wire)
+		fprintf(f, "%.6f", der->wire_per_payload);
+	fputc(',', f);
+	if (der && der->has_retrans)
+		fprintf(f, "%.3f", der->retrans_per_mpkt);
+}
+
 /* ---- JSON ----------------------------------------------------------------- */
 
 json_t *rb_counters_json(const struct rb_counter_set *delta)

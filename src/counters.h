@@ -31,7 +31,9 @@
  *                or more packets (go-back-N): a lower bound on packets
  *                resent.
  *
- * Everything but rb_counters_read() is pure: no I/O, no logging.
+ * Everything but rb_counters_read() and rb_port_rate_gbps() (which read
+ * sysfs) and the CSV helpers (which print to the FILE given) is pure: no
+ * I/O, no logging.
  */
 #ifndef RB_COUNTERS_H
 #define RB_COUNTERS_H
@@ -39,6 +41,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <jansson.h>
 
 #define RB_CTR_NAME_MAX 48   /* a counter's name, with its NUL */
@@ -203,6 +206,20 @@ size_t rb_counters_errors(const struct rb_counter_set *delta, char *buf, size_t 
 json_t *rb_counters_json(const struct rb_counter_set *delta);
 json_t *rb_counters_errors_json(const struct rb_counter_set *delta);
 json_t *rb_counters_derived_json(const struct rb_counter_derived *d);
+
+/*
+ * CSV columns (the run's CSV carries the default set of each side's
+ * driver, known once the peers have exchanged CONN): rb_counters_csv_header()
+ * writes ",PREFIXname" for each default name of driver @d, then
+ * ",PREFIXwire_bytes_per_payload_byte,PREFIXretrans_per_mpkt";
+ * rb_counters_csv_row() writes the matching cells of @delta and @der, empty
+ * where a counter is missing or a figure could not be derived (either may
+ * be NULL: all empty).  Prefix "ctr_" for this side, "peer_ctr_" for the
+ * peer, say.  They print to @f: writer helpers, the one exception here.
+ */
+void rb_counters_csv_header(FILE *f, const char *prefix, enum rb_ctr_driver d);
+void rb_counters_csv_row(FILE *f, enum rb_ctr_driver d, const struct rb_counter_set *delta,
+			 const struct rb_counter_derived *der);
 
 /*
  * The wire form of a set (counters_wire.c): driver u8, count u16, then

@@ -519,6 +519,44 @@ static void test_json(void **state)
 	json_decref(j);
 }
 
+static void test_csv(void **state)
+{
+	struct rb_counter_derived d;
+	char *buf = NULL, want[4096] = "";
+	const char *const *n;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	rb_counters_csv_header(f, "peer_ctr_", RB_DRV_RXE);
+	fclose(f);
+	for (n = rb_counters_defaults(RB_DRV_RXE); *n; n++)
+		snprintf(want + strlen(want), sizeof(want) - strlen(want), ",peer_ctr_%s", *n);
+	strcat(want, ",peer_ctr_wire_bytes_per_payload_byte,peer_ctr_retrans_per_mpkt");
+	assert_string_equal(buf, want);
+	assert_non_null(strstr(buf, ",peer_ctr_sent_pkts,peer_ctr_rcvd_pkts,"));
+	free(buf);
+
+	/* Cells: present counters, empty ones, the derived figures. */
+	empty(&set, RB_DRV_RXE);
+	put(&set, "sent_pkts", 1000, RB_CTR_SRC_HW);
+	put(&set, "completer_retry_err", 2, RB_CTR_SRC_HW);
+	put(&set, "netdev_tx_bytes", 5000, RB_CTR_SRC_NETDEV);
+	rb_counters_derive(&set, 4000, false, &d);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	rb_counters_csv_row(f, RB_DRV_RXE, &set, &d);
+	rb_counters_csv_row(f, RB_DRV_RXE, NULL, NULL);
+	fclose(f);
+	/* 20 defaults: sent_pkts first, completer_retry_err 12th, netdev_tx_bytes 15th. */
+	assert_string_equal(buf, ",1000,,,,,,,,,,,2,,,5000,,,,,,1.250000,2000.000"
+				 ",,,,,,,,,,,,,,,,,,,,,,");
+	free(buf);
+}
+
 /* ---- the wire ---------------------------------------------------------------- */
 
 static void filled(struct rb_counter_set *s)
@@ -664,6 +702,7 @@ int main(void)
 		cmocka_unit_test(test_derive),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_wire_roundtrip),
 		cmocka_unit_test(test_wire_full),
 		cmocka_unit_test(test_wire_hostile),
