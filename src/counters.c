@@ -272,7 +272,8 @@ static int not_dot(const struct dirent *e)
 
 /*
  * One counter file.  A hw counter named like a port counter gets "hw_";
- * mlx5's "lifespan" is a setting (how long values are cached), no counter.
+ * "lifespan" is a setting (how long the kernel caches hw counters, in
+ * ms), no counter.
  */
 static void read_one(struct rb_counter_set *s, const char *dir, const char *name,
 		     enum rb_ctr_src src)
@@ -280,10 +281,12 @@ static void read_one(struct rb_counter_set *s, const char *dir, const char *name
 	char path[PATH_MAX], full[RB_CTR_NAME_MAX + 8];
 	uint64_t v;
 
-	if (src == RB_CTR_SRC_HW && !strcmp(name, "lifespan"))
-		return;
 	if (pathf(path, sizeof(path), "%s/%s", dir, name) || read_u64(path, &v))
 		return;
+	if (src == RB_CTR_SRC_HW && !strcmp(name, "lifespan")) {
+		s->lifespan_ms = v > INT_MAX ? INT_MAX : (int)v;
+		return;
+	}
 	snprintf(full, sizeof(full), "%s%s",
 		 src == RB_CTR_SRC_HW && rb_counters_find(s, name) ? "hw_" : "", name);
 	if (strlen(full) < RB_CTR_NAME_MAX)

@@ -77,6 +77,12 @@ struct rb_counter_set {
 	uint8_t driver; /* enum rb_ctr_driver */
 	char device[64];
 	int port;
+	/*
+	 * hw_counters/lifespan: the kernel serves hw counters from a cache
+	 * this many ms old (10 by default); 0 without hw counters.  Local:
+	 * not on the wire.
+	 */
+	int lifespan_ms;
 	uint32_t n;
 	struct rb_counter c[RB_CTR_MAX];
 };
@@ -108,6 +114,10 @@ struct rb_counter_derived {
  * the driver (the device's driver link, else its name: "rxe*", "mlx5_*").
  * Missing directories and unreadable files are skipped (mlx5 refuses some
  * hw counters on some firmware); at most RB_CTR_MAX counters are kept.
+ * The kernel caches hw counters for @out->lifespan_ms: a reading less
+ * than that after the previous one may repeat its values, so the reading
+ * after a point must wait that long past the one before it (sleep
+ * lifespan_ms + 1 after a shorter point).
  * Returns 0, -EINVAL for a name that is not a plain name or a port out of
  * 1..255, -ENOENT when the device or the port does not exist,
  * -ENAMETOOLONG for a path over PATH_MAX.  Logs

@@ -75,6 +75,8 @@ static void test_read_rxe(void **state)
 	assert_int_equal(val(&set, "completer_retry_err"), 3);
 	assert_int_equal(val(&set, "netdev_tx_bytes"), 1500000);
 	assert_null(rb_counters_find(&set, "netdev_collisions"));
+	assert_null(rb_counters_find(&set, "lifespan"));
+	assert_int_equal(set.lifespan_ms, 10);
 	assert_null(rb_counters_find(&set, "port_xmit_data"));
 	assert_int_equal(rb_counters_find(&set, "sent_pkts")->kind, RB_CTR_TRAFFIC);
 	assert_int_equal(rb_counters_find(&set, "rcvd_seq_err")->kind, RB_CTR_ERROR);
@@ -109,6 +111,7 @@ static void test_read_mlx5(void **state)
 	assert_int_equal(rb_counters_find(&set, "hw_link_downed")->src, RB_CTR_SRC_HW);
 	/* A setting and three files that are no counter are skipped. */
 	assert_null(rb_counters_find(&set, "lifespan"));
+	assert_int_equal(set.lifespan_ms, 20);
 	assert_null(rb_counters_find(&set, "bogus_text"));
 	assert_null(rb_counters_find(&set, "bogus_neg"));
 	assert_null(rb_counters_find(&set, "bogus_big"));
@@ -142,6 +145,7 @@ static void test_read_errors(void **state)
 	assert_int_equal(rb_counters_read(ROOT, "siw0", 1, NULL, &set), 0);
 	assert_int_equal(set.n, 0);
 	assert_int_equal(set.driver, RB_DRV_GENERIC);
+	assert_int_equal(set.lifespan_ms, 0);
 }
 
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
