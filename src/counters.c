@@ -652,6 +652,13 @@ void rb_counters_derive(const struct rb_counter_set *delta, uint64_t payload_byt
 	derive_retrans(delta, out);
 }
 
+bool rb_counters_payload_rx(enum rb_verb verb, enum rb_mode mode, bool server)
+{
+	if (verb == RB_VERB_READ || verb == RB_VERB_ATOMIC)
+		return !server;
+	return mode == RB_MODE_BW && server;
+}
+
 size_t rb_counters_errors(const struct rb_counter_set *delta, char *buf, size_t len)
 {
 	size_t off = 0, moved = 0;

@@ -43,6 +43,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <jansson.h>
+#include "rdmabench.h"
 
 #define RB_CTR_NAME_MAX 48   /* a counter's name, with its NUL */
 #define RB_CTR_MAX	160  /* counters per set: mlx5 with its netdev has ~100 */
@@ -199,6 +200,15 @@ void rb_counters_delta(const struct rb_counter_set *before, const struct rb_coun
  */
 void rb_counters_derive(const struct rb_counter_set *delta, uint64_t payload_bytes, bool payload_rx,
 			struct rb_counter_derived *out);
+
+/*
+ * rb_counters_payload_rx() - the @payload_rx of rb_counters_derive() for
+ * one side of a test: reads and atomics bring their data back to the
+ * client (rx there, tx on the server), send and write streams carry it
+ * from the client (tx there, rx on the server), and in a send or write
+ * ping-pong each side sends its own (tx on both).
+ */
+bool rb_counters_payload_rx(enum rb_verb verb, enum rb_mode mode, bool server);
 
 /*
  * rb_counters_errors() - the error counters of @delta that moved, as

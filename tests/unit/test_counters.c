@@ -472,6 +472,22 @@ static void test_derive(void **state)
 	assert_false(d.has_wire);
 }
 
+static void test_payload_rx(void **state)
+{
+	(void)state;
+	assert_true(rb_counters_payload_rx(RB_VERB_READ, RB_MODE_BW, false));
+	assert_false(rb_counters_payload_rx(RB_VERB_READ, RB_MODE_BW, true));
+	assert_true(rb_counters_payload_rx(RB_VERB_READ, RB_MODE_LAT, false));
+	assert_true(rb_counters_payload_rx(RB_VERB_ATOMIC, RB_MODE_LAT, false));
+	assert_false(rb_counters_payload_rx(RB_VERB_ATOMIC, RB_MODE_BW, true));
+	assert_false(rb_counters_payload_rx(RB_VERB_WRITE, RB_MODE_BW, false));
+	assert_true(rb_counters_payload_rx(RB_VERB_WRITE, RB_MODE_BW, true));
+	assert_true(rb_counters_payload_rx(RB_VERB_SEND, RB_MODE_BW, true));
+	assert_false(rb_counters_payload_rx(RB_VERB_SEND, RB_MODE_LAT, false));
+	assert_false(rb_counters_payload_rx(RB_VERB_SEND, RB_MODE_LAT, true));
+	assert_false(rb_counters_payload_rx(RB_VERB_WRITE, RB_MODE_LAT, true));
+}
+
 static void test_errors(void **state)
 {
 	char buf[64];
@@ -704,6 +720,7 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_delta),
 		cmocka_unit_test(test_derive),
+		cmocka_unit_test(test_payload_rx),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_json),
 		cmocka_unit_test(test_csv),
