@@ -718,6 +718,28 @@ void rb_counters_csv_row(FILE *f, enum rb_ctr_driver d, const struct rb_counter_
 		fprintf(f, "%.3f", der->retrans_per_mpkt);
 }
 
+/* A number of @o, or an empty cell. */
+static void csv_jcell(FILE *f, json_t *o, const char *key, const char *fmt)
+{
+	json_t *v = json_object_get(o, key);
+
+	fputc(',', f);
+	if (json_is_integer(v))
+		fprintf(f, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v))
+		fprintf(f, fmt, json_real_value(v));
+}
+
+void rb_counters_csv_json(FILE *f, enum rb_ctr_driver d, json_t *counters, json_t *derived)
+{
+	const char *const *n;
+
+	for (n = rb_counters_defaults(d); *n; n++)
+		csv_jcell(f, counters, *n, "%.0f");
+	csv_jcell(f, derived, "wire_bytes_per_payload_byte", "%.6f");
+	csv_jcell(f, derived, "retrans_per_mpkt", "%.3f");
+}
+
 /* ---- JSON ----------------------------------------------------------------- */
 
 json_t *rb_counters_json(const struct rb_counter_set *delta)

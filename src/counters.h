@@ -240,6 +240,12 @@ json_t *rb_counters_derived_json(const struct rb_counter_derived *d);
 void rb_counters_csv_header(FILE *f, const char *prefix, enum rb_ctr_driver d);
 void rb_counters_csv_row(FILE *f, enum rb_ctr_driver d, const struct rb_counter_set *delta,
 			 const struct rb_counter_derived *der);
+/*
+ * rb_counters_csv_json() - the same cells from what rb_counters_json() and
+ * rb_counters_derived_json() built (either may be NULL), for a writer
+ * that keeps each point's JSON rather than its sets.
+ */
+void rb_counters_csv_json(FILE *f, enum rb_ctr_driver d, json_t *counters, json_t *derived);
 
 /*
  * The wire form of a set (counters_wire.c): driver u8, count u16, then

@@ -542,6 +542,7 @@ static void test_json(void **state)
 static void test_csv(void **state)
 {
 	struct rb_counter_derived d;
+	json_t *jc, *jd;
 	char *buf = NULL, want[4096] = "";
 	const char *const *n;
 	size_t len = 0;
@@ -575,6 +576,21 @@ static void test_csv(void **state)
 	assert_string_equal(buf, ",1000,,,,,,,,,,,2,,,5000,,,,,,1.250000,2000.000"
 				 ",,,,,,,,,,,,,,,,,,,,,,");
 	free(buf);
+
+	/* From the point's JSON: the very same cells. */
+	jc = rb_counters_json(&set);
+	jd = rb_counters_derived_json(&d);
+	buf = NULL;
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	rb_counters_csv_json(f, RB_DRV_RXE, jc, jd);
+	rb_counters_csv_json(f, RB_DRV_RXE, NULL, NULL);
+	fclose(f);
+	assert_string_equal(buf, ",1000,,,,,,,,,,,2,,,5000,,,,,,1.250000,2000.000"
+				 ",,,,,,,,,,,,,,,,,,,,,,");
+	free(buf);
+	json_decref(jc);
+	json_decref(jd);
 }
 
 /* ---- the wire ---------------------------------------------------------------- */
