@@ -45,15 +45,16 @@ struct rb_bench {
 	const char *wr_name; /* what its WRs are, in messages: "RDMA WRITE" */
 
 	/* Capabilities: what the session, the loops and the options ask. */
-	bool needs_recv;	 /* receives posted (-r); the CQ holds them too */
-	bool inline_ok;		 /* payload may go inline (-I) */
-	bool bounded_by_rd_atom; /* in flight per QP <= max_qp_rd_atom (-o) */
-	bool atomic;		 /* needs atomic_cap; --op applies */
-	bool server_reports_bw;	 /* the server sees the messages: its own bandwidth */
-	uint32_t fixed_size;	 /* the only message size (8 for atomics), 0: any */
-	uint32_t default_size;	 /* -s when not given */
-	uint32_t default_inline; /* -I when not given (latency tests inline small sends) */
-	int client_access;	 /* remote rights on each side's MR */
+	bool needs_recv;	  /* receives posted (-r); the CQ holds them too */
+	bool inline_ok;		  /* payload may go inline (-I) */
+	bool bounded_by_rd_atom;  /* in flight per QP <= max_qp_rd_atom (-o) */
+	bool atomic;		  /* needs atomic_cap; --op applies */
+	bool server_reports_bw;	  /* the server sees the messages: its own bandwidth */
+	bool payload_from_server; /* the data moves server -> client (reads, atomics) */
+	uint32_t fixed_size;	  /* the only message size (8 for atomics), 0: any */
+	uint32_t default_size;	  /* -s when not given */
+	uint32_t default_inline;  /* -I when not given (latency tests inline small sends) */
+	int client_access;	  /* remote rights on each side's MR */
 	int server_access;
 	double lat_scale; /* 0.5: one-way from a round trip; 1: round trip */
 

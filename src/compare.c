@@ -1,0 +1,498 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rdmabench compare: two JSON results of one test, point by point (see
+ * compare.h for the rules and the exit codes).
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "compare.h"
+#include "rdmabench.h"
+#include "sweep.h"
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
+
+/* A metric: its CSV name, a short alias, where a point keeps it, its direction. */
+static const struct cmetric {
+	const char *name, *alias;
+	const char *obj; /* NULL: a member of the point itself */
+	const char *key;
+	bool higher_better;
+} cmetrics[] = {
+	{ "bw_avg_gbps", "bw", NULL, "bw_avg_gbps", true },
+	{ "bw_peak_gbps", "bw_peak", NULL, "bw_peak_gbps", true },
+	{ "msg_rate_mpps", "rate", NULL, "msg_rate_mpps", true },
+	{ "lat_min_us", "min", "lat_us", "min", false },
+	{ "lat_p50_us", "p50", "lat_us", "p50", false },
+	{ "lat_avg_us", "avg", "lat_us", "avg", false },
+	{ "lat_p90_us", "p90", "lat_us", "p90", false },
+	{ "lat_p99_us", "p99", "lat_us", "p99", false },
+	{ "lat_p999_us", "p999", "lat_us", "p999", false },
+	{ "lat_max_us", "max", "lat_us", "max", false },
+	{ "cpu_ns_per_msg", NULL, NULL, "cpu_ns_per_msg", false },
+};
+
+static const int default_metrics[] = { 0, 2, 4, 7 };
+
+/* What matches two points. */
+static const char *const key_names[] = { "size", "batch", "signal", "qps", "tx_depth" };
+#define NKEY NELEM(key_names)
+
+#define incomparable(err, len, ...) rb_set_err(err, len, RB_CMP_INCOMPARABLE, __VA_ARGS__)
+
+void rb_compare_opts_init(struct rb_compare_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->tolerance = RB_CMP_DEFAULT_TOL;
+}
+
+int rb_compare_tolerance_parse(const char *arg, double *tol, char *err, size_t len)
+{
+	char *end;
+	double v;
+
+	if (!arg || !arg[0] || arg[0] == '-' || arg[0] == '+' || arg[0] == ' ')
+		return rb_set_err(err, len, -EINVAL,
+				  "--tolerance '%s': give a percentage, e.g. 5%%", arg ? arg : "");
+	v = strtod(arg, &end);
+	if (end == arg || strcmp(end, "%") || !isfinite(v) || v > 1000)
+		return rb_set_err(err, len, -EINVAL,
+				  "--tolerance '%s': give a percentage from 0%% to 1000%%, e.g. "
+				  "5%%",
+				  arg);
+	*tol = v / 100;
+	return 0;
+}
+
+static int metric_index(const char *name, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < NELEM(cmetrics); i++)
+		if ((strlen(cmetrics[i].name) == n && !strncmp(cmetrics[i].name, name, n)) ||
+		    (cmetrics[i].alias && strlen(cmetrics[i].alias) == n &&
+		     !strncmp(cmetrics[i].alias, name, n)))
+			return (int)i;
+	return -1;
+}
+
+static bool has_metric(const struct rb_compare_opts *o, int m)
+{
+	size_t i;
+
+	for (i = 0; i < o->nmetrics; i++)
+		if (o->metrics[i] == m)
+			return true;
+	return false;
+}
+
+int rb_compare_metrics_parse(const char *arg, struct rb_compare_opts *o, char *err, size_t len)
+{
+	const char *p = arg ? arg : "", *comma;
+	size_t n;
+	int m;
+
+	for (;; p = comma + 1) {
+		comma = strchr(p, ',');
+		n = comma ? (size_t)(comma - p) : strlen(p);
+		m = metric_index(p, n);
+		if (m < 0)
+			return rb_set_err(err, len, -EINVAL,
+					  "--metric: unknown metric '%.*s' (bw_avg_gbps, "
+					  "bw_peak_gbps, msg_rate_mpps, lat_min_us, lat_p50_us, "
+					  "lat_avg_us, lat_p90_us, lat_p99_us, lat_p999_us, "
+					  "lat_max_us, cpu_ns_per_msg; or bw, bw_peak, rate, min, "
+					  "p50, avg, p90, p99, p999, max)",
+					  (int)(n > 64 ? 64 : n), p);
+		if (!has_metric(o, m)) {
+			if (o->nmetrics >= RB_CMP_MAX_METRICS)
+				return rb_set_err(err, len, -EINVAL,
+						  "--metric: more than %d metrics",
+						  RB_CMP_MAX_METRICS);
+			o->metrics[o->nmetrics++] = m;
+		}
+		if (!comma)
+			return 0;
+	}
+}
+
+/* ---- the documents ------------------------------------------------------ */
+
+static int check_doc(json_t *d, const char *who, char *err, size_t len)
+{
+	json_t *v = json_object_get(d, "schema_version");
+
+	if (!json_is_object(d) || !json_is_integer(v) ||
+	    !json_is_string(json_object_get(d, "test")) ||
+	    !json_is_array(json_object_get(d, "results")))
+		return incomparable(err, len,
+				    "%s is not rdmabench JSON (it needs schema_version, test and "
+				    "results)",
+				    who);
+	if (json_integer_value(v) < 1 || json_integer_value(v) > RB_SCHEMA_VERSION)
+		return incomparable(err, len,
+				    "%s has schema_version %lld; this rdmabench reads 1 to %d", who,
+				    (long long)json_integer_value(v), RB_SCHEMA_VERSION);
+	return 0;
+}
+
+static const char *str_of(json_t *d, const char *key)
+{
+	const char *s = json_string_value(json_object_get(d, key));
+
+	return s ? s : "";
+}
+
+/* Same test, and for atomics the same operation. */
+static int check_same_test(json_t *b, json_t *n, const char *bn, const char *nn, char *err,
+			   size_t len)
+{
+	if (strcmp(str_of(b, "test"), str_of(n, "test")))
+		return incomparable(err, len, "different tests: %s is %s, %s is %s", bn,
+				    str_of(b, "test"), nn, str_of(n, "test"));
+	if (strcmp(str_of(b, "op"), str_of(n, "op")))
+		return incomparable(err, len, "different atomic operations: %s is %s, %s is %s", bn,
+				    str_of(b, "op"), nn, str_of(n, "op"));
+	return 0;
+}
+
+/* The point's axis values; false when one is missing or not an integer. */
+static bool point_key(json_t *pt, json_int_t *k)
+{
+	size_t i;
+
+	for (i = 0; i < NKEY; i++) {
+		json_t *v = json_object_get(pt, key_names[i]);
+
+		if (!json_is_integer(v))
+			return false;
+		k[i] = json_integer_value(v);
+	}
+	return true;
+}
+
+/* The index of the first point of @arr with key @k, or -1. */
+static long find_point(json_t *arr, const json_int_t *k)
+{
+	json_int_t pk[NKEY];
+	size_t i;
+
+	for (i = 0; i < json_array_size(arr); i++)
+		if (point_key(json_array_get(arr, i), pk) && !memcmp(pk, k, sizeof(pk)))
+			return (long)i;
+	return -1;
+}
+
+/* The metric's value in point @pt: NAN when absent or not a number. */
+static double metric_value(json_t *pt, const struct cmetric *m)
+{
+	json_t *o = m->obj ? json_object_get(pt, m->obj) : pt;
+	json_t *v = json_object_get(o, m->key);
+
+	return json_is_number(v) ? json_number_value(v) : NAN;
+}
+
+/* ---- the walk ---------------------------------------------------------- */
+
+struct cmp {
+	json_t *bres, *nres;
+	const struct rb_compare_opts *o;
+	const int *metrics;
+	size_t nmetrics;
+	FILE *out;
+	size_t matched, judged, regressions, improved;
+};
+
+enum judgement { J_NONE, J_SAME, J_WORSE, J_BETTER };
+
+static enum judgement judge(const struct cmetric *m, double b, double n, double tol, double *ratio)
+{
+	*ratio = NAN;
+	if (!isfinite(b) || !isfinite(n) || b <= 0)
+		return J_NONE;
+	*ratio = n / b;
+	if (m->higher_better)
+		return *ratio < 1 - tol ? J_WORSE : *ratio > 1 + tol ? J_BETTER : J_SAME;
+	return *ratio > 1 + tol ? J_WORSE : *ratio < 1 - tol ? J_BETTER : J_SAME;
+}
+
+static void point_text(const json_int_t *k, char *buf, size_t len)
+{
+	char sz[24];
+
+	snprintf(buf, len, "%7s %5lld %6lld %4lld %5lld",
+		 rb_size_str((uint64_t)k[0], sz, sizeof(sz)), (long long)k[1], (long long)k[2],
+		 (long long)k[3], (long long)k[4]);
+}
+
+static void num_text(double v, char *buf, size_t len)
+{
+	if (isfinite(v))
+		snprintf(buf, len, "%.6g", v);
+	else
+		snprintf(buf, len, "-");
+}
+
+static void print_row(struct cmp *c, const json_int_t *k, const struct cmetric *m, double b,
+		      double n, double ratio, enum judgement j)
+{
+	static const char *const marks[] = { "", "", "REGRESSION", "improved" };
+	char pt[96], bs[32], ns[32], rs[32];
+
+	point_text(k, pt, sizeof(pt));
+	num_text(b, bs, sizeof(bs));
+	num_text(n, ns, sizeof(ns));
+	if (isfinite(ratio))
+		snprintf(rs, sizeof(rs), "%.3f", ratio);
+	else
+		snprintf(rs, sizeof(rs), "-");
+	fprintf(c->out, "%s  %-14s %12s %12s %7s%s%s\n", pt, m->name, bs, ns, rs,
+		*marks[j] ? "  " : "", marks[j]);
+}
+
+static void print_regression(struct cmp *c, const json_int_t *k, const struct cmetric *m, double b,
+			     double n, double ratio)
+{
+	char sz[24];
+
+	fprintf(c->out,
+		"# regression: size %s batch %lld signal %lld qps %lld tx_depth %lld: %s %.6g -> "
+		"%.6g (x%.3f, %s is better)\n",
+		rb_size_str((uint64_t)k[0], sz, sizeof(sz)), (long long)k[1], (long long)k[2],
+		(long long)k[3], (long long)k[4], m->name, b, n, ratio,
+		m->higher_better ? "higher" : "lower");
+}
+
+/* One matched pair: a row per metric either side has (@summary: regressions only). */
+static void cmp_point(struct cmp *c, json_t *bp, json_t *np, const json_int_t *k, bool summary)
+{
+	const struct cmetric *m;
+	enum judgement j;
+	double b, n, ratio;
+	size_t i;
+
+	for (i = 0; i < c->nmetrics; i++) {
+		m = &cmetrics[c->metrics[i]];
+		b = metric_value(bp, m);
+		n = metric_value(np, m);
+		if (isnan(b) && isnan(n))
+			continue;
+		j = judge(m, b, n, c->o->tolerance, &ratio);
+		if (summary) {
+			if (j == J_WORSE)
+				print_regression(c, k, m, b, n, ratio);
+			continue;
+		}
+		print_row(c, k, m, b, n, ratio, j);
+		c->judged += j != J_NONE;
+		c->regressions += j == J_WORSE;
+		c->improved += j == J_BETTER;
+	}
+}
+
+static void walk(struct cmp *c, bool summary)
+{
+	json_int_t k[NKEY];
+	size_t i;
+	long j;
+
+	for (i = 0; i < json_array_size(c->bres); i++) {
+		json_t *bp = json_array_get(c->bres, i);
+
+		/* A later point equal to an earlier one was matched already. */
+		if (!point_key(bp, k) || find_point(c->bres, k) != (long)i)
+			continue;
+		j = find_point(c->nres, k);
+		if (j < 0)
+			continue;
+		c->matched += !summary;
+		cmp_point(c, bp, json_array_get(c->nres, (size_t)j), k, summary);
+	}
+}
+
+/* Points of @a that @b lacks, one line each. */
+static size_t only_in(FILE *out, json_t *a, json_t *b, const char *name)
+{
+	json_int_t k[NKEY];
+	char pt[96];
+	size_t i, n = 0;
+
+	for (i = 0; i < json_array_size(a); i++) {
+		if (!point_key(json_array_get(a, i), k) || find_point(b, k) >= 0)
+			continue;
+		point_text(k, pt, sizeof(pt));
+		fprintf(out, "# only in %s: %s\n", name, pt);
+		n++;
+	}
+	return n;
+}
+
+static void print_head(struct cmp *c, json_t *b, json_t *n, const char *bn, const char *nn)
+{
+	fprintf(c->out, "# compare %s: BASE %s, NEW %s, tolerance %g%%\n", str_of(b, "test"), bn,
+		nn, c->o->tolerance * 100);
+	if (json_is_false(json_object_get(b, "complete")))
+		fprintf(c->out, "# BASE is incomplete: %s\n", str_of(b, "reason"));
+	if (json_is_false(json_object_get(n, "complete")))
+		fprintf(c->out, "# NEW is incomplete: %s\n", str_of(n, "reason"));
+	fprintf(c->out, "%7s %5s %6s %4s %5s  %-14s %12s %12s %7s\n", "size", "batch", "signal",
+		"qps", "depth", "metric", "base", "new", "ratio");
+}
+
+static void cmp_init(struct cmp *c, json_t *b, json_t *n, const struct rb_compare_opts *o,
+		     FILE *out)
+{
+	memset(c, 0, sizeof(*c));
+	c->bres = json_object_get(b, "results");
+	c->nres = json_object_get(n, "results");
+	c->o = o;
+	c->metrics = o->nmetrics ? o->metrics : default_metrics;
+	c->nmetrics = o->nmetrics ? o->nmetrics : NELEM(default_metrics);
+	c->out = out;
+}
+
+int rb_compare(json_t *base, json_t *cur, const struct rb_compare_opts *o, FILE *out, char *err,
+	       size_t len)
+{
+	const char *bn = o->base_name ? o->base_name : "BASE";
+	const char *nn = o->new_name ? o->new_name : "NEW";
+	struct cmp c;
+	int ret;
+
+	if (len)
+		err[0] = '\0';
+	ret = check_doc(base, bn, err, len);
+	if (!ret)
+		ret = check_doc(cur, nn, err, len);
+	if (!ret)
+		ret = check_same_test(base, cur, bn, nn, err, len);
+	if (ret)
+		return ret;
+	cmp_init(&c, base, cur, o, out);
+	print_head(&c, base, cur, bn, nn);
+	walk(&c, false);
+	only_in(out, c.bres, c.nres, "BASE");
+	only_in(out, c.nres, c.bres, "NEW");
+	if (!c.matched)
+		return incomparable(err, len,
+				    "no common points: %s has %zu, %s %zu, and none has the size, "
+				    "batch, signal, qps and tx_depth of one in the other",
+				    bn, json_array_size(c.bres), nn, json_array_size(c.nres));
+	if (!c.judged)
+		return incomparable(err, len,
+				    "no metric to compare: the common points share none "
+				    "of those asked for with a value above 0");
+	walk(&c, true);
+	fprintf(out,
+		"# %zu point(s), %zu comparison(s): %zu regression(s), %zu improved, beyond %g%%\n",
+		c.matched, c.judged, c.regressions, c.improved, o->tolerance * 100);
+	return c.regressions ? RB_CMP_REGRESSION : RB_CMP_SAME;
+}
+
+/* ---- the subcommand --------------------------------------------------------- */
+
+static void compare_usage(FILE *f)
+{
+	fprintf(f, "usage: rdmabench compare BASE.json NEW.json [--tolerance PCT] [--metric "
+		   "LIST]\n\n"
+		   "Matches the points of two JSON results of one test (size, batch, signal, qps,\n"
+		   "tx_depth) and prints each metric's ratio NEW/BASE.  A metric that moved the\n"
+		   "wrong way by more than the tolerance is a regression; lower latency and "
+		   "higher\n"
+		   "bandwidth never are.\n\n"
+		   "  -t, --tolerance PCT  a percentage (default 5%%)\n"
+		   "  -m, --metric LIST    metrics, comma-separated, repeatable (default\n"
+		   "                       bw_avg_gbps,msg_rate_mpps,lat_p50_us,lat_p99_us): also\n"
+		   "                       bw_peak_gbps, lat_min_us ... lat_max_us, "
+		   "cpu_ns_per_msg,\n"
+		   "                       or bw, bw_peak, rate, min, p50, avg, p90, p99, p999, "
+		   "max\n"
+		   "  -h, --help           this text\n\n"
+		   "Exit status: 0 no regression, 1 a regression, 2 nothing comparable or a usage\n"
+		   "error (the reason on stderr).\n");
+}
+
+static int compare_fail(const char *msg)
+{
+	fprintf(stderr, "rdmabench compare: %s\n", msg);
+	return RB_CMP_INCOMPARABLE;
+}
+
+/* The options; 0 to go on, else the exit code (-1 when --help said all). */
+static int compare_opts(int argc, char **argv, struct rb_compare_opts *o)
+{
+	static const struct option lopts[] = {
+		{ "tolerance", required_argument, NULL, 't' },
+		{ "metric", required_argument, NULL, 'm' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char err[512];
+	int ch;
+
+	optind = 0; /* glibc: start afresh, main may have parsed before */
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":t:m:h", lopts, NULL)) != -1) {
+		if (ch == 'h')
+			return -1;
+		if (ch == 't' &&
+		    rb_compare_tolerance_parse(optarg, &o->tolerance, err, sizeof(err)))
+			return compare_fail(err);
+		if (ch == 'm' && rb_compare_metrics_parse(optarg, o, err, sizeof(err)))
+			return compare_fail(err);
+		if (ch == ':' || ch == '?') {
+			snprintf(err, sizeof(err), "%s: %s (see --help)", argv[optind - 1],
+				 ch == ':' ? "needs an argument" : "unknown option");
+			return compare_fail(err);
+		}
+	}
+	if (argc - optind != 2)
+		return compare_fail("two files are needed: BASE.json NEW.json (see --help)");
+	return 0;
+}
+
+static json_t *load(const char *path)
+{
+	char msg[512];
+	json_error_t je;
+	json_t *d = json_load_file(path, 0, &je);
+
+	if (!d) {
+		snprintf(msg, sizeof(msg), "%s: line %d: %s", path, je.line, je.text);
+		compare_fail(msg);
+	}
+	return d;
+}
+
+int rb_compare_main(int argc, char **argv)
+{
+	struct rb_compare_opts o;
+	json_t *b = NULL, *n = NULL;
+	char err[1024];
+	int ret;
+
+	rb_compare_opts_init(&o);
+	ret = compare_opts(argc, argv, &o);
+	if (ret) {
+		if (ret < 0)
+			compare_usage(stdout);
+		return ret < 0 ? RB_EXIT_OK : ret;
+	}
+	o.base_name = argv[optind];
+	o.new_name = argv[optind + 1];
+	b = load(o.base_name);
+	n = b ? load(o.new_name) : NULL;
+	ret = RB_CMP_INCOMPARABLE;
+	if (b && n)
+		ret = rb_compare(b, n, &o, stdout, err, sizeof(err));
+	if (b && n && ret == RB_CMP_INCOMPARABLE)
+		compare_fail(err);
+	json_decref(b);
+	json_decref(n);
+	return ret;
+}

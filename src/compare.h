@@ -1,0 +1,82 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * rdmabench compare BASE.json NEW.json (issue 12): match the points of two
+ * runs of one test and say, per metric, whether NEW regressed beyond a
+ * tolerance.
+ *
+ * Points match on size, batch, signal, qps and tx_depth (the first of
+ * equal points counts).  Per matched point and metric, ratio = NEW/BASE;
+ * a metric where higher is better (bandwidth, message rate) regressed when
+ * ratio < 1 - tolerance, one where lower is better (latency, CPU per
+ * message) when ratio > 1 + tolerance.  Moving the good way is never a
+ * regression.  A metric missing on either side, or a BASE of 0, is shown
+ * and not judged.
+ *
+ * Exit codes (rb_compare(), rb_compare_main()):
+ *   0  no regression
+ *   1  at least one regression
+ *   2  nothing comparable (different tests or atomic ops, no common
+ *      point, no metric in both, a schema_version this rdmabench does not
+ *      read, not rdmabench JSON), or a usage error: the reason in @err /
+ *      on stderr
+ */
+#ifndef RB_COMPARE_H
+#define RB_COMPARE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <jansson.h>
+
+#define RB_CMP_MAX_METRICS 16
+#define RB_CMP_DEFAULT_TOL 0.05
+
+enum { RB_CMP_SAME = 0, RB_CMP_REGRESSION = 1, RB_CMP_INCOMPARABLE = 2 };
+
+struct rb_compare_opts {
+	double tolerance; /* a fraction: 0.05 is 5% */
+	size_t nmetrics;  /* 0: the defaults (bw_avg_gbps, msg_rate_mpps, lat_p50_us, lat_p99_us) */
+	int metrics[RB_CMP_MAX_METRICS]; /* from rb_compare_metrics_parse() */
+	const char *base_name;		 /* for the title; NULL: "BASE" */
+	const char *new_name;		 /* NULL: "NEW" */
+};
+
+/* rb_compare_opts_init() - tolerance 5%, the default metrics. */
+void rb_compare_opts_init(struct rb_compare_opts *o);
+
+/*
+ * rb_compare_tolerance_parse() - "5%" or "0.5%": a percentage from 0 to
+ * 1000, the '%' required (a bare "0.05" would read as either 5% or
+ * 0.05%).  Returns 0 or -EINVAL with the reason in @err.
+ */
+int rb_compare_tolerance_parse(const char *arg, double *tol, char *err, size_t len);
+
+/*
+ * rb_compare_metrics_parse() - a comma-separated list of metrics, added
+ * to @o's: the CSV names (bw_avg_gbps, bw_peak_gbps, msg_rate_mpps,
+ * lat_min_us ... lat_max_us, cpu_ns_per_msg), or bw, bw_peak, rate, min,
+ * p50, avg, p90, p99, p999, max.  Returns 0 or -EINVAL naming the
+ * unknown one and the known ones.
+ */
+int rb_compare_metrics_parse(const char *arg, struct rb_compare_opts *o, char *err, size_t len);
+
+/*
+ * rb_compare() - compare documents @base and @cur (as output.c writes
+ * them) and print the table to @out: one line per matched point and
+ * metric (size, batch, signal, qps, depth, metric, base, new, ratio,
+ * and REGRESSION or improved beyond the tolerance), points found on one
+ * side only, then a summary naming each regression.  Returns the exit
+ * code above; 2 with the reason in @err.  Pure but for writing to @out.
+ */
+int rb_compare(json_t *base, json_t *cur, const struct rb_compare_opts *o, FILE *out, char *err,
+	       size_t len);
+
+/*
+ * rb_compare_main() - the `rdmabench compare` subcommand: @argv[0] is the
+ * command's name, then BASE.json NEW.json and the options --tolerance
+ * PCT (-t), --metric LIST (-m, repeatable), --help (-h).  Prints the
+ * table to stdout, errors to stderr; returns the exit code above.
+ */
+int rb_compare_main(int argc, char **argv);
+
+#endif

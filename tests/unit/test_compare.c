@@ -1,0 +1,395 @@
+// SPDX-License-Identifier: MIT
+/*
+ * compare.c on the writer's golden JSON files and hand-edited copies
+ * (tests/data/compare/README): a run against itself, a 20% regression
+ * named by its point, improvements that are never regressions, runs that
+ * cannot be compared, the options, and the subcommand's exit codes.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "compare.h"
+
+#ifndef TEST_DATA_DIR
+#error "TEST_DATA_DIR must name tests/data"
+#endif
+
+#define GOLDEN(f)  TEST_DATA_DIR "/golden/" f
+#define CMPDATA(f) TEST_DATA_DIR "/compare/" f
+
+static char err[1024];
+static char *text; /* what rb_compare() printed */
+static size_t text_len;
+
+static json_t *load(const char *path)
+{
+	json_error_t je;
+	json_t *d = json_load_file(path, 0, &je);
+
+	if (!d)
+		fail_msg("%s:%d: %s", path, je.line, je.text);
+	return d;
+}
+
+/* rb_compare() of two documents, its output kept in text. */
+static int run_docs(json_t *b, json_t *n, const struct rb_compare_opts *o)
+{
+	FILE *f;
+	int ret;
+
+	free(text);
+	text = NULL;
+	f = open_memstream(&text, &text_len);
+	assert_non_null(f);
+	ret = rb_compare(b, n, o, f, err, sizeof(err));
+	assert_int_equal(fclose(f), 0);
+	return ret;
+}
+
+static int run(const char *bp, const char *np, const struct rb_compare_opts *o)
+{
+	json_t *b = load(bp), *n = load(np);
+	int ret = run_docs(b, n, o);
+
+	json_decref(b);
+	json_decref(n);
+	return ret;
+}
+
+static void has(const char *needle)
+{
+	if (!strstr(text, needle))
+		fail_msg("\"%s\" not in:\n%s", needle, text);
+}
+
+static void lacks(const char *needle)
+{
+	if (strstr(text, needle))
+		fail_msg("\"%s\" in:\n%s", needle, text);
+}
+
+/* ---- rb_compare() ------------------------------------------------------- */
+
+static void test_self(void **state)
+{
+	struct rb_compare_opts o;
+
+	(void)state;
+	rb_compare_opts_init(&o);
+	assert_int_equal(run(GOLDEN("bw.json"), GOLDEN("bw.json"), &o), RB_CMP_SAME);
+	assert_string_equal(err, "");
+	has("# compare write_bw: BASE BASE, NEW NEW, tolerance 5%\n");
+	has("     64     4     16    2   256  bw_avg_gbps           1.327        1.327   1.000"
+	    "\n");
+	has("    64K     4     16    2   256  msg_rate_mpps       0.17613      0.17613   1.000");
+	/* A bandwidth test has no latency: those rows are left out. */
+	lacks("lat_p50_us");
+	has("# 2 point(s), 4 comparison(s): 0 regression(s), 0 improved, beyond 5%\n");
+	lacks("REGRESSION");
+
+	assert_int_equal(run(GOLDEN("lat.json"), GOLDEN("lat.json"), &o), RB_CMP_SAME);
+	has("      2     1      1    1   128  lat_p99_us              1.5          1.5   1.000");
+	/* The fourth point has no samples: nothing to compare there. */
+	lacks("     1M");
+	has("# 4 point(s), 6 comparison(s): 0 regression(s)");
+}
+
+static void test_regression(void **state)
+{
+	struct rb_compare_opts o;
+
+	(void)state;
+	rb_compare_opts_init(&o);
+	o.base_name = "bw.json";
+	o.new_name = "bw_worse.json";
+	assert_int_equal(run(GOLDEN("bw.json"), CMPDATA("bw_worse.json"), &o), RB_CMP_REGRESSION);
+	has("# compare write_bw: BASE bw.json, NEW bw_worse.json, tolerance 5%\n");
+	has("     64     4     16    2   256  bw_avg_gbps           1.327       1.0616   0.800  "
+	    "REGRESSION\n");
+	has("# regression: size 64 batch 4 signal 16 qps 2 tx_depth 256: bw_avg_gbps 1.327 -> "
+	    "1.0616 (x0.800, higher is better)\n");
+	has("1 regression(s)");
+	/* The 64K point did not move. */
+	lacks("size 64K");
+
+	/* Within a tolerance of 25% it is none. */
+	assert_int_equal(rb_compare_tolerance_parse("25%", &o.tolerance, err, sizeof(err)), 0);
+	assert_int_equal(run(GOLDEN("bw.json"), CMPDATA("bw_worse.json"), &o), RB_CMP_SAME);
+	lacks("REGRESSION");
+	/* Nor when only other metrics are asked for. */
+	rb_compare_opts_init(&o);
+	assert_int_equal(rb_compare_metrics_parse("rate,bw_peak", &o, err, sizeof(err)), 0);
+	assert_int_equal(run(GOLDEN("bw.json"), CMPDATA("bw_worse.json"), &o), RB_CMP_SAME);
+	lacks("bw_avg_gbps");
+
+	/* Latency: higher is worse. */
+	rb_compare_opts_init(&o);
+	assert_int_equal(run(GOLDEN("lat.json"), CMPDATA("lat_worse.json"), &o), RB_CMP_REGRESSION);
+	has("     64     1      1    1   128  lat_p99_us            1.625         1.95   1.200  "
+	    "REGRESSION\n");
+	has("lat_p99_us 1.625 -> 1.95 (x1.200, lower is better)");
+}
+
+/* Higher bandwidth and lower latency are improvements, in either direction of the call. */
+static void test_improvements(void **state)
+{
+	struct rb_compare_opts o;
+
+	(void)state;
+	rb_compare_opts_init(&o);
+	assert_int_equal(rb_compare_metrics_parse("bw,bw_peak,rate,cpu_ns_per_msg", &o, err,
+						  sizeof(err)),
+			 0);
+	assert_int_equal(run(GOLDEN("bw.json"), CMPDATA("bw_better.json"), &o), RB_CMP_SAME);
+	has("1.327       1.5924   1.200  improved\n");
+	has("cpu_ns_per_msg");
+	has("0 regression(s), 6 improved");
+	/* Backwards, the same changes are regressions. */
+	assert_int_equal(run(CMPDATA("bw_better.json"), GOLDEN("bw.json"), &o), RB_CMP_REGRESSION);
+	has("6 regression(s)");
+
+	rb_compare_opts_init(&o);
+	assert_int_equal(run(GOLDEN("lat.json"), CMPDATA("lat_better.json"), &o), RB_CMP_SAME);
+	has("0.700  improved");
+	lacks("REGRESSION");
+	assert_int_equal(run(CMPDATA("lat_better.json"), GOLDEN("lat.json"), &o),
+			 RB_CMP_REGRESSION);
+}
+
+static void test_incomparable(void **state)
+{
+	struct rb_compare_opts o;
+	json_t *b, *n;
+
+	(void)state;
+	rb_compare_opts_init(&o);
+	assert_int_equal(run(GOLDEN("lat.json"), GOLDEN("bw.json"), &o), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "different tests: BASE is send_lat, NEW is write_bw");
+	assert_int_equal(text_len, 0); /* nothing printed */
+
+	assert_int_equal(run(GOLDEN("bw.json"), CMPDATA("bw_other_points.json"), &o),
+			 RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "no common points: BASE has 2, NEW 2, and none has the size, "
+				 "batch, signal, qps and tx_depth of one in the other");
+	has("# only in BASE:      64     4     16    2   256\n");
+	has("# only in NEW:     128     4     16    2   256\n");
+
+	/* Common points, but no metric asked for that they carry. */
+	assert_int_equal(rb_compare_metrics_parse("p99", &o, err, sizeof(err)), 0);
+	assert_int_equal(run(GOLDEN("bw.json"), GOLDEN("bw.json"), &o), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "no metric to compare: the common points share none of those "
+				 "asked for with a value above 0");
+
+	/* Atomics: the same test with another operation. */
+	rb_compare_opts_init(&o);
+	b = load(GOLDEN("lat.json"));
+	n = load(GOLDEN("lat.json"));
+	json_object_set_new(b, "op", json_string("fadd"));
+	json_object_set_new(n, "op", json_string("cswap"));
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "different atomic operations: BASE is fadd, NEW is cswap");
+	/* A schema this rdmabench does not read, and no rdmabench JSON at all. */
+	json_object_set_new(n, "op", json_string("fadd"));
+	json_object_set_new(n, "schema_version", json_integer(2));
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "NEW has schema_version 2; this rdmabench reads 1 to 1");
+	json_object_del(n, "results");
+	json_object_set_new(n, "schema_version", json_integer(1));
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "NEW is not rdmabench JSON (it needs schema_version, test and "
+				 "results)");
+	json_decref(n);
+	n = json_array();
+	assert_int_equal(run_docs(n, b, &o), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "BASE is not rdmabench JSON (it needs schema_version, test and "
+				 "results)");
+	json_decref(b);
+	json_decref(n);
+}
+
+/* Hostile or odd points: no crash, nothing judged that cannot be. */
+static void test_odd_points(void **state)
+{
+	struct rb_compare_opts o;
+	json_t *b = load(GOLDEN("bw.json")), *n = load(GOLDEN("bw.json"));
+	json_t *bp, *np, *extra;
+
+	(void)state;
+	rb_compare_opts_init(&o);
+	bp = json_array_get(json_object_get(b, "results"), 0);
+	np = json_array_get(json_object_get(n, "results"), 0);
+	/* A BASE of 0, a string for a number, a metric only one side has. */
+	json_object_set_new(bp, "bw_avg_gbps", json_real(0));
+	json_object_set_new(np, "msg_rate_mpps", json_string("fast"));
+	json_object_del(bp, "bw_peak_gbps");
+	assert_int_equal(rb_compare_metrics_parse("bw,rate,bw_peak", &o, err, sizeof(err)), 0);
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_SAME);
+	has("     64     4     16    2   256  bw_avg_gbps               0        1.327       -"
+	    "\n");
+	has("     64     4     16    2   256  msg_rate_mpps        2.5922            -       -"
+	    "\n");
+	has("     64     4     16    2   256  bw_peak_gbps              -        1.354       -"
+	    "\n");
+	/* A point without its axes, a duplicate, and a non-object: skipped. */
+	json_object_del(np, "qps");
+	json_array_append_new(json_object_get(b, "results"), json_deep_copy(bp));
+	extra = json_string("not a point");
+	json_array_append_new(json_object_get(n, "results"), extra);
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_SAME);
+	has("# only in BASE:      64     4     16    2   256\n");
+	lacks("only in NEW");
+	has("# 1 point(s)");
+	json_decref(b);
+	json_decref(n);
+}
+
+/* ---- options ------------------------------------------------------------ */
+
+static void test_options(void **state)
+{
+	struct rb_compare_opts o;
+	double t = -1;
+	int i;
+
+	(void)state;
+	assert_int_equal(rb_compare_tolerance_parse("5%", &t, err, sizeof(err)), 0);
+	assert_true(fabs(t - 0.05) < 1e-12);
+	assert_int_equal(rb_compare_tolerance_parse("0.5%", &t, err, sizeof(err)), 0);
+	assert_true(fabs(t - 0.005) < 1e-12);
+	assert_int_equal(rb_compare_tolerance_parse("0%", &t, err, sizeof(err)), 0);
+	assert_true(t == 0);
+	assert_int_equal(rb_compare_tolerance_parse("0.05", &t, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--tolerance '0.05': give a percentage from 0% to 1000%, e.g. 5%");
+	assert_int_equal(rb_compare_tolerance_parse("-5%", &t, err, sizeof(err)), -EINVAL);
+	assert_int_equal(rb_compare_tolerance_parse("5%%", &t, err, sizeof(err)), -EINVAL);
+	assert_int_equal(rb_compare_tolerance_parse("1001%", &t, err, sizeof(err)), -EINVAL);
+	assert_int_equal(rb_compare_tolerance_parse("nan%", &t, err, sizeof(err)), -EINVAL);
+	assert_int_equal(rb_compare_tolerance_parse("", &t, err, sizeof(err)), -EINVAL);
+	assert_int_equal(rb_compare_tolerance_parse(NULL, &t, err, sizeof(err)), -EINVAL);
+
+	rb_compare_opts_init(&o);
+	assert_true(o.tolerance == RB_CMP_DEFAULT_TOL);
+	assert_int_equal(
+		rb_compare_metrics_parse("p50,lat_p50_us,bw_avg_gbps", &o, err, sizeof(err)), 0);
+	assert_int_equal(o.nmetrics, 2); /* p50 once */
+	assert_int_equal(rb_compare_metrics_parse("p42", &o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--metric: unknown metric 'p42' (bw_avg_gbps, "));
+	assert_int_equal(rb_compare_metrics_parse("bw,", &o, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "unknown metric ''"));
+	rb_compare_opts_init(&o);
+	for (i = 0; i < 11; i++)
+		assert_int_equal(rb_compare_metrics_parse("bw,bw_peak,rate,min,p50,avg,p90,p99,"
+							  "p999,max,cpu_ns_per_msg",
+							  &o, err, sizeof(err)),
+				 0);
+	assert_int_equal(o.nmetrics, 11);
+}
+
+/* ---- the subcommand ---------------------------------------------------------- */
+
+/* rb_compare_main() with stdout and stderr in files; returns its exit code. */
+static int run_main(const char *out, int argc, ...)
+{
+	char *argv[16], path[] = "/tmp/rb-test-compare-XXXXXX";
+	int fd, saved_out, saved_err, ret, i;
+	va_list ap;
+
+	va_start(ap, argc);
+	for (i = 0; i < argc; i++)
+		argv[i] = va_arg(ap, char *);
+	va_end(ap);
+	argv[argc] = NULL;
+	fd = mkstemp(path);
+	assert_true(fd >= 0);
+	fflush(stdout);
+	fflush(stderr);
+	saved_out = dup(1);
+	saved_err = dup(2);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	ret = rb_compare_main(argc, argv);
+	fflush(stdout);
+	fflush(stderr);
+	dup2(saved_out, 1);
+	dup2(saved_err, 2);
+	close(saved_out);
+	close(saved_err);
+	free(text);
+	text = calloc(1, 65536);
+	assert_non_null(text);
+	assert_true(pread(fd, text, 65535, 0) >= 0);
+	close(fd);
+	unlink(path);
+	if (out)
+		has(out);
+	return ret;
+}
+
+static void test_main(void **state)
+{
+	(void)state;
+	assert_int_equal(
+		run_main("bw_avg_gbps", 3, "compare", GOLDEN("bw.json"), GOLDEN("bw.json")), 0);
+	assert_int_equal(run_main("REGRESSION", 3, "compare", GOLDEN("bw.json"),
+				  CMPDATA("bw_worse.json")),
+			 1);
+	has("NEW " TEST_DATA_DIR "/compare/bw_worse.json");
+	assert_int_equal(run_main(NULL, 5, "compare", "--tolerance", "25%", GOLDEN("bw.json"),
+				  CMPDATA("bw_worse.json")),
+			 0);
+	assert_int_equal(run_main("lat_p99_us", 5, "compare", GOLDEN("lat.json"),
+				  CMPDATA("lat_worse.json"), "-m", "p99"),
+			 1);
+	lacks("lat_p50_us");
+	assert_int_equal(run_main("rdmabench compare: different tests: ", 3, "compare",
+				  GOLDEN("bw.json"), GOLDEN("lat.json")),
+			 2);
+	assert_int_equal(run_main("usage: rdmabench compare", 2, "compare", "--help"), 0);
+	assert_int_equal(run_main("two files are needed", 2, "compare", GOLDEN("bw.json")), 2);
+	assert_int_equal(run_main("--bogus: unknown option", 4, "compare", "--bogus",
+				  GOLDEN("bw.json"), GOLDEN("bw.json")),
+			 2);
+	assert_int_equal(run_main("--tolerance: needs an argument", 2, "compare", "--tolerance"),
+			 2);
+	assert_int_equal(run_main("give a percentage", 5, "compare", "-t", "5", GOLDEN("bw.json"),
+				  GOLDEN("bw.json")),
+			 2);
+	assert_int_equal(run_main("/nonexistent.json: line -1: unable to open", 3, "compare",
+				  "/nonexistent.json", GOLDEN("bw.json")),
+			 2);
+	assert_int_equal(run_main("README: line 1: ", 3, "compare", GOLDEN("bw.json"),
+				  CMPDATA("README")),
+			 2);
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	free(text);
+	text = NULL;
+	return 0;
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_teardown(test_self, teardown),
+		cmocka_unit_test_teardown(test_regression, teardown),
+		cmocka_unit_test_teardown(test_improvements, teardown),
+		cmocka_unit_test_teardown(test_incomparable, teardown),
+		cmocka_unit_test_teardown(test_odd_points, teardown),
+		cmocka_unit_test_teardown(test_options, teardown),
+		cmocka_unit_test_teardown(test_main, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,415 @@
+// SPDX-License-Identifier: MIT
+/*
+ * expect.c: every metric and unit, the operators, errors with their
+ * positions, the checks against a run, and verdicts on points (pass, fail,
+ * n/a) with the JSON and the table's text.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "expect.h"
+
+static char err[512];
+
+static struct rb_expect parse_ok(const char *s)
+{
+	struct rb_expect e;
+
+	if (rb_expect_parse(s, &e, err, sizeof(err)))
+		fail_msg("'%s' refused: %s", s, err);
+	return e;
+}
+
+static void parse_bad(const char *s, const char *want)
+{
+	struct rb_expect e;
+
+	assert_int_equal(rb_expect_parse(s, &e, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, want);
+}
+
+static void assert_near(double got, double want)
+{
+	if (fabs(got - want) > 1e-9 * fabs(want))
+		fail_msg("%.12g != %.12g", got, want);
+}
+
+/* ---- parsing -------------------------------------------------------------- */
+
+static void test_parse_metrics(void **state)
+{
+	struct rb_expect e;
+
+	(void)state;
+	e = parse_ok("bw>=20Gbps");
+	assert_int_equal(e.metric, RB_EXP_BW);
+	assert_int_equal(e.op, RB_EXP_GE);
+	assert_near(e.value, 20);
+	assert_false(e.of_link);
+	assert_string_equal(e.text, "bw>=20Gbps");
+	assert_int_equal(parse_ok("bw_peak>1Gb/s").metric, RB_EXP_BW_PEAK);
+	assert_int_equal(parse_ok("bw_avg>1Gb/s").metric, RB_EXP_BW);
+	assert_int_equal(parse_ok("rate>=10Mpps").metric, RB_EXP_RATE);
+	assert_int_equal(parse_ok("msg_rate>=10Mpps").metric, RB_EXP_RATE);
+	assert_int_equal(parse_ok("min<1us").metric, RB_EXP_LAT_MIN);
+	assert_int_equal(parse_ok("p50<=3us").metric, RB_EXP_LAT_P50);
+	assert_int_equal(parse_ok("avg<=3us").metric, RB_EXP_LAT_AVG);
+	assert_int_equal(parse_ok("p90<=3us").metric, RB_EXP_LAT_P90);
+	assert_int_equal(parse_ok("p99<=10us").metric, RB_EXP_LAT_P99);
+	assert_int_equal(parse_ok("p999<=10us").metric, RB_EXP_LAT_P999);
+	assert_int_equal(parse_ok("p99.9<=10us").metric, RB_EXP_LAT_P999);
+	assert_int_equal(parse_ok("lat_p99<=10us").metric, RB_EXP_LAT_P99);
+	assert_int_equal(parse_ok("max<100ms").metric, RB_EXP_LAT_MAX);
+	e = parse_ok("retrans==0");
+	assert_int_equal(e.metric, RB_EXP_RETRANS);
+	assert_int_equal(e.op, RB_EXP_EQ);
+	assert_false(e.per_mpkt);
+	e = parse_ok("retrans<=10ppm");
+	assert_true(e.per_mpkt);
+	assert_near(e.value, 10);
+	e = parse_ok("rcvd_seq_err==0");
+	assert_int_equal(e.metric, RB_EXP_COUNTER);
+	assert_string_equal(e.counter, "rcvd_seq_err");
+	/* "lat_" only goes in front of a latency: else it is a counter. */
+	e = parse_ok("lat_bw<1");
+	assert_int_equal(e.metric, RB_EXP_COUNTER);
+	assert_string_equal(e.counter, "lat_bw");
+	/* Blanks between the parts. */
+	e = parse_ok("  p99 <= 2.5 us ");
+	assert_int_equal(e.op, RB_EXP_LE);
+	assert_near(e.value, 2.5);
+}
+
+static void test_parse_units(void **state)
+{
+	static const struct {
+		const char *s;
+		double v;
+	} t[] = {
+		{ "bw>=20Gbps", 20 },
+		{ "bw>=20Gb/s", 20 },
+		{ "bw>=500Mbps", 0.5 },
+		{ "bw>=500Mb/s", 0.5 },
+		{ "bw>=2GB/s", 16 },
+		{ "bw>=125MB/s", 1 },
+		{ "bw>=1GiB/s", 8.589934592 },
+		{ "bw>=1024MiB/s", 8.589934592 },
+		{ "rate>=10Mpps", 10 },
+		{ "rate>=500Kpps", 0.5 },
+		{ "rate>=2000pps", 0.002 },
+		{ "p50<=1500ns", 1.5 },
+		{ "p50<=3us", 3 },
+		{ "p50<=2ms", 2000 },
+		{ "p50<=1s", 1e6 },
+		{ "p50<=0.5us", 0.5 },
+	};
+	struct rb_expect e;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(t) / sizeof(t[0]); i++) {
+		e = parse_ok(t[i].s);
+		assert_near(e.value, t[i].v);
+	}
+	e = parse_ok("bw>=90%link");
+	assert_true(e.of_link);
+	assert_near(e.value, 0.9);
+	e = parse_ok("bw>=100%link");
+	assert_near(e.value, 1.0);
+}
+
+static void test_parse_errors(void **state)
+{
+	struct rb_expect e;
+	char longer[RB_EXPECT_TEXT + 8];
+
+	(void)state;
+	parse_bad("bw>=9x0Gbps", "--expect 'bw>=9x0Gbps': at 6: unknown unit \"x0Gbps\" for bw "
+				 "(Gbps, Gb/s, "
+				 "Mbps, Mb/s, GB/s, MB/s, GiB/s, MiB/s, %link)");
+	parse_bad("", "--expect '': at 1: a metric is expected (bw, rate, p50, p99, retrans, a "
+		      "counter)");
+	parse_bad(">=3", "--expect '>=3': at 1: a metric is expected (bw, rate, p50, p99, "
+			 "retrans, a counter)");
+	parse_bad("bw", "--expect 'bw': at 3: an operator is expected (>=, <=, >, <, ==)");
+	parse_bad("bw=20Gbps", "--expect 'bw=20Gbps': at 3: an operator is expected (>=, <=, >, <, "
+			       "==)");
+	parse_bad("bw!=20Gbps", "--expect 'bw!=20Gbps': at 3: an operator is expected (>=, <=, >, "
+				"<, ==)");
+	parse_bad("bw>=Gbps", "--expect 'bw>=Gbps': at 5: a number is expected");
+	parse_bad("bw>=-1Gbps", "--expect 'bw>=-1Gbps': at 5: a number is expected");
+	parse_bad("bw>=1e3Gbps", "--expect 'bw>=1e3Gbps': at 6: unknown unit \"e3Gbps\" for bw "
+				 "(Gbps, Gb/s, Mbps, Mb/s, GB/s, MB/s, GiB/s, MiB/s, %link)");
+	parse_bad("p99<=1.us", "--expect 'p99<=1.us': at 8: a digit is expected after '.'");
+	parse_bad("bw>=20", "--expect 'bw>=20': at 7: bw needs a unit (Gbps, Gb/s, Mbps, Mb/s, "
+			    "GB/s, MB/s, GiB/s, MiB/s, %link)");
+	parse_bad("p99<=10", "--expect 'p99<=10': at 8: p99 needs a unit (ns, us, ms, s)");
+	parse_bad("rate>=10Gbps", "--expect 'rate>=10Gbps': at 9: unknown unit \"Gbps\" for rate "
+				  "(Mpps, Kpps, pps)");
+	parse_bad("p99<=10gbps", "--expect 'p99<=10gbps': at 8: unknown unit \"gbps\" for p99 "
+				 "(ns, us, ms, s)");
+	parse_bad("retrans==0us", "--expect 'retrans==0us': at 11: unknown unit \"us\" for retrans "
+				  "(ppm)");
+	parse_bad("bww>=1Gbps", "--expect 'bww>=1Gbps': at 7: \"bww\" is no metric (bw, bw_peak, "
+				"rate, min, p50, avg, p90, p99, p999, max, retrans), and a counter "
+				"takes no unit");
+	parse_bad("bw>=101%link", "--expect 'bw>=101%link': at 5: a link carries at most 100% of "
+				  "its rate");
+	parse_bad("p99<=10us us", "--expect 'p99<=10us us': at 11: unexpected 'u' after the "
+				  "expression");
+	parse_bad("p99<=1 0us", "--expect 'p99<=1 0us': at 8: unknown unit \"0us\" for p99 (ns, "
+				"us, ms, s)");
+	memset(longer, 'a', sizeof(longer) - 1);
+	longer[sizeof(longer) - 1] = '\0';
+	assert_int_equal(rb_expect_parse(longer, &e, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "--expect: longer than 127 characters");
+	memset(longer, 'a', RB_CTR_NAME_MAX);
+	snprintf(longer + RB_CTR_NAME_MAX, sizeof(longer) - RB_CTR_NAME_MAX, "==0");
+	assert_int_equal(rb_expect_parse(longer, &e, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "at 1: no metric, and too long for a counter name"));
+	assert_int_equal(rb_expect_parse(NULL, &e, err, sizeof(err)), -EINVAL);
+}
+
+/* ---- checks against the run ------------------------------------------------ */
+
+static struct rb_counter_set avail;
+
+static void add_counter(struct rb_counter_set *s, const char *name, uint64_t v)
+{
+	struct rb_counter *c = &s->c[s->n++];
+
+	memset(c, 0, sizeof(*c));
+	snprintf(c->name, sizeof(c->name), "%s", name);
+	c->value = v;
+	c->kind = (uint8_t)rb_counters_kind(name);
+	c->scale = 1;
+}
+
+static void rxe_set(struct rb_counter_set *s)
+{
+	memset(s, 0, offsetof(struct rb_counter_set, c));
+	s->driver = RB_DRV_RXE;
+	snprintf(s->device, sizeof(s->device), "rxe0");
+	s->port = 1;
+	add_counter(s, "sent_pkts", 1000);
+	add_counter(s, "completer_retry_err", 2);
+	add_counter(s, "rcvd_seq_err", 0);
+}
+
+static int check(const char *s, const struct rb_expect_env *env)
+{
+	struct rb_expect e = parse_ok(s);
+
+	return rb_expect_check(&e, env, err, sizeof(err));
+}
+
+static void test_check(void **state)
+{
+	struct rb_expect_env lat = { "send_lat", RB_MODE_LAT, 100, &avail };
+	struct rb_expect_env bw = { "write_bw", RB_MODE_BW, 0, NULL };
+
+	(void)state;
+	rxe_set(&avail);
+	assert_int_equal(check("p99<=10us", &lat), 0);
+	assert_int_equal(check("retrans==0", &lat), 0);
+	assert_int_equal(check("rcvd_seq_err==0", &lat), 0);
+	assert_int_equal(check("bw>=1Gbps", &lat), -EINVAL);
+	assert_string_equal(err, "--expect 'bw>=1Gbps': bw is a bandwidth figure, which send_lat "
+				 "does not measure");
+	assert_int_equal(check("rate>=1Mpps", &lat), -EINVAL);
+	assert_int_equal(check("nosuch==0", &lat), -EINVAL);
+	assert_string_equal(err, "--expect 'nosuch==0': rxe0 port 1 has no counter \"nosuch\"");
+
+	assert_int_equal(check("bw>=1Gbps", &bw), 0);
+	assert_int_equal(check("rate>=1Mpps", &bw), 0);
+	assert_int_equal(check("p50<=3us", &bw), -EINVAL);
+	assert_string_equal(err, "--expect 'p50<=3us': p50 is a latency, which write_bw does not "
+				 "measure");
+	assert_int_equal(check("bw>=90%link", &bw), -EINVAL);
+	assert_string_equal(err, "--expect 'bw>=90%link': %link needs the port's rate, which "
+				 "sysfs does not give");
+	assert_int_equal(check("retrans==0", &bw), -EINVAL);
+	assert_string_equal(err, "--expect 'retrans==0': retrans needs device counters, and "
+				 "--counters is none");
+	assert_int_equal(check("rcvd_seq_err==0", &bw), -EINVAL);
+	assert_string_equal(err, "--expect 'rcvd_seq_err==0': counter rcvd_seq_err needs device "
+				 "counters, and --counters is none");
+	bw.link_gbps = 100;
+	assert_int_equal(check("bw>=90%link", &bw), 0);
+
+	/* A driver without retransmission counters rdmabench knows. */
+	avail.driver = RB_DRV_GENERIC;
+	bw.avail = &avail;
+	assert_int_equal(check("retrans==0", &bw), -EINVAL);
+	assert_string_equal(err, "--expect 'retrans==0': rxe0 has no retransmission counter "
+				 "rdmabench knows (generic driver)");
+}
+
+/* ---- verdicts ----------------------------------------------------------------- */
+
+static const struct rb_result bw_point = {
+	.pt = { .size = 65536, .batch = 1, .signal = 1, .qps = 1, .tx_depth = 128 },
+	.iters = 1000,
+	.has_bw = true,
+	.bw_avg_gbps = 92.5,
+	.bw_peak_gbps = 97.0,
+	.msg_rate_mpps = 0.1764,
+};
+
+static const struct rb_result lat_point = {
+	.pt = { .size = 2, .batch = 1, .signal = 1, .qps = 1, .tx_depth = 128 },
+	.iters = 1000,
+	.has_lat = true,
+	.lat = { 0.95, 1.05, 1.09, 1.17, 1.5, 2.95, 9.25, 0.08 },
+};
+
+static enum rb_verdict eval(const char *s, const struct rb_expect_ctx *ctx)
+{
+	struct rb_expect e = parse_ok(s);
+
+	return rb_expect_eval(&e, ctx, NULL, NULL);
+}
+
+static void test_eval_bw(void **state)
+{
+	struct rb_expect_ctx x = { .res = &bw_point, .link_gbps = 100 };
+	struct rb_expect e;
+	double m, l;
+
+	(void)state;
+	assert_int_equal(eval("bw>=90%link", &x), RB_VERDICT_PASS);
+	assert_int_equal(eval("bw>=93%link", &x), RB_VERDICT_FAIL);
+	assert_int_equal(eval("bw>=92.5Gbps", &x), RB_VERDICT_PASS);
+	assert_int_equal(eval("bw>92.5Gbps", &x), RB_VERDICT_FAIL);
+	assert_int_equal(eval("bw<92.5Gbps", &x), RB_VERDICT_FAIL);
+	assert_int_equal(eval("bw<=92.5Gbps", &x), RB_VERDICT_PASS);
+	assert_int_equal(eval("bw==92.5Gbps", &x), RB_VERDICT_PASS);
+	assert_int_equal(eval("bw_peak>=96Gbps", &x), RB_VERDICT_PASS);
+	assert_int_equal(eval("bw>=11GB/s", &x), RB_VERDICT_PASS);
+	assert_int_equal(eval("bw>=12GB/s", &x), RB_VERDICT_FAIL);
+	assert_int_equal(eval("rate>=170Kpps", &x), RB_VERDICT_PASS);
+	assert_int_equal(eval("rate>=10Mpps", &x), RB_VERDICT_FAIL);
+	/* Nothing to judge: no latency here, no rate of the link. */
+	assert_int_equal(eval("p99<=10us", &x), RB_VERDICT_NA);
+	x.link_gbps = 0;
+	e = parse_ok("bw>=90%link");
+	assert_int_equal(rb_expect_eval(&e, &x, &m, &l), RB_VERDICT_NA);
+	assert_near(m, 92.5);
+	assert_true(isnan(l));
+	x.link_gbps = 100;
+	assert_int_equal(rb_expect_eval(&e, &x, &m, &l), RB_VERDICT_PASS);
+	assert_near(l, 90);
+	assert_string_equal(rb_expect_unit(&e), "Gb/s");
+}
+
+static void test_eval_lat(void **state)
+{
+	struct rb_expect_ctx x = { .res = &lat_point };
+	struct rb_result nan_point = lat_point, empty = { .iters = 0 };
+
+	(void)state;
+	assert_int_equal(eval("p50<=3us", &x), RB_VERDICT_PASS);
+	assert_int_equal(eval("p50<=1us", &x), RB_VERDICT_FAIL);
+	assert_int_equal(eval("p50<=1050ns", &x), RB_VERDICT_PASS);
+	assert_int_equal(eval("p99<=1.4us", &x), RB_VERDICT_FAIL);
+	assert_int_equal(eval("p999<3us", &x), RB_VERDICT_PASS);
+	assert_int_equal(eval("min>=0.95us", &x), RB_VERDICT_PASS);
+	assert_int_equal(eval("avg<1.1us", &x), RB_VERDICT_PASS);
+	assert_int_equal(eval("p90<1.1us", &x), RB_VERDICT_FAIL);
+	assert_int_equal(eval("max<=10us", &x), RB_VERDICT_PASS);
+	assert_int_equal(eval("bw>=1Gbps", &x), RB_VERDICT_NA);
+	/* A point without samples, and a figure that is not a number. */
+	x.res = &empty;
+	assert_int_equal(eval("p50<=3us", &x), RB_VERDICT_NA);
+	nan_point.lat.p99 = NAN;
+	x.res = &nan_point;
+	assert_int_equal(eval("p99<=3us", &x), RB_VERDICT_NA);
+	x.res = NULL;
+	assert_int_equal(eval("p99<=3us", &x), RB_VERDICT_NA);
+}
+
+static void test_eval_counters(void **state)
+{
+	struct rb_counter_derived d;
+	struct rb_expect_ctx x = { .res = &bw_point };
+
+	(void)state;
+	/* Counters off: n/a. */
+	assert_int_equal(eval("retrans==0", &x), RB_VERDICT_NA);
+	assert_int_equal(eval("rcvd_seq_err==0", &x), RB_VERDICT_NA);
+	rxe_set(&avail);
+	rb_counters_derive(&avail, 0, false, &d);
+	x.delta = &avail;
+	x.der = &d;
+	assert_int_equal(eval("retrans==0", &x), RB_VERDICT_FAIL);
+	assert_int_equal(eval("retrans<=2", &x), RB_VERDICT_PASS);
+	/* 2 in 1000 packets: 2000 per million. */
+	assert_int_equal(eval("retrans<=2000ppm", &x), RB_VERDICT_PASS);
+	assert_int_equal(eval("retrans<1999.5ppm", &x), RB_VERDICT_FAIL);
+	assert_int_equal(eval("rcvd_seq_err==0", &x), RB_VERDICT_PASS);
+	assert_int_equal(eval("completer_retry_err<1", &x), RB_VERDICT_FAIL);
+	assert_int_equal(eval("nosuch==0", &x), RB_VERDICT_NA);
+}
+
+static void test_point(void **state)
+{
+	struct rb_expect e[4];
+	struct rb_expect_ctx x = { .res = &bw_point, .link_gbps = 100 };
+	char failed[64];
+	json_t *j, *o;
+
+	(void)state;
+	e[0] = parse_ok("bw>=90%link");
+	e[1] = parse_ok("rate>=10Mpps");
+	e[2] = parse_ok("retrans==0");
+	e[3] = parse_ok("bw>=100Gbps");
+	assert_int_equal(rb_expect_point(e, 4, &x, &j, failed, sizeof(failed)), 2);
+	assert_string_equal(failed, "rate>=10Mpps,bw>=100Gbps");
+	assert_int_equal(json_array_size(j), 4);
+	o = json_array_get(j, 0);
+	assert_string_equal(json_string_value(json_object_get(o, "expr")), "bw>=90%link");
+	assert_string_equal(json_string_value(json_object_get(o, "result")), "pass");
+	assert_near(json_real_value(json_object_get(o, "value")), 92.5);
+	assert_near(json_real_value(json_object_get(o, "limit")), 90);
+	assert_string_equal(json_string_value(json_object_get(o, "unit")), "Gb/s");
+	o = json_array_get(j, 1);
+	assert_string_equal(json_string_value(json_object_get(o, "result")), "fail");
+	assert_string_equal(json_string_value(json_object_get(o, "unit")), "Mpps");
+	o = json_array_get(j, 2);
+	assert_string_equal(json_string_value(json_object_get(o, "result")), "n/a");
+	assert_true(json_is_null(json_object_get(o, "value")));
+	assert_string_equal(json_string_value(json_object_get(o, "unit")), "events");
+	json_decref(j);
+
+	/* No JSON wanted; a short buffer cuts the list. */
+	assert_int_equal(rb_expect_point(e, 4, &x, NULL, failed, 16), 2);
+	assert_string_equal(failed, "rate>=10Mpps...");
+	assert_int_equal(rb_expect_point(e, 4, &x, NULL, failed, 8), 2);
+	assert_string_equal(failed, "rate...");
+	assert_int_equal(rb_expect_point(e, 4, &x, NULL, NULL, 0), 2);
+	/* None failed. */
+	assert_int_equal(rb_expect_point(e, 1, &x, &j, failed, sizeof(failed)), 0);
+	assert_string_equal(failed, "");
+	json_decref(j);
+	assert_string_equal(rb_verdict_name(RB_VERDICT_NA), "n/a");
+	assert_int_equal(RB_EXIT_EXPECT, 3);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_metrics), cmocka_unit_test(test_parse_units),
+		cmocka_unit_test(test_parse_errors),  cmocka_unit_test(test_check),
+		cmocka_unit_test(test_eval_bw),	      cmocka_unit_test(test_eval_lat),
+		cmocka_unit_test(test_eval_counters), cmocka_unit_test(test_point),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
