@@ -14,6 +14,11 @@ static const struct rb_cmd others[] = {
 	  .desc = "where each RDMA device sits: PCIe, NUMA, ports, GIDs",
 	  .kind = RB_CMD_TOPO,
 	  .scope = RB_S_TOPO },
+	/* Parses its own options (compare.c): it reads files, not a device. */
+	{ .name = "compare",
+	  .desc = "compare two JSON results point by point; name the regressions",
+	  .kind = RB_CMD_COMPARE,
+	  .scope = RB_S_OWN },
 };
 
 static size_t nbenches(void)

@@ -496,3 +496,8 @@ int rb_compare_main(int argc, char **argv)
 	json_decref(n);
 	return ret;
 }
+
+void rb_compare_list_options(FILE *f)
+{
+	fputs("--tolerance\t-t\tPCT\t\n--metric\t-m\tLIST\t\n--help\t-h\t\t\n", f);
+}

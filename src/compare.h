@@ -79,4 +79,7 @@ int rb_compare(json_t *base, json_t *cur, const struct rb_compare_opts *o, FILE 
  */
 int rb_compare_main(int argc, char **argv);
 
+/* rb_compare_list_options() - its options, as rb_list_options() prints them. */
+void rb_compare_list_options(FILE *f);
+
 #endif

@@ -141,12 +141,30 @@ static int oob_result(struct rb_ctl *c, struct rb_msg_result *m)
 	return len < 0 ? len : rb_oob_send(oob_of(c), RB_MSG_RESULT, b, (uint32_t)len);
 }
 
+static int oob_counters(struct rb_ctl *c, struct rb_counter_set *s)
+{
+	uint32_t len;
+	int ret;
+
+	if (c->role == RB_ROLE_SERVER) {
+		ret = rb_counters_pack(s, body, sizeof(body));
+		return ret < 0 ? ret : rb_oob_send(oob_of(c), RB_MSG_COUNTERS, body, (uint32_t)ret);
+	}
+	ret = rb_oob_expect(oob_of(c), RB_MSG_COUNTERS, body, sizeof(body), &len);
+	if (!ret && rb_counters_unpack(body, len, s)) {
+		rb_err("peer %s sent malformed COUNTERS", c->peer);
+		ret = -EPROTO;
+	}
+	return ret;
+}
+
 static const struct rb_ctl_ops oob_ops = {
 	.barrier = oob_barrier,
 	.alive = oob_alive,
 	.poll = oob_poll,
 	.stop = oob_stop,
 	.result = oob_result,
+	.counters = oob_counters,
 };
 
 void rb_ctl_oob_init(struct rb_ctl *c, struct rb_oob *o, enum rb_role role)

@@ -10,6 +10,7 @@
 #ifndef RB_CTL_H
 #define RB_CTL_H
 
+#include "counters.h"
 #include "oob.h"
 #include "rdmabench.h"
 
@@ -41,6 +42,11 @@ struct rb_ctl_ops {
 	 * receives it into @m (m->point says which point it expects).
 	 */
 	int (*result)(struct rb_ctl *c, struct rb_msg_result *m);
+	/*
+	 * After the result: the server's device counters over the point; the
+	 * server sends @s, the client receives it into @s.
+	 */
+	int (*counters)(struct rb_ctl *c, struct rb_counter_set *s);
 };
 
 struct rb_ctl {

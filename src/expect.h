@@ -36,7 +36,6 @@
 #include "counters.h"
 #include "rdmabench.h"
 
-#define RB_EXIT_EXPECT 3  /* a point failed an expectation */
 #define RB_EXPECT_MAX  32 /* --expect options per run */
 #define RB_EXPECT_TEXT 128
 

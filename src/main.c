@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "compare.h"
 #include "opts.h"
 #include "session.h"
 #include "topo.h"
@@ -30,8 +31,8 @@ static void main_usage(FILE *f)
 	for (i = 0; rb_cmd_at(i, &cmd); i++)
 		fprintf(f, "  %-12s %s\n", cmd.name, cmd.desc);
 	fprintf(f, "\n'rdmabench COMMAND --help' lists a command's options. "
-		   "Exit status: 0 ok, 1 failure, 2 usage error, 130/143 interrupted "
-		   "(SIGINT/SIGTERM).\n");
+		   "Exit status: 0 ok, 1 failure, 2 usage error, 3 a point failed --expect, "
+		   "130/143 interrupted (SIGINT/SIGTERM).\n");
 }
 
 /* One command per line, the aliases too. */
@@ -53,7 +54,10 @@ static int list_options(const char *name)
 
 	if (!name || !rb_cmd_find(name, &cmd))
 		return RB_EXIT_USAGE;
-	rb_list_options(stdout, cmd.scope);
+	if (cmd.kind == RB_CMD_COMPARE)
+		rb_compare_list_options(stdout);
+	else
+		rb_list_options(stdout, cmd.scope);
 	return RB_EXIT_OK;
 }
 
@@ -124,6 +128,8 @@ static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv)
 	struct rb_cli c;
 	char err[256];
 
+	if (cmd->kind == RB_CMD_COMPARE)
+		return rb_compare_main(argc, argv);
 	rb_cli_init(&c);
 	if (rb_cli_parse(&c, cmd->name, cmd->scope, argc, argv, err, sizeof(err)))
 		return usage_error(cmd->name, err);

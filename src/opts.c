@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "cmd.h"
+#include "counters.h"
+#include "expect.h"
 #include "opts.h"
 #include "plan.h"
 #include "sweep.h"
@@ -19,6 +21,24 @@
 #define LOC(f) (offsetof(struct rb_cli, l) + offsetof(struct rb_local, f))
 /* A string field of struct rb_local: where it is and how long. */
 #define LSTR(f) .off = LOC(f), .size = sizeof(((struct rb_local *)0)->f)
+
+/* The syntax of --expect and --counters, checked as they are parsed. */
+static int check_expect(const char *arg, char *err, size_t len)
+{
+	struct rb_expect e;
+
+	return rb_expect_parse(arg, &e, err, len);
+}
+
+static int check_counters(const char *arg, char *err, size_t len)
+{
+	struct rb_counter_spec spec;
+	char why[256];
+
+	if (!rb_counters_spec_parse(arg, &spec, why, sizeof(why)))
+		return 0;
+	return fail(err, len, "--counters '%s': %s", arg, why);
+}
 
 const struct rb_opt rb_opts[] = {
 	/* what to measure: sent to the server, which adopts it */
@@ -293,6 +313,26 @@ const struct rb_opt rb_opts[] = {
 	  .def = "MiB/s",
 	  .any = RB_S_BW | RB_S_SERVER,
 	  .help = "bandwidth unit in the table (CSV and JSON carry both)" },
+	{ .lname = "counters",
+	  .type = RB_OPT_STR,
+	  LSTR(counters),
+	  .argname = "LIST|default|all|none",
+	  .def = "default",
+	  .any = RB_S_RUN,
+	  .check = check_counters,
+	  .help = "device counters read before and after every point, on both sides; their "
+		  "changes go into the JSON (counters, peer_counters), the default set into "
+		  "the CSV, and an error counter that moved is flagged in the table. default: "
+		  "the driver's traffic, error and congestion counters (see OUTPUT)" },
+	{ .lname = "expect",
+	  .type = RB_OPT_LIST,
+	  .off = LOC(expect),
+	  .argname = "EXPR",
+	  .need = RB_S_TEST,
+	  .check = check_expect,
+	  .help = "pass/fail gate checked on every point, repeatable: bw>=90%link, bw>=20Gbps, "
+		  "rate>=10Mpps, p50<=3us, p99<=10us, retrans==0, or a counter; a failed point "
+		  "is marked and the run exits 3" },
 	{ .lname = "recommend",
 	  .type = RB_OPT_FLAG,
 	  .off = LOC(recommend),
@@ -339,6 +379,8 @@ int rb_opt_index(const char *lname)
 
 bool rb_opt_applies(const struct rb_opt *o, unsigned int scope)
 {
+	if (scope & RB_S_OWN)
+		return false;
 	return (scope & o->need) == o->need && (!o->any || (scope & o->any));
 }
 
@@ -438,6 +480,25 @@ static int parse_axis(const struct rb_opt *o, const char *arg, struct rb_axis *a
 	return 0;
 }
 
+/* A repeatable option: one more value, checked. */
+static int add_to_list(const struct rb_opt *o, struct rb_strlist *l, const char *arg, char *err,
+		       size_t len)
+{
+	char n[40];
+	int ret;
+
+	if (l->n == RB_LIST_MAX)
+		return fail(err, len, "%s: more than %d given", rb_opt_name(o, n, sizeof(n)),
+			    RB_LIST_MAX);
+	if (strlen(arg) >= RB_LIST_TEXT)
+		return fail(err, len, "%s: '%s' is longer than %d characters",
+			    rb_opt_name(o, n, sizeof(n)), arg, RB_LIST_TEXT - 1);
+	ret = o->check ? o->check(arg, err, len) : 0;
+	if (!ret)
+		strcpy(l->v[l->n++], arg);
+	return ret;
+}
+
 /* Store @arg into the field of row @o. */
 static int set_opt(struct rb_cli *c, const struct rb_opt *o, const char *arg, char *err, size_t len)
 {
@@ -453,8 +514,12 @@ static int set_opt(struct rb_cli *c, const struct rb_opt *o, const char *arg, ch
 		if (strlen(arg) >= o->size)
 			return fail(err, len, "%s: '%s' is longer than %zu characters",
 				    rb_opt_name(o, n, sizeof(n)), arg, o->size - 1);
-		strcpy(field, arg);
-		return 0;
+		ret = o->check ? o->check(arg, err, len) : 0;
+		if (!ret)
+			strcpy(field, arg);
+		return ret;
+	case RB_OPT_LIST:
+		return add_to_list(o, (struct rb_strlist *)field, arg, err, len);
 	case RB_OPT_CHOICE:
 		return parse_choice(o, arg, (uint8_t *)field, err, len);
 	case RB_OPT_AXIS:
@@ -563,7 +628,7 @@ int rb_cli_parse(struct rb_cli *c, const char *cmd, unsigned int scope, int argc
 			return fail(err, errlen, "%s does not apply to %s",
 				    rb_opt_name(&rb_opts[row], n, sizeof(n)), cmd);
 		/* The last of two values silently winning hides a typo. */
-		if (c->given >> row & 1)
+		if ((c->given >> row & 1) && rb_opts[row].type != RB_OPT_LIST)
 			return fail(err, errlen, "%s given twice",
 				    rb_opt_name(&rb_opts[row], n, sizeof(n)));
 		ret = set_opt(c, &rb_opts[row], optarg, err, errlen);
@@ -659,7 +724,8 @@ static bool client_only(const struct rb_opt *o)
 	size_t p = offsetof(struct rb_cli, p);
 
 	return (o->off >= p && o->off < p + sizeof(struct rb_params)) || o->off == OFF(all) ||
-	       o->off == OFF(op) || o->off == OFF(mode) || o->off == LOC(recommend);
+	       o->off == OFF(op) || o->off == OFF(mode) || o->off == LOC(recommend) ||
+	       o->off == LOC(expect);
 }
 
 void rb_cli_client_only(const struct rb_cli *c, char *buf, size_t len)
@@ -729,9 +795,12 @@ static void man_tests(FILE *f, const struct rb_opt *o)
 	struct rb_cmd cmd;
 	bool every;
 
-	for (i = 0; rb_cmd_at(i, &cmd); i++, n++) {
+	for (i = 0; rb_cmd_at(i, &cmd); i++) {
 		bool hit = rb_opt_applies(o, cmd.scope);
 
+		if (cmd.scope & RB_S_OWN)
+			continue;
+		n++;
 		hits += hit;
 		tests += !!(cmd.scope & RB_S_TEST);
 		test_hits += hit && (cmd.scope & RB_S_TEST);

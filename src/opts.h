@@ -21,6 +21,7 @@ enum rb_opt_type {
 	RB_OPT_AXIS,   /* a sweep axis (sweep.h grammar) */
 	RB_OPT_STR,    /* free text into a char array */
 	RB_OPT_CHOICE, /* one of .choices, stored as its index (u8) */
+	RB_OPT_LIST,   /* repeatable: each value appended to a struct rb_strlist */
 };
 
 /*
@@ -59,6 +60,8 @@ struct rb_opt {
 	const char *def; /* default as shown in help, NULL: none */
 	unsigned int need, any;
 	const char *help;
+	/* Optional, for strings and lists: the value's syntax; 0 or -EINVAL. */
+	int (*check)(const char *arg, char *err, size_t len);
 };
 
 extern const struct rb_opt rb_opts[];

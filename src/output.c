@@ -18,6 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "counters.h"
 #include "output.h"
 #include "sweep.h"
 
@@ -231,6 +232,9 @@ static json_t *jresult(const struct rb_result *res)
 	bad |= json_object_set_new(o, "duration_s", jreal(res->duration_s));
 	if (o)
 		bad |= jmetrics(o, res);
+	/* counters, peer_counters, expect...: built by the session per point. */
+	if (o && res->diag)
+		bad |= json_object_update(o, res->diag);
 	return jdone(o, bad);
 }
 
@@ -259,11 +263,36 @@ static json_t *jdoc(const struct rb_report *r)
 	return jdone(o, bad);
 }
 
+/* Which counters and gates the run had (known once the peers met). */
+static int jdiag(json_t *doc, const struct rb_report *r)
+{
+	json_t *ex;
+	uint32_t i;
+	int bad = 0;
+
+	if (r->counters_spec)
+		bad |= json_object_set_new(doc, "counters_spec", jstr(r->counters_spec));
+	if (r->has_counters)
+		bad |= json_object_set_new(doc, "driver", jstr(r->driver));
+	if (r->has_peer_counters)
+		bad |= json_object_set_new(doc, "peer_driver", jstr(r->peer_driver));
+	if (r->counters_spec)
+		bad |= json_object_set_new(doc, "link_gbps",
+					   r->link_gbps > 0 ? jreal(r->link_gbps) : json_null());
+	if (!r->expectations || !r->expectations->n)
+		return bad;
+	ex = json_array();
+	for (i = 0; ex && i < r->expectations->n; i++)
+		bad |= json_array_append_new(ex, jstr(r->expectations->v[i]));
+	return bad | json_object_set_new(doc, "expectations", ex);
+}
+
 /* What may be filled in while the sweep runs: set last, after the results. */
 static int jfinish(json_t *doc, const struct rb_report *r)
 {
 	int bad = json_object_set_new(doc, "complete", json_boolean(!r->incomplete));
 
+	bad |= jdiag(doc, r);
 	if (r->incomplete)
 		bad |= json_object_set_new(doc, "reason", jstr(r->reason ? r->reason : "unknown"));
 	if (r->recommendation)
@@ -362,11 +391,30 @@ static void csv_place(FILE *f, const struct rb_placement *p)
 	fprintf(f, ",%s", p->local < 0 ? "" : p->local ? "true" : "false");
 }
 
+/* The default counters of each side's driver follow the fixed columns. */
 static int csv_begin(struct rb_writer *w, const struct rb_report *r)
 {
-	(void)r;
-	fprintf(w->f, "%s\n", csv_header);
+	fputs(csv_header, w->f);
+	if (r->has_counters)
+		rb_counters_csv_header(w->f, "ctr_", (enum rb_ctr_driver)r->driver_id);
+	if (r->has_peer_counters)
+		rb_counters_csv_header(w->f, "peer_ctr_", (enum rb_ctr_driver)r->peer_driver_id);
+	fputc('\n', w->f);
 	return file_status(w->f);
+}
+
+static void csv_counters(FILE *f, const struct rb_report *r, const struct rb_result *res)
+{
+	json_t *d = res->diag;
+
+	if (r->has_counters)
+		rb_counters_csv_json(f, (enum rb_ctr_driver)r->driver_id,
+				     json_object_get(d, "counters"),
+				     json_object_get(d, "counters_derived"));
+	if (r->has_peer_counters)
+		rb_counters_csv_json(f, (enum rb_ctr_driver)r->peer_driver_id,
+				     json_object_get(d, "peer_counters"),
+				     json_object_get(d, "peer_counters_derived"));
 }
 
 static int csv_row(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res)
@@ -391,6 +439,7 @@ static int csv_row(struct rb_writer *w, const struct rb_report *r, const struct 
 	csv_dbl(f, res->has_cpu, 3, res->cpu_ns_per_msg);
 	csv_dbl(f, res->has_peer && res->peer_bw_avg_gbps, 6, res->peer_bw_avg_gbps);
 	csv_place(f, &r->place);
+	csv_counters(f, r, res);
 	fputc('\n', f);
 	return file_status(f);
 }
@@ -595,6 +644,9 @@ static int table_row(struct rb_writer *w, const struct rb_report *r, const struc
 
 	table_cells(r, res, cell);
 	table_line(w->f, c, n, cell);
+	/* Under the point: the error counters that moved, the gates it failed. */
+	if (res->flag[0])
+		fprintf(w->f, "  ! %s\n", res->flag);
 	fflush(w->f);
 	return file_status(w->f);
 }

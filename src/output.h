@@ -42,6 +42,13 @@ struct rb_report {
 	enum rb_units units; /* table only; CSV/JSON carry fixed units */
 	/* Filled in by the sweep when --recommend is on (JSON only). */
 	json_t *recommendation;
+	/* Device counters (--counters): the set's name and each side's driver. */
+	bool has_counters, has_peer_counters;
+	const char *counters_spec;
+	const char *driver, *peer_driver;      /* "rxe", "mlx5", "generic" */
+	int driver_id, peer_driver_id;	       /* enum rb_ctr_driver, for the CSV columns */
+	double link_gbps;		       /* 0: unknown */
+	const struct rb_strlist *expectations; /* NULL or empty: none */
 	/* A run that failed or was interrupted: "complete": false, "reason". */
 	bool incomplete;
 	const char *reason;

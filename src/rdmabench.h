@@ -25,6 +25,7 @@ enum {
 	RB_EXIT_OK = 0,
 	RB_EXIT_FAIL = 1,
 	RB_EXIT_USAGE = 2,
+	RB_EXIT_EXPECT = 3, /* a point failed an --expect */
 	RB_EXIT_INTR = 130, /* SIGINT */
 	RB_EXIT_TERM = 143, /* SIGTERM */
 };
@@ -62,6 +63,14 @@ struct rb_params {
 	uint8_t use_cm;		 /* connect with librdmacm */
 };
 
+/* A repeatable option's values, in the order given. */
+#define RB_LIST_MAX  32
+#define RB_LIST_TEXT 128
+struct rb_strlist {
+	uint32_t n;
+	char v[RB_LIST_MAX][RB_LIST_TEXT];
+};
+
 /* What each side chooses for itself: never sent to the peer. */
 struct rb_local {
 	const char *host;  /* client: the server to reach; NULL on a server */
@@ -75,9 +84,11 @@ struct rb_local {
 	char numa[16]; /* auto|none|N */
 	char json_path[256];
 	char csv_path[256];
-	uint8_t format;	   /* enum rb_format, for stdout */
-	uint8_t units;	   /* enum rb_units */
-	uint8_t recommend; /* client: print a batch/signal recommendation */
+	uint8_t format;		  /* enum rb_format, for stdout */
+	uint8_t units;		  /* enum rb_units */
+	uint8_t recommend;	  /* client: print a batch/signal recommendation */
+	char counters[256];	  /* --counters: "" (default), none, all or a list */
+	struct rb_strlist expect; /* client: --expect expressions */
 };
 
 /* One point of the plan: the axis values in force. */
@@ -106,6 +117,11 @@ struct rb_result {
 	double cpu_util_pct, cpu_ns_per_msg;
 	bool has_peer;
 	double peer_cpu_util_pct, peer_bw_avg_gbps;
+	/* Diagnostics: the point's JSON members for counters and --expect (a
+	 * json_t object owned by whoever keeps the result, or NULL), and what
+	 * the table flags ("" when nothing). */
+	void *diag;
+	char flag[192];
 };
 
 /* Where the measuring thread and the buffers sit. */

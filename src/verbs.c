@@ -384,6 +384,25 @@ void rb_resources_close(struct rb_dev *d, struct ibv_qp **qp, uint32_t nqp, stru
 		destroyed(d, "ibv_dereg_mr", ibv_dereg_mr(mr));
 }
 
+void rb_dev_netdev(const struct rb_dev *d, char *buf, size_t len)
+{
+	char path[256];
+	FILE *f;
+
+	buf[0] = '\0';
+	if (d->gid_index < 0)
+		return;
+	snprintf(path, sizeof(path), "/sys/class/infiniband/%s/ports/%u/gid_attrs/ndevs/%d",
+		 d->name, d->port, d->gid_index);
+	f = fopen(path, "re");
+	if (!f)
+		return;
+	if (!fgets(buf, (int)len, f))
+		buf[0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	fclose(f);
+}
+
 void rb_dev_close(struct rb_dev *d)
 {
 	if (d->pd)

@@ -63,6 +63,12 @@ int rb_dev_open(const char *name, int port, int gid_index, struct rb_dev *d);
 void rb_dev_close(struct rb_dev *d);
 
 /*
+ * rb_dev_netdev() - the network device behind the GID in use (RoCE), as
+ * sysfs's gid_attrs/ndevs names it, into @buf; "" when none (InfiniBand).
+ */
+void rb_dev_netdev(const struct rb_dev *d, char *buf, size_t len);
+
+/*
  * rb_resources_close() - destroy @nqp QPs of @qp (NULL entries skipped),
  * then @cq and @mr (either may be NULL); a failure is a warning naming
  * the object.  Call before rb_dev_close().

@@ -389,7 +389,7 @@ int rb_unpack_text(const uint8_t *buf, size_t len, struct rb_msg_text *m)
 const char *rb_msg_name(uint16_t type)
 {
 	static const char *const names[] = { "?",      "HELLO", "PARAMS", "CONN", "SYNC",
-					     "RESULT", "ERROR", "BYE",	  "OK" };
+					     "RESULT", "ERROR", "BYE",	  "OK",	  "COUNTERS" };
 
 	return type < sizeof(names) / sizeof(names[0]) ? names[type] : "unknown";
 }

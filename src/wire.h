@@ -17,19 +17,20 @@
 #include "rdmabench.h"
 
 #define RB_WIRE_MAGIC	 0x52444d42u /* "RDMB" */
-#define RB_WIRE_VERSION	 2
+#define RB_WIRE_VERSION	 3
 #define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
 
 enum rb_msg_type {
-	RB_MSG_HELLO = 1,  /* client -> server: tool version, test */
-	RB_MSG_PARAMS = 2, /* client -> server: the whole plan */
-	RB_MSG_CONN = 3,   /* both ways: QPs, MR, placement */
-	RB_MSG_SYNC = 4,   /* both ways: barrier around a point */
-	RB_MSG_RESULT = 5, /* server -> client: its view of a point */
-	RB_MSG_ERROR = 6,  /* either way: why the peer gives up */
-	RB_MSG_BYE = 7,	   /* client -> server: plan done */
-	RB_MSG_OK = 8,	   /* server -> client: accepted */
+	RB_MSG_HELLO = 1,    /* client -> server: tool version, test */
+	RB_MSG_PARAMS = 2,   /* client -> server: the whole plan */
+	RB_MSG_CONN = 3,     /* both ways: QPs, MR, placement */
+	RB_MSG_SYNC = 4,     /* both ways: barrier around a point */
+	RB_MSG_RESULT = 5,   /* server -> client: its view of a point */
+	RB_MSG_ERROR = 6,    /* either way: why the peer gives up */
+	RB_MSG_BYE = 7,	     /* client -> server: plan done */
+	RB_MSG_OK = 8,	     /* server -> client: accepted */
+	RB_MSG_COUNTERS = 9, /* server -> client: its device counters over a point (v3) */
 };
 
 struct rb_hdr {

@@ -110,6 +110,8 @@ static const struct want wants[] = {
 	{ "format", 0, RB_OPT_CHOICE, LOC(format), 0, 0, 2, false, false, "table|csv|json", T_RUN },
 	{ "units", 0, RB_OPT_CHOICE, LOC(units), 0, 0, 2, false, false, "MiB/s|Gb/s|MB/s",
 	  T_BW | T_SERVER },
+	{ "counters", 0, RB_OPT_STR, LOC(counters), SZ(counters), 0, 0, false, false, NULL, T_RUN },
+	{ "expect", 0, RB_OPT_LIST, LOC(expect), 0, 0, 0, false, false, NULL, T_TESTS },
 	{ "recommend", 0, RB_OPT_FLAG, LOC(recommend), 0, 0, 1, false, false, NULL, T_BW },
 	{ "quiet", 0, RB_OPT_FLAG, CLI(quiet), 0, 0, 1, false, false, NULL, T_ALL },
 	{ "verbose", 'v', RB_OPT_FLAG, CLI(verbose), 0, 0, 1, false, false, NULL, T_ALL },
@@ -458,6 +460,7 @@ static void test_table_shape(void **state)
 			assert_string_equal(o->choices, w->choices);
 			break;
 		case RB_OPT_FLAG:
+		case RB_OPT_LIST:
 			break;
 		}
 		/* Help text for every row; an argument name exactly when it takes one. */
@@ -619,10 +622,17 @@ static void row_str(const struct want *w)
 	assert_true(w->size < sizeof(arg));
 	snprintf(lopt, sizeof(lopt), "--%s", w->lname);
 
-	memset(arg, 'a', w->size - 1);
-	arg[w->size - 1] = '\0';
-	row_accepts(&c, w, lopt, arg);
-	assert_string_equal(str_at(&c, w), arg);
+	/* --counters checks its syntax: a list of names, each at most 47. */
+	if (!strcmp(w->lname, "counters")) {
+		row_accepts(&c, w, lopt, "sent_pkts,rcvd_pkts");
+		assert_string_equal(str_at(&c, w), "sent_pkts,rcvd_pkts");
+		row_rejects(w, "sent_pkts,,x", NULL);
+	} else {
+		memset(arg, 'a', w->size - 1);
+		arg[w->size - 1] = '\0';
+		row_accepts(&c, w, lopt, arg);
+		assert_string_equal(str_at(&c, w), arg);
+	}
 	row_accepts(&c, w, lopt, "mlx5_0");
 	assert_string_equal(str_at(&c, w), "mlx5_0");
 	if (w->sname) {
@@ -633,6 +643,45 @@ static void row_str(const struct want *w)
 	memset(arg, 'a', w->size);
 	arg[w->size] = '\0';
 	row_rejects(w, arg, "longer than");
+}
+
+/* One more value of a repeatable row into @c, as it is (no rb_cli_init()). */
+static int set_list_once(struct rb_cli *c, const struct want *w, char *err, size_t len)
+{
+	char lopt[40], *argv[4];
+
+	snprintf(lopt, sizeof(lopt), "--%s", w->lname);
+	argv[0] = keep(cmd_of(lowest_bit(w->tests)));
+	argv[1] = keep(lopt);
+	argv[2] = keep("p50<=3us");
+	argv[3] = NULL;
+	return rb_cli_parse(c, argv[0], scope_of(lowest_bit(w->tests)), 3, argv, err, len);
+}
+
+/* A repeatable row: every value kept in order, each checked, a bound. */
+static void row_list(const struct want *w)
+{
+	const struct rb_strlist *l;
+	char lopt[40], err[512];
+	struct rb_cli c;
+	int i;
+
+	snprintf(lopt, sizeof(lopt), "--%s", w->lname);
+	CHECK_OK(PARSE(&c, lowest_bit(w->tests), err, lopt, "p50<=3us", lopt, "bw >= 90%link"),
+		 err);
+	l = (const struct rb_strlist *)((const char *)&c + w->off);
+	assert_int_equal(l->n, 2);
+	assert_string_equal(l->v[0], "p50<=3us");
+	assert_string_equal(l->v[1], "bw >= 90%link");
+	assert_true(rb_cli_given(&c, w->lname));
+	/* The syntax is checked as it is parsed, naming the position. */
+	CHECK_ERR(PARSE(&c, lowest_bit(w->tests), err, lopt, "bw>=9x0Gbps"), err, "bw>=9x0Gbps",
+		  "at 6");
+	CHECK_ERR(PARSE(&c, lowest_bit(w->tests), err, lopt, "p50=<3us"), err, "p50=<3us");
+	rb_cli_init(&c);
+	for (i = 0; i < RB_LIST_MAX; i++)
+		CHECK_OK(set_list_once(&c, w, err, sizeof(err)), err);
+	CHECK_ERR(set_list_once(&c, w, err, sizeof(err)), err, "more than");
 }
 
 static void row_choice(const struct want *w)
@@ -692,6 +741,9 @@ static void test_table_rows(void **state)
 		case RB_OPT_CHOICE:
 			row_choice(w);
 			break;
+		case RB_OPT_LIST:
+			row_list(w);
+			break;
 		}
 	}
 }
@@ -704,6 +756,8 @@ static const char *valid_arg(const struct want *w, char *buf, size_t len)
 		return NULL;
 	case RB_OPT_STR:
 		return "x";
+	case RB_OPT_LIST:
+		return "p50<=3us";
 	case RB_OPT_CHOICE:
 		snprintf(buf, len, "%.*s", (int)strcspn(w->choices, "|"), w->choices);
 		return buf;

@@ -307,7 +307,7 @@ static void assert_double_bits(double got, double want)
 
 static void test_hdr_pack_bytes(void **state)
 {
-	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x02,
+	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x03,
 						       0x00, 0x03, 0x00, 0x01, 0x02, 0x03 };
 	uint8_t buf[RB_WIRE_HDR_LEN + 4];
 
@@ -322,14 +322,14 @@ static void test_hdr_pack_bytes(void **state)
 static void test_hdr_roundtrip_all_types(void **state)
 {
 	static const char *const names[] = { NULL,     "HELLO", "PARAMS", "CONN", "SYNC",
-					     "RESULT", "ERROR", "BYE",	  "OK" };
+					     "RESULT", "ERROR", "BYE",	  "OK",	  "COUNTERS" };
 	uint8_t buf[RB_WIRE_HDR_LEN];
 	struct rb_hdr h;
 	char err[256];
 	uint16_t t;
 
 	(void)state;
-	for (t = RB_MSG_HELLO; t <= RB_MSG_OK; t++) {
+	for (t = RB_MSG_HELLO; t <= RB_MSG_COUNTERS; t++) {
 		uint32_t len = t == RB_MSG_PARAMS ? RB_WIRE_MAX_BODY : t * 1000u + 7;
 
 		rb_hdr_pack(buf, t, len);
@@ -347,7 +347,7 @@ static void test_hdr_roundtrip_all_types(void **state)
 	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), 0);
 	assert_int_equal(h.len, 0);
 	assert_string_equal(rb_msg_name(0), "?");
-	assert_string_equal(rb_msg_name(9), "unknown");
+	assert_string_equal(rb_msg_name(10), "unknown");
 	assert_string_equal(rb_msg_name(0xffff), "unknown");
 }
 
@@ -385,11 +385,11 @@ static void test_hdr_other_version(void **state)
 	(void)state;
 	rb_hdr_pack(buf, RB_MSG_HELLO, 10);
 	buf[4] = 0x00;
-	buf[5] = 0x03;
+	buf[5] = 0x02;
 	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), -EPROTO);
-	assert_int_equal(h.version, 3);
-	assert_non_null(strstr(err, "v3"));
+	assert_int_equal(h.version, 2);
 	assert_non_null(strstr(err, "v2"));
+	assert_non_null(strstr(err, "v3"));
 
 	/* Version 0 and a two-byte version are named as such. */
 	buf[5] = 0x00;
