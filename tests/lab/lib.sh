@@ -62,6 +62,16 @@ lab_run() {
 	done
 	"$RXE_LAB" --timeout "${LAB_TIMEOUT:-900}" "$@" -- sh "$OUT/guest.sh" ||
 		fail "the lab run failed (exit $?)"
+	schema_all
+}
+
+# schema_all: every result JSON the guest wrote against doc/rdmabench.schema.json
+# (jcheck.py with no expression checks just that).
+schema_all() {
+	for _j in "$OUT"/*.json; do
+		[ -f "$_j" ] || continue
+		python3 "$TOP_SRCDIR/tests/lab/jcheck.py" "$_j" || fail "${_j##*/}: not what the schema says"
+	done
 }
 
 # expect_rc NAME CODE: the exit status the guest recorded for NAME.
