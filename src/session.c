@@ -26,8 +26,7 @@
 
 #include "clock.h"
 #include "cm.h"
-#include "counters.h"
-#include "expect.h"
+#include "diag.h"
 #include "output.h"
 #include "plan.h"
 #include "session.h"
@@ -41,21 +40,6 @@
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"
 #endif
-
-/*
- * Device counters around each point and the --expect gates: this side's
- * readings, its delta, the server's delta (client), the expressions.
- */
-struct diag {
-	struct rb_counter_spec spec;
-	bool on; /* this side's counters are read */
-	char netdev[64];
-	struct rb_counter_set before, after, delta, peer;
-	uint64_t before_ns;
-	struct rb_expect expect[RB_LIST_MAX];
-	size_t nexpect;
-	bool failed; /* a point failed an expectation */
-};
 
 struct session {
 	const struct rb_bench *t;
@@ -78,7 +62,7 @@ struct session {
 	int slot_fd;		       /* generic server: the lock that serializes measuring */
 	char peer_cpus[128];	       /* server: the client's CPUs when it shares our host */
 	struct sockaddr_storage local; /* client: where the connection leaves from */
-	struct diag diag;	       /* counters and --expect */
+	struct rb_diag diag;	       /* counters and --expect */
 };
 
 static uint8_t msg[RB_WIRE_MAX_BODY];
@@ -169,70 +153,6 @@ static int open_device(struct session *s, const struct sockaddr *local)
 	return ret;
 }
 
-/* --expect: each expression must be able to apply to this run. */
-static int expect_setup(struct session *s)
-{
-	struct diag *g = &s->diag;
-	struct rb_expect_env env = {
-		.test = s->t->name,
-		.mode = s->t->mode,
-		.link_gbps = s->rep.link_gbps,
-		.avail = s->rep.has_counters ? &g->before : NULL,
-	};
-	char err[RB_TEXT_MAX];
-	size_t i;
-
-	for (i = 0; i < s->l->expect.n; i++) {
-		if (rb_expect_parse(s->l->expect.v[i], &g->expect[i], err, sizeof(err)) ||
-		    rb_expect_check(&g->expect[i], &env, err, sizeof(err))) {
-			rb_err("%s", err);
-			return -EINVAL;
-		}
-	}
-	g->nexpect = i;
-	s->rep.expectations = &s->l->expect;
-	return 0;
-}
-
-/*
- * Counters, once the device is known: which set, whether sysfs has it, the
- * port's rate.  A device without readable counters runs without them, said
- * once; a --counters name the device lacks is a usage error.
- */
-static int diag_setup(struct session *s)
-{
-	const char *spec = s->l->counters[0] ? s->l->counters : "default";
-	struct rb_dev *d = &s->run.dev;
-	struct diag *g = &s->diag;
-	char err[RB_TEXT_MAX];
-	int ret;
-
-	s->usage = true;
-	if (rb_counters_spec_parse(spec, &g->spec, err, sizeof(err))) {
-		rb_err("--counters '%s': %s", spec, err);
-		return -EINVAL;
-	}
-	rb_dev_netdev(d, g->netdev, sizeof(g->netdev));
-	ret = rb_counters_read("/sys", d->name, d->port, g->netdev, &g->before);
-	g->on = !ret;
-	if (ret && g->spec.mode != RB_CTRS_NONE)
-		rb_warn("%s port %u: no counters in sysfs (%s): measuring without them", d->name,
-			d->port, strerror(-ret));
-	if (g->on && rb_counters_spec_check(&g->spec, &g->before, err, sizeof(err))) {
-		rb_err("--counters: %s", err);
-		return -EINVAL;
-	}
-	if (rb_port_rate_gbps("/sys", d->name, d->port, &s->rep.link_gbps))
-		s->rep.link_gbps = 0;
-	s->rep.has_counters = g->on && g->spec.mode != RB_CTRS_NONE;
-	s->rep.counters_spec = spec;
-	s->rep.driver_id = g->before.driver;
-	s->rep.driver = rb_counters_driver_name((enum rb_ctr_driver)g->before.driver);
-	ret = s->role == RB_ROLE_CLIENT ? expect_setup(s) : 0;
-	s->usage = ret != 0;
-	return ret;
-}
-
 static int open_resources(struct session *s, const struct sockaddr *local)
 {
 	struct rb_run *r = &s->run;
@@ -242,8 +162,10 @@ static int open_resources(struct session *s, const struct sockaddr *local)
 	if (ret)
 		return ret;
 	ret = check_limits(s);
-	if (!ret)
-		ret = diag_setup(s);
+	if (!ret) {
+		ret = rb_diag_setup(&s->diag, &s->run.dev, s->t, s->role, s->l, &s->rep);
+		s->usage = ret == -EINVAL;
+	}
 	if (ret)
 		return ret;
 	ret = rb_place_apply(r->dev.name, s->l->cpu, s->l->numa,
@@ -538,137 +460,6 @@ static int finish_output(struct session *s, int ret)
 
 /* ---- points --------------------------------------------------------- */
 
-/* A reading that fails mid-run ends the counters, said once. */
-static bool counters_read(struct session *s, struct rb_counter_set *out)
-{
-	struct diag *g = &s->diag;
-	int ret = rb_counters_read("/sys", s->run.dev.name, s->run.dev.port, g->netdev, out);
-
-	if (ret) {
-		rb_warn("%s port %u: reading counters failed (%s): going on without them",
-			s->run.dev.name, s->run.dev.port, strerror(-ret));
-		g->on = false;
-	}
-	return !ret;
-}
-
-/* Before a point, outside the measured interval: this side's counters. */
-static void counters_before(struct session *s)
-{
-	struct diag *g = &s->diag;
-
-	g->delta.n = 0;
-	if (g->on && counters_read(s, &g->before))
-		g->before_ns = rb_now_ns();
-}
-
-/*
- * After it: the kernel serves hw counters from a cache lifespan_ms old, so
- * the second reading waits until that much has passed since the first.
- */
-static void counters_after(struct session *s)
-{
-	struct diag *g = &s->diag;
-	uint64_t wait = (uint64_t)(g->before.lifespan_ms + 1) * 1000000ULL, el;
-
-	g->delta.n = 0;
-	if (!g->on)
-		return;
-	el = rb_now_ns() - g->before_ns;
-	if (el < wait)
-		usleep((useconds_t)((wait - el) / 1000));
-	if (counters_read(s, &g->after))
-		rb_counters_delta(&g->before, &g->after, &g->delta);
-}
-
-/*
- * One side's counters into the point's JSON @o, keys prefixed @prefix: the
- * chosen ones, the figures derived from all of them, and the error counters
- * that moved, which also go into the table's @flag.
- */
-static int side_json(json_t *o, const char *prefix, const struct diag *g,
-		     const struct rb_counter_set *delta, uint64_t payload, bool rx, char *flag,
-		     size_t len)
-{
-	struct rb_counter_derived der;
-	struct rb_counter_set shown;
-	char key[40], errs[128];
-	size_t used = strlen(flag);
-	int bad = 0;
-
-	rb_counters_derive(delta, payload, rx, &der);
-	rb_counters_apply(&g->spec, delta, &shown);
-	snprintf(key, sizeof(key), "%scounters", prefix);
-	bad |= json_object_set_new(o, key, rb_counters_json(&shown));
-	snprintf(key, sizeof(key), "%scounters_derived", prefix);
-	bad |= json_object_set_new(o, key, rb_counters_derived_json(&der));
-	snprintf(key, sizeof(key), "%scounter_errors", prefix);
-	bad |= json_object_set_new(o, key, rb_counters_errors_json(delta));
-	if (rb_counters_errors(delta, errs, sizeof(errs)) && used < len)
-		snprintf(flag + used, len - used, "%s%s%s", used ? "; " : "",
-			 *prefix ? "peer " : "", errs);
-	return bad;
-}
-
-/* The --expect verdicts of point @res into @o; a failure marks the run. */
-static int expect_json(struct session *s, json_t *o, struct rb_result *res)
-{
-	struct diag *g = &s->diag;
-	bool ctr = s->rep.has_counters;
-	struct rb_counter_derived der;
-	struct rb_expect_ctx ctx = { res, s->rep.link_gbps, ctr ? &g->delta : NULL,
-				     ctr ? &der : NULL };
-	size_t used = strlen(res->flag);
-	json_t *ex = NULL;
-	char failed[128];
-
-	rb_counters_derive(&g->delta, s->run.total * res->pt.size,
-			   rb_counters_payload_rx(s->t, s->role == RB_ROLE_SERVER), &der);
-	if (rb_expect_point(g->expect, g->nexpect, &ctx, &ex, failed, sizeof(failed))) {
-		g->failed = true;
-		if (used < sizeof(res->flag))
-			snprintf(res->flag + used, sizeof(res->flag) - used, "%sexpect failed: %s",
-				 used ? "; " : "", failed);
-	}
-	return ex ? json_object_set_new(o, "expect", ex) : -1;
-}
-
-/* Counters and --expect of a measured point, for its JSON and the table. */
-static void point_diag(struct session *s, struct rb_result *res)
-{
-	uint64_t payload = s->run.total * res->pt.size;
-	bool server = s->role == RB_ROLE_SERVER;
-	struct diag *g = &s->diag;
-	json_t *o = json_object();
-	int bad = !o;
-
-	if (!bad && s->rep.has_counters)
-		bad |= side_json(o, "", g, &g->delta, payload, rb_counters_payload_rx(s->t, server),
-				 res->flag, sizeof(res->flag));
-	if (!bad && s->rep.has_peer_counters)
-		bad |= side_json(o, "peer_", g, &g->peer, payload,
-				 rb_counters_payload_rx(s->t, true), res->flag, sizeof(res->flag));
-	if (!bad && g->nexpect)
-		bad |= expect_json(s, o, res);
-	if (bad)
-		rb_warn("point %u: out of memory for its counters and expectations", s->run.point);
-	res->diag = o;
-}
-
-/* Client: the server's counters over the point, after its RESULT. */
-static int peer_counters(struct session *s)
-{
-	struct diag *g = &s->diag;
-	int ret = s->ctl.ops->counters(&s->ctl, &g->peer);
-
-	if (!ret && g->peer.n && g->spec.mode != RB_CTRS_NONE && !s->rep.has_peer_counters) {
-		s->rep.has_peer_counters = true;
-		s->rep.peer_driver_id = g->peer.driver;
-		s->rep.peer_driver = rb_counters_driver_name((enum rb_ctr_driver)g->peer.driver);
-	}
-	return ret;
-}
-
 /* Put the run state at the start of point @i: WRs built, buffers ready. */
 static int point_start(struct session *s, uint32_t i)
 {
@@ -693,7 +484,7 @@ static int point_start(struct session *s, uint32_t i)
 	if (!ret && r->t->prepare)
 		ret = r->t->prepare(r);
 	if (!ret)
-		counters_before(s);
+		rb_diag_before(&s->diag);
 	return ret;
 }
 
@@ -719,12 +510,14 @@ static int client_point(struct session *s, uint32_t i)
 		ret = r->t->run(r);
 	if (ret)
 		return ret;
-	counters_after(s);
+	rb_diag_after(&s->diag);
 	ret = ctl->stop(&s->ctl, i, r->total);
 	if (!ret)
 		ret = ctl->result(&s->ctl, &m);
 	if (!ret)
-		ret = peer_counters(s);
+		ret = s->ctl.ops->counters(&s->ctl, &s->diag.peer);
+	if (!ret)
+		rb_diag_peer(&s->diag, &s->rep);
 	if (!ret && m.status) {
 		rb_err("server %s: %s at point %u (see the server's log)", s->oob.peer,
 		       m.status == -EILSEQ ? "--verify found a mismatch" : strerror(-m.status), i);
@@ -735,7 +528,7 @@ static int client_point(struct session *s, uint32_t i)
 	if (ret)
 		return ret;
 	apply_peer(&res, &m);
-	point_diag(s, &res);
+	rb_diag_point(&s->diag, &s->rep, &res, s->run.total);
 	return emit(s, &res);
 }
 
@@ -749,7 +542,7 @@ static int server_point(struct session *s, uint32_t i)
 
 	ret = r->t->run(r);
 	if (!ret) {
-		counters_after(s);
+		rb_diag_after(&s->diag);
 		ret = r->t->report(r, &res);
 	}
 	if (ret)
@@ -763,7 +556,7 @@ static int server_point(struct session *s, uint32_t i)
 	if (!ret)
 		ret = s->ctl.ops->counters(&s->ctl, &s->diag.delta);
 	if (!ret) {
-		point_diag(s, &res);
+		rb_diag_point(&s->diag, &s->rep, &res, s->run.total);
 		ret = emit(s, &res);
 	}
 	return ret ? ret : r->verify_status;
