@@ -117,7 +117,7 @@ EOF
 rc=0
 "$RDMABENCH" compare "$OUT/write_bw.json" "$OUT/worse.json" >"$OUT/cmp_worse.out" 2>&1 || rc=$?
 [ $rc = 1 ] || fail "compare of a 20% worse copy: exit $rc, want 1: $(cat "$OUT/cmp_worse.out")"
-grep -q '^# regression: size 4096 .*bw_avg_gbps' "$OUT/cmp_worse.out" ||
+grep -q '^# regression: size 4K .*bw_avg_gbps' "$OUT/cmp_worse.out" ||
 	fail "compare does not name the point: $(cat "$OUT/cmp_worse.out")"
 rc=0
 "$RDMABENCH" compare "$OUT/write_bw.json" "$OUT/send_bw.json" >"$OUT/cmp_diff.out" 2>&1 || rc=$?
