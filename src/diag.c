@@ -46,7 +46,8 @@ int rb_diag_setup(struct rb_diag *g, const struct rb_dev *d, const struct rb_ben
 	}
 	rb_dev_netdev(d, g->netdev, sizeof(g->netdev));
 	ret = rb_counters_read("/sys", d->name, d->port, g->netdev, &g->before);
-	g->on = !ret;
+	/* The server reads its own whatever it shows: the client chooses. */
+	g->on = !ret && (g->server || g->spec.mode != RB_CTRS_NONE);
 	if (ret && g->spec.mode != RB_CTRS_NONE)
 		rb_warn("%s port %u: no counters in sysfs (%s): measuring without them", d->name,
 			d->port, strerror(-ret));
