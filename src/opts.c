@@ -13,6 +13,10 @@
 #include "plan.h"
 #include "sweep.h"
 
+/* -n when neither -n nor -D is given, as perftest's. */
+#define DEF_ITERS_LAT 1000
+#define DEF_ITERS_BW  5000
+
 /* Every rule broken here is a usage error. */
 #define fail(err, len, ...) rb_set_err(err, len, -EINVAL, __VA_ARGS__)
 
@@ -680,7 +684,7 @@ static void apply_defaults(struct rb_cli *c, const struct rb_bench *b)
 	 * signal every WR but reap lazily, so no post waits for an ACK. */
 	axis_default(c, "signal", &c->p.signal, lat ? 1 : smallest(&c->p.tx_depth, 64));
 	if (!rb_cli_given(c, "iters") && !c->p.duration_s)
-		c->p.iters = lat ? 1000 : 5000;
+		c->p.iters = lat ? DEF_ITERS_LAT : DEF_ITERS_BW;
 	if (!rb_cli_given(c, "inline"))
 		c->p.inline_size = b->default_inline;
 	c->p.atomic_op = c->op;
@@ -740,10 +744,30 @@ void rb_cli_client_only(const struct rb_cli *c, char *buf, size_t len)
 						 rb_opt_name(&rb_opts[i], n, sizeof(n)));
 }
 
-static void usage_line(FILE *f, const struct rb_opt *o)
+/*
+ * The default a test's own help shows: its row's, where the table's text
+ * covers every test ("2 (lat), 65536 (bw), 8 (atomic)"); NULL: the table's.
+ */
+static const char *row_default(const struct rb_opt *o, const struct rb_bench *b, char *buf,
+			       size_t len)
 {
-	char head[64];
-	const char *sep = o->argname ? " " : "";
+	if (!b)
+		return NULL;
+	if (!strcmp(o->lname, "size"))
+		snprintf(buf, len, "%u", b->default_size);
+	else if (!strcmp(o->lname, "iters"))
+		snprintf(buf, len, "%u", b->mode == RB_MODE_LAT ? DEF_ITERS_LAT : DEF_ITERS_BW);
+	else if (!strcmp(o->lname, "inline"))
+		snprintf(buf, len, "%u", b->default_inline);
+	else
+		return NULL;
+	return buf;
+}
+
+static void usage_line(FILE *f, const struct rb_opt *o, const struct rb_bench *b)
+{
+	const char *sep = o->argname ? " " : "", *def;
+	char head[64], buf[32];
 
 	if (o->sname)
 		snprintf(head, sizeof(head), "-%c, --%s%s%s", o->sname, o->lname, sep,
@@ -752,13 +776,15 @@ static void usage_line(FILE *f, const struct rb_opt *o)
 		snprintf(head, sizeof(head), "    --%s%s%s", o->lname, sep,
 			 o->argname ? o->argname : "");
 	fprintf(f, "  %-28s %s", head, o->help);
-	if (o->def)
-		fprintf(f, " [default: %s]", o->def);
+	def = row_default(o, b, buf, sizeof(buf));
+	if (def || o->def)
+		fprintf(f, " [default: %s]", def ? def : o->def);
 	fputc('\n', f);
 }
 
 void rb_usage(FILE *f, const char *cmd, unsigned int scope)
 {
+	const struct rb_bench *b = rb_bench_find(cmd);
 	size_t i;
 
 	if (scope & RB_S_TEST)
@@ -771,7 +797,7 @@ void rb_usage(FILE *f, const char *cmd, unsigned int scope)
 		fprintf(f, "usage: rdmabench %s [options]\n\noptions:\n", cmd);
 	for (i = 0; i < rb_nopts; i++)
 		if (rb_opt_applies(&rb_opts[i], scope))
-			usage_line(f, &rb_opts[i]);
+			usage_line(f, &rb_opts[i], b);
 }
 
 /* Escape what troff would take as markup: '-' and '\\'. */
