@@ -14,6 +14,10 @@ static const struct rb_cmd others[] = {
 	  .desc = "where each RDMA device sits: PCIe, NUMA, ports, GIDs",
 	  .kind = RB_CMD_TOPO,
 	  .scope = RB_S_TOPO },
+	{ .name = "matrix",
+	  .desc = "one test between every pair of ranks of a job (mpirun, srun)",
+	  .kind = RB_CMD_MATRIX,
+	  .scope = RB_S_MATRIX },
 };
 
 static size_t nbenches(void)

@@ -62,6 +62,9 @@ struct rb_params {
 	uint8_t use_cm;		 /* connect with librdmacm */
 };
 
+struct rb_report;
+struct rb_result;
+
 /* What each side chooses for itself: never sent to the peer. */
 struct rb_local {
 	const char *host;  /* client: the server to reach; NULL on a server */
@@ -78,6 +81,13 @@ struct rb_local {
 	uint8_t format;	   /* enum rb_format, for stdout */
 	uint8_t units;	   /* enum rb_units */
 	uint8_t recommend; /* client: print a batch/signal recommendation */
+	/*
+	 * rdmabench matrix: when set, each finished point goes to on_point
+	 * (with on_point_ctx) instead of stdout; the files named above are
+	 * still written.  NULL for every other command.
+	 */
+	void (*on_point)(void *ctx, const struct rb_result *res, const struct rb_report *rep);
+	void *on_point_ctx;
 };
 
 /* One point of the plan: the axis values in force. */
