@@ -36,7 +36,7 @@ int rb_mx_recv(struct rb_oob *o, uint16_t *type, uint8_t *body, uint32_t cap, ui
 
 	do
 		ret = rb_oob_recv(o, type, body, cap, len);
-	while (!ret && *type == RB_MX_MSG_BEAT);
+	while (!ret && (*type == RB_MX_MSG_BEAT || *type == RB_MX_MSG_OVER));
 	return ret;
 }
 

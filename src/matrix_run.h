@@ -40,7 +40,8 @@ int rb_mx_coordinate(const struct rb_mx_job *j);
 
 /*
  * rb_mx_recv() - one message on @o, waiting up to @o->timeout_ms; BEATs
- * are skipped (they only keep the connection alive).
+ * (they only keep the connection alive) and OVERs (a rank that waits for
+ * a ROUND or a GO has no server left to end) are skipped.
  */
 int rb_mx_recv(struct rb_oob *o, uint16_t *type, uint8_t *body, uint32_t cap, uint32_t *len);
 

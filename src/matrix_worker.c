@@ -156,10 +156,12 @@ static int over(struct worker *w, const uint8_t *body, uint32_t len)
 	struct rb_mx_tick t;
 	uint32_t i;
 
-	if (rb_mx_unpack_tick(body, len, &t) || t.round != w->round) {
+	if (rb_mx_unpack_tick(body, len, &t) || t.round > w->round) {
 		rb_err("rank %u: coordinator %s sent a bad OVER", w->j->id.rank, w->co.peer);
 		return -EPROTO;
 	}
+	if (t.round < w->round)
+		return 0; /* a pair of a round this rank finished */
 	for (i = 0; i < w->nkids; i++)
 		if (w->kid[i].t.pair == t.pair && w->kid[i].fd >= 0 && !w->kid[i].kill_at)
 			w->kid[i].kill_at = rb_now_ns() + grace;
