@@ -105,6 +105,18 @@ static const char *metric_name(const struct rb_mx_coord *c)
 	return is_bw(c) ? "bw_avg_gbps" : "lat_p50_us";
 }
 
+/* A figure for people: 4 significant digits, no exponent below 10^9. */
+static const char *fig(double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "none");
+	else if (fabs(v) >= 10000 && fabs(v) < 1e9)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.4g", v);
+	return buf;
+}
+
 static double median_ok(struct rb_mx_coord *c)
 {
 	double *v = malloc((c->s.n ? c->s.n : 1) * sizeof(*v)), m;
@@ -132,6 +144,7 @@ static int retest(struct rb_mx_coord *c, size_t pi)
 {
 	struct rb_mx_outcome *o = &c->out[pi];
 	double first = metric(c, &o->res);
+	char a[32], b[32], m[32];
 	int ret;
 
 	o->retested = true;
@@ -140,8 +153,9 @@ static int retest(struct rb_mx_coord *c, size_t pi)
 		return ret;
 	o->bad = true;
 	snprintf(o->reason, sizeof(o->reason),
-		 "%s %.4g, then %.4g alone, against a median of %.4g (tolerance %u%%)",
-		 metric_name(c), first, metric(c, &o->res), c->median, c->j->c->m.tolerance);
+		 "%s %s, then %s alone, against a median of %s (tolerance %u%%)", metric_name(c),
+		 fig(first, a, sizeof(a)), fig(metric(c, &o->res), b, sizeof(b)),
+		 fig(c->median, m, sizeof(m)), c->j->c->m.tolerance);
 	return 0;
 }
 
@@ -198,6 +212,7 @@ static void count(struct rb_mx_coord *c)
 /* The matrix itself, for a job small enough to read: rows src, columns dst. */
 static void print_grid(FILE *f, const struct rb_mx_coord *c)
 {
+	char v[32];
 	uint32_t s, d;
 	size_t i;
 
@@ -220,7 +235,7 @@ static void print_grid(FILE *f, const struct rb_mx_coord *c)
 			else if (c->out[i].st != RB_MX_OK)
 				fprintf(f, " %10s", "x");
 			else
-				fprintf(f, " %9.4g%c", metric(c, &c->out[i].res),
+				fprintf(f, " %9s%c", fig(metric(c, &c->out[i].res), v, sizeof(v)),
 					c->out[i].bad ? '*' : ' ');
 		}
 		fputc('\n', f);
@@ -251,13 +266,14 @@ static void print_bad(FILE *f, const struct rb_mx_coord *c)
 static void print_verdict(FILE *f, const struct rb_mx_coord *c)
 {
 	const struct rb_mx_job *j = c->j;
+	char m[32];
 
 	fprintf(f, "# rdmabench %s matrix %s: %u ranks, %zu pairs in %u rounds, %.0f s\n",
 		PACKAGE_VERSION, j->b->name, c->n, c->s.n, c->s.nrounds,
 		(double)(rb_now_ns() - c->t0) / 1e9);
 	print_grid(f, c);
-	fprintf(f, "# median %s %.4g, tolerance %u%%: %zu bad, %zu failed\n", metric_name(c),
-		c->median, j->c->m.tolerance, c->nbad, c->nfailed);
+	fprintf(f, "# median %s %s, tolerance %u%%: %zu bad, %zu failed\n", metric_name(c),
+		fig(c->median, m, sizeof(m)), j->c->m.tolerance, c->nbad, c->nfailed);
 	print_bad(f, c);
 	fflush(f);
 }
