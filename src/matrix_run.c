@@ -192,10 +192,33 @@ static int parse(int argc, char **argv, struct rb_mx_job *j, char *err, size_t l
 	return matrix_checks(j, err, len);
 }
 
+/*
+ * Every rank checks the pattern against the job's size, so that a usage
+ * error ends every rank at once.  A pairs file is rank 0's to read.
+ */
+static int check_pattern(const struct rb_mx_job *j, char *err, size_t len)
+{
+	struct rb_mx_sched s;
+	enum rb_mx_pattern pat;
+	uint32_t k;
+	int ret;
+
+	if (j->c->m.pairs_file[0])
+		return 0;
+	ret = rb_mx_pattern_parse(j->c->m.pattern, &pat, &k, err, len);
+	if (!ret)
+		ret = rb_mx_schedule(pat, k, j->id.nranks, &s, err, len);
+	if (!ret)
+		rb_mx_sched_free(&s);
+	return ret;
+}
+
 static int setup(struct rb_mx_job *j, char *err, size_t len)
 {
 	int ret = identity(j, err, len);
 
+	if (!ret)
+		ret = check_pattern(j, err, len);
 	if (!ret)
 		ret = coordinator(j, err, len);
 	if (!ret)
