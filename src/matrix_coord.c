@@ -289,8 +289,12 @@ static void round_send(struct rb_mx_coord *c, const size_t *idx, size_t np, uint
 	for (i = 0; i < c->n; i++) {
 		if (!alive(c, i))
 			continue;
-		tasks_of(c, i, idx, np);
-		if (!cround.ntasks)
+		if (what == RB_MX_MSG_READY) {
+			tasks_of(c, i, idx, np);
+			c->r[i].in_round = cround.ntasks > 0;
+		}
+		/* A rank whose pairs all failed meanwhile still gets its GO. */
+		if (!c->r[i].in_round)
 			continue;
 		c->r[i].heard = rb_now_ns();
 		c->r[i].await = what;

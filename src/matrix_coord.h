@@ -18,6 +18,7 @@ struct rb_mx_rank {
 	char why[160];		/* dead: why */
 	uint64_t heard;		/* ns of its last message */
 	uint16_t await;		/* READY or DONE owed this round; 0: nothing */
+	bool in_round;		/* sent this round's ROUND: gets its GO */
 };
 
 enum rb_mx_state { RB_MX_PENDING, RB_MX_OK, RB_MX_FAILED };

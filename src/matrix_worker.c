@@ -178,7 +178,7 @@ static void kill_late(struct worker *w, bool all)
 			kill(w->kid[i].pid, SIGKILL);
 }
 
-/* From the coordinator while children run: OVER, or a BEAT. */
+/* From the coordinator while children run: OVER, a BEAT; 1 on END. */
 static int from_coord(struct worker *w)
 {
 	uint16_t type;
@@ -187,6 +187,8 @@ static int from_coord(struct worker *w)
 
 	if (ret || type == RB_MX_MSG_BEAT)
 		return ret;
+	if (type == RB_MX_MSG_END)
+		return 1; /* the coordinator ended the job */
 	if (type == RB_MX_MSG_OVER)
 		return over(w, wbuf, len);
 	rb_err("rank %u: coordinator %s sent %s during round %u", w->j->id.rank, w->co.peer,
@@ -266,24 +268,40 @@ static int run_kids(struct worker *w)
 	return ret;
 }
 
-/* Wait for GO of this round (BEATs skipped). */
+/*
+ * Wait for GO of this round; 1 when the job ended.  An OVER may come
+ * first: a pair whose client's rank died before the round began.
+ */
 static int wait_go(struct worker *w)
 {
 	struct rb_mx_tick t;
 	uint16_t type;
 	uint32_t len;
-	int ret = rb_mx_recv(&w->co, &type, wbuf, sizeof(wbuf), &len);
+	int ret;
 
-	if (ret)
-		return ret;
-	if (type != RB_MX_MSG_GO || rb_mx_unpack_tick(wbuf, len, &t) || t.round != w->round) {
+	for (;;) {
+		ret = rb_oob_recv(&w->co, &type, wbuf, sizeof(wbuf), &len);
+		if (ret)
+			return ret;
+		if (type == RB_MX_MSG_END)
+			return 1; /* the coordinator ended the job */
+		if (type == RB_MX_MSG_BEAT)
+			continue;
+		if (type == RB_MX_MSG_OVER) {
+			ret = over(w, wbuf, len);
+			if (ret)
+				return ret;
+			continue;
+		}
+		if (type == RB_MX_MSG_GO && !rb_mx_unpack_tick(wbuf, len, &t) &&
+		    t.round == w->round)
+			return 0;
 		rb_err("rank %u: coordinator %s sent %s where GO of round %u was expected",
 		       w->j->id.rank, w->co.peer,
 		       rb_mx_msg_name(type) ? rb_mx_msg_name(type) : "an unknown message",
 		       w->round);
 		return -EPROTO;
 	}
-	return 0;
 }
 
 static int start_role(struct worker *w, const struct rb_mx_round *r, uint8_t role)
@@ -366,7 +384,7 @@ static int worker_loop(struct worker *w)
 		}
 		ret = do_round(w, &wround);
 		if (ret)
-			return ret;
+			return ret == 1 ? 0 : ret;
 	}
 }
 
