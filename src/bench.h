@@ -34,7 +34,8 @@ enum {
 	RB_S_FAMILY = 1 << 8,  /* a family command: --mode picks the row */
 	RB_S_SERVER = 1 << 9,  /* the generic server */
 	RB_S_TOPO = 1 << 10,
-	RB_S_OWN = 1 << 11, /* parses its own options: none of the table's apply */
+	RB_S_OWN = 1 << 11,    /* parses its own options: none of the table's apply */
+	RB_S_MATRIX = 1 << 12, /* rdmabench matrix TEST: ORed with the test's scope */
 };
 #define RB_S_RUN (RB_S_TEST | RB_S_SERVER) /* anything that opens a QP */
 

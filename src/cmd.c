@@ -19,6 +19,10 @@ static const struct rb_cmd others[] = {
 	  .desc = "compare two JSON results point by point; name the regressions",
 	  .kind = RB_CMD_COMPARE,
 	  .scope = RB_S_OWN },
+	{ .name = "matrix",
+	  .desc = "one test between every pair of ranks of a job (mpirun, srun)",
+	  .kind = RB_CMD_MATRIX,
+	  .scope = RB_S_MATRIX },
 };
 
 static size_t nbenches(void)

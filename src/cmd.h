@@ -10,7 +10,14 @@
 
 #include "bench.h"
 
-enum rb_cmd_kind { RB_CMD_TEST, RB_CMD_FAMILY, RB_CMD_SERVER, RB_CMD_TOPO, RB_CMD_COMPARE };
+enum rb_cmd_kind {
+	RB_CMD_TEST,
+	RB_CMD_FAMILY,
+	RB_CMD_SERVER,
+	RB_CMD_TOPO,
+	RB_CMD_COMPARE,
+	RB_CMD_MATRIX,
+};
 
 struct rb_cmd {
 	const char *name;

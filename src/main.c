@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "compare.h"
+#include "matrix_run.h"
 #include "opts.h"
 #include "session.h"
 #include "topo.h"
@@ -130,6 +131,9 @@ static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv)
 
 	if (cmd->kind == RB_CMD_COMPARE)
 		return rb_compare_main(argc, argv);
+	/* matrix TEST: the test's options and its own (matrix_run.c). */
+	if (cmd->kind == RB_CMD_MATRIX)
+		return rb_matrix_main(argc, argv);
 	rb_cli_init(&c);
 	if (rb_cli_parse(&c, cmd->name, cmd->scope, argc, argv, err, sizeof(err)))
 		return usage_error(cmd->name, err);

@@ -25,6 +25,8 @@
 #define LOC(f) (offsetof(struct rb_cli, l) + offsetof(struct rb_local, f))
 /* A string field of struct rb_local: where it is and how long. */
 #define LSTR(f) .off = LOC(f), .size = sizeof(((struct rb_local *)0)->f)
+#define MX(f)	(offsetof(struct rb_cli, m) + offsetof(struct rb_matrix_opts, f))
+#define MSTR(f) .off = MX(f), .size = sizeof(((struct rb_matrix_opts *)0)->f)
 
 /* The syntax of --expect and --counters, checked as they are parsed. */
 static int check_expect(const char *arg, char *err, size_t len)
@@ -287,6 +289,59 @@ const struct rb_opt rb_opts[] = {
 	  .def = "auto",
 	  .any = RB_S_RUN,
 	  .help = "memory node for buffers: auto is the device's node" },
+	/* rdmabench matrix: the job and its verdict */
+	{ .lname = "pattern",
+	  .type = RB_OPT_STR,
+	  MSTR(pattern),
+	  .argname = "pairs|ring|incast:K",
+	  .def = "pairs",
+	  .need = RB_S_MATRIX,
+	  .help = "which pairs run: pairs, every ordered pair in rounds of a round-robin "
+		  "tournament; ring, every rank to the next at once; incast:K, K senders to "
+		  "each rank in turn" },
+	{ .lname = "pairs-file",
+	  .type = RB_OPT_STR,
+	  MSTR(pairs_file),
+	  .argname = "FILE",
+	  .need = RB_S_MATRIX,
+	  .help = "run the pairs in FILE instead of a pattern: one 'SRC DST' (ranks) per line, "
+		  "# comments" },
+	{ .lname = "tolerance",
+	  .type = RB_OPT_U32,
+	  .off = MX(tolerance),
+	  .min = 1,
+	  .max = 1000,
+	  .argname = "PCT",
+	  .def = "10",
+	  .need = RB_S_MATRIX,
+	  .help = "a pair is out of line when its bandwidth is more than PCT% below the median "
+		  "of all pairs, or its p50 latency more than PCT% above it; it is retested "
+		  "alone, and flagged bad if it still is" },
+	{ .lname = "coordinator",
+	  .type = RB_OPT_STR,
+	  MSTR(coordinator),
+	  .argname = "HOST[:PORT]",
+	  .def = "the first host of Slurm's node list; localhost when mpirun started every "
+		 "rank on one host",
+	  .need = RB_S_MATRIX,
+	  .help = "where rank 0 coordinates the job; PORT defaults to -p/--port" },
+	{ .lname = "rank",
+	  .type = RB_OPT_U32,
+	  .off = MX(rank),
+	  .max = RB_MX_MAX_RANKS - 1,
+	  .argname = "R",
+	  .def = "from the launcher (mpirun, srun)",
+	  .need = RB_S_MATRIX,
+	  .help = "this process's rank, with --nranks, when no launcher says" },
+	{ .lname = "nranks",
+	  .type = RB_OPT_U32,
+	  .off = MX(nranks),
+	  .min = 2,
+	  .max = RB_MX_MAX_RANKS,
+	  .argname = "N",
+	  .def = "from the launcher",
+	  .need = RB_S_MATRIX,
+	  .help = "ranks in the job, with --rank (-s/--size is the message size)" },
 	/* output */
 	{ .lname = "json",
 	  .type = RB_OPT_STR,
@@ -405,6 +460,7 @@ void rb_cli_init(struct rb_cli *c)
 	c->p.rx_depth = 512;
 	strcpy(c->l.cpu, "auto");
 	strcpy(c->l.numa, "auto");
+	c->m.tolerance = RB_MX_DEFAULT_TOLERANCE;
 }
 
 /* "-s/--size" or "--warmup": how messages name an option. */
@@ -705,7 +761,7 @@ static int check_combinations(const struct rb_cli *c, char *err, size_t len)
 int rb_cli_finish(struct rb_cli *c, const struct rb_bench *b, unsigned int scope, char *err,
 		  size_t errlen)
 {
-	unsigned int mine = rb_bench_scope(b) | (scope & RB_S_FAMILY);
+	unsigned int mine = rb_bench_scope(b) | (scope & (RB_S_FAMILY | RB_S_MATRIX));
 	char n[40];
 	uint32_t i;
 	int ret;
@@ -787,7 +843,13 @@ void rb_usage(FILE *f, const char *cmd, unsigned int scope)
 	const struct rb_bench *b = rb_bench_find(cmd);
 	size_t i;
 
-	if (scope & RB_S_TEST)
+	if (scope & RB_S_MATRIX)
+		fprintf(f,
+			"usage: rdmabench matrix TEST [options]   (each rank of a job: mpirun, "
+			"srun, "
+			"or --rank/--nranks)\n\noptions%s%s:\n",
+			scope & RB_S_TEST ? " for matrix " : "", scope & RB_S_TEST ? cmd : "");
+	else if (scope & RB_S_TEST)
 		fprintf(f,
 			"usage: rdmabench %s [options]          (server: waits for one client)\n"
 			"       rdmabench %s [options] HOST     (client: measures against "

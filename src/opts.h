@@ -10,6 +10,7 @@
 
 #include <stdio.h>
 #include "bench.h"
+#include "matrix.h"
 #include "output.h"
 #include "rdmabench.h"
 
@@ -31,6 +32,7 @@ enum rb_opt_type {
 struct rb_cli {
 	struct rb_params p;
 	struct rb_local l;
+	struct rb_matrix_opts m; /* rdmabench matrix only */
 	uint8_t quiet;
 	uint8_t verbose;
 	uint8_t all;  /* -a: sizes 2..8M:x2 */

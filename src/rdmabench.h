@@ -71,6 +71,9 @@ struct rb_strlist {
 	char v[RB_LIST_MAX][RB_LIST_TEXT];
 };
 
+struct rb_report;
+struct rb_result;
+
 /* What each side chooses for itself: never sent to the peer. */
 struct rb_local {
 	const char *host;  /* client: the server to reach; NULL on a server */
@@ -89,6 +92,13 @@ struct rb_local {
 	uint8_t recommend;	  /* client: print a batch/signal recommendation */
 	char counters[256];	  /* --counters: "" (default), none, all or a list */
 	struct rb_strlist expect; /* client: --expect expressions */
+	/*
+	 * rdmabench matrix: when set, each finished point goes to on_point
+	 * (with on_point_ctx) instead of stdout; the files named above are
+	 * still written.  NULL for every other command.
+	 */
+	void (*on_point)(void *ctx, const struct rb_result *res, const struct rb_report *rep);
+	void *on_point_ctx;
 };
 
 /* One point of the plan: the axis values in force. */

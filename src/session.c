@@ -421,6 +421,11 @@ static int emit(struct session *s, const struct rb_result *res)
 		return -ENOMEM;
 	s->res = n;
 	s->res[s->nres++] = *res;
+	/* rdmabench matrix keeps the point itself: nothing on stdout. */
+	if (s->l->on_point) {
+		s->l->on_point(s->l->on_point_ctx, res, &s->rep);
+		return write_files(s, false);
+	}
 	/* The row replaces the progress line when both share a terminal. */
 	if (s->progress) {
 		fputs("\r\033[K", stderr);

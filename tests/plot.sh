@@ -103,6 +103,8 @@ expect_pngs "$DATA/sample_bw.csv" "$tmp/bw" \
 	sample_bw-bandwidth.png sample_bw-msgrate.png \
 	sample_bw-heatmap-64.png sample_bw-heatmap-512.png \
 	sample_bw-heatmap-4096.png sample_bw-heatmap-65536.png
+# A matrix CSV (rdmabench matrix --csv) is one heatmap of the pairs.
+expect_pngs "$DATA/sample_matrix.csv" "$tmp/matrix" sample_matrix-matrix.png
 
 # Without -o the PNGs land next to the CSV.
 mkdir "$tmp/beside"

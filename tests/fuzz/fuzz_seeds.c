@@ -20,6 +20,7 @@
 #include "cmd.h"
 #include "opts.h"
 #include "bench.h"
+#include "matrix_wire.h"
 #include "wire.h"
 
 /* An input under construction: selector byte(s), then content. */
@@ -432,6 +433,45 @@ static void write_dicts(void)
 		die("cannot write axis.dict");
 }
 
+/* fuzz_matrix input: selector (0 JOIN, 1 ROUND, 2 tick, 3 RESULT), then the body. */
+static void matrix_seed(const char *name, uint8_t sel, const uint8_t *b, int len)
+{
+	struct seed s = { .n = 0 };
+
+	if (len < 0)
+		die("%s: a packer failed", name);
+	add_byte(&s, sel);
+	add(&s, b, (size_t)len);
+	save("fuzz_matrix", name, &s);
+}
+
+static void write_matrix_seeds(void)
+{
+	static struct rb_mx_round r = { .round = 3, .ntasks = 2 };
+	struct rb_mx_join j = { .proto = RB_MX_PROTO, .rank = 2, .nranks = 4, .local = 1 };
+	struct rb_mx_report rep = { .round = 3, .pair = 7, .role = RB_MX_RUN, .has_res = 1 };
+	struct rb_mx_tick t = { .round = 3, .pair = 7 };
+	static uint8_t b[RB_WIRE_MAX_BODY];
+
+	snprintf(j.tool_version, sizeof(j.tool_version), "0.1.0");
+	snprintf(j.test, sizeof(j.test), "write_bw");
+	snprintf(j.host, sizeof(j.host), "node03");
+	snprintf(j.device, sizeof(j.device), "mlx5_1");
+	snprintf(j.addr, sizeof(j.addr), "10.0.0.3");
+	matrix_seed("join", 0, b, rb_mx_pack_join(&j, b, sizeof(b)));
+	r.task[0] = (struct rb_mx_task){ .pair = 6, .role = RB_MX_SERVE, .peer = 1, .port = 18516 };
+	r.task[1] = (struct rb_mx_task){ .pair = 7, .role = RB_MX_RUN, .peer = 3, .port = 18517 };
+	snprintf(r.task[1].addr, sizeof(r.task[1].addr), "10.0.0.4");
+	matrix_seed("round", 1, b, rb_mx_pack_round(&r, b, sizeof(b)));
+	matrix_seed("tick", 2, b, rb_mx_pack_tick(&t, b, sizeof(b)));
+	snprintf(rep.device, sizeof(rep.device), "mlx5_1");
+	snprintf(rep.place.cpus, sizeof(rep.place.cpus), "0-7");
+	rep.res.has_bw = true;
+	rep.res.bw_avg_gbps = 97.5;
+	rep.res.pt.size = 1048576;
+	matrix_seed("result", 3, b, rb_mx_pack_report(&rep, b, sizeof(b)));
+}
+
 int main(int argc, char **argv)
 {
 	struct rb_params p;
@@ -450,6 +490,7 @@ int main(int argc, char **argv)
 	write_plan_seeds();
 	write_axis_seeds();
 	write_cpus_seeds();
+	write_matrix_seeds();
 	write_dicts();
 	return 0;
 }

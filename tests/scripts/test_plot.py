@@ -291,5 +291,76 @@ class CommandLine(unittest.TestCase):
                                          % empty))
 
 
+MHDR = "src_rank,src_host,src_device,dst_rank,dst_host,dst_device,test,size,bw_avg_gbps," \
+       "msg_rate_mpps,lat_p50_us,lat_p99_us,status,retested,reason"
+
+
+def mrow(src, dst, p50="", bw="", status="ok", test="send_lat", reason=""):
+    return "%d,h%d,rxe%d,%d,h%d,rxe%d,%s,2,%s,,%s,,%s,0,%s" % (
+        src, src, src, dst, dst, dst, test, bw, p50, status, reason)
+
+
+def matrix(*rows):
+    return plot.parse_matrix(io.StringIO(MHDR + "\n" + "\n".join(rows) + "\n", newline=""),
+                             "m.csv")
+
+
+class MatrixCsv(unittest.TestCase):
+    def test_header_detection(self):
+        self.assertTrue(plot.is_matrix_header(MHDR.split(",")))
+        self.assertTrue(plot.is_matrix_header([" dst_rank", "src_rank "]))
+        self.assertFalse(plot.is_matrix_header(HDR.split(",")))
+
+    def test_cells_hosts_metric(self):
+        m = matrix(mrow(0, 1, p50="150.5"), mrow(1, 0, p50="152"),
+                   mrow(0, 2, p50="25000", status="bad", reason='"slow, very"'),
+                   mrow(2, 0, status="failed", reason="rank 2 died"))
+        self.assertEqual(m.metric, "lat_p50_us")
+        self.assertEqual(m.cells[(0, 1)], ({"lat_p50_us": 150.5}, "ok"))
+        self.assertEqual(m.cells[(0, 2)], ({"lat_p50_us": 25000.0}, "bad"))
+        self.assertEqual(m.cells[(2, 0)], ({}, "failed"))
+        self.assertEqual(m.hosts, {0: "h0", 1: "h1", 2: "h2"})
+        self.assertEqual(m.tests, ["send_lat"])
+        self.assertEqual(m.skipped, [])
+
+    def test_bandwidth_wins_when_present(self):
+        m = matrix(mrow(0, 1, bw="12.5", test="write_bw"), mrow(1, 0, bw="3", status="bad",
+                                                              test="write_bw"))
+        self.assertEqual(m.metric, "bw_avg_gbps")
+
+    def test_bad_rows_skipped_by_line(self):
+        m = matrix(mrow(0, 1, p50="1"), "x,h,d,1,h,d,t,2,,,1,,ok,0,", mrow(1, 1, p50="1"),
+                   mrow(1, 0, p50="1", status="great"))
+        self.assertEqual(sorted(m.cells), [(0, 1)])
+        self.assertEqual(m.skipped, [3, 4, 5])
+
+    def test_errors(self):
+        with self.assertRaisesRegex(plot.Unplottable, r"^m.csv: no pairs$"):
+            matrix("junk")
+        with self.assertRaisesRegex(plot.Unplottable, r"^m.csv:1: not a matrix header"):
+            plot.parse_matrix(io.StringIO("src_rank,dst_rank\n0,1\n"), "m.csv")
+        with self.assertRaisesRegex(plot.Unplottable, r"^m.csv:3: not CSV"):
+            matrix(mrow(0, 1, p50="1"), '0,h,"open')
+
+    def test_script(self):
+        m = matrix(mrow(0, 1, p50="150.5"), mrow(1, 0, p50="152"),
+                   mrow(0, 2, p50="25000", status="bad"), mrow(2, 0, status="failed"))
+        text, pngs = plot.matrix_script(m, TERM, "OUT", "m")
+        self.assertEqual(pngs, ["OUT/m-matrix.png"])
+        self.assertIn("set output 'OUT/m-matrix.png'", text)
+        self.assertIn("lat_p50_us by pair, 3 ranks, 1 bad, 1 failed", text)
+        blocks = {}
+        for name in ("$V", "$X", "$B", "$T"):
+            body = text.split(name + " << EOD\n", 1)[1].split("EOD\n", 1)[0]
+            blocks[name] = body.splitlines()
+        # x is the destination, y the source.
+        self.assertEqual(blocks["$V"], ["1 0 150.5", "2 0 25000", "0 1 152"])
+        self.assertEqual(blocks["$B"], ["2 0"])
+        self.assertEqual(blocks["$X"], ["0 2", "0 0", "1 1", "2 2"])
+        self.assertIn('0 2 "x" 6316128', blocks["$T"])
+        self.assertIn('2 0 "25000" 16777215', blocks["$T"])
+        self.assertIn("set cbrange [0:25000]", text)
+
+
 if __name__ == "__main__":
     unittest.main()

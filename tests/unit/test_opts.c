@@ -47,6 +47,8 @@ struct want {
 #define PRM(f) offsetof(struct rb_cli, p.f)
 #define LOC(f) offsetof(struct rb_cli, l.f)
 #define SZ(f)  sizeof(((struct rb_cli *)0)->l.f)
+#define MXO(f) offsetof(struct rb_cli, m.f)
+#define MSZ(f) sizeof(((struct rb_cli *)0)->m.f)
 
 /*
  * The commands, a bit each, as this test knows them: an option's
@@ -65,12 +67,13 @@ enum {
 	T_SERVER = 1 << 8,
 	T_TOPO = 1 << 9,
 	T_ATOMIC = 1 << 10,
+	T_MATRIX = 1 << 11, /* matrix alone; "matrix TEST" adds the test's options */
 };
 #define T_LAT	(T_SEND_LAT | T_WRITE_LAT | T_READ_LAT | T_ATOMIC_LAT | T_ATOMIC)
 #define T_BW	(T_SEND_BW | T_WRITE_BW | T_READ_BW | T_ATOMIC_BW | T_ATOMIC)
 #define T_TESTS (T_LAT | T_BW)
 #define T_RUN	(T_TESTS | T_SERVER)
-#define T_ALL	(T_RUN | T_TOPO)
+#define T_ALL	(T_RUN | T_TOPO | T_MATRIX)
 
 #define W_SENDWRITE (T_SEND_LAT | T_SEND_BW | T_WRITE_LAT | T_WRITE_BW)
 #define W_NOATOMIC  (W_SENDWRITE | T_READ_LAT | T_READ_BW)
@@ -105,6 +108,15 @@ static const struct want wants[] = {
 	{ "timeout", 0, RB_OPT_U32, LOC(timeout_s), 0, 1, 3600, false, false, NULL, T_RUN },
 	{ "cpu", 0, RB_OPT_STR, LOC(cpu), SZ(cpu), 0, 0, false, false, NULL, T_RUN },
 	{ "numa", 0, RB_OPT_STR, LOC(numa), SZ(numa), 0, 0, false, false, NULL, T_RUN },
+	{ "pattern", 0, RB_OPT_STR, MXO(pattern), MSZ(pattern), 0, 0, false, false, NULL,
+	  T_MATRIX },
+	{ "pairs-file", 0, RB_OPT_STR, MXO(pairs_file), MSZ(pairs_file), 0, 0, false, false, NULL,
+	  T_MATRIX },
+	{ "tolerance", 0, RB_OPT_U32, MXO(tolerance), 0, 1, 1000, false, false, NULL, T_MATRIX },
+	{ "coordinator", 0, RB_OPT_STR, MXO(coordinator), MSZ(coordinator), 0, 0, false, false,
+	  NULL, T_MATRIX },
+	{ "rank", 0, RB_OPT_U32, MXO(rank), 0, 0, 511, false, false, NULL, T_MATRIX },
+	{ "nranks", 0, RB_OPT_U32, MXO(nranks), 0, 2, 512, false, false, NULL, T_MATRIX },
 	{ "json", 0, RB_OPT_STR, LOC(json_path), SZ(json_path), 0, 0, false, false, NULL, T_ALL },
 	{ "csv", 0, RB_OPT_STR, LOC(csv_path), SZ(csv_path), 0, 0, false, false, NULL, T_RUN },
 	{ "format", 0, RB_OPT_CHOICE, LOC(format), 0, 0, 2, false, false, "table|csv|json", T_RUN },
@@ -134,7 +146,7 @@ static const struct want *want_of(const char *lname)
 /* The subcommands, by bit, as main.c and the man page name them. */
 static const char *const bit_names[] = { "send_lat", "send_bw", "write_lat",  "write_bw",
 					 "read_lat", "read_bw", "atomic_lat", "atomic_bw",
-					 "server",   "topo",	"atomic" };
+					 "server",   "topo",	"atomic",     "matrix" };
 #define NBITS (sizeof(bit_names) / sizeof(bit_names[0]))
 
 static const char *cmd_of(unsigned int bit)

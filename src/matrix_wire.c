@@ -1,0 +1,341 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The matrix coordinator's messages (matrix_wire.h).  The cursor is the
+ * one wire.c uses (there file-static): the first overrun sets err and
+ * every later access is a no-op, so each packer checks once at the end.
+ */
+#include <errno.h>
+#include <string.h>
+
+#include "matrix_wire.h"
+
+struct cur {
+	uint8_t *w;
+	const uint8_t *r;
+	size_t cap, off;
+	int err;
+};
+
+static bool room(struct cur *c, size_t n)
+{
+	if (c->err || n > c->cap - c->off) {
+		c->err = 1;
+		return false;
+	}
+	return true;
+}
+
+static void put_be(struct cur *c, uint64_t v, size_t n)
+{
+	size_t i;
+
+	if (!room(c, n))
+		return;
+	for (i = 0; i < n; i++)
+		c->w[c->off + i] = (uint8_t)(v >> (8 * (n - 1 - i)));
+	c->off += n;
+}
+
+static uint64_t get_be(struct cur *c, size_t n)
+{
+	uint64_t v = 0;
+	size_t i;
+
+	if (!room(c, n))
+		return 0;
+	for (i = 0; i < n; i++)
+		v = v << 8 | c->r[c->off + i];
+	c->off += n;
+	return v;
+}
+
+static void put_double(struct cur *c, double d)
+{
+	uint64_t v;
+
+	memcpy(&v, &d, sizeof(v));
+	put_be(c, v, 8);
+}
+
+static double get_double(struct cur *c)
+{
+	uint64_t v = get_be(c, 8);
+	double d;
+
+	memcpy(&d, &v, sizeof(d));
+	return d;
+}
+
+/* A flag is 0 or 1 on the wire: anything else is refused. */
+static bool get_bool(struct cur *c)
+{
+	uint64_t v = get_be(c, 1);
+
+	if (v > 1)
+		c->err = 1;
+	return v == 1;
+}
+
+/* Strings: u16 length, then the bytes, no NUL; at most @size - 1. */
+static void put_str(struct cur *c, const char *s, size_t size)
+{
+	size_t n = strnlen(s, size);
+
+	if (n >= size) {
+		c->err = 1;
+		return;
+	}
+	put_be(c, n, 2);
+	if (room(c, n)) {
+		memcpy(c->w + c->off, s, n);
+		c->off += n;
+	}
+}
+
+static void get_str(struct cur *c, char *s, size_t size)
+{
+	size_t n = (size_t)get_be(c, 2);
+
+	s[0] = '\0';
+	if (c->err || n >= size || !room(c, n) || memchr(c->r + c->off, '\0', n)) {
+		c->err = 1;
+		return;
+	}
+	memcpy(s, c->r + c->off, n);
+	s[n] = '\0';
+	c->off += n;
+}
+
+static int wdone(struct cur *c)
+{
+	return c->err ? -EMSGSIZE : (int)c->off;
+}
+
+static int rdone(struct cur *c)
+{
+	return c->err || c->off != c->cap ? -EBADMSG : 0;
+}
+
+#define PUT_STR(c, f) put_str(c, f, sizeof(f))
+#define GET_STR(c, f) get_str(c, f, sizeof(f))
+
+int rb_mx_pack_join(const struct rb_mx_join *m, uint8_t *buf, size_t cap)
+{
+	struct cur c = { .w = buf, .cap = cap };
+
+	put_be(&c, m->proto, 2);
+	put_be(&c, m->rank, 4);
+	put_be(&c, m->nranks, 4);
+	put_be(&c, m->local, 4);
+	PUT_STR(&c, m->tool_version);
+	PUT_STR(&c, m->test);
+	PUT_STR(&c, m->host);
+	PUT_STR(&c, m->device);
+	PUT_STR(&c, m->addr);
+	return wdone(&c);
+}
+
+int rb_mx_unpack_join(const uint8_t *buf, size_t len, struct rb_mx_join *m)
+{
+	struct cur c = { .r = buf, .cap = len };
+
+	m->proto = (uint16_t)get_be(&c, 2);
+	m->rank = (uint32_t)get_be(&c, 4);
+	m->nranks = (uint32_t)get_be(&c, 4);
+	m->local = (uint32_t)get_be(&c, 4);
+	GET_STR(&c, m->tool_version);
+	GET_STR(&c, m->test);
+	GET_STR(&c, m->host);
+	GET_STR(&c, m->device);
+	GET_STR(&c, m->addr);
+	return rdone(&c);
+}
+
+int rb_mx_pack_round(const struct rb_mx_round *m, uint8_t *buf, size_t cap)
+{
+	struct cur c = { .w = buf, .cap = cap };
+	uint32_t i;
+
+	if (m->ntasks > RB_MX_WIRE_TASKS)
+		return -EMSGSIZE;
+	put_be(&c, m->round, 4);
+	put_be(&c, m->ntasks, 2);
+	for (i = 0; i < m->ntasks; i++) {
+		const struct rb_mx_task *t = &m->task[i];
+
+		put_be(&c, t->pair, 4);
+		put_be(&c, t->role, 1);
+		put_be(&c, t->peer, 4);
+		put_be(&c, t->port, 2);
+		PUT_STR(&c, t->addr);
+	}
+	return wdone(&c);
+}
+
+int rb_mx_unpack_round(const uint8_t *buf, size_t len, struct rb_mx_round *m)
+{
+	struct cur c = { .r = buf, .cap = len };
+	uint32_t i;
+
+	m->round = (uint32_t)get_be(&c, 4);
+	m->ntasks = (uint32_t)get_be(&c, 2);
+	if (m->ntasks > RB_MX_WIRE_TASKS)
+		return -EBADMSG;
+	for (i = 0; i < m->ntasks && !c.err; i++) {
+		struct rb_mx_task *t = &m->task[i];
+
+		t->pair = (uint32_t)get_be(&c, 4);
+		t->role = (uint8_t)get_be(&c, 1);
+		t->peer = (uint32_t)get_be(&c, 4);
+		t->port = (uint16_t)get_be(&c, 2);
+		GET_STR(&c, t->addr);
+		if (t->role > RB_MX_RUN)
+			c.err = 1;
+	}
+	return rdone(&c);
+}
+
+int rb_mx_pack_tick(const struct rb_mx_tick *m, uint8_t *buf, size_t cap)
+{
+	struct cur c = { .w = buf, .cap = cap };
+
+	put_be(&c, m->round, 4);
+	put_be(&c, m->pair, 4);
+	return wdone(&c);
+}
+
+int rb_mx_unpack_tick(const uint8_t *buf, size_t len, struct rb_mx_tick *m)
+{
+	struct cur c = { .r = buf, .cap = len };
+
+	m->round = (uint32_t)get_be(&c, 4);
+	m->pair = (uint32_t)get_be(&c, 4);
+	return rdone(&c);
+}
+
+static void put_place(struct cur *c, const struct rb_placement *p)
+{
+	put_be(c, (uint32_t)p->device_numa_node, 4);
+	PUT_STR(c, p->cpus);
+	put_be(c, (uint32_t)p->mem_node, 4);
+	put_be(c, (uint32_t)p->local, 4);
+}
+
+static void get_place(struct cur *c, struct rb_placement *p)
+{
+	p->device_numa_node = (int32_t)get_be(c, 4);
+	GET_STR(c, p->cpus);
+	p->mem_node = (int32_t)get_be(c, 4);
+	p->local = (int32_t)get_be(c, 4);
+}
+
+static void put_lat(struct cur *c, const struct rb_lat_summary *l)
+{
+	const double v[] = { l->min, l->p50, l->avg, l->p90, l->p99, l->p999, l->max, l->stdev };
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		put_double(c, v[i]);
+}
+
+static void get_lat(struct cur *c, struct rb_lat_summary *l)
+{
+	double *v[] = { &l->min, &l->p50, &l->avg, &l->p90, &l->p99, &l->p999, &l->max, &l->stdev };
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		*v[i] = get_double(c);
+}
+
+static void put_res(struct cur *c, const struct rb_result *r)
+{
+	put_be(c, r->pt.size, 8);
+	put_be(c, r->pt.batch, 4);
+	put_be(c, r->pt.signal, 4);
+	put_be(c, r->pt.qps, 4);
+	put_be(c, r->pt.tx_depth, 4);
+	put_be(c, r->iters, 8);
+	put_double(c, r->duration_s);
+	put_be(c, r->has_lat, 1);
+	put_lat(c, &r->lat);
+	put_be(c, r->has_bw, 1);
+	put_double(c, r->bw_avg_gbps);
+	put_double(c, r->bw_peak_gbps);
+	put_double(c, r->msg_rate_mpps);
+	put_be(c, r->has_cpu, 1);
+	put_double(c, r->cpu_util_pct);
+	put_double(c, r->cpu_ns_per_msg);
+	put_be(c, r->has_peer, 1);
+	put_double(c, r->peer_cpu_util_pct);
+	put_double(c, r->peer_bw_avg_gbps);
+}
+
+static void get_res(struct cur *c, struct rb_result *r)
+{
+	r->pt.size = get_be(c, 8);
+	r->pt.batch = (uint32_t)get_be(c, 4);
+	r->pt.signal = (uint32_t)get_be(c, 4);
+	r->pt.qps = (uint32_t)get_be(c, 4);
+	r->pt.tx_depth = (uint32_t)get_be(c, 4);
+	r->iters = get_be(c, 8);
+	r->duration_s = get_double(c);
+	r->has_lat = get_bool(c);
+	get_lat(c, &r->lat);
+	r->has_bw = get_bool(c);
+	r->bw_avg_gbps = get_double(c);
+	r->bw_peak_gbps = get_double(c);
+	r->msg_rate_mpps = get_double(c);
+	r->has_cpu = get_bool(c);
+	r->cpu_util_pct = get_double(c);
+	r->cpu_ns_per_msg = get_double(c);
+	r->has_peer = get_bool(c);
+	r->peer_cpu_util_pct = get_double(c);
+	r->peer_bw_avg_gbps = get_double(c);
+}
+
+int rb_mx_pack_report(const struct rb_mx_report *m, uint8_t *buf, size_t cap)
+{
+	struct cur c = { .w = buf, .cap = cap };
+
+	put_be(&c, m->round, 4);
+	put_be(&c, m->pair, 4);
+	put_be(&c, m->role, 1);
+	put_be(&c, (uint32_t)m->status, 4);
+	PUT_STR(&c, m->reason);
+	PUT_STR(&c, m->device);
+	put_place(&c, &m->place);
+	put_be(&c, m->has_res, 1);
+	if (m->has_res)
+		put_res(&c, &m->res);
+	return wdone(&c);
+}
+
+int rb_mx_unpack_report(const uint8_t *buf, size_t len, struct rb_mx_report *m)
+{
+	struct cur c = { .r = buf, .cap = len };
+
+	memset(&m->res, 0, sizeof(m->res));
+	m->round = (uint32_t)get_be(&c, 4);
+	m->pair = (uint32_t)get_be(&c, 4);
+	m->role = (uint8_t)get_be(&c, 1);
+	m->status = (int32_t)get_be(&c, 4);
+	GET_STR(&c, m->reason);
+	GET_STR(&c, m->device);
+	get_place(&c, &m->place);
+	m->has_res = get_bool(&c);
+	if (m->has_res)
+		get_res(&c, &m->res);
+	if (m->role > RB_MX_RUN)
+		c.err = 1;
+	return rdone(&c);
+}
+
+const char *rb_mx_msg_name(uint16_t type)
+{
+	static const char *const names[] = { "JOIN",   "WELCOME", "ROUND", "READY", "GO",
+					     "RESULT", "OVER",	  "DONE",  "BEAT",  "END" };
+
+	if (type < RB_MX_MSG_JOIN || type > RB_MX_MSG_END)
+		return NULL;
+	return names[type - RB_MX_MSG_JOIN];
+}

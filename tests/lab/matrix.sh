@@ -1,0 +1,128 @@
+#!/bin/sh
+# rdmabench matrix across four lab hosts (rxe-lab --hosts 4): host k has
+# rxe(k-1) on its own NIC with 192.0.2.k, so rank r takes -d rxe%r and
+# --bind 192.0.2.%R.
+#  1. mpirun -np 4 runs send_lat between every ordered pair, with host 3's
+#     NIC (rank 2) delayed by netem: exactly the 6 pairs that touch rank 2
+#     are bad, the 6 others good.  Two pairs run at once on the guest's 2
+#     vCPUs (4 busy-pollers), so a good pair's p50 is 4-12 ms here (one
+#     run, other VMs on the machine), not ~0.15 ms.  With half the pairs
+#     slow, the median sits between the two groups, and a 50% tolerance
+#     flags the slow ones only while they are over 3x the fast ones: the
+#     delay (MX_DELAY, 200 ms out of that NIC, so +100 ms one-way on every
+#     ping-pong through it) is chosen for that margin, with -n 20 to keep
+#     the 12 slow runs (6 pairs, 6 retests) short.
+#  2. Four ranks started by the shell (--rank/--nranks), rank 3 killed
+#     mid-run: the others finish, rank 3 is named, its later pairs fail,
+#     exit 1.
+#  3. --rank/--nranks without a launcher, write_bw over the ring's pairs
+#     given in a --pairs-file: 2 rounds of 2 disjoint pairs, all good.
+#     (--pattern ring runs all 4 pairs at once, each device serving and
+#     sending: in this guest Soft-RoCE fails one or two of such pairs with
+#     "remote invalid request" completion errors, and so do four plain
+#     rdmabench write_bw clients and servers started by hand in a ring, so
+#     the lab keeps one pair per device at a time.)
+# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib.sh"
+
+# shellcheck disable=SC2034 # read by lab_run
+LAB_HOSTS=4
+LAB_TIMEOUT=${LAB_TIMEOUT:-900}
+MX_DELAY=${MX_DELAY:-200ms}
+
+lab_run "
+MX_DELAY=$MX_DELAY"'
+export HOME=/tmp/mx-home
+mkdir -p "$HOME"
+cp /run/rxe-lab/hosts "$OUT/hosts"
+R="-d rxe%r --bind 192.0.2.%R --cpu none --timeout 30"
+
+# 1. mpirun, host 3 (rank 2) slowed down.
+nic3=$(awk -F "\t" "\$1 == 3 { print \$3 }" /run/rxe-lab/hosts)
+modprobe sch_netem 2>"$OUT/tc.err"
+tc qdisc add dev "$nic3" root netem delay "$MX_DELAY" 2>>"$OUT/tc.err"
+echo $? >"$OUT/tc.rc"
+mpirun -np 4 --oversubscribe --allow-run-as-root --mca btl self,tcp \
+	--mca oob_tcp_if_include lo \
+	"$RB" matrix send_lat $R -n 20 --warmup 5 --tolerance 50 \
+	--csv "$OUT/delay.csv" --json "$OUT/delay.json" >"$OUT/delay.out" 2>"$OUT/delay.err"
+echo $? >"$OUT/delay.rc"
+tc qdisc del dev "$nic3" root
+
+# 2. Four ranks from the shell; rank 3 is killed after a few seconds.
+P="--coordinator 127.0.0.1:19000 -p 19000 --nranks 4"
+pids=
+for r in 1 2 3 0; do
+	"$RB" matrix send_lat $R $P --rank $r -D 2 --tolerance 1000 --csv "$OUT/kill.csv" \
+		>"$OUT/kill.$r.out" 2>"$OUT/kill.$r.err" &
+	pids="$pids $!"
+	[ $r != 3 ] || victim=$!
+done
+sleep 8
+kill -KILL "$victim"
+for p in $pids; do
+	wait "$p"
+	echo $? >>"$OUT/kill.rcs"
+done
+mv "$OUT/kill.0.out" "$OUT/kill.out"
+mv "$OUT/kill.0.err" "$OUT/kill.err"
+
+# 3. No launcher at all: write_bw over the pairs of a ring, from a file.
+printf "# the ring\n0 1\n1 2\n2 3\n3 0\n" >"$OUT/ring.pairs"
+pids=
+for r in 3 2 1 0; do
+	"$RB" matrix write_bw $R --coordinator 127.0.0.1:19100 -p 19100 --rank $r --nranks 4 \
+		--pairs-file "$OUT/ring.pairs" -s 64K -n 300 --tolerance 1000 --csv "$OUT/ring.csv" \
+		>"$OUT/ring.$r.out" 2>"$OUT/ring.$r.err" &
+	pids="$pids $!"
+done
+for p in $pids; do
+	wait "$p"
+	echo $? >>"$OUT/ring.rcs"
+done
+mv "$OUT/ring.0.out" "$OUT/ring.out"
+mv "$OUT/ring.0.err" "$OUT/ring.err"
+'
+
+cat "$OUT/hosts"
+expect_rc tc 0
+
+# --- 1. the slow NIC ----------------------------------------------------------
+cat "$OUT/delay.out"
+expect_rc delay 1
+touches2='(r["src_rank"] == "2" or r["dst_rank"] == "2")'
+jcheck delay.csv 'len(d) == 12' \
+	'sorted((r["src_rank"], r["dst_rank"]) for r in d) == sorted((str(a), str(b)) for a in range(4) for b in range(4) if a != b)' \
+	"all(r[\"status\"] == \"bad\" for r in d if $touches2)" \
+	"all(r[\"status\"] == \"ok\" for r in d if not $touches2)" \
+	"all(r[\"retested\"] == \"1\" for r in d if $touches2)" \
+	'all(r["src_device"] == "rxe" + r["src_rank"] and r["dst_device"] == "rxe" + r["dst_rank"] for r in d)' \
+	'all(float(r["lat_p50_us"]) > 0 for r in d)' 'all(r["test"] == "send_lat" for r in d)'
+jcheck delay.json 'd["command"] == "matrix"' 'd["matrix"]["bad"] == 6' \
+	'd["matrix"]["failed"] == 0' 'd["matrix"]["nranks"] == 4' \
+	'd["matrix"]["rounds"] == 6' 'd["matrix"]["tolerance_pct"] == 50' \
+	'[r["address"] for r in d["ranks"]] == ["192.0.2.1", "192.0.2.2", "192.0.2.3", "192.0.2.4"]' \
+	'all(p["run"]["results"][0]["lat_us"]["p50"] > 0 for p in d["pairs"])' \
+	'all(p["run"]["device"]["name"] == "rxe%d" % p["src"] for p in d["pairs"])' \
+	'all(p["run"]["peer_placement"]["device_numa_node"] in (0, 1) for p in d["pairs"])'
+expect_grep delay.out '^# median lat_p50_us .*: 6 bad, 0 failed$'
+
+# --- 2. a rank killed mid-run -------------------------------------------------
+cat "$OUT/kill.out"
+rc0=$(sed -n 4p "$OUT/kill.rcs")
+[ "$rc0" = 1 ] || fail "rank 0 of the killed run exited $rc0, expected 1"
+expect_grep kill.err 'rank 3 (.*) closed its connection: it exited or was killed'
+jcheck kill.csv 'len(d) == 12' \
+	'all(r["status"] == "ok" for r in d if "3" not in (r["src_rank"], r["dst_rank"]))' \
+	'any(r["status"] == "failed" for r in d)' \
+	'all("3" in (r["src_rank"], r["dst_rank"]) for r in d if r["status"] == "failed")' \
+	'any(r["reason"].startswith("rank 3 (") for r in d)'
+
+# --- 3. --rank/--nranks, the ring's pairs from a file ---------------------------
+cat "$OUT/ring.out"
+[ "$(sort -u "$OUT/ring.rcs")" = 0 ] || fail "ring ranks exited $(tr '\n' ' ' <"$OUT/ring.rcs")"
+jcheck ring.csv 'len(d) == 4' 'all(r["status"] == "ok" for r in d)' \
+	'sorted((r["src_rank"], r["dst_rank"]) for r in d) == [("0", "1"), ("1", "2"), ("2", "3"), ("3", "0")]' \
+	'all(float(r["bw_avg_gbps"]) > 0 for r in d)'
+expect_grep ring.out '^# rdmabench .* matrix write_bw: 4 ranks, 4 pairs in 2 rounds'
+pass
