@@ -41,7 +41,11 @@
 #include <valgrind/callgrind.h>
 
 #define COST_PROBES 64
-#define NOINLINE    __attribute__((noinline, noclone))
+#ifdef __clang__
+#define NOINLINE __attribute__((noinline))
+#else
+#define NOINLINE __attribute__((noinline, noclone))
+#endif
 /* Keeps a thunk's call a call (no tail jump), so callgrind sees the edge. */
 #define BARRIER() __asm__ __volatile__("" ::: "memory")
 
