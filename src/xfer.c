@@ -106,26 +106,34 @@ void rb_wrs_free(struct rb_run *r)
 
 int rb_post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool force)
 {
+	void (*iter_wr)(struct rb_run *, struct ibv_send_wr *, uint64_t) = r->t->iter_wr;
 	struct ibv_send_wr *wr = r->wr, *bad;
 	struct rb_sq *q = &r->sq[qi];
-	uint32_t k;
+	uint32_t k, unsig = q->unsig, signal = r->pt.signal;
+	unsigned int flags = r->wr_flags;
 	int ret;
 
 	/* With less room left than another chain needs, only a completion
 	 * can make room: make sure one is coming. */
 	force = force || q->depth - (q->used + n) < n;
+	/* The verb's own changes first (they touch neither flags nor wr_id),
+	 * so that the loop below calls nothing and keeps its state in
+	 * registers: locals, not r-> and q->, which every store to wr[] could
+	 * alias, so that the compiler would load them again for each WR. */
+	if (iter_wr)
+		for (k = 0; k < n; k++)
+			iter_wr(r, &wr[k], it0 + k);
 	for (k = 0; k < n; k++) {
-		wr[k].send_flags = r->wr_flags;
+		wr[k].send_flags = flags;
 		wr[k].wr_id = 0;
-		if (r->t->iter_wr)
-			r->t->iter_wr(r, &wr[k], it0 + k);
-		if (++q->unsig >= r->pt.signal || (force && k + 1 == n)) {
+		if (++unsig >= signal || (force && k + 1 == n)) {
 			wr[k].send_flags |= IBV_SEND_SIGNALED;
 			/* The completion covers every WR since the last one. */
-			wr[k].wr_id = (uint64_t)qi << 32 | q->unsig;
-			q->unsig = 0;
+			wr[k].wr_id = (uint64_t)qi << 32 | unsig;
+			unsig = 0;
 		}
 	}
+	q->unsig = unsig;
 	wr[n - 1].next = NULL; /* a short chain ends early */
 	ret = ibv_post_send(r->qp[qi], wr, &bad);
 	wr[n - 1].next = n < r->nwr ? &wr[n] : NULL;
@@ -320,9 +328,13 @@ bool rb_point_ended(struct rb_run *r, uint64_t it)
 
 int rb_wait_room(struct rb_run *r, uint32_t qi, uint32_t k, uint64_t *done)
 {
-	struct rb_idle idle = { 0 };
+	struct rb_idle idle;
 	int n;
 
+	/* The common case, room already there, sets nothing up. */
+	if (r->sq[qi].depth - r->sq[qi].used >= k)
+		return 0;
+	rb_idle_reset(&idle);
 	while (r->sq[qi].depth - r->sq[qi].used < k)
 		if ((n = rb_poll_step(r, &idle, done, NULL, "send queue room")) < 0)
 			return n;

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: MIT
 #
 # Lint: clang-format (the repository's .clang-format) over the C of src/,
-# tests/unit/ and tests/fuzz/; shellcheck over every shell script under
+# tests/unit/, tests/fuzz/ and tests/cost/; shellcheck over every shell script under
 # scripts/ and tests/; pyflakes and a syntax check over every Python file
 # there.  Automake protocol: 0 pass, 1 fail, 77 skip (a linter is missing
 # and nothing that ran failed).  Files are found, not listed, so a new
@@ -48,7 +48,7 @@ python_files() {
 # --- C: clang-format --------------------------------------------------------
 if command -v clang-format >/dev/null 2>&1; then
 	n=0 bad=0
-	for f in src/*.[ch] tests/unit/*.[ch] tests/fuzz/*.[ch]; do
+	for f in src/*.[ch] tests/unit/*.[ch] tests/fuzz/*.[ch] tests/cost/*.[ch]; do
 		[[ -e $f ]] || continue
 		n=$((n + 1))
 		if ! out=$(clang-format --dry-run -Werror -- "$f" 2>&1); then
