@@ -12,6 +12,12 @@
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
+# Three daemons and four ranks take minutes under emulation: a long test,
+# run when RDMABENCH_LONG=1 (scripts/check --long).
+if [ "${RDMABENCH_LONG:-0}" != 1 ]; then
+	echo "SKIP: a long test (RDMABENCH_LONG=1 or scripts/check --long runs it)"
+	exit 77
+fi
 for t in slurmctld slurmd srun munged mungekey; do
 	if ! command -v "$t" >/dev/null 2>&1 && [ ! -x "/usr/sbin/$t" ]; then
 		echo "SKIP: $t not installed (apt-get install slurmctld slurmd slurm-client munge)"
