@@ -9,47 +9,8 @@
 #include <errno.h>
 #include <string.h>
 
+#include "cursor.h"
 #include "counters.h"
-
-struct cur {
-	uint8_t *w;
-	const uint8_t *r;
-	size_t cap, off;
-	int err;
-};
-
-static bool room(struct cur *c, size_t n)
-{
-	if (c->err || n > c->cap - c->off) {
-		c->err = 1;
-		return false;
-	}
-	return true;
-}
-
-static void put_be(struct cur *c, uint64_t v, size_t n)
-{
-	size_t i;
-
-	if (!room(c, n))
-		return;
-	for (i = 0; i < n; i++)
-		c->w[c->off + i] = (uint8_t)(v >> (8 * (n - 1 - i)));
-	c->off += n;
-}
-
-static uint64_t get_be(struct cur *c, size_t n)
-{
-	uint64_t v = 0;
-	size_t i;
-
-	if (!room(c, n))
-		return 0;
-	for (i = 0; i < n; i++)
-		v = v << 8 | c->r[c->off + i];
-	c->off += n;
-	return v;
-}
 
 static bool name_char(uint8_t ch)
 {

@@ -1,70 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * The matrix coordinator's messages (matrix_wire.h).  The cursor is the
- * one wire.c uses (there file-static): the first overrun sets err and
- * every later access is a no-op, so each packer checks once at the end.
+ * The matrix coordinator's messages (matrix_wire.h), through the cursor
+ * wire.c uses (cursor.h): the first overrun sets err and every later
+ * access is a no-op, so each packer checks once at the end.
  */
 #include <errno.h>
 #include <string.h>
 
+#include "cursor.h"
 #include "matrix_wire.h"
-
-struct cur {
-	uint8_t *w;
-	const uint8_t *r;
-	size_t cap, off;
-	int err;
-};
-
-static bool room(struct cur *c, size_t n)
-{
-	if (c->err || n > c->cap - c->off) {
-		c->err = 1;
-		return false;
-	}
-	return true;
-}
-
-static void put_be(struct cur *c, uint64_t v, size_t n)
-{
-	size_t i;
-
-	if (!room(c, n))
-		return;
-	for (i = 0; i < n; i++)
-		c->w[c->off + i] = (uint8_t)(v >> (8 * (n - 1 - i)));
-	c->off += n;
-}
-
-static uint64_t get_be(struct cur *c, size_t n)
-{
-	uint64_t v = 0;
-	size_t i;
-
-	if (!room(c, n))
-		return 0;
-	for (i = 0; i < n; i++)
-		v = v << 8 | c->r[c->off + i];
-	c->off += n;
-	return v;
-}
-
-static void put_double(struct cur *c, double d)
-{
-	uint64_t v;
-
-	memcpy(&v, &d, sizeof(v));
-	put_be(c, v, 8);
-}
-
-static double get_double(struct cur *c)
-{
-	uint64_t v = get_be(c, 8);
-	double d;
-
-	memcpy(&d, &v, sizeof(d));
-	return d;
-}
 
 /* A flag is 0 or 1 on the wire: anything else is refused. */
 static bool get_bool(struct cur *c)
@@ -104,16 +48,6 @@ static void get_str(struct cur *c, char *s, size_t size)
 	memcpy(s, c->r + c->off, n);
 	s[n] = '\0';
 	c->off += n;
-}
-
-static int wdone(struct cur *c)
-{
-	return c->err ? -EMSGSIZE : (int)c->off;
-}
-
-static int rdone(struct cur *c)
-{
-	return c->err || c->off != c->cap ? -EBADMSG : 0;
 }
 
 #define PUT_STR(c, f) put_str(c, f, sizeof(f))

@@ -3,84 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "cursor.h"
 #include "wire.h"
-
-/*
- * A cursor over a byte buffer.  The first overrun sets err and makes every
- * later access a no-op, so packers and unpackers check once at the end.
- */
-struct cur {
-	uint8_t *w;
-	const uint8_t *r;
-	size_t cap, off;
-	int err;
-};
-
-static bool room(struct cur *c, size_t n)
-{
-	if (c->err || n > c->cap - c->off) {
-		c->err = 1;
-		return false;
-	}
-	return true;
-}
-
-static void put_be(struct cur *c, uint64_t v, size_t n)
-{
-	size_t i;
-
-	if (!room(c, n))
-		return;
-	for (i = 0; i < n; i++)
-		c->w[c->off + i] = (uint8_t)(v >> (8 * (n - 1 - i)));
-	c->off += n;
-}
-
-static uint64_t get_be(struct cur *c, size_t n)
-{
-	uint64_t v = 0;
-	size_t i;
-
-	if (!room(c, n))
-		return 0;
-	for (i = 0; i < n; i++)
-		v = v << 8 | c->r[c->off + i];
-	c->off += n;
-	return v;
-}
-
-static void put_bytes(struct cur *c, const void *p, size_t n)
-{
-	if (!room(c, n))
-		return;
-	memcpy(c->w + c->off, p, n);
-	c->off += n;
-}
-
-static void get_bytes(struct cur *c, void *p, size_t n)
-{
-	if (!room(c, n))
-		return;
-	memcpy(p, c->r + c->off, n);
-	c->off += n;
-}
-
-static void put_double(struct cur *c, double d)
-{
-	uint64_t v;
-
-	memcpy(&v, &d, sizeof(v));
-	put_be(c, v, 8);
-}
-
-static double get_double(struct cur *c)
-{
-	uint64_t v = get_be(c, 8);
-	double d;
-
-	memcpy(&d, &v, sizeof(d));
-	return d;
-}
 
 /* Strings travel as u16 length + bytes, without the NUL. */
 static void put_str(struct cur *c, const char *s)
@@ -102,27 +26,6 @@ static void get_str(struct cur *c, char *s, size_t size)
 	}
 	get_bytes(c, s, n);
 	s[c->err ? 0 : n] = '\0';
-}
-
-static struct cur wcur(uint8_t *buf, size_t cap)
-{
-	return (struct cur){ .w = buf, .cap = cap };
-}
-
-static struct cur rcur(const uint8_t *buf, size_t len)
-{
-	return (struct cur){ .r = buf, .cap = len };
-}
-
-static int wdone(struct cur *c)
-{
-	return c->err ? -EMSGSIZE : (int)c->off;
-}
-
-/* A body must be consumed exactly: trailing bytes mean a confused peer. */
-static int rdone(struct cur *c)
-{
-	return c->err || c->off != c->cap ? -EBADMSG : 0;
 }
 
 void rb_hdr_pack(uint8_t buf[RB_WIRE_HDR_LEN], uint16_t type, uint32_t len)
