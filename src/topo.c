@@ -493,6 +493,10 @@ int rb_topo_load(hwloc_topology_t *topo, const char *xml)
 	/* hwloc drops IO objects by default; PCI functions are what tell
 	 * which node a device hangs off. */
 	hwloc_topology_set_io_types_filter(*topo, HWLOC_TYPE_FILTER_KEEP_IMPORTANT);
+	/* The linux backend finds PCI functions in sysfs; the optional "pci"
+	 * plugin (libpciaccess, installed along with Open MPI) reads them
+	 * again, slower, and leaks what it allocates when it is unloaded. */
+	hwloc_topology_set_components(*topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
 	if (xml && hwloc_topology_set_xml(*topo, xml)) {
 		ret = -errno;
 		rb_err("%s: cannot use as an hwloc topology: %s", xml, strerror(errno));
