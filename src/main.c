@@ -175,6 +175,11 @@ int main(int argc, char **argv)
 		rb_man_options(stdout);
 		return RB_EXIT_OK;
 	}
+	/* Internal: the man page's table of perftest flags. */
+	if (!strcmp(argv[1], "--man-perftest")) {
+		rb_man_perftest(stdout);
+		return RB_EXIT_OK;
+	}
 	/* Internal: what bash completion offers (scripts/rdmabench.bash). */
 	if (!strcmp(argv[1], "--list-commands"))
 		return list_commands();

@@ -49,6 +49,7 @@ static int check_counters(const char *arg, char *err, size_t len)
 const struct rb_opt rb_opts[] = {
 	/* what to measure: sent to the server, which adopts it */
 	{ .lname = "size",
+	  .perftest = "-s, --size",
 	  .sname = 's',
 	  .type = RB_OPT_AXIS,
 	  .off = PAR(size),
@@ -61,6 +62,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "message size in bytes: a value, a list or a range (64,4K or 2..8M:x2); "
 		  "K/M/G are powers of 1024" },
 	{ .lname = "all",
+	  .perftest = "-a, --all",
+	  .pt_diff = "sizes 2 to 8 MiB, as perftest; every point is kept in CSV and JSON",
 	  .sname = 'a',
 	  .type = RB_OPT_FLAG,
 	  .off = OFF(all),
@@ -68,6 +71,8 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_TEST | RB_S_SIZED,
 	  .help = "sweep sizes 2..8M:x2, as perftest -a" },
 	{ .lname = "iters",
+	  .perftest = "-n, --iters",
+	  .pt_diff = "applies to each point of a sweep",
 	  .sname = 'n',
 	  .type = RB_OPT_U64,
 	  .off = PAR(iters),
@@ -79,6 +84,7 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_TEST,
 	  .help = "measured iterations per point" },
 	{ .lname = "duration",
+	  .perftest = "-D, --duration",
 	  .sname = 'D',
 	  .type = RB_OPT_U32,
 	  .off = PAR(duration_s),
@@ -98,6 +104,8 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_TEST,
 	  .help = "unmeasured iterations before each point" },
 	{ .lname = "tx-depth",
+	  .perftest = "-t, --tx-depth",
+	  .pt_diff = "a sweep axis",
 	  .sname = 't',
 	  .type = RB_OPT_AXIS,
 	  .off = PAR(tx_depth),
@@ -109,6 +117,7 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_TEST,
 	  .help = "send queue depth per QP (an axis)" },
 	{ .lname = "rx-depth",
+	  .perftest = "-r, --rx-depth",
 	  .sname = 'r',
 	  .type = RB_OPT_U32,
 	  .off = PAR(rx_depth),
@@ -120,6 +129,9 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_RECV,
 	  .help = "receive queue depth: receives kept posted per QP" },
 	{ .lname = "qps",
+	  .alias = "qp",
+	  .perftest = "-q, --qp",
+	  .pt_diff = "a sweep axis",
 	  .sname = 'q',
 	  .type = RB_OPT_AXIS,
 	  .off = PAR(qps),
@@ -130,6 +142,8 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_BW,
 	  .help = "RC QPs, used round-robin, sharing one CQ (an axis)" },
 	{ .lname = "inline",
+	  .alias = "inline_size",
+	  .perftest = "-I, --inline_size",
 	  .sname = 'I',
 	  .type = RB_OPT_U32,
 	  .off = PAR(inline_size),
@@ -141,6 +155,9 @@ const struct rb_opt rb_opts[] = {
 	  .help = "send messages up to N bytes inline (capped by what the QP accepts); 0: "
 		  "never" },
 	{ .lname = "batch",
+	  .alias = "post_list",
+	  .perftest = "-l, --post_list",
+	  .pt_diff = "a sweep axis; any batch with any signal interval",
 	  .sname = 'l',
 	  .type = RB_OPT_AXIS,
 	  .off = PAR(batch),
@@ -151,6 +168,9 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_BW,
 	  .help = "WRs chained per ibv_post_send (an axis)" },
 	{ .lname = "signal",
+	  .alias = "cq-mod",
+	  .perftest = "-Q, --cq-mod",
+	  .pt_diff = "a sweep axis; need not divide the batch",
 	  .sname = 'Q',
 	  .type = RB_OPT_AXIS,
 	  .off = PAR(signal),
@@ -162,6 +182,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "one signaled WR every N, the rest unsignaled (an axis); at most "
 		  "--tx-depth. Latency tests signal every WR and reap lazily" },
 	{ .lname = "outstanding",
+	  .alias = "outs",
+	  .perftest = "-o, --outs",
 	  .sname = 'o',
 	  .type = RB_OPT_U32,
 	  .off = PAR(outstanding),
@@ -173,6 +195,9 @@ const struct rb_opt rb_opts[] = {
 	  .help = "reads or atomics in flight per QP, clamped to the devices' "
 		  "max_qp_rd_atom" },
 	{ .lname = "op",
+	  .alias = "atomic_type",
+	  .perftest = "-A, --atomic_type",
+	  .pt_diff = "takes fadd or cswap for FETCH_AND_ADD or CMP_AND_SWAP",
 	  .type = RB_OPT_CHOICE,
 	  .off = OFF(op),
 	  .max = 1,
@@ -198,6 +223,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "fill buffers with a pattern and check what arrives; a mismatch names size, "
 		  "offset and iteration and exits 1" },
 	{ .lname = "rdma-cm",
+	  .alias = "rdma_cm",
+	  .perftest = "-R, --rdma_cm",
 	  .sname = 'R',
 	  .type = RB_OPT_FLAG,
 	  .off = PAR(use_cm),
@@ -206,6 +233,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "connect the QPs through librdmacm (route, GID and path from the CM) "
 		  "instead of the out-of-band exchange" },
 	{ .lname = "mtu",
+	  .sname = 'm',
+	  .perftest = "-m, --mtu",
 	  .type = RB_OPT_U32,
 	  .off = PAR(mtu),
 	  .min = 256,
@@ -217,6 +246,9 @@ const struct rb_opt rb_opts[] = {
 	  .help = "path MTU: 256, 512, 1024, 2048 or 4096" },
 	/* where: local to each side */
 	{ .lname = "device",
+	  .alias = "ib-dev",
+	  .perftest = "-d, --ib-dev",
+	  .pt_diff = "default: the device holding the address that reaches the server",
 	  .sname = 'd',
 	  .type = RB_OPT_STR,
 	  LSTR(device),
@@ -225,6 +257,8 @@ const struct rb_opt rb_opts[] = {
 		 "first with an active port",
 	  .help = "RDMA device, as ibv_devices names it" },
 	{ .lname = "ib-port",
+	  .perftest = "-i, --ib-port",
+	  .pt_diff = "default: the port holding that address",
 	  .sname = 'i',
 	  .type = RB_OPT_I32,
 	  .off = LOC(ib_port),
@@ -235,6 +269,8 @@ const struct rb_opt rb_opts[] = {
 	  .any = RB_S_RUN,
 	  .help = "device port" },
 	{ .lname = "gid-index",
+	  .perftest = "-x, --gid-index",
+	  .pt_diff = "default: the RoCE v2 GID of that address",
 	  .sname = 'x',
 	  .type = RB_OPT_I32,
 	  .off = LOC(gid_index),
@@ -255,6 +291,7 @@ const struct rb_opt rb_opts[] = {
 		  "a client connects from it; the device and GID that hold it carry the test "
 		  "(one NIC per rail)" },
 	{ .lname = "port",
+	  .perftest = "-p, --port",
 	  .sname = 'p',
 	  .type = RB_OPT_U32,
 	  .off = LOC(tcp_port),
@@ -344,6 +381,9 @@ const struct rb_opt rb_opts[] = {
 	  .help = "ranks in the job, with --rank (-s/--size is the message size)" },
 	/* output */
 	{ .lname = "json",
+	  .alias = "out_json_file",
+	  .perftest = "--out_json --out_json_file",
+	  .pt_diff = "no --out_json flag needed; every point of a sweep is kept",
 	  .type = RB_OPT_STR,
 	  LSTR(json_path),
 	  .argname = "FILE",
@@ -364,6 +404,8 @@ const struct rb_opt rb_opts[] = {
 	  .any = RB_S_RUN,
 	  .help = "what stdout shows" },
 	{ .lname = "units",
+	  .perftest = "--report_gbits",
+	  .pt_diff = "spelled --units Gb/s",
 	  .type = RB_OPT_CHOICE,
 	  .off = LOC(units),
 	  .max = 2,
@@ -373,6 +415,9 @@ const struct rb_opt rb_opts[] = {
 	  .any = RB_S_BW | RB_S_SERVER,
 	  .help = "bandwidth unit in the table (CSV and JSON carry both)" },
 	{ .lname = "counters",
+	  .alias = "report-counters",
+	  .perftest = "-W, --report-counters",
+	  .pt_diff = "a default set per driver; the peer's counters too",
 	  .type = RB_OPT_STR,
 	  LSTR(counters),
 	  .argname = "LIST|default|all|none",
@@ -417,6 +462,7 @@ const struct rb_opt rb_opts[] = {
 	  .max = 1,
 	  .help = "this help" },
 	{ .lname = "version",
+	  .perftest = "-V, --version",
 	  .sname = 'V',
 	  .type = RB_OPT_FLAG,
 	  .off = OFF(version),
@@ -425,13 +471,18 @@ const struct rb_opt rb_opts[] = {
 };
 
 const size_t rb_nopts = sizeof(rb_opts) / sizeof(rb_opts[0]);
+_Static_assert(sizeof(rb_opts) / sizeof(rb_opts[0]) <= RB_OPTS_MAX, "raise RB_OPTS_MAX");
+
+/* Each row's names for getopt_long: its own, then perftest's where it differs. */
+#define RB_GETOPT_MAX (2 * sizeof(rb_opts) / sizeof(rb_opts[0]) + 1)
 
 int rb_opt_index(const char *lname)
 {
 	size_t i;
 
 	for (i = 0; i < rb_nopts; i++)
-		if (!strcmp(rb_opts[i].lname, lname))
+		if (!strcmp(rb_opts[i].lname, lname) ||
+		    (rb_opts[i].alias && !strcmp(rb_opts[i].alias, lname)))
 			return (int)i;
 	return -1;
 }
@@ -447,7 +498,7 @@ bool rb_cli_given(const struct rb_cli *c, const char *lname)
 {
 	int i = rb_opt_index(lname);
 
-	return i >= 0 && (c->given >> i) & 1;
+	return i >= 0 && c->given[i];
 }
 
 void rb_cli_init(struct rb_cli *c)
@@ -602,22 +653,23 @@ static int set_opt(struct rb_cli *c, const struct rb_opt *o, const char *arg, ch
 /* getopt_long tables built from rb_opts[]. */
 static void build_getopt(struct option *lo, char *so)
 {
-	size_t i;
+	size_t i, n = 0;
 
 	*so++ = ':'; /* report a missing argument as ':' */
 	for (i = 0; i < rb_nopts; i++) {
 		const struct rb_opt *o = &rb_opts[i];
+		int has = o->type == RB_OPT_FLAG ? no_argument : required_argument;
 
-		lo[i] = (struct option){ o->lname,
-					 o->type == RB_OPT_FLAG ? no_argument : required_argument,
-					 NULL, 1000 + (int)i };
+		lo[n++] = (struct option){ o->lname, has, NULL, 1000 + (int)i };
+		if (o->alias)
+			lo[n++] = (struct option){ o->alias, has, NULL, 1000 + (int)i };
 		if (o->sname) {
 			*so++ = (char)o->sname;
 			if (o->type != RB_OPT_FLAG)
 				*so++ = ':';
 		}
 	}
-	lo[i] = (struct option){ 0 };
+	lo[n] = (struct option){ 0 };
 	*so = '\0';
 }
 
@@ -644,7 +696,10 @@ static int ambiguous(const char *arg, char *err, size_t len)
 	arg += 2;
 	l = strcspn(arg, "=");
 	for (i = 0; i < rb_nopts; i++) {
-		if (strncmp(rb_opts[i].lname, arg, l) || used >= sizeof(names))
+		const char *al = rb_opts[i].alias;
+
+		if ((strncmp(rb_opts[i].lname, arg, l) && (!al || strncmp(al, arg, l))) ||
+		    used >= sizeof(names))
 			continue;
 		used += (size_t)snprintf(names + used, sizeof(names) - used, "%s--%s",
 					 hits++ ? ", " : "", rb_opts[i].lname);
@@ -673,7 +728,7 @@ static int bad_option(const char *cmd, int ch, char **argv, char *err, size_t le
 int rb_cli_parse(struct rb_cli *c, const char *cmd, unsigned int scope, int argc, char **argv,
 		 char *err, size_t errlen)
 {
-	struct option lo[sizeof(rb_opts) / sizeof(rb_opts[0]) + 1];
+	struct option lo[RB_GETOPT_MAX];
 	char so[3 * sizeof(rb_opts) / sizeof(rb_opts[0]) + 2], n[40];
 	int ch, row, ret;
 
@@ -688,13 +743,13 @@ int rb_cli_parse(struct rb_cli *c, const char *cmd, unsigned int scope, int argc
 			return fail(err, errlen, "%s does not apply to %s",
 				    rb_opt_name(&rb_opts[row], n, sizeof(n)), cmd);
 		/* The last of two values silently winning hides a typo. */
-		if ((c->given >> row & 1) && rb_opts[row].type != RB_OPT_LIST)
+		if (c->given[row] && rb_opts[row].type != RB_OPT_LIST)
 			return fail(err, errlen, "%s given twice",
 				    rb_opt_name(&rb_opts[row], n, sizeof(n)));
 		ret = set_opt(c, &rb_opts[row], optarg, err, errlen);
 		if (ret)
 			return ret;
-		c->given |= 1ULL << row;
+		c->given[row] = 1;
 	}
 	if (optind < argc)
 		c->l.host = argv[optind++];
@@ -768,7 +823,7 @@ int rb_cli_finish(struct rb_cli *c, const struct rb_bench *b, unsigned int scope
 
 	/* A family command took the options of all its rows; --mode chose one. */
 	for (i = 0; i < rb_nopts; i++)
-		if ((c->given >> i & 1) && !rb_opt_applies(&rb_opts[i], mine))
+		if (c->given[i] && !rb_opt_applies(&rb_opts[i], mine))
 			return fail(err, errlen, "%s does not apply to %s",
 				    rb_opt_name(&rb_opts[i], n, sizeof(n)), b->name);
 	snprintf(c->p.test, sizeof(c->p.test), "%s", b->name);
@@ -795,7 +850,7 @@ void rb_cli_client_only(const struct rb_cli *c, char *buf, size_t len)
 
 	buf[0] = '\0';
 	for (i = 0; i < rb_nopts && used < len; i++)
-		if ((c->given >> i & 1) && client_only(&rb_opts[i]))
+		if (c->given[i] && client_only(&rb_opts[i]))
 			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
 						 rb_opt_name(&rb_opts[i], n, sizeof(n)));
 }
@@ -938,6 +993,38 @@ void rb_man_options(FILE *f)
 		man_tests(f, o);
 		fputc('\n', f);
 	}
+}
+
+/*
+ * A tbl(1) table: perftest's flag, ours, and what differs.  Rows without
+ * a perftest counterpart are left out; the page says tbl is needed.
+ */
+void rb_man_perftest(FILE *f)
+{
+	char n[40];
+	size_t i;
+
+	fputs(".TS\nallbox tab(|);\nlb lb lb\nlw(14n) lw(18n) lx.\nperftest|rdmabench|difference\n",
+	      f);
+	for (i = 0; i < rb_nopts; i++) {
+		const struct rb_opt *o = &rb_opts[i];
+
+		if (!o->perftest)
+			continue;
+		fputs("T{\n", f);
+		man_text(f, o->perftest);
+		fputs("\nT}|T{\n", f);
+		man_text(f, rb_opt_name(o, n, sizeof(n)));
+		if (o->alias) {
+			fputs(" (also \\-\\-", f);
+			man_text(f, o->alias);
+			fputc(')', f);
+		}
+		fputs("\nT}|T{\n", f);
+		man_text(f, o->pt_diff ? o->pt_diff : "none");
+		fputs("\nT}\n", f);
+	}
+	fputs(".TE\n", f);
 }
 
 void rb_list_options(FILE *f, unsigned int scope)

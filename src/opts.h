@@ -29,6 +29,8 @@ enum rb_opt_type {
  * Everything the command line says: the plan (sent to the peer), the local
  * choices (struct rb_local, never sent) and what only the parsing uses.
  */
+#define RB_OPTS_MAX 128 /* rows of rb_opts[], checked at build time */
+
 struct rb_cli {
 	struct rb_params p;
 	struct rb_local l;
@@ -41,7 +43,7 @@ struct rb_cli {
 	uint8_t help;
 	uint8_t version;
 	/* Which rows the command line set (by index), for defaults and checks. */
-	uint64_t given;
+	uint8_t given[RB_OPTS_MAX];
 };
 
 /*
@@ -64,6 +66,15 @@ struct rb_opt {
 	const char *help;
 	/* Optional, for strings and lists: the value's syntax; 0 or -EINVAL. */
 	int (*check)(const char *arg, char *err, size_t len);
+	/*
+	 * perftest's name for the same thing: .alias, a long name accepted as
+	 * well (perftest's spelling where it differs from ours); .perftest,
+	 * its flag as perftest's help spells it, and .pt_diff, what differs,
+	 * for the man page's table of perftest flags.
+	 */
+	const char *alias;
+	const char *perftest;
+	const char *pt_diff;
 };
 
 extern const struct rb_opt rb_opts[];
@@ -127,5 +138,8 @@ void rb_list_options(FILE *f, unsigned int scope);
 
 /* rb_man_options() - the man page OPTIONS section, from the table. */
 void rb_man_options(FILE *f);
+
+/* rb_man_perftest() - the man page's table of perftest flags, from the table. */
+void rb_man_perftest(FILE *f);
 
 #endif

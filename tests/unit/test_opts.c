@@ -99,7 +99,7 @@ static const struct want wants[] = {
 	{ "mode", 0, RB_OPT_CHOICE, CLI(mode), 0, 0, 1, false, false, "lat|bw", T_ATOMIC },
 	{ "verify", 0, RB_OPT_FLAG, PRM(verify), 0, 0, 1, false, false, NULL, T_TESTS },
 	{ "rdma-cm", 'R', RB_OPT_FLAG, PRM(use_cm), 0, 0, 1, false, false, NULL, T_TESTS },
-	{ "mtu", 0, RB_OPT_U32, PRM(mtu), 0, 256, 4096, true, false, NULL, T_TESTS },
+	{ "mtu", 'm', RB_OPT_U32, PRM(mtu), 0, 256, 4096, true, false, NULL, T_TESTS },
 	{ "device", 'd', RB_OPT_STR, LOC(device), SZ(device), 0, 0, false, false, NULL, T_ALL },
 	{ "ib-port", 'i', RB_OPT_I32, LOC(ib_port), 0, 1, 255, false, false, NULL, T_RUN },
 	{ "gid-index", 'x', RB_OPT_I32, LOC(gid_index), 0, 0, 4095, false, false, NULL, T_RUN },
@@ -392,6 +392,15 @@ static void row_rejects(const struct want *w, const char *arg, const char *needl
 }
 
 /* "@opt @arg" for a row's first test must succeed and set only that row. */
+static size_t given_rows(const struct rb_cli *c)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < RB_OPTS_MAX; i++)
+		n += c->given[i] != 0;
+	return n;
+}
+
 static void row_accepts(struct rb_cli *c, const struct want *w, const char *opt, const char *arg)
 {
 	char err[256];
@@ -404,9 +413,9 @@ static void row_accepts(struct rb_cli *c, const struct want *w, const char *opt,
 			    err);
 		fail();
 	}
-	if (c->given != 1ULL << row_index(w)) {
-		print_error("%s %s: given = %#llx, want only bit %d\n", opt, arg ? arg : "",
-			    (unsigned long long)c->given, row_index(w));
+	if (given_rows(c) != 1 || !c->given[row_index(w)]) {
+		print_error("%s %s: %zu rows given, want only row %d\n", opt, arg ? arg : "",
+			    given_rows(c), row_index(w));
 		fail();
 	}
 	if (!rb_cli_given(c, w->lname)) {
@@ -423,8 +432,8 @@ static void test_table_shape(void **state)
 
 	(void)state;
 	assert_int_equal(rb_nopts, NWANTS);
-	/* rb_cli.given is a u64 indexed by row. */
-	assert_true(rb_nopts <= 64);
+	/* rb_cli.given has a byte per row. */
+	assert_true(rb_nopts <= RB_OPTS_MAX);
 	for (i = 0; i < NWANTS; i++) {
 		if (rb_opt_index(wants[i].lname) < 0) {
 			print_error("--%s missing from rb_opts\n", wants[i].lname);
@@ -811,7 +820,7 @@ static void test_table_applies(void **state)
 					    bit_names[b], ret, err, need);
 				fail();
 			}
-			assert_int_equal(c.given, 0);
+			assert_int_equal(given_rows(&c), 0);
 		}
 	}
 }
@@ -943,7 +952,7 @@ static void test_init(void **state)
 	(void)state;
 	memset(&c, 0x5a, sizeof(c));
 	rb_cli_init(&c);
-	assert_int_equal(c.given, 0);
+	assert_int_equal(given_rows(&c), 0);
 	assert_int_equal(c.l.ib_port, 0); /* 0: the port holding the address */
 	assert_int_equal(c.l.gid_index, -1);
 	assert_int_equal(c.l.tcp_port, RB_DEFAULT_PORT);
@@ -980,7 +989,7 @@ static void test_defaults_lat(void **state)
 	/* defaults are not "given" */
 	assert_false(rb_cli_given(&c, "size"));
 	assert_false(rb_cli_given(&c, "tx-depth"));
-	assert_int_equal(c.given, 0);
+	assert_int_equal(given_rows(&c), 0);
 
 	CHECK_OK(FINISH(&c, T_WRITE_LAT, err, NULL), err);
 	assert_string_equal(c.p.test, "write_lat");
@@ -1180,10 +1189,7 @@ static void test_given(void **state)
 	assert_false(rb_cli_given(&c, "tx-depth"));
 	assert_false(rb_cli_given(&c, "quiet"));
 	assert_false(rb_cli_given(&c, "no-such-option"));
-	assert_int_equal(c.given, (1ULL << rb_opt_index("size")) |
-					  (1ULL << rb_opt_index("warmup")) |
-					  (1ULL << rb_opt_index("verbose")) |
-					  (1ULL << rb_opt_index("units")));
+	assert_int_equal(given_rows(&c), 4);
 	/* rb_cli_finish() fills defaults without marking them given */
 	CHECK_OK(rb_cli_finish(&c, &rb_bench_send_bw, scope_of(T_SEND_BW), err, sizeof(err)), err);
 	assert_false(rb_cli_given(&c, "tx-depth"));
@@ -1306,6 +1312,53 @@ static void man_escape(const char *s, char *out, size_t len)
 	out[n] = '\0';
 }
 
+/* perftest's spellings reach the same rows, and clash with no name. */
+static void test_perftest_aliases(void **state)
+{
+	char err[256], *buf = NULL;
+	struct rb_cli c;
+	size_t i, j, len = 0;
+	FILE *f;
+
+	(void)state;
+	CHECK_OK(PARSE(&c, T_SEND_BW, err, "--post_list", "8", "--cq-mod", "4", "--ib-dev", "rxe0",
+		       "--qp", "2", "--inline_size", "0"),
+		 err);
+	assert_int_equal(c.p.batch.n, 1);
+	assert_int_equal(c.p.batch.v[0], 8);
+	assert_int_equal(c.p.signal.v[0], 4);
+	assert_int_equal(c.p.qps.v[0], 2);
+	assert_string_equal(c.l.device, "rxe0");
+	assert_true(rb_cli_given(&c, "batch"));
+	assert_true(rb_cli_given(&c, "post_list"));
+	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "--post_list", "8", "-l", "4"), err,
+		  "-l/--batch given twice");
+	/* An alias follows its row's scope. */
+	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "--atomic_type", "fadd"), err,
+		  "--op does not apply to send_bw");
+	for (i = 0; i < rb_nopts; i++) {
+		const char *a = rb_opts[i].alias;
+
+		if (!a)
+			continue;
+		assert_true(strcmp(a, rb_opts[i].lname));
+		for (j = 0; j < rb_nopts; j++)
+			if (!strcmp(rb_opts[j].lname, a) ||
+			    (j != i && rb_opts[j].alias && !strcmp(rb_opts[j].alias, a))) {
+				print_error("alias --%s clashes with row --%s\n", a,
+					    rb_opts[j].lname);
+				fail();
+			}
+	}
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	rb_man_perftest(f);
+	assert_int_equal(fclose(f), 0);
+	assert_non_null(strstr(buf, "\\-l, \\-\\-post_list\nT}|T{\n\\-l/\\-\\-batch (also"));
+	assert_non_null(strstr(buf, ".TE\n"));
+	free(buf);
+}
+
 static void test_man_options(void **state)
 {
 	char *buf = NULL, *line, *save = NULL, need[128], esc[64];
@@ -1387,12 +1440,14 @@ static void test_parse_resets_getopt(void **state)
 	assert_int_equal(c.verbose, 0);
 	assert_null(c.l.host);
 	CHECK_AXIS(&c.p.size, 64);
-	assert_int_equal(c.given, 1ULL << rb_opt_index("size"));
+	assert_int_equal(given_rows(&c), 1);
+	assert_true(rb_cli_given(&c, "size"));
 
 	CHECK_ERR(PARSE(&c, T_TOPO, err, "-av"), err, "-a/--all does not apply to topo");
 	CHECK_OK(PARSE(&c, T_TOPO, err, "--quiet"), err);
 	assert_int_equal(c.verbose, 0);
-	assert_int_equal(c.given, 1ULL << rb_opt_index("quiet"));
+	assert_int_equal(given_rows(&c), 1);
+	assert_true(rb_cli_given(&c, "quiet"));
 }
 
 /*
@@ -1453,6 +1508,7 @@ int main(void)
 		cmocka_unit_test(test_client_only),
 		cmocka_unit_test(test_usage),
 		cmocka_unit_test(test_man_options),
+		cmocka_unit_test(test_perftest_aliases),
 		cmocka_unit_test(test_parse_resets_getopt),
 		cmocka_unit_test(test_flag_with_argument),
 		cmocka_unit_test(test_default_signal_fits_depth),
