@@ -401,7 +401,7 @@ static void find_driver(const char *ibpath, struct rb_dev_info *d)
 		set_str(d->driver, sizeof(d->driver), "siw");
 }
 
-int rb_dev_read(const char *sysroot, const char *ibdev, struct rb_dev_info *d)
+int rb_dev_locate(const char *sysroot, const char *ibdev, struct rb_dev_info *d)
 {
 	char ibpath[PATH_MAX], pcidir[PATH_MAX];
 	int ret;
@@ -430,6 +430,18 @@ int rb_dev_read(const char *sysroot, const char *ibdev, struct rb_dev_info *d)
 		if (!d->netdev[0])
 			pci_netdev(pcidir, d->netdev, sizeof(d->netdev));
 	}
+	return 0;
+}
+
+int rb_dev_read(const char *sysroot, const char *ibdev, struct rb_dev_info *d)
+{
+	char ibpath[PATH_MAX];
+	int ret;
+
+	ret = rb_dev_locate(sysroot, ibdev, d);
+	if (ret)
+		return ret;
+	snprintf(ibpath, sizeof(ibpath), "%s/class/infiniband/%s", sysroot, ibdev);
 	ret = read_ports(ibpath, d);
 	if (ret)
 		rb_dev_info_free(d);
@@ -497,6 +509,14 @@ int rb_topo_load(hwloc_topology_t *topo, const char *xml)
 	 * plugin (libpciaccess, installed along with Open MPI) reads them
 	 * again, slower, and leaks what it allocates when it is unloaded. */
 	hwloc_topology_set_components(*topo, HWLOC_TOPOLOGY_COMPONENTS_FLAG_BLACKLIST, "pci");
+	/* Placement needs nodes, cores and PCI, never caches, distances,
+	 * memory attributes or CPU kinds: each costs sysfs reads at every
+	 * start, which is most of a run's start-up under emulation. */
+	hwloc_topology_set_cache_types_filter(*topo, HWLOC_TYPE_FILTER_KEEP_NONE);
+	hwloc_topology_set_icache_types_filter(*topo, HWLOC_TYPE_FILTER_KEEP_NONE);
+	hwloc_topology_set_flags(*topo, HWLOC_TOPOLOGY_FLAG_NO_DISTANCES |
+						HWLOC_TOPOLOGY_FLAG_NO_MEMATTRS |
+						HWLOC_TOPOLOGY_FLAG_NO_CPUKINDS);
 	if (xml && hwloc_topology_set_xml(*topo, xml)) {
 		ret = -errno;
 		rb_err("%s: cannot use as an hwloc topology: %s", xml, strerror(errno));

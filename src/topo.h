@@ -135,6 +135,13 @@ void rb_dev_list_free(char **names, int n);
  * does not exist or cannot be read.  Free with rb_dev_info_free().
  */
 int rb_dev_read(const char *sysroot, const char *ibdev, struct rb_dev_info *d);
+
+/*
+ * rb_dev_locate() - rb_dev_read() without the ports: name, driver and PCI
+ * function, all that placement needs.  Reading a port's GID table costs a
+ * file per slot (1024 for rxe), most of a run's start-up under emulation.
+ */
+int rb_dev_locate(const char *sysroot, const char *ibdev, struct rb_dev_info *d);
 void rb_dev_info_free(struct rb_dev_info *d);
 
 /*

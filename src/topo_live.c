@@ -116,18 +116,18 @@ static void read_mem_policy(struct rb_place_in *in)
 	numa_bitmask_free(mask);
 }
 
-/* The device's facts; @ibdev NULL means the first device sysfs lists. */
+/* Where the device sits (no ports: placement needs none); @ibdev NULL: the first device sysfs lists. */
 static int live_dev(const char *ibdev, struct rb_dev_info *d)
 {
 	char **names;
 	int n, ret;
 
 	if (ibdev)
-		return rb_dev_read(SYSROOT, ibdev, d);
+		return rb_dev_locate(SYSROOT, ibdev, d);
 	ret = rb_dev_list(SYSROOT, &names, &n);
 	if (ret)
 		return ret;
-	ret = n ? rb_dev_read(SYSROOT, names[0], d) : -ENODEV;
+	ret = n ? rb_dev_locate(SYSROOT, names[0], d) : -ENODEV;
 	rb_dev_list_free(names, n);
 	return ret;
 }
