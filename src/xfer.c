@@ -690,16 +690,13 @@ static void lossy_end(struct rb_run *r)
 {
 	double ns_tick = rb_ns_per_tick(r), was = (double)(r->t1 - r->t0), now;
 
-	if (r->k_last <= r->k0 || r->k_last >= r->k1 || was <= 0)
+	/* Nothing measured (all lost in the warmup): nothing to move. */
+	if (r->total <= r->p->warmup || r->k_last <= r->k0 || r->k_last >= r->k1 || was <= 0)
 		return;
 	r->t1 = r->t0 + (uint64_t)((double)(r->k_last - r->k0) * ns_tick);
 	r->k1 = r->k_last;
 	now = (double)(r->t1 - r->t0);
 	r->cpu1 = r->cpu0 + (uint64_t)((double)(r->cpu1 - r->cpu0) * now / was);
-	rb_info("%s point %u: %llu of %llu messages lost: over %s, a message that finds no "
-		"receive posted is dropped (a deeper -r/--rx-depth may help)",
-		r->t->name, r->point, (unsigned long long)(r->stop_count - r->total),
-		(unsigned long long)r->stop_count, rb_transport_name(r->p->transport));
 }
 
 /* Server of send_bw: keep the receive queues full and count arrivals. */
@@ -719,8 +716,13 @@ int rb_run_server_recv(struct rb_run *r)
 			break;
 	}
 	mark_end(r);
-	if (r->total < r->stop_count)
+	if (r->total < r->stop_count) {
 		lossy_end(r);
+		rb_info("%s point %u: %llu of %llu messages lost: over %s, a message that finds no "
+			"receive posted is dropped (a deeper -r/--rx-depth may help)",
+			r->t->name, r->point, (unsigned long long)(r->stop_count - r->total),
+			(unsigned long long)r->stop_count, rb_transport_name(r->p->transport));
+	}
 	r->ops = r->total > r->p->warmup ? r->total - r->p->warmup : 0;
 	return 0;
 }
