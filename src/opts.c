@@ -270,8 +270,10 @@ const struct rb_opt rb_opts[] = {
 	  .help = "service level of the path (address vector: RC/UC at RTR, UD in the "
 		  "address handle)" },
 	{ .lname = "tclass",
-	  .perftest = "--tclass",
-	  .pt_diff = "applies with -R too (perftest takes -T/--tos there)",
+	  .alias = "tos",
+	  .perftest = "--tclass, -T/--tos",
+	  .pt_diff = "one option: the GRH's traffic class, and with -R also the CM's TOS "
+		     "(perftest: --tclass without -R, -T/--tos with it); no -T",
 	  .type = RB_OPT_U32,
 	  .off = PAR(tclass),
 	  .max = 255,

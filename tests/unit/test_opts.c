@@ -1341,7 +1341,8 @@ static void test_transport(void **state)
 	assert_int_equal(c.p.flow_label, 7);
 	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "-c", "UC"), err);
 	assert_int_equal(c.p.transport, RB_TR_UC);
-	CHECK_OK(FINISH(&c, T_WRITE_LAT, err, "-c", "UC", "-R"), err);
+	CHECK_OK(FINISH(&c, T_WRITE_LAT, err, "-c", "UC", "-R", "--tos", "32"), err);
+	assert_int_equal(c.p.tclass, 32);
 	CHECK_OK(FINISH(&c, T_READ_BW, err, "-c", "RC"), err);
 
 	/* What a transport cannot do names both. */
