@@ -53,6 +53,7 @@ struct rb_bench {
 	bool atomic;		  /* needs atomic_cap; --op applies */
 	bool server_reports_bw;	  /* the server sees the messages: its own bandwidth */
 	bool payload_from_server; /* the data moves server -> client (reads, atomics) */
+	unsigned int transports;  /* RB_TR_BIT()s of the transports it runs over (-c) */
 	uint32_t fixed_size;	  /* the only message size (8 for atomics), 0: any */
 	uint32_t default_size;	  /* -s when not given */
 	uint32_t default_inline;  /* -I when not given (latency tests inline small sends) */

@@ -93,11 +93,11 @@ static int atomic_bw_run(struct rb_run *r)
 }
 
 /* What both modes share: 8 bytes, on the server's word, capped by rd_atom. */
-#define ATOMIC_ROW                                                                              \
-	.family = "atomic", .wr_name = "atomic", .atomic = true, .bounded_by_rd_atom = true,    \
-	.payload_from_server = true, .fixed_size = 8, .default_size = 8,                        \
-	.server_access = IBV_ACCESS_REMOTE_ATOMIC, .lat_scale = 1.0, .prepare = atomic_prepare, \
-	.report = rb_report_generic, .prep_wr = atomic_prep
+#define ATOMIC_ROW                                                                           \
+	.family = "atomic", .wr_name = "atomic", .atomic = true, .bounded_by_rd_atom = true, \
+	.transports = RB_TR_BIT(RB_TR_RC), .payload_from_server = true, .fixed_size = 8,     \
+	.default_size = 8, .server_access = IBV_ACCESS_REMOTE_ATOMIC, .lat_scale = 1.0,      \
+	.prepare = atomic_prepare, .report = rb_report_generic, .prep_wr = atomic_prep
 
 const struct rb_bench rb_bench_atomic_lat = {
 	.name = "atomic_lat",

@@ -69,6 +69,20 @@ static int same_device(const struct rb_cm_conn *c, struct rdma_cm_id *id)
 	return -ENODEV;
 }
 
+/*
+ * The path fields the user set replace the CM's (its path record carries
+ * the TOS the client set on its id, rdma_set_option(), and SL 0).
+ */
+static void set_av(const struct rb_av *av, struct ibv_ah_attr *ah)
+{
+	if (av->sl)
+		ah->sl = av->sl;
+	if (av->tclass && ah->is_global)
+		ah->grh.traffic_class = av->tclass;
+	if (av->flow_label && ah->is_global)
+		ah->grh.flow_label = av->flow_label;
+}
+
 /* Move @qp to @state with the attributes the CM computed for @id. */
 static int cm_move(const struct rb_cm_conn *c, struct rdma_cm_id *id, struct ibv_qp *qp,
 		   enum ibv_qp_state state, const char *name)
@@ -87,9 +101,15 @@ static int cm_move(const struct rb_cm_conn *c, struct rdma_cm_id *id, struct ibv
 	if (state == IBV_QPS_RTR && a.path_mtu > c->mtu)
 		a.path_mtu = c->mtu;
 	if (state == IBV_QPS_RTR)
+		set_av(c->av, &a.ah_attr);
+	if (state == IBV_QPS_RTR)
 		a.max_dest_rd_atomic = c->rd_atom;
 	if (state == IBV_QPS_RTS)
 		a.max_rd_atomic = c->rd_atom;
+	/* The CM computes RC attributes; a UC QP takes none of RC's own. */
+	if (qp->qp_type == IBV_QPT_UC)
+		mask &= ~(IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER | IBV_QP_TIMEOUT |
+			  IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY | IBV_QP_MAX_QP_RD_ATOMIC);
 	ret = ibv_modify_qp(qp, &a, mask);
 	if (ret)
 		rb_err("%s qp 0x%x: cannot move to %s: %s", c->dev->name, qp->qp_num, name,
@@ -199,11 +219,22 @@ int rb_cm_accept(struct rb_cm *cm, const struct rb_cm_conn *c)
 /* Client: resolve the address and route of QP @i's connection. */
 static int resolve(struct rb_cm *cm, const struct rb_cm_conn *c, struct sockaddr *dst, uint32_t i)
 {
+	uint8_t tos = c->av->tclass;
 	int ret;
 
+	if (rdma_create_id(cm->ch, &cm->id[i], NULL, RDMA_PS_TCP)) {
+		ret = -errno;
+		rb_err("rdma_create_id: %s", strerror(errno));
+		return ret;
+	}
+	/* --tclass as the CM's TOS, before the route that carries it is resolved. */
+	if (tos && rdma_set_option(cm->id[i], RDMA_OPTION_ID, RDMA_OPTION_ID_TOS, &tos, 1)) {
+		ret = -errno;
+		rb_err("rdma_cm: cannot set the TOS %u (--tclass): %s", tos, strerror(errno));
+		return ret;
+	}
 	/* From the address our device holds: its route, not any route. */
-	if (rdma_create_id(cm->ch, &cm->id[i], NULL, RDMA_PS_TCP) ||
-	    rdma_resolve_addr(cm->id[i], c->src, dst, cm->timeout_ms)) {
+	if (rdma_resolve_addr(cm->id[i], c->src, dst, cm->timeout_ms)) {
 		ret = -errno;
 		rb_err("rdma_cm: cannot resolve the server's address: %s", strerror(errno));
 		return ret;

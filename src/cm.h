@@ -23,10 +23,11 @@ struct rb_cm_conn {
 	struct rb_dev *dev;
 	struct ibv_qp **qp;
 	uint32_t nqp;
-	int access;	      /* remote rights of the QPs */
-	enum ibv_mtu mtu;     /* at most this path MTU */
-	uint8_t rd_atom;      /* reads/atomics in flight, both ways */
-	struct sockaddr *src; /* client: the local address to connect from; NULL any */
+	int access;		/* remote rights of the QPs */
+	enum ibv_mtu mtu;	/* at most this path MTU */
+	uint8_t rd_atom;	/* reads/atomics in flight, both ways */
+	struct sockaddr *src;	/* client: the local address to connect from; NULL any */
+	const struct rb_av *av; /* --sl, --tclass, --flow-label: set over the CM's path */
 };
 
 /* rb_cm_listen() - server: listen for the client's QPs on CM @port. */

@@ -96,3 +96,10 @@ const char *rb_op_name(enum rb_atomic_op op)
 {
 	return op == RB_OP_CSWAP ? "cswap" : "fadd";
 }
+
+const char *rb_transport_name(unsigned int t)
+{
+	static const char *const names[RB_TR_COUNT] = { "RC", "UC", "UD" };
+
+	return t < RB_TR_COUNT ? names[t] : "?";
+}

@@ -159,6 +159,10 @@ static json_t *jparams(const struct rb_params *p)
 	bad |= json_object_set_new(o, "mtu", p->mtu ? json_integer(p->mtu) : json_null());
 	bad |= json_object_set_new(o, "verify", json_boolean(p->verify));
 	bad |= json_object_set_new(o, "rdma_cm", json_boolean(p->use_cm));
+	bad |= json_object_set_new(o, "transport", jstr(rb_transport_name(p->transport)));
+	bad |= json_object_set_new(o, "sl", json_integer(p->sl));
+	bad |= json_object_set_new(o, "tclass", json_integer(p->tclass));
+	bad |= json_object_set_new(o, "flow_label", json_integer(p->flow_label));
 	return jdone(o, bad);
 }
 

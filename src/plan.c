@@ -125,6 +125,46 @@ static uint64_t smallest(const struct rb_axis *a)
 	return m;
 }
 
+/* "RC, UC": the transports of test @t, for messages. */
+static const char *transports_of(const struct rb_bench *t, char *buf, size_t len)
+{
+	size_t used = 0;
+	unsigned int i;
+
+	buf[0] = '\0';
+	for (i = 0; i < RB_TR_COUNT && used < len; i++)
+		if (t->transports & RB_TR_BIT(i))
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+						 rb_transport_name(i));
+	return buf;
+}
+
+/*
+ * What the transport allows: the test's row says which it runs over; a
+ * UD message is one packet; the CM path here connects RC and UC only.
+ */
+static int check_transport(const struct rb_params *p, const struct rb_bench *t, char *err,
+			   size_t len)
+{
+	const char *tr = rb_transport_name(p->transport);
+	char list[32];
+
+	if (!(t->transports & RB_TR_BIT(p->transport)))
+		return fail(err, len, "-c %s does not apply to %s: it runs over %s", tr, t->name,
+			    transports_of(t, list, sizeof(list)));
+	if (p->transport != RB_TR_UD)
+		return 0;
+	if (p->use_cm)
+		return fail(err, len,
+			    "-R/--rdma-cm does not apply to -c UD: rdmabench connects RC and UC "
+			    "QPs through the CM; UD uses the out-of-band exchange");
+	if (p->mtu && rb_axis_max(&p->size) > p->mtu)
+		return fail(err, len,
+			    "-s/--size %llu exceeds -m/--mtu %u: a -c UD message is one packet",
+			    (unsigned long long)rb_axis_max(&p->size), p->mtu);
+	return 0;
+}
+
 /* Rules between options; each message names both sides. */
 static int check_cross(const struct rb_params *p, const struct rb_bench *t, char *err, size_t len)
 {
@@ -198,6 +238,8 @@ int rb_plan_validate(const struct rb_params *p, uint64_t mem_budget, char *err, 
 	if (!t)
 		return fail(err, len, "unknown test in the plan");
 	ret = check_rows(p, t, err, len);
+	if (!ret)
+		ret = check_transport(p, t, err, len);
 	if (!ret)
 		ret = check_cross(p, t, err, len);
 	if (ret)

@@ -33,6 +33,9 @@ enum {
 enum rb_mode { RB_MODE_LAT, RB_MODE_BW };
 enum rb_atomic_op { RB_OP_FADD, RB_OP_CSWAP };
 enum rb_role { RB_ROLE_CLIENT, RB_ROLE_SERVER };
+/* The QP transport (-c); the order is the option's choices "RC|UC|UD". */
+enum rb_transport { RB_TR_RC, RB_TR_UC, RB_TR_UD, RB_TR_COUNT };
+#define RB_TR_BIT(t) (1u << (t))
 
 /* One sweep axis: the values a parameter takes, in order. */
 struct rb_axis {
@@ -61,6 +64,10 @@ struct rb_params {
 	uint8_t atomic_op;	 /* enum rb_atomic_op */
 	uint8_t verify;		 /* check payloads */
 	uint8_t use_cm;		 /* connect with librdmacm */
+	uint8_t transport;	 /* enum rb_transport */
+	uint32_t sl;		 /* service level of the path */
+	uint32_t tclass;	 /* GRH traffic class */
+	uint32_t flow_label;	 /* GRH flow label, 20 bits */
 };
 
 /* A repeatable option's values, in the order given. */
@@ -169,5 +176,8 @@ extern volatile sig_atomic_t rb_interrupted;
 
 /* The atomic operation as the wire and the outputs spell it. */
 const char *rb_op_name(enum rb_atomic_op op);
+
+/* The transport as -c, the wire and the outputs spell it: "RC", "UC", "UD". */
+const char *rb_transport_name(unsigned int t);
 
 #endif

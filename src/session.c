@@ -101,12 +101,25 @@ static int check_limits(struct session *s)
 	return 0;
 }
 
-/* Both regions hold the largest message; atomics need 8 aligned bytes. */
+/* Where a receive's payload starts: a UD receive begins with the GRH. */
+static uint32_t rx_offset(const struct rb_params *p)
+{
+	return p->transport == RB_TR_UD ? RB_GRH_BYTES : 0;
+}
+
+/* Both regions hold the largest message (and the GRH); atomics need 8 aligned bytes. */
 static size_t region_size(const struct rb_params *p)
 {
 	uint64_t size = rb_axis_max(&p->size);
 
-	return (size_t)((size < 64 ? 64 : size) + 63) & ~(size_t)63;
+	return (size_t)((size < 64 ? 64 : size) + rx_offset(p) + 63) & ~(size_t)63;
+}
+
+static enum ibv_qp_type qp_type(const struct rb_params *p)
+{
+	static const enum ibv_qp_type types[RB_TR_COUNT] = { IBV_QPT_RC, IBV_QPT_UC, IBV_QPT_UD };
+
+	return types[p->transport]; /* in range: the plan was validated */
 }
 
 static int create_qps(struct session *s)
@@ -124,7 +137,7 @@ static int create_qps(struct session *s)
 	for (i = 0; !ret && i < r->nqp; i++) {
 		caps = (struct rb_qp_caps){ (uint32_t)rb_axis_max(&s->p.tx_depth),
 					    recv ? r->rx_depth : 1, s->p.inline_size };
-		ret = rb_qp_create(&r->dev, r->cq, &caps, &r->qp[i]);
+		ret = rb_qp_create(&r->dev, r->cq, qp_type(&s->p), &caps, &r->qp[i]);
 		r->inline_max = caps.inline_size;
 	}
 	if (!ret && r->inline_max < s->p.inline_size && s->t->inline_ok)
@@ -176,6 +189,9 @@ static int open_resources(struct session *s, const struct sockaddr *local)
 		return ret;
 	}
 	r->region = region_size(&s->p);
+	r->rx_off = rx_offset(&s->p);
+	r->ud = s->p.transport == RB_TR_UD;
+	r->lossy = s->p.transport != RB_TR_RC;
 	s->buf_len = 2 * r->region;
 	r->buf = rb_place_alloc(s->buf_len, s->rep.place.mem_node);
 	if (!r->buf) {
@@ -195,7 +211,10 @@ static int open_resources(struct session *s, const struct sockaddr *local)
 static void close_resources(struct session *s)
 {
 	struct rb_run *r = &s->run;
+	uint32_t i;
 
+	for (i = 0; i < r->nqp; i++)
+		rb_ah_destroy(&r->dev, r->ah[i]);
 	rb_resources_close(&r->dev, r->qp, r->nqp, r->cq, r->mr);
 	if (r->buf)
 		rb_place_free(r->buf, s->buf_len);
@@ -247,6 +266,19 @@ static const char *link_name(uint8_t ll)
 	return ll == IBV_LINK_LAYER_ETHERNET ? "Ethernet (RoCE)" : "InfiniBand";
 }
 
+/* A UD message is one packet: the largest size must fit the path MTU. */
+static int check_ud_size(struct session *s, uint32_t mtu)
+{
+	uint64_t size = rb_axis_max(&s->p.size);
+
+	if (s->p.transport != RB_TR_UD || size <= mtu)
+		return 0;
+	rb_err("-s/--size %llu exceeds the path MTU of %u bytes: a -c UD message is one packet",
+	       (unsigned long long)size, mtu);
+	s->usage = true;
+	return -EINVAL;
+}
+
 /*
  * MTU, reads in flight: what both ends can do, and what was asked.  Ports
  * of different link layers cannot reach each other: named, not tried.
@@ -282,20 +314,30 @@ static int negotiate(struct session *s, const struct rb_msg_conn *me)
 		rd = s->p.outstanding;
 	r->rd_atom = (uint8_t)(rd ? rd : 1);
 	s->rep.path_mtu = mtu;
-	return 0;
+	return check_ud_size(s, mtu);
+}
+
+/* --sl, --tclass, --flow-label: the plan's, for both sides' address vectors. */
+static struct rb_av path_av(const struct rb_params *p)
+{
+	return (struct rb_av){ .sl = (uint8_t)p->sl,
+			       .tclass = (uint8_t)p->tclass,
+			       .flow_label = p->flow_label };
 }
 
 /* -R: the CM connects the QPs; the server listens before it answers CONN. */
 static int cm_connect(struct session *s)
 {
 	struct rb_run *r = &s->run;
+	const struct rb_av av = path_av(&s->p);
 	struct rb_cm_conn c = { &r->dev,
 				r->qp,
 				r->nqp,
 				qp_access(s),
 				r->path_mtu,
 				r->rd_atom,
-				(struct sockaddr *)&s->local };
+				(struct sockaddr *)&s->local,
+				&av };
 
 	if (s->role == RB_ROLE_SERVER)
 		return rb_cm_accept(&s->cm, &c);
@@ -308,11 +350,15 @@ static int qp_connect(struct session *s, const struct rb_msg_conn *me)
 	uint32_t i;
 	int ret = 0;
 
+	const struct rb_av av = path_av(&s->p);
+
 	if (s->p.use_cm)
 		return cm_connect(s);
 	for (i = 0; i < r->nqp && !ret; i++)
 		ret = rb_qp_connect(&r->dev, r->qp[i], qp_access(s), me->qp[i].psn,
-				    &r->remote.qp[i], r->path_mtu, r->rd_atom);
+				    &r->remote.qp[i], r->path_mtu, r->rd_atom, &av);
+	for (i = 0; r->ud && i < r->nqp && !ret; i++)
+		ret = rb_ah_create(&r->dev, &r->remote.qp[i], &av, &r->ah[i]);
 	return ret;
 }
 

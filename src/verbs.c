@@ -433,6 +433,11 @@ enum ibv_mtu rb_mtu_from_bytes(uint32_t bytes)
 	return 0;
 }
 
+static const char *qpt_name(enum ibv_qp_type t)
+{
+	return t == IBV_QPT_UD ? "UD" : t == IBV_QPT_UC ? "UC" : "RC";
+}
+
 int rb_cq_create(struct rb_dev *d, int cqe, struct ibv_cq **cq)
 {
 	int ret;
@@ -448,7 +453,8 @@ int rb_cq_create(struct rb_dev *d, int cqe, struct ibv_cq **cq)
 	return 0;
 }
 
-int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, struct rb_qp_caps *caps, struct ibv_qp **qp)
+int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, enum ibv_qp_type type,
+		 struct rb_qp_caps *caps, struct ibv_qp **qp)
 {
 	struct ibv_qp_init_attr a;
 	uint32_t inl = caps->inline_size;
@@ -460,7 +466,7 @@ int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, struct rb_qp_caps *caps, s
 		a = (struct ibv_qp_init_attr){
 			.send_cq = cq,
 			.recv_cq = cq,
-			.qp_type = IBV_QPT_RC,
+			.qp_type = type,
 			.cap = { .max_send_wr = caps->send_wr,
 				 .max_recv_wr = caps->recv_wr,
 				 .max_send_sge = 1,
@@ -474,8 +480,8 @@ int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, struct rb_qp_caps *caps, s
 	}
 	if (!*qp) {
 		ret = -errno;
-		rb_err("%s: ibv_create_qp(send %u, recv %u): %s", d->name, caps->send_wr,
-		       caps->recv_wr, strerror(errno));
+		rb_err("%s: ibv_create_qp(%s, send %u, recv %u): %s", d->name, qpt_name(type),
+		       caps->send_wr, caps->recv_wr, strerror(errno));
 		return ret;
 	}
 	caps->send_wr = a.cap.max_send_wr;
@@ -516,8 +522,24 @@ static int modify(struct rb_dev *d, struct ibv_qp *qp, struct ibv_qp_attr *a, in
 	return -ret;
 }
 
+/* The address of @r, with @av's path fields: a GRH whenever a GID is in use (RoCE). */
+static void fill_ah(const struct rb_dev *d, const struct rb_qp_info *r, const struct rb_av *av,
+		    struct ibv_ah_attr *ah)
+{
+	*ah = (struct ibv_ah_attr){ .dlid = r->lid, .sl = av->sl, .port_num = d->port };
+	if (d->gid_index < 0)
+		return;
+	ah->is_global = 1;
+	memcpy(ah->grh.dgid.raw, r->gid, 16);
+	ah->grh.sgid_index = (uint8_t)d->gid_index;
+	ah->grh.hop_limit = 64;
+	ah->grh.traffic_class = av->tclass;
+	ah->grh.flow_label = av->flow_label;
+}
+
+/* RC and UC: the peer's address and QP; RC adds its reads and RNR timer. */
 static int to_rtr(struct rb_dev *d, struct ibv_qp *qp, const struct rb_qp_info *r, enum ibv_mtu mtu,
-		  uint8_t rd_atom)
+		  uint8_t rd_atom, const struct rb_av *av)
 {
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_RTR,
@@ -526,28 +548,19 @@ static int to_rtr(struct rb_dev *d, struct ibv_qp *qp, const struct rb_qp_info *
 		.rq_psn = r->psn,
 		.max_dest_rd_atomic = rd_atom,
 		.min_rnr_timer = 12, /* 0.64 ms: short, for receivers reposting late */
-		.ah_attr = { .dlid = r->lid, .sl = 0, .port_num = d->port },
 	};
+	int mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
 
-	if (d->gid_index >= 0) {
-		a.ah_attr.is_global = 1;
-		memcpy(a.ah_attr.grh.dgid.raw, r->gid, 16);
-		a.ah_attr.grh.sgid_index = (uint8_t)d->gid_index;
-		a.ah_attr.grh.hop_limit = 64;
-	}
-	return modify(d, qp, &a,
-		      IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN |
-			      IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER,
-		      "RTR");
+	fill_ah(d, r, av, &a.ah_attr);
+	if (qp->qp_type == IBV_QPT_RC)
+		mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
+	return modify(d, qp, &a, mask, "RTR");
 }
 
-int rb_qp_connect(struct rb_dev *d, struct ibv_qp *qp, int access, uint32_t local_psn,
-		  const struct rb_qp_info *remote, enum ibv_mtu mtu, uint8_t rd_atom)
+/* RC only: retries and reads in flight; UC and UD send with a PSN alone. */
+static int to_rts(struct rb_dev *d, struct ibv_qp *qp, uint32_t local_psn, uint8_t rd_atom)
 {
-	struct ibv_qp_attr init = { .qp_state = IBV_QPS_INIT,
-				    .port_num = d->port,
-				    .qp_access_flags = access };
-	struct ibv_qp_attr rts = {
+	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_RTS,
 		.timeout = 14, /* 4.096 us * 2^14 = 67 ms per try */
 		.retry_cnt = 7,
@@ -555,16 +568,64 @@ int rb_qp_connect(struct rb_dev *d, struct ibv_qp *qp, int access, uint32_t loca
 		.sq_psn = local_psn & 0xffffff,
 		.max_rd_atomic = rd_atom,
 	};
+	int mask = IBV_QP_STATE | IBV_QP_SQ_PSN;
+
+	if (qp->qp_type == IBV_QPT_RC)
+		mask |= IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
+			IBV_QP_MAX_QP_RD_ATOMIC;
+	return modify(d, qp, &a, mask, "RTS");
+}
+
+/* UD takes a Q_Key where the connected transports take remote rights. */
+static int to_init(struct rb_dev *d, struct ibv_qp *qp, int access)
+{
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = d->port };
+	int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT;
+
+	if (qp->qp_type == IBV_QPT_UD) {
+		a.qkey = RB_UD_QKEY;
+		mask |= IBV_QP_QKEY;
+	} else {
+		a.qp_access_flags = (unsigned int)access;
+		mask |= IBV_QP_ACCESS_FLAGS;
+	}
+	return modify(d, qp, &a, mask, "INIT");
+}
+
+int rb_qp_connect(struct rb_dev *d, struct ibv_qp *qp, int access, uint32_t local_psn,
+		  const struct rb_qp_info *remote, enum ibv_mtu mtu, uint8_t rd_atom,
+		  const struct rb_av *av)
+{
+	struct ibv_qp_attr rtr = { .qp_state = IBV_QPS_RTR };
 	int ret;
 
-	ret = modify(d, qp, &init,
-		     IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT | IBV_QP_ACCESS_FLAGS, "INIT");
-	if (!ret)
-		ret = to_rtr(d, qp, remote, mtu, rd_atom);
-	if (!ret)
-		ret = modify(d, qp, &rts,
-			     IBV_QP_STATE | IBV_QP_TIMEOUT | IBV_QP_RETRY_CNT | IBV_QP_RNR_RETRY |
-				     IBV_QP_SQ_PSN | IBV_QP_MAX_QP_RD_ATOMIC,
-			     "RTS");
-	return ret;
+	ret = to_init(d, qp, access);
+	if (!ret && qp->qp_type == IBV_QPT_UD)
+		ret = modify(d, qp, &rtr, IBV_QP_STATE, "RTR");
+	else if (!ret)
+		ret = to_rtr(d, qp, remote, mtu, rd_atom, av);
+	return ret ? ret : to_rts(d, qp, local_psn, rd_atom);
+}
+
+int rb_ah_create(struct rb_dev *d, const struct rb_qp_info *remote, const struct rb_av *av,
+		 struct ibv_ah **ah)
+{
+	struct ibv_ah_attr a;
+	int ret;
+
+	fill_ah(d, remote, av, &a);
+	*ah = ibv_create_ah(d->pd, &a);
+	if (!*ah) {
+		ret = lib_errno(errno);
+		rb_err("%s port %u: ibv_create_ah for qp 0x%x: %s", d->name, d->port, remote->qpn,
+		       strerror(errno));
+		return ret;
+	}
+	return 0;
+}
+
+void rb_ah_destroy(struct rb_dev *d, struct ibv_ah *ah)
+{
+	if (ah)
+		destroyed(d, "ibv_destroy_ah", ibv_destroy_ah(ah));
 }

@@ -89,8 +89,9 @@ struct rb_qp_caps {
 	uint32_t send_wr, recv_wr, inline_size; /* in: wanted; out: granted */
 };
 
-/* rb_qp_create() - RC QP on @cq for both queues; @caps updated. */
-int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, struct rb_qp_caps *caps, struct ibv_qp **qp);
+/* rb_qp_create() - a QP of @type (RC, UC, UD) on @cq for both queues; @caps updated. */
+int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, enum ibv_qp_type type,
+		 struct rb_qp_caps *caps, struct ibv_qp **qp);
 
 /* rb_mr_reg() - register @len bytes at @buf with @access. */
 int rb_mr_reg(struct rb_dev *d, void *buf, size_t len, int access, struct ibv_mr **mr);
@@ -99,11 +100,34 @@ int rb_mr_reg(struct rb_dev *d, void *buf, size_t len, int access, struct ibv_mr
 void rb_qp_info(const struct rb_dev *d, const struct ibv_qp *qp, uint32_t psn,
 		struct rb_qp_info *out);
 
+/* The Q_Key of every UD QP and WR: a constant, so it needs no exchange. */
+#define RB_UD_QKEY 0x11111111u
+/* A UD receive starts with room for the GRH, whether one came or not. */
+#define RB_GRH_BYTES 40
+
+/* What the address vector carries besides the peer's address. */
+struct rb_av {
+	uint8_t sl;	     /* service level */
+	uint8_t tclass;	     /* GRH traffic class */
+	uint32_t flow_label; /* GRH flow label, 20 bits */
+};
+
 /*
- * rb_qp_connect() - RESET -> INIT -> RTR -> RTS towards @remote, with
- * @access remote rights, path @mtu, and @rd_atom reads/atomics each way.
+ * rb_qp_connect() - RESET -> INIT -> RTR -> RTS with what @qp's transport
+ * needs: RC and UC towards @remote (address vector with @av, path @mtu;
+ * RC with @access remote rights and @rd_atom reads/atomics each way, UC
+ * with @access alone); UD with the Q_Key, and no peer at all (each WR
+ * names its own, through rb_ah_create()).
  */
 int rb_qp_connect(struct rb_dev *d, struct ibv_qp *qp, int access, uint32_t local_psn,
-		  const struct rb_qp_info *remote, enum ibv_mtu mtu, uint8_t rd_atom);
+		  const struct rb_qp_info *remote, enum ibv_mtu mtu, uint8_t rd_atom,
+		  const struct rb_av *av);
+
+/* rb_ah_create() - an address handle for UD sends to @remote, with @av. */
+int rb_ah_create(struct rb_dev *d, const struct rb_qp_info *remote, const struct rb_av *av,
+		 struct ibv_ah **ah);
+
+/* rb_ah_destroy() - destroy @ah (NULL: nothing); a failure is a warning. */
+void rb_ah_destroy(struct rb_dev *d, struct ibv_ah *ah);
 
 #endif

@@ -36,7 +36,7 @@ void rb_fill_pattern(struct rb_run *r, uint8_t *p, uint64_t len)
 
 int rb_post_recv(struct rb_run *r, uint32_t qi)
 {
-	struct ibv_sge sge = { .addr = (uintptr_t)rb_rx(r),
+	struct ibv_sge sge = { .addr = (uintptr_t)r->buf,
 			       .length = (uint32_t)r->region,
 			       .lkey = r->mr->lkey };
 	struct ibv_recv_wr wr = { .wr_id = RB_WRID_RECV | qi, .sg_list = &sge, .num_sge = 1 }, *bad;
@@ -104,6 +104,18 @@ void rb_wrs_free(struct rb_run *r)
 	r->sge = NULL;
 }
 
+/* UD: the WRs of a chain go to QP @qi's peer; the templates are shared by all QPs. */
+static void ud_dest(struct rb_run *r, uint32_t qi, struct ibv_send_wr *wr, uint32_t n)
+{
+	uint32_t k;
+
+	for (k = 0; k < n; k++) {
+		wr[k].wr.ud.ah = r->ah[qi];
+		wr[k].wr.ud.remote_qpn = r->remote.qp[qi].qpn;
+		wr[k].wr.ud.remote_qkey = RB_UD_QKEY;
+	}
+}
+
 int rb_post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool force)
 {
 	void (*iter_wr)(struct rb_run *, struct ibv_send_wr *, uint64_t) = r->t->iter_wr;
@@ -123,6 +135,8 @@ int rb_post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool 
 	if (iter_wr)
 		for (k = 0; k < n; k++)
 			iter_wr(r, &wr[k], it0 + k);
+	if (r->ud)
+		ud_dest(r, qi, wr, n);
 	for (k = 0; k < n; k++) {
 		wr[k].send_flags = flags;
 		wr[k].wr_id = 0;
@@ -638,25 +652,77 @@ static int count_recv(struct rb_run *r, uint32_t qi)
 
 	if (r->p->verify)
 		ret = rb_verify_bytes(r, rb_rx(r), r->pt.size, r->total);
+	if (r->lossy)
+		r->k_last = rb_ticks();
 	/* Bandwidth counts from the end of the last warmup message. */
 	if (++r->total == r->p->warmup)
 		mark_start(r);
 	return ret ? ret : rb_post_recv(r, qi);
 }
 
+/*
+ * UC and UD drop a message that finds no receive posted (RC retries it):
+ * once the client's STOP is in, the messages still to come arrive within
+ * moments or never.  True when none came for LOSSY_GRACE_NS.
+ */
+#define LOSSY_GRACE_NS 200000000ULL
+
+static bool lossy_over(struct rb_run *r, int n, uint64_t *quiet)
+{
+	uint64_t now;
+
+	if (!r->lossy || !r->stopped || n > 0) {
+		*quiet = 0;
+		return false;
+	}
+	now = rb_now_ns();
+	if (!*quiet)
+		*quiet = now;
+	return now - *quiet > LOSSY_GRACE_NS;
+}
+
+/*
+ * Messages were lost: the measured interval ends at the last arrival, not
+ * after the wait for the rest; the CPU time (busy polling throughout)
+ * shrinks in proportion.
+ */
+static void lossy_end(struct rb_run *r)
+{
+	double ns_tick = rb_ns_per_tick(r), was = (double)(r->t1 - r->t0), now;
+
+	/* Nothing measured (all lost in the warmup): nothing to move. */
+	if (r->total <= r->p->warmup || r->k_last <= r->k0 || r->k_last >= r->k1 || was <= 0)
+		return;
+	r->t1 = r->t0 + (uint64_t)((double)(r->k_last - r->k0) * ns_tick);
+	r->k1 = r->k_last;
+	now = (double)(r->t1 - r->t0);
+	r->cpu1 = r->cpu0 + (uint64_t)((double)(r->cpu1 - r->cpu0) * now / was);
+}
+
 /* Server of send_bw: keep the receive queues full and count arrivals. */
 int rb_run_server_recv(struct rb_run *r)
 {
 	struct rb_idle idle = { 0 };
-	uint64_t dummy = 0;
+	uint64_t dummy = 0, quiet = 0;
 	int n;
 
 	if (!r->p->warmup)
 		mark_start(r);
-	while (!r->stopped || r->total < r->stop_count)
-		if ((n = rb_poll_step(r, &idle, &dummy, count_recv, "messages")) < 0)
+	while (!r->stopped || r->total < r->stop_count) {
+		n = rb_poll_step(r, &idle, &dummy, count_recv, "messages");
+		if (n < 0)
 			return n;
+		if (lossy_over(r, n, &quiet))
+			break;
+	}
 	mark_end(r);
+	if (r->total < r->stop_count) {
+		lossy_end(r);
+		rb_info("%s point %u: %llu of %llu messages lost: over %s, a message that finds no "
+			"receive posted is dropped (a deeper -r/--rx-depth may help)",
+			r->t->name, r->point, (unsigned long long)(r->stop_count - r->total),
+			(unsigned long long)r->stop_count, rb_transport_name(r->p->transport));
+	}
 	r->ops = r->total > r->p->warmup ? r->total - r->p->warmup : 0;
 	return 0;
 }

@@ -52,6 +52,11 @@ struct rb_run {
 	unsigned int wr_flags; /* IBV_SEND_INLINE or 0 */
 	struct rb_msg_conn remote;
 	enum ibv_mtu path_mtu;
+	/* UD: each WR names its peer, the address handle of its QP's peer. */
+	bool ud;
+	struct ibv_ah *ah[RB_MAX_QPS];
+	uint32_t rx_off; /* where a receive's payload lands: after the GRH on UD */
+	bool lossy;	 /* UC, UD: a message that finds no receive is dropped */
 
 	/* The point being measured. */
 	uint32_t point;
@@ -71,6 +76,7 @@ struct rb_run {
 	uint32_t hb_posts;   /* client: chains posted since the last clock look */
 	uint64_t hb_next;    /* ticks: when the next heartbeat is due */
 	uint64_t heard;	     /* server: when the client was last heard, ns */
+	uint64_t k_last;     /* lossy: ticks of the last receive */
 };
 
 /*
@@ -79,9 +85,10 @@ struct rb_run {
  */
 extern bool rb_hook_bad_verify;
 
+/* Where a message to this side lands (a UD receive's payload follows the GRH). */
 static inline uint8_t *rb_rx(struct rb_run *r)
 {
-	return r->buf;
+	return r->buf + r->rx_off;
 }
 
 static inline uint8_t *rb_tx(struct rb_run *r)
@@ -105,7 +112,7 @@ int rb_verify_bytes(struct rb_run *r, const uint8_t *p, uint64_t len, uint64_t i
 /* rb_fill_pattern() - write the point's pattern into @len bytes at @p. */
 void rb_fill_pattern(struct rb_run *r, uint8_t *p, uint64_t len);
 
-/* rb_post_recv() - one receive of a whole region on QP @qi. */
+/* rb_post_recv() - one receive of a whole rx region (GRH space included) on QP @qi. */
 int rb_post_recv(struct rb_run *r, uint32_t qi);
 
 /* rb_fill_recv_queues() - top every QP's receive queue up to rx_depth. */

@@ -100,6 +100,12 @@ static const struct want wants[] = {
 	{ "verify", 0, RB_OPT_FLAG, PRM(verify), 0, 0, 1, false, false, NULL, T_TESTS },
 	{ "rdma-cm", 'R', RB_OPT_FLAG, PRM(use_cm), 0, 0, 1, false, false, NULL, T_TESTS },
 	{ "mtu", 'm', RB_OPT_U32, PRM(mtu), 0, 256, 4096, true, false, NULL, T_TESTS },
+	{ "connection", 'c', RB_OPT_CHOICE, PRM(transport), 0, 0, 2, false, false, "RC|UC|UD",
+	  T_TESTS },
+	{ "sl", 'S', RB_OPT_U32, PRM(sl), 0, 0, 15, false, false, NULL, T_TESTS },
+	{ "tclass", 0, RB_OPT_U32, PRM(tclass), 0, 0, 255, false, false, NULL, T_TESTS },
+	{ "flow-label", 0, RB_OPT_U32, PRM(flow_label), 0, 0, 0xfffff, false, false, NULL,
+	  T_TESTS },
 	{ "device", 'd', RB_OPT_STR, LOC(device), SZ(device), 0, 0, false, false, NULL, T_ALL },
 	{ "ib-port", 'i', RB_OPT_I32, LOC(ib_port), 0, 1, 255, false, false, NULL, T_RUN },
 	{ "gid-index", 'x', RB_OPT_I32, LOC(gid_index), 0, 0, 4095, false, false, NULL, T_RUN },
@@ -1313,6 +1319,61 @@ static void man_escape(const char *s, char *out, size_t len)
 }
 
 /* perftest's spellings reach the same rows, and clash with no name. */
+/* -c, --sl, --tclass, --flow-label: parsing, ranges, and what each test runs over. */
+static void test_transport(void **state)
+{
+	char err[256];
+	struct rb_cli c;
+
+	(void)state;
+	CHECK_OK(FINISH(&c, T_SEND_LAT, err, NULL), err);
+	assert_int_equal(c.p.transport, RB_TR_RC);
+	CHECK_OK(FINISH(&c, T_SEND_BW, err, "-c", "UD", "-s", "1024", "--sl", "15", "--tclass",
+			"255", "--flow-label", "1048575"),
+		 err);
+	assert_int_equal(c.p.transport, RB_TR_UD);
+	assert_int_equal(c.p.sl, 15);
+	assert_int_equal(c.p.tclass, 255);
+	assert_int_equal(c.p.flow_label, 0xfffff);
+	CHECK_OK(FINISH(&c, T_SEND_LAT, err, "--connection", "UD", "-S", "3", "--flow_label", "7"),
+		 err);
+	assert_int_equal(c.p.sl, 3);
+	assert_int_equal(c.p.flow_label, 7);
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "-c", "UC"), err);
+	assert_int_equal(c.p.transport, RB_TR_UC);
+	CHECK_OK(FINISH(&c, T_WRITE_LAT, err, "-c", "UC", "-R", "--tos", "32"), err);
+	assert_int_equal(c.p.tclass, 32);
+	CHECK_OK(FINISH(&c, T_READ_BW, err, "-c", "RC"), err);
+
+	/* What a transport cannot do names both. */
+	CHECK_ERR(FINISH(&c, T_WRITE_BW, err, "-c", "UD"), err, "-c UD does not apply to write_bw",
+		  "RC, UC");
+	CHECK_ERR(FINISH(&c, T_WRITE_LAT, err, "-c", "UD"), err, "-c UD", "write_lat");
+	CHECK_ERR(FINISH(&c, T_READ_BW, err, "-c", "UC"), err, "-c UC does not apply to read_bw");
+	CHECK_ERR(FINISH(&c, T_READ_LAT, err, "-c", "UD"), err, "-c UD", "read_lat");
+	CHECK_ERR(FINISH(&c, T_ATOMIC, err, "-c", "UC", "--mode", "bw"), err,
+		  "-c UC does not apply to atomic_bw");
+	CHECK_ERR(FINISH(&c, T_ATOMIC_LAT, err, "-c", "UD"), err, "-c UD", "atomic_lat");
+	CHECK_ERR(FINISH(&c, T_SEND_LAT, err, "-c", "UD", "-R"), err, "-R/--rdma-cm", "-c UD");
+	CHECK_ERR(FINISH(&c, T_SEND_BW, err, "-c", "UD", "-m", "1024", "-s", "64,2048"), err,
+		  "-s/--size 2048", "-m/--mtu 1024", "-c UD");
+	CHECK_OK(FINISH(&c, T_SEND_BW, err, "-c", "UD", "-m", "1024", "-s", "64,1024"), err);
+
+	/* Ranges name the option. */
+	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "-c", "XRC"), err, "-c/--connection 'XRC'",
+		  "RC|UC|UD");
+	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "-c", "ud"), err, "-c/--connection");
+	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--sl", "16"), err, "-S/--sl 16", "0..15");
+	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--tclass", "256"), err, "--tclass 256", "0..255");
+	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--flow-label", "1048576"), err,
+		  "--flow-label 1048576", "0..1048575");
+	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--flow_label", "-1"), err, "--flow-label");
+	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "-c", "UD", "-c", "RC"), err,
+		  "-c/--connection given twice");
+	/* The plan's, not the server's. */
+	CHECK_ERR(PARSE(&c, T_SERVER, err, "-c", "UD"), err, "does not apply to server");
+}
+
 static void test_perftest_aliases(void **state)
 {
 	char err[256], *buf = NULL;
@@ -1509,6 +1570,7 @@ int main(void)
 		cmocka_unit_test(test_usage),
 		cmocka_unit_test(test_man_options),
 		cmocka_unit_test(test_perftest_aliases),
+		cmocka_unit_test(test_transport),
 		cmocka_unit_test(test_parse_resets_getopt),
 		cmocka_unit_test(test_flag_with_argument),
 		cmocka_unit_test(test_default_signal_fits_depth),

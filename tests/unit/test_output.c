@@ -78,6 +78,10 @@ static void init_params(void)
 	bw_params.outstanding = 16;
 	bw_params.mtu = 4096;
 	bw_params.use_cm = 1;
+	bw_params.transport = RB_TR_UC;
+	bw_params.sl = 7;
+	bw_params.tclass = 184;
+	bw_params.flow_label = 0xfffff;
 }
 
 static void lat_report(struct rb_report *r)
@@ -515,6 +519,10 @@ static void test_json_lat(void **state)
 	assert_jnull(p, "mtu");
 	assert_true(json_is_true(jget(p, "verify")));
 	assert_true(json_is_false(jget(p, "rdma_cm")));
+	assert_jstr(p, "transport", "RC");
+	assert_jint(p, "sl", 0);
+	assert_jint(p, "tclass", 0);
+	assert_jint(p, "flow_label", 0);
 
 	assert_jint(jget(doc, "placement"), "device_numa_node", 1);
 	assert_jstr(jget(doc, "placement"), "cpus", "1");
@@ -569,6 +577,10 @@ static void test_json_bw(void **state)
 	assert_jint(p, "duration_s", 5);
 	assert_jint(p, "mtu", 4096);
 	assert_true(json_is_true(jget(p, "rdma_cm")));
+	assert_jstr(p, "transport", "UC");
+	assert_jint(p, "sl", 7);
+	assert_jint(p, "tclass", 184);
+	assert_jint(p, "flow_label", 0xfffff);
 	assert_jstr(jget(doc, "placement"), "cpus", "0-3 8");
 	assert_true(json_is_false(jget(jget(doc, "placement"), "local")));
 

@@ -131,6 +131,53 @@ static void unused_options_refused(void **state)
 	REFUSED(r, 0, "--inline does not apply to read_bw");
 }
 
+/* A peer's -c, --sl, --tclass and --flow-label, as the CLI gets them. */
+static void transport_from_peer(void **state)
+{
+	struct rb_params w = plan_of("write_bw"), s = plan_of("send_bw"), p;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	/* Every row runs over RC: the default must pass for each. */
+	for (i = 0; rb_benches[i]; i++)
+		assert_true(rb_benches[i]->transports & RB_TR_BIT(RB_TR_RC));
+	p = w;
+	p.transport = RB_TR_UD;
+	REFUSED(p, 0, "-c UD does not apply to write_bw: it runs over RC, UC");
+	p = plan_of("atomic_bw");
+	p.transport = RB_TR_UC;
+	REFUSED(p, 0, "-c UC does not apply to atomic_bw: it runs over RC");
+	p = w;
+	p.transport = 3;
+	REFUSED(p, 0, "-c/--connection 3 is out of range (0..2)");
+	p = w;
+	p.transport = 255;
+	REFUSED(p, 0, "-c/--connection 255 is out of range");
+	p = s;
+	p.sl = 16;
+	REFUSED(p, 0, "-S/--sl 16 is out of range (0..15)");
+	p = s;
+	p.tclass = 256;
+	REFUSED(p, 0, "--tclass 256 is out of range (0..255)");
+	p = s;
+	p.flow_label = 0x100000;
+	REFUSED(p, 0, "--flow-label 1048576 is out of range (0..1048575)");
+	p = s;
+	p.transport = RB_TR_UD;
+	p.use_cm = 1;
+	REFUSED(p, 0, "-R/--rdma-cm does not apply to -c UD");
+	p = s;
+	p.transport = RB_TR_UD;
+	p.mtu = 256;
+	REFUSED(p, 0, "-s/--size 65536 exceeds -m/--mtu 256");
+	rb_axis_set1(&p.size, 256);
+	p.sl = 15;
+	p.tclass = 255;
+	p.flow_label = 0xfffff;
+	assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), 0);
+}
+
 static void cross_rules(void **state)
 {
 	struct rb_params p = plan_of("write_bw"), q;
@@ -175,7 +222,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(defaults_pass),      cmocka_unit_test(zeros_refused),
 		cmocka_unit_test(odd_values_refused), cmocka_unit_test(unused_options_refused),
-		cmocka_unit_test(cross_rules),	      cmocka_unit_test(memory_budget),
+		cmocka_unit_test(cross_rules),	      cmocka_unit_test(transport_from_peer),
+		cmocka_unit_test(memory_budget),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
