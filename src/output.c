@@ -159,6 +159,10 @@ static json_t *jparams(const struct rb_params *p)
 	bad |= json_object_set_new(o, "mtu", p->mtu ? json_integer(p->mtu) : json_null());
 	bad |= json_object_set_new(o, "verify", json_boolean(p->verify));
 	bad |= json_object_set_new(o, "rdma_cm", json_boolean(p->use_cm));
+	bad |= json_object_set_new(o, "hugepages", json_boolean(p->hugepages));
+	bad |= json_object_set_new(o, "odp", json_boolean(p->odp));
+	bad |= json_object_set_new(o, "mr_per_qp", json_boolean(p->mr_per_qp));
+	bad |= json_object_set_new(o, "srq", json_boolean(p->srq));
 	return jdone(o, bad);
 }
 

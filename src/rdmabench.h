@@ -61,6 +61,11 @@ struct rb_params {
 	uint8_t atomic_op;	 /* enum rb_atomic_op */
 	uint8_t verify;		 /* check payloads */
 	uint8_t use_cm;		 /* connect with librdmacm */
+	/* Memory (wire v4): where buffers come from and how they are registered. */
+	uint8_t hugepages; /* buffers in 2 MiB huge pages */
+	uint8_t odp;	   /* on-demand paging MRs (IBV_ACCESS_ON_DEMAND) */
+	uint8_t mr_per_qp; /* one buffer and MR per QP instead of one shared */
+	uint8_t srq;	   /* one shared receive queue for the point's QPs */
 };
 
 /* A repeatable option's values, in the order given. */

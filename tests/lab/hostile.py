@@ -19,7 +19,7 @@ import time
 HELLO, PARAMS, ERROR, OK = 1, 2, 6, 8
 
 
-def frame(typ, body=b"", version=3, length=None):
+def frame(typ, body=b"", version=4, length=None):
     n = len(body) if length is None else length
     return struct.pack(">IHHI", 0x52444D42, version, typ, n) + body
 
@@ -34,15 +34,16 @@ def axis(*vals):
 
 
 def params(test="write_bw", size=(65536,), batch=(1,), signal=(64,), qps=(1,), tx=(128,),
-           iters=100, duration=0, warmup=10, rx=512, inline=0, outstanding=0, mtu=0, op=0):
+           iters=100, duration=0, warmup=10, rx=512, inline=0, outstanding=0, mtu=0, op=0,
+           hugepages=0, odp=0, mr_per_qp=0, srq=0):
     return (s16(test) + axis(*size) + axis(*batch) + axis(*signal) + axis(*qps) + axis(*tx) +
-            struct.pack(">QIQIIIIBBB", iters, duration, warmup, rx, inline, outstanding, mtu,
-                        op, 0, 0))
+            struct.pack(">QIQIIIIBBBBBBB", iters, duration, warmup, rx, inline, outstanding, mtu,
+                        op, 0, 0, hugepages, odp, mr_per_qp, srq))
 
 
 def hello(test="write_bw"):
     return frame(HELLO, s16("hostile") + s16(test) + s16("elsewhere") + s16("") + s16(""),
-                 version=3)
+                 version=4)
 
 
 def read_answer(sock, limit=10.0):
@@ -82,6 +83,9 @@ PLANS = {
     "qps100000": dict(qps=(100000,)),
     "signal0": dict(signal=(0,)),
     "oom": dict(qps=(64,), tx=(32768,)),
+    "srq_write": dict(srq=1),
+    "odp2": dict(odp=2),
+    "mrq_oom": dict(qps=(64,), size=(64 << 20,), mr_per_qp=1),
 }
 
 

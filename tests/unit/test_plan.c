@@ -170,12 +170,63 @@ static void memory_budget(void **state)
 	REFUSED(p, 1ULL << 30, "lower");
 }
 
+/* The memory flags from a peer: flags are 0 or 1; --srq only where receives are. */
+static void memory_flags(void **state)
+{
+	const char *tests[] = { "send_lat", "send_bw", "write_bw", "read_bw", "atomic_bw" };
+	struct rb_params p;
+	char err[512];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		p = plan_of(tests[i]);
+		p.hugepages = p.odp = p.mr_per_qp = 1;
+		p.srq = rb_bench_find(tests[i])->needs_recv;
+		assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), 0);
+	}
+	p = plan_of("write_bw");
+	p.srq = 1;
+	REFUSED(p, 0, "--srq does not apply to write_bw");
+	p = plan_of("read_lat");
+	p.srq = 1;
+	REFUSED(p, 0, "--srq does not apply to read_lat");
+	p = plan_of("send_bw");
+	p.hugepages = 2;
+	REFUSED(p, 0, "--hugepages 2 is out of range (0..1)");
+	p = plan_of("send_bw");
+	p.odp = 0xff;
+	REFUSED(p, 0, "--odp 255 is out of range");
+	p = plan_of("send_bw");
+	p.mr_per_qp = 7;
+	REFUSED(p, 0, "--mr-per-qp 7 is out of range");
+	p = plan_of("send_lat");
+	p.srq = 2;
+	REFUSED(p, 0, "--srq 2 is out of range");
+}
+
+/* --mr-per-qp: one buffer pair per QP counts against the budget. */
+static void mr_per_qp_memory(void **state)
+{
+	struct rb_params p = plan_of("write_bw");
+	uint64_t one;
+
+	(void)state;
+	rb_axis_set1(&p.qps, 64);
+	rb_axis_set1(&p.size, 16ULL << 20);
+	one = rb_plan_mem(&p);
+	p.mr_per_qp = 1;
+	assert_true(rb_plan_mem(&p) >= one + 63 * 2 * (16ULL << 20));
+	REFUSED(p, 1ULL << 30, "the plan needs about");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(defaults_pass),      cmocka_unit_test(zeros_refused),
 		cmocka_unit_test(odd_values_refused), cmocka_unit_test(unused_options_refused),
 		cmocka_unit_test(cross_rules),	      cmocka_unit_test(memory_budget),
+		cmocka_unit_test(memory_flags),	      cmocka_unit_test(mr_per_qp_memory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
