@@ -174,6 +174,23 @@ static void memory_budget(void **state)
 static void memory_flags(void **state)
 {
 	const char *tests[] = { "send_lat", "send_bw", "write_bw", "read_bw", "atomic_bw" };
+	static const struct {
+		const char *test;
+		size_t off;
+		uint8_t v;
+		const char *want;
+	} bad[] = {
+		{ "write_bw", offsetof(struct rb_params, srq), 1,
+		  "--srq does not apply to write_bw" },
+		{ "read_lat", offsetof(struct rb_params, srq), 1,
+		  "--srq does not apply to read_lat" },
+		{ "send_bw", offsetof(struct rb_params, hugepages), 2,
+		  "--hugepages 2 is out of range (0..1)" },
+		{ "send_bw", offsetof(struct rb_params, odp), 0xff, "--odp 255 is out of range" },
+		{ "send_bw", offsetof(struct rb_params, mr_per_qp), 7,
+		  "--mr-per-qp 7 is out of range" },
+		{ "send_lat", offsetof(struct rb_params, srq), 2, "--srq 2 is out of range" },
+	};
 	struct rb_params p;
 	char err[512];
 	size_t i;
@@ -185,24 +202,11 @@ static void memory_flags(void **state)
 		p.srq = rb_bench_find(tests[i])->needs_recv;
 		assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), 0);
 	}
-	p = plan_of("write_bw");
-	p.srq = 1;
-	REFUSED(p, 0, "--srq does not apply to write_bw");
-	p = plan_of("read_lat");
-	p.srq = 1;
-	REFUSED(p, 0, "--srq does not apply to read_lat");
-	p = plan_of("send_bw");
-	p.hugepages = 2;
-	REFUSED(p, 0, "--hugepages 2 is out of range (0..1)");
-	p = plan_of("send_bw");
-	p.odp = 0xff;
-	REFUSED(p, 0, "--odp 255 is out of range");
-	p = plan_of("send_bw");
-	p.mr_per_qp = 7;
-	REFUSED(p, 0, "--mr-per-qp 7 is out of range");
-	p = plan_of("send_lat");
-	p.srq = 2;
-	REFUSED(p, 0, "--srq 2 is out of range");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		p = plan_of(bad[i].test);
+		*(uint8_t *)((char *)&p + bad[i].off) = bad[i].v;
+		REFUSED(p, 0, bad[i].want);
+	}
 }
 
 /* --mr-per-qp: one buffer pair per QP counts against the budget. */
