@@ -59,7 +59,8 @@ struct rb_bench {
 	uint32_t default_inline;  /* -I when not given (latency tests inline small sends) */
 	int client_access;	  /* remote rights on each side's MR */
 	int server_access;
-	double lat_scale; /* 0.5: one-way from a round trip; 1: round trip */
+	uint32_t odp_caps; /* rc_odp_caps bits (IBV_ODP_SUPPORT_*) --odp needs */
+	double lat_scale;  /* 0.5: one-way from a round trip; 1: round trip */
 
 	/* Hooks.  Once per connection, after the QPs reached RTS. */
 	int (*setup)(struct rb_run *r);
@@ -69,8 +70,8 @@ struct rb_bench {
 	int (*run)(struct rb_run *r);
 	/* After a point: compute this side's result. */
 	int (*report)(struct rb_run *r, struct rb_result *res);
-	/* Fill the verb's part of a WR template, once per point. */
-	void (*prep_wr)(struct rb_run *r, struct ibv_send_wr *wr);
+	/* Fill the verb's part of a WR template of QP @qi, once per point. */
+	void (*prep_wr)(struct rb_run *r, struct ibv_send_wr *wr, uint32_t qi);
 	/* Optional: what changes with each iteration @it, at post time. */
 	void (*iter_wr)(struct rb_run *r, struct ibv_send_wr *wr, uint64_t it);
 };

@@ -17,15 +17,15 @@
 
 #include "xfer.h"
 
-static void atomic_prep(struct rb_run *r, struct ibv_send_wr *wr)
+static void atomic_prep(struct rb_run *r, struct ibv_send_wr *wr, uint32_t qi)
 {
 	bool cswap = r->p->atomic_op == RB_OP_CSWAP;
 
 	wr->opcode = cswap ? IBV_WR_ATOMIC_CMP_AND_SWP : IBV_WR_ATOMIC_FETCH_AND_ADD;
-	wr->sg_list->addr = (uintptr_t)rb_rx(r); /* the fetched value */
+	wr->sg_list->addr = (uintptr_t)rb_rx_of(r, qi); /* the fetched value */
 	wr->sg_list->length = 8;
-	wr->wr.atomic.remote_addr = r->remote.addr;
-	wr->wr.atomic.rkey = r->remote.rkey;
+	wr->wr.atomic.remote_addr = rb_remote_addr(r, qi);
+	wr->wr.atomic.rkey = rb_remote_rkey(r, qi);
 	wr->wr.atomic.compare_add = cswap ? 0 : 1;
 	wr->wr.atomic.swap = 0;
 }
@@ -46,8 +46,26 @@ static bool same_word(uint64_t v, uint64_t want)
 
 static int atomic_prepare(struct rb_run *r)
 {
-	memset(rb_rx(r), 0, 8);
+	uint32_t mi;
+
+	for (mi = 0; mi < r->nmr; mi++)
+		memset(rb_rx_of(r, mi), 0, 8);
 	return 0;
+}
+
+/* The server's words: one per MR with --mr-per-qp; fetch-and-adds add up. */
+static bool words_hold(struct rb_run *r, uint64_t want, uint64_t *v)
+{
+	uint64_t sum = 0, swapped = 0, w;
+	uint32_t mi;
+
+	for (mi = 0; mi < r->nmr; mi++) {
+		w = *(volatile uint64_t *)rb_rx_of(r, mi);
+		sum += w;
+		swapped += bswap_64(w);
+	}
+	*v = sum;
+	return sum == want || swapped == want;
 }
 
 static int atomic_check(struct rb_run *r, uint64_t it)
@@ -69,9 +87,8 @@ static int atomic_server(struct rb_run *r)
 
 	if (ret || !r->p->verify)
 		return ret;
-	v = *(volatile uint64_t *)rb_rx(r);
 	want = r->p->atomic_op == RB_OP_CSWAP && r->t->mode == RB_MODE_BW ? 0 : r->stop_count;
-	if (!same_word(v, want)) {
+	if (!words_hold(r, want, &v)) {
 		rb_err("verify: %s %s: after %" PRIu64 " operations the word holds %" PRIu64
 		       ", expected %" PRIu64,
 		       r->t->name, rb_op_name(r->p->atomic_op), r->stop_count, v, want);
@@ -96,8 +113,9 @@ static int atomic_bw_run(struct rb_run *r)
 #define ATOMIC_ROW                                                                           \
 	.family = "atomic", .wr_name = "atomic", .atomic = true, .bounded_by_rd_atom = true, \
 	.transports = RB_TR_BIT(RB_TR_RC), .payload_from_server = true, .fixed_size = 8,     \
-	.default_size = 8, .server_access = IBV_ACCESS_REMOTE_ATOMIC, .lat_scale = 1.0,      \
-	.prepare = atomic_prepare, .report = rb_report_generic, .prep_wr = atomic_prep
+	.default_size = 8, .server_access = IBV_ACCESS_REMOTE_ATOMIC,                        \
+	.odp_caps = IBV_ODP_SUPPORT_ATOMIC, .lat_scale = 1.0, .prepare = atomic_prepare,     \
+	.report = rb_report_generic, .prep_wr = atomic_prep
 
 const struct rb_bench rb_bench_atomic_lat = {
 	.name = "atomic_lat",

@@ -9,26 +9,40 @@
 
 #include "xfer.h"
 
-static void read_prep(struct rb_run *r, struct ibv_send_wr *wr)
+static void read_prep(struct rb_run *r, struct ibv_send_wr *wr, uint32_t qi)
 {
 	wr->opcode = IBV_WR_RDMA_READ;
-	wr->sg_list->addr = (uintptr_t)rb_rx(r); /* the data lands here */
-	wr->wr.rdma.remote_addr = r->remote.addr + r->region;
-	wr->wr.rdma.rkey = r->remote.rkey;
+	wr->sg_list->addr = (uintptr_t)rb_rx_of(r, qi); /* the data lands here */
+	wr->wr.rdma.remote_addr = rb_remote_addr(r, qi) + r->region;
+	wr->wr.rdma.rkey = rb_remote_rkey(r, qi);
 }
 
 static int read_prepare(struct rb_run *r)
 {
-	if (r->role == RB_ROLE_SERVER)
-		rb_fill_pattern(r, rb_tx(r), r->pt.size);
-	else
-		memset(rb_rx(r), 0, r->pt.size);
+	uint32_t mi;
+
+	for (mi = 0; mi < r->nmr; mi++)
+		if (r->role == RB_ROLE_SERVER)
+			rb_fill_pattern(r, rb_tx_of(r, mi), r->pt.size);
+		else
+			memset(rb_rx_of(r, mi), 0, r->pt.size);
 	return 0;
 }
 
 static int read_check(struct rb_run *r, uint64_t it)
 {
 	return rb_verify_bytes(r, rb_rx(r), r->pt.size, it);
+}
+
+/* After a stream: every buffer a read landed in holds the server's bytes. */
+static int read_check_all(struct rb_run *r)
+{
+	uint32_t qi;
+	int ret = 0;
+
+	for (qi = 0; !ret && qi < rb_buffers_used(r, r->total); qi++)
+		ret = rb_verify_bytes(r, rb_rx_of(r, qi), r->pt.size, r->total - 1);
+	return ret;
 }
 
 static int read_lat_run(struct rb_run *r)
@@ -45,7 +59,7 @@ static int read_bw_run(struct rb_run *r)
 	if (r->role == RB_ROLE_SERVER)
 		return rb_run_server_wait(r);
 	ret = rb_run_stream(r);
-	return !ret && r->p->verify ? read_check(r, r->total - 1) : ret;
+	return !ret && r->p->verify ? read_check_all(r) : ret;
 }
 
 const struct rb_bench rb_bench_read_lat = {
@@ -58,6 +72,7 @@ const struct rb_bench rb_bench_read_lat = {
 	.payload_from_server = true,
 	.default_size = 2,
 	.server_access = IBV_ACCESS_REMOTE_READ,
+	.odp_caps = IBV_ODP_SUPPORT_READ,
 	.lat_scale = 1.0,
 	.prepare = read_prepare,
 	.run = read_lat_run,
@@ -75,6 +90,7 @@ const struct rb_bench rb_bench_read_bw = {
 	.payload_from_server = true,
 	.default_size = 65536,
 	.server_access = IBV_ACCESS_REMOTE_READ,
+	.odp_caps = IBV_ODP_SUPPORT_READ,
 	.lat_scale = 1.0,
 	.prepare = read_prepare,
 	.run = read_bw_run,

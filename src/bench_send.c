@@ -9,7 +9,7 @@
 #include "clock.h"
 #include "xfer.h"
 
-static void send_prep(struct rb_run *r, struct ibv_send_wr *wr)
+static void send_prep(struct rb_run *r, struct ibv_send_wr *wr, uint32_t qi)
 {
 	wr->opcode = IBV_WR_SEND;
 }
@@ -21,8 +21,10 @@ static int send_setup(struct rb_run *r)
 
 static int send_prepare(struct rb_run *r)
 {
-	if (r->p->verify)
-		rb_fill_pattern(r, rb_tx(r), r->pt.size);
+	uint32_t mi;
+
+	for (mi = 0; mi < r->nmr && r->p->verify; mi++)
+		rb_fill_pattern(r, rb_tx_of(r, mi), r->pt.size);
 	return 0;
 }
 
@@ -31,7 +33,7 @@ static int pp_recv(struct rb_run *r, uint32_t qi)
 	int ret = 0;
 
 	if (r->p->verify)
-		ret = rb_verify_bytes(r, rb_rx(r), r->pt.size, r->rx_count);
+		ret = rb_verify_bytes(r, rb_recv_buf(r, qi) + r->rx_off, r->pt.size, r->rx_count);
 	r->rx_count++;
 	return ret ? ret : rb_post_recv(r, qi);
 }
@@ -71,6 +73,7 @@ const struct rb_bench rb_bench_send_lat = {
 	.wr_name = "SEND",
 	.transports = RB_TR_BIT(RB_TR_RC) | RB_TR_BIT(RB_TR_UC) | RB_TR_BIT(RB_TR_UD),
 	.needs_recv = true,
+	.odp_caps = IBV_ODP_SUPPORT_SEND | IBV_ODP_SUPPORT_RECV,
 	.inline_ok = true,
 	.default_size = 2,
 	.default_inline = 220,
@@ -89,6 +92,7 @@ const struct rb_bench rb_bench_send_bw = {
 	.wr_name = "SEND",
 	.transports = RB_TR_BIT(RB_TR_RC) | RB_TR_BIT(RB_TR_UC) | RB_TR_BIT(RB_TR_UD),
 	.needs_recv = true,
+	.odp_caps = IBV_ODP_SUPPORT_SEND | IBV_ODP_SUPPORT_RECV,
 	.inline_ok = true,
 	.server_reports_bw = true,
 	.default_size = 65536,

@@ -17,11 +17,11 @@ static uint8_t flag_of(uint64_t it)
 	return (uint8_t)(it % 255 + 1);
 }
 
-static void write_prep(struct rb_run *r, struct ibv_send_wr *wr)
+static void write_prep(struct rb_run *r, struct ibv_send_wr *wr, uint32_t qi)
 {
 	wr->opcode = IBV_WR_RDMA_WRITE;
-	wr->wr.rdma.remote_addr = r->remote.addr;
-	wr->wr.rdma.rkey = r->remote.rkey;
+	wr->wr.rdma.remote_addr = rb_remote_addr(r, qi);
+	wr->wr.rdma.rkey = rb_remote_rkey(r, qi);
 }
 
 /* The mark goes in before the post: inline WRs copy the buffer then. */
@@ -32,10 +32,14 @@ static void write_lat_iter(struct rb_run *r, struct ibv_send_wr *wr, uint64_t it
 
 static int write_prepare(struct rb_run *r)
 {
-	/* A stale mark from the last point must not pass for a new one. */
-	memset(rb_rx(r), 0, r->pt.size);
-	if (r->p->verify)
-		rb_fill_pattern(r, rb_tx(r), r->pt.size);
+	uint32_t mi;
+
+	for (mi = 0; mi < r->nmr; mi++) {
+		/* A stale mark from the last point must not pass for a new one. */
+		memset(rb_rx_of(r, mi), 0, r->pt.size);
+		if (r->p->verify)
+			rb_fill_pattern(r, rb_tx_of(r, mi), r->pt.size);
+	}
 	return 0;
 }
 
@@ -72,14 +76,17 @@ static int write_lat_run(struct rb_run *r)
 
 static int write_bw_run(struct rb_run *r)
 {
+	uint32_t qi, n;
 	int ret;
 
 	if (r->role == RB_ROLE_CLIENT)
 		return rb_run_stream(r);
 	ret = rb_run_server_wait(r);
-	/* Every write carried the same bytes: the buffer must hold them. */
-	if (!ret && r->p->verify && r->stop_count)
-		r->verify_status = rb_verify_bytes(r, rb_rx(r), r->pt.size, r->stop_count - 1);
+	/* Every write carried the same bytes: each buffer written must hold them. */
+	n = ret || !r->p->verify ? 0 : rb_buffers_used(r, r->stop_count);
+	for (qi = 0; qi < n && !r->verify_status; qi++)
+		r->verify_status =
+			rb_verify_bytes(r, rb_rx_of(r, qi), r->pt.size, r->stop_count - 1);
 	return ret;
 }
 
@@ -94,6 +101,7 @@ const struct rb_bench rb_bench_write_lat = {
 	.default_inline = 220,
 	.client_access = IBV_ACCESS_REMOTE_WRITE,
 	.server_access = IBV_ACCESS_REMOTE_WRITE,
+	.odp_caps = IBV_ODP_SUPPORT_WRITE,
 	.lat_scale = 0.5,
 	.prepare = write_prepare,
 	.run = write_lat_run,
@@ -111,6 +119,7 @@ const struct rb_bench rb_bench_write_bw = {
 	.inline_ok = true,
 	.default_size = 65536,
 	.server_access = IBV_ACCESS_REMOTE_WRITE,
+	.odp_caps = IBV_ODP_SUPPORT_WRITE,
 	.lat_scale = 1.0,
 	.prepare = write_prepare,
 	.run = write_bw_run,

@@ -294,6 +294,47 @@ const struct rb_opt rb_opts[] = {
 	  .def = "0",
 	  .need = RB_S_TEST,
 	  .help = "flow label of the GRH, 20 bits; ignored without a GRH" },
+	{ .lname = "hugepages",
+	  .alias = "use_hugepages",
+	  .perftest = "--use_hugepages",
+	  .pt_diff = "mmap(MAP_HUGETLB) bound to the --numa node instead of SysV shm; too few "
+		     "pages exits 2 naming how many /proc/sys/vm/nr_hugepages needs",
+	  .type = RB_OPT_FLAG,
+	  .off = PAR(hugepages),
+	  .max = 1,
+	  .need = RB_S_TEST,
+	  .help = "buffers in 2 MiB huge pages (reserve them: /proc/sys/vm/nr_hugepages), on "
+		  "the --numa node" },
+	{ .lname = "odp",
+	  .perftest = "--odp",
+	  .pt_diff = "checks the RC odp_caps of the test's own verbs (perftest: SEND and RECV "
+		     "for any test) and exits 2 naming the device and the missing bits",
+	  .type = RB_OPT_FLAG,
+	  .off = PAR(odp),
+	  .max = 1,
+	  .need = RB_S_TEST,
+	  .help = "register buffers with on-demand paging (IBV_ACCESS_ON_DEMAND), on both "
+		  "sides; the devices must support it for RC and the test's verbs" },
+	{ .lname = "mr-per-qp",
+	  .alias = "mr_per_qp",
+	  .perftest = "--mr_per_qp",
+	  .type = RB_OPT_FLAG,
+	  .off = PAR(mr_per_qp),
+	  .max = 1,
+	  .need = RB_S_TEST,
+	  .help = "one buffer and memory region per QP instead of one shared by all, on both "
+		  "sides; each QP's WRs use its own keys" },
+	{ .lname = "srq",
+	  .alias = "use-srq",
+	  .perftest = "--use-srq",
+	  .pt_diff = "send tests only, as perftest, but exits 2; with --mr-per-qp the receives "
+		     "use the first QP's buffer",
+	  .type = RB_OPT_FLAG,
+	  .off = PAR(srq),
+	  .max = 1,
+	  .need = RB_S_RECV,
+	  .help = "one shared receive queue of -r/--rx-depth receives for all QPs instead of "
+		  "one per QP" },
 	/* where: local to each side */
 	{ .lname = "device",
 	  .alias = "ib-dev",

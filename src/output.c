@@ -163,6 +163,10 @@ static json_t *jparams(const struct rb_params *p)
 	bad |= json_object_set_new(o, "sl", json_integer(p->sl));
 	bad |= json_object_set_new(o, "tclass", json_integer(p->tclass));
 	bad |= json_object_set_new(o, "flow_label", json_integer(p->flow_label));
+	bad |= json_object_set_new(o, "hugepages", json_boolean(p->hugepages));
+	bad |= json_object_set_new(o, "odp", json_boolean(p->odp));
+	bad |= json_object_set_new(o, "mr_per_qp", json_boolean(p->mr_per_qp));
+	bad |= json_object_set_new(o, "srq", json_boolean(p->srq));
 	return jdone(o, bad);
 }
 

@@ -215,7 +215,7 @@ uint64_t rb_plan_mem(const struct rb_params *p)
 	uint64_t region = ((size < 64 ? 64 : size) + 63) & ~63ULL;
 	/* A send WQE: a header of up to 256 bytes (rxe) plus inline data or SGEs. */
 	uint64_t sq = tx * (256 + pow2_up(p->inline_size ? p->inline_size : 16));
-	uint64_t mem = 2 * region;
+	uint64_t mem = (p->mr_per_qp ? qps : 1) * 2 * region; /* buffers: one pair per MR */
 
 	mem += qps * (sq + rx * 64);
 	mem += pow2_up(qps * (tx + rx) + 16) * 64; /* CQEs */

@@ -68,6 +68,11 @@ struct rb_params {
 	uint32_t sl;		 /* service level of the path */
 	uint32_t tclass;	 /* GRH traffic class */
 	uint32_t flow_label;	 /* GRH flow label, 20 bits */
+	/* Memory (wire v4): where buffers come from and how they are registered. */
+	uint8_t hugepages; /* buffers in 2 MiB huge pages */
+	uint8_t odp;	   /* on-demand paging MRs (IBV_ACCESS_ON_DEMAND) */
+	uint8_t mr_per_qp; /* one buffer and MR per QP instead of one shared */
+	uint8_t srq;	   /* one shared receive queue for the point's QPs */
 };
 
 /* A repeatable option's values, in the order given. */

@@ -75,6 +75,16 @@ static int qp_access(const struct session *s)
 	return s->role == RB_ROLE_SERVER ? s->t->server_access : s->t->client_access;
 }
 
+/* What --odp asks of the device: the test's verbs; an SRQ's receives are its own bit. */
+static uint32_t odp_need(const struct session *s)
+{
+	uint32_t need = s->t->odp_caps;
+
+	if (s->p.srq && (need & IBV_ODP_SUPPORT_RECV))
+		need = (need & ~(uint32_t)IBV_ODP_SUPPORT_RECV) | IBV_ODP_SUPPORT_SRQ_RECV;
+	return need;
+}
+
 /* Requests the device cannot honour are usage errors (exit 2). */
 static int check_limits(struct session *s)
 {
@@ -97,6 +107,8 @@ static int check_limits(struct session *s)
 		rb_err("%s does not support atomic operations (atomic_cap NONE)", d->name);
 		return -EOPNOTSUPP;
 	}
+	if (s->p.odp && rb_odp_check(d, odp_need(s)))
+		return -EOPNOTSUPP;
 	s->usage = false;
 	return 0;
 }
@@ -130,13 +142,16 @@ static int create_qps(struct session *s)
 	uint32_t i;
 	int ret;
 
-	r->nqp = (uint32_t)rb_axis_max(&s->p.qps);
 	r->rx_depth = recv ? s->p.rx_depth : 0;
 	ret = rb_cq_create(
 		&r->dev, (int)(r->nqp * (rb_axis_max(&s->p.tx_depth) + r->rx_depth) + 16), &r->cq);
+	if (!ret && recv && s->p.srq) {
+		ret = rb_srq_create(&r->dev, r->rx_depth, &r->srq);
+		s->usage = ret == -EINVAL;
+	}
 	for (i = 0; !ret && i < r->nqp; i++) {
 		caps = (struct rb_qp_caps){ (uint32_t)rb_axis_max(&s->p.tx_depth),
-					    recv ? r->rx_depth : 1, s->p.inline_size };
+					    recv ? r->rx_depth : 1, s->p.inline_size, r->srq };
 		ret = rb_qp_create(&r->dev, r->cq, qp_type(&s->p), &caps, &r->qp[i]);
 		r->inline_max = caps.inline_size;
 	}
@@ -166,10 +181,46 @@ static int open_device(struct session *s, const struct sockaddr *local)
 	return ret;
 }
 
+/*
+ * The buffers: one rx and one tx region per MR, one MR per QP with
+ * --mr-per-qp; in 2 MiB huge pages with --hugepages.  A shortage of huge
+ * pages is the configuration's, as is an explicit --numa (exit 2).
+ */
+static int alloc_buffers(struct session *s)
+{
+	struct rb_run *r = &s->run;
+	size_t huge = RB_HUGE_PAGE;
+
+	r->nqp = (uint32_t)rb_axis_max(&s->p.qps);
+	r->nmr = s->p.mr_per_qp ? r->nqp : 1;
+	r->region = region_size(&s->p);
+	s->buf_len = r->nmr * 2 * r->region;
+	if (s->p.hugepages)
+		s->buf_len = (s->buf_len + huge - 1) / huge * huge;
+	r->buf = rb_place_alloc(s->buf_len, s->rep.place.mem_node, s->p.hugepages);
+	if (!r->buf) {
+		s->usage = s->p.hugepages && errno == ENOMEM;
+		return -errno;
+	}
+	return 0;
+}
+
+static int register_buffers(struct session *s)
+{
+	struct rb_run *r = &s->run;
+	int access = IBV_ACCESS_LOCAL_WRITE | qp_access(s) | (s->p.odp ? IBV_ACCESS_ON_DEMAND : 0);
+	uint32_t i;
+	int ret = 0;
+
+	for (i = 0; i < r->nmr && !ret; i++)
+		ret = rb_mr_reg(&r->dev, rb_rx_of(r, i), 2 * r->region, access, &r->mr[i]);
+	return ret;
+}
+
 static int open_resources(struct session *s, const struct sockaddr *local)
 {
 	struct rb_run *r = &s->run;
-	int access, ret;
+	int ret;
 
 	ret = open_device(s, local);
 	if (ret)
@@ -188,34 +239,31 @@ static int open_resources(struct session *s, const struct sockaddr *local)
 		s->usage = ret == -EINVAL;
 		return ret;
 	}
-	r->region = region_size(&s->p);
 	r->rx_off = rx_offset(&s->p);
 	r->ud = s->p.transport == RB_TR_UD;
 	r->lossy = s->p.transport != RB_TR_RC;
-	s->buf_len = 2 * r->region;
-	r->buf = rb_place_alloc(s->buf_len, s->rep.place.mem_node);
-	if (!r->buf) {
-		rb_err("cannot allocate %zu bytes of buffers: %s", s->buf_len, strerror(errno));
-		return -ENOMEM;
-	}
-	access = IBV_ACCESS_LOCAL_WRITE | qp_access(s);
-	ret = rb_mr_reg(&r->dev, r->buf, s->buf_len, access, &r->mr);
+	ret = alloc_buffers(s);
+	if (!ret)
+		ret = register_buffers(s);
 	if (!ret)
 		ret = create_qps(s);
 	if (!ret && rb_verbose)
-		rb_info("%s port %u: %u QP(s), MR of %zu bytes, inline %u", r->dev.name,
-			r->dev.port, r->nqp, s->buf_len, r->inline_max);
+		rb_info("%s port %u: %u QP(s)%s, %u MR(s) of %zu bytes%s%s, inline %u", r->dev.name,
+			r->dev.port, r->nqp, r->srq ? " on one SRQ" : "", r->nmr, 2 * r->region,
+			s->p.hugepages ? " in 2 MiB huge pages" : "", s->p.odp ? " (ODP)" : "",
+			r->inline_max);
 	return ret;
 }
 
 static void close_resources(struct session *s)
 {
 	struct rb_run *r = &s->run;
+	struct rb_res res = { r->qp, r->nqp, r->srq, r->cq, r->mr, r->nmr };
 	uint32_t i;
 
 	for (i = 0; i < r->nqp; i++)
 		rb_ah_destroy(&r->dev, r->ah[i]);
-	rb_resources_close(&r->dev, r->qp, r->nqp, r->cq, r->mr);
+	rb_resources_close(&r->dev, &res);
 	if (r->buf)
 		rb_place_free(r->buf, s->buf_len);
 	rb_dev_close(&r->dev);
@@ -244,10 +292,13 @@ static void local_conn(struct session *s, struct rb_msg_conn *m)
 	m->max_rd_atom = (uint32_t)(r->dev.attr.max_qp_rd_atom < r->dev.attr.max_qp_init_rd_atom
 					    ? r->dev.attr.max_qp_rd_atom
 					    : r->dev.attr.max_qp_init_rd_atom);
-	m->rkey = r->mr->rkey;
+	m->rkey = r->mr[0]->rkey;
 	m->addr = (uintptr_t)r->buf;
-	m->len = s->buf_len;
+	m->len = 2 * r->region; /* per MR */
 	m->nqp = r->nqp;
+	m->nmr = r->nmr;
+	for (i = 0; i < r->nmr; i++)
+		m->mr[i] = (struct rb_mr_info){ (uintptr_t)rb_rx_of(r, i), r->mr[i]->rkey };
 	for (i = 0; i < r->nqp; i++)
 		rb_qp_info(&r->dev, r->qp[i], (uint32_t)(lrand48() & 0xffffff), &m->qp[i]);
 	m->place = s->rep.place;
@@ -375,7 +426,7 @@ static int exchange_conn(struct session *s)
 	if (!ret)
 		ret = rb_oob_expect(&s->oob, RB_MSG_CONN, msg, sizeof(msg), &len);
 	if (!ret && (rb_unpack_conn(msg, len, &r->remote) || r->remote.nqp != r->nqp ||
-		     r->remote.len < s->buf_len)) {
+		     r->remote.nmr != r->nmr || r->remote.len < 2 * r->region)) {
 		rb_err("peer %s sent a CONN message that does not match the plan", s->oob.peer);
 		ret = -EPROTO;
 	}

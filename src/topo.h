@@ -43,12 +43,16 @@ int rb_place_apply(const char *ibdev, const char *cpu_opt, const char *numa_opt,
  */
 int rb_place_check(const char *cpu_opt, const char *numa_opt);
 
+#define RB_HUGE_PAGE (2UL << 20)
+
 /*
  * rb_place_alloc() - page-aligned, zeroed buffer of @len bytes whose pages
- * are bound to @mem_node (any node when < 0) before first touch.
- * Returns NULL with errno set on failure.  Free with rb_place_free().
+ * are bound to @mem_node (any node when < 0) before first touch; with
+ * @huge, in 2 MiB huge pages (@len a multiple of RB_HUGE_PAGE).
+ * Returns NULL with errno set on failure, logged: for huge pages, naming
+ * how many are needed, free and reserved.  Free with rb_place_free().
  */
-void *rb_place_alloc(size_t len, int mem_node);
+void *rb_place_alloc(size_t len, int mem_node, bool huge);
 void rb_place_free(void *p, size_t len);
 
 /*

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <time.h>
+#include <linux/mman.h> /* MAP_HUGE_2MB */
 
 #include <infiniband/verbs.h>
 #include <numa.h>
@@ -318,29 +319,89 @@ static int bind_area(void *p, size_t len, int node)
 	return ret;
 }
 
-void *rb_place_alloc(size_t len, int mem_node)
+#define HUGE_SYS "/sys/kernel/mm/hugepages/hugepages-2048kB"
+
+/* A count of 2 MiB huge pages from sysfs (@dir/@name), or -1 when unknown. */
+static long huge_count(const char *dir, const char *name)
 {
+	char path[160];
+	long n = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	f = fopen(path, "re");
+	if (f) {
+		if (fscanf(f, "%ld", &n) != 1)
+			n = -1;
+		fclose(f);
+	}
+	return n;
+}
+
+/* The mmap of huge pages failed: say why, and what to reserve. */
+static void huge_map_failed(size_t len, int err)
+{
+	long total = huge_count(HUGE_SYS, "nr_hugepages");
+	long free_ = huge_count(HUGE_SYS, "free_hugepages");
+	size_t need = len / RB_HUGE_PAGE;
+
+	if (total < 0) {
+		rb_err("--hugepages: this kernel has no 2 MiB huge pages (no %s): %s", HUGE_SYS,
+		       strerror(err));
+		return;
+	}
+	rb_err("--hugepages: cannot map %zu MiB of buffers in 2 MiB huge pages (%s): %zu "
+	       "needed, %ld of %ld reserved are free; reserve more as root, e.g. echo %ld > "
+	       "/proc/sys/vm/nr_hugepages",
+	       len >> 20, strerror(err), need, free_ < 0 ? 0 : free_, total,
+	       total + (long)need - (free_ < 0 ? 0 : free_));
+}
+
+/*
+ * Fault the pages in now, on the bound node, rather than during the first
+ * measured iterations.  A huge page the node lacks would be a SIGBUS on
+ * first touch: MADV_POPULATE_WRITE (Linux 5.14) turns it into an error.
+ */
+static int populate(void *p, size_t len, int mem_node, bool huge)
+{
+	if (huge && madvise(p, len, MADV_POPULATE_WRITE)) {
+		if (errno != EINVAL) {
+			rb_err("--hugepages: NUMA node %d has too few free 2 MiB huge pages for "
+			       "%zu MiB (%s); reserve them in "
+			       "/sys/devices/system/node/node%d/hugepages/hugepages-2048kB/"
+			       "nr_hugepages",
+			       mem_node, len >> 20, strerror(errno), mem_node);
+			return -ENOMEM;
+		}
+	}
+	memset(p, 0, len);
+	return 0;
+}
+
+void *rb_place_alloc(size_t len, int mem_node, bool huge)
+{
+	int flags = MAP_PRIVATE | MAP_ANONYMOUS | (huge ? MAP_HUGETLB | MAP_HUGE_2MB : 0);
 	void *p;
 	int ret;
 
-	p = mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, -1, 0);
 	if (p == MAP_FAILED) {
 		ret = errno;
-		rb_err("cannot map a %zu-byte buffer: %s", len, strerror(ret));
+		if (huge)
+			huge_map_failed(len, ret);
+		else
+			rb_err("cannot map a %zu-byte buffer: %s", len, strerror(ret));
 		errno = ret;
 		return NULL;
 	}
-	if (mem_node >= 0) {
-		ret = bind_area(p, len, mem_node);
-		if (ret) {
-			munmap(p, len);
-			errno = -ret;
-			return NULL;
-		}
+	ret = mem_node >= 0 ? bind_area(p, len, mem_node) : 0;
+	if (!ret)
+		ret = populate(p, len, mem_node, huge);
+	if (ret) {
+		munmap(p, len);
+		errno = -ret;
+		return NULL;
 	}
-	/* Fault every page in now, on the bound node, rather than during the
-	 * first measured iterations. */
-	memset(p, 0, len);
 	return p;
 }
 

@@ -366,22 +366,24 @@ static void destroyed(const struct rb_dev *d, const char *what, int ret)
 		rb_warn("%s: %s failed: %s", d->name, what, strerror(ret));
 }
 
-void rb_resources_close(struct rb_dev *d, struct ibv_qp **qp, uint32_t nqp, struct ibv_cq *cq,
-			struct ibv_mr *mr)
+void rb_resources_close(struct rb_dev *d, const struct rb_res *res)
 {
 	char what[48];
 	uint32_t i;
 
-	for (i = 0; i < nqp; i++) {
-		if (!qp[i])
+	for (i = 0; i < res->nqp; i++) {
+		if (!res->qp[i])
 			continue;
-		snprintf(what, sizeof(what), "ibv_destroy_qp(0x%x)", qp[i]->qp_num);
-		destroyed(d, what, ibv_destroy_qp(qp[i]));
+		snprintf(what, sizeof(what), "ibv_destroy_qp(0x%x)", res->qp[i]->qp_num);
+		destroyed(d, what, ibv_destroy_qp(res->qp[i]));
 	}
-	if (cq)
-		destroyed(d, "ibv_destroy_cq", ibv_destroy_cq(cq));
-	if (mr)
-		destroyed(d, "ibv_dereg_mr", ibv_dereg_mr(mr));
+	if (res->srq)
+		destroyed(d, "ibv_destroy_srq", ibv_destroy_srq(res->srq));
+	if (res->cq)
+		destroyed(d, "ibv_destroy_cq", ibv_destroy_cq(res->cq));
+	for (i = 0; i < res->nmr; i++)
+		if (res->mr[i])
+			destroyed(d, "ibv_dereg_mr", ibv_dereg_mr(res->mr[i]));
 }
 
 void rb_dev_netdev(const struct rb_dev *d, char *buf, size_t len)
@@ -466,9 +468,10 @@ int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, enum ibv_qp_type type,
 		a = (struct ibv_qp_init_attr){
 			.send_cq = cq,
 			.recv_cq = cq,
+			.srq = caps->srq,
 			.qp_type = type,
 			.cap = { .max_send_wr = caps->send_wr,
-				 .max_recv_wr = caps->recv_wr,
+				 .max_recv_wr = caps->srq ? 0 : caps->recv_wr,
 				 .max_send_sge = 1,
 				 .max_recv_sge = 1,
 				 .max_inline_data = inl },
@@ -488,6 +491,77 @@ int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, enum ibv_qp_type type,
 	caps->recv_wr = a.cap.max_recv_wr;
 	caps->inline_size = a.cap.max_inline_data < inl ? a.cap.max_inline_data : inl;
 	return 0;
+}
+
+int rb_srq_create(struct rb_dev *d, uint32_t max_wr, struct ibv_srq **srq)
+{
+	struct ibv_srq_init_attr a = { .attr = { .max_wr = max_wr, .max_sge = 1 } };
+	int ret;
+
+	if (!d->attr.max_srq || max_wr > (uint32_t)d->attr.max_srq_wr) {
+		rb_err("--srq with -r/--rx-depth %u: %s has %d SRQs of at most %d receives", max_wr,
+		       d->name, d->attr.max_srq, d->attr.max_srq_wr);
+		return -EINVAL;
+	}
+	*srq = ibv_create_srq(d->pd, &a);
+	if (!*srq) {
+		ret = lib_errno(errno);
+		rb_err("%s: ibv_create_srq(%u receives): %s", d->name, max_wr, strerror(errno));
+		return ret;
+	}
+	return 0;
+}
+
+const char *rb_odp_missing(uint64_t general_caps, uint32_t rc_caps, uint32_t need, char *buf,
+			   size_t len)
+{
+	static const struct {
+		uint32_t bit;
+		const char *name;
+	} verbs[] = {
+		{ IBV_ODP_SUPPORT_SEND, "SEND" },     { IBV_ODP_SUPPORT_RECV, "RECV" },
+		{ IBV_ODP_SUPPORT_WRITE, "WRITE" },   { IBV_ODP_SUPPORT_READ, "READ" },
+		{ IBV_ODP_SUPPORT_ATOMIC, "ATOMIC" }, { IBV_ODP_SUPPORT_SRQ_RECV, "SRQ_RECV" }
+	};
+	size_t i, off = 0;
+
+	buf[0] = '\0';
+	if (!(general_caps & IBV_ODP_SUPPORT)) {
+		snprintf(buf, len,
+			 "no on-demand paging at all (odp_caps.general_caps lacks "
+			 "IBV_ODP_SUPPORT)");
+		return buf;
+	}
+	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]) && off < len; i++)
+		if ((need & verbs[i].bit) && !(rc_caps & verbs[i].bit))
+			off += (size_t)snprintf(buf + off, len - off, "%s IBV_ODP_SUPPORT_%s",
+						off ? ","
+						    : "odp_caps.per_transport_caps.rc_odp_caps "
+						      "lacks",
+						verbs[i].name);
+	return buf;
+}
+
+int rb_odp_check(struct rb_dev *d, uint32_t need)
+{
+	struct ibv_device_attr_ex ex;
+	char why[256];
+	int ret;
+
+	memset(&ex, 0, sizeof(ex));
+	ret = ibv_query_device_ex(d->ctx, NULL, &ex);
+	if (ret && ret != EOPNOTSUPP && ret != ENOSYS) {
+		rb_err("%s: ibv_query_device_ex: %s", d->name, strerror(ret));
+		return lib_errno(ret);
+	}
+	/* A provider without the extended query has no ODP to report. */
+	rb_odp_missing(ret ? 0 : ex.odp_caps.general_caps,
+		       ret ? 0 : ex.odp_caps.per_transport_caps.rc_odp_caps, need, why,
+		       sizeof(why));
+	if (!why[0])
+		return 0;
+	rb_err("--odp: %s cannot register on-demand paging memory for RC: %s", d->name, why);
+	return -EOPNOTSUPP;
 }
 
 int rb_mr_reg(struct rb_dev *d, void *buf, size_t len, int access, struct ibv_mr **mr)

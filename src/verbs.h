@@ -69,12 +69,19 @@ void rb_dev_close(struct rb_dev *d);
 void rb_dev_netdev(const struct rb_dev *d, char *buf, size_t len);
 
 /*
- * rb_resources_close() - destroy @nqp QPs of @qp (NULL entries skipped),
- * then @cq and @mr (either may be NULL); a failure is a warning naming
- * the object.  Call before rb_dev_close().
+ * rb_resources_close() - destroy @res's QPs, SRQ, CQ and MRs (NULL entries
+ * skipped); a failure is a warning naming the object.  Call before
+ * rb_dev_close().
  */
-void rb_resources_close(struct rb_dev *d, struct ibv_qp **qp, uint32_t nqp, struct ibv_cq *cq,
-			struct ibv_mr *mr);
+struct rb_res {
+	struct ibv_qp **qp;
+	uint32_t nqp;
+	struct ibv_srq *srq;
+	struct ibv_cq *cq;
+	struct ibv_mr **mr;
+	uint32_t nmr;
+};
+void rb_resources_close(struct rb_dev *d, const struct rb_res *res);
 
 /* rb_link_layer_str() - "Ethernet" or "InfiniBand". */
 const char *rb_link_layer_str(const struct rb_dev *d);
@@ -87,11 +94,34 @@ int rb_cq_create(struct rb_dev *d, int cqe, struct ibv_cq **cq);
 
 struct rb_qp_caps {
 	uint32_t send_wr, recv_wr, inline_size; /* in: wanted; out: granted */
+	struct ibv_srq *srq;			/* receives from this SRQ; NULL: its own */
 };
 
 /* rb_qp_create() - a QP of @type (RC, UC, UD) on @cq for both queues; @caps updated. */
 int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, enum ibv_qp_type type,
 		 struct rb_qp_caps *caps, struct ibv_qp **qp);
+
+/*
+ * rb_srq_create() - a shared receive queue of @max_wr receives; a device
+ * without SRQs, or fewer than @max_wr, is a usage error (-EINVAL, logged).
+ */
+int rb_srq_create(struct rb_dev *d, uint32_t max_wr, struct ibv_srq **srq);
+
+/*
+ * rb_odp_missing() - what on-demand paging lacks for RC with the verbs
+ * @need (IBV_ODP_SUPPORT_* bits), given a device's @general_caps and
+ * @rc_caps: "" when nothing, else the missing capabilities, named as the
+ * odp_caps fields spell them, into @buf.  Pure.
+ */
+const char *rb_odp_missing(uint64_t general_caps, uint32_t rc_caps, uint32_t need, char *buf,
+			   size_t len);
+
+/*
+ * rb_odp_check() - whether @d can register on-demand paging MRs for RC QPs
+ * doing the verbs @need; -EOPNOTSUPP (logged, naming the device and what
+ * it lacks) when not.
+ */
+int rb_odp_check(struct rb_dev *d, uint32_t need);
 
 /* rb_mr_reg() - register @len bytes at @buf with @access. */
 int rb_mr_reg(struct rb_dev *d, void *buf, size_t len, int access, struct ibv_mr **mr);

@@ -139,6 +139,10 @@ int rb_pack_params(const struct rb_params *m, uint8_t *buf, size_t cap)
 	put_be(&c, m->sl, 1);
 	put_be(&c, m->tclass, 1);
 	put_be(&c, m->flow_label, 4);
+	put_be(&c, m->hugepages, 1);
+	put_be(&c, m->odp, 1);
+	put_be(&c, m->mr_per_qp, 1);
+	put_be(&c, m->srq, 1);
 	return wdone(&c);
 }
 
@@ -167,6 +171,10 @@ int rb_unpack_params(const uint8_t *buf, size_t len, struct rb_params *m)
 	m->sl = (uint32_t)get_be(&c, 1);
 	m->tclass = (uint32_t)get_be(&c, 1);
 	m->flow_label = (uint32_t)get_be(&c, 4);
+	m->hugepages = (uint8_t)get_be(&c, 1);
+	m->odp = (uint8_t)get_be(&c, 1);
+	m->mr_per_qp = (uint8_t)get_be(&c, 1);
+	m->srq = (uint8_t)get_be(&c, 1);
 	return rdone(&c);
 }
 
@@ -184,6 +192,40 @@ static void get_place(struct cur *c, struct rb_placement *p)
 	get_str(c, p->cpus, sizeof(p->cpus));
 	p->mem_node = (int32_t)get_be(c, 4);
 	p->local = (int32_t)get_be(c, 4);
+}
+
+/* v4: 1 to nqp MRs; the first is the one rkey and addr name. */
+static void put_mrs(struct cur *c, const struct rb_msg_conn *m)
+{
+	uint32_t i;
+
+	if (m->nmr < 1 || m->nmr > RB_MAX_QPS || m->nmr > (m->nqp ? m->nqp : 1)) {
+		c->err = 1;
+		return;
+	}
+	put_be(c, m->nmr, 4);
+	for (i = 0; i < m->nmr; i++) {
+		put_be(c, m->mr[i].addr, 8);
+		put_be(c, m->mr[i].rkey, 4);
+	}
+}
+
+static void get_mrs(struct cur *c, struct rb_msg_conn *m)
+{
+	uint32_t i;
+
+	m->nmr = (uint32_t)get_be(c, 4);
+	if (m->nmr < 1 || m->nmr > RB_MAX_QPS || m->nmr > (m->nqp ? m->nqp : 1)) {
+		c->err = 1;
+		m->nmr = 0;
+		return;
+	}
+	for (i = 0; i < m->nmr; i++) {
+		m->mr[i].addr = get_be(c, 8);
+		m->mr[i].rkey = (uint32_t)get_be(c, 4);
+	}
+	if (m->mr[0].addr != m->addr || m->mr[0].rkey != m->rkey)
+		c->err = 1;
 }
 
 int rb_pack_conn(const struct rb_msg_conn *m, uint8_t *buf, size_t cap)
@@ -208,6 +250,7 @@ int rb_pack_conn(const struct rb_msg_conn *m, uint8_t *buf, size_t cap)
 	put_place(&c, &m->place);
 	put_str(&c, m->device);
 	put_be(&c, m->link_layer, 1);
+	put_mrs(&c, m);
 	return wdone(&c);
 }
 
@@ -234,6 +277,7 @@ int rb_unpack_conn(const uint8_t *buf, size_t len, struct rb_msg_conn *m)
 	get_place(&c, &m->place);
 	get_str(&c, m->device, sizeof(m->device));
 	m->link_layer = (uint8_t)get_be(&c, 1);
+	get_mrs(&c, m);
 	return rdone(&c);
 }
 

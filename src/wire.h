@@ -69,6 +69,13 @@ struct rb_msg_conn {
 	struct rb_placement place;
 	char device[64];    /* the sender's device, for messages */
 	uint8_t link_layer; /* IBV_LINK_LAYER_* of the sender's port */
+	/* v4: every MR of the sender, one per QP with --mr-per-qp (1..nqp);
+	 * rkey and addr above are the first's. */
+	uint32_t nmr;
+	struct rb_mr_info {
+		uint64_t addr;
+		uint32_t rkey;
+	} mr[RB_MAX_QPS];
 };
 
 /* ALIVE: the client's heartbeat during a point the server cannot see. */

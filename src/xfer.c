@@ -34,14 +34,32 @@ void rb_fill_pattern(struct rb_run *r, uint8_t *p, uint64_t len)
 		p[off] = rb_pattern(r->point, off);
 }
 
+/* An SRQ receive is anyone's: posted with MR 0's buffer, counted once. */
+static int post_srq_recv(struct rb_run *r, struct ibv_recv_wr *wr)
+{
+	struct ibv_recv_wr *bad;
+	int ret = ibv_post_srq_recv(r->srq, wr, &bad);
+
+	if (ret) {
+		rb_err("%s: ibv_post_srq_recv: %s", r->dev.name, strerror(ret));
+		return -ret;
+	}
+	r->srq_posted++;
+	return 0;
+}
+
 int rb_post_recv(struct rb_run *r, uint32_t qi)
 {
-	struct ibv_sge sge = { .addr = (uintptr_t)r->buf,
+	uint32_t mi = r->srq ? 0 : rb_mri(r, qi);
+	struct ibv_sge sge = { .addr = (uintptr_t)rb_recv_buf(r, qi),
 			       .length = (uint32_t)r->region,
-			       .lkey = r->mr->lkey };
+			       .lkey = r->mr[mi]->lkey };
 	struct ibv_recv_wr wr = { .wr_id = RB_WRID_RECV | qi, .sg_list = &sge, .num_sge = 1 }, *bad;
-	int ret = ibv_post_recv(r->qp[qi], &wr, &bad);
+	int ret;
 
+	if (r->srq)
+		return post_srq_recv(r, &wr);
+	ret = ibv_post_recv(r->qp[qi], &wr, &bad);
 	if (ret) {
 		rb_err("%s qp 0x%x: ibv_post_recv: %s", r->dev.name, r->qp[qi]->qp_num,
 		       strerror(ret));
@@ -56,7 +74,10 @@ int rb_fill_recv_queues(struct rb_run *r)
 	uint32_t qi;
 	int ret;
 
-	for (qi = 0; qi < r->nqp; qi++)
+	while (r->srq && r->srq_posted < r->rx_depth)
+		if ((ret = rb_post_recv(r, 0)))
+			return ret;
+	for (qi = 0; qi < r->nqp && !r->srq; qi++)
 		while (r->sq[qi].posted_recv < r->rx_depth) {
 			ret = rb_post_recv(r, qi);
 			if (ret)
@@ -65,34 +86,48 @@ int rb_fill_recv_queues(struct rb_run *r)
 	return 0;
 }
 
-/* The sge and flags every verb shares; prep_wr adds the verb's own. */
-static void base_wr(struct rb_run *r, struct ibv_send_wr *wr, struct ibv_sge *sge)
+uint32_t rb_buffers_used(const struct rb_run *r, uint64_t count)
 {
-	sge->addr = (uintptr_t)rb_tx(r);
+	uint64_t warm = count < r->p->warmup ? count : r->p->warmup, meas = count - warm;
+	uint64_t k = r->pt.batch < r->sq[0].depth ? r->pt.batch : r->sq[0].depth;
+	uint64_t chains = ((meas > warm ? meas : warm) + k - 1) / (k ? k : 1);
+	uint32_t qps = chains < r->pt.qps ? (uint32_t)chains : r->pt.qps;
+
+	return r->nmr > 1 || !qps ? qps : 1;
+}
+
+/* The sge and flags every verb shares; prep_wr adds the verb's own. */
+static void base_wr(struct rb_run *r, struct ibv_send_wr *wr, struct ibv_sge *sge, uint32_t qi)
+{
+	sge->addr = (uintptr_t)rb_tx_of(r, qi);
 	sge->length = (uint32_t)r->pt.size;
-	sge->lkey = r->mr->lkey;
+	sge->lkey = r->mr[rb_mri(r, qi)]->lkey;
 	memset(wr, 0, sizeof(*wr));
 	wr->sg_list = sge;
 	wr->num_sge = 1;
 }
 
+/* One set of templates for all QPs, or (--mr-per-qp) one per QP and its keys. */
 int rb_wrs_prepare(struct rb_run *r)
 {
-	uint32_t k;
+	uint32_t k, qi, sets = r->nmr > 1 ? r->nqp : 1;
+	struct ibv_send_wr *wr;
 
 	if (!r->wr) {
 		r->nwr = (uint32_t)rb_axis_max(&r->p->batch);
-		r->wr = calloc(r->nwr, sizeof(*r->wr));
-		r->sge = calloc(r->nwr, sizeof(*r->sge));
+		r->wr = calloc((size_t)r->nwr * sets, sizeof(*r->wr));
+		r->sge = calloc((size_t)r->nwr * sets, sizeof(*r->sge));
 		if (!r->wr || !r->sge)
 			return -ENOMEM;
+		r->wr_stride = sets > 1 ? r->nwr : 0;
 	}
 	r->wr_flags = r->pt.size <= r->inline_max && r->t->inline_ok ? IBV_SEND_INLINE : 0;
-	for (k = 0; k < r->nwr; k++) {
-		base_wr(r, &r->wr[k], &r->sge[k]);
-		r->t->prep_wr(r, &r->wr[k]);
-		r->wr[k].next = k + 1 < r->nwr ? &r->wr[k + 1] : NULL;
-	}
+	for (qi = 0; qi < sets; qi++)
+		for (k = 0, wr = r->wr + (size_t)qi * r->nwr; k < r->nwr; k++) {
+			base_wr(r, &wr[k], &r->sge[(size_t)qi * r->nwr + k], qi);
+			r->t->prep_wr(r, &wr[k], qi);
+			wr[k].next = k + 1 < r->nwr ? &wr[k + 1] : NULL;
+		}
 	return 0;
 }
 
@@ -119,7 +154,7 @@ static void ud_dest(struct rb_run *r, uint32_t qi, struct ibv_send_wr *wr, uint3
 int rb_post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool force)
 {
 	void (*iter_wr)(struct rb_run *, struct ibv_send_wr *, uint64_t) = r->t->iter_wr;
-	struct ibv_send_wr *wr = r->wr, *bad;
+	struct ibv_send_wr *wr = r->wr + (size_t)qi * r->wr_stride, *bad;
 	struct rb_sq *q = &r->sq[qi];
 	uint32_t k, unsig = q->unsig, signal = r->pt.signal;
 	unsigned int flags = r->wr_flags;
@@ -210,6 +245,26 @@ static int wc_error(struct rb_run *r, const struct ibv_wc *wc)
 	return -EIO;
 }
 
+/*
+ * Which QP a receive came to: its wr_id says, unless the receive was the
+ * SRQ's, which any QP may consume; then the completion's qp_num says.
+ */
+static int recv_qi(struct rb_run *r, const struct ibv_wc *wc, uint32_t *qi)
+{
+	if (!r->srq) {
+		*qi = (uint32_t)wc->wr_id;
+		r->sq[*qi].posted_recv--;
+		return 0;
+	}
+	r->srq_posted--;
+	for (*qi = 0; *qi < r->nqp; (*qi)++)
+		if (r->qp[*qi]->qp_num == wc->qp_num)
+			return 0;
+	rb_err("%s: a receive on the SRQ completed for qp 0x%x, none of this run's", r->dev.name,
+	       wc->qp_num);
+	return -EPROTO;
+}
+
 int rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi))
 {
 	struct ibv_wc wc[32];
@@ -226,8 +281,9 @@ int rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, ui
 		if (wc[i].status != IBV_WC_SUCCESS)
 			return wc_error(r, &wc[i]);
 		if (wc[i].wr_id & RB_WRID_RECV) {
-			qi = (uint32_t)wc[i].wr_id;
-			r->sq[qi].posted_recv--;
+			ret = recv_qi(r, &wc[i], &qi);
+			if (ret)
+				return ret;
 			ret = on_recv ? on_recv(r, qi) : rb_post_recv(r, qi);
 			if (ret)
 				return ret;
@@ -651,7 +707,7 @@ static int count_recv(struct rb_run *r, uint32_t qi)
 	int ret = 0;
 
 	if (r->p->verify)
-		ret = rb_verify_bytes(r, rb_rx(r), r->pt.size, r->total);
+		ret = rb_verify_bytes(r, rb_recv_buf(r, qi) + r->rx_off, r->pt.size, r->total);
 	if (r->lossy)
 		r->k_last = rb_ticks();
 	/* Bandwidth counts from the end of the last warmup message. */

@@ -42,13 +42,17 @@ struct rb_run {
 	uint32_t rx_depth;   /* receives kept posted per QP */
 	uint32_t inline_max; /* granted by the QPs */
 	uint8_t rd_atom;     /* reads/atomics in flight, both ends agree */
-	uint8_t *buf;	     /* rx region, then tx region */
+	uint8_t *buf;	     /* per MR: rx region, then tx region */
 	size_t region;	     /* bytes per region */
 	int mem_node;
-	struct ibv_mr *mr;
+	uint32_t nmr; /* 1, or one per QP (--mr-per-qp) */
+	struct ibv_mr *mr[RB_MAX_QPS];
+	struct ibv_srq *srq;	/* --srq: every QP's receives; NULL: per QP */
+	uint32_t srq_posted;	/* receives posted on the SRQ */
 	struct ibv_send_wr *wr; /* WR templates, built once per point */
 	struct ibv_sge *sge;
 	uint32_t nwr;
+	uint32_t wr_stride;    /* templates between QPs: nwr with --mr-per-qp, else 0 */
 	unsigned int wr_flags; /* IBV_SEND_INLINE or 0 */
 	struct rb_msg_conn remote;
 	enum ibv_mtu path_mtu;
@@ -85,16 +89,58 @@ struct rb_run {
  */
 extern bool rb_hook_bad_verify;
 
+/* The MR (and buffer) QP @qi uses: its own with --mr-per-qp, else the one. */
+static inline uint32_t rb_mri(const struct rb_run *r, uint32_t qi)
+{
+	return r->nmr > 1 ? qi : 0;
+}
+
+/* QP @qi's regions: what arrives, and what it sends. */
+static inline uint8_t *rb_rx_of(struct rb_run *r, uint32_t qi)
+{
+	return r->buf + (size_t)rb_mri(r, qi) * 2 * r->region;
+}
+
+static inline uint8_t *rb_tx_of(struct rb_run *r, uint32_t qi)
+{
+	return rb_rx_of(r, qi) + r->region;
+}
+
 /* Where a message to this side lands (a UD receive's payload follows the GRH). */
 static inline uint8_t *rb_rx(struct rb_run *r)
 {
-	return r->buf + r->rx_off;
+	return rb_rx_of(r, 0) + r->rx_off;
 }
 
 static inline uint8_t *rb_tx(struct rb_run *r)
 {
-	return r->buf + r->region;
+	return rb_tx_of(r, 0);
 }
+
+/* Where receives for QP @qi land: the SRQ's receives all use MR 0. */
+static inline uint8_t *rb_recv_buf(struct rb_run *r, uint32_t qi)
+{
+	return rb_rx_of(r, r->srq ? 0 : qi);
+}
+
+/* The peer's memory behind its QP @qi (rx region; + region: its tx). */
+static inline uint64_t rb_remote_addr(const struct rb_run *r, uint32_t qi)
+{
+	return r->remote.nmr > 1 ? r->remote.mr[qi].addr : r->remote.addr;
+}
+
+static inline uint32_t rb_remote_rkey(const struct rb_run *r, uint32_t qi)
+{
+	return r->remote.nmr > 1 ? r->remote.mr[qi].rkey : r->remote.rkey;
+}
+
+/*
+ * rb_buffers_used() - how many buffers @count WRs of a stream reached:
+ * chains go round-robin from QP 0, pt.batch WRs each, so with
+ * --mr-per-qp the QPs that carried one; else the one buffer (0 for no
+ * WR).  What --verify checks after a stream, from buffer 0 on.
+ */
+uint32_t rb_buffers_used(const struct rb_run *r, uint64_t count);
 
 /* The byte at @off of every message of point @point (--verify). */
 static inline uint8_t rb_pattern(uint32_t point, uint64_t off)
@@ -112,10 +158,13 @@ int rb_verify_bytes(struct rb_run *r, const uint8_t *p, uint64_t len, uint64_t i
 /* rb_fill_pattern() - write the point's pattern into @len bytes at @p. */
 void rb_fill_pattern(struct rb_run *r, uint8_t *p, uint64_t len);
 
-/* rb_post_recv() - one receive of a whole rx region (GRH space included) on QP @qi. */
+/*
+ * rb_post_recv() - one receive of a whole region (GRH space included) for
+ * QP @qi: on its receive queue, or on the SRQ (--srq).
+ */
 int rb_post_recv(struct rb_run *r, uint32_t qi);
 
-/* rb_fill_recv_queues() - top every QP's receive queue up to rx_depth. */
+/* rb_fill_recv_queues() - top every QP's receive queue (or the SRQ) up to rx_depth. */
 int rb_fill_recv_queues(struct rb_run *r);
 
 /*

@@ -207,7 +207,9 @@ static void make_msgs(struct msgs *m, const struct rb_params *p)
 				 .rkey = 0x1234,
 				 .addr = 0x7f0000001000ULL,
 				 .len = 65536,
-				 .nqp = 2 };
+				 .nqp = 2,
+				 .nmr = 1,
+				 .mr = { { 0x7f0000001000ULL, 0x1234 } } };
 	struct rb_msg_sync start = { .point = 0, .what = RB_SYNC_START };
 	struct rb_msg_sync stop = { .point = 0, .what = RB_SYNC_STOP, .count = 1100 };
 	struct rb_msg_result r = {

@@ -35,10 +35,11 @@ def axis(*vals):
 
 def params(test="write_bw", size=(65536,), batch=(1,), signal=(64,), qps=(1,), tx=(128,),
            iters=100, duration=0, warmup=10, rx=512, inline=0, outstanding=0, mtu=0, op=0,
-           transport=0, sl=0, tclass=0, flow_label=0):
+           transport=0, sl=0, tclass=0, flow_label=0, hugepages=0, odp=0, mr_per_qp=0, srq=0):
     return (s16(test) + axis(*size) + axis(*batch) + axis(*signal) + axis(*qps) + axis(*tx) +
-            struct.pack(">QIQIIIIBBBBBBI", iters, duration, warmup, rx, inline, outstanding,
-                        mtu, op, 0, 0, transport, sl, tclass, flow_label))
+            struct.pack(">QIQIIIIBBBBBBIBBBB", iters, duration, warmup, rx, inline, outstanding,
+                        mtu, op, 0, 0, transport, sl, tclass, flow_label, hugepages, odp,
+                        mr_per_qp, srq))
 
 
 def hello(test="write_bw"):
@@ -83,6 +84,9 @@ PLANS = {
     "qps100000": dict(qps=(100000,)),
     "signal0": dict(signal=(0,)),
     "oom": dict(qps=(64,), tx=(32768,)),
+    "srq_write": dict(srq=1),
+    "odp2": dict(odp=2),
+    "mrq_oom": dict(qps=(64,), size=(64 << 20,), mr_per_qp=1),
 }
 
 

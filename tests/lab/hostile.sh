@@ -29,7 +29,7 @@ srv=$!
 echo "$(date +%T) Bad plans and bad frames" >>"$OUT/phases"
 # Bad plans and bad frames, one connection each, then 20 at once.
 $H batch0 qps0 size0 bigsize qps100000 signal0 oom badtest truncated version hugelen \
-	http >"$OUT/hostile.txt" 2>&1
+	http srq_write odp2 mrq_oom >"$OUT/hostile.txt" 2>&1
 $H flood >"$OUT/flood.txt" 2>&1
 solo after_hostile write_bw --cpu none --verify -n 200 192.0.2.1 --json "$OUT/after_hostile.json"
 
@@ -182,6 +182,9 @@ want truncated "ERROR server: .*closed the connection\|closed"
 want version "ERROR server: .*wire protocol v99, this rdmabench speaks v4"
 want hugelen "ERROR server: .*exceeds the 65536-byte cap"
 want http "ERROR server: .*not rdmabench\|ERROR server"
+want srq_write "ERROR server: .*--srq does not apply to write_bw"
+want odp2 "ERROR server: .*--odp 2 is out of range (0..1)"
+want mrq_oom "ERROR server: .*the plan needs about .* MiB.*this host can give"
 [ "$(grep -c "ERROR server: .*-l/--batch 0" "$OUT/flood.txt")" = 20 ] ||
 	fail "20 connections at once: not all refused: $(cat "$OUT/flood.txt")"
 # The peer's text reaches the log escaped: no forged line, no escape.

@@ -130,6 +130,15 @@ static void log_wr(struct fake *f, uint32_t qi, const struct ibv_send_wr *wr, ui
 	w->flags = wr->send_flags;
 	w->opcode = wr->opcode;
 	w->length = len;
+	w->addr = wr->num_sge ? wr->sg_list[0].addr : 0;
+	w->lkey = wr->num_sge ? wr->sg_list[0].lkey : 0;
+	if (wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD || wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP) {
+		w->remote_addr = wr->wr.atomic.remote_addr;
+		w->rkey = wr->wr.atomic.rkey;
+	} else if (wr->opcode != IBV_WR_SEND) {
+		w->remote_addr = wr->wr.rdma.remote_addr;
+		w->rkey = wr->wr.rdma.rkey;
+	}
 }
 
 /* What a signaled WR's wr_id must say: the WRs it covers on its QP. */
@@ -227,6 +236,20 @@ static int fake_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_
 	return 0;
 }
 
+static int fake_post_srq_recv(struct ibv_srq *srq, struct ibv_recv_wr *wr, struct ibv_recv_wr **bad)
+{
+	struct fake *f = of_ctx(srq->context);
+
+	for (; wr; wr = wr->next) {
+		if (wr->num_sge != 1) {
+			*bad = wr;
+			return EINVAL;
+		}
+		f->srq_recvs++;
+	}
+	return 0;
+}
+
 /* A silent peer's SENDs: one per poll, round-robin over the QPs. */
 static void peer_send(struct fake *f)
 {
@@ -286,6 +309,8 @@ struct fake *fake_new(uint32_t nqp, uint32_t sq_cap)
 	f->nqp = nqp;
 	f->ctx.ops.post_send = fake_post_send;
 	f->ctx.ops.post_recv = fake_post_recv;
+	f->ctx.ops.post_srq_recv = fake_post_srq_recv;
+	f->srq.context = &f->ctx;
 	f->ctx.ops.poll_cq = fake_poll_cq;
 	f->ctx.num_comp_vectors = 1;
 	f->cq.context = &f->ctx;
@@ -360,7 +385,8 @@ void fake_run_init(struct fake *f, struct rb_run *r, const struct rb_bench *t, e
 	assert_non_null(r->buf);
 	f->mr.addr = r->buf;
 	f->mr.length = 2 * r->region;
-	r->mr = &f->mr;
+	r->mr[0] = &f->mr;
+	r->nmr = 1;
 	r->remote.addr = (uintptr_t)r->buf;
 	r->remote.rkey = FAKE_RKEY;
 	r->remote.len = 2 * r->region;
@@ -372,6 +398,30 @@ void fake_run_init(struct fake *f, struct rb_run *r, const struct rb_bench *t, e
 		r->sq[qi].depth = reads && r->rd_atom < r->pt.tx_depth ? r->rd_atom
 								       : r->pt.tx_depth;
 	}
+	assert_int_equal(rb_wrs_prepare(r), 0);
+}
+
+void fake_mr_per_qp(struct fake *f, struct rb_run *r)
+{
+	uint32_t i;
+
+	free(r->buf);
+	r->nmr = r->nqp;
+	r->buf = calloc(2 * r->nmr, r->region);
+	assert_non_null(r->buf);
+	r->remote.nmr = r->nmr;
+	for (i = 0; i < r->nmr; i++) {
+		f->mrs[i] = f->mr;
+		f->mrs[i].addr = rb_rx_of(r, i);
+		f->mrs[i].length = 2 * r->region;
+		f->mrs[i].lkey = FAKE_LKEY + i;
+		f->mrs[i].rkey = FAKE_RKEY + i;
+		r->mr[i] = &f->mrs[i];
+		r->remote.mr[i] = (struct rb_mr_info){ (uintptr_t)rb_rx_of(r, i), FAKE_RKEY + i };
+	}
+	r->remote.addr = r->remote.mr[0].addr;
+	r->remote.rkey = r->remote.mr[0].rkey;
+	rb_wrs_free(r);
 	assert_int_equal(rb_wrs_prepare(r), 0);
 }
 

@@ -39,6 +39,10 @@ struct fake_wr {
 	unsigned int flags;
 	enum ibv_wr_opcode opcode;
 	uint32_t length; /* sum of the SGEs */
+	uint64_t addr;	 /* the first SGE's address and key */
+	uint32_t lkey;
+	uint64_t remote_addr; /* RDMA and atomic WRs: the peer's memory */
+	uint32_t rkey;
 };
 
 struct fake_cqe {
@@ -58,6 +62,9 @@ struct fake {
 	struct ibv_cq cq;
 	struct ibv_qp qp[RB_MAX_QPS];
 	struct ibv_mr mr;
+	struct ibv_mr mrs[RB_MAX_QPS]; /* fake_mr_per_qp(): lkey FAKE_LKEY + i */
+	struct ibv_srq srq;	       /* receives posted on it are only counted */
+	uint64_t srq_recvs;
 	uint32_t nqp;
 	struct rb_ctl ctl; /* over the socketpair fake_run_init() is given */
 
@@ -119,6 +126,13 @@ void fake_run_init(struct fake *f, struct rb_run *r, const struct rb_bench *t, e
 		   const struct rb_params *p, struct rb_oob *oob, int oob_fd,
 		   unsigned int timeout_ms);
 void fake_run_free(struct rb_run *r);
+
+/*
+ * fake_mr_per_qp() - lay @r out as session.c does with --mr-per-qp: a
+ * buffer and an MR (lkey FAKE_LKEY + i, rkey FAKE_RKEY + i) per QP, the
+ * peer's MRs the same memory, and the WR templates rebuilt.
+ */
+void fake_mr_per_qp(struct fake *f, struct rb_run *r);
 
 /* fake_plan() - the plan "rdmabench TEST HOST" makes (defaults applied). */
 struct rb_params fake_plan(const char *test);

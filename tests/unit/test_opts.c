@@ -106,6 +106,10 @@ static const struct want wants[] = {
 	{ "tclass", 0, RB_OPT_U32, PRM(tclass), 0, 0, 255, false, false, NULL, T_TESTS },
 	{ "flow-label", 0, RB_OPT_U32, PRM(flow_label), 0, 0, 0xfffff, false, false, NULL,
 	  T_TESTS },
+	{ "hugepages", 0, RB_OPT_FLAG, PRM(hugepages), 0, 0, 1, false, false, NULL, T_TESTS },
+	{ "odp", 0, RB_OPT_FLAG, PRM(odp), 0, 0, 1, false, false, NULL, T_TESTS },
+	{ "mr-per-qp", 0, RB_OPT_FLAG, PRM(mr_per_qp), 0, 0, 1, false, false, NULL, T_TESTS },
+	{ "srq", 0, RB_OPT_FLAG, PRM(srq), 0, 0, 1, false, false, NULL, T_SEND_LAT | T_SEND_BW },
 	{ "device", 'd', RB_OPT_STR, LOC(device), SZ(device), 0, 0, false, false, NULL, T_ALL },
 	{ "ib-port", 'i', RB_OPT_I32, LOC(ib_port), 0, 1, 255, false, false, NULL, T_RUN },
 	{ "gid-index", 'x', RB_OPT_I32, LOC(gid_index), 0, 0, 4095, false, false, NULL, T_RUN },
@@ -853,6 +857,11 @@ static void test_not_applicable(void **state)
 		  "--recommend does not apply to send_lat");
 	CHECK_ERR(PARSE(&c, T_TOPO, err, "--csv", "out.csv"), err, "--csv does not apply to topo");
 	CHECK_ERR(PARSE(&c, T_SERVER, err, "-s", "64"), err, "-s/--size does not apply to server");
+	/* --srq: only tests with receives (send_lat, send_bw) */
+	CHECK_ERR(PARSE(&c, T_WRITE_BW, err, "--srq"), err, "--srq does not apply to write_bw");
+	CHECK_ERR(PARSE(&c, T_READ_LAT, err, "--use-srq"), err, "--srq does not apply to read_lat");
+	CHECK_ERR(PARSE(&c, T_SERVER, err, "--hugepages"), err,
+		  "--hugepages does not apply to server");
 	/* the "atomic" command takes what either mode takes */
 	CHECK_OK(PARSE(&c, T_ATOMIC, err, "--op", "cswap", "--mode", "bw", "-o", "4"), err);
 	assert_int_equal(c.op, RB_OP_CSWAP);
@@ -1394,6 +1403,12 @@ static void test_perftest_aliases(void **state)
 	assert_true(rb_cli_given(&c, "post_list"));
 	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "--post_list", "8", "-l", "4"), err,
 		  "-l/--batch given twice");
+	/* The memory flags, in perftest's spelling. */
+	CHECK_OK(PARSE(&c, T_SEND_BW, err, "--use_hugepages", "--odp", "--mr_per_qp", "--use-srq"),
+		 err);
+	assert_true(c.p.hugepages && c.p.odp && c.p.mr_per_qp && c.p.srq);
+	CHECK_OK(PARSE(&c, T_SEND_LAT, err, "--hugepages", "--mr-per-qp", "--srq"), err);
+	assert_true(c.p.hugepages && !c.p.odp && c.p.mr_per_qp && c.p.srq);
 	/* An alias follows its row's scope. */
 	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "--atomic_type", "fadd"), err,
 		  "--op does not apply to send_bw");

@@ -217,13 +217,68 @@ static void memory_budget(void **state)
 	REFUSED(p, 1ULL << 30, "lower");
 }
 
+/* The memory flags from a peer: flags are 0 or 1; --srq only where receives are. */
+static void memory_flags(void **state)
+{
+	const char *tests[] = { "send_lat", "send_bw", "write_bw", "read_bw", "atomic_bw" };
+	static const struct {
+		const char *test;
+		size_t off;
+		uint8_t v;
+		const char *want;
+	} bad[] = {
+		{ "write_bw", offsetof(struct rb_params, srq), 1,
+		  "--srq does not apply to write_bw" },
+		{ "read_lat", offsetof(struct rb_params, srq), 1,
+		  "--srq does not apply to read_lat" },
+		{ "send_bw", offsetof(struct rb_params, hugepages), 2,
+		  "--hugepages 2 is out of range (0..1)" },
+		{ "send_bw", offsetof(struct rb_params, odp), 0xff, "--odp 255 is out of range" },
+		{ "send_bw", offsetof(struct rb_params, mr_per_qp), 7,
+		  "--mr-per-qp 7 is out of range" },
+		{ "send_lat", offsetof(struct rb_params, srq), 2, "--srq 2 is out of range" },
+	};
+	struct rb_params p;
+	char err[512];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		p = plan_of(tests[i]);
+		p.hugepages = p.odp = p.mr_per_qp = 1;
+		p.srq = rb_bench_find(tests[i])->needs_recv;
+		assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), 0);
+	}
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		p = plan_of(bad[i].test);
+		*(uint8_t *)((char *)&p + bad[i].off) = bad[i].v;
+		REFUSED(p, 0, bad[i].want);
+	}
+}
+
+/* --mr-per-qp: one buffer pair per QP counts against the budget. */
+static void mr_per_qp_memory(void **state)
+{
+	struct rb_params p = plan_of("write_bw");
+	uint64_t one;
+
+	(void)state;
+	rb_axis_set1(&p.qps, 64);
+	rb_axis_set1(&p.size, 16ULL << 20);
+	one = rb_plan_mem(&p);
+	p.mr_per_qp = 1;
+	assert_true(rb_plan_mem(&p) >= one + 63 * 2 * (16ULL << 20));
+	REFUSED(p, 1ULL << 30, "the plan needs about");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(defaults_pass),      cmocka_unit_test(zeros_refused),
 		cmocka_unit_test(odd_values_refused), cmocka_unit_test(unused_options_refused),
 		cmocka_unit_test(cross_rules),	      cmocka_unit_test(transport_from_peer),
-		cmocka_unit_test(memory_budget),
+		cmocka_unit_test(memory_budget),      cmocka_unit_test(memory_flags),
+		cmocka_unit_test(mr_per_qp_memory),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -977,7 +977,7 @@ static void test_alloc(void **state)
 	size_t i;
 	int node = -1;
 
-	p = rb_place_alloc(len, -1);
+	p = rb_place_alloc(len, -1, false);
 	assert_non_null(p);
 	for (i = 0; i < len; i++)
 		assert_int_equal(p[i], 0);
@@ -985,15 +985,49 @@ static void test_alloc(void **state)
 
 	if (numa_available() < 0)
 		return; /* no NUMA: binding cannot be checked here */
-	p = rb_place_alloc(len, 0);
+	p = rb_place_alloc(len, 0, false);
 	assert_non_null(p);
 	assert_int_equal(get_mempolicy(&node, NULL, 0, p + 4096, MPOL_F_NODE | MPOL_F_ADDR), 0);
 	assert_int_equal(node, 0);
 	rb_place_free(p, len);
 
 	errno = 0;
-	assert_null(rb_place_alloc(len, 1000));
+	assert_null(rb_place_alloc(len, 1000, false));
 	assert_int_equal(errno, EINVAL);
+}
+
+/*
+ * --hugepages: with none free, the error names the pool and what to
+ * reserve; with some, the buffer is there, zeroed.
+ */
+static void test_alloc_huge(void **state)
+{
+	FILE *f = fopen("/sys/kernel/mm/hugepages/hugepages-2048kB/free_hugepages", "re");
+	long free_ = -1;
+	unsigned char *p;
+
+	(void)state;
+	if (f) {
+		if (fscanf(f, "%ld", &free_) != 1)
+			free_ = -1;
+		fclose(f);
+	}
+	rb_last_error[0] = '\0';
+	errno = 0;
+	p = rb_place_alloc(RB_HUGE_PAGE, -1, true);
+	if (free_ > 0) {
+		assert_non_null(p);
+		assert_int_equal(p[RB_HUGE_PAGE - 1], 0);
+		rb_place_free(p, RB_HUGE_PAGE);
+		return;
+	}
+	assert_null(p);
+	assert_int_equal(errno, ENOMEM);
+	if (free_ == 0) {
+		assert_non_null(strstr(rb_last_error, "--hugepages"));
+		assert_non_null(strstr(rb_last_error, "/proc/sys/vm/nr_hugepages"));
+		assert_non_null(strstr(rb_last_error, "1 needed"));
+	}
 }
 
 static void test_apply_live(void **state)
@@ -1069,6 +1103,7 @@ int main(void)
 		FX(test_report_one, "x8-of-x16"),
 		FX(test_report_fail, "two-socket"),
 		cmocka_unit_test(test_alloc),
+		cmocka_unit_test(test_alloc_huge),
 		cmocka_unit_test(test_apply_live),
 	};
 

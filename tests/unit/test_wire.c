@@ -198,6 +198,10 @@ static void sample_params(struct rb_params *p)
 	p->sl = 15;
 	p->tclass = 0xb8;
 	p->flow_label = 0xfffff;
+	p->hugepages = 1;
+	p->odp = 1;
+	p->mr_per_qp = 1;
+	p->srq = 1;
 }
 
 static size_t params_len(const struct rb_params *p)
@@ -207,7 +211,8 @@ static size_t params_len(const struct rb_params *p)
 
 	for (i = 0; i < 5; i++)
 		n += 4 + 8 * (size_t)ax[i]->n;
-	return n + 8 + 4 + 8 + 4 + 4 + 4 + 4 + 1 + 1 + 1 + 1 + 1 + 1 + 4;
+	/* v4 appends transport, SL, traffic class, flow label, then 4 memory flags. */
+	return n + 8 + 4 + 8 + 4 + 4 + 4 + 4 + 1 + 1 + 1 + 1 + 1 + 1 + 4 + 4 * 1;
 }
 
 static void assert_axis_equal(const struct rb_axis *a, const struct rb_axis *b)
@@ -241,6 +246,10 @@ static void assert_params_equal(const struct rb_params *a, const struct rb_param
 	assert_int_equal(a->sl, b->sl);
 	assert_int_equal(a->tclass, b->tclass);
 	assert_int_equal(a->flow_label, b->flow_label);
+	assert_int_equal(a->hugepages, b->hugepages);
+	assert_int_equal(a->odp, b->odp);
+	assert_int_equal(a->mr_per_qp, b->mr_per_qp);
+	assert_int_equal(a->srq, b->srq);
 }
 
 static void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
@@ -270,12 +279,16 @@ static void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
 	c->link_layer = 1;
 	c->place.mem_node = 1;
 	c->place.local = 0;
+	/* One MR per QP (--mr-per-qp), the first the one rkey and addr name. */
+	c->nmr = nqp ? nqp : 1;
+	for (i = 0; i < c->nmr; i++)
+		c->mr[i] = (struct rb_mr_info){ c->addr + i * 0x10000ULL, c->rkey + i };
 }
 
 static size_t conn_len(const struct rb_msg_conn *c)
 {
 	return 4 + 4 + 4 + 8 + 8 + 4 + 26 * (size_t)c->nqp + 4 + 2 + strlen(c->place.cpus) + 4 + 4 +
-	       2 + strlen(c->device) + 1;
+	       2 + strlen(c->device) + 1 + 4 + 12 * (size_t)c->nmr;
 }
 
 static void assert_conn_equal(const struct rb_msg_conn *a, const struct rb_msg_conn *b)
@@ -300,6 +313,11 @@ static void assert_conn_equal(const struct rb_msg_conn *a, const struct rb_msg_c
 	assert_int_equal(a->link_layer, b->link_layer);
 	assert_int_equal(a->place.mem_node, b->place.mem_node);
 	assert_int_equal(a->place.local, b->place.local);
+	assert_int_equal(a->nmr, b->nmr);
+	for (i = 0; i < a->nmr; i++) {
+		assert_int_equal(a->mr[i].addr, b->mr[i].addr);
+		assert_int_equal(a->mr[i].rkey, b->mr[i].rkey);
+	}
 }
 
 /* Exact doubles: the wire carries the bit pattern. */
@@ -505,11 +523,13 @@ static void test_params_roundtrip(void **state)
 	assert_memory_equal(buf, "\x00\x08write_bw\x00\x00\x00\x03", 14);
 	assert_memory_equal(buf + 14, "\x00\x00\x00\x00\x00\x00\x00\x40", 8);
 	assert_memory_equal(buf + 30, "\x00\x00\x01\x00\x00\x00\x00\x03", 8);
-	/* The three u8 flags, then v4's transport, SL, traffic class and flow label. */
-	assert_memory_equal(buf + len - 10, "\x01\x01\x01", 3);
-	assert_memory_equal(buf + len - 7, "\x02\x0f\xb8\x00\x0f\xff\xff", 7);
+	/* The three u8 flags, then v4's transport, SL, traffic class, flow
+	 * label and the four memory flags. */
+	assert_memory_equal(buf + len - 14, "\x01\x01\x01", 3);
+	assert_memory_equal(buf + len - 11, "\x02\x0f\xb8\x00\x0f\xff\xff", 7);
+	assert_memory_equal(buf + len - 4, "\x01\x01\x01\x01", 4);
 	/* A v3 body, without them, is truncated. */
-	assert_int_equal(rb_unpack_params(buf, (size_t)len - 7, &out), -EBADMSG);
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - 11, &out), -EBADMSG);
 
 	memset(&out, 0x5a, sizeof(out));
 	assert_int_equal(rb_unpack_params(buf, len, &out), 0);
@@ -556,12 +576,17 @@ static void test_conn_roundtrip(void **state)
 	/* nqp, then the first QP's qpn. */
 	assert_memory_equal(buf + 28, "\x00\x00\x00\x03\x00\x00\x01\x00", 8);
 	/* Then the placement: node -1, "0-3 8", node 1, remote; the device
-	 * and its link layer close the body. */
-	assert_memory_equal(buf + len - 28,
+	 * and its link layer; then (v4) the MRs close the body. */
+	assert_memory_equal(buf + len - 4 - 3 * 12 - 28,
 			    "\xff\xff\xff\xff\x00\x05"
 			    "0-3 8\x00\x00\x00\x01\x00\x00\x00\x00"
 			    "\x00\x06mlx5_0\x01",
 			    28);
+	assert_memory_equal(buf + len - 4 - 3 * 12,
+			    "\x00\x00\x00\x03"
+			    "\x00\x00\x7f\x12\x34\x56\x70\x00\xde\xad\xbe\xef"
+			    "\x00\x00\x7f\x12\x34\x57\x70\x00\xde\xad\xbe\xf0",
+			    4 + 2 * 12);
 	memset(&out, 0x5a, sizeof(out));
 	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
 	assert_conn_equal(&in, &out);
@@ -791,6 +816,7 @@ static void build_params(struct wb *w, uint32_t count, uint32_t present)
 	wb_be(w, 3, 1);
 	wb_be(w, 46, 1);
 	wb_be(w, 0x12345, 4);
+	wb_be(w, 0, 4); /* v4: hugepages, odp, mr_per_qp, srq */
 }
 
 static void test_params_axis_count(void **state)
@@ -858,6 +884,68 @@ static void build_conn(struct wb *w, uint32_t nqp, uint32_t present, const char 
 	wb_be(w, 1, 4);
 	wb_str(w, "rxe0");
 	wb_be(w, 1, 1);
+	wb_be(w, 1, 4); /* v4: one MR, the one above */
+	wb_be(w, 0x1000, 8);
+	wb_be(w, 0x1234, 4);
+}
+
+/* A CONN body of @nqp QPs whose MR list claims @nmr and carries @present. */
+static void build_conn_mrs(struct wb *w, uint32_t nqp, uint32_t nmr, uint32_t present,
+			   uint32_t rkey0)
+{
+	uint32_t i;
+
+	build_conn(w, nqp, nqp, "1", 1);
+	w->n -= 4 + 12;
+	wb_be(w, nmr, 4);
+	for (i = 0; i < present; i++) {
+		wb_be(w, 0x1000 + 0x100000ULL * i, 8);
+		wb_be(w, i ? 0x5000 + i : rkey0, 4);
+	}
+}
+
+/* v4's MR list: 1..nqp entries, the first the one rkey and addr name. */
+static void test_conn_mrs(void **state)
+{
+	struct rb_msg_conn *out = malloc(sizeof(*out));
+	struct wb *w = calloc(1, sizeof(*w));
+	uint8_t buf[BUFSZ];
+
+	(void)state;
+	assert_non_null(out);
+	assert_non_null(w);
+	build_conn_mrs(w, 4, 4, 4, 0x1234);
+	assert_int_equal(unpack_exact(up_conn, w->b, w->n), 0);
+	assert_int_equal(rb_unpack_conn(w->b, w->n, out), 0);
+	assert_int_equal(out->nmr, 4);
+	assert_int_equal(out->mr[3].addr, 0x1000 + 0x300000);
+	assert_int_equal(out->mr[3].rkey, 0x5003);
+	build_conn_mrs(w, RB_MAX_QPS, RB_MAX_QPS, RB_MAX_QPS, 0x1234);
+	assert_int_equal(unpack_exact(up_conn, w->b, w->n), 0);
+
+	/* No MR, more MRs than QPs, a huge count, counts that disagree with
+	 * what is present, a first MR that is not the one named above. */
+	build_conn_mrs(w, 4, 0, 0, 0x1234);
+	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	build_conn_mrs(w, 4, 5, 5, 0x1234);
+	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	build_conn_mrs(w, 4, 0xffffffffu, 0, 0x1234);
+	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	build_conn_mrs(w, 4, 4, 3, 0x1234);
+	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	build_conn_mrs(w, 4, 2, 3, 0x1234);
+	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	build_conn_mrs(w, 4, 4, 4, 0x9999);
+	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+
+	/* The packer refuses what the unpacker would. */
+	sample_conn(out, 4);
+	out->nmr = 0;
+	assert_int_equal(rb_pack_conn(out, buf, sizeof(buf)), -EMSGSIZE);
+	out->nmr = 5;
+	assert_int_equal(rb_pack_conn(out, buf, sizeof(buf)), -EMSGSIZE);
+	free(w);
+	free(out);
 }
 
 static void test_conn_nqp(void **state)
@@ -1208,6 +1296,7 @@ int main(void)
 		cmocka_unit_test(test_trailing_garbage),
 		cmocka_unit_test(test_params_axis_count),
 		cmocka_unit_test(test_conn_nqp),
+		cmocka_unit_test(test_conn_mrs),
 		cmocka_unit_test(test_string_prefix_too_long),
 		cmocka_unit_test(test_string_embedded_nul),
 		cmocka_unit_test(test_pack_small_buffer),

@@ -381,6 +381,99 @@ static void reap_recv(void **state)
 	fx_end(&x);
 }
 
+/*
+ * --srq: receives go to the SRQ, never to a QP; a completion names its QP
+ * by qp_num, and the repost goes back to the SRQ.  A qp_num of no QP of
+ * the run is an error naming it.
+ */
+static void reap_srq_attributes_by_qp_num(void **state)
+{
+	struct ibv_wc wc = { .wr_id = RB_WRID_RECV | 0,
+			     .status = IBV_WC_SUCCESS,
+			     .opcode = IBV_WC_RECV,
+			     .qp_num = FAKE_QPN_BASE + 2 };
+	uint64_t done = 0;
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "send_bw");
+	fx_shape(&x, 3, 1, 64, 128);
+	x.p.rx_depth = 5;
+	x.p.srq = 1;
+	fx_start(&x, RB_ROLE_SERVER, 1000);
+	x.r.srq = &x.f->srq;
+	assert_int_equal(rb_fill_recv_queues(&x.r), 0);
+	assert_int_equal(x.f->srq_recvs, 5);
+	assert_int_equal(x.r.srq_posted, 5);
+	assert_int_equal(x.f->recvs_posted, 0);
+	assert_int_equal(x.r.sq[0].posted_recv + x.r.sq[1].posted_recv + x.r.sq[2].posted_recv, 0);
+	/* A message on QP 2: handed over as QP 2's, whatever the wr_id says. */
+	nseen = 0;
+	fake_push_wc(x.f, &wc);
+	assert_int_equal(rb_reap(&x.r, &done, keep_recv), 1);
+	assert_int_equal(nseen, 1);
+	assert_int_equal(seen_qi[0], 2);
+	assert_int_equal(x.r.srq_posted, 4);
+	/* Without on_recv it is reposted, to the SRQ. */
+	wc.qp_num = FAKE_QPN_BASE + 1;
+	fake_push_wc(x.f, &wc);
+	assert_int_equal(rb_reap(&x.r, &done, NULL), 1);
+	assert_int_equal(x.r.srq_posted, 4);
+	assert_int_equal(x.f->srq_recvs, 6);
+	assert_int_equal(x.f->recvs_posted, 0);
+	/* A QP this run does not have. */
+	wc.qp_num = 0x999;
+	fake_push_wc(x.f, &wc);
+	assert_int_equal(rb_reap(&x.r, &done, NULL), -EPROTO);
+	assert_has(rb_last_error, "qp 0x999");
+	x.r.srq = NULL;
+	fx_end(&x);
+}
+
+/*
+ * --mr-per-qp: each QP's WRs carry its own buffer, lkey, and the peer's
+ * memory and rkey of the same QP; a loopback write lands in each QP's
+ * buffer, which --verify then finds whole.
+ */
+static void stream_mr_per_qp(void **state)
+{
+	const struct rb_bench *t = rb_bench_find("write_bw");
+	struct fake_wr *w;
+	struct fx x;
+	uint32_t qi;
+	size_t i;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 4, 3, 4, 32);
+	x.p.iters = 50;
+	x.p.warmup = 2;
+	x.p.verify = 1;
+	x.p.mr_per_qp = 1;
+	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	x.f->loopback = true;
+	fake_mr_per_qp(x.f, &x.r);
+	assert_int_equal(t->prepare(&x.r), 0);
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	check_covered(&x);
+	assert_true(x.f->nwrs >= 52);
+	for (i = 0; i < x.f->nwrs; i++) {
+		w = &x.f->wrs[i];
+		expect_eq(w->lkey, FAKE_LKEY + w->qi);
+		expect_eq(w->addr, (uintptr_t)rb_tx_of(&x.r, w->qi));
+		expect_eq(w->rkey, FAKE_RKEY + w->qi);
+		expect_eq(w->remote_addr, (uintptr_t)rb_rx_of(&x.r, w->qi));
+	}
+	expect_eq(rb_buffers_used(&x.r, x.r.total), 4);
+	for (qi = 0; qi < 4; qi++)
+		assert_int_equal(rb_verify_bytes(&x.r, rb_rx_of(&x.r, qi), x.r.pt.size, qi), 0);
+	/* Two chains reach two QPs only: the others' buffers are not checked. */
+	expect_eq(rb_buffers_used(&x.r, 2 + 6), 2);
+	expect_eq(rb_buffers_used(&x.r, 1), 1);
+	expect_eq(rb_buffers_used(&x.r, 0), 0);
+	fx_end(&x);
+}
+
 /* An error completion: -EIO, and the message names the status and the QP. */
 static void reap_error_names_status_and_qp(void **state)
 {
@@ -907,6 +1000,8 @@ int main(void)
 		cmocka_unit_test(chain_post_failure),
 		cmocka_unit_test(reap_send_frees_room),
 		cmocka_unit_test(reap_recv),
+		cmocka_unit_test(reap_srq_attributes_by_qp_num),
+		cmocka_unit_test(stream_mr_per_qp),
 		cmocka_unit_test(reap_error_names_status_and_qp),
 		cmocka_unit_test(stream_count_tails),
 		cmocka_unit_test(stream_duration_tails),
