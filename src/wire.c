@@ -135,6 +135,8 @@ int rb_pack_params(const struct rb_params *m, uint8_t *buf, size_t cap)
 	put_be(&c, m->atomic_op, 1);
 	put_be(&c, m->verify, 1);
 	put_be(&c, m->use_cm, 1);
+	put_be(&c, m->threads, 4);
+	put_be(&c, m->thread, 4);
 	return wdone(&c);
 }
 
@@ -159,6 +161,8 @@ int rb_unpack_params(const uint8_t *buf, size_t len, struct rb_params *m)
 	m->atomic_op = (uint8_t)get_be(&c, 1);
 	m->verify = (uint8_t)get_be(&c, 1);
 	m->use_cm = (uint8_t)get_be(&c, 1);
+	m->threads = (uint32_t)get_be(&c, 4);
+	m->thread = (uint32_t)get_be(&c, 4);
 	return rdone(&c);
 }
 

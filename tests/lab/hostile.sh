@@ -179,7 +179,7 @@ want signal0 "ERROR server: .*-Q/--signal 0 is out of range"
 want oom "ERROR server: .*the plan needs about .* MiB.*this host can give"
 want badtest "ERROR server: .*does not know"
 want truncated "ERROR server: .*closed the connection\|closed"
-want version "ERROR server: .*wire protocol v99, this rdmabench speaks v3"
+want version "ERROR server: .*wire protocol v99, this rdmabench speaks v4"
 want hugelen "ERROR server: .*exceeds the 65536-byte cap"
 want http "ERROR server: .*not rdmabench\|ERROR server"
 [ "$(grep -c "ERROR server: .*-l/--batch 0" "$OUT/flood.txt")" = 20 ] ||
