@@ -31,6 +31,7 @@
 #include "plan.h"
 #include "session.h"
 #include "sweep.h"
+#include "threads.h"
 #include "topo.h"
 #include "xfer.h"
 
@@ -773,6 +774,9 @@ int rb_client(const struct rb_bench *t, const struct rb_params *p, const struct 
 	struct session s;
 	int ret;
 
+	/* --threads: a session per thread (threads.c), each coming back here. */
+	if (p->threads > 1 && !c->thread_hooks)
+		return rb_threads_run(t, p, c);
 	session_init(&s, t, c, RB_ROLE_CLIENT);
 	s.p = *p;
 	ret = client_checks(&s);

@@ -575,6 +575,7 @@ static void group_free(struct group *g)
 /* What cannot go with --threads, and more threads than CPUs. */
 static int check(const struct rb_local *l, uint32_t n, char *err, size_t len)
 {
+	char why[RB_TEXT_MAX - 64];
 	cpu_set_t set;
 	int ncpu;
 
@@ -588,6 +589,13 @@ static int check(const struct rb_local *l, uint32_t n, char *err, size_t len)
 				  "count every thread's traffic)");
 	if (l->on_point)
 		return rb_set_err(err, len, -EINVAL, "--threads does not go with matrix");
+	if (l->json_path[0] && rb_output_check(l->json_path, why, sizeof(why)))
+		return rb_set_err(err, len, -EINVAL, "--json %s", why);
+	if (l->csv_path[0] && rb_output_check(l->csv_path, why, sizeof(why)))
+		return rb_set_err(err, len, -EINVAL, "--csv %s", why);
+	if (l->json_path[0] && l->csv_path[0] && rb_output_same(l->json_path, l->csv_path))
+		return rb_set_err(err, len, -EINVAL, "--csv and --json name the same file (%s)",
+				  l->csv_path);
 	ncpu = sched_getaffinity(0, sizeof(set), &set) ? 0 : CPU_COUNT(&set);
 	if (ncpu > 0 && n > (uint32_t)ncpu)
 		return rb_set_err(err, len, -EINVAL,
