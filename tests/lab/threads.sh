@@ -19,21 +19,25 @@ LAB_HOSTS=2
 LAB_SMP=4
 LAB_TIMEOUT=${LAB_TIMEOUT:-600}
 
+# Messages of one packet (the path MTU is 1024): messages of many packets
+# from two QPs at once end in "remote invalid request" or "remote operation
+# error" completions on rxe here now and then, as plain processes do (see
+# README, "Testing a cluster").
 lab_run '
 C="--threads 2 --bind 192.0.2.2 --verify"
 "$RB" server --bind 192.0.2.1 --quiet >"$OUT/server.out" 2>"$OUT/server.err" &
 srv=$!
-solo wbw write_bw $C -s 4K,64K -n 200 192.0.2.1 --json "$OUT/wbw.json" --csv "$OUT/wbw.csv"
-solo sbw send_bw $C -s 4K,64K -n 200 192.0.2.1 --json "$OUT/sbw.json"
-solo slat send_lat $C -s 2,64 -n 100 192.0.2.1 --json "$OUT/slat.json" --csv "$OUT/slat.csv"
+solo wbw write_bw $C -s 256,1K -n 100 192.0.2.1 --json "$OUT/wbw.json" --csv "$OUT/wbw.csv"
+solo sbw send_bw $C -s 256,1K -n 100 192.0.2.1 --json "$OUT/sbw.json"
+solo slat send_lat $C -s 2,64 -n 50 192.0.2.1 --json "$OUT/slat.json" --csv "$OUT/slat.csv"
 solo zero write_bw --threads 0 192.0.2.1
 solo many write_bw --threads 5 192.0.2.1
 solo shortcpu write_bw --threads 2 --cpu 0 192.0.2.1
 # ^C in the middle of a sweep: every thread ends, finished points are kept.
-"$RB" write_bw --threads 2 --bind 192.0.2.2 -s 4K,8K,16K,32K,64K -D 3 192.0.2.1 \
+"$RB" write_bw --threads 2 --bind 192.0.2.2 -s 16,32,64,128,256,512 -D 3 192.0.2.1 \
 	--json "$OUT/intr.json" >"$OUT/intr.out" 2>"$OUT/intr.err" &
 cli=$!
-sleep 12
+sleep 20
 read -r t0 _ </proc/uptime
 kill -INT $cli
 wait $cli
@@ -48,13 +52,13 @@ pair once "write_bw --bind 192.0.2.1 --quiet" "write_bw --threads 2 --bind 192.0
 for t in wbw sbw; do
 	expect_rc $t 0
 	jcheck $t.json 'd["params"]["threads"] == 2' 'd["complete"] is True' \
-		'[r["size"] for r in d["results"]] == [4096, 65536]' \
+		'[r["size"] for r in d["results"]] == [256, 1024]' \
 		'all(len(r["threads"]) == 2 for r in d["results"])' \
 		'all([t["thread"] for t in r["threads"]] == [0, 1] for r in d["results"])' \
-		'all(t["bw_avg_gbps"] > 0 and t["iterations"] == 200 for r in d["results"] for t in r["threads"])' \
+		'all(t["bw_avg_gbps"] > 0 and t["iterations"] == 100 for r in d["results"] for t in r["threads"])' \
 		'all(abs(r["bw_avg_gbps"] - sum(t["bw_avg_gbps"] for t in r["threads"])) <= 1e-9 * r["bw_avg_gbps"] for r in d["results"])' \
 		'all(abs(r["msg_rate_mpps"] - sum(t["msg_rate_mpps"] for t in r["threads"])) <= 1e-9 * r["msg_rate_mpps"] for r in d["results"])' \
-		'all(r["iterations"] == 400 for r in d["results"])' \
+		'all(r["iterations"] == 200 for r in d["results"])' \
 		'all(sorted(t["placement"]["cpus"] for t in r["threads"]) == ["0", "1"] for r in d["results"])' \
 		'all(sorted(t["peer_placement"]["cpus"] for t in r["threads"]) == ["2", "3"] for r in d["results"])' \
 		'all(t["placement"]["local"] is True and t["peer_placement"]["local"] is True for r in d["results"] for t in r["threads"])' \
@@ -71,7 +75,7 @@ jcheck wbw.csv 'len(csv) == 6' '[r["thread"] for r in csv] == ["all", "0", "1"] 
 expect_rc slat 0
 jcheck slat.json 'd["params"]["threads"] == 2' '[r["size"] for r in d["results"]] == [2, 64]' \
 	'all("lat_us" not in r and len(r["threads"]) == 2 for r in d["results"])' \
-	'all(t["lat_us"]["p50"] > 0 and t["iterations"] == 100 for r in d["results"] for t in r["threads"])' \
+	'all(t["lat_us"]["p50"] > 0 and t["iterations"] == 50 for r in d["results"] for t in r["threads"])' \
 	'all(sorted(t["placement"]["cpus"] for t in r["threads"]) == ["0", "1"] for r in d["results"])'
 jcheck slat.csv '[r["thread"] for r in csv] == ["all", "0", "1"] * 2' \
 	'all(r["lat_p50_us"] == "" for r in csv if r["thread"] == "all")' \
@@ -90,11 +94,11 @@ python3 - "$OUT" <<'PY' || fail "^C did not end the threads promptly"
 import sys
 t0, t1 = map(float, open(f"{sys.argv[1]}/intr.time").read().split())
 print(f"^C to exit: {t1 - t0:.1f} s")
-sys.exit(0 if t1 - t0 < 15 else 1)
+sys.exit(0 if t1 - t0 < 20 else 1)
 PY
 if [ -f "$OUT/intr.json" ]; then
 	jcheck intr.json 'd["complete"] is False' 'd["reason"] == "interrupted"' \
-		'1 <= len(d["results"]) < 5' 'all(len(r["threads"]) == 2 for r in d["results"])'
+		'1 <= len(d["results"]) < 6' 'all(len(r["threads"]) == 2 for r in d["results"])'
 fi
 
 # A one-shot test server serves one connection: the run fails, naming it.
