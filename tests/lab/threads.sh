@@ -67,9 +67,9 @@ for t in wbw sbw; do
 done
 expect_grep wbw.out 'thread$'
 expect_grep wbw.out ' all$'
-jcheck wbw.csv 'len(csv) == 6' '[r["thread"] for r in csv] == ["all", "0", "1"] * 2' \
-	'[r["cpus"] for r in csv] == ["0-1", "0", "1"] * 2' \
-	'all(float(r["bw_avg_gbps"]) > 0 for r in csv)'
+jcheck wbw.csv 'len(d) == 6' '[r["thread"] for r in d] == ["all", "0", "1"] * 2' \
+	'[r["cpus"] for r in d] == ["0-1", "0", "1"] * 2' \
+	'all(float(r["bw_avg_gbps"]) > 0 for r in d)'
 
 # Latency: each thread its own percentiles; the point has none (they do not add).
 expect_rc slat 0
@@ -77,9 +77,9 @@ jcheck slat.json 'd["params"]["threads"] == 2' '[r["size"] for r in d["results"]
 	'all("lat_us" not in r and len(r["threads"]) == 2 for r in d["results"])' \
 	'all(t["lat_us"]["p50"] > 0 and t["iterations"] == 50 for r in d["results"] for t in r["threads"])' \
 	'all(sorted(t["placement"]["cpus"] for t in r["threads"]) == ["0", "1"] for r in d["results"])'
-jcheck slat.csv '[r["thread"] for r in csv] == ["all", "0", "1"] * 2' \
-	'all(r["lat_p50_us"] == "" for r in csv if r["thread"] == "all")' \
-	'all(float(r["lat_p50_us"]) > 0 for r in csv if r["thread"] != "all")'
+jcheck slat.csv '[r["thread"] for r in d] == ["all", "0", "1"] * 2' \
+	'all(r["lat_p50_us"] == "" for r in d if r["thread"] == "all")' \
+	'all(float(r["lat_p50_us"]) > 0 for r in d if r["thread"] != "all")'
 
 expect_rc zero 2
 expect_grep zero.err '\-\-threads 0 is out of range (1..32)'
