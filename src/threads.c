@@ -44,6 +44,8 @@ struct tslot {
 	bool started, done;
 	int rc;
 	char err[RB_TEXT_MAX]; /* its last error, when it failed */
+	bool failed;	       /* on its own, not ended by another's failure */
+	bool canceled;	       /* ended at a barrier by another's failure */
 	struct rb_params p;
 	struct rb_local l;
 	struct rb_thread_hooks hooks;
@@ -341,8 +343,10 @@ static int wait_why(struct tslot *s, uint32_t point, uint64_t t0)
 
 	if (rb_interrupted)
 		return -EINTR;
-	if (g->abort)
+	if (g->abort) {
+		s->canceled = true;
 		return -ECANCELED;
+	}
 	/* Every thread still away is in a session whose waits are bounded
 	 * by --timeout; this bound only catches what that misses. */
 	if (t0 < g->progress_ns)
@@ -432,11 +436,18 @@ static void *thread_main(void *arg)
 	s->rc = rc;
 	s->done = true;
 	snprintf(s->err, sizeof(s->err), "%s", rb_last_error);
-	/* A thread that fails ends the others; the first one names the cause. */
-	if (rc && rc != RB_EXIT_EXPECT && !g->abort && !rb_interrupted) {
-		g->abort = true;
+	/*
+	 * A thread that fails ends the others, and its rc is the run's.  One
+	 * that fails afterwards is named too (it may have failed on its own:
+	 * two peers of one server that exited), unless it was only woken
+	 * (EINTR: 130) or let go at a barrier.
+	 */
+	s->failed = rc && rc != RB_EXIT_EXPECT && !rb_interrupted && !s->canceled &&
+		    !(g->abort && rc == RB_EXIT_INTR);
+	if (s->failed && !g->abort)
 		g->failed = (int)s->k;
-	}
+	if (s->failed)
+		g->abort = true;
 	pthread_cond_broadcast(&g->cv);
 	pthread_mutex_unlock(&g->mu);
 	return NULL;
@@ -535,9 +546,11 @@ static int finish(struct group *g, int ret)
 	for (k = 0; !ret && k < g->n; k++)
 		if (g->th[k].rc == RB_EXIT_EXPECT)
 			rc = RB_EXIT_EXPECT;
+	for (k = 0; k < g->n; k++)
+		if (g->th[k].failed)
+			rb_err("thread %u of %u failed: %s", k, g->n, g->th[k].err);
 	if (g->failed >= 0) {
 		rc = g->th[g->failed].rc;
-		rb_err("thread %d of %u failed: %s", g->failed, g->n, g->th[g->failed].err);
 		snprintf(g->reason, sizeof(g->reason), "thread %d: %s", g->failed,
 			 g->th[g->failed].err);
 	} else if (rb_interrupted) {
