@@ -14,7 +14,6 @@
 #include "matrix_run.h"
 #include "opts.h"
 #include "session.h"
-#include "threads.h"
 #include "topo.h"
 
 #ifdef HAVE_CONFIG_H
@@ -121,8 +120,6 @@ static int run_test(const struct rb_cmd *cmd, struct rb_cli *c)
 		return usage_error(cmd->name, "no test of this family in that mode");
 	if (rb_cli_finish(c, b, cmd->scope, err, sizeof(err)))
 		return usage_error(cmd->name, err);
-	if (c->p.threads > 1)
-		return rb_threads_run(b, &c->p, &c->l);
 	return rb_client(b, &c->p, &c->l);
 }
 
