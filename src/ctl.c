@@ -10,7 +10,7 @@
 #include "ctl.h"
 
 /* Every message a point exchanges fits; the server's barrier reads any. */
-static uint8_t body[RB_WIRE_MAX_BODY];
+static __thread uint8_t body[RB_WIRE_MAX_BODY];
 
 static struct rb_oob *oob_of(struct rb_ctl *c)
 {

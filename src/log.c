@@ -8,7 +8,7 @@
 
 int rb_verbose;
 int rb_quiet;
-char rb_last_error[RB_TEXT_MAX];
+__thread char rb_last_error[RB_TEXT_MAX];
 
 /*
  * One write() per line: the generic server's processes share stderr, and

@@ -141,6 +141,17 @@ const struct rb_opt rb_opts[] = {
 	  .def = "1",
 	  .need = RB_S_BW,
 	  .help = "RC QPs, used round-robin, sharing one CQ (an axis)" },
+	{ .lname = "threads",
+	  .type = RB_OPT_U32,
+	  .off = PAR(threads),
+	  .min = 1,
+	  .max = RB_MAX_THREADS,
+	  .argname = "N",
+	  .def = "1",
+	  .need = RB_S_TEST,
+	  .help = "N measuring threads, each with its own connection, QPs and CQ, on a CPU of "
+		  "its own (the device's node first); needs the generic server (rdmabench "
+		  "server); per-thread figures and their sum" },
 	{ .lname = "inline",
 	  .alias = "inline_size",
 	  .perftest = "-I, --inline_size",
@@ -600,6 +611,7 @@ void rb_cli_init(struct rb_cli *c)
 	c->l.timeout_s = 30;
 	c->p.warmup = 100;
 	c->p.rx_depth = 512;
+	c->p.threads = 1;
 	strcpy(c->l.cpu, "auto");
 	strcpy(c->l.numa, "auto");
 	c->m.tolerance = RB_MX_DEFAULT_TOLERANCE;

@@ -167,10 +167,11 @@ static json_t *jparams(const struct rb_params *p)
 	bad |= json_object_set_new(o, "odp", json_boolean(p->odp));
 	bad |= json_object_set_new(o, "mr_per_qp", json_boolean(p->mr_per_qp));
 	bad |= json_object_set_new(o, "srq", json_boolean(p->srq));
+	bad |= json_object_set_new(o, "threads", json_integer(p->threads ? p->threads : 1));
 	return jdone(o, bad);
 }
 
-static json_t *jplacement(const struct rb_placement *p)
+json_t *rb_json_placement(const struct rb_placement *p)
 {
 	json_t *o = json_object();
 	int bad = !o;
@@ -226,7 +227,7 @@ static int jmetrics(json_t *o, const struct rb_result *res)
 	return bad;
 }
 
-static json_t *jresult(const struct rb_result *res)
+json_t *rb_json_result(const struct rb_result *res)
 {
 	json_t *o = json_object();
 	int bad = !o;
@@ -264,9 +265,9 @@ static json_t *jdoc(const struct rb_report *r)
 	bad |= json_object_set_new(o, "peer", jstr(r->peer));
 	bad |= json_object_set_new(o, "device", jdevice(r));
 	bad |= json_object_set_new(o, "params", jparams(r->params));
-	bad |= json_object_set_new(o, "placement", jplacement(&r->place));
+	bad |= json_object_set_new(o, "placement", rb_json_placement(&r->place));
 	if (r->has_peer_place)
-		bad |= json_object_set_new(o, "peer_placement", jplacement(&r->peer_place));
+		bad |= json_object_set_new(o, "peer_placement", rb_json_placement(&r->peer_place));
 	bad |= json_object_set_new(o, "results", json_array());
 	return jdone(o, bad);
 }
@@ -322,7 +323,7 @@ static int json_row(struct rb_writer *w, const struct rb_report *r, const struct
 	(void)r;
 	if (!results)
 		return -EINVAL;
-	return json_array_append_new(results, jresult(res)) ? -ENOMEM : 0;
+	return json_array_append_new(results, rb_json_result(res)) ? -ENOMEM : 0;
 }
 
 /* Dumps the document and releases it. */
@@ -399,10 +400,26 @@ static void csv_place(FILE *f, const struct rb_placement *p)
 	fprintf(f, ",%s", p->local < 0 ? "" : p->local ? "true" : "false");
 }
 
+/* A --threads run's rows: a column says whose (a thread's, or "all"). */
+static bool by_thread(const struct rb_report *r)
+{
+	return r->params && r->params->threads > 1;
+}
+
+static const char *thread_cell(const struct rb_result *res, char *buf, size_t len)
+{
+	if (!res->thread_row)
+		return "all";
+	snprintf(buf, len, "%u", res->thread_row - 1);
+	return buf;
+}
+
 /* The default counters of each side's driver follow the fixed columns. */
 static int csv_begin(struct rb_writer *w, const struct rb_report *r)
 {
 	fputs(csv_header, w->f);
+	if (by_thread(r))
+		fputs(",thread", w->f);
 	if (r->has_counters)
 		rb_counters_csv_header(w->f, "ctr_", (enum rb_ctr_driver)r->driver_id);
 	if (r->has_peer_counters)
@@ -428,6 +445,7 @@ static void csv_counters(FILE *f, const struct rb_report *r, const struct rb_res
 static int csv_row(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res)
 {
 	FILE *f = w->f;
+	char th[16];
 
 	/* csv_str() writes the separator first: skip the row's first one. */
 	fputs(str_or(r->test, ""), f);
@@ -446,7 +464,9 @@ static int csv_row(struct rb_writer *w, const struct rb_report *r, const struct 
 	csv_dbl(f, res->has_peer, 3, res->peer_cpu_util_pct);
 	csv_dbl(f, res->has_cpu, 3, res->cpu_ns_per_msg);
 	csv_dbl(f, res->has_peer && res->peer_bw_avg_gbps, 6, res->peer_bw_avg_gbps);
-	csv_place(f, &r->place);
+	csv_place(f, res->thread_place ? res->thread_place : &r->place);
+	if (by_thread(r))
+		csv_str(f, thread_cell(res, th, sizeof(th)));
 	csv_counters(f, r, res);
 	fputc('\n', f);
 	return file_status(f);
@@ -519,6 +539,8 @@ static int table_columns(const struct rb_report *r, struct tcol *c)
 	if (r->mode == RB_MODE_LAT) {
 		for (i = 0; i < sizeof(lat) / sizeof(lat[0]); i++)
 			tcol_add(c, &n, lat[i], 9);
+		if (by_thread(r))
+			tcol_add(c, &n, "thread", 6);
 		return n;
 	}
 	snprintf(name, sizeof(name), "BW_avg[%s]", units_name(r->units));
@@ -529,6 +551,8 @@ static int table_columns(const struct rb_report *r, struct tcol *c)
 	tcol_add(c, &n, "CPU[%]", 7);
 	tcol_add(c, &n, "peerCPU[%]", 7);
 	tcol_add(c, &n, "cpu[ns/msg]", 7);
+	if (by_thread(r))
+		tcol_add(c, &n, "thread", 6);
 	return n;
 }
 
@@ -547,6 +571,15 @@ static void cell_sig(char *cell, bool has, double v)
 		snprintf(cell, TABLE_CELL, "%.4g", v);
 	else
 		snprintf(cell, TABLE_CELL, "-");
+}
+
+/* The last cell of a --threads run's row: whose it is. */
+static void thread_cell_at(const struct rb_report *r, const struct rb_result *res, char *cell)
+{
+	char th[16];
+
+	if (by_thread(r))
+		snprintf(cell, TABLE_CELL, "%s", thread_cell(res, th, sizeof(th)));
 }
 
 /* The cells of @res, in the order of table_columns(). */
@@ -570,6 +603,7 @@ static void table_cells(const struct rb_report *r, const struct rb_result *res,
 		cell_dbl(cell[10], lat, 2, l->p999);
 		cell_dbl(cell[11], lat, 2, l->max);
 		cell_dbl(cell[12], lat, 2, l->stdev);
+		thread_cell_at(r, res, cell[13]);
 		return;
 	}
 	cell_dbl(cell[5], bw, 2, units_value(r->units, res->bw_avg_gbps));
@@ -578,6 +612,7 @@ static void table_cells(const struct rb_report *r, const struct rb_result *res,
 	cell_dbl(cell[8], res->has_cpu, 2, res->cpu_util_pct);
 	cell_dbl(cell[9], res->has_peer, 2, res->peer_cpu_util_pct);
 	cell_dbl(cell[10], res->has_cpu, 2, res->cpu_ns_per_msg);
+	thread_cell_at(r, res, cell[11]);
 }
 
 static void table_line(FILE *f, const struct tcol *c, int n, char (*cell)[TABLE_CELL])

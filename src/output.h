@@ -103,6 +103,12 @@ const char *rb_csv_header(void);
 /* rb_json_report() - the whole JSON document (new reference). */
 json_t *rb_json_report(const struct rb_report *r, const struct rb_result *res, size_t n);
 
+/* rb_json_result() - one result as the JSON "results" array holds it. */
+json_t *rb_json_result(const struct rb_result *res);
+
+/* rb_json_placement() - a placement as JSON "placement" spells it. */
+json_t *rb_json_placement(const struct rb_placement *p);
+
 /* rb_timestamp() - current UTC time as "2026-11-29T11:48:32Z". */
 void rb_timestamp(char *buf, size_t len);
 

@@ -13,10 +13,13 @@
 
 #define PAR_BEGIN offsetof(struct rb_cli, p)
 
-/* Rows whose 0 means "not set": -n with -D, -D with -n, -o and --mtu. */
+/*
+ * Rows whose 0 means "not set": -n with -D, -D with -n, -o, --mtu, and
+ * --threads (0: one, as in a plan built by hand).
+ */
 static bool zero_is_unset(const struct rb_opt *o)
 {
-	static const char *const names[] = { "iters", "duration", "outstanding", "mtu" };
+	static const char *const names[] = { "iters", "duration", "outstanding", "mtu", "threads" };
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -192,6 +195,8 @@ static int check_cross(const struct rb_params *p, const struct rb_bench *t, char
 		return fail(err, len, "-l/--batch %llu exceeds -t/--tx-depth %llu",
 			    (unsigned long long)rb_axis_max(&p->batch),
 			    (unsigned long long)smallest(&p->tx_depth));
+	if (p->thread >= (p->threads ? p->threads : 1))
+		return fail(err, len, "thread %u of a run of %u thread(s)", p->thread, p->threads);
 	if (rb_plan_count(p) > RB_MAX_POINTS)
 		return fail(err, len, "the sweep has %zu points, more than the %d allowed",
 			    rb_plan_count(p), RB_MAX_POINTS);
@@ -244,12 +249,13 @@ int rb_plan_validate(const struct rb_params *p, uint64_t mem_budget, char *err, 
 		ret = check_cross(p, t, err, len);
 	if (ret)
 		return ret;
-	mem = rb_plan_mem(p);
+	/* Each thread (and each of its server's processes) has all of it. */
+	mem = rb_plan_mem(p) * (p->threads ? p->threads : 1);
 	if (mem_budget && mem > mem_budget)
 		return fail(err, len,
 			    "the plan needs about %llu MiB (buffers, %llu QPs of depth %llu, CQ, "
-			    "samples); this host can give %llu MiB: lower -q/--qps, "
-			    "-t/--tx-depth, -s/--size or -n/--iters",
+			    "samples, per thread); this host can give %llu MiB: lower -q/--qps, "
+			    "-t/--tx-depth, -s/--size, -n/--iters or --threads",
 			    (unsigned long long)(mem >> 20),
 			    (unsigned long long)rb_axis_max(&p->qps),
 			    (unsigned long long)rb_axis_max(&p->tx_depth),

@@ -17,6 +17,7 @@
 #define RB_MAX_AXIS	  64	/* values per sweep axis */
 #define RB_MAX_POINTS	  10000 /* points per plan */
 #define RB_MAX_QPS	  64
+#define RB_MAX_THREADS	  32	       /* --threads: one connection each (the server's limit) */
 #define RB_MAX_SIZE	  (1ULL << 30) /* 1 GiB: the largest buffer we register */
 #define RB_TEXT_MAX	  1024	       /* an error message, here and on the wire */
 
@@ -73,6 +74,8 @@ struct rb_params {
 	uint8_t odp;	   /* on-demand paging MRs (IBV_ACCESS_ON_DEMAND) */
 	uint8_t mr_per_qp; /* one buffer and MR per QP instead of one shared */
 	uint8_t srq;	   /* one shared receive queue for the point's QPs */
+	uint32_t threads;  /* --threads: the run's measuring threads (1..) */
+	uint32_t thread;   /* which of them this connection is (0..threads-1) */
 };
 
 /* A repeatable option's values, in the order given. */
@@ -111,6 +114,25 @@ struct rb_local {
 	 */
 	void (*on_point)(void *ctx, const struct rb_result *res, const struct rb_report *rep);
 	void *on_point_ctx;
+	/* --threads: this client session is one thread of a run (threads.c). */
+	const struct rb_thread_hooks *thread_hooks;
+};
+
+/*
+ * The points where the threads of a --threads run wait for each other; a
+ * hook returns 0, or -errno when the run ends (another thread failed, ^C,
+ * --timeout) and the session ends too.
+ */
+struct rb_thread_hooks {
+	void *ctx;
+	/*
+	 * Placed (this thread on @cpus), before connecting: every thread is
+	 * placed before any says HELLO, which carries @all (the CPUs of every
+	 * thread, for a server on this host to keep off), filled here.
+	 */
+	int (*placed)(void *ctx, const char *cpus, char *all, size_t len);
+	/* Before point @i's START, and with @i = the point count before BYE. */
+	int (*point)(void *ctx, uint32_t i);
 };
 
 /* One point of the plan: the axis values in force. */
@@ -144,6 +166,12 @@ struct rb_result {
 	 * the table flags ("" when nothing). */
 	void *diag;
 	char flag[192];
+	/*
+	 * --threads: 1 + the thread whose own row this is (CSV, table), with
+	 * its placement; 0 for a run's row (the threads' sum).
+	 */
+	uint32_t thread_row;
+	const struct rb_placement *thread_place;
 };
 
 /* Where the measuring thread and the buffers sit. */
@@ -159,7 +187,7 @@ void rb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int rb_verbose;
-extern char rb_last_error[RB_TEXT_MAX]; /* the text of the last rb_err() */
+extern __thread char rb_last_error[RB_TEXT_MAX]; /* the last rb_err() of this thread */
 
 /*
  * rb_set_err() - a message into @err (@len bytes) for the caller to log or

@@ -31,6 +31,7 @@
 #include "plan.h"
 #include "session.h"
 #include "sweep.h"
+#include "threads.h"
 #include "topo.h"
 #include "xfer.h"
 
@@ -61,11 +62,13 @@ struct session {
 	char host[64];
 	int slot_fd;		       /* generic server: the lock that serializes measuring */
 	char peer_cpus[128];	       /* server: the client's CPUs when it shares our host */
+	char hello_cpus[128];	       /* client: every thread's CPUs (--threads), or "" */
 	struct sockaddr_storage local; /* client: where the connection leaves from */
 	struct rb_diag diag;	       /* counters and --expect */
 };
 
-static uint8_t msg[RB_WIRE_MAX_BODY];
+/* Per thread: the threads of a --threads run are sessions each. */
+static __thread uint8_t msg[RB_WIRE_MAX_BODY];
 
 /* ---- resources ------------------------------------------------------ */
 
@@ -232,8 +235,9 @@ static int open_resources(struct session *s, const struct sockaddr *local)
 	}
 	if (ret)
 		return ret;
-	ret = rb_place_apply(r->dev.name, s->l->cpu, s->l->numa,
-			     s->peer_cpus[0] ? s->peer_cpus : NULL, &s->rep.place);
+	ret = rb_place_apply_thread(r->dev.name, s->l->cpu, s->l->numa,
+				    s->peer_cpus[0] ? s->peer_cpus : NULL, s->p.thread,
+				    s->p.threads, &s->rep.place);
 	if (ret) {
 		/* An explicit --cpu/--numa this machine cannot honour. */
 		s->usage = ret == -EINVAL;
@@ -544,7 +548,7 @@ static int emit(struct session *s, const struct rb_result *res)
  */
 static int finish_output(struct session *s, int ret)
 {
-	static char reason[RB_TEXT_MAX];
+	static __thread char reason[RB_TEXT_MAX];
 
 	if (s->out_begun)
 		s->out.ops->end(&s->out, &s->rep);
@@ -606,6 +610,9 @@ static int client_point(struct session *s, uint32_t i)
 	int ret;
 
 	ret = point_start(s, i);
+	/* --threads: every thread starts the point together. */
+	if (!ret && s->l->thread_hooks)
+		ret = s->l->thread_hooks->point(s->l->thread_hooks->ctx, i);
 	if (!ret)
 		ret = ctl->barrier(&s->ctl, i);
 	if (!ret)
@@ -671,7 +678,7 @@ static void progress(struct session *s, size_t i, size_t n, uint64_t t0)
 	struct rb_point pt;
 	char sz[16];
 
-	if (rb_quiet || !isatty(STDERR_FILENO) || n < 2)
+	if (rb_quiet || !isatty(STDERR_FILENO) || n < 2 || s->l->thread_hooks)
 		return;
 	rb_plan_point(&s->p, i, &pt);
 	fprintf(stderr, "\r\033[Kpoint %zu/%zu  size %s batch %u signal %u qps %u  %.0fs elapsed",
@@ -717,7 +724,8 @@ static int client_hello(struct session *s)
 	snprintf(h.test, sizeof(h.test), "%s", s->t->name);
 	snprintf(h.host, sizeof(h.host), "%s", s->host);
 	boot_id(h.boot_id, sizeof(h.boot_id));
-	snprintf(h.cpus, sizeof(h.cpus), "%s", s->rep.place.cpus);
+	snprintf(h.cpus, sizeof(h.cpus), "%s",
+		 s->hello_cpus[0] ? s->hello_cpus : s->rep.place.cpus);
 	ret = send_body(s, RB_MSG_HELLO, rb_pack_hello(&h, msg, sizeof(msg)));
 	if (!ret)
 		ret = rb_oob_expect(&s->oob, RB_MSG_OK, msg, sizeof(msg), &len);
@@ -780,7 +788,11 @@ static int client_points(struct session *s)
 		rb_oob_send_error(&s->oob, "client failed at point %zu: %s", i - 1, rb_last_error);
 		return ret;
 	}
-	ret = send_body(s, RB_MSG_BYE, 0);
+	/* --threads: no server ends (and frees its slot) before the last. */
+	if (s->l->thread_hooks)
+		ret = s->l->thread_hooks->point(s->l->thread_hooks->ctx, (uint32_t)n);
+	if (!ret)
+		ret = send_body(s, RB_MSG_BYE, 0);
 	return !ret && s->l->recommend ? recommend(s) : ret;
 }
 
@@ -859,6 +871,9 @@ int rb_client(const struct rb_bench *t, const struct rb_params *p, const struct 
 	struct session s;
 	int ret;
 
+	/* --threads: a session per thread (threads.c), each coming back here. */
+	if (p->threads > 1 && !c->thread_hooks)
+		return rb_threads_run(t, p, c);
 	session_init(&s, t, c, RB_ROLE_CLIENT);
 	s.p = *p;
 	ret = client_checks(&s);
@@ -869,6 +884,9 @@ int rb_client(const struct rb_bench *t, const struct rb_params *p, const struct 
 		ret = rb_oob_local(c->host, (uint16_t)c->tcp_port, c->bind, &s.local);
 	if (!ret)
 		ret = open_resources(&s, (struct sockaddr *)&s.local);
+	if (!ret && c->thread_hooks)
+		ret = c->thread_hooks->placed(c->thread_hooks->ctx, s.rep.place.cpus, s.hello_cpus,
+					      sizeof(s.hello_cpus));
 	if (!ret)
 		ret = rb_oob_connect(c->host, (uint16_t)c->tcp_port, c->bind,
 				     (int)c->timeout_s * 1000, &s.oob);
@@ -943,7 +961,9 @@ static int take_slot(struct session *s)
 							     : 1000000000ULL;
 	uint64_t until = rb_now_ns() + wait_ns;
 
-	if (s->slot_fd < 0)
+	/* A --threads run's other connections: its thread 0 holds the slot,
+	 * and every point waits for thread 0 (rb_thread_hooks). */
+	if (s->slot_fd < 0 || s->p.thread > 0)
 		return 0;
 	while (fcntl(s->slot_fd, F_SETLK, &fl)) {
 		if (errno != EAGAIN && errno != EACCES) {
@@ -965,7 +985,7 @@ static int take_slot(struct session *s)
 }
 
 /* PARAMS: adopt the client's plan after the checks the command line gets. */
-static int server_params(struct session *s)
+static int server_params(struct session *s, const struct rb_serve *f)
 {
 	struct sockaddr_storage local;
 	socklen_t sl = sizeof(local);
@@ -985,6 +1005,12 @@ static int server_params(struct session *s)
 	}
 	if (rb_plan_validate(&s->p, rb_mem_budget(), err, sizeof(err))) {
 		rb_err("client %s sent a plan this server refuses: %s", s->oob.peer, err);
+		return -EINVAL;
+	}
+	if (f->once && s->p.threads > 1) {
+		rb_err("client %s asked for --threads %u: this %s server serves one connection; "
+		       "run 'rdmabench server' for several threads",
+		       s->oob.peer, s->p.threads, f->name);
 		return -EINVAL;
 	}
 	ret = take_slot(s);
@@ -1034,7 +1060,7 @@ static int serve_conn(struct rb_oob *o, const struct rb_serve *f, const struct r
 	rb_info("client %s connected", s.oob.peer);
 	ret = server_hello(&s, f);
 	if (!ret)
-		ret = server_params(&s);
+		ret = server_params(&s, f);
 	if (!ret)
 		ret = connect_and_measure(&s, server_points);
 	/* Tell the client why, unless it is the one who hung up. */

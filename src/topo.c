@@ -785,6 +785,115 @@ static void avoid_peer(const struct rb_place_in *in, struct rb_place_plan *plan,
 	hwloc_bitmap_free(other);
 }
 
+/* The @rank-th CPU (from 0) of @set, or -1. */
+static int nth_bit(hwloc_const_bitmap_t set, int rank)
+{
+	int id = hwloc_bitmap_first(set);
+
+	while (id >= 0 && rank--)
+		id = hwloc_bitmap_next(set, id);
+	return id;
+}
+
+/*
+ * Append to @order (@cap entries, *@n used) the @rank-th CPU of each core
+ * of @set, cores in order.  Returns how many were appended.
+ */
+static int order_rank(hwloc_topology_t topo, hwloc_const_cpuset_t set, int rank, int *order,
+		      int cap, int *n)
+{
+	hwloc_obj_type_t type = HWLOC_OBJ_CORE;
+	hwloc_bitmap_t in_core = hwloc_bitmap_alloc();
+	hwloc_obj_t obj = NULL;
+	int cpu, added = 0;
+
+	if (hwloc_get_type_depth(topo, type) < 0)
+		type = HWLOC_OBJ_PU;
+	while (in_core && *n < cap &&
+	       (obj = hwloc_get_next_obj_covering_cpuset_by_type(topo, set, type, obj))) {
+		hwloc_bitmap_and(in_core, obj->cpuset, set);
+		cpu = nth_bit(in_core, rank);
+		if (cpu >= 0) {
+			order[(*n)++] = cpu;
+			added++;
+		}
+	}
+	hwloc_bitmap_free(in_core);
+	return added;
+}
+
+/*
+ * --threads: the CPU of thread @in->thread in the order rb_place_in
+ * describes: @near's cores (the device's node), then @far's, a CPU per
+ * core, then the siblings.  -1 when both are empty.
+ */
+static int thread_cpu(const struct rb_place_in *in, struct rb_place_plan *plan,
+		      hwloc_const_cpuset_t near, hwloc_const_cpuset_t far)
+{
+	int order[1024], n = 0, rank, added = 1;
+
+	for (rank = 0; added && n < 1024; rank++) {
+		added = order_rank(in->topo, near, rank, order, 1024, &n);
+		added += order_rank(in->topo, far, rank, order, 1024, &n);
+	}
+	if (!n)
+		return -1;
+	plan->shared = in->thread >= (uint32_t)n;
+	plan->threads_moved = !hwloc_bitmap_isset(near, order[in->thread % (uint32_t)n]);
+	return order[in->thread % (uint32_t)n];
+}
+
+/*
+ * Bind thread @in->thread of several to a CPU of its own: of @cand (the
+ * device's node less the peer's cores) first, then of @pool (what the
+ * thread may run on) less the peer's cores.
+ */
+static int threads_cpus(const struct rb_place_in *in, struct rb_place_plan *plan,
+			hwloc_const_cpuset_t cand, hwloc_const_cpuset_t pool)
+{
+	hwloc_bitmap_t near = hwloc_bitmap_alloc(), far = hwloc_bitmap_dup(pool);
+	int cpu = -1;
+
+	if (near && far) {
+		hwloc_bitmap_and(near, cand, pool);
+		if (in->peer)
+			drop_peer_cores(in->topo, far, in->peer);
+		hwloc_bitmap_andnot(far, far, near);
+		cpu = thread_cpu(in, plan, near, far);
+	}
+	hwloc_bitmap_free(near);
+	hwloc_bitmap_free(far);
+	if (cpu < 0)
+		return 0; /* nothing to bind to: unbound, as auto_cpus() */
+	plan->bind = hwloc_bitmap_alloc();
+	if (!plan->bind)
+		return -ENOMEM;
+	hwloc_bitmap_only(plan->bind, (unsigned)cpu);
+	hwloc_bitmap_copy(plan->cpus, plan->bind);
+	return 0;
+}
+
+/* --threads with "auto": the node's CPUs first, within a user's affinity. */
+static int auto_threads(const struct rb_place_in *in, struct rb_place_plan *plan)
+{
+	hwloc_const_cpuset_t pool = hwloc_topology_get_allowed_cpuset(in->topo);
+	hwloc_bitmap_t cand;
+	int ret;
+
+	if (user_affinity(in))
+		pool = in->current;
+	cand = node_cpus(in->topo, in->sysroot, in->dev_node);
+	if (!cand)
+		cand = hwloc_bitmap_alloc(); /* unknown locality: every CPU is "far" */
+	if (!cand)
+		return -ENOMEM;
+	hwloc_bitmap_and(cand, cand, pool);
+	avoid_peer(in, plan, cand);
+	ret = threads_cpus(in, plan, cand, pool);
+	hwloc_bitmap_free(cand);
+	return ret;
+}
+
 static int auto_cpus(const struct rb_place_in *in, struct rb_place_plan *plan)
 {
 	hwloc_bitmap_t cand;
@@ -849,7 +958,7 @@ static int decide_cpus(const struct rb_place_in *in, struct rb_place_plan *plan)
 	if (!strcmp(in->cpu_opt, "none"))
 		return 0;
 	if (!strcmp(in->cpu_opt, "auto"))
-		return auto_cpus(in, plan);
+		return in->threads > 1 ? auto_threads(in, plan) : auto_cpus(in, plan);
 	return list_cpus(in, plan);
 }
 
@@ -916,7 +1025,9 @@ static void remote_warning(const struct rb_place_in *in, struct rb_place_plan *p
 			 cpu_ok ? "" : " and ", plan->mem_node);
 	snprintf(plan->warning, sizeof(plan->warning),
 		 "remote placement: %s is on NUMA node %d, but %s%s", in->dev, in->dev_node, what,
-		 plan->peer_moved ? " (its cores are taken by the peer on this host)" : "");
+		 plan->peer_moved      ? " (its cores are taken by the peer on this host)"
+		 : plan->threads_moved ? " (its cores are taken by the other threads)"
+				       : "");
 }
 
 /* Local means: every CPU on the device's node, and memory there too. */

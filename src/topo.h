@@ -37,6 +37,17 @@ int rb_place_apply(const char *ibdev, const char *cpu_opt, const char *numa_opt,
 		   const char *peer_cpus, struct rb_placement *out);
 
 /*
+ * rb_place_apply_thread() - rb_place_apply() for thread @thread of a
+ * --threads run of @threads (1: a run without threads, as rb_place_apply()).
+ * "auto" gives each thread its own CPU (see rb_place_in.threads) and does
+ * not sample the load, so that every thread of a run, and every server
+ * process of one, orders the CPUs alike.  Threads may call it at once.
+ */
+int rb_place_apply_thread(const char *ibdev, const char *cpu_opt, const char *numa_opt,
+			  const char *peer_cpus, uint32_t thread, uint32_t threads,
+			  struct rb_placement *out);
+
+/*
  * rb_place_check() - whether an explicit --cpu list or --numa node can be
  * honoured on this machine at all, before any peer is waited for.
  * Returns 0, or -EINVAL (logged, naming what is available).
@@ -214,6 +225,14 @@ struct rb_place_in {
 	bool mem_policy;	      /* the user set a memory policy (numactl -m) */
 	int mem_policy_node;	      /* its node when it names one, else -1 */
 	bool membind_ok;	      /* this kernel can bind memory to a node */
+	/*
+	 * --threads: with @threads > 1, "auto" binds thread @thread to the
+	 * @thread-th CPU of this order: one CPU of each core of the device's
+	 * node, then of the other cores allowed, then the SMT siblings left
+	 * (the same order), wrapping around when the threads outnumber the
+	 * CPUs.  An affinity the user set is ordered the same way.
+	 */
+	uint32_t thread, threads;
 };
 
 /* What rb_place_decide() chose; free with rb_place_plan_fini(). */
@@ -226,6 +245,8 @@ struct rb_place_plan {
 	bool kept_affinity; /* auto kept an affinity set by the user */
 	bool unknown;	    /* device locality unknown: unbound */
 	bool peer_moved;    /* the node's cores were the peer's: went elsewhere */
+	bool threads_moved; /* the node's cores went to the run's other threads */
+	bool shared;	    /* more threads than CPUs: this CPU is another's too */
 	char warning[320];  /* remote placement, "" when none */
 };
 

@@ -9,6 +9,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -171,13 +172,16 @@ static void say_plan(const struct rb_dev_info *d, const struct rb_place_in *in,
 		rb_warn("%s: NUMA locality unknown (%s)%s", in->dev,
 			!d->pci[0] ? "no PCI function found"
 				   : "its PCI function reports no NUMA node",
-			strcmp(in->cpu_opt, "auto") ? "" : "; running unbound");
+			strcmp(in->cpu_opt, "auto") || in->threads > 1 ? "" : "; running unbound");
 	if (plan->kept_affinity)
 		rb_info("keeping the CPU affinity already set: CPU%s %s",
 			hwloc_bitmap_weight(plan->cpus) == 1 ? "" : "s",
 			rb_cpus_format(plan->cpus, list, sizeof(list)));
 	if (plan->warning[0])
 		rb_warn("%s", plan->warning);
+	if (plan->shared)
+		rb_warn("--threads %u: more threads than CPUs; thread %u shares CPU %s",
+			in->threads, in->thread, rb_cpus_format(plan->cpus, list, sizeof(list)));
 	if (rb_verbose)
 		rb_info("%s: NUMA node %d, thread on CPUs %s, buffers on node %d", in->dev,
 			plan->dev_node, rb_cpus_format(plan->cpus, list, sizeof(list)),
@@ -224,14 +228,17 @@ static int place(struct rb_place_in *in, const struct rb_dev_info *d, struct rb_
 	return ret;
 }
 
-int rb_place_apply(const char *ibdev, const char *cpu_opt, const char *numa_opt,
-		   const char *peer_cpus, struct rb_placement *out)
+static int place_apply(const char *ibdev, const char *cpu_opt, const char *numa_opt,
+		       const char *peer_cpus, uint32_t thread, uint32_t threads,
+		       struct rb_placement *out)
 {
 	struct rb_place_in in = {
 		.sysroot = SYSROOT,
 		.dev = ibdev ? ibdev : "the RDMA device",
 		.cpu_opt = cpu_opt,
 		.numa_opt = numa_opt,
+		.thread = thread,
+		.threads = threads,
 	};
 	struct rb_dev_info d;
 	hwloc_bitmap_t loaded = NULL, peer;
@@ -253,7 +260,8 @@ int rb_place_apply(const char *ibdev, const char *cpu_opt, const char *numa_opt,
 		memset(&d, 0, sizeof(d));
 	}
 	in.current = thread_affinity(in.topo);
-	if (!strcmp(cpu_opt, "auto"))
+	/* The threads of a run must order the CPUs alike: no sampling. */
+	if (!strcmp(cpu_opt, "auto") && threads <= 1)
 		loaded = loaded_cpus(in.topo);
 	in.loaded = loaded;
 	peer = peer_cpus ? hwloc_bitmap_alloc() : NULL;
@@ -265,6 +273,27 @@ int rb_place_apply(const char *ibdev, const char *cpu_opt, const char *numa_opt,
 	hwloc_bitmap_free(loaded);
 	rb_dev_info_free(&d);
 	hwloc_topology_destroy(in.topo);
+	return ret;
+}
+
+int rb_place_apply(const char *ibdev, const char *cpu_opt, const char *numa_opt,
+		   const char *peer_cpus, struct rb_placement *out)
+{
+	return rb_place_apply_thread(ibdev, cpu_opt, numa_opt, peer_cpus, 0, 1, out);
+}
+
+/* The statics above (initial_affinity, locality_said) are shared. */
+static pthread_mutex_t place_lock = PTHREAD_MUTEX_INITIALIZER;
+
+int rb_place_apply_thread(const char *ibdev, const char *cpu_opt, const char *numa_opt,
+			  const char *peer_cpus, uint32_t thread, uint32_t threads,
+			  struct rb_placement *out)
+{
+	int ret;
+
+	pthread_mutex_lock(&place_lock);
+	ret = place_apply(ibdev, cpu_opt, numa_opt, peer_cpus, thread, threads, out);
+	pthread_mutex_unlock(&place_lock);
 	return ret;
 }
 

@@ -143,6 +143,8 @@ int rb_pack_params(const struct rb_params *m, uint8_t *buf, size_t cap)
 	put_be(&c, m->odp, 1);
 	put_be(&c, m->mr_per_qp, 1);
 	put_be(&c, m->srq, 1);
+	put_be(&c, m->threads, 4);
+	put_be(&c, m->thread, 4);
 	return wdone(&c);
 }
 
@@ -175,6 +177,8 @@ int rb_unpack_params(const uint8_t *buf, size_t len, struct rb_params *m)
 	m->odp = (uint8_t)get_be(&c, 1);
 	m->mr_per_qp = (uint8_t)get_be(&c, 1);
 	m->srq = (uint8_t)get_be(&c, 1);
+	m->threads = (uint32_t)get_be(&c, 4);
+	m->thread = (uint32_t)get_be(&c, 4);
 	return rdone(&c);
 }
 

@@ -37,9 +37,9 @@ def params(test="write_bw", size=(65536,), batch=(1,), signal=(64,), qps=(1,), t
            iters=100, duration=0, warmup=10, rx=512, inline=0, outstanding=0, mtu=0, op=0,
            transport=0, sl=0, tclass=0, flow_label=0, hugepages=0, odp=0, mr_per_qp=0, srq=0):
     return (s16(test) + axis(*size) + axis(*batch) + axis(*signal) + axis(*qps) + axis(*tx) +
-            struct.pack(">QIQIIIIBBBBBBIBBBB", iters, duration, warmup, rx, inline, outstanding,
+            struct.pack(">QIQIIIIBBBBBBIBBBBII", iters, duration, warmup, rx, inline, outstanding,
                         mtu, op, 0, 0, transport, sl, tclass, flow_label, hugepages, odp,
-                        mr_per_qp, srq))
+                        mr_per_qp, srq, 1, 0))
 
 
 def hello(test="write_bw"):

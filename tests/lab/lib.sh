@@ -50,11 +50,12 @@ fail() {
 
 # lab_run SCRIPT: run SCRIPT (sh text) in the guest with RB (the binary),
 # OUT (results, shared) and LAB (tests/lab in the source tree) set.
-# LAB_HOSTS=N boots the guest as N hosts on one wire (rxe-lab --hosts N).
+# LAB_HOSTS=N boots the guest as N hosts on one wire (rxe-lab --hosts N),
+# LAB_SMP=N with N vCPUs (rxe-lab --smp N, default 2).
 lab_run() {
 	# shellcheck disable=SC2016 # $LAB is expanded in the guest
 	printf 'set -u\n. "$LAB/guest.sh"\n%s\n' "$1" >"$OUT/guest.sh"
-	set -- --hosts "${LAB_HOSTS:-1}" --env RB="$RDMABENCH" --env OUT="$OUT" \
+	set -- --hosts "${LAB_HOSTS:-1}" --smp "${LAB_SMP:-2}" --env RB="$RDMABENCH" --env OUT="$OUT" \
 		--env LAB="$TOP_SRCDIR/tests/lab"
 	for _v in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS; do
 		eval "_o=\${$_v:-}"

@@ -431,6 +431,38 @@ static void test_csv_sanitize(void **state)
 	free(got);
 }
 
+/* --threads: a last column says whose row it is; a thread's has its CPUs. */
+static void test_thread_rows(void **state)
+{
+	struct rb_placement mine = { .device_numa_node = 0, .cpus = "3", .mem_node = 1 };
+	struct rb_params p = bw_params;
+	struct rb_result rows[2] = { bw_res[0], bw_res[0] };
+	struct rb_report r;
+	char *got;
+
+	(void)state;
+	bw_report(&r);
+	p.threads = 2;
+	r.params = &p;
+	rows[1].thread_row = 2;
+	rows[1].thread_place = &mine;
+	got = write_mem(RB_FMT_CSV, &r, rows, 2);
+	assert_non_null(strstr(got, ",device_numa_node,cpus,mem_node,local,thread\n"));
+	assert_non_null(strstr(got, ",0,0-3 8,1,false,all\n"));
+	assert_non_null(strstr(got, ",0,3,1,false,1\n"));
+	free(got);
+	got = write_mem(RB_FMT_TABLE, &r, rows, 2);
+	assert_non_null(strstr(got, "cpu[ns/msg] thread\n"));
+	assert_non_null(strstr(got, "    all\n"));
+	assert_non_null(strstr(got, "      1\n"));
+	free(got);
+	/* Without threads, no such column. */
+	p.threads = 1;
+	got = write_mem(RB_FMT_CSV, &r, rows, 1);
+	assert_null(strstr(got, "thread"));
+	free(got);
+}
+
 static void test_table_units(void **state)
 {
 	static const struct rb_result one = {
@@ -774,13 +806,13 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_csv_header),   cmocka_unit_test(test_golden_lat),
-		cmocka_unit_test(test_golden_bw),    cmocka_unit_test(test_rewrite),
-		cmocka_unit_test(test_csv_sanitize), cmocka_unit_test(test_table_units),
-		cmocka_unit_test(test_json_lat),     cmocka_unit_test(test_json_bw),
-		cmocka_unit_test(test_json_op),	     cmocka_unit_test(test_nan),
-		cmocka_unit_test(test_write_fail),   cmocka_unit_test(test_write_targets),
-		cmocka_unit_test(test_timestamp),
+		cmocka_unit_test(test_csv_header),    cmocka_unit_test(test_golden_lat),
+		cmocka_unit_test(test_golden_bw),     cmocka_unit_test(test_rewrite),
+		cmocka_unit_test(test_csv_sanitize),  cmocka_unit_test(test_table_units),
+		cmocka_unit_test(test_thread_rows),   cmocka_unit_test(test_json_lat),
+		cmocka_unit_test(test_json_bw),	      cmocka_unit_test(test_json_op),
+		cmocka_unit_test(test_nan),	      cmocka_unit_test(test_write_fail),
+		cmocka_unit_test(test_write_targets), cmocka_unit_test(test_timestamp),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -271,6 +271,36 @@ static void mr_per_qp_memory(void **state)
 	REFUSED(p, 1ULL << 30, "the plan needs about");
 }
 
+/* --threads from a peer: the count in range, the thread one of them. */
+static void threads_checked(void **state)
+{
+	struct rb_params p = plan_of("write_bw");
+	uint64_t one;
+	char err[512];
+
+	(void)state;
+	one = rb_plan_mem(&p);
+	p.threads = 4;
+	p.thread = 3;
+	assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), 0);
+	/* A plan built by hand (threads 0) is one thread. */
+	p.threads = 0;
+	p.thread = 0;
+	assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), 0);
+	p.thread = 1;
+	REFUSED(p, 0, "thread 1 of a run of 0 thread(s)");
+	p.threads = 4;
+	p.thread = 4;
+	REFUSED(p, 0, "thread 4 of a run of 4 thread(s)");
+	p.thread = 0;
+	p.threads = RB_MAX_THREADS + 1;
+	REFUSED(p, 0, "--threads 33 is out of range (1..32)");
+	/* Every thread holds the whole plan: the budget counts them all. */
+	p.threads = 8;
+	REFUSED(p, one * 8 - 1, "per thread");
+	assert_int_equal(rb_plan_validate(&p, one * 8, err, sizeof(err)), 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -278,7 +308,7 @@ int main(void)
 		cmocka_unit_test(odd_values_refused), cmocka_unit_test(unused_options_refused),
 		cmocka_unit_test(cross_rules),	      cmocka_unit_test(transport_from_peer),
 		cmocka_unit_test(memory_budget),      cmocka_unit_test(memory_flags),
-		cmocka_unit_test(mr_per_qp_memory),
+		cmocka_unit_test(mr_per_qp_memory),   cmocka_unit_test(threads_checked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -546,6 +546,106 @@ static void test_auto_avoids_peer(void **state)
 	hwloc_bitmap_free(peer);
 }
 
+/* Thread @k of @n: its CPU, whether local, and the warning. */
+static void pl_thread(struct pl *p, uint32_t k, uint32_t n, const char *cpus, int local)
+{
+	rb_place_plan_fini(&p->plan);
+	p->in.thread = k;
+	p->in.threads = n;
+	assert_int_equal(pl_run(p), 0);
+	assert_string_equal(p->cpus, cpus);
+	assert_int_equal(p->plan.local, local);
+	if (local > 0)
+		assert_string_equal(p->plan.warning, "");
+}
+
+/*
+ * --threads: a CPU each, one per core of the device's node, then of the
+ * other node, then the SMT siblings; the load is not looked at.
+ */
+static void test_threads_distinct(void **state)
+{
+	static const char *const want[] = { "4", "6", "0", "2", "5", "7", "1", "3" };
+	struct pl p;
+	uint32_t k;
+
+	pl_init(&p, *state, "mlx5_0", "auto", "auto");
+	pl_loaded(&p, "4");
+	assert_int_equal(pl_run(&p), 0);
+	for (k = 0; k < 8; k++) {
+		pl_thread(&p, k, 8, want[k], want[k][0] >= '4');
+		assert_false(p.plan.shared);
+		assert_int_equal(p.plan.mem_node, 1);
+	}
+	pl_thread(&p, 2, 3, "0", 0);
+	assert_true(p.plan.threads_moved);
+	assert_string_equal(p.plan.warning, "remote placement: mlx5_0 is on NUMA node 1, but CPU 0 "
+					    "is on node 0 (its cores are taken by the other "
+					    "threads)");
+	/* More threads than CPUs: around again, said. */
+	pl_thread(&p, 8, 9, "4", 1);
+	assert_true(p.plan.shared);
+	pl_thread(&p, 7, 9, "3", 0);
+	assert_false(p.plan.shared);
+	pl_done(&p);
+}
+
+/* The server's processes of a run on the client's host keep off its CPUs. */
+static void test_threads_peer(void **state)
+{
+	hwloc_bitmap_t peer = set_of("4,6");
+	struct pl p;
+
+	pl_init(&p, *state, "mlx5_0", "auto", "auto");
+	p.in.peer = peer;
+	assert_int_equal(pl_run(&p), 0);
+	pl_thread(&p, 0, 2, "0", 0);
+	assert_true(p.plan.peer_moved);
+	assert_string_equal(p.plan.warning, "remote placement: mlx5_0 is on NUMA node 1, but CPU 0 "
+					    "is on node 0 (its cores are taken by the peer on "
+					    "this host)");
+	pl_thread(&p, 1, 2, "2", 0);
+	/* One core of the node left: it comes first. */
+	hwloc_bitmap_free(peer);
+	peer = set_of("4");
+	p.in.peer = peer;
+	pl_thread(&p, 0, 2, "6", 1);
+	pl_thread(&p, 1, 2, "0", 0);
+	assert_false(p.plan.peer_moved);
+	assert_true(p.plan.threads_moved);
+	pl_done(&p);
+	hwloc_bitmap_free(peer);
+}
+
+/* Within an affinity the user set (taskset), the node's CPUs first. */
+static void test_threads_affinity(void **state)
+{
+	struct pl p;
+
+	pl_init(&p, *state, "mlx5_0", "auto", "auto");
+	pl_current(&p, "0-1,4-5");
+	assert_int_equal(pl_run(&p), 0);
+	assert_true(p.plan.kept_affinity);
+	pl_thread(&p, 0, 4, "4", 1);
+	assert_false(p.plan.kept_affinity);
+	pl_thread(&p, 1, 4, "0", 0);
+	pl_thread(&p, 2, 4, "5", 1);
+	pl_thread(&p, 3, 4, "1", 0);
+	pl_done(&p);
+}
+
+/* Unknown locality: still a CPU each, judged neither local nor remote. */
+static void test_threads_unknown(void **state)
+{
+	struct pl p;
+
+	pl_init(&p, *state, "mlx5_0", "auto", "auto");
+	assert_int_equal(pl_run(&p), 0);
+	pl_thread(&p, 0, 2, "0", -1);
+	pl_thread(&p, 1, 2, "2", -1);
+	pl_done(&p);
+}
+
 static void test_explicit_remote(void **state)
 {
 	struct rb_placement out;
@@ -1087,6 +1187,10 @@ int main(void)
 		FX(test_auto_local, "two-socket"),
 		FX(test_auto_skips_loaded, "two-socket"),
 		FX(test_auto_avoids_peer, "two-socket"),
+		FX(test_threads_distinct, "two-socket"),
+		FX(test_threads_peer, "two-socket"),
+		FX(test_threads_affinity, "two-socket"),
+		FX(test_threads_unknown, "no-locality"),
 		FX(test_explicit_remote, "two-socket"),
 		FX(test_user_affinity, "two-socket"),
 		FX(test_none, "two-socket"),

@@ -202,6 +202,8 @@ static void sample_params(struct rb_params *p)
 	p->odp = 1;
 	p->mr_per_qp = 1;
 	p->srq = 1;
+	p->threads = 4;
+	p->thread = 3;
 }
 
 static size_t params_len(const struct rb_params *p)
@@ -211,8 +213,9 @@ static size_t params_len(const struct rb_params *p)
 
 	for (i = 0; i < 5; i++)
 		n += 4 + 8 * (size_t)ax[i]->n;
-	/* v4 appends transport, SL, traffic class, flow label, then 4 memory flags. */
-	return n + 8 + 4 + 8 + 4 + 4 + 4 + 4 + 1 + 1 + 1 + 1 + 1 + 1 + 4 + 4 * 1;
+	/* v4 appends transport, SL, traffic class, flow label, 4 memory flags,
+	 * then --threads and the thread. */
+	return n + 8 + 4 + 8 + 4 + 4 + 4 + 4 + 1 + 1 + 1 + 1 + 1 + 1 + 4 + 4 * 1 + 4 + 4;
 }
 
 static void assert_axis_equal(const struct rb_axis *a, const struct rb_axis *b)
@@ -250,6 +253,8 @@ static void assert_params_equal(const struct rb_params *a, const struct rb_param
 	assert_int_equal(a->odp, b->odp);
 	assert_int_equal(a->mr_per_qp, b->mr_per_qp);
 	assert_int_equal(a->srq, b->srq);
+	assert_int_equal(a->threads, b->threads);
+	assert_int_equal(a->thread, b->thread);
 }
 
 static void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
@@ -524,12 +529,13 @@ static void test_params_roundtrip(void **state)
 	assert_memory_equal(buf + 14, "\x00\x00\x00\x00\x00\x00\x00\x40", 8);
 	assert_memory_equal(buf + 30, "\x00\x00\x01\x00\x00\x00\x00\x03", 8);
 	/* The three u8 flags, then v4's transport, SL, traffic class, flow
-	 * label and the four memory flags. */
-	assert_memory_equal(buf + len - 14, "\x01\x01\x01", 3);
-	assert_memory_equal(buf + len - 11, "\x02\x0f\xb8\x00\x0f\xff\xff", 7);
-	assert_memory_equal(buf + len - 4, "\x01\x01\x01\x01", 4);
+	 * label, the four memory flags, --threads and the thread. */
+	assert_memory_equal(buf + len - 22, "\x01\x01\x01", 3);
+	assert_memory_equal(buf + len - 19, "\x02\x0f\xb8\x00\x0f\xff\xff", 7);
+	assert_memory_equal(buf + len - 12, "\x01\x01\x01\x01", 4);
+	assert_memory_equal(buf + len - 8, "\x00\x00\x00\x04\x00\x00\x00\x03", 8);
 	/* A v3 body, without them, is truncated. */
-	assert_int_equal(rb_unpack_params(buf, (size_t)len - 11, &out), -EBADMSG);
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - 19, &out), -EBADMSG);
 
 	memset(&out, 0x5a, sizeof(out));
 	assert_int_equal(rb_unpack_params(buf, len, &out), 0);
@@ -817,6 +823,8 @@ static void build_params(struct wb *w, uint32_t count, uint32_t present)
 	wb_be(w, 46, 1);
 	wb_be(w, 0x12345, 4);
 	wb_be(w, 0, 4); /* v4: hugepages, odp, mr_per_qp, srq */
+	wb_be(w, 1, 4); /* v4: --threads 1, thread 0 */
+	wb_be(w, 0, 4);
 }
 
 static void test_params_axis_count(void **state)

@@ -1,0 +1,169 @@
+// SPDX-License-Identifier: MIT
+/*
+ * --threads without threads: the run's figures from its threads' (sums,
+ * the longest duration, no latency), their placements merged, the JSON
+ * "threads" array, and the CPU each thread takes of an explicit --cpu list.
+ */
+#include <errno.h>
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "threads.h"
+
+/* cmocka's float assertions round to float: doubles here. */
+#define assert_near(got, want, tol) assert_true(fabs((double)(got) - (double)(want)) <= (tol))
+
+static struct rb_result bw(double gbps, double peak, double mpps, double dur, double cpu, double ns)
+{
+	struct rb_result r = { .pt = { 65536, 1, 64, 1, 128 }, .iters = 1000 };
+
+	r.duration_s = dur;
+	r.has_bw = r.has_cpu = r.has_peer = true;
+	r.bw_avg_gbps = gbps;
+	r.bw_peak_gbps = peak;
+	r.msg_rate_mpps = mpps;
+	r.cpu_util_pct = cpu;
+	r.cpu_ns_per_msg = ns;
+	r.peer_cpu_util_pct = cpu / 2;
+	r.peer_bw_avg_gbps = gbps;
+	return r;
+}
+
+static void test_aggregate_bw(void **state)
+{
+	struct rb_result per[3], agg;
+
+	(void)state;
+	per[0] = bw(10, 12, 2, 1.0, 100, 500);
+	per[1] = bw(20, 25, 4, 2.0, 50, 100);
+	per[2] = bw(5, 6, 1, 0.5, 10, 1000);
+	per[2].iters = 7;
+	rb_threads_aggregate(per, 3, &agg);
+	assert_int_equal(agg.pt.size, 65536);
+	assert_int_equal(agg.pt.tx_depth, 128);
+	assert_int_equal(agg.iters, 2007);
+	assert_true(agg.has_bw && agg.has_cpu && agg.has_peer);
+	assert_false(agg.has_lat);
+	assert_near(agg.duration_s, 2.0, 1e-12);
+	assert_near(agg.bw_avg_gbps, 35, 1e-12);
+	assert_near(agg.bw_peak_gbps, 43, 1e-12);
+	assert_near(agg.msg_rate_mpps, 7, 1e-12);
+	assert_near(agg.cpu_util_pct, 160, 1e-12);
+	assert_near(agg.peer_cpu_util_pct, 80, 1e-12);
+	assert_near(agg.peer_bw_avg_gbps, 35, 1e-12);
+	/* ns per message over all messages: (2e6*500 + 8e6*100 + 0.5e6*1000) / 10.5e6 */
+	assert_near(agg.cpu_ns_per_msg, 2.3e9 / 10.5e6, 1e-9);
+	assert_null(agg.diag);
+	assert_int_equal(agg.thread_row, 0);
+
+	/* One thread: its own figures. */
+	rb_threads_aggregate(per, 1, &agg);
+	assert_near(agg.bw_avg_gbps, 10, 1e-12);
+	assert_near(agg.cpu_ns_per_msg, 500, 1e-12);
+}
+
+/* Latency does not add: the run's row has none, and no messages no rate. */
+static void test_aggregate_lat(void **state)
+{
+	struct rb_result per[2] = { { .iters = 100, .duration_s = 0.25, .has_lat = true },
+				    { .iters = 120, .duration_s = 0.5, .has_lat = true } };
+	struct rb_result agg;
+
+	(void)state;
+	per[0].lat.p50 = 5;
+	per[1].lat.p50 = 9;
+	rb_threads_aggregate(per, 2, &agg);
+	assert_false(agg.has_lat);
+	assert_false(agg.has_bw);
+	assert_int_equal(agg.iters, 220);
+	assert_near(agg.duration_s, 0.5, 1e-12);
+	assert_near(agg.lat.p50, 0, 0);
+	assert_near(agg.cpu_ns_per_msg, 0, 0);
+	rb_threads_aggregate(per, 0, &agg);
+	assert_int_equal(agg.iters, 0);
+}
+
+static void test_place_merge(void **state)
+{
+	struct rb_placement pl[3] = {
+		{ .device_numa_node = 1, .cpus = "2", .mem_node = 1, .local = 1 },
+		{ .device_numa_node = 1, .cpus = "3", .mem_node = 1, .local = 1 },
+		{ .device_numa_node = 1, .cpus = "0", .mem_node = 1, .local = 0 },
+	};
+	struct rb_placement out;
+
+	(void)state;
+	rb_threads_place_merge(pl, 2, &out);
+	assert_string_equal(out.cpus, "2-3");
+	assert_int_equal(out.local, 1);
+	assert_int_equal(out.device_numa_node, 1);
+	assert_int_equal(out.mem_node, 1);
+	rb_threads_place_merge(pl, 3, &out);
+	assert_string_equal(out.cpus, "0 2-3");
+	assert_int_equal(out.local, 0);
+	/* Unknown wins over local, remote over unknown. */
+	pl[1].local = -1;
+	rb_threads_place_merge(pl, 2, &out);
+	assert_int_equal(out.local, -1);
+	rb_threads_place_merge(pl, 3, &out);
+	assert_int_equal(out.local, 0);
+	/* Unbound threads: no CPUs. */
+	pl[0].cpus[0] = pl[1].cpus[0] = '\0';
+	rb_threads_place_merge(pl, 2, &out);
+	assert_string_equal(out.cpus, "");
+}
+
+static void test_json(void **state)
+{
+	struct rb_result per[2] = { bw(10, 12, 2, 1, 100, 500), bw(20, 25, 4, 2, 50, 100) };
+	struct rb_placement pl[2] = { { .device_numa_node = 1, .cpus = "2", .local = 1 },
+				      { .device_numa_node = 1, .cpus = "3", .local = 1 } };
+	struct rb_placement peer[2] = { { .device_numa_node = 1, .cpus = "0", .local = 0 },
+					{ .device_numa_node = 1, .cpus = "1", .local = 0 } };
+	json_t *a = rb_threads_json(per, pl, peer, 2), *t;
+
+	(void)state;
+	assert_non_null(a);
+	assert_int_equal(json_array_size(a), 2);
+	t = json_array_get(a, 1);
+	assert_int_equal(json_integer_value(json_object_get(t, "thread")), 1);
+	assert_near(json_real_value(json_object_get(t, "bw_avg_gbps")), 20, 1e-12);
+	assert_int_equal(json_integer_value(json_object_get(t, "size")), 65536);
+	assert_string_equal(
+		json_string_value(json_object_get(json_object_get(t, "placement"), "cpus")), "3");
+	assert_string_equal(
+		json_string_value(json_object_get(json_object_get(t, "peer_placement"), "cpus")),
+		"1");
+	assert_true(json_is_false(json_object_get(json_object_get(t, "peer_placement"), "local")));
+	json_decref(a);
+}
+
+static void test_cpu_list(void **state)
+{
+	char cpu[16], err[256];
+
+	(void)state;
+	assert_int_equal(rb_threads_cpu("2,5-6", 0, 3, cpu, sizeof(cpu), err, sizeof(err)), 0);
+	assert_string_equal(cpu, "2");
+	assert_int_equal(rb_threads_cpu("2,5-6", 2, 3, cpu, sizeof(cpu), err, sizeof(err)), 0);
+	assert_string_equal(cpu, "6");
+	assert_int_equal(rb_threads_cpu("2,5", 0, 3, cpu, sizeof(cpu), err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--cpu 2,5: --threads 3 needs a CPU per thread"));
+	assert_int_equal(rb_threads_cpu("x", 0, 1, cpu, sizeof(cpu), err, sizeof(err)), -EINVAL);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_aggregate_bw), cmocka_unit_test(test_aggregate_lat),
+		cmocka_unit_test(test_place_merge),  cmocka_unit_test(test_json),
+		cmocka_unit_test(test_cpu_list),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
