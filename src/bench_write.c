@@ -70,13 +70,20 @@ static int write_lat_run(struct rb_run *r)
 	return rb_run_pingpong(r, write_wait);
 }
 
+/*
+ * With -b both sides stream and both lend memory.  A side that received
+ * writes checks its buffer once the peer's STOP says they all landed.
+ */
 static int write_bw_run(struct rb_run *r)
 {
 	int ret;
 
-	if (r->role == RB_ROLE_CLIENT)
+	if (r->bidir)
+		ret = rb_run_bidir(r, NULL);
+	else if (r->role == RB_ROLE_CLIENT)
 		return rb_run_stream(r);
-	ret = rb_run_server_wait(r);
+	else
+		ret = rb_run_server_wait(r);
 	/* Every write carried the same bytes: the buffer must hold them. */
 	if (!ret && r->p->verify && r->stop_count)
 		r->verify_status = rb_verify_bytes(r, rb_rx(r), r->pt.size, r->stop_count - 1);
@@ -107,6 +114,7 @@ const struct rb_bench rb_bench_write_bw = {
 	.mode = RB_MODE_BW,
 	.wr_name = "RDMA WRITE",
 	.inline_ok = true,
+	.bidir_ok = true,
 	.default_size = 65536,
 	.server_access = IBV_ACCESS_REMOTE_WRITE,
 	.lat_scale = 1.0,

@@ -17,7 +17,7 @@
 #include "rdmabench.h"
 
 #define RB_WIRE_MAGIC	 0x52444d42u /* "RDMB" */
-#define RB_WIRE_VERSION	 3
+#define RB_WIRE_VERSION	 4
 #define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
 
@@ -87,6 +87,10 @@ struct rb_msg_result {
 	uint64_t iters;
 	double bw_avg_gbps; /* 0 when the server does not measure bandwidth */
 	double cpu_util_pct;
+	/* v4: the rest of the server's bandwidth view (its own stream with -b). */
+	double bw_peak_gbps;
+	double msg_rate_mpps;
+	double duration_s;
 };
 
 /* A human-readable reason; also what an ERROR body carries. */

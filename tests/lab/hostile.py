@@ -19,7 +19,7 @@ import time
 HELLO, PARAMS, ERROR, OK = 1, 2, 6, 8
 
 
-def frame(typ, body=b"", version=3, length=None):
+def frame(typ, body=b"", version=4, length=None):
     n = len(body) if length is None else length
     return struct.pack(">IHHI", 0x52444D42, version, typ, n) + body
 
@@ -34,15 +34,16 @@ def axis(*vals):
 
 
 def params(test="write_bw", size=(65536,), batch=(1,), signal=(64,), qps=(1,), tx=(128,),
-           iters=100, duration=0, warmup=10, rx=512, inline=0, outstanding=0, mtu=0, op=0):
+           iters=100, duration=0, warmup=10, rx=512, inline=0, outstanding=0, mtu=0, op=0,
+           bidir=0):
     return (s16(test) + axis(*size) + axis(*batch) + axis(*signal) + axis(*qps) + axis(*tx) +
-            struct.pack(">QIQIIIIBBB", iters, duration, warmup, rx, inline, outstanding, mtu,
-                        op, 0, 0))
+            struct.pack(">QIQIIIIBBBB", iters, duration, warmup, rx, inline, outstanding, mtu,
+                        op, 0, 0, bidir))
 
 
 def hello(test="write_bw"):
     return frame(HELLO, s16("hostile") + s16(test) + s16("elsewhere") + s16("") + s16(""),
-                 version=3)
+                 version=4)
 
 
 def read_answer(sock, limit=10.0):
@@ -82,6 +83,8 @@ PLANS = {
     "qps100000": dict(qps=(100000,)),
     "signal0": dict(signal=(0,)),
     "oom": dict(qps=(64,), tx=(32768,)),
+    "bidirlat": dict(test="write_lat", bidir=1),
+    "bidir2": dict(bidir=2),
 }
 
 
@@ -96,7 +99,8 @@ def run_case(host, port, case):
     else:
         return "%s\t0\tno server" % case
     if case in PLANS:
-        s.sendall(hello() + frame(PARAMS, params(**PLANS[case])))
+        plan = PLANS[case]
+        s.sendall(hello(plan.get("test", "write_bw")) + frame(PARAMS, params(**plan)))
     elif case == "badtest":
         s.sendall(hello("rm -rf /\n\x1b[31mFAKE LOG LINE"))
     elif case == "truncated":

@@ -131,6 +131,37 @@ static void unused_options_refused(void **state)
 	REFUSED(r, 0, "--inline does not apply to read_bw");
 }
 
+/*
+ * -b: a capability of the row (send_bw, write_bw, read_bw), refused by
+ * name for every other test, and a flag, not a number, from the wire.
+ */
+static void bidir_rows(void **state)
+{
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; rb_benches[i]; i++) {
+		struct rb_params p = plan_of(rb_benches[i]->name);
+		char want[96];
+
+		p.bidir = 1;
+		if (rb_benches[i]->bidir_ok) {
+			assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
+			p.bidir = 2;
+			REFUSED(p, 0, "-b/--bidirectional 2 is out of range (0..1)");
+			continue;
+		}
+		snprintf(want, sizeof(want), "-b/--bidirectional does not apply to %s",
+			 rb_benches[i]->name);
+		REFUSED(p, 0, want);
+	}
+	assert_true(rb_bench_find("send_bw")->bidir_ok);
+	assert_true(rb_bench_find("write_bw")->bidir_ok);
+	assert_true(rb_bench_find("read_bw")->bidir_ok);
+	assert_false(rb_bench_find("atomic_bw")->bidir_ok);
+}
+
 static void cross_rules(void **state)
 {
 	struct rb_params p = plan_of("write_bw"), q;
@@ -175,7 +206,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(defaults_pass),      cmocka_unit_test(zeros_refused),
 		cmocka_unit_test(odd_values_refused), cmocka_unit_test(unused_options_refused),
-		cmocka_unit_test(cross_rules),	      cmocka_unit_test(memory_budget),
+		cmocka_unit_test(bidir_rows),	      cmocka_unit_test(cross_rules),
+		cmocka_unit_test(memory_budget),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

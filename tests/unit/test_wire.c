@@ -194,6 +194,7 @@ static void sample_params(struct rb_params *p)
 	p->atomic_op = RB_OP_CSWAP;
 	p->verify = 1;
 	p->use_cm = 1;
+	p->bidir = 1;
 }
 
 static size_t params_len(const struct rb_params *p)
@@ -203,7 +204,7 @@ static size_t params_len(const struct rb_params *p)
 
 	for (i = 0; i < 5; i++)
 		n += 4 + 8 * (size_t)ax[i]->n;
-	return n + 8 + 4 + 8 + 4 + 4 + 4 + 4 + 1 + 1 + 1;
+	return n + 8 + 4 + 8 + 4 + 4 + 4 + 4 + 1 + 1 + 1 + 1;
 }
 
 static void assert_axis_equal(const struct rb_axis *a, const struct rb_axis *b)
@@ -233,6 +234,7 @@ static void assert_params_equal(const struct rb_params *a, const struct rb_param
 	assert_int_equal(a->atomic_op, b->atomic_op);
 	assert_int_equal(a->verify, b->verify);
 	assert_int_equal(a->use_cm, b->use_cm);
+	assert_int_equal(a->bidir, b->bidir);
 }
 
 static void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
@@ -307,7 +309,7 @@ static void assert_double_bits(double got, double want)
 
 static void test_hdr_pack_bytes(void **state)
 {
-	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x03,
+	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x04,
 						       0x00, 0x03, 0x00, 0x01, 0x02, 0x03 };
 	uint8_t buf[RB_WIRE_HDR_LEN + 4];
 
@@ -389,7 +391,7 @@ static void test_hdr_other_version(void **state)
 	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), -EPROTO);
 	assert_int_equal(h.version, 2);
 	assert_non_null(strstr(err, "v2"));
-	assert_non_null(strstr(err, "v3"));
+	assert_non_null(strstr(err, "v4"));
 
 	/* Version 0 and a two-byte version are named as such. */
 	buf[5] = 0x00;
@@ -497,8 +499,8 @@ static void test_params_roundtrip(void **state)
 	assert_memory_equal(buf, "\x00\x08write_bw\x00\x00\x00\x03", 14);
 	assert_memory_equal(buf + 14, "\x00\x00\x00\x00\x00\x00\x00\x40", 8);
 	assert_memory_equal(buf + 30, "\x00\x00\x01\x00\x00\x00\x00\x03", 8);
-	/* The three u8 flags close the body. */
-	assert_memory_equal(buf + len - 3, "\x01\x01\x01", 3);
+	/* The four u8 flags close the body: verify, use_cm, then v4's bidir. */
+	assert_memory_equal(buf + len - 4, "\x01\x01\x01\x01", 4);
 
 	memset(&out, 0x5a, sizeof(out));
 	assert_int_equal(rb_unpack_params(buf, len, &out), 0);
@@ -616,7 +618,7 @@ static void test_sync_roundtrip(void **state)
 static void test_result_roundtrip(void **state)
 {
 	struct rb_msg_result in, out;
-	uint8_t buf[64];
+	uint8_t buf[128];
 	int len;
 
 	(void)state;
@@ -626,8 +628,12 @@ static void test_result_roundtrip(void **state)
 	in.iters = (1ULL << 33) + 5;
 	in.bw_avg_gbps = 12.5;
 	in.cpu_util_pct = 0.1; /* not exact in binary: the bits must survive */
+	in.bw_peak_gbps = 13.25;
+	in.msg_rate_mpps = 0.3;
+	in.duration_s = 2.5;
 	len = rb_pack_result(&in, buf, sizeof(buf));
-	assert_int_equal(len, 4 + 4 + 8 + 8 + 8);
+	/* v4 appends the peak, the message rate and the duration. */
+	assert_int_equal(len, 4 + 4 + 8 + 8 + 8 + 8 + 8 + 8);
 	/* -ETIMEDOUT in two's complement, 12.5 as an IEEE 754 double. */
 	assert_memory_equal(buf + 4, "\xff\xff\xff\x92", 4);
 	assert_memory_equal(buf + 16, "\x40\x29\x00\x00\x00\x00\x00\x00", 8);
@@ -639,6 +645,11 @@ static void test_result_roundtrip(void **state)
 	assert_int_equal(out.iters, (1ULL << 33) + 5);
 	assert_double_bits(out.bw_avg_gbps, 12.5);
 	assert_double_bits(out.cpu_util_pct, 0.1);
+	assert_double_bits(out.bw_peak_gbps, 13.25);
+	assert_double_bits(out.msg_rate_mpps, 0.3);
+	assert_double_bits(out.duration_s, 2.5);
+	/* A v3 body (without them) is truncated, not silently zero. */
+	assert_int_equal(rb_unpack_result(buf, 32, &out), -EBADMSG);
 
 	/* The most negative status and awkward doubles. */
 	in.status = INT32_MIN;
@@ -773,6 +784,7 @@ static void build_params(struct wb *w, uint32_t count, uint32_t present)
 	wb_be(w, 0, 4);
 	wb_be(w, 16, 4);
 	wb_be(w, 0, 4);
+	wb_be(w, 0, 1);
 	wb_be(w, 0, 1);
 	wb_be(w, 0, 1);
 	wb_be(w, 0, 1);
@@ -989,7 +1001,7 @@ static void test_pack_small_buffer(void **state)
 
 	in->sync.count = 1;
 	CHECK_SMALL_CAP(rb_pack_sync, &in->sync, 16);
-	CHECK_SMALL_CAP(rb_pack_result, &in->result, 32);
+	CHECK_SMALL_CAP(rb_pack_result, &in->result, 56);
 
 	memset(in, 0, sizeof(*in));
 	strcpy(in->text.text, "too small");
@@ -1053,7 +1065,9 @@ static void check_canonical(int which, const union any_msg *m, const uint8_t *in
 		break;
 	case 4:
 		/* NaN payloads may be quietened on some ABIs; skip those. */
-		if (isnan(m->result.bw_avg_gbps) || isnan(m->result.cpu_util_pct))
+		if (isnan(m->result.bw_avg_gbps) || isnan(m->result.cpu_util_pct) ||
+		    isnan(m->result.bw_peak_gbps) || isnan(m->result.msg_rate_mpps) ||
+		    isnan(m->result.duration_s))
 			return;
 		n = rb_pack_result(&m->result, out, sizeof(out));
 		break;
