@@ -235,8 +235,9 @@ const struct rb_opt rb_opts[] = {
 	{ .lname = "bidirectional",
 	  .sname = 'b',
 	  .perftest = "-b, --bidirectional",
-	  .pt_diff = "each direction and the sum are always reported (perftest's --report-both "
-		     "implied); -n counts each direction's messages",
+	  .pt_diff = "given to the client only (the server adopts the plan; perftest needs it on "
+		     "both sides); each direction and the sum are always reported (--report-both "
+		     "implied); -n counts each direction; not for atomic_bw",
 	  .type = RB_OPT_FLAG,
 	  .off = PAR(bidir),
 	  .max = 1,
