@@ -422,8 +422,8 @@ static void csv_place(FILE *f, const struct rb_placement *p)
 
 /* The default counters of each side's driver follow the fixed columns. */
 /* -b: each direction's columns, after the common ones (empty on a server). */
-static const char csv_bidir_header[] = ",c2s_bw_avg_gbps,c2s_msg_rate_mpps,s2c_bw_avg_gbps,s2c_msg_"
-				       "rate_mpps";
+static const char csv_bidir_header[] = ",c2s_bw_avg_gbps,c2s_msg_rate_mpps,"
+				       "s2c_bw_avg_gbps,s2c_msg_rate_mpps";
 
 static bool bidir_cols(const struct rb_report *r)
 {

@@ -518,14 +518,17 @@ static void apply_bidir(const struct session *s, struct rb_result *res,
 	struct rb_dir_result *mine = &res->dir[toward ? RB_DIR_S2C : RB_DIR_C2S];
 	struct rb_dir_result *peer = &res->dir[toward ? RB_DIR_C2S : RB_DIR_S2C];
 
-	*mine = (struct rb_dir_result){ false,
-					res->iters,
-					res->duration_s,
-					res->bw_avg_gbps,
-					res->bw_peak_gbps,
-					res->msg_rate_mpps };
-	*peer = (struct rb_dir_result){ true,		m->iters,	 m->duration_s,
-					m->bw_avg_gbps, m->bw_peak_gbps, m->msg_rate_mpps };
+	*mine = (struct rb_dir_result){ .iters = res->iters,
+					.duration_s = res->duration_s,
+					.bw_avg_gbps = res->bw_avg_gbps,
+					.bw_peak_gbps = res->bw_peak_gbps,
+					.msg_rate_mpps = res->msg_rate_mpps };
+	*peer = (struct rb_dir_result){ .by_server = true,
+					.iters = m->iters,
+					.duration_s = m->duration_s,
+					.bw_avg_gbps = m->bw_avg_gbps,
+					.bw_peak_gbps = m->bw_peak_gbps,
+					.msg_rate_mpps = m->msg_rate_mpps };
 	res->has_bidir = true;
 	res->bw_avg_gbps = mine->bw_avg_gbps + peer->bw_avg_gbps;
 	/* The peaks need not coincide: their sum is an upper bound. */
