@@ -106,7 +106,7 @@ static const struct line lines[] = {
 	{ "send_lat", "send_lat",
 	  "-s 2,4096 -n 300 --cpu none 192.0.2.1 --json out.json --csv out.csv" },
 	{ "send_lat-all", "send_lat", "-a -n 1000 --verify 192.0.2.1" },
-	{ "send_bw", "send_bw", "-s 64..64K:x4 -q 1,2 -r 256 -t 64 -Q 16 host" },
+	{ "send_bw", "send_bw", "-s 64..64K:x4 -q 1,2 -r 256 -t 64 -Q 16 -b host" },
 	{ "write_lat", "write_lat", "-I 0 -D 2 --warmup 10 -R 10.0.0.1" },
 	{ "write_bw", "write_bw", "-s 64,4K,64K -l 1,16 -Q 1,16 -n 2000 --recommend 192.0.2.1" },
 	{ "read_lat", "read_lat", "-s 1M --mtu 1024 -d rxe0 -i 1 -x 1 -p 18601 host" },
