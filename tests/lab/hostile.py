@@ -83,7 +83,7 @@ PLANS = {
     "qps100000": dict(qps=(100000,)),
     "signal0": dict(signal=(0,)),
     "oom": dict(qps=(64,), tx=(32768,)),
-    "bidirlat": dict(test="write_lat", bidir=1),
+    "bidirlat": dict(test="write_lat", signal=(1,), bidir=1),
     "bidir2": dict(bidir=2),
 }
 
