@@ -30,7 +30,7 @@ import socket, struct, sys, time
 port = int(sys.argv[1])
 
 def frame(t, body):
-    return struct.pack(">IHHI", 0x52444D42, 3, t, len(body)) + body
+    return struct.pack(">IHHI", 0x52444D42, 4, t, len(body)) + body
 
 def s(x):
     b = x.encode()
