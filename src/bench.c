@@ -34,6 +34,8 @@ unsigned int rb_bench_scope(const struct rb_bench *b)
 		s |= RB_S_ATOMIC;
 	if (!b->fixed_size)
 		s |= RB_S_SIZED;
+	if (b->bidir_ok)
+		s |= RB_S_BIDIR;
 	return s;
 }
 

@@ -36,6 +36,7 @@ enum {
 	RB_S_TOPO = 1 << 10,
 	RB_S_OWN = 1 << 11,    /* parses its own options: none of the table's apply */
 	RB_S_MATRIX = 1 << 12, /* rdmabench matrix TEST: ORed with the test's scope */
+	RB_S_BIDIR = 1 << 13,  /* .bidir_ok: -b */
 };
 #define RB_S_RUN (RB_S_TEST | RB_S_SERVER) /* anything that opens a QP */
 
@@ -54,6 +55,7 @@ struct rb_bench {
 	bool server_reports_bw;	  /* the server sees the messages: its own bandwidth */
 	bool payload_from_server; /* the data moves server -> client (reads, atomics) */
 	unsigned int transports;  /* RB_TR_BIT()s of the transports it runs over (-c) */
+	bool bidir_ok;		  /* -b: the server streams the same WRs to the client */
 	uint32_t fixed_size;	  /* the only message size (8 for atomics), 0: any */
 	uint32_t default_size;	  /* -s when not given */
 	uint32_t default_inline;  /* -I when not given (latency tests inline small sends) */

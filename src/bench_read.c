@@ -17,15 +17,17 @@ static void read_prep(struct rb_run *r, struct ibv_send_wr *wr, uint32_t qi)
 	wr->wr.rdma.rkey = rb_remote_rkey(r, qi);
 }
 
+/* With -b each side is read from (its tx) and reads (into its rx). */
 static int read_prepare(struct rb_run *r)
 {
 	uint32_t mi;
 
-	for (mi = 0; mi < r->nmr; mi++)
-		if (r->role == RB_ROLE_SERVER)
+	for (mi = 0; mi < r->nmr; mi++) {
+		if (r->role == RB_ROLE_SERVER || r->bidir)
 			rb_fill_pattern(r, rb_tx_of(r, mi), r->pt.size);
-		else
+		if (r->role == RB_ROLE_CLIENT || r->bidir)
 			memset(rb_rx_of(r, mi), 0, r->pt.size);
+	}
 	return 0;
 }
 
@@ -52,14 +54,20 @@ static int read_lat_run(struct rb_run *r)
 	return rb_run_oneshot(r, r->p->verify ? read_check : NULL);
 }
 
+/* The last read's bytes are checked by the side that read them. */
 static int read_bw_run(struct rb_run *r)
 {
 	int ret;
 
-	if (r->role == RB_ROLE_SERVER)
+	if (r->bidir)
+		ret = rb_run_bidir(r, NULL);
+	else if (r->role == RB_ROLE_SERVER)
 		return rb_run_server_wait(r);
-	ret = rb_run_stream(r);
-	return !ret && r->p->verify ? read_check_all(r) : ret;
+	else
+		ret = rb_run_stream(r);
+	if (!ret && r->p->verify && r->total)
+		r->verify_status = read_check_all(r);
+	return ret;
 }
 
 const struct rb_bench rb_bench_read_lat = {
@@ -88,6 +96,7 @@ const struct rb_bench rb_bench_read_bw = {
 	.transports = RB_TR_BIT(RB_TR_RC),
 	.bounded_by_rd_atom = true,
 	.payload_from_server = true,
+	.bidir_ok = true,
 	.default_size = 65536,
 	.server_access = IBV_ACCESS_REMOTE_READ,
 	.odp_caps = IBV_ODP_SUPPORT_READ,

@@ -2,7 +2,7 @@
 /*
  * SEND/RECV: send_lat (ping-pong of SENDs, one-way latency = half the
  * round trip, as perftest) and send_bw (the client streams, the server
- * keeps its receive queues full and counts).
+ * keeps its receive queues full and counts; with -b both do both).
  */
 #include <errno.h>
 
@@ -61,8 +61,11 @@ static int send_lat_run(struct rb_run *r)
 	return rb_run_pingpong(r, send_wait);
 }
 
+/* -b: each side streams and counts (and verifies) the peer's SENDs. */
 static int send_bw_run(struct rb_run *r)
 {
+	if (r->bidir)
+		return rb_run_bidir(r, pp_recv);
 	return r->role == RB_ROLE_SERVER ? rb_run_server_recv(r) : rb_run_stream(r);
 }
 
@@ -95,6 +98,7 @@ const struct rb_bench rb_bench_send_bw = {
 	.odp_caps = IBV_ODP_SUPPORT_SEND | IBV_ODP_SUPPORT_RECV,
 	.inline_ok = true,
 	.server_reports_bw = true,
+	.bidir_ok = true,
 	.default_size = 65536,
 	.lat_scale = 1.0,
 	.setup = send_setup,

@@ -74,14 +74,21 @@ static int write_lat_run(struct rb_run *r)
 	return rb_run_pingpong(r, write_wait);
 }
 
+/*
+ * With -b both sides stream and both lend memory.  A side that received
+ * writes checks its buffer once the peer's STOP says they all landed.
+ */
 static int write_bw_run(struct rb_run *r)
 {
 	uint32_t qi, n;
 	int ret;
 
-	if (r->role == RB_ROLE_CLIENT)
+	if (r->bidir)
+		ret = rb_run_bidir(r, NULL);
+	else if (r->role == RB_ROLE_CLIENT)
 		return rb_run_stream(r);
-	ret = rb_run_server_wait(r);
+	else
+		ret = rb_run_server_wait(r);
 	/* Every write carried the same bytes: each buffer written must hold them. */
 	n = ret || !r->p->verify ? 0 : rb_buffers_used(r, r->stop_count);
 	for (qi = 0; qi < n && !r->verify_status; qi++)
@@ -117,6 +124,7 @@ const struct rb_bench rb_bench_write_bw = {
 	.wr_name = "RDMA WRITE",
 	.transports = RB_TR_BIT(RB_TR_RC) | RB_TR_BIT(RB_TR_UC),
 	.inline_ok = true,
+	.bidir_ok = true,
 	.default_size = 65536,
 	.server_access = IBV_ACCESS_REMOTE_WRITE,
 	.odp_caps = IBV_ODP_SUPPORT_WRITE,

@@ -148,7 +148,18 @@ static const char *str_of(json_t *d, const char *key)
 	return s ? s : "";
 }
 
-/* Same test, and for atomics the same operation. */
+/* -b: a bidirectional file's totals are two streams; absent (older) is one. */
+static bool is_bidir(json_t *d)
+{
+	return json_is_true(json_object_get(json_object_get(d, "params"), "bidirectional"));
+}
+
+static const char *dir_name(json_t *d)
+{
+	return is_bidir(d) ? "bidirectional (-b)" : "one-way";
+}
+
+/* Same test, for atomics the same operation, and the same directions. */
 static int check_same_test(json_t *b, json_t *n, const char *bn, const char *nn, char *err,
 			   size_t len)
 {
@@ -158,6 +169,9 @@ static int check_same_test(json_t *b, json_t *n, const char *bn, const char *nn,
 	if (strcmp(str_of(b, "op"), str_of(n, "op")))
 		return incomparable(err, len, "different atomic operations: %s is %s, %s is %s", bn,
 				    str_of(b, "op"), nn, str_of(n, "op"));
+	if (is_bidir(b) != is_bidir(n))
+		return incomparable(err, len, "%s is %s, %s is %s: their bandwidths do not compare",
+				    bn, dir_name(b), nn, dir_name(n));
 	return 0;
 }
 

@@ -95,9 +95,9 @@ static int oob_poll(struct rb_ctl *c, uint32_t point, int wait_ms, uint64_t *cou
 
 	if (poll(&pfd, 1, wait_ms) <= 0)
 		return RB_CTL_NOTHING;
-	/* The client expects nothing but an ERROR during a point. */
-	ret = rb_oob_expect(oob_of(c), c->role == RB_ROLE_SERVER ? RB_MSG_SYNC : RB_MSG_ERROR, body,
-			    sizeof(body), &len);
+	/* SYNC ALIVE or STOP: the client's, or with -b the server's too; an
+	 * ERROR is the peer giving up (-ECONNABORTED). */
+	ret = rb_oob_expect(oob_of(c), RB_MSG_SYNC, body, sizeof(body), &len);
 	if (ret)
 		return ret;
 	if (rb_unpack_sync(body, len, &s) || s.point != point ||
@@ -132,7 +132,7 @@ static int client_result(struct rb_ctl *c, struct rb_msg_result *m)
 
 static int oob_result(struct rb_ctl *c, struct rb_msg_result *m)
 {
-	uint8_t b[128];
+	uint8_t b[256];
 	int len;
 
 	if (c->role == RB_ROLE_CLIENT)

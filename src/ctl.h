@@ -31,11 +31,13 @@ struct rb_ctl_ops {
 	/*
 	 * During a point, wait up to @wait_ms (0: just look) for the peer.
 	 * The server hears RB_CTL_ALIVE, or RB_CTL_STOP with the client's
-	 * operation count in *@count; the client hears only an error (the
-	 * server gave up: -ECONNABORTED).  RB_CTL_NOTHING when silent.
+	 * operation count in *@count; the client hears an error (the server
+	 * gave up: -ECONNABORTED), and with -b, where the server streams too,
+	 * its ALIVE and STOP.  RB_CTL_NOTHING when silent.
 	 */
 	int (*poll)(struct rb_ctl *c, uint32_t point, int wait_ms, uint64_t *count);
-	/* Client: point @point is over after @count operations. */
+	/* Point @point is over after @count operations: the client's, and
+	 * with -b the server's too. */
 	int (*stop)(struct rb_ctl *c, uint32_t point, uint64_t count);
 	/*
 	 * The server's view of the point: the server sends @m, the client

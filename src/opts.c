@@ -243,6 +243,18 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_TEST,
 	  .help = "connect the QPs through librdmacm (route, GID and path from the CM) "
 		  "instead of the out-of-band exchange" },
+	{ .lname = "bidirectional",
+	  .sname = 'b',
+	  .perftest = "-b, --bidirectional",
+	  .pt_diff = "given to the client only (the server adopts the plan; perftest needs it on "
+		     "both sides); each direction and the sum are always reported (--report-both "
+		     "implied); -n counts each direction; not for atomic_bw",
+	  .type = RB_OPT_FLAG,
+	  .off = PAR(bidir),
+	  .max = 1,
+	  .need = RB_S_BIDIR,
+	  .help = "both sides stream to each other at once over the same QPs: each direction's "
+		  "bandwidth and message rate are reported, and BW/MsgRate are their sum" },
 	{ .lname = "mtu",
 	  .sname = 'm',
 	  .perftest = "-m, --mtu",

@@ -168,6 +168,7 @@ static json_t *jparams(const struct rb_params *p)
 	bad |= json_object_set_new(o, "mr_per_qp", json_boolean(p->mr_per_qp));
 	bad |= json_object_set_new(o, "srq", json_boolean(p->srq));
 	bad |= json_object_set_new(o, "threads", json_integer(p->threads ? p->threads : 1));
+	bad |= json_object_set_new(o, "bidirectional", json_boolean(p->bidir));
 	return jdone(o, bad);
 }
 
@@ -199,6 +200,31 @@ static json_t *jlat(const struct rb_lat_summary *l)
 	return jdone(o, bad);
 }
 
+/* One direction of a -b point. */
+static json_t *jdir(const struct rb_dir_result *d)
+{
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= json_object_set_new(o, "initiator", jstr(d->by_server ? "server" : "client"));
+	bad |= json_object_set_new(o, "iterations", juint(d->iters));
+	bad |= json_object_set_new(o, "duration_s", jreal(d->duration_s));
+	bad |= json_object_set_new(o, "bw_avg_gbps", jreal(d->bw_avg_gbps));
+	bad |= json_object_set_new(o, "bw_peak_gbps", jreal(d->bw_peak_gbps));
+	bad |= json_object_set_new(o, "msg_rate_mpps", jreal(d->msg_rate_mpps));
+	return jdone(o, bad);
+}
+
+static json_t *jbidir(const struct rb_result *res)
+{
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= json_object_set_new(o, "client_to_server", jdir(&res->dir[RB_DIR_C2S]));
+	bad |= json_object_set_new(o, "server_to_client", jdir(&res->dir[RB_DIR_S2C]));
+	return jdone(o, bad);
+}
+
 /* The metrics of one result; those that do not apply are left out. */
 static int jmetrics(json_t *o, const struct rb_result *res)
 {
@@ -224,6 +250,9 @@ static int jmetrics(json_t *o, const struct rb_result *res)
 					   res->peer_bw_avg_gbps ? jreal(res->peer_bw_avg_gbps)
 								 : json_null());
 	}
+	/* -b: bw_avg_gbps and msg_rate_mpps above are the sums of these. */
+	if (res->has_bidir)
+		bad |= json_object_set_new(o, "bidir", jbidir(res));
 	return bad;
 }
 
@@ -415,11 +444,22 @@ static const char *thread_cell(const struct rb_result *res, char *buf, size_t le
 }
 
 /* The default counters of each side's driver follow the fixed columns. */
+/* -b: each direction's columns, after the common ones (empty on a server). */
+static const char csv_bidir_header[] = ",c2s_bw_avg_gbps,c2s_msg_rate_mpps,"
+				       "s2c_bw_avg_gbps,s2c_msg_rate_mpps";
+
+static bool bidir_cols(const struct rb_report *r)
+{
+	return r->params && r->params->bidir;
+}
+
 static int csv_begin(struct rb_writer *w, const struct rb_report *r)
 {
 	fputs(csv_header, w->f);
 	if (by_thread(r))
 		fputs(",thread", w->f);
+	if (bidir_cols(r))
+		fputs(csv_bidir_header, w->f);
 	if (r->has_counters)
 		rb_counters_csv_header(w->f, "ctr_", (enum rb_ctr_driver)r->driver_id);
 	if (r->has_peer_counters)
@@ -440,6 +480,16 @@ static void csv_counters(FILE *f, const struct rb_report *r, const struct rb_res
 		rb_counters_csv_json(f, (enum rb_ctr_driver)r->peer_driver_id,
 				     json_object_get(d, "peer_counters"),
 				     json_object_get(d, "peer_counters_derived"));
+}
+
+static void csv_bidir(FILE *f, const struct rb_result *res)
+{
+	int d;
+
+	for (d = RB_DIR_C2S; d <= RB_DIR_S2C; d++) {
+		csv_dbl(f, res->has_bidir, 6, res->dir[d].bw_avg_gbps);
+		csv_dbl(f, res->has_bidir, 6, res->dir[d].msg_rate_mpps);
+	}
 }
 
 static int csv_row(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res)
@@ -467,6 +517,8 @@ static int csv_row(struct rb_writer *w, const struct rb_report *r, const struct 
 	csv_place(f, res->thread_place ? res->thread_place : &r->place);
 	if (by_thread(r))
 		csv_str(f, thread_cell(res, th, sizeof(th)));
+	if (bidir_cols(r))
+		csv_bidir(f, res);
 	csv_counters(f, r, res);
 	fputc('\n', f);
 	return file_status(f);
@@ -553,6 +605,14 @@ static int table_columns(const struct rb_report *r, struct tcol *c)
 	tcol_add(c, &n, "cpu[ns/msg]", 7);
 	if (by_thread(r))
 		tcol_add(c, &n, "thread", 6);
+	if (!bidir_cols(r))
+		return n;
+	snprintf(name, sizeof(name), "c2s[%s]", units_name(r->units));
+	tcol_add(c, &n, name, 10);
+	snprintf(name, sizeof(name), "s2c[%s]", units_name(r->units));
+	tcol_add(c, &n, name, 10);
+	tcol_add(c, &n, "c2s[Mpps]", 9);
+	tcol_add(c, &n, "s2c[Mpps]", 9);
 	return n;
 }
 
@@ -588,6 +648,7 @@ static void table_cells(const struct rb_report *r, const struct rb_result *res,
 {
 	const struct rb_lat_summary *l = &res->lat;
 	bool lat = res->has_lat, bw = res->has_bw;
+	int k;
 
 	rb_size_str(res->pt.size, cell[0], TABLE_CELL);
 	snprintf(cell[1], TABLE_CELL, "%u", res->pt.batch);
@@ -612,7 +673,17 @@ static void table_cells(const struct rb_report *r, const struct rb_result *res,
 	cell_dbl(cell[8], res->has_cpu, 2, res->cpu_util_pct);
 	cell_dbl(cell[9], res->has_peer, 2, res->peer_cpu_util_pct);
 	cell_dbl(cell[10], res->has_cpu, 2, res->cpu_ns_per_msg);
-	thread_cell_at(r, res, cell[11]);
+	k = 11;
+	if (by_thread(r))
+		thread_cell_at(r, res, cell[k++]);
+	if (!bidir_cols(r))
+		return;
+	cell_dbl(cell[k++], res->has_bidir, 2,
+		 units_value(r->units, res->dir[RB_DIR_C2S].bw_avg_gbps));
+	cell_dbl(cell[k++], res->has_bidir, 2,
+		 units_value(r->units, res->dir[RB_DIR_S2C].bw_avg_gbps));
+	cell_sig(cell[k++], res->has_bidir, res->dir[RB_DIR_C2S].msg_rate_mpps);
+	cell_sig(cell[k], res->has_bidir, res->dir[RB_DIR_S2C].msg_rate_mpps);
 }
 
 static void table_line(FILE *f, const struct tcol *c, int n, char (*cell)[TABLE_CELL])
@@ -656,6 +727,10 @@ static void table_title(FILE *f, const struct rb_report *r)
 	table_place(f, "placement", &r->place);
 	if (r->has_peer_place)
 		table_place(f, "peer placement", &r->peer_place);
+	if (bidir_cols(r))
+		fprintf(f, "# bidirectional: the client's BW and MsgRate are the sums of c2s "
+			   "(client to server) and s2c; a server's rows show only its own "
+			   "stream\n");
 }
 
 static int table_begin(struct rb_writer *w, const struct rb_report *r)

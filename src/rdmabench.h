@@ -76,6 +76,7 @@ struct rb_params {
 	uint8_t srq;	   /* one shared receive queue for the point's QPs */
 	uint32_t threads;  /* --threads: the run's measuring threads (1..) */
 	uint32_t thread;   /* which of them this connection is (0..threads-1) */
+	uint8_t bidir;	   /* -b: both sides stream to each other (wire v4) */
 };
 
 /* A repeatable option's values, in the order given. */
@@ -148,6 +149,15 @@ struct rb_lat_summary {
 	double min, p50, avg, p90, p99, p999, max, stdev; /* microseconds */
 };
 
+/* One direction of a bidirectional point, as the side that posted it saw it. */
+enum { RB_DIR_C2S, RB_DIR_S2C };
+struct rb_dir_result {
+	bool by_server; /* the server's stream (its WRs) moved this data */
+	uint64_t iters;
+	double duration_s;
+	double bw_avg_gbps, bw_peak_gbps, msg_rate_mpps;
+};
+
 /* What one point measured.  has_* say which metrics apply. */
 struct rb_result {
 	struct rb_point pt;
@@ -161,6 +171,13 @@ struct rb_result {
 	double cpu_util_pct, cpu_ns_per_msg;
 	bool has_peer;
 	double peer_cpu_util_pct, peer_bw_avg_gbps;
+	/*
+	 * -b: each direction of the data, [RB_DIR_C2S] client to server and
+	 * [RB_DIR_S2C] server to client, as its initiator measured it; the
+	 * bw and msg rate above are then their sums.
+	 */
+	bool has_bidir;
+	struct rb_dir_result dir[2];
 	/* Diagnostics: the point's JSON members for counters and --expect (a
 	 * json_t object owned by whoever keeps the result, or NULL), and what
 	 * the table flags ("" when nothing). */

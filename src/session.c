@@ -12,6 +12,8 @@
  *   per point i:  SYNC(i, START) -> <- SYNC(i, START)
  *                 ... the data path ...
  *                 SYNC(i, STOP, count) -> <- RESULT(i)
+ *                 (-b: both streams; each side sends its STOP when its
+ *                 own is done, and the server's comes before RESULT)
  *   BYE                    ->
  */
 #include <errno.h>
@@ -75,6 +77,9 @@ static __thread uint8_t msg[RB_WIRE_MAX_BODY];
 /* The QPs' remote rights on this side. */
 static int qp_access(const struct session *s)
 {
+	/* -b: each side is written or read by the other, as either role is. */
+	if (s->p.bidir)
+		return s->t->server_access | s->t->client_access;
 	return s->role == RB_ROLE_SERVER ? s->t->server_access : s->t->client_access;
 }
 
@@ -583,7 +588,8 @@ static int point_start(struct session *s, uint32_t i)
 	r->lat.n = 0;
 	r->ops = r->total = r->rx_count = 0;
 	r->t0 = r->t1 = r->cpu0 = r->cpu1 = 0;
-	r->stopped = false;
+	r->bidir = s->p.bidir;
+	r->stopped = r->stop_sent = false;
 	r->stop_count = 0;
 	r->verify_status = 0;
 	ret = rb_wrs_prepare(r);
@@ -599,6 +605,37 @@ static void apply_peer(struct rb_result *res, const struct rb_msg_result *m)
 	res->has_peer = true;
 	res->peer_cpu_util_pct = m->cpu_util_pct;
 	res->peer_bw_avg_gbps = m->bw_avg_gbps;
+}
+
+/*
+ * -b: the client's stream and the server's each move one direction of the
+ * data (a read brings it to its initiator); the totals become their sums.
+ * The server's figures are its direction's: no peer_bw_avg_gbps.
+ */
+static void apply_bidir(const struct session *s, struct rb_result *res,
+			const struct rb_msg_result *m)
+{
+	bool toward = s->t->payload_from_server;
+	struct rb_dir_result *mine = &res->dir[toward ? RB_DIR_S2C : RB_DIR_C2S];
+	struct rb_dir_result *peer = &res->dir[toward ? RB_DIR_C2S : RB_DIR_S2C];
+
+	*mine = (struct rb_dir_result){ .iters = res->iters,
+					.duration_s = res->duration_s,
+					.bw_avg_gbps = res->bw_avg_gbps,
+					.bw_peak_gbps = res->bw_peak_gbps,
+					.msg_rate_mpps = res->msg_rate_mpps };
+	*peer = (struct rb_dir_result){ .by_server = true,
+					.iters = m->iters,
+					.duration_s = m->duration_s,
+					.bw_avg_gbps = m->bw_avg_gbps,
+					.bw_peak_gbps = m->bw_peak_gbps,
+					.msg_rate_mpps = m->msg_rate_mpps };
+	res->has_bidir = true;
+	res->bw_avg_gbps = mine->bw_avg_gbps + peer->bw_avg_gbps;
+	/* The peaks need not coincide: their sum is an upper bound. */
+	res->bw_peak_gbps = mine->bw_peak_gbps + peer->bw_peak_gbps;
+	res->msg_rate_mpps = mine->msg_rate_mpps + peer->msg_rate_mpps;
+	res->peer_bw_avg_gbps = 0;
 }
 
 static int client_point(struct session *s, uint32_t i)
@@ -617,10 +654,15 @@ static int client_point(struct session *s, uint32_t i)
 		ret = ctl->barrier(&s->ctl, i);
 	if (!ret)
 		ret = r->t->run(r);
+	/* A mismatch in what this side received (reads, -b). */
+	if (!ret)
+		ret = r->verify_status;
 	if (ret)
 		return ret;
 	rb_diag_after(&s->diag);
-	ret = ctl->stop(&s->ctl, i, r->total);
+	/* With -b the loop sent it, and then waited for the server's. */
+	if (!r->stop_sent)
+		ret = ctl->stop(&s->ctl, i, r->total);
 	if (!ret)
 		ret = ctl->result(&s->ctl, &m);
 	if (!ret)
@@ -637,6 +679,8 @@ static int client_point(struct session *s, uint32_t i)
 	if (ret)
 		return ret;
 	apply_peer(&res, &m);
+	if (s->p.bidir)
+		apply_bidir(s, &res, &m);
 	rb_diag_point(&s->diag, &s->rep, &res, s->run.total);
 	return emit(s, &res);
 }
@@ -660,6 +704,9 @@ static int server_point(struct session *s, uint32_t i)
 	m.iters = res.iters;
 	m.bw_avg_gbps = res.has_bw ? res.bw_avg_gbps : 0;
 	m.cpu_util_pct = res.cpu_util_pct;
+	m.bw_peak_gbps = res.has_bw ? res.bw_peak_gbps : 0;
+	m.msg_rate_mpps = res.has_bw ? res.msg_rate_mpps : 0;
+	m.duration_s = res.duration_s;
 	ret = s->ctl.ops->result(&s->ctl, &m);
 	/* All of them, whatever this side shows: the client chooses its own. */
 	if (!ret)

@@ -586,7 +586,8 @@ static void group_free(struct group *g)
 }
 
 /* What cannot go with --threads, and more threads than CPUs. */
-static int check(const struct rb_local *l, uint32_t n, char *err, size_t len)
+static int check(const struct rb_params *p, const struct rb_local *l, uint32_t n, char *err,
+		 size_t len)
 {
 	char why[RB_TEXT_MAX - 64];
 	cpu_set_t set;
@@ -594,6 +595,10 @@ static int check(const struct rb_local *l, uint32_t n, char *err, size_t len)
 
 	if (l->recommend)
 		return rb_set_err(err, len, -EINVAL, "--recommend does not go with --threads");
+	/* The sum over threads knows nothing of directions yet. */
+	if (p->bidir)
+		return rb_set_err(err, len, -EINVAL,
+				  "-b/--bidirectional does not go with --threads");
 	if (l->expect.n)
 		return rb_set_err(err, len, -EINVAL, "--expect does not go with --threads");
 	if (l->counters[0] && strcmp(l->counters, "none"))
@@ -634,7 +639,7 @@ int rb_threads_run(const struct rb_bench *t, const struct rb_params *p, const st
 	g->failed = -1;
 	pthread_mutex_init(&g->mu, NULL);
 	pthread_cond_init(&g->cv, NULL);
-	ret = check(l, g->n, err, sizeof(err));
+	ret = check(p, l, g->n, err, sizeof(err));
 	for (k = 0; !ret && k < g->n; k++)
 		ret = slot_init(g, k, err, sizeof(err));
 	if (ret) {

@@ -145,6 +145,7 @@ int rb_pack_params(const struct rb_params *m, uint8_t *buf, size_t cap)
 	put_be(&c, m->srq, 1);
 	put_be(&c, m->threads, 4);
 	put_be(&c, m->thread, 4);
+	put_be(&c, m->bidir, 1);
 	return wdone(&c);
 }
 
@@ -179,6 +180,7 @@ int rb_unpack_params(const uint8_t *buf, size_t len, struct rb_params *m)
 	m->srq = (uint8_t)get_be(&c, 1);
 	m->threads = (uint32_t)get_be(&c, 4);
 	m->thread = (uint32_t)get_be(&c, 4);
+	m->bidir = (uint8_t)get_be(&c, 1);
 	return rdone(&c);
 }
 
@@ -314,6 +316,9 @@ int rb_pack_result(const struct rb_msg_result *m, uint8_t *buf, size_t cap)
 	put_be(&c, m->iters, 8);
 	put_double(&c, m->bw_avg_gbps);
 	put_double(&c, m->cpu_util_pct);
+	put_double(&c, m->bw_peak_gbps);
+	put_double(&c, m->msg_rate_mpps);
+	put_double(&c, m->duration_s);
 	return wdone(&c);
 }
 
@@ -326,6 +331,9 @@ int rb_unpack_result(const uint8_t *buf, size_t len, struct rb_msg_result *m)
 	m->iters = get_be(&c, 8);
 	m->bw_avg_gbps = get_double(&c);
 	m->cpu_util_pct = get_double(&c);
+	m->bw_peak_gbps = get_double(&c);
+	m->msg_rate_mpps = get_double(&c);
+	m->duration_s = get_double(&c);
 	return rdone(&c);
 }
 

@@ -94,6 +94,10 @@ struct rb_msg_result {
 	uint64_t iters;
 	double bw_avg_gbps; /* 0 when the server does not measure bandwidth */
 	double cpu_util_pct;
+	/* v4: the rest of the server's bandwidth view (its own stream with -b). */
+	double bw_peak_gbps;
+	double msg_rate_mpps;
+	double duration_s;
 };
 
 /* A human-readable reason; also what an ERROR body carries. */

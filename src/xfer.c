@@ -270,6 +270,8 @@ int rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, ui
 	struct ibv_wc wc[32];
 	int n, i, ret;
 
+	if (!on_recv)
+		on_recv = r->on_recv;
 	n = ibv_poll_cq(r->cq, 32, wc);
 	if (n < 0) {
 		rb_err("%s: ibv_poll_cq failed", r->dev.name);
@@ -671,30 +673,41 @@ int rb_run_stream(struct rb_run *r)
 }
 
 /*
- * Server of a test where it only serves memory: wait for the STOP.  The
- * client's heartbeats say it is alive; silence for the timeout means it
- * is not (frozen, or its host is gone).
+ * Wait for the peer's STOP, sleeping in the control channel: this side's
+ * CPU use is part of the result.  The peer's heartbeats say it is alive;
+ * silence for the timeout means it is not (frozen, or its host is gone).
  */
+static int wait_stop(struct rb_run *r)
+{
+	int ret;
+
+	r->heard = rb_now_ns();
+	while (!r->stopped) {
+		if (rb_interrupted)
+			return -EINTR;
+		ret = check_peer(r, 200);
+		if (ret)
+			return ret;
+		if (!r->stopped && rb_now_ns() - r->heard > r->timeout_ns) {
+			rb_err("%s %s sent nothing for %.3g s during point %u (no heartbeat, "
+			       "no STOP): is it alive?",
+			       r->role == RB_ROLE_SERVER ? "client" : "server", r->ctl->peer,
+			       (double)r->timeout_ns / 1e9, r->point);
+			return -ETIMEDOUT;
+		}
+	}
+	return 0;
+}
+
+/* Server of a test where it only serves memory: wait for the STOP. */
 int rb_run_server_wait(struct rb_run *r)
 {
 	int ret;
 
 	mark_start(r);
-	r->heard = r->t0;
-	while (!r->stopped) {
-		if (rb_interrupted)
-			return -EINTR;
-		/* Sleep in the poll: this side's CPU use is part of the result. */
-		ret = check_peer(r, 200);
-		if (ret)
-			return ret;
-		if (!r->stopped && rb_now_ns() - r->heard > r->timeout_ns) {
-			rb_err("client %s sent nothing for %.3g s during point %u (no heartbeat, "
-			       "no STOP): is it alive?",
-			       r->ctl->peer, (double)r->timeout_ns / 1e9, r->point);
-			return -ETIMEDOUT;
-		}
-	}
+	ret = wait_stop(r);
+	if (ret)
+		return ret;
 	mark_end(r);
 	/* What the client did to this memory in the measured interval. */
 	r->total = r->stop_count;
@@ -783,6 +796,36 @@ int rb_run_server_recv(struct rb_run *r)
 	return 0;
 }
 
+/* -b: the peer's STOP, then (SENDs) every message it counted in it. */
+static int wait_peer_msgs(struct rb_run *r)
+{
+	struct rb_idle idle = { 0 };
+	uint64_t done = 0;
+	int n;
+
+	while (!r->stopped || r->rx_count < r->stop_count)
+		if ((n = rb_poll_step(r, &idle, &done, NULL, "the peer's SENDs")) < 0)
+			return n;
+	return 0;
+}
+
+int rb_run_bidir(struct rb_run *r, int (*on_recv)(struct rb_run *, uint32_t qi))
+{
+	int ret;
+
+	/* Receives reaped anywhere in the stream (room waits too) count. */
+	r->on_recv = on_recv;
+	ret = rb_run_stream(r);
+	if (!ret)
+		ret = r->ctl->ops->stop(r->ctl, r->point, r->total);
+	r->stop_sent = !ret;
+	/* The peer's messages keep landing after ours: keep receiving. */
+	if (!ret)
+		ret = on_recv ? wait_peer_msgs(r) : wait_stop(r);
+	r->on_recv = NULL;
+	return ret;
+}
+
 static void report_bw(struct rb_run *r, struct rb_result *res, uint64_t ns)
 {
 	uint64_t bytes = r->ops * r->pt.size;
@@ -790,7 +833,7 @@ static void report_bw(struct rb_run *r, struct rb_result *res, uint64_t ns)
 	res->has_bw = true;
 	res->bw_avg_gbps = rb_gbps(bytes, ns);
 	/* The window runs in ticks: Gb per tick over ns per tick. */
-	res->bw_peak_gbps = r->role == RB_ROLE_CLIENT
+	res->bw_peak_gbps = r->role == RB_ROLE_CLIENT || r->bidir
 				    ? rb_bw_window_peak(&r->win, bytes, r->k1) / rb_ns_per_tick(r)
 				    : res->bw_avg_gbps;
 	res->msg_rate_mpps = ns ? (double)r->ops * 1e3 / (double)ns : 0;
@@ -811,8 +854,10 @@ int rb_report_generic(struct rb_run *r, struct rb_result *res)
 			return ret;
 		res->has_lat = true;
 	}
-	/* The server of a one-sided stream sees no messages: no bandwidth. */
-	if (r->t->mode == RB_MODE_BW && (r->role == RB_ROLE_CLIENT || r->t->server_reports_bw))
+	/* The server of a one-sided stream sees no messages: no bandwidth;
+	 * with -b it has its own stream. */
+	if (r->t->mode == RB_MODE_BW &&
+	    (r->role == RB_ROLE_CLIENT || r->bidir || r->t->server_reports_bw))
 		report_bw(r, res, ns);
 	res->has_cpu = ns > 0;
 	res->cpu_util_pct = ns ? (double)(r->cpu1 - r->cpu0) * 100.0 / (double)ns : 0;

@@ -30,6 +30,7 @@ struct rb_sq {
 struct rb_run {
 	const struct rb_bench *t;
 	enum rb_role role;
+	bool bidir; /* -b: this side streams too, whatever its role */
 	const struct rb_params *p;
 	uint64_t timeout_ns;
 	struct rb_ctl *ctl; /* the peer, for barriers, heartbeats and STOP */
@@ -73,14 +74,17 @@ struct rb_run {
 	uint64_t next_clock;   /* iteration at which to look at the clock */
 	uint64_t cpu0, cpu1;
 	struct rb_bw_window win;
-	bool stopped;	     /* server: the client's STOP arrived */
-	uint64_t stop_count; /* the client's total operations */
-	uint64_t rx_count;   /* receives seen (ping-pong) */
-	int verify_status;   /* server: first verify failure of the point */
-	uint32_t hb_posts;   /* client: chains posted since the last clock look */
-	uint64_t hb_next;    /* ticks: when the next heartbeat is due */
-	uint64_t heard;	     /* server: when the client was last heard, ns */
-	uint64_t k_last;     /* lossy: ticks of the last receive */
+	bool stopped;	     /* the peer's STOP arrived (server; both with -b) */
+	bool stop_sent;	     /* -b: this side's STOP went out from its loop */
+	uint64_t stop_count; /* the peer's total operations */
+	uint64_t rx_count;   /* receives seen (ping-pong, -b) */
+	/* Receives rb_reap() is not told what to do with: NULL reposts them. */
+	int (*on_recv)(struct rb_run *r, uint32_t qi);
+	int verify_status; /* server: first verify failure of the point */
+	uint32_t hb_posts; /* client: chains posted since the last clock look */
+	uint64_t hb_next;  /* ticks: when the next heartbeat is due */
+	uint64_t heard;	   /* server: when the client was last heard, ns */
+	uint64_t k_last;   /* lossy: ticks of the last receive */
 };
 
 /*
@@ -184,7 +188,8 @@ int rb_heartbeat_send(struct rb_run *r);
 
 static inline int rb_heartbeat(struct rb_run *r)
 {
-	if (r->role != RB_ROLE_CLIENT || ++r->hb_posts < 256)
+	/* With -b the server streams too: the waiting client hears it. */
+	if ((r->role != RB_ROLE_CLIENT && !r->bidir) || ++r->hb_posts < 256)
 		return 0;
 	r->hb_posts = 0;
 	return rb_heartbeat_send(r);
@@ -201,7 +206,7 @@ int rb_post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool 
 /*
  * rb_reap() - poll the CQ once (up to 32 entries).  Send completions free
  * send-queue room and add to *@done the WRs they cover; each receive is
- * passed to @on_recv (NULL: repost).  An error completion is logged with
+ * passed to @on_recv (NULL: to r->on_recv, or reposted when that is NULL).  An error completion is logged with
  * ibv_wc_status_str() and the QP, and returns -EIO.  Returns the number
  * of completions seen.
  */
@@ -213,7 +218,7 @@ int rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, ui
  * the fast path.  It returns -EINTR on ^C, -ETIMEDOUT (logged, naming
  * @what) after the timeout without progress, and polls the control
  * channel: the server for the client's STOP, the client for the server's
- * ERROR.
+ * ERROR (and with -b, its heartbeats and STOP).
  */
 struct rb_idle {
 	unsigned int spins;
@@ -249,6 +254,15 @@ int rb_run_oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it))
 int rb_run_stream(struct rb_run *r);
 int rb_run_server_wait(struct rb_run *r);
 int rb_run_server_recv(struct rb_run *r);
+
+/*
+ * rb_run_bidir() - -b, on both sides alike: stream this side's -n (or -D
+ * by its own clock) while the peer streams to it, send STOP with this
+ * side's count, then wait for the peer's STOP, and with @on_recv (the
+ * peer SENDs; it counts r->rx_count and reposts) for every message the
+ * peer counted.  Every wait is bounded by the timeout.
+ */
+int rb_run_bidir(struct rb_run *r, int (*on_recv)(struct rb_run *, uint32_t qi));
 
 /* rb_report_generic() - result of the point from samples and counters. */
 int rb_report_generic(struct rb_run *r, struct rb_result *res);

@@ -35,11 +35,12 @@ def axis(*vals):
 
 def params(test="write_bw", size=(65536,), batch=(1,), signal=(64,), qps=(1,), tx=(128,),
            iters=100, duration=0, warmup=10, rx=512, inline=0, outstanding=0, mtu=0, op=0,
-           transport=0, sl=0, tclass=0, flow_label=0, hugepages=0, odp=0, mr_per_qp=0, srq=0):
+           transport=0, sl=0, tclass=0, flow_label=0, hugepages=0, odp=0, mr_per_qp=0, srq=0,
+           bidir=0):
     return (s16(test) + axis(*size) + axis(*batch) + axis(*signal) + axis(*qps) + axis(*tx) +
-            struct.pack(">QIQIIIIBBBBBBIBBBBII", iters, duration, warmup, rx, inline, outstanding,
+            struct.pack(">QIQIIIIBBBBBBIBBBBIIB", iters, duration, warmup, rx, inline, outstanding,
                         mtu, op, 0, 0, transport, sl, tclass, flow_label, hugepages, odp,
-                        mr_per_qp, srq, 1, 0))
+                        mr_per_qp, srq, 1, 0, bidir))
 
 
 def hello(test="write_bw"):
@@ -87,6 +88,8 @@ PLANS = {
     "srq_write": dict(srq=1),
     "odp2": dict(odp=2),
     "mrq_oom": dict(qps=(64,), size=(64 << 20,), mr_per_qp=1),
+    "bidirlat": dict(test="write_lat", signal=(1,), bidir=1),
+    "bidir2": dict(bidir=2),
 }
 
 
@@ -101,7 +104,8 @@ def run_case(host, port, case):
     else:
         return "%s\t0\tno server" % case
     if case in PLANS:
-        s.sendall(hello() + frame(PARAMS, params(**PLANS[case])))
+        plan = PLANS[case]
+        s.sendall(hello(plan.get("test", "write_bw")) + frame(PARAMS, params(**plan)))
     elif case == "badtest":
         s.sendall(hello("rm -rf /\n\x1b[31mFAKE LOG LINE"))
     elif case == "truncated":

@@ -28,8 +28,8 @@ srv=$!
 
 echo "$(date +%T) Bad plans and bad frames" >>"$OUT/phases"
 # Bad plans and bad frames, one connection each, then 20 at once.
-$H batch0 qps0 size0 bigsize qps100000 signal0 oom badtest truncated version hugelen \
-	http srq_write odp2 mrq_oom >"$OUT/hostile.txt" 2>&1
+$H batch0 qps0 size0 bigsize qps100000 signal0 oom bidirlat bidir2 badtest truncated version \
+	hugelen http srq_write odp2 mrq_oom >"$OUT/hostile.txt" 2>&1
 $H flood >"$OUT/flood.txt" 2>&1
 solo after_hostile write_bw --cpu none --verify -n 200 192.0.2.1 --json "$OUT/after_hostile.json"
 
@@ -177,6 +177,8 @@ want bigsize "ERROR server: .*the plan needs about 2048 MiB"
 want qps100000 "ERROR server: .*-q/--qps 100000 is out of range (1..64)"
 want signal0 "ERROR server: .*-Q/--signal 0 is out of range"
 want oom "ERROR server: .*the plan needs about .* MiB.*this host can give"
+want bidirlat "ERROR server: .*-b/--bidirectional does not apply to write_lat"
+want bidir2 "ERROR server: .*-b/--bidirectional 2 is out of range"
 want badtest "ERROR server: .*does not know"
 want truncated "ERROR server: .*closed the connection\|closed"
 want version "ERROR server: .*wire protocol v99, this rdmabench speaks v4"

@@ -214,6 +214,19 @@ static void test_incomparable(void **state)
 				 "results)");
 	json_decref(b);
 	json_decref(n);
+
+	/* -b against one-way: twice the bandwidth is no improvement.  A file
+	 * without params.bidirectional (before -b) is one-way. */
+	b = load(GOLDEN("bw.json"));
+	n = load(GOLDEN("bw.json"));
+	json_object_set_new(json_object_get(n, "params"), "bidirectional", json_true());
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "BASE is one-way, NEW is bidirectional (-b): their bandwidths do "
+				 "not compare");
+	json_object_set_new(json_object_get(b, "params"), "bidirectional", json_true());
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_SAME);
+	json_decref(n);
+	json_decref(b);
 }
 
 /* Hostile or odd points: no crash, nothing judged that cannot be. */

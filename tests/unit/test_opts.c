@@ -99,6 +99,8 @@ static const struct want wants[] = {
 	{ "mode", 0, RB_OPT_CHOICE, CLI(mode), 0, 0, 1, false, false, "lat|bw", T_ATOMIC },
 	{ "verify", 0, RB_OPT_FLAG, PRM(verify), 0, 0, 1, false, false, NULL, T_TESTS },
 	{ "rdma-cm", 'R', RB_OPT_FLAG, PRM(use_cm), 0, 0, 1, false, false, NULL, T_TESTS },
+	{ "bidirectional", 'b', RB_OPT_FLAG, PRM(bidir), 0, 0, 1, false, false, NULL,
+	  T_SEND_BW | T_WRITE_BW | T_READ_BW },
 	{ "mtu", 'm', RB_OPT_U32, PRM(mtu), 0, 256, 4096, true, false, NULL, T_TESTS },
 	{ "connection", 'c', RB_OPT_CHOICE, PRM(transport), 0, 0, 2, false, false, "RC|UC|UD",
 	  T_TESTS },

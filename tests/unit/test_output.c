@@ -641,6 +641,62 @@ static void test_json_bw(void **state)
 	json_decref(r.recommendation);
 }
 
+/*
+ * -b: the client's point carries each direction; the JSON nests them
+ * under "bidir", the CSV and the table add their columns, and a server's
+ * point (no directions) leaves those cells empty.
+ */
+static void test_bidir(void **state)
+{
+	struct rb_params p = bw_params;
+	struct rb_result res[2] = { bw_res[0], bw_res[1] };
+	struct rb_report r;
+	json_t *doc, *b, *d;
+	char *got;
+
+	(void)state;
+	p.bidir = 1;
+	bw_report(&r);
+	r.params = &p;
+	res[0].has_bidir = true;
+	res[0].dir[RB_DIR_C2S] = (struct rb_dir_result){ false, 100, 1.5, 0.75, 0.8, 0.25 };
+	res[0].dir[RB_DIR_S2C] = (struct rb_dir_result){ true, 90, 1.25, 0.5, 0.55, 0.125 };
+	assert_int_equal(rb_write_file(tmp_path("bidir.json"), RB_FMT_JSON, &r, res, 2), 0);
+	doc = load_json(tmp_path("bidir.json"));
+	assert_true(json_is_true(jget(jget(doc, "params"), "bidirectional")));
+	b = jget(json_array_get(jget(doc, "results"), 0), "bidir");
+	d = jget(b, "client_to_server");
+	assert_jstr(d, "initiator", "client");
+	assert_jint(d, "iterations", 100);
+	assert_jreal(d, "duration_s", 1.5);
+	assert_jreal(d, "bw_avg_gbps", 0.75);
+	assert_jreal(d, "bw_peak_gbps", 0.8);
+	assert_jreal(d, "msg_rate_mpps", 0.25);
+	d = jget(b, "server_to_client");
+	assert_jstr(d, "initiator", "server");
+	assert_jint(d, "iterations", 90);
+	assert_jreal(d, "bw_avg_gbps", 0.5);
+	assert_jabsent(json_array_get(jget(doc, "results"), 1), "bidir");
+	json_decref(doc);
+
+	got = write_mem(RB_FMT_CSV, &r, res, 2);
+	assert_non_null(strstr(got, ",local,c2s_bw_avg_gbps,c2s_msg_rate_mpps,s2c_bw_avg_gbps,"
+				    "s2c_msg_rate_mpps\n"));
+	assert_non_null(strstr(got, ",0.750000,0.250000,0.500000,0.125000\n"));
+	assert_non_null(strstr(got, ",,,,\n")); /* the point without directions */
+	free(got);
+	got = write_mem(RB_FMT_TABLE, &r, res, 2);
+	assert_non_null(strstr(got, "# bidirectional: "));
+	assert_non_null(strstr(got, "c2s[MiB/s]"));
+	assert_non_null(strstr(got, "s2c[Mpps]"));
+	free(got);
+	/* Without -b nothing of it. */
+	r.params = &bw_params;
+	got = write_mem(RB_FMT_CSV, &r, bw_res, 1);
+	assert_null(strstr(got, "c2s"));
+	free(got);
+}
+
 static void test_json_op(void **state)
 {
 	struct rb_report r;
@@ -806,13 +862,14 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_csv_header),    cmocka_unit_test(test_golden_lat),
-		cmocka_unit_test(test_golden_bw),     cmocka_unit_test(test_rewrite),
-		cmocka_unit_test(test_csv_sanitize),  cmocka_unit_test(test_table_units),
-		cmocka_unit_test(test_thread_rows),   cmocka_unit_test(test_json_lat),
-		cmocka_unit_test(test_json_bw),	      cmocka_unit_test(test_json_op),
-		cmocka_unit_test(test_nan),	      cmocka_unit_test(test_write_fail),
-		cmocka_unit_test(test_write_targets), cmocka_unit_test(test_timestamp),
+		cmocka_unit_test(test_csv_header),   cmocka_unit_test(test_golden_lat),
+		cmocka_unit_test(test_golden_bw),    cmocka_unit_test(test_rewrite),
+		cmocka_unit_test(test_csv_sanitize), cmocka_unit_test(test_table_units),
+		cmocka_unit_test(test_thread_rows),  cmocka_unit_test(test_json_lat),
+		cmocka_unit_test(test_json_bw),	     cmocka_unit_test(test_json_op),
+		cmocka_unit_test(test_bidir),	     cmocka_unit_test(test_nan),
+		cmocka_unit_test(test_write_fail),   cmocka_unit_test(test_write_targets),
+		cmocka_unit_test(test_timestamp),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

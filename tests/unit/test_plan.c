@@ -301,6 +301,37 @@ static void threads_checked(void **state)
 	assert_int_equal(rb_plan_validate(&p, one * 8, err, sizeof(err)), 0);
 }
 
+/*
+ * -b: a capability of the row (send_bw, write_bw, read_bw), refused by
+ * name for every other test, and a flag, not a number, from the wire.
+ */
+static void bidir_rows(void **state)
+{
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; rb_benches[i]; i++) {
+		struct rb_params p = plan_of(rb_benches[i]->name);
+		char want[96];
+
+		p.bidir = 1;
+		if (rb_benches[i]->bidir_ok) {
+			assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
+			p.bidir = 2;
+			REFUSED(p, 0, "-b/--bidirectional 2 is out of range (0..1)");
+			continue;
+		}
+		snprintf(want, sizeof(want), "-b/--bidirectional does not apply to %s",
+			 rb_benches[i]->name);
+		REFUSED(p, 0, want);
+	}
+	assert_true(rb_bench_find("send_bw")->bidir_ok);
+	assert_true(rb_bench_find("write_bw")->bidir_ok);
+	assert_true(rb_bench_find("read_bw")->bidir_ok);
+	assert_false(rb_bench_find("atomic_bw")->bidir_ok);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -309,6 +340,7 @@ int main(void)
 		cmocka_unit_test(cross_rules),	      cmocka_unit_test(transport_from_peer),
 		cmocka_unit_test(memory_budget),      cmocka_unit_test(memory_flags),
 		cmocka_unit_test(mr_per_qp_memory),   cmocka_unit_test(threads_checked),
+		cmocka_unit_test(bidir_rows),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -372,6 +372,28 @@ static void params_valid_no_device(void **state)
 	plan_refused(&p, "no RDMA device");
 }
 
+/*
+ * -b from the wire: refused by name for a test without the capability,
+ * and a flag, not a number; a valid -b plan gets as far as the device.
+ */
+static void params_bidir(void **state)
+{
+	struct rb_params p = valid_plan();
+	struct rb_cli c;
+	char err[256];
+
+	p.bidir = 2;
+	plan_refused(&p, "-b/--bidirectional 2 is out of range (0..1)");
+	p.bidir = 1;
+	plan_refused(&p, "no RDMA device");
+	rb_cli_init(&c);
+	assert_int_equal(rb_cli_finish(&c, &rb_bench_write_lat, rb_bench_scope(&rb_bench_write_lat),
+				       err, sizeof(err)),
+			 0);
+	c.p.bidir = 1;
+	plan_refused(&c.p, "-b/--bidirectional does not apply to write_lat");
+}
+
 /* Part of a frame, then the client hangs up: the server lets go at once. */
 static void truncated_frame(void **state)
 {
@@ -521,10 +543,11 @@ int main(void)
 		cmocka_unit_test(params_before_hello), cmocka_unit_test(params_batch_zero),
 		cmocka_unit_test(params_qps_zero),     cmocka_unit_test(params_size_zero),
 		cmocka_unit_test(params_other_test),   cmocka_unit_test(params_valid_no_device),
-		cmocka_unit_test(truncated_frame),     cmocka_unit_test(stalled_frame),
-		cmocka_unit_test(trickled_frame),      cmocka_unit_test(wrong_version),
-		cmocka_unit_test(huge_length),	       cmocka_unit_test(http_request),
-		cmocka_unit_test(still_serving),       cmocka_unit_test(sigint_exits_0),
+		cmocka_unit_test(params_bidir),	       cmocka_unit_test(truncated_frame),
+		cmocka_unit_test(stalled_frame),       cmocka_unit_test(trickled_frame),
+		cmocka_unit_test(wrong_version),       cmocka_unit_test(huge_length),
+		cmocka_unit_test(http_request),	       cmocka_unit_test(still_serving),
+		cmocka_unit_test(sigint_exits_0),
 	};
 
 	return cmocka_run_group_tests(tests, start_server, stop_server);

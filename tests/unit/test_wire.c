@@ -204,6 +204,7 @@ static void sample_params(struct rb_params *p)
 	p->srq = 1;
 	p->threads = 4;
 	p->thread = 3;
+	p->bidir = 1;
 }
 
 static size_t params_len(const struct rb_params *p)
@@ -214,8 +215,8 @@ static size_t params_len(const struct rb_params *p)
 	for (i = 0; i < 5; i++)
 		n += 4 + 8 * (size_t)ax[i]->n;
 	/* v4 appends transport, SL, traffic class, flow label, 4 memory flags,
-	 * then --threads and the thread. */
-	return n + 8 + 4 + 8 + 4 + 4 + 4 + 4 + 1 + 1 + 1 + 1 + 1 + 1 + 4 + 4 * 1 + 4 + 4;
+	 * --threads, the thread and -b. */
+	return n + 8 + 4 + 8 + 4 + 4 + 4 + 4 + 1 + 1 + 1 + 1 + 1 + 1 + 4 + 4 * 1 + 4 + 4 + 1;
 }
 
 static void assert_axis_equal(const struct rb_axis *a, const struct rb_axis *b)
@@ -255,6 +256,7 @@ static void assert_params_equal(const struct rb_params *a, const struct rb_param
 	assert_int_equal(a->srq, b->srq);
 	assert_int_equal(a->threads, b->threads);
 	assert_int_equal(a->thread, b->thread);
+	assert_int_equal(a->bidir, b->bidir);
 }
 
 static void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
@@ -529,13 +531,13 @@ static void test_params_roundtrip(void **state)
 	assert_memory_equal(buf + 14, "\x00\x00\x00\x00\x00\x00\x00\x40", 8);
 	assert_memory_equal(buf + 30, "\x00\x00\x01\x00\x00\x00\x00\x03", 8);
 	/* The three u8 flags, then v4's transport, SL, traffic class, flow
-	 * label, the four memory flags, --threads and the thread. */
-	assert_memory_equal(buf + len - 22, "\x01\x01\x01", 3);
-	assert_memory_equal(buf + len - 19, "\x02\x0f\xb8\x00\x0f\xff\xff", 7);
-	assert_memory_equal(buf + len - 12, "\x01\x01\x01\x01", 4);
-	assert_memory_equal(buf + len - 8, "\x00\x00\x00\x04\x00\x00\x00\x03", 8);
+	 * label, the four memory flags, --threads, the thread and -b. */
+	assert_memory_equal(buf + len - 23, "\x01\x01\x01", 3);
+	assert_memory_equal(buf + len - 20, "\x02\x0f\xb8\x00\x0f\xff\xff", 7);
+	assert_memory_equal(buf + len - 13, "\x01\x01\x01\x01", 4);
+	assert_memory_equal(buf + len - 9, "\x00\x00\x00\x04\x00\x00\x00\x03\x01", 9);
 	/* A v3 body, without them, is truncated. */
-	assert_int_equal(rb_unpack_params(buf, (size_t)len - 19, &out), -EBADMSG);
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - 20, &out), -EBADMSG);
 
 	memset(&out, 0x5a, sizeof(out));
 	assert_int_equal(rb_unpack_params(buf, len, &out), 0);
@@ -658,7 +660,7 @@ static void test_sync_roundtrip(void **state)
 static void test_result_roundtrip(void **state)
 {
 	struct rb_msg_result in, out;
-	uint8_t buf[64];
+	uint8_t buf[128];
 	int len;
 
 	(void)state;
@@ -668,8 +670,12 @@ static void test_result_roundtrip(void **state)
 	in.iters = (1ULL << 33) + 5;
 	in.bw_avg_gbps = 12.5;
 	in.cpu_util_pct = 0.1; /* not exact in binary: the bits must survive */
+	in.bw_peak_gbps = 13.25;
+	in.msg_rate_mpps = 0.3;
+	in.duration_s = 2.5;
 	len = rb_pack_result(&in, buf, sizeof(buf));
-	assert_int_equal(len, 4 + 4 + 8 + 8 + 8);
+	/* v4 appends the peak, the message rate and the duration. */
+	assert_int_equal(len, 4 + 4 + 8 + 8 + 8 + 8 + 8 + 8);
 	/* -ETIMEDOUT in two's complement, 12.5 as an IEEE 754 double. */
 	assert_memory_equal(buf + 4, "\xff\xff\xff\x92", 4);
 	assert_memory_equal(buf + 16, "\x40\x29\x00\x00\x00\x00\x00\x00", 8);
@@ -681,6 +687,11 @@ static void test_result_roundtrip(void **state)
 	assert_int_equal(out.iters, (1ULL << 33) + 5);
 	assert_double_bits(out.bw_avg_gbps, 12.5);
 	assert_double_bits(out.cpu_util_pct, 0.1);
+	assert_double_bits(out.bw_peak_gbps, 13.25);
+	assert_double_bits(out.msg_rate_mpps, 0.3);
+	assert_double_bits(out.duration_s, 2.5);
+	/* A v3 body (without them) is truncated, not silently zero. */
+	assert_int_equal(rb_unpack_result(buf, 32, &out), -EBADMSG);
 
 	/* The most negative status and awkward doubles. */
 	in.status = INT32_MIN;
@@ -825,6 +836,7 @@ static void build_params(struct wb *w, uint32_t count, uint32_t present)
 	wb_be(w, 0, 4); /* v4: hugepages, odp, mr_per_qp, srq */
 	wb_be(w, 1, 4); /* v4: --threads 1, thread 0 */
 	wb_be(w, 0, 4);
+	wb_be(w, 0, 1); /* v4: -b */
 }
 
 static void test_params_axis_count(void **state)
@@ -1104,7 +1116,7 @@ static void test_pack_small_buffer(void **state)
 
 	in->sync.count = 1;
 	CHECK_SMALL_CAP(rb_pack_sync, &in->sync, 16);
-	CHECK_SMALL_CAP(rb_pack_result, &in->result, 32);
+	CHECK_SMALL_CAP(rb_pack_result, &in->result, 56);
 
 	memset(in, 0, sizeof(*in));
 	strcpy(in->text.text, "too small");
@@ -1168,7 +1180,9 @@ static void check_canonical(int which, const union any_msg *m, const uint8_t *in
 		break;
 	case 4:
 		/* NaN payloads may be quietened on some ABIs; skip those. */
-		if (isnan(m->result.bw_avg_gbps) || isnan(m->result.cpu_util_pct))
+		if (isnan(m->result.bw_avg_gbps) || isnan(m->result.cpu_util_pct) ||
+		    isnan(m->result.bw_peak_gbps) || isnan(m->result.msg_rate_mpps) ||
+		    isnan(m->result.duration_s))
 			return;
 		n = rb_pack_result(&m->result, out, sizeof(out));
 		break;

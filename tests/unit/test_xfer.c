@@ -990,6 +990,161 @@ static void server_recv_lossy(void **state)
 	fx_end(&x);
 }
 
+/* ---- -b: both sides stream ------------------------------------------- */
+
+/* The count of the STOP this side sent on the control channel (heartbeats skipped). */
+static uint64_t sent_stop(struct fx *x)
+{
+	struct rb_msg_sync m = { 0 };
+	uint8_t b[64];
+	uint32_t len;
+
+	do {
+		assert_int_equal(rb_oob_expect(&x->peer, RB_MSG_SYNC, b, sizeof(b), &len), 0);
+		assert_int_equal(rb_unpack_sync(b, len, &m), 0);
+	} while (m.what == RB_SYNC_ALIVE);
+	assert_int_equal(m.what, RB_SYNC_STOP);
+	return m.count;
+}
+
+/* A bidirectional point of @test on @role, each QP looped back to itself. */
+static void fx_bidir(struct fx *x, const char *test, enum rb_role role, unsigned int timeout_ms)
+{
+	fx_plan(x, test);
+	fx_shape(x, 2, 3, 4, 32);
+	rb_axis_set1(&x->p.size, 1024); /* the fake carries SENDs of up to 8 KiB */
+	x->p.iters = 100;
+	x->p.warmup = 5;
+	x->p.verify = 1;
+	x->p.bidir = 1;
+	if (x->p.rx_depth)
+		x->p.rx_depth = 64;
+	fx_start(x, role, timeout_ms);
+	x->r.bidir = true; /* as point_start() sets it */
+	x->f->loopback = true;
+	if (x->r.t->setup)
+		assert_int_equal(x->r.t->setup(&x->r), 0);
+	assert_int_equal(x->r.t->prepare(&x->r), 0);
+}
+
+/*
+ * send_bw -b: this side's SENDs come back as the "peer's"; each is counted
+ * and verified, the STOP goes out with this side's count, and the loop
+ * ends once the peer's STOP and all of its messages are in.
+ */
+static void bidir_send_both_ways(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	fx_bidir(&x, "send_bw", RB_ROLE_CLIENT, 2000);
+	peer_sync(&x, 0, RB_SYNC_STOP, 105);
+	assert_int_equal(x.r.t->run(&x.r), 0);
+	check_covered(&x);
+	assert_true(x.r.stop_sent);
+	assert_true(x.r.stopped);
+	assert_int_equal(x.r.total, 105);
+	assert_int_equal(x.r.ops, 100);
+	assert_int_equal(x.r.rx_count, 105);
+	assert_int_equal(x.f->rnr, 0);
+	assert_null(x.r.on_recv); /* not left for the next point */
+	assert_int_equal(sent_stop(&x), 105);
+	fx_end(&x);
+}
+
+/* A peer that counted more SENDs than arrive: a timeout naming them, no hang. */
+static void bidir_send_missing_times_out(void **state)
+{
+	uint64_t t0 = rb_now_ns();
+	struct fx x;
+
+	(void)state;
+	fx_bidir(&x, "send_bw", RB_ROLE_SERVER, 300);
+	peer_sync(&x, 0, RB_SYNC_STOP, 200);
+	assert_int_equal(x.r.t->run(&x.r), -ETIMEDOUT);
+	assert_true(ms_since(t0) < 2000);
+	assert_has(rb_last_error, "the peer's SENDs");
+	assert_int_equal(x.r.rx_count, 105);
+	fx_end(&x);
+}
+
+/*
+ * write_bw -b on the server: it streams too, then waits for the client's
+ * STOP and checks what landed in its buffer; a client that never sends
+ * its STOP ends the point after the timeout, naming it.
+ */
+static void bidir_write_server(void **state)
+{
+	uint64_t t0;
+	struct fx x;
+
+	(void)state;
+	fx_bidir(&x, "write_bw", RB_ROLE_SERVER, 2000);
+	peer_sync(&x, 0, RB_SYNC_STOP, 105);
+	assert_int_equal(x.r.t->run(&x.r), 0);
+	check_covered(&x);
+	assert_int_equal(x.r.ops, 100);
+	assert_int_equal(x.r.stop_count, 105);
+	assert_int_equal(x.r.verify_status, 0);
+	assert_int_equal(sent_stop(&x), 105);
+	fx_end(&x);
+
+	fx_bidir(&x, "write_bw", RB_ROLE_SERVER, 300);
+	t0 = rb_now_ns();
+	assert_int_equal(x.r.t->run(&x.r), -ETIMEDOUT);
+	assert_true(ms_since(t0) >= 300 && ms_since(t0) < 2000);
+	assert_has(rb_last_error, "client fake-peer:1 sent nothing for 0.3 s");
+	fx_end(&x);
+}
+
+/* read_bw -b: each side is read from, so each fills its tx; bad bytes are named. */
+static void bidir_read_verifies(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	fx_bidir(&x, "read_bw", RB_ROLE_CLIENT, 2000);
+	peer_sync(&x, 0, RB_SYNC_STOP, 105);
+	assert_int_equal(x.r.t->run(&x.r), 0);
+	check_covered(&x);
+	assert_int_equal(x.r.verify_status, 0);
+	assert_int_equal(sent_stop(&x), 105);
+	fx_end(&x);
+
+	fx_bidir(&x, "read_bw", RB_ROLE_SERVER, 2000);
+	peer_sync(&x, 0, RB_SYNC_STOP, 105);
+	rb_hook_bad_verify = true;
+	assert_int_equal(x.r.t->run(&x.r), 0);
+	rb_hook_bad_verify = false;
+	assert_int_equal(x.r.verify_status, -EILSEQ);
+	assert_has(rb_last_error, "verify: read_bw size");
+	fx_end(&x);
+}
+
+/* -D with -b: each side streams its own duration, then waits for the peer. */
+static void bidir_duration_ends(void **state)
+{
+	uint64_t t0 = rb_now_ns();
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	x.p.iters = 0;
+	x.p.duration_s = 1;
+	x.p.bidir = 1;
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	x.r.bidir = true;
+	x.f->loopback = true;
+	peer_sync(&x, 0, RB_SYNC_ALIVE, 0);
+	peer_sync(&x, 0, RB_SYNC_STOP, 12345);
+	assert_int_equal(x.r.t->run(&x.r), 0);
+	check_covered(&x);
+	assert_true(ms_since(t0) >= 1000 && ms_since(t0) < 3000);
+	assert_int_equal(x.r.stop_count, 12345);
+	assert_int_equal(sent_stop(&x), x.r.total);
+	fx_end(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1020,6 +1175,11 @@ int main(void)
 		cmocka_unit_test(server_wait_frozen),
 		cmocka_unit_test(server_recv_counts),
 		cmocka_unit_test(server_recv_lossy),
+		cmocka_unit_test(bidir_send_both_ways),
+		cmocka_unit_test(bidir_send_missing_times_out),
+		cmocka_unit_test(bidir_write_server),
+		cmocka_unit_test(bidir_read_verifies),
+		cmocka_unit_test(bidir_duration_ends),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
