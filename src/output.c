@@ -218,6 +218,49 @@ static int jmetrics(json_t *o, const struct rb_result *res)
 	return bad;
 }
 
+static json_t *jinterval(const struct rb_interval *iv)
+{
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= json_object_set_new(o, "start_s", jreal(iv->start_s));
+	bad |= json_object_set_new(o, "duration_s", jreal(iv->duration_s));
+	bad |= json_object_set_new(o, "iterations", juint(iv->ops));
+	bad |= json_object_set_new(o, "bw_avg_gbps", jreal(iv->bw_gbps));
+	bad |= json_object_set_new(o, "msg_rate_mpps", jreal(iv->msg_rate_mpps));
+	if (iv->has_lat)
+		bad |= json_object_set_new(o, "lat_us", jlat(&iv->lat));
+	return jdone(o, bad);
+}
+
+/* --interval's slices, --rate's outcome, a point cut short: where they apply. */
+static int jshape(json_t *o, const struct rb_result *res)
+{
+	const char *unit = res->rate_pps ? "mpps" : "gbps";
+	char name[32];
+	json_t *arr;
+	size_t i;
+	int bad = 0;
+
+	if (res->cut)
+		bad |= json_object_set_new(o, "interrupted", json_true());
+	if (res->has_rate) {
+		snprintf(name, sizeof(name), "rate_target_%s", unit);
+		bad |= json_object_set_new(o, name, jreal(res->rate_target));
+		snprintf(name, sizeof(name), "rate_achieved_%s", unit);
+		bad |= json_object_set_new(o, name, jreal(res->rate_achieved));
+		bad |= json_object_set_new(o, "rate_deviation_pct", jreal(res->rate_dev_pct));
+	}
+	if (!res->iv)
+		return bad;
+	if (res->has_bw_min_iv)
+		bad |= json_object_set_new(o, "bw_min_interval_gbps", jreal(res->bw_min_iv_gbps));
+	arr = json_array();
+	for (i = 0; arr && i < res->niv; i++)
+		bad |= json_array_append_new(arr, jinterval(&res->iv[i]));
+	return bad | json_object_set_new(o, "intervals", arr);
+}
+
 static json_t *jresult(const struct rb_result *res)
 {
 	json_t *o = json_object();
@@ -231,7 +274,7 @@ static json_t *jresult(const struct rb_result *res)
 	bad |= json_object_set_new(o, "iterations", juint(res->iters));
 	bad |= json_object_set_new(o, "duration_s", jreal(res->duration_s));
 	if (o)
-		bad |= jmetrics(o, res);
+		bad |= jmetrics(o, res) | jshape(o, res);
 	/* counters, peer_counters, expect...: built by the session per point. */
 	if (o && res->diag)
 		bad |= json_object_update(o, res->diag);
@@ -340,7 +383,8 @@ static const char csv_header[] =
 	"lat_min_us,lat_p50_us,lat_avg_us,lat_p90_us,lat_p99_us,lat_p999_us,lat_max_us,"
 	"lat_stdev_us,bw_avg_gbps,bw_peak_gbps,bw_avg_mibps,msg_rate_mpps,cpu_util_pct,"
 	"peer_cpu_util_pct,cpu_ns_per_msg,peer_bw_avg_gbps,device_numa_node,cpus,mem_node,"
-	"local";
+	"local,interval,interval_start_s,bw_min_interval_gbps,rate_target_gbps,"
+	"rate_target_mpps,rate_deviation_pct";
 
 /*
  * CSV cells are never quoted, so that every row splits on commas alone: a
@@ -417,10 +461,39 @@ static void csv_counters(FILE *f, const struct rb_report *r, const struct rb_res
 				     json_object_get(d, "peer_counters_derived"));
 }
 
-static int csv_row(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res)
+/*
+ * A slice as a result of its own: its point's axes, its figures, nothing
+ * it does not have (peak, CPU, peer, counters).
+ */
+static struct rb_result iv_result(const struct rb_point *pt, const struct rb_interval *iv)
 {
-	FILE *f = w->f;
+	struct rb_result x = { .pt = *pt, .iters = iv->ops, .duration_s = iv->duration_s };
 
+	x.has_lat = iv->has_lat;
+	x.lat = iv->lat;
+	x.has_bw = true;
+	x.bw_avg_gbps = iv->bw_gbps;
+	x.bw_peak_gbps = NAN;
+	x.msg_rate_mpps = iv->msg_rate_mpps;
+	return x;
+}
+
+/* The shape columns: slice @idx (1-based; 0 for the point's own row). */
+static void csv_shape(FILE *f, const struct rb_result *res, size_t idx, double start_s)
+{
+	fputc(',', f);
+	if (idx)
+		fprintf(f, "%zu", idx);
+	csv_dbl(f, idx, 3, start_s);
+	csv_dbl(f, res->has_bw_min_iv, 6, res->bw_min_iv_gbps);
+	csv_dbl(f, res->has_rate && !res->rate_pps, 6, res->rate_target);
+	csv_dbl(f, res->has_rate && res->rate_pps, 6, res->rate_target);
+	csv_dbl(f, res->has_rate, 3, res->rate_dev_pct);
+}
+
+static int csv_line(FILE *f, const struct rb_report *r, const struct rb_result *res, size_t idx,
+		    double start_s)
+{
 	/* csv_str() writes the separator first: skip the row's first one. */
 	fputs(str_or(r->test, ""), f);
 	csv_str(f, r->op);
@@ -439,9 +512,26 @@ static int csv_row(struct rb_writer *w, const struct rb_report *r, const struct 
 	csv_dbl(f, res->has_cpu, 3, res->cpu_ns_per_msg);
 	csv_dbl(f, res->has_peer && res->peer_bw_avg_gbps, 6, res->peer_bw_avg_gbps);
 	csv_place(f, &r->place);
+	csv_shape(f, res, idx, start_s);
 	csv_counters(f, r, res);
 	fputc('\n', f);
 	return file_status(f);
+}
+
+/* A point's slices (interval 1, 2, ...), then its own row (interval empty). */
+static int csv_row(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res)
+{
+	struct rb_result x;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < res->niv; i++) {
+		x = iv_result(&res->pt, &res->iv[i]);
+		ret = csv_line(w->f, r, &x, i + 1, res->iv[i].start_s);
+		if (ret)
+			return ret;
+	}
+	return csv_line(w->f, r, res, 0, 0);
 }
 
 static int csv_end(struct rb_writer *w, const struct rb_report *r)
@@ -572,13 +662,15 @@ static void table_cells(const struct rb_report *r, const struct rb_result *res,
 	cell_dbl(cell[10], res->has_cpu, 2, res->cpu_ns_per_msg);
 }
 
-static void table_line(FILE *f, const struct tcol *c, int n, char (*cell)[TABLE_CELL])
+/* The cells, aligned, then @tail and the line's end. */
+static void table_line(FILE *f, const struct tcol *c, int n, char (*cell)[TABLE_CELL],
+		       const char *tail)
 {
 	int i;
 
 	for (i = 0; i < n; i++)
 		fprintf(f, "%s%*s", i ? " " : "", c[i].width, cell[i]);
-	fputc('\n', f);
+	fprintf(f, "%s\n", tail);
 }
 
 static const char *local_name(int local)
@@ -627,7 +719,7 @@ static int table_begin(struct rb_writer *w, const struct rb_report *r)
 		memcpy(cell[i], c[i].name, TABLE_CELL);
 		len += c[i].width + (i ? 1 : 0);
 	}
-	table_line(w->f, c, n, cell);
+	table_line(w->f, c, n, cell, "");
 	for (i = 0; i < len; i++)
 		fputc('-', w->f);
 	fputc('\n', w->f);
@@ -636,6 +728,20 @@ static int table_begin(struct rb_writer *w, const struct rb_report *r)
 }
 
 /* One line per point, flushed: rows appear as points finish. */
+/* Under a point: its lowest slice, the rate it reached, that it was cut short. */
+static void table_shape(FILE *f, const struct rb_report *r, const struct rb_result *res)
+{
+	if (res->has_bw_min_iv)
+		fprintf(f, "  # lowest interval bandwidth %.2f %s over %zu interval(s)\n",
+			units_value(r->units, res->bw_min_iv_gbps), units_name(r->units), res->niv);
+	if (res->has_rate)
+		fprintf(f, "  # rate: target %.4g %s, achieved %.4g %s (%+.1f%%)\n",
+			res->rate_target, res->rate_pps ? "Mpps" : "Gb/s", res->rate_achieved,
+			res->rate_pps ? "Mpps" : "Gb/s", res->rate_dev_pct);
+	if (res->cut)
+		fprintf(f, "  # interrupted: what the point measured until the signal\n");
+}
+
 static int table_row(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res)
 {
 	struct tcol c[TABLE_MAX_COLS];
@@ -643,10 +749,29 @@ static int table_row(struct rb_writer *w, const struct rb_report *r, const struc
 	int n = table_columns(r, c);
 
 	table_cells(r, res, cell);
-	table_line(w->f, c, n, cell);
+	table_line(w->f, c, n, cell, "");
+	table_shape(w->f, r, res);
 	/* Under the point: the error counters that moved, the gates it failed. */
 	if (res->flag[0])
 		fprintf(w->f, "  ! %s\n", res->flag);
+	fflush(w->f);
+	return file_status(w->f);
+}
+
+/* A slice, live, in the columns of its point, with when it was. */
+static int table_interval(struct rb_writer *w, const struct rb_report *r, const struct rb_point *pt,
+			  const struct rb_interval *iv, size_t idx)
+{
+	struct tcol c[TABLE_MAX_COLS];
+	char cell[TABLE_MAX_COLS][TABLE_CELL];
+	int n = table_columns(r, c);
+	struct rb_result x = iv_result(pt, iv);
+	char tail[64];
+
+	table_cells(r, &x, cell);
+	snprintf(tail, sizeof(tail), "  [interval %zu: %.2f-%.2f s]", idx + 1, iv->start_s,
+		 iv->start_s + iv->duration_s);
+	table_line(w->f, c, n, cell, tail);
 	fflush(w->f);
 	return file_status(w->f);
 }
@@ -661,7 +786,7 @@ static int table_end(struct rb_writer *w, const struct rb_report *r)
 /* ---- entry points ------------------------------------------------------ */
 
 static const struct rb_writer_ops writer_ops[] = {
-	[RB_FMT_TABLE] = { table_begin, table_row, table_end },
+	[RB_FMT_TABLE] = { table_begin, table_row, table_end, table_interval },
 	[RB_FMT_CSV] = { csv_begin, csv_row, csv_end },
 	[RB_FMT_JSON] = { json_begin, json_row, json_end },
 };

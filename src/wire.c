@@ -135,6 +135,10 @@ int rb_pack_params(const struct rb_params *m, uint8_t *buf, size_t cap)
 	put_be(&c, m->atomic_op, 1);
 	put_be(&c, m->verify, 1);
 	put_be(&c, m->use_cm, 1);
+	put_be(&c, m->interval_ms, 4);
+	put_be(&c, m->forever, 1);
+	put_be(&c, m->rate_unit, 1);
+	put_be(&c, m->rate, 8);
 	return wdone(&c);
 }
 
@@ -159,6 +163,10 @@ int rb_unpack_params(const uint8_t *buf, size_t len, struct rb_params *m)
 	m->atomic_op = (uint8_t)get_be(&c, 1);
 	m->verify = (uint8_t)get_be(&c, 1);
 	m->use_cm = (uint8_t)get_be(&c, 1);
+	m->interval_ms = (uint32_t)get_be(&c, 4);
+	m->forever = (uint8_t)get_be(&c, 1);
+	m->rate_unit = (uint8_t)get_be(&c, 1);
+	m->rate = get_be(&c, 8);
 	return rdone(&c);
 }
 

@@ -17,7 +17,7 @@
 #include "rdmabench.h"
 
 #define RB_WIRE_MAGIC	 0x52444d42u /* "RDMB" */
-#define RB_WIRE_VERSION	 3
+#define RB_WIRE_VERSION	 4
 #define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
 

@@ -19,7 +19,7 @@ import time
 HELLO, PARAMS, ERROR, OK = 1, 2, 6, 8
 
 
-def frame(typ, body=b"", version=3, length=None):
+def frame(typ, body=b"", version=4, length=None):
     n = len(body) if length is None else length
     return struct.pack(">IHHI", 0x52444D42, version, typ, n) + body
 
@@ -34,15 +34,17 @@ def axis(*vals):
 
 
 def params(test="write_bw", size=(65536,), batch=(1,), signal=(64,), qps=(1,), tx=(128,),
-           iters=100, duration=0, warmup=10, rx=512, inline=0, outstanding=0, mtu=0, op=0):
+           iters=100, duration=0, warmup=10, rx=512, inline=0, outstanding=0, mtu=0, op=0,
+           interval_ms=0, forever=0, rate_unit=0, rate=0):
     return (s16(test) + axis(*size) + axis(*batch) + axis(*signal) + axis(*qps) + axis(*tx) +
             struct.pack(">QIQIIIIBBB", iters, duration, warmup, rx, inline, outstanding, mtu,
-                        op, 0, 0))
+                        op, 0, 0) +
+            struct.pack(">IBBQ", interval_ms, forever, rate_unit, rate))
 
 
 def hello(test="write_bw"):
     return frame(HELLO, s16("hostile") + s16(test) + s16("elsewhere") + s16("") + s16(""),
-                 version=3)
+                 version=4)
 
 
 def read_answer(sock, limit=10.0):

@@ -83,7 +83,11 @@ static const struct want wants[] = {
 	{ "size", 's', RB_OPT_AXIS, PRM(size), 0, 1, 1ULL << 30, false, true, NULL, T_TESTS },
 	{ "all", 'a', RB_OPT_FLAG, CLI(all), 0, 0, 1, false, false, NULL, W_NOATOMIC },
 	{ "iters", 'n', RB_OPT_U64, PRM(iters), 0, 1, 1ULL << 40, false, true, NULL, T_TESTS },
-	{ "duration", 'D', RB_OPT_U32, PRM(duration_s), 0, 1, 86400, false, false, NULL, T_TESTS },
+	{ "duration", 'D', RB_OPT_U32, PRM(duration_s), 0, 0, 86400, false, false, NULL, T_TESTS },
+	{ "interval", 0, RB_OPT_STR, CLI(interval_arg), sizeof(((struct rb_cli *)0)->interval_arg),
+	  0, 0, false, false, NULL, T_TESTS },
+	{ "rate", 0, RB_OPT_STR, CLI(rate_arg), sizeof(((struct rb_cli *)0)->rate_arg), 0, 0, false,
+	  false, NULL, T_BW },
 	{ "warmup", 0, RB_OPT_U64, PRM(warmup), 0, 0, 1ULL << 32, false, true, NULL, T_TESTS },
 	{ "tx-depth", 't', RB_OPT_AXIS, PRM(tx_depth), 0, 1, 32768, false, true, NULL, T_TESTS },
 	{ "rx-depth", 'r', RB_OPT_U32, PRM(rx_depth), 0, 1, 32768, false, true, NULL,
@@ -635,27 +639,49 @@ static void row_axis(const struct want *w)
 	}
 }
 
+/* String rows that check their syntax: a value they take, one they refuse. */
+static const struct {
+	const char *lname, *good, *bad, *why;
+} str_syntax[] = {
+	/* a list of names, each at most 47 */
+	{ "counters", "sent_pkts,rcvd_pkts", "sent_pkts,,x", NULL },
+	{ "interval", "0.5", "0.05", "out of range" },
+	{ "rate", "10Gbps", "10GBps", "bytes per second are not taken" },
+};
+
+static int str_syntax_of(const struct want *w)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(str_syntax) / sizeof(str_syntax[0]); i++)
+		if (!strcmp(str_syntax[i].lname, w->lname))
+			return (int)i;
+	return -1;
+}
+
 static void row_str(const struct want *w)
 {
 	char lopt[40], sopt[4], arg[512];
 	struct rb_cli c;
+	int k = str_syntax_of(w);
 
 	assert_true(w->size < sizeof(arg));
 	snprintf(lopt, sizeof(lopt), "--%s", w->lname);
 
-	/* --counters checks its syntax: a list of names, each at most 47. */
-	if (!strcmp(w->lname, "counters")) {
-		row_accepts(&c, w, lopt, "sent_pkts,rcvd_pkts");
-		assert_string_equal(str_at(&c, w), "sent_pkts,rcvd_pkts");
-		row_rejects(w, "sent_pkts,,x", NULL);
+	if (k >= 0) {
+		row_accepts(&c, w, lopt, str_syntax[k].good);
+		assert_string_equal(str_at(&c, w), str_syntax[k].good);
+		row_rejects(w, str_syntax[k].bad, str_syntax[k].why);
 	} else {
 		memset(arg, 'a', w->size - 1);
 		arg[w->size - 1] = '\0';
 		row_accepts(&c, w, lopt, arg);
 		assert_string_equal(str_at(&c, w), arg);
 	}
-	row_accepts(&c, w, lopt, "mlx5_0");
-	assert_string_equal(str_at(&c, w), "mlx5_0");
+	if (k < 1) { /* --counters takes a counter's name too */
+		row_accepts(&c, w, lopt, "mlx5_0");
+		assert_string_equal(str_at(&c, w), "mlx5_0");
+	}
 	if (w->sname) {
 		snprintf(sopt, sizeof(sopt), "-%c", w->sname);
 		row_accepts(&c, w, sopt, "rxe0");
@@ -776,7 +802,7 @@ static const char *valid_arg(const struct want *w, char *buf, size_t len)
 	case RB_OPT_FLAG:
 		return NULL;
 	case RB_OPT_STR:
-		return "x";
+		return str_syntax_of(w) > 0 ? str_syntax[str_syntax_of(w)].good : "x";
 	case RB_OPT_LIST:
 		return "p50<=3us";
 	case RB_OPT_CHOICE:

@@ -367,7 +367,9 @@ static void test_csv_header(void **state)
 					     "msg_rate_mpps,cpu_util_pct,"
 					     "peer_cpu_util_pct,cpu_ns_per_msg,peer_bw_avg_gbps,"
 					     "device_numa_node,cpus,mem_node,"
-					     "local");
+					     "local,interval,interval_start_s,bw_min_interval_gbps,"
+					     "rate_target_gbps,rate_target_mpps,rate_deviation_"
+					     "pct");
 }
 
 static void test_golden_lat(void **state)
@@ -422,8 +424,8 @@ static void test_csv_sanitize(void **state)
 	r.place.mem_node = -1;
 	got = write_mem(RB_FMT_CSV, &r, lat_res, 1);
 	assert_non_null(strstr(got, "\natomic_lat,fadd,dev_0,a_b_c_d,2,1,1,1,128,10000,"));
-	/* Placement at the end: node 1, cpus 1, no memory node, unknown. */
-	assert_non_null(strstr(got, ",1,1,,\n"));
+	/* Placement: node 1, cpus 1, no memory node, unknown; then no shape. */
+	assert_non_null(strstr(got, ",1,1,,,,,,,,\n"));
 	free(got);
 }
 

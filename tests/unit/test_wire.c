@@ -194,6 +194,10 @@ static void sample_params(struct rb_params *p)
 	p->atomic_op = RB_OP_CSWAP;
 	p->verify = 1;
 	p->use_cm = 1;
+	p->interval_ms = 86400000;
+	p->forever = 1;
+	p->rate_unit = RB_RATE_PPS;
+	p->rate = 0xfedcba9876543210ULL; /* all 64 bits */
 }
 
 static size_t params_len(const struct rb_params *p)
@@ -203,7 +207,7 @@ static size_t params_len(const struct rb_params *p)
 
 	for (i = 0; i < 5; i++)
 		n += 4 + 8 * (size_t)ax[i]->n;
-	return n + 8 + 4 + 8 + 4 + 4 + 4 + 4 + 1 + 1 + 1;
+	return n + 8 + 4 + 8 + 4 + 4 + 4 + 4 + 1 + 1 + 1 + 4 + 1 + 1 + 8;
 }
 
 static void assert_axis_equal(const struct rb_axis *a, const struct rb_axis *b)
@@ -233,6 +237,10 @@ static void assert_params_equal(const struct rb_params *a, const struct rb_param
 	assert_int_equal(a->atomic_op, b->atomic_op);
 	assert_int_equal(a->verify, b->verify);
 	assert_int_equal(a->use_cm, b->use_cm);
+	assert_int_equal(a->interval_ms, b->interval_ms);
+	assert_int_equal(a->forever, b->forever);
+	assert_int_equal(a->rate_unit, b->rate_unit);
+	assert_int_equal(a->rate, b->rate);
 }
 
 static void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
@@ -307,7 +315,7 @@ static void assert_double_bits(double got, double want)
 
 static void test_hdr_pack_bytes(void **state)
 {
-	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x03,
+	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x04,
 						       0x00, 0x03, 0x00, 0x01, 0x02, 0x03 };
 	uint8_t buf[RB_WIRE_HDR_LEN + 4];
 
@@ -389,7 +397,7 @@ static void test_hdr_other_version(void **state)
 	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), -EPROTO);
 	assert_int_equal(h.version, 2);
 	assert_non_null(strstr(err, "v2"));
-	assert_non_null(strstr(err, "v3"));
+	assert_non_null(strstr(err, "v4"));
 
 	/* Version 0 and a two-byte version are named as such. */
 	buf[5] = 0x00;
@@ -497,8 +505,10 @@ static void test_params_roundtrip(void **state)
 	assert_memory_equal(buf, "\x00\x08write_bw\x00\x00\x00\x03", 14);
 	assert_memory_equal(buf + 14, "\x00\x00\x00\x00\x00\x00\x00\x40", 8);
 	assert_memory_equal(buf + 30, "\x00\x00\x01\x00\x00\x00\x00\x03", 8);
-	/* The three u8 flags close the body. */
-	assert_memory_equal(buf + len - 3, "\x01\x01\x01", 3);
+	/* The three u8 flags, then v4's shape: interval, forever, rate unit, rate. */
+	assert_memory_equal(buf + len - 17, "\x01\x01\x01", 3);
+	assert_memory_equal(buf + len - 14, "\x05\x26\x5c\x00\x01\x02", 6);
+	assert_memory_equal(buf + len - 8, "\xfe\xdc\xba\x98\x76\x54\x32\x10", 8);
 
 	memset(&out, 0x5a, sizeof(out));
 	assert_int_equal(rb_unpack_params(buf, len, &out), 0);
@@ -776,6 +786,10 @@ static void build_params(struct wb *w, uint32_t count, uint32_t present)
 	wb_be(w, 0, 1);
 	wb_be(w, 0, 1);
 	wb_be(w, 0, 1);
+	wb_be(w, 0, 4); /* v4: interval_ms, forever, rate_unit, rate */
+	wb_be(w, 0, 1);
+	wb_be(w, 0, 1);
+	wb_be(w, 0, 8);
 }
 
 static void test_params_axis_count(void **state)
