@@ -20,6 +20,7 @@
 
 #include "counters.h"
 #include "output.h"
+#include "shape.h"
 #include "sweep.h"
 
 #ifndef PACKAGE_VERSION
@@ -137,6 +138,7 @@ static json_t *jdevice(const struct rb_report *r)
 
 static json_t *jparams(const struct rb_params *p)
 {
+	char rate[32];
 	json_t *o;
 	int bad;
 
@@ -149,9 +151,15 @@ static json_t *jparams(const struct rb_params *p)
 	bad |= json_object_set_new(o, "signal", jaxis(&p->signal));
 	bad |= json_object_set_new(o, "qps", jaxis(&p->qps));
 	bad |= json_object_set_new(o, "tx_depth", jaxis(&p->tx_depth));
-	bad |= json_object_set_new(o, "iterations", p->duration_s ? json_null() : juint(p->iters));
+	bad |= json_object_set_new(o, "iterations", p->iters ? juint(p->iters) : json_null());
 	bad |= json_object_set_new(o, "duration_s",
-				   p->duration_s ? json_integer(p->duration_s) : json_null());
+				   p->duration_s || p->forever ? json_integer(p->duration_s)
+							       : json_null());
+	if (p->interval_ms)
+		bad |= json_object_set_new(o, "interval_s", jreal(p->interval_ms / 1000.0));
+	if (p->rate_unit)
+		bad |= json_object_set_new(o, "rate", jstr(rb_rate_str(p->rate, p->rate_unit, rate,
+									sizeof(rate))));
 	bad |= json_object_set_new(o, "warmup", juint(p->warmup));
 	bad |= json_object_set_new(o, "rx_depth", json_integer(p->rx_depth));
 	bad |= json_object_set_new(o, "inline_size", json_integer(p->inline_size));

@@ -136,7 +136,7 @@ void rb_pace_init(struct rb_pace *p, double msgs_per_s, double ticks_per_s, uint
 		  uint64_t now)
 {
 	p->per_tick = ticks_per_s > 0 ? msgs_per_s / ticks_per_s : 0;
-	p->cap = msgs_per_s / 1000.0;
+	p->cap = msgs_per_s * RB_PACE_BURST_MS / 1000.0;
 	if (p->cap < (double)chain)
 		p->cap = (double)chain;
 	p->tokens = p->cap;

@@ -52,10 +52,12 @@ int rb_interval_parse(const char *opt, const char *arg, uint32_t *ms, char *err,
 
 /*
  * A token bucket in ticks: tokens (messages) accrue at @per_tick up to
- * @cap; a post of n messages takes n tokens.  A sender slower than the
- * rate never builds up more than @cap, so a stall is not followed by a
- * burst beyond it; it just falls short of the rate.
+ * @cap; a post of n messages takes n tokens.  A sender held up (a busy
+ * host preempts it for milliseconds) catches up with a burst of at most
+ * RB_PACE_BURST_MS of the rate; after a longer stall it falls short of the
+ * rate rather than flood the link.
  */
+#define RB_PACE_BURST_MS 10
 struct rb_pace {
 	double per_tick; /* messages per tick */
 	double tokens;
@@ -64,8 +66,8 @@ struct rb_pace {
 };
 
 /*
- * rb_pace_init() - @msgs_per_s at @ticks_per_s; the bucket holds at least
- * @chain messages (one post) and about a millisecond of the rate, and
+ * rb_pace_init() - @msgs_per_s at @ticks_per_s; the bucket holds
+ * RB_PACE_BURST_MS of the rate, at least @chain messages (one post), and
  * starts full at @now.
  */
 void rb_pace_init(struct rb_pace *p, double msgs_per_s, double ticks_per_s, uint32_t chain,

@@ -257,14 +257,17 @@ static int check_peer(struct rb_run *r, int wait_ms)
 uint64_t rb_ticks_per_ms(void)
 {
 	static uint64_t tpm;
-	uint64_t t0, k0;
+	uint64_t t0, k0, t1;
 
 	if (!tpm) {
 		t0 = rb_now_ns();
 		k0 = rb_ticks();
-		while (rb_now_ns() - t0 < 2000000)
-			;
-		tpm = (rb_ticks() - k0) / 2;
+		do
+			t1 = rb_now_ns();
+		while (t1 - t0 < 2000000);
+		/* Over the time that passed: a preemption must not inflate it
+		 * (--interval and --rate count on it). */
+		tpm = (rb_ticks() - k0) * 1000000 / (t1 - t0);
 		if (!tpm)
 			tpm = 1;
 	}
@@ -344,18 +347,25 @@ int rb_wait_room(struct rb_run *r, uint32_t qi, uint32_t k, uint64_t *done)
 	return 0;
 }
 
-/* The first interval starts with the measured interval (client only). */
+/*
+ * The first interval starts with the measured interval (client only).
+ * Slices are due on CLOCK_MONOTONIC_RAW; the ticks only say when to look
+ * at it, about 16 times a slice, so that a tick rate misjudged over the
+ * 2 ms calibration (a VM, a preempted start) moves no boundary.
+ */
 static void iv_start(struct rb_run *r)
 {
 	r->iv_next = UINT64_MAX;
 	if (!r->p->interval_ms || r->role != RB_ROLE_CLIENT)
 		return;
-	r->iv_len = r->p->interval_ms * rb_ticks_per_ms();
+	r->iv_len = r->p->interval_ms * 1000000ULL;
+	r->iv_step = r->p->interval_ms * rb_ticks_per_ms() / 16;
+	r->iv_due = r->t0 + r->iv_len;
 	r->iv_k0 = r->k0;
 	r->iv_t0 = r->t0;
 	r->iv_ops0 = 0;
 	r->iv_lat0 = 0;
-	r->iv_next = r->k0 + r->iv_len;
+	r->iv_next = r->k0 + r->iv_step;
 }
 
 /* CPU time is read inside the wall-clock interval, never around it. */
@@ -412,16 +422,26 @@ static int iv_make(struct rb_run *r, uint64_t k, uint64_t t, uint64_t ops)
 int rb_iv_close(struct rb_run *r, uint64_t k, uint64_t ops)
 {
 	uint64_t t = rb_now_ns();
-	int ret = iv_make(r, k, t, ops);
+	int ret;
 
+	r->iv_next = k + r->iv_step;
+	if (t < r->iv_due)
+		return 0;
+	ret = iv_make(r, k, t, ops);
+	/* Look 16 times a slice at the rate the ticks really went. */
+	if (k > r->iv_k0 && t > r->iv_t0)
+		r->iv_step = (uint64_t)((double)(k - r->iv_k0) / (double)(t - r->iv_t0) *
+					(double)r->iv_len / 16) +
+			     1;
+	r->iv_next = k + r->iv_step;
 	r->iv_k0 = k;
 	r->iv_t0 = t;
 	r->iv_ops0 = ops;
 	r->iv_lat0 = r->lat.n;
 	/* On the schedule, unless a stall passed it: no burst of empty slices. */
-	r->iv_next += r->iv_len;
-	if (r->iv_next <= k)
-		r->iv_next = k + r->iv_len;
+	r->iv_due += r->iv_len;
+	if (r->iv_due <= t)
+		r->iv_due = t + r->iv_len;
 	return ret;
 }
 
@@ -432,7 +452,8 @@ int rb_iv_finish(struct rb_run *r)
 	if (r->iv_next == UINT64_MAX)
 		return 0;
 	r->iv_next = UINT64_MAX;
-	if (r->ops > r->iv_ops0 && r->t1 > r->iv_t0)
+	/* The remainder, unless it is an empty sliver. */
+	if (r->t1 > r->iv_t0 && (r->ops > r->iv_ops0 || (r->t1 - r->iv_t0) * 2 >= r->iv_len))
 		ret = iv_make(r, r->k1, r->t1, r->ops);
 	return ret;
 }
@@ -638,7 +659,7 @@ static int stream_post(struct rb_run *r, struct stream *s)
 		k = (uint32_t)(s->count - s->posted);
 	if (q->depth - q->used < k)
 		return 0;
-	if (r->paced && s->measure && !rb_pace_take(&r->pace, rb_ticks(), k))
+	if (r->paced && s->measure && !rb_pace_take(&r->pace, rb_now_ns(), k))
 		return pace_wait(r);
 	ret = rb_post_chain(r, qi, k, r->total + s->posted, last_chain_of_qp(r, s, s->chains));
 	if (ret)
@@ -677,6 +698,20 @@ static bool stream_more(struct rb_run *r, const struct stream *s)
 	return !rb_point_ended(r, r->p->warmup + 1 + s->chains);
 }
 
+/*
+ * Nothing came back: an interval ends on time even while completions
+ * stall (a flaky link shows as a slice with little in it), then the idle
+ * checks.  Without --interval the clock is not read here.
+ */
+static int stream_idle(struct rb_run *r, struct stream *s, struct rb_idle *idle)
+{
+	int ret;
+
+	if (r->iv_next != UINT64_MAX && s->measure && (ret = rb_iv_tick(r, rb_ticks(), s->done)))
+		return ret;
+	return rb_idle_check(r, idle, "completions");
+}
+
 static int stream_phase(struct rb_run *r, struct stream *s)
 {
 	struct rb_idle idle = { 0 };
@@ -708,7 +743,7 @@ static int stream_phase(struct rb_run *r, struct stream *s)
 		}
 		if (n || posted)
 			rb_idle_reset(&idle);
-		else if ((n = rb_idle_check(r, &idle, "completions")))
+		else if ((n = stream_idle(r, s, &idle)))
 			return n;
 	}
 	return 0;
@@ -730,7 +765,7 @@ int rb_run_stream(struct rb_run *r)
 	r->paced = r->p->rate_unit && r->role == RB_ROLE_CLIENT;
 	if (r->paced)
 		rb_pace_init(&r->pace, rb_rate_msgs_per_s(r->p->rate, r->p->rate_unit, r->pt.size),
-			     1000.0 * (double)rb_ticks_per_ms(), r->pt.batch, r->k0);
+			     1e9, r->pt.batch, r->t0);
 	ret = stream_phase(r, &meas);
 	mark_end(r);
 	r->ops = meas.done;

@@ -74,8 +74,10 @@ struct rb_run {
 	uint64_t heard;	     /* server: when the client was last heard, ns */
 
 	/* --interval (client only): the slice being measured. */
-	uint64_t iv_next; /* ticks: when it ends; UINT64_MAX without --interval */
-	uint64_t iv_len;  /* ticks per interval */
+	uint64_t iv_next; /* ticks: the next look at the clock; UINT64_MAX: none */
+	uint64_t iv_step; /* ticks between looks */
+	uint64_t iv_len;  /* ns per interval */
+	uint64_t iv_due;  /* ns: when the slice ends */
 	uint64_t iv_k0, iv_t0, iv_ops0;
 	size_t iv_lat0; /* its first latency sample */
 	struct rb_interval *iv;
@@ -83,7 +85,8 @@ struct rb_run {
 	/* Told of each interval as it ends (the session prints it), or NULL. */
 	void (*on_interval)(void *ctx, const struct rb_run *r, const struct rb_interval *iv);
 	void *iv_ctx;
-	/* --rate (client, streaming loops): the pace of the posts. */
+	/* --rate (client, streaming loops): the pace of the posts, on
+	 * CLOCK_MONOTONIC_RAW: read only while pacing, never calibrated. */
 	bool paced;
 	struct rb_pace pace;
 };
@@ -222,8 +225,9 @@ bool rb_point_ended(struct rb_run *r, uint64_t it);
  * Intervals.  The loops call rb_iv_tick() where they read the clock anyway
  * (a completion, a latency sample), with the measured operations so far;
  * without --interval it is one comparison against UINT64_MAX.
- * rb_iv_close() ends the slice: its figures (latency percentiles over the
- * slice's samples, stats.c) go to r->iv[] and r->on_interval.
+ * rb_iv_close() reads the wall clock and, when the slice is due, ends it:
+ * its figures (latency percentiles over the slice's samples, stats.c) go
+ * to r->iv[] and r->on_interval.  Returns 0 or -ENOMEM.
  */
 int rb_iv_close(struct rb_run *r, uint64_t k, uint64_t ops);
 

@@ -1120,6 +1120,52 @@ static void test_defaults_all_duration(void **state)
 	assert_int_equal(c.p.iters, 0);
 }
 
+/* -D 0, --interval and --rate (and perftest's --rate_limit) into the plan. */
+static void test_shape_options(void **state)
+{
+	const struct rb_bench *wb = rb_bench_find("write_bw");
+	struct rb_cli c;
+	char err[256];
+
+	(void)state;
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "-D", "0", "--interval", "0.5"), err);
+	assert_int_equal(c.p.forever, 1);
+	assert_int_equal(c.p.duration_s, 0);
+	assert_int_equal(c.p.iters, 0);
+	assert_int_equal(c.p.interval_ms, 500);
+	CHECK_OK(FINISH(&c, T_SEND_LAT, err, "-D", "3", "--interval", "1"), err);
+	assert_int_equal(c.p.forever, 0);
+	assert_int_equal(c.p.interval_ms, 1000);
+	CHECK_OK(FINISH(&c, T_SEND_LAT, err, "-n", "100", "--interval", "2"), err);
+	assert_int_equal(c.p.interval_ms, 2000);
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "--rate", "200Kpps"), err);
+	assert_int_equal(c.p.rate, 200000);
+	assert_int_equal(c.p.rate_unit, RB_RATE_PPS);
+	assert_int_equal(c.p.interval_ms, 0);
+	/* perftest's spelling; a bare number is its default unit, Gb/s. */
+	CHECK_OK(FINISH(&c, T_SEND_BW, err, "--rate_limit", "10"), err);
+	assert_int_equal(c.p.rate, 10000000000ULL);
+	assert_int_equal(c.p.rate_unit, RB_RATE_BPS);
+	assert_true(rb_cli_given(&c, "rate"));
+
+	CHECK_ERR(FINISH(&c, T_WRITE_BW, err, "-D", "0", "-s", "64,128"), err, "-D 0",
+		  "this sweep has 2");
+	CHECK_ERR(FINISH(&c, T_WRITE_BW, err, "-D", "2", "--interval", "2.5"), err, "--interval",
+		  "longer than -D/--duration 2 s");
+	CHECK_ERR(FINISH(&c, T_WRITE_BW, err, "-D", "0", "-n", "5"), err, "-n/--iters",
+		  "-D/--duration");
+	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--rate", "1Gbps"), err, "--rate",
+		  "does not apply to send_lat");
+	CHECK_ERR(PARSE(&c, T_WRITE_BW, err, "--interval", "1m"), err, "--interval '1m'");
+
+	/* rdmabench matrix keeps one row per pair: no slices, no pace. */
+	rb_cli_init(&c);
+	CHECK_OK(PARSE(&c, T_WRITE_BW, err, "--interval", "1"), err);
+	assert_int_equal(rb_cli_finish(&c, wb, rb_bench_scope(wb) | RB_S_MATRIX, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--interval does not apply to matrix"));
+}
+
 /* ---- combinations ------------------------------------------------------- */
 
 static void test_combinations(void **state)
@@ -1528,6 +1574,7 @@ int main(void)
 		cmocka_unit_test(test_defaults_bw),
 		cmocka_unit_test(test_defaults_atomic),
 		cmocka_unit_test(test_defaults_all_duration),
+		cmocka_unit_test(test_shape_options),
 		cmocka_unit_test(test_combinations),
 		cmocka_unit_test(test_plan_limit),
 		cmocka_unit_test(test_given),

@@ -429,6 +429,75 @@ static void test_csv_sanitize(void **state)
 	free(got);
 }
 
+/* --interval and --rate: slices before their point, its lowest slice, the rate. */
+static void test_shape_outputs(void **state)
+{
+	struct rb_interval iv[2] = {
+		{ .start_s = 0, .duration_s = 1, .ops = 10, .bw_gbps = 2, .msg_rate_mpps = 0.5 },
+		{ .start_s = 1,
+		  .duration_s = 1.5,
+		  .ops = 20,
+		  .bw_gbps = 1.5,
+		  .msg_rate_mpps = 0.25 },
+	};
+	struct rb_result res = bw_res[0];
+	struct rb_report r;
+	struct rb_writer w;
+	json_t *doc, *pt;
+	char *got, *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	bw_report(&r);
+	res.iv = iv;
+	res.niv = 2;
+	res.has_bw_min_iv = true;
+	res.bw_min_iv_gbps = 1.5;
+	res.has_rate = true;
+	res.rate_target = 10;
+	res.rate_achieved = 9;
+	res.rate_dev_pct = -10;
+	got = write_mem(RB_FMT_CSV, &r, &res, 1);
+	/* Slice rows: numbered, their start, no peak, no CPU; then the point. */
+	assert_non_null(strstr(got, ",10,1.000,,,,,,,,,2.000000,,238.419,0.500000,,,,,"));
+	assert_non_null(strstr(got, ",1,0.000,,,,\n"));
+	assert_non_null(strstr(got, ",2,1.000,,,,\n"));
+	assert_non_null(strstr(got, ",,,1.500000,10.000000,,-10.000\n"));
+	assert_true(strstr(got, ",1,0.000,") < strstr(got, ",2,1.000,"));
+	free(got);
+
+	doc = rb_json_report(&r, &res, 1);
+	assert_non_null(doc);
+	pt = json_array_get(json_object_get(doc, "results"), 0);
+	assert_int_equal(json_array_size(json_object_get(pt, "intervals")), 2);
+	assert_true(json_real_value(json_object_get(pt, "bw_min_interval_gbps")) == 1.5);
+	assert_true(json_real_value(json_object_get(pt, "rate_target_gbps")) == 10);
+	assert_true(json_real_value(json_object_get(pt, "rate_achieved_gbps")) == 9);
+	assert_true(json_real_value(json_object_get(pt, "rate_deviation_pct")) == -10);
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_array_get(json_object_get(pt, "intervals"), 1), "iteration"
+										      "s")),
+			 20);
+	assert_null(json_object_get(pt, "interrupted"));
+	json_decref(doc);
+
+	/* The table: a slice live, then the point and its notes. */
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	rb_writer_init(&w, RB_FMT_TABLE, f);
+	assert_non_null(w.ops->interval);
+	assert_int_equal(w.ops->interval(&w, &r, &res.pt, &iv[1], 1), 0);
+	res.cut = true;
+	assert_int_equal(w.ops->row(&w, &r, &res), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "[interval 2: 1.00-2.50 s]\n"));
+	assert_non_null(strstr(buf, "# lowest interval bandwidth 178.81 MiB/s over 2 interval(s)"));
+	assert_non_null(strstr(buf, "# rate: target 10 Gb/s, achieved 9 Gb/s (-10.0%)"));
+	assert_non_null(strstr(buf, "# interrupted"));
+	free(buf);
+}
+
 static void test_table_units(void **state)
 {
 	static const struct rb_result one = {
@@ -764,13 +833,13 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_csv_header),   cmocka_unit_test(test_golden_lat),
-		cmocka_unit_test(test_golden_bw),    cmocka_unit_test(test_rewrite),
-		cmocka_unit_test(test_csv_sanitize), cmocka_unit_test(test_table_units),
-		cmocka_unit_test(test_json_lat),     cmocka_unit_test(test_json_bw),
-		cmocka_unit_test(test_json_op),	     cmocka_unit_test(test_nan),
-		cmocka_unit_test(test_write_fail),   cmocka_unit_test(test_write_targets),
-		cmocka_unit_test(test_timestamp),
+		cmocka_unit_test(test_csv_header),    cmocka_unit_test(test_golden_lat),
+		cmocka_unit_test(test_golden_bw),     cmocka_unit_test(test_rewrite),
+		cmocka_unit_test(test_csv_sanitize),  cmocka_unit_test(test_table_units),
+		cmocka_unit_test(test_shape_outputs), cmocka_unit_test(test_json_lat),
+		cmocka_unit_test(test_json_bw),	      cmocka_unit_test(test_json_op),
+		cmocka_unit_test(test_nan),	      cmocka_unit_test(test_write_fail),
+		cmocka_unit_test(test_write_targets), cmocka_unit_test(test_timestamp),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);
