@@ -158,8 +158,8 @@ static json_t *jparams(const struct rb_params *p)
 	if (p->interval_ms)
 		bad |= json_object_set_new(o, "interval_s", jreal(p->interval_ms / 1000.0));
 	if (p->rate_unit)
-		bad |= json_object_set_new(o, "rate", jstr(rb_rate_str(p->rate, p->rate_unit, rate,
-									sizeof(rate))));
+		bad |= json_object_set_new(
+			o, "rate", jstr(rb_rate_str(p->rate, p->rate_unit, rate, sizeof(rate))));
 	bad |= json_object_set_new(o, "warmup", juint(p->warmup));
 	bad |= json_object_set_new(o, "rx_depth", json_integer(p->rx_depth));
 	bad |= json_object_set_new(o, "inline_size", json_integer(p->inline_size));
