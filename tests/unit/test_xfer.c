@@ -501,22 +501,29 @@ static void stream_no_intervals(void **state)
 	fx_end(&x);
 }
 
+/* send_lat -D 1 --interval @ms, run to its end (slices not finished). */
+static void lat_slices_run(struct fx *x, uint32_t ms)
+{
+	fx_plan(x, "send_lat");
+	x->p.iters = 0;
+	x->p.duration_s = 1;
+	x->p.interval_ms = ms;
+	fx_start(x, RB_ROLE_CLIENT, 2000);
+	x->f->loopback = true;
+	x->f->delay = 1;
+	assert_false(rb_run_cut(&x->r)); /* nothing measured yet */
+	assert_int_equal(x->r.t->setup(&x->r), 0);
+	assert_int_equal(x->r.t->prepare(&x->r), 0);
+	assert_int_equal(x->r.t->run(&x->r), 0);
+}
+
 /* send_lat's slices carry the percentiles of their own samples. */
 static void pingpong_intervals(void **state)
 {
 	struct fx x;
 
 	(void)state;
-	fx_plan(&x, "send_lat");
-	x.p.iters = 0;
-	x.p.duration_s = 1;
-	x.p.interval_ms = 250;
-	fx_start(&x, RB_ROLE_CLIENT, 2000);
-	x.f->loopback = true;
-	x.f->delay = 1;
-	assert_int_equal(x.r.t->setup(&x.r), 0);
-	assert_int_equal(x.r.t->prepare(&x.r), 0);
-	assert_int_equal(x.r.t->run(&x.r), 0);
+	lat_slices_run(&x, 250);
 	assert_int_equal(rb_iv_finish(&x.r), 0);
 	check_slices(&x.r, 0.25, true);
 	expect_eq(x.r.lat.n, x.r.ops);
@@ -573,16 +580,7 @@ static void pingpong_cut(void **state)
 	struct fx x;
 
 	(void)state;
-	fx_plan(&x, "send_lat");
-	x.p.iters = 0;
-	x.p.duration_s = 1;
-	x.p.interval_ms = 100;
-	fx_start(&x, RB_ROLE_CLIENT, 2000);
-	x.f->loopback = true;
-	assert_false(rb_run_cut(&x.r)); /* nothing measured yet */
-	assert_int_equal(x.r.t->setup(&x.r), 0);
-	assert_int_equal(x.r.t->prepare(&x.r), 0);
-	assert_int_equal(x.r.t->run(&x.r), 0);
+	lat_slices_run(&x, 100);
 	/* As if the run had stopped at once: t1 unset, samples kept. */
 	x.r.t1 = 0;
 	x.r.ops = 0;
