@@ -84,6 +84,9 @@ PLANS = {
     "qps100000": dict(qps=(100000,)),
     "signal0": dict(signal=(0,)),
     "oom": dict(qps=(64,), tx=(32768,)),
+    "ratenounit": dict(rate=1000),
+    "foreversweep": dict(iters=0, forever=1, size=(64, 128)),
+    "interval99": dict(interval_ms=99),
 }
 
 
