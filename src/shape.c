@@ -132,13 +132,13 @@ int rb_interval_parse(const char *opt, const char *arg, uint32_t *ms, char *err,
 	return 0;
 }
 
-void rb_pace_init(struct rb_pace *p, double msgs_per_s, double ticks_per_s, uint32_t chain,
+void rb_pace_init(struct rb_pace *p, double msgs_per_s, double ticks_per_s, uint32_t burst,
 		  uint64_t now)
 {
 	p->per_tick = ticks_per_s > 0 ? msgs_per_s / ticks_per_s : 0;
 	p->cap = msgs_per_s * RB_PACE_BURST_MS / 1000.0;
-	if (p->cap < (double)chain)
-		p->cap = (double)chain;
+	if (p->cap < (double)burst)
+		p->cap = (double)burst;
 	p->tokens = p->cap;
 	p->last = now;
 }

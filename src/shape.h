@@ -52,9 +52,9 @@ int rb_interval_parse(const char *opt, const char *arg, uint32_t *ms, char *err,
 
 /*
  * A token bucket in ticks: tokens (messages) accrue at @per_tick up to
- * @cap; a post of n messages takes n tokens.  A sender held up (a busy
- * host preempts it for milliseconds) catches up with a burst of at most
- * RB_PACE_BURST_MS of the rate; after a longer stall it falls short of the
+ * @cap; a post of n messages takes n tokens.  A sender held up (a full send
+ * queue waiting for a completion, a busy host preempting it) catches up
+ * with a burst of at most @cap; after a longer stall it falls short of the
  * rate rather than flood the link.
  */
 #define RB_PACE_BURST_MS 10
@@ -67,10 +67,10 @@ struct rb_pace {
 
 /*
  * rb_pace_init() - @msgs_per_s at @ticks_per_s; the bucket holds
- * RB_PACE_BURST_MS of the rate, at least @chain messages (one post), and
- * starts full at @now.
+ * RB_PACE_BURST_MS of the rate or @burst messages (the loops: one send
+ * queue, -t), whichever is more, and starts full at @now.
  */
-void rb_pace_init(struct rb_pace *p, double msgs_per_s, double ticks_per_s, uint32_t chain,
+void rb_pace_init(struct rb_pace *p, double msgs_per_s, double ticks_per_s, uint32_t burst,
 		  uint64_t now);
 
 /* rb_pace_take() - take @n tokens at @now if there are enough. */

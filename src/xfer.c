@@ -327,7 +327,8 @@ bool rb_point_ended(struct rb_run *r, uint64_t it)
 		return it > r->p->warmup && rb_stop_asked;
 	if (it < r->next_clock)
 		return false;
-	r->next_clock = it + 64;
+	/* Paced, iterations are slow: -D must not overshoot by 64 of them. */
+	r->next_clock = it + (r->paced ? 1 : 64);
 	return it > r->p->warmup &&
 	       rb_now_ns() - r->t0 >= (uint64_t)r->p->duration_s * 1000000000ULL;
 }
@@ -765,7 +766,7 @@ int rb_run_stream(struct rb_run *r)
 	r->paced = r->p->rate_unit && r->role == RB_ROLE_CLIENT;
 	if (r->paced)
 		rb_pace_init(&r->pace, rb_rate_msgs_per_s(r->p->rate, r->p->rate_unit, r->pt.size),
-			     1e9, r->pt.batch, r->t0);
+			     1e9, r->pt.tx_depth, r->t0);
 	ret = stream_phase(r, &meas);
 	mark_end(r);
 	r->ops = meas.done;

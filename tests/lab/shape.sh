@@ -37,8 +37,8 @@ solo iv write_bw $C -s 4096 -t 8 -D 3 --interval 1 192.0.2.1 --json "$OUT/iv.jso
 solo lat send_lat $C -D 2 --interval 0.5 192.0.2.1 --json "$OUT/lat.json"
 solo sweep write_bw $C -s 1024,4096 -t 8 -D 2 --interval 1 --rate 1Mbps 192.0.2.1 \
 	--json "$OUT/sweep.json" --csv "$OUT/sweep.csv"
-solo rate write_bw $C -s 1024 -t 8 -D 4 --rate 256Kbps 192.0.2.1 --json "$OUT/rate.json"
-solo pps write_bw $C -s 1024 -t 8 -D 4 --rate_limit 30pps 192.0.2.1 --json "$OUT/pps.json"
+solo rate write_bw $C -s 1024 -t 8 -D 4 --rate 128Kbps 192.0.2.1 --json "$OUT/rate.json"
+solo pps write_bw $C -s 1024 -t 8 -D 4 --rate_limit 15pps 192.0.2.1 --json "$OUT/pps.json"
 solo high write_bw $C -s 4096 -D 2 --rate 100Gbps 192.0.2.1 --json "$OUT/high.json"
 
 # -D 0: runs until the signal, which ends the point as -D would.
@@ -105,11 +105,11 @@ jcheck sweep.csv 'sorted(set(r["size"] for r in d if r["interval"])) == ["1024",
 # by up to 40%, as the point's end waits for the last completions and a
 # stalled guest loses the tokens of more than 10 ms.
 expect_rc rate 0
-jcheck rate.json 'd["params"]["rate"] == "256Kbps"' 'd["results"][0]["rate_target_gbps"] == 0.000256' \
+jcheck rate.json 'd["params"]["rate"] == "128Kbps"' 'd["results"][0]["rate_target_gbps"] == 0.000128' \
 	'-40 <= d["results"][0]["rate_deviation_pct"] <= 5' \
 	'abs(d["results"][0]["rate_achieved_gbps"] - d["results"][0]["bw_avg_gbps"]) < 1e-12'
 expect_rc pps 0
-jcheck pps.json 'd["params"]["rate"] == "30pps"' '-40 <= d["results"][0]["rate_deviation_pct"] <= 5'
+jcheck pps.json 'd["params"]["rate"] == "15pps"' '-40 <= d["results"][0]["rate_deviation_pct"] <= 5'
 expect_rc high 0
 jcheck high.json 'd["results"][0]["rate_deviation_pct"] < -50'
 expect_grep high.out 'rate: target 100 Gb/s, achieved .* (-'

@@ -424,8 +424,9 @@ static void reap_error_names_status_and_qp(void **state)
 /*
  * The slices of a point partition it: contiguous, none ended before its
  * place in the schedule (slice i at (i + 1) x @iv_s) but the last, their
- * operations and time adding up to the point's.  How late one ends depends
- * on the host's load: not checked.
+ * operations adding up to the point's, and its time but for an empty
+ * sliver at the end.  How late one ends depends on the host's load: not
+ * checked.
  */
 static void check_slices(const struct rb_run *r, double iv_s, bool lat)
 {
@@ -448,7 +449,8 @@ static void check_slices(const struct rb_run *r, double iv_s, bool lat)
 			assert_true(v->lat.min <= v->lat.p50 && v->lat.p50 <= v->lat.max);
 	}
 	expect_eq(sum, r->ops);
-	assert_true(fabs(t - point_s) < 1e-6);
+	/* All of the point's time, but an empty sliver at its end. */
+	assert_true(t <= point_s + 1e-6 && point_s - t < iv_s / 2 + 1e-6);
 }
 
 static size_t shown;
@@ -532,8 +534,8 @@ static void pingpong_intervals(void **state)
 
 /*
  * --rate 5Kpps over -D 1: never more than the rate and one bucket (10 ms
- * of the rate, one chain at least); the lower bound is loose, as a loaded
- * host preempts the loop (test_shape checks the arithmetic exactly).
+ * of the rate or one send queue, 64); the lower bound is loose, as a
+ * loaded host preempts the loop (test_shape checks the arithmetic).
  */
 static void stream_paced(void **state)
 {
@@ -550,7 +552,7 @@ static void stream_paced(void **state)
 	fx_start(&x, RB_ROLE_CLIENT, 2000);
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	check_covered(&x);
-	if (x.r.ops < 1000 || (double)x.r.ops > 5000 * (double)(x.r.t1 - x.r.t0) / 1e9 + 50 + 4)
+	if (x.r.ops < 1000 || (double)x.r.ops > 5000 * (double)(x.r.t1 - x.r.t0) / 1e9 + 64)
 		fail_msg("%llu messages paced at 5000/s for 1 s", (unsigned long long)x.r.ops);
 	fx_end(&x);
 }
