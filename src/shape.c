@@ -139,7 +139,7 @@ void rb_pace_init(struct rb_pace *p, double msgs_per_s, double ticks_per_s, uint
 	p->cap = msgs_per_s * RB_PACE_BURST_MS / 1000.0;
 	if (p->cap < (double)burst)
 		p->cap = (double)burst;
-	p->tokens = p->cap;
+	p->tokens = 0; /* a full bucket would start with a burst above the rate */
 	p->last = now;
 }
 

@@ -68,7 +68,7 @@ struct rb_pace {
 /*
  * rb_pace_init() - @msgs_per_s at @ticks_per_s; the bucket holds
  * RB_PACE_BURST_MS of the rate or @burst messages (the loops: one send
- * queue, -t), whichever is more, and starts full at @now.
+ * queue, -t), whichever is more, and starts empty at @now.
  */
 void rb_pace_init(struct rb_pace *p, double msgs_per_s, double ticks_per_s, uint32_t burst,
 		  uint64_t now);
