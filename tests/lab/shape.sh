@@ -3,11 +3,12 @@
 # - --interval: write_bw -D 3 --interval 1 gives 3 (+-1) slices in the JSON
 #   and the CSV, printed live in the table; send_lat's slices carry their
 #   own percentiles; a sweep (-s a,b) gets slices per point;
-# - --rate: write_bw paced well below what the lab does lands within a
-#   tolerance of the target, and the pps form too; a rate far above what
-#   the lab does is reported as a large negative deviation, not a hang;
+# - --rate: write_bw paced well below what the lab does (measured unpaced
+#   first) lands within a tolerance of the target, never above it, and the
+#   pps form too; a rate far above what the lab does is reported as a
+#   large negative deviation, not a hang;
 # - -D 0 --interval 1 ended by SIGINT after ~3 s keeps its point and
-#   slices and exits 130; SIGTERM in the middle of -D 20 keeps what was
+#   slices and exits 130; SIGTERM in the middle of -D 60 keeps what was
 #   measured (the point marked interrupted) and exits 143;
 # - usage errors (exit 2): --rate on a latency test, -D 0 with a sweep,
 #   an interval longer than -D, a rate in bytes.
@@ -17,7 +18,7 @@
 
 # shellcheck disable=SC2034 # read by lab_run
 LAB_HOSTS=2
-LAB_TIMEOUT=${LAB_TIMEOUT:-600}
+LAB_TIMEOUT=${LAB_TIMEOUT:-900}
 
 lab_run '
 C="--bind 192.0.2.2 --cpu none --verify"
@@ -37,8 +38,10 @@ solo iv write_bw $C -s 4096 -t 8 -D 3 --interval 1 192.0.2.1 --json "$OUT/iv.jso
 solo lat send_lat $C -D 2 --interval 0.5 192.0.2.1 --json "$OUT/lat.json"
 solo sweep write_bw $C -s 1024,4096 -t 8 -D 2 --interval 1 --rate 1Mbps 192.0.2.1 \
 	--json "$OUT/sweep.json" --csv "$OUT/sweep.csv"
-solo rate write_bw $C -s 1024 -t 8 -D 4 --rate 128Kbps 192.0.2.1 --json "$OUT/rate.json"
-solo pps write_bw $C -s 1024 -t 8 -D 4 --rate_limit 15pps 192.0.2.1 --json "$OUT/pps.json"
+# What the lab does unpaced, in the shape of the paced runs (it varies with the load).
+solo free write_bw $C -s 1024 -t 8 -D 2 192.0.2.1 --json "$OUT/free.json"
+solo rate write_bw $C -s 1024 -t 8 -D 4 --rate 64Kbps 192.0.2.1 --json "$OUT/rate.json"
+solo pps write_bw $C -s 1024 -t 8 -D 4 --rate_limit 8pps 192.0.2.1 --json "$OUT/pps.json"
 solo high write_bw $C -s 4096 -D 2 --rate 100Gbps 192.0.2.1 --json "$OUT/high.json"
 
 # -D 0: runs until the signal, which ends the point as -D would.
@@ -100,16 +103,27 @@ jcheck sweep.json '[r["size"] for r in d["results"]] == [1024, 4096]' \
 jcheck sweep.csv 'sorted(set(r["size"] for r in d if r["interval"])) == ["1024", "4096"]' \
 	'[r["rate_target_gbps"] for r in d if not r["interval"]] == ["0.001000", "0.001000"]'
 
-# Well below what the lab does (hundreds of 1 KiB messages a second, loaded):
-# never above the target (unpaced, it would be ten times as much); below it
-# by up to 40%, as the point's end waits for the last completions and a
-# stalled guest loses the tokens of more than 10 ms.
+# Never above the target (unpaced, the lab does several times as much); when
+# the lab did at least four times the target unpaced just before, not below
+# it by more than 40% (the point's end waits for the last completions, and a
+# stalled guest loses the tokens of more than one send queue).  On a lab too
+# loaded for that, the lower bound is not checked, and said so.
+expect_rc free 0
+free=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["results"][0]["msg_rate_mpps"] * 1e6)' "$OUT/free.json")
+echo "the lab did $free 1 KiB messages/s unpaced"
+low=-100
+if awk "BEGIN { exit !($free >= 4 * 64000 / 8192) }"; then
+	low=-40
+else
+	echo "NOTE: the lab is too loaded to check --rate's lower bound"
+fi
 expect_rc rate 0
-jcheck rate.json 'd["params"]["rate"] == "128Kbps"' 'd["results"][0]["rate_target_gbps"] == 0.000128' \
-	'-40 <= d["results"][0]["rate_deviation_pct"] <= 5' \
+jcheck rate.json 'd["params"]["rate"] == "64Kbps"' 'd["results"][0]["rate_target_gbps"] == 0.000064' \
+	"$low <= d[\"results\"][0][\"rate_deviation_pct\"] <= 5" \
 	'abs(d["results"][0]["rate_achieved_gbps"] - d["results"][0]["bw_avg_gbps"]) < 1e-12'
 expect_rc pps 0
-jcheck pps.json 'd["params"]["rate"] == "15pps"' '-40 <= d["results"][0]["rate_deviation_pct"] <= 5'
+jcheck pps.json 'd["params"]["rate"] == "8pps"' 'd["results"][0]["rate_target_mpps"] == 8e-06' \
+	"$low <= d[\"results\"][0][\"rate_deviation_pct\"] <= 5"
 expect_rc high 0
 jcheck high.json 'd["results"][0]["rate_deviation_pct"] < -50'
 expect_grep high.out 'rate: target 100 Gb/s, achieved .* (-'
