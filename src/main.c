@@ -64,10 +64,16 @@ static int list_options(const char *name)
 
 /*
  * The first SIGINT or SIGTERM ends the run cleanly (finished points kept,
- * exit 128 + the signal); a second one exits at once.
+ * exit 128 + the signal); a second one exits at once.  During a -D 0
+ * point (rb_stop_armed) the first one only ends that point, which is then
+ * finished and reported as any other; the next one interrupts.
  */
 static void on_signal(int sig)
 {
+	if (rb_stop_armed && !rb_stop_asked && !rb_interrupted) {
+		rb_stop_asked = sig;
+		return;
+	}
 	if (rb_interrupted)
 		_exit(128 + sig);
 	rb_interrupted = sig;

@@ -11,6 +11,7 @@
 #include "expect.h"
 #include "opts.h"
 #include "plan.h"
+#include "shape.h"
 #include "sweep.h"
 
 /* -n when neither -n nor -D is given, as perftest's. */
@@ -44,6 +45,22 @@ static int check_counters(const char *arg, char *err, size_t len)
 	if (!rb_counters_spec_parse(arg, &spec, why, sizeof(why)))
 		return 0;
 	return fail(err, len, "--counters '%s': %s", arg, why);
+}
+
+/* --interval and --rate are kept as typed; rb_cli_finish() puts them into the plan. */
+static int check_interval(const char *arg, char *err, size_t len)
+{
+	uint32_t ms;
+
+	return rb_interval_parse("--interval", arg, &ms, err, len);
+}
+
+static int check_rate(const char *arg, char *err, size_t len)
+{
+	uint64_t rate;
+	uint8_t unit;
+
+	return rb_rate_parse("--rate", arg, &rate, &unit, err, len);
 }
 
 const struct rb_opt rb_opts[] = {
@@ -87,13 +104,47 @@ const struct rb_opt rb_opts[] = {
 	  .perftest = "-D, --duration",
 	  .sname = 'D',
 	  .type = RB_OPT_U32,
+	  .pt_diff = "-D 0 runs until SIGINT/SIGTERM (perftest: --run_infinitely)",
 	  .off = PAR(duration_s),
-	  .min = 1,
 	  .max = 86400,
 	  .argname = "SEC",
 	  .need = RB_S_TEST,
 	  .help = "measure each point for SEC seconds instead of -n iterations; percentiles "
-		  "stay exact over all samples" },
+		  "stay exact over all samples. -D 0: one point, measured until SIGINT or "
+		  "SIGTERM, which keeps it (exit 130/143)" },
+	{ .lname = "interval",
+	  .perftest = "--run_infinitely",
+	  .pt_diff = "perftest's --run_infinitely -D SEC (a line every SEC, forever, bandwidth "
+		     "tests only, no rate limit) is -D 0 --interval SEC here; --interval also "
+		     "works within -D and -n, in latency tests (percentiles per interval), with "
+		     "--rate, and takes fractions down to 0.1 s; the flag itself is not taken",
+	  .type = RB_OPT_STR,
+	  .off = OFF(interval_arg),
+	  .size = sizeof(((struct rb_cli *)0)->interval_arg),
+	  .argname = "SEC",
+	  .need = RB_S_TEST,
+	  .check = check_interval,
+	  .help = "a time series: a row every SEC seconds (0.1 to 86400, fractions allowed) "
+		  "with that interval's bandwidth, message rate and latency percentiles, "
+		  "printed as it ends; the point's row adds the lowest interval bandwidth. "
+		  "Measured by the client" },
+	{ .lname = "rate",
+	  .alias = "rate_limit",
+	  .perftest = "--rate_limit --rate_units --rate_limit_type",
+	  .pt_diff = "software pacing only (perftest's SW type; no HW or PP, no "
+		     "--burst_size); the unit is written with the number (10Gbps, 1Mpps) "
+		     "instead of --rate_units; a bare number is Gb/s as perftest's default; "
+		     "no MiB/s unit; the report shows the achieved rate and the deviation",
+	  .type = RB_OPT_STR,
+	  .off = OFF(rate_arg),
+	  .size = sizeof(((struct rb_cli *)0)->rate_arg),
+	  .argname = "RATE",
+	  .need = RB_S_BW,
+	  .check = check_rate,
+	  .help = "the sender paces its posts to RATE: 10Gbps, 500Mbps, 1Mpps, 200Kpps "
+		  "(powers of 1000; bits of payload or messages per second; a bare number is "
+		  "Gb/s); the report gives the achieved rate and its deviation from RATE, "
+		  "negative when the link cannot reach it" },
 	{ .lname = "warmup",
 	  .type = RB_OPT_U64,
 	  .off = PAR(warmup),
@@ -909,7 +960,7 @@ static void apply_defaults(struct rb_cli *c, const struct rb_bench *b)
 	 * smallest depth, which the user may have lowered.  Latency tests
 	 * signal every WR but reap lazily, so no post waits for an ACK. */
 	axis_default(c, "signal", &c->p.signal, lat ? 1 : smallest(&c->p.tx_depth, 64));
-	if (!rb_cli_given(c, "iters") && !c->p.duration_s)
+	if (!rb_cli_given(c, "iters") && !rb_cli_given(c, "duration"))
 		c->p.iters = lat ? DEF_ITERS_LAT : DEF_ITERS_BW;
 	if (!rb_cli_given(c, "inline"))
 		c->p.inline_size = b->default_inline;
@@ -928,6 +979,22 @@ static int check_combinations(const struct rb_cli *c, char *err, size_t len)
 	return 0;
 }
 
+/* -D 0, --interval and --rate into the plan (their syntax was checked). */
+static int apply_shape(struct rb_cli *c, unsigned int scope, char *err, size_t len)
+{
+	bool iv = rb_cli_given(c, "interval"), rate = rb_cli_given(c, "rate");
+	int ret = 0;
+
+	if ((iv || rate) && (scope & RB_S_MATRIX))
+		return fail(err, len, "--%s does not apply to matrix", iv ? "interval" : "rate");
+	c->p.forever = rb_cli_given(c, "duration") && !c->p.duration_s;
+	if (iv)
+		ret = rb_interval_parse("--interval", c->interval_arg, &c->p.interval_ms, err, len);
+	if (!ret && rate)
+		ret = rb_rate_parse("--rate", c->rate_arg, &c->p.rate, &c->p.rate_unit, err, len);
+	return ret;
+}
+
 int rb_cli_finish(struct rb_cli *c, const struct rb_bench *b, unsigned int scope, char *err,
 		  size_t errlen)
 {
@@ -944,6 +1011,8 @@ int rb_cli_finish(struct rb_cli *c, const struct rb_bench *b, unsigned int scope
 	snprintf(c->p.test, sizeof(c->p.test), "%s", b->name);
 	apply_defaults(c, b);
 	ret = check_combinations(c, err, errlen);
+	if (!ret)
+		ret = apply_shape(c, scope, err, errlen);
 	/* The rest is what a server checks in a plan from the wire too. */
 	return ret ? ret : rb_plan_validate(&c->p, 0, err, errlen);
 }
@@ -955,7 +1024,7 @@ static bool client_only(const struct rb_opt *o)
 
 	return (o->off >= p && o->off < p + sizeof(struct rb_params)) || o->off == OFF(all) ||
 	       o->off == OFF(op) || o->off == OFF(mode) || o->off == LOC(recommend) ||
-	       o->off == LOC(expect);
+	       o->off == LOC(expect) || o->off == OFF(interval_arg) || o->off == OFF(rate_arg);
 }
 
 void rb_cli_client_only(const struct rb_cli *c, char *buf, size_t len)

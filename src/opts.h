@@ -42,6 +42,8 @@ struct rb_cli {
 	uint8_t mode; /* a family command: 0 lat, 1 bw */
 	uint8_t help;
 	uint8_t version;
+	char interval_arg[16]; /* --interval and --rate as typed (shape.h) */
+	char rate_arg[32];
 	/* Which rows the command line set (by index), for defaults and checks. */
 	uint8_t given[RB_OPTS_MAX];
 };

@@ -20,6 +20,7 @@
 
 #include "counters.h"
 #include "output.h"
+#include "shape.h"
 #include "sweep.h"
 
 #ifndef PACKAGE_VERSION
@@ -137,6 +138,7 @@ static json_t *jdevice(const struct rb_report *r)
 
 static json_t *jparams(const struct rb_params *p)
 {
+	char rate[32];
 	json_t *o;
 	int bad;
 
@@ -149,9 +151,15 @@ static json_t *jparams(const struct rb_params *p)
 	bad |= json_object_set_new(o, "signal", jaxis(&p->signal));
 	bad |= json_object_set_new(o, "qps", jaxis(&p->qps));
 	bad |= json_object_set_new(o, "tx_depth", jaxis(&p->tx_depth));
-	bad |= json_object_set_new(o, "iterations", p->duration_s ? json_null() : juint(p->iters));
+	bad |= json_object_set_new(o, "iterations", p->iters ? juint(p->iters) : json_null());
 	bad |= json_object_set_new(o, "duration_s",
-				   p->duration_s ? json_integer(p->duration_s) : json_null());
+				   p->duration_s || p->forever ? json_integer(p->duration_s)
+							       : json_null());
+	if (p->interval_ms)
+		bad |= json_object_set_new(o, "interval_s", jreal(p->interval_ms / 1000.0));
+	if (p->rate_unit)
+		bad |= json_object_set_new(
+			o, "rate", jstr(rb_rate_str(p->rate, p->rate_unit, rate, sizeof(rate))));
 	bad |= json_object_set_new(o, "warmup", juint(p->warmup));
 	bad |= json_object_set_new(o, "rx_depth", json_integer(p->rx_depth));
 	bad |= json_object_set_new(o, "inline_size", json_integer(p->inline_size));
@@ -256,6 +264,49 @@ static int jmetrics(json_t *o, const struct rb_result *res)
 	return bad;
 }
 
+static json_t *jinterval(const struct rb_interval *iv)
+{
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= json_object_set_new(o, "start_s", jreal(iv->start_s));
+	bad |= json_object_set_new(o, "duration_s", jreal(iv->duration_s));
+	bad |= json_object_set_new(o, "iterations", juint(iv->ops));
+	bad |= json_object_set_new(o, "bw_avg_gbps", jreal(iv->bw_gbps));
+	bad |= json_object_set_new(o, "msg_rate_mpps", jreal(iv->msg_rate_mpps));
+	if (iv->has_lat)
+		bad |= json_object_set_new(o, "lat_us", jlat(&iv->lat));
+	return jdone(o, bad);
+}
+
+/* --interval's slices, --rate's outcome, a point cut short: where they apply. */
+static int jshape(json_t *o, const struct rb_result *res)
+{
+	const char *unit = res->rate_pps ? "mpps" : "gbps";
+	char name[32];
+	json_t *arr;
+	size_t i;
+	int bad = 0;
+
+	if (res->cut)
+		bad |= json_object_set_new(o, "interrupted", json_true());
+	if (res->has_rate) {
+		snprintf(name, sizeof(name), "rate_target_%s", unit);
+		bad |= json_object_set_new(o, name, jreal(res->rate_target));
+		snprintf(name, sizeof(name), "rate_achieved_%s", unit);
+		bad |= json_object_set_new(o, name, jreal(res->rate_achieved));
+		bad |= json_object_set_new(o, "rate_deviation_pct", jreal(res->rate_dev_pct));
+	}
+	if (!res->iv)
+		return bad;
+	if (res->has_bw_min_iv)
+		bad |= json_object_set_new(o, "bw_min_interval_gbps", jreal(res->bw_min_iv_gbps));
+	arr = json_array();
+	for (i = 0; arr && i < res->niv; i++)
+		bad |= json_array_append_new(arr, jinterval(&res->iv[i]));
+	return bad | json_object_set_new(o, "intervals", arr);
+}
+
 json_t *rb_json_result(const struct rb_result *res)
 {
 	json_t *o = json_object();
@@ -269,7 +320,7 @@ json_t *rb_json_result(const struct rb_result *res)
 	bad |= json_object_set_new(o, "iterations", juint(res->iters));
 	bad |= json_object_set_new(o, "duration_s", jreal(res->duration_s));
 	if (o)
-		bad |= jmetrics(o, res);
+		bad |= jmetrics(o, res) | jshape(o, res);
 	/* counters, peer_counters, expect...: built by the session per point. */
 	if (o && res->diag)
 		bad |= json_object_update(o, res->diag);
@@ -378,7 +429,8 @@ static const char csv_header[] =
 	"lat_min_us,lat_p50_us,lat_avg_us,lat_p90_us,lat_p99_us,lat_p999_us,lat_max_us,"
 	"lat_stdev_us,bw_avg_gbps,bw_peak_gbps,bw_avg_mibps,msg_rate_mpps,cpu_util_pct,"
 	"peer_cpu_util_pct,cpu_ns_per_msg,peer_bw_avg_gbps,device_numa_node,cpus,mem_node,"
-	"local";
+	"local,interval,interval_start_s,bw_min_interval_gbps,rate_target_gbps,"
+	"rate_target_mpps,rate_deviation_pct";
 
 /*
  * CSV cells are never quoted, so that every row splits on commas alone: a
@@ -492,9 +544,39 @@ static void csv_bidir(FILE *f, const struct rb_result *res)
 	}
 }
 
-static int csv_row(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res)
+/*
+ * A slice as a result of its own: its point's axes, its figures, nothing
+ * it does not have (peak, CPU, peer, counters).
+ */
+static struct rb_result iv_result(const struct rb_point *pt, const struct rb_interval *iv)
 {
-	FILE *f = w->f;
+	struct rb_result x = { .pt = *pt, .iters = iv->ops, .duration_s = iv->duration_s };
+
+	x.has_lat = iv->has_lat;
+	x.lat = iv->lat;
+	x.has_bw = true;
+	x.bw_avg_gbps = iv->bw_gbps;
+	x.bw_peak_gbps = NAN;
+	x.msg_rate_mpps = iv->msg_rate_mpps;
+	return x;
+}
+
+/* The shape columns: slice @idx (1-based; 0 for the point's own row). */
+static void csv_shape(FILE *f, const struct rb_result *res, size_t idx, double start_s)
+{
+	fputc(',', f);
+	if (idx)
+		fprintf(f, "%zu", idx);
+	csv_dbl(f, idx, 3, start_s);
+	csv_dbl(f, res->has_bw_min_iv, 6, res->bw_min_iv_gbps);
+	csv_dbl(f, res->has_rate && !res->rate_pps, 6, res->rate_target);
+	csv_dbl(f, res->has_rate && res->rate_pps, 6, res->rate_target);
+	csv_dbl(f, res->has_rate, 3, res->rate_dev_pct);
+}
+
+static int csv_line(FILE *f, const struct rb_report *r, const struct rb_result *res, size_t idx,
+		    double start_s)
+{
 	char th[16];
 
 	/* csv_str() writes the separator first: skip the row's first one. */
@@ -515,6 +597,7 @@ static int csv_row(struct rb_writer *w, const struct rb_report *r, const struct 
 	csv_dbl(f, res->has_cpu, 3, res->cpu_ns_per_msg);
 	csv_dbl(f, res->has_peer && res->peer_bw_avg_gbps, 6, res->peer_bw_avg_gbps);
 	csv_place(f, res->thread_place ? res->thread_place : &r->place);
+	csv_shape(f, res, idx, start_s);
 	if (by_thread(r))
 		csv_str(f, thread_cell(res, th, sizeof(th)));
 	if (bidir_cols(r))
@@ -522,6 +605,22 @@ static int csv_row(struct rb_writer *w, const struct rb_report *r, const struct 
 	csv_counters(f, r, res);
 	fputc('\n', f);
 	return file_status(f);
+}
+
+/* A point's slices (interval 1, 2, ...), then its own row (interval empty). */
+static int csv_row(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res)
+{
+	struct rb_result x;
+	size_t i;
+	int ret;
+
+	for (i = 0; i < res->niv; i++) {
+		x = iv_result(&res->pt, &res->iv[i]);
+		ret = csv_line(w->f, r, &x, i + 1, res->iv[i].start_s);
+		if (ret)
+			return ret;
+	}
+	return csv_line(w->f, r, res, 0, 0);
 }
 
 static int csv_end(struct rb_writer *w, const struct rb_report *r)
@@ -686,13 +785,15 @@ static void table_cells(const struct rb_report *r, const struct rb_result *res,
 	cell_sig(cell[k], res->has_bidir, res->dir[RB_DIR_S2C].msg_rate_mpps);
 }
 
-static void table_line(FILE *f, const struct tcol *c, int n, char (*cell)[TABLE_CELL])
+/* The cells, aligned, then @tail and the line's end. */
+static void table_line(FILE *f, const struct tcol *c, int n, char (*cell)[TABLE_CELL],
+		       const char *tail)
 {
 	int i;
 
 	for (i = 0; i < n; i++)
 		fprintf(f, "%s%*s", i ? " " : "", c[i].width, cell[i]);
-	fputc('\n', f);
+	fprintf(f, "%s\n", tail);
 }
 
 static const char *local_name(int local)
@@ -745,7 +846,7 @@ static int table_begin(struct rb_writer *w, const struct rb_report *r)
 		memcpy(cell[i], c[i].name, TABLE_CELL);
 		len += c[i].width + (i ? 1 : 0);
 	}
-	table_line(w->f, c, n, cell);
+	table_line(w->f, c, n, cell, "");
 	for (i = 0; i < len; i++)
 		fputc('-', w->f);
 	fputc('\n', w->f);
@@ -754,6 +855,20 @@ static int table_begin(struct rb_writer *w, const struct rb_report *r)
 }
 
 /* One line per point, flushed: rows appear as points finish. */
+/* Under a point: its lowest slice, the rate it reached, that it was cut short. */
+static void table_shape(FILE *f, const struct rb_report *r, const struct rb_result *res)
+{
+	if (res->has_bw_min_iv)
+		fprintf(f, "  # lowest interval bandwidth %.2f %s over %zu interval(s)\n",
+			units_value(r->units, res->bw_min_iv_gbps), units_name(r->units), res->niv);
+	if (res->has_rate)
+		fprintf(f, "  # rate: target %.4g %s, achieved %.4g %s (%+.1f%%)\n",
+			res->rate_target, res->rate_pps ? "Mpps" : "Gb/s", res->rate_achieved,
+			res->rate_pps ? "Mpps" : "Gb/s", res->rate_dev_pct);
+	if (res->cut)
+		fprintf(f, "  # interrupted: what the point measured until the signal\n");
+}
+
 static int table_row(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res)
 {
 	struct tcol c[TABLE_MAX_COLS];
@@ -761,10 +876,29 @@ static int table_row(struct rb_writer *w, const struct rb_report *r, const struc
 	int n = table_columns(r, c);
 
 	table_cells(r, res, cell);
-	table_line(w->f, c, n, cell);
+	table_line(w->f, c, n, cell, "");
+	table_shape(w->f, r, res);
 	/* Under the point: the error counters that moved, the gates it failed. */
 	if (res->flag[0])
 		fprintf(w->f, "  ! %s\n", res->flag);
+	fflush(w->f);
+	return file_status(w->f);
+}
+
+/* A slice, live, in the columns of its point, with when it was. */
+static int table_interval(struct rb_writer *w, const struct rb_report *r, const struct rb_point *pt,
+			  const struct rb_interval *iv, size_t idx)
+{
+	struct tcol c[TABLE_MAX_COLS];
+	char cell[TABLE_MAX_COLS][TABLE_CELL];
+	int n = table_columns(r, c);
+	struct rb_result x = iv_result(pt, iv);
+	char tail[64];
+
+	table_cells(r, &x, cell);
+	snprintf(tail, sizeof(tail), "  [interval %zu: %.2f-%.2f s]", idx + 1, iv->start_s,
+		 iv->start_s + iv->duration_s);
+	table_line(w->f, c, n, cell, tail);
 	fflush(w->f);
 	return file_status(w->f);
 }
@@ -779,7 +913,7 @@ static int table_end(struct rb_writer *w, const struct rb_report *r)
 /* ---- entry points ------------------------------------------------------ */
 
 static const struct rb_writer_ops writer_ops[] = {
-	[RB_FMT_TABLE] = { table_begin, table_row, table_end },
+	[RB_FMT_TABLE] = { table_begin, table_row, table_end, table_interval },
 	[RB_FMT_CSV] = { csv_begin, csv_row, csv_end },
 	[RB_FMT_JSON] = { json_begin, json_row, json_end },
 };

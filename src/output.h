@@ -60,6 +60,13 @@ struct rb_writer_ops {
 	int (*begin)(struct rb_writer *w, const struct rb_report *r);
 	int (*row)(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res);
 	int (*end)(struct rb_writer *w, const struct rb_report *r);
+	/*
+	 * Optional: slice @idx (0-based) of the point @pt being measured, as
+	 * it ends (the table prints it live; CSV and JSON write the slices
+	 * with their point's row).
+	 */
+	int (*interval)(struct rb_writer *w, const struct rb_report *r, const struct rb_point *pt,
+			const struct rb_interval *iv, size_t idx);
 };
 
 struct rb_writer {

@@ -5,6 +5,7 @@
 
 #include "opts.h"
 #include "plan.h"
+#include "shape.h"
 #include "sweep.h"
 #include "bench.h"
 
@@ -168,14 +169,51 @@ static int check_transport(const struct rb_params *p, const struct rb_bench *t, 
 	return 0;
 }
 
+/*
+ * How a point ends (-n, -D SEC or -D 0), its intervals and its pace: the
+ * plan's fields, whoever sent them.
+ */
+static int check_shape(const struct rb_params *p, const struct rb_bench *t, char *err, size_t len)
+{
+	if ((p->iters != 0) + (p->duration_s != 0) + (p->forever != 0) != 1)
+		return fail(err, len, "-n/--iters and -D/--duration exclude each other%s",
+			    p->iters || p->duration_s || p->forever ? ""
+								    : " (and one of them is "
+								      "needed)");
+	if (p->forever > 1)
+		return fail(err, len, "-D 0: bad flag %u", p->forever);
+	if (p->forever && rb_plan_count(p) != 1)
+		return fail(err, len,
+			    "-D 0 measures one point until it is stopped; this sweep has %zu",
+			    rb_plan_count(p));
+	if (p->interval_ms &&
+	    (p->interval_ms < RB_INTERVAL_MS_MIN || p->interval_ms > RB_INTERVAL_MS_MAX))
+		return fail(err, len, "--interval %u ms is out of range (%d..%d ms)",
+			    p->interval_ms, RB_INTERVAL_MS_MIN, RB_INTERVAL_MS_MAX);
+	if (p->interval_ms && p->duration_s && p->interval_ms > p->duration_s * 1000ULL)
+		return fail(err, len, "--interval %.3g s is longer than -D/--duration %u s",
+			    p->interval_ms / 1000.0, p->duration_s);
+	if (p->rate_unit && t->mode != RB_MODE_BW)
+		return fail(err, len,
+			    "--rate paces bandwidth tests; %s measures one message at a time",
+			    t->name);
+	/* Slices and pacing are the one-way stream's; -b has its own loop. */
+	if (p->bidir && (p->interval_ms || p->rate_unit || p->forever))
+		return fail(err, len, "-b/--bidirectional does not go with %s",
+			    p->interval_ms ? "--interval"
+			    : p->rate_unit ? "--rate"
+					   : "-D 0");
+	return rb_rate_check(p->rate, p->rate_unit, err, len);
+}
+
 /* Rules between options; each message names both sides. */
 static int check_cross(const struct rb_params *p, const struct rb_bench *t, char *err, size_t len)
 {
 	uint32_t i, j;
+	int ret = check_shape(p, t, err, len);
 
-	if (!p->iters == !p->duration_s)
-		return fail(err, len, "-n/--iters and -D/--duration exclude each other%s",
-			    p->iters ? "" : " (and one of them is needed)");
+	if (ret)
+		return ret;
 	if (t->fixed_size && (p->size.n != 1 || p->size.v[0] != t->fixed_size))
 		return fail(err, len, "-s/--size: %s messages are %u bytes; omit -s or give %u",
 			    t->name, t->fixed_size, t->fixed_size);

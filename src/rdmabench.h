@@ -77,7 +77,17 @@ struct rb_params {
 	uint32_t threads;  /* --threads: the run's measuring threads (1..) */
 	uint32_t thread;   /* which of them this connection is (0..threads-1) */
 	uint8_t bidir;	   /* -b: both sides stream to each other (wire v4) */
+	/* Traffic shape (wire v4): a row every interval_ms (0: none); -D 0
+	 * (forever) measures one point until SIGINT/SIGTERM; the client
+	 * paces posts to rate (enum rb_rate_unit per second; 0: as fast as
+	 * it can). */
+	uint32_t interval_ms;
+	uint8_t forever;
+	uint8_t rate_unit;
+	uint64_t rate;
 };
+
+enum rb_rate_unit { RB_RATE_NONE, RB_RATE_BPS, RB_RATE_PPS };
 
 /* A repeatable option's values, in the order given. */
 #define RB_LIST_MAX  32
@@ -158,6 +168,15 @@ struct rb_dir_result {
 	double bw_avg_gbps, bw_peak_gbps, msg_rate_mpps;
 };
 
+/* One --interval slice of a point, as the client measured it. */
+struct rb_interval {
+	double start_s, duration_s; /* since the point's measured start */
+	uint64_t ops;
+	double bw_gbps, msg_rate_mpps;
+	bool has_lat;
+	struct rb_lat_summary lat;
+};
+
 /* What one point measured.  has_* say which metrics apply. */
 struct rb_result {
 	struct rb_point pt;
@@ -178,6 +197,18 @@ struct rb_result {
 	 */
 	bool has_bidir;
 	struct rb_dir_result dir[2];
+	/* --interval: the point's slices (owned by whoever keeps the result:
+	 * malloc'd, freed with rb_result_free()); the lowest slice bandwidth. */
+	struct rb_interval *iv;
+	size_t niv;
+	bool has_bw_min_iv;
+	double bw_min_iv_gbps;
+	/* --rate: the target, in Gb/s or Mpps (rate_pps), what was achieved in
+	 * the same unit, and the difference in percent of the target. */
+	bool has_rate, rate_pps;
+	double rate_target, rate_achieved, rate_dev_pct;
+	/* The point was cut short by SIGINT/SIGTERM: what it measured until then. */
+	bool cut;
 	/* Diagnostics: the point's JSON members for counters and --expect (a
 	 * json_t object owned by whoever keeps the result, or NULL), and what
 	 * the table flags ("" when nothing). */
@@ -223,6 +254,11 @@ extern int rb_quiet;
 
 /* The signal that ended the run (main.c sets it), or 0. */
 extern volatile sig_atomic_t rb_interrupted;
+/*
+ * -D 0: while rb_stop_armed, the first SIGINT/SIGTERM goes to rb_stop_asked
+ * instead, and ends the point being measured as -D would.
+ */
+extern volatile sig_atomic_t rb_stop_armed, rb_stop_asked;
 
 /* The atomic operation as the wire and the outputs spell it. */
 const char *rb_op_name(enum rb_atomic_op op);

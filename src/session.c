@@ -277,6 +277,7 @@ static void close_resources(struct session *s)
 		rb_place_free(r->buf, s->buf_len);
 	rb_dev_close(&r->dev);
 	rb_samples_free(&r->lat);
+	rb_iv_free(r);
 	rb_wrs_free(r);
 }
 
@@ -518,6 +519,20 @@ static int check_outputs(const struct rb_local *c)
 	return 0;
 }
 
+/* stdout's writer, begun once; its first line replaces a progress line. */
+static void out_begin(struct session *s)
+{
+	if (s->progress) {
+		fputs("\r\033[K", stderr);
+		s->progress = false;
+	}
+	if (s->out_begun)
+		return;
+	rb_writer_init(&s->out, (enum rb_format)s->l->format, stdout);
+	s->out.ops->begin(&s->out, &s->rep);
+	s->out_begun = true;
+}
+
 /* Keep a finished point: print it, and rewrite the files whole. */
 static int emit(struct session *s, const struct rb_result *res)
 {
@@ -532,18 +547,37 @@ static int emit(struct session *s, const struct rb_result *res)
 		s->l->on_point(s->l->on_point_ctx, res, &s->rep);
 		return write_files(s, false);
 	}
-	/* The row replaces the progress line when both share a terminal. */
-	if (s->progress) {
-		fputs("\r\033[K", stderr);
-		s->progress = false;
-	}
-	if (!s->out_begun) {
-		rb_writer_init(&s->out, (enum rb_format)s->l->format, stdout);
-		s->out.ops->begin(&s->out, &s->rep);
-		s->out_begun = true;
-	}
+	out_begin(s);
 	s->out.ops->row(&s->out, &s->rep, res);
 	return write_files(s, false);
+}
+
+/* --interval: a slice of the point being measured, on stdout as it ends. */
+static void show_interval(void *ctx, const struct rb_run *r, const struct rb_interval *iv)
+{
+	struct session *s = ctx;
+
+	if (s->l->on_point)
+		return;
+	out_begin(s);
+	if (s->out.ops->interval)
+		s->out.ops->interval(&s->out, &s->rep, &r->pt, iv, r->niv - 1);
+}
+
+/*
+ * A point cut short by a signal (-EINTR): report what it measured until
+ * then, from this side's figures alone, and its intervals.  Still -EINTR.
+ */
+static int cut_point(struct session *s)
+{
+	struct rb_run *r = &s->run;
+	struct rb_result res;
+
+	if (!rb_run_cut(r) || rb_iv_finish(r) || r->t->report(r, &res))
+		return -EINTR;
+	res.cut = true;
+	emit(s, &res);
+	return -EINTR;
 }
 
 /*
@@ -592,6 +626,7 @@ static int point_start(struct session *s, uint32_t i)
 	r->stopped = r->stop_sent = false;
 	r->stop_count = 0;
 	r->verify_status = 0;
+	rb_iv_free(r);
 	ret = rb_wrs_prepare(r);
 	if (!ret && r->t->prepare)
 		ret = r->t->prepare(r);
@@ -652,11 +687,18 @@ static int client_point(struct session *s, uint32_t i)
 		ret = s->l->thread_hooks->point(s->l->thread_hooks->ctx, i);
 	if (!ret)
 		ret = ctl->barrier(&s->ctl, i);
+	/* -D 0: the first signal ends this point (main.c). */
+	rb_stop_armed = s->p.forever;
 	if (!ret)
 		ret = r->t->run(r);
+	rb_stop_armed = 0;
+	if (ret == -EINTR)
+		return cut_point(s);
 	/* A mismatch in what this side received (reads, -b). */
 	if (!ret)
 		ret = r->verify_status;
+	if (!ret)
+		ret = rb_iv_finish(r);
 	if (ret)
 		return ret;
 	rb_diag_after(&s->diag);
@@ -845,6 +887,9 @@ static int client_points(struct session *s)
 
 static int exit_code(struct session *s, int ret)
 {
+	/* -D 0 ended by its signal: the point is whole, the exit says how it ended. */
+	if (!ret && rb_stop_asked && !rb_interrupted)
+		return 128 + rb_stop_asked;
 	if (!ret)
 		return s->diag.failed ? RB_EXIT_EXPECT : RB_EXIT_OK;
 	if (rb_interrupted)
@@ -870,6 +915,8 @@ static void session_init(struct session *s, const struct rb_bench *t, const stru
 	rb_ctl_oob_init(&s->ctl, &s->oob, role);
 	s->run.ctl = &s->ctl;
 	s->run.timeout_ns = (uint64_t)c->timeout_s * 1000000000ULL;
+	s->run.on_interval = show_interval;
+	s->run.iv_ctx = s;
 	gethostname(s->host, sizeof(s->host) - 1);
 	srand48((long)rb_now_ns() ^ getpid());
 	rb_ticks_per_ms(); /* calibrate now, not inside a measured wait */
@@ -887,8 +934,10 @@ static int session_end(struct session *s, int ret)
 	rb_cm_close(&s->cm);
 	rb_oob_close(&s->oob);
 	json_decref(s->rep.recommendation);
-	for (i = 0; i < s->nres; i++)
+	for (i = 0; i < s->nres; i++) {
 		json_decref(s->res[i].diag);
+		rb_result_free(&s->res[i]);
+	}
 	free(s->res);
 	return ret ? ret : wret;
 }

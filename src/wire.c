@@ -146,6 +146,10 @@ int rb_pack_params(const struct rb_params *m, uint8_t *buf, size_t cap)
 	put_be(&c, m->threads, 4);
 	put_be(&c, m->thread, 4);
 	put_be(&c, m->bidir, 1);
+	put_be(&c, m->interval_ms, 4);
+	put_be(&c, m->forever, 1);
+	put_be(&c, m->rate_unit, 1);
+	put_be(&c, m->rate, 8);
 	return wdone(&c);
 }
 
@@ -181,6 +185,10 @@ int rb_unpack_params(const uint8_t *buf, size_t len, struct rb_params *m)
 	m->threads = (uint32_t)get_be(&c, 4);
 	m->thread = (uint32_t)get_be(&c, 4);
 	m->bidir = (uint8_t)get_be(&c, 1);
+	m->interval_ms = (uint32_t)get_be(&c, 4);
+	m->forever = (uint8_t)get_be(&c, 1);
+	m->rate_unit = (uint8_t)get_be(&c, 1);
+	m->rate = get_be(&c, 8);
 	return rdone(&c);
 }
 

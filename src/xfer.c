@@ -8,6 +8,7 @@
 #include "xfer.h"
 
 volatile sig_atomic_t rb_interrupted;
+volatile sig_atomic_t rb_stop_armed, rb_stop_asked;
 bool rb_hook_bad_verify;
 
 int rb_verify_bytes(struct rb_run *r, const uint8_t *p, uint64_t len, uint64_t it)
@@ -328,14 +329,17 @@ static int check_peer(struct rb_run *r, int wait_ms)
 uint64_t rb_ticks_per_ms(void)
 {
 	static uint64_t tpm;
-	uint64_t t0, k0;
+	uint64_t t0, k0, t1;
 
 	if (!tpm) {
 		t0 = rb_now_ns();
 		k0 = rb_ticks();
-		while (rb_now_ns() - t0 < 2000000)
-			;
-		tpm = (rb_ticks() - k0) / 2;
+		do
+			t1 = rb_now_ns();
+		while (t1 - t0 < 2000000);
+		/* Over the time that passed: a preemption must not inflate it
+		 * (--interval and --rate count on it). */
+		tpm = (rb_ticks() - k0) * 1000000 / (t1 - t0);
 		if (!tpm)
 			tpm = 1;
 	}
@@ -391,9 +395,12 @@ bool rb_point_ended(struct rb_run *r, uint64_t it)
 		return false;
 	if (r->p->iters)
 		return it >= r->p->warmup + r->p->iters;
+	if (r->p->forever)
+		return it > r->p->warmup && rb_stop_asked;
 	if (it < r->next_clock)
 		return false;
-	r->next_clock = it + 64;
+	/* Paced, iterations are slow: -D must not overshoot by 64 of them. */
+	r->next_clock = it + (r->paced ? 1 : 64);
 	return it > r->p->warmup &&
 	       rb_now_ns() - r->t0 >= (uint64_t)r->p->duration_s * 1000000000ULL;
 }
@@ -413,6 +420,27 @@ int rb_wait_room(struct rb_run *r, uint32_t qi, uint32_t k, uint64_t *done)
 	return 0;
 }
 
+/*
+ * The first interval starts with the measured interval (client only).
+ * Slices are due on CLOCK_MONOTONIC_RAW; the ticks only say when to look
+ * at it, about 16 times a slice, so that a tick rate misjudged over the
+ * 2 ms calibration (a VM, a preempted start) moves no boundary.
+ */
+static void iv_start(struct rb_run *r)
+{
+	r->iv_next = UINT64_MAX;
+	if (!r->p->interval_ms || r->role != RB_ROLE_CLIENT)
+		return;
+	r->iv_len = r->p->interval_ms * 1000000ULL;
+	r->iv_step = r->p->interval_ms * rb_ticks_per_ms() / 16;
+	r->iv_due = r->t0 + r->iv_len;
+	r->iv_k0 = r->k0;
+	r->iv_t0 = r->t0;
+	r->iv_ops0 = 0;
+	r->iv_lat0 = 0;
+	r->iv_next = r->k0 + r->iv_step;
+}
+
 /* CPU time is read inside the wall-clock interval, never around it. */
 static void mark_start(struct rb_run *r)
 {
@@ -420,6 +448,94 @@ static void mark_start(struct rb_run *r)
 	r->k0 = rb_ticks();
 	r->cpu0 = rb_thread_cpu_ns();
 	r->next_clock = 0;
+	iv_start(r);
+}
+
+/* Keep slice @iv of the point, and tell the session. */
+static int iv_keep(struct rb_run *r, const struct rb_interval *iv)
+{
+	struct rb_interval *n;
+
+	if (r->niv == r->iv_cap) {
+		n = realloc(r->iv, (r->iv_cap ? r->iv_cap * 2 : 16) * sizeof(*n));
+		if (!n)
+			return -ENOMEM;
+		r->iv = n;
+		r->iv_cap = r->iv_cap ? r->iv_cap * 2 : 16;
+	}
+	r->iv[r->niv++] = *iv;
+	if (r->on_interval)
+		r->on_interval(r->iv_ctx, r, iv);
+	return 0;
+}
+
+/* The slice from the last close to (@k ticks, @t ns, @ops operations). */
+static int iv_make(struct rb_run *r, uint64_t k, uint64_t t, uint64_t ops)
+{
+	struct rb_interval iv = { 0 };
+	struct rb_samples slice = { .v = r->lat.v ? r->lat.v + r->iv_lat0 : NULL,
+				    .n = r->lat.n - r->iv_lat0 };
+	uint64_t ns = t > r->iv_t0 ? t - r->iv_t0 : 0;
+	int ret = 0;
+
+	iv.start_s = (double)(r->iv_t0 - r->t0) / 1e9;
+	iv.duration_s = (double)ns / 1e9;
+	iv.ops = ops - r->iv_ops0;
+	iv.bw_gbps = rb_gbps(iv.ops * r->pt.size, ns);
+	iv.msg_rate_mpps = ns ? (double)iv.ops * 1e3 / (double)ns : 0;
+	/* Percentiles of this slice only: sorting it in place loses nothing. */
+	if (slice.n && k > r->iv_k0) {
+		ret = rb_lat_summarize(
+			&slice, r->t->lat_scale * (double)ns / (double)(k - r->iv_k0), &iv.lat);
+		iv.has_lat = !ret;
+	}
+	return ret ? ret : iv_keep(r, &iv);
+}
+
+int rb_iv_close(struct rb_run *r, uint64_t k, uint64_t ops)
+{
+	uint64_t t = rb_now_ns();
+	int ret;
+
+	r->iv_next = k + r->iv_step;
+	if (t < r->iv_due)
+		return 0;
+	ret = iv_make(r, k, t, ops);
+	/* Look 16 times a slice at the rate the ticks really went. */
+	if (k > r->iv_k0 && t > r->iv_t0)
+		r->iv_step = (uint64_t)((double)(k - r->iv_k0) / (double)(t - r->iv_t0) *
+					(double)r->iv_len / 16) +
+			     1;
+	r->iv_next = k + r->iv_step;
+	r->iv_k0 = k;
+	r->iv_t0 = t;
+	r->iv_ops0 = ops;
+	r->iv_lat0 = r->lat.n;
+	/* On the schedule, unless a stall passed it: no burst of empty slices. */
+	r->iv_due += r->iv_len;
+	if (r->iv_due <= t)
+		r->iv_due = t + r->iv_len;
+	return ret;
+}
+
+int rb_iv_finish(struct rb_run *r)
+{
+	int ret = 0;
+
+	if (r->iv_next == UINT64_MAX)
+		return 0;
+	r->iv_next = UINT64_MAX;
+	/* The remainder, unless it is an empty sliver. */
+	if (r->t1 > r->iv_t0 && (r->ops > r->iv_ops0 || (r->t1 - r->iv_t0) * 2 >= r->iv_len))
+		ret = iv_make(r, r->k1, r->t1, r->ops);
+	return ret;
+}
+
+void rb_iv_free(struct rb_run *r)
+{
+	free(r->iv);
+	r->iv = NULL;
+	r->niv = r->iv_cap = 0;
 }
 
 static void mark_end(struct rb_run *r)
@@ -434,6 +550,27 @@ double rb_ns_per_tick(const struct rb_run *r)
 	if (r->k1 <= r->k0 || r->t1 <= r->t0)
 		return 1.0;
 	return (double)(r->t1 - r->t0) / (double)(r->k1 - r->k0);
+}
+
+bool rb_run_cut(struct rb_run *r)
+{
+	if (!r->t0)
+		return false; /* still in the warmup */
+	if (!r->t1) {
+		/* A one-at-a-time loop: each sample is one finished operation. */
+		mark_end(r);
+		r->ops = r->lat.n;
+	}
+	return r->ops > 0;
+}
+
+/* One round trip that began at @t: its sample, and maybe an interval's end. */
+static inline int lat_sample(struct rb_run *r, uint64_t t)
+{
+	uint64_t k = rb_ticks();
+	int ret = rb_samples_push(&r->lat, k - t);
+
+	return ret ? ret : rb_iv_tick(r, k, r->lat.n);
 }
 
 /*
@@ -455,7 +592,7 @@ static int pingpong_client(struct rb_run *r, int (*wait)(struct rb_run *, uint64
 		if (!ret)
 			ret = wait(r, it);
 		if (!ret && it >= r->p->warmup)
-			ret = rb_samples_push(&r->lat, rb_ticks() - t);
+			ret = lat_sample(r, t);
 		if (ret)
 			return ret < 0 ? ret : -EPROTO;
 	}
@@ -542,7 +679,7 @@ int rb_run_oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it))
 		if (!ret)
 			ret = reap_until(r, &done, it + 1, "a completion");
 		if (!ret && it >= r->p->warmup)
-			ret = rb_samples_push(&r->lat, rb_ticks() - t);
+			ret = lat_sample(r, t);
 		if (!ret && check)
 			ret = check(r, it);
 		if (ret)
@@ -570,7 +707,19 @@ static bool last_chain_of_qp(const struct rb_run *r, const struct stream *s, uin
 	return s->count && j + r->pt.qps >= total;
 }
 
-/* Post the next chain if its QP has room; returns 1 when it did. */
+/*
+ * Waiting for --rate's tokens is progress, not idleness; the server still
+ * hears from a client whose posts are too sparse to carry the heartbeat.
+ * Returns 2 (nothing posted, but not stuck) or -errno.
+ */
+static int pace_wait(struct rb_run *r)
+{
+	int ret = rb_heartbeat_send(r);
+
+	return ret ? ret : 2;
+}
+
+/* Post the next chain if its QP has room; returns 1 when it did, 2 when --rate held it. */
 static int stream_post(struct rb_run *r, struct stream *s)
 {
 	uint32_t qi = (uint32_t)(s->chains % r->pt.qps), k = r->pt.batch;
@@ -583,6 +732,8 @@ static int stream_post(struct rb_run *r, struct stream *s)
 		k = (uint32_t)(s->count - s->posted);
 	if (q->depth - q->used < k)
 		return 0;
+	if (r->paced && s->measure && !rb_pace_take(&r->pace, rb_now_ns(), k))
+		return pace_wait(r);
 	ret = rb_post_chain(r, qi, k, r->total + s->posted, last_chain_of_qp(r, s, s->chains));
 	if (ret)
 		return ret;
@@ -620,12 +771,26 @@ static bool stream_more(struct rb_run *r, const struct stream *s)
 	return !rb_point_ended(r, r->p->warmup + 1 + s->chains);
 }
 
+/*
+ * Nothing came back: an interval ends on time even while completions
+ * stall (a flaky link shows as a slice with little in it), then the idle
+ * checks.  Without --interval the clock is not read here.
+ */
+static int stream_idle(struct rb_run *r, struct stream *s, struct rb_idle *idle)
+{
+	int ret;
+
+	if (r->iv_next != UINT64_MAX && s->measure && (ret = rb_iv_tick(r, rb_ticks(), s->done)))
+		return ret;
+	return rb_idle_check(r, idle, "completions");
+}
+
 static int stream_phase(struct rb_run *r, struct stream *s)
 {
 	struct rb_idle idle = { 0 };
 	bool more = true;
 	uint64_t before;
-	int n, posted;
+	int n, posted, ret;
 
 	while (more || s->done < s->posted) {
 		if (rb_interrupted)
@@ -637,8 +802,13 @@ static int stream_phase(struct rb_run *r, struct stream *s)
 		posted = more ? stream_post(r, s) : 0;
 		if (posted < 0)
 			return posted;
-		if (s->done != before && s->measure)
-			rb_bw_window_mark(&r->win, rb_ticks(), s->done * r->pt.size);
+		if (s->done != before && s->measure) {
+			uint64_t k = rb_ticks();
+
+			rb_bw_window_mark(&r->win, k, s->done * r->pt.size);
+			if ((ret = rb_iv_tick(r, k, s->done)))
+				return ret;
+		}
 		if (more && !(more = stream_more(r, s)) && !s->count) {
 			n = stream_cover_tails(r, s);
 			if (n)
@@ -646,7 +816,7 @@ static int stream_phase(struct rb_run *r, struct stream *s)
 		}
 		if (n || posted)
 			rb_idle_reset(&idle);
-		else if ((n = rb_idle_check(r, &idle, "completions")))
+		else if ((n = stream_idle(r, s, &idle)))
 			return n;
 	}
 	return 0;
@@ -665,6 +835,10 @@ int rb_run_stream(struct rb_run *r)
 	r->total = warm.posted;
 	mark_start(r);
 	rb_bw_window_init(&r->win, r->k0);
+	r->paced = r->p->rate_unit && r->role == RB_ROLE_CLIENT;
+	if (r->paced)
+		rb_pace_init(&r->pace, rb_rate_msgs_per_s(r->p->rate, r->p->rate_unit, r->pt.size),
+			     1e9, r->pt.tx_depth, r->t0);
 	ret = stream_phase(r, &meas);
 	mark_end(r);
 	r->ops = meas.done;
@@ -839,6 +1013,17 @@ static void report_bw(struct rb_run *r, struct rb_result *res, uint64_t ns)
 	res->msg_rate_mpps = ns ? (double)r->ops * 1e3 / (double)ns : 0;
 }
 
+/* The client's intervals (the result takes them) and the rate reached. */
+static void report_shape(struct rb_run *r, struct rb_result *res)
+{
+	res->iv = r->iv;
+	res->niv = r->niv;
+	r->iv = NULL;
+	r->niv = r->iv_cap = 0;
+	rb_bw_min_interval(res, r->p->interval_ms);
+	rb_rate_report(res, r->p->rate, r->p->rate_unit);
+}
+
 int rb_report_generic(struct rb_run *r, struct rb_result *res)
 {
 	uint64_t ns = r->t1 > r->t0 ? r->t1 - r->t0 : 0;
@@ -859,6 +1044,8 @@ int rb_report_generic(struct rb_run *r, struct rb_result *res)
 	if (r->t->mode == RB_MODE_BW &&
 	    (r->role == RB_ROLE_CLIENT || r->bidir || r->t->server_reports_bw))
 		report_bw(r, res, ns);
+	if (r->role == RB_ROLE_CLIENT)
+		report_shape(r, res);
 	res->has_cpu = ns > 0;
 	res->cpu_util_pct = ns ? (double)(r->cpu1 - r->cpu0) * 100.0 / (double)ns : 0;
 	res->cpu_ns_per_msg = r->ops ? (double)(r->cpu1 - r->cpu0) / (double)r->ops : 0;

@@ -11,6 +11,7 @@
 #include <infiniband/verbs.h>
 
 #include "ctl.h"
+#include "shape.h"
 #include "stats.h"
 #include "bench.h"
 #include "verbs.h"
@@ -85,6 +86,23 @@ struct rb_run {
 	uint64_t hb_next;  /* ticks: when the next heartbeat is due */
 	uint64_t heard;	   /* server: when the client was last heard, ns */
 	uint64_t k_last;   /* lossy: ticks of the last receive */
+
+	/* --interval (client only): the slice being measured. */
+	uint64_t iv_next; /* ticks: the next look at the clock; UINT64_MAX: none */
+	uint64_t iv_step; /* ticks between looks */
+	uint64_t iv_len;  /* ns per interval */
+	uint64_t iv_due;  /* ns: when the slice ends */
+	uint64_t iv_k0, iv_t0, iv_ops0;
+	size_t iv_lat0; /* its first latency sample */
+	struct rb_interval *iv;
+	size_t niv, iv_cap;
+	/* Told of each interval as it ends (the session prints it), or NULL. */
+	void (*on_interval)(void *ctx, const struct rb_run *r, const struct rb_interval *iv);
+	void *iv_ctx;
+	/* --rate (client, streaming loops): the pace of the posts, on
+	 * CLOCK_MONOTONIC_RAW: read only while pacing, never calibrated. */
+	bool paced;
+	struct rb_pace pace;
 };
 
 /*
@@ -272,6 +290,38 @@ int rb_report_generic(struct rb_run *r, struct rb_result *res);
  * iterations: -n counted, or -D elapsed (the clock is read every 64).
  */
 bool rb_point_ended(struct rb_run *r, uint64_t it);
+
+/*
+ * Intervals.  The loops call rb_iv_tick() where they read the clock anyway
+ * (a completion, a latency sample), with the measured operations so far;
+ * without --interval it is one comparison against UINT64_MAX.
+ * rb_iv_close() reads the wall clock and, when the slice is due, ends it:
+ * its figures (latency percentiles over the slice's samples, stats.c) go
+ * to r->iv[] and r->on_interval.  Returns 0 or -ENOMEM.
+ */
+int rb_iv_close(struct rb_run *r, uint64_t k, uint64_t ops);
+
+static inline int rb_iv_tick(struct rb_run *r, uint64_t k, uint64_t ops)
+{
+	return k < r->iv_next ? 0 : rb_iv_close(r, k, ops);
+}
+
+/*
+ * rb_iv_finish() - after the point's end (t1, k1, ops set): the last
+ * slice, however short, when it holds operations.  Idempotent.
+ */
+int rb_iv_finish(struct rb_run *r);
+
+/*
+ * rb_run_cut() - a client loop that returned early (-EINTR): end the
+ * measured interval where it stopped, with the operations whose
+ * completions arrived, so that what was measured can be reported.
+ * Returns whether anything was measured.
+ */
+bool rb_run_cut(struct rb_run *r);
+
+/* rb_iv_free() - the point's intervals, when nobody took them. */
+void rb_iv_free(struct rb_run *r);
 
 /* rb_ns_per_tick() - the tick length calibrated over the last point. */
 double rb_ns_per_tick(const struct rb_run *r);

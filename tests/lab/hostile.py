@@ -36,11 +36,12 @@ def axis(*vals):
 def params(test="write_bw", size=(65536,), batch=(1,), signal=(64,), qps=(1,), tx=(128,),
            iters=100, duration=0, warmup=10, rx=512, inline=0, outstanding=0, mtu=0, op=0,
            transport=0, sl=0, tclass=0, flow_label=0, hugepages=0, odp=0, mr_per_qp=0, srq=0,
-           bidir=0):
+           bidir=0, interval_ms=0, forever=0, rate_unit=0, rate=0):
     return (s16(test) + axis(*size) + axis(*batch) + axis(*signal) + axis(*qps) + axis(*tx) +
             struct.pack(">QIQIIIIBBBBBBIBBBBIIB", iters, duration, warmup, rx, inline, outstanding,
                         mtu, op, 0, 0, transport, sl, tclass, flow_label, hugepages, odp,
-                        mr_per_qp, srq, 1, 0, bidir))
+                        mr_per_qp, srq, 1, 0, bidir) +
+            struct.pack(">IBBQ", interval_ms, forever, rate_unit, rate))
 
 
 def hello(test="write_bw"):
@@ -90,6 +91,9 @@ PLANS = {
     "mrq_oom": dict(qps=(64,), size=(64 << 20,), mr_per_qp=1),
     "bidirlat": dict(test="write_lat", signal=(1,), bidir=1),
     "bidir2": dict(bidir=2),
+    "ratenounit": dict(rate=1000),
+    "foreversweep": dict(iters=0, forever=1, size=(64, 128)),
+    "interval99": dict(interval_ms=99),
 }
 
 

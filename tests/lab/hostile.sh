@@ -28,8 +28,8 @@ srv=$!
 
 echo "$(date +%T) Bad plans and bad frames" >>"$OUT/phases"
 # Bad plans and bad frames, one connection each, then 20 at once.
-$H batch0 qps0 size0 bigsize qps100000 signal0 oom bidirlat bidir2 badtest truncated version \
-	hugelen http srq_write odp2 mrq_oom >"$OUT/hostile.txt" 2>&1
+$H batch0 qps0 size0 bigsize qps100000 signal0 oom bidirlat bidir2 ratenounit foreversweep \
+	interval99 badtest truncated version hugelen http srq_write odp2 mrq_oom >"$OUT/hostile.txt" 2>&1
 $H flood >"$OUT/flood.txt" 2>&1
 solo after_hostile write_bw --cpu none --verify -n 200 192.0.2.1 --json "$OUT/after_hostile.json"
 
@@ -181,6 +181,9 @@ want bidirlat "ERROR server: .*-b/--bidirectional does not apply to write_lat"
 want bidir2 "ERROR server: .*-b/--bidirectional 2 is out of range"
 want badtest "ERROR server: .*does not know"
 want truncated "ERROR server: .*closed the connection\|closed"
+want ratenounit "ERROR server: .*--rate 1000 has no unit"
+want foreversweep "ERROR server: .*-D 0 measures one point until it is stopped; this sweep has 2"
+want interval99 "ERROR server: .*--interval 99 ms is out of range"
 want version "ERROR server: .*wire protocol v99, this rdmabench speaks v4"
 want hugelen "ERROR server: .*exceeds the 65536-byte cap"
 want http "ERROR server: .*not rdmabench\|ERROR server"

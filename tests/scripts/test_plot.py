@@ -72,6 +72,14 @@ class Parsing(unittest.TestCase):
         self.assertEqual(d.rows[0].m, {3: 0.0})
         self.assertEqual(d.rows[1].m, {0: 15.0, 1: 2.0, 3: 3.0, 4: 0.5})
 
+    def test_interval_rows_are_not_points(self):
+        # rdmabench --interval: slices (interval 1, 2) before their point's row
+        text = ("test,size,lat_p50_us,interval\n"
+                "send_lat,64,9,1\nsend_lat,64,7,2\nsend_lat,64,8,\n")
+        d = parse(text)
+        self.assertEqual([(r.size, r.m) for r in d.rows], [(64.0, {0: 8.0})])
+        self.assertEqual(d.skipped, [])
+
     def test_quoted_fields(self):
         d = parse('test,size,cpus,lat_p50_us\nsend_lat,64,"0,2",1.5\n')
         self.assertEqual(d.rows[0].m, {0: 1.5})

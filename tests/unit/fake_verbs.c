@@ -429,6 +429,7 @@ void fake_run_free(struct rb_run *r)
 {
 	rb_wrs_free(r);
 	rb_samples_free(&r->lat);
+	rb_iv_free(r);
 	free(r->buf);
 	r->buf = NULL;
 }

@@ -83,7 +83,11 @@ static const struct want wants[] = {
 	{ "size", 's', RB_OPT_AXIS, PRM(size), 0, 1, 1ULL << 30, false, true, NULL, T_TESTS },
 	{ "all", 'a', RB_OPT_FLAG, CLI(all), 0, 0, 1, false, false, NULL, W_NOATOMIC },
 	{ "iters", 'n', RB_OPT_U64, PRM(iters), 0, 1, 1ULL << 40, false, true, NULL, T_TESTS },
-	{ "duration", 'D', RB_OPT_U32, PRM(duration_s), 0, 1, 86400, false, false, NULL, T_TESTS },
+	{ "duration", 'D', RB_OPT_U32, PRM(duration_s), 0, 0, 86400, false, false, NULL, T_TESTS },
+	{ "interval", 0, RB_OPT_STR, CLI(interval_arg), sizeof(((struct rb_cli *)0)->interval_arg),
+	  0, 0, false, false, NULL, T_TESTS },
+	{ "rate", 0, RB_OPT_STR, CLI(rate_arg), sizeof(((struct rb_cli *)0)->rate_arg), 0, 0, false,
+	  false, NULL, T_BW },
 	{ "warmup", 0, RB_OPT_U64, PRM(warmup), 0, 0, 1ULL << 32, false, true, NULL, T_TESTS },
 	{ "tx-depth", 't', RB_OPT_AXIS, PRM(tx_depth), 0, 1, 32768, false, true, NULL, T_TESTS },
 	{ "rx-depth", 'r', RB_OPT_U32, PRM(rx_depth), 0, 1, 32768, false, true, NULL,
@@ -649,27 +653,49 @@ static void row_axis(const struct want *w)
 	}
 }
 
+/* String rows that check their syntax: a value they take, one they refuse. */
+static const struct {
+	const char *lname, *good, *bad, *why;
+} str_syntax[] = {
+	/* a list of names, each at most 47 */
+	{ "counters", "sent_pkts,rcvd_pkts", "sent_pkts,,x", NULL },
+	{ "interval", "0.5", "0.05", "out of range" },
+	{ "rate", "10Gbps", "10GBps", "bytes per second are not taken" },
+};
+
+static int str_syntax_of(const struct want *w)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(str_syntax) / sizeof(str_syntax[0]); i++)
+		if (!strcmp(str_syntax[i].lname, w->lname))
+			return (int)i;
+	return -1;
+}
+
 static void row_str(const struct want *w)
 {
 	char lopt[40], sopt[4], arg[512];
 	struct rb_cli c;
+	int k = str_syntax_of(w);
 
 	assert_true(w->size < sizeof(arg));
 	snprintf(lopt, sizeof(lopt), "--%s", w->lname);
 
-	/* --counters checks its syntax: a list of names, each at most 47. */
-	if (!strcmp(w->lname, "counters")) {
-		row_accepts(&c, w, lopt, "sent_pkts,rcvd_pkts");
-		assert_string_equal(str_at(&c, w), "sent_pkts,rcvd_pkts");
-		row_rejects(w, "sent_pkts,,x", NULL);
+	if (k >= 0) {
+		row_accepts(&c, w, lopt, str_syntax[k].good);
+		assert_string_equal(str_at(&c, w), str_syntax[k].good);
+		row_rejects(w, str_syntax[k].bad, str_syntax[k].why);
 	} else {
 		memset(arg, 'a', w->size - 1);
 		arg[w->size - 1] = '\0';
 		row_accepts(&c, w, lopt, arg);
 		assert_string_equal(str_at(&c, w), arg);
 	}
-	row_accepts(&c, w, lopt, "mlx5_0");
-	assert_string_equal(str_at(&c, w), "mlx5_0");
+	if (k < 1) { /* --counters takes a counter's name too */
+		row_accepts(&c, w, lopt, "mlx5_0");
+		assert_string_equal(str_at(&c, w), "mlx5_0");
+	}
 	if (w->sname) {
 		snprintf(sopt, sizeof(sopt), "-%c", w->sname);
 		row_accepts(&c, w, sopt, "rxe0");
@@ -790,7 +816,7 @@ static const char *valid_arg(const struct want *w, char *buf, size_t len)
 	case RB_OPT_FLAG:
 		return NULL;
 	case RB_OPT_STR:
-		return "x";
+		return str_syntax_of(w) > 0 ? str_syntax[str_syntax_of(w)].good : "x";
 	case RB_OPT_LIST:
 		return "p50<=3us";
 	case RB_OPT_CHOICE:
@@ -1111,6 +1137,52 @@ static void test_defaults_all_duration(void **state)
 	assert_int_equal(c.p.iters, 0);
 	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "--duration", "5"), err);
 	assert_int_equal(c.p.iters, 0);
+}
+
+/* -D 0, --interval and --rate (and perftest's --rate_limit) into the plan. */
+static void test_shape_options(void **state)
+{
+	const struct rb_bench *wb = rb_bench_find("write_bw");
+	struct rb_cli c;
+	char err[256];
+
+	(void)state;
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "-D", "0", "--interval", "0.5"), err);
+	assert_int_equal(c.p.forever, 1);
+	assert_int_equal(c.p.duration_s, 0);
+	assert_int_equal(c.p.iters, 0);
+	assert_int_equal(c.p.interval_ms, 500);
+	CHECK_OK(FINISH(&c, T_SEND_LAT, err, "-D", "3", "--interval", "1"), err);
+	assert_int_equal(c.p.forever, 0);
+	assert_int_equal(c.p.interval_ms, 1000);
+	CHECK_OK(FINISH(&c, T_SEND_LAT, err, "-n", "100", "--interval", "2"), err);
+	assert_int_equal(c.p.interval_ms, 2000);
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "--rate", "200Kpps"), err);
+	assert_int_equal(c.p.rate, 200000);
+	assert_int_equal(c.p.rate_unit, RB_RATE_PPS);
+	assert_int_equal(c.p.interval_ms, 0);
+	/* perftest's spelling; a bare number is its default unit, Gb/s. */
+	CHECK_OK(FINISH(&c, T_SEND_BW, err, "--rate_limit", "10"), err);
+	assert_int_equal(c.p.rate, 10000000000ULL);
+	assert_int_equal(c.p.rate_unit, RB_RATE_BPS);
+	assert_true(rb_cli_given(&c, "rate"));
+
+	CHECK_ERR(FINISH(&c, T_WRITE_BW, err, "-D", "0", "-s", "64,128"), err, "-D 0",
+		  "this sweep has 2");
+	CHECK_ERR(FINISH(&c, T_WRITE_BW, err, "-D", "2", "--interval", "2.5"), err, "--interval",
+		  "longer than -D/--duration 2 s");
+	CHECK_ERR(FINISH(&c, T_WRITE_BW, err, "-D", "0", "-n", "5"), err, "-n/--iters",
+		  "-D/--duration");
+	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--rate", "1Gbps"), err, "--rate",
+		  "does not apply to send_lat");
+	CHECK_ERR(PARSE(&c, T_WRITE_BW, err, "--interval", "1m"), err, "--interval '1m'");
+
+	/* rdmabench matrix keeps one row per pair: no slices, no pace. */
+	rb_cli_init(&c);
+	CHECK_OK(PARSE(&c, T_WRITE_BW, err, "--interval", "1"), err);
+	assert_int_equal(rb_cli_finish(&c, wb, rb_bench_scope(wb) | RB_S_MATRIX, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--interval does not apply to matrix"));
 }
 
 /* ---- combinations ------------------------------------------------------- */
@@ -1582,6 +1654,7 @@ int main(void)
 		cmocka_unit_test(test_defaults_bw),
 		cmocka_unit_test(test_defaults_atomic),
 		cmocka_unit_test(test_defaults_all_duration),
+		cmocka_unit_test(test_shape_options),
 		cmocka_unit_test(test_combinations),
 		cmocka_unit_test(test_plan_limit),
 		cmocka_unit_test(test_given),

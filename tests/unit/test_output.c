@@ -371,7 +371,9 @@ static void test_csv_header(void **state)
 					     "msg_rate_mpps,cpu_util_pct,"
 					     "peer_cpu_util_pct,cpu_ns_per_msg,peer_bw_avg_gbps,"
 					     "device_numa_node,cpus,mem_node,"
-					     "local");
+					     "local,interval,interval_start_s,bw_min_interval_gbps,"
+					     "rate_target_gbps,rate_target_mpps,rate_deviation_"
+					     "pct");
 }
 
 static void test_golden_lat(void **state)
@@ -426,8 +428,8 @@ static void test_csv_sanitize(void **state)
 	r.place.mem_node = -1;
 	got = write_mem(RB_FMT_CSV, &r, lat_res, 1);
 	assert_non_null(strstr(got, "\natomic_lat,fadd,dev_0,a_b_c_d,2,1,1,1,128,10000,"));
-	/* Placement at the end: node 1, cpus 1, no memory node, unknown. */
-	assert_non_null(strstr(got, ",1,1,,\n"));
+	/* Placement: node 1, cpus 1, no memory node, unknown; then no shape. */
+	assert_non_null(strstr(got, ",1,1,,,,,,,,\n"));
 	free(got);
 }
 
@@ -447,9 +449,11 @@ static void test_thread_rows(void **state)
 	rows[1].thread_row = 2;
 	rows[1].thread_place = &mine;
 	got = write_mem(RB_FMT_CSV, &r, rows, 2);
-	assert_non_null(strstr(got, ",device_numa_node,cpus,mem_node,local,thread\n"));
-	assert_non_null(strstr(got, ",0,0-3 8,1,false,all\n"));
-	assert_non_null(strstr(got, ",0,3,1,false,1\n"));
+	assert_non_null(strstr(got, ",device_numa_node,cpus,mem_node,local,interval,"
+				    "interval_start_s,bw_min_interval_gbps,rate_target_gbps,"
+				    "rate_target_mpps,rate_deviation_pct,thread\n"));
+	assert_non_null(strstr(got, ",0,0-3 8,1,false,,,,,,,all\n"));
+	assert_non_null(strstr(got, ",0,3,1,false,,,,,,,1\n"));
 	free(got);
 	got = write_mem(RB_FMT_TABLE, &r, rows, 2);
 	assert_non_null(strstr(got, "cpu[ns/msg] thread\n"));
@@ -461,6 +465,75 @@ static void test_thread_rows(void **state)
 	got = write_mem(RB_FMT_CSV, &r, rows, 1);
 	assert_null(strstr(got, "thread"));
 	free(got);
+}
+
+/* --interval and --rate: slices before their point, its lowest slice, the rate. */
+static void test_shape_outputs(void **state)
+{
+	struct rb_interval iv[2] = {
+		{ .start_s = 0, .duration_s = 1, .ops = 10, .bw_gbps = 2, .msg_rate_mpps = 0.5 },
+		{ .start_s = 1,
+		  .duration_s = 1.5,
+		  .ops = 20,
+		  .bw_gbps = 1.5,
+		  .msg_rate_mpps = 0.25 },
+	};
+	struct rb_result res = bw_res[0];
+	struct rb_report r;
+	struct rb_writer w;
+	json_t *doc, *pt;
+	char *got, *buf = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	bw_report(&r);
+	res.iv = iv;
+	res.niv = 2;
+	res.has_bw_min_iv = true;
+	res.bw_min_iv_gbps = 1.5;
+	res.has_rate = true;
+	res.rate_target = 10;
+	res.rate_achieved = 9;
+	res.rate_dev_pct = -10;
+	got = write_mem(RB_FMT_CSV, &r, &res, 1);
+	/* Slice rows: numbered, their start, no peak, no CPU; then the point. */
+	assert_non_null(strstr(got, ",10,1.000,,,,,,,,,2.000000,,238.419,0.500000,,,,,"));
+	assert_non_null(strstr(got, ",1,0.000,,,,\n"));
+	assert_non_null(strstr(got, ",2,1.000,,,,\n"));
+	assert_non_null(strstr(got, ",,,1.500000,10.000000,,-10.000\n"));
+	assert_true(strstr(got, ",1,0.000,") < strstr(got, ",2,1.000,"));
+	free(got);
+
+	doc = rb_json_report(&r, &res, 1);
+	assert_non_null(doc);
+	pt = json_array_get(json_object_get(doc, "results"), 0);
+	assert_int_equal(json_array_size(json_object_get(pt, "intervals")), 2);
+	assert_true(json_real_value(json_object_get(pt, "bw_min_interval_gbps")) == 1.5);
+	assert_true(json_real_value(json_object_get(pt, "rate_target_gbps")) == 10);
+	assert_true(json_real_value(json_object_get(pt, "rate_achieved_gbps")) == 9);
+	assert_true(json_real_value(json_object_get(pt, "rate_deviation_pct")) == -10);
+	assert_int_equal(json_integer_value(json_object_get(
+				 json_array_get(json_object_get(pt, "intervals"), 1), "iteration"
+										      "s")),
+			 20);
+	assert_null(json_object_get(pt, "interrupted"));
+	json_decref(doc);
+
+	/* The table: a slice live, then the point and its notes. */
+	f = open_memstream(&buf, &len);
+	assert_non_null(f);
+	rb_writer_init(&w, RB_FMT_TABLE, f);
+	assert_non_null(w.ops->interval);
+	assert_int_equal(w.ops->interval(&w, &r, &res.pt, &iv[1], 1), 0);
+	res.cut = true;
+	assert_int_equal(w.ops->row(&w, &r, &res), 0);
+	fclose(f);
+	assert_non_null(strstr(buf, "[interval 2: 1.00-2.50 s]\n"));
+	assert_non_null(strstr(buf, "# lowest interval bandwidth 178.81 MiB/s over 2 interval(s)"));
+	assert_non_null(strstr(buf, "# rate: target 10 Gb/s, achieved 9 Gb/s (-10.0%)"));
+	assert_non_null(strstr(buf, "# interrupted"));
+	free(buf);
 }
 
 static void test_table_units(void **state)
@@ -680,8 +753,8 @@ static void test_bidir(void **state)
 	json_decref(doc);
 
 	got = write_mem(RB_FMT_CSV, &r, res, 2);
-	assert_non_null(strstr(got, ",local,c2s_bw_avg_gbps,c2s_msg_rate_mpps,s2c_bw_avg_gbps,"
-				    "s2c_msg_rate_mpps\n"));
+	assert_non_null(strstr(got, ",rate_deviation_pct,c2s_bw_avg_gbps,c2s_msg_rate_mpps,"
+				    "s2c_bw_avg_gbps,s2c_msg_rate_mpps\n"));
 	assert_non_null(strstr(got, ",0.750000,0.250000,0.500000,0.125000\n"));
 	assert_non_null(strstr(got, ",,,,\n")); /* the point without directions */
 	free(got);
@@ -869,7 +942,7 @@ int main(void)
 		cmocka_unit_test(test_json_bw),	     cmocka_unit_test(test_json_op),
 		cmocka_unit_test(test_bidir),	     cmocka_unit_test(test_nan),
 		cmocka_unit_test(test_write_fail),   cmocka_unit_test(test_write_targets),
-		cmocka_unit_test(test_timestamp),
+		cmocka_unit_test(test_timestamp),    cmocka_unit_test(test_shape_outputs),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -81,6 +81,68 @@ static void zeros_refused(void **state)
 	REFUSED(p, 0, "-q/--qps has 0 values");
 }
 
+/* -D 0, --interval and --rate as a peer may send them. */
+static void shape_rules(void **state)
+{
+	struct rb_params base = plan_of("write_bw"), p;
+	char err[256];
+
+	(void)state;
+	/* What the command line makes: -D 0 --interval 0.5 --rate 10Gbps. */
+	p = base;
+	p.iters = 0;
+	p.forever = 1;
+	p.interval_ms = 500;
+	p.rate = 10000000000ULL;
+	p.rate_unit = RB_RATE_BPS;
+	assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), 0);
+	/* -D 0 is one point: a sweep would never get past the first. */
+	rb_axis_parse("64,128", true, &p.size, err, sizeof(err));
+	REFUSED(p, 0, "-D 0 measures one point until it is stopped; this sweep has 2");
+	p = base;
+	p.forever = 1;
+	REFUSED(p, 0, "-n/--iters and -D/--duration exclude each other");
+	p = base;
+	p.iters = 0;
+	p.forever = 2;
+	REFUSED(p, 0, "-D 0: bad flag 2");
+	p = base;
+	p.interval_ms = 99;
+	REFUSED(p, 0, "--interval 99 ms is out of range");
+	p = base;
+	p.interval_ms = 86400001;
+	REFUSED(p, 0, "--interval 86400001 ms is out of range");
+	p = base;
+	p.iters = 0;
+	p.duration_s = 2;
+	p.interval_ms = 2001;
+	REFUSED(p, 0, "--interval 2 s is longer than -D/--duration 2 s");
+	p.interval_ms = 2000;
+	assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), 0);
+	/* A rate needs its unit, and a unit its rate, in range. */
+	p = base;
+	p.rate = 1000;
+	REFUSED(p, 0, "--rate 1000 has no unit");
+	p.rate_unit = 9;
+	REFUSED(p, 0, "--rate: unknown unit 9");
+	p.rate_unit = RB_RATE_PPS;
+	p.rate = 0;
+	REFUSED(p, 0, "--rate 0pps is out of range");
+	p.rate = UINT64_MAX;
+	REFUSED(p, 0, "is out of range (1pps..10Gpps)");
+	p.rate_unit = RB_RATE_BPS;
+	p.rate = 999;
+	REFUSED(p, 0, "is out of range (1Kbps..10Tbps)");
+	/* Latency tests take one message at a time: no pace. */
+	p = plan_of("send_lat");
+	p.rate = 1000000;
+	p.rate_unit = RB_RATE_PPS;
+	REFUSED(p, 0, "--rate paces bandwidth tests; send_lat measures one message at a time");
+	p = plan_of("send_lat");
+	p.interval_ms = 1000;
+	assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), 0);
+}
+
 static void odd_values_refused(void **state)
 {
 	struct rb_params base = plan_of("write_bw"), p;
@@ -340,7 +402,7 @@ int main(void)
 		cmocka_unit_test(cross_rules),	      cmocka_unit_test(transport_from_peer),
 		cmocka_unit_test(memory_budget),      cmocka_unit_test(memory_flags),
 		cmocka_unit_test(mr_per_qp_memory),   cmocka_unit_test(threads_checked),
-		cmocka_unit_test(bidir_rows),
+		cmocka_unit_test(bidir_rows),	      cmocka_unit_test(shape_rules),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

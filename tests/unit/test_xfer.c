@@ -19,6 +19,7 @@
  * checked against an independent one.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -508,6 +509,180 @@ static void reap_error_names_status_and_qp(void **state)
 	assert_has(rb_last_error, ibv_wc_status_str(IBV_WC_WR_FLUSH_ERR));
 	assert_has(rb_last_error, "qp 0x100");
 	assert_has(rb_last_error, "receive");
+	fx_end(&x);
+}
+
+/* ---- intervals and pace ------------------------------------------------ */
+
+/*
+ * The slices of a point partition it: contiguous, none ended before its
+ * place in the schedule (slice i at (i + 1) x @iv_s) but the last, their
+ * operations adding up to the point's, and its time but for an empty
+ * sliver at the end.  How late one ends depends on the host's load: not
+ * checked.
+ */
+static void check_slices(const struct rb_run *r, double iv_s, bool lat)
+{
+	double point_s = (double)(r->t1 - r->t0) / 1e9, t = 0;
+	uint64_t sum = 0;
+	size_t i;
+
+	if (r->niv < 1 || (double)r->niv > point_s / iv_s + 2)
+		fail_msg("%zu slices in %.3f s of %.3f s each", r->niv, point_s, iv_s);
+	for (i = 0; i < r->niv; i++) {
+		const struct rb_interval *v = &r->iv[i];
+
+		sum += v->ops;
+		assert_true(fabs(v->start_s - t) < 1e-6);
+		t += v->duration_s;
+		if (i + 1 < r->niv && t < (double)(i + 1) * iv_s - 1e-6)
+			fail_msg("slice %zu ended early: at %.6f s", i, t);
+		assert_int_equal(v->has_lat, lat && v->ops);
+		if (v->has_lat)
+			assert_true(v->lat.min <= v->lat.p50 && v->lat.p50 <= v->lat.max);
+	}
+	expect_eq(sum, r->ops);
+	/* All of the point's time, but an empty sliver at its end. */
+	assert_true(t <= point_s + 1e-6 && point_s - t < iv_s / 2 + 1e-6);
+}
+
+static size_t shown;
+
+static void count_shown(void *c, const struct rb_run *r, const struct rb_interval *iv)
+{
+	(void)c;
+	(void)iv;
+	assert_true(r->niv == shown + 1);
+	shown++;
+}
+
+/* -D 1 --interval 0.2: five slices (one more for the remainder), shown live. */
+static void stream_intervals(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 2, 4, 8, 32);
+	x.p.iters = 0;
+	x.p.duration_s = 1;
+	x.p.interval_ms = 200;
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	x.f->delay = 2;
+	x.r.on_interval = count_shown;
+	shown = 0;
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	assert_int_equal(rb_iv_finish(&x.r), 0);
+	assert_int_equal(rb_iv_finish(&x.r), 0); /* idempotent */
+	check_covered(&x);
+	check_slices(&x.r, 0.2, false);
+	assert_int_equal(shown, x.r.niv);
+	fx_end(&x);
+}
+
+/* Without --interval: no slice, and the loop never looks. */
+static void stream_no_intervals(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	x.p.iters = 500;
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	assert_int_equal(x.r.iv_next, UINT64_MAX);
+	assert_int_equal(rb_iv_finish(&x.r), 0);
+	assert_int_equal(x.r.niv, 0);
+	fx_end(&x);
+}
+
+/* send_lat -D 1 --interval @ms, run to its end (slices not finished). */
+static void lat_slices_run(struct fx *x, uint32_t ms)
+{
+	fx_plan(x, "send_lat");
+	x->p.iters = 0;
+	x->p.duration_s = 1;
+	x->p.interval_ms = ms;
+	fx_start(x, RB_ROLE_CLIENT, 2000);
+	x->f->loopback = true;
+	x->f->delay = 1;
+	assert_false(rb_run_cut(&x->r)); /* nothing measured yet */
+	assert_int_equal(x->r.t->setup(&x->r), 0);
+	assert_int_equal(x->r.t->prepare(&x->r), 0);
+	assert_int_equal(x->r.t->run(&x->r), 0);
+}
+
+/* send_lat's slices carry the percentiles of their own samples. */
+static void pingpong_intervals(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	lat_slices_run(&x, 250);
+	assert_int_equal(rb_iv_finish(&x.r), 0);
+	check_slices(&x.r, 0.25, true);
+	expect_eq(x.r.lat.n, x.r.ops);
+	fx_end(&x);
+}
+
+/*
+ * --rate 5Kpps over -D 1: never more than the rate and one bucket (10 ms
+ * of the rate or one send queue, 64); the lower bound is loose, as a
+ * loaded host preempts the loop (test_shape checks the arithmetic).
+ */
+static void stream_paced(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 1, 4, 16, 64);
+	x.p.iters = 0;
+	x.p.duration_s = 1;
+	x.p.warmup = 0;
+	x.p.rate = 5000;
+	x.p.rate_unit = RB_RATE_PPS;
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	check_covered(&x);
+	if (x.r.ops < 1000 || (double)x.r.ops > 5000 * (double)(x.r.t1 - x.r.t0) / 1e9 + 64)
+		fail_msg("%llu messages paced at 5000/s for 1 s", (unsigned long long)x.r.ops);
+	fx_end(&x);
+}
+
+/* -D 0: the loop runs until the stop the first signal asks for. */
+static void stream_forever_stops(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	x.p.iters = 0;
+	x.p.forever = 1;
+	x.p.warmup = 5;
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	rb_stop_asked = SIGINT;
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	rb_stop_asked = 0;
+	check_covered(&x);
+	assert_true(x.r.ops > 0);
+	fx_end(&x);
+}
+
+/* A loop cut short: what completed is the point, its slices kept. */
+static void pingpong_cut(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	lat_slices_run(&x, 100);
+	/* As if the run had stopped at once: t1 unset, samples kept. */
+	x.r.t1 = 0;
+	x.r.ops = 0;
+	assert_true(rb_run_cut(&x.r));
+	expect_eq(x.r.ops, x.r.lat.n);
+	assert_int_equal(rb_iv_finish(&x.r), 0);
+	check_slices(&x.r, 0.1, true);
 	fx_end(&x);
 }
 
@@ -1180,6 +1355,12 @@ int main(void)
 		cmocka_unit_test(bidir_write_server),
 		cmocka_unit_test(bidir_read_verifies),
 		cmocka_unit_test(bidir_duration_ends),
+		cmocka_unit_test(stream_intervals),
+		cmocka_unit_test(stream_no_intervals),
+		cmocka_unit_test(pingpong_intervals),
+		cmocka_unit_test(stream_paced),
+		cmocka_unit_test(stream_forever_stops),
+		cmocka_unit_test(pingpong_cut),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
