@@ -109,7 +109,6 @@ static const struct line lines[] = {
 	{ "send_bw", "send_bw",
 	  "-s 64..1K:x4 -q 1,2 -r 256 -t 64 -Q 16 -c UD -S 3 --tclass 96 --flow-label 777 host" },
 	{ "write_lat", "write_lat", "-I 0 -D 2 --warmup 10 -R -c UC --tos 32 10.0.0.1" },
-	{ "send_bw_b", "send_bw", "-s 64..64K:x4 -q 1,2 -r 256 -t 64 -Q 16 -b host" },
 	{ "write_bw", "write_bw", "-s 64,4K,64K -l 1,16 -Q 1,16 -n 2000 --recommend 192.0.2.1" },
 	{ "read_lat", "read_lat", "-s 1M --mtu 1024 -d rxe0 -i 1 -x 1 -p 18601 host" },
 	{ "read_bw", "read_bw", "-s 65536 -o 16 -t 128 -Q 64 -l 1 --units Gb/s host" },
@@ -120,6 +119,7 @@ static const struct line lines[] = {
 	{ "oneshot", "send_lat", "--cpu auto --quiet" },
 	{ "topo", "topo", "-d mlx5_0 --json topo.json" },
 	{ "help", "write_bw", "--help" },
+	{ "send_bw_b", "send_bw", "-s 64..64K:x4 -q 1,2 -r 256 -t 64 -Q 16 -b host" },
 };
 #define NLINES (sizeof(lines) / sizeof(lines[0]))
 
