@@ -867,10 +867,12 @@ static int client_points(struct session *s)
 		ret = client_point(s, (uint32_t)i);
 	}
 	if (ret == -EINTR || rb_interrupted) {
+		bool cut = s->nres && s->res[s->nres - 1].cut;
+
 		rb_oob_send_error(&s->oob, "client interrupted at point %zu of %zu", i, n);
-		rb_err("interrupted: %zu of %zu points finished%s", s->nres, n,
-		       s->l->json_path[0] || s->l->csv_path[0] ? " and kept in the output files"
-							       : "");
+		rb_err("interrupted: %zu of %zu points finished%s%s", s->nres - cut, n,
+		       cut ? ", one cut short" : "",
+		       s->l->json_path[0] || s->l->csv_path[0] ? "; kept in the output files" : "");
 		return -EINTR;
 	}
 	if (ret) {
