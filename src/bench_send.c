@@ -23,7 +23,8 @@ static int send_prepare(struct rb_run *r)
 {
 	if (r->p->verify)
 		rb_fill_pattern(r, rb_tx(r), r->pt.size);
-	return 0;
+	/* The last point may have left its last receives unposted. */
+	return rb_fill_recv_queues(r);
 }
 
 static int pp_recv(struct rb_run *r, uint32_t qi)
@@ -33,7 +34,13 @@ static int pp_recv(struct rb_run *r, uint32_t qi)
 	if (r->p->verify)
 		ret = rb_verify_bytes(r, rb_rx(r), r->pt.size, r->rx_count);
 	r->rx_count++;
-	return ret ? ret : rb_post_recv(r, qi);
+	if (ret)
+		return ret;
+	/* With -n, the receives still posted cover the rest of the point:
+	 * no need for more (perftest, too, stops reposting then). */
+	if (r->p->iters && r->rx_count + r->sq[qi].posted_recv >= r->p->warmup + r->p->iters)
+		return 0;
+	return rb_post_recv(r, qi);
 }
 
 /* Wait for message @it of the ping-pong; 1 when the client has stopped. */
@@ -43,11 +50,16 @@ static int send_wait(struct rb_run *r, uint64_t it)
 	uint64_t done = 0;
 	int n;
 
+	/* rb_poll_step() by hand, one call less on the ping-pong's path. */
 	while (r->rx_count <= it) {
 		if (r->stopped && it >= r->stop_count)
 			return 1;
-		n = rb_poll_step(r, &idle, &done, pp_recv, "a SEND from the peer");
-		if (n < 0)
+		if (rb_interrupted)
+			return -EINTR;
+		n = rb_reap(r, &done, pp_recv);
+		if (n > 0)
+			rb_idle_reset(&idle);
+		else if (n < 0 || (n = rb_idle_check(r, &idle, "a SEND from the peer")))
 			return n;
 	}
 	return 0;

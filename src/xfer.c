@@ -34,14 +34,24 @@ void rb_fill_pattern(struct rb_run *r, uint8_t *p, uint64_t len)
 		p[off] = rb_pattern(r->point, off);
 }
 
+/* The receive WR, built once: a repost only sets its wr_id. */
+static void recv_wr_build(struct rb_run *r)
+{
+	r->rsge = (struct ibv_sge){ .addr = (uintptr_t)rb_rx(r),
+				    .length = (uint32_t)r->region,
+				    .lkey = r->mr->lkey };
+	r->rwr = (struct ibv_recv_wr){ .sg_list = &r->rsge, .num_sge = 1 };
+}
+
 int rb_post_recv(struct rb_run *r, uint32_t qi)
 {
-	struct ibv_sge sge = { .addr = (uintptr_t)rb_rx(r),
-			       .length = (uint32_t)r->region,
-			       .lkey = r->mr->lkey };
-	struct ibv_recv_wr wr = { .wr_id = RB_WRID_RECV | qi, .sg_list = &sge, .num_sge = 1 }, *bad;
-	int ret = ibv_post_recv(r->qp[qi], &wr, &bad);
+	struct ibv_recv_wr *bad;
+	int ret;
 
+	if (!r->rwr.sg_list)
+		recv_wr_build(r);
+	r->rwr.wr_id = RB_WRID_RECV | qi;
+	ret = ibv_post_recv(r->qp[qi], &r->rwr, &bad);
 	if (ret) {
 		rb_err("%s qp 0x%x: ibv_post_recv: %s", r->dev.name, r->qp[qi]->qp_num,
 		       strerror(ret));
@@ -56,6 +66,7 @@ int rb_fill_recv_queues(struct rb_run *r)
 	uint32_t qi;
 	int ret;
 
+	recv_wr_build(r); /* the buffer and its MR are those of this run */
 	for (qi = 0; qi < r->nqp; qi++)
 		while (r->sq[qi].posted_recv < r->rx_depth) {
 			ret = rb_post_recv(r, qi);
@@ -63,6 +74,34 @@ int rb_fill_recv_queues(struct rb_run *r)
 				return ret;
 		}
 	return 0;
+}
+
+/* Signal @wr with wr_id @id, or (@id 0) not. */
+static inline void set_signal(struct ibv_send_wr *wr, uint64_t id, unsigned int flags)
+{
+	wr->send_flags = id ? flags | IBV_SEND_SIGNALED : flags;
+	wr->wr_id = id;
+}
+
+/*
+ * The templates' signals: those of a chain of QP 0 that begins a group,
+ * every @signal-th WR signaled (rb_post_chain posts such a chain as it
+ * is).  Sets WR @k's.
+ */
+static inline void template_signal(struct ibv_send_wr *wr, uint32_t k, uint32_t signal,
+				   unsigned int flags)
+{
+	set_signal(&wr[k], (k + 1) % signal ? 0 : signal, flags);
+}
+
+/* Put the templates' signals back on WRs k0, k0 + signal, ... below @n. */
+static void reset_signals(struct ibv_send_wr *wr, uint32_t n, uint32_t k0, uint32_t signal,
+			  unsigned int flags)
+{
+	uint32_t k;
+
+	for (k = k0; k < n; k += signal)
+		template_signal(wr, k, signal, flags);
 }
 
 /* The sge and flags every verb shares; prep_wr adds the verb's own. */
@@ -92,6 +131,7 @@ int rb_wrs_prepare(struct rb_run *r)
 		base_wr(r, &r->wr[k], &r->sge[k]);
 		r->t->prep_wr(r, &r->wr[k]);
 		r->wr[k].next = k + 1 < r->nwr ? &r->wr[k + 1] : NULL;
+		template_signal(r->wr, k, r->pt.signal, r->wr_flags);
 	}
 	return 0;
 }
@@ -104,46 +144,84 @@ void rb_wrs_free(struct rb_run *r)
 	r->sge = NULL;
 }
 
-int rb_post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool force)
+/* Post the first @n WRs of the templates on QP @qi as they are. */
+static inline int post_wrs(struct rb_run *r, uint32_t qi, uint32_t n)
 {
-	void (*iter_wr)(struct rb_run *, struct ibv_send_wr *, uint64_t) = r->t->iter_wr;
 	struct ibv_send_wr *wr = r->wr, *bad;
-	struct rb_sq *q = &r->sq[qi];
-	uint32_t k, unsig = q->unsig, signal = r->pt.signal;
-	unsigned int flags = r->wr_flags;
 	int ret;
 
-	/* With less room left than another chain needs, only a completion
-	 * can make room: make sure one is coming. */
-	force = force || q->depth - (q->used + n) < n;
-	/* The verb's own changes first (they touch neither flags nor wr_id),
-	 * so that the loop below calls nothing and keeps its state in
-	 * registers: locals, not r-> and q->, which every store to wr[] could
-	 * alias, so that the compiler would load them again for each WR. */
-	if (iter_wr)
-		for (k = 0; k < n; k++)
-			iter_wr(r, &wr[k], it0 + k);
-	for (k = 0; k < n; k++) {
-		wr[k].send_flags = flags;
-		wr[k].wr_id = 0;
-		if (++unsig >= signal || (force && k + 1 == n)) {
-			wr[k].send_flags |= IBV_SEND_SIGNALED;
-			/* The completion covers every WR since the last one. */
-			wr[k].wr_id = (uint64_t)qi << 32 | unsig;
-			unsig = 0;
-		}
-	}
-	q->unsig = unsig;
-	wr[n - 1].next = NULL; /* a short chain ends early */
+	if (n < r->nwr)
+		wr[n - 1].next = NULL; /* a short chain ends early */
 	ret = ibv_post_send(r->qp[qi], wr, &bad);
-	wr[n - 1].next = n < r->nwr ? &wr[n] : NULL;
+	if (n < r->nwr)
+		wr[n - 1].next = &wr[n];
 	if (ret) {
 		rb_err("%s qp 0x%x: ibv_post_send of %u WRs: %s", r->dev.name, r->qp[qi]->qp_num, n,
 		       strerror(ret));
 		return -ret;
 	}
-	q->used += n;
-	return rb_heartbeat(r);
+	r->sq[qi].used += n;
+	return 0;
+}
+
+/*
+ * A chain whose signals are not the templates' (another QP, or a group
+ * begun by the last chain, or a forced last WR): set them, post, and put
+ * the templates' back; only the WRs that signal in either are touched.
+ * Out of line: the common chain does without.
+ */
+static __attribute__((noinline)) int post_chain_signals(struct rb_run *r, uint32_t qi, uint32_t n,
+							uint64_t it0, bool force)
+{
+	void (*iter_wr)(struct rb_run *, struct ibv_send_wr *, uint64_t) = r->t->iter_wr;
+	struct ibv_send_wr *wr = r->wr;
+	struct rb_sq *q = &r->sq[qi];
+	uint32_t k, signal = r->pt.signal, first = signal - q->unsig - 1, unsig;
+	uint64_t qid = (uint64_t)qi << 32;
+	unsigned int flags = r->wr_flags;
+	int ret;
+
+	/* The verb's own changes (they touch neither flags nor wr_id). */
+	if (iter_wr)
+		for (k = 0; k < n; k++)
+			iter_wr(r, &wr[k], it0 + k);
+	for (k = signal - 1; k < n; k += signal)
+		set_signal(&wr[k], 0, flags);
+	/* unsig < signal: every WR that completes a group of @signal
+	 * signals, covering its group. */
+	for (k = first; k < n; k += signal)
+		set_signal(&wr[k], qid | signal, flags);
+	/* The last signaled WR was k - signal; with none, k is first. */
+	unsig = n + signal - 1 - k;
+	if (force && unsig) {
+		set_signal(&wr[n - 1], qid | unsig, flags);
+		unsig = 0;
+	}
+	q->unsig = unsig;
+	ret = post_wrs(r, qi, n);
+	reset_signals(wr, n, first, signal, flags);
+	reset_signals(wr, n, signal - 1, signal, flags);
+	reset_signals(wr, n, n - 1, signal, flags);
+	return ret;
+}
+
+int rb_post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool force)
+{
+	struct rb_sq *q = &r->sq[qi];
+	int ret;
+
+	/* With less room left than another chain needs, only a completion
+	 * can make room: make sure one is coming. */
+	force = force || q->depth - (q->used + n) < n;
+	/* The templates carry the signals of a chain of QP 0 that starts a
+	 * group (rb_wrs_prepare): the common chain is posted as it is. */
+	if (q->unsig || qi || (force && n % r->pt.signal) || r->t->iter_wr) {
+		ret = post_chain_signals(r, qi, n, it0, force);
+	} else {
+		q->unsig = n % r->pt.signal;
+		ret = post_wrs(r, qi, n);
+	}
+	return ret ? ret : rb_heartbeat(r);
 }
 
 int rb_heartbeat_send(struct rb_run *r)
@@ -313,12 +391,8 @@ int rb_poll_step(struct rb_run *r, struct rb_idle *idle, uint64_t *done,
 	return n;
 }
 
-bool rb_point_ended(struct rb_run *r, uint64_t it)
+bool rb_duration_over(struct rb_run *r, uint64_t it)
 {
-	if (it < r->p->warmup)
-		return false;
-	if (r->p->iters)
-		return it >= r->p->warmup + r->p->iters;
 	if (it < r->next_clock)
 		return false;
 	r->next_clock = it + 64;
@@ -326,14 +400,11 @@ bool rb_point_ended(struct rb_run *r, uint64_t it)
 	       rb_now_ns() - r->t0 >= (uint64_t)r->p->duration_s * 1000000000ULL;
 }
 
-int rb_wait_room(struct rb_run *r, uint32_t qi, uint32_t k, uint64_t *done)
+int rb_wait_room_poll(struct rb_run *r, uint32_t qi, uint32_t k, uint64_t *done)
 {
 	struct rb_idle idle;
 	int n;
 
-	/* The common case, room already there, sets nothing up. */
-	if (r->sq[qi].depth - r->sq[qi].used >= k)
-		return 0;
 	rb_idle_reset(&idle);
 	while (r->sq[qi].depth - r->sq[qi].used < k)
 		if ((n = rb_poll_step(r, &idle, done, NULL, "send queue room")) < 0)
@@ -558,20 +629,25 @@ static int stream_phase(struct rb_run *r, struct stream *s)
 	while (more || s->done < s->posted) {
 		if (rb_interrupted)
 			return -EINTR;
+		/* Post chains while there is room, then poll once, as perftest
+		 * does: the poll reaps what completed meanwhile, where a poll
+		 * after each chain would find a completion each. */
+		posted = 0;
+		n = 0;
+		while (more && (n = stream_post(r, s)) > 0) {
+			posted = 1;
+			more = stream_more(r, s);
+		}
+		if (n < 0)
+			return n;
+		if (posted && !more && !s->count && (n = stream_cover_tails(r, s)))
+			return n;
 		before = s->done;
 		n = rb_reap(r, &s->done, NULL);
 		if (n < 0)
 			return n;
-		posted = more ? stream_post(r, s) : 0;
-		if (posted < 0)
-			return posted;
 		if (s->done != before && s->measure)
 			rb_bw_window_mark(&r->win, rb_ticks(), s->done * r->pt.size);
-		if (more && !(more = stream_more(r, s)) && !s->count) {
-			n = stream_cover_tails(r, s);
-			if (n)
-				return n;
-		}
 		if (n || posted)
 			rb_idle_reset(&idle);
 		else if ((n = rb_idle_check(r, &idle, "completions")))

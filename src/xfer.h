@@ -49,7 +49,9 @@ struct rb_run {
 	struct ibv_send_wr *wr; /* WR templates, built once per point */
 	struct ibv_sge *sge;
 	uint32_t nwr;
-	unsigned int wr_flags; /* IBV_SEND_INLINE or 0 */
+	unsigned int wr_flags;	/* IBV_SEND_INLINE or 0 */
+	struct ibv_recv_wr rwr; /* the receive WR, built on first use */
+	struct ibv_sge rsge;
 	struct rb_msg_conn remote;
 	enum ibv_mtu path_mtu;
 
@@ -184,8 +186,18 @@ uint64_t rb_ticks_per_ms(void);
 int rb_poll_step(struct rb_run *r, struct rb_idle *idle, uint64_t *done,
 		 int (*on_recv)(struct rb_run *, uint32_t qi), const char *what);
 
-/* rb_wait_room() - reap until QP @qi has room for @k more WRs. */
-int rb_wait_room(struct rb_run *r, uint32_t qi, uint32_t k, uint64_t *done);
+int rb_wait_room_poll(struct rb_run *r, uint32_t qi, uint32_t k, uint64_t *done);
+
+/*
+ * rb_wait_room() - reap until QP @qi has room for @k more WRs.  Inline:
+ * the common case, room already there, is a compare on every post.
+ */
+static inline int rb_wait_room(struct rb_run *r, uint32_t qi, uint32_t k, uint64_t *done)
+{
+	if (r->sq[qi].depth - r->sq[qi].used >= k)
+		return 0;
+	return rb_wait_room_poll(r, qi, k, done);
+}
 
 /* Shared loops (xfer.c).  Each returns 0 or -errno, logged. */
 int rb_run_pingpong(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it));
@@ -197,11 +209,19 @@ int rb_run_server_recv(struct rb_run *r);
 /* rb_report_generic() - result of the point from samples and counters. */
 int rb_report_generic(struct rb_run *r, struct rb_result *res);
 
+bool rb_duration_over(struct rb_run *r, uint64_t it);
+
 /*
  * rb_point_ended() - whether the client's loop is over after @it
  * iterations: -n counted, or -D elapsed (the clock is read every 64).
+ * Inline: it is asked once per iteration.
  */
-bool rb_point_ended(struct rb_run *r, uint64_t it);
+static inline bool rb_point_ended(struct rb_run *r, uint64_t it)
+{
+	if (r->p->iters)
+		return it >= r->p->warmup + r->p->iters;
+	return it >= r->p->warmup && rb_duration_over(r, it);
+}
 
 /* rb_ns_per_tick() - the tick length calibrated over the last point. */
 double rb_ns_per_tick(const struct rb_run *r);
