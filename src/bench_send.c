@@ -29,6 +29,7 @@ static int send_prepare(struct rb_run *r)
 
 static int pp_recv(struct rb_run *r, uint32_t qi)
 {
+	uint64_t end;
 	int ret = 0;
 
 	if (r->p->verify)
@@ -36,11 +37,13 @@ static int pp_recv(struct rb_run *r, uint32_t qi)
 	r->rx_count++;
 	if (ret)
 		return ret;
-	/* With -n, the receives still posted cover the rest of the point:
-	 * no need for more (perftest, too, stops reposting then). */
-	if (r->p->iters && r->rx_count + r->sq[qi].posted_recv >= r->p->warmup + r->p->iters)
-		return 0;
-	return rb_post_recv(r, qi);
+	/* With -n, no receive is posted that the point will not use
+	 * (perftest, too, stops reposting for the last ones). */
+	end = r->p->warmup + r->p->iters;
+	return rb_refill_recv(r, qi,
+			      !r->p->iters	  ? UINT64_MAX
+			      : end > r->rx_count ? end - r->rx_count
+						  : 0);
 }
 
 /* Wait for message @it of the ping-pong; 1 when the client has stopped. */

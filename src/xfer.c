@@ -34,45 +34,87 @@ void rb_fill_pattern(struct rb_run *r, uint8_t *p, uint64_t len)
 		p[off] = rb_pattern(r->point, off);
 }
 
-/* The receive WR, built once: a repost only sets its wr_id. */
-static void recv_wr_build(struct rb_run *r)
+/* The receive WRs, built once and chained: a repost sets only wr_ids. */
+static void recv_wrs_build(struct rb_run *r)
 {
+	uint32_t k;
+
 	r->rsge = (struct ibv_sge){ .addr = (uintptr_t)rb_rx(r),
 				    .length = (uint32_t)r->region,
 				    .lkey = r->mr->lkey };
-	r->rwr = (struct ibv_recv_wr){ .sg_list = &r->rsge, .num_sge = 1 };
+	for (k = 0; k < RB_RECV_CHAIN; k++)
+		r->rwr[k] = (struct ibv_recv_wr){
+			.sg_list = &r->rsge,
+			.num_sge = 1,
+			.next = k + 1 < RB_RECV_CHAIN ? &r->rwr[k + 1] : NULL,
+		};
+}
+
+/* Post @k (1 to RB_RECV_CHAIN) receives on QP @qi, as one chain. */
+static int post_recvs(struct rb_run *r, uint32_t qi, uint32_t k)
+{
+	struct ibv_recv_wr *wr = r->rwr, *bad;
+	uint32_t i;
+	int ret;
+
+	if (!wr[0].sg_list)
+		recv_wrs_build(r);
+	for (i = 0; i < k; i++)
+		wr[i].wr_id = RB_WRID_RECV | qi;
+	wr[k - 1].next = NULL;
+	ret = ibv_post_recv(r->qp[qi], wr, &bad);
+	wr[k - 1].next = k < RB_RECV_CHAIN ? &wr[k] : NULL;
+	if (ret) {
+		rb_err("%s qp 0x%x: ibv_post_recv of %u receives: %s", r->dev.name,
+		       r->qp[qi]->qp_num, k, strerror(ret));
+		return -ret;
+	}
+	r->sq[qi].posted_recv += k;
+	return 0;
 }
 
 int rb_post_recv(struct rb_run *r, uint32_t qi)
 {
-	struct ibv_recv_wr *bad;
-	int ret;
-
-	if (!r->rwr.sg_list)
-		recv_wr_build(r);
-	r->rwr.wr_id = RB_WRID_RECV | qi;
-	ret = ibv_post_recv(r->qp[qi], &r->rwr, &bad);
-	if (ret) {
-		rb_err("%s qp 0x%x: ibv_post_recv: %s", r->dev.name, r->qp[qi]->qp_num,
-		       strerror(ret));
-		return -ret;
-	}
-	r->sq[qi].posted_recv++;
-	return 0;
+	return post_recvs(r, qi, 1);
 }
 
 int rb_fill_recv_queues(struct rb_run *r)
 {
-	uint32_t qi;
+	uint32_t qi, k;
 	int ret;
 
-	recv_wr_build(r); /* the buffer and its MR are those of this run */
+	recv_wrs_build(r); /* the buffer and its MR are those of this run */
 	for (qi = 0; qi < r->nqp; qi++)
 		while (r->sq[qi].posted_recv < r->rx_depth) {
-			ret = rb_post_recv(r, qi);
+			k = r->rx_depth - r->sq[qi].posted_recv;
+			ret = post_recvs(r, qi, k < RB_RECV_CHAIN ? k : RB_RECV_CHAIN);
 			if (ret)
 				return ret;
 		}
+	return 0;
+}
+
+int rb_refill_recv(struct rb_run *r, uint32_t qi, uint64_t left)
+{
+	uint32_t posted = r->sq[qi].posted_recv, want = r->rx_depth, batch = r->rx_depth / 4, k;
+	int ret;
+
+	if (left < want)
+		want = (uint32_t)left;
+	if (posted >= want)
+		return 0;
+	/* A quarter of the queue at most, RB_RECV_CHAIN at most, one at least. */
+	batch = batch < 1 ? 1 : batch > RB_RECV_CHAIN ? RB_RECV_CHAIN : batch;
+	/* With fewer messages to come than the queue holds, top up now: a
+	 * receive short then would leave a message without one. */
+	if (want - posted < batch && want == r->rx_depth)
+		return 0;
+	for (; posted < want; posted += k) {
+		k = want - posted < RB_RECV_CHAIN ? want - posted : RB_RECV_CHAIN;
+		ret = post_recvs(r, qi, k);
+		if (ret)
+			return ret;
+	}
 	return 0;
 }
 
@@ -263,7 +305,7 @@ static const char *wc_cause(enum ibv_wc_status st)
 }
 
 /* An error completion's opcode is undefined: its wr_id says what it was. */
-static int wc_error(struct rb_run *r, const struct ibv_wc *wc)
+int rb_wc_error(struct rb_run *r, const struct ibv_wc *wc)
 {
 	const char *cause = wc_cause(wc->status);
 
@@ -272,35 +314,6 @@ static int wc_error(struct rb_run *r, const struct ibv_wc *wc)
 	       ibv_wc_status_str(wc->status), wc->status, wc->vendor_err, cause ? ": " : "",
 	       cause ? cause : "");
 	return -EIO;
-}
-
-int rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi))
-{
-	struct ibv_wc wc[32];
-	int n, i, ret;
-
-	n = ibv_poll_cq(r->cq, 32, wc);
-	if (n < 0) {
-		rb_err("%s: ibv_poll_cq failed", r->dev.name);
-		return -EIO;
-	}
-	for (i = 0; i < n; i++) {
-		uint32_t qi = (uint32_t)(wc[i].wr_id >> 32), covered = (uint32_t)wc[i].wr_id;
-
-		if (wc[i].status != IBV_WC_SUCCESS)
-			return wc_error(r, &wc[i]);
-		if (wc[i].wr_id & RB_WRID_RECV) {
-			qi = (uint32_t)wc[i].wr_id;
-			r->sq[qi].posted_recv--;
-			ret = on_recv ? on_recv(r, qi) : rb_post_recv(r, qi);
-			if (ret)
-				return ret;
-			continue;
-		}
-		r->sq[qi].used -= covered;
-		*done += covered;
-	}
-	return n;
 }
 
 /*
@@ -717,7 +730,8 @@ static int count_recv(struct rb_run *r, uint32_t qi)
 	/* Bandwidth counts from the end of the last warmup message. */
 	if (++r->total == r->p->warmup)
 		mark_start(r);
-	return ret ? ret : rb_post_recv(r, qi);
+	/* The queue stays full, topped up in chains. */
+	return ret ? ret : rb_refill_recv(r, qi, UINT64_MAX);
 }
 
 /* Server of send_bw: keep the receive queues full and count arrivals. */

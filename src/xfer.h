@@ -16,6 +16,8 @@
 #include "verbs.h"
 
 #define RB_MAX_BATCH 4096
+/* Receives reposted in one chain, at most. */
+#define RB_RECV_CHAIN 16
 /* Receive wr_ids carry this bit; send wr_ids are (QP index << 32 | WRs covered). */
 #define RB_WRID_RECV (1ULL << 63)
 
@@ -49,8 +51,8 @@ struct rb_run {
 	struct ibv_send_wr *wr; /* WR templates, built once per point */
 	struct ibv_sge *sge;
 	uint32_t nwr;
-	unsigned int wr_flags;	/* IBV_SEND_INLINE or 0 */
-	struct ibv_recv_wr rwr; /* the receive WR, built on first use */
+	unsigned int wr_flags;		       /* IBV_SEND_INLINE or 0 */
+	struct ibv_recv_wr rwr[RB_RECV_CHAIN]; /* receive WRs, built on first use */
 	struct ibv_sge rsge;
 	struct rb_msg_conn remote;
 	enum ibv_mtu path_mtu;
@@ -114,6 +116,13 @@ int rb_post_recv(struct rb_run *r, uint32_t qi);
 int rb_fill_recv_queues(struct rb_run *r);
 
 /*
+ * rb_refill_recv() - after a receive on QP @qi: repost, in a chain once a
+ * quarter of the queue (RB_RECV_CHAIN at most) is missing, and no more
+ * than the @left messages still to come need (UINT64_MAX: unknown).
+ */
+int rb_refill_recv(struct rb_run *r, uint32_t qi, uint64_t left);
+
+/*
  * rb_wrs_prepare() - build the WR templates of the current point (sge,
  * inline, the verb's fields), up to the plan's largest batch, so that
  * posting only sets flags.  Returns 0 or -ENOMEM.
@@ -144,14 +153,46 @@ static inline int rb_heartbeat(struct rb_run *r)
  */
 int rb_post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool force);
 
+/* rb_wc_error() - log error completion @wc: the verb, status, likely cause; -EIO. */
+int rb_wc_error(struct rb_run *r, const struct ibv_wc *wc);
+
 /*
  * rb_reap() - poll the CQ once (up to 32 entries).  Send completions free
  * send-queue room and add to *@done the WRs they cover; each receive is
  * passed to @on_recv (NULL: repost).  An error completion is logged with
  * ibv_wc_status_str() and the QP, and returns -EIO.  Returns the number
- * of completions seen.
+ * of completions seen.  Inline: each wait gets its own, with its
+ * @on_recv called directly.
  */
-int rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi));
+static inline int rb_reap(struct rb_run *r, uint64_t *done,
+			  int (*on_recv)(struct rb_run *, uint32_t qi))
+{
+	struct ibv_wc wc[32];
+	int n, i, ret;
+
+	n = ibv_poll_cq(r->cq, 32, wc);
+	if (n < 0) {
+		rb_err("%s: ibv_poll_cq failed", r->dev.name);
+		return -EIO;
+	}
+	for (i = 0; i < n; i++) {
+		uint32_t qi = (uint32_t)(wc[i].wr_id >> 32), covered = (uint32_t)wc[i].wr_id;
+
+		if (wc[i].status != IBV_WC_SUCCESS)
+			return rb_wc_error(r, &wc[i]);
+		if (wc[i].wr_id & RB_WRID_RECV) {
+			qi = (uint32_t)wc[i].wr_id;
+			r->sq[qi].posted_recv--;
+			ret = on_recv ? on_recv(r, qi) : rb_post_recv(r, qi);
+			if (ret)
+				return ret;
+			continue;
+		}
+		r->sq[qi].used -= covered;
+		*done += covered;
+	}
+	return n;
+}
 
 /*
  * Busy loops call rb_idle_check() on every empty poll and rb_idle_reset()
