@@ -39,6 +39,9 @@ static void recv_wrs_build(struct rb_run *r)
 {
 	uint32_t k;
 
+	/* A quarter of the queue, RB_RECV_CHAIN at most, one at least. */
+	k = r->rx_depth / 4;
+	r->recv_batch = k < 1 ? 1 : k > RB_RECV_CHAIN ? RB_RECV_CHAIN : k;
 	r->rsge = (struct ibv_sge){ .addr = (uintptr_t)rb_rx(r),
 				    .length = (uint32_t)r->region,
 				    .lkey = r->mr->lkey };
@@ -94,22 +97,12 @@ int rb_fill_recv_queues(struct rb_run *r)
 	return 0;
 }
 
-int rb_refill_recv(struct rb_run *r, uint32_t qi, uint64_t left)
+int rb_refill_recv_post(struct rb_run *r, uint32_t qi, uint32_t want)
 {
-	uint32_t posted = r->sq[qi].posted_recv, want = r->rx_depth, batch = r->rx_depth / 4, k;
+	uint32_t posted, k;
 	int ret;
 
-	if (left < want)
-		want = (uint32_t)left;
-	if (posted >= want)
-		return 0;
-	/* A quarter of the queue at most, RB_RECV_CHAIN at most, one at least. */
-	batch = batch < 1 ? 1 : batch > RB_RECV_CHAIN ? RB_RECV_CHAIN : batch;
-	/* With fewer messages to come than the queue holds, top up now: a
-	 * receive short then would leave a message without one. */
-	if (want - posted < batch && want == r->rx_depth)
-		return 0;
-	for (; posted < want; posted += k) {
+	for (posted = r->sq[qi].posted_recv; posted < want; posted += k) {
 		k = want - posted < RB_RECV_CHAIN ? want - posted : RB_RECV_CHAIN;
 		ret = post_recvs(r, qi, k);
 		if (ret)

@@ -54,6 +54,7 @@ struct rb_run {
 	unsigned int wr_flags;		       /* IBV_SEND_INLINE or 0 */
 	struct ibv_recv_wr rwr[RB_RECV_CHAIN]; /* receive WRs, built on first use */
 	struct ibv_sge rsge;
+	uint32_t recv_batch; /* reposted in one chain */
 	struct rb_msg_conn remote;
 	enum ibv_mtu path_mtu;
 
@@ -115,12 +116,25 @@ int rb_post_recv(struct rb_run *r, uint32_t qi);
 /* rb_fill_recv_queues() - top every QP's receive queue up to rx_depth. */
 int rb_fill_recv_queues(struct rb_run *r);
 
+int rb_refill_recv_post(struct rb_run *r, uint32_t qi, uint32_t want);
+
 /*
- * rb_refill_recv() - after a receive on QP @qi: repost, in a chain once a
- * quarter of the queue (RB_RECV_CHAIN at most) is missing, and no more
- * than the @left messages still to come need (UINT64_MAX: unknown).
+ * rb_refill_recv() - after a receive on QP @qi: repost, in a chain once
+ * recv_batch receives are missing, and no more than the @left messages
+ * still to come need (UINT64_MAX: unknown); with fewer to come than the
+ * queue holds, at once (a receive short then would leave a message
+ * without one).  Inline: most calls post nothing.
  */
-int rb_refill_recv(struct rb_run *r, uint32_t qi, uint64_t left);
+static inline int rb_refill_recv(struct rb_run *r, uint32_t qi, uint64_t left)
+{
+	uint32_t posted = r->sq[qi].posted_recv;
+
+	if (left >= r->rx_depth)
+		return r->rx_depth - posted < r->recv_batch
+			       ? 0
+			       : rb_refill_recv_post(r, qi, r->rx_depth);
+	return posted >= left ? 0 : rb_refill_recv_post(r, qi, (uint32_t)left);
+}
 
 /*
  * rb_wrs_prepare() - build the WR templates of the current point (sge,
