@@ -240,7 +240,8 @@ static __attribute__((noinline)) int post_chain_signals(struct rb_run *r, uint32
 	return ret;
 }
 
-int rb_post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool force)
+/* rb_post_chain(), inline in the loops of this file. */
+static inline int post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool force)
 {
 	struct rb_sq *q = &r->sq[qi];
 	int ret;
@@ -257,6 +258,11 @@ int rb_post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool 
 		ret = post_wrs(r, qi, n);
 	}
 	return ret ? ret : rb_heartbeat(r);
+}
+
+int rb_post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool force)
+{
+	return post_chain(r, qi, n, it0, force);
 }
 
 int rb_heartbeat_send(struct rb_run *r)
@@ -456,7 +462,7 @@ static int pingpong_client(struct rb_run *r, int (*wait)(struct rb_run *, uint64
 		ret = rb_wait_room(r, 0, 1, &done);
 		t = rb_ticks();
 		if (!ret)
-			ret = rb_post_chain(r, 0, 1, it, true);
+			ret = post_chain(r, 0, 1, it, true);
 		if (!ret)
 			ret = wait(r, it);
 		if (!ret && it >= r->p->warmup)
@@ -588,7 +594,7 @@ static int stream_post(struct rb_run *r, struct stream *s)
 		k = (uint32_t)(s->count - s->posted);
 	if (q->depth - q->used < k)
 		return 0;
-	ret = rb_post_chain(r, qi, k, r->total + s->posted, last_chain_of_qp(r, s, s->chains));
+	ret = post_chain(r, qi, k, r->total + s->posted, last_chain_of_qp(r, s, s->chains));
 	if (ret)
 		return ret;
 	s->posted += k;

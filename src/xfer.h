@@ -178,8 +178,8 @@ int rb_wc_error(struct rb_run *r, const struct ibv_wc *wc);
  * of completions seen.  Inline: each wait gets its own, with its
  * @on_recv called directly.
  */
-static inline int rb_reap(struct rb_run *r, uint64_t *done,
-			  int (*on_recv)(struct rb_run *, uint32_t qi))
+static inline __attribute__((always_inline)) int
+rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi))
 {
 	struct ibv_wc wc[32];
 	int n, i, ret;
