@@ -569,16 +569,22 @@ int rb_run_oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it))
 struct stream {
 	uint64_t count; /* WRs to post; 0: until the duration is over */
 	uint64_t posted, done;
-	uint64_t chains; /* chains posted, for the round-robin */
+	uint64_t chains;    /* chains posted, for the round-robin */
+	uint64_t last_from; /* chains from this one on are their QP's last */
 	bool measure;
 };
 
-/* Whether chain number @j is the last its QP gets (count mode). */
-static bool last_chain_of_qp(const struct rb_run *r, const struct stream *s, uint64_t j)
+/*
+ * The first chain number that is the last its QP gets (count mode; else
+ * none), worked out once per phase, not per chain.
+ */
+static uint64_t first_last_chain(const struct rb_run *r, const struct stream *s)
 {
 	uint64_t total = (s->count + r->pt.batch - 1) / r->pt.batch;
 
-	return s->count && j + r->pt.qps >= total;
+	if (!s->count)
+		return UINT64_MAX;
+	return total > r->pt.qps ? total - r->pt.qps : 0;
 }
 
 /* Post the next chain if its QP has room; returns 1 when it did. */
@@ -594,7 +600,7 @@ static int stream_post(struct rb_run *r, struct stream *s)
 		k = (uint32_t)(s->count - s->posted);
 	if (q->depth - q->used < k)
 		return 0;
-	ret = post_chain(r, qi, k, r->total + s->posted, last_chain_of_qp(r, s, s->chains));
+	ret = post_chain(r, qi, k, r->total + s->posted, s->chains >= s->last_from);
 	if (ret)
 		return ret;
 	s->posted += k;
@@ -638,6 +644,7 @@ static int stream_phase(struct rb_run *r, struct stream *s)
 	uint64_t before;
 	int n, posted;
 
+	s->last_from = first_last_chain(r, s);
 	while (more || s->done < s->posted) {
 		if (rb_interrupted)
 			return -EINTR;
