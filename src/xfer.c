@@ -244,17 +244,19 @@ static __attribute__((noinline)) int post_chain_signals(struct rb_run *r, uint32
 static inline int post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool force)
 {
 	struct rb_sq *q = &r->sq[qi];
+	uint32_t rem = n % r->pt.signal;
 	int ret;
 
 	/* With less room left than another chain needs, only a completion
 	 * can make room: make sure one is coming. */
 	force = force || q->depth - (q->used + n) < n;
 	/* The templates carry the signals of a chain of QP 0 that starts a
-	 * group (rb_wrs_prepare): the common chain is posted as it is. */
-	if (q->unsig || qi || (force && n % r->pt.signal) || r->t->iter_wr) {
+	 * group (rb_wrs_prepare): the common chain is posted as it is (one
+	 * that ends a group signals its last WR as forced). */
+	if (q->unsig || qi || (rem && force) || r->t->iter_wr) {
 		ret = post_chain_signals(r, qi, n, it0, force);
 	} else {
-		q->unsig = n % r->pt.signal;
+		q->unsig = rem;
 		ret = post_wrs(r, qi, n);
 	}
 	return ret ? ret : rb_heartbeat(r);
@@ -590,7 +592,7 @@ static uint64_t first_last_chain(const struct rb_run *r, const struct stream *s)
 /* Post the next chain if its QP has room; returns 1 when it did. */
 static int stream_post(struct rb_run *r, struct stream *s)
 {
-	uint32_t qi = (uint32_t)(s->chains % r->pt.qps), k = r->pt.batch;
+	uint32_t qi = r->pt.qps > 1 ? (uint32_t)(s->chains % r->pt.qps) : 0, k = r->pt.batch;
 	struct rb_sq *q = &r->sq[qi];
 	int ret;
 

@@ -153,10 +153,10 @@ int rb_heartbeat_send(struct rb_run *r);
 
 static inline int rb_heartbeat(struct rb_run *r)
 {
-	if (r->role != RB_ROLE_CLIENT || ++r->hb_posts < 256)
+	if (++r->hb_posts < 256)
 		return 0;
 	r->hb_posts = 0;
-	return rb_heartbeat_send(r);
+	return r->role == RB_ROLE_CLIENT ? rb_heartbeat_send(r) : 0;
 }
 
 /*
