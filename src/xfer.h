@@ -138,8 +138,9 @@ static inline int rb_refill_recv(struct rb_run *r, uint32_t qi, uint64_t left)
 
 /*
  * rb_wrs_prepare() - build the WR templates of the current point (sge,
- * inline, the verb's fields), up to the plan's largest batch, so that
- * posting only sets flags.  Returns 0 or -ENOMEM.
+ * inline, the verb's fields, and the signals of a chain of QP 0 that
+ * begins a group: every pt.signal-th WR), up to the plan's largest batch,
+ * so that the common chain is posted as it is.  Returns 0 or -ENOMEM.
  */
 int rb_wrs_prepare(struct rb_run *r);
 void rb_wrs_free(struct rb_run *r);
