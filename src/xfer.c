@@ -395,15 +395,32 @@ int rb_wc_error(struct rb_run *r, const struct ibv_wc *wc)
 	return -EIO;
 }
 
-int rb_srq_recv_qi(struct rb_run *r, const struct ibv_wc *wc, uint32_t *qi)
+int rb_srq_recv_qi(struct rb_run *r, const struct ibv_wc *wc)
 {
+	uint32_t qi;
+
 	r->srq_posted--;
-	for (*qi = 0; *qi < r->nqp; (*qi)++)
-		if (r->qp[*qi]->qp_num == wc->qp_num)
-			return 0;
+	for (qi = 0; qi < r->nqp; qi++)
+		if (r->qp[qi]->qp_num == wc->qp_num)
+			return (int)qi;
 	rb_err("%s: a receive on the SRQ completed for qp 0x%x, none of this run's", r->dev.name,
 	       wc->qp_num);
 	return -EPROTO;
+}
+
+int rb_reap_srq(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi))
+{
+	struct ibv_wc wc[32];
+	int n;
+
+	if (!on_recv)
+		on_recv = r->on_recv;
+	n = ibv_poll_cq(r->cq, 32, wc);
+	if (n < 0) {
+		rb_err("%s: ibv_poll_cq failed", r->dev.name);
+		return -EIO;
+	}
+	return rb_reap_wcs(r, wc, n, done, on_recv, true);
 }
 
 /*

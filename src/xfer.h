@@ -187,8 +187,12 @@ int rb_refill_recv_post(struct rb_run *r, uint32_t qi, uint32_t want);
  */
 static inline int rb_refill_recv(struct rb_run *r, uint32_t qi, uint64_t left)
 {
-	uint32_t posted = r->srq ? r->srq_posted : r->sq[qi].posted_recv;
+	uint32_t posted;
 
+	if (__builtin_expect(r->srq != NULL, 0))
+		posted = r->srq_posted;
+	else
+		posted = r->sq[qi].posted_recv;
 	if (left >= r->rx_depth)
 		return r->rx_depth - posted < r->recv_batch
 			       ? 0
@@ -234,9 +238,10 @@ int rb_wc_error(struct rb_run *r, const struct ibv_wc *wc);
 
 /*
  * rb_srq_recv_qi() - which QP a receive of the SRQ came to (any QP may
- * consume one): the completion's qp_num says.  0 or -EPROTO (logged).
+ * consume one): the completion's qp_num says.  Its index, or -EPROTO
+ * (logged).
  */
-int rb_srq_recv_qi(struct rb_run *r, const struct ibv_wc *wc, uint32_t *qi);
+int rb_srq_recv_qi(struct rb_run *r, const struct ibv_wc *wc);
 
 /*
  * rb_reap() - poll the CQ once (up to 32 entries).  Send completions free
@@ -248,29 +253,24 @@ int rb_srq_recv_qi(struct rb_run *r, const struct ibv_wc *wc, uint32_t *qi);
  * its own, with its @on_recv called directly.
  */
 static inline __attribute__((always_inline)) int
-rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi))
+rb_reap_wcs(struct rb_run *r, struct ibv_wc *wc, int n, uint64_t *done,
+	    int (*on_recv)(struct rb_run *, uint32_t qi), bool srq)
 {
-	struct ibv_wc wc[32];
-	int n, i, ret;
+	int i, ret;
 
-	if (!on_recv)
-		on_recv = r->on_recv;
-	n = ibv_poll_cq(r->cq, 32, wc);
-	if (n < 0) {
-		rb_err("%s: ibv_poll_cq failed", r->dev.name);
-		return -EIO;
-	}
 	for (i = 0; i < n; i++) {
 		uint32_t qi = (uint32_t)(wc[i].wr_id >> 32), covered = (uint32_t)wc[i].wr_id;
 
 		if (wc[i].status != IBV_WC_SUCCESS)
 			return rb_wc_error(r, &wc[i]);
 		if (wc[i].wr_id & RB_WRID_RECV) {
-			if (!r->srq) {
+			if (!srq) {
 				qi = (uint32_t)wc[i].wr_id;
 				r->sq[qi].posted_recv--;
-			} else if ((ret = rb_srq_recv_qi(r, &wc[i], &qi))) {
+			} else if ((ret = rb_srq_recv_qi(r, &wc[i])) < 0) {
 				return ret;
+			} else {
+				qi = (uint32_t)ret;
 			}
 			ret = on_recv ? on_recv(r, qi) : rb_post_recv(r, qi);
 			if (ret)
@@ -281,6 +281,27 @@ rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32
 		*done += covered;
 	}
 	return n;
+}
+
+/* rb_reap() with --srq: out of line, the common case does without. */
+int rb_reap_srq(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi));
+
+static inline __attribute__((always_inline)) int
+rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi))
+{
+	struct ibv_wc wc[32];
+	int n;
+
+	if (__builtin_expect(r->srq != NULL, 0))
+		return rb_reap_srq(r, done, on_recv);
+	if (!on_recv)
+		on_recv = r->on_recv;
+	n = ibv_poll_cq(r->cq, 32, wc);
+	if (n < 0) {
+		rb_err("%s: ibv_poll_cq failed", r->dev.name);
+		return -EIO;
+	}
+	return rb_reap_wcs(r, wc, n, done, on_recv, false);
 }
 
 /*
