@@ -40,8 +40,11 @@ static void recv_wrs_build(struct rb_run *r)
 	uint32_t k;
 
 	/* A quarter of the queue, RB_RECV_CHAIN at most, one at least; one
-	 * when lossy (UC, UD): a receive short there drops a message. */
-	k = r->lossy ? 1 : r->rx_depth / 4;
+	 * when lossy (UC, UD): a receive short there drops a message; one
+	 * with -b: this side polls only between its own chains, and a peer
+	 * that finds no receive waits out an RNR (rxe under load broke a
+	 * 4 KiB -b run that way once, not reproduced). */
+	k = r->lossy || r->bidir ? 1 : r->rx_depth / 4;
 	r->recv_batch = k < 1 ? 1 : k > RB_RECV_CHAIN ? RB_RECV_CHAIN : k;
 	/* The SRQ's receives (and those of one MR) all land in MR 0's rx
 	 * region; with --mr-per-qp, post_recvs() points them at the QP's. */
