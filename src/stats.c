@@ -20,14 +20,12 @@ int rb_samples_reserve(struct rb_samples *s, size_t cap)
 	return 0;
 }
 
-int rb_samples_push(struct rb_samples *s, uint64_t v)
+int rb_samples_grow_push(struct rb_samples *s, uint64_t v)
 {
-	if (s->n == s->cap) {
-		int ret = rb_samples_reserve(s, s->cap ? s->cap * 2 : 4096);
+	int ret = rb_samples_reserve(s, s->cap ? s->cap * 2 : 4096);
 
-		if (ret)
-			return ret;
-	}
+	if (ret)
+		return ret;
 	s->v[s->n++] = v;
 	return 0;
 }

@@ -20,8 +20,20 @@ struct rb_samples {
 
 /* rb_samples_reserve() - make room for @cap samples; 0 or -ENOMEM. */
 int rb_samples_reserve(struct rb_samples *s, size_t cap);
-/* rb_samples_push() - append one sample, growing as needed; 0 or -ENOMEM. */
-int rb_samples_push(struct rb_samples *s, uint64_t v);
+/* rb_samples_grow_push() - rb_samples_push() when the array is full. */
+int rb_samples_grow_push(struct rb_samples *s, uint64_t v);
+
+/*
+ * rb_samples_push() - append one sample, growing as needed; 0 or -ENOMEM.
+ * Inline: a ping-pong pushes one per round trip.
+ */
+static inline int rb_samples_push(struct rb_samples *s, uint64_t v)
+{
+	if (s->n == s->cap)
+		return rb_samples_grow_push(s, v);
+	s->v[s->n++] = v;
+	return 0;
+}
 void rb_samples_free(struct rb_samples *s);
 
 /*

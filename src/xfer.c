@@ -35,56 +35,148 @@ void rb_fill_pattern(struct rb_run *r, uint8_t *p, uint64_t len)
 		p[off] = rb_pattern(r->point, off);
 }
 
-/* An SRQ receive is anyone's: posted with MR 0's buffer, counted once. */
-static int post_srq_recv(struct rb_run *r, struct ibv_recv_wr *wr)
+/* The receive WRs, built once and chained: a repost sets only wr_ids. */
+static void recv_wrs_build(struct rb_run *r)
+{
+	uint32_t k;
+
+	/* A quarter of the queue, RB_RECV_CHAIN at most, one at least; one
+	 * when lossy (UC, UD): a receive short there drops a message; one
+	 * with -b: a peer that finds no receive waits out an RNR (a 4 KiB
+	 * -b send_bw failed in the lab under load with batched reposts;
+	 * the cause was not established). */
+	k = r->lossy || r->bidir ? 1 : r->rx_depth / 4;
+	r->recv_batch = k < 1 ? 1 : k > RB_RECV_CHAIN ? RB_RECV_CHAIN : k;
+	/* The SRQ's receives (and those of one MR) all land in MR 0's rx
+	 * region; with --mr-per-qp, post_recvs() points them at the QP's. */
+	r->rsge = (struct ibv_sge){ .addr = (uintptr_t)rb_recv_buf(r, 0),
+				    .length = (uint32_t)r->region,
+				    .lkey = r->mr[0]->lkey };
+	for (k = 0; k < RB_RECV_CHAIN; k++)
+		r->rwr[k] = (struct ibv_recv_wr){
+			.sg_list = &r->rsge,
+			.num_sge = 1,
+			.next = k + 1 < RB_RECV_CHAIN ? &r->rwr[k + 1] : NULL,
+		};
+}
+
+/* Post the chain @wr on QP @qi's receive queue, or on the SRQ. */
+static int recv_chain_post(struct rb_run *r, uint32_t qi, struct ibv_recv_wr *wr, uint32_t k)
 {
 	struct ibv_recv_wr *bad;
-	int ret = ibv_post_srq_recv(r->srq, wr, &bad);
+	int ret;
 
+	if (r->srq) {
+		ret = ibv_post_srq_recv(r->srq, wr, &bad);
+		if (ret) {
+			rb_err("%s: ibv_post_srq_recv of %u receives: %s", r->dev.name, k,
+			       strerror(ret));
+			return -ret;
+		}
+		r->srq_posted += k;
+		return 0;
+	}
+	ret = ibv_post_recv(r->qp[qi], wr, &bad);
 	if (ret) {
-		rb_err("%s: ibv_post_srq_recv: %s", r->dev.name, strerror(ret));
+		rb_err("%s qp 0x%x: ibv_post_recv of %u receives: %s", r->dev.name,
+		       r->qp[qi]->qp_num, k, strerror(ret));
 		return -ret;
 	}
-	r->srq_posted++;
+	r->sq[qi].posted_recv += k;
 	return 0;
+}
+
+/*
+ * Post @k (1 to RB_RECV_CHAIN) receives for QP @qi, as one chain: on its
+ * receive queue, or (--srq) on the SRQ.
+ */
+static int post_recvs(struct rb_run *r, uint32_t qi, uint32_t k)
+{
+	struct ibv_recv_wr *wr = r->rwr;
+	uint32_t i;
+	int ret;
+
+	if (!wr[0].sg_list)
+		recv_wrs_build(r);
+	if (r->nmr > 1 && !r->srq) {
+		r->rsge.addr = (uintptr_t)rb_recv_buf(r, qi);
+		r->rsge.lkey = r->mr[rb_mri(r, qi)]->lkey;
+	}
+	for (i = 0; i < k; i++)
+		wr[i].wr_id = RB_WRID_RECV | qi;
+	wr[k - 1].next = NULL;
+	ret = recv_chain_post(r, qi, wr, k);
+	wr[k - 1].next = k < RB_RECV_CHAIN ? &wr[k] : NULL;
+	return ret;
 }
 
 int rb_post_recv(struct rb_run *r, uint32_t qi)
 {
-	uint32_t mi = r->srq ? 0 : rb_mri(r, qi);
-	struct ibv_sge sge = { .addr = (uintptr_t)rb_recv_buf(r, qi),
-			       .length = (uint32_t)r->region,
-			       .lkey = r->mr[mi]->lkey };
-	struct ibv_recv_wr wr = { .wr_id = RB_WRID_RECV | qi, .sg_list = &sge, .num_sge = 1 }, *bad;
-	int ret;
-
-	if (r->srq)
-		return post_srq_recv(r, &wr);
-	ret = ibv_post_recv(r->qp[qi], &wr, &bad);
-	if (ret) {
-		rb_err("%s qp 0x%x: ibv_post_recv: %s", r->dev.name, r->qp[qi]->qp_num,
-		       strerror(ret));
-		return -ret;
-	}
-	r->sq[qi].posted_recv++;
-	return 0;
+	return post_recvs(r, qi, 1);
 }
 
 int rb_fill_recv_queues(struct rb_run *r)
 {
-	uint32_t qi;
+	uint32_t qi, k;
 	int ret;
 
-	while (r->srq && r->srq_posted < r->rx_depth)
-		if ((ret = rb_post_recv(r, 0)))
+	recv_wrs_build(r); /* the buffer and its MR are those of this run */
+	while (r->srq && r->srq_posted < r->rx_depth) {
+		k = r->rx_depth - r->srq_posted;
+		ret = post_recvs(r, 0, k < RB_RECV_CHAIN ? k : RB_RECV_CHAIN);
+		if (ret)
 			return ret;
+	}
 	for (qi = 0; qi < r->nqp && !r->srq; qi++)
 		while (r->sq[qi].posted_recv < r->rx_depth) {
-			ret = rb_post_recv(r, qi);
+			k = r->rx_depth - r->sq[qi].posted_recv;
+			ret = post_recvs(r, qi, k < RB_RECV_CHAIN ? k : RB_RECV_CHAIN);
 			if (ret)
 				return ret;
 		}
 	return 0;
+}
+
+int rb_refill_recv_post(struct rb_run *r, uint32_t qi, uint32_t want)
+{
+	uint32_t posted, k;
+	int ret;
+
+	for (posted = r->srq ? r->srq_posted : r->sq[qi].posted_recv; posted < want; posted += k) {
+		k = want - posted < RB_RECV_CHAIN ? want - posted : RB_RECV_CHAIN;
+		ret = post_recvs(r, qi, k);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* Signal @wr with wr_id @id, or (@id 0) not. */
+static inline void set_signal(struct ibv_send_wr *wr, uint64_t id, unsigned int flags)
+{
+	wr->send_flags = id ? flags | IBV_SEND_SIGNALED : flags;
+	wr->wr_id = id;
+}
+
+/*
+ * The templates' signals: those of a chain of QP 0 that begins a group,
+ * every @signal-th WR signaled (rb_post_chain posts such a chain as it
+ * is).  Sets WR @k's.
+ */
+static inline void template_signal(struct ibv_send_wr *wr, uint32_t k, uint32_t signal,
+				   unsigned int flags)
+{
+	set_signal(&wr[k], (k + 1) % signal ? 0 : signal, flags);
+}
+
+/* Put the templates' signals back on WRs k0, k0 + signal, ... below @n. */
+static void reset_signals(struct ibv_send_wr *wr, uint32_t n, uint32_t k0, uint32_t signal,
+			  unsigned int flags)
+{
+	uint32_t k;
+
+	for (k = k0; k < n; k += signal)
+		template_signal(wr, k, signal, flags);
 }
 
 uint32_t rb_buffers_used(const struct rb_run *r, uint64_t count)
@@ -108,6 +200,18 @@ static void base_wr(struct rb_run *r, struct ibv_send_wr *wr, struct ibv_sge *sg
 	wr->num_sge = 1;
 }
 
+/* UD: the WRs @wr (n of them) go to QP @qi's peer. */
+static void ud_dest(struct rb_run *r, uint32_t qi, struct ibv_send_wr *wr, uint32_t n)
+{
+	uint32_t k;
+
+	for (k = 0; k < n; k++) {
+		wr[k].wr.ud.ah = r->ah[qi];
+		wr[k].wr.ud.remote_qpn = r->remote.qp[qi].qpn;
+		wr[k].wr.ud.remote_qkey = RB_UD_QKEY;
+	}
+}
+
 /* One set of templates for all QPs, or (--mr-per-qp) one per QP and its keys. */
 int rb_wrs_prepare(struct rb_run *r)
 {
@@ -123,12 +227,19 @@ int rb_wrs_prepare(struct rb_run *r)
 		r->wr_stride = sets > 1 ? r->nwr : 0;
 	}
 	r->wr_flags = r->pt.size <= r->inline_max && r->t->inline_ok ? IBV_SEND_INLINE : 0;
-	for (qi = 0; qi < sets; qi++)
-		for (k = 0, wr = r->wr + (size_t)qi * r->nwr; k < r->nwr; k++) {
+	for (qi = 0; qi < sets; qi++) {
+		wr = r->wr + (size_t)qi * r->nwr;
+		for (k = 0; k < r->nwr; k++) {
 			base_wr(r, &wr[k], &r->sge[(size_t)qi * r->nwr + k], qi);
 			r->t->prep_wr(r, &wr[k], qi);
 			wr[k].next = k + 1 < r->nwr ? &wr[k + 1] : NULL;
+			template_signal(wr, k, r->pt.signal, r->wr_flags);
 		}
+		/* Shared templates go to QP 0's peer; post_chain_signals()
+		 * redirects a chain of another QP and puts them back. */
+		if (r->ud)
+			ud_dest(r, qi, wr, r->nwr);
+	}
 	return 0;
 }
 
@@ -140,60 +251,102 @@ void rb_wrs_free(struct rb_run *r)
 	r->sge = NULL;
 }
 
-/* UD: the WRs of a chain go to QP @qi's peer; the templates are shared by all QPs. */
-static void ud_dest(struct rb_run *r, uint32_t qi, struct ibv_send_wr *wr, uint32_t n)
+/* Post the first @n WRs of QP @qi's templates as they are. */
+static inline int post_wrs(struct rb_run *r, uint32_t qi, uint32_t n)
 {
-	uint32_t k;
-
-	for (k = 0; k < n; k++) {
-		wr[k].wr.ud.ah = r->ah[qi];
-		wr[k].wr.ud.remote_qpn = r->remote.qp[qi].qpn;
-		wr[k].wr.ud.remote_qkey = RB_UD_QKEY;
-	}
-}
-
-int rb_post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool force)
-{
-	void (*iter_wr)(struct rb_run *, struct ibv_send_wr *, uint64_t) = r->t->iter_wr;
 	struct ibv_send_wr *wr = r->wr + (size_t)qi * r->wr_stride, *bad;
-	struct rb_sq *q = &r->sq[qi];
-	uint32_t k, unsig = q->unsig, signal = r->pt.signal;
-	unsigned int flags = r->wr_flags;
 	int ret;
 
-	/* With less room left than another chain needs, only a completion
-	 * can make room: make sure one is coming. */
-	force = force || q->depth - (q->used + n) < n;
-	/* The verb's own changes first (they touch neither flags nor wr_id),
-	 * so that the loop below calls nothing and keeps its state in
-	 * registers: locals, not r-> and q->, which every store to wr[] could
-	 * alias, so that the compiler would load them again for each WR. */
-	if (iter_wr)
-		for (k = 0; k < n; k++)
-			iter_wr(r, &wr[k], it0 + k);
-	if (r->ud)
-		ud_dest(r, qi, wr, n);
-	for (k = 0; k < n; k++) {
-		wr[k].send_flags = flags;
-		wr[k].wr_id = 0;
-		if (++unsig >= signal || (force && k + 1 == n)) {
-			wr[k].send_flags |= IBV_SEND_SIGNALED;
-			/* The completion covers every WR since the last one. */
-			wr[k].wr_id = (uint64_t)qi << 32 | unsig;
-			unsig = 0;
-		}
-	}
-	q->unsig = unsig;
-	wr[n - 1].next = NULL; /* a short chain ends early */
+	if (n < r->nwr)
+		wr[n - 1].next = NULL; /* a short chain ends early */
 	ret = ibv_post_send(r->qp[qi], wr, &bad);
-	wr[n - 1].next = n < r->nwr ? &wr[n] : NULL;
+	if (n < r->nwr)
+		wr[n - 1].next = &wr[n];
 	if (ret) {
 		rb_err("%s qp 0x%x: ibv_post_send of %u WRs: %s", r->dev.name, r->qp[qi]->qp_num, n,
 		       strerror(ret));
 		return -ret;
 	}
-	q->used += n;
-	return rb_heartbeat(r);
+	r->sq[qi].used += n;
+	return 0;
+}
+
+/*
+ * A chain whose signals are not the templates' (another QP, or a group
+ * begun by the last chain, or a forced last WR): set them, post, and put
+ * the templates' back; only the WRs that signal in either are touched.
+ * Out of line: the common chain does without.
+ */
+static __attribute__((noinline)) int post_chain_signals(struct rb_run *r, uint32_t qi, uint32_t n,
+							uint64_t it0, bool force)
+{
+	void (*iter_wr)(struct rb_run *, struct ibv_send_wr *, uint64_t) = r->t->iter_wr;
+	struct ibv_send_wr *wr = r->wr + (size_t)qi * r->wr_stride;
+	struct rb_sq *q = &r->sq[qi];
+	bool redirect = r->ud && qi && !r->wr_stride;
+	uint32_t k, signal = r->pt.signal, first = signal - q->unsig - 1, unsig;
+	uint64_t qid = (uint64_t)qi << 32;
+	unsigned int flags = r->wr_flags;
+	int ret;
+
+	/* The verb's own changes (they touch neither flags nor wr_id). */
+	if (iter_wr)
+		for (k = 0; k < n; k++)
+			iter_wr(r, &wr[k], it0 + k);
+	if (redirect)
+		ud_dest(r, qi, wr, n);
+	for (k = signal - 1; k < n; k += signal)
+		set_signal(&wr[k], 0, flags);
+	/* unsig < signal: every WR that completes a group of @signal
+	 * signals, covering its group. */
+	for (k = first; k < n; k += signal)
+		set_signal(&wr[k], qid | signal, flags);
+	/* The last signaled WR was k - signal; with none, k is first. */
+	unsig = n + signal - 1 - k;
+	if (force && unsig) {
+		set_signal(&wr[n - 1], qid | unsig, flags);
+		unsig = 0;
+	}
+	q->unsig = unsig;
+	ret = post_wrs(r, qi, n);
+	reset_signals(wr, n, first, signal, flags);
+	reset_signals(wr, n, signal - 1, signal, flags);
+	reset_signals(wr, n, n - 1, signal, flags);
+	if (redirect)
+		ud_dest(r, 0, wr, n);
+	return ret;
+}
+
+/*
+ * rb_post_chain(), inline in the loops of this file (always: with the
+ * other features' branches the compiler's own choice kept it out of line
+ * on the ping-pong's path, 40 instructions a message).
+ */
+static inline __attribute__((always_inline)) int post_chain(struct rb_run *r, uint32_t qi,
+							    uint32_t n, uint64_t it0, bool force)
+{
+	struct rb_sq *q = &r->sq[qi];
+	uint32_t rem = n % r->pt.signal;
+	int ret;
+
+	/* With less room left than another chain needs, only a completion
+	 * can make room: make sure one is coming. */
+	force = force || q->depth - (q->used + n) < n;
+	/* The templates carry the signals of a chain of QP 0 that starts a
+	 * group (rb_wrs_prepare): the common chain is posted as it is (one
+	 * that ends a group signals its last WR as forced). */
+	if (q->unsig || qi || (rem && force) || r->t->iter_wr) {
+		ret = post_chain_signals(r, qi, n, it0, force);
+	} else {
+		q->unsig = rem;
+		ret = post_wrs(r, qi, n);
+	}
+	return ret ? ret : rb_heartbeat(r);
+}
+
+int rb_post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool force)
+{
+	return post_chain(r, qi, n, it0, force);
 }
 
 int rb_heartbeat_send(struct rb_run *r)
@@ -235,7 +388,7 @@ static const char *wc_cause(enum ibv_wc_status st)
 }
 
 /* An error completion's opcode is undefined: its wr_id says what it was. */
-static int wc_error(struct rb_run *r, const struct ibv_wc *wc)
+int rb_wc_error(struct rb_run *r, const struct ibv_wc *wc)
 {
 	const char *cause = wc_cause(wc->status);
 
@@ -246,30 +399,23 @@ static int wc_error(struct rb_run *r, const struct ibv_wc *wc)
 	return -EIO;
 }
 
-/*
- * Which QP a receive came to: its wr_id says, unless the receive was the
- * SRQ's, which any QP may consume; then the completion's qp_num says.
- */
-static int recv_qi(struct rb_run *r, const struct ibv_wc *wc, uint32_t *qi)
+int rb_srq_recv_qi(struct rb_run *r, const struct ibv_wc *wc)
 {
-	if (!r->srq) {
-		*qi = (uint32_t)wc->wr_id;
-		r->sq[*qi].posted_recv--;
-		return 0;
-	}
+	uint32_t qi;
+
 	r->srq_posted--;
-	for (*qi = 0; *qi < r->nqp; (*qi)++)
-		if (r->qp[*qi]->qp_num == wc->qp_num)
-			return 0;
+	for (qi = 0; qi < r->nqp; qi++)
+		if (r->qp[qi]->qp_num == wc->qp_num)
+			return (int)qi;
 	rb_err("%s: a receive on the SRQ completed for qp 0x%x, none of this run's", r->dev.name,
 	       wc->qp_num);
 	return -EPROTO;
 }
 
-int rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi))
+int rb_reap_srq(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi))
 {
 	struct ibv_wc wc[32];
-	int n, i, ret;
+	int n;
 
 	if (!on_recv)
 		on_recv = r->on_recv;
@@ -278,24 +424,7 @@ int rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, ui
 		rb_err("%s: ibv_poll_cq failed", r->dev.name);
 		return -EIO;
 	}
-	for (i = 0; i < n; i++) {
-		uint32_t qi = (uint32_t)(wc[i].wr_id >> 32), covered = (uint32_t)wc[i].wr_id;
-
-		if (wc[i].status != IBV_WC_SUCCESS)
-			return wc_error(r, &wc[i]);
-		if (wc[i].wr_id & RB_WRID_RECV) {
-			ret = recv_qi(r, &wc[i], &qi);
-			if (ret)
-				return ret;
-			ret = on_recv ? on_recv(r, qi) : rb_post_recv(r, qi);
-			if (ret)
-				return ret;
-			continue;
-		}
-		r->sq[qi].used -= covered;
-		*done += covered;
-	}
-	return n;
+	return rb_reap_wcs(r, wc, n, done, on_recv, true);
 }
 
 /*
@@ -389,12 +518,8 @@ int rb_poll_step(struct rb_run *r, struct rb_idle *idle, uint64_t *done,
 	return n;
 }
 
-bool rb_point_ended(struct rb_run *r, uint64_t it)
+bool rb_duration_over(struct rb_run *r, uint64_t it)
 {
-	if (it < r->p->warmup)
-		return false;
-	if (r->p->iters)
-		return it >= r->p->warmup + r->p->iters;
 	if (r->p->forever)
 		return it > r->p->warmup && rb_stop_asked;
 	if (it < r->next_clock)
@@ -405,14 +530,11 @@ bool rb_point_ended(struct rb_run *r, uint64_t it)
 	       rb_now_ns() - r->t0 >= (uint64_t)r->p->duration_s * 1000000000ULL;
 }
 
-int rb_wait_room(struct rb_run *r, uint32_t qi, uint32_t k, uint64_t *done)
+int rb_wait_room_poll(struct rb_run *r, uint32_t qi, uint32_t k, uint64_t *done)
 {
 	struct rb_idle idle;
 	int n;
 
-	/* The common case, room already there, sets nothing up. */
-	if (r->sq[qi].depth - r->sq[qi].used >= k)
-		return 0;
 	rb_idle_reset(&idle);
 	while (r->sq[qi].depth - r->sq[qi].used < k)
 		if ((n = rb_poll_step(r, &idle, done, NULL, "send queue room")) < 0)
@@ -588,7 +710,7 @@ static int pingpong_client(struct rb_run *r, int (*wait)(struct rb_run *, uint64
 		ret = rb_wait_room(r, 0, 1, &done);
 		t = rb_ticks();
 		if (!ret)
-			ret = rb_post_chain(r, 0, 1, it, true);
+			ret = post_chain(r, 0, 1, it, true);
 		if (!ret)
 			ret = wait(r, it);
 		if (!ret && it >= r->p->warmup)
@@ -695,16 +817,22 @@ int rb_run_oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it))
 struct stream {
 	uint64_t count; /* WRs to post; 0: until the duration is over */
 	uint64_t posted, done;
-	uint64_t chains; /* chains posted, for the round-robin */
+	uint64_t chains;    /* chains posted, for the round-robin */
+	uint64_t last_from; /* chains from this one on are their QP's last */
 	bool measure;
 };
 
-/* Whether chain number @j is the last its QP gets (count mode). */
-static bool last_chain_of_qp(const struct rb_run *r, const struct stream *s, uint64_t j)
+/*
+ * The first chain number that is the last its QP gets (count mode; else
+ * none), worked out once per phase, not per chain.
+ */
+static uint64_t first_last_chain(const struct rb_run *r, const struct stream *s)
 {
 	uint64_t total = (s->count + r->pt.batch - 1) / r->pt.batch;
 
-	return s->count && j + r->pt.qps >= total;
+	if (!s->count)
+		return UINT64_MAX;
+	return total > r->pt.qps ? total - r->pt.qps : 0;
 }
 
 /*
@@ -722,7 +850,7 @@ static int pace_wait(struct rb_run *r)
 /* Post the next chain if its QP has room; returns 1 when it did, 2 when --rate held it. */
 static int stream_post(struct rb_run *r, struct stream *s)
 {
-	uint32_t qi = (uint32_t)(s->chains % r->pt.qps), k = r->pt.batch;
+	uint32_t qi = r->pt.qps > 1 ? (uint32_t)(s->chains % r->pt.qps) : 0, k = r->pt.batch;
 	struct rb_sq *q = &r->sq[qi];
 	int ret;
 
@@ -734,7 +862,7 @@ static int stream_post(struct rb_run *r, struct stream *s)
 		return 0;
 	if (r->paced && s->measure && !rb_pace_take(&r->pace, rb_now_ns(), k))
 		return pace_wait(r);
-	ret = rb_post_chain(r, qi, k, r->total + s->posted, last_chain_of_qp(r, s, s->chains));
+	ret = post_chain(r, qi, k, r->total + s->posted, s->chains >= s->last_from);
 	if (ret)
 		return ret;
 	s->posted += k;
@@ -792,27 +920,38 @@ static int stream_phase(struct rb_run *r, struct stream *s)
 	uint64_t before;
 	int n, posted, ret;
 
+	s->last_from = first_last_chain(r, s);
 	while (more || s->done < s->posted) {
 		if (rb_interrupted)
 			return -EINTR;
+		/* Post chains while there is room, then poll once, as perftest
+		 * does: the poll reaps what completed meanwhile, where a poll
+		 * after each chain would find a completion each. */
+		posted = 0;
+		n = 0;
+		while (more && (n = stream_post(r, s)) > 0) {
+			posted = 1;
+			more = stream_more(r, s);
+			/* --rate holds the next chain (2): poll meanwhile. -b
+			 * with SENDs: a poll after each chain, whose receives
+			 * repost there; the peer must not run out of them. */
+			if (n == 2 || r->on_recv)
+				break;
+		}
+		if (n < 0)
+			return n;
+		if (posted && !more && !s->count && (n = stream_cover_tails(r, s)))
+			return n;
 		before = s->done;
 		n = rb_reap(r, &s->done, NULL);
 		if (n < 0)
 			return n;
-		posted = more ? stream_post(r, s) : 0;
-		if (posted < 0)
-			return posted;
 		if (s->done != before && s->measure) {
 			uint64_t k = rb_ticks();
 
 			rb_bw_window_mark(&r->win, k, s->done * r->pt.size);
 			if ((ret = rb_iv_tick(r, k, s->done)))
 				return ret;
-		}
-		if (more && !(more = stream_more(r, s)) && !s->count) {
-			n = stream_cover_tails(r, s);
-			if (n)
-				return n;
 		}
 		if (n || posted)
 			rb_idle_reset(&idle);
@@ -900,7 +1039,8 @@ static int count_recv(struct rb_run *r, uint32_t qi)
 	/* Bandwidth counts from the end of the last warmup message. */
 	if (++r->total == r->p->warmup)
 		mark_start(r);
-	return ret ? ret : rb_post_recv(r, qi);
+	/* The queue stays full, topped up in chains. */
+	return ret ? ret : rb_refill_recv(r, qi, UINT64_MAX);
 }
 
 /*

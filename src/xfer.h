@@ -17,6 +17,8 @@
 #include "verbs.h"
 
 #define RB_MAX_BATCH 4096
+/* Receives reposted in one chain, at most. */
+#define RB_RECV_CHAIN 16
 /* Receive wr_ids carry this bit; send wr_ids are (QP index << 32 | WRs covered). */
 #define RB_WRID_RECV (1ULL << 63)
 
@@ -56,6 +58,9 @@ struct rb_run {
 	uint32_t nwr;
 	uint32_t wr_stride;    /* templates between QPs: nwr with --mr-per-qp, else 0 */
 	unsigned int wr_flags; /* IBV_SEND_INLINE or 0 */
+	struct ibv_recv_wr rwr[RB_RECV_CHAIN]; /* receive WRs, built on first use */
+	struct ibv_sge rsge;
+	uint32_t recv_batch; /* reposted in one chain */
 	struct rb_msg_conn remote;
 	enum ibv_mtu path_mtu;
 	/* UD: each WR names its peer, the address handle of its QP's peer. */
@@ -189,10 +194,35 @@ int rb_post_recv(struct rb_run *r, uint32_t qi);
 /* rb_fill_recv_queues() - top every QP's receive queue (or the SRQ) up to rx_depth. */
 int rb_fill_recv_queues(struct rb_run *r);
 
+int rb_refill_recv_post(struct rb_run *r, uint32_t qi, uint32_t want);
+
+/*
+ * rb_refill_recv() - after a receive on QP @qi: repost, in a chain once
+ * recv_batch receives are missing, and no more than the @left messages
+ * still to come need (UINT64_MAX: unknown); with fewer to come than the
+ * queue holds, at once (a receive short then would leave a message
+ * without one).  Inline: most calls post nothing.
+ */
+static inline int rb_refill_recv(struct rb_run *r, uint32_t qi, uint64_t left)
+{
+	uint32_t posted;
+
+	if (__builtin_expect(r->srq != NULL, 0))
+		posted = r->srq_posted;
+	else
+		posted = r->sq[qi].posted_recv;
+	if (left >= r->rx_depth)
+		return r->rx_depth - posted < r->recv_batch
+			       ? 0
+			       : rb_refill_recv_post(r, qi, r->rx_depth);
+	return posted >= left ? 0 : rb_refill_recv_post(r, qi, (uint32_t)left);
+}
+
 /*
  * rb_wrs_prepare() - build the WR templates of the current point (sge,
- * inline, the verb's fields), up to the plan's largest batch, so that
- * posting only sets flags.  Returns 0 or -ENOMEM.
+ * inline, the verb's fields, and the signals of a chain of QP 0 that
+ * begins a group: every pt.signal-th WR), up to the plan's largest batch,
+ * so that the common chain is posted as it is.  Returns 0 or -ENOMEM.
  */
 int rb_wrs_prepare(struct rb_run *r);
 void rb_wrs_free(struct rb_run *r);
@@ -206,11 +236,11 @@ int rb_heartbeat_send(struct rb_run *r);
 
 static inline int rb_heartbeat(struct rb_run *r)
 {
-	/* With -b the server streams too: the waiting client hears it. */
-	if ((r->role != RB_ROLE_CLIENT && !r->bidir) || ++r->hb_posts < 256)
+	if (++r->hb_posts < 256)
 		return 0;
 	r->hb_posts = 0;
-	return rb_heartbeat_send(r);
+	/* With -b the server streams too: the waiting client hears it. */
+	return r->role == RB_ROLE_CLIENT || r->bidir ? rb_heartbeat_send(r) : 0;
 }
 
 /*
@@ -221,14 +251,76 @@ static inline int rb_heartbeat(struct rb_run *r)
  */
 int rb_post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool force);
 
+/* rb_wc_error() - log error completion @wc: the verb, status, likely cause; -EIO. */
+int rb_wc_error(struct rb_run *r, const struct ibv_wc *wc);
+
+/*
+ * rb_srq_recv_qi() - which QP a receive of the SRQ came to (any QP may
+ * consume one): the completion's qp_num says.  Its index, or -EPROTO
+ * (logged).
+ */
+int rb_srq_recv_qi(struct rb_run *r, const struct ibv_wc *wc);
+
 /*
  * rb_reap() - poll the CQ once (up to 32 entries).  Send completions free
- * send-queue room and add to *@done the WRs they cover; each receive is
- * passed to @on_recv (NULL: to r->on_recv, or reposted when that is NULL).  An error completion is logged with
- * ibv_wc_status_str() and the QP, and returns -EIO.  Returns the number
- * of completions seen.
+ * send-queue room and add to *@done the WRs they cover; each receive
+ * (its QP found by rb_srq_recv_qi() with --srq) is passed to @on_recv
+ * (NULL: to r->on_recv, or reposted when that is NULL).  An error
+ * completion is logged with ibv_wc_status_str() and the QP, and returns
+ * -EIO.  Returns the number of completions seen.  Inline: each wait gets
+ * its own, with its @on_recv called directly.
  */
-int rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi));
+static inline __attribute__((always_inline)) int
+rb_reap_wcs(struct rb_run *r, struct ibv_wc *wc, int n, uint64_t *done,
+	    int (*on_recv)(struct rb_run *, uint32_t qi), bool srq)
+{
+	int i, ret;
+
+	for (i = 0; i < n; i++) {
+		uint32_t qi = (uint32_t)(wc[i].wr_id >> 32), covered = (uint32_t)wc[i].wr_id;
+
+		if (wc[i].status != IBV_WC_SUCCESS)
+			return rb_wc_error(r, &wc[i]);
+		if (wc[i].wr_id & RB_WRID_RECV) {
+			if (!srq) {
+				qi = (uint32_t)wc[i].wr_id;
+				r->sq[qi].posted_recv--;
+			} else if ((ret = rb_srq_recv_qi(r, &wc[i])) < 0) {
+				return ret;
+			} else {
+				qi = (uint32_t)ret;
+			}
+			ret = on_recv ? on_recv(r, qi) : rb_post_recv(r, qi);
+			if (ret)
+				return ret;
+			continue;
+		}
+		r->sq[qi].used -= covered;
+		*done += covered;
+	}
+	return n;
+}
+
+/* rb_reap() with --srq: out of line, the common case does without. */
+int rb_reap_srq(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi));
+
+static inline __attribute__((always_inline)) int
+rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi))
+{
+	struct ibv_wc wc[32];
+	int n;
+
+	if (__builtin_expect(r->srq != NULL, 0))
+		return rb_reap_srq(r, done, on_recv);
+	if (!on_recv)
+		on_recv = r->on_recv;
+	n = ibv_poll_cq(r->cq, 32, wc);
+	if (n < 0) {
+		rb_err("%s: ibv_poll_cq failed", r->dev.name);
+		return -EIO;
+	}
+	return rb_reap_wcs(r, wc, n, done, on_recv, false);
+}
 
 /*
  * Busy loops call rb_idle_check() on every empty poll and rb_idle_reset()
@@ -263,8 +355,18 @@ uint64_t rb_ticks_per_ms(void);
 int rb_poll_step(struct rb_run *r, struct rb_idle *idle, uint64_t *done,
 		 int (*on_recv)(struct rb_run *, uint32_t qi), const char *what);
 
-/* rb_wait_room() - reap until QP @qi has room for @k more WRs. */
-int rb_wait_room(struct rb_run *r, uint32_t qi, uint32_t k, uint64_t *done);
+int rb_wait_room_poll(struct rb_run *r, uint32_t qi, uint32_t k, uint64_t *done);
+
+/*
+ * rb_wait_room() - reap until QP @qi has room for @k more WRs.  Inline:
+ * the common case, room already there, is a compare on every post.
+ */
+static inline int rb_wait_room(struct rb_run *r, uint32_t qi, uint32_t k, uint64_t *done)
+{
+	if (r->sq[qi].depth - r->sq[qi].used >= k)
+		return 0;
+	return rb_wait_room_poll(r, qi, k, done);
+}
 
 /* Shared loops (xfer.c).  Each returns 0 or -errno, logged. */
 int rb_run_pingpong(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it));
@@ -285,11 +387,19 @@ int rb_run_bidir(struct rb_run *r, int (*on_recv)(struct rb_run *, uint32_t qi))
 /* rb_report_generic() - result of the point from samples and counters. */
 int rb_report_generic(struct rb_run *r, struct rb_result *res);
 
+bool rb_duration_over(struct rb_run *r, uint64_t it);
+
 /*
  * rb_point_ended() - whether the client's loop is over after @it
  * iterations: -n counted, or -D elapsed (the clock is read every 64).
+ * Inline: it is asked once per iteration.
  */
-bool rb_point_ended(struct rb_run *r, uint64_t it);
+static inline bool rb_point_ended(struct rb_run *r, uint64_t it)
+{
+	if (r->p->iters)
+		return it >= r->p->warmup + r->p->iters;
+	return it >= r->p->warmup && rb_duration_over(r, it);
+}
 
 /*
  * Intervals.  The loops call rb_iv_tick() where they read the clock anyway

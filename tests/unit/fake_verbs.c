@@ -221,6 +221,7 @@ static int fake_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_
 	uint32_t qi = fake_qi(f, qp);
 	struct fake_recv *rv;
 
+	f->recv_calls++;
 	for (; wr; wr = wr->next) {
 		if (f->rq_n[qi] == FAKE_RQ_MAX || wr->num_sge != 1) {
 			*bad = wr;

@@ -101,6 +101,7 @@ struct fake {
 	struct fake_recv rq[RB_MAX_QPS][FAKE_RQ_MAX];
 	uint32_t rq_head[RB_MAX_QPS], rq_n[RB_MAX_QPS];
 	uint64_t recvs_posted;
+	uint64_t recv_calls; /* ibv_post_recv() calls */
 	uint32_t peer_next_qp;
 };
 
