@@ -414,17 +414,7 @@ int rb_srq_recv_qi(struct rb_run *r, const struct ibv_wc *wc)
 
 int rb_reap_srq(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi))
 {
-	struct ibv_wc wc[32];
-	int n;
-
-	if (!on_recv)
-		on_recv = r->on_recv;
-	n = ibv_poll_cq(r->cq, 32, wc);
-	if (n < 0) {
-		rb_err("%s: ibv_poll_cq failed", r->dev.name);
-		return -EIO;
-	}
-	return rb_reap_wcs(r, wc, n, done, on_recv, true);
+	return rb_reap_poll(r, done, on_recv, true);
 }
 
 /*

@@ -301,17 +301,14 @@ rb_reap_wcs(struct rb_run *r, struct ibv_wc *wc, int n, uint64_t *done,
 	return n;
 }
 
-/* rb_reap() with --srq: out of line, the common case does without. */
-int rb_reap_srq(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi));
-
+/* One poll of up to 32 completions; @srq is a constant where this inlines. */
 static inline __attribute__((always_inline)) int
-rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi))
+rb_reap_poll(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi),
+	     bool srq)
 {
 	struct ibv_wc wc[32];
 	int n;
 
-	if (__builtin_expect(r->srq != NULL, 0))
-		return rb_reap_srq(r, done, on_recv);
 	if (!on_recv)
 		on_recv = r->on_recv;
 	n = ibv_poll_cq(r->cq, 32, wc);
@@ -319,7 +316,18 @@ rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32
 		rb_err("%s: ibv_poll_cq failed", r->dev.name);
 		return -EIO;
 	}
-	return rb_reap_wcs(r, wc, n, done, on_recv, false);
+	return rb_reap_wcs(r, wc, n, done, on_recv, srq);
+}
+
+/* rb_reap() with --srq: out of line, the common case does without. */
+int rb_reap_srq(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi));
+
+static inline __attribute__((always_inline)) int
+rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi))
+{
+	if (__builtin_expect(r->srq != NULL, 0))
+		return rb_reap_srq(r, done, on_recv);
+	return rb_reap_poll(r, done, on_recv, false);
 }
 
 /*
