@@ -478,7 +478,12 @@ int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what)
 	s->next = k + rb_ticks_per_ms();
 	if (rb_interrupted)
 		return -EINTR;
-	ret = check_peer(r, 0);
+	/* A client stuck on its own completions is alive: the server must
+	 * hear so, and this side's timeout below names what it waits for
+	 * (not the server's "sent nothing", which points at the wrong host). */
+	ret = r->role == RB_ROLE_CLIENT || r->bidir ? rb_heartbeat_send(r) : 0;
+	if (!ret)
+		ret = check_peer(r, 0);
 	if (ret)
 		return ret;
 	now = rb_now_ns();
