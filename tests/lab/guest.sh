@@ -33,6 +33,16 @@ stop_server() {
 	echo $? >"$OUT/server.rc"
 }
 
+# wait_grep REGEX FILE SEC: until FILE (which may not exist yet) matches
+# REGEX, or SEC seconds passed; the caller's checks then say which.
+wait_grep() {
+	_wg=0
+	while ! grep -q -- "$1" "$2" 2>/dev/null && [ $_wg -lt $(($3 * 10)) ]; do
+		sleep 0.1
+		_wg=$((_wg + 1))
+	done
+}
+
 # solo NAME ARGS: one rdmabench command, same recording as pair().
 solo() {
 	_n=$1

@@ -132,11 +132,7 @@ srv=$!
 "$RB" send_lat --cpu none -s 2..4K:x2 -n 3000 192.0.2.1 --json "$OUT/term.json" \
 	>/dev/null 2>"$OUT/term.err" &
 cli=$!
-i=0
-while ! grep -q "\"size\": 4," "$OUT/term.json" 2>/dev/null && [ $i -lt 300 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_grep "\"size\": 4," "$OUT/term.json" 30
 kill -TERM $cli
 wait $cli
 echo $? >"$OUT/term.rc"

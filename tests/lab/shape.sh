@@ -27,11 +27,7 @@ srv=$!
 
 # up NAME: wait (up to 120 s) until the client NAME printed its first slice.
 up() {
-	_i=0
-	while ! grep -q "interval 1:" "$OUT/$1.out" 2>/dev/null && [ $_i -lt 1200 ]; do
-		sleep 0.1
-		_i=$((_i + 1))
-	done
+	wait_grep "interval 1:" "$OUT/$1.out" 120
 }
 
 solo iv write_bw $C -s 4096 -t 8 -D 3 --interval 1 192.0.2.1 --json "$OUT/iv.json" --csv "$OUT/iv.csv"
