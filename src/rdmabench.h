@@ -144,6 +144,9 @@ struct rb_thread_hooks {
 	int (*placed)(void *ctx, const char *cpus, char *all, size_t len);
 	/* Before point @i's START, and with @i = the point count before BYE. */
 	int (*point)(void *ctx, uint32_t i);
+	/* Set once another thread failed: this one's measuring loops end the
+	 * point at their next look at the clock rather than run it out. */
+	const bool *cancel;
 };
 
 /* One point of the plan: the axis values in force. */

@@ -917,6 +917,7 @@ static void session_init(struct session *s, const struct rb_bench *t, const stru
 	rb_ctl_oob_init(&s->ctl, &s->oob, role);
 	s->run.ctl = &s->ctl;
 	s->run.timeout_ns = (uint64_t)c->timeout_s * 1000000000ULL;
+	s->run.cancel = c->thread_hooks ? c->thread_hooks->cancel : NULL;
 	s->run.on_interval = show_interval;
 	s->run.iv_ctx = s;
 	gethostname(s->host, sizeof(s->host) - 1);

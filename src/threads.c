@@ -447,7 +447,7 @@ static void *thread_main(void *arg)
 	if (s->failed && !g->abort)
 		g->failed = (int)s->k;
 	if (s->failed)
-		g->abort = true;
+		__atomic_store_n(&g->abort, true, __ATOMIC_RELAXED); /* read by the loops */
 	pthread_cond_broadcast(&g->cv);
 	pthread_mutex_unlock(&g->mu);
 	return NULL;
@@ -470,7 +470,7 @@ static int slot_init(struct group *g, uint32_t k, char *err, size_t len)
 	snprintf(s->l.counters, sizeof(s->l.counters), "none");
 	s->l.on_point = on_point;
 	s->l.on_point_ctx = s;
-	s->hooks = (struct rb_thread_hooks){ s, hook_placed, hook_point };
+	s->hooks = (struct rb_thread_hooks){ s, hook_placed, hook_point, &g->abort };
 	s->l.thread_hooks = &s->hooks;
 	if (list)
 		return rb_threads_cpu(g->l->cpu, k, g->n, s->l.cpu, sizeof(s->l.cpu), err, len);
@@ -503,7 +503,7 @@ static int start(struct group *g)
 	if (ret) {
 		rb_err("cannot start thread %u of %u: %s", k - 1, g->n, strerror(-ret));
 		pthread_mutex_lock(&g->mu);
-		g->abort = true;
+		__atomic_store_n(&g->abort, true, __ATOMIC_RELAXED);
 		pthread_mutex_unlock(&g->mu);
 	}
 	return ret;

@@ -478,6 +478,10 @@ int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what)
 	s->next = k + rb_ticks_per_ms();
 	if (rb_interrupted)
 		return -EINTR;
+	/* Ended as the threads the group wakes with SIGUSR1 are (-EINTR):
+	 * the failed thread names the cause. */
+	if (rb_run_canceled(r))
+		return -EINTR;
 	/* A client stuck on its own completions is alive: the server must
 	 * hear so, and this side's timeout below names what it waits for
 	 * (not the server's "sent nothing", which points at the wrong host). */
@@ -521,6 +525,9 @@ bool rb_duration_over(struct rb_run *r, uint64_t it)
 		return false;
 	/* Paced, iterations are slow: -D must not overshoot by 64 of them. */
 	r->next_clock = it + (r->paced ? 1 : 64);
+	/* Ended early, the point is dropped: the next barrier ends the run. */
+	if (rb_run_canceled(r))
+		return true;
 	return it > r->p->warmup &&
 	       rb_now_ns() - r->t0 >= (uint64_t)r->p->duration_s * 1000000000ULL;
 }

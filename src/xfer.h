@@ -36,6 +36,7 @@ struct rb_run {
 	bool bidir; /* -b: this side streams too, whatever its role */
 	const struct rb_params *p;
 	uint64_t timeout_ns;
+	const bool *cancel; /* --threads: another thread failed (read atomically) */
 	struct rb_ctl *ctl; /* the peer, for barriers, heartbeats and STOP */
 
 	struct rb_dev dev;
@@ -343,6 +344,12 @@ struct rb_idle {
 	uint64_t since;
 	uint64_t next; /* ticks: no check before then */
 };
+
+/* --threads: another thread failed; always false for a single session. */
+static inline bool rb_run_canceled(const struct rb_run *r)
+{
+	return r->cancel && __atomic_load_n(r->cancel, __ATOMIC_RELAXED);
+}
 
 static inline void rb_idle_reset(struct rb_idle *s)
 {

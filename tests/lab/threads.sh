@@ -8,8 +8,8 @@
 # CPU of its own: the client's on node 0 (0 and 1), the server's processes
 # on node 1 (2 and 3), keeping off the client's CPUs as they share the guest.
 # Latency tests report per thread; a one-shot test server refuses a run of
-# threads; ^C ends every thread; --threads 0, more threads than CPUs and a
-# --cpu list too short exit 2.
+# threads; ^C ends every thread, and so does one thread's failure;
+# --threads 0, more threads than CPUs and a --cpu list too short exit 2.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
@@ -38,17 +38,30 @@ solo shortcpu write_bw --threads 2 --cpu 0 192.0.2.1
 "$RB" write_bw --threads 2 --bind 192.0.2.2 -s 16,32,64,128,256,512,1K,2K -D 3 192.0.2.1 \
 	--json "$OUT/intr.json" >"$OUT/intr.out" 2>"$OUT/intr.err" &
 cli=$!
-i=0
-while ! grep -q "\"size\": 16," "$OUT/intr.json" 2>/dev/null && [ $i -lt 600 ]; do
-	sleep 0.1
-	i=$((i + 1))
-done
+wait_grep "\"size\": 16," "$OUT/intr.json" 60
 read -r t0 _ </proc/uptime
 kill -INT $cli
 wait $cli
 echo $? >"$OUT/intr.rc"
 read -r t1 _ </proc/uptime
 echo "$t0 $t1" >"$OUT/intr.time"
+# The server process of one thread killed in the middle of a -D 30 point: that
+# thread fails, and the other ends its point at once, not 30 s later.
+"$RB" write_bw --threads 2 --bind 192.0.2.2 -s 1K -D 30 --timeout 10 192.0.2.1 \
+	>"$OUT/kill.out" 2>"$OUT/kill.err" &
+cli=$!
+_i=0
+while [ "$(pgrep -c -P $srv)" -lt 2 ] && [ $_i -lt 300 ]; do
+	sleep 0.1
+	_i=$((_i + 1))
+done
+sleep 3
+read -r t0 _ </proc/uptime
+kill -KILL "$(pgrep -P $srv | head -n 1)"
+wait $cli
+echo $? >"$OUT/kill.rc"
+read -r t1 _ </proc/uptime
+echo "$t0 $t1" >"$OUT/kill.time"
 stop_server $srv
 pair once "write_bw --bind 192.0.2.1 --quiet" "write_bw --threads 2 --bind 192.0.2.2 -n 50 --timeout 10 192.0.2.1"
 '
@@ -107,6 +120,18 @@ if [ -f "$OUT/intr.json" ]; then
 	jcheck intr.json 'd["complete"] is False' 'd["reason"] == "interrupted"' \
 		'1 <= len(d["results"]) < 8' 'all(len(r["threads"]) == 2 for r in d["results"])'
 fi
+
+# A thread that fails ends the others mid-point (-D 30): the other thread
+# notices at its next look at the clock, and the run exits 1 naming the
+# failed one.
+expect_rc kill 1
+expect_grep kill.err 'thread [01] of 2 failed: '
+python3 - "$OUT" <<'PY' || fail "the other thread ran its point out after one failed"
+import sys
+t0, t1 = map(float, open(f"{sys.argv[1]}/kill.time").read().split())
+print(f"one thread's server killed to exit: {t1 - t0:.1f} s (the point was -D 30)")
+sys.exit(0 if t1 - t0 < 20 else 1)
+PY
 
 # A one-shot test server serves one connection: the run fails, naming it.
 expect_grep once.cli.err 'thread [01] of 2 failed: .*serves one connection.*rdmabench server'
