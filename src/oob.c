@@ -373,6 +373,49 @@ static int oob_fail(struct rb_oob *o, const char *name, const char *how, int ret
 	return ret;
 }
 
+/* The reason in an ERROR body, logged; the error to return for it. */
+static int gave_up(struct rb_oob *o, const uint8_t *body, uint32_t len)
+{
+	struct rb_msg_text t;
+	char safe[RB_TEXT_MAX * 4];
+
+	if (rb_unpack_text(body, len, &t))
+		snprintf(t.text, sizeof(t.text), "(unreadable reason)");
+	rb_err("peer %s gave up: %s", o->peer, rb_escape(t.text, safe, sizeof(safe)));
+	return -ECONNABORTED;
+}
+
+static bool recv_now(int fd, void *buf, size_t len)
+{
+	return recv(fd, buf, len, MSG_DONTWAIT | MSG_WAITALL) == (ssize_t)len;
+}
+
+/*
+ * The peer closed the connection while this side was sending.  A peer that
+ * gave up sent ERROR before it closed; closing with our messages unread
+ * resets the connection, but what had arrived stays readable: find its
+ * reason there (at most a few messages behind), rather than only "closed".
+ */
+static bool last_words(struct rb_oob *o)
+{
+	uint8_t hdr[RB_WIRE_HDR_LEN], body[4096];
+	struct rb_hdr h;
+	char err[160];
+	int i;
+
+	for (i = 0; i < 8; i++) {
+		if (!recv_now(o->fd, hdr, sizeof(hdr)) ||
+		    rb_hdr_unpack(hdr, &h, err, sizeof(err)) || h.len > sizeof(body) ||
+		    (h.len && !recv_now(o->fd, body, h.len)))
+			return false;
+		if (h.type == RB_MSG_ERROR) {
+			gave_up(o, body, h.len);
+			return true;
+		}
+	}
+	return false;
+}
+
 int rb_oob_send(struct rb_oob *o, uint16_t type, const uint8_t *body, uint32_t len)
 {
 	uint8_t hdr[RB_WIRE_HDR_LEN];
@@ -383,6 +426,8 @@ int rb_oob_send(struct rb_oob *o, uint16_t type, const uint8_t *body, uint32_t l
 	ret = xfer_all(o, hdr, sizeof(hdr), true, deadline);
 	if (!ret && len)
 		ret = xfer_all(o, (void *)body, len, true, deadline);
+	if (ret == -ECONNRESET && last_words(o))
+		return -ECONNABORTED;
 	return ret ? oob_fail(o, rb_msg_name(type), "sent", ret) : 0;
 }
 
@@ -425,20 +470,14 @@ int rb_oob_recv(struct rb_oob *o, uint16_t *type, uint8_t *body, uint32_t cap, u
 
 int rb_oob_expect(struct rb_oob *o, uint16_t type, uint8_t *body, uint32_t cap, uint32_t *len)
 {
-	struct rb_msg_text t;
-	char safe[RB_TEXT_MAX * 4];
 	uint16_t got;
 	int ret;
 
 	ret = recv_msg(o, rb_msg_name(type), &got, body, cap, len);
 	if (ret)
 		return ret;
-	if (got == RB_MSG_ERROR) {
-		if (rb_unpack_text(body, *len, &t))
-			snprintf(t.text, sizeof(t.text), "(unreadable reason)");
-		rb_err("peer %s gave up: %s", o->peer, rb_escape(t.text, safe, sizeof(safe)));
-		return -ECONNABORTED;
-	}
+	if (got == RB_MSG_ERROR)
+		return gave_up(o, body, *len);
 	if (got != type) {
 		rb_err("peer %s sent %s where %s was expected", o->peer, rb_msg_name(got),
 		       rb_msg_name(type));

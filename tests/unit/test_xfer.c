@@ -880,6 +880,31 @@ static void stream_peer_error_aborts(void **state)
 	fx_end(&x);
 }
 
+/*
+ * A peer that gave up sends ERROR and closes: when this side learns of it
+ * by a send that fails, the reason is still read and named.
+ */
+static void send_finds_peer_reason(void **state)
+{
+	struct rb_msg_text m = { "server: verify: send_bw size 64: byte at offset 0" };
+	struct rb_msg_sync sy = { .point = 1 };
+	uint8_t b[300];
+	struct fx x;
+	int n;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_start(&x, RB_ROLE_CLIENT, 5000);
+	n = rb_pack_text(&m, b, sizeof(b));
+	assert_true(n > 0);
+	assert_int_equal(rb_oob_send(&x.peer, RB_MSG_ERROR, b, (uint32_t)n), 0);
+	rb_oob_close(&x.peer);
+	n = rb_pack_sync(&sy, b, sizeof(b));
+	assert_int_equal(rb_oob_send(&x.oob, RB_MSG_SYNC, b, (uint32_t)n), -ECONNABORTED);
+	assert_has(rb_last_error, "gave up: server: verify: send_bw size 64");
+	fx_end(&x);
+}
+
 /* An error completion in the middle of a stream ends it with -EIO. */
 static void stream_error_completion(void **state)
 {
@@ -1399,6 +1424,7 @@ int main(void)
 		cmocka_unit_test(stream_reads_capped),
 		cmocka_unit_test(stream_stuck_times_out),
 		cmocka_unit_test(stream_peer_error_aborts),
+		cmocka_unit_test(send_finds_peer_reason),
 		cmocka_unit_test(stream_error_completion),
 		cmocka_unit_test(stream_interrupted),
 		cmocka_unit_test(pingpong_send_lat_drains),
