@@ -416,7 +416,7 @@ static bool last_words(struct rb_oob *o)
 	return false;
 }
 
-int rb_oob_send(struct rb_oob *o, uint16_t type, const uint8_t *body, uint32_t len)
+static int send_msg(struct rb_oob *o, uint16_t type, const uint8_t *body, uint32_t len)
 {
 	uint8_t hdr[RB_WIRE_HDR_LEN];
 	uint64_t deadline = deadline_of(o);
@@ -426,6 +426,13 @@ int rb_oob_send(struct rb_oob *o, uint16_t type, const uint8_t *body, uint32_t l
 	ret = xfer_all(o, hdr, sizeof(hdr), true, deadline);
 	if (!ret && len)
 		ret = xfer_all(o, (void *)body, len, true, deadline);
+	return ret;
+}
+
+int rb_oob_send(struct rb_oob *o, uint16_t type, const uint8_t *body, uint32_t len)
+{
+	int ret = send_msg(o, type, body, len);
+
 	if (ret == -ECONNRESET && last_words(o))
 		return -ECONNABORTED;
 	return ret ? oob_fail(o, rb_msg_name(type), "sent", ret) : 0;
@@ -497,6 +504,8 @@ void rb_oob_send_error(struct rb_oob *o, const char *fmt, ...)
 	vsnprintf(t.text, sizeof(t.text), fmt, ap);
 	va_end(ap);
 	n = rb_pack_text(&t, buf, sizeof(buf));
+	/* Best effort, after the error that matters was logged: a peer
+	 * already gone needs no second line saying so. */
 	if (n >= 0)
-		rb_oob_send(o, RB_MSG_ERROR, buf, (uint32_t)n);
+		send_msg(o, RB_MSG_ERROR, buf, (uint32_t)n);
 }
