@@ -329,6 +329,8 @@ def summary_lines(res):
     o("- date: %s to %s (UTC)" % (env.get("start", "?"), env.get("end", "?")))
     o("- mode: %s; repetitions per case: %s (interleaved rdmabench, perftest, rdmabench, ...); "
       "iterations per run: %s" % (env.get("mode", "?"), reps, env.get("iters", "?")))
+    o("- bandwidth cases: tx depth 128, post list (-l) %s, signaling interval (-Q) %s, both tools"
+      % (env.get("bw_batch", "1 (before --batch)"), env.get("bw_signal", "64")))
     if lab:
         o("- host kernel: %s; guest kernel: %s; %s (TCG, multi-threaded)"
           % (env.get("host_kernel", "?"), env.get("guest_kernel", "?"), env.get("qemu", "?")))
