@@ -327,15 +327,18 @@ static inline __attribute__((always_inline)) int post_chain(struct rb_run *r, ui
 {
 	struct rb_sq *q = &r->sq[qi];
 	uint32_t rem = n % r->pt.signal;
+	bool common = !q->unsig && !qi && !r->t->iter_wr;
 	int ret;
 
 	/* With less room left than another chain needs, only a completion
-	 * can make room: make sure one is coming. */
-	force = force || q->depth - (q->used + n) < n;
+	 * can make room: make sure one is coming.  A common chain that ends
+	 * a group (rem 0) signals its last WR anyway: not worked out there. */
+	if (!common || rem)
+		force = force || q->depth - (q->used + n) < n;
 	/* The templates carry the signals of a chain of QP 0 that starts a
 	 * group (rb_wrs_prepare): the common chain is posted as it is (one
 	 * that ends a group signals its last WR as forced). */
-	if (q->unsig || qi || (rem && force) || r->t->iter_wr) {
+	if (!common || (rem && force)) {
 		ret = post_chain_signals(r, qi, n, it0, force);
 	} else {
 		q->unsig = rem;
@@ -689,7 +692,8 @@ static inline int lat_sample(struct rb_run *r, uint64_t t)
  * Client side of a ping-pong: post, wait for the echo, time the round
  * trip.  @wait reaps send completions as it goes.
  */
-static int pingpong_client(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it))
+static inline __attribute__((always_inline)) int
+pingpong_client(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it))
 {
 	uint64_t it, t, done = 0;
 	int ret;
@@ -751,7 +755,8 @@ static int pingpong_server(struct rb_run *r, int (*wait)(struct rb_run *, uint64
  * so nobody waits for an ACK; at the end of the point the queue drains,
  * so that the next point starts with all of its room.
  */
-int rb_run_pingpong(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it))
+static inline __attribute__((always_inline)) int pingpong(struct rb_run *r,
+							  int (*wait)(struct rb_run *, uint64_t it))
 {
 	int ret = r->role == RB_ROLE_SERVER ? pingpong_server(r, wait) : pingpong_client(r, wait);
 	uint64_t done = 0;
@@ -760,6 +765,64 @@ int rb_run_pingpong(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it))
 		ret = rb_wait_room(r, 0, r->sq[0].depth, &done);
 	r->ops = r->total > r->p->warmup ? r->total - r->p->warmup : 0;
 	return ret;
+}
+
+int rb_run_pingpong(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it))
+{
+	return pingpong(r, wait);
+}
+
+/* Inline in recv_wait(): -b also calls it, through a pointer. */
+static inline __attribute__((always_inline)) int pp_recv(struct rb_run *r, uint32_t qi)
+{
+	uint64_t end;
+	int ret = 0;
+
+	if (r->p->verify)
+		ret = rb_verify_bytes(r, rb_recv_buf(r, qi) + r->rx_off, r->pt.size, r->rx_count);
+	r->rx_count++;
+	if (ret)
+		return ret;
+	/* With -n, no receive is posted that the point will not use
+	 * (perftest, too, stops reposting for the last ones). */
+	end = r->p->warmup + r->p->iters;
+	return rb_refill_recv(r, qi,
+			      !r->p->iters	  ? UINT64_MAX
+			      : end > r->rx_count ? end - r->rx_count
+						  : 0);
+}
+
+int rb_pp_recv(struct rb_run *r, uint32_t qi)
+{
+	return pp_recv(r, qi);
+}
+
+/* Wait for the peer's SEND @it of the ping-pong; 1 when the client has stopped. */
+static inline __attribute__((always_inline)) int recv_wait(struct rb_run *r, uint64_t it)
+{
+	struct rb_idle idle = { 0 };
+	uint64_t done = 0;
+	int n;
+
+	/* rb_poll_step() by hand, one call less on the ping-pong's path. */
+	while (r->rx_count <= it) {
+		if (r->stopped && it >= r->stop_count)
+			return 1;
+		if (rb_interrupted)
+			return -EINTR;
+		n = rb_reap(r, &done, pp_recv);
+		if (n > 0)
+			rb_idle_reset(&idle);
+		else if (n < 0 || (n = rb_idle_check(r, &idle, "a SEND from the peer")))
+			return n;
+	}
+	return 0;
+}
+
+int rb_run_pingpong_recv(struct rb_run *r)
+{
+	r->rx_count = 0;
+	return pingpong(r, recv_wait);
 }
 
 /* Reap until *@done passes @target, with the idle checks. */

@@ -378,6 +378,20 @@ static inline int rb_wait_room(struct rb_run *r, uint32_t qi, uint32_t k, uint64
 
 /* Shared loops (xfer.c).  Each returns 0 or -errno, logged. */
 int rb_run_pingpong(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it));
+
+/*
+ * rb_run_pingpong_recv() - a ping-pong of SENDs: each side waits for the
+ * peer's message as a receive completion (send_lat).  Its wait is inline
+ * in the client's loop: one call less and its set-up once a point, not
+ * once a message.
+ */
+int rb_run_pingpong_recv(struct rb_run *r);
+
+/*
+ * rb_pp_recv() - a SEND from the peer received on QP @qi (ping-pong, -b):
+ * --verify, count it in r->rx_count, top the receive queue up.
+ */
+int rb_pp_recv(struct rb_run *r, uint32_t qi);
 int rb_run_oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it));
 int rb_run_stream(struct rb_run *r);
 int rb_run_server_wait(struct rb_run *r);
