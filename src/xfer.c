@@ -695,11 +695,14 @@ static inline int lat_sample(struct rb_run *r, uint64_t t)
 static inline __attribute__((always_inline)) int
 pingpong_client(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it))
 {
+	/* rb_point_ended() with the plan's counts in registers, not read
+	 * through r->p after every call of the loop. */
+	const uint64_t warmup = r->p->warmup, end = r->p->iters ? warmup + r->p->iters : 0;
 	uint64_t it, t, done = 0;
 	int ret;
 
-	for (it = 0; !rb_point_ended(r, it); it++) {
-		if (it == r->p->warmup)
+	for (it = 0; end ? it < end : it < warmup || !rb_duration_over(r, it); it++) {
+		if (it == warmup)
 			mark_start(r);
 		ret = rb_wait_room(r, 0, 1, &done);
 		t = rb_ticks();
@@ -707,7 +710,7 @@ pingpong_client(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it))
 			ret = post_chain(r, 0, 1, it, true);
 		if (!ret)
 			ret = wait(r, it);
-		if (!ret && it >= r->p->warmup)
+		if (!ret && it >= warmup)
 			ret = lat_sample(r, t);
 		if (ret)
 			return ret < 0 ? ret : -EPROTO;
@@ -800,20 +803,31 @@ int rb_pp_recv(struct rb_run *r, uint32_t qi)
 /* Wait for the peer's SEND @it of the ping-pong; 1 when the client has stopped. */
 static inline __attribute__((always_inline)) int recv_wait(struct rb_run *r, uint64_t it)
 {
-	struct rb_idle idle = { 0 };
+	struct rb_idle idle;
+	bool idling = false; /* idle counts from the first empty poll since progress */
 	uint64_t done = 0;
 	int n;
 
-	/* rb_poll_step() by hand, one call less on the ping-pong's path. */
+	/* rb_poll_step() by hand, one call less on the ping-pong's path; the
+	 * idle state is set up only when a poll finds nothing, not for every
+	 * message. */
 	while (r->rx_count <= it) {
 		if (r->stopped && it >= r->stop_count)
 			return 1;
 		if (rb_interrupted)
 			return -EINTR;
 		n = rb_reap(r, &done, pp_recv);
-		if (n > 0)
+		if (n > 0) {
+			idling = false;
+			continue;
+		}
+		if (n < 0)
+			return n;
+		if (!idling) {
 			rb_idle_reset(&idle);
-		else if (n < 0 || (n = rb_idle_check(r, &idle, "a SEND from the peer")))
+			idling = true;
+		}
+		if ((n = rb_idle_check(r, &idle, "a SEND from the peer")))
 			return n;
 	}
 	return 0;
