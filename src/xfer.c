@@ -887,6 +887,7 @@ struct stream {
 	uint64_t chains;    /* chains posted, for the round-robin */
 	uint64_t last_from; /* chains from this one on are their QP's last */
 	bool measure;
+	bool plain; /* stream_burst() may post (worked out once per phase) */
 };
 
 /*
@@ -959,6 +960,45 @@ static int stream_cover_tails(struct rb_run *r, struct stream *s)
 	return 0;
 }
 
+/*
+ * The common case, one QP posting -n in full chains of the templates as
+ * they are (no --rate, no -b SENDs, no per-WR change, chains that end a
+ * signal group: stream_plain()): what stream_post() would do for each of
+ * them, with only the checks that change from chain to chain (count and
+ * room) in the loop.  Returns the chains posted, or -errno.
+ */
+static inline __attribute__((always_inline)) int stream_burst(struct rb_run *r, struct stream *s)
+{
+	struct rb_sq *q = &r->sq[0];
+	const uint32_t k = r->pt.batch;
+	uint64_t posted = s->posted, left = s->count - posted;
+	int ret = 0, n = 0;
+
+	/* A group begun by the last chain: stream_post() sets the signals. */
+	if (q->unsig)
+		return 0;
+	while (left >= k && q->depth - q->used >= k) {
+		ret = post_wrs(r, 0, k);
+		if (!ret)
+			ret = rb_heartbeat(r);
+		if (ret)
+			break;
+		left -= k;
+		n++;
+	}
+	s->posted = s->count - left;
+	s->chains += (uint64_t)n;
+	return ret ? ret : n;
+}
+
+/* Whether stream_burst() may post this phase's chains. */
+static bool stream_plain(const struct rb_run *r, const struct stream *s)
+{
+	return r->pt.qps == 1 && s->count && r->pt.batch <= r->sq[0].depth &&
+	       r->pt.batch % r->pt.signal == 0 && !r->t->iter_wr && !r->on_recv &&
+	       !(r->paced && s->measure);
+}
+
 static bool stream_more(struct rb_run *r, const struct stream *s)
 {
 	if (s->count)
@@ -988,6 +1028,7 @@ static int stream_phase(struct rb_run *r, struct stream *s)
 	int n, posted, ret;
 
 	s->last_from = first_last_chain(r, s);
+	s->plain = stream_plain(r, s);
 	while (more || s->done < s->posted) {
 		if (rb_interrupted)
 			return -EINTR;
@@ -996,7 +1037,11 @@ static int stream_phase(struct rb_run *r, struct stream *s)
 		 * after each chain would find a completion each. */
 		posted = 0;
 		n = 0;
-		while (more && (n = stream_post(r, s)) > 0) {
+		if (s->plain && more && (n = stream_burst(r, s)) > 0) {
+			posted = 1;
+			more = s->posted < s->count;
+		}
+		while (n >= 0 && more && (n = stream_post(r, s)) > 0) {
 			posted = 1;
 			more = stream_more(r, s);
 			/* --rate holds the next chain (2): poll meanwhile. -b
