@@ -18,7 +18,7 @@
 
 #define RB_MAX_BATCH 4096
 /* Receives reposted in one chain, at most. */
-#define RB_RECV_CHAIN 16
+#define RB_RECV_CHAIN 64
 /* Receive wr_ids carry this bit; send wr_ids are (QP index << 32 | WRs covered). */
 #define RB_WRID_RECV (1ULL << 63)
 
