@@ -787,12 +787,26 @@ static inline __attribute__((always_inline)) int pp_recv(struct rb_run *r, uint3
 	if (ret)
 		return ret;
 	/* With -n, no receive is posted that the point will not use
-	 * (perftest, too, stops reposting for the last ones). */
+	 * (perftest, too, stops reposting for the last ones); until the
+	 * last rx_depth messages, that is no limit (rb_rx_plan()). */
+	if (r->rx_count <= r->rx_full)
+		return rb_refill_recv(r, qi, UINT64_MAX);
 	end = r->p->warmup + r->p->iters;
 	return rb_refill_recv(r, qi,
 			      !r->p->iters	  ? UINT64_MAX
 			      : end > r->rx_count ? end - r->rx_count
 						  : 0);
+}
+
+void rb_rx_plan(struct rb_run *r)
+{
+	uint64_t end = r->p->warmup + r->p->iters;
+
+	r->rx_count = 0;
+	if (!r->p->iters)
+		r->rx_full = UINT64_MAX;
+	else
+		r->rx_full = end > r->rx_depth ? end - r->rx_depth : 0;
 }
 
 int rb_pp_recv(struct rb_run *r, uint32_t qi)

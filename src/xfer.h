@@ -84,6 +84,7 @@ struct rb_run {
 	bool stop_sent;	     /* -b: this side's STOP went out from its loop */
 	uint64_t stop_count; /* the peer's total operations */
 	uint64_t rx_count;   /* receives seen (ping-pong, -b) */
+	uint64_t rx_full;    /* up to this rx_count a receive is reposted as if more were to come */
 	/* Receives rb_reap() is not told what to do with: NULL reposts them. */
 	int (*on_recv)(struct rb_run *r, uint32_t qi);
 	int verify_status; /* server: first verify failure of the point */
@@ -392,6 +393,9 @@ int rb_run_pingpong_recv(struct rb_run *r);
  * --verify, count it in r->rx_count, top the receive queue up.
  */
 int rb_pp_recv(struct rb_run *r, uint32_t qi);
+
+/* rb_rx_plan() - at a point's start: no receive seen, and r->rx_full. */
+void rb_rx_plan(struct rb_run *r);
 int rb_run_oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it));
 int rb_run_stream(struct rb_run *r);
 int rb_run_server_wait(struct rb_run *r);
