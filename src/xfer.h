@@ -302,17 +302,22 @@ rb_reap_wcs(struct rb_run *r, struct ibv_wc *wc, int n, uint64_t *done,
 	return n;
 }
 
-/* One poll of up to 32 completions; @srq is a constant where this inlines. */
+/*
+ * One poll of up to @max (1 to 32) completions; @srq and @max are
+ * constants where this inlines.  A wait that knows how many completions
+ * can be due asks for no more: rxe's poll looks at one more slot of the
+ * queue when it finds fewer than it was asked for.
+ */
 static inline __attribute__((always_inline)) int
 rb_reap_poll(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi),
-	     bool srq)
+	     bool srq, int max)
 {
 	struct ibv_wc wc[32];
 	int n;
 
 	if (!on_recv)
 		on_recv = r->on_recv;
-	n = ibv_poll_cq(r->cq, 32, wc);
+	n = ibv_poll_cq(r->cq, max, wc);
 	if (n < 0) {
 		rb_err("%s: ibv_poll_cq failed", r->dev.name);
 		return -EIO;
@@ -328,7 +333,7 @@ rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32
 {
 	if (__builtin_expect(r->srq != NULL, 0))
 		return rb_reap_srq(r, done, on_recv);
-	return rb_reap_poll(r, done, on_recv, false);
+	return rb_reap_poll(r, done, on_recv, false, 32);
 }
 
 /*
