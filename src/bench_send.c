@@ -29,60 +29,16 @@ static int send_prepare(struct rb_run *r)
 	return rb_fill_recv_queues(r);
 }
 
-/* Always inline in send_wait(): -b also takes its address, and then the
- * compiler left it out of line on the ping-pong's path. */
-static inline __attribute__((always_inline)) int pp_recv(struct rb_run *r, uint32_t qi)
-{
-	uint64_t end;
-	int ret = 0;
-
-	if (r->p->verify)
-		ret = rb_verify_bytes(r, rb_recv_buf(r, qi) + r->rx_off, r->pt.size, r->rx_count);
-	r->rx_count++;
-	if (ret)
-		return ret;
-	/* With -n, no receive is posted that the point will not use
-	 * (perftest, too, stops reposting for the last ones). */
-	end = r->p->warmup + r->p->iters;
-	return rb_refill_recv(r, qi,
-			      !r->p->iters	  ? UINT64_MAX
-			      : end > r->rx_count ? end - r->rx_count
-						  : 0);
-}
-
-/* Wait for message @it of the ping-pong; 1 when the client has stopped. */
-static int send_wait(struct rb_run *r, uint64_t it)
-{
-	struct rb_idle idle = { 0 };
-	uint64_t done = 0;
-	int n;
-
-	/* rb_poll_step() by hand, one call less on the ping-pong's path. */
-	while (r->rx_count <= it) {
-		if (r->stopped && it >= r->stop_count)
-			return 1;
-		if (rb_interrupted)
-			return -EINTR;
-		n = rb_reap(r, &done, pp_recv);
-		if (n > 0)
-			rb_idle_reset(&idle);
-		else if (n < 0 || (n = rb_idle_check(r, &idle, "a SEND from the peer")))
-			return n;
-	}
-	return 0;
-}
-
 static int send_lat_run(struct rb_run *r)
 {
-	r->rx_count = 0;
-	return rb_run_pingpong(r, send_wait);
+	return rb_run_pingpong_recv(r);
 }
 
 /* -b: each side streams and counts (and verifies) the peer's SENDs. */
 static int send_bw_run(struct rb_run *r)
 {
 	if (r->bidir)
-		return rb_run_bidir(r, pp_recv);
+		return rb_run_bidir(r, rb_pp_recv);
 	return r->role == RB_ROLE_SERVER ? rb_run_server_recv(r) : rb_run_stream(r);
 }
 

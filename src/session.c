@@ -620,7 +620,8 @@ static int point_start(struct session *s, uint32_t i)
 		r->sq[qi].unsig = 0;
 	}
 	r->lat.n = 0;
-	r->ops = r->total = r->rx_count = 0;
+	r->ops = r->total = 0;
+	rb_rx_plan(r);
 	r->t0 = r->t1 = r->cpu0 = r->cpu1 = 0;
 	r->bidir = s->p.bidir;
 	r->stopped = r->stop_sent = false;

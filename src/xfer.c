@@ -327,15 +327,18 @@ static inline __attribute__((always_inline)) int post_chain(struct rb_run *r, ui
 {
 	struct rb_sq *q = &r->sq[qi];
 	uint32_t rem = n % r->pt.signal;
+	bool common = !q->unsig && !qi && !r->t->iter_wr;
 	int ret;
 
 	/* With less room left than another chain needs, only a completion
-	 * can make room: make sure one is coming. */
-	force = force || q->depth - (q->used + n) < n;
+	 * can make room: make sure one is coming.  A common chain that ends
+	 * a group (rem 0) signals its last WR anyway: not worked out there. */
+	if (!common || rem)
+		force = force || q->depth - (q->used + n) < n;
 	/* The templates carry the signals of a chain of QP 0 that starts a
 	 * group (rb_wrs_prepare): the common chain is posted as it is (one
 	 * that ends a group signals its last WR as forced). */
-	if (q->unsig || qi || (rem && force) || r->t->iter_wr) {
+	if (!common || (rem && force)) {
 		ret = post_chain_signals(r, qi, n, it0, force);
 	} else {
 		q->unsig = rem;
@@ -414,7 +417,7 @@ int rb_srq_recv_qi(struct rb_run *r, const struct ibv_wc *wc)
 
 int rb_reap_srq(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi))
 {
-	return rb_reap_poll(r, done, on_recv, true);
+	return rb_reap_poll(r, done, on_recv, true, 32);
 }
 
 /*
@@ -701,13 +704,17 @@ static inline int lat_sample(struct rb_run *r, uint64_t t)
  * Client side of a ping-pong: post, wait for the echo, time the round
  * trip.  @wait reaps send completions as it goes.
  */
-static int pingpong_client(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it))
+static inline __attribute__((always_inline)) int
+pingpong_client(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it))
 {
+	/* rb_point_ended() with the plan's counts in registers, not read
+	 * through r->p after every call of the loop. */
+	const uint64_t warmup = r->p->warmup, end = r->p->iters ? warmup + r->p->iters : 0;
 	uint64_t it, t, done = 0;
 	int ret;
 
-	for (it = 0; !rb_point_ended(r, it); it++) {
-		if (it == r->p->warmup)
+	for (it = 0; end ? it < end : it < warmup || !rb_duration_over(r, it); it++) {
+		if (it == warmup)
 			mark_start(r);
 		ret = rb_wait_room(r, 0, 1, &done);
 		t = rb_ticks();
@@ -715,7 +722,7 @@ static int pingpong_client(struct rb_run *r, int (*wait)(struct rb_run *, uint64
 			ret = post_chain(r, 0, 1, it, true);
 		if (!ret)
 			ret = wait(r, it);
-		if (!ret && it >= r->p->warmup)
+		if (!ret && it >= warmup)
 			ret = lat_sample(r, t);
 		if (ret)
 			return ret < 0 ? ret : -EPROTO;
@@ -763,7 +770,8 @@ static int pingpong_server(struct rb_run *r, int (*wait)(struct rb_run *, uint64
  * so nobody waits for an ACK; at the end of the point the queue drains,
  * so that the next point starts with all of its room.
  */
-int rb_run_pingpong(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it))
+static inline __attribute__((always_inline)) int pingpong(struct rb_run *r,
+							  int (*wait)(struct rb_run *, uint64_t it))
 {
 	int ret = r->role == RB_ROLE_SERVER ? pingpong_server(r, wait) : pingpong_client(r, wait);
 	uint64_t done = 0;
@@ -772,6 +780,131 @@ int rb_run_pingpong(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it))
 		ret = rb_wait_room(r, 0, r->sq[0].depth, &done);
 	r->ops = r->total > r->p->warmup ? r->total - r->p->warmup : 0;
 	return ret;
+}
+
+int rb_run_pingpong(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it))
+{
+	return pingpong(r, wait);
+}
+
+/*
+ * A SEND received on QP @qi; with @verify false, --verify is known to be
+ * off (recv_wait_as()).  Inline in the wait: -b also calls it, through a
+ * pointer.
+ */
+static inline __attribute__((always_inline)) int pp_recv_as(struct rb_run *r, uint32_t qi,
+							    bool verify)
+{
+	uint64_t end;
+	int ret = 0;
+
+	if (verify && r->p->verify)
+		ret = rb_verify_bytes(r, rb_recv_buf(r, qi) + r->rx_off, r->pt.size, r->rx_count);
+	r->rx_count++;
+	if (ret)
+		return ret;
+	/* With -n, no receive is posted that the point will not use
+	 * (perftest, too, stops reposting for the last ones); until the
+	 * last rx_depth messages, that is no limit (rb_rx_plan()). */
+	if (r->rx_count <= r->rx_full)
+		return rb_refill_recv(r, qi, UINT64_MAX);
+	end = r->p->warmup + r->p->iters;
+	return rb_refill_recv(r, qi,
+			      !r->p->iters	  ? UINT64_MAX
+			      : end > r->rx_count ? end - r->rx_count
+						  : 0);
+}
+
+static inline __attribute__((always_inline)) int pp_recv(struct rb_run *r, uint32_t qi)
+{
+	return pp_recv_as(r, qi, true);
+}
+
+static inline __attribute__((always_inline)) int pp_recv_plain(struct rb_run *r, uint32_t qi)
+{
+	return pp_recv_as(r, qi, false);
+}
+
+void rb_rx_plan(struct rb_run *r)
+{
+	uint64_t end = r->p->warmup + r->p->iters;
+
+	r->rx_count = 0;
+	if (!r->p->iters)
+		r->rx_full = UINT64_MAX;
+	else
+		r->rx_full = end > r->rx_depth ? end - r->rx_depth : 0;
+}
+
+int rb_pp_recv(struct rb_run *r, uint32_t qi)
+{
+	return pp_recv(r, qi);
+}
+
+/*
+ * Wait for the peer's SEND @it of the ping-pong; 1 when the client has
+ * stopped.  @plain: no --srq and no --verify, known before the point
+ * starts; the loop then has neither their tests nor their calls (whose
+ * registers the compiler otherwise kept on the stack: 16 instructions a
+ * round trip).
+ */
+static inline __attribute__((always_inline)) int recv_wait_as(struct rb_run *r, uint64_t it,
+							      bool plain)
+{
+	struct rb_idle idle;
+	bool idling = false; /* idle counts from the first empty poll since progress */
+	uint64_t done = 0;
+	int n;
+
+	/* rb_poll_step() by hand, one call less on the ping-pong's path; the
+	 * idle state is set up only when a poll finds nothing, not for every
+	 * message. */
+	while (r->rx_count <= it) {
+		if (r->stopped && it >= r->stop_count)
+			return 1;
+		if (rb_interrupted)
+			return -EINTR;
+		/* Usually this message's send and its echo are all that is
+		 * due: asked for two, rxe does not look for a third (perftest
+		 * asks for one a poll); anything more comes with the next. */
+		if (plain)
+			n = rb_reap_poll(r, &done, pp_recv_plain, false, 2);
+		else if (__builtin_expect(r->srq != NULL, 0))
+			n = rb_reap_srq(r, &done, pp_recv);
+		else
+			n = rb_reap_poll(r, &done, pp_recv, false, 2);
+		if (n > 0) {
+			idling = false;
+			continue;
+		}
+		if (n < 0)
+			return n;
+		if (!idling) {
+			rb_idle_reset(&idle);
+			idling = true;
+		}
+		if ((n = rb_idle_check(r, &idle, "a SEND from the peer")))
+			return n;
+	}
+	return 0;
+}
+
+static inline __attribute__((always_inline)) int recv_wait(struct rb_run *r, uint64_t it)
+{
+	return recv_wait_as(r, it, false);
+}
+
+static inline __attribute__((always_inline)) int recv_wait_plain(struct rb_run *r, uint64_t it)
+{
+	return recv_wait_as(r, it, true);
+}
+
+int rb_run_pingpong_recv(struct rb_run *r)
+{
+	r->rx_count = 0;
+	if (!r->srq && !r->p->verify)
+		return pingpong(r, recv_wait_plain);
+	return pingpong(r, recv_wait);
 }
 
 /* Reap until *@done passes @target, with the idle checks. */
@@ -822,6 +955,7 @@ struct stream {
 	uint64_t chains;    /* chains posted, for the round-robin */
 	uint64_t last_from; /* chains from this one on are their QP's last */
 	bool measure;
+	bool plain; /* stream_burst() may post (worked out once per phase) */
 };
 
 /*
@@ -894,6 +1028,45 @@ static int stream_cover_tails(struct rb_run *r, struct stream *s)
 	return 0;
 }
 
+/*
+ * The common case, one QP posting -n in full chains of the templates as
+ * they are (no --rate, no -b SENDs, no per-WR change, chains that end a
+ * signal group: stream_plain()): what stream_post() would do for each of
+ * them, with only the checks that change from chain to chain (count and
+ * room) in the loop.  Returns the chains posted, or -errno.
+ */
+static inline __attribute__((always_inline)) int stream_burst(struct rb_run *r, struct stream *s)
+{
+	struct rb_sq *q = &r->sq[0];
+	const uint32_t k = r->pt.batch;
+	uint64_t posted = s->posted, left = s->count - posted;
+	int ret = 0, n = 0;
+
+	/* A group begun by the last chain: stream_post() sets the signals. */
+	if (q->unsig)
+		return 0;
+	while (left >= k && q->depth - q->used >= k) {
+		ret = post_wrs(r, 0, k);
+		if (!ret)
+			ret = rb_heartbeat(r);
+		if (ret)
+			break;
+		left -= k;
+		n++;
+	}
+	s->posted = s->count - left;
+	s->chains += (uint64_t)n;
+	return ret ? ret : n;
+}
+
+/* Whether stream_burst() may post this phase's chains. */
+static bool stream_plain(const struct rb_run *r, const struct stream *s)
+{
+	return r->pt.qps == 1 && s->count && r->pt.batch <= r->sq[0].depth &&
+	       r->pt.batch % r->pt.signal == 0 && !r->t->iter_wr && !r->on_recv &&
+	       !(r->paced && s->measure);
+}
+
 static bool stream_more(struct rb_run *r, const struct stream *s)
 {
 	if (s->count)
@@ -923,6 +1096,7 @@ static int stream_phase(struct rb_run *r, struct stream *s)
 	int n, posted, ret;
 
 	s->last_from = first_last_chain(r, s);
+	s->plain = stream_plain(r, s);
 	while (more || s->done < s->posted) {
 		if (rb_interrupted)
 			return -EINTR;
@@ -931,7 +1105,11 @@ static int stream_phase(struct rb_run *r, struct stream *s)
 		 * after each chain would find a completion each. */
 		posted = 0;
 		n = 0;
-		while (more && (n = stream_post(r, s)) > 0) {
+		if (s->plain && more && (n = stream_burst(r, s)) > 0) {
+			posted = 1;
+			more = s->posted < s->count;
+		}
+		while (n >= 0 && more && (n = stream_post(r, s)) > 0) {
 			posted = 1;
 			more = stream_more(r, s);
 			/* --rate holds the next chain (2): poll meanwhile. -b

@@ -18,7 +18,7 @@
 
 #define RB_MAX_BATCH 4096
 /* Receives reposted in one chain, at most. */
-#define RB_RECV_CHAIN 16
+#define RB_RECV_CHAIN 64
 /* Receive wr_ids carry this bit; send wr_ids are (QP index << 32 | WRs covered). */
 #define RB_WRID_RECV (1ULL << 63)
 
@@ -85,6 +85,7 @@ struct rb_run {
 	bool stop_sent;	     /* -b: this side's STOP went out from its loop */
 	uint64_t stop_count; /* the peer's total operations */
 	uint64_t rx_count;   /* receives seen (ping-pong, -b) */
+	uint64_t rx_full;    /* up to this rx_count a receive is reposted as if more were to come */
 	/* Receives rb_reap() is not told what to do with: NULL reposts them. */
 	int (*on_recv)(struct rb_run *r, uint32_t qi);
 	int verify_status; /* server: first verify failure of the point */
@@ -302,17 +303,22 @@ rb_reap_wcs(struct rb_run *r, struct ibv_wc *wc, int n, uint64_t *done,
 	return n;
 }
 
-/* One poll of up to 32 completions; @srq is a constant where this inlines. */
+/*
+ * One poll of up to @max (1 to 32) completions; @srq and @max are
+ * constants where this inlines.  A wait that knows how many completions
+ * can be due asks for no more: rxe's poll looks at one more slot of the
+ * queue when it finds fewer than it was asked for.
+ */
 static inline __attribute__((always_inline)) int
 rb_reap_poll(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi),
-	     bool srq)
+	     bool srq, int max)
 {
 	struct ibv_wc wc[32];
 	int n;
 
 	if (!on_recv)
 		on_recv = r->on_recv;
-	n = ibv_poll_cq(r->cq, 32, wc);
+	n = ibv_poll_cq(r->cq, max, wc);
 	if (n < 0) {
 		rb_err("%s: ibv_poll_cq failed", r->dev.name);
 		return -EIO;
@@ -328,7 +334,7 @@ rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32
 {
 	if (__builtin_expect(r->srq != NULL, 0))
 		return rb_reap_srq(r, done, on_recv);
-	return rb_reap_poll(r, done, on_recv, false);
+	return rb_reap_poll(r, done, on_recv, false, 32);
 }
 
 /*
@@ -385,6 +391,23 @@ static inline int rb_wait_room(struct rb_run *r, uint32_t qi, uint32_t k, uint64
 
 /* Shared loops (xfer.c).  Each returns 0 or -errno, logged. */
 int rb_run_pingpong(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it));
+
+/*
+ * rb_run_pingpong_recv() - a ping-pong of SENDs: each side waits for the
+ * peer's message as a receive completion (send_lat).  Its wait is inline
+ * in the client's loop: one call less and its set-up once a point, not
+ * once a message.
+ */
+int rb_run_pingpong_recv(struct rb_run *r);
+
+/*
+ * rb_pp_recv() - a SEND from the peer received on QP @qi (ping-pong, -b):
+ * --verify, count it in r->rx_count, top the receive queue up.
+ */
+int rb_pp_recv(struct rb_run *r, uint32_t qi);
+
+/* rb_rx_plan() - at a point's start: no receive seen, and r->rx_full. */
+void rb_rx_plan(struct rb_run *r);
 int rb_run_oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it));
 int rb_run_stream(struct rb_run *r);
 int rb_run_server_wait(struct rb_run *r);
