@@ -4,8 +4,8 @@
 # send_bw at 64 B (-l 16 -Q 16 for the bandwidth tests) with the client
 # under callgrind and the shim tests/cost/costshim.so, and the test fails
 # when a figure (loop, tool, post or reap) is more than COST_TOLERANCE
-# percent (5) above the committed table, bench-results/cost/cost.csv
-# (COST_BASE overrides it).  Instruction counts do not move with the
+# percent (5) and half an instruction a message above the committed table,
+# bench-results/cost/cost.csv (COST_BASE overrides it).  Instruction counts do not move with the
 # machine's load the way timings do: a change that slows the hot path is
 # caught here.  The three cases run at once (valgrind's start-up under TCG
 # is most of the time); what each counts does not depend on that.

@@ -197,6 +197,12 @@ class CostReport(unittest.TestCase):
         with contextlib.redirect_stdout(io.StringIO()):
             self.assertEqual(cr.cmd_check(base, self.raw, 7.0), 0)
 
+    def test_limit_floor(self):
+        # 5% of a large figure; half an instruction a message for a small one.
+        self.assertAlmostEqual(cr.limit_of(500.0, 5.0), 525.0)
+        self.assertAlmostEqual(cr.limit_of(4.07, 5.0), 4.57)
+        self.assertAlmostEqual(cr.limit_of(10.0, 5.0), 10.5)
+
 
 if __name__ == "__main__":
     unittest.main()
