@@ -213,6 +213,21 @@ static void ud_dest(struct rb_run *r, uint32_t qi, struct ibv_send_wr *wr, uint3
 }
 
 /* One set of templates for all QPs, or (--mr-per-qp) one per QP and its keys. */
+/*
+ * rb_heartbeat() looks at the clock every 256 chains, or after each MiB
+ * posted if that comes first: with 4 MiB messages at 20 MiB/s, 256 chains
+ * took 50 s, longer than the server's --timeout (a write_bw -a stream
+ * was given up on at 4M).
+ */
+static uint32_t hb_every(const struct rb_run *r)
+{
+	uint64_t chain = (uint64_t)r->pt.batch * r->pt.size;
+
+	if (!chain || chain >= (1u << 20))
+		return 1;
+	return (1u << 20) / chain < 256 ? (uint32_t)((1u << 20) / chain) : 256;
+}
+
 int rb_wrs_prepare(struct rb_run *r)
 {
 	uint32_t k, qi, sets = r->nmr > 1 ? r->nqp : 1;
@@ -227,6 +242,7 @@ int rb_wrs_prepare(struct rb_run *r)
 		r->wr_stride = sets > 1 ? r->nwr : 0;
 	}
 	r->wr_flags = r->pt.size <= r->inline_max && r->t->inline_ok ? IBV_SEND_INLINE : 0;
+	r->hb_every = hb_every(r);
 	for (qi = 0; qi < sets; qi++) {
 		wr = r->wr + (size_t)qi * r->nwr;
 		for (k = 0; k < r->nwr; k++) {

@@ -90,6 +90,7 @@ struct rb_run {
 	int (*on_recv)(struct rb_run *r, uint32_t qi);
 	int verify_status; /* server: first verify failure of the point */
 	uint32_t hb_posts; /* client: chains posted since the last clock look */
+	uint32_t hb_every; /* chains between clock looks (rb_wrs_prepare) */
 	uint64_t hb_next;  /* ticks: when the next heartbeat is due */
 	uint64_t heard;	   /* server: when the client was last heard, ns */
 	uint64_t k_last;   /* lossy: ticks of the last receive */
@@ -238,7 +239,7 @@ int rb_heartbeat_send(struct rb_run *r);
 
 static inline int rb_heartbeat(struct rb_run *r)
 {
-	if (++r->hb_posts < 256)
+	if (++r->hb_posts < r->hb_every)
 		return 0;
 	r->hb_posts = 0;
 	/* With -b the server streams too: the waiting client hears it. */

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Sweeps in the Soft-RoCE lab, in one boot: a 12-point batch x signal x size
 # sweep with --recommend (order of the points, CSV, JSON, recommendation),
+# 4 MiB messages for longer than a 3 s --timeout (heartbeats by bytes),
 # a sweep interrupted by ^C (exit 130, finished points kept, server not
 # left hanging), oversized plans, and scripts/plot on the sweep's CSV.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
@@ -15,6 +16,16 @@ pair sweep "write_bw --cpu none --quiet" \
 # all of its room (a point that leaked unsignaled WRs would starve a later one).
 pair latsweep "send_lat --cpu none --quiet" \
 	"send_lat --cpu none -s 2..256:x2 -t 16 -n 150 --warmup 7 192.0.2.1 --csv $OUT/latsweep.csv"
+
+# Messages so large that 256 chains take far longer than --timeout (3 s):
+# the client must still beat often enough for the server (write_bw -a was
+# given up on at 4M when it looked at the clock every 256 chains only).
+# -Q 1: a completion per 4 MiB message, so that the client itself does not
+# wait 3 s for one (-Q 64 of them take 13 s here).  The client also beats
+# while it waits for completions, so this case passed with the old cadence
+# too; the -a run that failed at 4M (default -Q 64, 100 messages) now ends.
+pair big "write_bw --cpu none --quiet --timeout 3" \
+	"write_bw --cpu none -s 4M -n 60 -Q 1 --warmup 1 --timeout 3 192.0.2.1 --json $OUT/big.json"
 
 # ^C in the middle of an 8-point sweep, once at least 2 points are done.
 "$RB" write_bw --cpu none --quiet >"$OUT/int.srv.out" 2>"$OUT/int.srv.err" &
@@ -47,6 +58,12 @@ solo toolarge write_bw -s 1..64:+1 -l 1..64:+1 -Q 1,2,3 192.0.2.1
 solo emptys write_bw -s "" 192.0.2.1
 solo emptyl write_bw -l 8..4:+1 192.0.2.1
 '
+
+# --- large messages, a short timeout ------------------------------------------
+expect_rc big.cli 0
+expect_rc big.srv 0
+# Only a point longer than the timeout shows that the heartbeats came.
+jcheck big.json 'd["results"][0]["duration_s"] > 3' 'd["results"][0]["size"] == 4194304'
 
 # --- the 12-point sweep ------------------------------------------------------
 expect_rc sweep.cli 0
