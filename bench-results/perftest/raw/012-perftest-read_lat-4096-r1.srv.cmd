@@ -1,1 +1,0 @@
-ib_read_lat -d rxe0 -i 1 -x 1 -p 18612 -s 4096 -n 5000 -F

@@ -1,1 +1,0 @@
-/work/main/bench-results/perftest/.bin/rdmabench send_bw -d rxe0 -i 1 -x 1 -p 18623 -s 65536 -n 5000 -t 128 -Q 64 -l 1 -I 0 --cpu auto --json /work/main/bench-results/perftest/raw/023-rdmabench-send_bw-65536-r1.json 192.0.2.1

@@ -1,1 +1,0 @@
-/work/main/bench-results/perftest/.bin/rdmabench read_lat -d rxe0 -i 1 -x 1 -p 18635 -s 4096 -n 5000 --cpu auto --json /work/main/bench-results/perftest/raw/035-rdmabench-read_lat-4096-r2.json 192.0.2.1

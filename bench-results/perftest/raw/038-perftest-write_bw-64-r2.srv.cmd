@@ -1,1 +1,0 @@
-ib_write_bw -d rxe0 -i 1 -x 1 -p 18638 -s 64 -n 5000 -t 128 -Q 64 -l 1 -I 0 -F

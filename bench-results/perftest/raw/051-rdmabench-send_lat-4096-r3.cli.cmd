@@ -1,1 +1,0 @@
-/work/main/bench-results/perftest/.bin/rdmabench send_lat -d rxe0 -i 1 -x 1 -p 18651 -s 4096 -n 5000 -I 0 --cpu auto --json /work/main/bench-results/perftest/raw/051-rdmabench-send_lat-4096-r3.json 192.0.2.1

@@ -1,1 +1,0 @@
-/work/main/bench-results/perftest/.bin/rdmabench read_bw -d rxe0 -i 1 -x 1 -p 18667 -s 65536 -n 5000 -t 128 -Q 64 -l 1 --cpu auto --json /work/main/bench-results/perftest/raw/067-rdmabench-read_bw-65536-r3.json 192.0.2.1
