@@ -503,8 +503,9 @@ int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what)
 		return -EINTR;
 	/* A client stuck on its own completions is alive: the server must
 	 * hear so, and this side's timeout below names what it waits for
-	 * (not the server's "sent nothing", which points at the wrong host). */
-	ret = r->role == RB_ROLE_CLIENT || r->bidir ? rb_heartbeat_send(r) : 0;
+	 * (not the server's "sent nothing", which points at the wrong host).
+	 * Never after this side's STOP (-b): the peer then reads RESULT. */
+	ret = (r->role == RB_ROLE_CLIENT || r->bidir) && !r->stop_sent ? rb_heartbeat_send(r) : 0;
 	if (!ret)
 		ret = check_peer(r, 0);
 	if (ret)
