@@ -492,9 +492,9 @@ int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what)
 	if (++s->spins % 64)
 		return 0;
 	k = rb_ticks();
-	if (k < s->next)
+	if (k < r->idle_next)
 		return 0;
-	s->next = k + rb_ticks_per_ms();
+	r->idle_next = k + rb_ticks_per_ms();
 	if (rb_interrupted)
 		return -EINTR;
 	/* Ended as the threads the group wakes with SIGUSR1 are (-EINTR):

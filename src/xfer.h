@@ -94,6 +94,10 @@ struct rb_run {
 	uint64_t hb_next;  /* ticks: when the next heartbeat is due */
 	uint64_t heard;	   /* server: when the client was last heard, ns */
 	uint64_t k_last;   /* lossy: ticks of the last receive */
+	/* Ticks: no idle check before then.  Kept here, not per wait: a
+	 * ping-pong waits once a round trip, and a fresh deadline each time
+	 * cost two system calls a round trip (poll, clock_gettime). */
+	uint64_t idle_next;
 
 	/* --interval (client only): the slice being measured. */
 	uint64_t iv_next; /* ticks: the next look at the clock; UINT64_MAX: none */
@@ -349,7 +353,6 @@ rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32
 struct rb_idle {
 	unsigned int spins;
 	uint64_t since;
-	uint64_t next; /* ticks: no check before then */
 };
 
 /* --threads: another thread failed; always false for a single session. */
@@ -362,7 +365,6 @@ static inline void rb_idle_reset(struct rb_idle *s)
 {
 	s->spins = 0;
 	s->since = 0;
-	s->next = 0;
 }
 
 int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what);
