@@ -151,9 +151,12 @@ const struct rb_opt rb_opts[] = {
 	  .max = 1ULL << 32,
 	  .suffix = true,
 	  .argname = "N",
-	  .def = "100",
+	  .def = "auto",
+	  .autov = RB_WARMUP_AUTO,
 	  .need = RB_S_TEST,
-	  .help = "unmeasured iterations before each point" },
+	  .help = "unmeasured iterations before each point, or auto: 100, fewer for messages over "
+		  "10 KiB so that the warm-up adds at most 1 MiB (one message at least); the JSON "
+		  "gives each point's count" },
 	{ .lname = "tx-depth",
 	  .perftest = "-t, --tx-depth",
 	  .pt_diff = "a sweep axis",
@@ -672,7 +675,7 @@ void rb_cli_init(struct rb_cli *c)
 	c->l.gid_index = -1;
 	c->l.tcp_port = RB_DEFAULT_PORT;
 	c->l.timeout_s = 30;
-	c->p.warmup = 100;
+	c->p.warmup = RB_WARMUP_AUTO;
 	c->p.rx_depth = 512;
 	c->p.threads = 1;
 	strcpy(c->l.cpu, "auto");
@@ -694,6 +697,8 @@ int rb_opt_check_range(const struct rb_opt *o, uint64_t v, char *err, size_t len
 {
 	char n[40];
 
+	if (o->autov && v == o->autov)
+		return 0;
 	if (v < o->min || v > o->max)
 		return fail(err, len, "%s %llu is out of range (%llu..%llu)",
 			    rb_opt_name(o, n, sizeof(n)), (unsigned long long)v,
@@ -730,6 +735,10 @@ static int parse_number(const struct rb_opt *o, const char *arg, uint64_t *v, ch
 	char n[40];
 	int ret;
 
+	if (o->autov && !strcmp(arg, "auto")) {
+		*v = o->autov;
+		return 0;
+	}
 	ret = rb_parse_u64(arg, o->suffix, v, &end);
 	if (ret || *end)
 		return fail(err, len, "%s '%s' is not %s", rb_opt_name(o, n, sizeof(n)), arg,

@@ -64,6 +64,7 @@ struct rb_opt {
 	const char *choices; /* "fadd|cswap" */
 	const char *argname;
 	const char *def; /* default as shown in help, NULL: none */
+	uint64_t autov;	 /* nonzero: the word "auto" is accepted and means this */
 	unsigned int need, any;
 	const char *help;
 	/* Optional, for strings and lists: the value's syntax; 0 or -EINVAL. */

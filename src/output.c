@@ -160,7 +160,8 @@ static json_t *jparams(const struct rb_params *p)
 	if (p->rate_unit)
 		bad |= json_object_set_new(
 			o, "rate", jstr(rb_rate_str(p->rate, p->rate_unit, rate, sizeof(rate))));
-	bad |= json_object_set_new(o, "warmup", juint(p->warmup));
+	bad |= json_object_set_new(
+		o, "warmup", p->warmup == RB_WARMUP_AUTO ? json_string("auto") : juint(p->warmup));
 	bad |= json_object_set_new(o, "rx_depth", json_integer(p->rx_depth));
 	bad |= json_object_set_new(o, "inline_size", json_integer(p->inline_size));
 	bad |= json_object_set_new(o, "outstanding", json_integer(p->outstanding));
@@ -318,6 +319,7 @@ json_t *rb_json_result(const struct rb_result *res)
 	bad |= json_object_set_new(o, "qps", juint(res->pt.qps));
 	bad |= json_object_set_new(o, "tx_depth", juint(res->pt.tx_depth));
 	bad |= json_object_set_new(o, "iterations", juint(res->iters));
+	bad |= json_object_set_new(o, "warmup", juint(res->pt.warmup));
 	bad |= json_object_set_new(o, "duration_s", jreal(res->duration_s));
 	if (o)
 		bad |= jmetrics(o, res) | jshape(o, res);

@@ -45,6 +45,17 @@ struct rb_axis {
 };
 
 /*
+ * --warmup auto (the default): RB_WARMUP_MAX messages, fewer when they
+ * would pass RB_WARMUP_BYTES (one at least).  A fixed 100 doubled the bytes
+ * of a -n 100 sweep at large sizes (write_bw -a took twice perftest's wall
+ * time); a warm-up is there to touch the buffers and fill the pipeline, and
+ * a MiB does that at any size.
+ */
+#define RB_WARMUP_AUTO	UINT64_MAX
+#define RB_WARMUP_MAX	100
+#define RB_WARMUP_BYTES (1ULL << 20)
+
+/*
  * Everything the client decides and the server adopts.  Local choices
  * (device, port, GID index, CPU, output files) live in struct rb_local.
  */
@@ -57,7 +68,7 @@ struct rb_params {
 	struct rb_axis tx_depth; /* send queue depth per QP */
 	uint64_t iters;		 /* measured iterations (0 when duration) */
 	uint32_t duration_s;	 /* time bound instead of iters */
-	uint64_t warmup;	 /* unmeasured iterations before each point */
+	uint64_t warmup;	 /* unmeasured iterations before each point, or RB_WARMUP_AUTO */
 	uint32_t rx_depth;	 /* receive queue depth (send tests) */
 	uint32_t inline_size;	 /* max inline bytes; 0 = off */
 	uint32_t outstanding;	 /* reads/atomics in flight (bw) */
@@ -156,6 +167,7 @@ struct rb_point {
 	uint32_t signal;
 	uint32_t qps;
 	uint32_t tx_depth;
+	uint64_t warmup; /* unmeasured iterations before it (rb_point_warmup) */
 };
 
 struct rb_lat_summary {

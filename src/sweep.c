@@ -138,6 +138,16 @@ size_t rb_plan_count(const struct rb_params *p)
 	return n;
 }
 
+uint64_t rb_point_warmup(uint64_t warmup, uint64_t size)
+{
+	uint64_t n;
+
+	if (warmup != RB_WARMUP_AUTO)
+		return warmup;
+	n = size ? RB_WARMUP_BYTES / size : RB_WARMUP_MAX;
+	return n < 1 ? 1 : n > RB_WARMUP_MAX ? RB_WARMUP_MAX : n;
+}
+
 void rb_plan_point(const struct rb_params *p, size_t i, struct rb_point *pt)
 {
 	pt->size = p->size.v[i % p->size.n];
@@ -149,6 +159,7 @@ void rb_plan_point(const struct rb_params *p, size_t i, struct rb_point *pt)
 	pt->tx_depth = (uint32_t)p->tx_depth.v[i % p->tx_depth.n];
 	i /= p->tx_depth.n;
 	pt->qps = (uint32_t)p->qps.v[i % p->qps.n];
+	pt->warmup = rb_point_warmup(p->warmup, pt->size);
 }
 
 const char *rb_size_str(uint64_t v, char *buf, size_t len)

@@ -38,6 +38,13 @@ uint64_t rb_axis_max(const struct rb_axis *a);
 /* rb_plan_count() - points in the plan of @p; 0 when an axis is empty. */
 size_t rb_plan_count(const struct rb_params *p);
 
+/*
+ * rb_point_warmup() - warm-up messages of a point of @size bytes: @warmup
+ * itself, or for RB_WARMUP_AUTO as many as fit in RB_WARMUP_BYTES, within
+ * 1..RB_WARMUP_MAX.
+ */
+uint64_t rb_point_warmup(uint64_t warmup, uint64_t size);
+
 /* rb_plan_point() - the @i-th point of @p's plan, in the documented order. */
 void rb_plan_point(const struct rb_params *p, size_t i, struct rb_point *pt);
 

@@ -181,7 +181,7 @@ static void reset_signals(struct ibv_send_wr *wr, uint32_t n, uint32_t k0, uint3
 
 uint32_t rb_buffers_used(const struct rb_run *r, uint64_t count)
 {
-	uint64_t warm = count < r->p->warmup ? count : r->p->warmup, meas = count - warm;
+	uint64_t warm = count < r->pt.warmup ? count : r->pt.warmup, meas = count - warm;
 	uint64_t k = r->pt.batch < r->sq[0].depth ? r->pt.batch : r->sq[0].depth;
 	uint64_t chains = ((meas > warm ? meas : warm) + k - 1) / (k ? k : 1);
 	uint32_t qps = chains < r->pt.qps ? (uint32_t)chains : r->pt.qps;
@@ -540,7 +540,7 @@ int rb_poll_step(struct rb_run *r, struct rb_idle *idle, uint64_t *done,
 bool rb_duration_over(struct rb_run *r, uint64_t it)
 {
 	if (r->p->forever)
-		return it > r->p->warmup && rb_stop_asked;
+		return it > r->pt.warmup && rb_stop_asked;
 	if (it < r->next_clock)
 		return false;
 	/* Paced, iterations are slow: -D must not overshoot by 64 of them. */
@@ -548,7 +548,7 @@ bool rb_duration_over(struct rb_run *r, uint64_t it)
 	/* Ended early, the point is dropped: the next barrier ends the run. */
 	if (rb_run_canceled(r))
 		return true;
-	return it > r->p->warmup &&
+	return it > r->pt.warmup &&
 	       rb_now_ns() - r->t0 >= (uint64_t)r->p->duration_s * 1000000000ULL;
 }
 
@@ -726,7 +726,7 @@ pingpong_client(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it))
 {
 	/* rb_point_ended() with the plan's counts in registers, not read
 	 * through r->p after every call of the loop. */
-	const uint64_t warmup = r->p->warmup, end = r->p->iters ? warmup + r->p->iters : 0;
+	const uint64_t warmup = r->pt.warmup, end = r->p->iters ? warmup + r->p->iters : 0;
 	uint64_t it, t, done = 0;
 	int ret;
 
@@ -764,11 +764,11 @@ static int pingpong_server(struct rb_run *r, int (*wait)(struct rb_run *, uint64
 		if (ret == 1)
 			break;
 		now = rb_ticks();
-		if (!ret && it > r->p->warmup)
+		if (!ret && it > r->pt.warmup)
 			ret = rb_samples_push(&r->lat, now - t);
 		if (ret)
 			return ret;
-		if (it == r->p->warmup)
+		if (it == r->pt.warmup)
 			mark_start(r);
 		t = now;
 		ret = rb_wait_room(r, 0, 1, &done);
@@ -795,7 +795,7 @@ static inline __attribute__((always_inline)) int pingpong(struct rb_run *r,
 
 	if (!ret)
 		ret = rb_wait_room(r, 0, r->sq[0].depth, &done);
-	r->ops = r->total > r->p->warmup ? r->total - r->p->warmup : 0;
+	r->ops = r->total > r->pt.warmup ? r->total - r->pt.warmup : 0;
 	return ret;
 }
 
@@ -825,7 +825,7 @@ static inline __attribute__((always_inline)) int pp_recv_as(struct rb_run *r, ui
 	 * last rx_depth messages, that is no limit (rb_rx_plan()). */
 	if (r->rx_count <= r->rx_full)
 		return rb_refill_recv(r, qi, UINT64_MAX);
-	end = r->p->warmup + r->p->iters;
+	end = r->pt.warmup + r->p->iters;
 	return rb_refill_recv(r, qi,
 			      !r->p->iters	  ? UINT64_MAX
 			      : end > r->rx_count ? end - r->rx_count
@@ -844,7 +844,7 @@ static inline __attribute__((always_inline)) int pp_recv_plain(struct rb_run *r,
 
 void rb_rx_plan(struct rb_run *r)
 {
-	uint64_t end = r->p->warmup + r->p->iters;
+	uint64_t end = r->pt.warmup + r->p->iters;
 
 	r->rx_count = 0;
 	if (!r->p->iters)
@@ -946,13 +946,13 @@ int rb_run_oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it))
 	int ret;
 
 	for (it = 0; !rb_point_ended(r, it); it++) {
-		if (it == r->p->warmup)
+		if (it == r->pt.warmup)
 			mark_start(r);
 		t = rb_ticks();
 		ret = rb_post_chain(r, 0, 1, it, true);
 		if (!ret)
 			ret = reap_until(r, &done, it + 1, "a completion");
-		if (!ret && it >= r->p->warmup)
+		if (!ret && it >= r->pt.warmup)
 			ret = lat_sample(r, t);
 		if (!ret && check)
 			ret = check(r, it);
@@ -961,7 +961,7 @@ int rb_run_oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it))
 	}
 	mark_end(r);
 	r->total = it;
-	r->ops = it - r->p->warmup;
+	r->ops = it - r->pt.warmup;
 	return 0;
 }
 
@@ -1088,7 +1088,7 @@ static bool stream_more(struct rb_run *r, const struct stream *s)
 {
 	if (s->count)
 		return s->posted < s->count;
-	return !rb_point_ended(r, r->p->warmup + 1 + s->chains);
+	return !rb_point_ended(r, r->pt.warmup + 1 + s->chains);
 }
 
 /*
@@ -1160,7 +1160,7 @@ static int stream_phase(struct rb_run *r, struct stream *s)
 
 int rb_run_stream(struct rb_run *r)
 {
-	struct stream warm = { .count = r->p->warmup },
+	struct stream warm = { .count = r->pt.warmup },
 		      meas = { .count = r->p->iters, .measure = true };
 	int ret = 0;
 
@@ -1221,7 +1221,7 @@ int rb_run_server_wait(struct rb_run *r)
 	mark_end(r);
 	/* What the client did to this memory in the measured interval. */
 	r->total = r->stop_count;
-	r->ops = r->total > r->p->warmup ? r->total - r->p->warmup : 0;
+	r->ops = r->total > r->pt.warmup ? r->total - r->pt.warmup : 0;
 	return 0;
 }
 
@@ -1234,7 +1234,7 @@ static int count_recv(struct rb_run *r, uint32_t qi)
 	if (r->lossy)
 		r->k_last = rb_ticks();
 	/* Bandwidth counts from the end of the last warmup message. */
-	if (++r->total == r->p->warmup)
+	if (++r->total == r->pt.warmup)
 		mark_start(r);
 	/* The queue stays full, topped up in chains. */
 	return ret ? ret : rb_refill_recv(r, qi, UINT64_MAX);
@@ -1271,7 +1271,7 @@ static void lossy_end(struct rb_run *r)
 	double ns_tick = rb_ns_per_tick(r), was = (double)(r->t1 - r->t0), now;
 
 	/* Nothing measured (all lost in the warmup): nothing to move. */
-	if (r->total <= r->p->warmup || r->k_last <= r->k0 || r->k_last >= r->k1 || was <= 0)
+	if (r->total <= r->pt.warmup || r->k_last <= r->k0 || r->k_last >= r->k1 || was <= 0)
 		return;
 	r->t1 = r->t0 + (uint64_t)((double)(r->k_last - r->k0) * ns_tick);
 	r->k1 = r->k_last;
@@ -1286,7 +1286,7 @@ int rb_run_server_recv(struct rb_run *r)
 	uint64_t dummy = 0, quiet = 0;
 	int n;
 
-	if (!r->p->warmup)
+	if (!r->pt.warmup)
 		mark_start(r);
 	while (!r->stopped || r->total < r->stop_count) {
 		n = rb_poll_step(r, &idle, &dummy, count_recv, "messages");
@@ -1303,7 +1303,7 @@ int rb_run_server_recv(struct rb_run *r)
 			r->t->name, r->point, (unsigned long long)(r->stop_count - r->total),
 			(unsigned long long)r->stop_count, rb_transport_name(r->p->transport));
 	}
-	r->ops = r->total > r->p->warmup ? r->total - r->p->warmup : 0;
+	r->ops = r->total > r->pt.warmup ? r->total - r->pt.warmup : 0;
 	return 0;
 }
 

@@ -438,8 +438,8 @@ bool rb_duration_over(struct rb_run *r, uint64_t it);
 static inline bool rb_point_ended(struct rb_run *r, uint64_t it)
 {
 	if (r->p->iters)
-		return it >= r->p->warmup + r->p->iters;
-	return it >= r->p->warmup && rb_duration_over(r, it);
+		return it >= r->pt.warmup + r->p->iters;
+	return it >= r->pt.warmup && rb_duration_over(r, it);
 }
 
 /*

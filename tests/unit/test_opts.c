@@ -1002,7 +1002,7 @@ static void test_init(void **state)
 	assert_int_equal(c.l.gid_index, -1);
 	assert_int_equal(c.l.tcp_port, RB_DEFAULT_PORT);
 	assert_int_equal(c.l.timeout_s, 30);
-	assert_int_equal(c.p.warmup, 100);
+	assert_true(c.p.warmup == RB_WARMUP_AUTO);
 	assert_int_equal(c.p.rx_depth, 512);
 	assert_string_equal(c.l.cpu, "auto");
 	assert_string_equal(c.l.numa, "auto");
@@ -1029,7 +1029,7 @@ static void test_defaults_lat(void **state)
 	CHECK_AXIS(&c.p.signal, 1); /* latency tests signal every WR */
 	CHECK_AXIS(&c.p.batch, 1);
 	CHECK_AXIS(&c.p.qps, 1);
-	assert_int_equal(c.p.warmup, 100);
+	assert_true(c.p.warmup == RB_WARMUP_AUTO);
 	assert_int_equal(c.p.rx_depth, 512);
 	/* defaults are not "given" */
 	assert_false(rb_cli_given(&c, "size"));
@@ -1051,12 +1051,18 @@ static void test_defaults_lat(void **state)
 	CHECK_OK(FINISH(&c, T_SEND_LAT, err, "-I", "0", "-n", "77", "-s", "64", "-t", "256",
 			"--warmup", "0"),
 		 err);
+	assert_int_equal(c.p.warmup, 0);
 	assert_int_equal(c.p.inline_size, 0);
 	assert_int_equal(c.p.iters, 77);
 	CHECK_AXIS(&c.p.size, 64);
 	CHECK_AXIS(&c.p.tx_depth, 256);
 	CHECK_AXIS(&c.p.signal, 1);
 	assert_int_equal(c.p.warmup, 0);
+	/* --warmup takes a number, K/M/G, or the default's name */
+	CHECK_OK(FINISH(&c, T_SEND_LAT, err, "--warmup", "1K"), err);
+	assert_int_equal(c.p.warmup, 1024);
+	CHECK_OK(FINISH(&c, T_SEND_LAT, err, "--warmup", "auto"), err);
+	assert_true(c.p.warmup == RB_WARMUP_AUTO);
 }
 
 static void test_defaults_bw(void **state)
@@ -1353,7 +1359,7 @@ static void test_usage(void **state)
 	assert_null(strstr(u, "--recommend"));
 	/* defaults are shown with their row */
 	assert_non_null(strstr(u, "[default: 128]"));
-	assert_non_null(strstr(u, "[default: 100]"));
+	assert_non_null(strstr(u, "[default: auto]"));
 	check_usage_rows(u, "send_lat", T_SEND_LAT);
 	/* A test's own help shows its row's defaults. */
 	assert_non_null(strstr(u, "powers of 1024 [default: 2]\n"));

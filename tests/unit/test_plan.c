@@ -155,8 +155,11 @@ static void odd_values_refused(void **state)
 	p.mtu = 1500;
 	REFUSED(p, 0, "--mtu 1500 is not a power of two");
 	p = base;
-	p.warmup = UINT64_MAX;
-	REFUSED(p, 0, "--warmup 18446744073709551615 is out of range");
+	p.warmup = (1ULL << 32) + 1;
+	REFUSED(p, 0, "--warmup 4294967297 is out of range");
+	p = base;
+	p.warmup = RB_WARMUP_AUTO - 1;
+	REFUSED(p, 0, "--warmup 18446744073709551614 is out of range");
 	p = base;
 	p.atomic_op = 7;
 	REFUSED(p, 0, "--op 7 is not one of fadd|cswap");

@@ -412,6 +412,46 @@ static void test_plan_order_all_axes(void **state)
 	assert_int_equal(pt.qps, 51);
 }
 
+/* ---- warm-up -------------------------------------------------------------- */
+
+/* auto: 100 messages up to 10 KiB, then a MiB's worth, one at least. */
+static void test_point_warmup(void **state)
+{
+	static const uint64_t auto_of[][2] = {
+		{ 0, 100 },	{ 2, 100 },	   { 10485, 100 },	 { 10486, 99 },
+		{ 65536, 16 },	{ 1 << 19, 2 },	   { (1 << 20) - 1, 1 }, { 1 << 20, 1 },
+		{ 8 << 20, 1 }, { 1ULL << 40, 1 },
+	};
+	struct rb_params p;
+	struct rb_point pt;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(auto_of) / sizeof(auto_of[0]); i++)
+		assert_int_equal(rb_point_warmup(RB_WARMUP_AUTO, auto_of[i][0]), auto_of[i][1]);
+	/* A number given is kept at every size, 0 included. */
+	assert_int_equal(rb_point_warmup(0, 8 << 20), 0);
+	assert_int_equal(rb_point_warmup(500, 8 << 20), 500);
+	assert_int_equal(rb_point_warmup(7, 2), 7);
+	/* Each point of a sweep gets its own. */
+	memset(&p, 0, sizeof(p));
+	set_axis(&p.size, (const uint64_t[]){ 64, 1 << 18, 4 << 20 }, 3);
+	set_axis(&p.batch, (const uint64_t[]){ 1 }, 1);
+	set_axis(&p.signal, (const uint64_t[]){ 1 }, 1);
+	set_axis(&p.qps, (const uint64_t[]){ 1 }, 1);
+	set_axis(&p.tx_depth, (const uint64_t[]){ 128 }, 1);
+	p.warmup = RB_WARMUP_AUTO;
+	rb_plan_point(&p, 0, &pt);
+	assert_int_equal(pt.warmup, 100);
+	rb_plan_point(&p, 1, &pt);
+	assert_int_equal(pt.warmup, 4);
+	rb_plan_point(&p, 2, &pt);
+	assert_int_equal(pt.warmup, 1);
+	p.warmup = 3;
+	rb_plan_point(&p, 2, &pt);
+	assert_int_equal(pt.warmup, 3);
+}
+
 /* ---- size strings ------------------------------------------------------ */
 
 static void check_size_str(uint64_t v, const char *want)
@@ -539,6 +579,7 @@ int main(void)
 		cmocka_unit_test(test_plan_count),
 		cmocka_unit_test(test_plan_order),
 		cmocka_unit_test(test_plan_order_all_axes),
+		cmocka_unit_test(test_point_warmup),
 		cmocka_unit_test(test_size_str),
 		cmocka_unit_test(test_recommend_known),
 		cmocka_unit_test(test_recommend_edges),
