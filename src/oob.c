@@ -9,6 +9,7 @@
 #include <netinet/tcp.h>
 #include <poll.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -398,22 +399,26 @@ static bool recv_now(int fd, void *buf, size_t len)
  */
 static bool last_words(struct rb_oob *o)
 {
-	uint8_t hdr[RB_WIRE_HDR_LEN], body[4096];
+	uint8_t hdr[RB_WIRE_HDR_LEN], *body = malloc(RB_WIRE_MAX_BODY);
+	bool found = false;
 	struct rb_hdr h;
 	char err[160];
 	int i;
 
-	for (i = 0; i < 8; i++) {
+	/* Any message can be in front of it, COUNTERS included: the unpacked
+	 * header holds its length to RB_WIRE_MAX_BODY. */
+	for (i = 0; body && !found && i < 8; i++) {
 		if (!recv_now(o->fd, hdr, sizeof(hdr)) ||
-		    rb_hdr_unpack(hdr, &h, err, sizeof(err)) || h.len > sizeof(body) ||
+		    rb_hdr_unpack(hdr, &h, err, sizeof(err)) ||
 		    (h.len && !recv_now(o->fd, body, h.len)))
-			return false;
+			break;
 		if (h.type == RB_MSG_ERROR) {
 			gave_up(o, body, h.len);
-			return true;
+			found = true;
 		}
 	}
-	return false;
+	free(body);
+	return found;
 }
 
 static int send_msg(struct rb_oob *o, uint16_t type, const uint8_t *body, uint32_t len)

@@ -212,21 +212,25 @@ static void ud_dest(struct rb_run *r, uint32_t qi, struct ibv_send_wr *wr, uint3
 	}
 }
 
-/* One set of templates for all QPs, or (--mr-per-qp) one per QP and its keys. */
 /*
- * rb_heartbeat() looks at the clock every 256 chains, or after each MiB
- * posted if that comes first: with 4 MiB messages at 20 MiB/s, 256 chains
- * took 50 s, longer than the server's --timeout (a write_bw -a stream
- * was given up on at 4M).
+ * rb_heartbeat() looks at the clock every HB_CHAINS chains, or after each
+ * HB_BYTES posted if that comes first: with 4 MiB messages at 20 MiB/s,
+ * 256 chains took 50 s, longer than the server's --timeout (a write_bw -a
+ * stream was given up on at 4M).
  */
+#define HB_CHAINS 256u
+#define HB_BYTES  (1u << 20)
+
 static uint32_t hb_every(const struct rb_run *r)
 {
 	uint64_t chain = (uint64_t)r->pt.batch * r->pt.size;
 
-	if (!chain || chain >= (1u << 20))
+	if (!chain || chain >= HB_BYTES)
 		return 1;
-	return (1u << 20) / chain < 256 ? (uint32_t)((1u << 20) / chain) : 256;
+	return HB_BYTES / chain < HB_CHAINS ? (uint32_t)(HB_BYTES / chain) : HB_CHAINS;
 }
+
+/* One set of templates for all QPs, or (--mr-per-qp) one per QP and its keys. */
 
 int rb_wrs_prepare(struct rb_run *r)
 {

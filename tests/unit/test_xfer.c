@@ -889,6 +889,7 @@ static void send_finds_peer_reason(void **state)
 {
 	struct rb_msg_text m = { "server: verify: send_bw size 64: byte at offset 0" };
 	struct rb_msg_sync sy = { .point = 1 };
+	static uint8_t big[9000]; /* a message larger than a page in front of it */
 	uint8_t b[300];
 	struct fx x;
 	int n;
@@ -896,6 +897,7 @@ static void send_finds_peer_reason(void **state)
 	(void)state;
 	fx_plan(&x, "write_bw");
 	fx_start(&x, RB_ROLE_CLIENT, 5000);
+	assert_int_equal(rb_oob_send(&x.peer, RB_MSG_COUNTERS, big, sizeof(big)), 0);
 	n = rb_pack_text(&m, b, sizeof(b));
 	assert_true(n > 0);
 	assert_int_equal(rb_oob_send(&x.peer, RB_MSG_ERROR, b, (uint32_t)n), 0);
