@@ -12,7 +12,11 @@ DIR/raw holds env.txt (written in the guest) and host.txt (on the host),
 key=value lines; runs.tsv, one line per run (idx rep test size tool port
 status stem); and per run STEM.srv.cmd and STEM.cli.cmd (the command lines),
 STEM.out (perftest's text report) or STEM.json (rdmabench --json), and
-STEM.cnt ("name delta" lines: the device counters' change over the run).
+STEM.cnt ("name delta" lines: the device counters' change over the run),
+STEM.wall (the client's wall time, ms).
+
+A case is TEST:SIZE, or TEST:a for a whole size sweep (both tools' -a),
+whose metric is the client's wall time.
 
 The parsers and the summary are plain functions over text and dicts, so the
 unit tests (tests/scripts/) call them without a lab.
@@ -27,6 +31,8 @@ import sys
 
 LAT = ["p50_us", "p99_us", "min_us", "avg_us", "p999_us"]
 BW = ["bw_avg_MiBps", "msg_rate_Mpps", "bw_peak_MiBps"]
+SWEEP = ["wall_s"]
+SWEEP_SIZES = 23  # -a: 2 B to 8 MiB, powers of two, in both tools
 MIB = 1 << 20
 # The device's counters of trouble during a run, where it has them:
 # transport retries (go-back-N retransmissions) and RNR NAKs received
@@ -42,20 +48,69 @@ LABEL = {"p50_us": "median latency (us)", "p99_us": "p99 latency (us)",
          "p999_us": "p99.9 latency (us)", "bw_avg_MiBps": "BW average (MiB/s)",
          "msg_rate_Mpps": "message rate (Mpps)", "bw_peak_MiBps": "BW peak (MiB/s)",
          "retries": "transport retries (device counter)",
-         "rnr_naks": "RNR NAKs received (device counter)"}
+         "rnr_naks": "RNR NAKs received (device counter)",
+         "wall_s": "wall time of the client (s)"}
 # The overview's rows: median and p99 as asked, and the minimum, which the
 # emulator disturbs least (a whole run shifted by host load moves it too).
-MAIN = {"lat": ["p50_us", "p99_us", "min_us"], "bw": ["bw_avg_MiBps", "msg_rate_Mpps"]}
+MAIN = {"lat": ["p50_us", "p99_us", "min_us"], "bw": ["bw_avg_MiBps", "msg_rate_Mpps"],
+        "sweep": ["wall_s"]}
 
 
 def is_lat(test):
     return test.endswith("_lat")
 
 
-def metrics_of(test, have_counters):
-    """The metrics of a test's rows, in order: latency or bandwidth, then
-    the device counters when the run had them."""
-    return (LAT if is_lat(test) else BW) + (list(COUNTERS) if have_counters else [])
+def kind(test, size):
+    return "sweep" if size == "a" else "lat" if is_lat(test) else "bw"
+
+
+def size_of(s):
+    """A case's size field: bytes, or "a" for the sweep."""
+    return "a" if s == "a" else int(s)
+
+
+def case_name(test, size, sep=" "):
+    if size == "a":
+        return "%s%s-a (sizes 2 B to 8 MiB)" % (test, sep)
+    return "%s%s%d B" % (test, sep, size)
+
+
+def metrics_of(test, have_counters, size=None):
+    """The metrics of a case's rows, in order: latency, bandwidth or the
+    sweep's wall time, then the device counters when the run had them."""
+    own = {"lat": LAT, "bw": BW, "sweep": SWEEP}[kind(test, size)]
+    return own + (list(COUNTERS) if have_counters else [])
+
+
+def sweep_sizes_perftest(text):
+    """The sizes of perftest's -a report: data lines after '#bytes' whose
+    first field is a power of two and whose next four fields are finite."""
+    lines = text.splitlines()
+    hdr = next((i for i, l in enumerate(lines) if l.strip().startswith("#bytes")), None)
+    if hdr is None:
+        raise ValueError("no '#bytes' header")
+    n = 0
+    for l in lines[hdr + 1:]:
+        f = l.split()
+        if (len(f) >= 5 and f[0].isdigit() and all(num(x) is not None for x in f[:5])
+                and all(math.isfinite(float(x)) for x in f[:5])):
+            n += 1
+    return n
+
+
+def parse_sweep(stem, tool):
+    """A sweep run: {"wall_s": s} from STEM.wall, once the client's report
+    holds every size; ValueError otherwise."""
+    if tool == "perftest":
+        n = sweep_sizes_perftest(_read(stem + ".out"))
+    else:
+        j = json.loads(_read(stem + ".json"))
+        if not j.get("complete", True):
+            raise ValueError("rdmabench's JSON says the sweep is incomplete")
+        n = len(j["results"])
+    if n != SWEEP_SIZES:
+        raise ValueError("the sweep reported %d of %d sizes" % (n, SWEEP_SIZES))
+    return {"wall_s": float(_read(stem + ".wall").strip()) / 1000}
 
 
 def read_env(raw):
@@ -169,10 +224,11 @@ def shorten(cmd, d, env):
 def cases_of(env, runs):
     """The cases, in run order: host.txt's list, else (an older raw/) the
     cases that ran, in the order they first ran."""
-    cases = [(c.split(":")[0], int(c.split(":")[1])) for c in env.get("cases", "").split(",") if c]
+    cases = [(c.split(":")[0], size_of(c.split(":")[1]))
+             for c in env.get("cases", "").split(",") if c]
     if not cases:
         for r in runs:
-            c = (r["test"], int(r["size"]))
+            c = (r["test"], size_of(r["size"]))
             if c not in cases:
                 cases.append(c)
     return cases
@@ -223,7 +279,7 @@ def collect(d):
 
     seen = set()
     for r in runs:
-        tool, test, size, rep = r["tool"], r["test"], int(r["size"]), int(r["rep"])
+        tool, test, size, rep = r["tool"], r["test"], size_of(r["size"]), int(r["rep"])
         stem = os.path.join(raw, r["stem"])
         seen.add((tool, test, size, rep))
         key = (tool, test, size)
@@ -236,7 +292,9 @@ def collect(d):
         m, why = None, r["status"]
         if why == "ok":
             try:
-                if tool == "perftest":
+                if size == "a":
+                    m = parse_sweep(stem, tool)
+                elif tool == "perftest":
                     m = parse_perftest(stem + ".out", test, size)
                     if "msg_rate_Mpps" in m and m["msg_rate_Mpps"] > 0:
                         res.unit_checks.append(
@@ -250,7 +308,7 @@ def collect(d):
             m.update(parse_counters(stem + ".cnt"))
         if m is None:
             res.failed.append((tool, test, size, rep, why, r["stem"]))
-        for k in metrics_of(test, res.have_counters):
+        for k in metrics_of(test, res.have_counters, size):
             v = None if m is None else m.get(k)
             res.rows.append((tool, test, size, rep, k, "" if v is None else "%.6g" % v))
             if v is not None:
@@ -262,7 +320,7 @@ def collect(d):
             for tool in TOOLS:
                 if (tool, test, size, rep) not in seen:
                     res.failed.append((tool, test, size, rep, "not run", ""))
-                    for k in metrics_of(test, res.have_counters):
+                    for k in metrics_of(test, res.have_counters, size):
                         res.rows.append((tool, test, size, rep, k, ""))
     return res
 
@@ -296,7 +354,7 @@ def flag(k, rt):
         return ""
     if k in HIGHER:
         return "**rdmabench slower**" if rt < 0.85 else ("rdmabench faster" if rt > 1.15 else "")
-    if k == "p50_us":
+    if k in ("p50_us", "wall_s"):
         return "**rdmabench slower**" if rt > 1.15 else ("rdmabench faster" if rt < 0.87 else "")
     if k == "min_us":
         return "higher" if rt > 1.08 else ("lower" if rt < 0.93 else "")
@@ -328,7 +386,10 @@ def summary_lines(res):
     o("")
     o("- date: %s to %s (UTC)" % (env.get("start", "?"), env.get("end", "?")))
     o("- mode: %s; repetitions per case: %s (interleaved rdmabench, perftest, rdmabench, ...); "
-      "iterations per run: %s" % (env.get("mode", "?"), reps, env.get("iters", "?")))
+      "iterations per run: %s%s" % (env.get("mode", "?"), reps, env.get("iters", "?"),
+                                    "; in a size sweep (-a): %s per size"
+                                    % env.get("sweep_iters", "?")
+                                    if any(s == "a" for _, s in res.cases) else ""))
     o("- bandwidth cases: tx depth 128, post list (-l) %s, signaling interval (-Q) %s, both tools"
       % (env.get("bw_batch", "1 (before --batch)"), env.get("bw_signal", "64")))
     if lab:
@@ -369,7 +430,7 @@ def summary_lines(res):
       % (" retries |" if have_counters else ""))
     o("|---|---|---:|---:|---:|---|---|%s" % ("---:|" if have_counters else ""))
     for test, size in res.cases:
-        for k in MAIN["lat" if is_lat(test) else "bw"]:
+        for k in MAIN[kind(test, size)]:
             a, b = res.med("rdmabench", test, size, k), res.med("perftest", test, size, k)
             rt = ratio(a, b)
             ov = overlap(res.span("rdmabench", test, size, k), res.span("perftest", test, size, k))
@@ -377,16 +438,16 @@ def summary_lines(res):
             if have_counters:
                 extra = " %s / %s |" % (res.total("rdmabench", test, size, "retries"),
                                         res.total("perftest", test, size, "retries"))
-            o("| %s %d B | %s | %s | %s | %s | %s | %s |%s"
-              % (test, size, LABEL[k], fmt(a), fmt(b), "-" if rt is None else "%.2f" % rt,
+            o("| %s | %s | %s | %s | %s | %s | %s |%s"
+              % (case_name(test, size), LABEL[k], fmt(a), fmt(b), "-" if rt is None else "%.2f" % rt,
                  flag(k, rt), ov, extra))
     o("")
     for test, size in res.cases:
-        o("## %s, %d B" % (test, size))
+        o("## %s" % case_name(test, size, ", "))
         o("")
         o("| metric | rdmabench median | perftest median | ratio | rdmabench reps | perftest reps |")
         o("|---|---:|---:|---:|---|---|")
-        for k in metrics_of(test, have_counters):
+        for k in metrics_of(test, have_counters, size):
             a, b = res.med("rdmabench", test, size, k), res.med("perftest", test, size, k)
             rt = ratio(a, b)
 
@@ -403,15 +464,16 @@ def summary_lines(res):
         for tool in TOOLS:
             c = res.cmds.get((tool, test, size))
             if c:
-                o("taskset -c 0 timeout 120 %s &" % c[0])
-                o("taskset -c 1 timeout 120 %s" % c[1])
+                t = 900 if size == "a" else 120
+                o("taskset -c 0 timeout %d %s &" % (t, c[0]))
+                o("taskset -c 1 timeout %d %s" % (t, c[1]))
         o("```")
         o("")
     o("## Failed runs")
     o("")
     if res.failed:
         for tool, test, size, rep, why, stem in res.failed:
-            o("- %s %s %d B rep %d: %s%s" % (tool, test, size, rep, why,
+            o("- %s %s rep %d: %s%s" % (tool, case_name(test, size), rep, why,
                                              " (logs/%s.*)" % stem
                                              if stem and why != "not run" else ""))
     else:

@@ -12,6 +12,7 @@ and a lab that stopped before rep 3 was through.
 
 import contextlib
 import io
+import json
 import os
 import shutil
 import sys
@@ -166,6 +167,55 @@ class Arithmetic(unittest.TestCase):
     def test_metrics_of(self):
         self.assertEqual(pr.metrics_of("read_lat", False), pr.LAT)
         self.assertEqual(pr.metrics_of("send_bw", True), pr.BW + ["retries", "rnr_naks"])
+        self.assertEqual(pr.metrics_of("write_bw", False, "a"), ["wall_s"])
+        self.assertEqual(pr.case_name("write_bw", "a"), "write_bw -a (sizes 2 B to 8 MiB)")
+        self.assertEqual(pr.case_name("send_lat", 2, ", "), "send_lat, 2 B")
+
+
+class Sweep(unittest.TestCase):
+    """A TEST:a case: every size reported, then the client's wall time."""
+
+    def setUp(self):
+        self.dir = tempfile.mkdtemp(prefix="perftest-sweep.")
+        self.stem = os.path.join(self.dir, "001")
+        with open(self.stem + ".wall", "w") as f:
+            f.write("91167\n")
+
+    def tearDown(self):
+        shutil.rmtree(self.dir)
+
+    def perftest_out(self, sizes, last="1.00"):
+        lines = ["warning first", BW_HDR]
+        lines += [" %d 64 2.0 1.5 %s" % (1 << i, last) for i in range(1, sizes + 1)]
+        with open(self.stem + ".out", "w") as f:
+            f.write("\n".join(lines + ["-" * 20]) + "\n")
+
+    def test_perftest_all_sizes(self):
+        self.perftest_out(23)
+        self.assertEqual(pr.parse_sweep(self.stem, "perftest"), {"wall_s": 91.167})
+
+    def test_perftest_sizes_missing_or_bad(self):
+        self.perftest_out(22)
+        with self.assertRaisesRegex(ValueError, "22 of 23 sizes"):
+            pr.parse_sweep(self.stem, "perftest")
+        self.perftest_out(23, last="inf")
+        with self.assertRaisesRegex(ValueError, "0 of 23 sizes"):
+            pr.parse_sweep(self.stem, "perftest")
+
+    def test_rdmabench_complete_only(self):
+        doc = {"complete": True, "results": [{"size": 1 << i} for i in range(1, 24)]}
+        with open(self.stem + ".json", "w") as f:
+            json.dump(doc, f)
+        self.assertEqual(pr.parse_sweep(self.stem, "rdmabench"), {"wall_s": 91.167})
+        doc["complete"] = False
+        with open(self.stem + ".json", "w") as f:
+            json.dump(doc, f)
+        with self.assertRaisesRegex(ValueError, "incomplete"):
+            pr.parse_sweep(self.stem, "rdmabench")
+
+    def test_case_from_host_txt(self):
+        self.assertEqual(pr.cases_of({"cases": "send_lat:2,write_bw:a"}, []),
+                         [("send_lat", 2), ("write_bw", "a")])
 
 
 class Setup(unittest.TestCase):
