@@ -1,1 +1,0 @@
-/work/main/bench-results/perftest/.bin/rdmabench write_lat -d rxe0 -i 1 -x 1 -p 18621 -s 2 -n 4096 -I 0 --cpu auto --json /work/main/bench-results/perftest/raw/021-rdmabench-write_lat-2-r2.json 192.0.2.1

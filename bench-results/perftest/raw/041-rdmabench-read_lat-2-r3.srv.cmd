@@ -1,1 +1,0 @@
-/work/main/bench-results/perftest/.bin/rdmabench read_lat -d rxe0 -i 1 -x 1 -p 18641 --cpu auto --quiet

@@ -1,1 +1,0 @@
-/work/main/bench-results/perftest/.bin/rdmabench write_bw -d rxe0 -i 1 -x 1 -p 18645 --cpu auto --quiet

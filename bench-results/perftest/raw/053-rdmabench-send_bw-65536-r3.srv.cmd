@@ -1,0 +1,1 @@
+/work/main/bench-results/perftest/.bin/rdmabench send_bw -d rxe0 -i 1 -x 1 -p 18653 --cpu auto --quiet

@@ -1,1 +1,0 @@
-/work/main/bench-results/perftest/.bin/rdmabench send_lat -d rxe0 -i 1 -x 1 -p 18655 -s 2 -n 4096 -I 0 --cpu auto --json /work/main/bench-results/perftest/raw/055-rdmabench-send_lat-2-r4.json 192.0.2.1

@@ -1,1 +1,0 @@
-/work/main/bench-results/perftest/.bin/rdmabench write_bw -d rxe0 -i 1 -x 1 -p 18663 -s 64 -n 4096 -t 128 -Q 16 -l 16 -I 0 --cpu auto --json /work/main/bench-results/perftest/raw/063-rdmabench-write_bw-64-r4.json 192.0.2.1

@@ -1,1 +1,0 @@
-/work/main/bench-results/perftest/.bin/rdmabench read_bw -d rxe0 -i 1 -x 1 -p 18683 -s 64 -n 4096 -t 128 -Q 16 -l 16 --cpu auto --json /work/main/bench-results/perftest/raw/083-rdmabench-read_bw-64-r5.json 192.0.2.1
