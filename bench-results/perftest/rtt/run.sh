@@ -23,9 +23,11 @@ while [ $rep -le "$REPS" ]; do
 				srv="ib_$t -d rxe0 -x 1 -p $port -s 2 -n 4096 $inl -F"
 				cli="$srv 192.0.2.1"
 			fi
+			# shellcheck disable=SC2086 # the command lines split into words
 			RTT_OUT=$s.srv LD_PRELOAD=$SO taskset -c 0 timeout 120 $srv >/dev/null 2>&1 &
 			sleep 1
-			RTT_OUT=$s.cli LD_PRELOAD=$SO taskset -c 1 timeout 120 $cli >$s.out 2>&1
+			# shellcheck disable=SC2086
+			RTT_OUT=$s.cli LD_PRELOAD=$SO taskset -c 1 timeout 120 $cli >"$s.out" 2>&1
 			wait
 		done
 	done
