@@ -741,10 +741,11 @@ static int parse_number(const struct rb_opt *o, const char *arg, uint64_t *v, ch
 	}
 	ret = rb_parse_u64(arg, o->suffix, v, &end);
 	if (ret || *end)
-		return fail(err, len, "%s '%s' is not %s", rb_opt_name(o, n, sizeof(n)), arg,
+		return fail(err, len, "%s '%s' is not %s%s", rb_opt_name(o, n, sizeof(n)), arg,
 			    ret == -ERANGE ? "in range"
 			    : o->suffix	   ? "a number (K/M/G suffixes allowed)"
-					   : "a number");
+					   : "a number",
+			    ret != -ERANGE && o->autov ? " or auto" : "");
 	return rb_opt_check_range(o, *v, err, len);
 }
 

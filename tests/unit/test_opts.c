@@ -1063,6 +1063,9 @@ static void test_defaults_lat(void **state)
 	assert_int_equal(c.p.warmup, 1024);
 	CHECK_OK(FINISH(&c, T_SEND_LAT, err, "--warmup", "auto"), err);
 	assert_true(c.p.warmup == RB_WARMUP_AUTO);
+	assert_int_equal(PARSE(&c, T_SEND_LAT, err, "--warmup", "often"), -EINVAL);
+	assert_string_equal(err, "--warmup 'often' is not a number (K/M/G suffixes allowed) or "
+				 "auto");
 }
 
 static void test_defaults_bw(void **state)
