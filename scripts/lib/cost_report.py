@@ -38,7 +38,7 @@ SHIM_OBJ = 'costshim'
 FIGURES = ('loop_per_msg', 'tool_per_msg', 'post_per_msg', 'reap_per_cqe', 'repost_per_msg')
 # Figures the regression check holds rdmabench to.
 CHECKED = ('loop_per_msg', 'tool_per_msg', 'post_per_msg', 'reap_per_cqe')
-CASES = ('send_lat', 'write_bw', 'send_bw')
+CASES = ('send_lat', 'read_lat', 'write_bw', 'send_bw')
 TOOLS = ('rdmabench', 'perftest')
 
 
