@@ -1,0 +1,1 @@
+/work/main/bench-results/perftest/read_lat/.bin/rdmabench read_lat -d rxe0 -i 1 -x 1 -p 18601 -s 2 -n 4096 --cpu auto --json /work/main/bench-results/perftest/read_lat/raw/001-rdmabench-read_lat-2-r1.json 192.0.2.1

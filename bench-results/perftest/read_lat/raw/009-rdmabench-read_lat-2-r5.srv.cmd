@@ -1,0 +1,1 @@
+/work/main/bench-results/perftest/read_lat/.bin/rdmabench read_lat -d rxe0 -i 1 -x 1 -p 18609 --cpu auto --quiet
