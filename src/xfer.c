@@ -863,6 +863,28 @@ int rb_pp_recv(struct rb_run *r, uint32_t qi)
 }
 
 /*
+ * What a hand-made wait does after one poll that returned @n: progress
+ * (> 0) starts the idle count over; an empty poll (0) sets the idle state
+ * up at the first, not for every message, and checks it.  0: poll again;
+ * else what ends the wait (an error, ^C, a timeout).
+ */
+static inline __attribute__((always_inline)) int after_poll(struct rb_run *r, struct rb_idle *idle,
+							    bool *idling, int n, const char *what)
+{
+	if (n > 0) {
+		*idling = false;
+		return 0;
+	}
+	if (n < 0)
+		return n;
+	if (!*idling) {
+		rb_idle_reset(idle);
+		*idling = true;
+	}
+	return rb_idle_check(r, idle, what);
+}
+
+/*
  * Wait for the peer's SEND @it of the ping-pong; 1 when the client has
  * stopped.  @plain: no --srq and no --verify, known before the point
  * starts; the loop then has neither their tests nor their calls (whose
@@ -894,17 +916,7 @@ static inline __attribute__((always_inline)) int recv_wait_as(struct rb_run *r, 
 			n = rb_reap_srq(r, &done, pp_recv);
 		else
 			n = rb_reap_poll(r, &done, pp_recv, false, 2);
-		if (n > 0) {
-			idling = false;
-			continue;
-		}
-		if (n < 0)
-			return n;
-		if (!idling) {
-			rb_idle_reset(&idle);
-			idling = true;
-		}
-		if ((n = rb_idle_check(r, &idle, "a SEND from the peer")))
+		if ((n = after_poll(r, &idle, &idling, n, "a SEND from the peer")))
 			return n;
 	}
 	return 0;
@@ -952,17 +964,7 @@ static inline __attribute__((always_inline)) int oneshot_wait(struct rb_run *r, 
 			n = rb_reap_srq(r, done, NULL);
 		else
 			n = rb_reap_poll(r, done, NULL, false, 1);
-		if (n > 0) {
-			idling = false;
-			continue;
-		}
-		if (n < 0)
-			return n;
-		if (!idling) {
-			rb_idle_reset(&idle);
-			idling = true;
-		}
-		if ((n = rb_idle_check(r, &idle, "a completion")))
+		if ((n = after_poll(r, &idle, &idling, n, "a completion")))
 			return n;
 	}
 	return 0;
