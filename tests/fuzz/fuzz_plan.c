@@ -10,7 +10,7 @@
  * server relies on before it allocates anything: a known test; 1 to
  * RB_MAX_POINTS points, each within the option table's bounds (size,
  * QPs, depths) with batch and signal at most the send queue depth; one of
- * iterations and duration; the memory estimate within the budget; and
+ * iterations, duration and -D 0; the memory estimate within the budget; and
  * the plan survives the wire again unchanged and still valid.  A refused
  * plan gets -EINVAL and a message.
  */
@@ -50,7 +50,8 @@ static void check_accepted(const struct rb_params *p, uint64_t budget)
 	int n;
 
 	check_points(p);
-	FUZZ_CHECK(!p->iters != !p->duration_s);
+	/* -n N, -D SEC, or -D 0 (forever): one of them */
+	FUZZ_CHECK((p->iters != 0) + (p->duration_s != 0) + (p->forever != 0) == 1);
 	FUZZ_CHECK(p->rx_depth >= 1 && p->rx_depth <= 32768);
 	FUZZ_CHECK(p->atomic_op <= RB_OP_CSWAP);
 	FUZZ_CHECK(!budget || rb_plan_mem(p) <= budget);
