@@ -308,6 +308,9 @@ rb_reap_wcs(struct rb_run *r, struct ibv_wc *wc, int n, uint64_t *done,
 	return n;
 }
 
+/* rb_poll_failed() - ibv_poll_cq() failed: logged; -EIO. */
+int rb_poll_failed(struct rb_run *r);
+
 /*
  * One poll of up to @max (1 to 32) completions; @srq and @max are
  * constants where this inlines.  A wait that knows how many completions
@@ -324,10 +327,8 @@ rb_reap_poll(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, u
 	if (!on_recv)
 		on_recv = r->on_recv;
 	n = ibv_poll_cq(r->cq, max, wc);
-	if (n < 0) {
-		rb_err("%s: ibv_poll_cq failed", r->dev.name);
-		return -EIO;
-	}
+	if (n < 0)
+		return rb_poll_failed(r);
 	return rb_reap_wcs(r, wc, n, done, on_recv, srq);
 }
 

@@ -1077,6 +1077,105 @@ static void oneshot_read_lat(void **state)
 	fx_end(&x);
 }
 
+/*
+ * read_lat without --verify: the plain loop, which posts the template as
+ * it is and reaps the one completion due.  Everything posted is covered
+ * and reaped; the warmup is not sampled.
+ */
+static void oneshot_plain_read_lat(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "read_lat");
+	x.p.iters = 40;
+	x.p.warmup = 3;
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	x.f->delay = 3;
+	assert_int_equal(x.r.t->run(&x.r), 0);
+	check_covered(&x);
+	assert_int_equal(x.f->nwrs, 43);
+	assert_int_equal(x.f->chains, 43);
+	assert_int_equal(x.f->signaled, 43);
+	assert_int_equal(x.f->retired, 43);
+	assert_int_equal(x.f->max_in_flight[0], 1);
+	assert_int_equal(x.f->wrs[0].opcode, IBV_WR_RDMA_READ);
+	assert_int_equal(x.r.total, 43);
+	assert_int_equal(x.r.ops, 40);
+	assert_int_equal(x.r.lat.n, 40);
+	assert_true(x.r.t1 >= x.r.t0 && x.r.t0);
+	fx_end(&x);
+}
+
+/* The plain loop's failures: an error completion, a refused post, ^C. */
+static void oneshot_plain_fails(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "read_lat");
+	x.p.iters = 40;
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	x.f->fail_nth = 5;
+	x.f->fail_status = IBV_WC_REM_ACCESS_ERR;
+	assert_int_equal(x.r.t->run(&x.r), -EIO);
+	assert_has(rb_last_error, ibv_wc_status_str(IBV_WC_REM_ACCESS_ERR));
+	assert_int_equal(x.f->nwrs, 5);
+	fx_end(&x);
+
+	fx_plan(&x, "read_lat");
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	x.f->post_send_ret = ENOMEM;
+	assert_int_equal(x.r.t->run(&x.r), -ENOMEM);
+	assert_has(rb_last_error, "ibv_post_send of 1 WRs");
+	fx_end(&x);
+
+	fx_plan(&x, "read_lat");
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	rb_interrupted = 1;
+	assert_int_equal(x.r.t->run(&x.r), -EINTR);
+	rb_interrupted = 0;
+	fx_end(&x);
+}
+
+/* A completion that never comes: the idle timeout, naming the wait. */
+static void oneshot_plain_stuck_times_out(void **state)
+{
+	uint64_t t0 = rb_now_ns();
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "read_lat");
+	fx_start(&x, RB_ROLE_CLIENT, 300);
+	x.f->stuck = true;
+	assert_int_equal(x.r.t->run(&x.r), -ETIMEDOUT);
+	assert_true(ms_since(t0) < 1300);
+	assert_has(rb_last_error, "a completion");
+	assert_int_equal(x.f->nwrs, 1);
+	fx_end(&x);
+}
+
+/* -D 0 (forever): the plain loop ends at the stop, past the warmup. */
+static void oneshot_plain_forever_stops(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "read_lat");
+	x.p.iters = 0;
+	x.p.forever = 1;
+	x.p.warmup = 5;
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	rb_stop_asked = SIGINT;
+	assert_int_equal(x.r.t->run(&x.r), 0);
+	rb_stop_asked = 0;
+	check_covered(&x);
+	assert_true(x.r.ops > 0);
+	assert_int_equal(x.r.ops, x.r.lat.n);
+	assert_int_equal(x.r.total, x.r.ops + 5);
+	fx_end(&x);
+}
+
 /* ---- server loops ------------------------------------------------------ */
 
 /* write_bw server: lends memory until the STOP, which says how much was done. */
@@ -1439,6 +1538,10 @@ int main(void)
 		cmocka_unit_test(pingpong_server_drains),
 		cmocka_unit_test(pingpong_stuck_times_out),
 		cmocka_unit_test(oneshot_read_lat),
+		cmocka_unit_test(oneshot_plain_read_lat),
+		cmocka_unit_test(oneshot_plain_fails),
+		cmocka_unit_test(oneshot_plain_stuck_times_out),
+		cmocka_unit_test(oneshot_plain_forever_stops),
 		cmocka_unit_test(server_wait_stop),
 		cmocka_unit_test(fake_ctl_drives),
 		cmocka_unit_test(server_wait_frozen),
