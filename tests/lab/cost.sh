@@ -1,13 +1,13 @@
 #!/bin/sh
 # Instructions per message of rdmabench's hot path (scripts/cost's method,
-# rdmabench only, each case once): the lab runs send_lat, write_bw and
-# send_bw at 64 B (-l 16 -Q 16 for the bandwidth tests) with the client
+# rdmabench only, each case once): the lab runs send_lat, read_lat, write_bw
+# and send_bw at 64 B (-l 16 -Q 16 for the bandwidth tests) with the client
 # under callgrind and the shim tests/cost/costshim.so, and the test fails
 # when a figure (loop, tool, post or reap) is more than COST_TOLERANCE
 # percent (5) and half an instruction a message above the committed table,
 # bench-results/cost/cost.csv (COST_BASE overrides it).  Instruction counts do not move with the
 # machine's load the way timings do: a change that slows the hot path is
-# caught here.  The three cases run at once (valgrind's start-up under TCG
+# caught here.  The four cases run at once (valgrind's start-up under TCG
 # is most of the time); what each counts does not depend on that.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
@@ -16,10 +16,10 @@ LAB_TIMEOUT=${LAB_TIMEOUT:-900}
 SHIM=$TOP_BUILDDIR/tests/cost/costshim.so
 BASE=${COST_BASE:-$TOP_SRCDIR/bench-results/cost/cost.csv}
 TOL=${COST_TOLERANCE:-5}
-# Each poll first waits this long (scripts/cost: 5 ms).  Three clients and
-# their servers at once load the guest more than scripts/cost does: a
-# longer wait keeps send_lat's polls settled (a poll that finds only the
-# send's completion, the echo still on its way, costs a poll more).
+# Each poll first waits this long, as in scripts/cost (20 ms): with four
+# clients and their servers at once, it keeps every poll settled (a poll
+# that finds only the send's completion, the echo still on its way, costs
+# a poll more).
 SETTLE_US=${COST_SETTLE_US:-20000}
 
 if ! command -v valgrind >/dev/null; then
@@ -37,8 +37,11 @@ SETTLE_US=$SETTLE_US
 N=2048"'
 # one CASE PORT: a one-shot server, the client under callgrind.
 one() {
-	o="-s 64 -n $N -I 0"
-	[ "$1" = send_lat ] || o="$o -l 16 -Q 16"
+	case $1 in
+	send_lat) o="-s 64 -n $N -I 0" ;;
+	read_lat) o="-s 64 -n $N" ;; # a read has no inline data
+	*) o="-s 64 -n $N -I 0 -l 16 -Q 16" ;;
+	esac
 	s=$((N + 100)) # rdmabench runs 100 warmup messages in the same loop
 	r=0
 	[ "$1" != send_lat ] || r=$s
@@ -56,10 +59,11 @@ mkdir -p "$OUT/raw"
 one send_lat 18811 &
 one write_bw 18812 &
 one send_bw 18813 &
+one read_lat 18814 &
 wait
 '
 
-for c in send_lat write_bw send_bw; do
+for c in send_lat read_lat write_bw send_bw; do
 	expect_rc "$c" 0
 done
 python3 "$TOP_SRCDIR/scripts/lib/cost_report.py" check "$BASE" "$OUT/raw" --tolerance "$TOL" ||
