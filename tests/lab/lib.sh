@@ -61,9 +61,127 @@ lab_run() {
 		eval "_o=\${$_v:-}"
 		[ -z "$_o" ] || set -- "$@" --env "$_v=$_o:log_path=$OUT/san"
 	done
-	"$RXE_LAB" --timeout "${LAB_TIMEOUT:-900}" "$@" -- sh "$OUT/guest.sh" ||
-		fail "the lab run failed (exit $?)"
+	if [ "${LAB_SESSIONS:-0}" = 1 ]; then
+		session_run "$@" || fail "the lab run failed (exit $?)"
+	else
+		"$RXE_LAB" --timeout "${LAB_TIMEOUT:-900}" "$@" -- sh "$OUT/guest.sh" ||
+			fail "the lab run failed (exit $?)"
+	fi
 	schema_all
+}
+
+# ---- lab sessions --------------------------------------------------------
+# With LAB_SESSIONS=1 (scripts/check sets it), lab_run does not boot a lab
+# of its own: it hands its guest script to a session, one boot of the lab
+# running tests/lab/serve.sh, kept in $SESSIONS/hNsM for the next test
+# that needs the same lab (N hosts, M vCPUs).  $SESSIONS is in the build
+# tree, which the guest sees at the same path.  A boot is 9 to 10 s under TCG;
+# the tests are listed so that those needing the same lab come together
+# (Makefile.am).  One session runs at a time: starting one stops the
+# others.  The session's end: DIR/*/stop (scripts/check, after the tests),
+# or 300 s without a job.
+SESSIONS=$TOP_BUILDDIR/tests/lab/sessions
+
+# sq WORD: WORD quoted for sh.
+sq() {
+	printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
+}
+
+session_alive() {
+	[ -f "$1/pid" ] && [ -e "$1/ready" ] && [ ! -e "$1/stop" ] && kill -0 "$(cat "$1/pid")" 2>/dev/null
+}
+
+# session_stop DIR: ask the session to end; after 30 s, stop its lab.
+session_stop() {
+	[ -f "$1/pid" ] || return 0
+	_sp=$(cat "$1/pid")
+	: >"$1/stop"
+	_si=0
+	while kill -0 "$_sp" 2>/dev/null && [ $_si -lt 300 ]; do
+		sleep 0.1
+		_si=$((_si + 1))
+	done
+	kill -TERM "$_sp" 2>/dev/null || true
+	rm -f "$1/pid"
+}
+
+# session_up DIR ARGS: the session in DIR running, booted with rxe-lab ARGS.
+session_up() {
+	_sd=$1
+	shift
+	session_alive "$_sd" && return 0
+	for _o in "$SESSIONS"/*/pid; do
+		if [ -f "$_o" ] && [ "${_o%/pid}" != "$_sd" ]; then
+			session_stop "${_o%/pid}"
+		fi
+	done
+	rm -rf "$_sd"
+	mkdir -p "$_sd"
+	"$RXE_LAB" --timeout 0 "$@" -- sh "$TOP_SRCDIR/tests/lab/serve.sh" "$_sd" 300 \
+		</dev/null >"$_sd/lab.log" 2>&1 &
+	echo $! >"$_sd/pid"
+	_si=0
+	while [ ! -e "$_sd/ready" ] && kill -0 "$!" 2>/dev/null && [ $_si -lt 1200 ]; do
+		sleep 0.1
+		_si=$((_si + 1))
+	done
+	[ -e "$_sd/ready" ] && return 0
+	echo "lab session $_sd did not start:" >&2
+	tail -n 40 "$_sd/lab.log" >&2
+	kill -TERM "$(cat "$_sd/pid")" 2>/dev/null
+	rm -f "$_sd/pid"
+	return 125
+}
+
+# session_run ARGS: lab_run's guest script as a job of the session for
+# rxe-lab ARGS (--hosts N --smp M --env VAR=VALUE...); its output on ours,
+# its exit status ours.
+session_run() {
+	_sd=$SESSIONS/h${LAB_HOSTS:-1}s${LAB_SMP:-2}
+	_lab_jobs=$((${_lab_jobs:-0} + 1))
+	_job=${OUT##*/}.$_lab_jobs
+	{
+		env | sed -n 's/^\(RDMABENCH_[A-Za-z0-9_]*\)=.*/\1/p' | while read -r _v; do
+			eval "printf 'export %s=%s\\n' \"\$_v\" \"\$(sq \"\$$_v\")\""
+		done
+		while [ $# -gt 0 ]; do
+			[ "$1" != --env ] || printf 'export %s=%s\n' "${2%%=*}" "$(sq "${2#*=}")"
+			shift
+		done
+		printf 'cd -- %s\n' "$(sq "$PWD")"
+	} >"$OUT/guest.env"
+	_tries=0
+	while :; do
+		session_up "$_sd" --hosts "${LAB_HOSTS:-1}" --smp "${LAB_SMP:-2}" || return $?
+		_jd=$_sd/new.$_job
+		rm -rf "$_jd"
+		mkdir -p "$_jd"
+		cp "$OUT/guest.env" "$_jd/env"
+		printf 'exec /bin/sh %s\n' "$(sq "$OUT/guest.sh")" >"$_jd/cmd"
+		echo "${LAB_TIMEOUT:-900}" >"$_jd/timeout"
+		mv "$_jd" "$_sd/queue/$_job"
+		_si=0
+		while [ ! -e "$_sd/done/$_job/status" ] && kill -0 "$(cat "$_sd/pid")" 2>/dev/null &&
+			[ $_si -lt $(((${LAB_TIMEOUT:-900} + 60) * 10)) ]; do
+			sleep 0.1
+			_si=$((_si + 1))
+		done
+		[ -e "$_sd/done/$_job/status" ] && break
+		# A session that ended on its own (idle) just as this job came:
+		# the job is still queued, so start another, once.
+		if [ -d "$_sd/queue/$_job" ] && [ $_tries -eq 0 ]; then
+			_tries=1
+			continue
+		fi
+		echo "lab session $_sd: the job did not finish; the session's log:" >&2
+		tail -n 40 "$_sd/lab.log" >&2
+		return 124
+	done
+	cat "$_sd/done/$_job/stdout"
+	cat "$_sd/done/$_job/stderr" >&2
+	_st=$(cat "$_sd/done/$_job/status")
+	rm -rf "$_sd/done/$_job"
+	return "$_st"
 }
 
 # schema_all: every result JSON the guest wrote against doc/rdmabench.schema.json
