@@ -78,8 +78,11 @@ lab_run() {
 # tree, which the guest sees at the same path.  A boot is 9 to 10 s under TCG;
 # the tests are listed so that those needing the same lab come together
 # (Makefile.am).  One session runs at a time: starting one stops the
-# others.  The session's end: DIR/*/stop (scripts/check, after the tests),
-# or 300 s without a job.
+# others; so the tests must run one at a time too (make check without
+# -j, as scripts/check runs it).  A session puts back what the lab tests
+# change (serve.sh), not every state a guest has: a test that changes
+# more puts it back itself.  The session's end: DIR/*/stop (scripts/check,
+# after the tests or on its way out), or 300 s without a job.
 SESSIONS=$TOP_BUILDDIR/tests/lab/sessions
 
 # sq WORD: WORD quoted for sh.
@@ -87,21 +90,29 @@ sq() {
 	printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
 }
 
+# session_pid DIR: the pid of the session's rxe-lab, if it still runs (a
+# pid file may outlive its process, and the pid be reused).
+session_pid() {
+	[ -f "$1/pid" ] || return 1
+	_pp=$(cat "$1/pid")
+	grep -q rxe-lab "/proc/$_pp/cmdline" 2>/dev/null && echo "$_pp"
+}
+
 session_alive() {
-	[ -f "$1/pid" ] && [ -e "$1/ready" ] && [ ! -e "$1/stop" ] && kill -0 "$(cat "$1/pid")" 2>/dev/null
+	[ -e "$1/ready" ] && [ ! -e "$1/stop" ] && session_pid "$1" >/dev/null
 }
 
 # session_stop DIR: ask the session to end; after 30 s, stop its lab.
 session_stop() {
-	[ -f "$1/pid" ] || return 0
-	_sp=$(cat "$1/pid")
-	: >"$1/stop"
-	_si=0
-	while kill -0 "$_sp" 2>/dev/null && [ $_si -lt 300 ]; do
-		sleep 0.1
-		_si=$((_si + 1))
-	done
-	kill -TERM "$_sp" 2>/dev/null || true
+	if _sp=$(session_pid "$1"); then
+		: >"$1/stop"
+		_si=0
+		while session_pid "$1" >/dev/null && [ $_si -lt 300 ]; do
+			sleep 0.1
+			_si=$((_si + 1))
+		done
+		kill -TERM "$_sp" 2>/dev/null || true
+	fi
 	rm -f "$1/pid"
 }
 
@@ -161,20 +172,23 @@ session_run() {
 		echo "${LAB_TIMEOUT:-900}" >"$_jd/timeout"
 		mv "$_jd" "$_sd/queue/$_job"
 		_si=0
-		while [ ! -e "$_sd/done/$_job/status" ] && kill -0 "$(cat "$_sd/pid")" 2>/dev/null &&
+		while [ ! -e "$_sd/done/$_job/status" ] && session_pid "$_sd" >/dev/null &&
 			[ $_si -lt $(((${LAB_TIMEOUT:-900} + 60) * 10)) ]; do
 			sleep 0.1
 			_si=$((_si + 1))
 		done
 		[ -e "$_sd/done/$_job/status" ] && break
 		# A session that ended on its own (idle) just as this job came:
-		# the job is still queued, so start another, once.
-		if [ -d "$_sd/queue/$_job" ] && [ $_tries -eq 0 ]; then
+		# the job is still queued, so start another (in a new directory),
+		# once.
+		if ! session_pid "$_sd" >/dev/null && [ -d "$_sd/queue/$_job" ] && [ $_tries -eq 0 ]; then
 			_tries=1
 			continue
 		fi
 		echo "lab session $_sd: the job did not finish; the session's log:" >&2
 		tail -n 40 "$_sd/lab.log" >&2
+		# Whatever holds it would hold the next test's job too.
+		session_stop "$_sd"
 		return 124
 	done
 	cat "$_sd/done/$_job/stdout"

@@ -13,6 +13,8 @@
 S=$1
 IDLE=$2
 BASE_PATH=$PATH
+# tc and ip for reset_lab, whatever PATH the session was started with.
+PATH=/usr/sbin:/usr/bin:/sbin:/bin:$PATH
 
 uptime_s() {
 	read -r _up _ </proc/uptime
@@ -87,4 +89,5 @@ while [ ! -e "$S/stop" ]; do
 	run_job "$S/run/${job##*/}"
 	last=$(uptime_s)
 done
+rm -f "$S/ready"
 echo "lab session $S: ended ($([ -e "$S/stop" ] && echo stopped || echo "idle for $IDLE s"))"
