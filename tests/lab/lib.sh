@@ -84,36 +84,16 @@ lab_run() {
 # more puts it back itself.  The session's end: DIR/*/stop (scripts/check,
 # after the tests or on its way out), or 300 s without a job.
 SESSIONS=$TOP_BUILDDIR/tests/lab/sessions
+# shellcheck source=tests/lab/sessions.sh
+. "$TOP_SRCDIR/tests/lab/sessions.sh"
 
 # sq WORD: WORD quoted for sh.
 sq() {
 	printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"
 }
 
-# session_pid DIR: the pid of the session's rxe-lab, if it still runs (a
-# pid file may outlive its process, and the pid be reused).
-session_pid() {
-	[ -f "$1/pid" ] || return 1
-	_pp=$(cat "$1/pid")
-	grep -q rxe-lab "/proc/$_pp/cmdline" 2>/dev/null && echo "$_pp"
-}
-
 session_alive() {
 	[ -e "$1/ready" ] && [ ! -e "$1/stop" ] && session_pid "$1" >/dev/null
-}
-
-# session_stop DIR: ask the session to end; after 30 s, stop its lab.
-session_stop() {
-	if _sp=$(session_pid "$1"); then
-		: >"$1/stop"
-		_si=0
-		while session_pid "$1" >/dev/null && [ $_si -lt 300 ]; do
-			sleep 0.1
-			_si=$((_si + 1))
-		done
-		kill -TERM "$_sp" 2>/dev/null || true
-	fi
-	rm -f "$1/pid"
 }
 
 # session_up DIR ARGS: the session in DIR running, booted with rxe-lab ARGS.
@@ -121,11 +101,7 @@ session_up() {
 	_sd=$1
 	shift
 	session_alive "$_sd" && return 0
-	for _o in "$SESSIONS"/*/pid; do
-		if [ -f "$_o" ] && [ "${_o%/pid}" != "$_sd" ]; then
-			session_stop "${_o%/pid}"
-		fi
-	done
+	sessions_stop "$SESSIONS" "$_sd"
 	rm -rf "$_sd"
 	mkdir -p "$_sd"
 	"$RXE_LAB" --timeout 0 "$@" -- sh "$TOP_SRCDIR/tests/lab/serve.sh" "$_sd" 300 \
