@@ -984,12 +984,14 @@ static inline __attribute__((always_inline)) int oneshot_wait(struct rb_run *r, 
  * every WR signaled, one template, no per-iteration change and no check.
  * Each iteration then posts the template as it is and reaps one
  * completion; the send-queue count, +1 and -1 in the same iteration, is
- * left alone.  Worked out once per point.
+ * left alone.  Worked out once per point.  (One QP means one set of
+ * templates, and signal 1 leaves no unsignaled WR behind: neither needs
+ * a test of its own.)
  */
 static bool oneshot_is_plain(const struct rb_run *r, int (*check)(struct rb_run *, uint64_t it))
 {
 	return !check && !r->t->iter_wr && !r->srq && r->nqp == 1 && !r->rx_depth && r->nwr == 1 &&
-	       !r->wr_stride && r->pt.signal == 1 && !r->sq[0].unsig;
+	       r->pt.signal == 1;
 }
 
 /* The plain case's post: the template, then maybe a heartbeat. */
