@@ -42,7 +42,7 @@ one() {
 	read_lat) o="-s 64 -n $N" ;; # a read has no inline data
 	*) o="-s 64 -n $N -I 0 -l 16 -Q 16" ;;
 	esac
-	s=$((N + 100)) # rdmabench runs 100 warmup messages in the same loop
+	s=$((N + 100)) # rdmabench first runs 100 warmup messages (64 B), counted
 	r=0
 	[ "$1" != send_lat ] || r=$s
 	"$RB" "$1" -p "$2" --cpu none --quiet --timeout 900 >"$OUT/$1.srv.out" 2>&1 &
