@@ -110,7 +110,8 @@ const struct rb_opt rb_opts[] = {
 	  .argname = "SEC",
 	  .need = RB_S_TEST,
 	  .help = "measure each point for SEC seconds instead of -n iterations; percentiles "
-		  "stay exact over all samples. -D 0: one point, measured until SIGINT or "
+		  "stay exact up to 4194304 samples a point, then come from buckets within "
+		  "0.4% in bounded memory. -D 0: one point, measured until SIGINT or "
 		  "SIGTERM, which keeps it (exit 130/143)" },
 	{ .lname = "interval",
 	  .perftest = "--run_infinitely",

@@ -21,6 +21,7 @@
 #include "counters.h"
 #include "output.h"
 #include "shape.h"
+#include "stats.h"
 #include "sweep.h"
 
 #ifndef PACKAGE_VERSION
@@ -209,6 +210,12 @@ static json_t *jlat(const struct rb_lat_summary *l)
 	return jdone(o, bad);
 }
 
+/* How lat_us's percentiles were found: from every sample, or from buckets (stats.h). */
+static json_t *jpercentiles(const struct rb_lat_summary *l)
+{
+	return jstr(l->bucketed ? "bucketed" : "exact");
+}
+
 /* One direction of a -b point. */
 static json_t *jdir(const struct rb_dir_result *d)
 {
@@ -239,8 +246,10 @@ static int jmetrics(json_t *o, const struct rb_result *res)
 {
 	int bad = 0;
 
-	if (res->has_lat)
+	if (res->has_lat) {
 		bad |= json_object_set_new(o, "lat_us", jlat(&res->lat));
+		bad |= json_object_set_new(o, "percentiles", jpercentiles(&res->lat));
+	}
 	if (res->has_bw) {
 		bad |= json_object_set_new(o, "bw_avg_gbps", jreal(res->bw_avg_gbps));
 		bad |= json_object_set_new(o, "bw_peak_gbps", jreal(res->bw_peak_gbps));
@@ -275,8 +284,10 @@ static json_t *jinterval(const struct rb_interval *iv)
 	bad |= json_object_set_new(o, "iterations", juint(iv->ops));
 	bad |= json_object_set_new(o, "bw_avg_gbps", jreal(iv->bw_gbps));
 	bad |= json_object_set_new(o, "msg_rate_mpps", jreal(iv->msg_rate_mpps));
-	if (iv->has_lat)
+	if (iv->has_lat) {
 		bad |= json_object_set_new(o, "lat_us", jlat(&iv->lat));
+		bad |= json_object_set_new(o, "percentiles", jpercentiles(&iv->lat));
+	}
 	return jdone(o, bad);
 }
 
@@ -869,6 +880,9 @@ static void table_shape(FILE *f, const struct rb_report *r, const struct rb_resu
 			res->rate_pps ? "Mpps" : "Gb/s", res->rate_dev_pct);
 	if (res->cut)
 		fprintf(f, "  # interrupted: what the point measured until the signal\n");
+	if (res->has_lat && res->lat.bucketed)
+		fprintf(f, "  # percentiles from buckets (within 0.4%%): more than %zu samples\n",
+			RB_SAMPLES_EXACT_MAX);
 }
 
 static int table_row(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res)

@@ -172,6 +172,7 @@ struct rb_point {
 
 struct rb_lat_summary {
 	double min, p50, avg, p90, p99, p999, max, stdev; /* microseconds */
+	bool bucketed; /* percentiles from buckets (stats.h), not every sample */
 };
 
 /* One direction of a bidirectional point, as the side that posted it saw it. */

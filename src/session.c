@@ -619,7 +619,7 @@ static int point_start(struct session *s, uint32_t i)
 		r->sq[qi].depth = reads ? min_u32(r->pt.tx_depth, r->rd_atom) : r->pt.tx_depth;
 		r->sq[qi].unsig = 0;
 	}
-	r->lat.n = 0;
+	rb_samples_reset(&r->lat);
 	r->ops = r->total = 0;
 	rb_rx_plan(r);
 	r->t0 = r->t1 = r->cpu0 = r->cpu1 = 0;

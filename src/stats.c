@@ -20,20 +20,163 @@ int rb_samples_reserve(struct rb_samples *s, size_t cap)
 	return 0;
 }
 
+size_t rb_hist_index(uint64_t v)
+{
+	unsigned int shift;
+
+	if (v < 2 * RB_HIST_SUB)
+		return (size_t)v;
+	/* The top RB_HIST_BITS + 1 bits of v, after a row per power of two. */
+	shift = 63 - (unsigned int)__builtin_clzll(v) - RB_HIST_BITS;
+	return (size_t)shift * RB_HIST_SUB + (size_t)(v >> shift);
+}
+
+uint64_t rb_hist_lower(size_t i)
+{
+	if (i < 2 * RB_HIST_SUB)
+		return i;
+	return (uint64_t)(i % RB_HIST_SUB + RB_HIST_SUB) << (i / RB_HIST_SUB - 1);
+}
+
+uint64_t rb_hist_width(size_t i)
+{
+	return i < 2 * RB_HIST_SUB ? 1 : 1ULL << (i / RB_HIST_SUB - 1);
+}
+
+void rb_hist_reset(struct rb_hist *h)
+{
+	memset(h, 0, sizeof(*h));
+}
+
+void rb_hist_add(struct rb_hist *h, uint64_t v)
+{
+	double d;
+
+	if (!h->n) {
+		h->min = h->max = v;
+		h->ref = (double)v;
+	}
+	if (v < h->min)
+		h->min = v;
+	if (v > h->max)
+		h->max = v;
+	d = (double)v - h->ref;
+	h->s1 += d;
+	h->s2 += d * d;
+	h->count[rb_hist_index(v)]++;
+	h->n++;
+}
+
+/* The reported percentiles of @n samples, @at(@c, rank) the sample of a 1-based rank. */
+static void percentiles(struct rb_lat_summary *out, double k,
+			double (*at)(const void *c, size_t rank), const void *c, size_t n)
+{
+	out->p50 = at(c, rb_percentile_rank(50, n)) * k;
+	out->p90 = at(c, rb_percentile_rank(90, n)) * k;
+	out->p99 = at(c, rb_percentile_rank(99, n)) * k;
+	out->p999 = at(c, rb_percentile_rank(99.9, n)) * k;
+}
+
+/* The sample of 1-based @rank: its bucket's midpoint, within min..max. */
+static double hist_at_rank(const void *c, size_t rank)
+{
+	const struct rb_hist *h = c;
+	uint64_t seen = 0;
+	double mid;
+	size_t i;
+
+	for (i = 0; i < RB_HIST_BUCKETS - 1; i++) {
+		seen += h->count[i];
+		if (seen >= rank)
+			break;
+	}
+	mid = (double)rb_hist_lower(i) + (double)(rb_hist_width(i) - 1) / 2;
+	if (mid < (double)h->min)
+		return (double)h->min;
+	return mid > (double)h->max ? (double)h->max : mid;
+}
+
+int rb_hist_summarize(const struct rb_hist *h, double scale, struct rb_lat_summary *out)
+{
+	double k = scale / 1000.0, n = (double)h->n, m, var;
+
+	if (!h->n)
+		return -EINVAL;
+	m = h->s1 / n;
+	var = h->s2 / n - m * m;
+	out->min = (double)h->min * k;
+	out->max = (double)h->max * k;
+	out->avg = (h->ref + m) * k;
+	out->stdev = sqrt(var > 0 ? var : 0) * k;
+	percentiles(out, k, hist_at_rank, h, h->n);
+	out->bucketed = true;
+	return 0;
+}
+
+/* Every sample kept so far into the buckets, the slice's into its own. */
+static int to_buckets(struct rb_samples *s)
+{
+	size_t i;
+
+	s->h = calloc(2, sizeof(*s->h));
+	if (!s->h)
+		return -ENOMEM;
+	for (i = 0; i < s->n; i++)
+		rb_hist_add(&s->h[0], s->v[i]);
+	for (i = s->mark; s->marked && i < s->n; i++)
+		rb_hist_add(&s->h[1], s->v[i]);
+	free(s->v);
+	s->v = NULL;
+	s->cap = 0;
+	return 0;
+}
+
 int rb_samples_grow_push(struct rb_samples *s, uint64_t v)
 {
-	int ret = rb_samples_reserve(s, s->cap ? s->cap * 2 : 4096);
+	size_t max = s->max ? s->max : RB_SAMPLES_EXACT_MAX;
+	size_t want = s->cap ? s->cap * 2 : 4096;
+	int ret;
 
-	if (ret)
-		return ret;
-	s->v[s->n++] = v;
+	if (!s->h && s->n < max) {
+		ret = rb_samples_reserve(s, want < max ? want : max);
+		if (ret)
+			return ret;
+		s->v[s->n++] = v;
+		return 0;
+	}
+	if (!s->h) {
+		ret = to_buckets(s);
+		if (ret)
+			return ret;
+	}
+	rb_hist_add(&s->h[0], v);
+	if (s->marked)
+		rb_hist_add(&s->h[1], v);
+	s->n++;
 	return 0;
+}
+
+void rb_samples_reset(struct rb_samples *s)
+{
+	free(s->h);
+	s->h = NULL;
+	s->n = s->mark = 0;
+	s->marked = false;
 }
 
 void rb_samples_free(struct rb_samples *s)
 {
 	free(s->v);
+	free(s->h);
 	memset(s, 0, sizeof(*s));
+}
+
+void rb_samples_mark(struct rb_samples *s)
+{
+	s->mark = s->n;
+	s->marked = true;
+	if (s->h)
+		rb_hist_reset(&s->h[1]);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -60,28 +203,47 @@ size_t rb_percentile_rank(double p, size_t n)
 	return r ? (size_t)r : 1;
 }
 
-int rb_lat_summarize(struct rb_samples *s, double scale, struct rb_lat_summary *out)
+static double sorted_at_rank(const void *c, size_t rank)
+{
+	return (double)((const uint64_t *)c)[rank - 1];
+}
+
+/* Exact statistics over the @n samples at @v, sorted in place. */
+static int exact_summary(uint64_t *v, size_t n, double scale, struct rb_lat_summary *out)
 {
 	double sum = 0, sq = 0, mean, k = scale / 1000.0;
-	size_t i, n = s->n;
+	size_t i;
 
 	if (!n)
 		return -EINVAL;
-	qsort(s->v, n, sizeof(*s->v), cmp_u64);
+	qsort(v, n, sizeof(*v), cmp_u64);
 	for (i = 0; i < n; i++)
-		sum += (double)s->v[i];
+		sum += (double)v[i];
 	mean = sum / (double)n;
 	for (i = 0; i < n; i++)
-		sq += ((double)s->v[i] - mean) * ((double)s->v[i] - mean);
-	out->min = (double)s->v[0] * k;
-	out->max = (double)s->v[n - 1] * k;
+		sq += ((double)v[i] - mean) * ((double)v[i] - mean);
+	out->min = (double)v[0] * k;
+	out->max = (double)v[n - 1] * k;
 	out->avg = mean * k;
 	out->stdev = sqrt(sq / (double)n) * k;
-	out->p50 = (double)s->v[rb_percentile_rank(50, n) - 1] * k;
-	out->p90 = (double)s->v[rb_percentile_rank(90, n) - 1] * k;
-	out->p99 = (double)s->v[rb_percentile_rank(99, n) - 1] * k;
-	out->p999 = (double)s->v[rb_percentile_rank(99.9, n) - 1] * k;
+	percentiles(out, k, sorted_at_rank, v, n);
+	out->bucketed = false;
 	return 0;
+}
+
+int rb_lat_summarize(struct rb_samples *s, double scale, struct rb_lat_summary *out)
+{
+	if (s->h)
+		return rb_hist_summarize(&s->h[0], scale, out);
+	return exact_summary(s->v, s->n, scale, out);
+}
+
+int rb_lat_summarize_slice(struct rb_samples *s, double scale, struct rb_lat_summary *out)
+{
+	/* Unmarked, the slice is every sample. */
+	if (s->h)
+		return rb_hist_summarize(&s->h[s->marked ? 1 : 0], scale, out);
+	return exact_summary(s->v ? s->v + s->mark : NULL, s->n - s->mark, scale, out);
 }
 
 double rb_gbps(uint64_t bytes, uint64_t ns)

@@ -5,45 +5,107 @@
 #ifndef RB_STATS_H
 #define RB_STATS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include "rdmabench.h"
 
 /*
- * A growable array of samples, in whatever unit the caller measures (the
- * loops push TSC ticks: clock.h); every sample is kept.
+ * Log-linear buckets (as HdrHistogram's): values below 2^(RB_HIST_BITS+1)
+ * each have a bucket of their own; above, every power of two is cut into
+ * 2^RB_HIST_BITS buckets of equal width, so a bucket is at most 2^-7 of
+ * its lower bound wide.  A bucket's value is its midpoint, within 2^-8
+ * (0.39%) of any sample in it.  min, max and the sums for avg and stdev
+ * are exact.
+ */
+#define RB_HIST_BITS	7
+#define RB_HIST_SUB	(1U << RB_HIST_BITS)
+#define RB_HIST_BUCKETS ((65 - RB_HIST_BITS) * RB_HIST_SUB)
+
+struct rb_hist {
+	uint64_t count[RB_HIST_BUCKETS];
+	uint64_t n, min, max;
+	/* Sums of (sample - ref) and of its square, ref the first sample:
+	 * shifted, so that stdev does not cancel out in doubles. */
+	double ref, s1, s2;
+};
+
+/* rb_hist_index() - the bucket of value @v. */
+size_t rb_hist_index(uint64_t v);
+/* rb_hist_lower() - the smallest value in bucket @i; rb_hist_width(): how many. */
+uint64_t rb_hist_lower(size_t i);
+uint64_t rb_hist_width(size_t i);
+void rb_hist_reset(struct rb_hist *h);
+void rb_hist_add(struct rb_hist *h, uint64_t v);
+/* rb_hist_summarize() - as rb_lat_summarize(), from the buckets. */
+int rb_hist_summarize(const struct rb_hist *h, double scale, struct rb_lat_summary *out);
+
+/*
+ * Samples kept exactly at most (32 MiB of them): beyond, the samples of
+ * the point go to buckets (rb_hist), in constant memory however long -D
+ * runs; its percentiles are then within 2^-8 of the exact ones.
+ */
+#define RB_SAMPLES_EXACT_MAX ((size_t)1 << 22)
+
+/*
+ * The samples of one point, in whatever unit the caller measures (the
+ * loops push TSC ticks: clock.h): a growable array of every sample up to
+ * @max, then buckets.  A slice of them (--interval) starts at a mark.
  */
 struct rb_samples {
 	uint64_t *v;
-	size_t n, cap;
+	size_t n, cap;	   /* samples recorded; room in v (0 once bucketed) */
+	size_t max;	   /* samples kept exactly at most; 0: RB_SAMPLES_EXACT_MAX */
+	size_t mark;	   /* the slice's first sample */
+	bool marked;	   /* a slice is kept: h[1] follows it once bucketed */
+	struct rb_hist *h; /* NULL while exact; else [0] every sample, [1] the slice's */
 };
 
 /* rb_samples_reserve() - make room for @cap samples; 0 or -ENOMEM. */
 int rb_samples_reserve(struct rb_samples *s, size_t cap);
-/* rb_samples_grow_push() - rb_samples_push() when the array is full. */
+/*
+ * rb_samples_grow_push() - rb_samples_push() when the array is full: it
+ * grows up to @max samples, then every sample goes to the buckets.
+ */
 int rb_samples_grow_push(struct rb_samples *s, uint64_t v);
 
 /*
- * rb_samples_push() - append one sample, growing as needed; 0 or -ENOMEM.
+ * rb_samples_push() - record one sample, growing as needed; 0 or -ENOMEM.
  * Inline: a ping-pong pushes one per round trip.
  */
 static inline int rb_samples_push(struct rb_samples *s, uint64_t v)
 {
-	if (s->n == s->cap)
+	if (s->n >= s->cap)
 		return rb_samples_grow_push(s, v);
 	s->v[s->n++] = v;
 	return 0;
 }
+/* rb_samples_reset() - no sample, exact again (a new point); keeps the array. */
+void rb_samples_reset(struct rb_samples *s);
 void rb_samples_free(struct rb_samples *s);
 
+/* rb_samples_mark() - a new slice starts with the next sample. */
+void rb_samples_mark(struct rb_samples *s);
+
+/* Samples recorded since the mark. */
+static inline size_t rb_samples_slice_n(const struct rb_samples *s)
+{
+	return s->n - s->mark;
+}
+
 /*
- * rb_lat_summarize() - exact statistics over all @s samples (sorted in
- * place), times @scale to make nanoseconds (the tick length, halved for
- * one-way latency from round trips), reported in microseconds.  Percentiles are nearest-rank: the p-th
- * percentile is the sample of rank ceil(p/100 * n).  stdev is the
- * population standard deviation.  Returns -EINVAL when there is no sample.
+ * rb_lat_summarize() - statistics over all @s samples, times @scale to
+ * make nanoseconds (the tick length, halved for one-way latency from
+ * round trips), reported in microseconds.  Percentiles are nearest-rank:
+ * the p-th percentile is the sample of rank ceil(p/100 * n); exact while
+ * every sample is kept (sorted in place), else the bucket's value
+ * (@out->bucketed).  stdev is the population standard deviation.
+ * Returns -EINVAL when there is no sample.
  */
 int rb_lat_summarize(struct rb_samples *s, double scale, struct rb_lat_summary *out);
+
+/* rb_lat_summarize_slice() - the same over the samples since the mark. */
+int rb_lat_summarize_slice(struct rb_samples *s, double scale, struct rb_lat_summary *out);
 
 /* rb_percentile_rank() - 1-based nearest rank of percentile @p of @n. */
 size_t rb_percentile_rank(double p, size_t n);

@@ -597,7 +597,7 @@ static void iv_start(struct rb_run *r)
 	r->iv_k0 = r->k0;
 	r->iv_t0 = r->t0;
 	r->iv_ops0 = 0;
-	r->iv_lat0 = 0;
+	rb_samples_mark(&r->lat);
 	r->iv_next = r->k0 + r->iv_step;
 }
 
@@ -633,8 +633,6 @@ static int iv_keep(struct rb_run *r, const struct rb_interval *iv)
 static int iv_make(struct rb_run *r, uint64_t k, uint64_t t, uint64_t ops)
 {
 	struct rb_interval iv = { 0 };
-	struct rb_samples slice = { .v = r->lat.v ? r->lat.v + r->iv_lat0 : NULL,
-				    .n = r->lat.n - r->iv_lat0 };
 	uint64_t ns = t > r->iv_t0 ? t - r->iv_t0 : 0;
 	int ret = 0;
 
@@ -643,10 +641,11 @@ static int iv_make(struct rb_run *r, uint64_t k, uint64_t t, uint64_t ops)
 	iv.ops = ops - r->iv_ops0;
 	iv.bw_gbps = rb_gbps(iv.ops * r->pt.size, ns);
 	iv.msg_rate_mpps = ns ? (double)iv.ops * 1e3 / (double)ns : 0;
-	/* Percentiles of this slice only: sorting it in place loses nothing. */
-	if (slice.n && k > r->iv_k0) {
-		ret = rb_lat_summarize(
-			&slice, r->t->lat_scale * (double)ns / (double)(k - r->iv_k0), &iv.lat);
+	/* Percentiles of this slice only: sorting it in place loses nothing;
+	 * once the point is bucketed, the slice has buckets of its own. */
+	if (rb_samples_slice_n(&r->lat) && k > r->iv_k0) {
+		ret = rb_lat_summarize_slice(
+			&r->lat, r->t->lat_scale * (double)ns / (double)(k - r->iv_k0), &iv.lat);
 		iv.has_lat = !ret;
 	}
 	return ret ? ret : iv_keep(r, &iv);
@@ -670,7 +669,7 @@ int rb_iv_close(struct rb_run *r, uint64_t k, uint64_t ops)
 	r->iv_k0 = k;
 	r->iv_t0 = t;
 	r->iv_ops0 = ops;
-	r->iv_lat0 = r->lat.n;
+	rb_samples_mark(&r->lat);
 	/* On the schedule, unless a stall passed it: no burst of empty slices. */
 	r->iv_due += r->iv_len;
 	if (r->iv_due <= t)

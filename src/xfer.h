@@ -73,7 +73,7 @@ struct rb_run {
 	/* The point being measured. */
 	uint32_t point;
 	struct rb_point pt;
-	struct rb_samples lat; /* round trips, in ticks (clock.h) */
+	struct rb_samples lat; /* round trips, in ticks (clock.h); bounded */
 	uint64_t ops;	       /* measured operations */
 	uint64_t total;	       /* all operations incl. warmup */
 	uint64_t t0, t1;       /* measured interval, ns */
@@ -99,13 +99,13 @@ struct rb_run {
 	 * cost two system calls a round trip (poll, clock_gettime). */
 	uint64_t idle_next;
 
-	/* --interval (client only): the slice being measured. */
+	/* --interval (client only): the slice being measured (its first
+	 * latency sample: lat's mark). */
 	uint64_t iv_next; /* ticks: the next look at the clock; UINT64_MAX: none */
 	uint64_t iv_step; /* ticks between looks */
 	uint64_t iv_len;  /* ns per interval */
 	uint64_t iv_due;  /* ns: when the slice ends */
 	uint64_t iv_k0, iv_t0, iv_ops0;
-	size_t iv_lat0; /* its first latency sample */
 	struct rb_interval *iv;
 	size_t niv, iv_cap;
 	/* Told of each interval as it ends (the session prints it), or NULL. */

@@ -30,6 +30,12 @@ def lat_as_text(d):
     point(d)["lat_us"]["p50"] = "fast"
 
 
+def percentiles_approx(d):
+    lat_as_text(d)
+    point(d)["lat_us"]["p50"] = 1.0
+    point(d)["percentiles"] = "approx"
+
+
 # (what is broken, how): each must make the document invalid.
 BROKEN = [
     ("no results", lambda d: d.pop("results")),
@@ -43,6 +49,8 @@ BROKEN = [
     ("a negative size", lambda d: point(d).update(size=-1)),
     ("bandwidth without a message rate", lambda d: point(d).pop("msg_rate_mpps")),
     ("a latency as text", lat_as_text),
+    ("percentiles 'approx'", percentiles_approx),
+    ("percentiles without lat_us", lambda d: point(d).update(percentiles="exact")),
     ("a negative counter", lambda d: point(d).update(counters={"sent_pkts": -1})),
     ("a counter name with a slash", lambda d: point(d).update(counters={"a/b": 1})),
     ("counter errors without counters", no_counters),

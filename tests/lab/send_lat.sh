@@ -21,6 +21,7 @@ jcheck cli.json 'd["schema_version"] == 1' 'd["tool"] == "rdmabench"' 'd["test"]
 	'all(0 < r["lat_us"]["min"] <= r["lat_us"]["p50"] <= r["lat_us"]["p99"] <= r["lat_us"]["max"] for r in d["results"])' \
 	'all(r["lat_us"]["p50"] <= r["lat_us"]["p90"] <= r["lat_us"]["p99"] <= r["lat_us"]["p999"] <= r["lat_us"]["max"] for r in d["results"])' \
 	'all(r["lat_us"]["min"] <= r["lat_us"]["avg"] <= r["lat_us"]["max"] for r in d["results"])' \
+	'all(r["percentiles"] == "exact" for r in d["results"])' \
 	'd["params"]["size"] == [2, 4096]'
 jcheck srv.json 'd["role"] == "server"' 'len(d["results"]) == 2' 'd["params"]["size"] == [2, 4096]'
 jcheck cli.csv 'len(d) == 2' '[r["size"] for r in d] == ["2", "4096"]' \

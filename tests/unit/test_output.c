@@ -163,7 +163,9 @@ static const struct rb_result lat_res[] = {
 		.iters = 10000,
 		.duration_s = 0.0541,
 		.has_lat = true,
-		.lat = { 2.514, 2.687, 2.7049, 2.811, 3.402, 6.75, 41.333, 0.2172 },
+		/* More samples than are kept exactly: percentiles from buckets. */
+		.lat = { 2.514, 2.687, 2.7049, 2.811, 3.402, 6.75, 41.333, 0.2172,
+			 .bucketed = true },
 	},
 	{
 		/* A point that produced no latency samples. */
@@ -650,6 +652,10 @@ static void test_json_lat(void **state)
 	assert_jabsent(json_array_get(jget(doc, "results"), 2), "cpu_util_pct");
 	assert_jabsent(json_array_get(jget(doc, "results"), 2), "peer_cpu_util_pct");
 	assert_jabsent(json_array_get(jget(doc, "results"), 3), "lat_us");
+	/* Issue 21 item 11: how the percentiles were found, per point. */
+	assert_jstr(res0, "percentiles", "exact");
+	assert_jstr(json_array_get(jget(doc, "results"), 2), "percentiles", "bucketed");
+	assert_jabsent(json_array_get(jget(doc, "results"), 3), "percentiles");
 
 	/* rb_json_report() builds the very document the writer dumped. */
 	built = rb_json_report(&r, lat_res, NLAT);

@@ -282,6 +282,225 @@ static void test_percentile_rank_large_n(void **state)
 	assert_int_equal(rb_percentile_rank(99.9, 100000001), 99900001);
 }
 
+/*
+ * Issue 21 item 11: a -D latency point records far more samples than it
+ * may keep.  Past 2^22 (RB_SAMPLES_EXACT_MAX) the room stops growing.
+ */
+static void test_samples_bounded(void **state)
+{
+	const size_t cap = (size_t)1 << 22, n = cap + 5000;
+	struct rb_samples s = { 0 };
+	struct rb_lat_summary l;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < n; i++)
+		assert_int_equal(rb_samples_push(&s, 1000 + i % 1000), 0);
+	assert_int_equal(s.n, n);
+	assert_true(s.cap <= cap);
+	assert_int_equal(rb_lat_summarize(&s, NS, &l), 0);
+	assert_near(l.min, 1000, 0);
+	assert_near(l.max, 1999, 0);
+	assert_true(l.bucketed);
+	rb_samples_free(&s);
+}
+
+/* ---- buckets ----------------------------------------------------------- */
+
+/* A value's bucket holds it, and a bucket's lower bound is in it. */
+static void hist_round_trip(uint64_t v)
+{
+	size_t i = rb_hist_index(v);
+	uint64_t lo = rb_hist_lower(i), w = rb_hist_width(i);
+
+	if (i >= RB_HIST_BUCKETS || v < lo || v - lo >= w || rb_hist_index(lo) != i)
+		fail_msg("value %llu: bucket %zu [%llu, +%llu)", (unsigned long long)v, i,
+			 (unsigned long long)lo, (unsigned long long)w);
+}
+
+static void test_hist_buckets(void **state)
+{
+	uint64_t v, x = 88172645463325252ULL;
+	size_t i;
+
+	(void)state;
+	for (v = 0; v < (1 << 18); v++)
+		hist_round_trip(v);
+	for (i = 0; i < 200000; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17; /* xorshift64 */
+		hist_round_trip(x >> (i % 64));
+	}
+	hist_round_trip(UINT64_MAX);
+	assert_int_equal(rb_hist_index(UINT64_MAX), RB_HIST_BUCKETS - 1);
+	/* Contiguous, each at most 2^-7 of its lower bound wide (but the
+	 * first 256, one value each). */
+	for (i = 0; i + 1 < RB_HIST_BUCKETS; i++) {
+		assert_int_equal(rb_hist_lower(i + 1), rb_hist_lower(i) + rb_hist_width(i));
+		if (i >= 2 * RB_HIST_SUB)
+			assert_true(rb_hist_width(i) << RB_HIST_BITS <= rb_hist_lower(i));
+		else
+			assert_int_equal(rb_hist_width(i), 1);
+	}
+}
+
+/* A bucket's value (its midpoint) is within 2^-8 of every sample in it. */
+static void test_hist_relative_error(void **state)
+{
+	static const uint64_t v[] = { 255,	     256,    257,	 511,
+				      512,	     1000,   4095,	 4097,
+				      123457,	     999999, 1ULL << 40, (1ULL << 40) + 12345,
+				      UINT64_MAX / 3 };
+	struct rb_lat_summary l;
+	struct rb_hist h;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		/* Two samples in the same bucket: min and max are exact, the
+		 * p50 (rank 1) is the bucket's midpoint. */
+		uint64_t lo = rb_hist_lower(rb_hist_index(v[i]));
+
+		rb_hist_reset(&h);
+		rb_hist_add(&h, v[i]);
+		rb_hist_add(&h, lo);
+		assert_int_equal(rb_hist_summarize(&h, NS, &l), 0);
+		assert_true(l.bucketed);
+		assert_near(l.min, (double)lo, 0);
+		assert_near(l.max, (double)v[i], 0);
+		assert_rel(l.p50, (double)v[i], 1.0 / 256);
+		assert_rel(l.p50, (double)lo, 1.0 / 256);
+	}
+	/* Values below 256 are exact. */
+	rb_hist_reset(&h);
+	for (i = 1; i <= 100; i++)
+		rb_hist_add(&h, i);
+	assert_int_equal(rb_hist_summarize(&h, NS, &l), 0);
+	assert_near(l.p50, 50, 0);
+	assert_near(l.p99, 99, 0);
+	assert_near(l.avg, 50.5, 1e-12);
+	assert_near(l.stdev, sqrt((100.0 * 100.0 - 1) / 12), 1e-9);
+	rb_hist_reset(&h);
+	assert_int_equal(rb_hist_summarize(&h, NS, &l), -EINVAL);
+}
+
+/* A long-tailed sample set: exact and bucketed summaries agree within 2^-8. */
+static void test_hist_vs_exact(void **state)
+{
+	struct rb_samples e = { 0 }, b = { .max = 1000 };
+	struct rb_lat_summary le, lb;
+	uint64_t x = 2463534242ULL, v;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 100000; i++) {
+		x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+		/* Mostly 2000..2999 ticks, one in 64 up to 64 times that. */
+		v = 2000 + x % 1000;
+		if (!(x >> 58))
+			v *= 1 + (x >> 20) % 64;
+		assert_int_equal(rb_samples_push(&e, v), 0);
+		assert_int_equal(rb_samples_push(&b, v), 0);
+	}
+	assert_int_equal(rb_lat_summarize(&e, NS, &le), 0);
+	assert_int_equal(rb_lat_summarize(&b, NS, &lb), 0);
+	assert_false(le.bucketed);
+	assert_true(lb.bucketed);
+	assert_near(lb.min, le.min, 0);
+	assert_near(lb.max, le.max, 0);
+	assert_rel(lb.avg, le.avg, 1e-9);
+	assert_rel(lb.stdev, le.stdev, 1e-6);
+	assert_rel(lb.p50, le.p50, 1.0 / 256);
+	assert_rel(lb.p90, le.p90, 1.0 / 256);
+	assert_rel(lb.p99, le.p99, 1.0 / 256);
+	assert_rel(lb.p999, le.p999, 1.0 / 256);
+	rb_samples_free(&e);
+	rb_samples_free(&b);
+}
+
+/* Exact up to max samples; the next one switches to buckets, for good. */
+static void test_samples_switch(void **state)
+{
+	struct rb_samples s = { .max = 1000 };
+	struct rb_lat_summary l;
+	size_t i;
+
+	(void)state;
+	for (i = 1; i <= 1000; i++)
+		assert_int_equal(rb_samples_push(&s, i), 0);
+	assert_null(s.h);
+	assert_int_equal(s.cap, 1000);
+	assert_int_equal(rb_lat_summarize(&s, NS, &l), 0);
+	assert_false(l.bucketed);
+	assert_int_equal(rb_samples_push(&s, 1001), 0);
+	assert_non_null(s.h);
+	assert_null(s.v); /* the array is given back */
+	for (i = 1002; i <= 5000; i++)
+		assert_int_equal(rb_samples_push(&s, i), 0);
+	assert_int_equal(s.n, 5000);
+	assert_int_equal(s.h[0].n, 5000);
+	assert_int_equal(s.cap, 0);
+	assert_int_equal(rb_lat_summarize(&s, NS, &l), 0);
+	assert_true(l.bucketed);
+	assert_near(l.min, 1, 0);
+	assert_near(l.max, 5000, 0);
+	assert_rel(l.p50, 2500, 1.0 / 256);
+	assert_near(l.avg, 2500.5, 1e-9);
+	/* A new point starts exact again, with the same bound. */
+	rb_samples_reset(&s);
+	assert_null(s.h);
+	assert_int_equal(s.n, 0);
+	for (i = 1; i <= 10; i++)
+		assert_int_equal(rb_samples_push(&s, i), 0);
+	assert_int_equal(rb_lat_summarize(&s, NS, &l), 0);
+	assert_false(l.bucketed);
+	assert_near(l.p50, 5, 0);
+	assert_int_equal(s.max, 1000);
+	rb_samples_free(&s);
+}
+
+/* --interval: a slice's figures are its own samples', before and after the switch. */
+static void test_samples_slices(void **state)
+{
+	struct rb_samples s = { .max = 1000 };
+	struct rb_lat_summary l;
+	size_t i;
+
+	(void)state;
+	rb_samples_mark(&s);
+	for (i = 0; i < 600; i++)
+		assert_int_equal(rb_samples_push(&s, 100 + i), 0);
+	assert_int_equal(rb_lat_summarize_slice(&s, NS, &l), 0);
+	assert_false(l.bucketed);
+	assert_near(l.min, 100, 0);
+	assert_near(l.max, 699, 0);
+	/* The next slice spans the switch at 1000. */
+	rb_samples_mark(&s);
+	for (i = 0; i < 600; i++)
+		assert_int_equal(rb_samples_push(&s, 5000 + i), 0);
+	assert_int_equal(rb_samples_slice_n(&s), 600);
+	assert_int_equal(s.h[1].n, 600);
+	assert_int_equal(rb_lat_summarize_slice(&s, NS, &l), 0);
+	assert_true(l.bucketed);
+	assert_near(l.min, 5000, 0);
+	assert_near(l.max, 5599, 0);
+	assert_rel(l.p50, 5299, 1.0 / 256);
+	/* One after it, wholly bucketed. */
+	rb_samples_mark(&s);
+	for (i = 0; i < 10; i++)
+		assert_int_equal(rb_samples_push(&s, 70000 + i), 0);
+	assert_int_equal(rb_samples_slice_n(&s), 10);
+	assert_int_equal(rb_lat_summarize_slice(&s, NS, &l), 0);
+	assert_near(l.min, 70000, 0);
+	assert_near(l.max, 70009, 0);
+	assert_near(l.avg, 70004.5, 1e-9);
+	/* The point's summary has every sample. */
+	assert_int_equal(rb_lat_summarize(&s, NS, &l), 0);
+	assert_int_equal(s.n, 1210);
+	assert_near(l.min, 100, 0);
+	assert_near(l.max, 70009, 0);
+	rb_samples_free(&s);
+}
+
 static void test_samples_growth(void **state)
 {
 	struct rb_samples s = { 0 };
@@ -488,6 +707,12 @@ int main(void)
 		cmocka_unit_test(test_percentile_rank),
 		cmocka_unit_test(test_percentile_rank_large_n),
 		cmocka_unit_test(test_samples_growth),
+		cmocka_unit_test(test_samples_bounded),
+		cmocka_unit_test(test_hist_buckets),
+		cmocka_unit_test(test_hist_relative_error),
+		cmocka_unit_test(test_hist_vs_exact),
+		cmocka_unit_test(test_samples_switch),
+		cmocka_unit_test(test_samples_slices),
 		cmocka_unit_test(test_gbps),
 		cmocka_unit_test(test_bw_steady),
 		cmocka_unit_test(test_bw_burst),

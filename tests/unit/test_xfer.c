@@ -648,14 +648,18 @@ static void stream_no_intervals(void **state)
 	fx_end(&x);
 }
 
-/* send_lat -D 1 --interval @ms, run to its end (slices not finished). */
-static void lat_slices_run(struct fx *x, uint32_t ms)
+/*
+ * send_lat -D 1 --interval @ms, run to its end (slices not finished),
+ * keeping @max samples exactly (0: RB_SAMPLES_EXACT_MAX).
+ */
+static void lat_slices_run(struct fx *x, uint32_t ms, size_t max)
 {
 	fx_plan(x, "send_lat");
 	x->p.iters = 0;
 	x->p.duration_s = 1;
 	x->p.interval_ms = ms;
 	fx_start(x, RB_ROLE_CLIENT, 2000);
+	x->r.lat.max = max;
 	x->f->loopback = true;
 	x->f->delay = 1;
 	assert_false(rb_run_cut(&x->r)); /* nothing measured yet */
@@ -670,10 +674,42 @@ static void pingpong_intervals(void **state)
 	struct fx x;
 
 	(void)state;
-	lat_slices_run(&x, 250);
+	lat_slices_run(&x, 250, 0);
 	assert_int_equal(rb_iv_finish(&x.r), 0);
 	check_slices(&x.r, 0.25, true);
 	expect_eq(x.r.lat.n, x.r.ops);
+	fx_end(&x);
+}
+
+/*
+ * Issue 21 item 11: a -D ping-pong past the samples it may keep goes on in
+ * bounded memory, its point and slices from buckets, and says so.
+ */
+static void pingpong_bucketed(void **state)
+{
+	struct rb_result res;
+	struct fx x;
+	size_t i;
+
+	(void)state;
+	lat_slices_run(&x, 250, 100);
+	assert_int_equal(rb_iv_finish(&x.r), 0);
+	if (x.r.lat.n <= 200)
+		fail_msg("only %zu round trips in 1 s", x.r.lat.n);
+	assert_true(x.r.lat.cap <= 100);
+	assert_non_null(x.r.lat.h);
+	check_slices(&x.r, 0.25, true);
+	expect_eq(x.r.lat.n, x.r.ops);
+	/* The first slice switched, or came before the switch; the rest are
+	 * bucketed. */
+	for (i = 1; i < x.r.niv; i++)
+		assert_true(x.r.iv[i].lat.bucketed);
+	assert_int_equal(rb_report_generic(&x.r, &res), 0);
+	assert_true(res.has_lat);
+	assert_true(res.lat.bucketed);
+	assert_true(res.lat.min <= res.lat.p50 && res.lat.p50 <= res.lat.p99 &&
+		    res.lat.p99 <= res.lat.max);
+	rb_result_free(&res);
 	fx_end(&x);
 }
 
@@ -727,7 +763,7 @@ static void pingpong_cut(void **state)
 	struct fx x;
 
 	(void)state;
-	lat_slices_run(&x, 100);
+	lat_slices_run(&x, 100, 0);
 	/* As if the run had stopped at once: t1 unset, samples kept. */
 	x.r.t1 = 0;
 	x.r.ops = 0;
@@ -1555,6 +1591,7 @@ int main(void)
 		cmocka_unit_test(stream_intervals),
 		cmocka_unit_test(stream_no_intervals),
 		cmocka_unit_test(pingpong_intervals),
+		cmocka_unit_test(pingpong_bucketed),
 		cmocka_unit_test(stream_paced),
 		cmocka_unit_test(stream_forever_stops),
 		cmocka_unit_test(pingpong_cut),
