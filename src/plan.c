@@ -6,6 +6,7 @@
 #include "opts.h"
 #include "plan.h"
 #include "shape.h"
+#include "stats.h"
 #include "sweep.h"
 #include "bench.h"
 
@@ -251,6 +252,33 @@ static uint64_t pow2_up(uint64_t v)
 	return r;
 }
 
+/* The test of plan @p (its name need not be terminated), or NULL. */
+static const struct rb_bench *plan_bench(const struct rb_params *p)
+{
+	char test[sizeof(p->test) + 1];
+
+	memcpy(test, p->test, sizeof(p->test));
+	test[sizeof(p->test)] = '\0';
+	return rb_bench_find(test);
+}
+
+/*
+ * The samples a latency point keeps (stats.h), counted twice for the
+ * array's last growth: every one of -n up to RB_SAMPLES_EXACT_MAX, then
+ * the buckets (a point of -D or a longer -n).  Bandwidth tests keep none.
+ */
+static uint64_t samples_mem(const struct rb_params *p)
+{
+	const struct rb_bench *t = plan_bench(p);
+	uint64_t exact = RB_SAMPLES_EXACT_MAX;
+
+	if (!t || t->mode != RB_MODE_LAT)
+		return 0;
+	if (p->iters && p->iters <= exact)
+		return p->iters * sizeof(uint64_t) * 2;
+	return exact * sizeof(uint64_t) * 2 + 2 * sizeof(struct rb_hist);
+}
+
 uint64_t rb_plan_mem(const struct rb_params *p)
 {
 	uint64_t size = rb_axis_max(&p->size), qps = rb_axis_max(&p->qps);
@@ -263,21 +291,15 @@ uint64_t rb_plan_mem(const struct rb_params *p)
 	mem += qps * (sq + rx * 64);
 	mem += pow2_up(qps * (tx + rx) + 16) * 64; /* CQEs */
 	mem += rb_axis_max(&p->batch) * 128;	   /* WR templates */
-	if (p->iters)
-		mem += (p->iters < (1ULL << 40) ? p->iters : (1ULL << 40)) * 8 * 2; /* samples */
-	return mem;
+	return mem + samples_mem(p);
 }
 
 int rb_plan_validate(const struct rb_params *p, uint64_t mem_budget, char *err, size_t len)
 {
-	const struct rb_bench *t;
-	char test[sizeof(p->test) + 1];
+	const struct rb_bench *t = plan_bench(p);
 	uint64_t mem;
 	int ret;
 
-	memcpy(test, p->test, sizeof(p->test));
-	test[sizeof(p->test)] = '\0';
-	t = rb_bench_find(test);
 	if (!t)
 		return fail(err, len, "unknown test in the plan");
 	ret = check_rows(p, t, err, len);

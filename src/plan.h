@@ -15,7 +15,8 @@
 /*
  * rb_plan_mem() - an upper estimate of the bytes a plan takes on one
  * side: both buffers, the WQEs of every QP and CQ (as a provider sizes
- * them), the WR templates and, for -n latency runs, the samples.
+ * them), the WR templates and, for latency tests, the samples (bounded:
+ * stats.h; bandwidth tests keep none).
  */
 uint64_t rb_plan_mem(const struct rb_params *p);
 

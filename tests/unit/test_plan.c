@@ -16,6 +16,7 @@
 
 #include "opts.h"
 #include "plan.h"
+#include "stats.h"
 #include "sweep.h"
 
 /* What the command line makes of "TEST HOST" (defaults applied). */
@@ -276,10 +277,43 @@ static void memory_budget(void **state)
 	/* The default plan is small. */
 	p = plan_of("write_bw");
 	assert_true(rb_plan_mem(&p) < (8ULL << 20));
-	/* -n of a latency test keeps every sample. */
+	/* -n of a latency test keeps its samples... */
 	p = plan_of("send_lat");
-	p.iters = 1ULL << 40;
-	REFUSED(p, 1ULL << 30, "lower");
+	p.iters = 4ULL << 20;
+	assert_true(rb_plan_mem(&p) >= (4ULL << 20) * 8);
+	REFUSED(p, 32ULL << 20, "lower");
+}
+
+/*
+ * Issue 28 item 5: a bandwidth test keeps no sample, so -n 1T (the top of
+ * its range) needs what -n 1000 needs; a latency test keeps at most
+ * RB_SAMPLES_EXACT_MAX of them, then buckets, so -n 1T and -D fit too.
+ */
+static void memory_samples_bounded(void **state)
+{
+	struct rb_params p = plan_of("write_bw"), q;
+	uint64_t cap = (uint64_t)RB_SAMPLES_EXACT_MAX * 8 * 2 + (1ULL << 20);
+	char err[512];
+
+	(void)state;
+	q = p;
+	q.iters = 1ULL << 40;
+	assert_int_equal(rb_plan_mem(&q), rb_plan_mem(&p));
+	assert_int_equal(rb_plan_validate(&q, 256ULL << 20, err, sizeof(err)), 0);
+	q.iters = 0;
+	q.duration_s = 10;
+	assert_int_equal(rb_plan_mem(&q), rb_plan_mem(&p));
+
+	p = plan_of("send_lat");
+	q = p;
+	q.iters = 1ULL << 40;
+	assert_true(rb_plan_mem(&q) < rb_plan_mem(&p) + cap);
+	assert_int_equal(rb_plan_validate(&q, 256ULL << 20, err, sizeof(err)), 0);
+	q.iters = 0;
+	q.duration_s = 10;
+	assert_true(rb_plan_mem(&q) > (uint64_t)RB_SAMPLES_EXACT_MAX * 8);
+	assert_true(rb_plan_mem(&q) < rb_plan_mem(&p) + cap);
+	assert_int_equal(rb_plan_validate(&q, 256ULL << 20, err, sizeof(err)), 0);
 }
 
 /* The memory flags from a peer: flags are 0 or 1; --srq only where receives are. */
@@ -403,9 +437,10 @@ int main(void)
 		cmocka_unit_test(defaults_pass),      cmocka_unit_test(zeros_refused),
 		cmocka_unit_test(odd_values_refused), cmocka_unit_test(unused_options_refused),
 		cmocka_unit_test(cross_rules),	      cmocka_unit_test(transport_from_peer),
-		cmocka_unit_test(memory_budget),      cmocka_unit_test(memory_flags),
-		cmocka_unit_test(mr_per_qp_memory),   cmocka_unit_test(threads_checked),
-		cmocka_unit_test(bidir_rows),	      cmocka_unit_test(shape_rules),
+		cmocka_unit_test(memory_budget),      cmocka_unit_test(memory_samples_bounded),
+		cmocka_unit_test(memory_flags),	      cmocka_unit_test(mr_per_qp_memory),
+		cmocka_unit_test(threads_checked),    cmocka_unit_test(bidir_rows),
+		cmocka_unit_test(shape_rules),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
