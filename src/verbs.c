@@ -440,16 +440,27 @@ static const char *qpt_name(enum ibv_qp_type t)
 	return t == IBV_QPT_UD ? "UD" : t == IBV_QPT_UC ? "UC" : "RC";
 }
 
-int rb_cq_create(struct rb_dev *d, int cqe, struct ibv_cq **cq)
+uint64_t rb_cq_entries(uint32_t nqp, uint32_t send_wr, uint32_t recv_wr, bool srq)
+{
+	return (uint64_t)nqp * send_wr + (srq ? recv_wr : (uint64_t)nqp * recv_wr);
+}
+
+int rb_cq_create(struct rb_dev *d, uint64_t cqe, struct ibv_cq **cq)
 {
 	int ret;
 
-	if (cqe > d->attr.max_cqe)
-		cqe = d->attr.max_cqe;
-	*cq = ibv_create_cq(d->ctx, cqe, NULL, NULL, 0);
+	/* A CQ cut below what can be outstanding overruns: the QPs go to the
+	 * error state mid-run, or completions are lost. */
+	if (cqe > (uint64_t)d->attr.max_cqe) {
+		rb_err("%s: a CQ of %llu entries exceeds the device's max_cqe %d", d->name,
+		       (unsigned long long)cqe, d->attr.max_cqe);
+		return -EINVAL;
+	}
+	*cq = ibv_create_cq(d->ctx, (int)cqe, NULL, NULL, 0);
 	if (!*cq) {
-		ret = -errno;
-		rb_err("%s: ibv_create_cq(%d entries): %s", d->name, cqe, strerror(errno));
+		ret = lib_errno(errno);
+		rb_err("%s: ibv_create_cq(%llu entries): %s", d->name, (unsigned long long)cqe,
+		       strerror(errno));
 		return ret;
 	}
 	return 0;

@@ -10,6 +10,7 @@
 #include <infiniband/verbs.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include "wire.h"
 
@@ -90,7 +91,21 @@ const char *rb_link_layer_str(const struct rb_dev *d);
 uint32_t rb_mtu_bytes(enum ibv_mtu m);
 enum ibv_mtu rb_mtu_from_bytes(uint32_t bytes);
 
-int rb_cq_create(struct rb_dev *d, int cqe, struct ibv_cq **cq);
+/*
+ * rb_cq_entries() - the completions that can be outstanding at once on a
+ * CQ that @nqp QPs share: every send WR each QP may hold (@send_wr;
+ * unsignaled ones too, as an error flushes each of them as a completion)
+ * and every receive posted: @recv_wr per QP or, with @srq, @recv_wr on
+ * the SRQ they share.  Pure.
+ */
+uint64_t rb_cq_entries(uint32_t nqp, uint32_t send_wr, uint32_t recv_wr, bool srq);
+
+/*
+ * rb_cq_create() - a CQ of at least @cqe entries; more than the device's
+ * max_cqe is refused (-EINVAL, logged), never cut: the caller sizes @cqe
+ * to what can be outstanding (rb_cq_entries()).
+ */
+int rb_cq_create(struct rb_dev *d, uint64_t cqe, struct ibv_cq **cq);
 
 struct rb_qp_caps {
 	uint32_t send_wr, recv_wr, inline_size; /* in: wanted; out: granted */

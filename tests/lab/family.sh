@@ -2,8 +2,9 @@
 # The whole test family end to end in the Soft-RoCE lab, in one boot: every
 # test with --verify at a small and a large size against the generic server
 # (one one-shot server too), QP/batch/signal options, -D, rejected
-# combinations, a size beyond the device's limit and a client without a
-# server.  Guest outputs land in $OUT; every assertion runs on the host.
+# combinations, a size and a CQ beyond the device's limits and a client
+# without a server.  Guest outputs land in $OUT; every assertion runs on
+# the host.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
@@ -42,6 +43,9 @@ solo dbw send_bw --cpu none --verify -D 1 -s 64 192.0.2.1 --json "$OUT/dbw.json"
 ibv_devinfo -v -d rxe0 2>/dev/null | sed -n "s/.*max_msg_sz:[[:space:]]*//p" >"$OUT/max_msg_sz"
 solo big write_bw --cpu none -s 16M -n 10 192.0.2.1
 solo huge write_bw --cpu none -s 1G -n 10 192.0.2.1
+# One CQ entry more than rxe0 allows (64 QPs, write_bw: no receives).
+ibv_devinfo -v -d rxe0 2>/dev/null | sed -n "s/.*max_cqe:[[:space:]]*//p" >"$OUT/max_cqe"
+solo cq_big write_bw --cpu none -q 64 -t $(($(cat "$OUT/max_cqe") / 64 + 1)) -n 10 192.0.2.1
 
 # The generic server is still alive and serves after all of that.
 sleep 0.2
@@ -156,7 +160,17 @@ esac
 # 2 x 1 GiB of buffers in a 1 GiB guest: refused up front with the figure.
 expect_rc huge 2
 expect_grep huge.err "^rdmabench: the plan needs about 2048 MiB .*this host can give"
-for n in big huge; do
+# 64 QPs x (max_cqe / 64 + 1) send WRs: refused with the figures, not run
+# on a CQ cut to max_cqe.
+max_cqe=$(cat "$OUT/max_cqe")
+case $max_cqe in
+[0-9]*) ;;
+*) fail "ibv_devinfo gave no max_cqe for rxe0: '$max_cqe'" ;;
+esac
+t=$((max_cqe / 64 + 1))
+expect_rc cq_big 2
+expect_grep cq_big.err "^rdmabench: -q 64 x -t $t: needs $((64 * t)) CQ entries, rxe0 allows $max_cqe (max_cqe)\$"
+for n in big huge cq_big; do
 	[ "$(grep -vc '^rdmabench: warning:' "$OUT/$n.err")" -le 1 ] || fail "$n.err: want one error line at most: $(cat "$OUT/$n.err")"
 done
 
