@@ -1318,6 +1318,30 @@ static int serve_forever(int lfd, const struct rb_serve *f, const struct rb_loca
 	return RB_EXIT_OK;
 }
 
+/*
+ * -d, -i and -x, checked before listening: a server on a device that is
+ * not there would wait, and tell only its first client.  Exit codes are
+ * the client's for the same choices (-i or -x out of range: usage);
+ * returns one, RB_EXIT_OK to go on.
+ */
+static int server_device_check(const struct rb_local *c)
+{
+	const struct rb_dev_want w = { .name = c->device[0] ? c->device : NULL,
+				       .port = c->ib_port,
+				       .gid_index = c->gid_index,
+				       .local = NULL,
+				       .peer_family = AF_UNSPEC };
+	int ret;
+
+	/* Nothing chosen: the device is the one the client comes through. */
+	if (!w.name && w.port <= 0 && w.gid_index < 0)
+		return RB_EXIT_OK;
+	ret = rb_dev_check(&w);
+	if (!ret)
+		return RB_EXIT_OK;
+	return ret == -EINVAL ? RB_EXIT_USAGE : RB_EXIT_FAIL;
+}
+
 int rb_server(const struct rb_serve *f, const struct rb_local *c)
 {
 	struct rb_oob o = { .fd = -1 };
@@ -1326,6 +1350,9 @@ int rb_server(const struct rb_serve *f, const struct rb_local *c)
 
 	if (check_outputs(c) || rb_place_check(c->cpu, c->numa))
 		return RB_EXIT_USAGE;
+	ret = server_device_check(c);
+	if (ret)
+		return ret;
 	ret = rb_oob_listen((uint16_t)c->tcp_port, c->bind, &lfd);
 	if (ret)
 		return RB_EXIT_FAIL;

@@ -207,12 +207,29 @@ static void why_dev(struct rb_dev *d, const struct rb_dev_want *w, const struct 
 			 "; no GID holds %s, the local address of the out-of-band connection", a);
 }
 
+/*
+ * -d names no device here: one line naming those there are, so that the
+ * message a server sends its client, and a JSON "reason", hold them too.
+ */
+static void no_such_device(const char *name, struct ibv_device **list, int n)
+{
+	char names[256];
+	size_t off = 0;
+	int i;
+
+	names[0] = '\0';
+	for (i = 0; i < n && off < sizeof(names); i++)
+		off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", i ? ", " : "",
+					ibv_get_device_name(list[i]));
+	rb_err("no RDMA device named '%s'; devices here: %s", name, names);
+}
+
 /* Find the device and port @w asks for: @d->ctx, its name, the port. */
 static int find_device(const struct rb_dev_want *w, struct rb_dev *d, int *port)
 {
 	struct pick p[3] = { { 0 } }; /* holds the local address, first active, first seen */
 	struct ibv_device **list;
-	int n, i, how, ret = -ENODEV;
+	int n, how, ret = -ENODEV;
 
 	list = ibv_get_device_list(&n);
 	if (!list || !n) {
@@ -234,9 +251,7 @@ static int find_device(const struct rb_dev_want *w, struct rb_dev *d, int *port)
 not_found:
 	if (!ret && w->name) {
 		ret = -ENODEV;
-		rb_err("no RDMA device named '%s'; devices here:", w->name);
-		for (i = 0; i < n; i++)
-			fprintf(stderr, "  %s\n", ibv_get_device_name(list[i]));
+		no_such_device(w->name, list, n);
 	}
 free_list:
 	if (list)
@@ -413,6 +428,25 @@ void rb_dev_close(struct rb_dev *d)
 		destroyed(d, "ibv_close_device", ibv_close_device(d->ctx));
 	d->pd = NULL;
 	d->ctx = NULL;
+}
+
+int rb_dev_check(const struct rb_dev_want *w)
+{
+	struct rb_dev d;
+	int port = 0, ret;
+
+	memset(&d, 0, sizeof(d));
+	ret = find_device(w, &d, &port);
+	if (ret)
+		return ret;
+	ret = query_dev(&d, port);
+	/* The GID table checked is the one the run will use only when the
+	 * device and port are fixed; the GID itself is chosen later, from the
+	 * connection's address, and only -x is checked here. */
+	if (!ret && w->gid_index >= 0 && w->name && (w->port > 0 || d.attr.phys_port_cnt == 1))
+		ret = choose_gid(&d, w);
+	destroyed(&d, "ibv_close_device", ibv_close_device(d.ctx));
+	return ret;
 }
 
 const char *rb_link_layer_str(const struct rb_dev *d)

@@ -56,6 +56,16 @@ struct rb_dev_want {
 int rb_dev_open_want(const struct rb_dev_want *w, struct rb_dev *d);
 
 /*
+ * rb_dev_check() - what rb_dev_open_want() would refuse in @w before any
+ * connection is known (a server checks it before it listens): the device
+ * @w->name exists (else -ENODEV, naming those that do), the port is in
+ * range (-EINVAL) and ACTIVE, and GID @w->gid_index, when the device and
+ * port are fixed, is in range and not empty (-EINVAL).  The device is
+ * closed again.  Returns 0 or -errno, logged as rb_dev_open_want() does.
+ */
+int rb_dev_check(const struct rb_dev_want *w);
+
+/*
  * rb_dev_open() - rb_dev_open_want() with the local address unknown:
  * device @name (NULL: the first with @port active), GID @gid_index when
  * >= 0, else the first RoCE v2 IPv4 GID on Ethernet, no GRH on InfiniBand.

@@ -2,9 +2,9 @@
 # The whole test family end to end in the Soft-RoCE lab, in one boot: every
 # test with --verify at a small and a large size against the generic server
 # (one one-shot server too), QP/batch/signal options, -D, rejected
-# combinations, a size and a CQ beyond the device's limits and a client
-# without a server.  Guest outputs land in $OUT; every assertion runs on
-# the host.
+# combinations, a size and a CQ beyond the device's limits, servers whose
+# -d, -i or -x cannot be met (they must not start) and a client without a
+# server.  Guest outputs land in $OUT; every assertion runs on the host.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
@@ -60,6 +60,21 @@ pair rlat "read_lat --cpu none --quiet --json $OUT/rlat.srv.json" \
 solo rej_inline read_bw --inline 64 192.0.2.1
 solo rej_atomic atomic -s 64 192.0.2.1
 solo rej_nd write_lat -n 10 -D 1 192.0.2.1
+
+# Servers whose -d, -i or -x cannot be met fail before they listen; one
+# still waiting for a client after 10 s is killed (status 124).  The
+# client given the same -d, for its exit status.
+nostart() {
+	_n=$1
+	shift
+	timeout 10 "$RB" "$@" >"$OUT/$_n.out" 2>"$OUT/$_n.err"
+	echo $? >"$OUT/$_n.rc"
+}
+nostart srv_nodev write_bw --cpu none -d mlx5_0 -D 10
+nostart srv_nosuch server --cpu none -d nosuch
+nostart srv_port server --cpu none -d rxe0 -i 2
+nostart srv_gid server --cpu none -d rxe0 -x 99
+solo cli_nodev write_bw --cpu none -d mlx5_0 -n 10 192.0.2.1
 
 # Nobody listens on port 19999.
 t0=$(date +%s%N)
@@ -192,6 +207,27 @@ expect_grep rej_nd.err '-n/--iters and -D/--duration exclude each other'
 for n in rej_inline rej_atomic rej_nd; do
 	[ "$(wc -l <"$OUT/$n.err")" = 1 ] || fail "$n.err: want exactly one line: $(cat "$OUT/$n.err")"
 	[ ! -s "$OUT/$n.out" ] || fail "$n printed on stdout: $(cat "$OUT/$n.out")"
+done
+
+# A server's -d that names no device: exit 1 at once, as the client's,
+# naming the device there is; -i and -x out of range: usage errors (2).
+expect_rc cli_nodev 1
+for n in cli_nodev srv_nodev; do
+	expect_grep $n.err "^rdmabench: no RDMA device named 'mlx5_0'; devices here: rxe0\$"
+done
+expect_rc srv_nodev 1
+expect_rc srv_nosuch 1
+expect_grep srv_nosuch.err "^rdmabench: no RDMA device named 'nosuch'; devices here: rxe0\$"
+expect_rc srv_port 2
+expect_grep srv_port.err '^rdmabench: -i/--ib-port 2: rxe0 has 1 port(s)$'
+expect_rc srv_gid 2
+# (rxe0's GID table may hold 99 entries: then GID 99 is empty.)
+expect_grep srv_gid.err '^rdmabench: \(rxe0 port 1: \)\?-x/--gid-index 99: '
+
+for n in srv_nodev srv_nosuch srv_port srv_gid; do
+	if grep -q 'waiting for a client' "$OUT/$n.err"; then
+		fail "$n: the server listened: $(cat "$OUT/$n.err")"
+	fi
 done
 
 # No server: exit 1 within a few seconds (--timeout 2), saying why.

@@ -6,7 +6,10 @@
  * attributes each test sets.
  *
  *  - rb_cq_entries(): what can be outstanding, with and without an SRQ;
- *  - rb_cq_create(): a CQ beyond max_cqe is refused, never cut.
+ *  - rb_cq_create(): a CQ beyond max_cqe is refused, never cut;
+ *  - rb_dev_check() (a server's check before it listens): a device that
+ *    does not exist, named with those that do; a port or GID index out of
+ *    range; a port that is down; the device closed again.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -213,12 +216,105 @@ static void cq_at_max_cqe_whole(void **state)
 	assert_int_equal(host.cqe, 32767);
 }
 
+/* The want of a server given -d @name, -i @port, -x @gid. */
+static struct rb_dev_want want(const char *name, int port, int gid)
+{
+	return (struct rb_dev_want){ .name = name,
+				     .port = port,
+				     .gid_index = gid,
+				     .local = NULL,
+				     .peer_family = AF_UNSPEC };
+}
+
+/*
+ * The devices that exist are named on the error's one line: that line
+ * (rb_last_error) is what a server sends its client, and a JSON "reason".
+ */
+static void dev_open_unknown_names_devices(void **state)
+{
+	struct rb_dev d;
+
+	(void)state;
+	assert_int_equal(rb_dev_open("mlx5_0", 0, -1, &d), -ENODEV);
+	assert_string_equal(rb_last_error, "no RDMA device named 'mlx5_0'; devices here: fake0, "
+					   "fake1");
+	assert_int_equal(host.opens, 0);
+}
+
+static void dev_check_unknown(void **state)
+{
+	const struct rb_dev_want w = want("nosuch", 0, -1);
+
+	(void)state;
+	assert_int_equal(rb_dev_check(&w), -ENODEV);
+	assert_string_equal(rb_last_error, "no RDMA device named 'nosuch'; devices here: fake0, "
+					   "fake1");
+	assert_int_equal(host.opens, host.closes);
+}
+
+static void dev_check_ok_closes(void **state)
+{
+	const struct rb_dev_want named = want("fake1", 1, 1), any = want(NULL, 1, -1);
+
+	(void)state;
+	assert_int_equal(rb_dev_check(&named), 0);
+	assert_int_equal(rb_dev_check(&any), 0);
+	assert_true(host.opens >= 2);
+	assert_int_equal(host.opens, host.closes);
+	assert_string_equal(rb_last_error, "");
+}
+
+/* A usage error (exit 2), as on the client. */
+static void dev_check_port_range(void **state)
+{
+	const struct rb_dev_want w = want("fake0", 2, -1);
+
+	(void)state;
+	assert_int_equal(rb_dev_check(&w), -EINVAL);
+	assert_string_equal(rb_last_error, "-i/--ib-port 2: fake0 has 1 port(s)");
+	assert_int_equal(host.opens, host.closes);
+}
+
+static void dev_check_port_down(void **state)
+{
+	const struct rb_dev_want w = want("fake0", 1, -1);
+
+	(void)state;
+	host.port_attr.state = IBV_PORT_DOWN;
+	assert_int_equal(rb_dev_check(&w), -ENETDOWN);
+	assert_non_null(strstr(rb_last_error, "fake0 port 1 is down, not ACTIVE"));
+	assert_int_equal(host.opens, host.closes);
+}
+
+static void dev_check_gid(void **state)
+{
+	const struct rb_dev_want range = want("fake0", 0, 9), empty = want("fake0", 1, 3);
+	const struct rb_dev_want unnamed = want(NULL, 0, 3);
+
+	(void)state;
+	assert_int_equal(rb_dev_check(&range), -EINVAL);
+	assert_string_equal(rb_last_error, "-x/--gid-index 9: fake0 port 1's GID table has 4 "
+					   "entries");
+	assert_int_equal(rb_dev_check(&empty), -EINVAL);
+	assert_non_null(strstr(rb_last_error, "-x/--gid-index 3: GID 3 is empty"));
+	/* Which device the run takes is the connection's to say: -x waits. */
+	rb_last_error[0] = '\0';
+	assert_int_equal(rb_dev_check(&unnamed), 0);
+	assert_int_equal(host.opens, host.closes);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(cq_entries_bound, setup, teardown),
 		cmocka_unit_test_setup_teardown(cq_over_max_cqe_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(cq_at_max_cqe_whole, setup, teardown),
+		cmocka_unit_test_setup_teardown(dev_open_unknown_names_devices, setup, teardown),
+		cmocka_unit_test_setup_teardown(dev_check_unknown, setup, teardown),
+		cmocka_unit_test_setup_teardown(dev_check_ok_closes, setup, teardown),
+		cmocka_unit_test_setup_teardown(dev_check_port_range, setup, teardown),
+		cmocka_unit_test_setup_teardown(dev_check_port_down, setup, teardown),
+		cmocka_unit_test_setup_teardown(dev_check_gid, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
