@@ -93,6 +93,44 @@ static uint32_t odp_need(const struct session *s)
 	return need;
 }
 
+/* The receives kept posted per QP (or on the SRQ): only tests that receive post any. */
+static uint32_t rx_depth_of(const struct session *s)
+{
+	return s->t->needs_recv ? s->p.rx_depth : 0;
+}
+
+/* The one CQ's entries: everything the loops can have outstanding at once. */
+static uint64_t cq_need(const struct session *s)
+{
+	return rb_cq_entries((uint32_t)rb_axis_max(&s->p.qps),
+			     (uint32_t)rb_axis_max(&s->p.tx_depth), rx_depth_of(s), s->p.srq);
+}
+
+/* A plan whose completions would not fit the device's largest CQ. */
+static int check_cq(const struct session *s)
+{
+	const struct rb_dev *d = &s->run.dev;
+	uint64_t need = cq_need(s);
+	uint32_t rx = rx_depth_of(s);
+	char what[128];
+
+	if (need <= (uint64_t)d->attr.max_cqe)
+		return 0;
+	if (!rx)
+		snprintf(what, sizeof(what), "-q %llu x -t %llu",
+			 (unsigned long long)rb_axis_max(&s->p.qps),
+			 (unsigned long long)rb_axis_max(&s->p.tx_depth));
+	else
+		snprintf(what, sizeof(what),
+			 s->p.srq ? "-q %llu x -t %llu + -r %u (--srq)"
+				  : "-q %llu x (-t %llu + -r %u)",
+			 (unsigned long long)rb_axis_max(&s->p.qps),
+			 (unsigned long long)rb_axis_max(&s->p.tx_depth), rx);
+	rb_err("%s: needs %llu CQ entries, %s allows %d (max_cqe)", what, (unsigned long long)need,
+	       d->name, d->attr.max_cqe);
+	return -EINVAL;
+}
+
 /* Requests the device cannot honour are usage errors (exit 2). */
 static int check_limits(struct session *s)
 {
@@ -111,6 +149,8 @@ static int check_limits(struct session *s)
 		       d->attr.max_qp_wr);
 		return -EINVAL;
 	}
+	if (check_cq(s))
+		return -EINVAL;
 	if (s->t->atomic && d->attr.atomic_cap == IBV_ATOMIC_NONE) {
 		rb_err("%s does not support atomic operations (atomic_cap NONE)", d->name);
 		return -EOPNOTSUPP;
@@ -150,9 +190,8 @@ static int create_qps(struct session *s)
 	uint32_t i;
 	int ret;
 
-	r->rx_depth = recv ? s->p.rx_depth : 0;
-	ret = rb_cq_create(
-		&r->dev, (int)(r->nqp * (rb_axis_max(&s->p.tx_depth) + r->rx_depth) + 16), &r->cq);
+	r->rx_depth = rx_depth_of(s);
+	ret = rb_cq_create(&r->dev, cq_need(s), &r->cq);
 	if (!ret && recv && s->p.srq) {
 		ret = rb_srq_create(&r->dev, r->rx_depth, &r->srq);
 		s->usage = ret == -EINVAL;
@@ -1279,6 +1318,30 @@ static int serve_forever(int lfd, const struct rb_serve *f, const struct rb_loca
 	return RB_EXIT_OK;
 }
 
+/*
+ * -d, -i and -x, checked before listening: a server on a device that is
+ * not there would wait, and tell only its first client.  Exit codes are
+ * the client's for the same choices (-i or -x out of range: usage);
+ * returns one, RB_EXIT_OK to go on.
+ */
+static int server_device_check(const struct rb_local *c)
+{
+	const struct rb_dev_want w = { .name = c->device[0] ? c->device : NULL,
+				       .port = c->ib_port,
+				       .gid_index = c->gid_index,
+				       .local = NULL,
+				       .peer_family = AF_UNSPEC };
+	int ret;
+
+	/* Nothing chosen: the device is the one the client comes through. */
+	if (!w.name && w.port <= 0 && w.gid_index < 0)
+		return RB_EXIT_OK;
+	ret = rb_dev_check(&w);
+	if (!ret)
+		return RB_EXIT_OK;
+	return ret == -EINVAL ? RB_EXIT_USAGE : RB_EXIT_FAIL;
+}
+
 int rb_server(const struct rb_serve *f, const struct rb_local *c)
 {
 	struct rb_oob o = { .fd = -1 };
@@ -1287,6 +1350,9 @@ int rb_server(const struct rb_serve *f, const struct rb_local *c)
 
 	if (check_outputs(c) || rb_place_check(c->cpu, c->numa))
 		return RB_EXIT_USAGE;
+	ret = server_device_check(c);
+	if (ret)
+		return ret;
 	ret = rb_oob_listen((uint16_t)c->tcp_port, c->bind, &lfd);
 	if (ret)
 		return RB_EXIT_FAIL;

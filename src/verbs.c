@@ -207,12 +207,29 @@ static void why_dev(struct rb_dev *d, const struct rb_dev_want *w, const struct 
 			 "; no GID holds %s, the local address of the out-of-band connection", a);
 }
 
+/*
+ * -d names no device here: one line naming those there are, so that the
+ * message a server sends its client, and a JSON "reason", hold them too.
+ */
+static void no_such_device(const char *name, struct ibv_device **list, int n)
+{
+	char names[256];
+	size_t off = 0;
+	int i;
+
+	names[0] = '\0';
+	for (i = 0; i < n && off < sizeof(names); i++)
+		off += (size_t)snprintf(names + off, sizeof(names) - off, "%s%s", i ? ", " : "",
+					ibv_get_device_name(list[i]));
+	rb_err("no RDMA device named '%s'; devices here: %s", name, names);
+}
+
 /* Find the device and port @w asks for: @d->ctx, its name, the port. */
 static int find_device(const struct rb_dev_want *w, struct rb_dev *d, int *port)
 {
 	struct pick p[3] = { { 0 } }; /* holds the local address, first active, first seen */
 	struct ibv_device **list;
-	int n, i, how, ret = -ENODEV;
+	int n, how, ret = -ENODEV;
 
 	list = ibv_get_device_list(&n);
 	if (!list || !n) {
@@ -234,9 +251,7 @@ static int find_device(const struct rb_dev_want *w, struct rb_dev *d, int *port)
 not_found:
 	if (!ret && w->name) {
 		ret = -ENODEV;
-		rb_err("no RDMA device named '%s'; devices here:", w->name);
-		for (i = 0; i < n; i++)
-			fprintf(stderr, "  %s\n", ibv_get_device_name(list[i]));
+		no_such_device(w->name, list, n);
 	}
 free_list:
 	if (list)
@@ -415,6 +430,25 @@ void rb_dev_close(struct rb_dev *d)
 	d->ctx = NULL;
 }
 
+int rb_dev_check(const struct rb_dev_want *w)
+{
+	struct rb_dev d;
+	int port = 0, ret;
+
+	memset(&d, 0, sizeof(d));
+	ret = find_device(w, &d, &port);
+	if (ret)
+		return ret;
+	ret = query_dev(&d, port);
+	/* The GID table checked is the one the run will use only when the
+	 * device and port are fixed; the GID itself is chosen later, from the
+	 * connection's address, and only -x is checked here. */
+	if (!ret && w->gid_index >= 0 && w->name && (w->port > 0 || d.attr.phys_port_cnt == 1))
+		ret = choose_gid(&d, w);
+	destroyed(&d, "ibv_close_device", ibv_close_device(d.ctx));
+	return ret;
+}
+
 const char *rb_link_layer_str(const struct rb_dev *d)
 {
 	return d->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet" : "InfiniBand";
@@ -440,16 +474,27 @@ static const char *qpt_name(enum ibv_qp_type t)
 	return t == IBV_QPT_UD ? "UD" : t == IBV_QPT_UC ? "UC" : "RC";
 }
 
-int rb_cq_create(struct rb_dev *d, int cqe, struct ibv_cq **cq)
+uint64_t rb_cq_entries(uint32_t nqp, uint32_t send_wr, uint32_t recv_wr, bool srq)
+{
+	return (uint64_t)nqp * send_wr + (srq ? recv_wr : (uint64_t)nqp * recv_wr);
+}
+
+int rb_cq_create(struct rb_dev *d, uint64_t cqe, struct ibv_cq **cq)
 {
 	int ret;
 
-	if (cqe > d->attr.max_cqe)
-		cqe = d->attr.max_cqe;
-	*cq = ibv_create_cq(d->ctx, cqe, NULL, NULL, 0);
+	/* A CQ cut below what can be outstanding overruns: the QPs go to the
+	 * error state mid-run, or completions are lost. */
+	if (cqe > (uint64_t)d->attr.max_cqe) {
+		rb_err("%s: a CQ of %llu entries exceeds the device's max_cqe %d", d->name,
+		       (unsigned long long)cqe, d->attr.max_cqe);
+		return -EINVAL;
+	}
+	*cq = ibv_create_cq(d->ctx, (int)cqe, NULL, NULL, 0);
 	if (!*cq) {
-		ret = -errno;
-		rb_err("%s: ibv_create_cq(%d entries): %s", d->name, cqe, strerror(errno));
+		ret = lib_errno(errno);
+		rb_err("%s: ibv_create_cq(%llu entries): %s", d->name, (unsigned long long)cqe,
+		       strerror(errno));
 		return ret;
 	}
 	return 0;

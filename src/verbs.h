@@ -10,6 +10,7 @@
 #include <infiniband/verbs.h>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include "wire.h"
 
@@ -55,6 +56,16 @@ struct rb_dev_want {
 int rb_dev_open_want(const struct rb_dev_want *w, struct rb_dev *d);
 
 /*
+ * rb_dev_check() - what rb_dev_open_want() would refuse in @w before any
+ * connection is known (a server checks it before it listens): the device
+ * @w->name exists (else -ENODEV, naming those that do), the port is in
+ * range (-EINVAL) and ACTIVE, and GID @w->gid_index, when the device and
+ * port are fixed, is in range and not empty (-EINVAL).  The device is
+ * closed again.  Returns 0 or -errno, logged as rb_dev_open_want() does.
+ */
+int rb_dev_check(const struct rb_dev_want *w);
+
+/*
  * rb_dev_open() - rb_dev_open_want() with the local address unknown:
  * device @name (NULL: the first with @port active), GID @gid_index when
  * >= 0, else the first RoCE v2 IPv4 GID on Ethernet, no GRH on InfiniBand.
@@ -90,7 +101,21 @@ const char *rb_link_layer_str(const struct rb_dev *d);
 uint32_t rb_mtu_bytes(enum ibv_mtu m);
 enum ibv_mtu rb_mtu_from_bytes(uint32_t bytes);
 
-int rb_cq_create(struct rb_dev *d, int cqe, struct ibv_cq **cq);
+/*
+ * rb_cq_entries() - the completions that can be outstanding at once on a
+ * CQ that @nqp QPs share: every send WR each QP may hold (@send_wr;
+ * unsignaled ones too, as an error flushes each of them as a completion)
+ * and every receive posted: @recv_wr per QP or, with @srq, @recv_wr on
+ * the SRQ they share.  Pure.
+ */
+uint64_t rb_cq_entries(uint32_t nqp, uint32_t send_wr, uint32_t recv_wr, bool srq);
+
+/*
+ * rb_cq_create() - a CQ of at least @cqe entries; more than the device's
+ * max_cqe is refused (-EINVAL, logged), never cut: the caller sizes @cqe
+ * to what can be outstanding (rb_cq_entries()).
+ */
+int rb_cq_create(struct rb_dev *d, uint64_t cqe, struct ibv_cq **cq);
 
 struct rb_qp_caps {
 	uint32_t send_wr, recv_wr, inline_size; /* in: wanted; out: granted */

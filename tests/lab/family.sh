@@ -2,7 +2,8 @@
 # The whole test family end to end in the Soft-RoCE lab, in one boot: every
 # test with --verify at a small and a large size against the generic server
 # (one one-shot server too), QP/batch/signal options, -D, rejected
-# combinations, a size beyond the device's limit and a client without a
+# combinations, a size and a CQ beyond the device's limits, servers whose
+# -d, -i or -x cannot be met (they must not start) and a client without a
 # server.  Guest outputs land in $OUT; every assertion runs on the host.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
@@ -42,6 +43,9 @@ solo dbw send_bw --cpu none --verify -D 1 -s 64 192.0.2.1 --json "$OUT/dbw.json"
 ibv_devinfo -v -d rxe0 2>/dev/null | sed -n "s/.*max_msg_sz:[[:space:]]*//p" >"$OUT/max_msg_sz"
 solo big write_bw --cpu none -s 16M -n 10 192.0.2.1
 solo huge write_bw --cpu none -s 1G -n 10 192.0.2.1
+# One CQ entry more than rxe0 allows (64 QPs, write_bw: no receives).
+ibv_devinfo -v -d rxe0 2>/dev/null | sed -n "s/.*max_cqe:[[:space:]]*//p" >"$OUT/max_cqe"
+solo cq_big write_bw --cpu none -q 64 -t $(($(cat "$OUT/max_cqe") / 64 + 1)) -n 10 192.0.2.1
 
 # The generic server is still alive and serves after all of that.
 sleep 0.2
@@ -56,6 +60,21 @@ pair rlat "read_lat --cpu none --quiet --json $OUT/rlat.srv.json" \
 solo rej_inline read_bw --inline 64 192.0.2.1
 solo rej_atomic atomic -s 64 192.0.2.1
 solo rej_nd write_lat -n 10 -D 1 192.0.2.1
+
+# Servers whose -d, -i or -x cannot be met fail before they listen; one
+# still waiting for a client after 10 s is killed (status 124).  The
+# client given the same -d, for its exit status.
+nostart() {
+	_n=$1
+	shift
+	timeout 10 "$RB" "$@" >"$OUT/$_n.out" 2>"$OUT/$_n.err"
+	echo $? >"$OUT/$_n.rc"
+}
+nostart srv_nodev write_bw --cpu none -d mlx5_0 -D 10
+nostart srv_nosuch server --cpu none -d nosuch
+nostart srv_port server --cpu none -d rxe0 -i 2
+nostart srv_gid server --cpu none -d rxe0 -x 99
+solo cli_nodev write_bw --cpu none -d mlx5_0 -n 10 192.0.2.1
 
 # Nobody listens on port 19999.
 t0=$(date +%s%N)
@@ -156,7 +175,17 @@ esac
 # 2 x 1 GiB of buffers in a 1 GiB guest: refused up front with the figure.
 expect_rc huge 2
 expect_grep huge.err "^rdmabench: the plan needs about 2048 MiB .*this host can give"
-for n in big huge; do
+# 64 QPs x (max_cqe / 64 + 1) send WRs: refused with the figures, not run
+# on a CQ cut to max_cqe.
+max_cqe=$(cat "$OUT/max_cqe")
+case $max_cqe in
+[0-9]*) ;;
+*) fail "ibv_devinfo gave no max_cqe for rxe0: '$max_cqe'" ;;
+esac
+t=$((max_cqe / 64 + 1))
+expect_rc cq_big 2
+expect_grep cq_big.err "^rdmabench: -q 64 x -t $t: needs $((64 * t)) CQ entries, rxe0 allows $max_cqe (max_cqe)\$"
+for n in big huge cq_big; do
 	[ "$(grep -vc '^rdmabench: warning:' "$OUT/$n.err")" -le 1 ] || fail "$n.err: want one error line at most: $(cat "$OUT/$n.err")"
 done
 
@@ -178,6 +207,27 @@ expect_grep rej_nd.err '-n/--iters and -D/--duration exclude each other'
 for n in rej_inline rej_atomic rej_nd; do
 	[ "$(wc -l <"$OUT/$n.err")" = 1 ] || fail "$n.err: want exactly one line: $(cat "$OUT/$n.err")"
 	[ ! -s "$OUT/$n.out" ] || fail "$n printed on stdout: $(cat "$OUT/$n.out")"
+done
+
+# A server's -d that names no device: exit 1 at once, as the client's,
+# naming the device there is; -i and -x out of range: usage errors (2).
+expect_rc cli_nodev 1
+for n in cli_nodev srv_nodev; do
+	expect_grep $n.err "^rdmabench: no RDMA device named 'mlx5_0'; devices here: rxe0\$"
+done
+expect_rc srv_nodev 1
+expect_rc srv_nosuch 1
+expect_grep srv_nosuch.err "^rdmabench: no RDMA device named 'nosuch'; devices here: rxe0\$"
+expect_rc srv_port 2
+expect_grep srv_port.err '^rdmabench: -i/--ib-port 2: rxe0 has 1 port(s)$'
+expect_rc srv_gid 2
+# (rxe0's GID table may hold 99 entries: then GID 99 is empty.)
+expect_grep srv_gid.err '^rdmabench: \(rxe0 port 1: \)\?-x/--gid-index 99: '
+
+for n in srv_nodev srv_nosuch srv_port srv_gid; do
+	if grep -q 'waiting for a client' "$OUT/$n.err"; then
+		fail "$n: the server listened: $(cat "$OUT/$n.err")"
+	fi
 done
 
 # No server: exit 1 within a few seconds (--timeout 2), saying why.

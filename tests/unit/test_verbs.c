@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Unit tests for src/verbs.c on the fake provider (fake_verbs.h), with
+ * the library calls that find, open and query a device, and create a CQ,
+ * wrapped (-Wl,--wrap, Makefile.am): a device list of fake devices whose
+ * attributes each test sets.
+ *
+ *  - rb_cq_entries(): what can be outstanding, with and without an SRQ;
+ *  - rb_cq_create(): a CQ beyond max_cqe is refused, never cut;
+ *  - rb_dev_check() (a server's check before it listens): a device that
+ *    does not exist, named with those that do; a port or GID index out of
+ *    range; a port that is down; the device closed again.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <arpa/inet.h>
+#include <cmocka.h>
+
+#include "fake_verbs.h"
+#include "verbs.h"
+
+#define NDEV 2
+
+/* The fake host: its devices, their attributes, what was opened. */
+static struct {
+	struct fake *f; /* the context every device opens to, and the CQ */
+	struct ibv_device dev[NDEV];
+	int ndev;
+	struct ibv_device_attr attr;
+	struct ibv_port_attr port_attr;
+	int opens, closes, cqs;
+	int cqe; /* what the last ibv_create_cq() asked for */
+} host;
+
+struct ibv_device **__wrap_ibv_get_device_list(int *n);
+void __wrap_ibv_free_device_list(struct ibv_device **list);
+const char *__wrap_ibv_get_device_name(struct ibv_device *d);
+struct ibv_context *__wrap_ibv_open_device(struct ibv_device *d);
+int __wrap_ibv_close_device(struct ibv_context *ctx);
+int __wrap_ibv_query_device(struct ibv_context *ctx, struct ibv_device_attr *a);
+int __wrap_ibv_query_port(struct ibv_context *ctx, uint8_t port, struct _compat_ibv_port_attr *a);
+ssize_t __wrap__ibv_query_gid_table(struct ibv_context *ctx, struct ibv_gid_entry *e, size_t max,
+				    uint32_t flags, size_t size);
+struct ibv_cq *__wrap_ibv_create_cq(struct ibv_context *ctx, int cqe, void *cq_ctx,
+				    struct ibv_comp_channel *ch, int vec);
+
+struct ibv_device **__wrap_ibv_get_device_list(int *n)
+{
+	struct ibv_device **list = calloc((size_t)host.ndev + 1, sizeof(*list));
+	int i;
+
+	assert_non_null(list);
+	for (i = 0; i < host.ndev; i++)
+		list[i] = &host.dev[i];
+	*n = host.ndev;
+	return list;
+}
+
+void __wrap_ibv_free_device_list(struct ibv_device **list)
+{
+	free(list);
+}
+
+const char *__wrap_ibv_get_device_name(struct ibv_device *d)
+{
+	return d->name;
+}
+
+struct ibv_context *__wrap_ibv_open_device(struct ibv_device *d)
+{
+	host.opens++;
+	host.f->ctx.device = d;
+	return &host.f->ctx;
+}
+
+int __wrap_ibv_close_device(struct ibv_context *ctx)
+{
+	assert_ptr_equal(ctx, &host.f->ctx);
+	host.closes++;
+	return 0;
+}
+
+int __wrap_ibv_query_device(struct ibv_context *ctx, struct ibv_device_attr *a)
+{
+	(void)ctx;
+	*a = host.attr;
+	return 0;
+}
+
+int __wrap_ibv_query_port(struct ibv_context *ctx, uint8_t port, struct _compat_ibv_port_attr *a)
+{
+	(void)ctx;
+	if (port < 1 || port > host.attr.phys_port_cnt)
+		return EINVAL;
+	/* The caller's object is a whole struct ibv_port_attr (verbs.h). */
+	*(struct ibv_port_attr *)(void *)a = host.port_attr;
+	return 0;
+}
+
+/* Port 1's GIDs: 0 link-local IPv6, 1 ::ffff:192.0.2.1, both RoCE v2; 2 and 3 empty. */
+ssize_t __wrap__ibv_query_gid_table(struct ibv_context *ctx, struct ibv_gid_entry *e, size_t max,
+				    uint32_t flags, size_t size)
+{
+	(void)ctx;
+	(void)flags;
+	assert_int_equal(size, sizeof(*e));
+	assert_true(max >= 2);
+	memset(e, 0, 2 * sizeof(*e));
+	e[0].gid.raw[0] = 0xfe;
+	e[0].gid.raw[1] = 0x80;
+	e[0].gid.raw[15] = 1;
+	e[1].gid.raw[10] = e[1].gid.raw[11] = 0xff;
+	inet_pton(AF_INET, "192.0.2.1", &e[1].gid.raw[12]);
+	e[1].gid_index = 1;
+	e[0].port_num = e[1].port_num = 1;
+	e[0].gid_type = e[1].gid_type = IBV_GID_TYPE_ROCE_V2;
+	return 2;
+}
+
+struct ibv_cq *__wrap_ibv_create_cq(struct ibv_context *ctx, int cqe, void *cq_ctx,
+				    struct ibv_comp_channel *ch, int vec)
+{
+	(void)cq_ctx;
+	(void)ch;
+	(void)vec;
+	assert_ptr_equal(ctx, &host.f->ctx);
+	host.cqs++;
+	host.cqe = cqe;
+	host.f->cq.cqe = cqe;
+	return &host.f->cq;
+}
+
+/* rxe0's figures, as ibv_devinfo -v shows them in the lab. */
+static int setup(void **state)
+{
+	(void)state;
+	memset(&host, 0, sizeof(host));
+	host.f = fake_new(1, 128);
+	host.ndev = NDEV;
+	snprintf(host.dev[0].name, sizeof(host.dev[0].name), "fake0");
+	snprintf(host.dev[1].name, sizeof(host.dev[1].name), "fake1");
+	host.attr.phys_port_cnt = 1;
+	host.attr.max_cqe = 32767;
+	host.attr.max_qp_wr = 16384;
+	host.port_attr.state = IBV_PORT_ACTIVE;
+	host.port_attr.link_layer = IBV_LINK_LAYER_ETHERNET;
+	host.port_attr.gid_tbl_len = 4;
+	host.port_attr.active_mtu = IBV_MTU_1024;
+	rb_last_error[0] = '\0';
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	(void)state;
+	fake_free(host.f);
+	return 0;
+}
+
+/* A device as rb_dev_open() leaves it, without the library. */
+static struct rb_dev fake_dev(void)
+{
+	struct rb_dev d;
+
+	memset(&d, 0, sizeof(d));
+	d.ctx = &host.f->ctx;
+	d.attr = host.attr;
+	d.port = 1;
+	snprintf(d.name, sizeof(d.name), "fake0");
+	return d;
+}
+
+static void cq_entries_bound(void **state)
+{
+	(void)state;
+	/* -q 64 -t 512 -r 512: every QP's sends and receives. */
+	assert_int_equal(rb_cq_entries(64, 512, 512, false), 65536);
+	/* --srq: the receives are the SRQ's, shared by every QP. */
+	assert_int_equal(rb_cq_entries(64, 512, 512, true), 64 * 512 + 512);
+	/* write_bw: no receives at all. */
+	assert_int_equal(rb_cq_entries(64, 512, 0, false), 32768);
+	assert_int_equal(rb_cq_entries(1, 128, 512, false), 640);
+	/* No overflow at the options' largest values. */
+	assert_true(rb_cq_entries(RB_MAX_QPS, UINT32_MAX, UINT32_MAX, false) >
+		    (uint64_t)UINT32_MAX * RB_MAX_QPS);
+}
+
+/* One entry over max_cqe: refused, and no CQ made (today's code made a smaller one). */
+static void cq_over_max_cqe_refused(void **state)
+{
+	struct rb_dev d = fake_dev();
+	struct ibv_cq *cq = NULL;
+
+	(void)state;
+	assert_int_equal(rb_cq_create(&d, 32768, &cq), -EINVAL);
+	assert_int_equal(host.cqs, 0);
+	assert_string_equal(rb_last_error, "fake0: a CQ of 32768 entries exceeds the device's "
+					   "max_cqe 32767");
+}
+
+static void cq_at_max_cqe_whole(void **state)
+{
+	struct rb_dev d = fake_dev();
+	struct ibv_cq *cq = NULL;
+
+	(void)state;
+	assert_int_equal(rb_cq_create(&d, 32767, &cq), 0);
+	assert_ptr_equal(cq, &host.f->cq);
+	assert_int_equal(host.cqs, 1);
+	assert_int_equal(host.cqe, 32767);
+}
+
+/* The want of a server given -d @name, -i @port, -x @gid. */
+static struct rb_dev_want want(const char *name, int port, int gid)
+{
+	return (struct rb_dev_want){ .name = name,
+				     .port = port,
+				     .gid_index = gid,
+				     .local = NULL,
+				     .peer_family = AF_UNSPEC };
+}
+
+/*
+ * The devices that exist are named on the error's one line: that line
+ * (rb_last_error) is what a server sends its client, and a JSON "reason".
+ */
+static void dev_open_unknown_names_devices(void **state)
+{
+	struct rb_dev d;
+
+	(void)state;
+	assert_int_equal(rb_dev_open("mlx5_0", 0, -1, &d), -ENODEV);
+	assert_string_equal(rb_last_error, "no RDMA device named 'mlx5_0'; devices here: fake0, "
+					   "fake1");
+	assert_int_equal(host.opens, 0);
+}
+
+static void dev_check_unknown(void **state)
+{
+	const struct rb_dev_want w = want("nosuch", 0, -1);
+
+	(void)state;
+	assert_int_equal(rb_dev_check(&w), -ENODEV);
+	assert_string_equal(rb_last_error, "no RDMA device named 'nosuch'; devices here: fake0, "
+					   "fake1");
+	assert_int_equal(host.opens, host.closes);
+}
+
+static void dev_check_ok_closes(void **state)
+{
+	const struct rb_dev_want named = want("fake1", 1, 1), any = want(NULL, 1, -1);
+
+	(void)state;
+	assert_int_equal(rb_dev_check(&named), 0);
+	assert_int_equal(rb_dev_check(&any), 0);
+	assert_true(host.opens >= 2);
+	assert_int_equal(host.opens, host.closes);
+	assert_string_equal(rb_last_error, "");
+}
+
+/* A usage error (exit 2), as on the client. */
+static void dev_check_port_range(void **state)
+{
+	const struct rb_dev_want w = want("fake0", 2, -1);
+
+	(void)state;
+	assert_int_equal(rb_dev_check(&w), -EINVAL);
+	assert_string_equal(rb_last_error, "-i/--ib-port 2: fake0 has 1 port(s)");
+	assert_int_equal(host.opens, host.closes);
+}
+
+static void dev_check_port_down(void **state)
+{
+	const struct rb_dev_want w = want("fake0", 1, -1);
+
+	(void)state;
+	host.port_attr.state = IBV_PORT_DOWN;
+	assert_int_equal(rb_dev_check(&w), -ENETDOWN);
+	assert_non_null(strstr(rb_last_error, "fake0 port 1 is down, not ACTIVE"));
+	assert_int_equal(host.opens, host.closes);
+}
+
+static void dev_check_gid(void **state)
+{
+	const struct rb_dev_want range = want("fake0", 0, 9), empty = want("fake0", 1, 3);
+	const struct rb_dev_want unnamed = want(NULL, 0, 3);
+
+	(void)state;
+	assert_int_equal(rb_dev_check(&range), -EINVAL);
+	assert_string_equal(rb_last_error, "-x/--gid-index 9: fake0 port 1's GID table has 4 "
+					   "entries");
+	assert_int_equal(rb_dev_check(&empty), -EINVAL);
+	assert_non_null(strstr(rb_last_error, "-x/--gid-index 3: GID 3 is empty"));
+	/* Which device the run takes is the connection's to say: -x waits. */
+	rb_last_error[0] = '\0';
+	assert_int_equal(rb_dev_check(&unnamed), 0);
+	assert_int_equal(host.opens, host.closes);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(cq_entries_bound, setup, teardown),
+		cmocka_unit_test_setup_teardown(cq_over_max_cqe_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(cq_at_max_cqe_whole, setup, teardown),
+		cmocka_unit_test_setup_teardown(dev_open_unknown_names_devices, setup, teardown),
+		cmocka_unit_test_setup_teardown(dev_check_unknown, setup, teardown),
+		cmocka_unit_test_setup_teardown(dev_check_ok_closes, setup, teardown),
+		cmocka_unit_test_setup_teardown(dev_check_port_range, setup, teardown),
+		cmocka_unit_test_setup_teardown(dev_check_port_down, setup, teardown),
+		cmocka_unit_test_setup_teardown(dev_check_gid, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
