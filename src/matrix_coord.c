@@ -161,6 +161,7 @@ static void on_msg(struct rb_mx_coord *c, uint32_t i, uint16_t type, uint32_t le
 	struct rb_mx_rank *r = &c->r[i];
 	struct rb_mx_report rep;
 	struct rb_mx_tick t;
+	char tn[24];
 
 	r->heard = rb_now_ns();
 	if (type == RB_MX_MSG_BEAT)
@@ -175,7 +176,7 @@ static void on_msg(struct rb_mx_coord *c, uint32_t i, uint16_t type, uint32_t le
 		r->await = 0;
 		return;
 	}
-	bad_msg(c, i, rb_mx_msg_name(type) ? rb_mx_msg_name(type) : "an unknown message");
+	bad_msg(c, i, rb_msg_type_str(type, tn, sizeof(tn)));
 }
 
 static void read_rank(struct rb_mx_coord *c, uint32_t i)
