@@ -252,8 +252,12 @@ static void val_text(json_t *v, char *buf, size_t len)
 	} else if (json_is_string(v)) {
 		snprintf(buf, len, "%s", json_string_value(v));
 	} else {
+		/* Past @len the bytes are undefined: say so instead. */
 		n = json_dumpb(v, buf, len - 1, JSON_ENCODE_ANY | JSON_COMPACT);
-		buf[n < len ? n : len - 1] = '\0';
+		if (n && n < len)
+			buf[n] = '\0';
+		else
+			snprintf(buf, len, "(a value too long to show)");
 	}
 }
 

@@ -345,7 +345,8 @@ static void test_absent_params(void **state)
 {
 	struct rb_compare_opts o;
 	json_t *b = load(GOLDEN("bw.json")), *n = load(GOLDEN("bw.json"));
-	json_t *np = json_object_get(n, "params");
+	json_t *np = json_object_get(n, "params"), *v;
+	int i;
 
 	(void)state;
 	rb_compare_opts_init(&o);
@@ -369,6 +370,16 @@ static void test_absent_params(void **state)
 	assert_string_equal(err, "different parameters, whose figures do not compare: "
 				 "iterations (-n) BASE none, NEW 5000; duration_s (-D) BASE 5, "
 				 "NEW none");
+	json_object_set_new(np, "iterations", json_null());
+	json_object_set_new(np, "duration_s", json_integer(5));
+	/* A value too long for the message (a later version's list). */
+	v = json_array();
+	for (i = 0; i < 40; i++)
+		json_array_append_new(v, json_integer(1000 + i));
+	json_object_set_new(np, "a_list", v);
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "different parameters, whose figures do not compare: "
+				 "a_list BASE none, NEW (a value too long to show)");
 	/* No plan on one side. */
 	json_object_set_new(n, "params", json_null());
 	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
