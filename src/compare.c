@@ -175,6 +175,186 @@ static int check_same_test(json_t *b, json_t *n, const char *bn, const char *nn,
 	return 0;
 }
 
+/* ---- what must be equal for points to match ------------------------------ */
+
+/*
+ * What changes a run's figures besides the five swept axes (matched per
+ * point): the test, the atomic operation and the direction (above), the
+ * side that wrote the file (each side times its own work), the path MTU
+ * the QPs used (device.path_mtu: the ports' MTU, whatever -m said), and
+ * every member of params.  The measurement's length and warm-up count too
+ * (a p999 over 1000 samples is nearly their max; a short point carries its
+ * start-up), as do --verify and --interval, which add work to the timed
+ * loop.  @absent is what a file of an earlier version without the member
+ * meant (doc/json-schema.md), as JSON text; NULL: absent is "none".  A
+ * member this table does not know (a later version's) must be equal too.
+ */
+static const struct cparam {
+	const char *key, *opt, *absent;
+} cparams[] = {
+	{ "iterations", "-n", NULL },
+	{ "duration_s", "-D", NULL },
+	{ "interval_s", "--interval", NULL },
+	{ "rate", "--rate", NULL },
+	{ "warmup", "--warmup", NULL },
+	{ "rx_depth", "-r", NULL },
+	{ "inline_size", "-I", NULL },
+	{ "outstanding", "-o", NULL },
+	{ "mtu", "-m", NULL },
+	{ "verify", "--verify", NULL },
+	{ "rdma_cm", "-R", NULL },
+	{ "transport", "-c", "\"RC\"" },
+	{ "sl", "--sl", "0" },
+	{ "tclass", "--tclass", "0" },
+	{ "flow_label", "--flow-label", "0" },
+	{ "hugepages", "--hugepages", "false" },
+	{ "odp", "--odp", "false" },
+	{ "mr_per_qp", "--mr-per-qp", "false" },
+	{ "srq", "--srq", "false" },
+	{ "threads", "--threads", "1" },
+	{ "bidirectional", "-b", "false" },
+};
+
+/* What two files differ in, as one message: "what (opt) BASE x, NEW y; ...". */
+struct diffs {
+	char buf[768];
+	size_t used;
+	const char *bn, *nn;
+};
+
+static bool is_axis(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < NKEY; i++)
+		if (!strcmp(key, key_names[i]))
+			return true;
+	return false;
+}
+
+static const struct cparam *cparam_of(const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < NELEM(cparams); i++)
+		if (!strcmp(key, cparams[i].key))
+			return &cparams[i];
+	return NULL;
+}
+
+/* A value as the message shows it: strings bare, null or absent as "none". */
+static void val_text(json_t *v, char *buf, size_t len)
+{
+	size_t n;
+
+	if (!v || json_is_null(v)) {
+		snprintf(buf, len, "none");
+	} else if (json_is_string(v)) {
+		snprintf(buf, len, "%s", json_string_value(v));
+	} else {
+		/* Past @len the bytes are undefined: say so instead. */
+		n = json_dumpb(v, buf, len - 1, JSON_ENCODE_ANY | JSON_COMPACT);
+		if (n && n < len)
+			buf[n] = '\0';
+		else
+			snprintf(buf, len, "(a value too long to show)");
+	}
+}
+
+static void diff_add(struct diffs *d, const char *what, const char *opt, json_t *b, json_t *n)
+{
+	char bs[64], ns[64];
+	int w;
+
+	if (d->used >= sizeof(d->buf))
+		return;
+	val_text(b, bs, sizeof(bs));
+	val_text(n, ns, sizeof(ns));
+	w = snprintf(d->buf + d->used, sizeof(d->buf) - d->used, "%s%s%s%s%s %s %s, %s %s",
+		     d->used ? "; " : "", what, opt ? " (" : "", opt ? opt : "", opt ? ")" : "",
+		     d->bn, bs, d->nn, ns);
+	d->used += w > 0 ? (size_t)w : 0;
+}
+
+/* Whether values @b and @n are the same; NULL (absent) is null. */
+static bool same_value(json_t *b, json_t *n)
+{
+	return json_equal(b ? b : json_null(), n ? n : json_null());
+}
+
+/* A member of the documents themselves. */
+static void diff_top(struct diffs *d, const char *key, json_t *b, json_t *n)
+{
+	json_t *bv = json_object_get(b, key), *nv = json_object_get(n, key);
+
+	if (!same_value(bv, nv))
+		diff_add(d, key, NULL, bv, nv);
+}
+
+/* params.@key of @b and @n, an absent member taken as what it meant. */
+static void diff_param(struct diffs *d, json_t *bp, json_t *np, const char *key)
+{
+	const struct cparam *c = cparam_of(key);
+	json_t *dflt = c && c->absent ? json_loads(c->absent, JSON_DECODE_ANY, NULL) : NULL;
+	json_t *b = json_object_get(bp, key), *n = json_object_get(np, key);
+
+	b = b ? b : dflt;
+	n = n ? n : dflt;
+	if (!same_value(b, n))
+		diff_add(d, key, c ? c->opt : NULL, b, n);
+	json_decref(dflt);
+}
+
+/* Every member of either params but the axes; the table's first, in its order. */
+static void diff_params(struct diffs *d, json_t *bp, json_t *np)
+{
+	const char *key;
+	void *it;
+	size_t i;
+
+	for (i = 0; i < NELEM(cparams); i++)
+		diff_param(d, bp, np, cparams[i].key);
+	for (it = json_object_iter(bp); it; it = json_object_iter_next(bp, it)) {
+		key = json_object_iter_key(it);
+		if (!is_axis(key) && !cparam_of(key))
+			diff_param(d, bp, np, key);
+	}
+	for (it = json_object_iter(np); it; it = json_object_iter_next(np, it)) {
+		key = json_object_iter_key(it);
+		if (!is_axis(key) && !cparam_of(key) && !json_object_get(bp, key))
+			diff_param(d, bp, np, key);
+	}
+}
+
+/* device.path_mtu: 0 when the run ended before the ports met (unknown). */
+static void diff_path_mtu(struct diffs *d, json_t *b, json_t *n)
+{
+	json_t *bm = json_object_get(json_object_get(b, "device"), "path_mtu");
+	json_t *nm = json_object_get(json_object_get(n, "device"), "path_mtu");
+
+	if (json_integer_value(bm) > 0 && json_integer_value(nm) > 0 && !json_equal(bm, nm))
+		diff_add(d, "device.path_mtu", NULL, bm, nm);
+}
+
+/* The side, the path MTU and the plan: equal, or 2 naming each that is not. */
+static int check_same_run(json_t *b, json_t *n, const char *bn, const char *nn, char *err,
+			  size_t len)
+{
+	json_t *bp = json_object_get(b, "params"), *np = json_object_get(n, "params");
+	struct diffs d = { .bn = bn, .nn = nn };
+
+	if (json_is_object(bp) != json_is_object(np))
+		return incomparable(err, len, "%s has no params (the run ended before its plan)",
+				    json_is_object(bp) ? nn : bn);
+	diff_top(&d, "role", b, n);
+	diff_path_mtu(&d, b, n);
+	diff_params(&d, bp, np);
+	if (d.used)
+		return incomparable(
+			err, len, "different parameters, whose figures do not compare: %s", d.buf);
+	return 0;
+}
+
 /* The point's axis values; false when one is missing or not an integer. */
 static bool point_key(json_t *pt, json_int_t *k)
 {
@@ -213,6 +393,14 @@ static double metric_value(json_t *pt, const struct cmetric *m)
 
 /* ---- the walk ---------------------------------------------------------- */
 
+/*
+ * What two points with the same axes must share besides the run's plan:
+ * their own warm-up count (--warmup auto gives each size its own, and
+ * versions may count it differently).  Absent on either side (files of
+ * earlier versions): not known, not checked.
+ */
+static const char *const point_params[] = { "warmup" };
+
 struct cmp {
 	json_t *bres, *nres;
 	const struct rb_compare_opts *o;
@@ -220,7 +408,12 @@ struct cmp {
 	size_t nmetrics;
 	FILE *out;
 	size_t matched, judged, regressions, improved;
+	struct diffs pd; /* the first matched pair that differs in point_params */
+	json_int_t pd_key[NKEY];
 };
+
+/* The walk's passes: check the pairs, print their rows, name their regressions. */
+enum pass { P_CHECK, P_ROWS, P_SUMMARY };
 
 enum judgement { J_NONE, J_SAME, J_WORSE, J_BETTER };
 
@@ -269,17 +462,42 @@ static void print_row(struct cmp *c, const json_int_t *k, const struct cmetric *
 		*marks[j] ? "  " : "", marks[j]);
 }
 
-static void print_regression(struct cmp *c, const json_int_t *k, const struct cmetric *m, double b,
-			     double n, double ratio)
+/* "size 64 batch 4 signal 16 qps 2 tx_depth 256" */
+static void point_name(const json_int_t *k, char *buf, size_t len)
 {
 	char sz[24];
 
-	fprintf(c->out,
-		"# regression: size %s batch %lld signal %lld qps %lld tx_depth %lld: %s %.6g -> "
-		"%.6g (x%.3f, %s is better)\n",
-		rb_size_str((uint64_t)k[0], sz, sizeof(sz)), (long long)k[1], (long long)k[2],
-		(long long)k[3], (long long)k[4], m->name, b, n, ratio,
-		m->higher_better ? "higher" : "lower");
+	snprintf(buf, len, "size %s batch %lld signal %lld qps %lld tx_depth %lld",
+		 rb_size_str((uint64_t)k[0], sz, sizeof(sz)), (long long)k[1], (long long)k[2],
+		 (long long)k[3], (long long)k[4]);
+}
+
+static void print_regression(struct cmp *c, const json_int_t *k, const struct cmetric *m, double b,
+			     double n, double ratio)
+{
+	char pt[128];
+
+	point_name(k, pt, sizeof(pt));
+	fprintf(c->out, "# regression: %s: %s %.6g -> %.6g (x%.3f, %s is better)\n", pt, m->name, b,
+		n, ratio, m->higher_better ? "higher" : "lower");
+}
+
+/* P_CHECK: the first pair that differs in a point parameter is kept in c->pd. */
+static void check_pair(struct cmp *c, json_t *bp, json_t *np, const json_int_t *k)
+{
+	json_t *b, *n;
+	size_t i;
+
+	if (c->pd.used)
+		return;
+	for (i = 0; i < NELEM(point_params); i++) {
+		b = json_object_get(bp, point_params[i]);
+		n = json_object_get(np, point_params[i]);
+		if (b && n && !json_equal(b, n))
+			diff_add(&c->pd, point_params[i], NULL, b, n);
+	}
+	if (c->pd.used)
+		memcpy(c->pd_key, k, sizeof(c->pd_key));
 }
 
 /* One matched pair: a row per metric either side has (@summary: regressions only). */
@@ -309,23 +527,28 @@ static void cmp_point(struct cmp *c, json_t *bp, json_t *np, const json_int_t *k
 	}
 }
 
-static void walk(struct cmp *c, bool summary)
+static void walk(struct cmp *c, enum pass pass)
 {
 	json_int_t k[NKEY];
+	json_t *bp, *np;
 	size_t i;
 	long j;
 
 	for (i = 0; i < json_array_size(c->bres); i++) {
-		json_t *bp = json_array_get(c->bres, i);
-
+		bp = json_array_get(c->bres, i);
 		/* A later point equal to an earlier one was matched already. */
 		if (!point_key(bp, k) || find_point(c->bres, k) != (long)i)
 			continue;
 		j = find_point(c->nres, k);
 		if (j < 0)
 			continue;
-		c->matched += !summary;
-		cmp_point(c, bp, json_array_get(c->nres, (size_t)j), k, summary);
+		np = json_array_get(c->nres, (size_t)j);
+		if (pass == P_CHECK) {
+			check_pair(c, bp, np, k);
+			continue;
+		}
+		c->matched += pass == P_ROWS;
+		cmp_point(c, bp, np, k, pass == P_SUMMARY);
 	}
 }
 
@@ -359,9 +582,11 @@ static void print_head(struct cmp *c, json_t *b, json_t *n, const char *bn, cons
 }
 
 static void cmp_init(struct cmp *c, json_t *b, json_t *n, const struct rb_compare_opts *o,
-		     FILE *out)
+		     FILE *out, const char *bn, const char *nn)
 {
 	memset(c, 0, sizeof(*c));
+	c->pd.bn = bn;
+	c->pd.nn = nn;
 	c->bres = json_object_get(b, "results");
 	c->nres = json_object_get(n, "results");
 	c->o = o;
@@ -375,6 +600,7 @@ int rb_compare(json_t *base, json_t *cur, const struct rb_compare_opts *o, FILE 
 {
 	const char *bn = o->base_name ? o->base_name : "BASE";
 	const char *nn = o->new_name ? o->new_name : "NEW";
+	char pt[128];
 	struct cmp c;
 	int ret;
 
@@ -385,11 +611,19 @@ int rb_compare(json_t *base, json_t *cur, const struct rb_compare_opts *o, FILE 
 		ret = check_doc(cur, nn, err, len);
 	if (!ret)
 		ret = check_same_test(base, cur, bn, nn, err, len);
+	if (!ret)
+		ret = check_same_run(base, cur, bn, nn, err, len);
 	if (ret)
 		return ret;
-	cmp_init(&c, base, cur, o, out);
+	cmp_init(&c, base, cur, o, out, bn, nn);
+	walk(&c, P_CHECK);
+	if (c.pd.used) {
+		point_name(c.pd_key, pt, sizeof(pt));
+		return incomparable(err, len, "point %s differs, its figures do not compare: %s",
+				    pt, c.pd.buf);
+	}
 	print_head(&c, base, cur, bn, nn);
-	walk(&c, false);
+	walk(&c, P_ROWS);
 	only_in(out, c.bres, c.nres, "BASE");
 	only_in(out, c.nres, c.bres, "NEW");
 	if (!c.matched)
@@ -401,7 +635,7 @@ int rb_compare(json_t *base, json_t *cur, const struct rb_compare_opts *o, FILE 
 		return incomparable(err, len,
 				    "no metric to compare: the common points share none "
 				    "of those asked for with a value above 0");
-	walk(&c, true);
+	walk(&c, P_SUMMARY);
 	fprintf(out,
 		"# %zu point(s), %zu comparison(s): %zu regression(s), %zu improved, beyond %g%%\n",
 		c.matched, c.judged, c.regressions, c.improved, o->tolerance * 100);
@@ -418,7 +652,12 @@ static void compare_usage(FILE *f)
 		   "tx_depth) and prints each metric's ratio NEW/BASE.  A metric that moved the\n"
 		   "wrong way by more than the tolerance is a regression; lower latency and "
 		   "higher\n"
-		   "bandwidth never are.\n\n"
+		   "bandwidth never are.  The files must agree on all else that changes a figure:\n"
+		   "the side (role), the path MTU, and every parameter but the swept axes (-n, "
+		   "-D,\n"
+		   "--interval, --rate, --warmup, -r, -I, -o, -m, --verify, -R, -c, --sl, "
+		   "--tclass,\n"
+		   "--flow-label, --hugepages, --odp, --mr-per-qp, --srq, --threads, -b).\n\n"
 		   "  -t, --tolerance PCT  a percentage (default 5%%)\n"
 		   "  -m, --metric LIST    metrics, comma-separated, repeatable (default\n"
 		   "                       bw_avg_gbps,msg_rate_mpps,lat_p50_us,lat_p99_us): also\n"
@@ -427,8 +666,10 @@ static void compare_usage(FILE *f)
 		   "                       or bw, bw_peak, rate, min, p50, avg, p90, p99, p999, "
 		   "max\n"
 		   "  -h, --help           this text\n\n"
-		   "Exit status: 0 no regression, 1 a regression, 2 nothing comparable or a usage\n"
-		   "error (the reason on stderr).\n");
+		   "Exit status: 0 no regression, 1 a regression, 2 nothing comparable (each\n"
+		   "parameter that differs is named with both values) or a usage error (the "
+		   "reason\n"
+		   "on stderr).\n");
 }
 
 static int compare_fail(const char *msg)

@@ -4,8 +4,18 @@
  * runs of one test and say, per metric, whether NEW regressed beyond a
  * tolerance.
  *
- * Points match on size, batch, signal, qps and tx_depth (the first of
- * equal points counts).  Per matched point and metric, ratio = NEW/BASE;
+ * Two files compare only when everything that changes their figures but
+ * the swept axes is equal: the test, the atomic operation, the side that
+ * wrote them (role), the path MTU the QPs used (device.path_mtu), and
+ * every member of params but the axes (-n, -D, --interval, --rate,
+ * --warmup, -r, -I, -o, -m, --verify, -R, -c, --sl, --tclass,
+ * --flow-label, --hugepages, --odp, --mr-per-qp, --srq, --threads, -b,
+ * and any a later version adds); a member an earlier version did not
+ * write counts as the value it meant.  Points then match on size, batch,
+ * signal, qps and tx_depth (the first of equal points counts), so a file
+ * of fewer sizes compares with one of more; two that match must also
+ * have the same warmup where both give it.  Per matched point and metric,
+ * ratio = NEW/BASE;
  * a metric where higher is better (bandwidth, message rate) regressed when
  * ratio < 1 - tolerance, one where lower is better (latency, CPU per
  * message) when ratio > 1 + tolerance.  Moving the good way is never a
@@ -15,10 +25,10 @@
  * Exit codes (rb_compare(), rb_compare_main()):
  *   0  no regression
  *   1  at least one regression
- *   2  nothing comparable (different tests or atomic ops, no common
- *      point, no metric in both, a schema_version this rdmabench does not
- *      read, not rdmabench JSON), or a usage error: the reason in @err /
- *      on stderr
+ *   2  nothing comparable (different tests or atomic ops, parameters
+ *      that differ, each named with both values, no common point, no
+ *      metric in both, a schema_version this rdmabench does not read, not
+ *      rdmabench JSON), or a usage error: the reason in @err / on stderr
  */
 #ifndef RB_COMPARE_H
 #define RB_COMPARE_H

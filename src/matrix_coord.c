@@ -2,7 +2,9 @@
 /*
  * Rank 0 of rdmabench matrix: the coordinator.  It listens, starts rank
  * 0's own worker (a child that joins like any rank), takes every rank's
- * JOIN, then runs the rounds of the schedule: ROUND to each rank with a
+ * JOIN (reading all connections not yet joined at once, so that none that
+ * stays silent holds up the others: see RB_MX_JOIN_MS), then runs the
+ * rounds of the schedule: ROUND to each rank with a
  * pair in it, READY from them all, GO, then RESULTs and DONE.  Every wait
  * is bounded: a rank silent for --timeout (it sends a BEAT every second
  * while its pairs run), or whose connection breaks, or that speaks out of
@@ -17,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -161,6 +164,7 @@ static void on_msg(struct rb_mx_coord *c, uint32_t i, uint16_t type, uint32_t le
 	struct rb_mx_rank *r = &c->r[i];
 	struct rb_mx_report rep;
 	struct rb_mx_tick t;
+	char tn[24];
 
 	r->heard = rb_now_ns();
 	if (type == RB_MX_MSG_BEAT)
@@ -175,7 +179,7 @@ static void on_msg(struct rb_mx_coord *c, uint32_t i, uint16_t type, uint32_t le
 		r->await = 0;
 		return;
 	}
-	bad_msg(c, i, rb_mx_msg_name(type) ? rb_mx_msg_name(type) : "an unknown message");
+	bad_msg(c, i, rb_msg_type_str(type, tn, sizeof(tn)));
 }
 
 static void read_rank(struct rb_mx_coord *c, uint32_t i)
@@ -363,54 +367,174 @@ static int check_join(struct rb_mx_coord *c, const struct rb_mx_join *m, char *e
 	return 0;
 }
 
-static void join_one(struct rb_mx_coord *c, struct rb_oob *o)
+/* A JOIN that passed its checks: rank m->rank is in, on connection @o. */
+static void admit(struct rb_mx_coord *c, struct rb_oob *o, const struct rb_mx_join *m)
+{
+	struct rb_mx_rank *r = &c->r[m->rank];
+	char safe[1024];
+
+	r->o = *o;
+	r->joined = true;
+	r->heard = rb_now_ns();
+	snprintf(r->host, sizeof(r->host), "%s", rb_escape(m->host, safe, sizeof(safe)));
+	snprintf(r->device, sizeof(r->device), "%s", m->device);
+	rank_addr(r, m);
+	c->njoined++;
+	if (rb_mx_send(&r->o, RB_MX_MSG_WELCOME, cbuf, 0))
+		declare_dead(c, m->rank, "could not be welcomed");
+}
+
+/* The JOIN body @body of @len bytes on @o: the rank is admitted, or told why not. */
+static void join_one(struct rb_mx_coord *c, struct rb_oob *o, const uint8_t *body, uint32_t len)
 {
 	char err[256], safe[1024];
 	struct rb_mx_join m;
-	struct rb_mx_rank *r;
-	uint32_t len;
 
 	o->timeout_ms = c->j->timeout_ms;
-	if (rb_oob_expect(o, RB_MX_MSG_JOIN, cbuf, sizeof(cbuf), &len))
-		goto refuse;
-	if (rb_mx_unpack_join(cbuf, len, &m)) {
+	if (rb_mx_unpack_join(body, len, &m))
 		snprintf(err, sizeof(err), "a malformed JOIN");
-		goto tell;
-	}
-	if (!check_join(c, &m, err, sizeof(err))) {
-		r = &c->r[m.rank];
-		r->o = *o;
-		r->joined = true;
-		r->heard = rb_now_ns();
-		snprintf(r->host, sizeof(r->host), "%s", rb_escape(m.host, safe, sizeof(safe)));
-		snprintf(r->device, sizeof(r->device), "%s", m.device);
-		rank_addr(r, &m);
-		c->njoined++;
-		if (!rb_mx_send(o, RB_MX_MSG_WELCOME, cbuf, 0))
-			return;
-		declare_dead(c, m.rank, "could not be welcomed");
-		return;
-	}
-tell:
+	else if (!check_join(c, &m, err, sizeof(err)))
+		return admit(c, o, &m);
 	rb_err("refused a rank from %s: %s", o->peer, rb_escape(err, safe, sizeof(safe)));
 	rb_oob_send_error(o, "coordinator: %s", err);
-refuse:
 	rb_oob_close(o);
+}
+
+/*
+ * Connections not yet joined, read together without blocking, so that a
+ * port scanner, a health check or a stuck peer holds up no one: the ranks
+ * that joined keep getting their BEATs meanwhile.  Each must deliver its
+ * whole JOIN within RB_MX_JOIN_MS of being accepted (a rank sends it as
+ * soon as it is connected), else it is dropped with one line naming its
+ * address; at most RB_MX_PENDING wait at once, the next ones wait in the
+ * listen backlog.
+ */
+#define RB_MX_JOIN_MS	 2000
+#define RB_MX_PENDING	 32
+#define RB_MX_JOIN_BYTES 512 /* a JOIN body is under 300 */
+
+struct pending {
+	struct rb_oob o; /* fd -1: a free slot */
+	uint64_t since;
+	uint32_t got;
+	uint8_t buf[RB_WIRE_HDR_LEN + RB_MX_JOIN_BYTES];
+};
+
+static struct pending cpend[RB_MX_PENDING];
+
+static void drop(struct pending *p, const char *why)
+{
+	rb_warn("dropped the connection from %s: %s", p->o.peer, why);
+	rb_oob_close(&p->o);
+}
+
+/* The bytes @p still needs: the header, then the body it announces. */
+static uint32_t wanted(const struct pending *p, struct rb_hdr *h, char *err, size_t len)
+{
+	char tn[24];
+
+	err[0] = '\0';
+	if (p->got < RB_WIRE_HDR_LEN)
+		return RB_WIRE_HDR_LEN - p->got;
+	if (rb_hdr_unpack(p->buf, h, err, len))
+		return 0;
+	if (h->type != RB_MX_MSG_JOIN) {
+		snprintf(err, len, "it sent %s where JOIN was expected",
+			 rb_msg_type_str(h->type, tn, sizeof(tn)));
+		return 0;
+	}
+	if (h->len > RB_MX_JOIN_BYTES) {
+		snprintf(err, len, "its JOIN of %u bytes is over %u", h->len, RB_MX_JOIN_BYTES);
+		return 0;
+	}
+	return RB_WIRE_HDR_LEN + h->len - p->got;
+}
+
+/* What arrived on @p; a whole JOIN is taken, a bad start refused. */
+static void read_pending(struct rb_mx_coord *c, struct pending *p)
+{
+	struct rb_hdr h;
+	char err[192];
+	uint32_t want = wanted(p, &h, err, sizeof(err));
+	ssize_t n = want ? recv(p->o.fd, p->buf + p->got, want, MSG_DONTWAIT) : 0;
+
+	if (!want && err[0])
+		return drop(p, err);
+	if (n == 0)
+		return drop(p, "it closed the connection before its JOIN");
+	if (n < 0) {
+		if (errno != EAGAIN && errno != EINTR)
+			drop(p, strerror(errno));
+		return;
+	}
+	p->got += (uint32_t)n;
+	want = wanted(p, &h, err, sizeof(err));
+	if (!want && err[0])
+		return drop(p, err);
+	if (!want) {
+		join_one(c, &p->o, p->buf + RB_WIRE_HDR_LEN, h.len);
+		p->o.fd = -1; /* the rank's now, or closed */
+	}
+}
+
+/* A free slot for a connection accepted from the listening socket. */
+static void accept_pending(struct rb_mx_coord *c)
+{
+	size_t k;
+
+	for (k = 0; k < RB_MX_PENDING && cpend[k].o.fd >= 0; k++)
+		;
+	if (k == RB_MX_PENDING || rb_oob_accept(c->lfd, 0, &cpend[k].o))
+		return;
+	cpend[k].o.timeout_ms = c->j->timeout_ms;
+	cpend[k].since = rb_now_ns();
+	cpend[k].got = 0;
+}
+
+/* One pass: up to the next BEAT, the listening socket and every pending connection. */
+static void poll_joins(struct rb_mx_coord *c)
+{
+	struct pollfd pf[RB_MX_PENDING + 1];
+	size_t who[RB_MX_PENDING], k, n = 0;
+	uint64_t now = rb_now_ns();
+	char why[64];
+
+	for (k = 0; k < RB_MX_PENDING; k++) {
+		if (cpend[k].o.fd < 0)
+			continue;
+		who[n] = k;
+		pf[n++] = (struct pollfd){ .fd = cpend[k].o.fd, .events = POLLIN };
+	}
+	pf[n] = (struct pollfd){ .fd = n < RB_MX_PENDING ? c->lfd : -1, .events = POLLIN };
+	if (poll(pf, n + 1, c->beat_at > now ? (int)((c->beat_at - now) / NS_PER_MS) + 1 : 0) < 0)
+		return;
+	for (k = 0; k < n; k++)
+		if (pf[k].revents)
+			read_pending(c, &cpend[who[k]]);
+	if (pf[n].revents)
+		accept_pending(c);
+	snprintf(why, sizeof(why), "no whole JOIN within %d ms of connecting", RB_MX_JOIN_MS);
+	for (k = 0; k < RB_MX_PENDING; k++)
+		if (cpend[k].o.fd >= 0 && rb_now_ns() - cpend[k].since > RB_MX_JOIN_MS * NS_PER_MS)
+			drop(&cpend[k], why);
 }
 
 /* Every rank joins within --timeout of the coordinator's start, or is dead. */
 static void take_joins(struct rb_mx_coord *c)
 {
 	uint64_t until = rb_now_ns() + timeout_ns(c);
-	struct rb_oob o;
 	uint32_t i;
+	size_t k;
 
+	for (k = 0; k < RB_MX_PENDING; k++)
+		cpend[k].o.fd = -1;
 	while (c->njoined < c->n && rb_now_ns() < until && !rb_interrupted) {
 		beat_all(c);
-		o.fd = -1;
-		if (!rb_oob_accept(c->lfd, 1000, &o))
-			join_one(c, &o);
+		poll_joins(c);
 	}
+	for (k = 0; k < RB_MX_PENDING; k++)
+		if (cpend[k].o.fd >= 0)
+			drop(&cpend[k], "no JOIN before the joins ended");
 	for (i = 0; i < c->n; i++)
 		if (!c->r[i].joined) {
 			c->r[i].joined = true;

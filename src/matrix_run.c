@@ -24,7 +24,7 @@ static int usage_error(const char *err)
 int rb_mx_send(struct rb_oob *o, uint16_t type, const uint8_t *body, int n)
 {
 	if (n < 0) {
-		rb_err("%s message to %s does not fit", rb_mx_msg_name(type), o->peer);
+		rb_err("%s message to %s does not fit", rb_msg_name(type), o->peer);
 		return n;
 	}
 	return rb_oob_send(o, type, body, (uint32_t)n);

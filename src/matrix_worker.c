@@ -181,6 +181,7 @@ static void kill_late(struct worker *w, bool all)
 /* From the coordinator while children run: OVER, a BEAT; 1 on END. */
 static int from_coord(struct worker *w)
 {
+	char tn[24];
 	uint16_t type;
 	uint32_t len;
 	int ret = rb_oob_recv(&w->co, &type, wbuf, sizeof(wbuf), &len);
@@ -192,7 +193,7 @@ static int from_coord(struct worker *w)
 	if (type == RB_MX_MSG_OVER)
 		return over(w, wbuf, len);
 	rb_err("rank %u: coordinator %s sent %s during round %u", w->j->id.rank, w->co.peer,
-	       rb_mx_msg_name(type) ? rb_mx_msg_name(type) : "an unknown message", w->round);
+	       rb_msg_type_str(type, tn, sizeof(tn)), w->round);
 	return -EPROTO;
 }
 
@@ -275,6 +276,7 @@ static int run_kids(struct worker *w)
 static int wait_go(struct worker *w)
 {
 	struct rb_mx_tick t;
+	char tn[24];
 	uint16_t type;
 	uint32_t len;
 	int ret;
@@ -297,9 +299,7 @@ static int wait_go(struct worker *w)
 		    t.round == w->round)
 			return 0;
 		rb_err("rank %u: coordinator %s sent %s where GO of round %u was expected",
-		       w->j->id.rank, w->co.peer,
-		       rb_mx_msg_name(type) ? rb_mx_msg_name(type) : "an unknown message",
-		       w->round);
+		       w->j->id.rank, w->co.peer, rb_msg_type_str(type, tn, sizeof(tn)), w->round);
 		return -EPROTO;
 	}
 }
@@ -367,6 +367,7 @@ static int join(struct worker *w)
 
 static int worker_loop(struct worker *w)
 {
+	char tn[24];
 	uint16_t type;
 	uint32_t len;
 	int ret;
@@ -379,7 +380,7 @@ static int worker_loop(struct worker *w)
 			return 0;
 		if (type != RB_MX_MSG_ROUND || rb_mx_unpack_round(wbuf, len, &wround)) {
 			rb_err("rank %u: coordinator %s sent a bad %s", w->j->id.rank, w->co.peer,
-			       rb_mx_msg_name(type) ? rb_mx_msg_name(type) : "message");
+			       rb_msg_type_str(type, tn, sizeof(tn)));
 			return -EPROTO;
 		}
 		ret = do_round(w, &wround);

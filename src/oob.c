@@ -450,7 +450,7 @@ static int recv_msg(struct rb_oob *o, const char *awaiting, uint16_t *type, uint
 	uint8_t hdr[RB_WIRE_HDR_LEN];
 	uint64_t deadline;
 	struct rb_hdr h;
-	char err[160];
+	char err[160], tn[24];
 	int ret;
 
 	deadline = deadline_of(o);
@@ -463,13 +463,13 @@ static int recv_msg(struct rb_oob *o, const char *awaiting, uint16_t *type, uint
 		return ret;
 	}
 	if (h.len > cap) {
-		rb_err("from %s: %s message of %u bytes does not fit", o->peer, rb_msg_name(h.type),
-		       h.len);
+		rb_err("from %s: %s of %u bytes does not fit", o->peer,
+		       rb_msg_type_str(h.type, tn, sizeof(tn)), h.len);
 		return -EMSGSIZE;
 	}
 	ret = xfer_all(o, body, h.len, false, deadline);
 	if (ret)
-		return oob_fail(o, rb_msg_name(h.type), "received", ret);
+		return oob_fail(o, rb_msg_type_str(h.type, tn, sizeof(tn)), "received", ret);
 	*type = h.type;
 	*len = h.len;
 	return 0;
@@ -482,6 +482,7 @@ int rb_oob_recv(struct rb_oob *o, uint16_t *type, uint8_t *body, uint32_t cap, u
 
 int rb_oob_expect(struct rb_oob *o, uint16_t type, uint8_t *body, uint32_t cap, uint32_t *len)
 {
+	char tn[24];
 	uint16_t got;
 	int ret;
 
@@ -491,8 +492,8 @@ int rb_oob_expect(struct rb_oob *o, uint16_t type, uint8_t *body, uint32_t cap, 
 	if (got == RB_MSG_ERROR)
 		return gave_up(o, body, *len);
 	if (got != type) {
-		rb_err("peer %s sent %s where %s was expected", o->peer, rb_msg_name(got),
-		       rb_msg_name(type));
+		rb_err("peer %s sent %s where %s was expected", o->peer,
+		       rb_msg_type_str(got, tn, sizeof(tn)), rb_msg_name(type));
 		return -EPROTO;
 	}
 	return 0;

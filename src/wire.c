@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cursor.h"
+#include "matrix_wire.h"
 #include "wire.h"
 
 /* Strings travel as u16 length + bytes, without the NUL. */
@@ -366,5 +367,17 @@ const char *rb_msg_name(uint16_t type)
 	static const char *const names[] = { "?",      "HELLO", "PARAMS", "CONN", "SYNC",
 					     "RESULT", "ERROR", "BYE",	  "OK",	  "COUNTERS" };
 
-	return type < sizeof(names) / sizeof(names[0]) ? names[type] : "unknown";
+	if (type < sizeof(names) / sizeof(names[0]))
+		return names[type];
+	return rb_mx_msg_name(type) ? rb_mx_msg_name(type) : "unknown";
+}
+
+const char *rb_msg_type_str(uint16_t type, char *buf, size_t len)
+{
+	const char *name = rb_msg_name(type);
+
+	if (type && strcmp(name, "unknown"))
+		return name;
+	snprintf(buf, len, "message type %u", type);
+	return buf;
 }

@@ -136,7 +136,18 @@ int rb_unpack_result(const uint8_t *buf, size_t len, struct rb_msg_result *m);
 int rb_pack_text(const struct rb_msg_text *m, uint8_t *buf, size_t cap);
 int rb_unpack_text(const uint8_t *buf, size_t len, struct rb_msg_text *m);
 
-/* rb_msg_name() - "HELLO", "PARAMS", ... for messages about messages. */
+/*
+ * rb_msg_name() - "HELLO", "PARAMS", ... for messages about messages, and
+ * the matrix coordinator's "JOIN", "ROUND", ... (matrix_wire.h: its types
+ * share these frames); "unknown" for any other type.
+ */
 const char *rb_msg_name(uint16_t type);
+
+/*
+ * rb_msg_type_str() - rb_msg_name() of @type, or for a type without a
+ * name "message type N", written into @buf: for types that came from a
+ * peer.
+ */
+const char *rb_msg_type_str(uint16_t type, char *buf, size_t len);
 
 #endif

@@ -25,6 +25,7 @@
 
 #define GOLDEN(f)  TEST_DATA_DIR "/golden/" f
 #define CMPDATA(f) TEST_DATA_DIR "/compare/" f
+#define SCHEMA	   TEST_DATA_DIR "/../../doc/rdmabench.schema.json"
 
 static char err[1024];
 static char *text; /* what rb_compare() printed */
@@ -229,7 +230,211 @@ static void test_incomparable(void **state)
 	json_decref(b);
 }
 
-/* Hostile or odd points: no crash, nothing judged that cannot be. */
+/* Issue 21: an RC 1-thread file against a UD 4-thread one was "improved". */
+static void test_other_run(void **state)
+{
+	struct rb_compare_opts o;
+
+	(void)state;
+	rb_compare_opts_init(&o);
+	assert_int_equal(run(GOLDEN("bw.json"), CMPDATA("bw_ud_threads.json"), &o),
+			 RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "different parameters, whose figures do not compare: transport "
+				 "(-c) BASE RC, NEW UD; threads (--threads) BASE 1, NEW 4");
+	assert_int_equal(text_len, 0); /* nothing printed */
+}
+
+/* A file of fewer sizes than the other, all else equal: its points compare. */
+static void test_subset(void **state)
+{
+	struct rb_compare_opts o;
+
+	(void)state;
+	rb_compare_opts_init(&o);
+	assert_int_equal(run(GOLDEN("bw.json"), CMPDATA("bw_subset.json"), &o), RB_CMP_REGRESSION);
+	has("# only in BASE:     64K     4     16    2   256\n");
+	has("# 1 point(s), 2 comparison(s): 1 regression(s)");
+	assert_int_equal(run(CMPDATA("bw_subset.json"), GOLDEN("bw.json"), &o), RB_CMP_SAME);
+	has("# only in NEW:     64K");
+	has("1.250  improved\n");
+}
+
+/* A value other than @v (NULL: absent), of whatever type. */
+static json_t *other_value(json_t *v)
+{
+	if (json_is_integer(v))
+		return json_integer(json_integer_value(v) + 1);
+	if (json_is_real(v))
+		return json_real(json_real_value(v) * 2 + 1);
+	if (json_is_boolean(v))
+		return json_boolean(!json_is_true(v));
+	if (json_is_string(v))
+		return json_sprintf("%sx", json_string_value(v));
+	return json_integer(7);
+}
+
+/* @key of @n's params set to another value than @b's: refused, naming it. */
+static void check_param_differs(json_t *b, json_t *n, const char *key)
+{
+	struct rb_compare_opts o;
+	json_t *np = json_object_get(n, "params");
+
+	rb_compare_opts_init(&o);
+	json_object_set_new(np, key, other_value(json_object_get(np, key)));
+	if (run_docs(b, n, &o) != RB_CMP_INCOMPARABLE || !strstr(err, key))
+		fail_msg("params.%s differs, yet: %s", key, err);
+	if (strcmp(key, "bidirectional") && (!strstr(err, "different parameters, ") ||
+					     !strstr(err, " BASE ") || !strstr(err, ", NEW ")))
+		fail_msg("params.%s: %s", key, err);
+	assert_int_equal(text_len, 0);
+}
+
+static bool is_axis(const char *key)
+{
+	static const char *const axes[] = { "size", "batch", "signal", "qps", "tx_depth" };
+	size_t i;
+
+	for (i = 0; i < sizeof(axes) / sizeof(axes[0]); i++)
+		if (!strcmp(key, axes[i]))
+			return true;
+	return false;
+}
+
+/*
+ * Every member of params the schema knows but the axes must be equal
+ * (the schema is closed: a member the writer adds is in it), and one
+ * only a later rdmabench writes.
+ */
+static void test_every_param(void **state)
+{
+	json_t *schema = load(SCHEMA), *props, *b, *n;
+	struct rb_compare_opts o;
+	const char *key;
+	void *it;
+	size_t nkeys = 0;
+
+	(void)state;
+	rb_compare_opts_init(&o);
+	props = json_object_get(json_object_get(json_object_get(schema, "$defs"), "params"), "prope"
+											     "rtie"
+											     "s");
+	json_object_set_new(props, "a_later_knob", json_object());
+	for (it = json_object_iter(props); it; it = json_object_iter_next(props, it)) {
+		key = json_object_iter_key(it);
+		if (is_axis(key))
+			continue;
+		b = load(GOLDEN("bw.json"));
+		n = load(GOLDEN("bw.json"));
+		check_param_differs(b, n, key);
+		/* The same value in BASE: comparable again. */
+		json_object_set(json_object_get(b, "params"), key,
+				json_object_get(json_object_get(n, "params"), key));
+		assert_int_equal(run_docs(b, n, &o), RB_CMP_SAME);
+		json_decref(b);
+		json_decref(n);
+		nkeys++;
+	}
+	/* 21 today: -n -D --interval --rate --warmup -r -I -o -m --verify -R -c --sl
+	 * --tclass --flow-label --hugepages --odp --mr-per-qp --srq --threads -b. */
+	assert_int_equal(nkeys, 21 + 1);
+	json_decref(schema);
+}
+
+/* Files of earlier versions lack some members: absent is what they meant. */
+static void test_absent_params(void **state)
+{
+	struct rb_compare_opts o;
+	json_t *b = load(GOLDEN("bw.json")), *n = load(GOLDEN("bw.json"));
+	json_t *np = json_object_get(n, "params"), *v;
+	int i;
+
+	(void)state;
+	rb_compare_opts_init(&o);
+	json_object_set_new(np, "transport", json_string("RC"));
+	json_object_set_new(np, "sl", json_integer(0));
+	json_object_set_new(np, "tclass", json_integer(0));
+	json_object_set_new(np, "flow_label", json_integer(0));
+	json_object_set_new(np, "threads", json_integer(1));
+	json_object_set_new(np, "bidirectional", json_false());
+	json_object_set_new(np, "srq", json_false());
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_SAME);
+	/* Absent, not meaning a value: "none". */
+	json_object_set_new(np, "interval_s", json_real(0.5));
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "different parameters, whose figures do not compare: "
+				 "interval_s (--interval) BASE none, NEW 0.5");
+	json_object_del(np, "interval_s");
+	json_object_set_new(np, "iterations", json_integer(5000));
+	json_object_set_new(np, "duration_s", json_null());
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "different parameters, whose figures do not compare: "
+				 "iterations (-n) BASE none, NEW 5000; duration_s (-D) BASE 5, "
+				 "NEW none");
+	json_object_set_new(np, "iterations", json_null());
+	json_object_set_new(np, "duration_s", json_integer(5));
+	/* A value too long for the message (a later version's list). */
+	v = json_array();
+	for (i = 0; i < 40; i++)
+		json_array_append_new(v, json_integer(1000 + i));
+	json_object_set_new(np, "a_list", v);
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "different parameters, whose figures do not compare: "
+				 "a_list BASE none, NEW (a value too long to show)");
+	/* No plan on one side. */
+	json_object_set_new(n, "params", json_null());
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "NEW has no params (the run ended before its plan)");
+	json_decref(b);
+	json_decref(n);
+}
+
+/* The side that wrote the file and the MTU the QPs used. */
+static void test_role_and_mtu(void **state)
+{
+	struct rb_compare_opts o;
+	json_t *b = load(GOLDEN("bw.json")), *n = load(GOLDEN("bw.json"));
+	json_t *dev = json_object_get(n, "device");
+
+	(void)state;
+	rb_compare_opts_init(&o);
+	o.base_name = "a.json";
+	o.new_name = "b.json";
+	json_object_set_new(n, "role", json_string("server"));
+	json_object_set_new(dev, "path_mtu", json_integer(1024));
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "different parameters, whose figures do not compare: role a.json "
+				 "client, b.json server; device.path_mtu a.json 4096, b.json 1024");
+	/* A run that ended before its ports met has none: not checked. */
+	json_object_set_new(n, "role", json_string("client"));
+	json_object_set_new(dev, "path_mtu", json_integer(0));
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_SAME);
+	json_decref(b);
+	json_decref(n);
+}
+
+/* A point's own warm-up count, where both files give it. */
+static void test_point_warmup(void **state)
+{
+	struct rb_compare_opts o;
+	json_t *b = load(GOLDEN("bw.json")), *n = load(GOLDEN("bw.json"));
+	json_t *bp = json_array_get(json_object_get(b, "results"), 1);
+	json_t *np = json_array_get(json_object_get(n, "results"), 1);
+
+	(void)state;
+	rb_compare_opts_init(&o);
+	json_object_set_new(np, "warmup", json_integer(16));
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_SAME); /* BASE does not say */
+	json_object_set_new(bp, "warmup", json_integer(100));
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "point size 64K batch 4 signal 16 qps 2 tx_depth 256 differs, its "
+				 "figures do not compare: warmup BASE 100, NEW 16");
+	assert_int_equal(text_len, 0);
+	json_object_set_new(bp, "warmup", json_integer(16));
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_SAME);
+	json_decref(b);
+	json_decref(n);
+}
+
 static void test_odd_points(void **state)
 {
 	struct rb_compare_opts o;
@@ -366,6 +571,10 @@ static void test_main(void **state)
 	assert_int_equal(run_main("rdmabench compare: different tests: ", 3, "compare",
 				  GOLDEN("bw.json"), GOLDEN("lat.json")),
 			 2);
+	assert_int_equal(run_main("rdmabench compare: different parameters, whose figures do not "
+				  "compare: transport (-c) ",
+				  3, "compare", GOLDEN("bw.json"), CMPDATA("bw_ud_threads.json")),
+			 2);
 	assert_int_equal(run_main("usage: rdmabench compare", 2, "compare", "--help"), 0);
 	assert_int_equal(run_main("two files are needed", 2, "compare", GOLDEN("bw.json")), 2);
 	assert_int_equal(run_main("--bogus: unknown option", 4, "compare", "--bogus",
@@ -400,6 +609,12 @@ int main(void)
 		cmocka_unit_test_teardown(test_improvements, teardown),
 		cmocka_unit_test_teardown(test_incomparable, teardown),
 		cmocka_unit_test_teardown(test_odd_points, teardown),
+		cmocka_unit_test_teardown(test_other_run, teardown),
+		cmocka_unit_test_teardown(test_subset, teardown),
+		cmocka_unit_test_teardown(test_every_param, teardown),
+		cmocka_unit_test_teardown(test_absent_params, teardown),
+		cmocka_unit_test_teardown(test_role_and_mtu, teardown),
+		cmocka_unit_test_teardown(test_point_warmup, teardown),
 		cmocka_unit_test_teardown(test_options, teardown),
 		cmocka_unit_test_teardown(test_main, teardown),
 	};

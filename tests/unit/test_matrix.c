@@ -17,10 +17,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "matrix.h"
 #include "matrix_wire.h"
+#include "oob.h"
 #include "wire.h"
 
 /* ---- schedules ------------------------------------------------------------ */
@@ -610,6 +613,47 @@ static void test_hostile_strings(void **state)
 	assert_null(rb_mx_msg_name(1));
 }
 
+/* Issue 21: messages about matrix messages said "no complete unknown received". */
+static void test_msg_names(void **state)
+{
+	static const char *const names[] = { "JOIN",   "WELCOME", "ROUND", "READY", "GO",
+					     "RESULT", "OVER",	  "DONE",  "BEAT",  "END" };
+	uint8_t frame[RB_WIRE_HDR_LEN], body[64];
+	struct rb_oob o = { .timeout_ms = 1000, .peer = "coord:1" };
+	char tn[24];
+	uint32_t len;
+	int sv[2];
+	uint16_t t;
+
+	(void)state;
+	for (t = RB_MX_MSG_JOIN; t <= RB_MX_MSG_END; t++) {
+		assert_string_equal(rb_msg_name(t), names[t - RB_MX_MSG_JOIN]);
+		assert_string_equal(rb_msg_type_str(t, tn, sizeof(tn)), names[t - RB_MX_MSG_JOIN]);
+	}
+	assert_string_equal(rb_msg_type_str(RB_MSG_ERROR, tn, sizeof(tn)), "ERROR");
+	assert_string_equal(rb_msg_type_str(RB_MX_MSG_END + 1, tn, sizeof(tn)), "message type 42");
+	assert_string_equal(rb_msg_type_str(0, tn, sizeof(tn)), "message type 0");
+
+	/* Through the connection: a JOIN that never comes, an unknown type. */
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM, 0, sv), 0);
+	o.fd = sv[0];
+	assert_int_equal(rb_oob_expect(&o, RB_MX_MSG_JOIN, body, sizeof(body), &len), -ETIMEDOUT);
+	assert_string_equal(rb_last_error, "peer coord:1: no complete JOIN received within 1 s "
+					   "(--timeout): is it alive?");
+	rb_hdr_pack(frame, 77, 0);
+	assert_int_equal(write(sv[1], frame, sizeof(frame)), (ssize_t)sizeof(frame));
+	assert_int_equal(rb_oob_expect(&o, RB_MX_MSG_WELCOME, body, sizeof(body), &len), -EPROTO);
+	assert_string_equal(rb_last_error, "peer coord:1 sent message type 77 where WELCOME was "
+					   "expected");
+	rb_hdr_pack(frame, RB_MX_MSG_ROUND, 8);
+	assert_int_equal(write(sv[1], frame, sizeof(frame)), (ssize_t)sizeof(frame));
+	assert_int_equal(rb_oob_recv(&o, &t, body, sizeof(body), &len), -ETIMEDOUT);
+	assert_string_equal(rb_last_error, "peer coord:1: no complete ROUND received within 1 s "
+					   "(--timeout): is it alive?");
+	close(sv[0]);
+	close(sv[1]);
+}
+
 /* Random bodies: no crash, and whatever decodes encodes back the same. */
 static void test_random_bodies(void **state)
 {
@@ -665,6 +709,7 @@ int main(void)
 		cmocka_unit_test(test_report_roundtrip),
 		cmocka_unit_test(test_hostile_strings),
 		cmocka_unit_test(test_random_bodies),
+		cmocka_unit_test(test_msg_names),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
