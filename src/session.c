@@ -702,10 +702,12 @@ static int client_point(struct session *s, uint32_t i)
 		ret = rb_iv_finish(r);
 	if (ret)
 		return ret;
-	rb_diag_after(&s->diag);
-	/* With -b the loop sent it, and then waited for the server's. */
+	/* With -b the loop sent it, and then waited for the server's.  Before
+	 * the counters: the server that waits for it (reads, writes, atomics)
+	 * ends its interval on it, and reading them waits out their lifespan. */
 	if (!r->stop_sent)
 		ret = ctl->stop(&s->ctl, i, r->total);
+	rb_diag_after(&s->diag);
 	if (!ret)
 		ret = ctl->result(&s->ctl, &m);
 	if (!ret)
