@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -1513,6 +1514,12 @@ int rb_report_generic(struct rb_run *r, struct rb_result *res)
 	memset(res, 0, sizeof(*res));
 	res->pt = r->pt;
 	res->iters = r->ops;
+	/* No operation, no interval: nothing to divide by (and t0 may be 0). */
+	if (!r->ops) {
+		res->nothing_measured = true;
+		res->duration_s = NAN;
+		return 0;
+	}
 	res->duration_s = (double)ns / 1e9;
 	if (r->lat.n) {
 		ret = rb_lat_summarize(&r->lat, r->t->lat_scale * rb_ns_per_tick(r), &res->lat);

@@ -30,9 +30,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "clock.h"
 #include "fake_verbs.h"
+#include "output.h"
 #include "plan.h"
 #include "sweep.h"
 #include "xfer.h"
@@ -1481,6 +1483,54 @@ static void server_recv_ends_at_last(void **state)
 	fx_end(&x);
 }
 
+/*
+ * UD: every message of the warm-up lost, or none after it arrived.  The
+ * point measured nothing: no duration (it was the host's uptime, t0 never
+ * set), no rate, no CPU figure, and the JSON says so.
+ */
+static void server_recv_nothing_measured(void **state)
+{
+	static const uint64_t arrive[] = { 5, 10 };
+	struct rb_result res;
+	struct fx x;
+	json_t *j;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		fx_plan(&x, "send_bw");
+		x.p.transport = RB_TR_UD;
+		rb_axis_set1(&x.p.size, 1024);
+		fx_shape(&x, 1, 1, 64, 128);
+		x.p.rx_depth = 16;
+		x.p.warmup = 10;
+		fx_start(&x, RB_ROLE_SERVER, 5000);
+		snprintf(ctx, sizeof(ctx), "UD server, %llu of 10 warm-up messages in",
+			 (unsigned long long)arrive[i]);
+		x.r.lossy = true;
+		assert_int_equal(x.r.t->setup(&x.r), 0);
+		x.f->peer_sends = arrive[i];
+		peer_sync(&x, 0, RB_SYNC_STOP, 300);
+		assert_int_equal(rb_run_server_recv(&x.r), 0);
+		expect_eq(x.r.total, arrive[i]);
+		expect_eq(x.r.ops, 0);
+		assert_int_equal(x.r.t->report(&x.r, &res), 0);
+		if (!isnan(res.duration_s))
+			fail_msg("%s: duration_s %g", ctx, res.duration_s);
+		assert_true(res.nothing_measured);
+		assert_false(res.has_cpu);
+		assert_false(res.has_bw);
+		j = rb_json_result(&res);
+		assert_non_null(j);
+		assert_true(json_is_true(json_object_get(j, "nothing_measured")));
+		assert_true(json_is_null(json_object_get(j, "duration_s")));
+		assert_null(json_object_get(j, "cpu_util_pct"));
+		assert_null(json_object_get(j, "bw_avg_gbps"));
+		json_decref(j);
+		fx_end(&x);
+	}
+}
+
 /* ---- -b: both sides stream ------------------------------------------- */
 
 /* The count of the STOP this side sent on the control channel (heartbeats skipped). */
@@ -1674,6 +1724,7 @@ int main(void)
 		cmocka_unit_test(server_recv_counts),
 		cmocka_unit_test(server_recv_lossy),
 		cmocka_unit_test(server_recv_ends_at_last),
+		cmocka_unit_test(server_recv_nothing_measured),
 		cmocka_unit_test(bidir_send_both_ways),
 		cmocka_unit_test(bidir_send_missing_times_out),
 		cmocka_unit_test(bidir_write_server),
