@@ -1456,12 +1456,18 @@ int rb_run_server_recv(struct rb_run *r)
 static int wait_peer_msgs(struct rb_run *r)
 {
 	struct rb_idle idle = { 0 };
-	uint64_t done = 0;
+	uint64_t done = 0, quiet = 0;
 	int n;
 
-	while (!r->stopped || r->rx_count < r->stop_count)
+	while (!r->stopped || r->rx_count < r->stop_count) {
 		if ((n = rb_poll_step(r, &idle, &done, NULL, "the peer's SENDs")) < 0)
 			return n;
+		/* UC, UD: the one-way server's grace for what was lost. */
+		if (lossy_over(r, n, &quiet)) {
+			report_lost(r, r->rx_count, r->stop_count);
+			break;
+		}
+	}
 	return 0;
 }
 

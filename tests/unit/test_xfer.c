@@ -159,6 +159,34 @@ static void late_stop(struct fx *x, struct late_ctl *l, uint64_t ms, uint64_t co
 	x->r.ctl = &l->ctl;
 }
 
+/* What is written to stderr between stderr_begin() and stderr_end(). */
+static int saved_stderr = -1;
+static FILE *err_file;
+
+static void stderr_begin(void)
+{
+	err_file = tmpfile();
+	assert_non_null(err_file);
+	fflush(stderr);
+	saved_stderr = dup(STDERR_FILENO);
+	assert_true(saved_stderr >= 0);
+	assert_true(dup2(fileno(err_file), STDERR_FILENO) >= 0);
+}
+
+static void stderr_end(char *buf, size_t len)
+{
+	size_t n;
+
+	fflush(stderr);
+	assert_true(dup2(saved_stderr, STDERR_FILENO) >= 0);
+	close(saved_stderr);
+	rewind(err_file);
+	n = fread(buf, 1, len - 1, err_file);
+	buf[n] = 0;
+	fclose(err_file);
+	fputs(buf, stderr);
+}
+
 #define expect_eq(got, want)                                                      \
 	do {                                                                      \
 		unsigned long long g_ = (unsigned long long)(got);                \
@@ -1610,6 +1638,38 @@ static void bidir_send_missing_times_out(void **state)
 }
 
 /*
+ * send_bw -b over UC: one of the peer's SENDs is lost.  The wait for the
+ * rest ends after the one-way server's grace for losses, not after the
+ * --timeout blaming the peer, and says what was lost.
+ */
+static void bidir_send_lossy(void **state)
+{
+	char err[4096];
+	uint64_t t0;
+	struct fx x;
+	int ret;
+
+	(void)state;
+	fx_bidir(&x, "send_bw", RB_ROLE_SERVER, 5000);
+	x.p.transport = RB_TR_UC;
+	x.r.lossy = true; /* as open_resources() sets it */
+	x.f->drop_nth = 50;
+	peer_sync(&x, 0, RB_SYNC_STOP, 105);
+	t0 = rb_now_ns();
+	stderr_begin();
+	ret = x.r.t->run(&x.r);
+	stderr_end(err, sizeof(err));
+	assert_int_equal(ret, 0);
+	assert_true(ms_since(t0) >= 200 && ms_since(t0) < 2000);
+	expect_eq(x.f->dropped, 1);
+	expect_eq(x.r.rx_count, 104);
+	expect_eq(x.r.verify_status, 0);
+	assert_has(err, "send_bw point 0: 1 of 105 messages lost: over UC");
+	assert_int_equal(sent_stop(&x), 105);
+	fx_end(&x);
+}
+
+/*
  * write_bw -b on the server: it streams too, then waits for the client's
  * STOP and checks what landed in its buffer; a client that never sends
  * its STOP ends the point after the timeout, naming it.
@@ -1727,6 +1787,7 @@ int main(void)
 		cmocka_unit_test(server_recv_nothing_measured),
 		cmocka_unit_test(bidir_send_both_ways),
 		cmocka_unit_test(bidir_send_missing_times_out),
+		cmocka_unit_test(bidir_send_lossy),
 		cmocka_unit_test(bidir_write_server),
 		cmocka_unit_test(bidir_read_verifies),
 		cmocka_unit_test(bidir_duration_ends),
