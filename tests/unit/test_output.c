@@ -820,6 +820,16 @@ static void test_nan(void **state)
 	free(got);
 }
 
+/* The JSON document of the one result @res, and its point in *@pt. */
+static json_t *one_point(const struct rb_report *r, const struct rb_result *res, json_t **pt)
+{
+	json_t *doc = rb_json_report(r, res, 1);
+
+	assert_non_null(doc);
+	*pt = json_array_get(jget(doc, "results"), 0);
+	return doc;
+}
+
 /*
  * A point that measured nothing (a UC/UD server whose messages were all
  * lost in the warm-up): marked in the JSON and the table, no duration, no
@@ -838,9 +848,7 @@ static void test_nothing_measured(void **state)
 
 	(void)state;
 	bw_report(&r);
-	doc = rb_json_report(&r, &res, 1);
-	assert_non_null(doc);
-	pt = json_array_get(jget(doc, "results"), 0);
+	doc = one_point(&r, &res, &pt);
 	assert_true(json_is_true(json_object_get(pt, "nothing_measured")));
 	assert_jnull(pt, "duration_s");
 	assert_jabsent(pt, "cpu_util_pct");
@@ -858,9 +866,7 @@ static void test_nothing_measured(void **state)
 	res.peer_cpu_util_pct = NAN;
 	res.peer_bw_avg_gbps = 0;
 	res.peer_nothing_measured = true;
-	doc = rb_json_report(&r, &res, 1);
-	assert_non_null(doc);
-	pt = json_array_get(jget(doc, "results"), 0);
+	doc = one_point(&r, &res, &pt);
 	assert_true(json_is_true(json_object_get(pt, "peer_nothing_measured")));
 	assert_jnull(pt, "peer_cpu_util_pct");
 	assert_jnull(pt, "peer_bw_avg_gbps");
