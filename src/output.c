@@ -302,6 +302,10 @@ static int jshape(json_t *o, const struct rb_result *res)
 
 	if (res->cut)
 		bad |= json_object_set_new(o, "interrupted", json_true());
+	if (res->nothing_measured)
+		bad |= json_object_set_new(o, "nothing_measured", json_true());
+	if (res->peer_nothing_measured)
+		bad |= json_object_set_new(o, "peer_nothing_measured", json_true());
 	if (res->has_rate) {
 		snprintf(name, sizeof(name), "rate_target_%s", unit);
 		bad |= json_object_set_new(o, name, jreal(res->rate_target));
@@ -868,7 +872,7 @@ static int table_begin(struct rb_writer *w, const struct rb_report *r)
 }
 
 /* One line per point, flushed: rows appear as points finish. */
-/* Under a point: its lowest slice, the rate it reached, that it was cut short. */
+/* Under a point: its lowest slice, its rate, that it was cut short or measured nothing. */
 static void table_shape(FILE *f, const struct rb_report *r, const struct rb_result *res)
 {
 	if (res->has_bw_min_iv)
@@ -883,6 +887,11 @@ static void table_shape(FILE *f, const struct rb_report *r, const struct rb_resu
 	if (res->has_lat && res->lat.bucketed)
 		fprintf(f, "  # percentiles from buckets (within 0.4%%): more than %zu samples\n",
 			RB_SAMPLES_EXACT_MAX);
+	if (res->nothing_measured)
+		fprintf(f, "  # nothing measured: no operation completed here after the warm-up\n");
+	if (res->peer_nothing_measured)
+		fprintf(f, "  # the peer measured nothing: no operation completed there after the "
+			   "warm-up\n");
 }
 
 static int table_row(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res)

@@ -225,6 +225,12 @@ struct rb_result {
 	double rate_target, rate_achieved, rate_dev_pct;
 	/* The point was cut short by SIGINT/SIGTERM: what it measured until then. */
 	bool cut;
+	/*
+	 * This side measured no operation (a UC/UD server whose messages were
+	 * all lost in the warm-up): no duration, rate or CPU figure; and the
+	 * same of the peer (client: the server's RESULT said so).
+	 */
+	bool nothing_measured, peer_nothing_measured;
 	/* Diagnostics: the point's JSON members for counters and --expect (a
 	 * json_t object owned by whoever keeps the result, or NULL), and what
 	 * the table flags ("" when nothing). */

@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -675,9 +676,11 @@ static int point_start(struct session *s, uint32_t i)
 	return ret;
 }
 
+/* A server that measured nothing sends no figures (NaN) and 0 iterations. */
 static void apply_peer(struct rb_result *res, const struct rb_msg_result *m)
 {
 	res->has_peer = true;
+	res->peer_nothing_measured = !m->iters;
 	res->peer_cpu_util_pct = m->cpu_util_pct;
 	res->peer_bw_avg_gbps = m->bw_avg_gbps;
 }
@@ -741,10 +744,12 @@ static int client_point(struct session *s, uint32_t i)
 		ret = rb_iv_finish(r);
 	if (ret)
 		return ret;
-	rb_diag_after(&s->diag);
-	/* With -b the loop sent it, and then waited for the server's. */
+	/* With -b the loop sent it, and then waited for the server's.  Before
+	 * the counters: the server that waits for it (reads, writes, atomics)
+	 * ends its interval on it, and reading them waits out their lifespan. */
 	if (!r->stop_sent)
 		ret = ctl->stop(&s->ctl, i, r->total);
+	rb_diag_after(&s->diag);
 	if (!ret)
 		ret = ctl->result(&s->ctl, &m);
 	if (!ret)
@@ -785,7 +790,7 @@ static int server_point(struct session *s, uint32_t i)
 	m.status = r->verify_status;
 	m.iters = res.iters;
 	m.bw_avg_gbps = res.has_bw ? res.bw_avg_gbps : 0;
-	m.cpu_util_pct = res.cpu_util_pct;
+	m.cpu_util_pct = res.has_cpu ? res.cpu_util_pct : NAN;
 	m.bw_peak_gbps = res.has_bw ? res.bw_peak_gbps : 0;
 	m.msg_rate_mpps = res.has_bw ? res.msg_rate_mpps : 0;
 	m.duration_s = res.duration_s;

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -711,6 +712,26 @@ double rb_ns_per_tick(const struct rb_run *r)
 	return (double)(r->t1 - r->t0) / (double)(r->k1 - r->k0);
 }
 
+/*
+ * The measured interval ends at this side's last receive (@r->k_last), not
+ * when the loop learnt that it was over: the peer's STOP is a control
+ * message that comes after its own last completion and its bookkeeping,
+ * and lost messages add the wait for the rest.  The CPU time (busy polling
+ * throughout) shrinks in proportion.
+ */
+static void end_at_last(struct rb_run *r)
+{
+	double ns_tick = rb_ns_per_tick(r), was = (double)(r->t1 - r->t0), now;
+
+	/* Nothing measured (all lost in the warmup): nothing to move. */
+	if (!r->t0 || r->k_last <= r->k0 || r->k_last >= r->k1 || was <= 0)
+		return;
+	r->t1 = r->t0 + (uint64_t)((double)(r->k_last - r->k0) * ns_tick);
+	r->k1 = r->k_last;
+	now = (double)(r->t1 - r->t0);
+	r->cpu1 = r->cpu0 + (uint64_t)((double)(r->cpu1 - r->cpu0) * now / was);
+}
+
 bool rb_run_cut(struct rb_run *r)
 {
 	if (!r->t0)
@@ -766,11 +787,16 @@ pingpong_client(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it))
 
 /*
  * Server side: wait for ping @it, echo it.  The time from one echo to the
- * next ping is a round trip seen from here.  Ends when the client's STOP
- * has arrived and every ping it sent was echoed.
+ * next ping is a round trip seen from here: the measured interval starts
+ * at the last warm-up echo (the first sample is ping pt.warmup's round
+ * trip, so the samples are as many as the client's pings) and ends at the
+ * last ping, not at the STOP after it.  With --warmup 0 the first ping has
+ * no echo before it: one sample, and one operation, fewer.  Ends when the
+ * client's STOP has arrived and every ping it sent was echoed.
  */
 static int pingpong_server(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it))
 {
+	const uint64_t start = r->pt.warmup ? r->pt.warmup - 1 : 0;
 	uint64_t it, t = 0, now, done = 0;
 	int ret;
 
@@ -779,11 +805,11 @@ static int pingpong_server(struct rb_run *r, int (*wait)(struct rb_run *, uint64
 		if (ret == 1)
 			break;
 		now = rb_ticks();
-		if (!ret && it > r->pt.warmup)
+		if (!ret && it > start)
 			ret = rb_samples_push(&r->lat, now - t);
 		if (ret)
 			return ret;
-		if (it == r->pt.warmup)
+		if (it == start)
 			mark_start(r);
 		t = now;
 		ret = rb_wait_room(r, 0, 1, &done);
@@ -793,6 +819,8 @@ static int pingpong_server(struct rb_run *r, int (*wait)(struct rb_run *, uint64
 			return ret;
 	}
 	mark_end(r);
+	r->k_last = t;
+	end_at_last(r);
 	r->total = it;
 	return 0;
 }
@@ -810,7 +838,11 @@ static inline __attribute__((always_inline)) int pingpong(struct rb_run *r,
 
 	if (!ret)
 		ret = rb_wait_room(r, 0, r->sq[0].depth, &done);
-	r->ops = r->total > r->pt.warmup ? r->total - r->pt.warmup : 0;
+	/* The server's operations are the round trips it timed. */
+	if (r->role == RB_ROLE_SERVER)
+		r->ops = r->lat.n;
+	else
+		r->ops = r->total > r->pt.warmup ? r->total - r->pt.warmup : 0;
 	return ret;
 }
 
@@ -1355,8 +1387,6 @@ static int count_recv(struct rb_run *r, uint32_t qi)
 
 	if (r->p->verify)
 		ret = rb_verify_bytes(r, rb_recv_buf(r, qi) + r->rx_off, r->pt.size, r->total);
-	if (r->lossy)
-		r->k_last = rb_ticks();
 	/* Bandwidth counts from the end of the last warmup message. */
 	if (++r->total == r->pt.warmup)
 		mark_start(r);
@@ -1385,22 +1415,12 @@ static bool lossy_over(struct rb_run *r, int n, uint64_t *quiet)
 	return now - *quiet > LOSSY_GRACE_NS;
 }
 
-/*
- * Messages were lost: the measured interval ends at the last arrival, not
- * after the wait for the rest; the CPU time (busy polling throughout)
- * shrinks in proportion.
- */
-static void lossy_end(struct rb_run *r)
+static void report_lost(const struct rb_run *r, uint64_t got, uint64_t sent)
 {
-	double ns_tick = rb_ns_per_tick(r), was = (double)(r->t1 - r->t0), now;
-
-	/* Nothing measured (all lost in the warmup): nothing to move. */
-	if (r->total <= r->pt.warmup || r->k_last <= r->k0 || r->k_last >= r->k1 || was <= 0)
-		return;
-	r->t1 = r->t0 + (uint64_t)((double)(r->k_last - r->k0) * ns_tick);
-	r->k1 = r->k_last;
-	now = (double)(r->t1 - r->t0);
-	r->cpu1 = r->cpu0 + (uint64_t)((double)(r->cpu1 - r->cpu0) * now / was);
+	rb_info("%s point %u: %llu of %llu messages lost: over %s, a message that finds no "
+		"receive posted is dropped (a deeper -r/--rx-depth may help)",
+		r->t->name, r->point, (unsigned long long)(sent - got), (unsigned long long)sent,
+		rb_transport_name(r->p->transport));
 }
 
 /* Server of send_bw: keep the receive queues full and count arrivals. */
@@ -1410,23 +1430,23 @@ int rb_run_server_recv(struct rb_run *r)
 	uint64_t dummy = 0, quiet = 0;
 	int n;
 
+	r->k_last = 0;
 	if (!r->pt.warmup)
 		mark_start(r);
 	while (!r->stopped || r->total < r->stop_count) {
 		n = rb_poll_step(r, &idle, &dummy, count_recv, "messages");
 		if (n < 0)
 			return n;
+		/* Once a poll, not once a message: the end of its batch. */
+		if (n > 0)
+			r->k_last = rb_ticks();
 		if (lossy_over(r, n, &quiet))
 			break;
 	}
 	mark_end(r);
-	if (r->total < r->stop_count) {
-		lossy_end(r);
-		rb_info("%s point %u: %llu of %llu messages lost: over %s, a message that finds no "
-			"receive posted is dropped (a deeper -r/--rx-depth may help)",
-			r->t->name, r->point, (unsigned long long)(r->stop_count - r->total),
-			(unsigned long long)r->stop_count, rb_transport_name(r->p->transport));
-	}
+	end_at_last(r);
+	if (r->total < r->stop_count)
+		report_lost(r, r->total, r->stop_count);
 	r->ops = r->total > r->pt.warmup ? r->total - r->pt.warmup : 0;
 	return 0;
 }
@@ -1435,12 +1455,18 @@ int rb_run_server_recv(struct rb_run *r)
 static int wait_peer_msgs(struct rb_run *r)
 {
 	struct rb_idle idle = { 0 };
-	uint64_t done = 0;
+	uint64_t done = 0, quiet = 0;
 	int n;
 
-	while (!r->stopped || r->rx_count < r->stop_count)
+	while (!r->stopped || r->rx_count < r->stop_count) {
 		if ((n = rb_poll_step(r, &idle, &done, NULL, "the peer's SENDs")) < 0)
 			return n;
+		/* UC, UD: the one-way server's grace for what was lost. */
+		if (lossy_over(r, n, &quiet)) {
+			report_lost(r, r->rx_count, r->stop_count);
+			break;
+		}
+	}
 	return 0;
 }
 
@@ -1493,6 +1519,12 @@ int rb_report_generic(struct rb_run *r, struct rb_result *res)
 	memset(res, 0, sizeof(*res));
 	res->pt = r->pt;
 	res->iters = r->ops;
+	/* No operation, no interval: nothing to divide by (and t0 may be 0). */
+	if (!r->ops) {
+		res->nothing_measured = true;
+		res->duration_s = NAN;
+		return 0;
+	}
 	res->duration_s = (double)ns / 1e9;
 	if (r->lat.n) {
 		ret = rb_lat_summarize(&r->lat, r->t->lat_scale * rb_ns_per_tick(r), &res->lat);

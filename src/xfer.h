@@ -93,7 +93,7 @@ struct rb_run {
 	uint32_t hb_every; /* chains between clock looks (rb_wrs_prepare) */
 	uint64_t hb_next;  /* ticks: when the next heartbeat is due */
 	uint64_t heard;	   /* server: when the client was last heard, ns */
-	uint64_t k_last;   /* lossy: ticks of the last receive */
+	uint64_t k_last;   /* servers: ticks of the last receive (the interval's end) */
 	/* Ticks: no idle check before then.  Kept here, not per wait: a
 	 * ping-pong waits once a round trip, and a fresh deadline each time
 	 * cost two system calls a round trip (poll, clock_gettime). */

@@ -109,7 +109,11 @@ static void execute(struct fake *f, uint32_t qi, const struct ibv_send_wr *wr)
 			memcpy(msg + off, local, len);
 		off += len;
 	}
-	if (wr->opcode == IBV_WR_SEND)
+	if (wr->opcode != IBV_WR_SEND)
+		return;
+	if (++f->loop_sends == f->drop_nth)
+		f->dropped++;
+	else
 		deliver(f, qi, off <= sizeof(msg) ? msg : NULL, off, f->polls + 1);
 }
 

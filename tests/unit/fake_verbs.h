@@ -76,6 +76,7 @@ struct fake {
 	int post_send_ret;	     /* the next ibv_post_send() fails so, once */
 	bool loopback;		     /* each QP is connected to itself */
 	uint64_t peer_sends;	     /* SENDs the peer makes, one per poll */
+	uint64_t drop_nth;	     /* loopback: the nth SEND (from 1) is lost, as on UC/UD */
 	uint32_t sq_cap[RB_MAX_QPS]; /* WRs each send queue holds */
 
 	/* What happened. */
@@ -94,7 +95,8 @@ struct fake {
 	char first_wr_id_error[128];
 	uint64_t retired; /* send WRs retired by polled completions */
 	uint64_t overflows;
-	uint64_t rnr; /* loopback SENDs that found no receive */
+	uint64_t rnr;		      /* loopback SENDs that found no receive */
+	uint64_t loop_sends, dropped; /* loopback SENDs carried out; lost by drop_nth */
 	uint64_t polls;
 	struct fake_cqe *cqes;
 	size_t cq_n, cq_cap; /* completions queued, due or not */

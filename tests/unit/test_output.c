@@ -826,6 +826,63 @@ static void test_nan(void **state)
 	free(got);
 }
 
+/* The JSON document of the one result @res, and its point in *@pt. */
+static json_t *one_point(const struct rb_report *r, const struct rb_result *res, json_t **pt)
+{
+	json_t *doc = rb_json_report(r, res, 1);
+
+	assert_non_null(doc);
+	*pt = json_array_get(jget(doc, "results"), 0);
+	return doc;
+}
+
+/*
+ * A point that measured nothing (a UC/UD server whose messages were all
+ * lost in the warm-up): marked in the JSON and the table, no duration, no
+ * rate, no CPU; the client's peer figures likewise.
+ */
+static void test_nothing_measured(void **state)
+{
+	struct rb_result res = {
+		.pt = { .size = 64, .batch = 1, .signal = 1, .qps = 1, .tx_depth = 128 },
+		.duration_s = NAN,
+		.nothing_measured = true,
+	};
+	struct rb_report r;
+	json_t *doc, *pt;
+	char *got;
+
+	(void)state;
+	bw_report(&r);
+	doc = one_point(&r, &res, &pt);
+	assert_true(json_is_true(json_object_get(pt, "nothing_measured")));
+	assert_jnull(pt, "duration_s");
+	assert_jabsent(pt, "cpu_util_pct");
+	assert_jabsent(pt, "bw_avg_gbps");
+	assert_jabsent(pt, "peer_nothing_measured");
+	json_decref(doc);
+	got = write_mem(RB_FMT_TABLE, &r, &res, 1);
+	assert_non_null(strstr(got, "  # nothing measured: no operation completed here after the "
+				    "warm-up\n"));
+	free(got);
+
+	/* The client of that server: its own figures, none of the peer's. */
+	res = bw_res[0];
+	res.has_peer = true;
+	res.peer_cpu_util_pct = NAN;
+	res.peer_bw_avg_gbps = 0;
+	res.peer_nothing_measured = true;
+	doc = one_point(&r, &res, &pt);
+	assert_true(json_is_true(json_object_get(pt, "peer_nothing_measured")));
+	assert_jnull(pt, "peer_cpu_util_pct");
+	assert_jnull(pt, "peer_bw_avg_gbps");
+	assert_jabsent(pt, "nothing_measured");
+	json_decref(doc);
+	got = write_mem(RB_FMT_TABLE, &r, &res, 1);
+	assert_non_null(strstr(got, "  # the peer measured nothing"));
+	free(got);
+}
+
 static void test_write_fail(void **state)
 {
 	struct rb_report r;
@@ -941,14 +998,23 @@ static int teardown(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_csv_header),   cmocka_unit_test(test_golden_lat),
-		cmocka_unit_test(test_golden_bw),    cmocka_unit_test(test_rewrite),
-		cmocka_unit_test(test_csv_sanitize), cmocka_unit_test(test_table_units),
-		cmocka_unit_test(test_thread_rows),  cmocka_unit_test(test_json_lat),
-		cmocka_unit_test(test_json_bw),	     cmocka_unit_test(test_json_op),
-		cmocka_unit_test(test_bidir),	     cmocka_unit_test(test_nan),
-		cmocka_unit_test(test_write_fail),   cmocka_unit_test(test_write_targets),
-		cmocka_unit_test(test_timestamp),    cmocka_unit_test(test_shape_outputs),
+		cmocka_unit_test(test_csv_header),
+		cmocka_unit_test(test_golden_lat),
+		cmocka_unit_test(test_golden_bw),
+		cmocka_unit_test(test_rewrite),
+		cmocka_unit_test(test_csv_sanitize),
+		cmocka_unit_test(test_table_units),
+		cmocka_unit_test(test_thread_rows),
+		cmocka_unit_test(test_json_lat),
+		cmocka_unit_test(test_json_bw),
+		cmocka_unit_test(test_json_op),
+		cmocka_unit_test(test_bidir),
+		cmocka_unit_test(test_nan),
+		cmocka_unit_test(test_write_fail),
+		cmocka_unit_test(test_write_targets),
+		cmocka_unit_test(test_timestamp),
+		cmocka_unit_test(test_shape_outputs),
+		cmocka_unit_test(test_nothing_measured),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -30,9 +30,11 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "clock.h"
 #include "fake_verbs.h"
+#include "output.h"
 #include "plan.h"
 #include "sweep.h"
 #include "xfer.h"
@@ -113,6 +115,76 @@ static void peer_sync(struct fx *x, uint32_t point, uint32_t what, uint64_t coun
 static uint64_t ms_since(uint64_t t0)
 {
 	return (rb_now_ns() - t0) / 1000000ULL;
+}
+
+/*
+ * A control channel whose STOP (for @count operations) comes only at
+ * @at_ns: a client that reads its counters, or is slow to say it is done,
+ * after its last operation.
+ */
+struct late_ctl {
+	struct rb_ctl ctl;
+	uint64_t at_ns, count;
+};
+
+static int late_ctl_poll(struct rb_ctl *c, uint32_t point, int wait_ms, uint64_t *count)
+{
+	struct late_ctl *l = c->priv;
+	uint64_t now = rb_now_ns();
+
+	assert_int_equal(point, 0);
+	if (now < l->at_ns) {
+		if (wait_ms)
+			usleep((useconds_t)(l->at_ns - now < (uint64_t)wait_ms * 1000000ULL
+						    ? (l->at_ns - now) / 1000
+						    : (uint64_t)wait_ms * 1000));
+		return RB_CTL_NOTHING;
+	}
+	*count = l->count;
+	return RB_CTL_STOP;
+}
+
+static int late_ctl_alive(struct rb_ctl *c, uint32_t point)
+{
+	return 0;
+}
+
+static const struct rb_ctl_ops late_ctl_ops = { .poll = late_ctl_poll, .alive = late_ctl_alive };
+
+/* @x's control channel: the peer's STOP for @count comes @ms from now. */
+static void late_stop(struct fx *x, struct late_ctl *l, uint64_t ms, uint64_t count)
+{
+	*l = (struct late_ctl){ .at_ns = rb_now_ns() + ms * 1000000ULL, .count = count };
+	l->ctl = (struct rb_ctl){ &late_ctl_ops, x->r.role, "late-ctl", l };
+	x->r.ctl = &l->ctl;
+}
+
+/* What is written to stderr between stderr_begin() and stderr_end(). */
+static int saved_stderr = -1;
+static FILE *err_file;
+
+static void stderr_begin(void)
+{
+	err_file = tmpfile();
+	assert_non_null(err_file);
+	fflush(stderr);
+	saved_stderr = dup(STDERR_FILENO);
+	assert_true(saved_stderr >= 0);
+	assert_true(dup2(fileno(err_file), STDERR_FILENO) >= 0);
+}
+
+static void stderr_end(char *buf, size_t len)
+{
+	size_t n;
+
+	fflush(stderr);
+	assert_true(dup2(saved_stderr, STDERR_FILENO) >= 0);
+	close(saved_stderr);
+	rewind(err_file);
+	n = fread(buf, 1, len - 1, err_file);
+	buf[n] = 0;
+	fclose(err_file);
+	fputs(buf, stderr);
 }
 
 #define expect_eq(got, want)                                                      \
@@ -1069,6 +1141,54 @@ static void pingpong_server_drains(void **state)
 	fx_end(&x);
 }
 
+static uint64_t stop_late_ms;
+
+/* @pings pings, then the client's STOP @stop_late_ms later. */
+static int late_pings(struct rb_run *r, uint64_t it)
+{
+	if (it < pings)
+		return 0;
+	usleep((useconds_t)(stop_late_ms * 1000));
+	return 1;
+}
+
+/*
+ * The ping-pong server times one round trip per measured ping (from its
+ * echo of the one before), as many as the client, and its interval ends at
+ * the last ping, not at the STOP that comes after the client's counters.
+ * With --warmup 0 the first ping has no echo before it: one fewer of both.
+ */
+static void pingpong_server_samples(void **state)
+{
+	static const uint64_t warm[] = { 10, 1, 0 };
+	struct rb_result res;
+	struct fx x;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(warm) / sizeof(warm[0]); i++) {
+		fx_plan(&x, "send_lat");
+		rb_axis_set1(&x.p.tx_depth, 4);
+		x.p.warmup = warm[i];
+		fx_start(&x, RB_ROLE_SERVER, 2000);
+		snprintf(ctx, sizeof(ctx), "send_lat server, --warmup %llu",
+			 (unsigned long long)warm[i]);
+		pings = warm[i] + 50;
+		stop_late_ms = 300;
+		assert_int_equal(rb_run_pingpong(&x.r, late_pings), 0);
+		expect_eq(x.r.total, pings);
+		expect_eq(x.r.ops, warm[i] ? 50 : 49);
+		expect_eq(x.r.lat.n, x.r.ops);
+		if (x.r.t1 - x.r.t0 >= 100000000ULL)
+			fail_msg("%s: the interval is %.1f ms: it ends at the STOP", ctx,
+				 (double)(x.r.t1 - x.r.t0) / 1e6);
+		assert_int_equal(x.r.t->report(&x.r, &res), 0);
+		expect_eq(res.iters, x.r.ops);
+		assert_true(res.has_lat && res.duration_s < 0.1);
+		fx_end(&x);
+	}
+}
+
 /* Echoes whose completions never come: the wait for room times out. */
 static void pingpong_stuck_times_out(void **state)
 {
@@ -1392,6 +1512,89 @@ static void server_recv_lossy(void **state)
 	fx_end(&x);
 }
 
+/*
+ * send_bw server: every message is in long before the client's STOP (its
+ * last completion, then its counters, then the STOP): the interval and the
+ * CPU time in it end at the last receive, not at the STOP.
+ */
+static void server_recv_ends_at_last(void **state)
+{
+	struct rb_result res;
+	struct late_ctl l;
+	uint64_t t0;
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "send_bw");
+	fx_shape(&x, 1, 1, 64, 128);
+	x.p.rx_depth = 16;
+	x.p.warmup = 10;
+	fx_start(&x, RB_ROLE_SERVER, 2000);
+	assert_int_equal(x.r.t->setup(&x.r), 0);
+	x.f->peer_sends = 300;
+	late_stop(&x, &l, 300, 300);
+	t0 = rb_now_ns();
+	assert_int_equal(rb_run_server_recv(&x.r), 0);
+	assert_true(ms_since(t0) >= 300);
+	expect_eq(x.r.ops, 290);
+	if (x.r.t1 - x.r.t0 >= 100000000ULL)
+		fail_msg("the interval is %.1f ms: it ends at the STOP",
+			 (double)(x.r.t1 - x.r.t0) / 1e6);
+	assert_true(x.r.cpu1 - x.r.cpu0 < 100000000ULL);
+	assert_int_equal(x.r.t->report(&x.r, &res), 0);
+	assert_true(res.has_bw && res.duration_s < 0.1);
+	assert_true(res.msg_rate_mpps > 290 / 0.1 / 1e6);
+	fx_end(&x);
+}
+
+/*
+ * UD: every message of the warm-up lost, or none after it arrived.  The
+ * point measured nothing: no duration (it was the host's uptime, t0 never
+ * set), no rate, no CPU figure, and the JSON says so.
+ */
+static void server_recv_nothing_measured(void **state)
+{
+	static const uint64_t arrive[] = { 5, 10 };
+	struct rb_result res;
+	struct fx x;
+	json_t *j;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		fx_plan(&x, "send_bw");
+		x.p.transport = RB_TR_UD;
+		rb_axis_set1(&x.p.size, 1024);
+		fx_shape(&x, 1, 1, 64, 128);
+		x.p.rx_depth = 16;
+		x.p.warmup = 10;
+		fx_start(&x, RB_ROLE_SERVER, 5000);
+		snprintf(ctx, sizeof(ctx), "UD server, %llu of 10 warm-up messages in",
+			 (unsigned long long)arrive[i]);
+		x.r.lossy = true;
+		assert_int_equal(x.r.t->setup(&x.r), 0);
+		x.f->peer_sends = arrive[i];
+		peer_sync(&x, 0, RB_SYNC_STOP, 300);
+		assert_int_equal(rb_run_server_recv(&x.r), 0);
+		expect_eq(x.r.total, arrive[i]);
+		expect_eq(x.r.ops, 0);
+		assert_int_equal(x.r.t->report(&x.r, &res), 0);
+		if (!isnan(res.duration_s))
+			fail_msg("%s: duration_s %g", ctx, res.duration_s);
+		assert_true(res.nothing_measured);
+		assert_false(res.has_cpu);
+		assert_false(res.has_bw);
+		j = rb_json_result(&res);
+		assert_non_null(j);
+		assert_true(json_is_true(json_object_get(j, "nothing_measured")));
+		assert_true(json_is_null(json_object_get(j, "duration_s")));
+		assert_null(json_object_get(j, "cpu_util_pct"));
+		assert_null(json_object_get(j, "bw_avg_gbps"));
+		json_decref(j);
+		fx_end(&x);
+	}
+}
+
 /* ---- -b: both sides stream ------------------------------------------- */
 
 /* The count of the STOP this side sent on the control channel (heartbeats skipped). */
@@ -1467,6 +1670,38 @@ static void bidir_send_missing_times_out(void **state)
 	assert_true(ms_since(t0) < 2000);
 	assert_has(rb_last_error, "the peer's SENDs");
 	assert_int_equal(x.r.rx_count, 105);
+	fx_end(&x);
+}
+
+/*
+ * send_bw -b over UC: one of the peer's SENDs is lost.  The wait for the
+ * rest ends after the one-way server's grace for losses, not after the
+ * --timeout blaming the peer, and says what was lost.
+ */
+static void bidir_send_lossy(void **state)
+{
+	char err[4096];
+	uint64_t t0;
+	struct fx x;
+	int ret;
+
+	(void)state;
+	fx_bidir(&x, "send_bw", RB_ROLE_SERVER, 5000);
+	x.p.transport = RB_TR_UC;
+	x.r.lossy = true; /* as open_resources() sets it */
+	x.f->drop_nth = 50;
+	peer_sync(&x, 0, RB_SYNC_STOP, 105);
+	t0 = rb_now_ns();
+	stderr_begin();
+	ret = x.r.t->run(&x.r);
+	stderr_end(err, sizeof(err));
+	assert_int_equal(ret, 0);
+	assert_true(ms_since(t0) >= 200 && ms_since(t0) < 2000);
+	expect_eq(x.f->dropped, 1);
+	expect_eq(x.r.rx_count, 104);
+	expect_eq(x.r.verify_status, 0);
+	assert_has(err, "send_bw point 0: 1 of 105 messages lost: over UC");
+	assert_int_equal(sent_stop(&x), 105);
 	fx_end(&x);
 }
 
@@ -1572,6 +1807,7 @@ int main(void)
 		cmocka_unit_test(pingpong_send_lat_drains),
 		cmocka_unit_test(pingpong_write_lat_drains),
 		cmocka_unit_test(pingpong_server_drains),
+		cmocka_unit_test(pingpong_server_samples),
 		cmocka_unit_test(pingpong_stuck_times_out),
 		cmocka_unit_test(oneshot_read_lat),
 		cmocka_unit_test(oneshot_plain_read_lat),
@@ -1583,8 +1819,11 @@ int main(void)
 		cmocka_unit_test(server_wait_frozen),
 		cmocka_unit_test(server_recv_counts),
 		cmocka_unit_test(server_recv_lossy),
+		cmocka_unit_test(server_recv_ends_at_last),
+		cmocka_unit_test(server_recv_nothing_measured),
 		cmocka_unit_test(bidir_send_both_ways),
 		cmocka_unit_test(bidir_send_missing_times_out),
+		cmocka_unit_test(bidir_send_lossy),
 		cmocka_unit_test(bidir_write_server),
 		cmocka_unit_test(bidir_read_verifies),
 		cmocka_unit_test(bidir_duration_ends),
