@@ -84,7 +84,7 @@ struct group {
 
 void rb_threads_aggregate(const struct rb_result *per, uint32_t n, struct rb_result *agg)
 {
-	double msgs = 0, cpu_ns = 0, m;
+	double ops = 0, cpu_ns = 0;
 	uint32_t k;
 
 	memset(agg, 0, sizeof(*agg));
@@ -106,11 +106,12 @@ void rb_threads_aggregate(const struct rb_result *per, uint32_t n, struct rb_res
 		agg->cpu_util_pct += r->cpu_util_pct;
 		agg->peer_cpu_util_pct += r->peer_cpu_util_pct;
 		agg->peer_bw_avg_gbps += r->peer_bw_avg_gbps;
-		m = r->msg_rate_mpps * 1e6 * r->duration_s;
-		msgs += m;
-		cpu_ns += r->cpu_ns_per_msg * m;
+		/* Weighed by operations, which every test counts: a latency
+		 * test has no message rate to weigh by. */
+		ops += (double)r->iters;
+		cpu_ns += r->cpu_ns_per_msg * (double)r->iters;
 	}
-	agg->cpu_ns_per_msg = msgs > 0 ? cpu_ns / msgs : 0;
+	agg->cpu_ns_per_msg = ops > 0 ? cpu_ns / ops : 0;
 }
 
 /* "1" or "0-3 8": CPU lists in hwloc's syntax, joined. */

@@ -93,6 +93,7 @@ jcheck wbw.csv 'len(d) == 6' '[r["thread"] for r in d] == ["all", "0", "1"] * 2'
 expect_rc slat 0
 jcheck slat.json 'd["params"]["threads"] == 2' '[r["size"] for r in d["results"]] == [2, 64]' \
 	'all("lat_us" not in r and len(r["threads"]) == 2 for r in d["results"])' \
+	'all(r["cpu_ns_per_msg"] > 0 for r in d["results"])' \
 	'all(t["lat_us"]["p50"] > 0 and t["iterations"] == 50 for r in d["results"] for t in r["threads"])' \
 	'all(sorted(t["placement"]["cpus"] for t in r["threads"]) == ["0", "1"] for r in d["results"])'
 jcheck slat.csv '[r["thread"] for r in d] == ["all", "0", "1"] * 2' \
