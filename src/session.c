@@ -674,6 +674,14 @@ static void apply_bidir(const struct session *s, struct rb_result *res,
 	res->peer_bw_avg_gbps = 0;
 }
 
+/* --threads: waiting for the other threads before point @i (or BYE). */
+static int thread_beat(void *arg, uint32_t i)
+{
+	struct session *s = arg;
+
+	return s->ctl.ops->alive(&s->ctl, i);
+}
+
 static int client_point(struct session *s, uint32_t i)
 {
 	const struct rb_ctl_ops *ctl = s->ctl.ops;
@@ -685,7 +693,7 @@ static int client_point(struct session *s, uint32_t i)
 	ret = point_start(s, i);
 	/* --threads: every thread starts the point together. */
 	if (!ret && s->l->thread_hooks)
-		ret = s->l->thread_hooks->point(s->l->thread_hooks->ctx, i);
+		ret = s->l->thread_hooks->point(s->l->thread_hooks->ctx, i, thread_beat, s);
 	if (!ret)
 		ret = ctl->barrier(&s->ctl, i);
 	/* -D 0: the first signal ends this point (main.c). */
@@ -882,7 +890,8 @@ static int client_points(struct session *s)
 	}
 	/* --threads: no server ends (and frees its slot) before the last. */
 	if (s->l->thread_hooks)
-		ret = s->l->thread_hooks->point(s->l->thread_hooks->ctx, (uint32_t)n);
+		ret = s->l->thread_hooks->point(s->l->thread_hooks->ctx, (uint32_t)n, thread_beat,
+						s);
 	if (!ret)
 		ret = send_body(s, RB_MSG_BYE, 0);
 	return !ret && s->l->recommend ? recommend(s) : ret;
@@ -919,6 +928,7 @@ static void session_init(struct session *s, const struct rb_bench *t, const stru
 	s->run.ctl = &s->ctl;
 	s->run.timeout_ns = (uint64_t)c->timeout_s * 1000000000ULL;
 	s->run.cancel = c->thread_hooks ? c->thread_hooks->cancel : NULL;
+	s->run.progress_ns = c->thread_hooks ? c->thread_hooks->progress_ns : NULL;
 	s->run.on_interval = show_interval;
 	s->run.iv_ctx = s;
 	gethostname(s->host, sizeof(s->host) - 1);

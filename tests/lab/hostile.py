@@ -19,7 +19,7 @@ import time
 HELLO, PARAMS, ERROR, OK = 1, 2, 6, 8
 
 
-def frame(typ, body=b"", version=4, length=None):
+def frame(typ, body=b"", version=5, length=None):
     n = len(body) if length is None else length
     return struct.pack(">IHHI", 0x52444D42, version, typ, n) + body
 
@@ -46,7 +46,7 @@ def params(test="write_bw", size=(65536,), batch=(1,), signal=(64,), qps=(1,), t
 
 def hello(test="write_bw"):
     return frame(HELLO, s16("hostile") + s16(test) + s16("elsewhere") + s16("") + s16(""),
-                 version=4)
+                 version=5)
 
 
 def read_answer(sock, limit=10.0):
