@@ -96,6 +96,10 @@ struct rb_params {
 	uint8_t forever;
 	uint8_t rate_unit;
 	uint64_t rate;
+	/* --threads (wire v5): the run's id, drawn by the client and the same
+	 * in every thread's plan, by which the server knows a thread k > 0
+	 * for one of a run it serves; 0 in a run of one thread. */
+	uint64_t run_id;
 };
 
 enum rb_rate_unit { RB_RATE_NONE, RB_RATE_BPS, RB_RATE_PPS };

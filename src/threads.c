@@ -23,7 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "output.h"
@@ -64,6 +66,7 @@ struct group {
 	const struct rb_local *l;
 	struct rb_params p; /* thread 0's: what the report shows */
 	uint32_t n;
+	uint64_t run_id; /* in every thread's plan: the server knows them one run */
 	struct tslot th[RB_MAX_THREADS];
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -512,6 +515,7 @@ static int slot_init(struct group *g, uint32_t k, char *err, size_t len)
 	s->cur_point = -1;
 	s->p = g->p;
 	s->p.thread = k;
+	s->p.run_id = g->run_id;
 	s->l = *g->l;
 	s->l.json_path[0] = s->l.csv_path[0] = '\0';
 	s->l.recommend = 0;
@@ -635,6 +639,16 @@ static void group_free(struct group *g)
 	pthread_cond_destroy(&g->cv);
 }
 
+/* A run id no other run of this host is likely to have: never 0. */
+static uint64_t new_run_id(void)
+{
+	uint64_t id = 0;
+
+	if (getrandom(&id, sizeof(id), 0) != (ssize_t)sizeof(id))
+		id = rb_now_ns() ^ ((uint64_t)getpid() << 40);
+	return id ? id : 1;
+}
+
 /* What cannot go with --threads, and more threads than CPUs. */
 static int check(const struct rb_params *p, const struct rb_local *l, uint32_t n, char *err,
 		 size_t len)
@@ -686,6 +700,7 @@ int rb_threads_run(const struct rb_bench *t, const struct rb_params *p, const st
 	g->l = l;
 	g->p = *p;
 	g->n = p->threads;
+	g->run_id = new_run_id();
 	g->failed = -1;
 	pthread_mutex_init(&g->mu, NULL);
 	pthread_cond_init(&g->cv, NULL);
