@@ -42,7 +42,12 @@ static int expect_sync(struct rb_ctl *c, uint32_t point, uint32_t what)
 	return 0;
 }
 
-/* Server: the client's START for @point, its BYE (1), or why it gave up. */
+/*
+ * Server: the client's START for @point, its BYE (1), or why it gave up.
+ * Before either, a client of a --threads run that waits for its other
+ * threads says it is alive (SYNC ALIVE for @point, v5): each resets the
+ * --timeout wait.
+ */
 static int server_barrier(struct rb_ctl *c, uint32_t point)
 {
 	char safe[RB_TEXT_MAX * 4];
@@ -52,7 +57,10 @@ static int server_barrier(struct rb_ctl *c, uint32_t point)
 	uint32_t len;
 	int ret;
 
-	ret = rb_oob_recv(oob_of(c), &type, body, sizeof(body), &len);
+	do
+		ret = rb_oob_recv(oob_of(c), &type, body, sizeof(body), &len);
+	while (!ret && type == RB_MSG_SYNC && !rb_unpack_sync(body, len, &m) && m.point == point &&
+	       m.what == RB_SYNC_ALIVE);
 	if (ret)
 		return ret;
 	if (type == RB_MSG_BYE)

@@ -111,6 +111,17 @@ static void addr_text(const struct sockaddr *sa, socklen_t len, char *buf, size_
 	snprintf(buf, size, "%s", strncmp(host, "::ffff:", 7) ? host : host + 7);
 }
 
+void rb_oob_peer_host(const struct rb_oob *o, char *buf, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+
+	if (getpeername(o->fd, (struct sockaddr *)&ss, &sl))
+		snprintf(buf, len, "?");
+	else
+		addr_text((struct sockaddr *)&ss, sl, buf, len);
+}
+
 /* "a.b.c.d:port" or "v6:port" of a client, for messages. */
 static void name_peer(const struct sockaddr *sa, socklen_t len, char *buf, size_t size)
 {

@@ -26,6 +26,9 @@ int rb_oob_listen(uint16_t port, const char *bind_addr, int *lfd);
 /* rb_oob_listening() - the addresses @lfd listens on, as "a, b, c". */
 void rb_oob_listening(int lfd, char *buf, size_t len);
 
+/* rb_oob_peer_host() - the address of @o's peer without the port ("?" when unknown). */
+void rb_oob_peer_host(const struct rb_oob *o, char *buf, size_t len);
+
 /*
  * rb_oob_local() - the local address a connection to @host would leave
  * from (from @bind_addr when given), as the routing says, before any

@@ -236,6 +236,9 @@ static int check_cross(const struct rb_params *p, const struct rb_bench *t, char
 			    (unsigned long long)smallest(&p->tx_depth));
 	if (p->thread >= (p->threads ? p->threads : 1))
 		return fail(err, len, "thread %u of a run of %u thread(s)", p->thread, p->threads);
+	if (p->run_id && p->threads < 2)
+		return fail(err, len, "run_id 0x%016llx: only a run of threads has a run id",
+			    (unsigned long long)p->run_id);
 	if (rb_plan_count(p) > RB_MAX_POINTS)
 		return fail(err, len, "the sweep has %zu points, more than the %d allowed",
 			    rb_plan_count(p), RB_MAX_POINTS);

@@ -96,6 +96,10 @@ struct rb_params {
 	uint8_t forever;
 	uint8_t rate_unit;
 	uint64_t rate;
+	/* --threads (wire v5): the run's id, drawn by the client and the same
+	 * in every thread's plan, by which the server knows a thread k > 0
+	 * for one of a run it serves; 0 in a run of one thread. */
+	uint64_t run_id;
 };
 
 enum rb_rate_unit { RB_RATE_NONE, RB_RATE_BPS, RB_RATE_PPS };
@@ -153,11 +157,20 @@ struct rb_thread_hooks {
 	 * thread, for a server on this host to keep off), filled here.
 	 */
 	int (*placed)(void *ctx, const char *cpus, char *all, size_t len);
-	/* Before point @i's START, and with @i = the point count before BYE. */
-	int (*point)(void *ctx, uint32_t i);
+	/*
+	 * Before point @i's START, and with @i = the point count before BYE.
+	 * While it waits for the other threads it calls @beat(@arg, @i) about
+	 * once a second, which tells this thread's server it is alive (its
+	 * wait for START or BYE is bounded by --timeout too).
+	 */
+	int (*point)(void *ctx, uint32_t i, int (*beat)(void *arg, uint32_t i), void *arg);
 	/* Set once another thread failed: this one's measuring loops end the
 	 * point at their next look at the clock rather than run it out. */
 	const bool *cancel;
+	/* When a thread last made progress (ns, written atomically): the
+	 * measuring loops refresh it with each heartbeat, so that a thread
+	 * that measures long does not look stuck to those waiting for it. */
+	uint64_t *progress_ns;
 };
 
 /* One point of the plan: the axis values in force. */

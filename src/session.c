@@ -27,6 +27,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "admit.h"
 #include "clock.h"
 #include "cm.h"
 #include "diag.h"
@@ -64,6 +65,7 @@ struct session {
 	size_t buf_len;
 	char host[64];
 	int slot_fd;		       /* generic server: the lock that serializes measuring */
+	struct rb_admit *admit;	       /* generic server: who is served, holding what */
 	char peer_cpus[128];	       /* server: the client's CPUs when it shares our host */
 	char hello_cpus[128];	       /* client: every thread's CPUs (--threads), or "" */
 	struct sockaddr_storage local; /* client: where the connection leaves from */
@@ -716,6 +718,14 @@ static void apply_bidir(const struct session *s, struct rb_result *res,
 	res->peer_bw_avg_gbps = 0;
 }
 
+/* --threads: waiting for the other threads before point @i (or BYE). */
+static int thread_beat(void *arg, uint32_t i)
+{
+	struct session *s = arg;
+
+	return s->ctl.ops->alive(&s->ctl, i);
+}
+
 static int client_point(struct session *s, uint32_t i)
 {
 	const struct rb_ctl_ops *ctl = s->ctl.ops;
@@ -727,7 +737,7 @@ static int client_point(struct session *s, uint32_t i)
 	ret = point_start(s, i);
 	/* --threads: every thread starts the point together. */
 	if (!ret && s->l->thread_hooks)
-		ret = s->l->thread_hooks->point(s->l->thread_hooks->ctx, i);
+		ret = s->l->thread_hooks->point(s->l->thread_hooks->ctx, i, thread_beat, s);
 	if (!ret)
 		ret = ctl->barrier(&s->ctl, i);
 	/* -D 0: the first signal ends this point (main.c). */
@@ -926,7 +936,8 @@ static int client_points(struct session *s)
 	}
 	/* --threads: no server ends (and frees its slot) before the last. */
 	if (s->l->thread_hooks)
-		ret = s->l->thread_hooks->point(s->l->thread_hooks->ctx, (uint32_t)n);
+		ret = s->l->thread_hooks->point(s->l->thread_hooks->ctx, (uint32_t)n, thread_beat,
+						s);
 	if (!ret)
 		ret = send_body(s, RB_MSG_BYE, 0);
 	return !ret && s->l->recommend ? recommend(s) : ret;
@@ -963,6 +974,7 @@ static void session_init(struct session *s, const struct rb_bench *t, const stru
 	s->run.ctl = &s->ctl;
 	s->run.timeout_ns = (uint64_t)c->timeout_s * 1000000000ULL;
 	s->run.cancel = c->thread_hooks ? c->thread_hooks->cancel : NULL;
+	s->run.progress_ns = c->thread_hooks ? c->thread_hooks->progress_ns : NULL;
 	s->run.on_interval = show_interval;
 	s->run.iv_ctx = s;
 	gethostname(s->host, sizeof(s->host) - 1);
@@ -1092,21 +1104,28 @@ static int server_hello(struct session *s, const struct rb_serve *f)
 	return send_body(s, RB_MSG_OK, 0);
 }
 
+/* How long a client may wait for the slot: told before its timeout. */
+static uint64_t slot_wait_ns(const struct session *s)
+{
+	return s->run.timeout_ns > 2000000000ULL ? s->run.timeout_ns - 2000000000ULL
+						 : 1000000000ULL;
+}
+
 /*
- * The generic server measures one client at a time: a record lock on a
- * file shared with its children (POSIX locks belong to a process and die
- * with it, so a crashed child cannot keep it).  A client that waits longer
- * than the timeout is told the server is busy.
+ * The generic server measures one client at a time: a record lock on
+ * byte 0 of a file shared with its children (POSIX locks belong to a
+ * process and die with it, so a crashed child cannot keep it; byte 1
+ * locks the table of admitted connections, admit.h).  A client that waits
+ * longer than the timeout is told the server is busy.
  */
 static int take_slot(struct session *s)
 {
-	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET };
-	uint64_t wait_ns = s->run.timeout_ns > 2000000000ULL ? s->run.timeout_ns - 2000000000ULL
-							     : 1000000000ULL;
-	uint64_t until = rb_now_ns() + wait_ns;
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1 };
+	uint64_t wait_ns = slot_wait_ns(s), until = rb_now_ns() + wait_ns;
 
-	/* A --threads run's other connections: its thread 0 holds the slot,
-	 * and every point waits for thread 0 (rb_thread_hooks). */
+	/* A --threads run's other connections: its thread 0 holds the slot
+	 * (admit() checks that it is being served), and every point waits
+	 * for thread 0 (rb_thread_hooks). */
 	if (s->slot_fd < 0 || s->p.thread > 0)
 		return 0;
 	while (fcntl(s->slot_fd, F_SETLK, &fl)) {
@@ -1128,6 +1147,56 @@ static int take_slot(struct session *s)
 	return 0;
 }
 
+/*
+ * Generic server, once it holds the slot: the connection goes into the
+ * table its processes share (admit.h), its memory counted with what the
+ * connections in progress hold.  A thread k > 0 of a run joins its thread
+ * 0, which may still wait for the slot: as long as that, and a second.
+ */
+static int admit(struct session *s)
+{
+	struct rb_admit_entry w = { .pid = getpid(),
+				    .run_id = s->p.run_id,
+				    .thread = s->p.thread,
+				    .threads = s->p.threads,
+				    .share = rb_plan_mem(&s->p) };
+	uint64_t wait_ns = slot_wait_ns(s) + 1000000000ULL, until = rb_now_ns() + wait_ns;
+	uint64_t budget = rb_mem_budget();
+	char err[RB_TEXT_MAX];
+	int ret;
+
+	if (!s->admit || s->slot_fd < 0)
+		return 0;
+	rb_oob_peer_host(&s->oob, w.client, sizeof(w.client));
+	for (;;) {
+		ret = rb_admit_lock(s->slot_fd, true);
+		if (ret) {
+			rb_err("cannot lock the table of connections: %s", strerror(-ret));
+			return ret;
+		}
+		ret = rb_admit_try(s->admit, &w, budget, err, sizeof(err));
+		rb_admit_lock(s->slot_fd, false);
+		if (ret != -EAGAIN || rb_interrupted || rb_now_ns() >= until)
+			break;
+		usleep(50000);
+	}
+	if (ret == -EAGAIN)
+		rb_err("client %s: %s (waited %llu s)", s->oob.peer, err,
+		       (unsigned long long)(wait_ns / 1000000000ULL));
+	else if (ret)
+		rb_err("client %s: %s", s->oob.peer, err);
+	return ret;
+}
+
+/* The connection ends: what it held is free (its server also frees it when it reaps). */
+static void admit_end(struct session *s)
+{
+	if (!s->admit || s->slot_fd < 0 || rb_admit_lock(s->slot_fd, true))
+		return;
+	rb_admit_release(s->admit, getpid());
+	rb_admit_lock(s->slot_fd, false);
+}
+
 /* PARAMS: adopt the client's plan after the checks the command line gets. */
 static int server_params(struct session *s, const struct rb_serve *f)
 {
@@ -1147,7 +1216,11 @@ static int server_params(struct session *s, const struct rb_serve *f)
 		rb_err("client %s sent malformed parameters", s->oob.peer);
 		return -EPROTO;
 	}
-	if (rb_plan_validate(&s->p, rb_mem_budget(), err, sizeof(err))) {
+	/* A thread k > 0 takes a share of what its thread 0 was admitted for
+	 * (admit()): memory its thread 0 may have taken already is not left
+	 * to count twice. */
+	if (rb_plan_validate(&s->p, s->p.thread > 0 && s->admit ? 0 : rb_mem_budget(), err,
+			     sizeof(err))) {
 		rb_err("client %s sent a plan this server refuses: %s", s->oob.peer, err);
 		return -EINVAL;
 	}
@@ -1158,6 +1231,8 @@ static int server_params(struct session *s, const struct rb_serve *f)
 		return -EINVAL;
 	}
 	ret = take_slot(s);
+	if (!ret)
+		ret = admit(s);
 	if (!ret)
 		ret = open_resources(s, local.ss_family == AF_UNSPEC ? NULL
 								     : (struct sockaddr *)&local);
@@ -1192,13 +1267,14 @@ static int server_points(struct session *s)
 
 /* One client on @o, from HELLO to BYE; returns the exit code. */
 static int serve_conn(struct rb_oob *o, const struct rb_serve *f, const struct rb_local *c,
-		      int slot_fd)
+		      int slot_fd, struct rb_admit *adm)
 {
 	struct session s;
 	int ret;
 
 	session_init(&s, NULL, c, RB_ROLE_SERVER);
 	s.slot_fd = slot_fd;
+	s.admit = adm;
 	s.oob.fd = o->fd;
 	memcpy(s.oob.peer, o->peer, sizeof(s.oob.peer));
 	rb_info("client %s connected", s.oob.peer);
@@ -1211,6 +1287,7 @@ static int serve_conn(struct rb_oob *o, const struct rb_serve *f, const struct r
 	if (ret && ret != -ECONNABORTED && ret != -ECONNRESET)
 		rb_oob_send_error(&s.oob, "server: %s", rb_last_error);
 	ret = session_end(&s, ret);
+	admit_end(&s);
 	if (!ret)
 		rb_info("client %s done: %zu point(s)", s.oob.peer, s.nres);
 	return exit_code(&s, ret);
@@ -1218,12 +1295,23 @@ static int serve_conn(struct rb_oob *o, const struct rb_serve *f, const struct r
 
 /* ---- the generic server: one process per connection ------------------ */
 
-#define MAX_CONNS 32
+#define MAX_CONNS RB_ADMIT_MAX
 
 struct kids {
 	pid_t pid[MAX_CONNS];
 	int n;
+	int slot_fd;	      /* the lock file, or -1 */
+	struct rb_admit *adm; /* what they were admitted for, or NULL */
 };
+
+/* A child that died before it could free its entry: freed here. */
+static void reaped(struct kids *k, pid_t pid)
+{
+	if (!k->adm || k->slot_fd < 0 || rb_admit_lock(k->slot_fd, true))
+		return;
+	rb_admit_release(k->adm, pid);
+	rb_admit_lock(k->slot_fd, false);
+}
 
 static void reap_kids(struct kids *k, bool block)
 {
@@ -1234,6 +1322,7 @@ static void reap_kids(struct kids *k, bool block)
 			i++;
 			continue;
 		}
+		reaped(k, k->pid[i]);
 		k->pid[i] = k->pid[--k->n];
 	}
 }
@@ -1271,7 +1360,7 @@ static void stop_kids(struct kids *k, int timeout_s)
  * allocate is returned when the child exits.
  */
 static void spawn(struct kids *k, struct rb_oob *o, const struct rb_serve *f,
-		  const struct rb_local *c, int lfd, int slot_fd)
+		  const struct rb_local *c, int lfd)
 {
 	pid_t pid;
 
@@ -1286,7 +1375,7 @@ static void spawn(struct kids *k, struct rb_oob *o, const struct rb_serve *f,
 	if (pid == 0) {
 		close(lfd);
 		/* A forked child ends here; main() never sees its status. */
-		_exit(serve_conn(o, f, c, slot_fd) ? RB_EXIT_FAIL : RB_EXIT_OK);
+		_exit(serve_conn(o, f, c, k->slot_fd, k->adm) ? RB_EXIT_FAIL : RB_EXIT_OK);
 	}
 	if (pid < 0)
 		rb_err("cannot fork a process for %s: %s", o->peer, strerror(errno));
@@ -1297,13 +1386,15 @@ static void spawn(struct kids *k, struct rb_oob *o, const struct rb_serve *f,
 static int serve_forever(int lfd, const struct rb_serve *f, const struct rb_local *c)
 {
 	FILE *slot = tmpfile();
-	struct kids k = { .n = 0 };
+	struct kids k = { .n = 0, .slot_fd = slot ? fileno(slot) : -1 };
 	struct rb_oob o;
 	int ret;
 
 	if (!slot)
 		rb_warn("no lock file (%s): clients may be measured at the same time",
 			strerror(errno));
+	else
+		k.adm = rb_admit_map();
 	while (!rb_interrupted) {
 		reap_kids(&k, false);
 		o.fd = -1;
@@ -1314,10 +1405,11 @@ static int serve_forever(int lfd, const struct rb_serve *f, const struct rb_loca
 			usleep(100000); /* e.g. out of fds: do not spin */
 			continue;
 		}
-		spawn(&k, &o, f, c, lfd, slot ? fileno(slot) : -1);
+		spawn(&k, &o, f, c, lfd);
 		rb_oob_close(&o);
 	}
 	stop_kids(&k, (int)c->timeout_s);
+	rb_admit_unmap(k.adm);
 	if (slot)
 		fclose(slot);
 	return RB_EXIT_OK;
@@ -1369,7 +1461,7 @@ int rb_server(const struct rb_serve *f, const struct rb_local *c)
 	} else if ((ret = rb_oob_accept(lfd, -1, &o))) {
 		ret = rb_interrupted ? 128 + rb_interrupted : RB_EXIT_FAIL;
 	} else {
-		ret = serve_conn(&o, f, c, -1);
+		ret = serve_conn(&o, f, c, -1, NULL);
 	}
 	close(lfd);
 	return ret;

@@ -23,7 +23,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "clock.h"
 #include "output.h"
@@ -33,7 +35,8 @@
 #include "topo.h"
 #include "xfer.h"
 
-#define PLACED UINT32_MAX /* the barrier before connecting */
+#define PLACED	UINT32_MAX    /* the barrier before connecting */
+#define BEAT_NS 1000000000ULL /* a waiting thread's heartbeats to its server */
 
 struct group;
 
@@ -53,6 +56,9 @@ struct tslot {
 	struct rb_result cur;
 	int64_t cur_point;
 	struct rb_placement place, peer_place;
+	/* While it waits at a point: how it tells its server it is alive. */
+	int (*beat)(void *arg, uint32_t point);
+	void *beat_arg;
 };
 
 struct group {
@@ -60,12 +66,15 @@ struct group {
 	const struct rb_local *l;
 	struct rb_params p; /* thread 0's: what the report shows */
 	uint32_t n;
+	uint64_t run_id; /* in every thread's plan: the server knows them one run */
 	struct tslot th[RB_MAX_THREADS];
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	uint32_t arrived;
 	uint64_t gen;
-	uint64_t progress_ns; /* when a thread last finished a point or waited */
+	/* When a thread last finished a point, waited or (its heartbeats)
+	 * measured: read and written atomically, the loops do so unlocked. */
+	uint64_t progress_ns;
 	bool abort;
 	int failed; /* the first thread that failed, or -1 */
 	char cpus_all[128];
@@ -84,7 +93,7 @@ struct group {
 
 void rb_threads_aggregate(const struct rb_result *per, uint32_t n, struct rb_result *agg)
 {
-	double msgs = 0, cpu_ns = 0, m;
+	double ops = 0, cpu_ns = 0;
 	uint32_t k;
 
 	memset(agg, 0, sizeof(*agg));
@@ -106,11 +115,12 @@ void rb_threads_aggregate(const struct rb_result *per, uint32_t n, struct rb_res
 		agg->cpu_util_pct += r->cpu_util_pct;
 		agg->peer_cpu_util_pct += r->peer_cpu_util_pct;
 		agg->peer_bw_avg_gbps += r->peer_bw_avg_gbps;
-		m = r->msg_rate_mpps * 1e6 * r->duration_s;
-		msgs += m;
-		cpu_ns += r->cpu_ns_per_msg * m;
+		/* Weighed by operations, which every test counts: a latency
+		 * test has no message rate to weigh by. */
+		ops += (double)r->iters;
+		cpu_ns += r->cpu_ns_per_msg * (double)r->iters;
 	}
-	agg->cpu_ns_per_msg = msgs > 0 ? cpu_ns / msgs : 0;
+	agg->cpu_ns_per_msg = ops > 0 ? cpu_ns / ops : 0;
 }
 
 /* "1" or "0-3 8": CPU lists in hwloc's syntax, joined. */
@@ -330,7 +340,7 @@ static void on_point(void *ctx, const struct rb_result *res, const struct rb_rep
 	s->cur_point = (int64_t)s->g->nagg;
 	if (!s->k && !s->g->nagg)
 		report_from(s->g, rep);
-	s->g->progress_ns = rb_now_ns();
+	__atomic_store_n(&s->g->progress_ns, rb_now_ns(), __ATOMIC_RELAXED);
 	s->place = rep->place;
 	s->peer_place = rep->peer_place;
 	pthread_mutex_unlock(&s->g->mu);
@@ -348,9 +358,10 @@ static int wait_why(struct tslot *s, uint32_t point, uint64_t t0)
 		return -ECANCELED;
 	}
 	/* Every thread still away is in a session whose waits are bounded
-	 * by --timeout; this bound only catches what that misses. */
-	if (t0 < g->progress_ns)
-		t0 = g->progress_ns;
+	 * by --timeout; this bound only catches what that misses.  A thread
+	 * that measures refreshes progress_ns with its heartbeats. */
+	if (t0 < __atomic_load_n(&g->progress_ns, __ATOMIC_RELAXED))
+		t0 = __atomic_load_n(&g->progress_ns, __ATOMIC_RELAXED);
 	if (rb_now_ns() - t0 < ((uint64_t)g->l->timeout_s + g->p.duration_s) * 1000000000ULL)
 		return 0;
 	rb_err("thread %u: the other threads did not reach %s %u within %u s (--timeout)", s->k,
@@ -360,17 +371,35 @@ static int wait_why(struct tslot *s, uint32_t point, uint64_t t0)
 }
 
 /*
+ * The server of a thread that waits hears from it about once a second: it
+ * waits for START or BYE no longer than --timeout either.  Sent without
+ * the lock: a slow socket must not hold the other threads.
+ */
+static int beat_now(struct tslot *s, uint32_t point, uint64_t *beat_at)
+{
+	int ret;
+
+	if (!s->beat || rb_now_ns() < *beat_at)
+		return 0;
+	pthread_mutex_unlock(&s->g->mu);
+	ret = s->beat(s->beat_arg, point);
+	pthread_mutex_lock(&s->g->mu);
+	*beat_at = rb_now_ns() + BEAT_NS;
+	return ret;
+}
+
+/*
  * Wait for every thread at @point; the last to come writes the point the
  * threads finished.  Called with the lock held.
  */
 static int barrier(struct tslot *s, uint32_t point)
 {
 	struct group *g = s->g;
-	uint64_t gen = g->gen, t0 = rb_now_ns();
+	uint64_t gen = g->gen, t0 = rb_now_ns(), beat_at = t0 + BEAT_NS;
 	struct timespec ts;
 	int ret = 0;
 
-	g->progress_ns = t0;
+	__atomic_store_n(&g->progress_ns, t0, __ATOMIC_RELAXED);
 	if (++g->arrived == g->n) {
 		if (point != PLACED && point_ready(g))
 			ret = write_point(g);
@@ -387,19 +416,24 @@ static int barrier(struct tslot *s, uint32_t point)
 		pthread_cond_timedwait(&g->cv, &g->mu, &ts);
 		if (g->gen == gen)
 			ret = wait_why(s, point, t0);
+		if (g->gen == gen && !ret)
+			ret = beat_now(s, point, &beat_at);
 	}
 	if (ret)
 		g->arrived--;
 	return ret;
 }
 
-static int hook_point(void *ctx, uint32_t i)
+static int hook_point(void *ctx, uint32_t i, int (*beat)(void *arg, uint32_t i), void *arg)
 {
 	struct tslot *s = ctx;
 	int ret;
 
 	pthread_mutex_lock(&s->g->mu);
+	s->beat = beat;
+	s->beat_arg = arg;
 	ret = barrier(s, i);
+	s->beat = NULL;
 	pthread_mutex_unlock(&s->g->mu);
 	return ret;
 }
@@ -453,6 +487,23 @@ static void *thread_main(void *arg)
 	return NULL;
 }
 
+/*
+ * RDMABENCH_HOOK_THREAD_PPS=K:PPS, for the lab's tests: thread K paces its
+ * posts to PPS messages a second (--rate PPS/s), so that it ends each
+ * point long after the others.
+ */
+static void hook_pace(struct tslot *s)
+{
+	const char *v = getenv("RDMABENCH_HOOK_THREAD_PPS");
+	unsigned long long pps;
+	unsigned int k;
+
+	if (v && sscanf(v, "%u:%llu", &k, &pps) == 2 && k == s->k && pps) {
+		s->p.rate = pps;
+		s->p.rate_unit = RB_RATE_PPS;
+	}
+}
+
 /* What each thread runs: the user's plan and choices, minus the outputs. */
 static int slot_init(struct group *g, uint32_t k, char *err, size_t len)
 {
@@ -464,13 +515,16 @@ static int slot_init(struct group *g, uint32_t k, char *err, size_t len)
 	s->cur_point = -1;
 	s->p = g->p;
 	s->p.thread = k;
+	s->p.run_id = g->run_id;
 	s->l = *g->l;
 	s->l.json_path[0] = s->l.csv_path[0] = '\0';
 	s->l.recommend = 0;
 	snprintf(s->l.counters, sizeof(s->l.counters), "none");
 	s->l.on_point = on_point;
 	s->l.on_point_ctx = s;
-	s->hooks = (struct rb_thread_hooks){ s, hook_placed, hook_point, &g->abort };
+	s->hooks =
+		(struct rb_thread_hooks){ s, hook_placed, hook_point, &g->abort, &g->progress_ns };
+	hook_pace(s);
 	s->l.thread_hooks = &s->hooks;
 	if (list)
 		return rb_threads_cpu(g->l->cpu, k, g->n, s->l.cpu, sizeof(s->l.cpu), err, len);
@@ -585,6 +639,16 @@ static void group_free(struct group *g)
 	pthread_cond_destroy(&g->cv);
 }
 
+/* A run id no other run of this host is likely to have: never 0. */
+static uint64_t new_run_id(void)
+{
+	uint64_t id = 0;
+
+	if (getrandom(&id, sizeof(id), 0) != (ssize_t)sizeof(id))
+		id = rb_now_ns() ^ ((uint64_t)getpid() << 40);
+	return id ? id : 1;
+}
+
 /* What cannot go with --threads, and more threads than CPUs. */
 static int check(const struct rb_params *p, const struct rb_local *l, uint32_t n, char *err,
 		 size_t len)
@@ -636,6 +700,7 @@ int rb_threads_run(const struct rb_bench *t, const struct rb_params *p, const st
 	g->l = l;
 	g->p = *p;
 	g->n = p->threads;
+	g->run_id = new_run_id();
 	g->failed = -1;
 	pthread_mutex_init(&g->mu, NULL);
 	pthread_cond_init(&g->cv, NULL);

@@ -17,7 +17,7 @@
 #include "rdmabench.h"
 
 #define RB_WIRE_MAGIC	 0x52444d42u /* "RDMB" */
-#define RB_WIRE_VERSION	 4
+#define RB_WIRE_VERSION	 5
 #define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
 
@@ -78,7 +78,11 @@ struct rb_msg_conn {
 	} mr[RB_MAX_QPS];
 };
 
-/* ALIVE: the client's heartbeat during a point the server cannot see. */
+/*
+ * ALIVE: the client's heartbeat during a point the server cannot see and
+ * (v5) while a --threads client waits for its other threads, before a
+ * point's START or the BYE.
+ */
 enum { RB_SYNC_START = 1, RB_SYNC_STOP = 2, RB_SYNC_ALIVE = 3 };
 
 struct rb_msg_sync {

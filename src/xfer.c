@@ -386,6 +386,9 @@ int rb_heartbeat_send(struct rb_run *r)
 	if (k < r->hb_next)
 		return 0;
 	r->hb_next = k + 1000 * rb_ticks_per_ms();
+	/* --threads: the threads that wait for this one know it measures. */
+	if (r->progress_ns)
+		__atomic_store_n(r->progress_ns, rb_now_ns(), __ATOMIC_RELAXED);
 	return r->ctl->ops->alive(r->ctl, r->point);
 }
 

@@ -36,8 +36,9 @@ struct rb_run {
 	bool bidir; /* -b: this side streams too, whatever its role */
 	const struct rb_params *p;
 	uint64_t timeout_ns;
-	const bool *cancel; /* --threads: another thread failed (read atomically) */
-	struct rb_ctl *ctl; /* the peer, for barriers, heartbeats and STOP */
+	const bool *cancel;    /* --threads: another thread failed (read atomically) */
+	uint64_t *progress_ns; /* --threads: refreshed with each heartbeat (atomically) */
+	struct rb_ctl *ctl;    /* the peer, for barriers, heartbeats and STOP */
 
 	struct rb_dev dev;
 	struct ibv_cq *cq;

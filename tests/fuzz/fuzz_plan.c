@@ -10,7 +10,8 @@
  * server relies on before it allocates anything: a known test; 1 to
  * RB_MAX_POINTS points, each within the option table's bounds (size,
  * QPs, depths) with batch and signal at most the send queue depth; one of
- * iterations, duration and -D 0; the memory estimate within the budget; and
+ * iterations, duration and -D 0; a run id only in a run of threads, the
+ * thread one of them; the memory estimate within the budget; and
  * the plan survives the wire again unchanged and still valid.  A refused
  * plan gets -EINVAL and a message.
  */
@@ -54,6 +55,9 @@ static void check_accepted(const struct rb_params *p, uint64_t budget)
 	FUZZ_CHECK((p->iters != 0) + (p->duration_s != 0) + (p->forever != 0) == 1);
 	FUZZ_CHECK(p->rx_depth >= 1 && p->rx_depth <= 32768);
 	FUZZ_CHECK(p->atomic_op <= RB_OP_CSWAP);
+	/* A run id only in a run of threads, and this thread one of them. */
+	FUZZ_CHECK(!p->run_id || p->threads >= 2);
+	FUZZ_CHECK(p->thread < (p->threads ? p->threads : 1));
 	FUZZ_CHECK(!budget || rb_plan_mem(p) <= budget);
 	/* What was accepted goes over the wire again unchanged. */
 	n = rb_pack_params(p, out, sizeof(out));

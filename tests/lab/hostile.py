@@ -5,11 +5,13 @@ Usage: hostile.py HOST PORT CASE [CASE...]
 
 Each CASE opens one connection, sends what the case says, and prints one
 line: "CASE <tab> seconds <tab> what came back" (the server's ERROR text,
-"closed", or "silent" after 10 s).  The wire format is the one of
+"closed", or "silent" after 10 s).  "flood", "threadflood" and
+"threadjoin" open several connections at once, a line each.  The wire format is the one of
 src/wire.h: a 12-byte header (magic "RDMB", version u16, type u16, body
 length u32, big-endian), then fixed big-endian fields; strings are a u16
 length and the bytes.
 """
+import random
 import socket
 import struct
 import sys
@@ -19,7 +21,7 @@ import time
 HELLO, PARAMS, ERROR, OK = 1, 2, 6, 8
 
 
-def frame(typ, body=b"", version=4, length=None):
+def frame(typ, body=b"", version=5, length=None):
     n = len(body) if length is None else length
     return struct.pack(">IHHI", 0x52444D42, version, typ, n) + body
 
@@ -36,21 +38,23 @@ def axis(*vals):
 def params(test="write_bw", size=(65536,), batch=(1,), signal=(64,), qps=(1,), tx=(128,),
            iters=100, duration=0, warmup=10, rx=512, inline=0, outstanding=0, mtu=0, op=0,
            transport=0, sl=0, tclass=0, flow_label=0, hugepages=0, odp=0, mr_per_qp=0, srq=0,
-           bidir=0, interval_ms=0, forever=0, rate_unit=0, rate=0):
+           threads=1, thread=0, bidir=0, interval_ms=0, forever=0, rate_unit=0, rate=0,
+           run_id=0):
     return (s16(test) + axis(*size) + axis(*batch) + axis(*signal) + axis(*qps) + axis(*tx) +
             struct.pack(">QIQIIIIBBBBBBIBBBBIIB", iters, duration, warmup, rx, inline, outstanding,
                         mtu, op, 0, 0, transport, sl, tclass, flow_label, hugepages, odp,
-                        mr_per_qp, srq, 1, 0, bidir) +
-            struct.pack(">IBBQ", interval_ms, forever, rate_unit, rate))
+                        mr_per_qp, srq, threads, thread, bidir) +
+            struct.pack(">IBBQQ", interval_ms, forever, rate_unit, rate, run_id))
 
 
 def hello(test="write_bw"):
     return frame(HELLO, s16("hostile") + s16(test) + s16("elsewhere") + s16("") + s16(""),
-                 version=4)
+                 version=5)
 
 
-def read_answer(sock, limit=10.0):
-    """The first message that is not OK: its text, or closed/silent."""
+def read_answer(sock, limit=10.0, oks=0):
+    """The first message that is not OK, or "OK" after @oks of them: its
+    text, or closed/silent."""
     sock.settimeout(limit)
     buf = b""
     try:
@@ -72,6 +76,9 @@ def read_answer(sock, limit=10.0):
                 return "ERROR " + body[2:2 + ln].decode(errors="replace")
             if typ != OK:
                 return "type %d" % typ
+            oks -= 1
+            if oks == 0:
+                return "OK"
     except socket.timeout:
         return "silent"
     except ConnectionResetError:
@@ -97,15 +104,68 @@ PLANS = {
 }
 
 
-def run_case(host, port, case):
-    t0 = time.monotonic()
+def connect(host, port):
     for _ in range(100):  # the server may still be starting
         try:
-            s = socket.create_connection((host, port), timeout=10)
-            break
+            return socket.create_connection((host, port), timeout=10)
         except ConnectionRefusedError:
             time.sleep(0.1)
-    else:
+    return None
+
+
+def thread_plan(host, port, run_id, thread, size=65536, oks=0, **plan):
+    """A plan of thread @thread of a run of 2 named @run_id: the socket
+    (left open) and what came back."""
+    s = connect(host, port)
+    if s is None:
+        return None, "no server"
+    s.sendall(hello() + frame(PARAMS, params(size=(size,), threads=2, thread=thread,
+                                             run_id=run_id, **plan)))
+    return s, read_answer(s, 10.0, oks)
+
+
+def thread_join(host, port):
+    """Thread 0 of a run is served; one thread 1 of it joins, a second is
+    refused, and so is one that needs more memory than thread 0 was
+    admitted for.  One line per connection."""
+    run_id, out, socks = random.getrandbits(63) | 1, [], []
+    for name, thread, size in (("thread0", 0, 65536), ("bigger1", 1, 1 << 20),
+                               ("thread1", 1, 65536), ("again1", 1, 65536)):
+        t0 = time.monotonic()
+        s, what = thread_plan(host, port, run_id, thread, size, oks=2)
+        socks.append(s)
+        out.append("%s\t%.2f\t%s" % (name, time.monotonic() - t0, what.replace("\n", "\\n")))
+    for s in socks:
+        if s is not None:
+            s.close()
+    return out
+
+
+def thread_flood(host, port, n=28):
+    """@n connections at once, each thread 1 of a run of 2 with 32 MiB
+    pinned (2 QPs, a buffer pair of 8 MiB each: rxe's largest message),
+    none with its thread 0: each line as run_case()'s."""
+    out = [None] * n
+
+    def one(i):
+        t0 = time.monotonic()
+        s, what = thread_plan(host, port, random.getrandbits(63) | 1, 1, 8 << 20, qps=(2,),
+                              mr_per_qp=1)
+        if s is not None:
+            s.close()
+        out[i] = "threadflood\t%.2f\t%s" % (time.monotonic() - t0, what.replace("\n", "\\n"))
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(n)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return out
+
+
+def run_case(host, port, case):
+    t0 = time.monotonic()
+    s = connect(host, port)
+    if s is None:
         return "%s\t0\tno server" % case
     if case in PLANS:
         plan = PLANS[case]
@@ -143,6 +203,10 @@ def run_case(host, port, case):
 
 def main():
     host, port, cases = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    if cases and cases[0] in ("threadjoin", "threadflood"):
+        lines = thread_join(host, port) if cases[0] == "threadjoin" else thread_flood(host, port)
+        print("\n".join(lines), flush=True)
+        return
     if cases and cases[0] == "flood":
         # 20 connections at once, each a bad plan.
         out = [None] * 20

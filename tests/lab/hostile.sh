@@ -1,7 +1,8 @@
 #!/bin/sh
 # Hostile, dead and frozen peers in the Soft-RoCE lab, in one boot: a
 # generic server refuses bad plans and bad frames with one line each and
-# stays up; slow and silent connections do not hold other clients; a frozen
+# stays up; connections claiming to be threads of a run it does not serve
+# are refused, and a run's thread joins it once; slow and silent connections do not hold other clients; a frozen
 # client or a killed server is given up on within --timeout + 5 s; results
 # that could not finish are kept, marked incomplete; output files are never
 # replaced when they are not regular files.  Assertions run on the host.
@@ -31,6 +32,12 @@ echo "$(date +%T) Bad plans and bad frames" >>"$OUT/phases"
 $H batch0 qps0 size0 bigsize qps100000 signal0 oom bidirlat bidir2 ratenounit foreversweep \
 	interval99 badtest truncated version hugelen http srq_write odp2 mrq_oom >"$OUT/hostile.txt" 2>&1
 $H flood >"$OUT/flood.txt" 2>&1
+# Threads of runs the server does not serve: 28 connections at once, each
+# "thread 1 of 2" with 32 MiB pinned and no thread 0 (they were all served,
+# and the OOM killer fired); then a run whose thread 0 is served: one
+# thread 1 joins it, a second and one needing more memory are refused.
+$H threadflood >"$OUT/threadflood.txt" 2>&1
+$H threadjoin >"$OUT/threadjoin.txt" 2>&1
 solo after_hostile write_bw --cpu none --verify -n 200 192.0.2.1 --json "$OUT/after_hostile.json"
 
 echo "$(date +%T) A trickling and a silent pee" >>"$OUT/phases"
@@ -181,7 +188,7 @@ want truncated "ERROR server: .*closed the connection\|closed"
 want ratenounit "ERROR server: .*--rate 1000 has no unit"
 want foreversweep "ERROR server: .*-D 0 measures one point until it is stopped; this sweep has 2"
 want interval99 "ERROR server: .*--interval 99 ms is out of range"
-want version "ERROR server: .*wire protocol v99, this rdmabench speaks v4"
+want version "ERROR server: .*wire protocol v99, this rdmabench speaks v5"
 want hugelen "ERROR server: .*exceeds the 65536-byte cap"
 want http "ERROR server: .*not rdmabench\|ERROR server"
 want srq_write "ERROR server: .*--srq does not apply to write_bw"
@@ -189,6 +196,19 @@ want odp2 "ERROR server: .*--odp 2 is out of range (0..1)"
 want mrq_oom "ERROR server: .*the plan needs about .* MiB.*this host can give"
 [ "$(grep -c "ERROR server: .*-l/--batch 0" "$OUT/flood.txt")" = 20 ] ||
 	fail "20 connections at once: not all refused: $(cat "$OUT/flood.txt")"
+# Fake threads: each refused, naming the field, once it waited out what its
+# thread 0 could have waited for the slot (--timeout 5: 3 s, and 1 s more).
+[ "$(grep -c "ERROR server: .*PARAMS run_id 0x[0-9a-f]* (thread 1 of 2): no thread 0 of that run is being served for 192.0.2.1 (waited 4 s)" \
+	"$OUT/threadflood.txt")" = 28 ] ||
+	fail "28 fake threads at once: not all refused: $(cat "$OUT/threadflood.txt")"
+# (Forking 28 processes at once in the emulated guest took up to 4 s more.)
+awk -F'\t' '$2 >= 15 { bad = 1 } END { exit bad }' "$OUT/threadflood.txt" ||
+	fail "a fake thread was refused only after 15 s or more: $(cat "$OUT/threadflood.txt")"
+f=$OUT/threadjoin.txt
+want thread0 "^thread0	.*	OK$"
+want bigger1 "ERROR server: .*PARAMS thread 1 of run_id 0x[0-9a-f]* needs about [0-9]* KiB, more than the [0-9]* KiB per thread"
+want thread1 "^thread1	.*	OK$"
+want again1 "ERROR server: .*PARAMS thread 1 of run_id 0x[0-9a-f]*: that thread is connected already"
 # The peer's text reaches the log escaped: no forged line, no escape.
 grep -q "FAKE LOG LINE" "$OUT/server.err" || fail "the bad test name was not logged"
 if grep -q "^FAKE LOG LINE\|$(printf '\033')" "$OUT/server.err"; then

@@ -7,7 +7,8 @@
 # must be the threads' sum, and every thread of both sides must sit on a
 # CPU of its own: the client's on node 0 (0 and 1), the server's processes
 # on node 1 (2 and 3), keeping off the client's CPUs as they share the guest.
-# Latency tests report per thread; a one-shot test server refuses a run of
+# Latency tests report per thread; threads that end a point more than
+# --timeout apart complete the run; a one-shot test server refuses a run of
 # threads; ^C ends every thread, and so does one thread's failure;
 # --threads 0, more threads than CPUs and a --cpu list too short exit 2.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
@@ -63,6 +64,18 @@ echo $? >"$OUT/kill.rc"
 read -r t1 _ </proc/uptime
 echo "$t0 $t1" >"$OUT/kill.time"
 stop_server $srv
+# Threads that end each point far apart: the test hook paces thread 1 to 20
+# messages a second (-n 160: 8 s a point, twice --timeout), thread 0 ends
+# in a moment and waits for it; its server (--timeout 4 too) hears it alive.
+"$RB" server --bind 192.0.2.1 -p 18517 --timeout 4 --quiet >"$OUT/apart.srv.out" \
+	2>"$OUT/apart.srv.err" &
+srv=$!
+export RDMABENCH_HOOK_THREAD_PPS=1:20
+solo apart write_bw --threads 2 --bind 192.0.2.2 -p 18517 -s 256,1K -n 160 --timeout 4 \
+	192.0.2.1 --json "$OUT/apart.json"
+unset RDMABENCH_HOOK_THREAD_PPS
+kill -INT $srv
+wait $srv
 pair once "write_bw --bind 192.0.2.1 --quiet" "write_bw --threads 2 --bind 192.0.2.2 -n 50 --timeout 10 192.0.2.1"
 '
 
@@ -93,6 +106,7 @@ jcheck wbw.csv 'len(d) == 6' '[r["thread"] for r in d] == ["all", "0", "1"] * 2'
 expect_rc slat 0
 jcheck slat.json 'd["params"]["threads"] == 2' '[r["size"] for r in d["results"]] == [2, 64]' \
 	'all("lat_us" not in r and len(r["threads"]) == 2 for r in d["results"])' \
+	'all(r["cpu_ns_per_msg"] > 0 for r in d["results"])' \
 	'all(t["lat_us"]["p50"] > 0 and t["iterations"] == 50 for r in d["results"] for t in r["threads"])' \
 	'all(sorted(t["placement"]["cpus"] for t in r["threads"]) == ["0", "1"] for r in d["results"])'
 jcheck slat.csv '[r["thread"] for r in d] == ["all", "0", "1"] * 2' \
@@ -132,6 +146,16 @@ t0, t1 = map(float, open(f"{sys.argv[1]}/kill.time").read().split())
 print(f"one thread's server killed to exit: {t1 - t0:.1f} s (the point was -D 30)")
 sys.exit(0 if t1 - t0 < 20 else 1)
 PY
+
+# Threads more than --timeout apart at the end of each point: the run
+# completes (it used to end, the early thread or its server giving up).
+expect_rc apart 0
+jcheck apart.json 'd["complete"] is True' '[r["size"] for r in d["results"]] == [256, 1024]' \
+	'all(t["iterations"] == 160 for r in d["results"] for t in r["threads"])' \
+	'all(r["threads"][1]["duration_s"] - r["threads"][0]["duration_s"] > 4 for r in d["results"])'
+if grep -q "is it alive\|within\|did not reach" "$OUT/apart.srv.err"; then
+	fail "apart: the server gave up on a thread: $(cat "$OUT/apart.srv.err")"
+fi
 
 # A one-shot test server serves one connection: the run fails, naming it.
 expect_grep once.cli.err 'thread [01] of 2 failed: .*serves one connection.*rdmabench server'

@@ -398,6 +398,11 @@ static void threads_checked(void **state)
 	p.threads = 8;
 	REFUSED(p, one * 8 - 1, "per thread");
 	assert_int_equal(rb_plan_validate(&p, one * 8, err, sizeof(err)), 0);
+	/* A run id (wire v5) names a run of threads; a run of one has none. */
+	p.run_id = 0xfeed;
+	assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), 0);
+	p.threads = 1;
+	REFUSED(p, 0, "run_id 0x000000000000feed: only a run of threads has a run id");
 }
 
 /*

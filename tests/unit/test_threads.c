@@ -39,14 +39,17 @@ static void test_aggregate_bw(void **state)
 	struct rb_result per[3], agg;
 
 	(void)state;
+	/* Iterations as the rates over the durations make them. */
 	per[0] = bw(10, 12, 2, 1.0, 100, 500);
+	per[0].iters = 2000000;
 	per[1] = bw(20, 25, 4, 2.0, 50, 100);
+	per[1].iters = 8000000;
 	per[2] = bw(5, 6, 1, 0.5, 10, 1000);
-	per[2].iters = 7;
+	per[2].iters = 500000;
 	rb_threads_aggregate(per, 3, &agg);
 	assert_int_equal(agg.pt.size, 65536);
 	assert_int_equal(agg.pt.tx_depth, 128);
-	assert_int_equal(agg.iters, 2007);
+	assert_int_equal(agg.iters, 10500000);
 	assert_true(agg.has_bw && agg.has_cpu && agg.has_peer);
 	assert_false(agg.has_lat);
 	assert_near(agg.duration_s, 2.0, 1e-12);
@@ -67,7 +70,11 @@ static void test_aggregate_bw(void **state)
 	assert_near(agg.cpu_ns_per_msg, 500, 1e-12);
 }
 
-/* Latency does not add: the run's row has none, and no messages no rate. */
+/*
+ * Latency does not add: the run's row has none.  A latency test has no
+ * message rate, yet its CPU per operation is the threads' weighed by
+ * their operations (it was 0, weighed by a rate of 0).
+ */
 static void test_aggregate_lat(void **state)
 {
 	struct rb_result per[2] = { { .iters = 100, .duration_s = 0.25, .has_lat = true },
@@ -77,12 +84,25 @@ static void test_aggregate_lat(void **state)
 	(void)state;
 	per[0].lat.p50 = 5;
 	per[1].lat.p50 = 9;
+	per[0].has_cpu = per[1].has_cpu = true;
+	per[0].cpu_util_pct = 80;
+	per[0].cpu_ns_per_msg = 2000;
+	per[1].cpu_util_pct = 24;
+	per[1].cpu_ns_per_msg = 1000;
 	rb_threads_aggregate(per, 2, &agg);
 	assert_false(agg.has_lat);
 	assert_false(agg.has_bw);
+	assert_true(agg.has_cpu);
 	assert_int_equal(agg.iters, 220);
 	assert_near(agg.duration_s, 0.5, 1e-12);
 	assert_near(agg.lat.p50, 0, 0);
+	assert_near(agg.msg_rate_mpps, 0, 0);
+	assert_near(agg.cpu_util_pct, 104, 1e-12);
+	/* (100 * 2000 + 120 * 1000) ns over 220 operations */
+	assert_near(agg.cpu_ns_per_msg, 320000.0 / 220, 1e-9);
+	/* No operations: nothing to weigh, 0. */
+	per[0].iters = per[1].iters = 0;
+	rb_threads_aggregate(per, 2, &agg);
 	assert_near(agg.cpu_ns_per_msg, 0, 0);
 	rb_threads_aggregate(per, 0, &agg);
 	assert_int_equal(agg.iters, 0);

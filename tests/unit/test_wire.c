@@ -209,6 +209,7 @@ static void sample_params(struct rb_params *p)
 	p->forever = 1;
 	p->rate_unit = RB_RATE_PPS;
 	p->rate = 0xfedcba9876543210ULL; /* all 64 bits */
+	p->run_id = 0x0123456789abcdefULL;
 }
 
 static size_t params_len(const struct rb_params *p)
@@ -219,9 +220,10 @@ static size_t params_len(const struct rb_params *p)
 	for (i = 0; i < 5; i++)
 		n += 4 + 8 * (size_t)ax[i]->n;
 	/* v4 appends transport, SL, traffic class, flow label, 4 memory flags,
-	 * --threads, the thread, -b, then interval, forever, rate unit and rate. */
+	 * --threads, the thread, -b, then interval, forever, rate unit and
+	 * rate; v5 the run id. */
 	return n + 8 + 4 + 8 + 4 + 4 + 4 + 4 + 1 + 1 + 1 + 1 + 1 + 1 + 4 + 4 * 1 + 4 + 4 + 1 + 4 +
-	       1 + 1 + 8;
+	       1 + 1 + 8 + 8;
 }
 
 static void assert_axis_equal(const struct rb_axis *a, const struct rb_axis *b)
@@ -266,6 +268,7 @@ static void assert_params_equal(const struct rb_params *a, const struct rb_param
 	assert_int_equal(a->forever, b->forever);
 	assert_int_equal(a->rate_unit, b->rate_unit);
 	assert_int_equal(a->rate, b->rate);
+	assert_int_equal(a->run_id, b->run_id);
 }
 
 static void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
@@ -349,7 +352,7 @@ static void assert_double_bits(double got, double want)
 
 static void test_hdr_pack_bytes(void **state)
 {
-	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x04,
+	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x05,
 						       0x00, 0x03, 0x00, 0x01, 0x02, 0x03 };
 	uint8_t buf[RB_WIRE_HDR_LEN + 4];
 
@@ -431,7 +434,7 @@ static void test_hdr_other_version(void **state)
 	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), -EPROTO);
 	assert_int_equal(h.version, 2);
 	assert_non_null(strstr(err, "v2"));
-	assert_non_null(strstr(err, "v4"));
+	assert_non_null(strstr(err, "v5"));
 
 	/* Version 0 and a two-byte version are named as such. */
 	buf[5] = 0x00;
@@ -541,15 +544,17 @@ static void test_params_roundtrip(void **state)
 	assert_memory_equal(buf + 30, "\x00\x00\x01\x00\x00\x00\x00\x03", 8);
 	/* The three u8 flags, then v4's transport, SL, traffic class, flow
 	 * label, the four memory flags, --threads, the thread, -b, and the
-	 * shape: interval, forever, rate unit, rate. */
-	assert_memory_equal(buf + len - 37, "\x01\x01\x01", 3);
-	assert_memory_equal(buf + len - 34, "\x02\x0f\xb8\x00\x0f\xff\xff", 7);
-	assert_memory_equal(buf + len - 27, "\x01\x01\x01\x01", 4);
-	assert_memory_equal(buf + len - 23, "\x00\x00\x00\x04\x00\x00\x00\x03\x01", 9);
-	assert_memory_equal(buf + len - 14, "\x05\x26\x5c\x00\x01\x02", 6);
-	assert_memory_equal(buf + len - 8, "\xfe\xdc\xba\x98\x76\x54\x32\x10", 8);
-	/* A v3 body, without them, is truncated. */
-	assert_int_equal(rb_unpack_params(buf, (size_t)len - 34, &out), -EBADMSG);
+	 * shape: interval, forever, rate unit, rate; then v5's run id. */
+	assert_memory_equal(buf + len - 45, "\x01\x01\x01", 3);
+	assert_memory_equal(buf + len - 42, "\x02\x0f\xb8\x00\x0f\xff\xff", 7);
+	assert_memory_equal(buf + len - 35, "\x01\x01\x01\x01", 4);
+	assert_memory_equal(buf + len - 31, "\x00\x00\x00\x04\x00\x00\x00\x03\x01", 9);
+	assert_memory_equal(buf + len - 22, "\x05\x26\x5c\x00\x01\x02", 6);
+	assert_memory_equal(buf + len - 16, "\xfe\xdc\xba\x98\x76\x54\x32\x10", 8);
+	assert_memory_equal(buf + len - 8, "\x01\x23\x45\x67\x89\xab\xcd\xef", 8);
+	/* A v3 body, without them, is truncated; so is a v4 one, without the run id. */
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - 42, &out), -EBADMSG);
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - 8, &out), -EBADMSG);
 
 	memset(&out, 0x5a, sizeof(out));
 	assert_int_equal(rb_unpack_params(buf, len, &out), 0);
@@ -853,6 +858,7 @@ static void build_params(struct wb *w, uint32_t count, uint32_t present)
 	wb_be(w, 0, 1);
 	wb_be(w, 0, 1);
 	wb_be(w, 0, 8);
+	wb_be(w, 0, 8); /* v5: run_id */
 }
 
 static void test_params_axis_count(void **state)

@@ -1424,6 +1424,65 @@ static void fake_ctl_drives(void **state)
 }
 
 /*
+ * --threads: a thread that measures long refreshes the run's progress
+ * with every heartbeat, or the threads that wait for it give up after
+ * --timeout though it is doing its work.
+ */
+static void heartbeat_refreshes_progress(void **state)
+{
+	struct fake_ctl fc = { .stop_after = ~0u };
+	uint64_t progress = 0, t0 = rb_now_ns();
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	x.p.iters = 0;
+	x.p.duration_s = 2;
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	fc.ctl = (struct rb_ctl){ &fake_ctl_ops, RB_ROLE_CLIENT, "fake-ctl", &fc };
+	x.r.ctl = &fc.ctl;
+	x.r.progress_ns = &progress;
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	/* Its heartbeats come about once a second: the last in its last second. */
+	assert_true(fc.alive >= 2);
+	assert_true(progress >= t0 + 1000000000ULL);
+	assert_true(progress <= rb_now_ns());
+	fx_end(&x);
+}
+
+/*
+ * --threads: the server of a thread that waits for the others hears its
+ * SYNC ALIVE for the point to come before the START (or BYE), and keeps
+ * waiting; an ALIVE for another point is out of step.
+ */
+static void server_barrier_hears_alive(void **state)
+{
+	struct rb_msg_sync m;
+	uint8_t b[64];
+	uint32_t len;
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_start(&x, RB_ROLE_SERVER, 2000);
+	peer_sync(&x, 3, RB_SYNC_ALIVE, 0);
+	peer_sync(&x, 3, RB_SYNC_ALIVE, 0);
+	peer_sync(&x, 3, RB_SYNC_START, 0);
+	assert_int_equal(x.r.ctl->ops->barrier(x.r.ctl, 3), 0);
+	assert_int_equal(rb_oob_expect(&x.peer, RB_MSG_SYNC, b, sizeof(b), &len), 0);
+	assert_int_equal(rb_unpack_sync(b, len, &m), 0);
+	assert_int_equal(m.point, 3);
+	assert_int_equal(m.what, RB_SYNC_START);
+	/* Before the BYE that ends the plan too. */
+	peer_sync(&x, 4, RB_SYNC_ALIVE, 0);
+	assert_int_equal(rb_oob_send(&x.peer, RB_MSG_BYE, NULL, 0), 0);
+	assert_int_equal(x.r.ctl->ops->barrier(x.r.ctl, 4), 1);
+	peer_sync(&x, 7, RB_SYNC_ALIVE, 0);
+	assert_int_equal(x.r.ctl->ops->barrier(x.r.ctl, 5), -EPROTO);
+	fx_end(&x);
+}
+
+/*
  * A frozen client: heartbeats keep the server waiting, silence for the
  * timeout ends the point with a message naming the client.
  */
@@ -1816,6 +1875,8 @@ int main(void)
 		cmocka_unit_test(oneshot_plain_forever_stops),
 		cmocka_unit_test(server_wait_stop),
 		cmocka_unit_test(fake_ctl_drives),
+		cmocka_unit_test(heartbeat_refreshes_progress),
+		cmocka_unit_test(server_barrier_hears_alive),
 		cmocka_unit_test(server_wait_frozen),
 		cmocka_unit_test(server_recv_counts),
 		cmocka_unit_test(server_recv_lossy),

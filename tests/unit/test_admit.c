@@ -1,0 +1,173 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The generic server's table of admitted connections: a run of threads
+ * joins through its thread 0, every entry's memory counts against the
+ * budget, and connections claiming to be threads of a run the server does
+ * not serve are refused and hold nothing.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "admit.h"
+
+#define MIB (1ULL << 20)
+
+static char err[512];
+
+static struct rb_admit_entry conn(int32_t pid, uint64_t run, uint32_t thread, uint32_t threads,
+				  uint64_t share, const char *client)
+{
+	struct rb_admit_entry e = { .pid = pid, .run_id = run, .thread = thread };
+
+	e.threads = threads;
+	e.share = share;
+	snprintf(e.client, sizeof(e.client), "%s", client);
+	return e;
+}
+
+static int try(struct rb_admit *a, struct rb_admit_entry e, uint64_t budget)
+{
+	err[0] = '\0';
+	return rb_admit_try(a, &e, budget, err, sizeof(err));
+}
+
+/* Thread 0 holds its run's memory; each thread that joins takes a share. */
+static void test_run_joins(void **state)
+{
+	struct rb_admit a = { 0 };
+
+	(void)state;
+	assert_int_equal(try(&a, conn(100, 0xabc, 0, 3, 32 * MIB, "10.0.0.2"), 1024 * MIB), 0);
+	assert_int_equal(rb_admit_held(&a), 96 * MIB);
+	assert_int_equal(try(&a, conn(101, 0xabc, 2, 3, 32 * MIB, "10.0.0.2"), 1024 * MIB), 0);
+	assert_int_equal(try(&a, conn(102, 0xabc, 1, 3, 30 * MIB, "10.0.0.2"), 1024 * MIB), 0);
+	/* Taken from thread 0: what the run holds is unchanged. */
+	assert_int_equal(rb_admit_held(&a), 96 * MIB);
+	/* A thread of the run connected already. */
+	assert_int_equal(try(&a, conn(103, 0xabc, 1, 3, 32 * MIB, "10.0.0.2"), 1024 * MIB),
+			 -EEXIST);
+	assert_non_null(strstr(err, "thread 1 of run_id 0x0000000000000abc"));
+	assert_non_null(strstr(err, "connected already"));
+	/* Thread 0 ends first: its share is free, its threads' are not. */
+	rb_admit_release(&a, 100);
+	assert_int_equal(rb_admit_held(&a), 64 * MIB);
+	rb_admit_release(&a, 101);
+	rb_admit_release(&a, 102);
+	assert_int_equal(rb_admit_held(&a), 0);
+	rb_admit_release(&a, 0); /* free entries stay free */
+	assert_int_equal(rb_admit_held(&a), 0);
+}
+
+/* A thread k > 0 names a run the server serves for that client, or waits. */
+static void test_join_needs_thread0(void **state)
+{
+	struct rb_admit a = { 0 };
+
+	(void)state;
+	assert_int_equal(try(&a, conn(200, 0x77, 1, 2, MIB, "10.0.0.2"), 0), -EAGAIN);
+	assert_non_null(strstr(err, "PARAMS run_id 0x0000000000000077 (thread 1 of 2)"));
+	assert_non_null(strstr(err, "no thread 0 of that run is being served for 10.0.0.2"));
+	assert_int_equal(try(&a, conn(201, 0x77, 0, 2, MIB, "10.0.0.2"), 0), 0);
+	/* Another client, another run id, another thread count: not this run. */
+	assert_int_equal(try(&a, conn(202, 0x77, 1, 2, MIB, "10.0.0.9"), 0), -EAGAIN);
+	assert_int_equal(try(&a, conn(202, 0x78, 1, 2, MIB, "10.0.0.2"), 0), -EAGAIN);
+	assert_int_equal(try(&a, conn(202, 0x77, 1, 3, MIB, "10.0.0.2"), 0), -EAGAIN);
+	/* More memory than its thread 0 was admitted for, per thread. */
+	assert_int_equal(try(&a, conn(202, 0x77, 1, 2, 2 * MIB, "10.0.0.2"), 0), -ENOMEM);
+	assert_non_null(strstr(err, "needs about 2048 KiB, more than the 1024 KiB per thread"));
+	assert_int_equal(try(&a, conn(202, 0x77, 1, 2, MIB, "10.0.0.2"), 0), 0);
+	/* A second run with the same id while the first is served. */
+	assert_int_equal(try(&a, conn(203, 0x77, 0, 2, MIB, "10.0.0.2"), 0), -EEXIST);
+	assert_non_null(strstr(err, "run_id 0x0000000000000077: a run with that id is in "
+				    "progress"));
+	/* Thread 0 gone: its run takes no one more. */
+	rb_admit_release(&a, 201);
+	rb_admit_release(&a, 202);
+	assert_int_equal(try(&a, conn(204, 0x77, 1, 2, MIB, "10.0.0.2"), 0), -EAGAIN);
+}
+
+/* The budget counts what connections in progress hold, not the plan alone. */
+static void test_budget_counts_held(void **state)
+{
+	struct rb_admit a = { 0 };
+
+	(void)state;
+	assert_int_equal(try(&a, conn(300, 0, 0, 1, 600 * MIB, "10.0.0.2"), 1000 * MIB), 0);
+	assert_int_equal(try(&a, conn(301, 0, 0, 1, 500 * MIB, "10.0.0.3"), 1000 * MIB), -ENOMEM);
+	assert_non_null(strstr(err, "the plan needs about 500 MiB (1 thread(s)); this host can "
+				    "give 1000 MiB, of which connections in progress hold 600 "
+				    "MiB"));
+	assert_int_equal(try(&a, conn(301, 0, 0, 1, 400 * MIB, "10.0.0.3"), 1000 * MIB), 0);
+	assert_int_equal(rb_admit_held(&a), 1000 * MIB);
+	/* A run of threads needs all of them at once. */
+	rb_admit_release(&a, 300);
+	assert_int_equal(try(&a, conn(302, 9, 0, 2, 400 * MIB, "10.0.0.2"), 1000 * MIB), -ENOMEM);
+	assert_non_null(strstr(err, "needs about 800 MiB (2 thread(s))"));
+	assert_int_equal(try(&a, conn(302, 9, 0, 2, 300 * MIB, "10.0.0.2"), 1000 * MIB), 0);
+	/* A plan alone over the budget, and no budget at all. */
+	rb_admit_release(&a, 301);
+	rb_admit_release(&a, 302);
+	assert_int_equal(try(&a, conn(303, 0, 0, 1, 2000 * MIB, "10.0.0.2"), 1000 * MIB), -ENOMEM);
+	assert_int_equal(try(&a, conn(303, 0, 0, 1, 2000 * MIB, "10.0.0.2"), 0), 0);
+}
+
+/*
+ * The lab's finding: 28 connections at once, each "thread 1 of 2" with 32
+ * MiB, were all served.  Without their thread 0 each is refused and none
+ * holds anything or an entry.
+ */
+static void test_fake_threads_hold_nothing(void **state)
+{
+	struct rb_admit a = { 0 };
+	int i;
+
+	(void)state;
+	for (i = 0; i < 28; i++)
+		assert_int_equal(
+			try(&a, conn(400 + i, 0x1000 + (uint64_t)i, 1, 2, 32 * MIB, "10.0.0.66"),
+			    64 * MIB),
+			-EAGAIN);
+	assert_int_equal(rb_admit_held(&a), 0);
+	for (i = 0; i < RB_ADMIT_MAX; i++)
+		assert_int_equal(a.e[i].pid, 0);
+	/* No run id at all, and a thread past the run's. */
+	assert_int_equal(try(&a, conn(500, 0, 1, 2, MIB, "10.0.0.66"), 0), -EINVAL);
+	assert_non_null(strstr(err, "PARAMS run_id 0: thread 1 of a run of 2 threads names no "
+				    "run"));
+	assert_int_equal(try(&a, conn(500, 0, 0, 2, MIB, "10.0.0.66"), 0), -EINVAL);
+	assert_int_equal(try(&a, conn(500, 5, 2, 2, MIB, "10.0.0.66"), 0), -EINVAL);
+	assert_int_equal(rb_admit_held(&a), 0);
+}
+
+static void test_table_full(void **state)
+{
+	struct rb_admit a = { 0 };
+	int i;
+
+	(void)state;
+	for (i = 0; i < RB_ADMIT_MAX; i++)
+		assert_int_equal(try(&a, conn(600 + i, 0, 0, 1, MIB, "10.0.0.2"), 0), 0);
+	assert_int_equal(try(&a, conn(700, 0, 0, 1, MIB, "10.0.0.2"), 0), -ENOSPC);
+	assert_int_equal(rb_admit_held(&a), RB_ADMIT_MAX * MIB);
+	rb_admit_release(&a, 605);
+	assert_int_equal(try(&a, conn(700, 0, 0, 1, MIB, "10.0.0.2"), 0), 0);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_run_joins),
+		cmocka_unit_test(test_join_needs_thread0),
+		cmocka_unit_test(test_budget_counts_held),
+		cmocka_unit_test(test_fake_threads_hold_nothing),
+		cmocka_unit_test(test_table_full),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
