@@ -1175,6 +1175,9 @@ static int serve_conn(struct rb_oob *o, const struct rb_serve *f, const struct r
 /* ---- the generic server: one process per connection ------------------ */
 
 #define MAX_CONNS 32
+/* A refused client's answer: the listener waits for no one longer. */
+#define REFUSE_SEND_MS	1000
+#define REFUSE_DRAIN_MS 200
 
 struct kids {
 	pid_t pid[MAX_CONNS];
@@ -1235,6 +1238,7 @@ static void spawn(struct kids *k, struct rb_oob *o, const struct rb_serve *f,
 		rb_oob_send_error(o, "server: %d connections in progress; try again later",
 				  MAX_CONNS);
 		rb_warn("refused %s: %d connections in progress", o->peer, MAX_CONNS);
+		rb_oob_drain_close(o, REFUSE_DRAIN_MS);
 		return;
 	}
 	fflush(NULL); /* nothing buffered is written twice */
@@ -1254,7 +1258,8 @@ static int serve_forever(int lfd, const struct rb_serve *f, const struct rb_loca
 {
 	FILE *slot = tmpfile();
 	struct kids k = { .n = 0 };
-	struct rb_oob o;
+	/* The listener's own send (a refusal) waits at most REFUSE_SEND_MS. */
+	struct rb_oob o = { .fd = -1, .timeout_ms = REFUSE_SEND_MS };
 	int ret;
 
 	if (!slot)
