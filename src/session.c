@@ -368,6 +368,11 @@ static int negotiate(struct session *s, const struct rb_msg_conn *me)
 	if (s->p.mtu)
 		mtu = min_u32(mtu, s->p.mtu);
 	r->path_mtu = rb_mtu_from_bytes(mtu);
+	if (!r->path_mtu) {
+		rb_err("no path MTU from %u bytes (%s here %u, peer %s %u)", mtu, r->dev.name,
+		       me->mtu, s->oob.peer, r->remote.mtu);
+		return -EPROTO;
+	}
 	if (s->p.outstanding > rd && s->role == RB_ROLE_CLIENT)
 		rb_info("-o/--outstanding %u: max_qp_rd_atom allows %u; clamped", s->p.outstanding,
 			rd);
@@ -423,6 +428,27 @@ static int qp_connect(struct session *s, const struct rb_msg_conn *me)
 	return ret;
 }
 
+/*
+ * The peer's CONN, decoded and checked before any of it reaches the verbs
+ * layer (an MTU of 0 there hangs rxe for a minute).
+ */
+static int check_conn(struct session *s, const uint8_t *body, uint32_t len)
+{
+	struct rb_run *r = &s->run;
+	const struct rb_conn_want want = { r->nqp, r->nmr, 2 * r->region };
+	char err[RB_TEXT_MAX];
+
+	if (rb_unpack_conn(body, len, &r->remote)) {
+		rb_err("peer %s sent a malformed CONN message", s->oob.peer);
+		return -EPROTO;
+	}
+	if (rb_conn_validate(&r->remote, &want, err, sizeof(err))) {
+		rb_err("peer %s sent a CONN message this side refuses: %s", s->oob.peer, err);
+		return -EPROTO;
+	}
+	return 0;
+}
+
 static int exchange_conn(struct session *s)
 {
 	struct rb_run *r = &s->run;
@@ -435,11 +461,8 @@ static int exchange_conn(struct session *s)
 		ret = send_body(s, RB_MSG_CONN, rb_pack_conn(&me, msg, sizeof(msg)));
 	if (!ret)
 		ret = rb_oob_expect(&s->oob, RB_MSG_CONN, msg, sizeof(msg), &len);
-	if (!ret && (rb_unpack_conn(msg, len, &r->remote) || r->remote.nqp != r->nqp ||
-		     r->remote.nmr != r->nmr || r->remote.len < 2 * r->region)) {
-		rb_err("peer %s sent a CONN message that does not match the plan", s->oob.peer);
-		ret = -EPROTO;
-	}
+	if (!ret)
+		ret = check_conn(s, msg, len);
 	if (!ret && s->role == RB_ROLE_SERVER && s->p.use_cm)
 		ret = rb_cm_listen(&s->cm, (uint16_t)s->l->tcp_port, s->oob.timeout_ms);
 	if (!ret && s->role == RB_ROLE_SERVER)
