@@ -443,9 +443,9 @@ uint32_t rb_result_check(const struct rb_msg_result *m, uint64_t max_iters)
 
 const char *rb_result_field(uint32_t bit)
 {
-	static const char *const names[RB_PEER_NFIELDS] = {
-		"iterations", "bw_avg_gbps", "cpu_util_pct", "bw_peak_gbps", "msg_rate_mpps", "duration_s"
-	};
+	static const char *const names[RB_PEER_NFIELDS] = { "iterations",    "bw_avg_gbps",
+							    "cpu_util_pct",  "bw_peak_gbps",
+							    "msg_rate_mpps", "duration_s" };
 	unsigned int i;
 
 	for (i = 0; i < RB_PEER_NFIELDS; i++)

@@ -18,6 +18,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -659,6 +660,43 @@ static int point_start(struct session *s, uint32_t i)
 	return ret;
 }
 
+/*
+ * The server's figures that cannot be true (rb_result_check()) are not
+ * shown as measured: each becomes NaN (null in JSON, "-" in the table,
+ * empty in CSV; a count becomes 0), and is named in the point's
+ * peer_result_rejected and its table flag.
+ */
+static uint32_t reject_figures(const struct session *s, struct rb_msg_result *m, char *list,
+			       size_t len)
+{
+	double *fig[RB_PEER_NFIELDS] = { NULL,
+					 &m->bw_avg_gbps,
+					 &m->cpu_util_pct,
+					 &m->bw_peak_gbps,
+					 &m->msg_rate_mpps,
+					 &m->duration_s };
+	uint32_t bad = rb_result_check(m, s->p.iters), i;
+	size_t used = 0;
+
+	list[0] = '\0';
+	for (i = 0; i < RB_PEER_NFIELDS; i++) {
+		if (!(bad & (1u << i)))
+			continue;
+		if (used < len)
+			used += (size_t)snprintf(list + used, len - used, "%s%s", used ? ", " : "",
+						 rb_result_field(1u << i));
+		if (fig[i])
+			*fig[i] = NAN;
+		else
+			m->iters = 0;
+	}
+	if (bad)
+		rb_warn("server %s reported figures that cannot be true at point %u (%s): left "
+			"out",
+			s->oob.peer, m->point, list);
+	return bad;
+}
+
 static void apply_peer(struct rb_result *res, const struct rb_msg_result *m)
 {
 	res->has_peer = true;
@@ -703,6 +741,7 @@ static int client_point(struct session *s, uint32_t i)
 	struct rb_msg_result m = { .point = i };
 	struct rb_run *r = &s->run;
 	struct rb_result res;
+	char list[128];
 	int ret;
 
 	ret = point_start(s, i);
@@ -744,6 +783,9 @@ static int client_point(struct session *s, uint32_t i)
 		ret = r->t->report(r, &res);
 	if (ret)
 		return ret;
+	res.peer_rejected = reject_figures(s, &m, list, sizeof(list));
+	if (res.peer_rejected)
+		snprintf(res.flag, sizeof(res.flag), "peer figures rejected: %s", list);
 	apply_peer(&res, &m);
 	if (s->p.bidir)
 		apply_bidir(s, &res, &m);

@@ -106,6 +106,7 @@ void rb_threads_aggregate(const struct rb_result *per, uint32_t n, struct rb_res
 		agg->cpu_util_pct += r->cpu_util_pct;
 		agg->peer_cpu_util_pct += r->peer_cpu_util_pct;
 		agg->peer_bw_avg_gbps += r->peer_bw_avg_gbps;
+		agg->peer_rejected |= r->peer_rejected;
 		m = r->msg_rate_mpps * 1e6 * r->duration_s;
 		msgs += m;
 		cpu_ns += r->cpu_ns_per_msg * m;

@@ -405,17 +405,18 @@ static void bidir_rows(void **state)
 /* A CONN as a rxe peer sends it for a plan of @nqp QPs and one MR. */
 static struct rb_msg_conn good_conn(uint32_t nqp)
 {
-	struct rb_msg_conn c = { .mtu = 1024,
-				 .max_rd_atom = 128,
-				 .rkey = 0x1234,
-				 .addr = 0x7f0000001000ULL,
-				 .len = 131072,
-				 .nqp = nqp,
-				 .link_layer = IBV_LINK_LAYER_ETHERNET,
-				 .nmr = 1,
-				 .mr = { { 0x7f0000001000ULL, 0x1234 } },
-				 .place = { .device_numa_node = 1, .cpus = "0-3 8", .mem_node = 1,
-					    .local = 1 } };
+	struct rb_msg_conn c = {
+		.mtu = 1024,
+		.max_rd_atom = 128,
+		.rkey = 0x1234,
+		.addr = 0x7f0000001000ULL,
+		.len = 131072,
+		.nqp = nqp,
+		.link_layer = IBV_LINK_LAYER_ETHERNET,
+		.nmr = 1,
+		.mr = { { 0x7f0000001000ULL, 0x1234 } },
+		.place = { .device_numa_node = 1, .cpus = "0-3 8", .mem_node = 1, .local = 1 }
+	};
 	uint32_t i;
 
 	for (i = 0; i < nqp; i++)
@@ -425,12 +426,12 @@ static struct rb_msg_conn good_conn(uint32_t nqp)
 
 static const struct rb_conn_want want2 = { 2, 1, 131072 };
 
-#define CONN_REFUSED(c, needle)                                                             \
-	do {                                                                                \
-		char e_[512] = "";                                                          \
-		assert_int_equal(rb_conn_validate(&(c), &want2, e_, sizeof(e_)), -EPROTO);  \
-		if (!strstr(e_, (needle)))                                                  \
-			fail_msg("message '%s' lacks '%s'", e_, (needle));                  \
+#define CONN_REFUSED(c, needle)                                                            \
+	do {                                                                               \
+		char e_[512] = "";                                                         \
+		assert_int_equal(rb_conn_validate(&(c), &want2, e_, sizeof(e_)), -EPROTO); \
+		if (!strstr(e_, (needle)))                                                 \
+			fail_msg("message '%s' lacks '%s'", e_, (needle));                 \
 	} while (0)
 
 /* The lab's lying peer: an MTU of 0 reached ibv_modify_qp and hung rxe. */

@@ -589,8 +589,7 @@ int main(void)
 		cmocka_unit_test(stalled_frame),       cmocka_unit_test(trickled_frame),
 		cmocka_unit_test(wrong_version),       cmocka_unit_test(huge_length),
 		cmocka_unit_test(http_request),	       cmocka_unit_test(conn_limit_reason),
-		cmocka_unit_test(still_serving),
-		cmocka_unit_test(sigint_exits_0),
+		cmocka_unit_test(still_serving),       cmocka_unit_test(sigint_exits_0),
 	};
 
 	return cmocka_run_group_tests(tests, start_server, stop_server);
