@@ -157,6 +157,28 @@ solo nodev write_bw --cpu none -n 100 192.0.2.1 --json /dev/no-such-thing
 kill -INT $srv
 wait $srv
 solo badcpu server --cpu 9999 --timeout 1
+
+echo "$(date +%T) A lying CONN" >>"$OUT/phases"
+# A lying CONN (issue 28): an MTU of 0, 100 or 5000, or an escape sequence
+# as the cpus of its placement, is refused at once naming the field,
+# by a server (from hostile clients) and by a client (from a hostile
+# server, "serve"); an MTU of 0 that reached rxe held the process ~57 s.
+"$RB" server --cpu none --timeout 5 -p 18517 >"$OUT/server3.out" 2>"$OUT/server3.err" &
+srv3=$!
+python3 "$LAB/hostile.py" 192.0.2.1 18517 conn_mtu0 conn_mtu100 conn_mtu5000 conn_esc \
+	>"$OUT/lying.txt" 2>&1
+solo after_lying write_bw --cpu none -n 200 -p 18517 192.0.2.1
+kill -INT $srv3
+wait $srv3
+for c in mtu0 mtu5000 esc; do
+	python3 "$LAB/hostile.py" 192.0.2.1 18518 serve "conn_$c" >"$OUT/liar_$c.txt" 2>&1 &
+	liar=$!
+	t0=$(ms)
+	"$RB" read_bw -b --cpu none --timeout 5 -p 18518 192.0.2.1 >"$OUT/lied_$c.out" 2>"$OUT/lied_$c.err"
+	echo $? >"$OUT/lied_$c.rc"
+	echo $(($(ms) - t0)) >"$OUT/lied_$c.ms"
+	wait $liar
+done
 '
 
 # --- bad plans and frames: one ERROR line each, fast --------------------------
@@ -261,4 +283,27 @@ expect_rc nodev 2
 expect_grep nodev.err "/dev/no-such-thing: No such file or directory"
 expect_rc badcpu 2
 expect_grep badcpu.err "--cpu 9999"
+
+# --- a lying peer's CONN: refused at once, naming the field, nothing raw -------
+f=$OUT/lying.txt
+want conn_mtu0 "ERROR server: .*sent a CONN message this side refuses: CONN mtu 0 is not an MTU"
+want conn_mtu100 "ERROR server: .*CONN mtu 100 is not an MTU (256, 512, 1024, 2048 or 4096 bytes)"
+want conn_mtu5000 "ERROR server: .*CONN mtu 5000 is not an MTU"
+want conn_esc "ERROR server: .*placement cpus '.x1b\[2J0' is not a CPU list"
+if grep -q "$(printf '\033')" "$OUT/server3.err" "$OUT/server3.out"; then
+	fail "a lying client's cpus reached the server's output raw"
+fi
+expect_rc after_lying 0
+for c in mtu0 mtu5000 esc; do
+	expect_rc "lied_$c" 1
+	ms=$(cat "$OUT/lied_$c.ms")
+	echo "read_bw -b against a server lying in CONN ($c): exit 1 after $ms ms"
+	[ "$ms" -lt 5000 ] || fail "read_bw against a server lying in CONN ($c) took $ms ms (--timeout 5)"
+	if grep -q "$(printf '\033')" "$OUT/lied_$c.out" "$OUT/lied_$c.err"; then
+		fail "the lying server's cpus reached the client's output raw"
+	fi
+done
+expect_grep lied_mtu0.err "sent a CONN message this side refuses: CONN mtu 0 is not an MTU (256, 512, 1024, 2048 or 4096 bytes)"
+expect_grep lied_mtu5000.err "CONN mtu 5000 is not an MTU"
+expect_grep lied_esc.err "placement cpus '.x1b\[2J0' is not a CPU list"
 pass
