@@ -19,6 +19,7 @@
 #include "opts.h"
 #include "plan.h"
 #include "sweep.h"
+#include "verbs.h"
 #include "wire.h"
 
 /* What the command line makes of "TEST HOST" (defaults applied). */
@@ -549,6 +550,25 @@ static void result_figures(void **state)
 	assert_null(rb_result_field(1u << RB_PEER_NFIELDS));
 }
 
+/* The verbs layer's own last line: no MTU enum 0, no 25-bit QPN or PSN. */
+static void verbs_path_checked(void **state)
+{
+	struct rb_qp_info q = { .qpn = 0x11, .psn = 0xffffff };
+
+	(void)state;
+	assert_int_equal(rb_mtu_from_bytes(0), 0);
+	assert_int_equal(rb_mtu_from_bytes(5000), 0);
+	assert_false(rb_qp_path_ok(rb_mtu_from_bytes(0), &q));
+	assert_false(rb_qp_path_ok((enum ibv_mtu)(IBV_MTU_4096 + 1), &q));
+	assert_true(rb_qp_path_ok(IBV_MTU_256, &q));
+	assert_true(rb_qp_path_ok(IBV_MTU_4096, &q));
+	q.psn = 0x1000000;
+	assert_false(rb_qp_path_ok(IBV_MTU_1024, &q));
+	q.psn = 0;
+	q.qpn = 0x1000000;
+	assert_false(rb_qp_path_ok(IBV_MTU_1024, &q));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -560,6 +580,7 @@ int main(void)
 		cmocka_unit_test(bidir_rows),	      cmocka_unit_test(shape_rules),
 		cmocka_unit_test(conn_mtu),	      cmocka_unit_test(conn_numbers),
 		cmocka_unit_test(conn_placement),     cmocka_unit_test(result_figures),
+		cmocka_unit_test(verbs_path_checked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
