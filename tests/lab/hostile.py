@@ -2,6 +2,7 @@
 """A hostile rdmabench peer, for the lab's fault tests.
 
 Usage: hostile.py HOST PORT CASE [CASE...]
+       hostile.py HOST PORT serve CASE [CASE...]   (a lying server, below)
 
 Each CASE opens one connection, sends what the case says, and prints one
 line: "CASE <tab> seconds <tab> what came back" (the server's ERROR text,
@@ -146,7 +147,7 @@ def run_case(host, port, case):
 def main():
     host, port, cases = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
     if cases and cases[0] == "serve":
-        lying_server(host, port, cases[1])
+        lying_server(host, port, cases[1:])
         return
     if cases and cases[0] == "flood":
         # 20 connections at once, each a bad plan.
@@ -167,8 +168,8 @@ def main():
 
 # ---- a lying peer's CONN (issue 28) ------------------------------------------
 # A client case sends HELLO and PARAMS (write_bw, one QP) and then a CONN
-# with one lie; "serve CASE" is a server that answers a real client's CONN
-# with its own CONN, the same lie put in.  Either way the other side must
+# with one lie; "serve CASE..." is a server that answers a real client's
+# CONN (one client per case) with its own CONN, the same lie put in.  Either way the other side must
 # refuse at once, naming the field, its output free of raw escapes.
 CONN = 3
 LYING_CONN = {
@@ -231,14 +232,25 @@ def read_message(sock, limit=10.0):
         return None
 
 
-def lying_server(host, port, case):
-    """One client: OK, OK, then its own CONN back with the lie of @case."""
+def lying_server(host, port, cases):
+    """A client per case, in turn: OK, OK, then its own CONN back with the lie."""
     ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
     ls.bind((host, port))
-    ls.listen(1)
-    ls.settimeout(30)
-    s, _ = ls.accept()
+    ls.listen(8)
+    ls.settimeout(60)
+    print("listening", flush=True)  # python starts slowly under TCG
+    for case in cases:
+        try:
+            s, _ = ls.accept()
+        except socket.timeout:
+            print("%s\t0\tno client" % case, flush=True)
+            break
+        print(lie_to(s, case), flush=True)
+    ls.close()
+
+
+def lie_to(s, case):
     t0 = time.monotonic()
     what = "closed"
     for want in (HELLO, PARAMS, CONN):
@@ -251,9 +263,7 @@ def lying_server(host, port, case):
         s.sendall(frame(CONN, lie_in(got[1], **LYING_CONN[case])))
         what = read_answer(s)
     s.close()
-    ls.close()
-    print("%s\t%.2f\t%s" % (case, time.monotonic() - t0, what.replace("\n", "\\n")), flush=True)
-
+    return "%s\t%.2f\t%s" % (case, time.monotonic() - t0, what.replace("\n", "\\n"))
 
 if __name__ == "__main__":
     main()
