@@ -100,6 +100,12 @@ static int cm_move(const struct rb_cm_conn *c, struct rdma_cm_id *id, struct ibv
 		a.qp_access_flags = c->access;
 	if (state == IBV_QPS_RTR && a.path_mtu > c->mtu)
 		a.path_mtu = c->mtu;
+	/* Never an MTU of 0 to the provider (see rb_qp_connect()). */
+	if (state == IBV_QPS_RTR && (a.path_mtu < IBV_MTU_256 || a.path_mtu > IBV_MTU_4096)) {
+		rb_err("%s qp 0x%x: refused: path MTU enum %d (want %d..%d)", c->dev->name,
+		       qp->qp_num, (int)a.path_mtu, IBV_MTU_256, IBV_MTU_4096);
+		return -EINVAL;
+	}
 	if (state == IBV_QPS_RTR)
 		set_av(c->av, &a.ah_attr);
 	if (state == IBV_QPS_RTR)

@@ -331,6 +331,25 @@ void rb_oob_close(struct rb_oob *o)
 	o->fd = -1;
 }
 
+void rb_oob_drain_close(struct rb_oob *o, int ms)
+{
+	uint64_t deadline = rb_now_ns() + (uint64_t)ms * 1000000ULL;
+	uint8_t junk[4096];
+	uint64_t now;
+	ssize_t n = 1;
+
+	if (o->fd < 0)
+		return;
+	/* Closing with unread bytes sends an RST, which can destroy the
+	 * ERROR still in the peer's receive queue: send a FIN, and read
+	 * what the peer sent until it closes too or @ms pass. */
+	shutdown(o->fd, SHUT_WR);
+	while (n > 0 && (now = rb_now_ns()) < deadline &&
+	       !wait_fd(o->fd, POLLIN, (int)((deadline - now + 999999) / 1000000)))
+		n = recv(o->fd, junk, sizeof(junk), MSG_DONTWAIT);
+	rb_oob_close(o);
+}
+
 /*
  * Move @len bytes before @deadline (ns): the timeout is per message, so a
  * peer trickling a byte at a time cannot hold us longer than one timeout.

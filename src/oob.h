@@ -52,6 +52,12 @@ int rb_oob_connect(const char *host, uint16_t port, const char *bind_addr, int w
 
 void rb_oob_close(struct rb_oob *o);
 
+/*
+ * rb_oob_drain_close() - close @o without an RST: shut the sending side,
+ * then read and drop what the peer sent until it closes or @ms pass.
+ */
+void rb_oob_drain_close(struct rb_oob *o, int ms);
+
 /* rb_oob_send() - one message of @type with @len body bytes. */
 int rb_oob_send(struct rb_oob *o, uint16_t type, const uint8_t *body, uint32_t len);
 

@@ -20,6 +20,7 @@
 
 #include "counters.h"
 #include "output.h"
+#include "plan.h"
 #include "shape.h"
 #include "stats.h"
 #include "sweep.h"
@@ -241,6 +242,19 @@ static json_t *jbidir(const struct rb_result *res)
 	return jdone(o, bad);
 }
 
+/* The names of the peer's figures that failed their check (RB_PEER_*). */
+static json_t *jrejected(uint32_t bits)
+{
+	json_t *a = json_array();
+	int bad = !a;
+	uint32_t i;
+
+	for (i = 0; i < RB_PEER_NFIELDS && !bad; i++)
+		if (bits & (1u << i))
+			bad |= json_array_append_new(a, jstr(rb_result_field(1u << i)));
+	return jdone(a, bad);
+}
+
 /* The metrics of one result; those that do not apply are left out. */
 static int jmetrics(json_t *o, const struct rb_result *res)
 {
@@ -271,6 +285,9 @@ static int jmetrics(json_t *o, const struct rb_result *res)
 	/* -b: bw_avg_gbps and msg_rate_mpps above are the sums of these. */
 	if (res->has_bidir)
 		bad |= json_object_set_new(o, "bidir", jbidir(res));
+	if (res->peer_rejected)
+		bad |= json_object_set_new(o, "peer_result_rejected",
+					   jrejected(res->peer_rejected));
 	return bad;
 }
 
@@ -820,16 +837,17 @@ static const char *local_name(int local)
 	return local ? "local" : "remote";
 }
 
+/* A peer's placement is the peer's text: printed escaped (rb_escape()). */
 static void table_place(FILE *f, const char *what, const struct rb_placement *p)
 {
-	char node[16] = "unknown", mem[16] = "any";
+	char node[16] = "unknown", mem[16] = "any", cpus[4 * sizeof(p->cpus)];
 
 	if (p->device_numa_node >= 0)
 		snprintf(node, sizeof(node), "%d", p->device_numa_node);
 	if (p->mem_node >= 0)
 		snprintf(mem, sizeof(mem), "%d", p->mem_node);
 	fprintf(f, "# %s: device NUMA node %s, cpus %s, memory node %s (%s)\n", what, node,
-		str_or(p->cpus, "any"), mem, local_name(p->local));
+		str_or(rb_escape(p->cpus, cpus, sizeof(cpus)), "any"), mem, local_name(p->local));
 }
 
 static void table_title(FILE *f, const struct rb_report *r)

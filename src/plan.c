@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <infiniband/verbs.h>
 
 #include "opts.h"
 #include "plan.h"
@@ -9,6 +11,7 @@
 #include "stats.h"
 #include "sweep.h"
 #include "bench.h"
+#include "wire.h"
 
 /* Every rule broken here is a usage error. */
 #define fail(err, len, ...) rb_set_err(err, len, -EINVAL, __VA_ARGS__)
@@ -339,4 +342,148 @@ uint64_t rb_mem_budget(void)
 			break;
 	fclose(f);
 	return (uint64_t)kb * 1024 / 4 * 3;
+}
+
+/* ---- what a peer sends besides the plan ------------------------------ */
+
+/* Every refusal of a peer's message is a protocol error. */
+#define refuse(err, len, ...) rb_set_err(err, len, -EPROTO, __VA_ARGS__)
+
+/* Linux numbers NUMA nodes below MAX_NUMNODES, at most 1 << 10. */
+#define PEER_NUMA_MAX 1023
+
+static bool cpu_list_chars(const char *s)
+{
+	return strspn(s, "0123456789 ,-.") == strlen(s);
+}
+
+int rb_place_validate(const struct rb_placement *p, char *err, size_t len)
+{
+	char safe[4 * sizeof(p->cpus)];
+
+	if (p->device_numa_node < -1 || p->device_numa_node > PEER_NUMA_MAX)
+		return refuse(err, len, "placement device_numa_node %d is out of range (-1..%d)",
+			      p->device_numa_node, PEER_NUMA_MAX);
+	if (p->mem_node < -1 || p->mem_node > PEER_NUMA_MAX)
+		return refuse(err, len, "placement mem_node %d is out of range (-1..%d)",
+			      p->mem_node, PEER_NUMA_MAX);
+	if (p->local < -1 || p->local > 1)
+		return refuse(err, len, "placement local %d is out of range (-1..1)", p->local);
+	if (!memchr(p->cpus, '\0', sizeof(p->cpus)) || !cpu_list_chars(p->cpus))
+		return refuse(err, len, "placement cpus '%s' is not a CPU list",
+			      rb_escape(p->cpus, safe, sizeof(safe)));
+	return 0;
+}
+
+/* 256, 512, 1024, 2048 or 4096: what IBV_MTU_256..IBV_MTU_4096 name. */
+static bool is_mtu(uint32_t mtu)
+{
+	return mtu >= 256 && mtu <= 4096 && !(mtu & (mtu - 1));
+}
+
+/* QPN and PSN are 24-bit; QPs 0 and 1 are the SMI and GSI, never a peer's. */
+static int check_qp(const struct rb_msg_conn *c, uint32_t i, char *err, size_t len)
+{
+	const struct rb_qp_info *q = &c->qp[i];
+
+	if (q->qpn > 0xffffff || q->qpn < 2)
+		return refuse(err, len, "CONN qp[%u].qpn 0x%x is not a QP number (2..0xffffff)", i,
+			      q->qpn);
+	if (q->psn > 0xffffff)
+		return refuse(err, len, "CONN qp[%u].psn 0x%x exceeds 24 bits", i, q->psn);
+	/* RoCE addresses by GID; InfiniBand by a unicast LID. */
+	if (c->link_layer != IBV_LINK_LAYER_ETHERNET && (!q->lid || q->lid >= 0xc000))
+		return refuse(err, len, "CONN qp[%u].lid 0x%x is not a unicast LID (1..0xbfff)", i,
+			      q->lid);
+	return 0;
+}
+
+/* Every MR as large as the plan's region pair, and not past the top of memory. */
+static int check_mrs(const struct rb_msg_conn *c, const struct rb_conn_want *w, char *err,
+		     size_t len)
+{
+	uint32_t i;
+
+	if (c->nmr != w->nmr)
+		return refuse(err, len, "CONN nmr %u: the plan has %u MR(s)", c->nmr, w->nmr);
+	if (c->len < w->mr_len)
+		return refuse(err, len, "CONN len %llu: the plan needs %llu bytes per MR",
+			      (unsigned long long)c->len, (unsigned long long)w->mr_len);
+	for (i = 0; i < c->nmr; i++)
+		if (c->mr[i].addr > UINT64_MAX - c->len)
+			return refuse(err, len, "CONN mr[%u].addr 0x%llx + len %llu wraps", i,
+				      (unsigned long long)c->mr[i].addr,
+				      (unsigned long long)c->len);
+	return 0;
+}
+
+int rb_conn_validate(const struct rb_msg_conn *c, const struct rb_conn_want *w, char *err,
+		     size_t len)
+{
+	uint32_t i;
+	int ret;
+
+	if (!is_mtu(c->mtu))
+		return refuse(err, len,
+			      "CONN mtu %u is not an MTU (256, 512, 1024, 2048 or 4096 bytes)",
+			      c->mtu);
+	if (c->link_layer > IBV_LINK_LAYER_ETHERNET)
+		return refuse(err, len, "CONN link_layer %u is not a link layer (0..%d)",
+			      c->link_layer, IBV_LINK_LAYER_ETHERNET);
+	if (c->nqp != w->nqp)
+		return refuse(err, len, "CONN nqp %u: the plan has %u QP(s)", c->nqp, w->nqp);
+	for (i = 0; i < c->nqp; i++) {
+		ret = check_qp(c, i, err, len);
+		if (ret)
+			return ret;
+	}
+	ret = check_mrs(c, w, err, len);
+	return ret ? ret : rb_place_validate(&c->place, err, len);
+}
+
+/* A figure is a non-negative finite number up to @max. */
+static bool plausible(double v, double max)
+{
+	return isfinite(v) && v >= 0 && v <= max;
+}
+
+/*
+ * A peer that measured nothing (0 iterations: all its warm-up lost) has
+ * no CPU figure and no duration, and sends NaN for them: no lie.
+ */
+static bool absent(const struct rb_msg_result *m, double v)
+{
+	return !m->iters && isnan(v);
+}
+
+uint32_t rb_result_check(const struct rb_msg_result *m, uint64_t max_iters)
+{
+	uint32_t bad = 0;
+
+	if (max_iters && m->iters > max_iters)
+		bad |= RB_PEER_ITERS;
+	if (!plausible(m->bw_avg_gbps, RB_PEER_BW_MAX_GBPS))
+		bad |= RB_PEER_BW_AVG;
+	if (!plausible(m->cpu_util_pct, RB_PEER_CPU_MAX_PCT) && !absent(m, m->cpu_util_pct))
+		bad |= RB_PEER_CPU;
+	if (!plausible(m->bw_peak_gbps, RB_PEER_BW_MAX_GBPS))
+		bad |= RB_PEER_BW_PEAK;
+	if (!plausible(m->msg_rate_mpps, RB_PEER_RATE_MAX_MPPS))
+		bad |= RB_PEER_MSG_RATE;
+	if (!plausible(m->duration_s, HUGE_VAL) && !absent(m, m->duration_s))
+		bad |= RB_PEER_DURATION;
+	return bad;
+}
+
+const char *rb_result_field(uint32_t bit)
+{
+	static const char *const names[RB_PEER_NFIELDS] = { "iterations",    "bw_avg_gbps",
+							    "cpu_util_pct",  "bw_peak_gbps",
+							    "msg_rate_mpps", "duration_s" };
+	unsigned int i;
+
+	for (i = 0; i < RB_PEER_NFIELDS; i++)
+		if (bit == 1u << i)
+			return names[i];
+	return NULL;
 }

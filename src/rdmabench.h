@@ -219,6 +219,8 @@ struct rb_result {
 	double cpu_util_pct, cpu_ns_per_msg;
 	bool has_peer;
 	double peer_cpu_util_pct, peer_bw_avg_gbps;
+	/* RB_PEER_* (plan.h): the peer's figures that failed their check, left out */
+	uint32_t peer_rejected;
 	/*
 	 * -b: each direction of the data, [RB_DIR_C2S] client to server and
 	 * [RB_DIR_S2C] server to client, as its initiator measured it; the

@@ -410,6 +410,11 @@ static int negotiate(struct session *s, const struct rb_msg_conn *me)
 	if (s->p.mtu)
 		mtu = min_u32(mtu, s->p.mtu);
 	r->path_mtu = rb_mtu_from_bytes(mtu);
+	if (!r->path_mtu) {
+		rb_err("no path MTU from %u bytes (%s here %u, peer %s %u)", mtu, r->dev.name,
+		       me->mtu, s->oob.peer, r->remote.mtu);
+		return -EPROTO;
+	}
 	if (s->p.outstanding > rd && s->role == RB_ROLE_CLIENT)
 		rb_info("-o/--outstanding %u: max_qp_rd_atom allows %u; clamped", s->p.outstanding,
 			rd);
@@ -465,6 +470,27 @@ static int qp_connect(struct session *s, const struct rb_msg_conn *me)
 	return ret;
 }
 
+/*
+ * The peer's CONN, decoded and checked before any of it reaches the verbs
+ * layer (an MTU of 0 there hangs rxe for a minute).
+ */
+static int check_conn(struct session *s, const uint8_t *body, uint32_t len)
+{
+	struct rb_run *r = &s->run;
+	const struct rb_conn_want want = { r->nqp, r->nmr, 2 * r->region };
+	char err[RB_TEXT_MAX];
+
+	if (rb_unpack_conn(body, len, &r->remote)) {
+		rb_err("peer %s sent a malformed CONN message", s->oob.peer);
+		return -EPROTO;
+	}
+	if (rb_conn_validate(&r->remote, &want, err, sizeof(err))) {
+		rb_err("peer %s sent a CONN message this side refuses: %s", s->oob.peer, err);
+		return -EPROTO;
+	}
+	return 0;
+}
+
 static int exchange_conn(struct session *s)
 {
 	struct rb_run *r = &s->run;
@@ -477,11 +503,8 @@ static int exchange_conn(struct session *s)
 		ret = send_body(s, RB_MSG_CONN, rb_pack_conn(&me, msg, sizeof(msg)));
 	if (!ret)
 		ret = rb_oob_expect(&s->oob, RB_MSG_CONN, msg, sizeof(msg), &len);
-	if (!ret && (rb_unpack_conn(msg, len, &r->remote) || r->remote.nqp != r->nqp ||
-		     r->remote.nmr != r->nmr || r->remote.len < 2 * r->region)) {
-		rb_err("peer %s sent a CONN message that does not match the plan", s->oob.peer);
-		ret = -EPROTO;
-	}
+	if (!ret)
+		ret = check_conn(s, msg, len);
 	if (!ret && s->role == RB_ROLE_SERVER && s->p.use_cm)
 		ret = rb_cm_listen(&s->cm, (uint16_t)s->l->tcp_port, s->oob.timeout_ms);
 	if (!ret && s->role == RB_ROLE_SERVER)
@@ -678,11 +701,49 @@ static int point_start(struct session *s, uint32_t i)
 	return ret;
 }
 
+/*
+ * The server's figures that cannot be true (rb_result_check()) are not
+ * shown as measured: each becomes NaN (null in JSON, "-" in the table,
+ * empty in CSV; a count becomes 0), and is named in the point's
+ * peer_result_rejected and its table flag.
+ */
+static uint32_t reject_figures(const struct session *s, struct rb_msg_result *m, char *list,
+			       size_t len)
+{
+	double *fig[RB_PEER_NFIELDS] = { NULL,
+					 &m->bw_avg_gbps,
+					 &m->cpu_util_pct,
+					 &m->bw_peak_gbps,
+					 &m->msg_rate_mpps,
+					 &m->duration_s };
+	uint32_t bad = rb_result_check(m, s->p.iters), i;
+	size_t used = 0;
+
+	list[0] = '\0';
+	for (i = 0; i < RB_PEER_NFIELDS; i++) {
+		if (!(bad & (1u << i)))
+			continue;
+		if (used < len)
+			used += (size_t)snprintf(list + used, len - used, "%s%s", used ? ", " : "",
+						 rb_result_field(1u << i));
+		if (fig[i])
+			*fig[i] = NAN;
+		else
+			m->iters = 0;
+	}
+	if (bad)
+		rb_warn("server %s reported figures that cannot be true at point %u (%s): left "
+			"out",
+			s->oob.peer, m->point, list);
+	return bad;
+}
+
 /* A server that measured nothing sends no figures (NaN) and 0 iterations. */
 static void apply_peer(struct rb_result *res, const struct rb_msg_result *m)
 {
 	res->has_peer = true;
-	res->peer_nothing_measured = !m->iters;
+	/* A rejected count is 0 too (reject_figures()), but no claim of nothing. */
+	res->peer_nothing_measured = !m->iters && !(res->peer_rejected & RB_PEER_ITERS);
 	res->peer_cpu_util_pct = m->cpu_util_pct;
 	res->peer_bw_avg_gbps = m->bw_avg_gbps;
 }
@@ -732,6 +793,7 @@ static int client_point(struct session *s, uint32_t i)
 	struct rb_msg_result m = { .point = i };
 	struct rb_run *r = &s->run;
 	struct rb_result res;
+	char list[128];
 	int ret;
 
 	ret = point_start(s, i);
@@ -775,6 +837,9 @@ static int client_point(struct session *s, uint32_t i)
 		ret = r->t->report(r, &res);
 	if (ret)
 		return ret;
+	res.peer_rejected = reject_figures(s, &m, list, sizeof(list));
+	if (res.peer_rejected)
+		snprintf(res.flag, sizeof(res.flag), "peer figures rejected: %s", list);
 	apply_peer(&res, &m);
 	if (s->p.bidir)
 		apply_bidir(s, &res, &m);
@@ -1296,6 +1361,9 @@ static int serve_conn(struct rb_oob *o, const struct rb_serve *f, const struct r
 /* ---- the generic server: one process per connection ------------------ */
 
 #define MAX_CONNS RB_ADMIT_MAX
+/* A refused client's answer: the listener waits for no one longer. */
+#define REFUSE_SEND_MS	1000
+#define REFUSE_DRAIN_MS 200
 
 struct kids {
 	pid_t pid[MAX_CONNS];
@@ -1368,6 +1436,7 @@ static void spawn(struct kids *k, struct rb_oob *o, const struct rb_serve *f,
 		rb_oob_send_error(o, "server: %d connections in progress; try again later",
 				  MAX_CONNS);
 		rb_warn("refused %s: %d connections in progress", o->peer, MAX_CONNS);
+		rb_oob_drain_close(o, REFUSE_DRAIN_MS);
 		return;
 	}
 	fflush(NULL); /* nothing buffered is written twice */
@@ -1387,7 +1456,8 @@ static int serve_forever(int lfd, const struct rb_serve *f, const struct rb_loca
 {
 	FILE *slot = tmpfile();
 	struct kids k = { .n = 0, .slot_fd = slot ? fileno(slot) : -1 };
-	struct rb_oob o;
+	/* The listener's own send (a refusal) waits at most REFUSE_SEND_MS. */
+	struct rb_oob o = { .fd = -1, .timeout_ms = REFUSE_SEND_MS };
 	int ret;
 
 	if (!slot)

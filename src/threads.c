@@ -115,6 +115,7 @@ void rb_threads_aggregate(const struct rb_result *per, uint32_t n, struct rb_res
 		agg->cpu_util_pct += r->cpu_util_pct;
 		agg->peer_cpu_util_pct += r->peer_cpu_util_pct;
 		agg->peer_bw_avg_gbps += r->peer_bw_avg_gbps;
+		agg->peer_rejected |= r->peer_rejected;
 		/* Weighed by operations, which every test counts: a latency
 		 * test has no message rate to weigh by. */
 		ops += (double)r->iters;

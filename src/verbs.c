@@ -469,6 +469,12 @@ enum ibv_mtu rb_mtu_from_bytes(uint32_t bytes)
 	return 0;
 }
 
+bool rb_qp_path_ok(enum ibv_mtu mtu, const struct rb_qp_info *remote)
+{
+	return mtu >= IBV_MTU_256 && mtu <= IBV_MTU_4096 && remote->qpn <= 0xffffff &&
+	       remote->psn <= 0xffffff;
+}
+
 static const char *qpt_name(enum ibv_qp_type t)
 {
 	return t == IBV_QPT_UD ? "UD" : t == IBV_QPT_UC ? "UC" : "RC";
@@ -718,6 +724,16 @@ int rb_qp_connect(struct rb_dev *d, struct ibv_qp *qp, int access, uint32_t loca
 	struct ibv_qp_attr rtr = { .qp_state = IBV_QPS_RTR };
 	int ret;
 
+	/* The session checked the peer's CONN; a value that still slipped
+	 * through must not reach the provider (rxe takes an MTU of 0 and
+	 * then spins in softirq). */
+	if (qp->qp_type != IBV_QPT_UD && !rb_qp_path_ok(mtu, remote)) {
+		rb_err("%s qp 0x%x: refused: path MTU enum %d (want %d..%d), peer QPN 0x%x, PSN "
+		       "0x%x (24-bit)",
+		       d->name, qp->qp_num, (int)mtu, IBV_MTU_256, IBV_MTU_4096, remote->qpn,
+		       remote->psn);
+		return -EINVAL;
+	}
 	ret = to_init(d, qp, access);
 	if (!ret && qp->qp_type == IBV_QPT_UD)
 		ret = modify(d, qp, &rtr, IBV_QP_STATE, "RTR");

@@ -174,6 +174,13 @@ struct rb_av {
  * with @access alone); UD with the Q_Key, and no peer at all (each WR
  * names its own, through rb_ah_create()).
  */
+/*
+ * rb_qp_path_ok() - whether @mtu is one of IBV_MTU_256..IBV_MTU_4096 and
+ * @remote's QPN and PSN fit their 24 bits: what rb_qp_connect() requires
+ * of a connected QP's peer (it refuses the rest with -EINVAL).
+ */
+bool rb_qp_path_ok(enum ibv_mtu mtu, const struct rb_qp_info *remote);
+
 int rb_qp_connect(struct rb_dev *d, struct ibv_qp *qp, int access, uint32_t local_psn,
 		  const struct rb_qp_info *remote, enum ibv_mtu mtu, uint8_t rd_atom,
 		  const struct rb_av *av);

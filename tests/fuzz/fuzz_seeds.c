@@ -201,26 +201,20 @@ struct msgs {
 	int nhello, nparams, nconn, nstart, nstop, nresult, ntext;
 };
 
-static void make_msgs(struct msgs *m, const struct rb_params *p)
+/* The CONN of a rxe peer with two QPs. */
+static struct rb_msg_conn seed_conn(void)
 {
-	struct rb_msg_hello h = { .tool_version = "0.1.0" };
 	struct rb_msg_conn c = { .mtu = 1024,
 				 .max_rd_atom = 128,
 				 .rkey = 0x1234,
 				 .addr = 0x7f0000001000ULL,
 				 .len = 65536,
 				 .nqp = 2,
+				 .link_layer = 2, /* IBV_LINK_LAYER_ETHERNET */
 				 .nmr = 1,
 				 .mr = { { 0x7f0000001000ULL, 0x1234 } } };
-	struct rb_msg_sync start = { .point = 0, .what = RB_SYNC_START };
-	struct rb_msg_sync stop = { .point = 0, .what = RB_SYNC_STOP, .count = 1100 };
-	struct rb_msg_result r = {
-		.point = 0, .iters = 1000, .bw_avg_gbps = 12.5, .cpu_util_pct = 99.5
-	};
-	struct rb_msg_text t = { "client interrupted at point 1 of 3" };
 	uint32_t i;
 
-	snprintf(h.test, sizeof(h.test), "%s", p->test);
 	for (i = 0; i < c.nqp; i++) {
 		c.qp[i] = (struct rb_qp_info){ .qpn = 17 + i, .psn = 0x123456 + i, .lid = 0 };
 		memcpy(c.qp[i].gid, "\0\0\0\0\0\0\0\0\0\0\xff\xff\xc0\x00\x02\x01", 16);
@@ -228,6 +222,21 @@ static void make_msgs(struct msgs *m, const struct rb_params *p)
 	c.place = (struct rb_placement){
 		.device_numa_node = 1, .cpus = "1", .mem_node = 1, .local = 1
 	};
+	return c;
+}
+
+static void make_msgs(struct msgs *m, const struct rb_params *p)
+{
+	struct rb_msg_hello h = { .tool_version = "0.1.0" };
+	struct rb_msg_conn c = seed_conn();
+	struct rb_msg_sync start = { .point = 0, .what = RB_SYNC_START };
+	struct rb_msg_sync stop = { .point = 0, .what = RB_SYNC_STOP, .count = 1100 };
+	struct rb_msg_result r = {
+		.point = 0, .iters = 1000, .bw_avg_gbps = 12.5, .cpu_util_pct = 99.5
+	};
+	struct rb_msg_text t = { "client interrupted at point 1 of 3" };
+
+	snprintf(h.test, sizeof(h.test), "%s", p->test);
 	m->nhello = rb_pack_hello(&h, m->hello, sizeof(m->hello));
 	m->nparams = rb_pack_params(p, m->params, sizeof(m->params));
 	m->nconn = rb_pack_conn(&c, m->conn, sizeof(m->conn));
@@ -261,6 +270,39 @@ static void write_wire_seeds(const struct msgs *m)
 	wire_seed("sync", RB_MSG_SYNC, m->stop, m->nstop);
 	wire_seed("result", RB_MSG_RESULT, m->result, m->nresult);
 	wire_seed("error", RB_MSG_ERROR, m->text, m->ntext);
+}
+
+/*
+ * What the lab's lying peers sent (issue 28), for the peer checks: CONN
+ * with a non-MTU, a 25-bit QPN, a NUMA node of 2^31-1, local 99, an
+ * escape sequence as its cpus; RESULT with -100% CPU and 1e308 Gb/s.
+ */
+static void write_lying_seeds(void)
+{
+	static const uint32_t mtus[] = { 0, 100, 5000 };
+	struct rb_msg_result r = { .iters = 1000, .bw_avg_gbps = 1e308, .cpu_util_pct = -100 };
+	uint8_t b[4096];
+	struct rb_msg_conn c;
+	char name[32];
+	size_t i;
+
+	for (i = 0; i < sizeof(mtus) / sizeof(mtus[0]); i++) {
+		c = seed_conn();
+		c.mtu = mtus[i];
+		snprintf(name, sizeof(name), "conn-mtu%u", mtus[i]);
+		wire_seed(name, RB_MSG_CONN, b, rb_pack_conn(&c, b, sizeof(b)));
+	}
+	c = seed_conn();
+	c.qp[1].qpn = 0x1000011;
+	wire_seed("conn-qpn25", RB_MSG_CONN, b, rb_pack_conn(&c, b, sizeof(b)));
+	c = seed_conn();
+	c.place.device_numa_node = 2147483647;
+	c.place.local = 99;
+	wire_seed("conn-numa", RB_MSG_CONN, b, rb_pack_conn(&c, b, sizeof(b)));
+	c = seed_conn();
+	snprintf(c.place.cpus, sizeof(c.place.cpus), "\033[2J0");
+	wire_seed("conn-esc", RB_MSG_CONN, b, rb_pack_conn(&c, b, sizeof(b)));
+	wire_seed("result-lies", RB_MSG_RESULT, b, rb_pack_result(&r, b, sizeof(b)));
 }
 
 /* fuzz_oob input: mode (0 recv, 1..8 expect that type), then the stream. */
@@ -496,6 +538,7 @@ int main(int argc, char **argv)
 		die("no plan for the message seeds");
 	make_msgs(&m, &p);
 	write_wire_seeds(&m);
+	write_lying_seeds();
 	write_oob_seeds(&m);
 	write_plan_seeds();
 	write_axis_seeds();

@@ -11,10 +11,18 @@
  * heap copy); a refused header says why; and whatever decodes encodes back
  * to the very same bytes, so a peer's message is never silently truncated,
  * padded or reinterpreted.
+ *
+ * A CONN or RESULT that decodes then meets the peer checks (plan.h): a
+ * CONN that rb_conn_validate() accepts has an MTU of 256..4096 (a power
+ * of two), 24-bit QPNs and PSNs, and a placement in range whose cpus are
+ * a CPU list; one it refuses gets -EPROTO and a message.  A RESULT figure
+ * rb_result_check() passes is finite, non-negative and within its bound.
  */
 #include <errno.h>
+#include <math.h>
 
 #include "fuzz.h"
+#include "plan.h"
 #include "wire.h"
 
 static uint8_t out[RB_WIRE_MAX_BODY];
@@ -51,6 +59,53 @@ static void check_header(const uint8_t *data, size_t size)
 		FUZZ_CHECK(!(len) || !memcmp(out, (body), (len))); \
 	} while (0)
 
+static void check_conn(const struct rb_msg_conn *c)
+{
+	/* The plan this side has: the peer's counts, 64 KiB per MR. */
+	const struct rb_conn_want want = { c->nqp, c->nmr, 65536 };
+	const struct rb_placement *p = &c->place;
+	char err[512];
+	uint32_t i;
+	int ret;
+
+	memset(err, 0xa5, sizeof(err));
+	ret = rb_conn_validate(c, &want, err, sizeof(err));
+	if (ret) {
+		FUZZ_CHECK(ret == -EPROTO);
+		FUZZ_CHECK_MESSAGE(err, sizeof(err));
+		return;
+	}
+	FUZZ_CHECK(c->mtu >= 256 && c->mtu <= 4096 && !(c->mtu & (c->mtu - 1)));
+	FUZZ_CHECK(c->len >= 65536);
+	for (i = 0; i < c->nqp; i++)
+		FUZZ_CHECK(c->qp[i].qpn >= 2 && c->qp[i].qpn <= 0xffffff &&
+			   c->qp[i].psn <= 0xffffff);
+	for (i = 0; i < c->nmr; i++)
+		FUZZ_CHECK(c->mr[i].addr <= UINT64_MAX - c->len);
+	FUZZ_CHECK(p->device_numa_node >= -1 && p->device_numa_node <= 1023);
+	FUZZ_CHECK(p->mem_node >= -1 && p->mem_node <= 1023);
+	FUZZ_CHECK(p->local >= -1 && p->local <= 1);
+	FUZZ_CHECK(strspn(p->cpus, "0123456789 ,-.") == strlen(p->cpus));
+}
+
+static bool within(double v, double max)
+{
+	return isfinite(v) && v >= 0 && v <= max;
+}
+
+static void check_result(const struct rb_msg_result *m)
+{
+	uint32_t bad = rb_result_check(m, 1000);
+
+	FUZZ_CHECK(!(bad & ~((1u << RB_PEER_NFIELDS) - 1)));
+	FUZZ_CHECK((bad & RB_PEER_ITERS) || m->iters <= 1000);
+	FUZZ_CHECK((bad & RB_PEER_BW_AVG) || within(m->bw_avg_gbps, RB_PEER_BW_MAX_GBPS));
+	FUZZ_CHECK((bad & RB_PEER_BW_PEAK) || within(m->bw_peak_gbps, RB_PEER_BW_MAX_GBPS));
+	FUZZ_CHECK((bad & RB_PEER_CPU) || within(m->cpu_util_pct, RB_PEER_CPU_MAX_PCT));
+	FUZZ_CHECK((bad & RB_PEER_MSG_RATE) || within(m->msg_rate_mpps, RB_PEER_RATE_MAX_MPPS));
+	FUZZ_CHECK((bad & RB_PEER_DURATION) || within(m->duration_s, HUGE_VAL));
+}
+
 static void check_body(unsigned int type, const uint8_t *body, size_t len)
 {
 	struct rb_msg_hello hello;
@@ -77,6 +132,7 @@ static void check_body(unsigned int type, const uint8_t *body, size_t len)
 		if (!ret) {
 			FUZZ_CHECK(conn.nqp <= RB_MAX_QPS);
 			ROUND_TRIP(conn, conn, body, len);
+			check_conn(&conn);
 		}
 		break;
 	case RB_MSG_SYNC:
@@ -86,8 +142,10 @@ static void check_body(unsigned int type, const uint8_t *body, size_t len)
 		break;
 	case RB_MSG_RESULT:
 		ret = rb_unpack_result(body, len, &result);
-		if (!ret)
+		if (!ret) {
 			ROUND_TRIP(result, result, body, len);
+			check_result(&result);
+		}
 		break;
 	case RB_MSG_ERROR:
 		ret = rb_unpack_text(body, len, &text);

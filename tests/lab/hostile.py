@@ -2,6 +2,7 @@
 """A hostile rdmabench peer, for the lab's fault tests.
 
 Usage: hostile.py HOST PORT CASE [CASE...]
+       hostile.py HOST PORT serve CASE [CASE...]   (a lying server, below)
 
 Each CASE opens one connection, sends what the case says, and prints one
 line: "CASE <tab> seconds <tab> what came back" (the server's ERROR text,
@@ -194,6 +195,8 @@ def run_case(host, port, case):
             except OSError:
                 break
             time.sleep(2)
+    elif case in LYING_CONN:
+        lying_client(s, case)
     else:
         raise SystemExit("unknown case " + case)
     what = read_answer(s, 40.0 if case in ("hello_silent", "silent", "trickle") else 10.0)
@@ -206,6 +209,9 @@ def main():
     if cases and cases[0] in ("threadjoin", "threadflood"):
         lines = thread_join(host, port) if cases[0] == "threadjoin" else thread_flood(host, port)
         print("\n".join(lines), flush=True)
+        return
+    if cases and cases[0] == "serve":
+        lying_server(host, port, cases[1:])
         return
     if cases and cases[0] == "flood":
         # 20 connections at once, each a bad plan.
@@ -223,6 +229,105 @@ def main():
     for c in cases:
         print(run_case(host, port, c), flush=True)
 
+
+# ---- a lying peer's CONN (issue 28) ------------------------------------------
+# A client case sends HELLO and PARAMS (write_bw, one QP) and then a CONN
+# with one lie; "serve CASE..." is a server that answers a real client's
+# CONN (one client per case) with its own CONN, the same lie put in.  Either way the other side must
+# refuse at once, naming the field, its output free of raw escapes.
+CONN = 3
+LYING_CONN = {
+    "conn_mtu0": dict(mtu=0),
+    "conn_mtu100": dict(mtu=100),
+    "conn_mtu5000": dict(mtu=5000),
+    "conn_esc": dict(cpus="\x1b[2J0"),
+}
+
+
+def conn_body(mtu=1024, cpus="0"):
+    """A CONN as src/wire.c packs it: one QP, one MR, a RoCE port."""
+    addr, rkey, size = 0x10000, 0x1234, 1 << 30
+    qp = struct.pack(">IIH", 0x11, 0x123, 0) + bytes(10) + b"\xff\xff\xc0\x00\x02\x01"
+    place = struct.pack(">i", 0) + s16(cpus) + struct.pack(">ii", 0, 1)
+    return (struct.pack(">IIIQQI", mtu, 16, rkey, addr, size, 1) + qp + place +
+            s16("hostile0") + struct.pack(">BI", 2, 1) + struct.pack(">QI", addr, rkey))
+
+
+def lie_in(body, mtu=None, cpus=None):
+    """@body (a CONN) with its MTU and/or its placement's cpus replaced."""
+    if mtu is not None:
+        body = struct.pack(">I", mtu) + body[4:]
+    if cpus is not None:
+        (nqp,) = struct.unpack(">I", body[28:32])
+        at = 32 + 26 * nqp + 4  # past the QPs and device_numa_node
+        (n,) = struct.unpack(">H", body[at:at + 2])
+        body = body[:at] + s16(cpus) + body[at + 2 + n:]
+    return body
+
+
+def lying_client(s, case):
+    s.sendall(hello() + frame(PARAMS, params()))
+    for _ in range(2):  # OK to HELLO, OK to PARAMS
+        got = read_message(s)
+        if got is None or got[0] != OK:
+            return
+    s.sendall(frame(CONN, conn_body(**LYING_CONN[case])))
+
+
+def read_message(sock, limit=10.0):
+    """(type, body) of the next message, or None when closed or silent."""
+    sock.settimeout(limit)
+    buf = b""
+    try:
+        while len(buf) < 12:
+            chunk = sock.recv(12 - len(buf))
+            if not chunk:
+                return None
+            buf += chunk
+        _, _, typ, n = struct.unpack(">IHHI", buf)
+        body = b""
+        while len(body) < n:
+            chunk = sock.recv(n - len(body))
+            if not chunk:
+                return None
+            body += chunk
+        return typ, body
+    except (socket.timeout, ConnectionResetError):
+        return None
+
+
+def lying_server(host, port, cases):
+    """A client per case, in turn: OK, OK, then its own CONN back with the lie."""
+    ls = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    ls.bind((host, port))
+    ls.listen(8)
+    ls.settimeout(60)
+    print("listening", flush=True)  # python starts slowly under TCG
+    for case in cases:
+        try:
+            s, _ = ls.accept()
+        except socket.timeout:
+            print("%s\t0\tno client" % case, flush=True)
+            break
+        print(lie_to(s, case), flush=True)
+    ls.close()
+
+
+def lie_to(s, case):
+    t0 = time.monotonic()
+    what = "closed"
+    for want in (HELLO, PARAMS, CONN):
+        got = read_message(s)
+        if got is None or got[0] != want:
+            break
+        if want != CONN:
+            s.sendall(frame(OK))
+            continue
+        s.sendall(frame(CONN, lie_in(got[1], **LYING_CONN[case])))
+        what = read_answer(s)
+    s.close()
+    return "%s\t%.2f\t%s" % (case, time.monotonic() - t0, what.replace("\n", "\\n"))
 
 if __name__ == "__main__":
     main()

@@ -164,15 +164,39 @@ solo nodev write_bw --cpu none -n 100 192.0.2.1 --json /dev/no-such-thing
 kill -INT $srv
 wait $srv
 solo badcpu server --cpu 9999 --timeout 1
+
+echo "$(date +%T) A lying CONN" >>"$OUT/phases"
+# A lying CONN (issue 28): an MTU of 0, 100 or 5000, or an escape sequence
+# as the cpus of its placement, is refused at once naming the field,
+# by a server (from hostile clients) and by a client (from a hostile
+# server, "serve"); an MTU of 0 that reached rxe held the process ~57 s.
+"$RB" server --cpu none --timeout 5 -p 18517 >"$OUT/server3.out" 2>"$OUT/server3.err" &
+srv3=$!
+wait_for "$OUT/server3.err" 1 "waiting for a client" 30 >/dev/null
+python3 "$LAB/hostile.py" 192.0.2.1 18517 conn_mtu0 conn_mtu100 conn_mtu5000 conn_esc \
+	>"$OUT/lying.txt" 2>&1
+solo after_lying write_bw --cpu none -n 200 -p 18517 192.0.2.1
+kill -INT $srv3
+wait $srv3
+python3 "$LAB/hostile.py" 192.0.2.1 18518 serve conn_mtu0 conn_mtu5000 conn_esc >"$OUT/liar.txt" 2>&1 &
+liar=$!
+wait_for "$OUT/liar.txt" 1 listening 120 >"$OUT/liar.ms"
+for c in mtu0 mtu5000 esc; do
+	t0=$(ms)
+	"$RB" read_bw -b --cpu none --timeout 5 -p 18518 192.0.2.1 >"$OUT/lied_$c.out" 2>"$OUT/lied_$c.err"
+	echo $? >"$OUT/lied_$c.rc"
+	echo $(($(ms) - t0)) >"$OUT/lied_$c.ms"
+done
+wait $liar || echo "the lying server failed" >>"$OUT/liar.txt"
 '
 
 # --- bad plans and frames: one ERROR line each, fast --------------------------
 f=$OUT/hostile.txt
-want() { # CASE REGEX
+want() { # CASE REGEX [MAX_S, default 3]
 	line=$(grep "^$1	" "$f") || fail "no answer recorded for $1: $(cat "$f")"
 	echo "$line" | grep -q -- "$2" || fail "$1: got '$line', want /$2/"
 	secs=$(echo "$line" | cut -f2)
-	awk "BEGIN { exit !($secs < 3) }" || fail "$1 took $secs s"
+	awk "BEGIN { exit !($secs < ${3:-3}) }" || fail "$1 took $secs s"
 }
 want batch0 "ERROR server: .*-l/--batch 0 is out of range (1..4096)"
 want qps0 "ERROR server: .*-q/--qps 0 is out of range (1..64)"
@@ -281,4 +305,36 @@ expect_rc nodev 2
 expect_grep nodev.err "/dev/no-such-thing: No such file or directory"
 expect_rc badcpu 2
 expect_grep badcpu.err "--cpu 9999"
+
+# --- a lying peer's CONN: refused at once, naming the field, nothing raw -------
+# The server opens its device before it answers PARAMS (seconds on a loaded
+# lab), so these get the server's --timeout (5 s) as their bound.
+f=$OUT/lying.txt
+want conn_mtu0 "ERROR server: .*sent a CONN message this side refuses: CONN mtu 0 is not an MTU" 5
+want conn_mtu100 "ERROR server: .*CONN mtu 100 is not an MTU (256, 512, 1024, 2048 or 4096 bytes)" 5
+want conn_mtu5000 "ERROR server: .*CONN mtu 5000 is not an MTU" 5
+want conn_esc "ERROR server: .*placement cpus '.x1b\[2J0' is not a CPU list" 5
+if grep -q "$(printf '\033')" "$OUT/server3.err" "$OUT/server3.out"; then
+	fail "a lying client's cpus reached the server's output raw"
+fi
+expect_rc after_lying 0
+# The client side: the lying server's line per case is from its accept to
+# the client's hang-up after the lie (the refusal itself); the client's
+# whole run includes its own setup, seconds on a loaded lab, but never
+# the ~57 s an MTU of 0 cost in rxe.
+echo "the lying server listened after $(cat "$OUT/liar.ms") ms: $(cat "$OUT/liar.txt")"
+f=$OUT/liar.txt
+for c in mtu0 mtu5000 esc; do
+	want "conn_$c" "closed\|ERROR"
+	expect_rc "lied_$c" 1
+	ms=$(cat "$OUT/lied_$c.ms")
+	echo "read_bw -b against a server lying in CONN ($c): exit 1 after $ms ms"
+	[ "$ms" -lt 20000 ] || fail "read_bw against a server lying in CONN ($c) took $ms ms"
+	if grep -q "$(printf '\033')" "$OUT/lied_$c.out" "$OUT/lied_$c.err"; then
+		fail "the lying server's cpus reached the client's output raw"
+	fi
+done
+expect_grep lied_mtu0.err "sent a CONN message this side refuses: CONN mtu 0 is not an MTU (256, 512, 1024, 2048 or 4096 bytes)"
+expect_grep lied_mtu5000.err "CONN mtu 5000 is not an MTU"
+expect_grep lied_esc.err "placement cpus '.x1b\[2J0' is not a CPU list"
 pass

@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "output.h"
+#include "plan.h"
 #include "sweep.h"
 
 #ifndef PACKAGE_VERSION
@@ -995,6 +996,56 @@ static int teardown(void **state)
 	return rmdir(tmpdir);
 }
 
+/* A peer's placement is its text: the table prints it escaped, never raw. */
+static void test_peer_text(void **state)
+{
+	struct rb_report r;
+	char *got;
+
+	(void)state;
+	bw_report(&r);
+	snprintf(r.peer_place.cpus, sizeof(r.peer_place.cpus), "\033[2J1");
+	got = write_mem(RB_FMT_TABLE, &r, bw_res, 1);
+	assert_null(strchr(got, '\033'));
+	assert_non_null(strstr(got, "# peer placement: device NUMA node unknown, cpus \\x1b[2J1,"));
+	free(got);
+}
+
+/*
+ * A peer's figures that failed their check are named in
+ * peer_result_rejected and shown as nothing (NaN: null, "-", empty).
+ */
+static void test_peer_rejected(void **state)
+{
+	struct rb_result res = bw_res[0];
+	struct rb_report r;
+	json_t *doc, *o, *a;
+	char *got;
+
+	(void)state;
+	bw_report(&r);
+	res.peer_cpu_util_pct = NAN;
+	res.peer_bw_avg_gbps = NAN;
+	res.peer_rejected = RB_PEER_CPU | RB_PEER_BW_AVG;
+	doc = rb_json_report(&r, &res, 1);
+	assert_non_null(doc);
+	o = json_array_get(jget(doc, "results"), 0);
+	assert_jnull(o, "peer_cpu_util_pct");
+	assert_jnull(o, "peer_bw_avg_gbps");
+	a = jget(o, "peer_result_rejected");
+	assert_int_equal(json_array_size(a), 2);
+	assert_string_equal(json_string_value(json_array_get(a, 0)), "bw_avg_gbps");
+	assert_string_equal(json_string_value(json_array_get(a, 1)), "cpu_util_pct");
+	assert_jabsent(json_array_get(jget(doc, "results"), 0), "peer_counters");
+	json_decref(doc);
+	doc = rb_json_report(&r, bw_res, 1);
+	assert_jabsent(json_array_get(jget(doc, "results"), 0), "peer_result_rejected");
+	json_decref(doc);
+	got = write_mem(RB_FMT_TABLE, &r, &res, 1);
+	assert_null(strstr(got, "nan"));
+	free(got);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1015,6 +1066,8 @@ int main(void)
 		cmocka_unit_test(test_timestamp),
 		cmocka_unit_test(test_shape_outputs),
 		cmocka_unit_test(test_nothing_measured),
+		cmocka_unit_test(test_peer_text),
+		cmocka_unit_test(test_peer_rejected),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

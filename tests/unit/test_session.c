@@ -507,6 +507,48 @@ static void http_request(void **state)
 	assert_server_alive();
 }
 
+/*
+ * An ERROR containing @needle, then an orderly close (FIN): an RST would
+ * let a client's kernel drop the ERROR before the client reads it.
+ */
+static void expect_hangup_after(int fd, const char *needle)
+{
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	struct answer a = answer(fd);
+	char c;
+	ssize_t n;
+
+	if (a.type != RB_MSG_ERROR || !strstr(a.text, needle))
+		fail_msg("wanted an ERROR naming '%s', got %s: '%s'", needle,
+			 a.type ? rb_msg_name(a.type) : "no message", a.text);
+	assert_int_equal(poll(&p, 1, ANSWER_MS), 1);
+	n = recv(fd, &c, 1, 0);
+	if (n != 0)
+		fail_msg("after its ERROR the server should close with a FIN; recv: %zd (%s)", n,
+			 n < 0 ? strerror(errno) : "data");
+	close(fd);
+	assert_server_alive();
+}
+
+/*
+ * At the connection limit (32 in progress) a client is told why, and the
+ * close is a FIN after the ERROR: the listener's refusal had an
+ * uninitialised deadline, and an RST that lost the ERROR on the way.
+ */
+static void conn_limit_reason(void **state)
+{
+	int held[32], fd, i;
+
+	for (i = 0; i < 32; i++)
+		held[i] = dial(); /* silent: each holds a child until --timeout */
+	fd = dial();
+	send_hello(fd, "write_bw");
+	expect_hangup_after(fd, "32 connections in progress; try again later");
+	for (i = 0; i < 32; i++)
+		close(held[i]);
+	usleep(500000); /* the children see EOF, the listener reaps them */
+}
+
 /* After all that, a well-behaved client is still welcome. */
 static void still_serving(void **state)
 {
@@ -546,8 +588,8 @@ int main(void)
 		cmocka_unit_test(params_bidir),	       cmocka_unit_test(truncated_frame),
 		cmocka_unit_test(stalled_frame),       cmocka_unit_test(trickled_frame),
 		cmocka_unit_test(wrong_version),       cmocka_unit_test(huge_length),
-		cmocka_unit_test(http_request),	       cmocka_unit_test(still_serving),
-		cmocka_unit_test(sigint_exits_0),
+		cmocka_unit_test(http_request),	       cmocka_unit_test(conn_limit_reason),
+		cmocka_unit_test(still_serving),       cmocka_unit_test(sigint_exits_0),
 	};
 
 	return cmocka_run_group_tests(tests, start_server, stop_server);
