@@ -32,13 +32,16 @@ trap 'rm -rf "$tmp"' EXIT
 port=$((20000 + $$ % 20000))
 for f in out err out2 err2 err_r1; do : >"$tmp/$f"; done
 
-python3 - "$port" "$bin" "$tmp" >"$tmp/py" 2>&1 <<'EOF' || true
+# The peer speaks this tree's wire version (src/wire.h), whatever it is.
+ver=$(sed -n 's/^#define RB_WIRE_VERSION[[:space:]]*//p' "$top/src/wire.h")
+[ -n "$ver" ] || { echo "FAIL: no RB_WIRE_VERSION in $top/src/wire.h"; exit 1; }
+python3 - "$port" "$bin" "$tmp" "$ver" >"$tmp/py" 2>&1 <<'EOF' || true
 import socket, struct, subprocess, sys, time
 
-port, rdmabench, tmp = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+port, rdmabench, tmp, ver = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
 
 def frame(t, body):
-    return struct.pack(">IHHI", 0x52444D42, 4, t, len(body)) + body
+    return struct.pack(">IHHI", 0x52444D42, ver, t, len(body)) + body
 
 def s(x):
     b = x.encode()
