@@ -101,9 +101,12 @@ static void check_result(const struct rb_msg_result *m)
 	FUZZ_CHECK((bad & RB_PEER_ITERS) || m->iters <= 1000);
 	FUZZ_CHECK((bad & RB_PEER_BW_AVG) || within(m->bw_avg_gbps, RB_PEER_BW_MAX_GBPS));
 	FUZZ_CHECK((bad & RB_PEER_BW_PEAK) || within(m->bw_peak_gbps, RB_PEER_BW_MAX_GBPS));
-	FUZZ_CHECK((bad & RB_PEER_CPU) || within(m->cpu_util_pct, RB_PEER_CPU_MAX_PCT));
+	/* A peer of 0 iterations (it measured nothing) sends NaN for these. */
+	FUZZ_CHECK((bad & RB_PEER_CPU) || within(m->cpu_util_pct, RB_PEER_CPU_MAX_PCT) ||
+		   (!m->iters && isnan(m->cpu_util_pct)));
 	FUZZ_CHECK((bad & RB_PEER_MSG_RATE) || within(m->msg_rate_mpps, RB_PEER_RATE_MAX_MPPS));
-	FUZZ_CHECK((bad & RB_PEER_DURATION) || within(m->duration_s, HUGE_VAL));
+	FUZZ_CHECK((bad & RB_PEER_DURATION) || within(m->duration_s, HUGE_VAL) ||
+		   (!m->iters && isnan(m->duration_s)));
 }
 
 static void check_body(unsigned int type, const uint8_t *body, size_t len)
