@@ -87,6 +87,16 @@ static int admit_join(struct rb_admit *a, struct rb_admit_entry *slot,
 				  "PARAMS thread %u of run_id 0x%016llx: that thread is connected "
 				  "already",
 				  w->thread, id);
+	/*
+	 * A thread that ended and connects again under the same run id would
+	 * take a second share: thread 0 holds one share per thread not yet
+	 * joined, its own included, and gives out no more than that.
+	 */
+	if (first->held <= first->share)
+		return rb_set_err(err, len, -EEXIST,
+				  "PARAMS thread %u of run_id 0x%016llx: every thread of that run "
+				  "has joined once already",
+				  w->thread, id);
 	if (w->share > first->share)
 		return rb_set_err(err, len, -ENOMEM,
 				  "PARAMS thread %u of run_id 0x%016llx needs about %llu KiB, more "

@@ -64,6 +64,24 @@ static void test_run_joins(void **state)
 	assert_int_equal(rb_admit_held(&a), 0);
 }
 
+/* A thread that ended cannot join again: its share is not given twice. */
+static void test_rejoin_after_end(void **state)
+{
+	struct rb_admit a = { 0 };
+
+	(void)state;
+	assert_int_equal(try(&a, conn(300, 0x55, 0, 2, 8 * MIB, "10.0.0.2"), 0), 0);
+	assert_int_equal(try(&a, conn(301, 0x55, 1, 2, 8 * MIB, "10.0.0.2"), 0), 0);
+	rb_admit_release(&a, 301);
+	assert_int_equal(rb_admit_held(&a), 8 * MIB);
+	assert_int_equal(try(&a, conn(302, 0x55, 1, 2, 8 * MIB, "10.0.0.2"), 0), -EEXIST);
+	assert_non_null(strstr(err, "every thread of that run has joined once already"));
+	/* Nothing wrapped: thread 0 still holds its own share. */
+	assert_int_equal(rb_admit_held(&a), 8 * MIB);
+	rb_admit_release(&a, 300);
+	assert_int_equal(rb_admit_held(&a), 0);
+}
+
 /* A thread k > 0 names a run the server serves for that client, or waits. */
 static void test_join_needs_thread0(void **state)
 {
@@ -164,6 +182,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_run_joins),
 		cmocka_unit_test(test_join_needs_thread0),
+		cmocka_unit_test(test_rejoin_after_end),
 		cmocka_unit_test(test_budget_counts_held),
 		cmocka_unit_test(test_fake_threads_hold_nothing),
 		cmocka_unit_test(test_table_full),
