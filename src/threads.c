@@ -17,6 +17,7 @@
 #define _GNU_SOURCE
 #endif
 #include <errno.h>
+#include <math.h>
 #include <pthread.h>
 #include <sched.h>
 #include <signal.h>
@@ -94,7 +95,7 @@ struct group {
 void rb_threads_aggregate(const struct rb_result *per, uint32_t n, struct rb_result *agg)
 {
 	double ops = 0, cpu_ns = 0;
-	uint32_t k;
+	uint32_t k, measured = 0;
 
 	memset(agg, 0, sizeof(*agg));
 	if (!n)
@@ -116,12 +117,20 @@ void rb_threads_aggregate(const struct rb_result *per, uint32_t n, struct rb_res
 		agg->peer_cpu_util_pct += r->peer_cpu_util_pct;
 		agg->peer_bw_avg_gbps += r->peer_bw_avg_gbps;
 		agg->peer_rejected |= r->peer_rejected;
+		/* A peer thread that measured nothing sent NaN figures: the
+		 * peer's total is then unknown (null), and says why. */
+		agg->peer_nothing_measured |= r->peer_nothing_measured;
+		measured += !r->nothing_measured;
 		/* Weighed by operations, which every test counts: a latency
 		 * test has no message rate to weigh by. */
 		ops += (double)r->iters;
 		cpu_ns += r->cpu_ns_per_msg * (double)r->iters;
 	}
 	agg->cpu_ns_per_msg = ops > 0 ? cpu_ns / ops : 0;
+	if (!measured) {
+		agg->nothing_measured = true;
+		agg->duration_s = NAN;
+	}
 }
 
 /* "1" or "0-3 8": CPU lists in hwloc's syntax, joined. */

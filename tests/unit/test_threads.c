@@ -71,6 +71,33 @@ static void test_aggregate_bw(void **state)
 }
 
 /*
+ * A thread whose peer measured nothing sent NaN figures: the peer's total
+ * is unknown and says why; a run measures nothing only if no thread did.
+ */
+static void test_aggregate_nothing(void **state)
+{
+	struct rb_result per[2], agg;
+
+	(void)state;
+	per[0] = bw(10, 12, 2, 1.0, 100, 500);
+	per[1] = bw(20, 25, 4, 2.0, 50, 100);
+	per[1].peer_nothing_measured = true;
+	per[1].peer_bw_avg_gbps = per[1].peer_cpu_util_pct = NAN;
+	rb_threads_aggregate(per, 2, &agg);
+	assert_true(agg.peer_nothing_measured);
+	assert_true(isnan(agg.peer_bw_avg_gbps));
+	assert_false(agg.nothing_measured);
+	assert_near(agg.bw_avg_gbps, 30, 1e-12);
+
+	per[0].nothing_measured = per[1].nothing_measured = true;
+	per[0].duration_s = per[1].duration_s = NAN;
+	per[0].iters = per[1].iters = 0;
+	rb_threads_aggregate(per, 2, &agg);
+	assert_true(agg.nothing_measured);
+	assert_true(isnan(agg.duration_s));
+}
+
+/*
  * Latency does not add: the run's row has none.  A latency test has no
  * message rate, yet its CPU per operation is the threads' weighed by
  * their operations (it was 0, weighed by a rate of 0).
@@ -180,9 +207,9 @@ static void test_cpu_list(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_aggregate_bw), cmocka_unit_test(test_aggregate_lat),
-		cmocka_unit_test(test_place_merge),  cmocka_unit_test(test_json),
-		cmocka_unit_test(test_cpu_list),
+		cmocka_unit_test(test_aggregate_bw),  cmocka_unit_test(test_aggregate_nothing),
+		cmocka_unit_test(test_aggregate_lat), cmocka_unit_test(test_place_merge),
+		cmocka_unit_test(test_json),	      cmocka_unit_test(test_cpu_list),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
