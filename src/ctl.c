@@ -46,7 +46,8 @@ static int expect_sync(struct rb_ctl *c, uint32_t point, uint32_t what)
  * Server: the client's START for @point, its BYE (1), or why it gave up.
  * Before either, a client of a --threads run that waits for its other
  * threads says it is alive (SYNC ALIVE for @point, v5): each resets the
- * --timeout wait.
+ * --timeout wait.  Only such a client: one of a single thread would hold
+ * its slot for as long as it kept saying so.
  */
 static int server_barrier(struct rb_ctl *c, uint32_t point)
 {
@@ -59,8 +60,8 @@ static int server_barrier(struct rb_ctl *c, uint32_t point)
 
 	do
 		ret = rb_oob_recv(oob_of(c), &type, body, sizeof(body), &len);
-	while (!ret && type == RB_MSG_SYNC && !rb_unpack_sync(body, len, &m) && m.point == point &&
-	       m.what == RB_SYNC_ALIVE);
+	while (!ret && c->threads && type == RB_MSG_SYNC && !rb_unpack_sync(body, len, &m) &&
+	       m.point == point && m.what == RB_SYNC_ALIVE);
 	if (ret)
 		return ret;
 	if (type == RB_MSG_BYE)

@@ -56,6 +56,9 @@ struct rb_ctl {
 	enum rb_role role;
 	const char *peer; /* for messages: "host:port" */
 	void *priv;	  /* the implementation's */
+	/* Server: the plan's client is a thread of a --threads run, which
+	 * may say it is alive between points; no other client may. */
+	bool threads;
 };
 
 /*

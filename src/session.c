@@ -1289,6 +1289,7 @@ static int server_params(struct session *s, const struct rb_serve *f)
 		rb_err("client %s sent a plan this server refuses: %s", s->oob.peer, err);
 		return -EINVAL;
 	}
+	s->ctl.threads = s->p.threads > 1;
 	if (f->once && s->p.threads > 1) {
 		rb_err("client %s asked for --threads %u: this %s server serves one connection; "
 		       "run 'rdmabench server' for several threads",
