@@ -432,9 +432,21 @@ static bool spec_has(const struct rb_counter_spec *spec, const char *name)
 static int spec_item(struct rb_counter_spec *spec, const char *at, size_t n, size_t pos,
 		     const char *arg, char *err, size_t len)
 {
+	static const char *const dirs[] = { "counters/", "hw_counters/" };
 	char name[RB_CTR_NAME_MAX];
-	size_t i;
+	size_t i, d;
 
+	/* perftest's -W counters/NAME, hw_counters/NAME: the port's sysfs dirs, both read */
+	for (d = 0; d < sizeof(dirs) / sizeof(dirs[0]); d++) {
+		size_t l = strlen(dirs[d]);
+
+		if (n > l && !strncmp(at, dirs[d], l)) {
+			at += l;
+			n -= l;
+			pos += l;
+			break;
+		}
+	}
 	if (!n)
 		return fail(err, len, "--counters '%s': at %zu: empty name", arg, pos);
 	if (n >= RB_CTR_NAME_MAX)

@@ -551,12 +551,18 @@ const struct rb_opt rb_opts[] = {
 	/* output */
 	{ .lname = "json",
 	  .alias = "out_json_file",
-	  .perftest = "--out_json --out_json_file",
-	  .pt_diff = "no --out_json flag needed; every point of a sweep is kept",
+	  .perftest = "--out_json_file",
+	  .pt_diff = "writes without --out_json; every point of a sweep is kept",
 	  .type = RB_OPT_STR,
 	  LSTR(json_path),
 	  .argname = "FILE",
 	  .help = "also write results as JSON to FILE, rewritten whole after every point" },
+	{ .lname = "out_json",
+	  .perftest = "--out_json",
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(out_json),
+	  .max = 1,
+	  .help = "perftest's switch: --json perftest_out.json unless --json names the file" },
 	{ .lname = "csv",
 	  .type = RB_OPT_STR,
 	  LSTR(csv_path),
@@ -573,8 +579,6 @@ const struct rb_opt rb_opts[] = {
 	  .any = RB_S_RUN,
 	  .help = "what stdout shows" },
 	{ .lname = "units",
-	  .perftest = "--report_gbits",
-	  .pt_diff = "spelled --units Gb/s",
 	  .type = RB_OPT_CHOICE,
 	  .off = LOC(units),
 	  .max = 2,
@@ -583,10 +587,18 @@ const struct rb_opt rb_opts[] = {
 	  .def = "MiB/s",
 	  .any = RB_S_BW | RB_S_SERVER,
 	  .help = "bandwidth unit in the table (CSV and JSON carry both)" },
+	{ .lname = "report_gbits",
+	  .perftest = "--report_gbits",
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(units),
+	  .max = 1,
+	  .any = RB_S_BW | RB_S_SERVER,
+	  .help = "the table in Gb/s: --units Gb/s in perftest's spelling" },
 	{ .lname = "counters",
 	  .alias = "report-counters",
 	  .perftest = "-W, --report-counters",
-	  .pt_diff = "a default set per driver; the peer's counters too",
+	  .pt_diff = "a default set per driver; the peer's counters too; counters/NAME and "
+		     "hw_counters/NAME are NAME",
 	  .type = RB_OPT_STR,
 	  LSTR(counters),
 	  .argname = "LIST|default|all|none",
@@ -985,6 +997,8 @@ static int check_combinations(const struct rb_cli *c, char *err, size_t len)
 		return fail(err, len, "-n/--iters and -D/--duration exclude each other");
 	if (c->all && rb_cli_given(c, "size"))
 		return fail(err, len, "-a/--all and -s/--size exclude each other");
+	if (rb_cli_given(c, "units") && rb_cli_given(c, "report_gbits"))
+		return fail(err, len, "--units and --report_gbits exclude each other");
 	if (c->l.recommend && c->p.batch.n < 2 && c->p.signal.n < 2)
 		return fail(err, len, "--recommend needs a sweep over -l/--batch or -Q/--signal");
 	return 0;
@@ -1021,6 +1035,8 @@ int rb_cli_finish(struct rb_cli *c, const struct rb_bench *b, unsigned int scope
 				    rb_opt_name(&rb_opts[i], n, sizeof(n)), b->name);
 	snprintf(c->p.test, sizeof(c->p.test), "%s", b->name);
 	apply_defaults(c, b);
+	if (c->l.out_json && !c->l.json_path[0])
+		strcpy(c->l.json_path, RB_OUT_JSON_DEFAULT);
 	ret = check_combinations(c, err, errlen);
 	if (!ret)
 		ret = apply_shape(c, scope, err, errlen);

@@ -116,6 +116,9 @@ struct rb_report;
 struct rb_result;
 
 /* What each side chooses for itself: never sent to the peer. */
+/* perftest's --out_json file, in the working directory */
+#define RB_OUT_JSON_DEFAULT "perftest_out.json"
+
 struct rb_local {
 	const char *host;  /* client: the server to reach; NULL on a server */
 	char device[64];   /* empty: the one holding the OOB connection's address */
@@ -127,6 +130,7 @@ struct rb_local {
 	char cpu[64];  /* auto|none|LIST */
 	char numa[16]; /* auto|none|N */
 	char json_path[256];
+	uint8_t out_json; /* --out_json: json_path defaults to RB_OUT_JSON_DEFAULT */
 	char csv_path[256];
 	uint8_t format;		  /* enum rb_format, for stdout */
 	uint8_t units;		  /* enum rb_units */

@@ -269,6 +269,18 @@ static void test_spec_parse(void **state)
 	assert_int_equal(rb_counters_spec_parse("default,np_cnp_sent", &sp, err, sizeof(err)), 0);
 	assert_true(sp.with_default);
 	assert_int_equal(sp.n, 1);
+	/* perftest's own -W example: the sysfs dir before the name */
+	assert_int_equal(rb_counters_spec_parse("counters/port_xmit_data,hw_counters/out_of_buffer",
+						&sp, err, sizeof(err)),
+			 0);
+	assert_int_equal(sp.n, 2);
+	assert_string_equal(sp.names[0], "port_xmit_data");
+	assert_string_equal(sp.names[1], "out_of_buffer");
+	assert_int_equal(rb_counters_spec_parse("counters/", &sp, err, sizeof(err)), -EINVAL);
+	assert_int_equal(rb_counters_spec_parse("x,hw_counters/a/b", &sp, err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "--counters 'x,hw_counters/a/b': at 16: '/' cannot be in a "
+				 "counter name");
 
 	assert_int_equal(rb_counters_spec_parse("", &sp, err, sizeof(err)), -EINVAL);
 	assert_int_equal(rb_counters_spec_parse(NULL, &sp, err, sizeof(err)), -EINVAL);

@@ -136,9 +136,12 @@ static const struct want wants[] = {
 	{ "rank", 0, RB_OPT_U32, MXO(rank), 0, 0, 511, false, false, NULL, T_MATRIX },
 	{ "nranks", 0, RB_OPT_U32, MXO(nranks), 0, 2, 512, false, false, NULL, T_MATRIX },
 	{ "json", 0, RB_OPT_STR, LOC(json_path), SZ(json_path), 0, 0, false, false, NULL, T_ALL },
+	{ "out_json", 0, RB_OPT_FLAG, LOC(out_json), 0, 0, 1, false, false, NULL, T_ALL },
 	{ "csv", 0, RB_OPT_STR, LOC(csv_path), SZ(csv_path), 0, 0, false, false, NULL, T_RUN },
 	{ "format", 0, RB_OPT_CHOICE, LOC(format), 0, 0, 2, false, false, "table|csv|json", T_RUN },
 	{ "units", 0, RB_OPT_CHOICE, LOC(units), 0, 0, 2, false, false, "MiB/s|Gb/s|MB/s",
+	  T_BW | T_SERVER },
+	{ "report_gbits", 0, RB_OPT_FLAG, LOC(units), 0, 0, 1, false, false, NULL,
 	  T_BW | T_SERVER },
 	{ "counters", 0, RB_OPT_STR, LOC(counters), SZ(counters), 0, 0, false, false, NULL, T_RUN },
 	{ "expect", 0, RB_OPT_LIST, LOC(expect), 0, 0, 0, false, false, NULL, T_TESTS },
@@ -1273,6 +1276,49 @@ static void test_client_only(void **state)
 	assert_string_equal(buf, "");
 }
 
+/* perftest's --report_gbits, also by a unique prefix as getopt_long allows. */
+static void test_report_gbits(void **state)
+{
+	struct rb_cli c;
+	char err[256];
+
+	(void)state;
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "--report_gbits", "host"), err);
+	assert_int_equal(c.l.units, RB_UNITS_GBITS);
+	assert_string_equal(c.l.host, "host");
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "--report_gbit", "host"), err);
+	assert_int_equal(c.l.units, RB_UNITS_GBITS);
+	/* a perftest alias by prefix: --rdma_c is --rdma_cm */
+	CHECK_OK(PARSE(&c, T_WRITE_BW, err, "--rdma_c", "host"), err);
+	assert_true(rb_cli_given(&c, "rdma-cm"));
+	CHECK_ERR(PARSE(&c, T_WRITE_BW, err, "--report", "host"), err, "--report is ambiguous",
+		  "--report_gbits", "--counters");
+	CHECK_ERR(FINISH(&c, T_WRITE_BW, err, "--units", "MB/s", "--report_gbits", "host"), err,
+		  "--units and --report_gbits exclude each other");
+	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--report_gbits", "host"), err,
+		  "--report_gbits does not apply");
+}
+
+/* perftest's --out_json is a switch: "--out_json HOST" is a client of HOST. */
+static void test_out_json(void **state)
+{
+	struct rb_cli c;
+	char err[256];
+
+	(void)state;
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "--out_json", "host"), err);
+	assert_string_equal(c.l.host, "host");
+	assert_string_equal(c.l.json_path, "perftest_out.json");
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "--out_json", "--out_json_file=r.json", "host"), err);
+	assert_string_equal(c.l.host, "host");
+	assert_string_equal(c.l.json_path, "r.json");
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "--out_json_file", "r.json", "host"), err);
+	assert_string_equal(c.l.json_path, "r.json");
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "host"), err);
+	assert_string_equal(c.l.json_path, "");
+	CHECK_ERR(PARSE(&c, T_WRITE_BW, err, "--out_json=x"), err, "--out_json takes no argument");
+}
+
 static void test_given(void **state)
 {
 	struct rb_cli c;
@@ -1666,6 +1712,8 @@ int main(void)
 		cmocka_unit_test(test_shape_options),
 		cmocka_unit_test(test_combinations),
 		cmocka_unit_test(test_plan_limit),
+		cmocka_unit_test(test_report_gbits),
+		cmocka_unit_test(test_out_json),
 		cmocka_unit_test(test_given),
 		cmocka_unit_test(test_client_only),
 		cmocka_unit_test(test_usage),
