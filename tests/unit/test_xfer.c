@@ -155,7 +155,9 @@ static const struct rb_ctl_ops late_ctl_ops = { .poll = late_ctl_poll, .alive = 
 static void late_stop(struct fx *x, struct late_ctl *l, uint64_t ms, uint64_t count)
 {
 	*l = (struct late_ctl){ .at_ns = rb_now_ns() + ms * 1000000ULL, .count = count };
-	l->ctl = (struct rb_ctl){ &late_ctl_ops, x->r.role, "late-ctl", l };
+	l->ctl = (struct rb_ctl){
+		.ops = &late_ctl_ops, .role = x->r.role, .peer = "late-ctl", .priv = l
+	};
 	x->r.ctl = &l->ctl;
 }
 
@@ -1401,7 +1403,9 @@ static void fake_ctl_drives(void **state)
 	(void)state;
 	fx_plan(&x, "write_bw");
 	fx_start(&x, RB_ROLE_SERVER, 2000);
-	fc.ctl = (struct rb_ctl){ &fake_ctl_ops, RB_ROLE_SERVER, "fake-ctl", &fc };
+	fc.ctl = (struct rb_ctl){
+		.ops = &fake_ctl_ops, .role = RB_ROLE_SERVER, .peer = "fake-ctl", .priv = &fc
+	};
 	x.r.ctl = &fc.ctl;
 	assert_int_equal(rb_run_server_wait(&x.r), 0);
 	assert_int_equal(fc.polls, 5);
@@ -1414,7 +1418,9 @@ static void fake_ctl_drives(void **state)
 	x.p.duration_s = 1;
 	fx_start(&x, RB_ROLE_CLIENT, 2000);
 	fc = (struct fake_ctl){ .stop_after = ~0u };
-	fc.ctl = (struct rb_ctl){ &fake_ctl_ops, RB_ROLE_CLIENT, "fake-ctl", &fc };
+	fc.ctl = (struct rb_ctl){
+		.ops = &fake_ctl_ops, .role = RB_ROLE_CLIENT, .peer = "fake-ctl", .priv = &fc
+	};
 	x.r.ctl = &fc.ctl;
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	assert_true(ms_since(t0) >= 1000);
@@ -1439,7 +1445,9 @@ static void heartbeat_refreshes_progress(void **state)
 	x.p.iters = 0;
 	x.p.duration_s = 2;
 	fx_start(&x, RB_ROLE_CLIENT, 2000);
-	fc.ctl = (struct rb_ctl){ &fake_ctl_ops, RB_ROLE_CLIENT, "fake-ctl", &fc };
+	fc.ctl = (struct rb_ctl){
+		.ops = &fake_ctl_ops, .role = RB_ROLE_CLIENT, .peer = "fake-ctl", .priv = &fc
+	};
 	x.r.ctl = &fc.ctl;
 	x.r.progress_ns = &progress;
 	assert_int_equal(rb_run_stream(&x.r), 0);
@@ -1453,7 +1461,8 @@ static void heartbeat_refreshes_progress(void **state)
 /*
  * --threads: the server of a thread that waits for the others hears its
  * SYNC ALIVE for the point to come before the START (or BYE), and keeps
- * waiting; an ALIVE for another point is out of step.
+ * waiting; an ALIVE for another point is out of step, and so is any from
+ * a client of one thread (it could hold its slot as long as it said so).
  */
 static void server_barrier_hears_alive(void **state)
 {
@@ -1465,6 +1474,13 @@ static void server_barrier_hears_alive(void **state)
 	(void)state;
 	fx_plan(&x, "write_bw");
 	fx_start(&x, RB_ROLE_SERVER, 2000);
+	peer_sync(&x, 3, RB_SYNC_ALIVE, 0);
+	assert_int_equal(x.r.ctl->ops->barrier(x.r.ctl, 3), -EPROTO);
+	fx_end(&x);
+
+	fx_plan(&x, "write_bw");
+	fx_start(&x, RB_ROLE_SERVER, 2000);
+	x.r.ctl->threads = true;
 	peer_sync(&x, 3, RB_SYNC_ALIVE, 0);
 	peer_sync(&x, 3, RB_SYNC_ALIVE, 0);
 	peer_sync(&x, 3, RB_SYNC_START, 0);
