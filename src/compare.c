@@ -213,6 +213,7 @@ static const struct cparam {
 	{ "srq", "--srq", "false" },
 	{ "threads", "--threads", "1" },
 	{ "bidirectional", "-b", "false" },
+	{ "latency_gap_us", "--latency_gap", "0" },
 };
 
 /* What two files differ in, as one message: "what (opt) BASE x, NEW y; ...". */
@@ -657,7 +658,8 @@ static void compare_usage(FILE *f)
 		   "-D,\n"
 		   "--interval, --rate, --warmup, -r, -I, -o, -m, --verify, -R, -c, --sl, "
 		   "--tclass,\n"
-		   "--flow-label, --hugepages, --odp, --mr-per-qp, --srq, --threads, -b).\n\n"
+		   "--flow-label, --hugepages, --odp, --mr-per-qp, --srq, --threads, -b,\n"
+		   "--latency_gap).\n\n"
 		   "  -t, --tolerance PCT  a percentage (default 5%%)\n"
 		   "  -m, --metric LIST    metrics, comma-separated, repeatable (default\n"
 		   "                       bw_avg_gbps,msg_rate_mpps,lat_p50_us,lat_p99_us): also\n"

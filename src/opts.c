@@ -158,6 +158,20 @@ const struct rb_opt rb_opts[] = {
 	  .help = "unmeasured iterations before each point, or auto: 100, fewer for messages over "
 		  "10 KiB so that the warm-up adds at most 1 MiB (one message at least); the JSON "
 		  "gives each point's count" },
+	{ .lname = "latency-gap",
+	  .alias = "latency_gap",
+	  .perftest = "--latency_gap",
+	  .type = RB_OPT_U32,
+	  .off = PAR(latency_gap_us),
+	  .max = 500000, /* under any side's --timeout (1 s at least) */
+	  .argname = "USEC",
+	  .def = "0",
+	  .need = RB_S_LAT,
+	  .help = "latency tests: the client waits USEC microseconds (up to 500000) after each "
+		  "round trip "
+		  "before its next post, outside the latency sample but inside the point's "
+		  "duration (so the message rate falls); the server's own latency figures "
+		  "include the gap" },
 	{ .lname = "tx-depth",
 	  .perftest = "-t, --tx-depth",
 	  .pt_diff = "a sweep axis",

@@ -100,6 +100,10 @@ struct rb_params {
 	 * in every thread's plan, by which the server knows a thread k > 0
 	 * for one of a run it serves; 0 in a run of one thread. */
 	uint64_t run_id;
+	/* --latency_gap: the client waits this long after each round trip
+	 * before its next ping, outside the sample.  Client only, not on the
+	 * wire: the server just echoes. */
+	uint32_t latency_gap_us;
 };
 
 enum rb_rate_unit { RB_RATE_NONE, RB_RATE_BPS, RB_RATE_PPS };

@@ -758,10 +758,14 @@ static inline int lat_sample(struct rb_run *r, uint64_t t)
 
 /*
  * Client side of a ping-pong: post, wait for the echo, time the round
- * trip.  @wait reaps send completions as it goes.
+ * trip.  @wait reaps send completions as it goes.  With @gap (ticks,
+ * --latency_gap), each ping waits that long after the previous round trip
+ * (as perftest: before every post), outside the sample but inside the
+ * point's duration.  Inline with @gap 0 as a constant, the loop has no test
+ * of it.
  */
 static inline __attribute__((always_inline)) int
-pingpong_client(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it))
+pingpong_client(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it), uint64_t gap)
 {
 	/* rb_point_ended() with the plan's counts in registers, not read
 	 * through r->p after every call of the loop. */
@@ -774,6 +778,12 @@ pingpong_client(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it))
 			mark_start(r);
 		ret = rb_wait_room(r, 0, 1, &done);
 		t = rb_ticks();
+		if (gap) {
+			const uint64_t g0 = t;
+
+			while ((t = rb_ticks()) - g0 < gap)
+				;
+		}
 		if (!ret)
 			ret = post_chain(r, 0, 1, it, true);
 		if (!ret)
@@ -836,8 +846,15 @@ static int pingpong_server(struct rb_run *r, int (*wait)(struct rb_run *, uint64
 static inline __attribute__((always_inline)) int pingpong(struct rb_run *r,
 							  int (*wait)(struct rb_run *, uint64_t it))
 {
-	int ret = r->role == RB_ROLE_SERVER ? pingpong_server(r, wait) : pingpong_client(r, wait);
 	uint64_t done = 0;
+	int ret;
+
+	if (r->role == RB_ROLE_SERVER)
+		ret = pingpong_server(r, wait);
+	else if (r->p->latency_gap_us)
+		ret = pingpong_client(r, wait, r->p->latency_gap_us * rb_ticks_per_ms() / 1000);
+	else
+		ret = pingpong_client(r, wait, 0);
 
 	if (!ret)
 		ret = rb_wait_room(r, 0, r->sq[0].depth, &done);
@@ -1085,10 +1102,11 @@ static inline __attribute__((always_inline)) int oneshot_op(struct rb_run *r, st
  * has none of the general one's tests.  The warmup has a loop of its own,
  * so the measured one tests nothing for it.  scripts/cost, read_lat:
  * 395.3 instructions an operation before the plain loop and the split,
- * 321.9 after (perftest 310.0).
+ * 321.9 after (perftest 310.0).  @gap: as pingpong_client()'s, in the
+ * general loop only (a gapped loop is not the one whose cost counts).
  */
 static inline __attribute__((always_inline)) int
-oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it), bool plain)
+oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it), bool plain, uint64_t gap)
 {
 	const uint64_t warmup = r->pt.warmup, end = r->p->iters ? warmup + r->p->iters : 0;
 	struct oneshot o = { .qp = r->qp[0], .wr = r->wr, .cq = r->cq };
@@ -1105,6 +1123,12 @@ oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it), bool plain
 	mark_start(r);
 	for (; end ? it < end : !rb_duration_over(r, it); it++) {
 		t = rb_ticks();
+		if (gap) {
+			const uint64_t g0 = t;
+
+			while ((t = rb_ticks()) - g0 < gap)
+				;
+		}
 		ret = oneshot_op(r, &o, it, plain);
 		if (!ret)
 			ret = lat_sample(r, t);
@@ -1121,7 +1145,9 @@ oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it), bool plain
 
 int rb_run_oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it))
 {
-	return oneshot_is_plain(r, check) ? oneshot(r, NULL, true) : oneshot(r, check, false);
+	if (r->p->latency_gap_us)
+		return oneshot(r, check, false, r->p->latency_gap_us * rb_ticks_per_ms() / 1000);
+	return oneshot_is_plain(r, check) ? oneshot(r, NULL, true, 0) : oneshot(r, check, false, 0);
 }
 
 /* State of one streaming phase (warmup or measured). */

@@ -334,9 +334,10 @@ static void test_every_param(void **state)
 		json_decref(n);
 		nkeys++;
 	}
-	/* 21 today: -n -D --interval --rate --warmup -r -I -o -m --verify -R -c --sl
-	 * --tclass --flow-label --hugepages --odp --mr-per-qp --srq --threads -b. */
-	assert_int_equal(nkeys, 21 + 1);
+	/* 22 today: -n -D --interval --rate --warmup -r -I -o -m --verify -R -c --sl
+	 * --tclass --flow-label --hugepages --odp --mr-per-qp --srq --threads -b
+	 * --latency_gap. */
+	assert_int_equal(nkeys, 22 + 1);
 	json_decref(schema);
 }
 

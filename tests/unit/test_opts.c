@@ -89,6 +89,8 @@ static const struct want wants[] = {
 	{ "rate", 0, RB_OPT_STR, CLI(rate_arg), sizeof(((struct rb_cli *)0)->rate_arg), 0, 0, false,
 	  false, NULL, T_BW },
 	{ "warmup", 0, RB_OPT_U64, PRM(warmup), 0, 0, 1ULL << 32, false, true, NULL, T_TESTS },
+	{ "latency-gap", 0, RB_OPT_U32, PRM(latency_gap_us), 0, 0, 500000, false, false, NULL,
+	  T_LAT },
 	{ "tx-depth", 't', RB_OPT_AXIS, PRM(tx_depth), 0, 1, 32768, false, true, NULL, T_TESTS },
 	{ "rx-depth", 'r', RB_OPT_U32, PRM(rx_depth), 0, 1, 32768, false, true, NULL,
 	  T_SEND_LAT | T_SEND_BW },
@@ -895,6 +897,17 @@ static void test_not_applicable(void **state)
 	CHECK_ERR(PARSE(&c, T_READ_LAT, err, "--use-srq"), err, "--srq does not apply to read_lat");
 	CHECK_ERR(PARSE(&c, T_SERVER, err, "--hugepages"), err,
 		  "--hugepages does not apply to server");
+	/* --latency_gap: latency tests only, as perftest */
+	CHECK_ERR(PARSE(&c, T_WRITE_BW, err, "--latency_gap", "5"), err,
+		  "--latency-gap does not apply to write_bw");
+	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "--latency-gap", "5"), err,
+		  "--latency-gap does not apply to send_bw");
+	CHECK_OK(PARSE(&c, T_SEND_LAT, err, "--latency_gap", "250"), err);
+	assert_int_equal(c.p.latency_gap_us, 250);
+	CHECK_OK(PARSE(&c, T_READ_LAT, err, "--latency_gap=7"), err);
+	assert_int_equal(c.p.latency_gap_us, 7);
+	/* Up to 0.5 s: a longer wait for the next ping would outlast a --timeout. */
+	CHECK_ERR(PARSE(&c, T_READ_LAT, err, "--latency_gap=500001"), err, "500000");
 	/* the "atomic" command takes what either mode takes */
 	CHECK_OK(PARSE(&c, T_ATOMIC, err, "--op", "cswap", "--mode", "bw", "-o", "4"), err);
 	assert_int_equal(c.op, RB_OP_CSWAP);

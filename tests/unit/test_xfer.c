@@ -1211,6 +1211,53 @@ static void pingpong_stuck_times_out(void **state)
 	fx_end(&x);
 }
 
+/*
+ * --latency_gap: the client waits the gap before each measured post, inside
+ * the point's duration but outside its samples (write_lat's ping-pong and
+ * read_lat's one-at-a-time loop).  The fake's round trips take microseconds
+ * and the gap 3 ms: a sample that counted the gap would be over it.
+ */
+static void latency_gap_not_sampled(void **state)
+{
+	static const char *const tests[] = { "write_lat", "read_lat" };
+	const uint64_t gap_us = 3000, n = 20;
+	uint64_t gap_ticks, over;
+	struct fx x;
+	size_t i, j;
+
+	(void)state;
+	gap_ticks = gap_us * rb_ticks_per_ms() / 1000;
+	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		fx_plan(&x, tests[i]);
+		rb_axis_set1(&x.p.size, 64);
+		x.p.iters = n;
+		x.p.warmup = 2;
+		x.p.latency_gap_us = (uint32_t)gap_us;
+		fx_start(&x, RB_ROLE_CLIENT, 2000);
+		snprintf(ctx, sizeof(ctx), "%s --latency_gap %llu", tests[i],
+			 (unsigned long long)gap_us);
+		x.f->loopback = true;
+		assert_int_equal(x.r.t->prepare(&x.r), 0);
+		assert_int_equal(x.r.t->run(&x.r), 0);
+		expect_eq(x.r.ops, n);
+		expect_eq(x.r.lat.n, n);
+		/* The gap was applied: the measured interval holds n of them... */
+		if (x.r.t1 - x.r.t0 < n * gap_us * 1000)
+			fail_msg("%s: %llu measured round trips took %.1f ms: no gap of %llu us "
+				 "before each",
+				 ctx, (unsigned long long)n, (double)(x.r.t1 - x.r.t0) / 1e6,
+				 (unsigned long long)gap_us);
+		/* ...and not counted: (almost) every sample is under the gap (a
+		 * preemption of this shared machine may inflate one). */
+		for (j = 0, over = 0; j < x.r.lat.n; j++)
+			over += x.r.lat.v[j] >= gap_ticks;
+		if (over > n / 10)
+			fail_msg("%s: %llu of %llu samples are over the gap: it was counted", ctx,
+				 (unsigned long long)over, (unsigned long long)n);
+		fx_end(&x);
+	}
+}
+
 /* read_lat: one read at a time, each reaped, the data checked (--verify). */
 static void oneshot_read_lat(void **state)
 {
@@ -1884,6 +1931,7 @@ int main(void)
 		cmocka_unit_test(pingpong_server_drains),
 		cmocka_unit_test(pingpong_server_samples),
 		cmocka_unit_test(pingpong_stuck_times_out),
+		cmocka_unit_test(latency_gap_not_sampled),
 		cmocka_unit_test(oneshot_read_lat),
 		cmocka_unit_test(oneshot_plain_read_lat),
 		cmocka_unit_test(oneshot_plain_fails),
