@@ -928,6 +928,22 @@ static int bad_option(const char *cmd, int ch, char **argv, char *err, size_t le
 	return fail(err, len, "unknown option %s for %s (see rdmabench %s --help)", arg, cmd, cmd);
 }
 
+/*
+ * perftest's switches that stand for another row's value: done here, not
+ * in rb_cli_finish(), which servers and topo never call.  --report_gbits
+ * writes 1 into --units' field as a flag does.
+ */
+_Static_assert(RB_UNITS_GBITS == 1, "--report_gbits sets --units to Gb/s as a flag");
+
+static int perftest_switches(struct rb_cli *c, char *err, size_t len)
+{
+	if (rb_cli_given(c, "units") && rb_cli_given(c, "report_gbits"))
+		return fail(err, len, "--units and --report_gbits exclude each other");
+	if (c->l.out_json && !c->l.json_path[0])
+		strcpy(c->l.json_path, RB_OUT_JSON_DEFAULT);
+	return 0;
+}
+
 int rb_cli_parse(struct rb_cli *c, const char *cmd, unsigned int scope, int argc, char **argv,
 		 char *err, size_t errlen)
 {
@@ -954,6 +970,9 @@ int rb_cli_parse(struct rb_cli *c, const char *cmd, unsigned int scope, int argc
 			return ret;
 		c->given[row] = 1;
 	}
+	ret = perftest_switches(c, err, errlen);
+	if (ret)
+		return ret;
 	if (optind < argc)
 		c->l.host = argv[optind++];
 	if (optind < argc)
@@ -1011,8 +1030,6 @@ static int check_combinations(const struct rb_cli *c, char *err, size_t len)
 		return fail(err, len, "-n/--iters and -D/--duration exclude each other");
 	if (c->all && rb_cli_given(c, "size"))
 		return fail(err, len, "-a/--all and -s/--size exclude each other");
-	if (rb_cli_given(c, "units") && rb_cli_given(c, "report_gbits"))
-		return fail(err, len, "--units and --report_gbits exclude each other");
 	if (c->l.recommend && c->p.batch.n < 2 && c->p.signal.n < 2)
 		return fail(err, len, "--recommend needs a sweep over -l/--batch or -Q/--signal");
 	return 0;
@@ -1049,8 +1066,6 @@ int rb_cli_finish(struct rb_cli *c, const struct rb_bench *b, unsigned int scope
 				    rb_opt_name(&rb_opts[i], n, sizeof(n)), b->name);
 	snprintf(c->p.test, sizeof(c->p.test), "%s", b->name);
 	apply_defaults(c, b);
-	if (c->l.out_json && !c->l.json_path[0])
-		strcpy(c->l.json_path, RB_OUT_JSON_DEFAULT);
 	ret = check_combinations(c, err, errlen);
 	if (!ret)
 		ret = apply_shape(c, scope, err, errlen);

@@ -1306,10 +1306,13 @@ static void test_report_gbits(void **state)
 	assert_true(rb_cli_given(&c, "rdma-cm"));
 	CHECK_ERR(PARSE(&c, T_WRITE_BW, err, "--report", "host"), err, "--report is ambiguous",
 		  "--report_gbits", "--counters");
-	CHECK_ERR(FINISH(&c, T_WRITE_BW, err, "--units", "MB/s", "--report_gbits", "host"), err,
+	CHECK_ERR(PARSE(&c, T_WRITE_BW, err, "--units", "MB/s", "--report_gbits", "host"), err,
 		  "--units and --report_gbits exclude each other");
 	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--report_gbits", "host"), err,
 		  "--report_gbits does not apply");
+	/* A server is never finished (rb_cli_finish()): the rule holds there too. */
+	CHECK_ERR(PARSE(&c, T_SERVER, err, "--units", "MB/s", "--report_gbits"), err,
+		  "--units and --report_gbits exclude each other");
 }
 
 /* perftest's --out_json is a switch: "--out_json HOST" is a client of HOST. */
@@ -1330,6 +1333,9 @@ static void test_out_json(void **state)
 	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "host"), err);
 	assert_string_equal(c.l.json_path, "");
 	CHECK_ERR(PARSE(&c, T_WRITE_BW, err, "--out_json=x"), err, "--out_json takes no argument");
+	/* A server writes it too: it never calls rb_cli_finish(). */
+	CHECK_OK(PARSE(&c, T_SERVER, err, "--out_json"), err);
+	assert_string_equal(c.l.json_path, "perftest_out.json");
 }
 
 static void test_given(void **state)
