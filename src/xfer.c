@@ -747,6 +747,22 @@ bool rb_run_cut(struct rb_run *r)
 	return r->ops > 0;
 }
 
+/* --latency_gap in ticks, 0 without it. */
+static uint64_t gap_ticks(const struct rb_run *r)
+{
+	return r->p->latency_gap_us * rb_ticks_per_ms() / 1000;
+}
+
+/* Spin @gap ticks from @t (--latency_gap); the clock when it ends. */
+static inline uint64_t gap_wait(uint64_t t, uint64_t gap)
+{
+	const uint64_t g0 = t;
+
+	while ((t = rb_ticks()) - g0 < gap)
+		;
+	return t;
+}
+
 /* One round trip that began at @t: its sample, and maybe an interval's end. */
 static inline int lat_sample(struct rb_run *r, uint64_t t)
 {
@@ -778,12 +794,8 @@ pingpong_client(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it), uin
 			mark_start(r);
 		ret = rb_wait_room(r, 0, 1, &done);
 		t = rb_ticks();
-		if (gap) {
-			const uint64_t g0 = t;
-
-			while ((t = rb_ticks()) - g0 < gap)
-				;
-		}
+		if (gap)
+			t = gap_wait(t, gap);
 		if (!ret)
 			ret = post_chain(r, 0, 1, it, true);
 		if (!ret)
@@ -852,7 +864,7 @@ static inline __attribute__((always_inline)) int pingpong(struct rb_run *r,
 	if (r->role == RB_ROLE_SERVER)
 		ret = pingpong_server(r, wait);
 	else if (r->p->latency_gap_us)
-		ret = pingpong_client(r, wait, r->p->latency_gap_us * rb_ticks_per_ms() / 1000);
+		ret = pingpong_client(r, wait, gap_ticks(r));
 	else
 		ret = pingpong_client(r, wait, 0);
 
@@ -1123,12 +1135,8 @@ oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it), bool plain
 	mark_start(r);
 	for (; end ? it < end : !rb_duration_over(r, it); it++) {
 		t = rb_ticks();
-		if (gap) {
-			const uint64_t g0 = t;
-
-			while ((t = rb_ticks()) - g0 < gap)
-				;
-		}
+		if (gap)
+			t = gap_wait(t, gap);
 		ret = oneshot_op(r, &o, it, plain);
 		if (!ret)
 			ret = lat_sample(r, t);
@@ -1146,7 +1154,7 @@ oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it), bool plain
 int rb_run_oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it))
 {
 	if (r->p->latency_gap_us)
-		return oneshot(r, check, false, r->p->latency_gap_us * rb_ticks_per_ms() / 1000);
+		return oneshot(r, check, false, gap_ticks(r));
 	return oneshot_is_plain(r, check) ? oneshot(r, NULL, true, 0) : oneshot(r, check, false, 0);
 }
 
