@@ -13,6 +13,7 @@
 #include "compare.h"
 #include "matrix_run.h"
 #include "opts.h"
+#include "opts_perftest.h"
 #include "session.h"
 #include "topo.h"
 
