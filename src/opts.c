@@ -464,6 +464,56 @@ const struct rb_opt rb_opts[] = {
 		 "InfiniBand",
 	  .any = RB_S_RUN,
 	  .help = "GID table index" },
+	{ .lname = "qp-timeout",
+	  .perftest = "-u, --qp-timeout",
+	  .pt_diff = "each side's own, as perftest's (give it on both)",
+	  .sname = 'u',
+	  .type = RB_OPT_U32,
+	  .off = LOC(qp.timeout),
+	  .max = 31,
+	  .argname = "N",
+	  .def = "14 (67 ms)",
+	  .any = RB_S_RUN,
+	  .help = "RC ACK timeout of this side's QPs: 4.096 us * 2^N a try, 0 waits forever; "
+		  "with -R it replaces the CM's" },
+	{ .lname = "retry-count",
+	  .alias = "retry_count",
+	  .perftest = "--retry_count",
+	  .pt_diff = "each side's own, as perftest's",
+	  .type = RB_OPT_U32,
+	  .off = LOC(qp.retry_count),
+	  .max = 7,
+	  .argname = "N",
+	  .def = "7",
+	  .any = RB_S_RUN,
+	  .help = "RC retries of an unacknowledged message before this side's QP fails (the "
+		  "completion's status is named, exit 1)" },
+	{ .lname = "pkey-index",
+	  .alias = "pkey_index",
+	  .perftest = "--pkey_index",
+	  .pt_diff = "each side's own index; refused with -R, where the CM takes the "
+		     "address's partition",
+	  .type = RB_OPT_U32,
+	  .off = LOC(qp.pkey_index),
+	  .max = 65535,
+	  .argname = "N",
+	  .def = "0",
+	  .any = RB_S_RUN,
+	  .help = "index of this side's P_Key in the port's table (an index past it exits 1 "
+		  "naming the table's length)" },
+	{ .lname = "hop-limit",
+	  .alias = "hop_limit",
+	  .perftest = "-L, --hop_limit",
+	  .pt_diff = "each side's own",
+	  .sname = 'L',
+	  .type = RB_OPT_U32,
+	  .off = LOC(qp.hop_limit),
+	  .max = 255,
+	  .argname = "N",
+	  .def = "64",
+	  .any = RB_S_RUN,
+	  .help = "GRH hop limit of this side's packets (the IP TTL on RoCE); no effect "
+		  "without a GRH (InfiniBand without -x)" },
 	{ .lname = "bind",
 	  .alias = "bind_source_ip",
 	  .perftest = "--bind_source_ip",
@@ -508,6 +558,19 @@ const struct rb_opt rb_opts[] = {
 	  .any = RB_S_RUN,
 	  .help = "bind the measuring thread: auto picks a core on the device's NUMA node, "
 		  "unless an affinity is already set (taskset)" },
+	{ .lname = "cpu-freq",
+	  .alias = "CPU-freq",
+	  .perftest = "-F, --CPU-freq",
+	  .pt_diff = "the governor and frequency of both sides' measuring CPUs are in the table "
+		     "and the JSON either way",
+	  .sname = 'F',
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(freq_quiet),
+	  .max = 1,
+	  .any = RB_S_RUN,
+	  .help = "no warning when this side's or the peer's measuring CPU runs a frequency "
+		  "governor other than performance (its clock then follows its load, and "
+		  "latencies with it)" },
 	{ .lname = "numa",
 	  .alias = "numa_node",
 	  .perftest = "--numa_node",
@@ -708,6 +771,9 @@ void rb_cli_init(struct rb_cli *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->l.gid_index = -1;
+	c->l.qp = (struct rb_qp_attrs){ .timeout = RB_QP_TIMEOUT_DEFAULT,
+					.retry_count = RB_RETRY_DEFAULT,
+					.hop_limit = RB_HOP_LIMIT_DEFAULT };
 	c->l.tcp_port = RB_DEFAULT_PORT;
 	c->l.timeout_s = 30;
 	c->p.warmup = RB_WARMUP_AUTO;

@@ -41,9 +41,6 @@
 
 const struct rb_pt_flag rb_pt_flags[] = {
 	/* accepted: they cannot change a figure here */
-	IGN("CPU-freq", 'F', false,
-	    "latency samples are cycle counts turned into time by a ratio calibrated against "
-	    "CLOCK_MONOTONIC_RAW over each point, so the CPU frequency does not bias them"),
 	IGN("cpu_util", 0, false,
 	    "the CPU use of both sides is always measured (cpu_util_pct, peer_cpu_util_pct)"),
 	IGN("report-both", 0, false, "-b always reports each direction and their sum"),
@@ -116,10 +113,6 @@ const struct rb_pt_flag rb_pt_flags[] = {
 	NO("use_old_post_send", 0, false, NOTYET ": rdmabench posts with ibv_post_send"),
 	NO("disable_pcie_relaxed", 0, false,
 	   NOTYET ": memory is registered without relaxed ordering"),
-	NO("qp-timeout", 'u', true, NOTYET ": the local ACK timeout is 14 (67 ms)"),
-	NO("retry_count", 0, true, NOTYET ": the retry count is 7"),
-	NO("pkey_index", 0, true, NOTYET ": P_Key index 0"),
-	NO("hop_limit", 'L', true, NOTYET ": the GRH hop limit is 64"),
 	NO("use_ooo", 0, false, MLX5),
 	NO("no_enhanced_reorder", 0, false, MLX5),
 	NO("disable_dynamic_polling", 0, false, MLX5),

@@ -135,6 +135,10 @@ static json_t *jdevice(const struct rb_report *r)
 	bad |= json_object_set_new(o, "gid", jstr_or_null(r->gid));
 	bad |= json_object_set_new(o, "why_device", jstr_or_null(r->why_device));
 	bad |= json_object_set_new(o, "why_gid", jstr_or_null(r->why_gid));
+	bad |= json_object_set_new(o, "qp_timeout", json_integer(r->qp.timeout));
+	bad |= json_object_set_new(o, "retry_count", json_integer(r->qp.retry_count));
+	bad |= json_object_set_new(o, "pkey_index", json_integer(r->qp.pkey_index));
+	bad |= json_object_set_new(o, "hop_limit", json_integer(r->qp.hop_limit));
 	return jdone(o, bad);
 }
 
@@ -194,6 +198,9 @@ json_t *rb_json_placement(const struct rb_placement *p)
 	bad |= json_object_set_new(o, "cpus", p->cpus[0] ? jstr(p->cpus) : json_null());
 	bad |= json_object_set_new(o, "mem_node", jint_or_null(p->mem_node));
 	bad |= json_object_set_new(o, "local", p->local < 0 ? json_null() : json_boolean(p->local));
+	bad |= json_object_set_new(o, "freq_cpu", jint_or_null(p->freq_cpu));
+	bad |= json_object_set_new(o, "cpu_governor", jstr_or_null(p->governor));
+	bad |= json_object_set_new(o, "cpu_mhz", p->cpu_mhz ? juint(p->cpu_mhz) : json_null());
 	return jdone(o, bad);
 }
 
@@ -839,8 +846,26 @@ static const char *local_name(int local)
 	return local ? "local" : "remote";
 }
 
+/* The measuring CPU's clock, and the warning perftest gives unless -F. */
+static void table_freq(FILE *f, const char *what, const struct rb_placement *p, bool quiet)
+{
+	char gov[4 * sizeof(p->governor)], mhz[24] = "";
+
+	if (!p->governor[0] && !p->cpu_mhz)
+		return;
+	rb_escape(p->governor, gov, sizeof(gov));
+	if (p->cpu_mhz)
+		snprintf(mhz, sizeof(mhz), " at %u MHz", p->cpu_mhz);
+	fprintf(f, "# %s cpu %d: governor %s%s\n", what, p->freq_cpu, str_or(gov, "unknown"), mhz);
+	if (!quiet && rb_freq_varies(p))
+		fprintf(f,
+			"# warning: %s cpu %d runs the %s governor, not performance: its clock "
+			"follows its load, and latencies with it (-F/--cpu-freq silences this)\n",
+			what, p->freq_cpu, gov);
+}
+
 /* A peer's placement is the peer's text: printed escaped (rb_escape()). */
-static void table_place(FILE *f, const char *what, const struct rb_placement *p)
+static void table_place(FILE *f, const char *what, const struct rb_placement *p, bool quiet)
 {
 	char node[16] = "unknown", mem[16] = "any", cpus[4 * sizeof(p->cpus)];
 
@@ -850,6 +875,7 @@ static void table_place(FILE *f, const char *what, const struct rb_placement *p)
 		snprintf(mem, sizeof(mem), "%d", p->mem_node);
 	fprintf(f, "# %s: device NUMA node %s, cpus %s, memory node %s (%s)\n", what, node,
 		str_or(rb_escape(p->cpus, cpus, sizeof(cpus)), "any"), mem, local_name(p->local));
+	table_freq(f, what, p, quiet);
 }
 
 static void table_title(FILE *f, const struct rb_report *r)
@@ -862,9 +888,9 @@ static void table_title(FILE *f, const struct rb_report *r)
 		fprintf(f, " gid %d", r->gid_index);
 	fprintf(f, " (%s)  MTU active %u, path %u\n", str_or(r->link_layer, "-"), r->active_mtu,
 		r->path_mtu);
-	table_place(f, "placement", &r->place);
+	table_place(f, "placement", &r->place, r->freq_quiet);
 	if (r->has_peer_place)
-		table_place(f, "peer placement", &r->peer_place);
+		table_place(f, "peer placement", &r->peer_place, r->freq_quiet);
 	if (bidir_cols(r))
 		fprintf(f, "# bidirectional: the client's BW and MsgRate are the sums of c2s "
 			   "(client to server) and s2c; a server's rows show only its own "

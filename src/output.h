@@ -35,6 +35,8 @@ struct rb_report {
 	const char *link_layer;	 /* "Ethernet" / "InfiniBand" */
 	unsigned int active_mtu; /* bytes */
 	unsigned int path_mtu;	 /* bytes, as negotiated with the peer */
+	struct rb_qp_attrs qp;	 /* this side's -u, --retry-count, --pkey-index, -L */
+	bool freq_quiet;	 /* -F: no warning about a CPU's governor */
 	const struct rb_params *params;
 	struct rb_placement place;
 	bool has_peer_place;

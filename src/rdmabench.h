@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define RB_TOOL		  "rdmabench"
 #define RB_SCHEMA_VERSION 1
@@ -123,12 +124,27 @@ struct rb_result;
 /* perftest's --out_json file, in the working directory */
 #define RB_OUT_JSON_DEFAULT "perftest_out.json"
 
+/*
+ * A QP's timers and path fields that each side sets for itself, as
+ * perftest's -u, --retry_count, --pkey_index and -L are (never sent).
+ */
+struct rb_qp_attrs {
+	uint32_t timeout;     /* RC ACK timeout: 4.096 us * 2^timeout a try */
+	uint32_t retry_count; /* RC retries before the QP errors */
+	uint32_t pkey_index;  /* P_Key table index of the port */
+	uint32_t hop_limit;   /* GRH hop limit (the IP TTL on RoCE) */
+};
+#define RB_QP_TIMEOUT_DEFAULT 14 /* 67 ms a try */
+#define RB_RETRY_DEFAULT      7
+#define RB_HOP_LIMIT_DEFAULT  64
+
 struct rb_local {
 	const char *host;  /* client: the server to reach; NULL on a server */
 	char device[64];   /* empty: the one holding the OOB connection's address */
 	char bind[64];	   /* local address of the OOB connection; empty: any */
 	int32_t ib_port;   /* 0: the port holding the address */
 	int32_t gid_index; /* -1: by address */
+	struct rb_qp_attrs qp;
 	uint32_t tcp_port;
 	uint32_t timeout_s;
 	char cpu[64];  /* auto|none|LIST */
@@ -139,6 +155,7 @@ struct rb_local {
 	uint8_t format;		  /* enum rb_format, for stdout */
 	uint8_t units;		  /* enum rb_units */
 	uint8_t recommend;	  /* client: print a batch/signal recommendation */
+	uint8_t freq_quiet;	  /* -F: no warning about a CPU's frequency governor */
 	char counters[256];	  /* --counters: "" (default), none, all or a list */
 	struct rb_strlist expect; /* client: --expect expressions */
 	/*
@@ -273,7 +290,22 @@ struct rb_placement {
 	char cpus[128];	      /* bound CPUs, "1" or "0-3 8" */
 	int mem_node;	      /* -1 when unbound */
 	int local;	      /* 1 local, 0 remote, -1 unknown */
+	/* The measuring CPU's clock (perftest's -F): the first bound one, or
+	 * where the thread ran when placed; "" and 0 where cpufreq is absent. */
+	int freq_cpu; /* -1 when unknown */
+	char governor[16];
+	uint32_t cpu_mhz;
 };
+
+/*
+ * rb_freq_varies() - whether @p's governor is known and not "performance":
+ * the CPU's clock then follows its load, and latencies with it (perftest
+ * warns the same unless -F).
+ */
+static inline bool rb_freq_varies(const struct rb_placement *p)
+{
+	return p->governor[0] && strcmp(p->governor, "performance");
+}
 
 /* Logging: diagnostics go to stderr, prefixed with the tool name. */
 void rb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -212,6 +212,18 @@ static int create_qps(struct session *s)
 }
 
 /* The device: the one holding @local (the OOB connection's address). */
+/* perftest's warning (unless -F), once a run: thread 0 of --threads says it. */
+static void warn_freq(const struct session *s, const char *whose, const struct rb_placement *p)
+{
+	char gov[4 * sizeof(p->governor)];
+
+	if (s->l->freq_quiet || s->p.thread || !rb_freq_varies(p))
+		return;
+	rb_warn("%s measuring cpu %d runs the %s cpufreq governor, not performance: its clock "
+		"follows its load, and latencies with it (-F/--cpu-freq silences this)",
+		whose, p->freq_cpu, rb_escape(p->governor, gov, sizeof(gov)));
+}
+
 static int open_device(struct session *s, const struct sockaddr *local)
 {
 	const struct rb_local *l = s->l;
@@ -290,6 +302,7 @@ static int open_resources(struct session *s, const struct sockaddr *local)
 		s->usage = ret == -EINVAL;
 		return ret;
 	}
+	warn_freq(s, "this side's", &s->rep.place);
 	r->rx_off = rx_offset(&s->p);
 	r->ud = s->p.transport == RB_TR_UD;
 	r->lossy = s->p.transport != RB_TR_RC;
@@ -425,19 +438,23 @@ static int negotiate(struct session *s, const struct rb_msg_conn *me)
 	return check_ud_size(s, mtu);
 }
 
-/* --sl, --tclass, --flow-label: the plan's, for both sides' address vectors. */
-static struct rb_av path_av(const struct rb_params *p)
+/*
+ * --sl, --tclass, --flow-label: the plan's, for both sides' address
+ * vectors; -u, --retry-count, --pkey-index, -L: this side's own.
+ */
+static struct rb_av path_av(const struct session *s)
 {
-	return (struct rb_av){ .sl = (uint8_t)p->sl,
-			       .tclass = (uint8_t)p->tclass,
-			       .flow_label = p->flow_label };
+	return (struct rb_av){ .sl = (uint8_t)s->p.sl,
+			       .tclass = (uint8_t)s->p.tclass,
+			       .flow_label = s->p.flow_label,
+			       .qp = s->l->qp };
 }
 
 /* -R: the CM connects the QPs; the server listens before it answers CONN. */
 static int cm_connect(struct session *s)
 {
 	struct rb_run *r = &s->run;
-	const struct rb_av av = path_av(&s->p);
+	const struct rb_av av = path_av(s);
 	struct rb_cm_conn c = { &r->dev,
 				r->qp,
 				r->nqp,
@@ -456,9 +473,8 @@ static int qp_connect(struct session *s, const struct rb_msg_conn *me)
 {
 	struct rb_run *r = &s->run;
 	uint32_t i;
+	const struct rb_av av = path_av(s);
 	int ret = 0;
-
-	const struct rb_av av = path_av(&s->p);
 
 	if (s->p.use_cm)
 		return cm_connect(s);
@@ -516,6 +532,7 @@ static int exchange_conn(struct session *s)
 		return ret;
 	s->rep.has_peer_place = true;
 	s->rep.peer_place = r->remote.place;
+	warn_freq(s, "the peer's", &r->remote.place);
 	ret = qp_connect(s, &me);
 	if (!ret && s->t->setup)
 		ret = s->t->setup(r);
@@ -545,6 +562,8 @@ static void report_init(struct session *s)
 	rep->why_gid = d->why_gid;
 	rep->link_layer = rb_link_layer_str(d);
 	rep->active_mtu = rb_mtu_bytes(d->port_attr.active_mtu);
+	rep->qp = s->l->qp;
+	rep->freq_quiet = s->l->freq_quiet;
 	rep->params = &s->p;
 	rep->units = (enum rb_units)s->l->units;
 }

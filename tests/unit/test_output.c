@@ -1011,6 +1011,34 @@ static void test_peer_text(void **state)
 	free(got);
 }
 
+/* The measuring CPUs' clocks: a line each, perftest's warning unless -F. */
+static void test_cpu_freq_lines(void **state)
+{
+	struct rb_report r;
+	char *got;
+
+	(void)state;
+	bw_report(&r);
+	r.place.freq_cpu = 3;
+	strcpy(r.place.governor, "performance");
+	r.place.cpu_mhz = 2900;
+	r.peer_place.freq_cpu = 5;
+	snprintf(r.peer_place.governor, sizeof(r.peer_place.governor), "power\033save");
+	got = write_mem(RB_FMT_TABLE, &r, bw_res, 1);
+	assert_non_null(strstr(got, "# placement cpu 3: governor performance at 2900 MHz\n"));
+	assert_non_null(strstr(got, "# peer placement cpu 5: governor power\\x1bsave\n"));
+	assert_non_null(strstr(got, "# warning: peer placement cpu 5 runs the power\\x1bsave "
+				    "governor, not performance"));
+	assert_null(strstr(got, "# warning: placement"));
+	assert_null(strchr(got, '\033'));
+	free(got);
+	r.freq_quiet = true;
+	got = write_mem(RB_FMT_TABLE, &r, bw_res, 1);
+	assert_non_null(strstr(got, "# peer placement cpu 5: governor"));
+	assert_null(strstr(got, "# warning"));
+	free(got);
+}
+
 /*
  * A peer's figures that failed their check are named in
  * peer_result_rejected and shown as nothing (NaN: null, "-", empty).
@@ -1067,6 +1095,7 @@ int main(void)
 		cmocka_unit_test(test_shape_outputs),
 		cmocka_unit_test(test_nothing_measured),
 		cmocka_unit_test(test_peer_text),
+		cmocka_unit_test(test_cpu_freq_lines),
 		cmocka_unit_test(test_peer_rejected),
 	};
 
