@@ -983,8 +983,8 @@ static void table_hist(FILE *f, const struct rb_report *r, const struct rb_resul
 		h->tail ? ", the last one the tail to the maximum" : "");
 	for (i = 0; i < h->n && most; i++) {
 		bar = (int)((h->count[i] * HIST_BAR + most - 1) / most);
-		fprintf(f, "  # %10.2f - %10.2f %10llu %.*s\n", e[i], e[i + 1],
-			(unsigned long long)h->count[i], bar,
+		fprintf(f, "  # %10.2f - %10.2f %10llu%s%.*s\n", e[i], e[i + 1],
+			(unsigned long long)h->count[i], bar ? " " : "", bar,
 			"########################################");
 	}
 }
