@@ -107,9 +107,6 @@ const struct rb_pt_flag rb_pt_flags[] = {
 	NO("reversed", 0, false, NOTYET ": run the test from the other host"),
 	NO("write_with_imm", 0, false, NOTYET),
 	NO("send_with_imm", 0, false, NOTYET),
-	NO("report-cycles", 'C', false, NOTYET ": latencies are in microseconds"),
-	NO("report-histogrm", 'H', false, NOTYET ": --json keeps the percentiles"),
-	NO("report-unsorted", 'U', false, NOTYET),
 	NO("use_old_post_send", 0, false, NOTYET ": rdmabench posts with ibv_post_send"),
 	NO("disable_pcie_relaxed", 0, false,
 	   NOTYET ": memory is registered without relaxed ordering"),
@@ -335,6 +332,8 @@ int rb_pt_finish(struct rb_cli *c, const char *cmd, unsigned int scope, char *er
 		return fail(err, len, "--units and --report_gbits exclude each other");
 	if (c->l.out_json && !c->l.json_path[0])
 		strcpy(c->l.json_path, RB_OUT_JSON_DEFAULT);
+	if (c->l.unsorted && !c->l.samples_path[0])
+		strcpy(c->l.samples_path, RB_SAMPLES_DEFAULT);
 	if ((b & RB_PT_SERVER) && c->l.host)
 		return fail(err, len, "perftest's -Z/--server with a host ('%s')", c->l.host);
 	if ((b & RB_PT_CLIENT) && !c->l.host && (scope & RB_S_TEST))

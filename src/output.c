@@ -226,6 +226,35 @@ static json_t *jpercentiles(const struct rb_lat_summary *l)
 	return jstr(l->bucketed ? "bucketed" : "exact");
 }
 
+static json_t *jreals(const double *v, uint32_t n)
+{
+	json_t *a = json_array();
+	int bad = !a;
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		bad |= json_array_append_new(a, jreal(v[i]));
+	return jdone(a, bad);
+}
+
+/* -H: edges (one more than buckets) and counts; with -C the edges in ticks too. */
+static json_t *jhist(const struct rb_result *res)
+{
+	const struct rb_lat_hist *h = &res->hist;
+	json_t *o = json_object(), *c = json_array();
+	int bad = !o || !c;
+	uint32_t i;
+
+	for (i = 0; i < h->n; i++)
+		bad |= json_array_append_new(c, juint(h->count[i]));
+	bad |= json_object_set_new(o, "edges_us", jreals(h->edge_us, h->n + 1));
+	if (res->has_ticks)
+		bad |= json_object_set_new(o, "edges_ticks", jreals(h->edge_ticks, h->n + 1));
+	bad |= json_object_set_new(o, "counts", c);
+	bad |= json_object_set_new(o, "tail", json_boolean(h->tail));
+	return jdone(o, bad);
+}
+
 /* One direction of a -b point. */
 static json_t *jdir(const struct rb_dir_result *d)
 {
@@ -273,6 +302,12 @@ static int jmetrics(json_t *o, const struct rb_result *res)
 		bad |= json_object_set_new(o, "lat_us", jlat(&res->lat));
 		bad |= json_object_set_new(o, "percentiles", jpercentiles(&res->lat));
 	}
+	if (res->has_lat && res->has_ticks) {
+		bad |= json_object_set_new(o, "lat_ticks", jlat(&res->lat_ticks));
+		bad |= json_object_set_new(o, "ticks_per_us", jreal(res->ticks_per_us));
+	}
+	if (res->has_lat && res->has_hist)
+		bad |= json_object_set_new(o, "histogram", jhist(res));
 	if (res->has_bw) {
 		bad |= json_object_set_new(o, "bw_avg_gbps", jreal(res->bw_avg_gbps));
 		bad |= json_object_set_new(o, "bw_peak_gbps", jreal(res->bw_peak_gbps));
@@ -402,6 +437,10 @@ static int jdiag(json_t *doc, const struct rb_report *r)
 	uint32_t i;
 	int bad = 0;
 
+	if (r->samples_path)
+		bad |= json_object_set_new(doc, "samples_file", jstr(r->samples_path));
+	if (r->tick_clock)
+		bad |= json_object_set_new(doc, "tick_clock", jstr(r->tick_clock));
 	if (r->counters_spec)
 		bad |= json_object_set_new(doc, "counters_spec", jstr(r->counters_spec));
 	if (r->has_counters)
@@ -719,8 +758,8 @@ static double units_value(enum rb_units u, double gbps)
 
 static int table_columns(const struct rb_report *r, struct tcol *c)
 {
-	static const char *const lat[] = { "t_min[us]", "t_p50[us]",   "t_avg[us]", "t_p90[us]",
-					   "t_p99[us]", "t_p99.9[us]", "t_max[us]", "t_stdev[us]" };
+	static const char *const lat[] = { "t_min", "t_p50",   "t_avg", "t_p90",
+					   "t_p99", "t_p99.9", "t_max", "t_stdev" };
 	char name[TABLE_CELL];
 	size_t i;
 	int n = 0;
@@ -731,8 +770,12 @@ static int table_columns(const struct rb_report *r, struct tcol *c)
 	tcol_add(c, &n, "qps", 4);
 	tcol_add(c, &n, "iters", 10);
 	if (r->mode == RB_MODE_LAT) {
-		for (i = 0; i < sizeof(lat) / sizeof(lat[0]); i++)
-			tcol_add(c, &n, lat[i], 9);
+		/* -C: in the clock's ticks, as perftest's cycles. */
+		for (i = 0; i < sizeof(lat) / sizeof(lat[0]); i++) {
+			snprintf(name, sizeof(name), "%s[%s]", lat[i],
+				 r->tick_clock ? "ticks" : "us");
+			tcol_add(c, &n, name, 9);
+		}
 		if (by_thread(r))
 			tcol_add(c, &n, "thread", 6);
 		return n;
@@ -788,8 +831,8 @@ static void thread_cell_at(const struct rb_report *r, const struct rb_result *re
 static void table_cells(const struct rb_report *r, const struct rb_result *res,
 			char (*cell)[TABLE_CELL])
 {
-	const struct rb_lat_summary *l = &res->lat;
-	bool lat = res->has_lat, bw = res->has_bw;
+	const struct rb_lat_summary *l = r->tick_clock ? &res->lat_ticks : &res->lat;
+	bool lat = res->has_lat && (!r->tick_clock || res->has_ticks), bw = res->has_bw;
 	int k;
 
 	rb_size_str(res->pt.size, cell[0], TABLE_CELL);
@@ -891,6 +934,13 @@ static void table_title(FILE *f, const struct rb_report *r)
 	table_place(f, "placement", &r->place, r->freq_quiet);
 	if (r->has_peer_place)
 		table_place(f, "peer placement", &r->peer_place, r->freq_quiet);
+	if (r->samples_path)
+		fprintf(f, "# samples: every latency sample, in measurement order, in %s\n",
+			r->samples_path);
+	if (r->tick_clock)
+		fprintf(f,
+			"# latency in ticks of the %s clock (-C); the JSON has microseconds too\n",
+			r->tick_clock);
 	if (bidir_cols(r))
 		fprintf(f, "# bidirectional: the client's BW and MsgRate are the sums of c2s "
 			   "(client to server) and s2c; a server's rows show only its own "
@@ -940,6 +990,31 @@ static void table_shape(FILE *f, const struct rb_report *r, const struct rb_resu
 			   "warm-up\n");
 }
 
+/* -H: a bar per bucket under the point, the longest HIST_BAR wide. */
+#define HIST_BAR 40
+
+static void table_hist(FILE *f, const struct rb_report *r, const struct rb_result *res)
+{
+	const struct rb_lat_hist *h = &res->hist;
+	const double *e = r->tick_clock && res->has_ticks ? h->edge_ticks : h->edge_us;
+	const char *unit = e == h->edge_ticks ? "ticks" : "us";
+	uint64_t most = 0;
+	uint32_t i;
+	int bar;
+
+	for (i = 0; i < h->n; i++)
+		if (h->count[i] > most)
+			most = h->count[i];
+	fprintf(f, "  # histogram [%s]: %u buckets from the minimum to p99.9%s\n", unit, h->n,
+		h->tail ? ", the last one the tail to the maximum" : "");
+	for (i = 0; i < h->n && most; i++) {
+		bar = (int)((h->count[i] * HIST_BAR + most - 1) / most);
+		fprintf(f, "  # %10.2f - %10.2f %10llu%s%.*s\n", e[i], e[i + 1],
+			(unsigned long long)h->count[i], bar ? " " : "", bar,
+			"########################################");
+	}
+}
+
 static int table_row(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res)
 {
 	struct tcol c[TABLE_MAX_COLS];
@@ -949,6 +1024,8 @@ static int table_row(struct rb_writer *w, const struct rb_report *r, const struc
 	table_cells(r, res, cell);
 	table_line(w->f, c, n, cell, "");
 	table_shape(w->f, r, res);
+	if (res->has_lat && res->has_hist)
+		table_hist(w->f, r, res);
 	/* Under the point: the error counters that moved, the gates it failed. */
 	if (res->flag[0])
 		fprintf(w->f, "  ! %s\n", res->flag);

@@ -51,6 +51,10 @@ struct rb_report {
 	int driver_id, peer_driver_id;	       /* enum rb_ctr_driver, for the CSV columns */
 	double link_gbps;		       /* 0: unknown */
 	const struct rb_strlist *expectations; /* NULL or empty: none */
+	/* Latency tests: --samples' file (NULL: none); -C: what the ticks
+	 * count (clock.h rb_tick_clock(); NULL without -C). */
+	const char *samples_path;
+	const char *tick_clock;
 	/* A run that failed or was interrupted: "complete": false, "reason". */
 	bool incomplete;
 	const char *reason;

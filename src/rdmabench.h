@@ -123,6 +123,8 @@ struct rb_result;
 /* What each side chooses for itself: never sent to the peer. */
 /* perftest's --out_json file, in the working directory */
 #define RB_OUT_JSON_DEFAULT "perftest_out.json"
+/* -U without --samples: the raw samples' file, in the working directory */
+#define RB_SAMPLES_DEFAULT "rdmabench_samples.csv"
 
 /*
  * A QP's timers and path fields that each side sets for itself, as
@@ -151,6 +153,12 @@ struct rb_local {
 	char numa[16]; /* auto|none|N */
 	char json_path[256];
 	uint8_t out_json; /* --out_json: json_path defaults to RB_OUT_JSON_DEFAULT */
+	/* Latency tests (client): --samples FILE, -U (samples_path defaults to
+	 * RB_SAMPLES_DEFAULT), -H and -C. */
+	char samples_path[256];
+	uint8_t unsorted;
+	uint8_t histogram;
+	uint8_t cycles;
 	char csv_path[256];
 	uint8_t format;		  /* enum rb_format, for stdout */
 	uint8_t units;		  /* enum rb_units */
@@ -211,6 +219,23 @@ struct rb_point {
 struct rb_lat_summary {
 	double min, p50, avg, p90, p99, p999, max, stdev; /* microseconds */
 	bool bucketed; /* percentiles from buckets (stats.h), not every sample */
+};
+
+/*
+ * -H: a point's latency histogram (rb_lat_buckets(), stats.h): bucket i
+ * holds the samples v with edge[i] <= v < edge[i+1], in microseconds and
+ * in clock ticks (one-way as lat_us).  RB_LAT_HIST_BODY buckets of equal
+ * width from the minimum to p99.9, then, when samples lie beyond, one
+ * more (the tail) up to the maximum.
+ */
+#define RB_LAT_HIST_BODY 20
+#define RB_LAT_HIST_MAX	 (RB_LAT_HIST_BODY + 1)
+struct rb_lat_hist {
+	uint32_t n; /* buckets */
+	bool tail;  /* the last bucket is the tail */
+	double edge_us[RB_LAT_HIST_MAX + 1];
+	double edge_ticks[RB_LAT_HIST_MAX + 1];
+	uint64_t count[RB_LAT_HIST_MAX];
 };
 
 /* One direction of a bidirectional point, as the side that posted it saw it. */
@@ -282,6 +307,14 @@ struct rb_result {
 	 */
 	uint32_t thread_row;
 	const struct rb_placement *thread_place;
+	/* -H/--report-histogram: the point's latency histogram. */
+	bool has_hist;
+	struct rb_lat_hist hist;
+	/* -C/--report-cycles: lat in clock ticks (clock.h), and their rate
+	 * over this point (calibrated against CLOCK_MONOTONIC_RAW). */
+	bool has_ticks;
+	struct rb_lat_summary lat_ticks;
+	double ticks_per_us;
 };
 
 /* Where the measuring thread and the buffers sit. */
