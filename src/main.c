@@ -14,6 +14,7 @@
 #include "matrix_run.h"
 #include "opts.h"
 #include "opts_perftest.h"
+#include "out_perftest.h"
 #include "session.h"
 #include "topo.h"
 
@@ -130,7 +131,8 @@ static int run_test(const struct rb_cmd *cmd, struct rb_cli *c)
 	return rb_client(b, &c->p, &c->l);
 }
 
-static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv)
+/* @perftest: run under perftest's name (ib_write_bw): its flags only, its report. */
+static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv, bool perftest)
 {
 	struct rb_serve any = { .name = cmd->name };
 	struct rb_cli c;
@@ -142,8 +144,11 @@ static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv)
 	if (cmd->kind == RB_CMD_MATRIX)
 		return rb_matrix_main(argc, argv);
 	rb_cli_init(&c);
+	c.perftest_only = perftest;
 	if (rb_cli_parse(&c, cmd->name, cmd->scope, argc, argv, err, sizeof(err)))
 		return usage_error(cmd->name, err);
+	if (perftest)
+		c.l.format = RB_FMT_PERFTEST;
 	if (c.help) {
 		rb_usage(stdout, cmd->name, cmd->scope);
 		return RB_EXIT_OK;
@@ -161,9 +166,26 @@ static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv)
 	}
 }
 
+/* Under perftest's name (a link in $(libexecdir)/rdmabench/perftest): that test. */
+static int run_perftest(const char *prog, int argc, char **argv)
+{
+	const char *test = rb_perftest_cmd(prog);
+	struct rb_cmd cmd;
+
+	if (!test || !rb_cmd_find(test, &cmd))
+		return -1;
+	catch_signals();
+	return run_cmd(&cmd, argc, argv, true);
+}
+
 int main(int argc, char **argv)
 {
+	const char *prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 	struct rb_cmd cmd;
+	int ret = run_perftest(prog, argc, argv);
+
+	if (ret >= 0)
+		return ret;
 
 	if (argc < 2) {
 		main_usage(stderr);
@@ -198,5 +220,5 @@ int main(int argc, char **argv)
 		return RB_EXIT_USAGE;
 	}
 	catch_signals();
-	return run_cmd(&cmd, argc - 1, argv + 1);
+	return run_cmd(&cmd, argc - 1, argv + 1, false);
 }

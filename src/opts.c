@@ -706,12 +706,14 @@ const struct rb_opt rb_opts[] = {
 	{ .lname = "format",
 	  .type = RB_OPT_CHOICE,
 	  .off = LOC(format),
-	  .max = 2,
-	  .choices = "table|csv|json",
+	  .max = 3,
+	  .choices = "table|csv|json|perftest",
 	  .argname = "FMT",
-	  .def = "table",
+	  .def = "table (perftest under a perftest name)",
 	  .any = RB_S_RUN,
-	  .help = "what stdout shows" },
+	  .help = "what stdout shows; perftest: perftest's report, its banner, result header "
+		  "and a line per point in its columns and units (MB/sec is MiB/s, Gb/sec with "
+		  "--report_gbits), for scripts that read perftest's output" },
 	{ .lname = "units",
 	  .type = RB_OPT_CHOICE,
 	  .off = LOC(units),

@@ -42,6 +42,7 @@ struct rb_cli {
 	uint8_t mode; /* a family command: 0 lat, 1 bw */
 	uint8_t help;
 	uint8_t version;
+	uint8_t perftest_only; /* under perftest's name: only perftest's flags */
 	char interval_arg[16]; /* --interval and --rate as typed (shape.h) */
 	char rate_arg[32];
 	/* perftest's flags whose meaning needs the whole command line (opts_perftest.c) */

@@ -239,11 +239,18 @@ static int take(struct rb_cli *c, const struct option *lo, const char *cmd, unsi
 		int ch, char **av, char *err, size_t len)
 {
 	const struct rb_pt_flag *f;
+	char name[40];
 	int row;
 
 	if (ch == '?' || ch == ':')
 		return bad_option(lo, cmd, ch, av, err, len);
 	row = row_of(ch);
+	if (row >= 0 && c->perftest_only && !rb_opts[row].perftest)
+		return fail(err, len,
+			    "%s is rdmabench's own: under perftest's name only perftest's flags "
+			    "are "
+			    "taken (run 'rdmabench %s' for it)",
+			    rb_opt_name(&rb_opts[row], name, sizeof(name)), cmd);
 	if (row >= 0)
 		return rb_cli_take(c, row, cmd, scope, optarg, err, len);
 	f = pt_of(ch);

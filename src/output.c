@@ -20,6 +20,7 @@
 
 #include "counters.h"
 #include "output.h"
+#include "out_perftest.h"
 #include "plan.h"
 #include "shape.h"
 #include "stats.h"
@@ -1068,7 +1069,8 @@ static const struct rb_writer_ops writer_ops[] = {
 
 void rb_writer_init(struct rb_writer *w, enum rb_format fmt, FILE *f)
 {
-	w->ops = &writer_ops[fmt <= RB_FMT_JSON ? fmt : RB_FMT_TABLE];
+	w->ops = fmt == RB_FMT_PERFTEST ? &rb_perftest_writer
+					: &writer_ops[fmt <= RB_FMT_JSON ? fmt : RB_FMT_TABLE];
 	w->f = f;
 	w->doc = NULL;
 }

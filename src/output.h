@@ -13,7 +13,7 @@
 #include <jansson.h>
 #include "rdmabench.h"
 
-enum rb_format { RB_FMT_TABLE, RB_FMT_CSV, RB_FMT_JSON };
+enum rb_format { RB_FMT_TABLE, RB_FMT_CSV, RB_FMT_JSON, RB_FMT_PERFTEST };
 enum rb_units { RB_UNITS_MIBS, RB_UNITS_GBITS, RB_UNITS_MBS };
 
 /* What a run is: everything but the points. */

@@ -7,6 +7,7 @@
 #   RB_COMPLETION  the installed bash completion file
 #   RB_VERSION     the version --version must print (optional)
 #   RB_MANDIR      the installed man directory (optional): the man pages
+#   RB_PTDIR       the installed perftest names (optional): ib_write_bw ...
 #   TOP_SRCDIR     the source tree, for a sample CSV in tests/data/plot
 # Everything runs in an empty scratch directory with RB_BINDIR first on
 # PATH, so nothing can lean on the source or build tree.  Exit 0 pass,
@@ -49,6 +50,22 @@ if [[ $out == "rdmabench ${RB_VERSION:-}"* ]]; then
 	ok "rdmabench --version: $out"
 else
 	fail "rdmabench --version printed '$out', want 'rdmabench ${RB_VERSION:-VERSION}'"
+fi
+
+# --- perftest's names: links to rdmabench that take perftest's flags only ----
+if [[ -n ${RB_PTDIR:-} ]]; then
+	for n in ib_send_lat ib_send_bw ib_write_lat ib_write_bw ib_read_lat ib_read_bw \
+		ib_atomic_lat ib_atomic_bw; do
+		[[ -L $RB_PTDIR/$n && $(readlink -f "$RB_PTDIR/$n") == $(readlink -f "$bindir/rdmabench") ]] ||
+			fail "$RB_PTDIR/$n is not a link to $bindir/rdmabench"
+	done
+	rc=0
+	out=$("$RB_PTDIR/ib_write_bw" --expect 'bw>=1Gbps' somehost 2>&1) || rc=$?
+	if ((rc == 2)) && [[ $out == *"only perftest's flags are taken"* ]]; then
+		ok "ib_write_bw refuses rdmabench's own --expect"
+	else
+		fail "ib_write_bw --expect: exit $rc, '$out'"
+	fi
 fi
 
 # topo exits 0 with a report, or 1 (EXIT STATUS: "runtime failure (no
@@ -144,7 +161,7 @@ for mode in $modes; do
 	expect "$mode" "" rdmabench write_bw --nosuch
 	expect "$mode" "atomic atomic_bw atomic_lat" rdmabench at
 	expect "$mode" "--batch" rdmabench write_bw --bat
-	expect "$mode" "csv json table" rdmabench write_bw --format ''
+	expect "$mode" "csv json perftest table" rdmabench write_bw --format ''
 	expect "$mode" "fake_dev0 fake_dev1" rdmabench topo -d ''
 	expect "$mode" "results-one.json" rdmabench topo --json res
 	expect "$mode" "auto none" rdmabench server --cpu ''

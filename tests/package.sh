@@ -90,7 +90,7 @@ deb=${debs[0]}
 dpkg-deb -c "$deb" | awk '{ print $NF }' | sed 's|^\./|/|' >"$tmp/contents"
 for f in /usr/bin/rdmabench /usr/bin/rdmabench-plot /usr/share/man/man1/rdmabench.1.gz \
 	/usr/share/man/man1/rdmabench-plot.1.gz /usr/share/bash-completion/completions/rdmabench \
-	/usr/share/doc/rdmabench/copyright; do
+	/usr/share/doc/rdmabench/copyright /usr/libexec/rdmabench/perftest/ib_write_bw; do
 	grep -qxF "$f" "$tmp/contents" || die "${deb##*/} has no $f; it holds: $(tr '\n' ' ' <"$tmp/contents")"
 done
 echo "${deb##*/}: $(grep -c '[^/]$' "$tmp/contents") files"
@@ -105,6 +105,7 @@ echo "lintian: $(grep -c '^E:' "$tmp/lintian.out" || true) errors, $(grep -c '^W
 step "the package's files (dpkg -x into $tmp/root)"
 dpkg -x "$deb" "$tmp/root"
 RB_BINDIR=$tmp/root/usr/bin RB_COMPLETION=$tmp/root/usr/share/bash-completion/completions/rdmabench \
+	RB_PTDIR=$tmp/root/usr/libexec/rdmabench/perftest \
 	RB_MANDIR=$tmp/root/usr/share/man RB_VERSION=$version TOP_SRCDIR=$top "$here/installcheck.sh" || die "the files of ${deb##*/} failed their checks"
 
 step "PASS: ${deb##*/}"

@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "output.h"
+#include "out_perftest.h"
 #include "samples_file.h"
 #include "plan.h"
 #include "sweep.h"
@@ -1012,6 +1013,58 @@ static void test_peer_text(void **state)
 	free(got);
 }
 
+/*
+ * --format perftest: a banner saying who wrote it, perftest's header, and
+ * one data line a point with perftest's fields in perftest's order (what
+ * scripts/lib/perftest_report.py reads by position).
+ */
+static void test_perftest_format(void **state)
+{
+	struct rb_report r;
+	double v[9];
+	char *got, *line;
+
+	(void)state;
+	lat_report(&r);
+	got = write_mem(RB_FMT_PERFTEST, &r, lat_res, 2);
+	assert_non_null(strstr(got, "in perftest's format: both sides must be rdmabench\n"));
+	assert_non_null(strstr(got, "Send Latency Test\n"));
+	line = strstr(got, "\n #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]");
+	assert_non_null(line);
+	line = strchr(line + 1, '\n') + 1;
+	/* size, iterations, min, max, median, avg, stdev, p99, p99.9 */
+	assert_int_equal(sscanf(line, "%lf %lf %lf %lf %lf %lf %lf %lf %lf", &v[0], &v[1], &v[2],
+				&v[3], &v[4], &v[5], &v[6], &v[7], &v[8]),
+			 9);
+	assert_true(v[0] == 2 && v[1] == 10000 && v[2] == 0.95 && v[3] == 9.25 && v[4] == 1.05 &&
+		    v[5] == 1.09 && v[6] == 0.08 && v[7] == 1.5 && v[8] == 2.95);
+	assert_non_null(strstr(line, "\n 64 "));
+	free(got);
+
+	bw_report(&r);
+	got = write_mem(RB_FMT_PERFTEST, &r, bw_res, 2);
+	assert_non_null(strstr(got, "RDMA_Write BW Test\n"));
+	line = strstr(got, " #bytes     #iterations    BW peak[MB/sec]    BW average[MB/sec]   "
+			   "MsgRate[Mpps]\n");
+	assert_non_null(line);
+	line = strchr(line, '\n') + 1;
+	assert_int_equal(sscanf(line, "%lf %lf %lf %lf %lf", &v[0], &v[1], &v[2], &v[3], &v[4]), 5);
+	/* MB/sec is MiB/s: 1.354 and 1.327 Gb/s */
+	assert_true(v[0] == 64 && v[1] == 12961000);
+	assert_float_equal(v[2], 1.354e9 / 8 / 1048576, 0.006);
+	assert_float_equal(v[3], 1.327e9 / 8 / 1048576, 0.006);
+	assert_float_equal(v[4], 2.5922, 1e-6);
+	free(got);
+	r.units = RB_UNITS_GBITS;
+	got = write_mem(RB_FMT_PERFTEST, &r, bw_res + 1, 1);
+	assert_non_null(strstr(got, "BW average[Gb/sec]"));
+	assert_non_null(strstr(got, " 65536      1759600          97.50            92.35  "));
+	free(got);
+	assert_string_equal(rb_perftest_cmd("ib_atomic_bw"), "atomic_bw");
+	assert_null(rb_perftest_cmd("ib_write_bw.sh"));
+	assert_null(rb_perftest_cmd("rdmabench"));
+}
+
 /* The measuring CPUs' clocks: a line each, perftest's warning unless -F. */
 static void test_cpu_freq_lines(void **state)
 {
@@ -1235,6 +1288,7 @@ int main(void)
 		cmocka_unit_test(test_nothing_measured),
 		cmocka_unit_test(test_peer_text),
 		cmocka_unit_test(test_cpu_freq_lines),
+		cmocka_unit_test(test_perftest_format),
 		cmocka_unit_test(test_peer_rejected),
 		cmocka_unit_test(test_histogram_outputs),
 		cmocka_unit_test(test_samples_file),

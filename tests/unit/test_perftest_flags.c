@@ -116,6 +116,7 @@ static void test_no_invented_flags(void **state)
 }
 
 static struct rb_cli cli;
+static bool pt_only; /* parse under perftest's name */
 
 /* @line (space-separated words) to @cmd_name into cli; rb_cli_parse()'s result. */
 static int parse(const char *cmd_name, const char *line)
@@ -130,6 +131,7 @@ static int parse(const char *cmd_name, const char *line)
 		argv[argc++] = t;
 	argv[argc] = NULL;
 	rb_cli_init(&cli);
+	cli.perftest_only = pt_only;
 	err[0] = '\0';
 	return rb_cli_parse(&cli, cmd_name, cmd.scope, argc, argv, err, sizeof(err));
 }
@@ -265,6 +267,27 @@ static void test_prefixes(void **state)
 	assert_string_equal(c->l.json_path, "--sig");
 }
 
+/* Under perftest's name (ib_write_bw): perftest's flags, and theirs only. */
+static void test_perftest_only(void **state)
+{
+	struct rb_cli *c;
+
+	(void)state;
+	pt_only = true;
+	c = parsed("write_bw", "-d rxe0 -F --report_gbits -s 65536 -q 2 --run_infinitely -D 2 h");
+	assert_int_equal(c->p.duration_s, 0);
+	assert_string_equal(c->interval_arg, "2");
+	c = parsed("write_bw", "--out_json --out_json_file=x.json -x 3 --disable_numa h");
+	assert_string_equal(c->l.json_path, "x.json");
+	assert_int_equal(parse("write_bw", "--expect bw>=1Gbps h"), -EINVAL);
+	assert_string_equal(err, "--expect is rdmabench's own: under perftest's name only "
+				 "perftest's flags are taken (run 'rdmabench write_bw' for it)");
+	assert_int_equal(parse("write_bw", "--threads 2 h"), -EINVAL);
+	assert_non_null(strstr(err, "--threads is rdmabench's own"));
+	pt_only = false;
+	assert_int_equal(parse("write_bw", "--threads 2 h"), 0);
+}
+
 /* The man page's table names every flag of the table. */
 static void test_man_table(void **state)
 {
@@ -302,6 +325,7 @@ int main(void)
 		cmocka_unit_test(test_translations),
 		cmocka_unit_test(test_translation_errors),
 		cmocka_unit_test(test_prefixes),
+		cmocka_unit_test(test_perftest_only),
 		cmocka_unit_test(test_man_table),
 	};
 

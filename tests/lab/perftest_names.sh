@@ -1,0 +1,72 @@
+#!/bin/sh
+# rdmabench under perftest's names, across a real wire (two hosts: the
+# server on host 1, rxe0, 192.0.2.1; the client on host 2, rxe1): links
+# named ib_send_lat, ib_write_bw, ib_read_lat and ib_atomic_bw, as
+# `make install` puts in $(libexecdir)/rdmabench/perftest, run perftest
+# command lines as they are on both sides, print perftest's report, and
+# the repository's perftest parser (scripts/lib/perftest_report.py) reads
+# every one of them unchanged.  rdmabench's own options are refused there.
+# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib.sh"
+
+# shellcheck disable=SC2034 # read by lab_run
+LAB_HOSTS=2
+LAB_TIMEOUT=${LAB_TIMEOUT:-600}
+
+lab_run '
+PT=$OUT/pt
+mkdir -p "$PT"
+for n in ib_send_lat ib_write_bw ib_read_lat ib_atomic_bw; do
+	ln -sf "$RB" "$PT/$n"
+done
+# pt NAME PROG "SERVER FLAGS" "CLIENT FLAGS": as pair, under PROG'"'"'s name.
+pt() {
+	"$PT/$2" -d rxe0 --bind_source_ip 192.0.2.1 --disable_numa $3 \
+		>"$OUT/$1.srv.out" 2>"$OUT/$1.srv.err" &
+	_s=$!
+	"$PT/$2" -d rxe1 --bind_source_ip 192.0.2.2 --disable_numa $4 192.0.2.1 \
+		>"$OUT/$1.cli.out" 2>"$OUT/$1.cli.err"
+	echo $? >"$OUT/$1.cli.rc"
+	wait $_s
+	echo $? >"$OUT/$1.srv.rc"
+}
+pt send_lat ib_send_lat "-F" "-F -s 64 -n 200 --data_validation"
+pt write_bw ib_write_bw "--report_gbits" \
+	"-s 65536 -n 400 -q 2 -l 4 -Q 4 --report_gbits --out_json --out_json_file $OUT/write_bw.json"
+pt read_lat ib_read_lat "" "-s 8 -n 100 -u 16"
+pt atomic_bw ib_atomic_bw "" "-A CMP_AND_SWAP -n 200 -F"
+# rdmabench'"'"'s own option, under a perftest name: refused before anything runs
+"$PT/ib_write_bw" --expect "bw>=1Gbps" 192.0.2.1 >"$OUT/own.out" 2>"$OUT/own.err"
+echo $? >"$OUT/own.rc"
+'
+
+# parsed NAME TEST SIZE SIDE: perftest_report reads SIDE's report (cli or srv).
+parsed() {
+	python3 - "$OUT/$1.$4.out" "$2" "$3" "$TOP_SRCDIR/scripts/lib" <<'PY' || fail "$1.$4: perftest_report cannot read it"
+import sys
+sys.path.insert(0, sys.argv[4])
+import perftest_report
+text = open(sys.argv[1]).read()
+m = perftest_report.parse_perftest_text(text, sys.argv[2], int(sys.argv[3]))
+assert all(v > 0 for v in m.values()), m
+assert "both sides must be rdmabench" in text.splitlines()[1], text.splitlines()[:2]
+print(sys.argv[1].rsplit("/", 1)[-1], m)
+PY
+}
+
+for n in send_lat write_bw read_lat atomic_bw; do
+	expect_rc "$n.cli" 0
+	expect_rc "$n.srv" 0
+done
+parsed send_lat send_lat 64 cli
+parsed send_lat send_lat 64 srv
+parsed write_bw write_bw 65536 cli
+parsed read_lat read_lat 8 cli
+parsed atomic_bw atomic_bw 8 cli
+expect_grep write_bw.cli.out 'BW average\[Gb/sec\]'
+expect_grep atomic_bw.cli.out 'Atomic cswap BW Test'
+jcheck write_bw.json 'd["params"]["qps"] == [2]' 'd["params"]["batch"] == [4]' \
+	'd["params"]["signal"] == [4]' 'd["results"][0]["iterations"] == 400'
+expect_rc own 2
+expect_grep own.err "only perftest's flags are taken"
+pass
