@@ -147,7 +147,7 @@ static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv, bool perftes
 	c.perftest_only = perftest;
 	if (rb_cli_parse(&c, cmd->name, cmd->scope, argc, argv, err, sizeof(err)))
 		return usage_error(cmd->name, err);
-	if (perftest)
+	if (perftest && !rb_cli_given(&c, "output"))
 		c.l.format = RB_FMT_PERFTEST;
 	if (c.help) {
 		rb_usage(stdout, cmd->name, cmd->scope);

@@ -163,8 +163,8 @@ static int matrix_checks(struct rb_mx_job *j, char *err, size_t len)
 		return -EINVAL;
 	if (c->l.format != 0)
 		return rb_set_err(err, len, -EINVAL,
-				  "--format: matrix prints its table; use --csv and --json for "
-				  "files");
+				  "--format, --output: matrix prints its table; use --csv and "
+				  "--json for files");
 	return 0;
 }
 

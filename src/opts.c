@@ -714,6 +714,19 @@ const struct rb_opt rb_opts[] = {
 	  .help = "what stdout shows; perftest: perftest's report, its banner, result header "
 		  "and a line per point in its columns and units (MB/sec is MiB/s, Gb/sec with "
 		  "--report_gbits), for scripts that read perftest's output" },
+	{ .lname = "output",
+	  .perftest = "--output",
+	  .pt_diff = "every point's figure, a line each; bandwidth in MiB/s (Gb/s with "
+		     "--report_gbits) as perftest's MB/sec; latency the average",
+	  .type = RB_OPT_CHOICE,
+	  .off = LOC(output),
+	  .max = 2,
+	  .choices = "bandwidth|message_rate|latency",
+	  .argname = "WHAT",
+	  .any = RB_S_TEST | RB_S_SERVER,
+	  .help = "stdout shows only that figure of each point, one line a point: bandwidth "
+		  "(the table's unit) or message_rate (Mpps) for bandwidth tests, latency "
+		  "(average, us) for latency tests; instead of --format" },
 	{ .lname = "units",
 	  .type = RB_OPT_CHOICE,
 	  .off = LOC(units),
@@ -1071,6 +1084,19 @@ static int check_combinations(const struct rb_cli *c, char *err, size_t len)
  * --samples, -H, -C: a client's own files and rows; matrix and --threads
  * runs keep their results elsewhere.
  */
+/* --output: a figure the test has, as perftest checks. */
+static int check_output(const struct rb_cli *c, const struct rb_bench *b, char *err, size_t len)
+{
+	static const char *const what[] = { "bandwidth", "message_rate", "latency" };
+	bool lat = c->l.output == RB_OUTPUT_LATENCY;
+
+	if (!rb_cli_given(c, "output") || lat == (b->mode == RB_MODE_LAT))
+		return 0;
+	return fail(err, len, "--output %s is for %s tests, and %s is a %s test",
+		    what[c->l.output % 3], lat ? "latency" : "bandwidth", b->name,
+		    lat ? "bandwidth" : "latency");
+}
+
 static int check_lat_reports(const struct rb_cli *c, unsigned int scope, char *err, size_t len)
 {
 	const char *o = c->l.samples_path[0] ? "--samples"
@@ -1122,6 +1148,8 @@ int rb_cli_finish(struct rb_cli *c, const struct rb_bench *b, unsigned int scope
 	ret = check_combinations(c, err, errlen);
 	if (!ret)
 		ret = check_lat_reports(c, scope, err, errlen);
+	if (!ret)
+		ret = check_output(c, b, err, errlen);
 	if (!ret)
 		ret = apply_shape(c, scope, err, errlen);
 	/* The rest is what a server checks in a plan from the wire too. */

@@ -98,8 +98,6 @@ const struct rb_pt_flag rb_pt_flags[] = {
 	NO("use-null-mr", 0, false, "every buffer is registered memory"),
 	NO("no_lock", 0, false, "thread domains are not used"),
 	NO("wait_destroy", 0, true, "resources are destroyed as soon as the test ends"),
-	NO("output", 0, true,
-	   NOTYET ": --format csv or --json F carry every figure of every point"),
 	NO("recv_post_list", 0, true, NOTYET ": receives are reposted one by one"),
 	NO("events", 'e', false, EVENTS),
 	NO("vector", 'X', true, EVENTS),
@@ -323,6 +321,16 @@ static int limit(struct rb_cli *c, const char *what, const char *v, const char *
 	return take_row(c, "expect", e, cmd, scope, err, len);
 }
 
+/* --output=bandwidth|message_rate|latency: that number alone, as perftest's. */
+static int output_only(struct rb_cli *c, unsigned int scope, char *err, size_t len)
+{
+	(void)scope; /* which figure a test has: rb_cli_finish() */
+	if (rb_cli_given(c, "format"))
+		return fail(err, len, "--output and --format exclude each other");
+	c->l.format = RB_FMT_VALUE;
+	return 0;
+}
+
 int rb_pt_finish(struct rb_cli *c, const char *cmd, unsigned int scope, char *err, size_t len)
 {
 	unsigned int b = c->pt.bits;
@@ -332,6 +340,11 @@ int rb_pt_finish(struct rb_cli *c, const char *cmd, unsigned int scope, char *er
 		return fail(err, len, "--units and --report_gbits exclude each other");
 	if (c->l.out_json && !c->l.json_path[0])
 		strcpy(c->l.json_path, RB_OUT_JSON_DEFAULT);
+	if (rb_cli_given(c, "output")) {
+		ret = output_only(c, scope, err, len);
+		if (ret)
+			return ret;
+	}
 	if (c->l.unsorted && !c->l.samples_path[0])
 		strcpy(c->l.samples_path, RB_SAMPLES_DEFAULT);
 	if ((b & RB_PT_SERVER) && c->l.host)

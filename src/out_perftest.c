@@ -136,3 +136,23 @@ static int pt_end(struct rb_writer *w, const struct rb_report *r)
 }
 
 const struct rb_writer_ops rb_perftest_writer = { pt_begin, pt_row, pt_end, NULL };
+
+static int value_edge(struct rb_writer *w, const struct rb_report *r)
+{
+	(void)r;
+	fflush(w->f);
+	return ferror(w->f) ? -EIO : 0;
+}
+
+static int value_row(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res)
+{
+	if (r->output == RB_OUTPUT_LATENCY && res->has_lat)
+		fprintf(w->f, "%.2f\n", res->lat.avg);
+	else if (r->output == RB_OUTPUT_MSG_RATE && res->has_bw)
+		fprintf(w->f, "%.6f\n", res->msg_rate_mpps);
+	else if (r->output == RB_OUTPUT_BANDWIDTH && res->has_bw)
+		fprintf(w->f, "%.2f\n", bw(r, res->bw_avg_gbps));
+	return value_edge(w, r);
+}
+
+const struct rb_writer_ops rb_value_writer = { value_edge, value_row, value_edge, NULL };

@@ -13,6 +13,8 @@
 #include "output.h"
 
 extern const struct rb_writer_ops rb_perftest_writer;
+/* --output: a point's one figure a line (bandwidth in the table's unit, Mpps, average us) */
+extern const struct rb_writer_ops rb_value_writer;
 
 /*
  * rb_perftest_cmd() - the test that perftest's program @prog (a basename:

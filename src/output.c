@@ -1069,8 +1069,9 @@ static const struct rb_writer_ops writer_ops[] = {
 
 void rb_writer_init(struct rb_writer *w, enum rb_format fmt, FILE *f)
 {
-	w->ops = fmt == RB_FMT_PERFTEST ? &rb_perftest_writer
-					: &writer_ops[fmt <= RB_FMT_JSON ? fmt : RB_FMT_TABLE];
+	w->ops = fmt == RB_FMT_VALUE	  ? &rb_value_writer
+		 : fmt == RB_FMT_PERFTEST ? &rb_perftest_writer
+					  : &writer_ops[fmt <= RB_FMT_JSON ? fmt : RB_FMT_TABLE];
 	w->f = f;
 	w->doc = NULL;
 }

@@ -13,7 +13,9 @@
 #include <jansson.h>
 #include "rdmabench.h"
 
-enum rb_format { RB_FMT_TABLE, RB_FMT_CSV, RB_FMT_JSON, RB_FMT_PERFTEST };
+enum rb_format { RB_FMT_TABLE, RB_FMT_CSV, RB_FMT_JSON, RB_FMT_PERFTEST, RB_FMT_VALUE };
+/* --output (RB_FMT_VALUE): the one figure each point prints; the option's choices' order. */
+enum rb_output { RB_OUTPUT_BANDWIDTH, RB_OUTPUT_MSG_RATE, RB_OUTPUT_LATENCY };
 enum rb_units { RB_UNITS_MIBS, RB_UNITS_GBITS, RB_UNITS_MBS };
 
 /* What a run is: everything but the points. */
@@ -37,6 +39,7 @@ struct rb_report {
 	unsigned int path_mtu;	 /* bytes, as negotiated with the peer */
 	struct rb_qp_attrs qp;	 /* this side's -u, --retry-count, --pkey-index, -L */
 	bool freq_quiet;	 /* -F: no warning about a CPU's governor */
+	enum rb_output output;	 /* RB_FMT_VALUE: which figure */
 	const struct rb_params *params;
 	struct rb_placement place;
 	bool has_peer_place;

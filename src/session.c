@@ -566,6 +566,7 @@ static void report_init(struct session *s)
 	rep->active_mtu = rb_mtu_bytes(d->port_attr.active_mtu);
 	rep->qp = s->l->qp;
 	rep->freq_quiet = s->l->freq_quiet;
+	rep->output = (enum rb_output)s->l->output;
 	rep->params = &s->p;
 	rep->units = (enum rb_units)s->l->units;
 	rep->samples_path = s->l->samples_path[0] ? s->l->samples_path : NULL;

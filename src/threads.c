@@ -257,7 +257,8 @@ static int write_files(struct group *g, bool last)
 /* On stdout: the run's row, then each thread's (not in JSON: its array). */
 static void print_rows(struct group *g, const struct rb_result *rows)
 {
-	uint32_t k, last = g->l->format == RB_FMT_JSON ? 0 : g->n;
+	/* JSON, perftest's report and --output: the run's figures only */
+	uint32_t k, last = g->l->format == RB_FMT_TABLE || g->l->format == RB_FMT_CSV ? g->n : 0;
 
 	if (!g->out_begun) {
 		rb_writer_init(&g->out, (enum rb_format)g->l->format, stdout);

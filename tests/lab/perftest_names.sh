@@ -35,6 +35,8 @@ pt write_bw ib_write_bw "--report_gbits" \
 	"-s 65536 -n 400 -q 2 -l 4 -Q 4 --report_gbits --out_json --out_json_file $OUT/write_bw.json"
 pt read_lat ib_read_lat "" "-s 8 -n 100 -u 16"
 pt atomic_bw ib_atomic_bw "" "-A CMP_AND_SWAP -n 200 -F"
+# --output: the one figure, nothing else on stdout
+pt output ib_write_bw "" "-s 4096 -n 200 --output=message_rate"
 # rdmabench'"'"'s own option, under a perftest name: refused before anything runs
 "$PT/ib_write_bw" --expect "bw>=1Gbps" 192.0.2.1 >"$OUT/own.out" 2>"$OUT/own.err"
 echo $? >"$OUT/own.rc"
@@ -54,7 +56,7 @@ print(sys.argv[1].rsplit("/", 1)[-1], m)
 PY
 }
 
-for n in send_lat write_bw read_lat atomic_bw; do
+for n in send_lat write_bw read_lat atomic_bw output; do
 	expect_rc "$n.cli" 0
 	expect_rc "$n.srv" 0
 done
@@ -67,6 +69,8 @@ expect_grep write_bw.cli.out 'BW average\[Gb/sec\]'
 expect_grep atomic_bw.cli.out 'Atomic cswap BW Test'
 jcheck write_bw.json 'd["params"]["qps"] == [2]' 'd["params"]["batch"] == [4]' \
 	'd["params"]["signal"] == [4]' 'd["results"][0]["iterations"] == 400'
+python3 -c 'import sys; v = open(sys.argv[1]).read().split("\n"); assert len(v) == 2 and v[1] == "" and float(v[0]) > 0, v' \
+	"$OUT/output.cli.out" || fail "--output=message_rate printed more than its figure: $(cat "$OUT/output.cli.out")"
 expect_rc own 2
 expect_grep own.err "only perftest's flags are taken"
 pass

@@ -1060,6 +1060,20 @@ static void test_perftest_format(void **state)
 	assert_non_null(strstr(got, "BW average[Gb/sec]"));
 	assert_non_null(strstr(got, " 65536      1759600          97.50            92.35  "));
 	free(got);
+	/* --output: the one figure, a line a point */
+	r.output = RB_OUTPUT_MSG_RATE;
+	got = write_mem(RB_FMT_VALUE, &r, bw_res, 2);
+	assert_string_equal(got, "2.592200\n0.176130\n");
+	free(got);
+	r.output = RB_OUTPUT_BANDWIDTH;
+	got = write_mem(RB_FMT_VALUE, &r, bw_res + 1, 1);
+	assert_string_equal(got, "92.35\n");
+	free(got);
+	lat_report(&r);
+	r.output = RB_OUTPUT_LATENCY;
+	got = write_mem(RB_FMT_VALUE, &r, lat_res, 2);
+	assert_string_equal(got, "1.09\n1.14\n");
+	free(got);
 	assert_string_equal(rb_perftest_cmd("ib_atomic_bw"), "atomic_bw");
 	assert_null(rb_perftest_cmd("ib_write_bw.sh"));
 	assert_null(rb_perftest_cmd("rdmabench"));

@@ -214,6 +214,20 @@ static void test_translations(void **state)
 	assert_null(c->l.host);
 	c = parsed("send_lat", "-P h");
 	assert_string_equal(c->l.host, "h");
+	c = parsed("write_bw", "--output=message_rate --report_gbits h");
+	assert_int_equal(c->l.format, RB_FMT_VALUE);
+	assert_int_equal(c->l.output, RB_OUTPUT_MSG_RATE);
+	c = parsed("send_lat", "--output latency h");
+	assert_int_equal(c->l.output, RB_OUTPUT_LATENCY);
+	{
+		struct rb_cmd k;
+
+		assert_true(rb_cmd_find("write_bw", &k));
+		assert_int_equal(parse("write_bw", "--output latency h"), 0);
+		assert_int_equal(rb_cli_finish(&cli, k.bench, k.scope, err, sizeof(err)), -EINVAL);
+		assert_string_equal(err, "--output latency is for latency tests, and write_bw is a "
+					 "bandwidth test");
+	}
 	c = parsed("send_lat", "--data_validation_debug h");
 	assert_int_equal(c->p.verify, 1);
 }
@@ -240,6 +254,8 @@ static void test_translation_errors(void **state)
 	assert_non_null(strstr(err, "takes no argument"));
 	assert_int_equal(parse("write_bw", "--disable_numa --cpu 1 h"), -EINVAL);
 	assert_non_null(strstr(err, "twice"));
+	assert_int_equal(parse("send_lat", "--output=latency --format json h"), -EINVAL);
+	assert_non_null(strstr(err, "exclude each other"));
 }
 
 /*
