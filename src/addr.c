@@ -191,7 +191,7 @@ static const struct ibv_gid_entry *by_index(const struct ibv_gid_entry *tbl, siz
 /* The family the peer is reached over: the local address's, else the caller's. */
 static int peer_family(const struct rb_gid_want *w)
 {
-	int fam = rb_addr_family(w->local);
+	int fam = w->family != AF_UNSPEC ? w->family : rb_addr_family(w->local);
 
 	if (fam == AF_UNSPEC && (w->peer_family == AF_INET || w->peer_family == AF_INET6))
 		fam = w->peer_family;
@@ -230,7 +230,9 @@ static void why_first(struct sbuf *b, const struct rb_gid_want *w, int fam)
 	char a[INET6_ADDRSTRLEN];
 
 	sb_add(b, "is the first %s one", family_str(fam));
-	if (rb_addr_family(w->local) != AF_UNSPEC) {
+	if (w->family != AF_UNSPEC) {
+		sb_add(b, " (--ipv6)");
+	} else if (rb_addr_family(w->local) != AF_UNSPEC) {
 		rb_addr_str(w->local, a, sizeof(a));
 		sb_add(b, "; no GID holds %s, the local address of the out-of-band connection", a);
 	} else if (fam == w->peer_family) {
@@ -248,7 +250,9 @@ static int choose_auto(const struct ibv_gid_entry *tbl, size_t n, const struct r
 	char a[INET6_ADDRSTRLEN];
 	int fam = peer_family(w);
 	uint8_t raw[16];
-	bool have = addr_raw(w->local, raw) != AF_UNSPEC;
+	int lf = addr_raw(w->local, raw);
+	/* The local address's GID, when it is of the family wanted (--ipv6) */
+	bool have = lf != AF_UNSPEC && lf == fam;
 	size_t t;
 
 	if (fam == AF_UNSPEC)

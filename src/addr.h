@@ -27,6 +27,7 @@ struct rb_gid_want {
 	int peer_family;	      /* AF_INET/AF_INET6, used when @local is NULL;
 				       * AF_UNSPEC: unknown (IPv4 preferred, as before) */
 	int forced;		      /* -x/--gid-index; -1: choose */
+	int family;		      /* --ipv6: AF_INET6, whatever the OOB's; AF_UNSPEC: its */
 };
 
 /*

@@ -563,6 +563,17 @@ const struct rb_opt rb_opts[] = {
 	  .any = RB_S_RUN,
 	  .help = "GRH hop limit of this side's packets (the IP TTL on RoCE); no effect "
 		  "without a GRH (InfiniBand without -x)" },
+	{ .lname = "ipv6",
+	  .perftest = "--ipv6",
+	  .pt_diff = "each side's own (give it on both); without it the GID follows the "
+		     "out-of-band address's family, so an IPv6 server address is enough",
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(ipv6),
+	  .max = 1,
+	  .any = RB_S_RUN,
+	  .help = "RoCE: this side takes its first IPv6 RoCE v2 GID even when the "
+		  "out-of-band connection is IPv4 (not with -R, where the CM takes the "
+		  "address's)" },
 	{ .lname = "bind",
 	  .alias = "bind_source_ip",
 	  .perftest = "--bind_source_ip",
@@ -1077,6 +1088,10 @@ static int check_combinations(const struct rb_cli *c, char *err, size_t len)
 		return fail(err, len, "-a/--all and -s/--size exclude each other");
 	if (c->l.recommend && c->p.batch.n < 2 && c->p.signal.n < 2)
 		return fail(err, len, "--recommend needs a sweep over -l/--batch or -Q/--signal");
+	if (c->l.ipv6 && c->p.use_cm)
+		return fail(err, len,
+			    "--ipv6 with -R: the CM takes the GID of the address given; "
+			    "give an IPv6 address instead");
 	return 0;
 }
 

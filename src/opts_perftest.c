@@ -81,9 +81,6 @@ const struct rb_pt_flag rb_pt_flags[] = {
 	/* refused, naming the way here where there is one */
 	NO("margin", 'f', true,
 	   "--warmup N (unmeasured iterations before each point); with -D all of it is measured"),
-	NO("ipv6", 0, false,
-	   "the GID follows the family of the out-of-band address: give the server's IPv6 "
-	   "address, or -x INDEX of an IPv6 GID"),
 	NO("comm_rdma_cm", 'z', false,
 	   "the control channel is TCP; -R/--rdma_cm connects the QPs through librdmacm"),
 	NO("dlid", 0, true, "the peer's LID comes over the out-of-band exchange"),

@@ -164,6 +164,7 @@ struct rb_local {
 	uint8_t units;		  /* enum rb_units */
 	uint8_t recommend;	  /* client: print a batch/signal recommendation */
 	uint8_t freq_quiet;	  /* -F: no warning about a CPU's frequency governor */
+	uint8_t ipv6;		  /* --ipv6: an IPv6 GID whatever the OOB address's family */
 	uint8_t output;		  /* --output: enum rb_output (RB_FMT_VALUE) */
 	char counters[256];	  /* --counters: "" (default), none, all or a list */
 	struct rb_strlist expect; /* client: --expect expressions */

@@ -235,8 +235,18 @@ static int open_device(struct session *s, const struct sockaddr *local)
 		.gid_index = l->gid_index,
 		.local = local,
 		.peer_family = AF_UNSPEC,
+		.gid_family = l->ipv6 ? AF_INET6 : AF_UNSPEC,
 	};
-	int ret = rb_dev_open_want(&w, &s->run.dev);
+	int ret;
+
+	/* With -R the CM resolves the address given, and its GID is of its family. */
+	if (l->ipv6 && s->p.use_cm) {
+		rb_err("--ipv6 with -R: the CM takes the GID of the address given; give an IPv6 "
+		       "address instead");
+		s->usage = true;
+		return -EINVAL;
+	}
+	ret = rb_dev_open_want(&w, &s->run.dev);
 
 	/* A port or GID index the device does not have is the user's. */
 	s->usage = ret == -EINVAL;

@@ -308,7 +308,8 @@ static int choose_gid(struct rb_dev *d, const struct rb_dev_want *w)
 	struct rb_gid_want gw = { .ethernet = d->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET,
 				  .local = w->local,
 				  .peer_family = w->peer_family,
-				  .forced = w->gid_index };
+				  .forced = w->gid_index,
+				  .family = w->gid_family };
 	struct ibv_gid_entry *tbl = NULL;
 	size_t n = 0;
 	char msg[512];

@@ -36,6 +36,7 @@ struct rb_dev_want {
 	int gid_index;		      /* -x/--gid-index; -1: choose */
 	const struct sockaddr *local; /* local address of the OOB connection; NULL: unknown */
 	int peer_family;	      /* AF_INET/AF_INET6 when @local is NULL; AF_UNSPEC: unknown */
+	int gid_family;		      /* --ipv6: AF_INET6; AF_UNSPEC: the OOB's */
 };
 
 /*

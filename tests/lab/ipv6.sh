@@ -2,7 +2,9 @@
 # IPv6 end to end in the Soft-RoCE lab: the out-of-band exchange over an
 # IPv6 address, and RoCE v2 over the IPv6 GID that carries it, chosen
 # because it holds the connection's local address; with and without -R.
-# Also --bind: a server bound to the IPv6 address listens only there.
+# Also --bind: a server bound to the IPv6 address listens only there; and
+# --ipv6 (perftest's): an IPv6 GID on both sides though the peer is
+# reached over IPv4.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
@@ -27,6 +29,11 @@ solo badport send_lat --cpu none -i 2 -n 50 192.0.2.1
 kill -INT $srv
 wait $srv
 echo $? >"$OUT/server.rc"
+
+# --ipv6 on both sides over an IPv4 out-of-band connection; not with -R.
+pair flag6 "send_lat --cpu none --ipv6 --quiet --json $OUT/flag6.srv.json" \
+	"send_lat --cpu none --ipv6 --verify -n 100 192.0.2.1 --json $OUT/flag6.json"
+solo flag6cm send_lat --cpu none --ipv6 -R -n 10 --timeout 5 192.0.2.1
 
 # Bound to the IPv6 address: it says so and is not reached over IPv4.
 "$RB" server --cpu none --bind 2001:db8::1 >"$OUT/bound.out" 2>"$OUT/bound.err" &
@@ -54,6 +61,16 @@ expect_grep lat6.err 'RoCE v2 GID [0-9]* holds 2001:db8::1'
 expect_rc badgid 2
 expect_grep badgid.err "GID 0 .* holds an IPv6 address, the peer is reached over IPv4; valid: .*::ffff:192.0.2.1"
 expect_rc badport 2
+expect_rc flag6.cli 0
+expect_rc flag6.srv 0
+for f in flag6.json flag6.srv.json; do
+	jcheck $f 'd["device"]["gid_type"] == "RoCE v2"' '":" in d["device"]["gid"]' \
+		'not d["device"]["gid"].startswith("::ffff:")' '"(--ipv6)" in d["device"]["why_gid"]'
+done
+jcheck flag6.json 'd["peer"].startswith("192.0.2.1:")' 'd["params"]["verify"] is True' \
+	'd["results"][0]["iterations"] == 100'
+expect_rc flag6cm 2
+expect_grep flag6cm.err "--ipv6 with -R: the CM takes the GID of the address given"
 expect_rc server 0
 expect_grep bound.err 'TCP port 18515 of 2001:db8::1'
 expect_rc bound4 1

@@ -122,6 +122,32 @@ static void ipv6_local_picks_ipv6_gid(void **state)
 	CHOSEN(rxe_tbl, true, LL, AF_INET6, -1, 0, "GID 0 holds fe80::5054:ff:fe12:3456");
 }
 
+/* --ipv6: the first IPv6 RoCE v2 GID though the OOB connection is IPv4. */
+static void ipv6_flag_over_ipv4(void **state)
+{
+	struct rb_gid_want w = { .ethernet = true, .forced = -1, .family = AF_INET6 };
+	struct sockaddr_storage ss = sa("192.0.2.2");
+	char m[512];
+	int i = -2;
+
+	(void)state;
+	w.local = (const struct sockaddr *)&ss;
+	assert_int_equal(rb_gid_choose(rxe_tbl, N(rxe_tbl), &w, &i, m, sizeof(m)), 0);
+	assert_int_equal(i, 0);
+	assert_non_null(strstr(m, "RoCE v2 GID 0 is the first IPv6 one (--ipv6)"));
+	/* -x of an IPv4 GID with it: refused, the IPv6 ones listed */
+	w.forced = 2;
+	assert_int_equal(rb_gid_choose(rxe_tbl, N(rxe_tbl), &w, &i, m, sizeof(m)), -EINVAL);
+	assert_non_null(strstr(m, "the peer is reached over IPv6"));
+	w.forced = 3;
+	assert_int_equal(rb_gid_choose(rxe_tbl, N(rxe_tbl), &w, &i, m, sizeof(m)), 0);
+	assert_int_equal(i, 3);
+	/* no IPv6 GID at all: refused, naming the family */
+	w.forced = -1;
+	assert_int_equal(rb_gid_choose(rxe_tbl + 1, 2, &w, &i, m, sizeof(m)), -ENOENT);
+	assert_non_null(strstr(m, "no RoCE GID with an IPv6 address"));
+}
+
 /* An AF_INET6 socket to an IPv4 peer has a ::ffff:a.b.c.d local address. */
 static void mapped_sockaddr_is_ipv4(void **state)
 {
@@ -311,6 +337,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(ipv4_local_picks_mapped_gid),
 		cmocka_unit_test(ipv6_local_picks_ipv6_gid),
+		cmocka_unit_test(ipv6_flag_over_ipv4),
 		cmocka_unit_test(mapped_sockaddr_is_ipv4),
 		cmocka_unit_test(fallbacks_in_order),
 		cmocka_unit_test(infiniband_uses_lid),

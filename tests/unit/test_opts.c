@@ -134,6 +134,7 @@ static const struct want wants[] = {
 	{ "pkey-index", 0, RB_OPT_U32, LOC(qp.pkey_index), 0, 0, 65535, false, false, NULL, T_RUN },
 	{ "hop-limit", 'L', RB_OPT_U32, LOC(qp.hop_limit), 0, 0, 255, false, false, NULL, T_RUN },
 	{ "cpu-freq", 'F', RB_OPT_FLAG, LOC(freq_quiet), 0, 0, 1, false, false, NULL, T_RUN },
+	{ "ipv6", 0, RB_OPT_FLAG, LOC(ipv6), 0, 0, 1, false, false, NULL, T_RUN },
 	{ "bind", 0, RB_OPT_STR, LOC(bind), SZ(bind), 0, 0, false, false, NULL, T_RUN },
 	{ "port", 'p', RB_OPT_U32, LOC(tcp_port), 0, 1, 65535, false, false, NULL, T_RUN },
 	{ "timeout", 0, RB_OPT_U32, LOC(timeout_s), 0, 1, 3600, false, false, NULL, T_RUN },

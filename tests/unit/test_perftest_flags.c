@@ -254,6 +254,14 @@ static void test_translation_errors(void **state)
 	assert_non_null(strstr(err, "takes no argument"));
 	assert_int_equal(parse("write_bw", "--disable_numa --cpu 1 h"), -EINVAL);
 	assert_non_null(strstr(err, "twice"));
+	{
+		struct rb_cmd k;
+
+		assert_true(rb_cmd_find("send_lat", &k));
+		assert_int_equal(parse("send_lat", "--ipv6 -R h"), 0);
+		assert_int_equal(rb_cli_finish(&cli, k.bench, k.scope, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "--ipv6 with -R"));
+	}
 	assert_int_equal(parse("send_lat", "--output=latency --format json h"), -EINVAL);
 	assert_non_null(strstr(err, "exclude each other"));
 }
