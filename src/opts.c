@@ -240,6 +240,20 @@ const struct rb_opt rb_opts[] = {
 	  .def = "512",
 	  .need = RB_S_RECV,
 	  .help = "receive queue depth: receives kept posted per QP" },
+	{ .lname = "recv-post-list",
+	  .alias = "recv_post_list",
+	  .perftest = "--recv_post_list",
+	  .pt_diff = "given to the client, the receiver's too (the plan); without it a "
+		     "quarter of -r, one over UC, UD and with -b",
+	  .type = RB_OPT_U32,
+	  .off = PAR(recv_post_list),
+	  .min = 1,
+	  .max = 64, /* RB_RECV_CHAIN */
+	  .argname = "N",
+	  .def = "auto",
+	  .need = RB_S_RECV,
+	  .help = "the receiver reposts its receives N at a time, in one ibv_post_recv "
+		  "chain (at most -r); over UC and UD a receive short then drops a message" },
 	{ .lname = "qps",
 	  .alias = "qp",
 	  .perftest = "-q, --qp",

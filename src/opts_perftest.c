@@ -95,7 +95,6 @@ const struct rb_pt_flag rb_pt_flags[] = {
 	NO("use-null-mr", 0, false, "every buffer is registered memory"),
 	NO("no_lock", 0, false, "thread domains are not used"),
 	NO("wait_destroy", 0, true, "resources are destroyed as soon as the test ends"),
-	NO("recv_post_list", 0, true, NOTYET ": receives are reposted one by one"),
 	NO("events", 'e', false, EVENTS),
 	NO("vector", 'X', true, EVENTS),
 	NO("cqe_poll", 0, true, NOTYET ": each ibv_poll_cq reaps up to 16 completions"),

@@ -169,6 +169,8 @@ static json_t *jparams(const struct rb_params *p)
 			o, "rate", jstr(rb_rate_str(p->rate, p->rate_unit, rate, sizeof(rate))));
 	if (p->latency_gap_us)
 		bad |= json_object_set_new(o, "latency_gap_us", json_integer(p->latency_gap_us));
+	if (p->recv_post_list)
+		bad |= json_object_set_new(o, "recv_post_list", json_integer(p->recv_post_list));
 	bad |= json_object_set_new(
 		o, "warmup", p->warmup == RB_WARMUP_AUTO ? json_string("auto") : juint(p->warmup));
 	bad |= json_object_set_new(o, "rx_depth", json_integer(p->rx_depth));

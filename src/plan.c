@@ -24,7 +24,8 @@
  */
 static bool zero_is_unset(const struct rb_opt *o)
 {
-	static const char *const names[] = { "iters", "duration", "outstanding", "mtu", "threads" };
+	static const char *const names[] = { "iters", "duration", "outstanding",
+					     "mtu",   "threads",  "recv-post-list" };
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -225,6 +226,9 @@ static int check_cross(const struct rb_params *p, const struct rb_bench *t, char
 		return fail(err, len, "--op %u is not one of fadd|cswap", p->atomic_op);
 	if (!t->atomic && p->atomic_op)
 		return fail(err, len, "--op does not apply to %s", t->name);
+	if (p->recv_post_list > p->rx_depth)
+		return fail(err, len, "--recv-post-list %u exceeds -r/--rx-depth %u",
+			    p->recv_post_list, p->rx_depth);
 	for (i = 0; i < p->signal.n; i++)
 		for (j = 0; j < p->tx_depth.n; j++)
 			if (p->signal.v[i] > p->tx_depth.v[j])

@@ -101,6 +101,9 @@ struct rb_params {
 	 * in every thread's plan, by which the server knows a thread k > 0
 	 * for one of a run it serves; 0 in a run of one thread. */
 	uint64_t run_id;
+	/* --recv_post_list (wire v6): receives reposted in one chain; 0: the
+	 * receiver's choice (a quarter of -r, one when lossy or with -b). */
+	uint32_t recv_post_list;
 	/* --latency_gap: the client waits this long after each round trip
 	 * before its next ping, outside the sample.  Client only, not on the
 	 * wire: the server just echoes. */

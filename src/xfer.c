@@ -37,16 +37,20 @@ void rb_fill_pattern(struct rb_run *r, uint8_t *p, uint64_t len)
 }
 
 /* The receive WRs, built once and chained: a repost sets only wr_ids. */
+_Static_assert(RB_RECV_CHAIN == 64, "--recv-post-list's maximum in opts.c");
+
 static void recv_wrs_build(struct rb_run *r)
 {
 	uint32_t k;
 
-	/* A quarter of the queue, RB_RECV_CHAIN at most, one at least; one
+	/* --recv_post_list, else a quarter of the queue, RB_RECV_CHAIN at most, one at least; one
 	 * when lossy (UC, UD): a receive short there drops a message; one
 	 * with -b: a peer that finds no receive waits out an RNR (a 4 KiB
 	 * -b send_bw failed in the lab under load with batched reposts;
 	 * the cause was not established). */
-	k = r->lossy || r->bidir ? 1 : r->rx_depth / 4;
+	k = r->p->recv_post_list   ? r->p->recv_post_list
+	    : r->lossy || r->bidir ? 1
+				   : r->rx_depth / 4;
 	r->recv_batch = k < 1 ? 1 : k > RB_RECV_CHAIN ? RB_RECV_CHAIN : k;
 	/* The SRQ's receives (and those of one MR) all land in MR 0's rx
 	 * region; with --mr-per-qp, post_recvs() points them at the QP's. */

@@ -16,7 +16,7 @@ LAB_TIMEOUT=${LAB_TIMEOUT:-600}
 lab_run '
 PT=$OUT/pt
 mkdir -p "$PT"
-for n in ib_send_lat ib_write_bw ib_read_lat ib_atomic_bw; do
+for n in ib_send_lat ib_send_bw ib_write_bw ib_read_lat ib_atomic_bw; do
 	ln -sf "$RB" "$PT/$n"
 done
 # pt NAME PROG "SERVER FLAGS" "CLIENT FLAGS": as pair, under PROG'"'"'s name.
@@ -35,6 +35,8 @@ pt write_bw ib_write_bw "--report_gbits" \
 	"-s 65536 -n 400 -q 2 -l 4 -Q 4 --report_gbits --out_json --out_json_file $OUT/write_bw.json"
 pt read_lat ib_read_lat "" "-s 8 -n 100 -u 16"
 pt atomic_bw ib_atomic_bw "" "-A CMP_AND_SWAP -n 200 -F"
+pt send_bw ib_send_bw "" \
+	"-s 4096 -n 300 -r 64 --recv_post_list 8 --out_json --out_json_file $OUT/send_bw.json"
 # --output: the one figure, nothing else on stdout
 pt output ib_write_bw "" "-s 4096 -n 200 --output=message_rate"
 # rdmabench'"'"'s own option, under a perftest name: refused before anything runs
@@ -56,13 +58,16 @@ print(sys.argv[1].rsplit("/", 1)[-1], m)
 PY
 }
 
-for n in send_lat write_bw read_lat atomic_bw output; do
+for n in send_lat send_bw write_bw read_lat atomic_bw output; do
 	expect_rc "$n.cli" 0
 	expect_rc "$n.srv" 0
 done
 parsed send_lat send_lat 64 cli
 parsed send_lat send_lat 64 srv
 parsed write_bw write_bw 65536 cli
+parsed send_bw send_bw 4096 cli
+jcheck send_bw.json 'd["params"]["recv_post_list"] == 8' 'd["params"]["rx_depth"] == 64' \
+	'd["results"][0]["iterations"] == 300'
 parsed read_lat read_lat 8 cli
 parsed atomic_bw atomic_bw 8 cli
 expect_grep write_bw.cli.out 'BW average\[Gb/sec\]'

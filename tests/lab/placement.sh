@@ -45,8 +45,8 @@ expect_grep nodev.err 'nosuch'
 
 expect_rc auto.cli 0
 expect_rc auto.srv 0
-jcheck auto.json 'd["placement"] == {"device_numa_node": 1, "cpus": "1", "mem_node": 1, "local": True}' \
-	'd["peer_placement"] == {"device_numa_node": 1, "cpus": "0", "mem_node": 1, "local": False}'
+jcheck auto.json 'd["placement"] == {"device_numa_node": 1, "cpus": "1", "mem_node": 1, "local": True, "freq_cpu": 1, "cpu_governor": None, "cpu_mhz": None}' \
+	'd["peer_placement"] == {"device_numa_node": 1, "cpus": "0", "mem_node": 1, "local": False, "freq_cpu": 0, "cpu_governor": None, "cpu_mhz": None}'
 jcheck auto.csv 'all(r["device_numa_node"] == "1" and r["cpus"] == "1" and r["mem_node"] == "1" and r["local"] == "true" for r in d)'
 expect_grep auto.cli.out '^# placement: .*node 1.*local'
 

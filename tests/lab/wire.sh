@@ -156,8 +156,8 @@ fi
 expect_rc place.cli 0
 expect_rc place.srv 0
 jcheck place.json 'd["device"]["name"] == "rxe1"' \
-	'd["placement"] == {"device_numa_node": 0, "cpus": "0", "mem_node": 0, "local": True}' \
-	'd["peer_placement"] == {"device_numa_node": 1, "cpus": "1", "mem_node": 1, "local": True}'
+	'd["placement"] == {"device_numa_node": 0, "cpus": "0", "mem_node": 0, "local": True, "freq_cpu": 0, "cpu_governor": None, "cpu_mhz": None}' \
+	'd["peer_placement"] == {"device_numa_node": 1, "cpus": "1", "mem_node": 1, "local": True, "freq_cpu": 1, "cpu_governor": None, "cpu_mhz": None}'
 jcheck place.srv.json 'd["device"]["name"] == "rxe0"' 'd["role"] == "server"'
 crossed place $N
 

@@ -100,6 +100,8 @@ static const struct want wants[] = {
 	{ "tx-depth", 't', RB_OPT_AXIS, PRM(tx_depth), 0, 1, 32768, false, true, NULL, T_TESTS },
 	{ "rx-depth", 'r', RB_OPT_U32, PRM(rx_depth), 0, 1, 32768, false, true, NULL,
 	  T_SEND_LAT | T_SEND_BW },
+	{ "recv-post-list", 0, RB_OPT_U32, PRM(recv_post_list), 0, 1, 64, false, false, NULL,
+	  T_SEND_LAT | T_SEND_BW },
 	{ "qps", 'q', RB_OPT_AXIS, PRM(qps), 0, 1, 64, false, false, NULL, T_BW },
 	{ "inline", 'I', RB_OPT_U32, PRM(inline_size), 0, 0, 65536, false, true, NULL,
 	  W_SENDWRITE },

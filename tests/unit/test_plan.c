@@ -231,6 +231,13 @@ static void transport_from_peer(void **state)
 	p.tclass = 256;
 	REFUSED(p, 0, "--tclass 256 is out of range (0..255)");
 	p = s;
+	p.recv_post_list = 65;
+	REFUSED(p, 0, "--recv-post-list 65 is out of range (1..64)");
+	p = s;
+	p.rx_depth = 16;
+	p.recv_post_list = 32;
+	REFUSED(p, 0, "--recv-post-list 32 exceeds -r/--rx-depth 16");
+	p = s;
 	p.flow_label = 0x100000;
 	REFUSED(p, 0, "--flow-label 1048576 is out of range (0..1048575)");
 	p = s;

@@ -210,6 +210,7 @@ static void sample_params(struct rb_params *p)
 	p->rate_unit = RB_RATE_PPS;
 	p->rate = 0xfedcba9876543210ULL; /* all 64 bits */
 	p->run_id = 0x0123456789abcdefULL;
+	p->recv_post_list = 64;
 }
 
 static size_t params_len(const struct rb_params *p)
@@ -221,9 +222,9 @@ static size_t params_len(const struct rb_params *p)
 		n += 4 + 8 * (size_t)ax[i]->n;
 	/* v4 appends transport, SL, traffic class, flow label, 4 memory flags,
 	 * --threads, the thread, -b, then interval, forever, rate unit and
-	 * rate; v5 the run id. */
+	 * rate; v5 the run id; v6 the receives' chain. */
 	return n + 8 + 4 + 8 + 4 + 4 + 4 + 4 + 1 + 1 + 1 + 1 + 1 + 1 + 4 + 4 * 1 + 4 + 4 + 1 + 4 +
-	       1 + 1 + 8 + 8;
+	       1 + 1 + 8 + 8 + 4;
 }
 
 static void assert_axis_equal(const struct rb_axis *a, const struct rb_axis *b)
@@ -269,6 +270,7 @@ static void assert_params_equal(const struct rb_params *a, const struct rb_param
 	assert_int_equal(a->rate_unit, b->rate_unit);
 	assert_int_equal(a->rate, b->rate);
 	assert_int_equal(a->run_id, b->run_id);
+	assert_int_equal(a->recv_post_list, b->recv_post_list);
 }
 
 static void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
@@ -551,17 +553,21 @@ static void test_params_roundtrip(void **state)
 	assert_memory_equal(buf + 30, "\x00\x00\x01\x00\x00\x00\x00\x03", 8);
 	/* The three u8 flags, then v4's transport, SL, traffic class, flow
 	 * label, the four memory flags, --threads, the thread, -b, and the
-	 * shape: interval, forever, rate unit, rate; then v5's run id. */
-	assert_memory_equal(buf + len - 45, "\x01\x01\x01", 3);
-	assert_memory_equal(buf + len - 42, "\x02\x0f\xb8\x00\x0f\xff\xff", 7);
-	assert_memory_equal(buf + len - 35, "\x01\x01\x01\x01", 4);
-	assert_memory_equal(buf + len - 31, "\x00\x00\x00\x04\x00\x00\x00\x03\x01", 9);
-	assert_memory_equal(buf + len - 22, "\x05\x26\x5c\x00\x01\x02", 6);
-	assert_memory_equal(buf + len - 16, "\xfe\xdc\xba\x98\x76\x54\x32\x10", 8);
-	assert_memory_equal(buf + len - 8, "\x01\x23\x45\x67\x89\xab\xcd\xef", 8);
-	/* A v3 body, without them, is truncated; so is a v4 one, without the run id. */
-	assert_int_equal(rb_unpack_params(buf, (size_t)len - 42, &out), -EBADMSG);
-	assert_int_equal(rb_unpack_params(buf, (size_t)len - 8, &out), -EBADMSG);
+	 * shape: interval, forever, rate unit, rate; then v5's run id and
+	 * v6's receive chain. */
+	assert_memory_equal(buf + len - 49, "\x01\x01\x01", 3);
+	assert_memory_equal(buf + len - 46, "\x02\x0f\xb8\x00\x0f\xff\xff", 7);
+	assert_memory_equal(buf + len - 39, "\x01\x01\x01\x01", 4);
+	assert_memory_equal(buf + len - 35, "\x00\x00\x00\x04\x00\x00\x00\x03\x01", 9);
+	assert_memory_equal(buf + len - 26, "\x05\x26\x5c\x00\x01\x02", 6);
+	assert_memory_equal(buf + len - 20, "\xfe\xdc\xba\x98\x76\x54\x32\x10", 8);
+	assert_memory_equal(buf + len - 12, "\x01\x23\x45\x67\x89\xab\xcd\xef", 8);
+	assert_memory_equal(buf + len - 4, "\x00\x00\x00\x40", 4);
+	/* A v3 body, without them, is truncated; so is a v4 one, without the
+	 * run id, and a v5 one, without the chain. */
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - 46, &out), -EBADMSG);
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - 12, &out), -EBADMSG);
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - 4, &out), -EBADMSG);
 
 	memset(&out, 0x5a, sizeof(out));
 	assert_int_equal(rb_unpack_params(buf, len, &out), 0);
@@ -868,6 +874,7 @@ static void build_params(struct wb *w, uint32_t count, uint32_t present)
 	wb_be(w, 0, 1);
 	wb_be(w, 0, 8);
 	wb_be(w, 0, 8); /* v5: run_id */
+	wb_be(w, 0, 4); /* v6: recv_post_list */
 }
 
 static void test_params_axis_count(void **state)

@@ -469,6 +469,41 @@ static int bad_recv(struct rb_run *r, uint32_t qi)
 	return -EILSEQ;
 }
 
+/* --recv_post_list: the receiver reposts that many receives in one chain. */
+static void recv_post_list_chains(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "send_bw");
+	fx_shape(&x, 1, 1, 64, 128);
+	x.p.rx_depth = 64;
+	x.p.recv_post_list = 8;
+	fx_start(&x, RB_ROLE_SERVER, 1000);
+	assert_int_equal(rb_fill_recv_queues(&x.r), 0);
+	assert_int_equal(x.r.recv_batch, 8);
+	assert_int_equal(x.f->rq_n[0], 64);
+	/* 7 receives consumed: nothing reposted; the 8th: one chain of 8 */
+	x.r.sq[0].posted_recv -= 7;
+	x.f->recv_calls = 0;
+	assert_int_equal(rb_refill_recv(&x.r, 0, UINT64_MAX), 0);
+	assert_int_equal(x.f->recv_calls, 0);
+	x.r.sq[0].posted_recv -= 1;
+	x.f->rq_n[0] -= 8;
+	assert_int_equal(rb_refill_recv(&x.r, 0, UINT64_MAX), 0);
+	assert_int_equal(x.f->recv_calls, 1);
+	assert_int_equal(x.r.sq[0].posted_recv, 64);
+	fx_end(&x);
+	/* Without it: a quarter of -r */
+	fx_plan(&x, "send_bw");
+	fx_shape(&x, 1, 1, 64, 128);
+	x.p.rx_depth = 64;
+	fx_start(&x, RB_ROLE_SERVER, 1000);
+	assert_int_equal(rb_fill_recv_queues(&x.r), 0);
+	assert_int_equal(x.r.recv_batch, 16);
+	fx_end(&x);
+}
+
 /* Receives are told by RB_WRID_RECV: reposted, or handed to on_recv. */
 static void reap_recv(void **state)
 {
@@ -1915,6 +1950,7 @@ int main(void)
 		cmocka_unit_test(chain_post_failure),
 		cmocka_unit_test(reap_send_frees_room),
 		cmocka_unit_test(reap_recv),
+		cmocka_unit_test(recv_post_list_chains),
 		cmocka_unit_test(reap_srq_attributes_by_qp_num),
 		cmocka_unit_test(stream_mr_per_qp),
 		cmocka_unit_test(reap_error_names_status_and_qp),
