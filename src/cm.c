@@ -86,9 +86,10 @@ static void set_av(const struct rb_av *av, struct ibv_ah_attr *ah)
 }
 
 /* Move @qp to @state with the attributes the CM computed for @id. */
-static int cm_move(const struct rb_cm_conn *c, struct rdma_cm_id *id, struct ibv_qp *qp,
+static int cm_move(const struct rb_cm_conn *c, struct rdma_cm_id *id, uint32_t i,
 		   enum ibv_qp_state state, const char *name)
 {
+	struct ibv_qp *qp = c->qp[i];
 	struct ibv_qp_attr a = { .qp_state = state };
 	int mask, ret;
 
@@ -99,7 +100,7 @@ static int cm_move(const struct rb_cm_conn *c, struct rdma_cm_id *id, struct ibv
 		return ret;
 	}
 	/* The CM's P_Key is the address's partition's, which the REQ carries. */
-	if (state == IBV_QPS_INIT && c->av->qp.pkey_index) {
+	if (state == IBV_QPS_INIT && c->av[i].qp.pkey_index) {
 		rb_err("%s qp 0x%x: refused: --pkey-index with -R (the CM takes the P_Key of the "
 		       "address's partition)",
 		       c->dev->name, qp->qp_num);
@@ -116,13 +117,13 @@ static int cm_move(const struct rb_cm_conn *c, struct rdma_cm_id *id, struct ibv
 		return -EINVAL;
 	}
 	if (state == IBV_QPS_RTR)
-		set_av(c->av, &a.ah_attr);
+		set_av(&c->av[i], &a.ah_attr);
 	if (state == IBV_QPS_RTR)
 		a.max_dest_rd_atomic = c->rd_atom;
 	if (state == IBV_QPS_RTS) {
 		a.max_rd_atomic = c->rd_atom;
-		a.timeout = (uint8_t)c->av->qp.timeout;
-		a.retry_cnt = (uint8_t)c->av->qp.retry_count;
+		a.timeout = (uint8_t)c->av[i].qp.timeout;
+		a.retry_cnt = (uint8_t)c->av[i].qp.retry_count;
 	}
 	/* The CM computes RC attributes; a UC QP takes none of RC's own. */
 	if (qp->qp_type == IBV_QPT_UC)
@@ -143,7 +144,7 @@ static struct rdma_conn_param conn_param(const struct rb_cm_conn *c, uint32_t i,
 		.private_data_len = sizeof(*index_be),
 		.responder_resources = c->rd_atom,
 		.initiator_depth = c->rd_atom,
-		.retry_count = (uint8_t)c->av->qp.retry_count,
+		.retry_count = (uint8_t)c->av[i].qp.retry_count,
 		.rnr_retry_count = 7,
 		.qp_num = c->qp[i]->qp_num,
 	};
@@ -178,11 +179,11 @@ static int accept_one(struct rb_cm *cm, const struct rb_cm_conn *c, struct rdma_
 
 	/* The responder may reach RTS before it replies. */
 	if (!ret)
-		ret = cm_move(c, id, c->qp[i], IBV_QPS_INIT, "INIT");
+		ret = cm_move(c, id, i, IBV_QPS_INIT, "INIT");
 	if (!ret)
-		ret = cm_move(c, id, c->qp[i], IBV_QPS_RTR, "RTR");
+		ret = cm_move(c, id, i, IBV_QPS_RTR, "RTR");
 	if (!ret)
-		ret = cm_move(c, id, c->qp[i], IBV_QPS_RTS, "RTS");
+		ret = cm_move(c, id, i, IBV_QPS_RTS, "RTS");
 	if (!ret && rdma_accept(id, &p)) {
 		ret = -errno;
 		rb_err("rdma_accept: %s", strerror(errno));
@@ -237,7 +238,7 @@ int rb_cm_accept(struct rb_cm *cm, const struct rb_cm_conn *c)
 /* Client: resolve the address and route of QP @i's connection. */
 static int resolve(struct rb_cm *cm, const struct rb_cm_conn *c, struct sockaddr *dst, uint32_t i)
 {
-	uint8_t tos = c->av->tclass;
+	uint8_t tos = c->av[i].tclass;
 	int ret;
 
 	if (rdma_create_id(cm->ch, &cm->id[i], NULL, RDMA_PS_TCP)) {
@@ -276,7 +277,7 @@ static int connect_one(struct rb_cm *cm, const struct rb_cm_conn *c, struct sock
 	int ret = resolve(cm, c, dst, i);
 
 	if (!ret)
-		ret = cm_move(c, cm->id[i], c->qp[i], IBV_QPS_INIT, "INIT");
+		ret = cm_move(c, cm->id[i], i, IBV_QPS_INIT, "INIT");
 	if (!ret && rdma_connect(cm->id[i], &p)) {
 		ret = -errno;
 		rb_err("rdma_connect: %s", strerror(errno));
@@ -284,9 +285,9 @@ static int connect_one(struct rb_cm *cm, const struct rb_cm_conn *c, struct sock
 	if (!ret)
 		ret = wait_ack(cm, RDMA_CM_EVENT_CONNECT_RESPONSE);
 	if (!ret)
-		ret = cm_move(c, cm->id[i], c->qp[i], IBV_QPS_RTR, "RTR");
+		ret = cm_move(c, cm->id[i], i, IBV_QPS_RTR, "RTR");
 	if (!ret)
-		ret = cm_move(c, cm->id[i], c->qp[i], IBV_QPS_RTS, "RTS");
+		ret = cm_move(c, cm->id[i], i, IBV_QPS_RTS, "RTS");
 	if (!ret && rdma_establish(cm->id[i])) {
 		ret = -errno;
 		rb_err("rdma_establish: %s", strerror(errno));

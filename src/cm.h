@@ -27,7 +27,7 @@ struct rb_cm_conn {
 	enum ibv_mtu mtu;	/* at most this path MTU */
 	uint8_t rd_atom;	/* reads/atomics in flight, both ways */
 	struct sockaddr *src;	/* client: the local address to connect from; NULL any */
-	const struct rb_av *av; /* --sl, --tclass, --flow-label: set over the CM's path */
+	const struct rb_av *av; /* av[i], QP i's --sl, --tclass, --flow-label... over the CM's path */
 };
 
 /* rb_cm_listen() - server: listen for the client's QPs on CM @port. */

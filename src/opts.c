@@ -28,6 +28,34 @@
 #define MX(f)	(offsetof(struct rb_cli, m) + offsetof(struct rb_matrix_opts, f))
 #define MSTR(f) .off = MX(f), .size = sizeof(((struct rb_matrix_opts *)0)->f)
 
+/* --flow-label N[,N...]: up to RB_FLOW_MAX labels of 20 bits, as perftest's list. */
+static int flows_parse(const char *arg, uint32_t *v, uint32_t *n, char *err, size_t len)
+{
+	const char *s = arg;
+	char *end;
+	unsigned long x;
+
+	for (*n = 0; *n < RB_FLOW_MAX; s = end + 1) {
+		errno = 0;
+		x = strtoul(s, &end, 0);
+		if (end == s || *s == '-' || *s == '+' || errno || (*end && *end != ','))
+			return fail(err, len, "--flow-label '%s' is not a list of numbers", arg);
+		if (x > 0xfffff)
+			return fail(err, len, "--flow-label %lu is out of range (0..1048575)", x);
+		v[(*n)++] = (uint32_t)x;
+		if (!*end)
+			return 0;
+	}
+	return fail(err, len, "--flow-label '%s': more than %d labels", arg, RB_FLOW_MAX);
+}
+
+static int check_flows(const char *arg, char *err, size_t len)
+{
+	uint32_t v[RB_FLOW_MAX], n;
+
+	return flows_parse(arg, v, &n, err, len);
+}
+
 /* The syntax of --expect and --counters, checked as they are parsed. */
 static int check_expect(const char *arg, char *err, size_t len)
 {
@@ -440,15 +468,17 @@ const struct rb_opt rb_opts[] = {
 	{ .lname = "flow-label",
 	  .alias = "flow_label",
 	  .perftest = "--flow_label",
-	  .pt_diff = "perftest's sets the IPv6 flow label of its raw Ethernet tests; here "
-		     "the GRH's",
-	  .type = RB_OPT_U32,
-	  .off = PAR(flow_label),
-	  .max = 0xfffff,
-	  .argname = "N",
+	  .pt_diff = "the GRH's flow label, QP i taking label i modulo the list's length, as "
+		     "perftest's; up to 16",
+	  .type = RB_OPT_STR,
+	  .off = OFF(flow_arg),
+	  .size = sizeof(((struct rb_cli *)0)->flow_arg),
+	  .argname = "N[,N...]",
 	  .def = "0",
 	  .need = RB_S_TEST,
-	  .help = "flow label of the GRH, 20 bits; ignored without a GRH" },
+	  .check = check_flows,
+	  .help = "flow label of the GRH, 20 bits; a list gives QP i the label i modulo its "
+		  "length (up to 16 labels); ignored without a GRH" },
 	{ .lname = "hugepages",
 	  .alias = "use_hugepages",
 	  .perftest = "--use_hugepages",
@@ -1174,6 +1204,9 @@ int rb_cli_finish(struct rb_cli *c, const struct rb_bench *b, unsigned int scope
 				    scope_hint(&rb_opts[i]));
 	snprintf(c->p.test, sizeof(c->p.test), "%s", b->name);
 	apply_defaults(c, b);
+	if (rb_cli_given(c, "flow-label") &&
+	    flows_parse(c->flow_arg, c->p.flow_label, &c->p.nflow, err, errlen))
+		return -EINVAL;
 	ret = check_combinations(c, err, errlen);
 	if (!ret)
 		ret = check_lat_reports(c, scope, err, errlen);
@@ -1194,7 +1227,7 @@ static bool client_only(const struct rb_opt *o)
 	       o->off == OFF(op) || o->off == OFF(mode) || o->off == LOC(recommend) ||
 	       o->off == LOC(expect) || o->off == OFF(interval_arg) || o->off == OFF(rate_arg) ||
 	       o->off == LOC(samples_path) || o->off == LOC(unsorted) || o->off == LOC(histogram) ||
-	       o->off == LOC(cycles);
+	       o->off == LOC(cycles) || o->off == OFF(flow_arg);
 }
 
 void rb_cli_client_only(const struct rb_cli *c, char *buf, size_t len)

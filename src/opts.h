@@ -44,6 +44,7 @@ struct rb_cli {
 	uint8_t version;
 	uint8_t perftest_only; /* under perftest's name: only perftest's flags */
 	char interval_arg[16]; /* --interval and --rate as typed (shape.h) */
+	char flow_arg[128];    /* --flow-label as typed: N or N,N,... */
 	char rate_arg[32];
 	/* perftest's flags whose meaning needs the whole command line (opts_perftest.c) */
 	struct rb_pt_late {

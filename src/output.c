@@ -143,6 +143,22 @@ static json_t *jdevice(const struct rb_report *r)
 	return jdone(o, bad);
 }
 
+/* --flow-label: a number as before, a list when it is one (QP i: label i mod n). */
+static json_t *jflows(const struct rb_params *p)
+{
+	json_t *arr;
+	uint32_t i;
+	int bad;
+
+	if (p->nflow <= 1)
+		return json_integer(p->nflow ? p->flow_label[0] : 0);
+	arr = json_array();
+	bad = !arr;
+	for (i = 0; i < p->nflow && i < RB_FLOW_MAX; i++)
+		bad |= json_array_append_new(arr, juint(p->flow_label[i]));
+	return jdone(arr, bad);
+}
+
 static json_t *jparams(const struct rb_params *p)
 {
 	char rate[32];
@@ -182,7 +198,7 @@ static json_t *jparams(const struct rb_params *p)
 	bad |= json_object_set_new(o, "transport", jstr(rb_transport_name(p->transport)));
 	bad |= json_object_set_new(o, "sl", json_integer(p->sl));
 	bad |= json_object_set_new(o, "tclass", json_integer(p->tclass));
-	bad |= json_object_set_new(o, "flow_label", json_integer(p->flow_label));
+	bad |= json_object_set_new(o, "flow_label", jflows(p));
 	bad |= json_object_set_new(o, "hugepages", json_boolean(p->hugepages));
 	bad |= json_object_set_new(o, "odp", json_boolean(p->odp));
 	bad |= json_object_set_new(o, "mr_per_qp", json_boolean(p->mr_per_qp));

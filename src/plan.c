@@ -212,6 +212,21 @@ static int check_shape(const struct rb_params *p, const struct rb_bench *t, char
 }
 
 /* Rules between options; each message names both sides. */
+/* --flow-label: up to RB_FLOW_MAX labels of 20 bits. */
+static int check_flows(const struct rb_params *p, char *err, size_t len)
+{
+	uint32_t i;
+
+	if (p->nflow > RB_FLOW_MAX)
+		return fail(err, len, "--flow-label has %u values (up to %d)", p->nflow,
+			    RB_FLOW_MAX);
+	for (i = 0; i < p->nflow; i++)
+		if (p->flow_label[i] > 0xfffff)
+			return fail(err, len, "--flow-label %u is out of range (0..1048575)",
+				    p->flow_label[i]);
+	return 0;
+}
+
 static int check_cross(const struct rb_params *p, const struct rb_bench *t, char *err, size_t len)
 {
 	uint32_t i, j;
@@ -226,6 +241,9 @@ static int check_cross(const struct rb_params *p, const struct rb_bench *t, char
 		return fail(err, len, "--op %u is not one of fadd|cswap", p->atomic_op);
 	if (!t->atomic && p->atomic_op)
 		return fail(err, len, "--op does not apply to %s", t->name);
+	ret = check_flows(p, err, len);
+	if (ret)
+		return ret;
 	if (p->recv_post_list > p->rx_depth)
 		return fail(err, len, "--recv-post-list %u exceeds -r/--rx-depth %u",
 			    p->recv_post_list, p->rx_depth);

@@ -56,6 +56,8 @@ struct rb_axis {
 #define RB_WARMUP_MAX	100
 #define RB_WARMUP_BYTES (1ULL << 20)
 
+#define RB_FLOW_MAX 16 /* --flow-label values */
+
 /*
  * Everything the client decides and the server adopts.  Local choices
  * (device, port, GID index, CPU, output files) live in struct rb_local.
@@ -80,7 +82,10 @@ struct rb_params {
 	uint8_t transport;	 /* enum rb_transport */
 	uint32_t sl;		 /* service level of the path */
 	uint32_t tclass;	 /* GRH traffic class */
-	uint32_t flow_label;	 /* GRH flow label, 20 bits */
+	/* GRH flow labels, 20 bits: QP i takes flow_label[i % nflow] (wire
+	 * v6: a list, as perftest's --flow_label 1,2,3); nflow 0: label 0. */
+	uint32_t flow_label[RB_FLOW_MAX];
+	uint32_t nflow;
 	/* Memory (wire v4): where buffers come from and how they are registered. */
 	uint8_t hugepages; /* buffers in 2 MiB huge pages */
 	uint8_t odp;	   /* on-demand paging MRs (IBV_ACCESS_ON_DEMAND) */

@@ -451,14 +451,17 @@ static int negotiate(struct session *s, const struct rb_msg_conn *me)
 }
 
 /*
- * --sl, --tclass, --flow-label: the plan's, for both sides' address
- * vectors; -u, --retry-count, --pkey-index, -L: this side's own.
+ * QP @i's path: --sl, --tclass and its --flow-label (label i modulo the
+ * list, as perftest's) are the plan's, for both sides' address vectors;
+ * -u, --retry-count, --pkey-index, -L this side's own.
  */
-static struct rb_av path_av(const struct session *s)
+static struct rb_av path_av(const struct session *s, uint32_t i)
 {
-	return (struct rb_av){ .sl = (uint8_t)s->p.sl,
-			       .tclass = (uint8_t)s->p.tclass,
-			       .flow_label = s->p.flow_label,
+	const struct rb_params *p = &s->p;
+
+	return (struct rb_av){ .sl = (uint8_t)p->sl,
+			       .tclass = (uint8_t)p->tclass,
+			       .flow_label = p->nflow ? p->flow_label[i % p->nflow] : 0,
 			       .qp = s->l->qp };
 }
 
@@ -466,7 +469,7 @@ static struct rb_av path_av(const struct session *s)
 static int cm_connect(struct session *s)
 {
 	struct rb_run *r = &s->run;
-	const struct rb_av av = path_av(s);
+	struct rb_av av[RB_MAX_QPS];
 	struct rb_cm_conn c = { &r->dev,
 				r->qp,
 				r->nqp,
@@ -474,8 +477,11 @@ static int cm_connect(struct session *s)
 				r->path_mtu,
 				r->rd_atom,
 				(struct sockaddr *)&s->local,
-				&av };
+				av };
+	uint32_t i;
 
+	for (i = 0; i < r->nqp && i < RB_MAX_QPS; i++)
+		av[i] = path_av(s, i);
 	if (s->role == RB_ROLE_SERVER)
 		return rb_cm_accept(&s->cm, &c);
 	return rb_cm_connect(&s->cm, s->l->host, (uint16_t)s->l->tcp_port, s->oob.timeout_ms, &c);
@@ -484,17 +490,19 @@ static int cm_connect(struct session *s)
 static int qp_connect(struct session *s, const struct rb_msg_conn *me)
 {
 	struct rb_run *r = &s->run;
+	struct rb_av av;
 	uint32_t i;
-	const struct rb_av av = path_av(s);
 	int ret = 0;
 
 	if (s->p.use_cm)
 		return cm_connect(s);
-	for (i = 0; i < r->nqp && !ret; i++)
+	for (i = 0; i < r->nqp && !ret; i++) {
+		av = path_av(s, i);
 		ret = rb_qp_connect(&r->dev, r->qp[i], qp_access(s), me->qp[i].psn,
 				    &r->remote.qp[i], r->path_mtu, r->rd_atom, &av);
-	for (i = 0; r->ud && i < r->nqp && !ret; i++)
-		ret = rb_ah_create(&r->dev, &r->remote.qp[i], &av, &r->ah[i]);
+		if (!ret && r->ud)
+			ret = rb_ah_create(&r->dev, &r->remote.qp[i], &av, &r->ah[i]);
+	}
 	return ret;
 }
 

@@ -116,6 +116,33 @@ static void get_axis(struct cur *c, struct rb_axis *a)
 		a->v[i] = get_be(c, 8);
 }
 
+static void put_flows(struct cur *c, const struct rb_params *m)
+{
+	uint32_t i;
+
+	if (m->nflow > RB_FLOW_MAX) {
+		c->err = 1;
+		return;
+	}
+	put_be(c, m->nflow, 1);
+	for (i = 0; i < m->nflow; i++)
+		put_be(c, m->flow_label[i], 4);
+}
+
+static void get_flows(struct cur *c, struct rb_params *m)
+{
+	uint32_t i;
+
+	m->nflow = (uint32_t)get_be(c, 1);
+	if (m->nflow > RB_FLOW_MAX) {
+		c->err = 1;
+		m->nflow = 0;
+		return;
+	}
+	for (i = 0; i < m->nflow; i++)
+		m->flow_label[i] = (uint32_t)get_be(c, 4);
+}
+
 int rb_pack_params(const struct rb_params *m, uint8_t *buf, size_t cap)
 {
 	struct cur c = wcur(buf, cap);
@@ -139,7 +166,7 @@ int rb_pack_params(const struct rb_params *m, uint8_t *buf, size_t cap)
 	put_be(&c, m->transport, 1); /* v4 */
 	put_be(&c, m->sl, 1);
 	put_be(&c, m->tclass, 1);
-	put_be(&c, m->flow_label, 4);
+	put_flows(&c, m); /* v6: a list */
 	put_be(&c, m->hugepages, 1);
 	put_be(&c, m->odp, 1);
 	put_be(&c, m->mr_per_qp, 1);
@@ -180,7 +207,7 @@ int rb_unpack_params(const uint8_t *buf, size_t len, struct rb_params *m)
 	m->transport = (uint8_t)get_be(&c, 1);
 	m->sl = (uint32_t)get_be(&c, 1);
 	m->tclass = (uint32_t)get_be(&c, 1);
-	m->flow_label = (uint32_t)get_be(&c, 4);
+	get_flows(&c, m);
 	m->hugepages = (uint8_t)get_be(&c, 1);
 	m->odp = (uint8_t)get_be(&c, 1);
 	m->mr_per_qp = (uint8_t)get_be(&c, 1);

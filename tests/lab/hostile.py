@@ -42,8 +42,8 @@ def params(test="write_bw", size=(65536,), batch=(1,), signal=(64,), qps=(1,), t
            threads=1, thread=0, bidir=0, interval_ms=0, forever=0, rate_unit=0, rate=0,
            run_id=0, recv_post_list=0):
     return (s16(test) + axis(*size) + axis(*batch) + axis(*signal) + axis(*qps) + axis(*tx) +
-            struct.pack(">QIQIIIIBBBBBBIBBBBIIB", iters, duration, warmup, rx, inline, outstanding,
-                        mtu, op, 0, 0, transport, sl, tclass, flow_label, hugepages, odp,
+            struct.pack(">QIQIIIIBBBBBBBIBBBBIIB", iters, duration, warmup, rx, inline, outstanding,
+                        mtu, op, 0, 0, transport, sl, tclass, 1, flow_label, hugepages, odp,
                         mr_per_qp, srq, threads, thread, bidir) +
             struct.pack(">IBBQQI", interval_ms, forever, rate_unit, rate, run_id, recv_post_list))
 

@@ -73,6 +73,8 @@ wire rc_av solo rc_av send_lat --sl 1 --tclass 184 --flow-label 12345 $C -s 64 $
 	--json "$OUT/rc_av.json"
 wire ud_av solo ud_av send_bw -c UD -S 2 --tclass 96 --flow_label 777 $C -s 512 $S \
 	--json "$OUT/ud_av.json"
+# perftest'"'"'s list of flow labels, one per QP in turn.
+wire rc_fl solo rc_fl send_bw -q 3 --flow_label 11,12 $C -s 4K $S --json "$OUT/rc_fl.json"
 # This side'"'"'s QP timers and hop limit, in perftest'"'"'s spelling.
 wire rc_qp solo rc_qp send_lat -u 18 --retry_count 6 -L 32 --tclass 72 $C -s 64 $S \
 	--json "$OUT/rc_qp.json"
@@ -97,6 +99,9 @@ wire uc_cm pair uc_cm "write_bw -d rxe0 --cpu none --quiet --timeout 120" \
 # The same through the CM: ours replace what it computed.
 wire rc_qp_cm pair rc_qp_cm "send_lat -d rxe0 --cpu none --quiet --timeout 120" \
 	"send_lat -R -u 16 --retry_count 5 --hop_limit 40 --tclass 40 $C -s 64 $S --json $OUT/rc_qp_cm.json"
+# The list through the CM: each QP'"'"'s label set over the CM'"'"'s path.
+wire fl_cm pair fl_cm "send_bw -d rxe0 --cpu none --quiet --timeout 120" \
+	"send_bw -R -q 2 --flow_label 21,22 $C -s 64 $S --json $OUT/fl_cm.json"
 : >"$OUT/sniff.stop"
 wait $sn
 '
@@ -191,6 +196,12 @@ jcheck sniff.tos "d.get(\"32\", 0) >= $N"
 
 # --- this side's QP attributes ---------------------------------------------------------
 
+ran rc_fl RC '[4096]' oneway
+jcheck rc_fl.json 'd["params"]["flow_label"] == [11, 12]' 'd["results"][0]["qps"] == 3'
+expect_rc fl_cm.cli 0
+expect_rc fl_cm.srv 0
+jcheck fl_cm.json 'd["params"]["rdma_cm"] is True' 'd["params"]["flow_label"] == [21, 22]' \
+	'd["results"][0]["qps"] == 2' 'd["results"][0]["iterations"] == '"$N"
 ran rc_qp RC '[64]'
 jcheck rc_qp.json 'd["device"]["qp_timeout"] == 18' 'd["device"]["retry_count"] == 6' \
 	'd["device"]["hop_limit"] == 32' 'd["device"]["pkey_index"] == 0'

@@ -120,8 +120,8 @@ static const struct want wants[] = {
 	  T_TESTS },
 	{ "sl", 'S', RB_OPT_U32, PRM(sl), 0, 0, 15, false, false, NULL, T_TESTS },
 	{ "tclass", 'T', RB_OPT_U32, PRM(tclass), 0, 0, 255, false, false, NULL, T_TESTS },
-	{ "flow-label", 0, RB_OPT_U32, PRM(flow_label), 0, 0, 0xfffff, false, false, NULL,
-	  T_TESTS },
+	{ "flow-label", 0, RB_OPT_STR, CLI(flow_arg), sizeof(((struct rb_cli *)0)->flow_arg), 0, 0,
+	  false, false, NULL, T_TESTS },
 	{ "hugepages", 0, RB_OPT_FLAG, PRM(hugepages), 0, 0, 1, false, false, NULL, T_TESTS },
 	{ "odp", 0, RB_OPT_FLAG, PRM(odp), 0, 0, 1, false, false, NULL, T_TESTS },
 	{ "mr-per-qp", 0, RB_OPT_FLAG, PRM(mr_per_qp), 0, 0, 1, false, false, NULL, T_TESTS },
@@ -683,6 +683,7 @@ static const struct {
 	{ "counters", "sent_pkts,rcvd_pkts", "sent_pkts,,x", NULL },
 	{ "interval", "0.5", "0.05", "out of range" },
 	{ "rate", "10Gbps", "10GBps", "bytes per second are not taken" },
+	{ "flow-label", "1,0x2,1048575", "1,,2", "not a list of numbers" },
 };
 
 static int str_syntax_of(const struct want *w)
@@ -1562,11 +1563,22 @@ static void test_transport(void **state)
 	assert_int_equal(c.p.transport, RB_TR_UD);
 	assert_int_equal(c.p.sl, 15);
 	assert_int_equal(c.p.tclass, 255);
-	assert_int_equal(c.p.flow_label, 0xfffff);
+	assert_int_equal(c.p.nflow, 1);
+	assert_int_equal(c.p.flow_label[0], 0xfffff);
 	CHECK_OK(FINISH(&c, T_SEND_LAT, err, "--connection", "UD", "-S", "3", "--flow_label", "7"),
 		 err);
 	assert_int_equal(c.p.sl, 3);
-	assert_int_equal(c.p.flow_label, 7);
+	assert_int_equal(c.p.flow_label[0], 7);
+	/* perftest's list: QP i takes label i modulo its length */
+	CHECK_OK(FINISH(&c, T_SEND_BW, err, "-q", "4", "--flow_label", "1,0x2,3"), err);
+	assert_int_equal(c.p.nflow, 3);
+	assert_int_equal(c.p.flow_label[1], 2);
+	assert_int_equal(c.p.flow_label[2], 3);
+	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--flow-label", "1,2,"), err, "not a list of numbers");
+	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--flow-label", "1,,2"), err, "not a list of numbers");
+	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--flow-label",
+			"0,1,2,3,4,5,6,7,8,9,10,11,12,13,14,15,16"),
+		  err, "more than 16 labels");
 	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "-c", "UC"), err);
 	assert_int_equal(c.p.transport, RB_TR_UC);
 	CHECK_OK(FINISH(&c, T_WRITE_LAT, err, "-c", "UC", "-R", "--tos", "32"), err);

@@ -84,7 +84,8 @@ static void init_params(void)
 	bw_params.transport = RB_TR_UC;
 	bw_params.sl = 7;
 	bw_params.tclass = 184;
-	bw_params.flow_label = 0xfffff;
+	bw_params.flow_label[0] = 0xfffff;
+	bw_params.nflow = 1;
 }
 
 static void lat_report(struct rb_report *r)

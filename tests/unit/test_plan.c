@@ -238,7 +238,8 @@ static void transport_from_peer(void **state)
 	p.recv_post_list = 32;
 	REFUSED(p, 0, "--recv-post-list 32 exceeds -r/--rx-depth 16");
 	p = s;
-	p.flow_label = 0x100000;
+	p.nflow = 2;
+	p.flow_label[1] = 0x100000;
 	REFUSED(p, 0, "--flow-label 1048576 is out of range (0..1048575)");
 	p = s;
 	p.transport = RB_TR_UD;
@@ -251,7 +252,8 @@ static void transport_from_peer(void **state)
 	rb_axis_set1(&p.size, 256);
 	p.sl = 15;
 	p.tclass = 255;
-	p.flow_label = 0xfffff;
+	p.nflow = RB_FLOW_MAX;
+	p.flow_label[RB_FLOW_MAX - 1] = 0xfffff;
 	assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), 0);
 }
 

@@ -197,7 +197,8 @@ static void sample_params(struct rb_params *p)
 	p->transport = RB_TR_UD;
 	p->sl = 15;
 	p->tclass = 0xb8;
-	p->flow_label = 0xfffff;
+	p->flow_label[0] = 0xfffff;
+	p->nflow = 1;
 	p->hugepages = 1;
 	p->odp = 1;
 	p->mr_per_qp = 1;
@@ -222,9 +223,10 @@ static size_t params_len(const struct rb_params *p)
 		n += 4 + 8 * (size_t)ax[i]->n;
 	/* v4 appends transport, SL, traffic class, flow label, 4 memory flags,
 	 * --threads, the thread, -b, then interval, forever, rate unit and
-	 * rate; v5 the run id; v6 the receives' chain. */
-	return n + 8 + 4 + 8 + 4 + 4 + 4 + 4 + 1 + 1 + 1 + 1 + 1 + 1 + 4 + 4 * 1 + 4 + 4 + 1 + 4 +
-	       1 + 1 + 8 + 8 + 4;
+	 * rate; v5 the run id; v6 the receives' chain, and the flow labels a
+	 * list (a count, then each). */
+	return n + 8 + 4 + 8 + 4 + 4 + 4 + 4 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 4 * (size_t)p->nflow +
+	       4 * 1 + 4 + 4 + 1 + 4 + 1 + 1 + 8 + 8 + 4;
 }
 
 static void assert_axis_equal(const struct rb_axis *a, const struct rb_axis *b)
@@ -257,7 +259,8 @@ static void assert_params_equal(const struct rb_params *a, const struct rb_param
 	assert_int_equal(a->transport, b->transport);
 	assert_int_equal(a->sl, b->sl);
 	assert_int_equal(a->tclass, b->tclass);
-	assert_int_equal(a->flow_label, b->flow_label);
+	assert_int_equal(a->nflow, b->nflow);
+	assert_memory_equal(a->flow_label, b->flow_label, a->nflow * sizeof(a->flow_label[0]));
 	assert_int_equal(a->hugepages, b->hugepages);
 	assert_int_equal(a->odp, b->odp);
 	assert_int_equal(a->mr_per_qp, b->mr_per_qp);
@@ -555,8 +558,8 @@ static void test_params_roundtrip(void **state)
 	 * label, the four memory flags, --threads, the thread, -b, and the
 	 * shape: interval, forever, rate unit, rate; then v5's run id and
 	 * v6's receive chain. */
-	assert_memory_equal(buf + len - 49, "\x01\x01\x01", 3);
-	assert_memory_equal(buf + len - 46, "\x02\x0f\xb8\x00\x0f\xff\xff", 7);
+	assert_memory_equal(buf + len - 50, "\x01\x01\x01", 3);
+	assert_memory_equal(buf + len - 47, "\x02\x0f\xb8\x01\x00\x0f\xff\xff", 8);
 	assert_memory_equal(buf + len - 39, "\x01\x01\x01\x01", 4);
 	assert_memory_equal(buf + len - 35, "\x00\x00\x00\x04\x00\x00\x00\x03\x01", 9);
 	assert_memory_equal(buf + len - 26, "\x05\x26\x5c\x00\x01\x02", 6);
@@ -565,7 +568,7 @@ static void test_params_roundtrip(void **state)
 	assert_memory_equal(buf + len - 4, "\x00\x00\x00\x40", 4);
 	/* A v3 body, without them, is truncated; so is a v4 one, without the
 	 * run id, and a v5 one, without the chain. */
-	assert_int_equal(rb_unpack_params(buf, (size_t)len - 46, &out), -EBADMSG);
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - 47, &out), -EBADMSG);
 	assert_int_equal(rb_unpack_params(buf, (size_t)len - 12, &out), -EBADMSG);
 	assert_int_equal(rb_unpack_params(buf, (size_t)len - 4, &out), -EBADMSG);
 
@@ -864,6 +867,7 @@ static void build_params(struct wb *w, uint32_t count, uint32_t present)
 	wb_be(w, 2, 1); /* v4: transport UD, SL, traffic class, flow label */
 	wb_be(w, 3, 1);
 	wb_be(w, 46, 1);
+	wb_be(w, 1, 1); /* v6: a list of flow labels */
 	wb_be(w, 0x12345, 4);
 	wb_be(w, 0, 4); /* v4: hugepages, odp, mr_per_qp, srq */
 	wb_be(w, 1, 4); /* v4: --threads 1, thread 0 */
@@ -895,7 +899,8 @@ static void test_params_axis_count(void **state)
 	assert_int_equal(out.transport, RB_TR_UD);
 	assert_int_equal(out.sl, 3);
 	assert_int_equal(out.tclass, 46);
-	assert_int_equal(out.flow_label, 0x12345);
+	assert_int_equal(out.nflow, 1);
+	assert_int_equal(out.flow_label[0], 0x12345);
 
 	/* One value more, consistently encoded: still refused. */
 	build_params(w, RB_MAX_AXIS + 1, RB_MAX_AXIS + 1);
