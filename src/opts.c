@@ -427,6 +427,37 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_RECV,
 	  .help = "one shared receive queue of -r/--rx-depth receives for all QPs instead of "
 		  "one per QP" },
+	{ .lname = "disable-pcie-relaxed",
+	  .alias = "disable_pcie_relaxed",
+	  .perftest = "--disable_pcie_relaxed",
+	  .pt_diff = "each side its own; a provider or kernel that refuses the flag gets MRs "
+		     "without it (JSON: device.relaxed_ordering and why); write_lat never uses it",
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(no_relaxed),
+	  .max = 1,
+	  .any = RB_S_RUN,
+	  .help = "register this side's buffers without PCIe relaxed ordering "
+		  "(IBV_ACCESS_RELAXED_ORDERING, otherwise asked for, except by tests that poll "
+		  "their buffer for arrival: write_lat)" },
+	{ .lname = "post-api",
+	  .type = RB_OPT_CHOICE,
+	  .off = LOC(post_api),
+	  .max = 2,
+	  .choices = "auto|post|wr",
+	  .argname = "auto|post|wr",
+	  .def = "auto",
+	  .any = RB_S_RUN,
+	  .help = "how this side posts its WRs: wr, the extended API (ibv_wr_start, ibv_wr_send, "
+		  "..., ibv_wr_complete on a QP made by ibv_create_qp_ex; exits 2 where the "
+		  "provider has none); post, ibv_post_send; auto, wr where the provider takes "
+		  "it, else post (JSON: device.post_api)" },
+	{ .lname = "use_old_post_send",
+	  .perftest = "--use_old_post_send",
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(post_api),
+	  .max = 1,
+	  .any = RB_S_RUN,
+	  .help = "--post-api post in perftest's spelling" },
 	/* where: local to each side */
 	{ .lname = "device",
 	  .alias = "ib-dev",
@@ -934,11 +965,14 @@ static int bad_option(const char *cmd, int ch, char **argv, char *err, size_t le
  * writes 1 into --units' field as a flag does.
  */
 _Static_assert(RB_UNITS_GBITS == 1, "--report_gbits sets --units to Gb/s as a flag");
+_Static_assert(RB_POST_POST == 1, "--use_old_post_send sets --post-api post as a flag");
 
 static int perftest_switches(struct rb_cli *c, char *err, size_t len)
 {
 	if (rb_cli_given(c, "units") && rb_cli_given(c, "report_gbits"))
 		return fail(err, len, "--units and --report_gbits exclude each other");
+	if (rb_cli_given(c, "post-api") && rb_cli_given(c, "use_old_post_send"))
+		return fail(err, len, "--post-api and --use_old_post_send exclude each other");
 	if (c->l.out_json && !c->l.json_path[0])
 		strcpy(c->l.json_path, RB_OUT_JSON_DEFAULT);
 	return 0;

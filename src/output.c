@@ -135,6 +135,9 @@ static json_t *jdevice(const struct rb_report *r)
 	bad |= json_object_set_new(o, "gid", jstr_or_null(r->gid));
 	bad |= json_object_set_new(o, "why_device", jstr_or_null(r->why_device));
 	bad |= json_object_set_new(o, "why_gid", jstr_or_null(r->why_gid));
+	bad |= json_object_set_new(o, "relaxed_ordering", json_boolean(r->relaxed_ordering));
+	bad |= json_object_set_new(o, "why_relaxed_ordering", jstr_or_null(r->why_relaxed));
+	bad |= json_object_set_new(o, "post_api", jstr_or_null(r->post_api));
 	return jdone(o, bad);
 }
 

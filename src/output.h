@@ -35,6 +35,9 @@ struct rb_report {
 	const char *link_layer;	 /* "Ethernet" / "InfiniBand" */
 	unsigned int active_mtu; /* bytes */
 	unsigned int path_mtu;	 /* bytes, as negotiated with the peer */
+	bool relaxed_ordering;	 /* MRs registered with IBV_ACCESS_RELAXED_ORDERING */
+	const char *why_relaxed; /* why, or why not */
+	const char *post_api;	 /* "wr" (ibv_wr_*) or "post" (ibv_post_send); NULL: no QP */
 	const struct rb_params *params;
 	struct rb_placement place;
 	bool has_peer_place;
