@@ -66,7 +66,7 @@ struct rb_bench {
 	/* A receiver learns of arrival by polling the buffer's last byte:
 	 * never with relaxed ordering, which may place it before the rest. */
 	bool polls_buffer;
-	double lat_scale;  /* 0.5: one-way from a round trip; 1: round trip */
+	double lat_scale; /* 0.5: one-way from a round trip; 1: round trip */
 
 	/* Hooks.  Once per connection, after the QPs reached RTS. */
 	int (*setup)(struct rb_run *r);

@@ -357,8 +357,7 @@ static void fake_wr_send(struct ibv_qp_ex *x)
 	wr_new(x, IBV_WR_SEND);
 }
 
-static void fake_wr_rdma(struct ibv_qp_ex *x, enum ibv_wr_opcode op, uint32_t rkey,
-			 uint64_t raddr)
+static void fake_wr_rdma(struct ibv_qp_ex *x, enum ibv_wr_opcode op, uint32_t rkey, uint64_t raddr)
 {
 	struct ibv_send_wr *w = wr_new(x, op);
 

@@ -121,7 +121,7 @@ struct fake {
 	struct ibv_send_wr *pend;
 	struct ibv_sge *pend_sge;
 	uint32_t npend;
-	int building; /* the QP index + 1 between wr_start and wr_complete; 0: none */
+	int building;	    /* the QP index + 1 between wr_start and wr_complete; 0: none */
 	uint64_t wr_chains; /* ibv_wr_complete() calls */
 	/* Calls out of order (a verb outside start/complete, a WR without or
 	 * with two SGEs); the first described. */

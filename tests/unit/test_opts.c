@@ -120,7 +120,8 @@ static const struct want wants[] = {
 	{ "srq", 0, RB_OPT_FLAG, PRM(srq), 0, 0, 1, false, false, NULL, T_SEND_LAT | T_SEND_BW },
 	{ "disable-pcie-relaxed", 0, RB_OPT_FLAG, LOC(no_relaxed), 0, 0, 1, false, false, NULL,
 	  T_RUN },
-	{ "post-api", 0, RB_OPT_CHOICE, LOC(post_api), 0, 0, 2, false, false, "auto|post|wr", T_RUN },
+	{ "post-api", 0, RB_OPT_CHOICE, LOC(post_api), 0, 0, 2, false, false, "auto|post|wr",
+	  T_RUN },
 	{ "use_old_post_send", 0, RB_OPT_FLAG, LOC(post_api), 0, 0, 1, false, false, NULL, T_RUN },
 	{ "threads", 0, RB_OPT_U32, PRM(threads), 0, 1, RB_MAX_THREADS, false, false, NULL,
 	  T_TESTS },
@@ -1346,8 +1347,8 @@ static void test_post_api(void **state)
 	assert_int_equal(c.l.no_relaxed, 1);
 	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "--post-api", "ex", "host"), err, "--post-api",
 		  "auto|post|wr");
-	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "--post-api", "wr", "--use_old_post_send", "host"),
-		  err, "--post-api and --use_old_post_send exclude each other");
+	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "--post-api", "wr", "--use_old_post_send", "host"), err,
+		  "--post-api and --use_old_post_send exclude each other");
 	CHECK_ERR(PARSE(&c, T_TOPO, err, "--post-api", "wr"), err, "does not apply");
 }
 
