@@ -453,6 +453,9 @@ const struct rb_opt rb_opts[] = {
 		  "it, else post (JSON: device.post_api)" },
 	{ .lname = "use_old_post_send",
 	  .perftest = "--use_old_post_send",
+	  .pt_diff = "perftest posts through ibv_wr_* only on the devices it lists (mlx5, EFA, "
+		     "HNS, ...; ibv_post_send on rxe); rdmabench's --post-api auto wherever "
+		     "ibv_create_qp_ex takes the test's verbs",
 	  .type = RB_OPT_FLAG,
 	  .off = LOC(post_api),
 	  .max = 1,
