@@ -62,7 +62,11 @@ struct rb_bench {
 	int client_access;	  /* remote rights on each side's MR */
 	int server_access;
 	uint32_t odp_caps; /* rc_odp_caps bits (IBV_ODP_SUPPORT_*) --odp needs */
-	double lat_scale;  /* 0.5: one-way from a round trip; 1: round trip */
+	uint64_t send_ops; /* IBV_QP_EX_WITH_* its WRs need through ibv_wr_* (--post-api) */
+	/* A receiver learns of arrival by polling the buffer's last byte:
+	 * never with relaxed ordering, which may place it before the rest. */
+	bool polls_buffer;
+	double lat_scale; /* 0.5: one-way from a round trip; 1: round trip */
 
 	/* Hooks.  Once per connection, after the QPs reached RTS. */
 	int (*setup)(struct rb_run *r);

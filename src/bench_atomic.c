@@ -115,6 +115,7 @@ static int atomic_bw_run(struct rb_run *r)
 	.transports = RB_TR_BIT(RB_TR_RC), .payload_from_server = true, .fixed_size = 8,     \
 	.default_size = 8, .server_access = IBV_ACCESS_REMOTE_ATOMIC,                        \
 	.odp_caps = IBV_ODP_SUPPORT_ATOMIC, .lat_scale = 1.0, .prepare = atomic_prepare,     \
+	.send_ops = IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP | IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD, \
 	.report = rb_report_generic, .prep_wr = atomic_prep
 
 const struct rb_bench rb_bench_atomic_lat = {

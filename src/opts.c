@@ -520,6 +520,41 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_RECV,
 	  .help = "one shared receive queue of -r/--rx-depth receives for all QPs instead of "
 		  "one per QP" },
+	{ .lname = "disable-pcie-relaxed",
+	  .alias = "disable_pcie_relaxed",
+	  .perftest = "--disable_pcie_relaxed",
+	  .pt_diff = "each side its own; a provider or kernel that refuses the flag gets MRs "
+		     "without it (JSON: device.relaxed_ordering and why); write_lat never uses "
+		     "it (perftest's does, though its receiver polls the last byte too)",
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(no_relaxed),
+	  .max = 1,
+	  .any = RB_S_RUN,
+	  .help = "register this side's buffers without PCIe relaxed ordering "
+		  "(IBV_ACCESS_RELAXED_ORDERING, otherwise asked for, except by tests that poll "
+		  "their buffer for arrival: write_lat)" },
+	{ .lname = "post-api",
+	  .type = RB_OPT_CHOICE,
+	  .off = LOC(post_api),
+	  .max = 2,
+	  .choices = "auto|post|wr",
+	  .argname = "auto|post|wr",
+	  .def = "auto",
+	  .any = RB_S_RUN,
+	  .help = "how this side posts its WRs: wr, the extended API (ibv_wr_start, ibv_wr_send, "
+		  "..., ibv_wr_complete on a QP made by ibv_create_qp_ex; exits 2 where the "
+		  "provider has none); post, ibv_post_send; auto, wr where the provider takes "
+		  "it, else post (JSON: device.post_api)" },
+	{ .lname = "use_old_post_send",
+	  .perftest = "--use_old_post_send",
+	  .pt_diff = "perftest posts through ibv_wr_* only on the devices it lists (mlx5, EFA, "
+		     "HNS, ...; ibv_post_send on rxe); rdmabench's --post-api auto wherever "
+		     "ibv_create_qp_ex takes the test's verbs",
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(post_api),
+	  .max = 1,
+	  .any = RB_S_RUN,
+	  .help = "--post-api post in perftest's spelling" },
 	/* where: local to each side */
 	{ .lname = "device",
 	  .alias = "ib-dev",

@@ -101,9 +101,6 @@ const struct rb_pt_flag rb_pt_flags[] = {
 	NO("reversed", 0, false, NOTYET ": run the test from the other host"),
 	NO("write_with_imm", 0, false, NOTYET),
 	NO("send_with_imm", 0, false, NOTYET),
-	NO("use_old_post_send", 0, false, NOTYET ": rdmabench posts with ibv_post_send"),
-	NO("disable_pcie_relaxed", 0, false,
-	   NOTYET ": memory is registered without relaxed ordering"),
 	NO("use_ooo", 0, false, MLX5),
 	NO("no_enhanced_reorder", 0, false, MLX5),
 	NO("disable_dynamic_polling", 0, false, MLX5),
@@ -327,6 +324,10 @@ static int output_only(struct rb_cli *c, unsigned int scope, char *err, size_t l
 	return 0;
 }
 
+/* perftest's switches that write another row's value as a flag does. */
+_Static_assert(RB_UNITS_GBITS == 1, "--report_gbits sets --units to Gb/s as a flag");
+_Static_assert(RB_POST_POST == 1, "--use_old_post_send sets --post-api post as a flag");
+
 int rb_pt_finish(struct rb_cli *c, const char *cmd, unsigned int scope, char *err, size_t len)
 {
 	unsigned int b = c->pt.bits;
@@ -334,6 +335,8 @@ int rb_pt_finish(struct rb_cli *c, const char *cmd, unsigned int scope, char *er
 
 	if (rb_cli_given(c, "units") && rb_cli_given(c, "report_gbits"))
 		return fail(err, len, "--units and --report_gbits exclude each other");
+	if (rb_cli_given(c, "post-api") && rb_cli_given(c, "use_old_post_send"))
+		return fail(err, len, "--post-api and --use_old_post_send exclude each other");
 	if (c->l.out_json && !c->l.json_path[0])
 		strcpy(c->l.json_path, RB_OUT_JSON_DEFAULT);
 	if (rb_cli_given(c, "output")) {

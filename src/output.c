@@ -140,6 +140,9 @@ static json_t *jdevice(const struct rb_report *r)
 	bad |= json_object_set_new(o, "retry_count", json_integer(r->qp.retry_count));
 	bad |= json_object_set_new(o, "pkey_index", json_integer(r->qp.pkey_index));
 	bad |= json_object_set_new(o, "hop_limit", json_integer(r->qp.hop_limit));
+	bad |= json_object_set_new(o, "relaxed_ordering", json_boolean(r->relaxed_ordering));
+	bad |= json_object_set_new(o, "why_relaxed_ordering", jstr_or_null(r->why_relaxed));
+	bad |= json_object_set_new(o, "post_api", jstr_or_null(r->post_api));
 	return jdone(o, bad);
 }
 

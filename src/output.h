@@ -40,6 +40,9 @@ struct rb_report {
 	struct rb_qp_attrs qp;	 /* this side's -u, --retry-count, --pkey-index, -L */
 	bool freq_quiet;	 /* -F: no warning about a CPU's governor */
 	enum rb_output output;	 /* RB_FMT_VALUE: which figure */
+	bool relaxed_ordering;	 /* MRs registered with IBV_ACCESS_RELAXED_ORDERING */
+	const char *why_relaxed; /* why, or why not */
+	const char *post_api;	 /* "wr" (ibv_wr_*) or "post" (ibv_post_send); NULL: no QP */
 	const struct rb_params *params;
 	struct rb_placement place;
 	bool has_peer_place;

@@ -148,6 +148,13 @@ struct rb_qp_attrs {
 #define RB_RETRY_DEFAULT      7
 #define RB_HOP_LIMIT_DEFAULT  64
 
+/* How send WRs are posted (--post-api): the row order of its choices. */
+enum rb_post_api {
+	RB_POST_AUTO, /* ibv_wr_* where the provider takes them, else ibv_post_send() */
+	RB_POST_POST, /* ibv_post_send() */
+	RB_POST_WR,   /* ibv_wr_* (ibv_qp_ex), or fail */
+};
+
 struct rb_local {
 	const char *host;  /* client: the server to reach; NULL on a server */
 	char device[64];   /* empty: the one holding the OOB connection's address */
@@ -176,6 +183,8 @@ struct rb_local {
 	uint8_t output;		  /* --output: enum rb_output (RB_FMT_VALUE) */
 	char counters[256];	  /* --counters: "" (default), none, all or a list */
 	struct rb_strlist expect; /* client: --expect expressions */
+	uint8_t post_api;	  /* enum rb_post_api: --post-api */
+	uint8_t no_relaxed;	  /* --disable-pcie-relaxed */
 	/*
 	 * rdmabench matrix: when set, each finished point goes to on_point
 	 * (with on_point_ctx) instead of stdout; the files named above are

@@ -187,6 +187,44 @@ static enum ibv_qp_type qp_type(const struct rb_params *p)
 	return types[p->transport]; /* in range: the plan was validated */
 }
 
+/*
+ * --post-api: what QP @caps asks for.  @settled, after the first QP: the
+ * API it got ("wr" or "post"), which every other QP must take as well.
+ */
+static void want_post_api(const struct session *s, const char *settled, struct rb_qp_caps *caps)
+{
+	bool wr = s->l->post_api != RB_POST_POST && (!settled || !strcmp(settled, "wr"));
+
+	caps->send_ops = wr ? s->t->send_ops : 0;
+	caps->ex_only = wr && (settled || s->l->post_api == RB_POST_WR);
+}
+
+/*
+ * --post-api wr, and the first QP could not be made for ibv_wr_*: the
+ * provider's (exit 2) when it refused the extended API or its verbs.
+ */
+static bool no_wr_api(const struct session *s, int ret)
+{
+	if (ret != -EOPNOTSUPP && ret != -EINVAL)
+		return false;
+	rb_err("--post-api wr: %s takes no %s WRs through ibv_wr_* (ibv_create_qp_ex with "
+	       "send_ops_flags refused); --post-api auto or post uses ibv_post_send",
+	       s->run.dev.name, s->t->wr_name);
+	return true;
+}
+
+/* The loops post through ibv_wr_* (@ex) or ibv_post_send(); JSON's device.post_api. */
+static void posting_by(struct session *s, bool ex)
+{
+	struct rb_run *r = &s->run;
+
+	r->post_send = rb_qp_post_fn(r->qp[0], ex);
+	s->rep.post_api = ex ? "wr" : "post";
+	if (rb_verbose)
+		rb_info("%s: posting with %s", r->dev.name,
+			ex ? "ibv_wr_* (ibv_qp_ex)" : "ibv_post_send");
+}
+
 static int create_qps(struct session *s)
 {
 	struct rb_run *r = &s->run;
@@ -202,10 +240,18 @@ static int create_qps(struct session *s)
 		s->usage = ret == -EINVAL;
 	}
 	for (i = 0; !ret && i < r->nqp; i++) {
-		caps = (struct rb_qp_caps){ (uint32_t)rb_axis_max(&s->p.tx_depth),
-					    recv ? r->rx_depth : 1, s->p.inline_size, r->srq };
+		caps = (struct rb_qp_caps){ .send_wr = (uint32_t)rb_axis_max(&s->p.tx_depth),
+					    .recv_wr = recv ? r->rx_depth : 1,
+					    .inline_size = s->p.inline_size,
+					    .srq = r->srq };
+		/* The first QP settles the API; the others must take it too. */
+		want_post_api(s, i ? s->rep.post_api : NULL, &caps);
 		ret = rb_qp_create(&r->dev, r->cq, qp_type(&s->p), &caps, &r->qp[i]);
 		r->inline_max = caps.inline_size;
+		if (ret && !i && caps.ex_only)
+			s->usage = no_wr_api(s, ret);
+		if (!ret && !i)
+			posting_by(s, caps.ex);
 	}
 	if (!ret && r->inline_max < s->p.inline_size && s->t->inline_ok)
 		rb_info("-I/--inline %u: %s QPs accept %u bytes inline; capped", s->p.inline_size,
@@ -279,15 +325,38 @@ static int alloc_buffers(struct session *s)
 	return 0;
 }
 
+/*
+ * PCIe relaxed ordering, as perftest: asked for unless this side's
+ * --disable-pcie-relaxed, or a test whose receiver polls its buffer for
+ * arrival (a byte may land before those before it).  Why not, for JSON.
+ */
+static const char *relaxed_off(const struct session *s)
+{
+	if (s->l->no_relaxed)
+		return "off: --disable-pcie-relaxed";
+	if (s->t->polls_buffer)
+		return "off: the test polls its buffer's last byte for arrival, which relaxed "
+		       "ordering may place before the rest";
+	return NULL;
+}
+
 static int register_buffers(struct session *s)
 {
 	struct rb_run *r = &s->run;
 	int access = IBV_ACCESS_LOCAL_WRITE | qp_access(s) | (s->p.odp ? IBV_ACCESS_ON_DEMAND : 0);
+	const char *off = relaxed_off(s);
 	uint32_t i;
 	int ret = 0;
 
+	if (!off)
+		access |= IBV_ACCESS_RELAXED_ORDERING;
 	for (i = 0; i < r->nmr && !ret; i++)
 		ret = rb_mr_reg(&r->dev, rb_rx_of(r, i), 2 * r->region, access, &r->mr[i]);
+	if (!off && r->dev.relaxed_err)
+		off = "off: the provider or kernel refused IBV_ACCESS_RELAXED_ORDERING; "
+		      "registered without it";
+	s->rep.relaxed_ordering = !off;
+	s->rep.why_relaxed = off ? off : "on: perftest's default (IBV_ACCESS_RELAXED_ORDERING)";
 	return ret;
 }
 

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 #include <net/if.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -507,36 +508,99 @@ int rb_cq_create(struct rb_dev *d, uint64_t cqe, struct ibv_cq **cq)
 	return 0;
 }
 
+/* What a QP on @cq with @caps and @inl bytes inline asks for. */
+static struct ibv_qp_init_attr_ex qp_attr(struct rb_dev *d, struct ibv_cq *cq,
+					  enum ibv_qp_type type, const struct rb_qp_caps *caps,
+					  uint32_t inl)
+{
+	return (struct ibv_qp_init_attr_ex){
+		.send_cq = cq,
+		.recv_cq = cq,
+		.srq = caps->srq,
+		.qp_type = type,
+		.cap = { .max_send_wr = caps->send_wr,
+			 .max_recv_wr = caps->srq ? 0 : caps->recv_wr,
+			 .max_send_sge = 1,
+			 .max_recv_sge = 1,
+			 .max_inline_data = inl },
+		.comp_mask = IBV_QP_INIT_ATTR_PD,
+		.pd = d->pd,
+		.send_ops_flags = caps->send_ops,
+	};
+}
+
+/*
+ * One QP as @a says, through the extended API (send_ops_flags) when @ex;
+ * an ordinary one (ibv_create_qp_ex() without them is ibv_create_qp()).
+ */
+static struct ibv_qp *qp_try(struct rb_dev *d, struct ibv_qp_init_attr_ex *a, bool ex)
+{
+	if (ex)
+		a->comp_mask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+	return ibv_create_qp_ex(d->ctx, a);
+}
+
+/*
+ * Whether @qp takes ibv_wr_*: its ibv_qp_ex is the one it begins
+ * (rb_post_send_ex() finds it so, without a look-up per post).
+ */
+static bool qp_is_ex(struct ibv_qp *qp)
+{
+	struct ibv_qp_ex *x = ibv_qp_to_qp_ex(qp);
+
+	return x && &x->qp_base == qp;
+}
+
+/*
+ * With the extended API when wanted, else (or when the provider refuses
+ * it and the caller allows) an ordinary QP; caps->ex says which.
+ */
+static struct ibv_qp *qp_make(struct rb_dev *d, struct ibv_cq *cq, enum ibv_qp_type type,
+			      struct rb_qp_caps *caps, uint32_t inl, struct ibv_qp_init_attr_ex *a)
+{
+	struct ibv_qp *qp = NULL;
+
+	*a = qp_attr(d, cq, type, caps, inl);
+	if (caps->send_ops) {
+		qp = qp_try(d, a, true);
+		if (qp && qp_is_ex(qp)) {
+			caps->ex = true;
+			return qp;
+		}
+		if (qp && caps->ex_only) {
+			ibv_destroy_qp(qp);
+			errno = EOPNOTSUPP;
+			return NULL;
+		}
+		if (qp || caps->ex_only)
+			return qp; /* an ibv_qp_ex we cannot reach: ibv_post_send() */
+		*a = qp_attr(d, cq, type, caps, inl);
+	}
+	return qp_try(d, a, false);
+}
+
 int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, enum ibv_qp_type type,
 		 struct rb_qp_caps *caps, struct ibv_qp **qp)
 {
-	struct ibv_qp_init_attr a;
+	struct ibv_qp_init_attr_ex a;
 	uint32_t inl = caps->inline_size;
 	int ret;
 
+	caps->ex = false;
 	/* Providers refuse an inline size they cannot do without saying the
 	 * limit: halve until one is accepted; the caller reports the cap. */
 	for (;;) {
-		a = (struct ibv_qp_init_attr){
-			.send_cq = cq,
-			.recv_cq = cq,
-			.srq = caps->srq,
-			.qp_type = type,
-			.cap = { .max_send_wr = caps->send_wr,
-				 .max_recv_wr = caps->srq ? 0 : caps->recv_wr,
-				 .max_send_sge = 1,
-				 .max_recv_sge = 1,
-				 .max_inline_data = inl },
-		};
-		*qp = ibv_create_qp(d->pd, &a);
+		*qp = qp_make(d, cq, type, caps, inl, &a);
 		if (*qp || !inl)
 			break;
 		inl /= 2;
 	}
 	if (!*qp) {
 		ret = -errno;
-		rb_err("%s: ibv_create_qp(%s, send %u, recv %u): %s", d->name, qpt_name(type),
-		       caps->send_wr, caps->recv_wr, strerror(errno));
+		rb_err("%s: %s(%s, send %u, recv %u%s): %s", d->name,
+		       caps->ex_only ? "ibv_create_qp_ex" : "ibv_create_qp", qpt_name(type),
+		       caps->send_wr, caps->recv_wr, caps->ex_only ? ", send_ops_flags" : "",
+		       strerror(errno));
 		return ret;
 	}
 	caps->send_wr = a.cap.max_send_wr;
@@ -616,17 +680,100 @@ int rb_odp_check(struct rb_dev *d, uint32_t need)
 	return -EOPNOTSUPP;
 }
 
+/* An access flag a provider or kernel may not know: refused so, it is left out. */
+static bool refused_optional(int err)
+{
+	return err == EINVAL || err == EOPNOTSUPP;
+}
+
 int rb_mr_reg(struct rb_dev *d, void *buf, size_t len, int access, struct ibv_mr **mr)
 {
 	int ret;
 
+	if (d->relaxed_err)
+		access &= ~IBV_ACCESS_RELAXED_ORDERING;
 	*mr = ibv_reg_mr(d->pd, buf, len, access);
+	if (!*mr && (access & IBV_ACCESS_RELAXED_ORDERING) && refused_optional(errno)) {
+		d->relaxed_err = errno;
+		if (rb_verbose)
+			rb_info("%s: ibv_reg_mr refused relaxed ordering (%s): registering "
+				"without it",
+				d->name, strerror(errno));
+		access &= ~IBV_ACCESS_RELAXED_ORDERING;
+		*mr = ibv_reg_mr(d->pd, buf, len, access);
+	}
 	if (!*mr) {
 		ret = -errno;
 		rb_err("%s: ibv_reg_mr(%zu bytes): %s", d->name, len, strerror(errno));
 		return ret;
 	}
 	return 0;
+}
+
+/* ibv_qp_ex begins with its ibv_qp (qp_base): rb_qp_create() checked it. */
+static struct ibv_qp_ex *qp_ex_of(struct ibv_qp *qp)
+{
+	return (struct ibv_qp_ex *)((char *)qp - offsetof(struct ibv_qp_ex, qp_base));
+}
+
+/* The verb of @wr, on @x; false for one the extended API is not asked for here. */
+static bool wr_verb(struct ibv_qp_ex *x, const struct ibv_send_wr *wr)
+{
+	switch (wr->opcode) {
+	case IBV_WR_SEND:
+		ibv_wr_send(x);
+		return true;
+	case IBV_WR_RDMA_WRITE:
+		ibv_wr_rdma_write(x, wr->wr.rdma.rkey, wr->wr.rdma.remote_addr);
+		return true;
+	case IBV_WR_RDMA_READ:
+		ibv_wr_rdma_read(x, wr->wr.rdma.rkey, wr->wr.rdma.remote_addr);
+		return true;
+	case IBV_WR_ATOMIC_CMP_AND_SWP:
+		ibv_wr_atomic_cmp_swp(x, wr->wr.atomic.rkey, wr->wr.atomic.remote_addr,
+				      wr->wr.atomic.compare_add, wr->wr.atomic.swap);
+		return true;
+	case IBV_WR_ATOMIC_FETCH_AND_ADD:
+		ibv_wr_atomic_fetch_add(x, wr->wr.atomic.rkey, wr->wr.atomic.remote_addr,
+					wr->wr.atomic.compare_add);
+		return true;
+	default:
+		return false;
+	}
+}
+
+int rb_post_send_ex(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
+{
+	struct ibv_qp_ex *x = qp_ex_of(qp);
+	struct ibv_send_wr *w;
+	bool ud = qp->qp_type == IBV_QPT_UD;
+
+	*bad = wr;
+	ibv_wr_start(x);
+	for (w = wr; w; w = w->next) {
+		x->wr_id = w->wr_id;
+		x->wr_flags = w->send_flags;
+		if (!wr_verb(x, w)) {
+			ibv_wr_abort(x);
+			*bad = w;
+			return EINVAL;
+		}
+		if (ud)
+			ibv_wr_set_ud_addr(x, w->wr.ud.ah, w->wr.ud.remote_qpn,
+					   w->wr.ud.remote_qkey);
+		/* One SGE: the loops' templates never have more. */
+		if (w->send_flags & IBV_SEND_INLINE)
+			ibv_wr_set_inline_data(x, (void *)(uintptr_t)w->sg_list->addr,
+					       w->sg_list->length);
+		else
+			ibv_wr_set_sge(x, w->sg_list->lkey, w->sg_list->addr, w->sg_list->length);
+	}
+	return ibv_wr_complete(x);
+}
+
+rb_post_fn rb_qp_post_fn(struct ibv_qp *qp, bool ex)
+{
+	return ex ? rb_post_send_ex : qp->context->ops.post_send;
 }
 
 void rb_qp_info(const struct rb_dev *d, const struct ibv_qp *qp, uint32_t psn,

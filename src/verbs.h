@@ -27,6 +27,9 @@ struct rb_dev {
 	char gid_addr[INET6_ADDRSTRLEN]; /* the GID as text, "::ffff:192.0.2.1"; "" without */
 	char why_dev[192];		 /* why this device and port, for -v and JSON */
 	char why_gid[192];		 /* why this GID, or why none */
+	/* errno with which ibv_reg_mr() refused IBV_ACCESS_RELAXED_ORDERING
+	 * (rb_mr_reg() then registers without it, here on); 0: none did. */
+	int relaxed_err;
 };
 
 /* What a run asks of rb_dev_open_want(). */
@@ -121,9 +124,19 @@ int rb_cq_create(struct rb_dev *d, uint64_t cqe, struct ibv_cq **cq);
 struct rb_qp_caps {
 	uint32_t send_wr, recv_wr, inline_size; /* in: wanted; out: granted */
 	struct ibv_srq *srq;			/* receives from this SRQ; NULL: its own */
+	/* in: the IBV_QP_EX_WITH_* verbs the extended post API (ibv_wr_*)
+	 * needs; 0: an ordinary QP (ibv_post_send() only). */
+	uint64_t send_ops;
+	bool ex_only; /* in: without the extended API, fail (-EOPNOTSUPP) */
+	bool ex;      /* out: the QP takes ibv_wr_* (rb_post_send_ex()) */
 };
 
-/* rb_qp_create() - a QP of @type (RC, UC, UD) on @cq for both queues; @caps updated. */
+/*
+ * rb_qp_create() - a QP of @type (RC, UC, UD) on @cq for both queues; @caps
+ * updated.  With @caps->send_ops, made by ibv_create_qp_ex() with those
+ * send_ops_flags; a provider that refuses them gets an ordinary QP
+ * (caps->ex false), unless @caps->ex_only.
+ */
 int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, enum ibv_qp_type type,
 		 struct rb_qp_caps *caps, struct ibv_qp **qp);
 
@@ -149,8 +162,32 @@ const char *rb_odp_missing(uint64_t general_caps, uint32_t rc_caps, uint32_t nee
  */
 int rb_odp_check(struct rb_dev *d, uint32_t need);
 
-/* rb_mr_reg() - register @len bytes at @buf with @access. */
+/*
+ * rb_mr_reg() - register @len bytes at @buf with @access.  When @access
+ * holds IBV_ACCESS_RELAXED_ORDERING and the provider or kernel refuses it
+ * (EINVAL, EOPNOTSUPP), registers without it and keeps the errno in
+ * @d->relaxed_err: later registrations on @d go without it at once.
+ */
 int rb_mr_reg(struct rb_dev *d, void *buf, size_t len, int access, struct ibv_mr **mr);
+
+/* How a chain of send WRs is posted: ibv_post_send()'s signature and contract. */
+typedef int (*rb_post_fn)(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad);
+
+/*
+ * rb_post_send_ex() - post the chain @wr on @qp, made with caps.ex, through
+ * the extended API: one ibv_wr_start(), a verb, its address (UD), its
+ * SGE or inline data for each WR, one ibv_wr_complete().  SEND, RDMA
+ * WRITE and READ, and both atomics.  Returns 0 or an errno value, with
+ * *@bad the first WR (the API does not say which failed).
+ */
+int rb_post_send_ex(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad);
+
+/*
+ * rb_qp_post_fn() - what posts to @qp: rb_post_send_ex() when @ex, else
+ * the provider's post_send, the very function ibv_post_send() calls (one
+ * pointer for the loops, chosen once, not a test per message).
+ */
+rb_post_fn rb_qp_post_fn(struct ibv_qp *qp, bool ex);
 
 /* rb_qp_info() - what the peer needs to reach @qp. */
 void rb_qp_info(const struct rb_dev *d, const struct ibv_qp *qp, uint32_t psn,

@@ -280,7 +280,8 @@ void rb_wrs_free(struct rb_run *r)
 static __attribute__((noinline, cold)) int post_failed(struct rb_run *r, uint32_t qi, uint32_t n,
 						       int err)
 {
-	rb_err("%s qp 0x%x: ibv_post_send of %u WRs: %s", r->dev.name, r->qp[qi]->qp_num, n,
+	rb_err("%s qp 0x%x: %s of %u WRs: %s", r->dev.name, r->qp[qi]->qp_num,
+	       r->post_send == rb_post_send_ex ? "ibv_wr_complete" : "ibv_post_send", n,
 	       strerror(err));
 	return -err;
 }
@@ -293,7 +294,7 @@ static inline int post_wrs(struct rb_run *r, uint32_t qi, uint32_t n)
 
 	if (n < r->nwr)
 		wr[n - 1].next = NULL; /* a short chain ends early */
-	ret = ibv_post_send(r->qp[qi], wr, &bad);
+	ret = r->post_send(r->qp[qi], wr, &bad);
 	if (n < r->nwr)
 		wr[n - 1].next = &wr[n];
 	if (ret)
@@ -1062,11 +1063,11 @@ static bool oneshot_is_plain(const struct rb_run *r, int (*check)(struct rb_run 
 }
 
 /* The plain case's post: the template, then maybe a heartbeat. */
-static inline __attribute__((always_inline)) int post_one(struct rb_run *r, struct ibv_qp *qp,
-							  struct ibv_send_wr *wr)
+static inline __attribute__((always_inline)) int post_one(struct rb_run *r, rb_post_fn post,
+							  struct ibv_qp *qp, struct ibv_send_wr *wr)
 {
 	struct ibv_send_wr *bad;
-	int ret = ibv_post_send(qp, wr, &bad);
+	int ret = post(qp, wr, &bad);
 
 	return ret ? post_failed(r, 0, 1, ret) : rb_heartbeat(r);
 }
@@ -1094,6 +1095,7 @@ static inline __attribute__((always_inline)) int wait_one(struct rb_run *r, stru
 
 /* What the one-at-a-time loop keeps at hand (the plain case's in registers). */
 struct oneshot {
+	rb_post_fn post;
 	struct ibv_qp *qp;
 	struct ibv_send_wr *wr;
 	struct ibv_cq *cq;
@@ -1104,7 +1106,7 @@ struct oneshot {
 static inline __attribute__((always_inline)) int oneshot_op(struct rb_run *r, struct oneshot *o,
 							    uint64_t it, bool plain)
 {
-	int ret = plain ? post_one(r, o->qp, o->wr) : post_chain(r, 0, 1, it, true);
+	int ret = plain ? post_one(r, o->post, o->qp, o->wr) : post_chain(r, 0, 1, it, true);
 
 	if (ret)
 		return ret;
@@ -1125,7 +1127,7 @@ static inline __attribute__((always_inline)) int
 oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it), bool plain, uint64_t gap)
 {
 	const uint64_t warmup = r->pt.warmup, end = r->p->iters ? warmup + r->p->iters : 0;
-	struct oneshot o = { .qp = r->qp[0], .wr = r->wr, .cq = r->cq };
+	struct oneshot o = { .post = r->post_send, .qp = r->qp[0], .wr = r->wr, .cq = r->cq };
 	uint64_t it, t;
 	int ret;
 

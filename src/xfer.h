@@ -53,8 +53,12 @@ struct rb_run {
 	int mem_node;
 	uint32_t nmr; /* 1, or one per QP (--mr-per-qp) */
 	struct ibv_mr *mr[RB_MAX_QPS];
-	struct ibv_srq *srq;	/* --srq: every QP's receives; NULL: per QP */
-	uint32_t srq_posted;	/* receives posted on the SRQ */
+	struct ibv_srq *srq; /* --srq: every QP's receives; NULL: per QP */
+	uint32_t srq_posted; /* receives posted on the SRQ */
+	/* Posts every send chain: the provider's post_send (what
+	 * ibv_post_send() calls), or rb_post_send_ex() (--post-api), chosen
+	 * once when the QPs are made, so no post tests which. */
+	rb_post_fn post_send;
 	struct ibv_send_wr *wr; /* WR templates, built once per point */
 	struct ibv_sge *sge;
 	uint32_t nwr;

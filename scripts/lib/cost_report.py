@@ -39,6 +39,11 @@ FIGURES = ('loop_per_msg', 'tool_per_msg', 'post_per_msg', 'reap_per_cqe', 'repo
 # Figures the regression check holds rdmabench to.
 CHECKED = ('loop_per_msg', 'tool_per_msg', 'post_per_msg', 'reap_per_cqe')
 CASES = ('send_lat', 'read_lat', 'write_bw', 'send_bw')
+# The shim's thunks of the provider's posting functions (tests/cost/shim.c).
+POST_THUNKS = ('cost_prov_post_send', 'cost_prov_wr_start', 'cost_prov_wr_complete',
+               'cost_prov_wr_send', 'cost_prov_wr_rdma_write', 'cost_prov_wr_rdma_read',
+               'cost_prov_wr_cmp_swp', 'cost_prov_wr_fetch_add', 'cost_prov_wr_set_sge',
+               'cost_prov_wr_set_inline', 'cost_prov_wr_set_ud_addr')
 TOOLS = ('rdmabench', 'perftest')
 
 
@@ -156,7 +161,9 @@ def figures(cg_path, cost_path):
     shim = cg.obj_self(SHIM_OBJ)
     # The probe ran inside the collection too: out, with the empty polls.
     loop = cg.total - shim - prov('cost_prov_poll_probe') - n_empty * empty
-    post = prov('cost_prov_post_send')
+    # Posting: ibv_post_send's provider, or every ibv_wr_* call's (the
+    # extended API, rdmabench --post-api wr).
+    post = sum(prov(name) for name in POST_THUNKS)
     reap = prov('cost_prov_poll_cq') - n_empty * empty
     repost = prov('cost_prov_post_recv')
     tool = loop - post - reap - repost

@@ -27,12 +27,21 @@
  * that long, not counted: each poll then finds every completion that was
  * due, and the figures do not depend on the emulator's speed.
  *
+ * The extended post API (rdmabench --post-api wr, perftest on mlx5): after
+ * the real create_qp_ex of a QP made with send_ops_flags, the QP's
+ * ibv_qp_ex callbacks that the data path calls (wr_start, the verbs, the
+ * SGE, inline data and UD address, wr_complete) are replaced the same
+ * way, each calling the provider through a cost_prov_wr_* thunk: the
+ * report adds them to post_send's.  wr_start opens the window as the
+ * first post_send does; wr_complete counts the chain's WRs as posted.
+ *
  * At the window's end the counts go to COST_OUT as key=value lines.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* RTLD_NEXT */
 #endif
 #include <dlfcn.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -52,6 +61,8 @@
 typedef int (*post_send_fn)(struct ibv_qp *, struct ibv_send_wr *, struct ibv_send_wr **);
 typedef int (*post_recv_fn)(struct ibv_qp *, struct ibv_recv_wr *, struct ibv_recv_wr **);
 typedef int (*poll_cq_fn)(struct ibv_cq *, int, struct ibv_wc *);
+
+typedef struct ibv_qp *(*create_qp_ex_fn)(struct ibv_context *, struct ibv_qp_init_attr_ex *);
 
 static post_send_fn real_post_send;
 static post_recv_fn real_post_recv;
@@ -186,6 +197,205 @@ static void probe_empty(struct ibv_context *ctx)
 	ibv_destroy_cq(cq);
 }
 
+/* ---- the extended post API ---- */
+
+/* The provider's ibv_qp_ex callbacks (one provider: the first QP's). */
+static struct {
+	create_qp_ex_fn create_qp_ex;
+	void (*start)(struct ibv_qp_ex *);
+	int (*complete)(struct ibv_qp_ex *);
+	void (*send)(struct ibv_qp_ex *);
+	void (*rdma_write)(struct ibv_qp_ex *, uint32_t, uint64_t);
+	void (*rdma_read)(struct ibv_qp_ex *, uint32_t, uint64_t);
+	void (*cmp_swp)(struct ibv_qp_ex *, uint32_t, uint64_t, uint64_t, uint64_t);
+	void (*fetch_add)(struct ibv_qp_ex *, uint32_t, uint64_t, uint64_t);
+	void (*set_sge)(struct ibv_qp_ex *, uint32_t, uint64_t, uint32_t);
+	void (*set_inline)(struct ibv_qp_ex *, void *, size_t);
+	void (*set_ud_addr)(struct ibv_qp_ex *, struct ibv_ah *, uint32_t, uint32_t);
+	int hooked;
+} rx;
+
+/* The chain between wr_start and wr_complete: its WRs, and those signaled. */
+static uint64_t chain_n, chain_sig;
+
+NOINLINE void cost_prov_wr_start(struct ibv_qp_ex *x)
+{
+	rx.start(x);
+	BARRIER();
+}
+
+NOINLINE int cost_prov_wr_complete(struct ibv_qp_ex *x)
+{
+	int ret = rx.complete(x);
+
+	BARRIER();
+	return ret;
+}
+
+NOINLINE void cost_prov_wr_send(struct ibv_qp_ex *x)
+{
+	rx.send(x);
+	BARRIER();
+}
+
+NOINLINE void cost_prov_wr_rdma_write(struct ibv_qp_ex *x, uint32_t rkey, uint64_t addr)
+{
+	rx.rdma_write(x, rkey, addr);
+	BARRIER();
+}
+
+NOINLINE void cost_prov_wr_rdma_read(struct ibv_qp_ex *x, uint32_t rkey, uint64_t addr)
+{
+	rx.rdma_read(x, rkey, addr);
+	BARRIER();
+}
+
+NOINLINE void cost_prov_wr_cmp_swp(struct ibv_qp_ex *x, uint32_t rkey, uint64_t addr, uint64_t cmp,
+				   uint64_t swp)
+{
+	rx.cmp_swp(x, rkey, addr, cmp, swp);
+	BARRIER();
+}
+
+NOINLINE void cost_prov_wr_fetch_add(struct ibv_qp_ex *x, uint32_t rkey, uint64_t addr,
+				     uint64_t add)
+{
+	rx.fetch_add(x, rkey, addr, add);
+	BARRIER();
+}
+
+NOINLINE void cost_prov_wr_set_sge(struct ibv_qp_ex *x, uint32_t lkey, uint64_t addr, uint32_t len)
+{
+	rx.set_sge(x, lkey, addr, len);
+	BARRIER();
+}
+
+NOINLINE void cost_prov_wr_set_inline(struct ibv_qp_ex *x, void *addr, size_t len)
+{
+	rx.set_inline(x, addr, len);
+	BARRIER();
+}
+
+NOINLINE void cost_prov_wr_set_ud_addr(struct ibv_qp_ex *x, struct ibv_ah *ah, uint32_t qpn,
+				       uint32_t qkey)
+{
+	rx.set_ud_addr(x, ah, qpn, qkey);
+	BARRIER();
+}
+
+/* A verb: one WR more in the chain, signaled as wr_flags says now. */
+static void wr_counted(struct ibv_qp_ex *x)
+{
+	chain_n++;
+	chain_sig += !!(x->wr_flags & IBV_SEND_SIGNALED);
+}
+
+static void cost_wr_start(struct ibv_qp_ex *x)
+{
+	if (!st.window)
+		st.window = 1;
+	if (st.window == 1)
+		col_on();
+	chain_n = chain_sig = 0;
+	cost_prov_wr_start(x);
+}
+
+static void cost_wr_send(struct ibv_qp_ex *x)
+{
+	wr_counted(x);
+	cost_prov_wr_send(x);
+}
+
+static void cost_wr_rdma_write(struct ibv_qp_ex *x, uint32_t rkey, uint64_t addr)
+{
+	wr_counted(x);
+	cost_prov_wr_rdma_write(x, rkey, addr);
+}
+
+static void cost_wr_rdma_read(struct ibv_qp_ex *x, uint32_t rkey, uint64_t addr)
+{
+	wr_counted(x);
+	cost_prov_wr_rdma_read(x, rkey, addr);
+}
+
+static void cost_wr_cmp_swp(struct ibv_qp_ex *x, uint32_t rkey, uint64_t addr, uint64_t cmp,
+			    uint64_t swp)
+{
+	wr_counted(x);
+	cost_prov_wr_cmp_swp(x, rkey, addr, cmp, swp);
+}
+
+static void cost_wr_fetch_add(struct ibv_qp_ex *x, uint32_t rkey, uint64_t addr, uint64_t add)
+{
+	wr_counted(x);
+	cost_prov_wr_fetch_add(x, rkey, addr, add);
+}
+
+static void check_end(struct ibv_context *ctx);
+
+/* The chain is posted: counted as post_send counts its WRs. */
+static int cost_wr_complete(struct ibv_qp_ex *x)
+{
+	int ret = cost_prov_wr_complete(x);
+
+	if (ret)
+		st.bad = 1;
+	st.sends += chain_n;
+	st.signaled += chain_sig;
+	if (st.window == 1) {
+		st.w_sends += chain_n;
+		st.w_chains++;
+	} else if (st.window == 2) {
+		st.late_sends += chain_n;
+	}
+	chain_n = chain_sig = 0;
+	check_end(x->qp_base.context);
+	return ret;
+}
+
+/* Save the provider's callbacks of @x (the first QP's) and put ours in. */
+static void hook_qp_ex(struct ibv_qp_ex *x)
+{
+	if (!rx.hooked) {
+		rx.start = x->wr_start;
+		rx.complete = x->wr_complete;
+		rx.send = x->wr_send;
+		rx.rdma_write = x->wr_rdma_write;
+		rx.rdma_read = x->wr_rdma_read;
+		rx.cmp_swp = x->wr_atomic_cmp_swp;
+		rx.fetch_add = x->wr_atomic_fetch_add;
+		rx.set_sge = x->wr_set_sge;
+		rx.set_inline = x->wr_set_inline_data;
+		rx.set_ud_addr = x->wr_set_ud_addr;
+		rx.hooked = 1;
+	} else if (x->wr_start != rx.start || x->wr_complete != rx.complete) {
+		st.bad = 1; /* two providers' QPs: one set of thunks */
+	}
+	x->wr_start = cost_wr_start;
+	x->wr_complete = cost_wr_complete;
+	x->wr_send = cost_wr_send;
+	x->wr_rdma_write = cost_wr_rdma_write;
+	x->wr_rdma_read = cost_wr_rdma_read;
+	x->wr_atomic_cmp_swp = cost_wr_cmp_swp;
+	x->wr_atomic_fetch_add = cost_wr_fetch_add;
+	x->wr_set_sge = cost_prov_wr_set_sge;
+	x->wr_set_inline_data = cost_prov_wr_set_inline;
+	x->wr_set_ud_addr = cost_prov_wr_set_ud_addr;
+}
+
+static struct ibv_qp *cost_create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *a)
+{
+	struct ibv_qp *qp = rx.create_qp_ex(ctx, a);
+	struct ibv_qp_ex *x;
+
+	if (qp && (a->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS)) {
+		x = ibv_qp_to_qp_ex(qp);
+		if (x)
+			hook_qp_ex(x);
+	}
+	return qp;
+}
+
 /* After every data-path call: has the measuring loop ended? */
 static void check_end(struct ibv_context *ctx)
 {
@@ -282,6 +492,7 @@ static int cost_poll_cq(struct ibv_cq *cq, int num, struct ibv_wc *wc)
 struct ibv_context *ibv_open_device(struct ibv_device *dev)
 {
 	static struct ibv_context *(*real)(struct ibv_device *);
+	struct verbs_context *vctx;
 	struct ibv_context *ctx;
 
 	if (!real)
@@ -309,6 +520,15 @@ struct ibv_context *ibv_open_device(struct ibv_device *dev)
 	ctx->ops.post_send = cost_post_send;
 	ctx->ops.post_recv = cost_post_recv;
 	ctx->ops.poll_cq = cost_poll_cq;
+	vctx = verbs_get_ctx(ctx);
+	if (vctx && vctx->sz >= sizeof(*vctx) - offsetof(struct verbs_context, create_qp_ex) &&
+	    vctx->create_qp_ex && vctx->create_qp_ex != cost_create_qp_ex) {
+		if (!rx.create_qp_ex)
+			rx.create_qp_ex = vctx->create_qp_ex;
+		else if (vctx->create_qp_ex != rx.create_qp_ex)
+			st.bad = 1;
+		vctx->create_qp_ex = cost_create_qp_ex;
+	}
 	return ctx;
 }
 

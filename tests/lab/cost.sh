@@ -8,7 +8,11 @@
 # bench-results/cost/cost.csv (COST_BASE overrides it).  Instruction counts do not move with the
 # machine's load the way timings do: a change that slows the hot path is
 # caught here.  The four cases run at once (valgrind's start-up under TCG
-# is most of the time); what each counts does not depend on that.
+# is most of the time); what each counts does not depend on that.  They
+# post with ibv_post_send (--post-api post: perftest's way on rxe, and the
+# committed table's); then send_lat and write_bw once more through ibv_wr_*
+# (--post-api wr), which must give figures (no committed table: printed).
+# COST_WR_OUT, when set, names a file that gets those figures' cost.csv.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
@@ -35,8 +39,11 @@ fi
 lab_run "SHIM='$SHIM'
 SETTLE_US=$SETTLE_US
 N=2048"'
-# one CASE PORT: a one-shot server, the client under callgrind.
+# one CASE PORT [API [DIR]]: a one-shot server, the client under callgrind,
+# posting with --post-api API (post), its files in DIR (raw).
 one() {
+	api=${3:-post}
+	raw=$OUT/${4:-raw}
 	case $1 in
 	send_lat) o="-s 64 -n $N -I 0" ;;
 	read_lat) o="-s 64 -n $N" ;; # a read has no inline data
@@ -49,23 +56,34 @@ one() {
 	# shellcheck disable=SC2086 # $o is a word list
 	timeout 900 env LD_PRELOAD="$SHIM" LD_BIND_NOW=1 COST_SETTLE_US=$SETTLE_US \
 		COST_SENDS=$s COST_RECVS=$r \
-		COST_OUT="$OUT/raw/rdmabench-$1-r1.cost" valgrind --tool=callgrind \
-		--collect-atstart=no --callgrind-out-file="$OUT/raw/rdmabench-$1-r1.cg" \
-		"$RB" "$1" -p "$2" $o --cpu none --timeout 900 192.0.2.1 >"$OUT/$1.out" 2>"$OUT/$1.err"
-	echo $? >"$OUT/$1.rc"
+		COST_OUT="$raw/rdmabench-$1-r1.cost" valgrind --tool=callgrind \
+		--collect-atstart=no --callgrind-out-file="$raw/rdmabench-$1-r1.cg" \
+		"$RB" "$1" -p "$2" $o --post-api "$api" --cpu none --timeout 900 192.0.2.1 \
+		>"$OUT/$1.$api.out" 2>"$OUT/$1.$api.err"
+	echo $? >"$OUT/$1.$api.rc"
 	wait
 }
-mkdir -p "$OUT/raw"
+mkdir -p "$OUT/raw" "$OUT/wr/raw"
 one send_lat 18811 &
 one write_bw 18812 &
 one send_bw 18813 &
 one read_lat 18814 &
 wait
+one send_lat 18815 wr wr/raw &
+one write_bw 18816 wr wr/raw &
+wait
 '
 
 for c in send_lat read_lat write_bw send_bw; do
-	expect_rc "$c" 0
+	expect_rc "$c.post" 0
 done
+expect_rc send_lat.wr 0
+expect_rc write_bw.wr 0
 python3 "$TOP_SRCDIR/scripts/lib/cost_report.py" check "$BASE" "$OUT/raw" --tolerance "$TOL" ||
 	fail "rdmabench executes more instructions per message than bench-results/cost says (+$TOL%)"
+python3 "$TOP_SRCDIR/scripts/lib/cost_report.py" report "$OUT/wr" >/dev/null ||
+	fail "--post-api wr: no figures (the shim saw no ibv_wr_* chain?)"
+echo "--post-api wr (ibv_wr_*):"
+cat "$OUT/wr/cost.csv"
+[ -z "${COST_WR_OUT:-}" ] || cp "$OUT/wr/cost.csv" "$COST_WR_OUT"
 pass

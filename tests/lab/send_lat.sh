@@ -3,6 +3,9 @@
 # and a one-shot server that refuses a client asking for another test;
 # perftest's -H, -U (--samples) and -C: every sample in measurement order,
 # a histogram that counts them all, and the figures in ticks.
+# --post-api: send_lat, write_bw and read_lat with --verify through
+# ibv_wr_* on one side and ibv_post_send on the other; relaxed ordering
+# on by default, off for write_lat and with --disable-pcie-relaxed.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
@@ -14,6 +17,14 @@ pair hist "send_lat --cpu none --quiet" \
 	"send_lat -s 2,64 -n 200 --cpu none -H -U --samples $OUT/s.csv --interval 0.1 --json $OUT/h.json 192.0.2.1"
 pair ticks "send_lat --cpu none --quiet" \
 	"send_lat -s 2 -n 100 --cpu none -H -C --samples $OUT/t.csv --json $OUT/t.json 192.0.2.1"
+pair wrsend "send_lat --cpu none --quiet --post-api post --json $OUT/wrsend.srv.json" \
+	"send_lat -s 2,300 -n 200 --verify --post-api wr --cpu none 192.0.2.1 --json $OUT/wrsend.cli.json"
+pair wrwrite "write_bw --cpu none --quiet --use_old_post_send --json $OUT/wrwrite.srv.json" \
+	"write_bw -s 4096 -n 400 -l 4 -Q 2 --verify --post-api wr --cpu none 192.0.2.1 --json $OUT/wrwrite.cli.json"
+pair wrread "read_lat --cpu none --quiet --post-api wr --json $OUT/wrread.srv.json" \
+	"read_lat -n 200 --verify --post-api=wr --disable_pcie_relaxed --cpu none 192.0.2.1 --json $OUT/wrread.cli.json"
+pair post "write_lat --cpu none --quiet --json $OUT/post.srv.json" \
+	"write_lat -n 200 --verify --post-api post --cpu none 192.0.2.1 --json $OUT/post.cli.json"
 '
 
 expect_rc ok.cli 0
@@ -81,4 +92,21 @@ expect_rc refuse.cli 1
 expect_rc refuse.srv 1
 expect_grep refuse.cli.err 'this server runs write_lat; client .* asked for send_lat'
 expect_grep refuse.srv.err 'this server runs write_lat; client .* asked for send_lat'
+
+for c in wrsend wrwrite wrread post; do
+	expect_rc $c.cli 0
+	expect_rc $c.srv 0
+done
+jcheck wrsend.cli.json 'd["device"]["post_api"] == "wr"' 'd["params"]["verify"]' \
+	'd["device"]["relaxed_ordering"] is True' 'len(d["results"]) == 2'
+jcheck wrsend.srv.json 'd["device"]["post_api"] == "post"' 'len(d["results"]) == 2'
+jcheck wrwrite.cli.json 'd["device"]["post_api"] == "wr"' 'd["results"][0]["iterations"] == 400' \
+	'd["results"][0]["bw_avg_gbps"] > 0'
+jcheck wrwrite.srv.json 'd["device"]["post_api"] == "post"' 'd["device"]["relaxed_ordering"] is True'
+jcheck wrread.cli.json 'd["device"]["post_api"] == "wr"' 'd["device"]["relaxed_ordering"] is False' \
+	'"--disable-pcie-relaxed" in d["device"]["why_relaxed_ordering"]'
+jcheck wrread.srv.json 'd["device"]["post_api"] == "wr"' 'd["device"]["relaxed_ordering"] is True'
+jcheck post.cli.json 'd["device"]["post_api"] == "post"' 'd["device"]["relaxed_ordering"] is False' \
+	'"polls its buffer" in d["device"]["why_relaxed_ordering"]'
+jcheck post.srv.json 'd["device"]["post_api"] == "wr"' 'd["device"]["relaxed_ordering"] is False'
 pass

@@ -171,6 +171,16 @@ class CostReport(unittest.TestCase):
         self.assertEqual(f["tool_per_msg"], 30.0)
         self.assertEqual(f["repost_per_msg"], 0.0)
 
+    def test_figures_wr_api(self):
+        # --post-api wr: the provider's posting is under the cost_prov_wr_*
+        # thunks (here all of it under wr_complete): post_per_msg the same.
+        wr = CG.replace("cfn=(5) cost_prov_post_send", "cfn=(5) cost_prov_wr_complete")
+        self.write("rdmabench-write_bw-r1", wr, COUNTS)
+        stem = os.path.join(self.raw, "rdmabench-write_bw-r1")
+        f = cr.figures(stem + ".cg", stem + ".cost")
+        self.assertEqual(f["post_per_msg"], 80.0)
+        self.assertEqual(f["tool_per_msg"], 30.0)
+
     def test_window_not_closed(self):
         self.write("rdmabench-send_lat-r1", CG, COUNTS.replace("state=closed", "state=open"))
         rows = dict(((t, c), f) for t, c, r, f in cr.runs(self.raw))

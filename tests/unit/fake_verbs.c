@@ -21,8 +21,11 @@ static struct fake *of_ctx(struct ibv_context *ctx)
 
 uint32_t fake_qi(const struct fake *f, const struct ibv_qp *qp)
 {
-	assert_true(qp >= f->qp && qp < f->qp + f->nqp);
-	return (uint32_t)(qp - f->qp);
+	const struct ibv_qp_ex *x =
+		(const struct ibv_qp_ex *)((const char *)qp - offsetof(struct ibv_qp_ex, qp_base));
+
+	assert_true(x >= f->qpx && x < f->qpx + f->nqp);
+	return (uint32_t)(x - f->qpx);
 }
 
 static void cq_push(struct fake *f, const struct ibv_wc *wc, uint64_t due, uint32_t covers)
@@ -84,7 +87,7 @@ static bool deliver(struct fake *f, uint32_t qi, const void *data, uint32_t len,
 	wc.status = IBV_WC_SUCCESS;
 	wc.opcode = IBV_WC_RECV;
 	wc.byte_len = len;
-	wc.qp_num = f->qp[qi].qp_num;
+	wc.qp_num = fake_qp(f, qi)->qp_num;
 	cq_push(f, &wc, due, 0);
 	return true;
 }
@@ -186,7 +189,7 @@ static void accept_wr(struct fake *f, uint32_t qi, const struct ibv_send_wr *wr)
 	wc.status = f->signaled == f->fail_nth ? f->fail_status : IBV_WC_SUCCESS;
 	wc.opcode = wc_opcode(wr->opcode);
 	wc.byte_len = len;
-	wc.qp_num = f->qp[qi].qp_num;
+	wc.qp_num = fake_qp(f, qi)->qp_num;
 	if (!f->stuck)
 		cq_push(f, &wc, f->polls + 1 + f->delay, f->since_signal[qi]);
 	f->since_signal[qi] = 0;
@@ -304,6 +307,233 @@ static int fake_poll_cq(struct ibv_cq *cq, int num, struct ibv_wc *wc)
 	return n;
 }
 
+/* ---- the extended post API (ibv_qp_ex) ---- */
+
+static struct fake *of_qpx(struct ibv_qp_ex *x)
+{
+	return of_ctx(x->qp_base.context);
+}
+
+static void wr_misuse(struct fake *f, const char *what)
+{
+	if (!f->wr_misuse++)
+		snprintf(f->first_wr_misuse, sizeof(f->first_wr_misuse), "%s (WR %u of a chain)",
+			 what, f->npend);
+}
+
+static void fake_wr_start(struct ibv_qp_ex *x)
+{
+	struct fake *f = of_qpx(x);
+
+	if (f->building)
+		wr_misuse(f, "ibv_wr_start inside a chain");
+	f->building = (int)fake_qi(f, &x->qp_base) + 1;
+	f->npend = 0;
+}
+
+/* The next WR of the chain: wr_id and flags as they are now. */
+static struct ibv_send_wr *wr_new(struct ibv_qp_ex *x, enum ibv_wr_opcode op)
+{
+	struct fake *f = of_qpx(x);
+	struct ibv_send_wr *w;
+
+	if (!f->building || f->npend >= RB_MAX_BATCH) {
+		wr_misuse(f, f->building ? "too many WRs" : "a verb outside ibv_wr_start");
+		return NULL;
+	}
+	if (f->npend && !f->pend[f->npend - 1].num_sge)
+		wr_misuse(f, "a WR without SGE or inline data");
+	w = &f->pend[f->npend];
+	memset(w, 0, sizeof(*w));
+	w->wr_id = x->wr_id;
+	w->send_flags = x->wr_flags;
+	w->opcode = op;
+	w->sg_list = &f->pend_sge[f->npend++];
+	return w;
+}
+
+static void fake_wr_send(struct ibv_qp_ex *x)
+{
+	wr_new(x, IBV_WR_SEND);
+}
+
+static void fake_wr_rdma(struct ibv_qp_ex *x, enum ibv_wr_opcode op, uint32_t rkey, uint64_t raddr)
+{
+	struct ibv_send_wr *w = wr_new(x, op);
+
+	if (w) {
+		w->wr.rdma.rkey = rkey;
+		w->wr.rdma.remote_addr = raddr;
+	}
+}
+
+static void fake_wr_rdma_write(struct ibv_qp_ex *x, uint32_t rkey, uint64_t raddr)
+{
+	fake_wr_rdma(x, IBV_WR_RDMA_WRITE, rkey, raddr);
+}
+
+static void fake_wr_rdma_read(struct ibv_qp_ex *x, uint32_t rkey, uint64_t raddr)
+{
+	fake_wr_rdma(x, IBV_WR_RDMA_READ, rkey, raddr);
+}
+
+static void fake_wr_atomic(struct ibv_qp_ex *x, enum ibv_wr_opcode op, uint32_t rkey,
+			   uint64_t raddr, uint64_t compare_add, uint64_t swap)
+{
+	struct ibv_send_wr *w = wr_new(x, op);
+
+	if (w) {
+		w->wr.atomic.rkey = rkey;
+		w->wr.atomic.remote_addr = raddr;
+		w->wr.atomic.compare_add = compare_add;
+		w->wr.atomic.swap = swap;
+	}
+}
+
+static void fake_wr_cmp_swp(struct ibv_qp_ex *x, uint32_t rkey, uint64_t raddr, uint64_t compare,
+			    uint64_t swap)
+{
+	fake_wr_atomic(x, IBV_WR_ATOMIC_CMP_AND_SWP, rkey, raddr, compare, swap);
+}
+
+static void fake_wr_fetch_add(struct ibv_qp_ex *x, uint32_t rkey, uint64_t raddr, uint64_t add)
+{
+	fake_wr_atomic(x, IBV_WR_ATOMIC_FETCH_AND_ADD, rkey, raddr, add, 0);
+}
+
+/* The WR being built, for its address and data; NULL (misuse) when none. */
+static struct ibv_send_wr *wr_cur(struct ibv_qp_ex *x, const char *what)
+{
+	struct fake *f = of_qpx(x);
+
+	if (f->building && f->npend)
+		return &f->pend[f->npend - 1];
+	wr_misuse(f, what);
+	return NULL;
+}
+
+static void fake_wr_set_ud_addr(struct ibv_qp_ex *x, struct ibv_ah *ah, uint32_t qpn, uint32_t qkey)
+{
+	struct ibv_send_wr *w = wr_cur(x, "ibv_wr_set_ud_addr before a verb");
+
+	if (w) {
+		w->wr.ud.ah = ah;
+		w->wr.ud.remote_qpn = qpn;
+		w->wr.ud.remote_qkey = qkey;
+	}
+}
+
+static void wr_data(struct ibv_qp_ex *x, uint32_t lkey, uint64_t addr, uint32_t len, bool inl)
+{
+	struct ibv_send_wr *w = wr_cur(x, "SGE or inline data before a verb");
+
+	if (!w)
+		return;
+	if (w->num_sge)
+		wr_misuse(of_qpx(x), "two SGEs for one WR");
+	if (inl != !!(w->send_flags & IBV_SEND_INLINE))
+		wr_misuse(of_qpx(x), "inline data without IBV_SEND_INLINE, or the reverse");
+	w->sg_list[0] = (struct ibv_sge){ .addr = addr, .length = len, .lkey = lkey };
+	w->num_sge = 1;
+}
+
+static void fake_wr_set_sge(struct ibv_qp_ex *x, uint32_t lkey, uint64_t addr, uint32_t len)
+{
+	wr_data(x, lkey, addr, len, false);
+}
+
+static void fake_wr_set_inline_data(struct ibv_qp_ex *x, void *addr, size_t len)
+{
+	wr_data(x, 0, (uintptr_t)addr, (uint32_t)len, true);
+}
+
+/* As ibv_post_send() of the chain built: the same checks and records. */
+static int fake_wr_complete(struct ibv_qp_ex *x)
+{
+	struct fake *f = of_qpx(x);
+	struct ibv_send_wr *bad;
+	uint32_t k;
+
+	if (!f->building || !f->npend)
+		wr_misuse(f, "ibv_wr_complete without WRs");
+	else if (!f->pend[f->npend - 1].num_sge)
+		wr_misuse(f, "a WR without SGE or inline data");
+	f->building = 0;
+	if (!f->npend)
+		return EINVAL;
+	for (k = 0; k + 1 < f->npend; k++)
+		f->pend[k].next = &f->pend[k + 1];
+	f->pend[f->npend - 1].next = NULL;
+	f->wr_chains++;
+	return f->ctx.ops.post_send(&x->qp_base, f->pend, &bad);
+}
+
+static void fake_wr_abort(struct ibv_qp_ex *x)
+{
+	of_qpx(x)->building = 0;
+}
+
+static void qpx_init(struct ibv_qp_ex *x)
+{
+	x->wr_start = fake_wr_start;
+	x->wr_complete = fake_wr_complete;
+	x->wr_abort = fake_wr_abort;
+	x->wr_send = fake_wr_send;
+	x->wr_rdma_write = fake_wr_rdma_write;
+	x->wr_rdma_read = fake_wr_rdma_read;
+	x->wr_atomic_cmp_swp = fake_wr_cmp_swp;
+	x->wr_atomic_fetch_add = fake_wr_fetch_add;
+	x->wr_set_ud_addr = fake_wr_set_ud_addr;
+	x->wr_set_sge = fake_wr_set_sge;
+	x->wr_set_inline_data = fake_wr_set_inline_data;
+}
+
+static struct ibv_qp *make_qp(struct fake *f, struct ibv_qp_init_attr_ex *a, bool ex)
+{
+	struct ibv_qp *qp;
+
+	if (f->made >= f->nqp) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	f->made_attr = *a;
+	f->made_ex[f->made] = ex;
+	qp = fake_qp(f, f->made++);
+	qp->qp_type = a->qp_type;
+	qp->srq = a->srq;
+	return qp;
+}
+
+static struct ibv_qp *fake_create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *a)
+{
+	struct fake *f = of_ctx(ctx);
+	bool ex = a->comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
+
+	if (ex && f->no_ex) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	return make_qp(f, a, ex);
+}
+
+struct ibv_qp *fake_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a)
+{
+	struct ibv_qp_init_attr_ex ax = { 0 };
+
+	memcpy(&ax, a, sizeof(*a));
+	ax.comp_mask = IBV_QP_INIT_ATTR_PD;
+	ax.pd = pd;
+	return make_qp(of_ctx(pd->context), &ax, false);
+}
+
+struct ibv_qp_ex *fake_qp_to_qp_ex(struct ibv_qp *qp)
+{
+	struct fake *f = of_ctx(qp->context);
+	uint32_t qi = fake_qi(f, qp);
+
+	return f->made_ex[qi] ? &f->qpx[qi] : NULL;
+}
+
 struct fake *fake_new(uint32_t nqp, uint32_t sq_cap)
 {
 	struct fake *f = calloc(1, sizeof(*f));
@@ -323,13 +553,24 @@ struct fake *fake_new(uint32_t nqp, uint32_t sq_cap)
 	f->mr.context = &f->ctx;
 	f->mr.lkey = FAKE_LKEY;
 	f->mr.rkey = FAKE_RKEY;
+	f->ctx.abi_compat = __VERBS_ABI_IS_EXTENDED;
+	f->vctx.sz = sizeof(f->vctx);
+	f->vctx.create_qp_ex = fake_create_qp_ex;
+	f->pend = calloc(RB_MAX_BATCH, sizeof(*f->pend));
+	f->pend_sge = calloc(RB_MAX_BATCH, sizeof(*f->pend_sge));
+	assert_non_null(f->pend);
+	assert_non_null(f->pend_sge);
 	for (i = 0; i < nqp; i++) {
-		f->qp[i].context = &f->ctx;
-		f->qp[i].qp_num = FAKE_QPN_BASE + i;
-		f->qp[i].send_cq = &f->cq;
-		f->qp[i].recv_cq = &f->cq;
-		f->qp[i].qp_type = IBV_QPT_RC;
-		f->qp[i].state = IBV_QPS_RTS;
+		struct ibv_qp *qp = fake_qp(f, i);
+
+		qp->context = &f->ctx;
+		qp->qp_num = FAKE_QPN_BASE + i;
+		qp->send_cq = &f->cq;
+		qp->recv_cq = &f->cq;
+		qp->qp_type = IBV_QPT_RC;
+		qp->state = IBV_QPS_RTS;
+		qpx_init(&f->qpx[i]);
+		f->made_ex[i] = true; /* fake_run_init()'s QPs take either API */
 		f->sq_cap[i] = sq_cap;
 	}
 	return f;
@@ -341,6 +582,8 @@ void fake_free(struct fake *f)
 		return;
 	free(f->wrs);
 	free(f->cqes);
+	free(f->pend);
+	free(f->pend_sge);
 	free(f);
 }
 
@@ -399,10 +642,11 @@ void fake_run_init(struct fake *f, struct rb_run *r, const struct rb_bench *t, e
 	r->path_mtu = IBV_MTU_1024;
 	rb_plan_point(p, 0, &r->pt);
 	for (qi = 0; qi < r->nqp; qi++) {
-		r->qp[qi] = &f->qp[qi];
+		r->qp[qi] = fake_qp(f, qi);
 		r->sq[qi].depth = reads && r->rd_atom < r->pt.tx_depth ? r->rd_atom
 								       : r->pt.tx_depth;
 	}
+	r->post_send = rb_qp_post_fn(r->qp[0], f->wr_api);
 	assert_int_equal(rb_wrs_prepare(r), 0);
 }
 

@@ -58,9 +58,19 @@ struct fake_recv {
 };
 
 struct fake {
-	struct ibv_context ctx;
+	/* An extended context (verbs_get_ctx() finds it) whose ibv_context,
+	 * its last member, is ctx. */
+	union {
+		struct verbs_context vctx;
+		struct {
+			char ctx_at[offsetof(struct verbs_context, context)];
+			struct ibv_context ctx;
+		};
+	};
 	struct ibv_cq cq;
-	struct ibv_qp qp[RB_MAX_QPS];
+	/* The QPs, each the ibv_qp_ex whose wr_* callbacks are the fake's
+	 * (fake_qp(): its ibv_qp). */
+	struct ibv_qp_ex qpx[RB_MAX_QPS];
 	struct ibv_mr mr;
 	struct ibv_mr mrs[RB_MAX_QPS]; /* fake_mr_per_qp(): lkey FAKE_LKEY + i */
 	struct ibv_srq srq;	       /* receives posted on it are only counted */
@@ -78,6 +88,8 @@ struct fake {
 	uint64_t peer_sends;	     /* SENDs the peer makes, one per poll */
 	uint64_t drop_nth;	     /* loopback: the nth SEND (from 1) is lost, as on UC/UD */
 	uint32_t sq_cap[RB_MAX_QPS]; /* WRs each send queue holds */
+	bool wr_api;		     /* fake_run_init(): r posts through ibv_wr_* */
+	bool no_ex;		     /* ibv_create_qp_ex() refuses send_ops_flags */
 
 	/* What happened. */
 	struct fake_wr *wrs; /* the first FAKE_LOG_MAX WRs */
@@ -105,7 +117,37 @@ struct fake {
 	uint64_t recvs_posted;
 	uint64_t recv_calls; /* ibv_post_recv() calls */
 	uint32_t peer_next_qp;
+	/* The extended API: the chain ibv_wr_start() began, WR by WR. */
+	struct ibv_send_wr *pend;
+	struct ibv_sge *pend_sge;
+	uint32_t npend;
+	int building;	    /* the QP index + 1 between wr_start and wr_complete; 0: none */
+	uint64_t wr_chains; /* ibv_wr_complete() calls */
+	/* Calls out of order (a verb outside start/complete, a WR without or
+	 * with two SGEs); the first described. */
+	uint64_t wr_misuse;
+	char first_wr_misuse[128];
+	/* QPs made by ibv_create_qp(_ex) (test_verbs) and the last attributes. */
+	uint32_t made;
+	bool made_ex[RB_MAX_QPS];
+	struct ibv_qp_init_attr_ex made_attr;
 };
+
+/* fake_qp() - QP @i's ibv_qp. */
+static inline struct ibv_qp *fake_qp(struct fake *f, uint32_t i)
+{
+	return &f->qpx[i].qp_base;
+}
+
+/*
+ * What libibverbs' ibv_create_qp(), ibv_qp_to_qp_ex() and (through the
+ * context) ibv_create_qp_ex() would do on the fake; a test that wraps
+ * them (-Wl,--wrap) calls these.  The next of the fake's QPs, with @a's
+ * capabilities granted; with send_ops_flags it takes ibv_wr_*, refused
+ * (EOPNOTSUPP) when f->no_ex.
+ */
+struct ibv_qp *fake_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a);
+struct ibv_qp_ex *fake_qp_to_qp_ex(struct ibv_qp *qp);
 
 /* fake_new() - a provider with @nqp QPs whose send queues hold @sq_cap WRs. */
 struct fake *fake_new(uint32_t nqp, uint32_t sq_cap);

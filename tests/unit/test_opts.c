@@ -126,6 +126,11 @@ static const struct want wants[] = {
 	{ "odp", 0, RB_OPT_FLAG, PRM(odp), 0, 0, 1, false, false, NULL, T_TESTS },
 	{ "mr-per-qp", 0, RB_OPT_FLAG, PRM(mr_per_qp), 0, 0, 1, false, false, NULL, T_TESTS },
 	{ "srq", 0, RB_OPT_FLAG, PRM(srq), 0, 0, 1, false, false, NULL, T_SEND_LAT | T_SEND_BW },
+	{ "disable-pcie-relaxed", 0, RB_OPT_FLAG, LOC(no_relaxed), 0, 0, 1, false, false, NULL,
+	  T_RUN },
+	{ "post-api", 0, RB_OPT_CHOICE, LOC(post_api), 0, 0, 2, false, false, "auto|post|wr",
+	  T_RUN },
+	{ "use_old_post_send", 0, RB_OPT_FLAG, LOC(post_api), 0, 0, 1, false, false, NULL, T_RUN },
 	{ "threads", 0, RB_OPT_U32, PRM(threads), 0, 1, RB_MAX_THREADS, false, false, NULL,
 	  T_TESTS },
 	{ "device", 'd', RB_OPT_STR, LOC(device), SZ(device), 0, 0, false, false, NULL, T_ALL },
@@ -1333,6 +1338,38 @@ static void test_report_gbits(void **state)
 		  "--units and --report_gbits exclude each other");
 }
 
+/*
+ * --post-api, and perftest's --use_old_post_send for its "post"; the
+ * default auto.  --disable-pcie-relaxed also in perftest's spelling.
+ * Both are each side's own: a server takes them.
+ */
+static void test_post_api(void **state)
+{
+	struct rb_cli c;
+	char err[256];
+
+	(void)state;
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "host"), err);
+	assert_int_equal(c.l.post_api, RB_POST_AUTO);
+	assert_int_equal(c.l.no_relaxed, 0);
+	CHECK_OK(FINISH(&c, T_SEND_LAT, err, "--post-api", "wr", "host"), err);
+	assert_int_equal(c.l.post_api, RB_POST_WR);
+	CHECK_OK(FINISH(&c, T_READ_LAT, err, "--post-api=post", "host"), err);
+	assert_int_equal(c.l.post_api, RB_POST_POST);
+	CHECK_OK(FINISH(&c, T_ATOMIC_BW, err, "--use_old_post_send", "host"), err);
+	assert_int_equal(c.l.post_api, RB_POST_POST);
+	CHECK_OK(PARSE(&c, T_SERVER, err, "--use_old_post_send", "--disable_pcie_relaxed"), err);
+	assert_int_equal(c.l.post_api, RB_POST_POST);
+	assert_int_equal(c.l.no_relaxed, 1);
+	CHECK_OK(FINISH(&c, T_WRITE_LAT, err, "--disable-pcie-relaxed", "host"), err);
+	assert_int_equal(c.l.no_relaxed, 1);
+	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "--post-api", "ex", "host"), err, "--post-api",
+		  "auto|post|wr");
+	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "--post-api", "wr", "--use_old_post_send", "host"), err,
+		  "--post-api and --use_old_post_send exclude each other");
+	CHECK_ERR(PARSE(&c, T_TOPO, err, "--post-api", "wr"), err, "does not apply");
+}
+
 /* perftest's --out_json is a switch: "--out_json HOST" is a client of HOST. */
 static void test_out_json(void **state)
 {
@@ -1813,6 +1850,7 @@ int main(void)
 		cmocka_unit_test(test_combinations),
 		cmocka_unit_test(test_plan_limit),
 		cmocka_unit_test(test_report_gbits),
+		cmocka_unit_test(test_post_api),
 		cmocka_unit_test(test_out_json),
 		cmocka_unit_test(test_lat_reports),
 		cmocka_unit_test(test_given),

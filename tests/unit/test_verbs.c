@@ -13,6 +13,10 @@
  *  - rb_qp_connect(): this side's -u, --retry-count, --pkey-index and -L
  *    reach ibv_modify_qp() (wrapped), and a P_Key index past the port's
  *    table is refused before it.
+ *  - rb_qp_create() for the extended post API (ibv_create_qp_ex with
+ *    send_ops_flags), its fallback and --post-api wr's refusal;
+ *    rb_post_send_ex() against the fake's ibv_qp_ex;
+ *  - rb_mr_reg(): relaxed ordering refused, registered without it.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -39,6 +43,10 @@ static struct {
 	struct ibv_port_attr port_attr;
 	int opens, closes, cqs;
 	int cqe; /* what the last ibv_create_cq() asked for */
+	struct ibv_pd pd;
+	struct ibv_mr mr;
+	int reg_calls, reg_access[4]; /* ibv_reg_mr()s and their access flags */
+	int reg_refuse;		      /* errno for a registration with relaxed ordering */
 } host;
 
 struct ibv_device **__wrap_ibv_get_device_list(int *n);
@@ -69,6 +77,38 @@ int __wrap_ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *a, int mask)
 	mod.mask[a->qp_state] = mask;
 	mod.calls++;
 	return 0;
+}
+
+struct ibv_qp *__wrap_ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a);
+struct ibv_qp_ex *__wrap_ibv_qp_to_qp_ex(struct ibv_qp *qp);
+struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len, uint64_t iova,
+				       unsigned int access);
+
+struct ibv_qp *__wrap_ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a)
+{
+	return fake_create_qp(pd, a);
+}
+
+struct ibv_qp_ex *__wrap_ibv_qp_to_qp_ex(struct ibv_qp *qp)
+{
+	return fake_qp_to_qp_ex(qp);
+}
+
+struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len, uint64_t iova,
+				       unsigned int access)
+{
+	(void)iova;
+	assert_ptr_equal(pd, &host.pd);
+	if (host.reg_calls < 4)
+		host.reg_access[host.reg_calls] = (int)access;
+	host.reg_calls++;
+	if (host.reg_refuse && (access & IBV_ACCESS_RELAXED_ORDERING)) {
+		errno = host.reg_refuse;
+		return NULL;
+	}
+	host.mr.addr = addr;
+	host.mr.length = len;
+	return &host.mr;
 }
 
 struct ibv_device **__wrap_ibv_get_device_list(int *n)
@@ -162,7 +202,8 @@ static int setup(void **state)
 {
 	(void)state;
 	memset(&host, 0, sizeof(host));
-	host.f = fake_new(1, 128);
+	host.f = fake_new(2, 128);
+	host.pd.context = &host.f->ctx;
 	host.ndev = NDEV;
 	snprintf(host.dev[0].name, sizeof(host.dev[0].name), "fake0");
 	snprintf(host.dev[1].name, sizeof(host.dev[1].name), "fake1");
@@ -191,6 +232,7 @@ static struct rb_dev fake_dev(void)
 
 	memset(&d, 0, sizeof(d));
 	d.ctx = &host.f->ctx;
+	d.pd = &host.pd;
 	d.attr = host.attr;
 	d.port = 1;
 	snprintf(d.name, sizeof(d.name), "fake0");
@@ -368,6 +410,148 @@ static void pkey_index_past_table(void **state)
 					   "table has 2");
 }
 
+/* The extended API asked for and given: ibv_create_qp_ex with the row's send_ops_flags. */
+static void qp_create_ex(void **state)
+{
+	struct rb_dev d = fake_dev();
+	struct rb_qp_caps caps = { .send_wr = 64, .recv_wr = 1, .send_ops = IBV_QP_EX_WITH_SEND };
+	struct ibv_qp *qp = NULL;
+
+	(void)state;
+	assert_int_equal(rb_qp_create(&d, &host.f->cq, IBV_QPT_RC, &caps, &qp), 0);
+	assert_ptr_equal(qp, fake_qp(host.f, 0));
+	assert_true(caps.ex);
+	assert_true(host.f->made_ex[0]);
+	assert_true(host.f->made_attr.comp_mask & IBV_QP_INIT_ATTR_SEND_OPS_FLAGS);
+	assert_int_equal(host.f->made_attr.send_ops_flags, IBV_QP_EX_WITH_SEND);
+	assert_ptr_equal(rb_qp_post_fn(qp, caps.ex), rb_post_send_ex);
+}
+
+/* Without send_ops, or where the provider refuses them (auto): an ordinary QP. */
+static void qp_create_plain_fallback(void **state)
+{
+	struct rb_dev d = fake_dev();
+	struct rb_qp_caps caps = { .send_wr = 64, .recv_wr = 1 };
+	struct ibv_qp *qp = NULL;
+
+	(void)state;
+	assert_int_equal(rb_qp_create(&d, &host.f->cq, IBV_QPT_RC, &caps, &qp), 0);
+	assert_false(caps.ex);
+	assert_int_equal(host.f->made_attr.comp_mask, IBV_QP_INIT_ATTR_PD);
+	assert_ptr_equal(rb_qp_post_fn(qp, false), host.f->ctx.ops.post_send);
+	host.f->no_ex = true;
+	caps.send_ops = IBV_QP_EX_WITH_RDMA_WRITE;
+	assert_int_equal(rb_qp_create(&d, &host.f->cq, IBV_QPT_RC, &caps, &qp), 0);
+	assert_ptr_equal(qp, fake_qp(host.f, 1));
+	assert_false(caps.ex);
+	assert_false(host.f->made_ex[1]);
+	assert_int_equal(host.f->made_attr.comp_mask, IBV_QP_INIT_ATTR_PD);
+}
+
+/* --post-api wr on a provider without it: refused, naming the call. */
+static void qp_create_ex_only_refused(void **state)
+{
+	struct rb_dev d = fake_dev();
+	struct rb_qp_caps caps = {
+		.send_wr = 64, .recv_wr = 1, .send_ops = IBV_QP_EX_WITH_RDMA_READ, .ex_only = true
+	};
+	struct ibv_qp *qp = NULL;
+
+	(void)state;
+	host.f->no_ex = true;
+	assert_int_equal(rb_qp_create(&d, &host.f->cq, IBV_QPT_RC, &caps, &qp), -EOPNOTSUPP);
+	assert_null(qp);
+	assert_int_equal(host.f->made, 0);
+	assert_non_null(strstr(rb_last_error, "fake0: ibv_create_qp_ex(RC, send 64, recv 1, "
+					      "send_ops_flags)"));
+}
+
+/*
+ * rb_post_send_ex(): a UD chain, one WR inline and one with its SGE, goes
+ * through ibv_wr_* as ibv_post_send() would take it; an opcode it does not
+ * know is refused (EINVAL) and the chain aborted.
+ */
+static void post_send_ex_ud(void **state)
+{
+	struct rb_dev d = fake_dev();
+	struct rb_qp_caps caps = { .send_wr = 64, .recv_wr = 1, .send_ops = IBV_QP_EX_WITH_SEND };
+	struct ibv_ah *ah = (struct ibv_ah *)&host; /* only compared */
+	uint8_t data[16] = { 1, 2, 3 };
+	struct ibv_sge sge[2] = { { (uintptr_t)data, 3, 0x77 }, { (uintptr_t)data, 16, 0x78 } };
+	struct ibv_send_wr wr[2], *bad = NULL;
+	struct ibv_qp *qp = NULL;
+	int k;
+
+	(void)state;
+	assert_int_equal(rb_qp_create(&d, &host.f->cq, IBV_QPT_UD, &caps, &qp), 0);
+	assert_true(caps.ex);
+	memset(wr, 0, sizeof(wr));
+	for (k = 0; k < 2; k++) {
+		wr[k].wr_id = (uint64_t)k << 32 | 1;
+		wr[k].sg_list = &sge[k];
+		wr[k].num_sge = 1;
+		wr[k].opcode = IBV_WR_SEND;
+		wr[k].send_flags = IBV_SEND_SIGNALED | (k ? 0 : IBV_SEND_INLINE);
+		wr[k].wr.ud.ah = ah;
+		wr[k].wr.ud.remote_qpn = 0x123 + (uint32_t)k;
+		wr[k].wr.ud.remote_qkey = RB_UD_QKEY;
+	}
+	wr[0].next = &wr[1];
+	wr[0].wr_id = 1; /* the fake checks wr_ids as the loops make them: QP 0 */
+	wr[1].wr_id = 1;
+	assert_int_equal(rb_post_send_ex(qp, wr, &bad), 0);
+	assert_int_equal(host.f->wr_misuse, 0);
+	assert_int_equal(host.f->wr_chains, 1);
+	assert_int_equal(host.f->nwrs, 2);
+	assert_int_equal(host.f->wrs[0].flags, IBV_SEND_SIGNALED | IBV_SEND_INLINE);
+	assert_int_equal(host.f->wrs[0].length, 3);
+	assert_int_equal(host.f->wrs[1].lkey, 0x78);
+	assert_int_equal(host.f->wrs[1].length, 16);
+	assert_int_equal(host.f->pend[1].wr.ud.remote_qpn, 0x124);
+	assert_ptr_equal(host.f->pend[0].wr.ud.ah, ah);
+	assert_int_equal(host.f->pend[0].wr.ud.remote_qkey, RB_UD_QKEY);
+	wr[1].opcode = IBV_WR_BIND_MW;
+	assert_int_equal(rb_post_send_ex(qp, wr, &bad), EINVAL);
+	assert_ptr_equal(bad, &wr[1]);
+	assert_int_equal(host.f->building, 0);
+	assert_int_equal(host.f->wr_chains, 1);
+}
+
+/*
+ * Relaxed ordering refused (EINVAL: a kernel without it): registered
+ * without, once, and the next registration goes without at once; another
+ * error is not retried.
+ */
+static void mr_reg_relaxed_refused(void **state)
+{
+	struct rb_dev d = fake_dev();
+	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_RELAXED_ORDERING;
+	uint8_t buf[64];
+	struct ibv_mr *mr = NULL;
+
+	(void)state;
+	assert_int_equal(rb_mr_reg(&d, buf, sizeof(buf), access, &mr), 0);
+	assert_int_equal(host.reg_calls, 1);
+	assert_int_equal(host.reg_access[0], access);
+	assert_int_equal(d.relaxed_err, 0);
+	host.reg_refuse = EINVAL;
+	assert_int_equal(rb_mr_reg(&d, buf, sizeof(buf), access, &mr), 0);
+	assert_ptr_equal(mr, &host.mr);
+	assert_int_equal(host.reg_calls, 3);
+	assert_int_equal(host.reg_access[2], IBV_ACCESS_LOCAL_WRITE);
+	assert_int_equal(d.relaxed_err, EINVAL);
+	assert_int_equal(rb_mr_reg(&d, buf, sizeof(buf), access, &mr), 0);
+	assert_int_equal(host.reg_calls, 4);
+	assert_int_equal(host.reg_access[3], IBV_ACCESS_LOCAL_WRITE);
+	/* ENOMEM is not the flag's: no second try, the error as it is. */
+	d.relaxed_err = 0;
+	host.reg_calls = 0;
+	host.reg_refuse = ENOMEM;
+	assert_int_equal(rb_mr_reg(&d, buf, sizeof(buf), access, &mr), -ENOMEM);
+	assert_int_equal(host.reg_calls, 1);
+	assert_int_equal(d.relaxed_err, 0);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -382,6 +566,11 @@ int main(void)
 		cmocka_unit_test_setup_teardown(dev_check_gid, setup, teardown),
 		cmocka_unit_test(qp_attrs_reach_modify),
 		cmocka_unit_test(pkey_index_past_table),
+		cmocka_unit_test_setup_teardown(qp_create_ex, setup, teardown),
+		cmocka_unit_test_setup_teardown(qp_create_plain_fallback, setup, teardown),
+		cmocka_unit_test_setup_teardown(qp_create_ex_only_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(post_send_ex_ud, setup, teardown),
+		cmocka_unit_test_setup_teardown(mr_reg_relaxed_refused, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -636,6 +636,118 @@ static void stream_mr_per_qp(void **state)
 	fx_end(&x);
 }
 
+/*
+ * --post-api: one run of @test's client loop through ibv_post_send()
+ * (@wr false) or ibv_wr_* (rb_post_send_ex()), on the fake in loopback
+ * with --verify where the test checks its data.  Its WR log, chains and
+ * extended-API chains are copied out.
+ */
+struct api_run {
+	struct fake_wr *wrs;
+	size_t nwrs;
+	uint64_t chains, wr_chains;
+};
+
+static void api_run(const char *test, bool wr, struct api_run *out)
+{
+	struct fx x;
+
+	fx_plan(&x, test);
+	if (!strcmp(test, "write_bw") || !strcmp(test, "atomic_bw"))
+		fx_shape(&x, 2, 3, 2, 16);
+	x.p.iters = 30;
+	x.p.warmup = 2;
+	/* read_lat without: its plain loop, and loopback reads unfilled bytes. */
+	x.p.verify = strcmp(test, "atomic_bw") && strcmp(test, "read_lat");
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	if (wr)
+		x.r.post_send = rb_post_send_ex;
+	x.f->loopback = true;
+	x.f->delay = 2;
+	if (x.r.t->setup)
+		assert_int_equal(x.r.t->setup(&x.r), 0);
+	rb_rx_plan(&x.r);
+	assert_int_equal(x.r.t->prepare(&x.r), 0);
+	assert_int_equal(x.r.t->run(&x.r), 0);
+	check_covered(&x);
+	if (x.f->wr_misuse)
+		fail_msg("%s: %s", test, x.f->first_wr_misuse);
+	out->nwrs = x.f->nwrs;
+	out->wrs = malloc(out->nwrs * sizeof(*out->wrs));
+	assert_non_null(out->wrs);
+	memcpy(out->wrs, x.f->wrs, out->nwrs * sizeof(*out->wrs));
+	out->chains = x.f->chains;
+	out->wr_chains = x.f->wr_chains;
+	/* Buffers differ between runs: addresses relative to this one's. */
+	for (size_t i = 0; i < out->nwrs; i++) {
+		out->wrs[i].addr -= (uintptr_t)x.r.buf;
+		if (out->wrs[i].remote_addr)
+			out->wrs[i].remote_addr -= (uintptr_t)x.r.buf;
+	}
+	fx_end(&x);
+}
+
+/*
+ * --post-api wr posts what ibv_post_send() does, WR for WR (verb, wr_id,
+ * signal and inline flags, SGE, remote address and key), in as many
+ * chains, each one ibv_wr_start()..ibv_wr_complete(): on the ping-pong
+ * (send_lat, write_lat), the plain one-at-a-time loop (read_lat), and
+ * streams over two QPs with partial signal groups (write_bw, atomic_bw).
+ */
+static void post_api_same_wrs(void **state)
+{
+	static const char *const tests[] = { "send_lat", "write_lat", "read_lat", "write_bw",
+					     "atomic_bw" };
+	struct api_run a, b;
+	size_t i, k;
+
+	(void)state;
+	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		api_run(tests[i], false, &a);
+		api_run(tests[i], true, &b);
+		snprintf(ctx, sizeof(ctx), "%s", tests[i]);
+		expect_eq(a.wr_chains, 0);
+		expect_eq(b.wr_chains, b.chains);
+		expect_eq(b.chains, a.chains);
+		expect_eq(b.nwrs, a.nwrs);
+		assert_true(a.nwrs >= 32);
+		for (k = 0; k < a.nwrs && k < b.nwrs; k++) {
+			struct fake_wr *u = &a.wrs[k], *v = &b.wrs[k];
+
+			if (u->qi != v->qi || u->chain != v->chain || u->wr_id != v->wr_id ||
+			    u->flags != v->flags || u->opcode != v->opcode ||
+			    u->length != v->length || u->addr != v->addr ||
+			    (u->lkey != v->lkey && !(u->flags & IBV_SEND_INLINE)) ||
+			    u->remote_addr != v->remote_addr || u->rkey != v->rkey)
+				fail_msg("%s: WR %zu differs: post opcode %d flags 0x%x wr_id "
+					 "0x%llx, "
+					 "wr opcode %d flags 0x%x wr_id 0x%llx",
+					 tests[i], k, u->opcode, u->flags,
+					 (unsigned long long)u->wr_id, v->opcode, v->flags,
+					 (unsigned long long)v->wr_id);
+		}
+		free(a.wrs);
+		free(b.wrs);
+	}
+}
+
+/* A refused ibv_wr_complete() is logged as such, once, and ends the loop. */
+static void post_api_wr_failure(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "read_lat");
+	x.p.iters = 10;
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	x.r.post_send = rb_post_send_ex;
+	x.f->post_send_ret = ENOMEM;
+	assert_int_equal(x.r.t->run(&x.r), -ENOMEM);
+	assert_has(rb_last_error, "ibv_wr_complete of 1 WRs");
+	expect_eq(x.f->wr_chains, 1);
+	fx_end(&x);
+}
+
 /* An error completion: -EIO, and the message names the status and the QP. */
 static void reap_error_names_status_and_qp(void **state)
 {
@@ -1953,6 +2065,8 @@ int main(void)
 		cmocka_unit_test(recv_post_list_chains),
 		cmocka_unit_test(reap_srq_attributes_by_qp_num),
 		cmocka_unit_test(stream_mr_per_qp),
+		cmocka_unit_test(post_api_same_wrs),
+		cmocka_unit_test(post_api_wr_failure),
 		cmocka_unit_test(reap_error_names_status_and_qp),
 		cmocka_unit_test(stream_count_tails),
 		cmocka_unit_test(stream_duration_tails),
