@@ -37,6 +37,7 @@ struct rb_cli {
 	struct rb_matrix_opts m; /* rdmabench matrix only */
 	uint8_t quiet;
 	uint8_t verbose;
+	uint8_t dry_run; /* print the plan, run nothing (dryrun.h) */
 	uint8_t all;  /* -a: sizes 2..8M:x2 */
 	uint8_t op;   /* enum rb_atomic_op */
 	uint8_t mode; /* a family command: 0 lat, 1 bw */
