@@ -81,10 +81,9 @@ static void check_limits(const struct rb_dryrun *d, const struct rb_dry_mem *m, 
 
 	if (v->max_msg_sz && size > v->max_msg_sz)
 		padd(l, "-s/--size %llu exceeds %s port %d's max message size %llu",
-		     (unsigned long long)size, v->name, v->port,
-		     (unsigned long long)v->max_msg_sz);
-	if (v->max_qp_wr && (m->send_wr > (uint32_t)v->max_qp_wr ||
-			     d->p->rx_depth > (uint32_t)v->max_qp_wr))
+		     (unsigned long long)size, v->name, v->port, (unsigned long long)v->max_msg_sz);
+	if (v->max_qp_wr &&
+	    (m->send_wr > (uint32_t)v->max_qp_wr || d->p->rx_depth > (uint32_t)v->max_qp_wr))
 		padd(l, "-t/--tx-depth or -r/--rx-depth exceeds %s's max_qp_wr %d", v->name,
 		     v->max_qp_wr);
 	if (v->max_cqe && m->cqe > (uint64_t)v->max_cqe)
@@ -131,10 +130,12 @@ static void text_role(const struct rb_dryrun *d, FILE *f)
 		return;
 	}
 	fprintf(f, LABEL "server on TCP port %u of %s, for one client%s\n", "role", l->tcp_port,
-		l->bind[0] ? l->bind : "every address", strcmp(d->cmd, "server") ? "" : " at a time");
+		l->bind[0] ? l->bind : "every address",
+		strcmp(d->cmd, "server") ? "" : " at a time");
 	fprintf(f, LABEL "the client's: it sends its plan, which this side adopts\n", "plan");
 	if (d->ignored[0])
-		fprintf(f, LABEL "%s (given here, the client's plan wins)\n", "ignored", d->ignored);
+		fprintf(f, LABEL "%s (given here, the client's plan wins)\n", "ignored",
+			d->ignored);
 }
 
 static void text_test(const struct rb_dryrun *d, FILE *f)
@@ -153,13 +154,16 @@ static void text_test(const struct rb_dryrun *d, FILE *f)
 		snprintf(outs, sizeof(outs), "%u", p->outstanding);
 	if (p->mtu)
 		snprintf(mtu, sizeof(mtu), "%u", p->mtu);
-	fprintf(f, LABEL "inline %u, rx depth %u, outstanding %s, MTU %s, SL %u, tclass %u, "
-		"flow label %u\n", "options", p->inline_size, p->rx_depth, outs, mtu, p->sl,
-		p->tclass, p->flow_label);
-	fprintf(f, LABEL "verify %s, hugepages %s, odp %s, mr-per-qp %s, srq %s, threads %u, "
-		"latency gap %u us\n", "", p->verify ? "yes" : "no", p->hugepages ? "yes" : "no",
-		p->odp ? "yes" : "no", p->mr_per_qp ? "yes" : "no", p->srq ? "yes" : "no",
-		p->threads ? p->threads : 1, p->latency_gap_us);
+	fprintf(f,
+		LABEL "inline %u, rx depth %u, outstanding %s, MTU %s, SL %u, tclass %u, "
+		      "flow label %u\n",
+		"options", p->inline_size, p->rx_depth, outs, mtu, p->sl, p->tclass, p->flow_label);
+	fprintf(f,
+		LABEL "verify %s, hugepages %s, odp %s, mr-per-qp %s, srq %s, threads %u, "
+		      "latency gap %u us\n",
+		"", p->verify ? "yes" : "no", p->hugepages ? "yes" : "no", p->odp ? "yes" : "no",
+		p->mr_per_qp ? "yes" : "no", p->srq ? "yes" : "no", p->threads ? p->threads : 1,
+		p->latency_gap_us);
 }
 
 static void text_dev(const struct rb_dryrun *d, FILE *f)
@@ -222,9 +226,9 @@ static void text_mem(const struct rb_dryrun *d, FILE *f)
 	fprintf(f, LABEL "per QP %u send WRs and %u receives%s; one CQ of %llu entries\n", "",
 		m.send_wr, d->p->srq ? 0 : m.recv_wr, d->p->srq ? " (the SRQ holds them)" : "",
 		(unsigned long long)m.cqe);
-	fprintf(f, LABEL "about %s per side%s%s%s\n", "", bytes_str(m.total * m.threads, c,
-								   sizeof(c)),
-		m.threads > 1 ? " (all threads)" : "", d->mem_budget ? ", this host can give " : "",
+	fprintf(f, LABEL "about %s per side%s%s%s\n", "",
+		bytes_str(m.total * m.threads, c, sizeof(c)), m.threads > 1 ? " (all threads)" : "",
+		d->mem_budget ? ", this host can give " : "",
 		d->mem_budget ? bytes_str(d->mem_budget, a, sizeof(a)) : "");
 }
 
@@ -237,7 +241,8 @@ static void text_output(const struct rb_dryrun *d, FILE *f)
 	if (l->json_path[0])
 		fprintf(f, LABEL "JSON: this plan to %s\n", "", l->json_path);
 	if (l->csv_path[0])
-		fprintf(f, LABEL "CSV: %s, written by the run (not by --dry-run)\n", "", l->csv_path);
+		fprintf(f, LABEL "CSV: %s, written by the run (not by --dry-run)\n", "",
+			l->csv_path);
 }
 
 /* A point's length: "5000", "10 s", "until SIGINT". */
@@ -266,8 +271,8 @@ static void text_points(const struct rb_dryrun *d, FILE *f)
 	else
 		fprintf(f, LABEL "%zu, each of %llu iterations\n", "points", n,
 			(unsigned long long)p->iters);
-	fprintf(f, "%7s %10s %6s %6s %4s %8s %7s %12s\n", "point", "size", "batch", "signal",
-		"qps", "tx_depth", "warmup", p->iters ? "iterations" : "duration");
+	fprintf(f, "%7s %10s %6s %6s %4s %8s %7s %12s\n", "point", "size", "batch", "signal", "qps",
+		"tx_depth", "warmup", p->iters ? "iterations" : "duration");
 	for (i = 0; i < n; i++) {
 		rb_plan_point(p, i, &pt);
 		fprintf(f, "%7zu %10s %6u %6u %4u %8u %7llu %12s\n", i + 1,
@@ -290,8 +295,7 @@ static void text_problems(const struct rb_dryrun *d, FILE *f)
 
 int rb_dry_text(const struct rb_dryrun *d, FILE *f)
 {
-	fprintf(f, "rdmabench %s --dry-run: the plan; nothing is connected or measured\n",
-		d->cmd);
+	fprintf(f, "rdmabench %s --dry-run: the plan; nothing is connected or measured\n", d->cmd);
 	text_role(d, f);
 	if (d->p)
 		text_test(d, f);
@@ -348,8 +352,8 @@ static json_t *jdev(const struct rb_dry_dev *v)
 	bad |= json_object_set_new(o, "port", f ? json_integer(v->port) : json_null());
 	bad |= json_object_set_new(o, "link_layer", f ? jstr_or_null(v->link_layer) : json_null());
 	bad |= json_object_set_new(o, "active_mtu", f ? json_integer(v->active_mtu) : json_null());
-	bad |= json_object_set_new(o, "gid_index", f ? jint_or_null(v->gid_index, -1)
-						     : json_null());
+	bad |= json_object_set_new(o, "gid_index",
+				   f ? jint_or_null(v->gid_index, -1) : json_null());
 	bad |= json_object_set_new(o, "gid_type", f ? jstr_or_null(v->gid_type) : json_null());
 	bad |= json_object_set_new(o, "gid", f ? jstr_or_null(v->gid) : json_null());
 	bad |= json_object_set_new(o, "why_device", f ? jstr_or_null(v->why_dev) : json_null());
@@ -393,9 +397,9 @@ static json_t *jmem(const struct rb_dryrun *d)
 	bad |= json_object_set_new(o, "cq_entries", json_integer((json_int_t)m.cqe));
 	bad |= json_object_set_new(o, "total_bytes",
 				   json_integer((json_int_t)(m.total * m.threads)));
-	bad |= json_object_set_new(o, "budget_bytes", d->mem_budget ? json_integer(
-								      (json_int_t)d->mem_budget)
-								    : json_null());
+	bad |= json_object_set_new(o, "budget_bytes",
+				   d->mem_budget ? json_integer((json_int_t)d->mem_budget)
+						 : json_null());
 	return jdone(o, bad);
 }
 
@@ -412,9 +416,9 @@ static json_t *jpoint(const struct rb_params *p, const struct rb_point *pt)
 	bad |= json_object_set_new(o, "warmup", json_integer((json_int_t)pt->warmup));
 	bad |= json_object_set_new(o, "iterations",
 				   p->iters ? json_integer((json_int_t)p->iters) : json_null());
-	bad |= json_object_set_new(o, "duration_s", p->duration_s || p->forever
-							    ? json_integer(p->duration_s)
-							    : json_null());
+	bad |= json_object_set_new(o, "duration_s",
+				   p->duration_s || p->forever ? json_integer(p->duration_s)
+							       : json_null());
 	return jdone(o, bad);
 }
 
@@ -466,8 +470,8 @@ static int jrole(json_t *o, const struct rb_dryrun *d)
 	bad |= json_object_set_new(o, "command", json_string(d->cmd));
 	bad |= json_object_set_new(o, "role", json_string(client ? "client" : "server"));
 	bad |= json_object_set_new(o, "test", b ? json_string(b->name) : json_null());
-	bad |= json_object_set_new(o, "mode", !b ? json_null()
-					    : json_string(b->mode == RB_MODE_LAT ? "lat" : "bw"));
+	bad |= json_object_set_new(
+		o, "mode", !b ? json_null() : json_string(b->mode == RB_MODE_LAT ? "lat" : "bw"));
 	if (b && b->atomic)
 		bad |= json_object_set_new(o, "op", json_string(rb_op_name(d->p->atomic_op)));
 	bad |= json_object_set_new(o, "server", client ? json_string(d->l->host) : json_null());

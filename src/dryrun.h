@@ -15,15 +15,15 @@
 #include "bench.h"
 #include "rdmabench.h"
 
-#define RB_DRY_NOTE	 384
-#define RB_DRY_PROBLEMS	 8
+#define RB_DRY_NOTE	384
+#define RB_DRY_PROBLEMS 8
 
 /* The device, port and GID: as asked, and as resolved. */
 struct rb_dry_dev {
-	const char *want_name; /* -d; NULL: choose */
-	int want_port;	       /* -i; 0: choose */
-	int want_gid;	       /* -x; -1: choose */
-	bool found;	       /* the device was opened and the fields below hold */
+	const char *want_name;	/* -d; NULL: choose */
+	int want_port;		/* -i; 0: choose */
+	int want_gid;		/* -x; -1: choose */
+	bool found;		/* the device was opened and the fields below hold */
 	char note[RB_DRY_NOTE]; /* why none was found, or how it is chosen; "" */
 	char name[64];
 	int port;
@@ -60,15 +60,15 @@ struct rb_dry_mem {
 };
 
 struct rb_dryrun {
-	const char *cmd;	  /* the subcommand as typed */
+	const char *cmd; /* the subcommand as typed */
 	enum rb_role role;
-	const struct rb_bench *b; /* client: the test; NULL on a server */
+	const struct rb_bench *b;  /* client: the test; NULL on a server */
 	const struct rb_params *p; /* client: the plan; NULL on a server */
 	const struct rb_local *l;
-	char local_addr[64];	  /* client: where the connection would leave from; "" */
+	char local_addr[64];	      /* client: where the connection would leave from; "" */
 	char route_note[RB_DRY_NOTE]; /* client: why there is no local address */
-	char ignored[256];	  /* server: the plan options it would ignore */
-	uint64_t mem_budget;	  /* what this host may give, 0: unknown */
+	char ignored[256];	      /* server: the plan options it would ignore */
+	uint64_t mem_budget;	      /* what this host may give, 0: unknown */
 	struct rb_dry_dev dev;
 	struct rb_dry_place place;
 	const char *version;

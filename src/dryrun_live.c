@@ -113,7 +113,8 @@ static void resolve_dev(struct rb_dryrun *d, const struct sockaddr *local)
 static void resolve_place(struct rb_dryrun *d)
 {
 	struct rb_dry_place *pl = &d->place;
-	const char *dev = d->dev.found ? d->dev.name : d->dev.want_name;
+	/* A device that cannot be opened fails the run: place as without one. */
+	const char *dev = d->dev.found ? d->dev.name : NULL;
 	uint32_t i, n = d->p && d->p->threads > 1 ? d->p->threads : 1;
 	char note[RB_DRY_NOTE];
 

@@ -37,12 +37,13 @@ struct rb_cli {
 	struct rb_matrix_opts m; /* rdmabench matrix only */
 	uint8_t quiet;
 	uint8_t verbose;
-	uint8_t dry_run; /* print the plan, run nothing (dryrun.h) */
 	uint8_t all;  /* -a: sizes 2..8M:x2 */
 	uint8_t op;   /* enum rb_atomic_op */
 	uint8_t mode; /* a family command: 0 lat, 1 bw */
 	uint8_t help;
 	uint8_t version;
+	/* --dry-run: print the plan, run nothing (dryrun.h) */
+	uint8_t dry_run;
 	char interval_arg[16]; /* --interval and --rate as typed (shape.h) */
 	char rate_arg[32];
 	/* Which rows the command line set (by index), for defaults and checks. */

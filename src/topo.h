@@ -54,9 +54,8 @@ int rb_place_apply_thread(const char *ibdev, const char *cpu_opt, const char *nu
  * node), "" when nothing.  Returns 0, or -errno when an explicit --cpu or
  * --numa cannot be honoured (logged).
  */
-int rb_place_preview(const char *ibdev, const char *cpu_opt, const char *numa_opt,
-		     uint32_t thread, uint32_t threads, struct rb_placement *out, char *note,
-		     size_t len);
+int rb_place_preview(const char *ibdev, const char *cpu_opt, const char *numa_opt, uint32_t thread,
+		     uint32_t threads, struct rb_placement *out, char *note, size_t len);
 
 /*
  * rb_place_check() - whether an explicit --cpu list or --numa node can be

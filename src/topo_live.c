@@ -239,7 +239,8 @@ static void plan_note(const struct rb_place_in *in, const struct rb_place_plan *
 	if (plan->unknown)
 		n += (size_t)snprintf(note + n, len - n, "NUMA locality of %s unknown; ", in->dev);
 	if (plan->kept_affinity && n < len)
-		n += (size_t)snprintf(note + n, len - n, "keeps the CPU affinity already set (%s); ",
+		n += (size_t)snprintf(note + n, len - n,
+				      "keeps the CPU affinity already set (%s); ",
 				      rb_cpus_format(plan->cpus, list, sizeof(list)));
 	if (plan->warning[0] && n < len)
 		n += (size_t)snprintf(note + n, len - n, "%s; ", plan->warning);
@@ -333,9 +334,8 @@ int rb_place_apply_thread(const char *ibdev, const char *cpu_opt, const char *nu
 	return ret;
 }
 
-int rb_place_preview(const char *ibdev, const char *cpu_opt, const char *numa_opt,
-		     uint32_t thread, uint32_t threads, struct rb_placement *out, char *note,
-		     size_t len)
+int rb_place_preview(const char *ibdev, const char *cpu_opt, const char *numa_opt, uint32_t thread,
+		     uint32_t threads, struct rb_placement *out, char *note, size_t len)
 {
 	int ret;
 
