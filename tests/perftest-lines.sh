@@ -2,8 +2,11 @@
 # The corpus of real perftest command lines (tests/data/perftest-lines/lines):
 # each line that rdmabench takes runs as "rdmabench SUBCMD ARGS --dry-run"
 # and its plan must mean what the line meant (tests/perftest_lines.py);
-# lines with flags not taken yet are counted as pending.  Needs no device.
+# lines with flags not taken yet are counted as pending.  Each plan is also
+# checked against the JSON schema when python3-jsonschema is there.  Needs
+# no device.
 set -eu
 top=${TOP_SRCDIR:-$(dirname "$0")/..}
 bin=${RDMABENCH:-${TOP_BUILDDIR:-$top}/src/rdmabench}
-exec python3 "$top/tests/perftest_lines.py" "$bin" "$top/tests/data/perftest-lines/lines"
+exec python3 "$top/tests/perftest_lines.py" "$bin" "$top/tests/data/perftest-lines/lines" \
+	"$top/doc/rdmabench.schema.json"

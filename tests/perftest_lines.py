@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
-"""perftest_lines RDMABENCH LINES: run each perftest command line of the
+"""perftest_lines RDMABENCH LINES [SCHEMA]: run each perftest command line of the
 corpus LINES (tests/data/perftest-lines/lines, whose head says the format)
 as "rdmabench SUBCMD ARGS --dry-run" and check the plan it prints as JSON
 against the record's expectations.  Records marked #pending are counted,
-not run.  Prints one line per record; exits 1 when a line that is not
+not run.  With SCHEMA (and python3-jsonschema) each plan is validated
+against it too.  Prints one line per record; exits 1 when a line that is not
 pending exits non-zero or means something else than expected."""
 import json
 import os
@@ -11,6 +12,11 @@ import shlex
 import subprocess
 import sys
 import tempfile
+
+try:
+    from jsonschema import Draft202012Validator
+except ImportError:
+    Draft202012Validator = None
 
 # An expectation's key: where it lies in the dry-run document (doc/json-schema.md).
 KEYS = {
@@ -152,7 +158,7 @@ def check(doc, exp):
     return bad
 
 
-def run(rb, rec, tmp):
+def run(rb, rec, tmp, validator):
     sub, args = perftest_argv(rec["line"])
     args = into(tmp, args)
     plan = None
@@ -176,11 +182,16 @@ def run(rb, rec, tmp):
     os.unlink(plan)
     if doc.get("dry_run") is not True:
         return ["the JSON is not a dry-run plan"], cmd
-    return check(doc, rec["expect"]), cmd
+    bad = [f"schema: {e.message}" for e in validator.iter_errors(doc)] if validator else []
+    return bad + check(doc, rec["expect"]), cmd
 
 
 def main():
     rb, path = os.path.abspath(sys.argv[1]), sys.argv[2]
+    validator = None
+    if len(sys.argv) > 3 and Draft202012Validator:
+        with open(sys.argv[3], encoding="utf-8") as f:
+            validator = Draft202012Validator(json.load(f))
     passed = failed = pending = 0
     with tempfile.TemporaryDirectory() as tmp:
         for rec in records(path):
@@ -190,7 +201,7 @@ def main():
                 print(f"PENDING {where}: {rec['line']}  [{rec['pending']}]")
                 continue
             try:
-                bad, cmd = run(rb, rec, tmp)
+                bad, cmd = run(rb, rec, tmp, validator)
             except (ValueError, OSError, subprocess.TimeoutExpired, json.JSONDecodeError) as e:
                 bad, cmd = [str(e)], []
             if bad:
@@ -201,7 +212,8 @@ def main():
             else:
                 passed += 1
                 print(f"ok {where}: {rec['line']}")
-    print(f"{passed} passed, {failed} failed, {pending} pending (flags not taken yet)")
+    print(f"{passed} passed, {failed} failed, {pending} pending (flags not taken yet)"
+          + ("" if validator else "; plans not checked against the schema"))
     return 1 if failed else 0
 
 
