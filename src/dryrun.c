@@ -203,11 +203,17 @@ static void text_place(const struct rb_dryrun *d, FILE *f)
 	if (!pl->known) {
 		fprintf(f, "not decided\n");
 	} else {
-		fprintf(f, "device on NUMA node %d, ", p->device_numa_node);
+		if (p->device_numa_node >= 0)
+			fprintf(f, "device on NUMA node %d, ", p->device_numa_node);
+		else
+			fprintf(f, "device's NUMA node unknown, ");
 		for (i = 0; i < pl->n; i++)
 			fprintf(f, "%sthread %u on CPUs %s", i ? ", " : "", i,
 				p[i].cpus[0] ? p[i].cpus : "(any)");
-		fprintf(f, "; buffers on node %d (%s)\n", p->mem_node, local_str(p->local));
+		if (p->mem_node >= 0)
+			fprintf(f, "; buffers on node %d (%s)\n", p->mem_node, local_str(p->local));
+		else
+			fprintf(f, "; buffers where first touched (%s)\n", local_str(p->local));
 	}
 	if (pl->note[0])
 		fprintf(f, LABEL "%s\n", "", pl->note);

@@ -8,5 +8,6 @@
 set -eu
 top=${TOP_SRCDIR:-$(dirname "$0")/..}
 bin=${RDMABENCH:-${TOP_BUILDDIR:-$top}/src/rdmabench}
+command -v python3 >/dev/null || { echo "SKIP: no python3"; exit 77; }
 exec python3 "$top/tests/perftest_lines.py" "$bin" "$top/tests/data/perftest-lines/lines" \
 	"$top/doc/rdmabench.schema.json"
