@@ -14,6 +14,7 @@
 #include "dryrun.h"
 #include "matrix_run.h"
 #include "opts.h"
+#include "opts_perftest.h"
 #include "session.h"
 #include "topo.h"
 

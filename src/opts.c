@@ -1,6 +1,5 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
-#include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -44,7 +43,7 @@ static int check_counters(const char *arg, char *err, size_t len)
 
 	if (!rb_counters_spec_parse(arg, &spec, why, sizeof(why)))
 		return 0;
-	return fail(err, len, "--counters '%s': %s", arg, why);
+	return fail(err, len, "-W/--counters '%s': %s", arg, why);
 }
 
 /* --interval and --rate are kept as typed; rb_cli_finish() puts them into the plan. */
@@ -114,11 +113,6 @@ const struct rb_opt rb_opts[] = {
 		  "0.4% in bounded memory. -D 0: one point, measured until SIGINT or "
 		  "SIGTERM, which keeps it (exit 130/143)" },
 	{ .lname = "interval",
-	  .perftest = "--run_infinitely",
-	  .pt_diff = "perftest's --run_infinitely -D SEC (a line every SEC, forever, bandwidth "
-		     "tests only, no rate limit) is -D 0 --interval SEC here; --interval also "
-		     "works within -D and -n, in latency tests (percentiles per interval), with "
-		     "--rate, and takes fractions down to 0.1 s; the flag itself is not taken",
 	  .type = RB_OPT_STR,
 	  .off = OFF(interval_arg),
 	  .size = sizeof(((struct rb_cli *)0)->interval_arg),
@@ -277,11 +271,13 @@ const struct rb_opt rb_opts[] = {
 	{ .lname = "op",
 	  .alias = "atomic_type",
 	  .perftest = "-A, --atomic_type",
-	  .pt_diff = "takes fadd or cswap for FETCH_AND_ADD or CMP_AND_SWAP",
+	  .pt_diff = "fadd and cswap are short for FETCH_AND_ADD and CMP_AND_SWAP",
+	  .sname = 'A',
 	  .type = RB_OPT_CHOICE,
 	  .off = OFF(op),
 	  .max = 1,
 	  .choices = "fadd|cswap",
+	  .pt_choices = "FETCH_AND_ADD|CMP_AND_SWAP",
 	  .argname = "OP",
 	  .def = "fadd",
 	  .need = RB_S_ATOMIC,
@@ -296,6 +292,9 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_FAMILY,
 	  .help = "which test of the family: latency or bandwidth" },
 	{ .lname = "verify",
+	  .alias = "data_validation",
+	  .perftest = "--data_validation",
+	  .pt_diff = "every test, both directions; a mismatch names size, offset and iteration",
 	  .type = RB_OPT_FLAG,
 	  .off = PAR(verify),
 	  .max = 1,
@@ -365,7 +364,8 @@ const struct rb_opt rb_opts[] = {
 	  .alias = "tos",
 	  .perftest = "--tclass, -T/--tos",
 	  .pt_diff = "one option: the GRH's traffic class, and with -R also the CM's TOS "
-		     "(perftest: --tclass without -R, -T/--tos with it); no -T",
+		     "(perftest: --tclass without -R, -T/--tos with it)",
+	  .sname = 'T',
 	  .type = RB_OPT_U32,
 	  .off = PAR(tclass),
 	  .max = 255,
@@ -465,6 +465,9 @@ const struct rb_opt rb_opts[] = {
 	  .any = RB_S_RUN,
 	  .help = "GID table index" },
 	{ .lname = "bind",
+	  .alias = "bind_source_ip",
+	  .perftest = "--bind_source_ip",
+	  .pt_diff = "on a server too, which then listens only there",
 	  .type = RB_OPT_STR,
 	  LSTR(bind),
 	  .argname = "ADDR",
@@ -495,6 +498,9 @@ const struct rb_opt rb_opts[] = {
 	  .help = "give up when the peer says nothing or no completion arrives for SEC "
 		  "seconds" },
 	{ .lname = "cpu",
+	  .alias = "pin_cores",
+	  .perftest = "--pin_cores",
+	  .pt_diff = "--threads take the listed cores in turn; auto picks one on the device's node",
 	  .type = RB_OPT_STR,
 	  LSTR(cpu),
 	  .argname = "auto|none|LIST",
@@ -503,6 +509,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "bind the measuring thread: auto picks a core on the device's NUMA node, "
 		  "unless an affinity is already set (taskset)" },
 	{ .lname = "numa",
+	  .alias = "numa_node",
+	  .perftest = "--numa_node",
 	  .type = RB_OPT_STR,
 	  LSTR(numa),
 	  .argname = "auto|none|N",
@@ -603,14 +611,17 @@ const struct rb_opt rb_opts[] = {
 	  .help = "bandwidth unit in the table (CSV and JSON carry both)" },
 	{ .lname = "report_gbits",
 	  .perftest = "--report_gbits",
+	  .pt_diff = "latency tests take it too, with no effect (as perftest's)",
 	  .type = RB_OPT_FLAG,
 	  .off = LOC(units),
 	  .max = 1,
-	  .any = RB_S_BW | RB_S_SERVER,
-	  .help = "the table in Gb/s: --units Gb/s in perftest's spelling" },
+	  .any = RB_S_TEST | RB_S_SERVER,
+	  .help = "the table in Gb/s: --units Gb/s in perftest's spelling (no effect on "
+		  "latency tests)" },
 	{ .lname = "counters",
 	  .alias = "report-counters",
 	  .perftest = "-W, --report-counters",
+	  .sname = 'W',
 	  .pt_diff = "a default set per driver; the peer's counters too; counters/NAME and "
 		     "hw_counters/NAME are NAME",
 	  .type = RB_OPT_STR,
@@ -678,9 +689,6 @@ const struct rb_opt rb_opts[] = {
 const size_t rb_nopts = sizeof(rb_opts) / sizeof(rb_opts[0]);
 _Static_assert(sizeof(rb_opts) / sizeof(rb_opts[0]) <= RB_OPTS_MAX, "raise RB_OPTS_MAX");
 
-/* Each row's names for getopt_long: its own, then perftest's where it differs. */
-#define RB_GETOPT_MAX (2 * sizeof(rb_opts) / sizeof(rb_opts[0]) + 1)
-
 int rb_opt_index(const char *lname)
 {
 	size_t i;
@@ -746,11 +754,9 @@ int rb_opt_check_range(const struct rb_opt *o, uint64_t v, char *err, size_t len
 	return 0;
 }
 
-static int parse_choice(const struct rb_opt *o, const char *arg, uint8_t *out, char *err,
-			size_t len)
+/* @arg's index among "a|b|c", or -1. */
+static int choice_of(const char *p, const char *arg, uint8_t *out)
 {
-	const char *p = o->choices;
-	char n[40];
 	uint8_t i;
 
 	for (i = 0; *p; i++) {
@@ -762,6 +768,17 @@ static int parse_choice(const struct rb_opt *o, const char *arg, uint8_t *out, c
 		}
 		p += l + (p[l] == '|');
 	}
+	return -1;
+}
+
+static int parse_choice(const struct rb_opt *o, const char *arg, uint8_t *out, char *err,
+			size_t len)
+{
+	char n[40];
+
+	if (!choice_of(o->choices, arg, out) ||
+	    (o->pt_choices && !choice_of(o->pt_choices, arg, out)))
+		return 0;
 	return fail(err, len, "%s '%s' is not one of %s", rb_opt_name(o, n, sizeof(n)), arg,
 		    o->choices);
 }
@@ -863,134 +880,25 @@ static int set_opt(struct rb_cli *c, const struct rb_opt *o, const char *arg, ch
 	return 0;
 }
 
-/* getopt_long tables built from rb_opts[]. */
-static void build_getopt(struct option *lo, char *so)
+int rb_cli_take(struct rb_cli *c, int row, const char *cmd, unsigned int scope, const char *arg,
+		char *err, size_t len)
 {
-	size_t i, n = 0;
+	const struct rb_opt *o;
+	char n[40];
+	int ret;
 
-	*so++ = ':'; /* report a missing argument as ':' */
-	for (i = 0; i < rb_nopts; i++) {
-		const struct rb_opt *o = &rb_opts[i];
-		int has = o->type == RB_OPT_FLAG ? no_argument : required_argument;
-
-		lo[n++] = (struct option){ o->lname, has, NULL, 1000 + (int)i };
-		if (o->alias)
-			lo[n++] = (struct option){ o->alias, has, NULL, 1000 + (int)i };
-		if (o->sname) {
-			*so++ = (char)o->sname;
-			if (o->type != RB_OPT_FLAG)
-				*so++ = ':';
-		}
-	}
-	lo[n] = (struct option){ 0 };
-	*so = '\0';
-}
-
-static int row_of(int ch)
-{
-	size_t i;
-
-	if (ch >= 1000)
-		return ch - 1000;
-	for (i = 0; i < rb_nopts; i++)
-		if (rb_opts[i].sname == ch)
-			return (int)i;
-	return -1;
-}
-
-/* "--s" matches --size and --signal: name them. */
-static int ambiguous(const char *arg, char *err, size_t len)
-{
-	size_t i, l, used = 0, hits = 0;
-	char names[160] = "";
-
-	if (strncmp(arg, "--", 2))
-		return 0;
-	arg += 2;
-	l = strcspn(arg, "=");
-	for (i = 0; i < rb_nopts; i++) {
-		const char *al = rb_opts[i].alias;
-
-		if ((strncmp(rb_opts[i].lname, arg, l) && (!al || strncmp(al, arg, l))) ||
-		    used >= sizeof(names))
-			continue;
-		used += (size_t)snprintf(names + used, sizeof(names) - used, "%s--%s",
-					 hits++ ? ", " : "", rb_opts[i].lname);
-	}
-	if (hits < 2)
-		return 0;
-	return fail(err, len, "option --%.*s is ambiguous: %s", (int)l, arg, names);
-}
-
-static int bad_option(const char *cmd, int ch, char **argv, char *err, size_t len)
-{
-	const char *arg = argv[optind - 1];
-
-	if (ch == ':')
-		return fail(err, len, "%s needs an argument", arg);
-	if (optopt >= 1000 && optopt < 1000 + (int)rb_nopts)
-		return fail(err, len, "--%s takes no argument", rb_opts[optopt - 1000].lname);
-	if (optopt && optopt < 1000)
-		return fail(err, len, "unknown option -%c for %s (see rdmabench %s --help)", optopt,
-			    cmd, cmd);
-	if (ambiguous(arg, err, len))
-		return -EINVAL;
-	return fail(err, len, "unknown option %s for %s (see rdmabench %s --help)", arg, cmd, cmd);
-}
-
-/*
- * perftest's switches that stand for another row's value: done here, not
- * in rb_cli_finish(), which servers and topo never call.  --report_gbits
- * writes 1 into --units' field as a flag does.
- */
-_Static_assert(RB_UNITS_GBITS == 1, "--report_gbits sets --units to Gb/s as a flag");
-
-static int perftest_switches(struct rb_cli *c, char *err, size_t len)
-{
-	if (rb_cli_given(c, "units") && rb_cli_given(c, "report_gbits"))
-		return fail(err, len, "--units and --report_gbits exclude each other");
-	if (c->l.out_json && !c->l.json_path[0])
-		strcpy(c->l.json_path, RB_OUT_JSON_DEFAULT);
-	return 0;
-}
-
-int rb_cli_parse(struct rb_cli *c, const char *cmd, unsigned int scope, int argc, char **argv,
-		 char *err, size_t errlen)
-{
-	struct option lo[RB_GETOPT_MAX];
-	char so[3 * sizeof(rb_opts) / sizeof(rb_opts[0]) + 2], n[40];
-	int ch, row, ret;
-
-	build_getopt(lo, so);
-	optind = 0; /* glibc: 0 also forgets a half-parsed group like -zv */
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, so, lo, NULL)) != -1) {
-		row = row_of(ch);
-		if (ch == '?' || ch == ':' || row < 0)
-			return bad_option(cmd, ch, argv, err, errlen);
-		if (!rb_opt_applies(&rb_opts[row], scope))
-			return fail(err, errlen, "%s does not apply to %s",
-				    rb_opt_name(&rb_opts[row], n, sizeof(n)), cmd);
-		/* The last of two values silently winning hides a typo. */
-		if (c->given[row] && rb_opts[row].type != RB_OPT_LIST)
-			return fail(err, errlen, "%s given twice",
-				    rb_opt_name(&rb_opts[row], n, sizeof(n)));
-		ret = set_opt(c, &rb_opts[row], optarg, err, errlen);
-		if (ret)
-			return ret;
+	if (row < 0)
+		return fail(err, len, "%s: no such option (a bug)", cmd);
+	o = &rb_opts[row];
+	if (!rb_opt_applies(o, scope))
+		return fail(err, len, "%s does not apply to %s", rb_opt_name(o, n, sizeof(n)), cmd);
+	/* The last of two values silently winning hides a typo. */
+	if (c->given[row] && o->type != RB_OPT_LIST)
+		return fail(err, len, "%s given twice", rb_opt_name(o, n, sizeof(n)));
+	ret = set_opt(c, o, arg, err, len);
+	if (!ret)
 		c->given[row] = 1;
-	}
-	ret = perftest_switches(c, err, errlen);
-	if (ret)
-		return ret;
-	if (optind < argc)
-		c->l.host = argv[optind++];
-	if (optind < argc)
-		return fail(err, errlen, "unexpected argument '%s' (one server host at most)",
-			    argv[optind]);
-	if (c->l.host && !(scope & RB_S_TEST))
-		return fail(err, errlen, "%s takes no host argument ('%s')", cmd, c->l.host);
-	return 0;
+	return ret;
 }
 
 static void axis_default(struct rb_cli *c, const char *lname, struct rb_axis *a, uint64_t v)
@@ -1168,7 +1076,7 @@ void rb_usage(FILE *f, const char *cmd, unsigned int scope)
 }
 
 /* Escape what troff would take as markup: '-' and '\\'. */
-static void man_text(FILE *f, const char *s)
+void rb_man_text(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '-' || *s == '\\')
@@ -1208,7 +1116,7 @@ static void man_tests(FILE *f, const struct rb_opt *o)
 	for (i = 0; rb_cmd_at(i, &cmd); i++)
 		if (rb_opt_applies(o, cmd.scope) && !(every && (cmd.scope & RB_S_TEST))) {
 			fputs(sep, f);
-			man_text(f, cmd.name);
+			rb_man_text(f, cmd.name);
 			sep = ", ";
 		}
 	fputs(".", f);
@@ -1225,56 +1133,24 @@ void rb_man_options(FILE *f)
 		if (o->sname)
 			fprintf(f, "\\fB\\-%c\\fR, ", o->sname);
 		fputs("\\fB\\-\\-", f);
-		man_text(f, o->lname);
+		rb_man_text(f, o->lname);
 		fputs("\\fR", f);
 		if (o->argname) {
 			fputs(" \\fI", f);
-			man_text(f, o->argname);
+			rb_man_text(f, o->argname);
 			fputs("\\fR", f);
 		}
 		fputc('\n', f);
-		man_text(f, o->help);
+		rb_man_text(f, o->help);
 		fputc('.', f);
 		if (o->def) {
 			fputs(" Default: ", f);
-			man_text(f, o->def);
+			rb_man_text(f, o->def);
 			fputc('.', f);
 		}
 		man_tests(f, o);
 		fputc('\n', f);
 	}
-}
-
-/*
- * A tbl(1) table: perftest's flag, ours, and what differs.  Rows without
- * a perftest counterpart are left out; the page says tbl is needed.
- */
-void rb_man_perftest(FILE *f)
-{
-	char n[40];
-	size_t i;
-
-	fputs(".TS\nallbox tab(|);\nlb lb lb\nlw(14n) lw(18n) lx.\nperftest|rdmabench|difference\n",
-	      f);
-	for (i = 0; i < rb_nopts; i++) {
-		const struct rb_opt *o = &rb_opts[i];
-
-		if (!o->perftest)
-			continue;
-		fputs("T{\n", f);
-		man_text(f, o->perftest);
-		fputs("\nT}|T{\n", f);
-		man_text(f, rb_opt_name(o, n, sizeof(n)));
-		if (o->alias) {
-			fputs(" (also \\-\\-", f);
-			man_text(f, o->alias);
-			fputc(')', f);
-		}
-		fputs("\nT}|T{\n", f);
-		man_text(f, o->pt_diff ? o->pt_diff : "none");
-		fputs("\nT}\n", f);
-	}
-	fputs(".TE\n", f);
 }
 
 void rb_list_options(FILE *f, unsigned int scope)

@@ -46,6 +46,12 @@ struct rb_cli {
 	uint8_t dry_run;
 	char interval_arg[16]; /* --interval and --rate as typed (shape.h) */
 	char rate_arg[32];
+	/* perftest's flags whose meaning needs the whole command line (opts_perftest.c) */
+	struct rb_pt_late {
+		unsigned int bits; /* enum rb_pt_late_bit */
+		char rate_unit[4];
+		char limit_bw[24], limit_rate[24];
+	} pt;
 	/* Which rows the command line set (by index), for defaults and checks. */
 	uint8_t given[RB_OPTS_MAX];
 };
@@ -58,12 +64,13 @@ struct rb_opt {
 	const char *lname;
 	int sname; /* 0: long only */
 	enum rb_opt_type type;
-	size_t off;	     /* offsetof(struct rb_cli, field) */
-	size_t size;	     /* field size, for strings */
-	uint64_t min, max;   /* range, inclusive */
-	bool pow2;	     /* value must be a power of two */
-	bool suffix;	     /* K/M/G accepted */
-	const char *choices; /* "fadd|cswap" */
+	size_t off;		/* offsetof(struct rb_cli, field) */
+	size_t size;		/* field size, for strings */
+	uint64_t min, max;	/* range, inclusive */
+	bool pow2;		/* value must be a power of two */
+	bool suffix;		/* K/M/G accepted */
+	const char *choices;	/* "fadd|cswap" */
+	const char *pt_choices; /* perftest's words for the same choices: "FETCH_AND_ADD|..." */
 	const char *argname;
 	const char *def; /* default as shown in help, NULL: none */
 	uint64_t autov;	 /* nonzero: the word "auto" is accepted and means this */
@@ -102,6 +109,17 @@ bool rb_opt_applies(const struct rb_opt *o, unsigned int scope);
 
 /* rb_cli_given() - whether the command line set option @lname. */
 bool rb_cli_given(const struct rb_cli *c, const char *lname);
+
+/*
+ * rb_cli_take() - option row @row (-1: none, a bug) given with @arg to
+ * command @cmd of @scope: it must apply and not be given twice; sets its
+ * field.  0, or -EINVAL with a message naming the option.
+ */
+int rb_cli_take(struct rb_cli *c, int row, const char *cmd, unsigned int scope, const char *arg,
+		char *err, size_t len);
+
+/* rb_man_text() - @s with what troff takes as markup escaped. */
+void rb_man_text(FILE *f, const char *s);
 
 /* rb_cli_init() - all fields at their test-independent defaults. */
 void rb_cli_init(struct rb_cli *c);
@@ -143,8 +161,5 @@ void rb_list_options(FILE *f, unsigned int scope);
 
 /* rb_man_options() - the man page OPTIONS section, from the table. */
 void rb_man_options(FILE *f);
-
-/* rb_man_perftest() - the man page's table of perftest flags, from the table. */
-void rb_man_perftest(FILE *f);
 
 #endif

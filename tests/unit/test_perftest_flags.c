@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Every perftest flag (tests/data/perftest-flags.txt, taken from perftest's
+ * getopt table) is either one of rdmabench's rows under the same spelling
+ * and arity, or an entry of opts_perftest.c's table, never both and never
+ * neither; each entry does what its kind says when parsed; the
+ * translations give the options they name; and the man page's table has a
+ * row for every flag.
+ */
+#include <errno.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "cmd.h"
+#include "opts_perftest.h"
+
+#ifndef TEST_DATA_DIR
+#error "TEST_DATA_DIR must name tests/data"
+#endif
+
+static char err[512];
+
+struct flag {
+	char name[64]; /* long name, or "-X" */
+	int arg;
+};
+
+static size_t read_flags(struct flag *f, size_t max)
+{
+	FILE *in = fopen(TEST_DATA_DIR "/perftest-flags.txt", "r");
+	char line[256];
+	size_t n = 0;
+
+	assert_non_null(in);
+	while (fgets(line, sizeof(line), in)) {
+		if (line[0] == '#' || line[0] == '\n')
+			continue;
+		assert_true(n < max);
+		assert_int_equal(sscanf(line, "%63s %d", f[n].name, &f[n].arg), 2);
+		n++;
+	}
+	fclose(in);
+	return n;
+}
+
+/* The row that takes perftest's @f under its own spelling, or NULL. */
+static const struct rb_opt *our_row(const struct flag *f)
+{
+	size_t i;
+
+	for (i = 0; i < rb_nopts; i++) {
+		const struct rb_opt *o = &rb_opts[i];
+
+		if (f->name[0] == '-' ? o->sname == f->name[1]
+				      : !strcmp(o->lname, f->name) ||
+						(o->alias && !strcmp(o->alias, f->name)))
+			return o;
+	}
+	return NULL;
+}
+
+static const struct rb_pt_flag *pt_entry(const struct flag *f)
+{
+	return f->name[0] == '-' ? rb_pt_find(NULL, f->name[1]) : rb_pt_find(f->name, 0);
+}
+
+static void test_every_flag_known(void **state)
+{
+	static struct flag f[400];
+	size_t n = read_flags(f, 400), i, longs = 0;
+
+	(void)state;
+	assert_true(n >= 200); /* 156 long names and 50 letters in perftest 25.x */
+	for (i = 0; i < n; i++) {
+		const struct rb_opt *o = our_row(&f[i]);
+		const struct rb_pt_flag *p = pt_entry(&f[i]);
+
+		longs += f[i].name[0] != '-';
+		if (!o && !p)
+			fail_msg("perftest's %s is neither a row nor in opts_perftest.c",
+				 f[i].name);
+		if (o && p && f[i].name[0] != '-')
+			fail_msg("perftest's %s is a row and an opts_perftest.c entry", f[i].name);
+		if (o && (o->type != RB_OPT_FLAG) != f[i].arg)
+			fail_msg("%s: perftest's takes %s value, our --%s does not agree",
+				 f[i].name, f[i].arg ? "a" : "no", o->lname);
+		if (!o && p->arg != f[i].arg)
+			fail_msg("%s: the entry's arity is not perftest's", f[i].name);
+	}
+	assert_true(longs >= 150);
+}
+
+/* No entry for a flag perftest does not have: each is in the data file. */
+static void test_no_invented_flags(void **state)
+{
+	static struct flag f[400];
+	size_t n = read_flags(f, 400), i, k;
+
+	(void)state;
+	for (i = 0; i < rb_npt_flags; i++) {
+		bool found = false;
+
+		for (k = 0; k < n && !found; k++)
+			found = !strcmp(f[k].name, rb_pt_flags[i].lname);
+		if (!found)
+			fail_msg("--%s is not one of perftest's flags", rb_pt_flags[i].lname);
+		assert_non_null(rb_pt_flags[i].says);
+		assert_true(strlen(rb_pt_flags[i].says) > 10);
+	}
+}
+
+static struct rb_cli cli;
+
+/* @line (space-separated words) to @cmd_name into cli; rb_cli_parse()'s result. */
+static int parse(const char *cmd_name, const char *line)
+{
+	struct rb_cmd cmd;
+	char buf[512], *argv[32], *t;
+	int argc = 0;
+
+	assert_true(rb_cmd_find(cmd_name, &cmd));
+	snprintf(buf, sizeof(buf), "%s %s", cmd_name, line);
+	for (t = strtok(buf, " "); t; t = strtok(NULL, " "))
+		argv[argc++] = t;
+	argv[argc] = NULL;
+	rb_cli_init(&cli);
+	err[0] = '\0';
+	return rb_cli_parse(&cli, cmd_name, cmd.scope, argc, argv, err, sizeof(err));
+}
+
+/* Each entry does what its kind says: refused by name, accepted, or translated. */
+static void test_kinds(void **state)
+{
+	char line[128], name[48];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < rb_npt_flags; i++) {
+		const struct rb_pt_flag *f = &rb_pt_flags[i];
+		int ret;
+
+		if (f->late || f->to)
+			continue; /* below, one by one */
+		snprintf(line, sizeof(line), "--%s%s host", f->lname, f->arg ? "=SW" : "");
+		ret = parse("write_bw", line);
+		snprintf(name, sizeof(name), "--%s", f->lname);
+		if (f->kind == RB_PT_REFUSED) {
+			assert_int_equal(ret, -EINVAL);
+			assert_non_null(strstr(err, "perftest's"));
+			assert_non_null(strstr(err, name));
+			assert_non_null(strstr(err, f->says));
+		} else {
+			if (ret)
+				fail_msg("%s: %s", line, err);
+		}
+		if (f->sname) { /* the letter is the same flag */
+			snprintf(line, sizeof(line), "-%c%s host", f->sname, f->arg ? " SW" : "");
+			assert_int_equal(parse("write_bw", line), ret);
+		}
+	}
+}
+
+static struct rb_cli *parsed(const char *cmd, const char *line)
+{
+	if (parse(cmd, line))
+		fail_msg("%s %s: %s", cmd, line, err);
+	return &cli;
+}
+
+static void test_translations(void **state)
+{
+	struct rb_cli *c;
+
+	(void)state;
+	c = parsed("write_bw", "--run_infinitely -D 3 h");
+	assert_int_equal(c->p.duration_s, 0);
+	assert_string_equal(c->interval_arg, "3");
+	c = parsed("write_bw", "--run_infinitely h");
+	assert_string_equal(c->interval_arg, "5");
+	c = parsed("write_bw", "--rate_limit 5 --rate_units p h");
+	assert_string_equal(c->rate_arg, "5pps");
+	c = parsed("write_bw", "--rate_limit=2 --rate_units=g --rate_limit_type=SW h");
+	assert_string_equal(c->rate_arg, "2Gbps");
+	c = parsed("write_bw", "-w 100 h");
+	assert_string_equal(c->l.expect.v[0], "bw>=100MiB/s");
+	c = parsed("write_bw", "--report_gbits -w 9.5 -y 1 h");
+	assert_string_equal(c->l.expect.v[0], "bw>=9.5Gbps");
+	assert_string_equal(c->l.expect.v[1], "rate>=1Mpps");
+	c = parsed("atomic", "-A CMP_AND_SWAP h");
+	assert_int_equal(c->op, 1);
+	c = parsed("atomic", "--atomic_type=FETCH_AND_ADD h");
+	assert_int_equal(c->op, 0);
+	c = parsed("send_lat", "--disable_numa h");
+	assert_string_equal(c->l.cpu, "none");
+	assert_string_equal(c->l.numa, "none");
+	c = parsed("write_bw", "--pin_cores=0-3,8 --numa_node=1 h");
+	assert_string_equal(c->l.cpu, "0-3,8");
+	assert_string_equal(c->l.numa, "1");
+	c = parsed("send_lat", "-T 3 --data_validation --bind_source_ip 10.0.0.1 h");
+	assert_int_equal(c->p.tclass, 3);
+	assert_int_equal(c->p.verify, 1);
+	assert_string_equal(c->l.bind, "10.0.0.1");
+	c = parsed("write_bw", "-W counters/port_xmit_data h");
+	assert_string_equal(c->l.counters, "counters/port_xmit_data");
+	c = parsed("send_lat", "-F --cpu_util -Z");
+	assert_null(c->l.host);
+	c = parsed("send_lat", "-P h");
+	assert_string_equal(c->l.host, "h");
+	c = parsed("send_lat", "--data_validation_debug h");
+	assert_int_equal(c->p.verify, 1);
+}
+
+static void test_translation_errors(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("send_lat", "-Z h"), -EINVAL);
+	assert_non_null(strstr(err, "-Z/--server"));
+	assert_int_equal(parse("send_lat", "-P"), -EINVAL);
+	assert_non_null(strstr(err, "-P/--client"));
+	assert_int_equal(parse("write_bw", "--rate_units p h"), -EINVAL);
+	assert_non_null(strstr(err, "--rate_limit"));
+	assert_int_equal(parse("write_bw", "--rate_limit 5 --rate_units M h"), -EINVAL);
+	assert_non_null(strstr(err, "MB/s"));
+	assert_int_equal(parse("write_bw", "--rate_limit 5Gbps --rate_units p h"), -EINVAL);
+	assert_int_equal(parse("write_bw", "--rate_limit_type PP h"), -EINVAL);
+	assert_non_null(strstr(err, "SW only"));
+	assert_int_equal(parse("write_bw", "-w fast h"), -EINVAL);
+	assert_int_equal(parse("send_lat", "--run_infinitely h"), -EINVAL);
+	assert_non_null(strstr(err, "bandwidth tests"));
+	assert_int_equal(parse("write_bw", "--run_infinitely --interval 1 h"), -EINVAL);
+	assert_int_equal(parse("write_bw", "--cpu_util=1 h"), -EINVAL);
+	assert_non_null(strstr(err, "takes no argument"));
+	assert_int_equal(parse("write_bw", "--disable_numa --cpu 1 h"), -EINVAL);
+	assert_non_null(strstr(err, "twice"));
+}
+
+/*
+ * Prefixes as getopt_long takes them, except that a prefix of exactly one
+ * of our options is it, however many of perftest's names start so.
+ */
+static void test_prefixes(void **state)
+{
+	struct rb_cli *c;
+
+	(void)state;
+	c = parsed("write_bw", "--report_gbit h");
+	assert_int_equal(c->l.units, RB_UNITS_GBITS);
+	c = parsed("write_bw", "--sig=4 h"); /* perftest has --sig_offload, --sig_before */
+	assert_int_equal(c->p.signal.v[0], 4);
+	c = parsed("write_bw", "--run_inf h"); /* perftest's only */
+	assert_int_equal(c->p.duration_s, 0);
+	assert_int_equal(parse("write_bw", "--rep h"), -EINVAL);
+	assert_non_null(strstr(err, "ambiguous"));
+	assert_non_null(strstr(err, "--report-cycles"));
+	assert_int_equal(parse("write_bw", "--use_cu=0 h"), -EINVAL);
+	assert_non_null(strstr(err, "--use_cuda"));
+	/* a value that looks like an option is not spelled out */
+	c = parsed("write_bw", "--json --sig h");
+	assert_string_equal(c->l.json_path, "--sig");
+}
+
+/* The man page's table names every flag of the table. */
+static void test_man_table(void **state)
+{
+	char *buf = NULL, name[64];
+	size_t len = 0, i, k;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	rb_man_perftest(f);
+	fclose(f);
+	for (i = 0; i < rb_npt_flags; i++) {
+		char *p = name;
+		const char *s = rb_pt_flags[i].lname;
+
+		p += sprintf(p, "\\-\\-");
+		for (k = 0; s[k]; k++) {
+			if (s[k] == '-')
+				*p++ = '\\';
+			*p++ = s[k];
+		}
+		*p = '\0';
+		if (!strstr(buf, name))
+			fail_msg("man table lacks %s", name);
+	}
+	free(buf);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_every_flag_known),
+		cmocka_unit_test(test_no_invented_flags),
+		cmocka_unit_test(test_kinds),
+		cmocka_unit_test(test_translations),
+		cmocka_unit_test(test_translation_errors),
+		cmocka_unit_test(test_prefixes),
+		cmocka_unit_test(test_man_table),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
