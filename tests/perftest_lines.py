@@ -3,7 +3,8 @@
 corpus LINES (tests/data/perftest-lines/lines, whose head says the format)
 as "rdmabench SUBCMD ARGS --dry-run" and check the plan it prints as JSON
 against the record's expectations.  Records marked #pending are counted,
-not run.  With SCHEMA (and python3-jsonschema) each plan is validated
+not run; records marked #refused must exit 2 with a message naming their
+flag (perftest flags rdmabench refuses by design, naming its own way).  With SCHEMA (and python3-jsonschema) each plan is validated
 against it too.  Prints one line per record; exits 1 when a line that is not
 pending exits non-zero or means something else than expected."""
 import json
@@ -49,10 +50,11 @@ def records(path):
             if not line.strip():
                 cur = None
                 continue
-            if line.startswith("#pending"):
+            mark = next((m for m in ("pending", "refused") if line.startswith("#" + m)), None)
+            if mark:
                 if cur is None:
-                    sys.exit(f"{path}:{n}: #pending outside a record")
-                cur["pending"] = line[len("#pending"):].strip() or "?"
+                    sys.exit(f"{path}:{n}: #{mark} outside a record")
+                cur[mark] = line[len(mark) + 1:].strip() or "?"
                 continue
             if line.startswith("#"):
                 continue
@@ -151,11 +153,23 @@ def check(doc, exp):
             ok = got == [parse_value(v) for v in want.split(",")]
         elif key == "json":
             ok = isinstance(got, str) and os.path.basename(got) == os.path.basename(want)
+        elif isinstance(got, str):
+            ok = got == want
         else:
             ok = got == parse_value(want)
         if not ok:
             bad.append(f"{key}: {json.dumps(got)}, expected {'~' if contains else ''}{want}")
     return bad
+
+
+def refusal(p, rec):
+    """A #refused line: exit 2, and the message names the flag."""
+    flag = rec["refused"].split()[0].rstrip(":,")
+    if p.returncode != 2:
+        return [f"exit {p.returncode}, expected 2 (a usage error naming {flag})"]
+    if flag not in p.stderr:
+        return [f"the message does not name {flag}: {p.stderr.strip()}"]
+    return []
 
 
 def run(rb, rec, tmp, validator):
@@ -169,6 +183,8 @@ def run(rb, rec, tmp, validator):
     env = dict(os.environ, RES_OPTIONS="timeout:1 attempts:1")
     cmd = [rb, sub] + args + extra
     p = subprocess.run(cmd, cwd=tmp, env=env, capture_output=True, text=True, timeout=60)
+    if "refused" in rec:
+        return refusal(p, rec), cmd
     if p.returncode:
         return [f"exit {p.returncode}: {p.stderr.strip()}"], cmd
     if plan is None:
@@ -192,7 +208,7 @@ def main():
     if len(sys.argv) > 3 and Draft202012Validator:
         with open(sys.argv[3], encoding="utf-8") as f:
             validator = Draft202012Validator(json.load(f))
-    passed = failed = pending = 0
+    passed = failed = pending = refused = 0
     with tempfile.TemporaryDirectory() as tmp:
         for rec in records(path):
             where = f"{os.path.basename(path)}:{rec['at']}"
@@ -209,10 +225,14 @@ def main():
                 print(f"FAIL {where}: {rec['line']}\n  ran: {shlex.join(cmd)}")
                 for b in bad:
                     print(f"  {b}")
+            elif "refused" in rec:
+                refused += 1
+                print(f"ok {where}: refused as it should be: {rec['line']}")
             else:
                 passed += 1
                 print(f"ok {where}: {rec['line']}")
-    print(f"{passed} passed, {failed} failed, {pending} pending (flags not taken yet)"
+    print(f"{passed} passed, {refused} refused as expected, {failed} failed, {pending} pending "
+          "(flags not taken yet)"
           + ("" if validator else "; plans not checked against the schema"))
     return 1 if failed else 0
 
