@@ -129,9 +129,10 @@ static void text_role(const struct rb_dryrun *d, FILE *f)
 			l->tcp_port, d->local_addr[0] ? d->local_addr : "(no route)");
 		return;
 	}
-	fprintf(f, LABEL "server on TCP port %u of %s, for one client%s\n", "role", l->tcp_port,
+	fprintf(f, LABEL "server on TCP port %u of %s, %s\n", "role", l->tcp_port,
 		l->bind[0] ? l->bind : "every address",
-		strcmp(d->cmd, "server") ? "" : " at a time");
+		strcmp(d->cmd, "server") ? "for one client"
+					 : "for clients of any test, measuring one at a time");
 	fprintf(f, LABEL "the client's: it sends its plan, which this side adopts\n", "plan");
 	if (d->ignored[0])
 		fprintf(f, LABEL "%s (given here, the client's plan wins)\n", "ignored",
