@@ -139,6 +139,13 @@ static void text_role(const struct rb_dryrun *d, FILE *f)
 			d->ignored);
 }
 
+static void text_perftest(const struct rb_dryrun *d, FILE *f)
+{
+	if (d->pt_ignored && d->pt_ignored[0])
+		fprintf(f, LABEL "%s: perftest's, taken with no effect here\n", "no effect",
+			d->pt_ignored);
+}
+
 static void text_test(const struct rb_dryrun *d, FILE *f)
 {
 	const struct rb_params *p = d->p;
@@ -304,6 +311,7 @@ int rb_dry_text(const struct rb_dryrun *d, FILE *f)
 {
 	fprintf(f, "rdmabench %s --dry-run: the plan; nothing is connected or measured\n", d->cmd);
 	text_role(d, f);
+	text_perftest(d, f);
 	if (d->p)
 		text_test(d, f);
 	text_dev(d, f);
@@ -487,6 +495,7 @@ static int jrole(json_t *o, const struct rb_dryrun *d)
 	bad |= json_object_set_new(o, "local_address", jstr_or_null(d->local_addr));
 	if (!client)
 		bad |= json_object_set_new(o, "ignored", jstr_or_null(d->ignored));
+	bad |= json_object_set_new(o, "perftest_no_effect", jstr_or_null(d->pt_ignored));
 	return bad;
 }
 

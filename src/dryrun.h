@@ -68,6 +68,7 @@ struct rb_dryrun {
 	char local_addr[64];	      /* client: where the connection would leave from; "" */
 	char route_note[RB_DRY_NOTE]; /* client: why there is no local address */
 	char ignored[256];	      /* server: the plan options it would ignore */
+	const char *pt_ignored;	      /* perftest's flags taken with no effect, "" none */
 	uint64_t mem_budget;	      /* what this host may give, 0: unknown */
 	struct rb_dry_dev dev;
 	struct rb_dry_place place;

@@ -137,7 +137,10 @@ static int run_test(const struct rb_cmd *cmd, struct rb_cli *c)
  */
 static int dry_run(const struct rb_cmd *cmd, struct rb_cli *c)
 {
-	struct rb_dryrun d = { .cmd = cmd->name, .l = &c->l, .version = PACKAGE_VERSION };
+	struct rb_dryrun d = { .cmd = cmd->name,
+			       .l = &c->l,
+			       .version = PACKAGE_VERSION,
+			       .pt_ignored = c->pt.ignored };
 	char err[256];
 
 	d.role = c->l.host ? RB_ROLE_CLIENT : RB_ROLE_SERVER;

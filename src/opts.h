@@ -51,6 +51,8 @@ struct rb_cli {
 		unsigned int bits; /* enum rb_pt_late_bit */
 		char rate_unit[4];
 		char limit_bw[24], limit_rate[24];
+		/* The flags taken with no effect ("-F/--CPU-freq, --cpu_util"), for --dry-run */
+		char ignored[192];
 	} pt;
 	/* Which rows the command line set (by index), for defaults and checks. */
 	uint8_t given[RB_OPTS_MAX];

@@ -35,7 +35,7 @@ KEYS = {
     "device": "device.requested.name", "ib_port": "device.requested.port",
     "gid_index": "device.requested.gid_index", "cpu": "placement.cpu",
     "numa": "placement.numa", "units": "output.units", "json": "output.json",
-    "format": "output.format",
+    "format": "output.format", "no_effect": "perftest_no_effect",
 }
 # Shell syntax that ends the command (the rest is the shell's).
 ENDS = ("&", "&&", "|", "||", ";")

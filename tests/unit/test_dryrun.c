@@ -53,6 +53,7 @@ static void plan(struct fixture *fx, const char *test, const char *args)
 		fx->d.p = &fx->c.p;
 		snprintf(fx->d.local_addr, sizeof(fx->d.local_addr), "192.0.2.2");
 	}
+	fx->d.pt_ignored = fx->c.pt.ignored;
 	fx->d.place.known = true;
 	fx->d.place.n = 1;
 	fx->d.place.place[0] = (struct rb_placement){ 0, "2", 0, 1 };
@@ -296,6 +297,34 @@ static void output_said(void **state)
 	free(fx.text);
 }
 
+/* perftest's flags taken with no effect are said, not silently dropped. */
+static void perftest_no_effect(void **state)
+{
+	struct fixture fx;
+	json_t *doc;
+
+	(void)state;
+	plan(&fx, "write_bw", "-F --cpu_util -q 2 hostB");
+	text(&fx);
+	has(&fx, "no effect   -F/--CPU-freq, --cpu_util: perftest's, taken with no effect here\n");
+	doc = rb_dry_json(&fx.d);
+	assert_string_equal(json_string_value(json_object_get(doc, "perftest_no_effect")), "-F/"
+											   "--CPU-"
+											   "freq, "
+											   "--cpu_"
+											   "util");
+	json_decref(doc);
+	free(fx.text);
+	/* None given: no line, and null. */
+	plan(&fx, "write_bw", "hostB");
+	text(&fx);
+	assert_null(strstr(fx.text, "no effect"));
+	doc = rb_dry_json(&fx.d);
+	assert_true(json_is_null(json_object_get(doc, "perftest_no_effect")));
+	json_decref(doc);
+	free(fx.text);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -303,6 +332,7 @@ int main(void)
 		cmocka_unit_test(no_device_said),      cmocka_unit_test(memory_sized),
 		cmocka_unit_test(limits_checked),      cmocka_unit_test(duration_points),
 		cmocka_unit_test(server_side),	       cmocka_unit_test(output_said),
+		cmocka_unit_test(perftest_no_effect),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
