@@ -91,6 +91,14 @@ static void check_limits(const struct rb_dryrun *d, const struct rb_dry_mem *m, 
 		     (unsigned long long)m->cqe, v->name, v->max_cqe);
 	if (d->b->atomic && !v->atomics)
 		padd(l, "%s does not support atomic operations (atomic_cap NONE)", v->name);
+	/* The path MTU is at most this port's (or -m's): the peer may lower it. */
+	if (d->p->transport == RB_TR_UD && v->active_mtu &&
+	    size > (d->p->mtu && d->p->mtu < v->active_mtu ? d->p->mtu : v->active_mtu))
+		padd(l,
+		     "-s/--size %llu exceeds the path MTU of at most %u bytes: a -c UD message "
+		     "is one packet",
+		     (unsigned long long)size,
+		     d->p->mtu && d->p->mtu < v->active_mtu ? d->p->mtu : v->active_mtu);
 }
 
 size_t rb_dry_check(const struct rb_dryrun *d, char (*out)[RB_DRY_NOTE], size_t max)
@@ -149,7 +157,7 @@ static void text_perftest(const struct rb_dryrun *d, FILE *f)
 static void text_test(const struct rb_dryrun *d, FILE *f)
 {
 	const struct rb_params *p = d->p;
-	char outs[16] = "max_qp_rd_atom", mtu[16] = "the port's";
+	char outs[16] = "max_qp_rd_atom", mtu[32] = "the port's";
 
 	fprintf(f, LABEL "%s: %s, %s", "test", d->b->name, d->b->wr_name,
 		d->b->mode == RB_MODE_LAT ? "latency" : "bandwidth");
@@ -162,6 +170,8 @@ static void text_test(const struct rb_dryrun *d, FILE *f)
 		snprintf(outs, sizeof(outs), "%u", p->outstanding);
 	if (p->mtu)
 		snprintf(mtu, sizeof(mtu), "%u", p->mtu);
+	else if (d->dev.found && d->dev.active_mtu)
+		snprintf(mtu, sizeof(mtu), "the port's (%u)", d->dev.active_mtu);
 	fprintf(f,
 		LABEL "inline %u, rx depth %u, outstanding %s, MTU %s, SL %u, tclass %u, "
 		      "flow label %u\n",

@@ -141,6 +141,7 @@ static void device_and_gid(void **state)
 	has(&fx, "device      rxe0 port 1 (Ethernet, active MTU 1024), GID 1 ::ffff:192.0.2.2 "
 		 "(RoCE v2)\n");
 	has(&fx, "RoCE v2 GID 1 holds 192.0.2.2");
+	has(&fx, "MTU the port's (1024)");
 	has(&fx, "placement   --cpu auto, --numa auto: device on NUMA node 0, thread 0 on CPUs 2; "
 		 "buffers on node 0 (local)");
 	doc = rb_dry_json(&fx.d);
@@ -229,6 +230,18 @@ static void limits_checked(void **state)
 	fx.d.dev.atomics = false;
 	assert_int_equal(rb_dry_check(&fx.d, pr, RB_DRY_PROBLEMS), 1);
 	assert_non_null(strstr(pr[0], "atomic_cap NONE"));
+	/* A UD message is one packet: no larger than the port's MTU, whatever -m asks. */
+	plan(&fx, "send_bw", "-c UD -s 2048 hostB");
+	roce(&fx.d.dev);
+	assert_int_equal(rb_dry_check(&fx.d, pr, RB_DRY_PROBLEMS), 1);
+	assert_non_null(strstr(pr[0], "path MTU of at most 1024 bytes"));
+	plan(&fx, "send_bw", "-c UD -s 2048 -m 4096 hostB");
+	roce(&fx.d.dev);
+	assert_int_equal(rb_dry_check(&fx.d, pr, RB_DRY_PROBLEMS), 1);
+	assert_non_null(strstr(pr[0], "at most 1024 bytes"));
+	plan(&fx, "send_bw", "-c UD -s 1024 hostB");
+	roce(&fx.d.dev);
+	assert_int_equal(rb_dry_check(&fx.d, pr, RB_DRY_PROBLEMS), 0);
 	/* More than the host can give. */
 	plan(&fx, "write_bw", "-s 1G hostB");
 	roce(&fx.d.dev);
