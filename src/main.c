@@ -11,6 +11,7 @@
 
 #include "cmd.h"
 #include "compare.h"
+#include "dryrun.h"
 #include "matrix_run.h"
 #include "opts.h"
 #include "opts_perftest.h"
@@ -131,6 +132,33 @@ static int run_test(const struct rb_cmd *cmd, struct rb_cli *c)
 	return rb_client(b, &c->p, &c->l);
 }
 
+/*
+ * --dry-run: the plan, as the client would send it (after the test's
+ * defaults and the same checks), or what a server would wait with.
+ */
+static int dry_run(const struct rb_cmd *cmd, struct rb_cli *c)
+{
+	struct rb_dryrun d = { .cmd = cmd->name,
+			       .l = &c->l,
+			       .version = PACKAGE_VERSION,
+			       .pt_ignored = c->pt.ignored };
+	char err[256];
+
+	d.role = c->l.host ? RB_ROLE_CLIENT : RB_ROLE_SERVER;
+	if (c->l.host) {
+		d.b = resolve(cmd, c);
+		if (!d.b)
+			return usage_error(cmd->name, "no test of this family in that mode");
+		if (rb_cli_finish(c, d.b, cmd->scope, err, sizeof(err)))
+			return usage_error(cmd->name, err);
+		d.p = &c->p;
+	} else if (cmd->kind != RB_CMD_SERVER) {
+		rb_cli_client_only(c, d.ignored, sizeof(d.ignored));
+	}
+	rb_dry_resolve(&d);
+	return rb_dry_main(&d);
+}
+
 /* @perftest: run under perftest's name (ib_write_bw): its flags only, its report. */
 static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv, bool perftest)
 {
@@ -155,6 +183,8 @@ static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv, bool perftes
 	}
 	rb_quiet = c.quiet;
 	rb_verbose = c.verbose;
+	if (c.dry_run)
+		return dry_run(cmd, &c);
 	switch (cmd->kind) {
 	case RB_CMD_TOPO:
 		return rb_topo_report(c.l.device[0] ? c.l.device : NULL,

@@ -183,6 +183,9 @@ static int parse(int argc, char **argv, struct rb_mx_job *j, char *err, size_t l
 		return -EINVAL;
 	if (c->help)
 		return 0;
+	/* A job's plan is its pattern's, across ranks: not one side's to print. */
+	if (c->dry_run)
+		return rb_set_err(err, len, -EINVAL, "--dry-run does not apply to matrix");
 	if (cmd.kind == RB_CMD_FAMILY)
 		j->b = rb_family_pick(cmd.name, c->mode ? RB_MODE_BW : RB_MODE_LAT);
 	if (!j->b)

@@ -867,6 +867,16 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_BW,
 	  .help = "after a batch/signal sweep, print per size the smallest batch and largest "
 		  "signal interval within 5% of the best message rate" },
+	{ .lname = "dry-run",
+	  .type = RB_OPT_FLAG,
+	  .off = OFF(dry_run),
+	  .max = 1,
+	  .any = RB_S_RUN,
+	  .help = "print the plan and exit 0 without connecting or measuring: every point "
+		  "(size, batch, signal, QPs, depth, warm-up, iterations or duration), the "
+		  "device, port and GID it would use (the device is opened and queried only), "
+		  "the CPUs and NUMA node, the memory it needs and what would fail; with "
+		  "--json FILE the plan as JSON (a document of its own, see the schema)" },
 	{ .lname = "quiet",
 	  .type = RB_OPT_FLAG,
 	  .off = OFF(quiet),

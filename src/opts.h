@@ -43,6 +43,8 @@ struct rb_cli {
 	uint8_t help;
 	uint8_t version;
 	uint8_t perftest_only; /* under perftest's name: only perftest's flags */
+	/* --dry-run: print the plan, run nothing (dryrun.h) */
+	uint8_t dry_run;
 	char interval_arg[16]; /* --interval and --rate as typed (shape.h) */
 	char flow_arg[128];    /* --flow-label as typed: N or N,N,... */
 	char rate_arg[32];
@@ -51,6 +53,8 @@ struct rb_cli {
 		unsigned int bits; /* enum rb_pt_late_bit */
 		char rate_unit[4];
 		char limit_bw[24], limit_rate[24];
+		/* The flags taken with no effect ("-F/--CPU-freq, --cpu_util"), for --dry-run */
+		char ignored[192];
 	} pt;
 	/* Which rows the command line set (by index), for defaults and checks. */
 	uint8_t given[RB_OPTS_MAX];

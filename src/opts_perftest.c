@@ -227,6 +227,16 @@ static int take_late(struct rb_cli *c, const struct rb_pt_flag *f, const char *a
 	return 0;
 }
 
+/* Say a flag taken with no effect in the list --dry-run prints (cut when full). */
+static void ignored(struct rb_cli *c, const struct rb_pt_flag *f)
+{
+	size_t used = strlen(c->pt.ignored);
+	char n[48];
+
+	snprintf(c->pt.ignored + used, sizeof(c->pt.ignored) - used, "%s%s", used ? ", " : "",
+		 pt_name(f, n, sizeof(n)));
+}
+
 int rb_pt_take(struct rb_cli *c, const struct rb_pt_flag *f, const char *arg, const char *cmd,
 	       unsigned int scope, char *err, size_t len)
 {
@@ -235,6 +245,7 @@ int rb_pt_take(struct rb_cli *c, const struct rb_pt_flag *f, const char *arg, co
 
 	switch (f->kind) {
 	case RB_PT_IGNORED:
+		ignored(c, f);
 		return 0;
 	case RB_PT_REFUSED:
 		return fail(err, len, "perftest's %s: %s", pt_name(f, n, sizeof(n)), f->says);

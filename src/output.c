@@ -162,7 +162,7 @@ static json_t *jflows(const struct rb_params *p)
 	return jdone(arr, bad);
 }
 
-static json_t *jparams(const struct rb_params *p)
+json_t *rb_json_params(const struct rb_params *p)
 {
 	char rate[32];
 	json_t *o;
@@ -444,7 +444,7 @@ static json_t *jdoc(const struct rb_report *r)
 	bad |= json_object_set_new(o, "host", jstr(r->host));
 	bad |= json_object_set_new(o, "peer", jstr(r->peer));
 	bad |= json_object_set_new(o, "device", jdevice(r));
-	bad |= json_object_set_new(o, "params", jparams(r->params));
+	bad |= json_object_set_new(o, "params", rb_json_params(r->params));
 	bad |= json_object_set_new(o, "placement", rb_json_placement(&r->place));
 	if (r->has_peer_place)
 		bad |= json_object_set_new(o, "peer_placement", rb_json_placement(&r->peer_place));

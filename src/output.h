@@ -125,6 +125,9 @@ json_t *rb_json_report(const struct rb_report *r, const struct rb_result *res, s
 /* rb_json_result() - one result as the JSON "results" array holds it. */
 json_t *rb_json_result(const struct rb_result *res);
 
+/* rb_json_params() - a plan as JSON "params" spells it; null for NULL. */
+json_t *rb_json_params(const struct rb_params *p);
+
 /* rb_json_placement() - a placement as JSON "placement" spells it. */
 json_t *rb_json_placement(const struct rb_placement *p);
 

@@ -11,6 +11,7 @@
 #include "stats.h"
 #include "sweep.h"
 #include "bench.h"
+#include "verbs.h"
 #include "wire.h"
 
 /* Every rule broken here is a usage error. */
@@ -306,6 +307,14 @@ static uint64_t samples_mem(const struct rb_params *p)
 	if (p->iters && p->iters <= exact)
 		return p->iters * sizeof(uint64_t) * times;
 	return exact * sizeof(uint64_t) * times + 2 * sizeof(struct rb_hist);
+}
+
+uint64_t rb_plan_region(const struct rb_params *p)
+{
+	uint64_t size = rb_axis_max(&p->size);
+	uint64_t grh = p->transport == RB_TR_UD ? RB_GRH_BYTES : 0;
+
+	return ((size < 64 ? 64 : size) + grh + 63) & ~63ULL;
 }
 
 uint64_t rb_plan_mem(const struct rb_params *p)

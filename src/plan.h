@@ -13,6 +13,13 @@
 #include "rdmabench.h"
 
 /*
+ * rb_plan_region() - the bytes of one buffer region (each MR holds two,
+ * rx then tx): the largest message and, on UD, the GRH a receive starts
+ * with, 64 at least, rounded up to 64 (atomics need 8 aligned bytes).
+ */
+uint64_t rb_plan_region(const struct rb_params *p);
+
+/*
  * rb_plan_mem() - an upper estimate of the bytes a plan takes on one
  * side: both buffers, the WQEs of every QP and CQ (as a provider sizes
  * them), the WR templates and, for latency tests, the samples (bounded:

@@ -172,12 +172,10 @@ static uint32_t rx_offset(const struct rb_params *p)
 	return p->transport == RB_TR_UD ? RB_GRH_BYTES : 0;
 }
 
-/* Both regions hold the largest message (and the GRH); atomics need 8 aligned bytes. */
+/* Both regions hold the largest message (and the GRH): plan.c sizes them. */
 static size_t region_size(const struct rb_params *p)
 {
-	uint64_t size = rb_axis_max(&p->size);
-
-	return (size_t)((size < 64 ? 64 : size) + rx_offset(p) + 63) & ~(size_t)63;
+	return (size_t)rb_plan_region(p);
 }
 
 static enum ibv_qp_type qp_type(const struct rb_params *p)

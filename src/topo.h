@@ -48,6 +48,16 @@ int rb_place_apply_thread(const char *ibdev, const char *cpu_opt, const char *nu
 			  struct rb_placement *out);
 
 /*
+ * rb_place_preview() - what rb_place_apply_thread() would choose, without
+ * binding anything (--dry-run): @out as it would be filled, and into
+ * @note what it would say (locality unknown, an affinity kept, a remote
+ * node), "" when nothing.  Returns 0, or -errno when an explicit --cpu or
+ * --numa cannot be honoured (logged).
+ */
+int rb_place_preview(const char *ibdev, const char *cpu_opt, const char *numa_opt, uint32_t thread,
+		     uint32_t threads, struct rb_placement *out, char *note, size_t len);
+
+/*
  * rb_place_check() - whether an explicit --cpu list or --numa node can be
  * honoured on this machine at all, before any peer is waited for.
  * Returns 0, or -EINVAL (logged, naming what is available).

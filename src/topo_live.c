@@ -240,9 +240,46 @@ static void measuring_cpu_freq(struct rb_placement *out)
 	rb_cpu_freq(SYSROOT, (int)cpu, out);
 }
 
+/* What say_plan() would say, as one line into @note (--dry-run). */
+static void plan_note(const struct rb_place_in *in, const struct rb_place_plan *plan, char *note,
+		      size_t len)
+{
+	char list[128];
+	size_t n = 0;
+
+	note[0] = '\0';
+	if (plan->unknown)
+		n += (size_t)snprintf(note + n, len - n, "NUMA locality of %s unknown; ", in->dev);
+	if (plan->kept_affinity && n < len)
+		n += (size_t)snprintf(note + n, len - n,
+				      "keeps the CPU affinity already set (%s); ",
+				      rb_cpus_format(plan->cpus, list, sizeof(list)));
+	if (plan->warning[0] && n < len)
+		n += (size_t)snprintf(note + n, len - n, "%s; ", plan->warning);
+	if (plan->shared && n < len)
+		n += (size_t)snprintf(note + n, len - n, "more threads than CPUs; ");
+	if (n >= 2 && n < len)
+		note[n - 2] = '\0'; /* the last "; " */
+}
+
+/* Decide without binding: what place() would choose. */
+static int preview(struct rb_place_in *in, struct rb_placement *out, char *note, size_t len)
+{
+	struct rb_place_plan plan;
+	int ret = rb_place_decide(in, &plan);
+
+	if (ret)
+		return ret;
+	plan_note(in, &plan, note, len);
+	rb_place_fill(&plan, out);
+	rb_place_plan_fini(&plan);
+	return 0;
+}
+
+/* With @note NULL decide and bind; else only decide, and say it into @note. */
 static int place_apply(const char *ibdev, const char *cpu_opt, const char *numa_opt,
 		       const char *peer_cpus, uint32_t thread, uint32_t threads,
-		       struct rb_placement *out)
+		       struct rb_placement *out, char *note, size_t len)
 {
 	struct rb_place_in in = {
 		.sysroot = SYSROOT,
@@ -281,7 +318,7 @@ static int place_apply(const char *ibdev, const char *cpu_opt, const char *numa_
 	if (peer && !rb_cpus_parse(peer_cpus, peer) && !hwloc_bitmap_iszero(peer))
 		in.peer = peer;
 	read_mem_policy(&in);
-	ret = place(&in, &d, out);
+	ret = note ? preview(&in, out, note, len) : place(&in, &d, out);
 	if (!ret)
 		measuring_cpu_freq(out);
 	hwloc_bitmap_free(peer);
@@ -307,7 +344,18 @@ int rb_place_apply_thread(const char *ibdev, const char *cpu_opt, const char *nu
 	int ret;
 
 	pthread_mutex_lock(&place_lock);
-	ret = place_apply(ibdev, cpu_opt, numa_opt, peer_cpus, thread, threads, out);
+	ret = place_apply(ibdev, cpu_opt, numa_opt, peer_cpus, thread, threads, out, NULL, 0);
+	pthread_mutex_unlock(&place_lock);
+	return ret;
+}
+
+int rb_place_preview(const char *ibdev, const char *cpu_opt, const char *numa_opt, uint32_t thread,
+		     uint32_t threads, struct rb_placement *out, char *note, size_t len)
+{
+	int ret;
+
+	pthread_mutex_lock(&place_lock);
+	ret = place_apply(ibdev, cpu_opt, numa_opt, NULL, thread, threads, out, note, len);
 	pthread_mutex_unlock(&place_lock);
 	return ret;
 }

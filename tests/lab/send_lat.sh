@@ -5,7 +5,8 @@
 # a histogram that counts them all, and the figures in ticks.
 # --post-api: send_lat, write_bw and read_lat with --verify through
 # ibv_wr_* on one side and ibv_post_send on the other; relaxed ordering
-# on by default, off for write_lat and with --disable-pcie-relaxed.
+# on by default, off for write_lat and with --disable-pcie-relaxed; and
+# --dry-run resolving rxe0 and the GID of 192.0.2.1 without a server there.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
@@ -25,6 +26,8 @@ pair wrread "read_lat --cpu none --quiet --post-api wr --json $OUT/wrread.srv.js
 	"read_lat -n 200 --verify --post-api=wr --disable_pcie_relaxed --cpu none 192.0.2.1 --json $OUT/wrread.cli.json"
 pair post "write_lat --cpu none --quiet --json $OUT/post.srv.json" \
 	"write_lat -n 200 --verify --post-api post --cpu none 192.0.2.1 --json $OUT/post.cli.json"
+solo dry send_lat --dry-run -s 2,64 -n 100 192.0.2.1 --json "$OUT/dry.json"
+solo drysrv server --dry-run -d rxe0 --json "$OUT/drysrv.json"
 '
 
 expect_rc ok.cli 0
@@ -109,4 +112,16 @@ jcheck wrread.srv.json 'd["device"]["post_api"] == "wr"' 'd["device"]["relaxed_o
 jcheck post.cli.json 'd["device"]["post_api"] == "post"' 'd["device"]["relaxed_ordering"] is False' \
 	'"polls its buffer" in d["device"]["why_relaxed_ordering"]'
 jcheck post.srv.json 'd["device"]["post_api"] == "wr"' 'd["device"]["relaxed_ordering"] is False'
+expect_rc dry 0
+jcheck dry.json 'd["dry_run"] is True' 'd["role"] == "client"' 'd["test"] == "send_lat"' \
+	'd["local_address"] == "192.0.2.1"' 'd["device"]["found"] is True' \
+	'd["device"]["name"] == "rxe0"' 'd["device"]["port"] == 1' \
+	'd["device"]["gid_type"] == "RoCE v2"' 'd["device"]["gid"] == "::ffff:192.0.2.1"' \
+	'd["device"]["active_mtu"] >= 256' '[p["size"] for p in d["points"]] == [2, 64]' \
+	'all(p["iterations"] == 100 for p in d["points"])' 'd["placement"]["decided"] is True' \
+	'd["memory"]["qps"] == 1' 'd["problems"] == []'
+expect_grep dry.out 'rxe0 port 1 (Ethernet, active MTU [0-9]*), GID [0-9]* ::ffff:192.0.2.1 (RoCE v2)'
+expect_rc drysrv 0
+jcheck drysrv.json 'd["role"] == "server"' 'd["device"]["found"] is True' \
+	'd["device"]["name"] == "rxe0"' 'd["points"] == []' 'd["device"]["note"].startswith("the GID shown")'
 pass

@@ -170,6 +170,7 @@ static const struct want wants[] = {
 	  T_RUN },
 	{ "expect", 0, RB_OPT_LIST, LOC(expect), 0, 0, 0, false, false, NULL, T_TESTS },
 	{ "recommend", 0, RB_OPT_FLAG, LOC(recommend), 0, 0, 1, false, false, NULL, T_BW },
+	{ "dry-run", 0, RB_OPT_FLAG, CLI(dry_run), 0, 0, 1, false, false, NULL, T_RUN },
 	{ "quiet", 0, RB_OPT_FLAG, CLI(quiet), 0, 0, 1, false, false, NULL, T_ALL },
 	{ "verbose", 'v', RB_OPT_FLAG, CLI(verbose), 0, 0, 1, false, false, NULL, T_ALL },
 	{ "help", 'h', RB_OPT_FLAG, CLI(help), 0, 0, 1, false, false, NULL, T_ALL },
