@@ -42,6 +42,18 @@ static inline uint64_t rb_ticks(void)
 #endif
 }
 
+/* What rb_ticks() counts, as the JSON's tick_clock names it (-C). */
+static inline const char *rb_tick_clock(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	return "tsc";
+#elif defined(__aarch64__)
+	return "cntvct";
+#else
+	return "ns";
+#endif
+}
+
 /* CPU time consumed by the calling thread, in ns. */
 static inline uint64_t rb_thread_cpu_ns(void)
 {

@@ -75,6 +75,8 @@ static int same_device(const struct rb_cm_conn *c, struct rdma_cm_id *id)
  */
 static void set_av(const struct rb_av *av, struct ibv_ah_attr *ah)
 {
+	if (av->qp.hop_limit != RB_HOP_LIMIT_DEFAULT && ah->is_global)
+		ah->grh.hop_limit = (uint8_t)av->qp.hop_limit;
 	if (av->sl)
 		ah->sl = av->sl;
 	if (av->tclass && ah->is_global)
@@ -96,6 +98,13 @@ static int cm_move(const struct rb_cm_conn *c, struct rdma_cm_id *id, struct ibv
 		       strerror(errno));
 		return ret;
 	}
+	/* The CM's P_Key is the address's partition's, which the REQ carries. */
+	if (state == IBV_QPS_INIT && c->av->qp.pkey_index) {
+		rb_err("%s qp 0x%x: refused: --pkey-index with -R (the CM takes the P_Key of the "
+		       "address's partition)",
+		       c->dev->name, qp->qp_num);
+		return -EINVAL;
+	}
 	if (state == IBV_QPS_INIT)
 		a.qp_access_flags = c->access;
 	if (state == IBV_QPS_RTR && a.path_mtu > c->mtu)
@@ -110,8 +119,11 @@ static int cm_move(const struct rb_cm_conn *c, struct rdma_cm_id *id, struct ibv
 		set_av(c->av, &a.ah_attr);
 	if (state == IBV_QPS_RTR)
 		a.max_dest_rd_atomic = c->rd_atom;
-	if (state == IBV_QPS_RTS)
+	if (state == IBV_QPS_RTS) {
 		a.max_rd_atomic = c->rd_atom;
+		a.timeout = (uint8_t)c->av->qp.timeout;
+		a.retry_cnt = (uint8_t)c->av->qp.retry_count;
+	}
 	/* The CM computes RC attributes; a UC QP takes none of RC's own. */
 	if (qp->qp_type == IBV_QPT_UC)
 		mask &= ~(IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER | IBV_QP_TIMEOUT |
@@ -131,7 +143,7 @@ static struct rdma_conn_param conn_param(const struct rb_cm_conn *c, uint32_t i,
 		.private_data_len = sizeof(*index_be),
 		.responder_resources = c->rd_atom,
 		.initiator_depth = c->rd_atom,
-		.retry_count = 7,
+		.retry_count = (uint8_t)c->av->qp.retry_count,
 		.rnr_retry_count = 7,
 		.qp_num = c->qp[i]->qp_num,
 	};

@@ -161,6 +161,10 @@ static void get_place(struct cur *c, struct rb_placement *p)
 	GET_STR(c, p->cpus);
 	p->mem_node = (int32_t)get_be(c, 4);
 	p->local = (int32_t)get_be(c, 4);
+	/* The matrix wire does not carry the CPU's clock (wire.c's CONN does). */
+	p->freq_cpu = -1;
+	p->governor[0] = '\0';
+	p->cpu_mhz = 0;
 }
 
 static void put_lat(struct cur *c, const struct rb_lat_summary *l)

@@ -166,6 +166,55 @@ const struct rb_opt rb_opts[] = {
 		  "before its next post, outside the latency sample but inside the point's "
 		  "duration (so the message rate falls); the server's own latency figures "
 		  "include the gap" },
+	{ .lname = "samples",
+	  .type = RB_OPT_STR,
+	  LSTR(samples_path),
+	  .argname = "FILE",
+	  .need = RB_S_LAT,
+	  .help = "latency tests: every sample of every point, in measurement order, as CSV "
+		  "to FILE: test, op, size, batch, signal, qps, tx_depth, iteration (from 1), "
+		  "lat_us (one-way where lat_us is), and lat_ticks with -C; renamed into place "
+		  "when the run ends" },
+	{ .lname = "report-unsorted",
+	  .sname = 'U',
+	  .perftest = "-U, --report-unsorted",
+	  .pt_diff = "the samples go to a CSV file (--samples FILE, default "
+		     "rdmabench_samples.csv), not to stdout: a row per sample with its point's "
+		     "axes, for every point of a sweep",
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(unsorted),
+	  .max = 1,
+	  .need = RB_S_LAT,
+	  .help = "perftest's switch: --samples " RB_SAMPLES_DEFAULT " unless --samples names the "
+		  "file (samples are always in measurement order)" },
+	{ .lname = "report-histogram",
+	  /* perftest's getopt table spells it so (its help says --report-histogram) */
+	  .alias = "report-histogrm",
+	  .sname = 'H',
+	  .perftest = "-H, --report-histogram",
+	  .pt_diff = "perftest prints every sample, sorted; here a histogram (20 buckets from "
+		     "the minimum to p99.9, and a tail) under each point and in the JSON, "
+		     "drawn by rdmabench-plot; the samples themselves: --samples",
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(histogram),
+	  .max = 1,
+	  .need = RB_S_LAT,
+	  .help = "latency tests: a histogram of each point, 20 buckets of one width from the "
+		  "minimum to p99.9, then one to the maximum when samples lie beyond: bars "
+		  "under the point's row, edges and counts in the JSON (histogram)" },
+	{ .lname = "report-cycles",
+	  .sname = 'C',
+	  .perftest = "-C, --report-cycles",
+	  .pt_diff = "ticks of the clock rdmabench measures with: the TSC on x86 (perftest's "
+		     "cycles), the generic timer on ARM, ns elsewhere; the JSON keeps "
+		     "microseconds and adds ticks; not with --interval",
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(cycles),
+	  .max = 1,
+	  .need = RB_S_LAT,
+	  .help = "latency tests: the table's latencies in clock ticks (x86 TSC, ARM generic "
+		  "timer), one-way as the microseconds are; the JSON adds lat_ticks, "
+		  "ticks_per_us and tick_clock, --samples a lat_ticks column" },
 	{ .lname = "tx-depth",
 	  .perftest = "-t, --tx-depth",
 	  .pt_diff = "a sweep axis",
@@ -464,6 +513,56 @@ const struct rb_opt rb_opts[] = {
 		 "InfiniBand",
 	  .any = RB_S_RUN,
 	  .help = "GID table index" },
+	{ .lname = "qp-timeout",
+	  .perftest = "-u, --qp-timeout",
+	  .pt_diff = "each side's own, as perftest's (give it on both)",
+	  .sname = 'u',
+	  .type = RB_OPT_U32,
+	  .off = LOC(qp.timeout),
+	  .max = 31,
+	  .argname = "N",
+	  .def = "14 (67 ms)",
+	  .any = RB_S_RUN,
+	  .help = "RC ACK timeout of this side's QPs: 4.096 us * 2^N a try, 0 waits forever; "
+		  "with -R it replaces the CM's" },
+	{ .lname = "retry-count",
+	  .alias = "retry_count",
+	  .perftest = "--retry_count",
+	  .pt_diff = "each side's own, as perftest's",
+	  .type = RB_OPT_U32,
+	  .off = LOC(qp.retry_count),
+	  .max = 7,
+	  .argname = "N",
+	  .def = "7",
+	  .any = RB_S_RUN,
+	  .help = "RC retries of an unacknowledged message before this side's QP fails (the "
+		  "completion's status is named, exit 1)" },
+	{ .lname = "pkey-index",
+	  .alias = "pkey_index",
+	  .perftest = "--pkey_index",
+	  .pt_diff = "each side's own index; refused with -R, where the CM takes the "
+		     "address's partition",
+	  .type = RB_OPT_U32,
+	  .off = LOC(qp.pkey_index),
+	  .max = 65535,
+	  .argname = "N",
+	  .def = "0",
+	  .any = RB_S_RUN,
+	  .help = "index of this side's P_Key in the port's table (an index past it exits 1 "
+		  "naming the table's length)" },
+	{ .lname = "hop-limit",
+	  .alias = "hop_limit",
+	  .perftest = "-L, --hop_limit",
+	  .pt_diff = "each side's own",
+	  .sname = 'L',
+	  .type = RB_OPT_U32,
+	  .off = LOC(qp.hop_limit),
+	  .max = 255,
+	  .argname = "N",
+	  .def = "64",
+	  .any = RB_S_RUN,
+	  .help = "GRH hop limit of this side's packets (the IP TTL on RoCE); no effect "
+		  "without a GRH (InfiniBand without -x)" },
 	{ .lname = "bind",
 	  .alias = "bind_source_ip",
 	  .perftest = "--bind_source_ip",
@@ -508,6 +607,19 @@ const struct rb_opt rb_opts[] = {
 	  .any = RB_S_RUN,
 	  .help = "bind the measuring thread: auto picks a core on the device's NUMA node, "
 		  "unless an affinity is already set (taskset)" },
+	{ .lname = "cpu-freq",
+	  .alias = "CPU-freq",
+	  .perftest = "-F, --CPU-freq",
+	  .pt_diff = "the governor and frequency of both sides' measuring CPUs are in the table "
+		     "and the JSON either way",
+	  .sname = 'F',
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(freq_quiet),
+	  .max = 1,
+	  .any = RB_S_RUN,
+	  .help = "no warning when this side's or the peer's measuring CPU runs a frequency "
+		  "governor other than performance (its clock then follows its load, and "
+		  "latencies with it)" },
 	{ .lname = "numa",
 	  .alias = "numa_node",
 	  .perftest = "--numa_node",
@@ -718,6 +830,9 @@ void rb_cli_init(struct rb_cli *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->l.gid_index = -1;
+	c->l.qp = (struct rb_qp_attrs){ .timeout = RB_QP_TIMEOUT_DEFAULT,
+					.retry_count = RB_RETRY_DEFAULT,
+					.hop_limit = RB_HOP_LIMIT_DEFAULT };
 	c->l.tcp_port = RB_DEFAULT_PORT;
 	c->l.timeout_s = 30;
 	c->p.warmup = RB_WARMUP_AUTO;
@@ -880,6 +995,12 @@ static int set_opt(struct rb_cli *c, const struct rb_opt *o, const char *arg, ch
 	return 0;
 }
 
+/* Why row @o does not apply, when its scope says more than the command's name. */
+static const char *scope_hint(const struct rb_opt *o)
+{
+	return o->need & RB_S_LAT ? " (latency tests only)" : "";
+}
+
 int rb_cli_take(struct rb_cli *c, int row, const char *cmd, unsigned int scope, const char *arg,
 		char *err, size_t len)
 {
@@ -891,7 +1012,8 @@ int rb_cli_take(struct rb_cli *c, int row, const char *cmd, unsigned int scope, 
 		return fail(err, len, "%s: no such option (a bug)", cmd);
 	o = &rb_opts[row];
 	if (!rb_opt_applies(o, scope))
-		return fail(err, len, "%s does not apply to %s", rb_opt_name(o, n, sizeof(n)), cmd);
+		return fail(err, len, "%s does not apply to %s%s", rb_opt_name(o, n, sizeof(n)),
+			    cmd, scope_hint(o));
 	/* The last of two values silently winning hides a typo. */
 	if (c->given[row] && o->type != RB_OPT_LIST)
 		return fail(err, len, "%s given twice", rb_opt_name(o, n, sizeof(n)));
@@ -953,6 +1075,26 @@ static int check_combinations(const struct rb_cli *c, char *err, size_t len)
 	return 0;
 }
 
+/*
+ * --samples, -H, -C: a client's own files and rows; matrix and --threads
+ * runs keep their results elsewhere.
+ */
+static int check_lat_reports(const struct rb_cli *c, unsigned int scope, char *err, size_t len)
+{
+	const char *o = c->l.samples_path[0] ? "--samples"
+			: c->l.histogram     ? "-H/--report-histogram"
+			: c->l.cycles	     ? "-C/--report-cycles"
+					     : NULL;
+
+	if (o && (scope & RB_S_MATRIX))
+		return fail(err, len, "%s does not apply to matrix", o);
+	if (c->l.samples_path[0] && c->p.threads > 1)
+		return fail(err, len, "--samples (-U) does not apply to --threads runs");
+	if (c->l.cycles && rb_cli_given(c, "interval"))
+		return fail(err, len, "-C/--report-cycles and --interval exclude each other");
+	return 0;
+}
+
 /* -D 0, --interval and --rate into the plan (their syntax was checked). */
 static int apply_shape(struct rb_cli *c, unsigned int scope, char *err, size_t len)
 {
@@ -980,11 +1122,14 @@ int rb_cli_finish(struct rb_cli *c, const struct rb_bench *b, unsigned int scope
 	/* A family command took the options of all its rows; --mode chose one. */
 	for (i = 0; i < rb_nopts; i++)
 		if (c->given[i] && !rb_opt_applies(&rb_opts[i], mine))
-			return fail(err, errlen, "%s does not apply to %s",
-				    rb_opt_name(&rb_opts[i], n, sizeof(n)), b->name);
+			return fail(err, errlen, "%s does not apply to %s%s",
+				    rb_opt_name(&rb_opts[i], n, sizeof(n)), b->name,
+				    scope_hint(&rb_opts[i]));
 	snprintf(c->p.test, sizeof(c->p.test), "%s", b->name);
 	apply_defaults(c, b);
 	ret = check_combinations(c, err, errlen);
+	if (!ret)
+		ret = check_lat_reports(c, scope, err, errlen);
 	if (!ret)
 		ret = apply_shape(c, scope, err, errlen);
 	/* The rest is what a server checks in a plan from the wire too. */
@@ -998,7 +1143,9 @@ static bool client_only(const struct rb_opt *o)
 
 	return (o->off >= p && o->off < p + sizeof(struct rb_params)) || o->off == OFF(all) ||
 	       o->off == OFF(op) || o->off == OFF(mode) || o->off == LOC(recommend) ||
-	       o->off == LOC(expect) || o->off == OFF(interval_arg) || o->off == OFF(rate_arg);
+	       o->off == LOC(expect) || o->off == OFF(interval_arg) || o->off == OFF(rate_arg) ||
+	       o->off == LOC(samples_path) || o->off == LOC(unsorted) || o->off == LOC(histogram) ||
+	       o->off == LOC(cycles);
 }
 
 void rb_cli_client_only(const struct rb_cli *c, char *buf, size_t len)

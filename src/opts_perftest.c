@@ -41,9 +41,6 @@
 
 const struct rb_pt_flag rb_pt_flags[] = {
 	/* accepted: they cannot change a figure here */
-	IGN("CPU-freq", 'F', false,
-	    "latency samples are cycle counts turned into time by a ratio calibrated against "
-	    "CLOCK_MONOTONIC_RAW over each point, so the CPU frequency does not bias them"),
 	IGN("cpu_util", 0, false,
 	    "the CPU use of both sides is always measured (cpu_util_pct, peer_cpu_util_pct)"),
 	IGN("report-both", 0, false, "-b always reports each direction and their sum"),
@@ -110,16 +107,9 @@ const struct rb_pt_flag rb_pt_flags[] = {
 	NO("reversed", 0, false, NOTYET ": run the test from the other host"),
 	NO("write_with_imm", 0, false, NOTYET),
 	NO("send_with_imm", 0, false, NOTYET),
-	NO("report-cycles", 'C', false, NOTYET ": latencies are in microseconds"),
-	NO("report-histogrm", 'H', false, NOTYET ": --json keeps the percentiles"),
-	NO("report-unsorted", 'U', false, NOTYET),
 	NO("use_old_post_send", 0, false, NOTYET ": rdmabench posts with ibv_post_send"),
 	NO("disable_pcie_relaxed", 0, false,
 	   NOTYET ": memory is registered without relaxed ordering"),
-	NO("qp-timeout", 'u', true, NOTYET ": the local ACK timeout is 14 (67 ms)"),
-	NO("retry_count", 0, true, NOTYET ": the retry count is 7"),
-	NO("pkey_index", 0, true, NOTYET ": P_Key index 0"),
-	NO("hop_limit", 'L', true, NOTYET ": the GRH hop limit is 64"),
 	NO("use_ooo", 0, false, MLX5),
 	NO("no_enhanced_reorder", 0, false, MLX5),
 	NO("disable_dynamic_polling", 0, false, MLX5),
@@ -353,6 +343,8 @@ int rb_pt_finish(struct rb_cli *c, const char *cmd, unsigned int scope, char *er
 		return fail(err, len, "--units and --report_gbits exclude each other");
 	if (c->l.out_json && !c->l.json_path[0])
 		strcpy(c->l.json_path, RB_OUT_JSON_DEFAULT);
+	if (c->l.unsorted && !c->l.samples_path[0])
+		strcpy(c->l.samples_path, RB_SAMPLES_DEFAULT);
 	if ((b & RB_PT_SERVER) && c->l.host)
 		return fail(err, len, "perftest's -Z/--server with a host ('%s')", c->l.host);
 	if ((b & RB_PT_CLIENT) && !c->l.host && (scope & RB_S_TEST))

@@ -135,6 +135,10 @@ static json_t *jdevice(const struct rb_report *r)
 	bad |= json_object_set_new(o, "gid", jstr_or_null(r->gid));
 	bad |= json_object_set_new(o, "why_device", jstr_or_null(r->why_device));
 	bad |= json_object_set_new(o, "why_gid", jstr_or_null(r->why_gid));
+	bad |= json_object_set_new(o, "qp_timeout", json_integer(r->qp.timeout));
+	bad |= json_object_set_new(o, "retry_count", json_integer(r->qp.retry_count));
+	bad |= json_object_set_new(o, "pkey_index", json_integer(r->qp.pkey_index));
+	bad |= json_object_set_new(o, "hop_limit", json_integer(r->qp.hop_limit));
 	return jdone(o, bad);
 }
 
@@ -194,6 +198,9 @@ json_t *rb_json_placement(const struct rb_placement *p)
 	bad |= json_object_set_new(o, "cpus", p->cpus[0] ? jstr(p->cpus) : json_null());
 	bad |= json_object_set_new(o, "mem_node", jint_or_null(p->mem_node));
 	bad |= json_object_set_new(o, "local", p->local < 0 ? json_null() : json_boolean(p->local));
+	bad |= json_object_set_new(o, "freq_cpu", jint_or_null(p->freq_cpu));
+	bad |= json_object_set_new(o, "cpu_governor", jstr_or_null(p->governor));
+	bad |= json_object_set_new(o, "cpu_mhz", p->cpu_mhz ? juint(p->cpu_mhz) : json_null());
 	return jdone(o, bad);
 }
 
@@ -217,6 +224,35 @@ static json_t *jlat(const struct rb_lat_summary *l)
 static json_t *jpercentiles(const struct rb_lat_summary *l)
 {
 	return jstr(l->bucketed ? "bucketed" : "exact");
+}
+
+static json_t *jreals(const double *v, uint32_t n)
+{
+	json_t *a = json_array();
+	int bad = !a;
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		bad |= json_array_append_new(a, jreal(v[i]));
+	return jdone(a, bad);
+}
+
+/* -H: edges (one more than buckets) and counts; with -C the edges in ticks too. */
+static json_t *jhist(const struct rb_result *res)
+{
+	const struct rb_lat_hist *h = &res->hist;
+	json_t *o = json_object(), *c = json_array();
+	int bad = !o || !c;
+	uint32_t i;
+
+	for (i = 0; i < h->n; i++)
+		bad |= json_array_append_new(c, juint(h->count[i]));
+	bad |= json_object_set_new(o, "edges_us", jreals(h->edge_us, h->n + 1));
+	if (res->has_ticks)
+		bad |= json_object_set_new(o, "edges_ticks", jreals(h->edge_ticks, h->n + 1));
+	bad |= json_object_set_new(o, "counts", c);
+	bad |= json_object_set_new(o, "tail", json_boolean(h->tail));
+	return jdone(o, bad);
 }
 
 /* One direction of a -b point. */
@@ -266,6 +302,12 @@ static int jmetrics(json_t *o, const struct rb_result *res)
 		bad |= json_object_set_new(o, "lat_us", jlat(&res->lat));
 		bad |= json_object_set_new(o, "percentiles", jpercentiles(&res->lat));
 	}
+	if (res->has_lat && res->has_ticks) {
+		bad |= json_object_set_new(o, "lat_ticks", jlat(&res->lat_ticks));
+		bad |= json_object_set_new(o, "ticks_per_us", jreal(res->ticks_per_us));
+	}
+	if (res->has_lat && res->has_hist)
+		bad |= json_object_set_new(o, "histogram", jhist(res));
 	if (res->has_bw) {
 		bad |= json_object_set_new(o, "bw_avg_gbps", jreal(res->bw_avg_gbps));
 		bad |= json_object_set_new(o, "bw_peak_gbps", jreal(res->bw_peak_gbps));
@@ -395,6 +437,10 @@ static int jdiag(json_t *doc, const struct rb_report *r)
 	uint32_t i;
 	int bad = 0;
 
+	if (r->samples_path)
+		bad |= json_object_set_new(doc, "samples_file", jstr(r->samples_path));
+	if (r->tick_clock)
+		bad |= json_object_set_new(doc, "tick_clock", jstr(r->tick_clock));
 	if (r->counters_spec)
 		bad |= json_object_set_new(doc, "counters_spec", jstr(r->counters_spec));
 	if (r->has_counters)
@@ -712,8 +758,8 @@ static double units_value(enum rb_units u, double gbps)
 
 static int table_columns(const struct rb_report *r, struct tcol *c)
 {
-	static const char *const lat[] = { "t_min[us]", "t_p50[us]",   "t_avg[us]", "t_p90[us]",
-					   "t_p99[us]", "t_p99.9[us]", "t_max[us]", "t_stdev[us]" };
+	static const char *const lat[] = { "t_min", "t_p50",   "t_avg", "t_p90",
+					   "t_p99", "t_p99.9", "t_max", "t_stdev" };
 	char name[TABLE_CELL];
 	size_t i;
 	int n = 0;
@@ -724,8 +770,12 @@ static int table_columns(const struct rb_report *r, struct tcol *c)
 	tcol_add(c, &n, "qps", 4);
 	tcol_add(c, &n, "iters", 10);
 	if (r->mode == RB_MODE_LAT) {
-		for (i = 0; i < sizeof(lat) / sizeof(lat[0]); i++)
-			tcol_add(c, &n, lat[i], 9);
+		/* -C: in the clock's ticks, as perftest's cycles. */
+		for (i = 0; i < sizeof(lat) / sizeof(lat[0]); i++) {
+			snprintf(name, sizeof(name), "%s[%s]", lat[i],
+				 r->tick_clock ? "ticks" : "us");
+			tcol_add(c, &n, name, 9);
+		}
 		if (by_thread(r))
 			tcol_add(c, &n, "thread", 6);
 		return n;
@@ -781,8 +831,8 @@ static void thread_cell_at(const struct rb_report *r, const struct rb_result *re
 static void table_cells(const struct rb_report *r, const struct rb_result *res,
 			char (*cell)[TABLE_CELL])
 {
-	const struct rb_lat_summary *l = &res->lat;
-	bool lat = res->has_lat, bw = res->has_bw;
+	const struct rb_lat_summary *l = r->tick_clock ? &res->lat_ticks : &res->lat;
+	bool lat = res->has_lat && (!r->tick_clock || res->has_ticks), bw = res->has_bw;
 	int k;
 
 	rb_size_str(res->pt.size, cell[0], TABLE_CELL);
@@ -839,8 +889,26 @@ static const char *local_name(int local)
 	return local ? "local" : "remote";
 }
 
+/* The measuring CPU's clock, and the warning perftest gives unless -F. */
+static void table_freq(FILE *f, const char *what, const struct rb_placement *p, bool quiet)
+{
+	char gov[4 * sizeof(p->governor)], mhz[24] = "";
+
+	if (!p->governor[0] && !p->cpu_mhz)
+		return;
+	rb_escape(p->governor, gov, sizeof(gov));
+	if (p->cpu_mhz)
+		snprintf(mhz, sizeof(mhz), " at %u MHz", p->cpu_mhz);
+	fprintf(f, "# %s cpu %d: governor %s%s\n", what, p->freq_cpu, str_or(gov, "unknown"), mhz);
+	if (!quiet && rb_freq_varies(p))
+		fprintf(f,
+			"# warning: %s cpu %d runs the %s governor, not performance: its clock "
+			"follows its load, and latencies with it (-F/--cpu-freq silences this)\n",
+			what, p->freq_cpu, gov);
+}
+
 /* A peer's placement is the peer's text: printed escaped (rb_escape()). */
-static void table_place(FILE *f, const char *what, const struct rb_placement *p)
+static void table_place(FILE *f, const char *what, const struct rb_placement *p, bool quiet)
 {
 	char node[16] = "unknown", mem[16] = "any", cpus[4 * sizeof(p->cpus)];
 
@@ -850,6 +918,7 @@ static void table_place(FILE *f, const char *what, const struct rb_placement *p)
 		snprintf(mem, sizeof(mem), "%d", p->mem_node);
 	fprintf(f, "# %s: device NUMA node %s, cpus %s, memory node %s (%s)\n", what, node,
 		str_or(rb_escape(p->cpus, cpus, sizeof(cpus)), "any"), mem, local_name(p->local));
+	table_freq(f, what, p, quiet);
 }
 
 static void table_title(FILE *f, const struct rb_report *r)
@@ -862,9 +931,16 @@ static void table_title(FILE *f, const struct rb_report *r)
 		fprintf(f, " gid %d", r->gid_index);
 	fprintf(f, " (%s)  MTU active %u, path %u\n", str_or(r->link_layer, "-"), r->active_mtu,
 		r->path_mtu);
-	table_place(f, "placement", &r->place);
+	table_place(f, "placement", &r->place, r->freq_quiet);
 	if (r->has_peer_place)
-		table_place(f, "peer placement", &r->peer_place);
+		table_place(f, "peer placement", &r->peer_place, r->freq_quiet);
+	if (r->samples_path)
+		fprintf(f, "# samples: every latency sample, in measurement order, in %s\n",
+			r->samples_path);
+	if (r->tick_clock)
+		fprintf(f,
+			"# latency in ticks of the %s clock (-C); the JSON has microseconds too\n",
+			r->tick_clock);
 	if (bidir_cols(r))
 		fprintf(f, "# bidirectional: the client's BW and MsgRate are the sums of c2s "
 			   "(client to server) and s2c; a server's rows show only its own "
@@ -914,6 +990,31 @@ static void table_shape(FILE *f, const struct rb_report *r, const struct rb_resu
 			   "warm-up\n");
 }
 
+/* -H: a bar per bucket under the point, the longest HIST_BAR wide. */
+#define HIST_BAR 40
+
+static void table_hist(FILE *f, const struct rb_report *r, const struct rb_result *res)
+{
+	const struct rb_lat_hist *h = &res->hist;
+	const double *e = r->tick_clock && res->has_ticks ? h->edge_ticks : h->edge_us;
+	const char *unit = e == h->edge_ticks ? "ticks" : "us";
+	uint64_t most = 0;
+	uint32_t i;
+	int bar;
+
+	for (i = 0; i < h->n; i++)
+		if (h->count[i] > most)
+			most = h->count[i];
+	fprintf(f, "  # histogram [%s]: %u buckets from the minimum to p99.9%s\n", unit, h->n,
+		h->tail ? ", the last one the tail to the maximum" : "");
+	for (i = 0; i < h->n && most; i++) {
+		bar = (int)((h->count[i] * HIST_BAR + most - 1) / most);
+		fprintf(f, "  # %10.2f - %10.2f %10llu%s%.*s\n", e[i], e[i + 1],
+			(unsigned long long)h->count[i], bar ? " " : "", bar,
+			"########################################");
+	}
+}
+
 static int table_row(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res)
 {
 	struct tcol c[TABLE_MAX_COLS];
@@ -923,6 +1024,8 @@ static int table_row(struct rb_writer *w, const struct rb_report *r, const struc
 	table_cells(r, res, cell);
 	table_line(w->f, c, n, cell, "");
 	table_shape(w->f, r, res);
+	if (res->has_lat && res->has_hist)
+		table_hist(w->f, r, res);
 	/* Under the point: the error counters that moved, the gates it failed. */
 	if (res->flag[0])
 		fprintf(w->f, "  ! %s\n", res->flag);

@@ -35,6 +35,8 @@ struct rb_report {
 	const char *link_layer;	 /* "Ethernet" / "InfiniBand" */
 	unsigned int active_mtu; /* bytes */
 	unsigned int path_mtu;	 /* bytes, as negotiated with the peer */
+	struct rb_qp_attrs qp;	 /* this side's -u, --retry-count, --pkey-index, -L */
+	bool freq_quiet;	 /* -F: no warning about a CPU's governor */
 	const struct rb_params *params;
 	struct rb_placement place;
 	bool has_peer_place;
@@ -49,6 +51,10 @@ struct rb_report {
 	int driver_id, peer_driver_id;	       /* enum rb_ctr_driver, for the CSV columns */
 	double link_gbps;		       /* 0: unknown */
 	const struct rb_strlist *expectations; /* NULL or empty: none */
+	/* Latency tests: --samples' file (NULL: none); -C: what the ticks
+	 * count (clock.h rb_tick_clock(); NULL without -C). */
+	const char *samples_path;
+	const char *tick_clock;
 	/* A run that failed or was interrupted: "complete": false, "reason". */
 	bool incomplete;
 	const char *reason;

@@ -272,18 +272,19 @@ static const struct rb_bench *plan_bench(const struct rb_params *p)
 /*
  * The samples a latency point keeps (stats.h), counted twice for the
  * array's last growth: every one of -n up to RB_SAMPLES_EXACT_MAX, then
- * the buckets (a point of -D or a longer -n).  Bandwidth tests keep none.
+ * the buckets (a point of -D or a longer -n); once more with --interval,
+ * whose slices are sorted in a copy.  Bandwidth tests keep none.
  */
 static uint64_t samples_mem(const struct rb_params *p)
 {
 	const struct rb_bench *t = plan_bench(p);
-	uint64_t exact = RB_SAMPLES_EXACT_MAX;
+	uint64_t exact = RB_SAMPLES_EXACT_MAX, times = p->interval_ms ? 3 : 2;
 
 	if (!t || t->mode != RB_MODE_LAT)
 		return 0;
 	if (p->iters && p->iters <= exact)
-		return p->iters * sizeof(uint64_t) * 2;
-	return exact * sizeof(uint64_t) * 2 + 2 * sizeof(struct rb_hist);
+		return p->iters * sizeof(uint64_t) * times;
+	return exact * sizeof(uint64_t) * times + 2 * sizeof(struct rb_hist);
 }
 
 uint64_t rb_plan_region(const struct rb_params *p)

@@ -10,6 +10,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #define RB_TOOL		  "rdmabench"
 #define RB_SCHEMA_VERSION 1
@@ -122,6 +123,22 @@ struct rb_result;
 /* What each side chooses for itself: never sent to the peer. */
 /* perftest's --out_json file, in the working directory */
 #define RB_OUT_JSON_DEFAULT "perftest_out.json"
+/* -U without --samples: the raw samples' file, in the working directory */
+#define RB_SAMPLES_DEFAULT "rdmabench_samples.csv"
+
+/*
+ * A QP's timers and path fields that each side sets for itself, as
+ * perftest's -u, --retry_count, --pkey_index and -L are (never sent).
+ */
+struct rb_qp_attrs {
+	uint32_t timeout;     /* RC ACK timeout: 4.096 us * 2^timeout a try */
+	uint32_t retry_count; /* RC retries before the QP errors */
+	uint32_t pkey_index;  /* P_Key table index of the port */
+	uint32_t hop_limit;   /* GRH hop limit (the IP TTL on RoCE) */
+};
+#define RB_QP_TIMEOUT_DEFAULT 14 /* 67 ms a try */
+#define RB_RETRY_DEFAULT      7
+#define RB_HOP_LIMIT_DEFAULT  64
 
 struct rb_local {
 	const char *host;  /* client: the server to reach; NULL on a server */
@@ -129,16 +146,24 @@ struct rb_local {
 	char bind[64];	   /* local address of the OOB connection; empty: any */
 	int32_t ib_port;   /* 0: the port holding the address */
 	int32_t gid_index; /* -1: by address */
+	struct rb_qp_attrs qp;
 	uint32_t tcp_port;
 	uint32_t timeout_s;
 	char cpu[64];  /* auto|none|LIST */
 	char numa[16]; /* auto|none|N */
 	char json_path[256];
 	uint8_t out_json; /* --out_json: json_path defaults to RB_OUT_JSON_DEFAULT */
+	/* Latency tests (client): --samples FILE, -U (samples_path defaults to
+	 * RB_SAMPLES_DEFAULT), -H and -C. */
+	char samples_path[256];
+	uint8_t unsorted;
+	uint8_t histogram;
+	uint8_t cycles;
 	char csv_path[256];
 	uint8_t format;		  /* enum rb_format, for stdout */
 	uint8_t units;		  /* enum rb_units */
 	uint8_t recommend;	  /* client: print a batch/signal recommendation */
+	uint8_t freq_quiet;	  /* -F: no warning about a CPU's frequency governor */
 	char counters[256];	  /* --counters: "" (default), none, all or a list */
 	struct rb_strlist expect; /* client: --expect expressions */
 	/*
@@ -194,6 +219,23 @@ struct rb_point {
 struct rb_lat_summary {
 	double min, p50, avg, p90, p99, p999, max, stdev; /* microseconds */
 	bool bucketed; /* percentiles from buckets (stats.h), not every sample */
+};
+
+/*
+ * -H: a point's latency histogram (rb_lat_buckets(), stats.h): bucket i
+ * holds the samples v with edge[i] <= v < edge[i+1], in microseconds and
+ * in clock ticks (one-way as lat_us).  RB_LAT_HIST_BODY buckets of equal
+ * width from the minimum to p99.9, then, when samples lie beyond, one
+ * more (the tail) up to the maximum.
+ */
+#define RB_LAT_HIST_BODY 20
+#define RB_LAT_HIST_MAX	 (RB_LAT_HIST_BODY + 1)
+struct rb_lat_hist {
+	uint32_t n; /* buckets */
+	bool tail;  /* the last bucket is the tail */
+	double edge_us[RB_LAT_HIST_MAX + 1];
+	double edge_ticks[RB_LAT_HIST_MAX + 1];
+	uint64_t count[RB_LAT_HIST_MAX];
 };
 
 /* One direction of a bidirectional point, as the side that posted it saw it. */
@@ -265,6 +307,14 @@ struct rb_result {
 	 */
 	uint32_t thread_row;
 	const struct rb_placement *thread_place;
+	/* -H/--report-histogram: the point's latency histogram. */
+	bool has_hist;
+	struct rb_lat_hist hist;
+	/* -C/--report-cycles: lat in clock ticks (clock.h), and their rate
+	 * over this point (calibrated against CLOCK_MONOTONIC_RAW). */
+	bool has_ticks;
+	struct rb_lat_summary lat_ticks;
+	double ticks_per_us;
 };
 
 /* Where the measuring thread and the buffers sit. */
@@ -273,7 +323,22 @@ struct rb_placement {
 	char cpus[128];	      /* bound CPUs, "1" or "0-3 8" */
 	int mem_node;	      /* -1 when unbound */
 	int local;	      /* 1 local, 0 remote, -1 unknown */
+	/* The measuring CPU's clock (perftest's -F): the first bound one, or
+	 * where the thread ran when placed; "" and 0 where cpufreq is absent. */
+	int freq_cpu; /* -1 when unknown */
+	char governor[16];
+	uint32_t cpu_mhz;
 };
+
+/*
+ * rb_freq_varies() - whether @p's governor is known and not "performance":
+ * the CPU's clock then follows its load, and latencies with it (perftest
+ * warns the same unless -F).
+ */
+static inline bool rb_freq_varies(const struct rb_placement *p)
+{
+	return p->governor[0] && strcmp(p->governor, "performance");
+}
 
 /* Logging: diagnostics go to stderr, prefixed with the tool name. */
 void rb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -33,6 +33,7 @@
 #include "diag.h"
 #include "output.h"
 #include "plan.h"
+#include "samples_file.h"
 #include "session.h"
 #include "sweep.h"
 #include "threads.h"
@@ -70,6 +71,7 @@ struct session {
 	char hello_cpus[128];	       /* client: every thread's CPUs (--threads), or "" */
 	struct sockaddr_storage local; /* client: where the connection leaves from */
 	struct rb_diag diag;	       /* counters and --expect */
+	struct rb_samples_file sf;     /* client: --samples, from the first point on */
 };
 
 /* Per thread: the threads of a --threads run are sessions each. */
@@ -210,6 +212,18 @@ static int create_qps(struct session *s)
 }
 
 /* The device: the one holding @local (the OOB connection's address). */
+/* perftest's warning (unless -F), once a run: thread 0 of --threads says it. */
+static void warn_freq(const struct session *s, const char *whose, const struct rb_placement *p)
+{
+	char gov[4 * sizeof(p->governor)];
+
+	if (s->l->freq_quiet || s->p.thread || !rb_freq_varies(p))
+		return;
+	rb_warn("%s measuring cpu %d runs the %s cpufreq governor, not performance: its clock "
+		"follows its load, and latencies with it (-F/--cpu-freq silences this)",
+		whose, p->freq_cpu, rb_escape(p->governor, gov, sizeof(gov)));
+}
+
 static int open_device(struct session *s, const struct sockaddr *local)
 {
 	const struct rb_local *l = s->l;
@@ -288,6 +302,7 @@ static int open_resources(struct session *s, const struct sockaddr *local)
 		s->usage = ret == -EINVAL;
 		return ret;
 	}
+	warn_freq(s, "this side's", &s->rep.place);
 	r->rx_off = rx_offset(&s->p);
 	r->ud = s->p.transport == RB_TR_UD;
 	r->lossy = s->p.transport != RB_TR_RC;
@@ -423,19 +438,23 @@ static int negotiate(struct session *s, const struct rb_msg_conn *me)
 	return check_ud_size(s, mtu);
 }
 
-/* --sl, --tclass, --flow-label: the plan's, for both sides' address vectors. */
-static struct rb_av path_av(const struct rb_params *p)
+/*
+ * --sl, --tclass, --flow-label: the plan's, for both sides' address
+ * vectors; -u, --retry-count, --pkey-index, -L: this side's own.
+ */
+static struct rb_av path_av(const struct session *s)
 {
-	return (struct rb_av){ .sl = (uint8_t)p->sl,
-			       .tclass = (uint8_t)p->tclass,
-			       .flow_label = p->flow_label };
+	return (struct rb_av){ .sl = (uint8_t)s->p.sl,
+			       .tclass = (uint8_t)s->p.tclass,
+			       .flow_label = s->p.flow_label,
+			       .qp = s->l->qp };
 }
 
 /* -R: the CM connects the QPs; the server listens before it answers CONN. */
 static int cm_connect(struct session *s)
 {
 	struct rb_run *r = &s->run;
-	const struct rb_av av = path_av(&s->p);
+	const struct rb_av av = path_av(s);
 	struct rb_cm_conn c = { &r->dev,
 				r->qp,
 				r->nqp,
@@ -454,9 +473,8 @@ static int qp_connect(struct session *s, const struct rb_msg_conn *me)
 {
 	struct rb_run *r = &s->run;
 	uint32_t i;
+	const struct rb_av av = path_av(s);
 	int ret = 0;
-
-	const struct rb_av av = path_av(&s->p);
 
 	if (s->p.use_cm)
 		return cm_connect(s);
@@ -514,6 +532,7 @@ static int exchange_conn(struct session *s)
 		return ret;
 	s->rep.has_peer_place = true;
 	s->rep.peer_place = r->remote.place;
+	warn_freq(s, "the peer's", &r->remote.place);
 	ret = qp_connect(s, &me);
 	if (!ret && s->t->setup)
 		ret = s->t->setup(r);
@@ -543,8 +562,12 @@ static void report_init(struct session *s)
 	rep->why_gid = d->why_gid;
 	rep->link_layer = rb_link_layer_str(d);
 	rep->active_mtu = rb_mtu_bytes(d->port_attr.active_mtu);
+	rep->qp = s->l->qp;
+	rep->freq_quiet = s->l->freq_quiet;
 	rep->params = &s->p;
 	rep->units = (enum rb_units)s->l->units;
+	rep->samples_path = s->l->samples_path[0] ? s->l->samples_path : NULL;
+	rep->tick_clock = s->l->cycles ? rb_tick_clock() : NULL;
 }
 
 /*
@@ -563,23 +586,71 @@ static int write_files(struct session *s, bool last)
 	return ret;
 }
 
-/* Before anything is measured: both files can be written, and differ. */
+/* Before anything is measured: the files can be written, and differ. */
 static int check_outputs(const struct rb_local *c)
 {
-	const char *paths[] = { c->json_path, c->csv_path };
+	const char *paths[] = { c->json_path, c->csv_path, c->samples_path };
+	const char *names[] = { "json", "csv", "samples" };
 	char err[RB_TEXT_MAX];
-	size_t i;
+	size_t i, j;
 
-	if (c->json_path[0] && c->csv_path[0] && rb_output_same(c->json_path, c->csv_path)) {
-		rb_err("--csv and --json name the same file (%s)", c->csv_path);
-		return -EINVAL;
-	}
-	for (i = 0; i < 2; i++)
+	for (i = 0; i < 3; i++)
+		for (j = i + 1; j < 3; j++)
+			if (paths[i][0] && paths[j][0] && rb_output_same(paths[i], paths[j])) {
+				rb_err("--%s and --%s name the same file (%s)", names[i], names[j],
+				       paths[j]);
+				return -EINVAL;
+			}
+	for (i = 0; i < 3; i++)
 		if (paths[i][0] && rb_output_check(paths[i], err, sizeof(err))) {
-			rb_err("--%s %s", i ? "csv" : "json", err);
+			rb_err("--%s %s", names[i], err);
 			return -EINVAL;
 		}
 	return 0;
+}
+
+/*
+ * --samples: the point's samples into the file, in measurement order,
+ * before its summary sorts them.  The file starts with the first point.
+ */
+static int keep_samples(struct session *s)
+{
+	struct rb_run *r = &s->run;
+	double k = r->t->lat_scale;
+	int ret = 0;
+
+	if (!s->l->samples_path[0] || !r->lat.n)
+		return 0;
+	if (!s->sf.f)
+		ret = rb_samples_file_open(&s->sf, s->l->samples_path, s->l->cycles);
+	return ret ? ret
+		   : rb_samples_file_point(&s->sf, s->t->name, s->rep.op, &r->pt, &r->lat,
+					   k * rb_ns_per_tick(r) / 1000, k);
+}
+
+/* -H and -C, from the samples the summary left sorted. */
+static int lat_extras(struct session *s, struct rb_result *res)
+{
+	struct rb_run *r = &s->run;
+	double ns = rb_ns_per_tick(r), k = r->t->lat_scale;
+	struct rb_lat_buckets b;
+	int ret = 0;
+
+	if (!res->has_lat)
+		return 0;
+	if (s->l->histogram) {
+		ret = rb_lat_buckets(&r->lat, &b);
+		if (!ret)
+			rb_lat_hist_fill(&b, k * ns / 1000, k, &res->hist);
+		res->has_hist = !ret;
+	}
+	if (!ret && s->l->cycles) {
+		/* A scale of k * 1000 "ns" per tick reports ticks times k. */
+		ret = rb_lat_summarize(&r->lat, k * 1000, &res->lat_ticks);
+		res->has_ticks = !ret;
+		res->ticks_per_us = ns > 0 ? 1000 / ns : 0;
+	}
+	return ret;
 }
 
 /* stdout's writer, begun once; its first line replaces a progress line. */
@@ -636,7 +707,8 @@ static int cut_point(struct session *s)
 	struct rb_run *r = &s->run;
 	struct rb_result res;
 
-	if (!rb_run_cut(r) || rb_iv_finish(r) || r->t->report(r, &res))
+	if (!rb_run_cut(r) || rb_iv_finish(r) || keep_samples(s) || r->t->report(r, &res) ||
+	    lat_extras(s, &res))
 		return -EINTR;
 	res.cut = true;
 	emit(s, &res);
@@ -651,19 +723,22 @@ static int cut_point(struct session *s)
 static int finish_output(struct session *s, int ret)
 {
 	static __thread char reason[RB_TEXT_MAX];
+	/* The points that finished, also of a run that did not. */
+	int sret = rb_samples_file_close(&s->sf);
 
 	if (s->out_begun)
 		s->out.ops->end(&s->out, &s->rep);
 	fflush(stdout);
 	if (!s->rep.test)
-		return 0;
+		return sret;
 	if (ret) {
 		s->rep.incomplete = true;
 		snprintf(reason, sizeof(reason), "%s",
 			 ret == -EINTR || rb_interrupted ? "interrupted" : rb_last_error);
 		s->rep.reason = reason;
 	}
-	return write_files(s, true);
+	ret = write_files(s, true);
+	return ret ? ret : sret;
 }
 
 /* ---- points --------------------------------------------------------- */
@@ -832,7 +907,11 @@ static int client_point(struct session *s, uint32_t i)
 		ret = m.status;
 	}
 	if (!ret)
+		ret = keep_samples(s);
+	if (!ret)
 		ret = r->t->report(r, &res);
+	if (!ret)
+		ret = lat_extras(s, &res);
 	if (ret)
 		return ret;
 	res.peer_rejected = reject_figures(s, &m, list, sizeof(list));

@@ -77,12 +77,21 @@ static void percentiles(struct rb_lat_summary *out, double k,
 	out->p999 = at(c, rb_percentile_rank(99.9, n)) * k;
 }
 
-/* The sample of 1-based @rank: its bucket's midpoint, within min..max. */
+/* The value of bucket @i: its midpoint, within min..max. */
+static double hist_mid(const struct rb_hist *h, size_t i)
+{
+	double mid = (double)rb_hist_lower(i) + (double)(rb_hist_width(i) - 1) / 2;
+
+	if (mid < (double)h->min)
+		return (double)h->min;
+	return mid > (double)h->max ? (double)h->max : mid;
+}
+
+/* The sample of 1-based @rank: its bucket's value. */
 static double hist_at_rank(const void *c, size_t rank)
 {
 	const struct rb_hist *h = c;
 	uint64_t seen = 0;
-	double mid;
 	size_t i;
 
 	for (i = 0; i < RB_HIST_BUCKETS - 1; i++) {
@@ -90,10 +99,7 @@ static double hist_at_rank(const void *c, size_t rank)
 		if (seen >= rank)
 			break;
 	}
-	mid = (double)rb_hist_lower(i) + (double)(rb_hist_width(i) - 1) / 2;
-	if (mid < (double)h->min)
-		return (double)h->min;
-	return mid > (double)h->max ? (double)h->max : mid;
+	return hist_mid(h, i);
 }
 
 int rb_hist_summarize(const struct rb_hist *h, double scale, struct rb_lat_summary *out)
@@ -168,6 +174,7 @@ void rb_samples_free(struct rb_samples *s)
 {
 	free(s->v);
 	free(s->h);
+	free(s->tmp);
 	memset(s, 0, sizeof(*s));
 }
 
@@ -240,10 +247,94 @@ int rb_lat_summarize(struct rb_samples *s, double scale, struct rb_lat_summary *
 
 int rb_lat_summarize_slice(struct rb_samples *s, double scale, struct rb_lat_summary *out)
 {
+	size_t n = s->n - s->mark;
+	uint64_t *t;
+
 	/* Unmarked, the slice is every sample. */
 	if (s->h)
 		return rb_hist_summarize(&s->h[s->marked ? 1 : 0], scale, out);
-	return exact_summary(s->v ? s->v + s->mark : NULL, s->n - s->mark, scale, out);
+	if (!n)
+		return -EINVAL;
+	if (n > s->tmp_cap) {
+		t = realloc(s->tmp, n * sizeof(*t));
+		if (!t)
+			return -ENOMEM;
+		s->tmp = t;
+		s->tmp_cap = n;
+	}
+	memcpy(s->tmp, s->v + s->mark, n * sizeof(*s->tmp));
+	return exact_summary(s->tmp, n, scale, out);
+}
+
+/* The edges of @b from lo, the p99.9 sample hi and the maximum. */
+static void bucket_edges(struct rb_lat_buckets *b, uint64_t lo, uint64_t hi, uint64_t max)
+{
+	uint64_t span = hi - lo + 1;
+	uint32_t i;
+
+	memset(b, 0, sizeof(*b));
+	b->body = span < RB_LAT_HIST_BODY ? (uint32_t)span : RB_LAT_HIST_BODY;
+	b->width = (span + b->body - 1) / b->body;
+	for (i = 0; i <= b->body; i++)
+		b->edge[i] = lo + i * b->width;
+	b->tail = max >= b->edge[b->body];
+	b->n = b->body + b->tail;
+	if (b->tail)
+		b->edge[b->n] = max + 1;
+}
+
+static void bucket_add(struct rb_lat_buckets *b, uint64_t v, uint64_t count)
+{
+	uint64_t i = (v - b->edge[0]) / b->width;
+
+	b->count[i < b->body ? i : b->body] += count;
+}
+
+static bool is_sorted(const uint64_t *v, size_t n)
+{
+	size_t i;
+
+	for (i = 1; i < n; i++)
+		if (v[i] < v[i - 1])
+			return false;
+	return true;
+}
+
+int rb_lat_buckets(struct rb_samples *s, struct rb_lat_buckets *out)
+{
+	size_t rank = rb_percentile_rank(99.9, s->n), i;
+	const struct rb_hist *h = s->h;
+
+	if (!s->n)
+		return -EINVAL;
+	if (h) {
+		bucket_edges(out, h->min, (uint64_t)hist_at_rank(h, rank), h->max);
+		for (i = 0; i < RB_HIST_BUCKETS; i++)
+			if (h->count[i])
+				bucket_add(out, (uint64_t)hist_mid(h, i), h->count[i]);
+		return 0;
+	}
+	if (!is_sorted(s->v, s->n))
+		qsort(s->v, s->n, sizeof(*s->v), cmp_u64);
+	bucket_edges(out, s->v[0], s->v[rank - 1], s->v[s->n - 1]);
+	for (i = 0; i < s->n; i++)
+		bucket_add(out, s->v[i], 1);
+	return 0;
+}
+
+void rb_lat_hist_fill(const struct rb_lat_buckets *b, double us_per_unit, double ticks_per_unit,
+		      struct rb_lat_hist *h)
+{
+	uint32_t i;
+
+	memset(h, 0, sizeof(*h));
+	h->n = b->n;
+	h->tail = b->tail;
+	for (i = 0; i <= b->n; i++) {
+		h->edge_us[i] = (double)b->edge[i] * us_per_unit;
+		h->edge_ticks[i] = (double)b->edge[i] * ticks_per_unit;
+	}
+	memcpy(h->count, b->count, sizeof(h->count));
 }
 
 double rb_gbps(uint64_t bytes, uint64_t ns)

@@ -59,6 +59,10 @@ struct rb_samples {
 	size_t mark;	   /* the slice's first sample */
 	bool marked;	   /* a slice is kept: h[1] follows it once bucketed */
 	struct rb_hist *h; /* NULL while exact; else [0] every sample, [1] the slice's */
+	/* A slice is summarized on a copy here, so that v stays in
+	 * measurement order until the point's own summary (--samples). */
+	uint64_t *tmp;
+	size_t tmp_cap;
 };
 
 /* rb_samples_reserve() - make room for @cap samples; 0 or -ENOMEM. */
@@ -104,8 +108,44 @@ static inline size_t rb_samples_slice_n(const struct rb_samples *s)
  */
 int rb_lat_summarize(struct rb_samples *s, double scale, struct rb_lat_summary *out);
 
-/* rb_lat_summarize_slice() - the same over the samples since the mark. */
+/*
+ * rb_lat_summarize_slice() - the same over the samples since the mark,
+ * sorted in a copy: the samples keep their order.  0, -EINVAL (none) or
+ * -ENOMEM.
+ */
 int rb_lat_summarize_slice(struct rb_samples *s, double scale, struct rb_lat_summary *out);
+
+/*
+ * -H: the histogram of a point's samples, in the samples' unit (ticks).
+ * From the minimum lo to p99.9 hi (nearest rank), min(RB_LAT_HIST_BODY,
+ * hi - lo + 1) buckets of one width w = ceil((hi - lo + 1) / buckets),
+ * the smallest whole width that covers hi; then, when some sample is at
+ * or past the body's end, one tail bucket up to the maximum.  Bucket i
+ * holds v with edge[i] <= v < edge[i+1]; every sample is in one.
+ */
+struct rb_lat_buckets {
+	uint32_t n;    /* buckets: the body's, and one more with a tail */
+	uint32_t body; /* equal-width buckets */
+	bool tail;
+	uint64_t width; /* of a body bucket */
+	uint64_t edge[RB_LAT_HIST_MAX + 1];
+	uint64_t count[RB_LAT_HIST_MAX];
+};
+
+/*
+ * rb_lat_buckets() - @out from every sample of @s: exact while the
+ * samples are kept (sorted in place first, as rb_lat_summarize() leaves
+ * them), else from the buckets of rb_hist, each counted at its value (its
+ * midpoint within min..max).  -EINVAL when there is no sample.
+ */
+int rb_lat_buckets(struct rb_samples *s, struct rb_lat_buckets *out);
+
+/*
+ * rb_lat_hist_fill() - @b as the result carries it: edges times
+ * @us_per_unit (microseconds) and @ticks_per_unit (reported ticks).
+ */
+void rb_lat_hist_fill(const struct rb_lat_buckets *b, double us_per_unit, double ticks_per_unit,
+		      struct rb_lat_hist *h);
 
 /* rb_percentile_rank() - 1-based nearest rank of percentile @p of @n. */
 size_t rb_percentile_rank(double p, size_t n);

@@ -1099,6 +1099,27 @@ void rb_place_fill(const struct rb_place_plan *plan, struct rb_placement *out)
 	out->local = plan->local;
 }
 
+void rb_cpu_freq(const char *sysroot, int cpu, struct rb_placement *p)
+{
+	char dir[PATH_MAX], khz[32], *end;
+	unsigned long v;
+
+	p->freq_cpu = cpu;
+	p->governor[0] = '\0';
+	p->cpu_mhz = 0;
+	if (cpu < 0 || snprintf(dir, sizeof(dir), "%s/devices/system/cpu/cpu%d/cpufreq", sysroot,
+				cpu) >= (int)sizeof(dir))
+		return;
+	if (read_attr(dir, "scaling_governor", p->governor, sizeof(p->governor)))
+		p->governor[0] = '\0';
+	if (read_attr(dir, "scaling_cur_freq", khz, sizeof(khz)))
+		return;
+	errno = 0;
+	v = strtoul(khz, &end, 10);
+	if (!errno && end != khz && !*end && v / 1000 <= UINT32_MAX)
+		p->cpu_mhz = (uint32_t)(v / 1000);
+}
+
 /* ---- warnings --------------------------------------------------------- */
 
 struct wlist {

@@ -276,6 +276,14 @@ void rb_place_plan_fini(struct rb_place_plan *plan);
 /* Fills @out from @plan (the JSON/CSV fields). */
 void rb_place_fill(const struct rb_place_plan *plan, struct rb_placement *out);
 
+/*
+ * rb_cpu_freq() - CPU @cpu's frequency governor and current frequency
+ * under @sysroot (devices/system/cpu/cpuN/cpufreq) into @p's freq_cpu,
+ * governor and cpu_mhz: "" and 0 for what the kernel does not show (no
+ * cpufreq in most VMs).
+ */
+void rb_cpu_freq(const char *sysroot, int cpu, struct rb_placement *p);
+
 enum rb_topo_wcode {
 	RB_TW_PCIE_SPEED,     /* link trained below its max speed */
 	RB_TW_PCIE_WIDTH,     /* ... below its max width */

@@ -10,6 +10,7 @@
 #endif
 #include <errno.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -228,6 +229,17 @@ static int place(struct rb_place_in *in, const struct rb_dev_info *d, struct rb_
 	return ret;
 }
 
+/* The clock of the CPU that measures: the first bound, else the one it runs on. */
+static void measuring_cpu_freq(struct rb_placement *out)
+{
+	char *end;
+	long cpu = strtol(out->cpus, &end, 10);
+
+	if (end == out->cpus || cpu < 0 || cpu > 65535)
+		cpu = sched_getcpu();
+	rb_cpu_freq(SYSROOT, (int)cpu, out);
+}
+
 /* What say_plan() would say, as one line into @note (--dry-run). */
 static void plan_note(const struct rb_place_in *in, const struct rb_place_plan *plan, char *note,
 		      size_t len)
@@ -285,6 +297,7 @@ static int place_apply(const char *ibdev, const char *cpu_opt, const char *numa_
 	out->cpus[0] = '\0';
 	out->mem_node = -1;
 	out->local = -1;
+	rb_cpu_freq(SYSROOT, -1, out);
 	ret = rb_topo_load(&in.topo, NULL);
 	if (ret)
 		return ret;
@@ -306,6 +319,8 @@ static int place_apply(const char *ibdev, const char *cpu_opt, const char *numa_
 		in.peer = peer;
 	read_mem_policy(&in);
 	ret = note ? preview(&in, out, note, len) : place(&in, &d, out);
+	if (!ret)
+		measuring_cpu_freq(out);
 	hwloc_bitmap_free(peer);
 	hwloc_bitmap_free(loaded);
 	rb_dev_info_free(&d);

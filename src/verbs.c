@@ -657,7 +657,7 @@ static void fill_ah(const struct rb_dev *d, const struct rb_qp_info *r, const st
 	ah->is_global = 1;
 	memcpy(ah->grh.dgid.raw, r->gid, 16);
 	ah->grh.sgid_index = (uint8_t)d->gid_index;
-	ah->grh.hop_limit = 64;
+	ah->grh.hop_limit = (uint8_t)av->qp.hop_limit;
 	ah->grh.traffic_class = av->tclass;
 	ah->grh.flow_label = av->flow_label;
 }
@@ -683,12 +683,13 @@ static int to_rtr(struct rb_dev *d, struct ibv_qp *qp, const struct rb_qp_info *
 }
 
 /* RC only: retries and reads in flight; UC and UD send with a PSN alone. */
-static int to_rts(struct rb_dev *d, struct ibv_qp *qp, uint32_t local_psn, uint8_t rd_atom)
+static int to_rts(struct rb_dev *d, struct ibv_qp *qp, uint32_t local_psn, uint8_t rd_atom,
+		  const struct rb_av *av)
 {
 	struct ibv_qp_attr a = {
 		.qp_state = IBV_QPS_RTS,
-		.timeout = 14, /* 4.096 us * 2^14 = 67 ms per try */
-		.retry_cnt = 7,
+		.timeout = (uint8_t)av->qp.timeout,
+		.retry_cnt = (uint8_t)av->qp.retry_count,
 		.rnr_retry = 7, /* infinite: a slow receiver is not an error */
 		.sq_psn = local_psn & 0xffffff,
 		.max_rd_atomic = rd_atom,
@@ -702,10 +703,18 @@ static int to_rts(struct rb_dev *d, struct ibv_qp *qp, uint32_t local_psn, uint8
 }
 
 /* UD takes a Q_Key where the connected transports take remote rights. */
-static int to_init(struct rb_dev *d, struct ibv_qp *qp, int access)
+static int to_init(struct rb_dev *d, struct ibv_qp *qp, int access, const struct rb_av *av)
 {
-	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT, .port_num = d->port };
+	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT,
+				 .port_num = d->port,
+				 .pkey_index = (uint16_t)av->qp.pkey_index };
 	int mask = IBV_QP_STATE | IBV_QP_PKEY_INDEX | IBV_QP_PORT;
+
+	if (av->qp.pkey_index >= d->port_attr.pkey_tbl_len) {
+		rb_err("%s port %u: no P_Key index %u (--pkey-index): its table has %u", d->name,
+		       d->port, av->qp.pkey_index, d->port_attr.pkey_tbl_len);
+		return -EINVAL;
+	}
 
 	if (qp->qp_type == IBV_QPT_UD) {
 		a.qkey = RB_UD_QKEY;
@@ -734,12 +743,12 @@ int rb_qp_connect(struct rb_dev *d, struct ibv_qp *qp, int access, uint32_t loca
 		       remote->psn);
 		return -EINVAL;
 	}
-	ret = to_init(d, qp, access);
+	ret = to_init(d, qp, access, av);
 	if (!ret && qp->qp_type == IBV_QPT_UD)
 		ret = modify(d, qp, &rtr, IBV_QP_STATE, "RTR");
 	else if (!ret)
 		ret = to_rtr(d, qp, remote, mtu, rd_atom, av);
-	return ret ? ret : to_rts(d, qp, local_psn, rd_atom);
+	return ret ? ret : to_rts(d, qp, local_psn, rd_atom, av);
 }
 
 int rb_ah_create(struct rb_dev *d, const struct rb_qp_info *remote, const struct rb_av *av,

@@ -165,6 +165,7 @@ struct rb_av {
 	uint8_t sl;	     /* service level */
 	uint8_t tclass;	     /* GRH traffic class */
 	uint32_t flow_label; /* GRH flow label, 20 bits */
+	struct rb_qp_attrs qp;
 };
 
 /*

@@ -201,6 +201,9 @@ static void put_place(struct cur *c, const struct rb_placement *p)
 	put_str(c, p->cpus);
 	put_be(c, (uint32_t)p->mem_node, 4);
 	put_be(c, (uint32_t)p->local, 4);
+	put_be(c, (uint32_t)p->freq_cpu, 4);
+	put_str(c, p->governor);
+	put_be(c, p->cpu_mhz, 4);
 }
 
 static void get_place(struct cur *c, struct rb_placement *p)
@@ -209,6 +212,9 @@ static void get_place(struct cur *c, struct rb_placement *p)
 	get_str(c, p->cpus, sizeof(p->cpus));
 	p->mem_node = (int32_t)get_be(c, 4);
 	p->local = (int32_t)get_be(c, 4);
+	p->freq_cpu = (int32_t)get_be(c, 4);
+	get_str(c, p->governor, sizeof(p->governor));
+	p->cpu_mhz = (uint32_t)get_be(c, 4);
 }
 
 /* v4: 1 to nqp MRs; the first is the one rkey and addr name. */

@@ -17,7 +17,7 @@
 #include "rdmabench.h"
 
 #define RB_WIRE_MAGIC	 0x52444d42u /* "RDMB" */
-#define RB_WIRE_VERSION	 5
+#define RB_WIRE_VERSION	 6	     /* v6: the measuring CPU's clock in CONN's placement */
 #define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
 

@@ -105,6 +105,9 @@ expect_pngs "$DATA/sample_bw.csv" "$tmp/bw" \
 	sample_bw-heatmap-4096.png sample_bw-heatmap-65536.png
 # A matrix CSV (rdmabench matrix --csv) is one heatmap of the pairs.
 expect_pngs "$DATA/sample_matrix.csv" "$tmp/matrix" sample_matrix-matrix.png
+# A JSON file (--json): its results' charts, and a histogram per point of -H.
+expect_pngs "$DATA/sample_hist.json" "$tmp/hist" sample_hist-latency.png \
+	sample_hist-histogram-2.png sample_hist-histogram-64.png
 
 # Without -o the PNGs land next to the CSV.
 mkdir "$tmp/beside"
@@ -132,6 +135,10 @@ expect_reject "$tmp/garbage.csv" "garbage file" "not an rdmabench header"
 printf 'test,size,batch\nsend_bw,64,1\n' >"$tmp/no-metric.csv"
 expect_reject "$tmp/no-metric.csv" "CSV without a metric column" "no metric column"
 expect_reject "$tmp/does-not-exist.csv" "missing file" "no such file"
+printf '{"test": "send_lat"}\n' >"$tmp/no-results.json"
+expect_reject "$tmp/no-results.json" "JSON without results" "no results array"
+printf '{"results": [1,\n' >"$tmp/broken.json"
+expect_reject "$tmp/broken.json" "broken JSON" "not JSON"
 
 # --- arguments --------------------------------------------------------------
 expect_exit 0 --help

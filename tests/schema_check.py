@@ -61,6 +61,9 @@ BROKEN = [
     ("a rejected peer figure the RESULT has not",
      lambda d: point(d).update(peer_result_rejected=["lat_us"])),
     ("an empty list of rejected peer figures", lambda d: point(d).update(peer_result_rejected=[])),
+    ("a histogram without counts",
+     lambda d: point(d).update(histogram={"edges_us": [1.0, 2.0], "tail": False})),
+    ("an unknown tick clock", lambda d: d.update(tick_clock="hpet")),
 ]
 
 # The same for the first --dry-run plan among the files (its own branch).

@@ -22,7 +22,7 @@ import time
 HELLO, PARAMS, ERROR, OK = 1, 2, 6, 8
 
 
-def frame(typ, body=b"", version=5, length=None):
+def frame(typ, body=b"", version=6, length=None):
     n = len(body) if length is None else length
     return struct.pack(">IHHI", 0x52444D42, version, typ, n) + body
 
@@ -50,7 +50,7 @@ def params(test="write_bw", size=(65536,), batch=(1,), signal=(64,), qps=(1,), t
 
 def hello(test="write_bw"):
     return frame(HELLO, s16("hostile") + s16(test) + s16("elsewhere") + s16("") + s16(""),
-                 version=5)
+                 version=6)
 
 
 def read_answer(sock, limit=10.0, oks=0):
@@ -248,7 +248,8 @@ def conn_body(mtu=1024, cpus="0"):
     """A CONN as src/wire.c packs it: one QP, one MR, a RoCE port."""
     addr, rkey, size = 0x10000, 0x1234, 1 << 30
     qp = struct.pack(">IIH", 0x11, 0x123, 0) + bytes(10) + b"\xff\xff\xc0\x00\x02\x01"
-    place = struct.pack(">i", 0) + s16(cpus) + struct.pack(">ii", 0, 1)
+    place = (struct.pack(">i", 0) + s16(cpus) + struct.pack(">ii", 0, 1) +
+             struct.pack(">i", -1) + s16("") + struct.pack(">I", 0))  # v6: no clock
     return (struct.pack(">IIIQQI", mtu, 16, rkey, addr, size, 1) + qp + place +
             s16("hostile0") + struct.pack(">BI", 2, 1) + struct.pack(">QI", addr, rkey))
 

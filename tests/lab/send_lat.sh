@@ -1,6 +1,8 @@
 #!/bin/sh
 # send_lat end to end in the Soft-RoCE lab: two sizes with every output,
-# a one-shot server that refuses a client asking for another test, and
+# a one-shot server that refuses a client asking for another test;
+# perftest's -H, -U (--samples) and -C: every sample in measurement order,
+# a histogram that counts them all, and the figures in ticks; and
 # --dry-run resolving rxe0 and the GID of 192.0.2.1 without a server there.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
@@ -9,6 +11,10 @@ lab_run '
 pair ok "send_lat --cpu none --quiet --json $OUT/srv.json" \
 	"send_lat -s 2,4096 -n 300 --cpu none 192.0.2.1 --json $OUT/cli.json --csv $OUT/cli.csv"
 pair refuse "write_lat --cpu none --quiet" "send_lat -n 10 --cpu none 192.0.2.1"
+pair hist "send_lat --cpu none --quiet" \
+	"send_lat -s 2,64 -n 200 --cpu none -H -U --samples $OUT/s.csv --interval 0.1 --json $OUT/h.json 192.0.2.1"
+pair ticks "send_lat --cpu none --quiet" \
+	"send_lat -s 2 -n 100 --cpu none -H -C --samples $OUT/t.csv --json $OUT/t.json 192.0.2.1"
 solo dry send_lat --dry-run -s 2,64 -n 100 192.0.2.1 --json "$OUT/dry.json"
 solo drysrv server --dry-run -d rxe0 --json "$OUT/drysrv.json"
 '
@@ -30,6 +36,49 @@ jcheck srv.json 'd["role"] == "server"' 'len(d["results"]) == 2' 'd["params"]["s
 jcheck cli.csv 'len(d) == 2' '[r["size"] for r in d] == ["2", "4096"]' \
 	'all(r["test"] == "send_lat" and float(r["lat_p50_us"]) > 0 and r["bw_avg_gbps"] == "" for r in d)'
 expect_grep ok.cli.out 'size.*t_p50\[us\]'
+
+# -H -U --samples --interval: the rows are the samples in the order measured
+# (the interval's summary sorts a copy), the histogram counts each of them.
+expect_rc hist.cli 0
+expect_rc hist.srv 0
+jcheck h.json 'd["samples_file"].endswith("/s.csv")' 'len(d["results"]) == 2' \
+	'all(sum(r["histogram"]["counts"]) == r["iterations"] == 200 for r in d["results"])' \
+	'all(len(r["histogram"]["edges_us"]) == len(r["histogram"]["counts"]) + 1 <= 22 for r in d["results"])' \
+	'all(abs(r["histogram"]["edges_us"][0] - r["lat_us"]["min"]) < 1e-9 for r in d["results"])' \
+	'all(r["histogram"]["edges_us"][-1] > r["lat_us"]["max"] for r in d["results"])' \
+	'all("lat_ticks" not in r for r in d["results"])'
+jcheck s.csv 'len(d) == 400' \
+	'list(d[0]) == ["test", "op", "size", "batch", "signal", "qps", "tx_depth", "iteration", "lat_us"]' \
+	'[r["iteration"] for r in d] == [str(i) for i in range(1, 201)] * 2' \
+	'[r["size"] for r in d] == ["2"] * 200 + ["64"] * 200'
+python3 - "$OUT" <<'EOF' || fail "the samples do not match the JSON's figures"
+import csv, json, sys
+out = sys.argv[1]
+doc = json.load(open(out + "/h.json"))
+rows = list(csv.DictReader(open(out + "/s.csv")))
+for r in doc["results"]:
+    v = [float(x["lat_us"]) for x in rows if x["size"] == str(r["size"])]
+    lat = r["lat_us"]
+    assert abs(min(v) - lat["min"]) < 1e-4 and abs(max(v) - lat["max"]) < 1e-4, (min(v), max(v), lat)
+    assert abs(sum(v) / len(v) - lat["avg"]) < 1e-3, (sum(v) / len(v), lat)
+    assert v != sorted(v), "the samples are the sorted copy"
+    e, c = r["histogram"]["edges_us"], r["histogram"]["counts"]
+    got = [sum(1 for x in v if e[i] - 1e-4 <= x < e[i + 1] - 1e-4) for i in range(len(c))]
+    assert sum(abs(a - b) for a, b in zip(got, c)) <= 4, (got, c)
+EOF
+expect_grep hist.cli.out '# samples: every latency sample, in measurement order, in .*/s.csv'
+expect_grep hist.cli.out '# histogram \[us\]: [0-9]* buckets from the minimum to p99.9'
+expect_grep hist.cli.out '  # *[0-9.]* - *[0-9.]* *[0-9]* #'
+
+# -C: the table in ticks, the JSON both, the samples with their ticks.
+expect_rc ticks.cli 0
+jcheck t.json 'd["tick_clock"] in ("tsc", "cntvct", "ns")' \
+	'all(r["ticks_per_us"] > 0 for r in d["results"])' \
+	'all(abs(r["lat_ticks"]["p50"] / r["ticks_per_us"] - r["lat_us"]["p50"]) <= 1e-6 * r["lat_us"]["p50"] + 1e-9 for r in d["results"])' \
+	'all(len(r["histogram"]["edges_ticks"]) == len(r["histogram"]["edges_us"]) for r in d["results"])'
+jcheck t.csv 'len(d) == 100' 'all(float(r["lat_ticks"]) > 0 and float(r["lat_us"]) > 0 for r in d)'
+expect_grep ticks.cli.out 't_p50\[ticks\]'
+expect_grep ticks.cli.out '# histogram \[ticks\]'
 
 expect_rc refuse.cli 1
 expect_rc refuse.srv 1

@@ -6,6 +6,9 @@
 # fields; the combinations a transport cannot do exit 2 naming both.
 # --tclass is also looked for on the wire: a packet socket on host 1's NIC
 # reads the IP TOS byte of the RoCE v2 packets (UDP port 4791) that arrive.
+# -u, --retry_count and -L (perftest's spellings, each side's own) come back
+# in the JSON; -L is not looked for on the wire: rxe sends TTL 64 whatever
+# the GRH's hop limit (seen with this sniffer).
 # All of it in one VM boot.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
@@ -70,6 +73,9 @@ wire rc_av solo rc_av send_lat --sl 1 --tclass 184 --flow-label 12345 $C -s 64 $
 	--json "$OUT/rc_av.json"
 wire ud_av solo ud_av send_bw -c UD -S 2 --tclass 96 --flow_label 777 $C -s 512 $S \
 	--json "$OUT/ud_av.json"
+# This side'"'"'s QP timers and hop limit, in perftest'"'"'s spelling.
+wire rc_qp solo rc_qp send_lat -u 18 --retry_count 6 -L 32 --tclass 72 $C -s 64 $S \
+	--json "$OUT/rc_qp.json"
 
 # What a transport cannot do: refused before anything is measured.
 solo ud_write write_bw -c UD $C $S
@@ -88,6 +94,9 @@ stop_server $srv
 # UC through the CM (-R), with the traffic class as the CM'"'"'s TOS.
 wire uc_cm pair uc_cm "write_bw -d rxe0 --cpu none --quiet --timeout 120" \
 	"write_bw -c UC -R --tclass 32 $C -s 8K $S --json $OUT/uc_cm.json"
+# The same through the CM: ours replace what it computed.
+wire rc_qp_cm pair rc_qp_cm "send_lat -d rxe0 --cpu none --quiet --timeout 120" \
+	"send_lat -R -u 16 --retry_count 5 --hop_limit 40 --tclass 40 $C -s 64 $S --json $OUT/rc_qp_cm.json"
 : >"$OUT/sniff.stop"
 wait $sn
 '
@@ -155,7 +164,7 @@ jcheck uc_bw.json 'd["params"]["sl"] == 0 and d["params"]["tclass"] == 0' \
 # SENDs, warmup included) and in no other.
 cat "$OUT/sniff.err" >&2
 jcheck sniff.tos "d.get(\"184\", 0) >= 2 * $N" "d.get(\"96\", 0) >= $N" \
-	'set(d) <= {"184", "96", "32"}'
+	'set(d) <= {"184", "96", "32", "72", "40"}'
 
 # --- refusals ------------------------------------------------------------------------
 
@@ -179,4 +188,17 @@ jcheck uc_cm.json 'd["params"]["transport"] == "UC"' 'd["params"]["rdma_cm"] is 
 	'd["params"]["verify"] is True' 'd["params"]["tclass"] == 32'
 crossed uc_cm "$N" oneway
 jcheck sniff.tos "d.get(\"32\", 0) >= $N"
+
+# --- this side's QP attributes ---------------------------------------------------------
+
+ran rc_qp RC '[64]'
+jcheck rc_qp.json 'd["device"]["qp_timeout"] == 18' 'd["device"]["retry_count"] == 6' \
+	'd["device"]["hop_limit"] == 32' 'd["device"]["pkey_index"] == 0'
+jcheck rc_av.json 'd["device"]["qp_timeout"] == 14 and d["device"]["hop_limit"] == 64'
+expect_rc rc_qp_cm.cli 0
+expect_rc rc_qp_cm.srv 0
+jcheck rc_qp_cm.json 'd["params"]["rdma_cm"] is True' 'd["device"]["qp_timeout"] == 16' \
+	'd["device"]["retry_count"] == 5' 'd["device"]["hop_limit"] == 40'
+crossed rc_qp_cm "$N"
+jcheck sniff.tos "d.get(\"72\", 0) >= 2 * $N" "d.get(\"40\", 0) >= 2 * $N"
 pass

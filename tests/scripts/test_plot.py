@@ -12,6 +12,7 @@ import contextlib
 import importlib.machinery
 import importlib.util
 import io
+import json
 import os
 import tempfile
 import unittest
@@ -283,7 +284,7 @@ class CommandLine(unittest.TestCase):
     def test_exit_status(self):
         rc, out, err = self.run_main("--help")
         self.assertEqual((rc, err), (0, ""))
-        self.assertTrue(out.startswith("Usage: rdmabench-plot RESULTS.csv [-o DIR]\n"))
+        self.assertTrue(out.startswith("Usage: rdmabench-plot RESULTS.csv|RESULTS.json [-o DIR]\n"))
         rc, out, err = self.run_main("--bogus")
         self.assertEqual((rc, out), (2, ""))
         self.assertEqual(err, "rdmabench-plot: unknown option: --bogus\n"
@@ -369,6 +370,65 @@ class MatrixCsv(unittest.TestCase):
         self.assertIn('2 0 "25000" 16777215', blocks["$T"])
         self.assertIn("set cbrange [0:25000]", text)
 
+
+
+class Json(unittest.TestCase):
+    """A --json file: its results as the CSV's rows, and -H's histograms."""
+
+    def load(self, doc):
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump(doc, f)
+        try:
+            self.assertTrue(plot.is_json(f.name))
+            return plot.read_json(f.name)
+        finally:
+            os.unlink(f.name)
+
+    def test_rows_and_histograms(self):
+        h = {"edges_us": [1.0, 2.0, 3.0, 9.0], "counts": [5, 3, 1], "tail": True}
+        d = self.load({"test": "send_lat", "host": "h", "device": {"name": "rxe0"},
+                       "results": [
+                           {"size": 2, "batch": 1, "signal": 1, "qps": 1, "tx_depth": 128,
+                            "lat_us": {"p50": 1.5, "p99": 2.5, "p999": None},
+                            "histogram": h},
+                           {"size": 64, "batch": 1, "signal": 1, "qps": 1, "tx_depth": 128,
+                            "lat_us": {"p50": 1.7, "p99": 2.7, "p999": 3.0},
+                            "histogram": {"edges_us": [2.0, 1.0], "counts": [1]}},
+                           {"batch": 1}]})
+        self.assertEqual([(r.test, r.size, r.m) for r in d.rows],
+                         [("send_lat", 2.0, {0: 1.5, 1: 2.5}),
+                          ("send_lat", 64.0, {0: 1.7, 1: 2.7, 2: 3.0})])
+        self.assertEqual(d.skipped, [3])
+        self.assertEqual(d.bad_hists, [2])
+        self.assertEqual([(x.size, x.counts, x.tail) for x in d.hists], [(2.0, [5, 3, 1], True)])
+        text, pngs = plot.build_script(d, TERM, "OUT", "x", "x.json")
+        self.assertEqual(pngs, ["OUT/x-latency.png", "OUT/x-histogram-2.png"])
+        # The body's buckets at their midpoints, the tail one bucket past the body.
+        self.assertIn("1.5 1 5\n2.5 1 3\nEOD", text)
+        self.assertIn("4 1 1\nEOD", text)
+        self.assertIn("tail: 1 up to 9 us", text)
+
+    def test_names_say_what_varies(self):
+        def hist(batch, size=64):
+            return plot.Hist("send_lat", {"size": size, "batch": batch, "signal": 1, "qps": 1,
+                                          "tx_depth": 128},
+                             {"edges_us": [1, 2], "counts": [1]})
+        names, vary = plot.hist_names([hist(1), hist(4), hist(4)])
+        self.assertEqual(names, ["histogram-64-b1", "histogram-64-b4", "histogram-64-b4-2"])
+        self.assertEqual(vary, ["batch"])
+        self.assertEqual(plot.hist_names([hist(1, 2), hist(1)])[0],
+                         ["histogram-2", "histogram-64"])
+
+    def test_not_rdmabench_json(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            f.write("[1, 2]")
+        try:
+            with self.assertRaises(plot.Unplottable) as e:
+                plot.read_json(f.name)
+            self.assertIn("no results array", str(e.exception))
+        finally:
+            os.unlink(f.name)
+        self.assertEqual(plot.base_of("/a/run.JSON"), "run")
 
 if __name__ == "__main__":
     unittest.main()

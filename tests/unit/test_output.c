@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "output.h"
+#include "samples_file.h"
 #include "plan.h"
 #include "sweep.h"
 
@@ -1011,6 +1012,34 @@ static void test_peer_text(void **state)
 	free(got);
 }
 
+/* The measuring CPUs' clocks: a line each, perftest's warning unless -F. */
+static void test_cpu_freq_lines(void **state)
+{
+	struct rb_report r;
+	char *got;
+
+	(void)state;
+	bw_report(&r);
+	r.place.freq_cpu = 3;
+	strcpy(r.place.governor, "performance");
+	r.place.cpu_mhz = 2900;
+	r.peer_place.freq_cpu = 5;
+	snprintf(r.peer_place.governor, sizeof(r.peer_place.governor), "power\033save");
+	got = write_mem(RB_FMT_TABLE, &r, bw_res, 1);
+	assert_non_null(strstr(got, "# placement cpu 3: governor performance at 2900 MHz\n"));
+	assert_non_null(strstr(got, "# peer placement cpu 5: governor power\\x1bsave\n"));
+	assert_non_null(strstr(got, "# warning: peer placement cpu 5 runs the power\\x1bsave "
+				    "governor, not performance"));
+	assert_null(strstr(got, "# warning: placement"));
+	assert_null(strchr(got, '\033'));
+	free(got);
+	r.freq_quiet = true;
+	got = write_mem(RB_FMT_TABLE, &r, bw_res, 1);
+	assert_non_null(strstr(got, "# peer placement cpu 5: governor"));
+	assert_null(strstr(got, "# warning"));
+	free(got);
+}
+
 /*
  * A peer's figures that failed their check are named in
  * peer_result_rejected and shown as nothing (NaN: null, "-", empty).
@@ -1046,6 +1075,144 @@ static void test_peer_rejected(void **state)
 	free(got);
 }
 
+/* -H, -C: a point with a histogram (3 buckets, a tail) and its figures in ticks. */
+static struct rb_result hist_point(void)
+{
+	struct rb_result res = lat_res[0];
+
+	res.has_hist = true;
+	res.hist = (struct rb_lat_hist){ .n = 3,
+					 .tail = true,
+					 .edge_us = { 0.5, 1.0, 1.5, 9.5 },
+					 .edge_ticks = { 1000, 2000, 3000, 19000 },
+					 .count = { 10, 20, 1 } };
+	res.has_ticks = true;
+	res.lat_ticks =
+		(struct rb_lat_summary){ 1900, 2100, 2180, 2340, 3000, 5900, 18500, 160, false };
+	res.ticks_per_us = 2000;
+	return res;
+}
+
+static void test_histogram_outputs(void **state)
+{
+	struct rb_result res = hist_point();
+	struct rb_report r;
+	json_t *doc, *o, *h;
+	char *got;
+
+	(void)state;
+	lat_report(&r);
+	r.samples_path = "s.csv";
+	r.tick_clock = "tsc";
+	doc = rb_json_report(&r, &res, 1);
+	assert_non_null(doc);
+	assert_jstr(doc, "samples_file", "s.csv");
+	assert_jstr(doc, "tick_clock", "tsc");
+	o = json_array_get(jget(doc, "results"), 0);
+	h = jget(o, "histogram");
+	assert_int_equal(json_array_size(jget(h, "edges_us")), 4);
+	assert_int_equal(json_array_size(jget(h, "counts")), 3);
+	assert_int_equal(json_integer_value(json_array_get(jget(h, "counts"), 1)), 20);
+	assert_true(json_real_value(json_array_get(jget(h, "edges_us"), 3)) == 9.5);
+	assert_true(json_real_value(json_array_get(jget(h, "edges_ticks"), 1)) == 2000);
+	assert_true(json_is_true(jget(h, "tail")));
+	assert_jreal(jget(o, "lat_ticks"), "p50", 2100);
+	assert_jreal(o, "ticks_per_us", 2000);
+	assert_jreal(jget(o, "lat_us"), "p50", 1.05);
+	json_decref(doc);
+	/* The table: latencies in ticks, and a bar per bucket in ticks. */
+	got = write_mem(RB_FMT_TABLE, &r, &res, 1);
+	assert_non_null(strstr(got, "t_p50[ticks]"));
+	assert_non_null(strstr(got, "2100.00"));
+	assert_non_null(strstr(got, "# samples: every latency sample, in measurement order, in "
+				    "s.csv"));
+	assert_non_null(strstr(got, "# histogram [ticks]: 3 buckets"));
+	assert_non_null(strstr(got, "#    2000.00 -    3000.00         20 " /* the longest bar */
+				    "########################################\n"));
+	assert_non_null(strstr(got, "#    3000.00 -   19000.00          1 ##\n"));
+	free(got);
+	/* Without -C: microseconds, and no ticks in the JSON. */
+	lat_report(&r);
+	res.has_ticks = false;
+	got = write_mem(RB_FMT_TABLE, &r, &res, 1);
+	assert_non_null(strstr(got, "t_p50[us]"));
+	assert_non_null(strstr(got, "# histogram [us]: 3 buckets"));
+	assert_non_null(strstr(got, "#       0.50 -       1.00         10 ####################\n"));
+	free(got);
+	doc = rb_json_report(&r, &res, 1);
+	o = json_array_get(jget(doc, "results"), 0);
+	assert_jabsent(o, "lat_ticks");
+	assert_jabsent(jget(o, "histogram"), "edges_ticks");
+	assert_jabsent(doc, "samples_file");
+	assert_jabsent(doc, "tick_clock");
+	json_decref(doc);
+	/* Neither: no histogram. */
+	doc = rb_json_report(&r, lat_res, 1);
+	assert_jabsent(json_array_get(jget(doc, "results"), 0), "histogram");
+	json_decref(doc);
+}
+
+/* --samples: the rows in the order given, with the point's axes; with -C the ticks. */
+static void test_samples_file(void **state)
+{
+	const uint64_t v[] = { 3000, 1000, 2001 };
+	const struct rb_point pt = {
+		.size = 64, .batch = 1, .signal = 1, .qps = 1, .tx_depth = 128
+	};
+	struct rb_samples s = { 0 };
+	struct rb_samples_file sf;
+	size_t i;
+	char *got;
+
+	(void)state;
+	for (i = 0; i < 3; i++)
+		assert_int_equal(rb_samples_push(&s, v[i]), 0);
+	/* 0.4 ns ticks halved (one-way). */
+	assert_int_equal(rb_samples_file_open(&sf, tmp_path("s.csv"), true), 0);
+	assert_int_equal(rb_samples_file_point(&sf, "send_lat", NULL, &pt, &s, 0.0002, 0.5), 0);
+	assert_int_equal(access(tmp_path("s.csv"), F_OK), -1); /* renamed at the end */
+	assert_int_equal(rb_samples_file_point(&sf, "send_lat", NULL, &pt, &s, 0.0002, 0.5), 0);
+	assert_int_equal(rb_samples_file_close(&sf), 0);
+	got = slurp(tmp_path("s.csv"));
+	assert_string_equal(got, "test,op,size,batch,signal,qps,tx_depth,iteration,lat_us,lat_"
+				 "ticks\n"
+				 "send_lat,,64,1,1,1,128,1,0.6000,1500\n"
+				 "send_lat,,64,1,1,1,128,2,0.2000,500\n"
+				 "send_lat,,64,1,1,1,128,3,0.4002,1000.5\n"
+				 "send_lat,,64,1,1,1,128,1,0.6000,1500\n"
+				 "send_lat,,64,1,1,1,128,2,0.2000,500\n"
+				 "send_lat,,64,1,1,1,128,3,0.4002,1000.5\n");
+	free(got);
+	assert_no_temp();
+	/* Without -C, an atomic's op; a rewrite replaces the file. */
+	assert_int_equal(rb_samples_file_open(&sf, tmp_path("s.csv"), false), 0);
+	assert_int_equal(rb_samples_file_point(&sf, "atomic_lat", "cswap", &pt, &s, 0.001, 1), 0);
+	assert_int_equal(rb_samples_file_close(&sf), 0);
+	got = slurp(tmp_path("s.csv"));
+	assert_string_equal(got, "test,op,size,batch,signal,qps,tx_depth,iteration,lat_us\n"
+				 "atomic_lat,cswap,64,1,1,1,128,1,3.0000\n"
+				 "atomic_lat,cswap,64,1,1,1,128,2,1.0000\n"
+				 "atomic_lat,cswap,64,1,1,1,128,3,2.0010\n");
+	free(got);
+	/* A point kept only as buckets has no rows. */
+	rb_samples_free(&s);
+	s.max = 2;
+	for (i = 0; i < 3; i++)
+		assert_int_equal(rb_samples_push(&s, v[i]), 0);
+	assert_non_null(s.h);
+	assert_int_equal(rb_samples_file_open(&sf, tmp_path("s.csv"), false), 0);
+	assert_int_equal(rb_samples_file_point(&sf, "send_lat", NULL, &pt, &s, 0.001, 1), 0);
+	assert_int_equal(rb_samples_file_close(&sf), 0);
+	got = slurp(tmp_path("s.csv"));
+	assert_string_equal(got, "test,op,size,batch,signal,qps,tx_depth,iteration,lat_us\n");
+	free(got);
+	assert_true(rb_samples_file_open(&sf, "/nonexistent-dir/s.csv", false) < 0);
+	assert_null(sf.f);
+	assert_int_equal(rb_samples_file_close(&sf), 0);
+	rb_samples_free(&s);
+	assert_no_temp();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1067,7 +1234,10 @@ int main(void)
 		cmocka_unit_test(test_shape_outputs),
 		cmocka_unit_test(test_nothing_measured),
 		cmocka_unit_test(test_peer_text),
+		cmocka_unit_test(test_cpu_freq_lines),
 		cmocka_unit_test(test_peer_rejected),
+		cmocka_unit_test(test_histogram_outputs),
+		cmocka_unit_test(test_samples_file),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

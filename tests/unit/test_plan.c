@@ -318,6 +318,12 @@ static void memory_samples_bounded(void **state)
 	assert_true(rb_plan_mem(&q) > (uint64_t)RB_SAMPLES_EXACT_MAX * 8);
 	assert_true(rb_plan_mem(&q) < rb_plan_mem(&p) + cap);
 	assert_int_equal(rb_plan_validate(&q, 256ULL << 20, err, sizeof(err)), 0);
+	/* --interval sorts each slice in a copy: one more sample array. */
+	q = p;
+	q.iters = 1000;
+	p.iters = 1000;
+	q.interval_ms = 100;
+	assert_int_equal(rb_plan_mem(&q), rb_plan_mem(&p) + 1000 * 8);
 }
 
 /* The memory flags from a peer: flags are 0 or 1; --srq only where receives are. */

@@ -458,6 +458,146 @@ static void test_samples_switch(void **state)
 	rb_samples_free(&s);
 }
 
+/* ---- -H: rb_lat_buckets() -------------------------------------------- */
+
+static uint64_t sum_counts(const struct rb_lat_buckets *b)
+{
+	uint64_t t = 0;
+	uint32_t i;
+
+	for (i = 0; i < b->n; i++)
+		t += b->count[i];
+	return t;
+}
+
+/* 1..1000 pushed backwards: p99.9 is 999, 20 buckets of 50, no tail. */
+static void test_buckets_even(void **state)
+{
+	struct rb_samples s = { 0 };
+	struct rb_lat_buckets b;
+	uint64_t v;
+	uint32_t i;
+
+	(void)state;
+	for (v = 1000; v >= 1; v--)
+		assert_int_equal(rb_samples_push(&s, v), 0);
+	assert_int_equal(rb_lat_buckets(&s, &b), 0);
+	assert_int_equal(b.n, 20);
+	assert_int_equal(b.body, 20);
+	assert_false(b.tail);
+	assert_int_equal(b.width, 50);
+	for (i = 0; i < 20; i++) {
+		assert_int_equal(b.edge[i], 1 + 50 * i);
+		assert_int_equal(b.count[i], 50);
+	}
+	assert_int_equal(b.edge[20], 1001);
+	rb_samples_free(&s);
+}
+
+/* 100..199 ten times each and one outlier: width 5, and a tail of one. */
+static void test_buckets_tail(void **state)
+{
+	struct rb_samples s = { 0 };
+	struct rb_lat_buckets b;
+	struct rb_lat_hist h;
+	uint32_t i, k;
+
+	(void)state;
+	assert_int_equal(rb_samples_push(&s, 1000), 0);
+	for (k = 0; k < 10; k++)
+		for (i = 100; i < 200; i++)
+			assert_int_equal(rb_samples_push(&s, i), 0);
+	assert_int_equal(rb_lat_buckets(&s, &b), 0);
+	assert_int_equal(b.body, 20);
+	assert_true(b.tail);
+	assert_int_equal(b.n, 21);
+	assert_int_equal(b.width, 5);
+	for (i = 0; i < 20; i++)
+		assert_int_equal(b.count[i], 50);
+	assert_int_equal(b.edge[20], 200);
+	assert_int_equal(b.edge[21], 1001);
+	assert_int_equal(b.count[20], 1);
+	/* As the result carries it: one-way microseconds of 2 ns ticks, half ticks. */
+	rb_lat_hist_fill(&b, 0.5 * 2 / 1000, 0.5, &h);
+	assert_int_equal(h.n, 21);
+	assert_true(h.tail);
+	assert_near(h.edge_us[0], 0.1, 1e-12);
+	assert_near(h.edge_us[21], 1.001, 1e-12);
+	assert_near(h.edge_ticks[1], 52.5, 0);
+	assert_int_equal(h.count[20], 1);
+	rb_samples_free(&s);
+}
+
+/* Fewer distinct values than buckets: a bucket per value. */
+static void test_buckets_narrow(void **state)
+{
+	const uint64_t v[] = { 12, 10, 12, 11 };
+	struct rb_samples s = { 0 };
+	struct rb_lat_buckets b;
+	uint32_t i;
+
+	(void)state;
+	push_all(&s, v, 4);
+	assert_int_equal(rb_lat_buckets(&s, &b), 0);
+	assert_int_equal(b.n, 3);
+	assert_int_equal(b.width, 1);
+	assert_false(b.tail);
+	assert_int_equal(b.edge[0], 10);
+	assert_int_equal(b.edge[3], 13);
+	assert_int_equal(b.count[0], 1);
+	assert_int_equal(b.count[1], 1);
+	assert_int_equal(b.count[2], 2);
+	rb_samples_reset(&s);
+	for (i = 0; i < 5; i++)
+		assert_int_equal(rb_samples_push(&s, 7), 0);
+	assert_int_equal(rb_lat_buckets(&s, &b), 0);
+	assert_int_equal(b.n, 1);
+	assert_int_equal(b.count[0], 5);
+	assert_int_equal(b.edge[1], 8);
+	rb_samples_reset(&s);
+	assert_int_equal(rb_lat_buckets(&s, &b), -EINVAL);
+	rb_samples_free(&s);
+}
+
+/* Past the exact bound: from rb_hist's buckets, every sample still counted once. */
+static void test_buckets_bucketed(void **state)
+{
+	struct rb_samples s = { .max = 1000 };
+	struct rb_lat_buckets b;
+	uint64_t v;
+
+	(void)state;
+	for (v = 1; v <= 5000; v++)
+		assert_int_equal(rb_samples_push(&s, v), 0);
+	assert_non_null(s.h);
+	assert_int_equal(rb_lat_buckets(&s, &b), 0);
+	assert_int_equal(b.edge[0], 1);
+	assert_int_equal(b.body, 20);
+	assert_int_equal(sum_counts(&b), 5000);
+	/* p99.9 (4995) within the buckets' 2^-8: about 250 wide. */
+	assert_rel((double)b.width, 250, 0.01);
+	assert_rel((double)b.count[0], 250, 0.02);
+	rb_samples_free(&s);
+}
+
+/* --samples writes the samples after the slices: those leave them in order. */
+static void test_slice_keeps_order(void **state)
+{
+	const uint64_t v[] = { 5, 3, 9, 1, 7 };
+	struct rb_samples s = { 0 };
+	struct rb_lat_summary l;
+
+	(void)state;
+	push_all(&s, v, 2);
+	rb_samples_mark(&s);
+	push_all(&s, v + 2, 3);
+	assert_int_equal(rb_lat_summarize_slice(&s, NS, &l), 0);
+	assert_near(l.min, 1, 0);
+	assert_near(l.max, 9, 0);
+	assert_memory_equal(s.v, v, sizeof(v));
+	rb_samples_free(&s);
+}
+
 /* --interval: a slice's figures are its own samples', before and after the switch. */
 static void test_samples_slices(void **state)
 {
@@ -713,6 +853,11 @@ int main(void)
 		cmocka_unit_test(test_hist_vs_exact),
 		cmocka_unit_test(test_samples_switch),
 		cmocka_unit_test(test_samples_slices),
+		cmocka_unit_test(test_buckets_even),
+		cmocka_unit_test(test_buckets_tail),
+		cmocka_unit_test(test_buckets_narrow),
+		cmocka_unit_test(test_buckets_bucketed),
+		cmocka_unit_test(test_slice_keeps_order),
 		cmocka_unit_test(test_gbps),
 		cmocka_unit_test(test_bw_steady),
 		cmocka_unit_test(test_bw_burst),

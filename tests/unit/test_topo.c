@@ -1166,6 +1166,37 @@ static void test_apply_live(void **state)
 #define FX(f, name) \
 	cmocka_unit_test_prestate_setup_teardown(f, fx_setup, fx_teardown, (void *)(name))
 
+/* The measuring CPU's clock (perftest's -F), from tests/data/cpufreq. */
+static void test_cpu_freq(void **state)
+{
+	const char *root = TEST_DATA_DIR "/cpufreq";
+	struct rb_placement p;
+
+	(void)state;
+	rb_cpu_freq(root, 0, &p);
+	assert_int_equal(p.freq_cpu, 0);
+	assert_string_equal(p.governor, "performance");
+	assert_int_equal(p.cpu_mhz, 3000);
+	assert_false(rb_freq_varies(&p));
+	rb_cpu_freq(root, 1, &p);
+	assert_string_equal(p.governor, "powersave");
+	assert_int_equal(p.cpu_mhz, 1200);
+	assert_true(rb_freq_varies(&p));
+	rb_cpu_freq(root, 2, &p);
+	assert_string_equal(p.governor, "schedutil");
+	assert_int_equal(p.cpu_mhz, 0);
+	assert_true(rb_freq_varies(&p));
+	/* No cpufreq, and no CPU: nothing known, nothing to warn about. */
+	rb_cpu_freq(root, 3, &p);
+	assert_int_equal(p.freq_cpu, 3);
+	assert_string_equal(p.governor, "");
+	assert_int_equal(p.cpu_mhz, 0);
+	assert_false(rb_freq_varies(&p));
+	rb_cpu_freq(root, -1, &p);
+	assert_int_equal(p.freq_cpu, -1);
+	assert_false(rb_freq_varies(&p));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1209,6 +1240,7 @@ int main(void)
 		cmocka_unit_test(test_alloc),
 		cmocka_unit_test(test_alloc_huge),
 		cmocka_unit_test(test_apply_live),
+		cmocka_unit_test(test_cpu_freq),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -9,7 +9,10 @@
  *  - rb_cq_create(): a CQ beyond max_cqe is refused, never cut;
  *  - rb_dev_check() (a server's check before it listens): a device that
  *    does not exist, named with those that do; a port or GID index out of
- *    range; a port that is down; the device closed again.
+ *    range; a port that is down; the device closed again;
+ *  - rb_qp_connect(): this side's -u, --retry-count, --pkey-index and -L
+ *    reach ibv_modify_qp() (wrapped), and a P_Key index past the port's
+ *    table is refused before it.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -49,6 +52,24 @@ ssize_t __wrap__ibv_query_gid_table(struct ibv_context *ctx, struct ibv_gid_entr
 				    uint32_t flags, size_t size);
 struct ibv_cq *__wrap_ibv_create_cq(struct ibv_context *ctx, int cqe, void *cq_ctx,
 				    struct ibv_comp_channel *ch, int vec);
+int __wrap_ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *a, int mask);
+
+/* Each transition rb_qp_connect() asked for, by the state it moves to. */
+static struct {
+	struct ibv_qp_attr at[IBV_QPS_RTS + 1];
+	int mask[IBV_QPS_RTS + 1];
+	int calls;
+} mod;
+
+int __wrap_ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *a, int mask)
+{
+	(void)qp;
+	assert_true(a->qp_state <= IBV_QPS_RTS);
+	mod.at[a->qp_state] = *a;
+	mod.mask[a->qp_state] = mask;
+	mod.calls++;
+	return 0;
+}
 
 struct ibv_device **__wrap_ibv_get_device_list(int *n)
 {
@@ -303,6 +324,50 @@ static void dev_check_gid(void **state)
 	assert_int_equal(host.opens, host.closes);
 }
 
+/* A connected RC QP on a RoCE port (GID 1, so a GRH), with @av. */
+static int connect_rc(const struct rb_av *av)
+{
+	struct rb_dev d = { .name = "fake0", .port = 1, .gid_index = 1 };
+	struct ibv_qp qp = { .qp_num = 0x11, .qp_type = IBV_QPT_RC };
+	const struct rb_qp_info peer = { .qpn = 0x22, .psn = 5, .lid = 0 };
+
+	d.port_attr.pkey_tbl_len = 2;
+	memset(&mod, 0, sizeof(mod));
+	return rb_qp_connect(&d, &qp, IBV_ACCESS_REMOTE_WRITE, 7, &peer, IBV_MTU_1024, 1, av);
+}
+
+static void qp_attrs_reach_modify(void **state)
+{
+	const struct rb_av def = { .qp = { 14, 7, 0, 64 } }, mine = { .qp = { 20, 3, 1, 9 } };
+
+	(void)state;
+	assert_int_equal(connect_rc(&def), 0);
+	assert_int_equal(mod.at[IBV_QPS_RTS].timeout, 14);
+	assert_int_equal(mod.at[IBV_QPS_RTS].retry_cnt, 7);
+	assert_int_equal(mod.at[IBV_QPS_INIT].pkey_index, 0);
+	assert_int_equal(mod.at[IBV_QPS_RTR].ah_attr.grh.hop_limit, 64);
+	assert_int_equal(connect_rc(&mine), 0);
+	assert_int_equal(mod.calls, 3);
+	assert_int_equal(mod.at[IBV_QPS_RTS].timeout, 20);
+	assert_true(mod.mask[IBV_QPS_RTS] & IBV_QP_TIMEOUT);
+	assert_int_equal(mod.at[IBV_QPS_RTS].retry_cnt, 3);
+	assert_true(mod.mask[IBV_QPS_RTS] & IBV_QP_RETRY_CNT);
+	assert_int_equal(mod.at[IBV_QPS_INIT].pkey_index, 1);
+	assert_true(mod.mask[IBV_QPS_INIT] & IBV_QP_PKEY_INDEX);
+	assert_int_equal(mod.at[IBV_QPS_RTR].ah_attr.grh.hop_limit, 9);
+}
+
+static void pkey_index_past_table(void **state)
+{
+	const struct rb_av av = { .qp = { 14, 7, 2, 64 } };
+
+	(void)state;
+	assert_int_equal(connect_rc(&av), -EINVAL);
+	assert_int_equal(mod.calls, 0);
+	assert_string_equal(rb_last_error, "fake0 port 1: no P_Key index 2 (--pkey-index): its "
+					   "table has 2");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -315,6 +380,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(dev_check_port_range, setup, teardown),
 		cmocka_unit_test_setup_teardown(dev_check_port_down, setup, teardown),
 		cmocka_unit_test_setup_teardown(dev_check_gid, setup, teardown),
+		cmocka_unit_test(qp_attrs_reach_modify),
+		cmocka_unit_test(pkey_index_past_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -298,6 +298,9 @@ static void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
 	c->link_layer = 1;
 	c->place.mem_node = 1;
 	c->place.local = 0;
+	c->place.freq_cpu = 2;
+	strcpy(c->place.governor, "powersave");
+	c->place.cpu_mhz = 2400;
 	/* One MR per QP (--mr-per-qp), the first the one rkey and addr name. */
 	c->nmr = nqp ? nqp : 1;
 	for (i = 0; i < c->nmr; i++)
@@ -307,7 +310,8 @@ static void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
 static size_t conn_len(const struct rb_msg_conn *c)
 {
 	return 4 + 4 + 4 + 8 + 8 + 4 + 26 * (size_t)c->nqp + 4 + 2 + strlen(c->place.cpus) + 4 + 4 +
-	       2 + strlen(c->device) + 1 + 4 + 12 * (size_t)c->nmr;
+	       4 + 2 + strlen(c->place.governor) + 4 + 2 + strlen(c->device) + 1 + 4 +
+	       12 * (size_t)c->nmr;
 }
 
 static void assert_conn_equal(const struct rb_msg_conn *a, const struct rb_msg_conn *b)
@@ -332,6 +336,9 @@ static void assert_conn_equal(const struct rb_msg_conn *a, const struct rb_msg_c
 	assert_int_equal(a->link_layer, b->link_layer);
 	assert_int_equal(a->place.mem_node, b->place.mem_node);
 	assert_int_equal(a->place.local, b->place.local);
+	assert_int_equal(a->place.freq_cpu, b->place.freq_cpu);
+	assert_string_equal(a->place.governor, b->place.governor);
+	assert_int_equal(a->place.cpu_mhz, b->place.cpu_mhz);
 	assert_int_equal(a->nmr, b->nmr);
 	for (i = 0; i < a->nmr; i++) {
 		assert_int_equal(a->mr[i].addr, b->mr[i].addr);
@@ -352,7 +359,7 @@ static void assert_double_bits(double got, double want)
 
 static void test_hdr_pack_bytes(void **state)
 {
-	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x05,
+	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x06,
 						       0x00, 0x03, 0x00, 0x01, 0x02, 0x03 };
 	uint8_t buf[RB_WIRE_HDR_LEN + 4];
 
@@ -434,7 +441,7 @@ static void test_hdr_other_version(void **state)
 	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), -EPROTO);
 	assert_int_equal(h.version, 2);
 	assert_non_null(strstr(err, "v2"));
-	assert_non_null(strstr(err, "v5"));
+	assert_non_null(strstr(err, "v6"));
 
 	/* Version 0 and a two-byte version are named as such. */
 	buf[5] = 0x00;
@@ -600,13 +607,15 @@ static void test_conn_roundtrip(void **state)
 	assert_memory_equal(buf, "\x00\x00\x10\x00\x00\x00\x00\x10\xde\xad\xbe\xef", 12);
 	/* nqp, then the first QP's qpn. */
 	assert_memory_equal(buf + 28, "\x00\x00\x00\x03\x00\x00\x01\x00", 8);
-	/* Then the placement: node -1, "0-3 8", node 1, remote; the device
-	 * and its link layer; then (v4) the MRs close the body. */
-	assert_memory_equal(buf + len - 4 - 3 * 12 - 28,
+	/* Then the placement: node -1, "0-3 8", node 1, remote, (v6) the
+	 * clock of cpu 2: powersave, 2400 MHz; the device and its link layer;
+	 * then (v4) the MRs close the body. */
+	assert_memory_equal(buf + len - 4 - 3 * 12 - 47,
 			    "\xff\xff\xff\xff\x00\x05"
 			    "0-3 8\x00\x00\x00\x01\x00\x00\x00\x00"
+			    "\x00\x00\x00\x02\x00\x09powersave\x00\x00\x09\x60"
 			    "\x00\x06mlx5_0\x01",
-			    28);
+			    47);
 	assert_memory_equal(buf + len - 4 - 3 * 12,
 			    "\x00\x00\x00\x03"
 			    "\x00\x00\x7f\x12\x34\x56\x70\x00\xde\xad\xbe\xef"
@@ -924,6 +933,9 @@ static void build_conn(struct wb *w, uint32_t nqp, uint32_t present, const char 
 	wb_bytes(w, cpus, cpus_len);
 	wb_be(w, 0, 4);
 	wb_be(w, 1, 4);
+	wb_be(w, 0, 4); /* v6: the measuring CPU's clock */
+	wb_str(w, "performance");
+	wb_be(w, 3000, 4);
 	wb_str(w, "rxe0");
 	wb_be(w, 1, 1);
 	wb_be(w, 1, 4); /* v4: one MR, the one above */
