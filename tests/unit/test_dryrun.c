@@ -56,7 +56,9 @@ static void plan(struct fixture *fx, const char *test, const char *args)
 	fx->d.pt_ignored = fx->c.pt.ignored;
 	fx->d.place.known = true;
 	fx->d.place.n = 1;
-	fx->d.place.place[0] = (struct rb_placement){ 0, "2", 0, 1 };
+	fx->d.place.place[0] = (struct rb_placement){
+		.device_numa_node = 0, .cpus = "2", .mem_node = 0, .local = 1, .freq_cpu = -1
+	};
 }
 
 /* A RoCE device that can do anything the tests below ask. */
@@ -317,15 +319,16 @@ static void perftest_no_effect(void **state)
 	json_t *doc;
 
 	(void)state;
-	plan(&fx, "write_bw", "-F --cpu_util -q 2 hostB");
+	plan(&fx, "write_bw", "--cpu_util -N -q 2 hostB");
 	text(&fx);
-	has(&fx, "no effect   -F/--CPU-freq, --cpu_util: perftest's, taken with no effect here\n");
+	has(&fx, "no effect   --cpu_util, -N/--noPeak: perftest's, taken with no effect here\n");
 	doc = rb_dry_json(&fx.d);
-	assert_string_equal(json_string_value(json_object_get(doc, "perftest_no_effect")), "-F/"
-											   "--CPU-"
-											   "freq, "
-											   "--cpu_"
-											   "util");
+	assert_string_equal(json_string_value(json_object_get(doc, "perftest_no_effect")), "--cpu_"
+											   "util, "
+											   "-N/"
+											   "--"
+											   "noPea"
+											   "k");
 	json_decref(doc);
 	free(fx.text);
 	/* None given: no line, and null. */
