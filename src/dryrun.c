@@ -15,7 +15,9 @@
 #include "sweep.h"
 
 static const char *const units_names[] = { "MiB/s", "Gb/s", "MB/s" };
-static const char *const format_names[] = { "table", "csv", "json" };
+/* enum rb_format's order; "value" is --output's one figure a line */
+static const char *const format_names[] = { "table", "csv", "json", "perftest", "value" };
+#define NFORMATS (sizeof(format_names) / sizeof(format_names[0]))
 
 void rb_dry_mem(const struct rb_bench *b, const struct rb_params *p, struct rb_dry_mem *m)
 {
@@ -264,7 +266,7 @@ static void text_output(const struct rb_dryrun *d, FILE *f)
 {
 	const struct rb_local *l = d->l;
 
-	fprintf(f, LABEL "stdout %s, units %s\n", "output", format_names[l->format % 3],
+	fprintf(f, LABEL "stdout %s, units %s\n", "output", format_names[l->format % NFORMATS],
 		units_names[l->units % 3]);
 	if (l->json_path[0])
 		fprintf(f, LABEL "JSON: this plan to %s\n", "", l->json_path);
@@ -470,7 +472,7 @@ static json_t *joutput(const struct rb_local *l)
 	json_t *o = json_object();
 	int bad = !o;
 
-	bad |= json_object_set_new(o, "format", json_string(format_names[l->format % 3]));
+	bad |= json_object_set_new(o, "format", json_string(format_names[l->format % NFORMATS]));
 	bad |= json_object_set_new(o, "units", json_string(units_names[l->units % 3]));
 	bad |= json_object_set_new(o, "json", jstr_or_null(l->json_path));
 	bad |= json_object_set_new(o, "csv", jstr_or_null(l->csv_path));
