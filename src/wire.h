@@ -16,8 +16,9 @@
 #include <stdint.h>
 #include "rdmabench.h"
 
-#define RB_WIRE_MAGIC	 0x52444d42u /* "RDMB" */
-#define RB_WIRE_VERSION	 6	     /* v6: the measuring CPU's clock in CONN's placement */
+#define RB_WIRE_MAGIC 0x52444d42u /* "RDMB" */
+/* v6: the measuring CPU's clock in CONN's placement; PARAMS' receive chain and flow labels */
+#define RB_WIRE_VERSION	 6
 #define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
 
