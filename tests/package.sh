@@ -87,7 +87,8 @@ debs=("$tmp"/rdmabench_"$version"_*.deb)
 [[ -f ${debs[0]} ]] || die "dpkg-buildpackage made no rdmabench_${version}_*.deb: $(ls "$tmp")"
 deb=${debs[0]}
 
-dpkg-deb -c "$deb" | awk '{ print $NF }' | sed 's|^\./|/|' >"$tmp/contents"
+# a link's line ends "PATH -> TARGET": its path is the field before the arrow
+dpkg-deb -c "$deb" | awk '{ print ($(NF - 1) == "->" ? $(NF - 2) : $NF) }' | sed 's|^\./|/|' >"$tmp/contents"
 for f in /usr/bin/rdmabench /usr/bin/rdmabench-plot /usr/share/man/man1/rdmabench.1.gz \
 	/usr/share/man/man1/rdmabench-plot.1.gz /usr/share/bash-completion/completions/rdmabench \
 	/usr/share/doc/rdmabench/copyright /usr/libexec/rdmabench/perftest/ib_write_bw; do
