@@ -99,21 +99,13 @@ static size_t our_prefixes(const char *arg, size_t l, int *row)
 	return hits;
 }
 
-static bool exact(const char *arg, size_t l)
+/* The getopt entry named exactly @a's first @l characters (ours or perftest's), or NULL. */
+static const struct option *named(const struct option *lo, const char *a, size_t l)
 {
-	size_t i;
-
-	for (i = 0; i < rb_nopts; i++) {
-		const char *al = rb_opts[i].alias;
-
-		if ((strlen(rb_opts[i].lname) == l && !strncmp(rb_opts[i].lname, arg, l)) ||
-		    (al && strlen(al) == l && !strncmp(al, arg, l)))
-			return true;
-	}
-	for (i = 0; i < rb_npt_flags; i++)
-		if (strlen(rb_pt_flags[i].lname) == l && !strncmp(rb_pt_flags[i].lname, arg, l))
-			return true;
-	return false;
+	for (; lo->name; lo++)
+		if (strlen(lo->name) == l && !strncmp(lo->name, a, l))
+			return lo;
+	return NULL;
 }
 
 /*
@@ -121,7 +113,8 @@ static bool exact(const char *arg, size_t l)
  * perftest's names (--report-cycles...) do not make it ambiguous for
  * getopt_long.  @buf holds the new spellings.
  */
-static int spell_out(char **av, int k, char *buf, size_t *used, size_t size)
+static int spell_out(const struct option *lo, char **av, int k, char *buf, size_t *used,
+		     size_t size)
 {
 	const char *arg = av[k] + 2;
 	size_t l = strcspn(arg, "=");
@@ -129,7 +122,7 @@ static int spell_out(char **av, int k, char *buf, size_t *used, size_t size)
 	const char *name;
 	size_t need;
 
-	if (exact(arg, l) || our_prefixes(arg, l, &row) != 1)
+	if (named(lo, arg, l) || our_prefixes(arg, l, &row) != 1)
 		return 0;
 	name = rb_opts[row].lname;
 	need = strlen(name) + strlen(arg + l) + 3;
@@ -145,13 +138,9 @@ static int spell_out(char **av, int k, char *buf, size_t *used, size_t size)
 static bool long_takes_next(const struct option *lo, const char *a)
 {
 	size_t l = strcspn(a, "=");
+	const struct option *o = a[l] == '=' ? NULL : named(lo, a, l);
 
-	if (a[l] == '=')
-		return false;
-	for (; lo->name; lo++)
-		if (strlen(lo->name) == l && !strncmp(lo->name, a, l))
-			return lo->has_arg == required_argument;
-	return false;
+	return o && o->has_arg == required_argument;
 }
 
 /* Whether the group of letters at @a ("-ab", "-s64") takes the next word as a value. */
@@ -178,7 +167,7 @@ static int spell_all(int argc, char **av, const struct option *lo, const char *s
 		if (!strcmp(av[k], "--"))
 			break;
 		if (!strncmp(av[k], "--", 2)) {
-			if (spell_out(av, k, buf, &used, size))
+			if (spell_out(lo, av, k, buf, &used, size))
 				return fail(err, len, "the command line is too long");
 			k += long_takes_next(lo, av[k] + 2);
 		} else if (av[k][0] == '-' && av[k][1]) {
