@@ -103,7 +103,7 @@ static int pt_begin(struct rb_writer *w, const struct rb_report *r)
 /* A bandwidth in the table's unit: perftest's MB/sec is MiB/s. */
 static double bw(const struct rb_report *r, double gbps)
 {
-	return gbits(r) ? gbps : gbps * 1e9 / 8 / 1048576;
+	return gbits(r) ? gbps : rb_gbps_to_mibps(gbps);
 }
 
 static int pt_row(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res)

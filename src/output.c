@@ -40,7 +40,7 @@ static const char *str_or(const char *s, const char *dflt)
 	return s && *s ? s : dflt;
 }
 
-static double gbps_to_mibps(double gbps)
+double rb_gbps_to_mibps(double gbps)
 {
 	return gbps * 1e9 / 8 / 1048576;
 }
@@ -334,7 +334,7 @@ static int jmetrics(json_t *o, const struct rb_result *res)
 		bad |= json_object_set_new(o, "bw_avg_gbps", jreal(res->bw_avg_gbps));
 		bad |= json_object_set_new(o, "bw_peak_gbps", jreal(res->bw_peak_gbps));
 		bad |= json_object_set_new(o, "bw_avg_mibps",
-					   jreal(gbps_to_mibps(res->bw_avg_gbps)));
+					   jreal(rb_gbps_to_mibps(res->bw_avg_gbps)));
 		bad |= json_object_set_new(o, "msg_rate_mpps", jreal(res->msg_rate_mpps));
 	}
 	if (res->has_cpu) {
@@ -694,7 +694,7 @@ static int csv_line(FILE *f, const struct rb_report *r, const struct rb_result *
 	csv_lat(f, res);
 	csv_dbl(f, res->has_bw, 6, res->bw_avg_gbps);
 	csv_dbl(f, res->has_bw, 6, res->bw_peak_gbps);
-	csv_dbl(f, res->has_bw, 3, gbps_to_mibps(res->bw_avg_gbps));
+	csv_dbl(f, res->has_bw, 3, rb_gbps_to_mibps(res->bw_avg_gbps));
 	csv_dbl(f, res->has_bw, 6, res->msg_rate_mpps);
 	csv_dbl(f, res->has_cpu, 3, res->cpu_util_pct);
 	csv_dbl(f, res->has_peer, 3, res->peer_cpu_util_pct);
@@ -774,7 +774,7 @@ static double units_value(enum rb_units u, double gbps)
 	case RB_UNITS_MBS:
 		return gbps * 1e9 / 8 / 1e6;
 	default:
-		return gbps_to_mibps(gbps);
+		return rb_gbps_to_mibps(gbps);
 	}
 }
 

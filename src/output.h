@@ -87,6 +87,9 @@ struct rb_writer {
 	json_t *doc; /* JSON writer: the document being built */
 };
 
+/* rb_gbps_to_mibps() - a bandwidth in Gb/s as MiB/s (perftest's MB/sec). */
+double rb_gbps_to_mibps(double gbps);
+
 /* rb_writer_init() - a writer of @fmt onto @f. */
 void rb_writer_init(struct rb_writer *w, enum rb_format fmt, FILE *f);
 
