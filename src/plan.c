@@ -245,6 +245,10 @@ static int check_cross(const struct rb_params *p, const struct rb_bench *t, char
 	ret = check_flows(p, err, len);
 	if (ret)
 		return ret;
+	/* Until the loops know them, a peer's plan that asks is refused. */
+	if (p->reversed || p->imm)
+		return fail(err, len, "%s is not built yet",
+			    p->reversed ? "--reversed" : "--send_with_imm/--write_with_imm");
 	if (p->recv_post_list > p->rx_depth)
 		return fail(err, len, "--recv-post-list %u exceeds -r/--rx-depth %u",
 			    p->recv_post_list, p->rx_depth);

@@ -109,6 +109,13 @@ struct rb_params {
 	/* --recv_post_list (wire v6): receives reposted in one chain; 0: the
 	 * receiver's choice (a quarter of -r, one when lossy or with -b). */
 	uint32_t recv_post_list;
+	/* --reversed (wire v7): the server streams and the client receives;
+	 * the point's figures are the server's. */
+	uint8_t reversed;
+	/* --send_with_imm, --write_with_imm (wire v7): each message carries
+	 * an immediate and consumes one receive at the receiver, which checks
+	 * it. */
+	uint8_t imm;
 	/* --latency_gap: the client waits this long after each round trip
 	 * before its next ping, outside the sample.  Client only, not on the
 	 * wire: the server just echoes. */

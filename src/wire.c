@@ -180,6 +180,8 @@ int rb_pack_params(const struct rb_params *m, uint8_t *buf, size_t cap)
 	put_be(&c, m->rate, 8);
 	put_be(&c, m->run_id, 8);	  /* v5 */
 	put_be(&c, m->recv_post_list, 4); /* v6 */
+	put_be(&c, m->reversed, 1);	  /* v7 */
+	put_be(&c, m->imm, 1);
 	return wdone(&c);
 }
 
@@ -221,6 +223,8 @@ int rb_unpack_params(const uint8_t *buf, size_t len, struct rb_params *m)
 	m->rate = get_be(&c, 8);
 	m->run_id = get_be(&c, 8);
 	m->recv_post_list = (uint32_t)get_be(&c, 4);
+	m->reversed = (uint8_t)get_be(&c, 1);
+	m->imm = (uint8_t)get_be(&c, 1);
 	return rdone(&c);
 }
 

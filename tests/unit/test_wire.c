@@ -212,6 +212,8 @@ static void sample_params(struct rb_params *p)
 	p->rate = 0xfedcba9876543210ULL; /* all 64 bits */
 	p->run_id = 0x0123456789abcdefULL;
 	p->recv_post_list = 64;
+	p->reversed = 1;
+	p->imm = 1;
 }
 
 static size_t params_len(const struct rb_params *p)
@@ -224,9 +226,9 @@ static size_t params_len(const struct rb_params *p)
 	/* v4 appends transport, SL, traffic class, flow label, 4 memory flags,
 	 * --threads, the thread, -b, then interval, forever, rate unit and
 	 * rate; v5 the run id; v6 the receives' chain, and the flow labels a
-	 * list (a count, then each). */
+	 * list (a count, then each); v7 --reversed and the immediate flag. */
 	return n + 8 + 4 + 8 + 4 + 4 + 4 + 4 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 4 * (size_t)p->nflow +
-	       4 * 1 + 4 + 4 + 1 + 4 + 1 + 1 + 8 + 8 + 4;
+	       4 * 1 + 4 + 4 + 1 + 4 + 1 + 1 + 8 + 8 + 4 + 1 + 1;
 }
 
 static void assert_axis_equal(const struct rb_axis *a, const struct rb_axis *b)
@@ -274,6 +276,8 @@ static void assert_params_equal(const struct rb_params *a, const struct rb_param
 	assert_int_equal(a->rate, b->rate);
 	assert_int_equal(a->run_id, b->run_id);
 	assert_int_equal(a->recv_post_list, b->recv_post_list);
+	assert_int_equal(a->reversed, b->reversed);
+	assert_int_equal(a->imm, b->imm);
 }
 
 static void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
@@ -364,7 +368,7 @@ static void assert_double_bits(double got, double want)
 
 static void test_hdr_pack_bytes(void **state)
 {
-	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x06,
+	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x07,
 						       0x00, 0x03, 0x00, 0x01, 0x02, 0x03 };
 	uint8_t buf[RB_WIRE_HDR_LEN + 4];
 
@@ -446,7 +450,7 @@ static void test_hdr_other_version(void **state)
 	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), -EPROTO);
 	assert_int_equal(h.version, 2);
 	assert_non_null(strstr(err, "v2"));
-	assert_non_null(strstr(err, "v6"));
+	assert_non_null(strstr(err, "v7"));
 
 	/* Version 0 and a two-byte version are named as such. */
 	buf[5] = 0x00;
@@ -557,20 +561,21 @@ static void test_params_roundtrip(void **state)
 	/* The three u8 flags, then v4's transport, SL, traffic class, flow
 	 * label, the four memory flags, --threads, the thread, -b, and the
 	 * shape: interval, forever, rate unit, rate; then v5's run id and
-	 * v6's receive chain. */
-	assert_memory_equal(buf + len - 50, "\x01\x01\x01", 3);
-	assert_memory_equal(buf + len - 47, "\x02\x0f\xb8\x01\x00\x0f\xff\xff", 8);
-	assert_memory_equal(buf + len - 39, "\x01\x01\x01\x01", 4);
-	assert_memory_equal(buf + len - 35, "\x00\x00\x00\x04\x00\x00\x00\x03\x01", 9);
-	assert_memory_equal(buf + len - 26, "\x05\x26\x5c\x00\x01\x02", 6);
-	assert_memory_equal(buf + len - 20, "\xfe\xdc\xba\x98\x76\x54\x32\x10", 8);
-	assert_memory_equal(buf + len - 12, "\x01\x23\x45\x67\x89\xab\xcd\xef", 8);
-	assert_memory_equal(buf + len - 4, "\x00\x00\x00\x40", 4);
+	 * v6's receive chain, v7's --reversed and immediate flag. */
+	assert_memory_equal(buf + len - 52, "\x01\x01\x01", 3);
+	assert_memory_equal(buf + len - 49, "\x02\x0f\xb8\x01\x00\x0f\xff\xff", 8);
+	assert_memory_equal(buf + len - 41, "\x01\x01\x01\x01", 4);
+	assert_memory_equal(buf + len - 37, "\x00\x00\x00\x04\x00\x00\x00\x03\x01", 9);
+	assert_memory_equal(buf + len - 28, "\x05\x26\x5c\x00\x01\x02", 6);
+	assert_memory_equal(buf + len - 22, "\xfe\xdc\xba\x98\x76\x54\x32\x10", 8);
+	assert_memory_equal(buf + len - 14, "\x01\x23\x45\x67\x89\xab\xcd\xef", 8);
+	assert_memory_equal(buf + len - 6, "\x00\x00\x00\x40\x01\x01", 6);
 	/* A v3 body, without them, is truncated; so is a v4 one, without the
-	 * run id, and a v5 one, without the chain. */
-	assert_int_equal(rb_unpack_params(buf, (size_t)len - 47, &out), -EBADMSG);
-	assert_int_equal(rb_unpack_params(buf, (size_t)len - 12, &out), -EBADMSG);
-	assert_int_equal(rb_unpack_params(buf, (size_t)len - 4, &out), -EBADMSG);
+	 * run id, a v5 one, without the chain, and a v6 one, without v7's flags. */
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - 49, &out), -EBADMSG);
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - 14, &out), -EBADMSG);
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - 6, &out), -EBADMSG);
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - 2, &out), -EBADMSG);
 
 	memset(&out, 0x5a, sizeof(out));
 	assert_int_equal(rb_unpack_params(buf, len, &out), 0);
@@ -879,6 +884,8 @@ static void build_params(struct wb *w, uint32_t count, uint32_t present)
 	wb_be(w, 0, 8);
 	wb_be(w, 0, 8); /* v5: run_id */
 	wb_be(w, 0, 4); /* v6: recv_post_list */
+	wb_be(w, 0, 1); /* v7: reversed, imm */
+	wb_be(w, 0, 1);
 }
 
 static void test_params_axis_count(void **state)
