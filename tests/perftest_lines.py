@@ -59,8 +59,8 @@ def records(path):
             if line.startswith("#"):
                 continue
             key, sep, val = line.partition(":")
-            if not sep or key not in ("source", "line", "expect"):
-                sys.exit(f"{path}:{n}: not 'source:', 'line:' or 'expect:': {line}")
+            if not sep or key not in ("source", "line", "expect", "lab"):
+                sys.exit(f"{path}:{n}: not 'source:', 'line:', 'expect:' or 'lab:': {line}")
             if cur is None:
                 cur = {"at": n, "expect": []}
                 recs.append(cur)
@@ -202,8 +202,69 @@ def run(rb, rec, tmp, validator):
     return bad + check(doc, rec["expect"]), cmd
 
 
+# The flags a lab: record may bound, by either spelling.
+BOUNDS = {"-n": ("-n", "--iters"), "-D": ("-D", "--duration")}
+DEVICE = ("-d", "--ib-dev")
+
+
+def drop_flag(args, names):
+    """@args without any of @names and its value (either spelling)."""
+    out, skip = [], False
+    for a in args:
+        if skip:
+            skip = False
+        elif a in names:
+            skip = True
+        elif not any(a.startswith(n + "=") for n in names if n.startswith("--")):
+            out.append(a)
+    return out
+
+
+def lab_args(rec, args, host):
+    """A corpus client line as the two-host lab runs it: no device (the lab
+    names each side's), no host (the lab's server), and the bounds of its
+    lab: record (-n=N, -D=S) in place of the line's own."""
+    args = drop_flag(args, DEVICE)
+    if host in args:
+        args.remove(host)
+    for b in rec["lab"].split()[1:]:
+        flag, _, val = b.partition("=")
+        args = drop_flag(args, BOUNDS[flag]) + [flag, val]
+    return args
+
+
+def lab(rb, path, out):
+    """--lab OUT: write OUT/lab-lines, one line per lab: record, tab-separated:
+    NAME, PROG, TEST, SIZE, then the server's and the client's arguments
+    (shell words).  The server takes the client's line without its host, as
+    perftest's users run it; a JSON file it names goes into OUT/srv."""
+    with tempfile.TemporaryDirectory() as tmp, open(os.path.join(out, "lab-lines"), "w") as f:
+        for rec in records(path):
+            if "lab" not in rec:
+                continue
+            sub, args = perftest_argv(rec["line"])
+            plan = os.path.join(tmp, "plan.json")
+            p = subprocess.run([rb, sub] + drop_flag(args, ("--out_json_file", "--out_json"))
+                               + ["--dry-run", "--json", plan], capture_output=True, text=True,
+                               env=dict(os.environ, RES_OPTIONS="timeout:1 attempts:1"),
+                               timeout=60)
+            if p.returncode:
+                sys.exit(f"{path}:{rec['at']}: lab: line exits {p.returncode}: {p.stderr}")
+            with open(plan, encoding="utf-8") as g:
+                doc = json.load(g)
+            size = doc["points"][0]["size"] if doc.get("points") else 0
+            a = lab_args(rec, args, doc.get("server"))
+            name = rec["lab"].split()[0]
+            srv, cli = into(os.path.join(out, "srv"), a), into(out, a)
+            f.write(f"{name}\tib_{sub}\t{doc['test']}\t{size}\t{shlex.join(srv)}\t"
+                    f"{shlex.join(cli)}\n")
+    return 0
+
+
 def main():
     rb, path = os.path.abspath(sys.argv[1]), sys.argv[2]
+    if len(sys.argv) > 4 and sys.argv[3] == "--lab":
+        return lab(rb, path, sys.argv[4])
     validator = None
     if len(sys.argv) > 3 and Draft202012Validator:
         with open(sys.argv[3], encoding="utf-8") as f:

@@ -6,12 +6,21 @@
 # command lines as they are on both sides, print perftest's report, and
 # the repository's perftest parser (scripts/lib/perftest_report.py) reads
 # every one of them unchanged.  rdmabench's own options are refused there.
+# Then a sample of the corpus of real perftest lines (the lab: records of
+# tests/data/perftest-lines/lines), each run as it is on both sides (the lab's
+# devices and host in place of the line's, -n/-D bounded), and parsed alike.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
 # shellcheck disable=SC2034 # read by lab_run
 LAB_HOSTS=2
 LAB_TIMEOUT=${LAB_TIMEOUT:-600}
+
+# A sample of the corpus (tests/data/perftest-lines/lines, its lab: records),
+# each as its users run it, server and client, with the lab's devices and host.
+python3 "$TOP_SRCDIR/tests/perftest_lines.py" "$RDMABENCH" \
+	"$TOP_SRCDIR/tests/data/perftest-lines/lines" --lab "$OUT" || fail "perftest_lines.py --lab"
+mkdir -p "$OUT/srv"
 
 lab_run '
 PT=$OUT/pt
@@ -39,6 +48,10 @@ pt send_bw ib_send_bw "" \
 	"-s 4096 -n 300 -r 64 --recv_post_list 8 --out_json --out_json_file $OUT/send_bw.json"
 # --output: the one figure, nothing else on stdout
 pt output ib_write_bw "" "-s 4096 -n 200 --output=message_rate"
+while IFS="	" read -r name prog test size sargs cargs; do
+	ln -sf "$RB" "$PT/$prog"
+	pt "corpus_$name" "$prog" "$sargs" "$cargs"
+done <"$OUT/lab-lines"
 # rdmabench'"'"'s own option, under a perftest name: refused before anything runs
 "$PT/ib_write_bw" --expect "bw>=1Gbps" 192.0.2.1 >"$OUT/own.out" 2>"$OUT/own.err"
 echo $? >"$OUT/own.rc"
@@ -76,6 +89,15 @@ jcheck write_bw.json 'd["params"]["qps"] == [2]' 'd["params"]["batch"] == [4]' \
 	'd["params"]["signal"] == [4]' 'd["results"][0]["iterations"] == 400'
 python3 -c 'import sys; v = open(sys.argv[1]).read().split("\n"); assert len(v) == 2 and v[1] == "" and float(v[0]) > 0, v' \
 	"$OUT/output.cli.out" || fail "--output=message_rate printed more than its figure: $(cat "$OUT/output.cli.out")"
+# Every corpus line ran on both sides, and the parser reads the client's report.
+while IFS="	" read -r name _ test size _; do
+	expect_rc "corpus_$name.cli" 0
+	expect_rc "corpus_$name.srv" 0
+	parsed "corpus_$name" "$test" "$size" cli
+done <"$OUT/lab-lines"
+[ "$(wc -l <"$OUT/lab-lines")" -ge 7 ] || fail "fewer corpus lines than the 7 lab: records"
+jcheck perftest_mlx5_3.json 'd["params"]["bidirectional"] is True' 'd["params"]["qps"] == [2]' \
+	'd["params"]["duration_s"] == 2' 'd["results"][0]["bw_avg_gbps"] > 0'
 expect_rc own 2
 expect_grep own.err "only perftest's flags are taken"
 pass
