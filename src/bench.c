@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include <string.h>
 
+#include <infiniband/verbs.h>
+
 #include "bench.h"
 
 /* A new test kind is one more row here, and its bench_*.c file. */
@@ -36,7 +38,16 @@ unsigned int rb_bench_scope(const struct rb_bench *b)
 		s |= RB_S_SIZED;
 	if (b->bidir_ok)
 		s |= RB_S_BIDIR;
+	if (b->imm_ops & IBV_QP_EX_WITH_SEND_WITH_IMM)
+		s |= RB_S_SEND_IMM;
+	if (b->imm_ops & IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM)
+		s |= RB_S_WRITE_IMM;
 	return s;
+}
+
+bool rb_bench_receives(const struct rb_bench *b, const struct rb_params *p)
+{
+	return b->needs_recv || (p->imm && b->imm_ops);
 }
 
 unsigned int rb_family_scope(const char *family)

@@ -34,9 +34,11 @@ enum {
 	RB_S_FAMILY = 1 << 8,  /* a family command: --mode picks the row */
 	RB_S_SERVER = 1 << 9,  /* the generic server */
 	RB_S_TOPO = 1 << 10,
-	RB_S_OWN = 1 << 11,    /* parses its own options: none of the table's apply */
-	RB_S_MATRIX = 1 << 12, /* rdmabench matrix TEST: ORed with the test's scope */
-	RB_S_BIDIR = 1 << 13,  /* .bidir_ok: -b */
+	RB_S_OWN = 1 << 11,	  /* parses its own options: none of the table's apply */
+	RB_S_MATRIX = 1 << 12,	  /* rdmabench matrix TEST: ORed with the test's scope */
+	RB_S_BIDIR = 1 << 13,	  /* .bidir_ok: -b */
+	RB_S_SEND_IMM = 1 << 14,  /* .imm_ops SEND_WITH_IMM: --send-with-imm */
+	RB_S_WRITE_IMM = 1 << 15, /* .imm_ops RDMA_WRITE_WITH_IMM: --write-with-imm */
 };
 #define RB_S_RUN (RB_S_TEST | RB_S_SERVER) /* anything that opens a QP */
 
@@ -52,7 +54,6 @@ struct rb_bench {
 	bool inline_ok;		  /* payload may go inline (-I) */
 	bool bounded_by_rd_atom;  /* in flight per QP <= max_qp_rd_atom (-o) */
 	bool atomic;		  /* needs atomic_cap; --op applies */
-	bool server_reports_bw;	  /* the server sees the messages: its own bandwidth */
 	bool payload_from_server; /* the data moves server -> client (reads, atomics) */
 	unsigned int transports;  /* RB_TR_BIT()s of the transports it runs over (-c) */
 	bool bidir_ok;		  /* -b: the server streams the same WRs to the client */
@@ -63,6 +64,9 @@ struct rb_bench {
 	int server_access;
 	uint32_t odp_caps; /* rc_odp_caps bits (IBV_ODP_SUPPORT_*) --odp needs */
 	uint64_t send_ops; /* IBV_QP_EX_WITH_* its WRs need through ibv_wr_* (--post-api) */
+	/* With an immediate (--send-with-imm, --write-with-imm): what
+	 * send_ops becomes; 0: not taken.  Each such WR consumes a receive. */
+	uint64_t imm_ops;
 	/* A receiver learns of arrival by polling the buffer's last byte:
 	 * never with relaxed ordering, which may place it before the rest. */
 	bool polls_buffer;
@@ -92,6 +96,14 @@ extern const struct rb_bench *const rb_benches[];
 
 /* rb_bench_find() - the row named @name ("atomic_lat", ...), or NULL. */
 const struct rb_bench *rb_bench_find(const char *name);
+
+/*
+ * rb_bench_receives() - whether row @b under plan @p posts receives and
+ * sees the peer's messages: its SENDs, or its WRITEs with immediates.
+ * Such a side keeps -r receives per QP, and a bandwidth server counts
+ * the messages and reports its own bandwidth.
+ */
+bool rb_bench_receives(const struct rb_bench *b, const struct rb_params *p);
 
 /* rb_bench_scope() - the RB_S_* bits of row @b. */
 unsigned int rb_bench_scope(const struct rb_bench *b);

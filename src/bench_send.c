@@ -4,14 +4,17 @@
  * round trip, as perftest) and send_bw (the client streams, the server
  * keeps its receive queues full and counts; with -b both do both).
  */
+#include <endian.h>
 #include <errno.h>
 
 #include "clock.h"
 #include "xfer.h"
 
+/* --send-with-imm: the SENDs carry the point's immediate (rb_imm_check()). */
 static void send_prep(struct rb_run *r, struct ibv_send_wr *wr, uint32_t qi)
 {
-	wr->opcode = IBV_WR_SEND;
+	wr->opcode = r->p->imm ? IBV_WR_SEND_WITH_IMM : IBV_WR_SEND;
+	wr->imm_data = r->p->imm ? htobe32(RB_IMM(r->point)) : 0;
 }
 
 static int send_setup(struct rb_run *r)
@@ -51,6 +54,7 @@ const struct rb_bench rb_bench_send_lat = {
 	.needs_recv = true,
 	.odp_caps = IBV_ODP_SUPPORT_SEND | IBV_ODP_SUPPORT_RECV,
 	.send_ops = IBV_QP_EX_WITH_SEND,
+	.imm_ops = IBV_QP_EX_WITH_SEND_WITH_IMM,
 	.inline_ok = true,
 	.default_size = 2,
 	.default_inline = 220,
@@ -71,8 +75,8 @@ const struct rb_bench rb_bench_send_bw = {
 	.needs_recv = true,
 	.odp_caps = IBV_ODP_SUPPORT_SEND | IBV_ODP_SUPPORT_RECV,
 	.send_ops = IBV_QP_EX_WITH_SEND,
+	.imm_ops = IBV_QP_EX_WITH_SEND_WITH_IMM,
 	.inline_ok = true,
-	.server_reports_bw = true,
 	.bidir_ok = true,
 	.default_size = 65536,
 	.lat_scale = 1.0,

@@ -215,6 +215,7 @@ static const struct cparam {
 	{ "bidirectional", "-b", "false" },
 	{ "latency_gap_us", "--latency_gap", "0" },
 	{ "recv_post_list", "--recv-post-list", "0" },
+	{ "with_imm", "--send-with-imm/--write-with-imm", "false" },
 };
 
 /* What two files differ in, as one message: "what (opt) BASE x, NEW y; ...". */

@@ -31,7 +31,7 @@ void rb_dry_mem(const struct rb_bench *b, const struct rb_params *p, struct rb_d
 	if (p->hugepages)
 		m->buffers = (m->buffers + huge - 1) / huge * huge;
 	m->send_wr = (uint32_t)rb_axis_max(&p->tx_depth);
-	m->recv_wr = b && b->needs_recv ? p->rx_depth : 0;
+	m->recv_wr = b && rb_bench_receives(b, p) ? p->rx_depth : 0;
 	/* As the session sizes its CQ: every send WR and every receive. */
 	m->cqe = (uint64_t)m->nqp * m->send_wr +
 		 (p->srq ? m->recv_wr : (uint64_t)m->nqp * m->recv_wr);
@@ -184,10 +184,10 @@ static void text_test(const struct rb_dryrun *d, FILE *f)
 	fputc('\n', f);
 	fprintf(f,
 		LABEL "verify %s, hugepages %s, odp %s, mr-per-qp %s, srq %s, threads %u, "
-		      "latency gap %u us\n",
+		      "latency gap %u us%s\n",
 		"", p->verify ? "yes" : "no", p->hugepages ? "yes" : "no", p->odp ? "yes" : "no",
 		p->mr_per_qp ? "yes" : "no", p->srq ? "yes" : "no", p->threads ? p->threads : 1,
-		p->latency_gap_us);
+		p->latency_gap_us, p->imm ? ", with immediates" : "");
 }
 
 static void text_dev(const struct rb_dryrun *d, FILE *f)

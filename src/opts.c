@@ -27,6 +27,10 @@
 #define LSTR(f) .off = LOC(f), .size = sizeof(((struct rb_local *)0)->f)
 #define MX(f)	(offsetof(struct rb_cli, m) + offsetof(struct rb_matrix_opts, f))
 #define MSTR(f) .off = MX(f), .size = sizeof(((struct rb_matrix_opts *)0)->f)
+/* --send_with_imm, --write_with_imm: what rdmabench does beyond perftest's. */
+#define IMM_DIFF                                                                          \
+	"given to the client only (the server adopts the plan); the immediate names the " \
+	"point and is checked on every receive (perftest sends 0 and checks only that one came)"
 
 /* --flow-label N[,N...]: up to RB_FLOW_MAX labels of 20 bits, as perftest's list. */
 static int flows_parse(const char *arg, uint32_t *v, uint32_t *n, char *err, size_t len)
@@ -414,6 +418,27 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_BIDIR,
 	  .help = "both sides stream to each other at once over the same QPs: each direction's "
 		  "bandwidth and message rate are reported, and BW/MsgRate are their sum" },
+	{ .lname = "send-with-imm",
+	  .alias = "send_with_imm",
+	  .perftest = "--send_with_imm",
+	  .pt_diff = IMM_DIFF,
+	  .type = RB_OPT_FLAG,
+	  .off = PAR(imm),
+	  .max = 1,
+	  .need = RB_S_SEND_IMM,
+	  .help = "SEND_WITH_IMM: each message carries an immediate naming the point, which "
+		  "the receiver checks on every receive completion" },
+	{ .lname = "write-with-imm",
+	  .alias = "write_with_imm",
+	  .perftest = "--write_with_imm",
+	  .pt_diff = IMM_DIFF,
+	  .type = RB_OPT_FLAG,
+	  .off = PAR(imm),
+	  .max = 1,
+	  .need = RB_S_WRITE_IMM,
+	  .help = "RDMA_WRITE_WITH_IMM: each WRITE carries an immediate naming the point and "
+		  "consumes a receive; the receiver learns of it from the receive completion "
+		  "(not by polling the buffer) and checks the immediate" },
 	{ .lname = "mtu",
 	  .sname = 'm',
 	  .perftest = "-m, --mtu",

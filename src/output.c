@@ -190,6 +190,8 @@ json_t *rb_json_params(const struct rb_params *p)
 		bad |= json_object_set_new(o, "latency_gap_us", json_integer(p->latency_gap_us));
 	if (p->recv_post_list)
 		bad |= json_object_set_new(o, "recv_post_list", json_integer(p->recv_post_list));
+	if (p->imm)
+		bad |= json_object_set_new(o, "with_imm", json_true());
 	bad |= json_object_set_new(
 		o, "warmup", p->warmup == RB_WARMUP_AUTO ? json_string("auto") : juint(p->warmup));
 	bad |= json_object_set_new(o, "rx_depth", json_integer(p->rx_depth));

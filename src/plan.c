@@ -94,6 +94,20 @@ static int check_unused(const struct rb_params *p, const struct rb_opt *o, const
 }
 
 /*
+ * Whether some row over the same field as @o applies to @scope: one field
+ * may have a row per test kind (--send-with-imm, --write-with-imm).
+ */
+static bool field_applies(const struct rb_opt *o, unsigned int scope)
+{
+	size_t i;
+
+	for (i = 0; i < rb_nopts; i++)
+		if (rb_opts[i].off == o->off && rb_opt_applies(&rb_opts[i], scope))
+			return true;
+	return false;
+}
+
+/*
  * Every field of the plan against its row of the option table.
  * -r/--rx-depth is always filled (512), so only its range counts.
  */
@@ -110,8 +124,10 @@ static int check_rows(const struct rb_params *p, const struct rb_bench *t, char 
 			continue; /* a local option, not part of the plan */
 		if (!strcmp(o->lname, "rx-depth"))
 			ret = rb_opt_check_range(o, scalar(p, o), err, len);
-		else if (!rb_opt_applies(o, rb_bench_scope(t)))
+		else if (!field_applies(o, rb_bench_scope(t)))
 			ret = check_unused(p, o, t->name, err, len);
+		else if (!rb_opt_applies(o, rb_bench_scope(t)))
+			ret = 0; /* its twin's row checks it */
 		else if (o->type == RB_OPT_AXIS)
 			ret = check_axis(o, field(p, o), err, len);
 		else if ((v = scalar(p, o)) || !zero_is_unset(o))
@@ -245,10 +261,16 @@ static int check_cross(const struct rb_params *p, const struct rb_bench *t, char
 	ret = check_flows(p, err, len);
 	if (ret)
 		return ret;
-	/* Until the loops know them, a peer's plan that asks is refused. */
-	if (p->reversed || p->imm)
-		return fail(err, len, "%s is not built yet",
-			    p->reversed ? "--reversed" : "--send_with_imm/--write_with_imm");
+	/* Until the loops know it, a peer's plan that asks is refused. */
+	if (p->reversed)
+		return fail(err, len, "--reversed is not built yet");
+	if (p->imm > 1)
+		return fail(err, len, "--send-with-imm/--write-with-imm: bad flag %u", p->imm);
+	if (p->imm && !t->imm_ops)
+		return fail(err, len,
+			    "--send-with-imm/--write-with-imm do not apply to %s: its %s WRs carry "
+			    "no immediate",
+			    t->name, t->wr_name);
 	if (p->recv_post_list > p->rx_depth)
 		return fail(err, len, "--recv-post-list %u exceeds -r/--rx-depth %u",
 			    p->recv_post_list, p->rx_depth);

@@ -101,7 +101,7 @@ static uint32_t odp_need(const struct session *s)
 /* The receives kept posted per QP (or on the SRQ): only tests that receive post any. */
 static uint32_t rx_depth_of(const struct session *s)
 {
-	return s->t->needs_recv ? s->p.rx_depth : 0;
+	return rb_bench_receives(s->t, &s->p) ? s->p.rx_depth : 0;
 }
 
 /* The one CQ's entries: everything the loops can have outstanding at once. */
@@ -193,7 +193,7 @@ static void want_post_api(const struct session *s, const char *settled, struct r
 {
 	bool wr = s->l->post_api != RB_POST_POST && (!settled || !strcmp(settled, "wr"));
 
-	caps->send_ops = wr ? s->t->send_ops : 0;
+	caps->send_ops = !wr ? 0 : s->p.imm ? s->t->imm_ops : s->t->send_ops;
 	caps->ex_only = wr && (settled || s->l->post_api == RB_POST_WR);
 }
 
@@ -226,7 +226,7 @@ static void posting_by(struct session *s, bool ex)
 static int create_qps(struct session *s)
 {
 	struct rb_run *r = &s->run;
-	bool recv = s->t->needs_recv;
+	bool recv = rb_bench_receives(s->t, &s->p);
 	struct rb_qp_caps caps;
 	uint32_t i;
 	int ret;

@@ -723,8 +723,14 @@ static bool wr_verb(struct ibv_qp_ex *x, const struct ibv_send_wr *wr)
 	case IBV_WR_SEND:
 		ibv_wr_send(x);
 		return true;
+	case IBV_WR_SEND_WITH_IMM:
+		ibv_wr_send_imm(x, wr->imm_data);
+		return true;
 	case IBV_WR_RDMA_WRITE:
 		ibv_wr_rdma_write(x, wr->wr.rdma.rkey, wr->wr.rdma.remote_addr);
+		return true;
+	case IBV_WR_RDMA_WRITE_WITH_IMM:
+		ibv_wr_rdma_write_imm(x, wr->wr.rdma.rkey, wr->wr.rdma.remote_addr, wr->imm_data);
 		return true;
 	case IBV_WR_RDMA_READ:
 		ibv_wr_rdma_read(x, wr->wr.rdma.rkey, wr->wr.rdma.remote_addr);

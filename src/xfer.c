@@ -1,4 +1,5 @@
 // SPDX-License-Identifier: MIT
+#include <endian.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -437,6 +438,23 @@ int rb_wc_error(struct rb_run *r, const struct ibv_wc *wc)
 	return -EIO;
 }
 
+int rb_imm_check(struct rb_run *r, const struct ibv_wc *wc)
+{
+	uint32_t want = RB_IMM(r->point), got = be32toh(wc->imm_data);
+
+	if ((wc->wc_flags & IBV_WC_WITH_IMM) && got == want)
+		return 0;
+	if (wc->wc_flags & IBV_WC_WITH_IMM)
+		rb_err("%s qp 0x%x: a message of point %u carried immediate 0x%08x, expected "
+		       "0x%08x (--send-with-imm/--write-with-imm)",
+		       r->dev.name, wc->qp_num, r->point, got, want);
+	else
+		rb_err("%s qp 0x%x: a message of point %u came without an immediate "
+		       "(--send-with-imm/--write-with-imm)",
+		       r->dev.name, wc->qp_num, r->point);
+	return -EPROTO;
+}
+
 int rb_srq_recv_qi(struct rb_run *r, const struct ibv_wc *wc)
 {
 	uint32_t qi;
@@ -452,7 +470,7 @@ int rb_srq_recv_qi(struct rb_run *r, const struct ibv_wc *wc)
 
 int rb_reap_srq(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi))
 {
-	return rb_reap_poll(r, done, on_recv, true, 32);
+	return rb_reap_poll(r, done, on_recv, true, false, 32);
 }
 
 int rb_poll_failed(struct rb_run *r)
@@ -991,11 +1009,11 @@ static inline __attribute__((always_inline)) int recv_wait_as(struct rb_run *r, 
 		 * due: asked for two, rxe does not look for a third (perftest
 		 * asks for one a poll); anything more comes with the next. */
 		if (plain)
-			n = rb_reap_poll(r, &done, pp_recv_plain, false, 2);
+			n = rb_reap_poll(r, &done, pp_recv_plain, false, true, 2);
 		else if (__builtin_expect(r->srq != NULL, 0))
 			n = rb_reap_srq(r, &done, pp_recv);
 		else
-			n = rb_reap_poll(r, &done, pp_recv, false, 2);
+			n = rb_reap_poll(r, &done, pp_recv, false, false, 2);
 		if ((n = after_poll(r, &idle, &idling, n, "a SEND from the peer")))
 			return n;
 	}
@@ -1015,7 +1033,7 @@ static inline __attribute__((always_inline)) int recv_wait_plain(struct rb_run *
 int rb_run_pingpong_recv(struct rb_run *r)
 {
 	r->rx_count = 0;
-	if (!r->srq && !r->p->verify)
+	if (!r->srq && !r->p->verify && !r->p->imm)
 		return pingpong(r, recv_wait_plain);
 	return pingpong(r, recv_wait);
 }
@@ -1040,7 +1058,7 @@ static inline __attribute__((always_inline)) int oneshot_wait(struct rb_run *r, 
 		if (__builtin_expect(r->srq != NULL, 0))
 			n = rb_reap_srq(r, done, NULL);
 		else
-			n = rb_reap_poll(r, done, NULL, false, 1);
+			n = rb_reap_poll(r, done, NULL, false, false, 1);
 		if ((n = after_poll(r, &idle, &idling, n, "a completion")))
 			return n;
 	}
@@ -1578,7 +1596,7 @@ int rb_report_generic(struct rb_run *r, struct rb_result *res)
 	/* The server of a one-sided stream sees no messages: no bandwidth;
 	 * with -b it has its own stream. */
 	if (r->t->mode == RB_MODE_BW &&
-	    (r->role == RB_ROLE_CLIENT || r->bidir || r->t->server_reports_bw))
+	    (r->role == RB_ROLE_CLIENT || r->bidir || rb_bench_receives(r->t, r->p)))
 		report_bw(r, res, ns);
 	if (r->role == RB_ROLE_CLIENT)
 		report_shape(r, res);

@@ -274,17 +274,35 @@ int rb_wc_error(struct rb_run *r, const struct ibv_wc *wc);
 int rb_srq_recv_qi(struct rb_run *r, const struct ibv_wc *wc);
 
 /*
+ * The immediate every message of point @point carries (--send-with-imm,
+ * --write-with-imm): "RB" and the point, so that one of another point,
+ * or one the wire changed, is seen.  One for all QPs: they may share
+ * their WR templates.
+ */
+#define RB_IMM(point) (0x52420000u | ((point)&0xffffu))
+
+/*
+ * rb_imm_check() - with immediates, receive completion @wc must carry
+ * RB_IMM(r->point): 0, or -EPROTO (logged, naming the QP and the message)
+ * for one without an immediate or with another.
+ */
+int rb_imm_check(struct rb_run *r, const struct ibv_wc *wc);
+
+/*
  * rb_reap() - poll the CQ once (up to 32 entries).  Send completions free
  * send-queue room and add to *@done the WRs they cover; each receive
  * (its QP found by rb_srq_recv_qi() with --srq) is passed to @on_recv
  * (NULL: to r->on_recv, or reposted when that is NULL).  An error
  * completion is logged with ibv_wc_status_str() and the QP, and returns
- * -EIO.  Returns the number of completions seen.  Inline: each wait gets
- * its own, with its @on_recv called directly.
+ * -EIO.  With --send-with-imm each receive's immediate is checked
+ * (rb_imm_check()), unless @plain: the caller's point runs without
+ * --send-with-imm, known before it started, and the hot loop is spared
+ * the test.  Returns the number of completions seen.  Inline: each wait
+ * gets its own, with its @on_recv called directly.
  */
 static inline __attribute__((always_inline)) int
 rb_reap_wcs(struct rb_run *r, struct ibv_wc *wc, int n, uint64_t *done,
-	    int (*on_recv)(struct rb_run *, uint32_t qi), bool srq)
+	    int (*on_recv)(struct rb_run *, uint32_t qi), bool srq, bool plain)
 {
 	int i, ret;
 
@@ -302,6 +320,9 @@ rb_reap_wcs(struct rb_run *r, struct ibv_wc *wc, int n, uint64_t *done,
 			} else {
 				qi = (uint32_t)ret;
 			}
+			if (!plain && __builtin_expect(r->p->imm, 0) &&
+			    (ret = rb_imm_check(r, &wc[i])))
+				return ret;
 			ret = on_recv ? on_recv(r, qi) : rb_post_recv(r, qi);
 			if (ret)
 				return ret;
@@ -324,7 +345,7 @@ int rb_poll_failed(struct rb_run *r);
  */
 static inline __attribute__((always_inline)) int
 rb_reap_poll(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi),
-	     bool srq, int max)
+	     bool srq, bool plain, int max)
 {
 	struct ibv_wc wc[32];
 	int n;
@@ -334,7 +355,7 @@ rb_reap_poll(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, u
 	n = ibv_poll_cq(r->cq, max, wc);
 	if (n < 0)
 		return rb_poll_failed(r);
-	return rb_reap_wcs(r, wc, n, done, on_recv, srq);
+	return rb_reap_wcs(r, wc, n, done, on_recv, srq, plain);
 }
 
 /* rb_reap() with --srq: out of line, the common case does without. */
@@ -345,7 +366,7 @@ rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32
 {
 	if (__builtin_expect(r->srq != NULL, 0))
 		return rb_reap_srq(r, done, on_recv);
-	return rb_reap_poll(r, done, on_recv, false, 32);
+	return rb_reap_poll(r, done, on_recv, false, false, 32);
 }
 
 /*

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The fake verbs provider (fake_verbs.h). */
+#include <endian.h>
 #include <errno.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -65,11 +66,22 @@ static enum ibv_wc_opcode wc_opcode(enum ibv_wr_opcode op)
 	}
 }
 
+/* What a receive completion says of a message with immediate @imm (bit 32: one came). */
+static void wc_imm(struct ibv_wc *wc, uint64_t imm)
+{
+	if (!(imm >> 32))
+		return;
+	wc->wc_flags |= IBV_WC_WITH_IMM;
+	wc->imm_data = htobe32((uint32_t)imm);
+}
+
 /*
  * A message arrives on QP @qi: it fills the oldest posted receive, whose
- * completion can be polled from poll number @due.
+ * completion can be polled from poll number @due.  A WRITE with immediate
+ * (@data NULL, @write) consumes the receive without filling it.
  */
-static bool deliver(struct fake *f, uint32_t qi, const void *data, uint32_t len, uint64_t due)
+static bool deliver_imm(struct fake *f, uint32_t qi, const void *data, uint32_t len, uint64_t due,
+			uint64_t imm, bool write)
 {
 	struct fake_recv *rv;
 	struct ibv_wc wc = { 0 };
@@ -85,11 +97,17 @@ static bool deliver(struct fake *f, uint32_t qi, const void *data, uint32_t len,
 		memcpy((void *)(uintptr_t)rv->addr, data, len < rv->length ? len : rv->length);
 	wc.wr_id = rv->wr_id;
 	wc.status = IBV_WC_SUCCESS;
-	wc.opcode = IBV_WC_RECV;
+	wc.opcode = write ? IBV_WC_RECV_RDMA_WITH_IMM : IBV_WC_RECV;
 	wc.byte_len = len;
 	wc.qp_num = fake_qp(f, qi)->qp_num;
+	wc_imm(&wc, imm);
 	cq_push(f, &wc, due, 0);
 	return true;
+}
+
+static bool is_send(enum ibv_wr_opcode op)
+{
+	return op == IBV_WR_SEND || op == IBV_WR_SEND_WITH_IMM;
 }
 
 /* Loopback: carry out @wr as the QP's peer (itself) would see it. */
@@ -98,26 +116,30 @@ static void execute(struct fake *f, uint32_t qi, const struct ibv_send_wr *wr)
 	uint8_t *remote = (uint8_t *)(uintptr_t)wr->wr.rdma.remote_addr;
 	uint8_t msg[8192];
 	uint32_t off = 0;
+	uint64_t imm;
 	int i;
 
 	for (i = 0; i < wr->num_sge; i++) {
 		void *local = (void *)(uintptr_t)wr->sg_list[i].addr;
 		uint32_t len = wr->sg_list[i].length;
 
-		if (wr->opcode == IBV_WR_RDMA_WRITE)
+		if (wr->opcode == IBV_WR_RDMA_WRITE || wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM)
 			memmove(remote + off, local, len);
 		else if (wr->opcode == IBV_WR_RDMA_READ)
 			memmove(local, remote + off, len);
-		else if (wr->opcode == IBV_WR_SEND && off + len <= sizeof(msg))
+		else if (is_send(wr->opcode) && off + len <= sizeof(msg))
 			memcpy(msg + off, local, len);
 		off += len;
 	}
-	if (wr->opcode != IBV_WR_SEND)
+	if (!is_send(wr->opcode) && wr->opcode != IBV_WR_RDMA_WRITE_WITH_IMM)
 		return;
+	imm = wr->opcode == IBV_WR_SEND ? 0 : 1ULL << 32 | be32toh(wr->imm_data);
 	if (++f->loop_sends == f->drop_nth)
 		f->dropped++;
+	else if (wr->opcode == IBV_WR_RDMA_WRITE_WITH_IMM)
+		deliver_imm(f, qi, NULL, off, f->polls + 1, imm, true);
 	else
-		deliver(f, qi, off <= sizeof(msg) ? msg : NULL, off, f->polls + 1);
+		deliver_imm(f, qi, off <= sizeof(msg) ? msg : NULL, off, f->polls + 1, imm, false);
 }
 
 static void log_wr(struct fake *f, uint32_t qi, const struct ibv_send_wr *wr, uint32_t len)
@@ -142,7 +164,7 @@ static void log_wr(struct fake *f, uint32_t qi, const struct ibv_send_wr *wr, ui
 	if (wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD || wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP) {
 		w->remote_addr = wr->wr.atomic.remote_addr;
 		w->rkey = wr->wr.atomic.rkey;
-	} else if (wr->opcode != IBV_WR_SEND) {
+	} else if (!is_send(wr->opcode)) {
 		w->remote_addr = wr->wr.rdma.remote_addr;
 		w->rkey = wr->wr.rdma.rkey;
 	}
@@ -268,7 +290,7 @@ static void peer_send(struct fake *f)
 	for (k = 0; k < f->nqp; k++) {
 		qi = f->peer_next_qp++ % f->nqp;
 		if (f->rq_n[qi]) {
-			deliver(f, qi, NULL, 0, f->polls);
+			deliver_imm(f, qi, NULL, 0, f->polls, f->peer_imm, false);
 			f->peer_sends--;
 			return;
 		}
@@ -370,6 +392,21 @@ static void fake_wr_rdma(struct ibv_qp_ex *x, enum ibv_wr_opcode op, uint32_t rk
 static void fake_wr_rdma_write(struct ibv_qp_ex *x, uint32_t rkey, uint64_t raddr)
 {
 	fake_wr_rdma(x, IBV_WR_RDMA_WRITE, rkey, raddr);
+}
+
+static void fake_wr_send_imm(struct ibv_qp_ex *x, __be32 imm)
+{
+	struct ibv_send_wr *w = wr_new(x, IBV_WR_SEND_WITH_IMM);
+
+	if (w)
+		w->imm_data = imm;
+}
+
+static void fake_wr_rdma_write_imm(struct ibv_qp_ex *x, uint32_t rkey, uint64_t raddr, __be32 imm)
+{
+	fake_wr_rdma(x, IBV_WR_RDMA_WRITE_WITH_IMM, rkey, raddr);
+	if (of_qpx(x)->npend)
+		of_qpx(x)->pend[of_qpx(x)->npend - 1].imm_data = imm;
 }
 
 static void fake_wr_rdma_read(struct ibv_qp_ex *x, uint32_t rkey, uint64_t raddr)
@@ -480,6 +517,8 @@ static void qpx_init(struct ibv_qp_ex *x)
 	x->wr_abort = fake_wr_abort;
 	x->wr_send = fake_wr_send;
 	x->wr_rdma_write = fake_wr_rdma_write;
+	x->wr_send_imm = fake_wr_send_imm;
+	x->wr_rdma_write_imm = fake_wr_rdma_write_imm;
 	x->wr_rdma_read = fake_wr_rdma_read;
 	x->wr_atomic_cmp_swp = fake_wr_cmp_swp;
 	x->wr_atomic_fetch_add = fake_wr_fetch_add;
@@ -624,7 +663,7 @@ void fake_run_init(struct fake *f, struct rb_run *r, const struct rb_bench *t, e
 	r->cq = &f->cq;
 	r->nqp = (uint32_t)rb_axis_max(&p->qps);
 	assert_true(r->nqp >= 1 && r->nqp <= f->nqp);
-	r->rx_depth = t->needs_recv ? p->rx_depth : 0;
+	r->rx_depth = rb_bench_receives(t, p) ? p->rx_depth : 0;
 	r->inline_max = p->inline_size;
 	r->rd_atom = (uint8_t)(p->outstanding ? p->outstanding : 16);
 	r->mem_node = -1;

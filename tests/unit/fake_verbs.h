@@ -86,6 +86,7 @@ struct fake {
 	int post_send_ret;	     /* the next ibv_post_send() fails so, once */
 	bool loopback;		     /* each QP is connected to itself */
 	uint64_t peer_sends;	     /* SENDs the peer makes, one per poll */
+	uint64_t peer_imm;	     /* with bit 32: their immediate (low 32 bits, host order) */
 	uint64_t drop_nth;	     /* loopback: the nth SEND (from 1) is lost, as on UC/UD */
 	uint32_t sq_cap[RB_MAX_QPS]; /* WRs each send queue holds */
 	bool wr_api;		     /* fake_run_init(): r posts through ibv_wr_* */

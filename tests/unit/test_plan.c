@@ -455,6 +455,44 @@ static void bidir_rows(void **state)
 	assert_false(rb_bench_find("atomic_bw")->bidir_ok);
 }
 
+/*
+ * The immediate flag from a peer: one field, a row per test kind that
+ * takes it (--send-with-imm, --write-with-imm); each other test refuses it.
+ */
+static void imm_rows(void **state)
+{
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; rb_benches[i]; i++) {
+		const struct rb_bench *b = rb_benches[i];
+		struct rb_params p = plan_of(b->name);
+		bool send = b->needs_recv;
+		char want[96];
+
+		p.imm = 1;
+		if (b->imm_ops) {
+			assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
+			assert_true(rb_bench_receives(b, &p));
+			p.imm = 2;
+			snprintf(want, sizeof(want), "--%s-with-imm 2 is out of range (0..1)",
+				 send ? "send" : "write");
+			REFUSED(p, 0, want);
+			continue;
+		}
+		assert_false(rb_bench_receives(b, &p));
+		REFUSED(p, 0, "-with-imm does not apply to");
+		REFUSED(p, 0, b->name);
+	}
+	assert_true(rb_bench_find("send_lat")->imm_ops && rb_bench_find("send_bw")->imm_ops);
+	assert_true(rb_bench_find("write_lat")->imm_ops && rb_bench_find("write_bw")->imm_ops);
+	assert_false(rb_bench_find("read_bw")->imm_ops);
+	/* Without the flag a WRITE consumes no receive, a SEND does. */
+	assert_false(rb_bench_receives(rb_bench_find("write_bw"), &(struct rb_params){ 0 }));
+	assert_true(rb_bench_receives(rb_bench_find("send_bw"), &(struct rb_params){ 0 }));
+}
+
 /* ---- what a peer sends besides the plan ------------------------------ */
 
 /* A CONN as a rxe peer sends it for a plan of @nqp QPs and one MR. */
@@ -641,9 +679,10 @@ int main(void)
 		cmocka_unit_test(memory_budget),      cmocka_unit_test(memory_samples_bounded),
 		cmocka_unit_test(memory_flags),	      cmocka_unit_test(mr_per_qp_memory),
 		cmocka_unit_test(threads_checked),    cmocka_unit_test(bidir_rows),
-		cmocka_unit_test(shape_rules),	      cmocka_unit_test(conn_mtu),
-		cmocka_unit_test(conn_numbers),	      cmocka_unit_test(conn_placement),
-		cmocka_unit_test(result_figures),     cmocka_unit_test(verbs_path_checked),
+		cmocka_unit_test(imm_rows),	      cmocka_unit_test(shape_rules),
+		cmocka_unit_test(conn_mtu),	      cmocka_unit_test(conn_numbers),
+		cmocka_unit_test(conn_placement),     cmocka_unit_test(result_figures),
+		cmocka_unit_test(verbs_path_checked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1262,6 +1262,95 @@ static void pingpong_write_lat_drains(void **state)
 	fx_end(&x);
 }
 
+/*
+ * --send-with-imm and --write-with-imm: each message carries the point's
+ * immediate and is learnt of from its receive completion (write_lat too:
+ * no mark in the buffer is looked at), both post APIs.
+ */
+static void pingpong_imm_run(const char *test, bool wr_api, enum ibv_wr_opcode op)
+{
+	struct fx x;
+
+	fx_plan(&x, test);
+	rb_axis_set1(&x.p.tx_depth, 4);
+	x.p.rx_depth = 8;
+	x.p.iters = 100;
+	x.p.warmup = 4;
+	x.p.verify = 1;
+	x.p.imm = 1;
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	x.f->wr_api = wr_api;
+	rb_rx_plan(&x.r);
+	x.f->loopback = true;
+	x.f->delay = 2;
+	assert_int_equal(x.r.t->prepare(&x.r), 0);
+	assert_int_equal(x.r.t->run(&x.r), 0);
+	check_covered(&x);
+	assert_int_equal(x.f->wrs[0].opcode, op);
+	assert_int_equal(x.f->wr_misuse, 0);
+	assert_int_equal(x.f->rnr, 0);
+	assert_int_equal(x.r.rx_count, 104);
+	assert_int_equal(x.r.ops, 100);
+	assert_int_equal(x.r.lat.n, 100);
+	fx_end(&x);
+}
+
+static void pingpong_imm(void **state)
+{
+	(void)state;
+	pingpong_imm_run("send_lat", false, IBV_WR_SEND_WITH_IMM);
+	pingpong_imm_run("write_lat", false, IBV_WR_RDMA_WRITE_WITH_IMM);
+	pingpong_imm_run("send_lat", true, IBV_WR_SEND_WITH_IMM);
+	pingpong_imm_run("write_lat", true, IBV_WR_RDMA_WRITE_WITH_IMM);
+}
+
+/*
+ * A receiving server with immediates counts each message (write_bw too,
+ * whose server then reports its own bandwidth), and a message without
+ * the point's immediate, or without any, ends the point naming it.
+ */
+static int server_imm_run(const char *test, uint64_t peer_imm, struct rb_result *res)
+{
+	char err[512];
+	struct fx x;
+	int ret;
+
+	fx_plan(&x, test);
+	fx_shape(&x, 1, 1, 1, 16);
+	x.p.rx_depth = 16;
+	x.p.imm = 1;
+	fx_start(&x, RB_ROLE_SERVER, 2000);
+	assert_int_equal(x.r.t->prepare(&x.r), 0);
+	x.f->peer_sends = 50;
+	x.f->peer_imm = peer_imm;
+	peer_sync(&x, 0, RB_SYNC_STOP, 50);
+	stderr_begin();
+	ret = x.r.t->run(&x.r);
+	stderr_end(err, sizeof(err));
+	if (!ret) {
+		assert_int_equal(x.r.total, 50);
+		assert_int_equal(x.r.t->report(&x.r, res), 0);
+	} else {
+		assert_has(err, peer_imm ? "carried immediate 0x00000007, expected 0x52420000"
+					 : "came without an immediate");
+	}
+	fx_end(&x);
+	return ret;
+}
+
+static void server_recv_imm(void **state)
+{
+	struct rb_result res;
+
+	(void)state;
+	assert_int_equal(server_imm_run("send_bw", 1ULL << 32 | RB_IMM(0), &res), 0);
+	assert_true(res.has_bw);
+	assert_int_equal(server_imm_run("write_bw", 1ULL << 32 | RB_IMM(0), &res), 0);
+	assert_true(res.has_bw && res.msg_rate_mpps > 0);
+	assert_int_equal(server_imm_run("write_bw", 0, &res), -EPROTO);
+	assert_int_equal(server_imm_run("send_bw", 1ULL << 32 | 7, &res), -EPROTO);
+}
+
 static uint64_t pings;
 
 /* The client's pings: @pings of them, then its STOP. */
@@ -2093,6 +2182,8 @@ int main(void)
 		cmocka_unit_test(server_barrier_hears_alive),
 		cmocka_unit_test(server_wait_frozen),
 		cmocka_unit_test(server_recv_counts),
+		cmocka_unit_test(server_recv_imm),
+		cmocka_unit_test(pingpong_imm),
 		cmocka_unit_test(server_recv_lossy),
 		cmocka_unit_test(server_recv_ends_at_last),
 		cmocka_unit_test(server_recv_nothing_measured),
