@@ -5,7 +5,8 @@
 # `make install` puts in $(libexecdir)/rdmabench/perftest, run perftest
 # command lines as they are on both sides, print perftest's report, and
 # the repository's perftest parser (scripts/lib/perftest_report.py) reads
-# every one of them unchanged.  rdmabench's own options are refused there.
+# every one of them unchanged, --send_with_imm and --write_with_imm on
+# both sides too.  rdmabench's own options are refused there.
 # Then a sample of the corpus of real perftest lines (the lab: records of
 # tests/data/perftest-lines/lines), each run as it is on both sides (the lab's
 # devices and host in place of the line's, -n/-D bounded), and parsed alike.
@@ -48,6 +49,10 @@ pt send_bw ib_send_bw "" \
 	"-s 4096 -n 300 -r 64 --recv_post_list 8 --out_json --out_json_file $OUT/send_bw.json"
 # --output: the one figure, nothing else on stdout
 pt output ib_write_bw "" "-s 4096 -n 200 --output=message_rate"
+# immediates, given to both sides as perftest wants them
+pt send_imm ib_send_lat "--send_with_imm" "--send_with_imm -s 64 -n 200 --data_validation"
+pt write_imm ib_write_bw "--write_with_imm" \
+	"--write_with_imm -s 4096 -n 300 --out_json --out_json_file $OUT/write_imm.json"
 while IFS="	" read -r name prog test size sargs cargs; do
 	ln -sf "$RB" "$PT/$prog"
 	pt "corpus_$name" "$prog" "$sargs" "$cargs"
@@ -71,7 +76,7 @@ print(sys.argv[1].rsplit("/", 1)[-1], m)
 PY
 }
 
-for n in send_lat send_bw write_bw read_lat atomic_bw output; do
+for n in send_lat send_bw write_bw read_lat atomic_bw output send_imm write_imm; do
 	expect_rc "$n.cli" 0
 	expect_rc "$n.srv" 0
 done
@@ -83,6 +88,9 @@ jcheck send_bw.json 'd["params"]["recv_post_list"] == 8' 'd["params"]["rx_depth"
 	'd["results"][0]["iterations"] == 300'
 parsed read_lat read_lat 8 cli
 parsed atomic_bw atomic_bw 8 cli
+parsed send_imm send_lat 64 cli
+parsed write_imm write_bw 4096 cli
+jcheck write_imm.json 'd["params"]["with_imm"] is True' 'd["results"][0]["peer_bw_avg_gbps"] > 0'
 expect_grep write_bw.cli.out 'BW average\[Gb/sec\]'
 expect_grep atomic_bw.cli.out 'Atomic cswap BW Test'
 jcheck write_bw.json 'd["params"]["qps"] == [2]' 'd["params"]["batch"] == [4]' \
