@@ -6,7 +6,8 @@
  * page's "Applies to" lines, which options a test takes (its scope), the
  * server's acceptance of a client's test, and the resources the session
  * creates.  What differs between tests is a field of the row; the shared
- * loops live in xfer.c.  README.md ("Adding a test") walks through a new row.
+ * loops live in xfer.c.  doc/development.md ("Adding a test") walks
+ * through a new row.
  */
 #ifndef RB_BENCH_H
 #define RB_BENCH_H
