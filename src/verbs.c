@@ -362,17 +362,6 @@ close_dev:
 	return ret;
 }
 
-int rb_dev_open(const char *name, int port, int gid_index, struct rb_dev *d)
-{
-	const struct rb_dev_want w = { .name = name,
-				       .port = port,
-				       .gid_index = gid_index,
-				       .local = NULL,
-				       .peer_family = AF_UNSPEC };
-
-	return rb_dev_open_want(&w, d);
-}
-
 /*
  * A destroy that fails leaks a kernel object until the process ends (and
  * the next to fail is usually the dealloc of the PD): said once, named.

@@ -69,12 +69,6 @@ int rb_dev_open_want(const struct rb_dev_want *w, struct rb_dev *d);
  */
 int rb_dev_check(const struct rb_dev_want *w);
 
-/*
- * rb_dev_open() - rb_dev_open_want() with the local address unknown:
- * device @name (NULL: the first with @port active), GID @gid_index when
- * >= 0, else the first RoCE v2 IPv4 GID on Ethernet, no GRH on InfiniBand.
- */
-int rb_dev_open(const char *name, int port, int gid_index, struct rb_dev *d);
 void rb_dev_close(struct rb_dev *d);
 
 /*
