@@ -334,10 +334,10 @@ static void test_every_param(void **state)
 		json_decref(n);
 		nkeys++;
 	}
-	/* 23 today: -n -D --interval --rate --warmup -r -I -o -m --verify -R -c --sl
+	/* 24 today: -n -D --interval --rate --warmup -r -I -o -m --verify -R -c --sl
 	 * --tclass --flow-label --hugepages --odp --mr-per-qp --srq --threads -b
-	 * --latency_gap --recv-post-list. */
-	assert_int_equal(nkeys, 23 + 1);
+	 * --latency_gap --recv-post-list --reversed. */
+	assert_int_equal(nkeys, 24 + 1);
 	json_decref(schema);
 }
 
