@@ -808,6 +808,10 @@ static int cut_point(struct session *s)
 	struct rb_run *r = &s->run;
 	struct rb_result res;
 
+	/* Reversed, the point's figures are the server's, and a cut point
+	 * gets no RESULT: the receiver's own are not the point's. */
+	if (s->p.reversed)
+		return -EINTR;
 	if (!rb_run_cut(r) || rb_iv_finish(r) || keep_samples(s) || r->t->report(r, &res) ||
 	    lat_extras(s, &res))
 		return -EINTR;

@@ -14,7 +14,9 @@
 # - under perftest's name (ib_write_bw --reversed on both sides, as perftest
 #   is run) the same, with perftest's report on the client;
 # - a generic server serves reversed clients (-D 2 over two QPs, -R, UC)
-#   and a one-way one between them;
+#   and a one-way one between them; a reversed client ^C'd during its
+#   point exits 130 with no row (the receiver's figures are not the
+#   point's) and the server serves on;
 # - --reversed with -b is refused with exit 2, naming both.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
@@ -61,6 +63,13 @@ G="--reversed --bind 192.0.2.2 --cpu none --verify --timeout 30"
 "$RB" server --bind 192.0.2.1 --cpu none --quiet >"$OUT/server.out" 2>"$OUT/server.err" &
 srv=$!
 solo dur send_bw $G -D 2 -s 4K -q 2 192.0.2.1 --json "$OUT/dur.json"
+# ^C during a reversed point: no row of the receiver'"'"'s figures; the server lives on.
+"$RB" send_lat $G -D 60 192.0.2.1 --json "$OUT/cut.json" >"$OUT/cut.out" 2>"$OUT/cut.err" &
+cut=$!
+sleep 6
+kill -INT $cut
+wait $cut
+echo $? >"$OUT/cut.rc"
 solo fwd send_lat --bind 192.0.2.2 --cpu none -n $N 192.0.2.1 --json "$OUT/fwd.json"
 solo cm write_lat $G -R -n $N 192.0.2.1 --json "$OUT/cm.json"
 solo uc write_bw $G -c UC -n $N -s 4K 192.0.2.1 --json "$OUT/uc.json"
@@ -142,6 +151,8 @@ expect_grep write_bw.cli.out '^# reversed: the server sent and timed each point'
 jcheck dur.json "$rev" 'len(d["results"]) == 1' "$bw" \
 	'all(1.5 < r["duration_s"] < 10 and r["iterations"] > 0 for r in d["results"])'
 jcheck fwd.json '"reversed" not in d["params"]' "$iters" "$lat"
+expect_rc cut 130
+jcheck cut.json "$rev" 'd["results"] == []' 'd["complete"] is False'
 jcheck cm.json "$rev" 'd["params"]["rdma_cm"] is True' "$iters" "$lat"
 jcheck uc.json "$rev" 'd["params"]["transport"] == "UC"' "$iters" "$bw" \
 	"all(r['peer_counters']['sent_pkts'] >= 4 * $N for r in d['results'])"
