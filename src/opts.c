@@ -418,8 +418,8 @@ const struct rb_opt rb_opts[] = {
 	  .perftest = "--reversed",
 	  .pt_diff = "given to the client only (the server adopts the plan; perftest needs it on "
 		     "both sides); the client's report shows the server's figures and says so; "
-		     "not with -b, --threads, --interval, --rate, -D 0, --latency_gap, -H, -C, "
-		     "--samples or matrix",
+		     "--rate paces the server; not with -b, --threads, --interval, -D 0, "
+		     "--latency_gap, -H, -C, --samples or matrix",
 	  .type = RB_OPT_FLAG,
 	  .off = PAR(reversed),
 	  .max = 1,

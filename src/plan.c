@@ -247,8 +247,6 @@ static int check_reversed(const struct rb_params *p, char *err, size_t len)
 	else if (p->interval_ms)
 		why = "--interval: the slices are the measuring side's, and the server's RESULT "
 		      "carries the point's figures only";
-	else if (p->rate_unit)
-		why = "--rate: the server would pace, and its RESULT does not say the rate reached";
 	else if (p->forever)
 		why = "-D 0: the client's signal ends the point, and the server measures";
 	else if (p->latency_gap_us)

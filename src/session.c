@@ -1004,6 +1004,8 @@ static void apply_reversed(const struct session *s, struct rb_result *res,
 	res->peer_nothing_measured = own.nothing_measured;
 	res->peer_cpu_util_pct = own.has_cpu ? own.cpu_util_pct : NAN;
 	res->peer_bw_avg_gbps = own.has_bw && s->t->server_reports_bw ? own.bw_avg_gbps : 0;
+	/* --rate: the server paced its stream; the rate reached is its. */
+	rb_rate_report(res, s->p.rate, s->p.rate_unit);
 }
 
 /* --threads: waiting for the other threads before point @i (or BYE). */

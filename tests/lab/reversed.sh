@@ -13,7 +13,8 @@
 # - the table says so in a line of its own;
 # - under perftest's name (ib_write_bw --reversed on both sides, as perftest
 #   is run) the same, with perftest's report on the client;
-# - a generic server serves reversed clients (-D 2 over two QPs, -R, UC)
+# - a generic server serves reversed clients (-D 2 over two QPs, -R, UC,
+#   --rate: the server paces)
 #   and a one-way one between them; a reversed client ^C'd during its
 #   point exits 130 with no row (the receiver's figures are not the
 #   point's) and the server serves on;
@@ -80,6 +81,7 @@ echo $? >"$OUT/cut.rc"
 solo fwd send_lat --bind 192.0.2.2 --cpu none -n $N 192.0.2.1 --json "$OUT/fwd.json"
 solo cm write_lat $G -R -n $N 192.0.2.1 --json "$OUT/cm.json"
 solo uc write_bw $G -c UC -n $N -s 4K 192.0.2.1 --json "$OUT/uc.json"
+solo rate write_bw $G -s 1024 -t 8 -D 4 --rate 64Kbps 192.0.2.1 --json "$OUT/rate.json"
 stop_server $srv
 '
 
@@ -87,7 +89,7 @@ for c in send_lat send_bw write_lat write_bw read_lat read_bw atomic_lat atomic_
 	expect_rc "$c.cli" 0
 	expect_rc "$c.srv" 0
 done
-for c in dur fwd cm uc; do
+for c in dur fwd cm uc rate; do
 	expect_rc $c 0
 done
 [ ! -f "$OUT/server.hung" ] || fail "the generic server did not end on ^C"
@@ -158,6 +160,11 @@ expect_grep write_bw.cli.out '^# reversed: the server sent and timed each point'
 jcheck dur.json "$rev" 'len(d["results"]) == 1' "$bw" \
 	'all(1.5 < r["duration_s"] < 10 and r["iterations"] > 0 for r in d["results"])'
 jcheck fwd.json '"reversed" not in d["params"]' "$iters" "$lat"
+# --rate: the server paced (unpaced, 1 KiB writes go 1000 times faster here).
+jcheck rate.json "$rev" 'd["params"]["rate"] == "64Kbps"' \
+	'd["results"][0]["rate_target_gbps"] == 0.000064' \
+	'-90 <= d["results"][0]["rate_deviation_pct"] <= 5' \
+	'abs(d["results"][0]["rate_achieved_gbps"] - d["results"][0]["bw_avg_gbps"]) < 1e-12'
 expect_rc cut 130
 jcheck cut.json "$rev" 'd["results"] == []' 'd["complete"] is False'
 jcheck cm.json "$rev" 'd["params"]["rdma_cm"] is True' "$iters" "$lat"

@@ -490,10 +490,11 @@ static void reversed_rows(void **state)
 	p = base;
 	p.interval_ms = 500;
 	REFUSED(p, 0, "--reversed and --interval");
+	/* --rate: the server paces its stream (the plan carries the rate). */
 	p = base;
 	p.rate = 1000;
 	p.rate_unit = RB_RATE_PPS;
-	REFUSED(p, 0, "--reversed and --rate");
+	assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), 0);
 	p = base;
 	p.iters = 0;
 	p.forever = 1;
