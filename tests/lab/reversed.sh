@@ -14,10 +14,9 @@
 # - under perftest's name (ib_write_bw --reversed on both sides, as perftest
 #   is run) the same, with perftest's report on the client;
 # - a generic server serves reversed clients (-D 2 over two QPs, -R, UC,
-#   --rate: the server paces)
-#   and a one-way one between them; a reversed client ^C'd during its
-#   point exits 130 with no row (the receiver's figures are not the
-#   point's) and the server serves on;
+#   --rate, which the server paces) and a one-way one between them; a
+#   reversed client ^C'd during its point exits 130 with no row (the
+#   receiver's figures are not the point's) and the server serves on;
 # - a verify mismatch on the server (it reads, in read_bw) fails the client;
 # - --reversed with -b is refused with exit 2, naming both.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
