@@ -216,6 +216,7 @@ static const struct cparam {
 	{ "latency_gap_us", "--latency_gap", "0" },
 	{ "recv_post_list", "--recv-post-list", "0" },
 	{ "with_imm", "--send-with-imm/--write-with-imm", "false" },
+	{ "reversed", "--reversed", "false" },
 };
 
 /* What two files differ in, as one message: "what (opt) BASE x, NEW y; ...". */
@@ -661,7 +662,7 @@ static void compare_usage(FILE *f)
 		   "--interval, --rate, --warmup, -r, -I, -o, -m, --verify, -R, -c, --sl, "
 		   "--tclass,\n"
 		   "--flow-label, --hugepages, --odp, --mr-per-qp, --srq, --threads, -b,\n"
-		   "--latency_gap, --recv-post-list).\n\n"
+		   "--latency_gap, --recv-post-list, --reversed).\n\n"
 		   "  -t, --tolerance PCT  a percentage (default 5%%)\n"
 		   "  -m, --metric LIST    metrics, comma-separated, repeatable (default\n"
 		   "                       bw_avg_gbps,msg_rate_mpps,lat_p50_us,lat_p99_us): also\n"

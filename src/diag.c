@@ -165,11 +165,13 @@ void rb_diag_point(struct rb_diag *g, const struct rb_report *rep, struct rb_res
 	json_t *o = json_object();
 	int bad = !o;
 
-	rb_counters_derive(&g->delta, payload, rb_counters_payload_rx(g->t, g->server), &der);
+	rb_counters_derive(&g->delta, payload,
+			   rb_counters_payload_rx(g->t, g->server != g->reversed), &der);
 	if (!bad && rep->has_counters)
 		bad |= side_json(g, o, "", &g->delta, &der, res);
 	if (!bad && rep->has_peer_counters) {
-		rb_counters_derive(&g->peer, payload, rb_counters_payload_rx(g->t, true), &peer);
+		rb_counters_derive(&g->peer, payload, rb_counters_payload_rx(g->t, !g->reversed),
+				   &peer);
 		bad |= side_json(g, o, "peer_", &g->peer, &peer, res);
 	}
 	if (!bad && g->nexpect)

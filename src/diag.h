@@ -17,6 +17,7 @@ struct rb_diag {
 	const struct rb_dev *dev;
 	const struct rb_bench *t;
 	bool server;
+	bool reversed; /* --reversed: the data moves as if the roles were swapped */
 	struct rb_counter_spec spec;
 	bool on; /* this side's counters are read */
 	char netdev[64];

@@ -166,9 +166,10 @@ static void text_test(const struct rb_dryrun *d, FILE *f)
 		d->b->mode == RB_MODE_LAT ? "latency" : "bandwidth");
 	if (d->b->atomic)
 		fprintf(f, " (%s)", rb_op_name(p->atomic_op));
-	fprintf(f, ", over %s, connected %s%s\n", rb_transport_name(p->transport),
+	fprintf(f, ", over %s, connected %s%s%s\n", rb_transport_name(p->transport),
 		p->use_cm ? "by librdmacm" : "by the out-of-band exchange",
-		p->bidir ? ", both directions at once" : "");
+		p->bidir ? ", both directions at once" : "",
+		p->reversed ? ", reversed (the server sends and measures)" : "");
 	if (p->outstanding)
 		snprintf(outs, sizeof(outs), "%u", p->outstanding);
 	if (p->mtu)

@@ -439,6 +439,19 @@ const struct rb_opt rb_opts[] = {
 	  .help = "RDMA_WRITE_WITH_IMM: each WRITE carries an immediate naming the point and "
 		  "consumes a receive; the receiver learns of it from the receive completion "
 		  "(not by polling the buffer) and checks the immediate" },
+	{ .lname = "reversed",
+	  .perftest = "--reversed",
+	  .pt_diff = "given to the client only (the server adopts the plan; perftest needs it on "
+		     "both sides); the client's report shows the server's figures and says so; "
+		     "--rate paces the server; not with -b, --threads, --interval, -D 0, "
+		     "--latency_gap, -H, -C, --samples or matrix",
+	  .type = RB_OPT_FLAG,
+	  .off = PAR(reversed),
+	  .max = 1,
+	  .need = RB_S_TEST,
+	  .help = "the server sends and measures, the client receives (or lends its memory): "
+		  "for hosts of which only one accepts connections; the client still reports, "
+		  "with the server's figures" },
 	{ .lname = "mtu",
 	  .sname = 'm',
 	  .perftest = "-m, --mtu",
@@ -1235,6 +1248,12 @@ static int check_lat_reports(const struct rb_cli *c, unsigned int scope, char *e
 
 	if (o && (scope & RB_S_MATRIX))
 		return fail(err, len, "%s does not apply to matrix", o);
+	/* The samples stay with the side that timed them. */
+	if (o && c->p.reversed)
+		return fail(err, len,
+			    "%s and --reversed: the server times the operations, and its RESULT "
+			    "carries their summary, not the samples",
+			    o);
 	if (c->l.samples_path[0] && c->p.threads > 1)
 		return fail(err, len, "--samples (-U) does not apply to --threads runs");
 	if (c->l.cycles && rb_cli_given(c, "interval"))
@@ -1248,6 +1267,10 @@ static int apply_shape(struct rb_cli *c, unsigned int scope, char *err, size_t l
 	bool iv = rb_cli_given(c, "interval"), rate = rb_cli_given(c, "rate");
 	int ret = 0;
 
+	if (c->p.reversed && (scope & RB_S_MATRIX))
+		return fail(err, len,
+			    "--reversed does not apply to matrix: its pattern (or "
+			    "--pairs-file) says which rank of a pair sends");
 	if ((iv || rate) && (scope & RB_S_MATRIX))
 		return fail(err, len, "--%s does not apply to matrix", iv ? "interval" : "rate");
 	c->p.forever = rb_cli_given(c, "duration") && !c->p.duration_s;

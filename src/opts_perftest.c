@@ -98,7 +98,6 @@ const struct rb_pt_flag rb_pt_flags[] = {
 	NO("events", 'e', false, EVENTS),
 	NO("vector", 'X', true, EVENTS),
 	NO("cqe_poll", 0, true, NOTYET ": each ibv_poll_cq reaps up to 16 completions"),
-	NO("reversed", 0, false, NOTYET ": run the test from the other host"),
 	NO("use_ooo", 0, false, MLX5),
 	NO("no_enhanced_reorder", 0, false, MLX5),
 	NO("disable_dynamic_polling", 0, false, MLX5),

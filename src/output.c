@@ -210,6 +210,9 @@ json_t *rb_json_params(const struct rb_params *p)
 	bad |= json_object_set_new(o, "srq", json_boolean(p->srq));
 	bad |= json_object_set_new(o, "threads", json_integer(p->threads ? p->threads : 1));
 	bad |= json_object_set_new(o, "bidirectional", json_boolean(p->bidir));
+	/* Only when set: files of every earlier run keep their members. */
+	if (p->reversed)
+		bad |= json_object_set_new(o, "reversed", json_true());
 	return jdone(o, bad);
 }
 
@@ -965,6 +968,9 @@ static void table_title(FILE *f, const struct rb_report *r)
 		fprintf(f,
 			"# latency in ticks of the %s clock (-C); the JSON has microseconds too\n",
 			r->tick_clock);
+	if (r->params && r->params->reversed)
+		fprintf(f, "# reversed: the server sent and timed each point; a client's row shows "
+			   "the server's figures, its peer columns the client's\n");
 	if (bidir_cols(r))
 		fprintf(f, "# bidirectional: the client's BW and MsgRate are the sums of c2s "
 			   "(client to server) and s2c; a server's rows show only its own "

@@ -244,6 +244,32 @@ static int check_flows(const struct rb_params *p, char *err, size_t len)
 	return 0;
 }
 
+/*
+ * --reversed: the server runs the client's part of the point and the
+ * client the server's; what only the client's loop or its session knows
+ * cannot follow the data to the server.
+ */
+static int check_reversed(const struct rb_params *p, char *err, size_t len)
+{
+	const char *why = NULL;
+
+	if (!p->reversed)
+		return 0;
+	if (p->bidir)
+		why = "-b: both sides stream already";
+	else if (p->threads > 1)
+		why = "--threads: the client's threads start each point together and add up "
+		      "their own figures";
+	else if (p->interval_ms)
+		why = "--interval: the slices are the measuring side's, and the server's RESULT "
+		      "carries the point's figures only";
+	else if (p->forever)
+		why = "-D 0: the client's signal ends the point, and the server measures";
+	else if (p->latency_gap_us)
+		why = "--latency_gap: the client's, not on the wire, and the server pings";
+	return why ? fail(err, len, "--reversed and %s", why) : 0;
+}
+
 static int check_cross(const struct rb_params *p, const struct rb_bench *t, char *err, size_t len)
 {
 	uint32_t i, j;
@@ -262,8 +288,6 @@ static int check_cross(const struct rb_params *p, const struct rb_bench *t, char
 	if (ret)
 		return ret;
 	/* Until the loops know it, a peer's plan that asks is refused. */
-	if (p->reversed)
-		return fail(err, len, "--reversed is not built yet");
 	if (p->imm > 1)
 		return fail(err, len, "--send-with-imm/--write-with-imm: bad flag %u", p->imm);
 	if (p->imm && !t->imm_ops)
@@ -271,6 +295,9 @@ static int check_cross(const struct rb_params *p, const struct rb_bench *t, char
 			    "--send-with-imm/--write-with-imm do not apply to %s: its %s WRs carry "
 			    "no immediate",
 			    t->name, t->wr_name);
+	ret = check_reversed(p, err, len);
+	if (ret)
+		return ret;
 	if (p->recv_post_list > p->rx_depth)
 		return fail(err, len, "--recv-post-list %u exceeds -r/--rx-depth %u",
 			    p->recv_post_list, p->rx_depth);

@@ -79,13 +79,25 @@ static __thread uint8_t msg[RB_WIRE_MAX_BODY];
 
 /* ---- resources ------------------------------------------------------ */
 
+/*
+ * The part of the data path this side runs: its role's, or with
+ * --reversed the other's (the server sends and measures).  The control
+ * channel keeps the connection's roles: the client drives the plan.
+ */
+static enum rb_role data_role(const struct session *s)
+{
+	if (!s->p.reversed)
+		return s->role;
+	return s->role == RB_ROLE_CLIENT ? RB_ROLE_SERVER : RB_ROLE_CLIENT;
+}
+
 /* The QPs' remote rights on this side. */
 static int qp_access(const struct session *s)
 {
 	/* -b: each side is written or read by the other, as either role is. */
 	if (s->p.bidir)
 		return s->t->server_access | s->t->client_access;
-	return s->role == RB_ROLE_SERVER ? s->t->server_access : s->t->client_access;
+	return data_role(s) == RB_ROLE_SERVER ? s->t->server_access : s->t->client_access;
 }
 
 /* What --odp asks of the device: the test's verbs; an SRQ's receives are its own bit. */
@@ -369,6 +381,7 @@ static int open_resources(struct session *s, const struct sockaddr *local)
 	ret = check_limits(s);
 	if (!ret) {
 		ret = rb_diag_setup(&s->diag, &s->run.dev, s->t, s->role, s->l, &s->rep);
+		s->diag.reversed = s->p.reversed;
 		s->usage = ret == -EINVAL;
 	}
 	if (ret)
@@ -795,6 +808,10 @@ static int cut_point(struct session *s)
 	struct rb_run *r = &s->run;
 	struct rb_result res;
 
+	/* Reversed, the point's figures are the server's, and a cut point
+	 * gets no RESULT: the receiver's own are not the point's. */
+	if (s->p.reversed)
+		return -EINTR;
 	if (!rb_run_cut(r) || rb_iv_finish(r) || keep_samples(s) || r->t->report(r, &res) ||
 	    lat_extras(s, &res))
 		return -EINTR;
@@ -850,6 +867,7 @@ static int point_start(struct session *s, uint32_t i)
 	rb_rx_plan(r);
 	r->t0 = r->t1 = r->cpu0 = r->cpu1 = 0;
 	r->bidir = s->p.bidir;
+	r->role = data_role(s);
 	r->stopped = r->stop_sent = false;
 	r->stop_count = 0;
 	r->verify_status = 0;
@@ -940,6 +958,56 @@ static void apply_bidir(const struct session *s, struct rb_result *res,
 	res->peer_bw_avg_gbps = 0;
 }
 
+/* A server's latency summary that can be true: finite, and in order. */
+static bool lat_plausible(const struct rb_lat_summary *l)
+{
+	const double v[] = { l->min, l->p50, l->p90, l->p99, l->p999, l->max };
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (!isfinite(v[i]) || v[i] < 0 || (i && v[i] < v[i - 1]))
+			return false;
+	return isfinite(l->avg) && l->avg >= l->min && l->avg <= l->max && isfinite(l->stdev) &&
+	       l->stdev >= 0;
+}
+
+/*
+ * --reversed: the server sent and timed the point, so its figures are the
+ * point's; this side's (the receiver's CPU, and its own bandwidth where it
+ * counts arrivals) take the peer's place.  A rejected server figure stays
+ * NaN (reject_figures()).
+ */
+static void apply_reversed(const struct session *s, struct rb_result *res,
+			   const struct rb_msg_result *m)
+{
+	const struct rb_result own = *res;
+	bool bw = s->t->mode == RB_MODE_BW;
+	double cpu_ns = m->cpu_util_pct / 100 * m->duration_s * 1e9;
+
+	res->iters = m->iters;
+	res->nothing_measured = !m->iters;
+	res->duration_s = m->iters ? m->duration_s : NAN;
+	res->has_lat = m->has_lat && lat_plausible(&m->lat);
+	res->lat = m->lat;
+	if (m->has_lat && !res->has_lat)
+		rb_warn("server %s reported a latency summary that cannot be true at point %u: "
+			"left out",
+			s->oob.peer, m->point);
+	res->has_bw = bw && m->iters;
+	res->bw_avg_gbps = m->bw_avg_gbps;
+	res->bw_peak_gbps = m->bw_peak_gbps;
+	res->msg_rate_mpps = m->msg_rate_mpps;
+	res->has_cpu = m->iters && !isnan(m->cpu_util_pct);
+	res->cpu_util_pct = m->cpu_util_pct;
+	res->cpu_ns_per_msg = m->iters ? cpu_ns / (double)m->iters : 0;
+	res->has_peer = true;
+	res->peer_nothing_measured = own.nothing_measured;
+	res->peer_cpu_util_pct = own.has_cpu ? own.cpu_util_pct : NAN;
+	res->peer_bw_avg_gbps = own.has_bw && rb_bench_receives(s->t, &s->p) ? own.bw_avg_gbps : 0;
+	/* --rate: the server paced its stream; the rate reached is its. */
+	rb_rate_report(res, s->p.rate, s->p.rate_unit);
+}
+
 /* --threads: waiting for the other threads before point @i (or BYE). */
 static int thread_beat(void *arg, uint32_t i)
 {
@@ -979,8 +1047,9 @@ static int client_point(struct session *s, uint32_t i)
 		return ret;
 	/* With -b the loop sent it, and then waited for the server's.  Before
 	 * the counters: the server that waits for it (reads, writes, atomics)
-	 * ends its interval on it, and reading them waits out their lifespan. */
-	if (!r->stop_sent)
+	 * ends its interval on it, and reading them waits out their lifespan.
+	 * Reversed, the server sent it: its stream ended the point. */
+	if (!r->stop_sent && !s->p.reversed)
 		ret = ctl->stop(&s->ctl, i, r->total);
 	rb_diag_after(&s->diag);
 	if (!ret)
@@ -1005,7 +1074,10 @@ static int client_point(struct session *s, uint32_t i)
 	res.peer_rejected = reject_figures(s, &m, list, sizeof(list));
 	if (res.peer_rejected)
 		snprintf(res.flag, sizeof(res.flag), "peer figures rejected: %s", list);
-	apply_peer(&res, &m);
+	if (s->p.reversed)
+		apply_reversed(s, &res, &m);
+	else
+		apply_peer(&res, &m);
 	if (s->p.bidir)
 		apply_bidir(s, &res, &m);
 	rb_diag_point(&s->diag, &s->rep, &res, s->run.total);
@@ -1021,6 +1093,10 @@ static int server_point(struct session *s, uint32_t i)
 	int ret;
 
 	ret = r->t->run(r);
+	/* Reversed, this side streamed or pinged: its STOP ends the point,
+	 * as the client's does otherwise (with -b the loop sent it). */
+	if (!ret && s->p.reversed && !r->stop_sent)
+		ret = s->ctl.ops->stop(&s->ctl, i, r->total);
 	if (!ret) {
 		rb_diag_after(&s->diag);
 		ret = r->t->report(r, &res);
@@ -1028,6 +1104,8 @@ static int server_point(struct session *s, uint32_t i)
 	if (ret)
 		return ret;
 	m.status = r->verify_status;
+	m.has_lat = res.has_lat;
+	m.lat = res.lat;
 	m.iters = res.iters;
 	m.bw_avg_gbps = res.has_bw ? res.bw_avg_gbps : 0;
 	m.cpu_util_pct = res.has_cpu ? res.cpu_util_pct : NAN;

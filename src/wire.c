@@ -357,6 +357,25 @@ int rb_unpack_sync(const uint8_t *buf, size_t len, struct rb_msg_sync *m)
 	return rdone(&c);
 }
 
+/* A latency summary: its eight figures, in microseconds, in struct order. */
+static void put_lat(struct cur *c, const struct rb_lat_summary *l)
+{
+	const double v[] = { l->min, l->p50, l->avg, l->p90, l->p99, l->p999, l->max, l->stdev };
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		put_double(c, v[i]);
+}
+
+static void get_lat(struct cur *c, struct rb_lat_summary *l)
+{
+	double *v[] = { &l->min, &l->p50, &l->avg, &l->p90, &l->p99, &l->p999, &l->max, &l->stdev };
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		*v[i] = get_double(c);
+}
+
 int rb_pack_result(const struct rb_msg_result *m, uint8_t *buf, size_t cap)
 {
 	struct cur c = wcur(buf, cap);
@@ -369,12 +388,15 @@ int rb_pack_result(const struct rb_msg_result *m, uint8_t *buf, size_t cap)
 	put_double(&c, m->bw_peak_gbps);
 	put_double(&c, m->msg_rate_mpps);
 	put_double(&c, m->duration_s);
+	put_be(&c, (uint64_t)m->has_lat | (uint64_t)m->lat.bucketed << 1, 1);
+	put_lat(&c, &m->lat);
 	return wdone(&c);
 }
 
 int rb_unpack_result(const uint8_t *buf, size_t len, struct rb_msg_result *m)
 {
 	struct cur c = rcur(buf, len);
+	uint32_t flags;
 
 	m->point = (uint32_t)get_be(&c, 4);
 	m->status = (int32_t)get_be(&c, 4);
@@ -384,7 +406,12 @@ int rb_unpack_result(const uint8_t *buf, size_t len, struct rb_msg_result *m)
 	m->bw_peak_gbps = get_double(&c);
 	m->msg_rate_mpps = get_double(&c);
 	m->duration_s = get_double(&c);
-	return rdone(&c);
+	flags = (uint32_t)get_be(&c, 1);
+	m->has_lat = flags & 1;
+	get_lat(&c, &m->lat);
+	m->lat.bucketed = flags & 2;
+	/* Unknown flag bits are a newer peer's meaning: refused, not guessed. */
+	return flags > 3 ? -EBADMSG : rdone(&c);
 }
 
 int rb_pack_text(const struct rb_msg_text *m, uint8_t *buf, size_t cap)

@@ -17,7 +17,10 @@
 #include "rdmabench.h"
 
 #define RB_WIRE_MAGIC 0x52444d42u /* "RDMB" */
-/* v7: PARAMS ends with --reversed and the immediate flag (v6: the CPU clock in CONN) */
+/*
+ * v7: PARAMS ends with --reversed and the immediate flag, RESULT with the
+ * server's latency summary (v6: the CPU clock in CONN)
+ */
 #define RB_WIRE_VERSION	 7
 #define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
@@ -103,6 +106,10 @@ struct rb_msg_result {
 	double bw_peak_gbps;
 	double msg_rate_mpps;
 	double duration_s;
+	/* v7: the server's latency figures, where it timed operations
+	 * (--reversed): the client shows them as the point's. */
+	bool has_lat;
+	struct rb_lat_summary lat;
 };
 
 /* A human-readable reason; also what an ERROR body carries. */

@@ -1418,7 +1418,7 @@ static int wait_stop(struct rb_run *r)
 		if (!r->stopped && rb_now_ns() - r->heard > r->timeout_ns) {
 			rb_err("%s %s sent nothing for %.3g s during point %u (no heartbeat, "
 			       "no STOP): is it alive?",
-			       r->role == RB_ROLE_SERVER ? "client" : "server", r->ctl->peer,
+			       r->ctl->role == RB_ROLE_SERVER ? "client" : "server", r->ctl->peer,
 			       (double)r->timeout_ns / 1e9, r->point);
 			return -ETIMEDOUT;
 		}

@@ -12,7 +12,9 @@ src/wire.h: a 12-byte header (magic "RDMB", version u16, type u16, body
 length u32, big-endian), then fixed big-endian fields; strings are a u16
 length and the bytes.
 """
+import os
 import random
+import re
 import socket
 import struct
 import sys
@@ -22,7 +24,22 @@ import time
 HELLO, PARAMS, ERROR, OK = 1, 2, 6, 8
 
 
-def frame(typ, body=b"", version=6, length=None):
+def wire_version():
+    """This tree's wire version (src/wire.h), whatever it is: a literal here
+    went stale when v7 came."""
+    h = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "wire.h")
+    with open(h, encoding="utf-8") as f:
+        for line in f:
+            m = re.match(r"#define RB_WIRE_VERSION\s+(\d+)", line)
+            if m:
+                return int(m.group(1))
+    raise SystemExit(f"no RB_WIRE_VERSION in {h}")
+
+
+VERSION = wire_version()
+
+
+def frame(typ, body=b"", version=VERSION, length=None):
     n = len(body) if length is None else length
     return struct.pack(">IHHI", 0x52444D42, version, typ, n) + body
 
@@ -50,8 +67,7 @@ def params(test="write_bw", size=(65536,), batch=(1,), signal=(64,), qps=(1,), t
 
 
 def hello(test="write_bw"):
-    return frame(HELLO, s16("hostile") + s16(test) + s16("elsewhere") + s16("") + s16(""),
-                 version=6)
+    return frame(HELLO, s16("hostile") + s16(test) + s16("elsewhere") + s16("") + s16(""))
 
 
 def read_answer(sock, limit=10.0, oks=0):
@@ -100,6 +116,7 @@ PLANS = {
     "mrq_oom": dict(qps=(64,), size=(64 << 20,), mr_per_qp=1),
     "bidirlat": dict(test="write_lat", signal=(1,), bidir=1),
     "bidir2": dict(bidir=2),
+    "reversedbidir": dict(test="send_bw", reversed=1, bidir=1),
     "ratenounit": dict(rate=1000),
     "foreversweep": dict(iters=0, forever=1, size=(64, 128)),
     "interval99": dict(interval_ms=99),

@@ -8,6 +8,8 @@
 # replaced when they are not regular files.  Assertions run on the host.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
+# This tree's wire version, as hostile.py speaks it.
+wire=$(sed -n 's/^#define RB_WIRE_VERSION[[:space:]]*//p' "$TOP_SRCDIR/src/wire.h")
 
 LAB_TIMEOUT=${LAB_TIMEOUT:-600}
 
@@ -29,7 +31,7 @@ srv=$!
 
 echo "$(date +%T) Bad plans and bad frames" >>"$OUT/phases"
 # Bad plans and bad frames, one connection each, then 20 at once.
-$H batch0 qps0 size0 bigsize qps100000 signal0 oom bidirlat bidir2 ratenounit foreversweep \
+$H batch0 qps0 size0 bigsize qps100000 signal0 oom bidirlat bidir2 reversedbidir ratenounit foreversweep \
 	interval99 badtest truncated version hugelen http srq_write odp2 mrq_oom >"$OUT/hostile.txt" 2>&1
 $H flood >"$OUT/flood.txt" 2>&1
 # Threads of runs the server does not serve: 28 connections at once, each
@@ -207,12 +209,13 @@ want signal0 "ERROR server: .*-Q/--signal 0 is out of range"
 want oom "ERROR server: .*the plan needs about .* MiB.*this host can give"
 want bidirlat "ERROR server: .*-b/--bidirectional does not apply to write_lat"
 want bidir2 "ERROR server: .*-b/--bidirectional 2 is out of range"
+want reversedbidir "ERROR server: .*--reversed and -b: both sides stream already"
 want badtest "ERROR server: .*does not know"
 want truncated "ERROR server: .*closed the connection\|closed"
 want ratenounit "ERROR server: .*--rate 1000 has no unit"
 want foreversweep "ERROR server: .*-D 0 measures one point until it is stopped; this sweep has 2"
 want interval99 "ERROR server: .*--interval 99 ms is out of range"
-want version "ERROR server: .*wire protocol v99, this rdmabench speaks v6"
+want version "ERROR server: .*wire protocol v99, this rdmabench speaks v$wire"
 want hugelen "ERROR server: .*exceeds the 65536-byte cap"
 want http "ERROR server: .*not rdmabench\|ERROR server"
 want srq_write "ERROR server: .*--srq does not apply to write_bw"

@@ -9,6 +9,8 @@
 #   the WRITEs now (each consumed a receive), reports its own bandwidth
 #   (peer_bw_avg_gbps), where a plain write_bw's server reports none;
 # - write_bw -b --write-with-imm: both directions counted and checked;
+# - --reversed with immediates (write_bw, send_lat): the server sends them,
+#   the client receives and checks them, and reports the server's figures;
 # - read_bw --write-with-imm and write_bw --send-with-imm exit 2, naming
 #   the option and the test;
 # - send_lat --latency_gap 2000: the point lasts its n round trips and n
@@ -42,17 +44,19 @@ solo wbwwr write_bw --write-with-imm $C -s 64K -n 200 --post-api wr 192.0.2.1 \
 	--json "$OUT/wbwwr.json"
 solo wplain write_bw $C -s 4K -n 200 192.0.2.1 --json "$OUT/wplain.json"
 solo wbwb write_bw -b --write-with-imm $C -s 4K -n 200 192.0.2.1 --json "$OUT/wbwb.json"
+solo rwbw write_bw --reversed --write-with-imm $C -s 4K -n 200 192.0.2.1 --json "$OUT/rwbw.json"
+solo rslat send_lat --reversed --send-with-imm $C -s 64 -n 200 192.0.2.1 --json "$OUT/rslat.json"
 solo gap send_lat $C -s 2 -n 100 --latency_gap 2000 192.0.2.1 --json "$OUT/gap.json"
 solo rbad read_bw --write-with-imm $C 192.0.2.1
 solo wbad write_bw --send-with-imm $C 192.0.2.1
 stop_server $srv
 '
 
-for c in slat slatwr sbw wlat wlatwr wbw wbwwr wplain wbwb gap; do
+for c in slat slatwr sbw wlat wlatwr wbw wbwwr wplain wbwb rwbw rslat gap; do
 	expect_rc $c 0
 done
 expect_rc server 0
-for c in slat slatwr sbw wlat wlatwr wbw wbwwr wbwb; do
+for c in slat slatwr sbw wlat wlatwr wbw wbwwr wbwb rwbw rslat; do
 	jcheck $c.json 'd["params"]["with_imm"] is True' 'd["params"]["verify"] is True' \
 		'all(r["iterations"] == d["params"]["iterations"] for r in d["results"])'
 done
@@ -70,6 +74,9 @@ jcheck wbwwr.json 'd["device"]["post_api"] == "wr"' 'd["results"][0]["peer_bw_av
 jcheck wplain.json '"with_imm" not in d["params"]' 'd["results"][0]["peer_bw_avg_gbps"] is None'
 jcheck wbwb.json 'd["results"][0]["bidir"]["client_to_server"]["iterations"] == 200' \
 	'd["results"][0]["bidir"]["server_to_client"]["iterations"] == 200'
+jcheck rwbw.json 'd["params"]["reversed"] is True' 'd["results"][0]["bw_avg_gbps"] > 0' \
+	'd["results"][0]["peer_bw_avg_gbps"] > 0'
+jcheck rslat.json 'd["params"]["reversed"] is True' 'd["results"][0]["lat_us"]["p50"] > 0'
 # The gap: 100 round trips and 100 gaps of 2 ms; none in a sample.
 jcheck gap.json 'd["params"]["latency_gap_us"] == 2000' \
 	'd["results"][0]["duration_s"] >= 100 * 0.002' \

@@ -334,10 +334,10 @@ static void test_every_param(void **state)
 		json_decref(n);
 		nkeys++;
 	}
-	/* 24 today: -n -D --interval --rate --warmup -r -I -o -m --verify -R -c --sl
+	/* 25 today: -n -D --interval --rate --warmup -r -I -o -m --verify -R -c --sl
 	 * --tclass --flow-label --hugepages --odp --mr-per-qp --srq --threads -b
-	 * --latency_gap --recv-post-list --send-with-imm/--write-with-imm. */
-	assert_int_equal(nkeys, 24 + 1);
+	 * --latency_gap --recv-post-list --send-with-imm/--write-with-imm --reversed. */
+	assert_int_equal(nkeys, 25 + 1);
 	json_decref(schema);
 }
 

@@ -272,6 +272,22 @@ static void duration_points(void **state)
 	free(fx.text);
 }
 
+/* --reversed: said on the test's line and in the JSON's params. */
+static void reversed_said(void **state)
+{
+	struct fixture fx;
+	json_t *doc;
+
+	(void)state;
+	plan(&fx, "read_lat", "--reversed hostB");
+	text(&fx);
+	has(&fx, "connected by the out-of-band exchange, reversed (the server sends and measures)");
+	doc = rb_dry_json(&fx.d);
+	assert_true(json_is_true(path(doc, "params", "reversed")));
+	json_decref(doc);
+	free(fx.text);
+}
+
 static void server_side(void **state)
 {
 	struct fixture fx;
@@ -348,7 +364,7 @@ int main(void)
 		cmocka_unit_test(no_device_said),      cmocka_unit_test(memory_sized),
 		cmocka_unit_test(limits_checked),      cmocka_unit_test(duration_points),
 		cmocka_unit_test(server_side),	       cmocka_unit_test(output_said),
-		cmocka_unit_test(perftest_no_effect),
+		cmocka_unit_test(perftest_no_effect),  cmocka_unit_test(reversed_said),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

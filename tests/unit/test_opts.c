@@ -119,6 +119,7 @@ static const struct want wants[] = {
 	  T_SEND_LAT | T_SEND_BW },
 	{ "write-with-imm", 0, RB_OPT_FLAG, PRM(imm), 0, 0, 1, false, false, NULL,
 	  T_WRITE_LAT | T_WRITE_BW },
+	{ "reversed", 0, RB_OPT_FLAG, PRM(reversed), 0, 0, 1, false, false, NULL, T_TESTS },
 	{ "mtu", 'm', RB_OPT_U32, PRM(mtu), 0, 256, 4096, true, false, NULL, T_TESTS },
 	{ "connection", 'c', RB_OPT_CHOICE, PRM(transport), 0, 0, 2, false, false, "RC|UC|UD",
 	  T_TESTS },
@@ -1236,6 +1237,15 @@ static void test_shape_options(void **state)
 	assert_int_equal(rb_cli_finish(&c, wb, rb_bench_scope(wb) | RB_S_MATRIX, err, sizeof(err)),
 			 -EINVAL);
 	assert_non_null(strstr(err, "--interval does not apply to matrix"));
+	/* Its pattern says which rank of a pair sends: --reversed is not for it. */
+	rb_cli_init(&c);
+	CHECK_OK(PARSE(&c, T_WRITE_BW, err, "--reversed"), err);
+	assert_int_equal(rb_cli_finish(&c, wb, rb_bench_scope(wb) | RB_S_MATRIX, err, sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--reversed does not apply to matrix"));
+	rb_cli_init(&c);
+	CHECK_OK(PARSE(&c, T_WRITE_BW, err, "--reversed"), err);
+	assert_int_equal(rb_cli_finish(&c, wb, rb_bench_scope(wb), err, sizeof(err)), 0);
 }
 
 /* ---- combinations ------------------------------------------------------- */

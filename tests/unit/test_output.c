@@ -780,6 +780,31 @@ static void test_bidir(void **state)
 	free(got);
 }
 
+/* --reversed: params.reversed and the table's line, only when set. */
+static void test_reversed(void **state)
+{
+	struct rb_params p = bw_params;
+	struct rb_report r;
+	json_t *doc;
+	char *got;
+
+	(void)state;
+	bw_report(&r);
+	assert_int_equal(rb_write_file(tmp_path("fwd.json"), RB_FMT_JSON, &r, bw_res, 1), 0);
+	doc = load_json(tmp_path("fwd.json"));
+	assert_jabsent(jget(doc, "params"), "reversed");
+	json_decref(doc);
+	p.reversed = 1;
+	r.params = &p;
+	assert_int_equal(rb_write_file(tmp_path("rev.json"), RB_FMT_JSON, &r, bw_res, 1), 0);
+	doc = load_json(tmp_path("rev.json"));
+	assert_true(json_is_true(jget(jget(doc, "params"), "reversed")));
+	json_decref(doc);
+	got = write_mem(RB_FMT_TABLE, &r, bw_res, 1);
+	assert_non_null(strstr(got, "# reversed: the server sent and timed each point"));
+	free(got);
+}
+
 static void test_json_op(void **state)
 {
 	struct rb_report r;
@@ -1295,6 +1320,7 @@ int main(void)
 		cmocka_unit_test(test_json_bw),
 		cmocka_unit_test(test_json_op),
 		cmocka_unit_test(test_bidir),
+		cmocka_unit_test(test_reversed),
 		cmocka_unit_test(test_nan),
 		cmocka_unit_test(test_write_fail),
 		cmocka_unit_test(test_write_targets),

@@ -230,6 +230,9 @@ static void test_translations(void **state)
 	}
 	c = parsed("send_lat", "--data_validation_debug h");
 	assert_int_equal(c->p.verify, 1);
+	/* A row of ours now, no longer refused as not built. */
+	c = parsed("read_bw", "--reversed h");
+	assert_int_equal(c->p.reversed, 1);
 }
 
 static void test_translation_errors(void **state)
@@ -261,6 +264,15 @@ static void test_translation_errors(void **state)
 		assert_int_equal(parse("send_lat", "--ipv6 -R h"), 0);
 		assert_int_equal(rb_cli_finish(&cli, k.bench, k.scope, err, sizeof(err)), -EINVAL);
 		assert_non_null(strstr(err, "--ipv6 with -R"));
+	}
+	{
+		struct rb_cmd k;
+
+		/* The samples stay on the server, which timed them. */
+		assert_true(rb_cmd_find("send_lat", &k));
+		assert_int_equal(parse("send_lat", "--reversed -H h"), 0);
+		assert_int_equal(rb_cli_finish(&cli, k.bench, k.scope, err, sizeof(err)), -EINVAL);
+		assert_non_null(strstr(err, "-H/--report-histogram and --reversed"));
 	}
 	assert_int_equal(parse("send_lat", "--output=latency --format json h"), -EINVAL);
 	assert_non_null(strstr(err, "exclude each other"));

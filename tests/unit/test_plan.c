@@ -493,6 +493,60 @@ static void imm_rows(void **state)
 	assert_true(rb_bench_receives(rb_bench_find("send_bw"), &(struct rb_params){ 0 }));
 }
 
+/*
+ * --reversed: every test takes it, over every transport it runs; what
+ * only the client's loop or session knows is refused, naming it.
+ */
+static void reversed_rows(void **state)
+{
+	struct rb_params base = plan_of("write_bw"), p;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; rb_benches[i]; i++) {
+		p = plan_of(rb_benches[i]->name);
+		p.reversed = 1;
+		if (rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)))
+			fail_msg("%s --reversed: %s", rb_benches[i]->name, err);
+	}
+	p = plan_of("send_bw");
+	p.reversed = 1;
+	p.transport = RB_TR_UD;
+	p.size.v[0] = 1024;
+	assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
+	base.reversed = 1;
+	p = base;
+	p.reversed = 2;
+	REFUSED(p, 0, "--reversed 2 is out of range (0..1)");
+	p = base;
+	p.bidir = 1;
+	REFUSED(p, 0, "--reversed and -b: both sides stream already");
+	p = base;
+	p.threads = 2;
+	REFUSED(p, 0, "--reversed and --threads");
+	p = base;
+	p.interval_ms = 500;
+	REFUSED(p, 0, "--reversed and --interval");
+	/* --rate: the server paces its stream (the plan carries the rate). */
+	p = base;
+	p.rate = 1000;
+	p.rate_unit = RB_RATE_PPS;
+	assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), 0);
+	p = base;
+	p.iters = 0;
+	p.forever = 1;
+	REFUSED(p, 0, "--reversed and -D 0");
+	p = plan_of("send_lat");
+	p.reversed = 1;
+	p.latency_gap_us = 10;
+	REFUSED(p, 0, "--reversed and --latency_gap");
+	/* Immediates, reversed: the server's WRITEs carry them. */
+	p = base;
+	p.imm = 1;
+	assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
+}
+
 /* ---- what a peer sends besides the plan ------------------------------ */
 
 /* A CONN as a rxe peer sends it for a plan of @nqp QPs and one MR. */
@@ -679,10 +733,10 @@ int main(void)
 		cmocka_unit_test(memory_budget),      cmocka_unit_test(memory_samples_bounded),
 		cmocka_unit_test(memory_flags),	      cmocka_unit_test(mr_per_qp_memory),
 		cmocka_unit_test(threads_checked),    cmocka_unit_test(bidir_rows),
-		cmocka_unit_test(imm_rows),	      cmocka_unit_test(shape_rules),
-		cmocka_unit_test(conn_mtu),	      cmocka_unit_test(conn_numbers),
-		cmocka_unit_test(conn_placement),     cmocka_unit_test(result_figures),
-		cmocka_unit_test(verbs_path_checked),
+		cmocka_unit_test(imm_rows),	      cmocka_unit_test(reversed_rows),
+		cmocka_unit_test(shape_rules),	      cmocka_unit_test(conn_mtu),
+		cmocka_unit_test(conn_numbers),	      cmocka_unit_test(conn_placement),
+		cmocka_unit_test(result_figures),     cmocka_unit_test(verbs_path_checked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

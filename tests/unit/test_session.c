@@ -394,6 +394,21 @@ static void params_bidir(void **state)
 	plan_refused(&c.p, "-b/--bidirectional does not apply to write_lat");
 }
 
+/*
+ * --reversed from the wire: accepted as far as the device; with what only
+ * a client's loop knows (-b here), refused by the same validator as the
+ * command line.
+ */
+static void params_reversed(void **state)
+{
+	struct rb_params p = valid_plan();
+
+	p.reversed = 1;
+	plan_refused(&p, "no RDMA device");
+	p.bidir = 1;
+	plan_refused(&p, "--reversed and -b: both sides stream already");
+}
+
 /* Part of a frame, then the client hangs up: the server lets go at once. */
 static void truncated_frame(void **state)
 {
@@ -585,11 +600,12 @@ int main(void)
 		cmocka_unit_test(params_before_hello), cmocka_unit_test(params_batch_zero),
 		cmocka_unit_test(params_qps_zero),     cmocka_unit_test(params_size_zero),
 		cmocka_unit_test(params_other_test),   cmocka_unit_test(params_valid_no_device),
-		cmocka_unit_test(params_bidir),	       cmocka_unit_test(truncated_frame),
-		cmocka_unit_test(stalled_frame),       cmocka_unit_test(trickled_frame),
-		cmocka_unit_test(wrong_version),       cmocka_unit_test(huge_length),
-		cmocka_unit_test(http_request),	       cmocka_unit_test(conn_limit_reason),
-		cmocka_unit_test(still_serving),       cmocka_unit_test(sigint_exits_0),
+		cmocka_unit_test(params_bidir),	       cmocka_unit_test(params_reversed),
+		cmocka_unit_test(truncated_frame),     cmocka_unit_test(stalled_frame),
+		cmocka_unit_test(trickled_frame),      cmocka_unit_test(wrong_version),
+		cmocka_unit_test(huge_length),	       cmocka_unit_test(http_request),
+		cmocka_unit_test(conn_limit_reason),   cmocka_unit_test(still_serving),
+		cmocka_unit_test(sigint_exits_0),
 	};
 
 	return cmocka_run_group_tests(tests, start_server, stop_server);

@@ -225,7 +225,7 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* A device as rb_dev_open() leaves it, without the library. */
+/* A device as rb_dev_open_want() leaves it, without the library. */
 static struct rb_dev fake_dev(void)
 {
 	struct rb_dev d;
@@ -295,10 +295,11 @@ static struct rb_dev_want want(const char *name, int port, int gid)
  */
 static void dev_open_unknown_names_devices(void **state)
 {
+	const struct rb_dev_want w = want("mlx5_0", 0, -1);
 	struct rb_dev d;
 
 	(void)state;
-	assert_int_equal(rb_dev_open("mlx5_0", 0, -1, &d), -ENODEV);
+	assert_int_equal(rb_dev_open_want(&w, &d), -ENODEV);
 	assert_string_equal(rb_last_error, "no RDMA device named 'mlx5_0'; devices here: fake0, "
 					   "fake1");
 	assert_int_equal(host.opens, 0);

@@ -700,7 +700,7 @@ static void test_sync_roundtrip(void **state)
 static void test_result_roundtrip(void **state)
 {
 	struct rb_msg_result in, out;
-	uint8_t buf[128];
+	uint8_t buf[192];
 	int len;
 
 	(void)state;
@@ -713,9 +713,21 @@ static void test_result_roundtrip(void **state)
 	in.bw_peak_gbps = 13.25;
 	in.msg_rate_mpps = 0.3;
 	in.duration_s = 2.5;
+	in.has_lat = true;
+	in.lat = (struct rb_lat_summary){ .min = 1.5,
+					  .p50 = 2,
+					  .avg = 2.25,
+					  .p90 = 3,
+					  .p99 = 4,
+					  .p999 = 5,
+					  .max = 6.5,
+					  .stdev = 0.1,
+					  .bucketed = true };
 	len = rb_pack_result(&in, buf, sizeof(buf));
-	/* v4 appends the peak, the message rate and the duration. */
-	assert_int_equal(len, 4 + 4 + 8 + 8 + 8 + 8 + 8 + 8);
+	/* v4 appends the peak, the message rate and the duration; v7 the
+	 * latency flags (has_lat 1, bucketed 2) and its eight figures. */
+	assert_int_equal(len, 4 + 4 + 8 + 8 + 8 + 8 + 8 + 8 + 1 + 8 * 8);
+	assert_int_equal(buf[56], 3);
 	/* -ETIMEDOUT in two's complement, 12.5 as an IEEE 754 double. */
 	assert_memory_equal(buf + 4, "\xff\xff\xff\x92", 4);
 	assert_memory_equal(buf + 16, "\x40\x29\x00\x00\x00\x00\x00\x00", 8);
@@ -730,8 +742,24 @@ static void test_result_roundtrip(void **state)
 	assert_double_bits(out.bw_peak_gbps, 13.25);
 	assert_double_bits(out.msg_rate_mpps, 0.3);
 	assert_double_bits(out.duration_s, 2.5);
-	/* A v3 body (without them) is truncated, not silently zero. */
+	assert_true(out.has_lat);
+	assert_true(out.lat.bucketed);
+	assert_double_bits(out.lat.min, 1.5);
+	assert_double_bits(out.lat.p50, 2);
+	assert_double_bits(out.lat.avg, 2.25);
+	assert_double_bits(out.lat.p90, 3);
+	assert_double_bits(out.lat.p99, 4);
+	assert_double_bits(out.lat.p999, 5);
+	assert_double_bits(out.lat.max, 6.5);
+	assert_double_bits(out.lat.stdev, 0.1);
+	/* A v3 body (without them) is truncated, not silently zero; so is v6's. */
 	assert_int_equal(rb_unpack_result(buf, 32, &out), -EBADMSG);
+	assert_int_equal(rb_unpack_result(buf, 56, &out), -EBADMSG);
+	/* A flag bit this version does not know is refused. */
+	buf[56] = 4;
+	assert_int_equal(rb_unpack_result(buf, len, &out), -EBADMSG);
+	in.has_lat = false;
+	in.lat.bucketed = false;
 
 	/* The most negative status and awkward doubles. */
 	in.status = INT32_MIN;
@@ -1169,7 +1197,7 @@ static void test_pack_small_buffer(void **state)
 
 	in->sync.count = 1;
 	CHECK_SMALL_CAP(rb_pack_sync, &in->sync, 16);
-	CHECK_SMALL_CAP(rb_pack_result, &in->result, 56);
+	CHECK_SMALL_CAP(rb_pack_result, &in->result, 121);
 
 	memset(in, 0, sizeof(*in));
 	strcpy(in->text.text, "too small");
@@ -1235,7 +1263,11 @@ static void check_canonical(int which, const union any_msg *m, const uint8_t *in
 		/* NaN payloads may be quietened on some ABIs; skip those. */
 		if (isnan(m->result.bw_avg_gbps) || isnan(m->result.cpu_util_pct) ||
 		    isnan(m->result.bw_peak_gbps) || isnan(m->result.msg_rate_mpps) ||
-		    isnan(m->result.duration_s))
+		    isnan(m->result.duration_s) || isnan(m->result.lat.min) ||
+		    isnan(m->result.lat.p50) || isnan(m->result.lat.avg) ||
+		    isnan(m->result.lat.p90) || isnan(m->result.lat.p99) ||
+		    isnan(m->result.lat.p999) || isnan(m->result.lat.max) ||
+		    isnan(m->result.lat.stdev))
 			return;
 		n = rb_pack_result(&m->result, out, sizeof(out));
 		break;
