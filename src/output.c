@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "counters.h"
+#include "csv.h"
 #include "output.h"
 #include "out_perftest.h"
 #include "plan.h"
@@ -538,24 +539,19 @@ static const char csv_header[] =
 	"local,interval,interval_start_s,bw_min_interval_gbps,rate_target_gbps,"
 	"rate_target_mpps,rate_deviation_pct";
 
-/*
- * CSV cells are never quoted, so that every row splits on commas alone: a
- * comma, a double quote or a line break inside a string (a host or device
- * name, in practice never) is written as '_'.  cpus lists use spaces.
- */
+/* A text cell after its separator (csv.c quotes it when it must). */
 static void csv_str(FILE *f, const char *s)
 {
 	fputc(',', f);
-	for (; s && *s; s++)
-		fputc(strchr(",\"\r\n", *s) ? '_' : *s, f);
+	rb_csv_str(f, s);
 }
 
-/* An empty cell when the metric does not apply. */
-static void csv_dbl(FILE *f, bool has, int prec, double v)
+/* A figure after its separator; an empty cell when the metric does not apply. */
+static void csv_dbl(FILE *f, bool has, double v)
 {
 	fputc(',', f);
-	if (has && isfinite(v))
-		fprintf(f, "%.*f", prec, v);
+	if (has)
+		rb_csv_num(f, v);
 }
 
 static void csv_int(FILE *f, int v)
@@ -569,14 +565,14 @@ static void csv_lat(FILE *f, const struct rb_result *res)
 {
 	const struct rb_lat_summary *l = &res->lat;
 
-	csv_dbl(f, res->has_lat, 3, l->min);
-	csv_dbl(f, res->has_lat, 3, l->p50);
-	csv_dbl(f, res->has_lat, 3, l->avg);
-	csv_dbl(f, res->has_lat, 3, l->p90);
-	csv_dbl(f, res->has_lat, 3, l->p99);
-	csv_dbl(f, res->has_lat, 3, l->p999);
-	csv_dbl(f, res->has_lat, 3, l->max);
-	csv_dbl(f, res->has_lat, 3, l->stdev);
+	csv_dbl(f, res->has_lat, l->min);
+	csv_dbl(f, res->has_lat, l->p50);
+	csv_dbl(f, res->has_lat, l->avg);
+	csv_dbl(f, res->has_lat, l->p90);
+	csv_dbl(f, res->has_lat, l->p99);
+	csv_dbl(f, res->has_lat, l->p999);
+	csv_dbl(f, res->has_lat, l->max);
+	csv_dbl(f, res->has_lat, l->stdev);
 }
 
 static void csv_place(FILE *f, const struct rb_placement *p)
@@ -645,8 +641,8 @@ static void csv_bidir(FILE *f, const struct rb_result *res)
 	int d;
 
 	for (d = RB_DIR_C2S; d <= RB_DIR_S2C; d++) {
-		csv_dbl(f, res->has_bidir, 6, res->dir[d].bw_avg_gbps);
-		csv_dbl(f, res->has_bidir, 6, res->dir[d].msg_rate_mpps);
+		csv_dbl(f, res->has_bidir, res->dir[d].bw_avg_gbps);
+		csv_dbl(f, res->has_bidir, res->dir[d].msg_rate_mpps);
 	}
 }
 
@@ -673,11 +669,11 @@ static void csv_shape(FILE *f, const struct rb_result *res, size_t idx, double s
 	fputc(',', f);
 	if (idx)
 		fprintf(f, "%zu", idx);
-	csv_dbl(f, idx, 3, start_s);
-	csv_dbl(f, res->has_bw_min_iv, 6, res->bw_min_iv_gbps);
-	csv_dbl(f, res->has_rate && !res->rate_pps, 6, res->rate_target);
-	csv_dbl(f, res->has_rate && res->rate_pps, 6, res->rate_target);
-	csv_dbl(f, res->has_rate, 3, res->rate_dev_pct);
+	csv_dbl(f, idx, start_s);
+	csv_dbl(f, res->has_bw_min_iv, res->bw_min_iv_gbps);
+	csv_dbl(f, res->has_rate && !res->rate_pps, res->rate_target);
+	csv_dbl(f, res->has_rate && res->rate_pps, res->rate_target);
+	csv_dbl(f, res->has_rate, res->rate_dev_pct);
 }
 
 static int csv_line(FILE *f, const struct rb_report *r, const struct rb_result *res, size_t idx,
@@ -685,23 +681,23 @@ static int csv_line(FILE *f, const struct rb_report *r, const struct rb_result *
 {
 	char th[16];
 
-	/* csv_str() writes the separator first: skip the row's first one. */
-	fputs(str_or(r->test, ""), f);
+	/* csv_str() writes the separator first: not before the row's first cell. */
+	rb_csv_str(f, r->test);
 	csv_str(f, r->op);
 	csv_str(f, r->device);
 	csv_str(f, r->host);
 	fprintf(f, ",%llu,%u,%u,%u,%u,%llu", (unsigned long long)res->pt.size, res->pt.batch,
 		res->pt.signal, res->pt.qps, res->pt.tx_depth, (unsigned long long)res->iters);
-	csv_dbl(f, true, 3, res->duration_s);
+	csv_dbl(f, true, res->duration_s);
 	csv_lat(f, res);
-	csv_dbl(f, res->has_bw, 6, res->bw_avg_gbps);
-	csv_dbl(f, res->has_bw, 6, res->bw_peak_gbps);
-	csv_dbl(f, res->has_bw, 3, rb_gbps_to_mibps(res->bw_avg_gbps));
-	csv_dbl(f, res->has_bw, 6, res->msg_rate_mpps);
-	csv_dbl(f, res->has_cpu, 3, res->cpu_util_pct);
-	csv_dbl(f, res->has_peer, 3, res->peer_cpu_util_pct);
-	csv_dbl(f, res->has_cpu, 3, res->cpu_ns_per_msg);
-	csv_dbl(f, res->has_peer && res->peer_bw_avg_gbps, 6, res->peer_bw_avg_gbps);
+	csv_dbl(f, res->has_bw, res->bw_avg_gbps);
+	csv_dbl(f, res->has_bw, res->bw_peak_gbps);
+	csv_dbl(f, res->has_bw, rb_gbps_to_mibps(res->bw_avg_gbps));
+	csv_dbl(f, res->has_bw, res->msg_rate_mpps);
+	csv_dbl(f, res->has_cpu, res->cpu_util_pct);
+	csv_dbl(f, res->has_peer, res->peer_cpu_util_pct);
+	csv_dbl(f, res->has_cpu, res->cpu_ns_per_msg);
+	csv_dbl(f, res->has_peer && res->peer_bw_avg_gbps, res->peer_bw_avg_gbps);
 	csv_place(f, res->thread_place ? res->thread_place : &r->place);
 	csv_shape(f, res, idx, start_s);
 	if (by_thread(r))

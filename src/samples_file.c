@@ -4,6 +4,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "csv.h"
 #include "output.h"
 #include "samples_file.h"
 
@@ -25,8 +26,9 @@ int rb_samples_write(FILE *f, bool ticks, const char *test, const char *op,
 	snprintf(id, sizeof(id), "%s,%s,%llu,%u,%u,%u,%u", test, op ? op : "",
 		 (unsigned long long)pt->size, pt->batch, pt->signal, pt->qps, pt->tx_depth);
 	for (i = 0; i < n; i++) {
-		fprintf(f, "%s,%zu,%.4f", id, i + 1, (double)v[i] * us_per_tick);
-		/* Whole or half ticks: exact in 15 digits. */
+		fprintf(f, "%s,%zu,", id, i + 1);
+		rb_csv_num(f, (double)v[i] * us_per_tick);
+		/* A count of whole or half ticks, not a figure: exact in 15 digits. */
 		if (ticks)
 			fprintf(f, ",%.15g", (double)v[i] * ticks_per_tick);
 		fputc('\n', f);
