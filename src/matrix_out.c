@@ -9,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "clock.h"
 #include "matrix_coord.h"
@@ -380,37 +379,27 @@ static json_t *json_doc(const struct rb_mx_coord *c)
 			 json_pairs(c));
 }
 
-/* @path written whole: a temporary file renamed over it, or in place. */
+/* @path written whole (atomic_file.h). */
 static int write_out(const char *path, const struct rb_mx_coord *c, bool json)
 {
-	char tmp[300];
-	bool whole = rb_output_rewritable(path);
+	struct rb_afile af;
+	json_t *doc;
 	FILE *f;
-	int ret = 0;
+	int ret;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	f = fopen(whole ? tmp : path, "we");
-	if (!f) {
-		rb_err("cannot write %s: %s", path, strerror(errno));
-		return -errno;
-	}
-	if (json) {
-		json_t *doc = json_doc(c);
-
-		ret = !doc || json_dumpf(doc, f, JSON_INDENT(2)) ? -EIO : 0;
-		fputc('\n', f);
+	ret = rb_afile_open(&af, path, &f);
+	if (!ret && json) {
+		doc = json_doc(c);
+		ret = !doc || json_dumpf(doc, f, JSON_INDENT(2)) || fputc('\n', f) == EOF ? -EIO
+											  : 0;
 		json_decref(doc);
-	} else {
+	} else if (!ret) {
 		csv_rows(f, c);
+		ret = ferror(f) ? -EIO : 0;
 	}
-	if (fclose(f) || ret)
-		ret = -EIO;
-	if (!ret && whole && rename(tmp, path))
-		ret = -errno;
-	if (ret) {
+	ret = rb_afile_close(&af, f, ret);
+	if (ret)
 		rb_err("cannot write %s: %s", path, strerror(-ret));
-		unlink(tmp);
-	}
 	return ret;
 }
 

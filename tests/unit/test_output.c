@@ -908,6 +908,32 @@ static void test_write_fail(void **state)
 	assert_int_equal(rmdir(tmp_path("isdir")), 0);
 }
 
+/* atomic_file.c: a failed write leaves the old file whole and no temp file. */
+static void test_afile(void **state)
+{
+	struct rb_afile af;
+	FILE *f;
+	char *got;
+
+	(void)state;
+	assert_int_equal(rb_afile_open(&af, tmp_path("a.txt"), &f), 0);
+	assert_true(af.replace);
+	fputs("old\n", f);
+	assert_int_equal(access(tmp_path("a.txt"), F_OK), -1); /* not before close */
+	assert_int_equal(rb_afile_close(&af, f, 0), 0);
+	assert_int_equal(rb_afile_open(&af, tmp_path("a.txt"), &f), 0);
+	fputs("half", f);
+	assert_int_equal(rb_afile_close(&af, f, -EIO), -EIO);
+	got = slurp(tmp_path("a.txt"));
+	assert_string_equal(got, "old\n");
+	free(got);
+	assert_no_temp();
+	assert_int_equal(rb_afile_close(&af, NULL, -ENOENT), -ENOENT);
+	assert_int_equal(rb_afile_open(&af, "/nonexistent-dir/a.txt", &f), -ENOENT);
+	assert_null(f);
+	assert_int_equal(unlink(tmp_path("a.txt")), 0);
+}
+
 /* A symlink is followed and kept; a device is written in place; checks. */
 static void test_write_targets(void **state)
 {
@@ -1299,6 +1325,7 @@ int main(void)
 		cmocka_unit_test(test_bidir),
 		cmocka_unit_test(test_nan),
 		cmocka_unit_test(test_write_fail),
+		cmocka_unit_test(test_afile),
 		cmocka_unit_test(test_write_targets),
 		cmocka_unit_test(test_timestamp),
 		cmocka_unit_test(test_shape_outputs),
