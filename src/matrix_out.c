@@ -9,9 +9,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "clock.h"
-#include "matrix_coord.h"
+#include "matrix_out.h"
 #include "output.h"
 
 #define PAIRS_FILE_MAX (1 << 20)
@@ -139,7 +140,7 @@ static bool out_of_line(const struct rb_mx_coord *c, size_t pi)
 }
 
 /* Pair @pi alone; still out of line against the same median: bad. */
-static int retest(struct rb_mx_coord *c, size_t pi)
+static int retest(struct rb_mx_coord *c, rb_mx_round_fn *run_round, size_t pi)
 {
 	struct rb_mx_outcome *o = &c->out[pi];
 	double first = metric(c, &o->res);
@@ -147,7 +148,7 @@ static int retest(struct rb_mx_coord *c, size_t pi)
 	int ret;
 
 	o->retested = true;
-	ret = rb_mx_run_round(c, &pi, 1);
+	ret = run_round(c, &pi, 1);
 	if (ret || !out_of_line(c, pi))
 		return ret;
 	o->bad = true;
@@ -158,7 +159,7 @@ static int retest(struct rb_mx_coord *c, size_t pi)
 	return 0;
 }
 
-int rb_mx_run_all(struct rb_mx_coord *c)
+int rb_mx_run_all(struct rb_mx_coord *c, rb_mx_round_fn *run_round)
 {
 	size_t i, k, n;
 	uint32_t r;
@@ -171,13 +172,13 @@ int rb_mx_run_all(struct rb_mx_coord *c)
 			    n < sizeof(idx) / sizeof(idx[0]);
 		     n++)
 			idx[n] = i + n;
-		ret = rb_mx_run_round(c, idx, n);
+		ret = run_round(c, idx, n);
 		progress(c, r, "round");
 	}
 	c->median = median_ok(c);
 	for (k = 0; k < c->s.n && !ret; k++)
 		if (out_of_line(c, k))
-			ret = retest(c, k);
+			ret = retest(c, run_round, k);
 	if (!rb_quiet && isatty(STDERR_FILENO))
 		fputs("\r\033[K", stderr);
 	return ret;
