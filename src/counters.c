@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "counters.h"
+#include "csv.h"
 #include "rdmabench.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -724,22 +725,24 @@ void rb_counters_csv_row(FILE *f, enum rb_ctr_driver d, const struct rb_counter_
 	}
 	fputc(',', f);
 	if (der && der->has_wire)
-		fprintf(f, "%.6f", der->wire_per_payload);
+		rb_csv_num(f, der->wire_per_payload);
 	fputc(',', f);
 	if (der && der->has_retrans)
-		fprintf(f, "%.3f", der->retrans_per_mpkt);
+		rb_csv_num(f, der->retrans_per_mpkt);
 }
 
-/* A number of @o, or an empty cell. */
-static void csv_jcell(FILE *f, json_t *o, const char *key, const char *fmt)
+/* A number of @o, or an empty cell: a count as an integer (@count), a figure as csv.c writes it. */
+static void csv_jcell(FILE *f, json_t *o, const char *key, bool count)
 {
 	json_t *v = json_object_get(o, key);
 
 	fputc(',', f);
 	if (json_is_integer(v))
 		fprintf(f, "%lld", (long long)json_integer_value(v));
+	else if (json_is_real(v) && count)
+		fprintf(f, "%.0f", json_real_value(v));
 	else if (json_is_real(v))
-		fprintf(f, fmt, json_real_value(v));
+		rb_csv_num(f, json_real_value(v));
 }
 
 void rb_counters_csv_json(FILE *f, enum rb_ctr_driver d, json_t *counters, json_t *derived)
@@ -747,9 +750,9 @@ void rb_counters_csv_json(FILE *f, enum rb_ctr_driver d, json_t *counters, json_
 	const char *const *n;
 
 	for (n = rb_counters_defaults(d); *n; n++)
-		csv_jcell(f, counters, *n, "%.0f");
-	csv_jcell(f, derived, "wire_bytes_per_payload_byte", "%.6f");
-	csv_jcell(f, derived, "retrans_per_mpkt", "%.3f");
+		csv_jcell(f, counters, *n, true);
+	csv_jcell(f, derived, "wire_bytes_per_payload_byte", false);
+	csv_jcell(f, derived, "retrans_per_mpkt", false);
 }
 
 /* ---- JSON ----------------------------------------------------------------- */

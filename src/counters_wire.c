@@ -17,39 +17,26 @@ static bool name_char(uint8_t ch)
 	return isalnum(ch) || ch == '_' || ch == '-' || ch == '.';
 }
 
-/* A name: u16 length, then 1..RB_CTR_NAME_MAX-1 name characters. */
+/* A name: a string (cursor.h) of 1..RB_CTR_NAME_MAX-1 name characters. */
 static void put_name(struct cur *c, const char *s)
 {
-	size_t n = strnlen(s, RB_CTR_NAME_MAX);
-
-	if (!n || n >= RB_CTR_NAME_MAX) {
+	if (!s[0])
 		c->err = 1;
-		return;
-	}
-	put_be(c, n, 2);
-	if (!room(c, n))
-		return;
-	memcpy(c->w + c->off, s, n);
-	c->off += n;
+	put_str(c, s, RB_CTR_NAME_MAX);
 }
 
 static void get_name(struct cur *c, char *s)
 {
-	size_t i, n = (size_t)get_be(c, 2);
+	size_t i;
 
-	s[0] = '\0';
-	if (!n || n >= RB_CTR_NAME_MAX || !room(c, n)) {
+	get_str(c, s, RB_CTR_NAME_MAX);
+	if (!s[0])
 		c->err = 1;
-		return;
-	}
-	for (i = 0; i < n; i++)
-		if (!name_char(c->r[c->off + i]))
+	for (i = 0; s[i]; i++)
+		if (!name_char((uint8_t)s[i]))
 			c->err = 1;
 	if (c->err)
-		return;
-	memcpy(s, c->r + c->off, n);
-	s[n] = '\0';
-	c->off += n;
+		s[0] = '\0';
 }
 
 int rb_counters_pack(const struct rb_counter_set *s, uint8_t *buf, size_t cap)

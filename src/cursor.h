@@ -3,8 +3,9 @@
  * The byte cursor every packer shares (wire.c, counters_wire.c,
  * matrix_wire.c): big-endian fields into or out of a bounded buffer.  The
  * first overrun sets err and makes every later access a no-op, so a packer
- * or an unpacker checks once, at the end (wdone(), rdone()).  Internal to
- * those files: short names, static inline.
+ * or an unpacker checks once, at the end (wdone(), rdone()).  Also the
+ * field groups more than one message carries: strings, a placement.
+ * Internal to those files: short names, static inline.
  */
 #ifndef RB_CURSOR_H
 #define RB_CURSOR_H
@@ -14,6 +15,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include "rdmabench.h"
 
 struct cur {
 	uint8_t *w;
@@ -86,6 +88,71 @@ static inline double get_double(struct cur *c)
 
 	memcpy(&d, &v, sizeof(d));
 	return d;
+}
+
+/*
+ * Strings: u16 length, then the bytes, no NUL.  One rule both ways: a
+ * string travels only whole, in at most @size - 1 bytes, so that it fits
+ * its field of @size with its NUL on the other side.  Packing one that does
+ * not fit (or is unterminated in its field) fails the packer (-EMSGSIZE);
+ * unpacking one that does not fit, holds a NUL or runs past the body fails
+ * the unpacker (-EBADMSG), with @s empty.  Never truncated.  @s of
+ * PUT_STR()/GET_STR() must be an array: its size is the field's.
+ */
+static inline void put_str(struct cur *c, const char *s, size_t size)
+{
+	size_t n = strnlen(s, size);
+
+	if (n >= size || n > UINT16_MAX) {
+		c->err = 1;
+		return;
+	}
+	put_be(c, n, 2);
+	put_bytes(c, s, n);
+}
+
+static inline void get_str(struct cur *c, char *s, size_t size)
+{
+	size_t n = (size_t)get_be(c, 2);
+
+	s[0] = '\0';
+	if (c->err || n >= size || !room(c, n) || memchr(c->r + c->off, '\0', n)) {
+		c->err = 1;
+		return;
+	}
+	get_bytes(c, s, n);
+	s[n] = '\0';
+}
+
+/* sizeof(@a), refused at compile time when @a is a pointer. */
+#define FIELD_SIZE(a)                                                                          \
+	(sizeof(a) +                                                                           \
+	 0 * sizeof(char[__builtin_types_compatible_p(__typeof__(a), __typeof__(&(a)[0])) ? -1 \
+											  : 1]))
+#define PUT_STR(c, f) put_str(c, f, FIELD_SIZE(f))
+#define GET_STR(c, f) get_str(c, f, FIELD_SIZE(f))
+
+/* Where a side ran: its NUMA facts, its CPUs and the measuring CPU's clock. */
+static inline void put_place(struct cur *c, const struct rb_placement *p)
+{
+	put_be(c, (uint32_t)p->device_numa_node, 4);
+	PUT_STR(c, p->cpus);
+	put_be(c, (uint32_t)p->mem_node, 4);
+	put_be(c, (uint32_t)p->local, 4);
+	put_be(c, (uint32_t)p->freq_cpu, 4);
+	PUT_STR(c, p->governor);
+	put_be(c, p->cpu_mhz, 4);
+}
+
+static inline void get_place(struct cur *c, struct rb_placement *p)
+{
+	p->device_numa_node = (int32_t)get_be(c, 4);
+	GET_STR(c, p->cpus);
+	p->mem_node = (int32_t)get_be(c, 4);
+	p->local = (int32_t)get_be(c, 4);
+	p->freq_cpu = (int32_t)get_be(c, 4);
+	GET_STR(c, p->governor);
+	p->cpu_mhz = (uint32_t)get_be(c, 4);
 }
 
 static inline struct cur wcur(uint8_t *buf, size_t cap)

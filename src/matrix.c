@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "csv.h"
 #include "matrix.h"
 
 /* ---- patterns and schedules ------------------------------------------- */
@@ -461,28 +462,11 @@ void rb_mx_csv_header(FILE *f)
 	fprintf(f, "%s\n", csv_header);
 }
 
-/* A text cell, quoted when it holds a comma, a quote or a line break. */
-static void csv_str(FILE *f, const char *s)
-{
-	if (!s)
-		s = "";
-	if (!s[strcspn(s, ",\"\r\n")]) {
-		fputs(s, f);
-		return;
-	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
-}
-
+/* A figure and its separator; an empty cell when the row has none. */
 static void csv_num(FILE *f, bool has, double v)
 {
 	if (has)
-		fprintf(f, "%.6g", v);
+		rb_csv_num(f, v);
 	fputc(',', f);
 }
 
@@ -491,22 +475,22 @@ void rb_mx_csv_row(FILE *f, const struct rb_mx_row *r)
 	const struct rb_result *res = r->res;
 
 	fprintf(f, "%u,", r->src);
-	csv_str(f, r->src_host);
+	rb_csv_str(f, r->src_host);
 	fputc(',', f);
-	csv_str(f, r->src_dev);
+	rb_csv_str(f, r->src_dev);
 	fprintf(f, ",%u,", r->dst);
-	csv_str(f, r->dst_host);
+	rb_csv_str(f, r->dst_host);
 	fputc(',', f);
-	csv_str(f, r->dst_dev);
+	rb_csv_str(f, r->dst_dev);
 	fputc(',', f);
-	csv_str(f, r->test);
+	rb_csv_str(f, r->test);
 	fprintf(f, ",%llu,", (unsigned long long)r->size);
 	csv_num(f, res && res->has_bw, res ? res->bw_avg_gbps : 0);
 	csv_num(f, res && res->has_bw, res ? res->msg_rate_mpps : 0);
 	csv_num(f, res && res->has_lat, res ? res->lat.p50 : 0);
 	csv_num(f, res && res->has_lat, res ? res->lat.p99 : 0);
-	csv_str(f, r->status);
+	rb_csv_str(f, r->status);
 	fprintf(f, ",%d,", r->retested ? 1 : 0);
-	csv_str(f, r->reason);
+	rb_csv_str(f, r->reason);
 	fputc('\n', f);
 }

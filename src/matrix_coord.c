@@ -25,6 +25,7 @@
 
 #include "clock.h"
 #include "matrix_coord.h"
+#include "matrix_out.h"
 
 #define NS_PER_MS 1000000ULL
 
@@ -48,7 +49,8 @@ static bool involves(const struct rb_mx_pair *p, uint32_t i)
 	return p->src == i || p->dst == i;
 }
 
-void rb_mx_fail_pair(struct rb_mx_coord *c, size_t pi, const char *fmt, ...)
+static void __attribute__((format(printf, 3, 4)))
+fail_pair(struct rb_mx_coord *c, size_t pi, const char *fmt, ...)
 {
 	struct rb_mx_outcome *o = &c->out[pi];
 	va_list ap;
@@ -82,7 +84,7 @@ static void declare_dead(struct rb_mx_coord *c, uint32_t i, const char *why)
 	for (pi = 0; pi < c->s.n; pi++) {
 		if (c->out[pi].round_id != c->round || !involves(&c->s.pairs[pi], i))
 			continue;
-		rb_mx_fail_pair(c, pi, "rank %u (%s) %s", i, r->host, why);
+		fail_pair(c, pi, "rank %u (%s) %s", i, r->host, why);
 		if (c->s.pairs[pi].src == i)
 			send_over(c, pi);
 	}
@@ -154,7 +156,7 @@ static void on_report(struct rb_mx_coord *c, uint32_t i, const struct rb_mx_repo
 		o->st = RB_MX_OK;
 		o->res = m->res;
 	} else {
-		rb_mx_fail_pair(c, m->pair, "%s", rb_escape(m->reason, safe, sizeof(safe)));
+		fail_pair(c, m->pair, "%s", rb_escape(m->reason, safe, sizeof(safe)));
 	}
 	send_over(c, m->pair);
 }
@@ -280,8 +282,8 @@ static void round_begin(struct rb_mx_coord *c, const size_t *idx, size_t np)
 		o->round_id = c->round;
 		o->st = RB_MX_PENDING;
 		if (!alive(c, p->src) || !alive(c, p->dst))
-			rb_mx_fail_pair(c, idx[k], "rank %u (%s) %s", gone, c->r[gone].host,
-					c->r[gone].why);
+			fail_pair(c, idx[k], "rank %u (%s) %s", gone, c->r[gone].host,
+				  c->r[gone].why);
 	}
 }
 
@@ -310,7 +312,7 @@ static void round_send(struct rb_mx_coord *c, const size_t *idx, size_t np, uint
 	}
 }
 
-int rb_mx_run_round(struct rb_mx_coord *c, const size_t *idx, size_t np)
+static int run_round(struct rb_mx_coord *c, const size_t *idx, size_t np)
 {
 	size_t k;
 	int ret;
@@ -323,8 +325,8 @@ int rb_mx_run_round(struct rb_mx_coord *c, const size_t *idx, size_t np)
 		ret = wait_all(c);
 	}
 	for (k = 0; k < np; k++)
-		rb_mx_fail_pair(c, idx[k], ret ? "interrupted" : "no result from rank %u (%s)",
-				c->s.pairs[idx[k]].src, c->r[c->s.pairs[idx[k]].src].host);
+		fail_pair(c, idx[k], ret ? "interrupted" : "no result from rank %u (%s)",
+			  c->s.pairs[idx[k]].src, c->r[c->s.pairs[idx[k]].src].host);
 	return ret;
 }
 
@@ -646,7 +648,7 @@ int rb_mx_coordinate(const struct rb_mx_job *j)
 	c.t0 = rb_now_ns();
 	c.self = start_self(&c);
 	take_joins(&c);
-	ret = rb_mx_run_all(&c);
+	ret = rb_mx_run_all(&c, run_round);
 	end_all(&c);
 	ret = rb_mx_verdict_out(&c, ret);
 	coord_free(&c);

@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "matrix_coord.h"
+#include "matrix_out.h"
 #include "output.h"
 
 #define PAIRS_FILE_MAX (1 << 20)
@@ -140,7 +140,7 @@ static bool out_of_line(const struct rb_mx_coord *c, size_t pi)
 }
 
 /* Pair @pi alone; still out of line against the same median: bad. */
-static int retest(struct rb_mx_coord *c, size_t pi)
+static int retest(struct rb_mx_coord *c, rb_mx_round_fn *run_round, size_t pi)
 {
 	struct rb_mx_outcome *o = &c->out[pi];
 	double first = metric(c, &o->res);
@@ -148,7 +148,7 @@ static int retest(struct rb_mx_coord *c, size_t pi)
 	int ret;
 
 	o->retested = true;
-	ret = rb_mx_run_round(c, &pi, 1);
+	ret = run_round(c, &pi, 1);
 	if (ret || !out_of_line(c, pi))
 		return ret;
 	o->bad = true;
@@ -159,7 +159,7 @@ static int retest(struct rb_mx_coord *c, size_t pi)
 	return 0;
 }
 
-int rb_mx_run_all(struct rb_mx_coord *c)
+int rb_mx_run_all(struct rb_mx_coord *c, rb_mx_round_fn *run_round)
 {
 	size_t i, k, n;
 	uint32_t r;
@@ -172,13 +172,13 @@ int rb_mx_run_all(struct rb_mx_coord *c)
 			    n < sizeof(idx) / sizeof(idx[0]);
 		     n++)
 			idx[n] = i + n;
-		ret = rb_mx_run_round(c, idx, n);
+		ret = run_round(c, idx, n);
 		progress(c, r, "round");
 	}
 	c->median = median_ok(c);
 	for (k = 0; k < c->s.n && !ret; k++)
 		if (out_of_line(c, k))
-			ret = retest(c, k);
+			ret = retest(c, run_round, k);
 	if (!rb_quiet && isatty(STDERR_FILENO))
 		fputs("\r\033[K", stderr);
 	return ret;
@@ -380,37 +380,27 @@ static json_t *json_doc(const struct rb_mx_coord *c)
 			 json_pairs(c));
 }
 
-/* @path written whole: a temporary file renamed over it, or in place. */
+/* @path written whole (atomic_file.h). */
 static int write_out(const char *path, const struct rb_mx_coord *c, bool json)
 {
-	char tmp[300];
-	bool whole = rb_output_rewritable(path);
+	struct rb_afile af;
+	json_t *doc;
 	FILE *f;
-	int ret = 0;
+	int ret;
 
-	snprintf(tmp, sizeof(tmp), "%s.tmp.%d", path, (int)getpid());
-	f = fopen(whole ? tmp : path, "we");
-	if (!f) {
-		rb_err("cannot write %s: %s", path, strerror(errno));
-		return -errno;
-	}
-	if (json) {
-		json_t *doc = json_doc(c);
-
-		ret = !doc || json_dumpf(doc, f, JSON_INDENT(2)) ? -EIO : 0;
-		fputc('\n', f);
+	ret = rb_afile_open(&af, path, &f);
+	if (!ret && json) {
+		doc = json_doc(c);
+		ret = !doc || json_dumpf(doc, f, JSON_INDENT(2)) || fputc('\n', f) == EOF ? -EIO
+											  : 0;
 		json_decref(doc);
-	} else {
+	} else if (!ret) {
 		csv_rows(f, c);
+		ret = ferror(f) ? -EIO : 0;
 	}
-	if (fclose(f) || ret)
-		ret = -EIO;
-	if (!ret && whole && rename(tmp, path))
-		ret = -errno;
-	if (ret) {
+	ret = rb_afile_close(&af, f, ret);
+	if (ret)
 		rb_err("cannot write %s: %s", path, strerror(-ret));
-		unlink(tmp);
-	}
 	return ret;
 }
 

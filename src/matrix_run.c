@@ -10,7 +10,9 @@
 #include <unistd.h>
 
 #include "cmd.h"
+#include "matrix_coord.h"
 #include "matrix_run.h"
+#include "matrix_worker.h"
 #include "sweep.h"
 
 extern char **environ;
@@ -19,25 +21,6 @@ static int usage_error(const char *err)
 {
 	fprintf(stderr, "rdmabench matrix: %s\n", err);
 	return RB_EXIT_USAGE;
-}
-
-int rb_mx_send(struct rb_oob *o, uint16_t type, const uint8_t *body, int n)
-{
-	if (n < 0) {
-		rb_err("%s message to %s does not fit", rb_msg_name(type), o->peer);
-		return n;
-	}
-	return rb_oob_send(o, type, body, (uint32_t)n);
-}
-
-int rb_mx_recv(struct rb_oob *o, uint16_t *type, uint8_t *body, uint32_t cap, uint32_t *len)
-{
-	int ret;
-
-	do
-		ret = rb_oob_recv(o, type, body, cap, len);
-	while (!ret && (*type == RB_MX_MSG_BEAT || *type == RB_MX_MSG_OVER));
-	return ret;
 }
 
 /* Rank, job size and local rank: --rank/--nranks, else the launcher's. */

@@ -20,39 +20,6 @@ static bool get_bool(struct cur *c)
 	return v == 1;
 }
 
-/* Strings: u16 length, then the bytes, no NUL; at most @size - 1. */
-static void put_str(struct cur *c, const char *s, size_t size)
-{
-	size_t n = strnlen(s, size);
-
-	if (n >= size) {
-		c->err = 1;
-		return;
-	}
-	put_be(c, n, 2);
-	if (room(c, n)) {
-		memcpy(c->w + c->off, s, n);
-		c->off += n;
-	}
-}
-
-static void get_str(struct cur *c, char *s, size_t size)
-{
-	size_t n = (size_t)get_be(c, 2);
-
-	s[0] = '\0';
-	if (c->err || n >= size || !room(c, n) || memchr(c->r + c->off, '\0', n)) {
-		c->err = 1;
-		return;
-	}
-	memcpy(s, c->r + c->off, n);
-	s[n] = '\0';
-	c->off += n;
-}
-
-#define PUT_STR(c, f) put_str(c, f, sizeof(f))
-#define GET_STR(c, f) get_str(c, f, sizeof(f))
-
 int rb_mx_pack_join(const struct rb_mx_join *m, uint8_t *buf, size_t cap)
 {
 	struct cur c = { .w = buf, .cap = cap };
@@ -145,26 +112,6 @@ int rb_mx_unpack_tick(const uint8_t *buf, size_t len, struct rb_mx_tick *m)
 	m->round = (uint32_t)get_be(&c, 4);
 	m->pair = (uint32_t)get_be(&c, 4);
 	return rdone(&c);
-}
-
-static void put_place(struct cur *c, const struct rb_placement *p)
-{
-	put_be(c, (uint32_t)p->device_numa_node, 4);
-	PUT_STR(c, p->cpus);
-	put_be(c, (uint32_t)p->mem_node, 4);
-	put_be(c, (uint32_t)p->local, 4);
-}
-
-static void get_place(struct cur *c, struct rb_placement *p)
-{
-	p->device_numa_node = (int32_t)get_be(c, 4);
-	GET_STR(c, p->cpus);
-	p->mem_node = (int32_t)get_be(c, 4);
-	p->local = (int32_t)get_be(c, 4);
-	/* The matrix wire does not carry the CPU's clock (wire.c's CONN does). */
-	p->freq_cpu = -1;
-	p->governor[0] = '\0';
-	p->cpu_mhz = 0;
 }
 
 static void put_lat(struct cur *c, const struct rb_lat_summary *l)

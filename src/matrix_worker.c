@@ -18,7 +18,7 @@
 #include <unistd.h>
 
 #include "clock.h"
-#include "matrix_run.h"
+#include "matrix_worker.h"
 #include "output.h"
 #include "session.h"
 
@@ -41,6 +41,27 @@ struct worker {
 
 static uint8_t wbuf[RB_WIRE_MAX_BODY];
 static struct rb_mx_round wround;
+
+/* ---- messages, for every role ----------------------------------------- */
+
+int rb_mx_send(struct rb_oob *o, uint16_t type, const uint8_t *body, int n)
+{
+	if (n < 0) {
+		rb_err("%s message to %s does not fit", rb_msg_name(type), o->peer);
+		return n;
+	}
+	return rb_oob_send(o, type, body, (uint32_t)n);
+}
+
+int rb_mx_recv(struct rb_oob *o, uint16_t *type, uint8_t *body, uint32_t cap, uint32_t *len)
+{
+	int ret;
+
+	do
+		ret = rb_oob_recv(o, type, body, cap, len);
+	while (!ret && (*type == RB_MX_MSG_BEAT || *type == RB_MX_MSG_OVER));
+	return ret;
+}
 
 /* ---- a child: one side of one pair -------------------------------------- */
 

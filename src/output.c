@@ -14,11 +14,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "counters.h"
+#include "csv.h"
 #include "output.h"
 #include "out_perftest.h"
 #include "plan.h"
@@ -541,24 +540,19 @@ static const char csv_header[] =
 	"local,interval,interval_start_s,bw_min_interval_gbps,rate_target_gbps,"
 	"rate_target_mpps,rate_deviation_pct";
 
-/*
- * CSV cells are never quoted, so that every row splits on commas alone: a
- * comma, a double quote or a line break inside a string (a host or device
- * name, in practice never) is written as '_'.  cpus lists use spaces.
- */
+/* A text cell after its separator (csv.c quotes it when it must). */
 static void csv_str(FILE *f, const char *s)
 {
 	fputc(',', f);
-	for (; s && *s; s++)
-		fputc(strchr(",\"\r\n", *s) ? '_' : *s, f);
+	rb_csv_str(f, s);
 }
 
-/* An empty cell when the metric does not apply. */
-static void csv_dbl(FILE *f, bool has, int prec, double v)
+/* A figure after its separator; an empty cell when the metric does not apply. */
+static void csv_dbl(FILE *f, bool has, double v)
 {
 	fputc(',', f);
-	if (has && isfinite(v))
-		fprintf(f, "%.*f", prec, v);
+	if (has)
+		rb_csv_num(f, v);
 }
 
 static void csv_int(FILE *f, int v)
@@ -572,14 +566,14 @@ static void csv_lat(FILE *f, const struct rb_result *res)
 {
 	const struct rb_lat_summary *l = &res->lat;
 
-	csv_dbl(f, res->has_lat, 3, l->min);
-	csv_dbl(f, res->has_lat, 3, l->p50);
-	csv_dbl(f, res->has_lat, 3, l->avg);
-	csv_dbl(f, res->has_lat, 3, l->p90);
-	csv_dbl(f, res->has_lat, 3, l->p99);
-	csv_dbl(f, res->has_lat, 3, l->p999);
-	csv_dbl(f, res->has_lat, 3, l->max);
-	csv_dbl(f, res->has_lat, 3, l->stdev);
+	csv_dbl(f, res->has_lat, l->min);
+	csv_dbl(f, res->has_lat, l->p50);
+	csv_dbl(f, res->has_lat, l->avg);
+	csv_dbl(f, res->has_lat, l->p90);
+	csv_dbl(f, res->has_lat, l->p99);
+	csv_dbl(f, res->has_lat, l->p999);
+	csv_dbl(f, res->has_lat, l->max);
+	csv_dbl(f, res->has_lat, l->stdev);
 }
 
 static void csv_place(FILE *f, const struct rb_placement *p)
@@ -648,8 +642,8 @@ static void csv_bidir(FILE *f, const struct rb_result *res)
 	int d;
 
 	for (d = RB_DIR_C2S; d <= RB_DIR_S2C; d++) {
-		csv_dbl(f, res->has_bidir, 6, res->dir[d].bw_avg_gbps);
-		csv_dbl(f, res->has_bidir, 6, res->dir[d].msg_rate_mpps);
+		csv_dbl(f, res->has_bidir, res->dir[d].bw_avg_gbps);
+		csv_dbl(f, res->has_bidir, res->dir[d].msg_rate_mpps);
 	}
 }
 
@@ -676,11 +670,11 @@ static void csv_shape(FILE *f, const struct rb_result *res, size_t idx, double s
 	fputc(',', f);
 	if (idx)
 		fprintf(f, "%zu", idx);
-	csv_dbl(f, idx, 3, start_s);
-	csv_dbl(f, res->has_bw_min_iv, 6, res->bw_min_iv_gbps);
-	csv_dbl(f, res->has_rate && !res->rate_pps, 6, res->rate_target);
-	csv_dbl(f, res->has_rate && res->rate_pps, 6, res->rate_target);
-	csv_dbl(f, res->has_rate, 3, res->rate_dev_pct);
+	csv_dbl(f, idx, start_s);
+	csv_dbl(f, res->has_bw_min_iv, res->bw_min_iv_gbps);
+	csv_dbl(f, res->has_rate && !res->rate_pps, res->rate_target);
+	csv_dbl(f, res->has_rate && res->rate_pps, res->rate_target);
+	csv_dbl(f, res->has_rate, res->rate_dev_pct);
 }
 
 static int csv_line(FILE *f, const struct rb_report *r, const struct rb_result *res, size_t idx,
@@ -688,23 +682,23 @@ static int csv_line(FILE *f, const struct rb_report *r, const struct rb_result *
 {
 	char th[16];
 
-	/* csv_str() writes the separator first: skip the row's first one. */
-	fputs(str_or(r->test, ""), f);
+	/* csv_str() writes the separator first: not before the row's first cell. */
+	rb_csv_str(f, r->test);
 	csv_str(f, r->op);
 	csv_str(f, r->device);
 	csv_str(f, r->host);
 	fprintf(f, ",%llu,%u,%u,%u,%u,%llu", (unsigned long long)res->pt.size, res->pt.batch,
 		res->pt.signal, res->pt.qps, res->pt.tx_depth, (unsigned long long)res->iters);
-	csv_dbl(f, true, 3, res->duration_s);
+	csv_dbl(f, true, res->duration_s);
 	csv_lat(f, res);
-	csv_dbl(f, res->has_bw, 6, res->bw_avg_gbps);
-	csv_dbl(f, res->has_bw, 6, res->bw_peak_gbps);
-	csv_dbl(f, res->has_bw, 3, rb_gbps_to_mibps(res->bw_avg_gbps));
-	csv_dbl(f, res->has_bw, 6, res->msg_rate_mpps);
-	csv_dbl(f, res->has_cpu, 3, res->cpu_util_pct);
-	csv_dbl(f, res->has_peer, 3, res->peer_cpu_util_pct);
-	csv_dbl(f, res->has_cpu, 3, res->cpu_ns_per_msg);
-	csv_dbl(f, res->has_peer && res->peer_bw_avg_gbps, 6, res->peer_bw_avg_gbps);
+	csv_dbl(f, res->has_bw, res->bw_avg_gbps);
+	csv_dbl(f, res->has_bw, res->bw_peak_gbps);
+	csv_dbl(f, res->has_bw, rb_gbps_to_mibps(res->bw_avg_gbps));
+	csv_dbl(f, res->has_bw, res->msg_rate_mpps);
+	csv_dbl(f, res->has_cpu, res->cpu_util_pct);
+	csv_dbl(f, res->has_peer, res->peer_cpu_util_pct);
+	csv_dbl(f, res->has_cpu, res->cpu_ns_per_msg);
+	csv_dbl(f, res->has_peer && res->peer_bw_avg_gbps, res->peer_bw_avg_gbps);
 	csv_place(f, res->thread_place ? res->thread_place : &r->place);
 	csv_shape(f, res, idx, start_s);
 	if (by_thread(r))
@@ -1147,189 +1141,19 @@ static int write_all(FILE *f, enum rb_format fmt, const struct rb_report *r,
 	return ret;
 }
 
-/* Write the whole output to @f and make sure it reached the file. */
-static int write_stream(FILE *f, enum rb_format fmt, const struct rb_report *r,
-			const struct rb_result *res, size_t n, bool sync)
-{
-	int ret = write_all(f, fmt, r, res, n);
-
-	if (!ret && fflush(f))
-		ret = -errno;
-	if (!ret && sync && fsync(fileno(f)))
-		ret = -errno;
-	if (fclose(f) && !ret)
-		ret = -errno;
-	return ret;
-}
-
-/* A regular file (or a new one): into a temp file, then rename() over it. */
-static int write_replace(const char *path, enum rb_format fmt, const struct rb_report *r,
-			 const struct rb_result *res, size_t n)
-{
-	char tmp[PATH_MAX];
-	FILE *f;
-	int ret;
-
-	if (snprintf(tmp, sizeof(tmp), "%s.tmp.%ld", path, (long)getpid()) >= (int)sizeof(tmp))
-		return -ENAMETOOLONG;
-	f = fopen(tmp, "wx");
-	if (!f)
-		return -errno;
-	ret = write_stream(f, fmt, r, res, n, true);
-	if (!ret && rename(tmp, path))
-		ret = -errno;
-	if (ret)
-		unlink(tmp);
-	return ret;
-}
-
-/* The directory part of @path, "." when it has none. */
-static const char *dir_of(const char *path, char *buf, size_t len)
-{
-	char *slash;
-
-	snprintf(buf, len, "%s", path);
-	slash = strrchr(buf, '/');
-	if (!slash)
-		return ".";
-	*(slash == buf ? slash + 1 : slash) = '\0';
-	return buf;
-}
-
-/* How a path is written. */
-enum out_how {
-	OUT_REPLACE,  /* temp file + rename(): a regular file, or a new one */
-	OUT_TRUNCATE, /* in place: a regular file in a directory we cannot write */
-	OUT_APPEND,   /* in place, once: a device, a pipe, /dev/stdout */
-};
-
-/* /dev/stdout, /dev/fd/N, /proc/self/fd/N: the caller's own stream. */
-static bool is_special(const char *path)
-{
-	return !strncmp(path, "/dev/", 5) || !strncmp(path, "/proc/", 6);
-}
-
-/* A dangling symlink: the file it names, to be created. */
-static int link_target(const char *path, char *real, size_t len)
-{
-	char target[PATH_MAX], dir[PATH_MAX];
-	ssize_t n = readlink(path, target, sizeof(target) - 1);
-
-	if (n < 0)
-		return -errno;
-	target[n] = '\0';
-	if (target[0] == '/')
-		n = snprintf(real, len, "%s", target);
-	else
-		n = snprintf(real, len, "%s/%s", dir_of(path, dir, sizeof(dir)), target);
-	return n >= (ssize_t)len ? -ENAMETOOLONG : 0;
-}
-
-/*
- * Where @path leads, and how to write it: a symlink is followed, so the
- * link itself is never replaced; a device or the caller's own stream is
- * never replaced either, and written after what is already there.
- */
-static int out_kind(const char *path, char *real, size_t len, enum out_how *how)
-{
-	char dir[PATH_MAX];
-	struct stat st;
-
-	*how = OUT_APPEND;
-	/* Never a new file under /dev or /proc. */
-	if (is_special(path) && stat(path, &st))
-		return -errno;
-	if (is_special(path))
-		return snprintf(real, len, "%s", path) >= (int)len ? -ENAMETOOLONG : 0;
-	*how = OUT_REPLACE;
-	if (lstat(path, &st)) {
-		if (errno != ENOENT)
-			return -errno;
-		return snprintf(real, len, "%s", path) >= (int)len ? -ENAMETOOLONG : 0;
-	}
-	if (!realpath(path, real))
-		return errno == ENOENT && S_ISLNK(st.st_mode) ? link_target(path, real, len)
-							      : -errno;
-	if (stat(real, &st))
-		return -errno;
-	if (S_ISDIR(st.st_mode))
-		return -EISDIR;
-	if (S_ISBLK(st.st_mode))
-		return -ENOTSUP;
-	if (!S_ISREG(st.st_mode))
-		*how = OUT_APPEND;
-	else if (access(dir_of(real, dir, sizeof(dir)), W_OK))
-		*how = OUT_TRUNCATE;
-	return 0;
-}
-
-/* In place: a device, a pipe, or a file in a directory we cannot write. */
-static int write_in_place(const char *path, enum out_how how, enum rb_format fmt,
-			  const struct rb_report *r, const struct rb_result *res, size_t n)
-{
-	FILE *f = fopen(path, how == OUT_APPEND ? "a" : "w");
-
-	if (!f)
-		return -errno;
-	return write_stream(f, fmt, r, res, n, false);
-}
-
 int rb_write_file(const char *path, enum rb_format fmt, const struct rb_report *r,
 		  const struct rb_result *res, size_t n)
 {
-	char real[PATH_MAX];
-	enum out_how how;
+	struct rb_afile af;
+	FILE *f;
 	int ret;
 
-	ret = out_kind(path, real, sizeof(real), &how);
+	ret = rb_afile_open(&af, path, &f);
 	if (!ret)
-		ret = how == OUT_REPLACE ? write_replace(real, fmt, r, res, n)
-					 : write_in_place(real, how, fmt, r, res, n);
+		ret = rb_afile_close(&af, f, write_all(f, fmt, r, res, n));
 	if (ret)
 		rb_err("cannot write %s: %s", path, strerror(-ret));
 	return ret;
-}
-
-bool rb_output_rewritable(const char *path)
-{
-	struct stat st;
-
-	if (is_special(path))
-		return false;
-	return stat(path, &st) ? errno == ENOENT : S_ISREG(st.st_mode);
-}
-
-int rb_output_check(const char *path, char *err, size_t len)
-{
-	char buf[PATH_MAX];
-	const char *dir;
-	struct stat st;
-
-	if (stat(path, &st)) {
-		if (errno != ENOENT || is_special(path))
-			return rb_set_err(err, len, -errno, "%s: %s", path, strerror(errno));
-		dir = dir_of(path, buf, sizeof(buf));
-		if (access(dir, W_OK))
-			return rb_set_err(err, len, -EACCES, "%s: cannot create a file in %s: %s",
-					  path, dir, strerror(errno));
-		return 0;
-	}
-	if (S_ISDIR(st.st_mode))
-		return rb_set_err(err, len, -EISDIR, "%s is a directory", path);
-	if (S_ISBLK(st.st_mode))
-		return rb_set_err(err, len, -ENOTSUP, "%s is a block device", path);
-	if (access(path, W_OK))
-		return rb_set_err(err, len, -EACCES, "%s: %s", path, strerror(errno));
-	return 0;
-}
-
-bool rb_output_same(const char *a, const char *b)
-{
-	struct stat sa, sb;
-
-	if (!strcmp(a, b))
-		return true;
-	return !stat(a, &sa) && !stat(b, &sb) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
 void rb_timestamp(char *buf, size_t len)

@@ -2,7 +2,7 @@
 /*
  * Output writers: a human table, CSV and JSON (schema_version 1), each a
  * begin/row/end triple over a FILE.  stats.c computes; writers only format.
- * Files are written whole (temp file + rename) so that a crash or ^C never
+ * Files are written whole (atomic_file.h: temp file + rename) so that a crash or ^C never
  * leaves half a file, and are rewritten after every point so that an
  * interrupted sweep keeps every finished point.
  */
@@ -11,6 +11,7 @@
 
 #include <stdio.h>
 #include <jansson.h>
+#include "atomic_file.h"
 #include "rdmabench.h"
 
 enum rb_format { RB_FMT_TABLE, RB_FMT_CSV, RB_FMT_JSON, RB_FMT_PERFTEST, RB_FMT_VALUE };
@@ -94,30 +95,11 @@ double rb_gbps_to_mibps(double gbps);
 void rb_writer_init(struct rb_writer *w, enum rb_format fmt, FILE *f);
 
 /*
- * rb_write_file() - write @n results of @r to @path in @fmt, whole.  A
- * regular file (or a new one) is written to "@path.tmp.PID" and renamed
- * over it; a symlink is followed, never replaced; a device or a pipe is
- * written in place.  Returns 0 or -errno, logged with the path.
+ * rb_write_file() - write @n results of @r to @path in @fmt, whole, as
+ * atomic_file.h does.  Returns 0 or -errno, logged with the path.
  */
 int rb_write_file(const char *path, enum rb_format fmt, const struct rb_report *r,
 		  const struct rb_result *res, size_t n);
-
-/*
- * rb_output_check() - whether @path can take our output, before anything
- * is measured: not a directory or a block device, writable, or creatable
- * in its directory.  Returns 0 or -errno with the reason in @err.
- */
-int rb_output_check(const char *path, char *err, size_t len);
-
-/*
- * rb_output_rewritable() - whether @path is a regular file (or new), which
- * is rewritten after every point; anything else (a device, a pipe such as
- * /dev/stdout) is written once, when the run ends.
- */
-bool rb_output_rewritable(const char *path);
-
-/* rb_output_same() - whether two paths name the same file. */
-bool rb_output_same(const char *a, const char *b);
 
 /* rb_csv_header() - the CSV column names, comma-separated, no newline. */
 const char *rb_csv_header(void);

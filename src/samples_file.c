@@ -1,9 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
-#include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "csv.h"
 #include "output.h"
 #include "samples_file.h"
 
@@ -25,27 +24,14 @@ int rb_samples_write(FILE *f, bool ticks, const char *test, const char *op,
 	snprintf(id, sizeof(id), "%s,%s,%llu,%u,%u,%u,%u", test, op ? op : "",
 		 (unsigned long long)pt->size, pt->batch, pt->signal, pt->qps, pt->tx_depth);
 	for (i = 0; i < n; i++) {
-		fprintf(f, "%s,%zu,%.4f", id, i + 1, (double)v[i] * us_per_tick);
-		/* Whole or half ticks: exact in 15 digits. */
+		fprintf(f, "%s,%zu,", id, i + 1);
+		rb_csv_num(f, (double)v[i] * us_per_tick);
+		/* A count of whole or half ticks, not a figure: exact in 15 digits. */
 		if (ticks)
 			fprintf(f, ",%.15g", (double)v[i] * ticks_per_tick);
 		fputc('\n', f);
 	}
 	return ferror(f) ? -EIO : 0;
-}
-
-/* A regular file (or a new one) is written aside and renamed; a symlink is followed. */
-static int where(struct rb_samples_file *sf, const char *path)
-{
-	sf->rename = rb_output_rewritable(path);
-	if (!sf->rename || !realpath(path, sf->path))
-		snprintf(sf->path, sizeof(sf->path), "%s", path);
-	if (!sf->rename)
-		return 0;
-	if (snprintf(sf->tmp, sizeof(sf->tmp), "%s.tmp.%ld", sf->path, (long)getpid()) >=
-	    (int)sizeof(sf->tmp))
-		return -ENAMETOOLONG;
-	return 0;
 }
 
 int rb_samples_file_open(struct rb_samples_file *sf, const char *path, bool ticks)
@@ -54,13 +40,11 @@ int rb_samples_file_open(struct rb_samples_file *sf, const char *path, bool tick
 
 	memset(sf, 0, sizeof(*sf));
 	sf->ticks = ticks;
-	ret = where(sf, path);
-	if (!ret) {
-		sf->f = fopen(sf->rename ? sf->tmp : sf->path, sf->rename ? "wx" : "a");
-		ret = sf->f ? 0 : -errno;
+	ret = rb_afile_open(&sf->af, path, &sf->f);
+	if (!ret && fprintf(sf->f, "%s\n", rb_samples_header(ticks)) < 0) {
+		ret = rb_afile_close(&sf->af, sf->f, -EIO);
+		sf->f = NULL;
 	}
-	if (!ret && fprintf(sf->f, "%s\n", rb_samples_header(ticks)) < 0)
-		ret = -EIO;
 	if (ret)
 		rb_err("--samples %s: %s", path, strerror(-ret));
 	return ret;
@@ -77,7 +61,7 @@ int rb_samples_file_point(struct rb_samples_file *sf, const char *test, const ch
 	if (s->h) {
 		rb_warn("--samples: point of size %llu had more than %zu samples, kept only as "
 			"buckets: it has no rows in %s",
-			(unsigned long long)pt->size, RB_SAMPLES_EXACT_MAX, sf->path);
+			(unsigned long long)pt->size, RB_SAMPLES_EXACT_MAX, sf->af.path);
 		return 0;
 	}
 	ret = rb_samples_write(sf->f, sf->ticks, test, op, pt, s->v, s->n, us_per_tick,
@@ -85,26 +69,16 @@ int rb_samples_file_point(struct rb_samples_file *sf, const char *test, const ch
 	if (!ret && fflush(sf->f))
 		ret = -errno;
 	if (ret)
-		rb_err("--samples %s: %s", sf->path, strerror(-ret));
+		rb_err("--samples %s: %s", sf->af.path, strerror(-ret));
 	return ret;
 }
 
 int rb_samples_file_close(struct rb_samples_file *sf)
 {
-	int ret = 0;
+	int ret = rb_afile_close(&sf->af, sf->f, 0);
 
-	if (!sf->f)
-		return 0;
-	if (fflush(sf->f) || (sf->rename && fsync(fileno(sf->f))))
-		ret = -errno;
-	if (fclose(sf->f) && !ret)
-		ret = -errno;
-	sf->f = NULL;
-	if (!ret && sf->rename && rename(sf->tmp, sf->path))
-		ret = -errno;
-	if (ret && sf->rename)
-		unlink(sf->tmp);
 	if (ret)
-		rb_err("--samples %s: %s", sf->path, strerror(-ret));
+		rb_err("--samples %s: %s", sf->af.path, strerror(-ret));
+	sf->f = NULL;
 	return ret;
 }

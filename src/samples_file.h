@@ -9,23 +9,21 @@
  * The file is written as the points finish into FILE.tmp.PID and renamed
  * over FILE when the run ends (also when it fails or is interrupted, with
  * the points that finished), so that FILE is never half a file; a device
- * or a pipe (/dev/stdout) is written in place.
+ * or a pipe (/dev/stdout) is written in place (atomic_file.h).
  */
 #ifndef RB_SAMPLES_FILE_H
 #define RB_SAMPLES_FILE_H
 
-#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
+#include "atomic_file.h"
 #include "rdmabench.h"
 #include "stats.h"
 
 struct rb_samples_file {
-	FILE *f;
-	bool ticks;	     /* -C: the lat_ticks column */
-	bool rename;	     /* tmp is renamed over path at the end */
-	char path[PATH_MAX]; /* where the file ends up (a symlink followed) */
-	char tmp[PATH_MAX + 32];
+	FILE *f;	    /* NULL: not open */
+	bool ticks;	    /* -C: the lat_ticks column */
+	struct rb_afile af; /* where it ends up, and how */
 };
 
 /* rb_samples_header() - the CSV header, no newline. */

@@ -7,28 +7,6 @@
 #include "matrix_wire.h"
 #include "wire.h"
 
-/* Strings travel as u16 length + bytes, without the NUL. */
-static void put_str(struct cur *c, const char *s)
-{
-	size_t n = strlen(s);
-
-	put_be(c, n, 2);
-	put_bytes(c, s, n);
-}
-
-static void get_str(struct cur *c, char *s, size_t size)
-{
-	size_t n = get_be(c, 2);
-
-	if (n >= size || memchr(c->r + c->off, '\0', n <= c->cap - c->off ? n : 0)) {
-		c->err = 1;
-		s[0] = '\0';
-		return;
-	}
-	get_bytes(c, s, n);
-	s[c->err ? 0 : n] = '\0';
-}
-
 void rb_hdr_pack(uint8_t buf[RB_WIRE_HDR_LEN], uint16_t type, uint32_t len)
 {
 	struct cur c = wcur(buf, RB_WIRE_HDR_LEN);
@@ -69,11 +47,11 @@ int rb_pack_hello(const struct rb_msg_hello *m, uint8_t *buf, size_t cap)
 {
 	struct cur c = wcur(buf, cap);
 
-	put_str(&c, m->tool_version);
-	put_str(&c, m->test);
-	put_str(&c, m->host);
-	put_str(&c, m->boot_id);
-	put_str(&c, m->cpus);
+	PUT_STR(&c, m->tool_version);
+	PUT_STR(&c, m->test);
+	PUT_STR(&c, m->host);
+	PUT_STR(&c, m->boot_id);
+	PUT_STR(&c, m->cpus);
 	return wdone(&c);
 }
 
@@ -81,11 +59,11 @@ int rb_unpack_hello(const uint8_t *buf, size_t len, struct rb_msg_hello *m)
 {
 	struct cur c = rcur(buf, len);
 
-	get_str(&c, m->tool_version, sizeof(m->tool_version));
-	get_str(&c, m->test, sizeof(m->test));
-	get_str(&c, m->host, sizeof(m->host));
-	get_str(&c, m->boot_id, sizeof(m->boot_id));
-	get_str(&c, m->cpus, sizeof(m->cpus));
+	GET_STR(&c, m->tool_version);
+	GET_STR(&c, m->test);
+	GET_STR(&c, m->host);
+	GET_STR(&c, m->boot_id);
+	GET_STR(&c, m->cpus);
 	return rdone(&c);
 }
 
@@ -147,7 +125,7 @@ int rb_pack_params(const struct rb_params *m, uint8_t *buf, size_t cap)
 {
 	struct cur c = wcur(buf, cap);
 
-	put_str(&c, m->test);
+	PUT_STR(&c, m->test);
 	put_axis(&c, &m->size);
 	put_axis(&c, &m->batch);
 	put_axis(&c, &m->signal);
@@ -190,7 +168,7 @@ int rb_unpack_params(const uint8_t *buf, size_t len, struct rb_params *m)
 	struct cur c = rcur(buf, len);
 
 	memset(m, 0, sizeof(*m));
-	get_str(&c, m->test, sizeof(m->test));
+	GET_STR(&c, m->test);
 	get_axis(&c, &m->size);
 	get_axis(&c, &m->batch);
 	get_axis(&c, &m->signal);
@@ -226,28 +204,6 @@ int rb_unpack_params(const uint8_t *buf, size_t len, struct rb_params *m)
 	m->reversed = (uint8_t)get_be(&c, 1);
 	m->imm = (uint8_t)get_be(&c, 1);
 	return rdone(&c);
-}
-
-static void put_place(struct cur *c, const struct rb_placement *p)
-{
-	put_be(c, (uint32_t)p->device_numa_node, 4);
-	put_str(c, p->cpus);
-	put_be(c, (uint32_t)p->mem_node, 4);
-	put_be(c, (uint32_t)p->local, 4);
-	put_be(c, (uint32_t)p->freq_cpu, 4);
-	put_str(c, p->governor);
-	put_be(c, p->cpu_mhz, 4);
-}
-
-static void get_place(struct cur *c, struct rb_placement *p)
-{
-	p->device_numa_node = (int32_t)get_be(c, 4);
-	get_str(c, p->cpus, sizeof(p->cpus));
-	p->mem_node = (int32_t)get_be(c, 4);
-	p->local = (int32_t)get_be(c, 4);
-	p->freq_cpu = (int32_t)get_be(c, 4);
-	get_str(c, p->governor, sizeof(p->governor));
-	p->cpu_mhz = (uint32_t)get_be(c, 4);
 }
 
 /* v4: 1 to nqp MRs; the first is the one rkey and addr name. */
@@ -304,7 +260,7 @@ int rb_pack_conn(const struct rb_msg_conn *m, uint8_t *buf, size_t cap)
 		put_bytes(&c, m->qp[i].gid, 16);
 	}
 	put_place(&c, &m->place);
-	put_str(&c, m->device);
+	PUT_STR(&c, m->device);
 	put_be(&c, m->link_layer, 1);
 	put_mrs(&c, m);
 	return wdone(&c);
@@ -331,7 +287,7 @@ int rb_unpack_conn(const uint8_t *buf, size_t len, struct rb_msg_conn *m)
 		get_bytes(&c, m->qp[i].gid, 16);
 	}
 	get_place(&c, &m->place);
-	get_str(&c, m->device, sizeof(m->device));
+	GET_STR(&c, m->device);
 	m->link_layer = (uint8_t)get_be(&c, 1);
 	get_mrs(&c, m);
 	return rdone(&c);
@@ -418,7 +374,7 @@ int rb_pack_text(const struct rb_msg_text *m, uint8_t *buf, size_t cap)
 {
 	struct cur c = wcur(buf, cap);
 
-	put_str(&c, m->text);
+	PUT_STR(&c, m->text);
 	return wdone(&c);
 }
 
@@ -426,7 +382,7 @@ int rb_unpack_text(const uint8_t *buf, size_t len, struct rb_msg_text *m)
 {
 	struct cur c = rcur(buf, len);
 
-	get_str(&c, m->text, sizeof(m->text));
+	GET_STR(&c, m->text);
 	return rdone(&c);
 }
 

@@ -35,10 +35,14 @@ for f in out err out2 err2 err_r1; do : >"$tmp/$f"; done
 # The peer speaks this tree's wire version (src/wire.h), whatever it is.
 ver=$(sed -n 's/^#define RB_WIRE_VERSION[[:space:]]*//p' "$top/src/wire.h")
 [ -n "$ver" ] || { echo "FAIL: no RB_WIRE_VERSION in $top/src/wire.h"; exit 1; }
-python3 - "$port" "$bin" "$tmp" "$ver" >"$tmp/py" 2>&1 <<'EOF' || true
+# And this tree's matrix protocol (src/matrix_wire.h) in its JOINs.
+mxver=$(sed -n 's/^#define RB_MX_PROTO[[:space:]]*//p' "$top/src/matrix_wire.h")
+[ -n "$mxver" ] || { echo "FAIL: no RB_MX_PROTO in $top/src/matrix_wire.h"; exit 1; }
+python3 - "$port" "$bin" "$tmp" "$ver" "$mxver" >"$tmp/py" 2>&1 <<'EOF' || true
 import socket, struct, subprocess, sys, time
 
 port, rdmabench, tmp, ver = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
+mxver = int(sys.argv[5])
 
 def frame(t, body):
     return struct.pack(">IHHI", 0x52444D42, ver, t, len(body)) + body
@@ -91,8 +95,8 @@ def job1():
     r0 = rank(port, 0, 3, 3, "/m.csv", "/out", "/err")
     c = conn(port); c.sendall(b"GET / HTTP/1.0\r\n\r\n"); print("garbage", len(reply(c))); c.close()
     c = conn(port); c.sendall(join(9, 1, 3)); print("proto", reply(c)[14:].decode(errors="replace")); c.close()
-    c = conn(port); c.sendall(join(1, 7, 3)); print("rank", reply(c)[14:].decode(errors="replace")); c.close()
-    c = conn(port); c.sendall(join(1, 1, 3, "silent-host"))
+    c = conn(port); c.sendall(join(mxver, 7, 3)); print("rank", reply(c)[14:].decode(errors="replace")); c.close()
+    c = conn(port); c.sendall(join(mxver, 1, 3, "silent-host"))
     print("welcome", struct.unpack(">IHHI", reply(c, False)[:12])[2])
     time.sleep(12)   # silent: never READY
     c.close()
@@ -128,7 +132,7 @@ fail() {
 if grep -q '^rank0 still running$' "$tmp/py"; then fail "rank 0 still running 30 s after the hostile peer started"; fi
 grep -q '^rank0 1$' "$tmp/py" || fail "rank 0 did not exit 1"
 grep -q 'is not rdmabench' "$tmp/err" || fail "the garbage connection was not refused by name"
-grep -q 'it speaks matrix protocol v9, the coordinator v1' "$tmp/err" || fail "no protocol refusal"
+grep -q "it speaks matrix protocol v9, the coordinator v$mxver" "$tmp/err" || fail "no protocol refusal"
 grep -q 'proto coordinator: it speaks matrix protocol v9' "$tmp/py" || fail "the peer was not told why"
 grep -q 'rank coordinator: it is rank 7 of 3' "$tmp/py" || fail "rank 7 of 3 not refused"
 grep -q 'welcome 33' "$tmp/py" || fail "rank 1 was not welcomed"

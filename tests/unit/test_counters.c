@@ -585,7 +585,7 @@ static void test_csv(void **state)
 	rb_counters_csv_row(f, RB_DRV_RXE, NULL, NULL);
 	fclose(f);
 	/* 20 defaults: sent_pkts first, completer_retry_err 12th, netdev_tx_bytes 15th. */
-	assert_string_equal(buf, ",1000,,,,,,,,,,,2,,,5000,,,,,,1.250000,2000.000"
+	assert_string_equal(buf, ",1000,,,,,,,,,,,2,,,5000,,,,,,1.25,2000"
 				 ",,,,,,,,,,,,,,,,,,,,,,");
 	free(buf);
 
@@ -598,7 +598,7 @@ static void test_csv(void **state)
 	rb_counters_csv_json(f, RB_DRV_RXE, jc, jd);
 	rb_counters_csv_json(f, RB_DRV_RXE, NULL, NULL);
 	fclose(f);
-	assert_string_equal(buf, ",1000,,,,,,,,,,,2,,,5000,,,,,,1.250000,2000.000"
+	assert_string_equal(buf, ",1000,,,,,,,,,,,2,,,5000,,,,,,1.25,2000"
 				 ",,,,,,,,,,,,,,,,,,,,,,");
 	free(buf);
 	json_decref(jc);

@@ -563,6 +563,9 @@ static void test_report_roundtrip(void **state)
 	m.place.device_numa_node = -1;
 	m.place.mem_node = 1;
 	m.place.local = -1;
+	m.place.freq_cpu = 2;
+	strcpy(m.place.governor, "powersave");
+	m.place.cpu_mhz = 2400;
 	n = rb_mx_pack_report(&m, buf, sizeof(buf));
 	assert_true(n > 0);
 	b = exact(buf, (size_t)n);
@@ -571,6 +574,10 @@ static void test_report_roundtrip(void **state)
 	assert_string_equal(got.device, "rxe1");
 	assert_int_equal(got.place.device_numa_node, -1);
 	assert_string_equal(got.place.cpus, "0-3");
+	/* v2: the measuring CPU's clock travels too (cursor.h's placement, as CONN's). */
+	assert_int_equal(got.place.freq_cpu, 2);
+	assert_string_equal(got.place.governor, "powersave");
+	assert_int_equal(got.place.cpu_mhz, 2400);
 	assert_true(got.res.bw_avg_gbps == 12.5 && got.res.pt.size == 65536);
 	assert_true(isnan(got.res.lat.stdev));
 	for (int k = 0; k < n; k++)

@@ -419,7 +419,8 @@ static void test_rewrite(void **state)
 	assert_no_temp();
 }
 
-static void test_csv_sanitize(void **state)
+/* Text cells are quoted per RFC 4180 only when they must be (csv.c). */
+static void test_csv_quoting(void **state)
 {
 	struct rb_report r;
 	char *got;
@@ -433,7 +434,8 @@ static void test_csv_sanitize(void **state)
 	r.place.local = -1;
 	r.place.mem_node = -1;
 	got = write_mem(RB_FMT_CSV, &r, lat_res, 1);
-	assert_non_null(strstr(got, "\natomic_lat,fadd,dev_0,a_b_c_d,2,1,1,1,128,10000,"));
+	assert_non_null(strstr(got, "\natomic_lat,fadd,\"dev,0\",\"a,b\"\"c\nd\",2,1,1,1,128,"
+				    "10000,"));
 	/* Placement: node 1, cpus 1, no memory node, unknown; then no shape. */
 	assert_non_null(strstr(got, ",1,1,,,,,,,,\n"));
 	free(got);
@@ -504,11 +506,11 @@ static void test_shape_outputs(void **state)
 	res.rate_dev_pct = -10;
 	got = write_mem(RB_FMT_CSV, &r, &res, 1);
 	/* Slice rows: numbered, their start, no peak, no CPU; then the point. */
-	assert_non_null(strstr(got, ",10,1.000,,,,,,,,,2.000000,,238.419,0.500000,,,,,"));
-	assert_non_null(strstr(got, ",1,0.000,,,,\n"));
-	assert_non_null(strstr(got, ",2,1.000,,,,\n"));
-	assert_non_null(strstr(got, ",,,1.500000,10.000000,,-10.000\n"));
-	assert_true(strstr(got, ",1,0.000,") < strstr(got, ",2,1.000,"));
+	assert_non_null(strstr(got, ",10,1,,,,,,,,,2,,238.418579,0.5,,,,,"));
+	assert_non_null(strstr(got, ",1,0,,,,\n"));
+	assert_non_null(strstr(got, ",2,1,,,,\n"));
+	assert_non_null(strstr(got, ",,,1.5,10,,-10\n"));
+	assert_true(strstr(got, ",1,0,,,,\n") < strstr(got, ",2,1,,,,\n"));
 	free(got);
 
 	doc = rb_json_report(&r, &res, 1);
@@ -765,7 +767,7 @@ static void test_bidir(void **state)
 	got = write_mem(RB_FMT_CSV, &r, res, 2);
 	assert_non_null(strstr(got, ",rate_deviation_pct,c2s_bw_avg_gbps,c2s_msg_rate_mpps,"
 				    "s2c_bw_avg_gbps,s2c_msg_rate_mpps\n"));
-	assert_non_null(strstr(got, ",0.750000,0.250000,0.500000,0.125000\n"));
+	assert_non_null(strstr(got, ",0.75,0.25,0.5,0.125\n"));
 	assert_non_null(strstr(got, ",,,,\n")); /* the point without directions */
 	free(got);
 	got = write_mem(RB_FMT_TABLE, &r, res, 2);
@@ -851,7 +853,7 @@ static void test_nan(void **state)
 	assert_jnull(jget(json_array_get(jget(doc, "results"), 0), "lat_us"), "stdev");
 	json_decref(doc);
 	got = write_mem(RB_FMT_CSV, &r, &res, 1);
-	assert_non_null(strstr(got, ",9.250,,,,,,99.500,"));
+	assert_non_null(strstr(got, ",9.25,,,,,,99.5,"));
 	free(got);
 }
 
@@ -929,6 +931,32 @@ static void test_write_fail(void **state)
 	assert_true(rb_write_file(tmp_path("isdir"), RB_FMT_JSON, &r, lat_res, NLAT) < 0);
 	assert_no_temp();
 	assert_int_equal(rmdir(tmp_path("isdir")), 0);
+}
+
+/* atomic_file.c: a failed write leaves the old file whole and no temp file. */
+static void test_afile(void **state)
+{
+	struct rb_afile af;
+	FILE *f;
+	char *got;
+
+	(void)state;
+	assert_int_equal(rb_afile_open(&af, tmp_path("a.txt"), &f), 0);
+	assert_true(af.replace);
+	fputs("old\n", f);
+	assert_int_equal(access(tmp_path("a.txt"), F_OK), -1); /* not before close */
+	assert_int_equal(rb_afile_close(&af, f, 0), 0);
+	assert_int_equal(rb_afile_open(&af, tmp_path("a.txt"), &f), 0);
+	fputs("half", f);
+	assert_int_equal(rb_afile_close(&af, f, -EIO), -EIO);
+	got = slurp(tmp_path("a.txt"));
+	assert_string_equal(got, "old\n");
+	free(got);
+	assert_no_temp();
+	assert_int_equal(rb_afile_close(&af, NULL, -ENOENT), -ENOENT);
+	assert_int_equal(rb_afile_open(&af, "/nonexistent-dir/a.txt", &f), -ENOENT);
+	assert_null(f);
+	assert_int_equal(unlink(tmp_path("a.txt")), 0);
 }
 
 /* A symlink is followed and kept; a device is written in place; checks. */
@@ -1269,11 +1297,11 @@ static void test_samples_file(void **state)
 	got = slurp(tmp_path("s.csv"));
 	assert_string_equal(got, "test,op,size,batch,signal,qps,tx_depth,iteration,lat_us,lat_"
 				 "ticks\n"
-				 "send_lat,,64,1,1,1,128,1,0.6000,1500\n"
-				 "send_lat,,64,1,1,1,128,2,0.2000,500\n"
+				 "send_lat,,64,1,1,1,128,1,0.6,1500\n"
+				 "send_lat,,64,1,1,1,128,2,0.2,500\n"
 				 "send_lat,,64,1,1,1,128,3,0.4002,1000.5\n"
-				 "send_lat,,64,1,1,1,128,1,0.6000,1500\n"
-				 "send_lat,,64,1,1,1,128,2,0.2000,500\n"
+				 "send_lat,,64,1,1,1,128,1,0.6,1500\n"
+				 "send_lat,,64,1,1,1,128,2,0.2,500\n"
 				 "send_lat,,64,1,1,1,128,3,0.4002,1000.5\n");
 	free(got);
 	assert_no_temp();
@@ -1283,9 +1311,9 @@ static void test_samples_file(void **state)
 	assert_int_equal(rb_samples_file_close(&sf), 0);
 	got = slurp(tmp_path("s.csv"));
 	assert_string_equal(got, "test,op,size,batch,signal,qps,tx_depth,iteration,lat_us\n"
-				 "atomic_lat,cswap,64,1,1,1,128,1,3.0000\n"
-				 "atomic_lat,cswap,64,1,1,1,128,2,1.0000\n"
-				 "atomic_lat,cswap,64,1,1,1,128,3,2.0010\n");
+				 "atomic_lat,cswap,64,1,1,1,128,1,3\n"
+				 "atomic_lat,cswap,64,1,1,1,128,2,1\n"
+				 "atomic_lat,cswap,64,1,1,1,128,3,2.001\n");
 	free(got);
 	/* A point kept only as buckets has no rows. */
 	rb_samples_free(&s);
@@ -1313,7 +1341,7 @@ int main(void)
 		cmocka_unit_test(test_golden_lat),
 		cmocka_unit_test(test_golden_bw),
 		cmocka_unit_test(test_rewrite),
-		cmocka_unit_test(test_csv_sanitize),
+		cmocka_unit_test(test_csv_quoting),
 		cmocka_unit_test(test_table_units),
 		cmocka_unit_test(test_thread_rows),
 		cmocka_unit_test(test_json_lat),
@@ -1323,6 +1351,7 @@ int main(void)
 		cmocka_unit_test(test_reversed),
 		cmocka_unit_test(test_nan),
 		cmocka_unit_test(test_write_fail),
+		cmocka_unit_test(test_afile),
 		cmocka_unit_test(test_write_targets),
 		cmocka_unit_test(test_timestamp),
 		cmocka_unit_test(test_shape_outputs),

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests for the out-of-band message format (src/wire.c): exact
- * encodings, round trips of every message, header checks, and unpackers fed
+ * Unit tests for the out-of-band message format (src/wire.c) and the
+ * string codec every message shares (src/cursor.h): exact encodings, round trips of every message, header checks, and unpackers fed
  * truncated, padded, inconsistent and random bodies.  Bodies are copied into
  * buffers of exactly their length so ASan catches any read past @len.
  */
@@ -16,6 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "cursor.h"
 #include "wire.h"
 
 #define BUFSZ 8192
@@ -1209,6 +1210,69 @@ static void test_pack_small_buffer(void **state)
 	assert_int_equal(buf[5], 0xee);
 }
 
+/* cursor.h's GET_STR() of the @len bytes at @b into @out: rdone()'s verdict. */
+static int unpack_str(const uint8_t *b, size_t len, char (*out)[8])
+{
+	struct cur c = rcur(b, len);
+
+	strcpy(*out, "old");
+	GET_STR(&c, *out);
+	return rdone(&c);
+}
+
+/*
+ * cursor.h's strings, one rule both ways: a string that exactly fits its
+ * field travels; one too long is refused by the packer, and by the
+ * unpacker; one unterminated or cut short on the wire is refused, and
+ * leaves its field empty.
+ */
+static void test_str_codec(void **state)
+{
+	char field[8], out[8], big[9] = "12345678";
+	uint8_t b[32];
+	struct cur c;
+
+	(void)state;
+	/* Seven bytes and the NUL: exactly fits. */
+	strcpy(field, "1234567");
+	c = wcur(b, sizeof(b));
+	PUT_STR(&c, field);
+	assert_int_equal(wdone(&c), 2 + 7);
+	assert_int_equal(b[0], 0);
+	assert_int_equal(b[1], 7);
+	assert_int_equal(unpack_str(b, 9, &out), 0);
+	assert_string_equal(out, "1234567");
+
+	/* Eight bytes: too long for the field, on either side. */
+	c = wcur(b, sizeof(b));
+	put_str(&c, big, sizeof(field));
+	assert_int_equal(wdone(&c), -EMSGSIZE);
+	memset(field, 'x', sizeof(field)); /* unterminated in its field */
+	c = wcur(b, sizeof(b));
+	PUT_STR(&c, field);
+	assert_int_equal(wdone(&c), -EMSGSIZE);
+	c = wcur(b, sizeof(b));
+	PUT_STR(&c, big);
+	assert_int_equal(wdone(&c), 2 + 8);
+	assert_int_equal(unpack_str(b, 10, &out), -EBADMSG);
+	assert_string_equal(out, "");
+
+	/* Unterminated on the wire: a length that fits, more than the body holds. */
+	b[1] = 5;
+	assert_int_equal(unpack_str(b, 6, &out), -EBADMSG);
+	assert_string_equal(out, "");
+	/* A length cut in half, and a NUL inside. */
+	assert_int_equal(unpack_str(b, 1, &out), -EBADMSG);
+	b[1] = 3;
+	memcpy(b + 2, "a\0b", 3);
+	assert_int_equal(unpack_str(b, 5, &out), -EBADMSG);
+	assert_string_equal(out, "");
+	/* The empty string. */
+	b[1] = 0;
+	assert_int_equal(unpack_str(b, 2, &out), 0);
+	assert_string_equal(out, "");
+}
+
 /*
  * The packer must not emit (nor read past v[] for) an axis the unpacker
  * will refuse, as rb_pack_conn() already does for nqp.
@@ -1407,6 +1471,7 @@ int main(void)
 		cmocka_unit_test(test_string_prefix_too_long),
 		cmocka_unit_test(test_string_embedded_nul),
 		cmocka_unit_test(test_pack_small_buffer),
+		cmocka_unit_test(test_str_codec),
 		cmocka_unit_test(test_pack_params_axis_overflow),
 		cmocka_unit_test(test_fuzz),
 	};
