@@ -122,14 +122,14 @@ static int run_test(const struct rb_cmd *cmd, struct rb_cli *c)
 		if (err[0])
 			rb_info("%s: the server adopts the client's plan; ignoring %s", cmd->name,
 				err);
-		return rb_server(&serve, &c->l);
+		return rb_server(&serve, &c->l, NULL);
 	}
 	b = resolve(cmd, c);
 	if (!b)
 		return usage_error(cmd->name, "no test of this family in that mode");
 	if (rb_cli_finish(c, b, cmd->scope, err, sizeof(err)))
 		return usage_error(cmd->name, err);
-	return rb_client(b, &c->p, &c->l);
+	return rb_client(b, &c->p, &c->l, NULL);
 }
 
 /*
@@ -190,7 +190,7 @@ static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv, bool perftes
 		return rb_topo_report(c.l.device[0] ? c.l.device : NULL,
 				      c.l.json_path[0] ? c.l.json_path : NULL);
 	case RB_CMD_SERVER:
-		return rb_server(&any, &c.l);
+		return rb_server(&any, &c.l, NULL);
 	default:
 		return run_test(cmd, &c);
 	}

@@ -81,6 +81,7 @@ static void child(const struct rb_mx_job *j, const struct rb_mx_task *t, int wfd
 {
 	struct rb_serve serve = { .name = j->b->name, .accept = j->b->name, .once = true };
 	struct rb_mx_report m = { .round = 0, .pair = t->pair, .role = t->role };
+	struct rb_session_hooks h = { .on_point = child_point, .on_point_ctx = &m };
 	struct rb_local l = j->c->l;
 	ssize_t n;
 
@@ -91,15 +92,17 @@ static void child(const struct rb_mx_job *j, const struct rb_mx_task *t, int wfd
 	snprintf(l.bind, sizeof(l.bind), "%s", j->bind);
 	l.tcp_port = t->port;
 	l.json_path[0] = l.csv_path[0] = '\0';
-	l.on_point = child_point;
-	l.on_point_ctx = &m;
 	rb_quiet = !rb_verbose;
 	rb_last_error[0] = '\0';
 	if (t->role == RB_MX_SERVE) {
-		m.status = rb_server(&serve, &l);
+		m.status = rb_server(&serve, &l, &h);
+	} else if (j->c->p.threads > 1) {
+		/* --threads runs its sessions as threads of one process (threads.c) */
+		rb_err("--threads does not go with matrix");
+		m.status = RB_EXIT_USAGE;
 	} else {
 		l.host = t->addr;
-		m.status = rb_client(j->b, &j->c->p, &l);
+		m.status = rb_client(j->b, &j->c->p, &l, &h);
 	}
 	if (m.status)
 		snprintf(m.reason, sizeof(m.reason), "%s",

@@ -192,44 +192,6 @@ struct rb_local {
 	struct rb_strlist expect; /* client: --expect expressions */
 	uint8_t post_api;	  /* enum rb_post_api: --post-api */
 	uint8_t no_relaxed;	  /* --disable-pcie-relaxed */
-	/*
-	 * rdmabench matrix: when set, each finished point goes to on_point
-	 * (with on_point_ctx) instead of stdout; the files named above are
-	 * still written.  NULL for every other command.
-	 */
-	void (*on_point)(void *ctx, const struct rb_result *res, const struct rb_report *rep);
-	void *on_point_ctx;
-	/* --threads: this client session is one thread of a run (threads.c). */
-	const struct rb_thread_hooks *thread_hooks;
-};
-
-/*
- * The points where the threads of a --threads run wait for each other; a
- * hook returns 0, or -errno when the run ends (another thread failed, ^C,
- * --timeout) and the session ends too.
- */
-struct rb_thread_hooks {
-	void *ctx;
-	/*
-	 * Placed (this thread on @cpus), before connecting: every thread is
-	 * placed before any says HELLO, which carries @all (the CPUs of every
-	 * thread, for a server on this host to keep off), filled here.
-	 */
-	int (*placed)(void *ctx, const char *cpus, char *all, size_t len);
-	/*
-	 * Before point @i's START, and with @i = the point count before BYE.
-	 * While it waits for the other threads it calls @beat(@arg, @i) about
-	 * once a second, which tells this thread's server it is alive (its
-	 * wait for START or BYE is bounded by --timeout too).
-	 */
-	int (*point)(void *ctx, uint32_t i, int (*beat)(void *arg, uint32_t i), void *arg);
-	/* Set once another thread failed: this one's measuring loops end the
-	 * point at their next look at the clock rather than run it out. */
-	const bool *cancel;
-	/* When a thread last made progress (ns, written atomically): the
-	 * measuring loops refresh it with each heartbeat, so that a thread
-	 * that measures long does not look stuck to those waiting for it. */
-	uint64_t *progress_ns;
 };
 
 /* One point of the plan: the axis values in force. */

@@ -72,6 +72,7 @@ struct session {
 	struct sockaddr_storage local; /* client: where the connection leaves from */
 	struct rb_diag diag;	       /* counters and --expect */
 	struct rb_samples_file sf;     /* client: --samples, from the first point on */
+	struct rb_session_hooks h;     /* the caller's: matrix, --threads */
 };
 
 /* Per thread: the threads of a --threads run are sessions each. */
@@ -778,8 +779,8 @@ static int emit(struct session *s, const struct rb_result *res)
 	s->res = n;
 	s->res[s->nres++] = *res;
 	/* rdmabench matrix keeps the point itself: nothing on stdout. */
-	if (s->l->on_point) {
-		s->l->on_point(s->l->on_point_ctx, res, &s->rep);
+	if (s->h.on_point) {
+		s->h.on_point(s->h.on_point_ctx, res, &s->rep);
 		return write_files(s, false);
 	}
 	out_begin(s);
@@ -792,7 +793,7 @@ static void show_interval(void *ctx, const struct rb_run *r, const struct rb_int
 {
 	struct session *s = ctx;
 
-	if (s->l->on_point)
+	if (s->h.on_point)
 		return;
 	out_begin(s);
 	if (s->out.ops->interval)
@@ -1027,8 +1028,8 @@ static int client_point(struct session *s, uint32_t i)
 
 	ret = point_start(s, i);
 	/* --threads: every thread starts the point together. */
-	if (!ret && s->l->thread_hooks)
-		ret = s->l->thread_hooks->point(s->l->thread_hooks->ctx, i, thread_beat, s);
+	if (!ret && s->h.thread_hooks)
+		ret = s->h.thread_hooks->point(s->h.thread_hooks->ctx, i, thread_beat, s);
 	if (!ret)
 		ret = ctl->barrier(&s->ctl, i);
 	/* -D 0: the first signal ends this point (main.c). */
@@ -1130,7 +1131,7 @@ static void progress(struct session *s, size_t i, size_t n, uint64_t t0)
 	struct rb_point pt;
 	char sz[16];
 
-	if (rb_quiet || !isatty(STDERR_FILENO) || n < 2 || s->l->thread_hooks)
+	if (rb_quiet || !isatty(STDERR_FILENO) || n < 2 || s->h.thread_hooks)
 		return;
 	rb_plan_point(&s->p, i, &pt);
 	fprintf(stderr, "\r\033[Kpoint %zu/%zu  size %s batch %u signal %u qps %u  %.0fs elapsed",
@@ -1243,9 +1244,8 @@ static int client_points(struct session *s)
 		return ret;
 	}
 	/* --threads: no server ends (and frees its slot) before the last. */
-	if (s->l->thread_hooks)
-		ret = s->l->thread_hooks->point(s->l->thread_hooks->ctx, (uint32_t)n, thread_beat,
-						s);
+	if (s->h.thread_hooks)
+		ret = s->h.thread_hooks->point(s->h.thread_hooks->ctx, (uint32_t)n, thread_beat, s);
 	if (!ret)
 		ret = send_body(s, RB_MSG_BYE, 0);
 	return !ret && s->l->recommend ? recommend(s) : ret;
@@ -1266,11 +1266,13 @@ static int exit_code(struct session *s, int ret)
 }
 
 static void session_init(struct session *s, const struct rb_bench *t, const struct rb_local *c,
-			 enum rb_role role)
+			 const struct rb_session_hooks *h, enum rb_role role)
 {
 	memset(s, 0, sizeof(*s));
 	s->t = t;
 	s->l = c;
+	if (h)
+		s->h = *h;
 	s->role = role;
 	s->oob.fd = -1;
 	s->slot_fd = -1;
@@ -1281,8 +1283,8 @@ static void session_init(struct session *s, const struct rb_bench *t, const stru
 	rb_ctl_oob_init(&s->ctl, &s->oob, role);
 	s->run.ctl = &s->ctl;
 	s->run.timeout_ns = (uint64_t)c->timeout_s * 1000000000ULL;
-	s->run.cancel = c->thread_hooks ? c->thread_hooks->cancel : NULL;
-	s->run.progress_ns = c->thread_hooks ? c->thread_hooks->progress_ns : NULL;
+	s->run.cancel = s->h.thread_hooks ? s->h.thread_hooks->cancel : NULL;
+	s->run.progress_ns = s->h.thread_hooks ? s->h.thread_hooks->progress_ns : NULL;
 	s->run.on_interval = show_interval;
 	s->run.iv_ctx = s;
 	gethostname(s->host, sizeof(s->host) - 1);
@@ -1330,15 +1332,16 @@ static int client_checks(struct session *s)
 	return ret;
 }
 
-int rb_client(const struct rb_bench *t, const struct rb_params *p, const struct rb_local *c)
+int rb_client(const struct rb_bench *t, const struct rb_params *p, const struct rb_local *c,
+	      const struct rb_session_hooks *h)
 {
 	struct session s;
 	int ret;
 
 	/* --threads: a session per thread (threads.c), each coming back here. */
-	if (p->threads > 1 && !c->thread_hooks)
+	if (p->threads > 1 && !(h && h->thread_hooks))
 		return rb_threads_run(t, p, c);
-	session_init(&s, t, c, RB_ROLE_CLIENT);
+	session_init(&s, t, c, h, RB_ROLE_CLIENT);
 	s.p = *p;
 	ret = client_checks(&s);
 	/* Local setup first, on the device the connection will leave from:
@@ -1348,9 +1351,9 @@ int rb_client(const struct rb_bench *t, const struct rb_params *p, const struct 
 		ret = rb_oob_local(c->host, (uint16_t)c->tcp_port, c->bind, &s.local);
 	if (!ret)
 		ret = open_resources(&s, (struct sockaddr *)&s.local);
-	if (!ret && c->thread_hooks)
-		ret = c->thread_hooks->placed(c->thread_hooks->ctx, s.rep.place.cpus, s.hello_cpus,
-					      sizeof(s.hello_cpus));
+	if (!ret && s.h.thread_hooks)
+		ret = s.h.thread_hooks->placed(s.h.thread_hooks->ctx, s.rep.place.cpus,
+					       s.hello_cpus, sizeof(s.hello_cpus));
 	if (!ret)
 		ret = rb_oob_connect(c->host, (uint16_t)c->tcp_port, c->bind,
 				     (int)c->timeout_s * 1000, &s.oob);
@@ -1576,12 +1579,12 @@ static int server_points(struct session *s)
 
 /* One client on @o, from HELLO to BYE; returns the exit code. */
 static int serve_conn(struct rb_oob *o, const struct rb_serve *f, const struct rb_local *c,
-		      int slot_fd, struct rb_admit *adm)
+		      const struct rb_session_hooks *h, int slot_fd, struct rb_admit *adm)
 {
 	struct session s;
 	int ret;
 
-	session_init(&s, NULL, c, RB_ROLE_SERVER);
+	session_init(&s, NULL, c, h, RB_ROLE_SERVER);
 	s.slot_fd = slot_fd;
 	s.admit = adm;
 	s.oob.fd = o->fd;
@@ -1672,7 +1675,7 @@ static void stop_kids(struct kids *k, int timeout_s)
  * allocate is returned when the child exits.
  */
 static void spawn(struct kids *k, struct rb_oob *o, const struct rb_serve *f,
-		  const struct rb_local *c, int lfd)
+		  const struct rb_local *c, const struct rb_session_hooks *h, int lfd)
 {
 	pid_t pid;
 
@@ -1688,7 +1691,7 @@ static void spawn(struct kids *k, struct rb_oob *o, const struct rb_serve *f,
 	if (pid == 0) {
 		close(lfd);
 		/* A forked child ends here; main() never sees its status. */
-		_exit(serve_conn(o, f, c, k->slot_fd, k->adm) ? RB_EXIT_FAIL : RB_EXIT_OK);
+		_exit(serve_conn(o, f, c, h, k->slot_fd, k->adm) ? RB_EXIT_FAIL : RB_EXIT_OK);
 	}
 	if (pid < 0)
 		rb_err("cannot fork a process for %s: %s", o->peer, strerror(errno));
@@ -1696,7 +1699,8 @@ static void spawn(struct kids *k, struct rb_oob *o, const struct rb_serve *f,
 		k->pid[k->n++] = pid;
 }
 
-static int serve_forever(int lfd, const struct rb_serve *f, const struct rb_local *c)
+static int serve_forever(int lfd, const struct rb_serve *f, const struct rb_local *c,
+			 const struct rb_session_hooks *h)
 {
 	FILE *slot = tmpfile();
 	struct kids k = { .n = 0, .slot_fd = slot ? fileno(slot) : -1 };
@@ -1719,7 +1723,7 @@ static int serve_forever(int lfd, const struct rb_serve *f, const struct rb_loca
 			usleep(100000); /* e.g. out of fds: do not spin */
 			continue;
 		}
-		spawn(&k, &o, f, c, lfd);
+		spawn(&k, &o, f, c, h, lfd);
 		rb_oob_close(&o);
 	}
 	stop_kids(&k, (int)c->timeout_s);
@@ -1753,7 +1757,7 @@ static int server_device_check(const struct rb_local *c)
 	return ret == -EINVAL ? RB_EXIT_USAGE : RB_EXIT_FAIL;
 }
 
-int rb_server(const struct rb_serve *f, const struct rb_local *c)
+int rb_server(const struct rb_serve *f, const struct rb_local *c, const struct rb_session_hooks *h)
 {
 	struct rb_oob o = { .fd = -1 };
 	char addrs[512];
@@ -1771,11 +1775,11 @@ int rb_server(const struct rb_serve *f, const struct rb_local *c)
 	rb_info("%s: waiting for a client on TCP port %u of %s", f->name, c->tcp_port,
 		addrs[0] ? addrs : "every address");
 	if (!f->once) {
-		ret = serve_forever(lfd, f, c);
+		ret = serve_forever(lfd, f, c, h);
 	} else if ((ret = rb_oob_accept(lfd, -1, &o))) {
 		ret = rb_interrupted ? 128 + rb_interrupted : RB_EXIT_FAIL;
 	} else {
-		ret = serve_conn(&o, f, c, -1, NULL);
+		ret = serve_conn(&o, f, c, h, -1, NULL);
 	}
 	close(lfd);
 	return ret;

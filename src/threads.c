@@ -53,6 +53,7 @@ struct tslot {
 	struct rb_params p;
 	struct rb_local l;
 	struct rb_thread_hooks hooks;
+	struct rb_session_hooks sh; /* its session's: on_point, hooks */
 	/* The point it finished last (index cur_point), not yet written. */
 	struct rb_result cur;
 	int64_t cur_point;
@@ -475,7 +476,7 @@ static void *thread_main(void *arg)
 {
 	struct tslot *s = arg;
 	struct group *g = s->g;
-	int rc = rb_client(g->t, &s->p, &s->l);
+	int rc = rb_client(g->t, &s->p, &s->l, &s->sh);
 
 	pthread_mutex_lock(&g->mu);
 	s->rc = rc;
@@ -531,12 +532,10 @@ static int slot_init(struct group *g, uint32_t k, char *err, size_t len)
 	s->l.json_path[0] = s->l.csv_path[0] = '\0';
 	s->l.recommend = 0;
 	snprintf(s->l.counters, sizeof(s->l.counters), "none");
-	s->l.on_point = on_point;
-	s->l.on_point_ctx = s;
 	s->hooks =
 		(struct rb_thread_hooks){ s, hook_placed, hook_point, &g->abort, &g->progress_ns };
+	s->sh = (struct rb_session_hooks){ on_point, s, &s->hooks };
 	hook_pace(s);
-	s->l.thread_hooks = &s->hooks;
 	if (list)
 		return rb_threads_cpu(g->l->cpu, k, g->n, s->l.cpu, sizeof(s->l.cpu), err, len);
 	return 0;
@@ -680,8 +679,6 @@ static int check(const struct rb_params *p, const struct rb_local *l, uint32_t n
 		return rb_set_err(err, len, -EINVAL,
 				  "--counters does not go with --threads (the device's counters "
 				  "count every thread's traffic)");
-	if (l->on_point)
-		return rb_set_err(err, len, -EINVAL, "--threads does not go with matrix");
 	if (l->json_path[0] && rb_output_check(l->json_path, why, sizeof(why)))
 		return rb_set_err(err, len, -EINVAL, "--json %s", why);
 	if (l->csv_path[0] && rb_output_check(l->csv_path, why, sizeof(why)))

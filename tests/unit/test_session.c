@@ -66,7 +66,7 @@ static void serve(void)
 	rb_cli_init(&c);
 	c.l.tcp_port = port;
 	c.l.timeout_s = TIMEOUT_S;
-	_exit(rb_server(&(struct rb_serve){ .name = "server" }, &c.l));
+	_exit(rb_server(&(struct rb_serve){ .name = "server" }, &c.l, NULL));
 }
 
 /* A port nobody listens on right now. */
