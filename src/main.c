@@ -17,6 +17,7 @@
 #include "opts_perftest.h"
 #include "out_perftest.h"
 #include "session.h"
+#include "threads.h"
 #include "topo.h"
 
 #ifdef HAVE_CONFIG_H
@@ -129,6 +130,9 @@ static int run_test(const struct rb_cmd *cmd, struct rb_cli *c)
 		return usage_error(cmd->name, "no test of this family in that mode");
 	if (rb_cli_finish(c, b, cmd->scope, err, sizeof(err)))
 		return usage_error(cmd->name, err);
+	/* --threads N: N sessions at once (threads.c), else one. */
+	if (c->p.threads > 1)
+		return rb_threads_run(b, &c->p, &c->l);
 	return rb_client(b, &c->p, &c->l, NULL);
 }
 

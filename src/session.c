@@ -36,7 +36,6 @@
 #include "samples_file.h"
 #include "session.h"
 #include "sweep.h"
-#include "threads.h"
 #include "topo.h"
 #include "xfer.h"
 
@@ -1338,9 +1337,11 @@ int rb_client(const struct rb_bench *t, const struct rb_params *p, const struct 
 	struct session s;
 	int ret;
 
-	/* --threads: a session per thread (threads.c), each coming back here. */
-	if (p->threads > 1 && !(h && h->thread_hooks))
-		return rb_threads_run(t, p, c);
+	/* --threads N: one of N sessions, started by rb_threads_run() (main.c). */
+	if (p->threads > 1 && !(h && h->thread_hooks)) {
+		rb_err("--threads %u: a session of a run of threads needs its hooks", p->threads);
+		return RB_EXIT_FAIL;
+	}
 	session_init(&s, t, c, h, RB_ROLE_CLIENT);
 	s.p = *p;
 	ret = client_checks(&s);

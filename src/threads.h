@@ -13,9 +13,10 @@
 
 /*
  * rb_threads_run() - run test @t with plan @p (p->threads > 1) against
- * l->host.  Returns an exit code as rb_client(): a thread's failure is the
- * run's, named with the thread; ^C ends every thread and keeps the points
- * all of them finished.
+ * l->host: main.c picks it over rb_client(), which each thread runs with
+ * its hooks (session.h).  Returns an exit code as rb_client(): a thread's
+ * failure is the run's, named with the thread; ^C ends every thread and
+ * keeps the points all of them finished.
  */
 int rb_threads_run(const struct rb_bench *t, const struct rb_params *p, const struct rb_local *l);
 
