@@ -943,6 +943,7 @@ const struct rb_opt rb_opts[] = {
 
 const size_t rb_nopts = sizeof(rb_opts) / sizeof(rb_opts[0]);
 _Static_assert(sizeof(rb_opts) / sizeof(rb_opts[0]) <= RB_OPTS_MAX, "raise RB_OPTS_MAX");
+_Static_assert(offsetof(struct rb_cli, p) == RB_OPT_PLAN_BEGIN, "the plan first (opts_row.h)");
 
 int rb_opt_index(const char *lname)
 {
@@ -953,13 +954,6 @@ int rb_opt_index(const char *lname)
 		    (rb_opts[i].alias && !strcmp(rb_opts[i].alias, lname)))
 			return (int)i;
 	return -1;
-}
-
-bool rb_opt_applies(const struct rb_opt *o, unsigned int scope)
-{
-	if (scope & RB_S_OWN)
-		return false;
-	return (scope & o->need) == o->need && (!o->any || (scope & o->any));
 }
 
 bool rb_cli_given(const struct rb_cli *c, const char *lname)
@@ -984,32 +978,6 @@ void rb_cli_init(struct rb_cli *c)
 	strcpy(c->l.cpu, "auto");
 	strcpy(c->l.numa, "auto");
 	c->m.tolerance = RB_MX_DEFAULT_TOLERANCE;
-}
-
-/* "-s/--size" or "--warmup": how messages name an option. */
-const char *rb_opt_name(const struct rb_opt *o, char *buf, size_t len)
-{
-	if (o->sname)
-		snprintf(buf, len, "-%c/--%s", o->sname, o->lname);
-	else
-		snprintf(buf, len, "--%s", o->lname);
-	return buf;
-}
-
-int rb_opt_check_range(const struct rb_opt *o, uint64_t v, char *err, size_t len)
-{
-	char n[40];
-
-	if (o->autov && v == o->autov)
-		return 0;
-	if (v < o->min || v > o->max)
-		return fail(err, len, "%s %llu is out of range (%llu..%llu)",
-			    rb_opt_name(o, n, sizeof(n)), (unsigned long long)v,
-			    (unsigned long long)o->min, (unsigned long long)o->max);
-	if (o->pow2 && (v & (v - 1)))
-		return fail(err, len, "%s %llu is not a power of two", rb_opt_name(o, n, sizeof(n)),
-			    (unsigned long long)v);
-	return 0;
 }
 
 /* @arg's index among "a|b|c", or -1. */

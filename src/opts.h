@@ -11,19 +11,9 @@
 #include <stdio.h>
 #include "bench.h"
 #include "matrix.h"
+#include "opts_row.h"
 #include "output.h"
 #include "rdmabench.h"
-
-enum rb_opt_type {
-	RB_OPT_FLAG, /* no argument: sets a u8 to 1 */
-	RB_OPT_U32,  /* unsigned, K/M/G allowed when .suffix */
-	RB_OPT_U64,
-	RB_OPT_I32,    /* signed, for indices where -1 means "auto" */
-	RB_OPT_AXIS,   /* a sweep axis (sweep.h grammar) */
-	RB_OPT_STR,    /* free text into a char array */
-	RB_OPT_CHOICE, /* one of .choices, stored as its index (u8) */
-	RB_OPT_LIST,   /* repeatable: each value appended to a struct rb_strlist */
-};
 
 /*
  * Everything the command line says: the plan (sent to the peer), the local
@@ -60,56 +50,8 @@ struct rb_cli {
 	uint8_t given[RB_OPTS_MAX];
 };
 
-/*
- * One option.  It applies to a command whose scope (RB_S_*, bench.h) holds
- * every bit of .need and, when .any is set, one of .any.
- */
-struct rb_opt {
-	const char *lname;
-	int sname; /* 0: long only */
-	enum rb_opt_type type;
-	size_t off;		/* offsetof(struct rb_cli, field) */
-	size_t size;		/* field size, for strings */
-	uint64_t min, max;	/* range, inclusive */
-	bool pow2;		/* value must be a power of two */
-	bool suffix;		/* K/M/G accepted */
-	const char *choices;	/* "fadd|cswap" */
-	const char *pt_choices; /* perftest's words for the same choices: "FETCH_AND_ADD|..." */
-	const char *argname;
-	const char *def; /* default as shown in help, NULL: none */
-	uint64_t autov;	 /* nonzero: the word "auto" is accepted and means this */
-	unsigned int need, any;
-	const char *help;
-	/* Optional, for strings and lists: the value's syntax; 0 or -EINVAL. */
-	int (*check)(const char *arg, char *err, size_t len);
-	/*
-	 * perftest's name for the same thing: .alias, a long name accepted as
-	 * well (perftest's spelling where it differs from ours); .perftest,
-	 * its flag as perftest's help spells it, and .pt_diff, what differs,
-	 * for the man page's table of perftest flags.
-	 */
-	const char *alias;
-	const char *perftest;
-	const char *pt_diff;
-};
-
-extern const struct rb_opt rb_opts[];
-extern const size_t rb_nopts;
-
 /* rb_opt_index() - row of the option named @lname, or -1. */
 int rb_opt_index(const char *lname);
-
-/* rb_opt_name() - "-s/--size" or "--warmup": how messages name row @o. */
-const char *rb_opt_name(const struct rb_opt *o, char *buf, size_t len);
-
-/*
- * rb_opt_check_range() - @v against row @o's range and power-of-two rule;
- * 0, or -EINVAL with a message naming the option in @err.
- */
-int rb_opt_check_range(const struct rb_opt *o, uint64_t v, char *err, size_t len);
-
-/* rb_opt_applies() - whether row @o applies to a command of @scope. */
-bool rb_opt_applies(const struct rb_opt *o, unsigned int scope);
 
 /* rb_cli_given() - whether the command line set option @lname. */
 bool rb_cli_given(const struct rb_cli *c, const char *lname);

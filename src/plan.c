@@ -5,7 +5,7 @@
 #include <string.h>
 #include <infiniband/verbs.h>
 
-#include "opts.h"
+#include "opts_row.h"
 #include "plan.h"
 #include "shape.h"
 #include "stats.h"
@@ -16,8 +16,6 @@
 
 /* Every rule broken here is a usage error. */
 #define fail(err, len, ...) rb_set_err(err, len, -EINVAL, __VA_ARGS__)
-
-#define PAR_BEGIN offsetof(struct rb_cli, p)
 
 /*
  * Rows whose 0 means "not set": -n with -D, -D with -n, -o, --mtu, and
@@ -38,7 +36,7 @@ static bool zero_is_unset(const struct rb_opt *o)
 /* Row @o's field in the plan. */
 static const void *field(const struct rb_params *p, const struct rb_opt *o)
 {
-	return (const char *)p + (o->off - PAR_BEGIN);
+	return (const char *)p + (o->off - RB_OPT_PLAN_BEGIN);
 }
 
 static uint64_t scalar(const struct rb_params *p, const struct rb_opt *o)
@@ -120,7 +118,7 @@ static int check_rows(const struct rb_params *p, const struct rb_bench *t, char 
 	for (i = 0; i < rb_nopts; i++) {
 		const struct rb_opt *o = &rb_opts[i];
 
-		if (o->off - PAR_BEGIN >= sizeof(struct rb_params))
+		if (o->off - RB_OPT_PLAN_BEGIN >= sizeof(struct rb_params))
 			continue; /* a local option, not part of the plan */
 		if (!strcmp(o->lname, "rx-depth"))
 			ret = rb_opt_check_range(o, scalar(p, o), err, len);

@@ -1,0 +1,85 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * One row of the option table: its type, and the checks that need only
+ * the row (range and power of two, scope, the option's name in messages).
+ * The table itself, rb_opts[], is opts.c's (its rows name fields of struct
+ * rb_cli and opts.c's syntax checks); this header declares it for those
+ * that walk it without parsing a command line: plan.c checks a plan, the
+ * command line's or a peer's, field by field against its rows.  Pure.
+ */
+#ifndef RB_OPTS_ROW_H
+#define RB_OPTS_ROW_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum rb_opt_type {
+	RB_OPT_FLAG, /* no argument: sets a u8 to 1 */
+	RB_OPT_U32,  /* unsigned, K/M/G allowed when .suffix */
+	RB_OPT_U64,
+	RB_OPT_I32,    /* signed, for indices where -1 means "auto" */
+	RB_OPT_AXIS,   /* a sweep axis (sweep.h grammar) */
+	RB_OPT_STR,    /* free text into a char array */
+	RB_OPT_CHOICE, /* one of .choices, stored as its index (u8) */
+	RB_OPT_LIST,   /* repeatable: each value appended to a struct rb_strlist */
+};
+
+/*
+ * One option.  It applies to a command whose scope (RB_S_*, bench.h) holds
+ * every bit of .need and, when .any is set, one of .any.
+ */
+struct rb_opt {
+	const char *lname;
+	int sname; /* 0: long only */
+	enum rb_opt_type type;
+	size_t off;		/* offsetof(struct rb_cli, field) */
+	size_t size;		/* field size, for strings */
+	uint64_t min, max;	/* range, inclusive */
+	bool pow2;		/* value must be a power of two */
+	bool suffix;		/* K/M/G accepted */
+	const char *choices;	/* "fadd|cswap" */
+	const char *pt_choices; /* perftest's words for the same choices: "FETCH_AND_ADD|..." */
+	const char *argname;
+	const char *def; /* default as shown in help, NULL: none */
+	uint64_t autov;	 /* nonzero: the word "auto" is accepted and means this */
+	unsigned int need, any;
+	const char *help;
+	/* Optional, for strings and lists: the value's syntax; 0 or -EINVAL. */
+	int (*check)(const char *arg, char *err, size_t len);
+	/*
+	 * perftest's name for the same thing: .alias, a long name accepted as
+	 * well (perftest's spelling where it differs from ours); .perftest,
+	 * its flag as perftest's help spells it, and .pt_diff, what differs,
+	 * for the man page's table of perftest flags.
+	 */
+	const char *alias;
+	const char *perftest;
+	const char *pt_diff;
+};
+
+/*
+ * A row's .off is the offset of its field in struct rb_cli (opts.h), which
+ * begins with the plan, struct rb_params (checked at build time, opts.c):
+ * a row whose .off - RB_OPT_PLAN_BEGIN is below sizeof(struct rb_params)
+ * is a field of the plan, at that offset.
+ */
+#define RB_OPT_PLAN_BEGIN 0
+
+/* The option table (opts.c), rb_nopts rows. */
+extern const struct rb_opt rb_opts[];
+extern const size_t rb_nopts;
+
+/* rb_opt_name() - "-s/--size" or "--warmup": how messages name row @o. */
+const char *rb_opt_name(const struct rb_opt *o, char *buf, size_t len);
+
+/*
+ * rb_opt_check_range() - @v against row @o's range and power-of-two rule;
+ * 0, or -EINVAL with a message naming the option in @err.
+ */
+int rb_opt_check_range(const struct rb_opt *o, uint64_t v, char *err, size_t len);
+
+/* rb_opt_applies() - whether row @o applies to a command of @scope. */
+bool rb_opt_applies(const struct rb_opt *o, unsigned int scope);
+
+#endif
