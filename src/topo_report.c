@@ -21,6 +21,7 @@
 
 #include "topo.h"
 
+#include "atomic_file.h"
 #include "topo_int.h"
 
 /* ---- the report ------------------------------------------------------- */
@@ -196,26 +197,23 @@ static int report_one(const struct rb_topo_env *env, const char *name, FILE *out
 	return ret;
 }
 
+/* "-": stdout; a file is written whole (atomic_file.h), as --json's. */
 static int write_json(json_t *root, const char *path)
 {
 	bool to_stdout = !strcmp(path, "-");
-	FILE *f = to_stdout ? stdout : fopen(path, "w");
-	int ret;
+	struct rb_afile af;
+	FILE *f = stdout;
+	int ret = to_stdout ? 0 : rb_afile_open(&af, path, &f);
 
-	if (!f) {
-		rb_err("%s: cannot write JSON: %s", path, strerror(errno));
-		return -errno;
-	}
-	ret = json_dumpf(root, f, JSON_INDENT(2)) || fputc('\n', f) == EOF;
+	if (!ret)
+		ret = json_dumpf(root, f, JSON_INDENT(2)) || fputc('\n', f) == EOF ? -EIO : 0;
 	if (to_stdout)
-		ret |= fflush(f) != 0;
+		ret = fflush(f) ? -EIO : ret;
 	else
-		ret |= fclose(f) != 0;
-	if (ret) {
-		rb_err("%s: cannot write JSON: %s", path, strerror(errno));
-		return -EIO;
-	}
-	return 0;
+		ret = rb_afile_close(&af, f, ret);
+	if (ret)
+		rb_err("%s: cannot write JSON: %s", path, strerror(-ret));
+	return ret;
 }
 
 int rb_topo_report_env(const struct rb_topo_env *env, const char *ibdev, const char *json_path,
