@@ -155,6 +155,25 @@ static inline void get_place(struct cur *c, struct rb_placement *p)
 	p->cpu_mhz = (uint32_t)get_be(c, 4);
 }
 
+/* A latency summary: its eight figures, in microseconds, in struct order. */
+static inline void put_lat(struct cur *c, const struct rb_lat_summary *l)
+{
+	const double v[] = { l->min, l->p50, l->avg, l->p90, l->p99, l->p999, l->max, l->stdev };
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		put_double(c, v[i]);
+}
+
+static inline void get_lat(struct cur *c, struct rb_lat_summary *l)
+{
+	double *v[] = { &l->min, &l->p50, &l->avg, &l->p90, &l->p99, &l->p999, &l->max, &l->stdev };
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		*v[i] = get_double(c);
+}
+
 static inline struct cur wcur(uint8_t *buf, size_t cap)
 {
 	return (struct cur){ .w = buf, .cap = cap };

@@ -114,24 +114,6 @@ int rb_mx_unpack_tick(const uint8_t *buf, size_t len, struct rb_mx_tick *m)
 	return rdone(&c);
 }
 
-static void put_lat(struct cur *c, const struct rb_lat_summary *l)
-{
-	const double v[] = { l->min, l->p50, l->avg, l->p90, l->p99, l->p999, l->max, l->stdev };
-	size_t i;
-
-	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		put_double(c, v[i]);
-}
-
-static void get_lat(struct cur *c, struct rb_lat_summary *l)
-{
-	double *v[] = { &l->min, &l->p50, &l->avg, &l->p90, &l->p99, &l->p999, &l->max, &l->stdev };
-	size_t i;
-
-	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		*v[i] = get_double(c);
-}
-
 static void put_res(struct cur *c, const struct rb_result *r)
 {
 	put_be(c, r->pt.size, 8);

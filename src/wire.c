@@ -313,25 +313,6 @@ int rb_unpack_sync(const uint8_t *buf, size_t len, struct rb_msg_sync *m)
 	return rdone(&c);
 }
 
-/* A latency summary: its eight figures, in microseconds, in struct order. */
-static void put_lat(struct cur *c, const struct rb_lat_summary *l)
-{
-	const double v[] = { l->min, l->p50, l->avg, l->p90, l->p99, l->p999, l->max, l->stdev };
-	size_t i;
-
-	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		put_double(c, v[i]);
-}
-
-static void get_lat(struct cur *c, struct rb_lat_summary *l)
-{
-	double *v[] = { &l->min, &l->p50, &l->avg, &l->p90, &l->p99, &l->p999, &l->max, &l->stdev };
-	size_t i;
-
-	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		*v[i] = get_double(c);
-}
-
 int rb_pack_result(const struct rb_msg_result *m, uint8_t *buf, size_t cap)
 {
 	struct cur c = wcur(buf, cap);
