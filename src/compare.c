@@ -216,6 +216,7 @@ static const struct cparam {
 	{ "latency_gap_us", "--latency_gap", "0" },
 	{ "recv_post_list", "--recv-post-list", "0" },
 	{ "with_imm", "--send-with-imm/--write-with-imm", "false" },
+	{ "poll", "--poll", "\"busy\"" },
 };
 
 /* What two files differ in, as one message: "what (opt) BASE x, NEW y; ...". */

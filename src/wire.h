@@ -17,8 +17,8 @@
 #include "rdmabench.h"
 
 #define RB_WIRE_MAGIC 0x52444d42u /* "RDMB" */
-/* v7: PARAMS ends with --reversed and the immediate flag (v6: the CPU clock in CONN) */
-#define RB_WIRE_VERSION	 7
+/* v8: PARAMS ends with --poll (v7: --reversed and the immediate flag) */
+#define RB_WIRE_VERSION	 8
 #define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
 
