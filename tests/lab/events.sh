@@ -5,10 +5,11 @@
 # completion channel on both sides (the server adopts the client's plan):
 # both exit 0, the JSON says poll event and counts wake-ups; -e and -X
 # under perftest's name; write_lat refused (exit 2: its receiver polls its
-# buffer), but taken with --write-with-imm; and a send_bw stream paced by
-# --rate, busy then event, whose client uses less CPU asleep.  (On one
-# host rxe carries a WR to rxe0 itself within the post: most clients then
-# find their completion at the first poll and never sleep.)
+# buffer), but taken with --write-with-imm; send_bw -b, both sides
+# asleep; and a send_bw stream paced by --rate, busy then event, whose
+# client uses less CPU asleep.  (On one host rxe carries a WR to rxe0
+# itself within the post: most clients then find their completion at the
+# first poll and never sleep.)
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
@@ -27,6 +28,8 @@ pair abw1 "atomic_bw $S --json $OUT/abw1.srv.json" \
 	"atomic_bw -n 300 -o 1 --poll event --verify $C 192.0.2.1 --json $OUT/abw1.cli.json"
 pair wlimm "write_lat $S --json $OUT/wlimm.srv.json" \
 	"write_lat -n 200 --write-with-imm --poll event --verify $C 192.0.2.1 --json $OUT/wlimm.cli.json"
+pair bidir "send_bw $S --json $OUT/bidir.srv.json" \
+	"send_bw -b -n 300 --poll event --verify $C 192.0.2.1 --json $OUT/bidir.cli.json"
 solo wlat write_lat -n 10 --poll event $C 192.0.2.1
 PT=$OUT/pt
 mkdir -p "$PT"
@@ -64,6 +67,14 @@ done
 for t in send_lat send_bw wlimm; do
 	jcheck "$t.srv.json" 'all(r["wakeups"] > 0 for r in d["results"])'
 done
+
+# -b: both sides stream and receive, each sleeping on its channel.
+expect_rc bidir.cli 0
+expect_rc bidir.srv 0
+jcheck bidir.cli.json 'd["params"]["poll"] == "event"' 'd["params"]["bidirectional"]' \
+	'd["results"][0]["bidir"]["server_to_client"]["iterations"] == 300' \
+	'd["results"][0]["wakeups"] > 0'
+jcheck bidir.srv.json 'd["results"][0]["wakeups"] > 0'
 
 expect_rc wlat 2
 expect_grep wlat.err '--poll event does not apply to write_lat: its receiver polls the last byte'
