@@ -217,6 +217,7 @@ static const struct cparam {
 	{ "recv_post_list", "--recv-post-list", "0" },
 	{ "with_imm", "--send-with-imm/--write-with-imm", "false" },
 	{ "reversed", "--reversed", "false" },
+	{ "poll", "--poll", "\"busy\"" },
 };
 
 /* What two files differ in, as one message: "what (opt) BASE x, NEW y; ...". */

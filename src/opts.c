@@ -593,6 +593,43 @@ const struct rb_opt rb_opts[] = {
 	  .max = 1,
 	  .any = RB_S_RUN,
 	  .help = "--post-api post in perftest's spelling" },
+	{ .lname = "poll",
+	  .type = RB_OPT_CHOICE,
+	  .off = PAR(poll),
+	  .max = RB_POLL_EVENT,
+	  .choices = "busy|event",
+	  .argname = "busy|event",
+	  .def = "busy",
+	  .need = RB_S_TEST,
+	  .help = "how both sides wait for completions: busy polls the CQ; event, when a poll "
+		  "finds it empty, arms it (ibv_req_notify_cq), polls again and sleeps on its "
+		  "completion channel (JSON: wakeups_per_msg); not write_lat, whose receiver "
+		  "polls its buffer (unless --write-with-imm)" },
+	{ .lname = "events",
+	  .perftest = "-e, --events",
+	  .pt_diff = "given to the client only (the server adopts the plan); the channel is "
+		     "armed, then the CQ polled again before each sleep; write_lat refuses it "
+		     "(exit 2)",
+	  .sname = 'e',
+	  .type = RB_OPT_FLAG,
+	  .off = PAR(poll),
+	  .max = 1,
+	  .need = RB_S_TEST,
+	  .help = "--poll event in perftest's spelling" },
+	{ .lname = "vector",
+	  .perftest = "-X, --vector",
+	  .pt_diff = "each side's own (give it on both); checked against the device's "
+		     "num_comp_vectors (exit 2)",
+	  .sname = 'X',
+	  .type = RB_OPT_U32,
+	  .off = LOC(comp_vector),
+	  .max = 1023,
+	  .argname = "N",
+	  .def = "0",
+	  .any = RB_S_RUN,
+	  .help = "completion vector of this side's CQ (0 to the device's num_comp_vectors - 1): "
+		  "with --poll event, the interrupt that wakes this side (JSON: "
+		  "device.comp_vector)" },
 	/* where: local to each side */
 	{ .lname = "device",
 	  .alias = "ib-dev",

@@ -35,7 +35,6 @@
 	"accelerator memory is not supported yet: buffers are host memory (--hugepages, --numa)"
 #define CRYPTO "mlx5 crypto and signature offload are not supported"
 #define DCSRD  "DC and SRD transports are not supported (-c RC|UC|UD)"
-#define EVENTS "completion events are not built yet: rdmabench busy-polls its CQs"
 #define MLX5   "a vendor-specific QP or memory attribute rdmabench does not set"
 #define NOTYET "not built yet"
 
@@ -95,8 +94,6 @@ const struct rb_pt_flag rb_pt_flags[] = {
 	NO("use-null-mr", 0, false, "every buffer is registered memory"),
 	NO("no_lock", 0, false, "thread domains are not used"),
 	NO("wait_destroy", 0, true, "resources are destroyed as soon as the test ends"),
-	NO("events", 'e', false, EVENTS),
-	NO("vector", 'X', true, EVENTS),
 	NO("cqe_poll", 0, true, NOTYET ": each ibv_poll_cq reaps up to 16 completions"),
 	NO("use_ooo", 0, false, MLX5),
 	NO("no_enhanced_reorder", 0, false, MLX5),

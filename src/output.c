@@ -142,6 +142,9 @@ static json_t *jdevice(const struct rb_report *r)
 	bad |= json_object_set_new(o, "relaxed_ordering", json_boolean(r->relaxed_ordering));
 	bad |= json_object_set_new(o, "why_relaxed_ordering", jstr_or_null(r->why_relaxed));
 	bad |= json_object_set_new(o, "post_api", jstr_or_null(r->post_api));
+	/* The CQ's vector, once there is one (with the QPs: post_api). */
+	bad |= json_object_set_new(o, "comp_vector",
+				   r->post_api ? json_integer(r->comp_vector) : json_null());
 	return jdone(o, bad);
 }
 
@@ -191,6 +194,7 @@ json_t *rb_json_params(const struct rb_params *p)
 		bad |= json_object_set_new(o, "recv_post_list", json_integer(p->recv_post_list));
 	if (p->imm)
 		bad |= json_object_set_new(o, "with_imm", json_true());
+	bad |= json_object_set_new(o, "poll", jstr(p->poll == RB_POLL_EVENT ? "event" : "busy"));
 	bad |= json_object_set_new(
 		o, "warmup", p->warmup == RB_WARMUP_AUTO ? json_string("auto") : juint(p->warmup));
 	bad |= json_object_set_new(o, "rx_depth", json_integer(p->rx_depth));
@@ -344,6 +348,10 @@ static int jmetrics(json_t *o, const struct rb_result *res)
 	if (res->has_cpu) {
 		bad |= json_object_set_new(o, "cpu_util_pct", jreal(res->cpu_util_pct));
 		bad |= json_object_set_new(o, "cpu_ns_per_msg", jreal(res->cpu_ns_per_msg));
+	}
+	if (res->has_wakeups) {
+		bad |= json_object_set_new(o, "wakeups", juint(res->wakeups));
+		bad |= json_object_set_new(o, "wakeups_per_msg", jreal(res->wakeups_per_msg));
 	}
 	if (res->has_peer) {
 		/* A peer that does not measure bandwidth reports 0. */
@@ -608,9 +616,17 @@ static bool bidir_cols(const struct rb_report *r)
 	return r->params && r->params->bidir;
 }
 
+/* --poll event: a column of wake-ups per message. */
+static bool event_cols(const struct rb_report *r)
+{
+	return r->params && r->params->poll == RB_POLL_EVENT;
+}
+
 static int csv_begin(struct rb_writer *w, const struct rb_report *r)
 {
 	fputs(csv_header, w->f);
+	if (event_cols(r))
+		fputs(",wakeups_per_msg", w->f);
 	if (by_thread(r))
 		fputs(",thread", w->f);
 	if (bidir_cols(r))
@@ -701,6 +717,8 @@ static int csv_line(FILE *f, const struct rb_report *r, const struct rb_result *
 	csv_dbl(f, res->has_peer && res->peer_bw_avg_gbps, res->peer_bw_avg_gbps);
 	csv_place(f, res->thread_place ? res->thread_place : &r->place);
 	csv_shape(f, res, idx, start_s);
+	if (event_cols(r))
+		csv_dbl(f, res->has_wakeups, res->wakeups_per_msg);
 	if (by_thread(r))
 		csv_str(f, thread_cell(res, th, sizeof(th)));
 	if (bidir_cols(r))

@@ -44,6 +44,7 @@ struct rb_report {
 	bool relaxed_ordering;	 /* MRs registered with IBV_ACCESS_RELAXED_ORDERING */
 	const char *why_relaxed; /* why, or why not */
 	const char *post_api;	 /* "wr" (ibv_wr_*) or "post" (ibv_post_send); NULL: no QP */
+	int comp_vector;	 /* -X/--vector of this side's CQ (with post_api) */
 	const struct rb_params *params;
 	struct rb_placement place;
 	bool has_peer_place;

@@ -268,6 +268,24 @@ static int check_reversed(const struct rb_params *p, char *err, size_t len)
 	return why ? fail(err, len, "--reversed and %s", why) : 0;
 }
 
+/*
+ * --poll event: each side sleeps on its CQ's completion channel.  A test
+ * whose receiver learns of arrival by polling its buffer (write_lat
+ * without immediates) has no completion to sleep for.
+ */
+static int check_poll(const struct rb_params *p, const struct rb_bench *t, char *err, size_t len)
+{
+	if (p->poll > RB_POLL_EVENT)
+		return fail(err, len, "--poll %u is not one of busy|event", p->poll);
+	if (p->poll == RB_POLL_EVENT && t->polls_buffer && !p->imm)
+		return fail(err, len,
+			    "--poll event does not apply to %s: its receiver polls the last byte "
+			    "of its buffer for each message, not its CQ (--write-with-imm makes "
+			    "it wait for a receive completion)",
+			    t->name);
+	return 0;
+}
+
 static int check_cross(const struct rb_params *p, const struct rb_bench *t, char *err, size_t len)
 {
 	uint32_t i, j;
@@ -294,6 +312,8 @@ static int check_cross(const struct rb_params *p, const struct rb_bench *t, char
 			    "no immediate",
 			    t->name, t->wr_name);
 	ret = check_reversed(p, err, len);
+	if (!ret)
+		ret = check_poll(p, t, err, len);
 	if (ret)
 		return ret;
 	if (p->recv_post_list > p->rx_depth)

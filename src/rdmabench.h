@@ -116,6 +116,8 @@ struct rb_params {
 	 * an immediate and consumes one receive at the receiver, which checks
 	 * it. */
 	uint8_t imm;
+	/* --poll (wire v8): how both sides wait on their CQ, enum rb_poll. */
+	uint8_t poll;
 	/* --latency_gap: the client waits this long after each round trip
 	 * before its next ping, outside the sample.  Client only, not on the
 	 * wire: the server just echoes. */
@@ -123,6 +125,11 @@ struct rb_params {
 };
 
 enum rb_rate_unit { RB_RATE_NONE, RB_RATE_BPS, RB_RATE_PPS };
+/*
+ * --poll: busy-poll the CQ, or sleep on its completion channel when it is
+ * empty (perftest's -e); the order is the option's choices "busy|event".
+ */
+enum rb_poll { RB_POLL_BUSY, RB_POLL_EVENT };
 
 /* A repeatable option's values, in the order given. */
 #define RB_LIST_MAX  32
@@ -192,6 +199,7 @@ struct rb_local {
 	struct rb_strlist expect; /* client: --expect expressions */
 	uint8_t post_api;	  /* enum rb_post_api: --post-api */
 	uint8_t no_relaxed;	  /* --disable-pcie-relaxed */
+	uint32_t comp_vector;	  /* -X/--vector: the CQ's completion vector */
 };
 
 /* One point of the plan: the axis values in force. */
@@ -255,6 +263,11 @@ struct rb_result {
 	double bw_avg_gbps, bw_peak_gbps, msg_rate_mpps;
 	bool has_cpu;
 	double cpu_util_pct, cpu_ns_per_msg;
+	/* --poll event: completion events this side took over the measured
+	 * interval (its wake-ups), and per measured message. */
+	bool has_wakeups;
+	uint64_t wakeups;
+	double wakeups_per_msg;
 	bool has_peer;
 	double peer_cpu_util_pct, peer_bw_avg_gbps;
 	/* RB_PEER_* (plan.h): the peer's figures that failed their check, left out */

@@ -244,7 +244,11 @@ static int create_qps(struct session *s)
 	int ret;
 
 	r->rx_depth = rx_depth_of(s);
-	ret = rb_cq_create(&r->dev, cq_need(s), &r->cq);
+	ret = s->p.poll == RB_POLL_EVENT ? rb_channel_create(&r->dev, &r->chan) : 0;
+	if (!ret)
+		ret = rb_cq_create_on(&r->dev, cq_need(s), r->chan, s->l->comp_vector, &r->cq);
+	s->usage = ret == -ERANGE; /* -X/--vector past the device's */
+	s->rep.comp_vector = (int)s->l->comp_vector;
 	if (!ret && recv && s->p.srq) {
 		ret = rb_srq_create(&r->dev, r->rx_depth, &r->srq);
 		s->usage = ret == -EINVAL;
@@ -414,9 +418,11 @@ static int open_resources(struct session *s, const struct sockaddr *local)
 static void close_resources(struct session *s)
 {
 	struct rb_run *r = &s->run;
-	struct rb_res res = { r->qp, r->nqp, r->srq, r->cq, r->mr, r->nmr };
+	struct rb_res res = { r->qp, r->nqp, r->srq, r->cq, r->mr, r->nmr, r->chan };
 	uint32_t i;
 
+	/* ibv_destroy_cq() waits until every event taken from the CQ is acked. */
+	rb_events_ack(r);
 	for (i = 0; i < r->nqp; i++)
 		rb_ah_destroy(&r->dev, r->ah[i]);
 	rb_resources_close(&r->dev, &res);

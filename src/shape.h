@@ -89,6 +89,19 @@ static inline bool rb_pace_take(struct rb_pace *p, uint64_t now, uint32_t n)
 }
 
 /*
+ * rb_pace_due() - after rb_pace_take() refused @n tokens: the ticks until
+ * they are there (at least 1).  --poll event sleeps that long.
+ */
+static inline uint64_t rb_pace_due(const struct rb_pace *p, uint32_t n)
+{
+	double need = (double)n - p->tokens;
+
+	if (need <= 0 || p->per_tick <= 0)
+		return 1;
+	return (uint64_t)(need / p->per_tick) + 1;
+}
+
+/*
  * rb_rate_report() - the rate part of @res for a point of message size
  * @size: target in Gb/s (bits) or Mpps (packets), achieved in the same
  * unit from the point's averages, and the deviation in % of the target.

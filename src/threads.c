@@ -105,6 +105,7 @@ void rb_threads_aggregate(const struct rb_result *per, uint32_t n, struct rb_res
 	agg->has_bw = per[0].has_bw;
 	agg->has_cpu = per[0].has_cpu;
 	agg->has_peer = per[0].has_peer;
+	agg->has_wakeups = per[0].has_wakeups;
 	for (k = 0; k < n; k++) {
 		const struct rb_result *r = &per[k];
 
@@ -126,8 +127,11 @@ void rb_threads_aggregate(const struct rb_result *per, uint32_t n, struct rb_res
 		 * test has no message rate to weigh by. */
 		ops += (double)r->iters;
 		cpu_ns += r->cpu_ns_per_msg * (double)r->iters;
+		agg->wakeups += r->wakeups;
 	}
 	agg->cpu_ns_per_msg = ops > 0 ? cpu_ns / ops : 0;
+	/* --poll event: every thread's wake-ups over every thread's messages. */
+	agg->wakeups_per_msg = ops > 0 ? (double)agg->wakeups / ops : 0;
 	if (!measured) {
 		agg->nothing_measured = true;
 		agg->duration_s = NAN;

@@ -25,7 +25,8 @@ int rb_threads_run(const struct rb_bench *t, const struct rb_params *p, const st
  * threads' @per: iterations, bandwidth, message rate and CPU use add up
  * (CPU in percent of one CPU), the duration is the longest, cpu_ns_per_msg
  * is weighted by operations (iterations: latency tests have no message
- * rate).  Latency does not add and percentiles do not
+ * rate), wake-ups add up (wakeups_per_msg over all the operations).
+ * Latency does not add and percentiles do not
  * merge without the samples: the aggregate has none (has_lat false); each
  * thread's are its own.  bw_peak_gbps is the sum of the threads' peaks, an
  * upper bound since they need not coincide.

@@ -1,5 +1,6 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
+#include <fcntl.h>
 #include <net/if.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -387,6 +388,8 @@ void rb_resources_close(struct rb_dev *d, const struct rb_res *res)
 		destroyed(d, "ibv_destroy_srq", ibv_destroy_srq(res->srq));
 	if (res->cq)
 		destroyed(d, "ibv_destroy_cq", ibv_destroy_cq(res->cq));
+	if (res->channel)
+		destroyed(d, "ibv_destroy_comp_channel", ibv_destroy_comp_channel(res->channel));
 	for (i = 0; i < res->nmr; i++)
 		if (res->mr[i])
 			destroyed(d, "ibv_dereg_mr", ibv_dereg_mr(res->mr[i]));
@@ -478,7 +481,41 @@ uint64_t rb_cq_entries(uint32_t nqp, uint32_t send_wr, uint32_t recv_wr, bool sr
 
 int rb_cq_create(struct rb_dev *d, uint64_t cqe, struct ibv_cq **cq)
 {
+	return rb_cq_create_on(d, cqe, NULL, 0, cq);
+}
+
+int rb_channel_create(struct rb_dev *d, struct ibv_comp_channel **chan)
+{
+	int flags, ret;
+
+	*chan = ibv_create_comp_channel(d->ctx);
+	if (!*chan) {
+		ret = lib_errno(errno);
+		rb_err("%s: ibv_create_comp_channel: %s", d->name, strerror(errno));
+		return ret;
+	}
+	flags = fcntl((*chan)->fd, F_GETFL);
+	if (flags < 0 || fcntl((*chan)->fd, F_SETFL, flags | O_NONBLOCK) < 0) {
+		ret = -errno;
+		rb_err("%s: the completion channel's fd %d: fcntl O_NONBLOCK: %m", d->name,
+		       (*chan)->fd);
+		destroyed(d, "ibv_destroy_comp_channel", ibv_destroy_comp_channel(*chan));
+		*chan = NULL;
+		return ret;
+	}
+	return 0;
+}
+
+int rb_cq_create_on(struct rb_dev *d, uint64_t cqe, struct ibv_comp_channel *chan, uint32_t vector,
+		    struct ibv_cq **cq)
+{
 	int ret;
+
+	if (vector >= (uint32_t)d->ctx->num_comp_vectors) {
+		rb_err("-X/--vector %u: %s has %d completion vector(s) (0..%d)", vector, d->name,
+		       d->ctx->num_comp_vectors, d->ctx->num_comp_vectors - 1);
+		return -ERANGE;
+	}
 
 	/* A CQ cut below what can be outstanding overruns: the QPs go to the
 	 * error state mid-run, or completions are lost. */
@@ -487,7 +524,7 @@ int rb_cq_create(struct rb_dev *d, uint64_t cqe, struct ibv_cq **cq)
 		       (unsigned long long)cqe, d->attr.max_cqe);
 		return -EINVAL;
 	}
-	*cq = ibv_create_cq(d->ctx, (int)cqe, NULL, NULL, 0);
+	*cq = ibv_create_cq(d->ctx, (int)cqe, NULL, chan, (int)vector);
 	if (!*cq) {
 		ret = lib_errno(errno);
 		rb_err("%s: ibv_create_cq(%llu entries): %s", d->name, (unsigned long long)cqe,

@@ -89,6 +89,9 @@ struct rb_res {
 	struct ibv_cq *cq;
 	struct ibv_mr **mr;
 	uint32_t nmr;
+	/* --poll event: the CQ's completion channel, destroyed after it
+	 * (every event taken from it must be acked before: rb_events_ack()). */
+	struct ibv_comp_channel *channel;
 };
 void rb_resources_close(struct rb_dev *d, const struct rb_res *res);
 
@@ -114,6 +117,21 @@ uint64_t rb_cq_entries(uint32_t nqp, uint32_t send_wr, uint32_t recv_wr, bool sr
  * to what can be outstanding (rb_cq_entries()).
  */
 int rb_cq_create(struct rb_dev *d, uint64_t cqe, struct ibv_cq **cq);
+
+/*
+ * rb_cq_create_on() - rb_cq_create() on completion channel @chan (NULL:
+ * none) with completion vector @vector, which must be below the device's
+ * num_comp_vectors (else -ERANGE, logged naming -X/--vector).
+ */
+int rb_cq_create_on(struct rb_dev *d, uint64_t cqe, struct ibv_comp_channel *chan, uint32_t vector,
+		    struct ibv_cq **cq);
+
+/*
+ * rb_channel_create() - a completion channel (--poll event) whose fd does
+ * not block: the loops wait on it with poll(2) and a deadline.  0 or
+ * -errno, logged.  rb_resources_close() destroys it, after the CQ.
+ */
+int rb_channel_create(struct rb_dev *d, struct ibv_comp_channel **chan);
 
 struct rb_qp_caps {
 	uint32_t send_wr, recv_wr, inline_size; /* in: wanted; out: granted */

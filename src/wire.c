@@ -160,6 +160,7 @@ int rb_pack_params(const struct rb_params *m, uint8_t *buf, size_t cap)
 	put_be(&c, m->recv_post_list, 4); /* v6 */
 	put_be(&c, m->reversed, 1);	  /* v7 */
 	put_be(&c, m->imm, 1);
+	put_be(&c, m->poll, 1); /* v8 */
 	return wdone(&c);
 }
 
@@ -203,6 +204,7 @@ int rb_unpack_params(const uint8_t *buf, size_t len, struct rb_params *m)
 	m->recv_post_list = (uint32_t)get_be(&c, 4);
 	m->reversed = (uint8_t)get_be(&c, 1);
 	m->imm = (uint8_t)get_be(&c, 1);
+	m->poll = (uint8_t)get_be(&c, 1);
 	return rdone(&c);
 }
 

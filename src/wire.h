@@ -18,10 +18,10 @@
 
 #define RB_WIRE_MAGIC 0x52444d42u /* "RDMB" */
 /*
- * v7: PARAMS ends with --reversed and the immediate flag, RESULT with the
- * server's latency summary (v6: the CPU clock in CONN)
+ * v8: PARAMS ends with --poll (v7: PARAMS ends with --reversed and the
+ * immediate flag, RESULT with the server's latency summary)
  */
-#define RB_WIRE_VERSION	 7
+#define RB_WIRE_VERSION	 8
 #define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
 

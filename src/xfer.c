@@ -2,8 +2,10 @@
 #include <endian.h>
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "clock.h"
 #include "sweep.h"
@@ -527,17 +529,12 @@ uint64_t rb_ticks_per_ms(void)
 	return tpm;
 }
 
-int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what)
+/* What an idle wait checks about once a millisecond (rb_idle_check()). */
+static int idle_checks(struct rb_run *r, struct rb_idle *s, const char *what)
 {
-	uint64_t now, k;
+	uint64_t now;
 	int ret;
 
-	if (++s->spins % 64)
-		return 0;
-	k = rb_ticks();
-	if (k < r->idle_next)
-		return 0;
-	r->idle_next = k + rb_ticks_per_ms();
 	if (rb_interrupted)
 		return -EINTR;
 	/* Ended as the threads the group wakes with SIGUSR1 are (-EINTR):
@@ -558,10 +555,95 @@ int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what)
 		s->since = now;
 	if (now - s->since <= r->timeout_ns)
 		return 0;
-	rb_err("%s: no progress for %.3g s while waiting for %s at point %u; peer %s: is it "
+	rb_err("%s: no progress for %.3g s while waiting for %s at point %u%s; peer %s: is it "
 	       "alive?",
-	       r->dev.name, (double)r->timeout_ns / 1e9, what, r->point, r->ctl->peer);
+	       r->dev.name, (double)r->timeout_ns / 1e9, what, r->point,
+	       r->chan ? " (--poll event: no completion event came, nor a completion)" : "",
+	       r->ctl->peer);
 	return -ETIMEDOUT;
+}
+
+void rb_events_ack(struct rb_run *r)
+{
+	if (r->unacked)
+		ibv_ack_cq_events(r->cq, r->unacked);
+	r->unacked = 0;
+}
+
+/* The event that woke the channel: taken (r->armed off), counted, acked by the batch. */
+static int event_take(struct rb_run *r)
+{
+	struct ibv_cq *cq;
+	void *ctx;
+
+	if (ibv_get_cq_event(r->chan, &cq, &ctx)) {
+		if (errno == EAGAIN || errno == EINTR)
+			return 0; /* the fd does not block: nothing after all */
+		rb_err("%s: ibv_get_cq_event: %m", r->dev.name);
+		return -EIO;
+	}
+	r->armed = false;
+	r->events++;
+	if (++r->unacked >= RB_EVENT_ACK_BATCH)
+		rb_events_ack(r);
+	return 0;
+}
+
+/*
+ * --poll event, an empty poll: arm the CQ, or (armed, and the caller's
+ * poll since found nothing) sleep on the channel's fd, a slice at most.
+ * Out of line, apart from the busy loops' path.
+ */
+static __attribute__((noinline)) int event_wait(struct rb_run *r, struct rb_idle *s,
+						const char *what)
+{
+	struct pollfd pfd = { .fd = r->chan->fd, .events = POLLIN };
+	uint64_t k;
+	int ret;
+
+	if (rb_interrupted)
+		return -EINTR;
+	if (!r->armed) {
+		ret = ibv_req_notify_cq(r->cq, 0);
+		if (ret) {
+			rb_err("%s: ibv_req_notify_cq: %s", r->dev.name, strerror(ret));
+			return -EIO;
+		}
+		/* The caller polls again before any sleep: a completion that
+		 * came between its empty poll and the arm raised no event. */
+		r->armed = true;
+		return 0;
+	}
+	ret = poll(&pfd, 1, RB_EVENT_SLICE_MS);
+	if (ret < 0 && errno != EINTR) {
+		rb_err("%s: poll on the completion channel (fd %d): %m", r->dev.name, pfd.fd);
+		return -EIO;
+	}
+	if (ret > 0 && (ret = event_take(r)))
+		return ret;
+	/* Woken or not, the caller polls: a slice that ends without an event
+	 * still looks at the CQ (an event lost costs a slice, not the run). */
+	k = rb_ticks();
+	if (k < r->idle_next)
+		return 0;
+	r->idle_next = k + rb_ticks_per_ms();
+	return idle_checks(r, s, what);
+}
+
+/* Out of line, as it always was: the loops' code around the call stays as it is. */
+__attribute__((noinline)) int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what)
+{
+	uint64_t k;
+
+	if (__builtin_expect(r->chan != NULL, 0))
+		return event_wait(r, s, what);
+	if (++s->spins % 64)
+		return 0;
+	k = rb_ticks();
+	if (k < r->idle_next)
+		return 0;
+	r->idle_next = k + rb_ticks_per_ms();
+	return idle_checks(r, s, what);
 }
 
 int rb_poll_step(struct rb_run *r, struct rb_idle *idle, uint64_t *done,
@@ -634,6 +716,7 @@ static void mark_start(struct rb_run *r)
 	r->t0 = rb_now_ns();
 	r->k0 = rb_ticks();
 	r->cpu0 = rb_thread_cpu_ns();
+	r->ev0 = r->events;
 	r->next_clock = 0;
 	iv_start(r);
 }
@@ -727,6 +810,7 @@ void rb_iv_free(struct rb_run *r)
 static void mark_end(struct rb_run *r)
 {
 	r->cpu1 = rb_thread_cpu_ns();
+	r->ev1 = r->events;
 	r->k1 = rb_ticks();
 	r->t1 = rb_now_ns();
 }
@@ -1206,13 +1290,36 @@ static uint64_t first_last_chain(const struct rb_run *r, const struct stream *s)
 }
 
 /*
+ * --poll event: the heartbeat, then sleep until --rate has a chain's
+ * tokens (the pace runs in ns), a slice at most; the CQ keeps what
+ * completes meanwhile.
+ */
+static __attribute__((noinline)) int pace_sleep(struct rb_run *r)
+{
+	uint32_t k = r->pt.batch < r->sq[0].depth ? r->pt.batch : r->sq[0].depth;
+	uint64_t ns = rb_pace_due(&r->pace, k), cap = RB_EVENT_SLICE_MS * 1000000ULL;
+	struct timespec ts;
+	int ret = rb_heartbeat_send(r);
+
+	if (ret)
+		return ret;
+
+	if (ns > cap)
+		ns = cap;
+	ts.tv_sec = (time_t)(ns / 1000000000ULL);
+	ts.tv_nsec = (long)(ns % 1000000000ULL);
+	nanosleep(&ts, NULL); /* a signal ends it early: the loop looks at rb_interrupted */
+	return 0;
+}
+
+/*
  * Waiting for --rate's tokens is progress, not idleness; the server still
  * hears from a client whose posts are too sparse to carry the heartbeat.
  * Returns 2 (nothing posted, but not stuck) or -errno.
  */
 static int pace_wait(struct rb_run *r)
 {
-	int ret = rb_heartbeat_send(r);
+	int ret = r->chan ? pace_sleep(r) : rb_heartbeat_send(r);
 
 	return ret ? ret : 2;
 }
@@ -1603,5 +1710,8 @@ int rb_report_generic(struct rb_run *r, struct rb_result *res)
 	res->has_cpu = ns > 0;
 	res->cpu_util_pct = ns ? (double)(r->cpu1 - r->cpu0) * 100.0 / (double)ns : 0;
 	res->cpu_ns_per_msg = r->ops ? (double)(r->cpu1 - r->cpu0) / (double)r->ops : 0;
+	res->has_wakeups = r->chan != NULL;
+	res->wakeups = r->ev1 - r->ev0;
+	res->wakeups_per_msg = (double)res->wakeups / (double)r->ops;
 	return 0;
 }

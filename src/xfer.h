@@ -116,6 +116,18 @@ struct rb_run {
 	/* Told of each interval as it ends (the session prints it), or NULL. */
 	void (*on_interval)(void *ctx, const struct rb_run *r, const struct rb_interval *iv);
 	void *iv_ctx;
+	/*
+	 * --poll event: the CQ's completion channel (session.c has verbs.c
+	 * make it; NULL: busy polling).  An empty poll arms the CQ, the
+	 * loop polls again, and only a poll still empty sleeps on the
+	 * channel (rb_idle_check()).  Events are acked in batches of
+	 * RB_EVENT_ACK_BATCH; those left (unacked) before the CQ goes.
+	 */
+	struct ibv_comp_channel *chan;
+	bool armed;	      /* ibv_req_notify_cq() done, its event not yet taken */
+	unsigned int unacked; /* events taken, not yet acked */
+	uint64_t events;      /* events taken (wake-ups) over the connection */
+	uint64_t ev0, ev1;    /* events at the measured interval's start and end */
 	/* --rate (client, streaming loops): the pace of the posts, on
 	 * CLOCK_MONOTONIC_RAW: read only while pacing, never calibrated. */
 	bool paced;
@@ -369,6 +381,11 @@ rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32
 	return rb_reap_poll(r, done, on_recv, false, false, 32);
 }
 
+/* --poll event: events taken between acks (ibv_ack_cq_events()). */
+#define RB_EVENT_ACK_BATCH 64
+/* --poll event: the longest sleep on the channel, ms (^C, --timeout, heartbeats). */
+#define RB_EVENT_SLICE_MS 10
+
 /*
  * Busy loops call rb_idle_check() on every empty poll and rb_idle_reset()
  * on progress; the clock is read only every so many empty polls, never on
@@ -394,7 +411,18 @@ static inline void rb_idle_reset(struct rb_idle *s)
 	s->since = 0;
 }
 
+/*
+ * With --poll event (r->chan), rb_idle_check() waits instead: not armed,
+ * it arms the CQ and returns 0, so that the caller polls again (a
+ * completion that landed before the arm raises no event: the poll finds
+ * it); armed, it sleeps on the channel's fd for RB_EVENT_SLICE_MS at
+ * most, takes the event if one came (r->events; acks batched), and
+ * returns 0 for the caller to poll, after the same checks as above.
+ */
 int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what);
+
+/* rb_events_ack() - ack every event taken and not yet acked (before the CQ is destroyed). */
+void rb_events_ack(struct rb_run *r);
 
 /* rb_ticks_per_ms() - about a millisecond of ticks; measured (2 ms) on first use. */
 uint64_t rb_ticks_per_ms(void);

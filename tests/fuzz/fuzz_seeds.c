@@ -121,6 +121,8 @@ static const struct line lines[] = {
 	{ "help", "write_bw", "--help" },
 	{ "send_bw_b", "send_bw", "-s 64..64K:x4 -q 1,2 -r 256 -t 64 -Q 16 -b host" },
 	{ "write_bw_threads", "write_bw", "--threads 2 -s 64K -n 100 host" },
+	{ "send_bw_event", "send_bw", "--poll event -X 1 -s 64 -Q 1 --rate 20Mbps host" },
+	{ "read_lat_e", "read_lat", "-e host" },
 };
 #define NLINES (sizeof(lines) / sizeof(lines[0]))
 

@@ -2,6 +2,7 @@
 /* The fake verbs provider (fake_verbs.h). */
 #include <endian.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -9,7 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <cmocka.h>
+#include <rdma/ib_user_verbs.h>
 
 #include "fake_verbs.h"
 #include "opts.h"
@@ -29,6 +32,8 @@ uint32_t fake_qi(const struct fake *f, const struct ibv_qp *qp)
 	return (uint32_t)(x - f->qpx);
 }
 
+static void event_write(struct fake *f);
+
 static void cq_push(struct fake *f, const struct ibv_wc *wc, uint64_t due, uint32_t covers)
 {
 	struct fake_cqe *e;
@@ -42,6 +47,13 @@ static void cq_push(struct fake *f, const struct ibv_wc *wc, uint64_t due, uint3
 	e->wc = *wc;
 	e->due = due;
 	e->covers = covers;
+	/* Armed, the loop sleeps: the poll clock stands still, and this
+	 * completion lands while it does, raising the event. */
+	if (f->armed) {
+		if (e->due > f->polls)
+			e->due = f->polls;
+		event_write(f);
+	}
 }
 
 void fake_push_wc(struct fake *f, const struct ibv_wc *wc)
@@ -327,6 +339,78 @@ static int fake_poll_cq(struct ibv_cq *cq, int num, struct ibv_wc *wc)
 	}
 	f->cq_n = keep;
 	return n;
+}
+
+/* ---- completion events (--poll event) ---- */
+
+/* The event the kernel would queue on the channel: the CQ, as libibverbs reads it. */
+static void event_write(struct fake *f)
+{
+	struct ib_uverbs_comp_event_desc ev = { .cq_handle = (uintptr_t)&f->cq };
+
+	f->armed = false;
+	if (f->notify_lost)
+		return;
+	assert_int_equal(write(f->chan_wfd, &ev, sizeof(ev)), (ssize_t)sizeof(ev));
+	f->events_written++;
+}
+
+/*
+ * Arm the CQ.  With events the loop sleeps instead of polling, so the
+ * fake's clock (its polls) stands still: what is still to come lands
+ * now, after the arm (an event), or with land_before_arm just before it
+ * (none: a poll after the arm must find it).
+ */
+static int fake_req_notify_cq(struct ibv_cq *cq, int solicited_only)
+{
+	struct fake *f = of_ctx(cq->context);
+	bool landed = false;
+	size_t i;
+
+	(void)solicited_only;
+	f->arms++;
+	for (i = 0; i < f->cq_n; i++)
+		if (f->cqes[i].due > f->polls) {
+			f->cqes[i].due = f->polls;
+			landed = true;
+		}
+	f->armed = true;
+	if (landed && f->land_before_arm)
+		f->races++; /* no event for them; the CQ stays armed */
+	else if (landed)
+		event_write(f);
+	else if (f->peer_sends)
+		peer_send(f); /* its cq_push() writes the event */
+	return 0;
+}
+
+/* The provider's cq_event op, which ibv_get_cq_event() calls. */
+static void fake_cq_event(struct ibv_cq *cq)
+{
+	of_ctx(cq->context)->cq_event_calls++;
+}
+
+void fake_events(struct fake *f, struct rb_run *r)
+{
+	int fd[2];
+	size_t i;
+
+	assert_int_equal(pipe2(fd, O_NONBLOCK | O_CLOEXEC), 0);
+	f->chan = calloc(1, sizeof(*f->chan));
+	assert_non_null(f->chan);
+	f->chan->context = &f->ctx;
+	f->chan->fd = fd[0];
+	f->chan->refcnt = 1;
+	f->chan_wfd = fd[1];
+	f->cq.channel = f->chan;
+	f->ctx.ops.req_notify_cq = fake_req_notify_cq;
+	/* libibverbs finds the provider's ops in its private part of the
+	 * context (get_ops()), a layout of its own: every slot of ours is
+	 * cq_event, the one op ibv_get_cq_event() calls. */
+	for (i = 0; i < sizeof(f->priv_ops) / sizeof(f->priv_ops[0]); i++)
+		f->priv_ops[i] = (void (*)(void))fake_cq_event;
+	f->vctx.priv = (struct verbs_ex_private *)(void *)f->priv_ops;
+	r->chan = f->chan;
 }
 
 /* ---- the extended post API (ibv_qp_ex) ---- */
@@ -623,6 +707,11 @@ void fake_free(struct fake *f)
 	free(f->cqes);
 	free(f->pend);
 	free(f->pend_sge);
+	if (f->chan) {
+		close(f->chan->fd);
+		close(f->chan_wfd);
+		free(f->chan);
+	}
 	free(f);
 }
 

@@ -128,6 +128,27 @@ struct fake {
 	 * with two SGEs); the first described. */
 	uint64_t wr_misuse;
 	char first_wr_misuse[128];
+	/*
+	 * --poll event (fake_events()): the CQ's completion channel over a
+	 * pipe, whose read end is the channel's fd: libibverbs'
+	 * ibv_get_cq_event() reads one struct ib_uverbs_comp_event_desc
+	 * (the CQ as cq_handle) from it, then calls the provider's cq_event
+	 * op (priv_ops: every slot that op).  ibv_req_notify_cq() arms the
+	 * CQ; a completion that lands while it is armed writes one event
+	 * and disarms it.  The loop sleeps instead of polling, so the fake's
+	 * clock (its polls) stands still then: at an arm, completions not
+	 * yet due land (an event), or else one of the peer's SENDs; a
+	 * completion made while armed lands at once (an event).  With
+	 * land_before_arm, what lands at an arm landed just before it: no
+	 * event (races counts them), and only a poll after the arm finds it.
+	 */
+	struct ibv_comp_channel *chan;
+	int chan_wfd;
+	void (*priv_ops[256])(void);
+	bool armed;
+	bool notify_lost;     /* knob: arming succeeds, no event is ever written */
+	bool land_before_arm; /* knob: what lands at an arm lands just before it (no event) */
+	uint64_t arms, races, events_written, cq_event_calls;
 	/* QPs made by ibv_create_qp(_ex) (test_verbs) and the last attributes. */
 	uint32_t made;
 	bool made_ex[RB_MAX_QPS];
@@ -153,6 +174,12 @@ struct ibv_qp_ex *fake_qp_to_qp_ex(struct ibv_qp *qp);
 /* fake_new() - a provider with @nqp QPs whose send queues hold @sq_cap WRs. */
 struct fake *fake_new(uint32_t nqp, uint32_t sq_cap);
 void fake_free(struct fake *f);
+
+/*
+ * fake_events() - give the CQ a completion channel (a pipe) and set
+ * r->chan to it, as session.c does for --poll event.
+ */
+void fake_events(struct fake *f, struct rb_run *r);
 
 /* fake_push_wc() - a completion that the next poll returns, as given. */
 void fake_push_wc(struct fake *f, const struct ibv_wc *wc);

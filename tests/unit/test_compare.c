@@ -334,10 +334,10 @@ static void test_every_param(void **state)
 		json_decref(n);
 		nkeys++;
 	}
-	/* 25 today: -n -D --interval --rate --warmup -r -I -o -m --verify -R -c --sl
+	/* 26 today: -n -D --interval --rate --warmup -r -I -o -m --verify -R -c --sl
 	 * --tclass --flow-label --hugepages --odp --mr-per-qp --srq --threads -b
-	 * --latency_gap --recv-post-list --send-with-imm/--write-with-imm --reversed. */
-	assert_int_equal(nkeys, 25 + 1);
+	 * --latency_gap --recv-post-list --send-with-imm/--write-with-imm --reversed --poll. */
+	assert_int_equal(nkeys, 26 + 1);
 	json_decref(schema);
 }
 
@@ -358,7 +358,14 @@ static void test_absent_params(void **state)
 	json_object_set_new(np, "threads", json_integer(1));
 	json_object_set_new(np, "bidirectional", json_false());
 	json_object_set_new(np, "srq", json_false());
+	json_object_set_new(np, "poll", json_string("busy"));
 	assert_int_equal(run_docs(b, n, &o), RB_CMP_SAME);
+	/* A file of before --poll busy-polled: event mode does not compare with it. */
+	json_object_set_new(np, "poll", json_string("event"));
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "different parameters, whose figures do not compare: "
+				 "poll (--poll) BASE busy, NEW event");
+	json_object_set_new(np, "poll", json_string("busy"));
 	/* Absent, not meaning a value: "none". */
 	json_object_set_new(np, "interval_s", json_real(0.5));
 	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);

@@ -136,6 +136,9 @@ static const struct want wants[] = {
 	{ "post-api", 0, RB_OPT_CHOICE, LOC(post_api), 0, 0, 2, false, false, "auto|post|wr",
 	  T_RUN },
 	{ "use_old_post_send", 0, RB_OPT_FLAG, LOC(post_api), 0, 0, 1, false, false, NULL, T_RUN },
+	{ "poll", 0, RB_OPT_CHOICE, PRM(poll), 0, 0, 1, false, false, "busy|event", T_TESTS },
+	{ "events", 'e', RB_OPT_FLAG, PRM(poll), 0, 0, 1, false, false, NULL, T_TESTS },
+	{ "vector", 'X', RB_OPT_U32, LOC(comp_vector), 0, 0, 1023, false, false, NULL, T_RUN },
 	{ "threads", 0, RB_OPT_U32, PRM(threads), 0, 1, RB_MAX_THREADS, false, false, NULL,
 	  T_TESTS },
 	{ "device", 'd', RB_OPT_STR, LOC(device), SZ(device), 0, 0, false, false, NULL, T_ALL },
@@ -1385,6 +1388,42 @@ static void test_post_api(void **state)
 	CHECK_ERR(PARSE(&c, T_TOPO, err, "--post-api", "wr"), err, "does not apply");
 }
 
+/*
+ * --poll busy|event, perftest's -e/--events for event; -X/--vector, each
+ * side's own.  write_lat's receiver polls its buffer: --poll event is
+ * refused there, naming why, unless --write-with-imm.
+ */
+static void test_poll(void **state)
+{
+	struct rb_cli c;
+	char err[256];
+
+	(void)state;
+	CHECK_OK(FINISH(&c, T_SEND_LAT, err, "host"), err);
+	assert_int_equal(c.p.poll, RB_POLL_BUSY);
+	assert_int_equal(c.l.comp_vector, 0);
+	CHECK_OK(FINISH(&c, T_SEND_BW, err, "--poll", "event", "host"), err);
+	assert_int_equal(c.p.poll, RB_POLL_EVENT);
+	CHECK_OK(FINISH(&c, T_READ_LAT, err, "-e", "-X", "3", "host"), err);
+	assert_int_equal(c.p.poll, RB_POLL_EVENT);
+	assert_int_equal(c.l.comp_vector, 3);
+	CHECK_OK(FINISH(&c, T_ATOMIC_BW, err, "--events", "--vector=1", "host"), err);
+	assert_int_equal(c.p.poll, RB_POLL_EVENT);
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "--poll=busy", "host"), err);
+	assert_int_equal(c.p.poll, RB_POLL_BUSY);
+	CHECK_OK(PARSE(&c, T_SERVER, err, "-X", "2"), err);
+	assert_int_equal(c.l.comp_vector, 2);
+	CHECK_ERR(PARSE(&c, T_SERVER, err, "--poll", "event"), err, "does not apply");
+	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "--poll", "sleep", "host"), err, "--poll",
+		  "busy|event");
+	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "-X", "1024", "host"), err, "--vector");
+	CHECK_ERR(FINISH(&c, T_WRITE_LAT, err, "--poll", "event", "host"), err,
+		  "--poll event does not apply to write_lat", "polls the last byte");
+	CHECK_ERR(FINISH(&c, T_WRITE_LAT, err, "-e", "host"), err, "write_lat");
+	CHECK_OK(FINISH(&c, T_WRITE_LAT, err, "-e", "--write-with-imm", "host"), err);
+	assert_int_equal(c.p.poll, RB_POLL_EVENT);
+}
+
 /* perftest's --out_json is a switch: "--out_json HOST" is a client of HOST. */
 static void test_out_json(void **state)
 {
@@ -1866,6 +1905,7 @@ int main(void)
 		cmocka_unit_test(test_plan_limit),
 		cmocka_unit_test(test_report_gbits),
 		cmocka_unit_test(test_post_api),
+		cmocka_unit_test(test_poll),
 		cmocka_unit_test(test_out_json),
 		cmocka_unit_test(test_lat_reports),
 		cmocka_unit_test(test_given),

@@ -807,6 +807,48 @@ static void test_reversed(void **state)
 	free(got);
 }
 
+/*
+ * --poll event: params.poll, the CQ's vector in device, each point's
+ * wake-ups in JSON and a CSV column; busy says "busy" and has neither.
+ */
+static void test_poll_event(void **state)
+{
+	struct rb_params p = bw_params;
+	struct rb_result res = bw_res[0];
+	struct rb_report r;
+	json_t *doc, *pt;
+	char *got;
+
+	(void)state;
+	bw_report(&r);
+	doc = rb_json_report(&r, &res, 1);
+	assert_jstr(jget(doc, "params"), "poll", "busy");
+	assert_jabsent(json_array_get(jget(doc, "results"), 0), "wakeups_per_msg");
+	json_decref(doc);
+	got = write_mem(RB_FMT_CSV, &r, &res, 1);
+	assert_null(strstr(got, "wakeups"));
+	free(got);
+
+	p.poll = RB_POLL_EVENT;
+	r.params = &p;
+	r.post_api = "post";
+	r.comp_vector = 2;
+	res.has_wakeups = true;
+	res.wakeups = 150;
+	res.wakeups_per_msg = 0.375;
+	doc = rb_json_report(&r, &res, 1);
+	assert_jstr(jget(doc, "params"), "poll", "event");
+	assert_jint(jget(doc, "device"), "comp_vector", 2);
+	pt = json_array_get(jget(doc, "results"), 0);
+	assert_jint(pt, "wakeups", 150);
+	assert_jreal(pt, "wakeups_per_msg", 0.375);
+	json_decref(doc);
+	got = write_mem(RB_FMT_CSV, &r, &res, 1);
+	assert_non_null(strstr(got, ",rate_deviation_pct,wakeups_per_msg\n"));
+	assert_non_null(strstr(got, ",0.375\n"));
+	free(got);
+}
+
 static void test_json_op(void **state)
 {
 	struct rb_report r;
@@ -1349,6 +1391,7 @@ int main(void)
 		cmocka_unit_test(test_json_op),
 		cmocka_unit_test(test_bidir),
 		cmocka_unit_test(test_reversed),
+		cmocka_unit_test(test_poll_event),
 		cmocka_unit_test(test_nan),
 		cmocka_unit_test(test_write_fail),
 		cmocka_unit_test(test_afile),

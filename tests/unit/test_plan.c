@@ -456,6 +456,37 @@ static void bidir_rows(void **state)
 }
 
 /*
+ * --poll from a peer: busy or event on every test, but event on write_lat
+ * only with immediates (its receiver polls its buffer without).
+ */
+static void poll_rows(void **state)
+{
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; rb_benches[i]; i++) {
+		const struct rb_bench *b = rb_benches[i];
+		struct rb_params p = plan_of(b->name);
+
+		assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
+		p.poll = 2;
+		REFUSED(p, 0, "--poll 2");
+		p.poll = RB_POLL_EVENT;
+		if (!b->polls_buffer) {
+			assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
+			continue;
+		}
+		REFUSED(p, 0, "--poll event does not apply to write_lat");
+		REFUSED(p, 0, "polls the last byte of its buffer");
+		p.imm = 1;
+		assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
+	}
+	assert_true(rb_bench_find("write_lat")->polls_buffer);
+	assert_false(rb_bench_find("write_bw")->polls_buffer);
+}
+
+/*
  * The immediate flag from a peer: one field, a row per test kind that
  * takes it (--send-with-imm, --write-with-imm); each other test refuses it.
  */
@@ -734,9 +765,10 @@ int main(void)
 		cmocka_unit_test(memory_flags),	      cmocka_unit_test(mr_per_qp_memory),
 		cmocka_unit_test(threads_checked),    cmocka_unit_test(bidir_rows),
 		cmocka_unit_test(imm_rows),	      cmocka_unit_test(reversed_rows),
-		cmocka_unit_test(shape_rules),	      cmocka_unit_test(conn_mtu),
-		cmocka_unit_test(conn_numbers),	      cmocka_unit_test(conn_placement),
-		cmocka_unit_test(result_figures),     cmocka_unit_test(verbs_path_checked),
+		cmocka_unit_test(poll_rows),	      cmocka_unit_test(shape_rules),
+		cmocka_unit_test(conn_mtu),	      cmocka_unit_test(conn_numbers),
+		cmocka_unit_test(conn_placement),     cmocka_unit_test(result_figures),
+		cmocka_unit_test(verbs_path_checked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -127,6 +127,15 @@ static void test_aggregate_lat(void **state)
 	assert_near(agg.cpu_util_pct, 104, 1e-12);
 	/* (100 * 2000 + 120 * 1000) ns over 220 operations */
 	assert_near(agg.cpu_ns_per_msg, 320000.0 / 220, 1e-9);
+	assert_false(agg.has_wakeups);
+	/* --poll event: the threads' wake-ups over their operations. */
+	per[0].has_wakeups = per[1].has_wakeups = true;
+	per[0].wakeups = 90;
+	per[1].wakeups = 130;
+	rb_threads_aggregate(per, 2, &agg);
+	assert_true(agg.has_wakeups);
+	assert_int_equal(agg.wakeups, 220);
+	assert_near(agg.wakeups_per_msg, 1.0, 1e-12);
 	/* No operations: nothing to weigh, 0. */
 	per[0].iters = per[1].iters = 0;
 	rb_threads_aggregate(per, 2, &agg);

@@ -42,7 +42,9 @@ static struct {
 	struct ibv_device_attr attr;
 	struct ibv_port_attr port_attr;
 	int opens, closes, cqs;
-	int cqe; /* what the last ibv_create_cq() asked for */
+	int cqe;		     /* what the last ibv_create_cq() asked for */
+	struct ibv_comp_channel *ch; /* and its channel and vector */
+	int vec;
 	struct ibv_pd pd;
 	struct ibv_mr mr;
 	int reg_calls, reg_access[4]; /* ibv_reg_mr()s and their access flags */
@@ -188,11 +190,11 @@ struct ibv_cq *__wrap_ibv_create_cq(struct ibv_context *ctx, int cqe, void *cq_c
 				    struct ibv_comp_channel *ch, int vec)
 {
 	(void)cq_ctx;
-	(void)ch;
-	(void)vec;
 	assert_ptr_equal(ctx, &host.f->ctx);
 	host.cqs++;
 	host.cqe = cqe;
+	host.ch = ch;
+	host.vec = vec;
 	host.f->cq.cqe = cqe;
 	return &host.f->cq;
 }
@@ -277,6 +279,31 @@ static void cq_at_max_cqe_whole(void **state)
 	assert_ptr_equal(cq, &host.f->cq);
 	assert_int_equal(host.cqs, 1);
 	assert_int_equal(host.cqe, 32767);
+}
+
+/*
+ * -X/--vector: the CQ on the channel and vector asked for; a vector past
+ * the device's num_comp_vectors refused (-ERANGE: a usage error), no CQ.
+ */
+static void cq_vector_checked(void **state)
+{
+	struct rb_dev d = fake_dev();
+	struct ibv_comp_channel ch = { .fd = -1 };
+	struct ibv_cq *cq = NULL;
+
+	(void)state;
+	d.ctx->num_comp_vectors = 4;
+	assert_int_equal(rb_cq_create_on(&d, 64, &ch, 3, &cq), 0);
+	assert_int_equal(host.cqs, 1);
+	assert_ptr_equal(host.ch, &ch);
+	assert_int_equal(host.vec, 3);
+	assert_int_equal(rb_cq_create_on(&d, 64, NULL, 4, &cq), -ERANGE);
+	assert_int_equal(host.cqs, 1);
+	assert_string_equal(rb_last_error, "-X/--vector 4: fake0 has 4 completion vector(s) "
+					   "(0..3)");
+	assert_int_equal(rb_cq_create(&d, 64, &cq), 0);
+	assert_null(host.ch);
+	assert_int_equal(host.vec, 0);
 }
 
 /* The want of a server given -d @name, -i @port, -x @gid. */
@@ -559,6 +586,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(cq_entries_bound, setup, teardown),
 		cmocka_unit_test_setup_teardown(cq_over_max_cqe_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(cq_at_max_cqe_whole, setup, teardown),
+		cmocka_unit_test_setup_teardown(cq_vector_checked, setup, teardown),
 		cmocka_unit_test_setup_teardown(dev_open_unknown_names_devices, setup, teardown),
 		cmocka_unit_test_setup_teardown(dev_check_unknown, setup, teardown),
 		cmocka_unit_test_setup_teardown(dev_check_ok_closes, setup, teardown),

@@ -12,7 +12,10 @@
  *    WR covered by a completion and every send queue empty; ping-pong and
  *    one-at-a-time runs drain; a provider that never completes ends in a
  *    timeout naming what was awaited; the server loops stop on the
- *    client's STOP.
+ *    client's STOP;
+ *  - --poll event: the same loops sleeping on the CQ's completion channel
+ *    (the fake's pipe): the arm-then-poll race, lost notifications, acks
+ *    in batches, ^C and a cancel while asleep.
  *
  * The fake keeps its own count of the WRs each QP holds and refuses a
  * post that would overflow a queue, so the library's bookkeeping is
@@ -20,6 +23,7 @@
  */
 #include <errno.h>
 #include <math.h>
+#include <pthread.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -27,7 +31,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/socket.h>
+#include <sys/time.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <jansson.h>
@@ -1194,6 +1200,256 @@ static void stream_interrupted(void **state)
 	fx_end(&x);
 }
 
+/* ---- --poll event ------------------------------------------------------ */
+
+/* The plan with --poll event, and the fake's completion channel on the run. */
+static void fx_events(struct fx *x, enum rb_role role, unsigned int timeout_ms)
+{
+	x->p.poll = RB_POLL_EVENT;
+	fx_start(x, role, timeout_ms);
+	fake_events(x->f, &x->r);
+}
+
+/* Every event taken went through ibv_get_cq_event(); acks in whole batches until the end. */
+static void check_events(struct fx *x)
+{
+	assert_int_equal(x->r.events, x->f->cq_event_calls);
+	assert_true(x->r.events <= x->f->events_written);
+	assert_true(x->r.unacked < RB_EVENT_ACK_BATCH);
+	assert_int_equal(x->f->cq.comp_events_completed % RB_EVENT_ACK_BATCH, 0);
+	assert_int_equal(x->f->cq.comp_events_completed + x->r.unacked, x->r.events);
+	rb_events_ack(&x->r);
+	assert_int_equal(x->f->cq.comp_events_completed, x->r.events);
+	assert_int_equal(x->r.unacked, 0);
+}
+
+/* send_lat's ping-pong sleeping on the channel: the counts of the busy run. */
+static void events_pingpong(void **state)
+{
+	struct rb_result res;
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "send_lat");
+	rb_axis_set1(&x.p.tx_depth, 4);
+	x.p.rx_depth = 8;
+	x.p.iters = 200;
+	x.p.warmup = 10;
+	fx_events(&x, RB_ROLE_CLIENT, 2000);
+	rb_rx_plan(&x.r);
+	x.f->loopback = true;
+	x.f->delay = 6;
+	assert_int_equal(x.r.t->setup(&x.r), 0);
+	assert_int_equal(x.r.t->prepare(&x.r), 0);
+	assert_int_equal(x.r.t->run(&x.r), 0);
+	check_covered(&x);
+	assert_int_equal(x.f->nwrs, 210);
+	assert_int_equal(x.r.rx_count, 210);
+	assert_int_equal(x.r.ops, 200);
+	assert_int_equal(x.r.lat.n, 200);
+	assert_int_equal(x.f->rnr, 0);
+	assert_true(x.f->arms > 0);
+	assert_true(x.r.events > 0);
+	assert_int_equal(rb_report_generic(&x.r, &res), 0);
+	assert_true(res.has_wakeups);
+	assert_true(res.wakeups > 0 && res.wakeups <= x.r.events);
+	assert_true(res.wakeups_per_msg == (double)res.wakeups / 200);
+	check_events(&x);
+	fx_end(&x);
+}
+
+/* A stream and read_lat's plain one-at-a-time loop, sleeping: every WR covered. */
+static void events_stream_and_oneshot(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 2, 2, 2, 4);
+	x.p.iters = 2000;
+	x.p.warmup = 10;
+	fx_events(&x, RB_ROLE_CLIENT, 2000);
+	x.f->delay = 3;
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	check_covered(&x);
+	assert_int_equal(x.r.ops, 2000);
+	assert_int_equal(x.f->nwrs, 2010);
+	/* Enough events for acks in batches, and some left for the end. */
+	assert_true(x.r.events > RB_EVENT_ACK_BATCH);
+	check_events(&x);
+	fx_end(&x);
+
+	fx_plan(&x, "read_lat");
+	x.p.iters = 40;
+	x.p.warmup = 3;
+	fx_events(&x, RB_ROLE_CLIENT, 2000);
+	x.f->delay = 3;
+	assert_int_equal(x.r.t->run(&x.r), 0);
+	check_covered(&x);
+	assert_int_equal(x.f->retired, 43);
+	assert_int_equal(x.r.ops, 40);
+	/* An event an operation, taken at the next wait: the last one's left. */
+	assert_int_equal(x.r.events, 42);
+	check_events(&x);
+	fx_end(&x);
+}
+
+/* send_bw's server counting the peer's SENDs between sleeps. */
+static void events_server_recv(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "send_bw");
+	fx_shape(&x, 3, 1, 64, 128);
+	x.p.rx_depth = 16;
+	fx_events(&x, RB_ROLE_SERVER, 2000);
+	assert_int_equal(x.r.t->setup(&x.r), 0);
+	x.f->peer_sends = 300;
+	x.f->delay = 0;
+	peer_sync(&x, 0, RB_SYNC_STOP, 300);
+	assert_int_equal(rb_run_server_recv(&x.r), 0);
+	assert_int_equal(x.r.total, 300);
+	assert_int_equal(x.f->peer_sends, 0);
+	check_events(&x);
+	fx_end(&x);
+}
+
+/*
+ * The arm-then-poll race: completions land between the empty poll and
+ * the arm, and raise no event; the poll after the arm finds them.  A loop
+ * that slept right after arming would lose a slice (RB_EVENT_SLICE_MS)
+ * each time: hundreds of them, seconds.
+ */
+static void events_race_polled_after_arm(void **state)
+{
+	uint64_t t0;
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 1, 1, 1, 4);
+	x.p.iters = 1200;
+	x.p.warmup = 0;
+	fx_events(&x, RB_ROLE_CLIENT, 5000);
+	x.f->delay = 3;
+	x.f->land_before_arm = true;
+	t0 = rb_now_ns();
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	check_covered(&x);
+	assert_int_equal(x.r.ops, 1200);
+	assert_true(x.f->races >= 100);
+	if (ms_since(t0) >= 500)
+		fail_msg("%llu ms for %llu races: slept through completions",
+			 (unsigned long long)ms_since(t0), (unsigned long long)x.f->races);
+	check_events(&x);
+	fx_end(&x);
+}
+
+/*
+ * Notifications lost: completions still come (a slice's end polls), and
+ * when none comes either the timeout ends the wait, naming it.
+ */
+static void events_lost_notification(void **state)
+{
+	uint64_t t0;
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 1, 1, 1, 4);
+	x.p.iters = 10;
+	x.p.warmup = 0;
+	fx_events(&x, RB_ROLE_CLIENT, 2000);
+	x.f->delay = 1;
+	x.f->notify_lost = true;
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	assert_int_equal(x.r.ops, 10);
+	assert_int_equal(x.r.events, 0);
+	fx_end(&x);
+
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 2, 4, 8, 16);
+	x.p.warmup = 100;
+	fx_events(&x, RB_ROLE_CLIENT, 300);
+	x.f->stuck = true;
+	x.f->notify_lost = true;
+	t0 = rb_now_ns();
+	assert_int_equal(rb_run_stream(&x.r), -ETIMEDOUT);
+	assert_true(ms_since(t0) >= 300);
+	assert_true(ms_since(t0) < 1300);
+	assert_has(rb_last_error, "no progress for 0.3 s while waiting for completions");
+	assert_has(rb_last_error, "--poll event: no completion event came");
+	assert_true(x.f->arms >= 1);
+	fx_end(&x);
+}
+
+static void on_alarm(int sig)
+{
+	rb_interrupted = sig;
+}
+
+/* ^C while asleep on the channel: the wait ends at once, not at the timeout. */
+static void events_interrupted_while_sleeping(void **state)
+{
+	struct sigaction sa = { .sa_handler = on_alarm }, old;
+	struct itimerval it = { .it_value = { .tv_usec = 100000 } };
+	uint64_t t0;
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "read_lat");
+	x.p.iters = 10;
+	fx_events(&x, RB_ROLE_CLIENT, 10000);
+	x.f->stuck = true;
+	assert_int_equal(sigaction(SIGALRM, &sa, &old), 0);
+	t0 = rb_now_ns();
+	assert_int_equal(setitimer(ITIMER_REAL, &it, NULL), 0);
+	assert_int_equal(x.r.t->run(&x.r), -EINTR);
+	assert_true(ms_since(t0) >= 90);
+	if (ms_since(t0) >= 400)
+		fail_msg("^C took %llu ms to end the wait", (unsigned long long)ms_since(t0));
+	assert_int_equal(rb_interrupted, SIGALRM);
+	rb_interrupted = 0;
+	assert_int_equal(sigaction(SIGALRM, &old, NULL), 0);
+	assert_true(x.f->arms >= 1);
+	fx_end(&x);
+}
+
+static void *cancel_later(void *arg)
+{
+	usleep(100000);
+	__atomic_store_n((bool *)arg, true, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+/*
+ * --threads: another thread failed while this one sleeps on its channel,
+ * and no signal comes to end the sleep: the slice's deadline does.
+ */
+static void events_canceled_while_sleeping(void **state)
+{
+	bool cancel = false;
+	pthread_t th;
+	uint64_t t0;
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "read_lat");
+	x.p.iters = 10;
+	fx_events(&x, RB_ROLE_CLIENT, 10000);
+	x.f->stuck = true;
+	x.r.cancel = &cancel;
+	t0 = rb_now_ns();
+	assert_int_equal(pthread_create(&th, NULL, cancel_later, &cancel), 0);
+	assert_int_equal(x.r.t->run(&x.r), -EINTR);
+	assert_int_equal(pthread_join(th, NULL), 0);
+	if (ms_since(t0) >= 400)
+		fail_msg("the cancel took %llu ms to end the wait",
+			 (unsigned long long)ms_since(t0));
+	fx_end(&x);
+}
+
 /* ---- ping-pong and one-at-a-time --------------------------------------- */
 
 /* send_lat's own loop against a QP that receives its own SENDs. */
@@ -2165,6 +2421,13 @@ int main(void)
 		cmocka_unit_test(send_finds_peer_reason),
 		cmocka_unit_test(stream_error_completion),
 		cmocka_unit_test(stream_interrupted),
+		cmocka_unit_test(events_pingpong),
+		cmocka_unit_test(events_stream_and_oneshot),
+		cmocka_unit_test(events_server_recv),
+		cmocka_unit_test(events_race_polled_after_arm),
+		cmocka_unit_test(events_lost_notification),
+		cmocka_unit_test(events_interrupted_while_sleeping),
+		cmocka_unit_test(events_canceled_while_sleeping),
 		cmocka_unit_test(pingpong_send_lat_drains),
 		cmocka_unit_test(pingpong_write_lat_drains),
 		cmocka_unit_test(pingpong_server_drains),
