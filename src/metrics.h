@@ -64,8 +64,9 @@ struct rb_metric {
 	bool compare;
 	const char *alias;
 	bool compare_default;
-	/* --expect's name for it ("p99"; lat_ may prefix a latency's), NULL: none. */
-	const char *expect;
+	/* --expect's names for it, the first in messages ("p99"; lat_ may
+	 * prefix a latency's); none: --expect does not take it. */
+	const char *expect[3];
 };
 
 /* rb_gbps_to_mibps() - a bandwidth in Gb/s as MiB/s (perftest's MB/sec). */

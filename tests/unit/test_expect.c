@@ -49,24 +49,25 @@ static void test_parse_metrics(void **state)
 
 	(void)state;
 	e = parse_ok("bw>=20Gbps");
-	assert_int_equal(e.metric, RB_EXP_BW);
+	assert_int_equal(e.metric, RB_EXP_METRIC);
+	assert_string_equal(e.row->name, "bw_avg_gbps");
 	assert_int_equal(e.op, RB_EXP_GE);
 	assert_near(e.value, 20);
 	assert_false(e.of_link);
 	assert_string_equal(e.text, "bw>=20Gbps");
-	assert_int_equal(parse_ok("bw_peak>1Gb/s").metric, RB_EXP_BW_PEAK);
-	assert_int_equal(parse_ok("bw_avg>1Gb/s").metric, RB_EXP_BW);
-	assert_int_equal(parse_ok("rate>=10Mpps").metric, RB_EXP_RATE);
-	assert_int_equal(parse_ok("msg_rate>=10Mpps").metric, RB_EXP_RATE);
-	assert_int_equal(parse_ok("min<1us").metric, RB_EXP_LAT_MIN);
-	assert_int_equal(parse_ok("p50<=3us").metric, RB_EXP_LAT_P50);
-	assert_int_equal(parse_ok("avg<=3us").metric, RB_EXP_LAT_AVG);
-	assert_int_equal(parse_ok("p90<=3us").metric, RB_EXP_LAT_P90);
-	assert_int_equal(parse_ok("p99<=10us").metric, RB_EXP_LAT_P99);
-	assert_int_equal(parse_ok("p999<=10us").metric, RB_EXP_LAT_P999);
-	assert_int_equal(parse_ok("p99.9<=10us").metric, RB_EXP_LAT_P999);
-	assert_int_equal(parse_ok("lat_p99<=10us").metric, RB_EXP_LAT_P99);
-	assert_int_equal(parse_ok("max<100ms").metric, RB_EXP_LAT_MAX);
+	assert_string_equal(parse_ok("bw_peak>1Gb/s").row->name, "bw_peak_gbps");
+	assert_string_equal(parse_ok("bw_avg>1Gb/s").row->name, "bw_avg_gbps");
+	assert_string_equal(parse_ok("rate>=10Mpps").row->name, "msg_rate_mpps");
+	assert_string_equal(parse_ok("msg_rate>=10Mpps").row->name, "msg_rate_mpps");
+	assert_string_equal(parse_ok("min<1us").row->name, "lat_min_us");
+	assert_string_equal(parse_ok("p50<=3us").row->name, "lat_p50_us");
+	assert_string_equal(parse_ok("avg<=3us").row->name, "lat_avg_us");
+	assert_string_equal(parse_ok("p90<=3us").row->name, "lat_p90_us");
+	assert_string_equal(parse_ok("p99<=10us").row->name, "lat_p99_us");
+	assert_string_equal(parse_ok("p999<=10us").row->name, "lat_p999_us");
+	assert_string_equal(parse_ok("p99.9<=10us").row->name, "lat_p999_us");
+	assert_string_equal(parse_ok("lat_p99<=10us").row->name, "lat_p99_us");
+	assert_string_equal(parse_ok("max<100ms").row->name, "lat_max_us");
 	e = parse_ok("retrans==0");
 	assert_int_equal(e.metric, RB_EXP_RETRANS);
 	assert_int_equal(e.op, RB_EXP_EQ);
@@ -157,8 +158,9 @@ static void test_parse_errors(void **state)
 				 "(ns, us, ms, s)");
 	parse_bad("retrans==0us", "--expect 'retrans==0us': at 11: unknown unit \"us\" for retrans "
 				  "(ppm)");
-	parse_bad("bww>=1Gbps", "--expect 'bww>=1Gbps': at 7: \"bww\" is no metric (bw, bw_peak, "
-				"rate, min, p50, avg, p90, p99, p999, max, retrans), and a counter "
+	parse_bad("bww>=1Gbps", "--expect 'bww>=1Gbps': at 7: \"bww\" is no metric (min, p50, "
+				"avg, p90, p99, p999, max, bw, bw_peak, rate, retrans), and a "
+				"counter "
 				"takes no unit");
 	parse_bad("bw>=101%link", "--expect 'bw>=101%link': at 5: a link carries at most 100% of "
 				  "its rate");
