@@ -180,3 +180,45 @@ const struct rb_metric *rb_metric_find(const char *name, size_t n, bool alias)
 			return m;
 	return NULL;
 }
+
+static void set_field(struct rb_result *res, size_t off, double v)
+{
+	memcpy((char *)res + off, &v, sizeof(v));
+}
+
+static void group_set(struct rb_result *res, enum rb_metric_group g, bool has)
+{
+	bool *flag[RB_MG_COUNT] = { &res->has_lat, &res->has_bw, &res->has_cpu, &res->has_peer };
+
+	*flag[g] = has;
+}
+
+/* One row's figure over @n threads' results, into @agg. */
+static void aggregate_row(const struct rb_metric *m, const struct rb_result *per, uint32_t n,
+			  struct rb_result *agg)
+{
+	double sum = 0, ops = 0;
+	uint32_t k;
+
+	for (k = 0; k < n; k++) {
+		if (m->agg == RB_AGG_PER_OP) {
+			ops += (double)per[k].iters;
+			sum += rb_metric_value(m, &per[k]) * (double)per[k].iters;
+		} else {
+			sum += rb_metric_value(m, &per[k]);
+		}
+	}
+	if (m->agg == RB_AGG_PER_OP)
+		sum = ops > 0 ? sum / ops : 0;
+	set_field(agg, m->off, sum);
+	group_set(agg, m->group, rb_metric_group_has(m->group, &per[0]));
+}
+
+void rb_metrics_aggregate(const struct rb_result *per, uint32_t n, struct rb_result *agg)
+{
+	const struct rb_metric *m;
+
+	for (m = rb_metrics; n && m < rb_metrics + rb_nmetrics; m++)
+		if (m->agg != RB_AGG_NONE && !m->derive)
+			aggregate_row(m, per, n, agg);
+}

@@ -95,6 +95,14 @@ double rb_metric_lat(const struct rb_metric *m, const struct rb_lat_summary *l);
  * when @alias), of @n bytes; NULL when none. */
 const struct rb_metric *rb_metric_find(const char *name, size_t n, bool alias);
 
+/*
+ * rb_metrics_aggregate() - a --threads run's figures from its @n threads'
+ * @per, by each row's .agg: sums, or means weighed by iterations.  A
+ * group (has_*) is in @agg when the first thread has it and one of its
+ * rows adds up: a latency test's run has no latency of its own.
+ */
+void rb_metrics_aggregate(const struct rb_result *per, uint32_t n, struct rb_result *agg);
+
 /* rb_metric_index() - @m's row number in rb_metrics[]. */
 static inline int rb_metric_index(const struct rb_metric *m)
 {
