@@ -11,28 +11,31 @@ double rb_gbps_to_mibps(double gbps)
 	return gbps * 1e9 / 8 / 1048576;
 }
 
-/* A latency percentile: lat_us.KEY in microseconds, lower is better, no sum. */
-#define LAT(csv, key, tab, exp, xexp, dflt)                                                   \
+/*
+ * A latency percentile: lat_us.KEY in microseconds, lower is better, no
+ * sum over threads; compare takes it by its --expect name as alias.  The
+ * rest (...) are more designators: .compare_default, .matrix_rank.
+ */
+#define LAT(csv, key, tab, exp, xexp, ...)                                                    \
 	{                                                                                     \
 		.name = csv, .json_key = #key, .unit = "us", .better = RB_BETTER_LOWER,       \
 		.group = RB_MG_LAT, .off = offsetof(struct rb_result, lat.key), .table = tab, \
 		.table_width = 9, .fmt = RB_MF_FIXED2, .agg = RB_AGG_NONE,                    \
-		.compare = (exp) != NULL, .alias = exp, .compare_default = dflt,              \
-		.expect = { exp, xexp },                                                      \
+		.compare = (exp) != NULL, .alias = exp, .expect = { exp, xexp }, __VA_ARGS__  \
 	}
 
 #define AT(field) offsetof(struct rb_result, field)
 
 /* Rows in the CSV's column order. */
 const struct rb_metric rb_metrics[] = {
-	LAT("lat_min_us", min, "t_min", "min", NULL, false),
-	LAT("lat_p50_us", p50, "t_p50", "p50", NULL, true),
-	LAT("lat_avg_us", avg, "t_avg", "avg", NULL, false),
-	LAT("lat_p90_us", p90, "t_p90", "p90", NULL, false),
-	LAT("lat_p99_us", p99, "t_p99", "p99", NULL, true),
-	LAT("lat_p999_us", p999, "t_p99.9", "p999", "p99.9", false),
-	LAT("lat_max_us", max, "t_max", "max", NULL, false),
-	LAT("lat_stdev_us", stdev, "t_stdev", NULL, NULL, false),
+	LAT("lat_min_us", min, "t_min", "min", NULL),
+	LAT("lat_p50_us", p50, "t_p50", "p50", NULL, .compare_default = true, .matrix_rank = true),
+	LAT("lat_avg_us", avg, "t_avg", "avg", NULL),
+	LAT("lat_p90_us", p90, "t_p90", "p90", NULL),
+	LAT("lat_p99_us", p99, "t_p99", "p99", NULL, .compare_default = true),
+	LAT("lat_p999_us", p999, "t_p99.9", "p999", "p99.9"),
+	LAT("lat_max_us", max, "t_max", "max", NULL),
+	LAT("lat_stdev_us", stdev, "t_stdev", NULL, NULL),
 	{
 		.name = "bw_avg_gbps",
 		.unit = "Gb/s",
@@ -45,6 +48,7 @@ const struct rb_metric rb_metrics[] = {
 		.compare = true,
 		.alias = "bw",
 		.compare_default = true,
+		.matrix_rank = true,
 		.expect = { "bw", "bw_avg" },
 	},
 	{
@@ -168,6 +172,16 @@ bool rb_metric_has(const struct rb_metric *m, const struct rb_result *res)
 {
 	return rb_metric_group_has(m->group, res) &&
 	       !(m->zero_absent && rb_metric_value(m, res) == 0);
+}
+
+const struct rb_metric *rb_metric_rank(bool lat)
+{
+	const struct rb_metric *m;
+
+	for (m = rb_metrics; m < rb_metrics + rb_nmetrics; m++)
+		if (m->matrix_rank && (m->group == RB_MG_LAT) == lat)
+			return m;
+	return NULL;
 }
 
 const struct rb_metric *rb_metric_find(const char *name, size_t n, bool alias)

@@ -64,6 +64,8 @@ struct rb_metric {
 	bool compare;
 	const char *alias;
 	bool compare_default;
+	/* rdmabench matrix judges a pair by it: one latency row, one other. */
+	bool matrix_rank;
 	/* --expect's names for it, the first in messages ("p99"; lat_ may
 	 * prefix a latency's); none: --expect does not take it. */
 	const char *expect[3];
@@ -94,6 +96,10 @@ double rb_metric_lat(const struct rb_metric *m, const struct rb_lat_summary *l);
 /* rb_metric_find() - the row named @name (its name, or its compare alias
  * when @alias), of @n bytes; NULL when none. */
 const struct rb_metric *rb_metric_find(const char *name, size_t n, bool alias);
+
+/* rb_metric_rank() - the row rdmabench matrix judges a pair by: the
+ * latency one for a latency test (@lat), else the other. */
+const struct rb_metric *rb_metric_rank(bool lat);
 
 /*
  * rb_metrics_aggregate() - a --threads run's figures from its @n threads'
