@@ -130,6 +130,9 @@ const struct rb_metric rb_metrics[] = {
 		.zero_absent = true,
 		.agg = RB_AGG_SUM,
 	},
+#ifdef RB_METRICS_TEST_ROW
+	RB_METRICS_TEST_ROW, /* test_metrics_extra's throw-away row */
+#endif
 };
 const size_t rb_nmetrics = sizeof(rb_metrics) / sizeof(rb_metrics[0]);
 _Static_assert(sizeof(rb_metrics) / sizeof(rb_metrics[0]) <= RB_METRICS_MAX, "RB_METRICS_MAX "
