@@ -198,12 +198,12 @@ const struct rb_metric *rb_metric_find(const char *name, size_t n, bool alias)
 	return NULL;
 }
 
-static void set_field(struct rb_result *res, size_t off, double v)
+void rb_metric_set(const struct rb_metric *m, struct rb_result *res, double v)
 {
-	memcpy((char *)res + off, &v, sizeof(v));
+	memcpy((char *)res + m->off, &v, sizeof(v));
 }
 
-static void group_set(struct rb_result *res, enum rb_metric_group g, bool has)
+void rb_metric_group_set(enum rb_metric_group g, struct rb_result *res, bool has)
 {
 	bool *flag[RB_MG_COUNT] = { &res->has_lat, &res->has_bw, &res->has_cpu, &res->has_peer };
 
@@ -227,8 +227,8 @@ static void aggregate_row(const struct rb_metric *m, const struct rb_result *per
 	}
 	if (m->agg == RB_AGG_PER_OP)
 		sum = ops > 0 ? sum / ops : 0;
-	set_field(agg, m->off, sum);
-	group_set(agg, m->group, rb_metric_group_has(m->group, &per[0]));
+	rb_metric_set(m, agg, sum);
+	rb_metric_group_set(m->group, agg, rb_metric_group_has(m->group, &per[0]));
 }
 
 void rb_metrics_aggregate(const struct rb_result *per, uint32_t n, struct rb_result *agg)

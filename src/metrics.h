@@ -87,6 +87,12 @@ bool rb_metric_has(const struct rb_metric *m, const struct rb_result *res);
 /* rb_metric_group_has() - whether @res has the figures of group @g. */
 bool rb_metric_group_has(enum rb_metric_group g, const struct rb_result *res);
 
+/* rb_metric_group_set() - set or clear @res's has_* flag of group @g. */
+void rb_metric_group_set(enum rb_metric_group g, struct rb_result *res, bool has);
+
+/* rb_metric_set() - store @v as @m's figure in @res (not for a derived row). */
+void rb_metric_set(const struct rb_metric *m, struct rb_result *res, double v);
+
 /* rb_metric_value() - @m's figure in @res (derived when the row says so). */
 double rb_metric_value(const struct rb_metric *m, const struct rb_result *res);
 

@@ -4,7 +4,7 @@
  * CSV header has its column and a point's CSV row its figure, the JSON
  * point its member, the table its column (when it has one), compare
  * judges it the right way, --expect reads it, threads add it up as it
- * says, and matrix has a figure to rank by.
+ * says, matrix's RESULT carries it and matrix has a figure to rank by.
  *
  * Built twice: test_metrics on the real table, and test_metrics_extra
  * with one throw-away row more (RB_METRICS_TEST_ROW below, a metric of
@@ -24,6 +24,8 @@
 #include "compare.h"
 #include "csv.h"
 #include "expect.h"
+#include "matrix_wire.h"
+#include "wire.h"
 #include "output.h"
 #include "sweep.h"
 #include "threads.h"
@@ -289,6 +291,26 @@ static void test_threads(void **state)
 	}
 }
 
+/* Every stored figure crosses between matrix ranks in a RESULT. */
+static void test_matrix_wire(void **state)
+{
+	struct rb_mx_report rep = { .round = 1, .role = RB_MX_RUN, .has_res = 1 }, back;
+	static uint8_t buf[RB_WIRE_MAX_BODY];
+	size_t i;
+	int n;
+
+	(void)state;
+	rep.res = point(1, 1000);
+	n = rb_mx_pack_report(&rep, buf, sizeof(buf));
+	assert_true(n > 0);
+	assert_int_equal(rb_mx_unpack_report(buf, (size_t)n, &back), 0);
+	for (i = 0; i < rb_nmetrics; i++) {
+		assert_true(rb_metric_has(&rb_metrics[i], &back.res));
+		assert_near(rb_metric_value(&rb_metrics[i], &back.res),
+			    rb_metric_value(&rb_metrics[i], &rep.res));
+	}
+}
+
 static void test_matrix_rank(void **state)
 {
 	(void)state;
@@ -301,10 +323,11 @@ static void test_matrix_rank(void **state)
 int main(void)
 {
 	static const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_rows),	cmocka_unit_test(test_csv),
-		cmocka_unit_test(test_json),	cmocka_unit_test(test_table),
-		cmocka_unit_test(test_compare), cmocka_unit_test(test_expect),
-		cmocka_unit_test(test_threads), cmocka_unit_test(test_matrix_rank),
+		cmocka_unit_test(test_rows),	    cmocka_unit_test(test_csv),
+		cmocka_unit_test(test_json),	    cmocka_unit_test(test_table),
+		cmocka_unit_test(test_compare),	    cmocka_unit_test(test_expect),
+		cmocka_unit_test(test_threads),	    cmocka_unit_test(test_matrix_wire),
+		cmocka_unit_test(test_matrix_rank),
 	};
 
 	memset(&params, 0, sizeof(params));
