@@ -45,7 +45,20 @@ static void assert_near(double got, double want)
 
 static void test_parse_metrics(void **state)
 {
+	/* Each name --expect takes, and the metric table's row it means. */
+	static const struct {
+		const char *expr, *row;
+	} names[] = {
+		{ "bw_peak>1Gb/s", "bw_peak_gbps" }, { "bw_avg>1Gb/s", "bw_avg_gbps" },
+		{ "rate>=10Mpps", "msg_rate_mpps" }, { "msg_rate>=10Mpps", "msg_rate_mpps" },
+		{ "min<1us", "lat_min_us" },	     { "p50<=3us", "lat_p50_us" },
+		{ "avg<=3us", "lat_avg_us" },	     { "p90<=3us", "lat_p90_us" },
+		{ "p99<=10us", "lat_p99_us" },	     { "p999<=10us", "lat_p999_us" },
+		{ "p99.9<=10us", "lat_p999_us" },    { "lat_p99<=10us", "lat_p99_us" },
+		{ "max<100ms", "lat_max_us" },
+	};
 	struct rb_expect e;
+	size_t i;
 
 	(void)state;
 	e = parse_ok("bw>=20Gbps");
@@ -55,19 +68,8 @@ static void test_parse_metrics(void **state)
 	assert_near(e.value, 20);
 	assert_false(e.of_link);
 	assert_string_equal(e.text, "bw>=20Gbps");
-	assert_string_equal(parse_ok("bw_peak>1Gb/s").row->name, "bw_peak_gbps");
-	assert_string_equal(parse_ok("bw_avg>1Gb/s").row->name, "bw_avg_gbps");
-	assert_string_equal(parse_ok("rate>=10Mpps").row->name, "msg_rate_mpps");
-	assert_string_equal(parse_ok("msg_rate>=10Mpps").row->name, "msg_rate_mpps");
-	assert_string_equal(parse_ok("min<1us").row->name, "lat_min_us");
-	assert_string_equal(parse_ok("p50<=3us").row->name, "lat_p50_us");
-	assert_string_equal(parse_ok("avg<=3us").row->name, "lat_avg_us");
-	assert_string_equal(parse_ok("p90<=3us").row->name, "lat_p90_us");
-	assert_string_equal(parse_ok("p99<=10us").row->name, "lat_p99_us");
-	assert_string_equal(parse_ok("p999<=10us").row->name, "lat_p999_us");
-	assert_string_equal(parse_ok("p99.9<=10us").row->name, "lat_p999_us");
-	assert_string_equal(parse_ok("lat_p99<=10us").row->name, "lat_p99_us");
-	assert_string_equal(parse_ok("max<100ms").row->name, "lat_max_us");
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		assert_string_equal(parse_ok(names[i].expr).row->name, names[i].row);
 	e = parse_ok("retrans==0");
 	assert_int_equal(e.metric, RB_EXP_RETRANS);
 	assert_int_equal(e.op, RB_EXP_EQ);
