@@ -12,33 +12,13 @@
 #include <string.h>
 
 #include "compare.h"
+#include "metrics.h"
 #include "rdmabench.h"
 #include "sweep.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
-/* A metric: its CSV name, a short alias, where a point keeps it, its direction. */
-static const struct cmetric {
-	const char *name, *alias;
-	const char *obj; /* NULL: a member of the point itself */
-	const char *key;
-	bool higher_better;
-} cmetrics[] = {
-	{ "bw_avg_gbps", "bw", NULL, "bw_avg_gbps", true },
-	{ "bw_peak_gbps", "bw_peak", NULL, "bw_peak_gbps", true },
-	{ "msg_rate_mpps", "rate", NULL, "msg_rate_mpps", true },
-	{ "lat_min_us", "min", "lat_us", "min", false },
-	{ "lat_p50_us", "p50", "lat_us", "p50", false },
-	{ "lat_avg_us", "avg", "lat_us", "avg", false },
-	{ "lat_p90_us", "p90", "lat_us", "p90", false },
-	{ "lat_p99_us", "p99", "lat_us", "p99", false },
-	{ "lat_p999_us", "p999", "lat_us", "p999", false },
-	{ "lat_max_us", "max", "lat_us", "max", false },
-	{ "cpu_ns_per_msg", NULL, NULL, "cpu_ns_per_msg", false },
-};
-
-static const int default_metrics[] = { 0, 2, 4, 7 };
-
+/* The metrics are rb_metrics[]'s rows with .compare; o->metrics holds row numbers. */
 /* What matches two points. */
 static const char *const key_names[] = { "size", "batch", "signal", "qps", "tx_depth" };
 #define NKEY NELEM(key_names)
@@ -71,14 +51,28 @@ int rb_compare_tolerance_parse(const char *arg, double *tol, char *err, size_t l
 
 static int metric_index(const char *name, size_t n)
 {
-	size_t i;
+	const struct rb_metric *m = rb_metric_find(name, n, true);
 
-	for (i = 0; i < NELEM(cmetrics); i++)
-		if ((strlen(cmetrics[i].name) == n && !strncmp(cmetrics[i].name, name, n)) ||
-		    (cmetrics[i].alias && strlen(cmetrics[i].alias) == n &&
-		     !strncmp(cmetrics[i].alias, name, n)))
-			return (int)i;
-	return -1;
+	return m && m->compare ? rb_metric_index(m) : -1;
+}
+
+/* "name, ...; or alias, ...": what --metric takes, into @buf. */
+static const char *metric_list(char *buf, size_t len)
+{
+	const struct rb_metric *m;
+	const char *sep = "";
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (m = rb_metrics; m < rb_metrics + rb_nmetrics && off < len; m++, sep = ", ")
+		if (m->compare)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", sep, m->name);
+	for (sep = "; or ", m = rb_metrics; m < rb_metrics + rb_nmetrics && off < len; m++)
+		if (m->compare && m->alias) {
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", sep, m->alias);
+			sep = ", ";
+		}
+	return buf;
 }
 
 static bool has_metric(const struct rb_compare_opts *o, int m)
@@ -94,6 +88,7 @@ static bool has_metric(const struct rb_compare_opts *o, int m)
 int rb_compare_metrics_parse(const char *arg, struct rb_compare_opts *o, char *err, size_t len)
 {
 	const char *p = arg ? arg : "", *comma;
+	char names[512];
 	size_t n;
 	int m;
 
@@ -102,13 +97,9 @@ int rb_compare_metrics_parse(const char *arg, struct rb_compare_opts *o, char *e
 		n = comma ? (size_t)(comma - p) : strlen(p);
 		m = metric_index(p, n);
 		if (m < 0)
-			return rb_set_err(err, len, -EINVAL,
-					  "--metric: unknown metric '%.*s' (bw_avg_gbps, "
-					  "bw_peak_gbps, msg_rate_mpps, lat_min_us, lat_p50_us, "
-					  "lat_avg_us, lat_p90_us, lat_p99_us, lat_p999_us, "
-					  "lat_max_us, cpu_ns_per_msg; or bw, bw_peak, rate, min, "
-					  "p50, avg, p90, p99, p999, max)",
-					  (int)(n > 64 ? 64 : n), p);
+			return rb_set_err(err, len, -EINVAL, "--metric: unknown metric '%.*s' (%s)",
+					  (int)(n > 64 ? 64 : n), p,
+					  metric_list(names, sizeof(names)));
 		if (!has_metric(o, m)) {
 			if (o->nmetrics >= RB_CMP_MAX_METRICS)
 				return rb_set_err(err, len, -EINVAL,
@@ -388,10 +379,10 @@ static long find_point(json_t *arr, const json_int_t *k)
 }
 
 /* The metric's value in point @pt: NAN when absent or not a number. */
-static double metric_value(json_t *pt, const struct cmetric *m)
+static double metric_value(json_t *pt, const struct rb_metric *m)
 {
-	json_t *o = m->obj ? json_object_get(pt, m->obj) : pt;
-	json_t *v = json_object_get(o, m->key);
+	json_t *o = m->group == RB_MG_LAT ? json_object_get(pt, "lat_us") : pt;
+	json_t *v = json_object_get(o, m->group == RB_MG_LAT ? m->json_key : m->name);
 
 	return json_is_number(v) ? json_number_value(v) : NAN;
 }
@@ -411,6 +402,7 @@ struct cmp {
 	const struct rb_compare_opts *o;
 	const int *metrics;
 	size_t nmetrics;
+	int defaults[RB_METRICS_MAX]; /* without --metric: the rows' .compare_default */
 	FILE *out;
 	size_t matched, judged, regressions, improved;
 	struct diffs pd; /* the first matched pair that differs in point_params */
@@ -422,13 +414,14 @@ enum pass { P_CHECK, P_ROWS, P_SUMMARY };
 
 enum judgement { J_NONE, J_SAME, J_WORSE, J_BETTER };
 
-static enum judgement judge(const struct cmetric *m, double b, double n, double tol, double *ratio)
+static enum judgement judge(const struct rb_metric *m, double b, double n, double tol,
+			    double *ratio)
 {
 	*ratio = NAN;
 	if (!isfinite(b) || !isfinite(n) || b <= 0)
 		return J_NONE;
 	*ratio = n / b;
-	if (m->higher_better)
+	if (m->better == RB_BETTER_HIGHER)
 		return *ratio < 1 - tol ? J_WORSE : *ratio > 1 + tol ? J_BETTER : J_SAME;
 	return *ratio > 1 + tol ? J_WORSE : *ratio < 1 - tol ? J_BETTER : J_SAME;
 }
@@ -450,7 +443,7 @@ static void num_text(double v, char *buf, size_t len)
 		snprintf(buf, len, "-");
 }
 
-static void print_row(struct cmp *c, const json_int_t *k, const struct cmetric *m, double b,
+static void print_row(struct cmp *c, const json_int_t *k, const struct rb_metric *m, double b,
 		      double n, double ratio, enum judgement j)
 {
 	static const char *const marks[] = { "", "", "REGRESSION", "improved" };
@@ -477,14 +470,14 @@ static void point_name(const json_int_t *k, char *buf, size_t len)
 		 (long long)k[3], (long long)k[4]);
 }
 
-static void print_regression(struct cmp *c, const json_int_t *k, const struct cmetric *m, double b,
-			     double n, double ratio)
+static void print_regression(struct cmp *c, const json_int_t *k, const struct rb_metric *m,
+			     double b, double n, double ratio)
 {
 	char pt[128];
 
 	point_name(k, pt, sizeof(pt));
 	fprintf(c->out, "# regression: %s: %s %.6g -> %.6g (x%.3f, %s is better)\n", pt, m->name, b,
-		n, ratio, m->higher_better ? "higher" : "lower");
+		n, ratio, m->better == RB_BETTER_HIGHER ? "higher" : "lower");
 }
 
 /* P_CHECK: the first pair that differs in a point parameter is kept in c->pd. */
@@ -508,13 +501,13 @@ static void check_pair(struct cmp *c, json_t *bp, json_t *np, const json_int_t *
 /* One matched pair: a row per metric either side has (@summary: regressions only). */
 static void cmp_point(struct cmp *c, json_t *bp, json_t *np, const json_int_t *k, bool summary)
 {
-	const struct cmetric *m;
+	const struct rb_metric *m;
 	enum judgement j;
 	double b, n, ratio;
 	size_t i;
 
 	for (i = 0; i < c->nmetrics; i++) {
-		m = &cmetrics[c->metrics[i]];
+		m = &rb_metrics[c->metrics[i]];
 		b = metric_value(bp, m);
 		n = metric_value(np, m);
 		if (isnan(b) && isnan(n))
@@ -589,14 +582,19 @@ static void print_head(struct cmp *c, json_t *b, json_t *n, const char *bn, cons
 static void cmp_init(struct cmp *c, json_t *b, json_t *n, const struct rb_compare_opts *o,
 		     FILE *out, const char *bn, const char *nn)
 {
+	size_t i;
+
 	memset(c, 0, sizeof(*c));
 	c->pd.bn = bn;
 	c->pd.nn = nn;
 	c->bres = json_object_get(b, "results");
 	c->nres = json_object_get(n, "results");
 	c->o = o;
-	c->metrics = o->nmetrics ? o->metrics : default_metrics;
-	c->nmetrics = o->nmetrics ? o->nmetrics : NELEM(default_metrics);
+	c->metrics = o->nmetrics ? o->metrics : c->defaults;
+	c->nmetrics = o->nmetrics;
+	for (i = 0; !o->nmetrics && i < rb_nmetrics; i++)
+		if (rb_metrics[i].compare_default)
+			c->defaults[c->nmetrics++] = (int)i;
 	c->out = out;
 }
 

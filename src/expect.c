@@ -15,18 +15,7 @@
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
-enum mclass { MC_BW, MC_RATE, MC_LAT, MC_RETRANS, MC_COUNTER };
-
-static const struct {
-	const char *name;
-	enum rb_exp_metric m;
-} metric_names[] = {
-	{ "bw", RB_EXP_BW },	   { "bw_avg", RB_EXP_BW },	  { "bw_peak", RB_EXP_BW_PEAK },
-	{ "rate", RB_EXP_RATE },   { "msg_rate", RB_EXP_RATE },	  { "min", RB_EXP_LAT_MIN },
-	{ "p50", RB_EXP_LAT_P50 }, { "avg", RB_EXP_LAT_AVG },	  { "p90", RB_EXP_LAT_P90 },
-	{ "p99", RB_EXP_LAT_P99 }, { "p999", RB_EXP_LAT_P999 },	  { "p99.9", RB_EXP_LAT_P999 },
-	{ "max", RB_EXP_LAT_MAX }, { "retrans", RB_EXP_RETRANS },
-};
+enum mclass { MC_BW, MC_RATE, MC_LAT, MC_RETRANS, MC_COUNTER, MC_OTHER };
 
 struct unit {
 	const char *name;
@@ -57,29 +46,34 @@ static const struct unit lat_units[] = {
 static const struct unit retrans_units[] = { { "ppm", 1 }, { NULL, 0 } };
 static const struct unit no_units[] = { { NULL, 0 } };
 
-static enum mclass class_of(enum rb_exp_metric m)
+/* The class of @e's metric: a table row's by its group and unit. */
+static enum mclass class_of(const struct rb_expect *e)
 {
-	switch (m) {
-	case RB_EXP_BW:
-	case RB_EXP_BW_PEAK:
-		return MC_BW;
-	case RB_EXP_RATE:
-		return MC_RATE;
-	case RB_EXP_RETRANS:
+	if (e->metric == RB_EXP_RETRANS)
 		return MC_RETRANS;
-	case RB_EXP_COUNTER:
+	if (e->metric == RB_EXP_COUNTER)
 		return MC_COUNTER;
-	default:
+	if (e->row->group == RB_MG_LAT)
 		return MC_LAT;
-	}
+	if (!strcmp(e->row->unit, "Gb/s"))
+		return MC_BW;
+	if (!strcmp(e->row->unit, "Mpps"))
+		return MC_RATE;
+	return MC_OTHER;
 }
 
-static const struct unit *units_of(enum mclass c)
+/* The units @e takes; a row of another unit takes just its own (@own). */
+static const struct unit *units_of(const struct rb_expect *e, struct unit own[2])
 {
 	static const struct unit *const t[] = { bw_units, rate_units, lat_units, retrans_units,
 						no_units };
+	enum mclass c = class_of(e);
 
-	return t[c];
+	if (c != MC_OTHER)
+		return t[c];
+	own[0] = (struct unit){ e->row->unit, 1 };
+	own[1] = (struct unit){ NULL, 0 };
+	return own;
 }
 
 /* ---- parsing ---------------------------------------------------------- */
@@ -119,6 +113,7 @@ static bool name_char(char ch)
 /* A metric name, else a counter's ("lat_p99" is "p99"). */
 static int parse_metric(struct pcur *p, struct rb_expect *e)
 {
+	const struct rb_metric *m;
 	size_t start = p->i, n, k;
 	const char *s;
 
@@ -133,12 +128,20 @@ static int parse_metric(struct pcur *p, struct rb_expect *e)
 		s += 4;
 		n -= 4;
 	}
-	for (k = 0; k < NELEM(metric_names); k++) {
-		if (strlen(metric_names[k].name) == n && !strncmp(metric_names[k].name, s, n) &&
-		    (s == p->arg + start || class_of(metric_names[k].m) == MC_LAT)) {
-			e->metric = metric_names[k].m;
+	for (m = rb_metrics; m < rb_metrics + rb_nmetrics; m++) {
+		for (k = 0; k < NELEM(m->expect) && m->expect[k]; k++)
+			if (strlen(m->expect[k]) == n && !strncmp(m->expect[k], s, n) &&
+			    (s == p->arg + start || m->group == RB_MG_LAT))
+				break;
+		if (k < NELEM(m->expect) && m->expect[k]) {
+			e->metric = RB_EXP_METRIC;
+			e->row = m;
 			return 0;
 		}
+	}
+	if (n == 7 && !strncmp(s, "retrans", n) && s == p->arg + start) {
+		e->metric = RB_EXP_RETRANS;
+		return 0;
 	}
 	n = p->i - start;
 	if (n >= RB_CTR_NAME_MAX)
@@ -208,20 +211,35 @@ static void unit_list(const struct unit *u, char *buf, size_t len)
 /* "p99", "counter rcvd_seq_err": the metric in messages. */
 static const char *metric_text(const struct rb_expect *e, char *buf, size_t len)
 {
-	size_t k;
-
+	if (e->metric == RB_EXP_METRIC)
+		return e->row->expect[0];
+	if (e->metric == RB_EXP_RETRANS)
+		return "retrans";
 	snprintf(buf, len, "counter %s", e->counter);
-	for (k = 0; e->metric != RB_EXP_COUNTER && k < NELEM(metric_names); k++)
-		if (metric_names[k].m == e->metric)
-			return metric_names[k].name;
+	return buf;
+}
+
+/* "bw, bw_peak, rate, ..., retrans": the metrics --expect knows, into @buf. */
+static const char *metric_list(char *buf, size_t len)
+{
+	const struct rb_metric *m;
+	size_t off = 0;
+
+	buf[0] = '\0';
+	for (m = rb_metrics; m < rb_metrics + rb_nmetrics && off < len; m++)
+		if (m->expect[0])
+			off += (size_t)snprintf(buf + off, len - off, "%s, ", m->expect[0]);
+	if (off < len)
+		snprintf(buf + off, len - off, "retrans");
 	return buf;
 }
 
 /* The unit: the rest of the word after the number, checked against the metric's. */
 static int parse_unit(struct pcur *p, struct rb_expect *e, double v, size_t numpos)
 {
-	const struct unit *u = units_of(class_of(e->metric));
-	char list[128], buf[RB_CTR_NAME_MAX + 16];
+	struct unit own[2];
+	const struct unit *u = units_of(e, own);
+	char list[128], buf[RB_CTR_NAME_MAX + 16], names[256];
 	const char *mt = metric_text(e, buf, sizeof(buf));
 	size_t start = p->i, n;
 
@@ -229,13 +247,11 @@ static int parse_unit(struct pcur *p, struct rb_expect *e, double v, size_t nump
 		p->i++;
 	n = p->i - start;
 	unit_list(u, list, sizeof(list));
-	if (!n && u->name && class_of(e->metric) != MC_RETRANS)
+	if (!n && u->name && class_of(e) != MC_RETRANS)
 		return perr(p, start, "%s needs a unit (%s)", mt, list);
 	if (n && !u->name)
-		return perr(p, start,
-			    "\"%s\" is no metric (bw, bw_peak, rate, min, p50, avg, p90, p99, "
-			    "p999, max, retrans), and a counter takes no unit",
-			    e->counter);
+		return perr(p, start, "\"%s\" is no metric (%s), and a counter takes no unit",
+			    e->counter, metric_list(names, sizeof(names)));
 	if (!n) {
 		e->value = v;
 		return 0;
@@ -318,14 +334,14 @@ int rb_expect_check(const struct rb_expect *e, const struct rb_expect_env *env, 
 		    size_t len)
 {
 	const struct rb_counter_set *a = env->avail;
-	enum mclass c = class_of(e->metric);
+	enum mclass c = class_of(e);
 	char buf[RB_CTR_NAME_MAX + 16];
 	const char *mt = metric_text(e, buf, sizeof(buf));
 	const char *test = env->test ? env->test : "this test";
 
 	if (c == MC_LAT && env->mode != RB_MODE_LAT)
 		return cfail(err, len, e, "%s is a latency, which %s does not measure", mt, test);
-	if ((c == MC_BW || c == MC_RATE) && env->mode != RB_MODE_BW)
+	if (e->metric == RB_EXP_METRIC && e->row->group == RB_MG_BW && env->mode != RB_MODE_BW)
 		return cfail(err, len, e, "%s is a bandwidth figure, which %s does not measure", mt,
 			     test);
 	if (e->of_link && !(env->link_gbps > 0))
@@ -346,42 +362,16 @@ int rb_expect_check(const struct rb_expect *e, const struct rb_expect_env *env, 
 
 /* ---- evaluation --------------------------------------------------------- */
 
-static double lat_of(const struct rb_lat_summary *l, enum rb_exp_metric m)
-{
-	switch (m) {
-	case RB_EXP_LAT_MIN:
-		return l->min;
-	case RB_EXP_LAT_P50:
-		return l->p50;
-	case RB_EXP_LAT_AVG:
-		return l->avg;
-	case RB_EXP_LAT_P90:
-		return l->p90;
-	case RB_EXP_LAT_P99:
-		return l->p99;
-	case RB_EXP_LAT_P999:
-		return l->p999;
-	default:
-		return l->max;
-	}
-}
-
 /* The point's figure for @e's metric; NAN when it has none. */
 static double measured_of(const struct rb_expect *e, const struct rb_expect_ctx *x)
 {
 	const struct rb_result *r = x->res;
 	const struct rb_counter *c;
 
-	switch (class_of(e->metric)) {
-	case MC_BW:
-		if (!r || !r->has_bw)
-			return NAN;
-		return e->metric == RB_EXP_BW ? r->bw_avg_gbps : r->bw_peak_gbps;
-	case MC_RATE:
-		return r && r->has_bw ? r->msg_rate_mpps : NAN;
-	case MC_LAT:
-		return r && r->has_lat ? lat_of(&r->lat, e->metric) : NAN;
-	case MC_RETRANS:
+	switch (e->metric) {
+	case RB_EXP_METRIC:
+		return r && rb_metric_has(e->row, r) ? rb_metric_value(e->row, r) : NAN;
+	case RB_EXP_RETRANS:
 		if (!x->der || !x->der->has_retrans)
 			return NAN;
 		return e->per_mpkt ? x->der->retrans_per_mpkt : (double)x->der->retrans;
@@ -430,11 +420,9 @@ const char *rb_verdict_name(enum rb_verdict v)
 
 const char *rb_expect_unit(const struct rb_expect *e)
 {
-	static const char *const names[] = { "Gb/s", "Mpps", "us", "events", "events" };
-
 	if (e->per_mpkt)
 		return "per Mpkt";
-	return names[class_of(e->metric)];
+	return e->metric == RB_EXP_METRIC ? e->row->unit : "events";
 }
 
 static json_t *jnum(double v)

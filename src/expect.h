@@ -5,6 +5,7 @@
  *   EXPR   := METRIC OP NUMBER [UNIT]        blanks allowed between them
  *   METRIC := bw | bw_peak | rate | min | p50 | avg | p90 | p99 | p999
  *             | p99.9 | max (also lat_p99 ...) | retrans | a counter name
+ *             (the names are the metric table's .expect, metrics.h)
  *   OP     := >= | <= | > | < | ==
  *   NUMBER := digits [. digits]
  *
@@ -34,24 +35,16 @@
 #include <stddef.h>
 #include <jansson.h>
 #include "counters.h"
+#include "metrics.h"
 #include "rdmabench.h"
 
 #define RB_EXPECT_MAX  32 /* --expect options per run */
 #define RB_EXPECT_TEXT 128
 
 enum rb_exp_metric {
-	RB_EXP_BW,
-	RB_EXP_BW_PEAK,
-	RB_EXP_RATE,
-	RB_EXP_LAT_MIN,
-	RB_EXP_LAT_P50,
-	RB_EXP_LAT_AVG,
-	RB_EXP_LAT_P90,
-	RB_EXP_LAT_P99,
-	RB_EXP_LAT_P999,
-	RB_EXP_LAT_MAX,
-	RB_EXP_RETRANS,
-	RB_EXP_COUNTER,
+	RB_EXP_METRIC,	/* a row of the metric table (metrics.h): rb_expect.row */
+	RB_EXP_RETRANS, /* the counters' derived retransmissions */
+	RB_EXP_COUNTER, /* a device counter by name */
 };
 
 enum rb_exp_op { RB_EXP_GE, RB_EXP_LE, RB_EXP_GT, RB_EXP_LT, RB_EXP_EQ };
@@ -61,6 +54,7 @@ enum rb_verdict { RB_VERDICT_NA, RB_VERDICT_PASS, RB_VERDICT_FAIL };
 struct rb_expect {
 	char text[RB_EXPECT_TEXT]; /* as given, for messages and the JSON */
 	enum rb_exp_metric metric;
+	const struct rb_metric *row; /* RB_EXP_METRIC */
 	enum rb_exp_op op;
 	/*
 	 * In the metric's unit: Gb/s, Mpps, microseconds, events; a fraction

@@ -7,6 +7,7 @@
 
 #include "csv.h"
 #include "matrix.h"
+#include "metrics.h"
 
 /* ---- patterns and schedules ------------------------------------------- */
 
@@ -453,13 +454,21 @@ int rb_mx_nodelist_count(const char *list)
 
 /* ---- CSV ---------------------------------------------------------------- */
 
-static const char csv_header[] = "src_rank,src_host,src_device,dst_rank,dst_host,dst_device,"
-				 "test,size,bw_avg_gbps,msg_rate_mpps,lat_p50_us,lat_p99_us,"
-				 "status,retested,reason";
+/*
+ * The pairs file: who, then these figures of the metric table (a pair's
+ * summary, not every metric: a new row adds no column here), then how.
+ */
+static const char *const csv_metrics[] = { "bw_avg_gbps", "msg_rate_mpps", "lat_p50_us",
+					   "lat_p99_us" };
 
 void rb_mx_csv_header(FILE *f)
 {
-	fprintf(f, "%s\n", csv_header);
+	size_t i;
+
+	fputs("src_rank,src_host,src_device,dst_rank,dst_host,dst_device,test,size,", f);
+	for (i = 0; i < sizeof(csv_metrics) / sizeof(csv_metrics[0]); i++)
+		fprintf(f, "%s,", csv_metrics[i]);
+	fputs("status,retested,reason\n", f);
 }
 
 /* A figure and its separator; an empty cell when the row has none. */
@@ -473,6 +482,8 @@ static void csv_num(FILE *f, bool has, double v)
 void rb_mx_csv_row(FILE *f, const struct rb_mx_row *r)
 {
 	const struct rb_result *res = r->res;
+	const struct rb_metric *m;
+	size_t i;
 
 	fprintf(f, "%u,", r->src);
 	rb_csv_str(f, r->src_host);
@@ -485,10 +496,11 @@ void rb_mx_csv_row(FILE *f, const struct rb_mx_row *r)
 	fputc(',', f);
 	rb_csv_str(f, r->test);
 	fprintf(f, ",%llu,", (unsigned long long)r->size);
-	csv_num(f, res && res->has_bw, res ? res->bw_avg_gbps : 0);
-	csv_num(f, res && res->has_bw, res ? res->msg_rate_mpps : 0);
-	csv_num(f, res && res->has_lat, res ? res->lat.p50 : 0);
-	csv_num(f, res && res->has_lat, res ? res->lat.p99 : 0);
+	for (i = 0; i < sizeof(csv_metrics) / sizeof(csv_metrics[0]); i++) {
+		m = rb_metric_find(csv_metrics[i], strlen(csv_metrics[i]), false);
+		csv_num(f, res && m && rb_metric_has(m, res),
+			res && m ? rb_metric_value(m, res) : 0);
+	}
 	rb_csv_str(f, r->status);
 	fprintf(f, ",%d,", r->retested ? 1 : 0);
 	rb_csv_str(f, r->reason);

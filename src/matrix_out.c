@@ -13,6 +13,7 @@
 
 #include "clock.h"
 #include "matrix_out.h"
+#include "metrics.h"
 #include "output.h"
 
 #define PAIRS_FILE_MAX (1 << 20)
@@ -94,15 +95,15 @@ static bool is_bw(const struct rb_mx_coord *c)
 	return c->j->b->mode == RB_MODE_BW;
 }
 
-/* The figure a pair is judged by. */
+/* The figure a pair is judged by: the metric table's .matrix_rank row. */
 static double metric(const struct rb_mx_coord *c, const struct rb_result *res)
 {
-	return is_bw(c) ? res->bw_avg_gbps : res->lat.p50;
+	return rb_metric_value(rb_metric_rank(!is_bw(c)), res);
 }
 
 static const char *metric_name(const struct rb_mx_coord *c)
 {
-	return is_bw(c) ? "bw_avg_gbps" : "lat_p50_us";
+	return rb_metric_rank(!is_bw(c))->name;
 }
 
 /* A figure for people: 4 significant digits, no exponent below 10^9. */

@@ -9,6 +9,7 @@
 
 #include "cursor.h"
 #include "matrix_wire.h"
+#include "metrics.h"
 
 /* A flag is 0 or 1 on the wire: anything else is refused. */
 static bool get_bool(struct cur *c)
@@ -114,6 +115,38 @@ int rb_mx_unpack_tick(const uint8_t *buf, size_t len, struct rb_mx_tick *m)
 	return rdone(&c);
 }
 
+/*
+ * A result's figures: the metric table's, group by group (its has_* flag,
+ * then its stored rows in table order; derived rows travel as their
+ * source).  A row added to the table changes this layout: step
+ * RB_MX_PROTO with it.
+ */
+static void put_metrics(struct cur *c, const struct rb_result *r)
+{
+	const struct rb_metric *m;
+	int g;
+
+	for (g = 0; g < RB_MG_COUNT; g++) {
+		put_be(c, rb_metric_group_has((enum rb_metric_group)g, r), 1);
+		for (m = rb_metrics; m < rb_metrics + rb_nmetrics; m++)
+			if (m->group == (enum rb_metric_group)g && !m->derive)
+				put_double(c, rb_metric_value(m, r));
+	}
+}
+
+static void get_metrics(struct cur *c, struct rb_result *r)
+{
+	const struct rb_metric *m;
+	int g;
+
+	for (g = 0; g < RB_MG_COUNT; g++) {
+		rb_metric_group_set((enum rb_metric_group)g, r, get_bool(c));
+		for (m = rb_metrics; m < rb_metrics + rb_nmetrics; m++)
+			if (m->group == (enum rb_metric_group)g && !m->derive)
+				rb_metric_set(m, r, get_double(c));
+	}
+}
+
 static void put_res(struct cur *c, const struct rb_result *r)
 {
 	put_be(c, r->pt.size, 8);
@@ -123,18 +156,7 @@ static void put_res(struct cur *c, const struct rb_result *r)
 	put_be(c, r->pt.tx_depth, 4);
 	put_be(c, r->iters, 8);
 	put_double(c, r->duration_s);
-	put_be(c, r->has_lat, 1);
-	put_lat(c, &r->lat);
-	put_be(c, r->has_bw, 1);
-	put_double(c, r->bw_avg_gbps);
-	put_double(c, r->bw_peak_gbps);
-	put_double(c, r->msg_rate_mpps);
-	put_be(c, r->has_cpu, 1);
-	put_double(c, r->cpu_util_pct);
-	put_double(c, r->cpu_ns_per_msg);
-	put_be(c, r->has_peer, 1);
-	put_double(c, r->peer_cpu_util_pct);
-	put_double(c, r->peer_bw_avg_gbps);
+	put_metrics(c, r);
 }
 
 static void get_res(struct cur *c, struct rb_result *r)
@@ -146,18 +168,7 @@ static void get_res(struct cur *c, struct rb_result *r)
 	r->pt.tx_depth = (uint32_t)get_be(c, 4);
 	r->iters = get_be(c, 8);
 	r->duration_s = get_double(c);
-	r->has_lat = get_bool(c);
-	get_lat(c, &r->lat);
-	r->has_bw = get_bool(c);
-	r->bw_avg_gbps = get_double(c);
-	r->bw_peak_gbps = get_double(c);
-	r->msg_rate_mpps = get_double(c);
-	r->has_cpu = get_bool(c);
-	r->cpu_util_pct = get_double(c);
-	r->cpu_ns_per_msg = get_double(c);
-	r->has_peer = get_bool(c);
-	r->peer_cpu_util_pct = get_double(c);
-	r->peer_bw_avg_gbps = get_double(c);
+	get_metrics(c, r);
 }
 
 int rb_mx_pack_report(const struct rb_mx_report *m, uint8_t *buf, size_t cap)

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "metrics.h"
 #include "out_perftest.h"
 
 #define RULE                                                                                      \

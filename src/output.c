@@ -18,6 +18,7 @@
 
 #include "counters.h"
 #include "csv.h"
+#include "metrics.h"
 #include "output.h"
 #include "out_perftest.h"
 #include "plan.h"
@@ -37,11 +38,6 @@ static int file_status(FILE *f)
 static const char *str_or(const char *s, const char *dflt)
 {
 	return s && *s ? s : dflt;
-}
-
-double rb_gbps_to_mibps(double gbps)
-{
-	return gbps * 1e9 / 8 / 1048576;
 }
 
 /* ---- JSON -------------------------------------------------------------- */
@@ -234,20 +230,37 @@ json_t *rb_json_placement(const struct rb_placement *p)
 	return jdone(o, bad);
 }
 
+/* The latency rows of rb_metrics[] in @l, by their JSON keys. */
 static json_t *jlat(const struct rb_lat_summary *l)
 {
+	const struct rb_metric *m;
 	json_t *o = json_object();
 	int bad = !o;
 
-	bad |= json_object_set_new(o, "min", jreal(l->min));
-	bad |= json_object_set_new(o, "p50", jreal(l->p50));
-	bad |= json_object_set_new(o, "avg", jreal(l->avg));
-	bad |= json_object_set_new(o, "p90", jreal(l->p90));
-	bad |= json_object_set_new(o, "p99", jreal(l->p99));
-	bad |= json_object_set_new(o, "p999", jreal(l->p999));
-	bad |= json_object_set_new(o, "max", jreal(l->max));
-	bad |= json_object_set_new(o, "stdev", jreal(l->stdev));
+	for (m = rb_metrics; m < rb_metrics + rb_nmetrics; m++)
+		if (m->group == RB_MG_LAT)
+			bad |= json_object_set_new(o, m->json_key, jreal(rb_metric_lat(m, l)));
 	return jdone(o, bad);
+}
+
+/*
+ * The rows of group @g (not latency) where @res has the group: each by its
+ * name, null where it is not a number or 0 means not measured.
+ */
+static int jgroup(json_t *o, const struct rb_result *res, enum rb_metric_group g)
+{
+	const struct rb_metric *m;
+	int bad = 0;
+
+	if (!rb_metric_group_has(g, res))
+		return 0;
+	for (m = rb_metrics; m < rb_metrics + rb_nmetrics; m++)
+		if (m->group == g)
+			bad |= json_object_set_new(o, m->name,
+						   rb_metric_has(m, res)
+							   ? jreal(rb_metric_value(m, res))
+							   : json_null());
+	return bad;
 }
 
 /* How lat_us's percentiles were found: from every sample, or from buckets (stats.h). */
@@ -338,27 +351,14 @@ static int jmetrics(json_t *o, const struct rb_result *res)
 	}
 	if (res->has_lat && res->has_hist)
 		bad |= json_object_set_new(o, "histogram", jhist(res));
-	if (res->has_bw) {
-		bad |= json_object_set_new(o, "bw_avg_gbps", jreal(res->bw_avg_gbps));
-		bad |= json_object_set_new(o, "bw_peak_gbps", jreal(res->bw_peak_gbps));
-		bad |= json_object_set_new(o, "bw_avg_mibps",
-					   jreal(rb_gbps_to_mibps(res->bw_avg_gbps)));
-		bad |= json_object_set_new(o, "msg_rate_mpps", jreal(res->msg_rate_mpps));
-	}
-	if (res->has_cpu) {
-		bad |= json_object_set_new(o, "cpu_util_pct", jreal(res->cpu_util_pct));
-		bad |= json_object_set_new(o, "cpu_ns_per_msg", jreal(res->cpu_ns_per_msg));
-	}
+	bad |= jgroup(o, res, RB_MG_BW);
+	bad |= jgroup(o, res, RB_MG_CPU);
+	bad |= jgroup(o, res, RB_MG_PEER);
+	/* --poll event's wake-ups: outside the metric table (a count and a
+	 * ratio that only event mode has; the CSV column is event mode's). */
 	if (res->has_wakeups) {
 		bad |= json_object_set_new(o, "wakeups", juint(res->wakeups));
 		bad |= json_object_set_new(o, "wakeups_per_msg", jreal(res->wakeups_per_msg));
-	}
-	if (res->has_peer) {
-		/* A peer that does not measure bandwidth reports 0. */
-		bad |= json_object_set_new(o, "peer_cpu_util_pct", jreal(res->peer_cpu_util_pct));
-		bad |= json_object_set_new(o, "peer_bw_avg_gbps",
-					   res->peer_bw_avg_gbps ? jreal(res->peer_bw_avg_gbps)
-								 : json_null());
 	}
 	/* -b: bw_avg_gbps and msg_rate_mpps above are the sums of these. */
 	if (res->has_bidir)
@@ -540,13 +540,12 @@ static int json_end(struct rb_writer *w, const struct rb_report *r)
 
 /* ---- CSV --------------------------------------------------------------- */
 
-static const char csv_header[] =
-	"test,op,device,host,size,batch,signal,qps,tx_depth,iterations,duration_s,"
-	"lat_min_us,lat_p50_us,lat_avg_us,lat_p90_us,lat_p99_us,lat_p999_us,lat_max_us,"
-	"lat_stdev_us,bw_avg_gbps,bw_peak_gbps,bw_avg_mibps,msg_rate_mpps,cpu_util_pct,"
-	"peer_cpu_util_pct,cpu_ns_per_msg,peer_bw_avg_gbps,device_numa_node,cpus,mem_node,"
-	"local,interval,interval_start_s,bw_min_interval_gbps,rate_target_gbps,"
-	"rate_target_mpps,rate_deviation_pct";
+/* The columns before and after the metrics' (rb_metrics[], in its order). */
+static const char csv_head[] = "test,op,device,host,size,batch,signal,qps,tx_depth,iterations,"
+			       "duration_s";
+static const char csv_tail[] = ",device_numa_node,cpus,mem_node,local,interval,interval_start_s,"
+			       "bw_min_interval_gbps,rate_target_gbps,rate_target_mpps,"
+			       "rate_deviation_pct";
 
 /* A text cell after its separator (csv.c quotes it when it must). */
 static void csv_str(FILE *f, const char *s)
@@ -570,18 +569,13 @@ static void csv_int(FILE *f, int v)
 		fprintf(f, "%d", v);
 }
 
-static void csv_lat(FILE *f, const struct rb_result *res)
+/* Every metric's cell, in rb_metrics[]'s order: empty where it does not apply. */
+static void csv_metrics(FILE *f, const struct rb_result *res)
 {
-	const struct rb_lat_summary *l = &res->lat;
+	const struct rb_metric *m;
 
-	csv_dbl(f, res->has_lat, l->min);
-	csv_dbl(f, res->has_lat, l->p50);
-	csv_dbl(f, res->has_lat, l->avg);
-	csv_dbl(f, res->has_lat, l->p90);
-	csv_dbl(f, res->has_lat, l->p99);
-	csv_dbl(f, res->has_lat, l->p999);
-	csv_dbl(f, res->has_lat, l->max);
-	csv_dbl(f, res->has_lat, l->stdev);
+	for (m = rb_metrics; m < rb_metrics + rb_nmetrics; m++)
+		csv_dbl(f, rb_metric_has(m, res), rb_metric_value(m, res));
 }
 
 static void csv_place(FILE *f, const struct rb_placement *p)
@@ -616,6 +610,17 @@ static bool bidir_cols(const struct rb_report *r)
 	return r->params && r->params->bidir;
 }
 
+/* The header's columns up to the placement's (rb_csv_header()'s text). */
+static void csv_header(FILE *f)
+{
+	const struct rb_metric *m;
+
+	fputs(csv_head, f);
+	for (m = rb_metrics; m < rb_metrics + rb_nmetrics; m++)
+		fprintf(f, ",%s", m->name);
+	fputs(csv_tail, f);
+}
+
 /* --poll event: a column of wake-ups per message. */
 static bool event_cols(const struct rb_report *r)
 {
@@ -624,7 +629,7 @@ static bool event_cols(const struct rb_report *r)
 
 static int csv_begin(struct rb_writer *w, const struct rb_report *r)
 {
-	fputs(csv_header, w->f);
+	csv_header(w->f);
 	if (event_cols(r))
 		fputs(",wakeups_per_msg", w->f);
 	if (by_thread(r))
@@ -706,15 +711,7 @@ static int csv_line(FILE *f, const struct rb_report *r, const struct rb_result *
 	fprintf(f, ",%llu,%u,%u,%u,%u,%llu", (unsigned long long)res->pt.size, res->pt.batch,
 		res->pt.signal, res->pt.qps, res->pt.tx_depth, (unsigned long long)res->iters);
 	csv_dbl(f, true, res->duration_s);
-	csv_lat(f, res);
-	csv_dbl(f, res->has_bw, res->bw_avg_gbps);
-	csv_dbl(f, res->has_bw, res->bw_peak_gbps);
-	csv_dbl(f, res->has_bw, rb_gbps_to_mibps(res->bw_avg_gbps));
-	csv_dbl(f, res->has_bw, res->msg_rate_mpps);
-	csv_dbl(f, res->has_cpu, res->cpu_util_pct);
-	csv_dbl(f, res->has_peer, res->peer_cpu_util_pct);
-	csv_dbl(f, res->has_cpu, res->cpu_ns_per_msg);
-	csv_dbl(f, res->has_peer && res->peer_bw_avg_gbps, res->peer_bw_avg_gbps);
+	csv_metrics(f, res);
 	csv_place(f, res->thread_place ? res->thread_place : &r->place);
 	csv_shape(f, res, idx, start_s);
 	if (event_cols(r))
@@ -753,7 +750,8 @@ static int csv_end(struct rb_writer *w, const struct rb_report *r)
 
 /* ---- table ------------------------------------------------------------- */
 
-#define TABLE_MAX_COLS 16
+/* the point's 5, the metrics, thread, -b's 4 */
+#define TABLE_MAX_COLS (5 + RB_METRICS_MAX + 1 + 4)
 #define TABLE_CELL     32
 
 /* A right-aligned column, as wide as its name (tcol_add()'s @minw at least). */
@@ -795,12 +793,24 @@ static double units_value(enum rb_units u, double gbps)
 	}
 }
 
+/* Whether the table shows metric @m in a run of @r's mode: latency or the rest. */
+static bool table_shows(const struct rb_report *r, const struct rb_metric *m)
+{
+	return m->table && (m->group == RB_MG_LAT) == (r->mode == RB_MODE_LAT);
+}
+
+/* The unit in @m's column: -C's ticks for latency, --units for bandwidth. */
+static const char *table_unit(const struct rb_report *r, const struct rb_metric *m)
+{
+	if (m->group == RB_MG_LAT)
+		return r->tick_clock ? "ticks" : m->unit;
+	return strcmp(m->unit, "Gb/s") ? m->unit : units_name(r->units);
+}
+
 static int table_columns(const struct rb_report *r, struct tcol *c)
 {
-	static const char *const lat[] = { "t_min", "t_p50",   "t_avg", "t_p90",
-					   "t_p99", "t_p99.9", "t_max", "t_stdev" };
+	const struct rb_metric *m;
 	char name[TABLE_CELL];
-	size_t i;
 	int n = 0;
 
 	tcol_add(c, &n, "size", 7);
@@ -808,28 +818,15 @@ static int table_columns(const struct rb_report *r, struct tcol *c)
 	tcol_add(c, &n, "signal", 6);
 	tcol_add(c, &n, "qps", 4);
 	tcol_add(c, &n, "iters", 10);
-	if (r->mode == RB_MODE_LAT) {
-		/* -C: in the clock's ticks, as perftest's cycles. */
-		for (i = 0; i < sizeof(lat) / sizeof(lat[0]); i++) {
-			snprintf(name, sizeof(name), "%s[%s]", lat[i],
-				 r->tick_clock ? "ticks" : "us");
-			tcol_add(c, &n, name, 9);
-		}
-		if (by_thread(r))
-			tcol_add(c, &n, "thread", 6);
-		return n;
+	for (m = rb_metrics; m < rb_metrics + rb_nmetrics; m++) {
+		if (!table_shows(r, m))
+			continue;
+		snprintf(name, sizeof(name), "%s[%s]", m->table, table_unit(r, m));
+		tcol_add(c, &n, name, m->table_width);
 	}
-	snprintf(name, sizeof(name), "BW_avg[%s]", units_name(r->units));
-	tcol_add(c, &n, name, 10);
-	snprintf(name, sizeof(name), "BW_peak[%s]", units_name(r->units));
-	tcol_add(c, &n, name, 10);
-	tcol_add(c, &n, "MsgRate[Mpps]", 10);
-	tcol_add(c, &n, "CPU[%]", 7);
-	tcol_add(c, &n, "peerCPU[%]", 7);
-	tcol_add(c, &n, "cpu[ns/msg]", 7);
 	if (by_thread(r))
 		tcol_add(c, &n, "thread", 6);
-	if (!bidir_cols(r))
+	if (r->mode == RB_MODE_LAT || !bidir_cols(r))
 		return n;
 	snprintf(name, sizeof(name), "c2s[%s]", units_name(r->units));
 	tcol_add(c, &n, name, 10);
@@ -866,41 +863,45 @@ static void thread_cell_at(const struct rb_report *r, const struct rb_result *re
 		snprintf(cell, TABLE_CELL, "%s", thread_cell(res, th, sizeof(th)));
 }
 
+/* @m's cell: in --units for bandwidth, from lat_ticks under -C. */
+static void metric_cell(const struct rb_report *r, const struct rb_result *res,
+			const struct rb_metric *m, char *cell)
+{
+	bool has = rb_metric_has(m, res);
+	double v;
+
+	if (m->group == RB_MG_LAT && r->tick_clock) {
+		has = has && res->has_ticks;
+		v = rb_metric_lat(m, &res->lat_ticks);
+	} else {
+		v = rb_metric_value(m, res);
+	}
+	if (!strcmp(m->unit, "Gb/s"))
+		v = units_value(r->units, v);
+	if (m->fmt == RB_MF_SIG4)
+		cell_sig(cell, has, v);
+	else
+		cell_dbl(cell, has, 2, v);
+}
+
 /* The cells of @res, in the order of table_columns(). */
 static void table_cells(const struct rb_report *r, const struct rb_result *res,
 			char (*cell)[TABLE_CELL])
 {
-	const struct rb_lat_summary *l = r->tick_clock ? &res->lat_ticks : &res->lat;
-	bool lat = res->has_lat && (!r->tick_clock || res->has_ticks), bw = res->has_bw;
-	int k;
+	const struct rb_metric *m;
+	int k = 5;
 
 	rb_size_str(res->pt.size, cell[0], TABLE_CELL);
 	snprintf(cell[1], TABLE_CELL, "%u", res->pt.batch);
 	snprintf(cell[2], TABLE_CELL, "%u", res->pt.signal);
 	snprintf(cell[3], TABLE_CELL, "%u", res->pt.qps);
 	snprintf(cell[4], TABLE_CELL, "%llu", (unsigned long long)res->iters);
-	if (r->mode == RB_MODE_LAT) {
-		cell_dbl(cell[5], lat, 2, l->min);
-		cell_dbl(cell[6], lat, 2, l->p50);
-		cell_dbl(cell[7], lat, 2, l->avg);
-		cell_dbl(cell[8], lat, 2, l->p90);
-		cell_dbl(cell[9], lat, 2, l->p99);
-		cell_dbl(cell[10], lat, 2, l->p999);
-		cell_dbl(cell[11], lat, 2, l->max);
-		cell_dbl(cell[12], lat, 2, l->stdev);
-		thread_cell_at(r, res, cell[13]);
-		return;
-	}
-	cell_dbl(cell[5], bw, 2, units_value(r->units, res->bw_avg_gbps));
-	cell_dbl(cell[6], bw, 2, units_value(r->units, res->bw_peak_gbps));
-	cell_sig(cell[7], bw, res->msg_rate_mpps);
-	cell_dbl(cell[8], res->has_cpu, 2, res->cpu_util_pct);
-	cell_dbl(cell[9], res->has_peer, 2, res->peer_cpu_util_pct);
-	cell_dbl(cell[10], res->has_cpu, 2, res->cpu_ns_per_msg);
-	k = 11;
+	for (m = rb_metrics; m < rb_metrics + rb_nmetrics; m++)
+		if (table_shows(r, m))
+			metric_cell(r, res, m, cell[k++]);
 	if (by_thread(r))
 		thread_cell_at(r, res, cell[k++]);
-	if (!bidir_cols(r))
+	if (r->mode == RB_MODE_LAT || !bidir_cols(r))
 		return;
 	cell_dbl(cell[k++], res->has_bidir, 2,
 		 units_value(r->units, res->dir[RB_DIR_C2S].bw_avg_gbps));
@@ -1117,9 +1118,19 @@ void rb_writer_init(struct rb_writer *w, enum rb_format fmt, FILE *f)
 	w->doc = NULL;
 }
 
-const char *rb_csv_header(void)
+const char *rb_csv_header(char *buf, size_t len)
 {
-	return csv_header;
+	FILE *f = fmemopen(buf, len, "w");
+
+	if (!len)
+		return "";
+	buf[0] = '\0';
+	if (!f)
+		return buf;
+	csv_header(f);
+	fclose(f);
+	buf[len - 1] = '\0';
+	return buf;
 }
 
 json_t *rb_json_report(const struct rb_report *r, const struct rb_result *res, size_t n)

@@ -89,9 +89,6 @@ struct rb_writer {
 	json_t *doc; /* JSON writer: the document being built */
 };
 
-/* rb_gbps_to_mibps() - a bandwidth in Gb/s as MiB/s (perftest's MB/sec). */
-double rb_gbps_to_mibps(double gbps);
-
 /* rb_writer_init() - a writer of @fmt onto @f. */
 void rb_writer_init(struct rb_writer *w, enum rb_format fmt, FILE *f);
 
@@ -102,8 +99,11 @@ void rb_writer_init(struct rb_writer *w, enum rb_format fmt, FILE *f);
 int rb_write_file(const char *path, enum rb_format fmt, const struct rb_report *r,
 		  const struct rb_result *res, size_t n);
 
-/* rb_csv_header() - the CSV column names, comma-separated, no newline. */
-const char *rb_csv_header(void);
+/*
+ * rb_csv_header() - the CSV column names, comma-separated, no newline,
+ * into @buf (@len bytes, cut to fit); returns @buf.
+ */
+const char *rb_csv_header(char *buf, size_t len);
 
 /* rb_json_report() - the whole JSON document (new reference). */
 json_t *rb_json_report(const struct rb_report *r, const struct rb_result *res, size_t n);

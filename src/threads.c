@@ -29,6 +29,7 @@
 #include <unistd.h>
 
 #include "clock.h"
+#include "metrics.h"
 #include "output.h"
 #include "session.h"
 #include "sweep.h"
@@ -95,16 +96,17 @@ struct group {
 
 void rb_threads_aggregate(const struct rb_result *per, uint32_t n, struct rb_result *agg)
 {
-	double ops = 0, cpu_ns = 0;
 	uint32_t k, measured = 0;
+	double ops = 0;
 
 	memset(agg, 0, sizeof(*agg));
 	if (!n)
 		return;
 	agg->pt = per[0].pt;
-	agg->has_bw = per[0].has_bw;
-	agg->has_cpu = per[0].has_cpu;
-	agg->has_peer = per[0].has_peer;
+	/* The figures by the metric table's .agg: sums, and cpu_ns_per_msg
+	 * weighed by operations, which every test counts (a latency test has
+	 * no message rate to weigh by). */
+	rb_metrics_aggregate(per, n, agg);
 	agg->has_wakeups = per[0].has_wakeups;
 	for (k = 0; k < n; k++) {
 		const struct rb_result *r = &per[k];
@@ -112,24 +114,14 @@ void rb_threads_aggregate(const struct rb_result *per, uint32_t n, struct rb_res
 		agg->iters += r->iters;
 		if (r->duration_s > agg->duration_s)
 			agg->duration_s = r->duration_s;
-		agg->bw_avg_gbps += r->bw_avg_gbps;
-		agg->bw_peak_gbps += r->bw_peak_gbps;
-		agg->msg_rate_mpps += r->msg_rate_mpps;
-		agg->cpu_util_pct += r->cpu_util_pct;
-		agg->peer_cpu_util_pct += r->peer_cpu_util_pct;
-		agg->peer_bw_avg_gbps += r->peer_bw_avg_gbps;
 		agg->peer_rejected |= r->peer_rejected;
 		/* A peer thread that measured nothing sent NaN figures: the
 		 * peer's total is then unknown (null), and says why. */
 		agg->peer_nothing_measured |= r->peer_nothing_measured;
 		measured += !r->nothing_measured;
-		/* Weighed by operations, which every test counts: a latency
-		 * test has no message rate to weigh by. */
 		ops += (double)r->iters;
-		cpu_ns += r->cpu_ns_per_msg * (double)r->iters;
 		agg->wakeups += r->wakeups;
 	}
-	agg->cpu_ns_per_msg = ops > 0 ? cpu_ns / ops : 0;
 	/* --poll event: every thread's wake-ups over every thread's messages. */
 	agg->wakeups_per_msg = ops > 0 ? (double)agg->wakeups / ops : 0;
 	if (!measured) {

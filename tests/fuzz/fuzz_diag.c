@@ -88,7 +88,8 @@ static void check_expect(const uint8_t *data, size_t size)
 	} else {
 		FUZZ_CHECK(!strcmp(e.text, s) && isfinite(e.value) && e.value >= 0);
 		FUZZ_CHECK(!rb_expect_parse(e.text, &again, err, sizeof(err)));
-		FUZZ_CHECK(again.metric == e.metric && again.op == e.op && again.value == e.value);
+		FUZZ_CHECK(again.metric == e.metric && again.row == e.row && again.op == e.op &&
+			   again.value == e.value);
 		FUZZ_CHECK(rb_expect_eval(&e, &x, NULL, NULL) <= RB_VERDICT_FAIL);
 	}
 	free(s);

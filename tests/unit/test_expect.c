@@ -45,28 +45,31 @@ static void assert_near(double got, double want)
 
 static void test_parse_metrics(void **state)
 {
+	/* Each name --expect takes, and the metric table's row it means. */
+	static const struct {
+		const char *expr, *row;
+	} names[] = {
+		{ "bw_peak>1Gb/s", "bw_peak_gbps" }, { "bw_avg>1Gb/s", "bw_avg_gbps" },
+		{ "rate>=10Mpps", "msg_rate_mpps" }, { "msg_rate>=10Mpps", "msg_rate_mpps" },
+		{ "min<1us", "lat_min_us" },	     { "p50<=3us", "lat_p50_us" },
+		{ "avg<=3us", "lat_avg_us" },	     { "p90<=3us", "lat_p90_us" },
+		{ "p99<=10us", "lat_p99_us" },	     { "p999<=10us", "lat_p999_us" },
+		{ "p99.9<=10us", "lat_p999_us" },    { "lat_p99<=10us", "lat_p99_us" },
+		{ "max<100ms", "lat_max_us" },
+	};
 	struct rb_expect e;
+	size_t i;
 
 	(void)state;
 	e = parse_ok("bw>=20Gbps");
-	assert_int_equal(e.metric, RB_EXP_BW);
+	assert_int_equal(e.metric, RB_EXP_METRIC);
+	assert_string_equal(e.row->name, "bw_avg_gbps");
 	assert_int_equal(e.op, RB_EXP_GE);
 	assert_near(e.value, 20);
 	assert_false(e.of_link);
 	assert_string_equal(e.text, "bw>=20Gbps");
-	assert_int_equal(parse_ok("bw_peak>1Gb/s").metric, RB_EXP_BW_PEAK);
-	assert_int_equal(parse_ok("bw_avg>1Gb/s").metric, RB_EXP_BW);
-	assert_int_equal(parse_ok("rate>=10Mpps").metric, RB_EXP_RATE);
-	assert_int_equal(parse_ok("msg_rate>=10Mpps").metric, RB_EXP_RATE);
-	assert_int_equal(parse_ok("min<1us").metric, RB_EXP_LAT_MIN);
-	assert_int_equal(parse_ok("p50<=3us").metric, RB_EXP_LAT_P50);
-	assert_int_equal(parse_ok("avg<=3us").metric, RB_EXP_LAT_AVG);
-	assert_int_equal(parse_ok("p90<=3us").metric, RB_EXP_LAT_P90);
-	assert_int_equal(parse_ok("p99<=10us").metric, RB_EXP_LAT_P99);
-	assert_int_equal(parse_ok("p999<=10us").metric, RB_EXP_LAT_P999);
-	assert_int_equal(parse_ok("p99.9<=10us").metric, RB_EXP_LAT_P999);
-	assert_int_equal(parse_ok("lat_p99<=10us").metric, RB_EXP_LAT_P99);
-	assert_int_equal(parse_ok("max<100ms").metric, RB_EXP_LAT_MAX);
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		assert_string_equal(parse_ok(names[i].expr).row->name, names[i].row);
 	e = parse_ok("retrans==0");
 	assert_int_equal(e.metric, RB_EXP_RETRANS);
 	assert_int_equal(e.op, RB_EXP_EQ);
@@ -157,8 +160,9 @@ static void test_parse_errors(void **state)
 				 "(ns, us, ms, s)");
 	parse_bad("retrans==0us", "--expect 'retrans==0us': at 11: unknown unit \"us\" for retrans "
 				  "(ppm)");
-	parse_bad("bww>=1Gbps", "--expect 'bww>=1Gbps': at 7: \"bww\" is no metric (bw, bw_peak, "
-				"rate, min, p50, avg, p90, p99, p999, max, retrans), and a counter "
+	parse_bad("bww>=1Gbps", "--expect 'bww>=1Gbps': at 7: \"bww\" is no metric (min, p50, "
+				"avg, p90, p99, p999, max, bw, bw_peak, rate, retrans), and a "
+				"counter "
 				"takes no unit");
 	parse_bad("bw>=101%link", "--expect 'bw>=101%link': at 5: a link carries at most 100% of "
 				  "its rate");

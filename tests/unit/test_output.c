@@ -368,18 +368,21 @@ static void assert_jabsent(json_t *o, const char *key)
 
 static void test_csv_header(void **state)
 {
+	char buf[1024];
+
 	(void)state;
-	assert_string_equal(rb_csv_header(), "test,op,device,host,size,batch,signal,qps,tx_depth,"
-					     "iterations,duration_s,"
-					     "lat_min_us,lat_p50_us,lat_avg_us,lat_p90_us,lat_p99_"
-					     "us,lat_p999_us,lat_max_us,"
-					     "lat_stdev_us,bw_avg_gbps,bw_peak_gbps,bw_avg_mibps,"
-					     "msg_rate_mpps,cpu_util_pct,"
-					     "peer_cpu_util_pct,cpu_ns_per_msg,peer_bw_avg_gbps,"
-					     "device_numa_node,cpus,mem_node,"
-					     "local,interval,interval_start_s,bw_min_interval_gbps,"
-					     "rate_target_gbps,rate_target_mpps,rate_deviation_"
-					     "pct");
+	assert_string_equal(rb_csv_header(buf, sizeof(buf)),
+			    "test,op,device,host,size,batch,signal,qps,tx_depth,"
+			    "iterations,duration_s,"
+			    "lat_min_us,lat_p50_us,lat_avg_us,lat_p90_us,lat_p99_"
+			    "us,lat_p999_us,lat_max_us,"
+			    "lat_stdev_us,bw_avg_gbps,bw_peak_gbps,bw_avg_mibps,"
+			    "msg_rate_mpps,cpu_util_pct,"
+			    "peer_cpu_util_pct,cpu_ns_per_msg,peer_bw_avg_gbps,"
+			    "device_numa_node,cpus,mem_node,"
+			    "local,interval,interval_start_s,bw_min_interval_gbps,"
+			    "rate_target_gbps,rate_target_mpps,rate_deviation_"
+			    "pct");
 }
 
 static void test_golden_lat(void **state)
