@@ -526,16 +526,13 @@ static void http_request(void **state)
  * An ERROR containing @needle, then an orderly close (FIN): an RST would
  * let a client's kernel drop the ERROR before the client reads it.
  */
-static void expect_hangup_after(int fd, const char *needle)
+/* After its ERROR the server closes @fd with a FIN, not an RST. */
+static void expect_fin(int fd)
 {
 	struct pollfd p = { .fd = fd, .events = POLLIN };
-	struct answer a = answer(fd);
 	char c;
 	ssize_t n;
 
-	if (a.type != RB_MSG_ERROR || !strstr(a.text, needle))
-		fail_msg("wanted an ERROR naming '%s', got %s: '%s'", needle,
-			 a.type ? rb_msg_name(a.type) : "no message", a.text);
 	assert_int_equal(poll(&p, 1, ANSWER_MS), 1);
 	n = recv(fd, &c, 1, 0);
 	if (n != 0)
@@ -545,33 +542,71 @@ static void expect_hangup_after(int fd, const char *needle)
 	assert_server_alive();
 }
 
+static bool names(const struct answer *a, const char *needle)
+{
+	return a->type == RB_MSG_ERROR && strstr(a->text, needle);
+}
+
 /*
  * At the connection limit (32 in progress) a client is told why, and the
  * close is a FIN after the ERROR: the listener's refusal had an
  * uninitialised deadline, and an RST that lost the ERROR on the way.
  */
+#define BUSY "32 connections in progress; try again later"
+
+/*
+ * The silent connections hold their children only until --timeout (2 s):
+ * on a loaded machine the 33rd can come after the first of them gave up,
+ * and be served.  Then all go, their children end, and it is tried again.
+ */
 static void conn_limit_reason(void **state)
 {
-	int held[32], fd, i;
+	int held[32], fd, i, tries;
+	struct answer a;
 
-	for (i = 0; i < 32; i++)
-		held[i] = dial(); /* silent: each holds a child until --timeout */
-	fd = dial();
-	send_hello(fd, "write_bw");
-	expect_hangup_after(fd, "32 connections in progress; try again later");
-	for (i = 0; i < 32; i++)
-		close(held[i]);
+	for (tries = 1;; tries++) {
+		for (i = 0; i < 32; i++)
+			held[i] = dial(); /* silent: each holds a child until --timeout */
+		fd = dial();
+		send_hello(fd, "write_bw");
+		a = answer(fd);
+		if (names(&a, BUSY))
+			expect_fin(fd);
+		else
+			close(fd);
+		for (i = 0; i < 32; i++)
+			close(held[i]);
+		if (names(&a, BUSY))
+			break;
+		if (tries == 3)
+			fail_msg("wanted an ERROR naming '%s' 3 times, got %s: '%s'", BUSY,
+				 a.type ? rb_msg_name(a.type) : "no message", a.text);
+		sleep(TIMEOUT_S + 1);
+	}
 	usleep(500000); /* the children see EOF, the listener reaps them */
 }
 
-/* After all that, a well-behaved client is still welcome. */
+/*
+ * After all that, a well-behaved client is still welcome: at once, or
+ * (a loaded machine) once the children of the last test have ended.
+ */
 static void still_serving(void **state)
 {
-	int fd = dial();
+	uint64_t deadline = rb_now_ns() + (TIMEOUT_S + 3) * 1000000000ULL;
+	struct answer a;
+	int fd;
 
-	send_hello(fd, "write_bw");
-	expect_ok(fd);
-	close(fd);
+	for (;;) {
+		fd = dial();
+		send_hello(fd, "write_bw");
+		a = answer(fd);
+		close(fd);
+		if (!names(&a, BUSY) || rb_now_ns() > deadline)
+			break;
+		usleep(200000);
+	}
+	if (a.type != RB_MSG_OK)
+		fail_msg("wanted OK, got %s", a.text);
 	assert_server_alive();
 }
 
