@@ -1,0 +1,1 @@
+/work/main/bench-results/perftest/2026-12-03/.bin/rdmabench read_lat -d rxe0 -i 1 -x 1 -p 18611 -s 4096 -n 4096 --cpu auto --json /work/main/bench-results/perftest/2026-12-03/raw/011-rdmabench-read_lat-4096-r1.json 192.0.2.1

@@ -1,0 +1,1 @@
+/work/main/bench-results/perftest/2026-12-03/.bin/rdmabench write_bw -d rxe0 -i 1 -x 1 -p 18613 -s 64 -n 4096 -t 128 -Q 16 -l 16 -I 0 --cpu auto --json /work/main/bench-results/perftest/2026-12-03/raw/013-rdmabench-write_bw-64-r1.json 192.0.2.1

@@ -1,0 +1,1 @@
+/work/main/bench-results/perftest/2026-12-03/.bin/rdmabench read_bw -d rxe0 -i 1 -x 1 -p 18619 -s 65536 -n 4096 -t 128 -Q 16 -l 16 --cpu auto --json /work/main/bench-results/perftest/2026-12-03/raw/019-rdmabench-read_bw-65536-r1.json 192.0.2.1

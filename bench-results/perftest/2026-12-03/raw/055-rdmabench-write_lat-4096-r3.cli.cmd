@@ -1,0 +1,1 @@
+/work/main/bench-results/perftest/2026-12-03/.bin/rdmabench write_lat -d rxe0 -i 1 -x 1 -p 18655 -s 4096 -n 4096 -I 0 --cpu auto --json /work/main/bench-results/perftest/2026-12-03/raw/055-rdmabench-write_lat-4096-r3.json 192.0.2.1

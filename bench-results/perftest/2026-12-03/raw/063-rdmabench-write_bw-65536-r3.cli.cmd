@@ -1,0 +1,1 @@
+/work/main/bench-results/perftest/2026-12-03/.bin/rdmabench write_bw -d rxe0 -i 1 -x 1 -p 18663 -s 65536 -n 4096 -t 128 -Q 16 -l 16 -I 0 --cpu auto --json /work/main/bench-results/perftest/2026-12-03/raw/063-rdmabench-write_bw-65536-r3.json 192.0.2.1
