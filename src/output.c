@@ -20,7 +20,6 @@
 #include "csv.h"
 #include "metrics.h"
 #include "output.h"
-#include "out_perftest.h"
 #include "plan.h"
 #include "shape.h"
 #include "stats.h"
@@ -1109,11 +1108,14 @@ static const struct rb_writer_ops writer_ops[] = {
 	[RB_FMT_JSON] = { json_begin, json_row, json_end },
 };
 
-void rb_writer_init(struct rb_writer *w, enum rb_format fmt, FILE *f)
+const struct rb_writer_ops *rb_std_writer_ops(enum rb_format fmt)
 {
-	w->ops = fmt == RB_FMT_VALUE	  ? &rb_value_writer
-		 : fmt == RB_FMT_PERFTEST ? &rb_perftest_writer
-					  : &writer_ops[fmt <= RB_FMT_JSON ? fmt : RB_FMT_TABLE];
+	return &writer_ops[fmt <= RB_FMT_JSON ? fmt : RB_FMT_TABLE];
+}
+
+static void std_init(struct rb_writer *w, enum rb_format fmt, FILE *f)
+{
+	w->ops = rb_std_writer_ops(fmt);
 	w->f = f;
 	w->doc = NULL;
 }
@@ -1138,7 +1140,7 @@ json_t *rb_json_report(const struct rb_report *r, const struct rb_result *res, s
 	struct rb_writer w;
 	size_t i;
 
-	rb_writer_init(&w, RB_FMT_JSON, NULL);
+	std_init(&w, RB_FMT_JSON, NULL);
 	if (json_begin(&w, r))
 		return NULL;
 	for (i = 0; i < n; i++)
@@ -1160,7 +1162,7 @@ static int write_all(FILE *f, enum rb_format fmt, const struct rb_report *r,
 	size_t i;
 	int ret;
 
-	rb_writer_init(&w, fmt, f);
+	std_init(&w, fmt, f);
 	ret = w.ops->begin(&w, r);
 	for (i = 0; !ret && i < n; i++)
 		ret = w.ops->row(&w, r, &res[i]);

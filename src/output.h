@@ -89,12 +89,21 @@ struct rb_writer {
 	json_t *doc; /* JSON writer: the document being built */
 };
 
-/* rb_writer_init() - a writer of @fmt onto @f. */
+/*
+ * rb_writer_init() - a writer of @fmt onto @f: output.c's table, CSV or
+ * JSON, or out_perftest.c's perftest report or --output value (writer.c,
+ * which knows both, so that neither file includes the other's header).
+ */
 void rb_writer_init(struct rb_writer *w, enum rb_format fmt, FILE *f);
 
+/* rb_std_writer_ops() - output.c's writer of @fmt: table, CSV or JSON
+ * (the table for any other format). */
+const struct rb_writer_ops *rb_std_writer_ops(enum rb_format fmt);
+
 /*
- * rb_write_file() - write @n results of @r to @path in @fmt, whole, as
- * atomic_file.h does.  Returns 0 or -errno, logged with the path.
+ * rb_write_file() - write @n results of @r to @path in @fmt (table, CSV
+ * or JSON), whole, as atomic_file.h does.  Returns 0 or -errno, logged
+ * with the path.
  */
 int rb_write_file(const char *path, enum rb_format fmt, const struct rb_report *r,
 		  const struct rb_result *res, size_t n);
