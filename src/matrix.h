@@ -12,19 +12,6 @@
 #include <stdio.h>
 #include "rdmabench.h"
 
-#define RB_MX_MAX_RANKS		512 /* N(N-1) pairs are kept in memory */
-#define RB_MX_DEFAULT_TOLERANCE 10
-
-/* The command line of "matrix" (struct rb_cli's m). */
-struct rb_matrix_opts {
-	char pattern[32];      /* pairs|ring|incast:K; empty: pairs */
-	char pairs_file[256];  /* the pairs to run, instead of a pattern */
-	uint32_t tolerance;    /* percent */
-	char coordinator[128]; /* HOST[:PORT] of rank 0 */
-	uint32_t rank;
-	uint32_t nranks;
-};
-
 enum rb_mx_pattern { RB_MX_PAIRS, RB_MX_RING, RB_MX_INCAST, RB_MX_FILE };
 
 /* One ordered pair: @src is the client, @dst the server. */

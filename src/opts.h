@@ -10,7 +10,6 @@
 
 #include <stdio.h>
 #include "bench.h"
-#include "matrix.h"
 #include "opts_row.h"
 #include "output.h"
 #include "rdmabench.h"
@@ -20,6 +19,16 @@
  * choices (struct rb_local, never sent) and what only the parsing uses.
  */
 #define RB_OPTS_MAX 128 /* rows of rb_opts[], checked at build time */
+
+/* The command line of "matrix" (struct rb_cli's m). */
+struct rb_matrix_opts {
+	char pattern[32];      /* pairs|ring|incast:K; empty: pairs */
+	char pairs_file[256];  /* the pairs to run, instead of a pattern */
+	uint32_t tolerance;    /* percent */
+	char coordinator[128]; /* HOST[:PORT] of rank 0 */
+	uint32_t rank;
+	uint32_t nranks;
+};
 
 struct rb_cli {
 	struct rb_params p;

@@ -11,7 +11,6 @@
 #include "stats.h"
 #include "sweep.h"
 #include "bench.h"
-#include "verbs.h"
 #include "wire.h"
 
 /* Every rule broken here is a usage error. */

@@ -21,6 +21,11 @@
 #define RB_MAX_THREADS	  32	       /* --threads: one connection each (the server's limit) */
 #define RB_MAX_SIZE	  (1ULL << 30) /* 1 GiB: the largest buffer we register */
 #define RB_TEXT_MAX	  1024	       /* an error message, here and on the wire */
+/* A UD receive starts with room for the GRH, whether one came or not. */
+#define RB_GRH_BYTES 40
+/* rdmabench matrix: N(N-1) pairs are kept in memory. */
+#define RB_MX_MAX_RANKS		512
+#define RB_MX_DEFAULT_TOLERANCE 10 /* percent */
 
 /* Exit codes, documented in the man page. */
 enum {

@@ -207,8 +207,6 @@ void rb_qp_info(const struct rb_dev *d, const struct ibv_qp *qp, uint32_t psn,
 
 /* The Q_Key of every UD QP and WR: a constant, so it needs no exchange. */
 #define RB_UD_QKEY 0x11111111u
-/* A UD receive starts with room for the GRH, whether one came or not. */
-#define RB_GRH_BYTES 40
 
 /* What the address vector carries besides the peer's address. */
 struct rb_av {
