@@ -9,16 +9,16 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cmd.h"
-#include "compare.h"
-#include "dryrun.h"
-#include "matrix_run.h"
-#include "opts.h"
-#include "opts_perftest.h"
-#include "out_perftest.h"
-#include "session.h"
-#include "threads.h"
-#include "topo.h"
+#include "core/cmd.h"
+#include "report/compare.h"
+#include "session/dryrun.h"
+#include "matrix/matrix_run.h"
+#include "cli/opts.h"
+#include "cli/opts_perftest.h"
+#include "report/out_perftest.h"
+#include "session/session.h"
+#include "session/threads.h"
+#include "topo/topo.h"
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"

@@ -32,12 +32,12 @@ trap 'rm -rf "$tmp"' EXIT
 port=$((20000 + $$ % 20000))
 for f in out err out2 err2 err_r1; do : >"$tmp/$f"; done
 
-# The peer speaks this tree's wire version (src/wire.h), whatever it is.
-ver=$(sed -n 's/^#define RB_WIRE_VERSION[[:space:]]*//p' "$top/src/wire.h")
-[ -n "$ver" ] || { echo "FAIL: no RB_WIRE_VERSION in $top/src/wire.h"; exit 1; }
-# And this tree's matrix protocol (src/matrix_wire.h) in its JOINs.
-mxver=$(sed -n 's/^#define RB_MX_PROTO[[:space:]]*//p' "$top/src/matrix_wire.h")
-[ -n "$mxver" ] || { echo "FAIL: no RB_MX_PROTO in $top/src/matrix_wire.h"; exit 1; }
+# The peer speaks this tree's wire version (src/wire/wire.h), whatever it is.
+ver=$(sed -n 's/^#define RB_WIRE_VERSION[[:space:]]*//p' "$top/src/wire/wire.h")
+[ -n "$ver" ] || { echo "FAIL: no RB_WIRE_VERSION in $top/src/wire/wire.h"; exit 1; }
+# And this tree's matrix protocol (src/wire/matrix_wire.h) in its JOINs.
+mxver=$(sed -n 's/^#define RB_MX_PROTO[[:space:]]*//p' "$top/src/wire/matrix_wire.h")
+[ -n "$mxver" ] || { echo "FAIL: no RB_MX_PROTO in $top/src/wire/matrix_wire.h"; exit 1; }
 python3 - "$port" "$bin" "$tmp" "$ver" "$mxver" >"$tmp/py" 2>&1 <<'EOF' || true
 import socket, struct, subprocess, sys, time
 

@@ -15,7 +15,7 @@
 #include <errno.h>
 
 #include "fuzz.h"
-#include "sweep.h"
+#include "core/sweep.h"
 
 /* The multiplier of suffix @c: K, M, G (either case) are powers of 1024. */
 static uint64_t multiplier(char c)

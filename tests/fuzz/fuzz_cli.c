@@ -18,12 +18,12 @@
 #include <errno.h>
 
 #include "fuzz.h"
-#include "cmd.h"
-#include "opts.h"
-#include "plan.h"
-#include "sweep.h"
-#include "bench.h"
-#include "wire.h"
+#include "core/cmd.h"
+#include "cli/opts.h"
+#include "wire/plan.h"
+#include "core/sweep.h"
+#include "core/bench.h"
+#include "wire/wire.h"
 
 #define MAX_ARGS 64
 

@@ -16,7 +16,7 @@
 #include <hwloc.h>
 
 #include "fuzz.h"
-#include "topo.h"
+#include "topo/topo.h"
 
 static void check_print(hwloc_const_bitmap_t set, size_t len)
 {

@@ -25,9 +25,9 @@
 #include <errno.h>
 #include <math.h>
 
-#include "compare.h"
-#include "counters.h"
-#include "expect.h"
+#include "report/compare.h"
+#include "rdma/counters.h"
+#include "report/expect.h"
 #include "fuzz.h"
 
 static FILE *devnull;

@@ -12,8 +12,8 @@
  * (task count, roles, flags); and it encodes back to the very same bytes.
  */
 #include "fuzz.h"
-#include "matrix_wire.h"
-#include "wire.h"
+#include "wire/matrix_wire.h"
+#include "wire/wire.h"
 
 static uint8_t out[RB_WIRE_MAX_BODY];
 static struct rb_mx_round round_msg;

@@ -20,8 +20,8 @@
 #include <unistd.h>
 
 #include "fuzz.h"
-#include "oob.h"
-#include "wire.h"
+#include "wire/oob.h"
+#include "wire/wire.h"
 
 /* Larger inputs could fill the socket buffer before the reader starts. */
 #define MAX_STREAM (96 * 1024)

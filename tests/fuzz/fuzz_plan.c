@@ -18,10 +18,10 @@
 #include <errno.h>
 
 #include "fuzz.h"
-#include "plan.h"
-#include "sweep.h"
-#include "bench.h"
-#include "wire.h"
+#include "wire/plan.h"
+#include "core/sweep.h"
+#include "core/bench.h"
+#include "wire/wire.h"
 
 static uint8_t out[RB_WIRE_MAX_BODY];
 

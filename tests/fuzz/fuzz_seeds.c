@@ -17,11 +17,11 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "cmd.h"
-#include "opts.h"
-#include "bench.h"
-#include "matrix_wire.h"
-#include "wire.h"
+#include "core/cmd.h"
+#include "cli/opts.h"
+#include "core/bench.h"
+#include "wire/matrix_wire.h"
+#include "wire/wire.h"
 
 /* An input under construction: selector byte(s), then content. */
 struct seed {

@@ -22,8 +22,8 @@
 #include <math.h>
 
 #include "fuzz.h"
-#include "plan.h"
-#include "wire.h"
+#include "wire/plan.h"
+#include "wire/wire.h"
 
 static uint8_t out[RB_WIRE_MAX_BODY];
 

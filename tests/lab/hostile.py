@@ -8,7 +8,7 @@ Each CASE opens one connection, sends what the case says, and prints one
 line: "CASE <tab> seconds <tab> what came back" (the server's ERROR text,
 "closed", or "silent" after 10 s).  "flood", "threadflood" and
 "threadjoin" open several connections at once, a line each.  The wire format is the one of
-src/wire.h: a 12-byte header (magic "RDMB", version u16, type u16, body
+src/wire/wire.h: a 12-byte header (magic "RDMB", version u16, type u16, body
 length u32, big-endian), then fixed big-endian fields; strings are a u16
 length and the bytes.
 """
@@ -25,7 +25,7 @@ HELLO, PARAMS, ERROR, OK = 1, 2, 6, 8
 
 
 def wire_version():
-    """This tree's wire version (src/wire.h), whatever it is: a literal here
+    """This tree's wire version (src/wire/wire.h), whatever it is: a literal here
     went stale when v7 came."""
     h = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "wire.h")
     with open(h, encoding="utf-8") as f:
@@ -263,7 +263,7 @@ LYING_CONN = {
 
 
 def conn_body(mtu=1024, cpus="0"):
-    """A CONN as src/wire.c packs it: one QP, one MR, a RoCE port."""
+    """A CONN as src/wire/wire.c packs it: one QP, one MR, a RoCE port."""
     addr, rkey, size = 0x10000, 0x1234, 1 << 30
     qp = struct.pack(">IIH", 0x11, 0x123, 0) + bytes(10) + b"\xff\xff\xc0\x00\x02\x01"
     place = (struct.pack(">i", 0) + s16(cpus) + struct.pack(">ii", 0, 1) +

@@ -9,7 +9,7 @@
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 # This tree's wire version, as hostile.py speaks it.
-wire=$(sed -n 's/^#define RB_WIRE_VERSION[[:space:]]*//p' "$TOP_SRCDIR/src/wire.h")
+wire=$(sed -n 's/^#define RB_WIRE_VERSION[[:space:]]*//p' "$TOP_SRCDIR/src/wire/wire.h")
 
 LAB_TIMEOUT=${LAB_TIMEOUT:-600}
 

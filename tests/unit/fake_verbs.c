@@ -15,8 +15,8 @@
 #include <rdma/ib_user_verbs.h>
 
 #include "fake_verbs.h"
-#include "opts.h"
-#include "sweep.h"
+#include "cli/opts.h"
+#include "core/sweep.h"
 
 static struct fake *of_ctx(struct ibv_context *ctx)
 {

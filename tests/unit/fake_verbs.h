@@ -23,7 +23,7 @@
 #include <stdint.h>
 #include <infiniband/verbs.h>
 
-#include "xfer.h"
+#include "engine/xfer.h"
 
 #define FAKE_QPN_BASE 0x100 /* QP i has qp_num FAKE_QPN_BASE + i */
 #define FAKE_RQ_MAX   1024  /* receives a fake QP holds */

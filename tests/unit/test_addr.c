@@ -16,7 +16,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "addr.h"
+#include "rdma/addr.h"
 
 #define V1   IBV_GID_TYPE_ROCE_V1
 #define V2   IBV_GID_TYPE_ROCE_V2

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "admit.h"
+#include "session/admit.h"
 
 #define MIB (1ULL << 20)
 

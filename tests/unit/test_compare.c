@@ -17,7 +17,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "compare.h"
+#include "report/compare.h"
 
 #ifndef TEST_DATA_DIR
 #error "TEST_DATA_DIR must name tests/data"

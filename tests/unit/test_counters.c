@@ -20,7 +20,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "counters.h"
+#include "rdma/counters.h"
 
 #ifndef TEST_DATA_DIR
 #error "TEST_DATA_DIR must name tests/data"

@@ -14,7 +14,7 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
-#include "csv.h"
+#include "core/csv.h"
 
 static char *cell(const char *s, double v, int num)
 {

@@ -14,8 +14,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "dryrun.h"
-#include "opts.h"
+#include "session/dryrun.h"
+#include "cli/opts.h"
 
 struct fixture {
 	struct rb_cli c;

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "expect.h"
+#include "report/expect.h"
 
 static char err[512];
 

@@ -21,10 +21,10 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "matrix.h"
-#include "matrix_wire.h"
-#include "oob.h"
-#include "wire.h"
+#include "matrix/matrix.h"
+#include "wire/matrix_wire.h"
+#include "wire/oob.h"
+#include "wire/wire.h"
 
 /* ---- schedules ------------------------------------------------------------ */
 

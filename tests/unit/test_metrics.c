@@ -21,14 +21,14 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "compare.h"
-#include "csv.h"
-#include "expect.h"
-#include "matrix_wire.h"
-#include "wire.h"
-#include "output.h"
-#include "sweep.h"
-#include "threads.h"
+#include "report/compare.h"
+#include "core/csv.h"
+#include "report/expect.h"
+#include "wire/matrix_wire.h"
+#include "wire/wire.h"
+#include "report/output.h"
+#include "core/sweep.h"
+#include "session/threads.h"
 
 #ifdef TEST_EXTRA_ROW
 /*
@@ -43,9 +43,9 @@
 		.table_width = 7, .agg = RB_AGG_SUM, .compare = true, .alias = "extra",         \
 		.expect = { "extra" },                                                          \
 	}
-#include "metrics.c"
+#include "core/metrics.c"
 #else
-#include "metrics.h"
+#include "core/metrics.h"
 #endif
 
 #define assert_near(got, want) assert_true(fabs((double)(got) - (double)(want)) <= 1e-9)

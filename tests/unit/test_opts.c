@@ -17,9 +17,9 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cmd.h"
-#include "opts_perftest.h"
-#include "sweep.h"
+#include "core/cmd.h"
+#include "cli/opts_perftest.h"
+#include "core/sweep.h"
 
 #define KiB 1024ULL
 #define MiB (1024ULL * 1024)

@@ -24,11 +24,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "output.h"
-#include "out_perftest.h"
-#include "samples_file.h"
-#include "plan.h"
-#include "sweep.h"
+#include "report/output.h"
+#include "report/out_perftest.h"
+#include "report/samples_file.h"
+#include "wire/plan.h"
+#include "core/sweep.h"
 
 #ifndef PACKAGE_VERSION
 #define PACKAGE_VERSION "unknown"

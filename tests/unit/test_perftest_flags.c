@@ -17,8 +17,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cmd.h"
-#include "opts_perftest.h"
+#include "core/cmd.h"
+#include "cli/opts_perftest.h"
 
 #ifndef TEST_DATA_DIR
 #error "TEST_DATA_DIR must name tests/data"

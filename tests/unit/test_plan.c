@@ -16,12 +16,12 @@
 #include <cmocka.h>
 #include <infiniband/verbs.h>
 
-#include "opts.h"
-#include "plan.h"
-#include "stats.h"
-#include "sweep.h"
-#include "verbs.h"
-#include "wire.h"
+#include "cli/opts.h"
+#include "wire/plan.h"
+#include "core/stats.h"
+#include "core/sweep.h"
+#include "rdma/verbs.h"
+#include "wire/wire.h"
 
 /* What the command line makes of "TEST HOST" (defaults applied). */
 static struct rb_params plan_of(const char *test)

@@ -33,12 +33,12 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "clock.h"
-#include "opts.h"
-#include "session.h"
-#include "sweep.h"
-#include "wire.h"
-#include "xfer.h"
+#include "core/clock.h"
+#include "cli/opts.h"
+#include "session/session.h"
+#include "core/sweep.h"
+#include "wire/wire.h"
+#include "engine/xfer.h"
 
 #define TIMEOUT_S 2    /* the server's --timeout */
 #define REFUSE_MS 1200 /* "within about a second" */

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "shape.h"
+#include "core/shape.h"
 
 static void rate_ok(const char *arg, uint64_t want, uint8_t unit)
 {

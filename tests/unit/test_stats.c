@@ -17,7 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "stats.h"
+#include "core/stats.h"
 
 #define NS 1000.0 /* scale: summary values equal the samples in ns */
 

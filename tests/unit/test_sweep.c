@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "sweep.h"
+#include "core/sweep.h"
 
 #define KiB 1024ULL
 #define MiB (1024ULL * 1024)

@@ -13,7 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "threads.h"
+#include "session/threads.h"
 
 /* cmocka's float assertions round to float: doubles here. */
 #define assert_near(got, want, tol) assert_true(fabs((double)(got) - (double)(want)) <= (tol))

@@ -27,7 +27,7 @@
 #include <numa.h>
 #include <numaif.h>
 
-#include "topo.h"
+#include "topo/topo.h"
 
 #ifndef TEST_DATA_DIR
 #error "TEST_DATA_DIR must name tests/data"

@@ -30,7 +30,7 @@
 #include <cmocka.h>
 
 #include "fake_verbs.h"
-#include "verbs.h"
+#include "rdma/verbs.h"
 
 #define NDEV 2
 

@@ -16,8 +16,8 @@
 #include <string.h>
 #include <cmocka.h>
 
-#include "cursor.h"
-#include "wire.h"
+#include "core/cursor.h"
+#include "wire/wire.h"
 
 #define BUFSZ 8192
 

@@ -38,12 +38,12 @@
 #include <cmocka.h>
 #include <jansson.h>
 
-#include "clock.h"
+#include "core/clock.h"
 #include "fake_verbs.h"
-#include "output.h"
-#include "plan.h"
-#include "sweep.h"
-#include "xfer.h"
+#include "report/output.h"
+#include "wire/plan.h"
+#include "core/sweep.h"
+#include "engine/xfer.h"
 
 #define SIGNALED(w) (((w)->flags & IBV_SEND_SIGNALED) != 0)
 

@@ -1,0 +1,535 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core/cmd.h"
+#include "rdma/counters.h"
+#include "report/expect.h"
+#include "cli/opts_int.h"
+#include "wire/plan.h"
+#include "core/shape.h"
+#include "core/sweep.h"
+
+/* -n when neither -n nor -D is given, as perftest's. */
+#define DEF_ITERS_LAT 1000
+#define DEF_ITERS_BW  5000
+
+_Static_assert(offsetof(struct rb_cli, p) == RB_OPT_PLAN_BEGIN, "the plan first (opts_row.h)");
+
+int rb_opt_index(const char *lname)
+{
+	size_t i;
+
+	for (i = 0; i < rb_nopts; i++)
+		if (!strcmp(rb_opts[i].lname, lname) ||
+		    (rb_opts[i].alias && !strcmp(rb_opts[i].alias, lname)))
+			return (int)i;
+	return -1;
+}
+
+bool rb_cli_given(const struct rb_cli *c, const char *lname)
+{
+	int i = rb_opt_index(lname);
+
+	return i >= 0 && c->given[i];
+}
+
+void rb_cli_init(struct rb_cli *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->l.gid_index = -1;
+	c->l.qp = (struct rb_qp_attrs){ .timeout = RB_QP_TIMEOUT_DEFAULT,
+					.retry_count = RB_RETRY_DEFAULT,
+					.hop_limit = RB_HOP_LIMIT_DEFAULT };
+	c->l.tcp_port = RB_DEFAULT_PORT;
+	c->l.timeout_s = 30;
+	c->p.warmup = RB_WARMUP_AUTO;
+	c->p.rx_depth = 512;
+	c->p.threads = 1;
+	strcpy(c->l.cpu, "auto");
+	strcpy(c->l.numa, "auto");
+	c->m.tolerance = RB_MX_DEFAULT_TOLERANCE;
+}
+
+/* @arg's index among "a|b|c", or -1. */
+static int choice_of(const char *p, const char *arg, uint8_t *out)
+{
+	uint8_t i;
+
+	for (i = 0; *p; i++) {
+		size_t l = strcspn(p, "|");
+
+		if (strlen(arg) == l && !strncmp(p, arg, l)) {
+			*out = i;
+			return 0;
+		}
+		p += l + (p[l] == '|');
+	}
+	return -1;
+}
+
+static int parse_choice(const struct rb_opt *o, const char *arg, uint8_t *out, char *err,
+			size_t len)
+{
+	char n[40];
+
+	if (!choice_of(o->choices, arg, out) ||
+	    (o->pt_choices && !choice_of(o->pt_choices, arg, out)))
+		return 0;
+	return fail(err, len, "%s '%s' is not one of %s", rb_opt_name(o, n, sizeof(n)), arg,
+		    o->choices);
+}
+
+static int parse_number(const struct rb_opt *o, const char *arg, uint64_t *v, char *err, size_t len)
+{
+	const char *end;
+	char n[40];
+	int ret;
+
+	if (o->autov && !strcmp(arg, "auto")) {
+		*v = o->autov;
+		return 0;
+	}
+	ret = rb_parse_u64(arg, o->suffix, v, &end);
+	if (ret || *end)
+		return fail(err, len, "%s '%s' is not %s%s", rb_opt_name(o, n, sizeof(n)), arg,
+			    ret == -ERANGE ? "in range"
+			    : o->suffix	   ? "a number (K/M/G suffixes allowed)"
+					   : "a number",
+			    ret != -ERANGE && o->autov ? " or auto" : "");
+	return rb_opt_check_range(o, *v, err, len);
+}
+
+static int parse_axis(const struct rb_opt *o, const char *arg, struct rb_axis *a, char *err,
+		      size_t len)
+{
+	char msg[160], n[40];
+	uint32_t i;
+	int ret;
+
+	ret = rb_axis_parse(arg, o->suffix, a, msg, sizeof(msg));
+	if (ret)
+		return fail(err, len, "%s: %s", rb_opt_name(o, n, sizeof(n)), msg);
+	for (i = 0; i < a->n; i++) {
+		ret = rb_opt_check_range(o, a->v[i], err, len);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* A repeatable option: one more value, checked. */
+static int add_to_list(const struct rb_opt *o, struct rb_strlist *l, const char *arg, char *err,
+		       size_t len)
+{
+	char n[40];
+	int ret;
+
+	if (l->n == RB_LIST_MAX)
+		return fail(err, len, "%s: more than %d given", rb_opt_name(o, n, sizeof(n)),
+			    RB_LIST_MAX);
+	if (strlen(arg) >= RB_LIST_TEXT)
+		return fail(err, len, "%s: '%s' is longer than %d characters",
+			    rb_opt_name(o, n, sizeof(n)), arg, RB_LIST_TEXT - 1);
+	ret = o->check ? o->check(arg, err, len) : 0;
+	if (!ret)
+		strcpy(l->v[l->n++], arg);
+	return ret;
+}
+
+/* Store @arg into the field of row @o. */
+static int set_opt(struct rb_cli *c, const struct rb_opt *o, const char *arg, char *err, size_t len)
+{
+	char *field = (char *)c + o->off, n[40];
+	uint64_t v = 0;
+	int ret = 0;
+
+	switch (o->type) {
+	case RB_OPT_FLAG:
+		*(uint8_t *)field = 1;
+		return 0;
+	case RB_OPT_STR:
+		if (strlen(arg) >= o->size)
+			return fail(err, len, "%s: '%s' is longer than %zu characters",
+				    rb_opt_name(o, n, sizeof(n)), arg, o->size - 1);
+		ret = o->check ? o->check(arg, err, len) : 0;
+		if (!ret)
+			strcpy(field, arg);
+		return ret;
+	case RB_OPT_LIST:
+		return add_to_list(o, (struct rb_strlist *)field, arg, err, len);
+	case RB_OPT_CHOICE:
+		return parse_choice(o, arg, (uint8_t *)field, err, len);
+	case RB_OPT_AXIS:
+		return parse_axis(o, arg, (struct rb_axis *)field, err, len);
+	default:
+		ret = parse_number(o, arg, &v, err, len);
+		break;
+	}
+	if (ret)
+		return ret;
+	if (o->type == RB_OPT_U64)
+		*(uint64_t *)field = v;
+	else if (o->type == RB_OPT_U32)
+		*(uint32_t *)field = (uint32_t)v;
+	else
+		*(int32_t *)field = (int32_t)v;
+	return 0;
+}
+
+/* Why row @o does not apply, when its scope says more than the command's name. */
+static const char *scope_hint(const struct rb_opt *o)
+{
+	return o->need & RB_S_LAT ? " (latency tests only)" : "";
+}
+
+int rb_cli_take(struct rb_cli *c, int row, const char *cmd, unsigned int scope, const char *arg,
+		char *err, size_t len)
+{
+	const struct rb_opt *o;
+	char n[40];
+	int ret;
+
+	if (row < 0)
+		return fail(err, len, "%s: no such option (a bug)", cmd);
+	o = &rb_opts[row];
+	if (!rb_opt_applies(o, scope))
+		return fail(err, len, "%s does not apply to %s%s", rb_opt_name(o, n, sizeof(n)),
+			    cmd, scope_hint(o));
+	/* The last of two values silently winning hides a typo. */
+	if (c->given[row] && o->type != RB_OPT_LIST)
+		return fail(err, len, "%s given twice", rb_opt_name(o, n, sizeof(n)));
+	ret = set_opt(c, o, arg, err, len);
+	if (!ret)
+		c->given[row] = 1;
+	return ret;
+}
+
+static void axis_default(struct rb_cli *c, const char *lname, struct rb_axis *a, uint64_t v)
+{
+	if (!rb_cli_given(c, lname))
+		rb_axis_set1(a, v);
+}
+
+/* The smallest value of @a, and at most @cap. */
+static uint64_t smallest(const struct rb_axis *a, uint64_t cap)
+{
+	uint32_t i;
+
+	for (i = 0; i < a->n; i++)
+		if (a->v[i] < cap)
+			cap = a->v[i];
+	return cap;
+}
+
+/* Test-dependent defaults, as perftest users expect them. */
+static void apply_defaults(struct rb_cli *c, const struct rb_bench *b)
+{
+	bool lat = b->mode == RB_MODE_LAT;
+
+	if (c->all)
+		rb_axis_parse("2..8M:x2", true, &c->p.size, (char[8]){ 0 }, 8);
+	else
+		axis_default(c, "size", &c->p.size, b->default_size);
+	axis_default(c, "tx-depth", &c->p.tx_depth, 128);
+	axis_default(c, "batch", &c->p.batch, 1);
+	axis_default(c, "qps", &c->p.qps, 1);
+	/* Bandwidth: mostly unsignaled, as perftest; never more than the
+	 * smallest depth, which the user may have lowered.  Latency tests
+	 * signal every WR but reap lazily, so no post waits for an ACK. */
+	axis_default(c, "signal", &c->p.signal, lat ? 1 : smallest(&c->p.tx_depth, 64));
+	if (!rb_cli_given(c, "iters") && !rb_cli_given(c, "duration"))
+		c->p.iters = lat ? DEF_ITERS_LAT : DEF_ITERS_BW;
+	if (!rb_cli_given(c, "inline"))
+		c->p.inline_size = b->default_inline;
+	c->p.atomic_op = c->op;
+}
+
+/* Combinations of what was typed; the plan's own rules are plan.c's. */
+static int check_combinations(const struct rb_cli *c, char *err, size_t len)
+{
+	if (rb_cli_given(c, "iters") && rb_cli_given(c, "duration"))
+		return fail(err, len, "-n/--iters and -D/--duration exclude each other");
+	if (c->all && rb_cli_given(c, "size"))
+		return fail(err, len, "-a/--all and -s/--size exclude each other");
+	if (c->l.recommend && c->p.batch.n < 2 && c->p.signal.n < 2)
+		return fail(err, len, "--recommend needs a sweep over -l/--batch or -Q/--signal");
+	if (c->l.ipv6 && c->p.use_cm)
+		return fail(err, len,
+			    "--ipv6 with -R: the CM takes the GID of the address given; "
+			    "give an IPv6 address instead");
+	return 0;
+}
+
+/*
+ * --samples, -H, -C: a client's own files and rows; matrix and --threads
+ * runs keep their results elsewhere.
+ */
+/* --output: a figure the test has, as perftest checks. */
+static int check_output(const struct rb_cli *c, const struct rb_bench *b, char *err, size_t len)
+{
+	static const char *const what[] = { "bandwidth", "message_rate", "latency" };
+	bool lat = c->l.output == RB_OUTPUT_LATENCY;
+
+	if (!rb_cli_given(c, "output") || lat == (b->mode == RB_MODE_LAT))
+		return 0;
+	return fail(err, len, "--output %s is for %s tests, and %s is a %s test",
+		    what[c->l.output % 3], lat ? "latency" : "bandwidth", b->name,
+		    lat ? "bandwidth" : "latency");
+}
+
+static int check_lat_reports(const struct rb_cli *c, unsigned int scope, char *err, size_t len)
+{
+	const char *o = c->l.samples_path[0] ? "--samples"
+			: c->l.histogram     ? "-H/--report-histogram"
+			: c->l.cycles	     ? "-C/--report-cycles"
+					     : NULL;
+
+	if (o && (scope & RB_S_MATRIX))
+		return fail(err, len, "%s does not apply to matrix", o);
+	/* The samples stay with the side that timed them. */
+	if (o && c->p.reversed)
+		return fail(err, len,
+			    "%s and --reversed: the server times the operations, and its RESULT "
+			    "carries their summary, not the samples",
+			    o);
+	if (c->l.samples_path[0] && c->p.threads > 1)
+		return fail(err, len, "--samples (-U) does not apply to --threads runs");
+	if (c->l.cycles && rb_cli_given(c, "interval"))
+		return fail(err, len, "-C/--report-cycles and --interval exclude each other");
+	return 0;
+}
+
+/* -D 0, --interval and --rate into the plan (their syntax was checked). */
+static int apply_shape(struct rb_cli *c, unsigned int scope, char *err, size_t len)
+{
+	bool iv = rb_cli_given(c, "interval"), rate = rb_cli_given(c, "rate");
+	int ret = 0;
+
+	if (c->p.reversed && (scope & RB_S_MATRIX))
+		return fail(err, len,
+			    "--reversed does not apply to matrix: its pattern (or "
+			    "--pairs-file) says which rank of a pair sends");
+	if ((iv || rate) && (scope & RB_S_MATRIX))
+		return fail(err, len, "--%s does not apply to matrix", iv ? "interval" : "rate");
+	c->p.forever = rb_cli_given(c, "duration") && !c->p.duration_s;
+	if (iv)
+		ret = rb_interval_parse("--interval", c->interval_arg, &c->p.interval_ms, err, len);
+	if (!ret && rate)
+		ret = rb_rate_parse("--rate", c->rate_arg, &c->p.rate, &c->p.rate_unit, err, len);
+	return ret;
+}
+
+int rb_cli_finish(struct rb_cli *c, const struct rb_bench *b, unsigned int scope, char *err,
+		  size_t errlen)
+{
+	unsigned int mine = rb_bench_scope(b) | (scope & (RB_S_FAMILY | RB_S_MATRIX));
+	char n[40];
+	uint32_t i;
+	int ret;
+
+	/* A family command took the options of all its rows; --mode chose one. */
+	for (i = 0; i < rb_nopts; i++)
+		if (c->given[i] && !rb_opt_applies(&rb_opts[i], mine))
+			return fail(err, errlen, "%s does not apply to %s%s",
+				    rb_opt_name(&rb_opts[i], n, sizeof(n)), b->name,
+				    scope_hint(&rb_opts[i]));
+	snprintf(c->p.test, sizeof(c->p.test), "%s", b->name);
+	apply_defaults(c, b);
+	if (rb_cli_given(c, "flow-label") &&
+	    rb_flows_parse(c->flow_arg, c->p.flow_label, &c->p.nflow, err, errlen))
+		return -EINVAL;
+	ret = check_combinations(c, err, errlen);
+	if (!ret)
+		ret = check_lat_reports(c, scope, err, errlen);
+	if (!ret)
+		ret = check_output(c, b, err, errlen);
+	if (!ret)
+		ret = apply_shape(c, scope, err, errlen);
+	/* The rest is what a server checks in a plan from the wire too. */
+	return ret ? ret : rb_plan_validate(&c->p, 0, err, errlen);
+}
+
+/* The plan's fields, and the flags that shape it, are the client's. */
+static bool client_only(const struct rb_opt *o)
+{
+	size_t p = offsetof(struct rb_cli, p);
+
+	return (o->off >= p && o->off < p + sizeof(struct rb_params)) || o->off == OFF(all) ||
+	       o->off == OFF(op) || o->off == OFF(mode) || o->off == LOC(recommend) ||
+	       o->off == LOC(expect) || o->off == OFF(interval_arg) || o->off == OFF(rate_arg) ||
+	       o->off == LOC(samples_path) || o->off == LOC(unsorted) || o->off == LOC(histogram) ||
+	       o->off == LOC(cycles) || o->off == OFF(flow_arg);
+}
+
+void rb_cli_client_only(const struct rb_cli *c, char *buf, size_t len)
+{
+	size_t i, used = 0;
+	char n[40];
+
+	buf[0] = '\0';
+	for (i = 0; i < rb_nopts && used < len; i++)
+		if (c->given[i] && client_only(&rb_opts[i]))
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+						 rb_opt_name(&rb_opts[i], n, sizeof(n)));
+}
+
+/*
+ * The default a test's own help shows: its row's, where the table's text
+ * covers every test ("2 (lat), 65536 (bw), 8 (atomic)"); NULL: the table's.
+ */
+static const char *row_default(const struct rb_opt *o, const struct rb_bench *b, char *buf,
+			       size_t len)
+{
+	if (!b)
+		return NULL;
+	if (!strcmp(o->lname, "size"))
+		snprintf(buf, len, "%u", b->default_size);
+	else if (!strcmp(o->lname, "iters"))
+		snprintf(buf, len, "%u", b->mode == RB_MODE_LAT ? DEF_ITERS_LAT : DEF_ITERS_BW);
+	else if (!strcmp(o->lname, "inline"))
+		snprintf(buf, len, "%u", b->default_inline);
+	else
+		return NULL;
+	return buf;
+}
+
+static void usage_line(FILE *f, const struct rb_opt *o, const struct rb_bench *b)
+{
+	const char *sep = o->argname ? " " : "", *def;
+	char head[64], buf[32];
+
+	if (o->sname)
+		snprintf(head, sizeof(head), "-%c, --%s%s%s", o->sname, o->lname, sep,
+			 o->argname ? o->argname : "");
+	else
+		snprintf(head, sizeof(head), "    --%s%s%s", o->lname, sep,
+			 o->argname ? o->argname : "");
+	fprintf(f, "  %-28s %s", head, o->help);
+	def = row_default(o, b, buf, sizeof(buf));
+	if (def || o->def)
+		fprintf(f, " [default: %s]", def ? def : o->def);
+	fputc('\n', f);
+}
+
+void rb_usage(FILE *f, const char *cmd, unsigned int scope)
+{
+	const struct rb_bench *b = rb_bench_find(cmd);
+	size_t i;
+
+	if (scope & RB_S_MATRIX)
+		fprintf(f,
+			"usage: rdmabench matrix TEST [options]   (each rank of a job: mpirun, "
+			"srun, "
+			"or --rank/--nranks)\n\noptions%s%s:\n",
+			scope & RB_S_TEST ? " for matrix " : "", scope & RB_S_TEST ? cmd : "");
+	else if (scope & RB_S_TEST)
+		fprintf(f,
+			"usage: rdmabench %s [options]          (server: waits for one client)\n"
+			"       rdmabench %s [options] HOST     (client: measures against "
+			"HOST)\n\noptions for %s:\n",
+			cmd, cmd, cmd);
+	else
+		fprintf(f, "usage: rdmabench %s [options]\n\noptions:\n", cmd);
+	for (i = 0; i < rb_nopts; i++)
+		if (rb_opt_applies(&rb_opts[i], scope))
+			usage_line(f, &rb_opts[i], b);
+}
+
+/* Escape what troff would take as markup: '-' and '\\'. */
+void rb_man_text(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '-' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s, f);
+	}
+}
+
+/*
+ * The subcommands an option applies to, for the man page: nothing when it
+ * applies to all, "every test" rather than the list of them.
+ */
+static void man_tests(FILE *f, const struct rb_opt *o)
+{
+	size_t i, n = 0, hits = 0, tests = 0, test_hits = 0;
+	const char *sep = " Applies to: ";
+	struct rb_cmd cmd;
+	bool every;
+
+	for (i = 0; rb_cmd_at(i, &cmd); i++) {
+		bool hit = rb_opt_applies(o, cmd.scope);
+
+		if (cmd.scope & RB_S_OWN)
+			continue;
+		n++;
+		hits += hit;
+		tests += !!(cmd.scope & RB_S_TEST);
+		test_hits += hit && (cmd.scope & RB_S_TEST);
+	}
+	if (hits == n)
+		return;
+	every = test_hits == tests;
+	if (every) {
+		fprintf(f, "%severy test", sep);
+		sep = ", ";
+	}
+	for (i = 0; rb_cmd_at(i, &cmd); i++)
+		if (rb_opt_applies(o, cmd.scope) && !(every && (cmd.scope & RB_S_TEST))) {
+			fputs(sep, f);
+			rb_man_text(f, cmd.name);
+			sep = ", ";
+		}
+	fputs(".", f);
+}
+
+void rb_man_options(FILE *f)
+{
+	size_t i;
+
+	for (i = 0; i < rb_nopts; i++) {
+		const struct rb_opt *o = &rb_opts[i];
+
+		fputs(".TP\n", f);
+		if (o->sname)
+			fprintf(f, "\\fB\\-%c\\fR, ", o->sname);
+		fputs("\\fB\\-\\-", f);
+		rb_man_text(f, o->lname);
+		fputs("\\fR", f);
+		if (o->argname) {
+			fputs(" \\fI", f);
+			rb_man_text(f, o->argname);
+			fputs("\\fR", f);
+		}
+		fputc('\n', f);
+		rb_man_text(f, o->help);
+		fputc('.', f);
+		if (o->def) {
+			fputs(" Default: ", f);
+			rb_man_text(f, o->def);
+			fputc('.', f);
+		}
+		man_tests(f, o);
+		fputc('\n', f);
+	}
+}
+
+void rb_list_options(FILE *f, unsigned int scope)
+{
+	size_t i;
+
+	for (i = 0; i < rb_nopts; i++) {
+		const struct rb_opt *o = &rb_opts[i];
+
+		if (!rb_opt_applies(o, scope))
+			continue;
+		fprintf(f, "--%s\t", o->lname);
+		if (o->sname)
+			fprintf(f, "-%c", o->sname);
+		fprintf(f, "\t%s\t%s\n", o->argname ? o->argname : "",
+			o->choices ? o->choices : "");
+	}
+}

@@ -1,0 +1,972 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The option table, rb_opts[]: one row per option (designated
+ * initializers), with the syntax checks its rows name.  opts.c parses a
+ * command line with it and prints --help and the man page's OPTIONS from
+ * it; plan.c checks a peer's plan against its rows (opts_row.h).  A data
+ * table: its length is its rows'.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "rdma/counters.h"
+#include "report/expect.h"
+#include "cli/opts_int.h"
+#include "core/shape.h"
+#include "core/sweep.h"
+
+/* --send_with_imm, --write_with_imm: what rdmabench does beyond perftest's. */
+#define IMM_DIFF                                                                          \
+	"given to the client only (the server adopts the plan); the immediate names the " \
+	"point and is checked on every receive (perftest sends 0 and checks only that one came)"
+
+/* --flow-label N[,N...]: up to RB_FLOW_MAX labels of 20 bits, as perftest's list. */
+int rb_flows_parse(const char *arg, uint32_t *v, uint32_t *n, char *err, size_t len)
+{
+	const char *s = arg;
+	char *end;
+	unsigned long x;
+
+	for (*n = 0; *n < RB_FLOW_MAX; s = end + 1) {
+		errno = 0;
+		x = strtoul(s, &end, 0);
+		if (end == s || *s == '-' || *s == '+' || errno || (*end && *end != ','))
+			return fail(err, len, "--flow-label '%s' is not a list of numbers", arg);
+		if (x > 0xfffff)
+			return fail(err, len, "--flow-label %lu is out of range (0..1048575)", x);
+		v[(*n)++] = (uint32_t)x;
+		if (!*end)
+			return 0;
+	}
+	return fail(err, len, "--flow-label '%s': more than %d labels", arg, RB_FLOW_MAX);
+}
+
+static int check_flows(const char *arg, char *err, size_t len)
+{
+	uint32_t v[RB_FLOW_MAX], n;
+
+	return rb_flows_parse(arg, v, &n, err, len);
+}
+
+/* The syntax of --expect and --counters, checked as they are parsed. */
+static int check_expect(const char *arg, char *err, size_t len)
+{
+	struct rb_expect e;
+
+	return rb_expect_parse(arg, &e, err, len);
+}
+
+static int check_counters(const char *arg, char *err, size_t len)
+{
+	struct rb_counter_spec spec;
+	char why[256];
+
+	if (!rb_counters_spec_parse(arg, &spec, why, sizeof(why)))
+		return 0;
+	return fail(err, len, "-W/--counters '%s': %s", arg, why);
+}
+
+/* --interval and --rate are kept as typed; rb_cli_finish() puts them into the plan. */
+static int check_interval(const char *arg, char *err, size_t len)
+{
+	uint32_t ms;
+
+	return rb_interval_parse("--interval", arg, &ms, err, len);
+}
+
+static int check_rate(const char *arg, char *err, size_t len)
+{
+	uint64_t rate;
+	uint8_t unit;
+
+	return rb_rate_parse("--rate", arg, &rate, &unit, err, len);
+}
+
+const struct rb_opt rb_opts[] = {
+	/* what to measure: sent to the server, which adopts it */
+	{ .lname = "size",
+	  .perftest = "-s, --size",
+	  .sname = 's',
+	  .type = RB_OPT_AXIS,
+	  .off = PAR(size),
+	  .min = 1,
+	  .max = RB_MAX_SIZE,
+	  .suffix = true,
+	  .argname = "SIZES",
+	  .def = "2 (lat), 65536 (bw), 8 (atomic)",
+	  .need = RB_S_TEST,
+	  .help = "message size in bytes: a value, a list or a range (64,4K or 2..8M:x2); "
+		  "K/M/G are powers of 1024" },
+	{ .lname = "all",
+	  .perftest = "-a, --all",
+	  .pt_diff = "sizes 2 to 8 MiB, as perftest; every point is kept in CSV and JSON",
+	  .sname = 'a',
+	  .type = RB_OPT_FLAG,
+	  .off = OFF(all),
+	  .max = 1,
+	  .need = RB_S_TEST | RB_S_SIZED,
+	  .help = "sweep sizes 2..8M:x2, as perftest -a" },
+	{ .lname = "iters",
+	  .perftest = "-n, --iters",
+	  .pt_diff = "applies to each point of a sweep",
+	  .sname = 'n',
+	  .type = RB_OPT_U64,
+	  .off = PAR(iters),
+	  .min = 1,
+	  .max = 1ULL << 40,
+	  .suffix = true,
+	  .argname = "N",
+	  .def = "1000 (lat), 5000 (bw)",
+	  .need = RB_S_TEST,
+	  .help = "measured iterations per point" },
+	{ .lname = "duration",
+	  .perftest = "-D, --duration",
+	  .sname = 'D',
+	  .type = RB_OPT_U32,
+	  .pt_diff = "-D 0 runs until SIGINT/SIGTERM (perftest: --run_infinitely)",
+	  .off = PAR(duration_s),
+	  .max = 86400,
+	  .argname = "SEC",
+	  .need = RB_S_TEST,
+	  .help = "measure each point for SEC seconds instead of -n iterations; percentiles "
+		  "stay exact up to 4194304 samples a point, then come from buckets within "
+		  "0.4% in bounded memory. -D 0: one point, measured until SIGINT or "
+		  "SIGTERM, which keeps it (exit 130/143)" },
+	{ .lname = "interval",
+	  .type = RB_OPT_STR,
+	  .off = OFF(interval_arg),
+	  .size = sizeof(((struct rb_cli *)0)->interval_arg),
+	  .argname = "SEC",
+	  .need = RB_S_TEST,
+	  .check = check_interval,
+	  .help = "a time series: a row every SEC seconds (0.1 to 86400, fractions allowed) "
+		  "with that interval's bandwidth, message rate and latency percentiles, "
+		  "printed as it ends; the point's row adds the lowest interval bandwidth. "
+		  "Measured by the client" },
+	{ .lname = "rate",
+	  .alias = "rate_limit",
+	  .perftest = "--rate_limit --rate_units --rate_limit_type",
+	  .pt_diff = "software pacing only (perftest's SW type; no HW or PP, no "
+		     "--burst_size); the unit is written with the number (10Gbps, 1Mpps) "
+		     "instead of --rate_units; a bare number is Gb/s as perftest's default; "
+		     "no MiB/s unit; the report shows the achieved rate and the deviation",
+	  .type = RB_OPT_STR,
+	  .off = OFF(rate_arg),
+	  .size = sizeof(((struct rb_cli *)0)->rate_arg),
+	  .argname = "RATE",
+	  .need = RB_S_BW,
+	  .check = check_rate,
+	  .help = "the sender paces its posts to RATE: 10Gbps, 500Mbps, 1Mpps, 200Kpps "
+		  "(powers of 1000; bits of payload or messages per second; a bare number is "
+		  "Gb/s); the report gives the achieved rate and its deviation from RATE, "
+		  "negative when the link cannot reach it" },
+	{ .lname = "warmup",
+	  .type = RB_OPT_U64,
+	  .off = PAR(warmup),
+	  .max = 1ULL << 32,
+	  .suffix = true,
+	  .argname = "N",
+	  .def = "auto",
+	  .autov = RB_WARMUP_AUTO,
+	  .need = RB_S_TEST,
+	  .help = "unmeasured iterations before each point, or auto: 100, fewer for messages over "
+		  "10 KiB so that the warm-up adds at most 1 MiB (one message at least); the JSON "
+		  "gives each point's count" },
+	{ .lname = "latency-gap",
+	  .alias = "latency_gap",
+	  .perftest = "--latency_gap",
+	  .type = RB_OPT_U32,
+	  .off = PAR(latency_gap_us),
+	  .max = 500000, /* under any side's --timeout (1 s at least) */
+	  .argname = "USEC",
+	  .def = "0",
+	  .need = RB_S_LAT,
+	  .help = "latency tests: the client waits USEC microseconds (up to 500000) after each "
+		  "round trip "
+		  "before its next post, outside the latency sample but inside the point's "
+		  "duration (so the message rate falls); the server's own latency figures "
+		  "include the gap" },
+	{ .lname = "samples",
+	  .type = RB_OPT_STR,
+	  LSTR(samples_path),
+	  .argname = "FILE",
+	  .need = RB_S_LAT,
+	  .help = "latency tests: every sample of every point, in measurement order, as CSV "
+		  "to FILE: test, op, size, batch, signal, qps, tx_depth, iteration (from 1), "
+		  "lat_us (one-way where lat_us is), and lat_ticks with -C; renamed into place "
+		  "when the run ends" },
+	{ .lname = "report-unsorted",
+	  .sname = 'U',
+	  .perftest = "-U, --report-unsorted",
+	  .pt_diff = "the samples go to a CSV file (--samples FILE, default "
+		     "rdmabench_samples.csv), not to stdout: a row per sample with its point's "
+		     "axes, for every point of a sweep",
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(unsorted),
+	  .max = 1,
+	  .need = RB_S_LAT,
+	  .help = "perftest's switch: --samples " RB_SAMPLES_DEFAULT " unless --samples names the "
+		  "file (samples are always in measurement order)" },
+	{ .lname = "report-histogram",
+	  /* perftest's getopt table spells it so (its help says --report-histogram) */
+	  .alias = "report-histogrm",
+	  .sname = 'H',
+	  .perftest = "-H, --report-histogram",
+	  .pt_diff = "perftest prints every sample, sorted; here a histogram (20 buckets from "
+		     "the minimum to p99.9, and a tail) under each point and in the JSON, "
+		     "drawn by rdmabench-plot; the samples themselves: --samples",
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(histogram),
+	  .max = 1,
+	  .need = RB_S_LAT,
+	  .help = "latency tests: a histogram of each point, 20 buckets of one width from the "
+		  "minimum to p99.9, then one to the maximum when samples lie beyond: bars "
+		  "under the point's row, edges and counts in the JSON (histogram)" },
+	{ .lname = "report-cycles",
+	  .sname = 'C',
+	  .perftest = "-C, --report-cycles",
+	  .pt_diff = "ticks of the clock rdmabench measures with: the TSC on x86 (perftest's "
+		     "cycles), the generic timer on ARM, ns elsewhere; the JSON keeps "
+		     "microseconds and adds ticks; not with --interval",
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(cycles),
+	  .max = 1,
+	  .need = RB_S_LAT,
+	  .help = "latency tests: the table's latencies in clock ticks (x86 TSC, ARM generic "
+		  "timer), one-way as the microseconds are; the JSON adds lat_ticks, "
+		  "ticks_per_us and tick_clock, --samples a lat_ticks column" },
+	{ .lname = "tx-depth",
+	  .perftest = "-t, --tx-depth",
+	  .pt_diff = "a sweep axis",
+	  .sname = 't',
+	  .type = RB_OPT_AXIS,
+	  .off = PAR(tx_depth),
+	  .min = 1,
+	  .max = 32768,
+	  .suffix = true,
+	  .argname = "DEPTHS",
+	  .def = "128",
+	  .need = RB_S_TEST,
+	  .help = "send queue depth per QP (an axis)" },
+	{ .lname = "rx-depth",
+	  .perftest = "-r, --rx-depth",
+	  .sname = 'r',
+	  .type = RB_OPT_U32,
+	  .off = PAR(rx_depth),
+	  .min = 1,
+	  .max = 32768,
+	  .suffix = true,
+	  .argname = "N",
+	  .def = "512",
+	  .need = RB_S_RECV,
+	  .help = "receive queue depth: receives kept posted per QP" },
+	{ .lname = "recv-post-list",
+	  .alias = "recv_post_list",
+	  .perftest = "--recv_post_list",
+	  .pt_diff = "given to the client, the receiver's too (the plan); without it a "
+		     "quarter of -r, one over UC, UD and with -b",
+	  .type = RB_OPT_U32,
+	  .off = PAR(recv_post_list),
+	  .min = 1,
+	  .max = 64, /* RB_RECV_CHAIN */
+	  .argname = "N",
+	  .def = "auto",
+	  .need = RB_S_RECV,
+	  .help = "the receiver reposts its receives N at a time, in one ibv_post_recv "
+		  "chain (at most -r); over UC and UD a receive short then drops a message" },
+	{ .lname = "qps",
+	  .alias = "qp",
+	  .perftest = "-q, --qp",
+	  .pt_diff = "a sweep axis",
+	  .sname = 'q',
+	  .type = RB_OPT_AXIS,
+	  .off = PAR(qps),
+	  .min = 1,
+	  .max = RB_MAX_QPS,
+	  .argname = "NS",
+	  .def = "1",
+	  .need = RB_S_BW,
+	  .help = "RC QPs, used round-robin, sharing one CQ (an axis)" },
+	{ .lname = "threads",
+	  .type = RB_OPT_U32,
+	  .off = PAR(threads),
+	  .min = 1,
+	  .max = RB_MAX_THREADS,
+	  .argname = "N",
+	  .def = "1",
+	  .need = RB_S_TEST,
+	  .help = "N measuring threads, each with its own connection, QPs and CQ, on a CPU of "
+		  "its own (the device's node first); needs the generic server (rdmabench "
+		  "server); per-thread figures and their sum" },
+	{ .lname = "inline",
+	  .alias = "inline_size",
+	  .perftest = "-I, --inline_size",
+	  .sname = 'I',
+	  .type = RB_OPT_U32,
+	  .off = PAR(inline_size),
+	  .max = 65536,
+	  .suffix = true,
+	  .argname = "N",
+	  .def = "220 (send_lat, write_lat), 0 (others)",
+	  .need = RB_S_INLINE,
+	  .help = "send messages up to N bytes inline (capped by what the QP accepts); 0: "
+		  "never" },
+	{ .lname = "batch",
+	  .alias = "post_list",
+	  .perftest = "-l, --post_list",
+	  .pt_diff = "a sweep axis; any batch with any signal interval",
+	  .sname = 'l',
+	  .type = RB_OPT_AXIS,
+	  .off = PAR(batch),
+	  .min = 1,
+	  .max = 4096,
+	  .argname = "NS",
+	  .def = "1",
+	  .need = RB_S_BW,
+	  .help = "WRs chained per ibv_post_send (an axis)" },
+	{ .lname = "signal",
+	  .alias = "cq-mod",
+	  .perftest = "-Q, --cq-mod",
+	  .pt_diff = "a sweep axis; need not divide the batch",
+	  .sname = 'Q',
+	  .type = RB_OPT_AXIS,
+	  .off = PAR(signal),
+	  .min = 1,
+	  .max = 4096,
+	  .argname = "NS",
+	  .def = "64",
+	  .need = RB_S_BW,
+	  .help = "one signaled WR every N, the rest unsignaled (an axis); at most "
+		  "--tx-depth. Latency tests signal every WR and reap lazily" },
+	{ .lname = "outstanding",
+	  .alias = "outs",
+	  .perftest = "-o, --outs",
+	  .sname = 'o',
+	  .type = RB_OPT_U32,
+	  .off = PAR(outstanding),
+	  .min = 1,
+	  .max = 65536,
+	  .argname = "N",
+	  .def = "max_qp_rd_atom",
+	  .need = RB_S_BW | RB_S_RD_ATOM,
+	  .help = "reads or atomics in flight per QP, clamped to the devices' "
+		  "max_qp_rd_atom" },
+	{ .lname = "op",
+	  .alias = "atomic_type",
+	  .perftest = "-A, --atomic_type",
+	  .pt_diff = "fadd and cswap are short for FETCH_AND_ADD and CMP_AND_SWAP",
+	  .sname = 'A',
+	  .type = RB_OPT_CHOICE,
+	  .off = OFF(op),
+	  .max = 1,
+	  .choices = "fadd|cswap",
+	  .pt_choices = "FETCH_AND_ADD|CMP_AND_SWAP",
+	  .argname = "OP",
+	  .def = "fadd",
+	  .need = RB_S_ATOMIC,
+	  .help = "atomic operation: fetch-and-add or compare-and-swap" },
+	{ .lname = "mode",
+	  .type = RB_OPT_CHOICE,
+	  .off = OFF(mode),
+	  .max = 1,
+	  .choices = "lat|bw",
+	  .argname = "MODE",
+	  .def = "lat",
+	  .need = RB_S_FAMILY,
+	  .help = "which test of the family: latency or bandwidth" },
+	{ .lname = "verify",
+	  .alias = "data_validation",
+	  .perftest = "--data_validation",
+	  .pt_diff = "every test, both directions; a mismatch names size, offset and iteration",
+	  .type = RB_OPT_FLAG,
+	  .off = PAR(verify),
+	  .max = 1,
+	  .need = RB_S_TEST,
+	  .help = "fill buffers with a pattern and check what arrives; a mismatch names size, "
+		  "offset and iteration and exits 1" },
+	{ .lname = "rdma-cm",
+	  .alias = "rdma_cm",
+	  .perftest = "-R, --rdma_cm",
+	  .sname = 'R',
+	  .type = RB_OPT_FLAG,
+	  .off = PAR(use_cm),
+	  .max = 1,
+	  .need = RB_S_TEST,
+	  .help = "connect the QPs through librdmacm (route, GID and path from the CM) "
+		  "instead of the out-of-band exchange" },
+	{ .lname = "bidirectional",
+	  .sname = 'b',
+	  .perftest = "-b, --bidirectional",
+	  .pt_diff = "given to the client only (the server adopts the plan; perftest needs it on "
+		     "both sides); each direction and the sum are always reported (--report-both "
+		     "implied); -n counts each direction; not for atomic_bw",
+	  .type = RB_OPT_FLAG,
+	  .off = PAR(bidir),
+	  .max = 1,
+	  .need = RB_S_BIDIR,
+	  .help = "both sides stream to each other at once over the same QPs: each direction's "
+		  "bandwidth and message rate are reported, and BW/MsgRate are their sum" },
+	{ .lname = "send-with-imm",
+	  .alias = "send_with_imm",
+	  .perftest = "--send_with_imm",
+	  .pt_diff = IMM_DIFF,
+	  .type = RB_OPT_FLAG,
+	  .off = PAR(imm),
+	  .max = 1,
+	  .need = RB_S_SEND_IMM,
+	  .help = "SEND_WITH_IMM: each message carries an immediate naming the point, which "
+		  "the receiver checks on every receive completion" },
+	{ .lname = "write-with-imm",
+	  .alias = "write_with_imm",
+	  .perftest = "--write_with_imm",
+	  .pt_diff = IMM_DIFF,
+	  .type = RB_OPT_FLAG,
+	  .off = PAR(imm),
+	  .max = 1,
+	  .need = RB_S_WRITE_IMM,
+	  .help = "RDMA_WRITE_WITH_IMM: each WRITE carries an immediate naming the point and "
+		  "consumes a receive; the receiver learns of it from the receive completion "
+		  "(not by polling the buffer) and checks the immediate" },
+	{ .lname = "reversed",
+	  .perftest = "--reversed",
+	  .pt_diff = "given to the client only (the server adopts the plan; perftest needs it on "
+		     "both sides); the client's report shows the server's figures and says so; "
+		     "--rate paces the server; not with -b, --threads, --interval, -D 0, "
+		     "--latency_gap, -H, -C, --samples or matrix",
+	  .type = RB_OPT_FLAG,
+	  .off = PAR(reversed),
+	  .max = 1,
+	  .need = RB_S_TEST,
+	  .help = "the server sends and measures, the client receives (or lends its memory): "
+		  "for hosts of which only one accepts connections; the client still reports, "
+		  "with the server's figures" },
+	{ .lname = "mtu",
+	  .sname = 'm',
+	  .perftest = "-m, --mtu",
+	  .type = RB_OPT_U32,
+	  .off = PAR(mtu),
+	  .min = 256,
+	  .max = 4096,
+	  .pow2 = true,
+	  .argname = "BYTES",
+	  .def = "the ports' active MTU",
+	  .need = RB_S_TEST,
+	  .help = "path MTU: 256, 512, 1024, 2048 or 4096" },
+	{ .lname = "connection",
+	  .perftest = "-c, --connection",
+	  .pt_diff = "RC, UC or UD (no XRC, DC, SRD); a test the transport cannot run exits 2; "
+		     "with UD, -s above the path MTU exits 2 (perftest lowers it to the MTU)",
+	  .sname = 'c',
+	  .type = RB_OPT_CHOICE,
+	  .off = PAR(transport),
+	  .max = RB_TR_COUNT - 1,
+	  .choices = "RC|UC|UD",
+	  .argname = "RC|UC|UD",
+	  .def = "RC",
+	  .need = RB_S_TEST,
+	  .help = "QP transport: RC for every test; UC for send and write tests; UD for "
+		  "send_lat and send_bw, with messages up to the path MTU" },
+	{ .lname = "sl",
+	  .perftest = "-S, --sl",
+	  .sname = 'S',
+	  .type = RB_OPT_U32,
+	  .off = PAR(sl),
+	  .max = 15,
+	  .argname = "SL",
+	  .def = "0",
+	  .need = RB_S_TEST,
+	  .help = "service level of the path (address vector: RC/UC at RTR, UD in the "
+		  "address handle)" },
+	{ .lname = "tclass",
+	  .alias = "tos",
+	  .perftest = "--tclass, -T/--tos",
+	  .pt_diff = "one option: the GRH's traffic class, and with -R also the CM's TOS "
+		     "(perftest: --tclass without -R, -T/--tos with it)",
+	  .sname = 'T',
+	  .type = RB_OPT_U32,
+	  .off = PAR(tclass),
+	  .max = 255,
+	  .argname = "N",
+	  .def = "0",
+	  .need = RB_S_TEST,
+	  .help = "traffic class of the GRH (on RoCE the IP DSCP and ECN bits); ignored "
+		  "without a GRH (InfiniBand without -x)" },
+	{ .lname = "flow-label",
+	  .alias = "flow_label",
+	  .perftest = "--flow_label",
+	  .pt_diff = "the GRH's flow label, QP i taking label i modulo the list's length, as "
+		     "perftest's; up to 16",
+	  .type = RB_OPT_STR,
+	  .off = OFF(flow_arg),
+	  .size = sizeof(((struct rb_cli *)0)->flow_arg),
+	  .argname = "N[,N...]",
+	  .def = "0",
+	  .need = RB_S_TEST,
+	  .check = check_flows,
+	  .help = "flow label of the GRH, 20 bits; a list gives QP i the label i modulo its "
+		  "length (up to 16 labels); ignored without a GRH" },
+	{ .lname = "hugepages",
+	  .alias = "use_hugepages",
+	  .perftest = "--use_hugepages",
+	  .pt_diff = "mmap(MAP_HUGETLB) bound to the --numa node instead of SysV shm; too few "
+		     "pages exits 2 naming how many /proc/sys/vm/nr_hugepages needs",
+	  .type = RB_OPT_FLAG,
+	  .off = PAR(hugepages),
+	  .max = 1,
+	  .need = RB_S_TEST,
+	  .help = "buffers in 2 MiB huge pages (reserve them: /proc/sys/vm/nr_hugepages), on "
+		  "the --numa node" },
+	{ .lname = "odp",
+	  .perftest = "--odp",
+	  .pt_diff = "checks the RC odp_caps of the test's own verbs (perftest: SEND and RECV "
+		     "for any test) and exits 2 naming the device and the missing bits",
+	  .type = RB_OPT_FLAG,
+	  .off = PAR(odp),
+	  .max = 1,
+	  .need = RB_S_TEST,
+	  .help = "register buffers with on-demand paging (IBV_ACCESS_ON_DEMAND), on both "
+		  "sides; the devices must support it for RC and the test's verbs" },
+	{ .lname = "mr-per-qp",
+	  .alias = "mr_per_qp",
+	  .perftest = "--mr_per_qp",
+	  .type = RB_OPT_FLAG,
+	  .off = PAR(mr_per_qp),
+	  .max = 1,
+	  .need = RB_S_TEST,
+	  .help = "one buffer and memory region per QP instead of one shared by all, on both "
+		  "sides; each QP's WRs use its own keys" },
+	{ .lname = "srq",
+	  .alias = "use-srq",
+	  .perftest = "--use-srq",
+	  .pt_diff = "send tests only, as perftest, but exits 2; with --mr-per-qp the receives "
+		     "use the first QP's buffer",
+	  .type = RB_OPT_FLAG,
+	  .off = PAR(srq),
+	  .max = 1,
+	  .need = RB_S_RECV,
+	  .help = "one shared receive queue of -r/--rx-depth receives for all QPs instead of "
+		  "one per QP" },
+	{ .lname = "disable-pcie-relaxed",
+	  .alias = "disable_pcie_relaxed",
+	  .perftest = "--disable_pcie_relaxed",
+	  .pt_diff = "each side its own; a provider or kernel that refuses the flag gets MRs "
+		     "without it (JSON: device.relaxed_ordering and why); write_lat never uses "
+		     "it (perftest's does, though its receiver polls the last byte too)",
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(no_relaxed),
+	  .max = 1,
+	  .any = RB_S_RUN,
+	  .help = "register this side's buffers without PCIe relaxed ordering "
+		  "(IBV_ACCESS_RELAXED_ORDERING, otherwise asked for, except by tests that poll "
+		  "their buffer for arrival: write_lat)" },
+	{ .lname = "post-api",
+	  .type = RB_OPT_CHOICE,
+	  .off = LOC(post_api),
+	  .max = 2,
+	  .choices = "auto|post|wr",
+	  .argname = "auto|post|wr",
+	  .def = "auto",
+	  .any = RB_S_RUN,
+	  .help = "how this side posts its WRs: wr, the extended API (ibv_wr_start, ibv_wr_send, "
+		  "..., ibv_wr_complete on a QP made by ibv_create_qp_ex; exits 2 where the "
+		  "provider has none); post, ibv_post_send; auto, wr where the provider takes "
+		  "it, else post (JSON: device.post_api)" },
+	{ .lname = "use_old_post_send",
+	  .perftest = "--use_old_post_send",
+	  .pt_diff = "perftest posts through ibv_wr_* only on the devices it lists (mlx5, EFA, "
+		     "HNS, ...; ibv_post_send on rxe); rdmabench's --post-api auto wherever "
+		     "ibv_create_qp_ex takes the test's verbs",
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(post_api),
+	  .max = 1,
+	  .any = RB_S_RUN,
+	  .help = "--post-api post in perftest's spelling" },
+	{ .lname = "poll",
+	  .type = RB_OPT_CHOICE,
+	  .off = PAR(poll),
+	  .max = RB_POLL_EVENT,
+	  .choices = "busy|event",
+	  .argname = "busy|event",
+	  .def = "busy",
+	  .need = RB_S_TEST,
+	  .help = "how both sides wait for completions: busy polls the CQ; event, when a poll "
+		  "finds it empty, arms it (ibv_req_notify_cq), polls again and sleeps on its "
+		  "completion channel (JSON: wakeups_per_msg); not write_lat, whose receiver "
+		  "polls its buffer (unless --write-with-imm)" },
+	{ .lname = "events",
+	  .perftest = "-e, --events",
+	  .pt_diff = "given to the client only (the server adopts the plan); the channel is "
+		     "armed, then the CQ polled again before each sleep; write_lat refuses it "
+		     "(exit 2)",
+	  .sname = 'e',
+	  .type = RB_OPT_FLAG,
+	  .off = PAR(poll),
+	  .max = 1,
+	  .need = RB_S_TEST,
+	  .help = "--poll event in perftest's spelling" },
+	{ .lname = "vector",
+	  .perftest = "-X, --vector",
+	  .pt_diff = "each side's own (give it on both); checked against the device's "
+		     "num_comp_vectors (exit 2)",
+	  .sname = 'X',
+	  .type = RB_OPT_U32,
+	  .off = LOC(comp_vector),
+	  .max = 1023,
+	  .argname = "N",
+	  .def = "0",
+	  .any = RB_S_RUN,
+	  .help = "completion vector of this side's CQ (0 to the device's num_comp_vectors - 1): "
+		  "with --poll event, the interrupt that wakes this side (JSON: "
+		  "device.comp_vector)" },
+	/* where: local to each side */
+	{ .lname = "device",
+	  .alias = "ib-dev",
+	  .perftest = "-d, --ib-dev",
+	  .pt_diff = "default: the device holding the address that reaches the server",
+	  .sname = 'd',
+	  .type = RB_OPT_STR,
+	  LSTR(device),
+	  .argname = "DEV",
+	  .def = "the device holding the out-of-band connection's local address, else the "
+		 "first with an active port",
+	  .help = "RDMA device, as ibv_devices names it" },
+	{ .lname = "ib-port",
+	  .perftest = "-i, --ib-port",
+	  .pt_diff = "default: the port holding that address",
+	  .sname = 'i',
+	  .type = RB_OPT_I32,
+	  .off = LOC(ib_port),
+	  .min = 1,
+	  .max = 255,
+	  .argname = "PORT",
+	  .def = "the port holding the local address, else 1",
+	  .any = RB_S_RUN,
+	  .help = "device port" },
+	{ .lname = "gid-index",
+	  .perftest = "-x, --gid-index",
+	  .pt_diff = "default: the RoCE v2 GID of that address",
+	  .sname = 'x',
+	  .type = RB_OPT_I32,
+	  .off = LOC(gid_index),
+	  .max = 4095,
+	  .argname = "INDEX",
+	  .def = "the RoCE v2 GID holding the out-of-band connection's local address, else "
+		 "the first RoCE v2 GID of the peer's family, then RoCE v1; none (LID) on "
+		 "InfiniBand",
+	  .any = RB_S_RUN,
+	  .help = "GID table index" },
+	{ .lname = "qp-timeout",
+	  .perftest = "-u, --qp-timeout",
+	  .pt_diff = "each side's own, as perftest's (give it on both)",
+	  .sname = 'u',
+	  .type = RB_OPT_U32,
+	  .off = LOC(qp.timeout),
+	  .max = 31,
+	  .argname = "N",
+	  .def = "14 (67 ms)",
+	  .any = RB_S_RUN,
+	  .help = "RC ACK timeout of this side's QPs: 4.096 us * 2^N a try, 0 waits forever; "
+		  "with -R it replaces the CM's" },
+	{ .lname = "retry-count",
+	  .alias = "retry_count",
+	  .perftest = "--retry_count",
+	  .pt_diff = "each side's own, as perftest's",
+	  .type = RB_OPT_U32,
+	  .off = LOC(qp.retry_count),
+	  .max = 7,
+	  .argname = "N",
+	  .def = "7",
+	  .any = RB_S_RUN,
+	  .help = "RC retries of an unacknowledged message before this side's QP fails (the "
+		  "completion's status is named, exit 1)" },
+	{ .lname = "pkey-index",
+	  .alias = "pkey_index",
+	  .perftest = "--pkey_index",
+	  .pt_diff = "each side's own index; refused with -R, where the CM takes the "
+		     "address's partition",
+	  .type = RB_OPT_U32,
+	  .off = LOC(qp.pkey_index),
+	  .max = 65535,
+	  .argname = "N",
+	  .def = "0",
+	  .any = RB_S_RUN,
+	  .help = "index of this side's P_Key in the port's table (an index past it exits 1 "
+		  "naming the table's length)" },
+	{ .lname = "hop-limit",
+	  .alias = "hop_limit",
+	  .perftest = "-L, --hop_limit",
+	  .pt_diff = "each side's own",
+	  .sname = 'L',
+	  .type = RB_OPT_U32,
+	  .off = LOC(qp.hop_limit),
+	  .max = 255,
+	  .argname = "N",
+	  .def = "64",
+	  .any = RB_S_RUN,
+	  .help = "GRH hop limit of this side's packets (the IP TTL on RoCE); no effect "
+		  "without a GRH (InfiniBand without -x)" },
+	{ .lname = "ipv6",
+	  .perftest = "--ipv6",
+	  .pt_diff = "each side's own (give it on both); without it the GID follows the "
+		     "out-of-band address's family, so an IPv6 server address is enough",
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(ipv6),
+	  .max = 1,
+	  .any = RB_S_RUN,
+	  .help = "RoCE: this side takes its first IPv6 RoCE v2 GID even when the "
+		  "out-of-band connection is IPv4 (not with -R, where the CM takes the "
+		  "address's)" },
+	{ .lname = "bind",
+	  .alias = "bind_source_ip",
+	  .perftest = "--bind_source_ip",
+	  .pt_diff = "on a server too, which then listens only there",
+	  .type = RB_OPT_STR,
+	  LSTR(bind),
+	  .argname = "ADDR",
+	  .def = "the routing's choice",
+	  .any = RB_S_RUN,
+	  .help = "local address of the out-of-band connection: a server listens only there, "
+		  "a client connects from it; the device and GID that hold it carry the test "
+		  "(one NIC per rail)" },
+	{ .lname = "port",
+	  .perftest = "-p, --port",
+	  .sname = 'p',
+	  .type = RB_OPT_U32,
+	  .off = LOC(tcp_port),
+	  .min = 1,
+	  .max = 65535,
+	  .argname = "PORT",
+	  .def = "18515",
+	  .any = RB_S_RUN,
+	  .help = "TCP port of the out-of-band exchange" },
+	{ .lname = "timeout",
+	  .type = RB_OPT_U32,
+	  .off = LOC(timeout_s),
+	  .min = 1,
+	  .max = 3600,
+	  .argname = "SEC",
+	  .def = "30",
+	  .any = RB_S_RUN,
+	  .help = "give up when the peer says nothing or no completion arrives for SEC "
+		  "seconds" },
+	{ .lname = "cpu",
+	  .alias = "pin_cores",
+	  .perftest = "--pin_cores",
+	  .pt_diff = "--threads take the listed cores in turn; auto picks one on the device's node",
+	  .type = RB_OPT_STR,
+	  LSTR(cpu),
+	  .argname = "auto|none|LIST",
+	  .def = "auto",
+	  .any = RB_S_RUN,
+	  .help = "bind the measuring thread: auto picks a core on the device's NUMA node, "
+		  "unless an affinity is already set (taskset)" },
+	{ .lname = "cpu-freq",
+	  .alias = "CPU-freq",
+	  .perftest = "-F, --CPU-freq",
+	  .pt_diff = "the governor and frequency of both sides' measuring CPUs are in the table "
+		     "and the JSON either way",
+	  .sname = 'F',
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(freq_quiet),
+	  .max = 1,
+	  .any = RB_S_RUN,
+	  .help = "no warning when this side's or the peer's measuring CPU runs a frequency "
+		  "governor other than performance (its clock then follows its load, and "
+		  "latencies with it)" },
+	{ .lname = "numa",
+	  .alias = "numa_node",
+	  .perftest = "--numa_node",
+	  .type = RB_OPT_STR,
+	  LSTR(numa),
+	  .argname = "auto|none|N",
+	  .def = "auto",
+	  .any = RB_S_RUN,
+	  .help = "memory node for buffers: auto is the device's node" },
+	/* rdmabench matrix: the job and its verdict */
+	{ .lname = "pattern",
+	  .type = RB_OPT_STR,
+	  MSTR(pattern),
+	  .argname = "pairs|ring|incast:K",
+	  .def = "pairs",
+	  .need = RB_S_MATRIX,
+	  .help = "which pairs run: pairs, every ordered pair in rounds of a round-robin "
+		  "tournament; ring, every rank to the next at once; incast:K, K senders to "
+		  "each rank in turn" },
+	{ .lname = "pairs-file",
+	  .type = RB_OPT_STR,
+	  MSTR(pairs_file),
+	  .argname = "FILE",
+	  .need = RB_S_MATRIX,
+	  .help = "run the pairs in FILE instead of a pattern: one 'SRC DST' (ranks) per line, "
+		  "# comments" },
+	{ .lname = "tolerance",
+	  .type = RB_OPT_U32,
+	  .off = MX(tolerance),
+	  .min = 1,
+	  .max = 1000,
+	  .argname = "PCT",
+	  .def = "10",
+	  .need = RB_S_MATRIX,
+	  .help = "a pair is out of line when its bandwidth is more than PCT% below the median "
+		  "of all pairs, or its p50 latency more than PCT% above it; it is retested "
+		  "alone, and flagged bad if it still is" },
+	{ .lname = "coordinator",
+	  .type = RB_OPT_STR,
+	  MSTR(coordinator),
+	  .argname = "HOST[:PORT]",
+	  .def = "the first host of Slurm's node list; localhost when mpirun started every "
+		 "rank on one host",
+	  .need = RB_S_MATRIX,
+	  .help = "where rank 0 coordinates the job; PORT defaults to -p/--port" },
+	{ .lname = "rank",
+	  .type = RB_OPT_U32,
+	  .off = MX(rank),
+	  .max = RB_MX_MAX_RANKS - 1,
+	  .argname = "R",
+	  .def = "from the launcher (mpirun, srun)",
+	  .need = RB_S_MATRIX,
+	  .help = "this process's rank, with --nranks, when no launcher says" },
+	{ .lname = "nranks",
+	  .type = RB_OPT_U32,
+	  .off = MX(nranks),
+	  .min = 2,
+	  .max = RB_MX_MAX_RANKS,
+	  .argname = "N",
+	  .def = "from the launcher",
+	  .need = RB_S_MATRIX,
+	  .help = "ranks in the job, with --rank (-s/--size is the message size)" },
+	/* output */
+	{ .lname = "json",
+	  .alias = "out_json_file",
+	  .perftest = "--out_json_file",
+	  .pt_diff = "writes without --out_json; every point of a sweep is kept",
+	  .type = RB_OPT_STR,
+	  LSTR(json_path),
+	  .argname = "FILE",
+	  .help = "also write results as JSON to FILE, rewritten whole after every point" },
+	{ .lname = "out_json",
+	  .perftest = "--out_json",
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(out_json),
+	  .max = 1,
+	  .help = "perftest's switch: --json perftest_out.json unless --json names the file" },
+	{ .lname = "csv",
+	  .type = RB_OPT_STR,
+	  LSTR(csv_path),
+	  .argname = "FILE",
+	  .any = RB_S_RUN,
+	  .help = "also write results as CSV to FILE, rewritten whole after every point" },
+	{ .lname = "format",
+	  .type = RB_OPT_CHOICE,
+	  .off = LOC(format),
+	  .max = 3,
+	  .choices = "table|csv|json|perftest",
+	  .argname = "FMT",
+	  .def = "table (perftest under a perftest name)",
+	  .any = RB_S_RUN,
+	  .help = "what stdout shows; perftest: perftest's report, its banner, result header "
+		  "and a line per point in its columns and units (MB/sec is MiB/s, Gb/sec with "
+		  "--report_gbits), for scripts that read perftest's output" },
+	{ .lname = "output",
+	  .perftest = "--output",
+	  .pt_diff = "every point's figure, a line each; bandwidth in MiB/s (Gb/s with "
+		     "--report_gbits) as perftest's MB/sec; latency the average",
+	  .type = RB_OPT_CHOICE,
+	  .off = LOC(output),
+	  .max = 2,
+	  .choices = "bandwidth|message_rate|latency",
+	  .argname = "WHAT",
+	  .any = RB_S_TEST | RB_S_SERVER,
+	  .help = "stdout shows only that figure of each point, one line a point: bandwidth "
+		  "(the table's unit) or message_rate (Mpps) for bandwidth tests, latency "
+		  "(average, us) for latency tests; instead of --format" },
+	{ .lname = "units",
+	  .type = RB_OPT_CHOICE,
+	  .off = LOC(units),
+	  .max = 2,
+	  .choices = "MiB/s|Gb/s|MB/s",
+	  .argname = "UNIT",
+	  .def = "MiB/s",
+	  .any = RB_S_BW | RB_S_SERVER,
+	  .help = "bandwidth unit in the table (CSV and JSON carry both)" },
+	{ .lname = "report_gbits",
+	  .perftest = "--report_gbits",
+	  .pt_diff = "latency tests take it too, with no effect (as perftest's)",
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(units),
+	  .max = 1,
+	  .any = RB_S_TEST | RB_S_SERVER,
+	  .help = "the table in Gb/s: --units Gb/s in perftest's spelling (no effect on "
+		  "latency tests)" },
+	{ .lname = "counters",
+	  .alias = "report-counters",
+	  .perftest = "-W, --report-counters",
+	  .sname = 'W',
+	  .pt_diff = "a default set per driver; the peer's counters too; counters/NAME and "
+		     "hw_counters/NAME are NAME",
+	  .type = RB_OPT_STR,
+	  LSTR(counters),
+	  .argname = "LIST|default|all|none",
+	  .def = "default",
+	  .any = RB_S_RUN,
+	  .check = check_counters,
+	  .help = "device counters read before and after every point, on both sides; their "
+		  "changes go into the JSON (counters, peer_counters), the default set into "
+		  "the CSV, and an error counter that moved is flagged in the table. default: "
+		  "the driver's traffic, error and congestion counters (see OUTPUT)" },
+	{ .lname = "expect",
+	  .type = RB_OPT_LIST,
+	  .off = LOC(expect),
+	  .argname = "EXPR",
+	  .need = RB_S_TEST,
+	  .check = check_expect,
+	  .help = "pass/fail gate checked on every point, repeatable: bw>=90%link, bw>=20Gbps, "
+		  "rate>=10Mpps, p50<=3us, p99<=10us, retrans==0, or a counter; a failed point "
+		  "is marked and the run exits 3" },
+	{ .lname = "recommend",
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(recommend),
+	  .max = 1,
+	  .need = RB_S_BW,
+	  .help = "after a batch/signal sweep, print per size the smallest batch and largest "
+		  "signal interval within 5% of the best message rate" },
+	{ .lname = "dry-run",
+	  .type = RB_OPT_FLAG,
+	  .off = OFF(dry_run),
+	  .max = 1,
+	  .any = RB_S_RUN,
+	  .help = "print the plan and exit 0 without connecting or measuring: every point "
+		  "(size, batch, signal, QPs, depth, warm-up, iterations or duration), the "
+		  "device, port and GID it would use (the device is opened and queried only), "
+		  "the CPUs and NUMA node, the memory it needs and what would fail; with "
+		  "--json FILE the plan as JSON (a document of its own, see the schema)" },
+	{ .lname = "quiet",
+	  .type = RB_OPT_FLAG,
+	  .off = OFF(quiet),
+	  .max = 1,
+	  .help = "no progress or informational notes on stderr" },
+	{ .lname = "verbose",
+	  .sname = 'v',
+	  .type = RB_OPT_FLAG,
+	  .off = OFF(verbose),
+	  .max = 1,
+	  .help = "say what is set up (device, QPs, MR) on stderr" },
+	{ .lname = "help",
+	  .sname = 'h',
+	  .type = RB_OPT_FLAG,
+	  .off = OFF(help),
+	  .max = 1,
+	  .help = "this help" },
+	{ .lname = "version",
+	  .perftest = "-V, --version",
+	  .sname = 'V',
+	  .type = RB_OPT_FLAG,
+	  .off = OFF(version),
+	  .max = 1,
+	  .help = "print the version" },
+};
+
+const size_t rb_nopts = sizeof(rb_opts) / sizeof(rb_opts[0]);
+
+_Static_assert(sizeof(rb_opts) / sizeof(rb_opts[0]) <= RB_OPTS_MAX, "raise RB_OPTS_MAX");

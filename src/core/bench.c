@@ -1,0 +1,78 @@
+// SPDX-License-Identifier: MIT
+#include <string.h>
+
+#include <infiniband/verbs.h>
+
+#include "core/bench.h"
+
+/* A new test kind is one more row here, and its bench_*.c file. */
+const struct rb_bench *const rb_benches[] = {
+	&rb_bench_send_lat,   &rb_bench_send_bw,   &rb_bench_write_lat,
+	&rb_bench_write_bw,   &rb_bench_read_lat,  &rb_bench_read_bw,
+	&rb_bench_atomic_lat, &rb_bench_atomic_bw, NULL,
+};
+
+const struct rb_bench *rb_bench_find(const char *name)
+{
+	size_t i;
+
+	for (i = 0; rb_benches[i]; i++)
+		if (!strcmp(rb_benches[i]->name, name))
+			return rb_benches[i];
+	return NULL;
+}
+
+unsigned int rb_bench_scope(const struct rb_bench *b)
+{
+	unsigned int s = RB_S_TEST | (b->mode == RB_MODE_LAT ? RB_S_LAT : RB_S_BW);
+
+	if (b->needs_recv)
+		s |= RB_S_RECV;
+	if (b->inline_ok)
+		s |= RB_S_INLINE;
+	if (b->bounded_by_rd_atom)
+		s |= RB_S_RD_ATOM;
+	if (b->atomic)
+		s |= RB_S_ATOMIC;
+	if (!b->fixed_size)
+		s |= RB_S_SIZED;
+	if (b->bidir_ok)
+		s |= RB_S_BIDIR;
+	if (b->imm_ops & IBV_QP_EX_WITH_SEND_WITH_IMM)
+		s |= RB_S_SEND_IMM;
+	if (b->imm_ops & IBV_QP_EX_WITH_RDMA_WRITE_WITH_IMM)
+		s |= RB_S_WRITE_IMM;
+	return s;
+}
+
+bool rb_bench_receives(const struct rb_bench *b, const struct rb_params *p)
+{
+	return b->needs_recv || (p->imm && b->imm_ops);
+}
+
+unsigned int rb_family_scope(const char *family)
+{
+	unsigned int s = 0;
+	size_t i;
+
+	for (i = 0; rb_benches[i]; i++)
+		if (rb_benches[i]->family && !strcmp(rb_benches[i]->family, family))
+			s |= rb_bench_scope(rb_benches[i]) | RB_S_FAMILY;
+	return s;
+}
+
+const struct rb_bench *rb_family_pick(const char *family, enum rb_mode mode)
+{
+	size_t i;
+
+	for (i = 0; rb_benches[i]; i++)
+		if (rb_benches[i]->family && !strcmp(rb_benches[i]->family, family) &&
+		    rb_benches[i]->mode == mode)
+			return rb_benches[i];
+	return NULL;
+}
+
+bool rb_bench_in(const struct rb_bench *b, const char *what)
+{
+	return !what || !strcmp(b->name, what) || (b->family && !strcmp(b->family, what));
+}

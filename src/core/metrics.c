@@ -1,0 +1,241 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The metric table (metrics.h): every per-point figure, one row each.
+ */
+#include <string.h>
+
+#include "core/metrics.h"
+
+double rb_gbps_to_mibps(double gbps)
+{
+	return gbps * 1e9 / 8 / 1048576;
+}
+
+/*
+ * A latency percentile: lat_us.KEY in microseconds, lower is better, no
+ * sum over threads; compare takes it by its --expect name as alias.  The
+ * rest (...) are more designators: .compare_default, .matrix_rank.
+ */
+#define LAT(csv, key, tab, exp, xexp, ...)                                                    \
+	{                                                                                     \
+		.name = csv, .json_key = #key, .unit = "us", .better = RB_BETTER_LOWER,       \
+		.group = RB_MG_LAT, .off = offsetof(struct rb_result, lat.key), .table = tab, \
+		.table_width = 9, .fmt = RB_MF_FIXED2, .agg = RB_AGG_NONE,                    \
+		.compare = (exp) != NULL, .alias = exp, .expect = { exp, xexp }, __VA_ARGS__  \
+	}
+
+#define AT(field) offsetof(struct rb_result, field)
+
+/* Rows in the CSV's column order. */
+const struct rb_metric rb_metrics[] = {
+	LAT("lat_min_us", min, "t_min", "min", NULL),
+	LAT("lat_p50_us", p50, "t_p50", "p50", NULL, .compare_default = true, .matrix_rank = true),
+	LAT("lat_avg_us", avg, "t_avg", "avg", NULL),
+	LAT("lat_p90_us", p90, "t_p90", "p90", NULL),
+	LAT("lat_p99_us", p99, "t_p99", "p99", NULL, .compare_default = true),
+	LAT("lat_p999_us", p999, "t_p99.9", "p999", "p99.9"),
+	LAT("lat_max_us", max, "t_max", "max", NULL),
+	LAT("lat_stdev_us", stdev, "t_stdev", NULL, NULL),
+	{
+		.name = "bw_avg_gbps",
+		.unit = "Gb/s",
+		.better = RB_BETTER_HIGHER,
+		.group = RB_MG_BW,
+		.off = AT(bw_avg_gbps),
+		.table = "BW_avg",
+		.table_width = 10,
+		.agg = RB_AGG_SUM,
+		.compare = true,
+		.alias = "bw",
+		.compare_default = true,
+		.matrix_rank = true,
+		.expect = { "bw", "bw_avg" },
+	},
+	{
+		.name = "bw_peak_gbps",
+		.unit = "Gb/s",
+		.better = RB_BETTER_HIGHER,
+		.group = RB_MG_BW,
+		.off = AT(bw_peak_gbps),
+		.table = "BW_peak",
+		.table_width = 10,
+		/* An upper bound: the threads' peaks need not coincide. */
+		.agg = RB_AGG_SUM,
+		.compare = true,
+		.alias = "bw_peak",
+		.expect = { "bw_peak" },
+	},
+	{
+		.name = "bw_avg_mibps",
+		.unit = "MiB/s",
+		.better = RB_BETTER_HIGHER,
+		.group = RB_MG_BW,
+		.off = AT(bw_avg_gbps),
+		.derive = rb_gbps_to_mibps,
+	},
+	{
+		.name = "msg_rate_mpps",
+		.unit = "Mpps",
+		.better = RB_BETTER_HIGHER,
+		.group = RB_MG_BW,
+		.off = AT(msg_rate_mpps),
+		.table = "MsgRate",
+		.table_width = 10,
+		.fmt = RB_MF_SIG4,
+		.agg = RB_AGG_SUM,
+		.compare = true,
+		.alias = "rate",
+		.compare_default = true,
+		.expect = { "rate", "msg_rate" },
+	},
+	{
+		.name = "cpu_util_pct",
+		.unit = "%",
+		.better = RB_BETTER_LOWER,
+		.group = RB_MG_CPU,
+		.off = AT(cpu_util_pct),
+		.table = "CPU",
+		.table_width = 7,
+		.agg = RB_AGG_SUM,
+	},
+	{
+		.name = "peer_cpu_util_pct",
+		.unit = "%",
+		.better = RB_BETTER_LOWER,
+		.group = RB_MG_PEER,
+		.off = AT(peer_cpu_util_pct),
+		.table = "peerCPU",
+		.table_width = 7,
+		.agg = RB_AGG_SUM,
+	},
+	{
+		.name = "cpu_ns_per_msg",
+		.unit = "ns/msg",
+		.better = RB_BETTER_LOWER,
+		.group = RB_MG_CPU,
+		.off = AT(cpu_ns_per_msg),
+		.table = "cpu",
+		.table_width = 7,
+		/* Over all the threads' operations (a latency test's too). */
+		.agg = RB_AGG_PER_OP,
+		.compare = true,
+	},
+	{
+		.name = "peer_bw_avg_gbps",
+		.unit = "Gb/s",
+		.better = RB_BETTER_HIGHER,
+		.group = RB_MG_PEER,
+		.off = AT(peer_bw_avg_gbps),
+		/* A peer that does not measure bandwidth reports 0. */
+		.zero_absent = true,
+		.agg = RB_AGG_SUM,
+	},
+#ifdef RB_METRICS_TEST_ROW
+	RB_METRICS_TEST_ROW, /* test_metrics_extra's throw-away row */
+#endif
+};
+const size_t rb_nmetrics = sizeof(rb_metrics) / sizeof(rb_metrics[0]);
+_Static_assert(sizeof(rb_metrics) / sizeof(rb_metrics[0]) <= RB_METRICS_MAX, "RB_METRICS_MAX "
+									     "(metrics.h) is below "
+									     "the rows");
+
+static double field(const struct rb_metric *m, const void *base, size_t off)
+{
+	double v;
+
+	memcpy(&v, (const char *)base + off, sizeof(v));
+	return m->derive ? m->derive(v) : v;
+}
+
+double rb_metric_value(const struct rb_metric *m, const struct rb_result *res)
+{
+	return field(m, res, m->off);
+}
+
+double rb_metric_lat(const struct rb_metric *m, const struct rb_lat_summary *l)
+{
+	return field(m, l, m->off - offsetof(struct rb_result, lat));
+}
+
+bool rb_metric_group_has(enum rb_metric_group g, const struct rb_result *res)
+{
+	switch (g) {
+	case RB_MG_LAT:
+		return res->has_lat;
+	case RB_MG_BW:
+		return res->has_bw;
+	case RB_MG_CPU:
+		return res->has_cpu;
+	default:
+		return res->has_peer;
+	}
+}
+
+bool rb_metric_has(const struct rb_metric *m, const struct rb_result *res)
+{
+	return rb_metric_group_has(m->group, res) &&
+	       !(m->zero_absent && rb_metric_value(m, res) == 0);
+}
+
+const struct rb_metric *rb_metric_rank(bool lat)
+{
+	const struct rb_metric *m;
+
+	for (m = rb_metrics; m < rb_metrics + rb_nmetrics; m++)
+		if (m->matrix_rank && (m->group == RB_MG_LAT) == lat)
+			return m;
+	return NULL;
+}
+
+const struct rb_metric *rb_metric_find(const char *name, size_t n, bool alias)
+{
+	const struct rb_metric *m;
+
+	for (m = rb_metrics; m < rb_metrics + rb_nmetrics; m++)
+		if ((strlen(m->name) == n && !strncmp(m->name, name, n)) ||
+		    (alias && m->alias && strlen(m->alias) == n && !strncmp(m->alias, name, n)))
+			return m;
+	return NULL;
+}
+
+void rb_metric_set(const struct rb_metric *m, struct rb_result *res, double v)
+{
+	memcpy((char *)res + m->off, &v, sizeof(v));
+}
+
+void rb_metric_group_set(enum rb_metric_group g, struct rb_result *res, bool has)
+{
+	bool *flag[RB_MG_COUNT] = { &res->has_lat, &res->has_bw, &res->has_cpu, &res->has_peer };
+
+	*flag[g] = has;
+}
+
+/* One row's figure over @n threads' results, into @agg. */
+static void aggregate_row(const struct rb_metric *m, const struct rb_result *per, uint32_t n,
+			  struct rb_result *agg)
+{
+	double sum = 0, ops = 0;
+	uint32_t k;
+
+	for (k = 0; k < n; k++) {
+		if (m->agg == RB_AGG_PER_OP) {
+			ops += (double)per[k].iters;
+			sum += rb_metric_value(m, &per[k]) * (double)per[k].iters;
+		} else {
+			sum += rb_metric_value(m, &per[k]);
+		}
+	}
+	if (m->agg == RB_AGG_PER_OP)
+		sum = ops > 0 ? sum / ops : 0;
+	rb_metric_set(m, agg, sum);
+	rb_metric_group_set(m->group, agg, rb_metric_group_has(m->group, &per[0]));
+}
+
+void rb_metrics_aggregate(const struct rb_result *per, uint32_t n, struct rb_result *agg)
+{
+	const struct rb_metric *m;
+
+	for (m = rb_metrics; n && m < rb_metrics + rb_nmetrics; m++)
+		if (m->agg != RB_AGG_NONE && !m->derive)
+			aggregate_row(m, per, n, agg);
+}

@@ -1,0 +1,656 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Rank 0 of rdmabench matrix: the coordinator.  It listens, starts rank
+ * 0's own worker (a child that joins like any rank), takes every rank's
+ * JOIN (reading all connections not yet joined at once, so that none that
+ * stays silent holds up the others: see RB_MX_JOIN_MS), then runs the
+ * rounds of the schedule: ROUND to each rank with a
+ * pair in it, READY from them all, GO, then RESULTs and DONE.  Every wait
+ * is bounded: a rank silent for --timeout (it sends a BEAT every second
+ * while its pairs run), or whose connection breaks, or that speaks out of
+ * turn, is declared dead, named with its host, and its pairs fail; the
+ * rest go on.  Then the outliers are retested alone (matrix_out.c writes
+ * the verdict).
+ */
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "matrix/matrix_coord.h"
+#include "matrix/matrix_out.h"
+
+#define NS_PER_MS 1000000ULL
+
+static uint8_t cbuf[RB_WIRE_MAX_BODY];
+static struct rb_mx_round cround;
+
+static uint64_t timeout_ns(const struct rb_mx_coord *c)
+{
+	return (uint64_t)c->j->timeout_ms * NS_PER_MS;
+}
+
+/* ---- ranks ---------------------------------------------------------------- */
+
+static bool alive(const struct rb_mx_coord *c, uint32_t i)
+{
+	return c->r[i].joined && !c->r[i].dead;
+}
+
+static bool involves(const struct rb_mx_pair *p, uint32_t i)
+{
+	return p->src == i || p->dst == i;
+}
+
+static void __attribute__((format(printf, 3, 4)))
+fail_pair(struct rb_mx_coord *c, size_t pi, const char *fmt, ...)
+{
+	struct rb_mx_outcome *o = &c->out[pi];
+	va_list ap;
+
+	if (o->st != RB_MX_PENDING)
+		return;
+	o->st = RB_MX_FAILED;
+	va_start(ap, fmt);
+	vsnprintf(o->reason, sizeof(o->reason), fmt, ap);
+	va_end(ap);
+}
+
+static void send_over(struct rb_mx_coord *c, size_t pi);
+
+/*
+ * Rank @i is gone: say so once, naming it; the pairs of this round it is
+ * in fail, and a server waiting for its client is told to end.
+ */
+static void declare_dead(struct rb_mx_coord *c, uint32_t i, const char *why)
+{
+	struct rb_mx_rank *r = &c->r[i];
+	size_t pi;
+
+	if (r->dead)
+		return;
+	r->dead = true;
+	r->await = 0;
+	snprintf(r->why, sizeof(r->why), "%s", why);
+	rb_oob_close(&r->o);
+	rb_err("rank %u (%s) %s: its pairs are marked failed", i, r->host[0] ? r->host : "?", why);
+	for (pi = 0; pi < c->s.n; pi++) {
+		if (c->out[pi].round_id != c->round || !involves(&c->s.pairs[pi], i))
+			continue;
+		fail_pair(c, pi, "rank %u (%s) %s", i, r->host, why);
+		if (c->s.pairs[pi].src == i)
+			send_over(c, pi);
+	}
+}
+
+static int send_to(struct rb_mx_coord *c, uint32_t i, uint16_t type, int n)
+{
+	int ret;
+
+	if (!alive(c, i))
+		return -ENOTCONN;
+	ret = rb_mx_send(&c->r[i].o, type, cbuf, n);
+	if (ret)
+		declare_dead(c, i, "could not be told (the connection broke)");
+	return ret;
+}
+
+static void send_tick(struct rb_mx_coord *c, uint32_t i, uint16_t type, uint32_t pair)
+{
+	struct rb_mx_tick t = { .round = c->round, .pair = pair };
+
+	send_to(c, i, type, rb_mx_pack_tick(&t, cbuf, sizeof(cbuf)));
+}
+
+/* The pair's client is done: its server need not wait any longer. */
+static void send_over(struct rb_mx_coord *c, size_t pi)
+{
+	send_tick(c, c->s.pairs[pi].dst, RB_MX_MSG_OVER, (uint32_t)pi);
+}
+
+static void beat_all(struct rb_mx_coord *c)
+{
+	uint32_t i;
+
+	if (rb_now_ns() < c->beat_at)
+		return;
+	for (i = 0; i < c->n; i++)
+		if (alive(c, i))
+			send_to(c, i, RB_MX_MSG_BEAT, 0);
+	c->beat_at = rb_now_ns() + 1000 * NS_PER_MS;
+}
+
+/* ---- messages from ranks --------------------------------------------------- */
+
+static void bad_msg(struct rb_mx_coord *c, uint32_t i, const char *what)
+{
+	char why[128];
+
+	snprintf(why, sizeof(why), "sent %s in round %u", what, c->round);
+	declare_dead(c, i, why);
+}
+
+/* A RESULT from rank @i: one side of a pair of this round. */
+static void on_report(struct rb_mx_coord *c, uint32_t i, const struct rb_mx_report *m)
+{
+	const struct rb_mx_pair *p = m->pair < c->s.n ? &c->s.pairs[m->pair] : NULL;
+	struct rb_mx_outcome *o = p ? &c->out[m->pair] : NULL;
+	bool run = m->role == RB_MX_RUN;
+	char safe[4 * RB_MX_REASON];
+
+	if (!p || o->round_id != c->round || m->round != c->round || (run ? p->src : p->dst) != i)
+		return bad_msg(c, i, "a RESULT for a pair it is not in");
+	snprintf(run ? o->src_dev : o->dst_dev, sizeof(o->src_dev), "%s", m->device);
+	if (m->has_res)
+		*(run ? &o->src_place : &o->dst_place) = m->place;
+	if (!run)
+		return;
+	if (!m->status && m->has_res && o->st == RB_MX_PENDING) {
+		o->st = RB_MX_OK;
+		o->res = m->res;
+	} else {
+		fail_pair(c, m->pair, "%s", rb_escape(m->reason, safe, sizeof(safe)));
+	}
+	send_over(c, m->pair);
+}
+
+static void on_msg(struct rb_mx_coord *c, uint32_t i, uint16_t type, uint32_t len)
+{
+	struct rb_mx_rank *r = &c->r[i];
+	struct rb_mx_report rep;
+	struct rb_mx_tick t;
+	char tn[24];
+
+	r->heard = rb_now_ns();
+	if (type == RB_MX_MSG_BEAT)
+		return;
+	if (type == RB_MX_MSG_RESULT) {
+		if (rb_mx_unpack_report(cbuf, len, &rep))
+			return bad_msg(c, i, "a malformed RESULT");
+		return on_report(c, i, &rep);
+	}
+	if ((type == RB_MX_MSG_READY || type == RB_MX_MSG_DONE) && r->await == type &&
+	    !rb_mx_unpack_tick(cbuf, len, &t) && t.round == c->round) {
+		r->await = 0;
+		return;
+	}
+	bad_msg(c, i, rb_msg_type_str(type, tn, sizeof(tn)));
+}
+
+static void read_rank(struct rb_mx_coord *c, uint32_t i)
+{
+	uint16_t type;
+	uint32_t len;
+	int ret = rb_oob_recv(&c->r[i].o, &type, cbuf, sizeof(cbuf), &len);
+
+	if (ret == -ECONNRESET)
+		declare_dead(c, i, "closed its connection: it exited or was killed");
+	else if (ret)
+		declare_dead(c, i, "broke the protocol or went silent mid-message");
+	else
+		on_msg(c, i, type, len);
+}
+
+static bool awaiting(const struct rb_mx_coord *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->n; i++)
+		if (alive(c, i) && c->r[i].await)
+			return true;
+	return false;
+}
+
+/* One pass: a second at most, reading whatever ranks sent. */
+static void listen_once(struct rb_mx_coord *c)
+{
+	struct pollfd pf[RB_MX_MAX_RANKS];
+	uint32_t who[RB_MX_MAX_RANKS], i, n = 0;
+	char why[96];
+
+	for (i = 0; i < c->n; i++)
+		if (alive(c, i)) {
+			who[n] = i;
+			pf[n++] = (struct pollfd){ .fd = c->r[i].o.fd, .events = POLLIN };
+		}
+	if (poll(pf, n, 1000) < 0 && errno != EINTR)
+		return;
+	for (i = 0; i < n; i++)
+		if (pf[i].revents && alive(c, who[i]))
+			read_rank(c, who[i]);
+	for (i = 0; i < c->n; i++)
+		if (alive(c, i) && c->r[i].await && rb_now_ns() - c->r[i].heard > timeout_ns(c)) {
+			snprintf(why, sizeof(why), "was silent for %d s (--timeout) in round %u",
+				 c->j->timeout_ms / 1000, c->round);
+			declare_dead(c, i, why);
+		}
+}
+
+static int wait_all(struct rb_mx_coord *c)
+{
+	while (awaiting(c)) {
+		if (rb_interrupted)
+			return -EINTR;
+		beat_all(c);
+		listen_once(c);
+	}
+	return 0;
+}
+
+/* ---- rounds ---------------------------------------------------------------- */
+
+/* Rank @i's part of the pairs @idx, into cround. */
+static void tasks_of(struct rb_mx_coord *c, uint32_t i, const size_t *idx, size_t np)
+{
+	size_t k;
+
+	cround.round = c->round;
+	cround.ntasks = 0;
+	for (k = 0; k < np && cround.ntasks < RB_MX_WIRE_TASKS; k++) {
+		const struct rb_mx_pair *p = &c->s.pairs[idx[k]];
+		struct rb_mx_task *t = &cround.task[cround.ntasks];
+
+		if (c->out[idx[k]].st != RB_MX_PENDING || !involves(p, i))
+			continue;
+		*t = (struct rb_mx_task){ .pair = (uint32_t)idx[k],
+					  .role = p->src == i ? RB_MX_RUN : RB_MX_SERVE,
+					  .peer = p->src == i ? p->dst : p->src,
+					  .port = (uint16_t)(c->j->c->l.tcp_port + 1 + k) };
+		snprintf(t->addr, sizeof(t->addr), "%s", c->r[p->dst].addr);
+		cround.ntasks++;
+	}
+}
+
+/* Pairs with a dead rank fail before the round; the rest are pending. */
+static void round_begin(struct rb_mx_coord *c, const size_t *idx, size_t np)
+{
+	size_t k;
+
+	c->round++;
+	for (k = 0; k < np; k++) {
+		struct rb_mx_outcome *o = &c->out[idx[k]];
+		const struct rb_mx_pair *p = &c->s.pairs[idx[k]];
+		uint32_t gone = !alive(c, p->src) ? p->src : p->dst;
+
+		o->round_id = c->round;
+		o->st = RB_MX_PENDING;
+		if (!alive(c, p->src) || !alive(c, p->dst))
+			fail_pair(c, idx[k], "rank %u (%s) %s", gone, c->r[gone].host,
+				  c->r[gone].why);
+	}
+}
+
+/* Send each rank its part; it then owes @what. */
+static void round_send(struct rb_mx_coord *c, const size_t *idx, size_t np, uint16_t what)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->n; i++) {
+		if (!alive(c, i))
+			continue;
+		if (what == RB_MX_MSG_READY) {
+			tasks_of(c, i, idx, np);
+			c->r[i].in_round = cround.ntasks > 0;
+		}
+		/* A rank whose pairs all failed meanwhile still gets its GO. */
+		if (!c->r[i].in_round)
+			continue;
+		c->r[i].heard = rb_now_ns();
+		c->r[i].await = what;
+		if (what == RB_MX_MSG_READY)
+			send_to(c, i, RB_MX_MSG_ROUND,
+				rb_mx_pack_round(&cround, cbuf, sizeof(cbuf)));
+		else
+			send_tick(c, i, RB_MX_MSG_GO, 0);
+	}
+}
+
+static int run_round(struct rb_mx_coord *c, const size_t *idx, size_t np)
+{
+	size_t k;
+	int ret;
+
+	round_begin(c, idx, np);
+	round_send(c, idx, np, RB_MX_MSG_READY);
+	ret = wait_all(c);
+	if (!ret) {
+		round_send(c, idx, np, RB_MX_MSG_DONE);
+		ret = wait_all(c);
+	}
+	for (k = 0; k < np; k++)
+		fail_pair(c, idx[k], ret ? "interrupted" : "no result from rank %u (%s)",
+			  c->s.pairs[idx[k]].src, c->r[c->s.pairs[idx[k]].src].host);
+	return ret;
+}
+
+/* ---- joining ---------------------------------------------------------------- */
+
+/* Where rank @i's servers are reached: --bind, else as it reached us. */
+static void rank_addr(struct rb_mx_rank *r, const struct rb_mx_join *m)
+{
+	char *colon;
+
+	if (m->addr[0]) {
+		snprintf(r->addr, sizeof(r->addr), "%s", m->addr);
+		return;
+	}
+	snprintf(r->addr, sizeof(r->addr), "%.*s", (int)sizeof(r->addr) - 1, r->o.peer);
+	colon = strrchr(r->addr, ':');
+	if (colon)
+		*colon = '\0';
+	if (!strncmp(r->addr, "127.", 4) || !strcmp(r->addr, "::1"))
+		snprintf(r->addr, sizeof(r->addr), "%s", m->host);
+}
+
+static int check_join(struct rb_mx_coord *c, const struct rb_mx_join *m, char *err, size_t len)
+{
+	if (m->proto != RB_MX_PROTO)
+		return rb_set_err(err, len, -EPROTO,
+				  "it speaks matrix protocol v%u, the coordinator v%u (rdmabench "
+				  "%s)",
+				  m->proto, RB_MX_PROTO, PACKAGE_VERSION);
+	if (m->nranks != c->n || m->rank >= c->n)
+		return rb_set_err(err, len, -EINVAL,
+				  "it is rank %u of %u, the coordinator's job has %u ranks",
+				  m->rank, m->nranks, c->n);
+	if (c->r[m->rank].joined)
+		return rb_set_err(err, len, -EEXIST, "rank %u joined already, from %s", m->rank,
+				  c->r[m->rank].host);
+	if (strcmp(m->test, c->j->b->name))
+		return rb_set_err(err, len, -EINVAL, "it runs %s, the coordinator %s", m->test,
+				  c->j->b->name);
+	return 0;
+}
+
+/* A JOIN that passed its checks: rank m->rank is in, on connection @o. */
+static void admit(struct rb_mx_coord *c, struct rb_oob *o, const struct rb_mx_join *m)
+{
+	struct rb_mx_rank *r = &c->r[m->rank];
+	char safe[1024];
+
+	r->o = *o;
+	r->joined = true;
+	r->heard = rb_now_ns();
+	snprintf(r->host, sizeof(r->host), "%s", rb_escape(m->host, safe, sizeof(safe)));
+	snprintf(r->device, sizeof(r->device), "%s", m->device);
+	rank_addr(r, m);
+	c->njoined++;
+	if (rb_mx_send(&r->o, RB_MX_MSG_WELCOME, cbuf, 0))
+		declare_dead(c, m->rank, "could not be welcomed");
+}
+
+/* The JOIN body @body of @len bytes on @o: the rank is admitted, or told why not. */
+static void join_one(struct rb_mx_coord *c, struct rb_oob *o, const uint8_t *body, uint32_t len)
+{
+	char err[256], safe[1024];
+	struct rb_mx_join m;
+
+	o->timeout_ms = c->j->timeout_ms;
+	if (rb_mx_unpack_join(body, len, &m))
+		snprintf(err, sizeof(err), "a malformed JOIN");
+	else if (!check_join(c, &m, err, sizeof(err)))
+		return admit(c, o, &m);
+	rb_err("refused a rank from %s: %s", o->peer, rb_escape(err, safe, sizeof(safe)));
+	rb_oob_send_error(o, "coordinator: %s", err);
+	rb_oob_close(o);
+}
+
+/*
+ * Connections not yet joined, read together without blocking, so that a
+ * port scanner, a health check or a stuck peer holds up no one: the ranks
+ * that joined keep getting their BEATs meanwhile.  Each must deliver its
+ * whole JOIN within RB_MX_JOIN_MS of being accepted (a rank sends it as
+ * soon as it is connected), else it is dropped with one line naming its
+ * address; at most RB_MX_PENDING wait at once, the next ones wait in the
+ * listen backlog.
+ */
+#define RB_MX_JOIN_MS	 2000
+#define RB_MX_PENDING	 32
+#define RB_MX_JOIN_BYTES 512 /* a JOIN body is under 300 */
+
+struct pending {
+	struct rb_oob o; /* fd -1: a free slot */
+	uint64_t since;
+	uint32_t got;
+	uint8_t buf[RB_WIRE_HDR_LEN + RB_MX_JOIN_BYTES];
+};
+
+static struct pending cpend[RB_MX_PENDING];
+
+static void drop(struct pending *p, const char *why)
+{
+	rb_warn("dropped the connection from %s: %s", p->o.peer, why);
+	rb_oob_close(&p->o);
+}
+
+/* The bytes @p still needs: the header, then the body it announces. */
+static uint32_t wanted(const struct pending *p, struct rb_hdr *h, char *err, size_t len)
+{
+	char tn[24];
+
+	err[0] = '\0';
+	if (p->got < RB_WIRE_HDR_LEN)
+		return RB_WIRE_HDR_LEN - p->got;
+	if (rb_hdr_unpack(p->buf, h, err, len))
+		return 0;
+	if (h->type != RB_MX_MSG_JOIN) {
+		snprintf(err, len, "it sent %s where JOIN was expected",
+			 rb_msg_type_str(h->type, tn, sizeof(tn)));
+		return 0;
+	}
+	if (h->len > RB_MX_JOIN_BYTES) {
+		snprintf(err, len, "its JOIN of %u bytes is over %u", h->len, RB_MX_JOIN_BYTES);
+		return 0;
+	}
+	return RB_WIRE_HDR_LEN + h->len - p->got;
+}
+
+/* What arrived on @p; a whole JOIN is taken, a bad start refused. */
+static void read_pending(struct rb_mx_coord *c, struct pending *p)
+{
+	struct rb_hdr h;
+	char err[192];
+	uint32_t want = wanted(p, &h, err, sizeof(err));
+	ssize_t n = want ? recv(p->o.fd, p->buf + p->got, want, MSG_DONTWAIT) : 0;
+
+	if (!want && err[0])
+		return drop(p, err);
+	if (n == 0)
+		return drop(p, "it closed the connection before its JOIN");
+	if (n < 0) {
+		if (errno != EAGAIN && errno != EINTR)
+			drop(p, strerror(errno));
+		return;
+	}
+	p->got += (uint32_t)n;
+	want = wanted(p, &h, err, sizeof(err));
+	if (!want && err[0])
+		return drop(p, err);
+	if (!want) {
+		join_one(c, &p->o, p->buf + RB_WIRE_HDR_LEN, h.len);
+		p->o.fd = -1; /* the rank's now, or closed */
+	}
+}
+
+/* A free slot for a connection accepted from the listening socket. */
+static void accept_pending(struct rb_mx_coord *c)
+{
+	size_t k;
+
+	for (k = 0; k < RB_MX_PENDING && cpend[k].o.fd >= 0; k++)
+		;
+	if (k == RB_MX_PENDING || rb_oob_accept(c->lfd, 0, &cpend[k].o))
+		return;
+	cpend[k].o.timeout_ms = c->j->timeout_ms;
+	cpend[k].since = rb_now_ns();
+	cpend[k].got = 0;
+}
+
+/* One pass: up to the next BEAT, the listening socket and every pending connection. */
+static void poll_joins(struct rb_mx_coord *c)
+{
+	struct pollfd pf[RB_MX_PENDING + 1];
+	size_t who[RB_MX_PENDING], k, n = 0;
+	uint64_t now = rb_now_ns();
+	char why[64];
+
+	for (k = 0; k < RB_MX_PENDING; k++) {
+		if (cpend[k].o.fd < 0)
+			continue;
+		who[n] = k;
+		pf[n++] = (struct pollfd){ .fd = cpend[k].o.fd, .events = POLLIN };
+	}
+	pf[n] = (struct pollfd){ .fd = n < RB_MX_PENDING ? c->lfd : -1, .events = POLLIN };
+	if (poll(pf, n + 1, c->beat_at > now ? (int)((c->beat_at - now) / NS_PER_MS) + 1 : 0) < 0)
+		return;
+	for (k = 0; k < n; k++)
+		if (pf[k].revents)
+			read_pending(c, &cpend[who[k]]);
+	if (pf[n].revents)
+		accept_pending(c);
+	snprintf(why, sizeof(why), "no whole JOIN within %d ms of connecting", RB_MX_JOIN_MS);
+	for (k = 0; k < RB_MX_PENDING; k++)
+		if (cpend[k].o.fd >= 0 && rb_now_ns() - cpend[k].since > RB_MX_JOIN_MS * NS_PER_MS)
+			drop(&cpend[k], why);
+}
+
+/* Every rank joins within --timeout of the coordinator's start, or is dead. */
+static void take_joins(struct rb_mx_coord *c)
+{
+	uint64_t until = rb_now_ns() + timeout_ns(c);
+	uint32_t i;
+	size_t k;
+
+	for (k = 0; k < RB_MX_PENDING; k++)
+		cpend[k].o.fd = -1;
+	while (c->njoined < c->n && rb_now_ns() < until && !rb_interrupted) {
+		beat_all(c);
+		poll_joins(c);
+	}
+	for (k = 0; k < RB_MX_PENDING; k++)
+		if (cpend[k].o.fd >= 0)
+			drop(&cpend[k], "no JOIN before the joins ended");
+	for (i = 0; i < c->n; i++)
+		if (!c->r[i].joined) {
+			c->r[i].joined = true;
+			c->r[i].dead = true;
+			snprintf(c->r[i].host, sizeof(c->r[i].host), "?");
+			snprintf(c->r[i].why, sizeof(c->r[i].why), "never joined within %d s",
+				 c->j->timeout_ms / 1000);
+			rb_err("rank %u never joined within %d s (--timeout): its pairs are marked "
+			       "failed",
+			       i, c->j->timeout_ms / 1000);
+		}
+}
+
+/* ---- rank 0's own worker ---------------------------------------------------- */
+
+static pid_t start_self(struct rb_mx_coord *c)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		close(c->lfd);
+		_exit(rb_mx_worker(c->j));
+	}
+	if (pid < 0)
+		rb_err("cannot fork rank 0's worker: %s", strerror(errno));
+	return pid;
+}
+
+static void end_self(struct rb_mx_coord *c)
+{
+	uint64_t until = rb_now_ns() + timeout_ns(c);
+
+	if (c->self <= 0)
+		return;
+	while (waitpid(c->self, NULL, WNOHANG) == 0) {
+		if (rb_now_ns() >= until) {
+			kill(c->self, SIGKILL);
+			waitpid(c->self, NULL, 0);
+			return;
+		}
+		usleep(20000);
+	}
+}
+
+static void end_all(struct rb_mx_coord *c)
+{
+	uint32_t i;
+
+	for (i = 0; i < c->n; i++) {
+		if (alive(c, i))
+			send_to(c, i, RB_MX_MSG_END, 0);
+		if (c->r[i].o.fd >= 0)
+			rb_oob_close(&c->r[i].o);
+	}
+	end_self(c);
+}
+
+static int coord_init(struct rb_mx_coord *c, const struct rb_mx_job *j, char *err, size_t len)
+{
+	uint32_t i;
+	int ret;
+
+	memset(c, 0, sizeof(*c));
+	c->j = j;
+	c->n = j->id.nranks;
+	c->lfd = -1;
+	ret = rb_mx_job_schedule(j, &c->s, err, len);
+	if (ret)
+		return ret;
+	c->r = calloc(c->n, sizeof(*c->r));
+	c->out = calloc(c->s.n, sizeof(*c->out));
+	if (!c->r || !c->out)
+		return rb_set_err(err, len, -ENOMEM, "no memory for %u ranks", c->n);
+	for (i = 0; i < c->n; i++)
+		c->r[i].o.fd = -1;
+	return 0;
+}
+
+static void coord_free(struct rb_mx_coord *c)
+{
+	if (c->lfd >= 0)
+		close(c->lfd);
+	rb_mx_sched_free(&c->s);
+	free(c->r);
+	free(c->out);
+}
+
+int rb_mx_coordinate(const struct rb_mx_job *j)
+{
+	static struct rb_mx_coord c;
+	char err[RB_TEXT_MAX];
+	int ret;
+
+	ret = coord_init(&c, j, err, sizeof(err));
+	if (ret) {
+		fprintf(stderr, "rdmabench matrix: %s\n", err);
+		coord_free(&c);
+		return ret == -ENOMEM ? RB_EXIT_FAIL : RB_EXIT_USAGE;
+	}
+	ret = rb_mx_check_outputs(j);
+	if (!ret && rb_oob_listen(j->coord_port, NULL, &c.lfd))
+		ret = RB_EXIT_FAIL;
+	if (ret) {
+		coord_free(&c);
+		return ret;
+	}
+	c.t0 = rb_now_ns();
+	c.self = start_self(&c);
+	take_joins(&c);
+	ret = rb_mx_run_all(&c, run_round);
+	end_all(&c);
+	ret = rb_mx_verdict_out(&c, ret);
+	coord_free(&c);
+	return ret;
+}

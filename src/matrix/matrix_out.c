@@ -1,0 +1,422 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The coordinator's schedule, rounds and verdict: run every round of the
+ * schedule, retest alone each pair out of line with the median, flag the
+ * ones that still are, and write the matrix (stdout), --csv and --json.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/clock.h"
+#include "matrix/matrix_out.h"
+#include "core/metrics.h"
+#include "report/output.h"
+
+#define PAIRS_FILE_MAX (1 << 20)
+
+/* ---- the schedule ----------------------------------------------------------- */
+
+static int read_pairs_file(const char *path, char **text, char *err, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	size_t n;
+
+	if (!f)
+		return rb_set_err(err, len, -errno, "--pairs-file %s: %s", path, strerror(errno));
+	*text = malloc(PAIRS_FILE_MAX + 1);
+	n = *text ? fread(*text, 1, PAIRS_FILE_MAX + 1, f) : 0;
+	fclose(f);
+	if (!*text)
+		return rb_set_err(err, len, -ENOMEM, "--pairs-file %s: no memory", path);
+	if (n > PAIRS_FILE_MAX)
+		return rb_set_err(err, len, -EFBIG, "--pairs-file %s: larger than %d bytes", path,
+				  PAIRS_FILE_MAX);
+	(*text)[n] = '\0';
+	return 0;
+}
+
+int rb_mx_job_schedule(const struct rb_mx_job *j, struct rb_mx_sched *s, char *err, size_t len)
+{
+	const struct rb_matrix_opts *m = &j->c->m;
+	enum rb_mx_pattern pat;
+	char *text = NULL, why[256];
+	uint32_t k;
+	int ret;
+
+	if (!m->pairs_file[0]) {
+		ret = rb_mx_pattern_parse(m->pattern, &pat, &k, err, len);
+		return ret ? ret : rb_mx_schedule(pat, k, j->id.nranks, s, err, len);
+	}
+	ret = read_pairs_file(m->pairs_file, &text, err, len);
+	if (!ret && rb_mx_pairs_parse(text, j->id.nranks, s, why, sizeof(why)))
+		ret = rb_set_err(err, len, -EINVAL, "--pairs-file %s: %s", m->pairs_file, why);
+	free(text);
+	return ret;
+}
+
+int rb_mx_check_outputs(const struct rb_mx_job *j)
+{
+	const struct rb_local *l = &j->c->l;
+	char err[RB_TEXT_MAX];
+
+	if (l->csv_path[0] && l->json_path[0] && rb_output_same(l->csv_path, l->json_path)) {
+		rb_err("--csv and --json name the same file (%s)", l->csv_path);
+		return RB_EXIT_USAGE;
+	}
+	if (l->csv_path[0] && rb_output_check(l->csv_path, err, sizeof(err))) {
+		rb_err("--csv %s", err);
+		return RB_EXIT_USAGE;
+	}
+	if (l->json_path[0] && rb_output_check(l->json_path, err, sizeof(err))) {
+		rb_err("--json %s", err);
+		return RB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+/* ---- rounds and retests ------------------------------------------------------- */
+
+static void progress(const struct rb_mx_coord *c, uint32_t r, const char *what)
+{
+	double el = (double)(rb_now_ns() - c->t0) / 1e9;
+
+	if (!rb_quiet && isatty(STDERR_FILENO))
+		fprintf(stderr, "\r\033[K%s %u/%u  %.0f s elapsed", what, r + 1, c->s.nrounds, el);
+	else if (rb_verbose)
+		rb_info("%s %u/%u done, %.0f s elapsed", what, r + 1, c->s.nrounds, el);
+}
+
+static bool is_bw(const struct rb_mx_coord *c)
+{
+	return c->j->b->mode == RB_MODE_BW;
+}
+
+/* The figure a pair is judged by: the metric table's .matrix_rank row. */
+static double metric(const struct rb_mx_coord *c, const struct rb_result *res)
+{
+	return rb_metric_value(rb_metric_rank(!is_bw(c)), res);
+}
+
+static const char *metric_name(const struct rb_mx_coord *c)
+{
+	return rb_metric_rank(!is_bw(c))->name;
+}
+
+/* A figure for people: 4 significant digits, no exponent below 10^9. */
+static const char *fig(double v, char *buf, size_t len)
+{
+	if (!isfinite(v))
+		snprintf(buf, len, "none");
+	else if (fabs(v) >= 10000 && fabs(v) < 1e9)
+		snprintf(buf, len, "%.0f", v);
+	else
+		snprintf(buf, len, "%.4g", v);
+	return buf;
+}
+
+static double median_ok(struct rb_mx_coord *c)
+{
+	double *v = malloc((c->s.n ? c->s.n : 1) * sizeof(*v)), m;
+	size_t i, n = 0;
+
+	if (!v)
+		return NAN;
+	for (i = 0; i < c->s.n; i++)
+		if (c->out[i].st == RB_MX_OK)
+			v[n++] = metric(c, &c->out[i].res);
+	m = n ? rb_mx_median(v, n) : NAN;
+	free(v);
+	return m;
+}
+
+static bool out_of_line(const struct rb_mx_coord *c, size_t pi)
+{
+	return c->out[pi].st == RB_MX_OK &&
+	       rb_mx_out_of_line(metric(c, &c->out[pi].res), c->median,
+				 c->j->c->m.tolerance / 100.0, c->j->b->mode);
+}
+
+/* Pair @pi alone; still out of line against the same median: bad. */
+static int retest(struct rb_mx_coord *c, rb_mx_round_fn *run_round, size_t pi)
+{
+	struct rb_mx_outcome *o = &c->out[pi];
+	double first = metric(c, &o->res);
+	char a[32], b[32], m[32];
+	int ret;
+
+	o->retested = true;
+	ret = run_round(c, &pi, 1);
+	if (ret || !out_of_line(c, pi))
+		return ret;
+	o->bad = true;
+	snprintf(o->reason, sizeof(o->reason),
+		 "%s %s, then %s alone, against a median of %s (tolerance %u%%)", metric_name(c),
+		 fig(first, a, sizeof(a)), fig(metric(c, &o->res), b, sizeof(b)),
+		 fig(c->median, m, sizeof(m)), c->j->c->m.tolerance);
+	return 0;
+}
+
+int rb_mx_run_all(struct rb_mx_coord *c, rb_mx_round_fn *run_round)
+{
+	size_t i, k, n;
+	uint32_t r;
+	int ret = 0;
+
+	for (r = 0, i = 0; r < c->s.nrounds && !ret; r++, i += n) {
+		size_t idx[RB_MX_MAX_RANKS * 2];
+
+		for (n = 0; i + n < c->s.n && c->s.pairs[i + n].round == r &&
+			    n < sizeof(idx) / sizeof(idx[0]);
+		     n++)
+			idx[n] = i + n;
+		ret = run_round(c, idx, n);
+		progress(c, r, "round");
+	}
+	c->median = median_ok(c);
+	for (k = 0; k < c->s.n && !ret; k++)
+		if (out_of_line(c, k))
+			ret = retest(c, run_round, k);
+	if (!rb_quiet && isatty(STDERR_FILENO))
+		fputs("\r\033[K", stderr);
+	return ret;
+}
+
+/* ---- the verdict -------------------------------------------------------------- */
+
+static const char *status_of(const struct rb_mx_outcome *o)
+{
+	if (o->st == RB_MX_OK)
+		return o->bad ? "bad" : "ok";
+	return "failed";
+}
+
+static const char *dev_of(const struct rb_mx_coord *c, const char *seen, uint32_t rank)
+{
+	return seen[0] ? seen : c->r[rank].device;
+}
+
+static void count(struct rb_mx_coord *c)
+{
+	size_t i;
+
+	c->nbad = c->nfailed = 0;
+	for (i = 0; i < c->s.n; i++) {
+		c->nbad += c->out[i].st == RB_MX_OK && c->out[i].bad;
+		c->nfailed += c->out[i].st != RB_MX_OK;
+	}
+}
+
+/* The matrix itself, for a job small enough to read: rows src, columns dst. */
+static void print_grid(FILE *f, const struct rb_mx_coord *c)
+{
+	char v[32];
+	uint32_t s, d;
+	size_t i;
+
+	if (c->n > 32)
+		return;
+	fprintf(f, "# %s by pair: rows src rank, columns dst rank; * bad, x failed\n",
+		metric_name(c));
+	fprintf(f, "%5s", "");
+	for (d = 0; d < c->n; d++)
+		fprintf(f, " %10u", d);
+	fputc('\n', f);
+	for (s = 0; s < c->n; s++) {
+		fprintf(f, "%5u", s);
+		for (d = 0; d < c->n; d++) {
+			for (i = 0; i < c->s.n; i++)
+				if (c->s.pairs[i].src == s && c->s.pairs[i].dst == d)
+					break;
+			if (i == c->s.n)
+				fprintf(f, " %10s", "-");
+			else if (c->out[i].st != RB_MX_OK)
+				fprintf(f, " %10s", "x");
+			else
+				fprintf(f, " %9s%c", fig(metric(c, &c->out[i].res), v, sizeof(v)),
+					c->out[i].bad ? '*' : ' ');
+		}
+		fputc('\n', f);
+	}
+}
+
+static void print_bad(FILE *f, const struct rb_mx_coord *c)
+{
+	const struct rb_mx_pair *p;
+	size_t i;
+
+	if (!c->nbad && !c->nfailed)
+		return;
+	fprintf(f, "%4s %-16s %-10s %4s %-16s %-10s %-7s %s\n", "src", "host", "device", "dst",
+		"host", "device", "status", "why");
+	for (i = 0; i < c->s.n; i++) {
+		const struct rb_mx_outcome *o = &c->out[i];
+
+		if (o->st == RB_MX_OK && !o->bad)
+			continue;
+		p = &c->s.pairs[i];
+		fprintf(f, "%4u %-16s %-10s %4u %-16s %-10s %-7s %s\n", p->src, c->r[p->src].host,
+			dev_of(c, o->src_dev, p->src), p->dst, c->r[p->dst].host,
+			dev_of(c, o->dst_dev, p->dst), status_of(o), o->reason);
+	}
+}
+
+static void print_verdict(FILE *f, const struct rb_mx_coord *c)
+{
+	const struct rb_mx_job *j = c->j;
+	char m[32];
+
+	fprintf(f, "# rdmabench %s matrix %s: %u ranks, %zu pairs in %u rounds, %.0f s\n",
+		PACKAGE_VERSION, j->b->name, c->n, c->s.n, c->s.nrounds,
+		(double)(rb_now_ns() - c->t0) / 1e9);
+	print_grid(f, c);
+	fprintf(f, "# median %s %s, tolerance %u%%: %zu bad, %zu failed\n", metric_name(c),
+		fig(c->median, m, sizeof(m)), j->c->m.tolerance, c->nbad, c->nfailed);
+	print_bad(f, c);
+	fflush(f);
+}
+
+static void csv_rows(FILE *f, const struct rb_mx_coord *c)
+{
+	size_t i;
+
+	rb_mx_csv_header(f);
+	for (i = 0; i < c->s.n; i++) {
+		const struct rb_mx_outcome *o = &c->out[i];
+		const struct rb_mx_pair *p = &c->s.pairs[i];
+		struct rb_mx_row row = {
+			.src = p->src,
+			.dst = p->dst,
+			.src_host = c->r[p->src].host,
+			.src_dev = dev_of(c, o->src_dev, p->src),
+			.dst_host = c->r[p->dst].host,
+			.dst_dev = dev_of(c, o->dst_dev, p->dst),
+			.test = c->j->b->name,
+			.size = c->j->c->p.size.v[0],
+			.res = o->st == RB_MX_OK ? &o->res : NULL,
+			.status = status_of(o),
+			.retested = o->retested,
+			.reason = o->reason,
+		};
+
+		rb_mx_csv_row(f, &row);
+	}
+}
+
+/* One pair as today's run document: its client's view, placement of both. */
+static json_t *pair_run(const struct rb_mx_coord *c, size_t i)
+{
+	const struct rb_mx_outcome *o = &c->out[i];
+	const struct rb_mx_pair *p = &c->s.pairs[i];
+	const struct rb_bench *b = c->j->b;
+	struct rb_report rep = {
+		.test = b->name,
+		.mode = b->mode,
+		.op = b->atomic ? rb_op_name(c->j->c->p.atomic_op) : NULL,
+		.role = "client",
+		.host = c->r[p->src].host,
+		.peer = c->r[p->dst].addr,
+		.device = dev_of(c, o->src_dev, p->src),
+		.gid_index = -1,
+		.params = &c->j->c->p,
+		.place = o->src_place,
+		.has_peer_place = o->st == RB_MX_OK,
+		.peer_place = o->dst_place,
+		.incomplete = o->st != RB_MX_OK,
+		.reason = o->reason,
+	};
+
+	rb_timestamp(rep.timestamp, sizeof(rep.timestamp));
+	return rb_json_report(&rep, &o->res, o->st == RB_MX_OK);
+}
+
+static json_t *json_pairs(const struct rb_mx_coord *c)
+{
+	json_t *arr = json_array();
+	size_t i;
+
+	for (i = 0; arr && i < c->s.n; i++) {
+		const struct rb_mx_outcome *o = &c->out[i];
+		const struct rb_mx_pair *p = &c->s.pairs[i];
+
+		json_array_append_new(
+			arr, json_pack("{sI sI ss ss ss ss sI ss sb ss so?}", "src",
+				       (json_int_t)p->src, "dst", (json_int_t)p->dst, "src_host",
+				       c->r[p->src].host, "dst_host", c->r[p->dst].host,
+				       "src_device", dev_of(c, o->src_dev, p->src), "dst_device",
+				       dev_of(c, o->dst_dev, p->dst), "round", (json_int_t)p->round,
+				       "status", status_of(o), "retested", o->retested, "reason",
+				       o->reason, "run", pair_run(c, i)));
+	}
+	return arr;
+}
+
+static json_t *json_ranks(const struct rb_mx_coord *c)
+{
+	json_t *arr = json_array();
+	uint32_t i;
+
+	for (i = 0; arr && i < c->n; i++)
+		json_array_append_new(arr, json_pack("{sI ss ss ss sb ss}", "rank", (json_int_t)i,
+						     "host", c->r[i].host, "device", c->r[i].device,
+						     "address", c->r[i].addr, "dead", c->r[i].dead,
+						     "why", c->r[i].why));
+	return arr;
+}
+
+static json_t *json_doc(const struct rb_mx_coord *c)
+{
+	const struct rb_mx_job *j = c->j;
+
+	return json_pack("{si ss ss ss s{ss sI sI sI ss sf sI sI} so so}", "schema_version",
+			 RB_SCHEMA_VERSION, "tool", RB_TOOL, "tool_version", PACKAGE_VERSION,
+			 "command", "matrix", "matrix", "test", j->b->name, "nranks",
+			 (json_int_t)c->n, "rounds", (json_int_t)c->s.nrounds, "tolerance_pct",
+			 (json_int_t)j->c->m.tolerance, "metric", metric_name(c), "median",
+			 isfinite(c->median) ? c->median : 0.0, "bad", (json_int_t)c->nbad,
+			 "failed", (json_int_t)c->nfailed, "ranks", json_ranks(c), "pairs",
+			 json_pairs(c));
+}
+
+/* @path written whole (atomic_file.h). */
+static int write_out(const char *path, const struct rb_mx_coord *c, bool json)
+{
+	struct rb_afile af;
+	json_t *doc;
+	FILE *f;
+	int ret;
+
+	ret = rb_afile_open(&af, path, &f);
+	if (!ret && json) {
+		doc = json_doc(c);
+		ret = !doc || json_dumpf(doc, f, JSON_INDENT(2)) || fputc('\n', f) == EOF ? -EIO
+											  : 0;
+		json_decref(doc);
+	} else if (!ret) {
+		csv_rows(f, c);
+		ret = ferror(f) ? -EIO : 0;
+	}
+	ret = rb_afile_close(&af, f, ret);
+	if (ret)
+		rb_err("cannot write %s: %s", path, strerror(-ret));
+	return ret;
+}
+
+int rb_mx_verdict_out(struct rb_mx_coord *c, int ret)
+{
+	const struct rb_local *l = &c->j->c->l;
+	int wret = 0;
+
+	count(c);
+	print_verdict(stdout, c);
+	if (l->csv_path[0])
+		wret = write_out(l->csv_path, c, false);
+	if (l->json_path[0] && write_out(l->json_path, c, true))
+		wret = -EIO;
+	if (ret == -EINTR || rb_interrupted)
+		return rb_interrupted ? 128 + rb_interrupted : RB_EXIT_INTR;
+	return wret || c->nbad || c->nfailed ? RB_EXIT_FAIL : RB_EXIT_OK;
+}

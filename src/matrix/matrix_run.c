@@ -1,0 +1,246 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rdmabench matrix TEST [options]: the command line, who this rank is,
+ * where the coordinator is; then rank 0 coordinates and every rank works.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "core/cmd.h"
+#include "matrix/matrix_coord.h"
+#include "matrix/matrix_run.h"
+#include "matrix/matrix_worker.h"
+#include "core/sweep.h"
+
+extern char **environ;
+
+static int usage_error(const char *err)
+{
+	fprintf(stderr, "rdmabench matrix: %s\n", err);
+	return RB_EXIT_USAGE;
+}
+
+/* Rank, job size and local rank: --rank/--nranks, else the launcher's. */
+static int identity(struct rb_mx_job *j, char *err, size_t len)
+{
+	const struct rb_cli *c = j->c;
+	bool r = rb_cli_given(c, "rank"), n = rb_cli_given(c, "nranks");
+
+	if (r != n)
+		return rb_set_err(err, len, -EINVAL, "--rank and --nranks go together");
+	if (r) {
+		if (c->m.rank >= c->m.nranks)
+			return rb_set_err(err, len, -EINVAL, "--rank %u is not below --nranks %u",
+					  c->m.rank, c->m.nranks);
+		j->id = (struct rb_mx_id){ .rank = c->m.rank, .nranks = c->m.nranks };
+		return 0;
+	}
+	if (rb_mx_env_id(environ, &j->id, err, len))
+		return -EINVAL;
+	if (j->id.nranks < 2 || j->id.nranks > RB_MX_MAX_RANKS)
+		return rb_set_err(err, len, -EINVAL, "%s started %u ranks: a matrix needs 2..%u",
+				  j->id.launcher, j->id.nranks, RB_MX_MAX_RANKS);
+	return 0;
+}
+
+/* "host", "host:port", "[v6]:port" into the job. */
+static int split_host_port(struct rb_mx_job *j, const char *s, char *err, size_t len)
+{
+	const char *colon = strrchr(s, ':');
+	unsigned long port = j->c->l.tcp_port;
+	size_t hl = strlen(s);
+	char *end;
+
+	if (colon && (s[0] == '[' || !memchr(s, ':', (size_t)(colon - s)))) {
+		port = strtoul(colon + 1, &end, 10);
+		if (*end || !colon[1] || port < 1 || port > 65535)
+			return rb_set_err(err, len, -EINVAL, "--coordinator '%s': bad port", s);
+		hl = (size_t)(colon - s);
+	}
+	if (s[0] == '[' && hl > 1 && s[hl - 1] == ']') {
+		s++;
+		hl -= 2;
+	}
+	if (!hl || hl >= sizeof(j->coord_host))
+		return rb_set_err(err, len, -EINVAL, "--coordinator '%s': bad host", s);
+	snprintf(j->coord_host, sizeof(j->coord_host), "%.*s", (int)hl, s);
+	j->coord_port = (uint16_t)port;
+	return 0;
+}
+
+/* --coordinator, else what the launcher's environment tells. */
+static int coordinator(struct rb_mx_job *j, char *err, size_t len)
+{
+	const char *list = rb_mx_env_get(environ, "SLURM_JOB_NODELIST");
+	const char *lsize = rb_mx_env_get(environ, "OMPI_COMM_WORLD_LOCAL_SIZE");
+	char host[128];
+
+	if (j->c->m.coordinator[0])
+		return split_host_port(j, j->c->m.coordinator, err, len);
+	j->coord_port = (uint16_t)j->c->l.tcp_port;
+	if (!list)
+		list = rb_mx_env_get(environ, "SLURM_NODELIST");
+	if (list && !rb_mx_nodelist_first(list, host, sizeof(host))) {
+		snprintf(j->coord_host, sizeof(j->coord_host), "%s", host);
+		return 0;
+	}
+	/* Every rank on this host, as mpirun says: rank 0 is here too. */
+	if (j->id.rank == 0 || (lsize && strtoul(lsize, NULL, 10) == j->id.nranks)) {
+		snprintf(j->coord_host, sizeof(j->coord_host), "localhost");
+		return 0;
+	}
+	return rb_set_err(err, len, -EINVAL,
+			  "where is rank 0? give --coordinator HOST[:PORT] (the launcher's "
+			  "environment does not say)");
+}
+
+/* -d and --bind with %r/%R/%l/%L for this rank. */
+static int expand(struct rb_mx_job *j, char *err, size_t len)
+{
+	const struct rb_local *l = &j->c->l;
+	char why[160];
+
+	if (rb_mx_expand(l->device, j->id.rank, j->id.local, j->device, sizeof(j->device), why,
+			 sizeof(why)))
+		return rb_set_err(err, len, -EINVAL, "-d/--device '%s': %s", l->device, why);
+	if (rb_mx_expand(l->bind, j->id.rank, j->id.local, j->bind, sizeof(j->bind), why,
+			 sizeof(why)))
+		return rb_set_err(err, len, -EINVAL, "--bind '%s': %s", l->bind, why);
+	return 0;
+}
+
+/* The TEST argument: a test or a family; NULL when it is neither. */
+static const struct rb_bench *pick_test(const char *name, struct rb_cmd *cmd)
+{
+	if (!rb_cmd_find(name, cmd))
+		return NULL;
+	if (cmd->kind == RB_CMD_TEST)
+		return cmd->bench;
+	/* A family's row is chosen by --mode once the options are parsed. */
+	return cmd->kind == RB_CMD_FAMILY ? rb_family_pick(cmd->name, RB_MODE_LAT) : NULL;
+}
+
+/* What matrix adds to the test's own checks. */
+static int matrix_checks(struct rb_mx_job *j, char *err, size_t len)
+{
+	struct rb_cli *c = j->c;
+	enum rb_mx_pattern pat;
+	uint32_t k;
+
+	if (c->l.host)
+		return rb_set_err(err, len, -EINVAL,
+				  "takes no host ('%s'): the ranks of the job are the hosts",
+				  c->l.host);
+	if (rb_plan_count(&c->p) != 1)
+		return rb_set_err(err, len, -EINVAL,
+				  "one point per pair: -s, -l, -Q, -q and -t take one value each "
+				  "(the plan has %zu points)",
+				  rb_plan_count(&c->p));
+	if (c->m.pattern[0] && c->m.pairs_file[0])
+		return rb_set_err(err, len, -EINVAL,
+				  "--pattern and --pairs-file exclude each other");
+	if (rb_mx_pattern_parse(c->m.pattern, &pat, &k, err, len))
+		return -EINVAL;
+	if (c->l.format != 0)
+		return rb_set_err(err, len, -EINVAL,
+				  "--format, --output: matrix prints its table; use --csv and "
+				  "--json for files");
+	return 0;
+}
+
+static int parse(int argc, char **argv, struct rb_mx_job *j, char *err, size_t len)
+{
+	struct rb_cli *c = j->c;
+	struct rb_cmd cmd;
+
+	j->test = argv[1];
+	j->b = pick_test(j->test, &cmd);
+	if (!j->b)
+		return rb_set_err(err, len, -EINVAL,
+				  "'%s' is not a test (rdmabench --help lists them)", j->test);
+	j->scope = cmd.scope | RB_S_MATRIX;
+	if (rb_cli_parse(c, "matrix", j->scope, argc - 1, argv + 1, err, len))
+		return -EINVAL;
+	if (c->help)
+		return 0;
+	/* A job's plan is its pattern's, across ranks: not one side's to print. */
+	if (c->dry_run)
+		return rb_set_err(err, len, -EINVAL, "--dry-run does not apply to matrix");
+	if (cmd.kind == RB_CMD_FAMILY)
+		j->b = rb_family_pick(cmd.name, c->mode ? RB_MODE_BW : RB_MODE_LAT);
+	if (!j->b)
+		return rb_set_err(err, len, -EINVAL, "no test of this family in that mode");
+	if (rb_cli_finish(c, j->b, j->scope, err, len))
+		return -EINVAL;
+	return matrix_checks(j, err, len);
+}
+
+/*
+ * Every rank checks the pattern against the job's size, so that a usage
+ * error ends every rank at once.  A pairs file is rank 0's to read.
+ */
+static int check_pattern(const struct rb_mx_job *j, char *err, size_t len)
+{
+	struct rb_mx_sched s;
+	enum rb_mx_pattern pat;
+	uint32_t k;
+	int ret;
+
+	if (j->c->m.pairs_file[0])
+		return 0;
+	ret = rb_mx_pattern_parse(j->c->m.pattern, &pat, &k, err, len);
+	if (!ret)
+		ret = rb_mx_schedule(pat, k, j->id.nranks, &s, err, len);
+	if (!ret)
+		rb_mx_sched_free(&s);
+	return ret;
+}
+
+static int setup(struct rb_mx_job *j, char *err, size_t len)
+{
+	int ret = identity(j, err, len);
+
+	if (!ret)
+		ret = check_pattern(j, err, len);
+	if (!ret)
+		ret = coordinator(j, err, len);
+	if (!ret)
+		ret = expand(j, err, len);
+	if (ret)
+		return ret;
+	j->timeout_ms = (int)j->c->l.timeout_s * 1000;
+	gethostname(j->host, sizeof(j->host) - 1);
+	return 0;
+}
+
+int rb_matrix_main(int argc, char **argv)
+{
+	static struct rb_cli c;
+	struct rb_mx_job j = { .c = &c };
+	char err[RB_TEXT_MAX];
+
+	rb_cli_init(&c);
+	if (argc < 2 || argv[1][0] == '-') {
+		if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+			rb_usage(stdout, "matrix", RB_S_MATRIX);
+			return RB_EXIT_OK;
+		}
+		return usage_error("name the test first: rdmabench matrix TEST [options]");
+	}
+	if (parse(argc, argv, &j, err, sizeof(err)))
+		return usage_error(err);
+	if (c.help) {
+		rb_usage(stdout, j.test, j.scope);
+		return RB_EXIT_OK;
+	}
+	rb_quiet = c.quiet;
+	rb_verbose = c.verbose;
+	if (setup(&j, err, sizeof(err)))
+		return usage_error(err);
+	if (j.id.rank == 0)
+		return rb_mx_coordinate(&j);
+	return rb_mx_worker(&j);
+}

@@ -1,0 +1,59 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The coordinator's state, shared by matrix_coord.c (ranks, rounds, the
+ * protocol) and matrix_out.c (schedule, retests, verdict, outputs): types
+ * only, so that neither file's header includes the other's.
+ */
+#ifndef RB_MATRIX_STATE_H
+#define RB_MATRIX_STATE_H
+
+#include <sys/types.h>
+#include "matrix/matrix_worker.h"
+
+struct rb_mx_rank {
+	struct rb_oob o; /* fd -1 when not connected */
+	bool joined, dead;
+	char host[RB_MX_STR];
+	char device[RB_MX_STR]; /* from JOIN: -d expanded, may be empty */
+	char addr[RB_MX_STR];	/* where its servers listen */
+	char why[160];		/* dead: why */
+	uint64_t heard;		/* ns of its last message */
+	uint16_t await;		/* READY or DONE owed this round; 0: nothing */
+	bool in_round;		/* sent this round's ROUND: gets its GO */
+};
+
+enum rb_mx_state { RB_MX_PENDING, RB_MX_OK, RB_MX_FAILED };
+
+/* What became of one pair of the schedule. */
+struct rb_mx_outcome {
+	enum rb_mx_state st;
+	bool bad, retested;
+	uint32_t round_id; /* the last round it ran in */
+	struct rb_result res;
+	char src_dev[RB_MX_STR], dst_dev[RB_MX_STR];
+	struct rb_placement src_place, dst_place;
+	char reason[RB_MX_REASON];
+};
+
+struct rb_mx_coord {
+	const struct rb_mx_job *j;
+	int lfd;
+	struct rb_mx_rank *r;
+	uint32_t n, njoined;
+	struct rb_mx_sched s;
+	struct rb_mx_outcome *out; /* one per pair of s */
+	uint32_t round;		   /* the round in progress, from 1 */
+	uint64_t beat_at, t0;
+	pid_t self; /* rank 0's worker */
+	double median;
+	size_t nbad, nfailed;
+};
+
+/*
+ * A runner of the pairs @idx of c->s at once (matrix_coord.c's): their
+ * outcomes in c->out; 0 or -EINTR.  matrix_out.c is handed it, so that it
+ * runs rounds and retests without calling up into the coordinator.
+ */
+typedef int rb_mx_round_fn(struct rb_mx_coord *c, const size_t *idx, size_t np);
+
+#endif

@@ -1,0 +1,132 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Output writers: a human table, CSV and JSON (schema_version 1), each a
+ * begin/row/end triple over a FILE.  stats.c computes; writers only format.
+ * Files are written whole (atomic_file.h: temp file + rename) so that a crash or ^C never
+ * leaves half a file, and are rewritten after every point so that an
+ * interrupted sweep keeps every finished point.
+ */
+#ifndef RB_OUTPUT_H
+#define RB_OUTPUT_H
+
+#include <stdio.h>
+#include <jansson.h>
+#include "core/atomic_file.h"
+#include "core/rdmabench.h"
+
+enum rb_format { RB_FMT_TABLE, RB_FMT_CSV, RB_FMT_JSON, RB_FMT_PERFTEST, RB_FMT_VALUE };
+/* --output (RB_FMT_VALUE): the one figure each point prints; the option's choices' order. */
+enum rb_output { RB_OUTPUT_BANDWIDTH, RB_OUTPUT_MSG_RATE, RB_OUTPUT_LATENCY };
+enum rb_units { RB_UNITS_MIBS, RB_UNITS_GBITS, RB_UNITS_MBS };
+
+/* What a run is: everything but the points. */
+struct rb_report {
+	const char *test; /* "send_lat" */
+	enum rb_mode mode;
+	const char *op;	    /* "fadd"/"cswap" for atomics, else NULL */
+	const char *role;   /* "client" or "server" */
+	const char *host;   /* this host's name */
+	const char *peer;   /* "addr:port" of the other side */
+	char timestamp[32]; /* ISO 8601 UTC, start of run */
+	const char *device;
+	int port;
+	int gid_index;		 /* -1: none (InfiniBand LID) */
+	const char *gid_type;	 /* "RoCE v2", ...; NULL or "" without a GID */
+	const char *gid;	 /* the GID as an address */
+	const char *why_device;	 /* why this device and port */
+	const char *why_gid;	 /* why this GID */
+	const char *link_layer;	 /* "Ethernet" / "InfiniBand" */
+	unsigned int active_mtu; /* bytes */
+	unsigned int path_mtu;	 /* bytes, as negotiated with the peer */
+	struct rb_qp_attrs qp;	 /* this side's -u, --retry-count, --pkey-index, -L */
+	bool freq_quiet;	 /* -F: no warning about a CPU's governor */
+	enum rb_output output;	 /* RB_FMT_VALUE: which figure */
+	bool relaxed_ordering;	 /* MRs registered with IBV_ACCESS_RELAXED_ORDERING */
+	const char *why_relaxed; /* why, or why not */
+	const char *post_api;	 /* "wr" (ibv_wr_*) or "post" (ibv_post_send); NULL: no QP */
+	int comp_vector;	 /* -X/--vector of this side's CQ (with post_api) */
+	const struct rb_params *params;
+	struct rb_placement place;
+	bool has_peer_place;
+	struct rb_placement peer_place;
+	enum rb_units units; /* table only; CSV/JSON carry fixed units */
+	/* Filled in by the sweep when --recommend is on (JSON only). */
+	json_t *recommendation;
+	/* Device counters (--counters): the set's name and each side's driver. */
+	bool has_counters, has_peer_counters;
+	const char *counters_spec;
+	const char *driver, *peer_driver;      /* "rxe", "mlx5", "generic" */
+	int driver_id, peer_driver_id;	       /* enum rb_ctr_driver, for the CSV columns */
+	double link_gbps;		       /* 0: unknown */
+	const struct rb_strlist *expectations; /* NULL or empty: none */
+	/* Latency tests: --samples' file (NULL: none); -C: what the ticks
+	 * count (clock.h rb_tick_clock(); NULL without -C). */
+	const char *samples_path;
+	const char *tick_clock;
+	/* A run that failed or was interrupted: "complete": false, "reason". */
+	bool incomplete;
+	const char *reason;
+};
+
+struct rb_writer;
+
+struct rb_writer_ops {
+	int (*begin)(struct rb_writer *w, const struct rb_report *r);
+	int (*row)(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res);
+	int (*end)(struct rb_writer *w, const struct rb_report *r);
+	/*
+	 * Optional: slice @idx (0-based) of the point @pt being measured, as
+	 * it ends (the table prints it live; CSV and JSON write the slices
+	 * with their point's row).
+	 */
+	int (*interval)(struct rb_writer *w, const struct rb_report *r, const struct rb_point *pt,
+			const struct rb_interval *iv, size_t idx);
+};
+
+struct rb_writer {
+	const struct rb_writer_ops *ops;
+	FILE *f;
+	json_t *doc; /* JSON writer: the document being built */
+};
+
+/*
+ * rb_writer_init() - a writer of @fmt onto @f: output.c's table, CSV or
+ * JSON, or out_perftest.c's perftest report or --output value (writer.c,
+ * which knows both, so that neither file includes the other's header).
+ */
+void rb_writer_init(struct rb_writer *w, enum rb_format fmt, FILE *f);
+
+/* rb_std_writer_ops() - output.c's writer of @fmt: table, CSV or JSON
+ * (the table for any other format). */
+const struct rb_writer_ops *rb_std_writer_ops(enum rb_format fmt);
+
+/*
+ * rb_write_file() - write @n results of @r to @path in @fmt (table, CSV
+ * or JSON), whole, as atomic_file.h does.  Returns 0 or -errno, logged
+ * with the path.
+ */
+int rb_write_file(const char *path, enum rb_format fmt, const struct rb_report *r,
+		  const struct rb_result *res, size_t n);
+
+/*
+ * rb_csv_header() - the CSV column names, comma-separated, no newline,
+ * into @buf (@len bytes, cut to fit); returns @buf.
+ */
+const char *rb_csv_header(char *buf, size_t len);
+
+/* rb_json_report() - the whole JSON document (new reference). */
+json_t *rb_json_report(const struct rb_report *r, const struct rb_result *res, size_t n);
+
+/* rb_json_result() - one result as the JSON "results" array holds it. */
+json_t *rb_json_result(const struct rb_result *res);
+
+/* rb_json_params() - a plan as JSON "params" spells it; null for NULL. */
+json_t *rb_json_params(const struct rb_params *p);
+
+/* rb_json_placement() - a placement as JSON "placement" spells it. */
+json_t *rb_json_placement(const struct rb_placement *p);
+
+/* rb_timestamp() - current UTC time as "2026-11-29T11:48:32Z". */
+void rb_timestamp(char *buf, size_t len);
+
+#endif

@@ -1,0 +1,186 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rdmabench server (and a test's server): the listener, a process per
+ * connection, the connection limit and the end on ^C.
+ */
+#include "session/session_int.h"
+
+/* ---- the generic server: one process per connection ------------------ */
+
+#define MAX_CONNS RB_ADMIT_MAX
+/* A refused client's answer: the listener waits for no one longer. */
+#define REFUSE_SEND_MS	1000
+#define REFUSE_DRAIN_MS 200
+
+struct kids {
+	pid_t pid[MAX_CONNS];
+	int n;
+	int slot_fd;	      /* the lock file, or -1 */
+	struct rb_admit *adm; /* what they were admitted for, or NULL */
+};
+
+/* A child that died before it could free its entry: freed here. */
+static void reaped(struct kids *k, pid_t pid)
+{
+	if (!k->adm || k->slot_fd < 0 || rb_admit_lock(k->slot_fd, true))
+		return;
+	rb_admit_release(k->adm, pid);
+	rb_admit_lock(k->slot_fd, false);
+}
+
+static void reap_kids(struct kids *k, bool block)
+{
+	int i = 0;
+
+	while (i < k->n) {
+		if (waitpid(k->pid[i], NULL, block ? 0 : WNOHANG) == 0) {
+			i++;
+			continue;
+		}
+		reaped(k, k->pid[i]);
+		k->pid[i] = k->pid[--k->n];
+	}
+}
+
+/* Wait up to @until (ns) for the children to end. */
+static void wait_kids(struct kids *k, uint64_t until)
+{
+	while (k->n && rb_now_ns() < until) {
+		reap_kids(k, false);
+		usleep(20000);
+	}
+}
+
+/*
+ * Interrupted: the connections in progress end too, keeping their points.
+ * A ^C on a terminal reached them already (a second signal would make them
+ * exit at once), so they get a second to end before they are told.
+ */
+static void stop_kids(struct kids *k, int timeout_s)
+{
+	int i;
+
+	wait_kids(k, rb_now_ns() + 1000000000ULL);
+	for (i = 0; i < k->n; i++)
+		kill(k->pid[i], SIGTERM);
+	wait_kids(k, rb_now_ns() + (uint64_t)(timeout_s + 5) * 1000000000ULL);
+	for (i = 0; i < k->n; i++)
+		kill(k->pid[i], SIGKILL);
+	reap_kids(k, true);
+}
+
+/*
+ * A child serves the connection: a slow, silent or hostile peer holds only
+ * its own process, never the listener, and whatever it makes a session
+ * allocate is returned when the child exits.
+ */
+static void spawn(struct kids *k, struct rb_oob *o, const struct rb_serve *f,
+		  const struct rb_local *c, const struct rb_session_hooks *h, int lfd)
+{
+	pid_t pid;
+
+	if (k->n == MAX_CONNS) {
+		rb_oob_send_error(o, "server: %d connections in progress; try again later",
+				  MAX_CONNS);
+		rb_warn("refused %s: %d connections in progress", o->peer, MAX_CONNS);
+		rb_oob_drain_close(o, REFUSE_DRAIN_MS);
+		return;
+	}
+	fflush(NULL); /* nothing buffered is written twice */
+	pid = fork();
+	if (pid == 0) {
+		close(lfd);
+		/* A forked child ends here; main() never sees its status. */
+		_exit(sess_serve_conn(o, f, c, h, k->slot_fd, k->adm) ? RB_EXIT_FAIL : RB_EXIT_OK);
+	}
+	if (pid < 0)
+		rb_err("cannot fork a process for %s: %s", o->peer, strerror(errno));
+	else
+		k->pid[k->n++] = pid;
+}
+
+static int serve_forever(int lfd, const struct rb_serve *f, const struct rb_local *c,
+			 const struct rb_session_hooks *h)
+{
+	FILE *slot = tmpfile();
+	struct kids k = { .n = 0, .slot_fd = slot ? fileno(slot) : -1 };
+	/* The listener's own send (a refusal) waits at most REFUSE_SEND_MS. */
+	struct rb_oob o = { .fd = -1, .timeout_ms = REFUSE_SEND_MS };
+	int ret;
+
+	if (!slot)
+		rb_warn("no lock file (%s): clients may be measured at the same time",
+			strerror(errno));
+	else
+		k.adm = rb_admit_map();
+	while (!rb_interrupted) {
+		reap_kids(&k, false);
+		o.fd = -1;
+		ret = rb_oob_accept(lfd, 200, &o);
+		if (ret == -ETIMEDOUT || ret == -EINTR)
+			continue;
+		if (ret) {
+			usleep(100000); /* e.g. out of fds: do not spin */
+			continue;
+		}
+		spawn(&k, &o, f, c, h, lfd);
+		rb_oob_close(&o);
+	}
+	stop_kids(&k, (int)c->timeout_s);
+	rb_admit_unmap(k.adm);
+	if (slot)
+		fclose(slot);
+	return RB_EXIT_OK;
+}
+
+/*
+ * -d, -i and -x, checked before listening: a server on a device that is
+ * not there would wait, and tell only its first client.  Exit codes are
+ * the client's for the same choices (-i or -x out of range: usage);
+ * returns one, RB_EXIT_OK to go on.
+ */
+static int server_device_check(const struct rb_local *c)
+{
+	const struct rb_dev_want w = { .name = c->device[0] ? c->device : NULL,
+				       .port = c->ib_port,
+				       .gid_index = c->gid_index,
+				       .local = NULL,
+				       .peer_family = AF_UNSPEC };
+	int ret;
+
+	/* Nothing chosen: the device is the one the client comes through. */
+	if (!w.name && w.port <= 0 && w.gid_index < 0)
+		return RB_EXIT_OK;
+	ret = rb_dev_check(&w);
+	if (!ret)
+		return RB_EXIT_OK;
+	return ret == -EINVAL ? RB_EXIT_USAGE : RB_EXIT_FAIL;
+}
+
+int rb_server(const struct rb_serve *f, const struct rb_local *c, const struct rb_session_hooks *h)
+{
+	struct rb_oob o = { .fd = -1 };
+	char addrs[512];
+	int lfd, ret;
+
+	if (sess_check_outputs(c) || rb_place_check(c->cpu, c->numa))
+		return RB_EXIT_USAGE;
+	ret = server_device_check(c);
+	if (ret)
+		return ret;
+	ret = rb_oob_listen((uint16_t)c->tcp_port, c->bind, &lfd);
+	if (ret)
+		return RB_EXIT_FAIL;
+	rb_oob_listening(lfd, addrs, sizeof(addrs));
+	rb_info("%s: waiting for a client on TCP port %u of %s", f->name, c->tcp_port,
+		addrs[0] ? addrs : "every address");
+	if (!f->once) {
+		ret = serve_forever(lfd, f, c, h);
+	} else if ((ret = rb_oob_accept(lfd, -1, &o))) {
+		ret = rb_interrupted ? 128 + rb_interrupted : RB_EXIT_FAIL;
+	} else {
+		ret = sess_serve_conn(&o, f, c, h, -1, NULL);
+	}
+	close(lfd);
+	return ret;
+}

@@ -1,0 +1,811 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The flow of one connection:
+ *
+ *   client                         server
+ *   HELLO(test, version)   ->
+ *                          <-      OK | ERROR(why)
+ *   PARAMS(plan)           ->
+ *                          <-      OK | ERROR(why)     (server sets up)
+ *   CONN(QPs, MR, place)   ->
+ *                          <-      CONN
+ *   per point i:  SYNC(i, START) -> <- SYNC(i, START)
+ *                 ... the data path ...
+ *                 SYNC(i, STOP, count) -> <- RESULT(i)
+ *                 (-b: both streams; each side sends its STOP when its
+ *                 own is done, and the server's comes before RESULT)
+ *   BYE                    ->
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "session/admit.h"
+#include "core/clock.h"
+#include "rdma/cm.h"
+#include "report/diag.h"
+#include "report/output.h"
+#include "wire/plan.h"
+#include "report/samples_file.h"
+#include "session/session.h"
+#include "core/sweep.h"
+#include "topo/topo.h"
+#include "engine/xfer.h"
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+#include "session/session_int.h"
+
+__thread uint8_t sess_msg[RB_WIRE_MAX_BODY];
+
+/* ---- points --------------------------------------------------------- */
+
+/* Put the run state at the start of point @i: WRs built, buffers ready. */
+static int point_start(struct session *s, uint32_t i)
+{
+	struct rb_run *r = &s->run;
+	bool reads = r->t->bounded_by_rd_atom;
+	uint32_t qi;
+	int ret;
+
+	r->point = i;
+	rb_plan_point(&s->p, i, &r->pt);
+	for (qi = 0; qi < r->nqp; qi++) {
+		r->sq[qi].depth = reads ? sess_min_u32(r->pt.tx_depth, r->rd_atom) : r->pt.tx_depth;
+		r->sq[qi].unsig = 0;
+	}
+	rb_samples_reset(&r->lat);
+	r->ops = r->total = 0;
+	rb_rx_plan(r);
+	r->t0 = r->t1 = r->cpu0 = r->cpu1 = 0;
+	r->bidir = s->p.bidir;
+	r->role = sess_data_role(s);
+	r->stopped = r->stop_sent = false;
+	r->stop_count = 0;
+	r->verify_status = 0;
+	rb_iv_free(r);
+	ret = rb_wrs_prepare(r);
+	if (!ret && r->t->prepare)
+		ret = r->t->prepare(r);
+	if (!ret)
+		rb_diag_before(&s->diag);
+	return ret;
+}
+
+/*
+ * The server's figures that cannot be true (rb_result_check()) are not
+ * shown as measured: each becomes NaN (null in JSON, "-" in the table,
+ * empty in CSV; a count becomes 0), and is named in the point's
+ * peer_result_rejected and its table flag.
+ */
+static uint32_t reject_figures(const struct session *s, struct rb_msg_result *m, char *list,
+			       size_t len)
+{
+	double *fig[RB_PEER_NFIELDS] = { NULL,
+					 &m->bw_avg_gbps,
+					 &m->cpu_util_pct,
+					 &m->bw_peak_gbps,
+					 &m->msg_rate_mpps,
+					 &m->duration_s };
+	uint32_t bad = rb_result_check(m, s->p.iters), i;
+	size_t used = 0;
+
+	list[0] = '\0';
+	for (i = 0; i < RB_PEER_NFIELDS; i++) {
+		if (!(bad & (1u << i)))
+			continue;
+		if (used < len)
+			used += (size_t)snprintf(list + used, len - used, "%s%s", used ? ", " : "",
+						 rb_result_field(1u << i));
+		if (fig[i])
+			*fig[i] = NAN;
+		else
+			m->iters = 0;
+	}
+	if (bad)
+		rb_warn("server %s reported figures that cannot be true at point %u (%s): left "
+			"out",
+			s->oob.peer, m->point, list);
+	return bad;
+}
+
+/* A server that measured nothing sends no figures (NaN) and 0 iterations. */
+static void apply_peer(struct rb_result *res, const struct rb_msg_result *m)
+{
+	res->has_peer = true;
+	/* A rejected count is 0 too (reject_figures()), but no claim of nothing. */
+	res->peer_nothing_measured = !m->iters && !(res->peer_rejected & RB_PEER_ITERS);
+	res->peer_cpu_util_pct = m->cpu_util_pct;
+	res->peer_bw_avg_gbps = m->bw_avg_gbps;
+}
+
+/*
+ * -b: the client's stream and the server's each move one direction of the
+ * data (a read brings it to its initiator); the totals become their sums.
+ * The server's figures are its direction's: no peer_bw_avg_gbps.
+ */
+static void apply_bidir(const struct session *s, struct rb_result *res,
+			const struct rb_msg_result *m)
+{
+	bool toward = s->t->payload_from_server;
+	struct rb_dir_result *mine = &res->dir[toward ? RB_DIR_S2C : RB_DIR_C2S];
+	struct rb_dir_result *peer = &res->dir[toward ? RB_DIR_C2S : RB_DIR_S2C];
+
+	*mine = (struct rb_dir_result){ .iters = res->iters,
+					.duration_s = res->duration_s,
+					.bw_avg_gbps = res->bw_avg_gbps,
+					.bw_peak_gbps = res->bw_peak_gbps,
+					.msg_rate_mpps = res->msg_rate_mpps };
+	*peer = (struct rb_dir_result){ .by_server = true,
+					.iters = m->iters,
+					.duration_s = m->duration_s,
+					.bw_avg_gbps = m->bw_avg_gbps,
+					.bw_peak_gbps = m->bw_peak_gbps,
+					.msg_rate_mpps = m->msg_rate_mpps };
+	res->has_bidir = true;
+	res->bw_avg_gbps = mine->bw_avg_gbps + peer->bw_avg_gbps;
+	/* The peaks need not coincide: their sum is an upper bound. */
+	res->bw_peak_gbps = mine->bw_peak_gbps + peer->bw_peak_gbps;
+	res->msg_rate_mpps = mine->msg_rate_mpps + peer->msg_rate_mpps;
+	res->peer_bw_avg_gbps = 0;
+}
+
+/* A server's latency summary that can be true: finite, and in order. */
+static bool lat_plausible(const struct rb_lat_summary *l)
+{
+	const double v[] = { l->min, l->p50, l->p90, l->p99, l->p999, l->max };
+	size_t i;
+
+	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		if (!isfinite(v[i]) || v[i] < 0 || (i && v[i] < v[i - 1]))
+			return false;
+	return isfinite(l->avg) && l->avg >= l->min && l->avg <= l->max && isfinite(l->stdev) &&
+	       l->stdev >= 0;
+}
+
+/*
+ * --reversed: the server sent and timed the point, so its figures are the
+ * point's; this side's (the receiver's CPU, and its own bandwidth where it
+ * counts arrivals) take the peer's place.  A rejected server figure stays
+ * NaN (reject_figures()).
+ */
+static void apply_reversed(const struct session *s, struct rb_result *res,
+			   const struct rb_msg_result *m)
+{
+	const struct rb_result own = *res;
+	bool bw = s->t->mode == RB_MODE_BW;
+	double cpu_ns = m->cpu_util_pct / 100 * m->duration_s * 1e9;
+
+	res->iters = m->iters;
+	res->nothing_measured = !m->iters;
+	res->duration_s = m->iters ? m->duration_s : NAN;
+	res->has_lat = m->has_lat && lat_plausible(&m->lat);
+	res->lat = m->lat;
+	if (m->has_lat && !res->has_lat)
+		rb_warn("server %s reported a latency summary that cannot be true at point %u: "
+			"left out",
+			s->oob.peer, m->point);
+	res->has_bw = bw && m->iters;
+	res->bw_avg_gbps = m->bw_avg_gbps;
+	res->bw_peak_gbps = m->bw_peak_gbps;
+	res->msg_rate_mpps = m->msg_rate_mpps;
+	res->has_cpu = m->iters && !isnan(m->cpu_util_pct);
+	res->cpu_util_pct = m->cpu_util_pct;
+	res->cpu_ns_per_msg = m->iters ? cpu_ns / (double)m->iters : 0;
+	res->has_peer = true;
+	res->peer_nothing_measured = own.nothing_measured;
+	res->peer_cpu_util_pct = own.has_cpu ? own.cpu_util_pct : NAN;
+	res->peer_bw_avg_gbps = own.has_bw && rb_bench_receives(s->t, &s->p) ? own.bw_avg_gbps : 0;
+	/* --rate: the server paced its stream; the rate reached is its. */
+	rb_rate_report(res, s->p.rate, s->p.rate_unit);
+}
+
+/* --threads: waiting for the other threads before point @i (or BYE). */
+static int thread_beat(void *arg, uint32_t i)
+{
+	struct session *s = arg;
+
+	return s->ctl.ops->alive(&s->ctl, i);
+}
+
+static int client_point(struct session *s, uint32_t i)
+{
+	const struct rb_ctl_ops *ctl = s->ctl.ops;
+	struct rb_msg_result m = { .point = i };
+	struct rb_run *r = &s->run;
+	struct rb_result res;
+	char list[128];
+	int ret;
+
+	ret = point_start(s, i);
+	/* --threads: every thread starts the point together. */
+	if (!ret && s->h.thread_hooks)
+		ret = s->h.thread_hooks->point(s->h.thread_hooks->ctx, i, thread_beat, s);
+	if (!ret)
+		ret = ctl->barrier(&s->ctl, i);
+	/* -D 0: the first signal ends this point (main.c). */
+	rb_stop_armed = s->p.forever;
+	if (!ret)
+		ret = r->t->run(r);
+	rb_stop_armed = 0;
+	if (ret == -EINTR)
+		return sess_cut_point(s);
+	/* A mismatch in what this side received (reads, -b). */
+	if (!ret)
+		ret = r->verify_status;
+	if (!ret)
+		ret = rb_iv_finish(r);
+	if (ret)
+		return ret;
+	/* With -b the loop sent it, and then waited for the server's.  Before
+	 * the counters: the server that waits for it (reads, writes, atomics)
+	 * ends its interval on it, and reading them waits out their lifespan.
+	 * Reversed, the server sent it: its stream ended the point. */
+	if (!r->stop_sent && !s->p.reversed)
+		ret = ctl->stop(&s->ctl, i, r->total);
+	rb_diag_after(&s->diag);
+	if (!ret)
+		ret = ctl->result(&s->ctl, &m);
+	if (!ret)
+		ret = s->ctl.ops->counters(&s->ctl, &s->diag.peer);
+	if (!ret)
+		rb_diag_peer(&s->diag, &s->rep);
+	if (!ret && m.status) {
+		rb_err("server %s: %s at point %u (see the server's log)", s->oob.peer,
+		       m.status == -EILSEQ ? "--verify found a mismatch" : strerror(-m.status), i);
+		ret = m.status;
+	}
+	if (!ret)
+		ret = sess_keep_samples(s);
+	if (!ret)
+		ret = r->t->report(r, &res);
+	if (!ret)
+		ret = sess_lat_extras(s, &res);
+	if (ret)
+		return ret;
+	res.peer_rejected = reject_figures(s, &m, list, sizeof(list));
+	if (res.peer_rejected)
+		snprintf(res.flag, sizeof(res.flag), "peer figures rejected: %s", list);
+	if (s->p.reversed)
+		apply_reversed(s, &res, &m);
+	else
+		apply_peer(&res, &m);
+	if (s->p.bidir)
+		apply_bidir(s, &res, &m);
+	rb_diag_point(&s->diag, &s->rep, &res, s->run.total);
+	return sess_emit(s, &res);
+}
+
+/* Server: the rest of point @i, once the barrier passed. */
+static int server_point(struct session *s, uint32_t i)
+{
+	struct rb_run *r = &s->run;
+	struct rb_msg_result m = { .point = i };
+	struct rb_result res;
+	int ret;
+
+	ret = r->t->run(r);
+	/* Reversed, this side streamed or pinged: its STOP ends the point,
+	 * as the client's does otherwise (with -b the loop sent it). */
+	if (!ret && s->p.reversed && !r->stop_sent)
+		ret = s->ctl.ops->stop(&s->ctl, i, r->total);
+	if (!ret) {
+		rb_diag_after(&s->diag);
+		ret = r->t->report(r, &res);
+	}
+	if (ret)
+		return ret;
+	m.status = r->verify_status;
+	m.has_lat = res.has_lat;
+	m.lat = res.lat;
+	m.iters = res.iters;
+	m.bw_avg_gbps = res.has_bw ? res.bw_avg_gbps : 0;
+	m.cpu_util_pct = res.has_cpu ? res.cpu_util_pct : NAN;
+	m.bw_peak_gbps = res.has_bw ? res.bw_peak_gbps : 0;
+	m.msg_rate_mpps = res.has_bw ? res.msg_rate_mpps : 0;
+	m.duration_s = res.duration_s;
+	ret = s->ctl.ops->result(&s->ctl, &m);
+	/* All of them, whatever this side shows: the client chooses its own. */
+	if (!ret)
+		ret = s->ctl.ops->counters(&s->ctl, &s->diag.delta);
+	if (!ret) {
+		rb_diag_point(&s->diag, &s->rep, &res, s->run.total);
+		ret = sess_emit(s, &res);
+	}
+	return ret ? ret : r->verify_status;
+}
+
+/* Progress on stderr when it is a terminal (and not --quiet). */
+static void progress(struct session *s, size_t i, size_t n, uint64_t t0)
+{
+	double el = (double)(rb_now_ns() - t0) / 1e9;
+	struct rb_point pt;
+	char sz[16];
+
+	if (rb_quiet || !isatty(STDERR_FILENO) || n < 2 || s->h.thread_hooks)
+		return;
+	rb_plan_point(&s->p, i, &pt);
+	fprintf(stderr, "\r\033[Kpoint %zu/%zu  size %s batch %u signal %u qps %u  %.0fs elapsed",
+		i + 1, n, rb_size_str(pt.size, sz, sizeof(sz)), pt.batch, pt.signal, pt.qps, el);
+	if (i)
+		fprintf(stderr, ", ~%.0fs left", el / (double)i * (double)(n - i));
+	s->progress = true;
+}
+
+/* ---- both ----------------------------------------------------------- */
+
+/* Once the peer is known: connect the QPs, then measure every point. */
+static int connect_and_measure(struct session *s, int (*points)(struct session *))
+{
+	int ret;
+
+	sess_report_init(s);
+	ret = sess_exchange_conn(s);
+	return ret ? ret : points(s);
+}
+
+/* ---- client --------------------------------------------------------- */
+
+/* /proc's boot id: with the host name, it says whether two sides share a host. */
+static void boot_id(char *buf, size_t len)
+{
+	FILE *f = fopen("/proc/sys/kernel/random/boot_id", "re");
+
+	buf[0] = '\0';
+	if (f) {
+		if (fgets(buf, (int)len, f))
+			buf[strcspn(buf, "\n")] = '\0';
+		fclose(f);
+	}
+}
+
+static int client_hello(struct session *s)
+{
+	struct rb_msg_hello h = { .tool_version = PACKAGE_VERSION };
+	uint32_t len;
+	int ret;
+
+	snprintf(h.test, sizeof(h.test), "%s", s->t->name);
+	snprintf(h.host, sizeof(h.host), "%s", s->host);
+	boot_id(h.boot_id, sizeof(h.boot_id));
+	snprintf(h.cpus, sizeof(h.cpus), "%s",
+		 s->hello_cpus[0] ? s->hello_cpus : s->rep.place.cpus);
+	ret = sess_send_body(s, RB_MSG_HELLO, rb_pack_hello(&h, sess_msg, sizeof(sess_msg)));
+	if (!ret)
+		ret = rb_oob_expect(&s->oob, RB_MSG_OK, sess_msg, sizeof(sess_msg), &len);
+	if (!ret)
+		ret = sess_send_body(s, RB_MSG_PARAMS,
+				     rb_pack_params(&s->p, sess_msg, sizeof(sess_msg)));
+	if (!ret)
+		ret = rb_oob_expect(&s->oob, RB_MSG_OK, sess_msg, sizeof(sess_msg), &len);
+	return ret;
+}
+
+/* --recommend: print it, and put it into the JSON (files rewritten). */
+static int recommend(struct session *s)
+{
+	FILE *f = s->l->format == RB_FMT_TABLE ? stdout : stderr;
+	struct rb_reco reco[RB_MAX_AXIS];
+	size_t i, n = rb_recommend(s->res, s->nres, reco, RB_MAX_AXIS);
+	json_t *arr = json_array();
+	char sz[16];
+
+	fprintf(f, "# recommendation: per size, the smallest batch and largest signal interval "
+		   "within 5%% of the best message rate\n");
+	for (i = 0; i < n; i++) {
+		fprintf(f,
+			"# size %s: batch %u signal %u -> %.4g Mpps (best %.4g Mpps at batch %u "
+			"signal %u)\n",
+			rb_size_str(reco[i].size, sz, sizeof(sz)), reco[i].batch, reco[i].signal,
+			reco[i].msg_rate_mpps, reco[i].best_msg_rate_mpps, reco[i].best_batch,
+			reco[i].best_signal);
+		json_array_append_new(
+			arr, json_pack("{sI sI sI sf sI sI sf}", "size", (json_int_t)reco[i].size,
+				       "batch", (json_int_t)reco[i].batch, "signal",
+				       (json_int_t)reco[i].signal, "msg_rate_mpps",
+				       reco[i].msg_rate_mpps, "best_batch",
+				       (json_int_t)reco[i].best_batch, "best_signal",
+				       (json_int_t)reco[i].best_signal, "best_msg_rate_mpps",
+				       reco[i].best_msg_rate_mpps));
+	}
+	s->rep.recommendation = arr;
+	return sess_write_files(s, false);
+}
+
+static int client_points(struct session *s)
+{
+	size_t i, n = rb_plan_count(&s->p);
+	uint64_t t0 = rb_now_ns();
+	int ret = 0;
+
+	for (i = 0; i < n && !ret && !rb_interrupted; i++) {
+		progress(s, i, n, t0);
+		ret = client_point(s, (uint32_t)i);
+	}
+	if (ret == -EINTR || rb_interrupted) {
+		bool cut = s->nres && s->res[s->nres - 1].cut;
+
+		rb_oob_send_error(&s->oob, "client interrupted at point %zu of %zu", i, n);
+		rb_err("interrupted: %zu of %zu points finished%s%s", s->nres - cut, n,
+		       cut ? ", one cut short" : "",
+		       s->l->json_path[0] || s->l->csv_path[0] ? "; kept in the output files" : "");
+		return -EINTR;
+	}
+	if (ret) {
+		rb_oob_send_error(&s->oob, "client failed at point %zu: %s", i - 1, rb_last_error);
+		return ret;
+	}
+	/* --threads: no server ends (and frees its slot) before the last. */
+	if (s->h.thread_hooks)
+		ret = s->h.thread_hooks->point(s->h.thread_hooks->ctx, (uint32_t)n, thread_beat, s);
+	if (!ret)
+		ret = sess_send_body(s, RB_MSG_BYE, 0);
+	return !ret && s->l->recommend ? recommend(s) : ret;
+}
+
+static int exit_code(struct session *s, int ret)
+{
+	/* -D 0 ended by its signal: the point is whole, the exit says how it ended. */
+	if (!ret && rb_stop_asked && !rb_interrupted)
+		return 128 + rb_stop_asked;
+	if (!ret)
+		return s->diag.failed ? RB_EXIT_EXPECT : RB_EXIT_OK;
+	if (rb_interrupted)
+		return 128 + rb_interrupted;
+	if (ret == -EINTR)
+		return RB_EXIT_INTR;
+	return s->usage ? RB_EXIT_USAGE : RB_EXIT_FAIL;
+}
+
+static void session_init(struct session *s, const struct rb_bench *t, const struct rb_local *c,
+			 const struct rb_session_hooks *h, enum rb_role role)
+{
+	memset(s, 0, sizeof(*s));
+	s->t = t;
+	s->l = c;
+	if (h)
+		s->h = *h;
+	s->role = role;
+	s->oob.fd = -1;
+	s->slot_fd = -1;
+	s->oob.timeout_ms = (int)c->timeout_s * 1000;
+	s->run.t = t;
+	s->run.role = role;
+	s->run.p = &s->p;
+	rb_ctl_oob_init(&s->ctl, &s->oob, role);
+	s->run.ctl = &s->ctl;
+	s->run.timeout_ns = (uint64_t)c->timeout_s * 1000000000ULL;
+	s->run.cancel = s->h.thread_hooks ? s->h.thread_hooks->cancel : NULL;
+	s->run.progress_ns = s->h.thread_hooks ? s->h.thread_hooks->progress_ns : NULL;
+	s->run.on_interval = sess_show_interval;
+	s->run.iv_ctx = s;
+	gethostname(s->host, sizeof(s->host) - 1);
+	srand48((long)rb_now_ns() ^ getpid());
+	rb_ticks_per_ms(); /* calibrate now, not inside a measured wait */
+	rb_hook_bad_verify = role == RB_ROLE_SERVER && getenv("RDMABENCH_HOOK_BAD_VERIFY");
+}
+
+/* Returns @ret, or the failure to write the files' last version. */
+static int session_end(struct session *s, int ret)
+{
+	size_t i;
+	int wret;
+
+	wret = sess_finish_output(s, ret);
+	sess_close_resources(s);
+	rb_cm_close(&s->cm);
+	rb_oob_close(&s->oob);
+	json_decref(s->rep.recommendation);
+	for (i = 0; i < s->nres; i++) {
+		json_decref(s->res[i].diag);
+		rb_result_free(&s->res[i]);
+	}
+	free(s->res);
+	return ret ? ret : wret;
+}
+
+/* What the client can check before it reaches for the server. */
+static int client_checks(struct session *s)
+{
+	char err[RB_TEXT_MAX];
+	int ret;
+
+	s->usage = true;
+	ret = rb_plan_validate(&s->p, rb_mem_budget(), err, sizeof(err));
+	if (ret) {
+		rb_err("%s", err);
+		return ret;
+	}
+	ret = sess_check_outputs(s->l);
+	if (!ret)
+		ret = rb_place_check(s->l->cpu, s->l->numa);
+	if (!ret)
+		s->usage = false;
+	return ret;
+}
+
+int rb_client(const struct rb_bench *t, const struct rb_params *p, const struct rb_local *c,
+	      const struct rb_session_hooks *h)
+{
+	struct session s;
+	int ret;
+
+	/* --threads N: one of N sessions, started by rb_threads_run() (main.c). */
+	if (p->threads > 1 && !(h && h->thread_hooks)) {
+		rb_err("--threads %u: a session of a run of threads needs its hooks", p->threads);
+		return RB_EXIT_FAIL;
+	}
+	session_init(&s, t, c, h, RB_ROLE_CLIENT);
+	s.p = *p;
+	ret = client_checks(&s);
+	/* Local setup first, on the device the connection will leave from:
+	 * under load it takes seconds, which must not count against the
+	 * server's timeout. */
+	if (!ret)
+		ret = rb_oob_local(c->host, (uint16_t)c->tcp_port, c->bind, &s.local);
+	if (!ret)
+		ret = sess_open_resources(&s, (struct sockaddr *)&s.local);
+	if (!ret && s.h.thread_hooks)
+		ret = s.h.thread_hooks->placed(s.h.thread_hooks->ctx, s.rep.place.cpus,
+					       s.hello_cpus, sizeof(s.hello_cpus));
+	if (!ret)
+		ret = rb_oob_connect(c->host, (uint16_t)c->tcp_port, c->bind,
+				     (int)c->timeout_s * 1000, &s.oob);
+	if (!ret)
+		ret = client_hello(&s);
+	if (!ret)
+		ret = connect_and_measure(&s, client_points);
+	ret = session_end(&s, ret);
+	return exit_code(&s, ret);
+}
+
+/* ---- server --------------------------------------------------------- */
+
+/*
+ * A client on this very host (same name, same boot): two busy-pollers on
+ * one core would measure the scheduler, so this side keeps off its CPUs.
+ */
+static void same_host(struct session *s, const struct rb_msg_hello *h)
+{
+	char id[40], safe[4 * sizeof(h->cpus)];
+
+	boot_id(id, sizeof(id));
+	if (!id[0] || strcmp(h->boot_id, id) || strcmp(h->host, s->host))
+		return;
+	snprintf(s->peer_cpus, sizeof(s->peer_cpus), "%s", h->cpus);
+	if (rb_verbose)
+		rb_info("client %s runs on this host, on CPUs %s: measuring elsewhere", s->oob.peer,
+			h->cpus[0] ? rb_escape(h->cpus, safe, sizeof(safe)) : "(unbound)");
+}
+
+/* HELLO: which test; refuse one this server does not run. */
+static int server_hello(struct session *s, const struct rb_serve *f)
+{
+	char safe[4 * sizeof(((struct rb_msg_hello *)0)->test)];
+	struct rb_msg_hello h;
+	uint32_t len;
+	int ret;
+
+	ret = rb_oob_expect(&s->oob, RB_MSG_HELLO, sess_msg, sizeof(sess_msg), &len);
+	if (ret)
+		return ret;
+	if (rb_unpack_hello(sess_msg, len, &h)) {
+		rb_err("peer %s sent a malformed HELLO", s->oob.peer);
+		return -EPROTO;
+	}
+	s->t = rb_bench_find(h.test);
+	if (!s->t) {
+		rb_err("client %s asked for test '%s', which this rdmabench %s does not know",
+		       s->oob.peer, rb_escape(h.test, safe, sizeof(safe)), PACKAGE_VERSION);
+		return -EPROTONOSUPPORT;
+	}
+	if (!rb_bench_in(s->t, f->accept)) {
+		rb_err("this server runs %s; client %s asked for %s", f->name, s->oob.peer,
+		       s->t->name);
+		return -EPROTONOSUPPORT;
+	}
+	s->run.t = s->t;
+	same_host(s, &h);
+	return sess_send_body(s, RB_MSG_OK, 0);
+}
+
+/* How long a client may wait for the slot: told before its timeout. */
+static uint64_t slot_wait_ns(const struct session *s)
+{
+	return s->run.timeout_ns > 2000000000ULL ? s->run.timeout_ns - 2000000000ULL
+						 : 1000000000ULL;
+}
+
+/*
+ * The generic server measures one client at a time: a record lock on
+ * byte 0 of a file shared with its children (POSIX locks belong to a
+ * process and die with it, so a crashed child cannot keep it; byte 1
+ * locks the table of admitted connections, admit.h).  A client that waits
+ * longer than the timeout is told the server is busy.
+ */
+static int take_slot(struct session *s)
+{
+	struct flock fl = { .l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1 };
+	uint64_t wait_ns = slot_wait_ns(s), until = rb_now_ns() + wait_ns;
+
+	/* A --threads run's other connections: its thread 0 holds the slot
+	 * (admit() checks that it is being served), and every point waits
+	 * for thread 0 (rb_thread_hooks). */
+	if (s->slot_fd < 0 || s->p.thread > 0)
+		return 0;
+	while (fcntl(s->slot_fd, F_SETLK, &fl)) {
+		if (errno != EAGAIN && errno != EACCES) {
+			rb_warn("cannot lock the measuring slot: %s; measuring anyway",
+				strerror(errno));
+			return 0;
+		}
+		if (rb_interrupted)
+			return -EINTR;
+		if (rb_now_ns() >= until) {
+			rb_err("server busy: another client has been measured for over %llu s; "
+			       "try again later",
+			       (unsigned long long)(wait_ns / 1000000000ULL));
+			return -EBUSY;
+		}
+		usleep(50000);
+	}
+	return 0;
+}
+
+/*
+ * Generic server, once it holds the slot: the connection goes into the
+ * table its processes share (admit.h), its memory counted with what the
+ * connections in progress hold.  A thread k > 0 of a run joins its thread
+ * 0, which may still wait for the slot: as long as that, and a second.
+ */
+static int admit(struct session *s)
+{
+	struct rb_admit_entry w = { .pid = getpid(),
+				    .run_id = s->p.run_id,
+				    .thread = s->p.thread,
+				    .threads = s->p.threads,
+				    .share = rb_plan_mem(&s->p) };
+	uint64_t wait_ns = slot_wait_ns(s) + 1000000000ULL, until = rb_now_ns() + wait_ns;
+	uint64_t budget = rb_mem_budget();
+	char err[RB_TEXT_MAX];
+	int ret;
+
+	if (!s->admit || s->slot_fd < 0)
+		return 0;
+	rb_oob_peer_host(&s->oob, w.client, sizeof(w.client));
+	for (;;) {
+		ret = rb_admit_lock(s->slot_fd, true);
+		if (ret) {
+			rb_err("cannot lock the table of connections: %s", strerror(-ret));
+			return ret;
+		}
+		ret = rb_admit_try(s->admit, &w, budget, err, sizeof(err));
+		rb_admit_lock(s->slot_fd, false);
+		if (ret != -EAGAIN || rb_interrupted || rb_now_ns() >= until)
+			break;
+		usleep(50000);
+	}
+	if (ret == -EAGAIN)
+		rb_err("client %s: %s (waited %llu s)", s->oob.peer, err,
+		       (unsigned long long)(wait_ns / 1000000000ULL));
+	else if (ret)
+		rb_err("client %s: %s", s->oob.peer, err);
+	return ret;
+}
+
+/* The connection ends: what it held is free (its server also frees it when it reaps). */
+static void admit_end(struct session *s)
+{
+	if (!s->admit || s->slot_fd < 0 || rb_admit_lock(s->slot_fd, true))
+		return;
+	rb_admit_release(s->admit, getpid());
+	rb_admit_lock(s->slot_fd, false);
+}
+
+/* PARAMS: adopt the client's plan after the checks the command line gets. */
+static int server_params(struct session *s, const struct rb_serve *f)
+{
+	struct sockaddr_storage local;
+	socklen_t sl = sizeof(local);
+	char err[RB_TEXT_MAX];
+	uint32_t len;
+	int ret;
+
+	/* The device is the one the client reached us through. */
+	if (getsockname(s->oob.fd, (struct sockaddr *)&local, &sl))
+		local.ss_family = AF_UNSPEC;
+	ret = rb_oob_expect(&s->oob, RB_MSG_PARAMS, sess_msg, sizeof(sess_msg), &len);
+	if (ret)
+		return ret;
+	if (rb_unpack_params(sess_msg, len, &s->p) || strcmp(s->p.test, s->t->name)) {
+		rb_err("client %s sent malformed parameters", s->oob.peer);
+		return -EPROTO;
+	}
+	/* A thread k > 0 takes a share of what its thread 0 was admitted for
+	 * (admit()): memory its thread 0 may have taken already is not left
+	 * to count twice. */
+	if (rb_plan_validate(&s->p, s->p.thread > 0 && s->admit ? 0 : rb_mem_budget(), err,
+			     sizeof(err))) {
+		rb_err("client %s sent a plan this server refuses: %s", s->oob.peer, err);
+		return -EINVAL;
+	}
+	s->ctl.threads = s->p.threads > 1;
+	if (f->once && s->p.threads > 1) {
+		rb_err("client %s asked for --threads %u: this %s server serves one connection; "
+		       "run 'rdmabench server' for several threads",
+		       s->oob.peer, s->p.threads, f->name);
+		return -EINVAL;
+	}
+	ret = take_slot(s);
+	if (!ret)
+		ret = admit(s);
+	if (!ret)
+		ret = sess_open_resources(
+			s, local.ss_family == AF_UNSPEC ? NULL : (struct sockaddr *)&local);
+	return ret ? ret : sess_send_body(s, RB_MSG_OK, 0);
+}
+
+/*
+ * Each point is prepared before the barrier: once the server answers, the
+ * client's first message may land.  The client ends the plan with BYE.
+ */
+static int server_points(struct session *s)
+{
+	size_t n = rb_plan_count(&s->p);
+	uint32_t i;
+	int ret;
+
+	for (i = 0;; i++) {
+		ret = i < n ? point_start(s, i) : 0;
+		if (!ret)
+			ret = s->ctl.ops->barrier(&s->ctl, i);
+		if (ret)
+			return ret == 1 ? 0 : ret;
+		if (i >= n) {
+			rb_err("client %s started point %u of a plan of %zu", s->oob.peer, i, n);
+			return -EPROTO;
+		}
+		ret = server_point(s, i);
+		if (ret)
+			return ret;
+	}
+}
+
+/* One client on @o, from HELLO to BYE; returns the exit code. */
+int sess_serve_conn(struct rb_oob *o, const struct rb_serve *f, const struct rb_local *c,
+		    const struct rb_session_hooks *h, int slot_fd, struct rb_admit *adm)
+{
+	struct session s;
+	int ret;
+
+	session_init(&s, NULL, c, h, RB_ROLE_SERVER);
+	s.slot_fd = slot_fd;
+	s.admit = adm;
+	s.oob.fd = o->fd;
+	memcpy(s.oob.peer, o->peer, sizeof(s.oob.peer));
+	rb_info("client %s connected", s.oob.peer);
+	ret = server_hello(&s, f);
+	if (!ret)
+		ret = server_params(&s, f);
+	if (!ret)
+		ret = connect_and_measure(&s, server_points);
+	/* Tell the client why, unless it is the one who hung up. */
+	if (ret && ret != -ECONNABORTED && ret != -ECONNRESET)
+		rb_oob_send_error(&s.oob, "server: %s", rb_last_error);
+	ret = session_end(&s, ret);
+	admit_end(&s);
+	if (!ret)
+		rb_info("client %s done: %zu point(s)", s.oob.peer, s.nres);
+	return exit_code(&s, ret);
+}

@@ -1,0 +1,217 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Connecting a session's QPs: each side's CONN (QPs, memory, placement),
+ * the path both can take, then the QPs moved to RTS (or the CM with -R).
+ */
+#include "session/session_int.h"
+
+/* ---- connection ----------------------------------------------------- */
+
+int sess_send_body(struct session *s, uint16_t type, int len)
+{
+	if (len < 0) {
+		rb_err("%s message does not fit", rb_msg_name(type));
+		return len;
+	}
+	return rb_oob_send(&s->oob, type, sess_msg, (uint32_t)len);
+}
+
+static void local_conn(struct session *s, struct rb_msg_conn *m)
+{
+	struct rb_run *r = &s->run;
+	uint32_t i;
+
+	memset(m, 0, sizeof(*m));
+	m->mtu = rb_mtu_bytes(r->dev.port_attr.active_mtu);
+	m->max_rd_atom = (uint32_t)(r->dev.attr.max_qp_rd_atom < r->dev.attr.max_qp_init_rd_atom
+					    ? r->dev.attr.max_qp_rd_atom
+					    : r->dev.attr.max_qp_init_rd_atom);
+	m->rkey = r->mr[0]->rkey;
+	m->addr = (uintptr_t)r->buf;
+	m->len = 2 * r->region; /* per MR */
+	m->nqp = r->nqp;
+	m->nmr = r->nmr;
+	for (i = 0; i < r->nmr; i++)
+		m->mr[i] = (struct rb_mr_info){ (uintptr_t)rb_rx_of(r, i), r->mr[i]->rkey };
+	for (i = 0; i < r->nqp; i++)
+		rb_qp_info(&r->dev, r->qp[i], (uint32_t)(lrand48() & 0xffffff), &m->qp[i]);
+	m->place = s->rep.place;
+	snprintf(m->device, sizeof(m->device), "%s", r->dev.name);
+	m->link_layer = r->dev.port_attr.link_layer;
+}
+
+uint32_t sess_min_u32(uint32_t a, uint32_t b)
+{
+	return a < b ? a : b;
+}
+
+/* MTU, reads in flight: what both ends can do, and what was asked. */
+static const char *link_name(uint8_t ll)
+{
+	return ll == IBV_LINK_LAYER_ETHERNET ? "Ethernet (RoCE)" : "InfiniBand";
+}
+
+/* A UD message is one packet: the largest size must fit the path MTU. */
+static int check_ud_size(struct session *s, uint32_t mtu)
+{
+	uint64_t size = rb_axis_max(&s->p.size);
+
+	if (s->p.transport != RB_TR_UD || size <= mtu)
+		return 0;
+	rb_err("-s/--size %llu exceeds the path MTU of %u bytes: a -c UD message is one packet",
+	       (unsigned long long)size, mtu);
+	s->usage = true;
+	return -EINVAL;
+}
+
+/*
+ * MTU, reads in flight: what both ends can do, and what was asked.  Ports
+ * of different link layers cannot reach each other: named, not tried.
+ */
+static int negotiate(struct session *s, const struct rb_msg_conn *me)
+{
+	struct rb_run *r = &s->run;
+	uint32_t mtu = sess_min_u32(me->mtu, r->remote.mtu);
+	uint32_t rd = sess_min_u32(sess_min_u32(me->max_rd_atom, r->remote.max_rd_atom), 255);
+	char dev[4 * sizeof(r->remote.device)];
+
+	rb_escape(r->remote.device, dev, sizeof(dev));
+	if (r->remote.link_layer != me->link_layer) {
+		rb_err("peer %s's %s port is %s, but %s port %u here is %s: they cannot connect",
+		       s->oob.peer, dev, link_name(r->remote.link_layer), r->dev.name, r->dev.port,
+		       link_name(me->link_layer));
+		s->usage = true;
+		return -EPROTO;
+	}
+	if (r->remote.mtu != me->mtu && s->role == RB_ROLE_CLIENT)
+		rb_info("peer %s's %s has an active MTU of %u, %s here %u: the path MTU is %u",
+			s->oob.peer, dev, r->remote.mtu, r->dev.name, me->mtu, mtu);
+
+	if (s->p.mtu && s->p.mtu > mtu && s->role == RB_ROLE_CLIENT)
+		rb_info("--mtu %u: the ports' active MTU is %u; using %u", s->p.mtu, mtu, mtu);
+	if (s->p.mtu)
+		mtu = sess_min_u32(mtu, s->p.mtu);
+	r->path_mtu = rb_mtu_from_bytes(mtu);
+	if (!r->path_mtu) {
+		rb_err("no path MTU from %u bytes (%s here %u, peer %s %u)", mtu, r->dev.name,
+		       me->mtu, s->oob.peer, r->remote.mtu);
+		return -EPROTO;
+	}
+	if (s->p.outstanding > rd && s->role == RB_ROLE_CLIENT)
+		rb_info("-o/--outstanding %u: max_qp_rd_atom allows %u; clamped", s->p.outstanding,
+			rd);
+	if (s->p.outstanding && s->p.outstanding < rd)
+		rd = s->p.outstanding;
+	r->rd_atom = (uint8_t)(rd ? rd : 1);
+	s->rep.path_mtu = mtu;
+	return check_ud_size(s, mtu);
+}
+
+/*
+ * QP @i's path: --sl, --tclass and its --flow-label (label i modulo the
+ * list, as perftest's) are the plan's, for both sides' address vectors;
+ * -u, --retry-count, --pkey-index, -L this side's own.
+ */
+static struct rb_av path_av(const struct session *s, uint32_t i)
+{
+	const struct rb_params *p = &s->p;
+
+	return (struct rb_av){ .sl = (uint8_t)p->sl,
+			       .tclass = (uint8_t)p->tclass,
+			       .flow_label = p->nflow ? p->flow_label[i % p->nflow] : 0,
+			       .qp = s->l->qp };
+}
+
+/* -R: the CM connects the QPs; the server listens before it answers CONN. */
+static int cm_connect(struct session *s)
+{
+	struct rb_run *r = &s->run;
+	struct rb_av av[RB_MAX_QPS];
+	struct rb_cm_conn c = { &r->dev,
+				r->qp,
+				r->nqp,
+				sess_qp_access(s),
+				r->path_mtu,
+				r->rd_atom,
+				(struct sockaddr *)&s->local,
+				av };
+	uint32_t i;
+
+	for (i = 0; i < r->nqp && i < RB_MAX_QPS; i++)
+		av[i] = path_av(s, i);
+	if (s->role == RB_ROLE_SERVER)
+		return rb_cm_accept(&s->cm, &c);
+	return rb_cm_connect(&s->cm, s->l->host, (uint16_t)s->l->tcp_port, s->oob.timeout_ms, &c);
+}
+
+static int qp_connect(struct session *s, const struct rb_msg_conn *me)
+{
+	struct rb_run *r = &s->run;
+	struct rb_av av;
+	uint32_t i;
+	int ret = 0;
+
+	if (s->p.use_cm)
+		return cm_connect(s);
+	for (i = 0; i < r->nqp && !ret; i++) {
+		av = path_av(s, i);
+		ret = rb_qp_connect(&r->dev, r->qp[i], sess_qp_access(s), me->qp[i].psn,
+				    &r->remote.qp[i], r->path_mtu, r->rd_atom, &av);
+		if (!ret && r->ud)
+			ret = rb_ah_create(&r->dev, &r->remote.qp[i], &av, &r->ah[i]);
+	}
+	return ret;
+}
+
+/*
+ * The peer's CONN, decoded and checked before any of it reaches the verbs
+ * layer (an MTU of 0 there hangs rxe for a minute).
+ */
+static int check_conn(struct session *s, const uint8_t *body, uint32_t len)
+{
+	struct rb_run *r = &s->run;
+	const struct rb_conn_want want = { r->nqp, r->nmr, 2 * r->region };
+	char err[RB_TEXT_MAX];
+
+	if (rb_unpack_conn(body, len, &r->remote)) {
+		rb_err("peer %s sent a malformed CONN message", s->oob.peer);
+		return -EPROTO;
+	}
+	if (rb_conn_validate(&r->remote, &want, err, sizeof(err))) {
+		rb_err("peer %s sent a CONN message this side refuses: %s", s->oob.peer, err);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+int sess_exchange_conn(struct session *s)
+{
+	struct rb_run *r = &s->run;
+	struct rb_msg_conn me;
+	uint32_t len;
+	int ret = 0;
+
+	local_conn(s, &me);
+	if (s->role == RB_ROLE_CLIENT)
+		ret = sess_send_body(s, RB_MSG_CONN, rb_pack_conn(&me, sess_msg, sizeof(sess_msg)));
+	if (!ret)
+		ret = rb_oob_expect(&s->oob, RB_MSG_CONN, sess_msg, sizeof(sess_msg), &len);
+	if (!ret)
+		ret = check_conn(s, sess_msg, len);
+	if (!ret && s->role == RB_ROLE_SERVER && s->p.use_cm)
+		ret = rb_cm_listen(&s->cm, (uint16_t)s->l->tcp_port, s->oob.timeout_ms);
+	if (!ret && s->role == RB_ROLE_SERVER)
+		ret = sess_send_body(s, RB_MSG_CONN, rb_pack_conn(&me, sess_msg, sizeof(sess_msg)));
+	if (ret)
+		return ret;
+	ret = negotiate(s, &me);
+	if (ret)
+		return ret;
+	s->rep.has_peer_place = true;
+	s->rep.peer_place = r->remote.place;
+	sess_warn_freq(s, "the peer's", &r->remote.place);
+	ret = qp_connect(s, &me);
+	if (!ret && s->t->setup)
+		ret = s->t->setup(r);
+	return ret;
+}

@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Between the files of a session only (session.c, session_res.c,
+ * session_conn.c, session_out.c, server.c): struct session and what one
+ * of them does for the others.  Everything here is private to them.
+ */
+#ifndef RB_SESSION_INT_H
+#define RB_SESSION_INT_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "session/admit.h"
+#include "core/clock.h"
+#include "rdma/cm.h"
+#include "report/diag.h"
+#include "report/output.h"
+#include "wire/plan.h"
+#include "report/samples_file.h"
+#include "session/session.h"
+#include "core/sweep.h"
+#include "topo/topo.h"
+#include "engine/xfer.h"
+
+struct session {
+	const struct rb_bench *t;
+	const struct rb_local *l; /* this side's choices */
+	struct rb_params p;	  /* the plan: the client's, adopted by the server */
+	enum rb_role role;
+	bool usage; /* the failure is the user's request, not the run */
+	struct rb_oob oob;
+	struct rb_ctl ctl; /* the points' control channel, over oob */
+	struct rb_cm cm;   /* -R only */
+	struct rb_run run;
+	struct rb_report rep;
+	struct rb_writer out; /* stdout */
+	bool out_begun;
+	bool progress; /* a progress line is on stderr (a terminal) */
+	struct rb_result *res;
+	size_t nres;
+	size_t buf_len;
+	char host[64];
+	int slot_fd;		       /* generic server: the lock that serializes measuring */
+	struct rb_admit *admit;	       /* generic server: who is served, holding what */
+	char peer_cpus[128];	       /* server: the client's CPUs when it shares our host */
+	char hello_cpus[128];	       /* client: every thread's CPUs (--threads), or "" */
+	struct sockaddr_storage local; /* client: where the connection leaves from */
+	struct rb_diag diag;	       /* counters and --expect */
+	struct rb_samples_file sf;     /* client: --samples, from the first point on */
+	struct rb_session_hooks h;     /* the caller's: matrix, --threads */
+};
+
+/* Per thread: the threads of a --threads run are sessions each (session.c). */
+extern __thread uint8_t sess_msg[RB_WIRE_MAX_BODY];
+
+/* session_res.c: this side's resources (each described where defined). */
+enum rb_role sess_data_role(const struct session *s);
+int sess_qp_access(const struct session *s);
+int sess_open_resources(struct session *s, const struct sockaddr *local);
+void sess_close_resources(struct session *s);
+void sess_warn_freq(const struct session *s, const char *whose, const struct rb_placement *p);
+
+/* session_conn.c: the messages before the points, and the QPs' connection. */
+int sess_send_body(struct session *s, uint16_t type, int len);
+uint32_t sess_min_u32(uint32_t a, uint32_t b);
+int sess_exchange_conn(struct session *s);
+
+/* session_out.c: the report, the rows and the files. */
+void sess_report_init(struct session *s);
+int sess_check_outputs(const struct rb_local *c);
+int sess_write_files(struct session *s, bool last);
+int sess_keep_samples(struct session *s);
+int sess_lat_extras(struct session *s, struct rb_result *res);
+int sess_emit(struct session *s, const struct rb_result *res);
+void sess_show_interval(void *ctx, const struct rb_run *r, const struct rb_interval *iv);
+int sess_cut_point(struct session *s);
+int sess_finish_output(struct session *s, int ret);
+
+/* session.c, for server.c: one client on @o, from HELLO to BYE. */
+int sess_serve_conn(struct rb_oob *o, const struct rb_serve *f, const struct rb_local *c,
+		    const struct rb_session_hooks *h, int slot_fd, struct rb_admit *adm);
+
+#endif

@@ -1,0 +1,219 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A session's output: the report, each point's row on stdout, the files
+ * rewritten after every point, --samples and the interval lines.
+ */
+#include "session/session_int.h"
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+/* ---- output --------------------------------------------------------- */
+
+void sess_report_init(struct session *s)
+{
+	struct rb_report *rep = &s->rep;
+	struct rb_dev *d = &s->run.dev;
+
+	rep->test = s->t->name;
+	rep->mode = s->t->mode;
+	rep->op = s->t->atomic ? rb_op_name(s->p.atomic_op) : NULL;
+	rep->role = s->role == RB_ROLE_CLIENT ? "client" : "server";
+	rep->host = s->host;
+	rep->peer = s->oob.peer;
+	rb_timestamp(rep->timestamp, sizeof(rep->timestamp));
+	rep->device = d->name;
+	rep->port = d->port;
+	rep->gid_index = d->gid_index;
+	rep->gid_type = d->gid_type;
+	rep->gid = d->gid_addr;
+	rep->why_device = d->why_dev;
+	rep->why_gid = d->why_gid;
+	rep->link_layer = rb_link_layer_str(d);
+	rep->active_mtu = rb_mtu_bytes(d->port_attr.active_mtu);
+	rep->qp = s->l->qp;
+	rep->freq_quiet = s->l->freq_quiet;
+	rep->output = (enum rb_output)s->l->output;
+	rep->params = &s->p;
+	rep->units = (enum rb_units)s->l->units;
+	rep->samples_path = s->l->samples_path[0] ? s->l->samples_path : NULL;
+	rep->tick_clock = s->l->cycles ? rb_tick_clock() : NULL;
+}
+
+/*
+ * Regular files are rewritten after every point, so an interrupted sweep
+ * keeps what it finished; a device or a pipe (/dev/stdout) only at @last.
+ */
+int sess_write_files(struct session *s, bool last)
+{
+	const char *json = s->l->json_path, *csv = s->l->csv_path;
+	int ret = 0;
+
+	if (json[0] && (last || rb_output_rewritable(json)))
+		ret = rb_write_file(json, RB_FMT_JSON, &s->rep, s->res, s->nres);
+	if (!ret && csv[0] && (last || rb_output_rewritable(csv)))
+		ret = rb_write_file(csv, RB_FMT_CSV, &s->rep, s->res, s->nres);
+	return ret;
+}
+
+/* Before anything is measured: the files can be written, and differ. */
+int sess_check_outputs(const struct rb_local *c)
+{
+	const char *paths[] = { c->json_path, c->csv_path, c->samples_path };
+	const char *names[] = { "json", "csv", "samples" };
+	char err[RB_TEXT_MAX];
+	size_t i, j;
+
+	for (i = 0; i < 3; i++)
+		for (j = i + 1; j < 3; j++)
+			if (paths[i][0] && paths[j][0] && rb_output_same(paths[i], paths[j])) {
+				rb_err("--%s and --%s name the same file (%s)", names[i], names[j],
+				       paths[j]);
+				return -EINVAL;
+			}
+	for (i = 0; i < 3; i++)
+		if (paths[i][0] && rb_output_check(paths[i], err, sizeof(err))) {
+			rb_err("--%s %s", names[i], err);
+			return -EINVAL;
+		}
+	return 0;
+}
+
+/*
+ * --samples: the point's samples into the file, in measurement order,
+ * before its summary sorts them.  The file starts with the first point.
+ */
+int sess_keep_samples(struct session *s)
+{
+	struct rb_run *r = &s->run;
+	double k = r->t->lat_scale;
+	int ret = 0;
+
+	if (!s->l->samples_path[0] || !r->lat.n)
+		return 0;
+	if (!s->sf.f)
+		ret = rb_samples_file_open(&s->sf, s->l->samples_path, s->l->cycles);
+	return ret ? ret
+		   : rb_samples_file_point(&s->sf, s->t->name, s->rep.op, &r->pt, &r->lat,
+					   k * rb_ns_per_tick(r) / 1000, k);
+}
+
+/* -H and -C, from the samples the summary left sorted. */
+int sess_lat_extras(struct session *s, struct rb_result *res)
+{
+	struct rb_run *r = &s->run;
+	double ns = rb_ns_per_tick(r), k = r->t->lat_scale;
+	struct rb_lat_buckets b;
+	int ret = 0;
+
+	if (!res->has_lat)
+		return 0;
+	if (s->l->histogram) {
+		ret = rb_lat_buckets(&r->lat, &b);
+		if (!ret)
+			rb_lat_hist_fill(&b, k * ns / 1000, k, &res->hist);
+		res->has_hist = !ret;
+	}
+	if (!ret && s->l->cycles) {
+		/* A scale of k * 1000 "ns" per tick reports ticks times k. */
+		ret = rb_lat_summarize(&r->lat, k * 1000, &res->lat_ticks);
+		res->has_ticks = !ret;
+		res->ticks_per_us = ns > 0 ? 1000 / ns : 0;
+	}
+	return ret;
+}
+
+/* stdout's writer, begun once; its first line replaces a progress line. */
+static void out_begin(struct session *s)
+{
+	if (s->progress) {
+		fputs("\r\033[K", stderr);
+		s->progress = false;
+	}
+	if (s->out_begun)
+		return;
+	rb_writer_init(&s->out, (enum rb_format)s->l->format, stdout);
+	s->out.ops->begin(&s->out, &s->rep);
+	s->out_begun = true;
+}
+
+/* Keep a finished point: print it, and rewrite the files whole. */
+int sess_emit(struct session *s, const struct rb_result *res)
+{
+	struct rb_result *n = realloc(s->res, (s->nres + 1) * sizeof(*n));
+
+	if (!n)
+		return -ENOMEM;
+	s->res = n;
+	s->res[s->nres++] = *res;
+	/* rdmabench matrix keeps the point itself: nothing on stdout. */
+	if (s->h.on_point) {
+		s->h.on_point(s->h.on_point_ctx, res, &s->rep);
+		return sess_write_files(s, false);
+	}
+	out_begin(s);
+	s->out.ops->row(&s->out, &s->rep, res);
+	return sess_write_files(s, false);
+}
+
+/* --interval: a slice of the point being measured, on stdout as it ends. */
+void sess_show_interval(void *ctx, const struct rb_run *r, const struct rb_interval *iv)
+{
+	struct session *s = ctx;
+
+	if (s->h.on_point)
+		return;
+	out_begin(s);
+	if (s->out.ops->interval)
+		s->out.ops->interval(&s->out, &s->rep, &r->pt, iv, r->niv - 1);
+}
+
+/*
+ * A point cut short by a signal (-EINTR): report what it measured until
+ * then, from this side's figures alone, and its intervals.  Still -EINTR.
+ */
+int sess_cut_point(struct session *s)
+{
+	struct rb_run *r = &s->run;
+	struct rb_result res;
+
+	/* Reversed, the point's figures are the server's, and a cut point
+	 * gets no RESULT: the receiver's own are not the point's. */
+	if (s->p.reversed)
+		return -EINTR;
+	if (!rb_run_cut(r) || rb_iv_finish(r) || sess_keep_samples(s) || r->t->report(r, &res) ||
+	    sess_lat_extras(s, &res))
+		return -EINTR;
+	res.cut = true;
+	sess_emit(s, &res);
+	return -EINTR;
+}
+
+/*
+ * The files' last version: every finished point, and when the run did not
+ * finish, "complete": false with the reason.  Nothing is written for a run
+ * that never reached its peer's device.
+ */
+int sess_finish_output(struct session *s, int ret)
+{
+	static __thread char reason[RB_TEXT_MAX];
+	/* The points that finished, also of a run that did not. */
+	int sret = rb_samples_file_close(&s->sf);
+
+	if (s->out_begun)
+		s->out.ops->end(&s->out, &s->rep);
+	fflush(stdout);
+	if (!s->rep.test)
+		return sret;
+	if (ret) {
+		s->rep.incomplete = true;
+		snprintf(reason, sizeof(reason), "%s",
+			 ret == -EINTR || rb_interrupted ? "interrupted" : rb_last_error);
+		s->rep.reason = reason;
+	}
+	ret = sess_write_files(s, true);
+	return ret ? ret : sret;
+}

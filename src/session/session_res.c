@@ -1,0 +1,364 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A session's resources: device, PD, CQ, QPs and buffers, as the plan and
+ * this side's choices ask, checked against the device's limits first.
+ */
+#include "session/session_int.h"
+
+/* ---- resources ------------------------------------------------------ */
+
+/*
+ * The part of the data path this side runs: its role's, or with
+ * --reversed the other's (the server sends and measures).  The control
+ * channel keeps the connection's roles: the client drives the plan.
+ */
+enum rb_role sess_data_role(const struct session *s)
+{
+	if (!s->p.reversed)
+		return s->role;
+	return s->role == RB_ROLE_CLIENT ? RB_ROLE_SERVER : RB_ROLE_CLIENT;
+}
+
+/* The QPs' remote rights on this side. */
+int sess_qp_access(const struct session *s)
+{
+	/* -b: each side is written or read by the other, as either role is. */
+	if (s->p.bidir)
+		return s->t->server_access | s->t->client_access;
+	return sess_data_role(s) == RB_ROLE_SERVER ? s->t->server_access : s->t->client_access;
+}
+
+/* What --odp asks of the device: the test's verbs; an SRQ's receives are its own bit. */
+static uint32_t odp_need(const struct session *s)
+{
+	uint32_t need = s->t->odp_caps;
+
+	if (s->p.srq && (need & IBV_ODP_SUPPORT_RECV))
+		need = (need & ~(uint32_t)IBV_ODP_SUPPORT_RECV) | IBV_ODP_SUPPORT_SRQ_RECV;
+	return need;
+}
+
+/* The receives kept posted per QP (or on the SRQ): only tests that receive post any. */
+static uint32_t rx_depth_of(const struct session *s)
+{
+	return rb_bench_receives(s->t, &s->p) ? s->p.rx_depth : 0;
+}
+
+/* The one CQ's entries: everything the loops can have outstanding at once. */
+static uint64_t cq_need(const struct session *s)
+{
+	return rb_cq_entries((uint32_t)rb_axis_max(&s->p.qps),
+			     (uint32_t)rb_axis_max(&s->p.tx_depth), rx_depth_of(s), s->p.srq);
+}
+
+/* A plan whose completions would not fit the device's largest CQ. */
+static int check_cq(const struct session *s)
+{
+	const struct rb_dev *d = &s->run.dev;
+	uint64_t need = cq_need(s);
+	uint32_t rx = rx_depth_of(s);
+	char what[128];
+
+	if (need <= (uint64_t)d->attr.max_cqe)
+		return 0;
+	if (!rx)
+		snprintf(what, sizeof(what), "-q %llu x -t %llu",
+			 (unsigned long long)rb_axis_max(&s->p.qps),
+			 (unsigned long long)rb_axis_max(&s->p.tx_depth));
+	else
+		snprintf(what, sizeof(what),
+			 s->p.srq ? "-q %llu x -t %llu + -r %u (--srq)"
+				  : "-q %llu x (-t %llu + -r %u)",
+			 (unsigned long long)rb_axis_max(&s->p.qps),
+			 (unsigned long long)rb_axis_max(&s->p.tx_depth), rx);
+	rb_err("%s: needs %llu CQ entries, %s allows %d (max_cqe)", what, (unsigned long long)need,
+	       d->name, d->attr.max_cqe);
+	return -EINVAL;
+}
+
+/* Requests the device cannot honour are usage errors (exit 2). */
+static int check_limits(struct session *s)
+{
+	struct rb_dev *d = &s->run.dev;
+	uint64_t size = rb_axis_max(&s->p.size);
+
+	s->usage = true;
+	if (size > d->port_attr.max_msg_sz) {
+		rb_err("-s/--size %llu exceeds %s port %u's max message size %u",
+		       (unsigned long long)size, d->name, d->port, d->port_attr.max_msg_sz);
+		return -EINVAL;
+	}
+	if (rb_axis_max(&s->p.tx_depth) > (uint64_t)d->attr.max_qp_wr ||
+	    s->p.rx_depth > (uint32_t)d->attr.max_qp_wr) {
+		rb_err("-t/--tx-depth or -r/--rx-depth exceeds %s's max_qp_wr %d", d->name,
+		       d->attr.max_qp_wr);
+		return -EINVAL;
+	}
+	if (check_cq(s))
+		return -EINVAL;
+	if (s->t->atomic && d->attr.atomic_cap == IBV_ATOMIC_NONE) {
+		rb_err("%s does not support atomic operations (atomic_cap NONE)", d->name);
+		return -EOPNOTSUPP;
+	}
+	if (s->p.odp && rb_odp_check(d, odp_need(s)))
+		return -EOPNOTSUPP;
+	s->usage = false;
+	return 0;
+}
+
+/* Where a receive's payload starts: a UD receive begins with the GRH. */
+static uint32_t rx_offset(const struct rb_params *p)
+{
+	return p->transport == RB_TR_UD ? RB_GRH_BYTES : 0;
+}
+
+/* Both regions hold the largest message (and the GRH): plan.c sizes them. */
+static size_t region_size(const struct rb_params *p)
+{
+	return (size_t)rb_plan_region(p);
+}
+
+static enum ibv_qp_type qp_type(const struct rb_params *p)
+{
+	static const enum ibv_qp_type types[RB_TR_COUNT] = { IBV_QPT_RC, IBV_QPT_UC, IBV_QPT_UD };
+
+	return types[p->transport]; /* in range: the plan was validated */
+}
+
+/*
+ * --post-api: what QP @caps asks for.  @settled, after the first QP: the
+ * API it got ("wr" or "post"), which every other QP must take as well.
+ */
+static void want_post_api(const struct session *s, const char *settled, struct rb_qp_caps *caps)
+{
+	bool wr = s->l->post_api != RB_POST_POST && (!settled || !strcmp(settled, "wr"));
+
+	caps->send_ops = !wr ? 0 : s->p.imm ? s->t->imm_ops : s->t->send_ops;
+	caps->ex_only = wr && (settled || s->l->post_api == RB_POST_WR);
+}
+
+/*
+ * --post-api wr, and the first QP could not be made for ibv_wr_*: the
+ * provider's (exit 2) when it refused the extended API or its verbs.
+ */
+static bool no_wr_api(const struct session *s, int ret)
+{
+	if (ret != -EOPNOTSUPP && ret != -EINVAL)
+		return false;
+	rb_err("--post-api wr: %s takes no %s WRs through ibv_wr_* (ibv_create_qp_ex with "
+	       "send_ops_flags refused); --post-api auto or post uses ibv_post_send",
+	       s->run.dev.name, s->t->wr_name);
+	return true;
+}
+
+/* The loops post through ibv_wr_* (@ex) or ibv_post_send(); JSON's device.post_api. */
+static void posting_by(struct session *s, bool ex)
+{
+	struct rb_run *r = &s->run;
+
+	r->post_send = rb_qp_post_fn(r->qp[0], ex);
+	s->rep.post_api = ex ? "wr" : "post";
+	if (rb_verbose)
+		rb_info("%s: posting with %s", r->dev.name,
+			ex ? "ibv_wr_* (ibv_qp_ex)" : "ibv_post_send");
+}
+
+static int create_qps(struct session *s)
+{
+	struct rb_run *r = &s->run;
+	bool recv = rb_bench_receives(s->t, &s->p);
+	struct rb_qp_caps caps;
+	uint32_t i;
+	int ret;
+
+	r->rx_depth = rx_depth_of(s);
+	ret = s->p.poll == RB_POLL_EVENT ? rb_channel_create(&r->dev, &r->chan) : 0;
+	if (!ret)
+		ret = rb_cq_create_on(&r->dev, cq_need(s), r->chan, s->l->comp_vector, &r->cq);
+	s->usage = ret == -ERANGE; /* -X/--vector past the device's */
+	s->rep.comp_vector = (int)s->l->comp_vector;
+	if (!ret && recv && s->p.srq) {
+		ret = rb_srq_create(&r->dev, r->rx_depth, &r->srq);
+		s->usage = ret == -EINVAL;
+	}
+	for (i = 0; !ret && i < r->nqp; i++) {
+		caps = (struct rb_qp_caps){ .send_wr = (uint32_t)rb_axis_max(&s->p.tx_depth),
+					    .recv_wr = recv ? r->rx_depth : 1,
+					    .inline_size = s->p.inline_size,
+					    .srq = r->srq };
+		/* The first QP settles the API; the others must take it too. */
+		want_post_api(s, i ? s->rep.post_api : NULL, &caps);
+		ret = rb_qp_create(&r->dev, r->cq, qp_type(&s->p), &caps, &r->qp[i]);
+		r->inline_max = caps.inline_size;
+		if (ret && !i && caps.ex_only)
+			s->usage = no_wr_api(s, ret);
+		if (!ret && !i)
+			posting_by(s, caps.ex);
+	}
+	if (!ret && r->inline_max < s->p.inline_size && s->t->inline_ok)
+		rb_info("-I/--inline %u: %s QPs accept %u bytes inline; capped", s->p.inline_size,
+			r->dev.name, r->inline_max);
+	return ret;
+}
+
+/* The device: the one holding @local (the OOB connection's address). */
+/* perftest's warning (unless -F), once a run: thread 0 of --threads says it. */
+void sess_warn_freq(const struct session *s, const char *whose, const struct rb_placement *p)
+{
+	char gov[4 * sizeof(p->governor)];
+
+	if (s->l->freq_quiet || s->p.thread || !rb_freq_varies(p))
+		return;
+	rb_warn("%s measuring cpu %d runs the %s cpufreq governor, not performance: its clock "
+		"follows its load, and latencies with it (-F/--cpu-freq silences this)",
+		whose, p->freq_cpu, rb_escape(p->governor, gov, sizeof(gov)));
+}
+
+static int open_device(struct session *s, const struct sockaddr *local)
+{
+	const struct rb_local *l = s->l;
+	struct rb_dev_want w = {
+		.name = l->device[0] ? l->device : NULL,
+		.port = l->ib_port,
+		.gid_index = l->gid_index,
+		.local = local,
+		.peer_family = AF_UNSPEC,
+		.gid_family = l->ipv6 ? AF_INET6 : AF_UNSPEC,
+	};
+	int ret;
+
+	/* With -R the CM resolves the address given, and its GID is of its family. */
+	if (l->ipv6 && s->p.use_cm) {
+		rb_err("--ipv6 with -R: the CM takes the GID of the address given; give an IPv6 "
+		       "address instead");
+		s->usage = true;
+		return -EINVAL;
+	}
+	ret = rb_dev_open_want(&w, &s->run.dev);
+
+	/* A port or GID index the device does not have is the user's. */
+	s->usage = ret == -EINVAL;
+	if (!ret && rb_verbose)
+		rb_info("%s; %s", s->run.dev.why_dev, s->run.dev.why_gid);
+	return ret;
+}
+
+/*
+ * The buffers: one rx and one tx region per MR, one MR per QP with
+ * --mr-per-qp; in 2 MiB huge pages with --hugepages.  A shortage of huge
+ * pages is the configuration's, as is an explicit --numa (exit 2).
+ */
+static int alloc_buffers(struct session *s)
+{
+	struct rb_run *r = &s->run;
+	size_t huge = RB_HUGE_PAGE;
+
+	r->nqp = (uint32_t)rb_axis_max(&s->p.qps);
+	r->nmr = s->p.mr_per_qp ? r->nqp : 1;
+	r->region = region_size(&s->p);
+	s->buf_len = r->nmr * 2 * r->region;
+	if (s->p.hugepages)
+		s->buf_len = (s->buf_len + huge - 1) / huge * huge;
+	r->buf = rb_place_alloc(s->buf_len, s->rep.place.mem_node, s->p.hugepages);
+	if (!r->buf) {
+		s->usage = s->p.hugepages && errno == ENOMEM;
+		return -errno;
+	}
+	return 0;
+}
+
+/*
+ * PCIe relaxed ordering, as perftest: asked for unless this side's
+ * --disable-pcie-relaxed, or a test whose receiver polls its buffer for
+ * arrival (a byte may land before those before it).  Why not, for JSON.
+ */
+static const char *relaxed_off(const struct session *s)
+{
+	if (s->l->no_relaxed)
+		return "off: --disable-pcie-relaxed";
+	if (s->t->polls_buffer)
+		return "off: the test polls its buffer's last byte for arrival, which relaxed "
+		       "ordering may place before the rest";
+	return NULL;
+}
+
+static int register_buffers(struct session *s)
+{
+	struct rb_run *r = &s->run;
+	int access = IBV_ACCESS_LOCAL_WRITE | sess_qp_access(s) |
+		     (s->p.odp ? IBV_ACCESS_ON_DEMAND : 0);
+	const char *off = relaxed_off(s);
+	uint32_t i;
+	int ret = 0;
+
+	if (!off)
+		access |= IBV_ACCESS_RELAXED_ORDERING;
+	for (i = 0; i < r->nmr && !ret; i++)
+		ret = rb_mr_reg(&r->dev, rb_rx_of(r, i), 2 * r->region, access, &r->mr[i]);
+	if (!off && r->dev.relaxed_err)
+		off = "off: the provider or kernel refused IBV_ACCESS_RELAXED_ORDERING; "
+		      "registered without it";
+	s->rep.relaxed_ordering = !off;
+	s->rep.why_relaxed = off ? off : "on: perftest's default (IBV_ACCESS_RELAXED_ORDERING)";
+	return ret;
+}
+
+int sess_open_resources(struct session *s, const struct sockaddr *local)
+{
+	struct rb_run *r = &s->run;
+	int ret;
+
+	ret = open_device(s, local);
+	if (ret)
+		return ret;
+	ret = check_limits(s);
+	if (!ret) {
+		ret = rb_diag_setup(&s->diag, &s->run.dev, s->t, s->role, s->l, &s->rep);
+		s->diag.reversed = s->p.reversed;
+		s->usage = ret == -EINVAL;
+	}
+	if (ret)
+		return ret;
+	ret = rb_place_apply_thread(r->dev.name, s->l->cpu, s->l->numa,
+				    s->peer_cpus[0] ? s->peer_cpus : NULL, s->p.thread,
+				    s->p.threads, &s->rep.place);
+	if (ret) {
+		/* An explicit --cpu/--numa this machine cannot honour. */
+		s->usage = ret == -EINVAL;
+		return ret;
+	}
+	sess_warn_freq(s, "this side's", &s->rep.place);
+	r->rx_off = rx_offset(&s->p);
+	r->ud = s->p.transport == RB_TR_UD;
+	r->lossy = s->p.transport != RB_TR_RC;
+	ret = alloc_buffers(s);
+	if (!ret)
+		ret = register_buffers(s);
+	if (!ret)
+		ret = create_qps(s);
+	if (!ret && rb_verbose)
+		rb_info("%s port %u: %u QP(s)%s, %u MR(s) of %zu bytes%s%s, inline %u", r->dev.name,
+			r->dev.port, r->nqp, r->srq ? " on one SRQ" : "", r->nmr, 2 * r->region,
+			s->p.hugepages ? " in 2 MiB huge pages" : "", s->p.odp ? " (ODP)" : "",
+			r->inline_max);
+	return ret;
+}
+
+void sess_close_resources(struct session *s)
+{
+	struct rb_run *r = &s->run;
+	struct rb_res res = { r->qp, r->nqp, r->srq, r->cq, r->mr, r->nmr, r->chan };
+	uint32_t i;
+
+	/* ibv_destroy_cq() waits until every event taken from the CQ is acked. */
+	rb_events_ack(r);
+	for (i = 0; i < r->nqp; i++)
+		rb_ah_destroy(&r->dev, r->ah[i]);
+	rb_resources_close(&r->dev, &res);
+	if (r->buf)
+		rb_place_free(r->buf, s->buf_len);
+	rb_dev_close(&r->dev);
+	rb_samples_free(&r->lat);
+	rb_iv_free(r);
+	rb_wrs_free(r);
+}

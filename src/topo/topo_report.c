@@ -1,0 +1,250 @@
+// SPDX-License-Identifier: MIT
+/*
+ * rdmabench topo: each device's link, ports, GIDs and NUMA locality with
+ * topo.c's warnings, as a table and as JSON.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <arpa/inet.h>
+#include <ctype.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <jansson.h>
+
+#include "topo/topo.h"
+
+#include "core/atomic_file.h"
+#include "topo/topo_int.h"
+
+/* ---- the report ------------------------------------------------------- */
+
+static const char *or_dash(const char *s)
+{
+	return s && s[0] ? s : "-";
+}
+
+static void print_link(FILE *out, const struct rb_dev_info *d)
+{
+	const struct rb_pcie_link *k = &d->link;
+
+	if (k->cur_gts <= 0 && k->cur_width <= 0) {
+		fprintf(out, "  PCIe link: unknown\n");
+		return;
+	}
+	fprintf(out, "  PCIe link: %.1f GT/s x%d (max %.1f GT/s x%d), payload ceiling %.1f Gb/s\n",
+		k->cur_gts, k->cur_width, k->max_gts, k->max_width,
+		rb_pcie_ceiling_gbps(k->cur_gts, k->cur_width));
+}
+
+static void print_ports(FILE *out, const struct rb_dev_info *d)
+{
+	double ceil = rb_pcie_ceiling_gbps(d->link.cur_gts, d->link.cur_width);
+	const struct rb_port_info *p;
+	char mtu[16];
+	int i;
+
+	fprintf(out, "  %-4s %-8s %-10s %-10s %9s %9s %5s  %s\n", "PORT", "STATE", "PHYS", "LINK",
+		"RATE_Gbps", "PCIE_Gbps", "MTU", "NETDEV");
+	for (i = 0; i < d->n_ports; i++) {
+		p = &d->ports[i];
+		snprintf(mtu, sizeof(mtu), "%d", p->active_mtu);
+		fprintf(out, "  %-4d %-8s %-10s %-10s %9.1f %9.1f %5s  %s\n", p->num,
+			or_dash(p->state), or_dash(p->phys_state), or_dash(p->link_layer),
+			p->rate_gbps, ceil, p->active_mtu ? mtu : "-", or_dash(p->netdev));
+	}
+}
+
+static void print_gids(FILE *out, const struct rb_dev_info *d)
+{
+	const struct rb_gid *g;
+	int i, k;
+
+	fprintf(out, "  %-4s %-5s %-8s %-40s %s\n", "PORT", "GID", "TYPE", "ADDRESS", "NETDEV");
+	for (i = 0; i < d->n_ports; i++)
+		for (k = 0; k < d->ports[i].n_gids; k++) {
+			g = &d->ports[i].gids[k];
+			fprintf(out, "  %-4d %-5d %-8s %-40s %s\n", d->ports[i].num, g->index,
+				g->type, g->addr, or_dash(g->netdev));
+		}
+}
+
+static void print_dev(FILE *out, const struct rb_dev_info *d, int dev_node)
+{
+	char node[16] = "unknown";
+
+	if (dev_node >= 0)
+		snprintf(node, sizeof(node), "%d", dev_node);
+	fprintf(out, "%s: driver %s, node GUID %s, firmware %s\n", d->name, or_dash(d->driver),
+		or_dash(d->node_guid), or_dash(d->fw_ver));
+	fprintf(out, "  netdev %s, PCI %s, NUMA node %s, local CPUs %s\n", or_dash(d->netdev),
+		or_dash(d->pci), node, or_dash(d->local_cpus));
+	print_link(out, d);
+	print_ports(out, d);
+	print_gids(out, d);
+}
+
+/* A JSON string, or null for an unknown ("") fact. */
+static json_t *jstr(const char *s)
+{
+	json_t *j = s && s[0] ? json_string(s) : NULL;
+
+	return j ? j : json_null();
+}
+
+/* A JSON number, or null for 0 (unknown). */
+static json_t *jnum(double v)
+{
+	return v > 0 ? json_real(v) : json_null();
+}
+
+/* A JSON integer, or null below @min (unknown). */
+static json_t *jint(int v, int min)
+{
+	return v >= min ? json_integer(v) : json_null();
+}
+
+static json_t *gids_json(const struct rb_port_info *p)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; a && i < p->n_gids; i++)
+		json_array_append_new(a,
+				      json_pack("{s:i, s:s, s:s, s:o}", "index", p->gids[i].index,
+						"type", p->gids[i].type, "address", p->gids[i].addr,
+						"netdev", jstr(p->gids[i].netdev)));
+	return a;
+}
+
+static json_t *port_json(const struct rb_dev_info *d, const struct rb_port_info *p)
+{
+	return json_pack("{s:i, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o}", "port", p->num,
+			 "state", jstr(p->state), "phys_state", jstr(p->phys_state), "link_layer",
+			 jstr(p->link_layer), "rate", jstr(p->rate), "rate_gbps",
+			 jnum(p->rate_gbps), "pcie_ceiling_gbps",
+			 jnum(rb_pcie_ceiling_gbps(d->link.cur_gts, d->link.cur_width)),
+			 "active_mtu", jint(p->active_mtu, 1), "netdev", jstr(p->netdev), "gids",
+			 gids_json(p));
+}
+
+static json_t *warnings_json(const struct rb_topo_warning *w, int n)
+{
+	json_t *a = json_array();
+	int i;
+
+	for (i = 0; a && i < n; i++)
+		json_array_append_new(a, json_pack("{s:s, s:o, s:s}", "code",
+						   rb_topo_wcode_name(w[i].code), "port",
+						   jint(w[i].port, 1), "message", w[i].msg));
+	return a;
+}
+
+/*
+ * The same facts as the table.  Speeds in GT/s and rates in Gb/s as
+ * numbers; unknown facts are null.
+ */
+static json_t *dev_json(const struct rb_dev_info *d, int dev_node, const struct rb_topo_warning *w,
+			int nw)
+{
+	const struct rb_pcie_link *k = &d->link;
+	json_t *ports = json_array();
+	int i;
+
+	for (i = 0; ports && i < d->n_ports; i++)
+		json_array_append_new(ports, port_json(d, &d->ports[i]));
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
+			 " s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o}",
+			 "name", d->name, "driver", jstr(d->driver), "node_guid",
+			 jstr(d->node_guid), "fw_ver", jstr(d->fw_ver), "netdev", jstr(d->netdev),
+			 "pci", jstr(d->pci), "numa_node", jint(dev_node, 0), "local_cpus",
+			 jstr(d->local_cpus), "pcie", "current_link_speed", jnum(k->cur_gts),
+			 "max_link_speed", jnum(k->max_gts), "current_link_width",
+			 jint(k->cur_width, 1), "max_link_width", jint(k->max_width, 1),
+			 "ceiling_gbps", jnum(rb_pcie_ceiling_gbps(k->cur_gts, k->cur_width)),
+			 "ports", ports, "warnings", warnings_json(w, nw));
+}
+
+/* Read, check, print and collect one device.  0 or -errno (logged). */
+static int report_one(const struct rb_topo_env *env, const char *name, FILE *out, json_t *devs)
+{
+	struct rb_topo_warning w[RB_TOPO_MAX_WARN];
+	struct rb_dev_info d;
+	int node, nw, i, ret;
+
+	ret = rb_dev_read(env->sysroot, name, &d);
+	if (ret)
+		return ret;
+	if (env->enrich)
+		env->enrich(&d);
+	node = rb_topo_dev_node(env->topo, &d);
+	nw = rb_topo_check(env->topo, env->sysroot, &d, node, env->bound, w, RB_TOPO_MAX_WARN);
+	if (out)
+		print_dev(out, &d, node);
+	for (i = 0; i < nw; i++)
+		rb_warn("%s", w[i].msg);
+	ret = json_array_append_new(devs, dev_json(&d, node, w, nw)) ? -ENOMEM : 0;
+	if (ret)
+		rb_err("%s: cannot build JSON: %s", name, strerror(-ret));
+	rb_dev_info_free(&d);
+	return ret;
+}
+
+/* "-": stdout; a file is written whole (atomic_file.h), as --json's. */
+static int write_json(json_t *root, const char *path)
+{
+	bool to_stdout = !strcmp(path, "-");
+	struct rb_afile af;
+	FILE *f = stdout;
+	int ret = to_stdout ? 0 : rb_afile_open(&af, path, &f);
+
+	if (!ret)
+		ret = json_dumpf(root, f, JSON_INDENT(2)) || fputc('\n', f) == EOF ? -EIO : 0;
+	if (to_stdout)
+		ret = fflush(f) ? -EIO : ret;
+	else
+		ret = rb_afile_close(&af, f, ret);
+	if (ret)
+		rb_err("%s: cannot write JSON: %s", path, strerror(-ret));
+	return ret;
+}
+
+int rb_topo_report_env(const struct rb_topo_env *env, const char *ibdev, const char *json_path,
+		       FILE *out)
+{
+	char **names = NULL, *one[1] = { (char *)ibdev };
+	int n = 1, i, shown = 0;
+	json_t *root, *devs;
+
+	if (!ibdev && rb_dev_list(env->sysroot, &names, &n))
+		return RB_EXIT_FAIL;
+	if (!ibdev && !n) {
+		rb_err("no RDMA device found (%s/class/infiniband is empty or missing)",
+		       env->sysroot);
+		return RB_EXIT_FAIL;
+	}
+	devs = json_array();
+	root = json_pack("{s:s, s:i, s:o}", "tool", RB_TOOL, "schema_version", RB_SCHEMA_VERSION,
+			 "devices", devs);
+	/* The table and JSON on stdout would mix: "-" means JSON only. */
+	if (json_path && !strcmp(json_path, "-"))
+		out = NULL;
+	for (i = 0; root && i < n; i++) {
+		if (out && shown)
+			fputc('\n', out);
+		if (!report_one(env, ibdev ? one[0] : names[i], out, devs))
+			shown++;
+	}
+	rb_dev_list_free(names, ibdev ? 0 : n);
+	if (root && shown && json_path && write_json(root, json_path))
+		shown = 0;
+	json_decref(root);
+	return shown ? RB_EXIT_OK : RB_EXIT_FAIL;
+}

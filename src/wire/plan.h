@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * The one validator of a plan.  The command line (after its defaults) and
+ * a plan that arrives from a peer pass through the same checks: every
+ * field against its row of the option table, the cross-option rules, and
+ * a memory budget.  Pure: the budget is an argument.
+ */
+#ifndef RB_PLAN_H
+#define RB_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/rdmabench.h"
+
+/*
+ * rb_plan_region() - the bytes of one buffer region (each MR holds two,
+ * rx then tx): the largest message and, on UD, the GRH a receive starts
+ * with, 64 at least, rounded up to 64 (atomics need 8 aligned bytes).
+ */
+uint64_t rb_plan_region(const struct rb_params *p);
+
+/*
+ * rb_plan_mem() - an upper estimate of the bytes a plan takes on one
+ * side: both buffers, the WQEs of every QP and CQ (as a provider sizes
+ * them), the WR templates and, for latency tests, the samples (bounded:
+ * stats.h; bandwidth tests keep none).
+ */
+uint64_t rb_plan_mem(const struct rb_params *p);
+
+/*
+ * rb_plan_validate() - whether plan @p is one this rdmabench can run:
+ * a known test, each field within its option's range (0 for the fields
+ * where 0 means "unset": iterations, duration, outstanding, MTU), options
+ * that do not apply to the test left at their defaults, the cross-option
+ * rules, and rb_plan_mem() within @mem_budget bytes (0: not checked).
+ * Returns 0, or -EINVAL with a message naming the option in @err.
+ */
+int rb_plan_validate(const struct rb_params *p, uint64_t mem_budget, char *err, size_t len);
+
+/*
+ * rb_mem_budget() - what one side may take on this host: three quarters
+ * of MemAvailable (/proc/meminfo), 0 when it cannot be read.
+ */
+uint64_t rb_mem_budget(void);
+
+/* ---- what a peer sends besides the plan ------------------------------ */
+
+/*
+ * What this side's plan needs of the peer's CONN: as many QPs and MRs as
+ * here, and each MR at least @mr_len bytes (both buffers of a region).
+ */
+struct rb_conn_want {
+	uint32_t nqp, nmr;
+	uint64_t mr_len;
+};
+
+/*
+ * rb_conn_validate() - whether a peer's CONN @c can go to the verbs
+ * layer: an MTU of 256..4096 bytes (a power of two), 24-bit QPNs (not the
+ * special QPs 0 and 1) and PSNs, a unicast LID on InfiniBand, a known link
+ * layer, the plan's QP and MR counts, MRs as large as the plan needs and
+ * that do not wrap the address space, and a placement whose fields are in
+ * range (rb_place_validate()).  Returns 0, or -EPROTO with a message
+ * naming the field and its value in @err.
+ */
+struct rb_msg_conn;
+int rb_conn_validate(const struct rb_msg_conn *c, const struct rb_conn_want *w, char *err,
+		     size_t len);
+
+/*
+ * rb_place_validate() - a peer's placement: NUMA nodes -1..1023, local
+ * -1..1, cpus a CPU list ("0-3 8", digits, ' ', ',', '-', "...").  0 or
+ * -EPROTO with the field named in @err.
+ */
+int rb_place_validate(const struct rb_placement *p, char *err, size_t len);
+
+/*
+ * The figures of a peer's RESULT, as bits of what rb_result_check()
+ * rejects; rb_result_field() names each as the wire and JSON do.
+ */
+enum {
+	RB_PEER_ITERS = 1u << 0,
+	RB_PEER_BW_AVG = 1u << 1,
+	RB_PEER_CPU = 1u << 2,
+	RB_PEER_BW_PEAK = 1u << 3,
+	RB_PEER_MSG_RATE = 1u << 4,
+	RB_PEER_DURATION = 1u << 5,
+	RB_PEER_NFIELDS = 6,
+};
+
+/* Sane ceilings for what a peer reports (see rb_result_check()). */
+#define RB_PEER_BW_MAX_GBPS   10000.0 /* 10 Tb/s: over 12x an 800 Gb/s port */
+#define RB_PEER_RATE_MAX_MPPS 10000.0 /* 10^10 messages/s: 30x what HCAs post */
+#define RB_PEER_CPU_MAX_PCT   101.0   /* one thread: 100%, 1% for the clocks */
+
+/*
+ * rb_result_check() - the figures of @m that cannot be true, as RB_PEER_*
+ * bits: any that is negative, NaN or infinite; CPU above
+ * RB_PEER_CPU_MAX_PCT (the peer reports one thread's CPU time, read
+ * within the wall-clock interval); bandwidth (average or peak) above
+ * RB_PEER_BW_MAX_GBPS, message rate above RB_PEER_RATE_MAX_MPPS; more
+ * iterations than the plan's @max_iters (-n; 0: not bounded).  A peer
+ * of 0 iterations (it measured nothing) may send NaN as its CPU figure
+ * and duration.  0: all plausible.  Pure.
+ */
+struct rb_msg_result;
+uint32_t rb_result_check(const struct rb_msg_result *m, uint64_t max_iters);
+
+/* rb_result_field() - "cpu_util_pct" for RB_PEER_CPU, ...; NULL if none. */
+const char *rb_result_field(uint32_t bit);
+
+#endif

@@ -1,0 +1,390 @@
+// SPDX-License-Identifier: MIT
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/cursor.h"
+#include "wire/matrix_wire.h"
+#include "wire/wire.h"
+
+void rb_hdr_pack(uint8_t buf[RB_WIRE_HDR_LEN], uint16_t type, uint32_t len)
+{
+	struct cur c = wcur(buf, RB_WIRE_HDR_LEN);
+
+	put_be(&c, RB_WIRE_MAGIC, 4);
+	put_be(&c, RB_WIRE_VERSION, 2);
+	put_be(&c, type, 2);
+	put_be(&c, len, 4);
+}
+
+int rb_hdr_unpack(const uint8_t buf[RB_WIRE_HDR_LEN], struct rb_hdr *h, char *err, size_t errlen)
+{
+	struct cur c = rcur(buf, RB_WIRE_HDR_LEN);
+
+	h->magic = (uint32_t)get_be(&c, 4);
+	h->version = (uint16_t)get_be(&c, 2);
+	h->type = (uint16_t)get_be(&c, 2);
+	h->len = (uint32_t)get_be(&c, 4);
+	if (h->magic != RB_WIRE_MAGIC) {
+		snprintf(err, errlen, "peer is not rdmabench (bad magic 0x%08x)", h->magic);
+		return -EBADMSG;
+	}
+	if (h->version != RB_WIRE_VERSION) {
+		snprintf(err, errlen,
+			 "peer speaks rdmabench wire protocol v%u, this rdmabench speaks v%u",
+			 h->version, RB_WIRE_VERSION);
+		return -EPROTO;
+	}
+	if (h->len > RB_WIRE_MAX_BODY) {
+		snprintf(err, errlen, "%s message of %u bytes exceeds the %u-byte cap",
+			 rb_msg_name(h->type), h->len, RB_WIRE_MAX_BODY);
+		return -EMSGSIZE;
+	}
+	return 0;
+}
+
+int rb_pack_hello(const struct rb_msg_hello *m, uint8_t *buf, size_t cap)
+{
+	struct cur c = wcur(buf, cap);
+
+	PUT_STR(&c, m->tool_version);
+	PUT_STR(&c, m->test);
+	PUT_STR(&c, m->host);
+	PUT_STR(&c, m->boot_id);
+	PUT_STR(&c, m->cpus);
+	return wdone(&c);
+}
+
+int rb_unpack_hello(const uint8_t *buf, size_t len, struct rb_msg_hello *m)
+{
+	struct cur c = rcur(buf, len);
+
+	GET_STR(&c, m->tool_version);
+	GET_STR(&c, m->test);
+	GET_STR(&c, m->host);
+	GET_STR(&c, m->boot_id);
+	GET_STR(&c, m->cpus);
+	return rdone(&c);
+}
+
+static void put_axis(struct cur *c, const struct rb_axis *a)
+{
+	uint32_t i;
+
+	if (a->n > RB_MAX_AXIS) {
+		c->err = 1; /* rb_pack_params() then returns -EMSGSIZE */
+		return;
+	}
+	put_be(c, a->n, 4);
+	for (i = 0; i < a->n; i++)
+		put_be(c, a->v[i], 8);
+}
+
+static void get_axis(struct cur *c, struct rb_axis *a)
+{
+	uint32_t i;
+
+	a->n = (uint32_t)get_be(c, 4);
+	if (a->n > RB_MAX_AXIS) {
+		c->err = 1;
+		a->n = 0;
+		return;
+	}
+	for (i = 0; i < a->n; i++)
+		a->v[i] = get_be(c, 8);
+}
+
+static void put_flows(struct cur *c, const struct rb_params *m)
+{
+	uint32_t i;
+
+	if (m->nflow > RB_FLOW_MAX) {
+		c->err = 1;
+		return;
+	}
+	put_be(c, m->nflow, 1);
+	for (i = 0; i < m->nflow; i++)
+		put_be(c, m->flow_label[i], 4);
+}
+
+static void get_flows(struct cur *c, struct rb_params *m)
+{
+	uint32_t i;
+
+	m->nflow = (uint32_t)get_be(c, 1);
+	if (m->nflow > RB_FLOW_MAX) {
+		c->err = 1;
+		m->nflow = 0;
+		return;
+	}
+	for (i = 0; i < m->nflow; i++)
+		m->flow_label[i] = (uint32_t)get_be(c, 4);
+}
+
+int rb_pack_params(const struct rb_params *m, uint8_t *buf, size_t cap)
+{
+	struct cur c = wcur(buf, cap);
+
+	PUT_STR(&c, m->test);
+	put_axis(&c, &m->size);
+	put_axis(&c, &m->batch);
+	put_axis(&c, &m->signal);
+	put_axis(&c, &m->qps);
+	put_axis(&c, &m->tx_depth);
+	put_be(&c, m->iters, 8);
+	put_be(&c, m->duration_s, 4);
+	put_be(&c, m->warmup, 8);
+	put_be(&c, m->rx_depth, 4);
+	put_be(&c, m->inline_size, 4);
+	put_be(&c, m->outstanding, 4);
+	put_be(&c, m->mtu, 4);
+	put_be(&c, m->atomic_op, 1);
+	put_be(&c, m->verify, 1);
+	put_be(&c, m->use_cm, 1);
+	put_be(&c, m->transport, 1); /* v4 */
+	put_be(&c, m->sl, 1);
+	put_be(&c, m->tclass, 1);
+	put_flows(&c, m); /* v6: a list */
+	put_be(&c, m->hugepages, 1);
+	put_be(&c, m->odp, 1);
+	put_be(&c, m->mr_per_qp, 1);
+	put_be(&c, m->srq, 1);
+	put_be(&c, m->threads, 4);
+	put_be(&c, m->thread, 4);
+	put_be(&c, m->bidir, 1);
+	put_be(&c, m->interval_ms, 4);
+	put_be(&c, m->forever, 1);
+	put_be(&c, m->rate_unit, 1);
+	put_be(&c, m->rate, 8);
+	put_be(&c, m->run_id, 8);	  /* v5 */
+	put_be(&c, m->recv_post_list, 4); /* v6 */
+	put_be(&c, m->reversed, 1);	  /* v7 */
+	put_be(&c, m->imm, 1);
+	put_be(&c, m->poll, 1); /* v8 */
+	return wdone(&c);
+}
+
+int rb_unpack_params(const uint8_t *buf, size_t len, struct rb_params *m)
+{
+	struct cur c = rcur(buf, len);
+
+	memset(m, 0, sizeof(*m));
+	GET_STR(&c, m->test);
+	get_axis(&c, &m->size);
+	get_axis(&c, &m->batch);
+	get_axis(&c, &m->signal);
+	get_axis(&c, &m->qps);
+	get_axis(&c, &m->tx_depth);
+	m->iters = get_be(&c, 8);
+	m->duration_s = (uint32_t)get_be(&c, 4);
+	m->warmup = get_be(&c, 8);
+	m->rx_depth = (uint32_t)get_be(&c, 4);
+	m->inline_size = (uint32_t)get_be(&c, 4);
+	m->outstanding = (uint32_t)get_be(&c, 4);
+	m->mtu = (uint32_t)get_be(&c, 4);
+	m->atomic_op = (uint8_t)get_be(&c, 1);
+	m->verify = (uint8_t)get_be(&c, 1);
+	m->use_cm = (uint8_t)get_be(&c, 1);
+	m->transport = (uint8_t)get_be(&c, 1);
+	m->sl = (uint32_t)get_be(&c, 1);
+	m->tclass = (uint32_t)get_be(&c, 1);
+	get_flows(&c, m);
+	m->hugepages = (uint8_t)get_be(&c, 1);
+	m->odp = (uint8_t)get_be(&c, 1);
+	m->mr_per_qp = (uint8_t)get_be(&c, 1);
+	m->srq = (uint8_t)get_be(&c, 1);
+	m->threads = (uint32_t)get_be(&c, 4);
+	m->thread = (uint32_t)get_be(&c, 4);
+	m->bidir = (uint8_t)get_be(&c, 1);
+	m->interval_ms = (uint32_t)get_be(&c, 4);
+	m->forever = (uint8_t)get_be(&c, 1);
+	m->rate_unit = (uint8_t)get_be(&c, 1);
+	m->rate = get_be(&c, 8);
+	m->run_id = get_be(&c, 8);
+	m->recv_post_list = (uint32_t)get_be(&c, 4);
+	m->reversed = (uint8_t)get_be(&c, 1);
+	m->imm = (uint8_t)get_be(&c, 1);
+	m->poll = (uint8_t)get_be(&c, 1);
+	return rdone(&c);
+}
+
+/* v4: 1 to nqp MRs; the first is the one rkey and addr name. */
+static void put_mrs(struct cur *c, const struct rb_msg_conn *m)
+{
+	uint32_t i;
+
+	if (m->nmr < 1 || m->nmr > RB_MAX_QPS || m->nmr > (m->nqp ? m->nqp : 1)) {
+		c->err = 1;
+		return;
+	}
+	put_be(c, m->nmr, 4);
+	for (i = 0; i < m->nmr; i++) {
+		put_be(c, m->mr[i].addr, 8);
+		put_be(c, m->mr[i].rkey, 4);
+	}
+}
+
+static void get_mrs(struct cur *c, struct rb_msg_conn *m)
+{
+	uint32_t i;
+
+	m->nmr = (uint32_t)get_be(c, 4);
+	if (m->nmr < 1 || m->nmr > RB_MAX_QPS || m->nmr > (m->nqp ? m->nqp : 1)) {
+		c->err = 1;
+		m->nmr = 0;
+		return;
+	}
+	for (i = 0; i < m->nmr; i++) {
+		m->mr[i].addr = get_be(c, 8);
+		m->mr[i].rkey = (uint32_t)get_be(c, 4);
+	}
+	if (m->mr[0].addr != m->addr || m->mr[0].rkey != m->rkey)
+		c->err = 1;
+}
+
+int rb_pack_conn(const struct rb_msg_conn *m, uint8_t *buf, size_t cap)
+{
+	struct cur c = wcur(buf, cap);
+	uint32_t i;
+
+	if (m->nqp > RB_MAX_QPS)
+		return -EMSGSIZE;
+	put_be(&c, m->mtu, 4);
+	put_be(&c, m->max_rd_atom, 4);
+	put_be(&c, m->rkey, 4);
+	put_be(&c, m->addr, 8);
+	put_be(&c, m->len, 8);
+	put_be(&c, m->nqp, 4);
+	for (i = 0; i < m->nqp; i++) {
+		put_be(&c, m->qp[i].qpn, 4);
+		put_be(&c, m->qp[i].psn, 4);
+		put_be(&c, m->qp[i].lid, 2);
+		put_bytes(&c, m->qp[i].gid, 16);
+	}
+	put_place(&c, &m->place);
+	PUT_STR(&c, m->device);
+	put_be(&c, m->link_layer, 1);
+	put_mrs(&c, m);
+	return wdone(&c);
+}
+
+int rb_unpack_conn(const uint8_t *buf, size_t len, struct rb_msg_conn *m)
+{
+	struct cur c = rcur(buf, len);
+	uint32_t i;
+
+	memset(m, 0, sizeof(*m));
+	m->mtu = (uint32_t)get_be(&c, 4);
+	m->max_rd_atom = (uint32_t)get_be(&c, 4);
+	m->rkey = (uint32_t)get_be(&c, 4);
+	m->addr = get_be(&c, 8);
+	m->len = get_be(&c, 8);
+	m->nqp = (uint32_t)get_be(&c, 4);
+	if (m->nqp > RB_MAX_QPS)
+		return -EBADMSG;
+	for (i = 0; i < m->nqp; i++) {
+		m->qp[i].qpn = (uint32_t)get_be(&c, 4);
+		m->qp[i].psn = (uint32_t)get_be(&c, 4);
+		m->qp[i].lid = (uint16_t)get_be(&c, 2);
+		get_bytes(&c, m->qp[i].gid, 16);
+	}
+	get_place(&c, &m->place);
+	GET_STR(&c, m->device);
+	m->link_layer = (uint8_t)get_be(&c, 1);
+	get_mrs(&c, m);
+	return rdone(&c);
+}
+
+int rb_pack_sync(const struct rb_msg_sync *m, uint8_t *buf, size_t cap)
+{
+	struct cur c = wcur(buf, cap);
+
+	put_be(&c, m->point, 4);
+	put_be(&c, m->what, 4);
+	put_be(&c, m->count, 8);
+	return wdone(&c);
+}
+
+int rb_unpack_sync(const uint8_t *buf, size_t len, struct rb_msg_sync *m)
+{
+	struct cur c = rcur(buf, len);
+
+	m->point = (uint32_t)get_be(&c, 4);
+	m->what = (uint32_t)get_be(&c, 4);
+	m->count = get_be(&c, 8);
+	return rdone(&c);
+}
+
+int rb_pack_result(const struct rb_msg_result *m, uint8_t *buf, size_t cap)
+{
+	struct cur c = wcur(buf, cap);
+
+	put_be(&c, m->point, 4);
+	put_be(&c, (uint32_t)m->status, 4);
+	put_be(&c, m->iters, 8);
+	put_double(&c, m->bw_avg_gbps);
+	put_double(&c, m->cpu_util_pct);
+	put_double(&c, m->bw_peak_gbps);
+	put_double(&c, m->msg_rate_mpps);
+	put_double(&c, m->duration_s);
+	put_be(&c, (uint64_t)m->has_lat | (uint64_t)m->lat.bucketed << 1, 1);
+	put_lat(&c, &m->lat);
+	return wdone(&c);
+}
+
+int rb_unpack_result(const uint8_t *buf, size_t len, struct rb_msg_result *m)
+{
+	struct cur c = rcur(buf, len);
+	uint32_t flags;
+
+	m->point = (uint32_t)get_be(&c, 4);
+	m->status = (int32_t)get_be(&c, 4);
+	m->iters = get_be(&c, 8);
+	m->bw_avg_gbps = get_double(&c);
+	m->cpu_util_pct = get_double(&c);
+	m->bw_peak_gbps = get_double(&c);
+	m->msg_rate_mpps = get_double(&c);
+	m->duration_s = get_double(&c);
+	flags = (uint32_t)get_be(&c, 1);
+	m->has_lat = flags & 1;
+	get_lat(&c, &m->lat);
+	m->lat.bucketed = flags & 2;
+	/* Unknown flag bits are a newer peer's meaning: refused, not guessed. */
+	return flags > 3 ? -EBADMSG : rdone(&c);
+}
+
+int rb_pack_text(const struct rb_msg_text *m, uint8_t *buf, size_t cap)
+{
+	struct cur c = wcur(buf, cap);
+
+	PUT_STR(&c, m->text);
+	return wdone(&c);
+}
+
+int rb_unpack_text(const uint8_t *buf, size_t len, struct rb_msg_text *m)
+{
+	struct cur c = rcur(buf, len);
+
+	GET_STR(&c, m->text);
+	return rdone(&c);
+}
+
+const char *rb_msg_name(uint16_t type)
+{
+	static const char *const names[] = { "?",      "HELLO", "PARAMS", "CONN", "SYNC",
+					     "RESULT", "ERROR", "BYE",	  "OK",	  "COUNTERS" };
+
+	if (type < sizeof(names) / sizeof(names[0]))
+		return names[type];
+	return rb_mx_msg_name(type) ? rb_mx_msg_name(type) : "unknown";
+}
+
+const char *rb_msg_type_str(uint16_t type, char *buf, size_t len)
+{
+	const char *name = rb_msg_name(type);
+
+	if (type && strcmp(name, "unknown"))
+		return name;
+	snprintf(buf, len, "message type %u", type);
+	return buf;
+}

@@ -1,0 +1,165 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * Out-of-band messages, packed and unpacked without sockets.
+ *
+ * Every message is a 12-byte header -- magic "RDMB" (u32), protocol
+ * version (u16), type (u16), body length (u32), all big-endian -- then a
+ * body of fixed big-endian fields.  Bodies are capped at RB_WIRE_MAX_BODY.
+ * The header and the ERROR body (a length-prefixed string) never change
+ * between versions, so a peer of another version can always be told why
+ * it is refused.
+ */
+#ifndef RB_WIRE_H
+#define RB_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include "core/rdmabench.h"
+
+#define RB_WIRE_MAGIC 0x52444d42u /* "RDMB" */
+/*
+ * v8: PARAMS ends with --poll (v7: PARAMS ends with --reversed and the
+ * immediate flag, RESULT with the server's latency summary)
+ */
+#define RB_WIRE_VERSION	 8
+#define RB_WIRE_HDR_LEN	 12
+#define RB_WIRE_MAX_BODY 65536
+
+enum rb_msg_type {
+	RB_MSG_HELLO = 1,    /* client -> server: tool version, test */
+	RB_MSG_PARAMS = 2,   /* client -> server: the whole plan */
+	RB_MSG_CONN = 3,     /* both ways: QPs, MR, placement */
+	RB_MSG_SYNC = 4,     /* both ways: barrier around a point */
+	RB_MSG_RESULT = 5,   /* server -> client: its view of a point */
+	RB_MSG_ERROR = 6,    /* either way: why the peer gives up */
+	RB_MSG_BYE = 7,	     /* client -> server: plan done */
+	RB_MSG_OK = 8,	     /* server -> client: accepted */
+	RB_MSG_COUNTERS = 9, /* server -> client: its device counters over a point (v3) */
+};
+
+struct rb_hdr {
+	uint32_t magic;
+	uint16_t version;
+	uint16_t type;
+	uint32_t len;
+};
+
+struct rb_msg_hello {
+	char tool_version[32];
+	char test[32];
+	/* Whether both sides share a host: its name and boot id ... */
+	char host[64];
+	char boot_id[40];
+	/* ... and then the CPUs the client measures on, for the server to avoid. */
+	char cpus[128];
+};
+
+struct rb_qp_info {
+	uint32_t qpn;
+	uint32_t psn;
+	uint16_t lid;
+	uint8_t gid[16];
+};
+
+/* What each side needs to reach the other's QPs and memory. */
+struct rb_msg_conn {
+	uint32_t mtu;	      /* active MTU of the sender's port, bytes */
+	uint32_t max_rd_atom; /* sender's max_qp_rd_atom */
+	uint32_t rkey;
+	uint64_t addr;
+	uint64_t len;
+	uint32_t nqp;
+	struct rb_qp_info qp[RB_MAX_QPS];
+	struct rb_placement place;
+	char device[64];    /* the sender's device, for messages */
+	uint8_t link_layer; /* IBV_LINK_LAYER_* of the sender's port */
+	/* v4: every MR of the sender, one per QP with --mr-per-qp (1..nqp);
+	 * rkey and addr above are the first's. */
+	uint32_t nmr;
+	struct rb_mr_info {
+		uint64_t addr;
+		uint32_t rkey;
+	} mr[RB_MAX_QPS];
+};
+
+/*
+ * ALIVE: the client's heartbeat during a point the server cannot see and
+ * (v5) while a --threads client waits for its other threads, before a
+ * point's START or the BYE.
+ */
+enum { RB_SYNC_START = 1, RB_SYNC_STOP = 2, RB_SYNC_ALIVE = 3 };
+
+struct rb_msg_sync {
+	uint32_t point;
+	uint32_t what;	/* RB_SYNC_* */
+	uint64_t count; /* STOP: operations the client did, warmup included */
+};
+
+/* The server's view of one point. */
+struct rb_msg_result {
+	uint32_t point;
+	int32_t status; /* 0 or -errno */
+	uint64_t iters;
+	double bw_avg_gbps; /* 0 when the server does not measure bandwidth */
+	double cpu_util_pct;
+	/* v4: the rest of the server's bandwidth view (its own stream with -b). */
+	double bw_peak_gbps;
+	double msg_rate_mpps;
+	double duration_s;
+	/* v7: the server's latency figures, where it timed operations
+	 * (--reversed): the client shows them as the point's. */
+	bool has_lat;
+	struct rb_lat_summary lat;
+};
+
+/* A human-readable reason; also what an ERROR body carries. */
+struct rb_msg_text {
+	char text[RB_TEXT_MAX];
+};
+
+/*
+ * rb_hdr_pack() - write a header for a @type message with a @len body.
+ */
+void rb_hdr_pack(uint8_t buf[RB_WIRE_HDR_LEN], uint16_t type, uint32_t len);
+
+/*
+ * rb_hdr_unpack() - decode and check a header: magic, protocol version
+ * (a mismatch names both versions), body length cap.  Returns 0,
+ * -EBADMSG (not rdmabench), -EPROTO (other version) or -EMSGSIZE, with a
+ * message in @err.
+ */
+int rb_hdr_unpack(const uint8_t buf[RB_WIRE_HDR_LEN], struct rb_hdr *h, char *err, size_t errlen);
+
+/*
+ * Body packers write into @buf of @cap bytes and return the body length, or
+ * -EMSGSIZE.  Unpackers return 0 or -EBADMSG on a truncated, oversized or
+ * inconsistent body; they never read past @len.
+ */
+int rb_pack_hello(const struct rb_msg_hello *m, uint8_t *buf, size_t cap);
+int rb_unpack_hello(const uint8_t *buf, size_t len, struct rb_msg_hello *m);
+int rb_pack_params(const struct rb_params *m, uint8_t *buf, size_t cap);
+int rb_unpack_params(const uint8_t *buf, size_t len, struct rb_params *m);
+int rb_pack_conn(const struct rb_msg_conn *m, uint8_t *buf, size_t cap);
+int rb_unpack_conn(const uint8_t *buf, size_t len, struct rb_msg_conn *m);
+int rb_pack_sync(const struct rb_msg_sync *m, uint8_t *buf, size_t cap);
+int rb_unpack_sync(const uint8_t *buf, size_t len, struct rb_msg_sync *m);
+int rb_pack_result(const struct rb_msg_result *m, uint8_t *buf, size_t cap);
+int rb_unpack_result(const uint8_t *buf, size_t len, struct rb_msg_result *m);
+int rb_pack_text(const struct rb_msg_text *m, uint8_t *buf, size_t cap);
+int rb_unpack_text(const uint8_t *buf, size_t len, struct rb_msg_text *m);
+
+/*
+ * rb_msg_name() - "HELLO", "PARAMS", ... for messages about messages, and
+ * the matrix coordinator's "JOIN", "ROUND", ... (matrix_wire.h: its types
+ * share these frames); "unknown" for any other type.
+ */
+const char *rb_msg_name(uint16_t type);
+
+/*
+ * rb_msg_type_str() - rb_msg_name() of @type, or for a type without a
+ * name "message type N", written into @buf: for types that came from a
+ * peer.
+ */
+const char *rb_msg_type_str(uint16_t type, char *buf, size_t len);
+
+#endif
