@@ -45,10 +45,61 @@ python_files() {
 	return 0
 }
 
+# --- C: layers -------------------------------------------------------------
+# src/ is folders in layers, lowest first (src/README.md).  A file may
+# include a header of its own folder or of a folder below, always by its
+# folder ("core/log.h"), never one above; src/main.c, at the top, may
+# include any.  A file of src/ in no layer fails, so a new folder is
+# placed here first.
+layers='core wire rdma topo report engine bench session cli matrix'
+layer_rank() {
+	local i=0 l
+	for l in $layers; do
+		[[ $l == "$1" ]] && { echo "$i"; return; }
+		i=$((i + 1))
+	done
+	echo -1
+}
+n=0 bad=0
+for f in src/*/*.[ch]; do
+	n=$((n + 1))
+	dir=${f#src/} dir=${dir%%/*}
+	own=$(layer_rank "$dir")
+	if ((own < 0)); then
+		echo "layers: $f is in src/$dir/, which is no layer (tests/lint.sh: layers=)"
+		bad=$((bad + 1))
+		continue
+	fi
+	while IFS=: read -r line inc; do
+		case $inc in
+		config.h) continue ;;
+		*/*) ;;
+		*)
+			echo "layers: $f:$line includes \"$inc\" without its folder"
+			bad=$((bad + 1))
+			continue
+			;;
+		esac
+		r=$(layer_rank "${inc%%/*}")
+		if ((r < 0 || r > own)); then
+			echo "layers: $f:$line ($dir) includes \"$inc\", a layer above or none"
+			bad=$((bad + 1))
+		fi
+	done < <(grep -n '^#[[:space:]]*include[[:space:]]*"' "$f" |
+		sed 's/^\([0-9]*\):[^"]*"\([^"]*\)".*/\1:\2/')
+done
+for f in src/*.[ch]; do
+	[[ $f == src/main.c ]] && continue
+	echo "layers: $f sits in src/ itself; only main.c does"
+	bad=$((bad + 1))
+done
+echo "layers: $bad include-direction findings in $n C files"
+((bad == 0)) || failed=1
+
 # --- C: clang-format --------------------------------------------------------
 if command -v clang-format >/dev/null 2>&1; then
 	n=0 bad=0
-	for f in src/*.[ch] tests/unit/*.[ch] tests/fuzz/*.[ch] tests/cost/*.[ch]; do
+	for f in src/*.[ch] src/*/*.[ch] tests/unit/*.[ch] tests/fuzz/*.[ch] tests/cost/*.[ch]; do
 		[[ -e $f ]] || continue
 		n=$((n + 1))
 		if ! out=$(clang-format --dry-run -Werror -- "$f" 2>&1); then

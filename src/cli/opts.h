@@ -4,6 +4,10 @@
  * (messages name the option and the rule), --help, per-test help, and the
  * man page's OPTIONS section.  Pure: parsing writes into struct rb_cli and
  * reports errors as text; nothing here exits.
+ *
+ * src/cli/ (layer 8, over session and below): the command line: the option
+ * table (opts_table.c), parsing and checks (opts.c, opts_parse.c) and
+ * perftest's spellings (opts_perftest.c).
  */
 #ifndef RB_OPTS_H
 #define RB_OPTS_H

@@ -1,12 +1,12 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The benchmark table: each test kind is one row, struct rb_bench, in one
- * bench_*.c file, listed once in rb_benches[] (bench.c).  The row drives
+ * src/bench/bench_*.c file, listed once in rb_benches[] (bench.c).  The row drives
  * everything that lists tests: dispatch of the subcommand, --help, the man
  * page's "Applies to" lines, which options a test takes (its scope), the
  * server's acceptance of a client's test, and the resources the session
  * creates.  What differs between tests is a field of the row; the shared
- * loops live in xfer.c.  doc/development.md ("Adding a test") walks
+ * loops live in src/engine/xfer.c.  doc/development.md ("Adding a test") walks
  * through a new row.
  */
 #ifndef RB_BENCH_H

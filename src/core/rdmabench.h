@@ -2,6 +2,12 @@
 /*
  * Types shared by every layer: the run parameters a client sends, one
  * measured point, and logging.  Nothing here touches verbs or sockets.
+ *
+ * src/core/ (layer 0, the bottom): the types every layer shares (struct
+ * rb_params, rb_result, the test row rb_bench, the command list), logging,
+ * the clock, the axis and shape grammars, stats, the metric table, CSV,
+ * the byte cursor and the atomic file writer.  Pure; includes nothing of
+ * rdmabench outside core/.
  */
 #ifndef RDMABENCH_H
 #define RDMABENCH_H

@@ -3,6 +3,11 @@
  * The per-connection run state and the loops every test shares: posting
  * chains of WRs under a signal policy, reaping completions, ping-pong,
  * one-at-a-time and streaming measurement.
+ *
+ * src/engine/ (layer 5, over report and below): the measuring loops
+ * (xfer.c) and the control channel as a point sees it (ctl.h: barrier,
+ * alive, poll, stop, result).  A test's row (src/bench/) calls only what
+ * this header declares; the loops know nothing of the wire.
  */
 #ifndef RB_XFER_H
 #define RB_XFER_H

@@ -5,6 +5,10 @@
  * expansion of %r/%l in per-rank options, the rank and job size from a
  * launcher's environment, Slurm node lists, and the CSV row.  Nothing here
  * touches a socket or a device; tests/unit/test_matrix.c drives it all.
+ *
+ * src/matrix/ (layer 9, the top folder): rdmabench matrix, many ranks
+ * under a launcher; it runs tests through session/ and reads command lines
+ * through cli/.  Only main.c sits above it.
  */
 #ifndef RB_MATRIX_H
 #define RB_MATRIX_H

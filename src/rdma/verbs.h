@@ -3,6 +3,10 @@
  * libibverbs resources and QP state moves.  Knows no test: callers say
  * what access, depths and attributes they need.  Every failure is logged
  * here, naming the device, port or QP, and returned as -errno.
+ *
+ * src/rdma/ (layer 2, over wire and core): the device and what it owns:
+ * verbs.c (device, PD, CQ, QP, MR, state moves), addr.c (a GID by
+ * address), cm.c (librdmacm, -R), counters.c (the port's counters).
  */
 #ifndef RB_VERBS_H
 #define RB_VERBS_H

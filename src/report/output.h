@@ -5,6 +5,11 @@
  * Files are written whole (atomic_file.h: temp file + rename) so that a crash or ^C never
  * leaves half a file, and are rewritten after every point so that an
  * interrupted sweep keeps every finished point.
+ *
+ * src/report/ (layer 4, over topo, rdma, wire and core): what a run says:
+ * the writers (output.c: table, CSV, JSON; out_perftest.c; writer.c picks
+ * one), the samples file, --expect, compare, and diag.c's counters and
+ * gates around each point.
  */
 #ifndef RB_OUTPUT_H
 #define RB_OUTPUT_H

@@ -2,6 +2,11 @@
 /*
  * One connection from HELLO to BYE: the client's and the server's flow.
  * The client sends the whole plan; the server adopts it.
+ *
+ * src/session/ (layer 7, over bench, engine and below): one connection's
+ * flow on each side (session*.c, server.c), --threads (threads.c), the
+ * server's admission (admit.c) and --dry-run (dryrun*.c).  src/bench/
+ * (layer 6) below it holds the test rows, one file per verb family.
  */
 #ifndef RB_SESSION_H
 #define RB_SESSION_H

@@ -6,6 +6,9 @@
  * The entry points below are what the rest of rdmabench calls.  Decisions
  * are pure functions of a topology + sysfs snapshot (see topo.c); reading the
  * live machine is a thin layer (topo_live.c).
+ *
+ * src/topo/ (layer 3, over core): where a device sits and where to run;
+ * hwloc and sysfs are read here and nowhere else.
  */
 #ifndef RB_TOPO_H
 #define RB_TOPO_H

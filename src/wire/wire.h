@@ -8,6 +8,11 @@
  * The header and the ERROR body (a length-prefixed string) never change
  * between versions, so a peer of another version can always be told why
  * it is refused.
+ *
+ * src/wire/ (layer 1, over core): what crosses the out-of-band channel: the
+ * versioned messages (wire.c, matrix_wire.c), the TCP under them with
+ * deadlines (oob.c), and the one validator of a plan (plan.c), whether it
+ * came from the command line or from a peer.  Knows no device.
  */
 #ifndef RB_WIRE_H
 #define RB_WIRE_H
