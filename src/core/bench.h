@@ -1,13 +1,13 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The benchmark table: each test kind is one row, struct rb_bench, in one
- * src/bench/bench_*.c file, listed once in rb_benches[] (bench.c).  The row drives
- * everything that lists tests: dispatch of the subcommand, --help, the man
- * page's "Applies to" lines, which options a test takes (its scope), the
- * server's acceptance of a client's test, and the resources the session
- * creates.  What differs between tests is a field of the row; the shared
- * loops live in src/engine/xfer.c.  doc/development.md ("Adding a test") walks
- * through a new row.
+ * src/bench/bench_*.c file, listed once in rb_benches[] (bench.c).  The
+ * row drives everything that lists tests: dispatch of the subcommand,
+ * --help, the man page's "Applies to" lines, which options a test takes
+ * (its scope), the server's acceptance of a client's test, and the
+ * resources the session creates.  What differs between tests is a field of
+ * the row; the shared loops live in src/engine/.  doc/development.md
+ * ("Adding a test") walks through a new row.
  */
 #ifndef RB_BENCH_H
 #define RB_BENCH_H

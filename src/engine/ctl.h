@@ -2,7 +2,7 @@
 /*
  * The control channel as a point sees it: a barrier at its start, the
  * client's heartbeats and STOP, the server's RESULT.  The measuring loops
- * (xfer.c) and the point flow (session.c) call only these; the socket
+ * (src/engine/) and the point flow (session.c) call only these; the socket
  * implementation (rb_ctl_oob_init) speaks wire.h over the out-of-band TCP
  * connection, a unit test can drive the loops with a fake, and a cluster
  * coordinator can put its own behind the same calls.

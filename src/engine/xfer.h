@@ -4,10 +4,13 @@
  * chains of WRs under a signal policy, reaping completions, ping-pong,
  * one-at-a-time and streaming measurement.
  *
- * src/engine/ (layer 5, over report and below): the measuring loops
- * (xfer.c) and the control channel as a point sees it (ctl.h: barrier,
- * alive, poll, stop, result).  A test's row (src/bench/) calls only what
- * this header declares; the loops know nothing of the wire.
+ * src/engine/ (layer 5, over report and below): the measuring loops,
+ * one file per loop shape (pingpong.c, oneshot.c, stream.c) over posting
+ * (post.c), completions (complete.c), the measured interval (interval.c)
+ * and the result (result.c), with their hot helpers inline in loop.h;
+ * and the control channel as a point sees it (ctl.h: barrier, alive,
+ * poll, stop, result).  A test's row (src/bench/) calls only what this
+ * header declares; the loops know nothing of the wire.
  */
 #ifndef RB_XFER_H
 #define RB_XFER_H
@@ -452,7 +455,7 @@ static inline int rb_wait_room(struct rb_run *r, uint32_t qi, uint32_t k, uint64
 	return rb_wait_room_poll(r, qi, k, done);
 }
 
-/* Shared loops (xfer.c).  Each returns 0 or -errno, logged. */
+/* Shared loops (one file per shape: pingpong.c, oneshot.c, stream.c).  Each returns 0 or -errno, logged. */
 int rb_run_pingpong(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it));
 
 /*

@@ -1,11 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * A fake verbs provider for unit tests of the data path (src/xfer.c).
+ * A fake verbs provider for unit tests of the data path (src/engine/).
  *
  * libibverbs' ibv_post_send(), ibv_post_recv() and ibv_poll_cq() are
  * static inlines that call through qp->context->ops and cq->context->ops,
  * so a struct ibv_context whose ops are ours, and QP, CQ and MR objects
- * that point at it, run the real xfer.c without a device.
+ * that point at it, run the real loops of src/engine/ without a device.
  *
  * The fake records the WRs posted (the first FAKE_LOG_MAX of them one by
  * one, all of them in counters), keeps its own count of the send WRs

@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests for the data path (src/xfer.c) on a fake verbs provider
+ * Unit tests for the data path (src/engine/) on a fake verbs provider
  * (fake_verbs.h): what only the Soft-RoCE lab reached before.
  *
  *  - rb_post_chain(): which WRs are signaled, what their wr_id says, the

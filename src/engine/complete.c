@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: MIT
+/*
+ * Completions and waiting: what a failed completion means, immediates,
+ * SRQ receives, the idle checks of a wait (peer, deadline, ^C), the
+ * completion channel of --poll event, and the polling step every loop
+ * shares.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/clock.h"
+#include "core/sweep.h"
+#include "engine/loop.h"
+
+volatile sig_atomic_t rb_interrupted;
+volatile sig_atomic_t rb_stop_armed, rb_stop_asked;
+bool rb_hook_bad_verify;
+
+/* What an error status usually means, for the person reading it. */
+static const char *wc_cause(enum ibv_wc_status st)
+{
+	switch (st) {
+	case IBV_WC_RETRY_EXC_ERR:
+		return "the peer did not acknowledge: it is gone, or the path to it is down "
+		       "(link, switch, GID or route)";
+	case IBV_WC_RNR_RETRY_EXC_ERR:
+		return "the receiver had no receive posted (RNR)";
+	case IBV_WC_REM_ACCESS_ERR:
+		return "the peer refused the access: rkey, address or size do not match its "
+		       "memory region";
+	case IBV_WC_REM_INV_REQ_ERR:
+		return "the peer found the request invalid: a size over its limits, or an "
+		       "operation its QP does not allow";
+	case IBV_WC_LOC_LEN_ERR:
+		return "a message longer than the receive buffer";
+	case IBV_WC_LOC_PROT_ERR:
+		return "the local memory region does not cover the buffer";
+	case IBV_WC_REM_OP_ERR:
+		return "the peer could not complete the operation";
+	case IBV_WC_WR_FLUSH_ERR:
+		return "flushed: an earlier error moved the QP to the error state";
+	default:
+		return NULL;
+	}
+}
+
+/* An error completion's opcode is undefined: its wr_id says what it was. */
+int rb_wc_error(struct rb_run *r, const struct ibv_wc *wc)
+{
+	const char *cause = wc_cause(wc->status);
+
+	rb_err("%s qp 0x%x: %s completion error: %s (status %d, vendor error 0x%x)%s%s",
+	       r->dev.name, wc->qp_num, wc->wr_id & RB_WRID_RECV ? "receive" : r->t->wr_name,
+	       ibv_wc_status_str(wc->status), wc->status, wc->vendor_err, cause ? ": " : "",
+	       cause ? cause : "");
+	return -EIO;
+}
+
+int rb_imm_check(struct rb_run *r, const struct ibv_wc *wc)
+{
+	uint32_t want = RB_IMM(r->point), got = be32toh(wc->imm_data);
+
+	if ((wc->wc_flags & IBV_WC_WITH_IMM) && got == want)
+		return 0;
+	if (wc->wc_flags & IBV_WC_WITH_IMM)
+		rb_err("%s qp 0x%x: a message of point %u carried immediate 0x%08x, expected "
+		       "0x%08x (--send-with-imm/--write-with-imm)",
+		       r->dev.name, wc->qp_num, r->point, got, want);
+	else
+		rb_err("%s qp 0x%x: a message of point %u came without an immediate "
+		       "(--send-with-imm/--write-with-imm)",
+		       r->dev.name, wc->qp_num, r->point);
+	return -EPROTO;
+}
+
+int rb_srq_recv_qi(struct rb_run *r, const struct ibv_wc *wc)
+{
+	uint32_t qi;
+
+	r->srq_posted--;
+	for (qi = 0; qi < r->nqp; qi++)
+		if (r->qp[qi]->qp_num == wc->qp_num)
+			return (int)qi;
+	rb_err("%s: a receive on the SRQ completed for qp 0x%x, none of this run's", r->dev.name,
+	       wc->qp_num);
+	return -EPROTO;
+}
+
+int rb_reap_srq(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi))
+{
+	return rb_reap_poll(r, done, on_recv, true, false, 32);
+}
+
+int rb_poll_failed(struct rb_run *r)
+{
+	rb_err("%s: ibv_poll_cq failed", r->dev.name);
+	return -EIO;
+}
+
+/*
+ * What the peer said during a point, waiting up to @wait_ms: for the
+ * server, the client's heartbeats and its STOP; for the client, only an
+ * ERROR from the server.
+ */
+int rb_check_peer(struct rb_run *r, int wait_ms)
+{
+	uint64_t count = 0;
+	int ret;
+
+	if (r->stopped)
+		return 0;
+	ret = r->ctl->ops->poll(r->ctl, r->point, wait_ms, &count);
+	if (ret <= RB_CTL_NOTHING)
+		return ret;
+	r->heard = rb_now_ns();
+	if (ret == RB_CTL_STOP) {
+		r->stopped = true;
+		r->stop_count = count;
+	}
+	return 0;
+}
+
+/*
+ * Ticks in about a millisecond, measured once: the idle checks (a poll()
+ * and a clock read, microseconds each in a VM) are paced by time, so that
+ * a tight wait of a few microseconds never pays for one.
+ */
+uint64_t rb_ticks_per_ms(void)
+{
+	static uint64_t tpm;
+	uint64_t t0, k0, t1;
+
+	if (!tpm) {
+		t0 = rb_now_ns();
+		k0 = rb_ticks();
+		do
+			t1 = rb_now_ns();
+		while (t1 - t0 < 2000000);
+		/* Over the time that passed: a preemption must not inflate it
+		 * (--interval and --rate count on it). */
+		tpm = (rb_ticks() - k0) * 1000000 / (t1 - t0);
+		if (!tpm)
+			tpm = 1;
+	}
+	return tpm;
+}
+
+/* What an idle wait checks about once a millisecond (rb_idle_check()). */
+static int idle_checks(struct rb_run *r, struct rb_idle *s, const char *what)
+{
+	uint64_t now;
+	int ret;
+
+	if (rb_interrupted)
+		return -EINTR;
+	/* Ended as the threads the group wakes with SIGUSR1 are (-EINTR):
+	 * the failed thread names the cause. */
+	if (rb_run_canceled(r))
+		return -EINTR;
+	/* A client stuck on its own completions is alive: the server must
+	 * hear so, and this side's timeout below names what it waits for
+	 * (not the server's "sent nothing", which points at the wrong host).
+	 * Never after this side's STOP (-b): the peer then reads RESULT. */
+	ret = (r->role == RB_ROLE_CLIENT || r->bidir) && !r->stop_sent ? rb_heartbeat_send(r) : 0;
+	if (!ret)
+		ret = rb_check_peer(r, 0);
+	if (ret)
+		return ret;
+	now = rb_now_ns();
+	if (!s->since)
+		s->since = now;
+	if (now - s->since <= r->timeout_ns)
+		return 0;
+	rb_err("%s: no progress for %.3g s while waiting for %s at point %u%s; peer %s: is it "
+	       "alive?",
+	       r->dev.name, (double)r->timeout_ns / 1e9, what, r->point,
+	       r->chan ? " (--poll event: no completion event came, nor a completion)" : "",
+	       r->ctl->peer);
+	return -ETIMEDOUT;
+}
+
+void rb_events_ack(struct rb_run *r)
+{
+	if (r->unacked)
+		ibv_ack_cq_events(r->cq, r->unacked);
+	r->unacked = 0;
+}
+
+/* The event that woke the channel: taken (r->armed off), counted, acked by the batch. */
+static int event_take(struct rb_run *r)
+{
+	struct ibv_cq *cq;
+	void *ctx;
+
+	if (ibv_get_cq_event(r->chan, &cq, &ctx)) {
+		if (errno == EAGAIN || errno == EINTR)
+			return 0; /* the fd does not block: nothing after all */
+		rb_err("%s: ibv_get_cq_event: %m", r->dev.name);
+		return -EIO;
+	}
+	r->armed = false;
+	r->events++;
+	if (++r->unacked >= RB_EVENT_ACK_BATCH)
+		rb_events_ack(r);
+	return 0;
+}
+
+/*
+ * --poll event, an empty poll: arm the CQ, or (armed, and the caller's
+ * poll since found nothing) sleep on the channel's fd, a slice at most.
+ * Out of line, apart from the busy loops' path.
+ */
+static __attribute__((noinline)) int event_wait(struct rb_run *r, struct rb_idle *s,
+						const char *what)
+{
+	struct pollfd pfd = { .fd = r->chan->fd, .events = POLLIN };
+	uint64_t k;
+	int ret;
+
+	if (rb_interrupted)
+		return -EINTR;
+	if (!r->armed) {
+		ret = ibv_req_notify_cq(r->cq, 0);
+		if (ret) {
+			rb_err("%s: ibv_req_notify_cq: %s", r->dev.name, strerror(ret));
+			return -EIO;
+		}
+		/* The caller polls again before any sleep: a completion that
+		 * came between its empty poll and the arm raised no event. */
+		r->armed = true;
+		return 0;
+	}
+	ret = poll(&pfd, 1, RB_EVENT_SLICE_MS);
+	if (ret < 0 && errno != EINTR) {
+		rb_err("%s: poll on the completion channel (fd %d): %m", r->dev.name, pfd.fd);
+		return -EIO;
+	}
+	if (ret > 0 && (ret = event_take(r)))
+		return ret;
+	/* Woken or not, the caller polls: a slice that ends without an event
+	 * still looks at the CQ (an event lost costs a slice, not the run). */
+	k = rb_ticks();
+	if (k < r->idle_next)
+		return 0;
+	r->idle_next = k + rb_ticks_per_ms();
+	return idle_checks(r, s, what);
+}
+
+/* Out of line, as it always was: the loops' code around the call stays as it is. */
+__attribute__((noinline)) int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what)
+{
+	uint64_t k;
+
+	if (__builtin_expect(r->chan != NULL, 0))
+		return event_wait(r, s, what);
+	if (++s->spins % 64)
+		return 0;
+	k = rb_ticks();
+	if (k < r->idle_next)
+		return 0;
+	r->idle_next = k + rb_ticks_per_ms();
+	return idle_checks(r, s, what);
+}
+
+int rb_poll_step(struct rb_run *r, struct rb_idle *idle, uint64_t *done,
+		 int (*on_recv)(struct rb_run *, uint32_t qi), const char *what)
+{
+	int n;
+
+	/* A volatile read per poll: ^C must stop a point that never idles. */
+	if (rb_interrupted)
+		return -EINTR;
+	n = rb_reap(r, done, on_recv);
+	if (n > 0)
+		rb_idle_reset(idle);
+	else if (!n)
+		n = rb_idle_check(r, idle, what);
+	return n;
+}
+
+bool rb_duration_over(struct rb_run *r, uint64_t it)
+{
+	if (r->p->forever)
+		return it > r->pt.warmup && rb_stop_asked;
+	if (it < r->next_clock)
+		return false;
+	/* Paced, iterations are slow: -D must not overshoot by 64 of them. */
+	r->next_clock = it + (r->paced ? 1 : 64);
+	/* Ended early, the point is dropped: the next barrier ends the run. */
+	if (rb_run_canceled(r))
+		return true;
+	return it > r->pt.warmup &&
+	       rb_now_ns() - r->t0 >= (uint64_t)r->p->duration_s * 1000000000ULL;
+}
+
+int rb_wait_room_poll(struct rb_run *r, uint32_t qi, uint32_t k, uint64_t *done)
+{
+	struct rb_idle idle;
+	int n;
+
+	rb_idle_reset(&idle);
+	while (r->sq[qi].depth - r->sq[qi].used < k)
+		if ((n = rb_poll_step(r, &idle, done, NULL, "send queue room")) < 0)
+			return n;
+	return 0;
+}

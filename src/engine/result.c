@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: MIT
+/*
+ * A point's result from what the loops measured: bandwidth, message
+ * rate, CPU time, the traffic shape's figures.
+ */
+#include <endian.h>
+#include <errno.h>
+#include <math.h>
+#include <poll.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/clock.h"
+#include "core/sweep.h"
+#include "engine/loop.h"
+
+static void report_bw(struct rb_run *r, struct rb_result *res, uint64_t ns)
+{
+	uint64_t bytes = r->ops * r->pt.size;
+
+	res->has_bw = true;
+	res->bw_avg_gbps = rb_gbps(bytes, ns);
+	/* The window runs in ticks: Gb per tick over ns per tick. */
+	res->bw_peak_gbps = r->role == RB_ROLE_CLIENT || r->bidir
+				    ? rb_bw_window_peak(&r->win, bytes, r->k1) / rb_ns_per_tick(r)
+				    : res->bw_avg_gbps;
+	res->msg_rate_mpps = ns ? (double)r->ops * 1e3 / (double)ns : 0;
+}
+
+/* The client's intervals (the result takes them) and the rate reached. */
+static void report_shape(struct rb_run *r, struct rb_result *res)
+{
+	res->iv = r->iv;
+	res->niv = r->niv;
+	r->iv = NULL;
+	r->niv = r->iv_cap = 0;
+	rb_bw_min_interval(res, r->p->interval_ms);
+	rb_rate_report(res, r->p->rate, r->p->rate_unit);
+}
+
+int rb_report_generic(struct rb_run *r, struct rb_result *res)
+{
+	uint64_t ns = r->t1 > r->t0 ? r->t1 - r->t0 : 0;
+	int ret;
+
+	memset(res, 0, sizeof(*res));
+	res->pt = r->pt;
+	res->iters = r->ops;
+	/* No operation, no interval: nothing to divide by (and t0 may be 0). */
+	if (!r->ops) {
+		res->nothing_measured = true;
+		res->duration_s = NAN;
+		return 0;
+	}
+	res->duration_s = (double)ns / 1e9;
+	if (r->lat.n) {
+		ret = rb_lat_summarize(&r->lat, r->t->lat_scale * rb_ns_per_tick(r), &res->lat);
+		if (ret)
+			return ret;
+		res->has_lat = true;
+	}
+	/* The server of a one-sided stream sees no messages: no bandwidth;
+	 * with -b it has its own stream. */
+	if (r->t->mode == RB_MODE_BW &&
+	    (r->role == RB_ROLE_CLIENT || r->bidir || rb_bench_receives(r->t, r->p)))
+		report_bw(r, res, ns);
+	if (r->role == RB_ROLE_CLIENT)
+		report_shape(r, res);
+	res->has_cpu = ns > 0;
+	res->cpu_util_pct = ns ? (double)(r->cpu1 - r->cpu0) * 100.0 / (double)ns : 0;
+	res->cpu_ns_per_msg = r->ops ? (double)(r->cpu1 - r->cpu0) / (double)r->ops : 0;
+	res->has_wakeups = r->chan != NULL;
+	res->wakeups = r->ev1 - r->ev0;
+	res->wakeups_per_msg = (double)res->wakeups / (double)r->ops;
+	return 0;
+}
