@@ -1,0 +1,45 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What the writers of output.h (out_table.c, out_csv.c, out_json.c and
+ * output.c) share; nothing outside src/report/ includes it.
+ */
+#ifndef RB_OUT_INT_H
+#define RB_OUT_INT_H
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+#include <errno.h>
+#include <stdio.h>
+#include "report/output.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"
+#endif
+
+extern const struct rb_writer_ops rb_table_ops, rb_csv_ops, rb_json_ops;
+
+static inline int file_status(FILE *f)
+{
+	return ferror(f) ? -EIO : 0;
+}
+
+static inline const char *str_or(const char *s, const char *dflt)
+{
+	return s && *s ? s : dflt;
+}
+
+/* A --threads run's rows: a column says whose (a thread's, or "all"). */
+bool rb_out_by_thread(const struct rb_report *r);
+const char *rb_out_thread_cell(const struct rb_result *res, char *buf, size_t len);
+/* -b: each direction's columns. */
+bool rb_out_bidir_cols(const struct rb_report *r);
+/* A --interval slice as a result of its own. */
+struct rb_result rb_out_iv_result(const struct rb_point *pt, const struct rb_interval *iv);
+/* out_json.c: the document's closing members (complete, reason, diag). */
+int rb_json_finish(json_t *doc, const struct rb_report *r);
+/* out_csv.c: the CSV header line onto @f. */
+void rb_csv_header_put(FILE *f);
+
+#endif

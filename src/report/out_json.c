@@ -1,0 +1,520 @@
+// SPDX-License-Identifier: MIT
+/*
+ * The JSON writer (doc/json-schema.md): the document is built whole
+ * with jansson and dumped at the end; rb_json_result() and
+ * rb_json_params() serve compare, matrix and --dry-run too.
+ */
+#include <errno.h>
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "core/csv.h"
+#include "core/metrics.h"
+#include "core/shape.h"
+#include "core/stats.h"
+#include "core/sweep.h"
+#include "rdma/counters.h"
+#include "report/out_int.h"
+#include "wire/plan.h"
+
+/*
+ * Objects are built with json_object_set_new(), which takes the value's
+ * reference even when it fails and fails on a NULL value or object, so a
+ * builder ORs the results together and checks once at the end.
+ */
+static json_t *jdone(json_t *o, int bad)
+{
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* NaN and infinity are not JSON numbers: they become null. */
+static json_t *jreal(double v)
+{
+	return isfinite(v) ? json_real(v) : json_null();
+}
+
+static json_t *juint(uint64_t v)
+{
+	return json_integer((json_int_t)v);
+}
+
+/* A count where a negative value means "none". */
+static json_t *jint_or_null(int v)
+{
+	return v < 0 ? json_null() : json_integer(v);
+}
+
+/*
+ * A string, or null for NULL.  json_string() refuses invalid UTF-8; such a
+ * name (a host name could be anything) keeps its ASCII and gets '?' for
+ * the other bytes rather than failing the whole document.
+ */
+static json_t *jstr(const char *s)
+{
+	json_t *j;
+	char *copy, *p;
+
+	if (!s)
+		return json_null();
+	j = json_string(s);
+	if (j)
+		return j;
+	copy = strdup(s);
+	if (!copy)
+		return NULL;
+	for (p = copy; *p; p++)
+		if ((unsigned char)*p >= 0x80)
+			*p = '?';
+	j = json_string(copy);
+	free(copy);
+	return j;
+}
+
+static json_t *jaxis(const struct rb_axis *a)
+{
+	json_t *arr = json_array();
+	int bad = !arr;
+	uint32_t i;
+
+	for (i = 0; i < a->n && i < RB_MAX_AXIS; i++)
+		bad |= json_array_append_new(arr, juint(a->v[i]));
+	return jdone(arr, bad);
+}
+
+/* A string, or null when absent or empty (no GID on InfiniBand). */
+static json_t *jstr_or_null(const char *s)
+{
+	return s && s[0] ? jstr(s) : json_null();
+}
+
+static json_t *jdevice(const struct rb_report *r)
+{
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= json_object_set_new(o, "name", jstr(r->device));
+	bad |= json_object_set_new(o, "port", json_integer(r->port));
+	bad |= json_object_set_new(o, "gid_index", jint_or_null(r->gid_index));
+	bad |= json_object_set_new(o, "link_layer", jstr(r->link_layer));
+	bad |= json_object_set_new(o, "active_mtu", json_integer(r->active_mtu));
+	bad |= json_object_set_new(o, "path_mtu", json_integer(r->path_mtu));
+	bad |= json_object_set_new(o, "gid_type", jstr_or_null(r->gid_type));
+	bad |= json_object_set_new(o, "gid", jstr_or_null(r->gid));
+	bad |= json_object_set_new(o, "why_device", jstr_or_null(r->why_device));
+	bad |= json_object_set_new(o, "why_gid", jstr_or_null(r->why_gid));
+	bad |= json_object_set_new(o, "qp_timeout", json_integer(r->qp.timeout));
+	bad |= json_object_set_new(o, "retry_count", json_integer(r->qp.retry_count));
+	bad |= json_object_set_new(o, "pkey_index", json_integer(r->qp.pkey_index));
+	bad |= json_object_set_new(o, "hop_limit", json_integer(r->qp.hop_limit));
+	bad |= json_object_set_new(o, "relaxed_ordering", json_boolean(r->relaxed_ordering));
+	bad |= json_object_set_new(o, "why_relaxed_ordering", jstr_or_null(r->why_relaxed));
+	bad |= json_object_set_new(o, "post_api", jstr_or_null(r->post_api));
+	/* The CQ's vector, once there is one (with the QPs: post_api). */
+	bad |= json_object_set_new(o, "comp_vector",
+				   r->post_api ? json_integer(r->comp_vector) : json_null());
+	return jdone(o, bad);
+}
+
+/* --flow-label: a number as before, a list when it is one (QP i: label i mod n). */
+static json_t *jflows(const struct rb_params *p)
+{
+	json_t *arr;
+	uint32_t i;
+	int bad;
+
+	if (p->nflow <= 1)
+		return json_integer(p->nflow ? p->flow_label[0] : 0);
+	arr = json_array();
+	bad = !arr;
+	for (i = 0; i < p->nflow && i < RB_FLOW_MAX; i++)
+		bad |= json_array_append_new(arr, juint(p->flow_label[i]));
+	return jdone(arr, bad);
+}
+
+json_t *rb_json_params(const struct rb_params *p)
+{
+	char rate[32];
+	json_t *o;
+	int bad;
+
+	if (!p)
+		return json_null();
+	o = json_object();
+	bad = !o;
+	bad |= json_object_set_new(o, "size", jaxis(&p->size));
+	bad |= json_object_set_new(o, "batch", jaxis(&p->batch));
+	bad |= json_object_set_new(o, "signal", jaxis(&p->signal));
+	bad |= json_object_set_new(o, "qps", jaxis(&p->qps));
+	bad |= json_object_set_new(o, "tx_depth", jaxis(&p->tx_depth));
+	bad |= json_object_set_new(o, "iterations", p->iters ? juint(p->iters) : json_null());
+	bad |= json_object_set_new(o, "duration_s",
+				   p->duration_s || p->forever ? json_integer(p->duration_s)
+							       : json_null());
+	if (p->interval_ms)
+		bad |= json_object_set_new(o, "interval_s", jreal(p->interval_ms / 1000.0));
+	if (p->rate_unit)
+		bad |= json_object_set_new(
+			o, "rate", jstr(rb_rate_str(p->rate, p->rate_unit, rate, sizeof(rate))));
+	if (p->latency_gap_us)
+		bad |= json_object_set_new(o, "latency_gap_us", json_integer(p->latency_gap_us));
+	if (p->recv_post_list)
+		bad |= json_object_set_new(o, "recv_post_list", json_integer(p->recv_post_list));
+	if (p->imm)
+		bad |= json_object_set_new(o, "with_imm", json_true());
+	bad |= json_object_set_new(o, "poll", jstr(p->poll == RB_POLL_EVENT ? "event" : "busy"));
+	bad |= json_object_set_new(
+		o, "warmup", p->warmup == RB_WARMUP_AUTO ? json_string("auto") : juint(p->warmup));
+	bad |= json_object_set_new(o, "rx_depth", json_integer(p->rx_depth));
+	bad |= json_object_set_new(o, "inline_size", json_integer(p->inline_size));
+	bad |= json_object_set_new(o, "outstanding", json_integer(p->outstanding));
+	bad |= json_object_set_new(o, "mtu", p->mtu ? json_integer(p->mtu) : json_null());
+	bad |= json_object_set_new(o, "verify", json_boolean(p->verify));
+	bad |= json_object_set_new(o, "rdma_cm", json_boolean(p->use_cm));
+	bad |= json_object_set_new(o, "transport", jstr(rb_transport_name(p->transport)));
+	bad |= json_object_set_new(o, "sl", json_integer(p->sl));
+	bad |= json_object_set_new(o, "tclass", json_integer(p->tclass));
+	bad |= json_object_set_new(o, "flow_label", jflows(p));
+	bad |= json_object_set_new(o, "hugepages", json_boolean(p->hugepages));
+	bad |= json_object_set_new(o, "odp", json_boolean(p->odp));
+	bad |= json_object_set_new(o, "mr_per_qp", json_boolean(p->mr_per_qp));
+	bad |= json_object_set_new(o, "srq", json_boolean(p->srq));
+	bad |= json_object_set_new(o, "threads", json_integer(p->threads ? p->threads : 1));
+	bad |= json_object_set_new(o, "bidirectional", json_boolean(p->bidir));
+	/* Only when set: files of every earlier run keep their members. */
+	if (p->reversed)
+		bad |= json_object_set_new(o, "reversed", json_true());
+	return jdone(o, bad);
+}
+
+json_t *rb_json_placement(const struct rb_placement *p)
+{
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= json_object_set_new(o, "device_numa_node", jint_or_null(p->device_numa_node));
+	bad |= json_object_set_new(o, "cpus", p->cpus[0] ? jstr(p->cpus) : json_null());
+	bad |= json_object_set_new(o, "mem_node", jint_or_null(p->mem_node));
+	bad |= json_object_set_new(o, "local", p->local < 0 ? json_null() : json_boolean(p->local));
+	bad |= json_object_set_new(o, "freq_cpu", jint_or_null(p->freq_cpu));
+	bad |= json_object_set_new(o, "cpu_governor", jstr_or_null(p->governor));
+	bad |= json_object_set_new(o, "cpu_mhz", p->cpu_mhz ? juint(p->cpu_mhz) : json_null());
+	return jdone(o, bad);
+}
+
+/* The latency rows of rb_metrics[] in @l, by their JSON keys. */
+static json_t *jlat(const struct rb_lat_summary *l)
+{
+	const struct rb_metric *m;
+	json_t *o = json_object();
+	int bad = !o;
+
+	for (m = rb_metrics; m < rb_metrics + rb_nmetrics; m++)
+		if (m->group == RB_MG_LAT)
+			bad |= json_object_set_new(o, m->json_key, jreal(rb_metric_lat(m, l)));
+	return jdone(o, bad);
+}
+
+/*
+ * The rows of group @g (not latency) where @res has the group: each by its
+ * name, null where it is not a number or 0 means not measured.
+ */
+static int jgroup(json_t *o, const struct rb_result *res, enum rb_metric_group g)
+{
+	const struct rb_metric *m;
+	int bad = 0;
+
+	if (!rb_metric_group_has(g, res))
+		return 0;
+	for (m = rb_metrics; m < rb_metrics + rb_nmetrics; m++)
+		if (m->group == g)
+			bad |= json_object_set_new(o, m->name,
+						   rb_metric_has(m, res)
+							   ? jreal(rb_metric_value(m, res))
+							   : json_null());
+	return bad;
+}
+
+/* How lat_us's percentiles were found: from every sample, or from buckets (stats.h). */
+static json_t *jpercentiles(const struct rb_lat_summary *l)
+{
+	return jstr(l->bucketed ? "bucketed" : "exact");
+}
+
+static json_t *jreals(const double *v, uint32_t n)
+{
+	json_t *a = json_array();
+	int bad = !a;
+	uint32_t i;
+
+	for (i = 0; i < n; i++)
+		bad |= json_array_append_new(a, jreal(v[i]));
+	return jdone(a, bad);
+}
+
+/* -H: edges (one more than buckets) and counts; with -C the edges in ticks too. */
+static json_t *jhist(const struct rb_result *res)
+{
+	const struct rb_lat_hist *h = &res->hist;
+	json_t *o = json_object(), *c = json_array();
+	int bad = !o || !c;
+	uint32_t i;
+
+	for (i = 0; i < h->n; i++)
+		bad |= json_array_append_new(c, juint(h->count[i]));
+	bad |= json_object_set_new(o, "edges_us", jreals(h->edge_us, h->n + 1));
+	if (res->has_ticks)
+		bad |= json_object_set_new(o, "edges_ticks", jreals(h->edge_ticks, h->n + 1));
+	bad |= json_object_set_new(o, "counts", c);
+	bad |= json_object_set_new(o, "tail", json_boolean(h->tail));
+	return jdone(o, bad);
+}
+
+/* One direction of a -b point. */
+static json_t *jdir(const struct rb_dir_result *d)
+{
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= json_object_set_new(o, "initiator", jstr(d->by_server ? "server" : "client"));
+	bad |= json_object_set_new(o, "iterations", juint(d->iters));
+	bad |= json_object_set_new(o, "duration_s", jreal(d->duration_s));
+	bad |= json_object_set_new(o, "bw_avg_gbps", jreal(d->bw_avg_gbps));
+	bad |= json_object_set_new(o, "bw_peak_gbps", jreal(d->bw_peak_gbps));
+	bad |= json_object_set_new(o, "msg_rate_mpps", jreal(d->msg_rate_mpps));
+	return jdone(o, bad);
+}
+
+static json_t *jbidir(const struct rb_result *res)
+{
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= json_object_set_new(o, "client_to_server", jdir(&res->dir[RB_DIR_C2S]));
+	bad |= json_object_set_new(o, "server_to_client", jdir(&res->dir[RB_DIR_S2C]));
+	return jdone(o, bad);
+}
+
+/* The names of the peer's figures that failed their check (RB_PEER_*). */
+static json_t *jrejected(uint32_t bits)
+{
+	json_t *a = json_array();
+	int bad = !a;
+	uint32_t i;
+
+	for (i = 0; i < RB_PEER_NFIELDS && !bad; i++)
+		if (bits & (1u << i))
+			bad |= json_array_append_new(a, jstr(rb_result_field(1u << i)));
+	return jdone(a, bad);
+}
+
+/* The metrics of one result; those that do not apply are left out. */
+static int jmetrics(json_t *o, const struct rb_result *res)
+{
+	int bad = 0;
+
+	if (res->has_lat) {
+		bad |= json_object_set_new(o, "lat_us", jlat(&res->lat));
+		bad |= json_object_set_new(o, "percentiles", jpercentiles(&res->lat));
+	}
+	if (res->has_lat && res->has_ticks) {
+		bad |= json_object_set_new(o, "lat_ticks", jlat(&res->lat_ticks));
+		bad |= json_object_set_new(o, "ticks_per_us", jreal(res->ticks_per_us));
+	}
+	if (res->has_lat && res->has_hist)
+		bad |= json_object_set_new(o, "histogram", jhist(res));
+	bad |= jgroup(o, res, RB_MG_BW);
+	bad |= jgroup(o, res, RB_MG_CPU);
+	bad |= jgroup(o, res, RB_MG_PEER);
+	/* --poll event's wake-ups: outside the metric table (a count and a
+	 * ratio that only event mode has; the CSV column is event mode's). */
+	if (res->has_wakeups) {
+		bad |= json_object_set_new(o, "wakeups", juint(res->wakeups));
+		bad |= json_object_set_new(o, "wakeups_per_msg", jreal(res->wakeups_per_msg));
+	}
+	/* -b: bw_avg_gbps and msg_rate_mpps above are the sums of these. */
+	if (res->has_bidir)
+		bad |= json_object_set_new(o, "bidir", jbidir(res));
+	if (res->peer_rejected)
+		bad |= json_object_set_new(o, "peer_result_rejected",
+					   jrejected(res->peer_rejected));
+	return bad;
+}
+
+static json_t *jinterval(const struct rb_interval *iv)
+{
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= json_object_set_new(o, "start_s", jreal(iv->start_s));
+	bad |= json_object_set_new(o, "duration_s", jreal(iv->duration_s));
+	bad |= json_object_set_new(o, "iterations", juint(iv->ops));
+	bad |= json_object_set_new(o, "bw_avg_gbps", jreal(iv->bw_gbps));
+	bad |= json_object_set_new(o, "msg_rate_mpps", jreal(iv->msg_rate_mpps));
+	if (iv->has_lat) {
+		bad |= json_object_set_new(o, "lat_us", jlat(&iv->lat));
+		bad |= json_object_set_new(o, "percentiles", jpercentiles(&iv->lat));
+	}
+	return jdone(o, bad);
+}
+
+/* --interval's slices, --rate's outcome, a point cut short: where they apply. */
+static int jshape(json_t *o, const struct rb_result *res)
+{
+	const char *unit = res->rate_pps ? "mpps" : "gbps";
+	char name[32];
+	json_t *arr;
+	size_t i;
+	int bad = 0;
+
+	if (res->cut)
+		bad |= json_object_set_new(o, "interrupted", json_true());
+	if (res->nothing_measured)
+		bad |= json_object_set_new(o, "nothing_measured", json_true());
+	if (res->peer_nothing_measured)
+		bad |= json_object_set_new(o, "peer_nothing_measured", json_true());
+	if (res->has_rate) {
+		snprintf(name, sizeof(name), "rate_target_%s", unit);
+		bad |= json_object_set_new(o, name, jreal(res->rate_target));
+		snprintf(name, sizeof(name), "rate_achieved_%s", unit);
+		bad |= json_object_set_new(o, name, jreal(res->rate_achieved));
+		bad |= json_object_set_new(o, "rate_deviation_pct", jreal(res->rate_dev_pct));
+	}
+	if (!res->iv)
+		return bad;
+	if (res->has_bw_min_iv)
+		bad |= json_object_set_new(o, "bw_min_interval_gbps", jreal(res->bw_min_iv_gbps));
+	arr = json_array();
+	for (i = 0; arr && i < res->niv; i++)
+		bad |= json_array_append_new(arr, jinterval(&res->iv[i]));
+	return bad | json_object_set_new(o, "intervals", arr);
+}
+
+json_t *rb_json_result(const struct rb_result *res)
+{
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= json_object_set_new(o, "size", juint(res->pt.size));
+	bad |= json_object_set_new(o, "batch", juint(res->pt.batch));
+	bad |= json_object_set_new(o, "signal", juint(res->pt.signal));
+	bad |= json_object_set_new(o, "qps", juint(res->pt.qps));
+	bad |= json_object_set_new(o, "tx_depth", juint(res->pt.tx_depth));
+	bad |= json_object_set_new(o, "iterations", juint(res->iters));
+	bad |= json_object_set_new(o, "warmup", juint(res->pt.warmup));
+	bad |= json_object_set_new(o, "duration_s", jreal(res->duration_s));
+	if (o)
+		bad |= jmetrics(o, res) | jshape(o, res);
+	/* counters, peer_counters, expect...: built by the session per point. */
+	if (o && res->diag)
+		bad |= json_object_update(o, res->diag);
+	return jdone(o, bad);
+}
+
+/* Everything but the results (left empty) and the recommendation. */
+static json_t *jdoc(const struct rb_report *r)
+{
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= json_object_set_new(o, "schema_version", json_integer(RB_SCHEMA_VERSION));
+	bad |= json_object_set_new(o, "tool", json_string(RB_TOOL));
+	bad |= json_object_set_new(o, "version", json_string(PACKAGE_VERSION));
+	bad |= json_object_set_new(o, "test", jstr(r->test));
+	if (r->op)
+		bad |= json_object_set_new(o, "op", jstr(r->op));
+	bad |= json_object_set_new(o, "role", jstr(r->role));
+	bad |= json_object_set_new(o, "timestamp", jstr(r->timestamp));
+	bad |= json_object_set_new(o, "host", jstr(r->host));
+	bad |= json_object_set_new(o, "peer", jstr(r->peer));
+	bad |= json_object_set_new(o, "device", jdevice(r));
+	bad |= json_object_set_new(o, "params", rb_json_params(r->params));
+	bad |= json_object_set_new(o, "placement", rb_json_placement(&r->place));
+	if (r->has_peer_place)
+		bad |= json_object_set_new(o, "peer_placement", rb_json_placement(&r->peer_place));
+	bad |= json_object_set_new(o, "results", json_array());
+	return jdone(o, bad);
+}
+
+/* Which counters and gates the run had (known once the peers met). */
+static int jdiag(json_t *doc, const struct rb_report *r)
+{
+	json_t *ex;
+	uint32_t i;
+	int bad = 0;
+
+	if (r->samples_path)
+		bad |= json_object_set_new(doc, "samples_file", jstr(r->samples_path));
+	if (r->tick_clock)
+		bad |= json_object_set_new(doc, "tick_clock", jstr(r->tick_clock));
+	if (r->counters_spec)
+		bad |= json_object_set_new(doc, "counters_spec", jstr(r->counters_spec));
+	if (r->has_counters)
+		bad |= json_object_set_new(doc, "driver", jstr(r->driver));
+	if (r->has_peer_counters)
+		bad |= json_object_set_new(doc, "peer_driver", jstr(r->peer_driver));
+	if (r->counters_spec)
+		bad |= json_object_set_new(doc, "link_gbps",
+					   r->link_gbps > 0 ? jreal(r->link_gbps) : json_null());
+	if (!r->expectations || !r->expectations->n)
+		return bad;
+	ex = json_array();
+	for (i = 0; ex && i < r->expectations->n; i++)
+		bad |= json_array_append_new(ex, jstr(r->expectations->v[i]));
+	return bad | json_object_set_new(doc, "expectations", ex);
+}
+
+/* What may be filled in while the sweep runs: set last, after the results. */
+int rb_json_finish(json_t *doc, const struct rb_report *r)
+{
+	int bad = json_object_set_new(doc, "complete", json_boolean(!r->incomplete));
+
+	bad |= jdiag(doc, r);
+	if (r->incomplete)
+		bad |= json_object_set_new(doc, "reason", jstr(r->reason ? r->reason : "unknown"));
+	if (r->recommendation)
+		bad |= json_object_set(doc, "recommendation", r->recommendation);
+	return bad ? -ENOMEM : 0;
+}
+
+static int json_begin(struct rb_writer *w, const struct rb_report *r)
+{
+	json_decref(w->doc);
+	w->doc = jdoc(r);
+	return w->doc ? 0 : -ENOMEM;
+}
+
+static int json_row(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res)
+{
+	json_t *results = json_object_get(w->doc, "results");
+
+	(void)r;
+	if (!results)
+		return -EINVAL;
+	return json_array_append_new(results, rb_json_result(res)) ? -ENOMEM : 0;
+}
+
+/* Dumps the document and releases it. */
+static int json_end(struct rb_writer *w, const struct rb_report *r)
+{
+	int ret = w->doc ? rb_json_finish(w->doc, r) : -EINVAL;
+
+	if (!ret && json_dumpf(w->doc, w->f, JSON_INDENT(2)))
+		ret = -EIO;
+	if (!ret && fputc('\n', w->f) == EOF)
+		ret = -EIO;
+	json_decref(w->doc);
+	w->doc = NULL;
+	if (!ret)
+		fflush(w->f);
+	return ret ? ret : file_status(w->f);
+}
+
+const struct rb_writer_ops rb_json_ops = { .begin = json_begin, .row = json_row, .end = json_end };
