@@ -41,7 +41,7 @@ BROKEN = [
     ("no results", lambda d: d.pop("results")),
     ("schema_version 2", lambda d: d.update(schema_version=2)),
     ("a field the schema does not know", lambda d: d.update(surprise=1)),
-    ("an unknown test", lambda d: d.update(test="ping")),
+    ("a test name of no row's form", lambda d: d.update(test="Ping pong!")),
     ("a device without a name", lambda d: d["device"].pop("name")),
     ("a placement with local 'yes'", lambda d: d["placement"].update(local="yes")),
     ("an axis of 65 values", lambda d: d["params"].update(size=list(range(65)))),

@@ -7,9 +7,18 @@
 
 /* A new test kind is one more row here, and its bench_*.c file. */
 const struct rb_bench *const rb_benches[] = {
-	&rb_bench_send_lat,   &rb_bench_send_bw,   &rb_bench_write_lat,
-	&rb_bench_write_bw,   &rb_bench_read_lat,  &rb_bench_read_bw,
-	&rb_bench_atomic_lat, &rb_bench_atomic_bw, NULL,
+	&rb_bench_send_lat,
+	&rb_bench_send_bw,
+	&rb_bench_write_lat,
+	&rb_bench_write_bw,
+	&rb_bench_read_lat,
+	&rb_bench_read_bw,
+	&rb_bench_atomic_lat,
+	&rb_bench_atomic_bw,
+#ifdef RB_BENCH_TEST_ROW
+	RB_BENCH_TEST_ROW, /* test_bench_extra's throw-away row */
+#endif
+	NULL,
 };
 
 const struct rb_bench *rb_bench_find(const char *name)
