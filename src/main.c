@@ -191,8 +191,8 @@ static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv, bool perftes
 		return dry_run(cmd, &c);
 	switch (cmd->kind) {
 	case RB_CMD_TOPO:
-		return rb_topo_report(c.l.device[0] ? c.l.device : NULL,
-				      c.l.json_path[0] ? c.l.json_path : NULL);
+		return rb_topo_show(c.l.device[0] ? c.l.device : NULL,
+				    c.l.json_path[0] ? c.l.json_path : NULL);
 	case RB_CMD_SERVER:
 		return rb_server(&any, &c.l, NULL);
 	default:

@@ -75,7 +75,7 @@ static int atomic_check(struct rb_run *r, uint64_t it)
 	if (same_word(v, it))
 		return 0;
 	rb_err("verify: %s %s: operation %" PRIu64 " fetched %" PRIu64 ", expected %" PRIu64,
-	       r->t->name, rb_op_name(r->p->atomic_op), it, v, it);
+	       r->bench->name, rb_op_name(r->p->atomic_op), it, v, it);
 	return -EILSEQ;
 }
 
@@ -87,11 +87,11 @@ static int atomic_server(struct rb_run *r)
 
 	if (ret || !r->p->verify)
 		return ret;
-	want = r->p->atomic_op == RB_OP_CSWAP && r->t->mode == RB_MODE_BW ? 0 : r->stop_count;
+	want = r->p->atomic_op == RB_OP_CSWAP && r->bench->mode == RB_MODE_BW ? 0 : r->stop_count;
 	if (!words_hold(r, want, &v)) {
 		rb_err("verify: %s %s: after %" PRIu64 " operations the word holds %" PRIu64
 		       ", expected %" PRIu64,
-		       r->t->name, rb_op_name(r->p->atomic_op), r->stop_count, v, want);
+		       r->bench->name, rb_op_name(r->p->atomic_op), r->stop_count, v, want);
 		r->verify_status = -EILSEQ;
 	}
 	return 0;
@@ -116,7 +116,7 @@ static int atomic_bw_run(struct rb_run *r)
 	.default_size = 8, .server_access = IBV_ACCESS_REMOTE_ATOMIC,                        \
 	.odp_caps = IBV_ODP_SUPPORT_ATOMIC, .lat_scale = 1.0, .prepare = atomic_prepare,     \
 	.send_ops = IBV_QP_EX_WITH_ATOMIC_CMP_AND_SWP | IBV_QP_EX_WITH_ATOMIC_FETCH_AND_ADD, \
-	.report = rb_report_generic, .prep_wr = atomic_prep
+	.result = rb_result_generic, .prep_wr = atomic_prep
 
 const struct rb_bench rb_bench_atomic_lat = {
 	.name = "atomic_lat",

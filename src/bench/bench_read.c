@@ -85,7 +85,7 @@ const struct rb_bench rb_bench_read_lat = {
 	.lat_scale = 1.0,
 	.prepare = read_prepare,
 	.run = read_lat_run,
-	.report = rb_report_generic,
+	.result = rb_result_generic,
 	.prep_wr = read_prep,
 };
 
@@ -105,6 +105,6 @@ const struct rb_bench rb_bench_read_bw = {
 	.lat_scale = 1.0,
 	.prepare = read_prepare,
 	.run = read_bw_run,
-	.report = rb_report_generic,
+	.result = rb_result_generic,
 	.prep_wr = read_prep,
 };

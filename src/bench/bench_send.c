@@ -62,7 +62,7 @@ const struct rb_bench rb_bench_send_lat = {
 	.setup = send_setup,
 	.prepare = send_prepare,
 	.run = send_lat_run,
-	.report = rb_report_generic,
+	.result = rb_result_generic,
 	.prep_wr = send_prep,
 };
 
@@ -83,6 +83,6 @@ const struct rb_bench rb_bench_send_bw = {
 	.setup = send_setup,
 	.prepare = send_prepare,
 	.run = send_bw_run,
-	.report = rb_report_generic,
+	.result = rb_result_generic,
 	.prep_wr = send_prep,
 };

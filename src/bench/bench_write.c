@@ -128,7 +128,7 @@ const struct rb_bench rb_bench_write_lat = {
 	.lat_scale = 0.5,
 	.prepare = write_prepare,
 	.run = write_lat_run,
-	.report = rb_report_generic,
+	.result = rb_result_generic,
 	.prep_wr = write_prep,
 	.iter_wr = write_lat_iter,
 };
@@ -149,6 +149,6 @@ const struct rb_bench rb_bench_write_bw = {
 	.lat_scale = 1.0,
 	.prepare = write_prepare,
 	.run = write_bw_run,
-	.report = rb_report_generic,
+	.result = rb_result_generic,
 	.prep_wr = write_prep,
 };

@@ -80,7 +80,7 @@ struct rb_bench {
 	/* One point, on this side's role. */
 	int (*run)(struct rb_run *r);
 	/* After a point: compute this side's result. */
-	int (*report)(struct rb_run *r, struct rb_result *res);
+	int (*result)(struct rb_run *r, struct rb_result *res);
 	/* Fill the verb's part of a WR template of QP @qi, once per point. */
 	void (*prep_wr)(struct rb_run *r, struct ibv_send_wr *wr, uint32_t qi);
 	/* Optional: what changes with each iteration @it, at post time. */

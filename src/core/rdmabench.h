@@ -150,7 +150,7 @@ struct rb_strlist {
 	char v[RB_LIST_MAX][RB_LIST_TEXT];
 };
 
-struct rb_report;
+struct rb_doc;
 struct rb_result;
 
 /* What each side chooses for itself: never sent to the peer. */

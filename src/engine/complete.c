@@ -55,7 +55,7 @@ int rb_wc_error(struct rb_run *r, const struct ibv_wc *wc)
 	const char *cause = wc_cause(wc->status);
 
 	rb_err("%s qp 0x%x: %s completion error: %s (status %d, vendor error 0x%x)%s%s",
-	       r->dev.name, wc->qp_num, wc->wr_id & RB_WRID_RECV ? "receive" : r->t->wr_name,
+	       r->dev.name, wc->qp_num, wc->wr_id & RB_WRID_RECV ? "receive" : r->bench->wr_name,
 	       ibv_wc_status_str(wc->status), wc->status, wc->vendor_err, cause ? ": " : "",
 	       cause ? cause : "");
 	return -EIO;

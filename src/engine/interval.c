@@ -82,7 +82,8 @@ static int iv_make(struct rb_run *r, uint64_t k, uint64_t t, uint64_t ops)
 	 * once the point is bucketed, the slice has buckets of its own. */
 	if (rb_samples_slice_n(&r->lat) && k > r->iv_k0) {
 		ret = rb_lat_summarize_slice(
-			&r->lat, r->t->lat_scale * (double)ns / (double)(k - r->iv_k0), &iv.lat);
+			&r->lat, r->bench->lat_scale * (double)ns / (double)(k - r->iv_k0),
+			&iv.lat);
 		iv.has_lat = !ret;
 	}
 	return ret ? ret : iv_keep(r, &iv);

@@ -54,7 +54,7 @@ static inline __attribute__((always_inline)) int post_chain(struct rb_run *r, ui
 {
 	struct rb_sq *q = &r->sq[qi];
 	uint32_t rem = n % r->pt.signal;
-	bool common = !q->unsig && !qi && !r->t->iter_wr;
+	bool common = !q->unsig && !qi && !r->bench->iter_wr;
 	int ret;
 
 	/* With less room left than another chain needs, only a completion

@@ -53,8 +53,8 @@ static inline __attribute__((always_inline)) int oneshot_wait(struct rb_run *r, 
  */
 static bool oneshot_is_plain(const struct rb_run *r, int (*check)(struct rb_run *, uint64_t it))
 {
-	return !check && !r->t->iter_wr && !r->srq && r->nqp == 1 && !r->rx_depth && r->nwr == 1 &&
-	       r->pt.signal == 1;
+	return !check && !r->bench->iter_wr && !r->srq && r->nqp == 1 && !r->rx_depth &&
+	       r->nwr == 1 && r->pt.signal == 1;
 }
 
 /* The plain case's post: the template, then maybe a heartbeat. */

@@ -26,7 +26,7 @@ int rb_verify_bytes(struct rb_run *r, const uint8_t *p, uint64_t len, uint64_t i
 			continue;
 		rb_err("verify: %s size %llu: byte at offset %llu of iteration %llu is 0x%02x, "
 		       "expected 0x%02x",
-		       r->t->name, (unsigned long long)r->pt.size, (unsigned long long)off,
+		       r->bench->name, (unsigned long long)r->pt.size, (unsigned long long)off,
 		       (unsigned long long)it, p[off], rb_pattern(r->point, off));
 		return -EILSEQ;
 	}
@@ -255,13 +255,13 @@ int rb_wrs_prepare(struct rb_run *r)
 			return -ENOMEM;
 		r->wr_stride = sets > 1 ? r->nwr : 0;
 	}
-	r->wr_flags = r->pt.size <= r->inline_max && r->t->inline_ok ? IBV_SEND_INLINE : 0;
+	r->wr_flags = r->pt.size <= r->inline_max && r->bench->inline_ok ? IBV_SEND_INLINE : 0;
 	r->hb_every = hb_every(r);
 	for (qi = 0; qi < sets; qi++) {
 		wr = r->wr + (size_t)qi * r->nwr;
 		for (k = 0; k < r->nwr; k++) {
 			base_wr(r, &wr[k], &r->sge[(size_t)qi * r->nwr + k], qi);
-			r->t->prep_wr(r, &wr[k], qi);
+			r->bench->prep_wr(r, &wr[k], qi);
 			wr[k].next = k + 1 < r->nwr ? &wr[k + 1] : NULL;
 			template_signal(wr, k, r->pt.signal, r->wr_flags);
 		}
@@ -300,7 +300,7 @@ __attribute__((noinline, cold)) int rb_post_failed(struct rb_run *r, uint32_t qi
 __attribute__((noinline)) int rb_post_chain_signals(struct rb_run *r, uint32_t qi, uint32_t n,
 						    uint64_t it0, bool force)
 {
-	void (*iter_wr)(struct rb_run *, struct ibv_send_wr *, uint64_t) = r->t->iter_wr;
+	void (*iter_wr)(struct rb_run *, struct ibv_send_wr *, uint64_t) = r->bench->iter_wr;
 	struct ibv_send_wr *wr = r->wr + (size_t)qi * r->wr_stride;
 	struct rb_sq *q = &r->sq[qi];
 	bool redirect = r->ud && qi && !r->wr_stride;

@@ -15,7 +15,7 @@
 #include "core/sweep.h"
 #include "engine/loop.h"
 
-static void report_bw(struct rb_run *r, struct rb_result *res, uint64_t ns)
+static void result_bw(struct rb_run *r, struct rb_result *res, uint64_t ns)
 {
 	uint64_t bytes = r->ops * r->pt.size;
 
@@ -29,7 +29,7 @@ static void report_bw(struct rb_run *r, struct rb_result *res, uint64_t ns)
 }
 
 /* The client's intervals (the result takes them) and the rate reached. */
-static void report_shape(struct rb_run *r, struct rb_result *res)
+static void result_shape(struct rb_run *r, struct rb_result *res)
 {
 	res->iv = r->iv;
 	res->niv = r->niv;
@@ -39,7 +39,7 @@ static void report_shape(struct rb_run *r, struct rb_result *res)
 	rb_rate_report(res, r->p->rate, r->p->rate_unit);
 }
 
-int rb_report_generic(struct rb_run *r, struct rb_result *res)
+int rb_result_generic(struct rb_run *r, struct rb_result *res)
 {
 	uint64_t ns = r->t1 > r->t0 ? r->t1 - r->t0 : 0;
 	int ret;
@@ -55,18 +55,18 @@ int rb_report_generic(struct rb_run *r, struct rb_result *res)
 	}
 	res->duration_s = (double)ns / 1e9;
 	if (r->lat.n) {
-		ret = rb_lat_summarize(&r->lat, r->t->lat_scale * rb_ns_per_tick(r), &res->lat);
+		ret = rb_lat_summarize(&r->lat, r->bench->lat_scale * rb_ns_per_tick(r), &res->lat);
 		if (ret)
 			return ret;
 		res->has_lat = true;
 	}
 	/* The server of a one-sided stream sees no messages: no bandwidth;
 	 * with -b it has its own stream. */
-	if (r->t->mode == RB_MODE_BW &&
-	    (r->role == RB_ROLE_CLIENT || r->bidir || rb_bench_receives(r->t, r->p)))
-		report_bw(r, res, ns);
+	if (r->bench->mode == RB_MODE_BW &&
+	    (r->role == RB_ROLE_CLIENT || r->bidir || rb_bench_receives(r->bench, r->p)))
+		result_bw(r, res, ns);
 	if (r->role == RB_ROLE_CLIENT)
-		report_shape(r, res);
+		result_shape(r, res);
 	res->has_cpu = ns > 0;
 	res->cpu_util_pct = ns ? (double)(r->cpu1 - r->cpu0) * 100.0 / (double)ns : 0;
 	res->cpu_ns_per_msg = r->ops ? (double)(r->cpu1 - r->cpu0) / (double)r->ops : 0;

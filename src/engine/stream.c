@@ -154,7 +154,7 @@ static inline __attribute__((always_inline)) int stream_burst(struct rb_run *r, 
 static bool stream_plain(const struct rb_run *r, const struct stream *s)
 {
 	return r->pt.qps == 1 && s->count && r->pt.batch <= r->sq[0].depth &&
-	       r->pt.batch % r->pt.signal == 0 && !r->t->iter_wr && !r->on_recv &&
+	       r->pt.batch % r->pt.signal == 0 && !r->bench->iter_wr && !r->on_recv &&
 	       !(r->paced && s->measure);
 }
 
@@ -337,8 +337,8 @@ static void report_lost(const struct rb_run *r, uint64_t got, uint64_t sent)
 {
 	rb_info("%s point %u: %llu of %llu messages lost: over %s, a message that finds no "
 		"receive posted is dropped (a deeper -r/--rx-depth may help)",
-		r->t->name, r->point, (unsigned long long)(sent - got), (unsigned long long)sent,
-		rb_transport_name(r->p->transport));
+		r->bench->name, r->point, (unsigned long long)(sent - got),
+		(unsigned long long)sent, rb_transport_name(r->p->transport));
 }
 
 /* Server of send_bw: keep the receive queues full and count arrivals. */

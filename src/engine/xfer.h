@@ -39,7 +39,7 @@ struct rb_sq {
 };
 
 struct rb_run {
-	const struct rb_bench *t;
+	const struct rb_bench *bench;
 	enum rb_role role;
 	bool bidir; /* -b: this side streams too, whatever its role */
 	const struct rb_params *p;
@@ -276,7 +276,7 @@ static inline int rb_heartbeat(struct rb_run *r)
 }
 
 /*
- * rb_post_chain() - post @n WRs from the templates (r->t->iter_wr adjusts
+ * rb_post_chain() - post @n WRs from the templates (r->bench->iter_wr adjusts
  * each for its iteration) on QP @qi as one chain.  Every pt.signal-th WR is signaled; so is the last of the
  * chain when @force or when the queue could otherwise fill with WRs no
  * completion will ever cover.  Returns 0 or -errno (logged).
@@ -488,8 +488,8 @@ int rb_run_server_recv(struct rb_run *r);
  */
 int rb_run_bidir(struct rb_run *r, int (*on_recv)(struct rb_run *, uint32_t qi));
 
-/* rb_report_generic() - result of the point from samples and counters. */
-int rb_report_generic(struct rb_run *r, struct rb_result *res);
+/* rb_result_generic() - result of the point from samples and counters. */
+int rb_result_generic(struct rb_run *r, struct rb_result *res);
 
 bool rb_duration_over(struct rb_run *r, uint64_t it);
 

@@ -312,7 +312,7 @@ static json_t *pair_run(const struct rb_mx_coord *c, size_t i)
 	const struct rb_mx_outcome *o = &c->out[i];
 	const struct rb_mx_pair *p = &c->s.pairs[i];
 	const struct rb_bench *b = c->j->b;
-	struct rb_report rep = {
+	struct rb_doc rep = {
 		.test = b->name,
 		.mode = b->mode,
 		.op = b->atomic ? rb_op_name(c->j->c->p.atomic_op) : NULL,
@@ -330,7 +330,7 @@ static json_t *pair_run(const struct rb_mx_coord *c, size_t i)
 	};
 
 	rb_timestamp(rep.timestamp, sizeof(rep.timestamp));
-	return rb_json_report(&rep, &o->res, o->st == RB_MX_OK);
+	return rb_json_doc(&rep, &o->res, o->st == RB_MX_OK);
 }
 
 static json_t *json_pairs(const struct rb_mx_coord *c)

@@ -66,7 +66,7 @@ int rb_mx_recv(struct rb_oob *o, uint16_t *type, uint8_t *body, uint32_t cap, ui
 /* ---- a child: one side of one pair -------------------------------------- */
 
 /* session.c's on_point: the child keeps the point and its placement. */
-static void child_point(void *ctx, const struct rb_result *res, const struct rb_report *rep)
+static void child_point(void *ctx, const struct rb_result *res, const struct rb_doc *rep)
 {
 	struct rb_mx_report *m = ctx;
 

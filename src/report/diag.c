@@ -7,11 +7,11 @@
 #include "report/diag.h"
 
 /* --expect: each expression must be able to apply to this run. */
-static int expect_setup(struct rb_diag *g, const struct rb_local *l, struct rb_report *rep)
+static int expect_setup(struct rb_diag *g, const struct rb_local *l, struct rb_doc *rep)
 {
 	struct rb_expect_env env = {
-		.test = g->t->name,
-		.mode = g->t->mode,
+		.test = g->bench->name,
+		.mode = g->bench->mode,
 		.link_gbps = rep->link_gbps,
 		.avail = rep->has_counters ? &g->before : NULL,
 	};
@@ -31,14 +31,14 @@ static int expect_setup(struct rb_diag *g, const struct rb_local *l, struct rb_r
 }
 
 int rb_diag_setup(struct rb_diag *g, const struct rb_dev *d, const struct rb_bench *t,
-		  enum rb_role role, const struct rb_local *l, struct rb_report *rep)
+		  enum rb_role role, const struct rb_local *l, struct rb_doc *rep)
 {
 	const char *spec = l->counters[0] ? l->counters : "default";
 	char err[RB_TEXT_MAX];
 	int ret;
 
 	g->dev = d;
-	g->t = t;
+	g->bench = t;
 	g->server = role == RB_ROLE_SERVER;
 	if (rb_counters_spec_parse(spec, &g->spec, err, sizeof(err))) {
 		rb_err("--counters '%s': %s", spec, err);
@@ -98,7 +98,7 @@ void rb_diag_after(struct rb_diag *g)
 		rb_counters_delta(&g->before, &g->after, &g->delta);
 }
 
-void rb_diag_peer(struct rb_diag *g, struct rb_report *rep)
+void rb_diag_peer(struct rb_diag *g, struct rb_doc *rep)
 {
 	if (!g->peer.n || g->spec.mode == RB_CTRS_NONE || rep->has_peer_counters)
 		return;
@@ -142,7 +142,7 @@ static int side_json(const struct rb_diag *g, json_t *o, const char *prefix,
 }
 
 /* The --expect verdicts of point @res into @o; a failure marks the run. */
-static int expect_json(struct rb_diag *g, const struct rb_report *rep, json_t *o,
+static int expect_json(struct rb_diag *g, const struct rb_doc *rep, json_t *o,
 		       struct rb_result *res, const struct rb_counter_derived *der)
 {
 	struct rb_expect_ctx ctx = { res, rep->link_gbps, rep->has_counters ? &g->delta : NULL,
@@ -157,8 +157,7 @@ static int expect_json(struct rb_diag *g, const struct rb_report *rep, json_t *o
 	return ex ? json_object_set_new(o, "expect", ex) : -1;
 }
 
-void rb_diag_point(struct rb_diag *g, const struct rb_report *rep, struct rb_result *res,
-		   uint64_t ops)
+void rb_diag_point(struct rb_diag *g, const struct rb_doc *rep, struct rb_result *res, uint64_t ops)
 {
 	struct rb_counter_derived der, peer;
 	uint64_t payload = ops * res->pt.size;
@@ -166,12 +165,12 @@ void rb_diag_point(struct rb_diag *g, const struct rb_report *rep, struct rb_res
 	int bad = !o;
 
 	rb_counters_derive(&g->delta, payload,
-			   rb_counters_payload_rx(g->t, g->server != g->reversed), &der);
+			   rb_counters_payload_rx(g->bench, g->server != g->reversed), &der);
 	if (!bad && rep->has_counters)
 		bad |= side_json(g, o, "", &g->delta, &der, res);
 	if (!bad && rep->has_peer_counters) {
-		rb_counters_derive(&g->peer, payload, rb_counters_payload_rx(g->t, !g->reversed),
-				   &peer);
+		rb_counters_derive(&g->peer, payload,
+				   rb_counters_payload_rx(g->bench, !g->reversed), &peer);
 		bad |= side_json(g, o, "peer_", &g->peer, &peer, res);
 	}
 	if (!bad && g->nexpect)

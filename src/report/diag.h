@@ -15,7 +15,7 @@
 
 struct rb_diag {
 	const struct rb_dev *dev;
-	const struct rb_bench *t;
+	const struct rb_bench *bench;
 	bool server;
 	bool reversed; /* --reversed: the data moves as if the roles were swapped */
 	struct rb_counter_spec spec;
@@ -38,7 +38,7 @@ struct rb_diag {
  * error: a counter name the device lacks, an expression that cannot apply.
  */
 int rb_diag_setup(struct rb_diag *g, const struct rb_dev *d, const struct rb_bench *t,
-		  enum rb_role role, const struct rb_local *l, struct rb_report *rep);
+		  enum rb_role role, const struct rb_local *l, struct rb_doc *rep);
 
 /* rb_diag_before() - before a point, outside the measured interval. */
 void rb_diag_before(struct rb_diag *g);
@@ -51,7 +51,7 @@ void rb_diag_before(struct rb_diag *g);
 void rb_diag_after(struct rb_diag *g);
 
 /* rb_diag_peer() - client: g->peer arrived; the first one names the peer's driver. */
-void rb_diag_peer(struct rb_diag *g, struct rb_report *rep);
+void rb_diag_peer(struct rb_diag *g, struct rb_doc *rep);
 
 /*
  * rb_diag_point() - the counters and verdicts of measured point @res, whose
@@ -59,7 +59,7 @@ void rb_diag_peer(struct rb_diag *g, struct rb_report *rep);
  * JSON members, res->flag what the table marks.  A failed expression sets
  * g->failed.
  */
-void rb_diag_point(struct rb_diag *g, const struct rb_report *rep, struct rb_result *res,
+void rb_diag_point(struct rb_diag *g, const struct rb_doc *rep, struct rb_result *res,
 		   uint64_t ops);
 
 #endif

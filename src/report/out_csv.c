@@ -82,12 +82,12 @@ void rb_csv_header_put(FILE *f)
 }
 
 /* --poll event: a column of wake-ups per message. */
-static bool event_cols(const struct rb_report *r)
+static bool event_cols(const struct rb_doc *r)
 {
 	return r->params && r->params->poll == RB_POLL_EVENT;
 }
 
-static int csv_begin(struct rb_writer *w, const struct rb_report *r)
+static int csv_begin(struct rb_writer *w, const struct rb_doc *r)
 {
 	rb_csv_header_put(w->f);
 	if (event_cols(r))
@@ -104,7 +104,7 @@ static int csv_begin(struct rb_writer *w, const struct rb_report *r)
 	return file_status(w->f);
 }
 
-static void csv_counters(FILE *f, const struct rb_report *r, const struct rb_result *res)
+static void csv_counters(FILE *f, const struct rb_doc *r, const struct rb_result *res)
 {
 	json_t *d = res->diag;
 
@@ -141,7 +141,7 @@ static void csv_shape(FILE *f, const struct rb_result *res, size_t idx, double s
 	csv_dbl(f, res->has_rate, res->rate_dev_pct);
 }
 
-static int csv_line(FILE *f, const struct rb_report *r, const struct rb_result *res, size_t idx,
+static int csv_line(FILE *f, const struct rb_doc *r, const struct rb_result *res, size_t idx,
 		    double start_s)
 {
 	char th[16];
@@ -169,7 +169,7 @@ static int csv_line(FILE *f, const struct rb_report *r, const struct rb_result *
 }
 
 /* A point's slices (interval 1, 2, ...), then its own row (interval empty). */
-static int csv_row(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res)
+static int csv_row(struct rb_writer *w, const struct rb_doc *r, const struct rb_result *res)
 {
 	struct rb_result x;
 	size_t i;
@@ -184,7 +184,7 @@ static int csv_row(struct rb_writer *w, const struct rb_report *r, const struct 
 	return csv_line(w->f, r, res, 0, 0);
 }
 
-static int csv_end(struct rb_writer *w, const struct rb_report *r)
+static int csv_end(struct rb_writer *w, const struct rb_doc *r)
 {
 	(void)r;
 	fflush(w->f);

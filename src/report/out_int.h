@@ -31,14 +31,14 @@ static inline const char *str_or(const char *s, const char *dflt)
 }
 
 /* A --threads run's rows: a column says whose (a thread's, or "all"). */
-bool rb_out_by_thread(const struct rb_report *r);
+bool rb_out_by_thread(const struct rb_doc *r);
 const char *rb_out_thread_cell(const struct rb_result *res, char *buf, size_t len);
 /* -b: each direction's columns. */
-bool rb_out_bidir_cols(const struct rb_report *r);
+bool rb_out_bidir_cols(const struct rb_doc *r);
 /* A --interval slice as a result of its own. */
 struct rb_result rb_out_iv_result(const struct rb_point *pt, const struct rb_interval *iv);
 /* out_json.c: the document's closing members (complete, reason, diag). */
-int rb_json_finish(json_t *doc, const struct rb_report *r);
+int rb_json_finish(json_t *doc, const struct rb_doc *r);
 /* out_csv.c: the CSV header line onto @f. */
 void rb_csv_header_put(FILE *f);
 

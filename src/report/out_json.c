@@ -95,7 +95,7 @@ static json_t *jstr_or_null(const char *s)
 	return s && s[0] ? jstr(s) : json_null();
 }
 
-static json_t *jdevice(const struct rb_report *r)
+static json_t *jdevice(const struct rb_doc *r)
 {
 	json_t *o = json_object();
 	int bad = !o;
@@ -419,7 +419,7 @@ json_t *rb_json_result(const struct rb_result *res)
 }
 
 /* Everything but the results (left empty) and the recommendation. */
-static json_t *jdoc(const struct rb_report *r)
+static json_t *jdoc(const struct rb_doc *r)
 {
 	json_t *o = json_object();
 	int bad = !o;
@@ -444,7 +444,7 @@ static json_t *jdoc(const struct rb_report *r)
 }
 
 /* Which counters and gates the run had (known once the peers met). */
-static int jdiag(json_t *doc, const struct rb_report *r)
+static int jdiag(json_t *doc, const struct rb_doc *r)
 {
 	json_t *ex;
 	uint32_t i;
@@ -472,7 +472,7 @@ static int jdiag(json_t *doc, const struct rb_report *r)
 }
 
 /* What may be filled in while the sweep runs: set last, after the results. */
-int rb_json_finish(json_t *doc, const struct rb_report *r)
+int rb_json_finish(json_t *doc, const struct rb_doc *r)
 {
 	int bad = json_object_set_new(doc, "complete", json_boolean(!r->incomplete));
 
@@ -484,14 +484,14 @@ int rb_json_finish(json_t *doc, const struct rb_report *r)
 	return bad ? -ENOMEM : 0;
 }
 
-static int json_begin(struct rb_writer *w, const struct rb_report *r)
+static int json_begin(struct rb_writer *w, const struct rb_doc *r)
 {
 	json_decref(w->doc);
 	w->doc = jdoc(r);
 	return w->doc ? 0 : -ENOMEM;
 }
 
-static int json_row(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res)
+static int json_row(struct rb_writer *w, const struct rb_doc *r, const struct rb_result *res)
 {
 	json_t *results = json_object_get(w->doc, "results");
 
@@ -502,7 +502,7 @@ static int json_row(struct rb_writer *w, const struct rb_report *r, const struct
 }
 
 /* Dumps the document and releases it. */
-static int json_end(struct rb_writer *w, const struct rb_report *r)
+static int json_end(struct rb_writer *w, const struct rb_doc *r)
 {
 	int ret = w->doc ? rb_json_finish(w->doc, r) : -EINVAL;
 

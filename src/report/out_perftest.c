@@ -52,7 +52,7 @@ static const char *on_off(int v)
 	return v ? "ON" : "OFF";
 }
 
-static void settings(FILE *f, const struct rb_report *r)
+static void settings(FILE *f, const struct rb_doc *r)
 {
 	const struct rb_params *p = r->params;
 
@@ -71,12 +71,12 @@ static void settings(FILE *f, const struct rb_report *r)
 	fprintf(f, " Data ex. method: rdmabench's TCP control channel\n");
 }
 
-static bool gbits(const struct rb_report *r)
+static bool gbits(const struct rb_doc *r)
 {
 	return r->units == RB_UNITS_GBITS;
 }
 
-static int pt_begin(struct rb_writer *w, const struct rb_report *r)
+static int pt_begin(struct rb_writer *w, const struct rb_doc *r)
 {
 	FILE *f = w->f;
 
@@ -102,12 +102,12 @@ static int pt_begin(struct rb_writer *w, const struct rb_report *r)
 }
 
 /* A bandwidth in the table's unit: perftest's MB/sec is MiB/s. */
-static double bw(const struct rb_report *r, double gbps)
+static double bw(const struct rb_doc *r, double gbps)
 {
 	return gbits(r) ? gbps : rb_gbps_to_mibps(gbps);
 }
 
-static int pt_row(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res)
+static int pt_row(struct rb_writer *w, const struct rb_doc *r, const struct rb_result *res)
 {
 	FILE *f = w->f;
 	const struct rb_lat_summary *l = &res->lat;
@@ -128,7 +128,7 @@ static int pt_row(struct rb_writer *w, const struct rb_report *r, const struct r
 	return ferror(f) ? -EIO : 0;
 }
 
-static int pt_end(struct rb_writer *w, const struct rb_report *r)
+static int pt_end(struct rb_writer *w, const struct rb_doc *r)
 {
 	(void)r;
 	fputs(RULE, w->f);
@@ -138,14 +138,14 @@ static int pt_end(struct rb_writer *w, const struct rb_report *r)
 
 const struct rb_writer_ops rb_perftest_writer = { pt_begin, pt_row, pt_end, NULL };
 
-static int value_edge(struct rb_writer *w, const struct rb_report *r)
+static int value_edge(struct rb_writer *w, const struct rb_doc *r)
 {
 	(void)r;
 	fflush(w->f);
 	return ferror(w->f) ? -EIO : 0;
 }
 
-static int value_row(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res)
+static int value_row(struct rb_writer *w, const struct rb_doc *r, const struct rb_result *res)
 {
 	if (r->output == RB_OUTPUT_LATENCY && res->has_lat)
 		fprintf(w->f, "%.2f\n", res->lat.avg);

@@ -65,20 +65,20 @@ static double units_value(enum rb_units u, double gbps)
 }
 
 /* Whether the table shows metric @m in a run of @r's mode: latency or the rest. */
-static bool table_shows(const struct rb_report *r, const struct rb_metric *m)
+static bool table_shows(const struct rb_doc *r, const struct rb_metric *m)
 {
 	return m->table && (m->group == RB_MG_LAT) == (r->mode == RB_MODE_LAT);
 }
 
 /* The unit in @m's column: -C's ticks for latency, --units for bandwidth. */
-static const char *table_unit(const struct rb_report *r, const struct rb_metric *m)
+static const char *table_unit(const struct rb_doc *r, const struct rb_metric *m)
 {
 	if (m->group == RB_MG_LAT)
 		return r->tick_clock ? "ticks" : m->unit;
 	return strcmp(m->unit, "Gb/s") ? m->unit : units_name(r->units);
 }
 
-static int table_columns(const struct rb_report *r, struct tcol *c)
+static int table_columns(const struct rb_doc *r, struct tcol *c)
 {
 	const struct rb_metric *m;
 	char name[TABLE_CELL];
@@ -126,7 +126,7 @@ static void cell_sig(char *cell, bool has, double v)
 }
 
 /* The last cell of a --threads run's row: whose it is. */
-static void thread_cell_at(const struct rb_report *r, const struct rb_result *res, char *cell)
+static void thread_cell_at(const struct rb_doc *r, const struct rb_result *res, char *cell)
 {
 	char th[16];
 
@@ -135,7 +135,7 @@ static void thread_cell_at(const struct rb_report *r, const struct rb_result *re
 }
 
 /* @m's cell: in --units for bandwidth, from lat_ticks under -C. */
-static void metric_cell(const struct rb_report *r, const struct rb_result *res,
+static void metric_cell(const struct rb_doc *r, const struct rb_result *res,
 			const struct rb_metric *m, char *cell)
 {
 	bool has = rb_metric_has(m, res);
@@ -156,7 +156,7 @@ static void metric_cell(const struct rb_report *r, const struct rb_result *res,
 }
 
 /* The cells of @res, in the order of table_columns(). */
-static void table_cells(const struct rb_report *r, const struct rb_result *res,
+static void table_cells(const struct rb_doc *r, const struct rb_result *res,
 			char (*cell)[TABLE_CELL])
 {
 	const struct rb_metric *m;
@@ -232,7 +232,7 @@ static void table_place(FILE *f, const char *what, const struct rb_placement *p,
 	table_freq(f, what, p, quiet);
 }
 
-static void table_title(FILE *f, const struct rb_report *r)
+static void table_title(FILE *f, const struct rb_doc *r)
 {
 	fprintf(f, "# %s %s %s%s%s %s  %s -> %s\n", RB_TOOL, PACKAGE_VERSION, str_or(r->test, "-"),
 		r->op ? " " : "", r->op ? r->op : "", str_or(r->role, "-"), str_or(r->host, "-"),
@@ -261,7 +261,7 @@ static void table_title(FILE *f, const struct rb_report *r)
 			   "stream\n");
 }
 
-static int table_begin(struct rb_writer *w, const struct rb_report *r)
+static int table_begin(struct rb_writer *w, const struct rb_doc *r)
 {
 	struct tcol c[TABLE_MAX_COLS];
 	char cell[TABLE_MAX_COLS][TABLE_CELL];
@@ -283,7 +283,7 @@ static int table_begin(struct rb_writer *w, const struct rb_report *r)
 
 /* One line per point, flushed: rows appear as points finish. */
 /* Under a point: its lowest slice, its rate, that it was cut short or measured nothing. */
-static void table_shape(FILE *f, const struct rb_report *r, const struct rb_result *res)
+static void table_shape(FILE *f, const struct rb_doc *r, const struct rb_result *res)
 {
 	if (res->has_bw_min_iv)
 		fprintf(f, "  # lowest interval bandwidth %.2f %s over %zu interval(s)\n",
@@ -307,7 +307,7 @@ static void table_shape(FILE *f, const struct rb_report *r, const struct rb_resu
 /* -H: a bar per bucket under the point, the longest HIST_BAR wide. */
 #define HIST_BAR 40
 
-static void table_hist(FILE *f, const struct rb_report *r, const struct rb_result *res)
+static void table_hist(FILE *f, const struct rb_doc *r, const struct rb_result *res)
 {
 	const struct rb_lat_hist *h = &res->hist;
 	const double *e = r->tick_clock && res->has_ticks ? h->edge_ticks : h->edge_us;
@@ -329,7 +329,7 @@ static void table_hist(FILE *f, const struct rb_report *r, const struct rb_resul
 	}
 }
 
-static int table_row(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res)
+static int table_row(struct rb_writer *w, const struct rb_doc *r, const struct rb_result *res)
 {
 	struct tcol c[TABLE_MAX_COLS];
 	char cell[TABLE_MAX_COLS][TABLE_CELL];
@@ -348,7 +348,7 @@ static int table_row(struct rb_writer *w, const struct rb_report *r, const struc
 }
 
 /* A slice, live, in the columns of its point, with when it was. */
-static int table_interval(struct rb_writer *w, const struct rb_report *r, const struct rb_point *pt,
+static int table_interval(struct rb_writer *w, const struct rb_doc *r, const struct rb_point *pt,
 			  const struct rb_interval *iv, size_t idx)
 {
 	struct tcol c[TABLE_MAX_COLS];
@@ -365,7 +365,7 @@ static int table_interval(struct rb_writer *w, const struct rb_report *r, const 
 	return file_status(w->f);
 }
 
-static int table_end(struct rb_writer *w, const struct rb_report *r)
+static int table_end(struct rb_writer *w, const struct rb_doc *r)
 {
 	(void)r;
 	fflush(w->f);

@@ -23,7 +23,7 @@
 #include "wire/plan.h"
 
 /* A --threads run's rows: a column says whose (a thread's, or "all"). */
-bool rb_out_by_thread(const struct rb_report *r)
+bool rb_out_by_thread(const struct rb_doc *r)
 {
 	return r->params && r->params->threads > 1;
 }
@@ -36,7 +36,7 @@ const char *rb_out_thread_cell(const struct rb_result *res, char *buf, size_t le
 	return buf;
 }
 
-bool rb_out_bidir_cols(const struct rb_report *r)
+bool rb_out_bidir_cols(const struct rb_doc *r)
 {
 	return r->params && r->params->bidir;
 }
@@ -91,7 +91,7 @@ const char *rb_csv_header(char *buf, size_t len)
 	return buf;
 }
 
-json_t *rb_json_report(const struct rb_report *r, const struct rb_result *res, size_t n)
+json_t *rb_json_doc(const struct rb_doc *r, const struct rb_result *res, size_t n)
 {
 	struct rb_writer w;
 	size_t i;
@@ -111,7 +111,7 @@ err_doc:
 	return NULL;
 }
 
-static int write_all(FILE *f, enum rb_format fmt, const struct rb_report *r,
+static int write_all(FILE *f, enum rb_format fmt, const struct rb_doc *r,
 		     const struct rb_result *res, size_t n)
 {
 	struct rb_writer w;
@@ -128,7 +128,7 @@ static int write_all(FILE *f, enum rb_format fmt, const struct rb_report *r,
 	return ret;
 }
 
-int rb_write_file(const char *path, enum rb_format fmt, const struct rb_report *r,
+int rb_write_file(const char *path, enum rb_format fmt, const struct rb_doc *r,
 		  const struct rb_result *res, size_t n)
 {
 	struct rb_afile af;

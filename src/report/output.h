@@ -25,7 +25,7 @@ enum rb_output { RB_OUTPUT_BANDWIDTH, RB_OUTPUT_MSG_RATE, RB_OUTPUT_LATENCY };
 enum rb_units { RB_UNITS_MIBS, RB_UNITS_GBITS, RB_UNITS_MBS };
 
 /* What a run is: everything but the points. */
-struct rb_report {
+struct rb_doc {
 	const char *test; /* "send_lat" */
 	enum rb_mode mode;
 	const char *op;	    /* "fadd"/"cswap" for atomics, else NULL */
@@ -76,15 +76,15 @@ struct rb_report {
 struct rb_writer;
 
 struct rb_writer_ops {
-	int (*begin)(struct rb_writer *w, const struct rb_report *r);
-	int (*row)(struct rb_writer *w, const struct rb_report *r, const struct rb_result *res);
-	int (*end)(struct rb_writer *w, const struct rb_report *r);
+	int (*begin)(struct rb_writer *w, const struct rb_doc *r);
+	int (*row)(struct rb_writer *w, const struct rb_doc *r, const struct rb_result *res);
+	int (*end)(struct rb_writer *w, const struct rb_doc *r);
 	/*
 	 * Optional: slice @idx (0-based) of the point @pt being measured, as
 	 * it ends (the table prints it live; CSV and JSON write the slices
 	 * with their point's row).
 	 */
-	int (*interval)(struct rb_writer *w, const struct rb_report *r, const struct rb_point *pt,
+	int (*interval)(struct rb_writer *w, const struct rb_doc *r, const struct rb_point *pt,
 			const struct rb_interval *iv, size_t idx);
 };
 
@@ -110,7 +110,7 @@ const struct rb_writer_ops *rb_std_writer_ops(enum rb_format fmt);
  * or JSON), whole, as atomic_file.h does.  Returns 0 or -errno, logged
  * with the path.
  */
-int rb_write_file(const char *path, enum rb_format fmt, const struct rb_report *r,
+int rb_write_file(const char *path, enum rb_format fmt, const struct rb_doc *r,
 		  const struct rb_result *res, size_t n);
 
 /*
@@ -119,8 +119,8 @@ int rb_write_file(const char *path, enum rb_format fmt, const struct rb_report *
  */
 const char *rb_csv_header(char *buf, size_t len);
 
-/* rb_json_report() - the whole JSON document (new reference). */
-json_t *rb_json_report(const struct rb_report *r, const struct rb_result *res, size_t n);
+/* rb_json_doc() - the whole JSON document (new reference). */
+json_t *rb_json_doc(const struct rb_doc *r, const struct rb_result *res, size_t n);
 
 /* rb_json_result() - one result as the JSON "results" array holds it. */
 json_t *rb_json_result(const struct rb_result *res);

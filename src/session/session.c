@@ -55,7 +55,7 @@ __thread uint8_t sess_msg[RB_WIRE_MAX_BODY];
 static int point_start(struct session *s, uint32_t i)
 {
 	struct rb_run *r = &s->run;
-	bool reads = r->t->bounded_by_rd_atom;
+	bool reads = r->bench->bounded_by_rd_atom;
 	uint32_t qi;
 	int ret;
 
@@ -76,8 +76,8 @@ static int point_start(struct session *s, uint32_t i)
 	r->verify_status = 0;
 	rb_iv_free(r);
 	ret = rb_wrs_prepare(r);
-	if (!ret && r->t->prepare)
-		ret = r->t->prepare(r);
+	if (!ret && r->bench->prepare)
+		ret = r->bench->prepare(r);
 	if (!ret)
 		rb_diag_before(&s->diag);
 	return ret;
@@ -138,7 +138,7 @@ static void apply_peer(struct rb_result *res, const struct rb_msg_result *m)
 static void apply_bidir(const struct session *s, struct rb_result *res,
 			const struct rb_msg_result *m)
 {
-	bool toward = s->t->payload_from_server;
+	bool toward = s->bench->payload_from_server;
 	struct rb_dir_result *mine = &res->dir[toward ? RB_DIR_S2C : RB_DIR_C2S];
 	struct rb_dir_result *peer = &res->dir[toward ? RB_DIR_C2S : RB_DIR_S2C];
 
@@ -184,7 +184,7 @@ static void apply_reversed(const struct session *s, struct rb_result *res,
 			   const struct rb_msg_result *m)
 {
 	const struct rb_result own = *res;
-	bool bw = s->t->mode == RB_MODE_BW;
+	bool bw = s->bench->mode == RB_MODE_BW;
 	double cpu_ns = m->cpu_util_pct / 100 * m->duration_s * 1e9;
 
 	res->iters = m->iters;
@@ -206,7 +206,8 @@ static void apply_reversed(const struct session *s, struct rb_result *res,
 	res->has_peer = true;
 	res->peer_nothing_measured = own.nothing_measured;
 	res->peer_cpu_util_pct = own.has_cpu ? own.cpu_util_pct : NAN;
-	res->peer_bw_avg_gbps = own.has_bw && rb_bench_receives(s->t, &s->p) ? own.bw_avg_gbps : 0;
+	res->peer_bw_avg_gbps = own.has_bw && rb_bench_receives(s->bench, &s->p) ? own.bw_avg_gbps
+										 : 0;
 	/* --rate: the server paced its stream; the rate reached is its. */
 	rb_rate_report(res, s->p.rate, s->p.rate_unit);
 }
@@ -237,7 +238,7 @@ static int client_point(struct session *s, uint32_t i)
 	/* -D 0: the first signal ends this point (main.c). */
 	rb_stop_armed = s->p.forever;
 	if (!ret)
-		ret = r->t->run(r);
+		ret = r->bench->run(r);
 	rb_stop_armed = 0;
 	if (ret == -EINTR)
 		return sess_cut_point(s);
@@ -269,7 +270,7 @@ static int client_point(struct session *s, uint32_t i)
 	if (!ret)
 		ret = sess_keep_samples(s);
 	if (!ret)
-		ret = r->t->report(r, &res);
+		ret = r->bench->result(r, &res);
 	if (!ret)
 		ret = sess_lat_extras(s, &res);
 	if (ret)
@@ -295,14 +296,14 @@ static int server_point(struct session *s, uint32_t i)
 	struct rb_result res;
 	int ret;
 
-	ret = r->t->run(r);
+	ret = r->bench->run(r);
 	/* Reversed, this side streamed or pinged: its STOP ends the point,
 	 * as the client's does otherwise (with -b the loop sent it). */
 	if (!ret && s->p.reversed && !r->stop_sent)
 		ret = s->ctl.ops->stop(&s->ctl, i, r->total);
 	if (!ret) {
 		rb_diag_after(&s->diag);
-		ret = r->t->report(r, &res);
+		ret = r->bench->result(r, &res);
 	}
 	if (ret)
 		return ret;
@@ -350,7 +351,7 @@ static int connect_and_measure(struct session *s, int (*points)(struct session *
 {
 	int ret;
 
-	sess_report_init(s);
+	sess_doc_init(s);
 	ret = sess_exchange_conn(s);
 	return ret ? ret : points(s);
 }
@@ -376,7 +377,7 @@ static int client_hello(struct session *s)
 	uint32_t len;
 	int ret;
 
-	snprintf(h.test, sizeof(h.test), "%s", s->t->name);
+	snprintf(h.test, sizeof(h.test), "%s", s->bench->name);
 	snprintf(h.host, sizeof(h.host), "%s", s->host);
 	boot_id(h.boot_id, sizeof(h.boot_id));
 	snprintf(h.cpus, sizeof(h.cpus), "%s",
@@ -472,7 +473,7 @@ static void session_init(struct session *s, const struct rb_bench *t, const stru
 			 const struct rb_session_hooks *h, enum rb_role role)
 {
 	memset(s, 0, sizeof(*s));
-	s->t = t;
+	s->bench = t;
 	s->l = c;
 	if (h)
 		s->h = *h;
@@ -480,7 +481,7 @@ static void session_init(struct session *s, const struct rb_bench *t, const stru
 	s->oob.fd = -1;
 	s->slot_fd = -1;
 	s->oob.timeout_ms = (int)c->timeout_s * 1000;
-	s->run.t = t;
+	s->run.bench = t;
 	s->run.role = role;
 	s->run.p = &s->p;
 	rb_ctl_oob_init(&s->ctl, &s->oob, role);
@@ -604,18 +605,18 @@ static int server_hello(struct session *s, const struct rb_serve *f)
 		rb_err("peer %s sent a malformed HELLO", s->oob.peer);
 		return -EPROTO;
 	}
-	s->t = rb_bench_find(h.test);
-	if (!s->t) {
+	s->bench = rb_bench_find(h.test);
+	if (!s->bench) {
 		rb_err("client %s asked for test '%s', which this rdmabench %s does not know",
 		       s->oob.peer, rb_escape(h.test, safe, sizeof(safe)), PACKAGE_VERSION);
 		return -EPROTONOSUPPORT;
 	}
-	if (!rb_bench_in(s->t, f->accept)) {
+	if (!rb_bench_in(s->bench, f->accept)) {
 		rb_err("this server runs %s; client %s asked for %s", f->name, s->oob.peer,
-		       s->t->name);
+		       s->bench->name);
 		return -EPROTONOSUPPORT;
 	}
-	s->run.t = s->t;
+	s->run.bench = s->bench;
 	same_host(s, &h);
 	return sess_send_body(s, RB_MSG_OK, 0);
 }
@@ -728,7 +729,7 @@ static int server_params(struct session *s, const struct rb_serve *f)
 	ret = rb_oob_expect(&s->oob, RB_MSG_PARAMS, sess_msg, sizeof(sess_msg), &len);
 	if (ret)
 		return ret;
-	if (rb_unpack_params(sess_msg, len, &s->p) || strcmp(s->p.test, s->t->name)) {
+	if (rb_unpack_params(sess_msg, len, &s->p) || strcmp(s->p.test, s->bench->name)) {
 		rb_err("client %s sent malformed parameters", s->oob.peer);
 		return -EPROTO;
 	}

@@ -52,7 +52,7 @@ struct rb_session_hooks {
 	 * to on_point (with on_point_ctx) instead of stdout; the files named
 	 * in struct rb_local are still written.
 	 */
-	void (*on_point)(void *ctx, const struct rb_result *res, const struct rb_report *rep);
+	void (*on_point)(void *ctx, const struct rb_result *res, const struct rb_doc *rep);
 	void *on_point_ctx;
 	/* --threads: this client session is one thread of a run (threads.c). */
 	const struct rb_thread_hooks *thread_hooks;

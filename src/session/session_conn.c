@@ -211,7 +211,7 @@ int sess_exchange_conn(struct session *s)
 	s->rep.peer_place = r->remote.place;
 	sess_warn_freq(s, "the peer's", &r->remote.place);
 	ret = qp_connect(s, &me);
-	if (!ret && s->t->setup)
-		ret = s->t->setup(r);
+	if (!ret && s->bench->setup)
+		ret = s->bench->setup(r);
 	return ret;
 }

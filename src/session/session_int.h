@@ -31,7 +31,7 @@
 #include "engine/xfer.h"
 
 struct session {
-	const struct rb_bench *t;
+	const struct rb_bench *bench;
 	const struct rb_local *l; /* this side's choices */
 	struct rb_params p;	  /* the plan: the client's, adopted by the server */
 	enum rb_role role;
@@ -40,7 +40,7 @@ struct session {
 	struct rb_ctl ctl; /* the points' control channel, over oob */
 	struct rb_cm cm;   /* -R only */
 	struct rb_run run;
-	struct rb_report rep;
+	struct rb_doc rep;
 	struct rb_writer out; /* stdout */
 	bool out_begun;
 	bool progress; /* a progress line is on stderr (a terminal) */
@@ -74,7 +74,7 @@ uint32_t sess_min_u32(uint32_t a, uint32_t b);
 int sess_exchange_conn(struct session *s);
 
 /* session_out.c: the report, the rows and the files. */
-void sess_report_init(struct session *s);
+void sess_doc_init(struct session *s);
 int sess_check_outputs(const struct rb_local *c);
 int sess_write_files(struct session *s, bool last);
 int sess_keep_samples(struct session *s);

@@ -13,14 +13,14 @@
 
 /* ---- output --------------------------------------------------------- */
 
-void sess_report_init(struct session *s)
+void sess_doc_init(struct session *s)
 {
-	struct rb_report *rep = &s->rep;
+	struct rb_doc *rep = &s->rep;
 	struct rb_dev *d = &s->run.dev;
 
-	rep->test = s->t->name;
-	rep->mode = s->t->mode;
-	rep->op = s->t->atomic ? rb_op_name(s->p.atomic_op) : NULL;
+	rep->test = s->bench->name;
+	rep->mode = s->bench->mode;
+	rep->op = s->bench->atomic ? rb_op_name(s->p.atomic_op) : NULL;
 	rep->role = s->role == RB_ROLE_CLIENT ? "client" : "server";
 	rep->host = s->host;
 	rep->peer = s->oob.peer;
@@ -89,7 +89,7 @@ int sess_check_outputs(const struct rb_local *c)
 int sess_keep_samples(struct session *s)
 {
 	struct rb_run *r = &s->run;
-	double k = r->t->lat_scale;
+	double k = r->bench->lat_scale;
 	int ret = 0;
 
 	if (!s->l->samples_path[0] || !r->lat.n)
@@ -97,7 +97,7 @@ int sess_keep_samples(struct session *s)
 	if (!s->sf.f)
 		ret = rb_samples_file_open(&s->sf, s->l->samples_path, s->l->cycles);
 	return ret ? ret
-		   : rb_samples_file_point(&s->sf, s->t->name, s->rep.op, &r->pt, &r->lat,
+		   : rb_samples_file_point(&s->sf, s->bench->name, s->rep.op, &r->pt, &r->lat,
 					   k * rb_ns_per_tick(r) / 1000, k);
 }
 
@@ -105,7 +105,7 @@ int sess_keep_samples(struct session *s)
 int sess_lat_extras(struct session *s, struct rb_result *res)
 {
 	struct rb_run *r = &s->run;
-	double ns = rb_ns_per_tick(r), k = r->t->lat_scale;
+	double ns = rb_ns_per_tick(r), k = r->bench->lat_scale;
 	struct rb_lat_buckets b;
 	int ret = 0;
 
@@ -184,8 +184,8 @@ int sess_cut_point(struct session *s)
 	 * gets no RESULT: the receiver's own are not the point's. */
 	if (s->p.reversed)
 		return -EINTR;
-	if (!rb_run_cut(r) || rb_iv_finish(r) || sess_keep_samples(s) || r->t->report(r, &res) ||
-	    sess_lat_extras(s, &res))
+	if (!rb_run_cut(r) || rb_iv_finish(r) || sess_keep_samples(s) ||
+	    r->bench->result(r, &res) || sess_lat_extras(s, &res))
 		return -EINTR;
 	res.cut = true;
 	sess_emit(s, &res);

@@ -24,14 +24,15 @@ int sess_qp_access(const struct session *s)
 {
 	/* -b: each side is written or read by the other, as either role is. */
 	if (s->p.bidir)
-		return s->t->server_access | s->t->client_access;
-	return sess_data_role(s) == RB_ROLE_SERVER ? s->t->server_access : s->t->client_access;
+		return s->bench->server_access | s->bench->client_access;
+	return sess_data_role(s) == RB_ROLE_SERVER ? s->bench->server_access
+						   : s->bench->client_access;
 }
 
 /* What --odp asks of the device: the test's verbs; an SRQ's receives are its own bit. */
 static uint32_t odp_need(const struct session *s)
 {
-	uint32_t need = s->t->odp_caps;
+	uint32_t need = s->bench->odp_caps;
 
 	if (s->p.srq && (need & IBV_ODP_SUPPORT_RECV))
 		need = (need & ~(uint32_t)IBV_ODP_SUPPORT_RECV) | IBV_ODP_SUPPORT_SRQ_RECV;
@@ -41,7 +42,7 @@ static uint32_t odp_need(const struct session *s)
 /* The receives kept posted per QP (or on the SRQ): only tests that receive post any. */
 static uint32_t rx_depth_of(const struct session *s)
 {
-	return rb_bench_receives(s->t, &s->p) ? s->p.rx_depth : 0;
+	return rb_bench_receives(s->bench, &s->p) ? s->p.rx_depth : 0;
 }
 
 /* The one CQ's entries: everything the loops can have outstanding at once. */
@@ -96,7 +97,7 @@ static int check_limits(struct session *s)
 	}
 	if (check_cq(s))
 		return -EINVAL;
-	if (s->t->atomic && d->attr.atomic_cap == IBV_ATOMIC_NONE) {
+	if (s->bench->atomic && d->attr.atomic_cap == IBV_ATOMIC_NONE) {
 		rb_err("%s does not support atomic operations (atomic_cap NONE)", d->name);
 		return -EOPNOTSUPP;
 	}
@@ -133,7 +134,7 @@ static void want_post_api(const struct session *s, const char *settled, struct r
 {
 	bool wr = s->l->post_api != RB_POST_POST && (!settled || !strcmp(settled, "wr"));
 
-	caps->send_ops = !wr ? 0 : s->p.imm ? s->t->imm_ops : s->t->send_ops;
+	caps->send_ops = !wr ? 0 : s->p.imm ? s->bench->imm_ops : s->bench->send_ops;
 	caps->ex_only = wr && (settled || s->l->post_api == RB_POST_WR);
 }
 
@@ -147,7 +148,7 @@ static bool no_wr_api(const struct session *s, int ret)
 		return false;
 	rb_err("--post-api wr: %s takes no %s WRs through ibv_wr_* (ibv_create_qp_ex with "
 	       "send_ops_flags refused); --post-api auto or post uses ibv_post_send",
-	       s->run.dev.name, s->t->wr_name);
+	       s->run.dev.name, s->bench->wr_name);
 	return true;
 }
 
@@ -166,7 +167,7 @@ static void posting_by(struct session *s, bool ex)
 static int create_qps(struct session *s)
 {
 	struct rb_run *r = &s->run;
-	bool recv = rb_bench_receives(s->t, &s->p);
+	bool recv = rb_bench_receives(s->bench, &s->p);
 	struct rb_qp_caps caps;
 	uint32_t i;
 	int ret;
@@ -195,7 +196,7 @@ static int create_qps(struct session *s)
 		if (!ret && !i)
 			posting_by(s, caps.ex);
 	}
-	if (!ret && r->inline_max < s->p.inline_size && s->t->inline_ok)
+	if (!ret && r->inline_max < s->p.inline_size && s->bench->inline_ok)
 		rb_info("-I/--inline %u: %s QPs accept %u bytes inline; capped", s->p.inline_size,
 			r->dev.name, r->inline_max);
 	return ret;
@@ -276,7 +277,7 @@ static const char *relaxed_off(const struct session *s)
 {
 	if (s->l->no_relaxed)
 		return "off: --disable-pcie-relaxed";
-	if (s->t->polls_buffer)
+	if (s->bench->polls_buffer)
 		return "off: the test polls its buffer's last byte for arrival, which relaxed "
 		       "ordering may place before the rest";
 	return NULL;
@@ -313,7 +314,7 @@ int sess_open_resources(struct session *s, const struct sockaddr *local)
 		return ret;
 	ret = check_limits(s);
 	if (!ret) {
-		ret = rb_diag_setup(&s->diag, &s->run.dev, s->t, s->role, s->l, &s->rep);
+		ret = rb_diag_setup(&s->diag, &s->run.dev, s->bench, s->role, s->l, &s->rep);
 		s->diag.reversed = s->p.reversed;
 		s->usage = ret == -EINVAL;
 	}

@@ -65,7 +65,7 @@ struct tslot {
 };
 
 struct group {
-	const struct rb_bench *t;
+	const struct rb_bench *bench;
 	const struct rb_local *l;
 	struct rb_params p; /* thread 0's: what the report shows */
 	uint32_t n;
@@ -82,7 +82,7 @@ struct group {
 	int failed; /* the first thread that failed, or -1 */
 	char cpus_all[128];
 	/* Output: the run's rows (JSON) and every row (table, CSV). */
-	struct rb_report rep;
+	struct rb_doc rep;
 	char strs[10][256];
 	struct rb_result *agg, *rows;
 	size_t nagg, nrows;
@@ -214,7 +214,7 @@ static const char *keep(struct group *g, int i, const char *s)
 }
 
 /* The run's report: thread 0's, taken while its session runs. */
-static void report_from(struct group *g, const struct rb_report *r)
+static void report_from(struct group *g, const struct rb_doc *r)
 {
 	g->rep = *r;
 	g->rep.host = keep(g, 0, r->host);
@@ -338,7 +338,7 @@ static bool point_ready(const struct group *g)
 
 /* ---- the hooks ---------------------------------------------------------- */
 
-static void on_point(void *ctx, const struct rb_result *res, const struct rb_report *rep)
+static void on_point(void *ctx, const struct rb_result *res, const struct rb_doc *rep)
 {
 	struct tslot *s = ctx;
 
@@ -472,7 +472,7 @@ static void *thread_main(void *arg)
 {
 	struct tslot *s = arg;
 	struct group *g = s->g;
-	int rc = rb_client(g->t, &s->p, &s->l, &s->sh);
+	int rc = rb_client(g->bench, &s->p, &s->l, &s->sh);
 
 	pthread_mutex_lock(&g->mu);
 	s->rc = rc;
@@ -700,7 +700,7 @@ int rb_threads_run(const struct rb_bench *t, const struct rb_params *p, const st
 
 	if (!g)
 		return RB_EXIT_FAIL;
-	g->t = t;
+	g->bench = t;
 	g->l = l;
 	g->p = *p;
 	g->n = p->threads;

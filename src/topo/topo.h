@@ -80,13 +80,13 @@ void *rb_place_alloc(size_t len, int mem_node, bool huge);
 void rb_place_free(void *p, size_t len);
 
 /*
- * rb_topo_report() - the `rdmabench topo` subcommand: describe every RDMA
+ * rb_topo_show() - the `rdmabench topo` subcommand: describe every RDMA
  * device (or only @ibdev) and its ports, print warnings, and write the same
  * data as JSON to @json_path when not NULL ("-" for stdout).
  * Returns the exit code: 0 (even with warnings), 1 when no device is found
  * or the JSON cannot be written.
  */
-int rb_topo_report(const char *ibdev, const char *json_path);
+int rb_topo_show(const char *ibdev, const char *json_path);
 
 /*
  * ---- Below: the pure layer (topo.c), for topo_live.c and the unit tests.
@@ -316,7 +316,7 @@ const char *rb_topo_wcode_name(enum rb_topo_wcode code);
 int rb_topo_check(hwloc_topology_t topo, const char *sysroot, const struct rb_dev_info *d,
 		  int dev_node, hwloc_const_cpuset_t bound, struct rb_topo_warning *w, int max);
 
-/* Where rb_topo_report_env() looks. */
+/* Where rb_topo_show_env() looks. */
 struct rb_topo_env {
 	const char *sysroot; /* "/sys" live */
 	hwloc_topology_t topo;
@@ -325,11 +325,11 @@ struct rb_topo_env {
 };
 
 /*
- * rb_topo_report_env() - rb_topo_report() on any sysfs tree and topology:
+ * rb_topo_show_env() - rb_topo_show() on any sysfs tree and topology:
  * the human table goes to @out (unless the JSON goes to stdout, "-"),
- * warnings to stderr.  Same return values as rb_topo_report().
+ * warnings to stderr.  Same return values as rb_topo_show().
  */
-int rb_topo_report_env(const struct rb_topo_env *env, const char *ibdev, const char *json_path,
-		       FILE *out);
+int rb_topo_show_env(const struct rb_topo_env *env, const char *ibdev, const char *json_path,
+		     FILE *out);
 
 #endif

@@ -532,7 +532,7 @@ static void verbs_enrich(struct rb_dev_info *d)
 	ibv_close_device(ctx);
 }
 
-int rb_topo_report(const char *ibdev, const char *json_path)
+int rb_topo_show(const char *ibdev, const char *json_path)
 {
 	struct rb_topo_env env = { .sysroot = SYSROOT, .enrich = verbs_enrich };
 	hwloc_bitmap_t bound;
@@ -543,7 +543,7 @@ int rb_topo_report(const char *ibdev, const char *json_path)
 	bound = hwloc_bitmap_alloc();
 	if (bound && !hwloc_get_cpubind(env.topo, bound, HWLOC_CPUBIND_PROCESS))
 		env.bound = bound;
-	ret = rb_topo_report_env(&env, ibdev, json_path, stdout);
+	ret = rb_topo_show_env(&env, ibdev, json_path, stdout);
 	hwloc_bitmap_free(bound);
 	hwloc_topology_destroy(env.topo);
 	return ret;

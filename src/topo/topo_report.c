@@ -216,8 +216,8 @@ static int write_json(json_t *root, const char *path)
 	return ret;
 }
 
-int rb_topo_report_env(const struct rb_topo_env *env, const char *ibdev, const char *json_path,
-		       FILE *out)
+int rb_topo_show_env(const struct rb_topo_env *env, const char *ibdev, const char *json_path,
+		     FILE *out)
 {
 	char **names = NULL, *one[1] = { (char *)ibdev };
 	int n = 1, i, shown = 0;

@@ -741,7 +741,7 @@ void fake_run_init(struct fake *f, struct rb_run *r, const struct rb_bench *t, e
 	oob->fd = oob_fd;
 	oob->timeout_ms = (int)timeout_ms;
 	snprintf(oob->peer, sizeof(oob->peer), "fake-peer:1");
-	r->t = t;
+	r->bench = t;
 	r->role = role;
 	r->p = p;
 	rb_ctl_oob_init(&f->ctl, oob, role);

@@ -71,19 +71,19 @@ static struct rb_result point(double scale, uint64_t iters)
 	return res;
 }
 
-static struct rb_report report(enum rb_mode mode)
+static struct rb_doc report(enum rb_mode mode)
 {
-	struct rb_report r = { .test = mode == RB_MODE_LAT ? "send_lat" : "send_bw",
-			       .mode = mode,
-			       .role = "client",
-			       .device = "rxe0",
-			       .port = 1,
-			       .params = &params };
+	struct rb_doc r = { .test = mode == RB_MODE_LAT ? "send_lat" : "send_bw",
+			    .mode = mode,
+			    .role = "client",
+			    .device = "rxe0",
+			    .port = 1,
+			    .params = &params };
 
 	return r;
 }
 
-static char *write_mem(enum rb_format fmt, const struct rb_report *r, const struct rb_result *res)
+static char *write_mem(enum rb_format fmt, const struct rb_doc *r, const struct rb_result *res)
 {
 	struct rb_writer w;
 	char *buf = NULL;
@@ -144,7 +144,7 @@ static void test_rows(void **state)
 
 static void test_csv(void **state)
 {
-	struct rb_report r = report(RB_MODE_BW);
+	struct rb_doc r = report(RB_MODE_BW);
 	struct rb_result res = point(1, 1000);
 	char hdr[1024], cell[64], want[64];
 	char *csv = write_mem(RB_FMT_CSV, &r, &res);
@@ -186,7 +186,7 @@ static void test_json(void **state)
 /* Each row with a column is in the table of its mode's run, in its unit. */
 static void test_table(void **state)
 {
-	struct rb_report r;
+	struct rb_doc r;
 	struct rb_result res = point(1, 1000);
 	const struct rb_metric *m;
 	char name[64], *out;
@@ -209,7 +209,7 @@ static void test_table(void **state)
 /* Worse by half, the row's way: compare calls it a regression. */
 static void test_compare(void **state)
 {
-	struct rb_report r = report(RB_MODE_BW);
+	struct rb_doc r = report(RB_MODE_BW);
 	struct rb_result b = point(1, 1000), n;
 	struct rb_compare_opts o;
 	json_t *jb, *jn;
@@ -222,8 +222,8 @@ static void test_compare(void **state)
 		if (!rb_metrics[i].compare)
 			continue;
 		n = point(rb_metrics[i].better == RB_BETTER_HIGHER ? 0.5 : 2, 1000);
-		jb = rb_json_report(&r, &b, 1);
-		jn = rb_json_report(&r, &n, 1);
+		jb = rb_json_doc(&r, &b, 1);
+		jn = rb_json_doc(&r, &n, 1);
 		rb_compare_opts_init(&o);
 		assert_int_equal(rb_compare_metrics_parse(rb_metrics[i].name, &o, err, sizeof(err)),
 				 0);

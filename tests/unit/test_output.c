@@ -88,7 +88,7 @@ static void init_params(void)
 	bw_params.nflow = 1;
 }
 
-static void lat_report(struct rb_report *r)
+static void lat_report(struct rb_doc *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->test = "send_lat";
@@ -110,7 +110,7 @@ static void lat_report(struct rb_report *r)
 	r->units = RB_UNITS_MIBS;
 }
 
-static void bw_report(struct rb_report *r)
+static void bw_report(struct rb_doc *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->test = "write_bw";
@@ -272,7 +272,7 @@ static void assert_no_temp(void)
 	closedir(d);
 }
 
-static void check_golden(const char *name, enum rb_format fmt, const struct rb_report *r,
+static void check_golden(const char *name, enum rb_format fmt, const struct rb_doc *r,
 			 const struct rb_result *res, size_t n)
 {
 	char golden[512];
@@ -291,7 +291,7 @@ static void check_golden(const char *name, enum rb_format fmt, const struct rb_r
 }
 
 /* Writes @fmt of @r to memory, for checks that need no golden file. */
-static char *write_mem(enum rb_format fmt, const struct rb_report *r, const struct rb_result *res,
+static char *write_mem(enum rb_format fmt, const struct rb_doc *r, const struct rb_result *res,
 		       size_t n)
 {
 	struct rb_writer w;
@@ -387,7 +387,7 @@ static void test_csv_header(void **state)
 
 static void test_golden_lat(void **state)
 {
-	struct rb_report r;
+	struct rb_doc r;
 
 	(void)state;
 	lat_report(&r);
@@ -397,7 +397,7 @@ static void test_golden_lat(void **state)
 
 static void test_golden_bw(void **state)
 {
-	struct rb_report r;
+	struct rb_doc r;
 
 	(void)state;
 	bw_report(&r);
@@ -408,7 +408,7 @@ static void test_golden_bw(void **state)
 /* Rewriting a file replaces it whole. */
 static void test_rewrite(void **state)
 {
-	struct rb_report r;
+	struct rb_doc r;
 	char *got;
 
 	(void)state;
@@ -425,7 +425,7 @@ static void test_rewrite(void **state)
 /* Text cells are quoted per RFC 4180 only when they must be (csv.c). */
 static void test_csv_quoting(void **state)
 {
-	struct rb_report r;
+	struct rb_doc r;
 	char *got;
 
 	(void)state;
@@ -450,7 +450,7 @@ static void test_thread_rows(void **state)
 	struct rb_placement mine = { .device_numa_node = 0, .cpus = "3", .mem_node = 1 };
 	struct rb_params p = bw_params;
 	struct rb_result rows[2] = { bw_res[0], bw_res[0] };
-	struct rb_report r;
+	struct rb_doc r;
 	char *got;
 
 	(void)state;
@@ -490,7 +490,7 @@ static void test_shape_outputs(void **state)
 		  .msg_rate_mpps = 0.25 },
 	};
 	struct rb_result res = bw_res[0];
-	struct rb_report r;
+	struct rb_doc r;
 	struct rb_writer w;
 	json_t *doc, *pt;
 	char *got, *buf = NULL;
@@ -516,7 +516,7 @@ static void test_shape_outputs(void **state)
 	assert_true(strstr(got, ",1,0,,,,\n") < strstr(got, ",2,1,,,,\n"));
 	free(got);
 
-	doc = rb_json_report(&r, &res, 1);
+	doc = rb_json_doc(&r, &res, 1);
 	assert_non_null(doc);
 	pt = json_array_get(json_object_get(doc, "results"), 0);
 	assert_int_equal(json_array_size(json_object_get(pt, "intervals")), 2);
@@ -557,7 +557,7 @@ static void test_table_units(void **state)
 		.bw_peak_gbps = 16.0,
 		.msg_rate_mpps = 0.000954,
 	};
-	struct rb_report r;
+	struct rb_doc r;
 	char *got;
 
 	(void)state;
@@ -592,7 +592,7 @@ static void test_table_units(void **state)
 static void test_json_lat(void **state)
 {
 	static const char evil[] = "fix\"ture\\host\t\xc3\xa9";
-	struct rb_report r;
+	struct rb_doc r;
 	json_t *doc, *res0, *built, *p, *size;
 	char *raw;
 
@@ -666,8 +666,8 @@ static void test_json_lat(void **state)
 	assert_jstr(json_array_get(jget(doc, "results"), 2), "percentiles", "bucketed");
 	assert_jabsent(json_array_get(jget(doc, "results"), 3), "percentiles");
 
-	/* rb_json_report() builds the very document the writer dumped. */
-	built = rb_json_report(&r, lat_res, NLAT);
+	/* rb_json_doc() builds the very document the writer dumped. */
+	built = rb_json_doc(&r, lat_res, NLAT);
 	assert_non_null(built);
 	assert_true(json_equal(built, doc));
 	json_decref(built);
@@ -676,7 +676,7 @@ static void test_json_lat(void **state)
 
 static void test_json_bw(void **state)
 {
-	struct rb_report r;
+	struct rb_doc r;
 	json_t *doc, *res0, *res1, *pp, *p;
 
 	(void)state;
@@ -738,7 +738,7 @@ static void test_bidir(void **state)
 {
 	struct rb_params p = bw_params;
 	struct rb_result res[2] = { bw_res[0], bw_res[1] };
-	struct rb_report r;
+	struct rb_doc r;
 	json_t *doc, *b, *d;
 	char *got;
 
@@ -789,7 +789,7 @@ static void test_bidir(void **state)
 static void test_reversed(void **state)
 {
 	struct rb_params p = bw_params;
-	struct rb_report r;
+	struct rb_doc r;
 	json_t *doc;
 	char *got;
 
@@ -818,13 +818,13 @@ static void test_poll_event(void **state)
 {
 	struct rb_params p = bw_params;
 	struct rb_result res = bw_res[0];
-	struct rb_report r;
+	struct rb_doc r;
 	json_t *doc, *pt;
 	char *got;
 
 	(void)state;
 	bw_report(&r);
-	doc = rb_json_report(&r, &res, 1);
+	doc = rb_json_doc(&r, &res, 1);
 	assert_jstr(jget(doc, "params"), "poll", "busy");
 	assert_jabsent(json_array_get(jget(doc, "results"), 0), "wakeups_per_msg");
 	json_decref(doc);
@@ -839,7 +839,7 @@ static void test_poll_event(void **state)
 	res.has_wakeups = true;
 	res.wakeups = 150;
 	res.wakeups_per_msg = 0.375;
-	doc = rb_json_report(&r, &res, 1);
+	doc = rb_json_doc(&r, &res, 1);
 	assert_jstr(jget(doc, "params"), "poll", "event");
 	assert_jint(jget(doc, "device"), "comp_vector", 2);
 	pt = json_array_get(jget(doc, "results"), 0);
@@ -854,7 +854,7 @@ static void test_poll_event(void **state)
 
 static void test_json_op(void **state)
 {
-	struct rb_report r;
+	struct rb_doc r;
 	json_t *doc;
 	char *got;
 
@@ -862,7 +862,7 @@ static void test_json_op(void **state)
 	lat_report(&r);
 	r.test = "atomic_lat";
 	r.op = "cswap";
-	doc = rb_json_report(&r, lat_res, 0);
+	doc = rb_json_doc(&r, lat_res, 0);
 	assert_non_null(doc);
 	assert_jstr(doc, "op", "cswap");
 	assert_jstr(doc, "host", "fixture-host");
@@ -870,7 +870,7 @@ static void test_json_op(void **state)
 
 	/* A name that is not UTF-8 keeps its ASCII rather than failing. */
 	r.host = "bad\xff\xfehost";
-	doc = rb_json_report(&r, lat_res, 0);
+	doc = rb_json_doc(&r, lat_res, 0);
 	assert_non_null(doc);
 	assert_jstr(doc, "host", "bad??host");
 	assert_int_equal(json_array_size(jget(doc, "results")), 0);
@@ -886,14 +886,14 @@ static void test_json_op(void **state)
 static void test_nan(void **state)
 {
 	struct rb_result res = lat_res[0];
-	struct rb_report r;
+	struct rb_doc r;
 	json_t *doc;
 	char *got;
 
 	(void)state;
 	lat_report(&r);
 	res.lat.stdev = NAN;
-	doc = rb_json_report(&r, &res, 1);
+	doc = rb_json_doc(&r, &res, 1);
 	assert_non_null(doc);
 	assert_jnull(jget(json_array_get(jget(doc, "results"), 0), "lat_us"), "stdev");
 	json_decref(doc);
@@ -903,9 +903,9 @@ static void test_nan(void **state)
 }
 
 /* The JSON document of the one result @res, and its point in *@pt. */
-static json_t *one_point(const struct rb_report *r, const struct rb_result *res, json_t **pt)
+static json_t *one_point(const struct rb_doc *r, const struct rb_result *res, json_t **pt)
 {
-	json_t *doc = rb_json_report(r, res, 1);
+	json_t *doc = rb_json_doc(r, res, 1);
 
 	assert_non_null(doc);
 	*pt = json_array_get(jget(doc, "results"), 0);
@@ -924,7 +924,7 @@ static void test_nothing_measured(void **state)
 		.duration_s = NAN,
 		.nothing_measured = true,
 	};
-	struct rb_report r;
+	struct rb_doc r;
 	json_t *doc, *pt;
 	char *got;
 
@@ -961,7 +961,7 @@ static void test_nothing_measured(void **state)
 
 static void test_write_fail(void **state)
 {
-	struct rb_report r;
+	struct rb_doc r;
 	char tmp[600];
 
 	(void)state;
@@ -1007,7 +1007,7 @@ static void test_afile(void **state)
 /* A symlink is followed and kept; a device is written in place; checks. */
 static void test_write_targets(void **state)
 {
-	struct rb_report r;
+	struct rb_doc r;
 	char err[600], target[600];
 	struct stat st;
 	char *got;
@@ -1100,7 +1100,7 @@ static int teardown(void **state)
 /* A peer's placement is its text: the table prints it escaped, never raw. */
 static void test_peer_text(void **state)
 {
-	struct rb_report r;
+	struct rb_doc r;
 	char *got;
 
 	(void)state;
@@ -1119,7 +1119,7 @@ static void test_peer_text(void **state)
  */
 static void test_perftest_format(void **state)
 {
-	struct rb_report r;
+	struct rb_doc r;
 	double v[9];
 	char *got, *line;
 
@@ -1181,7 +1181,7 @@ static void test_perftest_format(void **state)
 /* The measuring CPUs' clocks: a line each, perftest's warning unless -F. */
 static void test_cpu_freq_lines(void **state)
 {
-	struct rb_report r;
+	struct rb_doc r;
 	char *got;
 
 	(void)state;
@@ -1213,7 +1213,7 @@ static void test_cpu_freq_lines(void **state)
 static void test_peer_rejected(void **state)
 {
 	struct rb_result res = bw_res[0];
-	struct rb_report r;
+	struct rb_doc r;
 	json_t *doc, *o, *a;
 	char *got;
 
@@ -1222,7 +1222,7 @@ static void test_peer_rejected(void **state)
 	res.peer_cpu_util_pct = NAN;
 	res.peer_bw_avg_gbps = NAN;
 	res.peer_rejected = RB_PEER_CPU | RB_PEER_BW_AVG;
-	doc = rb_json_report(&r, &res, 1);
+	doc = rb_json_doc(&r, &res, 1);
 	assert_non_null(doc);
 	o = json_array_get(jget(doc, "results"), 0);
 	assert_jnull(o, "peer_cpu_util_pct");
@@ -1233,7 +1233,7 @@ static void test_peer_rejected(void **state)
 	assert_string_equal(json_string_value(json_array_get(a, 1)), "cpu_util_pct");
 	assert_jabsent(json_array_get(jget(doc, "results"), 0), "peer_counters");
 	json_decref(doc);
-	doc = rb_json_report(&r, bw_res, 1);
+	doc = rb_json_doc(&r, bw_res, 1);
 	assert_jabsent(json_array_get(jget(doc, "results"), 0), "peer_result_rejected");
 	json_decref(doc);
 	got = write_mem(RB_FMT_TABLE, &r, &res, 1);
@@ -1262,7 +1262,7 @@ static struct rb_result hist_point(void)
 static void test_histogram_outputs(void **state)
 {
 	struct rb_result res = hist_point();
-	struct rb_report r;
+	struct rb_doc r;
 	json_t *doc, *o, *h;
 	char *got;
 
@@ -1270,7 +1270,7 @@ static void test_histogram_outputs(void **state)
 	lat_report(&r);
 	r.samples_path = "s.csv";
 	r.tick_clock = "tsc";
-	doc = rb_json_report(&r, &res, 1);
+	doc = rb_json_doc(&r, &res, 1);
 	assert_non_null(doc);
 	assert_jstr(doc, "samples_file", "s.csv");
 	assert_jstr(doc, "tick_clock", "tsc");
@@ -1305,7 +1305,7 @@ static void test_histogram_outputs(void **state)
 	assert_non_null(strstr(got, "# histogram [us]: 3 buckets"));
 	assert_non_null(strstr(got, "#       0.50 -       1.00         10 ####################\n"));
 	free(got);
-	doc = rb_json_report(&r, &res, 1);
+	doc = rb_json_doc(&r, &res, 1);
 	o = json_array_get(jget(doc, "results"), 0);
 	assert_jabsent(o, "lat_ticks");
 	assert_jabsent(jget(o, "histogram"), "edges_ticks");
@@ -1313,7 +1313,7 @@ static void test_histogram_outputs(void **state)
 	assert_jabsent(doc, "tick_clock");
 	json_decref(doc);
 	/* Neither: no histogram. */
-	doc = rb_json_report(&r, lat_res, 1);
+	doc = rb_json_doc(&r, lat_res, 1);
 	assert_jabsent(json_array_get(jget(doc, "results"), 0), "histogram");
 	json_decref(doc);
 }

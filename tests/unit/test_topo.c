@@ -969,7 +969,7 @@ static int report(struct fx *f, const char *dev, char **table, json_t **j)
 	assert_non_null(out);
 	pathf(path, sizeof(path), "%s/topo.json", f->tmp);
 	unlink(path);
-	ret = rb_topo_report_env(&env, dev, path, out);
+	ret = rb_topo_show_env(&env, dev, path, out);
 	fclose(out);
 	*j = json_load_file(path, 0, &err);
 	return ret;
@@ -1060,11 +1060,11 @@ static void test_report_fail(void **state)
 	free(table);
 	/* No device at all. */
 	env.sysroot = f->tmp;
-	assert_int_equal(rb_topo_report_env(&env, NULL, NULL, out), 1);
+	assert_int_equal(rb_topo_show_env(&env, NULL, NULL, out), 1);
 	/* JSON that cannot be written. */
 	env.sysroot = f->sysroot;
-	assert_int_equal(rb_topo_report_env(&env, NULL, "/nonexistent/dir/topo.json", out), 1);
-	assert_int_equal(rb_topo_report_env(&env, NULL, NULL, out), 0);
+	assert_int_equal(rb_topo_show_env(&env, NULL, "/nonexistent/dir/topo.json", out), 1);
+	assert_int_equal(rb_topo_show_env(&env, NULL, NULL, out), 0);
 	fclose(out);
 }
 
