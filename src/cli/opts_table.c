@@ -453,7 +453,8 @@ const struct rb_opt rb_opts[] = {
 	  .def = "the ports' active MTU",
 	  .need = RB_S_TEST,
 	  .help = "path MTU: 256, 512, 1024, 2048 or 4096" },
-	{ .lname = "connection",
+	{ .lname = "transport",
+	  .alias = "connection",
 	  .perftest = "-c, --connection",
 	  .pt_diff = "RC, UC or UD (no XRC, DC, SRD); a test the transport cannot run exits 2; "
 		     "with UD, -s above the path MTU exits 2 (perftest lowers it to the MTU)",

@@ -121,7 +121,7 @@ static const struct want wants[] = {
 	  T_WRITE_LAT | T_WRITE_BW },
 	{ "reversed", 0, RB_OPT_FLAG, PRM(reversed), 0, 0, 1, false, false, NULL, T_TESTS },
 	{ "mtu", 'm', RB_OPT_U32, PRM(mtu), 0, 256, 4096, true, false, NULL, T_TESTS },
-	{ "connection", 'c', RB_OPT_CHOICE, PRM(transport), 0, 0, 2, false, false, "RC|UC|UD",
+	{ "transport", 'c', RB_OPT_CHOICE, PRM(transport), 0, 0, 2, false, false, "RC|UC|UD",
 	  T_TESTS },
 	{ "sl", 'S', RB_OPT_U32, PRM(sl), 0, 0, 15, false, false, NULL, T_TESTS },
 	{ "tclass", 'T', RB_OPT_U32, PRM(tclass), 0, 0, 255, false, false, NULL, T_TESTS },
@@ -1691,16 +1691,16 @@ static void test_transport(void **state)
 	CHECK_OK(FINISH(&c, T_SEND_BW, err, "-c", "UD", "-m", "1024", "-s", "64,1024"), err);
 
 	/* Ranges name the option. */
-	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "-c", "XRC"), err, "-c/--connection 'XRC'",
+	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "-c", "XRC"), err, "-c/--transport 'XRC'",
 		  "RC|UC|UD");
-	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "-c", "ud"), err, "-c/--connection");
+	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "-c", "ud"), err, "-c/--transport");
 	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--sl", "16"), err, "-S/--sl 16", "0..15");
 	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--tclass", "256"), err, "--tclass 256", "0..255");
 	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--flow-label", "1048576"), err,
 		  "--flow-label 1048576", "0..1048575");
 	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--flow_label", "-1"), err, "--flow-label");
 	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "-c", "UD", "-c", "RC"), err,
-		  "-c/--connection given twice");
+		  "-c/--transport given twice");
 	/* The plan's, not the server's. */
 	CHECK_ERR(PARSE(&c, T_SERVER, err, "-c", "UD"), err, "does not apply to server");
 }

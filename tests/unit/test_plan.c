@@ -220,10 +220,10 @@ static void transport_from_peer(void **state)
 	REFUSED(p, 0, "-c UC does not apply to atomic_bw: it runs over RC");
 	p = w;
 	p.transport = 3;
-	REFUSED(p, 0, "-c/--connection 3 is out of range (0..2)");
+	REFUSED(p, 0, "-c/--transport 3 is out of range (0..2)");
 	p = w;
 	p.transport = 255;
-	REFUSED(p, 0, "-c/--connection 255 is out of range");
+	REFUSED(p, 0, "-c/--transport 255 is out of range");
 	p = s;
 	p.sl = 16;
 	REFUSED(p, 0, "-S/--sl 16 is out of range (0..15)");
