@@ -52,7 +52,8 @@ static int write_prepare(struct rb_run *r)
 }
 
 /*
- * Wait until the peer's write @it lands; 1 when the client has stopped.
+ * Wait until the peer's write @it lands; RB_WAIT_STOPPED when the client
+ * has stopped.
  * A tight loop on the mark alone, as perftest: send completions are reaped
  * before each post (rb_wait_room), not here, so that the poll of the CQ
  * does not stretch the time to see the mark.
@@ -65,7 +66,7 @@ static int write_wait(struct rb_run *r, uint64_t it)
 
 	while (*mark != flag_of(it)) {
 		if (r->stopped && it >= r->stop_count)
-			return 1;
+			return RB_WAIT_STOPPED;
 		if (rb_interrupted)
 			return -EINTR;
 		n = rb_idle_check(r, &idle, "an RDMA WRITE from the peer");

@@ -65,7 +65,7 @@ static int server_barrier(struct rb_ctl *c, uint32_t point)
 	if (ret)
 		return ret;
 	if (type == RB_MSG_BYE)
-		return 1;
+		return RB_CTL_ENDED;
 	if (type == RB_MSG_ERROR) {
 		rb_unpack_text(body, len, &t);
 		rb_err("client %s gave up: %s", c->peer, rb_escape(t.text, safe, sizeof(safe)));

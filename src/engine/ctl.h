@@ -16,13 +16,15 @@
 
 /* What rb_ctl_ops.poll heard. */
 enum { RB_CTL_NOTHING = 0, RB_CTL_ALIVE = 1, RB_CTL_STOP = 2 };
+/* barrier(): the peer ended the plan (BYE). */
+enum { RB_CTL_ENDED = 1 };
 
 struct rb_ctl;
 
 struct rb_ctl_ops {
 	/*
-	 * Both sides at the start of point @point.  Returns 0, 1 when the
-	 * peer ended the plan before it (a server meets the client's BYE),
+	 * Both sides at the start of point @point.  Returns 0, RB_CTL_ENDED
+	 * when the peer ended the plan before it (a server meets the client's BYE),
 	 * or -errno, logged (a peer that gave up is -ECONNABORTED).
 	 */
 	int (*barrier)(struct rb_ctl *c, uint32_t point);

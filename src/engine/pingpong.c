@@ -76,7 +76,7 @@ static int pingpong_server(struct rb_run *r, int (*wait)(struct rb_run *, uint64
 
 	for (it = 0;; it++) {
 		ret = wait(r, it);
-		if (ret == 1)
+		if (ret == RB_WAIT_STOPPED)
 			break;
 		now = rb_ticks();
 		if (!ret && it > start)
@@ -187,7 +187,7 @@ int rb_pp_recv(struct rb_run *r, uint32_t qi)
 }
 
 /*
- * Wait for the peer's SEND @it of the ping-pong; 1 when the client has
+ * Wait for the peer's SEND @it of the ping-pong; RB_WAIT_STOPPED when the client has
  * stopped.  @plain: no --srq and no --verify, known before the point
  * starts; the loop then has neither their tests nor their calls (whose
  * registers the compiler otherwise kept on the stack: 16 instructions a
@@ -206,7 +206,7 @@ static inline __attribute__((always_inline)) int recv_wait_as(struct rb_run *r, 
 	 * message. */
 	while (r->rx_count <= it) {
 		if (r->stopped && it >= r->stop_count)
-			return 1;
+			return RB_WAIT_STOPPED;
 		if (rb_interrupted)
 			return -EINTR;
 		/* Usually this message's send and its echo are all that is

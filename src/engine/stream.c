@@ -16,6 +16,9 @@
 #include "core/sweep.h"
 #include "engine/loop.h"
 
+/* What stream_post() did, besides -errno: 0 (STREAM_FULL) when the QP had no room. */
+enum { STREAM_FULL = 0, STREAM_POSTED = 1, STREAM_HELD = 2 };
+
 /* State of one streaming phase (warmup or measured). */
 struct stream {
 	uint64_t count; /* WRs to post; 0: until the duration is over */
@@ -71,10 +74,10 @@ static int pace_wait(struct rb_run *r)
 {
 	int ret = r->chan ? pace_sleep(r) : rb_heartbeat_send(r);
 
-	return ret ? ret : 2;
+	return ret ? ret : STREAM_HELD;
 }
 
-/* Post the next chain if its QP has room; returns 1 when it did, 2 when --rate held it. */
+/* Post the next chain if its QP has room: STREAM_POSTED when it did, STREAM_HELD when --rate held it. */
 static int stream_post(struct rb_run *r, struct stream *s)
 {
 	uint32_t qi = r->pt.qps > 1 ? (uint32_t)(s->chains % r->pt.qps) : 0, k = r->pt.batch;
@@ -86,7 +89,7 @@ static int stream_post(struct rb_run *r, struct stream *s)
 	if (s->count && s->count - s->posted < k)
 		k = (uint32_t)(s->count - s->posted);
 	if (q->depth - q->used < k)
-		return 0;
+		return STREAM_FULL;
 	if (r->paced && s->measure && !rb_pace_take(&r->pace, rb_now_ns(), k))
 		return pace_wait(r);
 	ret = post_chain(r, qi, k, r->total + s->posted, s->chains >= s->last_from);
@@ -94,7 +97,7 @@ static int stream_post(struct rb_run *r, struct stream *s)
 		return ret;
 	s->posted += k;
 	s->chains++;
-	return 1;
+	return STREAM_POSTED;
 }
 
 /*
@@ -203,10 +206,10 @@ static int stream_phase(struct rb_run *r, struct stream *s)
 		while (n >= 0 && more && (n = stream_post(r, s)) > 0) {
 			posted = 1;
 			more = stream_more(r, s);
-			/* --rate holds the next chain (2): poll meanwhile. -b
+			/* --rate holds the next chain (STREAM_HELD): poll meanwhile. -b
 			 * with SENDs: a poll after each chain, whose receives
 			 * repost there; the peer must not run out of them. */
-			if (n == 2 || r->on_recv)
+			if (n == STREAM_HELD || r->on_recv)
 				break;
 		}
 		if (n < 0)

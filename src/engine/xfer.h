@@ -455,7 +455,13 @@ static inline int rb_wait_room(struct rb_run *r, uint32_t qi, uint32_t k, uint64
 	return rb_wait_room_poll(r, qi, k, done);
 }
 
-/* Shared loops (one file per shape: pingpong.c, oneshot.c, stream.c).  Each returns 0 or -errno, logged. */
+/*
+ * Shared loops (one file per shape: pingpong.c, oneshot.c, stream.c).
+ * Each returns 0 or -errno, logged.  A ping-pong's @wait for message @it
+ * returns 0, -errno, or RB_WAIT_STOPPED: the client has stopped, this
+ * side's part of the point is over.
+ */
+enum { RB_WAIT_STOPPED = 1 };
 int rb_run_pingpong(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it));
 
 /*

@@ -24,6 +24,9 @@
 
 #define NS_PER_S 1000000000ULL
 
+/* What the coordinator's messages can mean besides 0 and -errno: END. */
+enum { JOB_ENDED = 1 };
+
 struct kid {
 	pid_t pid;
 	int fd; /* the read end of the child's report pipe; -1 once read */
@@ -202,7 +205,7 @@ static void kill_late(struct worker *w, bool all)
 			kill(w->kid[i].pid, SIGKILL);
 }
 
-/* From the coordinator while children run: OVER, a BEAT; 1 on END. */
+/* From the coordinator while children run: OVER, a BEAT; JOB_ENDED on END. */
 static int from_coord(struct worker *w)
 {
 	char tn[24];
@@ -213,7 +216,7 @@ static int from_coord(struct worker *w)
 	if (ret || type == RB_MX_MSG_BEAT)
 		return ret;
 	if (type == RB_MX_MSG_END)
-		return 1; /* the coordinator ended the job */
+		return JOB_ENDED;
 	if (type == RB_MX_MSG_OVER)
 		return over(w, wbuf, len);
 	rb_err("rank %u: coordinator %s sent %s during round %u", w->j->id.rank, w->co.peer,
@@ -310,7 +313,7 @@ static int wait_go(struct worker *w)
 		if (ret)
 			return ret;
 		if (type == RB_MX_MSG_END)
-			return 1; /* the coordinator ended the job */
+			return JOB_ENDED;
 		if (type == RB_MX_MSG_BEAT)
 			continue;
 		if (type == RB_MX_MSG_OVER) {
@@ -409,7 +412,7 @@ static int worker_loop(struct worker *w)
 		}
 		ret = do_round(w, &wround);
 		if (ret)
-			return ret == 1 ? 0 : ret;
+			return ret == JOB_ENDED ? 0 : ret;
 	}
 }
 

@@ -92,6 +92,9 @@ struct pick {
 	int gid;
 };
 
+/* Why a device was picked, the slots of find_device()'s picks, best first. */
+enum pick_how { PICK_LOCAL, PICK_ACTIVE, PICK_FIRST, PICK_N };
+
 /* The GID of @port holding @local, or -1; < -1 is -errno. */
 static int port_holds(struct ibv_context *ctx, int port, const struct sockaddr *local)
 {
@@ -155,13 +158,14 @@ static void close_others(struct pick *p, int n, const struct ibv_context *keep)
 
 /* Open the devices @w allows in turn, until one holds @w->local. */
 static int scan_devices(struct ibv_device **list, int n, const struct rb_dev_want *w,
-			struct pick p[3])
+			struct pick p[PICK_N])
 {
 	struct ibv_context *ctx;
 	int i, ret = 0;
 
 	/* Without a local address to look for, the first active port will do. */
-	for (i = 0; i < n && !p[0].ctx && !(p[1].ctx && !w->local) && !ret; i++) {
+	for (i = 0; i < n && !p[PICK_LOCAL].ctx && !(p[PICK_ACTIVE].ctx && !w->local) && !ret;
+	     i++) {
 		if (w->name && strcmp(ibv_get_device_name(list[i]), w->name))
 			continue;
 		ctx = ibv_open_device(list[i]);
@@ -171,29 +175,31 @@ static int scan_devices(struct ibv_device **list, int n, const struct rb_dev_wan
 			       strerror(errno));
 			break;
 		}
-		ret = scan_ports(ctx, w, &p[0], &p[1]);
-		if (!p[2].ctx)
-			p[2] = (struct pick){ ctx, w->port > 0 ? w->port : 1, -1 };
-		if (ctx != p[0].ctx && ctx != p[1].ctx && ctx != p[2].ctx)
+		ret = scan_ports(ctx, w, &p[PICK_LOCAL], &p[PICK_ACTIVE]);
+		if (!p[PICK_FIRST].ctx)
+			p[PICK_FIRST] = (struct pick){ ctx, w->port > 0 ? w->port : 1, -1 };
+		if (ctx != p[PICK_LOCAL].ctx && ctx != p[PICK_ACTIVE].ctx &&
+		    ctx != p[PICK_FIRST].ctx)
 			ibv_close_device(ctx);
 	}
 	return ret;
 }
 
-/* Say why @c was chosen: @how 0 held the local address, 1 was active, 2 was seen first. */
-static void why_dev(struct rb_dev *d, const struct rb_dev_want *w, const struct pick *c, int how)
+/* Say why @c was chosen: it held the local address, was active, or was seen first. */
+static void why_dev(struct rb_dev *d, const struct rb_dev_want *w, const struct pick *c,
+		    enum pick_how how)
 {
 	const char *name = ibv_get_device_name(c->ctx->device);
 	char a[INET6_ADDRSTRLEN], *b = d->why_dev;
 	size_t len = sizeof(d->why_dev);
 
 	rb_addr_str(w->local, a, sizeof(a));
-	if (how == 0)
+	if (how == PICK_LOCAL)
 		snprintf(b, len,
 			 "%s port %d: GID %d holds %s, the local address of the out-of-band "
 			 "connection",
 			 name, c->port, c->gid, a);
-	else if (how == 2)
+	else if (how == PICK_FIRST)
 		snprintf(b, len, "%s port %d: no active port found", name, c->port);
 	else if (w->name && w->port > 0)
 		snprintf(b, len, "%s port %d: set by -d/--device and -i/--ib-port", name, c->port);
@@ -204,7 +210,7 @@ static void why_dev(struct rb_dev *d, const struct rb_dev_want *w, const struct 
 			 c->port);
 	else
 		snprintf(b, len, "%s port %d: the first active port", name, c->port);
-	if (how == 1 && w->local)
+	if (how == PICK_ACTIVE && w->local)
 		snprintf(b + strlen(b), len - strlen(b),
 			 "; no GID holds %s, the local address of the out-of-band connection", a);
 }
@@ -229,9 +235,10 @@ static void no_such_device(const char *name, struct ibv_device **list, int n)
 /* Find the device and port @w asks for: @d->ctx, its name, the port. */
 static int find_device(const struct rb_dev_want *w, struct rb_dev *d, int *port)
 {
-	struct pick p[3] = { { 0 } }; /* holds the local address, first active, first seen */
+	struct pick p[PICK_N] = { { 0 } };
 	struct ibv_device **list;
-	int n, how, ret = -ENODEV;
+	int n, ret = -ENODEV;
+	enum pick_how how;
 
 	list = ibv_get_device_list(&n);
 	if (!list || !n) {
@@ -239,10 +246,10 @@ static int find_device(const struct rb_dev_want *w, struct rb_dev *d, int *port)
 		goto free_list;
 	}
 	ret = scan_devices(list, n, w, p);
-	for (how = 0; how < 3 && !p[how].ctx; how++)
+	for (how = PICK_LOCAL; how < PICK_N && !p[how].ctx; how++)
 		;
-	close_others(p, 3, how < 3 && !ret ? p[how].ctx : NULL);
-	if (ret || how == 3)
+	close_others(p, PICK_N, how < PICK_N && !ret ? p[how].ctx : NULL);
+	if (ret || how == PICK_N)
 		goto not_found;
 	d->ctx = p[how].ctx;
 	*port = p[how].port;

@@ -772,7 +772,7 @@ static int server_points(struct session *s)
 		if (!ret)
 			ret = s->ctl.ops->barrier(&s->ctl, i);
 		if (ret)
-			return ret == 1 ? 0 : ret;
+			return ret == RB_CTL_ENDED ? 0 : ret;
 		if (i >= n) {
 			rb_err("client %s started point %u of a plan of %zu", s->oob.peer, i, n);
 			return -EPROTO;

@@ -1691,8 +1691,7 @@ static void test_transport(void **state)
 	CHECK_OK(FINISH(&c, T_SEND_BW, err, "-c", "UD", "-m", "1024", "-s", "64,1024"), err);
 
 	/* Ranges name the option. */
-	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "-c", "XRC"), err, "-c/--transport 'XRC'",
-		  "RC|UC|UD");
+	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "-c", "XRC"), err, "-c/--transport 'XRC'", "RC|UC|UD");
 	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "-c", "ud"), err, "-c/--transport");
 	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--sl", "16"), err, "-S/--sl 16", "0..15");
 	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--tclass", "256"), err, "--tclass 256", "0..255");
