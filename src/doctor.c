@@ -166,10 +166,23 @@ const char *rb_dr_verdict_name(enum rb_dr_verdict v)
 
 /* ---- the run ---------------------------------------------------------------- */
 
-static int run_one(struct rb_dr_run *x, const char *name, unsigned long *nodes_done)
+/* The node's CPUs and huge pages, once per node (-1: the host's), as bits of @done. */
+static int run_node(struct rb_dr_run *x, int node, uint64_t *done)
+{
+	uint64_t bit = 1ull << ((unsigned int)(node + 1) % 64);
+	char subj[32] = "";
+
+	if (*done & bit)
+		return 0;
+	*done |= bit;
+	if (node >= 0)
+		snprintf(subj, sizeof(subj), "node%d", node);
+	return rb_dr_host_node(x, subj, node);
+}
+
+static int run_one(struct rb_dr_run *x, const char *name, uint64_t *nodes_done)
 {
 	struct rb_dev_info d;
-	char subj[32];
 	int ret = rb_dev_read(x->sys, name, &d);
 
 	if (ret)
@@ -177,12 +190,8 @@ static int run_one(struct rb_dr_run *x, const char *name, unsigned long *nodes_d
 	if (!x->bdf[0])
 		snprintf(x->bdf, sizeof(x->bdf), "%s", d.pci);
 	ret = rb_dr_device(x, &d);
-	/* The node's CPUs and huge pages, once per node (-1: the host's). */
-	if (!ret && !(*nodes_done & (1ul << ((d.numa_node + 1) % 64)))) {
-		*nodes_done |= 1ul << ((d.numa_node + 1) % 64);
-		snprintf(subj, sizeof(subj), d.numa_node >= 0 ? "node%d" : "", d.numa_node);
-		ret = rb_dr_host_node(x, subj, d.numa_node);
-	}
+	if (!ret)
+		ret = run_node(x, d.numa_node, nodes_done);
 	rb_dev_info_free(&d);
 	return ret;
 }
@@ -190,7 +199,7 @@ static int run_one(struct rb_dr_run *x, const char *name, unsigned long *nodes_d
 static int run_devices(struct rb_dr_run *x, const char *dev)
 {
 	char **names = NULL, *one[1] = { (char *)dev };
-	unsigned long nodes_done = 0;
+	uint64_t nodes_done = 0;
 	int n = 0, i, ret = rb_dev_list(x->sys, &names, &n);
 
 	if (ret)
@@ -212,7 +221,7 @@ int rb_dr_run(const struct rb_dr_env *env, const char *dev, struct rb_dr_report 
 
 	if (!x)
 		return -ENOMEM;
-	*x = (struct rb_dr_run){ .e = env, .r = r, .node = -1 };
+	*x = (struct rb_dr_run){ .e = env, .r = r };
 	snprintf(x->root, sizeof(x->root), "%s", env->root ? env->root : "/");
 	len = strlen(x->root);
 	while (len && x->root[len - 1] == '/')

@@ -166,21 +166,24 @@ json_t *rb_dr_json(const struct rb_dr_report *r, const char *root)
 	return o;
 }
 
-/* "-": stdout; a file is written whole (atomic_file.h). */
+/* "-": stdout; a file is written whole (atomic_file.h), or not at all. */
 static int write_json(const struct rb_dr_report *r, const char *root, const char *path)
 {
 	json_t *doc = rb_dr_json(r, root);
 	bool to_stdout = !strcmp(path, "-");
 	struct rb_afile af;
 	FILE *f = stdout;
-	int ret = !doc ? -ENOMEM : to_stdout ? 0 : rb_afile_open(&af, path, &f);
+	int ret = doc ? 0 : -ENOMEM;
 
-	if (doc && !ret)
+	if (!ret && !to_stdout)
+		ret = rb_afile_open(&af, path, &f);
+	if (!ret) {
 		ret = json_dumpf(doc, f, JSON_INDENT(2)) || fputc('\n', f) == EOF ? -EIO : 0;
-	if (doc && to_stdout)
-		ret = fflush(f) ? -EIO : ret;
-	else if (doc && !ret)
-		ret = rb_afile_close(&af, f, ret);
+		if (to_stdout)
+			ret = fflush(f) ? -EIO : ret;
+		else
+			ret = rb_afile_close(&af, f, ret);
+	}
 	json_decref(doc);
 	if (ret)
 		rb_err("%s: cannot write JSON: %s", path, strerror(-ret));
@@ -268,7 +271,8 @@ int rb_doctor_main(int argc, char **argv)
 	rb_dr_env_live(&env, o.root);
 	ret = rb_dr_run(&env, o.dev, &r);
 	if (ret) {
-		rb_err("doctor: %s", strerror(-ret));
+		if (ret == -ENOMEM) /* rb_dev_read() logs its own errors */
+			rb_err("doctor: %s", strerror(-ret));
 		rb_dr_report_free(&r);
 		return RB_EXIT_FAIL;
 	}

@@ -17,7 +17,6 @@ struct rb_dr_run {
 	char root[PATH_MAX]; /* without a trailing '/': "" for "/" */
 	char sys[PATH_MAX];  /* root + "/sys", as topo.c reads it */
 	char bdf[16];	     /* the first device's PCI function, for the IOMMU */
-	int node;	     /* the first device's NUMA node, -1 none */
 };
 
 /*

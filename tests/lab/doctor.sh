@@ -14,6 +14,7 @@ solo doc doctor
 solo docjson doctor -d rxe0 --json "$OUT/doctor.json"
 solo docstdout doctor --json -
 solo host doctor 192.0.2.1
+solo nodev doctor -d rxe9
 (ulimit -l 64 && exec "$RB" doctor) >"$OUT/lockroot.out" 2>"$OUT/lockroot.err"
 echo $? >"$OUT/lockroot.rc"
 # nobody cannot write in $OUT: the shell (root) writes what it prints.
@@ -58,6 +59,8 @@ python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["comman
 
 expect_rc host 2
 expect_grep host.err 'doctor HOST: not built yet'
+expect_rc nodev 1
+expect_grep nodev.err 'rxe9: no such RDMA device'
 
 # Root keeps CAP_IPC_LOCK: a warning; nobody: a failure with its fix.
 [ "$(cat "$OUT/lockroot.rc")" = 0 ] || { show lockroot; fail "root with ulimit -l 64 exited $(cat "$OUT/lockroot.rc")"; }
@@ -76,4 +79,6 @@ jcheck lock.json 'd["verdict"] == "fail"' \
 expect_grep mtu.out '^warn  mtu rxe0/1 *netdev eth0 mtu 1110 carries RDMA MTU 512; the port.s active MTU is 1024'
 expect_grep mtu.out '^  fix: ip link set dev eth0 mtu 1120'
 jcheck mtu.json '[c["verdict"] for c in d["checks"] if c["check"] == "mtu"] == ["warn"]'
+# For the test's log: what doctor says of a lab host.
+cat "$OUT/doc.out"
 pass
