@@ -11,7 +11,8 @@
 # one line per option: --long TAB -s TAB ARGNAME TAB choice|choice), so a
 # new option completes as soon as it is in the option table.  An option's
 # ARGNAME picks what its value completes to: the choices when it has some,
-# RDMA devices for DEV, file names for FILE, addresses for ADDR, and the
+# RDMA devices for DEV, file names for FILE, directories for DIR,
+# addresses for ADDR, and the
 # lower-case words of an ARGNAME such as auto|none|LIST.
 #
 # RDMABENCH_SYSFS (default /sys) is where the devices are read from, for
@@ -62,6 +63,11 @@ _rdmabench_value()
 			;;
 		ADDR)
 			declare -F _ip_addresses >/dev/null && _ip_addresses
+			return
+			;;
+		DIR)
+			compopt -o filenames 2>/dev/null
+			mapfile -t COMPREPLY < <(compgen -d -- "$cur")
 			return
 			;;
 		esac

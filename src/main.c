@@ -19,6 +19,7 @@
 #include "session/session.h"
 #include "session/threads.h"
 #include "topo/topo.h"
+#include "doctor/doctor.h"
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -61,6 +62,8 @@ static int list_options(const char *name)
 		return RB_EXIT_USAGE;
 	if (cmd.kind == RB_CMD_COMPARE)
 		rb_compare_list_options(stdout);
+	else if (cmd.kind == RB_CMD_DOCTOR)
+		rb_doctor_list_options(stdout);
 	else
 		rb_list_options(stdout, cmd.scope);
 	return RB_EXIT_OK;
@@ -172,6 +175,8 @@ static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv, bool perftes
 
 	if (cmd->kind == RB_CMD_COMPARE)
 		return rb_compare_main(argc, argv);
+	if (cmd->kind == RB_CMD_DOCTOR)
+		return rb_doctor_main(argc, argv);
 	/* matrix TEST: the test's options and its own (matrix_run.c). */
 	if (cmd->kind == RB_CMD_MATRIX)
 		return rb_matrix_main(argc, argv);

@@ -23,6 +23,11 @@ static const struct rb_cmd others[] = {
 	  .desc = "one test between every pair of ranks of a job (mpirun, srun)",
 	  .kind = RB_CMD_MATRIX,
 	  .scope = RB_S_MATRIX },
+	/* Parses its own options (doctor_cli.c): -d, --json FILE, --root DIR. */
+	{ .name = "doctor",
+	  .desc = "check this host for what would spoil a benchmark, with the fixes",
+	  .kind = RB_CMD_DOCTOR,
+	  .scope = RB_S_OWN },
 };
 
 static size_t nbenches(void)

@@ -1,0 +1,291 @@
+// SPDX-License-Identifier: MIT
+/*
+ * `rdmabench doctor`: its options (parsed here, as compare's are: none of
+ * the option table's apply but -d), the live environment, the table for
+ * people and the JSON.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <infiniband/verbs.h>
+#include <jansson.h>
+#include <string.h>
+#include <sys/resource.h>
+
+#include "core/atomic_file.h"
+#include "core/cmd.h"
+#include "doctor/doctor.h"
+#include "cli/opts.h"
+#include "wire/plan.h"
+#include "core/rdmabench.h"
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
+
+/* ---- the live environment ---------------------------------------------------- */
+
+static int live_verbs_devices(void)
+{
+	struct ibv_device **l;
+	int n = 0;
+
+	l = ibv_get_device_list(&n);
+	if (!l)
+		return -errno;
+	ibv_free_device_list(l);
+	return n;
+}
+
+static int open_named(const char *dev, struct ibv_context **ctx)
+{
+	struct ibv_device **l;
+	int n = 0, i;
+
+	*ctx = NULL;
+	l = ibv_get_device_list(&n);
+	if (!l)
+		return -errno;
+	for (i = 0; i < n && !*ctx; i++)
+		if (!strcmp(ibv_get_device_name(l[i]), dev))
+			*ctx = ibv_open_device(l[i]);
+	ibv_free_device_list(l);
+	return *ctx ? 0 : -ENODEV;
+}
+
+static int live_port_mtu(const char *dev, int port, int *active, int *max)
+{
+	struct ibv_context *ctx;
+	struct ibv_port_attr pa;
+	int ret = open_named(dev, &ctx);
+
+	if (ret)
+		return ret;
+	ret = ibv_query_port(ctx, (uint8_t)port, &pa);
+	if (!ret) {
+		*active = 128 << pa.active_mtu; /* IBV_MTU_256 is 1 */
+		*max = 128 << pa.max_mtu;
+	}
+	ibv_close_device(ctx);
+	return -ret;
+}
+
+/* What rdmabench write_bw HOST locks with every default. */
+static uint64_t default_need(void)
+{
+	char *argv[] = { "write_bw", "localhost", NULL }, err[256];
+	struct rb_cli *c = calloc(1, sizeof(*c));
+	struct rb_cmd cmd;
+	uint64_t need = 0;
+
+	if (c && rb_cmd_find("write_bw", &cmd)) {
+		rb_cli_init(c);
+		if (!rb_cli_parse(c, cmd.name, cmd.scope, 2, argv, err, sizeof(err)) &&
+		    !rb_cli_finish(c, cmd.bench, cmd.scope, err, sizeof(err)))
+			need = rb_plan_mem(&c->p);
+	}
+	free(c);
+	return need;
+}
+
+void rb_dr_env_live(struct rb_dr_env *env, const char *root)
+{
+	struct rlimit rl;
+
+	*env = (struct rb_dr_env){ .root = root ? root : "/",
+				   .memlock = UINT64_MAX,
+				   .memlock_need = default_need(),
+				   .verbs_devices = live_verbs_devices,
+				   .port_mtu = live_port_mtu };
+	if (!getrlimit(RLIMIT_MEMLOCK, &rl) && rl.rlim_cur != RLIM_INFINITY)
+		env->memlock = rl.rlim_cur;
+}
+
+/* ---- output ---------------------------------------------------------------- */
+
+static const char *check_name(const struct rb_dr_check *c, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s%s%s", c->name, c->subject[0] ? " " : "", c->subject);
+	return buf;
+}
+
+void rb_dr_print(FILE *f, const struct rb_dr_report *r)
+{
+	size_t i, n[4] = { 0 };
+	char name[80];
+
+	for (i = 0; i < r->n; i++) {
+		const struct rb_dr_check *c = &r->c[i];
+
+		n[c->v]++;
+		fprintf(f, "%-4s  %-22s %s%s%s%s\n", rb_dr_verdict_name(c->v),
+			check_name(c, name, sizeof(name)), c->value, c->source[0] ? " (" : "",
+			c->source, c->source[0] ? ")" : "");
+	}
+	for (i = 0; i < r->n; i++) {
+		const struct rb_dr_check *c = &r->c[i];
+
+		if (c->v != RB_DR_WARN && c->v != RB_DR_FAIL)
+			continue;
+		fprintf(f, "\n%s %s: %s\n", rb_dr_verdict_name(c->v),
+			check_name(c, name, sizeof(name)), c->why);
+		if (c->fix[0])
+			fprintf(f, "  fix: %s\n", c->fix);
+	}
+	fprintf(f, "\n# %zu check(s): %zu ok, %zu warn, %zu fail, %zu n/a\n", r->n, n[RB_DR_OK],
+		n[RB_DR_WARN], n[RB_DR_FAIL], n[RB_DR_NA]);
+}
+
+static json_t *check_json(const struct rb_dr_check *c)
+{
+	return json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o}", "check", c->name, "subject",
+			 c->subject, "verdict", rb_dr_verdict_name(c->v), "value", c->value,
+			 "source", c->source, "why", c->why, "fix",
+			 c->fix[0] ? json_string(c->fix) : json_null());
+}
+
+json_t *rb_dr_json(const struct rb_dr_report *r, const char *root)
+{
+	json_t *checks = json_array(), *o;
+	size_t i, n[4] = { 0 };
+	int bad = !checks;
+
+	for (i = 0; !bad && i < r->n; i++) {
+		n[r->c[i].v]++;
+		bad |= json_array_append_new(checks, check_json(&r->c[i]));
+	}
+	o = json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:{s:I, s:I, s:I, s:I}, s:o}",
+		      "schema_version", RB_SCHEMA_VERSION, "tool", RB_TOOL, "version",
+		      PACKAGE_VERSION, "command", "doctor", "root", root, "verdict",
+		      rb_dr_verdict_name(rb_dr_worst(r)), "summary", "ok", (json_int_t)n[RB_DR_OK],
+		      "warn", (json_int_t)n[RB_DR_WARN], "fail", (json_int_t)n[RB_DR_FAIL], "n/a",
+		      (json_int_t)n[RB_DR_NA], "checks", checks);
+	if (bad) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
+/* "-": stdout; a file is written whole (atomic_file.h), or not at all. */
+static int write_json(const struct rb_dr_report *r, const char *root, const char *path)
+{
+	json_t *doc = rb_dr_json(r, root);
+	bool to_stdout = !strcmp(path, "-");
+	struct rb_afile af;
+	FILE *f = stdout;
+	int ret = doc ? 0 : -ENOMEM;
+
+	if (!ret && !to_stdout)
+		ret = rb_afile_open(&af, path, &f);
+	if (!ret) {
+		ret = json_dumpf(doc, f, JSON_INDENT(2)) || fputc('\n', f) == EOF ? -EIO : 0;
+		if (to_stdout)
+			ret = fflush(f) ? -EIO : ret;
+		else
+			ret = rb_afile_close(&af, f, ret);
+	}
+	json_decref(doc);
+	if (ret)
+		rb_err("%s: cannot write JSON: %s", path, strerror(-ret));
+	return ret;
+}
+
+/* ---- the command ------------------------------------------------------------- */
+
+struct dr_opts {
+	const char *dev, *root, *json;
+};
+
+static void doctor_usage(FILE *f)
+{
+	fprintf(f, "usage: rdmabench doctor [-d DEV] [--json FILE] [--root DIR]\n\n"
+		   "Checks what on this host would spoil a benchmark: devices and ports, PCIe\n"
+		   "link and neighbours, NUMA, interrupts, CPU governor and SMT, the memlock\n"
+		   "limit, huge pages, THP, the IOMMU, RoCE GIDs, MTU and rp_filter, verbs and\n"
+		   "rdma_cm.  One line per check (ok, warn, fail, n/a) with the value read and\n"
+		   "its file, then why each warning matters and the command that fixes it.\n\n"
+		   "  -d, --ib-dev DEV  only this RDMA device (default: every one)\n"
+		   "      --json FILE   also write the checks as JSON to FILE (\"-\": stdout "
+		   "only)\n"
+		   "      --root DIR    read /sys, /proc and /dev under DIR (for tests)\n"
+		   "  -h, --help        this text\n\n"
+		   "Exit status: 0 no check failed, 1 a check failed, 2 usage error.\n"
+		   "doctor HOST (the checks of a peer) is not built yet.\n");
+}
+
+static int doctor_fail(const char *msg)
+{
+	fprintf(stderr, "rdmabench doctor: %s\n", msg);
+	return RB_EXIT_USAGE;
+}
+
+/* 0 to go on, -1 after --help, else the exit status. */
+static int doctor_opts(int argc, char **argv, struct dr_opts *o)
+{
+	static const struct option lopts[] = {
+		{ "ib-dev", required_argument, NULL, 'd' },
+		{ "device", required_argument, NULL, 'd' },
+		{ "json", required_argument, NULL, 'j' },
+		{ "root", required_argument, NULL, 'r' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char err[512];
+	int ch;
+
+	optind = 0; /* glibc: start afresh */
+	opterr = 0;
+	while ((ch = getopt_long(argc, argv, ":d:h", lopts, NULL)) != -1) {
+		if (ch == 'h')
+			return -1;
+		if (ch == 'd')
+			o->dev = optarg;
+		if (ch == 'j')
+			o->json = optarg;
+		if (ch == 'r')
+			o->root = optarg;
+		if (ch == ':' || ch == '?') {
+			snprintf(err, sizeof(err), "%s: %s (see --help)", argv[optind - 1],
+				 ch == ':' ? "needs an argument" : "unknown option");
+			return doctor_fail(err);
+		}
+	}
+	if (optind < argc)
+		return doctor_fail("doctor HOST: not built yet (the local checks take no "
+				   "argument; see --help)");
+	return 0;
+}
+
+int rb_doctor_main(int argc, char **argv)
+{
+	struct dr_opts o = { .root = "/" };
+	struct rb_dr_report r = { 0 };
+	struct rb_dr_env env;
+	int ret = doctor_opts(argc, argv, &o);
+
+	if (ret) {
+		if (ret < 0)
+			doctor_usage(stdout);
+		return ret < 0 ? RB_EXIT_OK : ret;
+	}
+	rb_dr_env_live(&env, o.root);
+	ret = rb_dr_run(&env, o.dev, &r);
+	if (ret) {
+		if (ret == -ENOMEM) /* rb_dev_read() logs its own errors */
+			rb_err("doctor: %s", strerror(-ret));
+		rb_dr_report_free(&r);
+		return RB_EXIT_FAIL;
+	}
+	if (!o.json || strcmp(o.json, "-"))
+		rb_dr_print(stdout, &r);
+	if (o.json && write_json(&r, o.root, o.json))
+		ret = -EIO;
+	ret = ret || rb_dr_worst(&r) == RB_DR_FAIL ? RB_EXIT_FAIL : RB_EXIT_OK;
+	rb_dr_report_free(&r);
+	return ret;
+}
+
+void rb_doctor_list_options(FILE *f)
+{
+	fputs("--ib-dev\t-d\tDEV\t\n--json\t\tFILE\t\n--root\t\tDIR\t\n--help\t-h\t\t\n", f);
+}
