@@ -33,6 +33,11 @@
 #define RB_MX_MAX_RANKS		512
 #define RB_MX_DEFAULT_TOLERANCE 10 /* percent */
 
+static inline uint32_t rb_min_u32(uint32_t a, uint32_t b)
+{
+	return a < b ? a : b;
+}
+
 /* Exit codes, documented in the man page. */
 enum {
 	RB_EXIT_OK = 0,

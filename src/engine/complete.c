@@ -151,7 +151,7 @@ uint64_t rb_ticks_per_ms(void)
 }
 
 /* What an idle wait checks about once a millisecond (rb_idle_check()). */
-static int idle_checks(struct rb_run *r, struct rb_idle *s, const char *what)
+static int idle_checks_now(struct rb_run *r, struct rb_idle *s, const char *what)
 {
 	uint64_t now;
 	int ret;
@@ -182,6 +182,17 @@ static int idle_checks(struct rb_run *r, struct rb_idle *s, const char *what)
 	       r->chan ? " (--poll event: no completion event came, nor a completion)" : "",
 	       r->ctl->peer);
 	return -ETIMEDOUT;
+}
+
+/* The idle checks when a millisecond has passed since the last (by ticks). */
+static inline int idle_checks(struct rb_run *r, struct rb_idle *s, const char *what)
+{
+	uint64_t k = rb_ticks();
+
+	if (k < r->idle_next)
+		return 0;
+	r->idle_next = k + rb_ticks_per_ms();
+	return idle_checks_now(r, s, what);
 }
 
 void rb_events_ack(struct rb_run *r)
@@ -219,7 +230,6 @@ static __attribute__((noinline)) int event_wait(struct rb_run *r, struct rb_idle
 						const char *what)
 {
 	struct pollfd pfd = { .fd = r->chan->fd, .events = POLLIN };
-	uint64_t k;
 	int ret;
 
 	if (rb_interrupted)
@@ -244,26 +254,16 @@ static __attribute__((noinline)) int event_wait(struct rb_run *r, struct rb_idle
 		return ret;
 	/* Woken or not, the caller polls: a slice that ends without an event
 	 * still looks at the CQ (an event lost costs a slice, not the run). */
-	k = rb_ticks();
-	if (k < r->idle_next)
-		return 0;
-	r->idle_next = k + rb_ticks_per_ms();
 	return idle_checks(r, s, what);
 }
 
 /* Out of line, as it always was: the loops' code around the call stays as it is. */
 __attribute__((noinline)) int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what)
 {
-	uint64_t k;
-
 	if (__builtin_expect(r->chan != NULL, 0))
 		return event_wait(r, s, what);
 	if (++s->spins % 64)
 		return 0;
-	k = rb_ticks();
-	if (k < r->idle_next)
-		return 0;
-	r->idle_next = k + rb_ticks_per_ms();
 	return idle_checks(r, s, what);
 }
 

@@ -62,7 +62,7 @@ static int point_start(struct session *s, uint32_t i)
 	r->point = i;
 	rb_plan_point(&s->p, i, &r->pt);
 	for (qi = 0; qi < r->nqp; qi++) {
-		r->sq[qi].depth = reads ? sess_min_u32(r->pt.tx_depth, r->rd_atom) : r->pt.tx_depth;
+		r->sq[qi].depth = reads ? rb_min_u32(r->pt.tx_depth, r->rd_atom) : r->pt.tx_depth;
 		r->sq[qi].unsig = 0;
 	}
 	rb_samples_reset(&r->lat);

@@ -40,11 +40,6 @@ static void local_conn(struct session *s, struct rb_msg_conn *m)
 	m->link_layer = r->dev.port_attr.link_layer;
 }
 
-uint32_t sess_min_u32(uint32_t a, uint32_t b)
-{
-	return a < b ? a : b;
-}
-
 /* MTU, reads in flight: what both ends can do, and what was asked. */
 static const char *link_name(uint8_t ll)
 {
@@ -71,8 +66,8 @@ static int check_ud_size(struct session *s, uint32_t mtu)
 static int negotiate(struct session *s, const struct rb_msg_conn *me)
 {
 	struct rb_run *r = &s->run;
-	uint32_t mtu = sess_min_u32(me->mtu, r->remote.mtu);
-	uint32_t rd = sess_min_u32(sess_min_u32(me->max_rd_atom, r->remote.max_rd_atom), 255);
+	uint32_t mtu = rb_min_u32(me->mtu, r->remote.mtu);
+	uint32_t rd = rb_min_u32(rb_min_u32(me->max_rd_atom, r->remote.max_rd_atom), 255);
 	char dev[4 * sizeof(r->remote.device)];
 
 	rb_escape(r->remote.device, dev, sizeof(dev));
@@ -90,7 +85,7 @@ static int negotiate(struct session *s, const struct rb_msg_conn *me)
 	if (s->p.mtu && s->p.mtu > mtu && s->role == RB_ROLE_CLIENT)
 		rb_info("--mtu %u: the ports' active MTU is %u; using %u", s->p.mtu, mtu, mtu);
 	if (s->p.mtu)
-		mtu = sess_min_u32(mtu, s->p.mtu);
+		mtu = rb_min_u32(mtu, s->p.mtu);
 	r->path_mtu = rb_mtu_from_bytes(mtu);
 	if (!r->path_mtu) {
 		rb_err("no path MTU from %u bytes (%s here %u, peer %s %u)", mtu, r->dev.name,

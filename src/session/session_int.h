@@ -70,7 +70,6 @@ void sess_warn_freq(const struct session *s, const char *whose, const struct rb_
 
 /* session_conn.c: the messages before the points, and the QPs' connection. */
 int sess_send_body(struct session *s, uint16_t type, int len);
-uint32_t sess_min_u32(uint32_t a, uint32_t b);
 int sess_exchange_conn(struct session *s);
 
 /* session_out.c: the report, the rows and the files. */
