@@ -130,6 +130,20 @@ const struct rb_metric rb_metrics[] = {
 		.zero_absent = true,
 		.agg = RB_AGG_SUM,
 	},
+	{
+		/* --poll event: completion events per measured message, 0
+		 * when none came (a paced stream sleeps in the pacer); busy
+		 * polling has none (empty, null). */
+		.name = "wakeups_per_msg",
+		.unit = "/msg",
+		.better = RB_BETTER_LOWER,
+		.group = RB_MG_WAKE,
+		.off = AT(wakeups_per_msg),
+		/* Every thread's wake-ups over every thread's messages. */
+		.agg = RB_AGG_PER_OP,
+		.compare = true,
+		.expect = { "wakeups", "wakeups_per_msg" },
+	},
 #ifdef RB_METRICS_TEST_ROW
 	RB_METRICS_TEST_ROW, /* test_metrics_extra's throw-away row */
 #endif
@@ -166,6 +180,8 @@ bool rb_metric_group_has(enum rb_metric_group g, const struct rb_result *res)
 		return res->has_bw;
 	case RB_MG_CPU:
 		return res->has_cpu;
+	case RB_MG_WAKE:
+		return res->has_wakeups;
 	default:
 		return res->has_peer;
 	}
@@ -205,7 +221,8 @@ void rb_metric_set(const struct rb_metric *m, struct rb_result *res, double v)
 
 void rb_metric_group_set(enum rb_metric_group g, struct rb_result *res, bool has)
 {
-	bool *flag[RB_MG_COUNT] = { &res->has_lat, &res->has_bw, &res->has_cpu, &res->has_peer };
+	bool *flag[RB_MG_COUNT] = { &res->has_lat, &res->has_bw, &res->has_cpu, &res->has_peer,
+				    &res->has_wakeups };
 
 	*flag[g] = has;
 }

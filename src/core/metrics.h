@@ -26,6 +26,7 @@ enum rb_metric_group {
 	RB_MG_BW,   /* has_bw */
 	RB_MG_CPU,  /* has_cpu */
 	RB_MG_PEER, /* has_peer */
+	RB_MG_WAKE, /* has_wakeups: --poll event's */
 	RB_MG_COUNT
 };
 

@@ -81,17 +81,9 @@ void rb_csv_header_put(FILE *f)
 	fputs(csv_tail, f);
 }
 
-/* --poll event: a column of wake-ups per message. */
-static bool event_cols(const struct rb_doc *r)
-{
-	return r->params && r->params->poll == RB_POLL_EVENT;
-}
-
 static int csv_begin(struct rb_writer *w, const struct rb_doc *r)
 {
 	rb_csv_header_put(w->f);
-	if (event_cols(r))
-		fputs(",wakeups_per_msg", w->f);
 	if (rb_out_by_thread(r))
 		fputs(",thread", w->f);
 	if (rb_out_bidir_cols(r))
@@ -157,8 +149,6 @@ static int csv_line(FILE *f, const struct rb_doc *r, const struct rb_result *res
 	csv_metrics(f, res);
 	csv_place(f, res->thread_place ? res->thread_place : &r->place);
 	csv_shape(f, res, idx, start_s);
-	if (event_cols(r))
-		csv_dbl(f, res->has_wakeups, res->wakeups_per_msg);
 	if (rb_out_by_thread(r))
 		csv_str(f, rb_out_thread_cell(res, th, sizeof(th)));
 	if (rb_out_bidir_cols(r))

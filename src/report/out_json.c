@@ -333,12 +333,10 @@ static int jmetrics(json_t *o, const struct rb_result *res)
 	bad |= jgroup(o, res, RB_MG_BW);
 	bad |= jgroup(o, res, RB_MG_CPU);
 	bad |= jgroup(o, res, RB_MG_PEER);
-	/* --poll event's wake-ups: outside the metric table (a count and a
-	 * ratio that only event mode has; the CSV column is event mode's). */
-	if (res->has_wakeups) {
+	/* --poll event's wake-ups: the count, then the metric table's ratio. */
+	if (res->has_wakeups)
 		bad |= json_object_set_new(o, "wakeups", juint(res->wakeups));
-		bad |= json_object_set_new(o, "wakeups_per_msg", jreal(res->wakeups_per_msg));
-	}
+	bad |= jgroup(o, res, RB_MG_WAKE);
 	/* -b: bw_avg_gbps and msg_rate_mpps above are the sums of these. */
 	if (res->has_bidir)
 		bad |= json_object_set_new(o, "bidir", jbidir(res));

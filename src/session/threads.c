@@ -97,7 +97,6 @@ struct group {
 void rb_threads_aggregate(const struct rb_result *per, uint32_t n, struct rb_result *agg)
 {
 	uint32_t k, measured = 0;
-	double ops = 0;
 
 	memset(agg, 0, sizeof(*agg));
 	if (!n)
@@ -107,7 +106,6 @@ void rb_threads_aggregate(const struct rb_result *per, uint32_t n, struct rb_res
 	 * weighed by operations, which every test counts (a latency test has
 	 * no message rate to weigh by). */
 	rb_metrics_aggregate(per, n, agg);
-	agg->has_wakeups = per[0].has_wakeups;
 	for (k = 0; k < n; k++) {
 		const struct rb_result *r = &per[k];
 
@@ -119,11 +117,8 @@ void rb_threads_aggregate(const struct rb_result *per, uint32_t n, struct rb_res
 		 * peer's total is then unknown (null), and says why. */
 		agg->peer_nothing_measured |= r->peer_nothing_measured;
 		measured += !r->nothing_measured;
-		ops += (double)r->iters;
 		agg->wakeups += r->wakeups;
 	}
-	/* --poll event: every thread's wake-ups over every thread's messages. */
-	agg->wakeups_per_msg = ops > 0 ? (double)agg->wakeups / ops : 0;
 	if (!measured) {
 		agg->nothing_measured = true;
 		agg->duration_s = NAN;

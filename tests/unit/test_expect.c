@@ -161,7 +161,8 @@ static void test_parse_errors(void **state)
 	parse_bad("retrans==0us", "--expect 'retrans==0us': at 11: unknown unit \"us\" for retrans "
 				  "(ppm)");
 	parse_bad("bww>=1Gbps", "--expect 'bww>=1Gbps': at 7: \"bww\" is no metric (min, p50, "
-				"avg, p90, p99, p999, max, bw, bw_peak, rate, retrans), and a "
+				"avg, p90, p99, p999, max, bw, bw_peak, rate, wakeups, retrans), "
+				"and a "
 				"counter "
 				"takes no unit");
 	parse_bad("bw>=101%link", "--expect 'bw>=101%link': at 5: a link carries at most 100% of "

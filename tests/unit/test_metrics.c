@@ -64,7 +64,7 @@ static struct rb_result point(double scale, uint64_t iters)
 	size_t i;
 
 	res.duration_s = 1;
-	res.has_lat = res.has_bw = res.has_cpu = res.has_peer = true;
+	res.has_lat = res.has_bw = res.has_cpu = res.has_peer = res.has_wakeups = true;
 	for (i = 0; i < rb_nmetrics; i++)
 		if (!rb_metrics[i].derive)
 			set(&res, &rb_metrics[i], (10.0 + (double)i) * scale);

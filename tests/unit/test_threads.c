@@ -131,7 +131,9 @@ static void test_aggregate_lat(void **state)
 	/* --poll event: the threads' wake-ups over their operations. */
 	per[0].has_wakeups = per[1].has_wakeups = true;
 	per[0].wakeups = 90;
+	per[0].wakeups_per_msg = 90.0 / 100;
 	per[1].wakeups = 130;
+	per[1].wakeups_per_msg = 130.0 / 120;
 	rb_threads_aggregate(per, 2, &agg);
 	assert_true(agg.has_wakeups);
 	assert_int_equal(agg.wakeups, 220);
