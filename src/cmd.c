@@ -14,6 +14,10 @@ static const struct rb_cmd others[] = {
 	  .desc = "where each RDMA device sits: PCIe, NUMA, ports, GIDs",
 	  .kind = RB_CMD_TOPO,
 	  .scope = RB_S_TOPO },
+	{ .name = "reg",
+	  .desc = "what memory registration costs here: ibv_reg_mr, ibv_dereg_mr",
+	  .kind = RB_CMD_REG,
+	  .scope = RB_S_REG },
 	/* Parses its own options (compare.c): it reads files, not a device. */
 	{ .name = "compare",
 	  .desc = "compare two JSON results point by point; name the regressions",

@@ -17,6 +17,7 @@ enum rb_cmd_kind {
 	RB_CMD_TOPO,
 	RB_CMD_COMPARE,
 	RB_CMD_MATRIX,
+	RB_CMD_REG,
 };
 
 struct rb_cmd {

@@ -16,6 +16,7 @@
 #include "opts.h"
 #include "opts_perftest.h"
 #include "out_perftest.h"
+#include "reg.h"
 #include "session.h"
 #include "threads.h"
 #include "topo.h"
@@ -195,6 +196,8 @@ static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv, bool perftes
 				      c.l.json_path[0] ? c.l.json_path : NULL);
 	case RB_CMD_SERVER:
 		return rb_server(&any, &c.l, NULL);
+	case RB_CMD_REG:
+		return rb_reg_main(&c);
 	default:
 		return run_test(cmd, &c);
 	}

@@ -13,6 +13,7 @@
 #include "matrix.h"
 #include "opts_row.h"
 #include "output.h"
+#include "reg.h"
 #include "rdmabench.h"
 
 /*
@@ -25,6 +26,7 @@ struct rb_cli {
 	struct rb_params p;
 	struct rb_local l;
 	struct rb_matrix_opts m; /* rdmabench matrix only */
+	struct rb_reg_opts r;	 /* rdmabench reg only */
 	uint8_t quiet;
 	uint8_t verbose;
 	uint8_t all;  /* -a: sizes 2..8M:x2 */
