@@ -170,9 +170,10 @@ static void table_head(FILE *f, const struct rb_reg_run *r)
 	char l[64];
 
 	fprintf(f,
-		"reg on %s: %" PRIu64 " registrations per size, access %s, %s pages%s, odp %s%s\n",
-		r->device[0] ? r->device : "-", c->count, c->access_text,
-		c->hugepages ? "2 MiB" : "4 KiB",
+		"reg on %s: %" PRIu64 " registrations per size, access %s, %" PRIu64 " KiB "
+										     "pages%s, odp "
+										     "%s%s\n",
+		r->device[0] ? r->device : "-", c->count, c->access_text, c->page_size >> 10,
 		c->unaligned ? ", buffers 64 bytes into a page" : "", odp_name(c->odp),
 		c->prefetch ? " with prefetch" : "");
 	fprintf(f, "RLIMIT_MEMLOCK %s\n", rb_memlock_fmt(c->memlock, l, sizeof(l)));
@@ -226,7 +227,7 @@ void rb_reg_table(FILE *f, const struct rb_reg_run *r)
 	}
 	if (r->odp_na[0])
 		fprintf(f, "note: on-demand paging n/a: %s\n", r->odp_na);
-	if (r->implicit_reg_us < 0 && r->cfg->odp == RB_REG_ODP_IMPLICIT)
+	if (r->implicit_reg_us >= 0)
 		fprintf(f, "note: the points are prefetches of each buffer through the implicit "
 			   "MR\n");
 }

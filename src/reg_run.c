@@ -256,9 +256,9 @@ static int run_points(struct reg_ctx *x)
 		r->npt = i + 1;
 		if (!ret && i + 1 < x->cfg->size.n)
 			rb_reg_write(r); /* rewritten whole after every point */
-		if (!rb_quiet && !ret)
-			rb_info("reg: %" PRIu64 " bytes: %" PRIu64 " registrations", r->pt[i].size,
-				r->pt[i].done);
+		if (!ret && r->pt[i].ok)
+			rb_info("reg: %" PRIu64 " bytes: %" PRIu64 " %s", r->pt[i].size,
+				r->pt[i].done, r->pt[i].has_reg ? "registrations" : "prefetches");
 	}
 	if (ret)
 		snprintf(r->reason, sizeof(r->reason), "%s", r->pt[r->npt - 1].reason);
