@@ -551,6 +551,7 @@ const struct rb_opt rb_opts[] = {
 	  .off = OFF(r.access),
 	  .size = sizeof(((struct rb_cli *)0)->r.access),
 	  .argname = "LIST",
+	  .choices = "local-write|remote-read|remote-write|remote-atomic|relaxed-ordering",
 	  .def = "local-write",
 	  .need = RB_S_REG,
 	  .check = rb_reg_access_check,
