@@ -238,6 +238,31 @@ static void test_csv(void **state)
 	free(buf);
 }
 
+static void test_table(void **state)
+{
+	struct rb_reg_point pt[2];
+	struct rb_reg_cfg cfg;
+	struct rb_reg_run r;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	sample_run(&r, &cfg, pt);
+	pt[0].done = 7; /* the time bound ended it */
+	rb_reg_table(f, &r);
+	fclose(f);
+	assert_non_null(strstr(buf, "reg on rxe0: 100 registrations per size, access local-write, "
+				    "4 KiB pages, odp none\n"));
+	assert_non_null(strstr(buf, "RLIMIT_MEMLOCK 65536 bytes (64 KiB)\n"));
+	assert_non_null(strstr(buf, "reg_p50[us]"));
+	assert_non_null(strstr(buf, "        4096        1      7        10.00        20.00"));
+	assert_non_null(strstr(buf, "     1048576      256 n/a: rxe0 has no on-demand paging\n"));
+	assert_non_null(strstr(buf, "note: size 4096: 7 of 100 registrations, the time bound (5 s "
+				    "a size) reached\n"));
+	free(buf);
+}
+
 static void test_json(void **state)
 {
 	struct rb_reg_point pt[2];
@@ -280,6 +305,7 @@ int main(void)
 		cmocka_unit_test(test_access),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_json),
+		cmocka_unit_test(test_table),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
