@@ -185,9 +185,10 @@ static void table_head(FILE *f, const struct rb_reg_run *r)
 
 static void table_row(FILE *f, const struct rb_reg_point *p)
 {
+	/* A failure's hint (after "; ") is on stderr and in the JSON already. */
 	if (!p->ok) {
-		fprintf(f, "%12" PRIu64 " %8" PRIu64 " %s: %s\n", p->size, p->pages,
-			p->failed ? "failed" : "n/a", p->reason);
+		fprintf(f, "%12" PRIu64 " %8" PRIu64 " %s: %.*s\n", p->size, p->pages,
+			p->failed ? "failed" : "n/a", (int)strcspn(p->reason, ";"), p->reason);
 		return;
 	}
 	fprintf(f, "%12" PRIu64 " %8" PRIu64 " %6" PRIu64, p->size, p->pages, p->done);
