@@ -111,6 +111,18 @@ static int reg_failed(struct reg_ctx *x, struct rb_reg_point *pt, size_t len, in
 	return ret;
 }
 
+/* The device says it has ODP but refused an ODP registration: n/a, as without. */
+static int odp_refused(struct reg_ctx *x, struct rb_reg_point *pt, int ret)
+{
+	snprintf(pt->reason, sizeof(pt->reason),
+		 "%s: ibv_reg_mr with IBV_ACCESS_ON_DEMAND refused: %s", x->dev.name,
+		 strerror(-ret));
+	rb_samples_reset(&x->reg);
+	rb_samples_reset(&x->dereg);
+	rb_samples_reset(&x->pre);
+	return 0;
+}
+
 /* One prefetch of the point; a refusal ends its prefetches, said in the point. */
 static void prefetch_sample(struct reg_ctx *x, struct ibv_mr *mr, void *buf,
 			    struct rb_reg_point *pt)
@@ -143,6 +155,8 @@ static int point_reg(struct reg_ctx *x, void *buf, struct rb_reg_point *pt)
 
 	for (i = 0; i < pt->asked && !rb_interrupted && !over_budget(t0, i); i++) {
 		ret = reg_timed(x->dev.pd, buf, pt->size, access, &mr, &ns);
+		if (ret && x->cfg->odp && (ret == -EOPNOTSUPP || ret == -EINVAL))
+			return odp_refused(x, pt, ret);
 		if (ret)
 			return reg_failed(x, pt, pt->size, ret);
 		rb_samples_push(&x->reg, ns);
@@ -211,9 +225,11 @@ static int run_point(struct reg_ctx *x, uint64_t size, struct rb_reg_point *pt)
 	rb_samples_reset(&x->pre);
 	ret = x->implicit ? point_implicit(x, buf, pt) : point_reg(x, buf, pt);
 	rb_place_free(map, map_len);
-	if (!ret && rb_reg_figures(&x->reg, &x->dereg, &x->pre, pt) && !rb_interrupted)
+	if (!ret && rb_reg_figures(&x->reg, &x->dereg, &x->pre, pt) && !pt->reason[0])
 		snprintf(pt->reason, sizeof(pt->reason), "%s",
-			 pt->prefetch_na[0] ? pt->prefetch_na : "nothing measured");
+			 rb_interrupted	      ? "interrupted before a call was timed"
+			 : pt->prefetch_na[0] ? pt->prefetch_na
+					      : "nothing measured");
 	return ret;
 }
 
