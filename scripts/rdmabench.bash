@@ -12,8 +12,9 @@
 # new option completes as soon as it is in the option table.  An option's
 # ARGNAME picks what its value completes to: the choices when it has some,
 # RDMA devices for DEV, file names for FILE, directories for DIR,
-# addresses for ADDR, and the
-# lower-case words of an ARGNAME such as auto|none|LIST.
+# addresses for ADDR, and the lower-case words of an ARGNAME such as
+# auto|none|LIST.  A LIST with choices (reg --access) completes the choice
+# after the last comma.
 #
 # RDMABENCH_SYSFS (default /sys) is where the devices are read from, for
 # tests.
@@ -44,7 +45,11 @@ _rdmabench_value()
 {
 	local argname=$1 choices=$2 words w
 
-	if [[ -n $choices ]]; then
+	if [[ -n $choices && $argname == LIST ]]; then
+		local pre=${cur%"${cur##*,}"}
+		mapfile -t COMPREPLY < <(compgen -P "$pre" -W "${choices//|/ }" -- "${cur##*,}")
+		return
+	elif [[ -n $choices ]]; then
 		words=${choices//|/ }
 	else
 		case $argname in

@@ -20,6 +20,7 @@
 #include "session/threads.h"
 #include "topo/topo.h"
 #include "doctor/doctor.h"
+#include "reg/reg.h"
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -200,6 +201,8 @@ static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv, bool perftes
 				    c.l.json_path[0] ? c.l.json_path : NULL);
 	case RB_CMD_SERVER:
 		return rb_server(&any, &c.l, NULL);
+	case RB_CMD_REG:
+		return rb_reg_main(&c);
 	default:
 		return run_test(cmd, &c);
 	}

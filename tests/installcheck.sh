@@ -167,6 +167,9 @@ for mode in $modes; do
 	expect "$mode" "auto none" rdmabench server --cpu ''
 	expect "$mode" "" rdmabench topo --bat
 	expect "$mode" "" rdmabench server ''
+	expect "$mode" "local-write,remote-atomic local-write,remote-read local-write,remote-write" \
+		rdmabench reg --access local-write,remote-
+	expect "$mode" "" rdmabench reg ''
 	# Every option of write_bw that the binary lists, --batch among them.
 	want=$(rdmabench --list-options write_bw | cut -f1 | grep -- '^--' | LC_ALL=C sort | tr '\n' ' ')
 	[[ $want == *"--batch "* ]] || fail "rdmabench --list-options write_bw lists no --batch"

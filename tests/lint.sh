@@ -51,7 +51,7 @@ python_files() {
 # folder ("core/log.h"), never one above; src/main.c, at the top, may
 # include any.  A file of src/ in no layer fails, so a new folder is
 # placed here first.
-layers='core wire rdma topo report engine bench session cli doctor matrix'
+layers='core wire rdma topo report engine bench session cli doctor reg matrix'
 layer_rank() {
 	local i=0 l
 	for l in $layers; do

@@ -13,6 +13,7 @@
 #include "rdma/counters.h"
 #include "report/expect.h"
 #include "cli/opts_int.h"
+#include "rdma/access.h"
 #include "core/shape.h"
 #include "core/sweep.h"
 
@@ -94,8 +95,8 @@ const struct rb_opt rb_opts[] = {
 	  .max = RB_MAX_SIZE,
 	  .suffix = true,
 	  .argname = "SIZES",
-	  .def = "2 (lat), 65536 (bw), 8 (atomic)",
-	  .need = RB_S_TEST,
+	  .def = "2 (lat), 65536 (bw), 8 (atomic), " RB_REG_DEF_SIZES " (reg)",
+	  .any = RB_S_TEST | RB_S_REG,
 	  .help = "message size in bytes: a value, a list or a range (64,4K or 2..8M:x2); "
 		  "K/M/G are powers of 1024" },
 	{ .lname = "all",
@@ -117,8 +118,8 @@ const struct rb_opt rb_opts[] = {
 	  .max = 1ULL << 40,
 	  .suffix = true,
 	  .argname = "N",
-	  .def = "1000 (lat), 5000 (bw)",
-	  .need = RB_S_TEST,
+	  .def = "1000 (lat), 5000 (bw), 100 (reg)",
+	  .any = RB_S_TEST | RB_S_REG,
 	  .help = "measured iterations per point" },
 	{ .lname = "duration",
 	  .perftest = "-D, --duration",
@@ -515,7 +516,7 @@ const struct rb_opt rb_opts[] = {
 	  .type = RB_OPT_FLAG,
 	  .off = PAR(hugepages),
 	  .max = 1,
-	  .need = RB_S_TEST,
+	  .any = RB_S_TEST | RB_S_REG,
 	  .help = "buffers in 2 MiB huge pages (reserve them: /proc/sys/vm/nr_hugepages), on "
 		  "the --numa node" },
 	{ .lname = "odp",
@@ -525,9 +526,45 @@ const struct rb_opt rb_opts[] = {
 	  .type = RB_OPT_FLAG,
 	  .off = PAR(odp),
 	  .max = 1,
-	  .need = RB_S_TEST,
+	  .any = RB_S_TEST | RB_S_REG,
 	  .help = "register buffers with on-demand paging (IBV_ACCESS_ON_DEMAND), on both "
-		  "sides; the devices must support it for RC and the test's verbs" },
+		  "sides; the devices must support it for RC and the test's verbs (reg: "
+		  "n/a points, with the reason, where the device has none)" },
+	{ .lname = "odp-mode",
+	  .type = RB_OPT_CHOICE,
+	  .off = OFF(r.odp_mode),
+	  .max = 1,
+	  .choices = "explicit|implicit",
+	  .argname = "MODE",
+	  .def = "explicit",
+	  .need = RB_S_REG,
+	  .help = "implies --odp: explicit registers each buffer with IBV_ACCESS_ON_DEMAND; "
+		  "implicit registers the whole address space once (ibv_reg_mr(pd, NULL, "
+		  "SIZE_MAX)) and times the prefetch of each buffer through it" },
+	{ .lname = "prefetch",
+	  .type = RB_OPT_FLAG,
+	  .off = OFF(r.prefetch),
+	  .max = 1,
+	  .need = RB_S_REG,
+	  .help = "with --odp, time a synchronous ibv_advise_mr prefetch of the buffer after "
+		  "each registration" },
+	{ .lname = "access",
+	  .type = RB_OPT_STR,
+	  .off = OFF(r.access),
+	  .size = sizeof(((struct rb_cli *)0)->r.access),
+	  .argname = "LIST",
+	  .choices = "local-write|remote-read|remote-write|remote-atomic|relaxed-ordering",
+	  .def = "local-write",
+	  .need = RB_S_REG,
+	  .check = rb_reg_access_check,
+	  .help = "the MR's rights, comma-separated: local-write, remote-read, remote-write, "
+		  "remote-atomic, relaxed-ordering" },
+	{ .lname = "unaligned",
+	  .type = RB_OPT_FLAG,
+	  .off = OFF(r.unaligned),
+	  .max = 1,
+	  .need = RB_S_REG,
+	  .help = "buffers start 64 bytes into a page instead of on its boundary" },
 	{ .lname = "mr-per-qp",
 	  .alias = "mr_per_qp",
 	  .perftest = "--mr_per_qp",
@@ -856,7 +893,7 @@ const struct rb_opt rb_opts[] = {
 	  .type = RB_OPT_STR,
 	  LSTR(csv_path),
 	  .argname = "FILE",
-	  .any = RB_S_RUN,
+	  .any = RB_S_RUN | RB_S_REG,
 	  .help = "also write results as CSV to FILE, rewritten whole after every point" },
 	{ .lname = "format",
 	  .type = RB_OPT_CHOICE,

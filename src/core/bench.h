@@ -40,6 +40,7 @@ enum {
 	RB_S_BIDIR = 1 << 13,	  /* .bidir_ok: -b */
 	RB_S_SEND_IMM = 1 << 14,  /* .imm_ops SEND_WITH_IMM: --send-with-imm */
 	RB_S_WRITE_IMM = 1 << 15, /* .imm_ops RDMA_WRITE_WITH_IMM: --write-with-imm */
+	RB_S_REG = 1 << 16,	  /* rdmabench reg: registration costs, no peer */
 };
 #define RB_S_RUN (RB_S_TEST | RB_S_SERVER) /* anything that opens a QP */
 

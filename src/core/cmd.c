@@ -28,6 +28,11 @@ static const struct rb_cmd others[] = {
 	  .desc = "check this host for what would spoil a benchmark, with the fixes",
 	  .kind = RB_CMD_DOCTOR,
 	  .scope = RB_S_OWN },
+	/* Last: fuzz_cli's seeds pick a command by its index. */
+	{ .name = "reg",
+	  .desc = "what memory registration costs here: ibv_reg_mr, ibv_dereg_mr",
+	  .kind = RB_CMD_REG,
+	  .scope = RB_S_REG },
 };
 
 static size_t nbenches(void)

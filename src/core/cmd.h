@@ -18,6 +18,7 @@ enum rb_cmd_kind {
 	RB_CMD_COMPARE,
 	RB_CMD_MATRIX,
 	RB_CMD_DOCTOR,
+	RB_CMD_REG,
 };
 
 struct rb_cmd {

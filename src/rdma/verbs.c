@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "rdma/addr.h"
+#include "rdma/memlock.h"
 #include "rdma/verbs.h"
 
 static const char *port_state_str(enum ibv_port_state s)
@@ -736,8 +737,11 @@ int rb_mr_reg(struct rb_dev *d, void *buf, size_t len, int access, struct ibv_mr
 		*mr = ibv_reg_mr(d->pd, buf, len, access);
 	}
 	if (!*mr) {
+		char why[384];
+
 		ret = -errno;
-		rb_err("%s: ibv_reg_mr(%zu bytes): %s", d->name, len, strerror(errno));
+		rb_err("%s: ibv_reg_mr(%zu bytes): %s%s", d->name, len, strerror(-ret),
+		       rb_memlock_why(-ret, len, why, sizeof(why)));
 		return ret;
 	}
 	return 0;

@@ -24,6 +24,7 @@
 #include "core/sweep.h"
 #include "core/bench.h"
 #include "wire/wire.h"
+#include "reg/reg.h"
 
 #define MAX_ARGS 64
 
@@ -62,6 +63,27 @@ static void check_plan(const struct rb_params *p)
 	}
 }
 
+/* rdmabench reg: an accepted command line has sizes, a count, and rights. */
+static void reg_config(const struct rb_cli *c)
+{
+	struct rb_reg_cfg cfg;
+	char err[256];
+	uint32_t i;
+	int ret;
+
+	memset(err, 0xa5, sizeof(err));
+	ret = rb_reg_config(c, 4096, &cfg, err, sizeof(err));
+	if (ret) {
+		FUZZ_CHECK(ret == -EINVAL);
+		FUZZ_CHECK_MESSAGE(err, sizeof(err));
+		return;
+	}
+	FUZZ_CHECK(cfg.size.n >= 1 && cfg.count >= 1 && cfg.access);
+	for (i = 0; i < cfg.size.n; i++)
+		FUZZ_CHECK(cfg.size.v[i] >= 1 && cfg.size.v[i] <= RB_MAX_SIZE);
+	FUZZ_CHECK(!cfg.prefetch || cfg.odp != RB_REG_ODP_NONE);
+}
+
 /* main()'s run_cmd() without the run. */
 static void drive(const struct rb_cmd *cmd, int argc, char **argv)
 {
@@ -80,6 +102,10 @@ static void drive(const struct rb_cmd *cmd, int argc, char **argv)
 	}
 	if (c.help) {
 		rb_usage(devnull, cmd->name, cmd->scope);
+		return;
+	}
+	if (cmd->kind == RB_CMD_REG) {
+		reg_config(&c);
 		return;
 	}
 	if (!(cmd->scope & RB_S_TEST)) {

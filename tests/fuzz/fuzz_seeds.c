@@ -123,6 +123,9 @@ static const struct line lines[] = {
 	{ "write_bw_threads", "write_bw", "--threads 2 -s 64K -n 100 host" },
 	{ "send_bw_event", "send_bw", "--poll event -X 1 -s 64 -Q 1 --rate 20Mbps host" },
 	{ "read_lat_e", "read_lat", "-e host" },
+	{ "reg", "reg",
+	  "-s 4K..1M:x4 -n 10 --hugepages --odp-mode implicit --access local-write,remote-read "
+	  "--unaligned -d rxe0 --json reg.json --csv reg.csv" },
 };
 #define NLINES (sizeof(lines) / sizeof(lines[0]))
 

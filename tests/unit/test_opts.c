@@ -68,21 +68,24 @@ enum {
 	T_TOPO = 1 << 9,
 	T_ATOMIC = 1 << 10,
 	T_MATRIX = 1 << 11, /* matrix alone; "matrix TEST" adds the test's options */
+	T_REG = 1 << 12,
 };
 #define T_LAT	(T_SEND_LAT | T_WRITE_LAT | T_READ_LAT | T_ATOMIC_LAT | T_ATOMIC)
 #define T_BW	(T_SEND_BW | T_WRITE_BW | T_READ_BW | T_ATOMIC_BW | T_ATOMIC)
 #define T_TESTS (T_LAT | T_BW)
 #define T_RUN	(T_TESTS | T_SERVER)
-#define T_ALL	(T_RUN | T_TOPO | T_MATRIX)
+#define T_ALL	(T_RUN | T_TOPO | T_MATRIX | T_REG)
 
 #define W_SENDWRITE (T_SEND_LAT | T_SEND_BW | T_WRITE_LAT | T_WRITE_BW)
 #define W_NOATOMIC  (W_SENDWRITE | T_READ_LAT | T_READ_BW)
 #define W_ATOMIC    (T_ATOMIC_LAT | T_ATOMIC_BW | T_ATOMIC)
 
 static const struct want wants[] = {
-	{ "size", 's', RB_OPT_AXIS, PRM(size), 0, 1, 1ULL << 30, false, true, NULL, T_TESTS },
+	{ "size", 's', RB_OPT_AXIS, PRM(size), 0, 1, 1ULL << 30, false, true, NULL,
+	  T_TESTS | T_REG },
 	{ "all", 'a', RB_OPT_FLAG, CLI(all), 0, 0, 1, false, false, NULL, W_NOATOMIC },
-	{ "iters", 'n', RB_OPT_U64, PRM(iters), 0, 1, 1ULL << 40, false, true, NULL, T_TESTS },
+	{ "iters", 'n', RB_OPT_U64, PRM(iters), 0, 1, 1ULL << 40, false, true, NULL,
+	  T_TESTS | T_REG },
 	{ "duration", 'D', RB_OPT_U32, PRM(duration_s), 0, 0, 86400, false, false, NULL, T_TESTS },
 	{ "interval", 0, RB_OPT_STR, CLI(interval_arg), sizeof(((struct rb_cli *)0)->interval_arg),
 	  0, 0, false, false, NULL, T_TESTS },
@@ -127,8 +130,16 @@ static const struct want wants[] = {
 	{ "tclass", 'T', RB_OPT_U32, PRM(tclass), 0, 0, 255, false, false, NULL, T_TESTS },
 	{ "flow-label", 0, RB_OPT_STR, CLI(flow_arg), sizeof(((struct rb_cli *)0)->flow_arg), 0, 0,
 	  false, false, NULL, T_TESTS },
-	{ "hugepages", 0, RB_OPT_FLAG, PRM(hugepages), 0, 0, 1, false, false, NULL, T_TESTS },
-	{ "odp", 0, RB_OPT_FLAG, PRM(odp), 0, 0, 1, false, false, NULL, T_TESTS },
+	{ "hugepages", 0, RB_OPT_FLAG, PRM(hugepages), 0, 0, 1, false, false, NULL,
+	  T_TESTS | T_REG },
+	{ "odp", 0, RB_OPT_FLAG, PRM(odp), 0, 0, 1, false, false, NULL, T_TESTS | T_REG },
+	{ "odp-mode", 0, RB_OPT_CHOICE, CLI(r.odp_mode), 0, 0, 1, false, false, "explicit|implicit",
+	  T_REG },
+	{ "prefetch", 0, RB_OPT_FLAG, CLI(r.prefetch), 0, 0, 1, false, false, NULL, T_REG },
+	{ "access", 0, RB_OPT_STR, CLI(r.access), sizeof(((struct rb_cli *)0)->r.access), 0, 0,
+	  false, false, "local-write|remote-read|remote-write|remote-atomic|relaxed-ordering",
+	  T_REG },
+	{ "unaligned", 0, RB_OPT_FLAG, CLI(r.unaligned), 0, 0, 1, false, false, NULL, T_REG },
 	{ "mr-per-qp", 0, RB_OPT_FLAG, PRM(mr_per_qp), 0, 0, 1, false, false, NULL, T_TESTS },
 	{ "srq", 0, RB_OPT_FLAG, PRM(srq), 0, 0, 1, false, false, NULL, T_SEND_LAT | T_SEND_BW },
 	{ "disable-pcie-relaxed", 0, RB_OPT_FLAG, LOC(no_relaxed), 0, 0, 1, false, false, NULL,
@@ -166,7 +177,8 @@ static const struct want wants[] = {
 	{ "nranks", 0, RB_OPT_U32, MXO(nranks), 0, 2, 512, false, false, NULL, T_MATRIX },
 	{ "json", 0, RB_OPT_STR, LOC(json_path), SZ(json_path), 0, 0, false, false, NULL, T_ALL },
 	{ "out_json", 0, RB_OPT_FLAG, LOC(out_json), 0, 0, 1, false, false, NULL, T_ALL },
-	{ "csv", 0, RB_OPT_STR, LOC(csv_path), SZ(csv_path), 0, 0, false, false, NULL, T_RUN },
+	{ "csv", 0, RB_OPT_STR, LOC(csv_path), SZ(csv_path), 0, 0, false, false, NULL,
+	  T_RUN | T_REG },
 	{ "output", 0, RB_OPT_CHOICE, LOC(output), 0, 0, 2, false, false,
 	  "bandwidth|message_rate|latency", T_RUN },
 	{ "format", 0, RB_OPT_CHOICE, LOC(format), 0, 0, 3, false, false, "table|csv|json|perftest",
@@ -200,7 +212,8 @@ static const struct want *want_of(const char *lname)
 /* The subcommands, by bit, as main.c and the man page name them. */
 static const char *const bit_names[] = { "send_lat", "send_bw", "write_lat",  "write_bw",
 					 "read_lat", "read_bw", "atomic_lat", "atomic_bw",
-					 "server",   "topo",	"atomic",     "matrix" };
+					 "server",   "topo",	"atomic",     "matrix",
+					 "reg" };
 #define NBITS (sizeof(bit_names) / sizeof(bit_names[0]))
 
 static const char *cmd_of(unsigned int bit)
@@ -698,6 +711,7 @@ static const struct {
 	{ "interval", "0.5", "0.05", "out of range" },
 	{ "rate", "10Gbps", "10GBps", "bytes per second are not taken" },
 	{ "flow-label", "1,0x2,1048575", "1,,2", "not a list of numbers" },
+	{ "access", "local-write,remote-read", "remote-write", "need local-write" },
 };
 
 static int str_syntax_of(const struct want *w)

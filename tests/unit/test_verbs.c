@@ -16,7 +16,8 @@
  *  - rb_qp_create() for the extended post API (ibv_create_qp_ex with
  *    send_ops_flags), its fallback and --post-api wr's refusal;
  *    rb_post_send_ex() against the fake's ibv_qp_ex;
- *  - rb_mr_reg(): relaxed ordering refused, registered without it.
+ *  - rb_mr_reg(): relaxed ordering refused, registered without it; a
+ *    refusal under RLIMIT_MEMLOCK names the limit and the fix.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -26,6 +27,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <arpa/inet.h>
 #include <cmocka.h>
 
@@ -580,6 +582,38 @@ static void mr_reg_relaxed_refused(void **state)
 	assert_int_equal(d.relaxed_err, 0);
 }
 
+/*
+ * A registration refused with ENOMEM under a finite RLIMIT_MEMLOCK: the
+ * error names the limit, the bytes asked and the fix (memlock.c).
+ */
+static void mr_reg_memlock_message(void **state)
+{
+	struct rb_dev d = fake_dev();
+	int access = IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_RELAXED_ORDERING;
+	struct rlimit old, low;
+	uint8_t buf[64];
+	struct ibv_mr *mr = NULL;
+
+	(void)state;
+	assert_int_equal(getrlimit(RLIMIT_MEMLOCK, &old), 0);
+	low = old;
+	low.rlim_cur = 65536;
+	if (old.rlim_max != RLIM_INFINITY && old.rlim_max < low.rlim_cur)
+		low.rlim_cur = old.rlim_max;
+	assert_int_equal(setrlimit(RLIMIT_MEMLOCK, &low), 0);
+	host.reg_refuse = ENOMEM;
+	assert_int_equal(rb_mr_reg(&d, buf, sizeof(buf), access, &mr), -ENOMEM);
+	assert_int_equal(setrlimit(RLIMIT_MEMLOCK, &old), 0);
+	assert_non_null(strstr(rb_last_error, "ibv_reg_mr(64 bytes): Cannot allocate memory; "));
+	assert_non_null(strstr(rb_last_error, "RLIMIT_MEMLOCK allows this process"));
+	assert_non_null(strstr(rb_last_error, "64 bytes asked"));
+	assert_non_null(strstr(rb_last_error, "ulimit -l unlimited"));
+	/* Another errno is not the limit's: the error alone. */
+	host.reg_refuse = EFAULT;
+	assert_int_equal(rb_mr_reg(&d, buf, sizeof(buf), access, &mr), -EFAULT);
+	assert_null(strstr(rb_last_error, "RLIMIT_MEMLOCK"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -600,6 +634,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(qp_create_ex_only_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(post_send_ex_ud, setup, teardown),
 		cmocka_unit_test_setup_teardown(mr_reg_relaxed_refused, setup, teardown),
+		cmocka_unit_test_setup_teardown(mr_reg_memlock_message, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,0 +1,82 @@
+#!/bin/sh
+# rdmabench reg in the Soft-RoCE lab (one host, rxe0): three sizes with and
+# without --hugepages (and --unaligned), --odp explicit and implicit (rxe on
+# the lab's kernel may have no on-demand paging: n/a points with the
+# reason, exit 0, or figures), then RLIMIT_MEMLOCK at 64 KiB: reg of 16 MiB
+# exits 1 with the memlock message, and so does a send_lat client (the
+# message comes from rb_mr_reg(), which every test registers through).
+# The guest runs as root, whose CAP_IPC_LOCK ignores RLIMIT_MEMLOCK: the
+# low-limit runs drop that capability (setpriv).
+# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib.sh"
+
+lab_run '
+S=4K,1M,16M
+echo 64 >/proc/sys/vm/nr_hugepages
+solo plain reg -d rxe0 -s $S -n 20 --json "$OUT/plain.json" --csv "$OUT/plain.csv"
+solo huge reg -d rxe0 -s $S -n 20 --hugepages --unaligned --json "$OUT/huge.json"
+solo odp reg -d rxe0 -s 4K,1M -n 10 --odp --prefetch --json "$OUT/odp.json"
+solo implicit reg -d rxe0 -s 4K,1M -n 10 --odp-mode implicit --json "$OUT/implicit.json"
+echo 0 >/proc/sys/vm/nr_hugepages
+
+# lowcap NAME ARGS: solo under a 64 KiB RLIMIT_MEMLOCK, without CAP_IPC_LOCK.
+lowcap() {
+	_n=$1
+	shift
+	(ulimit -l 64 && exec setpriv --inh-caps=-ipc_lock --bounding-set=-ipc_lock \
+		"$RB" "$@") >"$OUT/$_n.out" 2>"$OUT/$_n.err"
+	echo $? >"$OUT/$_n.rc"
+}
+lowcap lowreg reg -d rxe0 -s 16M -n 2 --json "$OUT/lowreg.json"
+"$RB" server --bind 192.0.2.1 --cpu none --quiet >"$OUT/server.out" 2>"$OUT/server.err" &
+srv=$!
+lowcap lowlat send_lat -s 1M -n 10 --cpu none 192.0.2.1
+stop_server $srv
+'
+
+expect_rc plain 0
+expect_rc huge 0
+for j in plain huge; do
+	jcheck $j.json 'd["test"] == "reg"' 'd["schema_version"] == 1' 'd["complete"] is True' \
+		'd["device"] == "rxe0"' '[r["size"] for r in d["results"]] == [4096, 1048576, 16777216]' \
+		'all(r["status"] == "ok" and r["iterations"] == 20 for r in d["results"])' \
+		'all(0 < r["reg_us"]["p50"] <= r["reg_us"]["p99"] for r in d["results"])' \
+		'all(0 < r["dereg_us"]["p50"] <= r["dereg_us"]["p99"] for r in d["results"])' \
+		'all(r["reg_ms_per_gib"] > 0 and r["reg_pages_per_s"] > 0 for r in d["results"])'
+	echo "$j: $(python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+print("; ".join("%d B: reg p50 %.1f us p99 %.1f us, dereg p50 %.1f us, %.4g ms/GiB, %.4g pages/s" % (
+    r["size"], r["reg_us"]["p50"], r["reg_us"]["p99"], r["dereg_us"]["p50"],
+    r["reg_ms_per_gib"], r["reg_pages_per_s"]) for r in d["results"]))' "$OUT/$j.json")"
+done
+jcheck plain.json 'd["params"]["page_size"] == 4096' '[r["pages"] for r in d["results"]] == [1, 256, 4096]'
+jcheck huge.json 'd["params"]["page_size"] == 2097152' 'd["params"]["unaligned"] is True' \
+	'[r["pages"] for r in d["results"]] == [1, 1, 9]' 'all(r["offset"] == 64 for r in d["results"])'
+jcheck plain.csv 'len(d) == 3' 'all(float(r["reg_p50_us"]) > 0 and r["status"] == "ok" for r in d)'
+expect_grep plain.out 'reg_p50\[us\]'
+expect_grep plain.out 'RLIMIT_MEMLOCK'
+
+# On-demand paging: figures, or every point n/a with the reason; exit 0 either way.
+expect_rc odp 0
+expect_rc implicit 0
+for j in odp implicit; do
+	echo "$j: $(python3 -c 'import json,sys
+d = json.load(open(sys.argv[1]))
+print(d.get("odp_na") or ", ".join("%s %s" % (r["size"], r["status"]) for r in d["results"]))' "$OUT/$j.json")"
+	jcheck $j.json 'len(d["results"]) == 2' \
+		'all(r["status"] == "n/a" and r["reason"] == d["odp_na"] for r in d["results"]) if "odp_na" in d else all(r["status"] == "ok" for r in d["results"])'
+done
+
+# RLIMIT_MEMLOCK at 64 KiB: the limit, the bytes asked and the fix.
+expect_rc lowreg 1
+expect_grep lowreg.err 'ibv_reg_mr(16777216 bytes): Cannot allocate memory'
+expect_grep lowreg.err 'RLIMIT_MEMLOCK allows this process 65536 bytes (64 KiB)'
+expect_grep lowreg.err '16777216 bytes asked'
+expect_grep lowreg.err 'ulimit -l unlimited'
+expect_grep lowreg.err 'LimitMEMLOCK=infinity'
+jcheck lowreg.json 'd["complete"] is False' 'd["memlock_limit_bytes"] == 65536' \
+	'd["results"][0]["status"] == "failed"' '"RLIMIT_MEMLOCK" in d["reason"]'
+expect_rc lowlat 1
+expect_grep lowlat.err 'ibv_reg_mr(.* bytes): Cannot allocate memory; registering pins the memory'
+expect_grep lowlat.err 'ulimit -l unlimited'
+pass
