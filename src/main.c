@@ -170,7 +170,8 @@ static int dry_run(const struct rb_cmd *cmd, struct rb_cli *c)
 /* @perftest: run under perftest's name (ib_write_bw): its flags only, its report. */
 static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv, bool perftest)
 {
-	struct rb_serve any = { .name = cmd->name };
+	/* The generic server answers doctor HOST too (doctor_peer.c). */
+	struct rb_serve any = { .name = cmd->name, .service = &rb_doctor_service };
 	struct rb_cli c;
 	char err[256];
 

@@ -76,6 +76,37 @@ const char *rb_dr_verdict_name(enum rb_dr_verdict v);
 void rb_dr_print(FILE *f, const struct rb_dr_report *r);
 struct json_t *rb_dr_json(const struct rb_dr_report *r, const char *root);
 
+/* ---- doctor HOST (doctor_peer.c) ------------------------------------------ */
+
+/* What rdmabench server answers to a HELLO for "doctor" (session.h). */
+struct rb_service;
+extern const struct rb_service rb_doctor_service;
+
+/*
+ * rb_dr_ask() - the checks of the server on @host:@port, reached from
+ * @bind (NULL: the routing's choice) (its JSON document
+ * into *@peer, with its end of the path as "path") and this end of the
+ * same path into *@mine (NULL when no device holds this side's address).
+ * Returns 0 or -errno, logged; free both with json_decref().
+ */
+int rb_dr_ask(const char *host, uint16_t port, const char *bind, int wait_ms, struct json_t **peer,
+	      struct json_t **mine);
+
+/*
+ * rb_dr_path_compare() - what the two ends of a path (path_end()'s facts)
+ * must agree on, as checks into @r: link layer and GID type (fail when
+ * they differ), active MTU and firmware (warn).  Pure; 0 or -ENOMEM.
+ */
+int rb_dr_path_compare(struct json_t *mine, struct json_t *peer, struct rb_dr_report *r);
+
+/*
+ * rb_dr_runs() - send_lat, write_bw at 64 KiB and read_lat against the
+ * server, short, each a check "run" into @r: its figures, write_bw's
+ * against the port's rate (warn below 90%), a moved error counter (warn),
+ * a run that fails (fail, with why).  0 or -ENOMEM.
+ */
+int rb_dr_runs(const char *host, uint16_t port, const char *bind, struct rb_dr_report *r);
+
 /* `rdmabench doctor`: options, checks, output; the exit status. */
 int rb_doctor_main(int argc, char **argv);
 void rb_doctor_list_options(FILE *f);

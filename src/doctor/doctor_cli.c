@@ -167,15 +167,14 @@ json_t *rb_dr_json(const struct rb_dr_report *r, const char *root)
 }
 
 /* "-": stdout; a file is written whole (atomic_file.h), or not at all. */
-static int write_json(const struct rb_dr_report *r, const char *root, const char *path)
+static int write_json(json_t *doc, const char *path)
 {
-	json_t *doc = rb_dr_json(r, root);
 	bool to_stdout = !strcmp(path, "-");
 	struct rb_afile af;
 	FILE *f = stdout;
-	int ret = doc ? 0 : -ENOMEM;
+	int ret = 0;
 
-	if (!ret && !to_stdout)
+	if (!to_stdout)
 		ret = rb_afile_open(&af, path, &f);
 	if (!ret) {
 		ret = json_dumpf(doc, f, JSON_INDENT(2)) || fputc('\n', f) == EOF ? -EIO : 0;
@@ -184,39 +183,63 @@ static int write_json(const struct rb_dr_report *r, const char *root, const char
 		else
 			ret = rb_afile_close(&af, f, ret);
 	}
-	json_decref(doc);
 	if (ret)
 		rb_err("%s: cannot write JSON: %s", path, strerror(-ret));
 	return ret;
 }
 
-/* ---- the command ------------------------------------------------------------- */
+/* ---- options --------------------------------------------------------------- */
 
 struct dr_opts {
 	const char *dev, *root, *json;
+	const char *host; /* doctor HOST: the peer's checks too */
+	const char *bind; /* --bind: this side's address toward HOST */
+	uint16_t port;
+	bool no_runs;
 };
 
 static void doctor_usage(FILE *f)
 {
-	fprintf(f, "usage: rdmabench doctor [-d DEV] [--json FILE] [--root DIR]\n\n"
-		   "Checks what on this host would spoil a benchmark: devices and ports, PCIe\n"
-		   "link and neighbours, NUMA, interrupts, CPU governor and SMT, the memlock\n"
-		   "limit, huge pages, THP, the IOMMU, RoCE GIDs, MTU and rp_filter, verbs and\n"
-		   "rdma_cm.  One line per check (ok, warn, fail, n/a) with the value read and\n"
-		   "its file, then why each warning matters and the command that fixes it.\n\n"
-		   "  -d, --ib-dev DEV  only this RDMA device (default: every one)\n"
-		   "      --json FILE   also write the checks as JSON to FILE (\"-\": stdout "
-		   "only)\n"
-		   "      --root DIR    read /sys, /proc and /dev under DIR (for tests)\n"
-		   "  -h, --help        this text\n\n"
-		   "Exit status: 0 no check failed, 1 a check failed, 2 usage error.\n"
-		   "doctor HOST (the checks of a peer) is not built yet.\n");
+	fprintf(f,
+		"usage: rdmabench doctor [-d DEV] [--json FILE] [--root DIR]\n"
+		"       rdmabench doctor [-d DEV] [-p PORT] [--bind ADDR] [--no-runs]\n"
+		"                        [--json FILE] HOST\n\n"
+		"Checks what on this host would spoil a benchmark: devices and ports, PCIe\n"
+		"link and neighbours, NUMA, interrupts, CPU governor and SMT, the memlock\n"
+		"limit, huge pages, THP, the IOMMU, RoCE GIDs, MTU and rp_filter, verbs and\n"
+		"rdma_cm.  One line per check (ok, warn, fail, n/a) with the value read and\n"
+		"its file, then why each warning matters and the command that fixes it.\n\n"
+		"  -d, --ib-dev DEV  only this RDMA device (default: every one)\n"
+		"      --json FILE   also write the checks as JSON to FILE (\"-\": stdout "
+		"only)\n"
+		"      --root DIR    read /sys, /proc and /dev under DIR (for tests)\n"
+		"  -p, --port PORT   HOST's rdmabench server listens there (default %d)\n"
+		"      --bind ADDR   with HOST: leave from ADDR (the device holding it)\n"
+		"      --no-runs     with HOST: no short runs, checks only\n"
+		"  -h, --help        this text\n\n"
+		"With HOST, a running rdmabench server: its own checks too, what differs\n"
+		"between the two ends of the path (link layer, GID type, MTU, firmware),\n"
+		"then send_lat, write_bw at 64 KiB and read_lat across it, write_bw\n"
+		"against the port's rate.\n\n"
+		"Exit status: 0 no check failed, 1 a check failed, 2 usage error.\n",
+		RB_DEFAULT_PORT);
 }
 
 static int doctor_fail(const char *msg)
 {
 	fprintf(stderr, "rdmabench doctor: %s\n", msg);
 	return RB_EXIT_USAGE;
+}
+
+static int parse_port(const char *s, uint16_t *port)
+{
+	char *end;
+	unsigned long v = strtoul(s, &end, 10);
+
+	if (!*s || *end || !v || v > 65535)
+		return -EINVAL;
+	*port = (uint16_t)v;
+	return 0;
 }
 
 /* 0 to go on, -1 after --help, else the exit status. */
@@ -227,6 +250,9 @@ static int doctor_opts(int argc, char **argv, struct dr_opts *o)
 		{ "device", required_argument, NULL, 'd' },
 		{ "json", required_argument, NULL, 'j' },
 		{ "root", required_argument, NULL, 'r' },
+		{ "port", required_argument, NULL, 'p' },
+		{ "no-runs", no_argument, NULL, 'n' },
+		{ "bind", required_argument, NULL, 'b' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -235,7 +261,7 @@ static int doctor_opts(int argc, char **argv, struct dr_opts *o)
 
 	optind = 0; /* glibc: start afresh */
 	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":d:h", lopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, ":d:hp:", lopts, NULL)) != -1) {
 		if (ch == 'h')
 			return -1;
 		if (ch == 'd')
@@ -244,6 +270,12 @@ static int doctor_opts(int argc, char **argv, struct dr_opts *o)
 			o->json = optarg;
 		if (ch == 'r')
 			o->root = optarg;
+		if (ch == 'n')
+			o->no_runs = true;
+		if (ch == 'b')
+			o->bind = optarg;
+		if (ch == 'p' && parse_port(optarg, &o->port))
+			return doctor_fail("-p/--port: a port number, 1..65535");
 		if (ch == ':' || ch == '?') {
 			snprintf(err, sizeof(err), "%s: %s (see --help)", argv[optind - 1],
 				 ch == ':' ? "needs an argument" : "unknown option");
@@ -251,15 +283,155 @@ static int doctor_opts(int argc, char **argv, struct dr_opts *o)
 		}
 	}
 	if (optind < argc)
-		return doctor_fail("doctor HOST: not built yet (the local checks take no "
-				   "argument; see --help)");
+		o->host = argv[optind++];
+	if (optind < argc)
+		return doctor_fail("one HOST at most (see --help)");
+	if (o->host && strcmp(o->root, "/"))
+		return doctor_fail("--root and HOST: the peer's checks are live, so are ours");
 	return 0;
+}
+
+/* ---- doctor HOST -------------------------------------------------------------- */
+
+static enum rb_dr_verdict verdict_of(const char *s)
+{
+	enum rb_dr_verdict v;
+
+	for (v = RB_DR_OK; v <= RB_DR_NA; v++)
+		if (s && !strcmp(s, rb_dr_verdict_name(v)))
+			return v;
+	return RB_DR_FAIL; /* a verdict this side does not know: not a pass */
+}
+
+static void copy_str(char *dst, size_t len, json_t *o, const char *key)
+{
+	const char *v = json_string_value(json_object_get(o, key));
+
+	snprintf(dst, len, "%s", v ? v : "");
+}
+
+/* The peer's checks as a report of ours; its strings stay @doc's. */
+static int report_from_json(json_t *doc, struct rb_dr_report *r)
+{
+	json_t *checks = json_object_get(doc, "checks"), *c;
+	struct rb_dr_check *x;
+	size_t i;
+
+	json_array_foreach(checks, i, c)
+	{
+		const char *name = json_string_value(json_object_get(c, "check"));
+		const char *why = json_string_value(json_object_get(c, "why"));
+
+		x = rb_dr_add(r, name ? name : "?",
+			      json_string_value(json_object_get(c, "subject")) ?: "");
+		if (!x)
+			return -ENOMEM;
+		x->v = verdict_of(json_string_value(json_object_get(c, "verdict")));
+		x->why = why ? why : "";
+		copy_str(x->value, sizeof(x->value), c, "value");
+		copy_str(x->source, sizeof(x->source), c, "source");
+		copy_str(x->fix, sizeof(x->fix), c, "fix");
+	}
+	return 0;
+}
+
+/* The peer's checks into @peer, the path's and the runs' into @between. */
+static int doctor_peer(const struct dr_opts *o, json_t **doc, struct rb_dr_report *peer,
+		       struct rb_dr_report *between)
+{
+	json_t *mine = NULL, *theirs;
+	struct rb_dr_check *c;
+	int ret = rb_dr_ask(o->host, o->port, o->bind, 5000, doc, &mine);
+
+	if (ret)
+		return ret;
+	ret = report_from_json(*doc, peer);
+	theirs = json_object_get(*doc, "path");
+	if (!ret && mine && json_is_object(theirs)) {
+		ret = rb_dr_path_compare(mine, theirs, between);
+	} else if (!ret && (c = rb_dr_add(between, "path", ""))) {
+		c->why = "the two ends are compared through the devices that hold the address";
+		snprintf(c->value, sizeof(c->value), "no RDMA device holds %s's address",
+			 mine ? "the peer" : "this side");
+	}
+	json_decref(mine);
+	if (!ret && !o->no_runs)
+		ret = rb_dr_runs(o->host, o->port, o->bind, between);
+	return ret;
+}
+
+static enum rb_dr_verdict worst3(const struct rb_dr_report *a, const struct rb_dr_report *b,
+				 const struct rb_dr_report *c)
+{
+	enum rb_dr_verdict v[3] = { rb_dr_worst(a), rb_dr_worst(b), rb_dr_worst(c) };
+	int i;
+
+	for (i = 0; i < 3; i++)
+		if (v[i] == RB_DR_FAIL)
+			return RB_DR_FAIL;
+	for (i = 0; i < 3; i++)
+		if (v[i] == RB_DR_WARN)
+			return RB_DR_WARN;
+	return RB_DR_OK;
+}
+
+/* The JSON of doctor HOST: ours, with the peer's document and "between". */
+static json_t *peer_json(const struct rb_dr_report *r, json_t *peer,
+			 const struct rb_dr_report *between)
+{
+	json_t *doc = rb_dr_json(r, "/"), *b = rb_dr_json(between, "/");
+	int bad = !doc || !b;
+
+	if (!bad)
+		bad |= json_object_set(doc, "peer", peer) ||
+		       json_object_set(doc, "between", json_object_get(b, "checks"));
+	json_decref(b);
+	if (bad) {
+		json_decref(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+static void print_peer(const struct dr_opts *o, const struct rb_dr_report *r,
+		       const struct rb_dr_report *peer, const struct rb_dr_report *between)
+{
+	printf("# this host\n");
+	rb_dr_print(stdout, r);
+	printf("\n# %s (its rdmabench server's checks)\n", o->host);
+	rb_dr_print(stdout, peer);
+	printf("\n# between them\n");
+	rb_dr_print(stdout, between);
+}
+
+/* ---- output, and the command's flow ---------------------------------------- */
+
+static int output(const struct dr_opts *o, const struct rb_dr_report *r, json_t *peer,
+		  const struct rb_dr_report *pr, const struct rb_dr_report *between)
+{
+	json_t *doc;
+	int ret = 0;
+
+	if (!o->json || strcmp(o->json, "-")) {
+		if (o->host)
+			print_peer(o, r, pr, between);
+		else
+			rb_dr_print(stdout, r);
+	}
+	if (!o->json)
+		return 0;
+	doc = o->host ? peer_json(r, peer, between) : rb_dr_json(r, o->root);
+	ret = doc ? write_json(doc, o->json) : -ENOMEM;
+	json_decref(doc);
+	return ret;
 }
 
 int rb_doctor_main(int argc, char **argv)
 {
-	struct dr_opts o = { .root = "/" };
-	struct rb_dr_report r = { 0 };
+	struct dr_opts o = { .root = "/", .port = RB_DEFAULT_PORT };
+	struct rb_dr_report r = { 0 }, pr = { 0 }, between = { 0 };
+	json_t *peer = NULL;
+	bool peer_failed = false;
 	struct rb_dr_env env;
 	int ret = doctor_opts(argc, argv, &o);
 
@@ -270,22 +442,29 @@ int rb_doctor_main(int argc, char **argv)
 	}
 	rb_dr_env_live(&env, o.root);
 	ret = rb_dr_run(&env, o.dev, &r);
-	if (ret) {
-		if (ret == -ENOMEM) /* rb_dev_read() logs its own errors */
-			rb_err("doctor: %s", strerror(-ret));
-		rb_dr_report_free(&r);
-		return RB_EXIT_FAIL;
+	if (ret == -ENOMEM) /* rb_dev_read() logs its own errors */
+		rb_err("doctor: %s", strerror(-ret));
+	/* A peer that cannot be asked: this host's checks still, and exit 1. */
+	if (!ret && o.host && doctor_peer(&o, &peer, &pr, &between)) {
+		o.host = NULL;
+		peer_failed = true;
 	}
-	if (!o.json || strcmp(o.json, "-"))
-		rb_dr_print(stdout, &r);
-	if (o.json && write_json(&r, o.root, o.json))
+	if (!ret && output(&o, &r, peer, &pr, &between))
 		ret = -EIO;
-	ret = ret || rb_dr_worst(&r) == RB_DR_FAIL ? RB_EXIT_FAIL : RB_EXIT_OK;
+	if (!ret && !peer_failed)
+		ret = worst3(&r, &pr, &between) == RB_DR_FAIL ? RB_EXIT_FAIL : RB_EXIT_OK;
+	else
+		ret = RB_EXIT_FAIL;
+	json_decref(peer);
 	rb_dr_report_free(&r);
+	rb_dr_report_free(&pr);
+	rb_dr_report_free(&between);
 	return ret;
 }
 
 void rb_doctor_list_options(FILE *f)
 {
-	fputs("--ib-dev\t-d\tDEV\t\n--json\t\tFILE\t\n--root\t\tDIR\t\n--help\t-h\t\t\n", f);
+	fputs("--ib-dev\t-d\tDEV\t\n--json\t\tFILE\t\n--root\t\tDIR\t\n--port\t-p\tPORT\t\n"
+	      "--bind\t\tADDR\t\n--no-runs\t\t\t\n--help\t-h\t\t\n",
+	      f);
 }

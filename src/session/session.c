@@ -590,6 +590,9 @@ static void same_host(struct session *s, const struct rb_msg_hello *h)
 			h->cpus[0] ? rb_escape(h->cpus, safe, sizeof(safe)) : "(unbound)");
 }
 
+/* server_hello() found HELLO asking for f->service, not a test. */
+enum { SESS_SERVICE = 1 };
+
 /* HELLO: which test; refuse one this server does not run. */
 static int server_hello(struct session *s, const struct rb_serve *f)
 {
@@ -606,6 +609,8 @@ static int server_hello(struct session *s, const struct rb_serve *f)
 		return -EPROTO;
 	}
 	s->bench = rb_bench_find(h.test);
+	if (!s->bench && f->service && !strcmp(h.test, f->service->name))
+		return SESS_SERVICE;
 	if (!s->bench) {
 		rb_err("client %s asked for test '%s', which this rdmabench %s does not know",
 		       s->oob.peer, rb_escape(h.test, safe, sizeof(safe)), PACKAGE_VERSION);
@@ -783,6 +788,17 @@ static int server_points(struct session *s)
 	}
 }
 
+/* A service's one answer; nothing of a test's is set up. */
+static int serve_service(struct session *s, const struct rb_service *v)
+{
+	int n = v->reply(&s->oob, sess_msg, sizeof(sess_msg));
+
+	if (n < 0)
+		return n;
+	rb_info("client %s asked for %s", s->oob.peer, v->name);
+	return rb_oob_send(&s->oob, v->type, sess_msg, (uint32_t)n);
+}
+
 /* One client on @o, from HELLO to BYE; returns the exit code. */
 int sess_serve_conn(struct rb_oob *o, const struct rb_serve *f, const struct rb_local *c,
 		    const struct rb_session_hooks *h, int slot_fd, struct rb_admit *adm)
@@ -797,10 +813,14 @@ int sess_serve_conn(struct rb_oob *o, const struct rb_serve *f, const struct rb_
 	memcpy(s.oob.peer, o->peer, sizeof(s.oob.peer));
 	rb_info("client %s connected", s.oob.peer);
 	ret = server_hello(&s, f);
-	if (!ret)
-		ret = server_params(&s, f);
-	if (!ret)
-		ret = connect_and_measure(&s, server_points);
+	if (ret == SESS_SERVICE) {
+		ret = serve_service(&s, f->service);
+	} else {
+		if (!ret)
+			ret = server_params(&s, f);
+		if (!ret)
+			ret = connect_and_measure(&s, server_points);
+	}
 	/* Tell the client why, unless it is the one who hung up. */
 	if (ret && ret != -ECONNABORTED && ret != -ECONNRESET)
 		rb_oob_send_error(&s.oob, "server: %s", rb_last_error);

@@ -70,10 +70,24 @@ int rb_client(const struct rb_bench *t, const struct rb_params *p, const struct 
 	      const struct rb_session_hooks *h);
 
 /* What a server is started for. */
+/*
+ * A service besides the tests, asked for by name in HELLO's test field
+ * (rdmabench doctor HOST asks for "doctor"): the server answers with one
+ * message of @type, whose body @reply writes into @buf (its length, or
+ * -errno, logged) knowing the connection @o, then ends the session.
+ */
+struct rb_oob;
+struct rb_service {
+	const char *name;
+	uint16_t type;
+	int (*reply)(const struct rb_oob *o, uint8_t *buf, size_t cap);
+};
+
 struct rb_serve {
-	const char *name;   /* in messages: "send_lat", "atomic", "server" */
-	const char *accept; /* the test or family it runs; NULL: any */
-	bool once;	    /* serve one client and return its exit code */
+	const char *name;		  /* in messages: "send_lat", "atomic", "server" */
+	const char *accept;		  /* the test or family it runs; NULL: any */
+	bool once;			  /* serve one client and return its exit code */
+	const struct rb_service *service; /* NULL: tests only */
 };
 
 /*

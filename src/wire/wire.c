@@ -369,10 +369,37 @@ int rb_unpack_text(const uint8_t *buf, size_t len, struct rb_msg_text *m)
 	return rdone(&c);
 }
 
+int rb_pack_blob(const char *s, size_t n, uint8_t *buf, size_t cap)
+{
+	struct cur c = wcur(buf, cap);
+
+	if (n > RB_WIRE_MAX_BODY - 4 || memchr(s, '\0', n))
+		return -EMSGSIZE;
+	put_be(&c, n, 4);
+	put_bytes(&c, s, n);
+	return wdone(&c);
+}
+
+int rb_unpack_blob(const uint8_t *buf, size_t len, const char **p, size_t *n)
+{
+	struct cur c = rcur(buf, len);
+	size_t k = (size_t)get_be(&c, 4);
+
+	*p = NULL;
+	*n = 0;
+	if (c.err || !room(&c, k) || memchr(buf + 4, '\0', k))
+		return -EBADMSG;
+	*p = (const char *)buf + 4;
+	*n = k;
+	c.off += k;
+	return rdone(&c);
+}
+
 const char *rb_msg_name(uint16_t type)
 {
-	static const char *const names[] = { "?",      "HELLO", "PARAMS", "CONN", "SYNC",
-					     "RESULT", "ERROR", "BYE",	  "OK",	  "COUNTERS" };
+	static const char *const names[] = { "?",    "HELLO",	 "PARAMS", "CONN",
+					     "SYNC", "RESULT",	 "ERROR",  "BYE",
+					     "OK",   "COUNTERS", "DOCTOR" };
 
 	if (type < sizeof(names) / sizeof(names[0]))
 		return names[type];

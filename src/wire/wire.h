@@ -40,6 +40,7 @@ enum rb_msg_type {
 	RB_MSG_BYE = 7,	     /* client -> server: plan done */
 	RB_MSG_OK = 8,	     /* server -> client: accepted */
 	RB_MSG_COUNTERS = 9, /* server -> client: its device counters over a point (v3) */
+	RB_MSG_DOCTOR = 10,  /* server -> client: its doctor checks, as JSON (a blob) */
 };
 
 struct rb_hdr {
@@ -152,6 +153,13 @@ int rb_pack_result(const struct rb_msg_result *m, uint8_t *buf, size_t cap);
 int rb_unpack_result(const uint8_t *buf, size_t len, struct rb_msg_result *m);
 int rb_pack_text(const struct rb_msg_text *m, uint8_t *buf, size_t cap);
 int rb_unpack_text(const uint8_t *buf, size_t len, struct rb_msg_text *m);
+
+/*
+ * A blob: a u32 length, then that many bytes of text (JSON) without a NUL,
+ * the whole body (a DOCTOR's).  rb_unpack_blob() points *@p into @buf.
+ */
+int rb_pack_blob(const char *s, size_t n, uint8_t *buf, size_t cap);
+int rb_unpack_blob(const uint8_t *buf, size_t len, const char **p, size_t *n);
 
 /*
  * rb_msg_name() - "HELLO", "PARAMS", ... for messages about messages, and

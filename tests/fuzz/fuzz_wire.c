@@ -2,9 +2,10 @@
 /*
  * Fuzz target: the wire decoder (src/wire.h).
  *
- * Input: one selector byte, then the bytes to decode.  Selector % 7:
+ * Input: one selector byte, then the bytes to decode.  Selector % 8:
  * 0 the 12-byte header (rb_hdr_unpack), 1..6 the body unpacker of that
- * message type: HELLO, PARAMS, CONN, SYNC, RESULT, ERROR (a text).
+ * message type: HELLO, PARAMS, CONN, SYNC, RESULT, ERROR (a text); 7 a
+ * DOCTOR's blob.
  *
  * Properties, beyond "no sanitizer report": an unpacker never reads past
  * the body (the body ends where libFuzzer's buffer does, or in an exact
@@ -117,6 +118,9 @@ static void check_body(unsigned int type, const uint8_t *body, size_t len)
 	struct rb_msg_sync sync;
 	struct rb_msg_result result;
 	struct rb_msg_text text;
+	static uint8_t back[RB_WIRE_MAX_BODY];
+	const char *blob;
+	size_t n;
 	int ret = 0;
 
 	switch (type) {
@@ -150,6 +154,15 @@ static void check_body(unsigned int type, const uint8_t *body, size_t len)
 			check_result(&result);
 		}
 		break;
+	case RB_MSG_DOCTOR:
+		ret = rb_unpack_blob(body, len, &blob, &n);
+		if (!ret) {
+			FUZZ_CHECK(blob == (const char *)body + 4 && n + 4 == len);
+			FUZZ_CHECK(!memchr(blob, '\0', n));
+			FUZZ_CHECK(rb_pack_blob(blob, n, back, sizeof(back)) == (int)len &&
+				   !memcmp(back, body, len));
+		}
+		break;
 	case RB_MSG_ERROR:
 		ret = rb_unpack_text(body, len, &text);
 		if (!ret) {
@@ -173,9 +186,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1 || size - 1 > RB_WIRE_MAX_BODY)
 		return 0;
-	sel = data[0] % 7;
+	sel = data[0] % 8;
 	if (sel == 0)
 		check_header(data + 1, size - 1);
+	else if (sel == 7)
+		check_body(RB_MSG_DOCTOR, data + 1, size - 1);
 	else
 		check_body(sel, data + 1, size - 1);
 	return 0;

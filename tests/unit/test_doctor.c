@@ -447,6 +447,75 @@ static void test_json(void **state)
 	fx_free(f);
 }
 
+static json_t *end(const char *dev, const char *ll, int mtu, const char *gid, const char *fw)
+{
+	return json_pack("{s:s, s:i, s:s, s:i, s:s, s:s}", "device", dev, "port", 1, "link_layer",
+			 ll, "active_mtu", mtu, "gid_type", gid, "fw_ver", fw);
+}
+
+static const struct rb_dr_check *check_named(const struct rb_dr_report *r, const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < r->n; i++)
+		if (!strcmp(r->c[i].name, name))
+			return &r->c[i];
+	fail_msg("no check %s", name);
+	return NULL;
+}
+
+/* doctor HOST: what the two ends of the path must agree on. */
+static void test_path_compare(void **state)
+{
+	json_t *a = end("mlx5_0", "Ethernet", 4096, "RoCE v2", "28.39.1002");
+	json_t *b = end("mlx5_1", "Ethernet", 4096, "RoCE v2", "28.39.1002");
+	struct rb_dr_report r = { 0 };
+	const struct rb_dr_check *c;
+
+	(void)state;
+	assert_int_equal(rb_dr_path_compare(a, b, &r), 0);
+	assert_int_equal(r.n, 4);
+	assert_int_equal(rb_dr_worst(&r), RB_DR_OK);
+	c = check_named(&r, "path_mtu");
+	assert_string_equal(c->subject, "mlx5_0/1 - mlx5_1/1");
+	assert_string_equal(c->value, "4096 here, 4096 on the peer");
+	assert_string_equal(c->fix, "");
+	rb_dr_report_free(&r);
+	json_decref(b);
+
+	/* The peer at MTU 1024 and another firmware: warnings with fixes. */
+	b = end("mlx5_1", "Ethernet", 1024, "RoCE v2", "22.31.1014");
+	assert_int_equal(rb_dr_path_compare(a, b, &r), 0);
+	assert_int_equal(check_named(&r, "path_mtu")->v, RB_DR_WARN);
+	assert_string_equal(check_named(&r, "path_mtu")->value, "4096 here, 1024 on the peer");
+	assert_non_null(strstr(check_named(&r, "path_mtu")->fix, "ip link set dev"));
+	assert_int_equal(check_named(&r, "path_firmware")->v, RB_DR_WARN);
+	assert_int_equal(check_named(&r, "path_link_layer")->v, RB_DR_OK);
+	assert_int_equal(rb_dr_worst(&r), RB_DR_WARN);
+	rb_dr_report_free(&r);
+	json_decref(b);
+
+	/* InfiniBand against Ethernet, RoCE v1 against v2: failures. */
+	b = end("mlx5_1", "InfiniBand", 4096, "RoCE v1", "28.39.1002");
+	assert_int_equal(rb_dr_path_compare(a, b, &r), 0);
+	assert_int_equal(check_named(&r, "path_link_layer")->v, RB_DR_FAIL);
+	assert_int_equal(check_named(&r, "path_gid_type")->v, RB_DR_FAIL);
+	assert_int_equal(rb_dr_worst(&r), RB_DR_FAIL);
+	rb_dr_report_free(&r);
+	json_decref(b);
+
+	/* Firmware neither side knows (rxe): n/a, not a difference. */
+	json_decref(a);
+	a = end("rxe0", "Ethernet", 1024, "RoCE v2", "");
+	b = end("rxe1", "Ethernet", 1024, "RoCE v2", "");
+	assert_int_equal(rb_dr_path_compare(a, b, &r), 0);
+	assert_int_equal(check_named(&r, "path_firmware")->v, RB_DR_NA);
+	assert_int_equal(rb_dr_worst(&r), RB_DR_OK);
+	rb_dr_report_free(&r);
+	json_decref(a);
+	json_decref(b);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -457,6 +526,7 @@ int main(void)
 		cmocka_unit_test(test_good_host),      cmocka_unit_test(test_bad_host),
 		cmocka_unit_test(test_memlock_cap),    cmocka_unit_test(test_empty_root),
 		cmocka_unit_test(test_no_such_device), cmocka_unit_test(test_json),
+		cmocka_unit_test(test_path_compare),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

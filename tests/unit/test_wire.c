@@ -386,15 +386,16 @@ static void test_hdr_pack_bytes(void **state)
 
 static void test_hdr_roundtrip_all_types(void **state)
 {
-	static const char *const names[] = { NULL,     "HELLO", "PARAMS", "CONN", "SYNC",
-					     "RESULT", "ERROR", "BYE",	  "OK",	  "COUNTERS" };
+	static const char *const names[] = { NULL,   "HELLO",	 "PARAMS", "CONN",
+					     "SYNC", "RESULT",	 "ERROR",  "BYE",
+					     "OK",   "COUNTERS", "DOCTOR" };
 	uint8_t buf[RB_WIRE_HDR_LEN];
 	struct rb_hdr h;
 	char err[256];
 	uint16_t t;
 
 	(void)state;
-	for (t = RB_MSG_HELLO; t <= RB_MSG_COUNTERS; t++) {
+	for (t = RB_MSG_HELLO; t <= RB_MSG_DOCTOR; t++) {
 		uint32_t len = t == RB_MSG_PARAMS ? RB_WIRE_MAX_BODY : t * 1000u + 7;
 
 		rb_hdr_pack(buf, t, len);
@@ -412,7 +413,7 @@ static void test_hdr_roundtrip_all_types(void **state)
 	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), 0);
 	assert_int_equal(h.len, 0);
 	assert_string_equal(rb_msg_name(0), "?");
-	assert_string_equal(rb_msg_name(10), "unknown");
+	assert_string_equal(rb_msg_name(11), "unknown");
 	assert_string_equal(rb_msg_name(0xffff), "unknown");
 }
 
@@ -776,6 +777,38 @@ static void test_result_roundtrip(void **state)
 	assert_int_equal(out.status, INT32_MIN);
 	assert_double_bits(out.bw_avg_gbps, -0.0);
 	assert_double_bits(out.cpu_util_pct, 1e-300);
+}
+
+/* A DOCTOR's blob: whole, without NUL, its length first; nothing else takes. */
+static void test_blob(void **state)
+{
+	static uint8_t buf[RB_WIRE_MAX_BODY + 8];
+	static char big[RB_WIRE_MAX_BODY];
+	const char *p;
+	size_t n;
+	int len;
+
+	(void)state;
+	len = rb_pack_blob("{\"a\":1}", 7, buf, sizeof(buf));
+	assert_int_equal(len, 11);
+	assert_int_equal(rb_unpack_blob(buf, (size_t)len, &p, &n), 0);
+	assert_int_equal(n, 7);
+	assert_memory_equal(p, "{\"a\":1}", 7);
+	/* Short, long, or holding a NUL: refused. */
+	assert_int_equal(rb_unpack_blob(buf, (size_t)len - 1, &p, &n), -EBADMSG);
+	assert_null(p);
+	assert_int_equal(rb_unpack_blob(buf, 3, &p, &n), -EBADMSG);
+	buf[len] = 'x';
+	assert_int_equal(rb_unpack_blob(buf, (size_t)len + 1, &p, &n), -EBADMSG);
+	buf[6] = '\0';
+	assert_int_equal(rb_unpack_blob(buf, (size_t)len, &p, &n), -EBADMSG);
+	assert_int_equal(rb_pack_blob("a\0b", 3, buf, sizeof(buf)), -EMSGSIZE);
+	/* A body holds at most RB_WIRE_MAX_BODY bytes, the length's 4 with them. */
+	memset(big, 'x', sizeof(big));
+	assert_int_equal(rb_pack_blob(big, sizeof(big) - 4, buf, sizeof(buf)), RB_WIRE_MAX_BODY);
+	assert_int_equal(rb_pack_blob(big, sizeof(big) - 3, buf, sizeof(buf)), -EMSGSIZE);
+	assert_int_equal(rb_pack_blob(big, 100, buf, 50), -EMSGSIZE);
+	assert_string_equal(rb_msg_name(RB_MSG_DOCTOR), "DOCTOR");
 }
 
 static void test_text_roundtrip(void **state)
@@ -1480,6 +1513,7 @@ int main(void)
 		cmocka_unit_test(test_str_codec),
 		cmocka_unit_test(test_pack_params_axis_overflow),
 		cmocka_unit_test(test_fuzz),
+		cmocka_unit_test(test_blob),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
