@@ -11,7 +11,12 @@
 # is most of the time); what each counts does not depend on that.  They
 # post with ibv_post_send (--post-api post: perftest's way on rxe, and the
 # committed table's); then send_lat and write_bw once more through ibv_wr_*
-# (--post-api wr), which must give figures (no committed table: printed).
+# (--post-api wr), which must give figures (no committed table: printed);
+# and send_lat and write_bw with --poll event, both sides, checked against
+# the same committed table: the shim's settle wait makes every poll find
+# its completions, so the loop never sleeps, and what is counted is event
+# mode's path per message with the wake-ups left out (they are waiting),
+# which must cost what busy polling does.
 # COST_WR_OUT, when set, names a file that gets those figures' cost.csv.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
@@ -39,11 +44,13 @@ fi
 lab_run "SHIM='$SHIM'
 SETTLE_US=$SETTLE_US
 N=2048"'
-# one CASE PORT [API [DIR]]: a one-shot server, the client under callgrind,
-# posting with --post-api API (post), its files in DIR (raw).
+# one CASE PORT [API [DIR [POLL]]]: a one-shot server, the client under
+# callgrind, posting with --post-api API (post), waiting by --poll POLL
+# (busy), its files in DIR (raw).
 one() {
 	api=${3:-post}
 	raw=$OUT/${4:-raw}
+	poll=${5:-busy}
 	case $1 in
 	send_lat) o="-s 64 -n $N -I 0" ;;
 	read_lat) o="-s 64 -n $N" ;; # a read has no inline data
@@ -58,12 +65,12 @@ one() {
 		COST_SENDS=$s COST_RECVS=$r \
 		COST_OUT="$raw/rdmabench-$1-r1.cost" valgrind --tool=callgrind \
 		--collect-atstart=no --callgrind-out-file="$raw/rdmabench-$1-r1.cg" \
-		"$RB" "$1" -p "$2" $o --post-api "$api" --cpu none --timeout 900 192.0.2.1 \
-		>"$OUT/$1.$api.out" 2>"$OUT/$1.$api.err"
-	echo $? >"$OUT/$1.$api.rc"
+		"$RB" "$1" -p "$2" $o --post-api "$api" --poll "$poll" --cpu none --timeout 900 \
+		192.0.2.1 >"$OUT/$1.$api.$poll.out" 2>"$OUT/$1.$api.$poll.err"
+	echo $? >"$OUT/$1.$api.$poll.rc"
 	wait
 }
-mkdir -p "$OUT/raw" "$OUT/wr/raw"
+mkdir -p "$OUT/raw" "$OUT/wr/raw" "$OUT/ev/raw"
 one send_lat 18811 &
 one write_bw 18812 &
 one send_bw 18813 &
@@ -72,17 +79,25 @@ wait
 one send_lat 18815 wr wr/raw &
 one write_bw 18816 wr wr/raw &
 wait
+one send_lat 18817 post ev/raw event &
+one write_bw 18818 post ev/raw event &
+wait
 '
 
 for c in send_lat read_lat write_bw send_bw; do
-	expect_rc "$c.post" 0
+	expect_rc "$c.post.busy" 0
 done
-expect_rc send_lat.wr 0
-expect_rc write_bw.wr 0
+for c in send_lat write_bw; do
+	expect_rc "$c.wr.busy" 0
+	expect_rc "$c.post.event" 0
+done
 python3 "$TOP_SRCDIR/scripts/lib/cost_report.py" check "$BASE" "$OUT/raw" --tolerance "$TOL" ||
 	fail "rdmabench executes more instructions per message than bench-results/cost says (+$TOL%)"
 python3 "$TOP_SRCDIR/scripts/lib/cost_report.py" report "$OUT/wr" >/dev/null ||
 	fail "--post-api wr: no figures (the shim saw no ibv_wr_* chain?)"
+echo "--poll event (both sides; against the committed busy figures):"
+python3 "$TOP_SRCDIR/scripts/lib/cost_report.py" check "$BASE" "$OUT/ev/raw" --tolerance "$TOL" ||
+	fail "--poll event executes more instructions per message than busy polling (+$TOL%)"
 echo "--post-api wr (ibv_wr_*):"
 cat "$OUT/wr/cost.csv"
 [ -z "${COST_WR_OUT:-}" ] || cp "$OUT/wr/cost.csv" "$COST_WR_OUT"
