@@ -598,6 +598,19 @@ const struct rb_opt rb_opts[] = {
 	  .help = "register this side's buffers without PCIe relaxed ordering "
 		  "(IBV_ACCESS_RELAXED_ORDERING, otherwise asked for, except by tests that poll "
 		  "their buffer for arrival: write_lat)" },
+	{ .lname = "reg-mode",
+	  .type = RB_OPT_CHOICE,
+	  .off = PAR(reg_mode),
+	  .max = 1,
+	  .choices = "pool|per-msg",
+	  .argname = "pool|per-msg",
+	  .def = "pool",
+	  .need = RB_S_BW,
+	  .help = "pool: buffers registered once, before the points; per-msg: the client "
+		  "registers each message's buffer before its post and deregisters it after its "
+		  "completion, as a naive application does (write_bw, send_bw, read_bw; -q 1, "
+		  "-l 1, no inline, -b, --rate or --reversed): the point against pool is what "
+		  "registering costs" },
 	{ .lname = "post-api",
 	  .type = RB_OPT_CHOICE,
 	  .off = LOC(post_api),

@@ -138,7 +138,14 @@ struct rb_params {
 	 * before its next ping, outside the sample.  Client only, not on the
 	 * wire: the server just echoes. */
 	uint32_t latency_gap_us;
+	/* --reg-mode, enum rb_reg_mode: the client registers each message's
+	 * buffer (per-msg).  Client only, not on the wire: the server's
+	 * buffers are its pool either way. */
+	uint8_t reg_mode;
 };
+
+/* --reg-mode: the option's choices' order, "pool|per-msg". */
+enum rb_reg_mode { RB_REG_POOL, RB_REG_PER_MSG };
 
 enum rb_rate_unit { RB_RATE_NONE, RB_RATE_BPS, RB_RATE_PPS };
 /*

@@ -482,6 +482,8 @@ int rb_pp_recv(struct rb_run *r, uint32_t qi);
 void rb_rx_plan(struct rb_run *r);
 int rb_run_oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it));
 int rb_run_stream(struct rb_run *r);
+/* rb_run_stream_per_msg() - rb_run_stream() of --reg-mode per-msg (regmsg.c). */
+int rb_run_stream_per_msg(struct rb_run *r);
 int rb_run_server_wait(struct rb_run *r);
 int rb_run_server_recv(struct rb_run *r);
 

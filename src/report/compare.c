@@ -209,6 +209,7 @@ static const struct cparam {
 	{ "with_imm", "--send-with-imm/--write-with-imm", "false" },
 	{ "reversed", "--reversed", "false" },
 	{ "poll", "--poll", "\"busy\"" },
+	{ "reg_mode", "--reg-mode", "\"pool\"" },
 };
 
 /* What two files differ in, as one message: "what (opt) BASE x, NEW y; ...". */

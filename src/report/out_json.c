@@ -170,6 +170,8 @@ json_t *rb_json_params(const struct rb_params *p)
 	if (p->imm)
 		bad |= json_object_set_new(o, "with_imm", json_true());
 	bad |= json_object_set_new(o, "poll", jstr(p->poll == RB_POLL_EVENT ? "event" : "busy"));
+	bad |= json_object_set_new(o, "reg_mode",
+				   jstr(p->reg_mode == RB_REG_PER_MSG ? "per-msg" : "pool"));
 	bad |= json_object_set_new(
 		o, "warmup", p->warmup == RB_WARMUP_AUTO ? json_string("auto") : juint(p->warmup));
 	bad |= json_object_set_new(o, "rx_depth", json_integer(p->rx_depth));

@@ -268,6 +268,35 @@ static int check_reversed(const struct rb_params *p, char *err, size_t len)
 }
 
 /*
+ * --reg-mode per-msg: one WR at a time from one QP, each with an MR of its
+ * own (regmsg.c), so nothing that chains, inlines or paces WRs, and the
+ * client streams.
+ */
+static int check_reg_mode(const struct rb_params *p, const struct rb_bench *t, char *err,
+			  size_t len)
+{
+	const char *why = NULL;
+
+	if (p->reg_mode != RB_REG_PER_MSG) /* the row checked the range */
+		return 0;
+	if (t->mode != RB_MODE_BW || t->atomic)
+		why = "a bandwidth test of sends, writes or reads";
+	else if (rb_axis_max(&p->batch) > 1)
+		why = "-l 1: each WR is posted alone, after its registration";
+	else if (rb_axis_max(&p->qps) > 1)
+		why = "-q 1";
+	else if (p->inline_size)
+		why = "-I 0: an inline message has no buffer to register";
+	else if (p->bidir || p->reversed)
+		why = "the client streaming alone (no -b, no --reversed)";
+	else if (p->rate_unit)
+		why = "no --rate";
+	else if (p->transport == RB_TR_UD)
+		why = "RC or UC";
+	return why ? fail(err, len, "--reg-mode per-msg needs %s (%s)", why, t->name) : 0;
+}
+
+/*
  * --poll event: each side sleeps on its CQ's completion channel.  A test
  * whose receiver learns of arrival by polling its buffer (write_lat
  * without immediates) has no completion to sleep for.
@@ -313,6 +342,8 @@ static int check_cross(const struct rb_params *p, const struct rb_bench *t, char
 	ret = check_reversed(p, err, len);
 	if (!ret)
 		ret = check_poll(p, t, err, len);
+	if (!ret)
+		ret = check_reg_mode(p, t, err, len);
 	if (ret)
 		return ret;
 	if (p->recv_post_list > p->rx_depth)

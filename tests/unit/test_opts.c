@@ -144,6 +144,8 @@ static const struct want wants[] = {
 	{ "srq", 0, RB_OPT_FLAG, PRM(srq), 0, 0, 1, false, false, NULL, T_SEND_LAT | T_SEND_BW },
 	{ "disable-pcie-relaxed", 0, RB_OPT_FLAG, LOC(no_relaxed), 0, 0, 1, false, false, NULL,
 	  T_RUN },
+	{ "reg-mode", 0, RB_OPT_CHOICE, PRM(reg_mode), 0, 0, 1, false, false, "pool|per-msg",
+	  T_BW },
 	{ "post-api", 0, RB_OPT_CHOICE, LOC(post_api), 0, 0, 2, false, false, "auto|post|wr",
 	  T_RUN },
 	{ "use_old_post_send", 0, RB_OPT_FLAG, LOC(post_api), 0, 0, 1, false, false, NULL, T_RUN },

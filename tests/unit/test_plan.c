@@ -487,6 +487,53 @@ static void poll_rows(void **state)
 }
 
 /*
+ * --reg-mode per-msg: the sends', writes' and reads' streams, one WR of
+ * one QP at a time from a buffer that is not inline, the client alone.
+ */
+static void reg_mode_rules(void **state)
+{
+	static const char *const ok[] = { "write_bw", "send_bw", "read_bw" };
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		struct rb_params p = plan_of(ok[i]);
+
+		p.reg_mode = RB_REG_PER_MSG;
+		assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
+		p.reg_mode = 2;
+		REFUSED(p, 0, "--reg-mode 2 is out of range");
+		p.reg_mode = RB_REG_PER_MSG;
+		p.batch.v[0] = 4;
+		REFUSED(p, 0, "--reg-mode per-msg needs -l 1");
+		p.batch.v[0] = 1;
+		p.qps.v[0] = 2;
+		REFUSED(p, 0, "needs -q 1");
+		p.qps.v[0] = 1;
+		p.bidir = 1;
+		REFUSED(p, 0, "no -b, no --reversed");
+		p.bidir = 0;
+		p.rate_unit = RB_RATE_BPS;
+		p.rate = 1000000000;
+		REFUSED(p, 0, "no --rate");
+	}
+	{
+		struct rb_params p = plan_of("send_bw");
+
+		p.reg_mode = RB_REG_PER_MSG;
+		p.inline_size = 64;
+		REFUSED(p, 0, "needs -I 0");
+		p = plan_of("atomic_bw");
+		p.reg_mode = RB_REG_PER_MSG;
+		REFUSED(p, 0, "a bandwidth test of sends, writes or reads (atomic_bw)");
+		p = plan_of("send_lat");
+		p.reg_mode = RB_REG_PER_MSG;
+		REFUSED(p, 0, "send_lat");
+	}
+}
+
+/*
  * The immediate flag from a peer: one field, a row per test kind that
  * takes it (--send-with-imm, --write-with-imm); each other test refuses it.
  */
@@ -765,10 +812,10 @@ int main(void)
 		cmocka_unit_test(memory_flags),	      cmocka_unit_test(mr_per_qp_memory),
 		cmocka_unit_test(threads_checked),    cmocka_unit_test(bidir_rows),
 		cmocka_unit_test(imm_rows),	      cmocka_unit_test(reversed_rows),
-		cmocka_unit_test(poll_rows),	      cmocka_unit_test(shape_rules),
-		cmocka_unit_test(conn_mtu),	      cmocka_unit_test(conn_numbers),
-		cmocka_unit_test(conn_placement),     cmocka_unit_test(result_figures),
-		cmocka_unit_test(verbs_path_checked),
+		cmocka_unit_test(poll_rows),	      cmocka_unit_test(reg_mode_rules),
+		cmocka_unit_test(shape_rules),	      cmocka_unit_test(conn_mtu),
+		cmocka_unit_test(conn_numbers),	      cmocka_unit_test(conn_placement),
+		cmocka_unit_test(result_figures),     cmocka_unit_test(verbs_path_checked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -643,6 +643,105 @@ static void stream_mr_per_qp(void **state)
 }
 
 /*
+ * --reg-mode per-msg (regmsg.c): ibv_reg_mr and ibv_dereg_mr are the
+ * test's own (linked with --wrap): each gives out a fresh lkey, counts,
+ * and can refuse.
+ */
+static struct {
+	int regs, deregs, live, max_live, refuse;
+	size_t len;
+} mrs;
+
+struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len, uint64_t iova,
+				       unsigned int access);
+int __wrap_ibv_dereg_mr(struct ibv_mr *mr);
+
+struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len, uint64_t iova,
+				       unsigned int access)
+{
+	struct ibv_mr *mr;
+
+	(void)iova;
+	(void)access;
+	if (mrs.refuse) {
+		errno = mrs.refuse;
+		return NULL;
+	}
+	mr = calloc(1, sizeof(*mr));
+	assert_non_null(mr);
+	mr->pd = pd;
+	mr->addr = addr;
+	mr->length = len;
+	mr->lkey = 0x5000 + (uint32_t)mrs.regs++;
+	mrs.len = len;
+	if (++mrs.live > mrs.max_live)
+		mrs.max_live = mrs.live;
+	return mr;
+}
+
+int __wrap_ibv_dereg_mr(struct ibv_mr *mr)
+{
+	free(mr);
+	mrs.deregs++;
+	mrs.live--;
+	return 0;
+}
+
+/*
+ * Every message its own MR: registered before its post (a fresh lkey on
+ * the WR, the buffer's address, signaled), deregistered after its
+ * completion; never more in flight than the send queue holds.
+ */
+static void stream_per_msg(void **state)
+{
+	const struct rb_bench *t = rb_bench_find("write_bw");
+	struct fake_wr *w;
+	struct fx x;
+	size_t i;
+
+	(void)state;
+	memset(&mrs, 0, sizeof(mrs));
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 1, 1, 1, 8);
+	x.p.iters = 50;
+	x.p.warmup = 2;
+	x.p.reg_mode = RB_REG_PER_MSG;
+	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	assert_int_equal(t->prepare(&x.r), 0);
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	expect_eq(x.r.ops, 50);
+	expect_eq(x.r.total, 52);
+	expect_eq(mrs.regs, 52);
+	expect_eq(mrs.deregs, 52);
+	expect_eq(mrs.live, 0);
+	assert_true(mrs.max_live >= 1 && mrs.max_live <= 8);
+	expect_eq(mrs.len, x.r.pt.size);
+	expect_eq(x.f->nwrs, 52);
+	for (i = 0; i < x.f->nwrs; i++) {
+		w = &x.f->wrs[i];
+		expect_eq(w->lkey, 0x5000 + i);
+		expect_eq(w->addr, (uintptr_t)rb_tx_of(&x.r, 0));
+		assert_true(w->flags & IBV_SEND_SIGNALED);
+		assert_false(w->flags & IBV_SEND_INLINE);
+	}
+	fx_end(&x);
+
+	/* A registration refused: the point ends with its error, nothing left registered. */
+	memset(&mrs, 0, sizeof(mrs));
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 1, 1, 1, 8);
+	x.p.iters = 50;
+	x.p.reg_mode = RB_REG_PER_MSG;
+	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	assert_int_equal(t->prepare(&x.r), 0);
+	mrs.refuse = ENOMEM;
+	assert_int_equal(rb_run_stream(&x.r), -ENOMEM);
+	assert_non_null(strstr(rb_last_error, "ibv_reg_mr("));
+	expect_eq(mrs.live, 0);
+	fx_end(&x);
+}
+
+/*
  * --post-api: one run of @test's client loop through ibv_post_send()
  * (@wr false) or ibv_wr_* (rb_post_send_ex()), on the fake in loopback
  * with --verify where the test checks its data.  Its WR log, chains and
@@ -2410,6 +2509,7 @@ int main(void)
 		cmocka_unit_test(recv_post_list_chains),
 		cmocka_unit_test(reap_srq_attributes_by_qp_num),
 		cmocka_unit_test(stream_mr_per_qp),
+		cmocka_unit_test(stream_per_msg),
 		cmocka_unit_test(post_api_same_wrs),
 		cmocka_unit_test(post_api_wr_failure),
 		cmocka_unit_test(reap_error_names_status_and_qp),
