@@ -201,7 +201,7 @@ static bool plan_of(const struct line *l, struct rb_params *p)
 /* ---- messages ---------------------------------------------------------- */
 
 struct msgs {
-	uint8_t hello[128], params[RB_WIRE_MAX_BODY], conn[4096], start[32], stop[32], result[64],
+	uint8_t hello[128], params[RB_WIRE_MAX_BODY], conn[4096], start[32], stop[32], result[512],
 		text[300];
 	int nhello, nparams, nconn, nstart, nstop, nresult, ntext;
 };
@@ -275,6 +275,13 @@ static void write_wire_seeds(const struct msgs *m)
 	wire_seed("sync", RB_MSG_SYNC, m->stop, m->nstop);
 	wire_seed("result", RB_MSG_RESULT, m->result, m->nresult);
 	wire_seed("error", RB_MSG_ERROR, m->text, m->ntext);
+	/* fuzz_wire's selector 7: a DOCTOR's blob (doctor HOST). */
+	{
+		static const char doc[] = "{\"command\":\"doctor\",\"checks\":[]}";
+		uint8_t b[64];
+
+		wire_seed("doctor", 7, b, rb_pack_blob(doc, sizeof(doc) - 1, b, sizeof(b)));
+	}
 }
 
 /*
