@@ -103,6 +103,33 @@ static int parse_number(const struct rb_opt *o, const char *arg, uint64_t *v, ch
 	return rb_opt_check_range(o, *v, err, len);
 }
 
+/* An axis of choices (--poll busy,event): each item a word of the row's. */
+static int parse_choice_axis(const struct rb_opt *o, const char *arg, struct rb_axis *a, char *err,
+			     size_t len)
+{
+	char item[40], n[40];
+	const char *p = arg;
+	uint8_t v;
+	size_t l;
+
+	a->n = 0;
+	for (;;) {
+		l = strcspn(p, ",");
+		if (a->n == RB_MAX_AXIS)
+			return fail(err, len, "%s: more than %d values",
+				    rb_opt_name(o, n, sizeof(n)), RB_MAX_AXIS);
+		snprintf(item, sizeof(item), "%.*s", (int)(l < sizeof(item) ? l : sizeof(item) - 1),
+			 p);
+		if (l >= sizeof(item) || parse_choice(o, item, &v, err, len))
+			return fail(err, len, "%s '%.*s' is not one of %s",
+				    rb_opt_name(o, n, sizeof(n)), (int)l, p, o->choices);
+		a->v[a->n++] = v;
+		if (!p[l])
+			return 0;
+		p += l + 1;
+	}
+}
+
 static int parse_axis(const struct rb_opt *o, const char *arg, struct rb_axis *a, char *err,
 		      size_t len)
 {
@@ -110,6 +137,8 @@ static int parse_axis(const struct rb_opt *o, const char *arg, struct rb_axis *a
 	uint32_t i;
 	int ret;
 
+	if (o->choices)
+		return parse_choice_axis(o, arg, a, err, len);
 	ret = rb_axis_parse(arg, o->suffix, a, msg, sizeof(msg));
 	if (ret)
 		return fail(err, len, "%s: %s", rb_opt_name(o, n, sizeof(n)), msg);
@@ -149,7 +178,11 @@ static int set_opt(struct rb_cli *c, const struct rb_opt *o, const char *arg, ch
 
 	switch (o->type) {
 	case RB_OPT_FLAG:
-		*(uint8_t *)field = 1;
+		/* A flag over an axis (-e: --poll event) sets it to its .max. */
+		if (rb_opt_axis_twin(o))
+			rb_axis_set1((struct rb_axis *)field, o->max);
+		else
+			*(uint8_t *)field = 1;
 		return 0;
 	case RB_OPT_STR:
 		if (strlen(arg) >= o->size)
@@ -237,6 +270,9 @@ static void apply_defaults(struct rb_cli *c, const struct rb_bench *b)
 	axis_default(c, "tx-depth", &c->p.tx_depth, 128);
 	axis_default(c, "batch", &c->p.batch, 1);
 	axis_default(c, "qps", &c->p.qps, 1);
+	axis_default(c, "cqe-poll", &c->p.cqe_poll, RB_CQE_POLL_DEFAULT);
+	if (!rb_cli_given(c, "events"))
+		axis_default(c, "poll", &c->p.poll, RB_POLL_BUSY);
 	/* Bandwidth: mostly unsignaled, as perftest; never more than the
 	 * smallest depth, which the user may have lowered.  Latency tests
 	 * signal every WR but reap lazily, so no post waits for an ACK. */

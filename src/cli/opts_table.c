@@ -584,17 +584,32 @@ const struct rb_opt rb_opts[] = {
 	  .any = RB_S_RUN,
 	  .help = "--post-api post in perftest's spelling" },
 	{ .lname = "poll",
-	  .type = RB_OPT_CHOICE,
+	  .type = RB_OPT_AXIS,
 	  .off = PAR(poll),
 	  .max = RB_POLL_EVENT,
 	  .choices = "busy|event",
-	  .argname = "busy|event",
+	  .argname = "busy|event[,...]",
 	  .def = "busy",
 	  .need = RB_S_TEST,
 	  .help = "how both sides wait for completions: busy polls the CQ; event, when a poll "
 		  "finds it empty, arms it (ibv_req_notify_cq), polls again and sleeps on its "
-		  "completion channel (JSON: wakeups_per_msg); not write_lat, whose receiver "
-		  "polls its buffer (unless --write-with-imm)" },
+		  "completion channel (JSON: wakeups_per_msg); an axis: busy,event measures "
+		  "each point both ways, both sides switching with the point; not write_lat, "
+		  "whose receiver polls its buffer (unless --write-with-imm)" },
+	{ .lname = "cqe-poll",
+	  .alias = "cqe_poll",
+	  .perftest = "--cqe_poll",
+	  .pt_diff = "a sweep axis; default 32 (perftest's 16), and a latency loop asks for no "
+		     "more than can be due (1, send_lat 2)",
+	  .type = RB_OPT_AXIS,
+	  .off = PAR(cqe_poll),
+	  .min = 1,
+	  .max = RB_CQE_POLL_MAX,
+	  .argname = "NS",
+	  .def = "32",
+	  .need = RB_S_TEST,
+	  .help = "completions reaped per ibv_poll_cq call, at most, on both sides (an axis); "
+		  "a latency loop asks for no more than can be due (1; send_lat 2)" },
 	{ .lname = "events",
 	  .perftest = "-e, --events",
 	  .pt_diff = "given to the client only (the server adopts the plan); the channel is "

@@ -79,6 +79,13 @@ const char *rb_opt_name(const struct rb_opt *o, char *buf, size_t len);
  */
 int rb_opt_check_range(const struct rb_opt *o, uint64_t v, char *err, size_t len);
 
+/*
+ * rb_opt_axis_twin() - whether @o is a flag that sets the axis of
+ * another row over the same field (-e/--events: --poll event): that row
+ * checks the field.
+ */
+bool rb_opt_axis_twin(const struct rb_opt *o);
+
 /* rb_opt_applies() - whether row @o applies to a command of @scope. */
 bool rb_opt_applies(const struct rb_opt *o, unsigned int scope);
 

@@ -445,6 +445,9 @@ static json_t *jpoint(const struct rb_params *p, const struct rb_point *pt)
 	bad |= json_object_set_new(o, "signal", json_integer(pt->signal));
 	bad |= json_object_set_new(o, "qps", json_integer(pt->qps));
 	bad |= json_object_set_new(o, "tx_depth", json_integer(pt->tx_depth));
+	bad |= json_object_set_new(o, "poll",
+				   json_string(pt->poll == RB_POLL_EVENT ? "event" : "busy"));
+	bad |= json_object_set_new(o, "cqe_poll", json_integer(pt->cqe_poll));
 	bad |= json_object_set_new(o, "warmup", json_integer((json_int_t)pt->warmup));
 	bad |= json_object_set_new(o, "iterations",
 				   p->iters ? json_integer((json_int_t)p->iters) : json_null());

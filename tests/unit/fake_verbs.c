@@ -411,6 +411,7 @@ void fake_events(struct fake *f, struct rb_run *r)
 		f->priv_ops[i] = (void (*)(void))fake_cq_event;
 	f->vctx.priv = (struct verbs_ex_private *)(void *)f->priv_ops;
 	r->chan = f->chan;
+	r->channel = f->chan;
 }
 
 /* ---- the extended post API (ibv_qp_ex) ---- */

@@ -39,7 +39,7 @@ struct want {
 	size_t size;	   /* RB_OPT_STR: the field's size */
 	uint64_t min, max; /* numbers and axes */
 	bool pow2, suffix;
-	const char *choices; /* RB_OPT_CHOICE */
+	const char *choices; /* RB_OPT_CHOICE, an axis of choices */
 	unsigned int tests;
 };
 
@@ -136,7 +136,8 @@ static const struct want wants[] = {
 	{ "post-api", 0, RB_OPT_CHOICE, LOC(post_api), 0, 0, 2, false, false, "auto|post|wr",
 	  T_RUN },
 	{ "use_old_post_send", 0, RB_OPT_FLAG, LOC(post_api), 0, 0, 1, false, false, NULL, T_RUN },
-	{ "poll", 0, RB_OPT_CHOICE, PRM(poll), 0, 0, 1, false, false, "busy|event", T_TESTS },
+	{ "poll", 0, RB_OPT_AXIS, PRM(poll), 0, 0, 1, false, false, "busy|event", T_TESTS },
+	{ "cqe-poll", 0, RB_OPT_AXIS, PRM(cqe_poll), 0, 1, 4096, false, false, NULL, T_TESTS },
 	{ "events", 'e', RB_OPT_FLAG, PRM(poll), 0, 0, 1, false, false, NULL, T_TESTS },
 	{ "vector", 'X', RB_OPT_U32, LOC(comp_vector), 0, 0, 1023, false, false, NULL, T_RUN },
 	{ "threads", 0, RB_OPT_U32, PRM(threads), 0, 1, RB_MAX_THREADS, false, false, NULL,
@@ -526,6 +527,9 @@ static void test_table_shape(void **state)
 					    w->pow2, w->suffix);
 				fail();
 			}
+			if (w->choices || o->choices)
+				assert_string_equal(o->choices ? o->choices : "",
+						    w->choices ? w->choices : "");
 			break;
 		case RB_OPT_STR:
 			assert_int_equal(o->size, w->size);
@@ -812,6 +816,38 @@ static void row_choice(const struct want *w)
 	row_rejects(w, "", w->choices);
 }
 
+/* An axis of choices (--poll busy,event): each word alone, then all of them. */
+static void row_choice_axis(const struct want *w)
+{
+	char lopt[40], arg[64], all[128] = "";
+	const char *p = w->choices;
+	const struct rb_axis *a;
+	struct rb_cli c;
+	uint32_t i;
+
+	snprintf(lopt, sizeof(lopt), "--%s", w->lname);
+	for (i = 0; *p; i++) {
+		size_t l = strcspn(p, "|");
+
+		snprintf(arg, sizeof(arg), "%.*s", (int)l, p);
+		snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s", i ? "," : "", arg);
+		row_accepts(&c, w, lopt, arg);
+		a = (const struct rb_axis *)((const char *)&c + w->off);
+		assert_int_equal(a->n, 1);
+		assert_int_equal(a->v[0], i);
+		arg[l - 1] = '\0';
+		row_rejects(w, arg, w->choices);
+		p += l + (p[l] == '|');
+	}
+	assert_int_equal(i - 1, w->max);
+	row_accepts(&c, w, lopt, all);
+	a = (const struct rb_axis *)((const char *)&c + w->off);
+	assert_int_equal(a->n, i);
+	assert_int_equal(a->v[i - 1], w->max);
+	row_rejects(w, "nope", "'nope'");
+	row_rejects(w, "", w->choices);
+}
+
 /* Every row: values land in the right field, ranges and forms are checked. */
 static void test_table_rows(void **state)
 {
@@ -831,7 +867,10 @@ static void test_table_rows(void **state)
 			row_number(w);
 			break;
 		case RB_OPT_AXIS:
-			row_axis(w);
+			if (w->choices)
+				row_choice_axis(w);
+			else
+				row_axis(w);
 			break;
 		case RB_OPT_STR:
 			row_str(w);
@@ -858,6 +897,13 @@ static const char *valid_arg(const struct want *w, char *buf, size_t len)
 		return "p50<=3us";
 	case RB_OPT_CHOICE:
 		snprintf(buf, len, "%.*s", (int)strcspn(w->choices, "|"), w->choices);
+		return buf;
+	case RB_OPT_AXIS:
+		if (w->choices) {
+			snprintf(buf, len, "%.*s", (int)strcspn(w->choices, "|"), w->choices);
+			return buf;
+		}
+		snprintf(buf, len, "%llu", (unsigned long long)w->max);
 		return buf;
 	default:
 		snprintf(buf, len, "%llu", (unsigned long long)w->max);
@@ -1400,17 +1446,17 @@ static void test_poll(void **state)
 
 	(void)state;
 	CHECK_OK(FINISH(&c, T_SEND_LAT, err, "host"), err);
-	assert_int_equal(c.p.poll, RB_POLL_BUSY);
+	CHECK_AXIS(&c.p.poll, RB_POLL_BUSY);
 	assert_int_equal(c.l.comp_vector, 0);
 	CHECK_OK(FINISH(&c, T_SEND_BW, err, "--poll", "event", "host"), err);
-	assert_int_equal(c.p.poll, RB_POLL_EVENT);
+	CHECK_AXIS(&c.p.poll, RB_POLL_EVENT);
 	CHECK_OK(FINISH(&c, T_READ_LAT, err, "-e", "-X", "3", "host"), err);
-	assert_int_equal(c.p.poll, RB_POLL_EVENT);
+	CHECK_AXIS(&c.p.poll, RB_POLL_EVENT);
 	assert_int_equal(c.l.comp_vector, 3);
 	CHECK_OK(FINISH(&c, T_ATOMIC_BW, err, "--events", "--vector=1", "host"), err);
-	assert_int_equal(c.p.poll, RB_POLL_EVENT);
+	CHECK_AXIS(&c.p.poll, RB_POLL_EVENT);
 	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "--poll=busy", "host"), err);
-	assert_int_equal(c.p.poll, RB_POLL_BUSY);
+	CHECK_AXIS(&c.p.poll, RB_POLL_BUSY);
 	CHECK_OK(PARSE(&c, T_SERVER, err, "-X", "2"), err);
 	assert_int_equal(c.l.comp_vector, 2);
 	CHECK_ERR(PARSE(&c, T_SERVER, err, "--poll", "event"), err, "does not apply");
@@ -1421,7 +1467,43 @@ static void test_poll(void **state)
 		  "--poll event does not apply to write_lat", "polls the last byte");
 	CHECK_ERR(FINISH(&c, T_WRITE_LAT, err, "-e", "host"), err, "write_lat");
 	CHECK_OK(FINISH(&c, T_WRITE_LAT, err, "-e", "--write-with-imm", "host"), err);
-	assert_int_equal(c.p.poll, RB_POLL_EVENT);
+	CHECK_AXIS(&c.p.poll, RB_POLL_EVENT);
+	/* An axis: both ways, each point; -e with it, event wins only alone. */
+	CHECK_OK(FINISH(&c, T_SEND_LAT, err, "--poll", "busy,event", "host"), err);
+	CHECK_AXIS(&c.p.poll, RB_POLL_BUSY, RB_POLL_EVENT);
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "--poll=event,busy,event", "host"), err);
+	CHECK_AXIS(&c.p.poll, RB_POLL_EVENT, RB_POLL_BUSY, RB_POLL_EVENT);
+	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "--poll", "busy,", "host"), err, "--poll ''");
+	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "--poll", "busy,sleep", "host"), err,
+		  "--poll 'sleep' is not one of busy|event");
+	CHECK_ERR(FINISH(&c, T_WRITE_LAT, err, "--poll", "busy,event", "host"), err,
+		  "--poll event does not apply to write_lat");
+}
+
+/*
+ * --cqe-poll N (perftest's --cqe_poll): completions per ibv_poll_cq, an
+ * axis on every test, 32 by default (what the loops asked before it).
+ */
+static void test_cqe_poll(void **state)
+{
+	struct rb_cli c;
+	char err[256];
+
+	(void)state;
+	CHECK_OK(FINISH(&c, T_SEND_BW, err, "host"), err);
+	CHECK_AXIS(&c.p.cqe_poll, RB_CQE_POLL_DEFAULT);
+	CHECK_OK(FINISH(&c, T_READ_LAT, err, "host"), err);
+	CHECK_AXIS(&c.p.cqe_poll, RB_CQE_POLL_DEFAULT);
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "--cqe-poll", "1,16,64", "host"), err);
+	CHECK_AXIS(&c.p.cqe_poll, 1, 16, 64);
+	CHECK_OK(FINISH(&c, T_SEND_LAT, err, "--cqe_poll", "1", "host"), err);
+	CHECK_AXIS(&c.p.cqe_poll, 1);
+	CHECK_OK(FINISH(&c, T_ATOMIC_BW, err, "--cqe-poll=1..4096:x2", "host"), err);
+	assert_int_equal(c.p.cqe_poll.n, 13);
+	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "--cqe-poll", "0", "host"), err,
+		  "--cqe-poll 0 is out of range (1..4096)");
+	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "--cqe-poll", "4097", "host"), err, "--cqe-poll");
+	CHECK_ERR(PARSE(&c, T_SERVER, err, "--cqe-poll", "8"), err, "does not apply");
 }
 
 /* perftest's --out_json is a switch: "--out_json HOST" is a client of HOST. */
@@ -1905,6 +1987,7 @@ int main(void)
 		cmocka_unit_test(test_report_gbits),
 		cmocka_unit_test(test_post_api),
 		cmocka_unit_test(test_poll),
+		cmocka_unit_test(test_cqe_poll),
 		cmocka_unit_test(test_out_json),
 		cmocka_unit_test(test_lat_reports),
 		cmocka_unit_test(test_given),

@@ -1205,7 +1205,7 @@ static void stream_interrupted(void **state)
 /* The plan with --poll event, and the fake's completion channel on the run. */
 static void fx_events(struct fx *x, enum rb_role role, unsigned int timeout_ms)
 {
-	x->p.poll = RB_POLL_EVENT;
+	rb_axis_set1(&x->p.poll, RB_POLL_EVENT);
 	fx_start(x, role, timeout_ms);
 	fake_events(x->f, &x->r);
 }
