@@ -599,8 +599,8 @@ const struct rb_opt rb_opts[] = {
 	{ .lname = "cqe-poll",
 	  .alias = "cqe_poll",
 	  .perftest = "--cqe_poll",
-	  .pt_diff = "a sweep axis; default 32 (perftest's 16), and a latency loop asks for no "
-		     "more than can be due (1, send_lat 2)",
+	  .pt_diff = "a sweep axis, on both sides; default 32 (perftest's 16); a latency test's "
+		     "wait for its message asks for no more than can be due (1, send_lat 2)",
 	  .type = RB_OPT_AXIS,
 	  .off = PAR(cqe_poll),
 	  .min = 1,
@@ -609,7 +609,8 @@ const struct rb_opt rb_opts[] = {
 	  .def = "32",
 	  .need = RB_S_TEST,
 	  .help = "completions reaped per ibv_poll_cq call, at most, on both sides (an axis); "
-		  "a latency loop asks for no more than can be due (1; send_lat 2)" },
+		  "a latency test's wait for its message asks for no more than can be due (1; "
+		  "send_lat 2)" },
 	{ .lname = "events",
 	  .perftest = "-e, --events",
 	  .pt_diff = "given to the client only (the server adopts the plan); the channel is "

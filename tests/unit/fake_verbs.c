@@ -322,6 +322,8 @@ static int fake_poll_cq(struct ibv_cq *cq, int num, struct ibv_wc *wc)
 	int n = 0;
 
 	f->polls++;
+	if (num > f->poll_max_asked)
+		f->poll_max_asked = num;
 	peer_send(f);
 	for (i = 0; i < f->cq_n; i++) {
 		e = &f->cqes[i];
@@ -338,6 +340,8 @@ static int fake_poll_cq(struct ibv_cq *cq, int num, struct ibv_wc *wc)
 		wc[n++] = e->wc;
 	}
 	f->cq_n = keep;
+	if (n > f->poll_max_got)
+		f->poll_max_got = n;
 	return n;
 }
 
