@@ -41,6 +41,11 @@ struct rb_opt {
 	const char *choices;	/* "fadd|cswap" */
 	const char *pt_choices; /* perftest's words for the same choices: "FETCH_AND_ADD|..." */
 	const char *argname;
+	/*
+	 * RB_OPT_STR: the argument may be left out ("" then): --NAME alone,
+	 * --NAME=ARG, or --NAME ARG when ARG holds one of < > = (no host does).
+	 */
+	bool optional;
 	const char *def; /* default as shown in help, NULL: none */
 	uint64_t autov;	 /* nonzero: the word "auto" is accepted and means this */
 	unsigned int need, any;

@@ -211,9 +211,12 @@ struct rb_local {
 	uint8_t histogram;
 	uint8_t cycles;
 	char csv_path[256];
-	uint8_t format;		  /* enum rb_format, for stdout */
-	uint8_t units;		  /* enum rb_units */
-	uint8_t recommend;	  /* client: print a batch/signal recommendation */
+	uint8_t format;	   /* enum rb_format, for stdout */
+	uint8_t units;	   /* enum rb_units */
+	uint8_t recommend; /* client: print a batch/signal recommendation */
+	/* --recommend BOUND (--expect's syntax): the cheapest point in CPU
+	 * within it, per size; "": by message rate, as without */
+	char recommend_bound[RB_LIST_TEXT];
 	uint8_t freq_quiet;	  /* -F: no warning about a CPU's frequency governor */
 	uint8_t ipv6;		  /* --ipv6: an IPv6 GID whatever the OOB address's family */
 	uint8_t output;		  /* --output: enum rb_output (RB_FMT_VALUE) */

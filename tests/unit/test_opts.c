@@ -178,7 +178,8 @@ static const struct want wants[] = {
 	{ "counters", 'W', RB_OPT_STR, LOC(counters), SZ(counters), 0, 0, false, false, NULL,
 	  T_RUN },
 	{ "expect", 0, RB_OPT_LIST, LOC(expect), 0, 0, 0, false, false, NULL, T_TESTS },
-	{ "recommend", 0, RB_OPT_FLAG, LOC(recommend), 0, 0, 1, false, false, NULL, T_BW },
+	{ "recommend", 0, RB_OPT_STR, LOC(recommend_bound), SZ(recommend_bound), 0, 0, false, false,
+	  NULL, T_TESTS },
 	{ "dry-run", 0, RB_OPT_FLAG, CLI(dry_run), 0, 0, 1, false, false, NULL, T_RUN },
 	{ "quiet", 0, RB_OPT_FLAG, CLI(quiet), 0, 0, 1, false, false, NULL, T_ALL },
 	{ "verbose", 'v', RB_OPT_FLAG, CLI(verbose), 0, 0, 1, false, false, NULL, T_ALL },
@@ -702,6 +703,7 @@ static const struct {
 	{ "interval", "0.5", "0.05", "out of range" },
 	{ "rate", "10Gbps", "10GBps", "bytes per second are not taken" },
 	{ "flow-label", "1,0x2,1048575", "1,,2", "not a list of numbers" },
+	{ "recommend", "p99<=20us", "p99<=x", "--recommend 'p99<=x': at 6: a number" },
 };
 
 static int str_syntax_of(const struct want *w)
@@ -744,6 +746,9 @@ static void row_str(const struct want *w)
 	}
 	memset(arg, 'a', w->size);
 	arg[w->size] = '\0';
+	/* --recommend's argument, optional, is taken apart only with < > or = in it */
+	if (!strcmp(w->lname, "recommend"))
+		memcpy(arg, "p99<=", 5);
 	row_rejects(w, arg, "longer than");
 }
 
@@ -966,8 +971,8 @@ static void test_not_applicable(void **state)
 		  "-r/--rx-depth does not apply to write_bw");
 	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "-q", "2"), err,
 		  "-q/--qps does not apply to send_lat");
-	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--recommend"), err,
-		  "--recommend does not apply to send_lat");
+	CHECK_ERR(PARSE(&c, T_SERVER, err, "--recommend"), err,
+		  "--recommend does not apply to server");
 	CHECK_ERR(PARSE(&c, T_TOPO, err, "--csv", "out.csv"), err, "--csv does not apply to topo");
 	CHECK_ERR(PARSE(&c, T_SERVER, err, "-s", "64"), err, "-s/--size does not apply to server");
 	/* --srq: only tests with receives (send_lat, send_bw) */
@@ -1336,6 +1341,40 @@ static void test_combinations(void **state)
 		  "--recommend");
 	CHECK_OK(FINISH(&c, T_SEND_BW, err, "--recommend", "-l", "1,2"), err);
 	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "--recommend", "-Q", "16,32"), err);
+	assert_int_equal(c.l.recommend, 1);
+	assert_string_equal(c.l.recommend_bound, "");
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "-Q", "16,32"), err);
+	assert_int_equal(c.l.recommend, 0);
+
+	/* A bound, in --expect's syntax: given apart (a word with < > or =),
+	 * or after '='; the host is not taken for one. */
+	CHECK_OK(FINISH(&c, T_SEND_LAT, err, "--recommend", "p99<=20us", "--poll", "busy,event",
+			"host"),
+		 err);
+	assert_int_equal(c.l.recommend, 1);
+	assert_string_equal(c.l.recommend_bound, "p99<=20us");
+	assert_string_equal(c.l.host, "host");
+	CHECK_OK(FINISH(&c, T_SEND_BW, err, "--recommend=rate>=1Mpps", "--cqe-poll", "1,16"), err);
+	assert_string_equal(c.l.recommend_bound, "rate>=1Mpps");
+	CHECK_OK(FINISH(&c, T_SEND_BW, err, "--recommend", "host", "-l", "1,2"), err);
+	assert_string_equal(c.l.recommend_bound, "");
+	assert_string_equal(c.l.host, "host");
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "--recommend", "bw >= 1Gbps", "-Q", "16,32"), err);
+	/* A bound needs a sweep, and one the test measures; a latency test one. */
+	CHECK_ERR(FINISH(&c, T_SEND_LAT, err, "--recommend"), err,
+		  "--recommend on send_lat needs a bound");
+	CHECK_ERR(FINISH(&c, T_SEND_LAT, err, "--recommend", "p99<=20us"), err,
+		  "needs a sweep to choose from: --poll busy,event");
+	CHECK_ERR(FINISH(&c, T_WRITE_BW, err, "--recommend", "p99<=20us", "--poll", "busy,event"),
+		  err, "--recommend 'p99<=20us': a latency, which write_bw does not measure");
+	CHECK_ERR(FINISH(&c, T_SEND_LAT, err, "--recommend", "rate>=1Mpps", "--poll", "busy,event"),
+		  err, "a bandwidth figure, which send_lat does not measure");
+	CHECK_ERR(FINISH(&c, T_SEND_LAT, err, "--recommend", "retrans==0", "--poll", "busy,event"),
+		  err, "not a counter");
+	CHECK_ERR(FINISH(&c, T_WRITE_BW, err, "--recommend", "bw>=90%link", "--poll", "busy,event"),
+		  err, "share of the link");
+	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--recommend", "p99<=fast"), err,
+		  "--recommend 'p99<=fast'");
 }
 
 static void test_plan_limit(void **state)
@@ -1667,7 +1706,7 @@ static void test_usage(void **state)
 	assert_null(strstr(u, "--op"));
 	assert_null(strstr(u, "--mode"));
 	assert_null(strstr(u, "--batch"));
-	assert_null(strstr(u, "--recommend"));
+	assert_non_null(strstr(u, "--recommend [BOUND]"));
 	/* defaults are shown with their row */
 	assert_non_null(strstr(u, "[default: 128]"));
 	assert_non_null(strstr(u, "[default: auto]"));
@@ -1873,7 +1912,7 @@ static void test_man_options(void **state)
 	assert_non_null(strstr(buf, "\\fB\\-\\-tx\\-depth\\fR \\fIDEPTHS\\fR"));
 	assert_non_null(strstr(buf, "Default: 128."));
 	/* options for some commands say which */
-	assert_non_null(strstr(buf, "\\fB\\-\\-recommend\\fR\n"));
+	assert_non_null(strstr(buf, "\\fB\\-\\-recommend\\fR \\fI[BOUND]\\fR\n"));
 	assert_non_null(strstr(buf, "Applies to: send_bw, write_bw, read_bw, atomic_bw, atomic."));
 	assert_non_null(strstr(buf, "Applies to: atomic_lat, atomic_bw, atomic."));
 	assert_non_null(strstr(buf, "Applies to: atomic.\n"));
