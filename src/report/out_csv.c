@@ -87,22 +87,10 @@ static bool event_cols(const struct rb_doc *r)
 	return r->params && rb_axis_has(&r->params->poll, RB_POLL_EVENT);
 }
 
-/*
- * A sweep of how points wait (--poll busy,event, or --cqe-poll other than
- * its one default): a column of each, which the point's row says.
- */
-static bool wait_cols(const struct rb_doc *r)
-{
-	const struct rb_params *p = r->params;
-
-	return p && (p->poll.n > 1 || p->cqe_poll.n > 1 ||
-		     (p->cqe_poll.n == 1 && p->cqe_poll.v[0] != RB_CQE_POLL_DEFAULT));
-}
-
 static int csv_begin(struct rb_writer *w, const struct rb_doc *r)
 {
 	rb_csv_header_put(w->f);
-	if (wait_cols(r))
+	if (rb_out_wait_cols(r))
 		fputs(",poll,cqe_poll", w->f);
 	if (event_cols(r))
 		fputs(",wakeups_per_msg", w->f);
@@ -171,7 +159,7 @@ static int csv_line(FILE *f, const struct rb_doc *r, const struct rb_result *res
 	csv_metrics(f, res);
 	csv_place(f, res->thread_place ? res->thread_place : &r->place);
 	csv_shape(f, res, idx, start_s);
-	if (wait_cols(r))
+	if (rb_out_wait_cols(r))
 		fprintf(f, ",%s,%u", res->pt.poll == RB_POLL_EVENT ? "event" : "busy",
 			res->pt.cqe_poll);
 	if (event_cols(r))

@@ -874,6 +874,13 @@ static void test_poll_event(void **state)
 	assert_non_null(strstr(got, ",rate_deviation_pct,poll,cqe_poll,wakeups_per_msg\n"));
 	assert_non_null(strstr(got, ",event,16,0.375\n"));
 	free(got);
+	/* The table: how each point waited, its CPU and wake-ups per message. */
+	res.has_cpu = true;
+	res.cpu_ns_per_msg = 812.5;
+	got = write_mem(RB_FMT_TABLE, &r, &res, 1);
+	assert_non_null(strstr(got, " poll  cqe cpu[ns/msg] wakeups/msg"));
+	assert_non_null(strstr(got, "event   16       812.5       0.375"));
+	free(got);
 }
 
 static void test_json_op(void **state)
