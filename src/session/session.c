@@ -413,7 +413,7 @@ static json_t *recommend_bound_one(FILE *f, const struct rb_reco_bound *o, const
 				 (json_int_t)o->points, "within", (json_int_t)0);
 	}
 	fprintf(f,
-		"# size %s: --poll %s --cqe-poll %u -l %u -Q %u -> %.4g ns/msg of CPU, %.4g %s "
+		"# size %s: --poll %s --cqe-poll %u -l %u -Q %u -> %.0f ns/msg of CPU, %.4g %s "
 		"(%zu of %zu points within)\n",
 		sz, poll_word(o->pt.poll), o->pt.cqe_poll, o->pt.batch, o->pt.signal,
 		o->cpu_ns_per_msg, o->value, unit, o->within, o->points);
