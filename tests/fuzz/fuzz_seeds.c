@@ -123,6 +123,9 @@ static const struct line lines[] = {
 	{ "write_bw_threads", "write_bw", "--threads 2 -s 64K -n 100 host" },
 	{ "send_bw_event", "send_bw", "--poll event -X 1 -s 64 -Q 1 --rate 20Mbps host" },
 	{ "read_lat_e", "read_lat", "-e host" },
+	{ "send_lat_axes", "send_lat",
+	  "--poll busy,event --cqe-poll 1,16 --recommend p99<=20us host" },
+	{ "write_bw_cqe", "write_bw", "--cqe_poll 16,64 -l 16 -Q 1 --recommend=rate>=1Mpps host" },
 };
 #define NLINES (sizeof(lines) / sizeof(lines[0]))
 
@@ -198,7 +201,7 @@ static bool plan_of(const struct line *l, struct rb_params *p)
 /* ---- messages ---------------------------------------------------------- */
 
 struct msgs {
-	uint8_t hello[128], params[RB_WIRE_MAX_BODY], conn[4096], start[32], stop[32], result[64],
+	uint8_t hello[128], params[RB_WIRE_MAX_BODY], conn[4096], start[32], stop[32], result[256],
 		text[300];
 	int nhello, nparams, nconn, nstart, nstop, nresult, ntext;
 };
