@@ -478,9 +478,13 @@ static void point_name(const json_int_t *k, char *buf, size_t len)
 {
 	char sz[24];
 
-	snprintf(buf, len, "size %s batch %lld signal %lld qps %lld tx_depth %lld",
-		 rb_size_str((uint64_t)k[0], sz, sizeof(sz)), (long long)k[1], (long long)k[2],
-		 (long long)k[3], (long long)k[4]);
+	int n = snprintf(buf, len, "size %s batch %lld signal %lld qps %lld tx_depth %lld",
+			 rb_size_str((uint64_t)k[0], sz, sizeof(sz)), (long long)k[1],
+			 (long long)k[2], (long long)k[3], (long long)k[4]);
+
+	if (n > 0 && (size_t)n < len && (k[NAXIS] != RB_CQE_POLL_DEFAULT || k[NAXIS + 1]))
+		snprintf(buf + n, len - (size_t)n, " poll %s cqe_poll %lld",
+			 k[NAXIS + 1] ? "event" : "busy", (long long)k[NAXIS]);
 }
 
 static void print_regression(struct cmp *c, const json_int_t *k, const struct rb_metric *m,
