@@ -315,10 +315,11 @@ int rb_srq_recv_qi(struct rb_run *r, const struct ibv_wc *wc);
 int rb_imm_check(struct rb_run *r, const struct ibv_wc *wc);
 
 /*
- * rb_reap() - poll the CQ once (up to the point's --cqe-poll entries).  Send completions free
- * send-queue room and add to *@done the WRs they cover; each receive
- * (its QP found by rb_srq_recv_qi() with --srq) is passed to @on_recv
- * (NULL: to r->on_recv, or reposted when that is NULL).  An error
+ * rb_reap() - poll the CQ once (up to the point's --cqe-poll entries).
+ * Send completions free send-queue room and add to *@done the WRs they
+ * cover; each receive (its QP found by rb_srq_recv_qi() with --srq) is
+ * passed to @on_recv (NULL: to r->on_recv, or reposted when that is
+ * NULL).  An error
  * completion is logged with ibv_wc_status_str() and the QP, and returns
  * -EIO.  With --send-with-imm each receive's immediate is checked
  * (rb_imm_check()), unless @plain: the caller's point runs without
