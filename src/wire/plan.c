@@ -123,7 +123,7 @@ static int check_rows(const struct rb_params *p, const struct rb_bench *t, char 
 			ret = rb_opt_check_range(o, scalar(p, o), err, len);
 		else if (!field_applies(o, rb_bench_scope(t)))
 			ret = check_unused(p, o, t->name, err, len);
-		else if (!rb_opt_applies(o, rb_bench_scope(t)))
+		else if (!rb_opt_applies(o, rb_bench_scope(t)) || rb_opt_axis_twin(o))
 			ret = 0; /* its twin's row checks it */
 		else if (o->type == RB_OPT_AXIS)
 			ret = check_axis(o, field(p, o), err, len);
@@ -299,18 +299,25 @@ static int check_reg_mode(const struct rb_params *p, const struct rb_bench *t, c
 /*
  * --poll event: each side sleeps on its CQ's completion channel.  A test
  * whose receiver learns of arrival by polling its buffer (write_lat
- * without immediates) has no completion to sleep for.
+ * without immediates) has no completion to sleep for.  An axis: any of
+ * its values may be event.
  */
 static int check_poll(const struct rb_params *p, const struct rb_bench *t, char *err, size_t len)
 {
-	if (p->poll > RB_POLL_EVENT)
-		return fail(err, len, "--poll %u is not one of busy|event", p->poll);
-	if (p->poll == RB_POLL_EVENT && t->polls_buffer && !p->imm)
-		return fail(err, len,
-			    "--poll event does not apply to %s: its receiver polls the last byte "
-			    "of its buffer for each message, not its CQ (--write-with-imm makes "
-			    "it wait for a receive completion)",
-			    t->name);
+	uint32_t i;
+
+	for (i = 0; i < p->poll.n; i++) {
+		if (p->poll.v[i] > RB_POLL_EVENT)
+			return fail(err, len, "--poll %llu is not one of busy|event",
+				    (unsigned long long)p->poll.v[i]);
+		if (p->poll.v[i] == RB_POLL_EVENT && t->polls_buffer && !p->imm)
+			return fail(err, len,
+				    "--poll event does not apply to %s: its receiver polls the "
+				    "last "
+				    "byte of its buffer for each message, not its CQ "
+				    "(--write-with-imm makes it wait for a receive completion)",
+				    t->name);
+	}
 	return 0;
 }
 

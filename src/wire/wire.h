@@ -23,10 +23,11 @@
 
 #define RB_WIRE_MAGIC 0x52444d42u /* "RDMB" */
 /*
- * v8: PARAMS ends with --poll (v7: PARAMS ends with --reversed and the
+ * v9: PARAMS ends with the --poll axis (v8: one byte) and the --cqe-poll
+ * axis (v8: PARAMS ends with --poll; v7: with --reversed and the
  * immediate flag, RESULT with the server's latency summary)
  */
-#define RB_WIRE_VERSION	 8
+#define RB_WIRE_VERSION	 9
 #define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
 

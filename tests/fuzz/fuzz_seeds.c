@@ -126,6 +126,9 @@ static const struct line lines[] = {
 	{ "reg", "reg",
 	  "-s 4K..1M:x4 -n 10 --hugepages --odp-mode implicit --access local-write,remote-read "
 	  "--unaligned -d rxe0 --json reg.json --csv reg.csv" },
+	{ "send_lat_axes", "send_lat",
+	  "--poll busy,event --cqe-poll 1,16 --recommend p99<=20us host" },
+	{ "write_bw_cqe", "write_bw", "--cqe_poll 16,64 -l 16 -Q 1 --recommend=rate>=1Mpps host" },
 };
 #define NLINES (sizeof(lines) / sizeof(lines[0]))
 

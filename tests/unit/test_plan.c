@@ -456,8 +456,9 @@ static void bidir_rows(void **state)
 }
 
 /*
- * --poll from a peer: busy or event on every test, but event on write_lat
- * only with immediates (its receiver polls its buffer without).
+ * --poll from a peer: an axis of busy and event on every test, but event
+ * on write_lat only with immediates (its receiver polls its buffer
+ * without), wherever it is on the axis.
  */
 static void poll_rows(void **state)
 {
@@ -470,9 +471,12 @@ static void poll_rows(void **state)
 		struct rb_params p = plan_of(b->name);
 
 		assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
-		p.poll = 2;
-		REFUSED(p, 0, "--poll 2");
-		p.poll = RB_POLL_EVENT;
+		rb_axis_set1(&p.poll, 2);
+		REFUSED(p, 0, "--poll 2 is out of range");
+		p.poll.n = 0;
+		REFUSED(p, 0, "--poll has 0 values");
+		rb_axis_set1(&p.poll, RB_POLL_BUSY);
+		p.poll.v[p.poll.n++] = RB_POLL_EVENT;
 		if (!b->polls_buffer) {
 			assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
 			continue;
@@ -484,6 +488,30 @@ static void poll_rows(void **state)
 	}
 	assert_true(rb_bench_find("write_lat")->polls_buffer);
 	assert_false(rb_bench_find("write_bw")->polls_buffer);
+}
+
+/* --cqe-poll from a peer: 1..RB_CQE_POLL_MAX per value, on every test. */
+static void cqe_poll_rows(void **state)
+{
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; rb_benches[i]; i++) {
+		struct rb_params p = plan_of(rb_benches[i]->name);
+
+		assert_int_equal(p.cqe_poll.n, 1);
+		assert_int_equal(p.cqe_poll.v[0], RB_CQE_POLL_DEFAULT);
+		p.cqe_poll.v[p.cqe_poll.n++] = 1;
+		p.cqe_poll.v[p.cqe_poll.n++] = RB_CQE_POLL_MAX;
+		assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
+		p.cqe_poll.v[1] = 0;
+		REFUSED(p, 0, "--cqe-poll 0 is out of range (1..4096)");
+		p.cqe_poll.v[1] = RB_CQE_POLL_MAX + 1;
+		REFUSED(p, 0, "--cqe-poll 4097 is out of range");
+		p.cqe_poll.n = 0;
+		REFUSED(p, 0, "--cqe-poll has 0 values");
+	}
 }
 
 /*
@@ -813,9 +841,10 @@ int main(void)
 		cmocka_unit_test(threads_checked),    cmocka_unit_test(bidir_rows),
 		cmocka_unit_test(imm_rows),	      cmocka_unit_test(reversed_rows),
 		cmocka_unit_test(poll_rows),	      cmocka_unit_test(reg_mode_rules),
-		cmocka_unit_test(shape_rules),	      cmocka_unit_test(conn_mtu),
-		cmocka_unit_test(conn_numbers),	      cmocka_unit_test(conn_placement),
-		cmocka_unit_test(result_figures),     cmocka_unit_test(verbs_path_checked),
+		cmocka_unit_test(cqe_poll_rows),      cmocka_unit_test(shape_rules),
+		cmocka_unit_test(conn_mtu),	      cmocka_unit_test(conn_numbers),
+		cmocka_unit_test(conn_placement),     cmocka_unit_test(result_figures),
+		cmocka_unit_test(verbs_path_checked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
