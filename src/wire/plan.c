@@ -172,6 +172,9 @@ static int check_transport(const struct rb_params *p, const struct rb_bench *t, 
 	const char *tr = rb_transport_name(p->transport);
 	char list[32];
 
+	/* A socket test has no transport to choose: -c stays unset (check_rows()). */
+	if (t->path != RB_PATH_VERBS)
+		return 0;
 	if (!(t->transports & RB_TR_BIT(p->transport)))
 		return fail(err, len, "-c %s does not apply to %s: it runs over %s", tr, t->name,
 			    transports_of(t, list, sizeof(list)));
@@ -478,6 +481,17 @@ int rb_place_validate(const struct rb_placement *p, char *err, size_t len)
 }
 
 /* 256, 512, 1024, 2048 or 4096: what IBV_MTU_256..IBV_MTU_4096 name. */
+int rb_data_validate(const struct rb_msg_data *m, bool from_server, char *err, size_t len)
+{
+	if (from_server && !m->port)
+		return refuse(err, len, "DATA: no data port");
+	if (!from_server && m->port)
+		return refuse(err, len, "DATA: a client's has no port (%u)", m->port);
+	if (m->nodelay > 1)
+		return refuse(err, len, "DATA: bad nodelay flag %u", m->nodelay);
+	return rb_place_validate(&m->place, err, len);
+}
+
 static bool is_mtu(uint32_t mtu)
 {
 	return mtu >= 256 && mtu <= 4096 && !(mtu & (mtu - 1));

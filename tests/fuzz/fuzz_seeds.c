@@ -123,6 +123,8 @@ static const struct line lines[] = {
 	{ "write_bw_threads", "write_bw", "--threads 2 -s 64K -n 100 host" },
 	{ "send_bw_event", "send_bw", "--poll event -X 1 -s 64 -Q 1 --rate 20Mbps host" },
 	{ "read_lat_e", "read_lat", "-e host" },
+	{ "tcp_lat", "tcp_lat", "-s 2,64K -n 1000 --bind 192.0.2.2 host" },
+	{ "tcp_bw", "tcp_bw", "-s 64..64K:x4 -D 2 --threads 2 host" },
 };
 #define NLINES (sizeof(lines) / sizeof(lines[0]))
 
@@ -198,9 +200,10 @@ static bool plan_of(const struct line *l, struct rb_params *p)
 /* ---- messages ---------------------------------------------------------- */
 
 struct msgs {
-	uint8_t hello[128], params[RB_WIRE_MAX_BODY], conn[4096], start[32], stop[32], result[64],
+	uint8_t hello[128], params[RB_WIRE_MAX_BODY], conn[4096], start[32], stop[32], result[256],
 		text[300];
-	int nhello, nparams, nconn, nstart, nstop, nresult, ntext;
+	int nhello, nparams, nconn, nstart, nstop, nresult, ntext, ndata;
+	uint8_t data[256];
 };
 
 /* The CONN of a rxe peer with two QPs. */
@@ -242,6 +245,13 @@ static void make_msgs(struct msgs *m, const struct rb_params *p)
 	m->nhello = rb_pack_hello(&h, m->hello, sizeof(m->hello));
 	m->nparams = rb_pack_params(p, m->params, sizeof(m->params));
 	m->nconn = rb_pack_conn(&c, m->conn, sizeof(m->conn));
+	m->ndata = rb_pack_data(&(struct rb_msg_data){ .port = 40000,
+						       .sndbuf = 16384,
+						       .rcvbuf = 131072,
+						       .nodelay = 1,
+						       .ifname = "eth1",
+						       .place = c.place },
+				m->data, sizeof(m->data));
 	m->nstart = rb_pack_sync(&start, m->start, sizeof(m->start));
 	m->nstop = rb_pack_sync(&stop, m->stop, sizeof(m->stop));
 	m->nresult = rb_pack_result(&r, m->result, sizeof(m->result));
@@ -272,6 +282,7 @@ static void write_wire_seeds(const struct msgs *m)
 	wire_seed("sync", RB_MSG_SYNC, m->stop, m->nstop);
 	wire_seed("result", RB_MSG_RESULT, m->result, m->nresult);
 	wire_seed("error", RB_MSG_ERROR, m->text, m->ntext);
+	wire_seed("data", 7, m->data, m->ndata); /* fuzz_wire's selector for DATA */
 }
 
 /*

@@ -117,6 +117,8 @@ static void check_body(unsigned int type, const uint8_t *body, size_t len)
 	struct rb_msg_sync sync;
 	struct rb_msg_result result;
 	struct rb_msg_text text;
+	struct rb_msg_data data;
+	char err[RB_TEXT_MAX];
 	int ret = 0;
 
 	switch (type) {
@@ -150,6 +152,16 @@ static void check_body(unsigned int type, const uint8_t *body, size_t len)
 			check_result(&result);
 		}
 		break;
+	case RB_MSG_DATA:
+		ret = rb_unpack_data(body, len, &data);
+		if (!ret) {
+			FUZZ_CHECK(memchr(data.ifname, '\0', sizeof(data.ifname)));
+			ROUND_TRIP(data, data, body, len);
+			/* Refused or not, a reason for each side's view of it. */
+			if (rb_data_validate(&data, true, err, sizeof(err)))
+				FUZZ_CHECK(err[0]);
+		}
+		break;
 	case RB_MSG_ERROR:
 		ret = rb_unpack_text(body, len, &text);
 		if (!ret) {
@@ -173,10 +185,11 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1 || size - 1 > RB_WIRE_MAX_BODY)
 		return 0;
-	sel = data[0] % 7;
+	/* 0 the header, 1..6 HELLO..ERROR, 7 DATA. */
+	sel = data[0] % 8;
 	if (sel == 0)
 		check_header(data + 1, size - 1);
 	else
-		check_body(sel, data + 1, size - 1);
+		check_body(sel == 7 ? RB_MSG_DATA : sel, data + 1, size - 1);
 	return 0;
 }
