@@ -28,6 +28,8 @@ const struct rb_bench rb_bench_tcp_bw = {
 	.wr_name = "TCP message",
 	/* The server sees the messages: its own bandwidth, as send_bw's. */
 	.needs_recv = true,
+	/* -b: both stream on the one connection, each timing its own. */
+	.bidir_ok = true,
 	.default_size = 65536,
 	.lat_scale = 1.0,
 	.run = rb_run_tcp_stream,

@@ -405,7 +405,8 @@ const struct rb_opt rb_opts[] = {
 	  .off = PAR(bidir),
 	  .max = 1,
 	  .need = RB_S_BIDIR,
-	  .help = "both sides stream to each other at once over the same QPs: each direction's "
+	  .help = "both sides stream to each other at once over the same QPs (tcp_bw: its one "
+		  "connection): each direction's "
 		  "bandwidth and message rate are reported, and BW/MsgRate are their sum" },
 	{ .lname = "send-with-imm",
 	  .alias = "send_with_imm",

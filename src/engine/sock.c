@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <linux/sockios.h>
+#include <poll.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -15,6 +16,9 @@
 
 #include "core/clock.h"
 #include "engine/loop.h"
+
+/* The session's SO_RCVTIMEO/SO_SNDTIMEO, and -b's poll(): a look around this often. */
+#define SOCK_SLICE_MS 10
 
 /* What the peer said on the control channel: every message waiting. */
 static int peer_news(struct rb_run *r)
@@ -309,7 +313,122 @@ static int stream_server(struct rb_run *r)
 	return 0;
 }
 
+/* -b: what one side of a two-way stream is doing with its own messages. */
+enum { BI_SENDING, BI_DRAINING, BI_DONE };
+
+struct bidir {
+	uint64_t it, off; /* messages sent, bytes of the next one sent */
+	uint64_t got;	  /* bytes received from the peer */
+	uint64_t since;	  /* idle since (sock_idle()) */
+	uint64_t next_look;
+	int state;
+};
+
+/* This side's stream is over: -n sent, or -D passed (read every 64 messages). */
+static bool bi_ended(struct rb_run *r, uint64_t it)
+{
+	if (r->p->iters)
+		return it >= r->pt.warmup + r->p->iters;
+	return it >= r->pt.warmup && rb_duration_over(r, it);
+}
+
+/* Send what the socket takes of the current message; a whole one counts. */
+static int bi_send(struct rb_run *r, struct bidir *b)
+{
+	const size_t len = r->pt.size;
+	ssize_t n = send(r->data_fd, rb_tx(r) + b->off, len - b->off, MSG_DONTWAIT | MSG_NOSIGNAL);
+
+	if (n < 0)
+		return transient(errno) ? 0 : sock_failed(r, "send", errno);
+	b->since = 0;
+	b->off += (uint64_t)n;
+	if (b->off < len)
+		return 0;
+	b->off = 0;
+	if (++b->it == r->pt.warmup) {
+		rb_mark_start(r);
+		rb_bw_window_init(&r->win, r->k0);
+	} else if (b->it > r->pt.warmup && !((b->it - r->pt.warmup) & 63)) {
+		rb_bw_window_mark(&r->win, rb_ticks(), (b->it - r->pt.warmup) * len);
+	}
+	if (bi_ended(r, b->it))
+		b->state = BI_DRAINING;
+	return 0;
+}
+
+static int bi_recv(struct rb_run *r, struct bidir *b)
+{
+	ssize_t n = recv(r->data_fd, rb_rx(r), r->region, MSG_DONTWAIT);
+
+	if (n < 0)
+		return transient(errno) ? 0 : sock_failed(r, "recv", errno);
+	if (!n)
+		return sock_failed(r, "recv", 0);
+	b->got += (uint64_t)n;
+	b->since = 0;
+	return 0;
+}
+
+/* Draining: once the peer acknowledged every byte, this side's point ends: STOP. */
+static int bi_drained(struct rb_run *r, struct bidir *b)
+{
+	int left = 0, ret;
+
+	if (ioctl(r->data_fd, SIOCOUTQ, &left) || left > 0)
+		return 0;
+	rb_mark_end(r);
+	r->total = b->it;
+	r->ops = b->it > r->pt.warmup ? b->it - r->pt.warmup : 0;
+	ret = r->ctl->ops->stop(r->ctl, r->point, r->total);
+	r->stop_sent = !ret;
+	b->state = BI_DONE;
+	return ret;
+}
+
+/*
+ * -b: both sides send their -n (or -D) messages and read the peer's at
+ * once, on the one connection, without blocking.  Each side's interval
+ * ends when the peer acknowledged its last byte; it then sends STOP with
+ * its count, and reads on until the peer's STOP and every byte it counted
+ * are in.
+ */
+static int stream_bidir(struct rb_run *r)
+{
+	struct pollfd p = { .fd = r->data_fd };
+	struct bidir b = { .state = BI_SENDING };
+	uint64_t now;
+	int n, ret = 0;
+
+	if (!r->pt.warmup) {
+		rb_mark_start(r);
+		rb_bw_window_init(&r->win, r->k0);
+	}
+	while (!ret && (b.state != BI_DONE || !r->stopped || b.got < r->stop_count * r->pt.size)) {
+		p.events = POLLIN | (b.state == BI_SENDING ? POLLOUT : 0);
+		n = poll(&p, 1, b.state == BI_DRAINING ? 1 : SOCK_SLICE_MS);
+		if (n < 0 && errno != EINTR)
+			return sock_failed(r, "poll", errno);
+		if (n > 0 && p.revents & (POLLIN | POLLHUP | POLLERR))
+			ret = bi_recv(r, &b);
+		if (!ret && n > 0 && p.revents & POLLOUT)
+			ret = bi_send(r, &b);
+		if (!ret && b.state == BI_DRAINING)
+			ret = bi_drained(r, &b);
+		if (ret || (n > 0 && b.state != BI_DRAINING))
+			continue;
+		/* Nothing moved for a while: ^C, the peer's news, the timeout. */
+		now = rb_now_ns();
+		if (now >= b.next_look) {
+			b.next_look = now + SOCK_SLICE_MS * 1000000ULL;
+			ret = sock_idle(r, &b.since, "the peer's stream");
+		}
+	}
+	return ret;
+}
+
 int rb_run_tcp_stream(struct rb_run *r)
 {
+	if (r->bidir)
+		return stream_bidir(r);
 	return r->role == RB_ROLE_SERVER ? stream_server(r) : stream_client(r);
 }

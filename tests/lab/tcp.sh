@@ -6,10 +6,12 @@
 #   the socket's buffers in the JSON, no device;
 # - each case's bytes crossed the wire: host 2's NIC sent and host 1's NIC
 #   received at least the payload, and neither rxe device moved a packet;
+# - tcp_bw -b: both directions, each timed by its sender, both crossed;
 # - the one-shot server (tcp_lat with no host) serves one client too;
 # - RDMA options are usage errors naming the option (-d, -Q, -c);
 # - the side-by-side: write_bw and tcp_bw at 64 KiB in this one boot,
-#   printed (emulation figures: QEMU TCG, Soft-RoCE).
+#   printed, and send_lat against tcp_lat (emulation figures: QEMU TCG,
+#   Soft-RoCE).
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
@@ -51,6 +53,8 @@ srv=$!
 across lat solo lat tcp_lat $C -s 2,4K,64K -n $N 192.0.2.1 --json "$OUT/lat.json" -v
 across bw solo bw tcp_bw $C -s 64,4K,64K -n $NB 192.0.2.1 --json "$OUT/bw.json"
 solo dbw tcp_bw $C -s 64K -D 2 192.0.2.1 --json "$OUT/dbw.json"
+across bi solo bi tcp_bw -b $C -s 4K -n $NB 192.0.2.1 --json "$OUT/bi.json"
+solo rlat send_lat $C -s 2,4K,64K -n $N 192.0.2.1 --json "$OUT/rlat.json"
 solo rdma write_bw $C -s 64K -n $NB 192.0.2.1 --json "$OUT/rdma.json"
 solo tcp64 tcp_bw $C -s 64K -n $NB 192.0.2.1 --json "$OUT/tcp64.json"
 solo badd tcp_lat $C -d rxe1 192.0.2.1
@@ -81,7 +85,7 @@ crossed() {
 	fi
 }
 
-for c in lat bw dbw rdma tcp64 one.cli one.srv; do
+for c in lat bw dbw bi rlat rdma tcp64 one.cli one.srv; do
 	expect_rc $c 0
 done
 expect_rc server 0
@@ -103,11 +107,20 @@ jcheck bw.json 'd["test"] == "tcp_bw"' "$sock" "$bufs" "$path" 'd["socket"]["nod
 	"$cpu"
 jcheck dbw.json 'len(d["results"]) == 1' \
 	'all(1.5 < r["duration_s"] < 10 and r["bw_avg_gbps"] > 0 and r["peer_bw_avg_gbps"] > 0 for r in d["results"])'
+# -b: each direction N messages, timed by the side that sent them; the totals their sums.
+jcheck bi.json 'd["params"]["bidirectional"] is True' \
+	"all(r['bidir'][k]['iterations'] == $NB and r['bidir'][k]['bw_avg_gbps'] > 0 for r in d['results'] for k in ('client_to_server', 'server_to_client'))" \
+	'all(abs(r["bw_avg_gbps"] - r["bidir"]["client_to_server"]["bw_avg_gbps"] - r["bidir"]["server_to_client"]["bw_avg_gbps"]) <= 1e-6 * r["bw_avg_gbps"] for r in d["results"])'
 jcheck one.json 'd["results"][0]["lat_us"]["p50"] > 0'
 jcheck one.srv.json 'd["role"] == "server"' 'd["test"] == "tcp_lat"'
 
 crossed lat $((N * (2 + 4096 + 65536)))
 crossed bw $((NB * (64 + 4096 + 65536)))
+crossed bi $((NB * 4096))
+# ... and the other way: host 1 sent, host 2 received.
+if [ "$(moved bi 1 1)" -lt $((NB * 4096)) ] || [ "$(moved bi 2 2)" -lt $((NB * 4096)) ]; then
+	fail "bi: the server's stream did not cross the wire"
+fi
 
 for c in badd badq badc; do
 	expect_rc $c 2
@@ -126,6 +139,7 @@ print("%-9s %8.1f MiB/s  %.4f Mpps  client cpu %5.1f%%  %8.0f ns/msg  server cpu
 		"$OUT/$c.json" || fail "$c.json: cannot read"
 	sed -n '/^ *size/,$p' "$OUT/$c.out"
 done
-echo "tcp_lat (one-way, us):"
+echo "send_lat and tcp_lat (one-way, us), -n $N:"
+sed -n '/^ *size/,$p' "$OUT/rlat.out"
 sed -n '/^ *size/,$p' "$OUT/lat.out"
 pass

@@ -122,7 +122,7 @@ static const struct want wants[] = {
 	{ "verify", 0, RB_OPT_FLAG, PRM(verify), 0, 0, 1, false, false, NULL, T_VTESTS },
 	{ "rdma-cm", 'R', RB_OPT_FLAG, PRM(use_cm), 0, 0, 1, false, false, NULL, T_VTESTS },
 	{ "bidirectional", 'b', RB_OPT_FLAG, PRM(bidir), 0, 0, 1, false, false, NULL,
-	  T_SEND_BW | T_WRITE_BW | T_READ_BW },
+	  T_SEND_BW | T_WRITE_BW | T_READ_BW | T_TCP_BW },
 	{ "send-with-imm", 0, RB_OPT_FLAG, PRM(imm), 0, 0, 1, false, false, NULL,
 	  T_SEND_LAT | T_SEND_BW },
 	{ "write-with-imm", 0, RB_OPT_FLAG, PRM(imm), 0, 0, 1, false, false, NULL,
