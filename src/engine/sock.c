@@ -74,9 +74,21 @@ static int sock_idle(struct rb_run *r, uint64_t *since, const char *what)
 	return 0;
 }
 
-/* A failed call on the data connection: logged; -errno. */
+/*
+ * A failed call on the data connection: logged; -errno.  A connection the
+ * peer closed (@err 0) is, most often, a peer that gave up and said why on
+ * the control channel just before: that is the message, when it came.
+ */
 static int sock_failed(struct rb_run *r, const char *call, int err)
 {
+	uint64_t count = 0;
+	int ret;
+
+	if (!err) {
+		ret = r->ctl->ops->poll(r->ctl, r->point, 200, &count);
+		if (ret < 0)
+			return ret;
+	}
 	rb_err("%s point %u: %s on the data connection: %s", r->bench->name, r->point, call,
 	       err ? strerror(err) : "the peer closed it");
 	return err ? -err : -ECONNRESET;
@@ -267,11 +279,12 @@ static int stream_client(struct rb_run *r)
 	r->total = it;
 	if (!ret)
 		ret = drain(r);
-	if (ret)
+	/* ^C: the point is cut where it stopped (rb_run_cut()), with what was sent. */
+	if (ret && ret != -EINTR)
 		return ret;
 	rb_mark_end(r);
 	r->ops = it > warmup ? it - warmup : 0;
-	return 0;
+	return ret;
 }
 
 /*
