@@ -18,27 +18,40 @@
 /* Each blocking call on the data connection gives up after this, to look around. */
 #define SLICE_MS 10
 
+/* The address bytes of @sa and their length; an IPv4-mapped IPv6 address is IPv4's. */
+static const void *addr_bytes(const struct sockaddr *sa, int *family, size_t *len)
+{
+	const struct in6_addr *a6 = &((const struct sockaddr_in6 *)sa)->sin6_addr;
+
+	*family = sa->sa_family;
+	*len = sizeof(struct in_addr);
+	if (sa->sa_family == AF_INET)
+		return &((const struct sockaddr_in *)sa)->sin_addr;
+	if (IN6_IS_ADDR_V4MAPPED(a6)) {
+		*family = AF_INET;
+		return &a6->s6_addr[12];
+	}
+	*len = sizeof(struct in6_addr);
+	return a6;
+}
+
 /* The interface that holds address @sa, into @name ("" when none does). */
 static void ifname_of(const struct sockaddr *sa, char *name, size_t len)
 {
 	struct ifaddrs *ifa, *i;
-	size_t alen = sa->sa_family == AF_INET6 ? sizeof(struct in6_addr) : sizeof(struct in_addr);
-	const void *want = sa->sa_family == AF_INET6
-				   ? (const void *)&((const struct sockaddr_in6 *)sa)->sin6_addr
-				   : (const void *)&((const struct sockaddr_in *)sa)->sin_addr;
+	int family, f;
+	size_t alen, l;
+	const void *want = addr_bytes(sa, &family, &alen), *have;
 
 	name[0] = '\0';
 	if (getifaddrs(&ifa))
 		return;
 	for (i = ifa; i; i = i->ifa_next) {
-		const struct sockaddr *a = i->ifa_addr;
-
-		if (!a || a->sa_family != sa->sa_family)
+		if (!i->ifa_addr ||
+		    (i->ifa_addr->sa_family != AF_INET && i->ifa_addr->sa_family != AF_INET6))
 			continue;
-		if (!memcmp(a->sa_family == AF_INET6
-				    ? (const void *)&((const struct sockaddr_in6 *)a)->sin6_addr
-				    : (const void *)&((const struct sockaddr_in *)a)->sin_addr,
-			    want, alen)) {
+		have = addr_bytes(i->ifa_addr, &f, &l);
+		if (f == family && l == alen && !memcmp(have, want, alen)) {
 			snprintf(name, len, "%s", i->ifa_name);
 			break;
 		}
