@@ -217,6 +217,8 @@ static int set_opt(struct rb_cli *c, const struct rb_opt *o, const char *arg, ch
 /* Why row @o does not apply, when its scope says more than the command's name. */
 static const char *scope_hint(const struct rb_opt *o)
 {
+	if ((o->need | o->any) & RB_S_VERBS)
+		return " (RDMA tests only)";
 	return o->need & RB_S_LAT ? " (latency tests only)" : "";
 }
 
@@ -262,13 +264,14 @@ static uint64_t smallest(const struct rb_axis *a, uint64_t cap)
 /* Test-dependent defaults, as perftest users expect them. */
 static void apply_defaults(struct rb_cli *c, const struct rb_bench *b)
 {
-	bool lat = b->mode == RB_MODE_LAT;
+	bool lat = b->mode == RB_MODE_LAT, verbs = b->path == RB_PATH_VERBS;
 
 	if (c->all)
 		rb_axis_parse("2..8M:x2", true, &c->p.size, (char[8]){ 0 }, 8);
 	else
 		axis_default(c, "size", &c->p.size, b->default_size);
-	axis_default(c, "tx-depth", &c->p.tx_depth, 128);
+	/* A socket test has no queues: its axes stay at 1, unset. */
+	axis_default(c, "tx-depth", &c->p.tx_depth, verbs ? 128 : 1);
 	axis_default(c, "batch", &c->p.batch, 1);
 	axis_default(c, "qps", &c->p.qps, 1);
 	axis_default(c, "cqe-poll", &c->p.cqe_poll, RB_CQE_POLL_DEFAULT);

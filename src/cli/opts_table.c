@@ -171,7 +171,7 @@ const struct rb_opt rb_opts[] = {
 	  .off = OFF(rate_arg),
 	  .size = sizeof(((struct rb_cli *)0)->rate_arg),
 	  .argname = "RATE",
-	  .need = RB_S_BW,
+	  .need = RB_S_BW | RB_S_VERBS,
 	  .check = check_rate,
 	  .help = "the sender paces its posts to RATE: 10Gbps, 500Mbps, 1Mpps, 200Kpps "
 		  "(powers of 1000; bits of payload or messages per second; a bare number is "
@@ -263,7 +263,7 @@ const struct rb_opt rb_opts[] = {
 	  .suffix = true,
 	  .argname = "DEPTHS",
 	  .def = "128",
-	  .need = RB_S_TEST,
+	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "send queue depth per QP (an axis)" },
 	{ .lname = "rx-depth",
 	  .perftest = "-r, --rx-depth",
@@ -275,7 +275,7 @@ const struct rb_opt rb_opts[] = {
 	  .suffix = true,
 	  .argname = "N",
 	  .def = "512",
-	  .need = RB_S_RECV,
+	  .need = RB_S_RECV | RB_S_VERBS,
 	  .help = "receive queue depth: receives kept posted per QP" },
 	{ .lname = "recv-post-list",
 	  .alias = "recv_post_list",
@@ -288,7 +288,7 @@ const struct rb_opt rb_opts[] = {
 	  .max = 64, /* RB_RECV_CHAIN */
 	  .argname = "N",
 	  .def = "auto",
-	  .need = RB_S_RECV,
+	  .need = RB_S_RECV | RB_S_VERBS,
 	  .help = "the receiver reposts its receives N at a time, in one ibv_post_recv "
 		  "chain (at most -r); over UC and UD a receive short then drops a message" },
 	{ .lname = "qps",
@@ -302,7 +302,7 @@ const struct rb_opt rb_opts[] = {
 	  .max = RB_MAX_QPS,
 	  .argname = "NS",
 	  .def = "1",
-	  .need = RB_S_BW,
+	  .need = RB_S_BW | RB_S_VERBS,
 	  .help = "RC QPs, used round-robin, sharing one CQ (an axis)" },
 	{ .lname = "threads",
 	  .type = RB_OPT_U32,
@@ -339,7 +339,7 @@ const struct rb_opt rb_opts[] = {
 	  .max = 4096,
 	  .argname = "NS",
 	  .def = "1",
-	  .need = RB_S_BW,
+	  .need = RB_S_BW | RB_S_VERBS,
 	  .help = "WRs chained per ibv_post_send (an axis)" },
 	{ .lname = "signal",
 	  .alias = "cq-mod",
@@ -352,7 +352,7 @@ const struct rb_opt rb_opts[] = {
 	  .max = 4096,
 	  .argname = "NS",
 	  .def = "64",
-	  .need = RB_S_BW,
+	  .need = RB_S_BW | RB_S_VERBS,
 	  .help = "one signaled WR every N, the rest unsignaled (an axis); at most "
 		  "--tx-depth. Latency tests signal every WR and reap lazily" },
 	{ .lname = "outstanding",
@@ -398,7 +398,7 @@ const struct rb_opt rb_opts[] = {
 	  .type = RB_OPT_FLAG,
 	  .off = PAR(verify),
 	  .max = 1,
-	  .need = RB_S_TEST,
+	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "fill buffers with a pattern and check what arrives; a mismatch names size, "
 		  "offset and iteration and exits 1" },
 	{ .lname = "rdma-cm",
@@ -408,7 +408,7 @@ const struct rb_opt rb_opts[] = {
 	  .type = RB_OPT_FLAG,
 	  .off = PAR(use_cm),
 	  .max = 1,
-	  .need = RB_S_TEST,
+	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "connect the QPs through librdmacm (route, GID and path from the CM) "
 		  "instead of the out-of-band exchange" },
 	{ .lname = "bidirectional",
@@ -421,7 +421,8 @@ const struct rb_opt rb_opts[] = {
 	  .off = PAR(bidir),
 	  .max = 1,
 	  .need = RB_S_BIDIR,
-	  .help = "both sides stream to each other at once over the same QPs: each direction's "
+	  .help = "both sides stream to each other at once over the same QPs (tcp_bw: its one "
+		  "connection): each direction's "
 		  "bandwidth and message rate are reported, and BW/MsgRate are their sum" },
 	{ .lname = "send-with-imm",
 	  .alias = "send_with_imm",
@@ -453,7 +454,7 @@ const struct rb_opt rb_opts[] = {
 	  .type = RB_OPT_FLAG,
 	  .off = PAR(reversed),
 	  .max = 1,
-	  .need = RB_S_TEST,
+	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "the server sends and measures, the client receives (or lends its memory): "
 		  "for hosts of which only one accepts connections; the client still reports, "
 		  "with the server's figures" },
@@ -467,7 +468,7 @@ const struct rb_opt rb_opts[] = {
 	  .pow2 = true,
 	  .argname = "BYTES",
 	  .def = "the ports' active MTU",
-	  .need = RB_S_TEST,
+	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "path MTU: 256, 512, 1024, 2048 or 4096" },
 	{ .lname = "transport",
 	  .alias = "connection",
@@ -481,7 +482,7 @@ const struct rb_opt rb_opts[] = {
 	  .choices = "RC|UC|UD",
 	  .argname = "RC|UC|UD",
 	  .def = "RC",
-	  .need = RB_S_TEST,
+	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "QP transport: RC for every test; UC for send and write tests; UD for "
 		  "send_lat and send_bw, with messages up to the path MTU" },
 	{ .lname = "sl",
@@ -492,7 +493,7 @@ const struct rb_opt rb_opts[] = {
 	  .max = 15,
 	  .argname = "SL",
 	  .def = "0",
-	  .need = RB_S_TEST,
+	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "service level of the path (address vector: RC/UC at RTR, UD in the "
 		  "address handle)" },
 	{ .lname = "tclass",
@@ -506,7 +507,7 @@ const struct rb_opt rb_opts[] = {
 	  .max = 255,
 	  .argname = "N",
 	  .def = "0",
-	  .need = RB_S_TEST,
+	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "traffic class of the GRH (on RoCE the IP DSCP and ECN bits); ignored "
 		  "without a GRH (InfiniBand without -x)" },
 	{ .lname = "flow-label",
@@ -519,7 +520,7 @@ const struct rb_opt rb_opts[] = {
 	  .size = sizeof(((struct rb_cli *)0)->flow_arg),
 	  .argname = "N[,N...]",
 	  .def = "0",
-	  .need = RB_S_TEST,
+	  .need = RB_S_TEST | RB_S_VERBS,
 	  .check = check_flows,
 	  .help = "flow label of the GRH, 20 bits; a list gives QP i the label i modulo its "
 		  "length (up to 16 labels); ignored without a GRH" },
@@ -531,6 +532,7 @@ const struct rb_opt rb_opts[] = {
 	  .type = RB_OPT_FLAG,
 	  .off = PAR(hugepages),
 	  .max = 1,
+	  .need = RB_S_VERBS,
 	  .any = RB_S_TEST | RB_S_REG,
 	  .help = "buffers in 2 MiB huge pages (reserve them: /proc/sys/vm/nr_hugepages), on "
 		  "the --numa node" },
@@ -541,6 +543,7 @@ const struct rb_opt rb_opts[] = {
 	  .type = RB_OPT_FLAG,
 	  .off = PAR(odp),
 	  .max = 1,
+	  .need = RB_S_VERBS,
 	  .any = RB_S_TEST | RB_S_REG,
 	  .help = "register buffers with on-demand paging (IBV_ACCESS_ON_DEMAND), on both "
 		  "sides; the devices must support it for RC and the test's verbs (reg: "
@@ -586,7 +589,7 @@ const struct rb_opt rb_opts[] = {
 	  .type = RB_OPT_FLAG,
 	  .off = PAR(mr_per_qp),
 	  .max = 1,
-	  .need = RB_S_TEST,
+	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "one buffer and memory region per QP instead of one shared by all, on both "
 		  "sides; each QP's WRs use its own keys" },
 	{ .lname = "srq",
@@ -597,7 +600,7 @@ const struct rb_opt rb_opts[] = {
 	  .type = RB_OPT_FLAG,
 	  .off = PAR(srq),
 	  .max = 1,
-	  .need = RB_S_RECV,
+	  .need = RB_S_RECV | RB_S_VERBS,
 	  .help = "one shared receive queue of -r/--rx-depth receives for all QPs instead of "
 		  "one per QP" },
 	{ .lname = "disable-pcie-relaxed",
@@ -609,6 +612,7 @@ const struct rb_opt rb_opts[] = {
 	  .type = RB_OPT_FLAG,
 	  .off = LOC(no_relaxed),
 	  .max = 1,
+	  .need = RB_S_VERBS,
 	  .any = RB_S_RUN,
 	  .help = "register this side's buffers without PCIe relaxed ordering "
 		  "(IBV_ACCESS_RELAXED_ORDERING, otherwise asked for, except by tests that poll "
@@ -620,7 +624,7 @@ const struct rb_opt rb_opts[] = {
 	  .choices = "pool|per-msg",
 	  .argname = "pool|per-msg",
 	  .def = "pool",
-	  .need = RB_S_BW,
+	  .need = RB_S_BW | RB_S_VERBS,
 	  .help = "pool: buffers registered once, before the points; per-msg: the client "
 		  "registers each message's buffer before its post and deregisters it after its "
 		  "completion, as a naive application does (write_bw, send_bw, read_bw; -q 1, "
@@ -633,6 +637,7 @@ const struct rb_opt rb_opts[] = {
 	  .choices = "auto|post|wr",
 	  .argname = "auto|post|wr",
 	  .def = "auto",
+	  .need = RB_S_VERBS,
 	  .any = RB_S_RUN,
 	  .help = "how this side posts its WRs: wr, the extended API (ibv_wr_start, ibv_wr_send, "
 		  "..., ibv_wr_complete on a QP made by ibv_create_qp_ex; exits 2 where the "
@@ -646,6 +651,7 @@ const struct rb_opt rb_opts[] = {
 	  .type = RB_OPT_FLAG,
 	  .off = LOC(post_api),
 	  .max = 1,
+	  .need = RB_S_VERBS,
 	  .any = RB_S_RUN,
 	  .help = "--post-api post in perftest's spelling" },
 	{ .lname = "poll",
@@ -655,7 +661,7 @@ const struct rb_opt rb_opts[] = {
 	  .choices = "busy|event",
 	  .argname = "busy|event[,...]",
 	  .def = "busy",
-	  .need = RB_S_TEST,
+	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "how both sides wait for completions: busy polls the CQ; event, when a poll "
 		  "finds it empty, arms it (ibv_req_notify_cq), polls again and sleeps on its "
 		  "completion channel (JSON: wakeups_per_msg); an axis: busy,event measures "
@@ -672,7 +678,7 @@ const struct rb_opt rb_opts[] = {
 	  .max = RB_CQE_POLL_MAX,
 	  .argname = "NS",
 	  .def = "32",
-	  .need = RB_S_TEST,
+	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "completions reaped per ibv_poll_cq call, at most, on both sides (an axis); "
 		  "a latency test's wait for its message asks for no more than can be due (1; "
 		  "send_lat 2)" },
@@ -685,7 +691,7 @@ const struct rb_opt rb_opts[] = {
 	  .type = RB_OPT_FLAG,
 	  .off = PAR(poll),
 	  .max = 1,
-	  .need = RB_S_TEST,
+	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "--poll event in perftest's spelling" },
 	{ .lname = "vector",
 	  .perftest = "-X, --vector",
@@ -697,6 +703,7 @@ const struct rb_opt rb_opts[] = {
 	  .max = 1023,
 	  .argname = "N",
 	  .def = "0",
+	  .need = RB_S_VERBS,
 	  .any = RB_S_RUN,
 	  .help = "completion vector of this side's CQ (0 to the device's num_comp_vectors - 1): "
 		  "with --poll event, the interrupt that wakes this side (JSON: "
@@ -712,6 +719,7 @@ const struct rb_opt rb_opts[] = {
 	  .argname = "DEV",
 	  .def = "the device holding the out-of-band connection's local address, else the "
 		 "first with an active port",
+	  .any = RB_S_VERBS | RB_S_TOPO | RB_S_MATRIX,
 	  .help = "RDMA device, as ibv_devices names it" },
 	{ .lname = "ib-port",
 	  .perftest = "-i, --ib-port",
@@ -723,6 +731,7 @@ const struct rb_opt rb_opts[] = {
 	  .max = 255,
 	  .argname = "PORT",
 	  .def = "the port holding the local address, else 1",
+	  .need = RB_S_VERBS,
 	  .any = RB_S_RUN,
 	  .help = "device port" },
 	{ .lname = "gid-index",
@@ -736,6 +745,7 @@ const struct rb_opt rb_opts[] = {
 	  .def = "the RoCE v2 GID holding the out-of-band connection's local address, else "
 		 "the first RoCE v2 GID of the peer's family, then RoCE v1; none (LID) on "
 		 "InfiniBand",
+	  .need = RB_S_VERBS,
 	  .any = RB_S_RUN,
 	  .help = "GID table index" },
 	{ .lname = "qp-timeout",
@@ -747,6 +757,7 @@ const struct rb_opt rb_opts[] = {
 	  .max = 31,
 	  .argname = "N",
 	  .def = "14 (67 ms)",
+	  .need = RB_S_VERBS,
 	  .any = RB_S_RUN,
 	  .help = "RC ACK timeout of this side's QPs: 4.096 us * 2^N a try, 0 waits forever; "
 		  "with -R it replaces the CM's" },
@@ -759,6 +770,7 @@ const struct rb_opt rb_opts[] = {
 	  .max = 7,
 	  .argname = "N",
 	  .def = "7",
+	  .need = RB_S_VERBS,
 	  .any = RB_S_RUN,
 	  .help = "RC retries of an unacknowledged message before this side's QP fails (the "
 		  "completion's status is named, exit 1)" },
@@ -772,6 +784,7 @@ const struct rb_opt rb_opts[] = {
 	  .max = 65535,
 	  .argname = "N",
 	  .def = "0",
+	  .need = RB_S_VERBS,
 	  .any = RB_S_RUN,
 	  .help = "index of this side's P_Key in the port's table (an index past it exits 1 "
 		  "naming the table's length)" },
@@ -785,6 +798,7 @@ const struct rb_opt rb_opts[] = {
 	  .max = 255,
 	  .argname = "N",
 	  .def = "64",
+	  .need = RB_S_VERBS,
 	  .any = RB_S_RUN,
 	  .help = "GRH hop limit of this side's packets (the IP TTL on RoCE); no effect "
 		  "without a GRH (InfiniBand without -x)" },
@@ -795,6 +809,7 @@ const struct rb_opt rb_opts[] = {
 	  .type = RB_OPT_FLAG,
 	  .off = LOC(ipv6),
 	  .max = 1,
+	  .need = RB_S_VERBS,
 	  .any = RB_S_RUN,
 	  .help = "RoCE: this side takes its first IPv6 RoCE v2 GID even when the "
 		  "out-of-band connection is IPv4 (not with -R, where the CM takes the "
@@ -991,6 +1006,7 @@ const struct rb_opt rb_opts[] = {
 	  LSTR(counters),
 	  .argname = "LIST|default|all|none",
 	  .def = "default",
+	  .need = RB_S_VERBS,
 	  .any = RB_S_RUN,
 	  .check = check_counters,
 	  .help = "device counters read before and after every point, on both sides; their "
@@ -1012,7 +1028,7 @@ const struct rb_opt rb_opts[] = {
 	  .optional = true,
 	  .check = check_recommend,
 	  .argname = "[BOUND]",
-	  .need = RB_S_TEST,
+	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "after a sweep, print per size what to run: without BOUND (bandwidth tests, "
 		  "over -l/-Q), the smallest batch and largest signal interval within 5% of the "
 		  "best message rate; with BOUND in --expect's syntax (p99<=20us, rate>=1Mpps), "
@@ -1022,6 +1038,7 @@ const struct rb_opt rb_opts[] = {
 	  .type = RB_OPT_FLAG,
 	  .off = OFF(dry_run),
 	  .max = 1,
+	  .need = RB_S_VERBS,
 	  .any = RB_S_RUN,
 	  .help = "print the plan and exit 0 without connecting or measuring: every point "
 		  "(size, batch, signal, QPs, depth, warm-up, iterations or duration), the "

@@ -15,6 +15,8 @@ const struct rb_bench *const rb_benches[] = {
 	&rb_bench_read_bw,
 	&rb_bench_atomic_lat,
 	&rb_bench_atomic_bw,
+	&rb_bench_tcp_lat,
+	&rb_bench_tcp_bw,
 #ifdef RB_BENCH_TEST_ROW
 	RB_BENCH_TEST_ROW, /* test_bench_extra's throw-away row */
 #endif
@@ -35,6 +37,8 @@ unsigned int rb_bench_scope(const struct rb_bench *b)
 {
 	unsigned int s = RB_S_TEST | (b->mode == RB_MODE_LAT ? RB_S_LAT : RB_S_BW);
 
+	if (b->path == RB_PATH_VERBS)
+		s |= RB_S_VERBS;
 	if (b->needs_recv)
 		s |= RB_S_RECV;
 	if (b->inline_ok)

@@ -41,14 +41,27 @@ enum {
 	RB_S_SEND_IMM = 1 << 14,  /* .imm_ops SEND_WITH_IMM: --send-with-imm */
 	RB_S_WRITE_IMM = 1 << 15, /* .imm_ops RDMA_WRITE_WITH_IMM: --write-with-imm */
 	RB_S_REG = 1 << 16,	  /* rdmabench reg: registration costs, no peer */
+	RB_S_VERBS = 1 << 17,	  /* .path RB_PATH_VERBS: device, QPs; the RDMA options */
 };
 #define RB_S_RUN (RB_S_TEST | RB_S_SERVER) /* anything that opens a QP */
+
+/*
+ * What carries a test's data.  The session asks the row: verbs resources
+ * (device, CQ, QPs, MRs; the CONN exchange), or a TCP connection of the
+ * test's own beside the control channel (its port in the DATA exchange).
+ */
+enum rb_path {
+	RB_PATH_VERBS = 0,
+	RB_PATH_TCP,
+	RB_PATH_COUNT,
+};
 
 struct rb_bench {
 	const char *name;   /* subcommand, wire and output name: "send_lat" */
 	const char *desc;   /* one line for --help */
 	const char *family; /* "atomic": "atomic --mode lat|bw" reaches the row too */
 	enum rb_mode mode;
+	enum rb_path path;   /* verbs (the default) or a TCP socket */
 	const char *wr_name; /* what its WRs are, in messages: "RDMA WRITE" */
 
 	/* Capabilities: what the session, the loops and the options ask. */
@@ -92,6 +105,7 @@ extern const struct rb_bench rb_bench_send_lat, rb_bench_send_bw;
 extern const struct rb_bench rb_bench_write_lat, rb_bench_write_bw;
 extern const struct rb_bench rb_bench_read_lat, rb_bench_read_bw;
 extern const struct rb_bench rb_bench_atomic_lat, rb_bench_atomic_bw;
+extern const struct rb_bench rb_bench_tcp_lat, rb_bench_tcp_bw;
 
 /* rb_benches[] - every row, NULL-terminated, in help order. */
 extern const struct rb_bench *const rb_benches[];

@@ -9,7 +9,7 @@ static const struct rb_cmd others[] = {
 	{ .name = "server",
 	  .desc = "serve any test, one client after another",
 	  .kind = RB_CMD_SERVER,
-	  .scope = RB_S_SERVER },
+	  .scope = RB_S_SERVER | RB_S_VERBS }, /* it serves verbs tests too */
 	{ .name = "topo",
 	  .desc = "where each RDMA device sits: PCIe, NUMA, ports, GIDs",
 	  .kind = RB_CMD_TOPO,
@@ -32,7 +32,7 @@ static const struct rb_cmd others[] = {
 	{ .name = "reg",
 	  .desc = "what memory registration costs here: ibv_reg_mr, ibv_dereg_mr",
 	  .kind = RB_CMD_REG,
-	  .scope = RB_S_REG },
+	  .scope = RB_S_REG | RB_S_VERBS }, /* a verbs command: -d, --hugepages, --odp */
 };
 
 static size_t nbenches(void)

@@ -85,6 +85,10 @@ struct rb_run {
 	struct ibv_ah *ah[RB_MAX_QPS];
 	uint32_t rx_off; /* where a receive's payload lands: after the GRH on UD */
 	bool lossy;	 /* UC, UD: a message that finds no receive is dropped */
+	/* Socket tests (.path RB_PATH_TCP): the data connection, and the
+	 * bytes at buf (rx region, tx region, and room for a stream's reads). */
+	int data_fd;
+	size_t data_len;
 
 	/* The point being measured. */
 	uint32_t point;
@@ -514,6 +518,15 @@ int rb_run_server_recv(struct rb_run *r);
  * peer counted.  Every wait is bounded by the timeout.
  */
 int rb_run_bidir(struct rb_run *r, int (*on_recv)(struct rb_run *, uint32_t qi));
+
+/*
+ * Socket tests (sock.c), over r->data_fd: rb_run_tcp_pingpong(), round
+ * trips of -s bytes each way timed by the client, echoed by the server;
+ * rb_run_tcp_stream(), the client sends -s byte messages until -n or -D
+ * and the peer acknowledged them all, the server counts what arrived.
+ */
+int rb_run_tcp_pingpong(struct rb_run *r);
+int rb_run_tcp_stream(struct rb_run *r);
 
 /* rb_result_generic() - result of the point from samples and counters. */
 int rb_result_generic(struct rb_run *r, struct rb_result *res);

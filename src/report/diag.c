@@ -40,6 +40,12 @@ int rb_diag_setup(struct rb_diag *g, const struct rb_dev *d, const struct rb_ben
 	g->dev = d;
 	g->bench = t;
 	g->server = role == RB_ROLE_SERVER;
+	/* No device (a socket test): no counters, and --expect on its figures. */
+	if (!d) {
+		g->spec.mode = RB_CTRS_NONE;
+		rep->link_gbps = 0;
+		return g->server ? 0 : expect_setup(g, l, rep);
+	}
 	if (rb_counters_spec_parse(spec, &g->spec, err, sizeof(err))) {
 		rb_err("--counters '%s': %s", spec, err);
 		return -EINVAL;

@@ -34,7 +34,7 @@ struct rb_diag {
  * --counters), whether sysfs has them, the port's rate, and (client) the
  * --expect expressions, each checked against what the run can measure.
  * Fills @rep's counters fields.  A device without readable counters runs
- * without them, said once.  Returns 0, or -EINVAL (logged) for a usage
+ * without them, said once; @d NULL (a test without one) runs without any.  Returns 0, or -EINVAL (logged) for a usage
  * error: a counter name the device lacks, an expression that cannot apply.
  */
 int rb_diag_setup(struct rb_diag *g, const struct rb_dev *d, const struct rb_bench *t,

@@ -144,6 +144,23 @@ static json_t *jdevice(const struct rb_doc *r)
 	return jdone(o, bad);
 }
 
+/* A socket test's data connection: each side's buffers as the kernel set them. */
+static json_t *jsocket(const struct rb_sock_info *i)
+{
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= json_object_set_new(o, "local", jstr_or_null(i->local));
+	bad |= json_object_set_new(o, "peer", jstr_or_null(i->peer));
+	bad |= json_object_set_new(o, "nodelay", json_boolean(i->nodelay));
+	bad |= json_object_set_new(o, "sndbuf", json_integer(i->sndbuf));
+	bad |= json_object_set_new(o, "rcvbuf", json_integer(i->rcvbuf));
+	bad |= json_object_set_new(o, "mss", json_integer(i->mss));
+	bad |= json_object_set_new(o, "peer_sndbuf", json_integer(i->peer_sndbuf));
+	bad |= json_object_set_new(o, "peer_rcvbuf", json_integer(i->peer_rcvbuf));
+	return jdone(o, bad);
+}
+
 /* --flow-label: a number as before, a list when it is one (QP i: label i mod n). */
 static json_t *jflows(const struct rb_params *p)
 {
@@ -459,6 +476,8 @@ static json_t *jdoc(const struct rb_doc *r)
 	bad |= json_object_set_new(o, "host", jstr(r->host));
 	bad |= json_object_set_new(o, "peer", jstr(r->peer));
 	bad |= json_object_set_new(o, "device", jdevice(r));
+	if (r->sock.on)
+		bad |= json_object_set_new(o, "socket", jsocket(&r->sock));
 	bad |= json_object_set_new(o, "params", rb_json_params(r->params));
 	bad |= json_object_set_new(o, "placement", rb_json_placement(&r->place));
 	if (r->has_peer_place)

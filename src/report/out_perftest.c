@@ -34,10 +34,8 @@ const char *rb_perftest_cmd(const char *prog)
 static const char *verb_title(const char *test)
 {
 	static const char *const verbs[][2] = {
-		{ "send", "Send" },
-		{ "write", "RDMA_Write" },
-		{ "read", "RDMA_Read" },
-		{ "atomic", "Atomic" },
+		{ "send", "Send" },	{ "write", "RDMA_Write" }, { "read", "RDMA_Read" },
+		{ "atomic", "Atomic" }, { "tcp", "TCP" }, /* not perftest's: qperf's tcp_lat, tcp_bw */
 	};
 	size_t i;
 

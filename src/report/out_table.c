@@ -245,16 +245,29 @@ static void table_place(FILE *f, const char *what, const struct rb_placement *p,
 	table_freq(f, what, p, quiet);
 }
 
-static void table_title(FILE *f, const struct rb_doc *r)
+static void table_device(FILE *f, const struct rb_doc *r)
 {
-	fprintf(f, "# %s %s %s%s%s %s  %s -> %s\n", RB_TOOL, PACKAGE_VERSION, str_or(r->test, "-"),
-		r->op ? " " : "", r->op ? r->op : "", str_or(r->role, "-"), str_or(r->host, "-"),
-		str_or(r->peer, "-"));
 	fprintf(f, "# device %s port %d", str_or(r->device, "-"), r->port);
 	if (r->gid_index >= 0)
 		fprintf(f, " gid %d", r->gid_index);
 	fprintf(f, " (%s)  MTU active %u, path %u\n", str_or(r->link_layer, "-"), r->active_mtu,
 		r->path_mtu);
+}
+
+static void table_title(FILE *f, const struct rb_doc *r)
+{
+	fprintf(f, "# %s %s %s%s%s %s  %s -> %s\n", RB_TOOL, PACKAGE_VERSION, str_or(r->test, "-"),
+		r->op ? " " : "", r->op ? r->op : "", str_or(r->role, "-"), str_or(r->host, "-"),
+		str_or(r->peer, "-"));
+	if (r->sock.on)
+		fprintf(f,
+			"# TCP %s -> %s via %s: SO_SNDBUF %d, SO_RCVBUF %d (peer's %d, %d), MSS "
+			"%d%s\n",
+			str_or(r->sock.local, "-"), str_or(r->sock.peer, "-"),
+			str_or(r->device, "-"), r->sock.sndbuf, r->sock.rcvbuf, r->sock.peer_sndbuf,
+			r->sock.peer_rcvbuf, r->sock.mss, r->sock.nodelay ? ", TCP_NODELAY" : "");
+	else
+		table_device(f, r);
 	table_place(f, "placement", &r->place, r->freq_quiet);
 	if (r->has_peer_place)
 		table_place(f, "peer placement", &r->peer_place, r->freq_quiet);

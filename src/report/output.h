@@ -25,6 +25,15 @@ enum rb_output { RB_OUTPUT_BANDWIDTH, RB_OUTPUT_MSG_RATE, RB_OUTPUT_LATENCY };
 enum rb_units { RB_UNITS_MIBS, RB_UNITS_GBITS, RB_UNITS_MBS };
 
 /* What a run is: everything but the points. */
+/* A socket test's data connection (JSON "socket"), each side's as it set it up. */
+struct rb_sock_info {
+	bool on;		      /* a socket test: the rest is filled */
+	const char *local, *peer;     /* "addr:port" of the data connection */
+	bool nodelay;		      /* TCP_NODELAY (latency tests) */
+	int sndbuf, rcvbuf, mss;      /* SO_SNDBUF, SO_RCVBUF, TCP_MAXSEG here, bytes */
+	int peer_sndbuf, peer_rcvbuf; /* the peer's, from its DATA */
+};
+
 struct rb_doc {
 	const char *test; /* "send_lat" */
 	enum rb_mode mode;
@@ -71,6 +80,7 @@ struct rb_doc {
 	/* A run that failed or was interrupted: "complete": false, "reason". */
 	bool incomplete;
 	const char *reason;
+	struct rb_sock_info sock;
 };
 
 struct rb_writer;

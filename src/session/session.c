@@ -50,6 +50,17 @@
 
 __thread uint8_t sess_msg[RB_WIRE_MAX_BODY];
 
+/* The path of each kind, by the row's .path. */
+const struct sess_path *sess_path_of(const struct rb_bench *b)
+{
+	static const struct sess_path *const paths[RB_PATH_COUNT] = {
+		[RB_PATH_VERBS] = &sess_path_verbs,
+		[RB_PATH_TCP] = &sess_path_tcp,
+	};
+
+	return paths[b->path];
+}
+
 /* ---- points --------------------------------------------------------- */
 
 /* Put the run state at the start of point @i: WRs built, buffers ready. */
@@ -69,7 +80,6 @@ static int point_start(struct session *s, uint32_t i)
 	}
 	rb_samples_reset(&r->lat);
 	r->ops = r->total = 0;
-	rb_rx_plan(r);
 	r->t0 = r->t1 = r->cpu0 = r->cpu1 = 0;
 	r->bidir = s->p.bidir;
 	r->role = sess_data_role(s);
@@ -77,7 +87,7 @@ static int point_start(struct session *s, uint32_t i)
 	r->stop_count = 0;
 	r->verify_status = 0;
 	rb_iv_free(r);
-	ret = rb_wrs_prepare(r);
+	ret = s->path->point(s);
 	if (!ret && r->bench->prepare)
 		ret = r->bench->prepare(r);
 	if (!ret)
@@ -354,7 +364,7 @@ static int connect_and_measure(struct session *s, int (*points)(struct session *
 	int ret;
 
 	sess_doc_init(s);
-	ret = sess_exchange_conn(s);
+	ret = s->path->connect(s);
 	return ret ? ret : points(s);
 }
 
@@ -536,12 +546,15 @@ static void session_init(struct session *s, const struct rb_bench *t, const stru
 {
 	memset(s, 0, sizeof(*s));
 	s->bench = t;
+	s->path = t ? sess_path_of(t) : NULL;
 	s->l = c;
 	if (h)
 		s->h = *h;
 	s->role = role;
 	s->oob.fd = -1;
 	s->slot_fd = -1;
+	s->tcp.lfd = -1;
+	s->run.data_fd = -1;
 	s->oob.timeout_ms = (int)c->timeout_s * 1000;
 	s->run.bench = t;
 	s->run.role = role;
@@ -566,7 +579,8 @@ static int session_end(struct session *s, int ret)
 	int wret;
 
 	wret = sess_finish_output(s, ret);
-	sess_close_resources(s);
+	if (s->path)
+		s->path->close(s);
 	rb_cm_close(&s->cm);
 	rb_oob_close(&s->oob);
 	json_decref(s->rep.recommendation);
@@ -618,7 +632,7 @@ int rb_client(const struct rb_bench *t, const struct rb_params *p, const struct 
 	if (!ret)
 		ret = rb_oob_local(c->host, (uint16_t)c->tcp_port, c->bind, &s.local);
 	if (!ret)
-		ret = sess_open_resources(&s, (struct sockaddr *)&s.local);
+		ret = s.path->open(&s, (struct sockaddr *)&s.local);
 	if (!ret && s.h.thread_hooks)
 		ret = s.h.thread_hooks->placed(s.h.thread_hooks->ctx, s.rep.place.cpus,
 					       s.hello_cpus, sizeof(s.hello_cpus));
@@ -684,6 +698,7 @@ static int server_hello(struct session *s, const struct rb_serve *f)
 		return -EPROTONOSUPPORT;
 	}
 	s->run.bench = s->bench;
+	s->path = sess_path_of(s->bench);
 	same_host(s, &h);
 	return sess_send_body(s, RB_MSG_OK, 0);
 }
@@ -819,8 +834,8 @@ static int server_params(struct session *s, const struct rb_serve *f)
 	if (!ret)
 		ret = admit(s);
 	if (!ret)
-		ret = sess_open_resources(
-			s, local.ss_family == AF_UNSPEC ? NULL : (struct sockaddr *)&local);
+		ret = s->path->open(s, local.ss_family == AF_UNSPEC ? NULL
+								    : (struct sockaddr *)&local);
 	return ret ? ret : sess_send_body(s, RB_MSG_OK, 0);
 }
 

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * Between the files of a session only (session.c, session_res.c,
- * session_conn.c, session_out.c, server.c): struct session and what one
+ * session_conn.c, session_tcp.c, session_out.c, server.c): struct session and what one
  * of them does for the others.  Everything here is private to them.
  */
 #ifndef RB_SESSION_INT_H
@@ -30,10 +30,45 @@
 #include "topo/topo.h"
 #include "engine/xfer.h"
 
+struct session;
+
+/*
+ * What carries the data of a session's test, as its row's .path says:
+ * verbs resources (session_res.c, session_conn.c) or a TCP connection of
+ * its own (session_tcp.c).  session.c calls these and nothing of either.
+ */
+struct sess_path {
+	/* This side's resources, before HELLO (client) or at PARAMS (server):
+	 * @local is the control connection's address, NULL when unknown. */
+	int (*open)(struct session *s, const struct sockaddr *local);
+	/* After PARAMS: each side's CONN (or DATA), the connection, the row's setup. */
+	int (*connect)(struct session *s);
+	/* Before point s->run.point: what the path's loops need ready. */
+	int (*point)(struct session *s);
+	/* Everything open() and connect() made; safe on a partial open. */
+	void (*close)(struct session *s);
+};
+
+extern const struct sess_path sess_path_verbs, sess_path_tcp;
+
+/* sess_path_of() - the path of row @b. */
+const struct sess_path *sess_path_of(const struct rb_bench *b);
+
+/* A socket test's side (session_tcp.c). */
+struct sess_tcp {
+	int lfd;	    /* server: the data listener until the client came */
+	int sndbuf, rcvbuf; /* as the kernel set them */
+	int mss;
+	char ifname[32];	  /* the interface of the data connection's local address */
+	char local[64], peer[64]; /* the data connection's addresses */
+	struct rb_msg_data remote;
+};
+
 struct session {
 	const struct rb_bench *bench;
-	const struct rb_local *l; /* this side's choices */
-	struct rb_params p;	  /* the plan: the client's, adopted by the server */
+	const struct sess_path *path; /* the bench's; NULL until a server knows it */
+	const struct rb_local *l;     /* this side's choices */
+	struct rb_params p;	      /* the plan: the client's, adopted by the server */
 	enum rb_role role;
 	bool usage; /* the failure is the user's request, not the run */
 	struct rb_oob oob;
@@ -56,6 +91,7 @@ struct session {
 	struct rb_diag diag;	       /* counters and --expect */
 	struct rb_samples_file sf;     /* client: --samples, from the first point on */
 	struct rb_session_hooks h;     /* the caller's: matrix, --threads */
+	struct sess_tcp tcp;	       /* socket tests only */
 };
 
 /* Per thread: the threads of a --threads run are sessions each (session.c). */
@@ -66,7 +102,10 @@ enum rb_role sess_data_role(const struct session *s);
 int sess_qp_access(const struct session *s);
 int sess_open_resources(struct session *s, const struct sockaddr *local);
 void sess_close_resources(struct session *s);
+int sess_verbs_point(struct session *s);
 void sess_warn_freq(const struct session *s, const char *whose, const struct rb_placement *p);
+int sess_place(struct session *s, const char *ibdev);
+int sess_alloc_buffers(struct session *s, size_t len);
 
 /* session_conn.c: the messages before the points, and the QPs' connection. */
 int sess_send_body(struct session *s, uint16_t type, int len);

@@ -247,27 +247,34 @@ static int open_device(struct session *s, const struct sockaddr *local)
 }
 
 /*
- * The buffers: one rx and one tx region per MR, one MR per QP with
- * --mr-per-qp; in 2 MiB huge pages with --hugepages.  A shortage of huge
- * pages is the configuration's, as is an explicit --numa (exit 2).
+ * sess_alloc_buffers() - @len bytes of buffers on the memory node chosen,
+ * in 2 MiB huge pages with --hugepages.  A shortage of huge pages is the
+ * configuration's, as is an explicit --numa (exit 2).
  */
-static int alloc_buffers(struct session *s)
+int sess_alloc_buffers(struct session *s, size_t len)
 {
-	struct rb_run *r = &s->run;
 	size_t huge = RB_HUGE_PAGE;
 
-	r->nqp = (uint32_t)rb_axis_max(&s->p.qps);
-	r->nmr = s->p.mr_per_qp ? r->nqp : 1;
-	r->region = region_size(&s->p);
-	s->buf_len = r->nmr * 2 * r->region;
+	s->buf_len = len;
 	if (s->p.hugepages)
 		s->buf_len = (s->buf_len + huge - 1) / huge * huge;
-	r->buf = rb_place_alloc(s->buf_len, s->rep.place.mem_node, s->p.hugepages);
-	if (!r->buf) {
+	s->run.buf = rb_place_alloc(s->buf_len, s->rep.place.mem_node, s->p.hugepages);
+	if (!s->run.buf) {
 		s->usage = s->p.hugepages && errno == ENOMEM;
 		return -errno;
 	}
 	return 0;
+}
+
+/* The buffers: one rx and one tx region per MR, one MR per QP with --mr-per-qp. */
+static int alloc_buffers(struct session *s)
+{
+	struct rb_run *r = &s->run;
+
+	r->nqp = (uint32_t)rb_axis_max(&s->p.qps);
+	r->nmr = s->p.mr_per_qp ? r->nqp : 1;
+	r->region = region_size(&s->p);
+	return sess_alloc_buffers(s, r->nmr * 2 * r->region);
 }
 
 /*
@@ -306,6 +313,25 @@ static int register_buffers(struct session *s)
 	return ret;
 }
 
+/*
+ * sess_place() - this thread to the CPUs and memory node near @ibdev (NULL:
+ * locality unknown), away from a client on this host.
+ */
+int sess_place(struct session *s, const char *ibdev)
+{
+	int ret = rb_place_apply_thread(ibdev, s->l->cpu, s->l->numa,
+					s->peer_cpus[0] ? s->peer_cpus : NULL, s->p.thread,
+					s->p.threads, &s->rep.place);
+
+	if (ret) {
+		/* An explicit --cpu/--numa this machine cannot honour. */
+		s->usage = ret == -EINVAL;
+		return ret;
+	}
+	sess_warn_freq(s, "this side's", &s->rep.place);
+	return 0;
+}
+
 int sess_open_resources(struct session *s, const struct sockaddr *local)
 {
 	struct rb_run *r = &s->run;
@@ -320,17 +346,10 @@ int sess_open_resources(struct session *s, const struct sockaddr *local)
 		s->diag.reversed = s->p.reversed;
 		s->usage = ret == -EINVAL;
 	}
+	if (!ret)
+		ret = sess_place(s, r->dev.name);
 	if (ret)
 		return ret;
-	ret = rb_place_apply_thread(r->dev.name, s->l->cpu, s->l->numa,
-				    s->peer_cpus[0] ? s->peer_cpus : NULL, s->p.thread,
-				    s->p.threads, &s->rep.place);
-	if (ret) {
-		/* An explicit --cpu/--numa this machine cannot honour. */
-		s->usage = ret == -EINVAL;
-		return ret;
-	}
-	sess_warn_freq(s, "this side's", &s->rep.place);
 	r->rx_off = rx_offset(&s->p);
 	r->ud = s->p.transport == RB_TR_UD;
 	r->lossy = s->p.transport != RB_TR_RC;
@@ -345,6 +364,13 @@ int sess_open_resources(struct session *s, const struct sockaddr *local)
 			s->p.hugepages ? " in 2 MiB huge pages" : "", s->p.odp ? " (ODP)" : "",
 			r->inline_max);
 	return ret;
+}
+
+/* A point's start on the verbs path: no receive seen yet, the WR templates built. */
+int sess_verbs_point(struct session *s)
+{
+	rb_rx_plan(&s->run);
+	return rb_wrs_prepare(&s->run);
 }
 
 void sess_close_resources(struct session *s)
@@ -365,3 +391,10 @@ void sess_close_resources(struct session *s)
 	rb_iv_free(r);
 	rb_wrs_free(r);
 }
+
+const struct sess_path sess_path_verbs = {
+	.open = sess_open_resources,
+	.connect = sess_exchange_conn,
+	.point = sess_verbs_point,
+	.close = sess_close_resources,
+};

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <sys/mman.h>
 #include <time.h>
 #include <linux/mman.h> /* MAP_HUGE_2MB */
@@ -122,9 +123,14 @@ static void read_mem_policy(struct rb_place_in *in)
 /* Where the device sits (no ports: placement needs none); @ibdev NULL: the first device sysfs lists. */
 static int live_dev(const char *ibdev, struct rb_dev_info *d)
 {
-	char **names;
+	char **names, path[512];
 	int n, ret;
 
+	/* A name sysfs lacks (a socket test's interface, without an RDMA
+	 * device over it): no locality, said by the caller, not an error. */
+	snprintf(path, sizeof(path), "%s/class/infiniband/%s", SYSROOT, ibdev ? ibdev : "");
+	if (ibdev && access(path, F_OK))
+		return -ENODEV;
 	if (ibdev)
 		return rb_dev_locate(SYSROOT, ibdev, d);
 	ret = rb_dev_list(SYSROOT, &names, &n);

@@ -70,9 +70,20 @@ static int check_axis(const struct rb_opt *o, const struct rb_axis *a, char *err
 	return 0;
 }
 
+/* What the command line leaves in an axis that does not apply: one value. */
+static uint64_t axis_unset(const struct rb_opt *o)
+{
+	if (!strcmp(o->lname, "poll"))
+		return RB_POLL_BUSY;
+	if (!strcmp(o->lname, "cqe-poll"))
+		return RB_CQE_POLL_DEFAULT;
+	return 1;
+}
+
 /*
  * An option that does not apply to the test stays at what the command
- * line leaves there: an axis at 1, a number or flag at 0.
+ * line leaves there: an axis at its one default (1, busy, 32), a number
+ * or flag at 0.
  */
 static int check_unused(const struct rb_params *p, const struct rb_opt *o, const char *test,
 			char *err, size_t len)
@@ -82,7 +93,7 @@ static int check_unused(const struct rb_params *p, const struct rb_opt *o, const
 
 	if (o->type == RB_OPT_AXIS) {
 		a = field(p, o);
-		if (a->n == 1 && a->v[0] == 1)
+		if (a->n == 1 && a->v[0] == axis_unset(o))
 			return 0;
 	} else if (!scalar(p, o)) {
 		return 0;
@@ -122,7 +133,8 @@ static int check_rows(const struct rb_params *p, const struct rb_bench *t, char 
 		if (!strcmp(o->lname, "rx-depth"))
 			ret = rb_opt_check_range(o, scalar(p, o), err, len);
 		else if (!field_applies(o, rb_bench_scope(t)))
-			ret = check_unused(p, o, t->name, err, len);
+			/* An axis's twin (-e over --poll's axis): the axis's row checks. */
+			ret = rb_opt_axis_twin(o) ? 0 : check_unused(p, o, t->name, err, len);
 		else if (!rb_opt_applies(o, rb_bench_scope(t)) || rb_opt_axis_twin(o))
 			ret = 0; /* its twin's row checks it */
 		else if (o->type == RB_OPT_AXIS)
@@ -172,6 +184,9 @@ static int check_transport(const struct rb_params *p, const struct rb_bench *t, 
 	const char *tr = rb_transport_name(p->transport);
 	char list[32];
 
+	/* A socket test has no transport to choose: -c stays unset (check_rows()). */
+	if (t->path != RB_PATH_VERBS)
+		return 0;
 	if (!(t->transports & RB_TR_BIT(p->transport)))
 		return fail(err, len, "-c %s does not apply to %s: it runs over %s", tr, t->name,
 			    transports_of(t, list, sizeof(list)));
@@ -516,6 +531,17 @@ int rb_place_validate(const struct rb_placement *p, char *err, size_t len)
 }
 
 /* 256, 512, 1024, 2048 or 4096: what IBV_MTU_256..IBV_MTU_4096 name. */
+int rb_data_validate(const struct rb_msg_data *m, bool from_server, char *err, size_t len)
+{
+	if (from_server && !m->port)
+		return refuse(err, len, "DATA: no data port");
+	if (!from_server && m->port)
+		return refuse(err, len, "DATA: a client's has no port (%u)", m->port);
+	if (m->nodelay > 1)
+		return refuse(err, len, "DATA: bad nodelay flag %u", m->nodelay);
+	return rb_place_validate(&m->place, err, len);
+}
+
 static bool is_mtu(uint32_t mtu)
 {
 	return mtu >= 256 && mtu <= 4096 && !(mtu & (mtu - 1));

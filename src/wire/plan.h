@@ -64,8 +64,16 @@ struct rb_conn_want {
  * naming the field and its value in @err.
  */
 struct rb_msg_conn;
+struct rb_msg_data;
 int rb_conn_validate(const struct rb_msg_conn *c, const struct rb_conn_want *w, char *err,
 		     size_t len);
+
+/*
+ * rb_data_validate() - a peer's DATA (a socket test's CONN): the server's
+ * (@from_server) names its data port, the client's none; the placement as
+ * rb_place_validate().  Returns 0, or -EPROTO with a message in @err.
+ */
+int rb_data_validate(const struct rb_msg_data *m, bool from_server, char *err, size_t len);
 
 /*
  * rb_place_validate() - a peer's placement: NUMA nodes -1..1023, local

@@ -297,6 +297,35 @@ int rb_unpack_conn(const uint8_t *buf, size_t len, struct rb_msg_conn *m)
 	return rdone(&c);
 }
 
+int rb_pack_data(const struct rb_msg_data *m, uint8_t *buf, size_t cap)
+{
+	struct cur c = wcur(buf, cap);
+
+	put_be(&c, m->port, 2);
+	put_be(&c, m->sndbuf, 4);
+	put_be(&c, m->rcvbuf, 4);
+	put_be(&c, m->mss, 4);
+	put_be(&c, m->nodelay, 1);
+	PUT_STR(&c, m->ifname);
+	put_place(&c, &m->place);
+	return wdone(&c);
+}
+
+int rb_unpack_data(const uint8_t *buf, size_t len, struct rb_msg_data *m)
+{
+	struct cur c = rcur(buf, len);
+
+	memset(m, 0, sizeof(*m));
+	m->port = (uint16_t)get_be(&c, 2);
+	m->sndbuf = (uint32_t)get_be(&c, 4);
+	m->rcvbuf = (uint32_t)get_be(&c, 4);
+	m->mss = (uint32_t)get_be(&c, 4);
+	m->nodelay = (uint8_t)get_be(&c, 1);
+	GET_STR(&c, m->ifname);
+	get_place(&c, &m->place);
+	return m->nodelay > 1 ? -EBADMSG : rdone(&c);
+}
+
 int rb_pack_sync(const struct rb_msg_sync *m, uint8_t *buf, size_t cap)
 {
 	struct cur c = wcur(buf, cap);
@@ -401,7 +430,7 @@ const char *rb_msg_name(uint16_t type)
 {
 	static const char *const names[] = { "?",    "HELLO",	 "PARAMS", "CONN",
 					     "SYNC", "RESULT",	 "ERROR",  "BYE",
-					     "OK",   "COUNTERS", "DOCTOR" };
+					     "OK",   "COUNTERS", "DATA",   "DOCTOR" };
 
 	if (type < sizeof(names) / sizeof(names[0]))
 		return names[type];

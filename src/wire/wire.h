@@ -23,11 +23,12 @@
 
 #define RB_WIRE_MAGIC 0x52444d42u /* "RDMB" */
 /*
- * v9: PARAMS ends with the --poll axis (v8: one byte) and the --cqe-poll
- * axis (v8: PARAMS ends with --poll; v7: with --reversed and the
- * immediate flag, RESULT with the server's latency summary)
+ * v10: DATA, the socket tests' connection, and DOCTOR (v9: PARAMS ends
+ * with the --poll axis and the --cqe-poll axis; v8: PARAMS ends with
+ * --poll; v7: with --reversed and the immediate flag, RESULT with the
+ * server's latency summary)
  */
-#define RB_WIRE_VERSION	 9
+#define RB_WIRE_VERSION	 10
 #define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
 
@@ -41,7 +42,8 @@ enum rb_msg_type {
 	RB_MSG_BYE = 7,	     /* client -> server: plan done */
 	RB_MSG_OK = 8,	     /* server -> client: accepted */
 	RB_MSG_COUNTERS = 9, /* server -> client: its device counters over a point (v3) */
-	RB_MSG_DOCTOR = 10,  /* server -> client: its doctor checks, as JSON (a blob) */
+	RB_MSG_DATA = 10,    /* both ways, in CONN's place for a socket test: port, buffers (v10) */
+	RB_MSG_DOCTOR = 11,  /* server -> client: its doctor checks, as JSON (a blob) (v10) */
 };
 
 struct rb_hdr {
@@ -87,6 +89,21 @@ struct rb_msg_conn {
 		uint64_t addr;
 		uint32_t rkey;
 	} mr[RB_MAX_QPS];
+};
+
+/*
+ * A socket test's CONN (tcp_lat, tcp_bw): the server's data listener, and
+ * each side's socket as it was set up, for the report.  The client's port
+ * is 0: it connects.
+ */
+struct rb_msg_data {
+	uint16_t port;	 /* the server's data listener; 0 from the client */
+	uint32_t sndbuf; /* SO_SNDBUF and SO_RCVBUF as the kernel set them, bytes */
+	uint32_t rcvbuf;
+	uint32_t mss;	 /* TCP_MAXSEG of the data connection, 0 before it exists */
+	uint8_t nodelay; /* TCP_NODELAY set */
+	char ifname[32]; /* the interface of the sender's address, "" when unknown */
+	struct rb_placement place;
 };
 
 /*
@@ -148,6 +165,8 @@ int rb_pack_params(const struct rb_params *m, uint8_t *buf, size_t cap);
 int rb_unpack_params(const uint8_t *buf, size_t len, struct rb_params *m);
 int rb_pack_conn(const struct rb_msg_conn *m, uint8_t *buf, size_t cap);
 int rb_unpack_conn(const uint8_t *buf, size_t len, struct rb_msg_conn *m);
+int rb_pack_data(const struct rb_msg_data *m, uint8_t *buf, size_t cap);
+int rb_unpack_data(const uint8_t *buf, size_t len, struct rb_msg_data *m);
 int rb_pack_sync(const struct rb_msg_sync *m, uint8_t *buf, size_t cap);
 int rb_unpack_sync(const uint8_t *buf, size_t len, struct rb_msg_sync *m);
 int rb_pack_result(const struct rb_msg_result *m, uint8_t *buf, size_t cap);

@@ -129,6 +129,8 @@ static const struct line lines[] = {
 	{ "send_lat_axes", "send_lat",
 	  "--poll busy,event --cqe-poll 1,16 --recommend p99<=20us host" },
 	{ "write_bw_cqe", "write_bw", "--cqe_poll 16,64 -l 16 -Q 1 --recommend=rate>=1Mpps host" },
+	{ "tcp_lat", "tcp_lat", "-s 2,64K -n 1000 --bind 192.0.2.2 host" },
+	{ "tcp_bw", "tcp_bw", "-s 64..64K:x4 -D 2 --threads 2 host" },
 };
 #define NLINES (sizeof(lines) / sizeof(lines[0]))
 
@@ -206,7 +208,8 @@ static bool plan_of(const struct line *l, struct rb_params *p)
 struct msgs {
 	uint8_t hello[128], params[RB_WIRE_MAX_BODY], conn[4096], start[32], stop[32], result[512],
 		text[300];
-	int nhello, nparams, nconn, nstart, nstop, nresult, ntext;
+	int nhello, nparams, nconn, nstart, nstop, nresult, ntext, ndata;
+	uint8_t data[256];
 };
 
 /* The CONN of a rxe peer with two QPs. */
@@ -248,6 +251,13 @@ static void make_msgs(struct msgs *m, const struct rb_params *p)
 	m->nhello = rb_pack_hello(&h, m->hello, sizeof(m->hello));
 	m->nparams = rb_pack_params(p, m->params, sizeof(m->params));
 	m->nconn = rb_pack_conn(&c, m->conn, sizeof(m->conn));
+	m->ndata = rb_pack_data(&(struct rb_msg_data){ .port = 40000,
+						       .sndbuf = 16384,
+						       .rcvbuf = 131072,
+						       .nodelay = 1,
+						       .ifname = "eth1",
+						       .place = c.place },
+				m->data, sizeof(m->data));
 	m->nstart = rb_pack_sync(&start, m->start, sizeof(m->start));
 	m->nstop = rb_pack_sync(&stop, m->stop, sizeof(m->stop));
 	m->nresult = rb_pack_result(&r, m->result, sizeof(m->result));
@@ -278,12 +288,13 @@ static void write_wire_seeds(const struct msgs *m)
 	wire_seed("sync", RB_MSG_SYNC, m->stop, m->nstop);
 	wire_seed("result", RB_MSG_RESULT, m->result, m->nresult);
 	wire_seed("error", RB_MSG_ERROR, m->text, m->ntext);
-	/* fuzz_wire's selector 7: a DOCTOR's blob (doctor HOST). */
+	wire_seed("data", 7, m->data, m->ndata); /* fuzz_wire's selector for DATA */
+	/* fuzz_wire's selector 8: a DOCTOR's blob (doctor HOST). */
 	{
 		static const char doc[] = "{\"command\":\"doctor\",\"checks\":[]}";
 		uint8_t b[64];
 
-		wire_seed("doctor", 7, b, rb_pack_blob(doc, sizeof(doc) - 1, b, sizeof(b)));
+		wire_seed("doctor", 8, b, rb_pack_blob(doc, sizeof(doc) - 1, b, sizeof(b)));
 	}
 }
 

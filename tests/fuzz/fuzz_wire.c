@@ -2,10 +2,10 @@
 /*
  * Fuzz target: the wire decoder (src/wire.h).
  *
- * Input: one selector byte, then the bytes to decode.  Selector % 8:
+ * Input: one selector byte, then the bytes to decode.  Selector % 9:
  * 0 the 12-byte header (rb_hdr_unpack), 1..6 the body unpacker of that
  * message type: HELLO, PARAMS, CONN, SYNC, RESULT, ERROR (a text); 7 a
- * DOCTOR's blob.
+ * DATA; 8 a DOCTOR's blob.
  *
  * Properties, beyond "no sanitizer report": an unpacker never reads past
  * the body (the body ends where libFuzzer's buffer does, or in an exact
@@ -121,6 +121,8 @@ static void check_body(unsigned int type, const uint8_t *body, size_t len)
 	static uint8_t back[RB_WIRE_MAX_BODY];
 	const char *blob;
 	size_t n;
+	struct rb_msg_data data;
+	char err[RB_TEXT_MAX];
 	int ret = 0;
 
 	switch (type) {
@@ -154,44 +156,54 @@ static void check_body(unsigned int type, const uint8_t *body, size_t len)
 			check_result(&result);
 		}
 		break;
-	case RB_MSG_DOCTOR:
-		ret = rb_unpack_blob(body, len, &blob, &n);
+	case RB_MSG_DATA:
+		ret = rb_unpack_data(body, len, &data);
 		if (!ret) {
-			FUZZ_CHECK(blob == (const char *)body + 4 && n + 4 == len);
-			FUZZ_CHECK(!memchr(blob, '\0', n));
-			FUZZ_CHECK(rb_pack_blob(blob, n, back, sizeof(back)) == (int)len &&
-				   !memcmp(back, body, len));
+			FUZZ_CHECK(memchr(data.ifname, '\0', sizeof(data.ifname)));
+			ROUND_TRIP(data, data, body, len);
+			/* Refused or not, a reason for each side's view of it. */
+			if (rb_data_validate(&data, true, err, sizeof(err)))
+				FUZZ_CHECK(err[0]);
+		case RB_MSG_DOCTOR:
+			ret = rb_unpack_blob(body, len, &blob, &n);
+			if (!ret) {
+				FUZZ_CHECK(blob == (const char *)body + 4 && n + 4 == len);
+				FUZZ_CHECK(!memchr(blob, '\0', n));
+				FUZZ_CHECK(rb_pack_blob(blob, n, back, sizeof(back)) == (int)len &&
+					   !memcmp(back, body, len));
+			}
+			break;
+		case RB_MSG_ERROR:
+			ret = rb_unpack_text(body, len, &text);
+			if (!ret) {
+				FUZZ_CHECK(memchr(text.text, '\0', sizeof(text.text)));
+				ROUND_TRIP(text, text, body, len);
+			}
+			break;
 		}
-		break;
-	case RB_MSG_ERROR:
-		ret = rb_unpack_text(body, len, &text);
-		if (!ret) {
-			FUZZ_CHECK(memchr(text.text, '\0', sizeof(text.text)));
-			ROUND_TRIP(text, text, body, len);
-		}
-		break;
+		FUZZ_CHECK(ret == 0 || ret == -EBADMSG);
 	}
-	FUZZ_CHECK(ret == 0 || ret == -EBADMSG);
-}
 
-int LLVMFuzzerInitialize(int *argc, char ***argv)
-{
-	fuzz_quiet();
-	return 0;
-}
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-{
-	unsigned int sel;
-
-	if (size < 1 || size - 1 > RB_WIRE_MAX_BODY)
+	int LLVMFuzzerInitialize(int *argc, char ***argv)
+	{
+		fuzz_quiet();
 		return 0;
-	sel = data[0] % 8;
-	if (sel == 0)
-		check_header(data + 1, size - 1);
-	else if (sel == 7)
-		check_body(RB_MSG_DOCTOR, data + 1, size - 1);
-	else
-		check_body(sel, data + 1, size - 1);
-	return 0;
-}
+	}
+
+	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+	{
+		unsigned int sel;
+
+		if (size < 1 || size - 1 > RB_WIRE_MAX_BODY)
+			return 0;
+		/* 0 the header, 1..6 HELLO..ERROR, 7 DATA, 8 DOCTOR. */
+		sel = data[0] % 9;
+		if (sel == 0)
+			check_header(data + 1, size - 1);
+		else
+			check_body(sel == 8   ? RB_MSG_DOCTOR
+				   : sel == 7 ? RB_MSG_DATA
+					      : sel,
+				   data + 1, size - 1);
+		return 0;
+	}

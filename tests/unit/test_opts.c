@@ -69,12 +69,20 @@ enum {
 	T_ATOMIC = 1 << 10,
 	T_MATRIX = 1 << 11, /* matrix alone; "matrix TEST" adds the test's options */
 	T_REG = 1 << 12,
+	T_TCP_LAT = 1 << 13,
+	T_TCP_BW = 1 << 14,
 };
-#define T_LAT	(T_SEND_LAT | T_WRITE_LAT | T_READ_LAT | T_ATOMIC_LAT | T_ATOMIC)
-#define T_BW	(T_SEND_BW | T_WRITE_BW | T_READ_BW | T_ATOMIC_BW | T_ATOMIC)
-#define T_TESTS (T_LAT | T_BW)
-#define T_RUN	(T_TESTS | T_SERVER)
-#define T_ALL	(T_RUN | T_TOPO | T_MATRIX | T_REG)
+/* The verbs tests (V), and with the socket tests. */
+#define T_VLAT	 (T_SEND_LAT | T_WRITE_LAT | T_READ_LAT | T_ATOMIC_LAT | T_ATOMIC)
+#define T_VBW	 (T_SEND_BW | T_WRITE_BW | T_READ_BW | T_ATOMIC_BW | T_ATOMIC)
+#define T_VTESTS (T_VLAT | T_VBW)
+#define T_VRUN	 (T_VTESTS | T_SERVER)
+#define T_TCP	 (T_TCP_LAT | T_TCP_BW)
+#define T_LAT	 (T_VLAT | T_TCP_LAT)
+#define T_BW	 (T_VBW | T_TCP_BW)
+#define T_TESTS	 (T_LAT | T_BW)
+#define T_RUN	 (T_TESTS | T_SERVER)
+#define T_ALL	 (T_RUN | T_TOPO | T_MATRIX | T_REG)
 
 #define W_SENDWRITE (T_SEND_LAT | T_SEND_BW | T_WRITE_LAT | T_WRITE_BW)
 #define W_NOATOMIC  (W_SENDWRITE | T_READ_LAT | T_READ_BW)
@@ -83,14 +91,14 @@ enum {
 static const struct want wants[] = {
 	{ "size", 's', RB_OPT_AXIS, PRM(size), 0, 1, 1ULL << 30, false, true, NULL,
 	  T_TESTS | T_REG },
-	{ "all", 'a', RB_OPT_FLAG, CLI(all), 0, 0, 1, false, false, NULL, W_NOATOMIC },
+	{ "all", 'a', RB_OPT_FLAG, CLI(all), 0, 0, 1, false, false, NULL, W_NOATOMIC | T_TCP },
 	{ "iters", 'n', RB_OPT_U64, PRM(iters), 0, 1, 1ULL << 40, false, true, NULL,
 	  T_TESTS | T_REG },
 	{ "duration", 'D', RB_OPT_U32, PRM(duration_s), 0, 0, 86400, false, false, NULL, T_TESTS },
 	{ "interval", 0, RB_OPT_STR, CLI(interval_arg), sizeof(((struct rb_cli *)0)->interval_arg),
 	  0, 0, false, false, NULL, T_TESTS },
 	{ "rate", 0, RB_OPT_STR, CLI(rate_arg), sizeof(((struct rb_cli *)0)->rate_arg), 0, 0, false,
-	  false, NULL, T_BW },
+	  false, NULL, T_VBW },
 	{ "warmup", 0, RB_OPT_U64, PRM(warmup), 0, 0, 1ULL << 32, false, true, NULL, T_TESTS },
 	{ "latency-gap", 0, RB_OPT_U32, PRM(latency_gap_us), 0, 0, 500000, false, false, NULL,
 	  T_LAT },
@@ -100,39 +108,39 @@ static const struct want wants[] = {
 	{ "report-histogram", 'H', RB_OPT_FLAG, LOC(histogram), 0, 0, 1, false, false, NULL,
 	  T_LAT },
 	{ "report-cycles", 'C', RB_OPT_FLAG, LOC(cycles), 0, 0, 1, false, false, NULL, T_LAT },
-	{ "tx-depth", 't', RB_OPT_AXIS, PRM(tx_depth), 0, 1, 32768, false, true, NULL, T_TESTS },
+	{ "tx-depth", 't', RB_OPT_AXIS, PRM(tx_depth), 0, 1, 32768, false, true, NULL, T_VTESTS },
 	{ "rx-depth", 'r', RB_OPT_U32, PRM(rx_depth), 0, 1, 32768, false, true, NULL,
 	  T_SEND_LAT | T_SEND_BW },
 	{ "recv-post-list", 0, RB_OPT_U32, PRM(recv_post_list), 0, 1, 64, false, false, NULL,
 	  T_SEND_LAT | T_SEND_BW },
-	{ "qps", 'q', RB_OPT_AXIS, PRM(qps), 0, 1, 64, false, false, NULL, T_BW },
+	{ "qps", 'q', RB_OPT_AXIS, PRM(qps), 0, 1, 64, false, false, NULL, T_VBW },
 	{ "inline", 'I', RB_OPT_U32, PRM(inline_size), 0, 0, 65536, false, true, NULL,
 	  W_SENDWRITE },
-	{ "batch", 'l', RB_OPT_AXIS, PRM(batch), 0, 1, 4096, false, false, NULL, T_BW },
-	{ "signal", 'Q', RB_OPT_AXIS, PRM(signal), 0, 1, 4096, false, false, NULL, T_BW },
+	{ "batch", 'l', RB_OPT_AXIS, PRM(batch), 0, 1, 4096, false, false, NULL, T_VBW },
+	{ "signal", 'Q', RB_OPT_AXIS, PRM(signal), 0, 1, 4096, false, false, NULL, T_VBW },
 	{ "outstanding", 'o', RB_OPT_U32, PRM(outstanding), 0, 1, 65536, false, false, NULL,
 	  T_READ_BW | T_ATOMIC_BW | T_ATOMIC },
 	{ "op", 'A', RB_OPT_CHOICE, CLI(op), 0, 0, 1, false, false, "fadd|cswap", W_ATOMIC },
 	{ "mode", 0, RB_OPT_CHOICE, CLI(mode), 0, 0, 1, false, false, "lat|bw", T_ATOMIC },
-	{ "verify", 0, RB_OPT_FLAG, PRM(verify), 0, 0, 1, false, false, NULL, T_TESTS },
-	{ "rdma-cm", 'R', RB_OPT_FLAG, PRM(use_cm), 0, 0, 1, false, false, NULL, T_TESTS },
+	{ "verify", 0, RB_OPT_FLAG, PRM(verify), 0, 0, 1, false, false, NULL, T_VTESTS },
+	{ "rdma-cm", 'R', RB_OPT_FLAG, PRM(use_cm), 0, 0, 1, false, false, NULL, T_VTESTS },
 	{ "bidirectional", 'b', RB_OPT_FLAG, PRM(bidir), 0, 0, 1, false, false, NULL,
-	  T_SEND_BW | T_WRITE_BW | T_READ_BW },
+	  T_SEND_BW | T_WRITE_BW | T_READ_BW | T_TCP_BW },
 	{ "send-with-imm", 0, RB_OPT_FLAG, PRM(imm), 0, 0, 1, false, false, NULL,
 	  T_SEND_LAT | T_SEND_BW },
 	{ "write-with-imm", 0, RB_OPT_FLAG, PRM(imm), 0, 0, 1, false, false, NULL,
 	  T_WRITE_LAT | T_WRITE_BW },
-	{ "reversed", 0, RB_OPT_FLAG, PRM(reversed), 0, 0, 1, false, false, NULL, T_TESTS },
-	{ "mtu", 'm', RB_OPT_U32, PRM(mtu), 0, 256, 4096, true, false, NULL, T_TESTS },
+	{ "reversed", 0, RB_OPT_FLAG, PRM(reversed), 0, 0, 1, false, false, NULL, T_VTESTS },
+	{ "mtu", 'm', RB_OPT_U32, PRM(mtu), 0, 256, 4096, true, false, NULL, T_VTESTS },
 	{ "transport", 'c', RB_OPT_CHOICE, PRM(transport), 0, 0, 2, false, false, "RC|UC|UD",
-	  T_TESTS },
-	{ "sl", 'S', RB_OPT_U32, PRM(sl), 0, 0, 15, false, false, NULL, T_TESTS },
-	{ "tclass", 'T', RB_OPT_U32, PRM(tclass), 0, 0, 255, false, false, NULL, T_TESTS },
+	  T_VTESTS },
+	{ "sl", 'S', RB_OPT_U32, PRM(sl), 0, 0, 15, false, false, NULL, T_VTESTS },
+	{ "tclass", 'T', RB_OPT_U32, PRM(tclass), 0, 0, 255, false, false, NULL, T_VTESTS },
 	{ "flow-label", 0, RB_OPT_STR, CLI(flow_arg), sizeof(((struct rb_cli *)0)->flow_arg), 0, 0,
-	  false, false, NULL, T_TESTS },
+	  false, false, NULL, T_VTESTS },
 	{ "hugepages", 0, RB_OPT_FLAG, PRM(hugepages), 0, 0, 1, false, false, NULL,
-	  T_TESTS | T_REG },
-	{ "odp", 0, RB_OPT_FLAG, PRM(odp), 0, 0, 1, false, false, NULL, T_TESTS | T_REG },
+	  T_VTESTS | T_REG },
+	{ "odp", 0, RB_OPT_FLAG, PRM(odp), 0, 0, 1, false, false, NULL, T_VTESTS | T_REG },
 	{ "odp-mode", 0, RB_OPT_CHOICE, CLI(r.odp_mode), 0, 0, 1, false, false, "explicit|implicit",
 	  T_REG },
 	{ "prefetch", 0, RB_OPT_FLAG, CLI(r.prefetch), 0, 0, 1, false, false, NULL, T_REG },
@@ -140,30 +148,32 @@ static const struct want wants[] = {
 	  false, false, "local-write|remote-read|remote-write|remote-atomic|relaxed-ordering",
 	  T_REG },
 	{ "unaligned", 0, RB_OPT_FLAG, CLI(r.unaligned), 0, 0, 1, false, false, NULL, T_REG },
-	{ "mr-per-qp", 0, RB_OPT_FLAG, PRM(mr_per_qp), 0, 0, 1, false, false, NULL, T_TESTS },
+	{ "mr-per-qp", 0, RB_OPT_FLAG, PRM(mr_per_qp), 0, 0, 1, false, false, NULL, T_VTESTS },
 	{ "srq", 0, RB_OPT_FLAG, PRM(srq), 0, 0, 1, false, false, NULL, T_SEND_LAT | T_SEND_BW },
 	{ "disable-pcie-relaxed", 0, RB_OPT_FLAG, LOC(no_relaxed), 0, 0, 1, false, false, NULL,
-	  T_RUN },
+	  T_VRUN },
 	{ "reg-mode", 0, RB_OPT_CHOICE, PRM(reg_mode), 0, 0, 1, false, false, "pool|per-msg",
-	  T_BW },
+	  T_VBW },
 	{ "post-api", 0, RB_OPT_CHOICE, LOC(post_api), 0, 0, 2, false, false, "auto|post|wr",
-	  T_RUN },
-	{ "use_old_post_send", 0, RB_OPT_FLAG, LOC(post_api), 0, 0, 1, false, false, NULL, T_RUN },
-	{ "poll", 0, RB_OPT_AXIS, PRM(poll), 0, 0, 1, false, false, "busy|event", T_TESTS },
-	{ "cqe-poll", 0, RB_OPT_AXIS, PRM(cqe_poll), 0, 1, 4096, false, false, NULL, T_TESTS },
-	{ "events", 'e', RB_OPT_FLAG, PRM(poll), 0, 0, 1, false, false, NULL, T_TESTS },
-	{ "vector", 'X', RB_OPT_U32, LOC(comp_vector), 0, 0, 1023, false, false, NULL, T_RUN },
+	  T_VRUN },
+	{ "use_old_post_send", 0, RB_OPT_FLAG, LOC(post_api), 0, 0, 1, false, false, NULL, T_VRUN },
+	{ "poll", 0, RB_OPT_AXIS, PRM(poll), 0, 0, 1, false, false, "busy|event", T_VTESTS },
+	{ "cqe-poll", 0, RB_OPT_AXIS, PRM(cqe_poll), 0, 1, 4096, false, false, NULL, T_VTESTS },
+	{ "events", 'e', RB_OPT_FLAG, PRM(poll), 0, 0, 1, false, false, NULL, T_VTESTS },
+	{ "vector", 'X', RB_OPT_U32, LOC(comp_vector), 0, 0, 1023, false, false, NULL, T_VRUN },
 	{ "threads", 0, RB_OPT_U32, PRM(threads), 0, 1, RB_MAX_THREADS, false, false, NULL,
 	  T_TESTS },
-	{ "device", 'd', RB_OPT_STR, LOC(device), SZ(device), 0, 0, false, false, NULL, T_ALL },
-	{ "ib-port", 'i', RB_OPT_I32, LOC(ib_port), 0, 1, 255, false, false, NULL, T_RUN },
-	{ "gid-index", 'x', RB_OPT_I32, LOC(gid_index), 0, 0, 4095, false, false, NULL, T_RUN },
-	{ "qp-timeout", 'u', RB_OPT_U32, LOC(qp.timeout), 0, 0, 31, false, false, NULL, T_RUN },
-	{ "retry-count", 0, RB_OPT_U32, LOC(qp.retry_count), 0, 0, 7, false, false, NULL, T_RUN },
-	{ "pkey-index", 0, RB_OPT_U32, LOC(qp.pkey_index), 0, 0, 65535, false, false, NULL, T_RUN },
-	{ "hop-limit", 'L', RB_OPT_U32, LOC(qp.hop_limit), 0, 0, 255, false, false, NULL, T_RUN },
+	{ "device", 'd', RB_OPT_STR, LOC(device), SZ(device), 0, 0, false, false, NULL,
+	  T_VRUN | T_TOPO | T_MATRIX | T_REG },
+	{ "ib-port", 'i', RB_OPT_I32, LOC(ib_port), 0, 1, 255, false, false, NULL, T_VRUN },
+	{ "gid-index", 'x', RB_OPT_I32, LOC(gid_index), 0, 0, 4095, false, false, NULL, T_VRUN },
+	{ "qp-timeout", 'u', RB_OPT_U32, LOC(qp.timeout), 0, 0, 31, false, false, NULL, T_VRUN },
+	{ "retry-count", 0, RB_OPT_U32, LOC(qp.retry_count), 0, 0, 7, false, false, NULL, T_VRUN },
+	{ "pkey-index", 0, RB_OPT_U32, LOC(qp.pkey_index), 0, 0, 65535, false, false, NULL,
+	  T_VRUN },
+	{ "hop-limit", 'L', RB_OPT_U32, LOC(qp.hop_limit), 0, 0, 255, false, false, NULL, T_VRUN },
 	{ "cpu-freq", 'F', RB_OPT_FLAG, LOC(freq_quiet), 0, 0, 1, false, false, NULL, T_RUN },
-	{ "ipv6", 0, RB_OPT_FLAG, LOC(ipv6), 0, 0, 1, false, false, NULL, T_RUN },
+	{ "ipv6", 0, RB_OPT_FLAG, LOC(ipv6), 0, 0, 1, false, false, NULL, T_VRUN },
 	{ "bind", 0, RB_OPT_STR, LOC(bind), SZ(bind), 0, 0, false, false, NULL, T_RUN },
 	{ "port", 'p', RB_OPT_U32, LOC(tcp_port), 0, 1, 65535, false, false, NULL, T_RUN },
 	{ "timeout", 0, RB_OPT_U32, LOC(timeout_s), 0, 1, 3600, false, false, NULL, T_RUN },
@@ -190,11 +200,11 @@ static const struct want wants[] = {
 	  T_BW | T_SERVER },
 	{ "report_gbits", 0, RB_OPT_FLAG, LOC(units), 0, 0, 1, false, false, NULL, T_RUN },
 	{ "counters", 'W', RB_OPT_STR, LOC(counters), SZ(counters), 0, 0, false, false, NULL,
-	  T_RUN },
+	  T_VRUN },
 	{ "expect", 0, RB_OPT_LIST, LOC(expect), 0, 0, 0, false, false, NULL, T_TESTS },
 	{ "recommend", 0, RB_OPT_STR, LOC(recommend_bound), SZ(recommend_bound), 0, 0, false, false,
-	  NULL, T_TESTS },
-	{ "dry-run", 0, RB_OPT_FLAG, CLI(dry_run), 0, 0, 1, false, false, NULL, T_RUN },
+	  NULL, T_VTESTS },
+	{ "dry-run", 0, RB_OPT_FLAG, CLI(dry_run), 0, 0, 1, false, false, NULL, T_VRUN },
 	{ "quiet", 0, RB_OPT_FLAG, CLI(quiet), 0, 0, 1, false, false, NULL, T_ALL },
 	{ "verbose", 'v', RB_OPT_FLAG, CLI(verbose), 0, 0, 1, false, false, NULL, T_ALL },
 	{ "help", 'h', RB_OPT_FLAG, CLI(help), 0, 0, 1, false, false, NULL, T_ALL },
@@ -217,7 +227,7 @@ static const struct want *want_of(const char *lname)
 static const char *const bit_names[] = { "send_lat", "send_bw", "write_lat",  "write_bw",
 					 "read_lat", "read_bw", "atomic_lat", "atomic_bw",
 					 "server",   "topo",	"atomic",     "matrix",
-					 "reg" };
+					 "reg",	     "tcp_lat", "tcp_bw" };
 #define NBITS (sizeof(bit_names) / sizeof(bit_names[0]))
 
 static const char *cmd_of(unsigned int bit)
@@ -989,6 +999,21 @@ static void test_not_applicable(void **state)
 		  "-q/--qps does not apply to send_lat");
 	CHECK_ERR(PARSE(&c, T_SERVER, err, "--recommend"), err,
 		  "--recommend does not apply to server");
+	/* The socket tests take none of the RDMA options, and say why. */
+	CHECK_ERR(PARSE(&c, T_TCP_LAT, err, "-d", "rxe0"), err,
+		  "-d/--device does not apply to tcp_lat (RDMA tests only)");
+	CHECK_ERR(PARSE(&c, T_TCP_BW, err, "-x", "1"), err,
+		  "-x/--gid-index does not apply to tcp_bw (RDMA tests only)");
+	CHECK_ERR(PARSE(&c, T_TCP_BW, err, "-c", "UC"), err,
+		  "-c/--transport does not apply to tcp_bw (RDMA tests only)");
+	CHECK_ERR(PARSE(&c, T_TCP_LAT, err, "--odp"), err, "--odp does not apply to tcp_lat");
+	CHECK_OK(PARSE(&c, T_TCP_BW, err, "-s", "64,64K", "-D", "2", "--bind", "192.0.2.2"), err);
+	CHECK_ERR(PARSE(&c, T_TCP_LAT, err, "--recommend"), err,
+		  "--recommend does not apply to tcp_lat");
+	CHECK_ERR(PARSE(&c, T_TCP_BW, err, "--reg-mode", "per-msg"), err,
+		  "--reg-mode does not apply to tcp_bw");
+	CHECK_ERR(PARSE(&c, T_TCP_BW, err, "--cqe-poll", "4"), err,
+		  "--cqe-poll does not apply to tcp_bw");
 	CHECK_ERR(PARSE(&c, T_TOPO, err, "--csv", "out.csv"), err, "--csv does not apply to topo");
 	CHECK_ERR(PARSE(&c, T_SERVER, err, "-s", "64"), err, "-s/--size does not apply to server");
 	/* --srq: only tests with receives (send_lat, send_bw) */

@@ -209,9 +209,15 @@ static void transport_from_peer(void **state)
 	size_t i;
 
 	(void)state;
-	/* Every row runs over RC: the default must pass for each. */
+	/* Every verbs row runs over RC: the default must pass for each; a
+	 * socket row has no transport to choose. */
 	for (i = 0; rb_benches[i]; i++)
-		assert_true(rb_benches[i]->transports & RB_TR_BIT(RB_TR_RC));
+		assert_true(rb_benches[i]->path != RB_PATH_VERBS ||
+			    rb_benches[i]->transports & RB_TR_BIT(RB_TR_RC));
+	p = plan_of("tcp_bw");
+	assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
+	p.transport = RB_TR_UC;
+	REFUSED(p, 0, "-c/--transport does not apply to tcp_bw");
 	p = w;
 	p.transport = RB_TR_UD;
 	REFUSED(p, 0, "-c UD does not apply to write_bw: it runs over RC, UC");
@@ -471,6 +477,15 @@ static void poll_rows(void **state)
 		struct rb_params p = plan_of(b->name);
 
 		assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
+		if (b->path != RB_PATH_VERBS) {
+			/* No CQ to sleep on: --poll and --cqe-poll are the verbs tests'. */
+			rb_axis_set1(&p.poll, RB_POLL_EVENT);
+			REFUSED(p, 0, "--poll does not apply to tcp_");
+			rb_axis_set1(&p.poll, RB_POLL_BUSY);
+			rb_axis_set1(&p.cqe_poll, 4);
+			REFUSED(p, 0, "--cqe-poll does not apply to tcp_");
+			continue;
+		}
 		rb_axis_set1(&p.poll, 2);
 		REFUSED(p, 0, "--poll 2 is out of range");
 		p.poll.n = 0;
@@ -500,6 +515,8 @@ static void cqe_poll_rows(void **state)
 	for (i = 0; rb_benches[i]; i++) {
 		struct rb_params p = plan_of(rb_benches[i]->name);
 
+		if (rb_benches[i]->path != RB_PATH_VERBS)
+			continue; /* tcp rows: poll_rows() checks --cqe-poll is refused */
 		assert_int_equal(p.cqe_poll.n, 1);
 		assert_int_equal(p.cqe_poll.v[0], RB_CQE_POLL_DEFAULT);
 		p.cqe_poll.v[p.cqe_poll.n++] = 1;
@@ -587,7 +604,8 @@ static void imm_rows(void **state)
 			REFUSED(p, 0, want);
 			continue;
 		}
-		assert_false(rb_bench_receives(b, &p));
+		/* Only the SENDs' receives (and tcp_bw's server, which sees the stream). */
+		assert_int_equal(rb_bench_receives(b, &p), b->needs_recv);
 		REFUSED(p, 0, "-with-imm does not apply to");
 		REFUSED(p, 0, b->name);
 	}
@@ -600,7 +618,47 @@ static void imm_rows(void **state)
 }
 
 /*
- * --reversed: every test takes it, over every transport it runs; what
+ * The socket tests: a peer's DATA names the server's port, not the
+ * client's; its placement is checked as CONN's.  Their plan takes none of
+ * the verbs' fields.
+ */
+static void tcp_rows(void **state)
+{
+	struct rb_msg_data m = {
+		.port = 40000,
+		.place = { .device_numa_node = -1, .mem_node = -1, .local = -1, .freq_cpu = -1 }
+	};
+	struct rb_params p = plan_of("tcp_lat");
+	char err[256];
+
+	(void)state;
+	assert_int_equal(rb_data_validate(&m, true, err, sizeof(err)), 0);
+	assert_int_equal(rb_data_validate(&m, false, err, sizeof(err)), -EPROTO);
+	assert_non_null(strstr(err, "no port"));
+	m.port = 0;
+	assert_int_equal(rb_data_validate(&m, false, err, sizeof(err)), 0);
+	assert_int_equal(rb_data_validate(&m, true, err, sizeof(err)), -EPROTO);
+	assert_non_null(strstr(err, "no data port"));
+	m.port = 1;
+	m.place.device_numa_node = 2147483647;
+	assert_int_equal(rb_data_validate(&m, true, err, sizeof(err)), -EPROTO);
+	assert_int_equal(rb_bench_find("tcp_lat")->path, RB_PATH_TCP);
+	assert_false(rb_bench_scope(rb_bench_find("tcp_bw")) & RB_S_VERBS);
+	assert_true(rb_bench_scope(rb_bench_find("send_bw")) & RB_S_VERBS);
+	/* The command line leaves the queues' axes unset: a valid plan. */
+	assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
+	p.tx_depth.v[0] = 128;
+	REFUSED(p, 0, "-t/--tx-depth does not apply to tcp_lat");
+	p = plan_of("tcp_bw");
+	p.qps.v[0] = 2;
+	REFUSED(p, 0, "-q/--qps does not apply to tcp_bw");
+	p = plan_of("tcp_bw");
+	p.verify = 1;
+	REFUSED(p, 0, "--verify does not apply to tcp_bw");
+}
+
+/*
+ * --reversed: every verbs test takes it, over every transport it runs; what
  * only the client's loop or session knows is refused, naming it.
  */
 static void reversed_rows(void **state)
@@ -613,6 +671,11 @@ static void reversed_rows(void **state)
 	for (i = 0; rb_benches[i]; i++) {
 		p = plan_of(rb_benches[i]->name);
 		p.reversed = 1;
+		/* Not built for the socket tests: refused. */
+		if (rb_benches[i]->path != RB_PATH_VERBS) {
+			REFUSED(p, 0, "--reversed does not apply to tcp_");
+			continue;
+		}
 		if (rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)))
 			fail_msg("%s --reversed: %s", rb_benches[i]->name, err);
 	}
@@ -840,11 +903,11 @@ int main(void)
 		cmocka_unit_test(memory_flags),	      cmocka_unit_test(mr_per_qp_memory),
 		cmocka_unit_test(threads_checked),    cmocka_unit_test(bidir_rows),
 		cmocka_unit_test(imm_rows),	      cmocka_unit_test(reversed_rows),
-		cmocka_unit_test(poll_rows),	      cmocka_unit_test(reg_mode_rules),
-		cmocka_unit_test(cqe_poll_rows),      cmocka_unit_test(shape_rules),
-		cmocka_unit_test(conn_mtu),	      cmocka_unit_test(conn_numbers),
-		cmocka_unit_test(conn_placement),     cmocka_unit_test(result_figures),
-		cmocka_unit_test(verbs_path_checked),
+		cmocka_unit_test(tcp_rows),	      cmocka_unit_test(poll_rows),
+		cmocka_unit_test(reg_mode_rules),     cmocka_unit_test(cqe_poll_rows),
+		cmocka_unit_test(shape_rules),	      cmocka_unit_test(conn_mtu),
+		cmocka_unit_test(conn_numbers),	      cmocka_unit_test(conn_placement),
+		cmocka_unit_test(result_figures),     cmocka_unit_test(verbs_path_checked),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -128,7 +128,7 @@ static int config_list(struct rb_reg_cfg *cfg, char *err, size_t len, const char
 		argc++;
 	}
 	argv[argc] = NULL;
-	ret = rb_cli_parse(&c, "reg", RB_S_REG, argc, argv, err, len);
+	ret = rb_cli_parse(&c, "reg", RB_S_REG | RB_S_VERBS, argc, argv, err, len);
 	return ret ? ret : rb_reg_config(&c, 4096, cfg, err, len);
 }
 

@@ -290,6 +290,12 @@ static void plan_refused(const struct rb_params *p, const char *needle)
 	expect_refusal(fd, needle, REFUSE_MS);
 }
 
+/* The server is listening (it may still be starting): for rb_client(), which does not wait. */
+static void dial_ready(void)
+{
+	close(dial());
+}
+
 /* ---- tests ------------------------------------------------------------- */
 
 static void hello_unknown_test(void **state)
@@ -370,6 +376,64 @@ static void params_valid_no_device(void **state)
 	struct rb_params p = valid_plan();
 
 	plan_refused(&p, "no RDMA device");
+}
+
+/* A socket test's plan, as "rdmabench TEST -s @size -n @iters 127.0.0.1" sends it. */
+static struct rb_cli tcp_cli(const struct rb_bench *b, uint32_t size, uint64_t iters)
+{
+	struct rb_cli c;
+	char err[256];
+
+	rb_cli_init(&c);
+	if (rb_cli_finish(&c, b, rb_bench_scope(b), err, sizeof(err)))
+		fail_msg("the %s plan is refused: %s", b->name, err);
+	rb_axis_set1(&c.p.size, size);
+	c.p.iters = iters;
+	c.l.host = "127.0.0.1";
+	c.l.tcp_port = port;
+	c.l.timeout_s = TIMEOUT_S;
+	snprintf(c.l.cpu, sizeof(c.l.cpu), "none");
+	return c;
+}
+
+/*
+ * A socket test needs no device: the plan is accepted, and the client's
+ * DATA is checked before the server listens for it (a client's names no
+ * port).
+ */
+static void tcp_data_checked(void **state)
+{
+	static uint8_t b[RB_WIRE_MAX_BODY];
+	struct rb_cli c = tcp_cli(&rb_bench_tcp_lat, 64, 100);
+	struct rb_msg_data m = {
+		.port = 1234,
+		.place = { .device_numa_node = -1, .mem_node = -1, .local = -1, .freq_cpu = -1 }
+	};
+	int fd = dial(), n;
+
+	send_hello(fd, "tcp_lat");
+	expect_ok(fd);
+	n = rb_pack_params(&c.p, b, sizeof(b));
+	send_msg(fd, RB_MSG_PARAMS, b, (uint32_t)n);
+	expect_ok(fd);
+	n = rb_pack_data(&m, b, sizeof(b));
+	assert_true(n > 0);
+	send_msg(fd, RB_MSG_DATA, b, (uint32_t)n);
+	expect_refusal(fd, "DATA: a client's has no port (1234)", REFUSE_MS);
+}
+
+/* tcp_lat, tcp_bw and tcp_bw -b end to end against the generic server, on the loopback. */
+static void tcp_runs(void **state)
+{
+	struct rb_cli lat = tcp_cli(&rb_bench_tcp_lat, 64, 200);
+	struct rb_cli bw = tcp_cli(&rb_bench_tcp_bw, 4096, 500);
+
+	dial_ready();
+	assert_int_equal(rb_client(&rb_bench_tcp_lat, &lat.p, &lat.l, NULL), 0);
+	assert_int_equal(rb_client(&rb_bench_tcp_bw, &bw.p, &bw.l, NULL), 0);
+	bw.p.bidir = 1;
+	assert_int_equal(rb_client(&rb_bench_tcp_bw, &bw.p, &bw.l, NULL), 0);
+	assert_server_alive();
 }
 
 /*
@@ -636,6 +700,7 @@ int main(void)
 		cmocka_unit_test(params_qps_zero),     cmocka_unit_test(params_size_zero),
 		cmocka_unit_test(params_other_test),   cmocka_unit_test(params_valid_no_device),
 		cmocka_unit_test(params_bidir),	       cmocka_unit_test(params_reversed),
+		cmocka_unit_test(tcp_data_checked),    cmocka_unit_test(tcp_runs),
 		cmocka_unit_test(truncated_frame),     cmocka_unit_test(stalled_frame),
 		cmocka_unit_test(trickled_frame),      cmocka_unit_test(wrong_version),
 		cmocka_unit_test(huge_length),	       cmocka_unit_test(http_request),

@@ -375,7 +375,7 @@ static void assert_double_bits(double got, double want)
 
 static void test_hdr_pack_bytes(void **state)
 {
-	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x09,
+	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x0a,
 						       0x00, 0x03, 0x00, 0x01, 0x02, 0x03 };
 	uint8_t buf[RB_WIRE_HDR_LEN + 4];
 
@@ -391,7 +391,7 @@ static void test_hdr_roundtrip_all_types(void **state)
 {
 	static const char *const names[] = { NULL,   "HELLO",	 "PARAMS", "CONN",
 					     "SYNC", "RESULT",	 "ERROR",  "BYE",
-					     "OK",   "COUNTERS", "DOCTOR" };
+					     "OK",   "COUNTERS", "DATA",   "DOCTOR" };
 	uint8_t buf[RB_WIRE_HDR_LEN];
 	struct rb_hdr h;
 	char err[256];
@@ -416,8 +416,52 @@ static void test_hdr_roundtrip_all_types(void **state)
 	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), 0);
 	assert_int_equal(h.len, 0);
 	assert_string_equal(rb_msg_name(0), "?");
-	assert_string_equal(rb_msg_name(11), "unknown");
+	assert_string_equal(rb_msg_name(RB_MSG_DATA), "DATA");
+	assert_string_equal(rb_msg_name(RB_MSG_DOCTOR), "DOCTOR");
+	assert_string_equal(rb_msg_name(12), "unknown");
 	assert_string_equal(rb_msg_name(0xffff), "unknown");
+}
+
+/* DATA (a socket test's CONN): every field back; cut anywhere, refused. */
+static void test_data_roundtrip(void **state)
+{
+	struct rb_msg_data m = { .port = 40123,
+				 .sndbuf = 16384,
+				 .rcvbuf = 131072,
+				 .mss = 1448,
+				 .nodelay = 1,
+				 .ifname = "eth1",
+				 .place = { .device_numa_node = 1,
+					    .cpus = "1",
+					    .mem_node = 1,
+					    .local = 1,
+					    .freq_cpu = 1 } },
+			   back;
+	uint8_t buf[512];
+	int n, i;
+
+	(void)state;
+	n = rb_pack_data(&m, buf, sizeof(buf));
+	assert_true(n > 0);
+	assert_int_equal(rb_unpack_data(buf, (size_t)n, &back), 0);
+	assert_int_equal(back.port, 40123);
+	assert_int_equal(back.sndbuf, 16384);
+	assert_int_equal(back.rcvbuf, 131072);
+	assert_int_equal(back.mss, 1448);
+	assert_int_equal(back.nodelay, 1);
+	assert_string_equal(back.ifname, "eth1");
+	assert_string_equal(back.place.cpus, "1");
+	assert_int_equal(back.place.device_numa_node, 1);
+	for (i = 0; i < n; i++)
+		assert_int_equal(rb_unpack_data(buf, (size_t)i, &back), -EBADMSG);
+	buf[n] = 0;
+	assert_int_equal(rb_unpack_data(buf, (size_t)n + 1, &back), -EBADMSG);
+	/* The flag is a flag. */
+	m.nodelay = 2;
+	n = rb_pack_data(&m, buf, sizeof(buf));
+	assert_int_equal(rb_unpack_data(buf, (size_t)n, &back), -EBADMSG);
+	/* Too small a buffer: the packer says so. */
+	assert_int_equal(rb_pack_data(&m, buf, 8), -EMSGSIZE);
 }
 
 static void test_hdr_bad_magic(void **state)
@@ -458,7 +502,7 @@ static void test_hdr_other_version(void **state)
 	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), -EPROTO);
 	assert_int_equal(h.version, 2);
 	assert_non_null(strstr(err, "v2"));
-	assert_non_null(strstr(err, "v9"));
+	assert_non_null(strstr(err, "v10"));
 
 	/* Version 0 and a two-byte version are named as such. */
 	buf[5] = 0x00;
@@ -1510,6 +1554,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_hdr_pack_bytes),
 		cmocka_unit_test(test_hdr_roundtrip_all_types),
+		cmocka_unit_test(test_data_roundtrip),
 		cmocka_unit_test(test_hdr_bad_magic),
 		cmocka_unit_test(test_hdr_other_version),
 		cmocka_unit_test(test_hdr_too_long),
