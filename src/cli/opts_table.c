@@ -632,6 +632,27 @@ const struct rb_opt rb_opts[] = {
 		  "finds it empty, arms it (ibv_req_notify_cq), polls again and sleeps on its "
 		  "completion channel (JSON: wakeups_per_msg); not write_lat, whose receiver "
 		  "polls its buffer (unless --write-with-imm)" },
+	{ .lname = "probe",
+	  .type = RB_OPT_FLAG,
+	  .off = PAR(probe),
+	  .max = 1,
+	  .need = RB_S_BW,
+	  .help = "latency under load: beside the stream, on an RC QP and CQ of its own over "
+		  "the same device and path, the client pings the server with 8-byte SENDs "
+		  "that it echoes, at --probe-rate; each point reports the round trips alone "
+		  "before the stream (idle_lat_us, up to 200 of them) and beside it "
+		  "(loaded_lat_us); not with -R, --threads or --reversed" },
+	{ .lname = "probe-rate",
+	  .type = RB_OPT_U32,
+	  .off = PAR(probe_rate),
+	  .min = 10,
+	  .max = 100000,
+	  .suffix = true,
+	  .argname = "HZ",
+	  .def = "1000",
+	  .need = RB_S_BW,
+	  .help = "--probe: pings per second (10..100000), one in flight at a time: a round "
+		  "trip longer than the period delays the next ping" },
 	{ .lname = "events",
 	  .perftest = "-e, --events",
 	  .pt_diff = "given to the client only (the server adopts the plan); the channel is "

@@ -138,7 +138,14 @@ struct rb_params {
 	 * before its next ping, outside the sample.  Client only, not on the
 	 * wire: the server just echoes. */
 	uint32_t latency_gap_us;
+	/* --probe, --probe-rate (wire v9): bandwidth tests ping a QP of their
+	 * own at probe_rate Hz (0: RB_PROBE_RATE_DEFAULT), alone before the
+	 * stream and beside it (engine/probe.h). */
+	uint8_t probe;
+	uint32_t probe_rate;
 };
+
+#define RB_PROBE_RATE_DEFAULT 1000
 
 enum rb_rate_unit { RB_RATE_NONE, RB_RATE_BPS, RB_RATE_PPS };
 /*

@@ -148,6 +148,8 @@ static const struct want wants[] = {
 	  T_RUN },
 	{ "use_old_post_send", 0, RB_OPT_FLAG, LOC(post_api), 0, 0, 1, false, false, NULL, T_RUN },
 	{ "poll", 0, RB_OPT_CHOICE, PRM(poll), 0, 0, 1, false, false, "busy|event", T_TESTS },
+	{ "probe", 0, RB_OPT_FLAG, PRM(probe), 0, 0, 1, false, false, NULL, T_BW },
+	{ "probe-rate", 0, RB_OPT_U32, PRM(probe_rate), 0, 10, 100000, false, true, NULL, T_BW },
 	{ "events", 'e', RB_OPT_FLAG, PRM(poll), 0, 0, 1, false, false, NULL, T_TESTS },
 	{ "vector", 'X', RB_OPT_U32, LOC(comp_vector), 0, 0, 1023, false, false, NULL, T_RUN },
 	{ "threads", 0, RB_OPT_U32, PRM(threads), 0, 1, RB_MAX_THREADS, false, false, NULL,
