@@ -291,6 +291,11 @@ struct rb_result {
 	bool has_wakeups;
 	uint64_t wakeups;
 	double wakeups_per_msg;
+	/* --probe: the probe's round trips alone before the stream (idle) and
+	 * beside it (loaded), and how many of each. */
+	bool has_probe;
+	struct rb_lat_summary probe_idle, probe_loaded;
+	uint64_t probe_idle_n, probe_loaded_n;
 	bool has_peer;
 	double peer_cpu_util_pct, peer_bw_avg_gbps;
 	/* RB_PEER_* (plan.h): the peer's figures that failed their check, left out */

@@ -28,7 +28,7 @@
 #include "core/rdmabench.h"
 
 /* v2: RESULT's placement carries the CPU clock (governor, MHz), as CONN's does */
-#define RB_MX_PROTO	 3
+#define RB_MX_PROTO	 4
 #define RB_MX_WIRE_TASKS 511 /* a receiver of incast:K serves K pairs */
 #define RB_MX_STR	 64
 #define RB_MX_REASON	 160
