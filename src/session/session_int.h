@@ -29,6 +29,7 @@
 #include "core/sweep.h"
 #include "topo/topo.h"
 #include "engine/xfer.h"
+#include "engine/probe.h"
 
 struct session {
 	const struct rb_bench *bench;
@@ -56,6 +57,7 @@ struct session {
 	struct rb_diag diag;	       /* counters and --expect */
 	struct rb_samples_file sf;     /* client: --samples, from the first point on */
 	struct rb_session_hooks h;     /* the caller's: matrix, --threads */
+	struct rb_probe probe;	       /* --probe's QP, CQ and thread */
 };
 
 /* Per thread: the threads of a --threads run are sessions each (session.c). */
