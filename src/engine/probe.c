@@ -234,13 +234,21 @@ static int ping(struct rb_probe *pr, struct rb_samples *into)
 		if (ret <= 0)
 			break;
 		ret = wc.wr_id == UINT64_MAX ? 0 : take_recv(pr, &wc, &got);
-		if (!ret && wc.wr_id != UINT64_MAX && got == seq)
+		if (!ret && wc.wr_id != UINT64_MAX && got == seq) {
+			pr->lost_run = 0;
 			return into ? rb_samples_push(into, k - k0) : 0;
+		}
 	}
-	if (!ret && !stopping(pr) && !pr->lost++)
+	if (ret || stopping(pr))
+		return ret < 0 ? ret : 0;
+	if (!pr->lost++)
 		rb_warn("%s: a probe's echo took over %llu ms: counted lost", pr->dev->name,
 			RB_PROBE_LOST_NS / 1000000);
-	return ret < 0 ? ret : 0;
+	if (++pr->lost_run < RB_PROBE_LOST_MAX)
+		return 0;
+	rb_err("%s: --probe: %d echoes in a row lost: is the peer's probe gone?", pr->dev->name,
+	       RB_PROBE_LOST_MAX);
+	return -ETIMEDOUT;
 }
 
 /* Sleep until @t (ns), waking every RB_PROBE_WAIT_MS to see a stop. */
@@ -301,8 +309,10 @@ static int echo(struct rb_probe *pr)
 
 	while (!ret && !stopping(pr)) {
 		ret = next_wc(pr, rb_now_ns() + 100000000ULL, &wc, &k);
-		if (ret <= 0 || wc.wr_id == UINT64_MAX)
+		if (ret <= 0 || wc.wr_id == UINT64_MAX) {
+			ret = ret < 0 ? ret : 0; /* nothing, or an echo's send done */
 			continue;
+		}
 		ret = take_recv(pr, &wc, &seq);
 		if (!ret && pr->sends < RB_PROBE_DEPTH - 1) {
 			memcpy(tx_slot(pr), &seq, sizeof(seq));
@@ -347,6 +357,8 @@ int rb_probe_stop(struct rb_probe *pr)
 	__atomic_store_n(&pr->stop, 1, __ATOMIC_RELEASE);
 	pthread_join(pr->th, NULL);
 	pr->running = false;
+	/* The next point's idle phase runs on this thread: not stopped. */
+	__atomic_store_n(&pr->stop, 0, __ATOMIC_RELEASE);
 	return pr->status;
 }
 

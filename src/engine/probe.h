@@ -28,6 +28,7 @@
 #define RB_PROBE_IDLE_MAX 200		/* ... at most, and 0.2 s worth between */
 #define RB_PROBE_WAIT_MS  10		/* longest sleep on the channel: how soon a stop is seen */
 #define RB_PROBE_LOST_NS  1000000000ULL /* an echo later than this is lost */
+#define RB_PROBE_LOST_MAX 3		/* so many lost in a row: the probe fails */
 
 struct rb_probe {
 	struct rb_dev *dev;
@@ -44,6 +45,7 @@ struct rb_probe {
 	uint32_t sends;	      /* sends posted, not completed */
 	uint64_t seq;	      /* the last ping's number */
 	uint64_t lost;	      /* pings whose echo did not come in time */
+	uint32_t lost_run;    /* ... of the last ones in a row */
 	/* The thread: the client's loaded phase, the server's echo. */
 	pthread_t th;
 	bool running;
