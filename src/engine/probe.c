@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -335,13 +336,19 @@ static void *probe_thread(void *arg)
 
 int rb_probe_start(struct rb_probe *pr)
 {
+	sigset_t all, old;
 	int ret;
 
 	if (!pr->server)
 		rb_samples_reset(&pr->loaded);
 	__atomic_store_n(&pr->stop, 0, __ATOMIC_RELEASE);
 	pr->status = 0;
+	/* Signals (^C, -D 0's stop) stay the measuring thread's: the probe's
+	 * starts with all of them blocked. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
 	ret = pthread_create(&pr->th, NULL, probe_thread, pr);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret) {
 		rb_err("probe thread: %s", strerror(ret));
 		return -ret;
