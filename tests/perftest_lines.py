@@ -36,6 +36,7 @@ KEYS = {
     "gid_index": "device.requested.gid_index", "cpu": "placement.cpu",
     "numa": "placement.numa", "units": "output.units", "json": "output.json",
     "format": "output.format", "no_effect": "perftest_no_effect",
+    "cqe_poll": "params.cqe_poll", "poll": "params.poll",
 }
 # Shell syntax that ends the command (the rest is the shell's).
 ENDS = ("&", "&&", "|", "||", ";")

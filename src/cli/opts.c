@@ -8,6 +8,7 @@
 #include "core/cmd.h"
 #include "rdma/counters.h"
 #include "report/expect.h"
+#include "report/reco.h"
 #include "cli/opts_int.h"
 #include "wire/plan.h"
 #include "core/shape.h"
@@ -103,6 +104,33 @@ static int parse_number(const struct rb_opt *o, const char *arg, uint64_t *v, ch
 	return rb_opt_check_range(o, *v, err, len);
 }
 
+/* An axis of choices (--poll busy,event): each item a word of the row's. */
+static int parse_choice_axis(const struct rb_opt *o, const char *arg, struct rb_axis *a, char *err,
+			     size_t len)
+{
+	char item[40], n[40];
+	const char *p = arg;
+	uint8_t v;
+	size_t l;
+
+	a->n = 0;
+	for (;;) {
+		l = strcspn(p, ",");
+		if (a->n == RB_MAX_AXIS)
+			return fail(err, len, "%s: more than %d values",
+				    rb_opt_name(o, n, sizeof(n)), RB_MAX_AXIS);
+		snprintf(item, sizeof(item), "%.*s", (int)(l < sizeof(item) ? l : sizeof(item) - 1),
+			 p);
+		if (l >= sizeof(item) || parse_choice(o, item, &v, err, len))
+			return fail(err, len, "%s '%.*s' is not one of %s",
+				    rb_opt_name(o, n, sizeof(n)), (int)l, p, o->choices);
+		a->v[a->n++] = v;
+		if (!p[l])
+			return 0;
+		p += l + 1;
+	}
+}
+
 static int parse_axis(const struct rb_opt *o, const char *arg, struct rb_axis *a, char *err,
 		      size_t len)
 {
@@ -110,6 +138,8 @@ static int parse_axis(const struct rb_opt *o, const char *arg, struct rb_axis *a
 	uint32_t i;
 	int ret;
 
+	if (o->choices)
+		return parse_choice_axis(o, arg, a, err, len);
 	ret = rb_axis_parse(arg, o->suffix, a, msg, sizeof(msg));
 	if (ret)
 		return fail(err, len, "%s: %s", rb_opt_name(o, n, sizeof(n)), msg);
@@ -149,7 +179,11 @@ static int set_opt(struct rb_cli *c, const struct rb_opt *o, const char *arg, ch
 
 	switch (o->type) {
 	case RB_OPT_FLAG:
-		*(uint8_t *)field = 1;
+		/* A flag over an axis (-e: --poll event) sets it to its .max. */
+		if (rb_opt_axis_twin(o))
+			rb_axis_set1((struct rb_axis *)field, o->max);
+		else
+			*(uint8_t *)field = 1;
 		return 0;
 	case RB_OPT_STR:
 		if (strlen(arg) >= o->size)
@@ -237,6 +271,9 @@ static void apply_defaults(struct rb_cli *c, const struct rb_bench *b)
 	axis_default(c, "tx-depth", &c->p.tx_depth, 128);
 	axis_default(c, "batch", &c->p.batch, 1);
 	axis_default(c, "qps", &c->p.qps, 1);
+	axis_default(c, "cqe-poll", &c->p.cqe_poll, RB_CQE_POLL_DEFAULT);
+	if (!rb_cli_given(c, "events"))
+		axis_default(c, "poll", &c->p.poll, RB_POLL_BUSY);
 	/* Bandwidth: mostly unsignaled, as perftest; never more than the
 	 * smallest depth, which the user may have lowered.  Latency tests
 	 * signal every WR but reap lazily, so no post waits for an ACK. */
@@ -248,6 +285,43 @@ static void apply_defaults(struct rb_cli *c, const struct rb_bench *b)
 	c->p.atomic_op = c->op;
 }
 
+/*
+ * --recommend: without a bound, a bandwidth test's batch/signal sweep
+ * (rb_recommend()); with one, a bound the test measures and a sweep of
+ * the strategies to choose from (rb_recommend_bound()).
+ */
+static int check_recommend(struct rb_cli *c, const struct rb_bench *b, char *err, size_t len)
+{
+	const struct rb_params *p = &c->p;
+	struct rb_expect e;
+
+	c->l.recommend = rb_cli_given(c, "recommend");
+	if (!c->l.recommend)
+		return 0;
+	if (!c->l.recommend_bound[0]) {
+		if (b->mode != RB_MODE_BW)
+			return fail(err, len,
+				    "--recommend on %s needs a bound, e.g. --recommend p99<=20us, "
+				    "and a sweep of --poll or --cqe-poll",
+				    b->name);
+		if (p->batch.n < 2 && p->signal.n < 2)
+			return fail(err, len,
+				    "--recommend needs a sweep over -l/--batch or -Q/--signal (or "
+				    "a bound, e.g. --recommend rate>=1Mpps, over --poll or "
+				    "--cqe-poll)");
+		return 0;
+	}
+	if (rb_expect_parse(c->l.recommend_bound, &e, err, len) ||
+	    rb_reco_bound_check(&e, b->name, b->mode, err, len))
+		return -EINVAL;
+	if (p->poll.n < 2 && p->cqe_poll.n < 2 && p->batch.n < 2 && p->signal.n < 2)
+		return fail(err, len,
+			    "--recommend %s needs a sweep to choose from: --poll busy,event, "
+			    "--cqe-poll, -l/--batch or -Q/--signal",
+			    c->l.recommend_bound);
+	return 0;
+}
+
 /* Combinations of what was typed; the plan's own rules are plan.c's. */
 static int check_combinations(const struct rb_cli *c, char *err, size_t len)
 {
@@ -255,8 +329,6 @@ static int check_combinations(const struct rb_cli *c, char *err, size_t len)
 		return fail(err, len, "-n/--iters and -D/--duration exclude each other");
 	if (c->all && rb_cli_given(c, "size"))
 		return fail(err, len, "-a/--all and -s/--size exclude each other");
-	if (c->l.recommend && c->p.batch.n < 2 && c->p.signal.n < 2)
-		return fail(err, len, "--recommend needs a sweep over -l/--batch or -Q/--signal");
 	if (c->l.ipv6 && c->p.use_cm)
 		return fail(err, len,
 			    "--ipv6 with -R: the CM takes the GID of the address given; "
@@ -344,6 +416,8 @@ int rb_cli_finish(struct rb_cli *c, const struct rb_bench *b, unsigned int scope
 		return -EINVAL;
 	ret = check_combinations(c, err, errlen);
 	if (!ret)
+		ret = check_recommend(c, b, err, errlen);
+	if (!ret)
 		ret = check_lat_reports(c, scope, err, errlen);
 	if (!ret)
 		ret = check_output(c, b, err, errlen);
@@ -359,7 +433,7 @@ static bool client_only(const struct rb_opt *o)
 	size_t p = offsetof(struct rb_cli, p);
 
 	return (o->off >= p && o->off < p + sizeof(struct rb_params)) || o->off == OFF(all) ||
-	       o->off == OFF(op) || o->off == OFF(mode) || o->off == LOC(recommend) ||
+	       o->off == OFF(op) || o->off == OFF(mode) || o->off == LOC(recommend_bound) ||
 	       o->off == LOC(expect) || o->off == OFF(interval_arg) || o->off == OFF(rate_arg) ||
 	       o->off == LOC(samples_path) || o->off == LOC(unsorted) || o->off == LOC(histogram) ||
 	       o->off == LOC(cycles) || o->off == OFF(flow_arg);

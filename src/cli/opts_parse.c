@@ -38,7 +38,9 @@ static void build_getopt(struct option *lo, char *so)
 	*so++ = ':'; /* report a missing argument as ':' */
 	for (i = 0; i < rb_nopts; i++) {
 		const struct rb_opt *o = &rb_opts[i];
-		int has = o->type == RB_OPT_FLAG ? no_argument : required_argument;
+		int has = o->type == RB_OPT_FLAG ? no_argument
+			  : o->optional		 ? optional_argument
+						 : required_argument;
 
 		lo[n++] = (struct option){ o->lname, has, NULL, ROW_VAL + (int)i };
 		if (o->alias)
@@ -224,8 +226,22 @@ static int bad_option(const struct option *lo, const char *cmd, int ch, char **a
 	return fail(err, len, "unknown option %s for %s (see rdmabench %s --help)", arg, cmd, cmd);
 }
 
+/*
+ * A row whose argument may be left out: getopt gave "--NAME=ARG"'s, else
+ * the next word when it holds one of < > = ("--recommend p99<=20us"; a
+ * host never does), else "".
+ */
+static const char *optional_arg(const struct rb_opt *o, int argc, char **av)
+{
+	if (optarg || !o->optional)
+		return optarg;
+	if (optind < argc && av[optind][0] != '-' && strpbrk(av[optind], "<>="))
+		return av[optind++];
+	return "";
+}
+
 static int take(struct rb_cli *c, const struct option *lo, const char *cmd, unsigned int scope,
-		int ch, char **av, char *err, size_t len)
+		int ch, int argc, char **av, char *err, size_t len)
 {
 	const struct rb_pt_flag *f;
 	char name[40];
@@ -241,7 +257,8 @@ static int take(struct rb_cli *c, const struct option *lo, const char *cmd, unsi
 			    "taken (run 'rdmabench %s' for it)",
 			    rb_opt_name(&rb_opts[row], name, sizeof(name)), cmd);
 	if (row >= 0)
-		return rb_cli_take(c, row, cmd, scope, optarg, err, len);
+		return rb_cli_take(c, row, cmd, scope, optional_arg(&rb_opts[row], argc, av), err,
+				   len);
 	f = pt_of(ch);
 	if (f)
 		return rb_pt_take(c, f, optarg, cmd, scope, err, len);
@@ -263,7 +280,7 @@ static int parse(struct rb_cli *c, const char *cmd, unsigned int scope, int argc
 	optind = 0; /* glibc: 0 also forgets a half-parsed group like -zv */
 	opterr = 0;
 	while ((ch = getopt_long(argc, av, so, lo, NULL)) != -1) {
-		ret = take(c, lo, cmd, scope, ch, av, err, len);
+		ret = take(c, lo, cmd, scope, ch, argc, av, err, len);
 		if (ret)
 			return ret;
 	}

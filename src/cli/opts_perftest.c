@@ -94,7 +94,6 @@ const struct rb_pt_flag rb_pt_flags[] = {
 	NO("use-null-mr", 0, false, "every buffer is registered memory"),
 	NO("no_lock", 0, false, "thread domains are not used"),
 	NO("wait_destroy", 0, true, "resources are destroyed as soon as the test ends"),
-	NO("cqe_poll", 0, true, NOTYET ": each ibv_poll_cq reaps up to 16 completions"),
 	NO("use_ooo", 0, false, MLX5),
 	NO("no_enhanced_reorder", 0, false, MLX5),
 	NO("disable_dynamic_polling", 0, false, MLX5),

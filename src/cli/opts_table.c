@@ -58,6 +58,21 @@ static int check_expect(const char *arg, char *err, size_t len)
 	return rb_expect_parse(arg, &e, err, len);
 }
 
+/* --recommend's bound, when given: --expect's syntax (what it names: rb_cli_finish()). */
+static int check_recommend(const char *arg, char *err, size_t len)
+{
+	struct rb_expect e;
+	char msg[256];
+
+	if (!arg[0])
+		return 0;
+	if (!rb_expect_parse(arg, &e, msg, sizeof(msg)))
+		return 0;
+	/* "--expect 'X': at N: why" is --recommend's here. */
+	return rb_set_err(err, len, -EINVAL, "--recommend%s",
+			  strncmp(msg, "--expect", 8) ? msg : msg + 8);
+}
+
 static int check_counters(const char *arg, char *err, size_t len)
 {
 	struct rb_counter_spec spec;
@@ -598,6 +613,19 @@ const struct rb_opt rb_opts[] = {
 	  .help = "register this side's buffers without PCIe relaxed ordering "
 		  "(IBV_ACCESS_RELAXED_ORDERING, otherwise asked for, except by tests that poll "
 		  "their buffer for arrival: write_lat)" },
+	{ .lname = "reg-mode",
+	  .type = RB_OPT_CHOICE,
+	  .off = PAR(reg_mode),
+	  .max = 1,
+	  .choices = "pool|per-msg",
+	  .argname = "pool|per-msg",
+	  .def = "pool",
+	  .need = RB_S_BW,
+	  .help = "pool: buffers registered once, before the points; per-msg: the client "
+		  "registers each message's buffer before its post and deregisters it after its "
+		  "completion, as a naive application does (write_bw, send_bw, read_bw; -q 1, "
+		  "-l 1, no inline, -b, --rate or --reversed): the point against pool is what "
+		  "registering costs" },
 	{ .lname = "post-api",
 	  .type = RB_OPT_CHOICE,
 	  .off = LOC(post_api),
@@ -621,17 +649,33 @@ const struct rb_opt rb_opts[] = {
 	  .any = RB_S_RUN,
 	  .help = "--post-api post in perftest's spelling" },
 	{ .lname = "poll",
-	  .type = RB_OPT_CHOICE,
+	  .type = RB_OPT_AXIS,
 	  .off = PAR(poll),
 	  .max = RB_POLL_EVENT,
 	  .choices = "busy|event",
-	  .argname = "busy|event",
+	  .argname = "busy|event[,...]",
 	  .def = "busy",
 	  .need = RB_S_TEST,
 	  .help = "how both sides wait for completions: busy polls the CQ; event, when a poll "
 		  "finds it empty, arms it (ibv_req_notify_cq), polls again and sleeps on its "
-		  "completion channel (JSON: wakeups_per_msg); not write_lat, whose receiver "
-		  "polls its buffer (unless --write-with-imm)" },
+		  "completion channel (JSON: wakeups_per_msg); an axis: busy,event measures "
+		  "each point both ways, both sides switching with the point; not write_lat, "
+		  "whose receiver polls its buffer (unless --write-with-imm)" },
+	{ .lname = "cqe-poll",
+	  .alias = "cqe_poll",
+	  .perftest = "--cqe_poll",
+	  .pt_diff = "a sweep axis, on both sides; default 32 (perftest's 16); a latency test's "
+		     "wait for its message asks for no more than can be due (1, send_lat 2)",
+	  .type = RB_OPT_AXIS,
+	  .off = PAR(cqe_poll),
+	  .min = 1,
+	  .max = RB_CQE_POLL_MAX,
+	  .argname = "NS",
+	  .def = "32",
+	  .need = RB_S_TEST,
+	  .help = "completions reaped per ibv_poll_cq call, at most, on both sides (an axis); "
+		  "a latency test's wait for its message asks for no more than can be due (1; "
+		  "send_lat 2)" },
 	{ .lname = "probe",
 	  .type = RB_OPT_FLAG,
 	  .off = PAR(probe),
@@ -984,12 +1028,17 @@ const struct rb_opt rb_opts[] = {
 		  "rate>=10Mpps, p50<=3us, p99<=10us, retrans==0, or a counter; a failed point "
 		  "is marked and the run exits 3" },
 	{ .lname = "recommend",
-	  .type = RB_OPT_FLAG,
-	  .off = LOC(recommend),
-	  .max = 1,
-	  .need = RB_S_BW,
-	  .help = "after a batch/signal sweep, print per size the smallest batch and largest "
-		  "signal interval within 5% of the best message rate" },
+	  .type = RB_OPT_STR,
+	  LSTR(recommend_bound),
+	  .optional = true,
+	  .check = check_recommend,
+	  .argname = "[BOUND]",
+	  .need = RB_S_TEST,
+	  .help = "after a sweep, print per size what to run: without BOUND (bandwidth tests, "
+		  "over -l/-Q), the smallest batch and largest signal interval within 5% of the "
+		  "best message rate; with BOUND in --expect's syntax (p99<=20us, rate>=1Mpps), "
+		  "the point cheapest in CPU (cpu_ns_per_msg) within it, over the strategies "
+		  "swept (--poll busy,event, --cqe-poll, -l, -Q)" },
 	{ .lname = "dry-run",
 	  .type = RB_OPT_FLAG,
 	  .off = OFF(dry_run),

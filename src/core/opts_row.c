@@ -40,3 +40,15 @@ int rb_opt_check_range(const struct rb_opt *o, uint64_t v, char *err, size_t len
 			    (unsigned long long)v);
 	return 0;
 }
+
+bool rb_opt_axis_twin(const struct rb_opt *o)
+{
+	size_t i;
+
+	if (o->type == RB_OPT_AXIS)
+		return false;
+	for (i = 0; i < rb_nopts; i++)
+		if (rb_opts[i].off == o->off && rb_opts[i].type == RB_OPT_AXIS)
+			return true;
+	return false;
+}

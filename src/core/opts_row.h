@@ -41,6 +41,11 @@ struct rb_opt {
 	const char *choices;	/* "fadd|cswap" */
 	const char *pt_choices; /* perftest's words for the same choices: "FETCH_AND_ADD|..." */
 	const char *argname;
+	/*
+	 * RB_OPT_STR: the argument may be left out ("" then): --NAME alone,
+	 * --NAME=ARG, or --NAME ARG when ARG holds one of < > = (no host does).
+	 */
+	bool optional;
 	const char *def; /* default as shown in help, NULL: none */
 	uint64_t autov;	 /* nonzero: the word "auto" is accepted and means this */
 	unsigned int need, any;
@@ -78,6 +83,13 @@ const char *rb_opt_name(const struct rb_opt *o, char *buf, size_t len);
  * 0, or -EINVAL with a message naming the option in @err.
  */
 int rb_opt_check_range(const struct rb_opt *o, uint64_t v, char *err, size_t len);
+
+/*
+ * rb_opt_axis_twin() - whether @o is a flag that sets the axis of
+ * another row over the same field (-e/--events: --poll event): that row
+ * checks the field.
+ */
+bool rb_opt_axis_twin(const struct rb_opt *o);
 
 /* rb_opt_applies() - whether row @o applies to a command of @scope. */
 bool rb_opt_applies(const struct rb_opt *o, unsigned int scope);

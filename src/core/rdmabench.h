@@ -132,13 +132,21 @@ struct rb_params {
 	 * an immediate and consumes one receive at the receiver, which checks
 	 * it. */
 	uint8_t imm;
-	/* --poll (wire v8): how both sides wait on their CQ, enum rb_poll. */
-	uint8_t poll;
+	/* --poll (wire v8; an axis since v9): how both sides wait on their
+	 * CQ, enum rb_poll per value. */
+	struct rb_axis poll;
+	/* --cqe-poll (wire v9): completions reaped per ibv_poll_cq, at most
+	 * (an axis). */
+	struct rb_axis cqe_poll;
 	/* --latency_gap: the client waits this long after each round trip
 	 * before its next ping, outside the sample.  Client only, not on the
 	 * wire: the server just echoes. */
 	uint32_t latency_gap_us;
-	/* --probe, --probe-rate (wire v9): bandwidth tests ping a QP of their
+	/* --reg-mode, enum rb_reg_mode: the client registers each message's
+	 * buffer (per-msg).  Client only, not on the wire: the server's
+	 * buffers are its pool either way. */
+	uint8_t reg_mode;
+	/* --probe, --probe-rate (wire v10): bandwidth tests ping a QP of their
 	 * own at probe_rate Hz (0: RB_PROBE_RATE_DEFAULT), alone before the
 	 * stream and beside it (engine/probe.h). */
 	uint8_t probe;
@@ -147,12 +155,22 @@ struct rb_params {
 
 #define RB_PROBE_RATE_DEFAULT 1000
 
+/* --reg-mode: the option's choices' order, "pool|per-msg". */
+enum rb_reg_mode { RB_REG_POOL, RB_REG_PER_MSG };
+
 enum rb_rate_unit { RB_RATE_NONE, RB_RATE_BPS, RB_RATE_PPS };
 /*
  * --poll: busy-poll the CQ, or sleep on its completion channel when it is
  * empty (perftest's -e); the order is the option's choices "busy|event".
  */
 enum rb_poll { RB_POLL_BUSY, RB_POLL_EVENT };
+/*
+ * --cqe-poll: completions asked of each ibv_poll_cq, at most.  The
+ * default is what the loops always asked (a latency loop asks for no
+ * more than can be due: 1, or 2 in send_lat's ping-pong).
+ */
+#define RB_CQE_POLL_DEFAULT 32
+#define RB_CQE_POLL_MAX	    4096
 
 /* A repeatable option's values, in the order given. */
 #define RB_LIST_MAX  32
@@ -212,9 +230,12 @@ struct rb_local {
 	uint8_t histogram;
 	uint8_t cycles;
 	char csv_path[256];
-	uint8_t format;		  /* enum rb_format, for stdout */
-	uint8_t units;		  /* enum rb_units */
-	uint8_t recommend;	  /* client: print a batch/signal recommendation */
+	uint8_t format;	   /* enum rb_format, for stdout */
+	uint8_t units;	   /* enum rb_units */
+	uint8_t recommend; /* client: print a batch/signal recommendation */
+	/* --recommend BOUND (--expect's syntax): the cheapest point in CPU
+	 * within it, per size; "": by message rate, as without */
+	char recommend_bound[RB_LIST_TEXT];
 	uint8_t freq_quiet;	  /* -F: no warning about a CPU's frequency governor */
 	uint8_t ipv6;		  /* --ipv6: an IPv6 GID whatever the OOB address's family */
 	uint8_t output;		  /* --output: enum rb_output (RB_FMT_VALUE) */
@@ -232,7 +253,9 @@ struct rb_point {
 	uint32_t signal;
 	uint32_t qps;
 	uint32_t tx_depth;
-	uint64_t warmup; /* unmeasured iterations before it (rb_point_warmup) */
+	uint32_t cqe_poll; /* completions per ibv_poll_cq, at most */
+	uint8_t poll;	   /* enum rb_poll */
+	uint64_t warmup;   /* unmeasured iterations before it (rb_point_warmup) */
 };
 
 struct rb_lat_summary {

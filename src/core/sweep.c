@@ -113,6 +113,16 @@ void rb_axis_set1(struct rb_axis *a, uint64_t v)
 	a->v[0] = v;
 }
 
+bool rb_axis_has(const struct rb_axis *a, uint64_t v)
+{
+	uint32_t i;
+
+	for (i = 0; i < a->n; i++)
+		if (a->v[i] == v)
+			return true;
+	return false;
+}
+
 uint64_t rb_axis_max(const struct rb_axis *a)
 {
 	uint64_t m = 0;
@@ -126,7 +136,8 @@ uint64_t rb_axis_max(const struct rb_axis *a)
 
 size_t rb_plan_count(const struct rb_params *p)
 {
-	const struct rb_axis *ax[] = { &p->qps, &p->tx_depth, &p->batch, &p->signal, &p->size };
+	const struct rb_axis *ax[] = { &p->qps,	     &p->tx_depth, &p->batch, &p->signal,
+				       &p->cqe_poll, &p->poll,	   &p->size };
 	size_t n = 1, i;
 
 	for (i = 0; i < sizeof(ax) / sizeof(ax[0]); i++) {
@@ -152,6 +163,10 @@ void rb_plan_point(const struct rb_params *p, size_t i, struct rb_point *pt)
 {
 	pt->size = p->size.v[i % p->size.n];
 	i /= p->size.n;
+	pt->poll = (uint8_t)p->poll.v[i % p->poll.n];
+	i /= p->poll.n;
+	pt->cqe_poll = (uint32_t)p->cqe_poll.v[i % p->cqe_poll.n];
+	i /= p->cqe_poll.n;
 	pt->signal = (uint32_t)p->signal.v[i % p->signal.n];
 	i /= p->signal.n;
 	pt->batch = (uint32_t)p->batch.v[i % p->batch.n];

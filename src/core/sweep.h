@@ -6,9 +6,10 @@
  * range with a step: "64,4096,1M", "2..8M:x2" (doubling), "1..64:+8"
  * (adding).  With suffixes allowed, K/M/G are powers of 1024.
  *
- * The plan is the cartesian product of the qps, tx_depth, batch, signal
- * and size axes, in that order, size varying fastest: one size sweep per
- * (qps, tx_depth, batch, signal) combination.
+ * The plan is the cartesian product of the qps, tx_depth, batch, signal,
+ * cqe_poll, poll and size axes, in that order, size varying fastest: one
+ * size sweep per (qps, tx_depth, batch, signal, cqe_poll, poll)
+ * combination.
  */
 #ifndef RB_SWEEP_H
 #define RB_SWEEP_H
@@ -31,6 +32,9 @@ int rb_axis_parse(const char *s, bool suffix, struct rb_axis *out, char *err, si
 
 /* rb_axis_set1() - an axis holding the single value @v. */
 void rb_axis_set1(struct rb_axis *a, uint64_t v);
+
+/* rb_axis_has() - whether @v is one of @a's values. */
+bool rb_axis_has(const struct rb_axis *a, uint64_t v);
 
 /* rb_axis_max() - the largest value of @a (0 when empty). */
 uint64_t rb_axis_max(const struct rb_axis *a);

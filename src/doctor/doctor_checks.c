@@ -408,26 +408,21 @@ struct irqs {
 	char off[96]; /* the IRQs off the node, "24 25" */
 };
 
-/* Each of the device's MSI IRQs: is its affinity within @node_set? */
+/* Each of the device's MSI IRQs (topo's reading): is its affinity within @node_set? */
 static int irq_scan(const struct rb_dr_run *x, const char *pci, hwloc_const_bitmap_t node_set,
 		    struct irqs *q)
 {
-	char dir[PATH_MAX], rel[96];
 	hwloc_bitmap_t aff = hwloc_bitmap_alloc();
-	struct dirent *de;
+	struct rb_irqs *all = malloc(sizeof(*all));
+	char proc[PATH_MAX];
 	size_t used;
-	DIR *dp;
+	int i, ret = -ENOMEM;
 
-	snprintf(rel, sizeof(rel), "/sys/bus/pci/devices/%s/msi_irqs", pci);
-	if (!aff || rb_dr_path(x, dir, sizeof(dir), rel) || !(dp = opendir(dir))) {
-		hwloc_bitmap_free(aff);
-		return -ENOENT;
-	}
-	while ((de = readdir(dp))) {
-		if (!isdigit((unsigned char)de->d_name[0]))
-			continue;
-		snprintf(rel, sizeof(rel), "/proc/irq/%.32s/smp_affinity_list", de->d_name);
-		if (rb_dr_cpus(x, NULL, aff, rel) <= 0)
+	if (aff && all && !rb_dr_path(x, proc, sizeof(proc), "/proc"))
+		ret = rb_dev_irqs(x->sys, proc, pci, all);
+	for (i = 0; !ret && i < all->n; i++) {
+		if (!all->irq[i].cpus[0] || rb_cpus_parse(all->irq[i].cpus, aff) ||
+		    hwloc_bitmap_iszero(aff))
 			continue;
 		q->n++;
 		if (hwloc_bitmap_isincluded(aff, node_set)) {
@@ -435,11 +430,12 @@ static int irq_scan(const struct rb_dr_run *x, const char *pci, hwloc_const_bitm
 			continue;
 		}
 		used = strlen(q->off);
-		snprintf(q->off + used, sizeof(q->off) - used, "%s%s", used ? " " : "", de->d_name);
+		snprintf(q->off + used, sizeof(q->off) - used, "%s%d", used ? " " : "",
+			 all->irq[i].num);
 	}
-	closedir(dp);
+	free(all);
 	hwloc_bitmap_free(aff);
-	return 0;
+	return ret;
 }
 
 static void irq_fix(struct rb_dr_check *c, const struct irqs *q, hwloc_const_bitmap_t set,

@@ -89,8 +89,9 @@ static int governor_check(struct rb_dr_run *x, const char *subject, int node)
 {
 	struct rb_dr_check *c = rb_dr_add(x->r, "governor", subject);
 	hwloc_bitmap_t set = hwloc_bitmap_alloc();
-	int cpu, n = 0, perf = 0;
-	char gov[32], other[32] = "";
+	int i, n, perf = 0;
+	char other[32] = "";
+	struct rb_govs g;
 
 	if (!c || !set) {
 		hwloc_bitmap_free(set);
@@ -98,17 +99,19 @@ static int governor_check(struct rb_dr_run *x, const char *subject, int node)
 	}
 	c->why = WHY_GOV;
 	node_cpus(x, node, set);
-	hwloc_bitmap_foreach_begin(cpu, set)
-	{
-		if (rb_dr_read(x, n ? NULL : c->source, gov, sizeof(gov),
-			       "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor", cpu))
-			continue;
-		n++;
-		perf += !strcmp(gov, "performance");
-		if (strcmp(gov, "performance"))
-			snprintf(other, sizeof(other), "%s", gov);
+	/* topo's reading: what topo shows, doctor judges. */
+	rb_cpus_governors(x->sys, set, &g);
+	n = g.n;
+	for (i = 0; i < g.kinds; i++) {
+		if (!strcmp(g.name[i], "performance"))
+			perf = g.count[i];
+		else
+			snprintf(other, sizeof(other), "%s", g.name[i]);
 	}
-	hwloc_bitmap_foreach_end();
+	if (n)
+		snprintf(c->source, sizeof(c->source),
+			 "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor",
+			 hwloc_bitmap_first(set));
 	hwloc_bitmap_free(set);
 	c->v = rb_dr_v_governor(n, perf);
 	snprintf(c->value, sizeof(c->value), "%d of %d CPU(s) at performance%s%s", perf, n,

@@ -104,6 +104,8 @@ int rb_dr_ask(const char *host, uint16_t port, const char *bind, int wait_ms, js
 	ret = rb_oob_connect(host, port, bind, wait_ms, &o);
 	if (ret)
 		return ret;
+	/* The server reads its checks and opens its device first: seconds. */
+	o.timeout_ms = 30000;
 	ret = rb_pack_hello(&h, buf, sizeof(buf));
 	if (ret >= 0)
 		ret = rb_oob_send(&o, RB_MSG_HELLO, buf, (uint32_t)ret);

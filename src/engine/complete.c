@@ -93,7 +93,16 @@ int rb_srq_recv_qi(struct rb_run *r, const struct ibv_wc *wc)
 
 int rb_reap_srq(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi))
 {
-	return rb_reap_poll(r, done, on_recv, true, false, 32);
+	bool srq = r->srq != NULL;
+	int n;
+
+	if (r->pt.cqe_poll <= RB_REAP_STACK || !r->wcs)
+		return srq ? rb_reap_poll(r, done, on_recv, true, false, rb_cqe_poll(r))
+			   : rb_reap_poll(r, done, on_recv, false, false, rb_cqe_poll(r));
+	n = ibv_poll_cq(r->cq, (int)r->pt.cqe_poll, r->wcs);
+	if (n < 0)
+		return rb_poll_failed(r);
+	return rb_reap_wcs(r, r->wcs, n, done, on_recv ? on_recv : r->on_recv, srq, false);
 }
 
 int rb_poll_failed(struct rb_run *r)

@@ -199,7 +199,7 @@ static inline __attribute__((always_inline)) int recv_wait_as(struct rb_run *r, 
 	struct rb_idle idle;
 	bool idling = false; /* idle counts from the first empty poll since progress */
 	uint64_t done = 0;
-	int n;
+	int n, max = r->pt.cqe_poll < 2 ? 1 : 2; /* --cqe-poll 1: one a poll */
 
 	/* rb_poll_step() by hand, one call less on the ping-pong's path; the
 	 * idle state is set up only when a poll finds nothing, not for every
@@ -213,11 +213,11 @@ static inline __attribute__((always_inline)) int recv_wait_as(struct rb_run *r, 
 		 * due: asked for two, rxe does not look for a third (perftest
 		 * asks for one a poll); anything more comes with the next. */
 		if (plain)
-			n = rb_reap_poll(r, &done, pp_recv_plain, false, true, 2);
+			n = rb_reap_poll(r, &done, pp_recv_plain, false, true, max);
 		else if (__builtin_expect(r->srq != NULL, 0))
 			n = rb_reap_srq(r, &done, pp_recv);
 		else
-			n = rb_reap_poll(r, &done, pp_recv, false, false, 2);
+			n = rb_reap_poll(r, &done, pp_recv, false, false, max);
 		if ((n = after_poll(r, &idle, &idling, n, "a SEND from the peer")))
 			return n;
 	}

@@ -255,6 +255,11 @@ int rb_wrs_prepare(struct rb_run *r)
 			return -ENOMEM;
 		r->wr_stride = sets > 1 ? r->nwr : 0;
 	}
+	if (!r->wcs && rb_axis_max(&r->p->cqe_poll) > RB_REAP_STACK) {
+		r->wcs = calloc(rb_axis_max(&r->p->cqe_poll), sizeof(*r->wcs));
+		if (!r->wcs)
+			return -ENOMEM;
+	}
 	r->wr_flags = r->pt.size <= r->inline_max && r->bench->inline_ok ? IBV_SEND_INLINE : 0;
 	r->hb_every = hb_every(r);
 	for (qi = 0; qi < sets; qi++) {
@@ -277,8 +282,10 @@ void rb_wrs_free(struct rb_run *r)
 {
 	free(r->wr);
 	free(r->sge);
+	free(r->wcs);
 	r->wr = NULL;
 	r->sge = NULL;
+	r->wcs = NULL;
 }
 
 /* ibv_post_send() of @n WRs on QP @qi said @err: logged; -@err. */

@@ -241,6 +241,9 @@ int rb_run_stream(struct rb_run *r)
 		      meas = { .count = r->p->iters, .measure = true };
 	int ret = 0;
 
+	if (r->p->reg_mode == RB_REG_PER_MSG)
+		return rb_run_stream_per_msg(r);
+
 	if (warm.count)
 		ret = stream_phase(r, &warm);
 	if (ret)

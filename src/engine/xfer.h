@@ -67,6 +67,9 @@ struct rb_run {
 	 * ibv_post_send() calls), or rb_post_send_ex() (--post-api), chosen
 	 * once when the QPs are made, so no post tests which. */
 	rb_post_fn post_send;
+	/* --cqe-poll above RB_REAP_STACK: where a poll's completions go
+	 * (rb_wrs_prepare() sizes it to the plan's largest). */
+	struct ibv_wc *wcs;
 	struct ibv_send_wr *wr; /* WR templates, built once per point */
 	struct ibv_sge *sge;
 	uint32_t nwr;
@@ -132,6 +135,9 @@ struct rb_run {
 	 * RB_EVENT_ACK_BATCH; those left (unacked) before the CQ goes.
 	 */
 	struct ibv_comp_channel *chan;
+	/* The completion channel made for the connection when any point
+	 * waits on events (its CQ's); chan is it at such a point, else NULL. */
+	struct ibv_comp_channel *channel;
 	bool armed;	      /* ibv_req_notify_cq() done, its event not yet taken */
 	unsigned int unacked; /* events taken, not yet acked */
 	uint64_t events;      /* events taken (wake-ups) over the connection */
@@ -309,10 +315,11 @@ int rb_srq_recv_qi(struct rb_run *r, const struct ibv_wc *wc);
 int rb_imm_check(struct rb_run *r, const struct ibv_wc *wc);
 
 /*
- * rb_reap() - poll the CQ once (up to 32 entries).  Send completions free
- * send-queue room and add to *@done the WRs they cover; each receive
- * (its QP found by rb_srq_recv_qi() with --srq) is passed to @on_recv
- * (NULL: to r->on_recv, or reposted when that is NULL).  An error
+ * rb_reap() - poll the CQ once (up to the point's --cqe-poll entries).
+ * Send completions free send-queue room and add to *@done the WRs they
+ * cover; each receive (its QP found by rb_srq_recv_qi() with --srq) is
+ * passed to @on_recv (NULL: to r->on_recv, or reposted when that is
+ * NULL).  An error
  * completion is logged with ibv_wc_status_str() and the QP, and returns
  * -EIO.  With --send-with-imm each receive's immediate is checked
  * (rb_imm_check()), unless @plain: the caller's point runs without
@@ -357,17 +364,20 @@ rb_reap_wcs(struct rb_run *r, struct ibv_wc *wc, int n, uint64_t *done,
 /* rb_poll_failed() - ibv_poll_cq() failed: logged; -EIO. */
 int rb_poll_failed(struct rb_run *r);
 
+/* Completions one poll takes into the stack; --cqe-poll above: r->wcs. */
+#define RB_REAP_STACK 32
+
 /*
- * One poll of up to @max (1 to 32) completions; @srq and @max are
- * constants where this inlines.  A wait that knows how many completions
- * can be due asks for no more: rxe's poll looks at one more slot of the
- * queue when it finds fewer than it was asked for.
+ * One poll of up to @max (1 to RB_REAP_STACK) completions; @srq is a
+ * constant where this inlines, @max mostly one too.  A wait that knows
+ * how many completions can be due asks for no more: rxe's poll looks at
+ * one more slot of the queue when it finds fewer than it was asked for.
  */
 static inline __attribute__((always_inline)) int
 rb_reap_poll(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi),
 	     bool srq, bool plain, int max)
 {
-	struct ibv_wc wc[32];
+	struct ibv_wc wc[RB_REAP_STACK];
 	int n;
 
 	if (!on_recv)
@@ -378,15 +388,24 @@ rb_reap_poll(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, u
 	return rb_reap_wcs(r, wc, n, done, on_recv, srq, plain);
 }
 
-/* rb_reap() with --srq: out of line, the common case does without. */
+/*
+ * rb_reap() with --srq, or with --cqe-poll above RB_REAP_STACK (into
+ * r->wcs): out of line, the common case does without.
+ */
 int rb_reap_srq(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi));
+
+/* The point's --cqe-poll, for a poll that takes it into the stack. */
+static inline int rb_cqe_poll(const struct rb_run *r)
+{
+	return r->pt.cqe_poll < RB_REAP_STACK ? (int)r->pt.cqe_poll : RB_REAP_STACK;
+}
 
 static inline __attribute__((always_inline)) int
 rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi))
 {
-	if (__builtin_expect(r->srq != NULL, 0))
+	if (__builtin_expect(r->srq != NULL || r->pt.cqe_poll > RB_REAP_STACK, 0))
 		return rb_reap_srq(r, done, on_recv);
-	return rb_reap_poll(r, done, on_recv, false, false, 32);
+	return rb_reap_poll(r, done, on_recv, false, false, (int)r->pt.cqe_poll);
 }
 
 /* --poll event: events taken between acks (ibv_ack_cq_events()). */
@@ -482,6 +501,8 @@ int rb_pp_recv(struct rb_run *r, uint32_t qi);
 void rb_rx_plan(struct rb_run *r);
 int rb_run_oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it));
 int rb_run_stream(struct rb_run *r);
+/* rb_run_stream_per_msg() - rb_run_stream() of --reg-mode per-msg (regmsg.c). */
+int rb_run_stream_per_msg(struct rb_run *r);
 int rb_run_server_wait(struct rb_run *r);
 int rb_run_server_recv(struct rb_run *r);
 

@@ -21,7 +21,9 @@
 /* The metrics are rb_metrics[]'s rows with .compare; o->metrics holds row numbers. */
 /* What matches two points. */
 static const char *const key_names[] = { "size", "batch", "signal", "qps", "tx_depth" };
-#define NKEY NELEM(key_names)
+#define NAXIS NELEM(key_names)
+/* ... and how the point waited (--cqe-poll, --poll): absent, the defaults. */
+#define NKEY (NAXIS + 2)
 
 #define incomparable(err, len, ...) rb_set_err(err, len, RB_CMP_INCOMPARABLE, __VA_ARGS__)
 
@@ -209,6 +211,8 @@ static const struct cparam {
 	{ "with_imm", "--send-with-imm/--write-with-imm", "false" },
 	{ "reversed", "--reversed", "false" },
 	{ "poll", "--poll", "\"busy\"" },
+	{ "reg_mode", "--reg-mode", "\"pool\"" },
+	{ "cqe_poll", "--cqe-poll", "[32]" },
 };
 
 /* What two files differ in, as one message: "what (opt) BASE x, NEW y; ...". */
@@ -222,7 +226,7 @@ static bool is_axis(const char *key)
 {
 	size_t i;
 
-	for (i = 0; i < NKEY; i++)
+	for (i = 0; i < NAXIS; i++)
 		if (!strcmp(key, key_names[i]))
 			return true;
 	return false;
@@ -356,13 +360,18 @@ static bool point_key(json_t *pt, json_int_t *k)
 {
 	size_t i;
 
-	for (i = 0; i < NKEY; i++) {
-		json_t *v = json_object_get(pt, key_names[i]);
+	json_t *v;
 
+	for (i = 0; i < NAXIS; i++) {
+		v = json_object_get(pt, key_names[i]);
 		if (!json_is_integer(v))
 			return false;
 		k[i] = json_integer_value(v);
 	}
+	v = json_object_get(pt, "cqe_poll");
+	k[NAXIS] = json_is_integer(v) ? json_integer_value(v) : RB_CQE_POLL_DEFAULT;
+	v = json_object_get(pt, "poll");
+	k[NAXIS + 1] = json_is_string(v) && !strcmp(json_string_value(v), "event");
 	return true;
 }
 
@@ -430,9 +439,14 @@ static void point_text(const json_int_t *k, char *buf, size_t len)
 {
 	char sz[24];
 
-	snprintf(buf, len, "%7s %5lld %6lld %4lld %5lld",
-		 rb_size_str((uint64_t)k[0], sz, sizeof(sz)), (long long)k[1], (long long)k[2],
-		 (long long)k[3], (long long)k[4]);
+	int n = snprintf(buf, len, "%7s %5lld %6lld %4lld %5lld",
+			 rb_size_str((uint64_t)k[0], sz, sizeof(sz)), (long long)k[1],
+			 (long long)k[2], (long long)k[3], (long long)k[4]);
+
+	/* A point that waited otherwise than by default says how. */
+	if (n > 0 && (size_t)n < len && (k[NAXIS] != RB_CQE_POLL_DEFAULT || k[NAXIS + 1]))
+		snprintf(buf + n, len - (size_t)n, " %s/%lld", k[NAXIS + 1] ? "event" : "busy",
+			 (long long)k[NAXIS]);
 }
 
 static void num_text(double v, char *buf, size_t len)
@@ -465,9 +479,13 @@ static void point_name(const json_int_t *k, char *buf, size_t len)
 {
 	char sz[24];
 
-	snprintf(buf, len, "size %s batch %lld signal %lld qps %lld tx_depth %lld",
-		 rb_size_str((uint64_t)k[0], sz, sizeof(sz)), (long long)k[1], (long long)k[2],
-		 (long long)k[3], (long long)k[4]);
+	int n = snprintf(buf, len, "size %s batch %lld signal %lld qps %lld tx_depth %lld",
+			 rb_size_str((uint64_t)k[0], sz, sizeof(sz)), (long long)k[1],
+			 (long long)k[2], (long long)k[3], (long long)k[4]);
+
+	if (n > 0 && (size_t)n < len && (k[NAXIS] != RB_CQE_POLL_DEFAULT || k[NAXIS + 1]))
+		snprintf(buf + n, len - (size_t)n, " poll %s cqe_poll %lld",
+			 k[NAXIS + 1] ? "event" : "busy", (long long)k[NAXIS]);
 }
 
 static void print_regression(struct cmp *c, const json_int_t *k, const struct rb_metric *m,

@@ -84,6 +84,8 @@ void rb_csv_header_put(FILE *f)
 static int csv_begin(struct rb_writer *w, const struct rb_doc *r)
 {
 	rb_csv_header_put(w->f);
+	if (rb_out_wait_cols(r))
+		fputs(",poll,cqe_poll", w->f);
 	if (rb_out_by_thread(r))
 		fputs(",thread", w->f);
 	if (rb_out_bidir_cols(r))
@@ -149,6 +151,9 @@ static int csv_line(FILE *f, const struct rb_doc *r, const struct rb_result *res
 	csv_metrics(f, res);
 	csv_place(f, res->thread_place ? res->thread_place : &r->place);
 	csv_shape(f, res, idx, start_s);
+	if (rb_out_wait_cols(r))
+		fprintf(f, ",%s,%u", res->pt.poll == RB_POLL_EVENT ? "event" : "busy",
+			res->pt.cqe_poll);
 	if (rb_out_by_thread(r))
 		csv_str(f, rb_out_thread_cell(res, th, sizeof(th)));
 	if (rb_out_bidir_cols(r))

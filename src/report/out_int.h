@@ -35,6 +35,12 @@ bool rb_out_by_thread(const struct rb_doc *r);
 const char *rb_out_thread_cell(const struct rb_result *res, char *buf, size_t len);
 /* -b: each direction's columns. */
 bool rb_out_bidir_cols(const struct rb_doc *r);
+/*
+ * A run that swept how points wait (--poll busy,event, --cqe-poll) or
+ * chose other than the default --cqe-poll: columns of each, which the
+ * point's row says (the table adds CPU and wake-ups per message).
+ */
+bool rb_out_wait_cols(const struct rb_doc *r);
 /* A --interval slice as a result of its own. */
 struct rb_result rb_out_iv_result(const struct rb_point *pt, const struct rb_interval *iv);
 /* out_json.c: the document's closing members (complete, reason, diag). */

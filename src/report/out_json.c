@@ -89,6 +89,27 @@ static json_t *jaxis(const struct rb_axis *a)
 	return jdone(arr, bad);
 }
 
+static const char *poll_name(uint64_t v)
+{
+	return v == RB_POLL_EVENT ? "event" : "busy";
+}
+
+/* --poll: its one word, or (an axis of more) the array of them. */
+static json_t *jpoll(const struct rb_axis *a)
+{
+	json_t *arr;
+	uint32_t i;
+	int bad;
+
+	if (a->n == 1)
+		return jstr(poll_name(a->v[0]));
+	arr = json_array();
+	bad = !arr;
+	for (i = 0; i < a->n && i < RB_MAX_AXIS; i++)
+		bad |= json_array_append_new(arr, jstr(poll_name(a->v[i])));
+	return jdone(arr, bad);
+}
+
 /* A string, or null when absent or empty (no GID on InfiniBand). */
 static json_t *jstr_or_null(const char *s)
 {
@@ -175,7 +196,10 @@ json_t *rb_json_params(const struct rb_params *p)
 					   juint(p->probe_rate ? p->probe_rate
 							       : RB_PROBE_RATE_DEFAULT));
 	}
-	bad |= json_object_set_new(o, "poll", jstr(p->poll == RB_POLL_EVENT ? "event" : "busy"));
+	bad |= json_object_set_new(o, "poll", jpoll(&p->poll));
+	bad |= json_object_set_new(o, "cqe_poll", jaxis(&p->cqe_poll));
+	bad |= json_object_set_new(o, "reg_mode",
+				   jstr(p->reg_mode == RB_REG_PER_MSG ? "per-msg" : "pool"));
 	bad |= json_object_set_new(
 		o, "warmup", p->warmup == RB_WARMUP_AUTO ? json_string("auto") : juint(p->warmup));
 	bad |= json_object_set_new(o, "rx_depth", json_integer(p->rx_depth));
@@ -431,6 +455,8 @@ json_t *rb_json_result(const struct rb_result *res)
 	bad |= json_object_set_new(o, "signal", juint(res->pt.signal));
 	bad |= json_object_set_new(o, "qps", juint(res->pt.qps));
 	bad |= json_object_set_new(o, "tx_depth", juint(res->pt.tx_depth));
+	bad |= json_object_set_new(o, "poll", jstr(poll_name(res->pt.poll)));
+	bad |= json_object_set_new(o, "cqe_poll", juint(res->pt.cqe_poll));
 	bad |= json_object_set_new(o, "iterations", juint(res->iters));
 	bad |= json_object_set_new(o, "warmup", juint(res->pt.warmup));
 	bad |= json_object_set_new(o, "duration_s", jreal(res->duration_s));

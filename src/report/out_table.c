@@ -22,7 +22,7 @@
 #include "wire/plan.h"
 
 /* the point's 5, the metrics, thread, -b's 4 */
-#define TABLE_MAX_COLS (5 + RB_METRICS_MAX + 1 + 4)
+#define TABLE_MAX_COLS (5 + RB_METRICS_MAX + 4 + 1 + 4)
 #define TABLE_CELL     32
 
 /* A right-aligned column, as wide as its name (tcol_add()'s @minw at least). */
@@ -100,6 +100,12 @@ static int table_columns(const struct rb_doc *r, struct tcol *c)
 		snprintf(name, sizeof(name), "%s[%s]", m->table, table_unit(r, m));
 		tcol_add(c, &n, name, m->table_width);
 	}
+	if (rb_out_wait_cols(r)) {
+		tcol_add(c, &n, "poll", 5);
+		tcol_add(c, &n, "cqe", 4);
+		tcol_add(c, &n, "cpu[ns/msg]", 11);
+		tcol_add(c, &n, "wakeups/msg", 11);
+	}
 	if (rb_out_by_thread(r))
 		tcol_add(c, &n, "thread", 6);
 	if (r->mode == RB_MODE_LAT || !rb_out_bidir_cols(r))
@@ -175,6 +181,13 @@ static void table_cells(const struct rb_doc *r, const struct rb_result *res,
 	for (m = rb_metrics; m < rb_metrics + rb_nmetrics; m++)
 		if (table_shows(r, m))
 			metric_cell(r, res, m, cell[k++]);
+	if (rb_out_wait_cols(r)) {
+		snprintf(cell[k++], TABLE_CELL, "%s",
+			 res->pt.poll == RB_POLL_EVENT ? "event" : "busy");
+		snprintf(cell[k++], TABLE_CELL, "%u", res->pt.cqe_poll);
+		cell_sig(cell[k++], res->has_cpu, res->cpu_ns_per_msg);
+		cell_sig(cell[k++], res->has_wakeups, res->wakeups_per_msg);
+	}
 	if (rb_out_by_thread(r))
 		thread_cell_at(r, res, cell[k++]);
 	if (r->mode == RB_MODE_LAT || !rb_out_bidir_cols(r))

@@ -41,6 +41,14 @@ bool rb_out_bidir_cols(const struct rb_doc *r)
 	return r->params && r->params->bidir;
 }
 
+bool rb_out_wait_cols(const struct rb_doc *r)
+{
+	const struct rb_params *p = r->params;
+
+	return p && (p->poll.n > 1 || p->cqe_poll.n > 1 ||
+		     (p->cqe_poll.n == 1 && p->cqe_poll.v[0] != RB_CQE_POLL_DEFAULT));
+}
+
 /*
  * A slice as a result of its own: its point's axes, its figures, nothing
  * it does not have (peak, CPU, peer, counters).

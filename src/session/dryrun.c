@@ -293,6 +293,9 @@ static void text_points(const struct rb_dryrun *d, FILE *f)
 	const struct rb_params *p = d->p;
 	size_t i, n = rb_plan_count(p);
 	struct rb_point pt;
+	/* How points wait, when a sweep or a choice says more than the default. */
+	bool wait = p->poll.n > 1 || p->poll.v[0] != RB_POLL_BUSY || p->cqe_poll.n > 1 ||
+		    p->cqe_poll.v[0] != RB_CQE_POLL_DEFAULT;
 	char sz[24], lenb[24];
 
 	if (p->forever)
@@ -302,14 +305,19 @@ static void text_points(const struct rb_dryrun *d, FILE *f)
 	else
 		fprintf(f, LABEL "%zu, each of %llu iterations\n", "points", n,
 			(unsigned long long)p->iters);
-	fprintf(f, "%7s %10s %6s %6s %4s %8s %7s %12s\n", "point", "size", "batch", "signal", "qps",
-		"tx_depth", "warmup", p->iters ? "iterations" : "duration");
+	fprintf(f, "%7s %10s %6s %6s %4s %8s %7s %12s%s\n", "point", "size", "batch", "signal",
+		"qps", "tx_depth", "warmup", p->iters ? "iterations" : "duration",
+		wait ? "  poll  cqe_poll" : "");
 	for (i = 0; i < n; i++) {
 		rb_plan_point(p, i, &pt);
-		fprintf(f, "%7zu %10s %6u %6u %4u %8u %7llu %12s\n", i + 1,
+		fprintf(f, "%7zu %10s %6u %6u %4u %8u %7llu %12s", i + 1,
 			rb_size_str(pt.size, sz, sizeof(sz)), pt.batch, pt.signal, pt.qps,
 			pt.tx_depth, (unsigned long long)pt.warmup,
 			length_str(p, lenb, sizeof(lenb)));
+		if (wait)
+			fprintf(f, "  %-5s %8u", pt.poll == RB_POLL_EVENT ? "event" : "busy",
+				pt.cqe_poll);
+		fputc('\n', f);
 	}
 }
 
@@ -445,6 +453,9 @@ static json_t *jpoint(const struct rb_params *p, const struct rb_point *pt)
 	bad |= json_object_set_new(o, "signal", json_integer(pt->signal));
 	bad |= json_object_set_new(o, "qps", json_integer(pt->qps));
 	bad |= json_object_set_new(o, "tx_depth", json_integer(pt->tx_depth));
+	bad |= json_object_set_new(o, "poll",
+				   json_string(pt->poll == RB_POLL_EVENT ? "event" : "busy"));
+	bad |= json_object_set_new(o, "cqe_poll", json_integer(pt->cqe_poll));
 	bad |= json_object_set_new(o, "warmup", json_integer((json_int_t)pt->warmup));
 	bad |= json_object_set_new(o, "iterations",
 				   p->iters ? json_integer((json_int_t)p->iters) : json_null());

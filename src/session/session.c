@@ -32,6 +32,7 @@
 #include "rdma/cm.h"
 #include "report/diag.h"
 #include "report/output.h"
+#include "report/reco.h"
 #include "wire/plan.h"
 #include "report/samples_file.h"
 #include "session/session.h"
@@ -61,6 +62,7 @@ static int point_start(struct session *s, uint32_t i)
 
 	r->point = i;
 	rb_plan_point(&s->p, i, &r->pt);
+	r->chan = r->pt.poll == RB_POLL_EVENT ? r->channel : NULL;
 	for (qi = 0; qi < r->nqp; qi++) {
 		r->sq[qi].depth = reads ? rb_min_u32(r->pt.tx_depth, r->rd_atom) : r->pt.tx_depth;
 		r->sq[qi].unsig = 0;
@@ -405,14 +407,74 @@ static int client_hello(struct session *s)
 	return ret;
 }
 
+static const char *poll_word(uint8_t poll)
+{
+	return poll == RB_POLL_EVENT ? "event" : "busy";
+}
+
+/* --recommend BOUND: one size's line and JSON member. */
+static json_t *recommend_bound_one(FILE *f, const struct rb_reco_bound *o, const char *bound,
+				   const char *unit)
+{
+	char sz[16];
+
+	rb_size_str(o->size, sz, sizeof(sz));
+	if (!o->found) {
+		fprintf(f, "# size %s: none of %zu points within %s\n", sz, o->points, bound);
+		return json_pack("{sI sb sI sI}", "size", (json_int_t)o->size, "found", 0, "points",
+				 (json_int_t)o->points, "within", (json_int_t)0);
+	}
+	fprintf(f,
+		"# size %s: --poll %s --cqe-poll %u -l %u -Q %u -> %.0f ns/msg of CPU, %.4g %s "
+		"(%zu of %zu points within)\n",
+		sz, poll_word(o->pt.poll), o->pt.cqe_poll, o->pt.batch, o->pt.signal,
+		o->cpu_ns_per_msg, o->value, unit, o->within, o->points);
+	return json_pack("{sI sb ss sI sI sI sf sf sI sI}", "size", (json_int_t)o->size, "found", 1,
+			 "poll", poll_word(o->pt.poll), "cqe_poll", (json_int_t)o->pt.cqe_poll,
+			 "batch", (json_int_t)o->pt.batch, "signal", (json_int_t)o->pt.signal,
+			 "cpu_ns_per_msg", o->cpu_ns_per_msg, "value", o->value, "points",
+			 (json_int_t)o->points, "within", (json_int_t)o->within);
+}
+
+/* --recommend BOUND: per size, the point cheapest in CPU within the bound. */
+static int recommend_bound(struct session *s)
+{
+	FILE *f = s->l->format == RB_FMT_TABLE ? stdout : stderr;
+	struct rb_reco_bound reco[RB_MAX_AXIS];
+	json_t *arr = json_array();
+	struct rb_expect e;
+	char err[256];
+	size_t i, n;
+
+	if (rb_expect_parse(s->l->recommend_bound, &e, err, sizeof(err))) {
+		rb_err("%s", err); /* rb_cli_finish() took it: a bug */
+		json_decref(arr);
+		return -EINVAL;
+	}
+	n = rb_recommend_bound(s->res, s->nres, &e, reco, RB_MAX_AXIS);
+	fprintf(f,
+		"# recommendation: per size, the point cheapest in CPU (cpu_ns_per_msg) with %s\n",
+		e.text);
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr,
+				      recommend_bound_one(f, &reco[i], e.text, rb_expect_unit(&e)));
+	s->rep.recommendation = arr;
+	return sess_write_files(s, false);
+}
+
 /* --recommend: print it, and put it into the JSON (files rewritten). */
 static int recommend(struct session *s)
 {
 	FILE *f = s->l->format == RB_FMT_TABLE ? stdout : stderr;
 	struct rb_reco reco[RB_MAX_AXIS];
-	size_t i, n = rb_recommend(s->res, s->nres, reco, RB_MAX_AXIS);
-	json_t *arr = json_array();
+	size_t i, n;
+	json_t *arr;
 	char sz[16];
+
+	if (s->l->recommend_bound[0])
+		return recommend_bound(s);
+	n = rb_recommend(s->res, s->nres, reco, RB_MAX_AXIS);
+	arr = json_array();
 
 	fprintf(f, "# recommendation: per size, the smallest batch and largest signal interval "
 		   "within 5%% of the best message rate\n");

@@ -173,9 +173,11 @@ static int create_qps(struct session *s)
 	int ret;
 
 	r->rx_depth = rx_depth_of(s);
-	ret = s->p.poll == RB_POLL_EVENT ? rb_channel_create(&r->dev, &r->chan) : 0;
+	/* A channel when any point waits on events; each such point uses it
+	 * (r->chan, point_start()). */
+	ret = rb_axis_has(&s->p.poll, RB_POLL_EVENT) ? rb_channel_create(&r->dev, &r->channel) : 0;
 	if (!ret)
-		ret = rb_cq_create_on(&r->dev, cq_need(s), r->chan, s->l->comp_vector, &r->cq);
+		ret = rb_cq_create_on(&r->dev, cq_need(s), r->channel, s->l->comp_vector, &r->cq);
 	s->usage = ret == -ERANGE; /* -X/--vector past the device's */
 	s->rep.comp_vector = (int)s->l->comp_vector;
 	if (!ret && recv && s->p.srq) {
@@ -350,7 +352,7 @@ int sess_open_resources(struct session *s, const struct sockaddr *local)
 void sess_close_resources(struct session *s)
 {
 	struct rb_run *r = &s->run;
-	struct rb_res res = { r->qp, r->nqp, r->srq, r->cq, r->mr, r->nmr, r->chan };
+	struct rb_res res = { r->qp, r->nqp, r->srq, r->cq, r->mr, r->nmr, r->channel };
 	uint32_t i;
 
 	rb_probe_close(&s->probe);

@@ -317,8 +317,42 @@ int rb_topo_check(hwloc_topology_t topo, const char *sysroot, const struct rb_de
 		  int dev_node, hwloc_const_cpuset_t bound, struct rb_topo_warning *w, int max);
 
 /* Where rb_topo_show_env() looks. */
+/* A PCI function's MSI IRQs and the CPUs each may run on (topo_irq.c). */
+#define RB_MAX_IRQS 256
+struct rb_irq {
+	int num;
+	char cpus[64]; /* its smp_affinity_list; "" when unreadable */
+};
+struct rb_irqs {
+	int n;
+	struct rb_irq irq[RB_MAX_IRQS];
+};
+
+/*
+ * rb_dev_irqs() - the MSI IRQs of PCI function @pci
+ * (@sysroot/bus/pci/devices/PCI/msi_irqs), by number, each with its
+ * @procroot/irq/N/smp_affinity_list.  0, or -errno when the function has
+ * no msi_irqs (none, or no such function).
+ */
+int rb_dev_irqs(const char *sysroot, const char *procroot, const char *pci, struct rb_irqs *q);
+
+/* The cpufreq governors of a set of CPUs, each with how many run it. */
+#define RB_MAX_GOVS 4
+struct rb_govs {
+	int n; /* CPUs with a governor */
+	int kinds;
+	char name[RB_MAX_GOVS][32];
+	int count[RB_MAX_GOVS];
+};
+
+/* rb_cpus_governors() - @cpus' scaling_governor under @sysroot; none: g->n 0. */
+void rb_cpus_governors(const char *sysroot, hwloc_const_bitmap_t cpus, struct rb_govs *g);
+/* rb_govs_str() - "performance x4, powersave x2"; "" without any. */
+void rb_govs_str(const struct rb_govs *g, char *buf, size_t len);
+
 struct rb_topo_env {
-	const char *sysroot; /* "/sys" live */
+	const char *sysroot;  /* "/sys" live */
+	const char *procroot; /* "/proc" live; NULL: none (no IRQ affinities) */
 	hwloc_topology_t topo;
 	hwloc_const_cpuset_t bound;	       /* process affinity, NULL unknown */
 	void (*enrich)(struct rb_dev_info *d); /* verbs-only facts, or NULL */

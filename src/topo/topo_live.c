@@ -534,7 +534,9 @@ static void verbs_enrich(struct rb_dev_info *d)
 
 int rb_topo_show(const char *ibdev, const char *json_path)
 {
-	struct rb_topo_env env = { .sysroot = SYSROOT, .enrich = verbs_enrich };
+	struct rb_topo_env env = { .sysroot = SYSROOT,
+				   .procroot = "/proc",
+				   .enrich = verbs_enrich };
 	hwloc_bitmap_t bound;
 	int ret;
 

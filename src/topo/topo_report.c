@@ -76,6 +76,42 @@ static void print_gids(FILE *out, const struct rb_dev_info *d)
 		}
 }
 
+/* A device's IRQs and its CPUs' governors, read once for the table and the JSON. */
+struct dev_extra {
+	bool has_irqs;
+	struct rb_irqs irqs;
+	struct rb_govs govs;
+};
+
+static void read_extra(const struct rb_topo_env *env, const struct rb_dev_info *d,
+		       struct dev_extra *x)
+{
+	hwloc_bitmap_t cpus = hwloc_bitmap_alloc();
+
+	x->has_irqs = d->pci[0] && !rb_dev_irqs(env->sysroot, env->procroot ? env->procroot : "",
+						d->pci, &x->irqs);
+	memset(&x->govs, 0, sizeof(x->govs));
+	if (cpus && d->local_cpus[0] && !rb_cpus_parse(d->local_cpus, cpus))
+		rb_cpus_governors(env->sysroot, cpus, &x->govs);
+	hwloc_bitmap_free(cpus);
+}
+
+static void print_extra(FILE *out, const struct dev_extra *x)
+{
+	char govs[128];
+	int i;
+
+	if (x->has_irqs) {
+		fprintf(out, "  IRQs: %d MSI%s", x->irqs.n, x->irqs.n ? " (IRQ -> CPUs:" : "");
+		for (i = 0; i < x->irqs.n; i++)
+			fprintf(out, " %d -> %s", x->irqs.irq[i].num, or_dash(x->irqs.irq[i].cpus));
+		fprintf(out, "%s\n", x->irqs.n ? ")" : "");
+	}
+	rb_govs_str(&x->govs, govs, sizeof(govs));
+	fprintf(out, "  CPU governor of the local CPUs: %s\n",
+		govs[0] ? govs : "none (no cpufreq, or a VM)");
+}
+
 static void print_dev(FILE *out, const struct rb_dev_info *d, int dev_node)
 {
 	char node[16] = "unknown";
@@ -151,8 +187,37 @@ static json_t *warnings_json(const struct rb_topo_warning *w, int n)
  * The same facts as the table.  Speeds in GT/s and rates in Gb/s as
  * numbers; unknown facts are null.
  */
+/* [{irq, cpus}], or null when the function has no msi_irqs. */
+static json_t *irqs_json(const struct dev_extra *x)
+{
+	json_t *a;
+	int i;
+
+	if (!x->has_irqs)
+		return json_null();
+	a = json_array();
+	for (i = 0; a && i < x->irqs.n; i++)
+		json_array_append_new(a, json_pack("{s:i, s:o}", "irq", x->irqs.irq[i].num, "cpus",
+						   jstr(x->irqs.irq[i].cpus)));
+	return a ? a : json_null();
+}
+
+/* {governor: CPUs}, or null when no local CPU has cpufreq. */
+static json_t *govs_json(const struct dev_extra *x)
+{
+	json_t *o;
+	int i;
+
+	if (!x->govs.n)
+		return json_null();
+	o = json_object();
+	for (i = 0; o && i < x->govs.kinds; i++)
+		json_object_set_new(o, x->govs.name[i], json_integer(x->govs.count[i]));
+	return o ? o : json_null();
+}
+
 static json_t *dev_json(const struct rb_dev_info *d, int dev_node, const struct rb_topo_warning *w,
-			int nw)
+			int nw, const struct dev_extra *x)
 {
 	const struct rb_pcie_link *k = &d->link;
 	json_t *ports = json_array();
@@ -161,7 +226,7 @@ static json_t *dev_json(const struct rb_dev_info *d, int dev_node, const struct 
 	for (i = 0; ports && i < d->n_ports; i++)
 		json_array_append_new(ports, port_json(d, &d->ports[i]));
 	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
-			 " s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o}",
+			 " s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o}",
 			 "name", d->name, "driver", jstr(d->driver), "node_guid",
 			 jstr(d->node_guid), "fw_ver", jstr(d->fw_ver), "netdev", jstr(d->netdev),
 			 "pci", jstr(d->pci), "numa_node", jint(dev_node, 0), "local_cpus",
@@ -169,31 +234,42 @@ static json_t *dev_json(const struct rb_dev_info *d, int dev_node, const struct 
 			 "max_link_speed", jnum(k->max_gts), "current_link_width",
 			 jint(k->cur_width, 1), "max_link_width", jint(k->max_width, 1),
 			 "ceiling_gbps", jnum(rb_pcie_ceiling_gbps(k->cur_gts, k->cur_width)),
-			 "ports", ports, "warnings", warnings_json(w, nw));
+			 "ports", ports, "warnings", warnings_json(w, nw), "irqs", irqs_json(x),
+			 "governors", govs_json(x));
 }
 
 /* Read, check, print and collect one device.  0 or -errno (logged). */
 static int report_one(const struct rb_topo_env *env, const char *name, FILE *out, json_t *devs)
 {
 	struct rb_topo_warning w[RB_TOPO_MAX_WARN];
+	struct dev_extra *x = calloc(1, sizeof(*x));
 	struct rb_dev_info d;
 	int node, nw, i, ret;
 
+	if (!x)
+		return -ENOMEM;
+
 	ret = rb_dev_read(env->sysroot, name, &d);
-	if (ret)
+	if (ret) {
+		free(x);
 		return ret;
+	}
 	if (env->enrich)
 		env->enrich(&d);
 	node = rb_topo_dev_node(env->topo, &d);
 	nw = rb_topo_check(env->topo, env->sysroot, &d, node, env->bound, w, RB_TOPO_MAX_WARN);
-	if (out)
+	read_extra(env, &d, x);
+	if (out) {
 		print_dev(out, &d, node);
+		print_extra(out, x);
+	}
 	for (i = 0; i < nw; i++)
 		rb_warn("%s", w[i].msg);
-	ret = json_array_append_new(devs, dev_json(&d, node, w, nw)) ? -ENOMEM : 0;
+	ret = json_array_append_new(devs, dev_json(&d, node, w, nw, x)) ? -ENOMEM : 0;
 	if (ret)
 		rb_err("%s: cannot build JSON: %s", name, strerror(-ret));
 	rb_dev_info_free(&d);
+	free(x);
 	return ret;
 }
 

@@ -123,7 +123,7 @@ static int check_rows(const struct rb_params *p, const struct rb_bench *t, char 
 			ret = rb_opt_check_range(o, scalar(p, o), err, len);
 		else if (!field_applies(o, rb_bench_scope(t)))
 			ret = check_unused(p, o, t->name, err, len);
-		else if (!rb_opt_applies(o, rb_bench_scope(t)))
+		else if (!rb_opt_applies(o, rb_bench_scope(t)) || rb_opt_axis_twin(o))
 			ret = 0; /* its twin's row checks it */
 		else if (o->type == RB_OPT_AXIS)
 			ret = check_axis(o, field(p, o), err, len);
@@ -268,20 +268,56 @@ static int check_reversed(const struct rb_params *p, char *err, size_t len)
 }
 
 /*
+ * --reg-mode per-msg: one WR at a time from one QP, each with an MR of its
+ * own (regmsg.c), so nothing that chains, inlines or paces WRs, and the
+ * client streams.
+ */
+static int check_reg_mode(const struct rb_params *p, const struct rb_bench *t, char *err,
+			  size_t len)
+{
+	const char *why = NULL;
+
+	if (p->reg_mode != RB_REG_PER_MSG) /* the row checked the range */
+		return 0;
+	if (t->mode != RB_MODE_BW || t->atomic)
+		why = "a bandwidth test of sends, writes or reads";
+	else if (rb_axis_max(&p->batch) > 1)
+		why = "-l 1: each WR is posted alone, after its registration";
+	else if (rb_axis_max(&p->qps) > 1)
+		why = "-q 1";
+	else if (p->inline_size)
+		why = "-I 0: an inline message has no buffer to register";
+	else if (p->bidir || p->reversed)
+		why = "the client streaming alone (no -b, no --reversed)";
+	else if (p->rate_unit)
+		why = "no --rate";
+	else if (p->transport == RB_TR_UD)
+		why = "RC or UC";
+	return why ? fail(err, len, "--reg-mode per-msg needs %s (%s)", why, t->name) : 0;
+}
+
+/*
  * --poll event: each side sleeps on its CQ's completion channel.  A test
  * whose receiver learns of arrival by polling its buffer (write_lat
- * without immediates) has no completion to sleep for.
+ * without immediates) has no completion to sleep for.  An axis: any of
+ * its values may be event.
  */
 static int check_poll(const struct rb_params *p, const struct rb_bench *t, char *err, size_t len)
 {
-	if (p->poll > RB_POLL_EVENT)
-		return fail(err, len, "--poll %u is not one of busy|event", p->poll);
-	if (p->poll == RB_POLL_EVENT && t->polls_buffer && !p->imm)
-		return fail(err, len,
-			    "--poll event does not apply to %s: its receiver polls the last byte "
-			    "of its buffer for each message, not its CQ (--write-with-imm makes "
-			    "it wait for a receive completion)",
-			    t->name);
+	uint32_t i;
+
+	for (i = 0; i < p->poll.n; i++) {
+		if (p->poll.v[i] > RB_POLL_EVENT)
+			return fail(err, len, "--poll %llu is not one of busy|event",
+				    (unsigned long long)p->poll.v[i]);
+		if (p->poll.v[i] == RB_POLL_EVENT && t->polls_buffer && !p->imm)
+			return fail(err, len,
+				    "--poll event does not apply to %s: its receiver polls the "
+				    "last "
+				    "byte of its buffer for each message, not its CQ "
+				    "(--write-with-imm makes it wait for a receive completion)",
+				    t->name);
+	}
 	return 0;
 }
 
@@ -335,6 +371,8 @@ static int check_cross(const struct rb_params *p, const struct rb_bench *t, char
 	ret = check_reversed(p, err, len);
 	if (!ret)
 		ret = check_poll(p, t, err, len);
+	if (!ret)
+		ret = check_reg_mode(p, t, err, len);
 	if (!ret)
 		ret = check_probe(p, err, len);
 	if (ret)

@@ -160,8 +160,9 @@ int rb_pack_params(const struct rb_params *m, uint8_t *buf, size_t cap)
 	put_be(&c, m->recv_post_list, 4); /* v6 */
 	put_be(&c, m->reversed, 1);	  /* v7 */
 	put_be(&c, m->imm, 1);
-	put_be(&c, m->poll, 1);	 /* v8 */
-	put_be(&c, m->probe, 1); /* v9 */
+	put_axis(&c, &m->poll);	    /* v8: one byte; v9: an axis */
+	put_axis(&c, &m->cqe_poll); /* v9 */
+	put_be(&c, m->probe, 1);    /* v10 */
 	put_be(&c, m->probe_rate, 4);
 	return wdone(&c);
 }
@@ -206,7 +207,8 @@ int rb_unpack_params(const uint8_t *buf, size_t len, struct rb_params *m)
 	m->recv_post_list = (uint32_t)get_be(&c, 4);
 	m->reversed = (uint8_t)get_be(&c, 1);
 	m->imm = (uint8_t)get_be(&c, 1);
-	m->poll = (uint8_t)get_be(&c, 1);
+	get_axis(&c, &m->poll);
+	get_axis(&c, &m->cqe_poll);
 	m->probe = (uint8_t)get_be(&c, 1);
 	m->probe_rate = (uint32_t)get_be(&c, 4);
 	return rdone(&c);

@@ -23,11 +23,12 @@
 
 #define RB_WIRE_MAGIC 0x52444d42u /* "RDMB" */
 /*
- * v9: PARAMS ends with --probe and --probe-rate, CONN with the probe's QP
- * v8: PARAMS ends with --poll (v7: PARAMS ends with --reversed and the
+ * v10: PARAMS ends with --probe and --probe-rate, CONN with the probe's QP
+ * v9: PARAMS ends with the --poll axis (v8: one byte) and the --cqe-poll
+ * axis (v8: PARAMS ends with --poll; v7: with --reversed and the
  * immediate flag, RESULT with the server's latency summary)
  */
-#define RB_WIRE_VERSION	 9
+#define RB_WIRE_VERSION	 10
 #define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
 
@@ -87,7 +88,7 @@ struct rb_msg_conn {
 		uint64_t addr;
 		uint32_t rkey;
 	} mr[RB_MAX_QPS];
-	/* v9: --probe's QP (an RC QP of its own, engine/probe.h), when the
+	/* v10: --probe's QP (an RC QP of its own, engine/probe.h), when the
 	 * plan asks for it. */
 	uint8_t has_probe;
 	struct rb_qp_info probe_qp;

@@ -41,6 +41,9 @@ static void check_points(const struct rb_params *p)
 		FUZZ_CHECK(pt.tx_depth >= 1 && pt.tx_depth <= 32768);
 		FUZZ_CHECK(pt.batch >= 1 && pt.batch <= pt.tx_depth);
 		FUZZ_CHECK(pt.signal >= 1 && pt.signal <= pt.tx_depth);
+		FUZZ_CHECK(pt.cqe_poll >= 1 && pt.cqe_poll <= RB_CQE_POLL_MAX);
+		FUZZ_CHECK(pt.poll <= RB_POLL_EVENT);
+		FUZZ_CHECK(pt.poll != RB_POLL_EVENT || !t->polls_buffer || p->imm);
 	}
 }
 

@@ -127,6 +127,9 @@ static const struct line lines[] = {
 	{ "reg", "reg",
 	  "-s 4K..1M:x4 -n 10 --hugepages --odp-mode implicit --access local-write,remote-read "
 	  "--unaligned -d rxe0 --json reg.json --csv reg.csv" },
+	{ "send_lat_axes", "send_lat",
+	  "--poll busy,event --cqe-poll 1,16 --recommend p99<=20us host" },
+	{ "write_bw_cqe", "write_bw", "--cqe_poll 16,64 -l 16 -Q 1 --recommend=rate>=1Mpps host" },
 };
 #define NLINES (sizeof(lines) / sizeof(lines[0]))
 
@@ -203,7 +206,7 @@ static bool plan_of(const struct line *l, struct rb_params *p)
 
 struct msgs {
 	uint8_t hello[128], params[RB_WIRE_MAX_BODY], conn[4096], conn_probe[4096], start[32],
-		stop[32], result[256], text[300];
+		stop[32], result[512], text[300];
 	int nhello, nparams, nconn, nconn_probe, nstart, nstop, nresult, ntext;
 };
 
@@ -282,6 +285,13 @@ static void write_wire_seeds(const struct msgs *m)
 	wire_seed("sync", RB_MSG_SYNC, m->stop, m->nstop);
 	wire_seed("result", RB_MSG_RESULT, m->result, m->nresult);
 	wire_seed("error", RB_MSG_ERROR, m->text, m->ntext);
+	/* fuzz_wire's selector 7: a DOCTOR's blob (doctor HOST). */
+	{
+		static const char doc[] = "{\"command\":\"doctor\",\"checks\":[]}";
+		uint8_t b[64];
+
+		wire_seed("doctor", 7, b, rb_pack_blob(doc, sizeof(doc) - 1, b, sizeof(b)));
+	}
 }
 
 /*

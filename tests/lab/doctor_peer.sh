@@ -3,7 +3,7 @@
 # host 2 (--bind 192.0.2.2, rxe1) asks the generic server on host 1
 # (192.0.2.1, rxe0) for its checks, compares the two ends of the path and
 # runs send_lat, write_bw at 64 KiB and read_lat across it.  Then host 2's
-# netdev at MTU 600 gives rxe1 an active MTU of 512 against rxe0's 1024:
+# NIC (rxe1's netdev) at MTU 600 gives rxe1 an active MTU of 512 against rxe0's 1024:
 # path_mtu warns, with its fix.  A server that is not there: exit 1.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
@@ -16,10 +16,12 @@ lab_run '
 "$RB" server --bind 192.0.2.1 --cpu none --quiet >"$OUT/server.out" 2>"$OUT/server.err" &
 srv=$!
 wire peer solo peer doctor --bind 192.0.2.2 192.0.2.1 --json "$OUT/peer.json"
-mtu=$(cat /sys/class/net/eth1/mtu)
-ip link set dev eth1 mtu 600
+# rxe1 (host 2) sits on the NIC the lab'"'"'s hosts file names for it.
+nic=$(awk '"'"'$2 == "rxe1" { print $3 }'"'"' /run/rxe-lab/hosts)
+mtu=$(cat "/sys/class/net/$nic/mtu")
+ip link set dev "$nic" mtu 600
 solo mtu doctor --bind 192.0.2.2 --no-runs 192.0.2.1 --json "$OUT/mtu.json"
-ip link set dev eth1 mtu "$mtu"
+ip link set dev "$nic" mtu "$mtu"
 stop_server $srv
 solo gone doctor --bind 192.0.2.2 --no-runs 192.0.2.1
 '

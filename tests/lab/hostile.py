@@ -27,7 +27,8 @@ HELLO, PARAMS, ERROR, OK = 1, 2, 6, 8
 def wire_version():
     """This tree's wire version (src/wire/wire.h), whatever it is: a literal here
     went stale when v7 came."""
-    h = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "wire.h")
+    h = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "wire",
+                     "wire.h")
     with open(h, encoding="utf-8") as f:
         for line in f:
             m = re.match(r"#define RB_WIRE_VERSION\s+(\d+)", line)
@@ -57,13 +58,14 @@ def params(test="write_bw", size=(65536,), batch=(1,), signal=(64,), qps=(1,), t
            iters=100, duration=0, warmup=10, rx=512, inline=0, outstanding=0, mtu=0, op=0,
            transport=0, sl=0, tclass=0, flow_label=0, hugepages=0, odp=0, mr_per_qp=0, srq=0,
            threads=1, thread=0, bidir=0, interval_ms=0, forever=0, rate_unit=0, rate=0,
-           run_id=0, recv_post_list=0, reversed=0, imm=0, poll=0):
+           run_id=0, recv_post_list=0, reversed=0, imm=0, poll=(0,), cqe_poll=(32,)):
     return (s16(test) + axis(*size) + axis(*batch) + axis(*signal) + axis(*qps) + axis(*tx) +
             struct.pack(">QIQIIIIBBBBBBBIBBBBIIB", iters, duration, warmup, rx, inline, outstanding,
                         mtu, op, 0, 0, transport, sl, tclass, 1, flow_label, hugepages, odp,
                         mr_per_qp, srq, threads, thread, bidir) +
-            struct.pack(">IBBQQIBBB", interval_ms, forever, rate_unit, rate, run_id,
-                        recv_post_list, reversed, imm, poll))
+            struct.pack(">IBBQQIBB", interval_ms, forever, rate_unit, rate, run_id,
+                        recv_post_list, reversed, imm) +
+            axis(*poll) + axis(*cqe_poll))  # v9: the --poll and --cqe-poll axes
 
 
 def hello(test="write_bw"):

@@ -39,7 +39,11 @@ jcheck topo.json 'd["schema_version"] == 1' 'len(d["devices"]) == 1' \
 	'd["devices"][0]["local_cpus"] == "1"' \
 	'd["devices"][0]["ports"][0]["state"] == "ACTIVE"' \
 	'any(g["type"] == "RoCE v2" and g["address"] == "::ffff:192.0.2.1" for g in d["devices"][0]["ports"][0]["gids"])' \
-	'd["devices"][0]["pcie"]["max_link_width"] >= 1'
+	'd["devices"][0]["pcie"]["max_link_width"] >= 1' \
+	'len(d["devices"][0]["irqs"]) >= 1' 'all(q["irq"] > 0 for q in d["devices"][0]["irqs"])' \
+	'd["devices"][0]["governors"] is None'
+expect_grep topo.out '^  IRQs: [0-9]* MSI (IRQ -> CPUs: '
+expect_grep topo.out '^  CPU governor of the local CPUs: none (no cpufreq, or a VM)'
 expect_rc nodev 1
 expect_grep nodev.err 'nosuch'
 

@@ -6,7 +6,9 @@
 # exits 1 with the memlock message, and so does a send_lat client (the
 # message comes from rb_mr_reg(), which every test registers through).
 # The guest runs as root, whose CAP_IPC_LOCK ignores RLIMIT_MEMLOCK: the
-# low-limit runs drop that capability (setpriv).
+# low-limit runs drop that capability (setpriv).  Then write_bw at 64 B
+# with --reg-mode pool and per-msg, alternated twice against one server:
+# registering each message is slower and costs more CPU per message.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
@@ -31,6 +33,12 @@ lowcap lowreg reg -d rxe0 -s 16M -n 2 --json "$OUT/lowreg.json"
 "$RB" server --bind 192.0.2.1 --cpu none --quiet >"$OUT/server.out" 2>"$OUT/server.err" &
 srv=$!
 lowcap lowlat send_lat -s 1M -n 10 --cpu none 192.0.2.1
+for i in 1 2; do
+	for m in pool per-msg; do
+		solo $m$i write_bw -s 64 -n 2000 --cpu none --verify --reg-mode $m 192.0.2.1 \
+			--json "$OUT/$m$i.json"
+	done
+done
 stop_server $srv
 '
 
@@ -79,4 +87,18 @@ jcheck lowreg.json 'd["complete"] is False' 'd["memlock_limit_bytes"] == 65536' 
 expect_rc lowlat 1
 expect_grep lowlat.err 'ibv_reg_mr(.* bytes): Cannot allocate memory; registering pins the memory'
 expect_grep lowlat.err 'ulimit -l unlimited'
+# --reg-mode per-msg against pool, alternated: slower, dearer in CPU.
+for i in 1 2; do
+	expect_rc pool$i 0
+	expect_rc per-msg$i 0
+	jcheck per-msg$i.json 'd["params"]["reg_mode"] == "per-msg"' 'd["results"][0]["iterations"] == 2000'
+	jcheck pool$i.json 'd["params"]["reg_mode"] == "pool"'
+	python3 -c 'import json, sys
+p = json.load(open(sys.argv[1]))["results"][0]
+m = json.load(open(sys.argv[2]))["results"][0]
+print("reg-mode pool: %.4g Mpps, %.0f ns CPU/msg; per-msg: %.4g Mpps, %.0f ns CPU/msg" % (
+    p["msg_rate_mpps"], p["cpu_ns_per_msg"], m["msg_rate_mpps"], m["cpu_ns_per_msg"]))
+sys.exit(0 if m["msg_rate_mpps"] < p["msg_rate_mpps"] and m["cpu_ns_per_msg"] > p["cpu_ns_per_msg"] else 1)' \
+		"$OUT/pool$i.json" "$OUT/per-msg$i.json" || fail "--reg-mode per-msg was not slower than pool (round $i)"
+done
 pass

@@ -322,6 +322,8 @@ static int fake_poll_cq(struct ibv_cq *cq, int num, struct ibv_wc *wc)
 	int n = 0;
 
 	f->polls++;
+	if (num > f->poll_max_asked)
+		f->poll_max_asked = num;
 	peer_send(f);
 	for (i = 0; i < f->cq_n; i++) {
 		e = &f->cqes[i];
@@ -338,6 +340,8 @@ static int fake_poll_cq(struct ibv_cq *cq, int num, struct ibv_wc *wc)
 		wc[n++] = e->wc;
 	}
 	f->cq_n = keep;
+	if (n > f->poll_max_got)
+		f->poll_max_got = n;
 	return n;
 }
 
@@ -411,6 +415,7 @@ void fake_events(struct fake *f, struct rb_run *r)
 		f->priv_ops[i] = (void (*)(void))fake_cq_event;
 	f->vctx.priv = (struct verbs_ex_private *)(void *)f->priv_ops;
 	r->chan = f->chan;
+	r->channel = f->chan;
 }
 
 /* ---- the extended post API (ibv_qp_ex) ---- */

@@ -111,6 +111,8 @@ struct fake {
 	uint64_t rnr;		      /* loopback SENDs that found no receive */
 	uint64_t loop_sends, dropped; /* loopback SENDs carried out; lost by drop_nth */
 	uint64_t polls;
+	/* --cqe-poll: the most completions a poll asked for, and got */
+	int poll_max_asked, poll_max_got;
 	struct fake_cqe *cqes;
 	size_t cq_n, cq_cap; /* completions queued, due or not */
 	struct fake_recv rq[RB_MAX_QPS][FAKE_RQ_MAX];

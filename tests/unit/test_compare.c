@@ -259,6 +259,45 @@ static void test_subset(void **state)
 	has("1.250  improved\n");
 }
 
+/*
+ * A run that swept --poll busy,event: its points of one size are told
+ * apart by how they waited; absent (older files) is busy and 32.
+ */
+static void test_wait_points(void **state)
+{
+	json_t *b = load(GOLDEN("bw.json")), *n, *pt, *ev;
+	struct rb_compare_opts o;
+
+	(void)state;
+	json_object_set_new(json_object_get(b, "params"), "poll",
+			    json_pack("[ss]", "busy", "event"));
+	pt = json_array_get(json_object_get(b, "results"), 0);
+	ev = json_deep_copy(pt);
+	json_object_set_new(ev, "poll", json_string("event"));
+	json_object_set_new(ev, "bw_avg_gbps", json_real(0.5));
+	json_array_append_new(json_object_get(b, "results"), ev);
+	n = json_deep_copy(b);
+	/* NEW: the event point worse, the busy one (no poll member: busy) the same. */
+	ev = json_array_get(json_object_get(n, "results"), 2);
+	json_object_set_new(ev, "bw_avg_gbps", json_real(0.25));
+	rb_compare_opts_init(&o);
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_REGRESSION);
+	has("   256 event/32  bw_avg_gbps             0.5         0.25   0.500  REGRESSION\n");
+	has("# regression: size 64 batch 4 signal 16 qps 2 tx_depth 256 poll event cqe_poll 32: "
+	    "bw_avg_gbps 0.5 -> 0.25");
+	has("1 regression(s)");
+	/* The busy point as it was: no regression there. */
+	json_object_set_new(ev, "bw_avg_gbps", json_real(0.5));
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_SAME);
+	/* A --cqe-poll of another point is another point. */
+	json_object_set_new(ev, "cqe_poll", json_integer(16));
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_SAME);
+	has("# only in BASE:      64     4     16    2   256 event/32\n");
+	has("# only in NEW:      64     4     16    2   256 event/16\n");
+	json_decref(b);
+	json_decref(n);
+}
+
 /* A value other than @v (NULL: absent), of whatever type. */
 static json_t *other_value(json_t *v)
 {
@@ -334,11 +373,11 @@ static void test_every_param(void **state)
 		json_decref(n);
 		nkeys++;
 	}
-	/* 28 today: -n -D --interval --rate --warmup -r -I -o -m --verify -R -c --sl
+	/* 30 today: -n -D --interval --rate --warmup -r -I -o -m --verify -R -c --sl
 	 * --tclass --flow-label --hugepages --odp --mr-per-qp --srq --threads -b
 	 * --latency_gap --recv-post-list --send-with-imm/--write-with-imm --reversed --poll
-	 * --probe --probe-rate. */
-	assert_int_equal(nkeys, 28 + 1);
+	 * --reg-mode --cqe-poll --probe --probe-rate. */
+	assert_int_equal(nkeys, 30 + 1);
 	json_decref(schema);
 }
 
@@ -620,6 +659,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_odd_points, teardown),
 		cmocka_unit_test_teardown(test_other_run, teardown),
 		cmocka_unit_test_teardown(test_subset, teardown),
+		cmocka_unit_test_teardown(test_wait_points, teardown),
 		cmocka_unit_test_teardown(test_every_param, teardown),
 		cmocka_unit_test_teardown(test_absent_params, teardown),
 		cmocka_unit_test_teardown(test_role_and_mtu, teardown),

@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "report/expect.h"
+#include "report/reco.h"
 
 static char err[512];
 
@@ -406,13 +407,85 @@ static void test_point(void **state)
 	assert_int_equal(RB_EXIT_EXPECT, 3);
 }
 
+/* ---- --recommend BOUND ------------------------------------------------ */
+
+static struct rb_result reco_point(uint64_t size, uint8_t poll, uint32_t cqe, double p99,
+				   double cpu_ns)
+{
+	struct rb_result r;
+
+	memset(&r, 0, sizeof(r));
+	r.pt.size = size;
+	r.pt.poll = poll;
+	r.pt.cqe_poll = cqe;
+	r.pt.batch = r.pt.signal = 1;
+	r.has_lat = true;
+	r.lat.p99 = p99;
+	r.has_cpu = cpu_ns > 0;
+	r.cpu_ns_per_msg = cpu_ns;
+	return r;
+}
+
+/*
+ * Per size, the point cheapest in CPU among those within the bound: at
+ * 64 B event is within and cheaper; at 4 KiB only busy is within; at 1 MiB
+ * none is; a point without a CPU figure is not counted.
+ */
+static void test_recommend_bound(void **state)
+{
+	struct rb_result res[] = {
+		reco_point(64, RB_POLL_BUSY, 32, 8.0, 900),
+		reco_point(4096, RB_POLL_BUSY, 32, 12.0, 1000),
+		reco_point(1 << 20, RB_POLL_BUSY, 32, 300.0, 5000),
+		reco_point(64, RB_POLL_EVENT, 32, 15.0, 400),
+		reco_point(4096, RB_POLL_EVENT, 32, 35.0, 300),
+		reco_point(1 << 20, RB_POLL_EVENT, 32, 400.0, 1000),
+		reco_point(64, RB_POLL_EVENT, 1, 19.0, 0),
+	};
+	struct rb_reco_bound o[4];
+	struct rb_expect e;
+	char msg[256];
+
+	(void)state;
+	assert_int_equal(rb_expect_parse("p99<=20us", &e, msg, sizeof(msg)), 0);
+	assert_int_equal(rb_reco_bound_check(&e, "send_lat", RB_MODE_LAT, msg, sizeof(msg)), 0);
+	assert_int_equal(rb_recommend_bound(res, 7, &e, o, 4), 3);
+	assert_int_equal(o[0].size, 64);
+	assert_true(o[0].found);
+	assert_int_equal(o[0].pt.poll, RB_POLL_EVENT);
+	assert_int_equal(o[0].pt.cqe_poll, 32);
+	assert_true(o[0].cpu_ns_per_msg == 400 && o[0].value == 15.0);
+	assert_int_equal(o[0].points, 2);
+	assert_int_equal(o[0].within, 2);
+	assert_int_equal(o[1].size, 4096);
+	assert_true(o[1].found);
+	assert_int_equal(o[1].pt.poll, RB_POLL_BUSY);
+	assert_int_equal(o[1].within, 1);
+	assert_int_equal(o[2].size, 1 << 20);
+	assert_false(o[2].found);
+	assert_int_equal(o[2].points, 2);
+	assert_int_equal(o[2].within, 0);
+	/* At most @max sizes. */
+	assert_int_equal(rb_recommend_bound(res, 7, &e, o, 1), 1);
+
+	/* A bound the test does not measure, or no figure of a point. */
+	assert_int_equal(rb_reco_bound_check(&e, "write_bw", RB_MODE_BW, msg, sizeof(msg)),
+			 -EINVAL);
+	assert_non_null(strstr(msg, "a latency, which write_bw does not measure"));
+	assert_int_equal(rb_expect_parse("retrans==0", &e, msg, sizeof(msg)), 0);
+	assert_int_equal(rb_reco_bound_check(&e, "write_bw", RB_MODE_BW, msg, sizeof(msg)),
+			 -EINVAL);
+	assert_non_null(strstr(msg, "not a counter"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_metrics), cmocka_unit_test(test_parse_units),
-		cmocka_unit_test(test_parse_errors),  cmocka_unit_test(test_check),
-		cmocka_unit_test(test_eval_bw),	      cmocka_unit_test(test_eval_lat),
-		cmocka_unit_test(test_eval_counters), cmocka_unit_test(test_point),
+		cmocka_unit_test(test_parse_metrics),	cmocka_unit_test(test_parse_units),
+		cmocka_unit_test(test_parse_errors),	cmocka_unit_test(test_check),
+		cmocka_unit_test(test_eval_bw),		cmocka_unit_test(test_eval_lat),
+		cmocka_unit_test(test_eval_counters),	cmocka_unit_test(test_point),
+		cmocka_unit_test(test_recommend_bound),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -39,7 +39,7 @@ struct want {
 	size_t size;	   /* RB_OPT_STR: the field's size */
 	uint64_t min, max; /* numbers and axes */
 	bool pow2, suffix;
-	const char *choices; /* RB_OPT_CHOICE */
+	const char *choices; /* RB_OPT_CHOICE, an axis of choices */
 	unsigned int tests;
 };
 
@@ -144,10 +144,13 @@ static const struct want wants[] = {
 	{ "srq", 0, RB_OPT_FLAG, PRM(srq), 0, 0, 1, false, false, NULL, T_SEND_LAT | T_SEND_BW },
 	{ "disable-pcie-relaxed", 0, RB_OPT_FLAG, LOC(no_relaxed), 0, 0, 1, false, false, NULL,
 	  T_RUN },
+	{ "reg-mode", 0, RB_OPT_CHOICE, PRM(reg_mode), 0, 0, 1, false, false, "pool|per-msg",
+	  T_BW },
 	{ "post-api", 0, RB_OPT_CHOICE, LOC(post_api), 0, 0, 2, false, false, "auto|post|wr",
 	  T_RUN },
 	{ "use_old_post_send", 0, RB_OPT_FLAG, LOC(post_api), 0, 0, 1, false, false, NULL, T_RUN },
-	{ "poll", 0, RB_OPT_CHOICE, PRM(poll), 0, 0, 1, false, false, "busy|event", T_TESTS },
+	{ "poll", 0, RB_OPT_AXIS, PRM(poll), 0, 0, 1, false, false, "busy|event", T_TESTS },
+	{ "cqe-poll", 0, RB_OPT_AXIS, PRM(cqe_poll), 0, 1, 4096, false, false, NULL, T_TESTS },
 	{ "probe", 0, RB_OPT_FLAG, PRM(probe), 0, 0, 1, false, false, NULL, T_BW },
 	{ "probe-rate", 0, RB_OPT_U32, PRM(probe_rate), 0, 10, 100000, false, true, NULL, T_BW },
 	{ "events", 'e', RB_OPT_FLAG, PRM(poll), 0, 0, 1, false, false, NULL, T_TESTS },
@@ -191,7 +194,8 @@ static const struct want wants[] = {
 	{ "counters", 'W', RB_OPT_STR, LOC(counters), SZ(counters), 0, 0, false, false, NULL,
 	  T_RUN },
 	{ "expect", 0, RB_OPT_LIST, LOC(expect), 0, 0, 0, false, false, NULL, T_TESTS },
-	{ "recommend", 0, RB_OPT_FLAG, LOC(recommend), 0, 0, 1, false, false, NULL, T_BW },
+	{ "recommend", 0, RB_OPT_STR, LOC(recommend_bound), SZ(recommend_bound), 0, 0, false, false,
+	  NULL, T_TESTS },
 	{ "dry-run", 0, RB_OPT_FLAG, CLI(dry_run), 0, 0, 1, false, false, NULL, T_RUN },
 	{ "quiet", 0, RB_OPT_FLAG, CLI(quiet), 0, 0, 1, false, false, NULL, T_ALL },
 	{ "verbose", 'v', RB_OPT_FLAG, CLI(verbose), 0, 0, 1, false, false, NULL, T_ALL },
@@ -541,6 +545,9 @@ static void test_table_shape(void **state)
 					    w->pow2, w->suffix);
 				fail();
 			}
+			if (w->choices || o->choices)
+				assert_string_equal(o->choices ? o->choices : "",
+						    w->choices ? w->choices : "");
 			break;
 		case RB_OPT_STR:
 			assert_int_equal(o->size, w->size);
@@ -714,6 +721,7 @@ static const struct {
 	{ "rate", "10Gbps", "10GBps", "bytes per second are not taken" },
 	{ "flow-label", "1,0x2,1048575", "1,,2", "not a list of numbers" },
 	{ "access", "local-write,remote-read", "remote-write", "need local-write" },
+	{ "recommend", "p99<=20us", "p99<=x", "--recommend 'p99<=x': at 6: a number" },
 };
 
 static int str_syntax_of(const struct want *w)
@@ -756,6 +764,9 @@ static void row_str(const struct want *w)
 	}
 	memset(arg, 'a', w->size);
 	arg[w->size] = '\0';
+	/* --recommend's argument, optional, is taken apart only with < > or = in it */
+	if (!strcmp(w->lname, "recommend"))
+		memcpy(arg, "p99<=", 5);
 	row_rejects(w, arg, "longer than");
 }
 
@@ -828,6 +839,38 @@ static void row_choice(const struct want *w)
 	row_rejects(w, "", w->choices);
 }
 
+/* An axis of choices (--poll busy,event): each word alone, then all of them. */
+static void row_choice_axis(const struct want *w)
+{
+	char lopt[40], arg[64], all[128] = "";
+	const char *p = w->choices;
+	const struct rb_axis *a;
+	struct rb_cli c;
+	uint32_t i;
+
+	snprintf(lopt, sizeof(lopt), "--%s", w->lname);
+	for (i = 0; *p; i++) {
+		size_t l = strcspn(p, "|");
+
+		snprintf(arg, sizeof(arg), "%.*s", (int)l, p);
+		snprintf(all + strlen(all), sizeof(all) - strlen(all), "%s%s", i ? "," : "", arg);
+		row_accepts(&c, w, lopt, arg);
+		a = (const struct rb_axis *)((const char *)&c + w->off);
+		assert_int_equal(a->n, 1);
+		assert_int_equal(a->v[0], i);
+		arg[l - 1] = '\0';
+		row_rejects(w, arg, w->choices);
+		p += l + (p[l] == '|');
+	}
+	assert_int_equal(i - 1, w->max);
+	row_accepts(&c, w, lopt, all);
+	a = (const struct rb_axis *)((const char *)&c + w->off);
+	assert_int_equal(a->n, i);
+	assert_int_equal(a->v[i - 1], w->max);
+	row_rejects(w, "nope", "'nope'");
+	row_rejects(w, "", w->choices);
+}
+
 /* Every row: values land in the right field, ranges and forms are checked. */
 static void test_table_rows(void **state)
 {
@@ -847,7 +890,10 @@ static void test_table_rows(void **state)
 			row_number(w);
 			break;
 		case RB_OPT_AXIS:
-			row_axis(w);
+			if (w->choices)
+				row_choice_axis(w);
+			else
+				row_axis(w);
 			break;
 		case RB_OPT_STR:
 			row_str(w);
@@ -874,6 +920,13 @@ static const char *valid_arg(const struct want *w, char *buf, size_t len)
 		return "p50<=3us";
 	case RB_OPT_CHOICE:
 		snprintf(buf, len, "%.*s", (int)strcspn(w->choices, "|"), w->choices);
+		return buf;
+	case RB_OPT_AXIS:
+		if (w->choices) {
+			snprintf(buf, len, "%.*s", (int)strcspn(w->choices, "|"), w->choices);
+			return buf;
+		}
+		snprintf(buf, len, "%llu", (unsigned long long)w->max);
 		return buf;
 	default:
 		snprintf(buf, len, "%llu", (unsigned long long)w->max);
@@ -936,8 +989,8 @@ static void test_not_applicable(void **state)
 		  "-r/--rx-depth does not apply to write_bw");
 	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "-q", "2"), err,
 		  "-q/--qps does not apply to send_lat");
-	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--recommend"), err,
-		  "--recommend does not apply to send_lat");
+	CHECK_ERR(PARSE(&c, T_SERVER, err, "--recommend"), err,
+		  "--recommend does not apply to server");
 	CHECK_ERR(PARSE(&c, T_TOPO, err, "--csv", "out.csv"), err, "--csv does not apply to topo");
 	CHECK_ERR(PARSE(&c, T_SERVER, err, "-s", "64"), err, "-s/--size does not apply to server");
 	/* --srq: only tests with receives (send_lat, send_bw) */
@@ -1306,6 +1359,40 @@ static void test_combinations(void **state)
 		  "--recommend");
 	CHECK_OK(FINISH(&c, T_SEND_BW, err, "--recommend", "-l", "1,2"), err);
 	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "--recommend", "-Q", "16,32"), err);
+	assert_int_equal(c.l.recommend, 1);
+	assert_string_equal(c.l.recommend_bound, "");
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "-Q", "16,32"), err);
+	assert_int_equal(c.l.recommend, 0);
+
+	/* A bound, in --expect's syntax: given apart (a word with < > or =),
+	 * or after '='; the host is not taken for one. */
+	CHECK_OK(FINISH(&c, T_SEND_LAT, err, "--recommend", "p99<=20us", "--poll", "busy,event",
+			"host"),
+		 err);
+	assert_int_equal(c.l.recommend, 1);
+	assert_string_equal(c.l.recommend_bound, "p99<=20us");
+	assert_string_equal(c.l.host, "host");
+	CHECK_OK(FINISH(&c, T_SEND_BW, err, "--recommend=rate>=1Mpps", "--cqe-poll", "1,16"), err);
+	assert_string_equal(c.l.recommend_bound, "rate>=1Mpps");
+	CHECK_OK(FINISH(&c, T_SEND_BW, err, "--recommend", "host", "-l", "1,2"), err);
+	assert_string_equal(c.l.recommend_bound, "");
+	assert_string_equal(c.l.host, "host");
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "--recommend", "bw >= 1Gbps", "-Q", "16,32"), err);
+	/* A bound needs a sweep, and one the test measures; a latency test one. */
+	CHECK_ERR(FINISH(&c, T_SEND_LAT, err, "--recommend"), err,
+		  "--recommend on send_lat needs a bound");
+	CHECK_ERR(FINISH(&c, T_SEND_LAT, err, "--recommend", "p99<=20us"), err,
+		  "needs a sweep to choose from: --poll busy,event");
+	CHECK_ERR(FINISH(&c, T_WRITE_BW, err, "--recommend", "p99<=20us", "--poll", "busy,event"),
+		  err, "--recommend 'p99<=20us': a latency, which write_bw does not measure");
+	CHECK_ERR(FINISH(&c, T_SEND_LAT, err, "--recommend", "rate>=1Mpps", "--poll", "busy,event"),
+		  err, "a bandwidth figure, which send_lat does not measure");
+	CHECK_ERR(FINISH(&c, T_SEND_LAT, err, "--recommend", "retrans==0", "--poll", "busy,event"),
+		  err, "not a counter");
+	CHECK_ERR(FINISH(&c, T_WRITE_BW, err, "--recommend", "bw>=90%link", "--poll", "busy,event"),
+		  err, "share of the link");
+	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--recommend", "p99<=fast"), err,
+		  "--recommend 'p99<=fast'");
 }
 
 static void test_plan_limit(void **state)
@@ -1416,17 +1503,17 @@ static void test_poll(void **state)
 
 	(void)state;
 	CHECK_OK(FINISH(&c, T_SEND_LAT, err, "host"), err);
-	assert_int_equal(c.p.poll, RB_POLL_BUSY);
+	CHECK_AXIS(&c.p.poll, RB_POLL_BUSY);
 	assert_int_equal(c.l.comp_vector, 0);
 	CHECK_OK(FINISH(&c, T_SEND_BW, err, "--poll", "event", "host"), err);
-	assert_int_equal(c.p.poll, RB_POLL_EVENT);
+	CHECK_AXIS(&c.p.poll, RB_POLL_EVENT);
 	CHECK_OK(FINISH(&c, T_READ_LAT, err, "-e", "-X", "3", "host"), err);
-	assert_int_equal(c.p.poll, RB_POLL_EVENT);
+	CHECK_AXIS(&c.p.poll, RB_POLL_EVENT);
 	assert_int_equal(c.l.comp_vector, 3);
 	CHECK_OK(FINISH(&c, T_ATOMIC_BW, err, "--events", "--vector=1", "host"), err);
-	assert_int_equal(c.p.poll, RB_POLL_EVENT);
+	CHECK_AXIS(&c.p.poll, RB_POLL_EVENT);
 	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "--poll=busy", "host"), err);
-	assert_int_equal(c.p.poll, RB_POLL_BUSY);
+	CHECK_AXIS(&c.p.poll, RB_POLL_BUSY);
 	CHECK_OK(PARSE(&c, T_SERVER, err, "-X", "2"), err);
 	assert_int_equal(c.l.comp_vector, 2);
 	CHECK_ERR(PARSE(&c, T_SERVER, err, "--poll", "event"), err, "does not apply");
@@ -1437,7 +1524,43 @@ static void test_poll(void **state)
 		  "--poll event does not apply to write_lat", "polls the last byte");
 	CHECK_ERR(FINISH(&c, T_WRITE_LAT, err, "-e", "host"), err, "write_lat");
 	CHECK_OK(FINISH(&c, T_WRITE_LAT, err, "-e", "--write-with-imm", "host"), err);
-	assert_int_equal(c.p.poll, RB_POLL_EVENT);
+	CHECK_AXIS(&c.p.poll, RB_POLL_EVENT);
+	/* An axis: both ways, each point; -e with it, event wins only alone. */
+	CHECK_OK(FINISH(&c, T_SEND_LAT, err, "--poll", "busy,event", "host"), err);
+	CHECK_AXIS(&c.p.poll, RB_POLL_BUSY, RB_POLL_EVENT);
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "--poll=event,busy,event", "host"), err);
+	CHECK_AXIS(&c.p.poll, RB_POLL_EVENT, RB_POLL_BUSY, RB_POLL_EVENT);
+	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "--poll", "busy,", "host"), err, "--poll ''");
+	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "--poll", "busy,sleep", "host"), err,
+		  "--poll 'sleep' is not one of busy|event");
+	CHECK_ERR(FINISH(&c, T_WRITE_LAT, err, "--poll", "busy,event", "host"), err,
+		  "--poll event does not apply to write_lat");
+}
+
+/*
+ * --cqe-poll N (perftest's --cqe_poll): completions per ibv_poll_cq, an
+ * axis on every test, 32 by default (what the loops asked before it).
+ */
+static void test_cqe_poll(void **state)
+{
+	struct rb_cli c;
+	char err[256];
+
+	(void)state;
+	CHECK_OK(FINISH(&c, T_SEND_BW, err, "host"), err);
+	CHECK_AXIS(&c.p.cqe_poll, RB_CQE_POLL_DEFAULT);
+	CHECK_OK(FINISH(&c, T_READ_LAT, err, "host"), err);
+	CHECK_AXIS(&c.p.cqe_poll, RB_CQE_POLL_DEFAULT);
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "--cqe-poll", "1,16,64", "host"), err);
+	CHECK_AXIS(&c.p.cqe_poll, 1, 16, 64);
+	CHECK_OK(FINISH(&c, T_SEND_LAT, err, "--cqe_poll", "1", "host"), err);
+	CHECK_AXIS(&c.p.cqe_poll, 1);
+	CHECK_OK(FINISH(&c, T_ATOMIC_BW, err, "--cqe-poll=1..4096:x2", "host"), err);
+	assert_int_equal(c.p.cqe_poll.n, 13);
+	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "--cqe-poll", "0", "host"), err,
+		  "--cqe-poll 0 is out of range (1..4096)");
+	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "--cqe-poll", "4097", "host"), err, "--cqe-poll");
+	CHECK_ERR(PARSE(&c, T_SERVER, err, "--cqe-poll", "8"), err, "does not apply");
 }
 
 /* perftest's --out_json is a switch: "--out_json HOST" is a client of HOST. */
@@ -1601,7 +1724,7 @@ static void test_usage(void **state)
 	assert_null(strstr(u, "--op"));
 	assert_null(strstr(u, "--mode"));
 	assert_null(strstr(u, "--batch"));
-	assert_null(strstr(u, "--recommend"));
+	assert_non_null(strstr(u, "--recommend [BOUND]"));
 	/* defaults are shown with their row */
 	assert_non_null(strstr(u, "[default: 128]"));
 	assert_non_null(strstr(u, "[default: auto]"));
@@ -1807,7 +1930,7 @@ static void test_man_options(void **state)
 	assert_non_null(strstr(buf, "\\fB\\-\\-tx\\-depth\\fR \\fIDEPTHS\\fR"));
 	assert_non_null(strstr(buf, "Default: 128."));
 	/* options for some commands say which */
-	assert_non_null(strstr(buf, "\\fB\\-\\-recommend\\fR\n"));
+	assert_non_null(strstr(buf, "\\fB\\-\\-recommend\\fR \\fI[BOUND]\\fR\n"));
 	assert_non_null(strstr(buf, "Applies to: send_bw, write_bw, read_bw, atomic_bw, atomic."));
 	assert_non_null(strstr(buf, "Applies to: atomic_lat, atomic_bw, atomic."));
 	assert_non_null(strstr(buf, "Applies to: atomic.\n"));
@@ -1921,6 +2044,7 @@ int main(void)
 		cmocka_unit_test(test_report_gbits),
 		cmocka_unit_test(test_post_api),
 		cmocka_unit_test(test_poll),
+		cmocka_unit_test(test_cqe_poll),
 		cmocka_unit_test(test_out_json),
 		cmocka_unit_test(test_lat_reports),
 		cmocka_unit_test(test_given),

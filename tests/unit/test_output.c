@@ -64,6 +64,8 @@ static void init_params(void)
 	rb_axis_set1(&lat_params.signal, 1);
 	rb_axis_set1(&lat_params.qps, 1);
 	rb_axis_set1(&lat_params.tx_depth, 128);
+	rb_axis_set1(&lat_params.poll, RB_POLL_BUSY);
+	rb_axis_set1(&lat_params.cqe_poll, RB_CQE_POLL_DEFAULT);
 	lat_params.iters = 10000;
 	lat_params.warmup = 1000;
 	lat_params.rx_depth = 512;
@@ -77,6 +79,8 @@ static void init_params(void)
 	rb_axis_set1(&bw_params.signal, 16);
 	rb_axis_set1(&bw_params.qps, 2);
 	rb_axis_set1(&bw_params.tx_depth, 256);
+	rb_axis_set1(&bw_params.poll, RB_POLL_BUSY);
+	rb_axis_set1(&bw_params.cqe_poll, RB_CQE_POLL_DEFAULT);
 	bw_params.duration_s = 5;
 	bw_params.outstanding = 16;
 	bw_params.mtu = 4096;
@@ -835,7 +839,7 @@ static void test_poll_event(void **state)
 	assert_null(strstr(got, ",0.375,"));
 	free(got);
 
-	p.poll = RB_POLL_EVENT;
+	rb_axis_set1(&p.poll, RB_POLL_EVENT);
 	r.params = &p;
 	r.post_api = "post";
 	r.comp_vector = 2;
@@ -852,6 +856,34 @@ static void test_poll_event(void **state)
 	got = write_mem(RB_FMT_CSV, &r, &res, 1);
 	assert_non_null(strstr(got, ",peer_bw_avg_gbps,wakeups_per_msg,"));
 	assert_non_null(strstr(got, ",0.375,"));
+	free(got);
+
+	/* Axes of both: params say so, each point which it was, CSV too. */
+	rb_axis_set1(&p.poll, RB_POLL_BUSY);
+	p.poll.v[p.poll.n++] = RB_POLL_EVENT;
+	rb_axis_set1(&p.cqe_poll, 1);
+	p.cqe_poll.v[p.cqe_poll.n++] = 16;
+	res.pt.poll = RB_POLL_EVENT;
+	res.pt.cqe_poll = 16;
+	doc = rb_json_doc(&r, &res, 1);
+	assert_string_equal(json_string_value(json_array_get(jget(jget(doc, "params"), "poll"), 1)),
+			    "event");
+	assert_int_equal(json_array_size(jget(jget(doc, "params"), "cqe_poll")), 2);
+	pt = json_array_get(jget(doc, "results"), 0);
+	assert_jstr(pt, "poll", "event");
+	assert_jint(pt, "cqe_poll", 16);
+	json_decref(doc);
+	got = write_mem(RB_FMT_CSV, &r, &res, 1);
+	assert_non_null(strstr(got, ",rate_deviation_pct,poll,cqe_poll\n"));
+	assert_non_null(strstr(got, ",0.375,"));
+	assert_non_null(strstr(got, ",event,16\n"));
+	free(got);
+	/* The table: how each point waited, its CPU and wake-ups per message. */
+	res.has_cpu = true;
+	res.cpu_ns_per_msg = 812.5;
+	got = write_mem(RB_FMT_TABLE, &r, &res, 1);
+	assert_non_null(strstr(got, " poll  cqe cpu[ns/msg] wakeups/msg"));
+	assert_non_null(strstr(got, "event   16       812.5       0.375"));
 	free(got);
 }
 

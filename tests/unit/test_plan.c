@@ -501,8 +501,9 @@ static void probe_rows(void **state)
 }
 
 /*
- * --poll from a peer: busy or event on every test, but event on write_lat
- * only with immediates (its receiver polls its buffer without).
+ * --poll from a peer: an axis of busy and event on every test, but event
+ * on write_lat only with immediates (its receiver polls its buffer
+ * without), wherever it is on the axis.
  */
 static void poll_rows(void **state)
 {
@@ -515,9 +516,12 @@ static void poll_rows(void **state)
 		struct rb_params p = plan_of(b->name);
 
 		assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
-		p.poll = 2;
-		REFUSED(p, 0, "--poll 2");
-		p.poll = RB_POLL_EVENT;
+		rb_axis_set1(&p.poll, 2);
+		REFUSED(p, 0, "--poll 2 is out of range");
+		p.poll.n = 0;
+		REFUSED(p, 0, "--poll has 0 values");
+		rb_axis_set1(&p.poll, RB_POLL_BUSY);
+		p.poll.v[p.poll.n++] = RB_POLL_EVENT;
 		if (!b->polls_buffer) {
 			assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
 			continue;
@@ -529,6 +533,77 @@ static void poll_rows(void **state)
 	}
 	assert_true(rb_bench_find("write_lat")->polls_buffer);
 	assert_false(rb_bench_find("write_bw")->polls_buffer);
+}
+
+/* --cqe-poll from a peer: 1..RB_CQE_POLL_MAX per value, on every test. */
+static void cqe_poll_rows(void **state)
+{
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; rb_benches[i]; i++) {
+		struct rb_params p = plan_of(rb_benches[i]->name);
+
+		assert_int_equal(p.cqe_poll.n, 1);
+		assert_int_equal(p.cqe_poll.v[0], RB_CQE_POLL_DEFAULT);
+		p.cqe_poll.v[p.cqe_poll.n++] = 1;
+		p.cqe_poll.v[p.cqe_poll.n++] = RB_CQE_POLL_MAX;
+		assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
+		p.cqe_poll.v[1] = 0;
+		REFUSED(p, 0, "--cqe-poll 0 is out of range (1..4096)");
+		p.cqe_poll.v[1] = RB_CQE_POLL_MAX + 1;
+		REFUSED(p, 0, "--cqe-poll 4097 is out of range");
+		p.cqe_poll.n = 0;
+		REFUSED(p, 0, "--cqe-poll has 0 values");
+	}
+}
+
+/*
+ * --reg-mode per-msg: the sends', writes' and reads' streams, one WR of
+ * one QP at a time from a buffer that is not inline, the client alone.
+ */
+static void reg_mode_rules(void **state)
+{
+	static const char *const ok[] = { "write_bw", "send_bw", "read_bw" };
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 3; i++) {
+		struct rb_params p = plan_of(ok[i]);
+
+		p.reg_mode = RB_REG_PER_MSG;
+		assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
+		p.reg_mode = 2;
+		REFUSED(p, 0, "--reg-mode 2 is out of range");
+		p.reg_mode = RB_REG_PER_MSG;
+		p.batch.v[0] = 4;
+		REFUSED(p, 0, "--reg-mode per-msg needs -l 1");
+		p.batch.v[0] = 1;
+		p.qps.v[0] = 2;
+		REFUSED(p, 0, "needs -q 1");
+		p.qps.v[0] = 1;
+		p.bidir = 1;
+		REFUSED(p, 0, "no -b, no --reversed");
+		p.bidir = 0;
+		p.rate_unit = RB_RATE_BPS;
+		p.rate = 1000000000;
+		REFUSED(p, 0, "no --rate");
+	}
+	{
+		struct rb_params p = plan_of("send_bw");
+
+		p.reg_mode = RB_REG_PER_MSG;
+		p.inline_size = 64;
+		REFUSED(p, 0, "needs -I 0");
+		p = plan_of("atomic_bw");
+		p.reg_mode = RB_REG_PER_MSG;
+		REFUSED(p, 0, "a bandwidth test of sends, writes or reads (atomic_bw)");
+		p = plan_of("send_lat");
+		p.reg_mode = RB_REG_PER_MSG;
+		REFUSED(p, 0, "send_lat");
+	}
 }
 
 /*
@@ -836,7 +911,8 @@ int main(void)
 		cmocka_unit_test(memory_flags),	      cmocka_unit_test(mr_per_qp_memory),
 		cmocka_unit_test(threads_checked),    cmocka_unit_test(bidir_rows),
 		cmocka_unit_test(imm_rows),	      cmocka_unit_test(reversed_rows),
-		cmocka_unit_test(poll_rows),	      cmocka_unit_test(shape_rules),
+		cmocka_unit_test(poll_rows),	      cmocka_unit_test(reg_mode_rules),
+		cmocka_unit_test(cqe_poll_rows),      cmocka_unit_test(shape_rules),
 		cmocka_unit_test(conn_mtu),	      cmocka_unit_test(conn_numbers),
 		cmocka_unit_test(conn_placement),     cmocka_unit_test(result_figures),
 		cmocka_unit_test(verbs_path_checked), cmocka_unit_test(probe_rows),

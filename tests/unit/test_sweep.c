@@ -302,7 +302,7 @@ static void test_plan_count(void **state)
 	static const uint64_t sizes[] = { 64, 4096, 1048576 }, batches[] = { 1, 8 },
 			      signals[] = { 1, 16 }, one[] = { 1 };
 	struct rb_params p;
-	struct rb_axis *ax[5];
+	struct rb_axis *ax[7];
 	int i;
 
 	(void)state;
@@ -312,6 +312,8 @@ static void test_plan_count(void **state)
 	set_axis(&p.signal, signals, 2);
 	set_axis(&p.qps, one, 1);
 	set_axis(&p.tx_depth, one, 1);
+	set_axis(&p.poll, (const uint64_t[]){ RB_POLL_BUSY }, 1);
+	set_axis(&p.cqe_poll, one, 1);
 	assert_int_equal(rb_plan_count(&p), 12);
 
 	/* Any empty axis empties the plan. */
@@ -320,7 +322,9 @@ static void test_plan_count(void **state)
 	ax[2] = &p.signal;
 	ax[3] = &p.qps;
 	ax[4] = &p.tx_depth;
-	for (i = 0; i < 5; i++) {
+	ax[5] = &p.poll;
+	ax[6] = &p.cqe_poll;
+	for (i = 0; i < 7; i++) {
 		uint32_t n = ax[i]->n;
 
 		ax[i]->n = 0;
@@ -329,11 +333,14 @@ static void test_plan_count(void **state)
 	}
 	assert_int_equal(rb_plan_count(&p), 12);
 
-	/* Full axes: 64^5 points, far above RB_MAX_POINTS, counted exactly. */
+	/* Full axes: 64^5 points, far above RB_MAX_POINTS, counted exactly;
+	 * 64^7 with the wait axes, still exactly (64 bits hold it). */
 	for (i = 0; i < 5; i++)
 		ax[i]->n = RB_MAX_AXIS;
 	assert_int_equal(rb_plan_count(&p), 1073741824ULL);
 	assert_true(rb_plan_count(&p) > RB_MAX_POINTS);
+	ax[5]->n = ax[6]->n = RB_MAX_AXIS;
+	assert_int_equal(rb_plan_count(&p), 1ULL << 42);
 }
 
 static void test_plan_order(void **state)
@@ -366,13 +373,16 @@ static void test_plan_order(void **state)
 	set_axis(&p.signal, signals, 2);
 	set_axis(&p.qps, qps, 1);
 	set_axis(&p.tx_depth, txd, 1);
+	set_axis(&p.poll, (const uint64_t[]){ RB_POLL_EVENT }, 1);
+	set_axis(&p.cqe_poll, (const uint64_t[]){ 16 }, 1);
 	assert_int_equal(rb_plan_count(&p), 12);
 	for (i = 0; i < 12; i++) {
 		memset(&pt, 0xa5, sizeof(pt));
 		rb_plan_point(&p, i, &pt);
 		if (pt.size != want[i].size || pt.signal != want[i].signal ||
 		    pt.batch != want[i].batch || pt.qps != want[i].qps ||
-		    pt.tx_depth != want[i].tx_depth) {
+		    pt.tx_depth != want[i].tx_depth || pt.poll != RB_POLL_EVENT ||
+		    pt.cqe_poll != 16) {
 			print_error("point %zu: size %llu signal %u batch %u qps %u tx_depth %u\n",
 				    i, (unsigned long long)pt.size, pt.signal, pt.batch, pt.qps,
 				    pt.tx_depth);
@@ -384,7 +394,8 @@ static void test_plan_order(void **state)
 static void test_plan_order_all_axes(void **state)
 {
 	static const uint64_t sizes[] = { 10, 11 }, signals[] = { 20, 21 }, batches[] = { 30, 31 },
-			      txd[] = { 40, 41 }, qps[] = { 50, 51 };
+			      txd[] = { 40, 41 }, qps[] = { 50, 51 }, polls[] = { 0, 1 },
+			      cqes[] = { 60, 61 };
 	struct rb_params p;
 	struct rb_point pt;
 	size_t i;
@@ -396,19 +407,25 @@ static void test_plan_order_all_axes(void **state)
 	set_axis(&p.batch, batches, 2);
 	set_axis(&p.tx_depth, txd, 2);
 	set_axis(&p.qps, qps, 2);
-	assert_int_equal(rb_plan_count(&p), 32);
-	/* Point i, in binary, is qps tx_depth batch signal size: size is bit 0. */
-	for (i = 0; i < 32; i++) {
+	set_axis(&p.poll, polls, 2);
+	set_axis(&p.cqe_poll, cqes, 2);
+	assert_int_equal(rb_plan_count(&p), 128);
+	/* Point i, in binary, is qps tx_depth batch signal cqe_poll poll size:
+	 * size is bit 0, each size swept busy then event. */
+	for (i = 0; i < 128; i++) {
 		rb_plan_point(&p, i, &pt);
 		assert_int_equal(pt.size, 10 + (i & 1));
-		assert_int_equal(pt.signal, 20 + (i >> 1 & 1));
-		assert_int_equal(pt.batch, 30 + (i >> 2 & 1));
-		assert_int_equal(pt.tx_depth, 40 + (i >> 3 & 1));
-		assert_int_equal(pt.qps, 50 + (i >> 4 & 1));
+		assert_int_equal(pt.poll, i >> 1 & 1);
+		assert_int_equal(pt.cqe_poll, 60 + (i >> 2 & 1));
+		assert_int_equal(pt.signal, 20 + (i >> 3 & 1));
+		assert_int_equal(pt.batch, 30 + (i >> 4 & 1));
+		assert_int_equal(pt.tx_depth, 40 + (i >> 5 & 1));
+		assert_int_equal(pt.qps, 50 + (i >> 6 & 1));
 	}
 	/* The plan starts and ends where it should. */
-	rb_plan_point(&p, 31, &pt);
+	rb_plan_point(&p, 127, &pt);
 	assert_int_equal(pt.size, 11);
+	assert_int_equal(pt.poll, RB_POLL_EVENT);
 	assert_int_equal(pt.qps, 51);
 }
 
@@ -440,6 +457,8 @@ static void test_point_warmup(void **state)
 	set_axis(&p.signal, (const uint64_t[]){ 1 }, 1);
 	set_axis(&p.qps, (const uint64_t[]){ 1 }, 1);
 	set_axis(&p.tx_depth, (const uint64_t[]){ 128 }, 1);
+	set_axis(&p.poll, (const uint64_t[]){ 0 }, 1);
+	set_axis(&p.cqe_poll, (const uint64_t[]){ 32 }, 1);
 	p.warmup = RB_WARMUP_AUTO;
 	rb_plan_point(&p, 0, &pt);
 	assert_int_equal(pt.warmup, 100);

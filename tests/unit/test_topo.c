@@ -1197,6 +1197,88 @@ static void test_cpu_freq(void **state)
 	assert_false(rb_freq_varies(&p));
 }
 
+/* Write @text into @root/@rel, making the directories. */
+static void put_file(const char *root, const char *rel, const char *text)
+{
+	char path[PATH_MAX], *p;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", root, rel);
+	for (p = path + strlen(root) + 1; (p = strchr(p, '/')); p++) {
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	if (!text) {
+		mkdir(path, 0755);
+		return;
+	}
+	f = fopen(path, "w");
+	assert_non_null(f);
+	fputs(text, f);
+	fclose(f);
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+	(void)st;
+	(void)flag;
+	(void)ftw;
+	return remove(path);
+}
+
+/*
+ * A device's MSI IRQs with their affinity (one unreadable), by number, and
+ * its CPUs' governors tallied (one CPU without cpufreq): what topo shows
+ * and doctor judges.
+ */
+static void test_irqs_governors(void **state)
+{
+	char root[] = "/tmp/rb-topo-irq-XXXXXX", sys[PATH_MAX], proc[PATH_MAX], s[128];
+	hwloc_bitmap_t cpus = hwloc_bitmap_alloc();
+	struct rb_irqs *q = malloc(sizeof(*q));
+	struct rb_govs g;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(sys, sizeof(sys), "%s/sys", root);
+	snprintf(proc, sizeof(proc), "%s/proc", root);
+	put_file(root, "sys/bus/pci/devices/0000:81:00.0/msi_irqs/41", "msi\n");
+	put_file(root, "sys/bus/pci/devices/0000:81:00.0/msi_irqs/9", "msi\n");
+	put_file(root, "sys/bus/pci/devices/0000:81:00.0/msi_irqs/40", "msi\n");
+	put_file(root, "proc/irq/41/smp_affinity_list", "4-7\n");
+	put_file(root, "proc/irq/9/smp_affinity_list", "0\n");
+	put_file(root, "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", "performance\n");
+	put_file(root, "sys/devices/system/cpu/cpu1/cpufreq/scaling_governor", "powersave\n");
+	put_file(root, "sys/devices/system/cpu/cpu2/cpufreq/scaling_governor", "performance\n");
+	put_file(root, "sys/devices/system/cpu/cpu3", NULL);
+
+	assert_int_equal(rb_dev_irqs(sys, proc, "0000:81:00.0", q), 0);
+	assert_int_equal(q->n, 3);
+	assert_int_equal(q->irq[0].num, 9);
+	assert_string_equal(q->irq[0].cpus, "0");
+	assert_int_equal(q->irq[1].num, 40);
+	assert_string_equal(q->irq[1].cpus, "");
+	assert_int_equal(q->irq[2].num, 41);
+	assert_string_equal(q->irq[2].cpus, "4-7");
+	assert_true(rb_dev_irqs(sys, proc, "0000:01:00.0", q) < 0);
+
+	assert_int_equal(rb_cpus_parse("0-3", cpus), 0);
+	rb_cpus_governors(sys, cpus, &g);
+	assert_int_equal(g.n, 3);
+	rb_govs_str(&g, s, sizeof(s));
+	assert_string_equal(s, "performance x2, powersave x1");
+	assert_int_equal(rb_cpus_parse("3", cpus), 0);
+	rb_cpus_governors(sys, cpus, &g);
+	assert_int_equal(g.n, 0);
+	rb_govs_str(&g, s, sizeof(s));
+	assert_string_equal(s, "");
+
+	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+	hwloc_bitmap_free(cpus);
+	free(q);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1205,6 +1287,7 @@ int main(void)
 		cmocka_unit_test(test_cpus_format),
 		cmocka_unit_test(test_cpus_parse),
 		cmocka_unit_test(test_wcode_names),
+		cmocka_unit_test(test_irqs_governors),
 		FX(test_list, "two-socket"),
 		FX(test_read_hca, "two-socket"),
 		FX(test_read_rxe, "two-socket"),

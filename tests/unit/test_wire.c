@@ -215,25 +215,27 @@ static void sample_params(struct rb_params *p)
 	p->recv_post_list = 64;
 	p->reversed = 1;
 	p->imm = 1;
-	p->poll = RB_POLL_EVENT;
+	fill_axis(&p->poll, 2, RB_POLL_BUSY, 1);
+	fill_axis(&p->cqe_poll, 3, 1, 15);
 	p->probe = 1;
 	p->probe_rate = 100000;
 }
 
 static size_t params_len(const struct rb_params *p)
 {
-	const struct rb_axis *ax[] = { &p->size, &p->batch, &p->signal, &p->qps, &p->tx_depth };
+	const struct rb_axis *ax[] = { &p->size,     &p->batch, &p->signal,  &p->qps,
+				       &p->tx_depth, &p->poll,	&p->cqe_poll };
 	size_t n = 2 + strlen(p->test), i;
 
-	for (i = 0; i < 5; i++)
+	for (i = 0; i < 7; i++)
 		n += 4 + 8 * (size_t)ax[i]->n;
 	/* v4 appends transport, SL, traffic class, flow label, 4 memory flags,
 	 * --threads, the thread, -b, then interval, forever, rate unit and
 	 * rate; v5 the run id; v6 the receives' chain, and the flow labels a
-	 * list (a count, then each); v7 --reversed and the immediate flag; v8
-	 * --poll; v9 --probe and its rate. */
+	 * list (a count, then each); v7 --reversed and the immediate flag; v9
+	 * the --poll and --cqe-poll axes (counted above; v8: --poll a byte). */
 	return n + 8 + 4 + 8 + 4 + 4 + 4 + 4 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 4 * (size_t)p->nflow +
-	       4 * 1 + 4 + 4 + 1 + 4 + 1 + 1 + 8 + 8 + 4 + 1 + 1 + 1 + 1 + 4;
+	       4 * 1 + 4 + 4 + 1 + 4 + 1 + 1 + 8 + 8 + 4 + 1 + 1 + 1 + 4;
 }
 
 static void assert_axis_equal(const struct rb_axis *a, const struct rb_axis *b)
@@ -283,7 +285,8 @@ static void assert_params_equal(const struct rb_params *a, const struct rb_param
 	assert_int_equal(a->recv_post_list, b->recv_post_list);
 	assert_int_equal(a->reversed, b->reversed);
 	assert_int_equal(a->imm, b->imm);
-	assert_int_equal(a->poll, b->poll);
+	assert_axis_equal(&a->poll, &b->poll);
+	assert_axis_equal(&a->cqe_poll, &b->cqe_poll);
 	assert_int_equal(a->probe, b->probe);
 	assert_int_equal(a->probe_rate, b->probe_rate);
 }
@@ -381,7 +384,7 @@ static void assert_double_bits(double got, double want)
 
 static void test_hdr_pack_bytes(void **state)
 {
-	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x09,
+	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x0a,
 						       0x00, 0x03, 0x00, 0x01, 0x02, 0x03 };
 	uint8_t buf[RB_WIRE_HDR_LEN + 4];
 
@@ -464,7 +467,7 @@ static void test_hdr_other_version(void **state)
 	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), -EPROTO);
 	assert_int_equal(h.version, 2);
 	assert_non_null(strstr(err, "v2"));
-	assert_non_null(strstr(err, "v9"));
+	assert_non_null(strstr(err, "v10"));
 
 	/* Version 0 and a two-byte version are named as such. */
 	buf[5] = 0x00;
@@ -562,6 +565,7 @@ static void test_params_roundtrip(void **state)
 {
 	struct rb_params in, out;
 	uint8_t buf[BUFSZ];
+	size_t t;
 	int len;
 
 	(void)state;
@@ -575,25 +579,33 @@ static void test_params_roundtrip(void **state)
 	/* The three u8 flags, then v4's transport, SL, traffic class, flow
 	 * label, the four memory flags, --threads, the thread, -b, and the
 	 * shape: interval, forever, rate unit, rate; then v5's run id and
-	 * v6's receive chain, v7's --reversed and immediate flag, v8's --poll,
-	 * v9's --probe and its rate (100000 Hz). */
-	assert_memory_equal(buf + len - 58, "\x01\x01\x01", 3);
-	assert_memory_equal(buf + len - 55, "\x02\x0f\xb8\x01\x00\x0f\xff\xff", 8);
-	assert_memory_equal(buf + len - 47, "\x01\x01\x01\x01", 4);
-	assert_memory_equal(buf + len - 43, "\x00\x00\x00\x04\x00\x00\x00\x03\x01", 9);
-	assert_memory_equal(buf + len - 34, "\x05\x26\x5c\x00\x01\x02", 6);
-	assert_memory_equal(buf + len - 28, "\xfe\xdc\xba\x98\x76\x54\x32\x10", 8);
-	assert_memory_equal(buf + len - 20, "\x01\x23\x45\x67\x89\xab\xcd\xef", 8);
-	assert_memory_equal(buf + len - 12, "\x00\x00\x00\x40\x01\x01\x01", 7);
-	assert_memory_equal(buf + len - 5, "\x01\x00\x01\x86\xa0", 5);
+	 * v6's receive chain, v7's --reversed and immediate flag; v9's axes,
+	 * --poll (busy, event) and --cqe-poll (1, 16, 31), and v10's --probe and its rate (100000 Hz)
+	 * end it (t bytes). */
+	t = 4 + 2 * 8 + 4 + 3 * 8 + 5;
+	assert_memory_equal(buf + len - t - 52, "\x01\x01\x01", 3);
+	assert_memory_equal(buf + len - t - 49, "\x02\x0f\xb8\x01\x00\x0f\xff\xff", 8);
+	assert_memory_equal(buf + len - t - 41, "\x01\x01\x01\x01", 4);
+	assert_memory_equal(buf + len - t - 37, "\x00\x00\x00\x04\x00\x00\x00\x03\x01", 9);
+	assert_memory_equal(buf + len - t - 28, "\x05\x26\x5c\x00\x01\x02", 6);
+	assert_memory_equal(buf + len - t - 22, "\xfe\xdc\xba\x98\x76\x54\x32\x10", 8);
+	assert_memory_equal(buf + len - t - 14, "\x01\x23\x45\x67\x89\xab\xcd\xef", 8);
+	assert_memory_equal(buf + len - t - 6, "\x00\x00\x00\x40\x01\x01", 6);
+	assert_memory_equal(buf + len - t, "\x00\x00\x00\x02", 4);
+	assert_memory_equal(buf + len - t + 12, "\x00\x00\x00\x00\x00\x00\x00\x01", 8);
+	assert_memory_equal(buf + len - 5 - 28, "\x00\x00\x00\x03", 4);
+	assert_memory_equal(buf + len - 5 - 8, "\x00\x00\x00\x00\x00\x00\x00\x1f", 8);
 	/* A v3 body, without them, is truncated; so is a v4 one, without the
 	 * run id, a v5 one, without the chain, a v6 one, without v7's flags,
-	 * a v7 one, without v8's --poll, and a v8 one, without v9's --probe. */
-	assert_int_equal(rb_unpack_params(buf, (size_t)len - 55, &out), -EBADMSG);
-	assert_int_equal(rb_unpack_params(buf, (size_t)len - 20, &out), -EBADMSG);
-	assert_int_equal(rb_unpack_params(buf, (size_t)len - 12, &out), -EBADMSG);
-	assert_int_equal(rb_unpack_params(buf, (size_t)len - 8, &out), -EBADMSG);
-	assert_int_equal(rb_unpack_params(buf, (size_t)len - 6, &out), -EBADMSG);
+	 * a v8 one, with --poll a byte, one without the --cqe-poll axis,
+	 * and a v9 one, without v10's --probe. */
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - t - 49, &out), -EBADMSG);
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - t - 14, &out), -EBADMSG);
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - t - 6, &out), -EBADMSG);
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - t - 2, &out), -EBADMSG);
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - t + 1, &out), -EBADMSG);
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - 5 - 28, &out), -EBADMSG);
+	assert_memory_equal(buf + len - 5, "\x01\x00\x01\x86\xa0", 5);
 	assert_int_equal(rb_unpack_params(buf, (size_t)len - 5, &out), -EBADMSG);
 	assert_int_equal(rb_unpack_params(buf, (size_t)len - 1, &out), -EBADMSG);
 
@@ -607,6 +619,8 @@ static void test_params_roundtrip(void **state)
 	fill_axis(&in.signal, RB_MAX_AXIS, 2, 3);
 	fill_axis(&in.qps, RB_MAX_AXIS, 1, 2);
 	fill_axis(&in.tx_depth, RB_MAX_AXIS, 16, 16);
+	fill_axis(&in.poll, RB_MAX_AXIS, 0, 0);
+	fill_axis(&in.cqe_poll, RB_MAX_AXIS, 1, 1);
 	memset(in.test, 't', sizeof(in.test) - 1);
 	in.atomic_op = RB_OP_FADD;
 	in.verify = 0;
@@ -982,8 +996,11 @@ static void build_params(struct wb *w, uint32_t count, uint32_t present)
 	wb_be(w, 0, 4); /* v6: recv_post_list */
 	wb_be(w, 0, 1); /* v7: reversed, imm */
 	wb_be(w, 0, 1);
-	wb_be(w, 0, 1); /* v8: poll */
-	wb_be(w, 0, 1); /* v9: probe, probe_rate */
+	wb_be(w, 1, 4); /* v9: the poll axis (busy), the cqe_poll axis (32) */
+	wb_be(w, 0, 8);
+	wb_be(w, 1, 4);
+	wb_be(w, 32, 8);
+	wb_be(w, 0, 1); /* v10: probe, probe_rate */
 	wb_be(w, 0, 4);
 }
 

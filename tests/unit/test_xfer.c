@@ -643,6 +643,105 @@ static void stream_mr_per_qp(void **state)
 }
 
 /*
+ * --reg-mode per-msg (regmsg.c): ibv_reg_mr and ibv_dereg_mr are the
+ * test's own (linked with --wrap): each gives out a fresh lkey, counts,
+ * and can refuse.
+ */
+static struct {
+	int regs, deregs, live, max_live, refuse;
+	size_t len;
+} mrs;
+
+struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len, uint64_t iova,
+				       unsigned int access);
+int __wrap_ibv_dereg_mr(struct ibv_mr *mr);
+
+struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len, uint64_t iova,
+				       unsigned int access)
+{
+	struct ibv_mr *mr;
+
+	(void)iova;
+	(void)access;
+	if (mrs.refuse) {
+		errno = mrs.refuse;
+		return NULL;
+	}
+	mr = calloc(1, sizeof(*mr));
+	assert_non_null(mr);
+	mr->pd = pd;
+	mr->addr = addr;
+	mr->length = len;
+	mr->lkey = 0x5000 + (uint32_t)mrs.regs++;
+	mrs.len = len;
+	if (++mrs.live > mrs.max_live)
+		mrs.max_live = mrs.live;
+	return mr;
+}
+
+int __wrap_ibv_dereg_mr(struct ibv_mr *mr)
+{
+	free(mr);
+	mrs.deregs++;
+	mrs.live--;
+	return 0;
+}
+
+/*
+ * Every message its own MR: registered before its post (a fresh lkey on
+ * the WR, the buffer's address, signaled), deregistered after its
+ * completion; never more in flight than the send queue holds.
+ */
+static void stream_per_msg(void **state)
+{
+	const struct rb_bench *t = rb_bench_find("write_bw");
+	struct fake_wr *w;
+	struct fx x;
+	size_t i;
+
+	(void)state;
+	memset(&mrs, 0, sizeof(mrs));
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 1, 1, 1, 8);
+	x.p.iters = 50;
+	x.p.warmup = 2;
+	x.p.reg_mode = RB_REG_PER_MSG;
+	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	assert_int_equal(t->prepare(&x.r), 0);
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	expect_eq(x.r.ops, 50);
+	expect_eq(x.r.total, 52);
+	expect_eq(mrs.regs, 52);
+	expect_eq(mrs.deregs, 52);
+	expect_eq(mrs.live, 0);
+	assert_true(mrs.max_live >= 1 && mrs.max_live <= 8);
+	expect_eq(mrs.len, x.r.pt.size);
+	expect_eq(x.f->nwrs, 52);
+	for (i = 0; i < x.f->nwrs; i++) {
+		w = &x.f->wrs[i];
+		expect_eq(w->lkey, 0x5000 + i);
+		expect_eq(w->addr, (uintptr_t)rb_tx_of(&x.r, 0));
+		assert_true(w->flags & IBV_SEND_SIGNALED);
+		assert_false(w->flags & IBV_SEND_INLINE);
+	}
+	fx_end(&x);
+
+	/* A registration refused: the point ends with its error, nothing left registered. */
+	memset(&mrs, 0, sizeof(mrs));
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 1, 1, 1, 8);
+	x.p.iters = 50;
+	x.p.reg_mode = RB_REG_PER_MSG;
+	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	assert_int_equal(t->prepare(&x.r), 0);
+	mrs.refuse = ENOMEM;
+	assert_int_equal(rb_run_stream(&x.r), -ENOMEM);
+	assert_non_null(strstr(rb_last_error, "ibv_reg_mr("));
+	expect_eq(mrs.live, 0);
+	fx_end(&x);
+}
+
+/*
  * --post-api: one run of @test's client loop through ibv_post_send()
  * (@wr false) or ibv_wr_* (rb_post_send_ex()), on the fake in loopback
  * with --verify where the test checks its data.  Its WR log, chains and
@@ -1096,6 +1195,85 @@ static void stream_reads_capped(void **state)
 	fx_end(&x);
 }
 
+/*
+ * --cqe-poll N: each ibv_poll_cq asks for N completions at most, and gets
+ * that many when more are due: 4 and 32 (the default) from the stack, 64
+ * into the run's own array.  Every WR is still covered.
+ */
+static void stream_cqe_poll(void **state)
+{
+	static const uint32_t ns[] = { 4, RB_CQE_POLL_DEFAULT, 64 };
+	struct fx x;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		fx_plan(&x, "write_bw");
+		fx_shape(&x, 1, 16, 1, 128);
+		rb_axis_set1(&x.p.cqe_poll, ns[i]);
+		x.p.iters = 2000;
+		x.p.warmup = 0;
+		fx_start(&x, RB_ROLE_CLIENT, 2000);
+		x.f->delay = 4; /* a queue's worth due at once */
+		assert_int_equal(x.r.pt.cqe_poll, ns[i]);
+		assert_int_equal(rb_run_stream(&x.r), 0);
+		check_covered(&x);
+		assert_int_equal(x.r.ops, 2000);
+		assert_int_equal(x.f->poll_max_asked, ns[i]);
+		assert_int_equal(x.f->poll_max_got, ns[i]);
+		assert_true(x.f->polls >= 2000 / ns[i]);
+		assert_true((x.r.wcs != NULL) == (ns[i] > RB_REAP_STACK));
+		fx_end(&x);
+	}
+}
+
+/*
+ * A latency loop's wait for its message asks for no more than can be due
+ * (2: the ping's send and the echo), nor than --cqe-poll; its other waits
+ * (send-queue room) ask for --cqe-poll.
+ */
+static void pingpong_cqe_poll(void **state)
+{
+	static const uint32_t ns[] = { 1, RB_CQE_POLL_DEFAULT };
+	struct fx x;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < 2; i++) {
+		fx_plan(&x, "send_lat");
+		rb_axis_set1(&x.p.tx_depth, 4);
+		rb_axis_set1(&x.p.cqe_poll, ns[i]);
+		x.p.rx_depth = 8;
+		x.p.iters = 100;
+		x.p.warmup = 5;
+		fx_start(&x, RB_ROLE_CLIENT, 2000);
+		rb_rx_plan(&x.r);
+		x.f->loopback = true;
+		x.f->delay = 3;
+		assert_int_equal(x.r.bench->setup(&x.r), 0);
+		assert_int_equal(x.r.bench->prepare(&x.r), 0);
+		assert_int_equal(x.r.bench->run(&x.r), 0);
+		check_covered(&x);
+		assert_int_equal(x.r.ops, 100);
+		if (ns[i] == 1)
+			assert_int_equal(x.f->poll_max_asked, 1);
+		else
+			assert_true(x.f->poll_max_asked <= RB_CQE_POLL_DEFAULT);
+		assert_true(x.f->poll_max_got <= x.f->poll_max_asked);
+		fx_end(&x);
+	}
+	fx_plan(&x, "read_lat");
+	rb_axis_set1(&x.p.cqe_poll, 64);
+	x.p.iters = 40;
+	x.p.warmup = 3;
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	x.f->delay = 3;
+	assert_int_equal(x.r.bench->run(&x.r), 0);
+	assert_int_equal(x.r.ops, 40);
+	assert_int_equal(x.f->poll_max_asked, 1);
+	fx_end(&x);
+}
+
 /* No completion ever: -ETIMEDOUT soon after the timeout, naming the wait. */
 static void stream_stuck_times_out(void **state)
 {
@@ -1205,7 +1383,7 @@ static void stream_interrupted(void **state)
 /* The plan with --poll event, and the fake's completion channel on the run. */
 static void fx_events(struct fx *x, enum rb_role role, unsigned int timeout_ms)
 {
-	x->p.poll = RB_POLL_EVENT;
+	rb_axis_set1(&x->p.poll, RB_POLL_EVENT);
 	fx_start(x, role, timeout_ms);
 	fake_events(x->f, &x->r);
 }
@@ -2410,12 +2588,15 @@ int main(void)
 		cmocka_unit_test(recv_post_list_chains),
 		cmocka_unit_test(reap_srq_attributes_by_qp_num),
 		cmocka_unit_test(stream_mr_per_qp),
+		cmocka_unit_test(stream_per_msg),
 		cmocka_unit_test(post_api_same_wrs),
 		cmocka_unit_test(post_api_wr_failure),
 		cmocka_unit_test(reap_error_names_status_and_qp),
 		cmocka_unit_test(stream_count_tails),
 		cmocka_unit_test(stream_duration_tails),
 		cmocka_unit_test(stream_reads_capped),
+		cmocka_unit_test(stream_cqe_poll),
+		cmocka_unit_test(pingpong_cqe_poll),
 		cmocka_unit_test(stream_stuck_times_out),
 		cmocka_unit_test(stream_peer_error_aborts),
 		cmocka_unit_test(send_finds_peer_reason),

@@ -1,0 +1,46 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * --recommend BOUND: per size, the point cheapest in CPU whose figures stay
+ * within a bound in --expect's syntax (p99<=20us, rate>=1Mpps): of the
+ * strategies a sweep measured (--poll busy,event, --cqe-poll, -l, -Q),
+ * the one to run.  Without a bound --recommend is rb_recommend()'s
+ * (sweep.h: batch and signal by message rate).  Pure.
+ */
+#ifndef RB_RECO_H
+#define RB_RECO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include "core/rdmabench.h"
+#include "report/expect.h"
+
+/* One size's recommendation under a bound. */
+struct rb_reco_bound {
+	uint64_t size;
+	bool found;	       /* some point of the size stayed within the bound */
+	struct rb_point pt;    /* the cheapest of them (found) */
+	double cpu_ns_per_msg; /* its CPU per message */
+	double value;	       /* its figure that the bound names, in the bound's unit */
+	size_t points, within; /* points of the size with a CPU figure; those within */
+};
+
+/*
+ * rb_recommend_bound() - per size in @res (first-seen order), the point
+ * with the lowest cpu_ns_per_msg among those whose verdict on @bound is
+ * pass; points without a CPU figure are ignored, and so is a point where
+ * @bound does not apply (n/a).  Writes at most @max entries to @out and
+ * returns how many.
+ */
+size_t rb_recommend_bound(const struct rb_result *res, size_t n, const struct rb_expect *bound,
+			  struct rb_reco_bound *out, size_t max);
+
+/*
+ * rb_reco_bound_check() - whether @bound can choose among the points of
+ * @test (@mode): a figure of the metric table that the test measures (not
+ * a counter, not retrans, not %link).  0 or -EINVAL with the reason in
+ * @err.
+ */
+int rb_reco_bound_check(const struct rb_expect *bound, const char *test, enum rb_mode mode,
+			char *err, size_t len);
+
+#endif
