@@ -682,6 +682,27 @@ const struct rb_opt rb_opts[] = {
 	  .help = "completions reaped per ibv_poll_cq call, at most, on both sides (an axis); "
 		  "a latency test's wait for its message asks for no more than can be due (1; "
 		  "send_lat 2)" },
+	{ .lname = "probe",
+	  .type = RB_OPT_FLAG,
+	  .off = PAR(probe),
+	  .max = 1,
+	  .need = RB_S_BW | RB_S_VERBS,
+	  .help = "latency under load: beside the stream, on an RC QP and CQ of its own over "
+		  "the same device and path, the client pings the server with 8-byte SENDs "
+		  "that it echoes, at --probe-rate; each point reports the round trips alone "
+		  "before the stream (idle_lat_us, up to 200 of them) and beside it "
+		  "(loaded_lat_us); not with -R, --threads or --reversed" },
+	{ .lname = "probe-rate",
+	  .type = RB_OPT_U32,
+	  .off = PAR(probe_rate),
+	  .min = 10,
+	  .max = 100000,
+	  .suffix = true,
+	  .argname = "HZ",
+	  .def = "1000",
+	  .need = RB_S_BW | RB_S_VERBS,
+	  .help = "--probe: pings per second (10..100000), one in flight at a time: a round "
+		  "trip longer than the period delays the next ping" },
 	{ .lname = "events",
 	  .perftest = "-e, --events",
 	  .pt_diff = "given to the client only (the server adopts the plan); the channel is "

@@ -26,6 +26,16 @@ double rb_gbps_to_mibps(double gbps)
 
 #define AT(field) offsetof(struct rb_result, field)
 
+/* A --probe percentile: round trips in microseconds, no sum over threads. */
+#define PROBE(csv, field, tab, exp)                                                         \
+	{                                                                                   \
+		.name = csv, .unit = "us", .better = RB_BETTER_LOWER, .group = RB_MG_PROBE, \
+		.off = AT(field), .table = tab, .table_width = 9, .fmt = RB_MF_FIXED2,      \
+		.agg = RB_AGG_NONE, .compare = true, .expect = {                            \
+			exp                                                                 \
+		}                                                                           \
+	}
+
 /* Rows in the CSV's column order. */
 const struct rb_metric rb_metrics[] = {
 	LAT("lat_min_us", min, "t_min", "min", NULL),
@@ -144,6 +154,13 @@ const struct rb_metric rb_metrics[] = {
 		.compare = true,
 		.expect = { "wakeups", "wakeups_per_msg" },
 	},
+	/* --probe: the probe's round trips beside the stream (loaded) and
+	 * alone before it (idle), in microseconds; JSON also gives each
+	 * summary whole (loaded_lat_us, idle_lat_us). */
+	PROBE("loaded_p50_us", probe_loaded.p50, "load_p50", "loaded_p50"),
+	PROBE("loaded_p99_us", probe_loaded.p99, "load_p99", "loaded_p99"),
+	PROBE("idle_p50_us", probe_idle.p50, "idle_p50", "idle_p50"),
+	PROBE("idle_p99_us", probe_idle.p99, "idle_p99", "idle_p99"),
 #ifdef RB_METRICS_TEST_ROW
 	RB_METRICS_TEST_ROW, /* test_metrics_extra's throw-away row */
 #endif
@@ -182,6 +199,8 @@ bool rb_metric_group_has(enum rb_metric_group g, const struct rb_result *res)
 		return res->has_cpu;
 	case RB_MG_WAKE:
 		return res->has_wakeups;
+	case RB_MG_PROBE:
+		return res->has_probe;
 	default:
 		return res->has_peer;
 	}
@@ -221,8 +240,8 @@ void rb_metric_set(const struct rb_metric *m, struct rb_result *res, double v)
 
 void rb_metric_group_set(enum rb_metric_group g, struct rb_result *res, bool has)
 {
-	bool *flag[RB_MG_COUNT] = { &res->has_lat, &res->has_bw, &res->has_cpu, &res->has_peer,
-				    &res->has_wakeups };
+	bool *flag[RB_MG_COUNT] = { &res->has_lat,  &res->has_bw,      &res->has_cpu,
+				    &res->has_peer, &res->has_wakeups, &res->has_probe };
 
 	*flag[g] = has;
 }

@@ -146,7 +146,14 @@ struct rb_params {
 	 * buffer (per-msg).  Client only, not on the wire: the server's
 	 * buffers are its pool either way. */
 	uint8_t reg_mode;
+	/* --probe, --probe-rate (wire v10): bandwidth tests ping a QP of their
+	 * own at probe_rate Hz (0: RB_PROBE_RATE_DEFAULT), alone before the
+	 * stream and beside it (engine/probe.h). */
+	uint8_t probe;
+	uint32_t probe_rate;
 };
+
+#define RB_PROBE_RATE_DEFAULT 1000
 
 /* --reg-mode: the option's choices' order, "pool|per-msg". */
 enum rb_reg_mode { RB_REG_POOL, RB_REG_PER_MSG };
@@ -307,6 +314,11 @@ struct rb_result {
 	bool has_wakeups;
 	uint64_t wakeups;
 	double wakeups_per_msg;
+	/* --probe: the probe's round trips alone before the stream (idle) and
+	 * beside it (loaded), and how many of each. */
+	bool has_probe;
+	struct rb_lat_summary probe_idle, probe_loaded;
+	uint64_t probe_idle_n, probe_loaded_n;
 	bool has_peer;
 	double peer_cpu_util_pct, peer_bw_avg_gbps;
 	/* RB_PEER_* (plan.h): the peer's figures that failed their check, left out */

@@ -207,6 +207,12 @@ json_t *rb_json_params(const struct rb_params *p)
 		bad |= json_object_set_new(o, "recv_post_list", json_integer(p->recv_post_list));
 	if (p->imm)
 		bad |= json_object_set_new(o, "with_imm", json_true());
+	if (p->probe) {
+		bad |= json_object_set_new(o, "probe", json_true());
+		bad |= json_object_set_new(o, "probe_rate",
+					   juint(p->probe_rate ? p->probe_rate
+							       : RB_PROBE_RATE_DEFAULT));
+	}
 	bad |= json_object_set_new(o, "poll", jpoll(&p->poll));
 	bad |= json_object_set_new(o, "cqe_poll", jaxis(&p->cqe_poll));
 	bad |= json_object_set_new(o, "reg_mode",
@@ -356,6 +362,18 @@ static json_t *jrejected(uint32_t bits)
 	return jdone(a, bad);
 }
 
+/* A --probe summary (lat_us's members) and its round trips, "samples". */
+static json_t *jprobe(const struct rb_lat_summary *l, uint64_t n)
+{
+	json_t *o = jlat(l);
+
+	if (o && json_object_set_new(o, "samples", juint(n))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
+}
+
 /* The metrics of one result; those that do not apply are left out. */
 static int jmetrics(json_t *o, const struct rb_result *res)
 {
@@ -378,6 +396,14 @@ static int jmetrics(json_t *o, const struct rb_result *res)
 	if (res->has_wakeups)
 		bad |= json_object_set_new(o, "wakeups", juint(res->wakeups));
 	bad |= jgroup(o, res, RB_MG_WAKE);
+	/* --probe: both round-trip summaries whole, then the table's rows. */
+	if (res->has_probe) {
+		bad |= json_object_set_new(o, "loaded_lat_us",
+					   jprobe(&res->probe_loaded, res->probe_loaded_n));
+		bad |= json_object_set_new(o, "idle_lat_us",
+					   jprobe(&res->probe_idle, res->probe_idle_n));
+	}
+	bad |= jgroup(o, res, RB_MG_PROBE);
 	/* -b: bw_avg_gbps and msg_rate_mpps above are the sums of these. */
 	if (res->has_bidir)
 		bad |= json_object_set_new(o, "bidir", jbidir(res));

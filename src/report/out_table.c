@@ -64,9 +64,14 @@ static double units_value(enum rb_units u, double gbps)
 	}
 }
 
-/* Whether the table shows metric @m in a run of @r's mode: latency or the rest. */
+/*
+ * Whether the table shows metric @m in a run of @r's mode: latency or the
+ * rest; --probe's columns only in a run with --probe.
+ */
 static bool table_shows(const struct rb_doc *r, const struct rb_metric *m)
 {
+	if (m->group == RB_MG_PROBE && !(r->params && r->params->probe))
+		return false;
 	return m->table && (m->group == RB_MG_LAT) == (r->mode == RB_MODE_LAT);
 }
 

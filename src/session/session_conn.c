@@ -38,6 +38,9 @@ static void local_conn(struct session *s, struct rb_msg_conn *m)
 	m->place = s->rep.place;
 	snprintf(m->device, sizeof(m->device), "%s", r->dev.name);
 	m->link_layer = r->dev.port_attr.link_layer;
+	m->has_probe = s->p.probe;
+	if (s->p.probe)
+		rb_probe_info(&s->probe, &m->probe_qp);
 }
 
 /* MTU, reads in flight: what both ends can do, and what was asked. */
@@ -159,13 +162,28 @@ static int qp_connect(struct session *s, const struct rb_msg_conn *me)
 }
 
 /*
+ * --probe: its QP over the first data QP's path; the server's echo runs
+ * from here until the connection closes, the client's pings per point.
+ */
+static int probe_connect(struct session *s)
+{
+	struct rb_run *r = &s->run;
+	struct rb_av av = path_av(s, 0);
+	int ret = rb_probe_connect(&s->probe, &r->remote.probe_qp, r->path_mtu, &av);
+
+	if (!ret && s->role == RB_ROLE_SERVER)
+		ret = rb_probe_start(&s->probe);
+	return ret;
+}
+
+/*
  * The peer's CONN, decoded and checked before any of it reaches the verbs
  * layer (an MTU of 0 there hangs rxe for a minute).
  */
 static int check_conn(struct session *s, const uint8_t *body, uint32_t len)
 {
 	struct rb_run *r = &s->run;
-	const struct rb_conn_want want = { r->nqp, r->nmr, 2 * r->region };
+	const struct rb_conn_want want = { r->nqp, r->nmr, 2 * r->region, s->p.probe };
 	char err[RB_TEXT_MAX];
 
 	if (rb_unpack_conn(body, len, &r->remote)) {
@@ -206,6 +224,8 @@ int sess_exchange_conn(struct session *s)
 	s->rep.peer_place = r->remote.place;
 	sess_warn_freq(s, "the peer's", &r->remote.place);
 	ret = qp_connect(s, &me);
+	if (!ret && s->p.probe)
+		ret = probe_connect(s);
 	if (!ret && s->bench->setup)
 		ret = s->bench->setup(r);
 	return ret;

@@ -29,6 +29,7 @@
 #include "core/sweep.h"
 #include "topo/topo.h"
 #include "engine/xfer.h"
+#include "engine/probe.h"
 
 struct session;
 
@@ -92,6 +93,7 @@ struct session {
 	struct rb_samples_file sf;     /* client: --samples, from the first point on */
 	struct rb_session_hooks h;     /* the caller's: matrix, --threads */
 	struct sess_tcp tcp;	       /* socket tests only */
+	struct rb_probe probe;	       /* --probe's QP, CQ and thread */
 };
 
 /* Per thread: the threads of a --threads run are sessions each (session.c). */

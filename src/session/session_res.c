@@ -358,6 +358,8 @@ int sess_open_resources(struct session *s, const struct sockaddr *local)
 		ret = register_buffers(s);
 	if (!ret)
 		ret = create_qps(s);
+	if (!ret && s->p.probe)
+		ret = rb_probe_open(&s->probe, &r->dev, s->role == RB_ROLE_SERVER, s->p.probe_rate);
 	if (!ret && rb_verbose)
 		rb_info("%s port %u: %u QP(s)%s, %u MR(s) of %zu bytes%s%s, inline %u", r->dev.name,
 			r->dev.port, r->nqp, r->srq ? " on one SRQ" : "", r->nmr, 2 * r->region,
@@ -379,6 +381,7 @@ void sess_close_resources(struct session *s)
 	struct rb_res res = { r->qp, r->nqp, r->srq, r->cq, r->mr, r->nmr, r->channel };
 	uint32_t i;
 
+	rb_probe_close(&s->probe);
 	/* ibv_destroy_cq() waits until every event taken from the CQ is acked. */
 	rb_events_ack(r);
 	for (i = 0; i < r->nqp; i++)

@@ -22,8 +22,8 @@
  */
 static bool zero_is_unset(const struct rb_opt *o)
 {
-	static const char *const names[] = { "iters", "duration", "outstanding",
-					     "mtu",   "threads",  "recv-post-list" };
+	static const char *const names[] = { "iters",	"duration",	  "outstanding", "mtu",
+					     "threads", "recv-post-list", "probe-rate" };
 	size_t i;
 
 	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
@@ -336,6 +336,28 @@ static int check_poll(const struct rb_params *p, const struct rb_bench *t, char 
 	return 0;
 }
 
+/*
+ * --probe: a ping-pong on a QP of its own beside the stream, connected out
+ * of band by the client's one session (engine/probe.h).
+ */
+static int check_probe(const struct rb_params *p, char *err, size_t len)
+{
+	const char *why = NULL;
+
+	if (p->probe > 1)
+		return fail(err, len, "--probe: bad flag %u", p->probe);
+	if (!p->probe)
+		return p->probe_rate ? fail(err, len, "--probe-rate needs --probe") : 0;
+	if (p->use_cm)
+		why = "-R: the probe's QP is connected out of band (not built with the CM yet)";
+	else if (p->threads > 1)
+		why = "--threads: one probe per run, not per thread (not built yet)";
+	else if (p->reversed)
+		why = "--reversed: the probe pings from the client while the server streams "
+		      "(not built yet)";
+	return why ? fail(err, len, "--probe and %s", why) : 0;
+}
+
 static int check_cross(const struct rb_params *p, const struct rb_bench *t, char *err, size_t len)
 {
 	uint32_t i, j;
@@ -366,6 +388,8 @@ static int check_cross(const struct rb_params *p, const struct rb_bench *t, char
 		ret = check_poll(p, t, err, len);
 	if (!ret)
 		ret = check_reg_mode(p, t, err, len);
+	if (!ret)
+		ret = check_probe(p, err, len);
 	if (ret)
 		return ret;
 	if (p->recv_post_list > p->rx_depth)
@@ -547,21 +571,44 @@ static bool is_mtu(uint32_t mtu)
 	return mtu >= 256 && mtu <= 4096 && !(mtu & (mtu - 1));
 }
 
-/* QPN and PSN are 24-bit; QPs 0 and 1 are the SMI and GSI, never a peer's. */
-static int check_qp(const struct rb_msg_conn *c, uint32_t i, char *err, size_t len)
+/*
+ * QPN and PSN are 24-bit; QPs 0 and 1 are the SMI and GSI, never a peer's.
+ * @q is @what (qp[i], or probe_qp with @i -1).
+ */
+static int check_qp_info(const struct rb_msg_conn *c, const struct rb_qp_info *q, int i, char *err,
+			 size_t len)
 {
-	const struct rb_qp_info *q = &c->qp[i];
+	char what[24];
 
+	if (i < 0)
+		snprintf(what, sizeof(what), "probe_qp");
+	else
+		snprintf(what, sizeof(what), "qp[%d]", i);
 	if (q->qpn > 0xffffff || q->qpn < 2)
-		return refuse(err, len, "CONN qp[%u].qpn 0x%x is not a QP number (2..0xffffff)", i,
+		return refuse(err, len, "CONN %s.qpn 0x%x is not a QP number (2..0xffffff)", what,
 			      q->qpn);
 	if (q->psn > 0xffffff)
-		return refuse(err, len, "CONN qp[%u].psn 0x%x exceeds 24 bits", i, q->psn);
+		return refuse(err, len, "CONN %s.psn 0x%x exceeds 24 bits", what, q->psn);
 	/* RoCE addresses by GID; InfiniBand by a unicast LID. */
 	if (c->link_layer != IBV_LINK_LAYER_ETHERNET && (!q->lid || q->lid >= 0xc000))
-		return refuse(err, len, "CONN qp[%u].lid 0x%x is not a unicast LID (1..0xbfff)", i,
+		return refuse(err, len, "CONN %s.lid 0x%x is not a unicast LID (1..0xbfff)", what,
 			      q->lid);
 	return 0;
+}
+
+static int check_qp(const struct rb_msg_conn *c, uint32_t i, char *err, size_t len)
+{
+	return check_qp_info(c, &c->qp[i], (int)i, err, len);
+}
+
+/* --probe: its QP exactly when the plan asks for one. */
+static int check_probe_qp(const struct rb_msg_conn *c, const struct rb_conn_want *w, char *err,
+			  size_t len)
+{
+	if (!c->has_probe != !w->probe)
+		return refuse(err, len, "CONN %s a probe QP, but the plan %s --probe",
+			      c->has_probe ? "has" : "lacks", w->probe ? "has" : "has no");
+	return c->has_probe ? check_qp_info(c, &c->probe_qp, -1, err, len) : 0;
 }
 
 /* Every MR as large as the plan's region pair, and not past the top of memory. */
@@ -604,6 +651,8 @@ int rb_conn_validate(const struct rb_msg_conn *c, const struct rb_conn_want *w, 
 			return ret;
 	}
 	ret = check_mrs(c, w, err, len);
+	if (!ret)
+		ret = check_probe_qp(c, w, err, len);
 	return ret ? ret : rb_place_validate(&c->place, err, len);
 }
 

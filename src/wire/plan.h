@@ -52,6 +52,7 @@ uint64_t rb_mem_budget(void);
 struct rb_conn_want {
 	uint32_t nqp, nmr;
 	uint64_t mr_len;
+	bool probe; /* --probe: the CONN carries the probe's QP */
 };
 
 /*

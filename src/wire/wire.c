@@ -162,6 +162,8 @@ int rb_pack_params(const struct rb_params *m, uint8_t *buf, size_t cap)
 	put_be(&c, m->imm, 1);
 	put_axis(&c, &m->poll);	    /* v8: one byte; v9: an axis */
 	put_axis(&c, &m->cqe_poll); /* v9 */
+	put_be(&c, m->probe, 1);    /* v10 */
+	put_be(&c, m->probe_rate, 4);
 	return wdone(&c);
 }
 
@@ -207,6 +209,8 @@ int rb_unpack_params(const uint8_t *buf, size_t len, struct rb_params *m)
 	m->imm = (uint8_t)get_be(&c, 1);
 	get_axis(&c, &m->poll);
 	get_axis(&c, &m->cqe_poll);
+	m->probe = (uint8_t)get_be(&c, 1);
+	m->probe_rate = (uint32_t)get_be(&c, 4);
 	return rdone(&c);
 }
 
@@ -244,6 +248,38 @@ static void get_mrs(struct cur *c, struct rb_msg_conn *m)
 		c->err = 1;
 }
 
+/* v9: a flag, then --probe's QP when it is set. */
+static void put_probe(struct cur *c, const struct rb_msg_conn *m)
+{
+	if (m->has_probe > 1) {
+		c->err = 1;
+		return;
+	}
+	put_be(c, m->has_probe, 1);
+	if (!m->has_probe)
+		return;
+	put_be(c, m->probe_qp.qpn, 4);
+	put_be(c, m->probe_qp.psn, 4);
+	put_be(c, m->probe_qp.lid, 2);
+	put_bytes(c, m->probe_qp.gid, 16);
+}
+
+static void get_probe(struct cur *c, struct rb_msg_conn *m)
+{
+	m->has_probe = (uint8_t)get_be(c, 1);
+	if (m->has_probe > 1) {
+		c->err = 1;
+		m->has_probe = 0;
+		return;
+	}
+	if (!m->has_probe)
+		return;
+	m->probe_qp.qpn = (uint32_t)get_be(c, 4);
+	m->probe_qp.psn = (uint32_t)get_be(c, 4);
+	m->probe_qp.lid = (uint16_t)get_be(c, 2);
+	get_bytes(c, m->probe_qp.gid, 16);
+}
+
 int rb_pack_conn(const struct rb_msg_conn *m, uint8_t *buf, size_t cap)
 {
 	struct cur c = wcur(buf, cap);
@@ -267,6 +303,7 @@ int rb_pack_conn(const struct rb_msg_conn *m, uint8_t *buf, size_t cap)
 	PUT_STR(&c, m->device);
 	put_be(&c, m->link_layer, 1);
 	put_mrs(&c, m);
+	put_probe(&c, m);
 	return wdone(&c);
 }
 
@@ -294,6 +331,7 @@ int rb_unpack_conn(const uint8_t *buf, size_t len, struct rb_msg_conn *m)
 	GET_STR(&c, m->device);
 	m->link_layer = (uint8_t)get_be(&c, 1);
 	get_mrs(&c, m);
+	get_probe(&c, m);
 	return rdone(&c);
 }
 

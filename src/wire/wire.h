@@ -23,12 +23,13 @@
 
 #define RB_WIRE_MAGIC 0x52444d42u /* "RDMB" */
 /*
- * v10: DATA, the socket tests' connection, and DOCTOR (v9: PARAMS ends
+ * v11: PARAMS ends with --probe and --probe-rate, CONN with the probe's QP
+ * (v10: DATA, the socket tests' connection, and DOCTOR; v9: PARAMS ends
  * with the --poll axis and the --cqe-poll axis; v8: PARAMS ends with
  * --poll; v7: with --reversed and the immediate flag, RESULT with the
  * server's latency summary)
  */
-#define RB_WIRE_VERSION	 10
+#define RB_WIRE_VERSION	 11
 #define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
 
@@ -89,6 +90,10 @@ struct rb_msg_conn {
 		uint64_t addr;
 		uint32_t rkey;
 	} mr[RB_MAX_QPS];
+	/* v10: --probe's QP (an RC QP of its own, engine/probe.h), when the
+	 * plan asks for it. */
+	uint8_t has_probe;
+	struct rb_qp_info probe_qp;
 };
 
 /*

@@ -123,6 +123,7 @@ static const struct line lines[] = {
 	{ "write_bw_threads", "write_bw", "--threads 2 -s 64K -n 100 host" },
 	{ "send_bw_event", "send_bw", "--poll event -X 1 -s 64 -Q 1 --rate 20Mbps host" },
 	{ "read_lat_e", "read_lat", "-e host" },
+	{ "write_bw_probe", "write_bw", "--probe --probe-rate 2K -s 64K -D 2 host" },
 	{ "reg", "reg",
 	  "-s 4K..1M:x4 -n 10 --hugepages --odp-mode implicit --access local-write,remote-read "
 	  "--unaligned -d rxe0 --json reg.json --csv reg.csv" },
@@ -206,9 +207,9 @@ static bool plan_of(const struct line *l, struct rb_params *p)
 /* ---- messages ---------------------------------------------------------- */
 
 struct msgs {
-	uint8_t hello[128], params[RB_WIRE_MAX_BODY], conn[4096], start[32], stop[32], result[512],
-		text[300];
-	int nhello, nparams, nconn, nstart, nstop, nresult, ntext, ndata;
+	uint8_t hello[128], params[RB_WIRE_MAX_BODY], conn[4096], conn_probe[4096], start[32],
+		stop[32], result[512], text[300];
+	int nhello, nparams, nconn, nconn_probe, nstart, nstop, nresult, ntext, ndata;
 	uint8_t data[256];
 };
 
@@ -258,6 +259,11 @@ static void make_msgs(struct msgs *m, const struct rb_params *p)
 						       .ifname = "eth1",
 						       .place = c.place },
 				m->data, sizeof(m->data));
+	/* --probe: CONN closes with the probe's QP. */
+	c.has_probe = 1;
+	c.probe_qp = c.qp[0];
+	c.probe_qp.qpn++;
+	m->nconn_probe = rb_pack_conn(&c, m->conn_probe, sizeof(m->conn_probe));
 	m->nstart = rb_pack_sync(&start, m->start, sizeof(m->start));
 	m->nstop = rb_pack_sync(&stop, m->stop, sizeof(m->stop));
 	m->nresult = rb_pack_result(&r, m->result, sizeof(m->result));
@@ -285,6 +291,7 @@ static void write_wire_seeds(const struct msgs *m)
 	wire_seed("hello", RB_MSG_HELLO, m->hello, m->nhello);
 	wire_seed("params", RB_MSG_PARAMS, m->params, m->nparams);
 	wire_seed("conn", RB_MSG_CONN, m->conn, m->nconn);
+	wire_seed("conn-probe", RB_MSG_CONN, m->conn_probe, m->nconn_probe);
 	wire_seed("sync", RB_MSG_SYNC, m->stop, m->nstop);
 	wire_seed("result", RB_MSG_RESULT, m->result, m->nresult);
 	wire_seed("error", RB_MSG_ERROR, m->text, m->ntext);

@@ -162,10 +162,9 @@ static void test_parse_errors(void **state)
 	parse_bad("retrans==0us", "--expect 'retrans==0us': at 11: unknown unit \"us\" for retrans "
 				  "(ppm)");
 	parse_bad("bww>=1Gbps", "--expect 'bww>=1Gbps': at 7: \"bww\" is no metric (min, p50, "
-				"avg, p90, p99, p999, max, bw, bw_peak, rate, wakeups, retrans), "
-				"and a "
-				"counter "
-				"takes no unit");
+				"avg, p90, p99, p999, max, bw, bw_peak, rate, wakeups, loaded_p50, "
+				"loaded_p99, idle_p50, idle_p99, retrans), and a counter takes no "
+				"unit");
 	parse_bad("bw>=101%link", "--expect 'bw>=101%link': at 5: a link carries at most 100% of "
 				  "its rate");
 	parse_bad("p99<=10us us", "--expect 'p99<=10us us': at 11: unexpected 'u' after the "

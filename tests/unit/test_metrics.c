@@ -65,6 +65,7 @@ static struct rb_result point(double scale, uint64_t iters)
 
 	res.duration_s = 1;
 	res.has_lat = res.has_bw = res.has_cpu = res.has_peer = res.has_wakeups = true;
+	res.has_probe = true;
 	for (i = 0; i < rb_nmetrics; i++)
 		if (!rb_metrics[i].derive)
 			set(&res, &rb_metrics[i], (10.0 + (double)i) * scale);
@@ -193,6 +194,7 @@ static void test_table(void **state)
 	size_t i;
 
 	(void)state;
+	params.probe = 1; /* --probe's columns are shown only with it */
 	for (i = 0; i < rb_nmetrics; i++) {
 		m = &rb_metrics[i];
 		if (!m->table)
@@ -204,6 +206,7 @@ static void test_table(void **state)
 		assert_non_null(strstr(out, name));
 		free(out);
 	}
+	params.probe = 0;
 }
 
 /* Worse by half, the row's way: compare calls it a regression. */

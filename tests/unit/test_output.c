@@ -383,6 +383,7 @@ static void test_csv_header(void **state)
 			    "lat_stdev_us,bw_avg_gbps,bw_peak_gbps,bw_avg_mibps,"
 			    "msg_rate_mpps,cpu_util_pct,"
 			    "peer_cpu_util_pct,cpu_ns_per_msg,peer_bw_avg_gbps,wakeups_per_msg,"
+			    "loaded_p50_us,loaded_p99_us,idle_p50_us,idle_p99_us,"
 			    "device_numa_node,cpus,mem_node,"
 			    "local,interval,interval_start_s,bw_min_interval_gbps,"
 			    "rate_target_gbps,rate_target_mpps,rate_deviation_"

@@ -462,6 +462,51 @@ static void bidir_rows(void **state)
 }
 
 /*
+ * --probe from a peer: bandwidth tests only, its rate 10..100000 Hz (0:
+ * the default) and only with --probe; not with -R, --threads, --reversed.
+ */
+static void probe_rows(void **state)
+{
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; rb_benches[i]; i++) {
+		const struct rb_bench *b = rb_benches[i];
+		struct rb_params p = plan_of(b->name);
+
+		p.probe = 1;
+		if (b->mode != RB_MODE_BW || b->path != RB_PATH_VERBS) {
+			REFUSED(p, 0, "--probe does not apply to");
+			continue;
+		}
+		assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
+		p.probe_rate = 100000;
+		assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
+		p.probe_rate = 100001;
+		REFUSED(p, 0, "--probe-rate 100001 is out of range (10..100000)");
+		p.probe_rate = 9;
+		REFUSED(p, 0, "--probe-rate 9 is out of range");
+		p.probe_rate = 10;
+		p.probe = 2;
+		REFUSED(p, 0, "--probe 2 is out of range (0..1)");
+		p.probe = 0;
+		REFUSED(p, 0, "--probe-rate needs --probe");
+		p.probe = 1;
+		p.use_cm = 1;
+		REFUSED(p, 0, "--probe and -R");
+		p.use_cm = 0;
+		p.threads = 2;
+		p.run_id = 7;
+		REFUSED(p, 0, "--probe and --threads");
+		p.threads = 1;
+		p.run_id = 0;
+		p.reversed = 1;
+		REFUSED(p, 0, "--probe and --reversed");
+	}
+}
+
+/*
  * --poll from a peer: an axis of busy and event on every test, but event
  * on write_lat only with immediates (its receiver polls its buffer
  * without), wherever it is on the axis.
@@ -740,7 +785,7 @@ static struct rb_msg_conn good_conn(uint32_t nqp)
 	return c;
 }
 
-static const struct rb_conn_want want2 = { 2, 1, 131072 };
+static const struct rb_conn_want want2 = { 2, 1, 131072, false };
 
 #define CONN_REFUSED(c, needle)                                                            \
 	do {                                                                               \
@@ -807,6 +852,32 @@ static void conn_numbers(void **state)
 	c = good_conn(2);
 	c.addr = c.mr[0].addr = UINT64_MAX - 1000;
 	CONN_REFUSED(c, "CONN mr[0].addr 0xfffffffffffffc17 + len 131072 wraps");
+}
+
+/* --probe: its QP exactly when the plan has --probe, checked as a data QP. */
+static void conn_probe(void **state)
+{
+	struct rb_conn_want w = want2;
+	struct rb_msg_conn c;
+	char err[256];
+
+	(void)state;
+	c = good_conn(2);
+	c.has_probe = 1;
+	c.probe_qp = c.qp[0];
+	CONN_REFUSED(c, "CONN has a probe QP, but the plan has no --probe");
+	w.probe = true;
+	assert_int_equal(rb_conn_validate(&c, &w, err, sizeof(err)), 0);
+	c.probe_qp.qpn = 0;
+	assert_int_equal(rb_conn_validate(&c, &w, err, sizeof(err)), -EPROTO);
+	assert_non_null(strstr(err, "CONN probe_qp.qpn 0x0 is not a QP number"));
+	c.probe_qp = c.qp[0];
+	c.probe_qp.psn = 0x1000000;
+	assert_int_equal(rb_conn_validate(&c, &w, err, sizeof(err)), -EPROTO);
+	assert_non_null(strstr(err, "CONN probe_qp.psn 0x1000000 exceeds 24 bits"));
+	c = good_conn(2);
+	assert_int_equal(rb_conn_validate(&c, &w, err, sizeof(err)), -EPROTO);
+	assert_non_null(strstr(err, "CONN lacks a probe QP, but the plan has --probe"));
 }
 
 /* Placement fields in range; cpus a CPU list, shown escaped when refused. */
@@ -908,6 +979,7 @@ int main(void)
 		cmocka_unit_test(shape_rules),	      cmocka_unit_test(conn_mtu),
 		cmocka_unit_test(conn_numbers),	      cmocka_unit_test(conn_placement),
 		cmocka_unit_test(result_figures),     cmocka_unit_test(verbs_path_checked),
+		cmocka_unit_test(probe_rows),	      cmocka_unit_test(conn_probe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -217,6 +217,8 @@ static void sample_params(struct rb_params *p)
 	p->imm = 1;
 	fill_axis(&p->poll, 2, RB_POLL_BUSY, 1);
 	fill_axis(&p->cqe_poll, 3, 1, 15);
+	p->probe = 1;
+	p->probe_rate = 100000;
 }
 
 static size_t params_len(const struct rb_params *p)
@@ -233,7 +235,7 @@ static size_t params_len(const struct rb_params *p)
 	 * list (a count, then each); v7 --reversed and the immediate flag; v9
 	 * the --poll and --cqe-poll axes (counted above; v8: --poll a byte). */
 	return n + 8 + 4 + 8 + 4 + 4 + 4 + 4 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 4 * (size_t)p->nflow +
-	       4 * 1 + 4 + 4 + 1 + 4 + 1 + 1 + 8 + 8 + 4 + 1 + 1;
+	       4 * 1 + 4 + 4 + 1 + 4 + 1 + 1 + 8 + 8 + 4 + 1 + 1 + 1 + 4;
 }
 
 static void assert_axis_equal(const struct rb_axis *a, const struct rb_axis *b)
@@ -285,6 +287,8 @@ static void assert_params_equal(const struct rb_params *a, const struct rb_param
 	assert_int_equal(a->imm, b->imm);
 	assert_axis_equal(&a->poll, &b->poll);
 	assert_axis_equal(&a->cqe_poll, &b->cqe_poll);
+	assert_int_equal(a->probe, b->probe);
+	assert_int_equal(a->probe_rate, b->probe_rate);
 }
 
 static void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
@@ -327,7 +331,7 @@ static size_t conn_len(const struct rb_msg_conn *c)
 {
 	return 4 + 4 + 4 + 8 + 8 + 4 + 26 * (size_t)c->nqp + 4 + 2 + strlen(c->place.cpus) + 4 + 4 +
 	       4 + 2 + strlen(c->place.governor) + 4 + 2 + strlen(c->device) + 1 + 4 +
-	       12 * (size_t)c->nmr;
+	       12 * (size_t)c->nmr + 1 + (c->has_probe ? 26 : 0);
 }
 
 static void assert_conn_equal(const struct rb_msg_conn *a, const struct rb_msg_conn *b)
@@ -360,6 +364,11 @@ static void assert_conn_equal(const struct rb_msg_conn *a, const struct rb_msg_c
 		assert_int_equal(a->mr[i].addr, b->mr[i].addr);
 		assert_int_equal(a->mr[i].rkey, b->mr[i].rkey);
 	}
+	assert_int_equal(a->has_probe, b->has_probe);
+	assert_int_equal(a->probe_qp.qpn, b->probe_qp.qpn);
+	assert_int_equal(a->probe_qp.psn, b->probe_qp.psn);
+	assert_int_equal(a->probe_qp.lid, b->probe_qp.lid);
+	assert_memory_equal(a->probe_qp.gid, b->probe_qp.gid, 16);
 }
 
 /* Exact doubles: the wire carries the bit pattern. */
@@ -375,7 +384,7 @@ static void assert_double_bits(double got, double want)
 
 static void test_hdr_pack_bytes(void **state)
 {
-	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x0a,
+	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x0b,
 						       0x00, 0x03, 0x00, 0x01, 0x02, 0x03 };
 	uint8_t buf[RB_WIRE_HDR_LEN + 4];
 
@@ -502,7 +511,7 @@ static void test_hdr_other_version(void **state)
 	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), -EPROTO);
 	assert_int_equal(h.version, 2);
 	assert_non_null(strstr(err, "v2"));
-	assert_non_null(strstr(err, "v10"));
+	assert_non_null(strstr(err, "v11"));
 
 	/* Version 0 and a two-byte version are named as such. */
 	buf[5] = 0x00;
@@ -615,8 +624,9 @@ static void test_params_roundtrip(void **state)
 	 * label, the four memory flags, --threads, the thread, -b, and the
 	 * shape: interval, forever, rate unit, rate; then v5's run id and
 	 * v6's receive chain, v7's --reversed and immediate flag; v9's axes,
-	 * --poll (busy, event) and --cqe-poll (1, 16, 31), end it (t bytes). */
-	t = 4 + 2 * 8 + 4 + 3 * 8;
+	 * --poll (busy, event) and --cqe-poll (1, 16, 31), and v10's --probe and its rate (100000 Hz)
+	 * end it (t bytes). */
+	t = 4 + 2 * 8 + 4 + 3 * 8 + 5;
 	assert_memory_equal(buf + len - t - 52, "\x01\x01\x01", 3);
 	assert_memory_equal(buf + len - t - 49, "\x02\x0f\xb8\x01\x00\x0f\xff\xff", 8);
 	assert_memory_equal(buf + len - t - 41, "\x01\x01\x01\x01", 4);
@@ -627,17 +637,20 @@ static void test_params_roundtrip(void **state)
 	assert_memory_equal(buf + len - t - 6, "\x00\x00\x00\x40\x01\x01", 6);
 	assert_memory_equal(buf + len - t, "\x00\x00\x00\x02", 4);
 	assert_memory_equal(buf + len - t + 12, "\x00\x00\x00\x00\x00\x00\x00\x01", 8);
-	assert_memory_equal(buf + len - 28, "\x00\x00\x00\x03", 4);
-	assert_memory_equal(buf + len - 8, "\x00\x00\x00\x00\x00\x00\x00\x1f", 8);
+	assert_memory_equal(buf + len - 5 - 28, "\x00\x00\x00\x03", 4);
+	assert_memory_equal(buf + len - 5 - 8, "\x00\x00\x00\x00\x00\x00\x00\x1f", 8);
 	/* A v3 body, without them, is truncated; so is a v4 one, without the
 	 * run id, a v5 one, without the chain, a v6 one, without v7's flags,
-	 * a v8 one, with --poll a byte, and one without the --cqe-poll axis. */
+	 * a v8 one, with --poll a byte, one without the --cqe-poll axis,
+	 * and a v9 one, without v10's --probe. */
 	assert_int_equal(rb_unpack_params(buf, (size_t)len - t - 49, &out), -EBADMSG);
 	assert_int_equal(rb_unpack_params(buf, (size_t)len - t - 14, &out), -EBADMSG);
 	assert_int_equal(rb_unpack_params(buf, (size_t)len - t - 6, &out), -EBADMSG);
 	assert_int_equal(rb_unpack_params(buf, (size_t)len - t - 2, &out), -EBADMSG);
 	assert_int_equal(rb_unpack_params(buf, (size_t)len - t + 1, &out), -EBADMSG);
-	assert_int_equal(rb_unpack_params(buf, (size_t)len - 28, &out), -EBADMSG);
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - 5 - 28, &out), -EBADMSG);
+	assert_memory_equal(buf + len - 5, "\x01\x00\x01\x86\xa0", 5);
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - 5, &out), -EBADMSG);
 	assert_int_equal(rb_unpack_params(buf, (size_t)len - 1, &out), -EBADMSG);
 
 	memset(&out, 0x5a, sizeof(out));
@@ -688,14 +701,15 @@ static void test_conn_roundtrip(void **state)
 	assert_memory_equal(buf + 28, "\x00\x00\x00\x03\x00\x00\x01\x00", 8);
 	/* Then the placement: node -1, "0-3 8", node 1, remote, (v6) the
 	 * clock of cpu 2: powersave, 2400 MHz; the device and its link layer;
-	 * then (v4) the MRs close the body. */
-	assert_memory_equal(buf + len - 4 - 3 * 12 - 47,
+	 * then (v4) the MRs; (v9) no probe QP closes the body. */
+	assert_memory_equal(buf + len - 1 - 4 - 3 * 12 - 47,
 			    "\xff\xff\xff\xff\x00\x05"
 			    "0-3 8\x00\x00\x00\x01\x00\x00\x00\x00"
 			    "\x00\x00\x00\x02\x00\x09powersave\x00\x00\x09\x60"
 			    "\x00\x06mlx5_0\x01",
 			    47);
-	assert_memory_equal(buf + len - 4 - 3 * 12,
+	assert_int_equal(buf[len - 1], 0);
+	assert_memory_equal(buf + len - 1 - 4 - 3 * 12,
 			    "\x00\x00\x00\x03"
 			    "\x00\x00\x7f\x12\x34\x56\x70\x00\xde\xad\xbe\xef"
 			    "\x00\x00\x7f\x12\x34\x57\x70\x00\xde\xad\xbe\xf0",
@@ -704,6 +718,21 @@ static void test_conn_roundtrip(void **state)
 	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
 	assert_conn_equal(&in, &out);
 	assert_int_equal(out.place.device_numa_node, -1);
+
+	/* v9: --probe's QP closes the body: a flag, qpn, psn, lid, GID. */
+	in.has_probe = 1;
+	in.probe_qp = in.qp[1];
+	in.probe_qp.qpn = 0xabcdef;
+	len = rb_pack_conn(&in, buf, sizeof(buf));
+	assert_int_equal(len, conn_len(&in));
+	assert_memory_equal(buf + len - 27, "\x01\x00\xab\xcd\xef", 5);
+	assert_int_equal(unpack_exact(up_conn, buf, len), 0);
+	memset(&out, 0x5a, sizeof(out));
+	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
+	assert_conn_equal(&in, &out);
+	assert_int_equal(rb_unpack_conn(buf, (size_t)len - 1, &out), -EBADMSG);
+	buf[len - 27] = 2; /* a flag is 0 or 1 */
+	assert_int_equal(rb_unpack_conn(buf, len, &out), -EBADMSG);
 
 	/* Every QP, other placement values. */
 	sample_conn(&in, RB_MAX_QPS);
@@ -1015,6 +1044,8 @@ static void build_params(struct wb *w, uint32_t count, uint32_t present)
 	wb_be(w, 0, 8);
 	wb_be(w, 1, 4);
 	wb_be(w, 32, 8);
+	wb_be(w, 0, 1); /* v10: probe, probe_rate */
+	wb_be(w, 0, 4);
 }
 
 static void test_params_axis_count(void **state)
@@ -1089,6 +1120,7 @@ static void build_conn(struct wb *w, uint32_t nqp, uint32_t present, const char 
 	wb_be(w, 1, 4); /* v4: one MR, the one above */
 	wb_be(w, 0x1000, 8);
 	wb_be(w, 0x1234, 4);
+	wb_be(w, 0, 1); /* v9: no probe QP */
 }
 
 /* A CONN body of @nqp QPs whose MR list claims @nmr and carries @present. */
@@ -1098,12 +1130,13 @@ static void build_conn_mrs(struct wb *w, uint32_t nqp, uint32_t nmr, uint32_t pr
 	uint32_t i;
 
 	build_conn(w, nqp, nqp, "1", 1);
-	w->n -= 4 + 12;
+	w->n -= 4 + 12 + 1;
 	wb_be(w, nmr, 4);
 	for (i = 0; i < present; i++) {
 		wb_be(w, 0x1000 + 0x100000ULL * i, 8);
 		wb_be(w, i ? 0x5000 + i : rkey0, 4);
 	}
+	wb_be(w, 0, 1); /* v9: no probe QP */
 }
 
 /* v4's MR list: 1..nqp entries, the first the one rkey and addr name. */

@@ -1,0 +1,80 @@
+#!/bin/sh
+# --probe (latency under load) across the lab's wire (two hosts: a generic
+# server on host 1, rxe0, 192.0.2.1; the client on host 2, rxe1):
+# - write_bw --probe at 64 KiB, a full stream for 3 s (up to 3 tries: two
+#   QPs of one rxe device, one of them sending messages of many packets,
+#   end in "remote invalid request" now and then here, as threads.sh and
+#   memory.sh found without --probe; the other runs send one-packet
+#   messages, path MTU 1024): each point has
+#   idle_lat_us (200 round trips alone before the stream) and loaded_lat_us
+#   (beside it), and the loaded p50 is above the idle one (rxe under TCG:
+#   the stream's packets queue ahead of the probe's on the same path);
+# - send_bw --probe --verify over two sizes: both summaries per point, the
+#   CSV's columns and the table's;
+# - --probe-rate 100: fewer loaded round trips (at most ~100 a second);
+# - send_lat --probe and --probe-rate without --probe exit 2, naming them.
+# Emulation figures (Soft-RoCE under QEMU TCG): printed, not compared to
+# anything but each other.
+# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib.sh"
+
+# shellcheck disable=SC2034 # read by lab_run
+LAB_HOSTS=2
+LAB_TIMEOUT=${LAB_TIMEOUT:-600}
+
+lab_run '
+C="--bind 192.0.2.2 --cpu none --timeout 30"
+"$RB" server --bind 192.0.2.1 --cpu none --quiet >"$OUT/server.out" 2>"$OUT/server.err" &
+srv=$!
+for a in 1 2 3; do
+	echo $a >"$OUT/wbw.tries"
+	solo wbw write_bw --probe -s 64K -D 3 $C 192.0.2.1 --json "$OUT/wbw.json"
+	[ "$(cat "$OUT/wbw.rc")" != 0 ] && grep -q "remote invalid request" "$OUT/wbw.err" || break
+done
+solo sbw send_bw --probe --verify -s 64,1K -n 3000 $C 192.0.2.1 --json "$OUT/sbw.json" \
+	--csv "$OUT/sbw.csv"
+solo rate write_bw --probe --probe-rate 100 -s 1K -D 2 $C 192.0.2.1 --json "$OUT/rate.json"
+solo lat send_lat --probe -n 10 $C 192.0.2.1
+solo norate write_bw --probe-rate 100 -n 10 $C 192.0.2.1
+stop_server $srv
+'
+
+for c in wbw sbw rate; do
+	expect_rc $c 0
+done
+echo "write_bw 64 KiB --probe: $(cat "$OUT/wbw.tries") try/tries"
+[ ! -f "$OUT/server.hung" ] || fail "the server did not end on ^C"
+expect_rc server 0
+
+both='all(r[k]["samples"] > 0 and 0 < r[k]["min"] <= r[k]["p50"] <= r[k]["p99"] <= r[k]["max"] for r in d["results"] for k in ("idle_lat_us", "loaded_lat_us"))'
+flat='all(r["loaded_p50_us"] == r["loaded_lat_us"]["p50"] and r["idle_p99_us"] == r["idle_lat_us"]["p99"] for r in d["results"])'
+jcheck wbw.json 'd["params"]["probe"] is True' 'd["params"]["probe_rate"] == 1000' \
+	"$both" "$flat" 'all(r["idle_lat_us"]["samples"] == 200 for r in d["results"])' \
+	'all(r["loaded_lat_us"]["samples"] >= 20 for r in d["results"])' \
+	'all(r["bw_avg_gbps"] > 0 for r in d["results"])'
+jcheck sbw.json 'd["params"]["verify"] is True' 'len(d["results"]) == 2' "$both" "$flat"
+jcheck sbw.csv 'len(d) == 2' \
+	'all(float(r["loaded_p50_us"]) > 0 and float(r["idle_p99_us"]) > 0 for r in d)'
+expect_grep sbw.out 'load_p50\[us\] *load_p99\[us\] *idle_p50\[us\] *idle_p99\[us\]'
+jcheck rate.json 'd["params"]["probe_rate"] == 100' "$both" \
+	'all(r["idle_lat_us"]["samples"] == 20 for r in d["results"])' \
+	'all(r["loaded_lat_us"]["samples"] <= 100 * (r["duration_s"] + 1) for r in d["results"])'
+
+python3 - "$OUT" <<'EOF' || fail "write_bw 64 KiB: the loaded probe was not slower than the idle one"
+import json, sys
+out = sys.argv[1]
+for name in ("wbw", "sbw", "rate"):
+    for r in json.load(open(out + "/%s.json" % name))["results"]:
+        i, l = r["idle_lat_us"], r["loaded_lat_us"]
+        print("%s %6d B %8.1f MiB/s: idle p50 %8.1f p99 %8.1f us (%d), loaded p50 %8.1f p99 %8.1f us (%d)"
+              % (name, r["size"], r["bw_avg_mibps"], i["p50"], i["p99"], i["samples"],
+                 l["p50"], l["p99"], l["samples"]))
+r = json.load(open(out + "/wbw.json"))["results"][0]
+assert r["loaded_lat_us"]["p50"] > r["idle_lat_us"]["p50"], r
+EOF
+
+expect_rc lat 2
+expect_grep lat.err '--probe does not apply to send_lat'
+expect_rc norate 2
+expect_grep norate.err '--probe-rate needs --probe'
+pass
