@@ -687,6 +687,9 @@ static void compare_usage(FILE *f)
 		   "cpu_ns_per_msg,\n"
 		   "                       or bw, bw_peak, rate, min, p50, avg, p90, p99, p999, "
 		   "max\n"
+		   "      --vs-tcp         RDMA.json TCP.json: an RDMA test against tcp_lat or\n"
+		   "                       tcp_bw of the same kind, size by size: throughput (or\n"
+		   "                       latency) ratio, CPU per byte (or message) on each side\n"
 		   "  -h, --help           this text\n\n"
 		   "Exit status: 0 no regression, 1 a regression, 2 nothing comparable (each\n"
 		   "parameter that differs is named with both values) or a usage error (the "
@@ -706,6 +709,7 @@ static int compare_opts(int argc, char **argv, struct rb_compare_opts *o)
 	static const struct option lopts[] = {
 		{ "tolerance", required_argument, NULL, 't' },
 		{ "metric", required_argument, NULL, 'm' },
+		{ "vs-tcp", no_argument, NULL, 'v' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -722,6 +726,8 @@ static int compare_opts(int argc, char **argv, struct rb_compare_opts *o)
 			return compare_fail(err);
 		if (ch == 'm' && rb_compare_metrics_parse(optarg, o, err, sizeof(err)))
 			return compare_fail(err);
+		if (ch == 'v')
+			o->vs_tcp = true;
 		if (ch == ':' || ch == '?') {
 			snprintf(err, sizeof(err), "%s: %s (see --help)", argv[optind - 1],
 				 ch == ':' ? "needs an argument" : "unknown option");
@@ -766,7 +772,8 @@ int rb_compare_main(int argc, char **argv)
 	n = b ? load(o.new_name) : NULL;
 	ret = RB_CMP_INCOMPARABLE;
 	if (b && n)
-		ret = rb_compare(b, n, &o, stdout, err, sizeof(err));
+		ret = o.vs_tcp ? rb_compare_vs_tcp(b, n, stdout, err, sizeof(err))
+			       : rb_compare(b, n, &o, stdout, err, sizeof(err));
 	if (b && n && ret == RB_CMP_INCOMPARABLE)
 		compare_fail(err);
 	json_decref(b);
@@ -776,5 +783,5 @@ int rb_compare_main(int argc, char **argv)
 
 void rb_compare_list_options(FILE *f)
 {
-	fputs("--tolerance\t-t\tPCT\t\n--metric\t-m\tLIST\t\n--help\t-h\t\t\n", f);
+	fputs("--tolerance\t-t\tPCT\t\n--metric\t-m\tLIST\t\n--vs-tcp\t\t\t\n--help\t-h\t\t\n", f);
 }

@@ -49,6 +49,7 @@ struct rb_compare_opts {
 	int metrics[RB_CMP_MAX_METRICS]; /* from rb_compare_metrics_parse() */
 	const char *base_name;		 /* for the title; NULL: "BASE" */
 	const char *new_name;		 /* NULL: "NEW" */
+	bool vs_tcp;			 /* --vs-tcp: rb_compare_vs_tcp() */
 };
 
 /* rb_compare_opts_init() - tolerance 5%, the default metrics. */
@@ -88,6 +89,15 @@ int rb_compare(json_t *base, json_t *cur, const struct rb_compare_opts *o, FILE 
  * table to stdout, errors to stderr; returns the exit code above.
  */
 int rb_compare_main(int argc, char **argv);
+
+/*
+ * rb_compare_vs_tcp() - --vs-tcp: RDMA test @rdma's points against TCP
+ * test @tcp's (tcp_lat, tcp_bw: of the same kind, the same side) size by
+ * size onto @out: bandwidth tests their throughput ratio and CPU ns per
+ * byte on each side, latency tests their p50/p99 ratio and CPU per
+ * message.  RB_CMP_SAME, or RB_CMP_INCOMPARABLE with why in @err.
+ */
+int rb_compare_vs_tcp(json_t *rdma, json_t *tcp, FILE *out, char *err, size_t len);
 
 /* rb_compare_list_options() - its options, as rb_list_options() prints them. */
 void rb_compare_list_options(FILE *f);

@@ -145,4 +145,14 @@ done
 echo "send_lat and tcp_lat (one-way, us), -n $N:"
 sed -n '/^ *size/,$p' "$OUT/rlat.out"
 sed -n '/^ *size/,$p' "$OUT/lat.out"
+# compare --vs-tcp: the same files side by side, with the ratios.
+for v in "rdma tcp64 write_bw tcp_bw 65536" "rlat lat send_lat tcp_lat 4096"; do
+	# shellcheck disable=SC2086 # $v is a word list
+	set -- $v
+	"$RDMABENCH" compare --vs-tcp "$OUT/$1.json" "$OUT/$2.json" >"$OUT/vs_$1.out" 2>&1 ||
+		{ cat "$OUT/vs_$1.out" >&2; fail "compare --vs-tcp $3 $4 failed"; }
+	expect_grep "vs_$1.out" "^# $3 (RDMA) against $4 (TCP), size by size"
+	expect_grep "vs_$1.out" "^ *$5 "
+	cat "$OUT/vs_$1.out"
+done
 pass

@@ -649,10 +649,74 @@ static int teardown(void **state)
 	return 0;
 }
 
+/* rb_compare_vs_tcp() of two documents, its output kept in text. */
+static int run_vs(json_t *rdma, json_t *tcp)
+{
+	FILE *f;
+	int ret;
+
+	free(text);
+	text = NULL;
+	f = open_memstream(&text, &text_len);
+	assert_non_null(f);
+	err[0] = '\0';
+	ret = rb_compare_vs_tcp(rdma, tcp, f, err, sizeof(err));
+	fclose(f);
+	return ret;
+}
+
+/*
+ * --vs-tcp: write_bw against tcp_bw at the sizes both have, with the
+ * throughput ratio and each side's CPU per byte; send_lat against tcp_lat
+ * with the latency ratio; the refusals name why.
+ */
+static void test_vs_tcp(void **state)
+{
+	json_t *r = load(GOLDEN("bw.json")), *t = load(GOLDEN("bw.json"));
+	json_t *p0 = json_array_get(json_object_get(t, "results"), 0);
+
+	(void)state;
+	json_object_set_new(t, "test", json_string("tcp_bw"));
+	/* 64 B over TCP: a tenth of the bandwidth, the same CPU on each side. */
+	json_object_set_new(p0, "bw_avg_gbps", json_real(0.1327));
+	json_array_remove(json_object_get(t, "results"), 1);
+	assert_int_equal(run_vs(r, t), RB_CMP_SAME);
+	assert_non_null(strstr(text, "# write_bw (RDMA) against tcp_bw (TCP), size by size"));
+	/* 1.327 Gb/s at 100% of a CPU: 6.03 ns/byte; TCP 60.3; the server 43%: 2.59, 25.9. */
+	assert_non_null(strstr(text, "        64      1.327     0.1327    10.00      6.029      "
+				     "60.29 "
+				     "    0.10      2.592      25.92     0.10\n"));
+	assert_null(strstr(text, "65536"));
+
+	/* The wrong way round, two RDMA tests, no common size: refused. */
+	assert_int_equal(run_vs(t, r), RB_CMP_INCOMPARABLE);
+	assert_non_null(strstr(err, "the first file must be an RDMA test's"));
+	assert_int_equal(run_vs(r, r), RB_CMP_INCOMPARABLE);
+	assert_non_null(strstr(err, "the second file must be tcp_lat's or tcp_bw's"));
+	json_object_set_new(p0, "size", json_integer(128));
+	assert_int_equal(run_vs(r, t), RB_CMP_INCOMPARABLE);
+	assert_non_null(strstr(err, "share no message size"));
+	json_decref(t);
+
+	/* A latency test against a bandwidth one; then against tcp_lat. */
+	t = load(GOLDEN("lat.json"));
+	json_object_set_new(t, "test", json_string("tcp_lat"));
+	assert_int_equal(run_vs(r, t), RB_CMP_INCOMPARABLE);
+	assert_non_null(strstr(err, "measure different things"));
+	json_decref(r);
+	r = load(GOLDEN("lat.json"));
+	assert_int_equal(run_vs(r, t), RB_CMP_SAME);
+	assert_non_null(strstr(text, "tcp_p50"));
+	assert_non_null(strstr(text, "         2       1.05       1.05     1.00"));
+	json_decref(r);
+	json_decref(t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_self, teardown),
+		cmocka_unit_test_teardown(test_vs_tcp, teardown),
 		cmocka_unit_test_teardown(test_regression, teardown),
 		cmocka_unit_test_teardown(test_improvements, teardown),
 		cmocka_unit_test_teardown(test_incomparable, teardown),
