@@ -127,6 +127,11 @@ enum rb_dr_verdict rb_dr_v_numa(int node, int n_nodes, int node_cpus, uint64_t f
 enum rb_dr_verdict rb_dr_v_irq(int n, int on_node);
 /* Governors: @perf of @n cores at "performance". */
 enum rb_dr_verdict rb_dr_v_governor(int n, int perf);
+/*
+ * C-states: @n idle states seen, the deepest enabled one's exit latency
+ * @max_exit_us (-1: none enabled); above 10 us a wake-up shows in latency.
+ */
+enum rb_dr_verdict rb_dr_v_cstates(int n, long max_exit_us);
 /* SMT: 1 on, 0 off, -1 unknown. */
 enum rb_dr_verdict rb_dr_v_smt(int active);
 /* Memlock: @limit bytes (UINT64_MAX unlimited) against @need; CAP_IPC_LOCK lifts it. */

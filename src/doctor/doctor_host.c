@@ -20,6 +20,10 @@
 #define WHY_LOCK  "ibv_reg_mr pins the buffers: beyond the limit it fails with ENOMEM"
 #define WHY_THP	  "with THP off every 4 KiB of a buffer is a translation the device looks up"
 #define WHY_IOMMU "DMA through a translating IOMMU can miss its IOTLB: bandwidth drops"
+#define WHY_CSTATE                                                                    \
+	"a core woken from a deep C-state takes tens of microseconds: latency jumps " \
+	"after every idle gap"
+#define CPUIDLE "/sys/devices/system/cpu/cpu0/cpuidle"
 
 static int verbs_check(struct rb_dr_run *x, int n_sysfs)
 {
@@ -267,6 +271,44 @@ static int iommu_check(struct rb_dr_run *x)
 	return 0;
 }
 
+/* C-states: the deepest idle state CPU 0 may enter, and its exit latency. */
+static int cstate_check(struct rb_dr_run *x)
+{
+	struct rb_dr_check *c = rb_dr_add(x->r, "cstates", "");
+	char deep[32] = "", drv[32] = "";
+	long lat, off, max_lat = -1;
+	int i, n = 0;
+
+	if (!c)
+		return -ENOMEM;
+	c->why = WHY_CSTATE;
+	snprintf(c->source, sizeof(c->source), "%s/state*/{name,latency,disable}", CPUIDLE);
+	if (rb_dr_read(x, NULL, drv, sizeof(drv), "/sys/devices/system/cpu/cpuidle/current_driver"))
+		snprintf(drv, sizeof(drv), "?");
+	for (i = 0; i < 16; i++) {
+		if (rb_dr_read_int(x, NULL, &lat, CPUIDLE "/state%d/latency", i))
+			break;
+		n++;
+		if (!rb_dr_read_int(x, NULL, &off, CPUIDLE "/state%d/disable", i) && off)
+			continue;
+		if (lat > max_lat &&
+		    !rb_dr_read(x, NULL, deep, sizeof(deep), CPUIDLE "/state%d/name", i))
+			max_lat = lat;
+	}
+	c->v = rb_dr_v_cstates(n, max_lat);
+	if (!n)
+		snprintf(c->value, sizeof(c->value), "no cpuidle states (none, or a VM)");
+	else
+		snprintf(c->value, sizeof(c->value),
+			 "deepest enabled %s, exit latency %ld us, of %d state(s) (driver %s)",
+			 deep[0] ? deep : "none", max_lat < 0 ? 0 : max_lat, n, drv);
+	if (c->v == RB_DR_WARN)
+		snprintf(c->fix, sizeof(c->fix),
+			 "cpupower idle-set -D 10   # or intel_idle.max_cstate=1 on the kernel "
+			 "command line");
+	return 0;
+}
+
 int rb_dr_host(struct rb_dr_run *x)
 {
 	int ret = smt_check(x);
@@ -277,5 +319,7 @@ int rb_dr_host(struct rb_dr_run *x)
 		ret = thp_check(x);
 	if (!ret)
 		ret = iommu_check(x);
+	if (!ret)
+		ret = cstate_check(x);
 	return ret;
 }

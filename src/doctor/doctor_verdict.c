@@ -190,3 +190,10 @@ enum rb_dr_verdict rb_dr_v_rdma_cm(bool present)
 {
 	return present ? RB_DR_OK : RB_DR_WARN;
 }
+
+enum rb_dr_verdict rb_dr_v_cstates(int n, long max_exit_us)
+{
+	if (n <= 0)
+		return RB_DR_NA;
+	return max_exit_us > 10 ? RB_DR_WARN : RB_DR_OK;
+}

@@ -84,6 +84,10 @@ static void test_v_irq_cpu(void **state)
 	assert_int_equal(rb_dr_v_governor(4, 4), RB_DR_OK);
 	assert_int_equal(rb_dr_v_governor(4, 0), RB_DR_WARN);
 	assert_int_equal(rb_dr_v_governor(0, 0), RB_DR_NA);
+	assert_int_equal(rb_dr_v_cstates(3, 2), RB_DR_OK);
+	assert_int_equal(rb_dr_v_cstates(3, -1), RB_DR_OK);
+	assert_int_equal(rb_dr_v_cstates(3, 133), RB_DR_WARN);
+	assert_int_equal(rb_dr_v_cstates(0, -1), RB_DR_NA);
 	assert_int_equal(rb_dr_v_smt(0), RB_DR_OK);
 	assert_int_equal(rb_dr_v_smt(1), RB_DR_WARN);
 	assert_int_equal(rb_dr_v_smt(-1), RB_DR_NA);
@@ -294,7 +298,7 @@ static const char *const all_checks[] = { "verbs",	"rdma_cm", "device",	"port",
 					  "roce_gid",	"mtu",	   "rp_filter", "pcie",
 					  "pcie_share", "numa",	   "irq",	"governor",
 					  "hugepages",	"smt",	   "memlock",	"thp",
-					  "iommu",	NULL };
+					  "iommu",	"cstates", NULL };
 
 static void test_good_host(void **state)
 {
@@ -319,6 +323,8 @@ static void test_good_host(void **state)
 	assert_non_null(strstr(find(f, "pcie_share")->value, "0 GPU(s), 0 NVMe"));
 	assert_non_null(strstr(find(f, "iommu")->value, "passthrough"));
 	assert_string_equal(find(f, "governor")->subject, "node1");
+	assert_string_equal(find(f, "cstates")->value, "deepest enabled C1, exit latency 2 us, of "
+						       "3 state(s) (driver intel_idle)");
 	assert_int_equal(rb_dr_worst(&f->r), RB_DR_OK);
 	fx_free(f);
 }
@@ -348,6 +354,7 @@ static const struct want bad_wants[] = {
 	{ "memlock", RB_DR_FAIL, "ulimit -l unlimited" },
 	{ "thp", RB_DR_WARN, "transparent_hugepage/enabled" },
 	{ "iommu", RB_DR_WARN, "iommu=pt" },
+	{ "cstates", RB_DR_WARN, "cpupower idle-set -D 10" },
 };
 
 static void test_bad_host(void **state)
@@ -371,6 +378,8 @@ static void test_bad_host(void **state)
 	assert_non_null(strstr(find(f, "iommu")->value, "translated"));
 	assert_non_null(strstr(find(f, "memlock")->value, "limit 64 KiB"));
 	assert_non_null(strstr(find(f, "mtu")->value, "mtu 1500 carries RDMA MTU 1024"));
+	assert_non_null(strstr(find(f, "cstates")->value, "deepest enabled C6, exit latency 133 "
+							  "us"));
 	assert_int_equal(rb_dr_worst(&f->r), RB_DR_FAIL);
 	fx_free(f);
 }
