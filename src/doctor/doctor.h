@@ -157,6 +157,12 @@ enum rb_dr_verdict rb_dr_v_roce_gid(int n_v2, int n_v1);
 int rb_dr_roce_mtu(int netdev_mtu);
 /* The port's active MTU against what its netdev carries (capped at @max_mtu; 0 unknown). */
 enum rb_dr_verdict rb_dr_v_mtu(int netdev_mtu, int active_mtu, int max_mtu);
+/*
+ * RoCE ECN: priorities enabled as notification point (@np) and reaction
+ * point (@rp), -1 when the driver shows no such controls (n/a); none
+ * enabled on either side warns.
+ */
+enum rb_dr_verdict rb_dr_v_ecn(int np, int rp);
 /* rp_filter: the larger of conf/all and conf/NETDEV; -1 unknown. */
 enum rb_dr_verdict rb_dr_v_rp_filter(int all, int dev);
 /* /dev/infiniband/rdma_cm present. */

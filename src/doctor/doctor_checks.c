@@ -25,7 +25,10 @@
 	"a link trained below its slot's speed or width caps bandwidth below the port's rate"
 #define WHY_SHARE "a GPU or NVMe drive behind the same root port shares the NIC's PCIe uplink"
 #define WHY_NUMA  "a buffer or thread on a far node adds an inter-socket hop to every DMA"
-#define WHY_IRQ	  "completion interrupts served on a far node's CPUs add latency (--poll event)"
+#define WHY_ECN                                                                            \
+	"without ECN (DCQCN), a congested RoCE fabric drops or pauses instead of slowing " \
+	"senders down"
+#define WHY_IRQ "completion interrupts served on a far node's CPUs add latency (--poll event)"
 
 static void port_fix(struct rb_dr_check *c, const struct rb_dev_info *d,
 		     const struct rb_port_info *p)
@@ -160,6 +163,51 @@ static int rpf_check(struct rb_dr_run *x, const struct rb_port_info *p, const ch
 	return 0;
 }
 
+/* ECN of RoCE, where the driver shows it (mlx5: ecn/roce_np, ecn/roce_rp). */
+static int ecn_count(struct rb_dr_run *x, const char *netdev, const char *role)
+{
+	long on;
+	int prio, n = 0, seen = 0;
+
+	for (prio = 0; prio < 8; prio++) {
+		if (rb_dr_read_int(x, NULL, &on, "/sys/class/net/%s/ecn/%s/enable/%d", netdev, role,
+				   prio))
+			continue;
+		seen++;
+		n += on != 0;
+	}
+	return seen ? n : -1;
+}
+
+static int ecn_check(struct rb_dr_run *x, const struct rb_port_info *p, const char *subj)
+{
+	struct rb_dr_check *c = rb_dr_add(x->r, "ecn", subj);
+	int np, rp;
+
+	if (!c)
+		return -ENOMEM;
+	c->why = WHY_ECN;
+	np = p->netdev[0] ? ecn_count(x, p->netdev, "roce_np") : -1;
+	rp = p->netdev[0] ? ecn_count(x, p->netdev, "roce_rp") : -1;
+	c->v = rb_dr_v_ecn(np, rp);
+	if (c->v == RB_DR_NA) {
+		snprintf(c->value, sizeof(c->value),
+			 "no ECN controls in sysfs (PFC and ECN: the switch's and dcb's)");
+		return 0;
+	}
+	snprintf(c->source, sizeof(c->source), "/sys/class/net/%s/ecn/roce_{np,rp}/enable",
+		 p->netdev);
+	snprintf(c->value, sizeof(c->value),
+		 "%d priorit%s marked as notification point, %d as reaction point", np,
+		 np == 1 ? "y" : "ies", rp);
+	if (c->v == RB_DR_WARN)
+		snprintf(c->fix, sizeof(c->fix),
+			 "echo 1 > /sys/class/net/%s/ecn/roce_np/enable/3; "
+			 "echo 1 > /sys/class/net/%s/ecn/roce_rp/enable/3   # RoCE's priority",
+			 p->netdev, p->netdev);
+	return 0;
+}
+
 static int port_checks(struct rb_dr_run *x, const struct rb_dev_info *d,
 		       const struct rb_port_info *p)
 {
@@ -175,6 +223,8 @@ static int port_checks(struct rb_dr_run *x, const struct rb_dev_info *d,
 		ret = mtu_check(x, d, p, subj);
 	if (!ret)
 		ret = rpf_check(x, p, subj);
+	if (!ret)
+		ret = ecn_check(x, p, subj);
 	return ret;
 }
 

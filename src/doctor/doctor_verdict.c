@@ -197,3 +197,10 @@ enum rb_dr_verdict rb_dr_v_cstates(int n, long max_exit_us)
 		return RB_DR_NA;
 	return max_exit_us > 10 ? RB_DR_WARN : RB_DR_OK;
 }
+
+enum rb_dr_verdict rb_dr_v_ecn(int np, int rp)
+{
+	if (np < 0 && rp < 0)
+		return RB_DR_NA;
+	return np > 0 && rp > 0 ? RB_DR_OK : RB_DR_WARN;
+}

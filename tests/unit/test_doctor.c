@@ -84,6 +84,10 @@ static void test_v_irq_cpu(void **state)
 	assert_int_equal(rb_dr_v_governor(4, 4), RB_DR_OK);
 	assert_int_equal(rb_dr_v_governor(4, 0), RB_DR_WARN);
 	assert_int_equal(rb_dr_v_governor(0, 0), RB_DR_NA);
+	assert_int_equal(rb_dr_v_ecn(1, 1), RB_DR_OK);
+	assert_int_equal(rb_dr_v_ecn(0, 1), RB_DR_WARN);
+	assert_int_equal(rb_dr_v_ecn(0, 0), RB_DR_WARN);
+	assert_int_equal(rb_dr_v_ecn(-1, -1), RB_DR_NA);
 	assert_int_equal(rb_dr_v_cstates(3, 2), RB_DR_OK);
 	assert_int_equal(rb_dr_v_cstates(3, -1), RB_DR_OK);
 	assert_int_equal(rb_dr_v_cstates(3, 133), RB_DR_WARN);
@@ -298,7 +302,7 @@ static const char *const all_checks[] = { "verbs",	"rdma_cm", "device",	"port",
 					  "roce_gid",	"mtu",	   "rp_filter", "pcie",
 					  "pcie_share", "numa",	   "irq",	"governor",
 					  "hugepages",	"smt",	   "memlock",	"thp",
-					  "iommu",	"cstates", NULL };
+					  "iommu",	"cstates", "ecn",	NULL };
 
 static void test_good_host(void **state)
 {
@@ -355,6 +359,7 @@ static const struct want bad_wants[] = {
 	{ "thp", RB_DR_WARN, "transparent_hugepage/enabled" },
 	{ "iommu", RB_DR_WARN, "iommu=pt" },
 	{ "cstates", RB_DR_WARN, "cpupower idle-set -D 10" },
+	{ "ecn", RB_DR_WARN, "echo 1 > /sys/class/net/ens1f0np0/ecn/roce_np/enable/3" },
 };
 
 static void test_bad_host(void **state)
