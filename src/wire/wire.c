@@ -162,7 +162,7 @@ int rb_pack_params(const struct rb_params *m, uint8_t *buf, size_t cap)
 	put_be(&c, m->imm, 1);
 	put_axis(&c, &m->poll);	    /* v8: one byte; v9: an axis */
 	put_axis(&c, &m->cqe_poll); /* v9 */
-	put_be(&c, m->probe, 1);    /* v10 */
+	put_be(&c, m->probe, 1);    /* v11 */
 	put_be(&c, m->probe_rate, 4);
 	return wdone(&c);
 }
@@ -248,7 +248,7 @@ static void get_mrs(struct cur *c, struct rb_msg_conn *m)
 		c->err = 1;
 }
 
-/* v9: a flag, then --probe's QP when it is set. */
+/* v11: a flag, then --probe's QP when it is set. */
 static void put_probe(struct cur *c, const struct rb_msg_conn *m)
 {
 	if (m->has_probe > 1) {

@@ -58,14 +58,16 @@ def params(test="write_bw", size=(65536,), batch=(1,), signal=(64,), qps=(1,), t
            iters=100, duration=0, warmup=10, rx=512, inline=0, outstanding=0, mtu=0, op=0,
            transport=0, sl=0, tclass=0, flow_label=0, hugepages=0, odp=0, mr_per_qp=0, srq=0,
            threads=1, thread=0, bidir=0, interval_ms=0, forever=0, rate_unit=0, rate=0,
-           run_id=0, recv_post_list=0, reversed=0, imm=0, poll=(0,), cqe_poll=(32,)):
+           run_id=0, recv_post_list=0, reversed=0, imm=0, poll=(0,), cqe_poll=(32,), probe=0,
+           probe_rate=0):
     return (s16(test) + axis(*size) + axis(*batch) + axis(*signal) + axis(*qps) + axis(*tx) +
             struct.pack(">QIQIIIIBBBBBBBIBBBBIIB", iters, duration, warmup, rx, inline, outstanding,
                         mtu, op, 0, 0, transport, sl, tclass, 1, flow_label, hugepages, odp,
                         mr_per_qp, srq, threads, thread, bidir) +
             struct.pack(">IBBQQIBB", interval_ms, forever, rate_unit, rate, run_id,
                         recv_post_list, reversed, imm) +
-            axis(*poll) + axis(*cqe_poll))  # v9: the --poll and --cqe-poll axes
+            axis(*poll) + axis(*cqe_poll) +  # v9: the --poll and --cqe-poll axes
+            struct.pack(">BI", probe, probe_rate))  # v11: --probe, --probe-rate
 
 
 def hello(test="write_bw"):
@@ -271,7 +273,8 @@ def conn_body(mtu=1024, cpus="0"):
     place = (struct.pack(">i", 0) + s16(cpus) + struct.pack(">ii", 0, 1) +
              struct.pack(">i", -1) + s16("") + struct.pack(">I", 0))  # v6: no clock
     return (struct.pack(">IIIQQI", mtu, 16, rkey, addr, size, 1) + qp + place +
-            s16("hostile0") + struct.pack(">BI", 2, 1) + struct.pack(">QI", addr, rkey))
+            s16("hostile0") + struct.pack(">BI", 2, 1) + struct.pack(">QI", addr, rkey) +
+            b"\x00")  # v11: no --probe QP
 
 
 def lie_in(body, mtu=None, cpus=None):
