@@ -89,6 +89,23 @@ static int node_cpus(struct rb_dr_run *x, int node, hwloc_bitmap_t set)
 	return rb_dr_cpus(x, NULL, set, rel);
 }
 
+/* "; cpu4 at 2.40 of 3.50 GHz" after @value, where cpufreq says so. */
+static void clock_of(struct rb_dr_run *x, int cpu, char *value, size_t len)
+{
+	long cur, max;
+	size_t used = strlen(value);
+
+	if (cpu < 0 ||
+	    rb_dr_read_int(x, NULL, &cur, "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_cur_freq",
+			   cpu) ||
+	    rb_dr_read_int(x, NULL, &max, "/sys/devices/system/cpu/cpu%d/cpufreq/cpuinfo_max_freq",
+			   cpu) ||
+	    max <= 0)
+		return;
+	snprintf(value + used, len - used, "; cpu%d at %.2f of %.2f GHz", cpu, (double)cur / 1e6,
+		 (double)max / 1e6);
+}
+
 static int governor_check(struct rb_dr_run *x, const char *subject, int node)
 {
 	struct rb_dr_check *c = rb_dr_add(x->r, "governor", subject);
@@ -116,10 +133,11 @@ static int governor_check(struct rb_dr_run *x, const char *subject, int node)
 		snprintf(c->source, sizeof(c->source),
 			 "/sys/devices/system/cpu/cpu%d/cpufreq/scaling_governor",
 			 hwloc_bitmap_first(set));
-	hwloc_bitmap_free(set);
 	c->v = rb_dr_v_governor(n, perf);
 	snprintf(c->value, sizeof(c->value), "%d of %d CPU(s) at performance%s%s", perf, n,
 		 other[0] ? ", others " : "", other);
+	clock_of(x, hwloc_bitmap_first(set), c->value, sizeof(c->value));
+	hwloc_bitmap_free(set);
 	if (!n)
 		snprintf(c->value, sizeof(c->value), "no cpufreq governor (none, or a VM)");
 	if (c->v == RB_DR_WARN)

@@ -327,6 +327,8 @@ static void test_good_host(void **state)
 	assert_non_null(strstr(find(f, "pcie_share")->value, "0 GPU(s), 0 NVMe"));
 	assert_non_null(strstr(find(f, "iommu")->value, "passthrough"));
 	assert_string_equal(find(f, "governor")->subject, "node1");
+	assert_string_equal(find(f, "governor")->value, "4 of 4 CPU(s) at performance; cpu4 at "
+							"2.40 of 3.50 GHz");
 	assert_string_equal(find(f, "cstates")->value, "deepest enabled C1, exit latency 2 us, of "
 						       "3 state(s) (driver intel_idle)");
 	assert_int_equal(rb_dr_worst(&f->r), RB_DR_OK);
