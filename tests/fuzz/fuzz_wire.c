@@ -63,7 +63,7 @@ static void check_header(const uint8_t *data, size_t size)
 static void check_conn(const struct rb_msg_conn *c)
 {
 	/* The plan this side has: the peer's counts, 64 KiB per MR. */
-	const struct rb_conn_want want = { c->nqp, c->nmr, 65536 };
+	const struct rb_conn_want want = { c->nqp, c->nmr, 65536, c->has_probe };
 	const struct rb_placement *p = &c->place;
 	char err[512];
 	uint32_t i;
@@ -164,46 +164,48 @@ static void check_body(unsigned int type, const uint8_t *body, size_t len)
 			/* Refused or not, a reason for each side's view of it. */
 			if (rb_data_validate(&data, true, err, sizeof(err)))
 				FUZZ_CHECK(err[0]);
-		case RB_MSG_DOCTOR:
-			ret = rb_unpack_blob(body, len, &blob, &n);
-			if (!ret) {
-				FUZZ_CHECK(blob == (const char *)body + 4 && n + 4 == len);
-				FUZZ_CHECK(!memchr(blob, '\0', n));
-				FUZZ_CHECK(rb_pack_blob(blob, n, back, sizeof(back)) == (int)len &&
-					   !memcmp(back, body, len));
-			}
-			break;
-		case RB_MSG_ERROR:
-			ret = rb_unpack_text(body, len, &text);
-			if (!ret) {
-				FUZZ_CHECK(memchr(text.text, '\0', sizeof(text.text)));
-				ROUND_TRIP(text, text, body, len);
-			}
-			break;
 		}
-		FUZZ_CHECK(ret == 0 || ret == -EBADMSG);
+		break;
+	case RB_MSG_DOCTOR:
+		ret = rb_unpack_blob(body, len, &blob, &n);
+		if (!ret) {
+			FUZZ_CHECK(blob == (const char *)body + 4 && n + 4 == len);
+			FUZZ_CHECK(!memchr(blob, '\0', n));
+			FUZZ_CHECK(rb_pack_blob(blob, n, back, sizeof(back)) == (int)len &&
+				   !memcmp(back, body, len));
+		}
+		break;
+	case RB_MSG_ERROR:
+		ret = rb_unpack_text(body, len, &text);
+		if (!ret) {
+			FUZZ_CHECK(memchr(text.text, '\0', sizeof(text.text)));
+			ROUND_TRIP(text, text, body, len);
+		}
+		break;
 	}
+	FUZZ_CHECK(ret == 0 || ret == -EBADMSG);
+}
 
-	int LLVMFuzzerInitialize(int *argc, char ***argv)
-	{
-		fuzz_quiet();
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	fuzz_quiet();
+	return 0;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	unsigned int sel;
+
+	if (size < 1 || size - 1 > RB_WIRE_MAX_BODY)
 		return 0;
-	}
-
-	int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
-	{
-		unsigned int sel;
-
-		if (size < 1 || size - 1 > RB_WIRE_MAX_BODY)
-			return 0;
-		/* 0 the header, 1..6 HELLO..ERROR, 7 DATA, 8 DOCTOR. */
-		sel = data[0] % 9;
-		if (sel == 0)
-			check_header(data + 1, size - 1);
-		else
-			check_body(sel == 8   ? RB_MSG_DOCTOR
-				   : sel == 7 ? RB_MSG_DATA
-					      : sel,
-				   data + 1, size - 1);
-		return 0;
-	}
+	/* 0 the header, 1..6 HELLO..ERROR, 7 DATA, 8 DOCTOR. */
+	sel = data[0] % 9;
+	if (sel == 0)
+		check_header(data + 1, size - 1);
+	else
+		check_body(sel == 8   ? RB_MSG_DOCTOR
+			   : sel == 7 ? RB_MSG_DATA
+				      : sel,
+			   data + 1, size - 1);
+	return 0;
+}
