@@ -137,7 +137,7 @@ oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it), bool plain
 	for (; end ? it < end : !rb_duration_over(r, it); it++) {
 		t = rb_ticks();
 		if (gap)
-			t = gap_wait(t, gap);
+			t = gap_wait(gap);
 		ret = oneshot_op(r, &o, it, plain);
 		if (!ret)
 			ret = lat_sample(r, t);
@@ -155,6 +155,6 @@ oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it), bool plain
 int rb_run_oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it))
 {
 	if (r->p->latency_gap_us)
-		return oneshot(r, check, false, rb_gap_ticks(r));
+		return oneshot(r, check, false, rb_gap_ns(r));
 	return oneshot_is_plain(r, check) ? oneshot(r, NULL, true, 0) : oneshot(r, check, false, 0);
 }

@@ -15,15 +15,15 @@
 #include "core/sweep.h"
 #include "engine/loop.h"
 
-/* --latency_gap in ticks, 0 without it. */
-uint64_t rb_gap_ticks(const struct rb_run *r)
+/* --latency_gap in ns, 0 without it. */
+uint64_t rb_gap_ns(const struct rb_run *r)
 {
-	return r->p->latency_gap_us * rb_ticks_per_ms() / 1000;
+	return (uint64_t)r->p->latency_gap_us * 1000;
 }
 
 /*
  * Client side of a ping-pong: post, wait for the echo, time the round
- * trip.  @wait reaps send completions as it goes.  With @gap (ticks,
+ * trip.  @wait reaps send completions as it goes.  With @gap (ns,
  * --latency_gap), each ping waits that long after the previous round trip
  * (as perftest: before every post), outside the sample but inside the
  * point's duration.  Inline with @gap 0 as a constant, the loop has no test
@@ -44,7 +44,7 @@ pingpong_client(struct rb_run *r, int (*wait)(struct rb_run *, uint64_t it), uin
 		ret = rb_wait_room(r, 0, 1, &done);
 		t = rb_ticks();
 		if (gap)
-			t = gap_wait(t, gap);
+			t = gap_wait(gap);
 		if (!ret)
 			ret = post_chain(r, 0, 1, it, true);
 		if (!ret)
@@ -113,7 +113,7 @@ static inline __attribute__((always_inline)) int pingpong(struct rb_run *r,
 	if (r->role == RB_ROLE_SERVER)
 		ret = pingpong_server(r, wait);
 	else if (r->p->latency_gap_us)
-		ret = pingpong_client(r, wait, rb_gap_ticks(r));
+		ret = pingpong_client(r, wait, rb_gap_ns(r));
 	else
 		ret = pingpong_client(r, wait, 0);
 

@@ -156,7 +156,7 @@ static int recv_full(struct rb_run *r, uint8_t *buf, size_t len, bool stoppable)
 static int pingpong_client(struct rb_run *r)
 {
 	const uint64_t warmup = r->pt.warmup, end = r->p->iters ? warmup + r->p->iters : 0;
-	const uint64_t gap = rb_gap_ticks(r);
+	const uint64_t gap = rb_gap_ns(r);
 	const size_t len = r->pt.size;
 	uint64_t it, t;
 	int ret = 0;
@@ -166,7 +166,7 @@ static int pingpong_client(struct rb_run *r)
 			rb_mark_start(r);
 		t = rb_ticks();
 		if (gap)
-			t = gap_wait(t, gap);
+			t = gap_wait(gap);
 		ret = send_full(r, rb_tx(r), len);
 		if (!ret)
 			ret = recv_full(r, rb_rx(r), len, false);
