@@ -50,6 +50,8 @@ struct rb_dr_env {
 	uint64_t memlock_need;
 	/* The devices libibverbs' providers find, -errno when it cannot say. */
 	int (*verbs_devices)(void);
+	/* The libibverbs this process runs ("1.14.50.0"), or NULL: unknown. */
+	const char *(*verbs_version)(char *buf, size_t len);
 	/* A port's active and largest MTU in bytes (ibv_query_port): 0, or -errno. */
 	int (*port_mtu)(const char *dev, int port, int *active, int *max);
 };

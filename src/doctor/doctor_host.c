@@ -29,6 +29,8 @@ static int verbs_check(struct rb_dr_run *x, int n_sysfs)
 {
 	struct rb_dr_check *c = rb_dr_add(x->r, "verbs", "");
 	int n = x->e->verbs_devices ? x->e->verbs_devices() : -ENOSYS;
+	char vbuf[32];
+	const char *ver = x->e->verbs_version ? x->e->verbs_version(vbuf, sizeof(vbuf)) : NULL;
 
 	if (!c)
 		return -ENOMEM;
@@ -37,11 +39,12 @@ static int verbs_check(struct rb_dr_run *x, int n_sysfs)
 	snprintf(c->source, sizeof(c->source), "/sys/class/infiniband");
 	if (n < 0)
 		snprintf(c->value, sizeof(c->value),
-			 "%d device(s) in sysfs; libibverbs cannot list devices: %s", n_sysfs,
-			 strerror(-n));
+			 "%d device(s) in sysfs; libibverbs%s%s cannot list devices: %s", n_sysfs,
+			 ver ? " " : "", ver ? ver : "", strerror(-n));
 	else
-		snprintf(c->value, sizeof(c->value), "%d device(s) in sysfs, %d from libibverbs",
-			 n_sysfs, n);
+		snprintf(c->value, sizeof(c->value),
+			 "%d device(s) in sysfs, %d from libibverbs%s%s", n_sysfs, n,
+			 ver ? " " : "", ver ? ver : "");
 	if (n_sysfs <= 0)
 		snprintf(c->fix, sizeof(c->fix),
 			 "modprobe mlx5_ib   # or Soft-RoCE: rdma link add rxe0 type rxe netdev "

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "core/bench.h"
 #include "core/metrics.h"
 #include "report/out_perftest.h"
 
@@ -50,13 +51,24 @@ static const char *on_off(int v)
 	return v ? "ON" : "OFF";
 }
 
+/* tcp_lat, tcp_bw: a socket, not a QP transport. */
+static bool tcp_test(const struct rb_doc *r)
+{
+	const struct rb_bench *b = r->test ? rb_bench_find(r->test) : NULL;
+
+	return b && b->path == RB_PATH_TCP;
+}
+
 static void settings(FILE *f, const struct rb_doc *r)
 {
 	const struct rb_params *p = r->params;
 
 	fprintf(f, " Device         : %s\n", r->device ? r->device : "-");
 	fprintf(f, " Number of qps  : %u\n", p && p->qps.n ? (unsigned int)p->qps.v[0] : 1);
-	fprintf(f, " Connection type: %s\n", p ? rb_transport_name(p->transport) : "-");
+	fprintf(f, " Connection type: %s\n",
+		!p	      ? "-"
+		: tcp_test(r) ? "TCP"
+			      : rb_transport_name(p->transport));
 	fprintf(f, " Using SRQ      : %s\n", on_off(p && p->srq));
 	fprintf(f, " TX depth       : %u\n",
 		p && p->tx_depth.n ? (unsigned int)p->tx_depth.v[0] : 0);

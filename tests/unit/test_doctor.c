@@ -166,6 +166,12 @@ struct fx {
 
 static int fake_mtu = 4096;
 
+static const char *fake_verbs_version(char *buf, size_t len)
+{
+	snprintf(buf, len, "1.14.50.0");
+	return buf;
+}
+
 static int fake_verbs_one(void)
 {
 	return 1;
@@ -271,6 +277,7 @@ static struct fx *fx_new(const char *name)
 				     .memlock = 1ull << 30,
 				     .memlock_need = 258 << 10,
 				     .verbs_devices = fake_verbs_one,
+				     .verbs_version = fake_verbs_version,
 				     .port_mtu = fake_port_mtu };
 	return f;
 }
@@ -326,6 +333,8 @@ static void test_good_host(void **state)
 	assert_non_null(strstr(find(f, "irq")->value, "2 of 2 IRQ(s)"));
 	assert_non_null(strstr(find(f, "pcie_share")->value, "0 GPU(s), 0 NVMe"));
 	assert_non_null(strstr(find(f, "iommu")->value, "passthrough"));
+	assert_string_equal(find(f, "verbs")->value, "1 device(s) in sysfs, 1 from libibverbs "
+						     "1.14.50.0");
 	assert_string_equal(find(f, "governor")->subject, "node1");
 	assert_string_equal(find(f, "governor")->value, "4 of 4 CPU(s) at performance; cpu4 at "
 							"2.40 of 3.50 GHz");

@@ -1188,7 +1188,14 @@ static void test_perftest_format(void **state)
 	assert_float_equal(v[2], 1.354e9 / 8 / 1048576, 0.006);
 	assert_float_equal(v[3], 1.327e9 / 8 / 1048576, 0.006);
 	assert_float_equal(v[4], 2.5922, 1e-6);
+	assert_non_null(strstr(got, " Connection type: UC\n"));
 	free(got);
+	/* A socket test's connection is TCP, not a QP transport. */
+	r.test = "tcp_bw";
+	got = write_mem(RB_FMT_PERFTEST, &r, bw_res, 2);
+	assert_non_null(strstr(got, " Connection type: TCP\n"));
+	free(got);
+	r.test = "write_bw";
 	r.units = RB_UNITS_GBITS;
 	got = write_mem(RB_FMT_PERFTEST, &r, bw_res + 1, 1);
 	assert_non_null(strstr(got, "BW average[Gb/sec]"));
