@@ -703,6 +703,15 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_BW | RB_S_VERBS,
 	  .help = "--probe: pings per second (10..100000), one in flight at a time: a round "
 		  "trip longer than the period delays the next ping" },
+	{ .lname = "wr-lat",
+	  .type = RB_OPT_FLAG,
+	  .off = PAR(wr_lat),
+	  .max = 1,
+	  .need = RB_S_BW | RB_S_VERBS,
+	  .help = "the streaming side times each signaled WR from its post to its completion, "
+		  "the queueing an application sees under load: percentiles as wr_lat_us (-Q "
+		  "sets how many WRs one completion covers); the stream then posts chain by chain "
+		  "(a clock read per chain); not with --reg-mode per-msg" },
 	{ .lname = "events",
 	  .perftest = "-e, --events",
 	  .pt_diff = "given to the client only (the server adopts the plan); the channel is "

@@ -26,15 +26,20 @@ double rb_gbps_to_mibps(double gbps)
 
 #define AT(field) offsetof(struct rb_result, field)
 
-/* A --probe percentile: round trips in microseconds, no sum over threads. */
-#define PROBE(csv, field, tab, exp)                                                         \
-	{                                                                                   \
-		.name = csv, .unit = "us", .better = RB_BETTER_LOWER, .group = RB_MG_PROBE, \
-		.off = AT(field), .table = tab, .table_width = 9, .fmt = RB_MF_FIXED2,      \
-		.agg = RB_AGG_NONE, .compare = true, .expect = {                            \
-			exp                                                                 \
-		}                                                                           \
+/*
+ * A percentile of a summary of its own (--probe's, --wr-lat's) in group
+ * @g: microseconds, no sum over threads.
+ */
+#define PCT(g, csv, field, tab, exp)                                                   \
+	{                                                                              \
+		.name = csv, .unit = "us", .better = RB_BETTER_LOWER, .group = g,      \
+		.off = AT(field), .table = tab, .table_width = 9, .fmt = RB_MF_FIXED2, \
+		.agg = RB_AGG_NONE, .compare = true, .expect = {                       \
+			exp                                                            \
+		}                                                                      \
 	}
+#define PROBE(...) PCT(RB_MG_PROBE, __VA_ARGS__)
+#define WRLAT(...) PCT(RB_MG_WRLAT, __VA_ARGS__)
 
 /* Rows in the CSV's column order. */
 const struct rb_metric rb_metrics[] = {
@@ -161,6 +166,10 @@ const struct rb_metric rb_metrics[] = {
 	PROBE("loaded_p99_us", probe_loaded.p99, "load_p99", "loaded_p99"),
 	PROBE("idle_p50_us", probe_idle.p50, "idle_p50", "idle_p50"),
 	PROBE("idle_p99_us", probe_idle.p99, "idle_p99", "idle_p99"),
+	/* --wr-lat: the signaled WRs from post to completion, microseconds;
+	 * JSON also gives the summary whole (wr_lat_us). */
+	WRLAT("wr_p50_us", wr_lat.p50, "wr_p50", "wr_p50"),
+	WRLAT("wr_p99_us", wr_lat.p99, "wr_p99", "wr_p99"),
 #ifdef RB_METRICS_TEST_ROW
 	RB_METRICS_TEST_ROW, /* test_metrics_extra's throw-away row */
 #endif
@@ -188,22 +197,20 @@ double rb_metric_lat(const struct rb_metric *m, const struct rb_lat_summary *l)
 	return field(m, l, m->off - offsetof(struct rb_result, lat));
 }
 
+/* Where struct rb_result keeps each group's has_* flag. */
+static const size_t group_flag[RB_MG_COUNT] = {
+	[RB_MG_LAT] = AT(has_lat),	[RB_MG_BW] = AT(has_bw),
+	[RB_MG_CPU] = AT(has_cpu),	[RB_MG_PEER] = AT(has_peer),
+	[RB_MG_WAKE] = AT(has_wakeups), [RB_MG_PROBE] = AT(has_probe),
+	[RB_MG_WRLAT] = AT(has_wr_lat),
+};
+
 bool rb_metric_group_has(enum rb_metric_group g, const struct rb_result *res)
 {
-	switch (g) {
-	case RB_MG_LAT:
-		return res->has_lat;
-	case RB_MG_BW:
-		return res->has_bw;
-	case RB_MG_CPU:
-		return res->has_cpu;
-	case RB_MG_WAKE:
-		return res->has_wakeups;
-	case RB_MG_PROBE:
-		return res->has_probe;
-	default:
-		return res->has_peer;
-	}
+	bool v;
+
+	memcpy(&v, (const char *)res + group_flag[g], sizeof(v));
+	return v;
 }
 
 bool rb_metric_has(const struct rb_metric *m, const struct rb_result *res)
@@ -240,10 +247,7 @@ void rb_metric_set(const struct rb_metric *m, struct rb_result *res, double v)
 
 void rb_metric_group_set(enum rb_metric_group g, struct rb_result *res, bool has)
 {
-	bool *flag[RB_MG_COUNT] = { &res->has_lat,  &res->has_bw,      &res->has_cpu,
-				    &res->has_peer, &res->has_wakeups, &res->has_probe };
-
-	*flag[g] = has;
+	memcpy((char *)res + group_flag[g], &has, sizeof(has));
 }
 
 /* One row's figure over @n threads' results, into @agg. */

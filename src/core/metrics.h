@@ -28,6 +28,7 @@ enum rb_metric_group {
 	RB_MG_PEER,  /* has_peer */
 	RB_MG_WAKE,  /* has_wakeups: --poll event's */
 	RB_MG_PROBE, /* has_probe: --probe's round trips */
+	RB_MG_WRLAT, /* has_wr_lat: --wr-lat's signaled WRs */
 	RB_MG_COUNT
 };
 

@@ -151,6 +151,9 @@ struct rb_params {
 	 * stream and beside it (engine/probe.h). */
 	uint8_t probe;
 	uint32_t probe_rate;
+	/* --wr-lat (wire v12): the streaming side times each signaled WR from
+	 * its post to its completion (engine/wrlat.c). */
+	uint8_t wr_lat;
 };
 
 #define RB_PROBE_RATE_DEFAULT 1000
@@ -319,6 +322,10 @@ struct rb_result {
 	bool has_probe;
 	struct rb_lat_summary probe_idle, probe_loaded;
 	uint64_t probe_idle_n, probe_loaded_n;
+	/* --wr-lat: signaled WRs from post to completion, and how many. */
+	bool has_wr_lat;
+	struct rb_lat_summary wr_lat;
+	uint64_t wr_lat_n;
 	bool has_peer;
 	double peer_cpu_util_pct, peer_bw_avg_gbps;
 	/* RB_PEER_* (plan.h): the peer's figures that failed their check, left out */

@@ -96,6 +96,8 @@ int rb_reap_srq(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *
 	bool srq = r->srq != NULL;
 	int n;
 
+	if (r->wl)
+		return rb_wrlat_reap(r, done, on_recv);
 	if (r->pt.cqe_poll <= RB_REAP_STACK || !r->wcs)
 		return srq ? rb_reap_poll(r, done, on_recv, true, false, rb_cqe_poll(r))
 			   : rb_reap_poll(r, done, on_recv, false, false, rb_cqe_poll(r));

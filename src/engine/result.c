@@ -73,5 +73,5 @@ int rb_result_generic(struct rb_run *r, struct rb_result *res)
 	res->has_wakeups = r->chan != NULL;
 	res->wakeups = r->ev1 - r->ev0;
 	res->wakeups_per_msg = (double)res->wakeups / (double)r->ops;
-	return 0;
+	return rb_wrlat_result(r, res);
 }

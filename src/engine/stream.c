@@ -92,7 +92,10 @@ static int stream_post(struct rb_run *r, struct stream *s)
 		return STREAM_FULL;
 	if (r->paced && s->measure && !rb_pace_take(&r->pace, rb_now_ns(), k))
 		return pace_wait(r);
-	ret = post_chain(r, qi, k, r->total + s->posted, s->chains >= s->last_from);
+	if (r->wl)
+		ret = rb_wrlat_post(r, qi, k, r->total + s->posted, s->chains >= s->last_from);
+	else
+		ret = post_chain(r, qi, k, r->total + s->posted, s->chains >= s->last_from);
 	if (ret)
 		return ret;
 	s->posted += k;
@@ -114,7 +117,8 @@ static int stream_cover_tails(struct rb_run *r, struct stream *s)
 			continue;
 		ret = rb_wait_room(r, qi, 1, &s->done);
 		if (!ret)
-			ret = rb_post_chain(r, qi, 1, r->total + s->posted, true);
+			ret = r->wl ? rb_wrlat_post(r, qi, 1, r->total + s->posted, true)
+				    : rb_post_chain(r, qi, 1, r->total + s->posted, true);
 		if (ret)
 			return ret;
 		s->posted++;
@@ -158,7 +162,7 @@ static bool stream_plain(const struct rb_run *r, const struct stream *s)
 {
 	return r->pt.qps == 1 && s->count && r->pt.batch <= r->sq[0].depth &&
 	       r->pt.batch % r->pt.signal == 0 && !r->bench->iter_wr && !r->on_recv &&
-	       !(r->paced && s->measure);
+	       !(r->paced && s->measure) && !r->wl;
 }
 
 static bool stream_more(struct rb_run *r, const struct stream *s)
@@ -191,6 +195,8 @@ static int stream_phase(struct rb_run *r, struct stream *s)
 
 	s->last_from = first_last_chain(r, s);
 	s->plain = stream_plain(r, s);
+	if (r->wl)
+		rb_wrlat_phase(r, s->measure);
 	while (more || s->done < s->posted) {
 		if (rb_interrupted)
 			return -EINTR;

@@ -62,6 +62,9 @@ struct rb_run {
 	uint32_t nmr; /* 1, or one per QP (--mr-per-qp) */
 	struct ibv_mr *mr[RB_MAX_QPS];
 	struct ibv_srq *srq; /* --srq: every QP's receives; NULL: per QP */
+	/* --srq or --wr-lat: rb_reap() takes rb_reap_srq() (set per point). */
+	bool reap_slow;
+	struct rb_wrlat *wl; /* --wr-lat (engine/wrlat.c); NULL without */
 	uint32_t srq_posted; /* receives posted on the SRQ */
 	/* Posts every send chain: the provider's post_send (what
 	 * ibv_post_send() calls), or rb_post_send_ex() (--post-api), chosen
@@ -393,8 +396,8 @@ rb_reap_poll(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, u
 }
 
 /*
- * rb_reap() with --srq, or with --cqe-poll above RB_REAP_STACK (into
- * r->wcs): out of line, the common case does without.
+ * rb_reap() with --srq or --wr-lat, or with --cqe-poll above
+ * RB_REAP_STACK (into r->wcs): out of line, the common case does without.
  */
 int rb_reap_srq(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi));
 
@@ -407,7 +410,7 @@ static inline int rb_cqe_poll(const struct rb_run *r)
 static inline __attribute__((always_inline)) int
 rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi))
 {
-	if (__builtin_expect(r->srq != NULL || r->pt.cqe_poll > RB_REAP_STACK, 0))
+	if (__builtin_expect(r->reap_slow || r->pt.cqe_poll > RB_REAP_STACK, 0))
 		return rb_reap_srq(r, done, on_recv);
 	return rb_reap_poll(r, done, on_recv, false, false, (int)r->pt.cqe_poll);
 }
@@ -505,6 +508,21 @@ int rb_pp_recv(struct rb_run *r, uint32_t qi);
 void rb_rx_plan(struct rb_run *r);
 int rb_run_oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it));
 int rb_run_stream(struct rb_run *r);
+/*
+ * --wr-lat (wrlat.c): rb_wrlat_open() makes the per-QP records when the
+ * plan asks (0 or -ENOMEM), rb_wrlat_close() frees them; a stream phase
+ * starts with rb_wrlat_phase() (samples only when @measure), posts with
+ * rb_wrlat_post() (rb_post_chain() and the chain's tick), and reaps with
+ * rb_wrlat_reap(); rb_wrlat_result() summarizes the point's samples.
+ */
+struct rb_wrlat;
+int rb_wrlat_open(struct rb_run *r);
+void rb_wrlat_close(struct rb_run *r);
+void rb_wrlat_phase(struct rb_run *r, bool measure);
+int rb_wrlat_post(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool force);
+int rb_wrlat_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi));
+int rb_wrlat_result(struct rb_run *r, struct rb_result *res);
+
 /* rb_run_stream_per_msg() - rb_run_stream() of --reg-mode per-msg (regmsg.c). */
 int rb_run_stream_per_msg(struct rb_run *r);
 int rb_run_server_wait(struct rb_run *r);

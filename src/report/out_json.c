@@ -213,6 +213,8 @@ json_t *rb_json_params(const struct rb_params *p)
 					   juint(p->probe_rate ? p->probe_rate
 							       : RB_PROBE_RATE_DEFAULT));
 	}
+	if (p->wr_lat)
+		bad |= json_object_set_new(o, "wr_lat", json_true());
 	bad |= json_object_set_new(o, "poll", jpoll(&p->poll));
 	bad |= json_object_set_new(o, "cqe_poll", jaxis(&p->cqe_poll));
 	bad |= json_object_set_new(o, "reg_mode",
@@ -404,6 +406,10 @@ static int jmetrics(json_t *o, const struct rb_result *res)
 					   jprobe(&res->probe_idle, res->probe_idle_n));
 	}
 	bad |= jgroup(o, res, RB_MG_PROBE);
+	/* --wr-lat: the summary whole, then the table's rows. */
+	if (res->has_wr_lat)
+		bad |= json_object_set_new(o, "wr_lat_us", jprobe(&res->wr_lat, res->wr_lat_n));
+	bad |= jgroup(o, res, RB_MG_WRLAT);
 	/* -b: bw_avg_gbps and msg_rate_mpps above are the sums of these. */
 	if (res->has_bidir)
 		bad |= json_object_set_new(o, "bidir", jbidir(res));

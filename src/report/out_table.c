@@ -66,11 +66,13 @@ static double units_value(enum rb_units u, double gbps)
 
 /*
  * Whether the table shows metric @m in a run of @r's mode: latency or the
- * rest; --probe's columns only in a run with --probe.
+ * rest; --probe's and --wr-lat's columns only in a run that asked.
  */
 static bool table_shows(const struct rb_doc *r, const struct rb_metric *m)
 {
 	if (m->group == RB_MG_PROBE && !(r->params && r->params->probe))
+		return false;
+	if (m->group == RB_MG_WRLAT && !(r->params && r->params->wr_lat))
 		return false;
 	return m->table && (m->group == RB_MG_LAT) == (r->mode == RB_MODE_LAT);
 }

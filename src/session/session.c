@@ -74,6 +74,7 @@ static int point_start(struct session *s, uint32_t i)
 	r->point = i;
 	rb_plan_point(&s->p, i, &r->pt);
 	r->chan = r->pt.poll == RB_POLL_EVENT ? r->channel : NULL;
+	r->reap_slow = r->srq || r->wl;
 	for (qi = 0; qi < r->nqp; qi++) {
 		r->sq[qi].depth = reads ? rb_min_u32(r->pt.tx_depth, r->rd_atom) : r->pt.tx_depth;
 		r->sq[qi].unsig = 0;
@@ -208,6 +209,13 @@ static void apply_reversed(const struct session *s, struct rb_result *res,
 		rb_warn("server %s reported a latency summary that cannot be true at point %u: "
 			"left out",
 			s->oob.peer, m->point);
+	res->has_wr_lat = m->has_wr_lat && lat_plausible(&m->wr_lat);
+	res->wr_lat = m->wr_lat;
+	res->wr_lat_n = m->wr_lat_n;
+	if (m->has_wr_lat && !res->has_wr_lat)
+		rb_warn("server %s reported a --wr-lat summary that cannot be true at point %u: "
+			"left out",
+			s->oob.peer, m->point);
 	res->has_bw = bw && m->iters;
 	res->bw_avg_gbps = m->bw_avg_gbps;
 	res->bw_peak_gbps = m->bw_peak_gbps;
@@ -334,6 +342,9 @@ static int server_point(struct session *s, uint32_t i)
 	m.status = r->verify_status;
 	m.has_lat = res.has_lat;
 	m.lat = res.lat;
+	m.has_wr_lat = res.has_wr_lat;
+	m.wr_lat = res.wr_lat;
+	m.wr_lat_n = res.wr_lat_n;
 	m.iters = res.iters;
 	m.bw_avg_gbps = res.has_bw ? res.bw_avg_gbps : 0;
 	m.cpu_util_pct = res.has_cpu ? res.cpu_util_pct : NAN;

@@ -360,6 +360,8 @@ int sess_open_resources(struct session *s, const struct sockaddr *local)
 		ret = create_qps(s);
 	if (!ret && s->p.probe)
 		ret = rb_probe_open(&s->probe, &r->dev, s->role == RB_ROLE_SERVER, s->p.probe_rate);
+	if (!ret)
+		ret = rb_wrlat_open(r);
 	if (!ret && rb_verbose)
 		rb_info("%s port %u: %u QP(s)%s, %u MR(s) of %zu bytes%s%s, inline %u", r->dev.name,
 			r->dev.port, r->nqp, r->srq ? " on one SRQ" : "", r->nmr, 2 * r->region,
@@ -393,6 +395,7 @@ void sess_close_resources(struct session *s)
 	rb_samples_free(&r->lat);
 	rb_iv_free(r);
 	rb_wrs_free(r);
+	rb_wrlat_close(r);
 }
 
 const struct sess_path sess_path_verbs = {

@@ -28,12 +28,13 @@
 #include "core/rdmabench.h"
 
 /*
- * v5: RESULT carries the --probe group (loaded/idle p50, p99); v4:
+ * v6: RESULT carries the --wr-lat group (p50, p99); v5: RESULT carries
+ * the --probe group (loaded/idle p50, p99); v4:
  * RESULT carries wakeups_per_msg (the metric table's group of its own); v3: RESULT's point carries how it waited (--cqe-poll, --poll);
  * v2: RESULT's placement carries the CPU clock (governor, MHz), as CONN's
  * does
  */
-#define RB_MX_PROTO	 5
+#define RB_MX_PROTO	 6
 #define RB_MX_WIRE_TASKS 511 /* a receiver of incast:K serves K pairs */
 #define RB_MX_STR	 64
 #define RB_MX_REASON	 160

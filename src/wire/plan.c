@@ -358,6 +358,20 @@ static int check_probe(const struct rb_params *p, char *err, size_t len)
 	return why ? fail(err, len, "--probe and %s", why) : 0;
 }
 
+/* --wr-lat: the streaming loops time their signaled WRs (engine/wrlat.c). */
+static int check_wr_lat(const struct rb_params *p, const struct rb_bench *t, char *err, size_t len)
+{
+	if (p->wr_lat > 1)
+		return fail(err, len, "--wr-lat: bad flag %u", p->wr_lat);
+	if (p->wr_lat && t->mode != RB_MODE_BW)
+		return fail(err, len, "--wr-lat applies to bandwidth tests, not %s", t->name);
+	if (p->wr_lat && p->reg_mode == RB_REG_PER_MSG)
+		return fail(err, len,
+			    "--wr-lat and --reg-mode per-msg: that stream posts one WR at a time "
+			    "around its registration, not timed here");
+	return 0;
+}
+
 static int check_cross(const struct rb_params *p, const struct rb_bench *t, char *err, size_t len)
 {
 	uint32_t i, j;
@@ -390,6 +404,8 @@ static int check_cross(const struct rb_params *p, const struct rb_bench *t, char
 		ret = check_reg_mode(p, t, err, len);
 	if (!ret)
 		ret = check_probe(p, err, len);
+	if (!ret)
+		ret = check_wr_lat(p, t, err, len);
 	if (ret)
 		return ret;
 	if (p->recv_post_list > p->rx_depth)

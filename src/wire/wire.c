@@ -164,6 +164,7 @@ int rb_pack_params(const struct rb_params *m, uint8_t *buf, size_t cap)
 	put_axis(&c, &m->cqe_poll); /* v9 */
 	put_be(&c, m->probe, 1);    /* v11 */
 	put_be(&c, m->probe_rate, 4);
+	put_be(&c, m->wr_lat, 1); /* v12 */
 	return wdone(&c);
 }
 
@@ -211,6 +212,7 @@ int rb_unpack_params(const uint8_t *buf, size_t len, struct rb_params *m)
 	get_axis(&c, &m->cqe_poll);
 	m->probe = (uint8_t)get_be(&c, 1);
 	m->probe_rate = (uint32_t)get_be(&c, 4);
+	m->wr_lat = (uint8_t)get_be(&c, 1);
 	return rdone(&c);
 }
 
@@ -396,8 +398,17 @@ int rb_pack_result(const struct rb_msg_result *m, uint8_t *buf, size_t cap)
 	put_double(&c, m->bw_peak_gbps);
 	put_double(&c, m->msg_rate_mpps);
 	put_double(&c, m->duration_s);
-	put_be(&c, (uint64_t)m->has_lat | (uint64_t)m->lat.bucketed << 1, 1);
+	put_be(&c,
+	       (uint64_t)m->has_lat | (uint64_t)m->lat.bucketed << 1 |
+		       (uint64_t)m->has_wr_lat << 2 |
+		       (uint64_t)(m->has_wr_lat && m->wr_lat.bucketed) << 3,
+	       1);
 	put_lat(&c, &m->lat);
+	/* v12: the server's --wr-lat summary, when it streamed (--reversed). */
+	if (m->has_wr_lat) {
+		put_be(&c, m->wr_lat_n, 8);
+		put_lat(&c, &m->wr_lat);
+	}
 	return wdone(&c);
 }
 
@@ -418,8 +429,17 @@ int rb_unpack_result(const uint8_t *buf, size_t len, struct rb_msg_result *m)
 	m->has_lat = flags & 1;
 	get_lat(&c, &m->lat);
 	m->lat.bucketed = flags & 2;
-	/* Unknown flag bits are a newer peer's meaning: refused, not guessed. */
-	return flags > 3 ? -EBADMSG : rdone(&c);
+	m->has_wr_lat = flags & 4;
+	m->wr_lat_n = 0;
+	memset(&m->wr_lat, 0, sizeof(m->wr_lat));
+	if (m->has_wr_lat) {
+		m->wr_lat_n = get_be(&c, 8);
+		get_lat(&c, &m->wr_lat);
+		m->wr_lat.bucketed = flags & 8;
+	}
+	/* Unknown flag bits are a newer peer's meaning, and a summary's
+	 * bucketed bit without it is meaningless: refused, not guessed. */
+	return flags > 15 || (flags & 12) == 8 ? -EBADMSG : rdone(&c);
 }
 
 int rb_pack_text(const struct rb_msg_text *m, uint8_t *buf, size_t cap)

@@ -23,13 +23,14 @@
 
 #define RB_WIRE_MAGIC 0x52444d42u /* "RDMB" */
 /*
- * v11: PARAMS ends with --probe and --probe-rate, CONN with the probe's QP
- * (v10: DATA, the socket tests' connection, and DOCTOR; v9: PARAMS ends
+ * v12: PARAMS ends with --wr-lat, RESULT may carry the server's --wr-lat
+ * summary; v11: PARAMS ends with --probe and --probe-rate, CONN with the
+ * probe's QP; v10: DATA, the socket tests' connection, and DOCTOR; v9: PARAMS ends
  * with the --poll axis and the --cqe-poll axis; v8: PARAMS ends with
  * --poll; v7: with --reversed and the immediate flag, RESULT with the
- * server's latency summary)
+ * server's latency summary
  */
-#define RB_WIRE_VERSION	 11
+#define RB_WIRE_VERSION	 12
 #define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
 
@@ -139,6 +140,10 @@ struct rb_msg_result {
 	 * (--reversed): the client shows them as the point's. */
 	bool has_lat;
 	struct rb_lat_summary lat;
+	/* v12: --wr-lat, the server's signaled WRs when it streamed. */
+	bool has_wr_lat;
+	uint64_t wr_lat_n;
+	struct rb_lat_summary wr_lat;
 };
 
 /* A human-readable reason; also what an ERROR body carries. */

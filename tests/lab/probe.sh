@@ -12,7 +12,10 @@
 # - send_bw --probe --verify over two sizes: both summaries per point, the
 #   CSV's columns and the table's;
 # - --probe-rate 100: fewer loaded round trips (at most ~100 a second);
-# - send_lat --probe and --probe-rate without --probe exit 2, naming them.
+# - send_lat --probe and --probe-rate without --probe exit 2, naming them;
+# - --wr-lat (in this boot, beside --probe's runs): write_bw --verify with
+#   -l 16 -Q 4 -n 4000 times exactly its 1000 signaled WRs; send_bw
+#   --reversed gives the server's figures; send_lat --wr-lat exits 2.
 # Emulation figures (Soft-RoCE under QEMU TCG): printed, not compared to
 # anything but each other.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
@@ -36,6 +39,9 @@ solo sbw send_bw --probe --verify -s 64,1K -n 3000 $C 192.0.2.1 --json "$OUT/sbw
 solo rate write_bw --probe --probe-rate 100 -s 1K -D 2 $C 192.0.2.1 --json "$OUT/rate.json"
 solo lat send_lat --probe -n 10 $C 192.0.2.1
 solo norate write_bw --probe-rate 100 -n 10 $C 192.0.2.1
+solo wrl write_bw --wr-lat --verify -s 4K -l 16 -Q 4 -n 4000 $C 192.0.2.1 --json "$OUT/wrl.json"
+solo wrlr send_bw --wr-lat --reversed -s 1K -n 2000 $C 192.0.2.1 --json "$OUT/wrlr.json"
+solo wrll send_lat --wr-lat -n 10 $C 192.0.2.1
 stop_server $srv
 '
 
@@ -71,6 +77,25 @@ for name in ("wbw", "sbw", "rate"):
                  l["p50"], l["p99"], l["samples"]))
 r = json.load(open(out + "/wbw.json"))["results"][0]
 assert r["loaded_lat_us"]["p50"] > r["idle_lat_us"]["p50"], r
+EOF
+
+wr='all(0 < r["wr_lat_us"]["min"] <= r["wr_lat_us"]["p50"] <= r["wr_lat_us"]["p99"] <= r["wr_lat_us"]["max"] and r["wr_p50_us"] == r["wr_lat_us"]["p50"] for r in d["results"])'
+expect_rc wrl 0
+jcheck wrl.json 'd["params"]["wr_lat"] is True' "$wr" \
+	'all(r["wr_lat_us"]["samples"] == 1000 for r in d["results"])'
+expect_grep wrl.out 'wr_p50\[us\] *wr_p99\[us\]'
+expect_rc wrlr 0
+jcheck wrlr.json 'd["params"]["reversed"] is True' "$wr" \
+	'all(r["wr_lat_us"]["samples"] > 0 for r in d["results"])'
+expect_rc wrll 2
+expect_grep wrll.err '--wr-lat does not apply to send_lat'
+python3 - "$OUT" <<'EOF'
+import json, sys
+for name in ("wrl", "wrlr"):
+    for r in json.load(open(sys.argv[1] + "/%s.json" % name))["results"]:
+        w = r["wr_lat_us"]
+        print("%s %6d B: signaled WRs post to completion p50 %8.1f p99 %8.1f us (%d)"
+              % (name, r["size"], w["p50"], w["p99"], w["samples"]))
 EOF
 
 expect_rc lat 2

@@ -62,10 +62,11 @@ static struct rb_result point(double scale, uint64_t iters)
 {
 	struct rb_result res = { .pt = { 65536, 1, 1, 1, 128 }, .iters = iters };
 	size_t i;
+	int g;
 
 	res.duration_s = 1;
-	res.has_lat = res.has_bw = res.has_cpu = res.has_peer = res.has_wakeups = true;
-	res.has_probe = true;
+	for (g = 0; g < RB_MG_COUNT; g++)
+		rb_metric_group_set((enum rb_metric_group)g, &res, true);
 	for (i = 0; i < rb_nmetrics; i++)
 		if (!rb_metrics[i].derive)
 			set(&res, &rb_metrics[i], (10.0 + (double)i) * scale);
@@ -194,7 +195,8 @@ static void test_table(void **state)
 	size_t i;
 
 	(void)state;
-	params.probe = 1; /* --probe's columns are shown only with it */
+	/* --probe's and --wr-lat's columns are shown only with them */
+	params.probe = params.wr_lat = 1;
 	for (i = 0; i < rb_nmetrics; i++) {
 		m = &rb_metrics[i];
 		if (!m->table)
@@ -206,7 +208,7 @@ static void test_table(void **state)
 		assert_non_null(strstr(out, name));
 		free(out);
 	}
-	params.probe = 0;
+	params.probe = params.wr_lat = 0;
 }
 
 /* Worse by half, the row's way: compare calls it a regression. */
@@ -314,6 +316,26 @@ static void test_matrix_wire(void **state)
 	}
 }
 
+/* Each group's flag is its own field: setting one sets no other, nor the point. */
+static void test_group_flags(void **state)
+{
+	struct rb_result res, zero;
+	int g, h;
+
+	(void)state;
+	for (g = 0; g < RB_MG_COUNT; g++) {
+		memset(&res, 0, sizeof(res));
+		memset(&zero, 0, sizeof(zero));
+		rb_metric_group_set((enum rb_metric_group)g, &res, true);
+		for (h = 0; h < RB_MG_COUNT; h++)
+			assert_int_equal(rb_metric_group_has((enum rb_metric_group)h, &res),
+					 g == h);
+		assert_memory_equal(&res.pt, &zero.pt, sizeof(res.pt));
+		rb_metric_group_set((enum rb_metric_group)g, &res, false);
+		assert_memory_equal(&res, &zero, sizeof(res));
+	}
+}
+
 static void test_matrix_rank(void **state)
 {
 	(void)state;
@@ -330,7 +352,7 @@ int main(void)
 		cmocka_unit_test(test_json),	    cmocka_unit_test(test_table),
 		cmocka_unit_test(test_compare),	    cmocka_unit_test(test_expect),
 		cmocka_unit_test(test_threads),	    cmocka_unit_test(test_matrix_wire),
-		cmocka_unit_test(test_matrix_rank),
+		cmocka_unit_test(test_matrix_rank), cmocka_unit_test(test_group_flags),
 	};
 
 	memset(&params, 0, sizeof(params));

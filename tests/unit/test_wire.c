@@ -219,6 +219,7 @@ static void sample_params(struct rb_params *p)
 	fill_axis(&p->cqe_poll, 3, 1, 15);
 	p->probe = 1;
 	p->probe_rate = 100000;
+	p->wr_lat = 1;
 }
 
 static size_t params_len(const struct rb_params *p)
@@ -235,7 +236,7 @@ static size_t params_len(const struct rb_params *p)
 	 * list (a count, then each); v7 --reversed and the immediate flag; v9
 	 * the --poll and --cqe-poll axes (counted above; v8: --poll a byte). */
 	return n + 8 + 4 + 8 + 4 + 4 + 4 + 4 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 4 * (size_t)p->nflow +
-	       4 * 1 + 4 + 4 + 1 + 4 + 1 + 1 + 8 + 8 + 4 + 1 + 1 + 1 + 4;
+	       4 * 1 + 4 + 4 + 1 + 4 + 1 + 1 + 8 + 8 + 4 + 1 + 1 + 1 + 4 + 1;
 }
 
 static void assert_axis_equal(const struct rb_axis *a, const struct rb_axis *b)
@@ -289,6 +290,7 @@ static void assert_params_equal(const struct rb_params *a, const struct rb_param
 	assert_axis_equal(&a->cqe_poll, &b->cqe_poll);
 	assert_int_equal(a->probe, b->probe);
 	assert_int_equal(a->probe_rate, b->probe_rate);
+	assert_int_equal(a->wr_lat, b->wr_lat);
 }
 
 static void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
@@ -384,7 +386,7 @@ static void assert_double_bits(double got, double want)
 
 static void test_hdr_pack_bytes(void **state)
 {
-	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x0b,
+	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x0c,
 						       0x00, 0x03, 0x00, 0x01, 0x02, 0x03 };
 	uint8_t buf[RB_WIRE_HDR_LEN + 4];
 
@@ -511,7 +513,7 @@ static void test_hdr_other_version(void **state)
 	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), -EPROTO);
 	assert_int_equal(h.version, 2);
 	assert_non_null(strstr(err, "v2"));
-	assert_non_null(strstr(err, "v11"));
+	assert_non_null(strstr(err, "v12"));
 
 	/* Version 0 and a two-byte version are named as such. */
 	buf[5] = 0x00;
@@ -624,9 +626,9 @@ static void test_params_roundtrip(void **state)
 	 * label, the four memory flags, --threads, the thread, -b, and the
 	 * shape: interval, forever, rate unit, rate; then v5's run id and
 	 * v6's receive chain, v7's --reversed and immediate flag; v9's axes,
-	 * --poll (busy, event) and --cqe-poll (1, 16, 31), and v10's --probe and its rate (100000 Hz)
-	 * end it (t bytes). */
-	t = 4 + 2 * 8 + 4 + 3 * 8 + 5;
+	 * --poll (busy, event) and --cqe-poll (1, 16, 31), v10's --probe and
+	 * its rate (100000 Hz), and v12's --wr-lat end it (t bytes). */
+	t = 4 + 2 * 8 + 4 + 3 * 8 + 5 + 1;
 	assert_memory_equal(buf + len - t - 52, "\x01\x01\x01", 3);
 	assert_memory_equal(buf + len - t - 49, "\x02\x0f\xb8\x01\x00\x0f\xff\xff", 8);
 	assert_memory_equal(buf + len - t - 41, "\x01\x01\x01\x01", 4);
@@ -637,8 +639,8 @@ static void test_params_roundtrip(void **state)
 	assert_memory_equal(buf + len - t - 6, "\x00\x00\x00\x40\x01\x01", 6);
 	assert_memory_equal(buf + len - t, "\x00\x00\x00\x02", 4);
 	assert_memory_equal(buf + len - t + 12, "\x00\x00\x00\x00\x00\x00\x00\x01", 8);
-	assert_memory_equal(buf + len - 5 - 28, "\x00\x00\x00\x03", 4);
-	assert_memory_equal(buf + len - 5 - 8, "\x00\x00\x00\x00\x00\x00\x00\x1f", 8);
+	assert_memory_equal(buf + len - 6 - 28, "\x00\x00\x00\x03", 4);
+	assert_memory_equal(buf + len - 6 - 8, "\x00\x00\x00\x00\x00\x00\x00\x1f", 8);
 	/* A v3 body, without them, is truncated; so is a v4 one, without the
 	 * run id, a v5 one, without the chain, a v6 one, without v7's flags,
 	 * a v8 one, with --poll a byte, one without the --cqe-poll axis,
@@ -648,9 +650,9 @@ static void test_params_roundtrip(void **state)
 	assert_int_equal(rb_unpack_params(buf, (size_t)len - t - 6, &out), -EBADMSG);
 	assert_int_equal(rb_unpack_params(buf, (size_t)len - t - 2, &out), -EBADMSG);
 	assert_int_equal(rb_unpack_params(buf, (size_t)len - t + 1, &out), -EBADMSG);
-	assert_int_equal(rb_unpack_params(buf, (size_t)len - 5 - 28, &out), -EBADMSG);
-	assert_memory_equal(buf + len - 5, "\x01\x00\x01\x86\xa0", 5);
-	assert_int_equal(rb_unpack_params(buf, (size_t)len - 5, &out), -EBADMSG);
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - 6 - 28, &out), -EBADMSG);
+	assert_memory_equal(buf + len - 6, "\x01\x00\x01\x86\xa0\x01", 6);
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - 6, &out), -EBADMSG);
 	assert_int_equal(rb_unpack_params(buf, (size_t)len - 1, &out), -EBADMSG);
 
 	memset(&out, 0x5a, sizeof(out));
@@ -794,7 +796,7 @@ static void test_sync_roundtrip(void **state)
 static void test_result_roundtrip(void **state)
 {
 	struct rb_msg_result in, out;
-	uint8_t buf[192];
+	uint8_t buf[256];
 	int len;
 
 	(void)state;
@@ -849,9 +851,30 @@ static void test_result_roundtrip(void **state)
 	/* A v3 body (without them) is truncated, not silently zero; so is v6's. */
 	assert_int_equal(rb_unpack_result(buf, 32, &out), -EBADMSG);
 	assert_int_equal(rb_unpack_result(buf, 56, &out), -EBADMSG);
-	/* A flag bit this version does not know is refused. */
+	/* A flag bit this version does not know is refused; --wr-lat's bit
+	 * promises a summary that is not there: truncated. */
+	buf[56] = 16;
+	assert_int_equal(rb_unpack_result(buf, len, &out), -EBADMSG);
 	buf[56] = 4;
 	assert_int_equal(rb_unpack_result(buf, len, &out), -EBADMSG);
+	buf[56] = 8;
+	assert_int_equal(rb_unpack_result(buf, len, &out), -EBADMSG);
+
+	/* v12: the server's --wr-lat summary, its count first. */
+	in.has_wr_lat = true;
+	in.wr_lat_n = (1ULL << 40) + 3;
+	in.wr_lat = (struct rb_lat_summary){ .min = 7, .p50 = 8, .max = 9.5, .bucketed = true };
+	len = rb_pack_result(&in, buf, sizeof(buf));
+	assert_int_equal(len, 4 + 4 + 8 + 8 + 8 + 8 + 8 + 8 + 1 + 8 * 8 + 8 + 8 * 8);
+	assert_int_equal(buf[56], 15);
+	memset(&out, 0x5a, sizeof(out));
+	assert_int_equal(rb_unpack_result(buf, len, &out), 0);
+	assert_true(out.has_wr_lat && out.wr_lat.bucketed && out.has_lat);
+	assert_int_equal(out.wr_lat_n, (1ULL << 40) + 3);
+	assert_double_bits(out.wr_lat.p50, 8);
+	assert_double_bits(out.wr_lat.max, 9.5);
+	assert_int_equal(rb_unpack_result(buf, len - 1, &out), -EBADMSG);
+	in.has_wr_lat = false;
 	in.has_lat = false;
 	in.lat.bucketed = false;
 
@@ -1046,6 +1069,7 @@ static void build_params(struct wb *w, uint32_t count, uint32_t present)
 	wb_be(w, 32, 8);
 	wb_be(w, 0, 1); /* v10: probe, probe_rate */
 	wb_be(w, 0, 4);
+	wb_be(w, 0, 1); /* v12: wr_lat */
 }
 
 static void test_params_axis_count(void **state)
@@ -1438,6 +1462,12 @@ static uint64_t rng(void)
 }
 
 /* An accepted body is canonical: packing what was unpacked gives it back. */
+static bool lat_nan(const struct rb_lat_summary *l)
+{
+	return isnan(l->min) || isnan(l->p50) || isnan(l->avg) || isnan(l->p90) || isnan(l->p99) ||
+	       isnan(l->p999) || isnan(l->max) || isnan(l->stdev);
+}
+
 static void check_canonical(int which, const union any_msg *m, const uint8_t *in, size_t len)
 {
 	uint8_t out[BUFSZ];
@@ -1460,11 +1490,8 @@ static void check_canonical(int which, const union any_msg *m, const uint8_t *in
 		/* NaN payloads may be quietened on some ABIs; skip those. */
 		if (isnan(m->result.bw_avg_gbps) || isnan(m->result.cpu_util_pct) ||
 		    isnan(m->result.bw_peak_gbps) || isnan(m->result.msg_rate_mpps) ||
-		    isnan(m->result.duration_s) || isnan(m->result.lat.min) ||
-		    isnan(m->result.lat.p50) || isnan(m->result.lat.avg) ||
-		    isnan(m->result.lat.p90) || isnan(m->result.lat.p99) ||
-		    isnan(m->result.lat.p999) || isnan(m->result.lat.max) ||
-		    isnan(m->result.lat.stdev))
+		    isnan(m->result.duration_s) || lat_nan(&m->result.lat) ||
+		    (m->result.has_wr_lat && lat_nan(&m->result.wr_lat)))
 			return;
 		n = rb_pack_result(&m->result, out, sizeof(out));
 		break;

@@ -570,6 +570,7 @@ static void reap_srq_attributes_by_qp_num(void **state)
 	x.p.srq = 1;
 	fx_start(&x, RB_ROLE_SERVER, 1000);
 	x.r.srq = &x.f->srq;
+	x.r.reap_slow = true;
 	assert_int_equal(rb_fill_recv_queues(&x.r), 0);
 	assert_int_equal(x.f->srq_recvs, 5);
 	assert_int_equal(x.r.srq_posted, 5);
@@ -595,6 +596,7 @@ static void reap_srq_attributes_by_qp_num(void **state)
 	assert_int_equal(rb_reap(&x.r, &done, NULL), -EPROTO);
 	assert_has(rb_last_error, "qp 0x999");
 	x.r.srq = NULL;
+	x.r.reap_slow = false;
 	fx_end(&x);
 }
 
@@ -1145,6 +1147,51 @@ static void stream_count_tails(void **state)
 	(void)state;
 	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
 		stream_count_shape(&shapes[i]);
+}
+
+/*
+ * --wr-lat: every signaled WR of the measured phase gives one sample, in
+ * every shape (chains that span signal groups, several QPs, partial
+ * tails), and the stream's counts are those without it.
+ */
+static void stream_wr_lat_shape(const struct shape *s)
+{
+	struct rb_result res;
+	struct fx x;
+
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, s->qps, s->batch, s->signal, s->depth);
+	x.p.iters = s->iters;
+	x.p.warmup = 0;
+	x.p.wr_lat = 1;
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	assert_int_equal(rb_wrlat_open(&x.r), 0);
+	x.r.reap_slow = true;
+	snprintf(ctx, sizeof(ctx), "--wr-lat -q %u -l %u -Q %u -t %u -n %llu, delay %u", s->qps,
+		 s->batch, s->signal, s->depth, (unsigned long long)s->iters, s->delay);
+	x.f->delay = s->delay;
+	if (rb_run_stream(&x.r))
+		fail_msg("%s: %s", ctx, rb_last_error);
+	check_covered(&x);
+	expect_eq(x.r.ops, s->iters);
+	expect_eq(x.f->nwrs, s->iters);
+	memset(&res, 0, sizeof(res));
+	assert_int_equal(rb_wrlat_result(&x.r, &res), 0);
+	expect_eq(res.wr_lat_n, x.f->signaled);
+	assert_true(res.has_wr_lat);
+	assert_true(res.wr_lat.min >= 0 && res.wr_lat.min <= res.wr_lat.max);
+	rb_wrlat_close(&x.r);
+	x.r.reap_slow = false;
+	fx_end(&x);
+}
+
+static void stream_wr_lat(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++)
+		stream_wr_lat_shape(&shapes[i]);
 }
 
 /* -D: the point ends at any chain; the tails get a covering WR each. */
@@ -2579,6 +2626,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(chain_signals_every_nth),
 		cmocka_unit_test(chain_force_signals_last),
+		cmocka_unit_test(stream_wr_lat),
 		cmocka_unit_test(chain_forced_when_queue_could_fill),
 		cmocka_unit_test(chain_templates_restored),
 		cmocka_unit_test(chain_next_restored),
