@@ -1251,7 +1251,7 @@ static void test_gpu_8x8(void **state)
 	assert_int_equal(rb_pcie_relation(f->topo, NULL, "0000:1b:00.0"), RB_REL_UNKNOWN);
 }
 
-/* One NIC on socket 1; an NVIDIA GPU on socket 0, an AMD one on socket 1. */
+/* One NIC on socket 1; an NVIDIA GPU on socket 0, two AMD ones on socket 1. */
 static void test_gpu_remote(void **state)
 {
 	struct fx *f = *state;
@@ -1260,7 +1260,7 @@ static void test_gpu_remote(void **state)
 	struct rb_gpu_row row;
 	int n;
 
-	assert_int_equal(rb_gpu_list(f->topo, f->sysroot, gpus, RB_MAX_GPUS), 2);
+	assert_int_equal(rb_gpu_list(f->topo, f->sysroot, gpus, RB_MAX_GPUS), 3);
 	n = gpu_nics(f, nics);
 	assert_int_equal(n, 1);
 	assert_string_equal(gpus[0].pci, "0000:17:00.0");
@@ -1280,6 +1280,12 @@ static void test_gpu_remote(void **state)
 	rb_gpu_nics(f->topo, 1, &gpus[1], nics, n, &row);
 	assert_int_equal(row.rel[0], RB_REL_NODE);
 	assert_false(row.warn);
+	/* An MI300X is a processing accelerator (class 1200). */
+	assert_string_equal(gpus[2].pci, "0000:e1:00.0");
+	assert_string_equal(gpus[2].vendor, "AMD");
+	assert_int_equal(gpus[2].class_id, 0x1200);
+	rb_gpu_nics(f->topo, 2, &gpus[2], nics, n, &row);
+	assert_int_equal(row.best, RB_REL_NODE);
 
 	/* A device without a PCI function (rxe on a bond) is unknown, and
 	 * so is the nearest when it is the only one. */
@@ -1355,7 +1361,7 @@ static void test_gpu_report_remote(void **state)
 	assert_non_null(strstr(table, "GPU0   0000:17:00.0  NVIDIA  0     SYS     mlx5_0\n"));
 	assert_non_null(strstr(table, "GPU1   0000:c1:00.0  AMD     1     NODE    mlx5_0\n"));
 	a = json_object_get(j, "gpu_nic");
-	assert_int_equal(json_array_size(a), 2);
+	assert_int_equal(json_array_size(a), 3);
 	w = json_object_get(json_array_get(a, 0), "warnings");
 	assert_int_equal(json_array_size(w), 1);
 	assert_string_equal(json_string_value(json_object_get(json_array_get(w, 0), "code")), "gpu_"
