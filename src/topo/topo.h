@@ -389,10 +389,13 @@ const char *rb_pcie_rel_desc(enum rb_pcie_rel rel);
  * rb_pcie_relation() - how PCI functions @a and @b ("0000:18:00.0") are
  * connected: their lowest common ancestor in @topo decides (a PCI bridge:
  * PIX or PXB by the bridges below it; a host bridge: PHB; above the host
- * bridges: NODE or SYS by the functions' NUMA nodes).  RB_REL_UNKNOWN when
- * either is not in @topo, or the nodes cannot be told apart.
+ * bridges: NODE or SYS by the functions' NUMA nodes, as rb_topo_dev_node()
+ * finds them, with @sysroot's bus/pci/devices/PCI/numa_node when hwloc
+ * cannot tell; NULL: hwloc only).  RB_REL_UNKNOWN when either function is
+ * not in @topo, or a node is unknown.
  */
-enum rb_pcie_rel rb_pcie_relation(hwloc_topology_t topo, const char *a, const char *b);
+enum rb_pcie_rel rb_pcie_relation(hwloc_topology_t topo, const char *sysroot, const char *a,
+				  const char *b);
 
 /* A GPU: an NVIDIA or AMD display, 3D or (AMD) processing accelerator function. */
 #define RB_MAX_GPUS 64
@@ -428,11 +431,12 @@ struct rb_gpu_row {
 };
 
 /*
- * rb_gpu_nics() - @gpu's relation to each of the @n devices in @nics, the
+ * rb_gpu_nics() - @gpu's relation to each of the @n devices in @nics
+ * (rb_pcie_relation(), @sysroot as there), the
  * nearest, and the warning when that is SYS: every GPUDirect transfer
  * through any of them would cross the CPU interconnect.
  */
-void rb_gpu_nics(hwloc_topology_t topo, int index, const struct rb_gpu *gpu,
+void rb_gpu_nics(hwloc_topology_t topo, const char *sysroot, int index, const struct rb_gpu *gpu,
 		 const struct rb_nic_ref *nics, int n, struct rb_gpu_row *row);
 
 #endif

@@ -88,27 +88,39 @@ static int bridges_below(hwloc_obj_t const *up, int n)
 	return k;
 }
 
-/* The NUMA node of a PCI function, -1 when hwloc cannot tell. */
-static int obj_node(hwloc_topology_t topo, hwloc_obj_t obj)
+/* The function's numa_node as the kernel says it, -1 unknown. */
+static int sysfs_node(const char *sysroot, const char *pci)
 {
-	struct rb_dev_info d = { .numa_node = -1 };
+	char dir[PATH_MAX], buf[32];
 
-	snprintf(d.pci, sizeof(d.pci), "%04x:%02x:%02x.%x", obj->attr->pcidev.domain,
-		 obj->attr->pcidev.bus, obj->attr->pcidev.dev, obj->attr->pcidev.func);
+	if (!sysroot)
+		return -1;
+	snprintf(dir, sizeof(dir), "%s/bus/pci/devices/%s", sysroot, pci);
+	return rb_topo_read_attr(dir, "numa_node", buf, sizeof(buf)) ? -1 : atoi(buf);
+}
+
+/* The NUMA node of PCI function @pci, as rb_topo_dev_node() finds it. */
+static int pci_node(hwloc_topology_t topo, const char *sysroot, const char *pci)
+{
+	struct rb_dev_info d = { .numa_node = sysfs_node(sysroot, pci) };
+
+	snprintf(d.pci, sizeof(d.pci), "%s", pci);
 	return rb_topo_dev_node(topo, &d);
 }
 
 /* Above the host bridges: the same node or not. */
-static enum rb_pcie_rel across_bridges(hwloc_topology_t topo, hwloc_obj_t a, hwloc_obj_t b)
+static enum rb_pcie_rel across_bridges(hwloc_topology_t topo, const char *sysroot, const char *a,
+				       const char *b)
 {
-	int na = obj_node(topo, a), nb = obj_node(topo, b);
+	int na = pci_node(topo, sysroot, a), nb = pci_node(topo, sysroot, b);
 
 	if (na < 0 || nb < 0)
 		return RB_REL_UNKNOWN;
 	return na == nb ? RB_REL_NODE : RB_REL_SYS;
 }
 
-enum rb_pcie_rel rb_pcie_relation(hwloc_topology_t topo, const char *a, const char *b)
+enum rb_pcie_rel rb_pcie_relation(hwloc_topology_t topo, const char *sysroot, const char *a,
+				  const char *b)
 {
 	hwloc_obj_t oa = pci_obj(topo, a), ob = pci_obj(topo, b);
 	hwloc_obj_t ua[RB_MAX_ANCESTORS], ub[RB_MAX_ANCESTORS], lca;
@@ -131,7 +143,7 @@ enum rb_pcie_rel rb_pcie_relation(hwloc_topology_t topo, const char *a, const ch
 	if (lca->type == HWLOC_OBJ_PCI_DEVICE)
 		return RB_REL_PIX;
 	if (lca->type != HWLOC_OBJ_BRIDGE)
-		return across_bridges(topo, oa, ob);
+		return across_bridges(topo, sysroot, a, b);
 	if (lca->attr->bridge.upstream_type == HWLOC_OBJ_BRIDGE_HOST)
 		return RB_REL_PHB;
 	/* A switch is its upstream port over one downstream port per device:
@@ -154,15 +166,6 @@ static const char *gpu_vendor(const struct hwloc_pcidev_attr_s *p)
 	return NULL;
 }
 
-/* The function's numa_node as the kernel says it, -1 unknown. */
-static int sysfs_node(const char *sysroot, const char *pci)
-{
-	char dir[PATH_MAX], buf[32];
-
-	snprintf(dir, sizeof(dir), "%s/bus/pci/devices/%s", sysroot, pci);
-	return rb_topo_read_attr(dir, "numa_node", buf, sizeof(buf)) ? -1 : atoi(buf);
-}
-
 static int cmp_gpu(const void *a, const void *b)
 {
 	return strcmp(((const struct rb_gpu *)a)->pci, ((const struct rb_gpu *)b)->pci);
@@ -170,7 +173,6 @@ static int cmp_gpu(const void *a, const void *b)
 
 int rb_gpu_list(hwloc_topology_t topo, const char *sysroot, struct rb_gpu *gpus, int max)
 {
-	struct rb_dev_info d = { .numa_node = -1 };
 	hwloc_obj_t obj = NULL;
 	struct rb_gpu *g;
 	const char *vendor;
@@ -188,9 +190,7 @@ int rb_gpu_list(hwloc_topology_t topo, const char *sysroot, struct rb_gpu *gpus,
 		g->vendor_id = obj->attr->pcidev.vendor_id;
 		g->device_id = obj->attr->pcidev.device_id;
 		g->class_id = obj->attr->pcidev.class_id;
-		memcpy(d.pci, g->pci, sizeof(d.pci));
-		d.numa_node = sysfs_node(sysroot, g->pci);
-		g->numa_node = rb_topo_dev_node(topo, &d);
+		g->numa_node = pci_node(topo, sysroot, g->pci);
 	}
 	qsort(gpus, n, sizeof(*gpus), cmp_gpu);
 	return n;
@@ -213,7 +213,7 @@ static void names_at(const struct rb_nic_ref *nics, const struct rb_gpu_row *row
 	}
 }
 
-void rb_gpu_nics(hwloc_topology_t topo, int index, const struct rb_gpu *gpu,
+void rb_gpu_nics(hwloc_topology_t topo, const char *sysroot, int index, const struct rb_gpu *gpu,
 		 const struct rb_nic_ref *nics, int n, struct rb_gpu_row *row)
 {
 	char names[192];
@@ -222,8 +222,9 @@ void rb_gpu_nics(hwloc_topology_t topo, int index, const struct rb_gpu *gpu,
 	memset(row, 0, sizeof(*row));
 	row->best = RB_REL_UNKNOWN;
 	for (i = 0; i < n && i < RB_MAX_NICS; i++) {
-		row->rel[i] = nics[i].pci[0] ? rb_pcie_relation(topo, gpu->pci, nics[i].pci)
-					     : RB_REL_UNKNOWN;
+		row->rel[i] = nics[i].pci[0]
+				      ? rb_pcie_relation(topo, sysroot, gpu->pci, nics[i].pci)
+				      : RB_REL_UNKNOWN;
 		if (row->rel[i] < row->best)
 			row->best = row->rel[i];
 	}

@@ -374,7 +374,7 @@ static void report_gpus(const struct rb_topo_env *env, const struct rb_nic_ref *
 	if (out && ng)
 		print_gpu_head(out, nics, n);
 	for (i = 0; i < ng; i++) {
-		rb_gpu_nics(env->topo, i, &gpus[i], nics, n, &row);
+		rb_gpu_nics(env->topo, env->sysroot, i, &gpus[i], nics, n, &row);
 		if (out)
 			print_gpu_row(out, i, &gpus[i], nics, n, &row);
 		if (row.warn)

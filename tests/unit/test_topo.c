@@ -1232,7 +1232,7 @@ static void test_gpu_8x8(void **state)
 		assert_int_equal(gpus[i].device_id, 0x2330);
 		assert_int_equal(gpus[i].class_id, 0x0302);
 		assert_int_equal(gpus[i].numa_node, i < 4 ? 0 : 1);
-		rb_gpu_nics(f->topo, i, &gpus[i], nics, n, &row);
+		rb_gpu_nics(f->topo, f->sysroot, i, &gpus[i], nics, n, &row);
 		for (k = 0; k < 8; k++)
 			assert_string_equal(rb_pcie_rel_name(row.rel[k]), want[i][k]);
 		assert_int_equal(row.best, RB_REL_PIX);
@@ -1240,15 +1240,22 @@ static void test_gpu_8x8(void **state)
 		assert_string_equal(row.warning, "");
 	}
 	/* Symmetric, and a function with itself is as near as can be. */
-	assert_int_equal(rb_pcie_relation(f->topo, "0000:1b:00.0", "0000:1a:00.0"), RB_REL_PIX);
-	assert_int_equal(rb_pcie_relation(f->topo, "0000:1a:00.0", "0000:1a:00.0"), RB_REL_PIX);
-	assert_int_equal(rb_pcie_relation(f->topo, "0000:bb:00.0", "0000:1f:00.0"), RB_REL_SYS);
+	assert_int_equal(rb_pcie_relation(f->topo, f->sysroot, "0000:1b:00.0", "0000:1a:00.0"),
+			 RB_REL_PIX);
+	assert_int_equal(rb_pcie_relation(f->topo, f->sysroot, "0000:1a:00.0", "0000:1a:00.0"),
+			 RB_REL_PIX);
+	assert_int_equal(rb_pcie_relation(f->topo, f->sysroot, "0000:bb:00.0", "0000:1f:00.0"),
+			 RB_REL_SYS);
 	/* The ASPEED VGA and a GPU share socket 0 through different host bridges. */
-	assert_int_equal(rb_pcie_relation(f->topo, "0000:02:00.0", "0000:1a:00.0"), RB_REL_NODE);
+	assert_int_equal(rb_pcie_relation(f->topo, f->sysroot, "0000:02:00.0", "0000:1a:00.0"),
+			 RB_REL_NODE);
 	/* Unknown functions and bad text. */
-	assert_int_equal(rb_pcie_relation(f->topo, "0000:1a:00.0", "0000:55:00.0"), RB_REL_UNKNOWN);
-	assert_int_equal(rb_pcie_relation(f->topo, "1a:00", "0000:1b:00.0"), RB_REL_UNKNOWN);
-	assert_int_equal(rb_pcie_relation(f->topo, NULL, "0000:1b:00.0"), RB_REL_UNKNOWN);
+	assert_int_equal(rb_pcie_relation(f->topo, f->sysroot, "0000:1a:00.0", "0000:55:00.0"),
+			 RB_REL_UNKNOWN);
+	assert_int_equal(rb_pcie_relation(f->topo, f->sysroot, "1a:00", "0000:1b:00.0"),
+			 RB_REL_UNKNOWN);
+	assert_int_equal(rb_pcie_relation(f->topo, f->sysroot, NULL, "0000:1b:00.0"),
+			 RB_REL_UNKNOWN);
 }
 
 /* One NIC on socket 1; an NVIDIA GPU on socket 0, two AMD ones on socket 1. */
@@ -1266,7 +1273,7 @@ static void test_gpu_remote(void **state)
 	assert_string_equal(gpus[0].pci, "0000:17:00.0");
 	assert_string_equal(gpus[0].vendor, "NVIDIA");
 	assert_int_equal(gpus[0].numa_node, 0);
-	rb_gpu_nics(f->topo, 0, &gpus[0], nics, n, &row);
+	rb_gpu_nics(f->topo, f->sysroot, 0, &gpus[0], nics, n, &row);
 	assert_int_equal(row.rel[0], RB_REL_SYS);
 	assert_int_equal(row.best, RB_REL_SYS);
 	assert_true(row.warn);
@@ -1277,14 +1284,14 @@ static void test_gpu_remote(void **state)
 	assert_string_equal(gpus[1].vendor, "AMD");
 	assert_int_equal(gpus[1].class_id, 0x0380);
 	assert_int_equal(gpus[1].numa_node, 1);
-	rb_gpu_nics(f->topo, 1, &gpus[1], nics, n, &row);
+	rb_gpu_nics(f->topo, f->sysroot, 1, &gpus[1], nics, n, &row);
 	assert_int_equal(row.rel[0], RB_REL_NODE);
 	assert_false(row.warn);
 	/* An MI300X is a processing accelerator (class 1200). */
 	assert_string_equal(gpus[2].pci, "0000:e1:00.0");
 	assert_string_equal(gpus[2].vendor, "AMD");
 	assert_int_equal(gpus[2].class_id, 0x1200);
-	rb_gpu_nics(f->topo, 2, &gpus[2], nics, n, &row);
+	rb_gpu_nics(f->topo, f->sysroot, 2, &gpus[2], nics, n, &row);
 	assert_int_equal(row.best, RB_REL_NODE);
 
 	/* A device without a PCI function (rxe on a bond) is unknown, and
@@ -1292,13 +1299,32 @@ static void test_gpu_remote(void **state)
 	nics[1] = nics[0];
 	snprintf(nics[0].name, sizeof(nics[0].name), "rxe0");
 	nics[0].pci[0] = '\0';
-	rb_gpu_nics(f->topo, 0, &gpus[0], nics, 1, &row);
+	rb_gpu_nics(f->topo, f->sysroot, 0, &gpus[0], nics, 1, &row);
 	assert_int_equal(row.rel[0], RB_REL_UNKNOWN);
 	assert_int_equal(row.best, RB_REL_UNKNOWN);
 	assert_false(row.warn);
-	rb_gpu_nics(f->topo, 0, &gpus[0], nics, 2, &row);
+	rb_gpu_nics(f->topo, f->sysroot, 0, &gpus[0], nics, 2, &row);
 	assert_int_equal(row.best, RB_REL_SYS);
 	assert_true(row.warn);
+}
+
+static void put_file(const char *root, const char *rel, const char *text);
+
+/* A function hwloc hangs off the machine: its node is sysfs's, or unknown. */
+static void test_gpu_sysfs_node(void **state)
+{
+	struct fx *f = *state;
+	const char *nvme = "0000:a1:00.0", *nic = "0000:81:00.0";
+
+	assert_int_equal(rb_pcie_relation(f->topo, f->sysroot, nvme, nic), RB_REL_UNKNOWN);
+	assert_int_equal(rb_pcie_relation(f->topo, NULL, nvme, nic), RB_REL_UNKNOWN);
+	put_file(f->sysroot, "bus/pci/devices/0000:a1:00.0/numa_node", "1\n");
+	assert_int_equal(rb_pcie_relation(f->topo, f->sysroot, nvme, nic), RB_REL_NODE);
+	assert_int_equal(rb_pcie_relation(f->topo, NULL, nvme, nic), RB_REL_UNKNOWN);
+	put_file(f->sysroot, "bus/pci/devices/0000:a1:00.0/numa_node", "0\n");
+	assert_int_equal(rb_pcie_relation(f->topo, f->sysroot, nvme, nic), RB_REL_SYS);
+	put_file(f->sysroot, "bus/pci/devices/0000:a1:00.0/numa_node", "-1\n");
+	assert_int_equal(rb_pcie_relation(f->topo, f->sysroot, nvme, nic), RB_REL_UNKNOWN);
 }
 
 /* The file @path whole, NUL-terminated; free() it. */
@@ -1549,6 +1575,7 @@ int main(void)
 		cmocka_unit_test(test_gpu_rel_names),
 		FX(test_gpu_8x8, "gpu-8x8"),
 		FX(test_gpu_remote, "gpu-remote"),
+		FX(test_gpu_sysfs_node, "gpu-remote"),
 		FX(test_gpu_report_8x8, "gpu-8x8"),
 		FX(test_gpu_report_remote, "gpu-remote"),
 		FX(test_gpu_report_none, "two-socket"),
