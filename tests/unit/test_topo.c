@@ -1212,6 +1212,21 @@ static void test_gpu_8x8(void **state)
 		{ "SYS", "SYS", "SYS", "SYS", "NODE", "NODE", "PHB", "PIX" },
 	};
 	static const char *const bus[8] = { "1a", "1e", "3c", "40", "9a", "9e", "ba", "be" };
+	static const struct {
+		const char *a, *b;
+		enum rb_pcie_rel rel;
+	} pairs[] = {
+		/* Symmetric, and a function with itself is as near as can be. */
+		{ "0000:1b:00.0", "0000:1a:00.0", RB_REL_PIX },
+		{ "0000:1a:00.0", "0000:1a:00.0", RB_REL_PIX },
+		{ "0000:bb:00.0", "0000:1f:00.0", RB_REL_SYS },
+		/* The ASPEED VGA and a GPU share socket 0 through different host bridges. */
+		{ "0000:02:00.0", "0000:1a:00.0", RB_REL_NODE },
+		/* Unknown functions and bad text. */
+		{ "0000:1a:00.0", "0000:55:00.0", RB_REL_UNKNOWN },
+		{ "1a:00", "0000:1b:00.0", RB_REL_UNKNOWN },
+		{ NULL, "0000:1b:00.0", RB_REL_UNKNOWN },
+	};
 	struct fx *f = *state;
 	struct rb_nic_ref nics[RB_MAX_NICS];
 	struct rb_gpu gpus[RB_MAX_GPUS];
@@ -1239,23 +1254,9 @@ static void test_gpu_8x8(void **state)
 		assert_false(row.warn);
 		assert_string_equal(row.warning, "");
 	}
-	/* Symmetric, and a function with itself is as near as can be. */
-	assert_int_equal(rb_pcie_relation(f->topo, f->sysroot, "0000:1b:00.0", "0000:1a:00.0"),
-			 RB_REL_PIX);
-	assert_int_equal(rb_pcie_relation(f->topo, f->sysroot, "0000:1a:00.0", "0000:1a:00.0"),
-			 RB_REL_PIX);
-	assert_int_equal(rb_pcie_relation(f->topo, f->sysroot, "0000:bb:00.0", "0000:1f:00.0"),
-			 RB_REL_SYS);
-	/* The ASPEED VGA and a GPU share socket 0 through different host bridges. */
-	assert_int_equal(rb_pcie_relation(f->topo, f->sysroot, "0000:02:00.0", "0000:1a:00.0"),
-			 RB_REL_NODE);
-	/* Unknown functions and bad text. */
-	assert_int_equal(rb_pcie_relation(f->topo, f->sysroot, "0000:1a:00.0", "0000:55:00.0"),
-			 RB_REL_UNKNOWN);
-	assert_int_equal(rb_pcie_relation(f->topo, f->sysroot, "1a:00", "0000:1b:00.0"),
-			 RB_REL_UNKNOWN);
-	assert_int_equal(rb_pcie_relation(f->topo, f->sysroot, NULL, "0000:1b:00.0"),
-			 RB_REL_UNKNOWN);
+	for (i = 0; i < (int)(sizeof(pairs) / sizeof(pairs[0])); i++)
+		assert_int_equal(rb_pcie_relation(f->topo, f->sysroot, pairs[i].a, pairs[i].b),
+				 pairs[i].rel);
 }
 
 /* One NIC on socket 1; an NVIDIA GPU on socket 0, two AMD ones on socket 1. */
