@@ -336,7 +336,7 @@ static json_t *gpu_json(int index, const struct rb_gpu *g, const struct rb_nic_r
 			const struct rb_gpu_row *r)
 {
 	json_t *rel = json_object(), *near = json_array(), *warn = json_array();
-	char ids[3][8];
+	char ids[3][12];
 	int i;
 
 	for (i = 0; rel && near && i < n; i++) {
