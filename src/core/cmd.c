@@ -11,7 +11,8 @@ static const struct rb_cmd others[] = {
 	  .kind = RB_CMD_SERVER,
 	  .scope = RB_S_SERVER | RB_S_VERBS }, /* it serves verbs tests too */
 	{ .name = "topo",
-	  .desc = "where each RDMA device sits: PCIe, NUMA, IRQs, CPU governor, ports, GIDs",
+	  .desc = "where each RDMA device sits: PCIe, NUMA, IRQs, CPU governor, ports, GIDs; "
+		  "each GPU's nearest one",
 	  .kind = RB_CMD_TOPO,
 	  .scope = RB_S_TOPO },
 	/* Parses its own options (compare.c): it reads files, not a device. */

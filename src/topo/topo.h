@@ -366,4 +366,77 @@ struct rb_topo_env {
 int rb_topo_show_env(const struct rb_topo_env *env, const char *ibdev, const char *json_path,
 		     FILE *out);
 
+/*
+ * ---- GPUs and RDMA devices (topo_gpu.c): how far apart two PCI functions
+ * are, in the words of `nvidia-smi topo -m`, from the hwloc tree alone (no
+ * GPU driver, no CUDA).  Ordered nearest first.
+ */
+enum rb_pcie_rel {
+	RB_REL_PIX,	/* the same PCIe switch: at most one bridge each side */
+	RB_REL_PXB,	/* several bridges (nested switches), no host bridge */
+	RB_REL_PHB,	/* the same host bridge (root complex) */
+	RB_REL_NODE,	/* the same NUMA node, different host bridges */
+	RB_REL_SYS,	/* different NUMA nodes: across the CPU interconnect */
+	RB_REL_UNKNOWN, /* a function hwloc does not know, or nodes unknown */
+};
+#define RB_REL_COUNT (RB_REL_UNKNOWN + 1)
+
+/* "PIX" ... "SYS", "-" for unknown; and a line saying what each means. */
+const char *rb_pcie_rel_name(enum rb_pcie_rel rel);
+const char *rb_pcie_rel_desc(enum rb_pcie_rel rel);
+
+/*
+ * rb_pcie_relation() - how PCI functions @a and @b ("0000:18:00.0") are
+ * connected: their lowest common ancestor in @topo decides (a PCI bridge:
+ * PIX or PXB by the bridges below it; a host bridge: PHB; above the host
+ * bridges: NODE or SYS by the functions' NUMA nodes, as rb_topo_dev_node()
+ * finds them, with @sysroot's bus/pci/devices/PCI/numa_node when hwloc
+ * cannot tell; NULL: hwloc only).  RB_REL_UNKNOWN when either function is
+ * not in @topo, or a node is unknown.
+ */
+enum rb_pcie_rel rb_pcie_relation(hwloc_topology_t topo, const char *sysroot, const char *a,
+				  const char *b);
+
+/* A GPU: an NVIDIA or AMD display, 3D or (AMD) processing accelerator function. */
+#define RB_MAX_GPUS 64
+struct rb_gpu {
+	char pci[16];	    /* "0000:18:00.0" */
+	const char *vendor; /* "NVIDIA", "AMD" */
+	unsigned int vendor_id, device_id, class_id;
+	int numa_node; /* -1 unknown */
+};
+
+/*
+ * rb_gpu_list() - the GPUs among @topo's PCI functions, in PCI bus order
+ * (nvidia-smi's numbering), at most @max; each one's NUMA node as
+ * rb_topo_dev_node() finds it (@sysroot's numa_node when hwloc cannot tell).
+ * Returns how many.
+ */
+int rb_gpu_list(hwloc_topology_t topo, const char *sysroot, struct rb_gpu *gpus, int max);
+
+/* An RDMA device as the GPU table names it. */
+#define RB_MAX_NICS 64
+struct rb_nic_ref {
+	char name[64];
+	char pci[16]; /* "" when it has no PCI function */
+	int numa_node;
+};
+
+/* One GPU against every RDMA device: rb_gpu_nics(). */
+struct rb_gpu_row {
+	enum rb_pcie_rel rel[RB_MAX_NICS];
+	enum rb_pcie_rel best; /* the nearest relation, RB_REL_UNKNOWN with none known */
+	bool warn;	       /* the nearest device is across the socket */
+	char warning[512];     /* "" when none */
+};
+
+/*
+ * rb_gpu_nics() - @gpu's relation to each of the @n devices in @nics
+ * (rb_pcie_relation(), @sysroot as there), the
+ * nearest, and the warning when that is SYS: every GPUDirect transfer
+ * through any of them would cross the CPU interconnect.
+ */
+void rb_gpu_nics(hwloc_topology_t topo, const char *sysroot, int index, const struct rb_gpu *gpu,
+		 const struct rb_nic_ref *nics, int n, struct rb_gpu_row *row);
+
 #endif

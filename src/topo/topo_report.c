@@ -238,8 +238,10 @@ static json_t *dev_json(const struct rb_dev_info *d, int dev_node, const struct 
 			 "governors", govs_json(x));
 }
 
-/* Read, check, print and collect one device.  0 or -errno (logged). */
-static int report_one(const struct rb_topo_env *env, const char *name, FILE *out, json_t *devs)
+/* Read, check, print and collect one device, and note it in @nic for the
+ * GPU table.  0 or -errno (logged). */
+static int report_one(const struct rb_topo_env *env, const char *name, FILE *out, json_t *devs,
+		      struct rb_nic_ref *nic)
 {
 	struct rb_topo_warning w[RB_TOPO_MAX_WARN];
 	struct dev_extra *x = calloc(1, sizeof(*x));
@@ -259,6 +261,9 @@ static int report_one(const struct rb_topo_env *env, const char *name, FILE *out
 	node = rb_topo_dev_node(env->topo, &d);
 	nw = rb_topo_check(env->topo, env->sysroot, &d, node, env->bound, w, RB_TOPO_MAX_WARN);
 	read_extra(env, &d, x);
+	snprintf(nic->name, sizeof(nic->name), "%s", d.name);
+	snprintf(nic->pci, sizeof(nic->pci), "%s", d.pci);
+	nic->numa_node = node;
 	if (out) {
 		print_dev(out, &d, node);
 		print_extra(out, x);
@@ -271,6 +276,119 @@ static int report_one(const struct rb_topo_env *env, const char *name, FILE *out
 	rb_dev_info_free(&d);
 	free(x);
 	return ret;
+}
+
+/* ---- GPUs against the RDMA devices ----------------------------------- */
+
+/* Each column as wide as its device's name, at least as "NODE". */
+static int col_width(const struct rb_nic_ref *nic)
+{
+	int w = (int)strlen(nic->name);
+
+	return w > 4 ? w : 4;
+}
+
+static void print_gpu_head(FILE *out, const struct rb_nic_ref *nics, int n)
+{
+	int i;
+
+	fprintf(out, "GPUs and RDMA devices, by the PCIe path between them:\n");
+	fprintf(out, "%-6s %-12s  %-6s  %-4s ", "", "PCI", "VENDOR", "NODE");
+	for (i = 0; i < n; i++)
+		fprintf(out, " %-*s", col_width(&nics[i]), nics[i].name);
+	fprintf(out, "  NEAREST\n");
+}
+
+static void print_gpu_row(FILE *out, int index, const struct rb_gpu *g,
+			  const struct rb_nic_ref *nics, int n, const struct rb_gpu_row *r)
+{
+	char label[16], node[16] = "-";
+	const char *sep = "";
+	int i;
+
+	snprintf(label, sizeof(label), "GPU%d", index);
+	if (g->numa_node >= 0)
+		snprintf(node, sizeof(node), "%d", g->numa_node);
+	fprintf(out, "%-6s %-12s  %-6s  %-4s ", label, g->pci, g->vendor, node);
+	for (i = 0; i < n; i++)
+		fprintf(out, " %-*s", col_width(&nics[i]), rb_pcie_rel_name(r->rel[i]));
+	fprintf(out, "  ");
+	for (i = 0; i < n && r->best != RB_REL_UNKNOWN; i++)
+		if (r->rel[i] == r->best) {
+			fprintf(out, "%s%s", sep, nics[i].name);
+			sep = ",";
+		}
+	fprintf(out, "%s\n", *sep ? "" : "-");
+}
+
+static void print_gpu_legend(FILE *out)
+{
+	int r;
+
+	fprintf(out, "Legend (nvidia-smi topo -m's words):\n");
+	for (r = RB_REL_PIX; r < RB_REL_COUNT; r++)
+		fprintf(out, "  %-4s  %s\n", rb_pcie_rel_name(r), rb_pcie_rel_desc(r));
+	fprintf(out, "GPUs are numbered in PCI bus order, as nvidia-smi does; CUDA numbers them "
+		     "so with CUDA_DEVICE_ORDER=PCI_BUS_ID.\n");
+}
+
+static json_t *gpu_json(int index, const struct rb_gpu *g, const struct rb_nic_ref *nics, int n,
+			const struct rb_gpu_row *r)
+{
+	json_t *rel = json_object(), *near = json_array(), *warn = json_array();
+	char ids[3][12];
+	int i;
+
+	for (i = 0; rel && near && i < n; i++) {
+		json_object_set_new(rel, nics[i].name, json_string(rb_pcie_rel_name(r->rel[i])));
+		if (r->best != RB_REL_UNKNOWN && r->rel[i] == r->best)
+			json_array_append_new(near, json_string(nics[i].name));
+	}
+	if (warn && r->warn)
+		json_array_append_new(warn, json_pack("{s:s, s:s}", "code", "gpu_nic_sys",
+						      "message", r->warning));
+	snprintf(ids[0], sizeof(ids[0]), "%04x", g->vendor_id);
+	snprintf(ids[1], sizeof(ids[1]), "%04x", g->device_id);
+	snprintf(ids[2], sizeof(ids[2]), "%04x", g->class_id);
+	return json_pack("{s:i, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:s, s:o, s:o}", "gpu", index,
+			 "pci", g->pci, "vendor", g->vendor, "vendor_id", ids[0], "device_id",
+			 ids[1], "class_id", ids[2], "numa_node", jint(g->numa_node, 0), "nearest",
+			 near, "nearest_relation", rb_pcie_rel_name(r->best), "relation", rel,
+			 "warnings", warn);
+}
+
+/*
+ * The GPU x RDMA device table on @out (NULL: none) and as "gpu_nic" in
+ * @root; a warning for each GPU whose nearest device is across the socket.
+ * Without a GPU: one line on @out, and an empty array.
+ */
+static void report_gpus(const struct rb_topo_env *env, const struct rb_nic_ref *nics, int n,
+			FILE *out, json_t *root)
+{
+	struct rb_gpu *gpus = calloc(RB_MAX_GPUS, sizeof(*gpus));
+	json_t *arr = json_array();
+	struct rb_gpu_row row;
+	int ng, i;
+
+	ng = gpus ? rb_gpu_list(env->topo, env->sysroot, gpus, RB_MAX_GPUS) : 0;
+	if (out && ng)
+		print_gpu_head(out, nics, n);
+	for (i = 0; i < ng; i++) {
+		rb_gpu_nics(env->topo, env->sysroot, i, &gpus[i], nics, n, &row);
+		if (out)
+			print_gpu_row(out, i, &gpus[i], nics, n, &row);
+		if (row.warn)
+			rb_warn("%s", row.warning);
+		if (arr)
+			json_array_append_new(arr, gpu_json(i, &gpus[i], nics, n, &row));
+	}
+	if (out && ng)
+		print_gpu_legend(out);
+	else if (out)
+		fprintf(out, "GPUs: none (no NVIDIA or AMD display, 3D or accelerator PCI "
+			     "function)\n");
+	json_object_set_new(root, "gpu_nic", arr ? arr : json_null());
+	free(gpus);
 }
 
 /* "-": stdout; a file is written whole (atomic_file.h), as --json's. */
@@ -296,6 +414,7 @@ int rb_topo_show_env(const struct rb_topo_env *env, const char *ibdev, const cha
 		     FILE *out)
 {
 	char **names = NULL, *one[1] = { (char *)ibdev };
+	struct rb_nic_ref *nics;
 	int n = 1, i, shown = 0;
 	json_t *root, *devs;
 
@@ -312,13 +431,22 @@ int rb_topo_show_env(const struct rb_topo_env *env, const char *ibdev, const cha
 	/* The table and JSON on stdout would mix: "-" means JSON only. */
 	if (json_path && !strcmp(json_path, "-"))
 		out = NULL;
-	for (i = 0; root && i < n; i++) {
+	nics = calloc(n, sizeof(*nics));
+	if (!nics)
+		rb_err("topo: cannot allocate the device list: %s", strerror(ENOMEM));
+	for (i = 0; root && nics && i < n; i++) {
 		if (out && shown)
 			fputc('\n', out);
-		if (!report_one(env, ibdev ? one[0] : names[i], out, devs))
+		if (!report_one(env, ibdev ? one[0] : names[i], out, devs, &nics[shown]))
 			shown++;
 	}
 	rb_dev_list_free(names, ibdev ? 0 : n);
+	if (root && shown) {
+		if (out)
+			fputc('\n', out);
+		report_gpus(env, nics, shown < RB_MAX_NICS ? shown : RB_MAX_NICS, out, root);
+	}
+	free(nics);
 	if (root && shown && json_path && write_json(root, json_path))
 		shown = 0;
 	json_decref(root);

@@ -1163,6 +1163,259 @@ static void test_apply_live(void **state)
 	assert_string_equal(out.cpus, initial);
 }
 
+/* ---- GPUs against RDMA devices (topo_gpu.c) -------------------------- */
+
+static void test_gpu_rel_names(void **state)
+{
+	static const char *const want[] = { "PIX", "PXB", "PHB", "NODE", "SYS", "-" };
+	int r;
+
+	for (r = RB_REL_PIX; r < RB_REL_COUNT; r++) {
+		assert_string_equal(rb_pcie_rel_name(r), want[r]);
+		assert_true(strlen(rb_pcie_rel_desc(r)) > 10);
+	}
+	assert_string_equal(rb_pcie_rel_name(RB_REL_COUNT + 3), "-");
+}
+
+/* The NICs of @f as the report notes them. */
+static int gpu_nics(struct fx *f, struct rb_nic_ref *nics)
+{
+	struct rb_dev_info d;
+	char **names;
+	int n, i;
+
+	assert_int_equal(rb_dev_list(f->sysroot, &names, &n), 0);
+	for (i = 0; i < n; i++) {
+		read_dev(f, names[i], &d);
+		snprintf(nics[i].name, sizeof(nics[i].name), "%s", d.name);
+		snprintf(nics[i].pci, sizeof(nics[i].pci), "%s", d.pci);
+		nics[i].numa_node = rb_topo_dev_node(f->topo, &d);
+		rb_dev_info_free(&d);
+	}
+	rb_dev_list_free(names, n);
+	return n;
+}
+
+/* Eight H100s, each under the PCIe switch of its own ConnectX-7 (see README). */
+static void test_gpu_8x8(void **state)
+{
+	/* Rows GPU0-7, columns mlx5_0-7: socket 0's pairs sit under switches
+	 * under one switch per host bridge, socket 1's under a root port each. */
+	static const char want[8][8][5] = {
+		{ "PIX", "PXB", "NODE", "NODE", "SYS", "SYS", "SYS", "SYS" },
+		{ "PXB", "PIX", "NODE", "NODE", "SYS", "SYS", "SYS", "SYS" },
+		{ "NODE", "NODE", "PIX", "PXB", "SYS", "SYS", "SYS", "SYS" },
+		{ "NODE", "NODE", "PXB", "PIX", "SYS", "SYS", "SYS", "SYS" },
+		{ "SYS", "SYS", "SYS", "SYS", "PIX", "PHB", "NODE", "NODE" },
+		{ "SYS", "SYS", "SYS", "SYS", "PHB", "PIX", "NODE", "NODE" },
+		{ "SYS", "SYS", "SYS", "SYS", "NODE", "NODE", "PIX", "PHB" },
+		{ "SYS", "SYS", "SYS", "SYS", "NODE", "NODE", "PHB", "PIX" },
+	};
+	static const char *const bus[8] = { "1a", "1e", "3c", "40", "9a", "9e", "ba", "be" };
+	static const struct {
+		const char *a, *b;
+		enum rb_pcie_rel rel;
+	} pairs[] = {
+		/* Symmetric, and a function with itself is as near as can be. */
+		{ "0000:1b:00.0", "0000:1a:00.0", RB_REL_PIX },
+		{ "0000:1a:00.0", "0000:1a:00.0", RB_REL_PIX },
+		{ "0000:bb:00.0", "0000:1f:00.0", RB_REL_SYS },
+		/* The ASPEED VGA and a GPU share socket 0 through different host bridges. */
+		{ "0000:02:00.0", "0000:1a:00.0", RB_REL_NODE },
+		/* Unknown functions and bad text. */
+		{ "0000:1a:00.0", "0000:55:00.0", RB_REL_UNKNOWN },
+		{ "1a:00", "0000:1b:00.0", RB_REL_UNKNOWN },
+		{ NULL, "0000:1b:00.0", RB_REL_UNKNOWN },
+	};
+	struct fx *f = *state;
+	struct rb_nic_ref nics[RB_MAX_NICS];
+	struct rb_gpu gpus[RB_MAX_GPUS];
+	struct rb_gpu_row row;
+	char pci[16];
+	int n, i, k;
+
+	/* The BMC's ASPEED VGA at 0000:02:00.0 is no GPU. */
+	assert_int_equal(rb_gpu_list(f->topo, f->sysroot, gpus, RB_MAX_GPUS), 8);
+	assert_int_equal(rb_gpu_list(f->topo, f->sysroot, gpus, 3), 3);
+	assert_int_equal(rb_gpu_list(f->topo, f->sysroot, gpus, RB_MAX_GPUS), 8);
+	n = gpu_nics(f, nics);
+	assert_int_equal(n, 8);
+	for (i = 0; i < 8; i++) {
+		snprintf(pci, sizeof(pci), "0000:%s:00.0", bus[i]);
+		assert_string_equal(gpus[i].pci, pci);
+		assert_string_equal(gpus[i].vendor, "NVIDIA");
+		assert_int_equal(gpus[i].device_id, 0x2330);
+		assert_int_equal(gpus[i].class_id, 0x0302);
+		assert_int_equal(gpus[i].numa_node, i < 4 ? 0 : 1);
+		rb_gpu_nics(f->topo, f->sysroot, i, &gpus[i], nics, n, &row);
+		for (k = 0; k < 8; k++)
+			assert_string_equal(rb_pcie_rel_name(row.rel[k]), want[i][k]);
+		assert_int_equal(row.best, RB_REL_PIX);
+		assert_false(row.warn);
+		assert_string_equal(row.warning, "");
+	}
+	for (i = 0; i < (int)(sizeof(pairs) / sizeof(pairs[0])); i++)
+		assert_int_equal(rb_pcie_relation(f->topo, f->sysroot, pairs[i].a, pairs[i].b),
+				 pairs[i].rel);
+}
+
+/* One NIC on socket 1; an NVIDIA GPU on socket 0, two AMD ones on socket 1. */
+static void test_gpu_remote(void **state)
+{
+	struct fx *f = *state;
+	struct rb_nic_ref nics[RB_MAX_NICS];
+	struct rb_gpu gpus[RB_MAX_GPUS];
+	struct rb_gpu_row row;
+	int n;
+
+	assert_int_equal(rb_gpu_list(f->topo, f->sysroot, gpus, RB_MAX_GPUS), 3);
+	n = gpu_nics(f, nics);
+	assert_int_equal(n, 1);
+	assert_string_equal(gpus[0].pci, "0000:17:00.0");
+	assert_string_equal(gpus[0].vendor, "NVIDIA");
+	assert_int_equal(gpus[0].numa_node, 0);
+	rb_gpu_nics(f->topo, f->sysroot, 0, &gpus[0], nics, n, &row);
+	assert_int_equal(row.rel[0], RB_REL_SYS);
+	assert_int_equal(row.best, RB_REL_SYS);
+	assert_true(row.warn);
+	assert_non_null(strstr(row.warning, "GPU0 0000:17:00.0 (node 0): its nearest RDMA device, "
+					    "mlx5_0 (node 1), is across the socket (SYS)"));
+
+	assert_string_equal(gpus[1].pci, "0000:c1:00.0");
+	assert_string_equal(gpus[1].vendor, "AMD");
+	assert_int_equal(gpus[1].class_id, 0x0380);
+	assert_int_equal(gpus[1].numa_node, 1);
+	rb_gpu_nics(f->topo, f->sysroot, 1, &gpus[1], nics, n, &row);
+	assert_int_equal(row.rel[0], RB_REL_NODE);
+	assert_false(row.warn);
+	/* An MI300X is a processing accelerator (class 1200). */
+	assert_string_equal(gpus[2].pci, "0000:e1:00.0");
+	assert_string_equal(gpus[2].vendor, "AMD");
+	assert_int_equal(gpus[2].class_id, 0x1200);
+	rb_gpu_nics(f->topo, f->sysroot, 2, &gpus[2], nics, n, &row);
+	assert_int_equal(row.best, RB_REL_NODE);
+
+	/* A device without a PCI function (rxe on a bond) is unknown, and
+	 * so is the nearest when it is the only one. */
+	nics[1] = nics[0];
+	snprintf(nics[0].name, sizeof(nics[0].name), "rxe0");
+	nics[0].pci[0] = '\0';
+	rb_gpu_nics(f->topo, f->sysroot, 0, &gpus[0], nics, 1, &row);
+	assert_int_equal(row.rel[0], RB_REL_UNKNOWN);
+	assert_int_equal(row.best, RB_REL_UNKNOWN);
+	assert_false(row.warn);
+	rb_gpu_nics(f->topo, f->sysroot, 0, &gpus[0], nics, 2, &row);
+	assert_int_equal(row.best, RB_REL_SYS);
+	assert_true(row.warn);
+}
+
+static void put_file(const char *root, const char *rel, const char *text);
+
+/* A function hwloc hangs off the machine: its node is sysfs's, or unknown. */
+static void test_gpu_sysfs_node(void **state)
+{
+	struct fx *f = *state;
+	const char *nvme = "0000:a1:00.0", *nic = "0000:81:00.0";
+
+	assert_int_equal(rb_pcie_relation(f->topo, f->sysroot, nvme, nic), RB_REL_UNKNOWN);
+	assert_int_equal(rb_pcie_relation(f->topo, NULL, nvme, nic), RB_REL_UNKNOWN);
+	put_file(f->sysroot, "bus/pci/devices/0000:a1:00.0/numa_node", "1\n");
+	assert_int_equal(rb_pcie_relation(f->topo, f->sysroot, nvme, nic), RB_REL_NODE);
+	assert_int_equal(rb_pcie_relation(f->topo, NULL, nvme, nic), RB_REL_UNKNOWN);
+	put_file(f->sysroot, "bus/pci/devices/0000:a1:00.0/numa_node", "0\n");
+	assert_int_equal(rb_pcie_relation(f->topo, f->sysroot, nvme, nic), RB_REL_SYS);
+	put_file(f->sysroot, "bus/pci/devices/0000:a1:00.0/numa_node", "-1\n");
+	assert_int_equal(rb_pcie_relation(f->topo, f->sysroot, nvme, nic), RB_REL_UNKNOWN);
+}
+
+/* The file @path whole, NUL-terminated; free() it. */
+static char *slurp(const char *path)
+{
+	FILE *in = fopen(path, "r");
+	char *buf;
+	long len;
+
+	assert_non_null(in);
+	assert_int_equal(fseek(in, 0, SEEK_END), 0);
+	len = ftell(in);
+	assert_true(len >= 0);
+	rewind(in);
+	buf = calloc(1, (size_t)len + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)len, in), (size_t)len);
+	fclose(in);
+	return buf;
+}
+
+/* The GPU table of `rdmabench topo` on the 8-GPU node, against its golden file. */
+static void test_gpu_report_8x8(void **state)
+{
+	char *table, *want, golden[PATH_MAX];
+	json_t *j, *a, *g;
+
+	assert_int_equal(report(*state, NULL, &table, &j), 0);
+	pathf(golden, sizeof(golden), "%s/golden/topo-gpu-8x8.table", TEST_DATA_DIR);
+	want = slurp(golden);
+	assert_non_null(strstr(table, "\nGPUs and RDMA devices"));
+	assert_string_equal(strstr(table, "\nGPUs and RDMA devices") + 1, want);
+	a = json_object_get(j, "gpu_nic");
+	assert_int_equal(json_array_size(a), 8);
+	g = json_array_get(a, 5);
+	assert_int_equal(json_integer_value(json_object_get(g, "gpu")), 5);
+	assert_string_equal(json_string_value(json_object_get(g, "pci")), "0000:9e:00.0");
+	assert_string_equal(json_string_value(json_object_get(g, "vendor_id")), "10de");
+	assert_string_equal(json_string_value(json_object_get(g, "device_id")), "2330");
+	assert_int_equal(json_integer_value(json_object_get(g, "numa_node")), 1);
+	assert_string_equal(json_string_value(json_array_get(json_object_get(g, "nearest"), 0)),
+			    "mlx5_5");
+	assert_string_equal(json_string_value(json_object_get(g, "nearest_relation")), "PIX");
+	assert_string_equal(json_string_value(json_object_get(json_object_get(g, "relation"), "mlx5"
+											      "_"
+											      "4")),
+			    "PHB");
+	assert_int_equal(json_array_size(json_object_get(g, "warnings")), 0);
+	json_decref(j);
+	free(want);
+	free(table);
+}
+
+static void test_gpu_report_remote(void **state)
+{
+	json_t *j, *a, *w;
+	char *table;
+
+	assert_int_equal(report(*state, NULL, &table, &j), 0);
+	assert_non_null(strstr(table, "GPU0   0000:17:00.0  NVIDIA  0     SYS     mlx5_0\n"));
+	assert_non_null(strstr(table, "GPU1   0000:c1:00.0  AMD     1     NODE    mlx5_0\n"));
+	a = json_object_get(j, "gpu_nic");
+	assert_int_equal(json_array_size(a), 3);
+	w = json_object_get(json_array_get(a, 0), "warnings");
+	assert_int_equal(json_array_size(w), 1);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(w, 0), "code")), "gpu_"
+											      "nic_"
+											      "sy"
+											      "s");
+	assert_int_equal(json_array_size(json_object_get(json_array_get(a, 1), "warnings")), 0);
+	assert_string_equal(json_string_value(json_object_get(json_array_get(a, 1), "vendor")),
+			    "AMD");
+	json_decref(j);
+	free(table);
+}
+
+/* A machine without a GPU says so in one line, and an empty array. */
+static void test_gpu_report_none(void **state)
+{
+	json_t *j;
+	char *table;
+
+	assert_int_equal(report(*state, NULL, &table, &j), 0);
+	assert_non_null(strstr(table, "\nGPUs: none ("));
+	assert_int_equal(json_array_size(json_object_get(j, "gpu_nic")), 0);
+	assert_true(json_is_array(json_object_get(j, "gpu_nic")));
+	json_decref(j);
+	free(table);
+}
+
 #define FX(f, name) \
 	cmocka_unit_test_prestate_setup_teardown(f, fx_setup, fx_teardown, (void *)(name))
 
@@ -1320,6 +1573,13 @@ int main(void)
 		FX(test_report, "two-socket"),
 		FX(test_report_one, "x8-of-x16"),
 		FX(test_report_fail, "two-socket"),
+		cmocka_unit_test(test_gpu_rel_names),
+		FX(test_gpu_8x8, "gpu-8x8"),
+		FX(test_gpu_remote, "gpu-remote"),
+		FX(test_gpu_sysfs_node, "gpu-remote"),
+		FX(test_gpu_report_8x8, "gpu-8x8"),
+		FX(test_gpu_report_remote, "gpu-remote"),
+		FX(test_gpu_report_none, "two-socket"),
 		cmocka_unit_test(test_alloc),
 		cmocka_unit_test(test_alloc_huge),
 		cmocka_unit_test(test_apply_live),
