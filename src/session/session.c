@@ -254,18 +254,18 @@ static int client_point(struct session *s, uint32_t i)
 	if (!ret && s->h.thread_hooks)
 		ret = s->h.thread_hooks->point(s->h.thread_hooks->ctx, i, thread_beat, s);
 	/* --probe: alone first, then beside the stream (its own thread). */
-	if (!ret && s->p.probe)
+	if (!ret && sess_probing(s))
 		ret = rb_probe_idle(&s->probe);
 	if (!ret)
 		ret = ctl->barrier(&s->ctl, i);
-	if (!ret && s->p.probe)
+	if (!ret && sess_probing(s))
 		ret = rb_probe_start(&s->probe);
 	/* -D 0: the first signal ends this point (main.c). */
 	rb_stop_armed = s->p.forever;
 	if (!ret)
 		ret = r->bench->run(r);
 	rb_stop_armed = 0;
-	if (s->p.probe) {
+	if (sess_probing(s)) {
 		int pret = rb_probe_stop(&s->probe);
 
 		ret = ret ? ret : pret;
@@ -301,7 +301,7 @@ static int client_point(struct session *s, uint32_t i)
 		ret = sess_keep_samples(s);
 	if (!ret)
 		ret = r->bench->result(r, &res);
-	if (!ret && s->p.probe)
+	if (!ret && sess_probing(s))
 		rb_probe_result(&s->probe, &res);
 	if (!ret)
 		ret = sess_lat_extras(s, &res);

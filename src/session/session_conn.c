@@ -38,8 +38,8 @@ static void local_conn(struct session *s, struct rb_msg_conn *m)
 	m->place = s->rep.place;
 	snprintf(m->device, sizeof(m->device), "%s", r->dev.name);
 	m->link_layer = r->dev.port_attr.link_layer;
-	m->has_probe = s->p.probe;
-	if (s->p.probe)
+	m->has_probe = sess_probing(s);
+	if (sess_probing(s))
 		rb_probe_info(&s->probe, &m->probe_qp);
 }
 
@@ -183,7 +183,7 @@ static int probe_connect(struct session *s)
 static int check_conn(struct session *s, const uint8_t *body, uint32_t len)
 {
 	struct rb_run *r = &s->run;
-	const struct rb_conn_want want = { r->nqp, r->nmr, 2 * r->region, s->p.probe };
+	const struct rb_conn_want want = { r->nqp, r->nmr, 2 * r->region, sess_probing(s) };
 	char err[RB_TEXT_MAX];
 
 	if (rb_unpack_conn(body, len, &r->remote)) {
@@ -224,7 +224,7 @@ int sess_exchange_conn(struct session *s)
 	s->rep.peer_place = r->remote.place;
 	sess_warn_freq(s, "the peer's", &r->remote.place);
 	ret = qp_connect(s, &me);
-	if (!ret && s->p.probe)
+	if (!ret && sess_probing(s))
 		ret = probe_connect(s);
 	if (!ret && s->bench->setup)
 		ret = s->bench->setup(r);

@@ -128,4 +128,13 @@ int sess_finish_output(struct session *s, int ret);
 int sess_serve_conn(struct rb_oob *o, const struct rb_serve *f, const struct rb_local *c,
 		    const struct rb_session_hooks *h, int slot_fd, struct rb_admit *adm);
 
+/*
+ * --probe: one per run, on thread 0's connection (a probe per thread
+ * would load the path it measures); the other threads have none.
+ */
+static inline bool sess_probing(const struct session *s)
+{
+	return s->p.probe && !s->p.thread;
+}
+
 #endif

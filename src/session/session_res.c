@@ -358,7 +358,7 @@ int sess_open_resources(struct session *s, const struct sockaddr *local)
 		ret = register_buffers(s);
 	if (!ret)
 		ret = create_qps(s);
-	if (!ret && s->p.probe)
+	if (!ret && sess_probing(s))
 		ret = rb_probe_open(&s->probe, &r->dev, s->role == RB_ROLE_SERVER, s->p.probe_rate);
 	if (!ret)
 		ret = rb_wrlat_open(r);

@@ -118,6 +118,14 @@ void rb_threads_aggregate(const struct rb_result *per, uint32_t n, struct rb_res
 		agg->peer_nothing_measured |= r->peer_nothing_measured;
 		measured += !r->nothing_measured;
 		agg->wakeups += r->wakeups;
+		/* --probe: one per run, thread 0's (sess_probing()). */
+		if (r->has_probe && !agg->has_probe) {
+			agg->has_probe = true;
+			agg->probe_idle = r->probe_idle;
+			agg->probe_loaded = r->probe_loaded;
+			agg->probe_idle_n = r->probe_idle_n;
+			agg->probe_loaded_n = r->probe_loaded_n;
+		}
 	}
 	if (!measured) {
 		agg->nothing_measured = true;

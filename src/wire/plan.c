@@ -350,11 +350,6 @@ static int check_probe(const struct rb_params *p, char *err, size_t len)
 		return p->probe_rate ? fail(err, len, "--probe-rate needs --probe") : 0;
 	if (p->use_cm)
 		why = "-R: the probe's QP is connected out of band (not built with the CM yet)";
-	else if (p->threads > 1)
-		why = "--threads: one probe per run, not per thread (not built yet)";
-	else if (p->reversed)
-		why = "--reversed: the probe pings from the client while the server streams "
-		      "(not built yet)";
 	return why ? fail(err, len, "--probe and %s", why) : 0;
 }
 

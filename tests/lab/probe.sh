@@ -13,6 +13,8 @@
 #   CSV's columns and the table's;
 # - --probe-rate 100: fewer loaded round trips (at most ~100 a second);
 # - send_lat --probe and --probe-rate without --probe exit 2, naming them;
+# - write_bw --probe --reversed: the server streams, the client pings;
+# - write_bw --probe --threads 2: one probe, thread 0's, the run's row;
 # - --wr-lat (in this boot, beside --probe's runs): write_bw --verify with
 #   -l 16 -Q 4 -n 4000 times exactly its 1000 signaled WRs; send_bw
 #   --reversed gives the server's figures; send_lat --wr-lat exits 2.
@@ -39,6 +41,8 @@ solo sbw send_bw --probe --verify -s 64,1K -n 3000 $C 192.0.2.1 --json "$OUT/sbw
 solo rate write_bw --probe --probe-rate 100 -s 1K -D 2 $C 192.0.2.1 --json "$OUT/rate.json"
 solo lat send_lat --probe -n 10 $C 192.0.2.1
 solo norate write_bw --probe-rate 100 -n 10 $C 192.0.2.1
+solo prev write_bw --probe --reversed -s 64K -D 2 $C 192.0.2.1 --json "$OUT/prev.json"
+solo pthr write_bw --probe --threads 2 -s 4K -n 3000 $C 192.0.2.1 --json "$OUT/pthr.json"
 solo wrl write_bw --wr-lat --verify -s 4K -l 16 -Q 4 -n 4000 $C 192.0.2.1 --json "$OUT/wrl.json"
 solo wrlr send_bw --wr-lat --reversed -s 1K -n 2000 $C 192.0.2.1 --json "$OUT/wrlr.json"
 solo wrll send_lat --wr-lat -n 10 $C 192.0.2.1
@@ -69,7 +73,7 @@ jcheck rate.json 'd["params"]["probe_rate"] == 100' "$both" \
 python3 - "$OUT" <<'EOF' || fail "write_bw 64 KiB: the loaded probe was not slower than the idle one"
 import json, sys
 out = sys.argv[1]
-for name in ("wbw", "sbw", "rate"):
+for name in ("wbw", "sbw", "rate", "prev"):
     for r in json.load(open(out + "/%s.json" % name))["results"]:
         i, l = r["idle_lat_us"], r["loaded_lat_us"]
         print("%s %6d B %8.1f MiB/s: idle p50 %8.1f p99 %8.1f us (%d), loaded p50 %8.1f p99 %8.1f us (%d)"
@@ -79,6 +83,13 @@ r = json.load(open(out + "/wbw.json"))["results"][0]
 assert r["loaded_lat_us"]["p50"] > r["idle_lat_us"]["p50"], r
 EOF
 
+expect_rc prev 0
+jcheck prev.json 'd["params"]["reversed"] is True' "$both" "$flat" \
+	'all(r["bw_avg_gbps"] > 0 for r in d["results"])'
+expect_rc pthr 0
+jcheck pthr.json 'd["params"]["threads"] == 2' "$both" "$flat" \
+	'all("loaded_lat_us" in r["threads"][0] and "loaded_lat_us" not in r["threads"][1] for r in d["results"])' \
+	'all(r["loaded_lat_us"] == r["threads"][0]["loaded_lat_us"] for r in d["results"])'
 wr='all(0 < r["wr_lat_us"]["min"] <= r["wr_lat_us"]["p50"] <= r["wr_lat_us"]["p99"] <= r["wr_lat_us"]["max"] and r["wr_p50_us"] == r["wr_lat_us"]["p50"] for r in d["results"])'
 expect_rc wrl 0
 jcheck wrl.json 'd["params"]["wr_lat"] is True' "$wr" \

@@ -463,12 +463,14 @@ static void bidir_rows(void **state)
 
 /*
  * --probe from a peer: bandwidth tests only, its rate 10..100000 Hz (0:
- * the default) and only with --probe; not with -R, --threads, --reversed.
+ * the default) and only with --probe; not with -R; with --threads; with
+ * --reversed wherever the test takes --reversed.
  */
 static void probe_rows(void **state)
 {
 	char err[256];
 	size_t i;
+	int ret;
 
 	(void)state;
 	for (i = 0; rb_benches[i]; i++) {
@@ -498,11 +500,48 @@ static void probe_rows(void **state)
 		p.use_cm = 0;
 		p.threads = 2;
 		p.run_id = 7;
-		REFUSED(p, 0, "--probe and --threads");
+		assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
 		p.threads = 1;
 		p.run_id = 0;
 		p.reversed = 1;
-		REFUSED(p, 0, "--probe and --reversed");
+		p.probe = 0;
+		p.probe_rate = 0;
+		ret = rb_plan_validate(&p, 1ULL << 30, err, sizeof(err));
+		p.probe = 1;
+		if (rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)) != ret)
+			fail_msg("%s --reversed: %d without --probe, with it: %s", b->name, ret,
+				 err);
+	}
+}
+
+/*
+ * --wr-lat from a peer: bandwidth tests of the verbs only, a flag, and
+ * not with --reg-mode per-msg (the client's, checked on its side).
+ */
+static void wr_lat_rows(void **state)
+{
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; rb_benches[i]; i++) {
+		const struct rb_bench *b = rb_benches[i];
+		struct rb_params p = plan_of(b->name);
+
+		p.wr_lat = 1;
+		if (b->mode != RB_MODE_BW || b->path != RB_PATH_VERBS) {
+			REFUSED(p, 0, "--wr-lat does not apply to");
+			continue;
+		}
+		assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
+		p.wr_lat = 2;
+		REFUSED(p, 0, "--wr-lat 2 is out of range (0..1)");
+		p.reg_mode = RB_REG_PER_MSG;
+		p.wr_lat = 0;
+		if (rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)))
+			continue; /* the test takes no per-msg at all */
+		p.wr_lat = 1;
+		REFUSED(p, 0, "--wr-lat and --reg-mode per-msg");
 	}
 }
 
@@ -979,7 +1018,8 @@ int main(void)
 		cmocka_unit_test(shape_rules),	      cmocka_unit_test(conn_mtu),
 		cmocka_unit_test(conn_numbers),	      cmocka_unit_test(conn_placement),
 		cmocka_unit_test(result_figures),     cmocka_unit_test(verbs_path_checked),
-		cmocka_unit_test(probe_rows),	      cmocka_unit_test(conn_probe),
+		cmocka_unit_test(probe_rows),	      cmocka_unit_test(wr_lat_rows),
+		cmocka_unit_test(conn_probe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

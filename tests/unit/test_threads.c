@@ -97,6 +97,31 @@ static void test_aggregate_nothing(void **state)
 	assert_true(isnan(agg.duration_s));
 }
 
+/* --probe: one thread probed (thread 0); the run's row has its summaries whole. */
+static void test_aggregate_probe(void **state)
+{
+	struct rb_result per[2], agg;
+
+	(void)state;
+	per[0] = bw(10, 12, 2, 1.0, 100, 500);
+	per[1] = bw(20, 25, 4, 2.0, 50, 100);
+	per[0].has_probe = true;
+	per[0].probe_idle = (struct rb_lat_summary){ .min = 1, .p50 = 2, .p99 = 3, .max = 4 };
+	per[0].probe_loaded = (struct rb_lat_summary){ .min = 5, .p50 = 6, .p99 = 7, .max = 8 };
+	per[0].probe_idle_n = 200;
+	per[0].probe_loaded_n = 3000;
+	rb_threads_aggregate(per, 2, &agg);
+	assert_true(agg.has_probe);
+	assert_near(agg.probe_idle.p50, 2, 0);
+	assert_near(agg.probe_loaded.max, 8, 0);
+	assert_int_equal(agg.probe_idle_n, 200);
+	assert_int_equal(agg.probe_loaded_n, 3000);
+	per[0].has_probe = false;
+	rb_threads_aggregate(per, 2, &agg);
+	assert_false(agg.has_probe);
+	assert_int_equal(agg.probe_loaded_n, 0);
+}
+
 /*
  * Latency does not add: the run's row has none.  A latency test has no
  * message rate, yet its CPU per operation is the threads' weighed by
@@ -218,9 +243,10 @@ static void test_cpu_list(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_aggregate_bw),  cmocka_unit_test(test_aggregate_nothing),
-		cmocka_unit_test(test_aggregate_lat), cmocka_unit_test(test_place_merge),
-		cmocka_unit_test(test_json),	      cmocka_unit_test(test_cpu_list),
+		cmocka_unit_test(test_aggregate_bw),	cmocka_unit_test(test_aggregate_nothing),
+		cmocka_unit_test(test_aggregate_lat),	cmocka_unit_test(test_place_merge),
+		cmocka_unit_test(test_aggregate_probe), cmocka_unit_test(test_json),
+		cmocka_unit_test(test_cpu_list),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
