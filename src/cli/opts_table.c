@@ -692,8 +692,8 @@ const struct rb_opt rb_opts[] = {
 		  "that it echoes, at --probe-rate; each point reports the round trips alone "
 		  "before the stream (idle_lat_us, up to 200 of them) and beside it "
 		  "(loaded_lat_us), the client pinging whichever side streams (--reversed: the "
-		  "server), one probe per run (--threads: on thread 0's connection); not with "
-		  "-R" },
+		  "server), one probe per run (--threads: on thread 0's connection; -R: the "
+		  "probe's QP still connected out of band)" },
 	{ .lname = "probe-rate",
 	  .type = RB_OPT_U32,
 	  .off = PAR(probe_rate),

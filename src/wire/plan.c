@@ -338,19 +338,16 @@ static int check_poll(const struct rb_params *p, const struct rb_bench *t, char 
 
 /*
  * --probe: a ping-pong on a QP of its own beside the stream, connected out
- * of band by the client's one session (engine/probe.h).
+ * of band by the client's one session (engine/probe.h), with -R too: the
+ * CONN that carries its QP goes out before the CM connects the data QPs.
  */
 static int check_probe(const struct rb_params *p, char *err, size_t len)
 {
-	const char *why = NULL;
-
 	if (p->probe > 1)
 		return fail(err, len, "--probe: bad flag %u", p->probe);
 	if (!p->probe)
 		return p->probe_rate ? fail(err, len, "--probe-rate needs --probe") : 0;
-	if (p->use_cm)
-		why = "-R: the probe's QP is connected out of band (not built with the CM yet)";
-	return why ? fail(err, len, "--probe and %s", why) : 0;
+	return 0;
 }
 
 /* --wr-lat: the streaming loops time their signaled WRs (engine/wrlat.c). */

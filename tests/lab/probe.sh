@@ -14,6 +14,7 @@
 # - --probe-rate 100: fewer loaded round trips (at most ~100 a second);
 # - send_lat --probe and --probe-rate without --probe exit 2, naming them;
 # - write_bw --probe --reversed: the server streams, the client pings;
+# - write_bw --probe -R: the data QPs by the CM, the probe's out of band;
 # - write_bw --probe --threads 2: one probe, thread 0's, the run's row;
 # - --wr-lat (in this boot, beside --probe's runs): write_bw --verify with
 #   -l 16 -Q 4 -n 4000 times exactly its 1000 signaled WRs; send_bw
@@ -42,6 +43,7 @@ solo rate write_bw --probe --probe-rate 100 -s 1K -D 2 $C 192.0.2.1 --json "$OUT
 solo lat send_lat --probe -n 10 $C 192.0.2.1
 solo norate write_bw --probe-rate 100 -n 10 $C 192.0.2.1
 solo prev write_bw --probe --reversed -s 64K -D 2 $C 192.0.2.1 --json "$OUT/prev.json"
+solo pcm write_bw --probe -R -s 4K -n 3000 $C 192.0.2.1 --json "$OUT/pcm.json"
 solo pthr write_bw --probe --threads 2 -s 4K -n 3000 $C 192.0.2.1 --json "$OUT/pthr.json"
 solo wrl write_bw --wr-lat --verify -s 4K -l 16 -Q 4 -n 4000 $C 192.0.2.1 --json "$OUT/wrl.json"
 solo wrlr send_bw --wr-lat --reversed -s 1K -n 2000 $C 192.0.2.1 --json "$OUT/wrlr.json"
@@ -86,6 +88,8 @@ EOF
 expect_rc prev 0
 jcheck prev.json 'd["params"]["reversed"] is True' "$both" "$flat" \
 	'all(r["bw_avg_gbps"] > 0 for r in d["results"])'
+expect_rc pcm 0
+jcheck pcm.json 'd["params"]["rdma_cm"] is True' "$both" "$flat"
 expect_rc pthr 0
 jcheck pthr.json 'd["params"]["threads"] == 2' "$both" "$flat" \
 	'all("loaded_lat_us" in r["threads"][0] and "loaded_lat_us" not in r["threads"][1] for r in d["results"])' \
