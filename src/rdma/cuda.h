@@ -123,6 +123,12 @@ int rb_cuda_nearest(const char *hca, int hnode, const char *const *gpu, const in
  */
 int rb_cuda_choose(const char *want, const char *ibdev, struct rb_cuda_gpu *g);
 
+/*
+ * rb_cuda_word() - whether @w names a GPU: an index ("0") or a PCI
+ * address ("0000:3b:00.0", "3b:00.0").  Pure.
+ */
+bool rb_cuda_word(const char *w);
+
 /* rb_cuda_mem_name() - "device", "managed" or "host-pinned". */
 const char *rb_cuda_mem_name(enum rb_cuda_mem mem);
 

@@ -4,6 +4,7 @@
  * nearest the HCA by PCIe, from sysfs alone (cuda.h).  The choice itself,
  * rb_cuda_nearest(), is pure.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -178,4 +179,29 @@ int rb_cuda_choose(const char *want, const char *ibdev, struct rb_cuda_gpu *g)
 	snprintf(gdir, sizeof(gdir), "/sys/bus/pci/devices/%s", g->bus_id);
 	g->numa_node = numa_of(gdir);
 	return 0;
+}
+
+/* @n hex digits at @s, then @end. */
+static bool hex_then(const char *s, int n, char end)
+{
+	int i;
+
+	for (i = 0; i < n; i++)
+		if (!isxdigit((unsigned char)s[i]))
+			return false;
+	return s[n] == end;
+}
+
+bool rb_cuda_word(const char *w)
+{
+	size_t l = strlen(w);
+
+	if (l && l < 6 && strspn(w, "0123456789") == l)
+		return true;
+	if (l == 12 && hex_then(w, 4, ':'))
+		w += 5;
+	else if (l != 7)
+		return false;
+	return hex_then(w, 2, ':') && hex_then(w + 3, 2, '.') && w[6] >= '0' && w[6] <= '7' &&
+	       !w[7];
 }
