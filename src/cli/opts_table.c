@@ -644,7 +644,10 @@ const struct rb_opt rb_opts[] = {
 	  .any = RB_S_RUN,
 	  .help = "this side's buffers in GPU memory (CUDA, libcuda.so.1 loaded at run time): "
 		  "GPU is an index or a PCI address (0000:3b:00.0); without one, the GPU nearest "
-		  "the HCA by PCIe, else GPU 0 (JSON: gpu, with why)" },
+		  "the HCA by PCIe, else GPU 0 (JSON: gpu, with why); --verify and the atomics' "
+		  "words go through the driver's copies; no inline sends from device memory; "
+		  "write_lat needs --write-with-imm (its CPU polls the buffer); not with --odp or "
+		  "--reg-mode per-msg" },
 	{ .lname = "cuda-mem",
 	  .type = RB_OPT_CHOICE,
 	  .off = LOC(cuda_mem),

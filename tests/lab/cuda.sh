@@ -96,4 +96,6 @@ expect_rc nogpu 1
 expect_grep nogpu.err 'the CUDA driver sees no GPU (cuInit: CUDA_ERROR_NO_DEVICE)'
 expect_rc nolib 1
 expect_grep nolib.err 'cannot load the CUDA driver (/nonexistent/libcuda.so.1)'
+# For the log: what the client wrote of its GPU.
+python3 -c 'import json, sys; print("wc gpu:", json.load(open(sys.argv[1]))["gpu"])' "$OUT/wc.json"
 pass
