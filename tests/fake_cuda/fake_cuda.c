@@ -7,6 +7,9 @@
  *   FAKE_CUDA_DEVICES  the GPUs' PCI addresses, comma-separated
  *                      (default one, 0000:65:00.0; "none": no GPU)
  *   FAKE_CUDA_FAIL     API names (cuMemAlloc,cuInit,...) that fail
+ *   FAKE_CUDA_CORRUPT  copies (cuMemcpyHtoD, cuMemcpyDtoH) whose first
+ *                      byte arrives flipped: what goes through the driver
+ *                      is seen, what the CPU reads directly is not
  * A dma-buf is a memfd of the buffer's size: a real fd that
  * ibv_reg_dmabuf_mr() may accept or refuse.  fake_cuda_live() says how
  * many allocations and context references are outstanding.
@@ -240,10 +243,20 @@ CUresult cuMemFreeHost(void *p)
 			return E_INVALID_CTX; \
 	} while (0)
 
+/* FAKE_CUDA_CORRUPT: the copy @api's first byte flipped. */
+static void corrupt(const char *api, void *dst, size_t n)
+{
+	const char *c = getenv("FAKE_CUDA_CORRUPT");
+
+	if (n && c && strstr(c, api))
+		*(unsigned char *)dst ^= 0xff;
+}
+
 CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n)
 {
 	COPY("cuMemcpyHtoD");
 	memcpy((void *)(uintptr_t)dst, src, n);
+	corrupt("cuMemcpyHtoD", (void *)(uintptr_t)dst, n);
 	return 0;
 }
 
@@ -251,6 +264,7 @@ CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n)
 {
 	COPY("cuMemcpyDtoH");
 	memcpy(dst, (const void *)(uintptr_t)src, n);
+	corrupt("cuMemcpyDtoH", dst, n);
 	return 0;
 }
 

@@ -15,6 +15,8 @@
 # - read_bw --cuda-mem host-pinned --verify (the client reads into it) and
 #   atomic_lat --verify against a generic server whose buffers are GPU
 #   memory (the words are read back through the driver);
+# - --verify sees what the driver's copies carry: the fake flips a byte
+#   of each cuMemcpyDtoH (server side) or cuMemcpyHtoD (client side);
 # - refusals: --cuda-reg dmabuf (exit 1, naming ibv_reg_dmabuf_mr), no GPU
 #   and no driver (exit 1, saying which), write_lat (exit 2: it polls its
 #   buffer from the CPU) but write_lat --write-with-imm runs.
@@ -41,6 +43,18 @@ export RDMABENCH_LIBCUDA="$FAKE"
 	pair ws "write_bw $S --use-cuda 86:00.0 -v --json $OUT/ws.srv.json" \
 		"write_bw $C --verify -s 4K,64K -n 200 192.0.2.1 --json $OUT/ws.json"
 )
+# The fake flips the first byte of every copy named: a server checking
+# GPU memory through cuMemcpyDtoH sees it, and a client whose pattern went
+# in by cuMemcpyHtoD sends it (so neither side reads or writes GPU memory
+# with the CPU, behind the driver).
+(
+	export FAKE_CUDA_CORRUPT=cuMemcpyDtoH
+	pair wsbad "write_bw $S --use-cuda" "write_bw $C --verify -s 4K -n 50 192.0.2.1"
+)
+(
+	export FAKE_CUDA_CORRUPT=cuMemcpyHtoD
+	pair wcbad "send_bw $S" "send_bw $C --use-cuda --verify -s 4K -n 50 192.0.2.1"
+)
 pair sl "send_lat $S --use-cuda -v" \
 	"send_lat $C --use-cuda --verify -s 64,4096 -n 100 -I 64 -v 192.0.2.1 --json $OUT/sl.json"
 "$RB" server $S --use-cuda -v >"$OUT/server.out" 2>"$OUT/server.err" &
@@ -62,6 +76,10 @@ for c in wc ws sl; do
 done
 for c in rb al wli server; do
 	expect_rc $c 0
+done
+for c in wsbad wcbad; do
+	[ "$(cat "$OUT/$c.cli.rc")" != 0 ] || fail "$c: a corrupted copy passed --verify"
+	expect_grep $c.srv.err 'verify: .* byte at offset 0 of iteration [0-9]* is'
 done
 # GPU on the client only: Soft-RoCE refuses the dma-buf, peermem takes it.
 jcheck wc.json 'd["gpu"]["bus_id"] == "0000:65:00.0"' 'd["gpu"]["index"] == 0' \
