@@ -233,7 +233,7 @@ static bool is_index(const char *s)
 
 int rb_cuda_index(const char *want, int *index)
 {
-	char bus[RB_CUDA_BUSID], what[64];
+	char what[64];
 	CUdevice dev;
 	int n, i, ret;
 
@@ -255,7 +255,7 @@ int rb_cuda_index(const char *want, int *index)
 	for (i = 0; i < n; i++) {
 		CUdevice d;
 
-		if (!cu.get(&d, i) && d == dev && !rb_cuda_bus_id(i, bus, sizeof(bus))) {
+		if (!cu.get(&d, i) && d == dev) {
 			*index = i;
 			return 0;
 		}
@@ -345,23 +345,24 @@ int rb_cuda_alloc(int index, enum rb_cuda_mem mem, size_t len, struct rb_cuda_bu
 
 void rb_cuda_free(struct rb_cuda_buf *b)
 {
+	bool host = b->mem == RB_CUDA_HOST_PINNED;
 	CUresult r;
 	char n[32];
 
-	if (b->ctx && !b->ptr) {
-		cu.release(b->dev);
+	if (b->ptr) {
+		r = host ? cu.free_host(b->ptr) : cu.free((CUdeviceptr)(uintptr_t)b->ptr);
+		if (r != CUDA_SUCCESS)
+			rb_warn("%s of %zu bytes: %s", host ? "cuMemFreeHost" : "cuMemFree", b->len,
+				err_name(r, n, sizeof(n)));
+		b->ptr = NULL;
+	}
+	/* The primary context's reference, once its memory is gone. */
+	if (b->ctx) {
+		r = cu.release(b->dev);
+		if (r != CUDA_SUCCESS)
+			rb_warn("cuDevicePrimaryCtxRelease: %s", err_name(r, n, sizeof(n)));
 		b->ctx = NULL;
 	}
-	if (!b->ptr)
-		return;
-	r = b->mem == RB_CUDA_HOST_PINNED ? cu.free_host(b->ptr)
-					  : cu.free((CUdeviceptr)(uintptr_t)b->ptr);
-	if (r != CUDA_SUCCESS)
-		rb_warn("%s of %zu bytes: %s",
-			b->mem == RB_CUDA_HOST_PINNED ? "cuMemFreeHost" : "cuMemFree", b->len,
-			err_name(r, n, sizeof(n)));
-	b->ptr = NULL;
-	rb_cuda_free(b); /* the context's reference */
 }
 
 /* @n bytes at @off fit in @b. */
