@@ -11,7 +11,9 @@
 #   found by LD_LIBRARY_PATH as libcuda.so.1; the server's JSON has no gpu;
 # - write_bw --verify, the GPU on the server only (it checks what lands in
 #   GPU memory), named by PCI address among two GPUs;
-# - send_lat --use-cuda --verify on both sides, inline off on both;
+# - send_lat --use-cuda --verify on both sides, inline off on both, the
+#   client's by --cuda-reg peermem (dmabuf not tried);
+# - write_bw --threads 2 --use-cuda --verify: a GPU buffer per thread;
 # - read_bw --cuda-mem host-pinned --verify (the client reads into it) and
 #   atomic_lat --verify against a generic server whose buffers are GPU
 #   memory (the words are read back through the driver);
@@ -56,12 +58,14 @@ export RDMABENCH_LIBCUDA="$FAKE"
 	pair wcbad "send_bw $S" "send_bw $C --use-cuda --verify -s 4K -n 50 192.0.2.1"
 )
 pair sl "send_lat $S --use-cuda -v" \
-	"send_lat $C --use-cuda --verify -s 64,4096 -n 100 -I 64 -v 192.0.2.1 --json $OUT/sl.json"
+	"send_lat $C --use-cuda --cuda-reg peermem --verify -s 64,4096 -n 100 -I 64 -v 192.0.2.1 \
+	--json $OUT/sl.json"
 "$RB" server $S --use-cuda -v >"$OUT/server.out" 2>"$OUT/server.err" &
 srv=$!
 solo rb read_bw $C --use-cuda --cuda-mem host-pinned --verify -s 4K -n 200 192.0.2.1 \
 	--json "$OUT/rb.json"
 solo al atomic_lat $C --verify -n 100 192.0.2.1 --json "$OUT/al.json"
+solo th write_bw $C --threads 2 --use-cuda --verify -s 4K -n 100 192.0.2.1 --json "$OUT/th.json"
 solo wli write_lat $C --use-cuda --write-with-imm --verify -s 64 -n 100 192.0.2.1
 solo wl write_lat $C --use-cuda -s 64 -n 100 192.0.2.1
 solo dmabuf write_bw $C --use-cuda --cuda-reg dmabuf -n 50 192.0.2.1
@@ -74,7 +78,7 @@ for c in wc ws sl; do
 	expect_rc $c.cli 0
 	expect_rc $c.srv 0
 done
-for c in rb al wli server; do
+for c in rb al th wli server; do
 	expect_rc $c 0
 done
 for c in wsbad wcbad; do
@@ -98,13 +102,16 @@ jcheck ws.srv.json 'd["gpu"]["index"] == 1' 'd["gpu"]["bus_id"] == "0000:86:00.0
 	'd["gpu"]["reg_path"] == "peermem"'
 jcheck ws.json '"gpu" not in d' 'all(r["iterations"] == 200 for r in d["results"])'
 expect_grep ws.srv.err 'GPU memory registered by peermem'
-jcheck sl.json 'd["gpu"]["reg_path"] == "peermem"' \
+jcheck sl.json 'd["gpu"]["reg_path"] == "peermem"' 'd["gpu"]["reg"] == "peermem"' \
+	'd["gpu"]["why_reg"] == "dmabuf: not tried (--cuda-reg peermem); peermem: ok"' \
 	'all(r["lat_us"]["p50"] > 0 for r in d["results"])'
 expect_grep sl.cli.err 'inline 64: off, the CPU cannot read GPU device memory'
 expect_grep sl.srv.err 'inline 64: off, the CPU cannot read GPU device memory'
 jcheck rb.json 'd["gpu"]["memory"] == "host-pinned"' 'd["gpu"]["reg_path"] == "host"' \
 	'd["results"][0]["iterations"] == 200'
 jcheck al.json '"gpu" not in d' 'd["results"][0]["iterations"] == 100'
+jcheck th.json 'd["gpu"]["reg_path"] == "peermem"' 'd["params"]["threads"] == 2' \
+	'len(d["results"][0]["threads"]) == 2'
 expect_grep server.err 'GPU memory registered by peermem'
 expect_rc wl 2
 expect_grep wl.err 'polls its buffer.s last byte from the CPU'
