@@ -36,7 +36,8 @@ KEYS = {
     "gid_index": "device.requested.gid_index", "cpu": "placement.cpu",
     "numa": "placement.numa", "units": "output.units", "json": "output.json",
     "format": "output.format", "no_effect": "perftest_no_effect",
-    "cqe_poll": "params.cqe_poll", "poll": "params.poll",
+    "cqe_poll": "params.cqe_poll", "poll": "params.poll", "gpu": "placement.gpu.want",
+    "gpu_mem": "placement.gpu.memory", "gpu_reg": "placement.gpu.reg",
 }
 # Shell syntax that ends the command (the rest is the shell's).
 ENDS = ("&", "&&", "|", "||", ";")

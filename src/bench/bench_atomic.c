@@ -47,10 +47,21 @@ static bool same_word(uint64_t v, uint64_t want)
 static int atomic_prepare(struct rb_run *r)
 {
 	uint32_t mi;
+	int ret = 0;
 
-	for (mi = 0; mi < r->nmr; mi++)
-		memset(rb_rx_of(r, mi), 0, 8);
-	return 0;
+	for (mi = 0; mi < r->nmr && !ret; mi++)
+		ret = rb_buf_zero(r, rb_rx_of(r, mi), 8);
+	return ret;
+}
+
+/* The word at @p, as the NIC left it (copied out of GPU memory). */
+static int word_at(struct rb_run *r, const uint8_t *p, uint64_t *w)
+{
+	if (!r->gpu) {
+		*w = *(const volatile uint64_t *)p;
+		return 0;
+	}
+	return rb_buf_read(r, w, p, sizeof(*w));
 }
 
 /* The server's words: one per MR with --mr-per-qp; fetch-and-adds add up. */
@@ -59,8 +70,10 @@ static bool words_hold(struct rb_run *r, uint64_t want, uint64_t *v)
 	uint64_t sum = 0, swapped = 0, w;
 	uint32_t mi;
 
+	*v = 0;
 	for (mi = 0; mi < r->nmr; mi++) {
-		w = *(volatile uint64_t *)rb_rx_of(r, mi);
+		if (word_at(r, rb_rx_of(r, mi), &w))
+			return false; /* logged */
 		sum += w;
 		swapped += bswap_64(w);
 	}
@@ -70,8 +83,11 @@ static bool words_hold(struct rb_run *r, uint64_t want, uint64_t *v)
 
 static int atomic_check(struct rb_run *r, uint64_t it)
 {
-	uint64_t v = *(volatile uint64_t *)rb_rx(r);
+	uint64_t v;
+	int ret = word_at(r, rb_rx(r), &v);
 
+	if (ret)
+		return ret;
 	if (same_word(v, it))
 		return 0;
 	rb_err("verify: %s %s: operation %" PRIu64 " fetched %" PRIu64 ", expected %" PRIu64,
@@ -82,7 +98,7 @@ static int atomic_check(struct rb_run *r, uint64_t it)
 /* Server: after the STOP, the word must hold what the client's ops made. */
 static int atomic_server(struct rb_run *r)
 {
-	uint64_t v, want;
+	uint64_t v = 0, want;
 	int ret = rb_run_server_wait(r);
 
 	if (ret || !r->p->verify)

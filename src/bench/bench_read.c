@@ -21,14 +21,15 @@ static void read_prep(struct rb_run *r, struct ibv_send_wr *wr, uint32_t qi)
 static int read_prepare(struct rb_run *r)
 {
 	uint32_t mi;
+	int ret = 0;
 
-	for (mi = 0; mi < r->nmr; mi++) {
+	for (mi = 0; mi < r->nmr && !ret; mi++) {
 		if (r->role == RB_ROLE_SERVER || r->bidir)
-			rb_fill_pattern(r, rb_tx_of(r, mi), r->pt.size);
-		if (r->role == RB_ROLE_CLIENT || r->bidir)
-			memset(rb_rx_of(r, mi), 0, r->pt.size);
+			ret = rb_fill_pattern(r, rb_tx_of(r, mi), r->pt.size);
+		if (!ret && (r->role == RB_ROLE_CLIENT || r->bidir))
+			ret = rb_buf_zero(r, rb_rx_of(r, mi), r->pt.size);
 	}
-	return 0;
+	return ret;
 }
 
 static int read_check(struct rb_run *r, uint64_t it)

@@ -25,11 +25,12 @@ static int send_setup(struct rb_run *r)
 static int send_prepare(struct rb_run *r)
 {
 	uint32_t mi;
+	int ret = 0;
 
-	for (mi = 0; mi < r->nmr && r->p->verify; mi++)
-		rb_fill_pattern(r, rb_tx_of(r, mi), r->pt.size);
+	for (mi = 0; mi < r->nmr && r->p->verify && !ret; mi++)
+		ret = rb_fill_pattern(r, rb_tx_of(r, mi), r->pt.size);
 	/* The last point may have left its last receives unposted. */
-	return rb_fill_recv_queues(r);
+	return ret ? ret : rb_fill_recv_queues(r);
 }
 
 static int send_lat_run(struct rb_run *r)

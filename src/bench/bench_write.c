@@ -40,15 +40,16 @@ static void write_lat_iter(struct rb_run *r, struct ibv_send_wr *wr, uint64_t it
 static int write_prepare(struct rb_run *r)
 {
 	uint32_t mi;
+	int ret = 0;
 
-	for (mi = 0; mi < r->nmr; mi++) {
+	for (mi = 0; mi < r->nmr && !ret; mi++) {
 		/* A stale mark from the last point must not pass for a new one. */
-		memset(rb_rx_of(r, mi), 0, r->pt.size);
-		if (r->p->verify)
-			rb_fill_pattern(r, rb_tx_of(r, mi), r->pt.size);
+		ret = rb_buf_zero(r, rb_rx_of(r, mi), r->pt.size);
+		if (!ret && r->p->verify)
+			ret = rb_fill_pattern(r, rb_tx_of(r, mi), r->pt.size);
 	}
 	/* --write-with-imm: each WRITE consumes a receive (none posted without). */
-	return rb_fill_recv_queues(r);
+	return ret ? ret : rb_fill_recv_queues(r);
 }
 
 /*

@@ -229,13 +229,14 @@ static int bad_option(const struct option *lo, const char *cmd, int ch, char **a
 /*
  * A row whose argument may be left out: getopt gave "--NAME=ARG"'s, else
  * the next word when it holds one of < > = ("--recommend p99<=20us"; a
- * host never does), else "".
+ * host never does) or the row's .next_is_arg says so, else "".
  */
 static const char *optional_arg(const struct rb_opt *o, int argc, char **av)
 {
 	if (optarg || !o->optional)
 		return optarg;
-	if (optind < argc && av[optind][0] != '-' && strpbrk(av[optind], "<>="))
+	if (optind < argc && av[optind][0] != '-' &&
+	    (o->next_is_arg ? o->next_is_arg(av[optind]) : !!strpbrk(av[optind], "<>=")))
 		return av[optind++];
 	return "";
 }
@@ -265,6 +266,13 @@ static int take(struct rb_cli *c, const struct option *lo, const char *cmd, unsi
 	return bad_option(lo, cmd, ch, av, err, len);
 }
 
+/* GPU memory: --use-cuda, or what only it has (--cuda-mem, --cuda-reg, --use_cuda_dmabuf). */
+static void cuda_finish(struct rb_cli *c)
+{
+	c->l.use_cuda = rb_cli_given(c, "use-cuda") || rb_cli_given(c, "cuda-mem") ||
+			rb_cli_given(c, "cuda-reg");
+}
+
 static int parse(struct rb_cli *c, const char *cmd, unsigned int scope, int argc, char **av,
 		 char *err, size_t len)
 {
@@ -291,6 +299,7 @@ static int parse(struct rb_cli *c, const char *cmd, unsigned int scope, int argc
 			    av[optind]);
 	if (c->l.host && !(scope & RB_S_TEST))
 		return fail(err, len, "%s takes no host argument ('%s')", cmd, c->l.host);
+	cuda_finish(c);
 	return rb_pt_finish(c, cmd, scope, err, len);
 }
 

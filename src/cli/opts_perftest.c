@@ -31,8 +31,9 @@
 #define RAW                                                                                      \
 	"raw Ethernet tests (raw_ethernet_*) are not part of rdmabench, whose tests run on RC, " \
 	"UC or UD QPs"
-#define ACCEL \
-	"accelerator memory is not supported yet: buffers are host memory (--hugepages, --numa)"
+#define ACCEL                                                                                \
+	"this accelerator's memory is not supported: buffers are host memory (--hugepages, " \
+	"--numa) or CUDA's (--use-cuda)"
 #define CRYPTO "mlx5 crypto and signature offload are not supported"
 #define DCSRD  "DC and SRD transports are not supported (-c RC|UC|UD)"
 #define MLX5   "a vendor-specific QP or memory attribute rdmabench does not set"
@@ -114,11 +115,15 @@ const struct rb_pt_flag rb_pt_flags[] = {
 	NO("credentials_path", 0, true, CRYPTO),
 	NO("data_enc_keys_number", 0, true, CRYPTO),
 	NO("data_enc_key_app_path", 0, true, CRYPTO),
-	NO("use_cuda", 0, true, ACCEL),
-	NO("use_cuda_bus_id", 0, true, ACCEL),
-	NO("use_cuda_dmabuf", 0, false, ACCEL),
-	NO("use_cuda_pcie_mapping", 0, false, ACCEL),
-	NO("cuda_mem_type", 0, true, ACCEL),
+	MAP("use_cuda_bus_id", 0, true, "use-cuda", NULL,
+	    "--use-cuda BDF: the GPU at that PCI address (any order with --use_cuda_dmabuf)"),
+	MAP("use_cuda_dmabuf", 0, false, "cuda-reg", "dmabuf",
+	    "--cuda-reg dmabuf: dmabuf or fail (rdmabench's default, auto, falls back to "
+	    "nvidia-peermem); alone, the GPU nearest the HCA"),
+	NO("use_cuda_pcie_mapping", 0, false,
+	   "GPU memory is reached by dmabuf or nvidia-peermem (--cuda-reg), not a PCIe BAR "
+	   "mapping"),
+	NO("cuda_mem_type", 0, true, "--cuda-mem device|managed|host-pinned"),
 	NO("use_data_direct", 0, false, ACCEL),
 	NO("use_musa", 0, true, ACCEL),
 	NO("use_musa_bus_id", 0, true, ACCEL),

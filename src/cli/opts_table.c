@@ -14,6 +14,7 @@
 #include "report/expect.h"
 #include "cli/opts_int.h"
 #include "rdma/access.h"
+#include "rdma/cuda.h"
 #include "core/shape.h"
 #include "core/sweep.h"
 
@@ -48,6 +49,16 @@ static int check_flows(const char *arg, char *err, size_t len)
 	uint32_t v[RB_FLOW_MAX], n;
 
 	return rb_flows_parse(arg, v, &n, err, len);
+}
+
+/* --use-cuda's GPU: "", auto, an index or a PCI address (rb_cuda_word()). */
+static int check_cuda(const char *arg, char *err, size_t len)
+{
+	if (!arg[0] || !strcmp(arg, "auto") || rb_cuda_word(arg))
+		return 0;
+	return fail(err, len,
+		    "--use-cuda '%s' is not a GPU index or a PCI address (0000:3b:00.0, 3b:00.0)",
+		    arg);
 }
 
 /* The syntax of --expect and --counters, checked as they are parsed. */
@@ -617,6 +628,50 @@ const struct rb_opt rb_opts[] = {
 	  .help = "register this side's buffers without PCIe relaxed ordering "
 		  "(IBV_ACCESS_RELAXED_ORDERING, otherwise asked for, except by tests that poll "
 		  "their buffer for arrival: write_lat)" },
+	{ .lname = "use-cuda",
+	  .alias = "use_cuda",
+	  .perftest = "--use_cuda=<gpu index>",
+	  .pt_diff = "each side its own (the server's with the server); without a GPU named, the "
+		     "one nearest the HCA by PCIe; the driver is loaded at run time; dmabuf "
+		     "first, then nvidia-peermem (--cuda-reg); JSON: gpu",
+	  .type = RB_OPT_STR,
+	  LSTR(cuda),
+	  .optional = true,
+	  .next_is_arg = rb_cuda_word,
+	  .check = check_cuda,
+	  .argname = "[GPU]",
+	  .need = RB_S_VERBS,
+	  .any = RB_S_RUN,
+	  .help = "this side's buffers in GPU memory (CUDA, libcuda.so.1 loaded at run time): "
+		  "GPU is an index or a PCI address (0000:3b:00.0); without one, the GPU nearest "
+		  "the HCA by PCIe, else GPU 0 (JSON: gpu, with why); --verify and the atomics' "
+		  "words go through the driver's copies; no inline sends from device memory; "
+		  "write_lat needs --write-with-imm (its CPU polls the buffer); not with --odp or "
+		  "--reg-mode per-msg" },
+	{ .lname = "cuda-mem",
+	  .type = RB_OPT_CHOICE,
+	  .off = LOC(cuda_mem),
+	  .max = 2,
+	  .choices = "device|managed|host-pinned",
+	  .argname = "device|managed|host-pinned",
+	  .def = "device",
+	  .need = RB_S_VERBS,
+	  .any = RB_S_RUN,
+	  .help = "GPU memory (implies --use-cuda): cuMemAlloc, cuMemAllocManaged or "
+		  "cuMemHostAlloc (pinned host memory the GPU maps)" },
+	{ .lname = "cuda-reg",
+	  .type = RB_OPT_CHOICE,
+	  .off = LOC(cuda_reg),
+	  .max = 2,
+	  .choices = "auto|dmabuf|peermem",
+	  .argname = "auto|dmabuf|peermem",
+	  .def = "auto",
+	  .need = RB_S_VERBS,
+	  .any = RB_S_RUN,
+	  .help = "how GPU memory is registered (implies --use-cuda): dmabuf "
+		  "(cuMemGetHandleForAddressRange, ibv_reg_dmabuf_mr), peermem (ibv_reg_mr on the "
+		  "device pointer; needs nvidia-peermem), auto: dmabuf, else peermem (JSON: "
+		  "gpu.reg_path and what each path did)" },
 	{ .lname = "reg-mode",
 	  .type = RB_OPT_CHOICE,
 	  .off = PAR(reg_mode),

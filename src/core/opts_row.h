@@ -46,6 +46,9 @@ struct rb_opt {
 	 * --NAME=ARG, or --NAME ARG when ARG holds one of < > = (no host does).
 	 */
 	bool optional;
+	/* With .optional: a next word this says is the argument is taken
+	 * too ("--use-cuda 1": a GPU, never a host). */
+	bool (*next_is_arg)(const char *word);
 	const char *def; /* default as shown in help, NULL: none */
 	uint64_t autov;	 /* nonzero: the word "auto" is accepted and means this */
 	unsigned int need, any;

@@ -247,6 +247,12 @@ struct rb_local {
 	uint8_t post_api;	  /* enum rb_post_api: --post-api */
 	uint8_t no_relaxed;	  /* --disable-pcie-relaxed */
 	uint32_t comp_vector;	  /* -X/--vector: the CQ's completion vector */
+	/* --use-cuda[=GPU]: this side's buffers in GPU memory (each side its
+	 * own, never in the plan); cuda "" or "auto": the GPU nearest the HCA. */
+	uint8_t use_cuda;
+	char cuda[64];	  /* an index or a PCI address */
+	uint8_t cuda_mem; /* enum rb_cuda_mem (rdma/cuda.h): --cuda-mem */
+	uint8_t cuda_reg; /* enum rb_cuda_reg: --cuda-reg */
 };
 
 /* One point of the plan: the axis values in force. */

@@ -17,10 +17,40 @@
 #include "core/sweep.h"
 #include "engine/loop.h"
 
+/* Where @p lies in the GPU buffer. */
+static size_t gpu_off(const struct rb_run *r, const uint8_t *p)
+{
+	return (size_t)(p - r->buf);
+}
+
+int rb_buf_zero(struct rb_run *r, uint8_t *p, uint64_t len)
+{
+	if (r->gpu)
+		return rb_cuda_set(r->gpu, gpu_off(r, p), 0, len);
+	memset(p, 0, len);
+	return 0;
+}
+
+int rb_buf_read(struct rb_run *r, void *dst, const uint8_t *p, uint64_t len)
+{
+	if (r->gpu)
+		return rb_cuda_get(r->gpu, gpu_off(r, p), dst, len);
+	memcpy(dst, p, len);
+	return 0;
+}
+
 int rb_verify_bytes(struct rb_run *r, const uint8_t *p, uint64_t len, uint64_t it)
 {
 	uint64_t off;
 
+	/* GPU memory is checked in a host copy (len is at most a region). */
+	if (r->gpu) {
+		int ret = rb_buf_read(r, r->scratch, p, len);
+
+		if (ret)
+			return ret;
+		p = r->scratch;
+	}
 	for (off = 0; off < len; off++) {
 		if (p[off] == rb_pattern(r->point, off) && !rb_hook_bad_verify)
 			continue;
@@ -33,12 +63,14 @@ int rb_verify_bytes(struct rb_run *r, const uint8_t *p, uint64_t len, uint64_t i
 	return 0;
 }
 
-void rb_fill_pattern(struct rb_run *r, uint8_t *p, uint64_t len)
+int rb_fill_pattern(struct rb_run *r, uint8_t *p, uint64_t len)
 {
+	uint8_t *to = r->gpu ? r->scratch : p;
 	uint64_t off;
 
 	for (off = 0; off < len; off++)
-		p[off] = rb_pattern(r->point, off);
+		to[off] = rb_pattern(r->point, off);
+	return r->gpu ? rb_cuda_put(r->gpu, gpu_off(r, p), to, len) : 0;
 }
 
 /* The receive WRs, built once and chained: a repost sets only wr_ids. */

@@ -23,6 +23,7 @@
 #include "core/stats.h"
 #include "core/bench.h"
 #include "rdma/verbs.h"
+#include "rdma/cuda.h"
 
 #define RB_MAX_BATCH 4096
 /* Receives reposted in one chain, at most. */
@@ -57,7 +58,12 @@ struct rb_run {
 	uint32_t inline_max; /* granted by the QPs */
 	uint8_t rd_atom;     /* reads/atomics in flight, both ends agree */
 	uint8_t *buf;	     /* per MR: rx region, then tx region */
-	size_t region;	     /* bytes per region */
+	/* --use-cuda: buf is this GPU memory, which the CPU never touches:
+	 * the pattern, its check and the atomics' words go through copies
+	 * (rb_buf_*()) by way of @scratch, a region's bytes.  NULL: host. */
+	const struct rb_cuda_buf *gpu;
+	uint8_t *scratch;
+	size_t region; /* bytes per region */
 	int mem_node;
 	uint32_t nmr; /* 1, or one per QP (--mr-per-qp) */
 	struct ibv_mr *mr[RB_MAX_QPS];
@@ -227,8 +233,17 @@ static inline uint8_t rb_pattern(uint32_t point, uint64_t off)
  */
 int rb_verify_bytes(struct rb_run *r, const uint8_t *p, uint64_t len, uint64_t it);
 
-/* rb_fill_pattern() - write the point's pattern into @len bytes at @p. */
-void rb_fill_pattern(struct rb_run *r, uint8_t *p, uint64_t len);
+/*
+ * rb_fill_pattern() - write the point's pattern into @len bytes at @p
+ * (copied in with --use-cuda).  0 or -errno, logged.
+ */
+int rb_fill_pattern(struct rb_run *r, uint8_t *p, uint64_t len);
+
+/* rb_buf_zero() - @len bytes at @p of the buffers to 0, in GPU memory too. */
+int rb_buf_zero(struct rb_run *r, uint8_t *p, uint64_t len);
+
+/* rb_buf_read() - @len bytes at @p of the buffers into @dst, from GPU memory too. */
+int rb_buf_read(struct rb_run *r, void *dst, const uint8_t *p, uint64_t len);
 
 /*
  * rb_post_recv() - one receive of a whole region (GRH space included) for

@@ -144,6 +144,27 @@ static json_t *jdevice(const struct rb_doc *r)
 	return jdone(o, bad);
 }
 
+/* --use-cuda: this side's GPU, where it sits, and how its memory was registered. */
+static json_t *jgpu(const struct rb_doc *r)
+{
+	const struct rb_cuda_gpu *g = r->gpu;
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= json_object_set_new(o, "index", json_integer(g->index));
+	bad |= json_object_set_new(o, "bus_id", jstr(g->bus_id));
+	bad |= json_object_set_new(o, "gpus", json_integer(g->count));
+	bad |= json_object_set_new(o, "why", jstr(g->why));
+	bad |= json_object_set_new(o, "numa_node", jint_or_null(g->numa_node));
+	bad |= json_object_set_new(o, "hca_numa_node", jint_or_null(g->hca_node));
+	bad |= json_object_set_new(o, "relation", jstr_or_null(g->relation));
+	bad |= json_object_set_new(o, "memory", jstr(r->gpu_mem));
+	bad |= json_object_set_new(o, "reg", jstr_or_null(r->gpu_reg));
+	bad |= json_object_set_new(o, "reg_path", jstr_or_null(r->gpu_reg_path));
+	bad |= json_object_set_new(o, "why_reg", jstr_or_null(r->gpu_why_reg));
+	return jdone(o, bad);
+}
+
 /* A socket test's data connection: each side's buffers as the kernel set them. */
 static json_t *jsocket(const struct rb_sock_info *i)
 {
@@ -508,6 +529,8 @@ static json_t *jdoc(const struct rb_doc *r)
 	bad |= json_object_set_new(o, "host", jstr(r->host));
 	bad |= json_object_set_new(o, "peer", jstr(r->peer));
 	bad |= json_object_set_new(o, "device", jdevice(r));
+	if (r->gpu)
+		bad |= json_object_set_new(o, "gpu", jgpu(r));
 	if (r->sock.on)
 		bad |= json_object_set_new(o, "socket", jsocket(&r->sock));
 	bad |= json_object_set_new(o, "params", rb_json_params(r->params));

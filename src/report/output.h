@@ -18,6 +18,7 @@
 #include <jansson.h>
 #include "core/atomic_file.h"
 #include "core/rdmabench.h"
+#include "rdma/cuda.h"
 
 enum rb_format { RB_FMT_TABLE, RB_FMT_CSV, RB_FMT_JSON, RB_FMT_PERFTEST, RB_FMT_VALUE };
 /* --output (RB_FMT_VALUE): the one figure each point prints; the option's choices' order. */
@@ -59,6 +60,10 @@ struct rb_doc {
 	const char *why_relaxed; /* why, or why not */
 	const char *post_api;	 /* "wr" (ibv_wr_*) or "post" (ibv_post_send); NULL: no QP */
 	int comp_vector;	 /* -X/--vector of this side's CQ (with post_api) */
+	/* --use-cuda: this side's GPU, its memory and how it was registered
+	 * (JSON: gpu); NULL: host memory. */
+	const struct rb_cuda_gpu *gpu;
+	const char *gpu_mem, *gpu_reg, *gpu_reg_path, *gpu_why_reg;
 	const struct rb_params *params;
 	struct rb_placement place;
 	bool has_peer_place;

@@ -218,6 +218,14 @@ static const char *local_str(int local)
 	return local < 0 ? "locality unknown" : local ? "local" : "remote";
 }
 
+static const char *const cuda_regs[] = { "auto", "dmabuf", "peermem" };
+
+/* --use-cuda's GPU as given; "auto": the one nearest the HCA. */
+static const char *cuda_want(const struct rb_local *l)
+{
+	return l->cuda[0] ? l->cuda : "auto";
+}
+
 static void text_place(const struct rb_dryrun *d, FILE *f)
 {
 	const struct rb_dry_place *pl = &d->place;
@@ -242,6 +250,12 @@ static void text_place(const struct rb_dryrun *d, FILE *f)
 	}
 	if (pl->note[0])
 		fprintf(f, LABEL "%s\n", "", pl->note);
+	if (d->l->use_cuda)
+		fprintf(f,
+			LABEL "this side's buffers in GPU memory: --use-cuda %s, --cuda-mem %s, "
+			      "--cuda-reg %s (the driver is not loaded by --dry-run)\n",
+			"", cuda_want(d->l), rb_cuda_mem_name(d->l->cuda_mem),
+			cuda_regs[d->l->cuda_reg % 3]);
 }
 
 static void text_mem(const struct rb_dryrun *d, FILE *f)
@@ -416,6 +430,12 @@ static json_t *jplace(const struct rb_dryrun *d)
 	bad |= json_object_set_new(o, "decided", json_boolean(pl->known));
 	bad |= json_object_set_new(o, "threads", a);
 	bad |= json_object_set_new(o, "note", jstr_or_null(pl->note));
+	bad |= json_object_set_new(o, "gpu",
+				   !d->l->use_cuda
+					   ? json_null()
+					   : json_pack("{ss ss ss}", "want", cuda_want(d->l),
+						       "memory", rb_cuda_mem_name(d->l->cuda_mem),
+						       "reg", cuda_regs[d->l->cuda_reg % 3]));
 	return jdone(o, bad);
 }
 

@@ -94,6 +94,10 @@ struct session {
 	struct rb_session_hooks h;     /* the caller's: matrix, --threads */
 	struct sess_tcp tcp;	       /* socket tests only */
 	struct rb_probe probe;	       /* --probe's QP, CQ and thread */
+	/* --use-cuda: the GPU, the buffers in its memory, how they were registered. */
+	struct rb_cuda_gpu gpu;
+	struct rb_cuda_buf gpu_buf;
+	char gpu_why_reg[512];
 };
 
 /* Per thread: the threads of a --threads run are sessions each (session.c). */

@@ -164,6 +164,14 @@ static void posting_by(struct session *s, bool ex)
 			ex ? "ibv_wr_* (ibv_qp_ex)" : "ibv_post_send");
 }
 
+/* Inline sends are read by the CPU: none from GPU device memory. */
+static uint32_t inline_wanted(const struct session *s)
+{
+	if (s->run.gpu && s->gpu_buf.mem == RB_CUDA_DEVICE)
+		return 0;
+	return s->p.inline_size;
+}
+
 static int create_qps(struct session *s)
 {
 	struct rb_run *r = &s->run;
@@ -187,7 +195,7 @@ static int create_qps(struct session *s)
 	for (i = 0; !ret && i < r->nqp; i++) {
 		caps = (struct rb_qp_caps){ .send_wr = (uint32_t)rb_axis_max(&s->p.tx_depth),
 					    .recv_wr = recv ? r->rx_depth : 1,
-					    .inline_size = s->p.inline_size,
+					    .inline_size = inline_wanted(s),
 					    .srq = r->srq };
 		/* The first QP settles the API; the others must take it too. */
 		want_post_api(s, i ? s->rep.post_api : NULL, &caps);
@@ -198,7 +206,10 @@ static int create_qps(struct session *s)
 		if (!ret && !i)
 			posting_by(s, caps.ex);
 	}
-	if (!ret && r->inline_max < s->p.inline_size && s->bench->inline_ok)
+	if (!ret && !inline_wanted(s) && s->p.inline_size && s->bench->inline_ok && rb_verbose)
+		rb_info("-I/--inline %u: off, the CPU cannot read GPU device memory (--use-cuda)",
+			s->p.inline_size);
+	else if (!ret && r->inline_max < s->p.inline_size && s->bench->inline_ok)
 		rb_info("-I/--inline %u: %s QPs accept %u bytes inline; capped", s->p.inline_size,
 			r->dev.name, r->inline_max);
 	return ret;
@@ -266,6 +277,60 @@ int sess_alloc_buffers(struct session *s, size_t len)
 	return 0;
 }
 
+/*
+ * --use-cuda: what this side cannot do with its buffers in GPU memory, a
+ * usage error (exit 2) naming the way that works.
+ */
+static int cuda_refuses(struct session *s)
+{
+	const struct rb_local *l = s->l;
+	const char *why = NULL;
+
+	if (s->bench->polls_buffer && !s->p.imm && l->cuda_mem == RB_CUDA_DEVICE)
+		why = "polls its buffer's last byte from the CPU, which cannot read GPU device "
+		      "memory: add --write-with-imm (both sides), or --cuda-mem managed or "
+		      "host-pinned";
+	else if (s->p.odp)
+		why = "--odp: on-demand paging is for host memory";
+	else if (s->p.reg_mode == RB_REG_PER_MSG)
+		why = "--reg-mode per-msg is not built yet for GPU memory";
+	if (!why)
+		return 0;
+	rb_err("--use-cuda with %s: %s", s->bench->name, why);
+	s->usage = true;
+	return -EINVAL;
+}
+
+/* The buffers in GPU memory, and a host region to copy through (JSON: gpu). */
+static int alloc_gpu(struct session *s, size_t len)
+{
+	struct rb_run *r = &s->run;
+	int ret = cuda_refuses(s);
+
+	if (!ret)
+		ret = rb_cuda_choose(s->l->cuda, r->dev.name, &s->gpu);
+	s->usage = s->usage || ret == -EINVAL;
+	if (!ret)
+		ret = rb_cuda_alloc(s->gpu.index, s->l->cuda_mem, len, &s->gpu_buf);
+	if (ret)
+		return ret;
+	if (s->p.hugepages)
+		rb_warn("--hugepages: this side's buffers are GPU memory (--use-cuda)");
+	r->buf = s->gpu_buf.ptr;
+	r->gpu = &s->gpu_buf;
+	s->buf_len = s->gpu_buf.len;
+	r->scratch = malloc(r->region);
+	if (!r->scratch)
+		return -ENOMEM;
+	s->rep.gpu = &s->gpu;
+	s->rep.gpu_mem = rb_cuda_mem_name(s->gpu_buf.mem);
+	if (rb_verbose)
+		rb_info("GPU %d (%s), %s: %s; %zu bytes of %s memory", s->gpu.index, s->gpu.bus_id,
+			s->gpu.relation[0] ? s->gpu.relation : "relation unknown", s->gpu.why,
+			s->buf_len, s->rep.gpu_mem);
+	return 0;
+}
+
 /* The buffers: one rx and one tx region per MR, one MR per QP with --mr-per-qp. */
 static int alloc_buffers(struct session *s)
 {
@@ -274,6 +339,8 @@ static int alloc_buffers(struct session *s)
 	r->nqp = (uint32_t)rb_axis_max(&s->p.qps);
 	r->nmr = s->p.mr_per_qp ? r->nqp : 1;
 	r->region = region_size(&s->p);
+	if (s->l->use_cuda)
+		return alloc_gpu(s, r->nmr * 2 * r->region);
 	return sess_alloc_buffers(s, r->nmr * 2 * r->region);
 }
 
@@ -304,7 +371,20 @@ static int register_buffers(struct session *s)
 	if (!off)
 		access |= IBV_ACCESS_RELAXED_ORDERING;
 	for (i = 0; i < r->nmr && !ret; i++)
-		ret = rb_mr_reg(&r->dev, rb_rx_of(r, i), 2 * r->region, access, &r->mr[i]);
+		ret = r->gpu ? rb_cuda_reg_mr(&r->dev, r->gpu, rb_rx_of(r, i), 2 * r->region,
+					      access, s->l->cuda_reg, &r->mr[i],
+					      &s->rep.gpu_reg_path, s->gpu_why_reg,
+					      sizeof(s->gpu_why_reg))
+			     : rb_mr_reg(&r->dev, rb_rx_of(r, i), 2 * r->region, access, &r->mr[i]);
+	if (r->gpu) {
+		static const char *const regs[] = { "auto", "dmabuf", "peermem" };
+
+		s->rep.gpu_reg = regs[s->l->cuda_reg % 3];
+		s->rep.gpu_why_reg = s->gpu_why_reg;
+		if (!ret && rb_verbose)
+			rb_info("%s: GPU memory registered by %s (%s)", r->dev.name,
+				s->rep.gpu_reg_path, s->gpu_why_reg);
+	}
 	if (!off && r->dev.relaxed_err)
 		off = "off: the provider or kernel refused IBV_ACCESS_RELAXED_ORDERING; "
 		      "registered without it";
@@ -389,8 +469,14 @@ void sess_close_resources(struct session *s)
 	for (i = 0; i < r->nqp; i++)
 		rb_ah_destroy(&r->dev, r->ah[i]);
 	rb_resources_close(&r->dev, &res);
-	if (r->buf)
+	if (r->gpu)
+		rb_cuda_free(&s->gpu_buf);
+	else if (r->buf)
 		rb_place_free(r->buf, s->buf_len);
+	r->buf = NULL;
+	r->gpu = NULL;
+	free(r->scratch);
+	r->scratch = NULL;
 	rb_dev_close(&r->dev);
 	rb_samples_free(&r->lat);
 	rb_iv_free(r);

@@ -152,6 +152,11 @@ static const struct want wants[] = {
 	{ "srq", 0, RB_OPT_FLAG, PRM(srq), 0, 0, 1, false, false, NULL, T_SEND_LAT | T_SEND_BW },
 	{ "disable-pcie-relaxed", 0, RB_OPT_FLAG, LOC(no_relaxed), 0, 0, 1, false, false, NULL,
 	  T_VRUN },
+	{ "use-cuda", 0, RB_OPT_STR, LOC(cuda), SZ(cuda), 0, 0, false, false, NULL, T_VRUN },
+	{ "cuda-mem", 0, RB_OPT_CHOICE, LOC(cuda_mem), 0, 0, 2, false, false,
+	  "device|managed|host-pinned", T_VRUN },
+	{ "cuda-reg", 0, RB_OPT_CHOICE, LOC(cuda_reg), 0, 0, 2, false, false, "auto|dmabuf|peermem",
+	  T_VRUN },
 	{ "reg-mode", 0, RB_OPT_CHOICE, PRM(reg_mode), 0, 0, 1, false, false, "pool|per-msg",
 	  T_VBW },
 	{ "post-api", 0, RB_OPT_CHOICE, LOC(post_api), 0, 0, 2, false, false, "auto|post|wr",
@@ -458,16 +463,19 @@ static int row_index(const struct want *w)
 	return i;
 }
 
-/* "--lname @arg" for a row's first test must fail naming the row and @needle. */
+/*
+ * "--lname=@arg" for a row's first test must fail naming the row and
+ * @needle (with '=': a row whose argument may be left out takes it so).
+ */
 static void row_rejects(const struct want *w, const char *arg, const char *needle)
 {
-	char lopt[40], name[40], err[1024];
+	char lopt[600], name[40], err[1024];
 	struct rb_cli c;
 	int ret;
 
-	snprintf(lopt, sizeof(lopt), "--%s", w->lname);
+	snprintf(lopt, sizeof(lopt), "--%s=%s", w->lname, arg);
 	name_of(w, name, sizeof(name));
-	ret = PARSE(&c, lowest_bit(w->tests), err, lopt, arg);
+	ret = PARSE(&c, lowest_bit(w->tests), err, lopt);
 	if (ret != -EINVAL || !strstr(err, name) || (needle && !strstr(err, needle))) {
 		print_error("%s %s: returned %d, err '%s'; want -EINVAL naming '%s' and '%s'\n",
 			    lopt, arg, ret, err, name, needle ? needle : "");
@@ -733,6 +741,7 @@ static const struct {
 	{ "flow-label", "1,0x2,1048575", "1,,2", "not a list of numbers" },
 	{ "access", "local-write,remote-read", "remote-write", "need local-write" },
 	{ "recommend", "p99<=20us", "p99<=x", "--recommend 'p99<=x': at 6: a number" },
+	{ "use-cuda", "0000:3b:00.0", "gpu0", "not a GPU index or a PCI address" },
 };
 
 static int str_syntax_of(const struct want *w)

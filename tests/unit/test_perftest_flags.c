@@ -17,6 +17,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "rdma/cuda.h"
+
 #include "core/cmd.h"
 #include "cli/opts_perftest.h"
 
@@ -296,11 +298,64 @@ static void test_prefixes(void **state)
 	assert_int_equal(parse("write_bw", "--rep h"), -EINVAL);
 	assert_non_null(strstr(err, "ambiguous"));
 	assert_non_null(strstr(err, "--report-cycles"));
-	assert_int_equal(parse("write_bw", "--use_cu=0 h"), -EINVAL);
-	assert_non_null(strstr(err, "--use_cuda"));
+	c = parsed("write_bw", "--use_cu=0 h"); /* ours: --use_cuda, perftest's --use-cuda */
+	assert_true(c->l.use_cuda);
+	assert_string_equal(c->l.cuda, "0");
+	c = parsed("write_bw", "--use_cuda_d h"); /* perftest's prefix: --use_cuda_dmabuf */
+	assert_true(c->l.use_cuda);
+	assert_int_equal(c->l.cuda_reg, RB_CUDA_REG_DMABUF);
 	/* a value that looks like an option is not spelled out */
 	c = parsed("write_bw", "--json --sig h");
 	assert_string_equal(c->l.json_path, "--sig");
+}
+
+/* --use-cuda and perftest's three spellings, in any order; each side its own. */
+static void test_cuda_flags(void **state)
+{
+	struct rb_cli *c;
+
+	(void)state;
+	c = parsed("write_bw", "--use_cuda_dmabuf --use_cuda=1 h");
+	assert_true(c->l.use_cuda);
+	assert_string_equal(c->l.cuda, "1");
+	assert_int_equal(c->l.cuda_reg, RB_CUDA_REG_DMABUF);
+	c = parsed("send_bw", "--use_cuda_bus_id=0000:3b:00.0 --use_cuda_dmabuf h");
+	assert_string_equal(c->l.cuda, "0000:3b:00.0");
+	assert_int_equal(c->l.cuda_reg, RB_CUDA_REG_DMABUF);
+	c = parsed("write_bw", "--use-cuda h");
+	assert_true(c->l.use_cuda);
+	assert_string_equal(c->l.cuda, "");
+	assert_string_equal(c->l.host, "h");
+	assert_int_equal(c->l.cuda_reg, RB_CUDA_REG_AUTO);
+	assert_int_equal(c->l.cuda_mem, RB_CUDA_DEVICE);
+	c = parsed("write_bw", "--use-cuda 3b:00.0 --cuda-mem host-pinned h");
+	assert_string_equal(c->l.cuda, "3b:00.0");
+	assert_string_equal(c->l.host, "h");
+	assert_int_equal(c->l.cuda_mem, RB_CUDA_HOST_PINNED);
+	c = parsed("send_lat", "--use-cuda 2 --cuda-reg peermem h");
+	assert_string_equal(c->l.cuda, "2");
+	assert_int_equal(c->l.cuda_reg, RB_CUDA_REG_PEERMEM);
+	c = parsed("server", "--use-cuda=0000:86:00.0 --cuda-mem managed");
+	assert_true(c->l.use_cuda);
+	assert_int_equal(c->l.cuda_mem, RB_CUDA_MANAGED);
+	/* Not in the plan: the peer's choice is its own. */
+	c = parsed("write_bw", "h");
+	assert_false(c->l.use_cuda);
+	c = parsed("write_bw", "--cuda-mem managed h"); /* GPU memory, the GPU chosen */
+	assert_true(c->l.use_cuda);
+	assert_string_equal(c->l.cuda, "");
+	assert_int_equal(parse("write_bw", "--use-cuda=gpu0 h"), -EINVAL);
+	assert_non_null(strstr(err, "'gpu0' is not a GPU index or a PCI address"));
+	assert_int_equal(parse("write_bw", "--use_cuda=0 --use_cuda_bus_id=3b:00.0 h"), -EINVAL);
+	assert_non_null(strstr(err, "--use-cuda given twice"));
+	assert_int_equal(parse("tcp_bw", "--use-cuda h"), -EINVAL);
+	assert_non_null(strstr(err, "RDMA tests only"));
+	assert_int_equal(parse("write_bw", "--use_cuda_pcie_mapping h"), -EINVAL);
+	assert_non_null(strstr(err, "--cuda-reg"));
+	assert_true(rb_cuda_word("0000:3B:00.0"));
+	assert_false(rb_cuda_word("3b:00.8"));
+	assert_false(rb_cuda_word("192.0.2.1"));
+	assert_false(rb_cuda_word("123456"));
 }
 
 /* Under perftest's name (ib_write_bw): perftest's flags, and theirs only. */
@@ -361,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_translations),
 		cmocka_unit_test(test_translation_errors),
 		cmocka_unit_test(test_prefixes),
+		cmocka_unit_test(test_cuda_flags),
 		cmocka_unit_test(test_perftest_only),
 		cmocka_unit_test(test_man_table),
 	};
