@@ -51,14 +51,24 @@ static int check_flows(const char *arg, char *err, size_t len)
 	return rb_flows_parse(arg, v, &n, err, len);
 }
 
-/* --use-cuda's GPU: "", auto, an index or a PCI address (rb_cuda_word()). */
+/*
+ * --use-cuda's GPU: "", auto, an index or a PCI address (rb_cuda_word()),
+ * or for matrix a pattern of %r/%l (checked once expanded, per rank;
+ * anywhere else the run refuses it).
+ */
 static int check_cuda(const char *arg, char *err, size_t len)
 {
-	if (!arg[0] || !strcmp(arg, "auto") || rb_cuda_word(arg))
+	if (!arg[0] || !strcmp(arg, "auto") || rb_cuda_word(arg) || strchr(arg, '%'))
 		return 0;
 	return fail(err, len,
 		    "--use-cuda '%s' is not a GPU index or a PCI address (0000:3b:00.0, 3b:00.0)",
 		    arg);
+}
+
+/* --use-cuda's GPU as the next word: a GPU, or matrix's %l (no host has a %). */
+static bool cuda_next_word(const char *arg)
+{
+	return rb_cuda_word(arg) || strchr(arg, '%');
 }
 
 /* The syntax of --expect and --counters, checked as they are parsed. */
@@ -637,7 +647,7 @@ const struct rb_opt rb_opts[] = {
 	  .type = RB_OPT_STR,
 	  LSTR(cuda),
 	  .optional = true,
-	  .next_is_arg = rb_cuda_word,
+	  .next_is_arg = cuda_next_word,
 	  .check = check_cuda,
 	  .argname = "[GPU]",
 	  .need = RB_S_VERBS,
@@ -647,7 +657,8 @@ const struct rb_opt rb_opts[] = {
 		  "the HCA by PCIe, else GPU 0 (JSON: gpu, with why); --verify and the atomics' "
 		  "words go through the driver's copies; no inline sends from device memory; "
 		  "write_lat needs --write-with-imm (its CPU polls the buffer); not with --odp or "
-		  "--reg-mode per-msg" },
+		  "--reg-mode per-msg; matrix: %l for each local rank's own GPU (%r, %R, %L as "
+		  "-d's)" },
 	{ .lname = "cuda-mem",
 	  .type = RB_OPT_CHOICE,
 	  .off = LOC(cuda_mem),

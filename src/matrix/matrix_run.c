@@ -97,7 +97,7 @@ static int coordinator(struct rb_mx_job *j, char *err, size_t len)
 			  "environment does not say)");
 }
 
-/* -d and --bind with %r/%R/%l/%L for this rank. */
+/* -d, --bind and --use-cuda with %r/%R/%l/%L for this rank. */
 static int expand(struct rb_mx_job *j, char *err, size_t len)
 {
 	const struct rb_local *l = &j->c->l;
@@ -109,6 +109,9 @@ static int expand(struct rb_mx_job *j, char *err, size_t len)
 	if (rb_mx_expand(l->bind, j->id.rank, j->id.local, j->bind, sizeof(j->bind), why,
 			 sizeof(why)))
 		return rb_set_err(err, len, -EINVAL, "--bind '%s': %s", l->bind, why);
+	if (rb_mx_expand(l->cuda, j->id.rank, j->id.local, j->cuda, sizeof(j->cuda), why,
+			 sizeof(why)))
+		return rb_set_err(err, len, -EINVAL, "--use-cuda '%s': %s", l->cuda, why);
 	return 0;
 }
 

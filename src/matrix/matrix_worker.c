@@ -93,6 +93,7 @@ static void child(const struct rb_mx_job *j, const struct rb_mx_task *t, int wfd
 		_exit(RB_EXIT_FAIL);
 	snprintf(l.device, sizeof(l.device), "%s", j->device);
 	snprintf(l.bind, sizeof(l.bind), "%s", j->bind);
+	snprintf(l.cuda, sizeof(l.cuda), "%s", j->cuda);
 	l.tcp_port = t->port;
 	l.json_path[0] = l.csv_path[0] = '\0';
 	rb_quiet = !rb_verbose;

@@ -30,6 +30,7 @@ struct rb_mx_job {
 	int timeout_ms;
 	char device[64]; /* -d, expanded for this rank */
 	char bind[64];	 /* --bind, expanded */
+	char cuda[64];	 /* --use-cuda's GPU, expanded */
 };
 
 /* rb_mx_worker() - this rank's part: join, run the rounds; exit code. */

@@ -294,6 +294,8 @@ static int cuda_refuses(struct session *s)
 		why = "--odp: on-demand paging is for host memory";
 	else if (s->p.reg_mode == RB_REG_PER_MSG)
 		why = "--reg-mode per-msg is not built yet for GPU memory";
+	else if (strchr(s->l->cuda, '%'))
+		why = "%r, %l and their kin are matrix's, each rank's own; name a GPU here";
 	if (!why)
 		return 0;
 	rb_err("--use-cuda with %s: %s", s->bench->name, why);

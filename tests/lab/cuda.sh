@@ -19,6 +19,9 @@
 #   memory (the words are read back through the driver);
 # - --verify sees what the driver's copies carry: the fake flips a byte
 #   of each cuMemcpyDtoH (server side) or cuMemcpyHtoD (client side);
+# - matrix write_bw --use-cuda %r over two ranks (no launcher): with two
+#   GPUs both pairs run, with one rank 1's GPU 1 is missing, named;
+#   write_bw --use-cuda %l outside matrix exits 2;
 # - refusals: --cuda-reg dmabuf (exit 1, naming ibv_reg_dmabuf_mr), no GPU
 #   and no driver (exit 1, saying which), write_lat (exit 2: it polls its
 #   buffer from the CPU) but write_lat --write-with-imm runs.
@@ -71,7 +74,26 @@ solo wl write_lat $C --use-cuda -s 64 -n 100 192.0.2.1
 solo dmabuf write_bw $C --use-cuda --cuda-reg dmabuf -n 50 192.0.2.1
 (export FAKE_CUDA_DEVICES=none; solo nogpu write_bw $C --use-cuda -n 50 192.0.2.1)
 (export RDMABENCH_LIBCUDA=/nonexistent/libcuda.so.1; solo nolib write_bw $C --use-cuda 192.0.2.1)
+solo pct write_bw $C --use-cuda %l -n 50 192.0.2.1
 stop_server $srv
+# matrix --use-cuda %r: two ranks, no launcher; rank r takes GPU r.  With
+# two GPUs both pairs run; with one, rank 1 asks for GPU 1 and fails.
+mx() {
+	name=$1
+	shift
+	for r in 1 0; do
+		"$RB" matrix write_bw -d rxe%r --bind 192.0.2.%R --cpu none --timeout 30 \
+			--coordinator 192.0.2.1:19200 -p 19200 --rank $r --nranks 2 --use-cuda %r \
+			-s 4K -n 50 --tolerance 1000 "$@" >"$OUT/$name.$r.out" 2>"$OUT/$name.$r.err" &
+		eval "pid$r=\$!"
+	done
+	wait "$pid1"
+	echo $? >"$OUT/$name.1.rc"
+	wait "$pid0"
+	echo $? >"$OUT/$name.rc"
+}
+(export FAKE_CUDA_DEVICES=0000:3b:00.0,0000:86:00.0; mx mx2 --json "$OUT/mx2.json")
+(export FAKE_CUDA_DEVICES=0000:3b:00.0; mx mx1)
 '
 
 for c in wc ws sl; do
@@ -121,6 +143,14 @@ expect_rc nogpu 1
 expect_grep nogpu.err 'the CUDA driver sees no GPU (cuInit: CUDA_ERROR_NO_DEVICE)'
 expect_rc nolib 1
 expect_grep nolib.err 'cannot load the CUDA driver (/nonexistent/libcuda.so.1)'
+expect_rc pct 2
+expect_grep pct.err "%r, %l and their kin are matrix's"
+expect_rc mx2 0
+jcheck mx2.json 'd["matrix"]["bad"] == 0' 'len(d["pairs"]) == 2'
+[ "$(cat "$OUT/mx1.rc")" != 0 ] || fail "matrix --use-cuda %r with one GPU: rank 1 took GPU 1?"
+grep -rqF -- "--use-cuda 1: the CUDA driver sees 1 GPU" "$OUT"/mx1.* ||
+	fail "matrix --use-cuda %r, one GPU: nothing names GPU 1"
+
 # For the log: what the client wrote of its GPU.
 python3 -c 'import json, sys; print("wc gpu:", json.load(open(sys.argv[1]))["gpu"])' "$OUT/wc.json"
 pass
