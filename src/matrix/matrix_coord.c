@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -552,35 +554,75 @@ static void take_joins(struct rb_mx_coord *c)
 
 /* ---- rank 0's own worker ---------------------------------------------------- */
 
-static pid_t start_self(struct rb_mx_coord *c)
+/* Rank @rank's worker, a child of the coordinator; the job as rank @rank's. */
+static pid_t start_rank(struct rb_mx_coord *c, uint32_t rank)
 {
+	static struct rb_mx_job kj;
 	pid_t pid;
 
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
 		close(c->lfd);
-		_exit(rb_mx_worker(c->j));
+		kj = *c->j;
+		kj.id.rank = rank;
+		prctl(PR_SET_PDEATHSIG, SIGKILL); /* no rank outlives its coordinator */
+		_exit(rb_mx_worker(&kj));
 	}
 	if (pid < 0)
-		rb_err("cannot fork rank 0's worker: %s", strerror(errno));
+		rb_err("cannot fork rank %u's worker: %s", rank, strerror(errno));
 	return pid;
+}
+
+/*
+ * --simulate --nranks N alone: every rank a child of this process, each
+ * with a connection to it, so the descriptors' limit is raised to its
+ * hard limit first.  Ranks that cannot be forked never join, and are
+ * named so.
+ */
+static int spawn_all(struct rb_mx_coord *c)
+{
+	struct rlimit rl;
+	uint32_t i;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < (rlim_t)c->n + 64)
+		rb_warn("%u ranks need %u descriptors; the limit is %llu (ulimit -n)", c->n,
+			c->n + 64, (unsigned long long)rl.rlim_cur);
+	c->spawned = calloc(c->n, sizeof(*c->spawned));
+	if (!c->spawned)
+		return -ENOMEM;
+	for (i = 0; i < c->n; i++)
+		c->spawned[i] = start_rank(c, i);
+	return 0;
+}
+
+/* @pid ends within the deadline @until, or is killed. */
+static void end_child(pid_t pid, uint64_t until)
+{
+	if (pid <= 0)
+		return;
+	while (waitpid(pid, NULL, WNOHANG) == 0) {
+		if (rb_now_ns() >= until) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			return;
+		}
+		usleep(2000);
+	}
 }
 
 static void end_self(struct rb_mx_coord *c)
 {
 	uint64_t until = rb_now_ns() + timeout_ns(c);
+	uint32_t i;
 
-	if (c->self <= 0)
-		return;
-	while (waitpid(c->self, NULL, WNOHANG) == 0) {
-		if (rb_now_ns() >= until) {
-			kill(c->self, SIGKILL);
-			waitpid(c->self, NULL, 0);
-			return;
-		}
-		usleep(20000);
-	}
+	end_child(c->self, until);
+	for (i = 0; c->spawned && i < c->n; i++)
+		end_child(c->spawned[i], until);
 }
 
 static void end_all(struct rb_mx_coord *c)
@@ -624,6 +666,9 @@ static void coord_free(struct rb_mx_coord *c)
 	rb_mx_sched_free(&c->s);
 	free(c->r);
 	free(c->out);
+	free(c->spawned);
+	free(c->suspects);
+	free(c->bad_ranks);
 }
 
 int rb_mx_coordinate(const struct rb_mx_job *j)
@@ -646,9 +691,15 @@ int rb_mx_coordinate(const struct rb_mx_job *j)
 		return ret;
 	}
 	c.t0 = rb_now_ns();
-	c.self = start_self(&c);
+	if (j->spawn_all)
+		ret = spawn_all(&c);
+	else
+		c.self = start_rank(&c, 0);
 	take_joins(&c);
-	ret = rb_mx_run_all(&c, run_round);
+	c.t_joined = rb_now_ns();
+	if (!ret)
+		ret = rb_mx_run_all(&c, run_round);
+	c.t_rounds = rb_now_ns();
 	end_all(&c);
 	ret = rb_mx_verdict_out(&c, ret);
 	coord_free(&c);

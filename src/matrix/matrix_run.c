@@ -29,8 +29,16 @@ static int identity(struct rb_mx_job *j, char *err, size_t len)
 	const struct rb_cli *c = j->c;
 	bool r = rb_cli_given(c, "rank"), n = rb_cli_given(c, "nranks");
 
+	if (n && !r && c->m.simulate[0]) {
+		/* One process starts every rank of a simulated job (matrix_coord.c). */
+		j->id = (struct rb_mx_id){ .rank = 0, .nranks = c->m.nranks };
+		j->spawn_all = true;
+		return 0;
+	}
 	if (r != n)
-		return rb_set_err(err, len, -EINVAL, "--rank and --nranks go together");
+		return rb_set_err(err, len, -EINVAL,
+				  "--rank and --nranks go together (--nranks alone: with "
+				  "--simulate)");
 	if (r) {
 		if (c->m.rank >= c->m.nranks)
 			return rb_set_err(err, len, -EINVAL, "--rank %u is not below --nranks %u",
@@ -78,9 +86,17 @@ static int coordinator(struct rb_mx_job *j, char *err, size_t len)
 	const char *lsize = rb_mx_env_get(environ, "OMPI_COMM_WORLD_LOCAL_SIZE");
 	char host[128];
 
+	if (j->spawn_all && j->c->m.coordinator[0])
+		return rb_set_err(err, len, -EINVAL,
+				  "--coordinator: --simulate with --nranks alone runs every rank "
+				  "on this host (give --rank too for ranks of your own)");
 	if (j->c->m.coordinator[0])
 		return split_host_port(j, j->c->m.coordinator, err, len);
 	j->coord_port = (uint16_t)j->c->l.tcp_port;
+	if (j->spawn_all) {
+		snprintf(j->coord_host, sizeof(j->coord_host), "localhost");
+		return 0;
+	}
 	if (!list)
 		list = rb_mx_env_get(environ, "SLURM_NODELIST");
 	if (list && !rb_mx_nodelist_first(list, host, sizeof(host))) {
@@ -199,10 +215,31 @@ static int check_pattern(const struct rb_mx_job *j, char *err, size_t len)
 	return ret;
 }
 
+/* --simulate and --seed into the job; the slow rank must be one of it. */
+static int simulate(struct rb_mx_job *j, char *err, size_t len)
+{
+	const struct rb_matrix_opts *m = &j->c->m;
+
+	if (!m->simulate[0]) {
+		if (rb_cli_given(j->c, "seed"))
+			return rb_set_err(err, len, -EINVAL, "--seed goes with --simulate");
+		return 0;
+	}
+	if (rb_mx_sim_parse(m->simulate, m->seed, &j->sim, err, len))
+		return -EINVAL;
+	if (j->sim.outlier != RB_MX_SIM_NONE && j->sim.outlier >= j->id.nranks)
+		return rb_set_err(err, len, -EINVAL,
+				  "--simulate outlier=%u: the job's ranks are 0..%u",
+				  j->sim.outlier, j->id.nranks - 1);
+	return 0;
+}
+
 static int setup(struct rb_mx_job *j, char *err, size_t len)
 {
 	int ret = identity(j, err, len);
 
+	if (!ret)
+		ret = simulate(j, err, len);
 	if (!ret)
 		ret = check_pattern(j, err, len);
 	if (!ret)

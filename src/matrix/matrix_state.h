@@ -44,9 +44,13 @@ struct rb_mx_coord {
 	struct rb_mx_outcome *out; /* one per pair of s */
 	uint32_t round;		   /* the round in progress, from 1 */
 	uint64_t beat_at, t0;
-	pid_t self; /* rank 0's worker */
+	uint64_t t_joined, t_rounds; /* ns: every rank in; the rounds and retests over */
+	pid_t self;		     /* rank 0's worker */
+	pid_t *spawned;		     /* j->spawn_all: every rank's worker, rank 0's too */
 	double median;
 	size_t nbad, nfailed;
+	uint32_t *suspects, nsuspects; /* suspects:K's, from its rings */
+	uint32_t *bad_ranks, nbad_ranks;
 };
 
 /*

@@ -342,11 +342,57 @@ static int start_role(struct worker *w, const struct rb_mx_round *r, uint8_t rol
 	return ret;
 }
 
+/*
+ * --simulate: each task's side reported at once, the client's with the
+ * synthetic figure; no child, no device, no port.
+ */
+static int sim_tasks(struct worker *w, const struct rb_mx_round *r)
+{
+	const struct rb_mx_job *j = w->j;
+	struct rb_mx_report m;
+	uint32_t i;
+	int ret = 0;
+
+	for (i = 0; i < r->ntasks && !ret; i++) {
+		const struct rb_mx_task *t = &r->task[i];
+		uint32_t src = t->role == RB_MX_RUN ? j->id.rank : t->peer;
+		uint32_t dst = t->role == RB_MX_RUN ? t->peer : j->id.rank;
+
+		memset(&m, 0, sizeof(m));
+		m.round = w->round;
+		m.pair = t->pair;
+		m.role = t->role;
+		m.has_res = t->role == RB_MX_RUN;
+		snprintf(m.device, sizeof(m.device), "sim%u", j->id.rank);
+		m.place.device_numa_node = m.place.mem_node = m.place.local = -1;
+		m.place.freq_cpu = -1;
+		if (m.has_res)
+			rb_mx_sim_result(&j->sim, j->b->mode, j->c->p.size.v[0], src, dst, w->round,
+					 &m.res);
+		ret = rb_mx_send(&w->co, RB_MX_MSG_RESULT, wbuf,
+				 rb_mx_pack_report(&m, wbuf, sizeof(wbuf)));
+	}
+	return ret;
+}
+
+static int sim_round(struct worker *w, const struct rb_mx_round *r)
+{
+	int ret = send_tick(w, RB_MX_MSG_READY, 0);
+
+	if (!ret)
+		ret = wait_go(w);
+	if (!ret)
+		ret = sim_tasks(w, r);
+	return ret ? ret : send_tick(w, RB_MX_MSG_DONE, 0);
+}
+
 static int do_round(struct worker *w, const struct rb_mx_round *r)
 {
 	int ret;
 
 	w->round = r->round;
+	if (w->j->sim.on)
+		return sim_round(w, r);
 	w->nkids = 0;
 	ret = start_role(w, r, RB_MX_SERVE);
 	if (!ret)

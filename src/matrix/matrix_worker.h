@@ -28,8 +28,10 @@ struct rb_mx_job {
 	char coord_host[128];
 	uint16_t coord_port;
 	int timeout_ms;
-	char device[64]; /* -d, expanded for this rank */
-	char bind[64];	 /* --bind, expanded */
+	char device[64];      /* -d, expanded for this rank */
+	char bind[64];	      /* --bind, expanded */
+	struct rb_mx_sim sim; /* --simulate: sim.on */
+	bool spawn_all;	      /* --simulate --nranks N alone: rank 0 forks the N ranks */
 };
 
 /* rb_mx_worker() - this rank's part: join, run the rounds; exit code. */
