@@ -935,7 +935,8 @@ const struct rb_opt rb_opts[] = {
 	  .type = RB_OPT_STR,
 	  MSTR(coordinator),
 	  .argname = "HOST[:PORT]",
-	  .def = "the first host of Slurm's node list; localhost when mpirun started every "
+	  .def = "rank 0's address from the job's PMIx server (when built with PMIx); else "
+		 "the first host of Slurm's node list; localhost when mpirun started every "
 		 "rank on one host",
 	  .need = RB_S_MATRIX,
 	  .help = "where rank 0 coordinates the job; PORT defaults to -p/--port" },

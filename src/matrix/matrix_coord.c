@@ -146,10 +146,15 @@ static void on_report(struct rb_mx_coord *c, uint32_t i, const struct rb_mx_repo
 	struct rb_mx_outcome *o = p ? &c->out[m->pair] : NULL;
 	bool run = m->role == RB_MX_RUN;
 	char safe[4 * RB_MX_REASON];
+	struct rb_mx_side *side;
 
 	if (!p || o->round_id != c->round || m->round != c->round || (run ? p->src : p->dst) != i)
 		return bad_msg(c, i, "a RESULT for a pair it is not in");
 	snprintf(run ? o->src_dev : o->dst_dev, sizeof(o->src_dev), "%s", m->device);
+	side = run ? &o->src_side : &o->dst_side;
+	side->port = m->port;
+	side->gid_index = m->gid_index;
+	snprintf(side->gid, sizeof(side->gid), "%s", m->gid);
 	if (m->has_res)
 		*(run ? &o->src_place : &o->dst_place) = m->place;
 	if (!run)
@@ -283,6 +288,7 @@ static void round_begin(struct rb_mx_coord *c, const size_t *idx, size_t np)
 
 		o->round_id = c->round;
 		o->st = RB_MX_PENDING;
+		o->src_side.gid_index = o->dst_side.gid_index = -1;
 		if (!alive(c, p->src) || !alive(c, p->dst))
 			fail_pair(c, idx[k], "rank %u (%s) %s", gone, c->r[gone].host,
 				  c->r[gone].why);
@@ -641,6 +647,7 @@ static void end_all(struct rb_mx_coord *c)
 static int coord_init(struct rb_mx_coord *c, const struct rb_mx_job *j, char *err, size_t len)
 {
 	uint32_t i;
+	size_t k;
 	int ret;
 
 	memset(c, 0, sizeof(*c));
@@ -656,6 +663,8 @@ static int coord_init(struct rb_mx_coord *c, const struct rb_mx_job *j, char *er
 		return rb_set_err(err, len, -ENOMEM, "no memory for %u ranks", c->n);
 	for (i = 0; i < c->n; i++)
 		c->r[i].o.fd = -1;
+	for (k = 0; k < c->s.n; k++)
+		c->out[k].src_side.gid_index = c->out[k].dst_side.gid_index = -1;
 	return 0;
 }
 

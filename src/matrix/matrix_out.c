@@ -442,7 +442,9 @@ static json_t *pair_run(const struct rb_mx_coord *c, size_t i)
 		.host = c->r[p->src].host,
 		.peer = c->r[p->dst].addr,
 		.device = dev_of(c, o->src_dev, p->src),
-		.gid_index = -1,
+		.port = o->src_side.port,
+		.gid_index = o->src_side.gid_index,
+		.gid = o->src_side.gid,
 		.params = &c->j->c->p,
 		.place = o->src_place,
 		.has_peer_place = o->st == RB_MX_OK,
@@ -455,23 +457,39 @@ static json_t *pair_run(const struct rb_mx_coord *c, size_t i)
 	return rb_json_doc(&rep, &o->res, o->st == RB_MX_OK);
 }
 
+/* A side's port, GID index and GID as PREFIX_port ...: null where not known. */
+static void json_side(json_t *o, const char *prefix, const struct rb_mx_side *s)
+{
+	char k[32];
+
+	snprintf(k, sizeof(k), "%s_port", prefix);
+	json_object_set_new(o, k, s->port ? json_integer(s->port) : json_null());
+	snprintf(k, sizeof(k), "%s_gid_index", prefix);
+	json_object_set_new(o, k, s->gid_index >= 0 ? json_integer(s->gid_index) : json_null());
+	snprintf(k, sizeof(k), "%s_gid", prefix);
+	json_object_set_new(o, k, s->gid[0] ? json_string(s->gid) : json_null());
+}
+
 static json_t *json_pairs(const struct rb_mx_coord *c)
 {
-	json_t *arr = json_array();
+	json_t *arr = json_array(), *o;
 	size_t i;
 
 	for (i = 0; arr && i < c->s.n; i++) {
-		const struct rb_mx_outcome *o = &c->out[i];
+		const struct rb_mx_outcome *out = &c->out[i];
 		const struct rb_mx_pair *p = &c->s.pairs[i];
 
-		json_array_append_new(
-			arr, json_pack("{sI sI ss ss ss ss sI ss sb ss so?}", "src",
-				       (json_int_t)p->src, "dst", (json_int_t)p->dst, "src_host",
-				       c->r[p->src].host, "dst_host", c->r[p->dst].host,
-				       "src_device", dev_of(c, o->src_dev, p->src), "dst_device",
-				       dev_of(c, o->dst_dev, p->dst), "round", (json_int_t)p->round,
-				       "status", status_of(o), "retested", o->retested, "reason",
-				       o->reason, "run", pair_run(c, i)));
+		o = json_pack("{sI sI ss ss ss ss sI ss sb ss so?}", "src", (json_int_t)p->src,
+			      "dst", (json_int_t)p->dst, "src_host", c->r[p->src].host, "dst_host",
+			      c->r[p->dst].host, "src_device", dev_of(c, out->src_dev, p->src),
+			      "dst_device", dev_of(c, out->dst_dev, p->dst), "round",
+			      (json_int_t)p->round, "status", status_of(out), "retested",
+			      out->retested, "reason", out->reason, "run", pair_run(c, i));
+		if (o) {
+			json_side(o, "src", &out->src_side);
+			json_side(o, "dst", &out->dst_side);
+		}
+		json_array_append_new(arr, o);
 	}
 	return arr;
 }
@@ -506,6 +524,7 @@ static void json_scale(json_t *mx, const struct rb_mx_coord *c)
 	const struct rb_mx_sim *sim = &c->j->sim;
 
 	json_object_set_new(mx, "pairs_run", json_integer((json_int_t)c->s.n));
+	json_object_set_new(mx, "coordinator_found", json_string(c->j->found));
 	json_object_set_new(mx, "bad_ranks", json_u32s(c->bad_ranks, c->nbad_ranks));
 	if (c->suspects)
 		json_object_set_new(mx, "suspects", json_u32s(c->suspects, c->nsuspects));

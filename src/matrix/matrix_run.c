@@ -11,6 +11,7 @@
 
 #include "core/cmd.h"
 #include "matrix/matrix_coord.h"
+#include "matrix/matrix_pmix.h"
 #include "matrix/matrix_run.h"
 #include "matrix/matrix_worker.h"
 #include "core/sweep.h"
@@ -79,6 +80,30 @@ static int split_host_port(struct rb_mx_job *j, const char *s, char *err, size_t
 	return 0;
 }
 
+/*
+ * Rank 0's address through the job's PMIx server: its --bind (expanded),
+ * else its host name, with -p.  Every rank takes this path or none does:
+ * the choice depends on the command line and the environment alone.
+ */
+static int pmix_coordinator(struct rb_mx_job *j, char *err, size_t len)
+{
+	char mine[160] = "", got[160], why[256];
+	int ret;
+
+	if (j->id.rank == 0 &&
+	    rb_mx_pmix_format(j->bind[0] ? j->bind : j->host, j->coord_port, mine, sizeof(mine)))
+		return rb_set_err(err, len, -EINVAL, "rank 0's address '%s' cannot be published",
+				  j->bind[0] ? j->bind : j->host);
+	ret = rb_mx_pmix_exchange(j->id.rank, mine, (int)j->c->l.timeout_s, got, sizeof(got), why,
+				  sizeof(why));
+	if (!ret && rb_mx_pmix_parse(got, j->coord_host, sizeof(j->coord_host), &j->coord_port))
+		ret = rb_set_err(why, sizeof(why), -EINVAL, "rank 0 published '%s'", got);
+	if (ret)
+		return rb_set_err(err, len, ret, "where is rank 0? %s; or give --coordinator", why);
+	j->found = "pmix";
+	return 0;
+}
+
 /* --coordinator, else what the launcher's environment tells. */
 static int coordinator(struct rb_mx_job *j, char *err, size_t len)
 {
@@ -86,17 +111,25 @@ static int coordinator(struct rb_mx_job *j, char *err, size_t len)
 	const char *lsize = rb_mx_env_get(environ, "OMPI_COMM_WORLD_LOCAL_SIZE");
 	char host[128];
 
+	if (!j->c->m.coordinator[0] && !j->spawn_all && !rb_cli_given(j->c, "rank") &&
+	    rb_mx_pmix_job(environ) && rb_mx_pmix_built()) {
+		j->coord_port = (uint16_t)j->c->l.tcp_port;
+		return pmix_coordinator(j, err, len);
+	}
 	if (j->spawn_all && j->c->m.coordinator[0])
 		return rb_set_err(err, len, -EINVAL,
 				  "--coordinator: --simulate with --nranks alone runs every rank "
 				  "on this host (give --rank too for ranks of your own)");
+	j->found = "--coordinator";
 	if (j->c->m.coordinator[0])
 		return split_host_port(j, j->c->m.coordinator, err, len);
 	j->coord_port = (uint16_t)j->c->l.tcp_port;
+	j->found = "simulate";
 	if (j->spawn_all) {
 		snprintf(j->coord_host, sizeof(j->coord_host), "localhost");
 		return 0;
 	}
+	j->found = "slurm";
 	if (!list)
 		list = rb_mx_env_get(environ, "SLURM_NODELIST");
 	if (list && !rb_mx_nodelist_first(list, host, sizeof(host))) {
@@ -104,13 +137,21 @@ static int coordinator(struct rb_mx_job *j, char *err, size_t len)
 		return 0;
 	}
 	/* Every rank on this host, as mpirun says: rank 0 is here too. */
+	j->found = "local";
 	if (j->id.rank == 0 || (lsize && strtoul(lsize, NULL, 10) == j->id.nranks)) {
 		snprintf(j->coord_host, sizeof(j->coord_host), "localhost");
 		return 0;
 	}
 	return rb_set_err(err, len, -EINVAL,
 			  "where is rank 0? give --coordinator HOST[:PORT] (the launcher's "
-			  "environment does not say)");
+			  "environment does not say%s)",
+			  rb_mx_pmix_job(environ) && !rb_mx_pmix_built() ? "; it runs a PMIx "
+									   "server, but this "
+									   "rdmabench was built "
+									   "without PMIx: apt-get "
+									   "install libpmix-dev "
+									   "and rebuild"
+									 : "");
 }
 
 /* -d and --bind with %r/%R/%l/%L for this rank. */
@@ -243,13 +284,13 @@ static int setup(struct rb_mx_job *j, char *err, size_t len)
 	if (!ret)
 		ret = check_pattern(j, err, len);
 	if (!ret)
-		ret = coordinator(j, err, len);
-	if (!ret)
 		ret = expand(j, err, len);
+	gethostname(j->host, sizeof(j->host) - 1);
+	if (!ret)
+		ret = coordinator(j, err, len);
 	if (ret)
 		return ret;
 	j->timeout_ms = (int)j->c->l.timeout_s * 1000;
-	gethostname(j->host, sizeof(j->host) - 1);
 	return 0;
 }
 

@@ -31,6 +31,11 @@ struct rb_mx_outcome {
 	uint32_t round_id; /* the last round it ran in */
 	struct rb_result res;
 	char src_dev[RB_MX_STR], dst_dev[RB_MX_STR];
+	struct rb_mx_side {
+		uint8_t port;	   /* 0: not known */
+		int16_t gid_index; /* -1: none */
+		char gid[RB_MX_STR];
+	} src_side, dst_side; /* from each side's RESULT */
 	struct rb_placement src_place, dst_place;
 	char reason[RB_MX_REASON];
 };

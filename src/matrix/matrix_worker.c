@@ -76,6 +76,9 @@ static void child_point(void *ctx, const struct rb_result *res, const struct rb_
 	m->has_res = 1;
 	m->res = *res;
 	snprintf(m->device, sizeof(m->device), "%s", rep->device ? rep->device : "");
+	m->port = rep->port > 0 && rep->port < 256 ? (uint8_t)rep->port : 0;
+	m->gid_index = rep->gid_index >= 0 && rep->gid_index <= 4095 ? (int16_t)rep->gid_index : -1;
+	snprintf(m->gid, sizeof(m->gid), "%s", rep->gid ? rep->gid : "");
 	m->place = rep->place;
 }
 
@@ -83,7 +86,7 @@ static void child_point(void *ctx, const struct rb_result *res, const struct rb_
 static void child(const struct rb_mx_job *j, const struct rb_mx_task *t, int wfd)
 {
 	struct rb_serve serve = { .name = j->b->name, .accept = j->b->name, .once = true };
-	struct rb_mx_report m = { .round = 0, .pair = t->pair, .role = t->role };
+	struct rb_mx_report m = { .round = 0, .pair = t->pair, .role = t->role, .gid_index = -1 };
 	struct rb_session_hooks h = { .on_point = child_point, .on_point_ctx = &m };
 	struct rb_local l = j->c->l;
 	ssize_t n;
@@ -166,6 +169,7 @@ static int reap(struct worker *w, struct kid *k)
 		memset(&m, 0, sizeof(m));
 		m.pair = k->t.pair;
 		m.role = k->t.role;
+		m.gid_index = -1;
 		m.status = RB_EXIT_FAIL;
 		snprintf(m.reason, sizeof(m.reason), "rank %u's %s process %s", w->j->id.rank,
 			 k->t.role == RB_MX_SERVE ? "server" : "client",
@@ -363,6 +367,7 @@ static int sim_tasks(struct worker *w, const struct rb_mx_round *r)
 		m.pair = t->pair;
 		m.role = t->role;
 		m.has_res = t->role == RB_MX_RUN;
+		m.gid_index = -1; /* no device: no port, no GID */
 		snprintf(m.device, sizeof(m.device), "sim%u", j->id.rank);
 		m.place.device_numa_node = m.place.mem_node = m.place.local = -1;
 		m.place.freq_cpu = -1;

@@ -32,6 +32,7 @@ struct rb_mx_job {
 	char bind[64];	      /* --bind, expanded */
 	struct rb_mx_sim sim; /* --simulate: sim.on */
 	bool spawn_all;	      /* --simulate --nranks N alone: rank 0 forks the N ranks */
+	const char *found;    /* how coord_host was found: "pmix", "slurm", ... */
 };
 
 /* rb_mx_worker() - this rank's part: join, run the rounds; exit code. */
