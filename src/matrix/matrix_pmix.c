@@ -98,14 +98,14 @@ static int fence(int timeout_s, char *err, size_t len)
 	return 0;
 }
 
-static int get(const pmix_proc_t *me, char *out, size_t olen, char *err, size_t len)
+static int get(const pmix_proc_t *self, char *out, size_t olen, char *err, size_t len)
 {
 	pmix_value_t *v = NULL;
 	pmix_proc_t p0;
 	pmix_status_t rc;
 	int ret = 0;
 
-	PMIX_PROC_LOAD(&p0, me->nspace, 0);
+	PMIX_PROC_LOAD(&p0, self->nspace, 0);
 	rc = PMIx_Get(&p0, RB_MX_PMIX_KEY, NULL, 0, &v);
 	if (rc != PMIX_SUCCESS || !v || v->type != PMIX_STRING || !v->data.string)
 		ret = rb_set_err(err, len, -ENOENT, "PMIx_Get of rank 0's address: %s",
@@ -117,23 +117,85 @@ static int get(const pmix_proc_t *me, char *out, size_t olen, char *err, size_t 
 	return ret;
 }
 
-int rb_mx_pmix_exchange(uint32_t rank, const char *mine, int timeout_s, char *out, size_t olen,
-			char *err, size_t len)
-{
-	pmix_proc_t me;
-	pmix_status_t rc = PMIx_Init(&me, NULL, 0);
-	int ret;
+/* This process in the job, from PMIx_Init to PMIx_Finalize. */
+static pmix_proc_t me;
+static bool up;
 
+int rb_mx_pmix_init(char *err, size_t len)
+{
+	pmix_status_t rc;
+
+	if (up)
+		return 0;
+	rc = PMIx_Init(&me, NULL, 0);
 	if (rc != PMIX_SUCCESS)
 		return rb_set_err(err, len, -ENOTCONN,
 				  "PMIx_Init: %s (PMIX_NAMESPACE is set, but no PMIx server "
 				  "answers)",
 				  PMIx_Error_string(rc));
-	if (me.rank != rank) {
-		ret = rb_set_err(err, len, -EINVAL, "PMIx says rank %u, the launcher rank %u",
-				 me.rank, rank);
-		goto out;
-	}
+	up = true;
+	return 0;
+}
+
+void rb_mx_pmix_fini(void)
+{
+	if (up)
+		PMIx_Finalize(NULL, 0);
+	up = false;
+}
+
+/* A number the job's PMIx server keeps: @key of the job (@p's rank wildcard) or of @p. */
+static int get_u32(const pmix_proc_t *p, const char *key, uint32_t *v, char *err, size_t len)
+{
+	pmix_value_t *val = NULL;
+	pmix_status_t rc = PMIx_Get(p, key, NULL, 0, &val);
+	int ret = 0;
+
+	if (rc != PMIX_SUCCESS || !val)
+		ret = rb_set_err(err, len, -ENOENT, "PMIx_Get(%s): %s", key, PMIx_Error_string(rc));
+	else if (val->type == PMIX_UINT32)
+		*v = val->data.uint32;
+	else if (val->type == PMIX_UINT16)
+		*v = val->data.uint16;
+	else
+		ret = rb_set_err(err, len, -EINVAL, "PMIx_Get(%s): not a number (type %d)", key,
+				 (int)val->type);
+	if (val)
+		PMIX_VALUE_RELEASE(val);
+	return ret;
+}
+
+int rb_mx_pmix_id(struct rb_mx_id *id, char *err, size_t len)
+{
+	pmix_proc_t job;
+	int ret = rb_mx_pmix_init(err, len);
+
+	if (ret)
+		return ret;
+	PMIX_PROC_LOAD(&job, me.nspace, PMIX_RANK_WILDCARD);
+	ret = get_u32(&job, PMIX_JOB_SIZE, &id->nranks, err, len);
+	if (!ret && get_u32(&me, PMIX_LOCAL_RANK, &id->local, err, len))
+		id->local = 0; /* not every server says: one rank per host */
+	if (ret)
+		return ret;
+	id->rank = me.rank;
+	id->launcher = "PMIx";
+	if (id->rank >= id->nranks)
+		return rb_set_err(err, len, -EINVAL, "PMIx says rank %u of a job of %u", id->rank,
+				  id->nranks);
+	return 0;
+}
+
+int rb_mx_pmix_exchange(uint32_t rank, const char *mine, int timeout_s, char *out, size_t olen,
+			char *err, size_t len)
+{
+	int ret = rb_mx_pmix_init(err, len);
+
+	if (ret)
+		return ret;
+	if (me.rank != rank)
+		return rb_set_err(err, len, -EINVAL, "PMIx says rank %u, the launcher rank %u",
+				  me.rank, rank);
 	ret = rank == 0 ? put(mine, err, len) : 0;
 	if (!ret)
 		ret = fence(timeout_s, err, len);
@@ -141,12 +203,25 @@ int rb_mx_pmix_exchange(uint32_t rank, const char *mine, int timeout_s, char *ou
 		snprintf(out, olen, "%s", mine);
 	else if (!ret)
 		ret = get(&me, out, olen, err, len);
-out:
-	PMIx_Finalize(NULL, 0);
 	return ret;
 }
 
 #else
+
+int rb_mx_pmix_init(char *err, size_t len)
+{
+	return rb_set_err(err, len, -ENOSYS, "this rdmabench was built without PMIx");
+}
+
+void rb_mx_pmix_fini(void)
+{
+}
+
+int rb_mx_pmix_id(struct rb_mx_id *id, char *err, size_t len)
+{
+	(void)id;
+	return rb_mx_pmix_init(err, len);
+}
 
 int rb_mx_pmix_exchange(uint32_t rank, const char *mine, int timeout_s, char *out, size_t olen,
 			char *err, size_t len)

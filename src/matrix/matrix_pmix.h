@@ -29,6 +29,21 @@ int rb_mx_pmix_format(const char *host, uint16_t port, char *out, size_t len);
 int rb_mx_pmix_parse(const char *s, char *host, size_t hlen, uint16_t *port);
 
 /*
+ * rb_mx_pmix_init() - PMIx_Init, once; rb_mx_pmix_fini() - PMIx_Finalize,
+ * when it was.  Returns 0, or -errno with why in @err (-ENOSYS: built
+ * without PMIx).
+ */
+int rb_mx_pmix_init(char *err, size_t len);
+void rb_mx_pmix_fini(void);
+
+/*
+ * rb_mx_pmix_id() - rank, job size and local rank from the job's PMIx
+ * server (PMIX_JOB_SIZE, PMIX_LOCAL_RANK), for a launcher whose
+ * environment has the rank only (prterun).  Returns 0 or -errno with @err.
+ */
+int rb_mx_pmix_id(struct rb_mx_id *id, char *err, size_t len);
+
+/*
  * rb_mx_pmix_exchange() - every rank of the job calls it once: rank 0 puts
  * @mine (rb_mx_pmix_format()'s), all fence (within @timeout_s), the
  * others get rank 0's value; the value into @out.  Returns 0, or -errno

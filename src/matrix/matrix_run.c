@@ -47,8 +47,15 @@ static int identity(struct rb_mx_job *j, char *err, size_t len)
 		j->id = (struct rb_mx_id){ .rank = c->m.rank, .nranks = c->m.nranks };
 		return 0;
 	}
-	if (rb_mx_env_id(environ, &j->id, err, len))
+	/* prterun's environment has the rank only: its PMIx server has the rest. */
+	if (rb_mx_pmix_job(environ) && rb_mx_pmix_built() &&
+	    !rb_mx_env_get(environ, "OMPI_COMM_WORLD_RANK") &&
+	    !rb_mx_env_get(environ, "SLURM_NTASKS")) {
+		if (rb_mx_pmix_id(&j->id, err, len))
+			return -EINVAL;
+	} else if (rb_mx_env_id(environ, &j->id, err, len)) {
 		return -EINVAL;
+	}
 	if (j->id.nranks < 2 || j->id.nranks > RB_MX_MAX_RANKS)
 		return rb_set_err(err, len, -EINVAL, "%s started %u ranks: a matrix needs 2..%u",
 				  j->id.launcher, j->id.nranks, RB_MX_MAX_RANKS);
@@ -299,6 +306,7 @@ int rb_matrix_main(int argc, char **argv)
 	static struct rb_cli c;
 	struct rb_mx_job j = { .c = &c };
 	char err[RB_TEXT_MAX];
+	int ret;
 
 	rb_cli_init(&c);
 	if (argc < 2 || argv[1][0] == '-') {
@@ -316,7 +324,9 @@ int rb_matrix_main(int argc, char **argv)
 	}
 	rb_quiet = c.quiet;
 	rb_verbose = c.verbose;
-	if (setup(&j, err, sizeof(err)))
+	ret = setup(&j, err, sizeof(err));
+	rb_mx_pmix_fini(); /* rank 0's address is known: PMIx is done */
+	if (ret)
 		return usage_error(err);
 	if (j.id.rank == 0)
 		return rb_mx_coordinate(&j);
