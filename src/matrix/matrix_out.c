@@ -209,11 +209,15 @@ static int hunt(struct rb_mx_coord *c, rb_mx_round_fn *run_round, uint32_t k)
 			RB_MX_SUSPECTS_MAX);
 		goto out;
 	}
-	if (!c->nsuspects || rb_mx_suspect_pairs(&c->s, k, c->n, c->suspects, c->nsuspects))
+	if (!c->nsuspects)
+		goto out;
+	ret = rb_mx_suspect_pairs(&c->s, k, c->n, c->suspects, c->nsuspects);
+	if (ret)
 		goto out;
 	grown = realloc(c->out, c->s.n * sizeof(*c->out));
 	if (!grown) {
 		c->s.n = first; /* the rings alone */
+		c->s.nrounds = from;
 		ret = -ENOMEM;
 		goto out;
 	}
