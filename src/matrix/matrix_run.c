@@ -111,6 +111,9 @@ static int pmix_coordinator(struct rb_mx_job *j, char *err, size_t len)
 	return 0;
 }
 
+static const char no_pmix[] = "; it runs a PMIx server, but this rdmabench was built without "
+			      "PMIx: apt-get install libpmix-dev and rebuild";
+
 /* --coordinator, else what the launcher's environment tells. */
 static int coordinator(struct rb_mx_job *j, char *err, size_t len)
 {
@@ -152,13 +155,7 @@ static int coordinator(struct rb_mx_job *j, char *err, size_t len)
 	return rb_set_err(err, len, -EINVAL,
 			  "where is rank 0? give --coordinator HOST[:PORT] (the launcher's "
 			  "environment does not say%s)",
-			  rb_mx_pmix_job(environ) && !rb_mx_pmix_built() ? "; it runs a PMIx "
-									   "server, but this "
-									   "rdmabench was built "
-									   "without PMIx: apt-get "
-									   "install libpmix-dev "
-									   "and rebuild"
-									 : "");
+			  rb_mx_pmix_job(environ) && !rb_mx_pmix_built() ? no_pmix : "");
 }
 
 /* -d and --bind with %r/%R/%l/%L for this rank. */
