@@ -119,6 +119,19 @@ _rdmabench()
 	fi
 
 	cmd=${words[1]}
+	# matrix TEST: the test first (a test or a family), then its options
+	# and matrix's (rdmabench --list-options matrix TEST).
+	local test=
+	if [[ $cmd == matrix ]]; then
+		if ((cword == 2)) && [[ $cur != -* ]]; then
+			mapfile -t COMPREPLY < <(compgen -W "$("$bin" --list-commands 2>/dev/null |
+				while read -r w; do
+					"$bin" --list-options matrix "$w" >/dev/null 2>&1 && echo "$w"
+				done)" -- "$cur")
+			return
+		fi
+		((cword > 2)) && test=${words[2]}
+	fi
 	# Split at each tab by hand: read would merge the empty fields.
 	while IFS= read -r line; do
 		[[ $line == --*$'\t'*$'\t'*$'\t'* ]] || continue
@@ -132,7 +145,7 @@ _rdmabench()
 			arg_of[$short]=$argname
 			choices_of[$short]=$choices
 		fi
-	done < <("$bin" --list-options "$cmd" 2>/dev/null)
+	done < <("$bin" --list-options "$cmd" ${test:+"$test"} 2>/dev/null)
 	# Not a command (or a binary without --list-options): offer nothing.
 	[[ -n ${opts-} ]] || return
 
@@ -150,6 +163,7 @@ _rdmabench()
 		return
 	fi
 
+	[[ $cmd == matrix ]] && return # its one word, the test, is given
 	# A test command takes one HOST (its usage says so); server and topo
 	# take none.  Skip the option values to see whether it is given.
 	for ((i = 2; i < cword; i++)); do

@@ -54,14 +54,21 @@ static int list_commands(void)
 	return RB_EXIT_OK;
 }
 
-/* The options of @cmd: "--long<TAB>-s<TAB>ARG<TAB>choice|choice" per line. */
-static int list_options(const char *name)
+/*
+ * The options of @cmd: "--long<TAB>-s<TAB>ARG<TAB>choice|choice" per line.
+ * matrix @test: the test's and matrix's, as matrix parses them.
+ */
+static int list_options(const char *name, const char *test)
 {
-	struct rb_cmd cmd;
+	struct rb_cmd cmd, t;
 
 	if (!name || !rb_cmd_find(name, &cmd))
 		return RB_EXIT_USAGE;
-	if (cmd.kind == RB_CMD_COMPARE)
+	if (cmd.kind == RB_CMD_MATRIX && test) {
+		if (!rb_cmd_find(test, &t) || (t.kind != RB_CMD_TEST && t.kind != RB_CMD_FAMILY))
+			return RB_EXIT_USAGE; /* not a test: matrix runs none but tests */
+		rb_list_options(stdout, t.scope | RB_S_MATRIX);
+	} else if (cmd.kind == RB_CMD_COMPARE)
 		rb_compare_list_options(stdout);
 	else if (cmd.kind == RB_CMD_DOCTOR)
 		rb_doctor_list_options(stdout);
@@ -256,7 +263,7 @@ int main(int argc, char **argv)
 	if (!strcmp(argv[1], "--list-commands"))
 		return list_commands();
 	if (!strcmp(argv[1], "--list-options"))
-		return list_options(argc > 2 ? argv[2] : NULL);
+		return list_options(argc > 2 ? argv[2] : NULL, argc > 3 ? argv[3] : NULL);
 	if (!rb_cmd_find(argv[1], &cmd)) {
 		fprintf(stderr, "rdmabench: unknown command '%s'\n\n", argv[1]);
 		main_usage(stderr);

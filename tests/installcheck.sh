@@ -174,6 +174,14 @@ for mode in $modes; do
 	want=$(rdmabench --list-options write_bw | cut -f1 | grep -- '^--' | LC_ALL=C sort | tr '\n' ' ')
 	[[ $want == *"--batch "* ]] || fail "rdmabench --list-options write_bw lists no --batch"
 	expect "$mode" "${want% }" rdmabench write_bw --
+	# matrix: a test first, then that test's options and matrix's.
+	expect "$mode" "write_bw write_lat" rdmabench matrix wr
+	expect "$mode" "--batch" rdmabench matrix write_bw --bat
+	expect "$mode" "--simulate" rdmabench matrix send_lat --sim
+	expect "$mode" "" rdmabench matrix send_lat --bat
+	want=$(rdmabench --list-options matrix write_bw | cut -f1 | grep -- '^--' | LC_ALL=C sort | tr '\n' ' ')
+	[[ $want == *"--batch "*"--pattern "* ]] || fail "rdmabench --list-options matrix write_bw lacks --batch or --pattern"
+	expect "$mode" "${want% }" rdmabench matrix write_bw --
 done
 
 if ((failures)); then

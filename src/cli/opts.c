@@ -53,6 +53,7 @@ void rb_cli_init(struct rb_cli *c)
 	strcpy(c->l.cpu, "auto");
 	strcpy(c->l.numa, "auto");
 	c->m.tolerance = RB_MX_DEFAULT_TOLERANCE;
+	c->m.seed = 1;
 }
 
 /* @arg's index among "a|b|c", or -1. */

@@ -32,6 +32,8 @@ struct rb_matrix_opts {
 	char coordinator[128]; /* HOST[:PORT] of rank 0 */
 	uint32_t rank;
 	uint32_t nranks;
+	char simulate[64]; /* --simulate as typed (matrix.h's rb_mx_sim_parse); "": measure */
+	uint32_t seed;	   /* --seed: the simulation's synthetic figures */
 };
 
 /* rdmabench reg's defaults: the sizes and the registrations per size. */

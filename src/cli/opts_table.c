@@ -982,12 +982,14 @@ const struct rb_opt rb_opts[] = {
 	{ .lname = "pattern",
 	  .type = RB_OPT_STR,
 	  MSTR(pattern),
-	  .argname = "pairs|ring|incast:K",
+	  .argname = "pairs|ring|incast:K|suspects[:K]",
 	  .def = "pairs",
 	  .need = RB_S_MATRIX,
 	  .help = "which pairs run: pairs, every ordered pair in rounds of a round-robin "
 		  "tournament; ring, every rank to the next at once; incast:K, K senders to "
-		  "each rank in turn" },
+		  "each rank in turn; suspects:K (K=3), K rings (rank i to i+1, ..., i+K), "
+		  "then each rank with over half its pairs out of line meets K others and "
+		  "the other suspects, both ways" },
 	{ .lname = "pairs-file",
 	  .type = RB_OPT_STR,
 	  MSTR(pairs_file),
@@ -1010,7 +1012,8 @@ const struct rb_opt rb_opts[] = {
 	  .type = RB_OPT_STR,
 	  MSTR(coordinator),
 	  .argname = "HOST[:PORT]",
-	  .def = "the first host of Slurm's node list; localhost when mpirun started every "
+	  .def = "rank 0's address from the job's PMIx server (when built with PMIx); else "
+		 "the first host of Slurm's node list; localhost when mpirun started every "
 		 "rank on one host",
 	  .need = RB_S_MATRIX,
 	  .help = "where rank 0 coordinates the job; PORT defaults to -p/--port" },
@@ -1030,7 +1033,24 @@ const struct rb_opt rb_opts[] = {
 	  .argname = "N",
 	  .def = "from the launcher",
 	  .need = RB_S_MATRIX,
-	  .help = "ranks in the job, with --rank (-s/--size is the message size)" },
+	  .help = "ranks in the job, with --rank (-s/--size is the message size); with "
+		  "--simulate and no --rank, this process starts all N ranks itself" },
+	{ .lname = "simulate",
+	  .type = RB_OPT_STR,
+	  MSTR(simulate),
+	  .argname = "outlier=R[,slow=PCT]|none",
+	  .need = RB_S_MATRIX,
+	  .help = "measure nothing: every pair returns a synthetic figure (seeded by --seed), "
+		  "PCT% worse (default 50) for each pair rank R is in; the rounds, retests and "
+		  "verdict are the real ones.  For the coordinator's cost at scale" },
+	{ .lname = "seed",
+	  .type = RB_OPT_U32,
+	  .off = MX(seed),
+	  .max = UINT32_MAX,
+	  .argname = "N",
+	  .def = "1",
+	  .need = RB_S_MATRIX,
+	  .help = "--simulate's seed: the same seed gives the same figures" },
 	/* output */
 	{ .lname = "json",
 	  .alias = "out_json_file",

@@ -30,7 +30,7 @@
 /* A UD receive starts with room for the GRH, whether one came or not. */
 #define RB_GRH_BYTES 40
 /* rdmabench matrix: N(N-1) pairs are kept in memory. */
-#define RB_MX_MAX_RANKS		512
+#define RB_MX_MAX_RANKS		1024
 #define RB_MX_DEFAULT_TOLERANCE 10 /* percent */
 
 static inline uint32_t rb_min_u32(uint32_t a, uint32_t b)

@@ -41,8 +41,19 @@ int rb_mx_pattern_parse(const char *s, enum rb_mx_pattern *pat, uint32_t *k, cha
 		*pat = RB_MX_INCAST;
 		return 0;
 	}
+	if (!strcmp(s, "suspects")) {
+		*pat = RB_MX_SUSPECTS;
+		*k = RB_MX_SUSPECTS_K;
+		return 0;
+	}
+	if (!strncmp(s, "suspects:", 9) && !parse_u32(s + 9, k) && *k >= 1) {
+		*pat = RB_MX_SUSPECTS;
+		return 0;
+	}
 	return rb_set_err(err, len, -EINVAL,
-			  "--pattern '%s' is not pairs, ring or incast:K (K senders, K >= 1)", s);
+			  "--pattern '%s' is not pairs, ring, incast:K (K senders, K >= 1) or "
+			  "suspects[:K] (K rings, K >= 1)",
+			  s);
 }
 
 static int sched_alloc(struct rb_mx_sched *s, size_t n)
@@ -103,10 +114,10 @@ int rb_mx_schedule(enum rb_mx_pattern pat, uint32_t k, uint32_t n, struct rb_mx_
 	if (n < 2 || n > RB_MX_MAX_RANKS)
 		return rb_set_err(err, len, -EINVAL, "a matrix needs 2..%u ranks, not %u",
 				  RB_MX_MAX_RANKS, n);
-	if (pat == RB_MX_INCAST && k >= n)
+	if ((pat == RB_MX_INCAST || pat == RB_MX_SUSPECTS) && k >= n)
 		return rb_set_err(err, len, -EINVAL,
-				  "--pattern incast:%u needs more than %u ranks (there are %u)", k,
-				  k, n);
+				  "--pattern %s:%u needs more than %u ranks (there are %u)",
+				  pat == RB_MX_INCAST ? "incast" : "suspects", k, k, n);
 	if (sched_alloc(s, (size_t)n * (n - 1)))
 		return rb_set_err(err, len, -ENOMEM, "no memory for %u ranks' pairs", n);
 	if (pat == RB_MX_PAIRS)
@@ -116,8 +127,18 @@ int rb_mx_schedule(enum rb_mx_pattern pat, uint32_t k, uint32_t n, struct rb_mx_
 	for (i = 0; pat == RB_MX_INCAST && i < n; i++)
 		for (j = 1; j <= k; j++)
 			add_pair(s, (i + j) % n, i, i);
-	qsort(s->pairs, s->n, sizeof(*s->pairs), by_round);
+	/* Ring j: every rank to the one j after it, all at once, as ring. */
+	for (j = 1; pat == RB_MX_SUSPECTS && j <= k; j++)
+		for (i = 0; i < n; i++)
+			add_pair(s, i, (i + j) % n, j - 1);
+	rb_mx_sched_sort(s, 0);
 	return 0;
+}
+
+void rb_mx_sched_sort(struct rb_mx_sched *s, size_t first)
+{
+	if (s->n > first)
+		qsort(s->pairs + first, s->n - first, sizeof(*s->pairs), by_round);
 }
 
 void rb_mx_sched_free(struct rb_mx_sched *s)
@@ -129,18 +150,18 @@ void rb_mx_sched_free(struct rb_mx_sched *s)
 
 /* ---- pairs files ------------------------------------------------------ */
 
-/* The first round where neither rank of pair @p is busy. */
-static uint32_t first_fit(const struct rb_mx_sched *s, const struct rb_mx_pair *p)
+uint32_t rb_mx_first_fit(const struct rb_mx_sched *s, size_t first, uint32_t from, uint32_t src,
+			 uint32_t dst)
 {
 	uint32_t r;
 	size_t i;
 
-	for (r = 0;; r++) {
-		for (i = 0; i < s->n; i++) {
+	for (r = from;; r++) {
+		for (i = first; i < s->n; i++) {
 			const struct rb_mx_pair *q = &s->pairs[i];
 
-			if (q->round == r && (q->src == p->src || q->src == p->dst ||
-					      q->dst == p->src || q->dst == p->dst))
+			if (q->round == r &&
+			    (q->src == src || q->src == dst || q->dst == src || q->dst == dst))
 				break;
 		}
 		if (i == s->n)
@@ -148,7 +169,7 @@ static uint32_t first_fit(const struct rb_mx_sched *s, const struct rb_mx_pair *
 	}
 }
 
-static bool known_pair(const struct rb_mx_sched *s, uint32_t src, uint32_t dst)
+bool rb_mx_has_pair(const struct rb_mx_sched *s, uint32_t src, uint32_t dst)
 {
 	size_t i;
 
@@ -178,10 +199,10 @@ static int pairs_line(char *line, unsigned int ln, uint32_t n, struct rb_mx_sche
 	if (p.src == p.dst)
 		return rb_set_err(err, len, -EINVAL, "line %u: rank %u paired with itself", ln,
 				  p.src);
-	if (known_pair(s, p.src, p.dst))
+	if (rb_mx_has_pair(s, p.src, p.dst))
 		return rb_set_err(err, len, -EINVAL, "line %u: pair %u %u given twice", ln, p.src,
 				  p.dst);
-	add_pair(s, p.src, p.dst, first_fit(s, &p));
+	add_pair(s, p.src, p.dst, rb_mx_first_fit(s, 0, 0, p.src, p.dst));
 	return 0;
 }
 

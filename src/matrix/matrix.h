@@ -16,7 +16,13 @@
 #include <stdio.h>
 #include "core/rdmabench.h"
 
-enum rb_mx_pattern { RB_MX_PAIRS, RB_MX_RING, RB_MX_INCAST, RB_MX_FILE };
+enum rb_mx_pattern { RB_MX_PAIRS, RB_MX_RING, RB_MX_INCAST, RB_MX_FILE, RB_MX_SUSPECTS };
+
+/* suspects without :K: three rings, and three others per suspect. */
+#define RB_MX_SUSPECTS_K 3
+/* More suspects than this: the rings saw no few bad ranks, and pairing
+ * them all would be the pairs pattern again. */
+#define RB_MX_SUSPECTS_MAX 32
 
 /* One ordered pair: @src is the client, @dst the server. */
 struct rb_mx_pair {
@@ -32,8 +38,8 @@ struct rb_mx_sched {
 };
 
 /*
- * rb_mx_pattern_parse() - "pairs", "ring" or "incast:K" (K >= 1) into @pat
- * and @k.  Returns 0 or -EINVAL with the reason in @err.
+ * rb_mx_pattern_parse() - "pairs", "ring", "incast:K" or "suspects[:K]"
+ * (K >= 1) into @pat and @k.  Returns 0 or -EINVAL with the reason in @err.
  */
 int rb_mx_pattern_parse(const char *s, enum rb_mx_pattern *pat, uint32_t *k, char *err, size_t len);
 
@@ -43,12 +49,77 @@ int rb_mx_pattern_parse(const char *s, enum rb_mx_pattern *pat, uint32_t *k, cha
  *            (circle method): n-1 rounds one way, n-1 the other way (n
  *            rounds each way when n is odd, one rank resting per round);
  *  ring:     one round, every rank i to i+1 (mod n);
- *  incast:K: n rounds, round r has ranks r+1..r+K (mod n) to rank r.
+ *  incast:K: n rounds, round r has ranks r+1..r+K (mod n) to rank r;
+ *  suspects:K: the first part, K rounds, round j-1 a ring of every rank i
+ *            to i+j (mod n); rb_mx_suspect_pairs() adds the rest.
  * Returns 0, -EINVAL (K >= n) with @err, or -ENOMEM.  Free with
  * rb_mx_sched_free().
  */
 int rb_mx_schedule(enum rb_mx_pattern pat, uint32_t k, uint32_t n, struct rb_mx_sched *s, char *err,
 		   size_t len);
+
+/* rb_mx_sched_sort() - the pairs from @first on, in round order. */
+void rb_mx_sched_sort(struct rb_mx_sched *s, size_t first);
+
+/*
+ * rb_mx_first_fit() - the first round from @from where neither @src nor
+ * @dst is in a pair of @s from index @first on.
+ */
+uint32_t rb_mx_first_fit(const struct rb_mx_sched *s, size_t first, uint32_t from, uint32_t src,
+			 uint32_t dst);
+
+/* rb_mx_has_pair() - whether @s holds the pair @src -> @dst. */
+bool rb_mx_has_pair(const struct rb_mx_sched *s, uint32_t src, uint32_t dst);
+
+/*
+ * rb_mx_rank_rule() - the ranks (below @n) more than half of whose pairs
+ * in @s are @flagged (one flag per pair), at most @cap of them into @out;
+ * how many.  With one bad rank among fault-free ones, every pair it is in
+ * is flagged and at most one of each other rank's ring pairs: the rule
+ * names it alone.  suspects:K picks its suspects by it (pairs out of
+ * line), and every verdict its bad ranks (pairs bad after the retest).
+ */
+size_t rb_mx_rank_rule(const struct rb_mx_sched *s, const bool *flagged, uint32_t n, uint32_t *out,
+		       size_t cap);
+
+/*
+ * rb_mx_suspect_pairs() - suspects:K's second part, appended to @s (its
+ * rings): each of the @ns suspects @sus both ways with @k other ranks
+ * spread over the @n (no suspects), and with every other suspect; no
+ * pair twice.  Their rounds follow the schedule's, first fit.  Returns 0
+ * or -ENOMEM (@s then as it was, but for its allocation).
+ */
+int rb_mx_suspect_pairs(struct rb_mx_sched *s, uint32_t k, uint32_t n, const uint32_t *sus,
+			size_t ns);
+
+/*
+ * --simulate: ranks measure nothing; each pair's client returns a figure
+ * made of the seed, the pair and the round (within 2% of a fixed one),
+ * @slow percent worse when the pair has rank @outlier.
+ */
+#define RB_MX_SIM_NONE	 UINT32_MAX
+#define RB_MX_SIM_GBPS	 92.0 /* bandwidth tests' figure */
+#define RB_MX_SIM_P50_US 2.0  /* latency tests' p50 */
+struct rb_mx_sim {
+	bool on;
+	uint32_t seed;
+	uint32_t outlier; /* RB_MX_SIM_NONE: none */
+	uint32_t slow;	  /* percent, 1..90 */
+};
+
+/*
+ * rb_mx_sim_parse() - "outlier=R[,slow=PCT]" or "none", with @seed, into
+ * @sim.  The rank is checked against the job by the caller.  Returns 0 or
+ * -EINVAL with @err.
+ */
+int rb_mx_sim_parse(const char *s, uint32_t seed, struct rb_mx_sim *sim, char *err, size_t len);
+
+/*
+ * rb_mx_sim_result() - the synthetic figure of pair @src -> @dst in round
+ * @round: a latency summary or a bandwidth and message rate of @size.
+ */
+void rb_mx_sim_result(const struct rb_mx_sim *sim, enum rb_mode mode, uint64_t size, uint32_t src,
+		      uint32_t dst, uint32_t round, struct rb_result *r);
 
 /*
  * rb_mx_pairs_parse() - a pairs file over @n ranks: one "SRC DST" per

@@ -19,6 +19,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -144,10 +146,15 @@ static void on_report(struct rb_mx_coord *c, uint32_t i, const struct rb_mx_repo
 	struct rb_mx_outcome *o = p ? &c->out[m->pair] : NULL;
 	bool run = m->role == RB_MX_RUN;
 	char safe[4 * RB_MX_REASON];
+	struct rb_mx_side *side;
 
 	if (!p || o->round_id != c->round || m->round != c->round || (run ? p->src : p->dst) != i)
 		return bad_msg(c, i, "a RESULT for a pair it is not in");
 	snprintf(run ? o->src_dev : o->dst_dev, sizeof(o->src_dev), "%s", m->device);
+	side = run ? &o->src_side : &o->dst_side;
+	side->port = m->port;
+	side->gid_index = m->gid_index;
+	snprintf(side->gid, sizeof(side->gid), "%s", m->gid);
 	if (m->has_res)
 		*(run ? &o->src_place : &o->dst_place) = m->place;
 	if (!run)
@@ -281,6 +288,7 @@ static void round_begin(struct rb_mx_coord *c, const size_t *idx, size_t np)
 
 		o->round_id = c->round;
 		o->st = RB_MX_PENDING;
+		o->src_side.gid_index = o->dst_side.gid_index = -1;
 		if (!alive(c, p->src) || !alive(c, p->dst))
 			fail_pair(c, idx[k], "rank %u (%s) %s", gone, c->r[gone].host,
 				  c->r[gone].why);
@@ -552,35 +560,75 @@ static void take_joins(struct rb_mx_coord *c)
 
 /* ---- rank 0's own worker ---------------------------------------------------- */
 
-static pid_t start_self(struct rb_mx_coord *c)
+/* Rank @rank's worker, a child of the coordinator; the job as rank @rank's. */
+static pid_t start_rank(struct rb_mx_coord *c, uint32_t rank)
 {
+	static struct rb_mx_job kj;
 	pid_t pid;
 
 	fflush(NULL);
 	pid = fork();
 	if (pid == 0) {
 		close(c->lfd);
-		_exit(rb_mx_worker(c->j));
+		kj = *c->j;
+		kj.id.rank = rank;
+		prctl(PR_SET_PDEATHSIG, SIGKILL); /* no rank outlives its coordinator */
+		_exit(rb_mx_worker(&kj));
 	}
 	if (pid < 0)
-		rb_err("cannot fork rank 0's worker: %s", strerror(errno));
+		rb_err("cannot fork rank %u's worker: %s", rank, strerror(errno));
 	return pid;
+}
+
+/*
+ * --simulate --nranks N alone: every rank a child of this process, each
+ * with a connection to it, so the descriptors' limit is raised to its
+ * hard limit first.  Ranks that cannot be forked never join, and are
+ * named so.
+ */
+static int spawn_all(struct rb_mx_coord *c)
+{
+	struct rlimit rl;
+	uint32_t i;
+
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+	if (!getrlimit(RLIMIT_NOFILE, &rl) && rl.rlim_cur < (rlim_t)c->n + 64)
+		rb_warn("%u ranks need %u descriptors; the limit is %llu (ulimit -n)", c->n,
+			c->n + 64, (unsigned long long)rl.rlim_cur);
+	c->spawned = calloc(c->n, sizeof(*c->spawned));
+	if (!c->spawned)
+		return -ENOMEM;
+	for (i = 0; i < c->n; i++)
+		c->spawned[i] = start_rank(c, i);
+	return 0;
+}
+
+/* @pid ends within the deadline @until, or is killed. */
+static void end_child(pid_t pid, uint64_t until)
+{
+	if (pid <= 0)
+		return;
+	while (waitpid(pid, NULL, WNOHANG) == 0) {
+		if (rb_now_ns() >= until) {
+			kill(pid, SIGKILL);
+			waitpid(pid, NULL, 0);
+			return;
+		}
+		usleep(2000);
+	}
 }
 
 static void end_self(struct rb_mx_coord *c)
 {
 	uint64_t until = rb_now_ns() + timeout_ns(c);
+	uint32_t i;
 
-	if (c->self <= 0)
-		return;
-	while (waitpid(c->self, NULL, WNOHANG) == 0) {
-		if (rb_now_ns() >= until) {
-			kill(c->self, SIGKILL);
-			waitpid(c->self, NULL, 0);
-			return;
-		}
-		usleep(20000);
-	}
+	end_child(c->self, until);
+	for (i = 0; c->spawned && i < c->n; i++)
+		end_child(c->spawned[i], until);
 }
 
 static void end_all(struct rb_mx_coord *c)
@@ -599,6 +647,7 @@ static void end_all(struct rb_mx_coord *c)
 static int coord_init(struct rb_mx_coord *c, const struct rb_mx_job *j, char *err, size_t len)
 {
 	uint32_t i;
+	size_t k;
 	int ret;
 
 	memset(c, 0, sizeof(*c));
@@ -614,6 +663,8 @@ static int coord_init(struct rb_mx_coord *c, const struct rb_mx_job *j, char *er
 		return rb_set_err(err, len, -ENOMEM, "no memory for %u ranks", c->n);
 	for (i = 0; i < c->n; i++)
 		c->r[i].o.fd = -1;
+	for (k = 0; k < c->s.n; k++)
+		c->out[k].src_side.gid_index = c->out[k].dst_side.gid_index = -1;
 	return 0;
 }
 
@@ -624,6 +675,9 @@ static void coord_free(struct rb_mx_coord *c)
 	rb_mx_sched_free(&c->s);
 	free(c->r);
 	free(c->out);
+	free(c->spawned);
+	free(c->suspects);
+	free(c->bad_ranks);
 }
 
 int rb_mx_coordinate(const struct rb_mx_job *j)
@@ -646,9 +700,15 @@ int rb_mx_coordinate(const struct rb_mx_job *j)
 		return ret;
 	}
 	c.t0 = rb_now_ns();
-	c.self = start_self(&c);
+	if (j->spawn_all)
+		ret = spawn_all(&c);
+	else
+		c.self = start_rank(&c, 0);
 	take_joins(&c);
-	ret = rb_mx_run_all(&c, run_round);
+	c.t_joined = rb_now_ns();
+	if (!ret)
+		ret = rb_mx_run_all(&c, run_round);
+	c.t_rounds = rb_now_ns();
 	end_all(&c);
 	ret = rb_mx_verdict_out(&c, ret);
 	coord_free(&c);

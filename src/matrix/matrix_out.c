@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "core/clock.h"
@@ -160,13 +161,13 @@ static int retest(struct rb_mx_coord *c, rb_mx_round_fn *run_round, size_t pi)
 	return 0;
 }
 
-int rb_mx_run_all(struct rb_mx_coord *c, rb_mx_round_fn *run_round)
+/* The rounds from @r on, whose pairs start at index @i of the schedule. */
+static int run_rounds(struct rb_mx_coord *c, rb_mx_round_fn *run_round, uint32_t r, size_t i)
 {
-	size_t i, k, n;
-	uint32_t r;
+	size_t n;
 	int ret = 0;
 
-	for (r = 0, i = 0; r < c->s.nrounds && !ret; r++, i += n) {
+	for (; r < c->s.nrounds && !ret; r++, i += n) {
 		size_t idx[RB_MX_MAX_RANKS * 2];
 
 		for (n = 0; i + n < c->s.n && c->s.pairs[i + n].round == r &&
@@ -176,6 +177,74 @@ int rb_mx_run_all(struct rb_mx_coord *c, rb_mx_round_fn *run_round)
 		ret = run_round(c, idx, n);
 		progress(c, r, "round");
 	}
+	return ret;
+}
+
+static bool out_of_line(const struct rb_mx_coord *c, size_t pi);
+
+/*
+ * suspects:K, after its rings: the ranks more than half of whose pairs
+ * are out of line meet others and each other, in rounds of their own.
+ */
+static int hunt(struct rb_mx_coord *c, rb_mx_round_fn *run_round, uint32_t k)
+{
+	size_t first = c->s.n, i;
+	uint32_t from = c->s.nrounds;
+	struct rb_mx_outcome *grown;
+	bool *flag = calloc(c->s.n, sizeof(*flag));
+	int ret = -ENOMEM;
+
+	c->suspects = calloc(RB_MX_SUSPECTS_MAX + 1, sizeof(*c->suspects));
+	if (!flag || !c->suspects)
+		goto out;
+	c->median = median_ok(c);
+	for (i = 0; i < c->s.n; i++)
+		flag[i] = out_of_line(c, i);
+	c->nsuspects =
+		(uint32_t)rb_mx_rank_rule(&c->s, flag, c->n, c->suspects, RB_MX_SUSPECTS_MAX + 1);
+	ret = 0;
+	if (c->nsuspects > RB_MX_SUSPECTS_MAX) {
+		rb_warn("suspects: over %u ranks have most of their ring pairs out of line: no "
+			"few bad ranks to close in on (--pattern pairs tests them all)",
+			RB_MX_SUSPECTS_MAX);
+		goto out;
+	}
+	if (!c->nsuspects)
+		goto out;
+	ret = rb_mx_suspect_pairs(&c->s, k, c->n, c->suspects, c->nsuspects);
+	if (ret)
+		goto out;
+	grown = realloc(c->out, c->s.n * sizeof(*c->out));
+	if (!grown) {
+		c->s.n = first; /* the rings alone */
+		c->s.nrounds = from;
+		ret = -ENOMEM;
+		goto out;
+	}
+	c->out = grown;
+	memset(c->out + first, 0, (c->s.n - first) * sizeof(*c->out));
+	ret = run_rounds(c, run_round, from, first);
+out:
+	if (ret == -ENOMEM)
+		rb_err("suspects: no memory for the pairs around the suspects");
+	free(flag);
+	return ret == -ENOMEM ? 0 : ret;
+}
+
+int rb_mx_run_all(struct rb_mx_coord *c, rb_mx_round_fn *run_round)
+{
+	enum rb_mx_pattern pat = RB_MX_FILE;
+	uint32_t kk = 0;
+	size_t k;
+	int ret;
+
+	char err[160];
+
+	if (!c->j->c->m.pairs_file[0])
+		rb_mx_pattern_parse(c->j->c->m.pattern, &pat, &kk, err, sizeof(err));
+	ret = run_rounds(c, run_round, 0, 0);
+	if (!ret && pat == RB_MX_SUSPECTS)
+		ret = hunt(c, run_round, kk);
 	c->median = median_ok(c);
 	for (k = 0; k < c->s.n && !ret; k++)
 		if (out_of_line(c, k))
@@ -199,15 +268,67 @@ static const char *dev_of(const struct rb_mx_coord *c, const char *seen, uint32_
 	return seen[0] ? seen : c->r[rank].device;
 }
 
+/* The bad pairs, and the ranks over half of whose pairs are bad. */
 static void count(struct rb_mx_coord *c)
 {
+	bool *flag = calloc(c->s.n ? c->s.n : 1, sizeof(*flag));
 	size_t i;
 
 	c->nbad = c->nfailed = 0;
 	for (i = 0; i < c->s.n; i++) {
 		c->nbad += c->out[i].st == RB_MX_OK && c->out[i].bad;
 		c->nfailed += c->out[i].st != RB_MX_OK;
+		if (flag)
+			flag[i] = c->out[i].st == RB_MX_OK && c->out[i].bad;
 	}
+	c->bad_ranks = calloc(c->n, sizeof(*c->bad_ranks));
+	if (flag && c->bad_ranks)
+		c->nbad_ranks = (uint32_t)rb_mx_rank_rule(&c->s, flag, c->n, c->bad_ranks, c->n);
+	free(flag);
+}
+
+/* The coordinator's own cost: time by phase, CPU and peak memory. */
+struct cost {
+	double join_s, rounds_s, cpu_s;
+	long maxrss_kib;
+};
+
+static struct cost cost_of(const struct rb_mx_coord *c)
+{
+	struct rusage ru = { 0 };
+
+	getrusage(RUSAGE_SELF, &ru);
+	return (struct cost){
+		.join_s = (double)(c->t_joined - c->t0) / 1e9,
+		.rounds_s = (double)(c->t_rounds - c->t_joined) / 1e9,
+		.cpu_s = (double)(ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) +
+			 (double)(ru.ru_utime.tv_usec + ru.ru_stime.tv_usec) / 1e6,
+		.maxrss_kib = ru.ru_maxrss,
+	};
+}
+
+static void print_ranks(FILE *f, const char *what, const struct rb_mx_coord *c, const uint32_t *v,
+			uint32_t n)
+{
+	uint32_t i;
+
+	fprintf(f, "# %s:", what);
+	for (i = 0; i < n; i++)
+		fprintf(f, " %u (%s)", v[i], c->r[v[i]].host);
+	fprintf(f, "%s\n", n ? "" : " none");
+}
+
+static void print_cost(FILE *f, const struct rb_mx_coord *c)
+{
+	struct cost k = cost_of(c);
+
+	fprintf(f,
+		"# coordinator: joins %.2f s, rounds %.2f s, CPU %.2f s, max RSS %ld KiB (%.1f "
+		"KiB per rank)\n",
+		k.join_s, k.rounds_s, k.cpu_s, k.maxrss_kib, (double)k.maxrss_kib / c->n);
+	if (c->j->sim.on)
+		fprintf(f, "# simulated (--simulate %s --seed %u): no pair measured anything\n",
+			c->j->c->m.simulate, c->j->sim.seed);
 }
 
 /* The matrix itself, for a job small enough to read: rows src, columns dst. */
@@ -276,6 +397,11 @@ static void print_verdict(FILE *f, const struct rb_mx_coord *c)
 	fprintf(f, "# median %s %s, tolerance %u%%: %zu bad, %zu failed\n", metric_name(c),
 		fig(c->median, m, sizeof(m)), j->c->m.tolerance, c->nbad, c->nfailed);
 	print_bad(f, c);
+	if (c->suspects)
+		print_ranks(f, "suspects (the rings' ranks over half out of line)", c, c->suspects,
+			    c->nsuspects > RB_MX_SUSPECTS_MAX ? 0 : c->nsuspects);
+	print_ranks(f, "bad ranks (over half their pairs bad)", c, c->bad_ranks, c->nbad_ranks);
+	print_cost(f, c);
 	fflush(f);
 }
 
@@ -320,7 +446,9 @@ static json_t *pair_run(const struct rb_mx_coord *c, size_t i)
 		.host = c->r[p->src].host,
 		.peer = c->r[p->dst].addr,
 		.device = dev_of(c, o->src_dev, p->src),
-		.gid_index = -1,
+		.port = o->src_side.port,
+		.gid_index = o->src_side.gid_index,
+		.gid = o->src_side.gid,
 		.params = &c->j->c->p,
 		.place = o->src_place,
 		.has_peer_place = o->st == RB_MX_OK,
@@ -333,23 +461,39 @@ static json_t *pair_run(const struct rb_mx_coord *c, size_t i)
 	return rb_json_doc(&rep, &o->res, o->st == RB_MX_OK);
 }
 
+/* A side's port, GID index and GID as PREFIX_port ...: null where not known. */
+static void json_side(json_t *o, const char *prefix, const struct rb_mx_side *s)
+{
+	char k[32];
+
+	snprintf(k, sizeof(k), "%s_port", prefix);
+	json_object_set_new(o, k, s->port ? json_integer(s->port) : json_null());
+	snprintf(k, sizeof(k), "%s_gid_index", prefix);
+	json_object_set_new(o, k, s->gid_index >= 0 ? json_integer(s->gid_index) : json_null());
+	snprintf(k, sizeof(k), "%s_gid", prefix);
+	json_object_set_new(o, k, s->gid[0] ? json_string(s->gid) : json_null());
+}
+
 static json_t *json_pairs(const struct rb_mx_coord *c)
 {
-	json_t *arr = json_array();
+	json_t *arr = json_array(), *o;
 	size_t i;
 
 	for (i = 0; arr && i < c->s.n; i++) {
-		const struct rb_mx_outcome *o = &c->out[i];
+		const struct rb_mx_outcome *out = &c->out[i];
 		const struct rb_mx_pair *p = &c->s.pairs[i];
 
-		json_array_append_new(
-			arr, json_pack("{sI sI ss ss ss ss sI ss sb ss so?}", "src",
-				       (json_int_t)p->src, "dst", (json_int_t)p->dst, "src_host",
-				       c->r[p->src].host, "dst_host", c->r[p->dst].host,
-				       "src_device", dev_of(c, o->src_dev, p->src), "dst_device",
-				       dev_of(c, o->dst_dev, p->dst), "round", (json_int_t)p->round,
-				       "status", status_of(o), "retested", o->retested, "reason",
-				       o->reason, "run", pair_run(c, i)));
+		o = json_pack("{sI sI ss ss ss ss sI ss sb ss so?}", "src", (json_int_t)p->src,
+			      "dst", (json_int_t)p->dst, "src_host", c->r[p->src].host, "dst_host",
+			      c->r[p->dst].host, "src_device", dev_of(c, out->src_dev, p->src),
+			      "dst_device", dev_of(c, out->dst_dev, p->dst), "round",
+			      (json_int_t)p->round, "status", status_of(out), "retested",
+			      out->retested, "reason", out->reason, "run", pair_run(c, i));
+		if (o) {
+			json_side(o, "src", &out->src_side);
+			json_side(o, "dst", &out->dst_side);
+		}
+		json_array_append_new(arr, o);
 	}
 	return arr;
 }
@@ -367,18 +511,55 @@ static json_t *json_ranks(const struct rb_mx_coord *c)
 	return arr;
 }
 
+static json_t *json_u32s(const uint32_t *v, uint32_t n)
+{
+	json_t *arr = json_array();
+	uint32_t i;
+
+	for (i = 0; arr && i < n; i++)
+		json_array_append_new(arr, json_integer(v[i]));
+	return arr;
+}
+
+/* The coordinator's cost, and what --simulate made up, beside the verdict. */
+static void json_scale(json_t *mx, const struct rb_mx_coord *c)
+{
+	struct cost k = cost_of(c);
+	const struct rb_mx_sim *sim = &c->j->sim;
+
+	json_object_set_new(mx, "pairs_run", json_integer((json_int_t)c->s.n));
+	json_object_set_new(mx, "coordinator_found", json_string(c->j->found));
+	json_object_set_new(mx, "bad_ranks", json_u32s(c->bad_ranks, c->nbad_ranks));
+	if (c->suspects)
+		json_object_set_new(mx, "suspects", json_u32s(c->suspects, c->nsuspects));
+	json_object_set_new(mx, "coordinator",
+			    json_pack("{sf sf sf sI}", "join_s", k.join_s, "rounds_s", k.rounds_s,
+				      "cpu_s", k.cpu_s, "maxrss_kib", (json_int_t)k.maxrss_kib));
+	if (sim->on)
+		json_object_set_new(mx, "simulated",
+				    sim->outlier == RB_MX_SIM_NONE
+					    ? json_pack("{sI sn sI}", "seed", (json_int_t)sim->seed,
+							"outlier", "slow_pct",
+							(json_int_t)sim->slow)
+					    : json_pack("{sI sI sI}", "seed", (json_int_t)sim->seed,
+							"outlier", (json_int_t)sim->outlier,
+							"slow_pct", (json_int_t)sim->slow));
+}
+
 static json_t *json_doc(const struct rb_mx_coord *c)
 {
 	const struct rb_mx_job *j = c->j;
+	json_t *mx = json_pack("{ss sI sI sI ss sf sI sI}", "test", j->b->name, "nranks",
+			       (json_int_t)c->n, "rounds", (json_int_t)c->s.nrounds,
+			       "tolerance_pct", (json_int_t)j->c->m.tolerance, "metric",
+			       metric_name(c), "median", isfinite(c->median) ? c->median : 0.0,
+			       "bad", (json_int_t)c->nbad, "failed", (json_int_t)c->nfailed);
 
-	return json_pack("{si ss ss ss s{ss sI sI sI ss sf sI sI} so so}", "schema_version",
-			 RB_SCHEMA_VERSION, "tool", RB_TOOL, "tool_version", PACKAGE_VERSION,
-			 "command", "matrix", "matrix", "test", j->b->name, "nranks",
-			 (json_int_t)c->n, "rounds", (json_int_t)c->s.nrounds, "tolerance_pct",
-			 (json_int_t)j->c->m.tolerance, "metric", metric_name(c), "median",
-			 isfinite(c->median) ? c->median : 0.0, "bad", (json_int_t)c->nbad,
-			 "failed", (json_int_t)c->nfailed, "ranks", json_ranks(c), "pairs",
-			 json_pairs(c));
+	if (mx)
+		json_scale(mx, c);
+	return json_pack("{si ss ss ss so so so}", "schema_version", RB_SCHEMA_VERSION, "tool",
+			 RB_TOOL, "tool_version", PACKAGE_VERSION, "command", "matrix", "matrix",
+			 mx, "ranks", json_ranks(c), "pairs", json_pairs(c));
 }
 
 /* @path written whole (atomic_file.h). */

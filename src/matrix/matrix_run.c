@@ -11,6 +11,7 @@
 
 #include "core/cmd.h"
 #include "matrix/matrix_coord.h"
+#include "matrix/matrix_pmix.h"
 #include "matrix/matrix_run.h"
 #include "matrix/matrix_worker.h"
 #include "core/sweep.h"
@@ -29,8 +30,16 @@ static int identity(struct rb_mx_job *j, char *err, size_t len)
 	const struct rb_cli *c = j->c;
 	bool r = rb_cli_given(c, "rank"), n = rb_cli_given(c, "nranks");
 
+	if (n && !r && c->m.simulate[0]) {
+		/* One process starts every rank of a simulated job (matrix_coord.c). */
+		j->id = (struct rb_mx_id){ .rank = 0, .nranks = c->m.nranks };
+		j->spawn_all = true;
+		return 0;
+	}
 	if (r != n)
-		return rb_set_err(err, len, -EINVAL, "--rank and --nranks go together");
+		return rb_set_err(err, len, -EINVAL,
+				  "--rank and --nranks go together (--nranks alone: with "
+				  "--simulate)");
 	if (r) {
 		if (c->m.rank >= c->m.nranks)
 			return rb_set_err(err, len, -EINVAL, "--rank %u is not below --nranks %u",
@@ -38,8 +47,15 @@ static int identity(struct rb_mx_job *j, char *err, size_t len)
 		j->id = (struct rb_mx_id){ .rank = c->m.rank, .nranks = c->m.nranks };
 		return 0;
 	}
-	if (rb_mx_env_id(environ, &j->id, err, len))
+	/* prterun's environment has the rank only: its PMIx server has the rest. */
+	if (rb_mx_pmix_job(environ) && rb_mx_pmix_built() &&
+	    !rb_mx_env_get(environ, "OMPI_COMM_WORLD_RANK") &&
+	    !rb_mx_env_get(environ, "SLURM_NTASKS")) {
+		if (rb_mx_pmix_id(&j->id, err, len))
+			return -EINVAL;
+	} else if (rb_mx_env_id(environ, &j->id, err, len)) {
 		return -EINVAL;
+	}
 	if (j->id.nranks < 2 || j->id.nranks > RB_MX_MAX_RANKS)
 		return rb_set_err(err, len, -EINVAL, "%s started %u ranks: a matrix needs 2..%u",
 				  j->id.launcher, j->id.nranks, RB_MX_MAX_RANKS);
@@ -71,6 +87,33 @@ static int split_host_port(struct rb_mx_job *j, const char *s, char *err, size_t
 	return 0;
 }
 
+/*
+ * Rank 0's address through the job's PMIx server: its --bind (expanded),
+ * else its host name, with -p.  Every rank takes this path or none does:
+ * the choice depends on the command line and the environment alone.
+ */
+static int pmix_coordinator(struct rb_mx_job *j, char *err, size_t len)
+{
+	char mine[160] = "", got[160], why[256];
+	int ret;
+
+	if (j->id.rank == 0 &&
+	    rb_mx_pmix_format(j->bind[0] ? j->bind : j->host, j->coord_port, mine, sizeof(mine)))
+		return rb_set_err(err, len, -EINVAL, "rank 0's address '%s' cannot be published",
+				  j->bind[0] ? j->bind : j->host);
+	ret = rb_mx_pmix_exchange(j->id.rank, mine, (int)j->c->l.timeout_s, got, sizeof(got), why,
+				  sizeof(why));
+	if (!ret && rb_mx_pmix_parse(got, j->coord_host, sizeof(j->coord_host), &j->coord_port))
+		ret = rb_set_err(why, sizeof(why), -EINVAL, "rank 0 published '%s'", got);
+	if (ret)
+		return rb_set_err(err, len, ret, "where is rank 0? %s; or give --coordinator", why);
+	j->found = "pmix";
+	return 0;
+}
+
+static const char no_pmix[] = "; it runs a PMIx server, but this rdmabench was built without "
+			      "PMIx: apt-get install libpmix-dev and rebuild";
+
 /* --coordinator, else what the launcher's environment tells. */
 static int coordinator(struct rb_mx_job *j, char *err, size_t len)
 {
@@ -78,9 +121,25 @@ static int coordinator(struct rb_mx_job *j, char *err, size_t len)
 	const char *lsize = rb_mx_env_get(environ, "OMPI_COMM_WORLD_LOCAL_SIZE");
 	char host[128];
 
+	if (!j->c->m.coordinator[0] && !j->spawn_all && !rb_cli_given(j->c, "rank") &&
+	    rb_mx_pmix_job(environ) && rb_mx_pmix_built()) {
+		j->coord_port = (uint16_t)j->c->l.tcp_port;
+		return pmix_coordinator(j, err, len);
+	}
+	if (j->spawn_all && j->c->m.coordinator[0])
+		return rb_set_err(err, len, -EINVAL,
+				  "--coordinator: --simulate with --nranks alone runs every rank "
+				  "on this host (give --rank too for ranks of your own)");
+	j->found = "--coordinator";
 	if (j->c->m.coordinator[0])
 		return split_host_port(j, j->c->m.coordinator, err, len);
 	j->coord_port = (uint16_t)j->c->l.tcp_port;
+	j->found = "simulate";
+	if (j->spawn_all) {
+		snprintf(j->coord_host, sizeof(j->coord_host), "localhost");
+		return 0;
+	}
+	j->found = "slurm";
 	if (!list)
 		list = rb_mx_env_get(environ, "SLURM_NODELIST");
 	if (list && !rb_mx_nodelist_first(list, host, sizeof(host))) {
@@ -88,13 +147,15 @@ static int coordinator(struct rb_mx_job *j, char *err, size_t len)
 		return 0;
 	}
 	/* Every rank on this host, as mpirun says: rank 0 is here too. */
+	j->found = "local";
 	if (j->id.rank == 0 || (lsize && strtoul(lsize, NULL, 10) == j->id.nranks)) {
 		snprintf(j->coord_host, sizeof(j->coord_host), "localhost");
 		return 0;
 	}
 	return rb_set_err(err, len, -EINVAL,
 			  "where is rank 0? give --coordinator HOST[:PORT] (the launcher's "
-			  "environment does not say)");
+			  "environment does not say%s)",
+			  rb_mx_pmix_job(environ) && !rb_mx_pmix_built() ? no_pmix : "");
 }
 
 /* -d, --bind and --use-cuda with %r/%R/%l/%L for this rank. */
@@ -202,20 +263,41 @@ static int check_pattern(const struct rb_mx_job *j, char *err, size_t len)
 	return ret;
 }
 
+/* --simulate and --seed into the job; the slow rank must be one of it. */
+static int simulate(struct rb_mx_job *j, char *err, size_t len)
+{
+	const struct rb_matrix_opts *m = &j->c->m;
+
+	if (!m->simulate[0]) {
+		if (rb_cli_given(j->c, "seed"))
+			return rb_set_err(err, len, -EINVAL, "--seed goes with --simulate");
+		return 0;
+	}
+	if (rb_mx_sim_parse(m->simulate, m->seed, &j->sim, err, len))
+		return -EINVAL;
+	if (j->sim.outlier != RB_MX_SIM_NONE && j->sim.outlier >= j->id.nranks)
+		return rb_set_err(err, len, -EINVAL,
+				  "--simulate outlier=%u: the job's ranks are 0..%u",
+				  j->sim.outlier, j->id.nranks - 1);
+	return 0;
+}
+
 static int setup(struct rb_mx_job *j, char *err, size_t len)
 {
 	int ret = identity(j, err, len);
 
 	if (!ret)
+		ret = simulate(j, err, len);
+	if (!ret)
 		ret = check_pattern(j, err, len);
 	if (!ret)
-		ret = coordinator(j, err, len);
-	if (!ret)
 		ret = expand(j, err, len);
+	gethostname(j->host, sizeof(j->host) - 1);
+	if (!ret)
+		ret = coordinator(j, err, len);
 	if (ret)
 		return ret;
 	j->timeout_ms = (int)j->c->l.timeout_s * 1000;
-	gethostname(j->host, sizeof(j->host) - 1);
 	return 0;
 }
 
@@ -224,6 +306,7 @@ int rb_matrix_main(int argc, char **argv)
 	static struct rb_cli c;
 	struct rb_mx_job j = { .c = &c };
 	char err[RB_TEXT_MAX];
+	int ret;
 
 	rb_cli_init(&c);
 	if (argc < 2 || argv[1][0] == '-') {
@@ -241,7 +324,9 @@ int rb_matrix_main(int argc, char **argv)
 	}
 	rb_quiet = c.quiet;
 	rb_verbose = c.verbose;
-	if (setup(&j, err, sizeof(err)))
+	ret = setup(&j, err, sizeof(err));
+	rb_mx_pmix_fini(); /* rank 0's address is known: PMIx is done */
+	if (ret)
 		return usage_error(err);
 	if (j.id.rank == 0)
 		return rb_mx_coordinate(&j);

@@ -31,6 +31,11 @@ struct rb_mx_outcome {
 	uint32_t round_id; /* the last round it ran in */
 	struct rb_result res;
 	char src_dev[RB_MX_STR], dst_dev[RB_MX_STR];
+	struct rb_mx_side {
+		uint8_t port;	   /* 0: not known */
+		int16_t gid_index; /* -1: none */
+		char gid[RB_MX_STR];
+	} src_side, dst_side; /* from each side's RESULT */
 	struct rb_placement src_place, dst_place;
 	char reason[RB_MX_REASON];
 };
@@ -44,9 +49,13 @@ struct rb_mx_coord {
 	struct rb_mx_outcome *out; /* one per pair of s */
 	uint32_t round;		   /* the round in progress, from 1 */
 	uint64_t beat_at, t0;
-	pid_t self; /* rank 0's worker */
+	uint64_t t_joined, t_rounds; /* ns: every rank in; the rounds and retests over */
+	pid_t self;		     /* rank 0's worker */
+	pid_t *spawned;		     /* j->spawn_all: every rank's worker, rank 0's too */
 	double median;
 	size_t nbad, nfailed;
+	uint32_t *suspects, nsuspects; /* suspects:K's, from its rings */
+	uint32_t *bad_ranks, nbad_ranks;
 };
 
 /*

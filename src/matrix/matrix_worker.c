@@ -76,6 +76,9 @@ static void child_point(void *ctx, const struct rb_result *res, const struct rb_
 	m->has_res = 1;
 	m->res = *res;
 	snprintf(m->device, sizeof(m->device), "%s", rep->device ? rep->device : "");
+	m->port = rep->port > 0 && rep->port < 256 ? (uint8_t)rep->port : 0;
+	m->gid_index = rep->gid_index >= 0 && rep->gid_index <= 4095 ? (int16_t)rep->gid_index : -1;
+	snprintf(m->gid, sizeof(m->gid), "%s", rep->gid ? rep->gid : "");
 	m->place = rep->place;
 }
 
@@ -83,7 +86,7 @@ static void child_point(void *ctx, const struct rb_result *res, const struct rb_
 static void child(const struct rb_mx_job *j, const struct rb_mx_task *t, int wfd)
 {
 	struct rb_serve serve = { .name = j->b->name, .accept = j->b->name, .once = true };
-	struct rb_mx_report m = { .round = 0, .pair = t->pair, .role = t->role };
+	struct rb_mx_report m = { .round = 0, .pair = t->pair, .role = t->role, .gid_index = -1 };
 	struct rb_session_hooks h = { .on_point = child_point, .on_point_ctx = &m };
 	struct rb_local l = j->c->l;
 	ssize_t n;
@@ -167,6 +170,7 @@ static int reap(struct worker *w, struct kid *k)
 		memset(&m, 0, sizeof(m));
 		m.pair = k->t.pair;
 		m.role = k->t.role;
+		m.gid_index = -1;
 		m.status = RB_EXIT_FAIL;
 		snprintf(m.reason, sizeof(m.reason), "rank %u's %s process %s", w->j->id.rank,
 			 k->t.role == RB_MX_SERVE ? "server" : "client",
@@ -343,11 +347,58 @@ static int start_role(struct worker *w, const struct rb_mx_round *r, uint8_t rol
 	return ret;
 }
 
+/*
+ * --simulate: each task's side reported at once, the client's with the
+ * synthetic figure; no child, no device, no port.
+ */
+static int sim_tasks(struct worker *w, const struct rb_mx_round *r)
+{
+	const struct rb_mx_job *j = w->j;
+	struct rb_mx_report m;
+	uint32_t i;
+	int ret = 0;
+
+	for (i = 0; i < r->ntasks && !ret; i++) {
+		const struct rb_mx_task *t = &r->task[i];
+		uint32_t src = t->role == RB_MX_RUN ? j->id.rank : t->peer;
+		uint32_t dst = t->role == RB_MX_RUN ? t->peer : j->id.rank;
+
+		memset(&m, 0, sizeof(m));
+		m.round = w->round;
+		m.pair = t->pair;
+		m.role = t->role;
+		m.has_res = t->role == RB_MX_RUN;
+		m.gid_index = -1; /* no device: no port, no GID */
+		snprintf(m.device, sizeof(m.device), "sim%u", j->id.rank);
+		m.place.device_numa_node = m.place.mem_node = m.place.local = -1;
+		m.place.freq_cpu = -1;
+		if (m.has_res)
+			rb_mx_sim_result(&j->sim, j->b->mode, j->c->p.size.v[0], src, dst, w->round,
+					 &m.res);
+		ret = rb_mx_send(&w->co, RB_MX_MSG_RESULT, wbuf,
+				 rb_mx_pack_report(&m, wbuf, sizeof(wbuf)));
+	}
+	return ret;
+}
+
+static int sim_round(struct worker *w, const struct rb_mx_round *r)
+{
+	int ret = send_tick(w, RB_MX_MSG_READY, 0);
+
+	if (!ret)
+		ret = wait_go(w);
+	if (!ret)
+		ret = sim_tasks(w, r);
+	return ret ? ret : send_tick(w, RB_MX_MSG_DONE, 0);
+}
+
 static int do_round(struct worker *w, const struct rb_mx_round *r)
 {
 	int ret;
 
 	w->round = r->round;
+	if (w->j->sim.on)
+		return sim_round(w, r);
 	w->nkids = 0;
 	ret = start_role(w, r, RB_MX_SERVE);
 	if (!ret)

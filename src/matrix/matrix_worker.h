@@ -28,9 +28,12 @@ struct rb_mx_job {
 	char coord_host[128];
 	uint16_t coord_port;
 	int timeout_ms;
-	char device[64]; /* -d, expanded for this rank */
-	char bind[64];	 /* --bind, expanded */
-	char cuda[64];	 /* --use-cuda's GPU, expanded */
+	char device[64];      /* -d, expanded for this rank */
+	char bind[64];	      /* --bind, expanded */
+	char cuda[64];	      /* --use-cuda's GPU, expanded */
+	struct rb_mx_sim sim; /* --simulate: sim.on */
+	bool spawn_all;	      /* --simulate --nranks N alone: rank 0 forks the N ranks */
+	const char *found;    /* how coord_host was found: "pmix", "slurm", ... */
 };
 
 /* rb_mx_worker() - this rank's part: join, run the rounds; exit code. */

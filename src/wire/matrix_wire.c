@@ -185,6 +185,9 @@ int rb_mx_pack_report(const struct rb_mx_report *m, uint8_t *buf, size_t cap)
 	put_be(&c, (uint32_t)m->status, 4);
 	PUT_STR(&c, m->reason);
 	PUT_STR(&c, m->device);
+	put_be(&c, m->port, 1);
+	put_be(&c, (uint16_t)(m->gid_index + 1), 2); /* 0: none */
+	PUT_STR(&c, m->gid);
 	put_place(&c, &m->place);
 	put_be(&c, m->has_res, 1);
 	if (m->has_res)
@@ -203,11 +206,15 @@ int rb_mx_unpack_report(const uint8_t *buf, size_t len, struct rb_mx_report *m)
 	m->status = (int32_t)get_be(&c, 4);
 	GET_STR(&c, m->reason);
 	GET_STR(&c, m->device);
+	m->port = (uint8_t)get_be(&c, 1);
+	m->gid_index = (int16_t)((int)get_be(&c, 2) - 1);
+	GET_STR(&c, m->gid);
 	get_place(&c, &m->place);
 	m->has_res = get_bool(&c);
 	if (m->has_res)
 		get_res(&c, &m->res);
-	if (m->role > RB_MX_RUN)
+	/* A GID index is 0..4095 (-x's range), as the option table has it. */
+	if (m->role > RB_MX_RUN || m->gid_index > 4095)
 		c.err = 1;
 	return rdone(&c);
 }

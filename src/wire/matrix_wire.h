@@ -28,8 +28,9 @@
 #include "core/rdmabench.h"
 
 /*
- * v6: RESULT carries the --wr-lat group (p50, p99); v5: RESULT carries
- * the --probe group (loaded/idle p50, p99); v4:
+ * v6: RESULT carries the side's port, GID index and GID, and the
+ * --wr-lat group (p50, p99); v5: RESULT carries the --probe group
+ * (loaded/idle p50, p99); v4:
  * RESULT carries wakeups_per_msg (the metric table's group of its own); v3: RESULT's point carries how it waited (--cqe-poll, --poll);
  * v2: RESULT's placement carries the CPU clock (governor, MHz), as CONN's
  * does
@@ -92,6 +93,9 @@ struct rb_mx_report {
 	int32_t status; /* the side's exit code: 0 ok */
 	char reason[RB_MX_REASON];
 	char device[RB_MX_STR];
+	uint8_t port;	     /* the device's port; 0: not known */
+	int16_t gid_index;   /* -1: none (InfiniBand LID) or not known */
+	char gid[RB_MX_STR]; /* the GID as an address; empty: none */
 	struct rb_placement place;
 	uint8_t has_res; /* a client that measured */
 	struct rb_result res;

@@ -31,7 +31,10 @@ static int listen_on(const struct sockaddr *sa, socklen_t len, int *lfd)
 	if (sa->sa_family == AF_INET6 &&
 	    setsockopt(fd, IPPROTO_IPV6, IPV6_V6ONLY, &zero, sizeof(zero)))
 		goto fail;
-	if (bind(fd, sa, len) || listen(fd, 64))
+	/* A matrix coordinator takes up to RB_MX_MAX_RANKS connections at once:
+	 * past a full backlog, the kernel may drop them (the kernel caps it at
+	 * net.core.somaxconn). */
+	if (bind(fd, sa, len) || listen(fd, 4096))
 		goto fail;
 	*lfd = fd;
 	return 0;

@@ -2,7 +2,10 @@
 # rdmabench matrix across four lab hosts (rxe-lab --hosts 4): host k has
 # rxe(k-1) on its own NIC with 192.0.2.k, so rank r takes -d rxe%r and
 # --bind 192.0.2.%R.
-#  1. mpirun -np 4 runs send_lat between every ordered pair, with host 3's
+#  1. mpirun -np 4, without --coordinator, finds rank 0 through mpirun's
+#     PMIx server (rank 0 puts --bind's 192.0.2.1 and -p, all fence, the
+#     others get it; the JSON says coordinator_found "pmix" when rdmabench
+#     links libpmix), and runs send_lat between every ordered pair, with host 3's
 #     NIC (rank 2) delayed by netem: exactly the 6 pairs that touch rank 2
 #     are bad, the 6 others good.  Two pairs run at once on the guest's 2
 #     vCPUs (4 busy-pollers), so a good pair's p50 is 4-12 ms here (one
@@ -104,8 +107,20 @@ jcheck delay.json 'd["command"] == "matrix"' 'd["matrix"]["bad"] == 6' \
 	'[r["address"] for r in d["ranks"]] == ["192.0.2.1", "192.0.2.2", "192.0.2.3", "192.0.2.4"]' \
 	'all(p["run"]["results"][0]["lat_us"]["p50"] > 0 for p in d["pairs"])' \
 	'all(p["run"]["device"]["name"] == "rxe%d" % p["src"] for p in d["pairs"])' \
-	'all(p["run"]["peer_placement"]["device_numa_node"] in (0, 1) for p in d["pairs"])'
+	'all(p["run"]["peer_placement"]["device_numa_node"] in (0, 1) for p in d["pairs"])' \
+	'all(p["src_port"] == 1 and p["dst_port"] == 1 for p in d["pairs"])' \
+	'all(p["src_gid"] == "::ffff:192.0.2.%d" % (p["src"] + 1) for p in d["pairs"])' \
+	'all(p["dst_gid"] == "::ffff:192.0.2.%d" % (p["dst"] + 1) for p in d["pairs"])' \
+	'all(p["src_gid_index"] is not None and p["run"]["device"]["gid"] == p["src_gid"] for p in d["pairs"])' \
+	'd["matrix"]["bad_ranks"] == [2]'
 expect_grep delay.out '^# median lat_p50_us .*: 6 bad, 0 failed$'
+# Rank 0's address came through PMIx when this build links it (configure's
+# HAVE_PMIX), else from mpirun's local-size rule.
+if grep -q '^#define HAVE_PMIX 1' "$TOP_BUILDDIR/config.h"; then
+	jcheck delay.json 'd["matrix"]["coordinator_found"] == "pmix"'
+else
+	jcheck delay.json 'd["matrix"]["coordinator_found"] == "local"'
+fi
 
 # --- 2. a rank killed mid-run -------------------------------------------------
 cat "$OUT/kill.out"

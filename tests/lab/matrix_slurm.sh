@@ -8,7 +8,10 @@
 # forced to run as root.  The four ranks find rank 0 through Slurm's node
 # list (SLURM_JOB_NODELIST), take rank, size and local rank from SLURM_*,
 # and run send_lat between every pair of lab hosts (-d rxe%r, --bind
-# 192.0.2.%R): every pair good.  Skipped when Slurm or munge is missing.
+# 192.0.2.%R): every pair good.  Then srun --mpi=pmix: the ranks find rank
+# 0 through Slurm's PMIx server instead (a simulated job, --simulate
+# outlier=1: the JSON says coordinator_found "pmix" when rdmabench links
+# libpmix, and names rank 1).  Skipped when Slurm or munge is missing.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
@@ -79,6 +82,9 @@ sinfo >"$OUT/sinfo.out"
 srun -n 4 -O "$RB" matrix send_lat -d "rxe%r" --bind "192.0.2.%R" --cpu none --timeout 30 \
 	-n 100 --tolerance 1000 --csv "$OUT/srun.csv" >"$OUT/srun.out" 2>"$OUT/srun.err"
 echo $? >"$OUT/srun.rc"
+srun -n 4 -O --mpi=pmix "$RB" matrix send_lat --simulate outlier=1 --timeout 30 -p 19200 \
+	--json "$OUT/pmix.json" >"$OUT/pmix.out" 2>"$OUT/pmix.err"
+echo $? >"$OUT/pmix.rc"
 cp "$S/ctld.log" "$OUT/ctld.log"
 cp "$S/d.log" "$OUT/slurmd.log"
 '
@@ -94,4 +100,13 @@ expect_grep srun.out '^# rdmabench .* matrix send_lat: 4 ranks, 12 pairs in 6 ro
 jcheck srun.csv 'len(d) == 12' 'all(r["status"] == "ok" for r in d)' \
 	'all(r["src_device"] == "rxe" + r["src_rank"] for r in d)' \
 	'all(float(r["lat_p50_us"]) > 0 for r in d)'
+cat "$OUT/pmix.out" "$OUT/pmix.err"
+expect_rc pmix 1
+if grep -q '^#define HAVE_PMIX 1' "$TOP_BUILDDIR/config.h"; then
+	found=pmix
+else
+	found=slurm
+fi
+jcheck pmix.json "d[\"matrix\"][\"coordinator_found\"] == \"$found\"" \
+	'd["matrix"]["bad_ranks"] == [1]' 'd["matrix"]["failed"] == 0'
 pass

@@ -22,31 +22,12 @@
 #include <cmocka.h>
 
 #include "matrix/matrix.h"
+#include "mx_check.h"
 #include "wire/matrix_wire.h"
 #include "wire/oob.h"
 #include "wire/wire.h"
 
 /* ---- schedules ------------------------------------------------------------ */
-
-/* Every pair of @s in one round at most per rank; every ordered pair once. */
-static void check_disjoint(const struct rb_mx_sched *s, uint32_t n)
-{
-	uint32_t *busy = calloc((size_t)n * s->nrounds, sizeof(*busy));
-	size_t i;
-
-	assert_non_null(busy);
-	for (i = 0; i < s->n; i++) {
-		const struct rb_mx_pair *p = &s->pairs[i];
-
-		assert_true(p->src < n && p->dst < n && p->src != p->dst);
-		assert_true(p->round < s->nrounds);
-		assert_int_equal(busy[p->round * n + p->src]++, 0);
-		assert_int_equal(busy[p->round * n + p->dst]++, 0);
-		if (i)
-			assert_true(s->pairs[i - 1].round <= p->round);
-	}
-	free(busy);
-}
 
 static void check_all_pairs(const struct rb_mx_sched *s, uint32_t n)
 {
@@ -156,8 +137,17 @@ static void test_pattern_parse(void **state)
 	assert_int_equal(rb_mx_pattern_parse("incast:", &p, &k, err, sizeof(err)), -EINVAL);
 	assert_int_equal(rb_mx_pattern_parse("incast:-1", &p, &k, err, sizeof(err)), -EINVAL);
 	assert_int_equal(rb_mx_pattern_parse("incast:2x", &p, &k, err, sizeof(err)), -EINVAL);
+	assert_int_equal(rb_mx_pattern_parse("suspects", &p, &k, err, sizeof(err)), 0);
+	assert_int_equal(p, RB_MX_SUSPECTS);
+	assert_int_equal(k, RB_MX_SUSPECTS_K);
+	assert_int_equal(rb_mx_pattern_parse("suspects:5", &p, &k, err, sizeof(err)), 0);
+	assert_int_equal(p, RB_MX_SUSPECTS);
+	assert_int_equal(k, 5);
+	assert_int_equal(rb_mx_pattern_parse("suspects:0", &p, &k, err, sizeof(err)), -EINVAL);
+	assert_int_equal(rb_mx_pattern_parse("suspects:", &p, &k, err, sizeof(err)), -EINVAL);
 	assert_int_equal(rb_mx_pattern_parse("mesh", &p, &k, err, sizeof(err)), -EINVAL);
-	assert_non_null(strstr(err, "--pattern 'mesh' is not pairs, ring or incast:K"));
+	assert_non_null(strstr(err, "--pattern 'mesh' is not pairs, ring, incast:K"));
+	assert_non_null(strstr(err, "suspects[:K]"));
 }
 
 /* ---- pairs files ------------------------------------------------------------ */
@@ -559,6 +549,9 @@ static void test_report_roundtrip(void **state)
 				    .has_cpu = true,
 				    .cpu_util_pct = 99 };
 	strcpy(m.device, "rxe1");
+	m.port = 1;
+	m.gid_index = 4095;
+	strcpy(m.gid, "fe80::5054:ff:fe12:3456");
 	strcpy(m.place.cpus, "0-3");
 	m.place.device_numa_node = -1;
 	m.place.mem_node = 1;
@@ -572,6 +565,10 @@ static void test_report_roundtrip(void **state)
 	assert_int_equal(rb_mx_unpack_report(b, (size_t)n, &got), 0);
 	assert_int_equal(got.pair, 5);
 	assert_string_equal(got.device, "rxe1");
+	/* v6: the side's port, GID index and GID. */
+	assert_int_equal(got.port, 1);
+	assert_int_equal(got.gid_index, 4095);
+	assert_string_equal(got.gid, "fe80::5054:ff:fe12:3456");
 	assert_int_equal(got.place.device_numa_node, -1);
 	assert_string_equal(got.place.cpus, "0-3");
 	/* v2: the measuring CPU's clock travels too (cursor.h's placement, as CONN's). */
@@ -583,6 +580,15 @@ static void test_report_roundtrip(void **state)
 	for (int k = 0; k < n; k++)
 		assert_int_equal(rb_mx_unpack_report(b, (size_t)k, &got), -EBADMSG);
 	free(b);
+	/* No GID (-1 travels as 0); past 4095 is no GID index. */
+	m.gid_index = -1;
+	n = rb_mx_pack_report(&m, buf, sizeof(buf));
+	assert_int_equal(rb_mx_unpack_report(buf, (size_t)n, &got), 0);
+	assert_int_equal(got.gid_index, -1);
+	m.gid_index = 4096;
+	n = rb_mx_pack_report(&m, buf, sizeof(buf));
+	assert_int_equal(rb_mx_unpack_report(buf, (size_t)n, &got), -EBADMSG);
+	m.gid_index = 0;
 	/* A failed side: no result, a reason. */
 	m.has_res = 0;
 	m.status = 1;

@@ -1,0 +1,104 @@
+#!/bin/sh
+# SPDX-License-Identifier: MIT
+#
+# rdmabench matrix at scale, simulated (--simulate): one process starts
+# every rank on this machine (--nranks N without --rank), the ranks
+# measure nothing and return seeded figures, one rank's pairs slower.
+# The coordinator schedules, retests and judges as for real; its JSON must
+# name the seeded rank, and only it, as the bad rank.
+#
+#  1. 256 ranks, --pattern suspects (3 rings, then pairs around the
+#     suspects): the seeded rank is the one suspect and the one bad rank,
+#     in 3n + 6 pairs (the pairs pattern would run n(n-1) = 65280).
+#  2. 256 ranks, --simulate none: no bad pair, exit 0.
+#  3. A usage error: an outlier outside the job, exit 2.
+#  With RDMABENCH_LONG=1 (scripts/check --long):
+#  4. 1024 ranks, --pattern suspects, latency: the same verdict.
+#  5. 256 ranks, --pattern pairs: every ordered pair, the same verdict.
+# Automake protocol: 0 pass, 1 fail, 77 skip (no python3).
+set -eu
+top=${TOP_SRCDIR:-$(dirname "$0")/..}
+bin=${RDMABENCH:-${TOP_BUILDDIR:-$top}/src/rdmabench}
+command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+port=$((10000 + $$ % 10000)) # matrix-hostile.sh takes 20000 and up
+fails=0
+
+# run NAME WANT_RC ARGS...: one simulated job; its output in $tmp/NAME.*.
+run() {
+	name=$1 want=$2
+	shift 2
+	rc=0
+	"$bin" matrix "$@" -p "$port" --timeout 60 --json "$tmp/$name.json" \
+		>"$tmp/$name.out" 2>"$tmp/$name.err" || rc=$?
+	port=$((port + 1))
+	if [ "$rc" -ne "$want" ]; then
+		echo "FAIL: $name: exit $rc, not $want"
+		tail -n 20 "$tmp/$name.out" "$tmp/$name.err"
+		fails=$((fails + 1))
+		return 1
+	fi
+	grep '^# coordinator:' "$tmp/$name.out" | sed "s/^/$name: /"
+}
+
+# verdict NAME NRANKS BAD MAXPAIRS: the JSON names rank BAD (or none: -1)
+# as the one bad rank, every rank joined, at most MAXPAIRS pairs ran.
+verdict() {
+	python3 - "$tmp/$1.json" "$2" "$3" "$4" <<'EOF' || fails=$((fails + 1))
+import json, sys
+doc = json.load(open(sys.argv[1]))
+n, bad, maxpairs = int(sys.argv[2]), int(sys.argv[3]), int(sys.argv[4])
+m = doc["matrix"]
+want = [bad] if bad >= 0 else []
+errs = []
+if m["nranks"] != n:
+    errs.append("nranks %d, not %d" % (m["nranks"], n))
+if m["bad_ranks"] != want:
+    errs.append("bad ranks %s, not %s" % (m["bad_ranks"], want))
+if "suspects" in m and m["suspects"] != want:
+    errs.append("suspects %s, not %s" % (m["suspects"], want))
+if m["failed"]:
+    errs.append("%d pairs failed" % m["failed"])
+if m["pairs_run"] > maxpairs or len(doc["pairs"]) != m["pairs_run"]:
+    errs.append("%d pairs ran (%d listed), at most %d wanted"
+                % (m["pairs_run"], len(doc["pairs"]), maxpairs))
+if any(r["dead"] for r in doc["ranks"]):
+    errs.append("dead ranks: %s" % [r["rank"] for r in doc["ranks"] if r["dead"]])
+# Bad pairs: exactly those of the bad rank, each retested.
+for p in doc["pairs"]:
+    if (p["status"] == "bad") != (bad in (p["src"], p["dst"])) or \
+            (p["status"] == "bad" and not p["retested"]):
+        errs.append("pair %d->%d is %s" % (p["src"], p["dst"], p["status"]))
+if m.get("simulated", {}).get("seed") is None:
+    errs.append("no 'simulated' member")
+for e in errs:
+    print("FAIL: %s: %s" % (sys.argv[1].split("/")[-1], e))
+sys.exit(1 if errs else 0)
+EOF
+}
+
+if run s256 1 write_bw --simulate outlier=17 --seed 3 --nranks 256 --pattern suspects; then
+	verdict s256 256 17 $((3 * 256 + 6))
+fi
+if run clean 0 write_bw --simulate none --nranks 256 --pattern suspects; then
+	verdict clean 256 -1 $((3 * 256))
+fi
+if run badrank 2 send_lat --simulate outlier=256 --nranks 256; then
+	grep -q 'outlier=256: the job.s ranks are 0..255' "$tmp/badrank.err" ||
+		{ echo "FAIL: badrank: no reason"; cat "$tmp/badrank.err"; fails=$((fails + 1)); }
+fi
+
+if [ "${RDMABENCH_LONG:-0}" = 1 ]; then
+	if run s1024 1 send_lat --simulate outlier=700 --nranks 1024 --pattern suspects; then
+		verdict s1024 1024 700 $((3 * 1024 + 6))
+	fi
+	if run p256 1 send_lat --simulate outlier=100,slow=20 --nranks 256 --pattern pairs; then
+		verdict p256 256 100 $((256 * 255))
+	fi
+else
+	echo "1024 ranks and the pairs pattern: RDMABENCH_LONG=1 (scripts/check --long)"
+fi
+[ "$fails" -eq 0 ] || exit 1
+echo "PASS"
