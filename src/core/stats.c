@@ -380,3 +380,32 @@ double rb_bw_window_peak(const struct rb_bw_window *w, uint64_t total_bytes, uin
 		return whole;
 	return w->peak_gbps;
 }
+
+static int cmp_double(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+
+	return a < b ? -1 : a > b;
+}
+
+double rb_median(const double *v, size_t n)
+{
+	double *c = malloc(n * sizeof(*c)), m;
+
+	if (!c || !n) {
+		free(c);
+		return 0;
+	}
+	memcpy(c, v, n * sizeof(*c));
+	qsort(c, n, sizeof(*c), cmp_double);
+	m = n & 1 ? c[n / 2] : (c[n / 2 - 1] + c[n / 2]) / 2;
+	free(c);
+	return m;
+}
+
+bool rb_out_of_line(double v, double median, double tol, enum rb_mode mode)
+{
+	if (mode == RB_MODE_BW)
+		return v < median * (1 - tol);
+	return v > median * (1 + tol);
+}

@@ -177,4 +177,14 @@ double rb_bw_window_peak(const struct rb_bw_window *w, uint64_t total_bytes, uin
 /* Gb/s for @bytes in @ns nanoseconds (10^9 bits per second). */
 double rb_gbps(uint64_t bytes, uint64_t ns);
 
+/* rb_median() - the median of @n values (n >= 1), @v untouched; 0 when out of memory. */
+double rb_median(const double *v, size_t n);
+
+/*
+ * rb_out_of_line() - whether @v is out of line against @median with @tol
+ * (0.10 for 10%): a bandwidth (@mode RB_MODE_BW) below median * (1 - tol),
+ * a latency above median * (1 + tol).  matrix's pairs, -d's rails.
+ */
+bool rb_out_of_line(double v, double median, double tol, enum rb_mode mode);
+
 #endif

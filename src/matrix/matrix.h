@@ -131,16 +131,6 @@ int rb_mx_pairs_parse(const char *text, uint32_t n, struct rb_mx_sched *s, char 
 
 void rb_mx_sched_free(struct rb_mx_sched *s);
 
-/* rb_mx_median() - the median of @n values (n >= 1), @v untouched. */
-double rb_mx_median(const double *v, size_t n);
-
-/*
- * rb_mx_out_of_line() - whether @v is out of line against @median with
- * @tol (0.10 for 10%): a bandwidth below median * (1 - tol), a latency
- * above median * (1 + tol).
- */
-bool rb_mx_out_of_line(double v, double median, double tol, enum rb_mode mode);
-
 /*
  * rb_mx_expand() - @fmt with %r (global rank), %R (rank + 1), %l (local
  * rank on the host), %L (local rank + 1) and %% replaced, into @out.

@@ -15,6 +15,7 @@
 #include "core/clock.h"
 #include "matrix/matrix_out.h"
 #include "core/metrics.h"
+#include "core/stats.h"
 #include "report/output.h"
 
 #define PAIRS_FILE_MAX (1 << 20)
@@ -129,7 +130,7 @@ static double median_ok(struct rb_mx_coord *c)
 	for (i = 0; i < c->s.n; i++)
 		if (c->out[i].st == RB_MX_OK)
 			v[n++] = metric(c, &c->out[i].res);
-	m = n ? rb_mx_median(v, n) : NAN;
+	m = n ? rb_median(v, n) : NAN;
 	free(v);
 	return m;
 }
@@ -137,8 +138,8 @@ static double median_ok(struct rb_mx_coord *c)
 static bool out_of_line(const struct rb_mx_coord *c, size_t pi)
 {
 	return c->out[pi].st == RB_MX_OK &&
-	       rb_mx_out_of_line(metric(c, &c->out[pi].res), c->median,
-				 c->j->c->m.tolerance / 100.0, c->j->b->mode);
+	       rb_out_of_line(metric(c, &c->out[pi].res), c->median, c->j->c->m.tolerance / 100.0,
+			      c->j->b->mode);
 }
 
 /* Pair @pi alone; still out of line against the same median: bad. */

@@ -21,6 +21,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
+#include "core/stats.h"
 #include "matrix/matrix.h"
 #include "mx_check.h"
 #include "wire/matrix_wire.h"
@@ -204,9 +205,9 @@ static void test_median(void **state)
 	const double odd[] = { 5, 1, 3 }, even[] = { 4, 1, 3, 2 }, one[] = { 7 };
 
 	(void)state;
-	assert_true(rb_mx_median(odd, 3) == 3);
-	assert_true(rb_mx_median(even, 4) == 2.5);
-	assert_true(rb_mx_median(one, 1) == 7);
+	assert_true(rb_median(odd, 3) == 3);
+	assert_true(rb_median(even, 4) == 2.5);
+	assert_true(rb_median(one, 1) == 7);
 	assert_true(odd[0] == 5); /* untouched */
 }
 
@@ -214,14 +215,14 @@ static void test_out_of_line(void **state)
 {
 	(void)state;
 	/* Bandwidth: below median * (1 - tol). */
-	assert_false(rb_mx_out_of_line(90.0, 100, 0.10, RB_MODE_BW));
-	assert_true(rb_mx_out_of_line(89.9, 100, 0.10, RB_MODE_BW));
-	assert_false(rb_mx_out_of_line(500, 100, 0.10, RB_MODE_BW)); /* faster is fine */
+	assert_false(rb_out_of_line(90.0, 100, 0.10, RB_MODE_BW));
+	assert_true(rb_out_of_line(89.9, 100, 0.10, RB_MODE_BW));
+	assert_false(rb_out_of_line(500, 100, 0.10, RB_MODE_BW)); /* faster is fine */
 	/* Latency: above median * (1 + tol). */
-	assert_false(rb_mx_out_of_line(110.0, 100, 0.10, RB_MODE_LAT));
-	assert_true(rb_mx_out_of_line(110.1, 100, 0.10, RB_MODE_LAT));
-	assert_false(rb_mx_out_of_line(1, 100, 0.10, RB_MODE_LAT));
-	assert_true(rb_mx_out_of_line(151, 100, 0.50, RB_MODE_LAT));
+	assert_false(rb_out_of_line(110.0, 100, 0.10, RB_MODE_LAT));
+	assert_true(rb_out_of_line(110.1, 100, 0.10, RB_MODE_LAT));
+	assert_false(rb_out_of_line(1, 100, 0.10, RB_MODE_LAT));
+	assert_true(rb_out_of_line(151, 100, 0.50, RB_MODE_LAT));
 }
 
 /* ---- %r, %l ---------------------------------------------------------------- */

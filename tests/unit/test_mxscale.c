@@ -17,6 +17,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "core/stats.h"
 #include "matrix/matrix.h"
 #include "matrix/matrix_pmix.h"
 #include "mx_check.h"
@@ -272,9 +273,9 @@ static void hunt_one(uint32_t n, uint32_t bad, enum rb_mode mode)
 				 &r);
 		v[i] = mode == RB_MODE_BW ? r.bw_avg_gbps : r.lat.p50;
 	}
-	med = rb_mx_median(v, s.n);
+	med = rb_median(v, s.n);
 	for (i = 0; i < s.n; i++)
-		flag[i] = rb_mx_out_of_line(v[i], med, 0.10, mode);
+		flag[i] = rb_out_of_line(v[i], med, 0.10, mode);
 	ns = rb_mx_rank_rule(&s, flag, n, sus, RB_MX_SUSPECTS_MAX + 1);
 	assert_int_equal(ns, 1);
 	assert_int_equal(sus[0], bad);
