@@ -10,6 +10,7 @@
 #include "report/expect.h"
 #include "report/reco.h"
 #include "cli/opts_int.h"
+#include "session/rails.h"
 #include "wire/plan.h"
 #include "core/shape.h"
 #include "core/sweep.h"
@@ -399,6 +400,25 @@ static int apply_shape(struct rb_cli *c, unsigned int scope, char *err, size_t l
 	return ret;
 }
 
+/* -d LIST or all: a thread per rail (session/rails.h); all of one device is that device. */
+static int apply_rails(struct rb_cli *c, char *err, size_t len)
+{
+	struct rb_rails r;
+	int ret = rb_rails_parse(&c->l, &r, err, len);
+
+	if (ret || !r.n)
+		return ret;
+	if (r.n == 1) {
+		snprintf(c->l.device, sizeof(c->l.device), "%s", r.dev[0]);
+		return 0;
+	}
+	if (rb_cli_given(c, "threads") && c->p.threads != r.n)
+		return fail(err, len, "--threads %u with -d's %u rails: one thread per rail",
+			    c->p.threads, r.n);
+	c->p.threads = r.n;
+	return 0;
+}
+
 int rb_cli_finish(struct rb_cli *c, const struct rb_bench *b, unsigned int scope, char *err,
 		  size_t errlen)
 {
@@ -427,6 +447,8 @@ int rb_cli_finish(struct rb_cli *c, const struct rb_bench *b, unsigned int scope
 		ret = check_output(c, b, err, errlen);
 	if (!ret)
 		ret = apply_shape(c, scope, err, errlen);
+	if (!ret && c->l.host)
+		ret = apply_rails(c, err, errlen);
 	/* The rest is what a server checks in a plan from the wire too. */
 	return ret ? ret : rb_plan_validate(&c->p, 0, err, errlen);
 }

@@ -818,7 +818,12 @@ const struct rb_opt rb_opts[] = {
 	  .def = "the device holding the out-of-band connection's local address, else the "
 		 "first with an active port",
 	  .any = RB_S_VERBS | RB_S_TOPO | RB_S_MATRIX,
-	  .help = "RDMA device, as ibv_devices names it" },
+	  .help = "RDMA device, as ibv_devices names it; a client's DEV,DEV,... or all: every "
+		  "rail from one command, a thread per device (as --threads, which must then "
+		  "equal the rails), each with its own connection; --bind and the server's "
+		  "address take one per rail or one for all; a rail more than 10% below the "
+		  "rails' median bandwidth (above it, p50 latency) is flagged (JSON threads[]: "
+		  "rail, out_of_line)" },
 	{ .lname = "ib-port",
 	  .perftest = "-i, --ib-port",
 	  .pt_diff = "default: the port holding that address",

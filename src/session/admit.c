@@ -32,7 +32,11 @@ static struct rb_admit_entry *free_entry(struct rb_admit *a)
 	return NULL;
 }
 
-/* The entry serving thread @thread of @w's run for @w's client, or NULL. */
+/*
+ * The entry serving thread @thread of @w's run, or NULL.  By run id and
+ * thread count, not by the client's address: the threads of a run of
+ * rails (-d LIST) come from the client host's address on each rail.
+ */
 static struct rb_admit_entry *find(struct rb_admit *a, const struct rb_admit_entry *w,
 				   uint32_t thread)
 {
@@ -42,7 +46,7 @@ static struct rb_admit_entry *find(struct rb_admit *a, const struct rb_admit_ent
 		struct rb_admit_entry *e = &a->e[i];
 
 		if (e->pid && e->run_id == w->run_id && e->thread == thread &&
-		    e->threads == w->threads && !strcmp(e->client, w->client))
+		    e->threads == w->threads)
 			return e;
 	}
 	return NULL;
@@ -79,8 +83,8 @@ static int admit_join(struct rb_admit *a, struct rb_admit_entry *slot,
 
 	if (!first)
 		return rb_set_err(err, len, -EAGAIN,
-				  "PARAMS run_id 0x%016llx (thread %u of %u): no thread 0 of that "
-				  "run is being served for %s",
+				  "PARAMS run_id 0x%016llx (thread %u of %u, from %s): no thread 0 "
+				  "of that run is being served",
 				  id, w->thread, w->threads, w->client);
 	if (find(a, w, w->thread))
 		return rb_set_err(err, len, -EEXIST,

@@ -33,6 +33,7 @@
 #include "report/output.h"
 #include "session/session.h"
 #include "core/sweep.h"
+#include "session/rails.h"
 #include "session/threads.h"
 #include "topo/topo.h"
 #include "engine/xfer.h"
@@ -69,7 +70,8 @@ struct group {
 	const struct rb_local *l;
 	struct rb_params p; /* thread 0's: what the report shows */
 	uint32_t n;
-	uint64_t run_id; /* in every thread's plan: the server knows them one run */
+	uint64_t run_id;       /* in every thread's plan: the server knows them one run */
+	struct rb_rails rails; /* -d LIST: thread k on rail k; n 0 otherwise */
 	struct tslot th[RB_MAX_THREADS];
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
@@ -294,6 +296,7 @@ static int write_point(struct group *g)
 {
 	struct rb_result per[RB_MAX_THREADS], *rows;
 	struct rb_placement *pl;
+	json_t *arr;
 	size_t i;
 	uint32_t k;
 
@@ -313,7 +316,13 @@ static int write_point(struct group *g)
 		report_places(g, pl);
 	rows = &g->rows[g->nrows];
 	rb_threads_aggregate(per, g->n, &rows[0]);
-	rows[0].diag = json_pack("{so*}", "threads", rb_threads_json(per, pl, pl + g->n, g->n));
+	arr = rb_threads_json(per, pl, pl + g->n, g->n);
+	if (arr && g->rails.n &&
+	    rb_rails_note(&g->rails, per, g->bench->mode, (uint32_t)g->nagg, arr)) {
+		json_decref(arr);
+		return -ENOMEM;
+	}
+	rows[0].diag = json_pack("{so*}", "threads", arr);
 	for (k = 0; k < g->n; k++) {
 		rows[k + 1] = per[k];
 		rows[k + 1].diag = NULL;
@@ -528,6 +537,8 @@ static int slot_init(struct group *g, uint32_t k, char *err, size_t len)
 	s->p.thread = k;
 	s->p.run_id = g->run_id;
 	s->l = *g->l;
+	if (g->rails.n)
+		rb_rails_apply(&g->rails, k, &s->l);
 	s->l.json_path[0] = s->l.csv_path[0] = '\0';
 	s->l.recommend = 0;
 	snprintf(s->l.counters, sizeof(s->l.counters), "none");
@@ -712,6 +723,8 @@ int rb_threads_run(const struct rb_bench *t, const struct rb_params *p, const st
 	pthread_mutex_init(&g->mu, NULL);
 	pthread_cond_init(&g->cv, NULL);
 	ret = check(p, l, g->n, err, sizeof(err));
+	if (!ret)
+		ret = rb_rails_parse(l, &g->rails, err, sizeof(err));
 	for (k = 0; !ret && k < g->n; k++)
 		ret = slot_init(g, k, err, sizeof(err));
 	if (ret) {

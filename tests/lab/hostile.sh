@@ -225,7 +225,7 @@ want mrq_oom "ERROR server: .*the plan needs about .* MiB.*this host can give"
 	fail "20 connections at once: not all refused: $(cat "$OUT/flood.txt")"
 # Fake threads: each refused, naming the field, once it waited out what its
 # thread 0 could have waited for the slot (--timeout 5: 3 s, and 1 s more).
-[ "$(grep -c "ERROR server: .*PARAMS run_id 0x[0-9a-f]* (thread 1 of 2): no thread 0 of that run is being served for 192.0.2.1 (waited 4 s)" \
+[ "$(grep -c "ERROR server: .*PARAMS run_id 0x[0-9a-f]* (thread 1 of 2, from 192.0.2.1): no thread 0 of that run is being served (waited 4 s)" \
 	"$OUT/threadflood.txt")" = 28 ] ||
 	fail "28 fake threads at once: not all refused: $(cat "$OUT/threadflood.txt")"
 # (Forking 28 processes at once in the emulated guest took up to 4 s more.)

@@ -25,6 +25,10 @@
 #     "remote invalid request" completion errors, and so do four plain
 #     rdmabench write_bw clients and servers started by hand in a ring, so
 #     the lab keeps one pair per device at a time.)
+#  4. -d rxe0,rxe2: one client's two rails (hosts 1 and 3) to a server on
+#     host 2, host 3's NIC delayed again: both rails measured, the run's row
+#     their sum, the slow rail flagged out of line; --threads 3 with two
+#     rails exits 2.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
@@ -85,6 +89,21 @@ for p in $pids; do
 done
 mv "$OUT/ring.0.out" "$OUT/ring.out"
 mv "$OUT/ring.0.err" "$OUT/ring.err"
+
+# 4. Two rails from one command: hosts 1 and 3 as one client'"'"'s rails to a
+# server on host 2, host 3'"'"'s NIC slowed down again.
+"$RB" server --bind 192.0.2.2 --cpu none --quiet >"$OUT/rsrv.out" 2>"$OUT/rsrv.err" &
+srv=$!
+tc qdisc add dev "$nic3" root netem delay "$MX_DELAY" 2>>"$OUT/tc.err"
+sleep 1
+"$RB" write_bw -d rxe0,rxe2 --bind 192.0.2.1,192.0.2.3 --cpu none --timeout 30 -s 64K \
+	-n 200 --json "$OUT/rails.json" 192.0.2.2 >"$OUT/rails.out" 2>"$OUT/rails.err"
+echo $? >"$OUT/rails.rc"
+"$RB" write_bw -d rxe0,rxe2 --threads 3 192.0.2.2 >"$OUT/rails3.out" 2>"$OUT/rails3.err"
+echo $? >"$OUT/rails3.rc"
+tc qdisc del dev "$nic3" root
+kill -INT $srv
+wait $srv
 '
 
 cat "$OUT/hosts"
@@ -140,4 +159,16 @@ jcheck ring.csv 'len(d) == 4' 'all(r["status"] == "ok" for r in d)' \
 	'sorted((r["src_rank"], r["dst_rank"]) for r in d) == [("0", "1"), ("1", "2"), ("2", "3"), ("3", "0")]' \
 	'all(float(r["bw_avg_gbps"]) > 0 for r in d)'
 expect_grep ring.out '^# rdmabench .* matrix write_bw: 4 ranks, 4 pairs in 2 rounds'
+
+# --- 4. -d rxe0,rxe2: two rails, the slow one flagged ----------------------------
+cat "$OUT/rails.out"
+expect_rc rails 0
+jcheck rails.json 'd["params"]["threads"] == 2' \
+	'all([t["rail"] for t in r["threads"]] == ["rxe0", "rxe2"] for r in d["results"])' \
+	'all(t["bw_avg_gbps"] > 0 for r in d["results"] for t in r["threads"])' \
+	'all(r["threads"][1]["out_of_line"] is True and r["threads"][0]["out_of_line"] is False for r in d["results"])' \
+	'all(abs(r["bw_avg_gbps"] - sum(t["bw_avg_gbps"] for t in r["threads"])) <= 1e-9 * r["bw_avg_gbps"] for r in d["results"])'
+expect_grep rails.err 'rail rxe2: bw_avg_gbps .* out of line with the rails'
+expect_rc rails3 2
+expect_grep rails3.err "\-\-threads 3 with -d's 2 rails: one thread per rail"
 pass

@@ -82,18 +82,17 @@ static void test_rejoin_after_end(void **state)
 	assert_int_equal(rb_admit_held(&a), 0);
 }
 
-/* A thread k > 0 names a run the server serves for that client, or waits. */
+/* A thread k > 0 names a run the server serves, or waits. */
 static void test_join_needs_thread0(void **state)
 {
 	struct rb_admit a = { 0 };
 
 	(void)state;
 	assert_int_equal(try(&a, conn(200, 0x77, 1, 2, MIB, "10.0.0.2"), 0), -EAGAIN);
-	assert_non_null(strstr(err, "PARAMS run_id 0x0000000000000077 (thread 1 of 2)"));
-	assert_non_null(strstr(err, "no thread 0 of that run is being served for 10.0.0.2"));
+	assert_non_null(strstr(err, "PARAMS run_id 0x0000000000000077 (thread 1 of 2, from "
+				    "10.0.0.2): no thread 0 of that run is being served"));
 	assert_int_equal(try(&a, conn(201, 0x77, 0, 2, MIB, "10.0.0.2"), 0), 0);
-	/* Another client, another run id, another thread count: not this run. */
-	assert_int_equal(try(&a, conn(202, 0x77, 1, 2, MIB, "10.0.0.9"), 0), -EAGAIN);
+	/* Another run id, another thread count: not this run. */
 	assert_int_equal(try(&a, conn(202, 0x78, 1, 2, MIB, "10.0.0.2"), 0), -EAGAIN);
 	assert_int_equal(try(&a, conn(202, 0x77, 1, 3, MIB, "10.0.0.2"), 0), -EAGAIN);
 	/* More memory than its thread 0 was admitted for, per thread. */
@@ -108,6 +107,17 @@ static void test_join_needs_thread0(void **state)
 	rb_admit_release(&a, 201);
 	rb_admit_release(&a, 202);
 	assert_int_equal(try(&a, conn(204, 0x77, 1, 2, MIB, "10.0.0.2"), 0), -EAGAIN);
+}
+
+/* -d LIST: a run's threads come from the client host's address on each rail. */
+static void test_join_other_rail(void **state)
+{
+	struct rb_admit a = { 0 };
+
+	(void)state;
+	assert_int_equal(try(&a, conn(300, 0x99, 0, 2, MIB, "10.0.0.1"), 0), 0);
+	assert_int_equal(try(&a, conn(301, 0x99, 1, 2, MIB, "10.0.1.1"), 0), 0);
+	assert_int_equal(rb_admit_held(&a), 2 * MIB);
 }
 
 /* The budget counts what connections in progress hold, not the plan alone. */
@@ -182,6 +192,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_run_joins),
 		cmocka_unit_test(test_join_needs_thread0),
+		cmocka_unit_test(test_join_other_rail),
 		cmocka_unit_test(test_rejoin_after_end),
 		cmocka_unit_test(test_budget_counts_held),
 		cmocka_unit_test(test_fake_threads_hold_nothing),

@@ -1,0 +1,146 @@
+// SPDX-License-Identifier: MIT
+/*
+ * -d LIST: one thread per rail (rails.h).
+ */
+#include <errno.h>
+#include <infiniband/verbs.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "core/metrics.h"
+#include "core/stats.h"
+#include "session/rails.h"
+
+/* Split @s at commas into @out (at most RB_RAILS_MAX of @size bytes); the count, or -1. */
+static int split(const char *s, char *out, size_t size)
+{
+	const char *p = s, *c;
+	int n = 0;
+
+	for (;;) {
+		size_t k;
+
+		c = strchr(p, ',');
+		k = c ? (size_t)(c - p) : strlen(p);
+		if (n == RB_RAILS_MAX || !k || k >= size)
+			return -1;
+		memcpy(out + (size_t)n * size, p, k);
+		out[(size_t)n * size + k] = '\0';
+		n++;
+		if (!c)
+			return n;
+		p = c + 1;
+	}
+}
+
+/* -d all: every device this host has, by name. */
+static int all_devices(struct rb_rails *r, char *err, size_t len)
+{
+	struct ibv_device **list = ibv_get_device_list(NULL);
+	int n = 0, i;
+
+	if (!list)
+		return rb_set_err(err, len, -ENODEV, "-d all: ibv_get_device_list: %s",
+				  strerror(errno));
+	for (i = 0; list[i] && n < RB_RAILS_MAX; i++)
+		snprintf(r->dev[n++], sizeof(r->dev[0]), "%s", ibv_get_device_name(list[i]));
+	ibv_free_device_list(list);
+	if (!n)
+		return rb_set_err(err, len, -ENODEV, "-d all: this host has no RDMA device");
+	return n;
+}
+
+/* --bind or the server: @n of them (one per rail), or one for all. */
+static int per_rail(const char *what, const char *s, uint32_t n, char *out, size_t size, char *err,
+		    size_t len)
+{
+	int k = s && s[0] ? split(s, out, size) : 0;
+	uint32_t i;
+
+	if (k < 0 || (k > 1 && (uint32_t)k != n))
+		return rb_set_err(err, len, -EINVAL,
+				  "%s '%s': one address for every rail, or one per rail (%u)", what,
+				  s, n);
+	for (i = k == 1 ? 1 : (uint32_t)k; i < n; i++)
+		memcpy(out + i * size, k == 1 ? out : "", k == 1 ? strlen(out) + 1 : 1);
+	return 0;
+}
+
+int rb_rails_parse(const struct rb_local *l, struct rb_rails *r, char *err, size_t len)
+{
+	int n;
+
+	memset(r, 0, sizeof(*r));
+	if (strcmp(l->device, "all") && !strchr(l->device, ','))
+		return 0;
+	n = strcmp(l->device, "all") ? split(l->device, r->dev[0], sizeof(r->dev[0]))
+				     : all_devices(r, err, len);
+	if (n == -1)
+		return rb_set_err(err, len, -EINVAL,
+				  "-d/--device '%s': device names separated by commas, at most %d",
+				  l->device, RB_RAILS_MAX);
+	if (n < 0)
+		return n;
+	r->n = (uint32_t)n;
+	if (per_rail("--bind", l->bind, r->n, r->bind[0], sizeof(r->bind[0]), err, len) ||
+	    per_rail("the server's address", l->host, r->n, r->host[0], sizeof(r->host[0]), err,
+		     len))
+		return -EINVAL;
+	return 0;
+}
+
+void rb_rails_apply(const struct rb_rails *r, uint32_t k, struct rb_local *l)
+{
+	k %= r->n;
+	snprintf(l->device, sizeof(l->device), "%s", r->dev[k]);
+	snprintf(l->bind, sizeof(l->bind), "%s", r->bind[k]);
+	if (r->host[k][0])
+		l->host = r->host[k];
+}
+
+uint32_t rb_rails_flag(const struct rb_result *per, uint32_t n, enum rb_mode mode, bool *bad)
+{
+	const struct rb_metric *m = rb_metric_rank(mode == RB_MODE_LAT);
+	double v[RB_RAILS_MAX], med;
+	uint32_t k, nbad = 0, have = 0;
+
+	for (k = 0; k < n && k < RB_RAILS_MAX; k++) {
+		bad[k] = false;
+		if (rb_metric_has(m, &per[k]))
+			v[have++] = rb_metric_value(m, &per[k]);
+	}
+	if (have < 2)
+		return 0; /* one rail is in line with itself */
+	med = rb_median(v, have);
+	for (k = 0; k < n && k < RB_RAILS_MAX; k++)
+		if (rb_metric_has(m, &per[k]) &&
+		    rb_out_of_line(rb_metric_value(m, &per[k]), med, RB_RAILS_TOL, mode))
+			nbad += bad[k] = true;
+	return nbad;
+}
+
+int rb_rails_note(const struct rb_rails *r, const struct rb_result *per, enum rb_mode mode,
+		  uint32_t point, json_t *arr)
+{
+	const struct rb_metric *m = rb_metric_rank(mode == RB_MODE_LAT);
+	bool bad[RB_RAILS_MAX];
+	uint32_t k, n = (uint32_t)json_array_size(arr);
+	int fail = 0;
+
+	if (n > RB_RAILS_MAX)
+		n = RB_RAILS_MAX;
+	rb_rails_flag(per, n, mode, bad);
+	for (k = 0; k < n; k++) {
+		json_t *o = json_array_get(arr, k);
+
+		fail |= json_object_set_new(o, "rail", json_string(r->dev[k % r->n]));
+		fail |= json_object_set_new(o, "out_of_line", json_boolean(bad[k]));
+		if (bad[k])
+			rb_warn("point %u: rail %s: %s %.4g %s, out of line with the rails (more "
+				"than %.0f%% %s their median)",
+				point, r->dev[k % r->n], m->name, rb_metric_value(m, &per[k]),
+				m->unit, RB_RAILS_TOL * 100,
+				mode == RB_MODE_BW ? "below" : "above");
+	}
+	return fail ? -ENOMEM : 0;
+}

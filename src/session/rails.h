@@ -1,0 +1,52 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * -d LIST (or -d all): every rail from one command.  One measuring thread
+ * per device (threads.c), each with its own connection to the same server,
+ * its own --bind address and, where given, its own server address; the
+ * run's row adds the rails up, and a rail out of line with the others is
+ * flagged by matrix's rule (rb_out_of_line()).
+ */
+#ifndef RB_RAILS_H
+#define RB_RAILS_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include "core/rdmabench.h"
+
+#define RB_RAILS_MAX 32
+#define RB_RAILS_TOL 0.10 /* a rail 10% below the rails' median bandwidth (above: latency) */
+
+struct rb_rails {
+	uint32_t n; /* 0: not a run of rails (-d names one device or none) */
+	char dev[RB_RAILS_MAX][64];
+	char bind[RB_RAILS_MAX][64];  /* --bind's k-th address, or its one, or "" */
+	char host[RB_RAILS_MAX][128]; /* the server's k-th address, or its one */
+};
+
+/*
+ * rb_rails_parse() - the rails @l's -d names: a comma-separated list, or
+ * "all" (every RDMA device of this host); --bind and the server's address
+ * may list one per rail (same count) or give one for all.  @r->n is 0 for
+ * a -d of one device.  0, or -EINVAL with @err naming the option.
+ */
+int rb_rails_parse(const struct rb_local *l, struct rb_rails *r, char *err, size_t len);
+
+/* rb_rails_apply() - thread @k's device, --bind and server (rail k). */
+void rb_rails_apply(const struct rb_rails *r, uint32_t k, struct rb_local *l);
+
+/*
+ * rb_rails_flag() - which of @n rails' results @per are out of line, by the
+ * test's ranking metric (bandwidth, or p50 latency: rb_metric_rank()):
+ * @bad[k].  Pure.  Returns how many.
+ */
+uint32_t rb_rails_flag(const struct rb_result *per, uint32_t n, enum rb_mode mode, bool *bad);
+
+/*
+ * rb_rails_note() - the rails' names and flags into the run row's
+ * per-thread JSON @arr (rb_threads_json()), and a warning per rail out of
+ * line at point @point.  0, or -ENOMEM.
+ */
+int rb_rails_note(const struct rb_rails *r, const struct rb_result *per, enum rb_mode mode,
+		  uint32_t point, json_t *arr);
+
+#endif
