@@ -462,7 +462,7 @@ static bool client_only(const struct rb_opt *o)
 	       o->off == OFF(op) || o->off == OFF(mode) || o->off == LOC(recommend_bound) ||
 	       o->off == LOC(expect) || o->off == OFF(interval_arg) || o->off == OFF(rate_arg) ||
 	       o->off == LOC(samples_path) || o->off == LOC(unsorted) || o->off == LOC(histogram) ||
-	       o->off == LOC(cycles) || o->off == OFF(flow_arg);
+	       o->off == LOC(cycles) || o->off == OFF(flow_arg) || o->off == LOC(dualport);
 }
 
 void rb_cli_client_only(const struct rb_cli *c, char *buf, size_t len)

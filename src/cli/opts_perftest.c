@@ -87,7 +87,6 @@ const struct rb_pt_flag rb_pt_flags[] = {
 	NO("force-link", 0, true, "the link layer is the port's own (ibv_query_port)"),
 	NO("mcg", 'g', false, "UD multicast is not supported"),
 	NO("MGID", 'M', true, "UD multicast is not supported"),
-	NO("dualport", 'O', false, "one port a run: run -i 1 and -i 2, or use rdmabench matrix"),
 	NO("report-per-port", 0, false, "one port a run: run -i 1 and -i 2"),
 	NO("payload_file_path", 0, true, "the payload is rdmabench's pattern (--verify checks it)"),
 	NO("mmap", 0, true, "buffers are rdmabench's own (--hugepages, --numa)"),

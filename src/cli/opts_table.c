@@ -837,6 +837,18 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_VERBS,
 	  .any = RB_S_RUN,
 	  .help = "device port" },
+	{ .lname = "dualport",
+	  .perftest = "-O, --dualport",
+	  .pt_diff = "a rail per port, each its own thread and connection, the slow port flagged "
+		     "(as -d LIST)",
+	  .sname = 'O',
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(dualport),
+	  .max = 1,
+	  .need = RB_S_VERBS,
+	  .any = RB_S_TEST,
+	  .help = "both ports of the device: rails on ports 1 and 2 (as -d LIST: a thread and a "
+		  "connection each, the sum and each port's row); not with -i or a -d list" },
 	{ .lname = "gid-index",
 	  .perftest = "-x, --gid-index",
 	  .pt_diff = "default: the RoCE v2 GID of that address",

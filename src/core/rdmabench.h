@@ -218,6 +218,7 @@ struct rb_local {
 	char device[64];   /* empty: the one holding the OOB connection's address */
 	char bind[64];	   /* local address of the OOB connection; empty: any */
 	int32_t ib_port;   /* 0: the port holding the address */
+	uint8_t dualport;  /* -O: rails on ports 1 and 2 of the device (session/rails.h) */
 	int32_t gid_index; /* -1: by address */
 	struct rb_qp_attrs qp;
 	uint32_t tcp_port;

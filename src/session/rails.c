@@ -66,15 +66,41 @@ static int per_rail(const char *what, const char *s, uint32_t n, char *out, size
 	return 0;
 }
 
+/* -O: ports 1 and 2 of one device. */
+static int dual_ports(const struct rb_local *l, struct rb_rails *r, char *err, size_t len)
+{
+	int k;
+
+	if (strchr(l->device, ',') || !strcmp(l->device, "all"))
+		return rb_set_err(err, len, -EINVAL,
+				  "-O/--dualport takes one device (-d DEV), not the list '%s'",
+				  l->device);
+	if (l->ib_port)
+		return rb_set_err(err, len, -EINVAL,
+				  "-O/--dualport runs ports 1 and 2: -i/--ib-port %d does not go "
+				  "with "
+				  "it",
+				  l->ib_port);
+	for (k = 0; k < 2; k++) {
+		snprintf(r->dev[k], sizeof(r->dev[0]), "%s", l->device);
+		r->port[k] = k + 1;
+	}
+	return 2;
+}
+
 int rb_rails_parse(const struct rb_local *l, struct rb_rails *r, char *err, size_t len)
 {
+	uint32_t k;
 	int n;
 
 	memset(r, 0, sizeof(*r));
-	if (strcmp(l->device, "all") && !strchr(l->device, ','))
+	if (!l->dualport && strcmp(l->device, "all") && !strchr(l->device, ','))
 		return 0;
-	n = strcmp(l->device, "all") ? split(l->device, r->dev[0], sizeof(r->dev[0]))
-				     : all_devices(r, err, len);
+	if (l->dualport)
+		n = dual_ports(l, r, err, len);
+	else
+		n = strcmp(l->device, "all") ? split(l->device, r->dev[0], sizeof(r->dev[0]))
+					     : all_devices(r, err, len);
 	if (n == -1)
 		return rb_set_err(err, len, -EINVAL,
 				  "-d/--device '%s': device names separated by commas, at most %d",
@@ -82,6 +108,12 @@ int rb_rails_parse(const struct rb_local *l, struct rb_rails *r, char *err, size
 	if (n < 0)
 		return n;
 	r->n = (uint32_t)n;
+	for (k = 0; k < r->n; k++)
+		if (r->port[k])
+			snprintf(r->name[k], sizeof(r->name[0]), "%s:%d",
+				 r->dev[k][0] ? r->dev[k] : "port", r->port[k]);
+		else
+			snprintf(r->name[k], sizeof(r->name[0]), "%s", r->dev[k]);
 	if (per_rail("--bind", l->bind, r->n, r->bind[0], sizeof(r->bind[0]), err, len) ||
 	    per_rail("the server's address", l->host, r->n, r->host[0], sizeof(r->host[0]), err,
 		     len))
@@ -94,6 +126,8 @@ void rb_rails_apply(const struct rb_rails *r, uint32_t k, struct rb_local *l)
 	k %= r->n;
 	snprintf(l->device, sizeof(l->device), "%s", r->dev[k]);
 	snprintf(l->bind, sizeof(l->bind), "%s", r->bind[k]);
+	if (r->port[k])
+		l->ib_port = r->port[k];
 	if (r->host[k][0])
 		l->host = r->host[k];
 }
@@ -133,12 +167,12 @@ int rb_rails_note(const struct rb_rails *r, const struct rb_result *per, enum rb
 	for (k = 0; k < n; k++) {
 		json_t *o = json_array_get(arr, k);
 
-		fail |= json_object_set_new(o, "rail", json_string(r->dev[k % r->n]));
+		fail |= json_object_set_new(o, "rail", json_string(r->name[k % r->n]));
 		fail |= json_object_set_new(o, "out_of_line", json_boolean(bad[k]));
 		if (bad[k])
 			rb_warn("point %u: rail %s: %s %.4g %s, out of line with the rails (more "
 				"than %.0f%% %s their median)",
-				point, r->dev[k % r->n], m->name, rb_metric_value(m, &per[k]),
+				point, r->name[k % r->n], m->name, rb_metric_value(m, &per[k]),
 				m->unit, RB_RAILS_TOL * 100,
 				mode == RB_MODE_BW ? "below" : "above");
 	}

@@ -21,11 +21,14 @@ struct rb_rails {
 	char dev[RB_RAILS_MAX][64];
 	char bind[RB_RAILS_MAX][64];  /* --bind's k-th address, or its one, or "" */
 	char host[RB_RAILS_MAX][128]; /* the server's k-th address, or its one */
+	int32_t port[RB_RAILS_MAX];   /* -O: port k + 1; else 0, the -i given */
+	char name[RB_RAILS_MAX][72];  /* the device, or with -O "DEV:PORT" */
 };
 
 /*
  * rb_rails_parse() - the rails @l's -d names: a comma-separated list, or
- * "all" (every RDMA device of this host); --bind and the server's address
+ * "all" (every RDMA device of this host); -O: ports 1 and 2 of the one
+ * device -d names (or of the default one); --bind and the server's address
  * may list one per rail (same count) or give one for all.  @r->n is 0 for
  * a -d of one device.  0, or -EINVAL with @err naming the option.
  */

@@ -88,6 +88,34 @@ static void test_apply(void **state)
 	assert_string_equal(t.device, "a");
 }
 
+/* -O: ports 1 and 2 of the one device. */
+static void test_dualport(void **state)
+{
+	struct rb_local l = local("mlx5_0", "", "srv"), t;
+	struct rb_rails r;
+	char err[256];
+
+	(void)state;
+	l.dualport = 1;
+	assert_int_equal(rb_rails_parse(&l, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.n, 2);
+	assert_string_equal(r.name[1], "mlx5_0:2");
+	t = l;
+	rb_rails_apply(&r, 1, &t);
+	assert_int_equal(t.ib_port, 2);
+	assert_string_equal(t.device, "mlx5_0");
+	l.device[0] = '\0';
+	assert_int_equal(rb_rails_parse(&l, &r, err, sizeof(err)), 0);
+	assert_string_equal(r.name[0], "port:1");
+	l.ib_port = 2;
+	assert_int_equal(rb_rails_parse(&l, &r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "-i/--ib-port 2 does not go with it"));
+	l.ib_port = 0;
+	snprintf(l.device, sizeof(l.device), "a,b");
+	assert_int_equal(rb_rails_parse(&l, &r, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "-O/--dualport takes one device"));
+}
+
 static struct rb_result bw(double gbps)
 {
 	struct rb_result r;
@@ -130,9 +158,8 @@ static void test_flag(void **state)
 int main(void)
 {
 	static const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse),
-		cmocka_unit_test(test_parse_errors),
-		cmocka_unit_test(test_apply),
+		cmocka_unit_test(test_parse), cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_apply), cmocka_unit_test(test_dualport),
 		cmocka_unit_test(test_flag),
 	};
 
