@@ -24,7 +24,7 @@
 #define RB_MAX_AXIS	  64	/* values per sweep axis */
 #define RB_MAX_POINTS	  10000 /* points per plan */
 #define RB_MAX_QPS	  64
-#define RB_MAX_THREADS	  32	       /* --threads: one connection each (the server's limit) */
+#define RB_MAX_THREADS	  1024	       /* --threads: a connection each; the CPUs bound it first */
 #define RB_MAX_SIZE	  (1ULL << 30) /* 1 GiB: the largest buffer we register */
 #define RB_TEXT_MAX	  1024	       /* an error message, here and on the wire */
 /* A UD receive starts with room for the GRH, whether one came or not. */

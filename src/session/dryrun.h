@@ -43,8 +43,8 @@ struct rb_dry_dev {
 struct rb_dry_place {
 	bool known; /* decided: place[] holds */
 	char note[RB_DRY_NOTE];
-	uint32_t n; /* threads placed: 1, or --threads */
-	struct rb_placement place[RB_MAX_THREADS];
+	uint32_t n;		    /* threads placed: 1, or --threads */
+	struct rb_placement *place; /* n of them (rb_dry_resolve(), rb_dry_release()) */
 };
 
 /* What one side's plan takes in memory (rb_dry_mem()). */
@@ -99,6 +99,9 @@ json_t *rb_dry_json(const struct rb_dryrun *d);
  * is said in the notes.
  */
 void rb_dry_resolve(struct rb_dryrun *d);
+
+/* rb_dry_release() - what rb_dry_resolve() allocated in @d. */
+void rb_dry_release(struct rb_dryrun *d);
 
 /*
  * rb_dry_main() - print @d's plan (text on stdout, or JSON with --format

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -118,6 +119,11 @@ static void resolve_place(struct rb_dryrun *d)
 	uint32_t i, n = d->p && d->p->threads > 1 ? d->p->threads : 1;
 	char note[RB_DRY_NOTE];
 
+	pl->place = calloc(n, sizeof(*pl->place));
+	if (!pl->place) {
+		snprintf(pl->note, sizeof(pl->note), "placement: out of memory for %u threads", n);
+		return;
+	}
 	pl->n = n;
 	rb_last_error[0] = '\0';
 	for (i = 0; i < n; i++) {
@@ -149,6 +155,14 @@ void rb_dry_resolve(struct rb_dryrun *d)
 		have = route(d, &local);
 	resolve_dev(d, have ? (const struct sockaddr *)&local : NULL);
 	resolve_place(d);
+}
+
+void rb_dry_release(struct rb_dryrun *d)
+{
+	free(d->place.place);
+	d->place.place = NULL;
+	d->place.n = 0;
+	d->place.known = false;
 }
 
 static int write_json(const char *path, json_t *doc)

@@ -69,8 +69,9 @@ struct group {
 	const struct rb_local *l;
 	struct rb_params p; /* thread 0's: what the report shows */
 	uint32_t n;
-	uint64_t run_id; /* in every thread's plan: the server knows them one run */
-	struct tslot th[RB_MAX_THREADS];
+	uint64_t run_id;       /* in every thread's plan: the server knows them one run */
+	struct tslot *th;      /* n of them */
+	struct rb_result *per; /* n: a point's rows, as write_point() gathers them */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	uint32_t arrived;
@@ -292,7 +293,7 @@ static int grow(struct group *g)
  */
 static int write_point(struct group *g)
 {
-	struct rb_result per[RB_MAX_THREADS], *rows;
+	struct rb_result *per = g->per, *rows;
 	struct rb_placement *pl;
 	size_t i;
 	uint32_t k;
@@ -644,6 +645,8 @@ static void group_free(struct group *g)
 	free(g->agg);
 	free(g->rows);
 	free(g->places);
+	free(g->th);
+	free(g->per);
 	pthread_mutex_destroy(&g->mu);
 	pthread_cond_destroy(&g->cv);
 }
@@ -711,6 +714,17 @@ int rb_threads_run(const struct rb_bench *t, const struct rb_params *p, const st
 	g->failed = -1;
 	pthread_mutex_init(&g->mu, NULL);
 	pthread_cond_init(&g->cv, NULL);
+	/* Up to RB_MAX_THREADS slots of a whole session's plan each: never
+	 * on a stack. */
+	g->th = calloc(g->n, sizeof(*g->th));
+	g->per = calloc(g->n, sizeof(*g->per));
+	if (!g->th || !g->per) {
+		rb_err("--threads %u: out of memory for the threads' state", g->n);
+		g->n = 0;
+		group_free(g);
+		free(g);
+		return RB_EXIT_FAIL;
+	}
 	ret = check(p, l, g->n, err, sizeof(err));
 	for (k = 0; !ret && k < g->n; k++)
 		ret = slot_init(g, k, err, sizeof(err));

@@ -20,6 +20,7 @@
 struct fixture {
 	struct rb_cli c;
 	struct rb_dryrun d;
+	struct rb_placement place; /* d.place's one thread */
 	char *text;
 	size_t len;
 	char args[512]; /* what argv points into: the host stays there */
@@ -56,7 +57,8 @@ static void plan(struct fixture *fx, const char *test, const char *args)
 	fx->d.pt_ignored = fx->c.pt.ignored;
 	fx->d.place.known = true;
 	fx->d.place.n = 1;
-	fx->d.place.place[0] = (struct rb_placement){
+	fx->d.place.place = &fx->place;
+	fx->place = (struct rb_placement){
 		.device_numa_node = 0, .cpus = "2", .mem_node = 0, .local = 1, .freq_cpu = -1
 	};
 }
