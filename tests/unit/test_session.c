@@ -41,6 +41,7 @@
 #include "engine/xfer.h"
 
 #define TIMEOUT_S 2    /* the server's --timeout */
+#define CONNS	  32   /* the server's --max-conns */
 #define REFUSE_MS 1200 /* "within about a second" */
 #define ANSWER_MS 4000 /* how long a test waits for any answer */
 
@@ -66,6 +67,7 @@ static void serve(void)
 	rb_cli_init(&c);
 	c.l.tcp_port = port;
 	c.l.timeout_s = TIMEOUT_S;
+	c.l.max_conns = CONNS;
 	_exit(rb_server(&(struct rb_serve){ .name = "server" }, &c.l, NULL));
 }
 
@@ -612,11 +614,13 @@ static bool names(const struct answer *a, const char *needle)
 }
 
 /*
- * At the connection limit (32 in progress) a client is told why, and the
- * close is a FIN after the ERROR: the listener's refusal had an
- * uninitialised deadline, and an RST that lost the ERROR on the way.
+ * At the connection limit (--max-conns 32 in progress) a client is told
+ * why, naming the option, and the close is a FIN after the ERROR: the
+ * listener's refusal had an uninitialised deadline, and an RST that lost
+ * the ERROR on the way.
  */
-#define BUSY "32 connections in progress; try again later"
+#define BUSY \
+	"32 connections in progress, the most it serves at once (rdmabench server --max-conns 32)"
 
 /*
  * The silent connections hold their children only until --timeout (2 s):
@@ -625,11 +629,11 @@ static bool names(const struct answer *a, const char *needle)
  */
 static void conn_limit_reason(void **state)
 {
-	int held[32], fd, i, tries;
+	int held[CONNS], fd, i, tries;
 	struct answer a;
 
 	for (tries = 1;; tries++) {
-		for (i = 0; i < 32; i++)
+		for (i = 0; i < CONNS; i++)
 			held[i] = dial(); /* silent: each holds a child until --timeout */
 		fd = dial();
 		send_hello(fd, "write_bw");
@@ -638,7 +642,7 @@ static void conn_limit_reason(void **state)
 			expect_fin(fd);
 		else
 			close(fd);
-		for (i = 0; i < 32; i++)
+		for (i = 0; i < CONNS; i++)
 			close(held[i]);
 		if (names(&a, BUSY))
 			break;
