@@ -70,6 +70,7 @@ struct rb_dryrun {
 	char ignored[256];	      /* server: the plan options it would ignore */
 	const char *pt_ignored;	      /* perftest's flags taken with no effect, "" none */
 	uint64_t mem_budget;	      /* what this host may give, 0: unknown */
+	uint32_t ncpus;		      /* client: the CPUs it may run on, 0: unknown */
 	struct rb_dry_dev dev;
 	struct rb_dry_place place;
 	const char *version;
@@ -80,8 +81,8 @@ void rb_dry_mem(const struct rb_bench *b, const struct rb_params *p, struct rb_d
 
 /*
  * rb_dry_check() - what would make the run fail that is known before it
- * connects: the memory budget, the device's limits (size, depths, CQ,
- * atomics), no device or route.  One line each into @out (at most @max),
+ * connects: the memory budget, more --threads than CPUs, the device's
+ * limits (size, depths, CQ, atomics), no device or route.  One line each into @out (at most @max),
  * returns how many.
  */
 size_t rb_dry_check(const struct rb_dryrun *d, char (*out)[RB_DRY_NOTE], size_t max);

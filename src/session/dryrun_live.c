@@ -18,6 +18,7 @@
 #include "report/output.h"
 #include "wire/plan.h"
 #include "topo/topo.h"
+#include "session/threads.h"
 #include "rdma/verbs.h"
 
 /* What rb_err() said last, as a note (it was printed on stderr already). */
@@ -149,8 +150,10 @@ void rb_dry_resolve(struct rb_dryrun *d)
 	d->dev.want_port = l->ib_port;
 	d->dev.want_gid = l->gid_index;
 	d->dev.gid_index = -1;
-	if (d->p)
+	if (d->p) {
 		d->mem_budget = rb_mem_budget();
+		d->ncpus = rb_threads_ncpus();
+	}
 	if (d->role == RB_ROLE_CLIENT)
 		have = route(d, &local);
 	resolve_dev(d, have ? (const struct sockaddr *)&local : NULL);

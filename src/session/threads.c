@@ -206,6 +206,23 @@ int rb_threads_cpu(const char *list, uint32_t k, uint32_t threads, char *out, si
 	return ret;
 }
 
+int rb_threads_cpus_check(uint32_t n, uint32_t ncpus, char *err, size_t len)
+{
+	if (ncpus && n > ncpus)
+		return rb_set_err(err, len, -EINVAL,
+				  "--threads %u: this process may run on %u CPU(s); each thread "
+				  "busy-polls a CPU of its own",
+				  n, ncpus);
+	return 0;
+}
+
+uint32_t rb_threads_ncpus(void)
+{
+	cpu_set_t set;
+
+	return sched_getaffinity(0, sizeof(set), &set) ? 0 : (uint32_t)CPU_COUNT(&set);
+}
+
 /* ---- output ------------------------------------------------------------- */
 
 /* A copy of @s that outlives the session it came from. */
@@ -666,8 +683,6 @@ static int check(const struct rb_params *p, const struct rb_local *l, uint32_t n
 		 size_t len)
 {
 	char why[RB_TEXT_MAX - 64];
-	cpu_set_t set;
-	int ncpu;
 
 	if (l->recommend)
 		return rb_set_err(err, len, -EINVAL, "--recommend does not go with --threads");
@@ -688,13 +703,7 @@ static int check(const struct rb_params *p, const struct rb_local *l, uint32_t n
 	if (l->json_path[0] && l->csv_path[0] && rb_output_same(l->json_path, l->csv_path))
 		return rb_set_err(err, len, -EINVAL, "--csv and --json name the same file (%s)",
 				  l->csv_path);
-	ncpu = sched_getaffinity(0, sizeof(set), &set) ? 0 : CPU_COUNT(&set);
-	if (ncpu > 0 && n > (uint32_t)ncpu)
-		return rb_set_err(err, len, -EINVAL,
-				  "--threads %u: this process may run on %d CPU(s); each thread "
-				  "busy-polls a CPU of its own",
-				  n, ncpu);
-	return 0;
+	return rb_threads_cpus_check(n, rb_threads_ncpus(), err, len);
 }
 
 int rb_threads_run(const struct rb_bench *t, const struct rb_params *p, const struct rb_local *l)
