@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -39,6 +40,9 @@
 
 #define PLACED	UINT32_MAX    /* the barrier before connecting */
 #define BEAT_NS 1000000000ULL /* a waiting thread's heartbeats to its server */
+/* Descriptors a thread may hold (its TCP connection, its device's and
+ * completion channel's, hwloc's reads), with room to spare. */
+#define FDS_PER_THREAD 8
 
 struct group;
 
@@ -706,6 +710,27 @@ static int check(const struct rb_params *p, const struct rb_local *l, uint32_t n
 	return rb_threads_cpus_check(n, rb_threads_ncpus(), err, len);
 }
 
+/*
+ * A run of hundreds of threads can pass a soft RLIMIT_NOFILE of 1024: the
+ * soft limit is raised as far as the hard one allows, and a run that may
+ * still lack descriptors is told so before it starts.
+ */
+static void nofile_raise(uint32_t n)
+{
+	rlim_t want = (rlim_t)n * FDS_PER_THREAD + 64;
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_NOFILE, &r) || r.rlim_cur >= want)
+		return;
+	r.rlim_cur = r.rlim_max != RLIM_INFINITY && r.rlim_max < want ? r.rlim_max : want;
+	if (setrlimit(RLIMIT_NOFILE, &r) || getrlimit(RLIMIT_NOFILE, &r))
+		return;
+	if (r.rlim_cur < want)
+		rb_warn("--threads %u may need about %llu file descriptors; this process may "
+			"open %llu (ulimit -Hn): threads may fail with 'Too many open files'",
+			n, (unsigned long long)want, (unsigned long long)r.rlim_cur);
+}
+
 int rb_threads_run(const struct rb_bench *t, const struct rb_params *p, const struct rb_local *l)
 {
 	struct group *g = calloc(1, sizeof(*g));
@@ -743,6 +768,7 @@ int rb_threads_run(const struct rb_bench *t, const struct rb_params *p, const st
 		free(g);
 		return RB_EXIT_USAGE;
 	}
+	nofile_raise(g->n);
 	rb_ticks_per_ms(); /* calibrated once, here, not by every thread */
 	ret = start(g);
 	wait_all(g);
