@@ -292,6 +292,18 @@ static void plan_refused(const struct rb_params *p, const char *needle)
 	expect_refusal(fd, needle, REFUSE_MS);
 }
 
+/* A run of more threads than --max-conns: refused, the ERROR naming both. */
+static void params_threads_over_limit(void **state)
+{
+	struct rb_params p = valid_plan();
+
+	p.threads = CONNS + 8;
+	p.run_id = 0x40;
+	plan_refused(&p, "--threads 40 needs 40 connections at once; this server serves at "
+			 "most 32 (rdmabench server --max-conns 32): start it with --max-conns "
+			 "40 or more");
+}
+
 /* The server is listening (it may still be starting): for rb_client(), which does not wait. */
 static void dial_ready(void)
 {
@@ -699,16 +711,27 @@ static void sigint_exits_0(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(hello_unknown_test),  cmocka_unit_test(hello_malformed),
-		cmocka_unit_test(params_before_hello), cmocka_unit_test(params_batch_zero),
-		cmocka_unit_test(params_qps_zero),     cmocka_unit_test(params_size_zero),
-		cmocka_unit_test(params_other_test),   cmocka_unit_test(params_valid_no_device),
-		cmocka_unit_test(params_bidir),	       cmocka_unit_test(params_reversed),
-		cmocka_unit_test(tcp_data_checked),    cmocka_unit_test(tcp_runs),
-		cmocka_unit_test(truncated_frame),     cmocka_unit_test(stalled_frame),
-		cmocka_unit_test(trickled_frame),      cmocka_unit_test(wrong_version),
-		cmocka_unit_test(huge_length),	       cmocka_unit_test(http_request),
-		cmocka_unit_test(conn_limit_reason),   cmocka_unit_test(still_serving),
+		cmocka_unit_test(hello_unknown_test),
+		cmocka_unit_test(hello_malformed),
+		cmocka_unit_test(params_before_hello),
+		cmocka_unit_test(params_batch_zero),
+		cmocka_unit_test(params_qps_zero),
+		cmocka_unit_test(params_size_zero),
+		cmocka_unit_test(params_other_test),
+		cmocka_unit_test(params_valid_no_device),
+		cmocka_unit_test(params_threads_over_limit),
+		cmocka_unit_test(params_bidir),
+		cmocka_unit_test(params_reversed),
+		cmocka_unit_test(tcp_data_checked),
+		cmocka_unit_test(tcp_runs),
+		cmocka_unit_test(truncated_frame),
+		cmocka_unit_test(stalled_frame),
+		cmocka_unit_test(trickled_frame),
+		cmocka_unit_test(wrong_version),
+		cmocka_unit_test(huge_length),
+		cmocka_unit_test(http_request),
+		cmocka_unit_test(conn_limit_reason),
+		cmocka_unit_test(still_serving),
 		cmocka_unit_test(sigint_exits_0),
 	};
 
