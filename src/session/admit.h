@@ -11,7 +11,7 @@
  *
  * The table has one entry per connection the server may serve at once
  * (--max-conns), and a thread 0 reserves entries for its threads to come,
- * so that a run admitted is not refused half-way for want of entries.
+ * so that another run admitted meanwhile does not take them.
  * It lives in memory the server's processes share, under a record lock
  * (rb_admit_lock); the rb_admit_try/held/release functions are pure.
  */
