@@ -158,6 +158,7 @@ static int dry_run(const struct rb_cmd *cmd, struct rb_cli *c)
 			       .version = PACKAGE_VERSION,
 			       .pt_ignored = c->pt.ignored };
 	char err[256];
+	int ret;
 
 	d.role = c->l.host ? RB_ROLE_CLIENT : RB_ROLE_SERVER;
 	if (c->l.host) {
@@ -171,7 +172,9 @@ static int dry_run(const struct rb_cmd *cmd, struct rb_cli *c)
 		rb_cli_client_only(c, d.ignored, sizeof(d.ignored));
 	}
 	rb_dry_resolve(&d);
-	return rb_dry_main(&d);
+	ret = rb_dry_main(&d);
+	rb_dry_release(&d);
+	return ret;
 }
 
 /* @perftest: run under perftest's name (ib_write_bw): its flags only, its report. */

@@ -73,8 +73,8 @@ DRY_BROKEN = [
     ("a plan point without its size", lambda d: d["points"][0].pop("size")),
     ("a plan without its problems", lambda d: d.pop("problems")),
     ("a plan device without 'found'", lambda d: d["device"].pop("found")),
-    ("a plan placement of 33 threads",
-     lambda d: d["placement"].update(threads=[d["placement"]["threads"][0]] * 33)),
+    ("a plan placement of 1025 threads",
+     lambda d: d["placement"].update(threads=[d["placement"]["threads"][0]] * 1025)),
 ]
 
 

@@ -51,6 +51,7 @@ void rb_cli_init(struct rb_cli *c)
 	c->p.warmup = RB_WARMUP_AUTO;
 	c->p.rx_depth = 512;
 	c->p.threads = 1;
+	c->l.max_conns = RB_CONNS_DEFAULT;
 	strcpy(c->l.cpu, "auto");
 	strcpy(c->l.numa, "auto");
 	c->m.tolerance = RB_MX_DEFAULT_TOLERANCE;

@@ -334,8 +334,21 @@ const struct rb_opt rb_opts[] = {
 	  .def = "1",
 	  .need = RB_S_TEST,
 	  .help = "N measuring threads, each with its own connection, QPs and CQ, on a CPU of "
-		  "its own (the device's node first); needs the generic server (rdmabench "
-		  "server); per-thread figures and their sum" },
+		  "its own (the device's node first): at most the CPUs this process may run on "
+		  "(and the --cpu list's); needs the generic server (rdmabench server), whose "
+		  "--max-conns (64 by default) it must not exceed; per-thread figures and their "
+		  "sum" },
+	{ .lname = "max-conns",
+	  .type = RB_OPT_U32,
+	  .off = LOC(max_conns),
+	  .min = 1,
+	  .max = RB_MAX_CONNS,
+	  .argname = "N",
+	  .def = "64",
+	  .need = RB_S_SERVER,
+	  .help = "connections served at once, each in a process of its own; a client's "
+		  "--threads N needs N of them, and a run of more threads than this is "
+		  "refused with a message naming it" },
 	{ .lname = "inline",
 	  .alias = "inline_size",
 	  .perftest = "-I, --inline_size",

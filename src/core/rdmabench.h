@@ -24,7 +24,9 @@
 #define RB_MAX_AXIS	  64	/* values per sweep axis */
 #define RB_MAX_POINTS	  10000 /* points per plan */
 #define RB_MAX_QPS	  64
-#define RB_MAX_THREADS	  32	       /* --threads: one connection each (the server's limit) */
+#define RB_MAX_CONNS	  4096	       /* rdmabench server --max-conns: its largest */
+#define RB_CONNS_DEFAULT  64	       /* and its default */
+#define RB_MAX_THREADS	  1024	       /* --threads: a connection each; the CPUs bound it first */
 #define RB_MAX_SIZE	  (1ULL << 30) /* 1 GiB: the largest buffer we register */
 #define RB_TEXT_MAX	  1024	       /* an error message, here and on the wire */
 /* A UD receive starts with room for the GRH, whether one came or not. */
@@ -254,6 +256,9 @@ struct rb_local {
 	char cuda[64];	  /* an index or a PCI address */
 	uint8_t cuda_mem; /* enum rb_cuda_mem (rdma/cuda.h): --cuda-mem */
 	uint8_t cuda_reg; /* enum rb_cuda_reg: --cuda-reg */
+	/* rdmabench server --max-conns: connections served at once (0: the
+	 * default), a --threads run needing one per thread */
+	uint32_t max_conns;
 };
 
 /* One point of the plan: the axis values in force. */

@@ -14,9 +14,9 @@
 uint64_t rb_admit_held(const struct rb_admit *a)
 {
 	uint64_t sum = 0;
-	int i;
+	uint32_t i;
 
-	for (i = 0; i < RB_ADMIT_MAX; i++)
+	for (i = 0; i < a->max; i++)
 		if (a->e[i].pid)
 			sum += a->e[i].held;
 	return sum;
@@ -24,12 +24,23 @@ uint64_t rb_admit_held(const struct rb_admit *a)
 
 static struct rb_admit_entry *free_entry(struct rb_admit *a)
 {
-	int i;
+	uint32_t i;
 
-	for (i = 0; i < RB_ADMIT_MAX; i++)
+	for (i = 0; i < a->max; i++)
 		if (!a->e[i].pid)
 			return &a->e[i];
 	return NULL;
+}
+
+/* Entries neither taken nor reserved by a thread 0 for its threads to come. */
+static uint32_t unclaimed(const struct rb_admit *a)
+{
+	uint32_t i, claimed = 0;
+
+	for (i = 0; i < a->max; i++)
+		if (a->e[i].pid)
+			claimed += 1 + a->e[i].to_join;
+	return claimed < a->max ? a->max - claimed : 0;
 }
 
 /*
@@ -40,9 +51,9 @@ static struct rb_admit_entry *free_entry(struct rb_admit *a)
 static struct rb_admit_entry *find(struct rb_admit *a, const struct rb_admit_entry *w,
 				   uint32_t thread)
 {
-	int i;
+	uint32_t i;
 
-	for (i = 0; i < RB_ADMIT_MAX; i++) {
+	for (i = 0; i < a->max; i++) {
 		struct rb_admit_entry *e = &a->e[i];
 
 		if (e->pid && e->run_id == w->run_id && e->thread == thread &&
@@ -62,6 +73,12 @@ static int admit_first(struct rb_admit *a, struct rb_admit_entry *slot,
 		return rb_set_err(err, len, -EEXIST,
 				  "PARAMS run_id 0x%016llx: a run with that id is in progress",
 				  (unsigned long long)w->run_id);
+	if (unclaimed(a) < w->threads)
+		return rb_set_err(err, len, -ENOSPC,
+				  "--threads %u: %u connection(s) needed, %u of this server's %u "
+				  "free (the rest served, or kept for a run's threads to come; "
+				  "rdmabench server --max-conns %u): try again later",
+				  w->threads, w->threads, unclaimed(a), a->max, a->max);
 	if (budget && (mem > budget || held > budget - mem))
 		return rb_set_err(err, len, -ENOMEM,
 				  "the plan needs about %llu MiB (%u thread(s)); this host can "
@@ -71,6 +88,7 @@ static int admit_first(struct rb_admit *a, struct rb_admit_entry *slot,
 				  MIB(mem), w->threads, MIB(budget), MIB(held));
 	*slot = *w;
 	slot->held = mem;
+	slot->to_join = w->threads - 1;
 	return 0;
 }
 
@@ -96,7 +114,7 @@ static int admit_join(struct rb_admit *a, struct rb_admit_entry *slot,
 	 * take a second share: thread 0 holds one share per thread not yet
 	 * joined, its own included, and gives out no more than that.
 	 */
-	if (first->held <= first->share)
+	if (!first->to_join)
 		return rb_set_err(err, len, -EEXIST,
 				  "PARAMS thread %u of run_id 0x%016llx: every thread of that run "
 				  "has joined once already",
@@ -108,6 +126,7 @@ static int admit_join(struct rb_admit *a, struct rb_admit_entry *slot,
 				  w->thread, id, (unsigned long long)(w->share >> 10),
 				  (unsigned long long)(first->share >> 10));
 	first->held -= first->share;
+	first->to_join--;
 	*slot = *w;
 	slot->share = first->share;
 	slot->held = first->share;
@@ -130,9 +149,19 @@ int rb_admit_try(struct rb_admit *a, const struct rb_admit_entry *want, uint64_t
 		return rb_set_err(err, len, -EINVAL,
 				  "PARAMS run_id 0: thread %u of a run of %u threads names no run",
 				  w.thread, w.threads);
+	if (w.threads > a->max)
+		return rb_set_err(err, len, -ENOSPC,
+				  "--threads %u needs %u connections at once; this server serves "
+				  "at "
+				  "most %u (rdmabench server --max-conns %u): start it with "
+				  "--max-conns %u or more",
+				  w.threads, w.threads, a->max, a->max, w.threads);
 	if (!slot)
-		return rb_set_err(err, len, -ENOSPC, "%d connections are being served already",
-				  RB_ADMIT_MAX);
+		return rb_set_err(err, len, -ENOSPC,
+				  "%u connections are being served already, the most this server "
+				  "serves at once (rdmabench server --max-conns %u): try again "
+				  "later",
+				  a->max, a->max);
 	/* The pid goes in last: a process that dies half-way leaves a free entry. */
 	w.pid = 0;
 	ret = w.thread ? admit_join(a, slot, &w, err, len)
@@ -144,33 +173,45 @@ int rb_admit_try(struct rb_admit *a, const struct rb_admit_entry *want, uint64_t
 
 void rb_admit_release(struct rb_admit *a, int32_t pid)
 {
-	int i;
+	uint32_t i;
 
-	for (i = 0; pid && i < RB_ADMIT_MAX; i++)
+	for (i = 0; pid && i < a->max; i++)
 		if (a->e[i].pid == pid)
 			memset(&a->e[i], 0, sizeof(a->e[i]));
 }
 
 /* ---- shared between the server's processes ------------------------------ */
 
-struct rb_admit *rb_admit_map(void)
+static size_t table_size(uint32_t max)
 {
-	void *m = mmap(NULL, sizeof(struct rb_admit), PROT_READ | PROT_WRITE,
-		       MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	return sizeof(struct rb_admit) + max * sizeof(struct rb_admit_entry);
+}
 
+struct rb_admit *rb_admit_map(uint32_t max)
+{
+	struct rb_admit *a;
+	void *m = MAP_FAILED;
+
+	if (max >= 1 && max <= RB_MAX_CONNS)
+		m = mmap(NULL, table_size(max), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+			 -1, 0);
+	else
+		errno = EINVAL;
 	if (m == MAP_FAILED) {
 		rb_warn("no shared table of connections (%s): a run of threads is not checked, "
 			"nor what connections at once hold",
 			strerror(errno));
 		return NULL;
 	}
-	return m; /* zeroed by the kernel */
+	a = m; /* zeroed by the kernel */
+	a->max = max;
+	return a;
 }
 
 void rb_admit_unmap(struct rb_admit *a)
 {
 	if (a)
-		munmap(a, sizeof(*a));
+		munmap(a, table_size(a->max));
 }
 
 int rb_admit_lock(int fd, bool on)

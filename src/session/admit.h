@@ -9,8 +9,11 @@
  * holds counts against the memory budget, so that plans admitted at once
  * cannot overcommit the host.
  *
- * The table lives in memory the server's processes share, under a record
- * lock (rb_admit_lock); the rb_admit_try/held/release functions are pure.
+ * The table has one entry per connection the server may serve at once
+ * (--max-conns), and a thread 0 reserves entries for its threads to come,
+ * so that another run admitted meanwhile does not take them.
+ * It lives in memory the server's processes share, under a record lock
+ * (rb_admit_lock); the rb_admit_try/held/release functions are pure.
  */
 #ifndef RB_ADMIT_H
 #define RB_ADMIT_H
@@ -19,19 +22,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define RB_ADMIT_MAX 32 /* the generic server's connections at once */
-
 struct rb_admit_entry {
 	int32_t pid;	 /* the process serving it; 0: a free entry */
 	uint64_t run_id; /* its --threads run (PARAMS run_id); 0: a run of one thread */
 	uint32_t thread, threads;
-	uint64_t share;	 /* bytes one thread of its plan takes (rb_plan_mem) */
-	uint64_t held;	 /* bytes counted for it: a thread 0 also its threads to come */
-	char client[64]; /* the client's address, without the port */
+	uint64_t share;	  /* bytes one thread of its plan takes (rb_plan_mem) */
+	uint64_t held;	  /* bytes counted for it: a thread 0 also its threads to come */
+	uint32_t to_join; /* a thread 0: its run's threads not yet joined */
+	char client[64];  /* the client's address, without the port */
 };
 
 struct rb_admit {
-	struct rb_admit_entry e[RB_ADMIT_MAX];
+	uint32_t max;		   /* entries: the server's --max-conns */
+	struct rb_admit_entry e[]; /* max of them */
 };
 
 /* rb_admit_held() - the bytes every admitted connection holds. */
@@ -46,8 +49,10 @@ uint64_t rb_admit_held(const struct rb_admit *a);
  * Returns 0 (entry taken); -EAGAIN when its thread 0 is not (yet) being
  * served; -EEXIST when that thread of that run, or a thread 0 of that run
  * id, is served already; -ENOMEM when over the budget or its share;
- * -EINVAL for a run of threads without a run id; -ENOSPC when the table
- * is full.  Every refusal has a message in @err naming the field.
+ * -EINVAL for a run of threads without a run id; -ENOSPC for a run of
+ * more threads than the table has entries, or when the entries not taken
+ * or reserved are fewer than it needs (--max-conns named).  Every refusal
+ * has a message in @err naming the field.
  */
 int rb_admit_try(struct rb_admit *a, const struct rb_admit_entry *want, uint64_t budget, char *err,
 		 size_t len);
@@ -56,10 +61,11 @@ int rb_admit_try(struct rb_admit *a, const struct rb_admit_entry *want, uint64_t
 void rb_admit_release(struct rb_admit *a, int32_t pid);
 
 /*
- * rb_admit_map() - a zeroed table in memory shared with the processes
- * forked after it; NULL (logged) when none can be had.
+ * rb_admit_map() - a table of @max entries (1..RB_MAX_CONNS), zeroed, in
+ * memory shared with the processes forked after it; NULL (logged) when
+ * none can be had.
  */
-struct rb_admit *rb_admit_map(void);
+struct rb_admit *rb_admit_map(uint32_t max);
 void rb_admit_unmap(struct rb_admit *a);
 
 /*

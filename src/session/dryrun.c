@@ -13,6 +13,7 @@
 #include "report/output.h"
 #include "wire/plan.h"
 #include "core/sweep.h"
+#include "session/threads.h"
 
 static const char *const units_names[] = { "MiB/s", "Gb/s", "MB/s" };
 /* enum rb_format's order; "value" is --output's one figure a line */
@@ -107,6 +108,7 @@ size_t rb_dry_check(const struct rb_dryrun *d, char (*out)[RB_DRY_NOTE], size_t 
 {
 	struct plist l = { out, 0, max };
 	struct rb_dry_mem m;
+	char why[RB_DRY_NOTE];
 
 	if (d->route_note[0])
 		padd(&l, "%s", d->route_note);
@@ -121,6 +123,8 @@ size_t rb_dry_check(const struct rb_dryrun *d, char (*out)[RB_DRY_NOTE], size_t 
 		padd(&l, "the plan needs about %llu MiB, this host can give %llu MiB",
 		     (unsigned long long)((m.total * m.threads) >> 20),
 		     (unsigned long long)(d->mem_budget >> 20));
+	if (d->p->threads > 1 && rb_threads_cpus_check(d->p->threads, d->ncpus, why, sizeof(why)))
+		padd(&l, "%s", why);
 	if (d->dev.found && d->b)
 		check_limits(d, &m, &l);
 	return l.n;
@@ -143,6 +147,11 @@ static void text_role(const struct rb_dryrun *d, FILE *f)
 		l->bind[0] ? l->bind : "every address",
 		strcmp(d->cmd, "server") ? "for one client"
 					 : "for clients of any test, measuring one at a time");
+	if (!strcmp(d->cmd, "server"))
+		fprintf(f,
+			LABEL "up to %u connections at once (--max-conns), one per thread of a "
+			      "run\n",
+			"", l->max_conns ? l->max_conns : RB_CONNS_DEFAULT);
 	fprintf(f, LABEL "the client's: it sends its plan, which this side adopts\n", "plan");
 	if (d->ignored[0])
 		fprintf(f, LABEL "%s (given here, the client's plan wins)\n", "ignored",

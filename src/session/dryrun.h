@@ -43,8 +43,8 @@ struct rb_dry_dev {
 struct rb_dry_place {
 	bool known; /* decided: place[] holds */
 	char note[RB_DRY_NOTE];
-	uint32_t n; /* threads placed: 1, or --threads */
-	struct rb_placement place[RB_MAX_THREADS];
+	uint32_t n;		    /* threads placed: 1, or --threads */
+	struct rb_placement *place; /* n of them (rb_dry_resolve(), rb_dry_release()) */
 };
 
 /* What one side's plan takes in memory (rb_dry_mem()). */
@@ -70,6 +70,7 @@ struct rb_dryrun {
 	char ignored[256];	      /* server: the plan options it would ignore */
 	const char *pt_ignored;	      /* perftest's flags taken with no effect, "" none */
 	uint64_t mem_budget;	      /* what this host may give, 0: unknown */
+	uint32_t ncpus;		      /* client: the CPUs it may run on, 0: unknown */
 	struct rb_dry_dev dev;
 	struct rb_dry_place place;
 	const char *version;
@@ -80,8 +81,8 @@ void rb_dry_mem(const struct rb_bench *b, const struct rb_params *p, struct rb_d
 
 /*
  * rb_dry_check() - what would make the run fail that is known before it
- * connects: the memory budget, the device's limits (size, depths, CQ,
- * atomics), no device or route.  One line each into @out (at most @max),
+ * connects: the memory budget, more --threads than CPUs, the device's
+ * limits (size, depths, CQ, atomics), no device or route.  One line each into @out (at most @max),
  * returns how many.
  */
 size_t rb_dry_check(const struct rb_dryrun *d, char (*out)[RB_DRY_NOTE], size_t max);
@@ -99,6 +100,9 @@ json_t *rb_dry_json(const struct rb_dryrun *d);
  * is said in the notes.
  */
 void rb_dry_resolve(struct rb_dryrun *d);
+
+/* rb_dry_release() - what rb_dry_resolve() allocated in @d. */
+void rb_dry_release(struct rb_dryrun *d);
 
 /*
  * rb_dry_main() - print @d's plan (text on stdout, or JSON with --format

@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 
@@ -17,6 +18,7 @@
 #include "report/output.h"
 #include "wire/plan.h"
 #include "topo/topo.h"
+#include "session/threads.h"
 #include "rdma/verbs.h"
 
 /* What rb_err() said last, as a note (it was printed on stderr already). */
@@ -118,6 +120,11 @@ static void resolve_place(struct rb_dryrun *d)
 	uint32_t i, n = d->p && d->p->threads > 1 ? d->p->threads : 1;
 	char note[RB_DRY_NOTE];
 
+	pl->place = calloc(n, sizeof(*pl->place));
+	if (!pl->place) {
+		snprintf(pl->note, sizeof(pl->note), "placement: out of memory for %u threads", n);
+		return;
+	}
 	pl->n = n;
 	rb_last_error[0] = '\0';
 	for (i = 0; i < n; i++) {
@@ -143,12 +150,22 @@ void rb_dry_resolve(struct rb_dryrun *d)
 	d->dev.want_port = l->ib_port;
 	d->dev.want_gid = l->gid_index;
 	d->dev.gid_index = -1;
-	if (d->p)
+	if (d->p) {
 		d->mem_budget = rb_mem_budget();
+		d->ncpus = rb_threads_ncpus();
+	}
 	if (d->role == RB_ROLE_CLIENT)
 		have = route(d, &local);
 	resolve_dev(d, have ? (const struct sockaddr *)&local : NULL);
 	resolve_place(d);
+}
+
+void rb_dry_release(struct rb_dryrun *d)
+{
+	free(d->place.place);
+	d->place.place = NULL;
+	d->place.n = 0;
+	d->place.known = false;
 }
 
 static int write_json(const char *path, json_t *doc)

@@ -7,14 +7,13 @@
 
 /* ---- the generic server: one process per connection ------------------ */
 
-#define MAX_CONNS RB_ADMIT_MAX
 /* A refused client's answer: the listener waits for no one longer. */
 #define REFUSE_SEND_MS	1000
 #define REFUSE_DRAIN_MS 200
 
 struct kids {
-	pid_t pid[MAX_CONNS];
-	int n;
+	pid_t *pid;	      /* max of them */
+	int n, max;	      /* --max-conns */
 	int slot_fd;	      /* the lock file, or -1 */
 	struct rb_admit *adm; /* what they were admitted for, or NULL */
 };
@@ -79,10 +78,14 @@ static void spawn(struct kids *k, struct rb_oob *o, const struct rb_serve *f,
 {
 	pid_t pid;
 
-	if (k->n == MAX_CONNS) {
-		rb_oob_send_error(o, "server: %d connections in progress; try again later",
-				  MAX_CONNS);
-		rb_warn("refused %s: %d connections in progress", o->peer, MAX_CONNS);
+	if (k->n == k->max) {
+		rb_oob_send_error(o,
+				  "server: %d connections in progress, the most it serves at once "
+				  "(rdmabench server --max-conns %d); try again later, or start it "
+				  "with a larger --max-conns",
+				  k->max, k->max);
+		rb_warn("refused %s: %d connections in progress (--max-conns %d)", o->peer, k->max,
+			k->max);
 		rb_oob_drain_close(o, REFUSE_DRAIN_MS);
 		return;
 	}
@@ -103,16 +106,25 @@ static int serve_forever(int lfd, const struct rb_serve *f, const struct rb_loca
 			 const struct rb_session_hooks *h)
 {
 	FILE *slot = tmpfile();
-	struct kids k = { .n = 0, .slot_fd = slot ? fileno(slot) : -1 };
+	struct kids k = { .n = 0,
+			  .max = c->max_conns ? (int)c->max_conns : RB_CONNS_DEFAULT,
+			  .slot_fd = slot ? fileno(slot) : -1 };
 	/* The listener's own send (a refusal) waits at most REFUSE_SEND_MS. */
 	struct rb_oob o = { .fd = -1, .timeout_ms = REFUSE_SEND_MS };
 	int ret;
 
+	k.pid = calloc((size_t)k.max, sizeof(*k.pid));
+	if (!k.pid) {
+		rb_err("--max-conns %d: out of memory for its table", k.max);
+		if (slot)
+			fclose(slot);
+		return RB_EXIT_FAIL;
+	}
 	if (!slot)
 		rb_warn("no lock file (%s): clients may be measured at the same time",
 			strerror(errno));
 	else
-		k.adm = rb_admit_map();
+		k.adm = rb_admit_map((uint32_t)k.max);
 	while (!rb_interrupted) {
 		reap_kids(&k, false);
 		o.fd = -1;
@@ -128,6 +140,7 @@ static int serve_forever(int lfd, const struct rb_serve *f, const struct rb_loca
 	}
 	stop_kids(&k, (int)c->timeout_s);
 	rb_admit_unmap(k.adm);
+	free(k.pid);
 	if (slot)
 		fclose(slot);
 	return RB_EXIT_OK;

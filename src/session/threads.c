@@ -25,6 +25,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <sys/resource.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -40,6 +41,9 @@
 
 #define PLACED	UINT32_MAX    /* the barrier before connecting */
 #define BEAT_NS 1000000000ULL /* a waiting thread's heartbeats to its server */
+/* Descriptors a thread may hold (its TCP connection, its device's and
+ * completion channel's, hwloc's reads), with room to spare. */
+#define FDS_PER_THREAD 8
 
 struct group;
 
@@ -72,7 +76,8 @@ struct group {
 	uint32_t n;
 	uint64_t run_id;       /* in every thread's plan: the server knows them one run */
 	struct rb_rails rails; /* -d LIST: thread k on rail k; n 0 otherwise */
-	struct tslot th[RB_MAX_THREADS];
+	struct tslot *th;      /* n of them */
+	struct rb_result *per; /* n: a point's rows, as write_point() gathers them */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	uint32_t arrived;
@@ -207,6 +212,23 @@ int rb_threads_cpu(const char *list, uint32_t k, uint32_t threads, char *out, si
 	return ret;
 }
 
+int rb_threads_cpus_check(uint32_t n, uint32_t ncpus, char *err, size_t len)
+{
+	if (ncpus && n > ncpus)
+		return rb_set_err(err, len, -EINVAL,
+				  "--threads %u: this process may run on %u CPU(s); each thread "
+				  "busy-polls a CPU of its own",
+				  n, ncpus);
+	return 0;
+}
+
+uint32_t rb_threads_ncpus(void)
+{
+	cpu_set_t set;
+
+	return sched_getaffinity(0, sizeof(set), &set) ? 0 : (uint32_t)CPU_COUNT(&set);
+}
+
 /* ---- output ------------------------------------------------------------- */
 
 /* A copy of @s that outlives the session it came from. */
@@ -294,7 +316,7 @@ static int grow(struct group *g)
  */
 static int write_point(struct group *g)
 {
-	struct rb_result per[RB_MAX_THREADS], *rows;
+	struct rb_result *per = g->per, *rows;
 	struct rb_placement *pl;
 	json_t *arr;
 	size_t i;
@@ -625,7 +647,7 @@ static int finish(struct group *g, int ret)
 			rb_err("thread %u of %u failed: %s", k, g->n, g->th[k].err);
 	if (g->failed >= 0) {
 		rc = g->th[g->failed].rc;
-		snprintf(g->reason, sizeof(g->reason), "thread %d: %s", g->failed,
+		snprintf(g->reason, sizeof(g->reason), "thread %d: %.900s", g->failed,
 			 g->th[g->failed].err);
 	} else if (rb_interrupted) {
 		rc = 128 + rb_interrupted;
@@ -655,6 +677,8 @@ static void group_free(struct group *g)
 	free(g->agg);
 	free(g->rows);
 	free(g->places);
+	free(g->th);
+	free(g->per);
 	pthread_mutex_destroy(&g->mu);
 	pthread_cond_destroy(&g->cv);
 }
@@ -674,8 +698,6 @@ static int check(const struct rb_params *p, const struct rb_local *l, uint32_t n
 		 size_t len)
 {
 	char why[RB_TEXT_MAX - 64];
-	cpu_set_t set;
-	int ncpu;
 
 	if (l->recommend)
 		return rb_set_err(err, len, -EINVAL, "--recommend does not go with --threads");
@@ -696,13 +718,28 @@ static int check(const struct rb_params *p, const struct rb_local *l, uint32_t n
 	if (l->json_path[0] && l->csv_path[0] && rb_output_same(l->json_path, l->csv_path))
 		return rb_set_err(err, len, -EINVAL, "--csv and --json name the same file (%s)",
 				  l->csv_path);
-	ncpu = sched_getaffinity(0, sizeof(set), &set) ? 0 : CPU_COUNT(&set);
-	if (ncpu > 0 && n > (uint32_t)ncpu)
-		return rb_set_err(err, len, -EINVAL,
-				  "--threads %u: this process may run on %d CPU(s); each thread "
-				  "busy-polls a CPU of its own",
-				  n, ncpu);
-	return 0;
+	return rb_threads_cpus_check(n, rb_threads_ncpus(), err, len);
+}
+
+/*
+ * A run of hundreds of threads can pass a soft RLIMIT_NOFILE of 1024: the
+ * soft limit is raised as far as the hard one allows, and a run that may
+ * still lack descriptors is told so before it starts.
+ */
+static void nofile_raise(uint32_t n)
+{
+	rlim_t want = (rlim_t)n * FDS_PER_THREAD + 64;
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_NOFILE, &r) || r.rlim_cur >= want)
+		return;
+	r.rlim_cur = r.rlim_max != RLIM_INFINITY && r.rlim_max < want ? r.rlim_max : want;
+	if (setrlimit(RLIMIT_NOFILE, &r) || getrlimit(RLIMIT_NOFILE, &r))
+		return;
+	if (r.rlim_cur < want)
+		rb_warn("--threads %u may need about %llu file descriptors; this process may "
+			"open %llu (ulimit -Hn): threads may fail with 'Too many open files'",
+			n, (unsigned long long)want, (unsigned long long)r.rlim_cur);
 }
 
 int rb_threads_run(const struct rb_bench *t, const struct rb_params *p, const struct rb_local *l)
@@ -722,6 +759,17 @@ int rb_threads_run(const struct rb_bench *t, const struct rb_params *p, const st
 	g->failed = -1;
 	pthread_mutex_init(&g->mu, NULL);
 	pthread_cond_init(&g->cv, NULL);
+	/* Up to RB_MAX_THREADS slots of a whole session's plan each: never
+	 * on a stack. */
+	g->th = calloc(g->n, sizeof(*g->th));
+	g->per = calloc(g->n, sizeof(*g->per));
+	if (!g->th || !g->per) {
+		rb_err("--threads %u: out of memory for the threads' state", g->n);
+		g->n = 0;
+		group_free(g);
+		free(g);
+		return RB_EXIT_FAIL;
+	}
 	ret = check(p, l, g->n, err, sizeof(err));
 	if (!ret)
 		ret = rb_rails_parse(l, &g->rails, err, sizeof(err));
@@ -733,6 +781,7 @@ int rb_threads_run(const struct rb_bench *t, const struct rb_params *p, const st
 		free(g);
 		return RB_EXIT_USAGE;
 	}
+	nofile_raise(g->n);
 	rb_ticks_per_ms(); /* calibrated once, here, not by every thread */
 	ret = start(g);
 	wait_all(g);

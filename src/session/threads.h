@@ -55,4 +55,14 @@ json_t *rb_threads_json(const struct rb_result *per, const struct rb_placement *
 int rb_threads_cpu(const char *list, uint32_t k, uint32_t threads, char *out, size_t len, char *err,
 		   size_t elen);
 
+/* rb_threads_ncpus() - the CPUs this process may run on; 0: unknown. */
+uint32_t rb_threads_ncpus(void);
+
+/*
+ * rb_threads_cpus_check() - whether @n threads fit in @ncpus CPUs (0:
+ * unknown, not checked), a CPU each.  Returns 0, or -EINVAL with the
+ * message in @err.
+ */
+int rb_threads_cpus_check(uint32_t n, uint32_t ncpus, char *err, size_t len);
+
 #endif

@@ -10,7 +10,8 @@
 # Latency tests report per thread; threads that end a point more than
 # --timeout apart complete the run; a one-shot test server refuses a run of
 # threads; ^C ends every thread, and so does one thread's failure;
-# --threads 0, more threads than CPUs and a --cpu list too short exit 2.
+# --threads 0, more threads than CPUs and a --cpu list too short exit 2;
+# a server's --max-conns below the threads refuses the run, naming it.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
@@ -64,6 +65,15 @@ echo $? >"$OUT/kill.rc"
 read -r t1 _ </proc/uptime
 echo "$t0 $t1" >"$OUT/kill.time"
 stop_server $srv
+# A server of --max-conns 1 refuses a run of 2 threads: the client prints
+# its message, which names the limit and the option.  More than 32 threads
+# need more CPUs than this guest has: the plan of 40 (--dry-run) instead.
+"$RB" server --bind 192.0.2.1 -p 18518 --max-conns 1 --quiet >"$OUT/maxc.srv.out" \
+	2>"$OUT/maxc.srv.err" &
+srv=$!
+solo maxc write_bw --threads 2 --bind 192.0.2.2 -p 18518 -n 50 --timeout 10 192.0.2.1
+stop_server $srv
+solo dry40 write_bw --threads 40 --dry-run --format json --bind 192.0.2.2 192.0.2.1
 # Threads that end each point far apart: the test hook paces thread 1 to 20
 # messages a second (-n 160: 8 s a point, twice --timeout), thread 0 ends
 # in a moment and waits for it; its server (--timeout 4 too) hears it alive.
@@ -114,11 +124,17 @@ jcheck slat.csv '[r["thread"] for r in d] == ["all", "0", "1"] * 2' \
 	'all(float(r["lat_p50_us"]) > 0 for r in d if r["thread"] != "all")'
 
 expect_rc zero 2
-expect_grep zero.err '\-\-threads 0 is out of range (1..32)'
+expect_grep zero.err '\-\-threads 0 is out of range (1..1024)'
 expect_rc many 2
 expect_grep many.err '\-\-threads 5: this process may run on 4 CPU(s)'
 expect_rc shortcpu 2
 expect_grep shortcpu.err '\-\-cpu 0: --threads 2 needs a CPU per thread'
+
+expect_rc maxc 1
+expect_grep maxc.err 'thread [01] of 2 failed: .*(rdmabench server --max-conns 1)'
+expect_rc dry40 0
+jcheck dry40.out 'len(d["placement"]["threads"]) == 40' \
+	'"--threads 40: this process may run on 4 CPU(s); each thread busy-polls a CPU of its own" in d["problems"]'
 
 # ^C: 130, and what every thread finished is kept; every thread ends well
 # before a session would have waited out its --timeout (30 s) and torn down

@@ -20,6 +20,7 @@
 struct fixture {
 	struct rb_cli c;
 	struct rb_dryrun d;
+	struct rb_placement place; /* d.place's one thread */
 	char *text;
 	size_t len;
 	char args[512]; /* what argv points into: the host stays there */
@@ -56,7 +57,8 @@ static void plan(struct fixture *fx, const char *test, const char *args)
 	fx->d.pt_ignored = fx->c.pt.ignored;
 	fx->d.place.known = true;
 	fx->d.place.n = 1;
-	fx->d.place.place[0] = (struct rb_placement){
+	fx->d.place.place = &fx->place;
+	fx->place = (struct rb_placement){
 		.device_numa_node = 0, .cpus = "2", .mem_node = 0, .local = 1, .freq_cpu = -1
 	};
 }
@@ -252,6 +254,29 @@ static void limits_checked(void **state)
 	assert_non_null(strstr(pr[0], "this host can give 1 MiB"));
 }
 
+/* --threads past 32: placed each, and more threads than CPUs is a problem. */
+static void many_threads(void **state)
+{
+	char pr[RB_DRY_PROBLEMS][RB_DRY_NOTE];
+	struct fixture fx;
+	json_t *doc;
+
+	(void)state;
+	plan(&fx, "write_bw", "--threads 40 hostB");
+	roce(&fx.d.dev);
+	fx.d.ncpus = 64;
+	assert_int_equal(rb_dry_check(&fx.d, pr, RB_DRY_PROBLEMS), 0);
+	fx.d.ncpus = 0; /* unknown: not checked */
+	assert_int_equal(rb_dry_check(&fx.d, pr, RB_DRY_PROBLEMS), 0);
+	fx.d.ncpus = 32;
+	assert_int_equal(rb_dry_check(&fx.d, pr, RB_DRY_PROBLEMS), 1);
+	assert_string_equal(pr[0], "--threads 40: this process may run on 32 CPU(s); each thread "
+				   "busy-polls a CPU of its own");
+	doc = rb_dry_json(&fx.d);
+	assert_int_equal(json_array_size(path(doc, "problems", NULL)), 1);
+	json_decref(doc);
+}
+
 static void duration_points(void **state)
 {
 	struct fixture fx;
@@ -362,9 +387,10 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(sweep_points_listed), cmocka_unit_test(device_and_gid),
 		cmocka_unit_test(no_device_said),      cmocka_unit_test(memory_sized),
-		cmocka_unit_test(limits_checked),      cmocka_unit_test(duration_points),
-		cmocka_unit_test(server_side),	       cmocka_unit_test(output_said),
-		cmocka_unit_test(perftest_no_effect),  cmocka_unit_test(reversed_said),
+		cmocka_unit_test(limits_checked),      cmocka_unit_test(many_threads),
+		cmocka_unit_test(duration_points),     cmocka_unit_test(server_side),
+		cmocka_unit_test(output_said),	       cmocka_unit_test(perftest_no_effect),
+		cmocka_unit_test(reversed_said),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

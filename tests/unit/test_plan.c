@@ -418,7 +418,7 @@ static void threads_checked(void **state)
 	REFUSED(p, 0, "thread 4 of a run of 4 thread(s)");
 	p.thread = 0;
 	p.threads = RB_MAX_THREADS + 1;
-	REFUSED(p, 0, "--threads 33 is out of range (1..32)");
+	REFUSED(p, 0, "--threads 1025 is out of range (1..1024)");
 	/* Every thread holds the whole plan: the budget counts them all. */
 	p.threads = 8;
 	REFUSED(p, one * 8 - 1, "per thread");

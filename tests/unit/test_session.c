@@ -41,6 +41,7 @@
 #include "engine/xfer.h"
 
 #define TIMEOUT_S 2    /* the server's --timeout */
+#define CONNS	  32   /* the server's --max-conns */
 #define REFUSE_MS 1200 /* "within about a second" */
 #define ANSWER_MS 4000 /* how long a test waits for any answer */
 
@@ -66,6 +67,7 @@ static void serve(void)
 	rb_cli_init(&c);
 	c.l.tcp_port = port;
 	c.l.timeout_s = TIMEOUT_S;
+	c.l.max_conns = CONNS;
 	_exit(rb_server(&(struct rb_serve){ .name = "server" }, &c.l, NULL));
 }
 
@@ -288,6 +290,18 @@ static void plan_refused(const struct rb_params *p, const char *needle)
 	assert_true(n > 0);
 	send_msg(fd, RB_MSG_PARAMS, b, (uint32_t)n);
 	expect_refusal(fd, needle, REFUSE_MS);
+}
+
+/* A run of more threads than --max-conns: refused, the ERROR naming both. */
+static void params_threads_over_limit(void **state)
+{
+	struct rb_params p = valid_plan();
+
+	p.threads = CONNS + 8;
+	p.run_id = 0x40;
+	plan_refused(&p, "--threads 40 needs 40 connections at once; this server serves at "
+			 "most 32 (rdmabench server --max-conns 32): start it with --max-conns "
+			 "40 or more");
 }
 
 /* The server is listening (it may still be starting): for rb_client(), which does not wait. */
@@ -612,11 +626,13 @@ static bool names(const struct answer *a, const char *needle)
 }
 
 /*
- * At the connection limit (32 in progress) a client is told why, and the
- * close is a FIN after the ERROR: the listener's refusal had an
- * uninitialised deadline, and an RST that lost the ERROR on the way.
+ * At the connection limit (--max-conns 32 in progress) a client is told
+ * why, naming the option, and the close is a FIN after the ERROR: the
+ * listener's refusal had an uninitialised deadline, and an RST that lost
+ * the ERROR on the way.
  */
-#define BUSY "32 connections in progress; try again later"
+#define BUSY \
+	"32 connections in progress, the most it serves at once (rdmabench server --max-conns 32)"
 
 /*
  * The silent connections hold their children only until --timeout (2 s):
@@ -625,11 +641,11 @@ static bool names(const struct answer *a, const char *needle)
  */
 static void conn_limit_reason(void **state)
 {
-	int held[32], fd, i, tries;
+	int held[CONNS], fd, i, tries;
 	struct answer a;
 
 	for (tries = 1;; tries++) {
-		for (i = 0; i < 32; i++)
+		for (i = 0; i < CONNS; i++)
 			held[i] = dial(); /* silent: each holds a child until --timeout */
 		fd = dial();
 		send_hello(fd, "write_bw");
@@ -638,7 +654,7 @@ static void conn_limit_reason(void **state)
 			expect_fin(fd);
 		else
 			close(fd);
-		for (i = 0; i < 32; i++)
+		for (i = 0; i < CONNS; i++)
 			close(held[i]);
 		if (names(&a, BUSY))
 			break;
@@ -695,16 +711,27 @@ static void sigint_exits_0(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(hello_unknown_test),  cmocka_unit_test(hello_malformed),
-		cmocka_unit_test(params_before_hello), cmocka_unit_test(params_batch_zero),
-		cmocka_unit_test(params_qps_zero),     cmocka_unit_test(params_size_zero),
-		cmocka_unit_test(params_other_test),   cmocka_unit_test(params_valid_no_device),
-		cmocka_unit_test(params_bidir),	       cmocka_unit_test(params_reversed),
-		cmocka_unit_test(tcp_data_checked),    cmocka_unit_test(tcp_runs),
-		cmocka_unit_test(truncated_frame),     cmocka_unit_test(stalled_frame),
-		cmocka_unit_test(trickled_frame),      cmocka_unit_test(wrong_version),
-		cmocka_unit_test(huge_length),	       cmocka_unit_test(http_request),
-		cmocka_unit_test(conn_limit_reason),   cmocka_unit_test(still_serving),
+		cmocka_unit_test(hello_unknown_test),
+		cmocka_unit_test(hello_malformed),
+		cmocka_unit_test(params_before_hello),
+		cmocka_unit_test(params_batch_zero),
+		cmocka_unit_test(params_qps_zero),
+		cmocka_unit_test(params_size_zero),
+		cmocka_unit_test(params_other_test),
+		cmocka_unit_test(params_valid_no_device),
+		cmocka_unit_test(params_threads_over_limit),
+		cmocka_unit_test(params_bidir),
+		cmocka_unit_test(params_reversed),
+		cmocka_unit_test(tcp_data_checked),
+		cmocka_unit_test(tcp_runs),
+		cmocka_unit_test(truncated_frame),
+		cmocka_unit_test(stalled_frame),
+		cmocka_unit_test(trickled_frame),
+		cmocka_unit_test(wrong_version),
+		cmocka_unit_test(huge_length),
+		cmocka_unit_test(http_request),
+		cmocka_unit_test(conn_limit_reason),
+		cmocka_unit_test(still_serving),
 		cmocka_unit_test(sigint_exits_0),
 	};
 
