@@ -21,9 +21,9 @@
 #define RB_TOOL		  "rdmabench"
 #define RB_SCHEMA_VERSION 1
 #define RB_DEFAULT_PORT	  18515
-#define RB_MAX_AXIS	  64	/* values per sweep axis */
-#define RB_MAX_POINTS	  10000 /* points per plan */
-#define RB_MAX_QPS	  64
+#define RB_MAX_AXIS	  64	       /* values per sweep axis */
+#define RB_MAX_POINTS	  10000	       /* points per plan */
+#define RB_MAX_QPS	  16384	       /* -q: QPs per connection (wire lists in chunks) */
 #define RB_MAX_THREADS	  32	       /* --threads: one connection each (the server's limit) */
 #define RB_MAX_SIZE	  (1ULL << 30) /* 1 GiB: the largest buffer we register */
 #define RB_TEXT_MAX	  1024	       /* an error message, here and on the wire */

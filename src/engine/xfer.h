@@ -51,8 +51,9 @@ struct rb_run {
 	struct rb_dev dev;
 	struct ibv_cq *cq;
 	uint32_t nqp;
-	struct ibv_qp *qp[RB_MAX_QPS];
-	struct rb_sq sq[RB_MAX_QPS];
+	/* qp, sq, mr and ah: nqp (mr: nmr) entries, rb_run_lists_alloc(). */
+	struct ibv_qp **qp;
+	struct rb_sq *sq;
 	uint32_t rx_depth;   /* receives kept posted per QP */
 	uint32_t inline_max; /* granted by the QPs */
 	uint8_t rd_atom;     /* reads/atomics in flight, both ends agree */
@@ -60,7 +61,7 @@ struct rb_run {
 	size_t region;	     /* bytes per region */
 	int mem_node;
 	uint32_t nmr; /* 1, or one per QP (--mr-per-qp) */
-	struct ibv_mr *mr[RB_MAX_QPS];
+	struct ibv_mr **mr;
 	struct ibv_srq *srq; /* --srq: every QP's receives; NULL: per QP */
 	/* --srq or --wr-lat: rb_reap() takes rb_reap_srq() (set per point). */
 	bool reap_slow;
@@ -85,7 +86,7 @@ struct rb_run {
 	enum ibv_mtu path_mtu;
 	/* UD: each WR names its peer, the address handle of its QP's peer. */
 	bool ud;
-	struct ibv_ah *ah[RB_MAX_QPS];
+	struct ibv_ah **ah;
 	uint32_t rx_off; /* where a receive's payload lands: after the GRH on UD */
 	bool lossy;	 /* UC, UD: a message that finds no receive is dropped */
 	/* Socket tests (.path RB_PATH_TCP): the data connection, and the
@@ -271,6 +272,14 @@ static inline int rb_refill_recv(struct rb_run *r, uint32_t qi, uint64_t left)
  */
 int rb_wrs_prepare(struct rb_run *r);
 void rb_wrs_free(struct rb_run *r);
+
+/*
+ * rb_run_lists_alloc() - @r's per-QP lists (qp, sq, ah: nqp entries; mr:
+ * nmr), zeroed; 0 or -ENOMEM.  rb_run_lists_free() releases them and the
+ * peer's CONN lists (r->remote).
+ */
+int rb_run_lists_alloc(struct rb_run *r);
+void rb_run_lists_free(struct rb_run *r);
 
 /*
  * rb_heartbeat() - the client tells the server, about once a second, that

@@ -274,6 +274,8 @@ static int alloc_buffers(struct session *s)
 	r->nqp = (uint32_t)rb_axis_max(&s->p.qps);
 	r->nmr = s->p.mr_per_qp ? r->nqp : 1;
 	r->region = region_size(&s->p);
+	if (rb_run_lists_alloc(r))
+		return -ENOMEM;
 	return sess_alloc_buffers(s, r->nmr * 2 * r->region);
 }
 
@@ -380,13 +382,15 @@ int sess_verbs_point(struct session *s)
 void sess_close_resources(struct session *s)
 {
 	struct rb_run *r = &s->run;
-	struct rb_res res = { r->qp, r->nqp, r->srq, r->cq, r->mr, r->nmr, r->channel };
+	/* Lists never made (a failed open) hold nothing to destroy. */
+	struct rb_res res = { r->qp, r->qp ? r->nqp : 0, r->srq,    r->cq,
+			      r->mr, r->mr ? r->nmr : 0, r->channel };
 	uint32_t i;
 
 	rb_probe_close(&s->probe);
 	/* ibv_destroy_cq() waits until every event taken from the CQ is acked. */
 	rb_events_ack(r);
-	for (i = 0; i < r->nqp; i++)
+	for (i = 0; r->ah && i < r->nqp; i++)
 		rb_ah_destroy(&r->dev, r->ah[i]);
 	rb_resources_close(&r->dev, &res);
 	if (r->buf)
@@ -396,6 +400,7 @@ void sess_close_resources(struct session *s)
 	rb_iv_free(r);
 	rb_wrs_free(r);
 	rb_wrlat_close(r);
+	rb_run_lists_free(r);
 }
 
 const struct sess_path sess_path_verbs = {

@@ -625,8 +625,6 @@ static int check_mrs(const struct rb_msg_conn *c, const struct rb_conn_want *w, 
 {
 	uint32_t i;
 
-	if (c->nmr != w->nmr)
-		return refuse(err, len, "CONN nmr %u: the plan has %u MR(s)", c->nmr, w->nmr);
 	if (c->len < w->mr_len)
 		return refuse(err, len, "CONN len %llu: the plan needs %llu bytes per MR",
 			      (unsigned long long)c->len, (unsigned long long)w->mr_len);
@@ -635,6 +633,17 @@ static int check_mrs(const struct rb_msg_conn *c, const struct rb_conn_want *w, 
 			return refuse(err, len, "CONN mr[%u].addr 0x%llx + len %llu wraps", i,
 				      (unsigned long long)c->mr[i].addr,
 				      (unsigned long long)c->len);
+	return 0;
+}
+
+int rb_conn_counts(const struct rb_msg_conn *c, const struct rb_conn_want *w, char *err, size_t len)
+{
+	if (c->nqp != w->nqp)
+		return refuse(err, len, "CONN nqp %u: the plan has %u QP(s)", c->nqp, w->nqp);
+	if (c->nmr != w->nmr)
+		return refuse(err, len, "CONN nmr %u: the plan has %u MR(s)", c->nmr, w->nmr);
+	if (!c->qp || !c->mr)
+		return refuse(err, len, "CONN without its lists");
 	return 0;
 }
 
@@ -651,13 +660,11 @@ int rb_conn_validate(const struct rb_msg_conn *c, const struct rb_conn_want *w, 
 	if (c->link_layer > IBV_LINK_LAYER_ETHERNET)
 		return refuse(err, len, "CONN link_layer %u is not a link layer (0..%d)",
 			      c->link_layer, IBV_LINK_LAYER_ETHERNET);
-	if (c->nqp != w->nqp)
-		return refuse(err, len, "CONN nqp %u: the plan has %u QP(s)", c->nqp, w->nqp);
-	for (i = 0; i < c->nqp; i++) {
+	ret = rb_conn_counts(c, w, err, len);
+	for (i = 0; !ret && i < c->nqp; i++)
 		ret = check_qp(c, i, err, len);
-		if (ret)
-			return ret;
-	}
+	if (ret)
+		return ret;
 	ret = check_mrs(c, w, err, len);
 	if (!ret)
 		ret = check_probe_qp(c, w, err, len);

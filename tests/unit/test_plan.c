@@ -178,8 +178,8 @@ static void odd_values_refused(void **state)
 	p.iters = 0;
 	REFUSED(p, 0, "one of them is needed");
 	p = base;
-	rb_axis_set1(&p.qps, 65);
-	REFUSED(p, 0, "-q/--qps 65 is out of range (1..64)");
+	rb_axis_set1(&p.qps, 16385);
+	REFUSED(p, 0, "-q/--qps 16385 is out of range (1..16384)");
 	p = base;
 	snprintf(p.test, sizeof(p.test), "rm_rf");
 	REFUSED(p, 0, "unknown test");
@@ -802,9 +802,14 @@ static void reversed_rows(void **state)
 
 /* ---- what a peer sends besides the plan ------------------------------ */
 
-/* A CONN as a rxe peer sends it for a plan of @nqp QPs and one MR. */
+/*
+ * A CONN as a rxe peer sends it for a plan of @nqp QPs and one MR; its
+ * lists are static, made anew by each call.
+ */
 static struct rb_msg_conn good_conn(uint32_t nqp)
 {
+	static struct rb_qp_info qps[8];
+	static struct rb_mr_info mrs[8];
 	struct rb_msg_conn c = {
 		.mtu = 1024,
 		.max_rd_atom = 128,
@@ -814,11 +819,15 @@ static struct rb_msg_conn good_conn(uint32_t nqp)
 		.nqp = nqp,
 		.link_layer = IBV_LINK_LAYER_ETHERNET,
 		.nmr = 1,
-		.mr = { { 0x7f0000001000ULL, 0x1234 } },
+		.qp = qps,
+		.mr = mrs,
 		.place = { .device_numa_node = 1, .cpus = "0-3 8", .mem_node = 1, .local = 1 }
 	};
 	uint32_t i;
 
+	memset(qps, 0, sizeof(qps));
+	memset(mrs, 0, sizeof(mrs));
+	mrs[0] = (struct rb_mr_info){ 0x7f0000001000ULL, 0x1234 };
 	for (i = 0; i < nqp; i++)
 		c.qp[i] = (struct rb_qp_info){ .qpn = 17 + i, .psn = 0xabcdef, .lid = 0 };
 	return c;
