@@ -303,7 +303,8 @@ const struct rb_opt rb_opts[] = {
 	  .argname = "NS",
 	  .def = "1",
 	  .need = RB_S_BW | RB_S_VERBS,
-	  .help = "RC QPs, used round-robin, sharing one CQ (an axis)" },
+	  .help = "QPs, used round-robin, sharing one CQ (an axis; up to 16384, within the "
+		  "device's max_qp, max_cqe and the memlock limit)" },
 	{ .lname = "threads",
 	  .type = RB_OPT_U32,
 	  .off = PAR(threads),

@@ -3,6 +3,7 @@
  * A session's resources: device, PD, CQ, QPs and buffers, as the plan and
  * this side's choices ask, checked against the device's limits first.
  */
+#include "rdma/memlock.h"
 #include "session/session_int.h"
 
 /* ---- resources ------------------------------------------------------ */
@@ -117,6 +118,46 @@ static uint32_t rx_offset(const struct rb_params *p)
 static size_t region_size(const struct rb_params *p)
 {
 	return (size_t)rb_plan_region(p);
+}
+
+/* QPs a plan needs: -q, and --probe's own. */
+static uint64_t qps_need(const struct session *s)
+{
+	return rb_axis_max(&s->p.qps) + (sess_probing(s) ? 1 : 0);
+}
+
+/*
+ * A plan of more QPs, MRs or locked memory than the device and this
+ * process allow, refused before any is made (exit 2), naming the limit.
+ */
+static int check_scale(struct session *s)
+{
+	const struct rb_dev *d = &s->run.dev;
+	uint64_t nqp = rb_axis_max(&s->p.qps), nmr = s->p.mr_per_qp ? nqp : 1;
+	uint64_t bytes = nmr * 2 * region_size(&s->p);
+	char l[64];
+
+	s->usage = true;
+	if (qps_need(s) > (uint64_t)d->attr.max_qp) {
+		rb_err("-q/--qps %llu%s: %s holds at most %d QPs (max_qp)", (unsigned long long)nqp,
+		       sess_probing(s) ? " and --probe's QP" : "", d->name, d->attr.max_qp);
+		return -EINVAL;
+	}
+	if (nmr > (uint64_t)d->attr.max_mr) {
+		rb_err("--mr-per-qp with -q %llu: %llu MRs, %s holds at most %d (max_mr)",
+		       (unsigned long long)nqp, (unsigned long long)nmr, d->name, d->attr.max_mr);
+		return -EINVAL;
+	}
+	if (!s->p.odp && rb_memlock_binds() && bytes > rb_memlock_limit()) {
+		rb_err("-q %llu: %llu MR(s) of %zu bytes pin %llu bytes on %s, over RLIMIT_MEMLOCK "
+		       "%s: raise it with 'ulimit -l unlimited'",
+		       (unsigned long long)nqp, (unsigned long long)nmr, 2 * region_size(&s->p),
+		       (unsigned long long)bytes, d->name,
+		       rb_memlock_fmt(rb_memlock_limit(), l, sizeof(l)));
+		return -EINVAL;
+	}
+	s->usage = false;
+	return 0;
 }
 
 static enum ibv_qp_type qp_type(const struct rb_params *p)
@@ -343,6 +384,8 @@ int sess_open_resources(struct session *s, const struct sockaddr *local)
 	if (ret)
 		return ret;
 	ret = check_limits(s);
+	if (!ret)
+		ret = check_scale(s);
 	if (!ret) {
 		ret = rb_diag_setup(&s->diag, &s->run.dev, s->bench, s->role, s->l, &s->rep);
 		s->diag.reversed = s->p.reversed;
