@@ -715,6 +715,14 @@ const struct rb_opt rb_opts[] = {
 		  "the queueing an application sees under load: percentiles as wr_lat_us (-Q "
 		  "sets how many WRs one completion covers); the stream then posts chain by chain "
 		  "(a clock read per chain); not with --reg-mode per-msg" },
+	{ .lname = "cq-per-qp",
+	  .type = RB_OPT_FLAG,
+	  .off = PAR(cq_per_qp),
+	  .max = 1,
+	  .need = RB_S_BW | RB_S_VERBS,
+	  .help = "one CQ per QP, each sized for its QP's send and receive depths, polled round "
+		  "robin (perftest issue 78); without it one CQ, sized for every QP, serves all; "
+		  "not with --poll event, --wr-lat, --reg-mode per-msg or --probe" },
 	{ .lname = "events",
 	  .perftest = "-e, --events",
 	  .pt_diff = "given to the client only (the server adopts the plan); the channel is "

@@ -154,6 +154,8 @@ struct rb_params {
 	/* --wr-lat (wire v12): the streaming side times each signaled WR from
 	 * its post to its completion (engine/wrlat.c). */
 	uint8_t wr_lat;
+	/* --cq-per-qp (wire v13): one CQ per QP, polled round robin. */
+	uint8_t cq_per_qp;
 };
 
 #define RB_PROBE_RATE_DEFAULT 1000

@@ -49,7 +49,10 @@ struct rb_run {
 	struct rb_ctl *ctl;    /* the peer, for barriers, heartbeats and STOP */
 
 	struct rb_dev dev;
-	struct ibv_cq *cq;
+	struct ibv_cq *cq; /* the CQ the next poll takes: the one, or cqs[cq_next] */
+	/* --cq-per-qp: a CQ per QP (ncq of them), polled round robin; NULL, 0 without. */
+	struct ibv_cq **cqs;
+	uint32_t ncq, cq_next;
 	uint32_t nqp;
 	/* qp, sq, mr and ah: nqp (mr: nmr) entries, rb_run_lists_alloc(). */
 	struct ibv_qp **qp;
@@ -389,6 +392,16 @@ int rb_poll_failed(struct rb_run *r);
  * how many completions can be due asks for no more: rxe's poll looks at
  * one more slot of the queue when it finds fewer than it was asked for.
  */
+/* --cq-per-qp: each poll takes the next QP's CQ. */
+static inline void rb_next_cq(struct rb_run *r)
+{
+	if (__builtin_expect(!r->ncq, 1))
+		return;
+	r->cq = r->cqs[r->cq_next];
+	if (++r->cq_next == r->ncq)
+		r->cq_next = 0;
+}
+
 static inline __attribute__((always_inline)) int
 rb_reap_poll(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi),
 	     bool srq, bool plain, int max)
@@ -398,6 +411,7 @@ rb_reap_poll(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, u
 
 	if (!on_recv)
 		on_recv = r->on_recv;
+	rb_next_cq(r);
 	n = ibv_poll_cq(r->cq, max, wc);
 	if (n < 0)
 		return rb_poll_failed(r);

@@ -260,6 +260,7 @@ static int exchange_conn(struct session *s, const struct rb_msg_conn *me)
 static int connect_conn(struct session *s, const struct rb_msg_conn *me)
 {
 	struct rb_run *r = &s->run;
+	uint64_t t0;
 	int ret;
 
 	ret = negotiate(s, me);
@@ -268,7 +269,10 @@ static int connect_conn(struct session *s, const struct rb_msg_conn *me)
 	s->rep.has_peer_place = true;
 	s->rep.peer_place = r->remote.place;
 	sess_warn_freq(s, "the peer's", &r->remote.place);
+	t0 = rb_now_ns();
 	ret = qp_connect(s, me);
+	if (!ret && s->rep.setup.on)
+		s->rep.setup.connect_ms = (double)(rb_now_ns() - t0) / 1e6;
 	if (!ret && sess_probing(s))
 		ret = probe_connect(s);
 	if (!ret && s->bench->setup)

@@ -165,7 +165,8 @@ int rb_pack_params(const struct rb_params *m, uint8_t *buf, size_t cap)
 	put_axis(&c, &m->cqe_poll); /* v9 */
 	put_be(&c, m->probe, 1);    /* v11 */
 	put_be(&c, m->probe_rate, 4);
-	put_be(&c, m->wr_lat, 1); /* v12 */
+	put_be(&c, m->wr_lat, 1);    /* v12 */
+	put_be(&c, m->cq_per_qp, 1); /* v13 */
 	return wdone(&c);
 }
 
@@ -214,6 +215,7 @@ int rb_unpack_params(const uint8_t *buf, size_t len, struct rb_params *m)
 	m->probe = (uint8_t)get_be(&c, 1);
 	m->probe_rate = (uint32_t)get_be(&c, 4);
 	m->wr_lat = (uint8_t)get_be(&c, 1);
+	m->cq_per_qp = (uint8_t)get_be(&c, 1);
 	return rdone(&c);
 }
 

@@ -25,7 +25,8 @@
 /*
  * v13: CONN's QP and MR lists at any length up to RB_MAX_QPS: CONN
  * carries both counts and the first RB_CONN_CHUNK entries of each, and
- * CONN_MORE messages the rest, in order (rb_conn_chunks()); v12: PARAMS ends with --wr-lat, RESULT may carry the server's --wr-lat
+ * CONN_MORE messages the rest, in order (rb_conn_chunks()); PARAMS ends
+ * with --cq-per-qp; v12: PARAMS ends with --wr-lat, RESULT may carry the server's --wr-lat
  * summary; v11: PARAMS ends with --probe and --probe-rate, CONN with the
  * probe's QP; v10: DATA, the socket tests' connection, and DOCTOR; v9: PARAMS ends
  * with the --poll axis and the --cqe-poll axis; v8: PARAMS ends with

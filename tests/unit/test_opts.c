@@ -162,6 +162,7 @@ static const struct want wants[] = {
 	{ "probe", 0, RB_OPT_FLAG, PRM(probe), 0, 0, 1, false, false, NULL, T_VBW },
 	{ "probe-rate", 0, RB_OPT_U32, PRM(probe_rate), 0, 10, 100000, false, true, NULL, T_VBW },
 	{ "wr-lat", 0, RB_OPT_FLAG, PRM(wr_lat), 0, 0, 1, false, false, NULL, T_VBW },
+	{ "cq-per-qp", 0, RB_OPT_FLAG, PRM(cq_per_qp), 0, 0, 1, false, false, NULL, T_VBW },
 	{ "events", 'e', RB_OPT_FLAG, PRM(poll), 0, 0, 1, false, false, NULL, T_VTESTS },
 	{ "vector", 'X', RB_OPT_U32, LOC(comp_vector), 0, 0, 1023, false, false, NULL, T_VRUN },
 	{ "threads", 0, RB_OPT_U32, PRM(threads), 0, 1, RB_MAX_THREADS, false, false, NULL,

@@ -515,6 +515,39 @@ static void probe_rows(void **state)
 }
 
 /*
+ * --cq-per-qp from a peer: bandwidth tests of the verbs only, a flag, and
+ * not with --poll event, --wr-lat or --probe (not built yet).
+ */
+static void cq_per_qp_rows(void **state)
+{
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; rb_benches[i]; i++) {
+		const struct rb_bench *b = rb_benches[i];
+		struct rb_params p = plan_of(b->name);
+
+		p.cq_per_qp = 1;
+		if (b->mode != RB_MODE_BW || b->path != RB_PATH_VERBS) {
+			REFUSED(p, 0, "--cq-per-qp");
+			continue;
+		}
+		assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
+		p.cq_per_qp = 2;
+		REFUSED(p, 0, "--cq-per-qp 2 is out of range (0..1)");
+		p.cq_per_qp = 1;
+		p.wr_lat = 1;
+		REFUSED(p, 0,
+			"--cq-per-qp with --wr-lat, --reg-mode per-msg or --probe: not built");
+		p.wr_lat = 0;
+		rb_axis_set1(&p.poll, RB_POLL_EVENT);
+		if (!b->polls_buffer)
+			REFUSED(p, 0, "--cq-per-qp and --poll event: not built yet");
+	}
+}
+
+/*
  * --wr-lat from a peer: bandwidth tests of the verbs only, a flag, and
  * not with --reg-mode per-msg (the client's, checked on its side).
  */
@@ -1028,7 +1061,7 @@ int main(void)
 		cmocka_unit_test(conn_numbers),	      cmocka_unit_test(conn_placement),
 		cmocka_unit_test(result_figures),     cmocka_unit_test(verbs_path_checked),
 		cmocka_unit_test(probe_rows),	      cmocka_unit_test(wr_lat_rows),
-		cmocka_unit_test(conn_probe),
+		cmocka_unit_test(cq_per_qp_rows),     cmocka_unit_test(conn_probe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -223,6 +223,7 @@ static void sample_params(struct rb_params *p)
 	p->probe = 1;
 	p->probe_rate = 100000;
 	p->wr_lat = 1;
+	p->cq_per_qp = 1;
 }
 
 static size_t params_len(const struct rb_params *p)
@@ -237,9 +238,10 @@ static size_t params_len(const struct rb_params *p)
 	 * --threads, the thread, -b, then interval, forever, rate unit and
 	 * rate; v5 the run id; v6 the receives' chain, and the flow labels a
 	 * list (a count, then each); v7 --reversed and the immediate flag; v9
-	 * the --poll and --cqe-poll axes (counted above; v8: --poll a byte). */
+	 * the --poll and --cqe-poll axes (counted above; v8: --poll a byte);
+	 * v11 --probe and its rate, v12 --wr-lat, v13 --cq-per-qp. */
 	return n + 8 + 4 + 8 + 4 + 4 + 4 + 4 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 4 * (size_t)p->nflow +
-	       4 * 1 + 4 + 4 + 1 + 4 + 1 + 1 + 8 + 8 + 4 + 1 + 1 + 1 + 4 + 1;
+	       4 * 1 + 4 + 4 + 1 + 4 + 1 + 1 + 8 + 8 + 4 + 1 + 1 + 1 + 4 + 1 + 1;
 }
 
 static void assert_axis_equal(const struct rb_axis *a, const struct rb_axis *b)
@@ -294,6 +296,7 @@ static void assert_params_equal(const struct rb_params *a, const struct rb_param
 	assert_int_equal(a->probe, b->probe);
 	assert_int_equal(a->probe_rate, b->probe_rate);
 	assert_int_equal(a->wr_lat, b->wr_lat);
+	assert_int_equal(a->cq_per_qp, b->cq_per_qp);
 }
 
 static void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
@@ -634,8 +637,9 @@ static void test_params_roundtrip(void **state)
 	 * shape: interval, forever, rate unit, rate; then v5's run id and
 	 * v6's receive chain, v7's --reversed and immediate flag; v9's axes,
 	 * --poll (busy, event) and --cqe-poll (1, 16, 31), v10's --probe and
-	 * its rate (100000 Hz), and v12's --wr-lat end it (t bytes). */
-	t = 4 + 2 * 8 + 4 + 3 * 8 + 5 + 1;
+	 * its rate (100000 Hz), v12's --wr-lat and v13's --cq-per-qp end it
+	 * (t bytes). */
+	t = 4 + 2 * 8 + 4 + 3 * 8 + 5 + 1 + 1;
 	assert_memory_equal(buf + len - t - 52, "\x01\x01\x01", 3);
 	assert_memory_equal(buf + len - t - 49, "\x02\x0f\xb8\x01\x00\x0f\xff\xff", 8);
 	assert_memory_equal(buf + len - t - 41, "\x01\x01\x01\x01", 4);
@@ -646,8 +650,8 @@ static void test_params_roundtrip(void **state)
 	assert_memory_equal(buf + len - t - 6, "\x00\x00\x00\x40\x01\x01", 6);
 	assert_memory_equal(buf + len - t, "\x00\x00\x00\x02", 4);
 	assert_memory_equal(buf + len - t + 12, "\x00\x00\x00\x00\x00\x00\x00\x01", 8);
-	assert_memory_equal(buf + len - 6 - 28, "\x00\x00\x00\x03", 4);
-	assert_memory_equal(buf + len - 6 - 8, "\x00\x00\x00\x00\x00\x00\x00\x1f", 8);
+	assert_memory_equal(buf + len - 7 - 28, "\x00\x00\x00\x03", 4);
+	assert_memory_equal(buf + len - 7 - 8, "\x00\x00\x00\x00\x00\x00\x00\x1f", 8);
 	/* A v3 body, without them, is truncated; so is a v4 one, without the
 	 * run id, a v5 one, without the chain, a v6 one, without v7's flags,
 	 * a v8 one, with --poll a byte, one without the --cqe-poll axis,
@@ -657,9 +661,10 @@ static void test_params_roundtrip(void **state)
 	assert_int_equal(rb_unpack_params(buf, (size_t)len - t - 6, &out), -EBADMSG);
 	assert_int_equal(rb_unpack_params(buf, (size_t)len - t - 2, &out), -EBADMSG);
 	assert_int_equal(rb_unpack_params(buf, (size_t)len - t + 1, &out), -EBADMSG);
-	assert_int_equal(rb_unpack_params(buf, (size_t)len - 6 - 28, &out), -EBADMSG);
-	assert_memory_equal(buf + len - 6, "\x01\x00\x01\x86\xa0\x01", 6);
-	assert_int_equal(rb_unpack_params(buf, (size_t)len - 6, &out), -EBADMSG);
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - 7 - 28, &out), -EBADMSG);
+	assert_memory_equal(buf + len - 7, "\x01\x00\x01\x86\xa0\x01\x01", 7);
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - 7, &out), -EBADMSG);
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - 2, &out), -EBADMSG);
 	assert_int_equal(rb_unpack_params(buf, (size_t)len - 1, &out), -EBADMSG);
 
 	memset(&out, 0x5a, sizeof(out));
@@ -1089,6 +1094,7 @@ static void build_params(struct wb *w, uint32_t count, uint32_t present)
 	wb_be(w, 0, 1); /* v10: probe, probe_rate */
 	wb_be(w, 0, 4);
 	wb_be(w, 0, 1); /* v12: wr_lat */
+	wb_be(w, 0, 1); /* v13: cq_per_qp */
 }
 
 static void test_params_axis_count(void **state)
