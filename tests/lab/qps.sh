@@ -4,8 +4,14 @@
 # - write_bw -q 1024 and -q 4096: the CONN's QP list past one frame
 #   (wire v13: CONN, then CONN_MORE chunks), every QP connected and used;
 # - write_bw -q 2048 --mr-per-qp: the MR list chunked too;
-# - -q 16384 -t 2: more completions than rxe's max_cqe, refused before
-#   anything is made (exit 2), naming the limit and the device.
+# - the setup figures (JSON "setup": create, connect, destroy, per QP) and
+#   the table's setup line;
+# - write_bw and send_bw -q 256 --cq-per-qp: a CQ per QP, polled round
+#   robin, every message verified;
+# - -q 4096 -t 8: more completions than rxe's max_cqe (32767), refused
+#   before anything is made (exit 2), naming the limit and the device;
+#   -q 16384 -t 2: over the guest's memory budget, refused the same way;
+# - a -q 1,4,16,64,256,1024 message-rate sweep (README's figures).
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
@@ -21,11 +27,16 @@ srv=$!
 solo q1024 write_bw $C -q 1024 -s 64 -n 2048 -t 4 192.0.2.1 --json "$OUT/q1024.json"
 solo q4096 write_bw $C -q 4096 -s 64 -n 4096 -t 2 192.0.2.1 --json "$OUT/q4096.json"
 solo mr2048 write_bw $C -q 2048 --mr-per-qp -s 64 -n 2048 -t 2 192.0.2.1 --json "$OUT/mr2048.json"
+solo cqw write_bw $C -q 256 --cq-per-qp -s 64 -n 2048 -t 4 192.0.2.1 --json "$OUT/cqw.json"
+solo cqs send_bw $C -q 256 --cq-per-qp -s 64 -n 2048 -t 4 192.0.2.1 --json "$OUT/cqs.json"
+solo cqe write_bw $C -q 4096 -t 8 -s 64 -n 4096 192.0.2.1
 solo big write_bw $C -q 16384 -t 2 -s 64 -n 16384 192.0.2.1
+solo sweep write_bw --bind 192.0.2.2 --cpu none --timeout 120 -q 1,4,16,64,256,1024 -t 16 -s 64 \
+	-n 20000 192.0.2.1 --json "$OUT/sweep.json"
 stop_server $srv
 '
 
-for c in q1024 q4096 mr2048; do
+for c in q1024 q4096 mr2048 cqw cqs; do
 	expect_rc $c 0
 	jcheck $c.json 'd["params"]["verify"] is True' \
 		'all(r["iterations"] == d["params"]["iterations"] for r in d["results"])' \
@@ -34,7 +45,24 @@ done
 jcheck q1024.json 'd["results"][0]["qps"] == 1024'
 jcheck q4096.json 'd["results"][0]["qps"] == 4096'
 jcheck mr2048.json 'd["results"][0]["qps"] == 2048'
+for c in q1024 q4096; do
+	jcheck $c.json 'd["setup"]["qps"] == d["results"][0]["qps"]' 'd["setup"]["create_ms"] > 0' \
+		'd["setup"]["connect_ms"] > 0' 'd["setup"]["destroy_ms"] > 0' \
+		'abs(d["setup"]["qp_setup_us"] * d["setup"]["qps"] / 1e3 - d["setup"]["create_ms"] - d["setup"]["connect_ms"]) < 0.01'
+	expect_grep $c.out "^setup: [0-9]* QPs: create .* ms, connect .* ms (.* us a QP), destroy .* ms"
+done
+jcheck cqw.json 'd["params"]["cq_per_qp"] is True' 'd["results"][0]["qps"] == 256'
+jcheck cqs.json 'd["params"]["cq_per_qp"] is True' 'd["results"][0]["peer_bw_avg_gbps"] > 0'
+jcheck q1024.json '"cq_per_qp" not in d["params"]'
+expect_rc cqe 2
+expect_grep cqe.err "needs 32768 CQ entries, rxe[0-9]* allows 32767 (max_cqe)"
 expect_rc big 2
-expect_grep big.err "max_cqe"
+expect_grep big.err "16384 QPs of depth 2"
+expect_rc sweep 0
+jcheck sweep.json '[r["qps"] for r in d["results"]] == [1, 4, 16, 64, 256, 1024]' \
+	'all(r["msg_rate_mpps"] > 0 for r in d["results"])' 'd["setup"]["qps"] == 1024'
 expect_rc server 0
+# The figures README quotes, into the log.
+grep -h "^setup:" "$OUT/q1024.out" "$OUT/q4096.out" >&2
+cat "$OUT/sweep.out" >&2
 pass
