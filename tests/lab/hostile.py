@@ -126,6 +126,7 @@ PLANS = {
     "ratenounit": dict(rate=1000),
     "foreversweep": dict(iters=0, forever=1, size=(64, 128)),
     "interval99": dict(interval_ms=99),
+    "cqpq2": dict(cq_per_qp=2),
 }
 
 

@@ -11,6 +11,8 @@
 # - -q 4096 -t 8: more completions than rxe's max_cqe (32767), refused
 #   before anything is made (exit 2), naming the limit and the device;
 #   -q 16384 -t 2: over the guest's memory budget, refused the same way;
+#   and buffers over a 64 KiB `ulimit -l` in a process without
+#   CAP_IPC_LOCK (setpriv to nobody: root's capability lifts the limit);
 # - a -q 1,4,16,64,256,1024 message-rate sweep (README's figures).
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
@@ -31,6 +33,14 @@ solo cqw write_bw $C -q 256 --cq-per-qp -s 64 -n 2048 -t 4 192.0.2.1 --json "$OU
 solo cqs send_bw $C -q 256 --cq-per-qp -s 64 -n 2048 -t 4 192.0.2.1 --json "$OUT/cqs.json"
 solo cqe write_bw $C -q 4096 -t 8 -s 64 -n 4096 192.0.2.1
 solo big write_bw $C -q 16384 -t 2 -s 64 -n 16384 192.0.2.1
+if command -v setpriv >/dev/null; then
+	(ulimit -l 64 && setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$RB" write_bw $C -q 4 --mr-per-qp -s 1M -n 8 192.0.2.1) \
+		>"$OUT/memlock.out" 2>"$OUT/memlock.err"
+	echo $? >"$OUT/memlock.rc"
+else
+	echo none >"$OUT/memlock.rc"
+fi
 solo sweep write_bw --bind 192.0.2.2 --cpu none --timeout 120 -q 1,4,16,64,256,1024 -t 16 -s 64 \
 	-n 20000 192.0.2.1 --json "$OUT/sweep.json"
 stop_server $srv
@@ -58,6 +68,12 @@ expect_rc cqe 2
 expect_grep cqe.err "needs 32768 CQ entries, rxe[0-9]* allows 32767 (max_cqe)"
 expect_rc big 2
 expect_grep big.err "16384 QPs of depth 2"
+if [ "$(cat "$OUT/memlock.rc")" = none ]; then
+	echo "memlock: no setpriv in the guest, not run" >&2
+else
+	expect_rc memlock 2
+	expect_grep memlock.err "pin [0-9]* bytes on rxe[0-9]*, over RLIMIT_MEMLOCK 65536 bytes"
+fi
 expect_rc sweep 0
 jcheck sweep.json '[r["qps"] for r in d["results"]] == [1, 4, 16, 64, 256, 1024]' \
 	'all(r["msg_rate_mpps"] > 0 for r in d["results"])' 'd["setup"]["qps"] == 1024'
