@@ -732,6 +732,7 @@ static void test_conn_roundtrip(void **state)
 	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
 	assert_conn_equal(&in, &out);
 	assert_int_equal(out.place.device_numa_node, -1);
+	rb_conn_free(&out);
 
 	/* v9: --probe's QP closes the body: a flag, qpn, psn, lid, GID. */
 	in.has_probe = 1;
@@ -744,13 +745,13 @@ static void test_conn_roundtrip(void **state)
 	memset(&out, 0x5a, sizeof(out));
 	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
 	assert_conn_equal(&in, &out);
+	rb_conn_free(&out);
 	assert_int_equal(rb_unpack_conn(buf, (size_t)len - 1, &out), -EBADMSG);
 	buf[len - 27] = 2; /* a flag is 0 or 1 */
 	assert_int_equal(rb_unpack_conn(buf, len, &out), -EBADMSG);
 
 	/* 64 QPs (v12's most), other placement values. */
 	rb_conn_free(&in);
-	rb_conn_free(&out);
 	sample_conn(&in, 64);
 	in.place.device_numa_node = 3;
 	in.place.mem_node = -1;
