@@ -324,7 +324,8 @@ const struct rb_opt rb_opts[] = {
 	  .argname = "NS",
 	  .def = "1",
 	  .need = RB_S_BW | RB_S_VERBS,
-	  .help = "RC QPs, used round-robin, sharing one CQ (an axis)" },
+	  .help = "QPs, used round-robin, sharing one CQ (an axis; up to 16384, within the "
+		  "device's max_qp, max_cqe and the memlock limit)" },
 	{ .lname = "threads",
 	  .type = RB_OPT_U32,
 	  .off = PAR(threads),
@@ -793,6 +794,14 @@ const struct rb_opt rb_opts[] = {
 		  "the queueing an application sees under load: percentiles as wr_lat_us (-Q "
 		  "sets how many WRs one completion covers); the stream then posts chain by chain "
 		  "(a clock read per chain); not with --reg-mode per-msg" },
+	{ .lname = "cq-per-qp",
+	  .type = RB_OPT_FLAG,
+	  .off = PAR(cq_per_qp),
+	  .max = 1,
+	  .need = RB_S_BW | RB_S_VERBS,
+	  .help = "one CQ per QP, each sized for its QP's send and receive depths, polled round "
+		  "robin (perftest issue 78); without it one CQ, sized for every QP, serves all; "
+		  "not with --poll event, --wr-lat, --reg-mode per-msg or --probe" },
 	{ .lname = "events",
 	  .perftest = "-e, --events",
 	  .pt_diff = "given to the client only (the server adopts the plan); the channel is "

@@ -21,9 +21,9 @@
 #define RB_TOOL		  "rdmabench"
 #define RB_SCHEMA_VERSION 1
 #define RB_DEFAULT_PORT	  18515
-#define RB_MAX_AXIS	  64	/* values per sweep axis */
-#define RB_MAX_POINTS	  10000 /* points per plan */
-#define RB_MAX_QPS	  64
+#define RB_MAX_AXIS	  64	       /* values per sweep axis */
+#define RB_MAX_POINTS	  10000	       /* points per plan */
+#define RB_MAX_QPS	  16384	       /* -q: QPs per connection (wire lists in chunks) */
 #define RB_MAX_CONNS	  4096	       /* rdmabench server --max-conns: its largest */
 #define RB_CONNS_DEFAULT  64	       /* and its default */
 #define RB_MAX_THREADS	  1024	       /* --threads: a connection each; the CPUs bound it first */
@@ -156,6 +156,8 @@ struct rb_params {
 	/* --wr-lat (wire v12): the streaming side times each signaled WR from
 	 * its post to its completion (engine/wrlat.c). */
 	uint8_t wr_lat;
+	/* --cq-per-qp (wire v13): one CQ per QP, polled round robin. */
+	uint8_t cq_per_qp;
 };
 
 #define RB_PROBE_RATE_DEFAULT 1000

@@ -393,3 +393,29 @@ int rb_heartbeat_send(struct rb_run *r)
 		__atomic_store_n(r->progress_ns, rb_now_ns(), __ATOMIC_RELAXED);
 	return r->ctl->ops->alive(r->ctl, r->point);
 }
+
+int rb_run_lists_alloc(struct rb_run *r)
+{
+	r->qp = calloc(r->nqp, sizeof(*r->qp));
+	r->sq = calloc(r->nqp, sizeof(*r->sq));
+	r->ah = calloc(r->nqp, sizeof(*r->ah));
+	r->mr = calloc(r->nmr, sizeof(*r->mr));
+	if (r->qp && r->sq && r->ah && r->mr)
+		return 0;
+	rb_run_lists_free(r);
+	rb_err("no memory for the lists of %u QPs", r->nqp);
+	return -ENOMEM;
+}
+
+void rb_run_lists_free(struct rb_run *r)
+{
+	free(r->qp);
+	free(r->sq);
+	free(r->ah);
+	free(r->mr);
+	r->qp = NULL;
+	r->sq = NULL;
+	r->ah = NULL;
+	r->mr = NULL;
+	rb_conn_free(&r->remote);
+}

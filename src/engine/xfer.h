@@ -50,10 +50,14 @@ struct rb_run {
 	struct rb_ctl *ctl;    /* the peer, for barriers, heartbeats and STOP */
 
 	struct rb_dev dev;
-	struct ibv_cq *cq;
+	struct ibv_cq *cq; /* the CQ the next poll takes: the one, or cqs[cq_next] */
+	/* --cq-per-qp: a CQ per QP (ncq of them), polled round robin; NULL, 0 without. */
+	struct ibv_cq **cqs;
+	uint32_t ncq, cq_next;
 	uint32_t nqp;
-	struct ibv_qp *qp[RB_MAX_QPS];
-	struct rb_sq sq[RB_MAX_QPS];
+	/* qp, sq, mr and ah: nqp (mr: nmr) entries, rb_run_lists_alloc(). */
+	struct ibv_qp **qp;
+	struct rb_sq *sq;
 	uint32_t rx_depth;   /* receives kept posted per QP */
 	uint32_t inline_max; /* granted by the QPs */
 	uint8_t rd_atom;     /* reads/atomics in flight, both ends agree */
@@ -66,7 +70,7 @@ struct rb_run {
 	size_t region; /* bytes per region */
 	int mem_node;
 	uint32_t nmr; /* 1, or one per QP (--mr-per-qp) */
-	struct ibv_mr *mr[RB_MAX_QPS];
+	struct ibv_mr **mr;
 	struct ibv_srq *srq; /* --srq: every QP's receives; NULL: per QP */
 	/* --srq or --wr-lat: rb_reap() takes rb_reap_srq() (set per point). */
 	bool reap_slow;
@@ -91,7 +95,7 @@ struct rb_run {
 	enum ibv_mtu path_mtu;
 	/* UD: each WR names its peer, the address handle of its QP's peer. */
 	bool ud;
-	struct ibv_ah *ah[RB_MAX_QPS];
+	struct ibv_ah **ah;
 	uint32_t rx_off; /* where a receive's payload lands: after the GRH on UD */
 	bool lossy;	 /* UC, UD: a message that finds no receive is dropped */
 	/* Socket tests (.path RB_PATH_TCP): the data connection, and the
@@ -288,6 +292,14 @@ int rb_wrs_prepare(struct rb_run *r);
 void rb_wrs_free(struct rb_run *r);
 
 /*
+ * rb_run_lists_alloc() - @r's per-QP lists (qp, sq, ah: nqp entries; mr:
+ * nmr), zeroed; 0 or -ENOMEM.  rb_run_lists_free() releases them and the
+ * peer's CONN lists (r->remote).
+ */
+int rb_run_lists_alloc(struct rb_run *r);
+void rb_run_lists_free(struct rb_run *r);
+
+/*
  * rb_heartbeat() - the client tells the server, about once a second, that
  * it is alive: a server that only lends its memory (write, read, atomic)
  * sees nothing else of it during a point.  Cheap enough for every chain.
@@ -395,6 +407,16 @@ int rb_poll_failed(struct rb_run *r);
  * how many completions can be due asks for no more: rxe's poll looks at
  * one more slot of the queue when it finds fewer than it was asked for.
  */
+/* --cq-per-qp: each poll takes the next QP's CQ. */
+static inline void rb_next_cq(struct rb_run *r)
+{
+	if (__builtin_expect(!r->ncq, 1))
+		return;
+	r->cq = r->cqs[r->cq_next];
+	if (++r->cq_next == r->ncq)
+		r->cq_next = 0;
+}
+
 static inline __attribute__((always_inline)) int
 rb_reap_poll(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi),
 	     bool srq, bool plain, int max)
@@ -404,6 +426,7 @@ rb_reap_poll(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, u
 
 	if (!on_recv)
 		on_recv = r->on_recv;
+	rb_next_cq(r);
 	n = ibv_poll_cq(r->cq, max, wc);
 	if (n < 0)
 		return rb_poll_failed(r);

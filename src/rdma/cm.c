@@ -4,6 +4,7 @@
 #include <netdb.h>
 #include <poll.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "rdma/cm.h"
@@ -207,13 +208,28 @@ static int request_index(const struct rb_cm *cm, const struct rdma_cm_event *ev,
 	return (int)be;
 }
 
+/* A slot per QP of @c for its connection's id. */
+static int alloc_ids(struct rb_cm *cm, const struct rb_cm_conn *c)
+{
+	if (cm->id)
+		return cm->nid == c->nqp ? 0 : -EINVAL;
+	cm->id = calloc(c->nqp, sizeof(*cm->id));
+	if (!cm->id) {
+		rb_err("rdma_cm: no memory for %u connections", c->nqp);
+		return -ENOMEM;
+	}
+	cm->nid = c->nqp;
+	return 0;
+}
+
 int rb_cm_accept(struct rb_cm *cm, const struct rb_cm_conn *c)
 {
 	struct rdma_cm_event *ev;
 	uint32_t k;
 	int i, ret;
 
-	for (k = 0; k < c->nqp; k++) {
+	ret = alloc_ids(cm, c);
+	for (k = 0; !ret && k < c->nqp; k++) {
 		ret = wait_event(cm, RDMA_CM_EVENT_CONNECT_REQUEST, &ev);
 		if (ret)
 			return ret;
@@ -232,7 +248,7 @@ int rb_cm_accept(struct rb_cm *cm, const struct rb_cm_conn *c)
 		if (ret)
 			return ret;
 	}
-	return 0;
+	return ret;
 }
 
 /* Client: resolve the address and route of QP @i's connection. */
@@ -310,6 +326,8 @@ int rb_cm_connect(struct rb_cm *cm, const char *host, uint16_t port, int timeout
 		return -EHOSTUNREACH;
 	}
 	ret = make_channel(cm, timeout_ms);
+	if (!ret)
+		ret = alloc_ids(cm, c);
 	for (i = 0; !ret && i < c->nqp; i++)
 		ret = connect_one(cm, c, res->ai_addr, i);
 	freeaddrinfo(res);
@@ -320,9 +338,10 @@ void rb_cm_close(struct rb_cm *cm)
 {
 	uint32_t i;
 
-	for (i = 0; i < RB_MAX_QPS; i++)
+	for (i = 0; i < cm->nid; i++)
 		if (cm->id[i])
 			rdma_destroy_id(cm->id[i]);
+	free(cm->id);
 	if (cm->listen)
 		rdma_destroy_id(cm->listen);
 	if (cm->ch)

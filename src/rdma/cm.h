@@ -14,7 +14,8 @@
 struct rb_cm {
 	struct rdma_event_channel *ch;
 	struct rdma_cm_id *listen;
-	struct rdma_cm_id *id[RB_MAX_QPS];
+	struct rdma_cm_id **id; /* one per QP, nid of them */
+	uint32_t nid;
 	int timeout_ms;
 };
 

@@ -15,6 +15,25 @@ uint64_t rb_memlock_limit(void)
 	return (uint64_t)rl.rlim_cur;
 }
 
+/* CAP_IPC_LOCK (linux/capability.h): locks memory past RLIMIT_MEMLOCK. */
+#define RB_CAP_IPC_LOCK 14
+
+bool rb_memlock_binds(void)
+{
+	unsigned long long caps = 0;
+	FILE *f = fopen("/proc/self/status", "r");
+	char line[256];
+	bool found = false;
+
+	if (rb_memlock_limit() == RB_MEMLOCK_INF)
+		return false;
+	while (f && !found && fgets(line, sizeof(line), f))
+		found = sscanf(line, "CapEff: %llx", &caps) == 1;
+	if (f)
+		fclose(f);
+	return !found || !(caps >> RB_CAP_IPC_LOCK & 1);
+}
+
 const char *rb_memlock_fmt(uint64_t limit, char *buf, size_t len)
 {
 	if (limit == RB_MEMLOCK_INF)

@@ -9,6 +9,7 @@
 #ifndef RB_MEMLOCK_H
 #define RB_MEMLOCK_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -17,6 +18,13 @@
 
 /* rb_memlock_limit() - this process's soft RLIMIT_MEMLOCK in bytes, or RB_MEMLOCK_INF. */
 uint64_t rb_memlock_limit(void);
+
+/*
+ * rb_memlock_binds() - whether RLIMIT_MEMLOCK binds this process: a finite
+ * limit and no CAP_IPC_LOCK (bit 14 of CapEff in /proc/self/status; root
+ * has it).  Unknown capabilities: it binds.
+ */
+bool rb_memlock_binds(void);
 
 /*
  * rb_memlock_fmt() - @limit as text: "unlimited", "65536 bytes (64 KiB)";

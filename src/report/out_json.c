@@ -236,6 +236,8 @@ json_t *rb_json_params(const struct rb_params *p)
 	}
 	if (p->wr_lat)
 		bad |= json_object_set_new(o, "wr_lat", json_true());
+	if (p->cq_per_qp)
+		bad |= json_object_set_new(o, "cq_per_qp", json_true());
 	bad |= json_object_set_new(o, "poll", jpoll(&p->poll));
 	bad |= json_object_set_new(o, "cqe_poll", jaxis(&p->cqe_poll));
 	bad |= json_object_set_new(o, "reg_mode",
@@ -569,12 +571,36 @@ static int jdiag(json_t *doc, const struct rb_doc *r)
 	return bad | json_object_set_new(doc, "expectations", ex);
 }
 
+/* A time in ms, null when not measured (yet). */
+static json_t *jms(double ms)
+{
+	return ms >= 0 ? jreal(ms) : json_null();
+}
+
+/* "setup": creating, connecting and destroying this side's QPs. */
+static json_t *jsetup(const struct rb_setup *su)
+{
+	json_t *o = json_object();
+	double both = su->create_ms + su->connect_ms;
+	int bad = !o;
+
+	bad |= json_object_set_new(o, "qps", json_integer(su->qps));
+	bad |= json_object_set_new(o, "create_ms", jms(su->create_ms));
+	bad |= json_object_set_new(o, "connect_ms", jms(su->connect_ms));
+	bad |= json_object_set_new(o, "destroy_ms", jms(su->destroy_ms));
+	bad |= json_object_set_new(o, "qp_setup_us",
+				   su->connect_ms >= 0 ? jreal(both * 1e3 / su->qps) : json_null());
+	return jdone(o, bad);
+}
+
 /* What may be filled in while the sweep runs: set last, after the results. */
 int rb_json_finish(json_t *doc, const struct rb_doc *r)
 {
 	int bad = json_object_set_new(doc, "complete", json_boolean(!r->incomplete));
 
 	bad |= jdiag(doc, r);
+	if (r->setup.on)
+		bad |= json_object_set_new(doc, "setup", jsetup(&r->setup));
 	if (r->incomplete)
 		bad |= json_object_set_new(doc, "reason", jstr(r->reason ? r->reason : "unknown"));
 	if (r->recommendation)

@@ -35,6 +35,17 @@ struct rb_sock_info {
 	int peer_sndbuf, peer_rcvbuf; /* the peer's, from its DATA */
 };
 
+/*
+ * Connection setup as a figure (JSON "setup"): this side's time to create
+ * its QPs (with their CQ), connect them (INIT, RTR, RTS; the CM's
+ * exchange with -R) and destroy them.
+ */
+struct rb_setup {
+	bool on; /* QPs were made: qps, create_ms filled */
+	uint32_t qps;
+	double create_ms, connect_ms, destroy_ms; /* < 0: not done (yet) */
+};
+
 struct rb_doc {
 	const char *test; /* "send_lat" */
 	enum rb_mode mode;
@@ -86,6 +97,7 @@ struct rb_doc {
 	bool incomplete;
 	const char *reason;
 	struct rb_sock_info sock;
+	struct rb_setup setup;
 };
 
 struct rb_writer;

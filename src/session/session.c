@@ -601,6 +601,8 @@ static int session_end(struct session *s, int ret)
 	size_t i;
 	int wret;
 
+	if (s->path && s->path->drop_qps)
+		s->path->drop_qps(s);
 	wret = sess_finish_output(s, ret);
 	if (s->path)
 		s->path->close(s);

@@ -16,12 +16,16 @@ int sess_send_body(struct session *s, uint16_t type, int len)
 	return rb_oob_send(&s->oob, type, sess_msg, (uint32_t)len);
 }
 
-static void local_conn(struct session *s, struct rb_msg_conn *m)
+static int local_conn(struct session *s, struct rb_msg_conn *m)
 {
 	struct rb_run *r = &s->run;
 	uint32_t i;
 
 	memset(m, 0, sizeof(*m));
+	if (rb_conn_alloc(m, r->nqp, r->nmr)) {
+		rb_err("no memory for the CONN of %u QPs", r->nqp);
+		return -ENOMEM;
+	}
 	m->mtu = rb_mtu_bytes(r->dev.port_attr.active_mtu);
 	m->max_rd_atom = (uint32_t)(r->dev.attr.max_qp_rd_atom < r->dev.attr.max_qp_init_rd_atom
 					    ? r->dev.attr.max_qp_rd_atom
@@ -41,6 +45,7 @@ static void local_conn(struct session *s, struct rb_msg_conn *m)
 	m->has_probe = sess_probing(s);
 	if (sess_probing(s))
 		rb_probe_info(&s->probe, &m->probe_qp);
+	return 0;
 }
 
 /* MTU, reads in flight: what both ends can do, and what was asked. */
@@ -124,7 +129,7 @@ static struct rb_av path_av(const struct session *s, uint32_t i)
 static int cm_connect(struct session *s)
 {
 	struct rb_run *r = &s->run;
-	struct rb_av av[RB_MAX_QPS];
+	struct rb_av *av = calloc(r->nqp, sizeof(*av));
 	struct rb_cm_conn c = { &r->dev,
 				r->qp,
 				r->nqp,
@@ -134,12 +139,19 @@ static int cm_connect(struct session *s)
 				(struct sockaddr *)&s->local,
 				av };
 	uint32_t i;
+	int ret;
 
-	for (i = 0; i < r->nqp && i < RB_MAX_QPS; i++)
+	if (!av)
+		return -ENOMEM;
+	for (i = 0; i < r->nqp; i++)
 		av[i] = path_av(s, i);
 	if (s->role == RB_ROLE_SERVER)
-		return rb_cm_accept(&s->cm, &c);
-	return rb_cm_connect(&s->cm, s->l->host, (uint16_t)s->l->tcp_port, s->oob.timeout_ms, &c);
+		ret = rb_cm_accept(&s->cm, &c);
+	else
+		ret = rb_cm_connect(&s->cm, s->l->host, (uint16_t)s->l->tcp_port, s->oob.timeout_ms,
+				    &c);
+	free(av);
+	return ret;
 }
 
 static int qp_connect(struct session *s, const struct rb_msg_conn *me)
@@ -177,36 +189,62 @@ static int probe_connect(struct session *s)
 }
 
 /*
- * The peer's CONN, decoded and checked before any of it reaches the verbs
- * layer (an MTU of 0 there hangs rxe for a minute).
+ * The peer's CONN and its CONN_MORE messages, decoded and checked before
+ * any of it reaches the verbs layer (an MTU of 0 there hangs rxe for a
+ * minute); the counts against the plan before the rest is read.
  */
 static int check_conn(struct session *s, const uint8_t *body, uint32_t len)
 {
 	struct rb_run *r = &s->run;
 	const struct rb_conn_want want = { r->nqp, r->nmr, 2 * r->region, sess_probing(s) };
 	char err[RB_TEXT_MAX];
+	uint32_t k;
+	int ret;
 
 	if (rb_unpack_conn(body, len, &r->remote)) {
 		rb_err("peer %s sent a malformed CONN message", s->oob.peer);
 		return -EPROTO;
 	}
-	if (rb_conn_validate(&r->remote, &want, err, sizeof(err))) {
-		rb_err("peer %s sent a CONN message this side refuses: %s", s->oob.peer, err);
-		return -EPROTO;
+	if (rb_conn_counts(&r->remote, &want, err, sizeof(err)))
+		goto refused;
+	for (k = 0; k < rb_conn_chunks(&r->remote); k++) {
+		ret = rb_oob_expect(&s->oob, RB_MSG_CONN_MORE, sess_msg, sizeof(sess_msg), &len);
+		if (ret)
+			return ret;
+		if (rb_unpack_conn_more(sess_msg, len, &r->remote, k)) {
+			rb_err("peer %s sent a malformed or out-of-order CONN_MORE message (%u of "
+			       "%u)",
+			       s->oob.peer, k + 1, rb_conn_chunks(&r->remote));
+			return -EPROTO;
+		}
 	}
-	return 0;
+	if (!rb_conn_validate(&r->remote, &want, err, sizeof(err)))
+		return 0;
+refused:
+	rb_err("peer %s sent a CONN message this side refuses: %s", s->oob.peer, err);
+	return -EPROTO;
 }
 
-int sess_exchange_conn(struct session *s)
+/* This side's CONN, then the rest of its lists. */
+static int send_conn(struct session *s, const struct rb_msg_conn *me)
 {
-	struct rb_run *r = &s->run;
-	struct rb_msg_conn me;
+	uint32_t k;
+	int ret;
+
+	ret = sess_send_body(s, RB_MSG_CONN, rb_pack_conn(me, sess_msg, sizeof(sess_msg)));
+	for (k = 0; !ret && k < rb_conn_chunks(me); k++)
+		ret = sess_send_body(s, RB_MSG_CONN_MORE,
+				     rb_pack_conn_more(me, k, sess_msg, sizeof(sess_msg)));
+	return ret;
+}
+
+static int exchange_conn(struct session *s, const struct rb_msg_conn *me)
+{
 	uint32_t len;
 	int ret = 0;
 
-	local_conn(s, &me);
 	if (s->role == RB_ROLE_CLIENT)
-		ret = sess_send_body(s, RB_MSG_CONN, rb_pack_conn(&me, sess_msg, sizeof(sess_msg)));
+		ret = send_conn(s, me);
 	if (!ret)
 		ret = rb_oob_expect(&s->oob, RB_MSG_CONN, sess_msg, sizeof(sess_msg), &len);
 	if (!ret)
@@ -214,19 +252,44 @@ int sess_exchange_conn(struct session *s)
 	if (!ret && s->role == RB_ROLE_SERVER && s->p.use_cm)
 		ret = rb_cm_listen(&s->cm, (uint16_t)s->l->tcp_port, s->oob.timeout_ms);
 	if (!ret && s->role == RB_ROLE_SERVER)
-		ret = sess_send_body(s, RB_MSG_CONN, rb_pack_conn(&me, sess_msg, sizeof(sess_msg)));
-	if (ret)
-		return ret;
-	ret = negotiate(s, &me);
+		ret = send_conn(s, me);
+	return ret;
+}
+
+/* Both CONNs in hand: the path, then the QPs connected. */
+static int connect_conn(struct session *s, const struct rb_msg_conn *me)
+{
+	struct rb_run *r = &s->run;
+	uint64_t t0;
+	int ret;
+
+	ret = negotiate(s, me);
 	if (ret)
 		return ret;
 	s->rep.has_peer_place = true;
 	s->rep.peer_place = r->remote.place;
 	sess_warn_freq(s, "the peer's", &r->remote.place);
-	ret = qp_connect(s, &me);
+	t0 = rb_now_ns();
+	ret = qp_connect(s, me);
+	if (!ret && s->rep.setup.on)
+		s->rep.setup.connect_ms = (double)(rb_now_ns() - t0) / 1e6;
 	if (!ret && sess_probing(s))
 		ret = probe_connect(s);
 	if (!ret && s->bench->setup)
 		ret = s->bench->setup(r);
+	return ret;
+}
+
+int sess_exchange_conn(struct session *s)
+{
+	struct rb_msg_conn me;
+	int ret;
+
+	ret = local_conn(s, &me);
+	if (!ret)
+		ret = exchange_conn(s, &me);
+	if (!ret)
+		ret = connect_conn(s, &me);
+	rb_conn_free(&me);
 	return ret;
 }

@@ -48,6 +48,8 @@ struct sess_path {
 	int (*point)(struct session *s);
 	/* Everything open() and connect() made; safe on a partial open. */
 	void (*close)(struct session *s);
+	/* Optional: the QPs destroyed (timed) before the last output. */
+	void (*drop_qps)(struct session *s);
 };
 
 extern const struct sess_path sess_path_verbs, sess_path_tcp;

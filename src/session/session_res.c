@@ -3,6 +3,7 @@
  * A session's resources: device, PD, CQ, QPs and buffers, as the plan and
  * this side's choices ask, checked against the device's limits first.
  */
+#include "rdma/memlock.h"
 #include "session/session_int.h"
 
 /* ---- resources ------------------------------------------------------ */
@@ -45,11 +46,16 @@ static uint32_t rx_depth_of(const struct session *s)
 	return rb_bench_receives(s->bench, &s->p) ? s->p.rx_depth : 0;
 }
 
-/* The one CQ's entries: everything the loops can have outstanding at once. */
+/*
+ * A CQ's entries: everything the loops can have outstanding on it at
+ * once: every QP's, or with --cq-per-qp one QP's (all the SRQ's receives
+ * may land on one QP).
+ */
 static uint64_t cq_need(const struct session *s)
 {
-	return rb_cq_entries((uint32_t)rb_axis_max(&s->p.qps),
-			     (uint32_t)rb_axis_max(&s->p.tx_depth), rx_depth_of(s), s->p.srq);
+	uint32_t qps = s->p.cq_per_qp ? 1 : (uint32_t)rb_axis_max(&s->p.qps);
+
+	return rb_cq_entries(qps, (uint32_t)rb_axis_max(&s->p.tx_depth), rx_depth_of(s), s->p.srq);
 }
 
 /* A plan whose completions would not fit the device's largest CQ. */
@@ -60,18 +66,20 @@ static int check_cq(const struct session *s)
 	uint32_t rx = rx_depth_of(s);
 	char what[128];
 
+	uint64_t qps = s->p.cq_per_qp ? 1 : rb_axis_max(&s->p.qps);
+
 	if (need <= (uint64_t)d->attr.max_cqe)
 		return 0;
 	if (!rx)
-		snprintf(what, sizeof(what), "-q %llu x -t %llu",
-			 (unsigned long long)rb_axis_max(&s->p.qps),
-			 (unsigned long long)rb_axis_max(&s->p.tx_depth));
+		snprintf(what, sizeof(what), "-q %llu x -t %llu%s", (unsigned long long)qps,
+			 (unsigned long long)rb_axis_max(&s->p.tx_depth),
+			 s->p.cq_per_qp ? " (--cq-per-qp)" : "");
 	else
 		snprintf(what, sizeof(what),
-			 s->p.srq ? "-q %llu x -t %llu + -r %u (--srq)"
-				  : "-q %llu x (-t %llu + -r %u)",
-			 (unsigned long long)rb_axis_max(&s->p.qps),
-			 (unsigned long long)rb_axis_max(&s->p.tx_depth), rx);
+			 s->p.srq ? "-q %llu x -t %llu + -r %u (--srq)%s"
+				  : "-q %llu x (-t %llu + -r %u)%s",
+			 (unsigned long long)qps, (unsigned long long)rb_axis_max(&s->p.tx_depth),
+			 rx, s->p.cq_per_qp ? " (--cq-per-qp)" : "");
 	rb_err("%s: needs %llu CQ entries, %s allows %d (max_cqe)", what, (unsigned long long)need,
 	       d->name, d->attr.max_cqe);
 	return -EINVAL;
@@ -117,6 +125,51 @@ static uint32_t rx_offset(const struct rb_params *p)
 static size_t region_size(const struct rb_params *p)
 {
 	return (size_t)rb_plan_region(p);
+}
+
+/* QPs a plan needs: -q, and --probe's own. */
+static uint64_t qps_need(const struct session *s)
+{
+	return rb_axis_max(&s->p.qps) + (sess_probing(s) ? 1 : 0);
+}
+
+/*
+ * A plan of more QPs, MRs or locked memory than the device and this
+ * process allow, refused before any is made (exit 2), naming the limit.
+ */
+static int check_scale(struct session *s)
+{
+	const struct rb_dev *d = &s->run.dev;
+	uint64_t nqp = rb_axis_max(&s->p.qps), nmr = s->p.mr_per_qp ? nqp : 1;
+	uint64_t bytes = nmr * 2 * region_size(&s->p);
+	char l[64];
+
+	s->usage = true;
+	if (qps_need(s) > (uint64_t)d->attr.max_qp) {
+		rb_err("-q/--qps %llu%s: %s holds at most %d QPs (max_qp)", (unsigned long long)nqp,
+		       sess_probing(s) ? " and --probe's QP" : "", d->name, d->attr.max_qp);
+		return -EINVAL;
+	}
+	if (s->p.cq_per_qp && nqp > (uint64_t)d->attr.max_cq) {
+		rb_err("--cq-per-qp with -q %llu: %llu CQs, %s holds at most %d (max_cq)",
+		       (unsigned long long)nqp, (unsigned long long)nqp, d->name, d->attr.max_cq);
+		return -EINVAL;
+	}
+	if (nmr > (uint64_t)d->attr.max_mr) {
+		rb_err("--mr-per-qp with -q %llu: %llu MRs, %s holds at most %d (max_mr)",
+		       (unsigned long long)nqp, (unsigned long long)nmr, d->name, d->attr.max_mr);
+		return -EINVAL;
+	}
+	if (!s->p.odp && rb_memlock_binds() && bytes > rb_memlock_limit()) {
+		rb_err("-q %llu: %llu MR(s) of %zu bytes pin %llu bytes on %s, over RLIMIT_MEMLOCK "
+		       "%s: raise it with 'ulimit -l unlimited'",
+		       (unsigned long long)nqp, (unsigned long long)nmr, 2 * region_size(&s->p),
+		       (unsigned long long)bytes, d->name,
+		       rb_memlock_fmt(rb_memlock_limit(), l, sizeof(l)));
+		return -EINVAL;
+	}
+	s->usage = false;
+	return 0;
 }
 
 static enum ibv_qp_type qp_type(const struct rb_params *p)
@@ -172,6 +225,25 @@ static uint32_t inline_wanted(const struct session *s)
 	return s->p.inline_size;
 }
 
+/* The one CQ, or with --cq-per-qp one per QP (r->cq the first). */
+static int create_cqs(struct session *s)
+{
+	struct rb_run *r = &s->run;
+	uint32_t i;
+	int ret = 0;
+
+	if (!s->p.cq_per_qp)
+		return rb_cq_create_on(&r->dev, cq_need(s), r->channel, s->l->comp_vector, &r->cq);
+	r->cqs = calloc(r->nqp, sizeof(*r->cqs));
+	if (!r->cqs)
+		return -ENOMEM;
+	r->ncq = r->nqp;
+	for (i = 0; !ret && i < r->nqp; i++)
+		ret = rb_cq_create_on(&r->dev, cq_need(s), NULL, s->l->comp_vector, &r->cqs[i]);
+	r->cq = r->cqs[0];
+	return ret;
+}
+
 static int create_qps(struct session *s)
 {
 	struct rb_run *r = &s->run;
@@ -185,7 +257,7 @@ static int create_qps(struct session *s)
 	 * (r->chan, point_start()). */
 	ret = rb_axis_has(&s->p.poll, RB_POLL_EVENT) ? rb_channel_create(&r->dev, &r->channel) : 0;
 	if (!ret)
-		ret = rb_cq_create_on(&r->dev, cq_need(s), r->channel, s->l->comp_vector, &r->cq);
+		ret = create_cqs(s);
 	s->usage = ret == -ERANGE; /* -X/--vector past the device's */
 	s->rep.comp_vector = (int)s->l->comp_vector;
 	if (!ret && recv && s->p.srq) {
@@ -199,7 +271,8 @@ static int create_qps(struct session *s)
 					    .srq = r->srq };
 		/* The first QP settles the API; the others must take it too. */
 		want_post_api(s, i ? s->rep.post_api : NULL, &caps);
-		ret = rb_qp_create(&r->dev, r->cq, qp_type(&s->p), &caps, &r->qp[i]);
+		ret = rb_qp_create(&r->dev, r->ncq ? r->cqs[i] : r->cq, qp_type(&s->p), &caps,
+				   &r->qp[i]);
 		r->inline_max = caps.inline_size;
 		if (ret && !i && caps.ex_only)
 			s->usage = no_wr_api(s, ret);
@@ -213,6 +286,22 @@ static int create_qps(struct session *s)
 		rb_info("-I/--inline %u: %s QPs accept %u bytes inline; capped", s->p.inline_size,
 			r->dev.name, r->inline_max);
 	return ret;
+}
+
+/* create_qps(), timed for JSON "setup". */
+static int timed_create(struct session *s)
+{
+	uint64_t t0 = rb_now_ns();
+	int ret = create_qps(s);
+
+	if (ret)
+		return ret;
+	s->rep.setup = (struct rb_setup){ .on = true,
+					  .qps = s->run.nqp,
+					  .create_ms = (double)(rb_now_ns() - t0) / 1e6,
+					  .connect_ms = -1,
+					  .destroy_ms = -1 };
+	return 0;
 }
 
 /* The device: the one holding @local (the OOB connection's address). */
@@ -341,6 +430,8 @@ static int alloc_buffers(struct session *s)
 	r->nqp = (uint32_t)rb_axis_max(&s->p.qps);
 	r->nmr = s->p.mr_per_qp ? r->nqp : 1;
 	r->region = region_size(&s->p);
+	if (rb_run_lists_alloc(r))
+		return -ENOMEM;
 	if (s->l->use_cuda)
 		return alloc_gpu(s, r->nmr * 2 * r->region);
 	return sess_alloc_buffers(s, r->nmr * 2 * r->region);
@@ -423,6 +514,8 @@ int sess_open_resources(struct session *s, const struct sockaddr *local)
 	if (ret)
 		return ret;
 	ret = check_limits(s);
+	if (!ret)
+		ret = check_scale(s);
 	if (!ret) {
 		ret = rb_diag_setup(&s->diag, &s->run.dev, s->bench, s->role, s->l, &s->rep);
 		s->diag.reversed = s->p.reversed;
@@ -439,7 +532,7 @@ int sess_open_resources(struct session *s, const struct sockaddr *local)
 	if (!ret)
 		ret = register_buffers(s);
 	if (!ret)
-		ret = create_qps(s);
+		ret = timed_create(s);
 	if (!ret && sess_probing(s))
 		ret = rb_probe_open(&s->probe, &r->dev, s->role == RB_ROLE_SERVER, s->p.probe_rate);
 	if (!ret)
@@ -459,17 +552,63 @@ int sess_verbs_point(struct session *s)
 	return rb_wrs_prepare(&s->run);
 }
 
+/*
+ * The data QPs destroyed, timed (JSON "setup"), before the files' last
+ * version; sess_close_resources() then finds them gone.
+ */
+static void drop_qps(struct session *s)
+{
+	struct rb_run *r = &s->run;
+	struct rb_res res = { .qp = r->qp, .nqp = r->qp ? r->nqp : 0 };
+	uint64_t t0 = rb_now_ns();
+	uint32_t i;
+
+	if (!r->qp || !r->qp[0])
+		return;
+	rb_resources_close(&r->dev, &res);
+	for (i = 0; i < r->nqp; i++)
+		r->qp[i] = NULL;
+	if (s->rep.setup.on)
+		s->rep.setup.destroy_ms = (double)(rb_now_ns() - t0) / 1e6;
+}
+
+/* --cq-per-qp: the QPs, then their CQs; the rest as without. */
+static void close_cqs(struct session *s)
+{
+	struct rb_run *r = &s->run;
+	struct rb_res res = { .qp = r->qp, .nqp = r->qp ? r->nqp : 0 };
+	uint32_t i;
+
+	if (!r->cqs)
+		return;
+	rb_resources_close(&r->dev, &res);
+	for (i = 0; r->qp && i < r->nqp; i++)
+		r->qp[i] = NULL;
+	for (i = 0; i < r->ncq; i++) {
+		res = (struct rb_res){ .cq = r->cqs[i] };
+		rb_resources_close(&r->dev, &res);
+	}
+	free(r->cqs);
+	r->cqs = NULL;
+	r->ncq = 0;
+	r->cq = NULL;
+}
+
 void sess_close_resources(struct session *s)
 {
 	struct rb_run *r = &s->run;
-	struct rb_res res = { r->qp, r->nqp, r->srq, r->cq, r->mr, r->nmr, r->channel };
+	/* Lists never made (a failed open) hold nothing to destroy. */
+	struct rb_res res = { r->qp, r->qp ? r->nqp : 0, r->srq,    r->cq,
+			      r->mr, r->mr ? r->nmr : 0, r->channel };
 	uint32_t i;
 
 	rb_probe_close(&s->probe);
 	/* ibv_destroy_cq() waits until every event taken from the CQ is acked. */
 	rb_events_ack(r);
-	for (i = 0; i < r->nqp; i++)
+	for (i = 0; r->ah && i < r->nqp; i++)
 		rb_ah_destroy(&r->dev, r->ah[i]);
+	close_cqs(s);
+	res.cq = r->cq;
 	rb_resources_close(&r->dev, &res);
 	if (r->gpu)
 		rb_cuda_free(&s->gpu_buf);
@@ -484,6 +623,7 @@ void sess_close_resources(struct session *s)
 	rb_iv_free(r);
 	rb_wrs_free(r);
 	rb_wrlat_close(r);
+	rb_run_lists_free(r);
 }
 
 const struct sess_path sess_path_verbs = {
@@ -491,4 +631,5 @@ const struct sess_path sess_path_verbs = {
 	.connect = sess_exchange_conn,
 	.point = sess_verbs_point,
 	.close = sess_close_resources,
+	.drop_qps = drop_qps,
 };

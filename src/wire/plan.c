@@ -364,6 +364,29 @@ static int check_wr_lat(const struct rb_params *p, const struct rb_bench *t, cha
 	return 0;
 }
 
+/*
+ * --cq-per-qp: the stream's polls go round the QPs' CQs; the loops that
+ * sleep on one CQ's channel or time WRs on it do not.
+ */
+static int check_cq_per_qp(const struct rb_params *p, const struct rb_bench *t, char *err,
+			   size_t len)
+{
+	if (p->cq_per_qp > 1)
+		return fail(err, len, "--cq-per-qp: bad flag %u", p->cq_per_qp);
+	if (!p->cq_per_qp)
+		return 0;
+	if (t->mode != RB_MODE_BW)
+		return fail(err, len, "--cq-per-qp applies to bandwidth tests, not %s", t->name);
+	if (rb_axis_has(&p->poll, RB_POLL_EVENT))
+		return fail(err, len,
+			    "--cq-per-qp and --poll event: not built yet (one channel per CQ)");
+	if (p->wr_lat || p->reg_mode == RB_REG_PER_MSG || p->probe)
+		return fail(err, len,
+			    "--cq-per-qp with --wr-lat, --reg-mode per-msg or --probe: not built "
+			    "yet (those loops poll one CQ)");
+	return 0;
+}
+
 static int check_cross(const struct rb_params *p, const struct rb_bench *t, char *err, size_t len)
 {
 	uint32_t i, j;
@@ -398,6 +421,8 @@ static int check_cross(const struct rb_params *p, const struct rb_bench *t, char
 		ret = check_probe(p, err, len);
 	if (!ret)
 		ret = check_wr_lat(p, t, err, len);
+	if (!ret)
+		ret = check_cq_per_qp(p, t, err, len);
 	if (ret)
 		return ret;
 	if (p->recv_post_list > p->rx_depth)
@@ -625,8 +650,6 @@ static int check_mrs(const struct rb_msg_conn *c, const struct rb_conn_want *w, 
 {
 	uint32_t i;
 
-	if (c->nmr != w->nmr)
-		return refuse(err, len, "CONN nmr %u: the plan has %u MR(s)", c->nmr, w->nmr);
 	if (c->len < w->mr_len)
 		return refuse(err, len, "CONN len %llu: the plan needs %llu bytes per MR",
 			      (unsigned long long)c->len, (unsigned long long)w->mr_len);
@@ -635,6 +658,17 @@ static int check_mrs(const struct rb_msg_conn *c, const struct rb_conn_want *w, 
 			return refuse(err, len, "CONN mr[%u].addr 0x%llx + len %llu wraps", i,
 				      (unsigned long long)c->mr[i].addr,
 				      (unsigned long long)c->len);
+	return 0;
+}
+
+int rb_conn_counts(const struct rb_msg_conn *c, const struct rb_conn_want *w, char *err, size_t len)
+{
+	if (c->nqp != w->nqp)
+		return refuse(err, len, "CONN nqp %u: the plan has %u QP(s)", c->nqp, w->nqp);
+	if (c->nmr != w->nmr)
+		return refuse(err, len, "CONN nmr %u: the plan has %u MR(s)", c->nmr, w->nmr);
+	if (!c->qp || !c->mr)
+		return refuse(err, len, "CONN without its lists");
 	return 0;
 }
 
@@ -651,13 +685,11 @@ int rb_conn_validate(const struct rb_msg_conn *c, const struct rb_conn_want *w, 
 	if (c->link_layer > IBV_LINK_LAYER_ETHERNET)
 		return refuse(err, len, "CONN link_layer %u is not a link layer (0..%d)",
 			      c->link_layer, IBV_LINK_LAYER_ETHERNET);
-	if (c->nqp != w->nqp)
-		return refuse(err, len, "CONN nqp %u: the plan has %u QP(s)", c->nqp, w->nqp);
-	for (i = 0; i < c->nqp; i++) {
+	ret = rb_conn_counts(c, w, err, len);
+	for (i = 0; !ret && i < c->nqp; i++)
 		ret = check_qp(c, i, err, len);
-		if (ret)
-			return ret;
-	}
+	if (ret)
+		return ret;
 	ret = check_mrs(c, w, err, len);
 	if (!ret)
 		ret = check_probe_qp(c, w, err, len);

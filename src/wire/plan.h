@@ -70,6 +70,13 @@ int rb_conn_validate(const struct rb_msg_conn *c, const struct rb_conn_want *w, 
 		     size_t len);
 
 /*
+ * rb_conn_counts() - the part of rb_conn_validate() a CONN can pass before
+ * its CONN_MORE messages are read: the plan's QP and MR counts, exactly.
+ */
+int rb_conn_counts(const struct rb_msg_conn *c, const struct rb_conn_want *w, char *err,
+		   size_t len);
+
+/*
  * rb_data_validate() - a peer's DATA (a socket test's CONN): the server's
  * (@from_server) names its data port, the client's none; the placement as
  * rb_place_validate().  Returns 0, or -EPROTO with a message in @err.

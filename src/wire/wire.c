@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "core/cursor.h"
@@ -164,7 +165,8 @@ int rb_pack_params(const struct rb_params *m, uint8_t *buf, size_t cap)
 	put_axis(&c, &m->cqe_poll); /* v9 */
 	put_be(&c, m->probe, 1);    /* v11 */
 	put_be(&c, m->probe_rate, 4);
-	put_be(&c, m->wr_lat, 1); /* v12 */
+	put_be(&c, m->wr_lat, 1);    /* v12 */
+	put_be(&c, m->cq_per_qp, 1); /* v13 */
 	return wdone(&c);
 }
 
@@ -213,73 +215,71 @@ int rb_unpack_params(const uint8_t *buf, size_t len, struct rb_params *m)
 	m->probe = (uint8_t)get_be(&c, 1);
 	m->probe_rate = (uint32_t)get_be(&c, 4);
 	m->wr_lat = (uint8_t)get_be(&c, 1);
+	m->cq_per_qp = (uint8_t)get_be(&c, 1);
 	return rdone(&c);
 }
 
-/* v4: 1 to nqp MRs; the first is the one rkey and addr name. */
-static void put_mrs(struct cur *c, const struct rb_msg_conn *m)
+/* One QP's address: QPN, PSN, LID, GID. */
+static void put_qp(struct cur *c, const struct rb_qp_info *q)
 {
-	uint32_t i;
-
-	if (m->nmr < 1 || m->nmr > RB_MAX_QPS || m->nmr > (m->nqp ? m->nqp : 1)) {
-		c->err = 1;
-		return;
-	}
-	put_be(c, m->nmr, 4);
-	for (i = 0; i < m->nmr; i++) {
-		put_be(c, m->mr[i].addr, 8);
-		put_be(c, m->mr[i].rkey, 4);
-	}
+	put_be(c, q->qpn, 4);
+	put_be(c, q->psn, 4);
+	put_be(c, q->lid, 2);
+	put_bytes(c, q->gid, 16);
 }
 
-static void get_mrs(struct cur *c, struct rb_msg_conn *m)
+static void get_qp(struct cur *c, struct rb_qp_info *q)
 {
-	uint32_t i;
-
-	m->nmr = (uint32_t)get_be(c, 4);
-	if (m->nmr < 1 || m->nmr > RB_MAX_QPS || m->nmr > (m->nqp ? m->nqp : 1)) {
-		c->err = 1;
-		m->nmr = 0;
-		return;
-	}
-	for (i = 0; i < m->nmr; i++) {
-		m->mr[i].addr = get_be(c, 8);
-		m->mr[i].rkey = (uint32_t)get_be(c, 4);
-	}
-	if (m->mr[0].addr != m->addr || m->mr[0].rkey != m->rkey)
-		c->err = 1;
+	q->qpn = (uint32_t)get_be(c, 4);
+	q->psn = (uint32_t)get_be(c, 4);
+	q->lid = (uint16_t)get_be(c, 2);
+	get_bytes(c, q->gid, 16);
 }
 
-/* v11: a flag, then --probe's QP when it is set. */
-static void put_probe(struct cur *c, const struct rb_msg_conn *m)
+static void put_mr(struct cur *c, const struct rb_mr_info *mr)
 {
-	if (m->has_probe > 1) {
-		c->err = 1;
-		return;
-	}
-	put_be(c, m->has_probe, 1);
-	if (!m->has_probe)
-		return;
-	put_be(c, m->probe_qp.qpn, 4);
-	put_be(c, m->probe_qp.psn, 4);
-	put_be(c, m->probe_qp.lid, 2);
-	put_bytes(c, m->probe_qp.gid, 16);
+	put_be(c, mr->addr, 8);
+	put_be(c, mr->rkey, 4);
 }
 
-static void get_probe(struct cur *c, struct rb_msg_conn *m)
+static void get_mr(struct cur *c, struct rb_mr_info *mr)
 {
-	m->has_probe = (uint8_t)get_be(c, 1);
-	if (m->has_probe > 1) {
-		c->err = 1;
-		m->has_probe = 0;
-		return;
+	mr->addr = get_be(c, 8);
+	mr->rkey = (uint32_t)get_be(c, 4);
+}
+
+static uint32_t first_chunk(uint32_t n)
+{
+	return n < RB_CONN_CHUNK ? n : RB_CONN_CHUNK;
+}
+
+/* Lists of 1..RB_MAX_QPS QPs, and 1 MR or one per QP at most. */
+static bool counts_ok(uint32_t nqp, uint32_t nmr)
+{
+	return nqp >= 1 && nqp <= RB_MAX_QPS && nmr >= 1 && nmr <= nqp;
+}
+
+int rb_conn_alloc(struct rb_msg_conn *m, uint32_t nqp, uint32_t nmr)
+{
+	if (!counts_ok(nqp, nmr))
+		return -EINVAL;
+	m->qp = calloc(nqp, sizeof(*m->qp));
+	m->mr = calloc(nmr, sizeof(*m->mr));
+	if (!m->qp || !m->mr) {
+		rb_conn_free(m);
+		return -ENOMEM;
 	}
-	if (!m->has_probe)
-		return;
-	m->probe_qp.qpn = (uint32_t)get_be(c, 4);
-	m->probe_qp.psn = (uint32_t)get_be(c, 4);
-	m->probe_qp.lid = (uint16_t)get_be(c, 2);
-	get_bytes(c, m->probe_qp.gid, 16);
+	m->nqp = nqp;
+	m->nmr = nmr;
+	return 0;
+}
+
+void rb_conn_free(struct rb_msg_conn *m)
+{
+	free(m->qp);
+	free(m->mr);
+	m->qp = NULL;
+	m->mr = NULL;
 }
 
 int rb_pack_conn(const struct rb_msg_conn *m, uint8_t *buf, size_t cap)
@@ -287,7 +287,7 @@ int rb_pack_conn(const struct rb_msg_conn *m, uint8_t *buf, size_t cap)
 	struct cur c = wcur(buf, cap);
 	uint32_t i;
 
-	if (m->nqp > RB_MAX_QPS)
+	if (!counts_ok(m->nqp, m->nmr) || !m->qp || !m->mr)
 		return -EMSGSIZE;
 	put_be(&c, m->mtu, 4);
 	put_be(&c, m->max_rd_atom, 4);
@@ -295,18 +295,38 @@ int rb_pack_conn(const struct rb_msg_conn *m, uint8_t *buf, size_t cap)
 	put_be(&c, m->addr, 8);
 	put_be(&c, m->len, 8);
 	put_be(&c, m->nqp, 4);
-	for (i = 0; i < m->nqp; i++) {
-		put_be(&c, m->qp[i].qpn, 4);
-		put_be(&c, m->qp[i].psn, 4);
-		put_be(&c, m->qp[i].lid, 2);
-		put_bytes(&c, m->qp[i].gid, 16);
-	}
+	for (i = 0; i < first_chunk(m->nqp); i++)
+		put_qp(&c, &m->qp[i]);
 	put_place(&c, &m->place);
 	PUT_STR(&c, m->device);
 	put_be(&c, m->link_layer, 1);
-	put_mrs(&c, m);
-	put_probe(&c, m);
+	/* v4: 1 to nqp MRs; the first is the one rkey and addr name. */
+	put_be(&c, m->nmr, 4);
+	for (i = 0; i < first_chunk(m->nmr); i++)
+		put_mr(&c, &m->mr[i]);
+	/* v11: a flag, then --probe's QP when it is set. */
+	if (m->has_probe > 1)
+		return -EMSGSIZE;
+	put_be(&c, m->has_probe, 1);
+	if (m->has_probe)
+		put_qp(&c, &m->probe_qp);
 	return wdone(&c);
+}
+
+/* The MR list: its count bounded (1..nqp) before it is allocated. */
+static int get_mrs(struct cur *c, struct rb_msg_conn *m)
+{
+	uint32_t i;
+
+	m->nmr = (uint32_t)get_be(c, 4);
+	if (c->err || !counts_ok(m->nqp, m->nmr))
+		return -EBADMSG;
+	m->mr = calloc(m->nmr, sizeof(*m->mr));
+	if (!m->mr)
+		return -ENOMEM;
+	for (i = 0; i < first_chunk(m->nmr); i++)
+		get_mr(c, &m->mr[i]);
+	return m->mr[0].addr != m->addr || m->mr[0].rkey != m->rkey ? -EBADMSG : 0;
 }
 
 int rb_unpack_conn(const uint8_t *buf, size_t len, struct rb_msg_conn *m)
@@ -321,19 +341,97 @@ int rb_unpack_conn(const uint8_t *buf, size_t len, struct rb_msg_conn *m)
 	m->addr = get_be(&c, 8);
 	m->len = get_be(&c, 8);
 	m->nqp = (uint32_t)get_be(&c, 4);
-	if (m->nqp > RB_MAX_QPS)
+	if (c.err || !counts_ok(m->nqp, 1))
 		return -EBADMSG;
-	for (i = 0; i < m->nqp; i++) {
-		m->qp[i].qpn = (uint32_t)get_be(&c, 4);
-		m->qp[i].psn = (uint32_t)get_be(&c, 4);
-		m->qp[i].lid = (uint16_t)get_be(&c, 2);
-		get_bytes(&c, m->qp[i].gid, 16);
-	}
+	m->qp = calloc(m->nqp, sizeof(*m->qp));
+	if (!m->qp)
+		return -ENOMEM;
+	for (i = 0; i < first_chunk(m->nqp); i++)
+		get_qp(&c, &m->qp[i]);
 	get_place(&c, &m->place);
 	GET_STR(&c, m->device);
 	m->link_layer = (uint8_t)get_be(&c, 1);
-	get_mrs(&c, m);
-	get_probe(&c, m);
+	if (get_mrs(&c, m))
+		goto fail;
+	m->has_probe = (uint8_t)get_be(&c, 1);
+	if (m->has_probe > 1)
+		goto fail;
+	if (m->has_probe)
+		get_qp(&c, &m->probe_qp);
+	if (!rdone(&c))
+		return 0;
+fail:
+	rb_conn_free(m);
+	return -EBADMSG;
+}
+
+/* The entries past each list's first chunk, in RB_CONN_CHUNK steps. */
+static uint32_t more_of(uint32_t n)
+{
+	return n > RB_CONN_CHUNK ? (n - 1) / RB_CONN_CHUNK : 0;
+}
+
+uint32_t rb_conn_chunks(const struct rb_msg_conn *m)
+{
+	return more_of(m->nqp) + more_of(m->nmr);
+}
+
+enum { RB_LIST_QP = 1, RB_LIST_MR = 2 };
+
+/* Chunk @k of @m: which list, its first entry, how many. */
+static int chunk_of(const struct rb_msg_conn *m, uint32_t k, uint8_t *list, uint32_t *first,
+		    uint32_t *n)
+{
+	uint32_t total = m->nmr;
+
+	*list = RB_LIST_MR;
+	if (k < more_of(m->nqp)) {
+		*list = RB_LIST_QP;
+		total = m->nqp;
+	} else {
+		k -= more_of(m->nqp);
+		if (k >= more_of(m->nmr))
+			return -EINVAL;
+	}
+	*first = (k + 1) * RB_CONN_CHUNK;
+	*n = first_chunk(total - *first);
+	return 0;
+}
+
+int rb_pack_conn_more(const struct rb_msg_conn *m, uint32_t k, uint8_t *buf, size_t cap)
+{
+	struct cur c = wcur(buf, cap);
+	uint32_t i, first, n;
+	uint8_t list;
+
+	if (chunk_of(m, k, &list, &first, &n))
+		return -EMSGSIZE;
+	put_be(&c, list, 1);
+	put_be(&c, first, 4);
+	put_be(&c, n, 4);
+	for (i = first; i < first + n; i++)
+		if (list == RB_LIST_QP)
+			put_qp(&c, &m->qp[i]);
+		else
+			put_mr(&c, &m->mr[i]);
+	return wdone(&c);
+}
+
+int rb_unpack_conn_more(const uint8_t *buf, size_t len, struct rb_msg_conn *m, uint32_t k)
+{
+	struct cur c = rcur(buf, len);
+	uint32_t i, first, n;
+	uint8_t list;
+
+	if (!m->qp || !m->mr || chunk_of(m, k, &list, &first, &n))
+		return -EBADMSG;
+	if (get_be(&c, 1) != list || get_be(&c, 4) != first || get_be(&c, 4) != n || c.err)
+		return -EBADMSG;
+	for (i = first; i < first + n; i++)
+		if (list == RB_LIST_QP)
+			get_qp(&c, &m->qp[i]);
+		else
+			get_mr(&c, &m->mr[i]);
 	return rdone(&c);
 }
 
@@ -486,9 +584,9 @@ int rb_unpack_blob(const uint8_t *buf, size_t len, const char **p, size_t *n)
 
 const char *rb_msg_name(uint16_t type)
 {
-	static const char *const names[] = { "?",    "HELLO",	 "PARAMS", "CONN",
-					     "SYNC", "RESULT",	 "ERROR",  "BYE",
-					     "OK",   "COUNTERS", "DATA",   "DOCTOR" };
+	static const char *const names[] = { "?",      "HELLO",	 "PARAMS",   "CONN", "SYNC",
+					     "RESULT", "ERROR",	 "BYE",	     "OK",   "COUNTERS",
+					     "DATA",   "DOCTOR", "CONN_MORE" };
 
 	if (type < sizeof(names) / sizeof(names[0]))
 		return names[type];

@@ -23,14 +23,17 @@
 
 #define RB_WIRE_MAGIC 0x52444d42u /* "RDMB" */
 /*
- * v12: PARAMS ends with --wr-lat, RESULT may carry the server's --wr-lat
+ * v13: CONN's QP and MR lists at any length up to RB_MAX_QPS: CONN
+ * carries both counts and the first RB_CONN_CHUNK entries of each, and
+ * CONN_MORE messages the rest, in order (rb_conn_chunks()); PARAMS ends
+ * with --cq-per-qp; v12: PARAMS ends with --wr-lat, RESULT may carry the server's --wr-lat
  * summary; v11: PARAMS ends with --probe and --probe-rate, CONN with the
  * probe's QP; v10: DATA, the socket tests' connection, and DOCTOR; v9: PARAMS ends
  * with the --poll axis and the --cqe-poll axis; v8: PARAMS ends with
  * --poll; v7: with --reversed and the immediate flag, RESULT with the
  * server's latency summary
  */
-#define RB_WIRE_VERSION	 12
+#define RB_WIRE_VERSION	 13
 #define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
 
@@ -46,6 +49,7 @@ enum rb_msg_type {
 	RB_MSG_COUNTERS = 9, /* server -> client: its device counters over a point (v3) */
 	RB_MSG_DATA = 10,    /* both ways, in CONN's place for a socket test: port, buffers (v10) */
 	RB_MSG_DOCTOR = 11,  /* server -> client: its doctor checks, as JSON (a blob) (v10) */
+	RB_MSG_CONN_MORE = 12, /* both ways, after CONN: the rest of its lists (v13) */
 };
 
 struct rb_hdr {
@@ -72,7 +76,23 @@ struct rb_qp_info {
 	uint8_t gid[16];
 };
 
-/* What each side needs to reach the other's QPs and memory. */
+struct rb_mr_info {
+	uint64_t addr;
+	uint32_t rkey;
+};
+
+/*
+ * QP or MR entries per frame: CONN carries the first RB_CONN_CHUNK of
+ * each list, a CONN_MORE up to RB_CONN_CHUNK more of one list.  A CONN of
+ * full lists is about 40 KiB, under RB_WIRE_MAX_BODY.
+ */
+#define RB_CONN_CHUNK 1024
+
+/*
+ * What each side needs to reach the other's QPs and memory.  qp and mr
+ * hold nqp and nmr entries: rb_conn_alloc() (or rb_unpack_conn()) makes
+ * them, rb_conn_free() releases them.
+ */
 struct rb_msg_conn {
 	uint32_t mtu;	      /* active MTU of the sender's port, bytes */
 	uint32_t max_rd_atom; /* sender's max_qp_rd_atom */
@@ -80,17 +100,14 @@ struct rb_msg_conn {
 	uint64_t addr;
 	uint64_t len;
 	uint32_t nqp;
-	struct rb_qp_info qp[RB_MAX_QPS];
+	struct rb_qp_info *qp;
 	struct rb_placement place;
 	char device[64];    /* the sender's device, for messages */
 	uint8_t link_layer; /* IBV_LINK_LAYER_* of the sender's port */
 	/* v4: every MR of the sender, one per QP with --mr-per-qp (1..nqp);
 	 * rkey and addr above are the first's. */
 	uint32_t nmr;
-	struct rb_mr_info {
-		uint64_t addr;
-		uint32_t rkey;
-	} mr[RB_MAX_QPS];
+	struct rb_mr_info *mr;
 	/* v10: --probe's QP (an RC QP of its own, engine/probe.h), when the
 	 * plan asks for it. */
 	uint8_t has_probe;
@@ -174,7 +191,33 @@ int rb_unpack_hello(const uint8_t *buf, size_t len, struct rb_msg_hello *m);
 int rb_pack_params(const struct rb_params *m, uint8_t *buf, size_t cap);
 int rb_unpack_params(const uint8_t *buf, size_t len, struct rb_params *m);
 int rb_pack_conn(const struct rb_msg_conn *m, uint8_t *buf, size_t cap);
+/* rb_unpack_conn() allocates @m's lists (rb_conn_free()); none on error. */
 int rb_unpack_conn(const uint8_t *buf, size_t len, struct rb_msg_conn *m);
+
+/*
+ * rb_conn_alloc() - @m's lists for @nqp QPs and @nmr MRs (1..RB_MAX_QPS
+ * each, nmr <= nqp), zeroed.  0, -EINVAL or -ENOMEM.  rb_conn_free()
+ * releases them (and is a no-op on freed or zeroed lists).
+ */
+int rb_conn_alloc(struct rb_msg_conn *m, uint32_t nqp, uint32_t nmr);
+void rb_conn_free(struct rb_msg_conn *m);
+
+/*
+ * rb_conn_chunks() - how many CONN_MORE messages follow @m's CONN: the QP
+ * list's entries past the first RB_CONN_CHUNK, RB_CONN_CHUNK a message,
+ * then the MR list's the same way.
+ */
+uint32_t rb_conn_chunks(const struct rb_msg_conn *m);
+
+/*
+ * rb_pack_conn_more() - CONN_MORE number @k (0..rb_conn_chunks() - 1) of
+ * @m: the list (1 QPs, 2 MRs), the first entry's index, the count, the
+ * entries.  rb_unpack_conn_more() takes only chunk @k into @m, whose
+ * lists rb_unpack_conn() sized: another list, first index or count (out
+ * of order, short, long) is -EBADMSG.
+ */
+int rb_pack_conn_more(const struct rb_msg_conn *m, uint32_t k, uint8_t *buf, size_t cap);
+int rb_unpack_conn_more(const uint8_t *buf, size_t len, struct rb_msg_conn *m, uint32_t k);
 int rb_pack_data(const struct rb_msg_data *m, uint8_t *buf, size_t cap);
 int rb_unpack_data(const uint8_t *buf, size_t len, struct rb_msg_data *m);
 int rb_pack_sync(const struct rb_msg_sync *m, uint8_t *buf, size_t cap);

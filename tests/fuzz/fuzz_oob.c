@@ -48,7 +48,8 @@ static void unpack(uint16_t type, const uint8_t *b, uint32_t len)
 		rb_unpack_params(b, len, &m.params);
 		break;
 	case RB_MSG_CONN:
-		rb_unpack_conn(b, len, &m.conn);
+		if (!rb_unpack_conn(b, len, &m.conn))
+			rb_conn_free(&m.conn);
 		break;
 	case RB_MSG_SYNC:
 		rb_unpack_sync(b, len, &m.sync);

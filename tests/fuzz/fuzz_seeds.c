@@ -213,9 +213,11 @@ struct msgs {
 	uint8_t data[256];
 };
 
-/* The CONN of a rxe peer with two QPs. */
+/* The CONN of a rxe peer with two QPs (its lists static, made anew each call). */
 static struct rb_msg_conn seed_conn(void)
 {
+	static struct rb_qp_info qps[2];
+	static struct rb_mr_info mrs[1];
 	struct rb_msg_conn c = { .mtu = 1024,
 				 .max_rd_atom = 128,
 				 .rkey = 0x1234,
@@ -224,9 +226,11 @@ static struct rb_msg_conn seed_conn(void)
 				 .nqp = 2,
 				 .link_layer = 2, /* IBV_LINK_LAYER_ETHERNET */
 				 .nmr = 1,
-				 .mr = { { 0x7f0000001000ULL, 0x1234 } } };
+				 .qp = qps,
+				 .mr = mrs };
 	uint32_t i;
 
+	mrs[0] = (struct rb_mr_info){ 0x7f0000001000ULL, 0x1234 };
 	for (i = 0; i < c.nqp; i++) {
 		c.qp[i] = (struct rb_qp_info){ .qpn = 17 + i, .psn = 0x123456 + i, .lid = 0 };
 		memcpy(c.qp[i].gid, "\0\0\0\0\0\0\0\0\0\0\xff\xff\xc0\x00\x02\x01", 16);
@@ -282,6 +286,27 @@ static void wire_seed(const char *name, uint8_t sel, const uint8_t *b, int len)
 	save("fuzz_wire", name, &s);
 }
 
+/* v13: the chunks after a CONN of 2049 QPs and MRs (fuzz_wire's selector 9). */
+static void write_more_seeds(void)
+{
+	static uint8_t b[RB_WIRE_MAX_BODY];
+	struct rb_msg_conn c;
+	char name[32];
+	uint32_t i, k;
+
+	if (rb_conn_alloc(&c, 2049, 2049))
+		die("conn-more: no memory");
+	for (i = 0; i < c.nqp; i++) {
+		c.qp[i] = (struct rb_qp_info){ .qpn = 17 + i, .psn = i, .lid = 0 };
+		c.mr[i] = (struct rb_mr_info){ 0x7f0000001000ULL + 0x20000ULL * i, 0x1234 + i };
+	}
+	for (k = 0; k < rb_conn_chunks(&c); k++) {
+		snprintf(name, sizeof(name), "conn-more%u", k);
+		wire_seed(name, 9, b, rb_pack_conn_more(&c, k, b, sizeof(b)));
+	}
+	rb_conn_free(&c);
+}
+
 static void write_wire_seeds(const struct msgs *m)
 {
 	uint8_t hdr[RB_WIRE_HDR_LEN];
@@ -292,6 +317,7 @@ static void write_wire_seeds(const struct msgs *m)
 	wire_seed("params", RB_MSG_PARAMS, m->params, m->nparams);
 	wire_seed("conn", RB_MSG_CONN, m->conn, m->nconn);
 	wire_seed("conn-probe", RB_MSG_CONN, m->conn_probe, m->nconn_probe);
+	write_more_seeds();
 	wire_seed("sync", RB_MSG_SYNC, m->stop, m->nstop);
 	wire_seed("result", RB_MSG_RESULT, m->result, m->nresult);
 	wire_seed("error", RB_MSG_ERROR, m->text, m->ntext);

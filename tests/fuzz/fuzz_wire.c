@@ -2,10 +2,11 @@
 /*
  * Fuzz target: the wire decoder (src/wire.h).
  *
- * Input: one selector byte, then the bytes to decode.  Selector % 9:
+ * Input: one selector byte, then the bytes to decode.  Selector % 10:
  * 0 the 12-byte header (rb_hdr_unpack), 1..6 the body unpacker of that
  * message type: HELLO, PARAMS, CONN, SYNC, RESULT, ERROR (a text); 7 a
- * DATA; 8 a DOCTOR's blob.
+ * DATA; 8 a DOCTOR's blob; 9 a CONN_MORE (v13) of a CONN of 2049 QPs and
+ * MRs, as any of its four chunks.
  *
  * Properties, beyond "no sanitizer report": an unpacker never reads past
  * the body (the body ends where libFuzzer's buffer does, or in an exact
@@ -110,6 +111,33 @@ static void check_result(const struct rb_msg_result *m)
 		   (!m->iters && isnan(m->duration_s)));
 }
 
+/*
+ * A CONN_MORE: taken as at most one of the four chunks that follow a CONN
+ * of 2049 QPs and 2049 MRs (its list, first index and count say which),
+ * and packed back to the same bytes.
+ */
+static int check_more(const uint8_t *body, size_t len)
+{
+	struct rb_msg_conn conn = { 0 };
+	int ret = -EBADMSG, n, accepted = 0;
+	uint32_t k;
+
+	if (rb_conn_alloc(&conn, 2049, 2049))
+		return -EBADMSG;
+	FUZZ_CHECK(rb_conn_chunks(&conn) == 4);
+	for (k = 0; k < 5; k++) {
+		if (rb_unpack_conn_more(body, len, &conn, k))
+			continue;
+		accepted++;
+		n = rb_pack_conn_more(&conn, k, out, sizeof(out));
+		FUZZ_CHECK(n >= 0 && (size_t)n == len && !memcmp(out, body, len));
+		ret = 0;
+	}
+	FUZZ_CHECK(accepted <= 1);
+	rb_conn_free(&conn);
+	return ret;
+}
+
 static void check_body(unsigned int type, const uint8_t *body, size_t len)
 {
 	struct rb_msg_hello hello;
@@ -142,7 +170,11 @@ static void check_body(unsigned int type, const uint8_t *body, size_t len)
 			FUZZ_CHECK(conn.nqp <= RB_MAX_QPS);
 			ROUND_TRIP(conn, conn, body, len);
 			check_conn(&conn);
+			rb_conn_free(&conn);
 		}
+		break;
+	case RB_MSG_CONN_MORE:
+		ret = check_more(body, len);
 		break;
 	case RB_MSG_SYNC:
 		ret = rb_unpack_sync(body, len, &sync);
@@ -198,12 +230,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1 || size - 1 > RB_WIRE_MAX_BODY)
 		return 0;
-	/* 0 the header, 1..6 HELLO..ERROR, 7 DATA, 8 DOCTOR. */
-	sel = data[0] % 9;
+	/* 0 the header, 1..6 HELLO..ERROR, 7 DATA, 8 DOCTOR, 9 CONN_MORE. */
+	sel = data[0] % 10;
 	if (sel == 0)
 		check_header(data + 1, size - 1);
 	else
-		check_body(sel == 8   ? RB_MSG_DOCTOR
+		check_body(sel == 9   ? RB_MSG_CONN_MORE
+			   : sel == 8 ? RB_MSG_DOCTOR
 			   : sel == 7 ? RB_MSG_DATA
 				      : sel,
 			   data + 1, size - 1);

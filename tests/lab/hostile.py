@@ -59,7 +59,7 @@ def params(test="write_bw", size=(65536,), batch=(1,), signal=(64,), qps=(1,), t
            transport=0, sl=0, tclass=0, flow_label=0, hugepages=0, odp=0, mr_per_qp=0, srq=0,
            threads=1, thread=0, bidir=0, interval_ms=0, forever=0, rate_unit=0, rate=0,
            run_id=0, recv_post_list=0, reversed=0, imm=0, poll=(0,), cqe_poll=(32,), probe=0,
-           probe_rate=0, wr_lat=0):
+           probe_rate=0, wr_lat=0, cq_per_qp=0):
     return (s16(test) + axis(*size) + axis(*batch) + axis(*signal) + axis(*qps) + axis(*tx) +
             struct.pack(">QIQIIIIBBBBBBBIBBBBIIB", iters, duration, warmup, rx, inline, outstanding,
                         mtu, op, 0, 0, transport, sl, tclass, 1, flow_label, hugepages, odp,
@@ -68,7 +68,8 @@ def params(test="write_bw", size=(65536,), batch=(1,), signal=(64,), qps=(1,), t
                         recv_post_list, reversed, imm) +
             axis(*poll) + axis(*cqe_poll) +  # v9: the --poll and --cqe-poll axes
             struct.pack(">BI", probe, probe_rate) +  # v11: --probe, --probe-rate
-            struct.pack(">B", wr_lat))  # v12: --wr-lat
+            struct.pack(">B", wr_lat) +  # v12: --wr-lat
+            struct.pack(">B", cq_per_qp))  # v13: --cq-per-qp
 
 
 def hello(test="write_bw"):
@@ -125,6 +126,7 @@ PLANS = {
     "ratenounit": dict(rate=1000),
     "foreversweep": dict(iters=0, forever=1, size=(64, 128)),
     "interval99": dict(interval_ms=99),
+    "cqpq2": dict(cq_per_qp=2),
 }
 
 

@@ -32,7 +32,7 @@ srv=$!
 echo "$(date +%T) Bad plans and bad frames" >>"$OUT/phases"
 # Bad plans and bad frames, one connection each, then 20 at once.
 $H batch0 qps0 size0 bigsize qps100000 signal0 oom bidirlat bidir2 reversedbidir ratenounit foreversweep \
-	interval99 badtest truncated version hugelen http srq_write odp2 mrq_oom >"$OUT/hostile.txt" 2>&1
+	interval99 badtest truncated version hugelen http srq_write odp2 mrq_oom cqpq2 >"$OUT/hostile.txt" 2>&1
 $H flood >"$OUT/flood.txt" 2>&1
 # Threads of runs the server does not serve: 28 connections at once, each
 # "thread 1 of 2" with 32 MiB pinned and no thread 0 (they were all served,
@@ -201,10 +201,10 @@ want() { # CASE REGEX [MAX_S, default 3]
 	awk "BEGIN { exit !($secs < ${3:-3}) }" || fail "$1 took $secs s"
 }
 want batch0 "ERROR server: .*-l/--batch 0 is out of range (1..4096)"
-want qps0 "ERROR server: .*-q/--qps 0 is out of range (1..64)"
+want qps0 "ERROR server: .*-q/--qps 0 is out of range (1..16384)"
 want size0 "ERROR server: .*-s/--size 0 is out of range"
 want bigsize "ERROR server: .*the plan needs about 2048 MiB"
-want qps100000 "ERROR server: .*-q/--qps 100000 is out of range (1..64)"
+want qps100000 "ERROR server: .*-q/--qps 100000 is out of range (1..16384)"
 want signal0 "ERROR server: .*-Q/--signal 0 is out of range"
 want oom "ERROR server: .*the plan needs about .* MiB.*this host can give"
 want bidirlat "ERROR server: .*-b/--bidirectional does not apply to write_lat"
@@ -221,6 +221,7 @@ want http "ERROR server: .*not rdmabench\|ERROR server"
 want srq_write "ERROR server: .*--srq does not apply to write_bw"
 want odp2 "ERROR server: .*--odp 2 is out of range (0..1)"
 want mrq_oom "ERROR server: .*the plan needs about .* MiB.*this host can give"
+want cqpq2 "ERROR server: .*--cq-per-qp 2 is out of range (0..1)"
 [ "$(grep -c "ERROR server: .*-l/--batch 0" "$OUT/flood.txt")" = 20 ] ||
 	fail "20 connections at once: not all refused: $(cat "$OUT/flood.txt")"
 # Fake threads: each refused, naming the field, once it waited out what its

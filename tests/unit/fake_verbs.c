@@ -668,7 +668,7 @@ struct fake *fake_new(uint32_t nqp, uint32_t sq_cap)
 	uint32_t i;
 
 	assert_non_null(f);
-	assert_true(nqp <= RB_MAX_QPS);
+	assert_true(nqp <= FAKE_MAX_QPS);
 	f->nqp = nqp;
 	f->ctx.ops.post_send = fake_post_send;
 	f->ctx.ops.post_recv = fake_post_recv;
@@ -757,6 +757,10 @@ void fake_run_init(struct fake *f, struct rb_run *r, const struct rb_bench *t, e
 	r->cq = &f->cq;
 	r->nqp = (uint32_t)rb_axis_max(&p->qps);
 	assert_true(r->nqp >= 1 && r->nqp <= f->nqp);
+	/* Lists long enough for fake_mr_per_qp() too. */
+	r->nmr = r->nqp;
+	assert_int_equal(rb_run_lists_alloc(r), 0);
+	assert_int_equal(rb_conn_alloc(&r->remote, r->nqp, r->nqp), 0);
 	r->rx_depth = rb_bench_receives(t, p) ? p->rx_depth : 0;
 	r->inline_max = p->inline_size;
 	r->rd_atom = (uint8_t)(p->outstanding ? p->outstanding : 16);
@@ -771,7 +775,7 @@ void fake_run_init(struct fake *f, struct rb_run *r, const struct rb_bench *t, e
 	r->remote.addr = (uintptr_t)r->buf;
 	r->remote.rkey = FAKE_RKEY;
 	r->remote.len = 2 * r->region;
-	r->remote.nqp = r->nqp;
+	r->remote.nmr = 1;
 	r->path_mtu = IBV_MTU_1024;
 	rb_plan_point(p, 0, &r->pt);
 	for (qi = 0; qi < r->nqp; qi++) {
@@ -814,4 +818,5 @@ void fake_run_free(struct rb_run *r)
 	rb_iv_free(r);
 	free(r->buf);
 	r->buf = NULL;
+	rb_run_lists_free(r);
 }

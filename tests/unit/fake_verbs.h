@@ -26,6 +26,7 @@
 #include "engine/xfer.h"
 
 #define FAKE_QPN_BASE 0x100 /* QP i has qp_num FAKE_QPN_BASE + i */
+#define FAKE_MAX_QPS  64    /* QPs a fake device holds */
 #define FAKE_RQ_MAX   1024  /* receives a fake QP holds */
 #define FAKE_LOG_MAX  65536 /* WRs recorded one by one; the rest only counted */
 #define FAKE_LKEY     0x1111
@@ -70,10 +71,10 @@ struct fake {
 	struct ibv_cq cq;
 	/* The QPs, each the ibv_qp_ex whose wr_* callbacks are the fake's
 	 * (fake_qp(): its ibv_qp). */
-	struct ibv_qp_ex qpx[RB_MAX_QPS];
+	struct ibv_qp_ex qpx[FAKE_MAX_QPS];
 	struct ibv_mr mr;
-	struct ibv_mr mrs[RB_MAX_QPS]; /* fake_mr_per_qp(): lkey FAKE_LKEY + i */
-	struct ibv_srq srq;	       /* receives posted on it are only counted */
+	struct ibv_mr mrs[FAKE_MAX_QPS]; /* fake_mr_per_qp(): lkey FAKE_LKEY + i */
+	struct ibv_srq srq;		 /* receives posted on it are only counted */
 	uint64_t srq_recvs;
 	uint32_t nqp;
 	struct rb_ctl ctl; /* over the socketpair fake_run_init() is given */
@@ -83,23 +84,23 @@ struct fake {
 	bool stuck;	    /* signaled WRs never complete */
 	uint64_t fail_nth;  /* the nth signaled WR (from 1) fails */
 	enum ibv_wc_status fail_status;
-	int post_send_ret;	     /* the next ibv_post_send() fails so, once */
-	bool loopback;		     /* each QP is connected to itself */
-	uint64_t peer_sends;	     /* SENDs the peer makes, one per poll */
-	uint64_t peer_imm;	     /* with bit 32: their immediate (low 32 bits, host order) */
-	uint64_t drop_nth;	     /* loopback: the nth SEND (from 1) is lost, as on UC/UD */
-	uint32_t sq_cap[RB_MAX_QPS]; /* WRs each send queue holds */
-	bool wr_api;		     /* fake_run_init(): r posts through ibv_wr_* */
-	bool no_ex;		     /* ibv_create_qp_ex() refuses send_ops_flags */
+	int post_send_ret;	       /* the next ibv_post_send() fails so, once */
+	bool loopback;		       /* each QP is connected to itself */
+	uint64_t peer_sends;	       /* SENDs the peer makes, one per poll */
+	uint64_t peer_imm;	       /* with bit 32: their immediate (low 32 bits, host order) */
+	uint64_t drop_nth;	       /* loopback: the nth SEND (from 1) is lost, as on UC/UD */
+	uint32_t sq_cap[FAKE_MAX_QPS]; /* WRs each send queue holds */
+	bool wr_api;		       /* fake_run_init(): r posts through ibv_wr_* */
+	bool no_ex;		       /* ibv_create_qp_ex() refuses send_ops_flags */
 
 	/* What happened. */
 	struct fake_wr *wrs; /* the first FAKE_LOG_MAX WRs */
 	size_t nwrs;	     /* every send WR posted */
 	uint64_t chains;
-	uint32_t in_flight[RB_MAX_QPS]; /* send WRs not yet retired */
-	uint32_t max_in_flight[RB_MAX_QPS];
-	uint32_t since_signal[RB_MAX_QPS];  /* unsignaled WRs since the last signaled */
-	uint32_t max_unsig_run[RB_MAX_QPS]; /* the longest such run */
+	uint32_t in_flight[FAKE_MAX_QPS]; /* send WRs not yet retired */
+	uint32_t max_in_flight[FAKE_MAX_QPS];
+	uint32_t since_signal[FAKE_MAX_QPS];  /* unsignaled WRs since the last signaled */
+	uint32_t max_unsig_run[FAKE_MAX_QPS]; /* the longest such run */
 	uint64_t signaled;
 	uint64_t covered; /* WRs that signaled WRs cover, by the fake's count */
 	/* Signaled WRs whose wr_id is not (QP index << 32 | WRs covered), the
@@ -115,8 +116,8 @@ struct fake {
 	int poll_max_asked, poll_max_got;
 	struct fake_cqe *cqes;
 	size_t cq_n, cq_cap; /* completions queued, due or not */
-	struct fake_recv rq[RB_MAX_QPS][FAKE_RQ_MAX];
-	uint32_t rq_head[RB_MAX_QPS], rq_n[RB_MAX_QPS];
+	struct fake_recv rq[FAKE_MAX_QPS][FAKE_RQ_MAX];
+	uint32_t rq_head[FAKE_MAX_QPS], rq_n[FAKE_MAX_QPS];
 	uint64_t recvs_posted;
 	uint64_t recv_calls; /* ibv_post_recv() calls */
 	uint32_t peer_next_qp;
@@ -153,7 +154,7 @@ struct fake {
 	uint64_t arms, races, events_written, cq_event_calls;
 	/* QPs made by ibv_create_qp(_ex) (test_verbs) and the last attributes. */
 	uint32_t made;
-	bool made_ex[RB_MAX_QPS];
+	bool made_ex[FAKE_MAX_QPS];
 	struct ibv_qp_init_attr_ex made_attr;
 };
 

@@ -373,11 +373,11 @@ static void test_every_param(void **state)
 		json_decref(n);
 		nkeys++;
 	}
-	/* 31 today: -n -D --interval --rate --warmup -r -I -o -m --verify -R -c --sl
+	/* 32 today: -n -D --interval --rate --warmup -r -I -o -m --verify -R -c --sl
 	 * --tclass --flow-label --hugepages --odp --mr-per-qp --srq --threads -b
 	 * --latency_gap --recv-post-list --send-with-imm/--write-with-imm --reversed --poll
-	 * --reg-mode --cqe-poll --probe --probe-rate --wr-lat. */
-	assert_int_equal(nkeys, 31 + 1);
+	 * --reg-mode --cqe-poll --probe --probe-rate --wr-lat --cq-per-qp. */
+	assert_int_equal(nkeys, 32 + 1);
 	json_decref(schema);
 }
 

@@ -113,7 +113,7 @@ static const struct want wants[] = {
 	  T_SEND_LAT | T_SEND_BW },
 	{ "recv-post-list", 0, RB_OPT_U32, PRM(recv_post_list), 0, 1, 64, false, false, NULL,
 	  T_SEND_LAT | T_SEND_BW },
-	{ "qps", 'q', RB_OPT_AXIS, PRM(qps), 0, 1, 64, false, false, NULL, T_VBW },
+	{ "qps", 'q', RB_OPT_AXIS, PRM(qps), 0, 1, 16384, false, false, NULL, T_VBW },
 	{ "inline", 'I', RB_OPT_U32, PRM(inline_size), 0, 0, 65536, false, true, NULL,
 	  W_SENDWRITE },
 	{ "batch", 'l', RB_OPT_AXIS, PRM(batch), 0, 1, 4096, false, false, NULL, T_VBW },
@@ -167,6 +167,7 @@ static const struct want wants[] = {
 	{ "probe", 0, RB_OPT_FLAG, PRM(probe), 0, 0, 1, false, false, NULL, T_VBW },
 	{ "probe-rate", 0, RB_OPT_U32, PRM(probe_rate), 0, 10, 100000, false, true, NULL, T_VBW },
 	{ "wr-lat", 0, RB_OPT_FLAG, PRM(wr_lat), 0, 0, 1, false, false, NULL, T_VBW },
+	{ "cq-per-qp", 0, RB_OPT_FLAG, PRM(cq_per_qp), 0, 0, 1, false, false, NULL, T_VBW },
 	{ "events", 'e', RB_OPT_FLAG, PRM(poll), 0, 0, 1, false, false, NULL, T_VTESTS },
 	{ "vector", 'X', RB_OPT_U32, LOC(comp_vector), 0, 0, 1023, false, false, NULL, T_VRUN },
 	{ "threads", 0, RB_OPT_U32, PRM(threads), 0, 1, RB_MAX_THREADS, false, false, NULL,
@@ -1097,8 +1098,8 @@ static void test_axes(void **state)
 	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "-s", "64,,128"), err, "-s/--size");
 	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "-s", "1..65:+1"), err, "-s/--size", "64");
 	/* a range reaching past the row's bound names the value */
-	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "-q", "1..128:x2"), err, "-q/--qps",
-		  "128 is out of range (1..64)");
+	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "-q", "1..32768:x2"), err, "-q/--qps",
+		  "32768 is out of range (1..16384)");
 	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "-s", "1..2G:x2"), err, "-s/--size",
 		  "2147483648 is out of range");
 	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "-l", "0..8:+4"), err, "-l/--batch",

@@ -888,6 +888,52 @@ static void test_poll_event(void **state)
 	free(got);
 }
 
+/*
+ * Connection setup (JSON "setup", the table's last line): absent without
+ * QPs; destroy_ms and qp_setup_us null until measured.
+ */
+static void test_setup(void **state)
+{
+	struct rb_result res = bw_res[0];
+	struct rb_doc r;
+	json_t *doc, *su;
+	char *got;
+
+	(void)state;
+	bw_report(&r);
+	doc = rb_json_doc(&r, &res, 1);
+	assert_jabsent(doc, "setup");
+	json_decref(doc);
+	got = write_mem(RB_FMT_TABLE, &r, &res, 1);
+	assert_null(strstr(got, "setup:"));
+	free(got);
+
+	r.setup = (struct rb_setup){
+		.on = true, .qps = 1024, .create_ms = 20.5, .connect_ms = -1, .destroy_ms = -1
+	};
+	doc = rb_json_doc(&r, &res, 1);
+	su = jget(doc, "setup");
+	assert_jint(su, "qps", 1024);
+	assert_jreal(su, "create_ms", 20.5);
+	assert_jnull(su, "connect_ms");
+	assert_jnull(su, "destroy_ms");
+	assert_jnull(su, "qp_setup_us");
+	json_decref(doc);
+
+	r.setup.connect_ms = 30.7;
+	r.setup.destroy_ms = 4.375;
+	doc = rb_json_doc(&r, &res, 1);
+	su = jget(doc, "setup");
+	assert_jreal(su, "connect_ms", 30.7);
+	assert_jreal(su, "destroy_ms", 4.375);
+	assert_jreal(su, "qp_setup_us", (20.5 + 30.7) * 1e3 / 1024);
+	json_decref(doc);
+	got = write_mem(RB_FMT_TABLE, &r, &res, 1);
+	assert_non_null(strstr(got, "setup: 1024 QPs: create 20.5 ms, connect 30.7 ms (50.0 us a "
+				    "QP), destroy 4.4 ms\n"));
+	free(got);
+}
+
 static void test_json_op(void **state)
 {
 	struct rb_doc r;
@@ -1438,6 +1484,7 @@ int main(void)
 		cmocka_unit_test(test_bidir),
 		cmocka_unit_test(test_reversed),
 		cmocka_unit_test(test_poll_event),
+		cmocka_unit_test(test_setup),
 		cmocka_unit_test(test_nan),
 		cmocka_unit_test(test_write_fail),
 		cmocka_unit_test(test_afile),

@@ -178,8 +178,8 @@ static void odd_values_refused(void **state)
 	p.iters = 0;
 	REFUSED(p, 0, "one of them is needed");
 	p = base;
-	rb_axis_set1(&p.qps, 65);
-	REFUSED(p, 0, "-q/--qps 65 is out of range (1..64)");
+	rb_axis_set1(&p.qps, 16385);
+	REFUSED(p, 0, "-q/--qps 16385 is out of range (1..16384)");
 	p = base;
 	snprintf(p.test, sizeof(p.test), "rm_rf");
 	REFUSED(p, 0, "unknown test");
@@ -515,6 +515,39 @@ static void probe_rows(void **state)
 }
 
 /*
+ * --cq-per-qp from a peer: bandwidth tests of the verbs only, a flag, and
+ * not with --poll event, --wr-lat or --probe (not built yet).
+ */
+static void cq_per_qp_rows(void **state)
+{
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; rb_benches[i]; i++) {
+		const struct rb_bench *b = rb_benches[i];
+		struct rb_params p = plan_of(b->name);
+
+		p.cq_per_qp = 1;
+		if (b->mode != RB_MODE_BW || b->path != RB_PATH_VERBS) {
+			REFUSED(p, 0, "--cq-per-qp");
+			continue;
+		}
+		assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
+		p.cq_per_qp = 2;
+		REFUSED(p, 0, "--cq-per-qp 2 is out of range (0..1)");
+		p.cq_per_qp = 1;
+		p.wr_lat = 1;
+		REFUSED(p, 0,
+			"--cq-per-qp with --wr-lat, --reg-mode per-msg or --probe: not built");
+		p.wr_lat = 0;
+		rb_axis_set1(&p.poll, RB_POLL_EVENT);
+		if (!b->polls_buffer)
+			REFUSED(p, 0, "--cq-per-qp and --poll event: not built yet");
+	}
+}
+
+/*
  * --wr-lat from a peer: bandwidth tests of the verbs only, a flag, and
  * not with --reg-mode per-msg (the client's, checked on its side).
  */
@@ -802,9 +835,14 @@ static void reversed_rows(void **state)
 
 /* ---- what a peer sends besides the plan ------------------------------ */
 
-/* A CONN as a rxe peer sends it for a plan of @nqp QPs and one MR. */
+/*
+ * A CONN as a rxe peer sends it for a plan of @nqp QPs and one MR; its
+ * lists are static, made anew by each call.
+ */
 static struct rb_msg_conn good_conn(uint32_t nqp)
 {
+	static struct rb_qp_info qps[8];
+	static struct rb_mr_info mrs[8];
 	struct rb_msg_conn c = {
 		.mtu = 1024,
 		.max_rd_atom = 128,
@@ -814,11 +852,15 @@ static struct rb_msg_conn good_conn(uint32_t nqp)
 		.nqp = nqp,
 		.link_layer = IBV_LINK_LAYER_ETHERNET,
 		.nmr = 1,
-		.mr = { { 0x7f0000001000ULL, 0x1234 } },
+		.qp = qps,
+		.mr = mrs,
 		.place = { .device_numa_node = 1, .cpus = "0-3 8", .mem_node = 1, .local = 1 }
 	};
 	uint32_t i;
 
+	memset(qps, 0, sizeof(qps));
+	memset(mrs, 0, sizeof(mrs));
+	mrs[0] = (struct rb_mr_info){ 0x7f0000001000ULL, 0x1234 };
 	for (i = 0; i < nqp; i++)
 		c.qp[i] = (struct rb_qp_info){ .qpn = 17 + i, .psn = 0xabcdef, .lid = 0 };
 	return c;
@@ -1019,7 +1061,7 @@ int main(void)
 		cmocka_unit_test(conn_numbers),	      cmocka_unit_test(conn_placement),
 		cmocka_unit_test(result_figures),     cmocka_unit_test(verbs_path_checked),
 		cmocka_unit_test(probe_rows),	      cmocka_unit_test(wr_lat_rows),
-		cmocka_unit_test(conn_probe),
+		cmocka_unit_test(cq_per_qp_rows),     cmocka_unit_test(conn_probe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

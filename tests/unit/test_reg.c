@@ -16,6 +16,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
+#include <sys/wait.h>
+#include <unistd.h>
 #include <cmocka.h>
 
 #include "rdma/memlock.h"
@@ -24,6 +27,41 @@
 #include "reg/reg.h"
 #include "core/stats.h"
 #include "core/sweep.h"
+
+/* In a child: under a 64 KiB limit, without CAP_IPC_LOCK, the limit binds. */
+static int binds_unprivileged(void)
+{
+	struct rlimit low = { 65536, 65536 };
+
+	if (setrlimit(RLIMIT_MEMLOCK, &low))
+		return 2;
+	/* Root drops every capability as it becomes nobody. */
+	if (!geteuid() && (setgid(65534) || setuid(65534)))
+		return 3;
+	return rb_memlock_limit() == 65536 && rb_memlock_binds() ? 0 : 1;
+}
+
+/* Whether the limit binds: never when unlimited; a finite one without CAP_IPC_LOCK. */
+static void test_memlock_binds(void **state)
+{
+	struct rlimit saved;
+	int status;
+	pid_t pid;
+
+	(void)state;
+	assert_int_equal(getrlimit(RLIMIT_MEMLOCK, &saved), 0);
+	if (saved.rlim_cur == RLIM_INFINITY)
+		assert_false(rb_memlock_binds());
+	if (saved.rlim_max != RLIM_INFINITY && saved.rlim_max < 65536)
+		skip();
+	pid = fork();
+	assert_true(pid >= 0);
+	if (!pid)
+		_exit(binds_unprivileged());
+	assert_int_equal(waitpid(pid, &status, 0), pid);
+	assert_true(WIFEXITED(status));
+	assert_int_equal(WEXITSTATUS(status), 0);
+}
 
 static void test_memlock_message(void **state)
 {
@@ -300,6 +338,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_memlock_message),
+		cmocka_unit_test(test_memlock_binds),
 		cmocka_unit_test(test_pages),
 		cmocka_unit_test(test_figures),
 		cmocka_unit_test(test_config),

@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "core/cursor.h"
+#include "wire/plan.h"
 #include "wire/wire.h"
 
 #define BUFSZ 8192
@@ -25,7 +26,7 @@
 
 /* A hand-rolled big-endian writer, independent of the code under test. */
 struct wb {
-	uint8_t b[BUFSZ];
+	uint8_t b[RB_WIRE_MAX_BODY];
 	size_t n;
 };
 
@@ -114,6 +115,8 @@ static int unpack_exact(unpack_fn fn, const uint8_t *p, size_t len)
 
 	memset(&m, 0xa5, sizeof(m));
 	ret = fn(q, len, &m);
+	if (!ret && fn == up_conn)
+		rb_conn_free(&m.conn);
 	free(q);
 	return ret;
 }
@@ -220,6 +223,7 @@ static void sample_params(struct rb_params *p)
 	p->probe = 1;
 	p->probe_rate = 100000;
 	p->wr_lat = 1;
+	p->cq_per_qp = 1;
 }
 
 static size_t params_len(const struct rb_params *p)
@@ -234,9 +238,10 @@ static size_t params_len(const struct rb_params *p)
 	 * --threads, the thread, -b, then interval, forever, rate unit and
 	 * rate; v5 the run id; v6 the receives' chain, and the flow labels a
 	 * list (a count, then each); v7 --reversed and the immediate flag; v9
-	 * the --poll and --cqe-poll axes (counted above; v8: --poll a byte). */
+	 * the --poll and --cqe-poll axes (counted above; v8: --poll a byte);
+	 * v11 --probe and its rate, v12 --wr-lat, v13 --cq-per-qp. */
 	return n + 8 + 4 + 8 + 4 + 4 + 4 + 4 + 1 + 1 + 1 + 1 + 1 + 1 + 1 + 4 * (size_t)p->nflow +
-	       4 * 1 + 4 + 4 + 1 + 4 + 1 + 1 + 8 + 8 + 4 + 1 + 1 + 1 + 4 + 1;
+	       4 * 1 + 4 + 4 + 1 + 4 + 1 + 1 + 8 + 8 + 4 + 1 + 1 + 1 + 4 + 1 + 1;
 }
 
 static void assert_axis_equal(const struct rb_axis *a, const struct rb_axis *b)
@@ -291,6 +296,7 @@ static void assert_params_equal(const struct rb_params *a, const struct rb_param
 	assert_int_equal(a->probe, b->probe);
 	assert_int_equal(a->probe_rate, b->probe_rate);
 	assert_int_equal(a->wr_lat, b->wr_lat);
+	assert_int_equal(a->cq_per_qp, b->cq_per_qp);
 }
 
 static void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
@@ -298,6 +304,7 @@ static void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
 	uint32_t i, j;
 
 	memset(c, 0, sizeof(*c));
+	assert_int_equal(rb_conn_alloc(c, nqp, nqp), 0);
 	c->mtu = 4096;
 	c->max_rd_atom = 16;
 	c->rkey = 0xdeadbeef;
@@ -324,16 +331,19 @@ static void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
 	strcpy(c->place.governor, "powersave");
 	c->place.cpu_mhz = 2400;
 	/* One MR per QP (--mr-per-qp), the first the one rkey and addr name. */
-	c->nmr = nqp ? nqp : 1;
 	for (i = 0; i < c->nmr; i++)
 		c->mr[i] = (struct rb_mr_info){ c->addr + i * 0x10000ULL, c->rkey + i };
 }
 
 static size_t conn_len(const struct rb_msg_conn *c)
 {
-	return 4 + 4 + 4 + 8 + 8 + 4 + 26 * (size_t)c->nqp + 4 + 2 + strlen(c->place.cpus) + 4 + 4 +
-	       4 + 2 + strlen(c->place.governor) + 4 + 2 + strlen(c->device) + 1 + 4 +
-	       12 * (size_t)c->nmr + 1 + (c->has_probe ? 26 : 0);
+	/* The first RB_CONN_CHUNK of each list; CONN_MORE carries the rest. */
+	size_t nqp = c->nqp < RB_CONN_CHUNK ? c->nqp : RB_CONN_CHUNK;
+	size_t nmr = c->nmr < RB_CONN_CHUNK ? c->nmr : RB_CONN_CHUNK;
+
+	return 4 + 4 + 4 + 8 + 8 + 4 + 26 * nqp + 4 + 2 + strlen(c->place.cpus) + 4 + 4 + 4 + 2 +
+	       strlen(c->place.governor) + 4 + 2 + strlen(c->device) + 1 + 4 + 12 * nmr + 1 +
+	       (c->has_probe ? 26 : 0);
 }
 
 static void assert_conn_equal(const struct rb_msg_conn *a, const struct rb_msg_conn *b)
@@ -386,7 +396,7 @@ static void assert_double_bits(double got, double want)
 
 static void test_hdr_pack_bytes(void **state)
 {
-	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x0c,
+	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x0d,
 						       0x00, 0x03, 0x00, 0x01, 0x02, 0x03 };
 	uint8_t buf[RB_WIRE_HDR_LEN + 4];
 
@@ -400,16 +410,16 @@ static void test_hdr_pack_bytes(void **state)
 
 static void test_hdr_roundtrip_all_types(void **state)
 {
-	static const char *const names[] = { NULL,   "HELLO",	 "PARAMS", "CONN",
-					     "SYNC", "RESULT",	 "ERROR",  "BYE",
-					     "OK",   "COUNTERS", "DATA",   "DOCTOR" };
+	static const char *const names[] = { NULL,     "HELLO",	 "PARAMS",   "CONN", "SYNC",
+					     "RESULT", "ERROR",	 "BYE",	     "OK",   "COUNTERS",
+					     "DATA",   "DOCTOR", "CONN_MORE" };
 	uint8_t buf[RB_WIRE_HDR_LEN];
 	struct rb_hdr h;
 	char err[256];
 	uint16_t t;
 
 	(void)state;
-	for (t = RB_MSG_HELLO; t <= RB_MSG_DOCTOR; t++) {
+	for (t = RB_MSG_HELLO; t <= RB_MSG_CONN_MORE; t++) {
 		uint32_t len = t == RB_MSG_PARAMS ? RB_WIRE_MAX_BODY : t * 1000u + 7;
 
 		rb_hdr_pack(buf, t, len);
@@ -429,7 +439,7 @@ static void test_hdr_roundtrip_all_types(void **state)
 	assert_string_equal(rb_msg_name(0), "?");
 	assert_string_equal(rb_msg_name(RB_MSG_DATA), "DATA");
 	assert_string_equal(rb_msg_name(RB_MSG_DOCTOR), "DOCTOR");
-	assert_string_equal(rb_msg_name(12), "unknown");
+	assert_string_equal(rb_msg_name(13), "unknown");
 	assert_string_equal(rb_msg_name(0xffff), "unknown");
 }
 
@@ -513,7 +523,7 @@ static void test_hdr_other_version(void **state)
 	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), -EPROTO);
 	assert_int_equal(h.version, 2);
 	assert_non_null(strstr(err, "v2"));
-	assert_non_null(strstr(err, "v12"));
+	assert_non_null(strstr(err, "v13"));
 
 	/* Version 0 and a two-byte version are named as such. */
 	buf[5] = 0x00;
@@ -627,8 +637,9 @@ static void test_params_roundtrip(void **state)
 	 * shape: interval, forever, rate unit, rate; then v5's run id and
 	 * v6's receive chain, v7's --reversed and immediate flag; v9's axes,
 	 * --poll (busy, event) and --cqe-poll (1, 16, 31), v10's --probe and
-	 * its rate (100000 Hz), and v12's --wr-lat end it (t bytes). */
-	t = 4 + 2 * 8 + 4 + 3 * 8 + 5 + 1;
+	 * its rate (100000 Hz), v12's --wr-lat and v13's --cq-per-qp end it
+	 * (t bytes). */
+	t = 4 + 2 * 8 + 4 + 3 * 8 + 5 + 1 + 1;
 	assert_memory_equal(buf + len - t - 52, "\x01\x01\x01", 3);
 	assert_memory_equal(buf + len - t - 49, "\x02\x0f\xb8\x01\x00\x0f\xff\xff", 8);
 	assert_memory_equal(buf + len - t - 41, "\x01\x01\x01\x01", 4);
@@ -639,8 +650,8 @@ static void test_params_roundtrip(void **state)
 	assert_memory_equal(buf + len - t - 6, "\x00\x00\x00\x40\x01\x01", 6);
 	assert_memory_equal(buf + len - t, "\x00\x00\x00\x02", 4);
 	assert_memory_equal(buf + len - t + 12, "\x00\x00\x00\x00\x00\x00\x00\x01", 8);
-	assert_memory_equal(buf + len - 6 - 28, "\x00\x00\x00\x03", 4);
-	assert_memory_equal(buf + len - 6 - 8, "\x00\x00\x00\x00\x00\x00\x00\x1f", 8);
+	assert_memory_equal(buf + len - 7 - 28, "\x00\x00\x00\x03", 4);
+	assert_memory_equal(buf + len - 7 - 8, "\x00\x00\x00\x00\x00\x00\x00\x1f", 8);
 	/* A v3 body, without them, is truncated; so is a v4 one, without the
 	 * run id, a v5 one, without the chain, a v6 one, without v7's flags,
 	 * a v8 one, with --poll a byte, one without the --cqe-poll axis,
@@ -650,9 +661,10 @@ static void test_params_roundtrip(void **state)
 	assert_int_equal(rb_unpack_params(buf, (size_t)len - t - 6, &out), -EBADMSG);
 	assert_int_equal(rb_unpack_params(buf, (size_t)len - t - 2, &out), -EBADMSG);
 	assert_int_equal(rb_unpack_params(buf, (size_t)len - t + 1, &out), -EBADMSG);
-	assert_int_equal(rb_unpack_params(buf, (size_t)len - 6 - 28, &out), -EBADMSG);
-	assert_memory_equal(buf + len - 6, "\x01\x00\x01\x86\xa0\x01", 6);
-	assert_int_equal(rb_unpack_params(buf, (size_t)len - 6, &out), -EBADMSG);
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - 7 - 28, &out), -EBADMSG);
+	assert_memory_equal(buf + len - 7, "\x01\x00\x01\x86\xa0\x01\x01", 7);
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - 7, &out), -EBADMSG);
+	assert_int_equal(rb_unpack_params(buf, (size_t)len - 2, &out), -EBADMSG);
 	assert_int_equal(rb_unpack_params(buf, (size_t)len - 1, &out), -EBADMSG);
 
 	memset(&out, 0x5a, sizeof(out));
@@ -720,6 +732,7 @@ static void test_conn_roundtrip(void **state)
 	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
 	assert_conn_equal(&in, &out);
 	assert_int_equal(out.place.device_numa_node, -1);
+	rb_conn_free(&out);
 
 	/* v9: --probe's QP closes the body: a flag, qpn, psn, lid, GID. */
 	in.has_probe = 1;
@@ -732,12 +745,14 @@ static void test_conn_roundtrip(void **state)
 	memset(&out, 0x5a, sizeof(out));
 	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
 	assert_conn_equal(&in, &out);
+	rb_conn_free(&out);
 	assert_int_equal(rb_unpack_conn(buf, (size_t)len - 1, &out), -EBADMSG);
 	buf[len - 27] = 2; /* a flag is 0 or 1 */
 	assert_int_equal(rb_unpack_conn(buf, len, &out), -EBADMSG);
 
-	/* Every QP, other placement values. */
-	sample_conn(&in, RB_MAX_QPS);
+	/* 64 QPs (v12's most), other placement values. */
+	rb_conn_free(&in);
+	sample_conn(&in, 64);
 	in.place.device_numa_node = 3;
 	in.place.mem_node = -1;
 	in.place.local = -1;
@@ -750,14 +765,22 @@ static void test_conn_roundtrip(void **state)
 	assert_int_equal(out.place.mem_node, -1);
 	assert_int_equal(out.place.local, -1);
 
-	/* No QP at all, empty CPU list. */
-	sample_conn(&in, 0);
+	/* One QP, empty CPU list; no QP at all is refused both ways (v13). */
+	rb_conn_free(&in);
+	rb_conn_free(&out);
+	sample_conn(&in, 1);
 	in.place.cpus[0] = '\0';
 	in.place.local = 1;
 	len = rb_pack_conn(&in, buf, sizeof(buf));
 	assert_int_equal(len, conn_len(&in));
 	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
 	assert_conn_equal(&in, &out);
+	rb_conn_free(&out);
+	buf[31] = 0; /* nqp 1 -> 0 */
+	assert_int_equal(rb_unpack_conn(buf, len, &out), -EBADMSG);
+	in.nqp = 0;
+	assert_int_equal(rb_pack_conn(&in, buf, sizeof(buf)), -EMSGSIZE);
+	rb_conn_free(&in);
 }
 
 static void test_sync_roundtrip(void **state)
@@ -967,6 +990,7 @@ static void test_truncations(void **state)
 	len = rb_pack_conn(&in.conn, buf, sizeof(buf));
 	assert_true(len > 0);
 	check_truncations(up_conn, buf, len, "CONN");
+	rb_conn_free(&in.conn);
 
 	memset(&in, 0, sizeof(in));
 	strcpy(in.hello.tool_version, "0.3.1");
@@ -1004,6 +1028,7 @@ static void test_trailing_garbage(void **state)
 	sample_conn(&in.conn, 2);
 	len = rb_pack_conn(&in.conn, buf, sizeof(buf));
 	check_trailing(up_conn, buf, len);
+	rb_conn_free(&in.conn);
 
 	memset(&in, 0, sizeof(in));
 	strcpy(in.hello.test, "send_lat");
@@ -1070,6 +1095,7 @@ static void build_params(struct wb *w, uint32_t count, uint32_t present)
 	wb_be(w, 0, 1); /* v10: probe, probe_rate */
 	wb_be(w, 0, 4);
 	wb_be(w, 0, 1); /* v12: wr_lat */
+	wb_be(w, 0, 1); /* v13: cq_per_qp */
 }
 
 static void test_params_axis_count(void **state)
@@ -1153,7 +1179,7 @@ static void build_conn_mrs(struct wb *w, uint32_t nqp, uint32_t nmr, uint32_t pr
 {
 	uint32_t i;
 
-	build_conn(w, nqp, nqp, "1", 1);
+	build_conn(w, nqp, nqp < RB_CONN_CHUNK ? nqp : RB_CONN_CHUNK, "1", 1);
 	w->n -= 4 + 12 + 1;
 	wb_be(w, nmr, 4);
 	for (i = 0; i < present; i++) {
@@ -1179,8 +1205,12 @@ static void test_conn_mrs(void **state)
 	assert_int_equal(out->nmr, 4);
 	assert_int_equal(out->mr[3].addr, 0x1000 + 0x300000);
 	assert_int_equal(out->mr[3].rkey, 0x5003);
-	build_conn_mrs(w, RB_MAX_QPS, RB_MAX_QPS, RB_MAX_QPS, 0x1234);
+	rb_conn_free(out);
+	/* The most MRs: the first chunk of them in CONN. */
+	build_conn_mrs(w, RB_MAX_QPS, RB_MAX_QPS, RB_CONN_CHUNK, 0x1234);
 	assert_int_equal(unpack_exact(up_conn, w->b, w->n), 0);
+	build_conn_mrs(w, RB_MAX_QPS, RB_MAX_QPS, RB_CONN_CHUNK + 1, 0x1234);
+	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
 
 	/* No MR, more MRs than QPs, a huge count, counts that disagree with
 	 * what is present, a first MR that is not the one named above. */
@@ -1203,6 +1233,7 @@ static void test_conn_mrs(void **state)
 	assert_int_equal(rb_pack_conn(out, buf, sizeof(buf)), -EMSGSIZE);
 	out->nmr = 5;
 	assert_int_equal(rb_pack_conn(out, buf, sizeof(buf)), -EMSGSIZE);
+	rb_conn_free(out);
 	free(w);
 	free(out);
 }
@@ -1215,16 +1246,23 @@ static void test_conn_nqp(void **state)
 	(void)state;
 	assert_non_null(out);
 	assert_non_null(w);
-	build_conn(w, RB_MAX_QPS, RB_MAX_QPS, "1", 1);
+	/* The most QPs: CONN carries the first chunk, the rest come after. */
+	build_conn(w, RB_MAX_QPS, RB_CONN_CHUNK, "1", 1);
 	assert_int_equal(unpack_exact(up_conn, w->b, w->n), 0);
 	assert_int_equal(rb_unpack_conn(w->b, w->n, out), 0);
 	assert_int_equal(out->nqp, RB_MAX_QPS);
-	assert_int_equal(out->qp[RB_MAX_QPS - 1].qpn, 100 + RB_MAX_QPS - 1);
-	assert_int_equal(out->qp[RB_MAX_QPS - 1].gid[15], RB_MAX_QPS - 1);
+	assert_int_equal(out->qp[RB_CONN_CHUNK - 1].qpn, 100 + RB_CONN_CHUNK - 1);
+	assert_int_equal(out->qp[RB_CONN_CHUNK - 1].gid[15], (RB_CONN_CHUNK - 1) & 0xff);
+	assert_int_equal(out->qp[RB_CONN_CHUNK].qpn, 0);
+	assert_int_equal(rb_conn_chunks(out), (RB_MAX_QPS - 1) / RB_CONN_CHUNK);
 	assert_string_equal(out->place.cpus, "1");
 	assert_int_equal(out->place.local, 1);
+	rb_conn_free(out);
+	/* The whole list in CONN is too long now: the MR count lands in QPs. */
+	build_conn(w, RB_CONN_CHUNK + 1, RB_CONN_CHUNK + 1, "1", 1);
+	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
 
-	build_conn(w, RB_MAX_QPS + 1, RB_MAX_QPS + 1, "1", 1);
+	build_conn(w, RB_MAX_QPS + 1, RB_CONN_CHUNK, "1", 1);
 	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
 	build_conn(w, 0xffffffffu, 0, "1", 1);
 	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
@@ -1237,12 +1275,123 @@ static void test_conn_nqp(void **state)
 	{
 		uint8_t buf[BUFSZ];
 
-		sample_conn(out, RB_MAX_QPS);
+		sample_conn(out, 64);
 		out->nqp = RB_MAX_QPS + 1;
 		assert_int_equal(rb_pack_conn(out, buf, sizeof(buf)), -EMSGSIZE);
+		rb_conn_free(out);
+		assert_int_equal(rb_conn_alloc(out, RB_MAX_QPS + 1, 1), -EINVAL);
 	}
 	free(w);
 	free(out);
+}
+
+/*
+ * v13: a CONN of @n QPs and @n MRs, then its CONN_MORE messages, each
+ * under the frame cap, decoded into @out in order; and the result passes
+ * the plan validator.
+ */
+static void conn_lists_roundtrip(uint32_t n, struct rb_msg_conn *out)
+{
+	const struct rb_conn_want want = { n, n, 3ULL << 30, false };
+	uint8_t *buf = malloc(RB_WIRE_MAX_BODY);
+	struct rb_msg_conn in;
+	char err[256];
+	uint32_t k;
+	int len;
+
+	assert_non_null(buf);
+	sample_conn(&in, n);
+	assert_int_equal(rb_conn_chunks(&in), 2 * ((n - 1) / RB_CONN_CHUNK));
+	len = rb_pack_conn(&in, buf, RB_WIRE_MAX_BODY);
+	assert_int_equal(len, conn_len(&in));
+	assert_int_equal(rb_unpack_conn(buf, len, out), 0);
+	assert_int_equal(rb_conn_counts(out, &want, err, sizeof(err)), 0);
+	for (k = 0; k < rb_conn_chunks(&in); k++) {
+		len = rb_pack_conn_more(&in, k, buf, RB_WIRE_MAX_BODY);
+		assert_true(len > 0 && len <= RB_WIRE_MAX_BODY);
+		assert_int_equal(rb_unpack_conn_more(buf, len, out, k), 0);
+	}
+	assert_int_equal(rb_pack_conn_more(&in, k, buf, RB_WIRE_MAX_BODY), -EMSGSIZE);
+	assert_conn_equal(&in, out);
+	if (rb_conn_validate(out, &want, err, sizeof(err)))
+		fail_msg("%u QPs: %s", n, err);
+	rb_conn_free(&in);
+	free(buf);
+}
+
+static void test_conn_lists(void **state)
+{
+	static const uint32_t ns[] = { 1,    64,   RB_CONN_CHUNK, RB_CONN_CHUNK + 1,
+				       2048, 2049, RB_MAX_QPS };
+	struct rb_msg_conn out;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(ns) / sizeof(ns[0]); i++) {
+		conn_lists_roundtrip(ns[i], &out);
+		rb_conn_free(&out);
+	}
+	/* 16385: neither made, packed nor (test_conn_nqp) unpacked. */
+	assert_int_equal(rb_conn_alloc(&out, RB_MAX_QPS + 1, 1), -EINVAL);
+	conn_lists_roundtrip(2, &out);
+	out.nqp = RB_MAX_QPS + 1;
+	assert_int_equal(rb_conn_chunks(&out) > 0, true);
+	out.nqp = 2;
+	rb_conn_free(&out);
+}
+
+/* A peer's CONN_MORE out of order, short, long, truncated or mislabelled. */
+static void test_conn_more_hostile(void **state)
+{
+	const struct rb_conn_want want = { 2048, 2048, 3ULL << 30, false };
+	uint8_t *qp1 = malloc(RB_WIRE_MAX_BODY), *mr1 = malloc(RB_WIRE_MAX_BODY);
+	struct rb_msg_conn in, out;
+	char err[256];
+	int nq, nm;
+	size_t k;
+
+	(void)state;
+	assert_non_null(qp1);
+	assert_non_null(mr1);
+	conn_lists_roundtrip(2048, &out);
+	sample_conn(&in, 2048);
+	nq = rb_pack_conn_more(&in, 0, qp1, RB_WIRE_MAX_BODY);
+	nm = rb_pack_conn_more(&in, 1, mr1, RB_WIRE_MAX_BODY);
+	assert_int_equal(nq, 9 + 26 * 1024);
+	assert_int_equal(nm, 9 + 12 * 1024);
+	/* Out of order: the MR chunk first, or the QP chunk twice. */
+	assert_int_equal(rb_unpack_conn_more(mr1, nm, &out, 0), -EBADMSG);
+	assert_int_equal(rb_unpack_conn_more(qp1, nq, &out, 1), -EBADMSG);
+	/* Past the last chunk. */
+	assert_int_equal(rb_unpack_conn_more(mr1, nm, &out, 2), -EBADMSG);
+	/* Truncated anywhere, or one byte long. */
+	for (k = 0; k < (size_t)nm; k += 7)
+		assert_int_equal(rb_unpack_conn_more(mr1, k, &out, 1), -EBADMSG);
+	mr1[nm] = 0;
+	assert_int_equal(rb_unpack_conn_more(mr1, nm + 1, &out, 1), -EBADMSG);
+	/* Another first index, a short or long count (with its entries). */
+	qp1[4] ^= 1;
+	assert_int_equal(rb_unpack_conn_more(qp1, nq, &out, 0), -EBADMSG);
+	qp1[4] ^= 1;
+	qp1[8] -= 1; /* 1023 entries */
+	assert_int_equal(rb_unpack_conn_more(qp1, nq - 26, &out, 0), -EBADMSG);
+	qp1[8] += 2; /* 1025 */
+	assert_int_equal(rb_unpack_conn_more(qp1, nq, &out, 0), -EBADMSG);
+	qp1[8] -= 1;
+	qp1[0] = 3; /* no such list */
+	assert_int_equal(rb_unpack_conn_more(qp1, nq, &out, 0), -EBADMSG);
+	/* A QP in a chunk that the validator refuses, named by its index. */
+	qp1[0] = 1;
+	qp1[9] = 0xff; /* qp[1024].qpn's top byte */
+	assert_int_equal(rb_unpack_conn_more(qp1, nq, &out, 0), 0);
+	assert_int_equal(rb_conn_validate(&out, &want, err, sizeof(err)), -EPROTO);
+	assert_non_null(strstr(err, "qp[1024].qpn"));
+	/* Into a CONN that has no lists. */
+	rb_conn_free(&out);
+	assert_int_equal(rb_unpack_conn_more(qp1, nq, &out, 0), -EBADMSG);
+	rb_conn_free(&in);
+	free(qp1);
+	free(mr1);
 }
 
 static void test_string_prefix_too_long(void **state)
@@ -1289,9 +1438,9 @@ static void test_string_prefix_too_long(void **state)
 		char cpus[128];
 
 		memset(cpus, '1', sizeof(cpus));
-		build_conn(w, 0, 0, cpus, sizeof(cpus));
+		build_conn(w, 1, 1, cpus, sizeof(cpus));
 		assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
-		build_conn(w, 0, 0, cpus, sizeof(cpus) - 1);
+		build_conn(w, 1, 1, cpus, sizeof(cpus) - 1);
 		assert_int_equal(unpack_exact(up_conn, w->b, w->n), 0);
 	}
 	free(w);
@@ -1347,6 +1496,7 @@ static void test_pack_small_buffer(void **state)
 	sample_conn(&in->conn, 3);
 	len = conn_len(&in->conn);
 	CHECK_SMALL_CAP(rb_pack_conn, &in->conn, len);
+	rb_conn_free(&in->conn);
 
 	memset(in, 0, sizeof(*in));
 	strcpy(in->hello.tool_version, "0.3.1");
@@ -1524,6 +1674,7 @@ static void test_fuzz(void **state)
 	seed_len[1] = rb_pack_params(&m->params, seeds[1], BUFSZ);
 	sample_conn(&m->conn, 4);
 	seed_len[2] = rb_pack_conn(&m->conn, seeds[2], BUFSZ);
+	rb_conn_free(&m->conn);
 	memset(m, 0, sizeof(*m));
 	m->sync.point = 5;
 	seed_len[3] = rb_pack_sync(&m->sync, seeds[3], BUFSZ);
@@ -1585,12 +1736,16 @@ static void test_fuzz(void **state)
 		if (!ret) {
 			accepted++;
 			check_canonical(which, m, q, len);
+			if (which == 2)
+				rb_conn_free(&m->conn);
 		}
 		/* The other unpackers must cope with the same bytes. */
 		for (k = 0; k < 6; k++) {
 			memset(m, 0xa5, sizeof(*m));
 			ret = fns[k](q, len, m);
 			assert_true(ret == 0 || ret == -EBADMSG);
+			if (!ret && k == 2)
+				rb_conn_free(&m->conn);
 		}
 		/* And the header parser with the first 12 of them. */
 		if (len >= RB_WIRE_HDR_LEN) {
@@ -1628,6 +1783,8 @@ int main(void)
 		cmocka_unit_test(test_trailing_garbage),
 		cmocka_unit_test(test_params_axis_count),
 		cmocka_unit_test(test_conn_nqp),
+		cmocka_unit_test(test_conn_lists),
+		cmocka_unit_test(test_conn_more_hostile),
 		cmocka_unit_test(test_conn_mrs),
 		cmocka_unit_test(test_string_prefix_too_long),
 		cmocka_unit_test(test_string_embedded_nul),

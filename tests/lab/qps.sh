@@ -1,0 +1,90 @@
+#!/bin/sh
+# Thousands of QPs across the lab's wire (two hosts, one boot: a server on
+# host 1, the clients on host 2), --verify on:
+# - write_bw -q 1024 and -q 4096: the CONN's QP list past one frame
+#   (wire v13: CONN, then CONN_MORE chunks), every QP connected and used;
+# - write_bw -q 2048 --mr-per-qp: the MR list chunked too;
+# - the setup figures (JSON "setup": create, connect, destroy, per QP) and
+#   the table's setup line;
+# - write_bw and send_bw -q 256 --cq-per-qp: a CQ per QP, polled round
+#   robin, every message verified;
+# - -q 4096 -t 8: more completions than rxe's max_cqe (32767), refused
+#   before anything is made (exit 2), naming the limit and the device;
+#   -q 16384 -t 2: over the guest's memory budget, refused the same way;
+#   and buffers over a 64 KiB `ulimit -l` in a process without
+#   CAP_IPC_LOCK (setpriv to nobody: root's capability lifts the limit);
+# - with RDMABENCH_LONG=1 (scripts/check --long), a -q 1,4,16,64,256,1024
+#   message-rate sweep (README's figures, about a minute under TCG).
+# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib.sh"
+
+# shellcheck disable=SC2034 # read by lab_run
+LAB_HOSTS=2
+LAB_TIMEOUT=${LAB_TIMEOUT:-900}
+# The sweep runs only in the long check; ":" leaves its line a no-op.
+SWEEP=:
+[ "${RDMABENCH_LONG:-0}" != 1 ] || SWEEP=solo
+
+lab_run '
+(ibv_devinfo -v 2>/dev/null | grep -E "max_qp:|max_cqe:|max_mr:") >"$OUT/devinfo.txt"
+C="--bind 192.0.2.2 --cpu none --verify --timeout 120"
+"$RB" server --bind 192.0.2.1 --cpu none --quiet >"$OUT/server.out" 2>"$OUT/server.err" &
+srv=$!
+solo q1024 write_bw $C -q 1024 -s 64 -n 2048 -t 4 192.0.2.1 --json "$OUT/q1024.json"
+solo q4096 write_bw $C -q 4096 -s 64 -n 4096 -t 2 192.0.2.1 --json "$OUT/q4096.json"
+solo mr2048 write_bw $C -q 2048 --mr-per-qp -s 64 -n 2048 -t 2 192.0.2.1 --json "$OUT/mr2048.json"
+solo cqw write_bw $C -q 256 --cq-per-qp -s 64 -n 2048 -t 4 192.0.2.1 --json "$OUT/cqw.json"
+solo cqs send_bw $C -q 256 --cq-per-qp -s 64 -n 2048 -t 4 192.0.2.1 --json "$OUT/cqs.json"
+solo cqe write_bw $C -q 4096 -t 8 -s 64 -n 4096 192.0.2.1
+solo big write_bw $C -q 16384 -t 2 -s 64 -n 16384 192.0.2.1
+if command -v setpriv >/dev/null; then
+	(ulimit -l 64 && setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
+		"$RB" write_bw $C -q 4 --mr-per-qp -s 1M -n 8 192.0.2.1) \
+		>"$OUT/memlock.out" 2>"$OUT/memlock.err"
+	echo $? >"$OUT/memlock.rc"
+else
+	echo none >"$OUT/memlock.rc"
+fi
+'"$SWEEP"' sweep write_bw --bind 192.0.2.2 --cpu none --timeout 120 -q 1,4,16,64,256,1024 -t 16 -s 64 \
+	-n 20000 192.0.2.1 --json "$OUT/sweep.json"
+stop_server $srv
+'
+
+for c in q1024 q4096 mr2048 cqw cqs; do
+	expect_rc $c 0
+	jcheck $c.json 'd["params"]["verify"] is True' \
+		'all(r["iterations"] == d["params"]["iterations"] for r in d["results"])' \
+		'd["results"][0]["bw_avg_gbps"] > 0'
+done
+jcheck q1024.json 'd["results"][0]["qps"] == 1024'
+jcheck q4096.json 'd["results"][0]["qps"] == 4096'
+jcheck mr2048.json 'd["results"][0]["qps"] == 2048'
+for c in q1024 q4096; do
+	jcheck $c.json 'd["setup"]["qps"] == d["results"][0]["qps"]' 'd["setup"]["create_ms"] > 0' \
+		'd["setup"]["connect_ms"] > 0' 'd["setup"]["destroy_ms"] > 0' \
+		'abs(d["setup"]["qp_setup_us"] * d["setup"]["qps"] / 1e3 - d["setup"]["create_ms"] - d["setup"]["connect_ms"]) < 0.01'
+	expect_grep $c.out "^setup: [0-9]* QPs: create .* ms, connect .* ms (.* us a QP), destroy .* ms"
+done
+jcheck cqw.json 'd["params"]["cq_per_qp"] is True' 'd["results"][0]["qps"] == 256'
+jcheck cqs.json 'd["params"]["cq_per_qp"] is True' 'd["results"][0]["peer_bw_avg_gbps"] > 0'
+jcheck q1024.json '"cq_per_qp" not in d["params"]'
+expect_rc cqe 2
+expect_grep cqe.err "needs 32768 CQ entries, rxe[0-9]* allows 32767 (max_cqe)"
+expect_rc big 2
+expect_grep big.err "16384 QPs of depth 2"
+if [ "$(cat "$OUT/memlock.rc")" = none ]; then
+	echo "memlock: no setpriv in the guest, not run" >&2
+else
+	expect_rc memlock 2
+	expect_grep memlock.err "pin [0-9]* bytes on rxe[0-9]*, over RLIMIT_MEMLOCK 65536 bytes"
+fi
+expect_rc server 0
+# The figures README quotes, into the log.
+grep -h "^setup:" "$OUT/q1024.out" "$OUT/q4096.out" >&2
+if [ "$SWEEP" = solo ]; then
+	expect_rc sweep 0
+	jcheck sweep.json '[r["qps"] for r in d["results"]] == [1, 4, 16, 64, 256, 1024]' \
+		'all(r["msg_rate_mpps"] > 0 for r in d["results"])' 'd["setup"]["qps"] == 1024'
+	cat "$OUT/sweep.out" >&2
+fi
+pass
