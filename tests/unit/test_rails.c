@@ -116,6 +116,24 @@ static void test_dualport(void **state)
 	assert_non_null(strstr(err, "-O/--dualport takes one device"));
 }
 
+/* -d all: this host's devices; without any, the error says so. */
+static void test_all(void **state)
+{
+	struct rb_local l = local("all", "", "srv");
+	struct rb_rails r;
+	char err[256];
+	int ret;
+
+	(void)state;
+	ret = rb_rails_parse(&l, &r, err, sizeof(err));
+	if (ret) {
+		assert_int_equal(ret, -ENODEV);
+		assert_non_null(strstr(err, "-d all: "));
+	} else {
+		assert_true(r.n >= 1 && r.dev[0][0]);
+	}
+}
+
 static struct rb_result bw(double gbps)
 {
 	struct rb_result r;
@@ -160,7 +178,7 @@ int main(void)
 	static const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse), cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_apply), cmocka_unit_test(test_dualport),
-		cmocka_unit_test(test_flag),
+		cmocka_unit_test(test_flag),  cmocka_unit_test(test_all),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
