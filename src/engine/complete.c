@@ -98,10 +98,10 @@ int rb_reap_srq(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *
 
 	if (r->wl)
 		return rb_wrlat_reap(r, done, on_recv);
+	rb_next_cq(r);
 	if (r->pt.cqe_poll <= RB_REAP_STACK || !r->wcs)
 		return srq ? rb_reap_poll(r, done, on_recv, true, false, rb_cqe_poll(r))
 			   : rb_reap_poll(r, done, on_recv, false, false, rb_cqe_poll(r));
-	rb_next_cq(r);
 	n = ibv_poll_cq(r->cq, (int)r->pt.cqe_poll, r->wcs);
 	if (n < 0)
 		return rb_poll_failed(r);

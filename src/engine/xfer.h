@@ -72,7 +72,7 @@ struct rb_run {
 	uint32_t nmr; /* 1, or one per QP (--mr-per-qp) */
 	struct ibv_mr **mr;
 	struct ibv_srq *srq; /* --srq: every QP's receives; NULL: per QP */
-	/* --srq or --wr-lat: rb_reap() takes rb_reap_srq() (set per point). */
+	/* --srq, --wr-lat or --cq-per-qp: rb_reap() takes rb_reap_srq() (set per point). */
 	bool reap_slow;
 	struct rb_wrlat *wl; /* --wr-lat (engine/wrlat.c); NULL without */
 	uint32_t srq_posted; /* receives posted on the SRQ */
@@ -407,7 +407,10 @@ int rb_poll_failed(struct rb_run *r);
  * how many completions can be due asks for no more: rxe's poll looks at
  * one more slot of the queue when it finds fewer than it was asked for.
  */
-/* --cq-per-qp: each poll takes the next QP's CQ. */
+/*
+ * --cq-per-qp: each poll takes the next QP's CQ.  On the slow path only
+ * (rb_reap_srq(): reap_slow); the latency loops poll QP 0's CQ, r->cq.
+ */
 static inline void rb_next_cq(struct rb_run *r)
 {
 	if (__builtin_expect(!r->ncq, 1))
@@ -426,7 +429,6 @@ rb_reap_poll(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, u
 
 	if (!on_recv)
 		on_recv = r->on_recv;
-	rb_next_cq(r);
 	n = ibv_poll_cq(r->cq, max, wc);
 	if (n < 0)
 		return rb_poll_failed(r);

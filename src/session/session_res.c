@@ -134,15 +134,17 @@ static uint64_t qps_need(const struct session *s)
 }
 
 /*
- * A plan of more QPs, MRs or locked memory than the device and this
- * process allow, refused before any is made (exit 2), naming the limit.
+ * A plan of more QPs, MRs or CQs than the device holds, refused before any
+ * is made (exit 2), naming the limit; more locked memory than this process
+ * may pin, the same but exit 1 (the host's limit, raised without changing
+ * the plan).
  */
 static int check_scale(struct session *s)
 {
 	const struct rb_dev *d = &s->run.dev;
 	uint64_t nqp = rb_axis_max(&s->p.qps), nmr = s->p.mr_per_qp ? nqp : 1;
 	uint64_t bytes = nmr * 2 * region_size(&s->p);
-	char l[64];
+	char l[64], why[400];
 
 	s->usage = true;
 	if (qps_need(s) > (uint64_t)d->attr.max_qp) {
@@ -160,13 +162,17 @@ static int check_scale(struct session *s)
 		       (unsigned long long)nqp, (unsigned long long)nmr, d->name, d->attr.max_mr);
 		return -EINVAL;
 	}
+	/* The host's limit, not the plan's fault: exit 1, as a registration
+	 * that failed on it would, but before anything is made. */
 	if (!s->p.odp && rb_memlock_binds() && bytes > rb_memlock_limit()) {
-		rb_err("-q %llu: %llu MR(s) of %zu bytes pin %llu bytes on %s, over RLIMIT_MEMLOCK "
-		       "%s: raise it with 'ulimit -l unlimited'",
+		rb_err("-q %llu: %llu MR(s) of %zu bytes would pin %llu bytes on %s, over "
+		       "RLIMIT_MEMLOCK %s%s",
 		       (unsigned long long)nqp, (unsigned long long)nmr, 2 * region_size(&s->p),
 		       (unsigned long long)bytes, d->name,
-		       rb_memlock_fmt(rb_memlock_limit(), l, sizeof(l)));
-		return -EINVAL;
+		       rb_memlock_fmt(rb_memlock_limit(), l, sizeof(l)),
+		       rb_memlock_explain(ENOMEM, bytes, rb_memlock_limit(), why, sizeof(why)));
+		s->usage = false;
+		return -ENOMEM;
 	}
 	s->usage = false;
 	return 0;
