@@ -93,19 +93,20 @@ int rb_srq_recv_qi(struct rb_run *r, const struct ibv_wc *wc)
 
 int rb_reap_srq(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi))
 {
-	bool srq = r->srq != NULL;
-	int n;
+	struct ibv_wc stack[RB_REAP_STACK], *wc = stack;
+	int max = rb_cqe_poll(r), n;
 
-	if (r->wl)
-		return rb_wrlat_reap(r, done, on_recv);
 	rb_next_cq(r);
-	if (r->pt.cqe_poll <= RB_REAP_STACK || !r->wcs)
-		return srq ? rb_reap_poll(r, done, on_recv, true, false, rb_cqe_poll(r))
-			   : rb_reap_poll(r, done, on_recv, false, false, rb_cqe_poll(r));
-	n = ibv_poll_cq(r->cq, (int)r->pt.cqe_poll, r->wcs);
+	if (r->pt.cqe_poll > RB_REAP_STACK && r->wcs) {
+		wc = r->wcs;
+		max = (int)r->pt.cqe_poll;
+	}
+	n = ibv_poll_cq(r->cq, max, wc);
 	if (n < 0)
 		return rb_poll_failed(r);
-	return rb_reap_wcs(r, r->wcs, n, done, on_recv ? on_recv : r->on_recv, srq, false);
+	n = rb_reap_wcs(r, wc, n, done, on_recv ? on_recv : r->on_recv, r->srq != NULL, false);
+	/* --wr-lat: the completions' send WRs, timed once reaped. */
+	return n > 0 && r->wl ? rb_wrlat_stamp(r, wc, n) : n;
 }
 
 int rb_poll_failed(struct rb_run *r)

@@ -8,7 +8,8 @@
  * come in order, so nothing but counts is needed from the wr_id.
  *
  * Off the default path: with --wr-lat the stream posts chain by chain
- * (stream_post()) and rb_reap() takes rb_reap_srq(), so the loops without
+ * (stream_post()) and rb_reap() takes rb_reap_srq(), which times what it
+ * reaped (rb_wrlat_stamp()), so the loops without
  * it execute what they did (tests/lab/cost.sh).
  */
 #include <errno.h>
@@ -135,23 +136,11 @@ static int wl_done(struct rb_run *r, uint32_t qi, uint32_t covered, uint64_t k)
 	return 0;
 }
 
-int rb_wrlat_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi))
+int rb_wrlat_stamp(struct rb_run *r, const struct ibv_wc *wc, int n)
 {
-	struct ibv_wc stack[RB_REAP_STACK], *wc = stack;
-	int max = rb_cqe_poll(r), n, i, ret;
-	uint64_t k;
+	uint64_t k = rb_ticks();
+	int i, ret;
 
-	if (r->pt.cqe_poll > RB_REAP_STACK && r->wcs) {
-		wc = r->wcs;
-		max = (int)r->pt.cqe_poll;
-	}
-	n = ibv_poll_cq(r->cq, max, wc);
-	if (n < 0)
-		return rb_poll_failed(r);
-	n = rb_reap_wcs(r, wc, n, done, on_recv ? on_recv : r->on_recv, r->srq != NULL, false);
-	if (n <= 0)
-		return n;
-	k = rb_ticks();
 	for (i = 0; i < n; i++) {
 		if (wc[i].wr_id & RB_WRID_RECV)
 			continue;

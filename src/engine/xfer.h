@@ -552,15 +552,16 @@ int rb_run_stream(struct rb_run *r);
  * --wr-lat (wrlat.c): rb_wrlat_open() makes the per-QP records when the
  * plan asks (0 or -ENOMEM), rb_wrlat_close() frees them; a stream phase
  * starts with rb_wrlat_phase() (samples only when @measure), posts with
- * rb_wrlat_post() (rb_post_chain() and the chain's tick), and reaps with
- * rb_wrlat_reap(); rb_wrlat_result() summarizes the point's samples.
+ * rb_wrlat_post() (rb_post_chain() and the chain's tick); rb_reap_srq()
+ * gives rb_wrlat_stamp() the @n completions it reaped (returns @n or
+ * -errno); rb_wrlat_result() summarizes the point's samples.
  */
 struct rb_wrlat;
 int rb_wrlat_open(struct rb_run *r);
 void rb_wrlat_close(struct rb_run *r);
 void rb_wrlat_phase(struct rb_run *r, bool measure);
 int rb_wrlat_post(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool force);
-int rb_wrlat_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi));
+int rb_wrlat_stamp(struct rb_run *r, const struct ibv_wc *wc, int n);
 int rb_wrlat_result(struct rb_run *r, struct rb_result *res);
 
 /* rb_run_stream_per_msg() - rb_run_stream() of --reg-mode per-msg (regmsg.c). */

@@ -61,8 +61,9 @@ static int per_rail(const char *what, const char *s, uint32_t n, char *out, size
 		return rb_set_err(err, len, -EINVAL,
 				  "%s '%s': one address for every rail, or one per rail (%u)", what,
 				  s, n);
-	for (i = k == 1 ? 1 : (uint32_t)k; i < n; i++)
-		memcpy(out + i * size, k == 1 ? out : "", k == 1 ? strlen(out) + 1 : 1);
+	/* None given: "" for every rail; one: the same for every rail. */
+	for (i = (uint32_t)k; i < n; i++)
+		snprintf(out + i * size, size, "%s", k == 1 ? out : "");
 	return 0;
 }
 
