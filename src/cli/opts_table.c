@@ -845,7 +845,8 @@ const struct rb_opt rb_opts[] = {
 		  "equal the rails), each with its own connection; --bind and the server's "
 		  "address take one per rail or one for all; a rail more than 10% below the "
 		  "rails' median bandwidth (above it, p50 latency) is flagged (JSON threads[]: "
-		  "rail, out_of_line)" },
+		  "rail, out_of_line); a server's list or all: a client's thread k is served on "
+		  "its k-th device, else on the device its connection came through" },
 	{ .lname = "ib-port",
 	  .perftest = "-i, --ib-port",
 	  .pt_diff = "default: the port holding that address",
@@ -868,9 +869,10 @@ const struct rb_opt rb_opts[] = {
 	  .off = LOC(dualport),
 	  .max = 1,
 	  .need = RB_S_VERBS,
-	  .any = RB_S_TEST,
+	  .any = RB_S_RUN,
 	  .help = "both ports of the device: rails on ports 1 and 2 (as -d LIST: a thread and a "
-		  "connection each, the sum and each port's row); not with -i or a -d list" },
+		  "connection each, the sum and each port's row); not with -i or a -d list; a "
+		  "server's: a client's thread k on port k + 1" },
 	{ .lname = "gid-index",
 	  .perftest = "-x, --gid-index",
 	  .pt_diff = "default: the RoCE v2 GID of that address",

@@ -577,19 +577,36 @@ static json_t *jms(double ms)
 	return ms >= 0 ? jreal(ms) : json_null();
 }
 
-/* "setup": creating, connecting and destroying this side's QPs. */
+/* One side's create and connect: "qps", "create_ms", "connect_ms", "qp_setup_us". */
+static int jsetup_put(json_t *o, uint32_t qps, double create_ms, double connect_ms)
+{
+	double both = create_ms + connect_ms;
+	int bad = json_object_set_new(o, "qps", json_integer(qps));
+
+	bad |= json_object_set_new(o, "create_ms", jms(create_ms));
+	bad |= json_object_set_new(o, "connect_ms", jms(connect_ms));
+	bad |= json_object_set_new(o, "qp_setup_us",
+				   connect_ms >= 0 ? jreal(both * 1e3 / qps) : json_null());
+	return bad;
+}
+
+/*
+ * "setup": creating, connecting and destroying this side's QPs; on the
+ * client, the server's create and connect as "peer" (RESULT v14).
+ */
 static json_t *jsetup(const struct rb_setup *su)
 {
-	json_t *o = json_object();
-	double both = su->create_ms + su->connect_ms;
+	json_t *o = json_object(), *peer = NULL;
 	int bad = !o;
 
-	bad |= json_object_set_new(o, "qps", json_integer(su->qps));
-	bad |= json_object_set_new(o, "create_ms", jms(su->create_ms));
-	bad |= json_object_set_new(o, "connect_ms", jms(su->connect_ms));
+	bad |= jsetup_put(o, su->qps, su->create_ms, su->connect_ms);
 	bad |= json_object_set_new(o, "destroy_ms", jms(su->destroy_ms));
-	bad |= json_object_set_new(o, "qp_setup_us",
-				   su->connect_ms >= 0 ? jreal(both * 1e3 / su->qps) : json_null());
+	if (su->peer_on) {
+		peer = json_object();
+		bad |= !peer ||
+		       jsetup_put(peer, su->peer_qps, su->peer_create_ms, su->peer_connect_ms);
+		bad |= json_object_set_new(o, "peer", peer);
+	}
 	return jdone(o, bad);
 }
 

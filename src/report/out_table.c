@@ -398,17 +398,27 @@ static int table_interval(struct rb_writer *w, const struct rb_doc *r, const str
 	return file_status(w->f);
 }
 
-/* "setup: 1024 QPs: create 12.3 ms, connect 45.6 ms (56.7 us a QP), destroy 7.8 ms" */
+/*
+ * "setup: 1024 QPs: create 12.3 ms, connect 45.6 ms (56.7 us a QP), destroy 7.8 ms"
+ * and on the client the server's, "server setup: 1024 QPs: create ...".
+ */
+static void setup_line(FILE *f, const char *who, uint32_t qps, double create_ms, double connect_ms,
+		       double destroy_ms)
+{
+	fprintf(f, "%ssetup: %u QP%s: create %.1f ms, connect %.1f ms (%.1f us a QP)", who, qps,
+		qps == 1 ? "" : "s", create_ms, connect_ms, (create_ms + connect_ms) * 1e3 / qps);
+	if (destroy_ms >= 0)
+		fprintf(f, ", destroy %.1f ms", destroy_ms);
+	fprintf(f, "\n");
+}
+
 static void table_setup(FILE *f, const struct rb_setup *su)
 {
 	if (!su->on || su->connect_ms < 0)
 		return;
-	fprintf(f, "setup: %u QP%s: create %.1f ms, connect %.1f ms (%.1f us a QP)", su->qps,
-		su->qps == 1 ? "" : "s", su->create_ms, su->connect_ms,
-		(su->create_ms + su->connect_ms) * 1e3 / su->qps);
-	if (su->destroy_ms >= 0)
-		fprintf(f, ", destroy %.1f ms", su->destroy_ms);
-	fprintf(f, "\n");
+	setup_line(f, "", su->qps, su->create_ms, su->connect_ms, su->destroy_ms);
+	if (su->peer_on)
+		setup_line(f, "server ", su->peer_qps, su->peer_create_ms, su->peer_connect_ms, -1);
 }
 
 static int table_end(struct rb_writer *w, const struct rb_doc *r)

@@ -44,6 +44,11 @@ struct rb_setup {
 	bool on; /* QPs were made: qps, create_ms filled */
 	uint32_t qps;
 	double create_ms, connect_ms, destroy_ms; /* < 0: not done (yet) */
+	/* The client's copy of the server's (RESULT v14): create and connect,
+	 * its destroy never known here (-1). */
+	bool peer_on;
+	uint32_t peer_qps;
+	double peer_create_ms, peer_connect_ms;
 };
 
 struct rb_doc {

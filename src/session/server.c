@@ -4,6 +4,7 @@
  * connection, the connection limit and the end on ^C.
  */
 #include "session/session_int.h"
+#include "session/rails.h"
 
 /* ---- the generic server: one process per connection ------------------ */
 
@@ -146,16 +147,11 @@ static int serve_forever(int lfd, const struct rb_serve *f, const struct rb_loca
 	return RB_EXIT_OK;
 }
 
-/*
- * -d, -i and -x, checked before listening: a server on a device that is
- * not there would wait, and tell only its first client.  Exit codes are
- * the client's for the same choices (-i or -x out of range: usage);
- * returns one, RB_EXIT_OK to go on.
- */
-static int server_device_check(const struct rb_local *c)
+/* One device (@name, NULL: any) with @c's -i and -x: RB_EXIT_OK, or why not. */
+static int device_check(const struct rb_local *c, const char *name, int port)
 {
-	const struct rb_dev_want w = { .name = c->device[0] ? c->device : NULL,
-				       .port = c->ib_port,
+	const struct rb_dev_want w = { .name = name,
+				       .port = port,
 				       .gid_index = c->gid_index,
 				       .local = NULL,
 				       .peer_family = AF_UNSPEC };
@@ -168,6 +164,35 @@ static int server_device_check(const struct rb_local *c)
 	if (!ret)
 		return RB_EXIT_OK;
 	return ret == -EINVAL ? RB_EXIT_USAGE : RB_EXIT_FAIL;
+}
+
+/*
+ * -d, -i and -x, checked before listening: a server on a device that is
+ * not there would wait, and tell only its first client.  Exit codes are
+ * the client's for the same choices (-i or -x out of range: usage);
+ * returns one, RB_EXIT_OK to go on.  A -d list, -d all or -O: each rail.
+ */
+static int server_device_check(const struct rb_local *c)
+{
+	struct rb_rails r;
+	char err[256];
+	uint32_t k;
+	int ret;
+
+	ret = rb_rails_parse(c, &r, err, sizeof(err));
+	if (ret) {
+		rb_err("server: %s", err);
+		return ret == -EINVAL ? RB_EXIT_USAGE : RB_EXIT_FAIL;
+	}
+	if (!r.n)
+		return device_check(c, c->device[0] ? c->device : NULL, c->ib_port);
+	for (k = 0, ret = RB_EXIT_OK; k < r.n && ret == RB_EXIT_OK; k++)
+		ret = device_check(c, r.dev[k][0] ? r.dev[k] : NULL,
+				   r.port[k] ? r.port[k] : c->ib_port);
+	if (ret == RB_EXIT_OK)
+		rb_info("server: a client's thread k is served on rail k of %u (-d %s%s)", r.n,
+			c->device[0] ? c->device : "(default)", c->dualport ? ", -O" : "");
+	return ret;
 }
 
 int rb_server(const struct rb_serve *f, const struct rb_local *c, const struct rb_session_hooks *h)

@@ -290,8 +290,10 @@ static int client_point(struct session *s, uint32_t i)
 		ret = ctl->result(&s->ctl, &m);
 	if (!ret)
 		ret = s->ctl.ops->counters(&s->ctl, &s->diag.peer);
-	if (!ret)
+	if (!ret) {
 		rb_diag_peer(&s->diag, &s->rep);
+		sess_setup_take(s, &m);
+	}
 	if (!ret && m.status) {
 		rb_err("server %s: %s at point %u (see the server's log)", s->oob.peer,
 		       m.status == -EILSEQ ? "--verify found a mismatch" : strerror(-m.status), i);
@@ -351,6 +353,7 @@ static int server_point(struct session *s, uint32_t i)
 	m.bw_peak_gbps = res.has_bw ? res.bw_peak_gbps : 0;
 	m.msg_rate_mpps = res.has_bw ? res.msg_rate_mpps : 0;
 	m.duration_s = res.duration_s;
+	sess_setup_put(s, &m);
 	ret = s->ctl.ops->result(&s->ctl, &m);
 	/* All of them, whatever this side shows: the client chooses its own. */
 	if (!ret)
@@ -858,6 +861,8 @@ static int server_params(struct session *s, const struct rb_serve *f)
 	ret = take_slot(s);
 	if (!ret)
 		ret = admit(s);
+	if (!ret)
+		ret = sess_server_rail(s);
 	if (!ret)
 		ret = s->path->open(s, local.ss_family == AF_UNSPEC ? NULL
 								    : (struct sockaddr *)&local);

@@ -293,3 +293,39 @@ int sess_exchange_conn(struct session *s)
 	rb_conn_free(&me);
 	return ret;
 }
+
+/* Server: its setup figures ride on every RESULT once its QPs connected. */
+void sess_setup_put(const struct session *s, struct rb_msg_result *m)
+{
+	const struct rb_setup *su = &s->rep.setup;
+
+	m->has_setup = su->on && su->connect_ms >= 0;
+	m->setup_qps = su->qps;
+	m->setup_create_ms = su->create_ms;
+	m->setup_connect_ms = su->connect_ms;
+}
+
+/*
+ * Client: the server's setup figures, kept for JSON setup.peer and the
+ * table; figures that cannot be true (another QP count than the plan's,
+ * a negative or endless time) are left out, said once.
+ */
+void sess_setup_take(struct session *s, const struct rb_msg_result *m)
+{
+	struct rb_setup *su = &s->rep.setup;
+
+	if (!m->has_setup || su->peer_on)
+		return;
+	if (!rb_setup_check(m, s->run.nqp)) {
+		if (!s->setup_rejected)
+			rb_warn("server %s reported setup figures that cannot be true (%u QPs, "
+				"create %g ms, connect %g ms): left out",
+				s->oob.peer, m->setup_qps, m->setup_create_ms, m->setup_connect_ms);
+		s->setup_rejected = true;
+		return;
+	}
+	su->peer_on = true;
+	su->peer_qps = m->setup_qps;
+	su->peer_create_ms = m->setup_create_ms;
+	su->peer_connect_ms = m->setup_connect_ms;
+}

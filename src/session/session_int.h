@@ -100,6 +100,8 @@ struct session {
 	struct rb_cuda_gpu gpu;
 	struct rb_cuda_buf gpu_buf;
 	char gpu_why_reg[512];
+	bool setup_rejected;	/* client: the server's setup figures were said false */
+	struct rb_local rail_l; /* server: its -d list's rail for this client thread */
 };
 
 /* Per thread: the threads of a --threads run are sessions each (session.c). */
@@ -113,11 +115,14 @@ void sess_close_resources(struct session *s);
 int sess_verbs_point(struct session *s);
 void sess_warn_freq(const struct session *s, const char *whose, const struct rb_placement *p);
 int sess_place(struct session *s, const char *ibdev);
+int sess_server_rail(struct session *s);
 int sess_alloc_buffers(struct session *s, size_t len);
 
 /* session_conn.c: the messages before the points, and the QPs' connection. */
 int sess_send_body(struct session *s, uint16_t type, int len);
 int sess_exchange_conn(struct session *s);
+void sess_setup_put(const struct session *s, struct rb_msg_result *m);
+void sess_setup_take(struct session *s, const struct rb_msg_result *m);
 
 /* session_out.c: the report, the rows and the files. */
 void sess_doc_init(struct session *s);

@@ -4,6 +4,7 @@
  * this side's choices ask, checked against the device's limits first.
  */
 #include "rdma/memlock.h"
+#include "session/rails.h"
 #include "session/session_int.h"
 
 /* ---- resources ------------------------------------------------------ */
@@ -321,6 +322,32 @@ void sess_warn_freq(const struct session *s, const char *whose, const struct rb_
 	rb_warn("%s measuring cpu %d runs the %s cpufreq governor, not performance: its clock "
 		"follows its load, and latencies with it (-F/--cpu-freq silences this)",
 		whose, p->freq_cpu, rb_escape(p->governor, gov, sizeof(gov)));
+}
+
+/*
+ * Server: its own -d LIST, -d all or -O serves thread k of a client's run
+ * (the client's rail k) on its rail k (modulo its count), whichever address
+ * the connection came through; without, the device that address is on.
+ */
+int sess_server_rail(struct session *s)
+{
+	struct rb_rails r;
+	char err[256];
+	uint32_t k;
+
+	if (rb_rails_parse(s->l, &r, err, sizeof(err))) {
+		rb_err("server: %s", err);
+		return -EINVAL;
+	}
+	if (!r.n)
+		return 0;
+	k = s->p.thread % r.n;
+	s->rail_l = *s->l;
+	rb_rails_apply(&r, k, &s->rail_l);
+	s->l = &s->rail_l;
+	rb_info("client %s: thread %u served on rail %s (%u of %u)", s->oob.peer, s->p.thread,
+		r.name[k], k + 1, r.n);
+	return 0;
 }
 
 static int open_device(struct session *s, const struct sockaddr *local)

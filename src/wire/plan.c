@@ -730,6 +730,12 @@ uint32_t rb_result_check(const struct rb_msg_result *m, uint64_t max_iters)
 	return bad;
 }
 
+bool rb_setup_check(const struct rb_msg_result *m, uint32_t nqp)
+{
+	return m->setup_qps == nqp && plausible(m->setup_create_ms, RB_PEER_SETUP_MAX_MS) &&
+	       plausible(m->setup_connect_ms, RB_PEER_SETUP_MAX_MS);
+}
+
 const char *rb_result_field(uint32_t bit)
 {
 	static const char *const names[RB_PEER_NFIELDS] = { "iterations",    "bw_avg_gbps",

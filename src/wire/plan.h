@@ -122,6 +122,16 @@ enum {
 struct rb_msg_result;
 uint32_t rb_result_check(const struct rb_msg_result *m, uint64_t max_iters);
 
+/* A connection setup's ceiling (rb_setup_check()): a day. */
+#define RB_PEER_SETUP_MAX_MS 864e5
+
+/*
+ * rb_setup_check() - whether @m's setup figures (v14) can be true for a
+ * plan of @nqp QPs: the same count, times finite, non-negative and under
+ * RB_PEER_SETUP_MAX_MS.  Pure.
+ */
+bool rb_setup_check(const struct rb_msg_result *m, uint32_t nqp);
+
 /* rb_result_field() - "cpu_util_pct" for RB_PEER_CPU, ...; NULL if none. */
 const char *rb_result_field(uint32_t bit);
 

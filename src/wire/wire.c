@@ -499,13 +499,20 @@ int rb_pack_result(const struct rb_msg_result *m, uint8_t *buf, size_t cap)
 	put_be(&c,
 	       (uint64_t)m->has_lat | (uint64_t)m->lat.bucketed << 1 |
 		       (uint64_t)m->has_wr_lat << 2 |
-		       (uint64_t)(m->has_wr_lat && m->wr_lat.bucketed) << 3,
+		       (uint64_t)(m->has_wr_lat && m->wr_lat.bucketed) << 3 |
+		       (uint64_t)m->has_setup << 4,
 	       1);
 	put_lat(&c, &m->lat);
 	/* v12: the server's --wr-lat summary, when it streamed (--reversed). */
 	if (m->has_wr_lat) {
 		put_be(&c, m->wr_lat_n, 8);
 		put_lat(&c, &m->wr_lat);
+	}
+	/* v14: the server's setup figures. */
+	if (m->has_setup) {
+		put_be(&c, m->setup_qps, 4);
+		put_double(&c, m->setup_create_ms);
+		put_double(&c, m->setup_connect_ms);
 	}
 	return wdone(&c);
 }
@@ -535,9 +542,17 @@ int rb_unpack_result(const uint8_t *buf, size_t len, struct rb_msg_result *m)
 		get_lat(&c, &m->wr_lat);
 		m->wr_lat.bucketed = flags & 8;
 	}
+	m->has_setup = flags & 16;
+	m->setup_qps = 0;
+	m->setup_create_ms = m->setup_connect_ms = 0;
+	if (m->has_setup) {
+		m->setup_qps = (uint32_t)get_be(&c, 4);
+		m->setup_create_ms = get_double(&c);
+		m->setup_connect_ms = get_double(&c);
+	}
 	/* Unknown flag bits are a newer peer's meaning, and a summary's
 	 * bucketed bit without it is meaningless: refused, not guessed. */
-	return flags > 15 || (flags & 12) == 8 ? -EBADMSG : rdone(&c);
+	return flags > 31 || (flags & 12) == 8 ? -EBADMSG : rdone(&c);
 }
 
 int rb_pack_text(const struct rb_msg_text *m, uint8_t *buf, size_t cap)

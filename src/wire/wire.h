@@ -33,7 +33,7 @@
  * --poll; v7: with --reversed and the immediate flag, RESULT with the
  * server's latency summary
  */
-#define RB_WIRE_VERSION	 13
+#define RB_WIRE_VERSION	 14
 #define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
 
@@ -161,6 +161,12 @@ struct rb_msg_result {
 	bool has_wr_lat;
 	uint64_t wr_lat_n;
 	struct rb_lat_summary wr_lat;
+	/* v14: the server's connection setup (JSON setup.peer), once its
+	 * QPs are connected: how many, and the time to create and connect
+	 * them.  Its destroy time comes after the last RESULT. */
+	bool has_setup;
+	uint32_t setup_qps;
+	double setup_create_ms, setup_connect_ms;
 };
 
 /* A human-readable reason; also what an ERROR body carries. */

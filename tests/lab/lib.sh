@@ -51,11 +51,12 @@ fail() {
 # lab_run SCRIPT: run SCRIPT (sh text) in the guest with RB (the binary),
 # OUT (results, shared) and LAB (tests/lab in the source tree) set.
 # LAB_HOSTS=N boots the guest as N hosts on one wire (rxe-lab --hosts N),
-# LAB_SMP=N with N vCPUs (rxe-lab --smp N, default 2).
+# LAB_SMP=N with N vCPUs (rxe-lab --smp N, default 2), LAB_MEM=MIB with
+# that much memory (rxe-lab --mem, default 1024).
 lab_run() {
 	# shellcheck disable=SC2016 # $LAB is expanded in the guest
 	printf 'set -u\n. "$LAB/guest.sh"\n%s\n' "$1" >"$OUT/guest.sh"
-	set -- --hosts "${LAB_HOSTS:-1}" --smp "${LAB_SMP:-2}" --env RB="$RDMABENCH" --env OUT="$OUT" \
+	set -- --hosts "${LAB_HOSTS:-1}" --smp "${LAB_SMP:-2}" --mem "${LAB_MEM:-1024}" --env RB="$RDMABENCH" --env OUT="$OUT" \
 		--env LAB="$TOP_SRCDIR/tests/lab"
 	for _v in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS; do
 		eval "_o=\${$_v:-}"
@@ -124,7 +125,7 @@ session_up() {
 # rxe-lab ARGS (--hosts N --smp M --env VAR=VALUE...); its output on ours,
 # its exit status ours.
 session_run() {
-	_sd=$SESSIONS/h${LAB_HOSTS:-1}s${LAB_SMP:-2}
+	_sd=$SESSIONS/h${LAB_HOSTS:-1}s${LAB_SMP:-2}m${LAB_MEM:-1024}
 	_lab_jobs=$((${_lab_jobs:-0} + 1))
 	_job=${OUT##*/}.$_lab_jobs
 	{
@@ -139,7 +140,7 @@ session_run() {
 	} >"$OUT/guest.env"
 	_tries=0
 	while :; do
-		session_up "$_sd" --hosts "${LAB_HOSTS:-1}" --smp "${LAB_SMP:-2}" || return $?
+		session_up "$_sd" --hosts "${LAB_HOSTS:-1}" --smp "${LAB_SMP:-2}" --mem "${LAB_MEM:-1024}" || return $?
 		_jd=$_sd/new.$_job
 		rm -rf "$_jd"
 		mkdir -p "$_jd"

@@ -29,6 +29,9 @@
 #     host 2, host 3's NIC delayed again: both rails measured, the run's row
 #     their sum, the slow rail flagged out of line; --threads 3 with two
 #     rails exits 2.
+#  5. The same two rails to a server of -d rxe1,rxe3 at host 2's address:
+#     the client's thread 1 is served on rxe3 (host 4), --verify on; a
+#     server of a device that is not there exits 1 before listening.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
@@ -104,6 +107,21 @@ echo $? >"$OUT/rails3.rc"
 tc qdisc del dev "$nic3" root
 kill -INT $srv
 wait $srv
+
+# 5. A server that serves from its own -d list: both rails reach it at
+# host 2'"'"'s address; rail 1 is served on host 4'"'"'s device.
+"$RB" server -d rxe1,rxe3 --bind 192.0.2.2 -p 18600 --cpu none >"$OUT/lsrv.out" \
+	2>"$OUT/lsrv.err" &
+srv=$!
+sleep 1
+"$RB" write_bw -d rxe0,rxe2 --bind 192.0.2.1,192.0.2.3 --cpu none --timeout 30 -s 4K -n 200 \
+	--verify -p 18600 --json "$OUT/lrails.json" 192.0.2.2 >"$OUT/lrails.out" 2>"$OUT/lrails.err"
+echo $? >"$OUT/lrails.rc"
+kill -INT $srv
+wait $srv
+echo $? >"$OUT/lsrv.rc"
+"$RB" server -d rxe1,nosuch -p 18601 >"$OUT/nosrv.out" 2>"$OUT/nosrv.err"
+echo $? >"$OUT/nosrv.rc"
 '
 
 cat "$OUT/hosts"
@@ -171,4 +189,15 @@ jcheck rails.json 'd["params"]["threads"] == 2' \
 expect_grep rails.err 'rail rxe2: bw_avg_gbps .* out of line with the rails'
 expect_rc rails3 2
 expect_grep rails3.err "\-\-threads 3 with -d's 2 rails: one thread per rail"
+
+# --- 5. the server's own -d list ----------------------------------------------
+expect_rc lrails 0
+expect_rc lsrv 0
+jcheck lrails.json 'all([t["rail"] for t in r["threads"]] == ["rxe0", "rxe2"] for r in d["results"])' \
+	'all(t["bw_avg_gbps"] > 0 for r in d["results"] for t in r["threads"])'
+expect_grep lsrv.err "a client's thread k is served on rail k of 2 (-d rxe1,rxe3)"
+expect_grep lsrv.err "thread 0 served on rail rxe1 (1 of 2)"
+expect_grep lsrv.err "thread 1 served on rail rxe3 (2 of 2)"
+expect_rc nosrv 1
+expect_grep nosrv.err "no RDMA device named 'nosuch'"
 pass

@@ -10,12 +10,17 @@
 #   robin, every message verified;
 # - -q 4096 -t 8: more completions than rxe's max_cqe (32767), refused
 #   before anything is made (exit 2), naming the limit and the device;
-#   -q 16384 -t 2: over the guest's memory budget, refused the same way;
+#   -q 16384 -t 2 --mr-per-qp -s 256K: over the guest's memory budget,
+#   refused the same way;
 #   and buffers over a 64 KiB `ulimit -l` in a process without
 #   CAP_IPC_LOCK (setpriv to nobody: root's capability lifts the limit),
 #   refused as early with the fix named, but exit 1 (the host's limit);
-# - with RDMABENCH_LONG=1 (scripts/check --long), a -q 1,4,16,64,256,1024
-#   message-rate sweep (README's figures, about a minute under TCG).
+# - the server's setup figures in the client's JSON (setup.peer, RESULT
+#   v14) and table ("server setup:");
+# - with RDMABENCH_LONG=1 (scripts/check --long), in a 6 GiB guest:
+#   write_bw -q 16384 -t 1 --verify end to end (each side's 16384 QPs,
+#   a message on each), and a -q 1,4,16,64,256,1024 message-rate sweep
+#   (README's figures, about a minute under TCG).
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
@@ -24,7 +29,12 @@ LAB_HOSTS=2
 LAB_TIMEOUT=${LAB_TIMEOUT:-900}
 # The sweep runs only in the long check; ":" leaves its line a no-op.
 SWEEP=:
-[ "${RDMABENCH_LONG:-0}" != 1 ] || SWEEP=solo
+if [ "${RDMABENCH_LONG:-0}" = 1 ]; then
+	SWEEP=solo
+	# 16384 QPs a side, both sides in one guest: past 1 GiB's budget.
+	# shellcheck disable=SC2034 # read by lab_run
+	LAB_MEM=6144
+fi
 
 lab_run '
 (ibv_devinfo -v 2>/dev/null | grep -E "max_qp:|max_cqe:|max_mr:") >"$OUT/devinfo.txt"
@@ -37,7 +47,7 @@ solo mr2048 write_bw $C -q 2048 --mr-per-qp -s 64 -n 2048 -t 2 192.0.2.1 --json 
 solo cqw write_bw $C -q 256 --cq-per-qp -s 64 -n 2048 -t 4 192.0.2.1 --json "$OUT/cqw.json"
 solo cqs send_bw $C -q 256 --cq-per-qp -s 64 -n 2048 -t 4 192.0.2.1 --json "$OUT/cqs.json"
 solo cqe write_bw $C -q 4096 -t 8 -s 64 -n 4096 192.0.2.1
-solo big write_bw $C -q 16384 -t 2 -s 64 -n 16384 192.0.2.1
+solo big write_bw $C -q 16384 -t 2 --mr-per-qp -s 256K -n 16384 192.0.2.1
 if command -v setpriv >/dev/null; then
 	(ulimit -l 64 && setpriv --reuid=65534 --regid=65534 --clear-groups --inh-caps=-all \
 		"$RB" write_bw $C -q 4 --mr-per-qp -s 1M -n 8 192.0.2.1) \
@@ -46,6 +56,7 @@ if command -v setpriv >/dev/null; then
 else
 	echo none >"$OUT/memlock.rc"
 fi
+'"$SWEEP"' q16384 write_bw $C -q 16384 -t 1 -s 64 -n 16384 192.0.2.1 --json "$OUT/q16384.json"
 '"$SWEEP"' sweep write_bw --bind 192.0.2.2 --cpu none --timeout 120 -q 1,4,16,64,256,1024 -t 16 -s 64 \
 	-n 20000 192.0.2.1 --json "$OUT/sweep.json"
 stop_server $srv
@@ -65,6 +76,11 @@ for c in q1024 q4096; do
 		'd["setup"]["connect_ms"] > 0' 'd["setup"]["destroy_ms"] > 0' \
 		'abs(d["setup"]["qp_setup_us"] * d["setup"]["qps"] / 1e3 - d["setup"]["create_ms"] - d["setup"]["connect_ms"]) < 0.01'
 	expect_grep $c.out "^setup: [0-9]* QPs: create .* ms, connect .* ms (.* us a QP), destroy .* ms"
+	# The server's, from its RESULT: the same QPs, its own times.
+	jcheck $c.json 'd["setup"]["peer"]["qps"] == d["setup"]["qps"]' \
+		'd["setup"]["peer"]["create_ms"] > 0' 'd["setup"]["peer"]["connect_ms"] > 0' \
+		'"destroy_ms" not in d["setup"]["peer"]'
+	expect_grep $c.out "^server setup: [0-9]* QPs: create .* ms, connect .* ms (.* us a QP)$"
 done
 jcheck cqw.json 'd["params"]["cq_per_qp"] is True' 'd["results"][0]["qps"] == 256'
 jcheck cqs.json 'd["params"]["cq_per_qp"] is True' 'd["results"][0]["peer_bw_avg_gbps"] > 0'
@@ -84,6 +100,10 @@ expect_rc server 0
 # The figures README quotes, into the log.
 grep -h "^setup:" "$OUT/q1024.out" "$OUT/q4096.out" >&2
 if [ "$SWEEP" = solo ]; then
+	expect_rc q16384 0
+	jcheck q16384.json 'd["results"][0]["qps"] == 16384' 'd["params"]["verify"] is True' \
+		'd["results"][0]["iterations"] == 16384' 'd["setup"]["peer"]["qps"] == 16384'
+	grep -h "setup:" "$OUT/q16384.out" >&2
 	expect_rc sweep 0
 	jcheck sweep.json '[r["qps"] for r in d["results"]] == [1, 4, 16, 64, 256, 1024]' \
 		'all(r["msg_rate_mpps"] > 0 for r in d["results"])' 'd["setup"]["qps"] == 1024'

@@ -177,7 +177,7 @@ static const struct want wants[] = {
 	{ "device", 'd', RB_OPT_STR, LOC(device), SZ(device), 0, 0, false, false, NULL,
 	  T_VRUN | T_TOPO | T_MATRIX | T_REG },
 	{ "ib-port", 'i', RB_OPT_I32, LOC(ib_port), 0, 1, 255, false, false, NULL, T_VRUN },
-	{ "dualport", 'O', RB_OPT_FLAG, LOC(dualport), 0, 0, 1, false, false, NULL, T_VTESTS },
+	{ "dualport", 'O', RB_OPT_FLAG, LOC(dualport), 0, 0, 1, false, false, NULL, T_VRUN },
 	{ "gid-index", 'x', RB_OPT_I32, LOC(gid_index), 0, 0, 4095, false, false, NULL, T_VRUN },
 	{ "qp-timeout", 'u', RB_OPT_U32, LOC(qp.timeout), 0, 0, 31, false, false, NULL, T_VRUN },
 	{ "retry-count", 0, RB_OPT_U32, LOC(qp.retry_count), 0, 0, 7, false, false, NULL, T_VRUN },

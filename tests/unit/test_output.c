@@ -931,6 +931,28 @@ static void test_setup(void **state)
 	got = write_mem(RB_FMT_TABLE, &r, &res, 1);
 	assert_non_null(strstr(got, "setup: 1024 QPs: create 20.5 ms, connect 30.7 ms (50.0 us a "
 				    "QP), destroy 4.4 ms\n"));
+	assert_null(strstr(got, "server setup:"));
+	free(got);
+	doc = rb_json_doc(&r, &res, 1);
+	assert_jabsent(jget(doc, "setup"), "peer");
+	json_decref(doc);
+
+	/* The client's copy of the server's: no destroy_ms, its own line. */
+	r.setup.peer_on = true;
+	r.setup.peer_qps = 1024;
+	r.setup.peer_create_ms = 10.25;
+	r.setup.peer_connect_ms = 40.75;
+	doc = rb_json_doc(&r, &res, 1);
+	su = jget(jget(doc, "setup"), "peer");
+	assert_jint(su, "qps", 1024);
+	assert_jreal(su, "create_ms", 10.25);
+	assert_jreal(su, "connect_ms", 40.75);
+	assert_jreal(su, "qp_setup_us", 51e3 / 1024);
+	assert_jabsent(su, "destroy_ms");
+	json_decref(doc);
+	got = write_mem(RB_FMT_TABLE, &r, &res, 1);
+	assert_non_null(strstr(got, "destroy 4.4 ms\nserver setup: 1024 QPs: create 10.2 ms, "
+				    "connect 40.8 ms (49.8 us a QP)\n"));
 	free(got);
 }
 

@@ -987,6 +987,32 @@ static void conn_placement(void **state)
 }
 
 /* -100 % CPU and 1e308 Gb/s reached the JSON as sent. */
+/* The server's setup figures (RESULT v14): its QP count, sane times. */
+static void setup_figures(void **state)
+{
+	struct rb_msg_result ok = { .has_setup = true,
+				    .setup_qps = 4096,
+				    .setup_create_ms = 341.9,
+				    .setup_connect_ms = 0 };
+	struct rb_msg_result m;
+
+	(void)state;
+	assert_true(rb_setup_check(&ok, 4096));
+	assert_false(rb_setup_check(&ok, 4095));
+	m = ok;
+	m.setup_create_ms = -0.5;
+	assert_false(rb_setup_check(&m, 4096));
+	m = ok;
+	m.setup_connect_ms = NAN;
+	assert_false(rb_setup_check(&m, 4096));
+	m.setup_connect_ms = INFINITY;
+	assert_false(rb_setup_check(&m, 4096));
+	m.setup_connect_ms = RB_PEER_SETUP_MAX_MS;
+	assert_true(rb_setup_check(&m, 4096));
+	m.setup_connect_ms = RB_PEER_SETUP_MAX_MS * 1.01;
+	assert_false(rb_setup_check(&m, 4096));
+}
+
 static void result_figures(void **state)
 {
 	struct rb_msg_result ok = { .iters = 1000,
@@ -1059,9 +1085,10 @@ int main(void)
 		cmocka_unit_test(reg_mode_rules),     cmocka_unit_test(cqe_poll_rows),
 		cmocka_unit_test(shape_rules),	      cmocka_unit_test(conn_mtu),
 		cmocka_unit_test(conn_numbers),	      cmocka_unit_test(conn_placement),
-		cmocka_unit_test(result_figures),     cmocka_unit_test(verbs_path_checked),
-		cmocka_unit_test(probe_rows),	      cmocka_unit_test(wr_lat_rows),
-		cmocka_unit_test(cq_per_qp_rows),     cmocka_unit_test(conn_probe),
+		cmocka_unit_test(result_figures),     cmocka_unit_test(setup_figures),
+		cmocka_unit_test(verbs_path_checked), cmocka_unit_test(probe_rows),
+		cmocka_unit_test(wr_lat_rows),	      cmocka_unit_test(cq_per_qp_rows),
+		cmocka_unit_test(conn_probe),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

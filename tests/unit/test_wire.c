@@ -396,7 +396,7 @@ static void assert_double_bits(double got, double want)
 
 static void test_hdr_pack_bytes(void **state)
 {
-	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x0d,
+	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x0e,
 						       0x00, 0x03, 0x00, 0x01, 0x02, 0x03 };
 	uint8_t buf[RB_WIRE_HDR_LEN + 4];
 
@@ -523,7 +523,7 @@ static void test_hdr_other_version(void **state)
 	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), -EPROTO);
 	assert_int_equal(h.version, 2);
 	assert_non_null(strstr(err, "v2"));
-	assert_non_null(strstr(err, "v13"));
+	assert_non_null(strstr(err, "v14"));
 
 	/* Version 0 and a two-byte version are named as such. */
 	buf[5] = 0x00;
@@ -876,6 +876,8 @@ static void test_result_roundtrip(void **state)
 	assert_int_equal(rb_unpack_result(buf, 56, &out), -EBADMSG);
 	/* A flag bit this version does not know is refused; --wr-lat's bit
 	 * promises a summary that is not there: truncated. */
+	buf[56] = 32;
+	assert_int_equal(rb_unpack_result(buf, len, &out), -EBADMSG);
 	buf[56] = 16;
 	assert_int_equal(rb_unpack_result(buf, len, &out), -EBADMSG);
 	buf[56] = 4;
@@ -897,7 +899,30 @@ static void test_result_roundtrip(void **state)
 	assert_double_bits(out.wr_lat.p50, 8);
 	assert_double_bits(out.wr_lat.max, 9.5);
 	assert_int_equal(rb_unpack_result(buf, len - 1, &out), -EBADMSG);
+
+	/* v14: the server's setup figures after the --wr-lat summary. */
+	in.has_setup = true;
+	in.setup_qps = 16384;
+	in.setup_create_ms = 341.5;
+	in.setup_connect_ms = 0.25;
+	len = rb_pack_result(&in, buf, sizeof(buf));
+	assert_int_equal(len, 4 + 4 + 8 + 8 + 8 + 8 + 8 + 8 + 1 + 8 * 8 + 8 + 8 * 8 + 4 + 8 + 8);
+	assert_int_equal(buf[56], 31);
+	memset(&out, 0x5a, sizeof(out));
+	assert_int_equal(rb_unpack_result(buf, len, &out), 0);
+	assert_true(out.has_setup && out.has_wr_lat);
+	assert_int_equal(out.setup_qps, 16384);
+	assert_double_bits(out.setup_create_ms, 341.5);
+	assert_double_bits(out.setup_connect_ms, 0.25);
+	assert_int_equal(out.wr_lat_n, (1ULL << 40) + 3);
+	assert_int_equal(rb_unpack_result(buf, len - 1, &out), -EBADMSG);
 	in.has_wr_lat = false;
+	len = rb_pack_result(&in, buf, sizeof(buf));
+	assert_int_equal(buf[56], 19);
+	assert_int_equal(rb_unpack_result(buf, len, &out), 0);
+	assert_true(out.has_setup && !out.has_wr_lat);
+	assert_int_equal(out.setup_qps, 16384);
+	in.has_setup = false;
 	in.has_lat = false;
 	in.lat.bucketed = false;
 
@@ -1641,7 +1666,9 @@ static void check_canonical(int which, const union any_msg *m, const uint8_t *in
 		if (isnan(m->result.bw_avg_gbps) || isnan(m->result.cpu_util_pct) ||
 		    isnan(m->result.bw_peak_gbps) || isnan(m->result.msg_rate_mpps) ||
 		    isnan(m->result.duration_s) || lat_nan(&m->result.lat) ||
-		    (m->result.has_wr_lat && lat_nan(&m->result.wr_lat)))
+		    (m->result.has_wr_lat && lat_nan(&m->result.wr_lat)) ||
+		    (m->result.has_setup &&
+		     (isnan(m->result.setup_create_ms) || isnan(m->result.setup_connect_ms))))
 			return;
 		n = rb_pack_result(&m->result, out, sizeof(out));
 		break;
