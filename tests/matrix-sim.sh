@@ -12,9 +12,14 @@
 #     in 3n + 6 pairs (the pairs pattern would run n(n-1) = 65280).
 #  2. 256 ranks, --simulate none: no bad pair, exit 0.
 #  3. A usage error: an outlier outside the job, exit 2.
+#  4. 4 ranks, --pattern pairs: the CSV and the JSON (less timestamps,
+#     the coordinator's costs and the host's name) byte for byte as in
+#     tests/data/matrix-sim-pairs4.*, written before the coordinator kept
+#     its pairs compactly (matrix_keep.c): the same figures, sides and
+#     placements must come out.
 #  With RDMABENCH_LONG=1 (scripts/check --long):
-#  4. 1024 ranks, --pattern suspects, latency: the same verdict.
-#  5. 256 ranks, --pattern pairs: every ordered pair, the same verdict.
+#  5. 1024 ranks, --pattern suspects, latency: the same verdict.
+#  6. 256 ranks, --pattern pairs: every ordered pair, the same verdict.
 # Automake protocol: 0 pass, 1 fail, 77 skip (no python3).
 set -eu
 top=${TOP_SRCDIR:-$(dirname "$0")/..}
@@ -88,6 +93,36 @@ fi
 if run badrank 2 send_lat --simulate outlier=256 --nranks 256; then
 	grep -q 'outlier=256: the job.s ranks are 0..255' "$tmp/badrank.err" ||
 		{ echo "FAIL: badrank: no reason"; cat "$tmp/badrank.err"; fails=$((fails + 1)); }
+fi
+
+# golden NAME: NAME's CSV and normalised JSON against tests/data's.
+golden() {
+	awk -F, -v OFS=, 'NR > 1 { $2 = "HOST"; $5 = "HOST" } 1' "$tmp/$1.csv" >"$tmp/$1.n.csv"
+	python3 - "$tmp/$1.json" >"$tmp/$1.n.json" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+host = doc["ranks"][0]["host"]
+def walk(v):
+    if isinstance(v, dict):
+        return {k: walk(x) for k, x in v.items() if k not in ("timestamp", "coordinator")}
+    if isinstance(v, list):
+        return [walk(x) for x in v]
+    return "HOST" if v == host else v
+json.dump(walk(doc), sys.stdout, indent=1, sort_keys=True)
+print()
+EOF
+	for ext in csv json; do
+		if ! cmp -s "$top/tests/data/matrix-sim-$1.$ext" "$tmp/$1.n.$ext"; then
+			echo "FAIL: $1: the $ext differs from tests/data/matrix-sim-$1.$ext"
+			diff "$top/tests/data/matrix-sim-$1.$ext" "$tmp/$1.n.$ext" | head -n 20
+			fails=$((fails + 1))
+		fi
+	done
+}
+
+if run pairs4 1 send_lat --simulate outlier=1 --seed 1 --nranks 4 --pattern pairs \
+	--csv "$tmp/pairs4.csv"; then
+	golden pairs4
 fi
 
 if [ "${RDMABENCH_LONG:-0}" = 1 ]; then
