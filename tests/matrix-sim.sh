@@ -12,9 +12,17 @@
 #     in 3n + 6 pairs (the pairs pattern would run n(n-1) = 65280).
 #  2. 256 ranks, --simulate none: no bad pair, exit 0.
 #  3. A usage error: an outlier outside the job, exit 2.
+#  4. 4 ranks, --pattern pairs: the CSV and the JSON (less timestamps,
+#     the coordinator's costs and the host's name) byte for byte as in
+#     tests/data/matrix-sim-pairs4.*, written before the coordinator kept
+#     its pairs compactly (matrix_keep.c): the same figures, sides and
+#     placements must come out.
+#  5. PMIX_NAMESPACE set and no PMIx server: exit 1 (built with PMIx).
+#  6. Rank 1 (--rank 1 --coordinator localhost) before rank 0 listens,
+#     its first connection reset before the WELCOME: it joins again.
 #  With RDMABENCH_LONG=1 (scripts/check --long):
-#  4. 1024 ranks, --pattern suspects, latency: the same verdict.
-#  5. 256 ranks, --pattern pairs: every ordered pair, the same verdict.
+#  7. 1024 ranks, --pattern suspects, latency: the same verdict.
+#  8. 256 ranks, --pattern pairs: every ordered pair, the same verdict.
 # Automake protocol: 0 pass, 1 fail, 77 skip (no python3).
 set -eu
 top=${TOP_SRCDIR:-$(dirname "$0")/..}
@@ -89,6 +97,87 @@ if run badrank 2 send_lat --simulate outlier=256 --nranks 256; then
 	grep -q 'outlier=256: the job.s ranks are 0..255' "$tmp/badrank.err" ||
 		{ echo "FAIL: badrank: no reason"; cat "$tmp/badrank.err"; fails=$((fails + 1)); }
 fi
+
+# golden NAME: NAME's CSV and normalised JSON against tests/data's.
+golden() {
+	awk -F, -v OFS=, 'NR > 1 { $2 = "HOST"; $5 = "HOST" } 1' "$tmp/$1.csv" >"$tmp/$1.n.csv"
+	python3 - "$tmp/$1.json" >"$tmp/$1.n.json" <<'EOF'
+import json, sys
+doc = json.load(open(sys.argv[1]))
+host = doc["ranks"][0]["host"]
+def walk(v):
+    if isinstance(v, dict):
+        return {k: walk(x) for k, x in v.items() if k not in ("timestamp", "coordinator")}
+    if isinstance(v, list):
+        return [walk(x) for x in v]
+    return "HOST" if v == host else v
+json.dump(walk(doc), sys.stdout, indent=1, sort_keys=True)
+print()
+EOF
+	for ext in csv json; do
+		if ! cmp -s "$top/tests/data/matrix-sim-$1.$ext" "$tmp/$1.n.$ext"; then
+			echo "FAIL: $1: the $ext differs from tests/data/matrix-sim-$1.$ext"
+			diff "$top/tests/data/matrix-sim-$1.$ext" "$tmp/$1.n.$ext" | head -n 20
+			fails=$((fails + 1))
+		fi
+	done
+}
+
+if run pairs4 1 send_lat --simulate outlier=1 --seed 1 --nranks 4 --pattern pairs \
+	--csv "$tmp/pairs4.csv"; then
+	golden pairs4
+fi
+
+# A launcher whose PMIx server does not answer (PMIX_NAMESPACE set, no
+# server): the environment's failure, exit 1; a usage error stays exit 2.
+if grep -q '^#define HAVE_PMIX 1' "${TOP_BUILDDIR:-$top}/config.h" 2>/dev/null; then
+	rc=0
+	env -u OMPI_COMM_WORLD_RANK -u SLURM_NTASKS PMIX_NAMESPACE=rb-none PMIX_RANK=0 \
+		"$bin" matrix send_lat --timeout 5 >"$tmp/pmix.out" 2>"$tmp/pmix.err" || rc=$?
+	if [ "$rc" -ne 1 ] || ! grep -q 'PMIx_Init' "$tmp/pmix.err"; then
+		echo "FAIL: pmix: exit $rc, not 1"
+		cat "$tmp/pmix.err"
+		fails=$((fails + 1))
+	fi
+else
+	echo "no PMIx in this build: its exit status is not checked"
+fi
+
+# Rank 1 started before its coordinator listens, and turned away once
+# with a reset before its WELCOME: it joins again, within --timeout.  A
+# Python stand-in takes the port, resets rank 1's first connection, then
+# lets rank 0 have the port.
+late() {
+	python3 - "$port" "$bin" "$tmp" <<'EOF'
+import socket, struct, subprocess, sys, time
+port, rb, tmp = int(sys.argv[1]), sys.argv[2], sys.argv[3]
+common = ["matrix", "send_lat", "--simulate", "none", "--nranks", "2", "-p", str(port),
+          "--timeout", "20"]
+r1 = subprocess.Popen([rb] + common + ["--rank", "1", "--coordinator", "localhost"],
+                      stdout=open(tmp + "/late1.out", "w"), stderr=open(tmp + "/late1.err", "w"))
+time.sleep(0.5)  # rank 1 meets a refusal first, and tries again
+ls = socket.socket(socket.AF_INET)
+ls.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+ls.bind(("127.0.0.1", port))
+ls.listen(4)
+ls.settimeout(10)
+c, _ = ls.accept()
+c.recv(64)
+c.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+c.close()  # a reset before any WELCOME
+ls.close()
+r0 = subprocess.run([rb] + common + ["--rank", "0"], stdout=open(tmp + "/late0.out", "w"),
+                    stderr=open(tmp + "/late0.err", "w"), timeout=60)
+rc1 = r1.wait(timeout=60)
+sys.exit(0 if r0.returncode == 0 and rc1 == 0 else 1)
+EOF
+}
+if ! late || ! grep -q 'joining again' "$tmp/late1.err"; then
+	echo "FAIL: late: rank 1 did not join a coordinator that started after it"
+	tail -n 5 "$tmp/late0.err" "$tmp/late1.err"
+	fails=$((fails + 1))
+fi
+port=$((port + 1))
 
 if [ "${RDMABENCH_LONG:-0}" = 1 ]; then
 	if run s1024 1 send_lat --simulate outlier=700 --nranks 1024 --pattern suspects; then

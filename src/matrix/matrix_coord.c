@@ -55,14 +55,16 @@ static void __attribute__((format(printf, 3, 4)))
 fail_pair(struct rb_mx_coord *c, size_t pi, const char *fmt, ...)
 {
 	struct rb_mx_outcome *o = &c->out[pi];
+	char why[RB_MX_REASON];
 	va_list ap;
 
 	if (o->st != RB_MX_PENDING)
 		return;
 	o->st = RB_MX_FAILED;
 	va_start(ap, fmt);
-	vsnprintf(o->reason, sizeof(o->reason), fmt, ap);
+	vsnprintf(why, sizeof(why), fmt, ap);
 	va_end(ap);
+	rb_mx_set_reason(o, why);
 }
 
 static void send_over(struct rb_mx_coord *c, size_t pi);
@@ -139,6 +141,23 @@ static void bad_msg(struct rb_mx_coord *c, uint32_t i, const char *what)
 	declare_dead(c, i, why);
 }
 
+/* Side @k (0 src, 1 dst) of @o as RESULT @m tells it; a placement only with a result. */
+static void keep_side(struct rb_mx_coord *c, struct rb_mx_outcome *o, int k,
+		      const struct rb_mx_report *m)
+{
+	struct rb_mx_side s;
+
+	rb_mx_side_of(&c->pool, o->side[k], &s);
+	snprintf(s.dev, sizeof(s.dev), "%s", m->device);
+	s.port = m->port;
+	s.gid_index = m->gid_index;
+	snprintf(s.gid, sizeof(s.gid), "%s", m->gid);
+	if (m->has_res)
+		s.place = m->place;
+	if (rb_mx_keep_side(&c->pool, &s, &o->side[k]))
+		rb_err("the coordinator ran out of memory for pair %u's side", m->pair);
+}
+
 /* A RESULT from rank @i: one side of a pair of this round. */
 static void on_report(struct rb_mx_coord *c, uint32_t i, const struct rb_mx_report *m)
 {
@@ -146,22 +165,19 @@ static void on_report(struct rb_mx_coord *c, uint32_t i, const struct rb_mx_repo
 	struct rb_mx_outcome *o = p ? &c->out[m->pair] : NULL;
 	bool run = m->role == RB_MX_RUN;
 	char safe[4 * RB_MX_REASON];
-	struct rb_mx_side *side;
 
 	if (!p || o->round_id != c->round || m->round != c->round || (run ? p->src : p->dst) != i)
 		return bad_msg(c, i, "a RESULT for a pair it is not in");
-	snprintf(run ? o->src_dev : o->dst_dev, sizeof(o->src_dev), "%s", m->device);
-	side = run ? &o->src_side : &o->dst_side;
-	side->port = m->port;
-	side->gid_index = m->gid_index;
-	snprintf(side->gid, sizeof(side->gid), "%s", m->gid);
-	if (m->has_res)
-		*(run ? &o->src_place : &o->dst_place) = m->place;
+	keep_side(c, o, !run, m);
 	if (!run)
 		return;
 	if (!m->status && m->has_res && o->st == RB_MX_PENDING) {
-		o->st = RB_MX_OK;
-		o->res = m->res;
+		if (rb_mx_keep_result(&c->pool, &m->res, &o->res)) {
+			fail_pair(c, m->pair, "the coordinator ran out of memory for its result");
+		} else {
+			o->st = RB_MX_OK;
+			o->metric = rb_mx_metric(c, &m->res);
+		}
 	} else {
 		fail_pair(c, m->pair, "%s", rb_escape(m->reason, safe, sizeof(safe)));
 	}
@@ -253,17 +269,45 @@ static int wait_all(struct rb_mx_coord *c)
 
 /* ---- rounds ---------------------------------------------------------------- */
 
-/* Rank @i's part of the pairs @idx, into cround. */
-static void tasks_of(struct rb_mx_coord *c, uint32_t i, const size_t *idx, size_t np)
+/*
+ * Each rank's pairs of the round, in round order: chead[rank] is 1 + the
+ * first of its links, 0 when it has none.  Built once a round, so that
+ * handing every rank its part costs the round's pairs, not ranks x pairs.
+ */
+static uint32_t chead[RB_MX_MAX_RANKS];
+static struct link {
+	uint32_t k, next; /* next: 1 + the next link, 0 the last */
+} clink[RB_MX_MAX_RANKS * 4];
+
+static void index_round(const struct rb_mx_coord *c, const size_t *idx, size_t np)
 {
-	size_t k;
+	uint32_t n = 0, k, side[2];
+	int e;
+
+	memset(chead, 0, c->n * sizeof(chead[0]));
+	for (k = (uint32_t)np; k-- > 0 && n + 2 <= RB_MX_MAX_RANKS * 4;) {
+		side[0] = c->s.pairs[idx[k]].src;
+		side[1] = c->s.pairs[idx[k]].dst;
+		for (e = 0; e < (side[0] != side[1] ? 2 : 1); e++) {
+			clink[n] = (struct link){ .k = k, .next = chead[side[e]] };
+			chead[side[e]] = ++n;
+		}
+	}
+}
+
+/* Rank @i's part of the pairs @idx (index_round()'s), into cround. */
+static void tasks_of(struct rb_mx_coord *c, uint32_t i, const size_t *idx)
+{
+	uint32_t l, k;
 
 	cround.round = c->round;
 	cround.ntasks = 0;
-	for (k = 0; k < np && cround.ntasks < RB_MX_WIRE_TASKS; k++) {
-		const struct rb_mx_pair *p = &c->s.pairs[idx[k]];
+	for (l = chead[i]; l && cround.ntasks < RB_MX_WIRE_TASKS; l = clink[l - 1].next) {
 		struct rb_mx_task *t = &cround.task[cround.ntasks];
+		const struct rb_mx_pair *p;
 
+		k = clink[l - 1].k;
+		p = &c->s.pairs[idx[k]];
 		if (c->out[idx[k]].st != RB_MX_PENDING || !involves(p, i))
 			continue;
 		*t = (struct rb_mx_task){ .pair = (uint32_t)idx[k],
@@ -272,6 +316,22 @@ static void tasks_of(struct rb_mx_coord *c, uint32_t i, const size_t *idx, size_
 					  .port = (uint16_t)(c->j->c->l.tcp_port + 1 + k) };
 		snprintf(t->addr, sizeof(t->addr), "%s", c->r[p->dst].addr);
 		cround.ntasks++;
+	}
+}
+
+/* Both sides of @o with GID index -1 until their RESULTs say. */
+static void no_gid_index(struct rb_mx_coord *c, struct rb_mx_outcome *o)
+{
+	struct rb_mx_side s;
+	int k;
+
+	for (k = 0; k < 2; k++) {
+		rb_mx_side_of(&c->pool, o->side[k], &s);
+		if (s.gid_index == -1)
+			continue;
+		s.gid_index = -1;
+		if (rb_mx_keep_side(&c->pool, &s, &o->side[k]))
+			o->side[k] = RB_MX_SIDE_NONE;
 	}
 }
 
@@ -288,7 +348,7 @@ static void round_begin(struct rb_mx_coord *c, const size_t *idx, size_t np)
 
 		o->round_id = c->round;
 		o->st = RB_MX_PENDING;
-		o->src_side.gid_index = o->dst_side.gid_index = -1;
+		no_gid_index(c, o);
 		if (!alive(c, p->src) || !alive(c, p->dst))
 			fail_pair(c, idx[k], "rank %u (%s) %s", gone, c->r[gone].host,
 				  c->r[gone].why);
@@ -300,11 +360,13 @@ static void round_send(struct rb_mx_coord *c, const size_t *idx, size_t np, uint
 {
 	uint32_t i;
 
+	if (what == RB_MX_MSG_READY)
+		index_round(c, idx, np);
 	for (i = 0; i < c->n; i++) {
 		if (!alive(c, i))
 			continue;
 		if (what == RB_MX_MSG_READY) {
-			tasks_of(c, i, idx, np);
+			tasks_of(c, i, idx);
 			c->r[i].in_round = cround.ntasks > 0;
 		}
 		/* A rank whose pairs all failed meanwhile still gets its GO. */
@@ -647,7 +709,6 @@ static void end_all(struct rb_mx_coord *c)
 static int coord_init(struct rb_mx_coord *c, const struct rb_mx_job *j, char *err, size_t len)
 {
 	uint32_t i;
-	size_t k;
 	int ret;
 
 	memset(c, 0, sizeof(*c));
@@ -659,12 +720,10 @@ static int coord_init(struct rb_mx_coord *c, const struct rb_mx_job *j, char *er
 		return ret;
 	c->r = calloc(c->n, sizeof(*c->r));
 	c->out = calloc(c->s.n, sizeof(*c->out));
-	if (!c->r || !c->out)
+	if (!c->r || !c->out || rb_mx_pool_init(&c->pool))
 		return rb_set_err(err, len, -ENOMEM, "no memory for %u ranks", c->n);
 	for (i = 0; i < c->n; i++)
 		c->r[i].o.fd = -1;
-	for (k = 0; k < c->s.n; k++)
-		c->out[k].src_side.gid_index = c->out[k].dst_side.gid_index = -1;
 	return 0;
 }
 
@@ -672,9 +731,9 @@ static void coord_free(struct rb_mx_coord *c)
 {
 	if (c->lfd >= 0)
 		close(c->lfd);
+	rb_mx_free_outcomes(c);
 	rb_mx_sched_free(&c->s);
 	free(c->r);
-	free(c->out);
 	free(c->spawned);
 	free(c->suspects);
 	free(c->bad_ranks);

@@ -98,9 +98,49 @@ static bool is_bw(const struct rb_mx_coord *c)
 }
 
 /* The figure a pair is judged by: the metric table's .matrix_rank row. */
-static double metric(const struct rb_mx_coord *c, const struct rb_result *res)
+double rb_mx_metric(const struct rb_mx_coord *c, const struct rb_result *res)
 {
 	return rb_metric_value(rb_metric_rank(!is_bw(c)), res);
+}
+
+void rb_mx_set_reason(struct rb_mx_outcome *o, const char *why)
+{
+	free(o->reason);
+	o->reason = why[0] ? strdup(why) : NULL;
+}
+
+static const char *reason_of(const struct rb_mx_outcome *o)
+{
+	return o->reason ? o->reason : "";
+}
+
+void rb_mx_free_outcomes(struct rb_mx_coord *c)
+{
+	size_t i;
+
+	for (i = 0; c->out && i < c->s.n; i++)
+		free(c->out[i].reason);
+	free(c->out);
+	c->out = NULL;
+	rb_mx_pool_free(&c->pool);
+}
+
+/* What the writers read of pair @i, unpacked from the pool. */
+struct kept {
+	struct rb_mx_side side[2]; /* src, dst */
+	struct rb_result res;	   /* zero: it measured nothing */
+};
+
+static void unkeep(const struct rb_mx_coord *c, size_t i, struct kept *k)
+{
+	const struct rb_mx_outcome *o = &c->out[i];
+
+	rb_mx_side_of(&c->pool, o->side[0], &k->side[0]);
+	rb_mx_side_of(&c->pool, o->side[1], &k->side[1]);
+	if (o->res != RB_MX_RES_NONE)
+		rb_mx_result_of(&c->pool, o->res, &k->res);
+	else
+		memset(&k->res, 0, sizeof(k->res));
 }
 
 static const char *metric_name(const struct rb_mx_coord *c)
@@ -129,7 +169,7 @@ static double median_ok(struct rb_mx_coord *c)
 		return NAN;
 	for (i = 0; i < c->s.n; i++)
 		if (c->out[i].st == RB_MX_OK)
-			v[n++] = metric(c, &c->out[i].res);
+			v[n++] = c->out[i].metric;
 	m = n ? rb_median(v, n) : NAN;
 	free(v);
 	return m;
@@ -138,7 +178,7 @@ static double median_ok(struct rb_mx_coord *c)
 static bool out_of_line(const struct rb_mx_coord *c, size_t pi)
 {
 	return c->out[pi].st == RB_MX_OK &&
-	       rb_out_of_line(metric(c, &c->out[pi].res), c->median, c->j->c->m.tolerance / 100.0,
+	       rb_out_of_line(c->out[pi].metric, c->median, c->j->c->m.tolerance / 100.0,
 			      c->j->b->mode);
 }
 
@@ -146,8 +186,8 @@ static bool out_of_line(const struct rb_mx_coord *c, size_t pi)
 static int retest(struct rb_mx_coord *c, rb_mx_round_fn *run_round, size_t pi)
 {
 	struct rb_mx_outcome *o = &c->out[pi];
-	double first = metric(c, &o->res);
-	char a[32], b[32], m[32];
+	double first = o->metric;
+	char a[32], b[32], m[32], why[RB_MX_REASON];
 	int ret;
 
 	o->retested = true;
@@ -155,10 +195,10 @@ static int retest(struct rb_mx_coord *c, rb_mx_round_fn *run_round, size_t pi)
 	if (ret || !out_of_line(c, pi))
 		return ret;
 	o->bad = true;
-	snprintf(o->reason, sizeof(o->reason),
-		 "%s %s, then %s alone, against a median of %s (tolerance %u%%)", metric_name(c),
-		 fig(first, a, sizeof(a)), fig(metric(c, &o->res), b, sizeof(b)),
+	snprintf(why, sizeof(why), "%s %s, then %s alone, against a median of %s (tolerance %u%%)",
+		 metric_name(c), fig(first, a, sizeof(a)), fig(o->metric, b, sizeof(b)),
 		 fig(c->median, m, sizeof(m)), c->j->c->m.tolerance);
+	rb_mx_set_reason(o, why);
 	return 0;
 }
 
@@ -358,7 +398,7 @@ static void print_grid(FILE *f, const struct rb_mx_coord *c)
 			else if (c->out[i].st != RB_MX_OK)
 				fprintf(f, " %10s", "x");
 			else
-				fprintf(f, " %9s%c", fig(metric(c, &c->out[i].res), v, sizeof(v)),
+				fprintf(f, " %9s%c", fig(c->out[i].metric, v, sizeof(v)),
 					c->out[i].bad ? '*' : ' ');
 		}
 		fputc('\n', f);
@@ -368,6 +408,7 @@ static void print_grid(FILE *f, const struct rb_mx_coord *c)
 static void print_bad(FILE *f, const struct rb_mx_coord *c)
 {
 	const struct rb_mx_pair *p;
+	struct rb_mx_side src, dst;
 	size_t i;
 
 	if (!c->nbad && !c->nfailed)
@@ -380,9 +421,11 @@ static void print_bad(FILE *f, const struct rb_mx_coord *c)
 		if (o->st == RB_MX_OK && !o->bad)
 			continue;
 		p = &c->s.pairs[i];
+		rb_mx_side_of(&c->pool, o->side[0], &src);
+		rb_mx_side_of(&c->pool, o->side[1], &dst);
 		fprintf(f, "%4u %-16s %-10s %4u %-16s %-10s %-7s %s\n", p->src, c->r[p->src].host,
-			dev_of(c, o->src_dev, p->src), p->dst, c->r[p->dst].host,
-			dev_of(c, o->dst_dev, p->dst), status_of(o), o->reason);
+			dev_of(c, src.dev, p->src), p->dst, c->r[p->dst].host,
+			dev_of(c, dst.dev, p->dst), status_of(o), reason_of(o));
 	}
 }
 
@@ -408,33 +451,36 @@ static void print_verdict(FILE *f, const struct rb_mx_coord *c)
 
 static void csv_rows(FILE *f, const struct rb_mx_coord *c)
 {
+	static struct kept k;
 	size_t i;
 
 	rb_mx_csv_header(f);
 	for (i = 0; i < c->s.n; i++) {
 		const struct rb_mx_outcome *o = &c->out[i];
 		const struct rb_mx_pair *p = &c->s.pairs[i];
-		struct rb_mx_row row = {
+		struct rb_mx_row row;
+
+		unkeep(c, i, &k);
+		row = (struct rb_mx_row){
 			.src = p->src,
 			.dst = p->dst,
 			.src_host = c->r[p->src].host,
-			.src_dev = dev_of(c, o->src_dev, p->src),
+			.src_dev = dev_of(c, k.side[0].dev, p->src),
 			.dst_host = c->r[p->dst].host,
-			.dst_dev = dev_of(c, o->dst_dev, p->dst),
+			.dst_dev = dev_of(c, k.side[1].dev, p->dst),
 			.test = c->j->b->name,
 			.size = c->j->c->p.size.v[0],
-			.res = o->st == RB_MX_OK ? &o->res : NULL,
+			.res = o->st == RB_MX_OK ? &k.res : NULL,
 			.status = status_of(o),
 			.retested = o->retested,
-			.reason = o->reason,
+			.reason = reason_of(o),
 		};
-
 		rb_mx_csv_row(f, &row);
 	}
 }
 
 /* One pair as today's run document: its client's view, placement of both. */
-static json_t *pair_run(const struct rb_mx_coord *c, size_t i)
+static json_t *pair_run(const struct rb_mx_coord *c, size_t i, const struct kept *k)
 {
 	const struct rb_mx_outcome *o = &c->out[i];
 	const struct rb_mx_pair *p = &c->s.pairs[i];
@@ -446,20 +492,20 @@ static json_t *pair_run(const struct rb_mx_coord *c, size_t i)
 		.role = "client",
 		.host = c->r[p->src].host,
 		.peer = c->r[p->dst].addr,
-		.device = dev_of(c, o->src_dev, p->src),
-		.port = o->src_side.port,
-		.gid_index = o->src_side.gid_index,
-		.gid = o->src_side.gid,
+		.device = dev_of(c, k->side[0].dev, p->src),
+		.port = k->side[0].port,
+		.gid_index = k->side[0].gid_index,
+		.gid = k->side[0].gid,
 		.params = &c->j->c->p,
-		.place = o->src_place,
+		.place = k->side[0].place,
 		.has_peer_place = o->st == RB_MX_OK,
-		.peer_place = o->dst_place,
+		.peer_place = k->side[1].place,
 		.incomplete = o->st != RB_MX_OK,
-		.reason = o->reason,
+		.reason = reason_of(o),
 	};
 
 	rb_timestamp(rep.timestamp, sizeof(rep.timestamp));
-	return rb_json_doc(&rep, &o->res, o->st == RB_MX_OK);
+	return rb_json_doc(&rep, &k->res, o->st == RB_MX_OK);
 }
 
 /* A side's port, GID index and GID as PREFIX_port ...: null where not known. */
@@ -477,6 +523,7 @@ static void json_side(json_t *o, const char *prefix, const struct rb_mx_side *s)
 
 static json_t *json_pairs(const struct rb_mx_coord *c)
 {
+	static struct kept k;
 	json_t *arr = json_array(), *o;
 	size_t i;
 
@@ -484,15 +531,16 @@ static json_t *json_pairs(const struct rb_mx_coord *c)
 		const struct rb_mx_outcome *out = &c->out[i];
 		const struct rb_mx_pair *p = &c->s.pairs[i];
 
+		unkeep(c, i, &k);
 		o = json_pack("{sI sI ss ss ss ss sI ss sb ss so?}", "src", (json_int_t)p->src,
 			      "dst", (json_int_t)p->dst, "src_host", c->r[p->src].host, "dst_host",
-			      c->r[p->dst].host, "src_device", dev_of(c, out->src_dev, p->src),
-			      "dst_device", dev_of(c, out->dst_dev, p->dst), "round",
+			      c->r[p->dst].host, "src_device", dev_of(c, k.side[0].dev, p->src),
+			      "dst_device", dev_of(c, k.side[1].dev, p->dst), "round",
 			      (json_int_t)p->round, "status", status_of(out), "retested",
-			      out->retested, "reason", out->reason, "run", pair_run(c, i));
+			      out->retested, "reason", reason_of(out), "run", pair_run(c, i, &k));
 		if (o) {
-			json_side(o, "src", &out->src_side);
-			json_side(o, "dst", &out->dst_side);
+			json_side(o, "src", &k.side[0]);
+			json_side(o, "dst", &k.side[1]);
 		}
 		json_array_append_new(arr, o);
 	}

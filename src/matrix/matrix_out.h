@@ -18,6 +18,15 @@ int rb_mx_check_outputs(const struct rb_mx_job *j);
 /* rb_mx_run_all() - every round through @run_round, then the retests; 0 or -EINTR. */
 int rb_mx_run_all(struct rb_mx_coord *c, rb_mx_round_fn *run_round);
 
+/* rb_mx_metric() - the figure a pair is judged by, of its result @res. */
+double rb_mx_metric(const struct rb_mx_coord *c, const struct rb_result *res);
+
+/* rb_mx_set_reason() - why @o failed or is bad: @why, or none when "". */
+void rb_mx_set_reason(struct rb_mx_outcome *o, const char *why);
+
+/* rb_mx_free_outcomes() - every outcome of @c and its pool. */
+void rb_mx_free_outcomes(struct rb_mx_coord *c);
+
 /* rb_mx_verdict_out() - the table, CSV and JSON; the job's exit code. */
 int rb_mx_verdict_out(struct rb_mx_coord *c, int ret);
 

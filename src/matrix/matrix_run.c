@@ -24,6 +24,19 @@ static int usage_error(const char *err)
 	return RB_EXIT_USAGE;
 }
 
+/*
+ * A setup that failed: -EINVAL is the command line's fault (exit 2);
+ * anything else the environment's, such as a launcher's PMIx server that
+ * does not answer or a fence that times out (exit 1).
+ */
+static int setup_error(int ret, const char *err)
+{
+	if (ret == -EINVAL)
+		return usage_error(err);
+	fprintf(stderr, "rdmabench matrix: %s\n", err);
+	return RB_EXIT_FAIL;
+}
+
 /* Rank, job size and local rank: --rank/--nranks, else the launcher's. */
 static int identity(struct rb_mx_job *j, char *err, size_t len)
 {
@@ -51,8 +64,10 @@ static int identity(struct rb_mx_job *j, char *err, size_t len)
 	if (rb_mx_pmix_job(environ) && rb_mx_pmix_built() &&
 	    !rb_mx_env_get(environ, "OMPI_COMM_WORLD_RANK") &&
 	    !rb_mx_env_get(environ, "SLURM_NTASKS")) {
-		if (rb_mx_pmix_id(&j->id, err, len))
-			return -EINVAL;
+		int ret = rb_mx_pmix_id(&j->id, err, len);
+
+		if (ret)
+			return ret == -EINVAL ? -EPROTO : ret; /* the server's fault */
 	} else if (rb_mx_env_id(environ, &j->id, err, len)) {
 		return -EINVAL;
 	}
@@ -104,7 +119,9 @@ static int pmix_coordinator(struct rb_mx_job *j, char *err, size_t len)
 	ret = rb_mx_pmix_exchange(j->id.rank, mine, (int)j->c->l.timeout_s, got, sizeof(got), why,
 				  sizeof(why));
 	if (!ret && rb_mx_pmix_parse(got, j->coord_host, sizeof(j->coord_host), &j->coord_port))
-		ret = rb_set_err(why, sizeof(why), -EINVAL, "rank 0 published '%s'", got);
+		ret = rb_set_err(why, sizeof(why), -EPROTO, "rank 0 published '%s'", got);
+	if (ret == -EINVAL)
+		ret = -EPROTO; /* PMIx and the launcher disagree: not the command line */
 	if (ret)
 		return rb_set_err(err, len, ret, "where is rank 0? %s; or give --coordinator", why);
 	j->found = "pmix";
@@ -327,7 +344,7 @@ int rb_matrix_main(int argc, char **argv)
 	ret = setup(&j, err, sizeof(err));
 	rb_mx_pmix_fini(); /* rank 0's address is known: PMIx is done */
 	if (ret)
-		return usage_error(err);
+		return setup_error(ret, err);
 	if (j.id.rank == 0)
 		return rb_mx_coordinate(&j);
 	return rb_mx_worker(&j);

@@ -8,6 +8,7 @@
 #define RB_MATRIX_STATE_H
 
 #include <sys/types.h>
+#include "matrix/matrix_keep.h"
 #include "matrix/matrix_worker.h"
 
 struct rb_mx_rank {
@@ -24,20 +25,18 @@ struct rb_mx_rank {
 
 enum rb_mx_state { RB_MX_PENDING, RB_MX_OK, RB_MX_FAILED };
 
-/* What became of one pair of the schedule. */
+/*
+ * What became of one pair of the schedule: a few dozen bytes, the rest in
+ * the coordinator's pool (matrix_keep.h).
+ */
 struct rb_mx_outcome {
-	enum rb_mx_state st;
+	uint8_t st; /* enum rb_mx_state */
 	bool bad, retested;
 	uint32_t round_id; /* the last round it ran in */
-	struct rb_result res;
-	char src_dev[RB_MX_STR], dst_dev[RB_MX_STR];
-	struct rb_mx_side {
-		uint8_t port;	   /* 0: not known */
-		int16_t gid_index; /* -1: none */
-		char gid[RB_MX_STR];
-	} src_side, dst_side; /* from each side's RESULT */
-	struct rb_placement src_place, dst_place;
-	char reason[RB_MX_REASON];
+	uint32_t side[2];  /* pool ids, [0] src and [1] dst, from each side's RESULT */
+	size_t res;	   /* st RB_MX_OK: its client's result in the pool */
+	double metric;	   /* st RB_MX_OK: the figure it is judged by */
+	char *reason;	   /* failed or bad: why (malloc'd); NULL: none */
 };
 
 struct rb_mx_coord {
@@ -47,6 +46,7 @@ struct rb_mx_coord {
 	uint32_t n, njoined;
 	struct rb_mx_sched s;
 	struct rb_mx_outcome *out; /* one per pair of s */
+	struct rb_mx_pool pool;	   /* what the outcomes point to */
 	uint32_t round;		   /* the round in progress, from 1 */
 	uint64_t beat_at, t0;
 	uint64_t t_joined, t_rounds; /* ns: every rank in; the rounds and retests over */

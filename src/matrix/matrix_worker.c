@@ -418,9 +418,11 @@ static int do_round(struct worker *w, const struct rb_mx_round *r)
 
 /* ---- joining ---------------------------------------------------------------- */
 
-static int join(struct worker *w)
+/* One try: connect (refusals retried until @until), JOIN, WELCOME. */
+static int join_once(struct worker *w, uint64_t until)
 {
 	const struct rb_mx_job *j = w->j;
+	uint64_t now = rb_now_ns();
 	struct rb_mx_join m = { .proto = RB_MX_PROTO,
 				.rank = j->id.rank,
 				.nranks = j->id.nranks,
@@ -433,7 +435,8 @@ static int join(struct worker *w)
 	snprintf(m.host, sizeof(m.host), "%s", j->host);
 	snprintf(m.device, sizeof(m.device), "%s", j->device);
 	snprintf(m.addr, sizeof(m.addr), "%s", j->bind);
-	ret = rb_oob_connect(j->coord_host, j->coord_port, NULL, j->timeout_ms, &w->co);
+	ret = rb_oob_connect(j->coord_host, j->coord_port, NULL,
+			     now < until ? (int)((until - now) / 1000000) : 1, &w->co);
 	if (ret) {
 		rb_err("rank %u: cannot reach the coordinator at %s port %u", j->id.rank,
 		       j->coord_host, j->coord_port);
@@ -442,6 +445,36 @@ static int join(struct worker *w)
 	w->co.timeout_ms = j->timeout_ms;
 	ret = rb_mx_send(&w->co, RB_MX_MSG_JOIN, wbuf, rb_mx_pack_join(&m, wbuf, sizeof(wbuf)));
 	return ret ? ret : rb_oob_expect(&w->co, RB_MX_MSG_WELCOME, wbuf, sizeof(wbuf), &len);
+}
+
+#define JOIN_PAUSE_MS	  100  /* the first pause before joining again */
+#define JOIN_PAUSE_MAX_MS 2000 /* doubled each time up to this */
+
+/*
+ * Join within --timeout.  A coordinator not listening yet refuses the
+ * connection: rb_oob_connect() tries again until then.  One that accepts
+ * and closes before its WELCOME without an ERROR (its accept queue
+ * overflowed, or it was restarted) is joined again after a pause that
+ * doubles each time; an ERROR (refused: wrong rank, version) ends it.
+ */
+static int join(struct worker *w)
+{
+	uint64_t until = rb_now_ns() + (uint64_t)w->j->timeout_ms * 1000000ULL;
+	unsigned int pause_ms = JOIN_PAUSE_MS;
+	int ret;
+
+	for (;;) {
+		ret = join_once(w, until);
+		if (ret != -ECONNRESET || rb_interrupted ||
+		    rb_now_ns() + pause_ms * 1000000ULL >= until)
+			return ret;
+		rb_oob_close(&w->co);
+		rb_warn("rank %u: the coordinator closed the connection before its WELCOME; "
+			"joining again in %u ms",
+			w->j->id.rank, pause_ms);
+		usleep(pause_ms * 1000);
+		pause_ms = pause_ms * 2 < JOIN_PAUSE_MAX_MS ? pause_ms * 2 : JOIN_PAUSE_MAX_MS;
+	}
 }
 
 static int worker_loop(struct worker *w)

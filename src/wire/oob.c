@@ -368,11 +368,17 @@ static int xfer_all(struct rb_oob *o, void *buf, size_t len, bool out, uint64_t 
 		now = rb_now_ns();
 		if (now >= deadline)
 			return -ETIMEDOUT;
-		ret = wait_fd(o->fd, out ? POLLOUT : POLLIN,
-			      (int)((deadline - now + 999999) / 1000000));
-		if (ret)
-			return ret;
-		n = out ? send(o->fd, p, len, MSG_NOSIGNAL) : recv(o->fd, p, len, 0);
+		/* Try first, wait only when it would block: a coordinator of
+		 * a thousand ranks moves millions of messages, mostly ready. */
+		n = out ? send(o->fd, p, len, MSG_NOSIGNAL | MSG_DONTWAIT)
+			: recv(o->fd, p, len, MSG_DONTWAIT);
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+			ret = wait_fd(o->fd, out ? POLLOUT : POLLIN,
+				      (int)((deadline - now + 999999) / 1000000));
+			if (ret)
+				return ret;
+			continue;
+		}
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0)
@@ -454,14 +460,20 @@ static bool last_words(struct rb_oob *o)
 	return found;
 }
 
+#define ONE_SEND 4096 /* a message this short goes in one send(): one segment */
+
 static int send_msg(struct rb_oob *o, uint16_t type, const uint8_t *body, uint32_t len)
 {
-	uint8_t hdr[RB_WIRE_HDR_LEN];
+	uint8_t hdr[ONE_SEND];
 	uint64_t deadline = deadline_of(o);
 	int ret;
 
 	rb_hdr_pack(hdr, type, len);
-	ret = xfer_all(o, hdr, sizeof(hdr), true, deadline);
+	if (len && len <= ONE_SEND - RB_WIRE_HDR_LEN) {
+		memcpy(hdr + RB_WIRE_HDR_LEN, body, len);
+		return xfer_all(o, hdr, RB_WIRE_HDR_LEN + len, true, deadline);
+	}
+	ret = xfer_all(o, hdr, RB_WIRE_HDR_LEN, true, deadline);
 	if (!ret && len)
 		ret = xfer_all(o, (void *)body, len, true, deadline);
 	return ret;

@@ -19,7 +19,11 @@
 
 #include "core/stats.h"
 #include "matrix/matrix.h"
+#include "core/metrics.h"
+#include "matrix/matrix_keep.h"
 #include "matrix/matrix_pmix.h"
+#include "wire/matrix_wire.h"
+#include "wire/wire.h"
 #include "mx_check.h"
 
 /* ---- suspects:K and the bad-rank rule ---------------------------------------- */
@@ -295,13 +299,109 @@ static void test_sim_hunt(void **state)
 	hunt_one(1024, 0, RB_MODE_BW);
 }
 
+/* ---- what the coordinator keeps per pair (matrix_keep.c) --------------------- */
+
+/* A client's RESULT with figures in every other group, through the wire. */
+static void wire_result(int seed, struct rb_result *out)
+{
+	static uint8_t buf[RB_WIRE_MAX_BODY];
+	struct rb_mx_report m = { .role = RB_MX_RUN, .has_res = 1, .gid_index = -1 }, back;
+	const struct rb_metric *k;
+	int n;
+
+	m.res.pt = (struct rb_point){ .size = 4096u << seed,
+				      .batch = 2,
+				      .signal = 8,
+				      .qps = 3,
+				      .tx_depth = 128,
+				      .cqe_poll = 16,
+				      .poll = 1 };
+	m.res.iters = 1000003u * (unsigned)seed;
+	m.res.duration_s = 1.0 / (seed + 3);
+	for (k = rb_metrics; k < rb_metrics + rb_nmetrics; k++) {
+		if (k->derive || (k->group + seed) % 2)
+			continue;
+		rb_metric_group_set(k->group, &m.res, true);
+		rb_metric_set(k, &m.res, (k - rb_metrics) * 1.25 + seed / 7.0);
+	}
+	m.res.lat.min = -0.0; /* kept as itself, not as +0 */
+	n = rb_mx_pack_report(&m, buf, sizeof(buf));
+	assert_true(n > 0);
+	assert_int_equal(rb_mx_unpack_report(buf, (size_t)n, &back), 0);
+	*out = back.res;
+}
+
+static void test_keep_result(void **state)
+{
+	struct rb_result want, got;
+	struct rb_mx_pool p;
+	size_t off[6];
+	int i;
+
+	(void)state;
+	assert_int_equal(rb_mx_pool_init(&p), 0);
+	for (i = 0; i < 6; i++) {
+		wire_result(i, &want);
+		assert_int_equal(rb_mx_keep_result(&p, &want, &off[i]), 0);
+		assert_true(off[i] != RB_MX_RES_NONE);
+	}
+	for (i = 0; i < 6; i++) { /* each back as the wire gave it, byte for byte */
+		wire_result(i, &want);
+		rb_mx_result_of(&p, off[i], &got);
+		assert_memory_equal(&got, &want, sizeof(got));
+	}
+	/* A latency result: its point, counts and one group, well under 200 bytes. */
+	assert_true(off[1] - off[0] < 200);
+	rb_mx_pool_free(&p);
+}
+
+static void test_keep_side(void **state)
+{
+	struct rb_mx_side s = { .port = 2, .gid_index = 3 }, back, none;
+	struct rb_mx_pool p;
+	uint32_t id, again, i;
+
+	(void)state;
+	assert_int_equal(rb_mx_pool_init(&p), 0);
+	rb_mx_side_of(&p, RB_MX_SIDE_NONE, &none);
+	assert_int_equal(none.gid_index, -1);
+	assert_int_equal(none.port, 0);
+	assert_string_equal(none.dev, "");
+	snprintf(s.dev, sizeof(s.dev), "mlx5_0");
+	snprintf(s.gid, sizeof(s.gid), "2001:db8::1");
+	snprintf(s.place.cpus, sizeof(s.place.cpus), "0-3 8");
+	snprintf(s.place.governor, sizeof(s.place.governor), "performance");
+	s.place.device_numa_node = s.place.freq_cpu = -1;
+	s.place.cpu_mhz = 3100;
+	assert_int_equal(rb_mx_keep_side(&p, &s, &id), 0);
+	assert_int_equal(rb_mx_keep_side(&p, &s, &again), 0);
+	assert_int_equal(id, again); /* the same side is kept once */
+	assert_true(id != RB_MX_SIDE_NONE);
+	rb_mx_side_of(&p, id, &back);
+	assert_memory_equal(&back, &s, sizeof(s));
+	for (i = 0; i < 5000; i++) { /* past several rehashes */
+		snprintf(s.gid, sizeof(s.gid), "fe80::%x", i);
+		assert_int_equal(rb_mx_keep_side(&p, &s, &id), 0);
+		assert_int_equal(id, i + 2);
+	}
+	for (i = 0; i < 5000; i += 499) {
+		snprintf(s.gid, sizeof(s.gid), "fe80::%x", i);
+		assert_int_equal(rb_mx_keep_side(&p, &s, &id), 0);
+		assert_int_equal(id, i + 2);
+		rb_mx_side_of(&p, id, &back);
+		assert_string_equal(back.gid, s.gid);
+	}
+	rb_mx_pool_free(&p);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_suspects_rings), cmocka_unit_test(test_rank_rule),
 		cmocka_unit_test(test_suspect_pairs),  cmocka_unit_test(test_pmix_value),
 		cmocka_unit_test(test_sim_parse),      cmocka_unit_test(test_sim_result),
-		cmocka_unit_test(test_sim_hunt),
+		cmocka_unit_test(test_sim_hunt),       cmocka_unit_test(test_keep_result),
+		cmocka_unit_test(test_keep_side),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
