@@ -11,7 +11,9 @@
 #   send_bw -q 16, whose server sleeps on its 16 CQs too): the CQs on one
 #   channel, wake-ups counted, at most one per signaled WR; send_bw -q 16
 #   --wr-lat: a sample per signaled WR, whichever CQ reaped it; write_bw -q
-#   16 --probe: the probe's own CQ beside the 16; --reg-mode per-msg (-q 1);
+#   16 --probe: the probe's own CQ beside the 16 (64-byte messages: over
+#   this wire -q 16 -s 4K fails with or without either flag, the peer's
+#   "remote invalid request" on a WRITE); --reg-mode per-msg (-q 1);
 # - -q 4096 -t 8: more completions than rxe's max_cqe (32767), refused
 #   before anything is made (exit 2), naming the limit and the device;
 #   -q 16384 -t 2: over the guest's memory budget, refused the same way;
@@ -43,7 +45,7 @@ solo cqs send_bw $C -q 256 --cq-per-qp -s 64 -n 2048 -t 4 192.0.2.1 --json "$OUT
 solo cqev write_bw $C -q 64 --cq-per-qp --poll event -s 64 -n 2048 -t 4 192.0.2.1 --json "$OUT/cqev.json"
 solo cqse send_bw $C -q 16 --cq-per-qp --poll event -s 64 -n 2048 -t 4 192.0.2.1 --json "$OUT/cqse.json"
 solo cqwl send_bw $C -q 16 --cq-per-qp --wr-lat -s 64 -l 4 -Q 4 -n 2048 -t 8 192.0.2.1 --json "$OUT/cqwl.json"
-solo cqpr write_bw $C -q 16 --cq-per-qp --probe -s 4K -n 3000 192.0.2.1 --json "$OUT/cqpr.json"
+solo cqpr write_bw $C -q 16 --cq-per-qp --probe -s 64 -n 20000 -t 8 192.0.2.1 --json "$OUT/cqpr.json"
 solo cqrm write_bw $C --cq-per-qp --reg-mode per-msg -s 4K -n 500 192.0.2.1 --json "$OUT/cqrm.json"
 solo cqe write_bw $C -q 4096 -t 8 -s 64 -n 4096 192.0.2.1
 solo big write_bw $C -q 16384 -t 2 -s 64 -n 16384 192.0.2.1
