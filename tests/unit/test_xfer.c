@@ -1766,6 +1766,68 @@ static void cqqp_events_stream(void **state)
  * event; the poll of that CQ after its arm must find it, or the loop
  * sleeps a slice for nothing, hundreds of times.
  */
+/* One rb_poll_step() of a waiting stream: the completions it saw (0 or more). */
+static int step(struct fx *x)
+{
+	struct rb_idle idle = { 0 };
+	uint64_t done = 0;
+	int n = rb_poll_step(&x->r, &idle, &done, NULL, "completions");
+
+	assert_true(n >= 0);
+	return n;
+}
+
+/*
+ * The states of 4 CQs step by step: each is armed at its first empty
+ * poll and ready at its next, and no sleep comes before all are; an
+ * event names its CQ, which is polled next, acked, and armed again once
+ * empty, the others untouched.
+ */
+static void cqqp_events_states(void **state)
+{
+	struct ibv_wc wc = { .wr_id = 2ULL << 32,
+			     .status = IBV_WC_SUCCESS,
+			     .opcode = IBV_WC_RDMA_WRITE,
+			     .qp_num = FAKE_QPN_BASE + 2 };
+	uint32_t i;
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 4, 1, 1, 4);
+	x.p.cq_per_qp = 1;
+	fx_events(&x, RB_ROLE_CLIENT, 2000);
+	fake_cq_per_qp(x.f, &x.r);
+	for (i = 0; i < 8; i++) {
+		assert_int_equal(x.r.cq_ready, i / 2);
+		assert_int_equal(x.f->arms, i / 2 + (i & 1));
+		assert_int_equal(step(&x), 0);
+		assert_int_equal(x.f->cq_polls[i / 2], (i & 1) + 1);
+	}
+	assert_int_equal(x.r.cq_ready, 4);
+	assert_int_equal(x.r.events, 0);
+	fake_push_wc(x.f, &wc); /* CQ 2 is armed: its event is written */
+	assert_int_equal(x.f->events_written, 1);
+	assert_int_equal(step(&x), 0); /* all ready: sleeps, wakes with CQ 2's event */
+	assert_int_equal(x.r.events, 1);
+	assert_int_equal(x.f->cqs[2].comp_events_completed, 1);
+	assert_int_equal(x.r.cq_ev[2], RB_CQ_IDLE);
+	assert_int_equal(x.r.cq_ready, 3);
+	assert_int_equal(step(&x), 1); /* CQ 2 polled next: its completion */
+	assert_int_equal(x.f->cq_polls[2], 3);
+	assert_int_equal(step(&x), 0); /* CQ 3: empty, ready: CQ 2 is polled next */
+	assert_int_equal(step(&x), 0); /* CQ 2 empty: armed again */
+	assert_int_equal(x.f->arms, 5);
+	assert_int_equal(x.r.cq_ev[2], RB_CQ_ARMED);
+	assert_int_equal(x.f->cq_polls[2], 4);
+	assert_int_equal(step(&x), 0);
+	assert_int_equal(x.r.cq_ready, 4);
+	assert_int_equal(x.f->cq_polls[2], 5);
+	assert_int_equal(x.r.events, 1);
+	check_cq_events(&x, false);
+	fx_end(&x);
+}
+
 static void cqqp_events_race(void **state)
 {
 	(void)state;
@@ -2875,6 +2937,7 @@ int main(void)
 		cmocka_unit_test(events_canceled_while_sleeping),
 		cmocka_unit_test(cqqp_stream),
 		cmocka_unit_test(cqqp_events_stream),
+		cmocka_unit_test(cqqp_events_states),
 		cmocka_unit_test(cqqp_events_race),
 		cmocka_unit_test(cqqp_events_server_recv),
 		cmocka_unit_test(cqqp_events_wr_lat_and_lost),
