@@ -801,7 +801,9 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_BW | RB_S_VERBS,
 	  .help = "one CQ per QP, each sized for its QP's send and receive depths, polled round "
 		  "robin (perftest issue 78); without it one CQ, sized for every QP, serves all; "
-		  "not with --poll event, --wr-lat, --reg-mode per-msg or --probe" },
+		  "with --poll event the CQs share one completion channel, each armed when a "
+		  "poll finds it empty, and the loop sleeps once all are; works with --wr-lat, "
+		  "--probe (its own CQ) and --reg-mode per-msg (-q 1: one CQ)" },
 	{ .lname = "events",
 	  .perftest = "-e, --events",
 	  .pt_diff = "given to the client only (the server adopts the plan); the channel is "

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <math.h>
 #include <poll.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -234,6 +235,33 @@ static int event_take(struct rb_run *r)
 	return 0;
 }
 
+/* Arm @cq (QP @c's with --cq-per-qp, else UINT32_MAX); 0 or -EIO, logged. */
+static int cq_arm(struct rb_run *r, struct ibv_cq *cq, uint32_t c)
+{
+	char which[32] = "";
+	int ret = ibv_req_notify_cq(cq, 0);
+
+	if (!ret)
+		return 0;
+	if (c != UINT32_MAX)
+		snprintf(which, sizeof(which), " (CQ of QP %u)", c);
+	rb_err("%s: ibv_req_notify_cq%s: %s", r->dev.name, which, strerror(ret));
+	return -EIO;
+}
+
+/* Sleep on the channel a slice at most, and @take the event if one came. */
+static int channel_sleep(struct rb_run *r, int (*take)(struct rb_run *r))
+{
+	struct pollfd pfd = { .fd = r->chan->fd, .events = POLLIN };
+	int ret = poll(&pfd, 1, RB_EVENT_SLICE_MS);
+
+	if (ret < 0 && errno != EINTR) {
+		rb_err("%s: poll on the completion channel (fd %d): %m", r->dev.name, pfd.fd);
+		return -EIO;
+	}
+	return ret > 0 ? take(r) : 0;
+}
+
 /*
  * --poll event, an empty poll: arm the CQ, or (armed, and the caller's
  * poll since found nothing) sleep on the channel's fd, a slice at most.
@@ -242,39 +270,119 @@ static int event_take(struct rb_run *r)
 static __attribute__((noinline)) int event_wait(struct rb_run *r, struct rb_idle *s,
 						const char *what)
 {
-	struct pollfd pfd = { .fd = r->chan->fd, .events = POLLIN };
 	int ret;
 
 	if (rb_interrupted)
 		return -EINTR;
 	if (!r->armed) {
-		ret = ibv_req_notify_cq(r->cq, 0);
-		if (ret) {
-			rb_err("%s: ibv_req_notify_cq: %s", r->dev.name, strerror(ret));
-			return -EIO;
-		}
+		ret = cq_arm(r, r->cq, UINT32_MAX);
+		if (ret)
+			return ret;
 		/* The caller polls again before any sleep: a completion that
 		 * came between its empty poll and the arm raised no event. */
 		r->armed = true;
 		return 0;
 	}
-	ret = poll(&pfd, 1, RB_EVENT_SLICE_MS);
-	if (ret < 0 && errno != EINTR) {
-		rb_err("%s: poll on the completion channel (fd %d): %m", r->dev.name, pfd.fd);
-		return -EIO;
-	}
-	if (ret > 0 && (ret = event_take(r)))
+	ret = channel_sleep(r, event_take);
+	if (ret)
 		return ret;
 	/* Woken or not, the caller polls: a slice that ends without an event
 	 * still looks at the CQ (an event lost costs a slice, not the run). */
 	return idle_checks(r, s, what);
 }
 
+/* The index of @cq among the QPs' CQs (--cq-per-qp), or ncq when none. */
+static uint32_t cq_index(const struct rb_run *r, const struct ibv_cq *cq)
+{
+	uint32_t i;
+
+	for (i = 0; i < r->ncq && r->cqs[i] != cq; i++)
+		;
+	return i;
+}
+
+/*
+ * --cq-per-qp: the event of one of the CQs, acked at once (acks count
+ * per CQ); that CQ is IDLE again and polled next, to be armed when a
+ * poll finds it empty.  One event per wake, as with one CQ: r->events
+ * stays the wake-ups.
+ */
+static int cqs_event_take(struct rb_run *r)
+{
+	struct ibv_cq *cq;
+	uint32_t c;
+	void *ctx;
+
+	if (ibv_get_cq_event(r->chan, &cq, &ctx)) {
+		if (errno == EAGAIN || errno == EINTR)
+			return 0;
+		rb_err("%s: ibv_get_cq_event: %m", r->dev.name);
+		return -EIO;
+	}
+	ibv_ack_cq_events(cq, 1);
+	r->events++;
+	c = cq_index(r, cq);
+	if (c == r->ncq) {
+		rb_err("%s: a completion event for a CQ that is none of the QPs' (--cq-per-qp)",
+		       r->dev.name);
+		return -EPROTO;
+	}
+	if (r->cq_ev[c] == RB_CQ_READY)
+		r->cq_ready--;
+	r->cq_ev[c] = RB_CQ_IDLE;
+	r->cq_next = c;
+	return 0;
+}
+
+/* The first CQ after @c that is not READY (the caller knows one is). */
+static uint32_t cqs_unready(const struct rb_run *r, uint32_t c)
+{
+	do
+		c = c + 1 == r->ncq ? 0 : c + 1;
+	while (r->cq_ev[c] == RB_CQ_READY);
+	return c;
+}
+
+/*
+ * --poll event with --cq-per-qp, after an empty poll of CQ c (the one
+ * before cq_next, rb_next_cq()): IDLE, arm it and poll it again; ARMED,
+ * it is READY now.  While some CQ is not READY, that one is polled
+ * next; when all are, a completion on any raises an event: sleep on the
+ * shared channel, a slice at most, and take the event that came.
+ */
+static __attribute__((noinline)) int cqs_event_wait(struct rb_run *r, struct rb_idle *s,
+						    const char *what)
+{
+	uint32_t c = r->cq_next ? r->cq_next - 1 : r->ncq - 1;
+	int ret;
+
+	if (rb_interrupted)
+		return -EINTR;
+	if (r->cq_ev[c] == RB_CQ_IDLE) {
+		ret = cq_arm(r, r->cqs[c], c);
+		if (ret)
+			return ret;
+		r->cq_ev[c] = RB_CQ_ARMED;
+		r->cq_next = c;
+		return 0;
+	}
+	if (r->cq_ev[c] == RB_CQ_ARMED) {
+		r->cq_ev[c] = RB_CQ_READY;
+		r->cq_ready++;
+	}
+	if (r->cq_ready < r->ncq) {
+		r->cq_next = cqs_unready(r, c);
+		return 0;
+	}
+	ret = channel_sleep(r, cqs_event_take);
+	return ret ? ret : idle_checks(r, s, what);
+}
+
 /* Out of line, as it always was: the loops' code around the call stays as it is. */
 __attribute__((noinline)) int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what)
 {
 	if (__builtin_expect(r->chan != NULL, 0))
-		return event_wait(r, s, what);
+		return r->cq_ev ? cqs_event_wait(r, s, what) : event_wait(r, s, what);
 	if (++s->spins % 64)
 		return 0;
 	return idle_checks(r, s, what);

@@ -155,7 +155,11 @@ struct rb_run {
 	/* The completion channel made for the connection when any point
 	 * waits on events (its CQ's); chan is it at such a point, else NULL. */
 	struct ibv_comp_channel *channel;
-	bool armed;	      /* ibv_req_notify_cq() done, its event not yet taken */
+	bool armed; /* ibv_req_notify_cq() done, its event not yet taken */
+	/* --cq-per-qp with --poll event: each CQ's state (RB_CQ_*, ncq of
+	 * them; NULL otherwise), and how many are RB_CQ_READY. */
+	uint8_t *cq_ev;
+	uint32_t cq_ready;
 	unsigned int unacked; /* events taken, not yet acked */
 	uint64_t events;      /* events taken (wake-ups) over the connection */
 	uint64_t ev0, ev1;    /* events at the measured interval's start and end */
@@ -454,6 +458,14 @@ rb_reap(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32
 		return rb_reap_srq(r, done, on_recv);
 	return rb_reap_poll(r, done, on_recv, false, false, (int)r->pt.cqe_poll);
 }
+
+/*
+ * --cq-per-qp with --poll event: the CQs share the one channel.  A CQ is
+ * IDLE (not armed, or its event taken), ARMED (armed, not polled since),
+ * or READY (armed, and a poll since found it empty: any completion now
+ * raises an event).  The loop sleeps only when every CQ is READY.
+ */
+enum { RB_CQ_IDLE, RB_CQ_ARMED, RB_CQ_READY };
 
 /* --poll event: events taken between acks (ibv_ack_cq_events()). */
 #define RB_EVENT_ACK_BATCH 64

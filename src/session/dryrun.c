@@ -33,9 +33,11 @@ void rb_dry_mem(const struct rb_bench *b, const struct rb_params *p, struct rb_d
 		m->buffers = (m->buffers + huge - 1) / huge * huge;
 	m->send_wr = (uint32_t)rb_axis_max(&p->tx_depth);
 	m->recv_wr = b && rb_bench_receives(b, p) ? p->rx_depth : 0;
-	/* As the session sizes its CQ: every send WR and every receive. */
-	m->cqe = (uint64_t)m->nqp * m->send_wr +
-		 (p->srq ? m->recv_wr : (uint64_t)m->nqp * m->recv_wr);
+	/* As the session sizes a CQ: every send WR and every receive of its
+	 * QPs (all, or with --cq-per-qp its one; the SRQ's receives all). */
+	m->ncq = p->cq_per_qp ? m->nqp : 1;
+	m->cqe = (uint64_t)(m->nqp / m->ncq) * m->send_wr +
+		 (p->srq ? m->recv_wr : (uint64_t)(m->nqp / m->ncq) * m->recv_wr);
 	m->total = rb_plan_mem(p);
 	m->threads = p->threads ? p->threads : 1;
 }
@@ -90,8 +92,9 @@ static void check_limits(const struct rb_dryrun *d, const struct rb_dry_mem *m, 
 		padd(l, "-t/--tx-depth or -r/--rx-depth exceeds %s's max_qp_wr %d", v->name,
 		     v->max_qp_wr);
 	if (v->max_cqe && m->cqe > (uint64_t)v->max_cqe)
-		padd(l, "the CQ needs %llu entries, %s allows %d (max_cqe)",
-		     (unsigned long long)m->cqe, v->name, v->max_cqe);
+		padd(l, "%s needs %llu entries, %s allows %d (max_cqe)",
+		     m->ncq > 1 ? "each QP's CQ" : "the CQ", (unsigned long long)m->cqe, v->name,
+		     v->max_cqe);
 	if (d->b->atomic && !v->atomics)
 		padd(l, "%s does not support atomic operations (atomic_cap NONE)", v->name);
 	/* The path MTU is at most this port's (or -m's): the peer may lower it. */
@@ -277,9 +280,9 @@ static void text_mem(const struct rb_dryrun *d, FILE *f)
 		m.nqp == 1 ? "" : "s", m.nmr, m.nmr == 1 ? "" : "s",
 		bytes_str(m.region, a, sizeof(a)), bytes_str(m.buffers, b, sizeof(b)),
 		d->p->hugepages ? ", in 2 MiB huge pages" : "");
-	fprintf(f, LABEL "per QP %u send WRs and %u receives%s; one CQ of %llu entries\n", "",
+	fprintf(f, LABEL "per QP %u send WRs and %u receives%s; %s of %llu entries\n", "",
 		m.send_wr, d->p->srq ? 0 : m.recv_wr, d->p->srq ? " (the SRQ holds them)" : "",
-		(unsigned long long)m.cqe);
+		m.ncq > 1 ? "a CQ per QP, each" : "one CQ", (unsigned long long)m.cqe);
 	fprintf(f, LABEL "about %s per side%s%s%s\n", "",
 		bytes_str(m.total * m.threads, c, sizeof(c)), m.threads > 1 ? " (all threads)" : "",
 		d->mem_budget ? ", this host can give " : "",

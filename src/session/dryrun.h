@@ -54,7 +54,8 @@ struct rb_dry_mem {
 	uint64_t buffers; /* every MR's, rounded up to huge pages with --hugepages */
 	uint32_t send_wr; /* per QP */
 	uint32_t recv_wr; /* per QP, or on the one SRQ */
-	uint64_t cqe;	  /* of the one CQ */
+	uint32_t ncq;	  /* 1, or one per QP (--cq-per-qp) */
+	uint64_t cqe;	  /* of each CQ */
 	uint64_t total;	  /* all of it per thread (plan.h's rb_plan_mem() estimate) */
 	uint32_t threads;
 };

@@ -153,9 +153,10 @@ static int check_scale(struct session *s)
 		       sess_probing(s) ? " and --probe's QP" : "", d->name, d->attr.max_qp);
 		return -EINVAL;
 	}
-	if (s->p.cq_per_qp && nqp > (uint64_t)d->attr.max_cq) {
-		rb_err("--cq-per-qp with -q %llu: %llu CQs, %s holds at most %d (max_cq)",
-		       (unsigned long long)nqp, (unsigned long long)nqp, d->name, d->attr.max_cq);
+	if (s->p.cq_per_qp && qps_need(s) > (uint64_t)d->attr.max_cq) {
+		rb_err("--cq-per-qp with -q %llu: %llu CQs%s, %s holds at most %d (max_cq)",
+		       (unsigned long long)nqp, (unsigned long long)qps_need(s),
+		       sess_probing(s) ? " with --probe's" : "", d->name, d->attr.max_cq);
 		return -EINVAL;
 	}
 	if (nmr > (uint64_t)d->attr.max_mr) {
@@ -245,8 +246,15 @@ static int create_cqs(struct session *s)
 	if (!r->cqs)
 		return -ENOMEM;
 	r->ncq = r->nqp;
+	/* --poll event: one channel for them all, each CQ's state for the waits. */
+	if (r->channel && r->ncq > 1) {
+		r->cq_ev = calloc(r->ncq, sizeof(*r->cq_ev));
+		if (!r->cq_ev)
+			return -ENOMEM;
+	}
 	for (i = 0; !ret && i < r->nqp; i++)
-		ret = rb_cq_create_on(&r->dev, cq_need(s), NULL, s->l->comp_vector, &r->cqs[i]);
+		ret = rb_cq_create_on(&r->dev, cq_need(s), r->channel, s->l->comp_vector,
+				      &r->cqs[i]);
 	r->cq = r->cqs[0];
 	return ret;
 }
@@ -623,6 +631,9 @@ static void close_cqs(struct session *s)
 	}
 	free(r->cqs);
 	r->cqs = NULL;
+	free(r->cq_ev);
+	r->cq_ev = NULL;
+	r->cq_ready = 0;
 	r->ncq = 0;
 	r->cq = NULL;
 }

@@ -365,25 +365,18 @@ static int check_wr_lat(const struct rb_params *p, const struct rb_bench *t, cha
 }
 
 /*
- * --cq-per-qp: the stream's polls go round the QPs' CQs; the loops that
- * sleep on one CQ's channel or time WRs on it do not.
+ * --cq-per-qp: the stream's polls go round the QPs' CQs (with --poll
+ * event all on one channel); a latency loop polls one CQ.  --wr-lat
+ * reads the QP from each completion, --probe has a CQ of its own, and
+ * --reg-mode per-msg runs one QP: each works with it.
  */
 static int check_cq_per_qp(const struct rb_params *p, const struct rb_bench *t, char *err,
 			   size_t len)
 {
 	if (p->cq_per_qp > 1)
 		return fail(err, len, "--cq-per-qp: bad flag %u", p->cq_per_qp);
-	if (!p->cq_per_qp)
-		return 0;
-	if (t->mode != RB_MODE_BW)
+	if (p->cq_per_qp && t->mode != RB_MODE_BW)
 		return fail(err, len, "--cq-per-qp applies to bandwidth tests, not %s", t->name);
-	if (rb_axis_has(&p->poll, RB_POLL_EVENT))
-		return fail(err, len,
-			    "--cq-per-qp and --poll event: not built yet (one channel per CQ)");
-	if (p->wr_lat || p->reg_mode == RB_REG_PER_MSG || p->probe)
-		return fail(err, len,
-			    "--cq-per-qp with --wr-lat, --reg-mode per-msg or --probe: not built "
-			    "yet (those loops poll one CQ)");
 	return 0;
 }
 

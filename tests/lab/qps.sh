@@ -7,7 +7,13 @@
 # - the setup figures (JSON "setup": create, connect, destroy, per QP) and
 #   the table's setup line;
 # - write_bw and send_bw -q 256 --cq-per-qp: a CQ per QP, polled round
-#   robin, every message verified;
+#   robin, every message verified; with --poll event (write_bw -q 64, and
+#   send_bw -q 16, whose server sleeps on its 16 CQs too): the CQs on one
+#   channel, wake-ups counted, at most one per signaled WR; send_bw -q 16
+#   --wr-lat: a sample per signaled WR, whichever CQ reaped it; write_bw -q
+#   16 --probe: the probe's own CQ beside the 16 (64-byte messages: over
+#   this wire -q 16 -s 4K fails with or without either flag, the peer's
+#   "remote invalid request" on a WRITE); --reg-mode per-msg (-q 1);
 # - -q 4096 -t 8: more completions than rxe's max_cqe (32767), refused
 #   before anything is made (exit 2), naming the limit and the device;
 #   -q 16384 -t 2 --mr-per-qp -s 256K: over the guest's memory budget,
@@ -46,6 +52,11 @@ solo q4096 write_bw $C -q 4096 -s 64 -n 4096 -t 2 192.0.2.1 --json "$OUT/q4096.j
 solo mr2048 write_bw $C -q 2048 --mr-per-qp -s 64 -n 2048 -t 2 192.0.2.1 --json "$OUT/mr2048.json"
 solo cqw write_bw $C -q 256 --cq-per-qp -s 64 -n 2048 -t 4 192.0.2.1 --json "$OUT/cqw.json"
 solo cqs send_bw $C -q 256 --cq-per-qp -s 64 -n 2048 -t 4 192.0.2.1 --json "$OUT/cqs.json"
+solo cqev write_bw $C -q 64 --cq-per-qp --poll event -s 64 -n 2048 -t 4 192.0.2.1 --json "$OUT/cqev.json"
+solo cqse send_bw $C -q 16 --cq-per-qp --poll event -s 64 -n 2048 -t 4 192.0.2.1 --json "$OUT/cqse.json"
+solo cqwl send_bw $C -q 16 --cq-per-qp --wr-lat -s 64 -l 4 -Q 4 -n 2048 -t 8 192.0.2.1 --json "$OUT/cqwl.json"
+solo cqpr write_bw $C -q 16 --cq-per-qp --probe -s 64 -n 20000 -t 8 192.0.2.1 --json "$OUT/cqpr.json"
+solo cqrm write_bw $C --cq-per-qp --reg-mode per-msg -s 4K -n 500 192.0.2.1 --json "$OUT/cqrm.json"
 solo cqe write_bw $C -q 4096 -t 8 -s 64 -n 4096 192.0.2.1
 solo big write_bw $C -q 16384 -t 2 --mr-per-qp -s 256K -n 16384 192.0.2.1
 if command -v setpriv >/dev/null; then
@@ -62,7 +73,7 @@ fi
 stop_server $srv
 '
 
-for c in q1024 q4096 mr2048 cqw cqs; do
+for c in q1024 q4096 mr2048 cqw cqs cqev cqse cqwl cqpr cqrm; do
 	expect_rc $c 0
 	jcheck $c.json 'd["params"]["verify"] is True' \
 		'all(r["iterations"] == d["params"]["iterations"] for r in d["results"])' \
@@ -85,6 +96,19 @@ done
 jcheck cqw.json 'd["params"]["cq_per_qp"] is True' 'd["results"][0]["qps"] == 256'
 jcheck cqs.json 'd["params"]["cq_per_qp"] is True' 'd["results"][0]["peer_bw_avg_gbps"] > 0'
 jcheck q1024.json '"cq_per_qp" not in d["params"]'
+for c in cqev cqse cqwl cqpr cqrm; do
+	jcheck $c.json 'd["params"]["cq_per_qp"] is True'
+done
+# Events: each needs a completion on an armed CQ, so no more than signaled WRs.
+wake='all(0 < r["wakeups"] <= (r["iterations"] + r["warmup"]) / r["signal"] and abs(r["wakeups_per_msg"] - r["wakeups"] / r["iterations"]) < 1e-9 for r in d["results"])'
+jcheck cqev.json 'd["params"]["poll"] == "event"' 'd["results"][0]["qps"] == 64' "$wake"
+jcheck cqse.json 'd["params"]["poll"] == "event"' 'd["results"][0]["qps"] == 16' "$wake" \
+	'd["results"][0]["peer_bw_avg_gbps"] > 0'
+jcheck cqwl.json 'd["params"]["wr_lat"] is True' 'd["results"][0]["wr_lat_us"]["samples"] == 2048 // 4' \
+	'0 < d["results"][0]["wr_lat_us"]["min"] <= d["results"][0]["wr_lat_us"]["max"]'
+jcheck cqpr.json 'd["params"]["probe"] is True' 'd["results"][0]["qps"] == 16' \
+	'all(d["results"][0][k]["samples"] > 0 for k in ("idle_lat_us", "loaded_lat_us"))'
+jcheck cqrm.json 'd["params"]["reg_mode"] == "per-msg"'
 expect_rc cqe 2
 expect_grep cqe.err "needs 32768 CQ entries, rxe[0-9]* allows 32767 (max_cqe)"
 expect_rc big 2

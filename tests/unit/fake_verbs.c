@@ -32,7 +32,25 @@ uint32_t fake_qi(const struct fake *f, const struct ibv_qp *qp)
 	return (uint32_t)(x - f->qpx);
 }
 
-static void event_write(struct fake *f);
+static void event_write(struct fake *f, struct ibv_cq *cq);
+
+/* The CQ QP @qi completes on: its own (fake_cq_per_qp()), or the one. */
+static struct ibv_cq *cq_of(struct fake *f, uint32_t qi)
+{
+	return f->cq_per_qp && qi < f->nqp ? &f->cqs[qi] : &f->cq;
+}
+
+/* A completion's CQ, by its QP. */
+static struct ibv_cq *wc_cq(struct fake *f, const struct ibv_wc *wc)
+{
+	return cq_of(f, wc->qp_num - FAKE_QPN_BASE);
+}
+
+/* Whether @cq is armed: each CQ's flag with fake_cq_per_qp(), else f->armed. */
+static bool *armed_of(struct fake *f, const struct ibv_cq *cq)
+{
+	return cq == &f->cq ? &f->armed : &f->cq_armed[cq - f->cqs];
+}
 
 static void cq_push(struct fake *f, const struct ibv_wc *wc, uint64_t due, uint32_t covers)
 {
@@ -49,10 +67,10 @@ static void cq_push(struct fake *f, const struct ibv_wc *wc, uint64_t due, uint3
 	e->covers = covers;
 	/* Armed, the loop sleeps: the poll clock stands still, and this
 	 * completion lands while it does, raising the event. */
-	if (f->armed) {
+	if (*armed_of(f, wc_cq(f, wc))) {
 		if (e->due > f->polls)
 			e->due = f->polls;
-		event_write(f);
+		event_write(f, wc_cq(f, wc));
 	}
 }
 
@@ -322,12 +340,14 @@ static int fake_poll_cq(struct ibv_cq *cq, int num, struct ibv_wc *wc)
 	int n = 0;
 
 	f->polls++;
+	if (cq != &f->cq)
+		f->cq_polls[cq - f->cqs]++;
 	if (num > f->poll_max_asked)
 		f->poll_max_asked = num;
 	peer_send(f);
 	for (i = 0; i < f->cq_n; i++) {
 		e = &f->cqes[i];
-		if (n == num || e->due > f->polls) {
+		if (n == num || e->due > f->polls || wc_cq(f, &e->wc) != cq) {
 			f->cqes[keep++] = *e;
 			continue;
 		}
@@ -348,11 +368,11 @@ static int fake_poll_cq(struct ibv_cq *cq, int num, struct ibv_wc *wc)
 /* ---- completion events (--poll event) ---- */
 
 /* The event the kernel would queue on the channel: the CQ, as libibverbs reads it. */
-static void event_write(struct fake *f)
+static void event_write(struct fake *f, struct ibv_cq *cq)
 {
-	struct ib_uverbs_comp_event_desc ev = { .cq_handle = (uintptr_t)&f->cq };
+	struct ib_uverbs_comp_event_desc ev = { .cq_handle = (uintptr_t)cq };
 
-	f->armed = false;
+	*armed_of(f, cq) = false;
 	if (f->notify_lost)
 		return;
 	assert_int_equal(write(f->chan_wfd, &ev, sizeof(ev)), (ssize_t)sizeof(ev));
@@ -374,15 +394,15 @@ static int fake_req_notify_cq(struct ibv_cq *cq, int solicited_only)
 	(void)solicited_only;
 	f->arms++;
 	for (i = 0; i < f->cq_n; i++)
-		if (f->cqes[i].due > f->polls) {
+		if (f->cqes[i].due > f->polls && wc_cq(f, &f->cqes[i].wc) == cq) {
 			f->cqes[i].due = f->polls;
 			landed = true;
 		}
-	f->armed = true;
+	*armed_of(f, cq) = true;
 	if (landed && f->land_before_arm)
 		f->races++; /* no event for them; the CQ stays armed */
 	else if (landed)
-		event_write(f);
+		event_write(f, cq);
 	else if (f->peer_sends)
 		peer_send(f); /* its cq_push() writes the event */
 	return 0;
@@ -392,6 +412,15 @@ static int fake_req_notify_cq(struct ibv_cq *cq, int solicited_only)
 static void fake_cq_event(struct ibv_cq *cq)
 {
 	of_ctx(cq->context)->cq_event_calls++;
+}
+
+/* --cq-per-qp with --poll event: each CQ's state, as session_res.c makes it. */
+static void cq_events_state(struct rb_run *r)
+{
+	if (!r->chan || r->ncq < 2 || r->cq_ev)
+		return;
+	r->cq_ev = calloc(r->ncq, sizeof(*r->cq_ev));
+	assert_non_null(r->cq_ev);
 }
 
 void fake_events(struct fake *f, struct rb_run *r)
@@ -407,6 +436,8 @@ void fake_events(struct fake *f, struct rb_run *r)
 	f->chan->refcnt = 1;
 	f->chan_wfd = fd[1];
 	f->cq.channel = f->chan;
+	for (i = 0; i < FAKE_MAX_QPS; i++)
+		f->cqs[i].channel = f->chan;
 	f->ctx.ops.req_notify_cq = fake_req_notify_cq;
 	/* libibverbs finds the provider's ops in its private part of the
 	 * context (get_ops()), a layout of its own: every slot of ours is
@@ -416,6 +447,26 @@ void fake_events(struct fake *f, struct rb_run *r)
 	f->vctx.priv = (struct verbs_ex_private *)(void *)f->priv_ops;
 	r->chan = f->chan;
 	r->channel = f->chan;
+	cq_events_state(r);
+}
+
+void fake_cq_per_qp(struct fake *f, struct rb_run *r)
+{
+	uint32_t i;
+
+	f->cq_per_qp = true;
+	r->cqs = calloc(r->nqp, sizeof(*r->cqs));
+	assert_non_null(r->cqs);
+	r->ncq = r->nqp;
+	for (i = 0; i < r->nqp; i++) {
+		r->cqs[i] = &f->cqs[i];
+		fake_qp(f, i)->send_cq = &f->cqs[i];
+		fake_qp(f, i)->recv_cq = &f->cqs[i];
+	}
+	r->cq = r->cqs[0];
+	r->cq_next = 0;
+	r->reap_slow = r->ncq > 1;
+	cq_events_state(r);
 }
 
 /* ---- the extended post API (ibv_qp_ex) ---- */
@@ -678,6 +729,10 @@ struct fake *fake_new(uint32_t nqp, uint32_t sq_cap)
 	f->ctx.num_comp_vectors = 1;
 	f->cq.context = &f->ctx;
 	f->cq.cqe = 4096;
+	for (i = 0; i < FAKE_MAX_QPS; i++) {
+		f->cqs[i].context = &f->ctx;
+		f->cqs[i].cqe = 4096;
+	}
 	f->mr.context = &f->ctx;
 	f->mr.lkey = FAKE_LKEY;
 	f->mr.rkey = FAKE_RKEY;
@@ -818,5 +873,9 @@ void fake_run_free(struct rb_run *r)
 	rb_iv_free(r);
 	free(r->buf);
 	r->buf = NULL;
+	free(r->cqs);
+	r->cqs = NULL;
+	free(r->cq_ev);
+	r->cq_ev = NULL;
 	rb_run_lists_free(r);
 }

@@ -69,6 +69,11 @@ struct fake {
 		};
 	};
 	struct ibv_cq cq;
+	/* fake_cq_per_qp(): QP i completes on cqs[i], armed on its own. */
+	bool cq_per_qp;
+	struct ibv_cq cqs[FAKE_MAX_QPS];
+	bool cq_armed[FAKE_MAX_QPS];
+	uint64_t cq_polls[FAKE_MAX_QPS]; /* polls of each */
 	/* The QPs, each the ibv_qp_ex whose wr_* callbacks are the fake's
 	 * (fake_qp(): its ibv_qp). */
 	struct ibv_qp_ex qpx[FAKE_MAX_QPS];
@@ -183,6 +188,14 @@ void fake_free(struct fake *f);
  * r->chan to it, as session.c does for --poll event.
  */
 void fake_events(struct fake *f, struct rb_run *r);
+
+/*
+ * fake_cq_per_qp() - lay @r out as session.c does with --cq-per-qp: QP
+ * i completes on the fake's cqs[i], r->cqs lists them (r->cq the first),
+ * rb_reap() takes the slow path; with fake_events() (before or after)
+ * the CQs share its channel and r->cq_ev is made.
+ */
+void fake_cq_per_qp(struct fake *f, struct rb_run *r);
 
 /* fake_push_wc() - a completion that the next poll returns, as given. */
 void fake_push_wc(struct fake *f, const struct ibv_wc *wc);

@@ -207,6 +207,15 @@ static void memory_sized(void **state)
 	plan(&fx, "send_bw", "-q 2 -r 256 hostB");
 	rb_dry_mem(fx.d.b, fx.d.p, &m);
 	assert_int_equal(m.cqe, 2 * (128 + 256));
+	assert_int_equal(m.ncq, 1);
+	/* --cq-per-qp: one QP's (the SRQ's receives all in each). */
+	plan(&fx, "send_bw", "-q 2 -r 256 --cq-per-qp hostB");
+	rb_dry_mem(fx.d.b, fx.d.p, &m);
+	assert_int_equal(m.ncq, 2);
+	assert_int_equal(m.cqe, 128 + 256);
+	plan(&fx, "send_bw", "-q 2 -r 256 --srq --cq-per-qp hostB");
+	rb_dry_mem(fx.d.b, fx.d.p, &m);
+	assert_int_equal(m.cqe, 128 + 256);
 	/* A UD receive starts with the GRH; huge pages round the buffers up. */
 	plan(&fx, "send_lat", "-c UD -s 64 --hugepages hostB");
 	rb_dry_mem(fx.d.b, fx.d.p, &m);

@@ -514,9 +514,25 @@ static void probe_rows(void **state)
 	}
 }
 
+/* @p as it is and with --cq-per-qp: the same verdict (0 or the same error). */
+static void same_with_cq_per_qp(struct rb_params p, const char *what)
+{
+	char err0[256] = "", err1[256] = "";
+	int r0, r1;
+
+	p.cq_per_qp = 0;
+	r0 = rb_plan_validate(&p, 1ULL << 30, err0, sizeof(err0));
+	p.cq_per_qp = 1;
+	r1 = rb_plan_validate(&p, 1ULL << 30, err1, sizeof(err1));
+	if (r0 != r1 || strcmp(err0, err1))
+		fail_msg("%s: without --cq-per-qp %d (%s), with it %d (%s)", what, r0, err0, r1,
+			 err1);
+}
+
 /*
- * --cq-per-qp from a peer: bandwidth tests of the verbs only, a flag, and
- * not with --poll event, --wr-lat or --probe (not built yet).
+ * --cq-per-qp from a peer: bandwidth tests of the verbs only, a flag; with
+ * --poll event, --wr-lat, --probe and --reg-mode per-msg it refuses
+ * nothing those do not refuse alone.
  */
 static void cq_per_qp_rows(void **state)
 {
@@ -526,7 +542,7 @@ static void cq_per_qp_rows(void **state)
 	(void)state;
 	for (i = 0; rb_benches[i]; i++) {
 		const struct rb_bench *b = rb_benches[i];
-		struct rb_params p = plan_of(b->name);
+		struct rb_params p = plan_of(b->name), q;
 
 		p.cq_per_qp = 1;
 		if (b->mode != RB_MODE_BW || b->path != RB_PATH_VERBS) {
@@ -537,13 +553,25 @@ static void cq_per_qp_rows(void **state)
 		p.cq_per_qp = 2;
 		REFUSED(p, 0, "--cq-per-qp 2 is out of range (0..1)");
 		p.cq_per_qp = 1;
-		p.wr_lat = 1;
-		REFUSED(p, 0,
-			"--cq-per-qp with --wr-lat, --reg-mode per-msg or --probe: not built");
-		p.wr_lat = 0;
-		rb_axis_set1(&p.poll, RB_POLL_EVENT);
-		if (!b->polls_buffer)
-			REFUSED(p, 0, "--cq-per-qp and --poll event: not built yet");
+		rb_axis_set1(&p.qps, 64);
+		q = p;
+		q.wr_lat = 1;
+		same_with_cq_per_qp(q, "--wr-lat");
+		q = p;
+		q.probe = 1;
+		same_with_cq_per_qp(q, "--probe");
+		q = p;
+		rb_axis_set1(&q.poll, RB_POLL_EVENT);
+		same_with_cq_per_qp(q, "--poll event");
+		if (!b->polls_buffer || q.imm)
+			assert_int_equal(rb_plan_validate(&q, 1ULL << 30, err, sizeof(err)), 0);
+		q.wr_lat = 1;
+		same_with_cq_per_qp(q, "--poll event --wr-lat");
+		q = p;
+		q.reg_mode = RB_REG_PER_MSG;
+		same_with_cq_per_qp(q, "--reg-mode per-msg -q 64");
+		rb_axis_set1(&q.qps, 1);
+		same_with_cq_per_qp(q, "--reg-mode per-msg");
 	}
 }
 

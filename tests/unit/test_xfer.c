@@ -1519,16 +1519,25 @@ static void events_stream_and_oneshot(void **state)
 	fx_end(&x);
 }
 
-/* send_bw's server counting the peer's SENDs between sleeps. */
-static void events_server_recv(void **state)
+static void check_cq_events(struct fx *x, bool spread);
+static void check_cqs_polled(const struct fx *x);
+
+/*
+ * send_bw's server counting the peer's SENDs between sleeps, over 3 QPs;
+ * with @cqqp a CQ per QP, each QP's receives reposted.  One SEND a poll:
+ * with a CQ per QP it never sleeps, but each CQ is armed on its way.
+ */
+static void server_recv_run(bool cqqp)
 {
 	struct fx x;
 
-	(void)state;
 	fx_plan(&x, "send_bw");
 	fx_shape(&x, 3, 1, 64, 128);
 	x.p.rx_depth = 16;
+	x.p.cq_per_qp = cqqp;
 	fx_events(&x, RB_ROLE_SERVER, 2000);
+	if (cqqp)
+		fake_cq_per_qp(x.f, &x.r);
 	assert_int_equal(x.r.bench->setup(&x.r), 0);
 	x.f->peer_sends = 300;
 	x.f->delay = 0;
@@ -1536,7 +1545,53 @@ static void events_server_recv(void **state)
 	assert_int_equal(rb_run_server_recv(&x.r), 0);
 	assert_int_equal(x.r.total, 300);
 	assert_int_equal(x.f->peer_sends, 0);
-	check_events(&x);
+	if (cqqp) {
+		check_cqs_polled(&x);
+		assert_true(x.f->arms >= 3);
+		check_cq_events(&x, false);
+	} else {
+		check_events(&x);
+	}
+	fx_end(&x);
+}
+
+static void events_server_recv(void **state)
+{
+	(void)state;
+	server_recv_run(false);
+}
+
+/*
+ * A write_bw stream of 1200 WRs over @qps QPs, polls @delay apart, what
+ * lands at an arm landing just before it; with @cqqp a CQ per QP.
+ */
+static void race_run(uint32_t qps, unsigned int delay, bool cqqp)
+{
+	uint64_t t0;
+	struct fx x;
+
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, qps, 1, 1, 4);
+	x.p.iters = 1200;
+	x.p.warmup = 0;
+	x.p.cq_per_qp = cqqp;
+	fx_events(&x, RB_ROLE_CLIENT, 5000);
+	if (cqqp)
+		fake_cq_per_qp(x.f, &x.r);
+	x.f->delay = delay;
+	x.f->land_before_arm = true;
+	t0 = rb_now_ns();
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	check_covered(&x);
+	assert_int_equal(x.r.ops, 1200);
+	assert_true(x.f->races >= 100);
+	if (ms_since(t0) >= 500)
+		fail_msg("%llu ms for %llu races: slept through completions",
+			 (unsigned long long)ms_since(t0), (unsigned long long)x.f->races);
+	if (cqqp)
+		check_cq_events(&x, false);
+	else
+		check_events(&x);
 	fx_end(&x);
 }
 
@@ -1548,27 +1603,8 @@ static void events_server_recv(void **state)
  */
 static void events_race_polled_after_arm(void **state)
 {
-	uint64_t t0;
-	struct fx x;
-
 	(void)state;
-	fx_plan(&x, "write_bw");
-	fx_shape(&x, 1, 1, 1, 4);
-	x.p.iters = 1200;
-	x.p.warmup = 0;
-	fx_events(&x, RB_ROLE_CLIENT, 5000);
-	x.f->delay = 3;
-	x.f->land_before_arm = true;
-	t0 = rb_now_ns();
-	assert_int_equal(rb_run_stream(&x.r), 0);
-	check_covered(&x);
-	assert_int_equal(x.r.ops, 1200);
-	assert_true(x.f->races >= 100);
-	if (ms_since(t0) >= 500)
-		fail_msg("%llu ms for %llu races: slept through completions",
-			 (unsigned long long)ms_since(t0), (unsigned long long)x.f->races);
-	check_events(&x);
-	fx_end(&x);
+	race_run(1, 3, false);
 }
 
 /*
@@ -1606,6 +1642,248 @@ static void events_lost_notification(void **state)
 	assert_has(rb_last_error, "no progress for 0.3 s while waiting for completions");
 	assert_has(rb_last_error, "--poll event: no completion event came");
 	assert_true(x.f->arms >= 1);
+	fx_end(&x);
+}
+
+/* ---- --cq-per-qp -------------------------------------------------------- */
+
+/* Every QP's CQ was polled, and what was posted on each completed there. */
+static void check_cqs_polled(const struct fx *x)
+{
+	uint32_t qi;
+
+	assert_int_equal(x->r.ncq, x->r.nqp);
+	for (qi = 0; qi < x->r.nqp; qi++)
+		if (!x->f->cq_polls[qi])
+			fail_msg("%s: CQ %u never polled", ctx, qi);
+	assert_int_equal(x->f->cq_n, 0);
+}
+
+/*
+ * A stream over a CQ per QP, busy: the counts of one CQ, in every shape,
+ * and with --wr-lat a sample per signaled WR, whichever CQ reaped it.
+ */
+static void cqqp_stream_shape(const struct shape *s, bool wr_lat)
+{
+	struct rb_result res;
+	struct fx x;
+
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, s->qps, s->batch, s->signal, s->depth);
+	x.p.iters = s->iters;
+	x.p.warmup = wr_lat ? 0 : s->warmup;
+	x.p.cq_per_qp = 1;
+	x.p.wr_lat = wr_lat;
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	fake_cq_per_qp(x.f, &x.r);
+	assert_int_equal(rb_wrlat_open(&x.r), 0);
+	x.r.reap_slow = true;
+	snprintf(ctx, sizeof(ctx), "--cq-per-qp%s -q %u -l %u -Q %u -t %u -n %llu, delay %u",
+		 wr_lat ? " --wr-lat" : "", s->qps, s->batch, s->signal, s->depth,
+		 (unsigned long long)s->iters, s->delay);
+	x.f->delay = s->delay;
+	if (rb_run_stream(&x.r))
+		fail_msg("%s: %s", ctx, rb_last_error);
+	check_covered(&x);
+	expect_eq(x.r.ops, s->iters);
+	expect_eq(x.f->nwrs, s->iters + x.p.warmup);
+	if (s->iters >= s->qps * s->batch)
+		check_cqs_polled(&x);
+	memset(&res, 0, sizeof(res));
+	assert_int_equal(rb_wrlat_result(&x.r, &res), 0);
+	expect_eq(res.wr_lat_n, wr_lat ? x.f->signaled : 0);
+	rb_wrlat_close(&x.r);
+	fx_end(&x);
+}
+
+static void cqqp_stream(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(shapes) / sizeof(shapes[0]); i++) {
+		cqqp_stream_shape(&shapes[i], false);
+		cqqp_stream_shape(&shapes[i], true);
+	}
+}
+
+/*
+ * Every event taken came from one of the QPs' CQs through
+ * ibv_get_cq_event() and was acked on it (none left for the teardown);
+ * @spread: more than one CQ woke the loop.
+ */
+static void check_cq_events(struct fx *x, bool spread)
+{
+	uint64_t acked = 0;
+	uint32_t i, woke = 0;
+
+	assert_int_equal(x->r.events, x->f->cq_event_calls);
+	assert_true(x->r.events <= x->f->events_written);
+	assert_int_equal(x->r.unacked, 0);
+	assert_int_equal(x->f->cq.comp_events_completed, 0);
+	for (i = 0; i < x->r.ncq; i++) {
+		acked += x->f->cqs[i].comp_events_completed;
+		woke += x->f->cqs[i].comp_events_completed > 0;
+	}
+	assert_int_equal(acked, x->r.events);
+	if (spread && woke < 2)
+		fail_msg("%s: events came from %u CQ(s) only", ctx, woke);
+	assert_true(x->r.cq_ready <= x->r.ncq);
+}
+
+/* write_bw -q 8 --cq-per-qp --poll event: the busy counts, the wake-ups from several CQs. */
+static void cqqp_events_stream(void **state)
+{
+	struct rb_result res;
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 8, 2, 2, 4);
+	x.p.iters = 2000;
+	x.p.warmup = 10;
+	x.p.cq_per_qp = 1;
+	fx_events(&x, RB_ROLE_CLIENT, 2000);
+	fake_cq_per_qp(x.f, &x.r);
+	assert_non_null(x.r.cq_ev);
+	x.f->delay = 40;
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	check_covered(&x);
+	check_cqs_polled(&x);
+	assert_int_equal(x.r.ops, 2000);
+	assert_int_equal(x.f->nwrs, 2010);
+	assert_true(x.r.events > 8);
+	assert_true(x.f->arms >= 8);
+	assert_int_equal(rb_result_generic(&x.r, &res), 0);
+	assert_true(res.has_wakeups);
+	assert_true(res.wakeups > 0 && res.wakeups <= x.r.events);
+	check_cq_events(&x, true);
+	fx_end(&x);
+}
+
+/*
+ * The arm-then-poll race on each CQ: what lands before an arm raises no
+ * event; the poll of that CQ after its arm must find it, or the loop
+ * sleeps a slice for nothing, hundreds of times.
+ */
+/* One rb_poll_step() of a waiting stream: the completions it saw (0 or more). */
+static int step(struct fx *x)
+{
+	struct rb_idle idle = { 0 };
+	uint64_t done = 0;
+	int n = rb_poll_step(&x->r, &idle, &done, NULL, "completions");
+
+	assert_true(n >= 0);
+	return n;
+}
+
+/*
+ * The states of 4 CQs step by step: each is armed at its first empty
+ * poll and ready at its next, and no sleep comes before all are; an
+ * event names its CQ, which is polled next, acked, and armed again once
+ * empty, the others untouched.
+ */
+static void cqqp_events_states(void **state)
+{
+	struct ibv_wc wc = { .wr_id = 2ULL << 32,
+			     .status = IBV_WC_SUCCESS,
+			     .opcode = IBV_WC_RDMA_WRITE,
+			     .qp_num = FAKE_QPN_BASE + 2 };
+	uint32_t i;
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 4, 1, 1, 4);
+	x.p.cq_per_qp = 1;
+	fx_events(&x, RB_ROLE_CLIENT, 2000);
+	fake_cq_per_qp(x.f, &x.r);
+	for (i = 0; i < 8; i++) {
+		assert_int_equal(x.r.cq_ready, i / 2);
+		assert_int_equal(x.f->arms, i / 2 + (i & 1));
+		assert_int_equal(step(&x), 0);
+		assert_int_equal(x.f->cq_polls[i / 2], (i & 1) + 1);
+	}
+	assert_int_equal(x.r.cq_ready, 4);
+	assert_int_equal(x.r.events, 0);
+	fake_push_wc(x.f, &wc); /* CQ 2 is armed: its event is written */
+	assert_int_equal(x.f->events_written, 1);
+	assert_int_equal(step(&x), 0); /* all ready: sleeps, wakes with CQ 2's event */
+	assert_int_equal(x.r.events, 1);
+	assert_int_equal(x.f->cqs[2].comp_events_completed, 1);
+	assert_int_equal(x.r.cq_ev[2], RB_CQ_IDLE);
+	assert_int_equal(x.r.cq_ready, 3);
+	assert_int_equal(step(&x), 1); /* CQ 2 polled next: its completion */
+	assert_int_equal(x.f->cq_polls[2], 3);
+	assert_int_equal(step(&x), 0); /* CQ 3: empty, ready: CQ 2 is polled next */
+	assert_int_equal(step(&x), 0); /* CQ 2 empty: armed again */
+	assert_int_equal(x.f->arms, 5);
+	assert_int_equal(x.r.cq_ev[2], RB_CQ_ARMED);
+	assert_int_equal(x.f->cq_polls[2], 4);
+	assert_int_equal(step(&x), 0);
+	assert_int_equal(x.r.cq_ready, 4);
+	assert_int_equal(x.f->cq_polls[2], 5);
+	assert_int_equal(x.r.events, 1);
+	check_cq_events(&x, false);
+	fx_end(&x);
+}
+
+static void cqqp_events_race(void **state)
+{
+	(void)state;
+	race_run(4, 20, true);
+}
+
+static void cqqp_events_server_recv(void **state)
+{
+	(void)state;
+	server_recv_run(true);
+}
+
+/*
+ * --wr-lat with --poll event and a CQ per QP: a sample per signaled WR;
+ * and no event at all (lost): the timeout names the wait.
+ */
+static void cqqp_events_wr_lat_and_lost(void **state)
+{
+	struct rb_result res = { 0 };
+	uint64_t t0;
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 5, 3, 2, 8);
+	x.p.iters = 999;
+	x.p.warmup = 0;
+	x.p.cq_per_qp = 1;
+	x.p.wr_lat = 1;
+	fx_events(&x, RB_ROLE_CLIENT, 2000);
+	fake_cq_per_qp(x.f, &x.r);
+	assert_int_equal(rb_wrlat_open(&x.r), 0);
+	x.f->delay = 30;
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	check_covered(&x);
+	assert_int_equal(rb_wrlat_result(&x.r, &res), 0);
+	expect_eq(res.wr_lat_n, x.f->signaled);
+	assert_true(x.r.events > 0);
+	check_cq_events(&x, true);
+	rb_wrlat_close(&x.r);
+	fx_end(&x);
+
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 4, 4, 8, 16);
+	x.p.warmup = 100;
+	x.p.cq_per_qp = 1;
+	fx_events(&x, RB_ROLE_CLIENT, 300);
+	fake_cq_per_qp(x.f, &x.r);
+	x.f->stuck = true;
+	x.f->notify_lost = true;
+	t0 = rb_now_ns();
+	assert_int_equal(rb_run_stream(&x.r), -ETIMEDOUT);
+	assert_true(ms_since(t0) >= 300);
+	assert_true(ms_since(t0) < 1300);
+	assert_has(rb_last_error, "--poll event: no completion event came");
+	assert_int_equal(x.r.cq_ready, 4);
 	fx_end(&x);
 }
 
@@ -2657,6 +2935,12 @@ int main(void)
 		cmocka_unit_test(events_lost_notification),
 		cmocka_unit_test(events_interrupted_while_sleeping),
 		cmocka_unit_test(events_canceled_while_sleeping),
+		cmocka_unit_test(cqqp_stream),
+		cmocka_unit_test(cqqp_events_stream),
+		cmocka_unit_test(cqqp_events_states),
+		cmocka_unit_test(cqqp_events_race),
+		cmocka_unit_test(cqqp_events_server_recv),
+		cmocka_unit_test(cqqp_events_wr_lat_and_lost),
 		cmocka_unit_test(pingpong_send_lat_drains),
 		cmocka_unit_test(pingpong_write_lat_drains),
 		cmocka_unit_test(pingpong_server_drains),
