@@ -658,7 +658,7 @@ static int json_write(FILE *f, const struct rb_mx_coord *c)
 {
 	json_t *doc = json_head(c);
 	char *head = doc ? json_dumps(doc, JSON_INDENT(2)) : NULL;
-	size_t n = head ? strlen(head) : 0, keep = n - (sizeof(HEAD_TAIL) - 2);
+	size_t n = head ? strlen(head) : 0, keep;
 	int ret = -ENOMEM;
 
 	json_decref(doc);
@@ -671,6 +671,7 @@ static int json_write(FILE *f, const struct rb_mx_coord *c)
 		       JANSSON_VERSION);
 		goto out;
 	}
+	keep = n - (sizeof(HEAD_TAIL) - 2); /* up to "[" */
 	ret = fwrite(head, 1, keep, f) != keep ? -EIO : json_stream_pairs(f, c);
 	if (!ret && fputs(c->s.n ? "\n  ]\n}\n" : "]\n}\n", f) == EOF)
 		ret = -EIO;
