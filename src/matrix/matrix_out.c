@@ -521,30 +521,25 @@ static void json_side(json_t *o, const char *prefix, const struct rb_mx_side *s)
 	json_object_set_new(o, k, s->gid[0] ? json_string(s->gid) : json_null());
 }
 
-static json_t *json_pairs(const struct rb_mx_coord *c)
+/* Pair @i's object, with its run document; NULL without memory. */
+static json_t *json_pair(const struct rb_mx_coord *c, size_t i, struct kept *k)
 {
-	static struct kept k;
-	json_t *arr = json_array(), *o;
-	size_t i;
+	const struct rb_mx_outcome *out = &c->out[i];
+	const struct rb_mx_pair *p = &c->s.pairs[i];
+	json_t *o;
 
-	for (i = 0; arr && i < c->s.n; i++) {
-		const struct rb_mx_outcome *out = &c->out[i];
-		const struct rb_mx_pair *p = &c->s.pairs[i];
-
-		unkeep(c, i, &k);
-		o = json_pack("{sI sI ss ss ss ss sI ss sb ss so?}", "src", (json_int_t)p->src,
-			      "dst", (json_int_t)p->dst, "src_host", c->r[p->src].host, "dst_host",
-			      c->r[p->dst].host, "src_device", dev_of(c, k.side[0].dev, p->src),
-			      "dst_device", dev_of(c, k.side[1].dev, p->dst), "round",
-			      (json_int_t)p->round, "status", status_of(out), "retested",
-			      out->retested, "reason", reason_of(out), "run", pair_run(c, i, &k));
-		if (o) {
-			json_side(o, "src", &k.side[0]);
-			json_side(o, "dst", &k.side[1]);
-		}
-		json_array_append_new(arr, o);
+	unkeep(c, i, k);
+	o = json_pack("{sI sI ss ss ss ss sI ss sb ss so?}", "src", (json_int_t)p->src, "dst",
+		      (json_int_t)p->dst, "src_host", c->r[p->src].host, "dst_host",
+		      c->r[p->dst].host, "src_device", dev_of(c, k->side[0].dev, p->src),
+		      "dst_device", dev_of(c, k->side[1].dev, p->dst), "round",
+		      (json_int_t)p->round, "status", status_of(out), "retested", out->retested,
+		      "reason", reason_of(out), "run", pair_run(c, i, k));
+	if (o) {
+		json_side(o, "src", &k->side[0]);
+		json_side(o, "dst", &k->side[1]);
 	}
-	return arr;
+	return o;
 }
 
 static json_t *json_ranks(const struct rb_mx_coord *c)
@@ -595,7 +590,8 @@ static void json_scale(json_t *mx, const struct rb_mx_coord *c)
 							"slow_pct", (json_int_t)sim->slow));
 }
 
-static json_t *json_doc(const struct rb_mx_coord *c)
+/* All but the pairs: "pairs", printed last, is an empty array here. */
+static json_t *json_head(const struct rb_mx_coord *c)
 {
 	const struct rb_mx_job *j = c->j;
 	json_t *mx = json_pack("{ss sI sI sI ss sf sI sI}", "test", j->b->name, "nranks",
@@ -606,25 +602,94 @@ static json_t *json_doc(const struct rb_mx_coord *c)
 
 	if (mx)
 		json_scale(mx, c);
-	return json_pack("{si ss ss ss so so so}", "schema_version", RB_SCHEMA_VERSION, "tool",
+	return json_pack("{si ss ss ss so so s[]}", "schema_version", RB_SCHEMA_VERSION, "tool",
 			 RB_TOOL, "tool_version", PACKAGE_VERSION, "command", "matrix", "matrix",
-			 mx, "ranks", json_ranks(c), "pairs", json_pairs(c));
+			 mx, "ranks", json_ranks(c), "pairs");
+}
+
+/*
+ * The document is printed as json_dumpf(JSON_INDENT(2)) would print it
+ * whole, but never held whole: a million pairs would take gigabytes. The
+ * head is printed with "pairs" empty, then each pair's object alone, moved
+ * in to its depth, and freed before the next.
+ */
+#define PAIR_INDENT "    "  /* an element of "pairs": depth 2 */
+#define HEAD_TAIL   "[]\n}" /* how the head ends: "pairs" last, empty */
+
+/* json_dump_callback()'s sink for one pair: a newline is only ever
+ * indentation, since JSON strings escape theirs. */
+static int indented(const char *buf, size_t size, void *data)
+{
+	FILE *f = data;
+	const char *nl;
+	size_t n;
+
+	while ((nl = memchr(buf, '\n', size))) {
+		n = (size_t)(nl - buf) + 1;
+		if (fwrite(buf, 1, n, f) != n || fputs(PAIR_INDENT, f) == EOF)
+			return -1;
+		buf += n;
+		size -= n;
+	}
+	return size && fwrite(buf, 1, size, f) != size ? -1 : 0;
+}
+
+static int json_stream_pairs(FILE *f, const struct rb_mx_coord *c)
+{
+	static struct kept k;
+	json_t *o;
+	size_t i;
+	int ret = 0;
+
+	for (i = 0; i < c->s.n && !ret; i++) {
+		o = json_pair(c, i, &k);
+		if (!o)
+			return -ENOMEM;
+		ret = fputs(i ? ",\n" PAIR_INDENT : "\n" PAIR_INDENT, f) == EOF ||
+				      json_dump_callback(o, indented, f, JSON_INDENT(2))
+			      ? -EIO
+			      : 0;
+		json_decref(o);
+	}
+	return ret;
+}
+
+static int json_write(FILE *f, const struct rb_mx_coord *c)
+{
+	json_t *doc = json_head(c);
+	char *head = doc ? json_dumps(doc, JSON_INDENT(2)) : NULL;
+	size_t n = head ? strlen(head) : 0, keep;
+	int ret = -ENOMEM;
+
+	json_decref(doc);
+	if (!head)
+		goto out;
+	/* Not jansson's layout any more: refuse rather than print a broken file. */
+	ret = -EPROTO;
+	if (n < sizeof(HEAD_TAIL) || strcmp(head + n - (sizeof(HEAD_TAIL) - 1), HEAD_TAIL)) {
+		rb_err("--json: jansson %s printed the document's head in an unknown layout",
+		       JANSSON_VERSION);
+		goto out;
+	}
+	keep = n - (sizeof(HEAD_TAIL) - 2); /* up to "[" */
+	ret = fwrite(head, 1, keep, f) != keep ? -EIO : json_stream_pairs(f, c);
+	if (!ret && fputs(c->s.n ? "\n  ]\n}\n" : "]\n}\n", f) == EOF)
+		ret = -EIO;
+out:
+	free(head);
+	return ret;
 }
 
 /* @path written whole (atomic_file.h). */
 static int write_out(const char *path, const struct rb_mx_coord *c, bool json)
 {
 	struct rb_afile af;
-	json_t *doc;
 	FILE *f;
 	int ret;
 
 	ret = rb_afile_open(&af, path, &f);
 	if (!ret && json) {
-		doc = json_doc(c);
-		ret = !doc || json_dumpf(doc, f, JSON_INDENT(2)) || fputc('\n', f) == EOF ? -EIO
-											  : 0;
-		json_decref(doc);
+		ret = json_write(f, c);
 	} else if (!ret) {
 		csv_rows(f, c);
 		ret = ferror(f) ? -EIO : 0;
