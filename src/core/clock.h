@@ -14,6 +14,7 @@
 #ifndef RB_CLOCK_H
 #define RB_CLOCK_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <time.h>
 
@@ -40,6 +41,18 @@ static inline uint64_t rb_ticks(void)
 #else
 	return rb_now_ns();
 #endif
+}
+
+/*
+ * rb_ticks_due() - whether tick @k has reached @next, a deadline set
+ * @period ticks ahead of an earlier reading.  A @k more than @period
+ * behind it counts as due: an unpinned thread moved to a CPU whose TSC
+ * reads behind (a kernel that marked the TSC unstable: a 40-vCPU guest
+ * under TCG does), and a gate on ticks must not hold it past its period.
+ */
+static inline bool rb_ticks_due(uint64_t k, uint64_t next, uint64_t period)
+{
+	return k >= next || next - k > period;
 }
 
 /* What rb_ticks() counts, as the JSON's tick_clock names it (-C). */

@@ -201,11 +201,11 @@ static int idle_checks_now(struct rb_run *r, struct rb_idle *s, const char *what
 /* The idle checks when a millisecond has passed since the last (by ticks). */
 static inline int idle_checks(struct rb_run *r, struct rb_idle *s, const char *what)
 {
-	uint64_t k = rb_ticks();
+	uint64_t k = rb_ticks(), ms = rb_ticks_per_ms();
 
-	if (k < r->idle_next)
+	if (!rb_ticks_due(k, r->idle_next, ms))
 		return 0;
-	r->idle_next = k + rb_ticks_per_ms();
+	r->idle_next = k + ms;
 	return idle_checks_now(r, s, what);
 }
 

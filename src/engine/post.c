@@ -383,11 +383,11 @@ int rb_post_chain(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool 
 
 int rb_heartbeat_send(struct rb_run *r)
 {
-	uint64_t k = rb_ticks();
+	uint64_t k = rb_ticks(), period = 1000 * rb_ticks_per_ms();
 
-	if (k < r->hb_next)
+	if (!rb_ticks_due(k, r->hb_next, period))
 		return 0;
-	r->hb_next = k + 1000 * rb_ticks_per_ms();
+	r->hb_next = k + period;
 	/* --threads: the threads that wait for this one know it measures. */
 	if (r->progress_ns)
 		__atomic_store_n(r->progress_ns, rb_now_ns(), __ATOMIC_RELAXED);

@@ -333,6 +333,40 @@ void sess_warn_freq(const struct session *s, const char *whose, const struct rb_
 }
 
 /*
+ * An unpinned thread (--cpu none) reads the TSC of whichever CPU it runs
+ * on.  A kernel that found the CPUs' TSCs unsynchronized takes "tsc" off
+ * its clocksources: two readings on two CPUs may then disagree (a 40-vCPU
+ * TCG guest's do).  Said once a run, by thread 0; the gates on ticks
+ * survive it (rb_ticks_due()), the timings may not.
+ */
+static void warn_tsc(const struct session *s)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	char cs[256] = "";
+	FILE *f;
+
+	if (s->p.thread || strcmp(s->l->cpu, "none"))
+		return;
+	f = fopen("/sys/devices/system/clocksource/clocksource0/available_clocksource", "re");
+	if (!f)
+		return;
+	if (!fgets(cs, sizeof(cs), f))
+		cs[0] = '\0';
+	fclose(f);
+	cs[strcspn(cs, "\n")] = '\0';
+	while (cs[0] && cs[strlen(cs) - 1] == ' ')
+		cs[strlen(cs) - 1] = '\0';
+	if (cs[0] && !strstr(cs, "tsc"))
+		rb_warn("--cpu none: this kernel does not trust the CPUs' TSCs (clocksources: %s), "
+			"and an unpinned thread may read two CPUs' that disagree: timings are "
+			"reliable only pinned (--cpu auto or a list)",
+			cs);
+#else
+	(void)s;
+#endif
+}
+
+/*
  * Server: its own -d LIST, -d all or -O serves thread k of a client's run
  * (the client's rail k) on its rail k (modulo its count), whichever address
  * the connection came through; without, the device that address is on.
@@ -543,6 +577,7 @@ int sess_place(struct session *s, const char *ibdev)
 		return ret;
 	}
 	sess_warn_freq(s, "this side's", &s->rep.place);
+	warn_tsc(s);
 	return 0;
 }
 

@@ -2899,12 +2899,27 @@ static void bidir_duration_ends(void **state)
 	fx_end(&x);
 }
 
+/* A gate on ticks: due at its deadline, and when the reading is far behind. */
+static void ticks_due_backwards(void **state)
+{
+	(void)state;
+	assert_false(rb_ticks_due(999, 1000, 100));
+	assert_false(rb_ticks_due(900, 1000, 100));
+	assert_true(rb_ticks_due(1000, 1000, 100));
+	assert_true(rb_ticks_due(5000, 1000, 100));
+	/* Moved to a CPU whose TSC reads behind: more than a period back. */
+	assert_true(rb_ticks_due(899, 1000, 100));
+	assert_true(rb_ticks_due(0, 1000, 100));
+	assert_false(rb_ticks_due(UINT64_MAX - 50, UINT64_MAX, 100));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(chain_signals_every_nth),
 		cmocka_unit_test(chain_force_signals_last),
 		cmocka_unit_test(stream_wr_lat),
+		cmocka_unit_test(ticks_due_backwards),
 		cmocka_unit_test(chain_forced_when_queue_could_fill),
 		cmocka_unit_test(chain_templates_restored),
 		cmocka_unit_test(chain_next_restored),
