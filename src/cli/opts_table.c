@@ -998,7 +998,8 @@ const struct rb_opt rb_opts[] = {
 	  .def = "auto",
 	  .any = RB_S_RUN,
 	  .help = "bind the measuring thread: auto picks a core on the device's NUMA node, "
-		  "unless an affinity is already set (taskset)" },
+		  "unless an affinity is already set (taskset); none leaves it unbound (with a "
+		  "warning where the kernel does not trust the CPUs' TSCs)" },
 	{ .lname = "cpu-freq",
 	  .alias = "CPU-freq",
 	  .perftest = "-F, --CPU-freq",
