@@ -342,13 +342,14 @@ double rb_gbps(uint64_t bytes, uint64_t ns)
 	return ns ? (double)bytes * 8.0 / (double)ns : 0.0;
 }
 
-void rb_bw_window_init(struct rb_bw_window *w, uint64_t t0_ns)
+void rb_bw_window_init(struct rb_bw_window *w, uint64_t t0_ns, uint64_t inflight)
 {
 	memset(w, 0, sizeof(*w));
 	w->t[0] = t0_ns;
 	w->t0 = t0_ns;
 	w->n = 1;
 	w->head = 1 % RB_BW_WINDOW;
+	w->step = inflight / RB_BW_WINDOW_STEPS;
 }
 
 void rb_bw_window_mark(struct rb_bw_window *w, uint64_t t_ns, uint64_t total_bytes)
@@ -358,6 +359,10 @@ void rb_bw_window_mark(struct rb_bw_window *w, uint64_t t_ns, uint64_t total_byt
 	unsigned int oldest = w->n < RB_BW_WINDOW ? 0 : w->head;
 	uint64_t dt = t_ns - w->t[oldest];
 	double g;
+
+	if (total_bytes - w->last < w->step)
+		return;
+	w->last = total_bytes;
 
 	if (dt) {
 		g = rb_gbps(total_bytes - w->bytes[oldest], dt);

@@ -154,17 +154,27 @@ size_t rb_percentile_rank(double p, size_t n);
 
 /*
  * Peak bandwidth over a sliding window of the last RB_BW_WINDOW completion
- * marks, in constant memory whatever the number of iterations.
+ * marks, in constant memory whatever the number of iterations.  A mark is
+ * kept once @step more bytes completed since the last kept one: with a
+ * step of what can be in flight over RB_BW_WINDOW_STEPS, a window holds
+ * four queues' worth, so a queue whose completions are reaped at once (a
+ * burst of work done long before) is never read as a peak.
  */
+#define RB_BW_WINDOW_STEPS 16
 struct rb_bw_window {
 	uint64_t t[RB_BW_WINDOW];
 	uint64_t bytes[RB_BW_WINDOW]; /* cumulative bytes at t */
 	unsigned int n, head;
 	uint64_t t0;
+	uint64_t step, last; /* bytes between kept marks; the last kept's */
 	double peak_gbps;
 };
 
-void rb_bw_window_init(struct rb_bw_window *w, uint64_t t0_ns);
+/*
+ * rb_bw_window_init() - a window from @t0_ns, for a loop that can have
+ * @inflight bytes posted and not completed (0: marks are kept each).
+ */
+void rb_bw_window_init(struct rb_bw_window *w, uint64_t t0_ns, uint64_t inflight);
 /* rb_bw_window_mark() - @total_bytes completed by time @t_ns. */
 void rb_bw_window_mark(struct rb_bw_window *w, uint64_t t_ns, uint64_t total_bytes);
 

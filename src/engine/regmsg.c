@@ -168,7 +168,7 @@ int rb_run_stream_per_msg(struct rb_run *r)
 	r->total = warm.posted;
 	if (!ret) {
 		rb_mark_start(r);
-		rb_bw_window_init(&r->win, r->k0);
+		rb_bw_window_init(&r->win, r->k0, 0);
 		ret = phase(r, &meas);
 		rb_mark_end(r);
 	}

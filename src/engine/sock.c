@@ -261,7 +261,7 @@ static int stream_client(struct rb_run *r)
 	for (it = 0; end ? it < end : it < warmup || !rb_duration_over(r, it); it++) {
 		if (it == warmup) {
 			rb_mark_start(r);
-			rb_bw_window_init(&r->win, r->k0);
+			rb_bw_window_init(&r->win, r->k0, 0);
 		}
 		ret = send_full(r, rb_tx(r), len);
 		if (ret)
@@ -360,7 +360,7 @@ static int bi_send(struct rb_run *r, struct bidir *b)
 	b->off = 0;
 	if (++b->it == r->pt.warmup) {
 		rb_mark_start(r);
-		rb_bw_window_init(&r->win, r->k0);
+		rb_bw_window_init(&r->win, r->k0, 0);
 	} else if (b->it > r->pt.warmup && !((b->it - r->pt.warmup) & 63)) {
 		rb_bw_window_mark(&r->win, rb_ticks(), (b->it - r->pt.warmup) * len);
 	}
@@ -414,7 +414,7 @@ static int stream_bidir(struct rb_run *r)
 
 	if (!r->pt.warmup) {
 		rb_mark_start(r);
-		rb_bw_window_init(&r->win, r->k0);
+		rb_bw_window_init(&r->win, r->k0, 0);
 	}
 	while (!ret && (b.state != BI_DONE || !r->stopped || b.got < r->stop_count * r->pt.size)) {
 		p.events = POLLIN | (b.state == BI_SENDING ? POLLOUT : 0);

@@ -256,7 +256,7 @@ int rb_run_stream(struct rb_run *r)
 		return ret;
 	r->total = warm.posted;
 	rb_mark_start(r);
-	rb_bw_window_init(&r->win, r->k0);
+	rb_bw_window_init(&r->win, r->k0, (uint64_t)r->pt.qps * r->pt.tx_depth * r->pt.size);
 	r->paced = r->p->rate_unit && r->role == RB_ROLE_CLIENT;
 	if (r->paced)
 		rb_pace_init(&r->pace, rb_rate_msgs_per_s(r->p->rate, r->p->rate_unit, r->pt.size),

@@ -697,7 +697,7 @@ static void test_bw_steady(void **state)
 	int i;
 
 	(void)state;
-	rb_bw_window_init(&w, T0);
+	rb_bw_window_init(&w, T0, 0);
 	for (i = 0; i < 1000; i++) {
 		t += 1000;
 		bytes += MSG;
@@ -718,7 +718,7 @@ static void test_bw_burst(void **state)
 	int i;
 
 	(void)state;
-	rb_bw_window_init(&w, T0);
+	rb_bw_window_init(&w, T0, 0);
 	/*
 	 * 4 KiB every 1000 ns on average, but every 250 ns for marks
 	 * 300..499.  Completions jitter (500/1500, then 100/400 ns), so only
@@ -750,7 +750,7 @@ static void test_bw_dip(void **state)
 
 	(void)state;
 	/* A stall in the middle lowers the average, not the peak. */
-	rb_bw_window_init(&w, T0);
+	rb_bw_window_init(&w, T0, 0);
 	for (i = 0; i < 1000; i++) {
 		t += i == 500 ? 2000000 : 1000;
 		bytes += MSG;
@@ -774,7 +774,7 @@ static void test_bw_early_burst(void **state)
 	 * reaping a batch), then a steady 4 KiB per us.  A burst shorter
 	 * than a window is diluted by the window, not reported as 3 Tb/s.
 	 */
-	rb_bw_window_init(&w, T0);
+	rb_bw_window_init(&w, T0, 0);
 	for (i = 0; i < 1000; i++) {
 		t += i < 3 ? 10 : 1000;
 		bytes += MSG;
@@ -794,7 +794,7 @@ static void test_bw_few_marks(void **state)
 
 	(void)state;
 	/* Ten marks, the first five fast: no window fills, so the run counts. */
-	rb_bw_window_init(&w, T0);
+	rb_bw_window_init(&w, T0, 0);
 	for (i = 0; i < 10; i++) {
 		t += i < 5 ? 100 : 1000;
 		bytes += MSG;
@@ -809,9 +809,59 @@ static void test_bw_few_marks(void **state)
 	assert_rel(peak, 40960.0 * 8 / 10000, 1e-12);
 
 	/* No mark at all. */
-	rb_bw_window_init(&w, T0);
+	rb_bw_window_init(&w, T0, 0);
 	peak = rb_bw_window_peak(&w, 8192, T0 + 2000);
 	assert_rel(peak, 8192.0 * 8 / 2000, 1e-12);
+}
+
+/*
+ * Thousands of QPs: as much can be in flight as the run is long, and the
+ * completions of work done long before come in one burst of polls.  With
+ * a mark per poll a window of them read that burst as 100x the average;
+ * marks a sixteenth of the in-flight bytes apart keep four queues' worth
+ * in a window, and a run that never fills one is its own peak.
+ */
+static void test_bw_queue_drain(void **state)
+{
+	const uint64_t inflight = 4096ULL * 4 * 64; /* -q 4096 -t 4 -s 64 */
+	struct rb_bw_window w, each;
+	uint64_t t = T0, bytes = 0;
+	double avg;
+	int i;
+
+	(void)state;
+	rb_bw_window_init(&w, T0, inflight);
+	rb_bw_window_init(&each, T0, 0);
+	/* 20000 messages of 64 B: 1 ms a signaled chain of 64 ... */
+	for (i = 0; i < 200; i++) {
+		t += 1000000;
+		bytes += 64 * 64;
+		rb_bw_window_mark(&w, t, bytes);
+		rb_bw_window_mark(&each, t, bytes);
+	}
+	/* ... then the rest reaped 100 ns a poll. */
+	for (i = 0; i < 112; i++) {
+		t += 100;
+		bytes += 64 * 64;
+		rb_bw_window_mark(&w, t, bytes);
+		rb_bw_window_mark(&each, t, bytes);
+	}
+	avg = rb_gbps(bytes, t - T0);
+	assert_true(rb_bw_window_peak(&each, bytes, t) > 100 * avg);
+	assert_rel(rb_bw_window_peak(&w, bytes, t), avg, 1e-12);
+	assert_true(w.n < RB_BW_WINDOW);
+
+	/* A steady run long enough fills windows of 1/16 steps: its rate. */
+	rb_bw_window_init(&w, T0, 16 * MSG);
+	t = T0;
+	bytes = 0;
+	for (i = 0; i < 10000; i++) {
+		t += 1000;
+		bytes += MSG;
+		rb_bw_window_mark(&w, t, bytes);
+	}
+	assert_int_equal(w.n, RB_BW_WINDOW);
+	assert_rel(rb_bw_window_peak(&w, bytes, t), 32.768, 1e-9);
 }
 
 static void test_bw_constant_memory(void **state)
@@ -822,7 +872,7 @@ static void test_bw_constant_memory(void **state)
 
 	(void)state;
 	assert_true(sizeof(struct rb_bw_window) < 2048);
-	rb_bw_window_init(&w, T0);
+	rb_bw_window_init(&w, T0, 0);
 	for (i = 0; i < 1000000; i++) {
 		t += 500;
 		bytes += 64;
@@ -862,6 +912,7 @@ int main(void)
 		cmocka_unit_test(test_bw_steady),
 		cmocka_unit_test(test_bw_burst),
 		cmocka_unit_test(test_bw_dip),
+		cmocka_unit_test(test_bw_queue_drain),
 		cmocka_unit_test(test_bw_early_burst),
 		cmocka_unit_test(test_bw_few_marks),
 		cmocka_unit_test(test_bw_constant_memory),
