@@ -380,6 +380,7 @@ struct rb_result {
 	 */
 	uint32_t thread_row;
 	const struct rb_placement *thread_place;
+	const char *rail; /* -d LIST: that thread's rail ("mlx5_0", "DEV:2"); else NULL */
 	/* -H/--report-histogram: the point's latency histogram. */
 	bool has_hist;
 	struct rb_lat_hist hist;

@@ -21,8 +21,8 @@
 #include "report/out_int.h"
 #include "wire/plan.h"
 
-/* the point's 5, the metrics, thread, -b's 4 */
-#define TABLE_MAX_COLS (5 + RB_METRICS_MAX + 4 + 1 + 4)
+/* the point's 5, the metrics, the wait's 4, thread and rail, -b's 4 */
+#define TABLE_MAX_COLS (5 + RB_METRICS_MAX + 4 + 2 + 4)
 #define TABLE_CELL     32
 
 /* A right-aligned column, as wide as its name (tcol_add()'s @minw at least). */
@@ -110,6 +110,8 @@ static int table_columns(const struct rb_doc *r, struct tcol *c)
 	}
 	if (rb_out_by_thread(r))
 		tcol_add(c, &n, "thread", 6);
+	if (rb_out_by_thread(r) && r->rail_width)
+		tcol_add(c, &n, "rail", r->rail_width);
 	if (r->mode == RB_MODE_LAT || !rb_out_bidir_cols(r))
 		return n;
 	snprintf(name, sizeof(name), "c2s[%s]", units_name(r->units));
@@ -192,6 +194,8 @@ static void table_cells(const struct rb_doc *r, const struct rb_result *res,
 	}
 	if (rb_out_by_thread(r))
 		thread_cell_at(r, res, cell[k++]);
+	if (rb_out_by_thread(r) && r->rail_width)
+		snprintf(cell[k++], TABLE_CELL, "%s", res->rail ? res->rail : "-");
 	if (r->mode == RB_MODE_LAT || !rb_out_bidir_cols(r))
 		return;
 	cell_dbl(cell[k++], res->has_bidir, 2,

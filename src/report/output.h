@@ -103,6 +103,7 @@ struct rb_doc {
 	const char *reason;
 	struct rb_sock_info sock;
 	struct rb_setup setup;
+	int rail_width; /* -d LIST: the table's rail column, as wide as its longest; 0: none */
 };
 
 struct rb_writer;

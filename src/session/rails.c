@@ -133,6 +133,17 @@ void rb_rails_apply(const struct rb_rails *r, uint32_t k, struct rb_local *l)
 		l->host = r->host[k];
 }
 
+int rb_rails_width(const struct rb_rails *r)
+{
+	int w = r->n ? 4 : 0;
+	uint32_t k;
+
+	for (k = 0; k < r->n; k++)
+		if ((int)strlen(r->name[k]) > w)
+			w = (int)strlen(r->name[k]);
+	return w;
+}
+
 uint32_t rb_rails_flag(const struct rb_result *per, uint32_t n, enum rb_mode mode, bool *bad)
 {
 	const struct rb_metric *m = rb_metric_rank(mode == RB_MODE_LAT);

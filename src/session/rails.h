@@ -37,6 +37,9 @@ int rb_rails_parse(const struct rb_local *l, struct rb_rails *r, char *err, size
 /* rb_rails_apply() - thread @k's device, --bind and server (rail k). */
 void rb_rails_apply(const struct rb_rails *r, uint32_t k, struct rb_local *l);
 
+/* rb_rails_width() - the table's rail column: its longest name, 4 at least; 0 without rails. */
+int rb_rails_width(const struct rb_rails *r);
+
 /*
  * rb_rails_flag() - which of @n rails' results @per are out of line, by the
  * test's ranking metric (bandwidth, or p50 latency: rb_metric_rank()):

@@ -257,6 +257,7 @@ static void report_from(struct group *g, const struct rb_doc *r)
 	g->rep.expectations = NULL;
 	g->rep.recommendation = NULL;
 	g->rep.params = &g->p;
+	g->rep.rail_width = rb_rails_width(&g->rails);
 }
 
 /* The run's placement: every thread's CPUs, on each side. */
@@ -350,6 +351,7 @@ static int write_point(struct group *g)
 		rows[k + 1].diag = NULL;
 		rows[k + 1].thread_row = k + 1;
 		rows[k + 1].thread_place = &pl[k];
+		rows[k + 1].rail = g->rails.n ? g->rails.name[k % g->rails.n] : NULL;
 		json_decref(per[k].diag);
 		g->th[k].cur_point = -1;
 	}

@@ -187,6 +187,9 @@ jcheck rails.json 'd["params"]["threads"] == 2' \
 	'all(r["threads"][1]["out_of_line"] is True and r["threads"][0]["out_of_line"] is False for r in d["results"])' \
 	'all(abs(r["bw_avg_gbps"] - sum(t["bw_avg_gbps"] for t in r["threads"])) <= 1e-9 * r["bw_avg_gbps"] for r in d["results"])'
 expect_grep rails.err 'rail rxe2: bw_avg_gbps .* out of line with the rails'
+# The table names each thread's rail.
+expect_grep rails.out ' thread rail$'
+expect_grep rails.out ' 1 rxe2$'
 expect_rc rails3 2
 expect_grep rails3.err "\-\-threads 3 with -d's 2 rails: one thread per rail"
 

@@ -476,7 +476,21 @@ static void test_thread_rows(void **state)
 	assert_non_null(strstr(got, "cpu[ns/msg] thread\n"));
 	assert_non_null(strstr(got, "    all\n"));
 	assert_non_null(strstr(got, "      1\n"));
+	assert_null(strstr(got, "rail"));
 	free(got);
+	/* -d LIST: each thread's rail in a column after it; the sum's "-". */
+	r.rail_width = 8;
+	rows[1].rail = "mlx5_1:2";
+	got = write_mem(RB_FMT_TABLE, &r, rows, 2);
+	assert_non_null(strstr(got, "cpu[ns/msg] thread     rail\n"));
+	assert_non_null(strstr(got, "    all        -\n"));
+	assert_non_null(strstr(got, "      1 mlx5_1:2\n"));
+	free(got);
+	got = write_mem(RB_FMT_CSV, &r, rows, 2);
+	assert_null(strstr(got, "rail"));
+	free(got);
+	r.rail_width = 0;
+	rows[1].rail = NULL;
 	/* Without threads, no such column. */
 	p.threads = 1;
 	got = write_mem(RB_FMT_CSV, &r, rows, 1);

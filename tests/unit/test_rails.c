@@ -100,6 +100,7 @@ static void test_dualport(void **state)
 	assert_int_equal(rb_rails_parse(&l, &r, err, sizeof(err)), 0);
 	assert_int_equal(r.n, 2);
 	assert_string_equal(r.name[1], "mlx5_0:2");
+	assert_int_equal(rb_rails_width(&r), 8);
 	t = l;
 	rb_rails_apply(&r, 1, &t);
 	assert_int_equal(t.ib_port, 2);
@@ -107,6 +108,14 @@ static void test_dualport(void **state)
 	l.device[0] = '\0';
 	assert_int_equal(rb_rails_parse(&l, &r, err, sizeof(err)), 0);
 	assert_string_equal(r.name[0], "port:1");
+	assert_int_equal(rb_rails_width(&r), 6);
+	/* One device, no rails: no column. */
+	l.dualport = 0;
+	snprintf(l.device, sizeof(l.device), "mlx5_0");
+	assert_int_equal(rb_rails_parse(&l, &r, err, sizeof(err)), 0);
+	assert_int_equal(rb_rails_width(&r), 0);
+	l.dualport = 1;
+	l.device[0] = '\0';
 	l.ib_port = 2;
 	assert_int_equal(rb_rails_parse(&l, &r, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "-i/--ib-port 2 does not go with it"));
