@@ -216,20 +216,33 @@ void rb_events_ack(struct rb_run *r)
 	r->unacked = 0;
 }
 
-/* The event that woke the channel: taken (r->armed off), counted, acked by the batch. */
-static int event_take(struct rb_run *r)
+/*
+ * The event that woke the channel, into @cq, counted (r->events): 1; 0
+ * when there was none after all (the fd does not block); -EIO, logged.
+ */
+static int event_get(struct rb_run *r, struct ibv_cq **cq)
 {
-	struct ibv_cq *cq;
 	void *ctx;
 
-	if (ibv_get_cq_event(r->chan, &cq, &ctx)) {
+	if (ibv_get_cq_event(r->chan, cq, &ctx)) {
 		if (errno == EAGAIN || errno == EINTR)
-			return 0; /* the fd does not block: nothing after all */
+			return 0;
 		rb_err("%s: ibv_get_cq_event: %m", r->dev.name);
 		return -EIO;
 	}
-	r->armed = false;
 	r->events++;
+	return 1;
+}
+
+/* The one CQ's event: taken (r->armed off), acked by the batch. */
+static int event_take(struct rb_run *r)
+{
+	struct ibv_cq *cq;
+	int ret = event_get(r, &cq);
+
+	if (ret <= 0)
+		return ret;
+	r->armed = false;
 	if (++r->unacked >= RB_EVENT_ACK_BATCH)
 		rb_events_ack(r);
 	return 0;
@@ -311,16 +324,11 @@ static int cqs_event_take(struct rb_run *r)
 {
 	struct ibv_cq *cq;
 	uint32_t c;
-	void *ctx;
+	int ret = event_get(r, &cq);
 
-	if (ibv_get_cq_event(r->chan, &cq, &ctx)) {
-		if (errno == EAGAIN || errno == EINTR)
-			return 0;
-		rb_err("%s: ibv_get_cq_event: %m", r->dev.name);
-		return -EIO;
-	}
+	if (ret <= 0)
+		return ret;
 	ibv_ack_cq_events(cq, 1);
-	r->events++;
 	c = cq_index(r, cq);
 	if (c == r->ncq) {
 		rb_err("%s: a completion event for a CQ that is none of the QPs' (--cq-per-qp)",
