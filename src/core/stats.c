@@ -357,12 +357,12 @@ void rb_bw_window_mark(struct rb_bw_window *w, uint64_t t_ns, uint64_t total_byt
 	/* The oldest mark is the one the new mark is about to replace
 	 * once the ring is full, or the first one until then. */
 	unsigned int oldest = w->n < RB_BW_WINDOW ? 0 : w->head;
+	unsigned int newest = (w->head + RB_BW_WINDOW - 1) % RB_BW_WINDOW;
 	uint64_t dt = t_ns - w->t[oldest];
 	double g;
 
-	if (total_bytes - w->last < w->step)
+	if (total_bytes - w->bytes[newest] < w->step)
 		return;
-	w->last = total_bytes;
 
 	if (dt) {
 		g = rb_gbps(total_bytes - w->bytes[oldest], dt);

@@ -166,7 +166,7 @@ struct rb_bw_window {
 	uint64_t bytes[RB_BW_WINDOW]; /* cumulative bytes at t */
 	unsigned int n, head;
 	uint64_t t0;
-	uint64_t step, last; /* bytes between kept marks; the last kept's */
+	uint64_t step; /* bytes at least between kept marks */
 	double peak_gbps;
 };
 
