@@ -109,6 +109,11 @@ static void check_result(const struct rb_msg_result *m)
 	FUZZ_CHECK((bad & RB_PEER_MSG_RATE) || within(m->msg_rate_mpps, RB_PEER_RATE_MAX_MPPS));
 	FUZZ_CHECK((bad & RB_PEER_DURATION) || within(m->duration_s, HUGE_VAL) ||
 		   (!m->iters && isnan(m->duration_s)));
+	/* v14: setup figures the client keeps are its plan's QPs, sane times. */
+	FUZZ_CHECK(!rb_setup_check(m, m->setup_qps) ||
+		   (within(m->setup_create_ms, RB_PEER_SETUP_MAX_MS) &&
+		    within(m->setup_connect_ms, RB_PEER_SETUP_MAX_MS)));
+	FUZZ_CHECK(!rb_setup_check(m, m->setup_qps + 1));
 }
 
 /*
