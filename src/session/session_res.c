@@ -342,21 +342,9 @@ void sess_warn_freq(const struct session *s, const char *whose, const struct rb_
 static void warn_tsc(const struct session *s)
 {
 #if defined(__x86_64__) || defined(__i386__)
-	char cs[256] = "";
-	FILE *f;
+	char cs[256];
 
-	if (s->p.thread || strcmp(s->l->cpu, "none"))
-		return;
-	f = fopen("/sys/devices/system/clocksource/clocksource0/available_clocksource", "re");
-	if (!f)
-		return;
-	if (!fgets(cs, sizeof(cs), f))
-		cs[0] = '\0';
-	fclose(f);
-	cs[strcspn(cs, "\n")] = '\0';
-	while (cs[0] && cs[strlen(cs) - 1] == ' ')
-		cs[strlen(cs) - 1] = '\0';
-	if (cs[0] && !strstr(cs, "tsc"))
+	if (!s->p.thread && !strcmp(s->l->cpu, "none") && rb_tsc_untrusted("/sys", cs, sizeof(cs)))
 		rb_warn("--cpu none: this kernel does not trust the CPUs' TSCs (clocksources: %s), "
 			"and an unpinned thread may read two CPUs' that disagree: timings are "
 			"reliable only pinned (--cpu auto or a list)",

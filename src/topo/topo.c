@@ -661,6 +661,17 @@ void rb_cpu_freq(const char *sysroot, int cpu, struct rb_placement *p)
 		p->cpu_mhz = (uint32_t)(v / 1000);
 }
 
+bool rb_tsc_untrusted(const char *sysroot, char *sources, size_t len)
+{
+	char dir[PATH_MAX];
+
+	if (snprintf(dir, sizeof(dir), "%s/devices/system/clocksource/clocksource0", sysroot) >=
+		    (int)sizeof(dir) ||
+	    rb_topo_read_attr(dir, "available_clocksource", sources, len))
+		return false;
+	return sources[0] && !strstr(sources, "tsc");
+}
+
 /* ---- warnings --------------------------------------------------------- */
 
 struct wlist {

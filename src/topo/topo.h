@@ -287,6 +287,14 @@ void rb_place_fill(const struct rb_place_plan *plan, struct rb_placement *out);
  */
 void rb_cpu_freq(const char *sysroot, int cpu, struct rb_placement *p);
 
+/*
+ * rb_tsc_untrusted() - whether the kernel under @sysroot has taken "tsc"
+ * off its clocksources (it found the CPUs' TSCs unsynchronized), with
+ * those it offers instead in @sources; false when it keeps tsc or does
+ * not say (devices/system/clocksource/clocksource0/available_clocksource).
+ */
+bool rb_tsc_untrusted(const char *sysroot, char *sources, size_t len);
+
 enum rb_topo_wcode {
 	RB_TW_PCIE_SPEED,     /* link trained below its max speed */
 	RB_TW_PCIE_WIDTH,     /* ... below its max width */

@@ -1532,6 +1532,28 @@ static void test_irqs_governors(void **state)
 	free(q);
 }
 
+/* The kernel's clocksources: tsc kept, taken off (--cpu none warns), or unknown. */
+static void test_tsc_untrusted(void **state)
+{
+	char root[] = "/tmp/rb-topo-tsc-XXXXXX", cs[64];
+	const char *rel = "devices/system/clocksource/clocksource0/available_clocksource";
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	assert_false(rb_tsc_untrusted(root, cs, sizeof(cs)));
+	put_file(root, rel, "tsc hpet acpi_pm \n");
+	assert_false(rb_tsc_untrusted(root, cs, sizeof(cs)));
+	put_file(root, rel, "kvm-clock tsc \n");
+	assert_false(rb_tsc_untrusted(root, cs, sizeof(cs)));
+	/* A 40-vCPU TCG guest's, trailing blank and all. */
+	put_file(root, rel, "hpet acpi_pm \n");
+	assert_true(rb_tsc_untrusted(root, cs, sizeof(cs)));
+	assert_string_equal(cs, "hpet acpi_pm");
+	put_file(root, rel, "\n");
+	assert_false(rb_tsc_untrusted(root, cs, sizeof(cs)));
+	nftw(root, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -1584,6 +1606,7 @@ int main(void)
 		cmocka_unit_test(test_alloc_huge),
 		cmocka_unit_test(test_apply_live),
 		cmocka_unit_test(test_cpu_freq),
+		cmocka_unit_test(test_tsc_untrusted),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
