@@ -95,7 +95,9 @@ int rb_compare_main(int argc, char **argv);
  * test @tcp's (tcp_lat, tcp_bw: of the same kind, the same side) size by
  * size onto @out: bandwidth tests their throughput ratio and CPU ns per
  * byte on each side, latency tests their p50/p99 ratio and CPU per
- * message.  RB_CMP_SAME, or RB_CMP_INCOMPARABLE with why in @err.
+ * message, on one basis (each row's lat_scale: round trips when the two
+ * differ).  Files that differ in -b, --threads or --reversed are refused.
+ * RB_CMP_SAME, or RB_CMP_INCOMPARABLE with why in @err.
  */
 int rb_compare_vs_tcp(json_t *rdma, json_t *tcp, FILE *out, char *err, size_t len);
 
