@@ -454,6 +454,7 @@ static void test_csv_quoting(void **state)
 static void test_thread_rows(void **state)
 {
 	struct rb_placement mine = { .device_numa_node = 0, .cpus = "3", .mem_node = 1 };
+	struct rb_interval slice = { .duration_s = 1, .ops = 10, .bw_gbps = 2 };
 	struct rb_params p = bw_params;
 	struct rb_result rows[2] = { bw_res[0], bw_res[0] };
 	struct rb_doc r;
@@ -486,9 +487,18 @@ static void test_thread_rows(void **state)
 	assert_non_null(strstr(got, "    all        -\n"));
 	assert_non_null(strstr(got, "      1 mlx5_1:2\n"));
 	free(got);
+	/* Issue 37 item 8: the CSV too, its device column being thread 0's; a
+	 * thread's --interval slices are that thread's, on its rail. */
+	rows[1].iv = &slice;
+	rows[1].niv = 1;
 	got = write_mem(RB_FMT_CSV, &r, rows, 2);
-	assert_null(strstr(got, "rail"));
+	assert_non_null(strstr(got, ",rate_deviation_pct,thread,rail\n"));
+	assert_non_null(strstr(got, ",0,0-3 8,1,false,,,,,,,all,\n"));
+	assert_non_null(strstr(got, ",0,3,1,false,,,,,,,1,mlx5_1:2\n"));
+	assert_non_null(strstr(got, ",0,3,1,false,1,0,,,,,1,mlx5_1:2\n"));
 	free(got);
+	rows[1].iv = NULL;
+	rows[1].niv = 0;
 	r.rail_width = 0;
 	rows[1].rail = NULL;
 	/* Without threads, no such column. */
