@@ -431,35 +431,6 @@ static int client_hello(struct session *s)
 	return ret;
 }
 
-static const char *poll_word(uint8_t poll)
-{
-	return poll == RB_POLL_EVENT ? "event" : "busy";
-}
-
-/* --recommend BOUND: one size's line and JSON member. */
-static json_t *recommend_bound_one(FILE *f, const struct rb_reco_bound *o, const char *bound,
-				   const char *unit)
-{
-	char sz[16];
-
-	rb_size_str(o->size, sz, sizeof(sz));
-	if (!o->found) {
-		fprintf(f, "# size %s: none of %zu points within %s\n", sz, o->points, bound);
-		return json_pack("{sI sb sI sI}", "size", (json_int_t)o->size, "found", 0, "points",
-				 (json_int_t)o->points, "within", (json_int_t)0);
-	}
-	fprintf(f,
-		"# size %s: --poll %s --cqe-poll %u -l %u -Q %u -> %.0f ns/msg of CPU, %.4g %s "
-		"(%zu of %zu points within)\n",
-		sz, poll_word(o->pt.poll), o->pt.cqe_poll, o->pt.batch, o->pt.signal,
-		o->cpu_ns_per_msg, o->value, unit, o->within, o->points);
-	return json_pack("{sI sb ss sI sI sI sf sf sI sI}", "size", (json_int_t)o->size, "found", 1,
-			 "poll", poll_word(o->pt.poll), "cqe_poll", (json_int_t)o->pt.cqe_poll,
-			 "batch", (json_int_t)o->pt.batch, "signal", (json_int_t)o->pt.signal,
-			 "cpu_ns_per_msg", o->cpu_ns_per_msg, "value", o->value, "points",
-			 (json_int_t)o->points, "within", (json_int_t)o->within);
-}
-
 /* --recommend BOUND: per size, the point cheapest in CPU within the bound. */
 static int recommend_bound(struct session *s)
 {
@@ -481,7 +452,8 @@ static int recommend_bound(struct session *s)
 		e.text);
 	for (i = 0; i < n; i++)
 		json_array_append_new(arr,
-				      recommend_bound_one(f, &reco[i], e.text, rb_expect_unit(&e)));
+				      rb_reco_bound_report(f, &reco[i], &s->p, e.text,
+							   rb_expect_unit(&e)));
 	s->rep.recommendation = arr;
 	return sess_write_files(s, false);
 }
