@@ -1,14 +1,13 @@
 // SPDX-License-Identifier: MIT
 /*
- * --recommend BOUND: the choice (reco.h) and what is printed and stored
- * of it.
+ * --recommend BOUND: the choice (reco.h); --recommend with or without one:
+ * what is printed and stored of it.
  */
 #include <errno.h>
 #include <math.h>
 #include <string.h>
 
 #include "report/reco.h"
-#include "core/sweep.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
@@ -149,4 +148,25 @@ json_t *rb_reco_bound_report(FILE *f, const struct rb_reco_bound *o, const struc
 			 (json_int_t)o->pt.tx_depth, "args", args, "cpu_ns_per_msg",
 			 o->cpu_ns_per_msg, "value", o->value, "points", (json_int_t)o->points,
 			 "within", (json_int_t)o->within);
+}
+
+json_t *rb_reco_report(FILE *f, const struct rb_reco *o, const struct rb_params *p)
+{
+	struct rb_params rest = *p;
+	char sz[16], args[160];
+
+	/* The size, batch and signal are the line's own words; the other swept axes follow. */
+	rest.size.n = rest.batch.n = rest.signal.n = 1;
+	rb_reco_args(&o->pt, &rest, args, sizeof(args));
+	fprintf(f, "# size %s: batch %u signal %u%s%s -> %.4g Mpps (best %.4g Mpps at batch %u signal %u)\n",
+		rb_size_str(o->size, sz, sizeof(sz)), o->batch, o->signal, args[0] ? " at " : "",
+		args, o->msg_rate_mpps, o->best_msg_rate_mpps, o->best_batch, o->best_signal);
+	rb_reco_args(&o->pt, p, args, sizeof(args));
+	return json_pack("{sI sI sI ss sI sI sI ss sf sI sI sf}", "size", (json_int_t)o->size,
+			 "batch", (json_int_t)o->batch, "signal", (json_int_t)o->signal, "poll",
+			 poll_word(o->pt.poll), "cqe_poll", (json_int_t)o->pt.cqe_poll, "qps",
+			 (json_int_t)o->pt.qps, "tx_depth", (json_int_t)o->pt.tx_depth, "args", args,
+			 "msg_rate_mpps", o->msg_rate_mpps, "best_batch", (json_int_t)o->best_batch,
+			 "best_signal", (json_int_t)o->best_signal, "best_msg_rate_mpps",
+			 o->best_msg_rate_mpps);
 }

@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <jansson.h>
 #include "core/rdmabench.h"
+#include "core/sweep.h"
 #include "report/expect.h"
 
 /* One size's recommendation under a bound. */
@@ -53,6 +54,14 @@ const char *rb_reco_args(const struct rb_point *pt, const struct rb_params *p, c
  */
 json_t *rb_reco_bound_report(FILE *f, const struct rb_reco_bound *o, const struct rb_params *p,
 			     const char *bound, const char *unit);
+
+/*
+ * rb_reco_report() - --recommend without a bound: one size's batch and
+ * signal @o (rb_recommend()) as a comment line onto @f, with the other
+ * axes plan @p swept at that point's values (-q, -t ...), and as its JSON
+ * recommendation[] member (new reference: every axis, and "args").
+ */
+json_t *rb_reco_report(FILE *f, const struct rb_reco *o, const struct rb_params *p);
 
 /*
  * rb_reco_bound_check() - whether @bound can choose among the points of

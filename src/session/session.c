@@ -465,7 +465,6 @@ static int recommend(struct session *s)
 	struct rb_reco reco[RB_MAX_AXIS];
 	size_t i, n;
 	json_t *arr;
-	char sz[16];
 
 	if (s->l->recommend_bound[0])
 		return recommend_bound(s);
@@ -474,22 +473,8 @@ static int recommend(struct session *s)
 
 	fprintf(f, "# recommendation: per size, the smallest batch and largest signal interval "
 		   "within 5%% of the best message rate\n");
-	for (i = 0; i < n; i++) {
-		fprintf(f,
-			"# size %s: batch %u signal %u -> %.4g Mpps (best %.4g Mpps at batch %u "
-			"signal %u)\n",
-			rb_size_str(reco[i].size, sz, sizeof(sz)), reco[i].batch, reco[i].signal,
-			reco[i].msg_rate_mpps, reco[i].best_msg_rate_mpps, reco[i].best_batch,
-			reco[i].best_signal);
-		json_array_append_new(
-			arr, json_pack("{sI sI sI sf sI sI sf}", "size", (json_int_t)reco[i].size,
-				       "batch", (json_int_t)reco[i].batch, "signal",
-				       (json_int_t)reco[i].signal, "msg_rate_mpps",
-				       reco[i].msg_rate_mpps, "best_batch",
-				       (json_int_t)reco[i].best_batch, "best_signal",
-				       (json_int_t)reco[i].best_signal, "best_msg_rate_mpps",
-				       reco[i].best_msg_rate_mpps));
-	}
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr, rb_reco_report(f, &reco[i], &s->p));
 	s->rep.recommendation = arr;
 	return sess_write_files(s, false);
 }

@@ -527,6 +527,33 @@ static void test_recommend_bound_report(void **state)
 			    "--poll event -q 2 -t 64");
 	json_decref(j);
 	free(text);
+	/* --recommend without a bound: batch and signal, then the other swept axes. */
+	{
+		struct rb_reco r[1];
+
+		for (size_t i = 0; i < 4; i++) {
+			res[i].has_bw = true;
+			res[i].pt.batch = i < 2 ? 1 : 4;
+			res[i].pt.signal = 16;
+			res[i].msg_rate_mpps = i == 2 ? 2.0 : 1.0;
+		}
+		p.poll.n = 1;
+		p.batch.n = 2;
+		assert_int_equal(rb_recommend(res, 4, r, 1), 1);
+		text = NULL;
+		f = open_memstream(&text, &len);
+		assert_non_null(f);
+		j = rb_reco_report(f, &r[0], &p);
+		fclose(f);
+		assert_string_equal(text, "# size 4K: batch 4 signal 16 at -q 2 -t 64 -> 2 Mpps (best "
+					  "2 Mpps at batch 4 signal 16)\n");
+		assert_int_equal(json_integer_value(json_object_get(j, "qps")), 2);
+		assert_int_equal(json_integer_value(json_object_get(j, "tx_depth")), 64);
+		assert_string_equal(json_string_value(json_object_get(j, "args")),
+				    "-l 4 -q 2 -t 64");
+		json_decref(j);
+		free(text);
+	}
 	/* Without a plan, every axis. */
 	assert_string_equal(rb_reco_args(&o.pt, NULL, msg, sizeof(msg)),
 			    "-s 4K --poll event --cqe-poll 32 -l 1 -Q 1 -q 2 -t 64");
