@@ -6,7 +6,10 @@
  *
  * Two files compare only when everything that changes their figures but
  * the swept axes is equal: the test, the atomic operation, the side that
- * wrote them (role), the path MTU the QPs used (device.path_mtu), and
+ * wrote them (role), the path MTU the QPs used (device.path_mtu), the
+ * buffers' memory and registration path (gpu.memory, gpu.reg_path: host
+ * memory without gpu), the post API and the bytes sent inline
+ * (device.post_api, device.inline_size, where both files give them), and
  * every member of params but the axes (-n, -D, --interval, --rate,
  * --warmup, -r, -I, -o, -m, --verify, -R, -c, --sl, --tclass,
  * --flow-label, --hugepages, --odp, --mr-per-qp, --srq, --threads, -b,

@@ -460,6 +460,56 @@ static void test_role_and_mtu(void **state)
 	json_decref(n);
 }
 
+/*
+ * Issue 37 item 10: host memory against --use-cuda, and what else of a
+ * side changes a figure outside params: the registration path, the post
+ * API, the bytes sent inline.  A file without post_api or inline_size (an
+ * earlier version's) is not checked on them; one without gpu is host
+ * memory.
+ */
+static void test_side_memory(void **state)
+{
+	struct rb_compare_opts o;
+	json_t *b = load(GOLDEN("bw.json")), *n = load(GOLDEN("bw.json"));
+	json_t *bd = json_object_get(b, "device"), *nd = json_object_get(n, "device");
+
+	(void)state;
+	rb_compare_opts_init(&o);
+	json_object_set_new(n, "gpu", json_pack("{ss ss}", "memory", "device", "reg_path", "dmabuf"));
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "different parameters, whose figures do not compare: gpu.memory "
+				 "(--use-cuda/--cuda-mem) BASE host, NEW device; gpu.reg_path "
+				 "(--cuda-reg) BASE none, NEW dmabuf");
+	json_object_set_new(b, "gpu", json_pack("{ss ss}", "memory", "device", "reg_path", "peermem"));
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "different parameters, whose figures do not compare: gpu.reg_path "
+				 "(--cuda-reg) BASE peermem, NEW dmabuf");
+	json_object_set_new(json_object_get(b, "gpu"), "reg_path", json_string("dmabuf"));
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_SAME);
+
+	/* The post API and the inline bytes, where both files say them. */
+	json_object_set_new(nd, "post_api", json_string("wr"));
+	json_object_set_new(nd, "inline_size", json_integer(0));
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_SAME);
+	json_object_set_new(bd, "post_api", json_string("post"));
+	json_object_set_new(bd, "inline_size", json_integer(220));
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "different parameters, whose figures do not compare: "
+				 "device.post_api (--post-api) BASE post, NEW wr; device.inline_size "
+				 "(-I) BASE 220, NEW 0");
+	json_object_set_new(nd, "post_api", json_string("post"));
+	json_object_set_new(nd, "inline_size", json_null()); /* no QP yet */
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_SAME);
+
+	/* Issue 39's params by their options' names. */
+	json_object_set_new(json_object_get(n, "params"), "cq_per_qp", json_true());
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "different parameters, whose figures do not compare: cq_per_qp "
+				 "(--cq-per-qp) BASE none, NEW true");
+	json_decref(b);
+	json_decref(n);
+}
+
 /* A point's own warm-up count, where both files give it. */
 static void test_point_warmup(void **state)
 {
@@ -783,6 +833,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_absent_params, teardown),
 		cmocka_unit_test_teardown(test_role_and_mtu, teardown),
 		cmocka_unit_test_teardown(test_point_warmup, teardown),
+		cmocka_unit_test_teardown(test_side_memory, teardown),
 		cmocka_unit_test_teardown(test_options, teardown),
 		cmocka_unit_test_teardown(test_main, teardown),
 	};

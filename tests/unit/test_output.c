@@ -905,9 +905,12 @@ static void test_poll_event(void **state)
 	res.has_wakeups = true;
 	res.wakeups = 150;
 	res.wakeups_per_msg = 0.375;
+	r.inline_used = 64;
 	doc = rb_json_doc(&r, &res, 1);
 	assert_jstr(jget(doc, "params"), "poll", "event");
 	assert_jint(jget(doc, "device"), "comp_vector", 2);
+	/* Issue 37 item 10: the inline bytes the QPs took, for compare. */
+	assert_jint(jget(doc, "device"), "inline_size", 64);
 	pt = json_array_get(jget(doc, "results"), 0);
 	assert_jint(pt, "wakeups", 150);
 	assert_jreal(pt, "wakeups_per_msg", 0.375);
