@@ -84,7 +84,7 @@ static const char *const axis_opt[] = { "-s", "--poll", "--cqe-poll", "-l", "-Q"
 
 static const struct rb_axis *plan_axis(const struct rb_params *p, enum reco_axis a)
 {
-	const struct rb_axis *const ax[] = { &p->size,	&p->poll, &p->cqe_poll, &p->batch,
+	const struct rb_axis *const ax[] = { &p->size,	 &p->poll, &p->cqe_poll, &p->batch,
 					     &p->signal, &p->qps,  &p->tx_depth };
 
 	return ax[a];
@@ -158,15 +158,17 @@ json_t *rb_reco_report(FILE *f, const struct rb_reco *o, const struct rb_params 
 	/* The size, batch and signal are the line's own words; the other swept axes follow. */
 	rest.size.n = rest.batch.n = rest.signal.n = 1;
 	rb_reco_args(&o->pt, &rest, args, sizeof(args));
-	fprintf(f, "# size %s: batch %u signal %u%s%s -> %.4g Mpps (best %.4g Mpps at batch %u signal %u)\n",
+	fprintf(f,
+		"# size %s: batch %u signal %u%s%s -> %.4g Mpps (best %.4g Mpps at batch %u signal "
+		"%u)\n",
 		rb_size_str(o->size, sz, sizeof(sz)), o->batch, o->signal, args[0] ? " at " : "",
 		args, o->msg_rate_mpps, o->best_msg_rate_mpps, o->best_batch, o->best_signal);
 	rb_reco_args(&o->pt, p, args, sizeof(args));
 	return json_pack("{sI sI sI ss sI sI sI ss sf sI sI sf}", "size", (json_int_t)o->size,
 			 "batch", (json_int_t)o->batch, "signal", (json_int_t)o->signal, "poll",
 			 poll_word(o->pt.poll), "cqe_poll", (json_int_t)o->pt.cqe_poll, "qps",
-			 (json_int_t)o->pt.qps, "tx_depth", (json_int_t)o->pt.tx_depth, "args", args,
-			 "msg_rate_mpps", o->msg_rate_mpps, "best_batch", (json_int_t)o->best_batch,
-			 "best_signal", (json_int_t)o->best_signal, "best_msg_rate_mpps",
-			 o->best_msg_rate_mpps);
+			 (json_int_t)o->pt.qps, "tx_depth", (json_int_t)o->pt.tx_depth, "args",
+			 args, "msg_rate_mpps", o->msg_rate_mpps, "best_batch",
+			 (json_int_t)o->best_batch, "best_signal", (json_int_t)o->best_signal,
+			 "best_msg_rate_mpps", o->best_msg_rate_mpps);
 }

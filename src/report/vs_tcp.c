@@ -181,7 +181,8 @@ static int check_params(json_t *rdma, json_t *tcp, char *err, size_t len)
 		json_decref(dflt);
 		if (!same)
 			return fail(err, len,
-				    "--vs-tcp: different %s (%s): the RDMA file %s, the TCP file %s; "
+				    "--vs-tcp: different %s (%s): the RDMA file %s, the TCP file "
+				    "%s; "
 				    "their figures do not compare",
 				    same_params[i].key, same_params[i].opt, as, bs);
 	}

@@ -451,9 +451,8 @@ static int recommend_bound(struct session *s)
 		"# recommendation: per size, the point cheapest in CPU (cpu_ns_per_msg) with %s\n",
 		e.text);
 	for (i = 0; i < n; i++)
-		json_array_append_new(arr,
-				      rb_reco_bound_report(f, &reco[i], &s->p, e.text,
-							   rb_expect_unit(&e)));
+		json_array_append_new(arr, rb_reco_bound_report(f, &reco[i], &s->p, e.text,
+								rb_expect_unit(&e)));
 	s->rep.recommendation = arr;
 	return sess_write_files(s, false);
 }

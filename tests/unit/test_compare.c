@@ -475,12 +475,14 @@ static void test_side_memory(void **state)
 
 	(void)state;
 	rb_compare_opts_init(&o);
-	json_object_set_new(n, "gpu", json_pack("{ss ss}", "memory", "device", "reg_path", "dmabuf"));
+	json_object_set_new(n, "gpu",
+			    json_pack("{ss ss}", "memory", "device", "reg_path", "dmabuf"));
 	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
 	assert_string_equal(err, "different parameters, whose figures do not compare: gpu.memory "
 				 "(--use-cuda/--cuda-mem) BASE host, NEW device; gpu.reg_path "
 				 "(--cuda-reg) BASE none, NEW dmabuf");
-	json_object_set_new(b, "gpu", json_pack("{ss ss}", "memory", "device", "reg_path", "peermem"));
+	json_object_set_new(b, "gpu",
+			    json_pack("{ss ss}", "memory", "device", "reg_path", "peermem"));
 	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
 	assert_string_equal(err, "different parameters, whose figures do not compare: gpu.reg_path "
 				 "(--cuda-reg) BASE peermem, NEW dmabuf");
@@ -495,7 +497,8 @@ static void test_side_memory(void **state)
 	json_object_set_new(bd, "inline_size", json_integer(220));
 	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
 	assert_string_equal(err, "different parameters, whose figures do not compare: "
-				 "device.post_api (--post-api) BASE post, NEW wr; device.inline_size "
+				 "device.post_api (--post-api) BASE post, NEW wr; "
+				 "device.inline_size "
 				 "(-I) BASE 220, NEW 0");
 	json_object_set_new(nd, "post_api", json_string("post"));
 	json_object_set_new(nd, "inline_size", json_null()); /* no QP yet */
@@ -790,8 +793,10 @@ static void test_vs_tcp_basis(void **state)
 	set_lat(r, 4, 6);
 	set_lat(t, 4, 6);
 	assert_int_equal(run_vs(r, t), RB_CMP_SAME);
-	assert_non_null(strstr(text, "# latency: round trips (tcp_lat's one-way figures doubled)\n"));
-	assert_non_null(strstr(text, "         2          4          8     2.00          6         12 "
+	assert_non_null(strstr(text, "# latency: round trips (tcp_lat's one-way figures "
+				     "doubled)\n"));
+	assert_non_null(strstr(text, "         2          4          8     2.00          6         "
+				     "12 "
 				     "    2.00"));
 	json_object_set_new(r, "test", json_string("atomic_lat"));
 	assert_int_equal(run_vs(r, t), RB_CMP_SAME);
@@ -805,7 +810,8 @@ static void test_vs_tcp_basis(void **state)
 	json_object_del(rp, "bidirectional");
 	json_object_set_new(tp, "threads", json_integer(4));
 	assert_int_equal(run_vs(r, t), RB_CMP_INCOMPARABLE);
-	assert_string_equal(err, "--vs-tcp: different threads (--threads): the RDMA file 1, the TCP "
+	assert_string_equal(err, "--vs-tcp: different threads (--threads): the RDMA file 1, the "
+				 "TCP "
 				 "file 4; their figures do not compare");
 	json_object_set_new(rp, "threads", json_integer(4));
 	assert_int_equal(run_vs(r, t), RB_CMP_SAME);

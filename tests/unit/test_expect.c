@@ -523,8 +523,8 @@ static void test_recommend_bound_report(void **state)
 	assert_int_equal(json_integer_value(json_object_get(j, "tx_depth")), 64);
 	assert_int_equal(json_integer_value(json_object_get(j, "batch")), 1);
 	assert_string_equal(json_string_value(json_object_get(j, "poll")), "event");
-	assert_string_equal(json_string_value(json_object_get(j, "args")),
-			    "--poll event -q 2 -t 64");
+	assert_string_equal(json_string_value(json_object_get(j, "args")), "--poll event -q 2 -t "
+									   "64");
 	json_decref(j);
 	free(text);
 	/* --recommend without a bound: batch and signal, then the other swept axes. */
@@ -545,27 +545,33 @@ static void test_recommend_bound_report(void **state)
 		assert_non_null(f);
 		j = rb_reco_report(f, &r[0], &p);
 		fclose(f);
-		assert_string_equal(text, "# size 4K: batch 4 signal 16 at -q 2 -t 64 -> 2 Mpps (best "
+		assert_string_equal(text, "# size 4K: batch 4 signal 16 at -q 2 -t 64 -> 2 Mpps "
+					  "(best "
 					  "2 Mpps at batch 4 signal 16)\n");
 		assert_int_equal(json_integer_value(json_object_get(j, "qps")), 2);
 		assert_int_equal(json_integer_value(json_object_get(j, "tx_depth")), 64);
-		assert_string_equal(json_string_value(json_object_get(j, "args")),
-				    "-l 4 -q 2 -t 64");
+		assert_string_equal(json_string_value(json_object_get(j, "args")), "-l 4 -q 2 -t "
+										   "64");
 		json_decref(j);
 		free(text);
 	}
 	/* Without a plan, every axis. */
-	assert_string_equal(rb_reco_args(&o.pt, NULL, msg, sizeof(msg)),
-			    "-s 4K --poll event --cqe-poll 32 -l 1 -Q 1 -q 2 -t 64");
+	assert_string_equal(rb_reco_args(&o.pt, NULL, msg, sizeof(msg)), "-s 4K --poll event "
+									 "--cqe-poll 32 -l 1 -Q 1 "
+									 "-q 2 -t 64");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_metrics),	cmocka_unit_test(test_parse_units),
-		cmocka_unit_test(test_parse_errors),	cmocka_unit_test(test_check),
-		cmocka_unit_test(test_eval_bw),		cmocka_unit_test(test_eval_lat),
-		cmocka_unit_test(test_eval_counters),	cmocka_unit_test(test_point),
+		cmocka_unit_test(test_parse_metrics),
+		cmocka_unit_test(test_parse_units),
+		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_eval_bw),
+		cmocka_unit_test(test_eval_lat),
+		cmocka_unit_test(test_eval_counters),
+		cmocka_unit_test(test_point),
 		cmocka_unit_test(test_recommend_bound),
 		cmocka_unit_test(test_recommend_bound_report),
 	};
