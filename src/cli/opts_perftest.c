@@ -45,7 +45,8 @@ const struct rb_pt_flag rb_pt_flags[] = {
 	    "the CPU use of both sides is always measured (cpu_util_pct, peer_cpu_util_pct)"),
 	IGN("report-both", 0, false, "-b always reports each direction and their sum"),
 	IGN("noPeak", 'N', false,
-	    "no perftest-style peak is computed; bw_peak comes from --interval rows"),
+	    "bw_peak is always rdmabench's own: the best window of 64 completion marks, "
+	    "not perftest's peak"),
 	IGN("perform_warm_up", 0, false, "every point is warmed up (--warmup, default auto)"),
 	IGN("dont_xchg_versions", 0, false,
 	    "both sides are rdmabench, which always checks the peer's protocol version"),

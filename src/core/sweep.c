@@ -220,6 +220,7 @@ static void recommend_size(const struct rb_result *res, size_t n, uint64_t size,
 		    res[i].msg_rate_mpps >= 0.95 * o->best_msg_rate_mpps && cheaper(&res[i], o)) {
 			o->batch = res[i].pt.batch;
 			o->signal = res[i].pt.signal;
+			o->pt = res[i].pt;
 			o->msg_rate_mpps = res[i].msg_rate_mpps;
 		}
 }

@@ -56,6 +56,7 @@ void rb_plan_point(const struct rb_params *p, size_t i, struct rb_point *pt);
 struct rb_reco {
 	uint64_t size;
 	uint32_t batch, signal; /* the cheapest setting that is close enough */
+	struct rb_point pt;	/* that point, every axis (-q, -t, --poll ...) */
 	double msg_rate_mpps;
 	uint32_t best_batch, best_signal; /* where the best rate was measured */
 	double best_msg_rate_mpps;

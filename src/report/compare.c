@@ -213,6 +213,29 @@ static const struct cparam {
 	{ "poll", "--poll", "\"busy\"" },
 	{ "reg_mode", "--reg-mode", "\"pool\"" },
 	{ "cqe_poll", "--cqe-poll", "[32]" },
+	{ "probe", "--probe", NULL },
+	{ "probe_rate", "--probe-rate", NULL },
+	{ "wr_lat", "--wr-lat", NULL },
+	{ "cq_per_qp", "--cq-per-qp", NULL },
+};
+
+/*
+ * What this side ran with outside params that changes a figure: where its
+ * buffers were (host memory, or --use-cuda's kind: gpu.memory), the path
+ * that registered them (gpu.reg_path; params.reg_mode and params.odp are
+ * above), how it posted its WRs (device.post_api) and the bytes a WR
+ * carried inline (device.inline_size, -I as the QPs took it).  @absent:
+ * what a file without the object meant (host memory, registered by
+ * ibv_reg_mr: no GPU path), as JSON text; NULL: unknown (a file of before
+ * the member), not checked.
+ */
+static const struct cside {
+	const char *obj, *key, *opt, *absent;
+} csides[] = {
+	{ "gpu", "memory", "--use-cuda/--cuda-mem", "\"host\"" },
+	{ "gpu", "reg_path", "--cuda-reg", "null" },
+	{ "device", "post_api", "--post-api", NULL },
+	{ "device", "inline_size", "-I", NULL },
 };
 
 /* What two files differ in, as one message: "what (opt) BASE x, NEW y; ...". */
@@ -336,18 +359,40 @@ static void diff_path_mtu(struct diffs *d, json_t *b, json_t *n)
 		diff_add(d, "device.path_mtu", NULL, bm, nm);
 }
 
+/* One of csides[] of @b and @n. */
+static void diff_side(struct diffs *d, const struct cside *c, json_t *b, json_t *n)
+{
+	json_t *bo = json_object_get(b, c->obj), *no = json_object_get(n, c->obj);
+	json_t *dflt = c->absent ? json_loads(c->absent, JSON_DECODE_ANY, NULL) : NULL;
+	json_t *bv = bo ? json_object_get(bo, c->key) : dflt;
+	json_t *nv = no ? json_object_get(no, c->key) : dflt;
+	char what[48];
+
+	/* Unknown on either side (an earlier file, no QP yet): not checked. */
+	if (!c->absent && (!bv || !nv || json_is_null(bv) || json_is_null(nv)))
+		bv = nv;
+	if (!same_value(bv, nv)) {
+		snprintf(what, sizeof(what), "%s.%s", c->obj, c->key);
+		diff_add(d, what, c->opt, bv, nv);
+	}
+	json_decref(dflt);
+}
+
 /* The side, the path MTU and the plan: equal, or 2 naming each that is not. */
 static int check_same_run(json_t *b, json_t *n, const char *bn, const char *nn, char *err,
 			  size_t len)
 {
 	json_t *bp = json_object_get(b, "params"), *np = json_object_get(n, "params");
 	struct diffs d = { .bn = bn, .nn = nn };
+	size_t i;
 
 	if (json_is_object(bp) != json_is_object(np))
 		return incomparable(err, len, "%s has no params (the run ended before its plan)",
 				    json_is_object(bp) ? nn : bn);
 	diff_top(&d, "role", b, n);
 	diff_path_mtu(&d, b, n);
+	for (i = 0; i < NELEM(csides); i++)
+		diff_side(&d, &csides[i], b, n);
 	diff_params(&d, bp, np);
 	if (d.used)
 		return incomparable(
@@ -674,12 +719,13 @@ static void compare_usage(FILE *f)
 		   "wrong way by more than the tolerance is a regression; lower latency and "
 		   "higher\n"
 		   "bandwidth never are.  The files must agree on all else that changes a figure:\n"
-		   "the side (role), the path MTU, and every parameter but the swept axes (-n, "
-		   "-D,\n"
-		   "--interval, --rate, --warmup, -r, -I, -o, -m, --verify, -R, -c, --sl, "
-		   "--tclass,\n"
-		   "--flow-label, --hugepages, --odp, --mr-per-qp, --srq, --threads, -b,\n"
-		   "--latency_gap, --recv-post-list, --reversed).\n\n"
+		   "the side (role), the path MTU, the buffers' memory (host or --use-cuda's) and\n"
+		   "registration path, the post API, the bytes sent inline, and every parameter\n"
+		   "but the swept axes (-n, -D, --interval, --rate, --warmup, -r, -I, -o, -m,\n"
+		   "--verify, -R, -c, --sl, --tclass, --flow-label, --hugepages, --odp,\n"
+		   "--mr-per-qp, --srq, --threads, -b, --latency_gap, --recv-post-list,\n"
+		   "--reversed, --poll, --reg-mode, --cqe-poll, --probe, --wr-lat, "
+		   "--cq-per-qp).\n\n"
 		   "  -t, --tolerance PCT  a percentage (default 5%%)\n"
 		   "  -m, --metric LIST    metrics, comma-separated, repeatable (default\n"
 		   "                       bw_avg_gbps,msg_rate_mpps,lat_p50_us,lat_p99_us): also\n"
@@ -689,7 +735,11 @@ static void compare_usage(FILE *f)
 		   "max\n"
 		   "      --vs-tcp         RDMA.json TCP.json: an RDMA test against tcp_lat or\n"
 		   "                       tcp_bw of the same kind, size by size: throughput (or\n"
-		   "                       latency) ratio, CPU per byte (or message) on each side\n"
+		   "                       latency) ratio, CPU per byte (or message) on each "
+		   "side;\n"
+		   "                       latencies on one basis (round trips when one test\n"
+		   "                       reports half of one); not across -b, --threads or\n"
+		   "                       --reversed\n"
 		   "  -h, --help           this text\n\n"
 		   "Exit status: 0 no regression, 1 a regression, 2 nothing comparable (each\n"
 		   "parameter that differs is named with both values) or a usage error (the "

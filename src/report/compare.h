@@ -6,7 +6,10 @@
  *
  * Two files compare only when everything that changes their figures but
  * the swept axes is equal: the test, the atomic operation, the side that
- * wrote them (role), the path MTU the QPs used (device.path_mtu), and
+ * wrote them (role), the path MTU the QPs used (device.path_mtu), the
+ * buffers' memory and registration path (gpu.memory, gpu.reg_path: host
+ * memory without gpu), the post API and the bytes sent inline
+ * (device.post_api, device.inline_size, where both files give them), and
  * every member of params but the axes (-n, -D, --interval, --rate,
  * --warmup, -r, -I, -o, -m, --verify, -R, -c, --sl, --tclass,
  * --flow-label, --hugepages, --odp, --mr-per-qp, --srq, --threads, -b,
@@ -95,7 +98,9 @@ int rb_compare_main(int argc, char **argv);
  * test @tcp's (tcp_lat, tcp_bw: of the same kind, the same side) size by
  * size onto @out: bandwidth tests their throughput ratio and CPU ns per
  * byte on each side, latency tests their p50/p99 ratio and CPU per
- * message.  RB_CMP_SAME, or RB_CMP_INCOMPARABLE with why in @err.
+ * message, on one basis (each row's lat_scale: round trips when the two
+ * differ).  Files that differ in -b, --threads or --reversed are refused.
+ * RB_CMP_SAME, or RB_CMP_INCOMPARABLE with why in @err.
  */
 int rb_compare_vs_tcp(json_t *rdma, json_t *tcp, FILE *out, char *err, size_t len);
 

@@ -81,6 +81,12 @@ void rb_csv_header_put(FILE *f)
 	fputs(csv_tail, f);
 }
 
+/* -d LIST: a column naming each thread's rail (the table's and threads[]'s). */
+static bool rails(const struct rb_doc *r)
+{
+	return rb_out_by_thread(r) && r->rail_width;
+}
+
 static int csv_begin(struct rb_writer *w, const struct rb_doc *r)
 {
 	rb_csv_header_put(w->f);
@@ -88,6 +94,8 @@ static int csv_begin(struct rb_writer *w, const struct rb_doc *r)
 		fputs(",poll,cqe_poll", w->f);
 	if (rb_out_by_thread(r))
 		fputs(",thread", w->f);
+	if (rails(r))
+		fputs(",rail", w->f);
 	if (rb_out_bidir_cols(r))
 		fputs(csv_bidir_header, w->f);
 	if (r->has_counters)
@@ -156,6 +164,8 @@ static int csv_line(FILE *f, const struct rb_doc *r, const struct rb_result *res
 			res->pt.cqe_poll);
 	if (rb_out_by_thread(r))
 		csv_str(f, rb_out_thread_cell(res, th, sizeof(th)));
+	if (rails(r))
+		csv_str(f, res->rail); /* empty on the run's row, the rails' sum */
 	if (rb_out_bidir_cols(r))
 		csv_bidir(f, res);
 	csv_counters(f, r, res);
@@ -172,6 +182,10 @@ static int csv_row(struct rb_writer *w, const struct rb_doc *r, const struct rb_
 
 	for (i = 0; i < res->niv; i++) {
 		x = rb_out_iv_result(&res->pt, &res->iv[i]);
+		/* A thread's slices are that thread's, on its rail. */
+		x.thread_row = res->thread_row;
+		x.thread_place = res->thread_place;
+		x.rail = res->rail;
 		ret = csv_line(w->f, r, &x, i + 1, res->iv[i].start_s);
 		if (ret)
 			return ret;

@@ -138,6 +138,8 @@ static json_t *jdevice(const struct rb_doc *r)
 	bad |= json_object_set_new(o, "relaxed_ordering", json_boolean(r->relaxed_ordering));
 	bad |= json_object_set_new(o, "why_relaxed_ordering", jstr_or_null(r->why_relaxed));
 	bad |= json_object_set_new(o, "post_api", jstr_or_null(r->post_api));
+	bad |= json_object_set_new(o, "inline_size",
+				   r->post_api ? json_integer(r->inline_used) : json_null());
 	/* The CQ's vector, once there is one (with the QPs: post_api). */
 	bad |= json_object_set_new(o, "comp_vector",
 				   r->post_api ? json_integer(r->comp_vector) : json_null());

@@ -76,6 +76,9 @@ struct rb_doc {
 	const char *why_relaxed; /* why, or why not */
 	const char *post_api;	 /* "wr" (ibv_wr_*) or "post" (ibv_post_send); NULL: no QP */
 	int comp_vector;	 /* -X/--vector of this side's CQ (with post_api) */
+	/* Bytes a WR carries inline at most (-I as this side's QPs took it;
+	 * 0: none, as for GPU device memory or a verb that sends none). */
+	uint32_t inline_used; /* with post_api */
 	/* --use-cuda: this side's GPU, its memory and how it was registered
 	 * (JSON: gpu); NULL: host memory. */
 	const struct rb_cuda_gpu *gpu;

@@ -1,9 +1,15 @@
 // SPDX-License-Identifier: MIT
+/*
+ * --recommend BOUND: the choice (reco.h); --recommend with or without one:
+ * what is printed and stored of it.
+ */
 #include <errno.h>
 #include <math.h>
 #include <string.h>
 
 #include "report/reco.h"
+
+#define NELEM(a) (sizeof(a) / sizeof((a)[0]))
 
 static bool has_cpu(const struct rb_result *r)
 {
@@ -69,4 +75,100 @@ int rb_reco_bound_check(const struct rb_expect *bound, const char *test, enum rb
 				  "--recommend '%s': a bandwidth figure, which %s does not measure",
 				  bound->text, test);
 	return 0;
+}
+
+/* A point's axes: each one's option, its plan axis and its value in the point. */
+enum reco_axis { RA_SIZE, RA_POLL, RA_CQE_POLL, RA_BATCH, RA_SIGNAL, RA_QPS, RA_TX_DEPTH };
+
+static const char *const axis_opt[] = { "-s", "--poll", "--cqe-poll", "-l", "-Q", "-q", "-t" };
+
+static const struct rb_axis *plan_axis(const struct rb_params *p, enum reco_axis a)
+{
+	const struct rb_axis *const ax[] = { &p->size,	 &p->poll, &p->cqe_poll, &p->batch,
+					     &p->signal, &p->qps,  &p->tx_depth };
+
+	return ax[a];
+}
+
+static uint64_t point_axis(const struct rb_point *pt, enum reco_axis a)
+{
+	const uint64_t v[] = { pt->size,   pt->poll, pt->cqe_poll, pt->batch,
+			       pt->signal, pt->qps,  pt->tx_depth };
+
+	return v[a];
+}
+
+static const char *poll_word(uint64_t poll)
+{
+	return poll == RB_POLL_EVENT ? "event" : "busy";
+}
+
+const char *rb_reco_args(const struct rb_point *pt, const struct rb_params *p, char *buf,
+			 size_t len)
+{
+	size_t off = 0, i;
+	char v[24];
+	int n;
+
+	buf[0] = '\0';
+	for (i = 0; i < NELEM(axis_opt) && off < len; i++) {
+		if (p && plan_axis(p, (enum reco_axis)i)->n < 2)
+			continue;
+		if (i == RA_SIZE)
+			rb_size_str(pt->size, v, sizeof(v));
+		else if (i == RA_POLL)
+			snprintf(v, sizeof(v), "%s", poll_word(pt->poll));
+		else
+			snprintf(v, sizeof(v), "%llu",
+				 (unsigned long long)point_axis(pt, (enum reco_axis)i));
+		n = snprintf(buf + off, len - off, "%s%s %s", off ? " " : "", axis_opt[i], v);
+		off += n > 0 ? (size_t)n : 0;
+	}
+	return buf;
+}
+
+json_t *rb_reco_bound_report(FILE *f, const struct rb_reco_bound *o, const struct rb_params *p,
+			     const char *bound, const char *unit)
+{
+	char sz[16], args[160];
+
+	rb_size_str(o->size, sz, sizeof(sz));
+	if (!o->found) {
+		fprintf(f, "# size %s: none of %zu points within %s\n", sz, o->points, bound);
+		return json_pack("{sI sb sI sI}", "size", (json_int_t)o->size, "found", 0, "points",
+				 (json_int_t)o->points, "within", (json_int_t)0);
+	}
+	rb_reco_args(&o->pt, p, args, sizeof(args));
+	fprintf(f, "# size %s: %s -> %.0f ns/msg of CPU, %.4g %s (%zu of %zu points within)\n", sz,
+		args, o->cpu_ns_per_msg, o->value, unit, o->within, o->points);
+	return json_pack("{sI sb ss sI sI sI sI sI ss sf sf sI sI}", "size", (json_int_t)o->size,
+			 "found", 1, "poll", poll_word(o->pt.poll), "cqe_poll",
+			 (json_int_t)o->pt.cqe_poll, "batch", (json_int_t)o->pt.batch, "signal",
+			 (json_int_t)o->pt.signal, "qps", (json_int_t)o->pt.qps, "tx_depth",
+			 (json_int_t)o->pt.tx_depth, "args", args, "cpu_ns_per_msg",
+			 o->cpu_ns_per_msg, "value", o->value, "points", (json_int_t)o->points,
+			 "within", (json_int_t)o->within);
+}
+
+json_t *rb_reco_report(FILE *f, const struct rb_reco *o, const struct rb_params *p)
+{
+	struct rb_params rest = *p;
+	char sz[16], args[160];
+
+	/* The size, batch and signal are the line's own words; the other swept axes follow. */
+	rest.size.n = rest.batch.n = rest.signal.n = 1;
+	rb_reco_args(&o->pt, &rest, args, sizeof(args));
+	fprintf(f,
+		"# size %s: batch %u signal %u%s%s -> %.4g Mpps (best %.4g Mpps at batch %u signal "
+		"%u)\n",
+		rb_size_str(o->size, sz, sizeof(sz)), o->batch, o->signal, args[0] ? " at " : "",
+		args, o->msg_rate_mpps, o->best_msg_rate_mpps, o->best_batch, o->best_signal);
+	rb_reco_args(&o->pt, p, args, sizeof(args));
+	return json_pack("{sI sI sI ss sI sI sI ss sf sI sI sf}", "size", (json_int_t)o->size,
+			 "batch", (json_int_t)o->batch, "signal", (json_int_t)o->signal, "poll",
+			 poll_word(o->pt.poll), "cqe_poll", (json_int_t)o->pt.cqe_poll, "qps",
+			 (json_int_t)o->pt.qps, "tx_depth", (json_int_t)o->pt.tx_depth, "args",
+			 args, "msg_rate_mpps", o->msg_rate_mpps, "best_batch",
+			 (json_int_t)o->best_batch, "best_signal", (json_int_t)o->best_signal,
+			 "best_msg_rate_mpps", o->best_msg_rate_mpps);
 }

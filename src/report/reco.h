@@ -11,7 +11,10 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdio.h>
+#include <jansson.h>
 #include "core/rdmabench.h"
+#include "core/sweep.h"
 #include "report/expect.h"
 
 /* One size's recommendation under a bound. */
@@ -33,6 +36,32 @@ struct rb_reco_bound {
  */
 size_t rb_recommend_bound(const struct rb_result *res, size_t n, const struct rb_expect *bound,
 			  struct rb_reco_bound *out, size_t max);
+
+/*
+ * rb_reco_args() - the options that measure point @pt again, one per axis
+ * plan @p swept ("-s 4K --poll event -q 2"; every axis when @p is NULL),
+ * into @buf: with the rest of the command line as it was, the line runs
+ * that point and no other.  Returns @buf.
+ */
+const char *rb_reco_args(const struct rb_point *pt, const struct rb_params *p, char *buf,
+			 size_t len);
+
+/*
+ * rb_reco_bound_report() - one size's recommendation @o under @bound (its
+ * figure in @unit) as a comment line onto @f, the chosen point's swept
+ * axes as options (rb_reco_args()), and as the JSON recommendation[]
+ * member it is (new reference; every axis of the point, and "args").
+ */
+json_t *rb_reco_bound_report(FILE *f, const struct rb_reco_bound *o, const struct rb_params *p,
+			     const char *bound, const char *unit);
+
+/*
+ * rb_reco_report() - --recommend without a bound: one size's batch and
+ * signal @o (rb_recommend()) as a comment line onto @f, with the other
+ * axes plan @p swept at that point's values (-q, -t ...), and as its JSON
+ * recommendation[] member (new reference: every axis, and "args").
+ */
+json_t *rb_reco_report(FILE *f, const struct rb_reco *o, const struct rb_params *p);
 
 /*
  * rb_reco_bound_check() - whether @bound can choose among the points of

@@ -3,13 +3,17 @@
  * rdmabench compare --vs-tcp RDMA.json TCP.json: an RDMA run and a TCP
  * run (tcp_lat, tcp_bw) of the same kind side by side, size by size: the
  * throughput or latency ratio, and what each costs in CPU on both sides.
- * Pure: two documents in, a table out.
+ * Latencies compare on one basis: each test's lat_us is one-way (half the
+ * round trip: send_lat, write_lat, tcp_lat) or the round trip (read_lat,
+ * atomic_lat) by its row's lat_scale, so a pair of different bases is
+ * compared as round trips.  Pure: two documents in, a table out.
  */
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "report/compare.h"
+#include "core/bench.h"
 
 #define fail(err, len, ...) (snprintf(err, len, __VA_ARGS__), RB_CMP_INCOMPARABLE)
 
@@ -30,13 +34,6 @@ static const char *str(json_t *o, const char *key)
 static bool is_tcp(const char *test)
 {
 	return !strncmp(test, "tcp_", 4);
-}
-
-static bool is_lat(const char *test)
-{
-	size_t n = strlen(test);
-
-	return n > 4 && !strcmp(test + n - 4, "_lat");
 }
 
 /* The first point of @size in @doc, or NULL. */
@@ -75,51 +72,149 @@ static void bw_row(FILE *out, double size, json_t *r, json_t *t)
 		rb, tb, ratio(rb, tb), rc, tc, ratio(rc, tc), rs, ts, ratio(rs, ts));
 }
 
-static void lat_row(FILE *out, double size, json_t *r, json_t *t)
+/*
+ * What turns each file's lat_us into the table's basis: 1 when both are
+ * of one basis (their own), else 1 / lat_scale (a one-way figure doubled:
+ * round trips).
+ */
+struct basis {
+	double rk, tk;
+	bool round_trip;
+};
+
+static struct basis basis_of(const struct rb_bench *rb, const struct rb_bench *tb)
+{
+	struct basis b = { 1, 1, rb->lat_scale == 1.0 };
+
+	if (rb->lat_scale != tb->lat_scale) {
+		b.rk = 1 / rb->lat_scale;
+		b.tk = 1 / tb->lat_scale;
+		b.round_trip = true;
+	}
+	return b;
+}
+
+static void lat_row(FILE *out, double size, json_t *r, json_t *t, const struct basis *k)
 {
 	json_t *rl = json_object_get(r, "lat_us"), *tl = json_object_get(t, "lat_us");
-	double r50 = num(rl, "p50"), t50 = num(tl, "p50"), r99 = num(rl, "p99"),
-	       t99 = num(tl, "p99");
+	double r50 = num(rl, "p50") * k->rk, t50 = num(tl, "p50") * k->tk;
+	double r99 = num(rl, "p99") * k->rk, t99 = num(tl, "p99") * k->tk;
 	double rc = num(r, "cpu_ns_per_msg"), tc = num(t, "cpu_ns_per_msg");
 
 	fprintf(out, "%10.0f %10.4g %10.4g %8.2f %10.4g %10.4g %8.2f %10.4g %10.4g %8.2f\n", size,
 		r50, t50, ratio(t50, r50), r99, t99, ratio(t99, r99), rc, tc, ratio(rc, tc));
 }
 
-static void header(FILE *out, const char *rt, const char *tt, bool lat)
+/* The latency table's basis, in words. */
+static void basis_line(FILE *out, const char *rt, const char *tt, const struct basis *k)
+{
+	if (!k->round_trip)
+		fprintf(out, "# latency: one-way (half the round trip), as both tests report it\n");
+	else if (k->rk == 1 && k->tk == 1)
+		fprintf(out, "# latency: round trips, as both tests report them\n");
+	else
+		fprintf(out, "# latency: round trips (%s's one-way figures doubled)\n",
+			k->rk != 1 ? rt : tt);
+}
+
+/* @k: a latency table's basis; NULL: bandwidth. */
+static void header(FILE *out, const char *rt, const char *tt, const struct basis *k)
 {
 	fprintf(out, "# %s (RDMA) against %s (TCP), size by size%s\n", rt, tt,
-		lat ? "; latency ratio TCP/RDMA, CPU per message"
-		    : "; throughput ratio RDMA/TCP, CPU ns per byte (client, server)");
-	if (lat)
+		k ? "; latency ratio TCP/RDMA, CPU per message"
+		  : "; throughput ratio RDMA/TCP, CPU ns per byte (client, server)");
+	if (k) {
+		basis_line(out, rt, tt, k);
 		fprintf(out, "%10s %10s %10s %8s %10s %10s %8s %10s %10s %8s\n", "size", "rdma_p50",
 			"tcp_p50", "tcp/rdma", "rdma_p99", "tcp_p99", "tcp/rdma", "rdma_cpu",
 			"tcp_cpu", "rdma/tcp");
-	else
+	} else {
 		fprintf(out, "%10s %10s %10s %8s %10s %10s %8s %10s %10s %8s\n", "size",
 			"rdma_Gb/s", "tcp_Gb/s", "rdma/tcp", "rdma_cli", "tcp_cli", "rdma/tcp",
 			"rdma_srv", "tcp_srv", "rdma/tcp");
+	}
+}
+
+/*
+ * What else changes a figure and the two files must share, as plain
+ * compare asks: -b (two streams' totals), --threads (sums over threads)
+ * and --reversed (the server's figures).  Absent: the default.
+ */
+static const struct {
+	const char *key, *opt, *absent;
+} same_params[] = {
+	{ "bidirectional", "-b", "false" },
+	{ "threads", "--threads", "1" },
+	{ "reversed", "--reversed", "false" },
+};
+
+/* A value as JSON text ("true", "4"); "?" when too long. */
+static void val_text(json_t *v, char *buf, size_t len)
+{
+	size_t n = json_dumpb(v, buf, len - 1, JSON_ENCODE_ANY | JSON_COMPACT);
+
+	if (n && n < len)
+		buf[n] = '\0';
+	else
+		snprintf(buf, len, "?");
+}
+
+static int check_params(json_t *rdma, json_t *tcp, char *err, size_t len)
+{
+	json_t *rp = json_object_get(rdma, "params"), *tp = json_object_get(tcp, "params");
+	json_t *dflt, *a, *b;
+	char as[32], bs[32];
+	size_t i;
+	bool same;
+
+	for (i = 0; i < sizeof(same_params) / sizeof(same_params[0]); i++) {
+		dflt = json_loads(same_params[i].absent, JSON_DECODE_ANY, NULL);
+		a = json_object_get(rp, same_params[i].key);
+		b = json_object_get(tp, same_params[i].key);
+		a = a ? a : dflt;
+		b = b ? b : dflt;
+		same = json_equal(a, b);
+		if (!same) {
+			val_text(a, as, sizeof(as));
+			val_text(b, bs, sizeof(bs));
+		}
+		json_decref(dflt);
+		if (!same)
+			return fail(err, len,
+				    "--vs-tcp: different %s (%s): the RDMA file %s, the TCP file "
+				    "%s; "
+				    "their figures do not compare",
+				    same_params[i].key, same_params[i].opt, as, bs);
+	}
+	return 0;
 }
 
 int rb_compare_vs_tcp(json_t *rdma, json_t *tcp, FILE *out, char *err, size_t len)
 {
 	const char *rt = str(rdma, "test"), *tt = str(tcp, "test");
 	json_t *r, *t, *results = json_object_get(rdma, "results");
+	const struct rb_bench *rb = rb_bench_find(rt), *tb = rb_bench_find(tt);
+	struct basis k;
 	size_t i, n = 0;
+	bool lat;
 
-	if (!rt[0] || is_tcp(rt))
+	if (!rt[0] || is_tcp(rt) || !rb)
 		return fail(err, len, "--vs-tcp: the first file must be an RDMA test's, not '%s'",
 			    rt);
-	if (!is_tcp(tt))
+	if (!is_tcp(tt) || !tb)
 		return fail(err, len,
 			    "--vs-tcp: the second file must be tcp_lat's or tcp_bw's, not '%s'",
 			    tt);
-	if (is_lat(rt) != is_lat(tt))
+	if (rb->mode != tb->mode)
 		return fail(err, len,
 			    "--vs-tcp: %s and %s measure different things (latency, bandwidth)", rt,
 			    tt);
 	if (strcmp(str(rdma, "role"), str(tcp, "role")))
 		return fail(err, len, "--vs-tcp: one file is a client's, the other a server's");
+	if (check_params(rdma, tcp, err, len))
+		return RB_CMP_INCOMPARABLE;
+	lat = rb->mode == RB_MODE_LAT;
+	k = basis_of(rb, tb);
 	json_array_foreach(results, i, r)
 	{
 		double size = num(r, "size");
@@ -128,9 +223,9 @@ int rb_compare_vs_tcp(json_t *rdma, json_t *tcp, FILE *out, char *err, size_t le
 		if (!t || point_of(rdma, size) != r)
 			continue; /* a size the other lacks, or not its first point */
 		if (!n++)
-			header(out, rt, tt, is_lat(rt));
-		if (is_lat(rt))
-			lat_row(out, size, r, t);
+			header(out, rt, tt, lat ? &k : NULL);
+		if (lat)
+			lat_row(out, size, r, t, &k);
 		else
 			bw_row(out, size, r, t);
 	}

@@ -431,35 +431,6 @@ static int client_hello(struct session *s)
 	return ret;
 }
 
-static const char *poll_word(uint8_t poll)
-{
-	return poll == RB_POLL_EVENT ? "event" : "busy";
-}
-
-/* --recommend BOUND: one size's line and JSON member. */
-static json_t *recommend_bound_one(FILE *f, const struct rb_reco_bound *o, const char *bound,
-				   const char *unit)
-{
-	char sz[16];
-
-	rb_size_str(o->size, sz, sizeof(sz));
-	if (!o->found) {
-		fprintf(f, "# size %s: none of %zu points within %s\n", sz, o->points, bound);
-		return json_pack("{sI sb sI sI}", "size", (json_int_t)o->size, "found", 0, "points",
-				 (json_int_t)o->points, "within", (json_int_t)0);
-	}
-	fprintf(f,
-		"# size %s: --poll %s --cqe-poll %u -l %u -Q %u -> %.0f ns/msg of CPU, %.4g %s "
-		"(%zu of %zu points within)\n",
-		sz, poll_word(o->pt.poll), o->pt.cqe_poll, o->pt.batch, o->pt.signal,
-		o->cpu_ns_per_msg, o->value, unit, o->within, o->points);
-	return json_pack("{sI sb ss sI sI sI sf sf sI sI}", "size", (json_int_t)o->size, "found", 1,
-			 "poll", poll_word(o->pt.poll), "cqe_poll", (json_int_t)o->pt.cqe_poll,
-			 "batch", (json_int_t)o->pt.batch, "signal", (json_int_t)o->pt.signal,
-			 "cpu_ns_per_msg", o->cpu_ns_per_msg, "value", o->value, "points",
-			 (json_int_t)o->points, "within", (json_int_t)o->within);
-}
-
 /* --recommend BOUND: per size, the point cheapest in CPU within the bound. */
 static int recommend_bound(struct session *s)
 {
@@ -480,8 +451,8 @@ static int recommend_bound(struct session *s)
 		"# recommendation: per size, the point cheapest in CPU (cpu_ns_per_msg) with %s\n",
 		e.text);
 	for (i = 0; i < n; i++)
-		json_array_append_new(arr,
-				      recommend_bound_one(f, &reco[i], e.text, rb_expect_unit(&e)));
+		json_array_append_new(arr, rb_reco_bound_report(f, &reco[i], &s->p, e.text,
+								rb_expect_unit(&e)));
 	s->rep.recommendation = arr;
 	return sess_write_files(s, false);
 }
@@ -493,7 +464,6 @@ static int recommend(struct session *s)
 	struct rb_reco reco[RB_MAX_AXIS];
 	size_t i, n;
 	json_t *arr;
-	char sz[16];
 
 	if (s->l->recommend_bound[0])
 		return recommend_bound(s);
@@ -502,22 +472,8 @@ static int recommend(struct session *s)
 
 	fprintf(f, "# recommendation: per size, the smallest batch and largest signal interval "
 		   "within 5%% of the best message rate\n");
-	for (i = 0; i < n; i++) {
-		fprintf(f,
-			"# size %s: batch %u signal %u -> %.4g Mpps (best %.4g Mpps at batch %u "
-			"signal %u)\n",
-			rb_size_str(reco[i].size, sz, sizeof(sz)), reco[i].batch, reco[i].signal,
-			reco[i].msg_rate_mpps, reco[i].best_msg_rate_mpps, reco[i].best_batch,
-			reco[i].best_signal);
-		json_array_append_new(
-			arr, json_pack("{sI sI sI sf sI sI sf}", "size", (json_int_t)reco[i].size,
-				       "batch", (json_int_t)reco[i].batch, "signal",
-				       (json_int_t)reco[i].signal, "msg_rate_mpps",
-				       reco[i].msg_rate_mpps, "best_batch",
-				       (json_int_t)reco[i].best_batch, "best_signal",
-				       (json_int_t)reco[i].best_signal, "best_msg_rate_mpps",
-				       reco[i].best_msg_rate_mpps));
-	}
+	for (i = 0; i < n; i++)
+		json_array_append_new(arr, rb_reco_report(f, &reco[i], &s->p));
 	s->rep.recommendation = arr;
 	return sess_write_files(s, false);
 }

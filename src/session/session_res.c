@@ -300,6 +300,8 @@ static int create_qps(struct session *s)
 	else if (!ret && r->inline_max < s->p.inline_size && s->bench->inline_ok)
 		rb_info("-I/--inline %u: %s QPs accept %u bytes inline; capped", s->p.inline_size,
 			r->dev.name, r->inline_max);
+	/* What post.c inlines at most (JSON device.inline_size, compare's). */
+	s->rep.inline_used = s->bench->inline_ok ? r->inline_max : 0;
 	return ret;
 }
 

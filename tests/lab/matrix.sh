@@ -30,7 +30,8 @@
 #     their sum, the slow rail flagged out of line; --threads 3 with two
 #     rails exits 2.
 #  5. The same two rails to a server of -d rxe1,rxe3 at host 2's address:
-#     the client's thread 1 is served on rxe3 (host 4), --verify on; a
+#     the client's thread 1 is served on rxe3 (host 4), --verify on, the
+#     CSV's rail column naming each thread's rail (issue 37 item 8); a
 #     server of a device that is not there exits 1 before listening.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
@@ -115,7 +116,8 @@ wait $srv
 srv=$!
 sleep 1
 "$RB" write_bw -d rxe0,rxe2 --bind 192.0.2.1,192.0.2.3 --cpu none --timeout 30 -s 4K -n 200 \
-	--verify -p 18600 --json "$OUT/lrails.json" 192.0.2.2 >"$OUT/lrails.out" 2>"$OUT/lrails.err"
+	--verify -p 18600 --json "$OUT/lrails.json" --csv "$OUT/lrails.csv" 192.0.2.2 \
+	>"$OUT/lrails.out" 2>"$OUT/lrails.err"
 echo $? >"$OUT/lrails.rc"
 kill -INT $srv
 wait $srv
@@ -198,6 +200,14 @@ expect_rc lrails 0
 expect_rc lsrv 0
 jcheck lrails.json 'all([t["rail"] for t in r["threads"]] == ["rxe0", "rxe2"] for r in d["results"])' \
 	'all(t["bw_avg_gbps"] > 0 for r in d["results"] for t in r["threads"])'
+# The CSV: every row says thread 0's device, the rail column each thread's.
+python3 - "$OUT/lrails.csv" <<'EOF' || fail "lrails.csv: no rail column naming each thread's rail"
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+print("lrails.csv (thread, device, rail):", [(r["thread"], r["device"], r["rail"]) for r in rows])
+assert [(r["thread"], r["rail"]) for r in rows] == [("all", ""), ("0", "rxe0"), ("1", "rxe2")], rows
+assert all(float(r["bw_avg_gbps"]) > 0 for r in rows)
+EOF
 expect_grep lsrv.err "a client's thread k is served on rail k of 2 (-d rxe1,rxe3)"
 expect_grep lsrv.err "thread 0 served on rail rxe1 (1 of 2)"
 expect_grep lsrv.err "thread 1 served on rail rxe3 (2 of 2)"

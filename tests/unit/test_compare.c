@@ -460,6 +460,59 @@ static void test_role_and_mtu(void **state)
 	json_decref(n);
 }
 
+/*
+ * Issue 37 item 10: host memory against --use-cuda, and what else of a
+ * side changes a figure outside params: the registration path, the post
+ * API, the bytes sent inline.  A file without post_api or inline_size (an
+ * earlier version's) is not checked on them; one without gpu is host
+ * memory.
+ */
+static void test_side_memory(void **state)
+{
+	struct rb_compare_opts o;
+	json_t *b = load(GOLDEN("bw.json")), *n = load(GOLDEN("bw.json"));
+	json_t *bd = json_object_get(b, "device"), *nd = json_object_get(n, "device");
+
+	(void)state;
+	rb_compare_opts_init(&o);
+	json_object_set_new(n, "gpu",
+			    json_pack("{ss ss}", "memory", "device", "reg_path", "dmabuf"));
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "different parameters, whose figures do not compare: gpu.memory "
+				 "(--use-cuda/--cuda-mem) BASE host, NEW device; gpu.reg_path "
+				 "(--cuda-reg) BASE none, NEW dmabuf");
+	json_object_set_new(b, "gpu",
+			    json_pack("{ss ss}", "memory", "device", "reg_path", "peermem"));
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "different parameters, whose figures do not compare: gpu.reg_path "
+				 "(--cuda-reg) BASE peermem, NEW dmabuf");
+	json_object_set_new(json_object_get(b, "gpu"), "reg_path", json_string("dmabuf"));
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_SAME);
+
+	/* The post API and the inline bytes, where both files say them. */
+	json_object_set_new(nd, "post_api", json_string("wr"));
+	json_object_set_new(nd, "inline_size", json_integer(0));
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_SAME);
+	json_object_set_new(bd, "post_api", json_string("post"));
+	json_object_set_new(bd, "inline_size", json_integer(220));
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "different parameters, whose figures do not compare: "
+				 "device.post_api (--post-api) BASE post, NEW wr; "
+				 "device.inline_size "
+				 "(-I) BASE 220, NEW 0");
+	json_object_set_new(nd, "post_api", json_string("post"));
+	json_object_set_new(nd, "inline_size", json_null()); /* no QP yet */
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_SAME);
+
+	/* Issue 39's params by their options' names. */
+	json_object_set_new(json_object_get(n, "params"), "cq_per_qp", json_true());
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "different parameters, whose figures do not compare: cq_per_qp "
+				 "(--cq-per-qp) BASE none, NEW true");
+	json_decref(b);
+	json_decref(n);
+}
+
 /* A point's own warm-up count, where both files give it. */
 static void test_point_warmup(void **state)
 {
@@ -708,6 +761,63 @@ static void test_vs_tcp(void **state)
 	assert_int_equal(run_vs(r, t), RB_CMP_SAME);
 	assert_non_null(strstr(text, "tcp_p50"));
 	assert_non_null(strstr(text, "         2       1.05       1.05     1.00"));
+	assert_non_null(strstr(text, "# latency: one-way (half the round trip), as both tests "
+				     "report it\n"));
+	json_decref(r);
+	json_decref(t);
+}
+
+/* Point 0's lat_us.p50 and p99 of @d set to @p50 and @p99. */
+static void set_lat(json_t *d, double p50, double p99)
+{
+	json_t *l = json_object_get(json_array_get(json_object_get(d, "results"), 0), "lat_us");
+
+	json_object_set_new(l, "p50", json_real(p50));
+	json_object_set_new(l, "p99", json_real(p99));
+}
+
+/*
+ * Issue 37 item 2: read_lat and atomic_lat report the round trip, tcp_lat
+ * half of it; the table compares round trips (tcp_lat's doubled) and says
+ * so, and refuses files that differ in -b, --threads or --reversed.
+ */
+static void test_vs_tcp_basis(void **state)
+{
+	json_t *r = load(GOLDEN("lat.json")), *t = load(GOLDEN("lat.json"));
+	json_t *rp = json_object_get(r, "params"), *tp = json_object_get(t, "params");
+
+	(void)state;
+	json_object_set_new(r, "test", json_string("read_lat"));
+	json_object_set_new(t, "test", json_string("tcp_lat"));
+	/* The same figures: TCP's round trip is twice RDMA's. */
+	set_lat(r, 4, 6);
+	set_lat(t, 4, 6);
+	assert_int_equal(run_vs(r, t), RB_CMP_SAME);
+	assert_non_null(strstr(text, "# latency: round trips (tcp_lat's one-way figures "
+				     "doubled)\n"));
+	assert_non_null(strstr(text, "         2          4          8     2.00          6         "
+				     "12 "
+				     "    2.00"));
+	json_object_set_new(r, "test", json_string("atomic_lat"));
+	assert_int_equal(run_vs(r, t), RB_CMP_SAME);
+	assert_non_null(strstr(text, "     2.00          6         12     2.00"));
+
+	/* What plain compare refuses, --vs-tcp refuses too. */
+	json_object_set_new(rp, "bidirectional", json_true());
+	assert_int_equal(run_vs(r, t), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "--vs-tcp: different bidirectional (-b): the RDMA file true, the "
+				 "TCP file false; their figures do not compare");
+	json_object_del(rp, "bidirectional");
+	json_object_set_new(tp, "threads", json_integer(4));
+	assert_int_equal(run_vs(r, t), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "--vs-tcp: different threads (--threads): the RDMA file 1, the "
+				 "TCP "
+				 "file 4; their figures do not compare");
+	json_object_set_new(rp, "threads", json_integer(4));
+	assert_int_equal(run_vs(r, t), RB_CMP_SAME);
+	json_object_set_new(rp, "reversed", json_true());
+	assert_int_equal(run_vs(r, t), RB_CMP_INCOMPARABLE);
+	assert_non_null(strstr(err, "different reversed (--reversed)"));
 	json_decref(r);
 	json_decref(t);
 }
@@ -717,6 +827,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_teardown(test_self, teardown),
 		cmocka_unit_test_teardown(test_vs_tcp, teardown),
+		cmocka_unit_test_teardown(test_vs_tcp_basis, teardown),
 		cmocka_unit_test_teardown(test_regression, teardown),
 		cmocka_unit_test_teardown(test_improvements, teardown),
 		cmocka_unit_test_teardown(test_incomparable, teardown),
@@ -728,6 +839,7 @@ int main(void)
 		cmocka_unit_test_teardown(test_absent_params, teardown),
 		cmocka_unit_test_teardown(test_role_and_mtu, teardown),
 		cmocka_unit_test_teardown(test_point_warmup, teardown),
+		cmocka_unit_test_teardown(test_side_memory, teardown),
 		cmocka_unit_test_teardown(test_options, teardown),
 		cmocka_unit_test_teardown(test_main, teardown),
 	};

@@ -479,14 +479,101 @@ static void test_recommend_bound(void **state)
 	assert_non_null(strstr(msg, "not a counter"));
 }
 
+/*
+ * Issue 37 item 9: the chosen point's line and JSON member name every axis
+ * the run swept (-q and -t too), so that the printed options with the rest
+ * of the command line measure that point; JSON keeps every axis.
+ */
+static void test_recommend_bound_report(void **state)
+{
+	struct rb_result res[] = {
+		reco_point(4096, RB_POLL_BUSY, 32, 8.0, 900),
+		reco_point(4096, RB_POLL_EVENT, 32, 9.0, 700),
+		reco_point(4096, RB_POLL_EVENT, 32, 9.5, 500),
+		reco_point(4096, RB_POLL_EVENT, 32, 30.0, 100),
+	};
+	struct rb_params p;
+	struct rb_reco_bound o;
+	struct rb_expect e;
+	char msg[256], *text = NULL;
+	size_t len = 0;
+	json_t *j;
+	FILE *f;
+
+	(void)state;
+	memset(&p, 0, sizeof(p));
+	p.size.n = 1;
+	p.poll.n = 2;
+	p.cqe_poll.n = p.batch.n = p.signal.n = 1;
+	p.qps.n = 2;
+	p.tx_depth.n = 2;
+	res[0].pt.qps = res[1].pt.qps = 1;
+	res[2].pt.qps = res[3].pt.qps = 2;
+	res[0].pt.tx_depth = res[1].pt.tx_depth = res[3].pt.tx_depth = 128;
+	res[2].pt.tx_depth = 64;
+	assert_int_equal(rb_expect_parse("p99<=20us", &e, msg, sizeof(msg)), 0);
+	assert_int_equal(rb_recommend_bound(res, 4, &e, &o, 1), 1);
+	f = open_memstream(&text, &len);
+	assert_non_null(f);
+	j = rb_reco_bound_report(f, &o, &p, e.text, rb_expect_unit(&e));
+	fclose(f);
+	assert_string_equal(text, "# size 4K: --poll event -q 2 -t 64 -> 500 ns/msg of CPU, 9.5 us "
+				  "(3 of 4 points within)\n");
+	assert_int_equal(json_integer_value(json_object_get(j, "qps")), 2);
+	assert_int_equal(json_integer_value(json_object_get(j, "tx_depth")), 64);
+	assert_int_equal(json_integer_value(json_object_get(j, "batch")), 1);
+	assert_string_equal(json_string_value(json_object_get(j, "poll")), "event");
+	assert_string_equal(json_string_value(json_object_get(j, "args")), "--poll event -q 2 -t "
+									   "64");
+	json_decref(j);
+	free(text);
+	/* --recommend without a bound: batch and signal, then the other swept axes. */
+	{
+		struct rb_reco r[1];
+
+		for (size_t i = 0; i < 4; i++) {
+			res[i].has_bw = true;
+			res[i].pt.batch = i < 2 ? 1 : 4;
+			res[i].pt.signal = 16;
+			res[i].msg_rate_mpps = i == 2 ? 2.0 : 1.0;
+		}
+		p.poll.n = 1;
+		p.batch.n = 2;
+		assert_int_equal(rb_recommend(res, 4, r, 1), 1);
+		text = NULL;
+		f = open_memstream(&text, &len);
+		assert_non_null(f);
+		j = rb_reco_report(f, &r[0], &p);
+		fclose(f);
+		assert_string_equal(text, "# size 4K: batch 4 signal 16 at -q 2 -t 64 -> 2 Mpps "
+					  "(best "
+					  "2 Mpps at batch 4 signal 16)\n");
+		assert_int_equal(json_integer_value(json_object_get(j, "qps")), 2);
+		assert_int_equal(json_integer_value(json_object_get(j, "tx_depth")), 64);
+		assert_string_equal(json_string_value(json_object_get(j, "args")), "-l 4 -q 2 -t "
+										   "64");
+		json_decref(j);
+		free(text);
+	}
+	/* Without a plan, every axis. */
+	assert_string_equal(rb_reco_args(&o.pt, NULL, msg, sizeof(msg)), "-s 4K --poll event "
+									 "--cqe-poll 32 -l 1 -Q 1 "
+									 "-q 2 -t 64");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse_metrics),	cmocka_unit_test(test_parse_units),
-		cmocka_unit_test(test_parse_errors),	cmocka_unit_test(test_check),
-		cmocka_unit_test(test_eval_bw),		cmocka_unit_test(test_eval_lat),
-		cmocka_unit_test(test_eval_counters),	cmocka_unit_test(test_point),
+		cmocka_unit_test(test_parse_metrics),
+		cmocka_unit_test(test_parse_units),
+		cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_check),
+		cmocka_unit_test(test_eval_bw),
+		cmocka_unit_test(test_eval_lat),
+		cmocka_unit_test(test_eval_counters),
+		cmocka_unit_test(test_point),
 		cmocka_unit_test(test_recommend_bound),
+		cmocka_unit_test(test_recommend_bound_report),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -450,10 +450,45 @@ static void test_csv_quoting(void **state)
 	free(got);
 }
 
+/*
+ * What README says of --poll event (issue 37, docs): the table's wake-ups
+ * column comes with a sweep of how points wait, not with event mode alone;
+ * the CSV has wakeups_per_msg either way.
+ */
+static void test_event_table_cols(void **state)
+{
+	struct rb_params p = bw_params;
+	struct rb_result res = bw_res[0];
+	struct rb_doc r;
+	char *got;
+
+	(void)state;
+	bw_report(&r);
+	r.params = &p;
+	p.poll.n = 1;
+	p.poll.v[0] = RB_POLL_EVENT;
+	res.pt.poll = RB_POLL_EVENT;
+	res.has_wakeups = true;
+	res.wakeups_per_msg = 0.5;
+	got = write_mem(RB_FMT_TABLE, &r, &res, 1);
+	assert_null(strstr(got, "wakeups"));
+	free(got);
+	got = write_mem(RB_FMT_CSV, &r, &res, 1);
+	assert_non_null(strstr(got, ",wakeups_per_msg,"));
+	assert_non_null(strstr(got, ",0.5,"));
+	free(got);
+	p.poll.n = 2;
+	p.poll.v[1] = RB_POLL_BUSY;
+	got = write_mem(RB_FMT_TABLE, &r, &res, 1);
+	assert_non_null(strstr(got, "wakeups/msg"));
+	free(got);
+}
+
 /* --threads: a last column says whose row it is; a thread's has its CPUs. */
 static void test_thread_rows(void **state)
 {
 	struct rb_placement mine = { .device_numa_node = 0, .cpus = "3", .mem_node = 1 };
+	struct rb_interval slice = { .duration_s = 1, .ops = 10, .bw_gbps = 2 };
 	struct rb_params p = bw_params;
 	struct rb_result rows[2] = { bw_res[0], bw_res[0] };
 	struct rb_doc r;
@@ -486,9 +521,18 @@ static void test_thread_rows(void **state)
 	assert_non_null(strstr(got, "    all        -\n"));
 	assert_non_null(strstr(got, "      1 mlx5_1:2\n"));
 	free(got);
+	/* Issue 37 item 8: the CSV too, its device column being thread 0's; a
+	 * thread's --interval slices are that thread's, on its rail. */
+	rows[1].iv = &slice;
+	rows[1].niv = 1;
 	got = write_mem(RB_FMT_CSV, &r, rows, 2);
-	assert_null(strstr(got, "rail"));
+	assert_non_null(strstr(got, ",rate_deviation_pct,thread,rail\n"));
+	assert_non_null(strstr(got, ",0,0-3 8,1,false,,,,,,,all,\n"));
+	assert_non_null(strstr(got, ",0,3,1,false,,,,,,,1,mlx5_1:2\n"));
+	assert_non_null(strstr(got, ",0,3,1,false,1,0,,,,,1,mlx5_1:2\n"));
 	free(got);
+	rows[1].iv = NULL;
+	rows[1].niv = 0;
 	r.rail_width = 0;
 	rows[1].rail = NULL;
 	/* Without threads, no such column. */
@@ -861,9 +905,12 @@ static void test_poll_event(void **state)
 	res.has_wakeups = true;
 	res.wakeups = 150;
 	res.wakeups_per_msg = 0.375;
+	r.inline_used = 64;
 	doc = rb_json_doc(&r, &res, 1);
 	assert_jstr(jget(doc, "params"), "poll", "event");
 	assert_jint(jget(doc, "device"), "comp_vector", 2);
+	/* Issue 37 item 10: the inline bytes the QPs took, for compare. */
+	assert_jint(jget(doc, "device"), "inline_size", 64);
 	pt = json_array_get(jget(doc, "results"), 0);
 	assert_jint(pt, "wakeups", 150);
 	assert_jreal(pt, "wakeups_per_msg", 0.375);
@@ -1514,6 +1561,7 @@ int main(void)
 		cmocka_unit_test(test_csv_quoting),
 		cmocka_unit_test(test_table_units),
 		cmocka_unit_test(test_thread_rows),
+		cmocka_unit_test(test_event_table_cols),
 		cmocka_unit_test(test_json_lat),
 		cmocka_unit_test(test_json_bw),
 		cmocka_unit_test(test_json_op),

@@ -407,6 +407,24 @@ static void test_man_table(void **state)
 	free(buf);
 }
 
+/*
+ * Issue 37 (docs): -N/--noPeak's note says where bw_peak comes from: the
+ * best window of completion marks (engine/interval.c), which every bandwidth
+ * point computes, not --interval's rows.
+ */
+static void test_nopeak_note(void **state)
+{
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < rb_npt_flags && strcmp(rb_pt_flags[i].lname, "noPeak"); i++)
+		;
+	assert_true(i < rb_npt_flags);
+	assert_int_equal(rb_pt_flags[i].sname, 'N');
+	assert_non_null(strstr(rb_pt_flags[i].says, "the best window of 64 completion marks"));
+	assert_null(strstr(rb_pt_flags[i].says, "--interval"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -419,6 +437,7 @@ int main(void)
 		cmocka_unit_test(test_cuda_flags),
 		cmocka_unit_test(test_perftest_only),
 		cmocka_unit_test(test_man_table),
+		cmocka_unit_test(test_nopeak_note),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
