@@ -389,7 +389,9 @@ const struct rb_opt rb_opts[] = {
 	  .def = "64",
 	  .need = RB_S_BW | RB_S_VERBS,
 	  .help = "one signaled WR every N, the rest unsignaled (an axis); at most "
-		  "--tx-depth. Latency tests signal every WR and reap lazily" },
+		  "--tx-depth; read and atomic streams signal at least once per reads in "
+		  "flight (-o), and say so (JSON signal_ran). Latency tests signal every WR "
+		  "and reap lazily" },
 	{ .lname = "outstanding",
 	  .alias = "outs",
 	  .perftest = "-o, --outs",
@@ -706,8 +708,9 @@ const struct rb_opt rb_opts[] = {
 	  .def = "pool",
 	  .need = RB_S_BW | RB_S_VERBS,
 	  .help = "pool: buffers registered once, before the points; per-msg: the client "
-		  "registers each message's buffer before its post and deregisters it after its "
-		  "completion, as a naive application does (write_bw, send_bw, read_bw; -q 1, "
+		  "registers each message's buffer before its post and deregisters it once a "
+		  "completion covers it, as a naive application does (-Q and --cqe-poll as in "
+		  "pool; write_bw, send_bw, read_bw; -q 1, "
 		  "-l 1, no inline, -b, --rate or --reversed): the point against pool is what "
 		  "registering costs" },
 	{ .lname = "post-api",

@@ -499,6 +499,8 @@ json_t *rb_json_result(const struct rb_result *res)
 	bad |= json_object_set_new(o, "size", juint(res->pt.size));
 	bad |= json_object_set_new(o, "batch", juint(res->pt.batch));
 	bad |= json_object_set_new(o, "signal", juint(res->pt.signal));
+	if (res->signal_ran)
+		bad |= json_object_set_new(o, "signal_ran", juint(res->signal_ran));
 	bad |= json_object_set_new(o, "qps", juint(res->pt.qps));
 	bad |= json_object_set_new(o, "tx_depth", juint(res->pt.tx_depth));
 	bad |= json_object_set_new(o, "poll", jstr(poll_name(res->pt.poll)));
