@@ -144,7 +144,8 @@ static int check_scale(struct session *s)
 {
 	const struct rb_dev *d = &s->run.dev;
 	uint64_t nqp = rb_axis_max(&s->p.qps), nmr = s->p.mr_per_qp ? nqp : 1;
-	uint64_t bytes = nmr * 2 * region_size(&s->p);
+	uint64_t bytes = rb_memlock_pinned(nmr * 2 * region_size(&s->p), s->p.odp, s->l->use_cuda,
+					   s->l->cuda_mem == RB_CUDA_HOST_PINNED);
 	char l[64], why[400];
 
 	s->usage = true;
@@ -166,7 +167,7 @@ static int check_scale(struct session *s)
 	}
 	/* The host's limit, not the plan's fault: exit 1, as a registration
 	 * that failed on it would, but before anything is made. */
-	if (!s->p.odp && rb_memlock_binds() && bytes > rb_memlock_limit()) {
+	if (bytes && rb_memlock_binds() && bytes > rb_memlock_limit()) {
 		rb_err("-q %llu: %llu MR(s) of %zu bytes would pin %llu bytes on %s, over "
 		       "RLIMIT_MEMLOCK %s%s",
 		       (unsigned long long)nqp, (unsigned long long)nmr, 2 * region_size(&s->p),
