@@ -575,15 +575,18 @@ const struct rb_opt rb_opts[] = {
 		  "the --numa node" },
 	{ .lname = "odp",
 	  .perftest = "--odp",
-	  .pt_diff = "checks the RC odp_caps of the test's own verbs (perftest: SEND and RECV "
-		     "for any test) and exits 2 naming the device and the missing bits",
+	  .pt_diff = "checks the odp_caps of -c's transport for the verbs the point uses "
+		     "(perftest: RC's SEND and RECV for any test) and exits 2 naming the "
+		     "device and the missing bits",
 	  .type = RB_OPT_FLAG,
 	  .off = PAR(odp),
 	  .max = 1,
 	  .need = RB_S_VERBS,
 	  .any = RB_S_TEST | RB_S_REG,
 	  .help = "register buffers with on-demand paging (IBV_ACCESS_ON_DEMAND), on both "
-		  "sides; the devices must support it for RC and the test's verbs (reg: "
+		  "sides; the devices must support it for -c's transport (RC, UC and UD each "
+		  "have their odp_caps) and the verbs the point uses: the test's, RECV where "
+		  "it receives (SRQ_RECV with --use-srq) (reg: "
 		  "n/a points, with the reason, where the device has none)" },
 	{ .lname = "odp-mode",
 	  .type = RB_OPT_CHOICE,

@@ -31,16 +31,6 @@ int sess_qp_access(const struct session *s)
 						   : s->bench->client_access;
 }
 
-/* What --odp asks of the device: the test's verbs; an SRQ's receives are its own bit. */
-static uint32_t odp_need(const struct session *s)
-{
-	uint32_t need = s->bench->odp_caps;
-
-	if (s->p.srq && (need & IBV_ODP_SUPPORT_RECV))
-		need = (need & ~(uint32_t)IBV_ODP_SUPPORT_RECV) | IBV_ODP_SUPPORT_SRQ_RECV;
-	return need;
-}
-
 /* The receives kept posted per QP (or on the SRQ): only tests that receive post any. */
 static uint32_t rx_depth_of(const struct session *s)
 {
@@ -110,7 +100,7 @@ static int check_limits(struct session *s)
 		rb_err("%s does not support atomic operations (atomic_cap NONE)", d->name);
 		return -EOPNOTSUPP;
 	}
-	if (s->p.odp && rb_odp_check(d, odp_need(s)))
+	if (s->p.odp && rb_odp_check(d, s->p.transport, rb_bench_odp_need(s->bench, &s->p)))
 		return -EOPNOTSUPP;
 	s->usage = false;
 	return 0;

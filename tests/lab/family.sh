@@ -155,7 +155,7 @@ jcheck l16.json 'd["params"]["batch"] == [16]' 'd["params"]["signal"] == [64]' \
 # read_bw -o 4 -Q 64,2: the -Q 64 point ran a signal every 4 (signal_ran,
 # the flag, the stderr line, a --wr-lat sample per 4 WRs); -Q 2 as asked.
 expect_rc rdq 0
-bw_json rdq.json read_bw None '[64]'
+bw_json rdq.json read_bw None '[64, 64]'
 jcheck rdq.json '[r["signal"] for r in d["results"]] == [64, 2]' \
 	'd["results"][0]["signal_ran"] == 4' '"signal_ran" not in d["results"][1]' \
 	'd["results"][0]["wr_lat_us"]["samples"] == 75' \
