@@ -647,7 +647,8 @@ const struct rb_opt rb_opts[] = {
 	  .alias = "disable_pcie_relaxed",
 	  .perftest = "--disable_pcie_relaxed",
 	  .pt_diff = "each side its own; a provider or kernel that refuses the flag gets MRs "
-		     "without it (JSON: device.relaxed_ordering and why); write_lat never uses "
+		     "without it (JSON: device.relaxed_ordering, asked for, and "
+		     "relaxed_ordering_honoured, false or unknown); write_lat never uses "
 		     "it (perftest's does, though its receiver polls the last byte too)",
 	  .type = RB_OPT_FLAG,
 	  .off = LOC(no_relaxed),

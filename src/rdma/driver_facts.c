@@ -83,3 +83,26 @@ const struct rb_driver_facts *rb_driver_facts_of(const char *sysroot, const char
 	}
 	return rb_driver_facts_find(base, ibdev);
 }
+
+int rb_relaxed_known(const char *off, bool refused, const struct rb_driver_facts *f, char *why,
+		     size_t len)
+{
+	if (off) {
+		snprintf(why, len, "%s", off);
+		return 0;
+	}
+	if (refused) {
+		snprintf(why, len,
+			 "requested (perftest's default); refused by the provider or kernel: "
+			 "registered without IBV_ACCESS_RELAXED_ORDERING");
+		return 0;
+	}
+	snprintf(why, len,
+		 "requested (perftest's default, IBV_ACCESS_RELAXED_ORDERING); honoured: %s%s",
+		 f->relaxed_why,
+		 f->relaxed == RB_RO_IGNORED ? ""
+					     : "; libibverbs also drops the flag silently on a "
+					       "kernel without "
+					       "optional access flags");
+	return f->relaxed == RB_RO_IGNORED ? 0 : -1;
+}

@@ -57,4 +57,16 @@ const struct rb_driver_facts *rb_driver_facts_find(const char *driver, const cha
  */
 const struct rb_driver_facts *rb_driver_facts_of(const char *sysroot, const char *ibdev);
 
+/*
+ * rb_relaxed_known() - what is known of PCIe relaxed ordering on this
+ * side's MRs: @off, why it was not requested (NULL: requested), @refused
+ * (the provider or kernel refused the flag: registered without it), @f
+ * the device's driver facts.  The words into @why; returns whether it is
+ * honoured: 0 no (not requested, refused, or a driver that ignores it),
+ * -1 unknown (requested, and nothing says).  Never 1: no verbs query
+ * says a device applies it.  Pure.
+ */
+int rb_relaxed_known(const char *off, bool refused, const struct rb_driver_facts *f, char *why,
+		     size_t len);
+
 #endif

@@ -137,6 +137,10 @@ static json_t *jdevice(const struct rb_doc *r)
 	bad |= json_object_set_new(o, "hop_limit", json_integer(r->qp.hop_limit));
 	bad |= json_object_set_new(o, "relaxed_ordering", json_boolean(r->relaxed_ordering));
 	bad |= json_object_set_new(o, "why_relaxed_ordering", jstr_or_null(r->why_relaxed));
+	if (r->why_relaxed) /* MRs were registered: what is known of it */
+		bad |= json_object_set_new(
+			o, "relaxed_ordering_honoured",
+			r->relaxed_honoured < 0 ? json_null() : json_boolean(r->relaxed_honoured));
 	bad |= json_object_set_new(o, "post_api", jstr_or_null(r->post_api));
 	/* The CQ's vector, once there is one (with the QPs: post_api). */
 	bad |= json_object_set_new(o, "comp_vector",

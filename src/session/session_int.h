@@ -101,6 +101,7 @@ struct session {
 	struct rb_cuda_gpu gpu;
 	struct rb_cuda_buf gpu_buf;
 	char gpu_why_reg[512];
+	char why_relaxed[512];	/* rep.why_relaxed (rb_relaxed_known()) */
 	bool setup_rejected;	/* client: the server's setup figures were said false */
 	struct rb_local rail_l; /* server: its -d list's rail for this client thread */
 };

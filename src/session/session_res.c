@@ -3,6 +3,7 @@
  * A session's resources: device, PD, CQ, QPs and buffers, as the plan and
  * this side's choices ask, checked against the device's limits first.
  */
+#include "rdma/driver_facts.h"
 #include "rdma/memlock.h"
 #include "session/rails.h"
 #include "session/session_int.h"
@@ -532,11 +533,12 @@ static int register_buffers(struct session *s)
 			rb_info("%s: GPU memory registered by %s (%s)", r->dev.name,
 				s->rep.gpu_reg_path, s->gpu_why_reg);
 	}
-	if (!off && r->dev.relaxed_err)
-		off = "off: the provider or kernel refused IBV_ACCESS_RELAXED_ORDERING; "
-		      "registered without it";
+	/* Requested is not honoured: what the driver and the registration say. */
 	s->rep.relaxed_ordering = !off;
-	s->rep.why_relaxed = off ? off : "on: perftest's default (IBV_ACCESS_RELAXED_ORDERING)";
+	s->rep.relaxed_honoured = rb_relaxed_known(off, r->dev.relaxed_err != 0,
+						   rb_driver_facts_of("/sys", r->dev.name),
+						   s->why_relaxed, sizeof(s->why_relaxed));
+	s->rep.why_relaxed = s->why_relaxed;
 	return ret;
 }
 
