@@ -722,9 +722,8 @@ int rb_odp_check(struct rb_dev *d, unsigned int tr, uint32_t need)
 	rb_odp_missing(&ex.odp_caps, tr, need, why, sizeof(why));
 	if (!why[0])
 		return 0;
-	rb_err("--odp: %s cannot register on-demand paging memory for %s QPs doing this test's "
-	       "verbs: %s",
-	       d->name, rb_transport_name(tr), why);
+	rb_err("--odp: %s cannot register on-demand paging memory for %s: %s", d->name,
+	       rb_transport_name(tr), why);
 	return -EOPNOTSUPP;
 }
 
