@@ -389,7 +389,9 @@ const struct rb_opt rb_opts[] = {
 	  .def = "64",
 	  .need = RB_S_BW | RB_S_VERBS,
 	  .help = "one signaled WR every N, the rest unsignaled (an axis); at most "
-		  "--tx-depth. Latency tests signal every WR and reap lazily" },
+		  "--tx-depth; read and atomic streams signal at least once per reads in "
+		  "flight (-o), and say so (JSON signal_ran). Latency tests signal every WR "
+		  "and reap lazily" },
 	{ .lname = "outstanding",
 	  .alias = "outs",
 	  .perftest = "-o, --outs",
@@ -573,15 +575,18 @@ const struct rb_opt rb_opts[] = {
 		  "the --numa node" },
 	{ .lname = "odp",
 	  .perftest = "--odp",
-	  .pt_diff = "checks the RC odp_caps of the test's own verbs (perftest: SEND and RECV "
-		     "for any test) and exits 2 naming the device and the missing bits",
+	  .pt_diff = "checks the odp_caps of -c's transport for the verbs the point uses "
+		     "(perftest: RC's SEND and RECV for any test) and exits 2 naming the "
+		     "device and the missing bits",
 	  .type = RB_OPT_FLAG,
 	  .off = PAR(odp),
 	  .max = 1,
 	  .need = RB_S_VERBS,
 	  .any = RB_S_TEST | RB_S_REG,
 	  .help = "register buffers with on-demand paging (IBV_ACCESS_ON_DEMAND), on both "
-		  "sides; the devices must support it for RC and the test's verbs (reg: "
+		  "sides; the devices must support it for -c's transport (RC, UC and UD each "
+		  "have their odp_caps) and the verbs the point uses: the test's, RECV where "
+		  "it receives (SRQ_RECV with --use-srq) (reg: "
 		  "n/a points, with the reason, where the device has none)" },
 	{ .lname = "odp-mode",
 	  .type = RB_OPT_CHOICE,
@@ -642,7 +647,8 @@ const struct rb_opt rb_opts[] = {
 	  .alias = "disable_pcie_relaxed",
 	  .perftest = "--disable_pcie_relaxed",
 	  .pt_diff = "each side its own; a provider or kernel that refuses the flag gets MRs "
-		     "without it (JSON: device.relaxed_ordering and why); write_lat never uses "
+		     "without it (JSON: device.relaxed_ordering, asked for, and "
+		     "relaxed_ordering_honoured, false or unknown); write_lat never uses "
 		     "it (perftest's does, though its receiver polls the last byte too)",
 	  .type = RB_OPT_FLAG,
 	  .off = LOC(no_relaxed),
@@ -706,8 +712,9 @@ const struct rb_opt rb_opts[] = {
 	  .def = "pool",
 	  .need = RB_S_BW | RB_S_VERBS,
 	  .help = "pool: buffers registered once, before the points; per-msg: the client "
-		  "registers each message's buffer before its post and deregisters it after its "
-		  "completion, as a naive application does (write_bw, send_bw, read_bw; -q 1, "
+		  "registers each message's buffer before its post and deregisters it once a "
+		  "completion covers it, as a naive application does (-Q and --cqe-poll as in "
+		  "pool; write_bw, send_bw, read_bw; -q 1, "
 		  "-l 1, no inline, -b, --rate or --reversed): the point against pool is what "
 		  "registering costs" },
 	{ .lname = "post-api",

@@ -63,6 +63,17 @@ bool rb_bench_receives(const struct rb_bench *b, const struct rb_params *p)
 	return b->needs_recv || (p->imm && b->imm_ops);
 }
 
+uint32_t rb_bench_odp_need(const struct rb_bench *b, const struct rb_params *p)
+{
+	uint32_t need = b->odp_caps;
+
+	if (rb_bench_receives(b, p))
+		need |= IBV_ODP_SUPPORT_RECV;
+	if (p->srq && (need & IBV_ODP_SUPPORT_RECV))
+		need = (need & ~(uint32_t)IBV_ODP_SUPPORT_RECV) | IBV_ODP_SUPPORT_SRQ_RECV;
+	return need;
+}
+
 unsigned int rb_family_scope(const char *family)
 {
 	unsigned int s = 0;

@@ -121,6 +121,14 @@ const struct rb_bench *rb_bench_find(const char *name);
  */
 bool rb_bench_receives(const struct rb_bench *b, const struct rb_params *p);
 
+/*
+ * rb_bench_odp_need() - the IBV_ODP_SUPPORT_* verbs --odp needs of the
+ * device for row @b under plan @p: the row's own, RECV wherever the plan
+ * posts receives (a SEND's, --write-with-imm's), SRQ_RECV instead with
+ * --use-srq.  Checked against the plan's transport's odp_caps.
+ */
+uint32_t rb_bench_odp_need(const struct rb_bench *b, const struct rb_params *p);
+
 /* rb_bench_scope() - the RB_S_* bits of row @b. */
 unsigned int rb_bench_scope(const struct rb_bench *b);
 

@@ -389,6 +389,9 @@ struct rb_result {
 	bool has_ticks;
 	struct rb_lat_summary lat_ticks;
 	double ticks_per_us;
+	/* The signal interval that ran when -Q (pt.signal, the point's label)
+	 * exceeded the reads or atomics in flight and was clamped; 0: as asked. */
+	uint32_t signal_ran;
 };
 
 /* Where the measuring thread and the buffers sit. */

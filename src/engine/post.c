@@ -394,6 +394,24 @@ int rb_heartbeat_send(struct rb_run *r)
 	return r->ctl->ops->alive(r->ctl, r->point);
 }
 
+bool rb_point_queues(struct rb_run *r)
+{
+	uint32_t depth = r->pt.tx_depth, qi;
+
+	if (r->bench->bounded_by_rd_atom)
+		depth = rb_min_u32(depth, r->rd_atom ? r->rd_atom : 1);
+	for (qi = 0; qi < r->nqp; qi++) {
+		r->sq[qi].depth = depth;
+		r->sq[qi].unsig = 0;
+	}
+	r->signal_asked = 0;
+	if (r->pt.signal <= depth)
+		return false;
+	r->signal_asked = r->pt.signal;
+	r->pt.signal = depth;
+	return true;
+}
+
 int rb_run_lists_alloc(struct rb_run *r)
 {
 	r->qp = calloc(r->nqp, sizeof(*r->qp));

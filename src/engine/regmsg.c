@@ -2,11 +2,15 @@
 /*
  * --reg-mode per-msg: the stream of a bandwidth test as an application
  * that registers each message's buffer has it.  Every WR is preceded by
- * its own ibv_reg_mr() of the message's buffer and, once its completion
- * is reaped, followed by ibv_dereg_mr(); up to -t/--tx-depth are in
- * flight, each signaled.  The point against --reg-mode pool (the
- * default: buffers registered once) is what registering costs.  Not the
- * hot path of the pool: rb_run_stream() comes here once per point.
+ * its own ibv_reg_mr() of the message's buffer and, once a completion
+ * covers it, followed by ibv_dereg_mr(); up to -t/--tx-depth are in
+ * flight.  -Q and --cqe-poll are the point's, as in the pool's stream:
+ * every -Q-th WR is signaled (and the last of a phase, and one that fills
+ * the queue), its completion covering the WRs before it on the one QP,
+ * and each poll asks for --cqe-poll completions.  The point against
+ * --reg-mode pool (the default: buffers registered once) is what
+ * registering costs.  Not the hot path of the pool: rb_run_stream() comes
+ * here once per point.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -16,8 +20,11 @@
 #include "engine/loop.h"
 
 struct regmsg {
-	struct ibv_mr **mr; /* one per slot of the send queue, NULL when free */
+	/* WR i's MR in slot i % depth, from its registration until a
+	 * completion covers it; WRs done..posted-1 are in flight. */
+	struct ibv_mr **mr;
 	uint32_t depth;
+	uint32_t unsig; /* posted since the last signaled WR */
 	uint64_t count, posted, done;
 	bool measure;
 };
@@ -29,58 +36,84 @@ static int reg_one(struct rb_run *r, struct ibv_mr **mr)
 			 IBV_ACCESS_LOCAL_WRITE, mr);
 }
 
-/* Register, then post the next message (its own MR) from slot @slot, signaled. */
-static int post_one(struct rb_run *r, struct regmsg *m, uint32_t slot)
+/*
+ * Whether the next WR is signaled: every pt.signal-th, the last of a
+ * counted phase, one that fills the queue (only a completion makes room),
+ * and @force (a duration's tail).
+ */
+static bool signal_next(const struct rb_run *r, const struct regmsg *m, bool force)
+{
+	return force || m->unsig + 1 >= r->pt.signal || (m->count && m->posted + 1 == m->count) ||
+	       m->posted + 1 - m->done >= m->depth;
+}
+
+/* Register, then post WR m->posted (its own MR), its wr_id its index. */
+static int post_one(struct rb_run *r, struct regmsg *m, bool force)
 {
 	struct ibv_send_wr wr = r->wr[0], *bad;
 	struct ibv_sge sge = r->sge[0];
-	int ret = reg_one(r, &m->mr[slot]);
+	struct ibv_mr **mr = &m->mr[m->posted % m->depth];
+	bool sig = signal_next(r, m, force);
+	int ret = reg_one(r, mr);
 
 	if (ret)
 		return ret;
-	sge.lkey = m->mr[slot]->lkey;
+	sge.lkey = (*mr)->lkey;
 	wr.sg_list = &sge;
 	wr.next = NULL;
-	wr.wr_id = slot;
-	wr.send_flags = (wr.send_flags & ~IBV_SEND_INLINE) | IBV_SEND_SIGNALED;
+	wr.wr_id = m->posted;
+	wr.send_flags = wr.send_flags & ~(IBV_SEND_INLINE | IBV_SEND_SIGNALED);
+	if (sig)
+		wr.send_flags |= IBV_SEND_SIGNALED;
 	ret = r->post_send(r->qp[0], &wr, &bad);
 	if (ret)
 		return rb_post_failed(r, 0, 1, ret);
 	m->posted++;
+	m->unsig = sig ? 0 : m->unsig + 1;
 	return 0;
 }
 
-static int dereg_one(struct rb_run *r, struct regmsg *m, uint64_t slot)
+/* The completion of WR @id covers it and every WR before it: their MRs go. */
+static int dereg_upto(struct rb_run *r, struct regmsg *m, uint64_t id)
 {
+	struct ibv_mr **mr;
 	int ret;
 
-	if (slot >= m->depth || !m->mr[slot]) {
+	if (id < m->done || id >= m->posted) {
 		rb_err("%s qp 0x%x: a completion for WR %llu, which is not in flight", r->dev.name,
-		       r->qp[0]->qp_num, (unsigned long long)slot);
+		       r->qp[0]->qp_num, (unsigned long long)id);
 		return -EPROTO;
 	}
-	ret = ibv_dereg_mr(m->mr[slot]);
-	m->mr[slot] = NULL;
-	if (ret) {
-		rb_err("%s: ibv_dereg_mr: %s", r->dev.name, strerror(ret));
-		return -ret;
+	for (; m->done <= id; m->done++) {
+		mr = &m->mr[m->done % m->depth];
+		ret = ibv_dereg_mr(*mr);
+		*mr = NULL;
+		if (ret) {
+			rb_err("%s: ibv_dereg_mr: %s", r->dev.name, strerror(ret));
+			m->done++;
+			return -ret;
+		}
 	}
-	m->done++;
 	return 0;
 }
 
-/* Reap what completed; each completion's MR goes. */
+/* Reap up to --cqe-poll completions; the MRs they cover go. */
 static int reap(struct rb_run *r, struct regmsg *m)
 {
-	struct ibv_wc wc[16];
-	int n = ibv_poll_cq(r->cq, 16, wc), i, ret;
+	struct ibv_wc stack[RB_REAP_STACK], *wc = stack;
+	int max = rb_cqe_poll(r), n, i, ret;
 
+	if (r->pt.cqe_poll > RB_REAP_STACK && r->wcs) {
+		wc = r->wcs;
+		max = (int)r->pt.cqe_poll;
+	}
+	n = ibv_poll_cq(r->cq, max, wc);
 	if (n < 0)
 		return rb_poll_failed(r);
 	for (i = 0; i < n; i++) {
 		if (wc[i].status != IBV_WC_SUCCESS)
 			return rb_wc_error(r, &wc[i]);
-		ret = dereg_one(r, m, wc[i].wr_id);
+		ret = dereg_upto(r, m, wc[i].wr_id);
 		if (ret)
 			return ret;
 	}
@@ -102,28 +135,20 @@ static bool more(struct rb_run *r, const struct regmsg *m)
 	return !rb_duration_over(r, m->posted);
 }
 
-/* A free slot; the caller knows one is (fewer than depth in flight). */
-static uint32_t free_slot(const struct regmsg *m)
-{
-	uint32_t s = 0;
-
-	while (m->mr[s])
-		s++;
-	return s;
-}
-
 static int phase(struct rb_run *r, struct regmsg *m)
 {
 	struct rb_idle idle = { 0 };
-	bool go = true;
+	bool go = true, room;
 	int n, ret;
 
 	while (go || m->done < m->posted) {
 		if (rb_interrupted)
 			return -EINTR;
 		go = go && more(r, m);
-		if (go && m->posted - m->done < m->depth) {
-			ret = post_one(r, m, free_slot(m));
+		room = m->posted - m->done < m->depth;
+		/* A duration's end leaves unsignaled WRs: one more, signaled, covers them. */
+		if (room && (go || m->unsig)) {
+			ret = post_one(r, m, !go);
 			if (!ret)
 				ret = rb_heartbeat(r);
 			if (ret)
@@ -132,7 +157,7 @@ static int phase(struct rb_run *r, struct regmsg *m)
 		n = reap(r, m);
 		if (n < 0)
 			return n;
-		if (n || (go && m->posted - m->done < m->depth))
+		if (n || (room && (go || m->unsig)))
 			rb_idle_reset(&idle);
 		else if ((ret = rb_idle_check(r, &idle, "completions")))
 			return ret;

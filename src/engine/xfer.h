@@ -61,7 +61,11 @@ struct rb_run {
 	uint32_t rx_depth;   /* receives kept posted per QP */
 	uint32_t inline_max; /* granted by the QPs */
 	uint8_t rd_atom;     /* reads/atomics in flight, both ends agree */
-	uint8_t *buf;	     /* per MR: rx region, then tx region */
+	/* The point's -Q when it exceeded the WRs a QP may have in flight
+	 * (reads: rd_atom), and pt.signal was clamped to them: what ran is
+	 * pt.signal, the point's label this.  0: pt.signal as asked. */
+	uint32_t signal_asked;
+	uint8_t *buf; /* per MR: rx region, then tx region */
 	/* --use-cuda: buf is this GPU memory, which the CPU never touches:
 	 * the pattern, its check and the atomics' words go through copies
 	 * (rb_buf_*()) by way of @scratch, a region's bytes.  NULL: host. */
@@ -302,6 +306,15 @@ void rb_wrs_free(struct rb_run *r);
  */
 int rb_run_lists_alloc(struct rb_run *r);
 void rb_run_lists_free(struct rb_run *r);
+
+/*
+ * rb_point_queues() - the send queues at the start of point r->pt: each
+ * QP's depth (-t; a test bounded by reads in flight, rd_atom at most) and
+ * none used.  A -Q above that depth would only signal where the queue
+ * fills: pt.signal is clamped to it, and r->signal_asked keeps the -Q
+ * (the point's label; 0 when not clamped).  True when clamped.
+ */
+bool rb_point_queues(struct rb_run *r);
 
 /*
  * rb_heartbeat() - the client tells the server, about once a second, that

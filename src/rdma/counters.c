@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "rdma/counters.h"
+#include "rdma/driver_facts.h"
 #include "core/csv.h"
 #include "core/rdmabench.h"
 
@@ -168,6 +169,12 @@ const char *rb_counters_driver_name(enum rb_ctr_driver d)
 	static const char *const names[] = { "generic", "rxe", "mlx5" };
 
 	return (unsigned int)d < NELEM(names) ? names[d] : "generic";
+}
+
+bool rb_counters_netdev_rdma(enum rb_ctr_driver d)
+{
+	/* The driver's name ("rxe") as a device name's prefix in the facts. */
+	return rb_driver_facts_find(NULL, rb_counters_driver_name(d))->netdev_counts_rdma;
 }
 
 const char *const *rb_counters_defaults(enum rb_ctr_driver d)
@@ -382,6 +389,9 @@ int rb_counters_read(const char *sysroot, const char *dev, int port, const char 
 	if (netdev && netdev[0])
 		read_netdev(out, sysroot, netdev);
 	out->driver = (uint8_t)detect_driver(ibpath, dev, out);
+	/* The device's own row, or its counters' driver's (a renamed rxe). */
+	out->netdev_rdma = rb_driver_facts_of(sysroot, dev)->netdev_counts_rdma ||
+			   rb_counters_netdev_rdma(out->driver);
 	return 0;
 }
 
@@ -636,8 +646,19 @@ static void derive_wire(const struct rb_counter_set *d, uint64_t payload, bool r
 	out->payload_bytes = (double)payload;
 	if (!c || !c->value || !payload)
 		return;
-	out->has_wire = true;
 	out->wire_counter = c->name;
+	if (c->src == RB_CTR_SRC_NETDEV && !d->netdev_rdma) {
+		out->wire_unknown = "the port has no PMA byte counter, and this driver's netdev "
+				    "statistics do not count its RDMA traffic (offloaded past "
+				    "them): no wire figure";
+		return;
+	}
+	if (c->flags & RB_CTRF_SATURATED) {
+		out->wire_unknown = "the PMA byte counter stopped at 2^32-1 (32 bits): its delta "
+				    "is a lower bound, no ratio";
+		return;
+	}
+	out->has_wire = true;
 	out->wire_bytes = (double)c->value * c->scale;
 	out->wire_per_payload = out->wire_bytes / (double)payload;
 }
@@ -793,6 +814,12 @@ json_t *rb_counters_derived_json(const struct rb_counter_derived *d)
 	json_t *o = json_object();
 	int bad = !o;
 
+	if (o && d->wire_unknown) {
+		bad |= json_object_set_new(o, "wire_counter", json_string(d->wire_counter));
+		bad |= json_object_set_new(o, "payload_bytes", json_real(d->payload_bytes));
+		bad |= json_object_set_new(o, "wire_bytes_per_payload_byte", json_null());
+		bad |= json_object_set_new(o, "wire_unknown", json_string(d->wire_unknown));
+	}
 	if (o && d->has_wire) {
 		bad |= json_object_set_new(o, "wire_counter", json_string(d->wire_counter));
 		bad |= json_object_set_new(o, "wire_bytes", json_real(d->wire_bytes));

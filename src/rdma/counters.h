@@ -20,8 +20,12 @@
  *
  * Which counters count as what, per driver (also in doc/json-schema.md):
  *   wire bytes   port_xmit_data x 4 (port_rcv_data x 4 for received
- *                payload), else netdev_tx_bytes (netdev_rx_bytes): headers
- *                and retransmissions included.
+ *                payload), else netdev_tx_bytes (netdev_rx_bytes) where the
+ *                driver's netdev counts RDMA (rxe, siw: driver_facts.h; not
+ *                hardware RoCE, whose RDMA bypasses it): headers and
+ *                retransmissions included.  None (wire_unknown says why)
+ *                from a netdev that does not count RDMA, or from a PMA
+ *                counter that saturated at 2^32-1.
  *   packets      rxe: sent_pkts; mlx5 and others: port_xmit_packets, else
  *                netdev_tx_packets.
  *   retrans      rxe: completer_retry_err + rcvd_rnr_err; mlx5:
@@ -85,6 +89,13 @@ struct rb_counter_set {
 	 * not on the wire.
 	 */
 	int lifespan_ms;
+	/*
+	 * Its driver's netdev statistics count the RDMA traffic (rxe, siw:
+	 * driver_facts.h), so netdev_tx/rx_bytes may stand in for a missing
+	 * port_xmit/rcv_data.  Set by rb_counters_read() from the device,
+	 * by rb_counters_unpack() from the driver on the wire.  Local.
+	 */
+	bool netdev_rdma;
 	uint32_t n;
 	struct rb_counter c[RB_CTR_MAX];
 };
@@ -103,6 +114,9 @@ struct rb_counter_spec {
 struct rb_counter_derived {
 	bool has_wire;
 	const char *wire_counter; /* the counter the wire bytes come from */
+	/* A byte counter moved but gives no figure: why (has_wire false;
+	 * wire_counter names it), else NULL. */
+	const char *wire_unknown;
 	double wire_bytes, payload_bytes;
 	double wire_per_payload; /* bytes on the wire per payload byte */
 	bool has_retrans;
@@ -130,6 +144,13 @@ int rb_counters_read(const char *sysroot, const char *dev, int port, const char 
 
 /* "rxe", "mlx5", "generic". */
 const char *rb_counters_driver_name(enum rb_ctr_driver d);
+
+/*
+ * rb_counters_netdev_rdma() - whether driver @d's netdev statistics count
+ * its RDMA traffic (driver_facts.h), for a set known by its driver alone
+ * (a peer's, from the wire).  Pure.
+ */
+bool rb_counters_netdev_rdma(enum rb_ctr_driver d);
 
 /*
  * rb_counters_defaults() - the default names of driver @d, NULL-terminated

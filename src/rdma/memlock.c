@@ -6,6 +6,13 @@
 
 #include "rdma/memlock.h"
 
+uint64_t rb_memlock_pinned(uint64_t bytes, bool odp, bool gpu, bool gpu_host)
+{
+	if (odp || (gpu && !gpu_host))
+		return 0;
+	return bytes;
+}
+
 uint64_t rb_memlock_limit(void)
 {
 	struct rlimit rl;

@@ -16,6 +16,15 @@
 /* A limit of RB_MEMLOCK_INF: none (RLIM_INFINITY). */
 #define RB_MEMLOCK_INF UINT64_MAX
 
+/*
+ * rb_memlock_pinned() - of @bytes about to be registered, what the kernel
+ * counts against RLIMIT_MEMLOCK: all of host memory (--cuda-mem
+ * host-pinned too: ibv_reg_mr pins it as host memory); none with @odp
+ * (pages pinned as touched) or in GPU memory (@gpu: device or managed
+ * memory, registered by dma-buf or peermem, pins no host page).  Pure.
+ */
+uint64_t rb_memlock_pinned(uint64_t bytes, bool odp, bool gpu, bool gpu_host);
+
 /* rb_memlock_limit() - this process's soft RLIMIT_MEMLOCK in bytes, or RB_MEMLOCK_INF. */
 uint64_t rb_memlock_limit(void);
 

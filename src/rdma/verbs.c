@@ -662,8 +662,8 @@ int rb_srq_create(struct rb_dev *d, uint32_t max_wr, struct ibv_srq **srq)
 	return 0;
 }
 
-const char *rb_odp_missing(uint64_t general_caps, uint32_t rc_caps, uint32_t need, char *buf,
-			   size_t len)
+const char *rb_odp_missing(const struct ibv_odp_caps *caps, unsigned int tr, uint32_t need,
+			   char *buf, size_t len)
 {
 	static const struct {
 		uint32_t bit;
@@ -673,26 +673,38 @@ const char *rb_odp_missing(uint64_t general_caps, uint32_t rc_caps, uint32_t nee
 		{ IBV_ODP_SUPPORT_WRITE, "WRITE" },   { IBV_ODP_SUPPORT_READ, "READ" },
 		{ IBV_ODP_SUPPORT_ATOMIC, "ATOMIC" }, { IBV_ODP_SUPPORT_SRQ_RECV, "SRQ_RECV" }
 	};
+	static const char *const fields[RB_TR_COUNT] = { "rc_odp_caps", "uc_odp_caps",
+							 "ud_odp_caps" };
+	const uint32_t have[RB_TR_COUNT] = { caps->per_transport_caps.rc_odp_caps,
+					     caps->per_transport_caps.uc_odp_caps,
+					     caps->per_transport_caps.ud_odp_caps };
 	size_t i, off = 0;
+	int n;
 
 	buf[0] = '\0';
-	if (!(general_caps & IBV_ODP_SUPPORT)) {
+	if (!(caps->general_caps & IBV_ODP_SUPPORT)) {
 		snprintf(buf, len,
 			 "no on-demand paging at all (odp_caps.general_caps lacks "
 			 "IBV_ODP_SUPPORT)");
 		return buf;
 	}
-	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]) && off < len; i++)
-		if ((need & verbs[i].bit) && !(rc_caps & verbs[i].bit))
-			off += (size_t)snprintf(buf + off, len - off, "%s IBV_ODP_SUPPORT_%s",
-						off ? ","
-						    : "odp_caps.per_transport_caps.rc_odp_caps "
-						      "lacks",
-						verbs[i].name);
+	if (tr >= RB_TR_COUNT) {
+		snprintf(buf, len, "transport %u has no odp_caps", tr);
+		return buf;
+	}
+	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]) && off < len; i++) {
+		if (!(need & verbs[i].bit) || (have[tr] & verbs[i].bit))
+			continue;
+		n = off ? snprintf(buf + off, len - off, ", IBV_ODP_SUPPORT_%s", verbs[i].name)
+			: snprintf(buf, len,
+				   "odp_caps.per_transport_caps.%s lacks IBV_ODP_SUPPORT_%s",
+				   fields[tr], verbs[i].name);
+		off += n > 0 ? (size_t)n : 0;
+	}
 	return buf;
 }
 
-int rb_odp_check(struct rb_dev *d, uint32_t need)
+int rb_odp_check(struct rb_dev *d, unsigned int tr, uint32_t need)
 {
 	struct ibv_device_attr_ex ex;
 	char why[256];
@@ -705,12 +717,13 @@ int rb_odp_check(struct rb_dev *d, uint32_t need)
 		return lib_errno(ret);
 	}
 	/* A provider without the extended query has no ODP to report. */
-	rb_odp_missing(ret ? 0 : ex.odp_caps.general_caps,
-		       ret ? 0 : ex.odp_caps.per_transport_caps.rc_odp_caps, need, why,
-		       sizeof(why));
+	if (ret)
+		memset(&ex.odp_caps, 0, sizeof(ex.odp_caps));
+	rb_odp_missing(&ex.odp_caps, tr, need, why, sizeof(why));
 	if (!why[0])
 		return 0;
-	rb_err("--odp: %s cannot register on-demand paging memory for RC: %s", d->name, why);
+	rb_err("--odp: %s cannot register on-demand paging memory for %s: %s", d->name,
+	       rb_transport_name(tr), why);
 	return -EOPNOTSUPP;
 }
 

@@ -163,20 +163,21 @@ int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, enum ibv_qp_type type,
 int rb_srq_create(struct rb_dev *d, uint32_t max_wr, struct ibv_srq **srq);
 
 /*
- * rb_odp_missing() - what on-demand paging lacks for RC with the verbs
- * @need (IBV_ODP_SUPPORT_* bits), given a device's @general_caps and
- * @rc_caps: "" when nothing, else the missing capabilities, named as the
- * odp_caps fields spell them, into @buf.  Pure.
+ * rb_odp_missing() - what on-demand paging lacks for transport @tr (enum
+ * rb_transport: RC, UC, UD each have their own odp_caps, and mlx5 gives UC
+ * none and UD no RECV) with the verbs @need (IBV_ODP_SUPPORT_* bits),
+ * given a device's @caps: "" when nothing, else the missing capabilities,
+ * named as the odp_caps fields spell them, into @buf.  Pure.
  */
-const char *rb_odp_missing(uint64_t general_caps, uint32_t rc_caps, uint32_t need, char *buf,
-			   size_t len);
+const char *rb_odp_missing(const struct ibv_odp_caps *caps, unsigned int tr, uint32_t need,
+			   char *buf, size_t len);
 
 /*
- * rb_odp_check() - whether @d can register on-demand paging MRs for RC QPs
- * doing the verbs @need; -EOPNOTSUPP (logged, naming the device and what
- * it lacks) when not.
+ * rb_odp_check() - whether @d can register on-demand paging MRs for QPs of
+ * transport @tr doing the verbs @need; -EOPNOTSUPP (logged, naming the
+ * device, the transport and what it lacks) when not.
  */
-int rb_odp_check(struct rb_dev *d, uint32_t need);
+int rb_odp_check(struct rb_dev *d, unsigned int tr, uint32_t need);
 
 /*
  * rb_mr_reg() - register @len bytes at @buf with @access.  When @access

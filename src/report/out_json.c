@@ -137,6 +137,10 @@ static json_t *jdevice(const struct rb_doc *r)
 	bad |= json_object_set_new(o, "hop_limit", json_integer(r->qp.hop_limit));
 	bad |= json_object_set_new(o, "relaxed_ordering", json_boolean(r->relaxed_ordering));
 	bad |= json_object_set_new(o, "why_relaxed_ordering", jstr_or_null(r->why_relaxed));
+	if (r->why_relaxed) /* MRs were registered: what is known of it */
+		bad |= json_object_set_new(
+			o, "relaxed_ordering_honoured",
+			r->relaxed_honoured < 0 ? json_null() : json_boolean(r->relaxed_honoured));
 	bad |= json_object_set_new(o, "post_api", jstr_or_null(r->post_api));
 	bad |= json_object_set_new(o, "inline_size",
 				   r->post_api ? json_integer(r->inline_used) : json_null());
@@ -501,6 +505,8 @@ json_t *rb_json_result(const struct rb_result *res)
 	bad |= json_object_set_new(o, "size", juint(res->pt.size));
 	bad |= json_object_set_new(o, "batch", juint(res->pt.batch));
 	bad |= json_object_set_new(o, "signal", juint(res->pt.signal));
+	if (res->signal_ran)
+		bad |= json_object_set_new(o, "signal_ran", juint(res->signal_ran));
 	bad |= json_object_set_new(o, "qps", juint(res->pt.qps));
 	bad |= json_object_set_new(o, "tx_depth", juint(res->pt.tx_depth));
 	bad |= json_object_set_new(o, "poll", jstr(poll_name(res->pt.poll)));

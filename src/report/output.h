@@ -72,8 +72,9 @@ struct rb_doc {
 	struct rb_qp_attrs qp;	 /* this side's -u, --retry-count, --pkey-index, -L */
 	bool freq_quiet;	 /* -F: no warning about a CPU's governor */
 	enum rb_output output;	 /* RB_FMT_VALUE: which figure */
-	bool relaxed_ordering;	 /* MRs registered with IBV_ACCESS_RELAXED_ORDERING */
-	const char *why_relaxed; /* why, or why not */
+	bool relaxed_ordering;	 /* IBV_ACCESS_RELAXED_ORDERING requested for the MRs */
+	int relaxed_honoured;	 /* 0: not in effect, -1: unknown (rb_relaxed_known()) */
+	const char *why_relaxed; /* why, or why not, and what is known */
 	const char *post_api;	 /* "wr" (ibv_wr_*) or "post" (ibv_post_send); NULL: no QP */
 	int comp_vector;	 /* -X/--vector of this side's CQ (with post_api) */
 	/* Bytes a WR carries inline at most (-I as this side's QPs took it;

@@ -67,17 +67,19 @@ const struct sess_path *sess_path_of(const struct rb_bench *b)
 static int point_start(struct session *s, uint32_t i)
 {
 	struct rb_run *r = &s->run;
-	bool reads = r->bench->bounded_by_rd_atom;
-	uint32_t qi;
 	int ret;
 
 	r->point = i;
 	rb_plan_point(&s->p, i, &r->pt);
 	r->chan = r->pt.poll == RB_POLL_EVENT ? r->channel : NULL;
 	r->reap_slow = r->srq || r->wl || r->ncq > 1;
-	for (qi = 0; qi < r->nqp; qi++) {
-		r->sq[qi].depth = reads ? rb_min_u32(r->pt.tx_depth, r->rd_atom) : r->pt.tx_depth;
-		r->sq[qi].unsig = 0;
+	if (rb_point_queues(r) && s->role == RB_ROLE_CLIENT && s->said_signal != r->signal_asked) {
+		/* Said once per -Q value, as -o's clamp is (negotiate()). */
+		s->said_signal = r->signal_asked;
+		rb_info("-Q/--signal %u: %s has %u %s WRs in flight per QP (max_qp_rd_atom, -o): "
+			"signalling every %u, recorded as the point's signal_ran",
+			r->signal_asked, r->bench->name, r->pt.signal, r->bench->wr_name,
+			r->pt.signal);
 	}
 	rb_samples_reset(&r->lat);
 	r->ops = r->total = 0;

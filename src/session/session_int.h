@@ -73,7 +73,8 @@ struct session {
 	const struct rb_local *l;     /* this side's choices */
 	struct rb_params p;	      /* the plan: the client's, adopted by the server */
 	enum rb_role role;
-	bool usage; /* the failure is the user's request, not the run */
+	bool usage;	      /* the failure is the user's request, not the run */
+	uint32_t said_signal; /* the last -Q whose clamp was said (point_start()) */
 	struct rb_oob oob;
 	struct rb_ctl ctl; /* the points' control channel, over oob */
 	struct rb_cm cm;   /* -R only */
@@ -100,6 +101,7 @@ struct session {
 	struct rb_cuda_gpu gpu;
 	struct rb_cuda_buf gpu_buf;
 	char gpu_why_reg[512];
+	char why_relaxed[512];	/* rep.why_relaxed (rb_relaxed_known()) */
 	bool setup_rejected;	/* client: the server's setup figures were said false */
 	struct rb_local rail_l; /* server: its -d list's rail for this client thread */
 };

@@ -163,12 +163,15 @@ int sess_emit(struct session *s, const struct rb_result *res)
 void sess_show_interval(void *ctx, const struct rb_run *r, const struct rb_interval *iv)
 {
 	struct session *s = ctx;
+	struct rb_point pt = r->pt;
 
 	if (s->h.on_point)
 		return;
+	if (r->signal_asked) /* the point's label, as its result has it */
+		pt.signal = r->signal_asked;
 	out_begin(s);
 	if (s->out.ops->interval)
-		s->out.ops->interval(&s->out, &s->rep, &r->pt, iv, r->niv - 1);
+		s->out.ops->interval(&s->out, &s->rep, &pt, iv, r->niv - 1);
 }
 
 /*

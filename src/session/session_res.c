@@ -3,6 +3,7 @@
  * A session's resources: device, PD, CQ, QPs and buffers, as the plan and
  * this side's choices ask, checked against the device's limits first.
  */
+#include "rdma/driver_facts.h"
 #include "rdma/memlock.h"
 #include "session/rails.h"
 #include "session/session_int.h"
@@ -29,16 +30,6 @@ int sess_qp_access(const struct session *s)
 		return s->bench->server_access | s->bench->client_access;
 	return sess_data_role(s) == RB_ROLE_SERVER ? s->bench->server_access
 						   : s->bench->client_access;
-}
-
-/* What --odp asks of the device: the test's verbs; an SRQ's receives are its own bit. */
-static uint32_t odp_need(const struct session *s)
-{
-	uint32_t need = s->bench->odp_caps;
-
-	if (s->p.srq && (need & IBV_ODP_SUPPORT_RECV))
-		need = (need & ~(uint32_t)IBV_ODP_SUPPORT_RECV) | IBV_ODP_SUPPORT_SRQ_RECV;
-	return need;
 }
 
 /* The receives kept posted per QP (or on the SRQ): only tests that receive post any. */
@@ -110,7 +101,7 @@ static int check_limits(struct session *s)
 		rb_err("%s does not support atomic operations (atomic_cap NONE)", d->name);
 		return -EOPNOTSUPP;
 	}
-	if (s->p.odp && rb_odp_check(d, odp_need(s)))
+	if (s->p.odp && rb_odp_check(d, s->p.transport, rb_bench_odp_need(s->bench, &s->p)))
 		return -EOPNOTSUPP;
 	s->usage = false;
 	return 0;
@@ -144,7 +135,8 @@ static int check_scale(struct session *s)
 {
 	const struct rb_dev *d = &s->run.dev;
 	uint64_t nqp = rb_axis_max(&s->p.qps), nmr = s->p.mr_per_qp ? nqp : 1;
-	uint64_t bytes = nmr * 2 * region_size(&s->p);
+	uint64_t bytes = rb_memlock_pinned(nmr * 2 * region_size(&s->p), s->p.odp, s->l->use_cuda,
+					   s->l->cuda_mem == RB_CUDA_HOST_PINNED);
 	char l[64], why[400];
 
 	s->usage = true;
@@ -166,7 +158,7 @@ static int check_scale(struct session *s)
 	}
 	/* The host's limit, not the plan's fault: exit 1, as a registration
 	 * that failed on it would, but before anything is made. */
-	if (!s->p.odp && rb_memlock_binds() && bytes > rb_memlock_limit()) {
+	if (bytes && rb_memlock_binds() && bytes > rb_memlock_limit()) {
 		rb_err("-q %llu: %llu MR(s) of %zu bytes would pin %llu bytes on %s, over "
 		       "RLIMIT_MEMLOCK %s%s",
 		       (unsigned long long)nqp, (unsigned long long)nmr, 2 * region_size(&s->p),
@@ -543,11 +535,12 @@ static int register_buffers(struct session *s)
 			rb_info("%s: GPU memory registered by %s (%s)", r->dev.name,
 				s->rep.gpu_reg_path, s->gpu_why_reg);
 	}
-	if (!off && r->dev.relaxed_err)
-		off = "off: the provider or kernel refused IBV_ACCESS_RELAXED_ORDERING; "
-		      "registered without it";
+	/* Requested is not honoured: what the driver and the registration say. */
 	s->rep.relaxed_ordering = !off;
-	s->rep.why_relaxed = off ? off : "on: perftest's default (IBV_ACCESS_RELAXED_ORDERING)";
+	s->rep.relaxed_honoured = rb_relaxed_known(off, r->dev.relaxed_err != 0,
+						   rb_driver_facts_of("/sys", r->dev.name),
+						   s->why_relaxed, sizeof(s->why_relaxed));
+	s->rep.why_relaxed = s->why_relaxed;
 	return ret;
 }
 

@@ -109,6 +109,7 @@ void rb_threads_aggregate(const struct rb_result *per, uint32_t n, struct rb_res
 	if (!n)
 		return;
 	agg->pt = per[0].pt;
+	agg->signal_ran = per[0].signal_ran;
 	/* The figures by the metric table's .agg: sums, and cpu_ns_per_msg
 	 * weighed by operations, which every test counts (a latency test has
 	 * no message rate to weigh by). */

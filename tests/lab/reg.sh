@@ -8,7 +8,8 @@
 # The guest runs as root, whose CAP_IPC_LOCK ignores RLIMIT_MEMLOCK: the
 # low-limit runs drop that capability (setpriv).  Then write_bw at 64 B
 # with --reg-mode pool and per-msg, alternated twice against one server:
-# registering each message is slower and costs more CPU per message.
+# registering each message is slower and costs more CPU per message; per-msg
+# with -Q 4 --cqe-poll 2 (write_bw) and -o 4 (read_bw: -Q clamped to 4).
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
@@ -39,6 +40,12 @@ for i in 1 2; do
 			--json "$OUT/$m$i.json"
 	done
 done
+# per-msg honours -Q and --cqe-poll (issue 37 item 7); the -Q of read_bw is
+# clamped to its reads in flight there too (item 6).
+solo pmq write_bw -s 64 -n 500 -t 16 -Q 4 --cqe-poll 2 --cpu none --verify --reg-mode per-msg \
+	192.0.2.1 --json "$OUT/pmq.json"
+solo pmr read_bw -s 64 -n 500 -o 4 --cpu none --verify --reg-mode per-msg 192.0.2.1 \
+	--json "$OUT/pmr.json"
 stop_server $srv
 '
 
@@ -90,6 +97,13 @@ expect_rc lowlat 1
 expect_grep lowlat.err 'would pin .* bytes on rxe0, over RLIMIT_MEMLOCK 65536 bytes (64 KiB); registering pins the memory'
 expect_grep lowlat.err 'ulimit -l unlimited'
 expect_grep lowlat.err 'LimitMEMLOCK=infinity'
+expect_rc pmq 0
+expect_rc pmr 0
+jcheck pmq.json 'd["params"]["reg_mode"] == "per-msg"' 'd["results"][0]["iterations"] == 500' \
+	'd["results"][0]["signal"] == 4' 'd["results"][0]["cqe_poll"] == 2' \
+	'd["results"][0]["bw_avg_gbps"] > 0'
+jcheck pmr.json 'd["params"]["reg_mode"] == "per-msg"' 'd["results"][0]["iterations"] == 500' \
+	'd["results"][0]["signal"] == 64' 'd["results"][0]["signal_ran"] == 4'
 # --reg-mode per-msg against pool, alternated: slower, dearer in CPU.
 for i in 1 2; do
 	expect_rc pool$i 0

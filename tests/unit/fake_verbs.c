@@ -792,7 +792,6 @@ void fake_run_init(struct fake *f, struct rb_run *r, const struct rb_bench *t, e
 		   const struct rb_params *p, struct rb_oob *oob, int oob_fd,
 		   unsigned int timeout_ms)
 {
-	bool reads = t->bounded_by_rd_atom;
 	uint64_t size = rb_axis_max(&p->size);
 	uint32_t qi;
 
@@ -833,11 +832,10 @@ void fake_run_init(struct fake *f, struct rb_run *r, const struct rb_bench *t, e
 	r->remote.nmr = 1;
 	r->path_mtu = IBV_MTU_1024;
 	rb_plan_point(p, 0, &r->pt);
-	for (qi = 0; qi < r->nqp; qi++) {
+	for (qi = 0; qi < r->nqp; qi++)
 		r->qp[qi] = fake_qp(f, qi);
-		r->sq[qi].depth = reads && r->rd_atom < r->pt.tx_depth ? r->rd_atom
-								       : r->pt.tx_depth;
-	}
+	/* The queues as the session's point_start() sets them. */
+	rb_point_queues(r);
 	r->post_send = rb_qp_post_fn(r->qp[0], f->wr_api);
 	assert_int_equal(rb_wrs_prepare(r), 0);
 }

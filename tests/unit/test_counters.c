@@ -21,6 +21,7 @@
 #include <cmocka.h>
 
 #include "rdma/counters.h"
+#include "rdma/driver_facts.h"
 
 #ifndef TEST_DATA_DIR
 #error "TEST_DATA_DIR must name tests/data"
@@ -55,6 +56,7 @@ static void empty(struct rb_counter_set *s, enum rb_ctr_driver d)
 {
 	memset(s, 0, offsetof(struct rb_counter_set, c));
 	s->driver = (uint8_t)d;
+	s->netdev_rdma = rb_counters_netdev_rdma(d); /* as a peer's set has it */
 }
 
 /* ---- reading ------------------------------------------------------------ */
@@ -163,6 +165,22 @@ static void write_file(const char *path, const char *text)
 	assert_non_null(f);
 	fputs(text, f);
 	assert_int_equal(fclose(f), 0);
+}
+
+/* mkdir -p @path (it is changed and restored). */
+static int mkdirs(char *path)
+{
+	char *p;
+
+	for (p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		if (mkdir(path, 0755) && errno != EEXIST)
+			return -1;
+		*p = '/';
+	}
+	return mkdir(path, 0755) && errno != EEXIST ? -1 : 0;
 }
 
 /* The driver link decides; else the name; else what the device counts. */
@@ -484,6 +502,78 @@ static void test_derive(void **state)
 	assert_false(d.has_wire);
 }
 
+/*
+ * Wire bytes (issue 37 item 18): netdev statistics stand in for a missing
+ * PMA byte counter only where the driver's netdev counts RDMA (rxe, siw);
+ * on hardware RoCE (irdma here, by its driver link) the figure is null
+ * with the reason, and so is a PMA counter saturated at 2^32-1.
+ */
+static void test_derive_wire_known(void **state)
+{
+	char root[] = "/tmp/rb-test-counters-XXXXXX", path[PATH_MAX];
+	struct rb_counter_derived d;
+	json_t *j;
+
+	(void)state;
+	assert_non_null(mkdtemp(root));
+	snprintf(path, sizeof(path), "%s/class/infiniband/irdma0/ports/1", root);
+	assert_int_equal(mkdirs(path), 0);
+	snprintf(path, sizeof(path), "%s/class/infiniband/irdma0/device", root);
+	assert_int_equal(mkdirs(path), 0);
+	snprintf(path, sizeof(path), "%s/class/infiniband/irdma0/device/driver", root);
+	assert_int_equal(symlink("../../../bus/auxiliary/drivers/irdma", path), 0);
+	snprintf(path, sizeof(path), "%s/class/infiniband/siw_eth0/ports/1", root);
+	assert_int_equal(mkdirs(path), 0);
+	assert_int_equal(rb_counters_read(root, "irdma0", 1, NULL, &set), 0);
+	assert_false(set.netdev_rdma);
+	put(&set, "netdev_tx_bytes", 5000000, RB_CTR_SRC_NETDEV);
+	rb_counters_derive(&set, 4000000, false, &d);
+	assert_false(d.has_wire);
+	assert_string_equal(d.wire_counter, "netdev_tx_bytes");
+	assert_non_null(strstr(d.wire_unknown, "do not count its RDMA traffic"));
+	j = rb_counters_derived_json(&d);
+	assert_true(json_is_null(json_object_get(j, "wire_bytes_per_payload_byte")));
+	assert_non_null(strstr(json_string_value(json_object_get(j, "wire_unknown")), "netdev"));
+	json_decref(j);
+	/* siw, by its name: its netdev carries its packets. */
+	assert_int_equal(rb_counters_read(root, "siw_eth0", 1, NULL, &set), 0);
+	assert_true(set.netdev_rdma);
+	put(&set, "netdev_tx_bytes", 5000000, RB_CTR_SRC_NETDEV);
+	rb_counters_derive(&set, 4000000, false, &d);
+	assert_true(d.has_wire);
+	assert_null(d.wire_unknown);
+	assert_true(d.wire_per_payload == 1.25);
+	assert_int_equal(nftw(root, rm_one, 8, FTW_DEPTH | FTW_PHYS), 0);
+	/* A peer's set knows its driver alone: rxe's netdev counts, a generic one's not. */
+	assert_true(rb_counters_netdev_rdma(RB_DRV_RXE));
+	assert_false(rb_counters_netdev_rdma(RB_DRV_GENERIC));
+	assert_false(rb_counters_netdev_rdma(RB_DRV_MLX5));
+
+	/* A saturated 32-bit PMA counter: no ratio. */
+	empty(&set, RB_DRV_GENERIC);
+	put(&set, "port_xmit_data", UINT32_MAX, RB_CTR_SRC_PORT);
+	set.c[0].flags = RB_CTRF_SATURATED;
+	rb_counters_derive(&set, 800, false, &d);
+	assert_false(d.has_wire);
+	assert_non_null(strstr(d.wire_unknown, "2^32-1"));
+}
+
+/* The driver facts (issue 37 item 17): by driver link, else by name; unknown otherwise. */
+static void test_driver_facts(void **state)
+{
+	(void)state;
+	assert_int_equal(rb_driver_facts_find("irdma", "rocep1s0")->relaxed, RB_RO_IGNORED);
+	assert_int_equal(rb_driver_facts_find("efa", NULL)->relaxed, RB_RO_IGNORED);
+	assert_int_equal(rb_driver_facts_find("bnxt_re", NULL)->relaxed, RB_RO_IGNORED);
+	assert_int_equal(rb_driver_facts_find(NULL, "rxe0")->relaxed, RB_RO_IGNORED);
+	assert_true(rb_driver_facts_find(NULL, "rxe0")->netdev_counts_rdma);
+	assert_int_equal(rb_driver_facts_find("mlx5_core", "mlx5_0")->relaxed, RB_RO_UNKNOWN);
+	assert_false(rb_driver_facts_find("mlx5_core", NULL)->netdev_counts_rdma);
+	assert_int_equal(rb_driver_facts_find("acme", "acme0")->relaxed, RB_RO_UNKNOWN);
+	assert_non_null(rb_driver_facts_find("acme", "acme0")->relaxed_why);
+	assert_int_equal(rb_driver_facts_find(NULL, NULL)->relaxed, RB_RO_UNKNOWN);
+}
+
 static void test_payload_rx(void **state)
 {
 	(void)state;
@@ -748,6 +838,8 @@ int main(void)
 		cmocka_unit_test(test_defaults),
 		cmocka_unit_test(test_delta),
 		cmocka_unit_test(test_derive),
+		cmocka_unit_test(test_derive_wire_known),
+		cmocka_unit_test(test_driver_facts),
 		cmocka_unit_test(test_payload_rx),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_json),

@@ -22,6 +22,7 @@
 #include <cmocka.h>
 
 #include "rdma/cuda.h"
+#include "rdma/memlock.h"
 
 struct outcome {
 	int ret;
@@ -123,6 +124,22 @@ static void test_each_memory(void **state)
 		assert_string_equal(o.bus, "0000:65:00.0");
 	}
 	assert_string_equal(rb_cuda_mem_name(RB_CUDA_HOST_PINNED), "host-pinned");
+}
+
+/*
+ * The memlock pre-check counts host pages only (issue 37 item 20): GPU
+ * device or managed buffers pin none, host-pinned CUDA memory is host
+ * memory to ibv_reg_mr, ODP pins on demand.
+ */
+static void test_memlock_gpu_pins_no_host(void **state)
+{
+	const uint64_t gib = 1ULL << 30;
+
+	(void)state;
+	assert_int_equal(rb_memlock_pinned(gib, false, false, false), gib);
+	assert_int_equal(rb_memlock_pinned(gib, false, true, false), 0);
+	assert_int_equal(rb_memlock_pinned(gib, false, true, true), gib);
+	assert_int_equal(rb_memlock_pinned(gib, true, false, false), 0);
 }
 
 static void test_missing_library(void **state)
@@ -274,9 +291,13 @@ static void test_nearest(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_each_memory), cmocka_unit_test(test_missing_library),
-		cmocka_unit_test(test_no_gpu),	    cmocka_unit_test(test_each_call_fails),
-		cmocka_unit_test(test_gpu_by_name), cmocka_unit_test(test_nearest),
+		cmocka_unit_test(test_each_memory),
+		cmocka_unit_test(test_missing_library),
+		cmocka_unit_test(test_memlock_gpu_pins_no_host),
+		cmocka_unit_test(test_no_gpu),
+		cmocka_unit_test(test_each_call_fails),
+		cmocka_unit_test(test_gpu_by_name),
+		cmocka_unit_test(test_nearest),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

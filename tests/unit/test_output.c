@@ -25,6 +25,7 @@
 #include <cmocka.h>
 
 #include "report/output.h"
+#include "rdma/driver_facts.h"
 #include "report/out_perftest.h"
 #include "report/samples_file.h"
 #include "wire/plan.h"
@@ -875,6 +876,65 @@ static void test_reversed(void **state)
 }
 
 /*
+ * Relaxed ordering (issue 37 items 17, 6): requested is not honoured.  On
+ * rxe (a software device) and a refused flag it is known not to be; on
+ * mlx5 or a driver without facts it is unknown (null), never "on"; no MR
+ * registered, no member.  A read point whose -Q was clamped records
+ * signal_ran.
+ */
+static void test_relaxed_known(void **state)
+{
+	struct rb_result res = bw_res[0];
+	struct rb_doc r;
+	json_t *doc, *dev;
+	char why[512];
+
+	(void)state;
+	bw_report(&r);
+	r.relaxed_ordering = true;
+	r.relaxed_honoured = rb_relaxed_known(NULL, false, rb_driver_facts_find("mlx5_core", NULL),
+					      why, sizeof(why));
+	r.why_relaxed = why;
+	assert_int_equal(r.relaxed_honoured, -1);
+	assert_non_null(strstr(why, "requested"));
+	assert_non_null(strstr(why, "unknown: mlx5 applies it only with"));
+	assert_null(strstr(why, "on:"));
+	res.signal_ran = 4;
+	doc = rb_json_doc(&r, &res, 1);
+	dev = jget(doc, "device");
+	assert_true(json_is_true(json_object_get(dev, "relaxed_ordering")));
+	assert_true(json_is_null(json_object_get(dev, "relaxed_ordering_honoured")));
+	assert_jint(json_array_get(jget(doc, "results"), 0), "signal_ran", 4);
+	json_decref(doc);
+
+	r.relaxed_honoured =
+		rb_relaxed_known(NULL, false, rb_driver_facts_find(NULL, "rxe0"), why, sizeof(why));
+	assert_int_equal(r.relaxed_honoured, 0);
+	assert_non_null(strstr(why, "ignored: a software device"));
+	doc = rb_json_doc(&r, &res, 1);
+	assert_true(json_is_false(json_object_get(jget(doc, "device"), "relaxed_ordering_"
+								       "honoured")));
+	json_decref(doc);
+
+	assert_int_equal(rb_relaxed_known(NULL, true, rb_driver_facts_find("mlx5_core", NULL), why,
+					  sizeof(why)),
+			 0);
+	assert_non_null(strstr(why, "refused"));
+	assert_int_equal(rb_relaxed_known("off: --disable-pcie-relaxed", false,
+					  rb_driver_facts_find("irdma", NULL), why, sizeof(why)),
+			 0);
+	assert_string_equal(why, "off: --disable-pcie-relaxed");
+	assert_int_equal(rb_relaxed_known(NULL, false, rb_driver_facts_find("acme", "acme0"), why,
+					  sizeof(why)),
+			 -1);
+
+	r.why_relaxed = NULL; /* no MR registered */
+	doc = rb_json_doc(&r, &res, 1);
+	assert_jabsent(jget(doc, "device"), "relaxed_ordering_honoured");
+	json_decref(doc);
+}
+
+/*
  * --poll event: params.poll, the CQ's vector in device, each point's
  * wake-ups in JSON and its CSV cell; busy says "busy", has no wake-ups in
  * JSON and an empty cell in the column (a metric row: every CSV has it).
@@ -1582,6 +1642,7 @@ int main(void)
 		cmocka_unit_test(test_peer_rejected),
 		cmocka_unit_test(test_histogram_outputs),
 		cmocka_unit_test(test_samples_file),
+		cmocka_unit_test(test_relaxed_known),
 	};
 
 	return cmocka_run_group_tests(tests, setup, teardown);

@@ -33,6 +33,7 @@
 
 #include "fake_verbs.h"
 #include "rdma/verbs.h"
+#include "core/bench.h"
 
 #define NDEV 2
 
@@ -586,6 +587,51 @@ static void mr_reg_relaxed_refused(void **state)
  * A registration refused with ENOMEM under a finite RLIMIT_MEMLOCK: the
  * error names the limit, the bytes asked and the fix (memlock.c).
  */
+/*
+ * --odp checks the plan's transport's odp_caps for the verbs the point
+ * uses (issue 37 item 19): an mlx5-like device (RC: everything; UC: none;
+ * UD: SEND only) takes write_bw on RC, refuses it on UC and send_bw on UD
+ * for RECV; --write-with-imm needs RECV, --use-srq SRQ_RECV instead.
+ */
+static void odp_caps_by_transport(void **state)
+{
+	const uint32_t all = IBV_ODP_SUPPORT_SEND | IBV_ODP_SUPPORT_RECV | IBV_ODP_SUPPORT_WRITE |
+			     IBV_ODP_SUPPORT_READ | IBV_ODP_SUPPORT_ATOMIC |
+			     IBV_ODP_SUPPORT_SRQ_RECV;
+	struct ibv_odp_caps c = { .general_caps = IBV_ODP_SUPPORT,
+				  .per_transport_caps = { .rc_odp_caps = all,
+							  .uc_odp_caps = 0,
+							  .ud_odp_caps = IBV_ODP_SUPPORT_SEND } };
+	const struct rb_bench *wbw = rb_bench_find("write_bw"), *sbw = rb_bench_find("send_bw");
+	struct rb_params p = { 0 };
+	char why[256];
+
+	(void)state;
+	assert_string_equal(
+		rb_odp_missing(&c, RB_TR_RC, rb_bench_odp_need(wbw, &p), why, sizeof(why)), "");
+	assert_string_equal(rb_odp_missing(&c, RB_TR_UC, rb_bench_odp_need(wbw, &p), why,
+					   sizeof(why)),
+			    "odp_caps.per_transport_caps.uc_odp_caps lacks IBV_ODP_SUPPORT_WRITE");
+	assert_string_equal(rb_odp_missing(&c, RB_TR_UD, rb_bench_odp_need(sbw, &p), why,
+					   sizeof(why)),
+			    "odp_caps.per_transport_caps.ud_odp_caps lacks IBV_ODP_SUPPORT_RECV");
+	assert_string_equal(rb_odp_missing(&c, RB_TR_UC, rb_bench_odp_need(sbw, &p), why,
+					   sizeof(why)),
+			    "odp_caps.per_transport_caps.uc_odp_caps lacks IBV_ODP_SUPPORT_SEND, "
+			    "IBV_ODP_SUPPORT_RECV");
+	assert_int_equal(rb_bench_odp_need(wbw, &p), IBV_ODP_SUPPORT_WRITE);
+	p.imm = 1;
+	assert_int_equal(rb_bench_odp_need(wbw, &p), IBV_ODP_SUPPORT_WRITE | IBV_ODP_SUPPORT_RECV);
+	p.srq = 1;
+	assert_int_equal(rb_bench_odp_need(wbw, &p),
+			 IBV_ODP_SUPPORT_WRITE | IBV_ODP_SUPPORT_SRQ_RECV);
+	c.general_caps = 0;
+	assert_non_null(strstr(
+		rb_odp_missing(&c, RB_TR_RC, IBV_ODP_SUPPORT_WRITE, why, sizeof(why)), "lacks "
+										       "IBV_ODP_"
+										       "SUPPORT)"));
+}
+
 static void mr_reg_memlock_message(void **state)
 {
 	struct rb_dev d = fake_dev();
@@ -635,6 +681,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(post_send_ex_ud, setup, teardown),
 		cmocka_unit_test_setup_teardown(mr_reg_relaxed_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(mr_reg_memlock_message, setup, teardown),
+		cmocka_unit_test(odp_caps_by_transport),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

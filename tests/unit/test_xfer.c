@@ -744,6 +744,68 @@ static void stream_per_msg(void **state)
 }
 
 /*
+ * --reg-mode per-msg honours -Q and --cqe-poll (issue 37 item 7): every
+ * 4th WR signaled (and the phases' last), never 4 unsignaled in a row,
+ * each poll asks for 2, and every MR goes once a completion covers it.
+ * -D ends on a signaled WR too.
+ */
+static void stream_per_msg_signal_cqe_poll(void **state)
+{
+	const struct rb_bench *t = rb_bench_find("write_bw");
+	uint32_t run = 0, max_run = 0, sig = 0;
+	struct fx x;
+	size_t i;
+
+	(void)state;
+	memset(&mrs, 0, sizeof(mrs));
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 1, 1, 4, 16);
+	rb_axis_set1(&x.p.cqe_poll, 2);
+	x.p.iters = 50;
+	x.p.warmup = 2;
+	x.p.reg_mode = RB_REG_PER_MSG;
+	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	assert_int_equal(t->prepare(&x.r), 0);
+	x.f->delay = 3;
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	expect_eq(x.r.ops, 50);
+	expect_eq(mrs.regs, 52);
+	expect_eq(mrs.deregs, 52);
+	expect_eq(mrs.live, 0);
+	expect_eq(x.f->poll_max_asked, 2);
+	for (i = 0; i < x.f->nwrs; i++) {
+		if (x.f->wrs[i].flags & IBV_SEND_SIGNALED) {
+			sig++;
+			run = 0;
+		} else if (++run > max_run) {
+			max_run = run;
+		}
+	}
+	assert_true(max_run == 3);
+	assert_true(x.f->wrs[1].flags & IBV_SEND_SIGNALED);  /* the warm-up's last */
+	assert_true(x.f->wrs[51].flags & IBV_SEND_SIGNALED); /* the measured phase's */
+	assert_true(sig >= 13 && sig < 26);
+	fx_end(&x);
+
+	/* -D: the last WR is signaled, whatever -Q left unsignaled. */
+	memset(&mrs, 0, sizeof(mrs));
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 1, 1, 7, 16);
+	x.p.iters = 0;
+	x.p.duration_s = 1;
+	x.p.warmup = 0;
+	x.p.reg_mode = RB_REG_PER_MSG;
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	assert_int_equal(t->prepare(&x.r), 0);
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	assert_true(x.r.ops > 0);
+	expect_eq(mrs.live, 0);
+	expect_eq(mrs.regs, x.f->nwrs);
+	expect_eq(x.f->since_signal[0], 0);
+	fx_end(&x);
+}
+
+/*
  * --post-api: one run of @test's client loop through ibv_post_send()
  * (@wr false) or ibv_wr_* (rb_post_send_ex()), on the fake in loopback
  * with --verify where the test checks its data.  Its WR log, chains and
@@ -1239,6 +1301,51 @@ static void stream_reads_capped(void **state)
 		assert_true(x.f->max_in_flight[qi] <= 4);
 	assert_int_equal(x.f->wrs[0].opcode, IBV_WR_RDMA_READ);
 	assert_int_equal(x.r.ops, 1001);
+	fx_end(&x);
+}
+
+/*
+ * read_bw -Q 64 with 4 reads in flight (issue 37 item 6): the point signals
+ * every 4th WR and says so: pt.signal is clamped to the reads in flight,
+ * the result keeps -Q as its label with signal_ran 4 and a flag, and
+ * --wr-lat takes one sample per signal interval that ran (-n over 4).
+ */
+static void stream_reads_signal_clamped(void **state)
+{
+	struct rb_result res;
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "read_bw");
+	fx_shape(&x, 1, 1, 64, 128);
+	x.p.outstanding = 4;
+	x.p.iters = 1000;
+	x.p.warmup = 0;
+	x.p.wr_lat = 1;
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	assert_int_equal(rb_wrlat_open(&x.r), 0);
+	x.r.reap_slow = true;
+	expect_eq(x.r.pt.signal, 4);
+	expect_eq(x.r.signal_asked, 64);
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	check_covered(&x);
+	expect_eq(x.f->signaled, 250);
+	assert_int_equal(rb_result_generic(&x.r, &res), 0);
+	expect_eq(res.pt.signal, 64);
+	expect_eq(res.signal_ran, 4);
+	expect_eq(res.wr_lat_n, 250);
+	assert_non_null(strstr(res.flag, "signal 4 ran: -Q 64"));
+	rb_result_free(&res);
+	rb_wrlat_close(&x.r);
+	x.r.reap_slow = false;
+	fx_end(&x);
+	/* Within the reads in flight: as asked, no signal_ran. */
+	fx_plan(&x, "read_bw");
+	fx_shape(&x, 1, 1, 4, 128);
+	x.p.outstanding = 8;
+	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	expect_eq(x.r.pt.signal, 4);
+	expect_eq(x.r.signal_asked, 0);
 	fx_end(&x);
 }
 
@@ -2930,12 +3037,14 @@ int main(void)
 		cmocka_unit_test(reap_srq_attributes_by_qp_num),
 		cmocka_unit_test(stream_mr_per_qp),
 		cmocka_unit_test(stream_per_msg),
+		cmocka_unit_test(stream_per_msg_signal_cqe_poll),
 		cmocka_unit_test(post_api_same_wrs),
 		cmocka_unit_test(post_api_wr_failure),
 		cmocka_unit_test(reap_error_names_status_and_qp),
 		cmocka_unit_test(stream_count_tails),
 		cmocka_unit_test(stream_duration_tails),
 		cmocka_unit_test(stream_reads_capped),
+		cmocka_unit_test(stream_reads_signal_clamped),
 		cmocka_unit_test(stream_cqe_poll),
 		cmocka_unit_test(pingpong_cqe_poll),
 		cmocka_unit_test(stream_stuck_times_out),
