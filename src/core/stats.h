@@ -155,7 +155,8 @@ void rb_lat_hist_fill(const struct rb_lat_buckets *b, double us_per_unit, double
  * sample holds and ours does not: --latency_gap, one-way as the sample).
  * -EINVAL with fewer than 3 samples (perftest drops the top two).
  */
-int rb_lat_perftest(const uint64_t *v, size_t n, double scale, double add_us, struct rb_pt_lat *out);
+int rb_lat_perftest(const uint64_t *v, size_t n, double scale, double add_us,
+		    struct rb_pt_lat *out);
 
 /* rb_percentile_rank() - 1-based nearest rank of percentile @p of @n. */
 size_t rb_percentile_rank(double p, size_t n);

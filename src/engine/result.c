@@ -50,7 +50,7 @@ static void result_pt_lat(const struct rb_run *r, struct rb_result *res)
 	const double gap_us = r->role == RB_ROLE_CLIENT ? r->p->latency_gap_us * k : 0;
 
 	res->has_pt_lat = !r->lat.h && !rb_lat_perftest(r->lat.v, r->lat.n, k * rb_ns_per_tick(r),
-							 gap_us, &res->pt_lat);
+							gap_us, &res->pt_lat);
 }
 
 int rb_result_generic(struct rb_run *r, struct rb_result *res)

@@ -105,11 +105,11 @@ static double lat_scale(const struct rb_doc *r)
  * above the points, REPORT_FMT_* a point, with perftest's spacing (tabs
  * included), so that a parser that splits on anything finds its fields.
  */
-#define HDR_LAT                                                                              \
+#define HDR_LAT                                                                                 \
 	" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    " \
 	"t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] \n"
 #define HDR_LAT_DUR " #bytes        #iterations       t_avg[usec]    tps average\n"
-#define FMT_LAT                                                                     \
+#define FMT_LAT                                                                        \
 	" %-7llu %llu          %-7.2f        %-7.2f      %-7.2f  \t       %-7.2f     " \
 	"\t%-7.2f\t\t%-7.2f \t\t%-7.2f\n"
 #define FMT_LAT_DUR " %-7llu       %llu            %-7.2f        %-7.2f\n"

@@ -1267,7 +1267,8 @@ static void test_perftest_format(void **state)
 	/* without perftest's statistics (too few samples), none of ours under its header */
 	lr[0].has_pt_lat = false;
 	got = write_mem(RB_FMT_PERFTEST, &r, lr, 1);
-	assert_non_null(strstr(got, "\n 2       10000  (no perftest statistics: they need 3 samples"));
+	assert_non_null(strstr(got, "\n 2       10000  (no perftest statistics: they need 3 "
+				    "samples"));
 	assert_null(strstr(got, "9.25"));
 	free(got);
 
@@ -1296,7 +1297,8 @@ static void test_perftest_format(void **state)
 	got = write_mem(RB_FMT_PERFTEST, &r, bw_res + 1, 1);
 	assert_non_null(strstr(got, "BW average[Gb/sec]"));
 	/* perftest's REPORT_FMT, its spacing and tabs */
-	assert_non_null(strstr(got, "\n 65536      1759600          97.50              92.35  \t\t     "
+	assert_non_null(strstr(got, "\n 65536      1759600          97.50              92.35  \t\t "
+				    "    "
 				    "0.176130\n"));
 	free(got);
 	/* --output: the one figure, a line a point */
@@ -1337,6 +1339,7 @@ static void test_perftest_lat_golden(void **state)
 {
 	const uint64_t v[] = { 1, 2, 3, 3, 4, 5, 6, 7, 8, 9, 50, 100 };
 	struct rb_result res = lat_res[0];
+	struct rb_params p = lat_params;
 	struct rb_doc r;
 	char *got;
 
@@ -1354,6 +1357,14 @@ static void test_perftest_lat_golden(void **state)
 	got = write_mem(RB_FMT_PERFTEST, &r, &res, 1);
 	assert_non_null(strstr(got, "\n 2       12          2.00           51.00        5.00     \t"
 				    "       5.80        \t2.12   \t\t51.00   \t\t51.00  \n"));
+	free(got);
+	/* rdmabench's own table keeps the gap out, and says so */
+	p.latency_gap_us = 2;
+	r.params = &p;
+	got = write_mem(RB_FMT_TABLE, &r, &res, 1);
+	assert_non_null(strstr(got, "\n# latency_gap: 2 us before each post, outside every latency "
+				    "sample (perftest's samples hold it: --format perftest adds "
+				    "it)\n"));
 	free(got);
 }
 
@@ -1378,7 +1389,8 @@ static void test_perftest_lat_duration(void **state)
 	res.iters = 1000;
 	res.duration_s = 0.002;
 	got = write_mem(RB_FMT_PERFTEST, &r, &res, 1);
-	assert_non_null(strstr(got, "\n #bytes        #iterations       t_avg[usec]    tps average\n"
+	assert_non_null(strstr(got, "\n #bytes        #iterations       t_avg[usec]    tps "
+				    "average\n"
 				    " 2             1000            1.00           500000.00\n"));
 	assert_null(strstr(got, "t_min"));
 	free(got);
@@ -1419,13 +1431,15 @@ static void test_perftest_low_bw_and_slices(void **state)
 	res.bw_peak_gbps = 0.06;
 	res.msg_rate_mpps = 0.0001;
 	got = write_mem(RB_FMT_PERFTEST, &r, &res, 1);
-	assert_non_null(strstr(got, "\n 64         1000           0.060000            0.050000       "
+	assert_non_null(strstr(got, "\n 64         1000           0.060000            0.050000     "
+				    "  "
 				    "     0.000100\n"));
 	free(got);
 	/* at 0.1 Gb/s and over, and in MB/sec, two decimals (REPORT_FMT) */
 	res.bw_avg_gbps = 0.1;
 	got = write_mem(RB_FMT_PERFTEST, &r, &res, 1);
-	assert_non_null(strstr(got, "\n 64         1000             0.06               0.10   \t\t     "
+	assert_non_null(strstr(got, "\n 64         1000             0.06               0.10   \t\t "
+				    "    "
 				    "0.000100\n"));
 	free(got);
 
@@ -1440,7 +1454,8 @@ static void test_perftest_low_bw_and_slices(void **state)
 	iv.bw_gbps = 2.5;
 	assert_int_equal(w.ops->interval(&w, &r, &res.pt, &iv, 1), 0);
 	fclose(f);
-	assert_string_equal(got, " 64         1000           0.000000            0.050000            "
+	assert_string_equal(got, " 64         1000           0.000000            0.050000          "
+				 "  "
 				 "0.000100\n"
 				 " 64         2000             0.00               2.50   \t\t     "
 				 "0.000100\n");

@@ -2257,7 +2257,8 @@ static void latency_gap_not_sampled(void **state)
 		assert_true(res.has_lat && res.has_pt_lat);
 		k = x.r.bench->lat_scale;
 		if (res.pt_lat.min < (double)gap_us * k || res.lat.p50 >= (double)gap_us * k)
-			fail_msg("%s: perftest's t_min %.1f us, our p50 %.1f us: the gap of %.0f us "
+			fail_msg("%s: perftest's t_min %.1f us, our p50 %.1f us: the gap of %.0f "
+				 "us "
 				 "one-way belongs in perftest's alone",
 				 ctx, res.pt_lat.min, res.lat.p50, (double)gap_us * k);
 		fx_end(&x);
