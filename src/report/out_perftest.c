@@ -199,13 +199,17 @@ static int pt_row(struct rb_writer *w, const struct rb_doc *r, const struct rb_r
  * A slice (--run_infinitely's -D SEC, or --interval), live, as perftest's
  * run_infinitely prints one every -D seconds (print_bw_infinite_mode() ->
  * print_report_bw()): the slice's messages and averages; BW peak 0, as
- * perftest's run_infinitely forces --noPeak (peak_up is then 0).
+ * perftest's run_infinitely forces --noPeak (peak_up is then 0).  The
+ * point's row follows as ever (after ^C: what it measured until then).
  */
 static int pt_interval(struct rb_writer *w, const struct rb_doc *r, const struct rb_point *pt,
 		       const struct rb_interval *iv, size_t idx)
 {
-	(void)idx;
-	if (r->mode != RB_MODE_BW)
+	const double len_s = r->params ? r->params->interval_ms / 1000.0 : 0;
+
+	/* Every -D seconds, never the part of one that ^C cut (rb_iv_finish()):
+	 * a slice ends at its due time or after, on the schedule from the start. */
+	if (r->mode != RB_MODE_BW || iv->start_s + iv->duration_s < (double)(idx + 1) * len_s)
 		return 0;
 	bw_line(w->f, r, pt->size, iv->ops, 0, bw(r, iv->bw_gbps), iv->msg_rate_mpps);
 	fflush(w->f);

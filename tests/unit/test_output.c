@@ -1416,7 +1416,8 @@ static void test_perftest_lat_duration(void **state)
 static void test_perftest_low_bw_and_slices(void **state)
 {
 	struct rb_result res = bw_res[0];
-	struct rb_interval iv = { .start_s = 1, .duration_s = 1, .ops = 1000 };
+	struct rb_interval iv = { .start_s = 0, .duration_s = 1, .ops = 1000 };
+	struct rb_params p = bw_params;
 	struct rb_writer w;
 	struct rb_doc r;
 	char *got = NULL;
@@ -1453,9 +1454,21 @@ static void test_perftest_low_bw_and_slices(void **state)
 	iv.ops = 2000;
 	iv.bw_gbps = 2.5;
 	assert_int_equal(w.ops->interval(&w, &r, &res.pt, &iv, 1), 0);
+	/* -D 1: a slice ends on its second or after; one that ^C cut short
+	 * (rb_iv_finish()) is no line of perftest's */
+	p.interval_ms = 1000;
+	r.params = &p;
+	iv.start_s = 2;
+	iv.duration_s = 1.01;
+	assert_int_equal(w.ops->interval(&w, &r, &res.pt, &iv, 2), 0);
+	iv.start_s = 3.01;
+	iv.duration_s = 0.5;
+	assert_int_equal(w.ops->interval(&w, &r, &res.pt, &iv, 3), 0);
 	fclose(f);
 	assert_string_equal(got, " 64         1000           0.000000            0.050000          "
 				 "  "
+				 "0.000100\n"
+				 " 64         2000             0.00               2.50   \t\t     "
 				 "0.000100\n"
 				 " 64         2000             0.00               2.50   \t\t     "
 				 "0.000100\n");
