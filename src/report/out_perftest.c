@@ -208,8 +208,10 @@ static int pt_interval(struct rb_writer *w, const struct rb_doc *r, const struct
 	const double len_s = r->params ? r->params->interval_ms / 1000.0 : 0;
 
 	/* Every -D seconds, never the part of one that ^C cut (rb_iv_finish()):
-	 * a slice ends at its due time or after, on the schedule from the start. */
-	if (r->mode != RB_MODE_BW || iv->start_s + iv->duration_s < (double)(idx + 1) * len_s)
+	 * a slice ends at its due time or after, on the schedule from the start
+	 * (whole ns, less a microsecond for the doubles' rounding). */
+	if (r->mode != RB_MODE_BW ||
+	    iv->start_s + iv->duration_s < (double)(idx + 1) * len_s - 1e-6)
 		return 0;
 	bw_line(w->f, r, pt->size, iv->ops, 0, bw(r, iv->bw_gbps), iv->msg_rate_mpps);
 	fflush(w->f);
