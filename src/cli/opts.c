@@ -10,6 +10,7 @@
 #include "report/expect.h"
 #include "report/reco.h"
 #include "cli/opts_int.h"
+#include "cli/opts_perftest.h"
 #include "session/rails.h"
 #include "wire/plan.h"
 #include "core/shape.h"
@@ -436,6 +437,8 @@ int rb_cli_finish(struct rb_cli *c, const struct rb_bench *b, unsigned int scope
 				    scope_hint(&rb_opts[i]));
 	snprintf(c->p.test, sizeof(c->p.test), "%s", b->name);
 	apply_defaults(c, b);
+	if (rb_pt_iters(c, err, errlen))
+		return -EINVAL;
 	if (rb_cli_given(c, "flow-label") &&
 	    rb_flows_parse(c->flow_arg, c->p.flow_label, &c->p.nflow, err, errlen))
 		return -EINVAL;

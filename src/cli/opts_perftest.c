@@ -64,7 +64,7 @@ const struct rb_pt_flag rb_pt_flags[] = {
 	  .says = "--cpu none --numa none" },
 	LATE("run_infinitely", 0, false, RB_PT_RUN_INF,
 	     "-D 0 --interval SEC: one point until SIGINT/SIGTERM, a row every SEC (perftest's -D, "
-	     "default 5)"),
+	     "default 5); perftest's report prints each as perftest's line, BW peak 0"),
 	LATE("server", 'Z', false, RB_PT_SERVER, "no host argument (or rdmabench server)"),
 	LATE("client", 'P', false, RB_PT_CLIENT, "a host argument"),
 	LATE("rate_units", 0, true, RB_PT_RATE_UNIT,
@@ -369,6 +369,37 @@ int rb_pt_finish(struct rb_cli *c, const char *cmd, unsigned int scope, char *er
 	if (!ret && (b & RB_PT_LIMIT_RATE))
 		ret = limit(c, "rate", c->pt.limit_rate, "Mpps", cmd, scope, err, len);
 	return ret;
+}
+
+/*
+ * Under perftest's name -n counts each QP: perftest posts iters on every
+ * QP (tot_iters = iters * num_of_qps in its run_iter_bw(), and
+ * print_report_bw() prints num_of_calculated_iters * num_of_qps), so
+ * `ib_write_bw -q 4 -n 5000` posts and prints 20000; its default (5000)
+ * too.  rdmabench's own -n is the point's, over all of its QPs, so that
+ * the points of a -q sweep move as many messages each.
+ */
+int rb_pt_iters(struct rb_cli *c, char *err, size_t len)
+{
+	const uint64_t max = rb_opts[rb_opt_index("iters")].max;
+	const struct rb_axis *q = &c->p.qps;
+
+	if (!c->perftest_only || !c->p.iters || q->n == 0 || (q->n == 1 && q->v[0] == 1))
+		return 0;
+	if (q->n > 1)
+		return fail(err, len,
+			    "-q with %u counts: under perftest's name -n counts each QP "
+			    "(perftest's iters * num_of_qps), so -q takes one count here; "
+			    "rdmabench %s sweeps -q with -n the point's, all QPs together",
+			    q->n, c->p.test);
+	if (c->p.iters > max / q->v[0])
+		return fail(err, len,
+			    "-n %llu a QP times -q %llu is over %llu iterations (under perftest's "
+			    "name -n counts each QP)",
+			    (unsigned long long)c->p.iters, (unsigned long long)q->v[0],
+			    (unsigned long long)max);
+	c->p.iters *= q->v[0];
+	return 0;
 }
 
 static void man_row(FILE *f, const char *pt, const char *ours, const char *alias, const char *diff)

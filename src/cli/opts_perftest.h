@@ -61,6 +61,13 @@ int rb_pt_take(struct rb_cli *c, const struct rb_pt_flag *f, const char *arg, co
  */
 int rb_pt_finish(struct rb_cli *c, const char *cmd, unsigned int scope, char *err, size_t len);
 
+/*
+ * rb_pt_iters() - under perftest's name (@c->perftest_only), once the
+ * defaults are in: -n counts each QP, as perftest's (the plan's iters
+ * become -n times -q); a -q list is refused there.  0 or -EINVAL.
+ */
+int rb_pt_iters(struct rb_cli *c, char *err, size_t len);
+
 /* rb_man_perftest() - the man page's tbl(1) table of every perftest flag. */
 void rb_man_perftest(FILE *f);
 

@@ -146,7 +146,9 @@ const struct rb_opt rb_opts[] = {
 	  .help = "sweep sizes 2..8M:x2, as perftest -a" },
 	{ .lname = "iters",
 	  .perftest = "-n, --iters",
-	  .pt_diff = "applies to each point of a sweep",
+	  .pt_diff = "applies to each point of a sweep; under perftest's name (ib_write_bw) each "
+		     "QP's, as perftest's (-q 4 -n 5000 posts and prints 20000; one -q count "
+		     "there), under rdmabench's the point's, all its QPs together",
 	  .sname = 'n',
 	  .type = RB_OPT_U64,
 	  .off = PAR(iters),
@@ -156,7 +158,8 @@ const struct rb_opt rb_opts[] = {
 	  .argname = "N",
 	  .def = "1000 (lat), 5000 (bw), 100 (reg)",
 	  .any = RB_S_TEST | RB_S_REG,
-	  .help = "measured iterations per point" },
+	  .help = "measured iterations per point, all its QPs together (under perftest's name, "
+		  "as perftest: each QP's, -n times -q)" },
 	{ .lname = "duration",
 	  .perftest = "-D, --duration",
 	  .sname = 'D',
@@ -223,7 +226,8 @@ const struct rb_opt rb_opts[] = {
 		  "round trip "
 		  "before its next post, outside the latency sample but inside the point's "
 		  "duration (so the message rate falls); the server's own latency figures "
-		  "include the gap" },
+		  "include the gap, and so do perftest's report's (--format perftest, perftest's "
+		  "name), as perftest's samples do" },
 	{ .lname = "samples",
 	  .type = RB_OPT_STR,
 	  LSTR(samples_path),

@@ -281,6 +281,18 @@ struct rb_lat_summary {
 };
 
 /*
+ * The latency line as perftest's print_report_lat() (perftest_parameters.c)
+ * computes it, for the perftest writer alone (rb_lat_perftest(), stats.h):
+ * over the samples less the two largest, t_max the second largest sample,
+ * the median of an even count the truncated mean of the middle two ticks,
+ * stdev over deviations truncated to whole microseconds, 99% and 99.9% the
+ * sample at index ceil(q * m).  Microseconds.
+ */
+struct rb_pt_lat {
+	double min, max, typical, avg, stdev, p99, p999;
+};
+
+/*
  * -H: a point's latency histogram (rb_lat_buckets(), stats.h): bucket i
  * holds the samples v with edge[i] <= v < edge[i+1], in microseconds and
  * in clock ticks (one-way as lat_us).  RB_LAT_HIST_BODY buckets of equal
@@ -392,6 +404,10 @@ struct rb_result {
 	/* The signal interval that ran when -Q (pt.signal, the point's label)
 	 * exceeded the reads or atomics in flight and was clamped; 0: as asked. */
 	uint32_t signal_ran;
+	/* perftest's statistics of the same samples (the client's with its
+	 * --latency_gap inside, as perftest's): the perftest writer's. */
+	bool has_pt_lat;
+	struct rb_pt_lat pt_lat;
 };
 
 /* Where the measuring thread and the buffers sit. */

@@ -238,6 +238,42 @@ static int exact_summary(uint64_t *v, size_t n, double scale, struct rb_lat_summ
 	return 0;
 }
 
+/*
+ * perftest's print_report_lat() (perftest_parameters.c), step by step on
+ * ticks as it works on cycles: m = n - 2 samples kept (LAT_MEASURE_TAIL);
+ * get_median() averages the middle two in integer cycles when m is even;
+ * each deviation from the mean is truncated to an int of microseconds and
+ * squared as an int; the percentiles are delta[ceil(m * q)], 0-based, and
+ * t_max is delta[m].
+ */
+int rb_lat_perftest(const uint64_t *v, size_t n, double scale, double add_us, struct rb_pt_lat *out)
+{
+	const double k = scale / 1000.0;
+	double sum = 0, sq = 0;
+	size_t m, i;
+	uint64_t median;
+
+	if (n < 3)
+		return -EINVAL;
+	m = n - 2;
+	median = (m - 1) % 2 ? (v[m / 2] + v[m / 2 - 1]) / 2 : v[m / 2];
+	for (i = 0; i < m; i++)
+		sum += (double)v[i] * k + add_us;
+	out->avg = sum / (double)m;
+	for (i = 0; i < m; i++) {
+		long long d = (long long)(out->avg - ((double)v[i] * k + add_us));
+
+		sq += (double)(d * d);
+	}
+	out->stdev = sqrt(sq / (double)m);
+	out->min = (double)v[0] * k + add_us;
+	out->max = (double)v[m] * k + add_us;
+	out->typical = (double)median * k + add_us;
+	out->p99 = (double)v[(size_t)ceil((double)m * 0.99)] * k + add_us;
+	out->p999 = (double)v[(size_t)ceil((double)m * 0.999)] * k + add_us;
+	return 0;
+}
+
 int rb_lat_summarize(struct rb_samples *s, double scale, struct rb_lat_summary *out)
 {
 	if (s->h)

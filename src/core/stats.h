@@ -147,6 +147,17 @@ int rb_lat_buckets(struct rb_samples *s, struct rb_lat_buckets *out);
 void rb_lat_hist_fill(const struct rb_lat_buckets *b, double us_per_unit, double ticks_per_unit,
 		      struct rb_lat_hist *h);
 
+/*
+ * rb_lat_perftest() - perftest's latency statistics (struct rb_pt_lat,
+ * print_report_lat() in perftest_parameters.c) over the @n samples at @v,
+ * sorted ascending, in ticks: a sample is v[i] * @scale / 1000 + @add_us
+ * microseconds (@scale as rb_lat_summarize()'s; @add_us what perftest's
+ * sample holds and ours does not: --latency_gap, one-way as the sample).
+ * -EINVAL with fewer than 3 samples (perftest drops the top two).
+ */
+int rb_lat_perftest(const uint64_t *v, size_t n, double scale, double add_us,
+		    struct rb_pt_lat *out);
+
 /* rb_percentile_rank() - 1-based nearest rank of percentile @p of @n. */
 size_t rb_percentile_rank(double p, size_t n);
 

@@ -40,6 +40,20 @@ static void result_shape(struct rb_run *r, struct rb_result *res)
 	rb_rate_report(res, r->p->rate, r->p->rate_unit);
 }
 
+/*
+ * perftest's figures of the same samples (the perftest writer's), sorted by
+ * the summary: the client's hold its --latency_gap, as perftest's do (the
+ * server's have it already, between an echo and the next ping).
+ */
+static void result_pt_lat(const struct rb_run *r, struct rb_result *res)
+{
+	const double k = r->bench->lat_scale;
+	const double gap_us = r->role == RB_ROLE_CLIENT ? r->p->latency_gap_us * k : 0;
+
+	res->has_pt_lat = !r->lat.h && !rb_lat_perftest(r->lat.v, r->lat.n, k * rb_ns_per_tick(r),
+							gap_us, &res->pt_lat);
+}
+
 int rb_result_generic(struct rb_run *r, struct rb_result *res)
 {
 	uint64_t ns = r->t1 > r->t0 ? r->t1 - r->t0 : 0;
@@ -66,6 +80,7 @@ int rb_result_generic(struct rb_run *r, struct rb_result *res)
 		if (ret)
 			return ret;
 		res->has_lat = true;
+		result_pt_lat(r, res);
 	}
 	/* The server of a one-sided stream sees no messages: no bandwidth;
 	 * with -b it has its own stream. */

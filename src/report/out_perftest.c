@@ -86,6 +86,37 @@ static bool gbits(const struct rb_doc *r)
 	return r->units == RB_UNITS_GBITS;
 }
 
+/* -D on a latency test: perftest's print_report_lat_duration(), no sample statistics. */
+static bool lat_duration(const struct rb_doc *r)
+{
+	return r->mode == RB_MODE_LAT && r->params && r->params->duration_s;
+}
+
+/* One-way latency from a round trip (0.5) or the round trip (1): perftest's rtt_factor. */
+static double lat_scale(const struct rb_doc *r)
+{
+	const struct rb_bench *b = r->test ? rb_bench_find(r->test) : NULL;
+
+	return b ? b->lat_scale : 1;
+}
+
+/*
+ * perftest's headers and data lines (perftest_parameters.h): RESULT_FMT_*
+ * above the points, REPORT_FMT_* a point, with perftest's spacing (tabs
+ * included), so that a parser that splits on anything finds its fields.
+ */
+#define HDR_LAT                                                                                 \
+	" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    t_avg[usec]    " \
+	"t_stdev[usec]   99% percentile[usec]   99.9% percentile[usec] \n"
+#define HDR_LAT_DUR " #bytes        #iterations       t_avg[usec]    tps average\n"
+#define FMT_LAT                                                                        \
+	" %-7llu %llu          %-7.2f        %-7.2f      %-7.2f  \t       %-7.2f     " \
+	"\t%-7.2f\t\t%-7.2f \t\t%-7.2f\n"
+#define FMT_LAT_DUR " %-7llu       %llu            %-7.2f        %-7.2f\n"
+#define FMT_BW	    " %-7llu    %-10llu       %-7.2f            %-7.2f\t\t     %-7.6f\n"
+/* print_full_bw_report()'s inc_accuracy: Gb/s under 0.1, six decimals */
+#define FMT_BW_EXT " %-7llu    %llu           %-7.6f            %-7.6f            %-7.6f\n"
+
 static int pt_begin(struct rb_writer *w, const struct rb_doc *r)
 {
 	FILE *f = w->f;
@@ -97,11 +128,10 @@ static int pt_begin(struct rb_writer *w, const struct rb_doc *r)
 		r->op ? " " : "", r->mode == RB_MODE_LAT ? "Latency" : "BW");
 	settings(f, r);
 	fputs(RULE, f);
-	if (r->mode == RB_MODE_LAT)
-		fputs(" #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]    "
-		      "t_avg[usec]    t_stdev[usec]   99% percentile[usec]   99.9% "
-		      "percentile[usec] \n",
-		      f);
+	if (lat_duration(r))
+		fputs(HDR_LAT_DUR, f);
+	else if (r->mode == RB_MODE_LAT)
+		fputs(HDR_LAT, f);
 	else
 		fprintf(f,
 			" #bytes     #iterations    BW peak[%s]    BW average[%s]   "
@@ -117,25 +147,75 @@ static double bw(const struct rb_doc *r, double gbps)
 	return gbits(r) ? gbps : rb_gbps_to_mibps(gbps);
 }
 
+/* print_full_bw_report(): six decimals when the Gb/s average is under 0.1. */
+static void bw_line(FILE *f, const struct rb_doc *r, uint64_t size, uint64_t iters, double peak,
+		    double avg, double mpps)
+{
+	fprintf(f, gbits(r) && avg < 0.1 ? FMT_BW_EXT : FMT_BW, (unsigned long long)size,
+		(unsigned long long)iters, peak, avg, mpps);
+}
+
+/*
+ * print_report_lat(): perftest's statistics of the samples (rb_pt_lat,
+ * with the --latency_gap perftest's samples hold); -D:
+ * print_report_lat_duration(), the measured time / rtt_factor / iterations
+ * and iterations a second.
+ */
+static void lat_line(FILE *f, const struct rb_doc *r, const struct rb_result *res)
+{
+	const struct rb_pt_lat *l = &res->pt_lat;
+	unsigned long long size = res->pt.size, n = res->iters;
+
+	if (lat_duration(r))
+		fprintf(f, FMT_LAT_DUR, size, n,
+			res->duration_s * 1e6 * lat_scale(r) / (double)res->iters,
+			(double)res->iters / res->duration_s);
+	else if (res->has_pt_lat)
+		fprintf(f, FMT_LAT, size, n, l->min, l->max, l->typical, l->avg, l->stdev, l->p99,
+			l->p999);
+	else
+		fprintf(f,
+			" %-7llu %llu  (no perftest statistics: they need 3 samples or more, "
+			"every one kept; --format json has this point's)\n",
+			size, n);
+}
+
 static int pt_row(struct rb_writer *w, const struct rb_doc *r, const struct rb_result *res)
 {
 	FILE *f = w->f;
-	const struct rb_lat_summary *l = &res->lat;
 
-	if (r->mode == RB_MODE_LAT && res->has_lat)
-		fprintf(f,
-			" %-7llu %-10llu     %-7.2f        %-7.2f      %-7.2f          %-7.2f"
-			"        %-7.2f          %-7.2f                %-7.2f \n",
-			(unsigned long long)res->pt.size, (unsigned long long)res->iters, l->min,
-			l->max, l->p50, l->avg, l->stdev, l->p99, l->p999);
+	if (r->mode == RB_MODE_LAT && res->has_lat && res->iters)
+		lat_line(f, r, res);
 	else if (res->has_bw)
 		/* BW peak: the point's best window (rb_bw_window_peak()), the server's average */
-		fprintf(f, " %-7llu    %-10llu       %-.2f            %-.2f            %-.6f\n",
-			(unsigned long long)res->pt.size, (unsigned long long)res->iters,
+		bw_line(f, r, res->pt.size, res->iters,
 			bw(r, res->bw_peak_gbps > 0 ? res->bw_peak_gbps : res->bw_avg_gbps),
 			bw(r, res->bw_avg_gbps), res->msg_rate_mpps);
 	fflush(f);
 	return ferror(f) ? -EIO : 0;
+}
+
+/*
+ * A slice (--run_infinitely's -D SEC, or --interval), live, as perftest's
+ * run_infinitely prints one every -D seconds (print_bw_infinite_mode() ->
+ * print_report_bw()): the slice's messages and averages; BW peak 0, as
+ * perftest's run_infinitely forces --noPeak (peak_up is then 0).  The
+ * point's row follows as ever (after ^C: what it measured until then).
+ */
+static int pt_interval(struct rb_writer *w, const struct rb_doc *r, const struct rb_point *pt,
+		       const struct rb_interval *iv, size_t idx)
+{
+	const double len_s = r->params ? r->params->interval_ms / 1000.0 : 0;
+
+	/* Every -D seconds, never the part of one that ^C cut (rb_iv_finish()):
+	 * a slice ends at its due time or after, on the schedule from the start
+	 * (whole ns, less a microsecond for the doubles' rounding). */
+	if (r->mode != RB_MODE_BW ||
+	    iv->start_s + iv->duration_s < (double)(idx + 1) * len_s - 1e-6)
+		return 0;
+	bw_line(w->f, r, pt->size, iv->ops, 0, bw(r, iv->bw_gbps), iv->msg_rate_mpps);
+	fflush(w->f);
+	return ferror(w->f) ? -EIO : 0;
 }
 
 static int pt_end(struct rb_writer *w, const struct rb_doc *r)
@@ -146,7 +226,7 @@ static int pt_end(struct rb_writer *w, const struct rb_doc *r)
 	return ferror(w->f) ? -EIO : 0;
 }
 
-const struct rb_writer_ops rb_perftest_writer = { pt_begin, pt_row, pt_end, NULL };
+const struct rb_writer_ops rb_perftest_writer = { pt_begin, pt_row, pt_end, pt_interval };
 
 static int value_edge(struct rb_writer *w, const struct rb_doc *r)
 {
@@ -155,14 +235,21 @@ static int value_edge(struct rb_writer *w, const struct rb_doc *r)
 	return ferror(w->f) ? -EIO : 0;
 }
 
+/*
+ * --output: perftest's one figure, "%lf" (print_report_lat(): the average
+ * of its statistics; print_report_lat_duration(): t_avg;
+ * print_full_bw_report(): bw_avg, msgRate_avg).
+ */
 static int value_row(struct rb_writer *w, const struct rb_doc *r, const struct rb_result *res)
 {
-	if (r->output == RB_OUTPUT_LATENCY && res->has_lat)
-		fprintf(w->f, "%.2f\n", res->lat.avg);
+	if (r->output == RB_OUTPUT_LATENCY && res->has_lat && lat_duration(r) && res->iters)
+		fprintf(w->f, "%f\n", res->duration_s * 1e6 * lat_scale(r) / (double)res->iters);
+	else if (r->output == RB_OUTPUT_LATENCY && res->has_pt_lat)
+		fprintf(w->f, "%f\n", res->pt_lat.avg);
 	else if (r->output == RB_OUTPUT_MSG_RATE && res->has_bw)
-		fprintf(w->f, "%.6f\n", res->msg_rate_mpps);
+		fprintf(w->f, "%f\n", res->msg_rate_mpps);
 	else if (r->output == RB_OUTPUT_BANDWIDTH && res->has_bw)
-		fprintf(w->f, "%.2f\n", bw(r, res->bw_avg_gbps));
+		fprintf(w->f, "%f\n", bw(r, res->bw_avg_gbps));
 	return value_edge(w, r);
 }
 

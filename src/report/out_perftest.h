@@ -13,7 +13,8 @@
 #include "report/output.h"
 
 extern const struct rb_writer_ops rb_perftest_writer;
-/* --output: a point's one figure a line (bandwidth in the table's unit, Mpps, average us) */
+/* --output: a point's one figure a line, "%lf" as perftest's (bandwidth in
+ * the table's unit, Mpps, perftest's average us) */
 extern const struct rb_writer_ops rb_value_writer;
 
 /*

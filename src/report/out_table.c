@@ -289,6 +289,11 @@ static void table_title(FILE *f, const struct rb_doc *r)
 		fprintf(f,
 			"# latency in ticks of the %s clock (-C); the JSON has microseconds too\n",
 			r->tick_clock);
+	if (r->params && r->params->latency_gap_us)
+		fprintf(f,
+			"# latency_gap: %u us before each post, outside every latency sample "
+			"(perftest's samples hold it: --format perftest adds it)\n",
+			r->params->latency_gap_us);
 	if (r->params && r->params->reversed)
 		fprintf(f, "# reversed: the server sent and timed each point; a client's row shows "
 			   "the server's figures, its peer columns the client's\n");

@@ -207,6 +207,8 @@ static void apply_reversed(const struct session *s, struct rb_result *res,
 	res->duration_s = m->iters ? m->duration_s : NAN;
 	res->has_lat = m->has_lat && lat_plausible(&m->lat);
 	res->lat = m->lat;
+	/* perftest's statistics need the server's samples, which stay there */
+	res->has_pt_lat = false;
 	if (m->has_lat && !res->has_lat)
 		rb_warn("server %s reported a latency summary that cannot be true at point %u: "
 			"left out",

@@ -1774,11 +1774,11 @@ static void test_usage(void **state)
 	/* A test's own help shows its row's defaults. */
 	assert_non_null(strstr(u, "powers of 1024 [default: 2]\n"));
 	assert_non_null(strstr(u, "0: never [default: 220]\n"));
-	assert_non_null(strstr(u, "per point [default: 1000]\n"));
+	assert_non_null(strstr(u, "-n times -q) [default: 1000]\n"));
 	free(u);
 	u = capture_usage("read_bw", T_READ_BW);
 	assert_non_null(strstr(u, "powers of 1024 [default: 65536]\n"));
-	assert_non_null(strstr(u, "per point [default: 5000]\n"));
+	assert_non_null(strstr(u, "-n times -q) [default: 5000]\n"));
 	free(u);
 
 	u = capture_usage("atomic", T_ATOMIC);

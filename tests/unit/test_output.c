@@ -29,6 +29,7 @@
 #include "report/out_perftest.h"
 #include "report/samples_file.h"
 #include "wire/plan.h"
+#include "core/stats.h"
 #include "core/sweep.h"
 
 #ifndef PACKAGE_VERSION
@@ -1345,24 +1346,37 @@ static void test_peer_text(void **state)
 static void test_perftest_format(void **state)
 {
 	struct rb_doc r;
+	struct rb_result lr[2];
 	double v[9];
 	char *got, *line;
 
 	(void)state;
 	lat_report(&r);
-	got = write_mem(RB_FMT_PERFTEST, &r, lat_res, 2);
+	lr[0] = lat_res[0];
+	lr[1] = lat_res[1];
+	lr[0].has_pt_lat = lr[1].has_pt_lat = true;
+	lr[0].pt_lat = (struct rb_pt_lat){ 0.95, 3.5, 1.05, 1.08, 0, 1.5, 2.95 };
+	lr[1].pt_lat = (struct rb_pt_lat){ 1, 4, 1.1, 1.13, 1, 1.6, 3.1 };
+	got = write_mem(RB_FMT_PERFTEST, &r, lr, 2);
 	assert_non_null(strstr(got, "in perftest's format: both sides must be rdmabench\n"));
 	assert_non_null(strstr(got, "Send Latency Test\n"));
 	line = strstr(got, "\n #bytes #iterations    t_min[usec]    t_max[usec]  t_typical[usec]");
 	assert_non_null(line);
 	line = strchr(line + 1, '\n') + 1;
-	/* size, iterations, min, max, median, avg, stdev, p99, p99.9 */
+	/* size, iterations, min, max, median, avg, stdev, p99, p99.9: perftest's (rb_pt_lat) */
 	assert_int_equal(sscanf(line, "%lf %lf %lf %lf %lf %lf %lf %lf %lf", &v[0], &v[1], &v[2],
 				&v[3], &v[4], &v[5], &v[6], &v[7], &v[8]),
 			 9);
-	assert_true(v[0] == 2 && v[1] == 10000 && v[2] == 0.95 && v[3] == 9.25 && v[4] == 1.05 &&
-		    v[5] == 1.09 && v[6] == 0.08 && v[7] == 1.5 && v[8] == 2.95);
+	assert_true(v[0] == 2 && v[1] == 10000 && v[2] == 0.95 && v[3] == 3.5 && v[4] == 1.05 &&
+		    v[5] == 1.08 && v[6] == 0 && v[7] == 1.5 && v[8] == 2.95);
 	assert_non_null(strstr(line, "\n 64 "));
+	free(got);
+	/* without perftest's statistics (too few samples), none of ours under its header */
+	lr[0].has_pt_lat = false;
+	got = write_mem(RB_FMT_PERFTEST, &r, lr, 1);
+	assert_non_null(strstr(got, "\n 2       10000  (no perftest statistics: they need 3 "
+				    "samples"));
+	assert_null(strstr(got, "9.25"));
 	free(got);
 
 	bw_report(&r);
@@ -1389,25 +1403,183 @@ static void test_perftest_format(void **state)
 	r.units = RB_UNITS_GBITS;
 	got = write_mem(RB_FMT_PERFTEST, &r, bw_res + 1, 1);
 	assert_non_null(strstr(got, "BW average[Gb/sec]"));
-	assert_non_null(strstr(got, " 65536      1759600          97.50            92.35  "));
+	/* perftest's REPORT_FMT, its spacing and tabs */
+	assert_non_null(strstr(got, "\n 65536      1759600          97.50              92.35  \t\t "
+				    "    "
+				    "0.176130\n"));
 	free(got);
 	/* --output: the one figure, a line a point */
 	r.output = RB_OUTPUT_MSG_RATE;
 	got = write_mem(RB_FMT_VALUE, &r, bw_res, 2);
 	assert_string_equal(got, "2.592200\n0.176130\n");
 	free(got);
+	/* print_full_bw_report(): printf("%lf\n", bw_avg) */
 	r.output = RB_OUTPUT_BANDWIDTH;
 	got = write_mem(RB_FMT_VALUE, &r, bw_res + 1, 1);
-	assert_string_equal(got, "92.35\n");
+	assert_string_equal(got, "92.345678\n");
 	free(got);
+	/* print_report_lat(): printf("%lf\n", average), perftest's average */
 	lat_report(&r);
 	r.output = RB_OUTPUT_LATENCY;
-	got = write_mem(RB_FMT_VALUE, &r, lat_res, 2);
-	assert_string_equal(got, "1.09\n1.14\n");
+	lr[0].has_pt_lat = true;
+	got = write_mem(RB_FMT_VALUE, &r, lr, 2);
+	assert_string_equal(got, "1.080000\n1.130000\n");
 	free(got);
 	assert_string_equal(rb_perftest_cmd("ib_atomic_bw"), "atomic_bw");
 	assert_null(rb_perftest_cmd("ib_write_bw.sh"));
 	assert_null(rb_perftest_cmd("rdmabench"));
+}
+
+/*
+ * Issue 37, item 14 (and 13): the latency line under perftest's name is
+ * perftest's print_report_lat() (perftest_parameters.c) on the samples,
+ * printed with its REPORT_FMT_LAT.  Twelve samples of 1 us a tick, as
+ * test_stats works them out by hand: t_min 1, t_max 50 (the second
+ * largest: the top two are dropped), t_typical 4 ((5 + 4) / 2 in integer
+ * ticks), t_avg 4.8, t_stdev sqrt(45 / 10) = 2.12 (deviations truncated to
+ * whole microseconds), 99% and 99.9% delta[ceil(10 * q)] = delta[10] = 50.
+ * rdmabench's own (JSON) figures of them: max 100, p50 5, avg 17.33, stdev
+ * 27.93.  With --latency_gap 2 on send_lat (one-way: 1 us a sample),
+ * perftest's samples hold the gap: every figure but stdev 1 us more.
+ */
+static void test_perftest_lat_golden(void **state)
+{
+	const uint64_t v[] = { 1, 2, 3, 3, 4, 5, 6, 7, 8, 9, 50, 100 };
+	struct rb_result res = lat_res[0];
+	struct rb_params p = lat_params;
+	struct rb_doc r;
+	char *got;
+
+	(void)state;
+	lat_report(&r);
+	res.iters = 12;
+	res.has_pt_lat = !rb_lat_perftest(v, 12, 1000.0, 0, &res.pt_lat);
+	assert_true(res.has_pt_lat);
+	got = write_mem(RB_FMT_PERFTEST, &r, &res, 1);
+	assert_non_null(strstr(got, "\n 2       12          1.00           50.00        4.00     \t"
+				    "       4.80        \t2.12   \t\t50.00   \t\t50.00  \n"));
+	free(got);
+	/* run_iter_lat_send(): the gap spins between two tposted[], inside the sample */
+	res.has_pt_lat = !rb_lat_perftest(v, 12, 1000.0, 2 * 0.5, &res.pt_lat);
+	got = write_mem(RB_FMT_PERFTEST, &r, &res, 1);
+	assert_non_null(strstr(got, "\n 2       12          2.00           51.00        5.00     \t"
+				    "       5.80        \t2.12   \t\t51.00   \t\t51.00  \n"));
+	free(got);
+	/* rdmabench's own table keeps the gap out, and says so */
+	p.latency_gap_us = 2;
+	r.params = &p;
+	got = write_mem(RB_FMT_TABLE, &r, &res, 1);
+	assert_non_null(strstr(got, "\n# latency_gap: 2 us before each post, outside every latency "
+				    "sample (perftest's samples hold it: --format perftest adds "
+				    "it)\n"));
+	free(got);
+}
+
+/*
+ * Issue 37, item 16: -D on a latency test is print_report_lat_duration():
+ * its header RESULT_FMT_LAT_DUR and REPORT_FMT_LAT_DUR, t_avg = time /
+ * rtt_factor / iterations = 2000 us / 2 / 1000 = 1.00 (send_lat: one way),
+ * tps = 1000 / 0.002 s = 500000.00.
+ */
+static void test_perftest_lat_duration(void **state)
+{
+	struct rb_result res = lat_res[0];
+	struct rb_params p = lat_params;
+	struct rb_doc r;
+	char *got;
+
+	(void)state;
+	lat_report(&r);
+	p.duration_s = 2;
+	p.iters = 0;
+	r.params = &p;
+	res.iters = 1000;
+	res.duration_s = 0.002;
+	got = write_mem(RB_FMT_PERFTEST, &r, &res, 1);
+	assert_non_null(strstr(got, "\n #bytes        #iterations       t_avg[usec]    tps "
+				    "average\n"
+				    " 2             1000            1.00           500000.00\n"));
+	assert_null(strstr(got, "t_min"));
+	free(got);
+	r.output = RB_OUTPUT_LATENCY;
+	got = write_mem(RB_FMT_VALUE, &r, &res, 1);
+	assert_string_equal(got, "1.000000\n");
+	free(got);
+	/* read_lat: the round trip (rtt_factor 1) */
+	r.test = "read_lat";
+	r.output = RB_OUTPUT_BANDWIDTH;
+	got = write_mem(RB_FMT_PERFTEST, &r, &res, 1);
+	assert_non_null(strstr(got, " 2             1000            2.00           500000.00\n"));
+	free(got);
+}
+
+/*
+ * Issue 37, items 15 and 16: --report_gbits under 0.1 Gb/s is
+ * print_full_bw_report()'s inc_accuracy, REPORT_FMT_EXT (six decimals);
+ * --run_infinitely prints a line every -D seconds (print_bw_infinite_mode()
+ * -> print_report_bw(), BW peak 0 as run_infinitely forces --noPeak): a
+ * slice, through the writer's interval hook.
+ */
+static void test_perftest_low_bw_and_slices(void **state)
+{
+	struct rb_result res = bw_res[0];
+	struct rb_interval iv = { .start_s = 0, .duration_s = 1, .ops = 1000 };
+	struct rb_params p = bw_params;
+	struct rb_writer w;
+	struct rb_doc r;
+	char *got = NULL;
+	size_t len = 0;
+	FILE *f;
+
+	(void)state;
+	bw_report(&r);
+	r.units = RB_UNITS_GBITS;
+	res.iters = 1000;
+	res.bw_avg_gbps = 0.05;
+	res.bw_peak_gbps = 0.06;
+	res.msg_rate_mpps = 0.0001;
+	got = write_mem(RB_FMT_PERFTEST, &r, &res, 1);
+	assert_non_null(strstr(got, "\n 64         1000           0.060000            0.050000     "
+				    "  "
+				    "     0.000100\n"));
+	free(got);
+	/* at 0.1 Gb/s and over, and in MB/sec, two decimals (REPORT_FMT) */
+	res.bw_avg_gbps = 0.1;
+	got = write_mem(RB_FMT_PERFTEST, &r, &res, 1);
+	assert_non_null(strstr(got, "\n 64         1000             0.06               0.10   \t\t "
+				    "    "
+				    "0.000100\n"));
+	free(got);
+
+	f = open_memstream(&got, &len);
+	assert_non_null(f);
+	rb_writer_init(&w, RB_FMT_PERFTEST, f);
+	assert_non_null(w.ops->interval);
+	iv.bw_gbps = 0.05;
+	iv.msg_rate_mpps = 0.0001;
+	assert_int_equal(w.ops->interval(&w, &r, &res.pt, &iv, 0), 0);
+	iv.ops = 2000;
+	iv.bw_gbps = 2.5;
+	assert_int_equal(w.ops->interval(&w, &r, &res.pt, &iv, 1), 0);
+	/* -D 1: a slice ends on its second or after; one that ^C cut short
+	 * (rb_iv_finish()) is no line of perftest's */
+	p.interval_ms = 1000;
+	r.params = &p;
+	iv.start_s = 2;
+	iv.duration_s = 1.01;
+	assert_int_equal(w.ops->interval(&w, &r, &res.pt, &iv, 2), 0);
+	iv.start_s = 3.01;
+	iv.duration_s = 0.5;
+	assert_int_equal(w.ops->interval(&w, &r, &res.pt, &iv, 3), 0);
+	fclose(f);
+	assert_string_equal(got, " 64         1000           0.000000            0.050000          "
+				 "  "
+				 "0.000100\n"
+				 " 64         2000             0.00               2.50   \t\t     "
+				 "0.000100\n"
+				 " 64         2000             0.00               2.50   \t\t     "
+				 "0.000100\n");
+	free(got);
 }
 
 /* The measuring CPUs' clocks: a line each, perftest's warning unless -F. */
@@ -1639,6 +1811,9 @@ int main(void)
 		cmocka_unit_test(test_peer_text),
 		cmocka_unit_test(test_cpu_freq_lines),
 		cmocka_unit_test(test_perftest_format),
+		cmocka_unit_test(test_perftest_lat_golden),
+		cmocka_unit_test(test_perftest_lat_duration),
+		cmocka_unit_test(test_perftest_low_bw_and_slices),
 		cmocka_unit_test(test_peer_rejected),
 		cmocka_unit_test(test_histogram_outputs),
 		cmocka_unit_test(test_samples_file),

@@ -379,6 +379,53 @@ static void test_perftest_only(void **state)
 	assert_int_equal(parse("write_bw", "--threads 2 h"), 0);
 }
 
+/* @line to @cmd, finished (defaults in): rb_cli_finish()'s result. */
+static int finished(const char *cmd, const char *line)
+{
+	struct rb_cmd k;
+	int ret = parse(cmd, line);
+
+	assert_true(rb_cmd_find(cmd, &k));
+	return ret ? ret : rb_cli_finish(&cli, k.bench, k.scope, err, sizeof(err));
+}
+
+/*
+ * Issue 37, item 12: under perftest's name -n counts each QP, as
+ * perftest's tot_iters = iters * num_of_qps (run_iter_bw(),
+ * print_report_bw()): ib_write_bw -q 4 -n 5000 posts 20000, its default
+ * 5000 a QP too; rdmabench's own -n is the point's, all QPs together.
+ */
+static void test_perftest_iters(void **state)
+{
+	(void)state;
+	pt_only = true;
+	assert_int_equal(finished("write_bw", "-q 4 -n 5000 h"), 0);
+	assert_int_equal(cli.p.iters, 20000);
+	assert_int_equal(finished("write_bw", "-q 4 h"), 0);
+	assert_int_equal(cli.p.iters, 20000);
+	assert_int_equal(finished("read_bw", "--qp=3 --iters=7 h"), 0);
+	assert_int_equal(cli.p.iters, 21);
+	assert_int_equal(finished("write_bw", "-n 5000 h"), 0);
+	assert_int_equal(cli.p.iters, 5000);
+	assert_int_equal(finished("send_lat", "-n 300 h"), 0);
+	assert_int_equal(cli.p.iters, 300);
+	/* -D: a time, no count */
+	assert_int_equal(finished("write_bw", "-q 4 -D 2 h"), 0);
+	assert_int_equal(cli.p.iters, 0);
+	assert_int_equal(finished("write_bw", "-q 4 --run_infinitely -D 1 h"), 0);
+	assert_int_equal(cli.p.iters, 0);
+	assert_int_equal(finished("write_bw", "-q 1,4 -n 10 h"), -EINVAL);
+	assert_non_null(strstr(err, "under perftest's name -n counts each QP"));
+	assert_int_equal(finished("write_bw", "-q 2 -n 1099511627776 h"), -EINVAL);
+	if (!strstr(err, "-n 1099511627776 a QP times -q 2 is over 1099511627776"))
+		fail_msg("%s", err);
+	pt_only = false;
+	assert_int_equal(finished("write_bw", "-q 4 -n 5000 h"), 0);
+	assert_int_equal(cli.p.iters, 5000);
+	assert_int_equal(finished("write_bw", "-q 1,4 -n 10 h"), 0);
+	assert_int_equal(cli.p.iters, 10);
+}
+
 /* The man page's table names every flag of the table. */
 static void test_man_table(void **state)
 {
@@ -436,6 +483,7 @@ int main(void)
 		cmocka_unit_test(test_prefixes),
 		cmocka_unit_test(test_cuda_flags),
 		cmocka_unit_test(test_perftest_only),
+		cmocka_unit_test(test_perftest_iters),
 		cmocka_unit_test(test_man_table),
 		cmocka_unit_test(test_nopeak_note),
 	};

@@ -41,6 +41,81 @@ static void push_all(struct rb_samples *s, const uint64_t *v, size_t n)
 		assert_int_equal(rb_samples_push(s, v[i]), 0);
 }
 
+/* ---- perftest's statistics (print_report_lat(), perftest_parameters.c) -- */
+
+/*
+ * Twelve samples, by hand from print_report_lat(): sorted, the top two
+ * (50, 100) are dropped (LAT_MEASURE_TAIL 2): m = 10.  t_min delta[0] 1;
+ * t_max delta[m] = 50, the second largest; t_typical get_median(10):
+ * (10 - 1) % 2 so (delta[5] + delta[4]) / 2 in integer cycles, (5 + 4) / 2
+ * = 4, not 4.5; t_avg 48 / 10 = 4.8; t_stdev: int(4.8 - x) for each x is
+ * 3 2 1 1 0 0 -1 -2 -3 -4, squares 45, sqrt(45 / 10) = 2.1213; 99% and
+ * 99.9%: delta[ceil(10 * 0.99)] = delta[ceil(9.99)] = delta[10] = 50.
+ * rdmabench's own summary of the same is max 100, p50 5, avg 17.33.
+ */
+static void test_perftest_twelve(void **state)
+{
+	const uint64_t v[] = { 1, 2, 3, 3, 4, 5, 6, 7, 8, 9, 50, 100 };
+	struct rb_pt_lat l;
+
+	(void)state;
+	assert_int_equal(rb_lat_perftest(v, 12, NS, 0, &l), 0);
+	assert_near(l.min, 1, 0);
+	assert_near(l.max, 50, 0);
+	assert_near(l.typical, 4, 0);
+	assert_near(l.avg, 4.8, 1e-12);
+	assert_near(l.stdev, sqrt(4.5), 1e-12);
+	assert_near(l.p99, 50, 0);
+	assert_near(l.p999, 50, 0);
+	/* perftest's sample holds the gap (run_iter_lat(): the spin is
+	 * between two tposted[]): one more microsecond each, stdev as is */
+	assert_int_equal(rb_lat_perftest(v, 12, NS, 1.0, &l), 0);
+	assert_near(l.min, 2, 0);
+	assert_near(l.max, 51, 0);
+	assert_near(l.typical, 5, 0);
+	assert_near(l.avg, 5.8, 1e-12);
+	assert_near(l.stdev, sqrt(4.5), 1e-12);
+	assert_near(l.p99, 51, 0);
+	/* scale: 2000 ns a tick, halved (one-way): a tick is a microsecond */
+	assert_int_equal(rb_lat_perftest(v, 12, 0.5 * 2000, 0, &l), 0);
+	assert_near(l.max, 50, 0);
+	/* fewer than three samples: nothing left once the top two go */
+	assert_int_equal(rb_lat_perftest(v, 2, NS, 0, &l), -EINVAL);
+	assert_int_equal(rb_lat_perftest(v, 3, NS, 0, &l), 0);
+	/* m = 1: t_max delta[1]; get_median(1) delta[0]; ceil(0.99) = 1: delta[1] */
+	assert_near(l.min, 1, 0);
+	assert_near(l.max, 2, 0);
+	assert_near(l.typical, 1, 0);
+	assert_near(l.p99, 2, 0);
+}
+
+/*
+ * 1..1000: m = 998; t_typical (delta[499] + delta[498]) / 2 = (500 + 499) / 2
+ * = 499 (integer); t_avg 499.5; t_max delta[998] = 999; 99%:
+ * delta[ceil(988.02)] = delta[989] = 990; 99.9%: delta[ceil(997.002)] =
+ * delta[998] = 999; t_stdev: int(499.5 - x) is 498..0 for x = 1..499 and
+ * 0..-498 for 500..998, squares 2 * (498 * 499 * 997 / 6) = 82585498,
+ * sqrt(82585498 / 998) = 287.6647 (the exact population stdev of 1..998
+ * is 288.097).
+ */
+static void test_perftest_thousand(void **state)
+{
+	uint64_t v[1000], i;
+	struct rb_pt_lat l;
+
+	(void)state;
+	for (i = 0; i < 1000; i++)
+		v[i] = i + 1;
+	assert_int_equal(rb_lat_perftest(v, 1000, NS, 0, &l), 0);
+	assert_near(l.min, 1, 0);
+	assert_near(l.max, 999, 0);
+	assert_near(l.typical, 499, 0);
+	assert_near(l.avg, 499.5, 1e-9);
+	assert_near(l.stdev, sqrt(82585498.0 / 998), 1e-9);
+	assert_near(l.p99, 990, 0);
+	assert_near(l.p999, 999, 0);
+}
+
 /* ---- latency summaries ------------------------------------------------- */
 
 static void test_summary_1_to_100(void **state)
@@ -886,6 +961,8 @@ static void test_bw_constant_memory(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_perftest_twelve),
+		cmocka_unit_test(test_perftest_thousand),
 		cmocka_unit_test(test_summary_1_to_100),
 		cmocka_unit_test(test_summary_units),
 		cmocka_unit_test(test_summary_one_way),
