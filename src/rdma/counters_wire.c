@@ -94,7 +94,7 @@ int rb_counters_unpack(const uint8_t *buf, size_t len, struct rb_counter_set *s)
 	memset(s, 0, offsetof(struct rb_counter_set, c));
 	s->driver = (uint8_t)get_be(&c, 1);
 	n = (uint32_t)get_be(&c, 2);
-	if (c.err || s->driver >= RB_DRV_COUNT || n > RB_CTR_MAX)
+	if (c.err || s->driver >= RB_PROV_COUNT || n > RB_CTR_MAX)
 		goto bad;
 	for (i = 0; i < n; i++) {
 		get_counter(&c, &s->c[s->n]);

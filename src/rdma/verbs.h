@@ -16,10 +16,14 @@
 #include <sys/socket.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include "core/provider.h"
 #include "wire/wire.h"
 
 struct rb_dev {
 	struct ibv_context *ctx;
+	/* What the device's provider offers and how it behaves (never NULL
+	 * once open: the generic row when none matched). */
+	const struct rb_provider *prov;
 	struct ibv_pd *pd;
 	struct ibv_device_attr attr;
 	struct ibv_port_attr port_attr;
@@ -54,7 +58,8 @@ struct rb_dev_want {
  * Without a name, the device and port whose GID table holds @w->local,
  * else the first device with an active port (@w->port when > 0).  Without
  * a port, the device's port holding @w->local, else its first active one.
- * A port that is not ACTIVE is an error naming its state.  With no RDMA
+ * A port that is not ACTIVE is an error naming its state (an InfiniBand
+ * port in INIT waits for the subnet manager, not a cable).  With no RDMA
  * device at all, a hint names the Soft-RoCE command that would make one.
  *
  * Returns 0 or -errno, logged once naming the device and port.  -EINVAL
@@ -99,7 +104,7 @@ struct rb_res {
 };
 void rb_resources_close(struct rb_dev *d, const struct rb_res *res);
 
-/* rb_link_layer_str() - "Ethernet" or "InfiniBand". */
+/* rb_link_layer_str() - "Ethernet", "InfiniBand" or "Unspecified" (EFA). */
 const char *rb_link_layer_str(const struct rb_dev *d);
 
 /* MTU enum <-> bytes; rb_mtu_from_bytes() returns 0 for a non-MTU value. */
@@ -151,7 +156,11 @@ struct rb_qp_caps {
  * rb_qp_create() - a QP of @type (RC, UC, UD) on @cq for both queues; @caps
  * updated.  With @caps->send_ops, made by ibv_create_qp_ex() with those
  * send_ops_flags; a provider that refuses them gets an ordinary QP
- * (caps->ex false), unless @caps->ex_only.
+ * (caps->ex false), unless @caps->ex_only.  Inline asked for is cut to
+ * the provider's max_inline first.  A provider that returns no QP and
+ * sets no errno (bnxt_re for UC) gets -EOPNOTSUPP and a message naming
+ * the call, its attributes and what the provider offers: never 0 with
+ * *@qp NULL.
  */
 int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, enum ibv_qp_type type,
 		 struct rb_qp_caps *caps, struct ibv_qp **qp);

@@ -91,6 +91,7 @@ static int check_limits(struct session *s)
 {
 	struct rb_dev *d = &s->run.dev;
 	uint64_t size = rb_axis_max(&s->p.size);
+	char why[RB_TEXT_MAX];
 
 	s->usage = true;
 	if (size > d->port_attr.max_msg_sz) {
@@ -106,6 +107,10 @@ static int check_limits(struct session *s)
 	}
 	if (check_cq(s))
 		return -EINVAL;
+	if (rb_plan_provider_check(&s->p, s->bench, d->prov, d->name, why, sizeof(why))) {
+		rb_err("%s", why);
+		return -EINVAL;
+	}
 	if (s->bench->atomic && d->attr.atomic_cap == IBV_ATOMIC_NONE) {
 		rb_err("%s does not support atomic operations (atomic_cap NONE)", d->name);
 		return -EOPNOTSUPP;
