@@ -53,9 +53,19 @@ enum {
 enum rb_mode { RB_MODE_LAT, RB_MODE_BW };
 enum rb_atomic_op { RB_OP_FADD, RB_OP_CSWAP };
 enum rb_role { RB_ROLE_CLIENT, RB_ROLE_SERVER };
-/* The QP transport (-c); the order is the option's choices "RC|UC|UD". */
-enum rb_transport { RB_TR_RC, RB_TR_UC, RB_TR_UD, RB_TR_COUNT };
+/*
+ * The QP transport (-c); the order is the option's choices
+ * "RC|UC|UD|SRD".  SRD is EFA's reliable datagram (efadv): addressed per
+ * WR as UD is, reliable as RC is, not ordered.
+ */
+enum rb_transport { RB_TR_RC, RB_TR_UC, RB_TR_UD, RB_TR_SRD, RB_TR_COUNT };
 #define RB_TR_BIT(t) (1u << (t))
+
+/* rb_tr_datagram() - each WR names its peer (an address handle): UD and SRD. */
+static inline bool rb_tr_datagram(unsigned int t)
+{
+	return t == RB_TR_UD || t == RB_TR_SRD;
+}
 
 /* One sweep axis: the values a parameter takes, in order. */
 struct rb_axis {

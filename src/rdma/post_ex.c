@@ -51,7 +51,7 @@ int rb_post_send_ex(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_w
 {
 	struct ibv_qp_ex *x = qp_ex_of(qp);
 	struct ibv_send_wr *w;
-	bool ud = qp->qp_type == IBV_QPT_UD;
+	bool ud = qp->qp_type == IBV_QPT_UD || qp->qp_type == IBV_QPT_DRIVER; /* SRD */
 
 	*bad = wr;
 	ibv_wr_start(x);

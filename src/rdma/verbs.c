@@ -545,7 +545,7 @@ bool rb_qp_path_ok(enum ibv_mtu mtu, const struct rb_qp_info *remote)
 
 static const char *qpt_name(enum ibv_qp_type t)
 {
-	return t == IBV_QPT_UD ? "UD" : t == IBV_QPT_UC ? "UC" : "RC";
+	return t == IBV_QPT_UD ? "UD" : t == IBV_QPT_UC ? "UC" : t == IBV_QPT_DRIVER ? "SRD" : "RC";
 }
 
 uint64_t rb_cq_entries(uint32_t nqp, uint32_t send_wr, uint32_t recv_wr, bool srq)
@@ -661,6 +661,11 @@ static struct ibv_qp *qp_make(struct rb_dev *d, struct ibv_cq *cq, enum ibv_qp_t
 	struct ibv_qp *qp = NULL;
 
 	*a = qp_attr(d, cq, type, caps, inl);
+	if (type == IBV_QPT_DRIVER) {
+		qp = rb_srd_create(d, a);
+		caps->ex = qp != NULL;
+		return qp;
+	}
 	if (caps->send_ops) {
 		qp = qp_try(d, a, true);
 		if (qp && qp_is_ex(qp)) {
@@ -698,6 +703,27 @@ static int qp_refused_silently(const struct rb_dev *d, enum ibv_qp_type type,
 	return -EOPNOTSUPP;
 }
 
+/* SRD: a build with efadv, and the verbs the device's SRD QPs take. */
+static bool srd_refused(struct rb_dev *d, const struct rb_qp_caps *caps)
+{
+	char has[96], want[96];
+	uint64_t ops;
+
+	if (!rb_srd_built()) {
+		rb_err("-c SRD: %s: this rdmabench was built without efadv (configure found no "
+		       "libefa and infiniband/efadv.h)",
+		       d->name);
+		return true;
+	}
+	ops = rb_srd_ops(d);
+	if (caps->send_ops && !(caps->send_ops & ~ops))
+		return false;
+	rb_err("-c SRD: %s's SRD QPs take %s (efadv_query_device), not %s", d->name,
+	       rb_wr_ops_str(ops, has, sizeof(has)),
+	       rb_wr_ops_str(caps->send_ops & ~ops, want, sizeof(want)));
+	return true;
+}
+
 int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, enum ibv_qp_type type,
 		 struct rb_qp_caps *caps, struct ibv_qp **qp)
 {
@@ -706,6 +732,8 @@ int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, enum ibv_qp_type type,
 	int ret;
 
 	caps->ex = false;
+	if (type == IBV_QPT_DRIVER && srd_refused(d, caps))
+		return -EOPNOTSUPP;
 	if (d->prov && d->prov->max_inline && inl > d->prov->max_inline)
 		inl = d->prov->max_inline;
 	/* Providers refuse an inline size they cannot do without saying the
@@ -873,7 +901,7 @@ static int to_init(struct rb_dev *d, struct ibv_qp *qp, int access, const struct
 		return -EINVAL;
 	}
 
-	if (qp->qp_type == IBV_QPT_UD) {
+	if (qp->qp_type == IBV_QPT_UD || qp->qp_type == IBV_QPT_DRIVER) {
 		a.qkey = RB_UD_QKEY;
 		mask |= IBV_QP_QKEY;
 	} else {
@@ -893,7 +921,9 @@ int rb_qp_connect(struct rb_dev *d, struct ibv_qp *qp, int access, uint32_t loca
 	/* The session checked the peer's CONN; a value that still slipped
 	 * through must not reach the provider (rxe takes an MTU of 0 and
 	 * then spins in softirq). */
-	if (qp->qp_type != IBV_QPT_UD && !rb_qp_path_ok(mtu, remote)) {
+	bool datagram = qp->qp_type == IBV_QPT_UD || qp->qp_type == IBV_QPT_DRIVER;
+
+	if (!datagram && !rb_qp_path_ok(mtu, remote)) {
 		rb_err("%s qp 0x%x: refused: path MTU enum %d (want %d..%d), peer QPN 0x%x, PSN "
 		       "0x%x (24-bit)",
 		       d->name, qp->qp_num, (int)mtu, IBV_MTU_256, IBV_MTU_4096, remote->qpn,
@@ -901,7 +931,7 @@ int rb_qp_connect(struct rb_dev *d, struct ibv_qp *qp, int access, uint32_t loca
 		return -EINVAL;
 	}
 	ret = to_init(d, qp, access, av);
-	if (!ret && qp->qp_type == IBV_QPT_UD)
+	if (!ret && datagram)
 		ret = modify(d, qp, &rtr, IBV_QP_STATE, "RTR");
 	else if (!ret)
 		ret = to_rtr(d, qp, remote, mtu, rd_atom, av);

@@ -153,7 +153,8 @@ struct rb_qp_caps {
 };
 
 /*
- * rb_qp_create() - a QP of @type (RC, UC, UD) on @cq for both queues; @caps
+ * rb_qp_create() - a QP of @type (RC, UC, UD; IBV_QPT_DRIVER: SRD, srd.c,
+ * which needs @caps->send_ops and takes only what rb_srd_ops() says) on @cq for both queues; @caps
  * updated.  With @caps->send_ops, made by ibv_create_qp_ex() with those
  * send_ops_flags; a provider that refuses them gets an ordinary QP
  * (caps->ex false), unless @caps->ex_only.  Inline asked for is cut to
@@ -164,6 +165,21 @@ struct rb_qp_caps {
  */
 int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, enum ibv_qp_type type,
 		 struct rb_qp_caps *caps, struct ibv_qp **qp);
+
+/*
+ * SRD (srd.c): EFA's reliable datagram, a QP of type IBV_QPT_DRIVER that
+ * rb_qp_create() makes through efadv_create_qp_ex() (extended API only).
+ * rb_srd_built() - whether configure found libefa (HAVE_EFADV).
+ * rb_srd_ops() - the IBV_QP_EX_WITH_* verbs @d's SRD QPs take: SEND
+ * always, RDMA READ and WRITE where efadv_query_device() reports them; 0
+ * for a device without SRD or a build without efadv.
+ * rb_srd_create() - efadv_create_qp_ex() of @a as SRD; NULL with errno.
+ * rb_wr_ops_str() - IBV_QP_EX_WITH_* bits as "SEND, RDMA_READ", "none".
+ */
+bool rb_srd_built(void);
+uint64_t rb_srd_ops(struct rb_dev *d);
+struct ibv_qp *rb_srd_create(struct rb_dev *d, struct ibv_qp_init_attr_ex *a);
+const char *rb_wr_ops_str(uint64_t ops, char *buf, size_t len);
 
 /*
  * rb_srq_create() - a shared receive queue of @max_wr receives; a device

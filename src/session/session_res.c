@@ -187,7 +187,9 @@ static int check_scale(struct session *s)
 
 static enum ibv_qp_type qp_type(const struct rb_params *p)
 {
-	static const enum ibv_qp_type types[RB_TR_COUNT] = { IBV_QPT_RC, IBV_QPT_UC, IBV_QPT_UD };
+	/* SRD is a driver QP (efadv_create_qp_ex: rb_qp_create()). */
+	static const enum ibv_qp_type types[RB_TR_COUNT] = { IBV_QPT_RC, IBV_QPT_UC, IBV_QPT_UD,
+							     IBV_QPT_DRIVER };
 
 	return types[p->transport]; /* in range: the plan was validated */
 }
@@ -198,10 +200,12 @@ static enum ibv_qp_type qp_type(const struct rb_params *p)
  */
 static void want_post_api(const struct session *s, const char *settled, struct rb_qp_caps *caps)
 {
-	bool wr = s->l->post_api != RB_POST_POST && (!settled || !strcmp(settled, "wr"));
+	/* SRD posts only through ibv_wr_* (EFA's ibv_post_send takes SENDs alone). */
+	bool srd = s->p.transport == RB_TR_SRD;
+	bool wr = srd || (s->l->post_api != RB_POST_POST && (!settled || !strcmp(settled, "wr")));
 
 	caps->send_ops = !wr ? 0 : s->p.imm ? s->bench->imm_ops : s->bench->send_ops;
-	caps->ex_only = wr && (settled || s->l->post_api == RB_POST_WR);
+	caps->ex_only = wr && (srd || settled || s->l->post_api == RB_POST_WR);
 }
 
 /*
@@ -294,7 +298,9 @@ static int create_qps(struct session *s)
 		ret = rb_qp_create(&r->dev, r->ncq ? r->cqs[i] : r->cq, qp_type(&s->p), &caps,
 				   &r->qp[i]);
 		r->inline_max = caps.inline_size;
-		if (ret && !i && caps.ex_only)
+		if (ret && !i && s->p.transport == RB_TR_SRD)
+			s->usage = ret == -EOPNOTSUPP; /* said by rb_qp_create() */
+		else if (ret && !i && caps.ex_only)
 			s->usage = no_wr_api(s, ret);
 		if (!ret && !i)
 			posting_by(s, caps.ex);
@@ -595,8 +601,8 @@ int sess_open_resources(struct session *s, const struct sockaddr *local)
 	if (ret)
 		return ret;
 	r->rx_off = rx_offset(&s->p);
-	r->ud = s->p.transport == RB_TR_UD;
-	r->lossy = s->p.transport != RB_TR_RC;
+	r->ud = rb_tr_datagram(s->p.transport);
+	r->lossy = s->p.transport == RB_TR_UC || s->p.transport == RB_TR_UD;
 	ret = alloc_buffers(s);
 	if (!ret)
 		ret = register_buffers(s);

@@ -191,12 +191,21 @@ static int check_transport(const struct rb_params *p, const struct rb_bench *t, 
 	if (!(t->transports & RB_TR_BIT(p->transport)))
 		return fail(err, len, "-c %s does not apply to %s: it runs over %s", tr, t->name,
 			    transports_of(t, list, sizeof(list)));
-	if (p->transport != RB_TR_UD)
+	/* SRD delivers out of order: the last byte is no sign of the rest. */
+	if (p->transport == RB_TR_SRD && t->polls_buffer)
+		return fail(err, len,
+			    "-c SRD does not apply to %s: it polls the buffer's last byte for "
+			    "arrival, and SRD delivers out of order",
+			    t->name);
+	if (!rb_tr_datagram(p->transport))
 		return 0;
 	if (p->use_cm)
 		return fail(err, len,
-			    "-R/--rdma-cm does not apply to -c UD: rdmabench connects RC and UC "
-			    "QPs through the CM; UD uses the out-of-band exchange");
+			    "-R/--rdma-cm does not apply to -c %s: rdmabench connects RC and UC "
+			    "QPs through the CM; %s uses the out-of-band exchange",
+			    tr, tr);
+	if (p->transport != RB_TR_UD)
+		return 0;
 	if (p->mtu && rb_axis_max(&p->size) > p->mtu)
 		return fail(err, len,
 			    "-s/--size %llu exceeds -m/--mtu %u: a -c UD message is one packet",
@@ -307,7 +316,7 @@ static int check_reg_mode(const struct rb_params *p, const struct rb_bench *t, c
 		why = "the client streaming alone (no -b, no --reversed)";
 	else if (p->rate_unit)
 		why = "no --rate";
-	else if (p->transport == RB_TR_UD)
+	else if (rb_tr_datagram(p->transport))
 		why = "RC or UC";
 	return why ? fail(err, len, "--reg-mode per-msg needs %s (%s)", why, t->name) : 0;
 }

@@ -96,6 +96,35 @@ int __wrap_ibv_dealloc_pd(struct ibv_pd *pd);
 struct ibv_ah *__wrap_ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *a);
 static struct ibv_ah_attr ah_seen; /* what the last ibv_create_ah() was given */
 
+#ifdef HAVE_EFADV
+#include <infiniband/efadv.h>
+
+/* EFA's efadv: the device's SRD caps, and the driver QP type last asked for. */
+static uint32_t efa_caps;
+static int efa_qp_type = -1;
+struct ibv_qp *__wrap_efadv_create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *a,
+					 struct efadv_qp_init_attr *e, uint32_t inlen);
+int __wrap_efadv_query_device(struct ibv_context *ctx, struct efadv_device_attr *a, uint32_t inlen);
+
+struct ibv_qp *__wrap_efadv_create_qp_ex(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *a,
+					 struct efadv_qp_init_attr *e, uint32_t inlen)
+{
+	assert_int_equal(inlen, sizeof(*e));
+	assert_int_equal(a->qp_type, IBV_QPT_DRIVER);
+	efa_qp_type = (int)e->driver_qp_type;
+	return ibv_create_qp_ex(ctx, a);
+}
+
+int __wrap_efadv_query_device(struct ibv_context *ctx, struct efadv_device_attr *a, uint32_t inlen)
+{
+	(void)ctx;
+	memset(a, 0, inlen);
+	a->device_caps = efa_caps;
+	a->inline_buf_size = 32;
+	return 0;
+}
+#endif
+
 struct ibv_qp *__wrap_ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a);
 struct ibv_qp_ex *__wrap_ibv_qp_to_qp_ex(struct ibv_qp *qp);
 struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len, uint64_t iova,
@@ -657,6 +686,7 @@ static void persona(enum fake_persona p)
 	host.attr.vendor_id = v.vendor_id;
 	host.attr.phys_port_cnt = v.ports;
 	host.port_attr.link_layer = v.link_layer;
+	host.port_attr.pkey_tbl_len = 1;
 	host.port_attr.lid = v.link_layer == IBV_LINK_LAYER_INFINIBAND ? 7 : 0;
 }
 
@@ -727,12 +757,88 @@ static void efa_rc_refused(void **state)
 	assert_int_equal(rb_plan_provider_check(&p, rb_bench_find("send_lat"), d.prov, d.name, err,
 						sizeof(err)),
 			 0);
+	/* SRD takes write where the device has it; atomics run over RC alone. */
 	p = fake_plan("write_bw");
 	assert_int_equal(rb_plan_provider_check(&p, rb_bench_find("write_bw"), d.prov, d.name, err,
 						sizeof(err)),
 			 -EINVAL);
-	assert_string_equal(err, "write_bw runs over RC, UC; rdmap0s31 is efa (AWS Elastic Fabric "
+	assert_non_null(strstr(err, "give -c SRD"));
+	p = fake_plan("atomic_lat");
+	assert_int_equal(rb_plan_provider_check(&p, rb_bench_find("atomic_lat"), d.prov, d.name,
+						err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "atomic_lat runs over RC; rdmap0s31 is efa (AWS Elastic Fabric "
 				 "Adapter), which makes UD, SRD QPs only");
+	rb_dev_close(&d);
+}
+
+/*
+ * -c SRD: refused on a provider without it (rxe), and with -R; on EFA an
+ * efadv SRD QP with the verbs efadv_query_device() reports (RDMA READ
+ * only with its cap), moved as a datagram QP (Q_Key, no peer), posting
+ * with each WR's address.
+ */
+static void efa_srd(void **state)
+{
+	struct rb_params p = fake_plan("send_lat");
+	struct rb_qp_caps caps = {
+		.send_wr = 64, .recv_wr = 64, .send_ops = IBV_QP_EX_WITH_SEND, .ex_only = true
+	};
+	struct rb_qp_info peer = { .qpn = 0x42, .psn = 7 };
+	struct rb_av av = { 0 };
+	struct ibv_qp *qp = NULL;
+	char err[256];
+	struct rb_dev d;
+
+	(void)state;
+	p.transport = RB_TR_SRD;
+	assert_int_equal(rb_plan_provider_check(&p, rb_bench_find("send_lat"),
+						rb_prov_get(RB_PROV_RXE), "rxe0", err, sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "-c SRD: rxe0 is rxe (Soft-RoCE (software)), which makes RC, UC, "
+				 "UD QPs; give -c RC");
+	p.use_cm = true;
+	assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "-R/--rdma-cm does not apply to -c SRD"));
+	p.use_cm = false;
+	assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), 0);
+	p = fake_plan("write_lat");
+	p.transport = RB_TR_SRD;
+	assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "SRD delivers out of order"));
+	p = fake_plan("send_lat");
+	p.transport = RB_TR_SRD;
+
+	open_persona(FAKE_EFA, &d);
+	assert_int_equal(rb_plan_provider_check(&p, rb_bench_find("send_lat"), d.prov, d.name, err,
+						sizeof(err)),
+			 0);
+#ifdef HAVE_EFADV
+	assert_int_equal(rb_qp_create(&d, &host.f->cq, IBV_QPT_DRIVER, &caps, &qp), 0);
+	assert_int_equal(efa_qp_type, EFADV_QP_DRIVER_TYPE_SRD);
+	assert_int_equal(qp->qp_type, IBV_QPT_DRIVER);
+	assert_true(caps.ex);
+	memset(&mod, 0, sizeof(mod));
+	assert_int_equal(rb_qp_connect(&d, qp, 0, 9, &peer, 0, 0, &av), 0);
+	assert_int_equal(mod.calls, 3);
+	assert_true(mod.mask[IBV_QPS_INIT] & IBV_QP_QKEY);
+	assert_int_equal(mod.at[IBV_QPS_INIT].qkey, RB_UD_QKEY);
+	assert_int_equal(mod.mask[IBV_QPS_RTR], IBV_QP_STATE);
+	assert_int_equal(mod.mask[IBV_QPS_RTS], IBV_QP_STATE | IBV_QP_SQ_PSN);
+	/* RDMA READ where the device says so, and not before. */
+	caps.send_ops = IBV_QP_EX_WITH_RDMA_READ;
+	assert_int_equal(rb_qp_create(&d, &host.f->cq, IBV_QPT_DRIVER, &caps, &qp), -EOPNOTSUPP);
+	assert_string_equal(rb_last_error, "-c SRD: rdmap0s31's SRD QPs take SEND, SEND_WITH_IMM "
+					   "(efadv_query_device), not RDMA_READ");
+	efa_caps = EFADV_DEVICE_ATTR_CAPS_RDMA_READ;
+	assert_int_equal(rb_qp_create(&d, &host.f->cq, IBV_QPT_DRIVER, &caps, &qp), 0);
+	efa_caps = 0;
+#else
+	assert_int_equal(rb_qp_create(&d, &host.f->cq, IBV_QPT_DRIVER, &caps, &qp), -EOPNOTSUPP);
+	assert_non_null(strstr(rb_last_error, "built without efadv"));
+	(void)peer;
+	(void)av;
+#endif
 	rb_dev_close(&d);
 }
 
@@ -867,6 +973,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(efa_ud_by_gid, setup, teardown),
 		cmocka_unit_test_setup_teardown(efa_rc_refused, setup, teardown),
 		cmocka_unit_test_setup_teardown(efa_inline_32, setup, teardown),
+		cmocka_unit_test_setup_teardown(efa_srd, setup, teardown),
 		cmocka_unit_test_setup_teardown(bnxt_uc_without_errno, setup, teardown),
 		cmocka_unit_test_setup_teardown(mlx5_second_port_hint, setup, teardown),
 		cmocka_unit_test_setup_teardown(ib_port_init_points_at_sm, setup, teardown),
