@@ -516,7 +516,8 @@ const struct rb_opt rb_opts[] = {
 	  .max = RB_TR_COUNT - 1,
 	  .choices = "RC|UC|UD|SRD",
 	  .argname = "RC|UC|UD|SRD",
-	  .def = "RC",
+	  .def = "RC; a client whose device makes no RC (EFA) takes the first transport the "
+		 "test and the device share, and says so",
 	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "QP transport: RC for every test; UC for send and write tests; UD for "
 		  "send_lat and send_bw, with messages up to the path MTU; SRD (EFA, built with "

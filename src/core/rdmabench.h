@@ -228,11 +228,14 @@ enum rb_post_api {
 };
 
 struct rb_local {
-	const char *host;  /* client: the server to reach; NULL on a server */
-	char device[64];   /* empty: the one holding the OOB connection's address */
-	char bind[64];	   /* local address of the OOB connection; empty: any */
-	int32_t ib_port;   /* 0: the port holding the address */
-	uint8_t dualport;  /* -O: rails on ports 1 and 2 of the device (session/rails.h) */
+	const char *host; /* client: the server to reach; NULL on a server */
+	char device[64];  /* empty: the one holding the OOB connection's address */
+	char bind[64];	  /* local address of the OOB connection; empty: any */
+	int32_t ib_port;  /* 0: the port holding the address */
+	uint8_t dualport; /* -O: rails on ports 1 and 2 of the device (session/rails.h) */
+	/* -c not given: a client whose device does not make RC takes the
+	 * first transport the test and the device share (EFA: UD). */
+	uint8_t transport_auto;
 	int32_t gid_index; /* -1: by address */
 	struct rb_qp_attrs qp;
 	uint32_t tcp_port;

@@ -580,6 +580,29 @@ int sess_place(struct session *s, const char *ibdev)
 	return 0;
 }
 
+/*
+ * -c not given, and the client's device does not make the default (RC):
+ * the first transport the test and the device share, said once; the plan
+ * is checked again (a -c UD message is one packet, no -R) and then sent.
+ */
+static int auto_transport(struct session *s)
+{
+	const struct rb_provider *pv = s->run.dev.prov;
+	unsigned int tr = rb_plan_transport_for(s->bench, pv, s->p.transport);
+	char offers[64], why[RB_TEXT_MAX];
+
+	if (s->role != RB_ROLE_CLIENT || !s->l->transport_auto || tr == s->p.transport)
+		return 0;
+	s->p.transport = (uint8_t)tr;
+	rb_info("%s is %s, which makes %s QPs: -c %s (no -c given)", s->run.dev.name, pv->name,
+		rb_prov_offers_str(pv->offers, offers, sizeof(offers)), rb_transport_name(tr));
+	if (!rb_plan_validate(&s->p, 0, why, sizeof(why)))
+		return 0;
+	rb_err("-c %s, the transport %s makes: %s", rb_transport_name(tr), s->run.dev.name, why);
+	s->usage = true;
+	return -EINVAL;
+}
+
 int sess_open_resources(struct session *s, const struct sockaddr *local)
 {
 	struct rb_run *r = &s->run;
@@ -588,7 +611,9 @@ int sess_open_resources(struct session *s, const struct sockaddr *local)
 	ret = open_device(s, local);
 	if (ret)
 		return ret;
-	ret = check_limits(s);
+	ret = auto_transport(s);
+	if (!ret)
+		ret = check_limits(s);
 	if (!ret)
 		ret = check_scale(s);
 	if (!ret) {

@@ -723,6 +723,16 @@ int rb_plan_provider_check(const struct rb_params *p, const struct rb_bench *t,
 	return 0;
 }
 
+unsigned int rb_plan_transport_for(const struct rb_bench *t, const struct rb_provider *prov,
+				   unsigned int tr)
+{
+	unsigned int both = t->transports & prov->offers;
+
+	if ((prov->offers & RB_TR_BIT(tr)) || !both)
+		return tr;
+	return (unsigned int)__builtin_ctz(both);
+}
+
 /* The peer's GID in @c's first QP: all zeros when it addresses by LID. */
 static bool by_gid(const struct rb_msg_conn *c)
 {

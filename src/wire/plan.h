@@ -54,6 +54,16 @@ struct rb_bench;
 int rb_plan_provider_check(const struct rb_params *p, const struct rb_bench *t,
 			   const struct rb_provider *prov, const char *dev, char *err, size_t len);
 
+/*
+ * rb_plan_transport_for() - the transport test @t runs over on provider
+ * @prov when -c was not given: @tr (the default) where the provider makes
+ * it, else the first transport the test and the provider share (EFA: UD
+ * for send, SRD for read and write), else @tr (rb_plan_provider_check()
+ * then refuses it).  Pure.
+ */
+unsigned int rb_plan_transport_for(const struct rb_bench *t, const struct rb_provider *prov,
+				   unsigned int tr);
+
 /* ---- what a peer sends besides the plan ------------------------------ */
 
 /*

@@ -739,7 +739,10 @@ static void efa_ud_by_gid(void **state)
 	rb_dev_close(&d);
 }
 
-/* EFA makes UD (and SRD): RC refused before any QP, naming what it makes. */
+/*
+ * EFA makes UD (and SRD): -c RC refused before any QP, naming what it
+ * makes; without -c the test's first shared transport.
+ */
 static void efa_rc_refused(void **state)
 {
 	struct rb_params p = fake_plan("send_lat");
@@ -757,6 +760,16 @@ static void efa_rc_refused(void **state)
 	assert_int_equal(rb_plan_provider_check(&p, rb_bench_find("send_lat"), d.prov, d.name, err,
 						sizeof(err)),
 			 0);
+	/* Without -c, the client takes what the test and the device share. */
+	assert_int_equal(rb_plan_transport_for(rb_bench_find("send_lat"), d.prov, RB_TR_RC),
+			 RB_TR_UD);
+	assert_int_equal(rb_plan_transport_for(rb_bench_find("read_bw"), d.prov, RB_TR_RC),
+			 RB_TR_SRD);
+	assert_int_equal(rb_plan_transport_for(rb_bench_find("atomic_lat"), d.prov, RB_TR_RC),
+			 RB_TR_RC);
+	assert_int_equal(rb_plan_transport_for(rb_bench_find("send_lat"), rb_prov_get(RB_PROV_RXE),
+					       RB_TR_RC),
+			 RB_TR_RC);
 	/* SRD takes write where the device has it; atomics run over RC alone. */
 	p = fake_plan("write_bw");
 	assert_int_equal(rb_plan_provider_check(&p, rb_bench_find("write_bw"), d.prov, d.name, err,
