@@ -720,6 +720,10 @@ int rb_plan_provider_check(const struct rb_params *p, const struct rb_bench *t,
 	if (t->atomic && !prov->atomics)
 		return fail(err, len, "%s: %s is %s (%s), which has no atomic operations", t->name,
 			    dev, prov->name, prov->family);
+	if (p->probe && !(prov->offers & RB_OFFER_RC))
+		return fail(err, len,
+			    "--probe pings over an RC QP; %s is %s (%s), which makes %s QPs", dev,
+			    prov->name, prov->family, offers);
 	return 0;
 }
 

@@ -46,7 +46,7 @@ uint64_t rb_mem_budget(void);
 /*
  * rb_plan_provider_check() - what plan @p of test @t asks of device @dev,
  * whose provider is @prov (core/provider.h): a transport (-c) the
- * provider makes, atomics where it has them.  Returns 0, or -EINVAL with
+ * provider makes, atomics where it has them, --probe's RC QP.  Returns 0, or -EINVAL with
  * a message naming the device, its provider and what it offers in @err.
  */
 struct rb_provider;

@@ -760,6 +760,12 @@ static void efa_rc_refused(void **state)
 	assert_int_equal(rb_plan_provider_check(&p, rb_bench_find("send_lat"), d.prov, d.name, err,
 						sizeof(err)),
 			 0);
+	p.probe = 1;
+	assert_int_equal(rb_plan_provider_check(&p, rb_bench_find("send_lat"), d.prov, d.name, err,
+						sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "--probe pings over an RC QP; rdmap0s31 is efa"));
+	p.probe = 0;
 	/* Without -c, the client takes what the test and the device share. */
 	assert_int_equal(rb_plan_transport_for(rb_bench_find("send_lat"), d.prov, RB_TR_RC),
 			 RB_TR_UD);
