@@ -670,11 +670,13 @@ static void qpx_init(struct ibv_qp_ex *x)
 static struct ibv_qp *make_qp(struct fake *f, struct ibv_qp_init_attr_ex *a, bool ex)
 {
 	struct ibv_qp *qp;
+	/* IBV_QPT_DRIVER (0xff, SRD) has no bit: a personality never refuses it. */
+	uint32_t bit = a->qp_type < 32 ? 1u << a->qp_type : 0;
 
 	f->creates++;
-	if (f->qpt_silent & (1u << a->qp_type))
+	if (f->qpt_silent & bit)
 		return NULL;
-	if (f->qpt_refused & (1u << a->qp_type)) {
+	if (f->qpt_refused & bit) {
 		errno = EOPNOTSUPP;
 		return NULL;
 	}
