@@ -806,6 +806,14 @@ static void efa_srd(void **state)
 	struct rb_qp_info peer = { .qpn = 0x42, .psn = 7 };
 	struct rb_av av = { 0 };
 	struct ibv_qp *qp = NULL;
+	uint8_t buf[16];
+	struct ibv_sge sge = { (uintptr_t)buf, sizeof(buf), 0x77 };
+	struct ibv_send_wr wr = { .wr_id = 1,
+				  .sg_list = &sge,
+				  .num_sge = 1,
+				  .opcode = IBV_WR_SEND,
+				  .send_flags = IBV_SEND_SIGNALED },
+			   *bad = NULL;
 	char err[256];
 	struct rb_dev d;
 
@@ -852,11 +860,21 @@ static void efa_srd(void **state)
 	efa_caps = EFADV_DEVICE_ATTR_CAPS_RDMA_READ;
 	assert_int_equal(rb_qp_create(&d, &host.f->cq, IBV_QPT_DRIVER, &caps, &qp), 0);
 	efa_caps = 0;
+	/* Each SRD WR carries its peer's address, as a UD one. */
+	wr.wr.ud.ah = (struct ibv_ah *)&host;
+	wr.wr.ud.remote_qpn = 0x42;
+	wr.wr.ud.remote_qkey = RB_UD_QKEY;
+	assert_int_equal(rb_post_send_ex(qp, &wr, &bad), 0);
+	assert_int_equal(host.f->wr_misuse, 0);
+	assert_int_equal(host.f->pend[0].wr.ud.remote_qpn, 0x42);
+	assert_ptr_equal(host.f->pend[0].wr.ud.ah, &host);
 #else
 	assert_int_equal(rb_qp_create(&d, &host.f->cq, IBV_QPT_DRIVER, &caps, &qp), -EOPNOTSUPP);
 	assert_non_null(strstr(rb_last_error, "built without efadv"));
 	(void)peer;
 	(void)av;
+	(void)wr;
+	(void)bad;
 #endif
 	rb_dev_close(&d);
 }
