@@ -57,7 +57,7 @@ BROKEN = [
     ("a verdict 'maybe'",
      lambda d: point(d).update(expect=[{"expr": "p99<=1us", "result": "maybe", "value": None,
                                         "limit": None, "unit": "us"}])),
-    ("an unknown driver", lambda d: d.update(driver="mlx4")),
+    ("an unknown driver", lambda d: d.update(driver="mlx9")),
     ("a rejected peer figure the RESULT has not",
      lambda d: point(d).update(peer_result_rejected=["lat_us"])),
     ("an empty list of rejected peer figures", lambda d: point(d).update(peer_result_rejected=[])),

@@ -51,7 +51,8 @@ const struct rb_bench rb_bench_send_lat = {
 	.desc = "SEND ping-pong; one-way latency (half the round trip)",
 	.mode = RB_MODE_LAT,
 	.wr_name = "SEND",
-	.transports = RB_TR_BIT(RB_TR_RC) | RB_TR_BIT(RB_TR_UC) | RB_TR_BIT(RB_TR_UD),
+	.transports = RB_TR_BIT(RB_TR_RC) | RB_TR_BIT(RB_TR_UC) | RB_TR_BIT(RB_TR_UD) |
+		      RB_TR_BIT(RB_TR_SRD),
 	.needs_recv = true,
 	.odp_caps = IBV_ODP_SUPPORT_SEND | IBV_ODP_SUPPORT_RECV,
 	.send_ops = IBV_QP_EX_WITH_SEND,
@@ -72,7 +73,8 @@ const struct rb_bench rb_bench_send_bw = {
 	.desc = "SEND stream; bandwidth and message rate on both sides",
 	.mode = RB_MODE_BW,
 	.wr_name = "SEND",
-	.transports = RB_TR_BIT(RB_TR_RC) | RB_TR_BIT(RB_TR_UC) | RB_TR_BIT(RB_TR_UD),
+	.transports = RB_TR_BIT(RB_TR_RC) | RB_TR_BIT(RB_TR_UC) | RB_TR_BIT(RB_TR_UD) |
+		      RB_TR_BIT(RB_TR_SRD),
 	.needs_recv = true,
 	.odp_caps = IBV_ODP_SUPPORT_SEND | IBV_ODP_SUPPORT_RECV,
 	.send_ops = IBV_QP_EX_WITH_SEND,

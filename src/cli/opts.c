@@ -290,6 +290,7 @@ static void apply_defaults(struct rb_cli *c, const struct rb_bench *b)
 	if (!rb_cli_given(c, "inline"))
 		c->p.inline_size = b->default_inline;
 	c->p.atomic_op = c->op;
+	c->l.transport_auto = verbs && !rb_cli_given(c, "transport");
 }
 
 /*

@@ -53,9 +53,19 @@ enum {
 enum rb_mode { RB_MODE_LAT, RB_MODE_BW };
 enum rb_atomic_op { RB_OP_FADD, RB_OP_CSWAP };
 enum rb_role { RB_ROLE_CLIENT, RB_ROLE_SERVER };
-/* The QP transport (-c); the order is the option's choices "RC|UC|UD". */
-enum rb_transport { RB_TR_RC, RB_TR_UC, RB_TR_UD, RB_TR_COUNT };
+/*
+ * The QP transport (-c); the order is the option's choices
+ * "RC|UC|UD|SRD".  SRD is EFA's reliable datagram (efadv): addressed per
+ * WR as UD is, reliable as RC is, not ordered.
+ */
+enum rb_transport { RB_TR_RC, RB_TR_UC, RB_TR_UD, RB_TR_SRD, RB_TR_COUNT };
 #define RB_TR_BIT(t) (1u << (t))
+
+/* rb_tr_datagram() - each WR names its peer (an address handle): UD and SRD. */
+static inline bool rb_tr_datagram(unsigned int t)
+{
+	return t == RB_TR_UD || t == RB_TR_SRD;
+}
 
 /* One sweep axis: the values a parameter takes, in order. */
 struct rb_axis {
@@ -218,11 +228,14 @@ enum rb_post_api {
 };
 
 struct rb_local {
-	const char *host;  /* client: the server to reach; NULL on a server */
-	char device[64];   /* empty: the one holding the OOB connection's address */
-	char bind[64];	   /* local address of the OOB connection; empty: any */
-	int32_t ib_port;   /* 0: the port holding the address */
-	uint8_t dualport;  /* -O: rails on ports 1 and 2 of the device (session/rails.h) */
+	const char *host; /* client: the server to reach; NULL on a server */
+	char device[64];  /* empty: the one holding the OOB connection's address */
+	char bind[64];	  /* local address of the OOB connection; empty: any */
+	int32_t ib_port;  /* 0: the port holding the address */
+	uint8_t dualport; /* -O: rails on ports 1 and 2 of the device (session/rails.h) */
+	/* -c not given: a client whose device does not make RC takes the
+	 * first transport the test and the device share (EFA: UD). */
+	uint8_t transport_auto;
 	int32_t gid_index; /* -1: by address */
 	struct rb_qp_attrs qp;
 	uint32_t tcp_port;

@@ -235,9 +235,11 @@ static int device_check(struct rb_dr_run *x, const struct rb_dev_info *d)
 	if (!c)
 		return -ENOMEM;
 	c->v = RB_DR_OK;
-	snprintf(c->value, sizeof(c->value), "driver %s, firmware %s, %d port(s), PCI %s",
-		 d->driver[0] ? d->driver : "?", d->fw_ver[0] ? d->fw_ver : "-", d->n_ports,
-		 d->pci[0] ? d->pci : "none");
+	snprintf(c->value, sizeof(c->value),
+		 "driver %.32s, provider %s (%s), firmware %.32s, %d port(s), PCI %s",
+		 d->driver[0] ? d->driver : "?", d->prov ? d->prov->name : "generic",
+		 rb_prov_transport_str(d->prov ? d->prov->xport : RB_XPORT_IB),
+		 d->fw_ver[0] ? d->fw_ver : "-", d->n_ports, d->pci[0] ? d->pci : "none");
 	snprintf(c->source, sizeof(c->source), "/sys/class/infiniband/%s/fw_ver", d->name);
 	c->why = "which driver and firmware the results were measured with";
 	return 0;

@@ -25,71 +25,6 @@
 
 /* ---- what each counter is ---------------------------------------------- */
 
-static const char *const rxe_defaults[] = {
-	"sent_pkts",
-	"rcvd_pkts",
-	"rdma_sends",
-	"rdma_recvs",
-	"duplicate_request",
-	"out_of_seq_request",
-	"rcvd_rnr_err",
-	"send_rnr_err",
-	"rcvd_seq_err",
-	"retry_exceeded_err",
-	"retry_rnr_exceeded_err",
-	"completer_retry_err",
-	"send_err",
-	"link_downed",
-	"netdev_tx_bytes",
-	"netdev_rx_bytes",
-	"netdev_tx_packets",
-	"netdev_rx_packets",
-	"netdev_tx_dropped",
-	"netdev_rx_dropped",
-	NULL,
-};
-
-static const char *const mlx5_defaults[] = {
-	"port_xmit_data",      "port_rcv_data",
-	"port_xmit_packets",   "port_rcv_packets",
-	"port_xmit_discards",  "port_rcv_errors",
-	"symbol_error",	       "link_downed",
-	"out_of_sequence",     "packet_seq_err",
-	"implied_nak_seq_err", "local_ack_timeout_err",
-	"rnr_nak_retry_err",   "duplicate_request",
-	"out_of_buffer",       "req_cqe_error",
-	"resp_cqe_error",      "np_cnp_sent",
-	"rp_cnp_handled",      "np_ecn_marked_roce_packets",
-	"port_xmit_wait",      "netdev_tx_dropped",
-	"netdev_rx_dropped",   NULL,
-};
-
-static const char *const generic_defaults[] = {
-	"port_xmit_data",
-	"port_rcv_data",
-	"port_xmit_packets",
-	"port_rcv_packets",
-	"port_xmit_discards",
-	"port_rcv_errors",
-	"symbol_error",
-	"link_downed",
-	"link_error_recovery",
-	"port_xmit_wait",
-	"netdev_tx_bytes",
-	"netdev_rx_bytes",
-	"netdev_tx_packets",
-	"netdev_rx_packets",
-	"netdev_tx_dropped",
-	"netdev_rx_dropped",
-	NULL,
-};
-
-/* Requester retry events, each of which resends one or more packets. */
-static const char *const rxe_retrans[] = { "completer_retry_err", "rcvd_rnr_err", NULL };
-static const char *const mlx5_retrans[] = { "local_ack_timeout_err", "packet_seq_err",
-					    "implied_nak_seq_err", "rnr_nak_retry_err", NULL };
-static const char *const no_retrans[] = { NULL };
-
 static const char *const traffic_names[] = {
 	"port_xmit_data",
 	"port_rcv_data",
@@ -164,41 +99,25 @@ const char *rb_counters_kind_name(enum rb_ctr_kind k)
 	return (unsigned int)k < NELEM(names) ? names[k] : "other";
 }
 
-const char *rb_counters_driver_name(enum rb_ctr_driver d)
+const char *rb_counters_driver_name(enum rb_prov_id d)
 {
-	static const char *const names[] = { "generic", "rxe", "mlx5" };
-
-	return (unsigned int)d < NELEM(names) ? names[d] : "generic";
+	return rb_prov_get(d)->name;
 }
 
-bool rb_counters_netdev_rdma(enum rb_ctr_driver d)
+bool rb_counters_netdev_rdma(enum rb_prov_id d)
 {
-	/* The driver's name ("rxe") as a device name's prefix in the facts. */
-	return rb_driver_facts_find(NULL, rb_counters_driver_name(d))->netdev_counts_rdma;
+	/* The provider table's fact: rxe and siw send through the netdev. */
+	return rb_prov_get(d)->netdev_carries_rdma;
 }
 
-const char *const *rb_counters_defaults(enum rb_ctr_driver d)
+const char *const *rb_counters_defaults(enum rb_prov_id d)
 {
-	switch (d) {
-	case RB_DRV_RXE:
-		return rxe_defaults;
-	case RB_DRV_MLX5:
-		return mlx5_defaults;
-	default:
-		return generic_defaults;
-	}
+	return rb_prov_get(d)->ctr_defaults;
 }
 
-const char *const *rb_counters_retrans(enum rb_ctr_driver d)
+const char *const *rb_counters_retrans(enum rb_prov_id d)
 {
-	switch (d) {
-	case RB_DRV_RXE:
-		return rxe_retrans;
-	case RB_DRV_MLX5:
-		return mlx5_retrans;
-	default:
-		return no_retrans;
-	}
+	return rb_prov_get(d)->ctr_retrans;
 }
 
 const struct rb_counter *rb_counters_find(const struct rb_counter_set *s, const char *name)
@@ -330,25 +249,38 @@ static void read_netdev(struct rb_counter_set *s, const char *sysroot, const cha
 	}
 }
 
-static enum rb_ctr_driver driver_of_name(const char *name)
+/* The PCI vendor id of the device's parent ("0x15b3\n"); 0 when none. */
+static uint32_t read_vendor(const char *ibpath)
 {
-	if (!strncmp(name, "mlx5", 4))
-		return RB_DRV_MLX5;
-	if (!strcmp(name, "rdma_rxe") || !strncmp(name, "rxe", 3))
-		return RB_DRV_RXE;
-	return RB_DRV_GENERIC;
+	char path[PATH_MAX], buf[16];
+	ssize_t n;
+	int fd;
+
+	if (pathf(path, sizeof(path), "%s/device/vendor", ibpath))
+		return 0;
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return 0;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	return (uint32_t)strtoul(buf, NULL, 16);
 }
 
 /*
- * The driver: the device's driver link (mlx5_core), else its name (a
- * virtual device such as rxe has no driver link), else what it counts
- * (an rxe device renamed at "rdma link add").
+ * The provider (core/provider.h): by the device's driver link
+ * (mlx5_core), its name (a virtual device such as rxe has no driver
+ * link) or its PCI vendor, else by what it counts (an rxe device renamed
+ * at "rdma link add").
  */
-static enum rb_ctr_driver detect_driver(const char *ibpath, const char *dev,
-					const struct rb_counter_set *s)
+static enum rb_prov_id detect_driver(const char *ibpath, const char *dev,
+				     const struct rb_counter_set *s)
 {
 	char link[PATH_MAX], target[PATH_MAX];
-	const char *base;
+	const char *base = NULL;
+	const struct rb_provider *p;
 	ssize_t n;
 
 	n = pathf(link, sizeof(link), "%s/device/driver", ibpath)
@@ -357,13 +289,25 @@ static enum rb_ctr_driver detect_driver(const char *ibpath, const char *dev,
 	if (n > 0) {
 		target[n] = '\0';
 		base = strrchr(target, '/');
-		return driver_of_name(base ? base + 1 : target);
+		base = base ? base + 1 : target;
 	}
-	if (driver_of_name(dev) != RB_DRV_GENERIC)
-		return driver_of_name(dev);
+	p = rb_prov_identify(base, dev, read_vendor(ibpath));
+	if (p->id != RB_PROV_GENERIC)
+		return p->id;
 	if (rb_counters_find(s, "sent_pkts") && rb_counters_find(s, "completer_retry_err"))
-		return RB_DRV_RXE;
-	return RB_DRV_GENERIC;
+		return RB_PROV_RXE;
+	return RB_PROV_GENERIC;
+}
+
+/* The provider's own error counters, whatever their names' words say. */
+static void mark_errors(struct rb_counter_set *s)
+{
+	const struct rb_provider *p = rb_prov_get(s->driver);
+	uint32_t i;
+
+	for (i = 0; i < s->n; i++)
+		if (rb_prov_counter_kind(p, s->c[i].name) == 1)
+			s->c[i].kind = RB_CTR_ERROR;
 }
 
 int rb_counters_read(const char *sysroot, const char *dev, int port, const char *netdev,
@@ -389,9 +333,8 @@ int rb_counters_read(const char *sysroot, const char *dev, int port, const char 
 	if (netdev && netdev[0])
 		read_netdev(out, sysroot, netdev);
 	out->driver = (uint8_t)detect_driver(ibpath, dev, out);
-	/* The device's own row, or its counters' driver's (a renamed rxe). */
-	out->netdev_rdma = rb_driver_facts_of(sysroot, dev)->netdev_counts_rdma ||
-			   rb_counters_netdev_rdma(out->driver);
+	mark_errors(out);
+	out->netdev_rdma = rb_counters_netdev_rdma(out->driver);
 	return 0;
 }
 
@@ -548,7 +491,7 @@ int rb_counters_spec_check(const struct rb_counter_spec *spec, const struct rb_c
 	return 0;
 }
 
-static bool chosen(const struct rb_counter_spec *spec, enum rb_ctr_driver d, const char *name)
+static bool chosen(const struct rb_counter_spec *spec, enum rb_prov_id d, const char *name)
 {
 	switch (spec->mode) {
 	case RB_CTRS_ALL:
@@ -637,9 +580,23 @@ static const struct rb_counter *first_of(const struct rb_counter_set *s, const c
 	return c ? c : rb_counters_find(s, b);
 }
 
+/*
+ * @a, else @b where the provider's netdev statistics count its RDMA
+ * traffic (rxe, siw: the kernel's stack carries it; mlx5 and the other
+ * NICs bypass it, and their netdev counts only the rest).
+ */
+static const struct rb_counter *port_or_netdev(const struct rb_counter_set *s, const char *a,
+					       const char *b)
+{
+	return rb_prov_get(s->driver)->netdev_carries_rdma ? first_of(s, a, b)
+							   : rb_counters_find(s, a);
+}
+
 static void derive_wire(const struct rb_counter_set *d, uint64_t payload, bool rx,
 			struct rb_counter_derived *out)
 {
+	/* The netdev's bytes are looked at everywhere, so that where they do not
+	 * count the RDMA traffic the figure is null with that reason. */
 	const struct rb_counter *c = rx ? first_of(d, "port_rcv_data", "netdev_rx_bytes")
 					: first_of(d, "port_xmit_data", "netdev_tx_bytes");
 
@@ -668,8 +625,9 @@ static void derive_retrans(const struct rb_counter_set *d, struct rb_counter_der
 	const struct rb_counter *pk;
 	uint64_t retrans;
 
-	pk = d->driver == RB_DRV_RXE ? rb_counters_find(d, "sent_pkts")
-				     : first_of(d, "port_xmit_packets", "netdev_tx_packets");
+	pk = rb_prov_get(d->driver)->ctr_packets
+		     ? rb_counters_find(d, rb_prov_get(d->driver)->ctr_packets)
+		     : port_or_netdev(d, "port_xmit_packets", "netdev_tx_packets");
 	if (!sum_of(d, rb_counters_retrans(d->driver), &retrans) || !pk || !pk->value)
 		return;
 	out->has_retrans = true;
@@ -722,7 +680,7 @@ size_t rb_counters_errors(const struct rb_counter_set *delta, char *buf, size_t 
 
 /* ---- CSV ------------------------------------------------------------------ */
 
-void rb_counters_csv_header(FILE *f, const char *prefix, enum rb_ctr_driver d)
+void rb_counters_csv_header(FILE *f, const char *prefix, enum rb_prov_id d)
 {
 	const char *const *n;
 
@@ -731,7 +689,7 @@ void rb_counters_csv_header(FILE *f, const char *prefix, enum rb_ctr_driver d)
 	fprintf(f, ",%swire_bytes_per_payload_byte,%sretrans_per_mpkt", prefix, prefix);
 }
 
-void rb_counters_csv_row(FILE *f, enum rb_ctr_driver d, const struct rb_counter_set *delta,
+void rb_counters_csv_row(FILE *f, enum rb_prov_id d, const struct rb_counter_set *delta,
 			 const struct rb_counter_derived *der)
 {
 	const struct rb_counter *c;
@@ -766,7 +724,7 @@ static void csv_jcell(FILE *f, json_t *o, const char *key, bool count)
 		rb_csv_num(f, json_real_value(v));
 }
 
-void rb_counters_csv_json(FILE *f, enum rb_ctr_driver d, json_t *counters, json_t *derived)
+void rb_counters_csv_json(FILE *f, enum rb_prov_id d, json_t *counters, json_t *derived)
 {
 	const char *const *n;
 

@@ -48,6 +48,7 @@
 #include <stdio.h>
 #include <jansson.h>
 #include "core/bench.h"
+#include "core/provider.h"
 #include "core/rdmabench.h"
 
 #define RB_CTR_NAME_MAX 48   /* a counter's name, with its NUL */
@@ -64,8 +65,6 @@ enum rb_ctr_kind {
 	RB_CTR_CONGESTION, /* ECN marks, CNPs, time waiting to send */
 };
 
-enum rb_ctr_driver { RB_DRV_GENERIC, RB_DRV_RXE, RB_DRV_MLX5, RB_DRV_COUNT };
-
 /* Flags of a delta (rb_counters_delta()). */
 #define RB_CTRF_WRAPPED	  0x1 /* went backwards: taken as a 32- or 64-bit wrap */
 #define RB_CTRF_SATURATED 0x2 /* a PMA counter at 2^32-1: the delta is a lower bound */
@@ -80,7 +79,7 @@ struct rb_counter {
 };
 
 struct rb_counter_set {
-	uint8_t driver; /* enum rb_ctr_driver */
+	uint8_t driver; /* enum rb_prov_id */
 	char device[64];
 	int port;
 	/*
@@ -143,26 +142,26 @@ int rb_counters_read(const char *sysroot, const char *dev, int port, const char 
 		     struct rb_counter_set *out);
 
 /* "rxe", "mlx5", "generic". */
-const char *rb_counters_driver_name(enum rb_ctr_driver d);
+const char *rb_counters_driver_name(enum rb_prov_id d);
 
 /*
  * rb_counters_netdev_rdma() - whether driver @d's netdev statistics count
  * its RDMA traffic (driver_facts.h), for a set known by its driver alone
  * (a peer's, from the wire).  Pure.
  */
-bool rb_counters_netdev_rdma(enum rb_ctr_driver d);
+bool rb_counters_netdev_rdma(enum rb_prov_id d);
 
 /*
  * rb_counters_defaults() - the default names of driver @d, NULL-terminated
  * (a device may lack some: they are skipped).  Also the CSV's columns.
  */
-const char *const *rb_counters_defaults(enum rb_ctr_driver d);
+const char *const *rb_counters_defaults(enum rb_prov_id d);
 
 /*
  * rb_counters_retrans() - the counters of driver @d whose sum is the
  * retransmissions (see above), NULL-terminated; empty when none is known.
  */
-const char *const *rb_counters_retrans(enum rb_ctr_driver d);
+const char *const *rb_counters_retrans(enum rb_prov_id d);
 
 /*
  * rb_port_rate_gbps() - the active rate of port @port of @dev from
@@ -259,15 +258,15 @@ json_t *rb_counters_derived_json(const struct rb_counter_derived *d);
  * be NULL: all empty).  Prefix "ctr_" for this side, "peer_ctr_" for the
  * peer, say.  They print to @f: writer helpers, the one exception here.
  */
-void rb_counters_csv_header(FILE *f, const char *prefix, enum rb_ctr_driver d);
-void rb_counters_csv_row(FILE *f, enum rb_ctr_driver d, const struct rb_counter_set *delta,
+void rb_counters_csv_header(FILE *f, const char *prefix, enum rb_prov_id d);
+void rb_counters_csv_row(FILE *f, enum rb_prov_id d, const struct rb_counter_set *delta,
 			 const struct rb_counter_derived *der);
 /*
  * rb_counters_csv_json() - the same cells from what rb_counters_json() and
  * rb_counters_derived_json() built (either may be NULL), for a writer
  * that keeps each point's JSON rather than its sets.
  */
-void rb_counters_csv_json(FILE *f, enum rb_ctr_driver d, json_t *counters, json_t *derived);
+void rb_counters_csv_json(FILE *f, enum rb_prov_id d, json_t *counters, json_t *derived);
 
 /*
  * The wire form of a set (counters_wire.c): driver u8, count u16, then

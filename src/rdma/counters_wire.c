@@ -94,9 +94,9 @@ int rb_counters_unpack(const uint8_t *buf, size_t len, struct rb_counter_set *s)
 	memset(s, 0, offsetof(struct rb_counter_set, c));
 	s->driver = (uint8_t)get_be(&c, 1);
 	n = (uint32_t)get_be(&c, 2);
-	if (c.err || s->driver >= RB_DRV_COUNT || n > RB_CTR_MAX)
+	if (c.err || s->driver >= RB_PROV_COUNT || n > RB_CTR_MAX)
 		goto bad;
-	s->netdev_rdma = rb_counters_netdev_rdma((enum rb_ctr_driver)s->driver);
+	s->netdev_rdma = rb_counters_netdev_rdma((enum rb_prov_id)s->driver);
 	for (i = 0; i < n; i++) {
 		get_counter(&c, &s->c[s->n]);
 		if (c.err || !counter_ok(s, &s->c[s->n]))

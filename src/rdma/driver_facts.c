@@ -14,16 +14,8 @@ static const char ro_ignored[] = "ignored: the kernel driver does not act on the
 static const char ro_unknown[] = "unknown: the verbs do not say whether the device applies it";
 
 static const struct rb_driver_facts facts[] = {
-	{ .driver = "rdma_rxe",
-	  .prefix = "rxe",
-	  .netdev_counts_rdma = true,
-	  .relaxed = RB_RO_IGNORED,
-	  .relaxed_why = ro_soft },
-	{ .driver = "siw",
-	  .prefix = "siw",
-	  .netdev_counts_rdma = true,
-	  .relaxed = RB_RO_IGNORED,
-	  .relaxed_why = ro_soft },
+	{ .driver = "rdma_rxe", .prefix = "rxe", .relaxed = RB_RO_IGNORED, .relaxed_why = ro_soft },
+	{ .driver = "siw", .prefix = "siw", .relaxed = RB_RO_IGNORED, .relaxed_why = ro_soft },
 	{ .driver = "mlx5_core",
 	  .prefix = "mlx5_",
 	  .relaxed = RB_RO_UNKNOWN,

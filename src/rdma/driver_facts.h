@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * What rdmabench knows of an RDMA kernel driver that changes a figure:
- * one row per driver (issue 37 items 17 and 18), never a comparison of
- * names in shared code.  Kept apart from issue 45's provider table
- * (src/rdma/ on branch h45prov) so that the two fold into one at merge.
+ * What rdmabench knows of PCIe relaxed ordering per RDMA kernel driver,
+ * in words for the JSON (issue 37 item 17): one row per driver, never a
+ * comparison of names in shared code.  Whether a driver's netdev counts
+ * its RDMA traffic (item 18) is the provider table's (core/provider.h);
+ * folding these rows into that table is left to do.
  *
  * A device's row: the one whose driver is the basename of its sysfs
  * device/driver link (mlx5_core, irdma, bnxt_re, efa), else the one whose
@@ -34,11 +35,8 @@ enum rb_ro_fact {
 };
 
 struct rb_driver_facts {
-	const char *driver; /* the kernel driver, as its sysfs link names it; NULL: unknown */
-	const char *prefix; /* or the device name's prefix (software devices), NULL: none */
-	/* The netdev's tx/rx_bytes count this driver's RDMA traffic: a wire
-	 * byte figure where the port has no PMA port_xmit_data. */
-	bool netdev_counts_rdma;
+	const char *driver;	 /* the kernel driver, as its sysfs link names it; NULL: unknown */
+	const char *prefix;	 /* or the device name's prefix (software devices), NULL: none */
 	unsigned char relaxed;	 /* enum rb_ro_fact */
 	const char *relaxed_why; /* what is known of relaxed ordering, in words */
 };

@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <unistd.h>
 #include <net/if.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -269,8 +271,44 @@ free_list:
 	return ret;
 }
 
+/* The kernel driver owning @dev: its sysfs device/driver link's name, "" when none. */
+static void dev_driver(struct ibv_device *dev, char *buf, size_t len)
+{
+	char link[PATH_MAX], target[PATH_MAX];
+	const char *base;
+	ssize_t n = -1;
+
+	buf[0] = '\0';
+	if (dev->ibdev_path[0] && (size_t)snprintf(link, sizeof(link), "%s/device/driver",
+						   dev->ibdev_path) < sizeof(link))
+		n = readlink(link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return;
+	target[n] = '\0';
+	base = strrchr(target, '/');
+	base = base ? base + 1 : target;
+	if (strlen(base) < len)
+		memcpy(buf, base, strlen(base) + 1);
+}
+
+/* Why a port is not ACTIVE, and where to look. */
+static void port_not_active(const struct rb_dev *d)
+{
+	const char *state = port_state_str(d->port_attr.state);
+
+	if (d->port_attr.state == IBV_PORT_INIT &&
+	    d->port_attr.link_layer == IBV_LINK_LAYER_INFINIBAND)
+		rb_err("%s port %u is %s, not ACTIVE: the link is up but no subnet manager has "
+		       "configured the port (is opensm running on the fabric? try sminfo)",
+		       d->name, d->port, state);
+	else
+		rb_err("%s port %u is %s, not ACTIVE (check the cable or netdev)", d->name, d->port,
+		       state);
+}
+
 static int query_dev(struct rb_dev *d, int port)
 {
+	char driver[64];
 	int ret;
 
 	if (ibv_query_device(d->ctx, &d->attr)) {
@@ -278,8 +316,12 @@ static int query_dev(struct rb_dev *d, int port)
 		rb_err("%s: ibv_query_device: %s", d->name, strerror(errno));
 		return ret;
 	}
+	dev_driver(d->ctx->device, driver, sizeof(driver));
+	d->prov = rb_prov_identify(driver, d->name, d->attr.vendor_id);
 	if (port < 1 || port > d->attr.phys_port_cnt) {
-		rb_err("-i/--ib-port %d: %s has %u port(s)", port, d->name, d->attr.phys_port_cnt);
+		rb_err("-i/--ib-port %d: %s has %u port(s)%s%s", port, d->name,
+		       d->attr.phys_port_cnt, d->prov->one_port_per_device ? "; " : "",
+		       d->prov->one_port_per_device ? d->prov->quirk : "");
 		return -EINVAL;
 	}
 	d->port = (uint8_t)port;
@@ -289,8 +331,7 @@ static int query_dev(struct rb_dev *d, int port)
 		return lib_errno(ret);
 	}
 	if (d->port_attr.state != IBV_PORT_ACTIVE) {
-		rb_err("%s port %u is %s, not ACTIVE (check the cable or netdev)", d->name, d->port,
-		       port_state_str(d->port_attr.state));
+		port_not_active(d);
 		return -ENETDOWN;
 	}
 	return 0;
@@ -313,6 +354,27 @@ static void set_gid(struct rb_dev *d, const struct ibv_gid_entry *tbl, size_t n,
 	}
 }
 
+/* A provider addressed by GID whatever its link layer (EFA): GID 0. */
+static int gid_zero(struct rb_dev *d)
+{
+	struct ibv_gid_entry *tbl = NULL;
+	char why[128];
+	size_t n = 0;
+	int ret = read_gids(d->ctx, d->port, &tbl, &n);
+
+	if (!ret && !n) {
+		rb_err("%s port %u: no GID, and %s (link layer %s) is addressed by GID", d->name,
+		       d->port, d->prov->name, rb_link_layer_str(d));
+		ret = -ENOENT;
+	}
+	snprintf(why, sizeof(why), "GID 0: %s's link layer is %s, it is addressed by GID",
+		 d->prov->name, rb_link_layer_str(d));
+	if (!ret)
+		set_gid(d, tbl, n, 0, why);
+	free(tbl);
+	return ret;
+}
+
 static int choose_gid(struct rb_dev *d, const struct rb_dev_want *w)
 {
 	struct rb_gid_want gw = { .ethernet = d->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET,
@@ -330,6 +392,10 @@ static int choose_gid(struct rb_dev *d, const struct rb_dev_want *w)
 		       d->name, d->port, d->port_attr.gid_tbl_len);
 		return -EINVAL;
 	}
+	/* No link layer to go by (EFA): the peer is reached by GID 0, of no
+	 * address family. */
+	if (d->prov->addr_by_gid && gw.forced < 0)
+		return gid_zero(d);
 	if (gw.ethernet || gw.forced >= 0) {
 		ret = read_gids(d->ctx, d->port, &tbl, &n);
 		if (ret)
@@ -453,7 +519,7 @@ int rb_dev_check(const struct rb_dev_want *w)
 
 const char *rb_link_layer_str(const struct rb_dev *d)
 {
-	return d->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET ? "Ethernet" : "InfiniBand";
+	return rb_prov_link_layer_str(d->port_attr.link_layer);
 }
 
 uint32_t rb_mtu_bytes(enum ibv_mtu m)
@@ -479,7 +545,7 @@ bool rb_qp_path_ok(enum ibv_mtu mtu, const struct rb_qp_info *remote)
 
 static const char *qpt_name(enum ibv_qp_type t)
 {
-	return t == IBV_QPT_UD ? "UD" : t == IBV_QPT_UC ? "UC" : "RC";
+	return t == IBV_QPT_UD ? "UD" : t == IBV_QPT_UC ? "UC" : t == IBV_QPT_DRIVER ? "SRD" : "RC";
 }
 
 uint64_t rb_cq_entries(uint32_t nqp, uint32_t send_wr, uint32_t recv_wr, bool srq)
@@ -595,6 +661,11 @@ static struct ibv_qp *qp_make(struct rb_dev *d, struct ibv_cq *cq, enum ibv_qp_t
 	struct ibv_qp *qp = NULL;
 
 	*a = qp_attr(d, cq, type, caps, inl);
+	if (type == IBV_QPT_DRIVER) {
+		qp = rb_srd_create(d, a);
+		caps->ex = qp != NULL;
+		return qp;
+	}
 	if (caps->send_ops) {
 		qp = qp_try(d, a, true);
 		if (qp && qp_is_ex(qp)) {
@@ -613,6 +684,46 @@ static struct ibv_qp *qp_make(struct rb_dev *d, struct ibv_cq *cq, enum ibv_qp_t
 	return qp_try(d, a, false);
 }
 
+/*
+ * The provider returned no QP and set no errno (bnxt_re refuses UC so):
+ * say what was asked and what the provider makes, never a leftover errno.
+ */
+static int qp_refused_silently(const struct rb_dev *d, enum ibv_qp_type type,
+			       const struct rb_qp_caps *caps)
+{
+	const struct rb_provider *p = d->prov ? d->prov : rb_prov_get(RB_PROV_GENERIC);
+	char offers[64];
+
+	rb_err("%s: %s(%s, send %u, recv %u, inline %u%s) returned no QP and set no errno: "
+	       "the provider (%s, %s) refused it; it makes %s QPs",
+	       d->name, caps->send_ops ? "ibv_create_qp_ex" : "ibv_create_qp", qpt_name(type),
+	       caps->send_wr, caps->recv_wr, caps->inline_size,
+	       caps->send_ops ? ", send_ops_flags" : "", p->name, p->family,
+	       rb_prov_offers_str(p->offers, offers, sizeof(offers)));
+	return -EOPNOTSUPP;
+}
+
+/* SRD: a build with efadv, and the verbs the device's SRD QPs take. */
+static bool srd_refused(struct rb_dev *d, const struct rb_qp_caps *caps)
+{
+	char has[96], want[96];
+	uint64_t ops;
+
+	if (!rb_srd_built()) {
+		rb_err("-c SRD: %s: this rdmabench was built without efadv (configure found no "
+		       "libefa and infiniband/efadv.h)",
+		       d->name);
+		return true;
+	}
+	ops = rb_srd_ops(d);
+	if (caps->send_ops && !(caps->send_ops & ~ops))
+		return false;
+	rb_err("-c SRD: %s's SRD QPs take %s (efadv_query_device), not %s", d->name,
+	       rb_wr_ops_str(ops, has, sizeof(has)),
+	       rb_wr_ops_str(caps->send_ops & ~ops, want, sizeof(want)));
+	return true;
+}
+
 int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, enum ibv_qp_type type,
 		 struct rb_qp_caps *caps, struct ibv_qp **qp)
 {
@@ -621,14 +732,21 @@ int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, enum ibv_qp_type type,
 	int ret;
 
 	caps->ex = false;
+	if (type == IBV_QPT_DRIVER && srd_refused(d, caps))
+		return -EOPNOTSUPP;
+	if (d->prov && d->prov->max_inline && inl > d->prov->max_inline)
+		inl = d->prov->max_inline;
 	/* Providers refuse an inline size they cannot do without saying the
 	 * limit: halve until one is accepted; the caller reports the cap. */
 	for (;;) {
+		errno = 0;
 		*qp = qp_make(d, cq, type, caps, inl, &a);
 		if (*qp || !inl)
 			break;
 		inl /= 2;
 	}
+	if (!*qp && !errno)
+		return qp_refused_silently(d, type, caps);
 	if (!*qp) {
 		ret = -errno;
 		rb_err("%s: %s(%s, send %u, recv %u%s): %s", d->name,
@@ -662,71 +780,6 @@ int rb_srq_create(struct rb_dev *d, uint32_t max_wr, struct ibv_srq **srq)
 	return 0;
 }
 
-const char *rb_odp_missing(const struct ibv_odp_caps *caps, unsigned int tr, uint32_t need,
-			   char *buf, size_t len)
-{
-	static const struct {
-		uint32_t bit;
-		const char *name;
-	} verbs[] = {
-		{ IBV_ODP_SUPPORT_SEND, "SEND" },     { IBV_ODP_SUPPORT_RECV, "RECV" },
-		{ IBV_ODP_SUPPORT_WRITE, "WRITE" },   { IBV_ODP_SUPPORT_READ, "READ" },
-		{ IBV_ODP_SUPPORT_ATOMIC, "ATOMIC" }, { IBV_ODP_SUPPORT_SRQ_RECV, "SRQ_RECV" }
-	};
-	static const char *const fields[RB_TR_COUNT] = { "rc_odp_caps", "uc_odp_caps",
-							 "ud_odp_caps" };
-	const uint32_t have[RB_TR_COUNT] = { caps->per_transport_caps.rc_odp_caps,
-					     caps->per_transport_caps.uc_odp_caps,
-					     caps->per_transport_caps.ud_odp_caps };
-	size_t i, off = 0;
-	int n;
-
-	buf[0] = '\0';
-	if (!(caps->general_caps & IBV_ODP_SUPPORT)) {
-		snprintf(buf, len,
-			 "no on-demand paging at all (odp_caps.general_caps lacks "
-			 "IBV_ODP_SUPPORT)");
-		return buf;
-	}
-	if (tr >= RB_TR_COUNT) {
-		snprintf(buf, len, "transport %u has no odp_caps", tr);
-		return buf;
-	}
-	for (i = 0; i < sizeof(verbs) / sizeof(verbs[0]) && off < len; i++) {
-		if (!(need & verbs[i].bit) || (have[tr] & verbs[i].bit))
-			continue;
-		n = off ? snprintf(buf + off, len - off, ", IBV_ODP_SUPPORT_%s", verbs[i].name)
-			: snprintf(buf, len,
-				   "odp_caps.per_transport_caps.%s lacks IBV_ODP_SUPPORT_%s",
-				   fields[tr], verbs[i].name);
-		off += n > 0 ? (size_t)n : 0;
-	}
-	return buf;
-}
-
-int rb_odp_check(struct rb_dev *d, unsigned int tr, uint32_t need)
-{
-	struct ibv_device_attr_ex ex;
-	char why[256];
-	int ret;
-
-	memset(&ex, 0, sizeof(ex));
-	ret = ibv_query_device_ex(d->ctx, NULL, &ex);
-	if (ret && ret != EOPNOTSUPP && ret != ENOSYS) {
-		rb_err("%s: ibv_query_device_ex: %s", d->name, strerror(ret));
-		return lib_errno(ret);
-	}
-	/* A provider without the extended query has no ODP to report. */
-	if (ret)
-		memset(&ex.odp_caps, 0, sizeof(ex.odp_caps));
-	rb_odp_missing(&ex.odp_caps, tr, need, why, sizeof(why));
-	if (!why[0])
-		return 0;
-	rb_err("--odp: %s cannot register on-demand paging memory for %s: %s", d->name,
-	       rb_transport_name(tr), why);
-	return -EOPNOTSUPP;
-}
-
 /* An access flag a provider or kernel may not know: refused so, it is left out. */
 static bool refused_optional(int err)
 {
@@ -758,78 +811,6 @@ int rb_mr_reg(struct rb_dev *d, void *buf, size_t len, int access, struct ibv_mr
 		return ret;
 	}
 	return 0;
-}
-
-/* ibv_qp_ex begins with its ibv_qp (qp_base): rb_qp_create() checked it. */
-static struct ibv_qp_ex *qp_ex_of(struct ibv_qp *qp)
-{
-	return (struct ibv_qp_ex *)((char *)qp - offsetof(struct ibv_qp_ex, qp_base));
-}
-
-/* The verb of @wr, on @x; false for one the extended API is not asked for here. */
-static bool wr_verb(struct ibv_qp_ex *x, const struct ibv_send_wr *wr)
-{
-	switch (wr->opcode) {
-	case IBV_WR_SEND:
-		ibv_wr_send(x);
-		return true;
-	case IBV_WR_SEND_WITH_IMM:
-		ibv_wr_send_imm(x, wr->imm_data);
-		return true;
-	case IBV_WR_RDMA_WRITE:
-		ibv_wr_rdma_write(x, wr->wr.rdma.rkey, wr->wr.rdma.remote_addr);
-		return true;
-	case IBV_WR_RDMA_WRITE_WITH_IMM:
-		ibv_wr_rdma_write_imm(x, wr->wr.rdma.rkey, wr->wr.rdma.remote_addr, wr->imm_data);
-		return true;
-	case IBV_WR_RDMA_READ:
-		ibv_wr_rdma_read(x, wr->wr.rdma.rkey, wr->wr.rdma.remote_addr);
-		return true;
-	case IBV_WR_ATOMIC_CMP_AND_SWP:
-		ibv_wr_atomic_cmp_swp(x, wr->wr.atomic.rkey, wr->wr.atomic.remote_addr,
-				      wr->wr.atomic.compare_add, wr->wr.atomic.swap);
-		return true;
-	case IBV_WR_ATOMIC_FETCH_AND_ADD:
-		ibv_wr_atomic_fetch_add(x, wr->wr.atomic.rkey, wr->wr.atomic.remote_addr,
-					wr->wr.atomic.compare_add);
-		return true;
-	default:
-		return false;
-	}
-}
-
-int rb_post_send_ex(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
-{
-	struct ibv_qp_ex *x = qp_ex_of(qp);
-	struct ibv_send_wr *w;
-	bool ud = qp->qp_type == IBV_QPT_UD;
-
-	*bad = wr;
-	ibv_wr_start(x);
-	for (w = wr; w; w = w->next) {
-		x->wr_id = w->wr_id;
-		x->wr_flags = w->send_flags;
-		if (!wr_verb(x, w)) {
-			ibv_wr_abort(x);
-			*bad = w;
-			return EINVAL;
-		}
-		if (ud)
-			ibv_wr_set_ud_addr(x, w->wr.ud.ah, w->wr.ud.remote_qpn,
-					   w->wr.ud.remote_qkey);
-		/* One SGE: the loops' templates never have more. */
-		if (w->send_flags & IBV_SEND_INLINE)
-			ibv_wr_set_inline_data(x, (void *)(uintptr_t)w->sg_list->addr,
-					       w->sg_list->length);
-		else
-			ibv_wr_set_sge(x, w->sg_list->lkey, w->sg_list->addr, w->sg_list->length);
-	}
-	return ibv_wr_complete(x);
-}
-
-rb_post_fn rb_qp_post_fn(struct ibv_qp *qp, bool ex)
-{
-	return ex ? rb_post_send_ex : qp->context->ops.post_send;
 }
 
 void rb_qp_info(const struct rb_dev *d, const struct ibv_qp *qp, uint32_t psn,
@@ -920,7 +901,7 @@ static int to_init(struct rb_dev *d, struct ibv_qp *qp, int access, const struct
 		return -EINVAL;
 	}
 
-	if (qp->qp_type == IBV_QPT_UD) {
+	if (qp->qp_type == IBV_QPT_UD || qp->qp_type == IBV_QPT_DRIVER) {
 		a.qkey = RB_UD_QKEY;
 		mask |= IBV_QP_QKEY;
 	} else {
@@ -940,7 +921,9 @@ int rb_qp_connect(struct rb_dev *d, struct ibv_qp *qp, int access, uint32_t loca
 	/* The session checked the peer's CONN; a value that still slipped
 	 * through must not reach the provider (rxe takes an MTU of 0 and
 	 * then spins in softirq). */
-	if (qp->qp_type != IBV_QPT_UD && !rb_qp_path_ok(mtu, remote)) {
+	bool datagram = qp->qp_type == IBV_QPT_UD || qp->qp_type == IBV_QPT_DRIVER;
+
+	if (!datagram && !rb_qp_path_ok(mtu, remote)) {
 		rb_err("%s qp 0x%x: refused: path MTU enum %d (want %d..%d), peer QPN 0x%x, PSN "
 		       "0x%x (24-bit)",
 		       d->name, qp->qp_num, (int)mtu, IBV_MTU_256, IBV_MTU_4096, remote->qpn,
@@ -948,7 +931,7 @@ int rb_qp_connect(struct rb_dev *d, struct ibv_qp *qp, int access, uint32_t loca
 		return -EINVAL;
 	}
 	ret = to_init(d, qp, access, av);
-	if (!ret && qp->qp_type == IBV_QPT_UD)
+	if (!ret && datagram)
 		ret = modify(d, qp, &rtr, IBV_QP_STATE, "RTR");
 	else if (!ret)
 		ret = to_rtr(d, qp, remote, mtu, rd_atom, av);

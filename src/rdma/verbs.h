@@ -16,10 +16,14 @@
 #include <sys/socket.h>
 #include <stdbool.h>
 #include <stdint.h>
+#include "core/provider.h"
 #include "wire/wire.h"
 
 struct rb_dev {
 	struct ibv_context *ctx;
+	/* What the device's provider offers and how it behaves (never NULL
+	 * once open: the generic row when none matched). */
+	const struct rb_provider *prov;
 	struct ibv_pd *pd;
 	struct ibv_device_attr attr;
 	struct ibv_port_attr port_attr;
@@ -54,7 +58,8 @@ struct rb_dev_want {
  * Without a name, the device and port whose GID table holds @w->local,
  * else the first device with an active port (@w->port when > 0).  Without
  * a port, the device's port holding @w->local, else its first active one.
- * A port that is not ACTIVE is an error naming its state.  With no RDMA
+ * A port that is not ACTIVE is an error naming its state (an InfiniBand
+ * port in INIT waits for the subnet manager, not a cable).  With no RDMA
  * device at all, a hint names the Soft-RoCE command that would make one.
  *
  * Returns 0 or -errno, logged once naming the device and port.  -EINVAL
@@ -99,7 +104,7 @@ struct rb_res {
 };
 void rb_resources_close(struct rb_dev *d, const struct rb_res *res);
 
-/* rb_link_layer_str() - "Ethernet" or "InfiniBand". */
+/* rb_link_layer_str() - "Ethernet", "InfiniBand" or "Unspecified" (EFA). */
 const char *rb_link_layer_str(const struct rb_dev *d);
 
 /* MTU enum <-> bytes; rb_mtu_from_bytes() returns 0 for a non-MTU value. */
@@ -148,13 +153,33 @@ struct rb_qp_caps {
 };
 
 /*
- * rb_qp_create() - a QP of @type (RC, UC, UD) on @cq for both queues; @caps
+ * rb_qp_create() - a QP of @type (RC, UC, UD; IBV_QPT_DRIVER: SRD, srd.c,
+ * which needs @caps->send_ops and takes only what rb_srd_ops() says) on @cq for both queues; @caps
  * updated.  With @caps->send_ops, made by ibv_create_qp_ex() with those
  * send_ops_flags; a provider that refuses them gets an ordinary QP
- * (caps->ex false), unless @caps->ex_only.
+ * (caps->ex false), unless @caps->ex_only.  Inline asked for is cut to
+ * the provider's max_inline first.  A provider that returns no QP and
+ * sets no errno (bnxt_re for UC) gets -EOPNOTSUPP and a message naming
+ * the call, its attributes and what the provider offers: never 0 with
+ * *@qp NULL.
  */
 int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, enum ibv_qp_type type,
 		 struct rb_qp_caps *caps, struct ibv_qp **qp);
+
+/*
+ * SRD (srd.c): EFA's reliable datagram, a QP of type IBV_QPT_DRIVER that
+ * rb_qp_create() makes through efadv_create_qp_ex() (extended API only).
+ * rb_srd_built() - whether configure found libefa (HAVE_EFADV).
+ * rb_srd_ops() - the IBV_QP_EX_WITH_* verbs @d's SRD QPs take: SEND
+ * always, RDMA READ and WRITE where efadv_query_device() reports them; 0
+ * for a device without SRD or a build without efadv.
+ * rb_srd_create() - efadv_create_qp_ex() of @a as SRD; NULL with errno.
+ * rb_wr_ops_str() - IBV_QP_EX_WITH_* bits as "SEND, RDMA_READ", "none".
+ */
+bool rb_srd_built(void);
+uint64_t rb_srd_ops(struct rb_dev *d);
+struct ibv_qp *rb_srd_create(struct rb_dev *d, struct ibv_qp_init_attr_ex *a);
+const char *rb_wr_ops_str(uint64_t ops, char *buf, size_t len);
 
 /*
  * rb_srq_create() - a shared receive queue of @max_wr receives; a device

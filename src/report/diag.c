@@ -66,7 +66,7 @@ int rb_diag_setup(struct rb_diag *g, const struct rb_dev *d, const struct rb_ben
 	rep->has_counters = g->on && g->spec.mode != RB_CTRS_NONE;
 	rep->counters_spec = spec;
 	rep->driver_id = g->before.driver;
-	rep->driver = rb_counters_driver_name((enum rb_ctr_driver)g->before.driver);
+	rep->driver = rb_counters_driver_name((enum rb_prov_id)g->before.driver);
 	return g->server ? 0 : expect_setup(g, l, rep);
 }
 
@@ -110,7 +110,7 @@ void rb_diag_peer(struct rb_diag *g, struct rb_doc *rep)
 		return;
 	rep->has_peer_counters = true;
 	rep->peer_driver_id = g->peer.driver;
-	rep->peer_driver = rb_counters_driver_name((enum rb_ctr_driver)g->peer.driver);
+	rep->peer_driver = rb_counters_driver_name((enum rb_prov_id)g->peer.driver);
 }
 
 /* Appends "; @what" (or just @what) to the table's flag of a point. */

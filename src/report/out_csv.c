@@ -99,9 +99,9 @@ static int csv_begin(struct rb_writer *w, const struct rb_doc *r)
 	if (rb_out_bidir_cols(r))
 		fputs(csv_bidir_header, w->f);
 	if (r->has_counters)
-		rb_counters_csv_header(w->f, "ctr_", (enum rb_ctr_driver)r->driver_id);
+		rb_counters_csv_header(w->f, "ctr_", (enum rb_prov_id)r->driver_id);
 	if (r->has_peer_counters)
-		rb_counters_csv_header(w->f, "peer_ctr_", (enum rb_ctr_driver)r->peer_driver_id);
+		rb_counters_csv_header(w->f, "peer_ctr_", (enum rb_prov_id)r->peer_driver_id);
 	fputc('\n', w->f);
 	return file_status(w->f);
 }
@@ -111,11 +111,11 @@ static void csv_counters(FILE *f, const struct rb_doc *r, const struct rb_result
 	json_t *d = res->diag;
 
 	if (r->has_counters)
-		rb_counters_csv_json(f, (enum rb_ctr_driver)r->driver_id,
+		rb_counters_csv_json(f, (enum rb_prov_id)r->driver_id,
 				     json_object_get(d, "counters"),
 				     json_object_get(d, "counters_derived"));
 	if (r->has_peer_counters)
-		rb_counters_csv_json(f, (enum rb_ctr_driver)r->peer_driver_id,
+		rb_counters_csv_json(f, (enum rb_prov_id)r->peer_driver_id,
 				     json_object_get(d, "peer_counters"),
 				     json_object_get(d, "peer_counters_derived"));
 }

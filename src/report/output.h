@@ -95,7 +95,7 @@ struct rb_doc {
 	bool has_counters, has_peer_counters;
 	const char *counters_spec;
 	const char *driver, *peer_driver;      /* "rxe", "mlx5", "generic" */
-	int driver_id, peer_driver_id;	       /* enum rb_ctr_driver, for the CSV columns */
+	int driver_id, peer_driver_id;	       /* enum rb_prov_id, for the CSV columns */
 	double link_gbps;		       /* 0: unknown */
 	const struct rb_strlist *expectations; /* NULL or empty: none */
 	/* Latency tests: --samples' file (NULL: none); -C: what the ticks

@@ -12,6 +12,7 @@
 #include "session/dryrun.h"
 #include "report/output.h"
 #include "wire/plan.h"
+#include "core/provider.h"
 #include "core/sweep.h"
 #include "session/threads.h"
 
@@ -82,8 +83,16 @@ __attribute__((format(printf, 2, 3))) static void padd(struct plist *l, const ch
 static void check_limits(const struct rb_dryrun *d, const struct rb_dry_mem *m, struct plist *l)
 {
 	const struct rb_dry_dev *v = &d->dev;
+	const struct rb_provider *pv = rb_prov_get(v->prov);
 	uint64_t size = rb_axis_max(&d->p->size);
+	struct rb_params p = *d->p;
+	char why[RB_DRY_NOTE];
 
+	/* What the device's provider makes (without -c, what the client would take). */
+	if (d->l && d->l->transport_auto && d->role == RB_ROLE_CLIENT)
+		p.transport = (uint8_t)rb_plan_transport_for(d->b, pv, p.transport);
+	if (rb_plan_provider_check(&p, d->b, pv, v->name, why, sizeof(why)))
+		padd(l, "%s", why);
 	if (v->max_msg_sz && size > v->max_msg_sz)
 		padd(l, "-s/--size %llu exceeds %s port %d's max message size %llu",
 		     (unsigned long long)size, v->name, v->port, (unsigned long long)v->max_msg_sz);

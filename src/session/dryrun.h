@@ -37,6 +37,7 @@ struct rb_dry_dev {
 	uint64_t max_msg_sz;
 	int max_qp_wr, max_cqe, max_qp_rd_atom;
 	bool atomics;
+	unsigned int prov; /* its provider (core/provider.h): what it makes */
 };
 
 /* Where the measuring threads and their buffers would go. */

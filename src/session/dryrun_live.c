@@ -69,6 +69,7 @@ static void copy_dev(struct rb_dry_dev *v, const struct rb_dev *d)
 	v->max_cqe = d->attr.max_cqe;
 	v->max_qp_rd_atom = d->attr.max_qp_rd_atom;
 	v->atomics = d->attr.atomic_cap != IBV_ATOMIC_NONE;
+	v->prov = d->prov->id;
 }
 
 /*

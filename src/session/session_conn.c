@@ -51,7 +51,7 @@ static int local_conn(struct session *s, struct rb_msg_conn *m)
 /* MTU, reads in flight: what both ends can do, and what was asked. */
 static const char *link_name(uint8_t ll)
 {
-	return ll == IBV_LINK_LAYER_ETHERNET ? "Ethernet (RoCE)" : "InfiniBand";
+	return ll == IBV_LINK_LAYER_ETHERNET ? "Ethernet (RoCE)" : rb_prov_link_layer_str(ll);
 }
 
 /* A UD message is one packet: the largest size must fit the path MTU. */
@@ -76,13 +76,18 @@ static int negotiate(struct session *s, const struct rb_msg_conn *me)
 	struct rb_run *r = &s->run;
 	uint32_t mtu = rb_min_u32(me->mtu, r->remote.mtu);
 	uint32_t rd = rb_min_u32(rb_min_u32(me->max_rd_atom, r->remote.max_rd_atom), 255);
-	char dev[4 * sizeof(r->remote.device)];
+	char dev[4 * sizeof(r->remote.device)], why[RB_TEXT_MAX];
 
 	rb_escape(r->remote.device, dev, sizeof(dev));
 	if (r->remote.link_layer != me->link_layer) {
 		rb_err("peer %s's %s port is %s, but %s port %u here is %s: they cannot connect",
 		       s->oob.peer, dev, link_name(r->remote.link_layer), r->dev.name, r->dev.port,
 		       link_name(me->link_layer));
+		s->usage = true;
+		return -EPROTO;
+	}
+	if (rb_conn_peer_check(me, &r->remote, why, sizeof(why))) {
+		rb_err("peer %s: %s", s->oob.peer, why);
 		s->usage = true;
 		return -EPROTO;
 	}

@@ -82,6 +82,7 @@ static int check_limits(struct session *s)
 {
 	struct rb_dev *d = &s->run.dev;
 	uint64_t size = rb_axis_max(&s->p.size);
+	char why[RB_TEXT_MAX];
 
 	s->usage = true;
 	if (size > d->port_attr.max_msg_sz) {
@@ -97,6 +98,10 @@ static int check_limits(struct session *s)
 	}
 	if (check_cq(s))
 		return -EINVAL;
+	if (rb_plan_provider_check(&s->p, s->bench, d->prov, d->name, why, sizeof(why))) {
+		rb_err("%s", why);
+		return -EINVAL;
+	}
 	if (s->bench->atomic && d->attr.atomic_cap == IBV_ATOMIC_NONE) {
 		rb_err("%s does not support atomic operations (atomic_cap NONE)", d->name);
 		return -EOPNOTSUPP;
@@ -174,7 +179,9 @@ static int check_scale(struct session *s)
 
 static enum ibv_qp_type qp_type(const struct rb_params *p)
 {
-	static const enum ibv_qp_type types[RB_TR_COUNT] = { IBV_QPT_RC, IBV_QPT_UC, IBV_QPT_UD };
+	/* SRD is a driver QP (efadv_create_qp_ex: rb_qp_create()). */
+	static const enum ibv_qp_type types[RB_TR_COUNT] = { IBV_QPT_RC, IBV_QPT_UC, IBV_QPT_UD,
+							     IBV_QPT_DRIVER };
 
 	return types[p->transport]; /* in range: the plan was validated */
 }
@@ -185,10 +192,12 @@ static enum ibv_qp_type qp_type(const struct rb_params *p)
  */
 static void want_post_api(const struct session *s, const char *settled, struct rb_qp_caps *caps)
 {
-	bool wr = s->l->post_api != RB_POST_POST && (!settled || !strcmp(settled, "wr"));
+	/* SRD posts only through ibv_wr_* (EFA's ibv_post_send takes SENDs alone). */
+	bool srd = s->p.transport == RB_TR_SRD;
+	bool wr = srd || (s->l->post_api != RB_POST_POST && (!settled || !strcmp(settled, "wr")));
 
 	caps->send_ops = !wr ? 0 : s->p.imm ? s->bench->imm_ops : s->bench->send_ops;
-	caps->ex_only = wr && (settled || s->l->post_api == RB_POST_WR);
+	caps->ex_only = wr && (srd || settled || s->l->post_api == RB_POST_WR);
 }
 
 /*
@@ -281,7 +290,9 @@ static int create_qps(struct session *s)
 		ret = rb_qp_create(&r->dev, r->ncq ? r->cqs[i] : r->cq, qp_type(&s->p), &caps,
 				   &r->qp[i]);
 		r->inline_max = caps.inline_size;
-		if (ret && !i && caps.ex_only)
+		if (ret && !i && s->p.transport == RB_TR_SRD)
+			s->usage = ret == -EOPNOTSUPP; /* said by rb_qp_create() */
+		else if (ret && !i && caps.ex_only)
 			s->usage = no_wr_api(s, ret);
 		if (!ret && !i)
 			posting_by(s, caps.ex);
@@ -564,6 +575,29 @@ int sess_place(struct session *s, const char *ibdev)
 	return 0;
 }
 
+/*
+ * -c not given, and the client's device does not make the default (RC):
+ * the first transport the test and the device share, said once; the plan
+ * is checked again (a -c UD message is one packet, no -R) and then sent.
+ */
+static int auto_transport(struct session *s)
+{
+	const struct rb_provider *pv = s->run.dev.prov;
+	unsigned int tr = rb_plan_transport_for(s->bench, pv, s->p.transport);
+	char offers[64], why[RB_TEXT_MAX];
+
+	if (s->role != RB_ROLE_CLIENT || !s->l->transport_auto || tr == s->p.transport)
+		return 0;
+	s->p.transport = (uint8_t)tr;
+	rb_info("%s is %s, which makes %s QPs: -c %s (no -c given)", s->run.dev.name, pv->name,
+		rb_prov_offers_str(pv->offers, offers, sizeof(offers)), rb_transport_name(tr));
+	if (!rb_plan_validate(&s->p, 0, why, sizeof(why)))
+		return 0;
+	rb_err("-c %s, the transport %s makes: %s", rb_transport_name(tr), s->run.dev.name, why);
+	s->usage = true;
+	return -EINVAL;
+}
+
 int sess_open_resources(struct session *s, const struct sockaddr *local)
 {
 	struct rb_run *r = &s->run;
@@ -572,7 +606,9 @@ int sess_open_resources(struct session *s, const struct sockaddr *local)
 	ret = open_device(s, local);
 	if (ret)
 		return ret;
-	ret = check_limits(s);
+	ret = auto_transport(s);
+	if (!ret)
+		ret = check_limits(s);
 	if (!ret)
 		ret = check_scale(s);
 	if (!ret) {
@@ -585,8 +621,8 @@ int sess_open_resources(struct session *s, const struct sockaddr *local)
 	if (ret)
 		return ret;
 	r->rx_off = rx_offset(&s->p);
-	r->ud = s->p.transport == RB_TR_UD;
-	r->lossy = s->p.transport != RB_TR_RC;
+	r->ud = rb_tr_datagram(s->p.transport);
+	r->lossy = s->p.transport == RB_TR_UC || s->p.transport == RB_TR_UD;
 	ret = alloc_buffers(s);
 	if (!ret)
 		ret = register_buffers(s);

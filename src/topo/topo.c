@@ -755,8 +755,8 @@ static void check_port(struct wlist *l, const struct rb_dev_info *d, const struc
 		     "%s port %d is %s (physical state %s): check the cable, the link partner and "
 		     "%s",
 		     d->name, p->num, p->state, p->phys_state[0] ? p->phys_state : "unknown",
-		     strcmp(p->link_layer, "Ethernet") ? "the subnet manager (sminfo)"
-						       : "ip link show of the netdev");
+		     !strcmp(p->link_layer, "InfiniBand") ? "the subnet manager (sminfo)"
+							  : "ip link show of the netdev");
 	if (!strcmp(p->link_layer, "Ethernet") && !has_rocev2(p))
 		wadd(l, RB_TW_NO_ROCEV2, p->num,
 		     "%s port %d has no RoCE v2 GID: check that %s is up and has an IP address (ip "

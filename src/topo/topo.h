@@ -17,6 +17,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <hwloc.h>
+#include "core/provider.h"
 #include "core/rdmabench.h"
 
 /*
@@ -128,6 +129,9 @@ struct rb_pcie_link {
 struct rb_dev_info {
 	char name[64];
 	char driver[64]; /* kernel driver, "" unknown */
+	/* Its provider's row (core/provider.h), by driver, name and PCI
+	 * vendor; the generic row when none matched. */
+	const struct rb_provider *prov;
 	char node_guid[24];
 	char fw_ver[64];      /* "" when the driver reports none */
 	char netdev[32];      /* RoCE/iWARP parent netdev, "" none */

@@ -112,6 +112,22 @@ static void print_extra(FILE *out, const struct dev_extra *x)
 		govs[0] ? govs : "none (no cpufreq, or a VM)");
 }
 
+/* What the provider's row says: transport, QP types, atomics, inline, its quirk. */
+static void print_provider(FILE *out, const struct rb_provider *p)
+{
+	char offers[64];
+
+	if (!p)
+		return;
+	fprintf(out, "  provider %s (%s): %s, QPs %s, %s", p->name, p->family,
+		rb_prov_transport_str(p->xport),
+		rb_prov_offers_str(p->offers, offers, sizeof(offers)),
+		p->atomics ? "atomics" : "no atomics");
+	if (p->max_inline)
+		fprintf(out, ", inline %u bytes", p->max_inline);
+	fprintf(out, "%s%s\n", p->quirk ? "; " : "", p->quirk ? p->quirk : "");
+}
+
 static void print_dev(FILE *out, const struct rb_dev_info *d, int dev_node)
 {
 	char node[16] = "unknown";
@@ -122,9 +138,30 @@ static void print_dev(FILE *out, const struct rb_dev_info *d, int dev_node)
 		or_dash(d->node_guid), or_dash(d->fw_ver));
 	fprintf(out, "  netdev %s, PCI %s, NUMA node %s, local CPUs %s\n", or_dash(d->netdev),
 		or_dash(d->pci), node, or_dash(d->local_cpus));
+	print_provider(out, d->prov);
 	print_link(out, d);
 	print_ports(out, d);
 	print_gids(out, d);
+}
+
+/* The provider's row as topo's JSON shows it; null without one. */
+static json_t *provider_json(const struct rb_provider *p)
+{
+	static const char *const qpt[] = { "RC", "UC", "UD", "SRD", "DC", "XRC" };
+	json_t *types;
+	size_t i;
+
+	if (!p)
+		return json_null();
+	types = json_array();
+	for (i = 0; types && i < sizeof(qpt) / sizeof(qpt[0]); i++)
+		if (p->offers & (1u << i))
+			json_array_append_new(types, json_string(qpt[i]));
+	return json_pack("{s:s, s:s, s:s, s:o, s:b, s:o, s:o}", "name", p->name, "family",
+			 p->family, "transport", rb_prov_transport_str(p->xport), "qp_types",
+			 types ? types : json_null(), "atomics", p->atomics, "max_inline",
+			 p->max_inline ? json_integer(p->max_inline) : json_null(), "quirk",
+			 p->quirk ? json_string(p->quirk) : json_null());
 }
 
 /* A JSON string, or null for an unknown ("") fact. */
@@ -225,17 +262,18 @@ static json_t *dev_json(const struct rb_dev_info *d, int dev_node, const struct 
 
 	for (i = 0; ports && i < d->n_ports; i++)
 		json_array_append_new(ports, port_json(d, &d->ports[i]));
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
 			 " s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o}",
-			 "name", d->name, "driver", jstr(d->driver), "node_guid",
-			 jstr(d->node_guid), "fw_ver", jstr(d->fw_ver), "netdev", jstr(d->netdev),
-			 "pci", jstr(d->pci), "numa_node", jint(dev_node, 0), "local_cpus",
-			 jstr(d->local_cpus), "pcie", "current_link_speed", jnum(k->cur_gts),
-			 "max_link_speed", jnum(k->max_gts), "current_link_width",
-			 jint(k->cur_width, 1), "max_link_width", jint(k->max_width, 1),
-			 "ceiling_gbps", jnum(rb_pcie_ceiling_gbps(k->cur_gts, k->cur_width)),
-			 "ports", ports, "warnings", warnings_json(w, nw), "irqs", irqs_json(x),
-			 "governors", govs_json(x));
+			 "name", d->name, "driver", jstr(d->driver), "provider",
+			 provider_json(d->prov), "node_guid", jstr(d->node_guid), "fw_ver",
+			 jstr(d->fw_ver), "netdev", jstr(d->netdev), "pci", jstr(d->pci),
+			 "numa_node", jint(dev_node, 0), "local_cpus", jstr(d->local_cpus), "pcie",
+			 "current_link_speed", jnum(k->cur_gts), "max_link_speed", jnum(k->max_gts),
+			 "current_link_width", jint(k->cur_width, 1), "max_link_width",
+			 jint(k->max_width, 1), "ceiling_gbps",
+			 jnum(rb_pcie_ceiling_gbps(k->cur_gts, k->cur_width)), "ports", ports,
+			 "warnings", warnings_json(w, nw), "irqs", irqs_json(x), "governors",
+			 govs_json(x));
 }
 
 /* Read, check, print and collect one device, and note it in @nic for the

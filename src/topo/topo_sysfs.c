@@ -399,6 +399,17 @@ static void find_driver(const char *ibpath, struct rb_dev_info *d)
 		set_str(d->driver, sizeof(d->driver), "siw");
 }
 
+/* The PCI vendor of the device's parent, device/vendor ("0x14e4"); 0 when none. */
+static uint32_t read_vendor(const char *ibpath)
+{
+	char dir[PATH_MAX], buf[16];
+
+	if ((size_t)snprintf(dir, sizeof(dir), "%s/device", ibpath) >= sizeof(dir) ||
+	    rb_topo_read_attr(dir, "vendor", buf, sizeof(buf)))
+		return 0;
+	return (uint32_t)strtoul(buf, NULL, 16);
+}
+
 int rb_dev_locate(const char *sysroot, const char *ibdev, struct rb_dev_info *d)
 {
 	char ibpath[PATH_MAX], pcidir[PATH_MAX];
@@ -423,6 +434,7 @@ int rb_dev_locate(const char *sysroot, const char *ibdev, struct rb_dev_info *d)
 	/* Only software devices (rxe, siw) have "parent": the netdev name. */
 	rb_topo_read_attr(ibpath, "parent", d->netdev, sizeof(d->netdev));
 	find_driver(ibpath, d);
+	d->prov = rb_prov_identify(d->driver, d->name, read_vendor(ibpath));
 	if (!locate_pci(sysroot, ibpath, d, pcidir, sizeof(pcidir))) {
 		read_pci(pcidir, d);
 		if (!d->netdev[0])

@@ -6,6 +6,7 @@
 #include <infiniband/verbs.h>
 
 #include "core/opts_row.h"
+#include "core/provider.h"
 #include "wire/plan.h"
 #include "core/shape.h"
 #include "core/stats.h"
@@ -190,12 +191,21 @@ static int check_transport(const struct rb_params *p, const struct rb_bench *t, 
 	if (!(t->transports & RB_TR_BIT(p->transport)))
 		return fail(err, len, "-c %s does not apply to %s: it runs over %s", tr, t->name,
 			    transports_of(t, list, sizeof(list)));
-	if (p->transport != RB_TR_UD)
+	/* SRD delivers out of order: the last byte is no sign of the rest. */
+	if (p->transport == RB_TR_SRD && t->polls_buffer)
+		return fail(err, len,
+			    "-c SRD does not apply to %s: it polls the buffer's last byte for "
+			    "arrival, and SRD delivers out of order",
+			    t->name);
+	if (!rb_tr_datagram(p->transport))
 		return 0;
 	if (p->use_cm)
 		return fail(err, len,
-			    "-R/--rdma-cm does not apply to -c UD: rdmabench connects RC and UC "
-			    "QPs through the CM; UD uses the out-of-band exchange");
+			    "-R/--rdma-cm does not apply to -c %s: rdmabench connects RC and UC "
+			    "QPs through the CM; %s uses the out-of-band exchange",
+			    tr, tr);
+	if (p->transport != RB_TR_UD)
+		return 0;
 	if (p->mtu && rb_axis_max(&p->size) > p->mtu)
 		return fail(err, len,
 			    "-s/--size %llu exceeds -m/--mtu %u: a -c UD message is one packet",
@@ -306,7 +316,7 @@ static int check_reg_mode(const struct rb_params *p, const struct rb_bench *t, c
 		why = "the client streaming alone (no -b, no --reversed)";
 	else if (p->rate_unit)
 		why = "no --rate";
-	else if (p->transport == RB_TR_UD)
+	else if (rb_tr_datagram(p->transport))
 		why = "RC or UC";
 	return why ? fail(err, len, "--reg-mode per-msg needs %s (%s)", why, t->name) : 0;
 }
@@ -615,8 +625,9 @@ static int check_qp_info(const struct rb_msg_conn *c, const struct rb_qp_info *q
 			      q->qpn);
 	if (q->psn > 0xffffff)
 		return refuse(err, len, "CONN %s.psn 0x%x exceeds 24 bits", what, q->psn);
-	/* RoCE addresses by GID; InfiniBand by a unicast LID. */
-	if (c->link_layer != IBV_LINK_LAYER_ETHERNET && (!q->lid || q->lid >= 0xc000))
+	/* InfiniBand addresses by a unicast LID; RoCE and EFA (link layer
+	 * unspecified) by GID. */
+	if (c->link_layer == IBV_LINK_LAYER_INFINIBAND && (!q->lid || q->lid >= 0xc000))
 		return refuse(err, len, "CONN %s.lid 0x%x is not a unicast LID (1..0xbfff)", what,
 			      q->lid);
 	return 0;
@@ -687,6 +698,70 @@ int rb_conn_validate(const struct rb_msg_conn *c, const struct rb_conn_want *w, 
 	if (!ret)
 		ret = check_probe_qp(c, w, err, len);
 	return ret ? ret : rb_place_validate(&c->place, err, len);
+}
+
+int rb_plan_provider_check(const struct rb_params *p, const struct rb_bench *t,
+			   const struct rb_provider *prov, const char *dev, char *err, size_t len)
+{
+	char offers[64], mine[32];
+	unsigned int both = t->transports & prov->offers;
+
+	rb_prov_offers_str(prov->offers, offers, sizeof(offers));
+	if (t->path != RB_PATH_VERBS)
+		return 0;
+	if (!(prov->offers & RB_TR_BIT(p->transport)) && !both)
+		return fail(err, len, "%s runs over %s; %s is %s (%s), which makes %s QPs only",
+			    t->name, transports_of(t, mine, sizeof(mine)), dev, prov->name,
+			    prov->family, offers);
+	if (!(prov->offers & RB_TR_BIT(p->transport)))
+		return fail(err, len, "-c %s: %s is %s (%s), which makes %s QPs; give -c %s",
+			    rb_transport_name(p->transport), dev, prov->name, prov->family, offers,
+			    rb_transport_name((uint32_t)__builtin_ctz(both)));
+	if (t->atomic && !prov->atomics)
+		return fail(err, len, "%s: %s is %s (%s), which has no atomic operations", t->name,
+			    dev, prov->name, prov->family);
+	if (p->probe && !(prov->offers & RB_OFFER_RC))
+		return fail(err, len,
+			    "--probe pings over an RC QP; %s is %s (%s), which makes %s QPs", dev,
+			    prov->name, prov->family, offers);
+	return 0;
+}
+
+unsigned int rb_plan_transport_for(const struct rb_bench *t, const struct rb_provider *prov,
+				   unsigned int tr)
+{
+	unsigned int both = t->transports & prov->offers;
+
+	if ((prov->offers & RB_TR_BIT(tr)) || !both)
+		return tr;
+	return (unsigned int)__builtin_ctz(both);
+}
+
+/* The peer's GID in @c's first QP: all zeros when it addresses by LID. */
+static bool by_gid(const struct rb_msg_conn *c)
+{
+	static const uint8_t zero[16];
+
+	return c->nqp && c->qp && memcmp(c->qp[0].gid, zero, sizeof(zero));
+}
+
+int rb_conn_peer_check(const struct rb_msg_conn *me, const struct rb_msg_conn *peer, char *err,
+		       size_t len)
+{
+	if (peer->link_layer != me->link_layer)
+		return rb_set_err(err, len, -EPROTO,
+				  "the peer's %s port is %s, this side's %s port is %s: they "
+				  "cannot connect",
+				  peer->device, rb_prov_link_layer_str(peer->link_layer),
+				  me->device, rb_prov_link_layer_str(me->link_layer));
+	if (me->link_layer == IBV_LINK_LAYER_INFINIBAND && by_gid(me) != by_gid(peer))
+		return rb_set_err(err, len, -EPROTO,
+				  "-x/--gid-index on one side only: on InfiniBand %s addresses by "
+				  "GID (GRH), the peer's %s by LID; give -x to both sides or to "
+				  "neither",
+				  by_gid(me) ? me->device : peer->device,
+				  by_gid(me) ? peer->device : me->device);
+	return 0;
 }
 
 /* A figure is a non-negative finite number up to @max. */

@@ -43,6 +43,27 @@ int rb_plan_validate(const struct rb_params *p, uint64_t mem_budget, char *err, 
  */
 uint64_t rb_mem_budget(void);
 
+/*
+ * rb_plan_provider_check() - what plan @p of test @t asks of device @dev,
+ * whose provider is @prov (core/provider.h): a transport (-c) the
+ * provider makes, atomics where it has them, --probe's RC QP.  Returns 0, or -EINVAL with
+ * a message naming the device, its provider and what it offers in @err.
+ */
+struct rb_provider;
+struct rb_bench;
+int rb_plan_provider_check(const struct rb_params *p, const struct rb_bench *t,
+			   const struct rb_provider *prov, const char *dev, char *err, size_t len);
+
+/*
+ * rb_plan_transport_for() - the transport test @t runs over on provider
+ * @prov when -c was not given: @tr (the default) where the provider makes
+ * it, else the first transport the test and the provider share (EFA: UD
+ * for send, SRD for read and write), else @tr (rb_plan_provider_check()
+ * then refuses it).  Pure.
+ */
+unsigned int rb_plan_transport_for(const struct rb_bench *t, const struct rb_provider *prov,
+				   unsigned int tr);
+
 /* ---- what a peer sends besides the plan ------------------------------ */
 
 /*
@@ -68,6 +89,16 @@ struct rb_msg_conn;
 struct rb_msg_data;
 int rb_conn_validate(const struct rb_msg_conn *c, const struct rb_conn_want *w, char *err,
 		     size_t len);
+
+/*
+ * rb_conn_peer_check() - whether this side's CONN @me and the peer's
+ * @peer can connect: the same link layer; on InfiniBand both address by
+ * GID (-x/--gid-index, a GRH) or both by LID, never one of each (the
+ * side without -x sends no GRH and its peer's AH says otherwise).  0, or
+ * -EPROTO with both sides named in @err.
+ */
+int rb_conn_peer_check(const struct rb_msg_conn *me, const struct rb_msg_conn *peer, char *err,
+		       size_t len);
 
 /*
  * rb_conn_counts() - the part of rb_conn_validate() a CONN can pass before

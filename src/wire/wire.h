@@ -23,7 +23,12 @@
 
 #define RB_WIRE_MAGIC 0x52444d42u /* "RDMB" */
 /*
- * v13: CONN's QP and MR lists at any length up to RB_MAX_QPS: CONN
+ * v15: a counter set's driver byte is a provider id (core/provider.h,
+ * 0..RB_PROV_COUNT-1: generic, rxe, mlx5 as before, then bnxt_re, irdma,
+ * hns, efa, erdma, siw, cxgb4, qedr, mlx4); a CONN of link layer 0
+ * (unspecified: EFA) needs no LID (addressed by GID); PARAMS's transport
+ * may be 3 (SRD); v14: RESULT with
+ * the server's setup figures; v13: CONN's QP and MR lists at any length up to RB_MAX_QPS: CONN
  * carries both counts and the first RB_CONN_CHUNK entries of each, and
  * CONN_MORE messages the rest, in order (rb_conn_chunks()); PARAMS ends
  * with --cq-per-qp; v12: PARAMS ends with --wr-lat, RESULT may carry the server's --wr-lat
@@ -33,7 +38,7 @@
  * --poll; v7: with --reversed and the immediate flag, RESULT with the
  * server's latency summary
  */
-#define RB_WIRE_VERSION	 14
+#define RB_WIRE_VERSION	 15
 #define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
 

@@ -146,7 +146,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
 	fuzz_quiet();
 	devnull = fopen("/dev/null", "w");
 	FUZZ_CHECK(devnull);
-	fixture.driver = RB_DRV_RXE;
+	fixture.driver = RB_PROV_RXE;
 	fixture.n = 2;
 	snprintf(fixture.c[0].name, RB_CTR_NAME_MAX, "sent_pkts");
 	fixture.c[0].value = 1000;

@@ -38,7 +38,7 @@ show() {
 }
 
 [ "$(cat "$OUT/doc.rc")" = 0 ] || { show doc; fail "doctor exited $(cat "$OUT/doc.rc")"; }
-expect_grep doc.out '^ok    device rxe0 *driver rdma_rxe'
+expect_grep doc.out '^ok    device rxe0 *driver rdma_rxe, provider rxe (InfiniBand/RoCE)'
 expect_grep doc.out '^ok    port rxe0/1 *ACTIVE, LinkUp, .*Ethernet (/sys/class/infiniband/rxe0/ports/1/state)'
 expect_grep doc.out "^ok    roce_gid rxe0/1 .*, as [0-9]* ::ffff:192.0.2.1"
 expect_grep doc.out '^ok    mtu rxe0/1 *netdev eth0 mtu 1500 carries RDMA MTU 1024; the port.s active MTU is 1024'

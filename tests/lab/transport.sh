@@ -1,5 +1,5 @@
 #!/bin/sh
-# Transports (-c RC|UC|UD) and the address vector (--sl, --tclass,
+# Transports (-c RC|UC|UD; SRD refused on rxe) and the address vector (--sl, --tclass,
 # --flow-label) across a real wire: two hosts (rxe-lab --hosts 2), the
 # server on host 1 (rxe0, 192.0.2.1), the client on host 2 (rxe1).  Every
 # run verifies its payloads; the JSON says the transport and the path
@@ -85,6 +85,9 @@ solo ud_wlat write_lat -c UD $C $S
 solo uc_read read_bw -c UC $C $S
 solo uc_atomic atomic --mode lat -c UC $C $S
 solo ud_cm send_lat -c UD -R $C $S
+# SRD is EFA'"'"'s: rxe makes no SRD QP (the provider table), nor does -R.
+solo srd_rxe send_lat -c SRD $C $S
+solo srd_cm send_lat -c SRD -R $C $S
 solo bad_sl send_lat --sl 16 $C $S
 solo bad_flow send_lat --flow-label 1048576 $C $S
 # Larger than the path MTU: known once the ports are compared.
@@ -178,6 +181,8 @@ refused ud_wlat '-c UD does not apply to write_lat'
 refused uc_read '-c UC does not apply to read_bw: it runs over RC'
 refused uc_atomic '-c UC does not apply to atomic_lat'
 refused ud_cm '-R/--rdma-cm does not apply to -c UD'
+refused srd_rxe 'rxe1 is rxe (Soft-RoCE (software)), which makes RC, UC, UD QPs; give -c RC'
+refused srd_cm '-R/--rdma-cm does not apply to -c SRD'
 refused bad_sl '-S/--sl 16 is out of range (0..15)'
 refused bad_flow '--flow-label 1048576 is out of range'
 refused ud_big '-s/--size 2048 exceeds the path MTU of 1024 bytes'

@@ -670,7 +670,20 @@ static void qpx_init(struct ibv_qp_ex *x)
 static struct ibv_qp *make_qp(struct fake *f, struct ibv_qp_init_attr_ex *a, bool ex)
 {
 	struct ibv_qp *qp;
+	/* IBV_QPT_DRIVER (0xff, SRD) has no bit: a personality never refuses it. */
+	uint32_t bit = a->qp_type < 32 ? 1u << a->qp_type : 0;
 
+	f->creates++;
+	if (f->qpt_silent & bit)
+		return NULL;
+	if (f->qpt_refused & bit) {
+		errno = EOPNOTSUPP;
+		return NULL;
+	}
+	if (f->inline_limit && a->cap.max_inline_data > f->inline_limit) {
+		errno = EINVAL;
+		return NULL;
+	}
 	if (f->made >= f->nqp) {
 		errno = ENOMEM;
 		return NULL;
@@ -711,6 +724,20 @@ struct ibv_qp_ex *fake_qp_to_qp_ex(struct ibv_qp *qp)
 	uint32_t qi = fake_qi(f, qp);
 
 	return f->made_ex[qi] ? &f->qpx[qi] : NULL;
+}
+
+void fake_persona(struct fake *f, enum fake_persona p, struct fake_view *v)
+{
+	static const struct fake_view views[] = {
+		[FAKE_EFA] = { "rdmap0s31", 0x1d0f, IBV_LINK_LAYER_UNSPECIFIED, 1 },
+		[FAKE_BNXT_RE] = { "bnxt_re0", 0x14e4, IBV_LINK_LAYER_ETHERNET, 1 },
+		[FAKE_MLX5] = { "mlx5_0", 0x15b3, IBV_LINK_LAYER_INFINIBAND, 1 },
+	};
+
+	*v = views[p];
+	f->qpt_silent = p == FAKE_BNXT_RE ? 1u << IBV_QPT_UC : 0;
+	f->qpt_refused = p == FAKE_EFA ? 1u << IBV_QPT_RC | 1u << IBV_QPT_UC : 0;
+	f->inline_limit = p == FAKE_EFA ? 32 : 0;
 }
 
 struct fake *fake_new(uint32_t nqp, uint32_t sq_cap)

@@ -97,6 +97,11 @@ struct fake {
 	uint32_t sq_cap[FAKE_MAX_QPS]; /* WRs each send queue holds */
 	bool wr_api;		       /* fake_run_init(): r posts through ibv_wr_* */
 	bool no_ex;		       /* ibv_create_qp_ex() refuses send_ops_flags */
+	/* A personality's ibv_create_qp (fake_persona()): bits 1 << IBV_QPT_*. */
+	uint32_t qpt_silent;   /* no QP and errno untouched (bnxt_re's UC) */
+	uint32_t qpt_refused;  /* no QP, EOPNOTSUPP (EFA's RC and UC) */
+	uint32_t inline_limit; /* more inline is refused with EINVAL; 0: any */
+	uint32_t creates;      /* ibv_create_qp(_ex) calls, refused ones too */
 
 	/* What happened. */
 	struct fake_wr *wrs; /* the first FAKE_LOG_MAX WRs */
@@ -178,6 +183,28 @@ static inline struct ibv_qp *fake_qp(struct fake *f, uint32_t i)
  */
 struct ibv_qp *fake_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a);
 struct ibv_qp_ex *fake_qp_to_qp_ex(struct ibv_qp *qp);
+
+/*
+ * A provider's personality: what its device shows (name, PCI vendor id,
+ * link layer) and how its ibv_create_qp() behaves, as rdma-core's
+ * provider does (providers/efa, bnxt_re, mlx5).
+ */
+enum fake_persona {
+	FAKE_EFA,     /* "rdmap0s31", Amazon: UD only (SRD is efadv's), link layer
+		       * unspecified, 32 bytes inline */
+	FAKE_BNXT_RE, /* "bnxt_re0", Broadcom: RC and UD; UC refused without errno */
+	FAKE_MLX5,    /* "mlx5_0", Mellanox: one port per device, RC, UC, UD */
+};
+
+struct fake_view {
+	const char *name;
+	uint32_t vendor_id;
+	uint8_t link_layer;
+	uint8_t ports;
+};
+
+/* fake_persona() - give @f the create_qp behaviour of @p; @v what its device shows. */
+void fake_persona(struct fake *f, enum fake_persona p, struct fake_view *v);
 
 /* fake_new() - a provider with @nqp QPs whose send queues hold @sq_cap WRs. */
 struct fake *fake_new(uint32_t nqp, uint32_t sq_cap);

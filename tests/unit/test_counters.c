@@ -52,7 +52,7 @@ static void put(struct rb_counter_set *s, const char *name, uint64_t v, enum rb_
 	c->scale = src == RB_CTR_SRC_PORT && strstr(name, "_data") ? 4 : 1;
 }
 
-static void empty(struct rb_counter_set *s, enum rb_ctr_driver d)
+static void empty(struct rb_counter_set *s, enum rb_prov_id d)
 {
 	memset(s, 0, offsetof(struct rb_counter_set, c));
 	s->driver = (uint8_t)d;
@@ -67,7 +67,7 @@ static void test_read_rxe(void **state)
 
 	(void)state;
 	assert_int_equal(rb_counters_read(ROOT, "rxe0", 1, "eth0", &set), 0);
-	assert_int_equal(set.driver, RB_DRV_RXE);
+	assert_int_equal(set.driver, RB_PROV_RXE);
 	assert_string_equal(set.device, "rxe0");
 	assert_int_equal(set.port, 1);
 	/* 15 hw counters of Debian 12's rxe, then 10 netdev statistics. */
@@ -101,7 +101,7 @@ static void test_read_mlx5(void **state)
 
 	(void)state;
 	assert_int_equal(rb_counters_read(ROOT, "mlx5_0", 1, "ens1f0np0", &set), 0);
-	assert_int_equal(set.driver, RB_DRV_MLX5);
+	assert_int_equal(set.driver, RB_PROV_MLX5);
 	c = rb_counters_find(&set, "port_xmit_data");
 	assert_non_null(c);
 	assert_int_equal(c->value, 250000000);
@@ -143,10 +143,10 @@ static void test_read_errors(void **state)
 	/* A netdev that does not exist adds nothing; not an error. */
 	assert_int_equal(rb_counters_read(ROOT, "rxe0", 1, "eth9", &set), 0);
 	assert_int_equal(set.n, 15);
-	/* A port without counter directories: an empty, generic set. */
+	/* A port without counter directories: an empty set, of siw's (by its name). */
 	assert_int_equal(rb_counters_read(ROOT, "siw0", 1, NULL, &set), 0);
 	assert_int_equal(set.n, 0);
-	assert_int_equal(set.driver, RB_DRV_GENERIC);
+	assert_int_equal(set.driver, RB_PROV_SIW);
 	assert_int_equal(set.lifespan_ms, 0);
 }
 
@@ -205,13 +205,13 @@ static void test_driver(void **state)
 	snprintf(path, sizeof(path), "%s/class/infiniband/roce7/ports/1", root);
 	assert_int_equal(mkdir(path, 0755), 0);
 	assert_int_equal(rb_counters_read(root, "roce7", 1, NULL, &set), 0);
-	assert_int_equal(set.driver, RB_DRV_MLX5);
+	assert_int_equal(set.driver, RB_PROV_MLX5);
 
 	/* An rxe device renamed at "rdma link add": no link, no rxe name. */
 	snprintf(path, sizeof(path), "%s/class/infiniband/roce7/device/driver", root);
 	assert_int_equal(unlink(path), 0);
 	assert_int_equal(rb_counters_read(root, "roce7", 1, NULL, &set), 0);
-	assert_int_equal(set.driver, RB_DRV_GENERIC);
+	assert_int_equal(set.driver, RB_PROV_GENERIC);
 	snprintf(path, sizeof(path), "%s/class/infiniband/roce7/ports/1/hw_counters", root);
 	assert_int_equal(mkdir(path, 0755), 0);
 	snprintf(path, sizeof(path), "%s/class/infiniband/roce7/ports/1/hw_counters/sent_pkts",
@@ -221,7 +221,7 @@ static void test_driver(void **state)
 		 "%s/class/infiniband/roce7/ports/1/hw_counters/completer_retry_err", root);
 	write_file(path, "0\n");
 	assert_int_equal(rb_counters_read(root, "roce7", 1, NULL, &set), 0);
-	assert_int_equal(set.driver, RB_DRV_RXE);
+	assert_int_equal(set.driver, RB_PROV_RXE);
 	assert_int_equal(nftw(root, rm_one, 8, FTW_DEPTH | FTW_PHYS), 0);
 }
 
@@ -387,15 +387,15 @@ static void test_defaults(void **state)
 	int n;
 
 	(void)state;
-	for (n = 0, d = rb_counters_defaults(RB_DRV_RXE); *d; d++, n++)
+	for (n = 0, d = rb_counters_defaults(RB_PROV_RXE); *d; d++, n++)
 		assert_int_not_equal(rb_counters_kind(*d), RB_CTR_OTHER);
 	assert_int_equal(n, 20);
-	for (d = rb_counters_defaults(RB_DRV_MLX5); *d; d++)
+	for (d = rb_counters_defaults(RB_PROV_MLX5); *d; d++)
 		assert_int_not_equal(rb_counters_kind(*d), RB_CTR_OTHER);
-	for (d = rb_counters_defaults(RB_DRV_GENERIC); *d; d++)
+	for (d = rb_counters_defaults(RB_PROV_GENERIC); *d; d++)
 		assert_int_not_equal(rb_counters_kind(*d), RB_CTR_OTHER);
-	assert_string_equal(rb_counters_driver_name(RB_DRV_MLX5), "mlx5");
-	assert_string_equal(rb_counters_driver_name((enum rb_ctr_driver)99), "generic");
+	assert_string_equal(rb_counters_driver_name(RB_PROV_MLX5), "mlx5");
+	assert_string_equal(rb_counters_driver_name((enum rb_prov_id)99), "generic");
 	assert_string_equal(rb_counters_kind_name(RB_CTR_CONGESTION), "congestion");
 }
 
@@ -406,8 +406,8 @@ static void test_delta(void **state)
 	struct rb_counter_set *b = &set, *a = &set2;
 
 	(void)state;
-	empty(b, RB_DRV_MLX5);
-	empty(a, RB_DRV_MLX5);
+	empty(b, RB_PROV_MLX5);
+	empty(a, RB_PROV_MLX5);
 	put(b, "port_xmit_data", 100, RB_CTR_SRC_PORT);
 	put(b, "small", 0xfffffff0u, RB_CTR_SRC_HW);
 	put(b, "big", UINT64_MAX - 1, RB_CTR_SRC_HW);
@@ -421,7 +421,7 @@ static void test_delta(void **state)
 	put(a, "new", 9, RB_CTR_SRC_HW);
 	rb_counters_delta(b, a, &out);
 	assert_int_equal(out.n, 4);
-	assert_int_equal(out.driver, RB_DRV_MLX5);
+	assert_int_equal(out.driver, RB_PROV_MLX5);
 	assert_string_equal(out.c[0].name, "big");
 	assert_int_equal(out.c[0].value, 5); /* 2 to the top, 3 past it */
 	assert_int_equal(out.c[0].flags, RB_CTRF_WRAPPED);
@@ -442,7 +442,7 @@ static void test_derive(void **state)
 
 	(void)state;
 	/* mlx5: 250 words = 1000 bytes for 800 of payload; 2 retries. */
-	empty(&set, RB_DRV_MLX5);
+	empty(&set, RB_PROV_MLX5);
 	put(&set, "port_xmit_data", 250, RB_CTR_SRC_PORT);
 	put(&set, "port_rcv_data", 50, RB_CTR_SRC_PORT);
 	put(&set, "port_xmit_packets", 400000, RB_CTR_SRC_PORT);
@@ -468,7 +468,7 @@ static void test_derive(void **state)
 	assert_false(d.has_wire);
 
 	/* rxe on Debian 12: netdev bytes, sent_pkts, retry and RNR events. */
-	empty(&set, RB_DRV_RXE);
+	empty(&set, RB_PROV_RXE);
 	put(&set, "sent_pkts", 1000, RB_CTR_SRC_HW);
 	put(&set, "completer_retry_err", 2, RB_CTR_SRC_HW);
 	put(&set, "rcvd_rnr_err", 1, RB_CTR_SRC_HW);
@@ -487,7 +487,7 @@ static void test_derive(void **state)
 	assert_true(d.has_retrans);
 
 	/* Another driver: bytes, but no retransmission counters known. */
-	empty(&set, RB_DRV_GENERIC);
+	empty(&set, RB_PROV_GENERIC);
 	put(&set, "port_xmit_data", 10, RB_CTR_SRC_PORT);
 	put(&set, "port_xmit_packets", 10, RB_CTR_SRC_PORT);
 	put(&set, "completer_retry_err", 2, RB_CTR_SRC_HW);
@@ -495,7 +495,7 @@ static void test_derive(void **state)
 	assert_true(d.has_wire);
 	assert_false(d.has_retrans);
 	/* No packets sent: no rate. */
-	empty(&set, RB_DRV_MLX5);
+	empty(&set, RB_PROV_MLX5);
 	put(&set, "local_ack_timeout_err", 0, RB_CTR_SRC_HW);
 	rb_counters_derive(&set, 40, false, &d);
 	assert_false(d.has_retrans);
@@ -545,12 +545,12 @@ static void test_derive_wire_known(void **state)
 	assert_true(d.wire_per_payload == 1.25);
 	assert_int_equal(nftw(root, rm_one, 8, FTW_DEPTH | FTW_PHYS), 0);
 	/* A peer's set knows its driver alone: rxe's netdev counts, a generic one's not. */
-	assert_true(rb_counters_netdev_rdma(RB_DRV_RXE));
-	assert_false(rb_counters_netdev_rdma(RB_DRV_GENERIC));
-	assert_false(rb_counters_netdev_rdma(RB_DRV_MLX5));
+	assert_true(rb_counters_netdev_rdma(RB_PROV_RXE));
+	assert_false(rb_counters_netdev_rdma(RB_PROV_GENERIC));
+	assert_false(rb_counters_netdev_rdma(RB_PROV_MLX5));
 
 	/* A saturated 32-bit PMA counter: no ratio. */
-	empty(&set, RB_DRV_GENERIC);
+	empty(&set, RB_PROV_GENERIC);
 	put(&set, "port_xmit_data", UINT32_MAX, RB_CTR_SRC_PORT);
 	set.c[0].flags = RB_CTRF_SATURATED;
 	rb_counters_derive(&set, 800, false, &d);
@@ -566,9 +566,13 @@ static void test_driver_facts(void **state)
 	assert_int_equal(rb_driver_facts_find("efa", NULL)->relaxed, RB_RO_IGNORED);
 	assert_int_equal(rb_driver_facts_find("bnxt_re", NULL)->relaxed, RB_RO_IGNORED);
 	assert_int_equal(rb_driver_facts_find(NULL, "rxe0")->relaxed, RB_RO_IGNORED);
-	assert_true(rb_driver_facts_find(NULL, "rxe0")->netdev_counts_rdma);
+	/* The netdev fact is the provider table's (rxe and siw only). */
+	assert_true(rb_prov_identify(NULL, "rxe0", 0)->netdev_carries_rdma);
+	assert_true(rb_prov_identify("siw", "siw0", 0)->netdev_carries_rdma);
 	assert_int_equal(rb_driver_facts_find("mlx5_core", "mlx5_0")->relaxed, RB_RO_UNKNOWN);
-	assert_false(rb_driver_facts_find("mlx5_core", NULL)->netdev_counts_rdma);
+	assert_false(rb_prov_identify("mlx5_core", "mlx5_0", 0)->netdev_carries_rdma);
+	assert_false(rb_prov_identify("irdma", "rocep1s0", 0)->netdev_carries_rdma);
+	assert_false(rb_prov_identify("acme", "acme0", 0)->netdev_carries_rdma);
 	assert_int_equal(rb_driver_facts_find("acme", "acme0")->relaxed, RB_RO_UNKNOWN);
 	assert_non_null(rb_driver_facts_find("acme", "acme0")->relaxed_why);
 	assert_int_equal(rb_driver_facts_find(NULL, NULL)->relaxed, RB_RO_UNKNOWN);
@@ -590,12 +594,50 @@ static void test_payload_rx(void **state)
 	assert_false(rb_counters_payload_rx(&rb_bench_write_lat, true));
 }
 
+/*
+ * Retransmissions per provider (core/provider.h): bnxt_re's three, read
+ * from a device known by its PCI vendor only; EFA's retrans_pkts over
+ * tx_pkts; mlx5's netdev counts no RDMA, so no wire bytes from it.
+ */
+static void test_provider_counters(void **state)
+{
+	struct rb_counter_derived d;
+
+	(void)state;
+	assert_int_equal(rb_counters_read(ROOT, "rocep1s0f0", 1, NULL, &set), 0);
+	assert_int_equal(set.driver, RB_PROV_BNXT_RE);
+	assert_string_equal(rb_counters_driver_name(set.driver), "bnxt_re");
+	assert_int_equal(rb_counters_find(&set, "seq_err_naks_rcvd")->kind, RB_CTR_ERROR);
+	assert_int_equal(rb_counters_find(&set, "dup_req")->kind, RB_CTR_OTHER);
+	rb_counters_derive(&set, 0, false, &d);
+	assert_true(d.has_retrans);
+	assert_int_equal(d.retrans, 6);
+	assert_int_equal(d.packets, 20000);
+	assert_true(d.retrans_per_mpkt == 300.0);
+
+	empty(&set, RB_PROV_EFA);
+	put(&set, "tx_pkts", 500000, RB_CTR_SRC_HW);
+	put(&set, "retrans_pkts", 5, RB_CTR_SRC_HW);
+	put(&set, "retrans_timeout_events", 0, RB_CTR_SRC_HW);
+	rb_counters_derive(&set, 0, false, &d);
+	assert_int_equal(d.retrans, 5);
+	assert_true(d.retrans_per_mpkt == 10.0);
+
+	empty(&set, RB_PROV_MLX5);
+	put(&set, "netdev_tx_bytes", 5000, RB_CTR_SRC_NETDEV);
+	put(&set, "netdev_tx_packets", 10, RB_CTR_SRC_NETDEV);
+	put(&set, "local_ack_timeout_err", 1, RB_CTR_SRC_HW);
+	rb_counters_derive(&set, 4000, false, &d);
+	assert_false(d.has_wire);
+	assert_false(d.has_retrans);
+}
+
 static void test_errors(void **state)
 {
 	char buf[64];
 
 	(void)state;
-	empty(&set, RB_DRV_RXE);
+	empty(&set, RB_PROV_RXE);
 	put(&set, "sent_pkts", 1000, RB_CTR_SRC_HW);
 	put(&set, "rcvd_seq_err", 0, RB_CTR_SRC_HW);
 	assert_int_equal(rb_counters_errors(&set, buf, sizeof(buf)), 0);
@@ -618,7 +660,7 @@ static void test_json(void **state)
 	json_t *j;
 
 	(void)state;
-	empty(&set, RB_DRV_RXE);
+	empty(&set, RB_PROV_RXE);
 	put(&set, "sent_pkts", 1000, RB_CTR_SRC_HW);
 	put(&set, "completer_retry_err", 2, RB_CTR_SRC_HW);
 	put(&set, "huge", UINT64_MAX, RB_CTR_SRC_HW);
@@ -653,9 +695,9 @@ static void test_csv(void **state)
 	(void)state;
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	rb_counters_csv_header(f, "peer_ctr_", RB_DRV_RXE);
+	rb_counters_csv_header(f, "peer_ctr_", RB_PROV_RXE);
 	fclose(f);
-	for (n = rb_counters_defaults(RB_DRV_RXE); *n; n++)
+	for (n = rb_counters_defaults(RB_PROV_RXE); *n; n++)
 		snprintf(want + strlen(want), sizeof(want) - strlen(want), ",peer_ctr_%s", *n);
 	strcat(want, ",peer_ctr_wire_bytes_per_payload_byte,peer_ctr_retrans_per_mpkt");
 	assert_string_equal(buf, want);
@@ -663,7 +705,7 @@ static void test_csv(void **state)
 	free(buf);
 
 	/* Cells: present counters, empty ones, the derived figures. */
-	empty(&set, RB_DRV_RXE);
+	empty(&set, RB_PROV_RXE);
 	put(&set, "sent_pkts", 1000, RB_CTR_SRC_HW);
 	put(&set, "completer_retry_err", 2, RB_CTR_SRC_HW);
 	put(&set, "netdev_tx_bytes", 5000, RB_CTR_SRC_NETDEV);
@@ -671,8 +713,8 @@ static void test_csv(void **state)
 	buf = NULL;
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	rb_counters_csv_row(f, RB_DRV_RXE, &set, &d);
-	rb_counters_csv_row(f, RB_DRV_RXE, NULL, NULL);
+	rb_counters_csv_row(f, RB_PROV_RXE, &set, &d);
+	rb_counters_csv_row(f, RB_PROV_RXE, NULL, NULL);
 	fclose(f);
 	/* 20 defaults: sent_pkts first, completer_retry_err 12th, netdev_tx_bytes 15th. */
 	assert_string_equal(buf, ",1000,,,,,,,,,,,2,,,5000,,,,,,1.25,2000"
@@ -685,8 +727,8 @@ static void test_csv(void **state)
 	buf = NULL;
 	f = open_memstream(&buf, &len);
 	assert_non_null(f);
-	rb_counters_csv_json(f, RB_DRV_RXE, jc, jd);
-	rb_counters_csv_json(f, RB_DRV_RXE, NULL, NULL);
+	rb_counters_csv_json(f, RB_PROV_RXE, jc, jd);
+	rb_counters_csv_json(f, RB_PROV_RXE, NULL, NULL);
 	fclose(f);
 	assert_string_equal(buf, ",1000,,,,,,,,,,,2,,,5000,,,,,,1.25,2000"
 				 ",,,,,,,,,,,,,,,,,,,,,,");
@@ -699,7 +741,7 @@ static void test_csv(void **state)
 
 static void filled(struct rb_counter_set *s)
 {
-	empty(s, RB_DRV_MLX5);
+	empty(s, RB_PROV_MLX5);
 	put(s, "port_xmit_data", 0x0102030405060708ull, RB_CTR_SRC_PORT);
 	put(s, "np_cnp_sent", 7, RB_CTR_SRC_HW);
 	put(s, "netdev_rx_dropped", 0, RB_CTR_SRC_NETDEV);
@@ -716,11 +758,11 @@ static void test_wire_roundtrip(void **state)
 	len = rb_counters_pack(&set, buf, sizeof(buf));
 	/* 3 + (2 + 14 + 12) + (2 + 11 + 12) + (2 + 17 + 12) */
 	assert_int_equal(len, 87);
-	assert_int_equal(buf[0], RB_DRV_MLX5);
+	assert_int_equal(buf[0], RB_PROV_MLX5);
 	assert_int_equal(buf[2], 3);
 	assert_int_equal(rb_counters_unpack(buf, (size_t)len, &set2), 0);
 	assert_int_equal(set2.n, 3);
-	assert_int_equal(set2.driver, RB_DRV_MLX5);
+	assert_int_equal(set2.driver, RB_PROV_MLX5);
 	for (i = 0; i < 3; i++) {
 		assert_string_equal(set.c[i].name, set2.c[i].name);
 		assert_true(set.c[i].value == set2.c[i].value);
@@ -737,11 +779,11 @@ static void test_wire_roundtrip(void **state)
 	for (i = 0; i < len; i++)
 		assert_int_equal(rb_counters_pack(&set, buf2, (size_t)i), -EMSGSIZE);
 	/* An empty set. */
-	empty(&set2, RB_DRV_RXE);
+	empty(&set2, RB_PROV_RXE);
 	assert_int_equal(rb_counters_pack(&set2, buf2, sizeof(buf2)), 3);
 	assert_int_equal(rb_counters_unpack(buf2, 3, &set), 0);
 	assert_int_equal(set.n, 0);
-	assert_int_equal(set.driver, RB_DRV_RXE);
+	assert_int_equal(set.driver, RB_PROV_RXE);
 }
 
 /* The largest set there can be fits RB_CTR_WIRE_MAX; one more is refused. */
@@ -752,7 +794,7 @@ static void test_wire_full(void **state)
 	int i;
 
 	(void)state;
-	empty(&set, RB_DRV_GENERIC);
+	empty(&set, RB_PROV_GENERIC);
 	for (i = 0; i < RB_CTR_MAX; i++) {
 		snprintf(name, sizeof(name), "%04d%0*d", i, RB_CTR_NAME_MAX - 5, 0);
 		put(&set, name, (uint64_t)i, RB_CTR_SRC_HW);
@@ -767,7 +809,7 @@ static void test_wire_full(void **state)
 	buf[2] = (RB_CTR_MAX + 1) & 0xff;
 	assert_int_equal(rb_counters_unpack(buf, sizeof(buf), &set2), -EBADMSG);
 	/* A name the packer must refuse: empty, or too long. */
-	empty(&set, RB_DRV_GENERIC);
+	empty(&set, RB_PROV_GENERIC);
 	put(&set, "", 1, RB_CTR_SRC_HW);
 	assert_int_equal(rb_counters_pack(&set, buf, sizeof(buf)), -EMSGSIZE);
 	memset(set.c[0].name, 'a', sizeof(set.c[0].name)); /* no NUL at all */
@@ -804,7 +846,7 @@ static void test_wire_hostile(void **state)
 		bad[off] = (uint8_t)(v);       \
 		expect_bad(bad, (size_t)len);  \
 	} while (0)
-	MUTATE(0, RB_DRV_COUNT);       /* driver */
+	MUTATE(0, RB_PROV_COUNT);      /* driver */
 	MUTATE(2, 4);		       /* a count the body does not hold */
 	MUTATE(4, 0);		       /* first name length 14 -> 0 */
 	MUTATE(4, RB_CTR_NAME_MAX);    /* ... -> too long */
@@ -816,7 +858,7 @@ static void test_wire_hostile(void **state)
 	MUTATE(3 + 2 + 14 + 11, 0x80); /* flags */
 #undef MUTATE
 	/* The same name twice. */
-	empty(&set, RB_DRV_RXE);
+	empty(&set, RB_PROV_RXE);
 	put(&set, "sent_pkts", 1, RB_CTR_SRC_HW);
 	put(&set, "sent_pkts", 2, RB_CTR_SRC_HW);
 	len = rb_counters_pack(&set, buf, sizeof(buf));
@@ -840,6 +882,7 @@ int main(void)
 		cmocka_unit_test(test_derive),
 		cmocka_unit_test(test_derive_wire_known),
 		cmocka_unit_test(test_driver_facts),
+		cmocka_unit_test(test_provider_counters),
 		cmocka_unit_test(test_payload_rx),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_json),

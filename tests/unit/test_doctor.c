@@ -329,6 +329,8 @@ static void test_good_host(void **state)
 	assert_string_equal(find(f, "port")->subject, "mlx5_0/1");
 	assert_string_equal(find(f, "port")->source, "/sys/class/infiniband/mlx5_0/ports/1/state");
 	assert_non_null(strstr(find(f, "port")->value, "ACTIVE, LinkUp, 100 Gb/sec"));
+	/* The provider's row names the device's family and transport. */
+	assert_non_null(strstr(find(f, "device")->value, "provider mlx5 (InfiniBand/RoCE)"));
 	assert_non_null(strstr(find(f, "numa")->value, "node 1, 4 CPU(s) (4-7)"));
 	assert_non_null(strstr(find(f, "irq")->value, "2 of 2 IRQ(s)"));
 	assert_non_null(strstr(find(f, "pcie_share")->value, "0 GPU(s), 0 NVMe"));

@@ -255,6 +255,22 @@ static void limits_checked(void **state)
 	plan(&fx, "send_bw", "-c UD -s 1024 hostB");
 	roce(&fx.d.dev);
 	assert_int_equal(rb_dry_check(&fx.d, pr, RB_DRY_PROBLEMS), 0);
+	/* What the device's provider makes: EFA no RC, rxe no SRD; without -c the
+	 * client takes EFA's UD. */
+	plan(&fx, "send_lat", "-c RC hostB");
+	roce(&fx.d.dev);
+	fx.d.dev.prov = RB_PROV_EFA;
+	assert_int_equal(rb_dry_check(&fx.d, pr, RB_DRY_PROBLEMS), 1);
+	assert_non_null(strstr(pr[0], "-c RC: rxe0 is efa (AWS Elastic Fabric Adapter)"));
+	plan(&fx, "send_lat", "hostB");
+	roce(&fx.d.dev);
+	fx.d.dev.prov = RB_PROV_EFA;
+	assert_int_equal(rb_dry_check(&fx.d, pr, RB_DRY_PROBLEMS), 0);
+	plan(&fx, "send_lat", "-c SRD hostB");
+	roce(&fx.d.dev);
+	fx.d.dev.prov = RB_PROV_RXE;
+	assert_int_equal(rb_dry_check(&fx.d, pr, RB_DRY_PROBLEMS), 1);
+	assert_non_null(strstr(pr[0], "give -c RC"));
 	/* More than the host can give. */
 	plan(&fx, "write_bw", "-s 1G hostB");
 	roce(&fx.d.dev);

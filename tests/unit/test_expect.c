@@ -201,7 +201,7 @@ static void add_counter(struct rb_counter_set *s, const char *name, uint64_t v)
 static void rxe_set(struct rb_counter_set *s)
 {
 	memset(s, 0, offsetof(struct rb_counter_set, c));
-	s->driver = RB_DRV_RXE;
+	s->driver = RB_PROV_RXE;
 	snprintf(s->device, sizeof(s->device), "rxe0");
 	s->port = 1;
 	add_counter(s, "sent_pkts", 1000);
@@ -251,7 +251,7 @@ static void test_check(void **state)
 	assert_int_equal(check("bw>=90%link", &bw), 0);
 
 	/* A driver without retransmission counters rdmabench knows. */
-	avail.driver = RB_DRV_GENERIC;
+	avail.driver = RB_PROV_GENERIC;
 	bw.avail = &avail;
 	assert_int_equal(check("retrans==0", &bw), -EINVAL);
 	assert_string_equal(err, "--expect 'retrans==0': rxe0 has no retransmission counter "

@@ -132,7 +132,7 @@ static const struct want wants[] = {
 	  T_WRITE_LAT | T_WRITE_BW },
 	{ "reversed", 0, RB_OPT_FLAG, PRM(reversed), 0, 0, 1, false, false, NULL, T_VTESTS },
 	{ "mtu", 'm', RB_OPT_U32, PRM(mtu), 0, 256, 4096, true, false, NULL, T_VTESTS },
-	{ "transport", 'c', RB_OPT_CHOICE, PRM(transport), 0, 0, 2, false, false, "RC|UC|UD",
+	{ "transport", 'c', RB_OPT_CHOICE, PRM(transport), 0, 0, 3, false, false, "RC|UC|UD|SRD",
 	  T_VTESTS },
 	{ "sl", 'S', RB_OPT_U32, PRM(sl), 0, 0, 15, false, false, NULL, T_VTESTS },
 	{ "tclass", 'T', RB_OPT_U32, PRM(tclass), 0, 0, 255, false, false, NULL, T_VTESTS },
@@ -1872,7 +1872,8 @@ static void test_transport(void **state)
 	CHECK_OK(FINISH(&c, T_SEND_BW, err, "-c", "UD", "-m", "1024", "-s", "64,1024"), err);
 
 	/* Ranges name the option. */
-	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "-c", "XRC"), err, "-c/--transport 'XRC'", "RC|UC|UD");
+	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "-c", "XRC"), err, "-c/--transport 'XRC'",
+		  "RC|UC|UD|SRD");
 	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "-c", "ud"), err, "-c/--transport");
 	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--sl", "16"), err, "-S/--sl 16", "0..15");
 	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "--tclass", "256"), err, "--tclass 256", "0..255");

@@ -220,13 +220,13 @@ static void transport_from_peer(void **state)
 	REFUSED(p, 0, "-c/--transport does not apply to tcp_bw");
 	p = w;
 	p.transport = RB_TR_UD;
-	REFUSED(p, 0, "-c UD does not apply to write_bw: it runs over RC, UC");
+	REFUSED(p, 0, "-c UD does not apply to write_bw: it runs over RC, UC, SRD");
 	p = plan_of("atomic_bw");
 	p.transport = RB_TR_UC;
 	REFUSED(p, 0, "-c UC does not apply to atomic_bw: it runs over RC");
 	p = w;
-	p.transport = 3;
-	REFUSED(p, 0, "-c/--transport 3 is out of range (0..2)");
+	p.transport = 4;
+	REFUSED(p, 0, "-c/--transport 4 is out of range (0..3)");
 	p = w;
 	p.transport = 255;
 	REFUSED(p, 0, "-c/--transport 255 is out of range");

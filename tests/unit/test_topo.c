@@ -255,6 +255,8 @@ static void test_read_hca(void **state)
 
 	read_dev(f, "mlx5_0", &d);
 	assert_string_equal(d.driver, "mlx5_core");
+	assert_int_equal(d.prov->id, RB_PROV_MLX5);
+	assert_true(d.prov->offers & RB_OFFER_DC);
 	assert_string_equal(d.node_guid, "bace:f603:00a1:b2c4");
 	assert_string_equal(d.fw_ver, "22.36.1010");
 	assert_string_equal(d.pci, "0000:81:00.0");
@@ -1012,6 +1014,12 @@ static void test_report(void **state)
 
 	assert_non_null(strstr(table, "rxe0: driver rdma_rxe, node GUID 5054:00ff:fe12:3456, "
 				      "firmware -\n"));
+	/* The provider's row (core/provider.h), known by the driver. */
+	assert_non_null(strstr(table, "  provider rxe (Soft-RoCE (software)): InfiniBand/RoCE, QPs "
+				      "RC, UC, UD, atomics\n"));
+	assert_string_equal(json_string_value(json_object_get(json_object_get(d, "provider"), "nam"
+											      "e")),
+			    "rxe");
 	assert_non_null(strstr(table, "  netdev eth0, PCI 0000:02:00.0, NUMA node 0, local CPUs "
 				      "0-3\n"));
 	assert_non_null(strstr(table, "  PCIe link: 16.0 GT/s x16 (max 16.0 GT/s x16), payload "
