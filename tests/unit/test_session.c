@@ -668,8 +668,8 @@ static void conn_limit_reason(void **state)
 		if (ms < TIMEOUT_S * 1000ULL || tries == 2)
 			fail_msg("try %d: wanted an ERROR naming '%s', got %s: '%s' %llu ms after "
 				 "the first of %d connections (--timeout %d s)",
-				 tries, BUSY, a.type ? rb_msg_name(a.type) : "no message", a.text, ms,
-				 CONNS, TIMEOUT_S);
+				 tries, BUSY, a.type ? rb_msg_name(a.type) : "no message", a.text,
+				 ms, CONNS, TIMEOUT_S);
 		print_message("conn_limit_reason: retry 1 of at most 1: the 33rd connection's "
 			      "answer came %llu ms after the first (--timeout %d s): '%s'\n",
 			      ms, TIMEOUT_S, a.text);
