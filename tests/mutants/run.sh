@@ -23,6 +23,8 @@ src=$(cd -- "$(dirname -- "$0")/../.." && pwd)
 table=$src/tests/mutants/mutants.tsv
 scratch=${MUTANTS_DIR:-/tmp/rdmabench-mutants-${USER:-$(id -un)}${MUTANTS_TESTS:+-$MUTANTS_TESTS}}
 lock=/tmp/rdmabench-lab.lock
+# The soak as scripts/check runs it: 20 clients, 10 of them compared.
+export SOAK_CLIENTS=${SOAK_CLIENTS:-20}
 
 say() { printf 'mutants: %s\n' "$*" >&2; }
 
