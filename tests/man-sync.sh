@@ -53,4 +53,12 @@ while read -r c; do
 	grep -qxF ".B $c" "$man" ||
 		{ echo "FAIL: command $c is not described in the man page"; exit 1; }
 done <"$tmp/cmds"
+# The page's commands: in COMMANDS, each ".TP" item headed ".B NAME".
+awk '/^\.SH /{ on = ($2 == "COMMANDS") } on && prev == ".TP" && /^\.B [a-z_]+$/ { print $2 } { prev = $0 }' \
+	"$man" >"$tmp/mancmds"
+[ -s "$tmp/mancmds" ] || { echo "FAIL: the man page's COMMANDS section names no command"; exit 1; }
+while read -r c; do
+	grep -qxF "$c" "$tmp/cmds" ||
+		{ echo "FAIL: the man page describes command $c, which --help does not list"; exit 1; }
+done <"$tmp/mancmds"
 echo "PASS: man page OPTIONS and PERFTEST match the option table; $(wc -l <"$tmp/cmds") commands documented"

@@ -787,6 +787,7 @@ static void admit_end(struct session *s)
 /* PARAMS: adopt the client's plan after the checks the command line gets. */
 static int server_params(struct session *s, const struct rb_serve *f)
 {
+	char safe[4 * sizeof(((struct rb_params *)0)->test)];
 	struct sockaddr_storage local;
 	socklen_t sl = sizeof(local);
 	char err[RB_TEXT_MAX];
@@ -799,8 +800,13 @@ static int server_params(struct session *s, const struct rb_serve *f)
 	ret = rb_oob_expect(&s->oob, RB_MSG_PARAMS, sess_msg, sizeof(sess_msg), &len);
 	if (ret)
 		return ret;
-	if (rb_unpack_params(sess_msg, len, &s->p) || strcmp(s->p.test, s->bench->name)) {
+	if (rb_unpack_params(sess_msg, len, &s->p)) {
 		rb_err("client %s sent malformed parameters", s->oob.peer);
+		return -EPROTO;
+	}
+	if (strcmp(s->p.test, s->bench->name)) {
+		rb_err("client %s sent a plan for %s after a HELLO for %s", s->oob.peer,
+		       rb_escape(s->p.test, safe, sizeof(safe)), s->bench->name);
 		return -EPROTO;
 	}
 	/* A thread k > 0 takes a share of what its thread 0 was admitted for

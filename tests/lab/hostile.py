@@ -343,7 +343,7 @@ def lying_server(host, port, cases):
 
 def lie_to(s, case):
     t0 = time.monotonic()
-    what = "closed"
+    what = "closed before the lie"
     for want in (HELLO, PARAMS, CONN):
         got = read_message(s)
         if got is None or got[0] != want:

@@ -211,13 +211,13 @@ want bidirlat "ERROR server: .*-b/--bidirectional does not apply to write_lat"
 want bidir2 "ERROR server: .*-b/--bidirectional 2 is out of range"
 want reversedbidir "ERROR server: .*--reversed and -b: both sides stream already"
 want badtest "ERROR server: .*does not know"
-want truncated "ERROR server: .*closed the connection\|closed"
+want truncated "	\(ERROR server: .*closed the connection.*\|closed\)$"
 want ratenounit "ERROR server: .*--rate 1000 has no unit"
 want foreversweep "ERROR server: .*-D 0 measures one point until it is stopped; this sweep has 2"
 want interval99 "ERROR server: .*--interval 99 ms is out of range"
 want version "ERROR server: .*wire protocol v99, this rdmabench speaks v$wire"
 want hugelen "ERROR server: .*exceeds the 65536-byte cap"
-want http "ERROR server: .*not rdmabench\|ERROR server"
+want http "	\(ERROR server: .*not rdmabench.*\|closed\)$"
 want srq_write "ERROR server: .*--srq does not apply to write_bw"
 want odp2 "ERROR server: .*--odp 2 is out of range (0..1)"
 want mrq_oom "ERROR server: .*the plan needs about .* MiB.*this host can give"
@@ -255,7 +255,7 @@ echo "a real client alone: $alone ms; behind three slow peers: $normal ms"
 # just before it); the margin is for a loaded machine, where one run of
 # the same client can take seconds longer.
 [ "$normal" -lt $((alone + 6000)) ] || fail "a real client behind slow peers took $normal ms (alone: $alone ms)"
-grep -q "trickle.*no complete HELLO received within 10 s\|trickle.*closed" "$OUT/trickle.txt" ||
+grep -q "^trickle	[0-9.]*	\(ERROR .*no complete HELLO received within 10 s.*\|closed\)$" "$OUT/trickle.txt" ||
 	fail "trickle: $(cat "$OUT/trickle.txt")"
 grep -q "silent.*no complete HELLO received within 10 s" "$OUT/silent.txt" || fail "silent: $(cat "$OUT/silent.txt")"
 grep -q "no complete PARAMS received within 10 s" "$OUT/hello_silent.txt" ||
@@ -329,7 +329,13 @@ expect_rc after_lying 0
 echo "the lying server listened after $(cat "$OUT/liar.ms") ms: $(cat "$OUT/liar.txt")"
 f=$OUT/liar.txt
 for c in mtu0 mtu5000 esc; do
-	want "conn_$c" "closed\|ERROR"
+	case $c in
+	mtu0) why="CONN mtu 0 is not an MTU" ;;
+	mtu5000) why="CONN mtu 5000 is not an MTU" ;;
+	*) why="placement cpus '.x1b\[2J0' is not a CPU list" ;;
+	esac
+	# After the lie: the client's ERROR naming it, or its hang-up.
+	want "conn_$c" "	\(ERROR .*$why.*\|closed\)$"
 	expect_rc "lied_$c" 1
 	ms=$(cat "$OUT/lied_$c.ms")
 	echo "read_bw -b against a server lying in CONN ($c): exit 1 after $ms ms"

@@ -1,9 +1,11 @@
 #!/bin/sh
 # Soak: one generic server serves 200 clients in a row (five tests in
 # turn; SOAK_CLIENTS=N for another count, scripts/check uses 60) in the
-# Soft-RoCE lab.  Its resident memory and open file count
-# after the run stay within 5% of the figures after the first 10 clients,
-# and every client succeeds.
+# Soft-RoCE lab.  Every client succeeds, and the listener does not grow:
+# each connection is a child of its own, so after the first 10 clients
+# (every path taken once) its open files stay the same and its resident
+# memory within 64 KiB (a few pages that a late path may touch; a leak of
+# 8 KiB a client is more past 10 more clients, where 5% of RSS was not).
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
@@ -48,6 +50,7 @@ expect_rc server 0
 read -r rss10 fds10 <"$OUT/after10"
 read -r rssN fdsN <"$OUT/after$N"
 echo "server after 10 clients: RSS $rss10 kB, $fds10 fds; after $N: RSS $rssN kB, $fdsN fds ($(cat "$OUT/seconds") s)"
-[ "$fdsN" -le $((fds10 + fds10 / 20)) ] || fail "open files grew from $fds10 to $fdsN"
-[ "$rssN" -le $((rss10 + rss10 / 20)) ] || fail "RSS grew from $rss10 kB to $rssN kB"
+[ "$N" -ge 20 ] || fail "SOAK_CLIENTS=$N: at least 20 (10 to settle, 10 to compare)"
+[ "$fdsN" -eq "$fds10" ] || fail "open files went from $fds10 to $fdsN"
+[ "$rssN" -le $((rss10 + 64)) ] || fail "RSS grew from $rss10 kB to $rssN kB (more than 64 KiB)"
 pass

@@ -12,6 +12,7 @@
  */
 #include <setjmp.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -121,6 +122,18 @@ static void man_options(FILE *f, const char *cmd, unsigned int scope)
 	rb_man_options(f);
 }
 
+/* Whether the line of @text holding @key holds @want too. */
+static bool line_has(const char *text, const char *key, const char *want)
+{
+	const char *s = strstr(text, key);
+	char line[1024];
+
+	if (!s)
+		return false;
+	snprintf(line, sizeof(line), "%.*s", (int)strcspn(s, "\n"), s);
+	return strstr(line, want) != NULL;
+}
+
 /* --help, completion and the man page's "Applies to" lines. */
 static void test_rows_documented(void **state)
 {
@@ -133,9 +146,17 @@ static void test_rows_documented(void **state)
 		char *help = capture(rb_usage, b->name, rb_bench_scope(b));
 		char *opts = capture(list_options, b->name, rb_bench_scope(b));
 
-		assert_non_null(strstr(help, b->name));
-		assert_non_null(strstr(help, "--size") ? help : opts);
-		assert_non_null(strstr(opts, "iters"));
+		char want[48];
+
+		/* What the row alone gives: its -s default, -I and --op by its flags. */
+		snprintf(want, sizeof(want), "[default: %u]", b->default_size);
+		if (!line_has(help, "-s, --size ", want))
+			fail_msg("%s --help: the -s line lacks '%s'", b->name, want);
+		assert_int_equal(strstr(help, "--inline ") != NULL, b->inline_ok);
+		assert_int_equal(strstr(opts, "--inline\t") != NULL, b->inline_ok);
+		assert_int_equal(strstr(help, "--op ") != NULL, b->atomic);
+		assert_int_equal(strstr(opts, "--op\t") != NULL, b->atomic);
+		assert_non_null(strstr(opts, "--iters\t"));
 		free(help);
 		free(opts);
 	}
