@@ -399,6 +399,15 @@ static void find_driver(const char *ibpath, struct rb_dev_info *d)
 		set_str(d->driver, sizeof(d->driver), "siw");
 }
 
+/* "4: RNIC" -> 4; nothing read: 0. */
+static void read_node_type(const char *ibpath, struct rb_dev_info *d)
+{
+	char buf[64];
+
+	if (!rb_topo_read_attr(ibpath, "node_type", buf, sizeof(buf)))
+		d->node_type = atoi(buf);
+}
+
 int rb_dev_locate(const char *sysroot, const char *ibdev, struct rb_dev_info *d)
 {
 	char ibpath[PATH_MAX], pcidir[PATH_MAX];
@@ -420,6 +429,7 @@ int rb_dev_locate(const char *sysroot, const char *ibdev, struct rb_dev_info *d)
 	}
 	rb_topo_read_attr(ibpath, "node_guid", d->node_guid, sizeof(d->node_guid));
 	rb_topo_read_attr(ibpath, "fw_ver", d->fw_ver, sizeof(d->fw_ver));
+	read_node_type(ibpath, d);
 	/* Only software devices (rxe, siw) have "parent": the netdev name. */
 	rb_topo_read_attr(ibpath, "parent", d->netdev, sizeof(d->netdev));
 	find_driver(ibpath, d);

@@ -23,6 +23,8 @@
 
 #define RB_WIRE_MAGIC 0x52444d42u /* "RDMB" */
 /*
+ * v15: CONN ends with the sender's transport (IBV_TRANSPORT_*: iWARP apart
+ * from InfiniBand/RoCE, which share a link layer);
  * v13: CONN's QP and MR lists at any length up to RB_MAX_QPS: CONN
  * carries both counts and the first RB_CONN_CHUNK entries of each, and
  * CONN_MORE messages the rest, in order (rb_conn_chunks()); PARAMS ends
@@ -33,7 +35,7 @@
  * --poll; v7: with --reversed and the immediate flag, RESULT with the
  * server's latency summary
  */
-#define RB_WIRE_VERSION	 14
+#define RB_WIRE_VERSION	 15
 #define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
 
@@ -112,6 +114,8 @@ struct rb_msg_conn {
 	 * plan asks for it. */
 	uint8_t has_probe;
 	struct rb_qp_info probe_qp;
+	/* v15: IBV_TRANSPORT_* of the sender's device (0 InfiniBand/RoCE, 1 iWARP). */
+	uint8_t transport;
 };
 
 /*
