@@ -52,12 +52,14 @@ fail() {
 # OUT (results, shared) and LAB (tests/lab in the source tree) set.
 # LAB_HOSTS=N boots the guest as N hosts on one wire (rxe-lab --hosts N),
 # LAB_SMP=N with N vCPUs (rxe-lab --smp N, default 2), LAB_MEM=MIB with
-# that much memory (rxe-lab --mem, default 1024).
+# that much memory (rxe-lab --mem, default 1024); LAB_SIW=1 adds a
+# Software iWARP device beside each host's rxe (rxe-lab --siw).
 lab_run() {
 	# shellcheck disable=SC2016 # $LAB is expanded in the guest
 	printf 'set -u\n. "$LAB/guest.sh"\n%s\n' "$1" >"$OUT/guest.sh"
 	set -- --hosts "${LAB_HOSTS:-1}" --smp "${LAB_SMP:-2}" --mem "${LAB_MEM:-1024}" --env RB="$RDMABENCH" --env OUT="$OUT" \
 		--env LAB="$TOP_SRCDIR/tests/lab"
+	[ "${LAB_SIW:-0}" != 1 ] || set -- --siw "$@"
 	for _v in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS; do
 		eval "_o=\${$_v:-}"
 		[ -z "$_o" ] || set -- "$@" --env "$_v=$_o:log_path=$OUT/san"
@@ -126,6 +128,7 @@ session_up() {
 # its exit status ours.
 session_run() {
 	_sd=$SESSIONS/h${LAB_HOSTS:-1}s${LAB_SMP:-2}m${LAB_MEM:-1024}
+	[ "${LAB_SIW:-0}" != 1 ] || _sd=${_sd}w
 	_lab_jobs=$((${_lab_jobs:-0} + 1))
 	_job=${OUT##*/}.$_lab_jobs
 	{
@@ -140,7 +143,9 @@ session_run() {
 	} >"$OUT/guest.env"
 	_tries=0
 	while :; do
-		session_up "$_sd" --hosts "${LAB_HOSTS:-1}" --smp "${LAB_SMP:-2}" --mem "${LAB_MEM:-1024}" || return $?
+		# shellcheck disable=SC2046 # --siw or nothing
+		session_up "$_sd" --hosts "${LAB_HOSTS:-1}" --smp "${LAB_SMP:-2}" --mem "${LAB_MEM:-1024}" \
+			$([ "${LAB_SIW:-0}" != 1 ] || echo --siw) || return $?
 		_jd=$_sd/new.$_job
 		rm -rf "$_jd"
 		mkdir -p "$_jd"
