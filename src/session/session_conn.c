@@ -61,17 +61,24 @@ static const char *transport_name(uint8_t type, uint8_t ll)
 	return rb_transport_label(rb_transport_of(type), ll == IBV_LINK_LAYER_ETHERNET);
 }
 
-/* Ports of different transports (iWARP and RoCE share Ethernet) cannot reach each other. */
-static int check_transport(struct session *s, const struct rb_msg_conn *me, const char *dev)
+/*
+ * Ports of different transports (iWARP and RoCE share Ethernet) cannot
+ * reach each other: said before the rest of the peer's CONN is judged by
+ * this side's transport (its QP numbers).
+ */
+static int check_transport(struct session *s)
 {
 	struct rb_run *r = &s->run;
+	char dev[4 * sizeof(r->remote.device)];
 
-	if (r->remote.transport == me->transport)
+	if (r->remote.transport == (uint8_t)r->dev.tr->type)
 		return 0;
+	rb_escape(r->remote.device, dev, sizeof(dev));
 	rb_err("peer %s's %s is %s, but %s port %u here is %s: they cannot connect (both sides "
 	       "need the same transport)",
 	       s->oob.peer, dev, transport_name(r->remote.transport, r->remote.link_layer),
-	       r->dev.name, r->dev.port, transport_name(me->transport, me->link_layer));
+	       r->dev.name, r->dev.port,
+	       transport_name((uint8_t)r->dev.tr->type, r->dev.port_attr.link_layer));
 	s->usage = true;
 	return -EPROTO;
 }
@@ -108,8 +115,6 @@ static int negotiate(struct session *s, const struct rb_msg_conn *me)
 		s->usage = true;
 		return -EPROTO;
 	}
-	if (check_transport(s, me, dev))
-		return -EPROTO;
 	if (r->remote.mtu != me->mtu && s->role == RB_ROLE_CLIENT)
 		rb_info("peer %s's %s has an active MTU of %u, %s here %u: the path MTU is %u",
 			s->oob.peer, dev, r->remote.mtu, r->dev.name, me->mtu, mtu);
@@ -239,6 +244,8 @@ static int check_conn(struct session *s, const uint8_t *body, uint32_t len)
 		rb_err("peer %s sent a malformed CONN message", s->oob.peer);
 		return -EPROTO;
 	}
+	if (check_transport(s))
+		return -EPROTO;
 	if (rb_conn_counts(&r->remote, &want, err, sizeof(err)))
 		goto refused;
 	for (k = 0; k < rb_conn_chunks(&r->remote); k++) {
