@@ -111,7 +111,11 @@ session_up() {
 		</dev/null >"$_sd/lab.log" 2>&1 &
 	echo $! >"$_sd/pid"
 	_si=0
-	while [ ! -e "$_sd/ready" ] && kill -0 "$!" 2>/dev/null && [ $_si -lt 1200 ]; do
+	# A --siw lab's first boot may build siw.ko first (a minute on a
+	# loaded 2-core machine): it gets 300 s to start, the others 120 s.
+	_slim=1200
+	[ "${LAB_SIW:-0}" != 1 ] || _slim=3000
+	while [ ! -e "$_sd/ready" ] && kill -0 "$!" 2>/dev/null && [ $_si -lt $_slim ]; do
 		sleep 0.1
 		_si=$((_si + 1))
 	done
