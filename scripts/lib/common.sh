@@ -13,9 +13,12 @@ RB_PKGS_BUILD="autoconf automake libtool pkg-config make gcc libibverbs-dev libr
 # The fuzz targets (configure CC=clang --enable-fuzz): clang and libFuzzer.
 RB_PKGS_FUZZ="clang libclang-rt-14-dev"
 # valgrind: scripts/cost and tests/lab/cost.sh count instructions with callgrind.
+# linux-headers-amd64 and linux-source (the metapackages of linux-image-amd64's
+# kernel): rxe-lab --siw builds Software iWARP's siw.ko out of tree, which
+# Debian's kernel does not build (tests/lab/siw.sh).
 RB_PKGS_LAB="qemu-system-x86 linux-image-amd64 busybox-static cpio kmod iproute2 rdma-core
 	ibverbs-providers ibverbs-utils rdmacm-utils perftest openmpi-bin slurmctld slurmd
-	slurm-client munge valgrind"
+	slurm-client munge valgrind linux-headers-amd64 linux-source"
 # scripts/plot and bench-perftest's report; tests/lint.sh's linters.
 RB_PKGS_TOOLS="gnuplot-nox python3 shellcheck clang-format pyflakes3 python3-pyflakes
 	python3-jsonschema"

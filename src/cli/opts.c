@@ -411,8 +411,12 @@ static int apply_rails(struct rb_cli *c, char *err, size_t len)
 
 	if (ret || !r.n)
 		return ret;
+	if (r.left_out[0])
+		rb_warn("-d all: left out, not ACTIVE: %s", r.left_out);
 	if (r.n == 1) {
 		snprintf(c->l.device, sizeof(c->l.device), "%s", r.dev[0]);
+		if (r.port[0])
+			c->l.ib_port = r.port[0];
 		return 0;
 	}
 	if (rb_cli_given(c, "threads") && c->p.threads != r.n)

@@ -340,7 +340,9 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_TEST,
 	  .help = "N measuring threads, each with its own connection, QPs and CQ, on a CPU of "
 		  "its own (the device's node first): at most the CPUs this process may run on "
-		  "(and the --cpu list's); needs the generic server (rdmabench server), whose "
+		  "(and the --cpu list's), unless the threads sleep (--poll event --cpu none: "
+		  "then more are warned of, not refused); needs the generic server (rdmabench "
+		  "server), whose "
 		  "--max-conns (64 by default) it must not exceed; per-thread figures and their "
 		  "sum" },
 	{ .lname = "max-conns",
@@ -856,7 +858,10 @@ const struct rb_opt rb_opts[] = {
 	  .def = "the device holding the out-of-band connection's local address, else the "
 		 "first with an active port",
 	  .any = RB_S_VERBS | RB_S_TOPO | RB_S_MATRIX,
-	  .help = "RDMA device, as ibv_devices names it; a client's DEV,DEV,... or all: every "
+	  .help = "RDMA device, as ibv_devices names it; a client's DEV,DEV,... or all (every "
+		  "ACTIVE port of every device, DEV:PORT where a device has several; the "
+		  "ports left out are named; a listed device whose port is down is refused "
+		  "before any thread starts): every "
 		  "rail from one command, a thread per device (as --threads, which must then "
 		  "equal the rails), each with its own connection; --bind and the server's "
 		  "address take one per rail or one for all; a rail more than 10% below the "

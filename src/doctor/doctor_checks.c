@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 
 #include "doctor/doctor_int.h"
+#include "rdma/transport.h"
 
 #define WHY_PORT "a port that is not ACTIVE and LinkUp carries no traffic: runs cannot connect"
 #define WHY_GID	 "a RoCE v2 GID (UDP/IP) is what routes across subnets and what rdmabench picks"
@@ -216,7 +217,9 @@ static int port_checks(struct rb_dr_run *x, const struct rb_dev_info *d,
 
 	snprintf(subj, sizeof(subj), "%.40s/%d", d->name, p->num);
 	ret = port_check(x, d, p, subj);
-	if (ret || strcmp(p->link_layer, "Ethernet"))
+	/* RoCE's checks (GID, MTU, rp_filter, ECN): not iWARP's, which runs over TCP. */
+	if (ret || strcmp(p->link_layer, "Ethernet") ||
+	    !rb_transport_of_node(d->node_type)->roce_gid)
 		return ret;
 	ret = gid_check(x, d, p, subj);
 	if (!ret)
@@ -236,10 +239,11 @@ static int device_check(struct rb_dr_run *x, const struct rb_dev_info *d)
 		return -ENOMEM;
 	c->v = RB_DR_OK;
 	snprintf(c->value, sizeof(c->value),
-		 "driver %.32s, provider %s (%s), firmware %.32s, %d port(s), PCI %s",
+		 "driver %.32s, provider %s (%s), transport %s, firmware %.32s, %d port(s), PCI %s",
 		 d->driver[0] ? d->driver : "?", d->prov ? d->prov->name : "generic",
 		 rb_prov_transport_str(d->prov ? d->prov->xport : RB_XPORT_IB),
-		 d->fw_ver[0] ? d->fw_ver : "-", d->n_ports, d->pci[0] ? d->pci : "none");
+		 rb_dev_transport(d)[0] ? rb_dev_transport(d) : "?", d->fw_ver[0] ? d->fw_ver : "-",
+		 d->n_ports, d->pci[0] ? d->pci : "none");
 	snprintf(c->source, sizeof(c->source), "/sys/class/infiniband/%s/fw_ver", d->name);
 	c->why = "which driver and firmware the results were measured with";
 	return 0;

@@ -299,7 +299,8 @@ int rb_gid_choose(const struct ibv_gid_entry *tbl, size_t n, const struct rb_gid
 	if (w->forced >= 0)
 		return check_forced(tbl, n, w, index, &b);
 	if (!w->ethernet) {
-		sb_add(&b, "InfiniBand port: addressed by LID, no GRH");
+		sb_add(&b, "%s",
+		       w->no_gid_why ? w->no_gid_why : "InfiniBand port: addressed by LID, no GRH");
 		return 0;
 	}
 	return choose_auto(tbl, n, w, index, &b);

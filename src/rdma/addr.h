@@ -28,6 +28,8 @@ struct rb_gid_want {
 				       * AF_UNSPEC: unknown (IPv4 preferred, as before) */
 	int forced;		      /* -x/--gid-index; -1: choose */
 	int family;		      /* --ipv6: AF_INET6, whatever the OOB's; AF_UNSPEC: its */
+	/* Why a port that is not @ethernet goes without a GID; NULL: InfiniBand's LID. */
+	const char *no_gid_why;
 };
 
 /*

@@ -151,15 +151,39 @@ static struct rdma_conn_param conn_param(const struct rb_cm_conn *c, uint32_t i,
 	};
 }
 
-int rb_cm_listen(struct rb_cm *cm, uint16_t port, int timeout_ms)
+/* @addr (NULL: the IPv6 wildcard) with @port, an IPv4-mapped one as IPv4, into @a. */
+static void listen_addr(const struct sockaddr *addr, uint16_t port, struct sockaddr_storage *a)
 {
-	struct sockaddr_in6 a = { .sin6_family = AF_INET6,
-				  .sin6_port = htons(port),
-				  .sin6_addr = IN6ADDR_ANY_INIT };
+	const struct sockaddr_in6 *s6 = (const struct sockaddr_in6 *)addr;
+	struct sockaddr_in6 *a6 = (struct sockaddr_in6 *)a;
+	struct sockaddr_in *a4 = (struct sockaddr_in *)a;
+
+	memset(a, 0, sizeof(*a));
+	if (addr && addr->sa_family == AF_INET6 && IN6_IS_ADDR_V4MAPPED(&s6->sin6_addr)) {
+		a4->sin_family = AF_INET;
+		memcpy(&a4->sin_addr, &s6->sin6_addr.s6_addr[12], 4);
+	} else if (addr && addr->sa_family == AF_INET) {
+		*a4 = *(const struct sockaddr_in *)addr;
+	} else if (addr && addr->sa_family == AF_INET6) {
+		*a6 = *s6;
+	} else {
+		a6->sin6_family = AF_INET6;
+		a6->sin6_addr = in6addr_any;
+	}
+	if (a->ss_family == AF_INET)
+		a4->sin_port = htons(port);
+	else
+		a6->sin6_port = htons(port);
+}
+
+int rb_cm_listen(struct rb_cm *cm, const struct sockaddr *addr, uint16_t port, int timeout_ms)
+{
+	struct sockaddr_storage a;
 	int ret = make_channel(cm, timeout_ms);
 
 	if (ret)
 		return ret;
+	listen_addr(addr, port, &a);
 	if (rdma_create_id(cm->ch, &cm->listen, NULL, RDMA_PS_TCP) ||
 	    rdma_bind_addr(cm->listen, (struct sockaddr *)&a) ||
 	    rdma_listen(cm->listen, RB_MAX_QPS)) {
@@ -178,12 +202,13 @@ static int accept_one(struct rb_cm *cm, const struct rb_cm_conn *c, struct rdma_
 	struct rdma_conn_param p = conn_param(c, i, &index_be);
 	int ret = same_device(c, id);
 
-	/* The responder may reach RTS before it replies. */
+	/* The responder may reach RTS before it replies; where the CM moves
+	 * the QP itself (iWARP), INIT is all it takes from us. */
 	if (!ret)
 		ret = cm_move(c, id, i, IBV_QPS_INIT, "INIT");
-	if (!ret)
+	if (!ret && !c->dev->tr->cm_sets_rts)
 		ret = cm_move(c, id, i, IBV_QPS_RTR, "RTR");
-	if (!ret)
+	if (!ret && !c->dev->tr->cm_sets_rts)
 		ret = cm_move(c, id, i, IBV_QPS_RTS, "RTS");
 	if (!ret && rdma_accept(id, &p)) {
 		ret = -errno;
@@ -284,7 +309,12 @@ static int resolve(struct rb_cm *cm, const struct rb_cm_conn *c, struct sockaddr
 	return ret ? ret : wait_ack(cm, RDMA_CM_EVENT_ROUTE_RESOLVED);
 }
 
-/* Client: connect QP @i; with our own QP the CM answers CONNECT_RESPONSE. */
+/*
+ * Client: connect QP @i.  With our own QP the CM answers CONNECT_RESPONSE,
+ * and we move the QP to RTS and establish; where the CM moves the QP
+ * itself (iWARP: the kernel turns the peer's reply straight into
+ * ESTABLISHED), ESTABLISHED is the answer and the QP is ready.
+ */
 static int connect_one(struct rb_cm *cm, const struct rb_cm_conn *c, struct sockaddr *dst,
 		       uint32_t i)
 {
@@ -298,6 +328,8 @@ static int connect_one(struct rb_cm *cm, const struct rb_cm_conn *c, struct sock
 		ret = -errno;
 		rb_err("rdma_connect: %s", strerror(errno));
 	}
+	if (!ret && c->dev->tr->cm_sets_rts)
+		return wait_ack(cm, RDMA_CM_EVENT_ESTABLISHED);
 	if (!ret)
 		ret = wait_ack(cm, RDMA_CM_EVENT_CONNECT_RESPONSE);
 	if (!ret)

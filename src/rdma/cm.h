@@ -31,8 +31,11 @@ struct rb_cm_conn {
 	const struct rb_av *av; /* av[i], QP i's --sl, --tclass, --flow-label... over the CM's path */
 };
 
-/* rb_cm_listen() - server: listen for the client's QPs on CM @port. */
-int rb_cm_listen(struct rb_cm *cm, uint16_t port, int timeout_ms);
+/*
+ * rb_cm_listen() - server: listen for the client's QPs on CM @port, at
+ * @addr (an IPv4-mapped IPv6 address taken as IPv4), NULL: any address.
+ */
+int rb_cm_listen(struct rb_cm *cm, const struct sockaddr *addr, uint16_t port, int timeout_ms);
 
 /*
  * rb_cm_accept() - server: accept one connection per QP of @c; each

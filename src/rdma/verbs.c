@@ -135,7 +135,8 @@ static int scan_ports(struct ibv_context *ctx, const struct rb_dev_want *w, stru
 			continue;
 		if (!first->ctx)
 			*first = (struct pick){ ctx, p, -1 };
-		if (!w->local || pa.link_layer != IBV_LINK_LAYER_ETHERNET)
+		if (!w->local || pa.link_layer != IBV_LINK_LAYER_ETHERNET ||
+		    !rb_transport_of(ctx->device->transport_type)->roce_gid)
 			continue;
 		gid = port_holds(ctx, p, w->local);
 		if (gid < -1)
@@ -325,6 +326,7 @@ static int query_dev(struct rb_dev *d, int port)
 		return -EINVAL;
 	}
 	d->port = (uint8_t)port;
+	d->tr = rb_transport_of(d->ctx->device->transport_type);
 	ret = ibv_query_port(d->ctx, d->port, &d->port_attr);
 	if (ret) {
 		rb_err("%s port %u: ibv_query_port: %s", d->name, d->port, strerror(ret));
@@ -377,11 +379,13 @@ static int gid_zero(struct rb_dev *d)
 
 static int choose_gid(struct rb_dev *d, const struct rb_dev_want *w)
 {
-	struct rb_gid_want gw = { .ethernet = d->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET,
+	struct rb_gid_want gw = { .ethernet = d->port_attr.link_layer == IBV_LINK_LAYER_ETHERNET &&
+					      d->tr->roce_gid,
 				  .local = w->local,
 				  .peer_family = w->peer_family,
 				  .forced = w->gid_index,
-				  .family = w->gid_family };
+				  .family = w->gid_family,
+				  .no_gid_why = d->tr->no_gid_why };
 	struct ibv_gid_entry *tbl = NULL;
 	size_t n = 0;
 	char msg[512];

@@ -17,6 +17,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 #include "core/provider.h"
+#include "rdma/transport.h"
 #include "wire/wire.h"
 
 struct rb_dev {
@@ -28,7 +29,8 @@ struct rb_dev {
 	struct ibv_device_attr attr;
 	struct ibv_port_attr port_attr;
 	uint8_t port;
-	int gid_index; /* -1: InfiniBand addressed by LID, no GRH */
+	const struct rb_xport *tr; /* the device's transport (transport_type) */
+	int gid_index;		   /* -1: InfiniBand addressed by LID, no GRH */
 	union ibv_gid gid;
 	char name[64];
 	char gid_type[8];		 /* "RoCE v2", "RoCE v1", "IB"; "" without a GID */

@@ -125,6 +125,8 @@ static json_t *jdevice(const struct rb_doc *r)
 	bad |= json_object_set_new(o, "port", json_integer(r->port));
 	bad |= json_object_set_new(o, "gid_index", jint_or_null(r->gid_index));
 	bad |= json_object_set_new(o, "link_layer", jstr(r->link_layer));
+	if (r->transport)
+		bad |= json_object_set_new(o, "transport", jstr(r->transport));
 	bad |= json_object_set_new(o, "active_mtu", json_integer(r->active_mtu));
 	bad |= json_object_set_new(o, "path_mtu", json_integer(r->path_mtu));
 	bad |= json_object_set_new(o, "gid_type", jstr_or_null(r->gid_type));

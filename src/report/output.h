@@ -67,6 +67,7 @@ struct rb_doc {
 	const char *why_device;	 /* why this device and port */
 	const char *why_gid;	 /* why this GID */
 	const char *link_layer;	 /* "Ethernet" / "InfiniBand" */
+	const char *transport;	 /* "RoCE", "InfiniBand", "iWARP"; NULL: not said */
 	unsigned int active_mtu; /* bytes */
 	unsigned int path_mtu;	 /* bytes, as negotiated with the peer */
 	struct rb_qp_attrs qp;	 /* this side's -u, --retry-count, --pkey-index, -L */

@@ -135,7 +135,9 @@ size_t rb_dry_check(const struct rb_dryrun *d, char (*out)[RB_DRY_NOTE], size_t 
 		padd(&l, "the plan needs about %llu MiB, this host can give %llu MiB",
 		     (unsigned long long)((m.total * m.threads) >> 20),
 		     (unsigned long long)(d->mem_budget >> 20));
-	if (d->p->threads > 1 && rb_threads_cpus_check(d->p->threads, d->ncpus, why, sizeof(why)))
+	if (d->p->threads > 1 &&
+	    rb_threads_cpus_check(d->p->threads, d->ncpus, rb_threads_sleep(d->p, d->l->cpu), why,
+				  sizeof(why)))
 		padd(&l, "%s", why);
 	if (d->dev.found && d->b)
 		check_limits(d, &m, &l);

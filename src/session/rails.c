@@ -9,6 +9,7 @@
 
 #include "core/metrics.h"
 #include "core/stats.h"
+#include "rdma/verbs.h"
 #include "session/rails.h"
 
 /* Split @s at commas into @out (at most RB_RAILS_MAX of @size bytes); the count, or -1. */
@@ -33,7 +34,51 @@ static int split(const char *s, char *out, size_t size)
 	}
 }
 
-/* -d all: every device this host has, by name. */
+/* -d all: port @port of @dev (0: the device) left out, for @why. */
+static void left_out(struct rb_rails *r, const char *dev, int port, const char *why)
+{
+	size_t off = strlen(r->left_out);
+
+	if (port)
+		snprintf(r->left_out + off, sizeof(r->left_out) - off, "%s%s port %d (%s)",
+			 off ? ", " : "", dev, port, why);
+	else
+		snprintf(r->left_out + off, sizeof(r->left_out) - off, "%s%s (%s)", off ? ", " : "",
+			 dev, why);
+}
+
+/* -d all: device @d's ACTIVE ports as rails @n on, the others left out; the new count. */
+static int device_rails(struct rb_rails *r, struct ibv_device *d, int n)
+{
+	const char *name = ibv_get_device_name(d);
+	struct ibv_context *ctx = ibv_open_device(d);
+	struct ibv_device_attr da;
+	struct ibv_port_attr pa;
+	int p;
+
+	if (!ctx || ibv_query_device(ctx, &da)) {
+		left_out(r, name, 0, ctx ? "ibv_query_device failed" : "cannot be opened");
+		if (ctx)
+			ibv_close_device(ctx);
+		return n;
+	}
+	for (p = 1; p <= da.phys_port_cnt && n < RB_RAILS_MAX; p++) {
+		if (ibv_query_port(ctx, (uint8_t)p, &pa)) {
+			left_out(r, name, p, "ibv_query_port failed");
+			continue;
+		}
+		if (pa.state != IBV_PORT_ACTIVE) {
+			left_out(r, name, p, ibv_port_state_str(pa.state));
+			continue;
+		}
+		snprintf(r->dev[n], sizeof(r->dev[0]), "%s", name);
+		r->port[n++] = da.phys_port_cnt > 1 ? p : 0;
+	}
+	ibv_close_device(ctx);
+	return n;
+}
+
+/* -d all: every ACTIVE port of every device this host has. */
 static int all_devices(struct rb_rails *r, char *err, size_t len)
 {
 	struct ibv_device **list = ibv_get_device_list(NULL);
@@ -43,11 +88,35 @@ static int all_devices(struct rb_rails *r, char *err, size_t len)
 		return rb_set_err(err, len, -ENODEV, "-d all: ibv_get_device_list: %s",
 				  strerror(errno));
 	for (i = 0; list[i] && n < RB_RAILS_MAX; i++)
-		snprintf(r->dev[n++], sizeof(r->dev[0]), "%s", ibv_get_device_name(list[i]));
+		n = device_rails(r, list[i], n);
 	ibv_free_device_list(list);
+	if (!n && r->left_out[0])
+		return rb_set_err(err, len, -ENETDOWN,
+				  "-d all: no ACTIVE port on this host's devices: %s", r->left_out);
 	if (!n)
 		return rb_set_err(err, len, -ENODEV, "-d all: this host has no RDMA device");
 	return n;
+}
+
+int rb_rails_ready(const struct rb_rails *r, int ib_port)
+{
+	uint32_t k;
+	int ret;
+
+	for (k = 0; k < r->n; k++) {
+		struct rb_dev_want w = { .name = r->dev[k][0] ? r->dev[k] : NULL,
+					 .port = r->port[k] ? r->port[k] : ib_port,
+					 .gid_index = -1,
+					 .peer_family = AF_UNSPEC };
+
+		ret = rb_dev_check(&w);
+		if (ret) {
+			rb_err("-d: rail %s cannot run (%u rails): nothing was started", r->name[k],
+			       r->n);
+			return ret;
+		}
+	}
+	return 0;
 }
 
 /* --bind or the server: @n of them (one per rail), or one for all. */

@@ -23,16 +23,28 @@ struct rb_rails {
 	char host[RB_RAILS_MAX][128]; /* the server's k-th address, or its one */
 	int32_t port[RB_RAILS_MAX];   /* -O: port k + 1; else 0, the -i given */
 	char name[RB_RAILS_MAX][72];  /* the device, or with -O "DEV:PORT" */
+	/* -d all: the ports left out, "DEV port P (STATE)", comma-separated; "" none. */
+	char left_out[512];
 };
 
 /*
  * rb_rails_parse() - the rails @l's -d names: a comma-separated list, or
- * "all" (every RDMA device of this host); -O: ports 1 and 2 of the one
+ * "all" (every ACTIVE port of every RDMA device of this host: a device of
+ * several ports gives a rail "DEV:PORT" per active port; the ports left
+ * out, and why, in @r->left_out; none active: -ENETDOWN); -O: ports 1 and 2 of the one
  * device -d names (or of the default one); --bind and the server's address
  * may list one per rail (same count) or give one for all.  @r->n is 0 for
  * a -d of one device.  0, or -EINVAL with @err naming the option.
  */
 int rb_rails_parse(const struct rb_local *l, struct rb_rails *r, char *err, size_t len);
+
+/*
+ * rb_rails_ready() - before anything starts: every rail's device exists
+ * and its port (the rail's, else @ib_port, else any) is ACTIVE
+ * (rb_dev_check(), which names the device, the port and its state).
+ * 0 or -errno, logged.
+ */
+int rb_rails_ready(const struct rb_rails *r, int ib_port);
 
 /* rb_rails_apply() - thread @k's device, --bind and server (rail k). */
 void rb_rails_apply(const struct rb_rails *r, uint32_t k, struct rb_local *l);

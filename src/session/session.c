@@ -797,6 +797,7 @@ static int server_params(struct session *s, const struct rb_serve *f)
 	/* The device is the one the client reached us through. */
 	if (getsockname(s->oob.fd, (struct sockaddr *)&local, &sl))
 		local.ss_family = AF_UNSPEC;
+	s->local = local; /* where a CM on the host's TCP listens (iWARP) */
 	ret = rb_oob_expect(&s->oob, RB_MSG_PARAMS, sess_msg, sizeof(sess_msg), &len);
 	if (ret)
 		return ret;

@@ -42,6 +42,7 @@ static int local_conn(struct session *s, struct rb_msg_conn *m)
 	m->place = s->rep.place;
 	snprintf(m->device, sizeof(m->device), "%s", r->dev.name);
 	m->link_layer = r->dev.port_attr.link_layer;
+	m->transport = (uint8_t)r->dev.tr->type;
 	m->has_probe = sess_probing(s);
 	if (sess_probing(s))
 		rb_probe_info(&s->probe, &m->probe_qp);
@@ -52,6 +53,34 @@ static int local_conn(struct session *s, struct rb_msg_conn *m)
 static const char *link_name(uint8_t ll)
 {
 	return ll == IBV_LINK_LAYER_ETHERNET ? "Ethernet (RoCE)" : rb_prov_link_layer_str(ll);
+}
+
+/* The name of transport @type on a port of link layer @ll. */
+static const char *transport_name(uint8_t type, uint8_t ll)
+{
+	return rb_transport_label(rb_transport_of(type), ll == IBV_LINK_LAYER_ETHERNET);
+}
+
+/*
+ * Ports of different transports (iWARP and RoCE share Ethernet) cannot
+ * reach each other: said before the rest of the peer's CONN is judged by
+ * this side's transport (its QP numbers).
+ */
+static int check_transport(struct session *s)
+{
+	struct rb_run *r = &s->run;
+	char dev[4 * sizeof(r->remote.device)];
+
+	if (r->remote.transport == (uint8_t)r->dev.tr->type)
+		return 0;
+	rb_escape(r->remote.device, dev, sizeof(dev));
+	rb_err("peer %s's %s is %s, but %s port %u here is %s: they cannot connect (both sides "
+	       "need the same transport)",
+	       s->oob.peer, dev, transport_name(r->remote.transport, r->remote.link_layer),
+	       r->dev.name, r->dev.port,
+	       transport_name((uint8_t)r->dev.tr->type, r->dev.port_attr.link_layer));
+	s->usage = true;
+	return -EPROTO;
 }
 
 /* A UD message is one packet: the largest size must fit the path MTU. */
@@ -130,6 +159,16 @@ static struct rb_av path_av(const struct session *s, uint32_t i)
 			       .qp = s->l->qp };
 }
 
+/* The CM's port: the OOB's, or the one above it where the CM's port is TCP's (iWARP). */
+static uint16_t cm_port(const struct session *s)
+{
+	uint16_t port = (uint16_t)s->l->tcp_port;
+
+	if (!s->run.dev.tr->cm_on_tcp)
+		return port;
+	return port < UINT16_MAX ? (uint16_t)(port + 1) : (uint16_t)(port - 1);
+}
+
 /* -R: the CM connects the QPs; the server listens before it answers CONN. */
 static int cm_connect(struct session *s)
 {
@@ -153,8 +192,7 @@ static int cm_connect(struct session *s)
 	if (s->role == RB_ROLE_SERVER)
 		ret = rb_cm_accept(&s->cm, &c);
 	else
-		ret = rb_cm_connect(&s->cm, s->l->host, (uint16_t)s->l->tcp_port, s->oob.timeout_ms,
-				    &c);
+		ret = rb_cm_connect(&s->cm, s->l->host, cm_port(s), s->oob.timeout_ms, &c);
 	free(av);
 	return ret;
 }
@@ -201,7 +239,8 @@ static int probe_connect(struct session *s)
 static int check_conn(struct session *s, const uint8_t *body, uint32_t len)
 {
 	struct rb_run *r = &s->run;
-	const struct rb_conn_want want = { r->nqp, r->nmr, 2 * r->region, sess_probing(s) };
+	const struct rb_conn_want want = { r->nqp, r->nmr, 2 * r->region, sess_probing(s),
+					   r->dev.tr->min_qpn };
 	char err[RB_TEXT_MAX];
 	uint32_t k;
 	int ret;
@@ -210,6 +249,8 @@ static int check_conn(struct session *s, const uint8_t *body, uint32_t len)
 		rb_err("peer %s sent a malformed CONN message", s->oob.peer);
 		return -EPROTO;
 	}
+	if (check_transport(s))
+		return -EPROTO;
 	if (rb_conn_counts(&r->remote, &want, err, sizeof(err)))
 		goto refused;
 	for (k = 0; k < rb_conn_chunks(&r->remote); k++) {
@@ -255,7 +296,9 @@ static int exchange_conn(struct session *s, const struct rb_msg_conn *me)
 	if (!ret)
 		ret = check_conn(s, sess_msg, len);
 	if (!ret && s->role == RB_ROLE_SERVER && s->p.use_cm)
-		ret = rb_cm_listen(&s->cm, (uint16_t)s->l->tcp_port, s->oob.timeout_ms);
+		ret = rb_cm_listen(&s->cm,
+				   s->run.dev.tr->cm_on_tcp ? (struct sockaddr *)&s->local : NULL,
+				   cm_port(s), s->oob.timeout_ms);
 	if (!ret && s->role == RB_ROLE_SERVER)
 		ret = send_conn(s, me);
 	return ret;

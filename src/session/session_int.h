@@ -91,7 +91,7 @@ struct session {
 	struct rb_admit *admit;	       /* generic server: who is served, holding what */
 	char peer_cpus[128];	       /* server: the client's CPUs when it shares our host */
 	char hello_cpus[128];	       /* client: every thread's CPUs (--threads), or "" */
-	struct sockaddr_storage local; /* client: where the connection leaves from */
+	struct sockaddr_storage local; /* where the connection leaves from (client) or came to */
 	struct rb_diag diag;	       /* counters and --expect */
 	struct rb_samples_file sf;     /* client: --samples, from the first point on */
 	struct rb_session_hooks h;     /* the caller's: matrix, --threads */

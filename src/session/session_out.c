@@ -33,6 +33,10 @@ void sess_doc_init(struct session *s)
 	rep->why_device = d->why_dev;
 	rep->why_gid = d->why_gid;
 	rep->link_layer = rb_link_layer_str(d);
+	/* A socket test has no device (session_tcp.c): no transport. */
+	rep->transport = d->tr ? rb_transport_label(d->tr, d->port_attr.link_layer ==
+								   IBV_LINK_LAYER_ETHERNET)
+			       : NULL;
 	rep->active_mtu = rb_mtu_bytes(d->port_attr.active_mtu);
 	rep->qp = s->l->qp;
 	rep->freq_quiet = s->l->freq_quiet;

@@ -22,14 +22,24 @@ enum rb_role sess_data_role(const struct session *s)
 	return s->role == RB_ROLE_CLIENT ? RB_ROLE_SERVER : RB_ROLE_CLIENT;
 }
 
-/* The QPs' remote rights on this side. */
+/* Whether this side's buffers are an RDMA READ's sink: it issues the reads. */
+static bool read_sink(const struct session *s)
+{
+	return (s->bench->send_ops & IBV_QP_EX_WITH_RDMA_READ) &&
+	       (s->p.bidir || sess_data_role(s) == RB_ROLE_CLIENT);
+}
+
+/* The QPs' remote rights on this side (and a READ sink's on iWARP). */
 int sess_qp_access(const struct session *s)
 {
 	/* -b: each side is written or read by the other, as either role is. */
+	int sink = read_sink(s) && s->run.dev.tr ? s->run.dev.tr->read_sink_access : 0;
+
 	if (s->p.bidir)
-		return s->bench->server_access | s->bench->client_access;
-	return sess_data_role(s) == RB_ROLE_SERVER ? s->bench->server_access
-						   : s->bench->client_access;
+		return s->bench->server_access | s->bench->client_access | sink;
+	return (sess_data_role(s) == RB_ROLE_SERVER ? s->bench->server_access
+						    : s->bench->client_access) |
+	       sink;
 }
 
 /* The receives kept posted per QP (or on the SRQ): only tests that receive post any. */
@@ -77,6 +87,26 @@ static int check_cq(const struct session *s)
 	return -EINVAL;
 }
 
+/* What the device's transport (iWARP: RC only, no atomics) does not offer. */
+static int check_transport(const struct session *s)
+{
+	const struct rb_dev *d = &s->run.dev;
+	const struct rb_xport *t = d->tr;
+
+	if (!(t->qp_types & RB_TR_BIT(s->p.transport))) {
+		rb_err("-c %s: %s is %s, which has no %s QPs: use -c RC",
+		       rb_transport_name(s->p.transport), d->name, t->name,
+		       rb_transport_name(s->p.transport));
+		return -EOPNOTSUPP;
+	}
+	if (s->bench->atomic && !t->atomics) {
+		rb_err("%s: %s is %s, which has no atomic operations", s->bench->name, d->name,
+		       t->name);
+		return -EOPNOTSUPP;
+	}
+	return 0;
+}
+
 /* Requests the device cannot honour are usage errors (exit 2). */
 static int check_limits(struct session *s)
 {
@@ -85,6 +115,8 @@ static int check_limits(struct session *s)
 	char why[RB_TEXT_MAX];
 
 	s->usage = true;
+	if (check_transport(s))
+		return -EOPNOTSUPP;
 	if (size > d->port_attr.max_msg_sz) {
 		rb_err("-s/--size %llu exceeds %s port %u's max message size %u",
 		       (unsigned long long)size, d->name, d->port, d->port_attr.max_msg_sz);
@@ -385,6 +417,26 @@ int sess_server_rail(struct session *s)
 	return 0;
 }
 
+/*
+ * A transport whose QPs reach RTS only through the CM (iWARP) connects
+ * through rdma_cm whatever -R says; the client says so, once a process.
+ * Each side decides from its own device; a peer of another transport is
+ * refused when the CONNs meet (session_conn.c).
+ */
+static void cm_if_needed(struct session *s)
+{
+	static int said;
+	const struct rb_dev *d = &s->run.dev;
+
+	if (s->p.use_cm || !d->tr->cm_only)
+		return;
+	s->p.use_cm = 1;
+	if (s->role == RB_ROLE_CLIENT && !__atomic_exchange_n(&said, 1, __ATOMIC_RELAXED))
+		rb_info("%s is %s: its QPs connect only through rdma_cm, so the run uses it (as "
+			"-R/--rdma_cm would)",
+			d->name, d->tr->name);
+}
+
 static int open_device(struct session *s, const struct sockaddr *local)
 {
 	const struct rb_local *l = s->l;
@@ -409,6 +461,8 @@ static int open_device(struct session *s, const struct sockaddr *local)
 
 	/* A port or GID index the device does not have is the user's. */
 	s->usage = ret == -EINVAL;
+	if (!ret)
+		cm_if_needed(s);
 	if (!ret && rb_verbose)
 		rb_info("%s; %s", s->run.dev.why_dev, s->run.dev.why_gid);
 	return ret;

@@ -370,6 +370,7 @@ static void tcp_report(struct session *s)
 	s->rep.gid_index = -1;
 	s->rep.port = 0;
 	s->rep.link_layer = NULL;
+	s->rep.transport = NULL;
 	s->rep.active_mtu = 0;
 	s->rep.why_device = "the interface of the control connection's local address: the data "
 			    "connection leaves from it";

@@ -213,12 +213,25 @@ int rb_threads_cpu(const char *list, uint32_t k, uint32_t threads, char *out, si
 	return ret;
 }
 
-int rb_threads_cpus_check(uint32_t n, uint32_t ncpus, char *err, size_t len)
+bool rb_threads_sleep(const struct rb_params *p, const char *cpu)
 {
-	if (ncpus && n > ncpus)
+	uint32_t i;
+
+	if (strcmp(cpu, "none") || !p->poll.n)
+		return false;
+	for (i = 0; i < p->poll.n; i++)
+		if (p->poll.v[i] != RB_POLL_EVENT)
+			return false;
+	return true;
+}
+
+int rb_threads_cpus_check(uint32_t n, uint32_t ncpus, bool sleep, char *err, size_t len)
+{
+	if (ncpus && n > ncpus && !sleep)
 		return rb_set_err(err, len, -EINVAL,
 				  "--threads %u: this process may run on %u CPU(s); each thread "
-				  "busy-polls a CPU of its own",
+				  "busy-polls a CPU of its own (threads that sleep, --poll event "
+				  "--cpu none, may share them)",
 				  n, ncpus);
 	return 0;
 }
@@ -253,6 +266,7 @@ static void report_from(struct group *g, const struct rb_doc *r)
 	g->rep.why_device = keep(g, 5, r->why_device);
 	g->rep.why_gid = keep(g, 6, r->why_gid);
 	g->rep.link_layer = keep(g, 7, r->link_layer);
+	g->rep.transport = keep(g, 8, r->transport);
 	g->rep.counters_spec = NULL;
 	g->rep.has_counters = g->rep.has_peer_counters = false;
 	g->rep.expectations = NULL;
@@ -696,6 +710,21 @@ static uint64_t new_run_id(void)
 	return id ? id : 1;
 }
 
+/* More threads than CPUs: refused when they busy-poll, said when they sleep. */
+static int cpus_check(const struct rb_params *p, const struct rb_local *l, uint32_t n, char *err,
+		      size_t len)
+{
+	uint32_t ncpus = rb_threads_ncpus();
+	bool sleep = rb_threads_sleep(p, l->cpu);
+
+	if (sleep && ncpus && n > ncpus)
+		rb_warn("--threads %u on %u CPU(s): the threads sleep on completion events "
+			"(--poll event --cpu none) and share the CPUs; a wake-up may wait for "
+			"another thread's, and the latency includes it",
+			n, ncpus);
+	return rb_threads_cpus_check(n, ncpus, sleep, err, len);
+}
+
 /* What cannot go with --threads, and more threads than CPUs. */
 static int check(const struct rb_params *p, const struct rb_local *l, uint32_t n, char *err,
 		 size_t len)
@@ -721,7 +750,7 @@ static int check(const struct rb_params *p, const struct rb_local *l, uint32_t n
 	if (l->json_path[0] && l->csv_path[0] && rb_output_same(l->json_path, l->csv_path))
 		return rb_set_err(err, len, -EINVAL, "--csv and --json name the same file (%s)",
 				  l->csv_path);
-	return rb_threads_cpus_check(n, rb_threads_ncpus(), err, len);
+	return cpus_check(p, l, n, err, len);
 }
 
 /*
@@ -776,6 +805,12 @@ int rb_threads_run(const struct rb_bench *t, const struct rb_params *p, const st
 	ret = check(p, l, g->n, err, sizeof(err));
 	if (!ret)
 		ret = rb_rails_parse(l, &g->rails, err, sizeof(err));
+	/* A listed device whose port is down: refused before any thread starts. */
+	if (!ret && g->rails.n && rb_rails_ready(&g->rails, l->ib_port)) {
+		group_free(g);
+		free(g);
+		return RB_EXIT_FAIL;
+	}
 	for (k = 0; !ret && k < g->n; k++)
 		ret = slot_init(g, k, err, sizeof(err));
 	if (ret) {

@@ -59,10 +59,18 @@ int rb_threads_cpu(const char *list, uint32_t k, uint32_t threads, char *out, si
 uint32_t rb_threads_ncpus(void);
 
 /*
- * rb_threads_cpus_check() - whether @n threads fit in @ncpus CPUs (0:
- * unknown, not checked), a CPU each.  Returns 0, or -EINVAL with the
- * message in @err.
+ * rb_threads_sleep() - whether every point of @p's threads sleeps on its
+ * completion channel, unpinned (--poll event, --cpu none @cpu): such
+ * threads may share CPUs.  Pure.
  */
-int rb_threads_cpus_check(uint32_t n, uint32_t ncpus, char *err, size_t len);
+bool rb_threads_sleep(const struct rb_params *p, const char *cpu);
+
+/*
+ * rb_threads_cpus_check() - whether @n threads fit in @ncpus CPUs (0:
+ * unknown, not checked), a CPU each, unless they @sleep (rb_threads_sleep():
+ * then they may share them).  Returns 0, or -EINVAL with the message in
+ * @err.
+ */
+int rb_threads_cpus_check(uint32_t n, uint32_t ncpus, bool sleep, char *err, size_t len);
 
 #endif

@@ -23,6 +23,7 @@
 
 #include <jansson.h>
 
+#include "rdma/transport.h"
 #include "topo/topo.h"
 
 #include "topo/topo_int.h"
@@ -739,6 +740,13 @@ static bool has_rocev2(const struct rb_port_info *p)
 	return false;
 }
 
+const char *rb_dev_transport(const struct rb_dev_info *d)
+{
+	bool eth = d->n_ports && !strcmp(d->ports[0].link_layer, "Ethernet");
+
+	return d->node_type ? rb_transport_label(rb_transport_of_node(d->node_type), eth) : "";
+}
+
 static void check_port(struct wlist *l, const struct rb_dev_info *d, const struct rb_port_info *p)
 {
 	double ceil = rb_pcie_ceiling_gbps(d->link.cur_gts, d->link.cur_width);
@@ -755,9 +763,10 @@ static void check_port(struct wlist *l, const struct rb_dev_info *d, const struc
 		     "%s port %d is %s (physical state %s): check the cable, the link partner and "
 		     "%s",
 		     d->name, p->num, p->state, p->phys_state[0] ? p->phys_state : "unknown",
-		     !strcmp(p->link_layer, "InfiniBand") ? "the subnet manager (sminfo)"
-							  : "ip link show of the netdev");
-	if (!strcmp(p->link_layer, "Ethernet") && !has_rocev2(p))
+		     strcmp(p->link_layer, "Ethernet") ? "the subnet manager (sminfo)"
+						       : "ip link show of the netdev");
+	if (!strcmp(p->link_layer, "Ethernet") && rb_transport_of_node(d->node_type)->roce_gid &&
+	    !has_rocev2(p))
 		wadd(l, RB_TW_NO_ROCEV2, p->num,
 		     "%s port %d has no RoCE v2 GID: check that %s is up and has an IP address (ip "
 		     "addr)",

@@ -133,15 +133,22 @@ struct rb_dev_info {
 	 * vendor; the generic row when none matched. */
 	const struct rb_provider *prov;
 	char node_guid[24];
-	char fw_ver[64];      /* "" when the driver reports none */
-	char netdev[32];      /* RoCE/iWARP parent netdev, "" none */
-	char pci[16];	      /* PCI function "0000:81:00.0", "" none */
-	int numa_node;	      /* the PCI function's numa_node, -1 unknown */
+	char fw_ver[64]; /* "" when the driver reports none */
+	int node_type;	 /* sysfs node_type: 1 CA (InfiniBand, RoCE), 4 RNIC (iWARP); 0 unknown */
+	char netdev[32]; /* RoCE/iWARP parent netdev, "" none */
+	char pci[16];	 /* PCI function "0000:81:00.0", "" none */
+	int numa_node;	 /* the PCI function's numa_node, -1 unknown */
 	char local_cpus[128]; /* its local_cpulist, spaces for commas */
 	struct rb_pcie_link link;
 	int n_ports;
 	struct rb_port_info *ports;
 };
+
+/*
+ * rb_dev_transport() - the transport of @d by its node_type, as its ports
+ * name it ("RoCE", "InfiniBand", "iWARP"); "" when sysfs did not say.
+ */
+const char *rb_dev_transport(const struct rb_dev_info *d);
 
 /*
  * rb_topo_load() - an hwloc topology of this machine (@xml NULL) or of an

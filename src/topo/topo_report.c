@@ -134,8 +134,9 @@ static void print_dev(FILE *out, const struct rb_dev_info *d, int dev_node)
 
 	if (dev_node >= 0)
 		snprintf(node, sizeof(node), "%d", dev_node);
-	fprintf(out, "%s: driver %s, node GUID %s, firmware %s\n", d->name, or_dash(d->driver),
-		or_dash(d->node_guid), or_dash(d->fw_ver));
+	fprintf(out, "%s: driver %s, transport %s, node GUID %s, firmware %s\n", d->name,
+		or_dash(d->driver), or_dash(rb_dev_transport(d)), or_dash(d->node_guid),
+		or_dash(d->fw_ver));
 	fprintf(out, "  netdev %s, PCI %s, NUMA node %s, local CPUs %s\n", or_dash(d->netdev),
 		or_dash(d->pci), node, or_dash(d->local_cpus));
 	print_provider(out, d->prov);
@@ -262,18 +263,18 @@ static json_t *dev_json(const struct rb_dev_info *d, int dev_node, const struct 
 
 	for (i = 0; ports && i < d->n_ports; i++)
 		json_array_append_new(ports, port_json(d, &d->ports[i]));
-	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
+	return json_pack("{s:s, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o, s:o,"
 			 " s:{s:o, s:o, s:o, s:o, s:o}, s:o, s:o, s:o, s:o}",
 			 "name", d->name, "driver", jstr(d->driver), "provider",
-			 provider_json(d->prov), "node_guid", jstr(d->node_guid), "fw_ver",
-			 jstr(d->fw_ver), "netdev", jstr(d->netdev), "pci", jstr(d->pci),
-			 "numa_node", jint(dev_node, 0), "local_cpus", jstr(d->local_cpus), "pcie",
-			 "current_link_speed", jnum(k->cur_gts), "max_link_speed", jnum(k->max_gts),
-			 "current_link_width", jint(k->cur_width, 1), "max_link_width",
-			 jint(k->max_width, 1), "ceiling_gbps",
-			 jnum(rb_pcie_ceiling_gbps(k->cur_gts, k->cur_width)), "ports", ports,
-			 "warnings", warnings_json(w, nw), "irqs", irqs_json(x), "governors",
-			 govs_json(x));
+			 provider_json(d->prov), "transport", jstr(rb_dev_transport(d)),
+			 "node_guid", jstr(d->node_guid), "fw_ver", jstr(d->fw_ver), "netdev",
+			 jstr(d->netdev), "pci", jstr(d->pci), "numa_node", jint(dev_node, 0),
+			 "local_cpus", jstr(d->local_cpus), "pcie", "current_link_speed",
+			 jnum(k->cur_gts), "max_link_speed", jnum(k->max_gts), "current_link_width",
+			 jint(k->cur_width, 1), "max_link_width", jint(k->max_width, 1),
+			 "ceiling_gbps", jnum(rb_pcie_ceiling_gbps(k->cur_gts, k->cur_width)),
+			 "ports", ports, "warnings", warnings_json(w, nw), "irqs", irqs_json(x),
+			 "governors", govs_json(x));
 }
 
 /* Read, check, print and collect one device, and note it in @nic for the

@@ -410,6 +410,15 @@ static uint32_t read_vendor(const char *ibpath)
 	return (uint32_t)strtoul(buf, NULL, 16);
 }
 
+/* "4: RNIC" -> 4; nothing read: 0. */
+static void read_node_type(const char *ibpath, struct rb_dev_info *d)
+{
+	char buf[64];
+
+	if (!rb_topo_read_attr(ibpath, "node_type", buf, sizeof(buf)))
+		d->node_type = atoi(buf);
+}
+
 int rb_dev_locate(const char *sysroot, const char *ibdev, struct rb_dev_info *d)
 {
 	char ibpath[PATH_MAX], pcidir[PATH_MAX];
@@ -431,6 +440,7 @@ int rb_dev_locate(const char *sysroot, const char *ibdev, struct rb_dev_info *d)
 	}
 	rb_topo_read_attr(ibpath, "node_guid", d->node_guid, sizeof(d->node_guid));
 	rb_topo_read_attr(ibpath, "fw_ver", d->fw_ver, sizeof(d->fw_ver));
+	read_node_type(ibpath, d);
 	/* Only software devices (rxe, siw) have "parent": the netdev name. */
 	rb_topo_read_attr(ibpath, "parent", d->netdev, sizeof(d->netdev));
 	find_driver(ibpath, d);

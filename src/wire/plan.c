@@ -611,18 +611,19 @@ static bool is_mtu(uint32_t mtu)
  * QPN and PSN are 24-bit; QPs 0 and 1 are the SMI and GSI, never a peer's.
  * @q is @what (qp[i], or probe_qp with @i -1).
  */
-static int check_qp_info(const struct rb_msg_conn *c, const struct rb_qp_info *q, int i, char *err,
-			 size_t len)
+static int check_qp_info(const struct rb_msg_conn *c, const struct rb_conn_want *w,
+			 const struct rb_qp_info *q, int i, char *err, size_t len)
 {
+	uint32_t min = w->min_qpn ? w->min_qpn : 2;
 	char what[24];
 
 	if (i < 0)
 		snprintf(what, sizeof(what), "probe_qp");
 	else
 		snprintf(what, sizeof(what), "qp[%d]", i);
-	if (q->qpn > 0xffffff || q->qpn < 2)
-		return refuse(err, len, "CONN %s.qpn 0x%x is not a QP number (2..0xffffff)", what,
-			      q->qpn);
+	if (q->qpn > 0xffffff || q->qpn < min)
+		return refuse(err, len, "CONN %s.qpn 0x%x is not a QP number (%u..0xffffff)", what,
+			      q->qpn, min);
 	if (q->psn > 0xffffff)
 		return refuse(err, len, "CONN %s.psn 0x%x exceeds 24 bits", what, q->psn);
 	/* InfiniBand addresses by a unicast LID; RoCE and EFA (link layer
@@ -633,9 +634,10 @@ static int check_qp_info(const struct rb_msg_conn *c, const struct rb_qp_info *q
 	return 0;
 }
 
-static int check_qp(const struct rb_msg_conn *c, uint32_t i, char *err, size_t len)
+static int check_qp(const struct rb_msg_conn *c, const struct rb_conn_want *w, uint32_t i,
+		    char *err, size_t len)
 {
-	return check_qp_info(c, &c->qp[i], (int)i, err, len);
+	return check_qp_info(c, w, &c->qp[i], (int)i, err, len);
 }
 
 /* --probe: its QP exactly when the plan asks for one. */
@@ -645,7 +647,7 @@ static int check_probe_qp(const struct rb_msg_conn *c, const struct rb_conn_want
 	if (!c->has_probe != !w->probe)
 		return refuse(err, len, "CONN %s a probe QP, but the plan %s --probe",
 			      c->has_probe ? "has" : "lacks", w->probe ? "has" : "has no");
-	return c->has_probe ? check_qp_info(c, &c->probe_qp, -1, err, len) : 0;
+	return c->has_probe ? check_qp_info(c, w, &c->probe_qp, -1, err, len) : 0;
 }
 
 /* Every MR as large as the plan's region pair, and not past the top of memory. */
@@ -689,9 +691,12 @@ int rb_conn_validate(const struct rb_msg_conn *c, const struct rb_conn_want *w, 
 	if (c->link_layer > IBV_LINK_LAYER_ETHERNET)
 		return refuse(err, len, "CONN link_layer %u is not a link layer (0..%d)",
 			      c->link_layer, IBV_LINK_LAYER_ETHERNET);
+	if (c->transport > IBV_TRANSPORT_UNSPECIFIED)
+		return refuse(err, len, "CONN transport %u is not a transport (0..%d)",
+			      c->transport, IBV_TRANSPORT_UNSPECIFIED);
 	ret = rb_conn_counts(c, w, err, len);
 	for (i = 0; !ret && i < c->nqp; i++)
-		ret = check_qp(c, i, err, len);
+		ret = check_qp(c, w, i, err, len);
 	if (ret)
 		return ret;
 	ret = check_mrs(c, w, err, len);

@@ -74,6 +74,10 @@ struct rb_conn_want {
 	uint32_t nqp, nmr;
 	uint64_t mr_len;
 	bool probe; /* --probe: the CONN carries the probe's QP */
+	/* The lowest QPN a peer of this side's transport may use: 2 where QPs
+	 * 0 and 1 are the SMI and GSI (InfiniBand, RoCE), 1 on iWARP (siw
+	 * numbers from 1); 0: 2. */
+	uint32_t min_qpn;
 };
 
 /*

@@ -310,6 +310,8 @@ int rb_pack_conn(const struct rb_msg_conn *m, uint8_t *buf, size_t cap)
 	put_be(&c, m->has_probe, 1);
 	if (m->has_probe)
 		put_qp(&c, &m->probe_qp);
+	/* v15: the sender's transport. */
+	put_be(&c, m->transport, 1);
 	return wdone(&c);
 }
 
@@ -358,6 +360,7 @@ int rb_unpack_conn(const uint8_t *buf, size_t len, struct rb_msg_conn *m)
 		goto fail;
 	if (m->has_probe)
 		get_qp(&c, &m->probe_qp);
+	m->transport = (uint8_t)get_be(&c, 1);
 	if (!rdone(&c))
 		return 0;
 fail:

@@ -23,6 +23,8 @@
 
 #define RB_WIRE_MAGIC 0x52444d42u /* "RDMB" */
 /*
+ * v16: CONN ends with the sender's transport (IBV_TRANSPORT_*: iWARP apart
+ * from InfiniBand/RoCE, which share a link layer);
  * v15: a counter set's driver byte is a provider id (core/provider.h,
  * 0..RB_PROV_COUNT-1: generic, rxe, mlx5 as before, then bnxt_re, irdma,
  * hns, efa, erdma, siw, cxgb4, qedr, mlx4); a CONN of link layer 0
@@ -38,7 +40,7 @@
  * --poll; v7: with --reversed and the immediate flag, RESULT with the
  * server's latency summary
  */
-#define RB_WIRE_VERSION	 15
+#define RB_WIRE_VERSION	 16
 #define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
 
@@ -117,6 +119,8 @@ struct rb_msg_conn {
 	 * plan asks for it. */
 	uint8_t has_probe;
 	struct rb_qp_info probe_qp;
+	/* v15: IBV_TRANSPORT_* of the sender's device (0 InfiniBand/RoCE, 1 iWARP). */
+	uint8_t transport;
 };
 
 /*

@@ -64,7 +64,7 @@ static void check_header(const uint8_t *data, size_t size)
 static void check_conn(const struct rb_msg_conn *c)
 {
 	/* The plan this side has: the peer's counts, 64 KiB per MR. */
-	const struct rb_conn_want want = { c->nqp, c->nmr, 65536, c->has_probe };
+	const struct rb_conn_want want = { c->nqp, c->nmr, 65536, c->has_probe, 0 };
 	const struct rb_placement *p = &c->place;
 	char err[512];
 	uint32_t i;

@@ -277,7 +277,8 @@ def conn_body(mtu=1024, cpus="0"):
              struct.pack(">i", -1) + s16("") + struct.pack(">I", 0))  # v6: no clock
     return (struct.pack(">IIIQQI", mtu, 16, rkey, addr, size, 1) + qp + place +
             s16("hostile0") + struct.pack(">BI", 2, 1) + struct.pack(">QI", addr, rkey) +
-            b"\x00")  # v11: no --probe QP
+            b"\x00" +  # v11: no --probe QP
+            b"\x00")  # v15: transport InfiniBand (RoCE)
 
 
 def lie_in(body, mtu=None, cpus=None):

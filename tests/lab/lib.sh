@@ -52,12 +52,14 @@ fail() {
 # OUT (results, shared) and LAB (tests/lab in the source tree) set.
 # LAB_HOSTS=N boots the guest as N hosts on one wire (rxe-lab --hosts N),
 # LAB_SMP=N with N vCPUs (rxe-lab --smp N, default 2), LAB_MEM=MIB with
-# that much memory (rxe-lab --mem, default 1024).
+# that much memory (rxe-lab --mem, default 1024); LAB_SIW=1 adds a
+# Software iWARP device beside each host's rxe (rxe-lab --siw).
 lab_run() {
 	# shellcheck disable=SC2016 # $LAB is expanded in the guest
 	printf 'set -u\n. "$LAB/guest.sh"\n%s\n' "$1" >"$OUT/guest.sh"
 	set -- --hosts "${LAB_HOSTS:-1}" --smp "${LAB_SMP:-2}" --mem "${LAB_MEM:-1024}" --env RB="$RDMABENCH" --env OUT="$OUT" \
 		--env LAB="$TOP_SRCDIR/tests/lab"
+	[ "${LAB_SIW:-0}" != 1 ] || set -- --siw "$@"
 	for _v in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS; do
 		eval "_o=\${$_v:-}"
 		[ -z "$_o" ] || set -- "$@" --env "$_v=$_o:log_path=$OUT/san"
@@ -109,7 +111,11 @@ session_up() {
 		</dev/null >"$_sd/lab.log" 2>&1 &
 	echo $! >"$_sd/pid"
 	_si=0
-	while [ ! -e "$_sd/ready" ] && kill -0 "$!" 2>/dev/null && [ $_si -lt 1200 ]; do
+	# A --siw lab's first boot may build siw.ko first (a minute on a
+	# loaded 2-core machine): it gets 300 s to start, the others 120 s.
+	_slim=1200
+	[ "${LAB_SIW:-0}" != 1 ] || _slim=3000
+	while [ ! -e "$_sd/ready" ] && kill -0 "$!" 2>/dev/null && [ $_si -lt $_slim ]; do
 		sleep 0.1
 		_si=$((_si + 1))
 	done
@@ -126,6 +132,7 @@ session_up() {
 # its exit status ours.
 session_run() {
 	_sd=$SESSIONS/h${LAB_HOSTS:-1}s${LAB_SMP:-2}m${LAB_MEM:-1024}
+	[ "${LAB_SIW:-0}" != 1 ] || _sd=${_sd}w
 	_lab_jobs=$((${_lab_jobs:-0} + 1))
 	_job=${OUT##*/}.$_lab_jobs
 	{
@@ -140,7 +147,9 @@ session_run() {
 	} >"$OUT/guest.env"
 	_tries=0
 	while :; do
-		session_up "$_sd" --hosts "${LAB_HOSTS:-1}" --smp "${LAB_SMP:-2}" --mem "${LAB_MEM:-1024}" || return $?
+		# shellcheck disable=SC2046 # --siw or nothing
+		session_up "$_sd" --hosts "${LAB_HOSTS:-1}" --smp "${LAB_SMP:-2}" --mem "${LAB_MEM:-1024}" \
+			$([ "${LAB_SIW:-0}" != 1 ] || echo --siw) || return $?
 		_jd=$_sd/new.$_job
 		rm -rf "$_jd"
 		mkdir -p "$_jd"

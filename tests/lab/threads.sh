@@ -10,7 +10,9 @@
 # Latency tests report per thread; threads that end a point more than
 # --timeout apart complete the run; a one-shot test server refuses a run of
 # threads; ^C ends every thread, and so does one thread's failure;
-# --threads 0, more threads than CPUs and a --cpu list too short exit 2;
+# --threads 0, more threads than CPUs and a --cpu list too short exit 2,
+# unless the threads sleep (--poll event --cpu none: 5 threads on 4 CPUs
+# run, with a warning);
 # a server's --max-conns below the threads refuses the run, naming it.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
@@ -34,6 +36,8 @@ solo sbw send_bw $C -s 256,1K -n 100 192.0.2.1 --json "$OUT/sbw.json"
 solo slat send_lat $C -s 2,64 -n 50 192.0.2.1 --json "$OUT/slat.json" --csv "$OUT/slat.csv"
 solo zero write_bw --threads 0 192.0.2.1
 solo many write_bw --threads 5 192.0.2.1
+solo sleepy write_bw --threads 5 --poll event --cpu none --bind 192.0.2.2 -s 256 -n 50 192.0.2.1 \
+	--json "$OUT/sleepy.json"
 solo shortcpu write_bw --threads 2 --cpu 0 192.0.2.1
 # ^C in the middle of a sweep: every thread ends, finished points are kept.
 # ^C once the first point is in the file: 7 points of -D 3 are still to come.
@@ -127,6 +131,10 @@ expect_rc zero 2
 expect_grep zero.err '\-\-threads 0 is out of range (1..1024)'
 expect_rc many 2
 expect_grep many.err '\-\-threads 5: this process may run on 4 CPU(s)'
+expect_rc sleepy 0
+expect_grep sleepy.err '\-\-threads 5 on 4 CPU(s): the threads sleep on completion events'
+jcheck sleepy.json 'all(len(r["threads"]) == 5 for r in d["results"])' \
+	'all(t["bw_avg_gbps"] > 0 for r in d["results"] for t in r["threads"])'
 expect_rc shortcpu 2
 expect_grep shortcpu.err '\-\-cpu 0: --threads 2 needs a CPU per thread'
 
@@ -134,7 +142,7 @@ expect_rc maxc 1
 expect_grep maxc.err 'thread [01] of 2 failed: .*(rdmabench server --max-conns 1)'
 expect_rc dry40 0
 jcheck dry40.out 'len(d["placement"]["threads"]) == 40' \
-	'"--threads 40: this process may run on 4 CPU(s); each thread busy-polls a CPU of its own" in d["problems"]'
+	'"--threads 40: this process may run on 4 CPU(s); each thread busy-polls a CPU of its own (threads that sleep, --poll event --cpu none, may share them)" in d["problems"]'
 
 # ^C: 130, and what every thread finished is kept; every thread ends well
 # before a session would have waited out its --timeout (30 s) and torn down

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 #include <rdma/ib_user_verbs.h>
+#include <rdma/rdma_cma.h>
 
 #include "fake_verbs.h"
 #include "cli/opts.h"
@@ -903,4 +904,45 @@ void fake_run_free(struct rb_run *r)
 	free(r->cq_ev);
 	r->cq_ev = NULL;
 	rb_run_lists_free(r);
+}
+
+/* ---- personalities ------------------------------------------------------ */
+
+static const struct fake_xport_persona personas[] = {
+	[FAKE_ROCE] = { .name = "rxe0",
+			.transport = IBV_TRANSPORT_IB,
+			.node_type = IBV_NODE_CA,
+			.atomic_cap = IBV_ATOMIC_HCA,
+			.connect_event = RDMA_CM_EVENT_CONNECT_RESPONSE,
+			.cm_last_state = IBV_QPS_RTS,
+			.first_qpn = 0x11 },
+	[FAKE_IWARP] = { .name = "siw0",
+			 .transport = IBV_TRANSPORT_IWARP,
+			 .node_type = IBV_NODE_RNIC,
+			 .atomic_cap = IBV_ATOMIC_NONE,
+			 .connect_event = RDMA_CM_EVENT_ESTABLISHED,
+			 .cm_last_state = IBV_QPS_RTR,
+			 .first_qpn = 1 },
+};
+
+const struct fake_xport_persona *fake_xport(enum fake_personality p)
+{
+	return &personas[p];
+}
+
+void fake_xport_device(enum fake_personality p, struct ibv_device *d, struct ibv_device_attr *a,
+		       struct ibv_port_attr *pa)
+{
+	const struct fake_xport_persona *x = &personas[p];
+
+	snprintf(d->name, sizeof(d->name), "%s", x->name);
+	d->transport_type = x->transport;
+	d->node_type = x->node_type;
+	a->atomic_cap = x->atomic_cap;
+	a->phys_port_cnt = 1;
+	a->max_qp_rd_atom = a->max_qp_init_rd_atom = 16;
+	pa->state = IBV_PORT_ACTIVE;
+	pa->link_layer = IBV_LINK_LAYER_ETHERNET;
+	pa->active_mtu = IBV_MTU_1024;
+	pa->gid_tbl_len = 4;
 }

@@ -253,4 +253,36 @@ void fake_mr_per_qp(struct fake *f, struct rb_run *r);
 /* fake_plan() - the plan "rdmabench TEST HOST" makes (defaults applied). */
 struct rb_params fake_plan(const char *test);
 
+/*
+ * A personality: what a family of devices says of itself and how its
+ * connection manager answers, for the tests of the layers that read it
+ * (verbs.c, cm.c, the session's refusals).
+ *  - FAKE_ROCE: InfiniBand transport on Ethernet, atomics, RC/UC/UD; the
+ *    CM answers a connect with CONNECT_RESPONSE (the caller moves the QP
+ *    to RTS and establishes).
+ *  - FAKE_IWARP: iWARP transport (irdma in iWARP mode, cxgb4, qedr, siw),
+ *    Ethernet, no atomics; the kernel turns the peer's reply straight into
+ *    ESTABLISHED (no CONNECT_RESPONSE) and moves the QP itself: its CM
+ *    gives attributes for INIT and RTR only.  QP numbers from 1 (siw).
+ */
+enum fake_personality { FAKE_ROCE, FAKE_IWARP };
+
+struct fake_xport_persona {
+	const char *name; /* the device: "rxe0", "siw0" */
+	enum ibv_transport_type transport;
+	enum ibv_node_type node_type;
+	enum ibv_atomic_cap atomic_cap;
+	/* The CM event a successful rdma_connect() brings. */
+	int connect_event; /* enum rdma_cm_event_type */
+	/* The last state rdma_init_qp_attr() computes attributes for. */
+	enum ibv_qp_state cm_last_state;
+	uint32_t first_qpn;
+};
+
+const struct fake_xport_persona *fake_xport(enum fake_personality p);
+
+/* fake_xport_device() - @d, @a and @pa as a device of personality @p says them. */
+void fake_xport_device(enum fake_personality p, struct ibv_device *d, struct ibv_device_attr *a,
+		       struct ibv_port_attr *pa);
+
 #endif

@@ -296,10 +296,25 @@ static void many_threads(void **state)
 	fx.d.ncpus = 32;
 	assert_int_equal(rb_dry_check(&fx.d, pr, RB_DRY_PROBLEMS), 1);
 	assert_string_equal(pr[0], "--threads 40: this process may run on 32 CPU(s); each thread "
-				   "busy-polls a CPU of its own");
+				   "busy-polls a CPU of its own (threads that sleep, --poll event "
+				   "--cpu none, may share them)");
 	doc = rb_dry_json(&fx.d);
 	assert_int_equal(json_array_size(path(doc, "problems", NULL)), 1);
 	json_decref(doc);
+	/* Threads that sleep on their channel, unpinned, may share CPUs
+	 * (before: refused all the same); pinned, or busy at any point, not. */
+	plan(&fx, "write_bw", "--threads 40 --poll event --cpu none hostB");
+	roce(&fx.d.dev);
+	fx.d.ncpus = 32;
+	assert_int_equal(rb_dry_check(&fx.d, pr, RB_DRY_PROBLEMS), 0);
+	plan(&fx, "write_bw", "--threads 40 --poll event,busy --cpu none hostB");
+	roce(&fx.d.dev);
+	fx.d.ncpus = 32;
+	assert_int_equal(rb_dry_check(&fx.d, pr, RB_DRY_PROBLEMS), 1);
+	plan(&fx, "write_bw", "--threads 40 --poll event hostB");
+	roce(&fx.d.dev);
+	fx.d.ncpus = 32;
+	assert_int_equal(rb_dry_check(&fx.d, pr, RB_DRY_PROBLEMS), 1);
 }
 
 static void duration_points(void **state)

@@ -894,7 +894,7 @@ static struct rb_msg_conn good_conn(uint32_t nqp)
 	return c;
 }
 
-static const struct rb_conn_want want2 = { 2, 1, 131072, false };
+static const struct rb_conn_want want2 = { 2, 1, 131072, false, 0 };
 
 #define CONN_REFUSED(c, needle)                                                            \
 	do {                                                                               \
@@ -936,7 +936,22 @@ static void conn_numbers(void **state)
 	CONN_REFUSED(c, "CONN qp[1].qpn 0x1000000 is not a QP number");
 	c = good_conn(2);
 	c.qp[0].qpn = 1;
-	CONN_REFUSED(c, "CONN qp[0].qpn 0x1 is not a QP number");
+	CONN_REFUSED(c, "CONN qp[0].qpn 0x1 is not a QP number (2..0xffffff)");
+	/* iWARP numbers its QPs from 1 (siw): this side's transport says so. */
+	{
+		struct rb_conn_want iw = want2;
+		char e[256];
+
+		iw.min_qpn = 1;
+		c.transport = IBV_TRANSPORT_IWARP;
+		assert_int_equal(rb_conn_validate(&c, &iw, e, sizeof(e)), 0);
+		c.qp[0].qpn = 0;
+		assert_int_equal(rb_conn_validate(&c, &iw, e, sizeof(e)), -EPROTO);
+		assert_non_null(strstr(e, "CONN qp[0].qpn 0x0 is not a QP number (1..0xffffff)"));
+	}
+	c = good_conn(2);
+	c.transport = 9;
+	CONN_REFUSED(c, "CONN transport 9 is not a transport (0..4)");
 	c = good_conn(2);
 	c.qp[1].psn = 0xffffffff;
 	CONN_REFUSED(c, "CONN qp[1].psn 0xffffffff exceeds 24 bits");

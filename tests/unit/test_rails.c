@@ -1,7 +1,9 @@
 // SPDX-License-Identifier: MIT
 /*
  * -d LIST (session/rails.c): the lists of devices, --bind addresses and
- * servers; which thread gets which rail; which rail is out of line.
+ * servers; which thread gets which rail; which rail is out of line; -d
+ * all over a host of fake devices (the library calls that list, open and
+ * query them wrapped, Makefile.am): every ACTIVE port, the others named.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -9,9 +11,101 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <infiniband/verbs.h>
 #include <cmocka.h>
 
 #include "session/rails.h"
+
+/* The fake host: devices, their port counts and each port's state. */
+#define NDEV 3
+static struct {
+	int ndev;
+	struct ibv_device dev[NDEV];
+	struct ibv_context ctx[NDEV];
+	int ports[NDEV];
+	enum ibv_port_state state[NDEV][2];
+	int opens, closes;
+} fh;
+
+struct ibv_device **__wrap_ibv_get_device_list(int *n);
+void __wrap_ibv_free_device_list(struct ibv_device **list);
+struct ibv_context *__wrap_ibv_open_device(struct ibv_device *d);
+int __wrap_ibv_close_device(struct ibv_context *ctx);
+int __wrap_ibv_query_device(struct ibv_context *ctx, struct ibv_device_attr *a);
+int __wrap_ibv_query_port(struct ibv_context *ctx, uint8_t port, struct _compat_ibv_port_attr *a);
+
+struct ibv_device **__wrap_ibv_get_device_list(int *n)
+{
+	struct ibv_device **list = calloc((size_t)fh.ndev + 1, sizeof(*list));
+	int i;
+
+	assert_non_null(list);
+	for (i = 0; i < fh.ndev; i++)
+		list[i] = &fh.dev[i];
+	if (n)
+		*n = fh.ndev;
+	return list;
+}
+
+void __wrap_ibv_free_device_list(struct ibv_device **list)
+{
+	free(list);
+}
+
+struct ibv_context *__wrap_ibv_open_device(struct ibv_device *d)
+{
+	int i = (int)(d - fh.dev);
+
+	fh.opens++;
+	fh.ctx[i].device = d;
+	return &fh.ctx[i];
+}
+
+int __wrap_ibv_close_device(struct ibv_context *ctx)
+{
+	(void)ctx;
+	fh.closes++;
+	return 0;
+}
+
+int __wrap_ibv_query_device(struct ibv_context *ctx, struct ibv_device_attr *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->phys_port_cnt = (uint8_t)fh.ports[ctx - fh.ctx];
+	return 0;
+}
+
+int __wrap_ibv_query_port(struct ibv_context *ctx, uint8_t port, struct _compat_ibv_port_attr *a)
+{
+	struct ibv_port_attr *pa = (struct ibv_port_attr *)(void *)a;
+	int i = (int)(ctx - fh.ctx);
+
+	if (port < 1 || port > fh.ports[i])
+		return EINVAL;
+	memset(pa, 0, sizeof(*pa));
+	pa->state = fh.state[i][port - 1];
+	pa->link_layer = IBV_LINK_LAYER_ETHERNET;
+	pa->active_mtu = IBV_MTU_1024;
+	return 0;
+}
+
+/* rxe0 (one port, ACTIVE), rxe1 (one port, DOWN), mlx5_0 (two ports, both ACTIVE). */
+static void fake_host(void)
+{
+	static const char *const names[NDEV] = { "rxe0", "rxe1", "mlx5_0" };
+	int i;
+
+	memset(&fh, 0, sizeof(fh));
+	fh.ndev = NDEV;
+	for (i = 0; i < NDEV; i++) {
+		snprintf(fh.dev[i].name, sizeof(fh.dev[i].name), "%s", names[i]);
+		fh.ports[i] = i == 2 ? 2 : 1;
+		fh.state[i][0] = fh.state[i][1] = IBV_PORT_ACTIVE;
+	}
+	fh.state[1][0] = IBV_PORT_DOWN;
+}
 
 static struct rb_local local(const char *dev, const char *bind, const char *host)
 {
@@ -125,22 +219,59 @@ static void test_dualport(void **state)
 	assert_non_null(strstr(err, "-O/--dualport takes one device"));
 }
 
-/* -d all: this host's devices; without any, the error says so. */
+/*
+ * -d all: every ACTIVE port of every device, a rail each ("DEV:PORT" on a
+ * device of several ports); rxe1, whose port is down, left out and named
+ * (before: a rail of its own, whose thread failed after the others had
+ * started).  No active port at all, and no device at all, say so.
+ */
 static void test_all(void **state)
 {
 	struct rb_local l = local("all", "", "srv");
 	struct rb_rails r;
 	char err[256];
-	int ret;
 
 	(void)state;
-	ret = rb_rails_parse(&l, &r, err, sizeof(err));
-	if (ret) {
-		assert_int_equal(ret, -ENODEV);
-		assert_non_null(strstr(err, "-d all: "));
-	} else {
-		assert_true(r.n >= 1 && r.dev[0][0]);
-	}
+	fake_host();
+	assert_int_equal(rb_rails_parse(&l, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.n, 3);
+	assert_string_equal(r.name[0], "rxe0");
+	assert_string_equal(r.name[1], "mlx5_0:1");
+	assert_string_equal(r.name[2], "mlx5_0:2");
+	assert_int_equal(r.port[0], 0);
+	assert_int_equal(r.port[2], 2);
+	assert_string_equal(r.left_out, "rxe1 port 1 (down)");
+	assert_int_equal(fh.opens, fh.closes);
+	/* Every port down. */
+	fh.state[0][0] = fh.state[2][0] = fh.state[2][1] = IBV_PORT_INIT;
+	assert_int_equal(rb_rails_parse(&l, &r, err, sizeof(err)), -ENETDOWN);
+	assert_string_equal(err, "-d all: no ACTIVE port on this host's devices: rxe0 port 1 "
+				 "(init), rxe1 port 1 (down), mlx5_0 port 1 (init), "
+				 "mlx5_0 port 2 (init)");
+	/* No device. */
+	fh.ndev = 0;
+	assert_int_equal(rb_rails_parse(&l, &r, err, sizeof(err)), -ENODEV);
+	assert_string_equal(err, "-d all: this host has no RDMA device");
+}
+
+/* -d rxe0,rxe1 with rxe1's port down: refused before any thread starts, naming it. */
+static void test_listed_down(void **state)
+{
+	struct rb_local l = local("rxe0,rxe1", "", "srv");
+	struct rb_rails r;
+	char err[256];
+
+	(void)state;
+	fake_host();
+	assert_int_equal(rb_rails_parse(&l, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.n, 2);
+	rb_last_error[0] = '\0';
+	assert_int_equal(rb_rails_ready(&r, 0), -ENETDOWN);
+	assert_string_equal(rb_last_error, "-d: rail rxe1 cannot run (2 rails): nothing was "
+					   "started");
+	assert_int_equal(fh.opens, fh.closes);
+	fh.state[1][0] = IBV_PORT_ACTIVE;
+	assert_int_equal(rb_rails_ready(&r, 0), 0);
 }
 
 static struct rb_result bw(double gbps)
@@ -185,9 +316,10 @@ static void test_flag(void **state)
 int main(void)
 {
 	static const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_parse), cmocka_unit_test(test_parse_errors),
-		cmocka_unit_test(test_apply), cmocka_unit_test(test_dualport),
-		cmocka_unit_test(test_flag),  cmocka_unit_test(test_all),
+		cmocka_unit_test(test_parse),	    cmocka_unit_test(test_parse_errors),
+		cmocka_unit_test(test_apply),	    cmocka_unit_test(test_dualport),
+		cmocka_unit_test(test_flag),	    cmocka_unit_test(test_all),
+		cmocka_unit_test(test_listed_down),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

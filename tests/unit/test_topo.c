@@ -921,10 +921,11 @@ static void test_warn_unknown(void **state)
 	assert_int_equal(check(*state, "rxe0", NULL, w), 1);
 	assert_int_equal(w[0].code, RB_TW_NO_LOCALITY);
 	assert_non_null(strstr(w[0].msg, "netdev bond0 has no PCI function"));
-	assert_int_equal(check(*state, "siw0", NULL, w), 3);
+	/* siw0 is iWARP (node_type 4, RNIC): no RoCE GID is asked of it
+	 * (before: "has no RoCE v2 GID", RB_TW_NO_ROCEV2). */
+	assert_int_equal(check(*state, "siw0", NULL, w), 2);
 	assert_int_equal(w[0].code, RB_TW_PORT_STATE);
-	assert_int_equal(w[1].code, RB_TW_NO_ROCEV2);
-	assert_int_equal(w[2].code, RB_TW_NO_LOCALITY);
+	assert_int_equal(w[1].code, RB_TW_NO_LOCALITY);
 }
 
 static void test_warn_odd(void **state)
@@ -1012,8 +1013,9 @@ static void test_report(void **state)
 	assert_true(json_is_null(json_object_get(d, "fw_ver")));
 	assert_int_equal(json_integer_value(json_object_get(d, "numa_node")), 0);
 
-	assert_non_null(strstr(table, "rxe0: driver rdma_rxe, node GUID 5054:00ff:fe12:3456, "
-				      "firmware -\n"));
+	assert_non_null(strstr(table, "rxe0: driver rdma_rxe, transport RoCE, node GUID "
+				      "5054:00ff:fe12:3456, firmware -\n"));
+	assert_string_equal(json_string_value(json_object_get(d, "transport")), "RoCE");
 	/* The provider's row (core/provider.h), known by the driver. */
 	assert_non_null(strstr(table, "  provider rxe (Soft-RoCE (software)): InfiniBand/RoCE, QPs "
 				      "RC, UC, UD, atomics\n"));

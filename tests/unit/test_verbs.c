@@ -60,6 +60,8 @@ static struct {
 	struct ibv_mr mr;
 	int reg_calls, reg_access[4]; /* ibv_reg_mr()s and their access flags */
 	int reg_refuse;		      /* errno for a registration with relaxed ordering */
+	bool iwarp_gids; /* the GID table as siw's: one IB GID from the MAC, no address */
+	int pds;	 /* PDs allocated and not freed */
 } host;
 
 struct ibv_device **__wrap_ibv_get_device_list(int *n);
@@ -92,8 +94,6 @@ int __wrap_ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *a, int mask)
 	return 0;
 }
 
-struct ibv_pd *__wrap_ibv_alloc_pd(struct ibv_context *ctx);
-int __wrap_ibv_dealloc_pd(struct ibv_pd *pd);
 struct ibv_ah *__wrap_ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *a);
 static struct ibv_ah_attr ah_seen; /* what the last ibv_create_ah() was given */
 
@@ -127,21 +127,25 @@ int __wrap_efadv_query_device(struct ibv_context *ctx, struct efadv_device_attr 
 #endif
 
 struct ibv_qp *__wrap_ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a);
-struct ibv_qp_ex *__wrap_ibv_qp_to_qp_ex(struct ibv_qp *qp);
-struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len, uint64_t iova,
-				       unsigned int access);
+struct ibv_pd *__wrap_ibv_alloc_pd(struct ibv_context *ctx);
+int __wrap_ibv_dealloc_pd(struct ibv_pd *pd);
 
 struct ibv_pd *__wrap_ibv_alloc_pd(struct ibv_context *ctx)
 {
 	host.pd.context = ctx;
+	host.pds++;
 	return &host.pd;
 }
 
 int __wrap_ibv_dealloc_pd(struct ibv_pd *pd)
 {
 	assert_ptr_equal(pd, &host.pd);
+	host.pds--;
 	return 0;
 }
+struct ibv_qp_ex *__wrap_ibv_qp_to_qp_ex(struct ibv_qp *qp);
+struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len, uint64_t iova,
+				       unsigned int access);
 
 struct ibv_ah *__wrap_ibv_create_ah(struct ibv_pd *pd, struct ibv_ah_attr *a)
 {
@@ -234,11 +238,19 @@ int __wrap_ibv_query_port(struct ibv_context *ctx, uint8_t port, struct _compat_
 ssize_t __wrap__ibv_query_gid_table(struct ibv_context *ctx, struct ibv_gid_entry *e, size_t max,
 				    uint32_t flags, size_t size)
 {
+	static const uint8_t mac_gid[16] = { 0x52, 0x54, 0, 0x12, 0x34, 0x56 };
+
 	(void)ctx;
 	(void)flags;
 	assert_int_equal(size, sizeof(*e));
 	assert_true(max >= 2);
 	memset(e, 0, 2 * sizeof(*e));
+	if (host.iwarp_gids) {
+		memcpy(e[0].gid.raw, mac_gid, sizeof(mac_gid));
+		e[0].port_num = 1;
+		e[0].gid_type = IBV_GID_TYPE_IB;
+		return 1;
+	}
 	e[0].gid.raw[0] = 0xfe;
 	e[0].gid.raw[1] = 0x80;
 	e[0].gid.raw[15] = 1;
@@ -456,6 +468,42 @@ static void dev_check_gid(void **state)
 	rb_last_error[0] = '\0';
 	assert_int_equal(rb_dev_check(&unnamed), 0);
 	assert_int_equal(host.opens, host.closes);
+}
+
+/*
+ * iWARP (the fake's FAKE_IWARP personality, siw's GID table: one IB GID
+ * made of the MAC): the device opens on its transport's row, without a
+ * RoCE GID (before: "no RoCE GID with an IPv4 address"), and the row
+ * says rdma_cm only, the CM's own RTS, no atomics, RC only.
+ */
+static void iwarp_opens_without_roce_gid(void **state)
+{
+	struct sockaddr_in local = { .sin_family = AF_INET };
+	struct rb_dev_want w = want("siw0", 0, -1);
+	struct rb_dev d;
+
+	(void)state;
+	inet_pton(AF_INET, "192.0.2.1", &local.sin_addr);
+	fake_xport_device(FAKE_IWARP, &host.dev[0], &host.attr, &host.port_attr);
+	host.iwarp_gids = true;
+	w.local = (struct sockaddr *)&local;
+	assert_int_equal(rb_dev_open_want(&w, &d), 0);
+	assert_string_equal(d.name, "siw0");
+	assert_string_equal(d.tr->name, "iWARP");
+	assert_true(d.tr->cm_only && d.tr->cm_sets_rts && d.tr->cm_on_tcp);
+	assert_false(d.tr->atomics);
+	assert_int_equal(d.tr->qp_types, RB_TR_BIT(RB_TR_RC));
+	assert_int_equal(d.tr->read_sink_access, IBV_ACCESS_REMOTE_WRITE);
+	assert_int_equal(d.gid_index, -1);
+	assert_string_equal(d.why_gid, "iWARP port: addressed by IP through rdma_cm, no RoCE GID");
+	rb_dev_close(&d);
+	assert_int_equal(host.pds, 0);
+	assert_int_equal(host.opens, host.closes);
+	/* The same table on a RoCE device is refused, as it was. */
+	fake_xport_device(FAKE_ROCE, &host.dev[0], &host.attr, &host.port_attr);
+	snprintf(host.dev[0].name, sizeof(host.dev[0].name), "siw0");
+	assert_true(rb_dev_open_want(&w, &d) < 0);
+	assert_non_null(strstr(rb_last_error, "no RoCE GID"));
 }
 
 /* A connected RC QP on a RoCE port (GID 1, so a GRH), with @av. */
@@ -1044,6 +1092,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(dev_check_port_range, setup, teardown),
 		cmocka_unit_test_setup_teardown(dev_check_port_down, setup, teardown),
 		cmocka_unit_test_setup_teardown(dev_check_gid, setup, teardown),
+		cmocka_unit_test_setup_teardown(iwarp_opens_without_roce_gid, setup, teardown),
 		cmocka_unit_test(qp_attrs_reach_modify),
 		cmocka_unit_test(pkey_index_past_table),
 		cmocka_unit_test_setup_teardown(qp_create_ex, setup, teardown),

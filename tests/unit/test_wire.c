@@ -325,6 +325,7 @@ static void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
 	strcpy(c->place.cpus, "0-3 8");
 	strcpy(c->device, "mlx5_0");
 	c->link_layer = 1;
+	c->transport = 1; /* v15: iWARP */
 	c->place.mem_node = 1;
 	c->place.local = 0;
 	c->place.freq_cpu = 2;
@@ -343,7 +344,7 @@ static size_t conn_len(const struct rb_msg_conn *c)
 
 	return 4 + 4 + 4 + 8 + 8 + 4 + 26 * nqp + 4 + 2 + strlen(c->place.cpus) + 4 + 4 + 4 + 2 +
 	       strlen(c->place.governor) + 4 + 2 + strlen(c->device) + 1 + 4 + 12 * nmr + 1 +
-	       (c->has_probe ? 26 : 0);
+	       (c->has_probe ? 26 : 0) + 1;
 }
 
 static void assert_conn_equal(const struct rb_msg_conn *a, const struct rb_msg_conn *b)
@@ -378,6 +379,7 @@ static void assert_conn_equal(const struct rb_msg_conn *a, const struct rb_msg_c
 	}
 	assert_int_equal(a->has_probe, b->has_probe);
 	assert_int_equal(a->probe_qp.qpn, b->probe_qp.qpn);
+	assert_int_equal(a->transport, b->transport);
 	assert_int_equal(a->probe_qp.psn, b->probe_qp.psn);
 	assert_int_equal(a->probe_qp.lid, b->probe_qp.lid);
 	assert_memory_equal(a->probe_qp.gid, b->probe_qp.gid, 16);
@@ -396,7 +398,7 @@ static void assert_double_bits(double got, double want)
 
 static void test_hdr_pack_bytes(void **state)
 {
-	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x0f,
+	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x10,
 						       0x00, 0x03, 0x00, 0x01, 0x02, 0x03 };
 	uint8_t buf[RB_WIRE_HDR_LEN + 4];
 
@@ -523,7 +525,12 @@ static void test_hdr_other_version(void **state)
 	assert_int_equal(rb_hdr_unpack(buf, &h, err, sizeof(err)), -EPROTO);
 	assert_int_equal(h.version, 2);
 	assert_non_null(strstr(err, "v2"));
-	assert_non_null(strstr(err, "v15"));
+	{
+		char ours[16];
+
+		snprintf(ours, sizeof(ours), "v%u", RB_WIRE_VERSION);
+		assert_non_null(strstr(err, ours));
+	}
 
 	/* Version 0 and a two-byte version are named as such. */
 	buf[5] = 0x00;
@@ -715,15 +722,17 @@ static void test_conn_roundtrip(void **state)
 	assert_memory_equal(buf + 28, "\x00\x00\x00\x03\x00\x00\x01\x00", 8);
 	/* Then the placement: node -1, "0-3 8", node 1, remote, (v6) the
 	 * clock of cpu 2: powersave, 2400 MHz; the device and its link layer;
-	 * then (v4) the MRs; (v9) no probe QP closes the body. */
-	assert_memory_equal(buf + len - 1 - 4 - 3 * 12 - 47,
+	 * then (v4) the MRs; (v9) no probe QP; (v15) the transport, iWARP,
+	 * closes the body. */
+	assert_memory_equal(buf + len - 2 - 4 - 3 * 12 - 47,
 			    "\xff\xff\xff\xff\x00\x05"
 			    "0-3 8\x00\x00\x00\x01\x00\x00\x00\x00"
 			    "\x00\x00\x00\x02\x00\x09powersave\x00\x00\x09\x60"
 			    "\x00\x06mlx5_0\x01",
 			    47);
-	assert_int_equal(buf[len - 1], 0);
-	assert_memory_equal(buf + len - 1 - 4 - 3 * 12,
+	assert_int_equal(buf[len - 2], 0);
+	assert_int_equal(buf[len - 1], 1);
+	assert_memory_equal(buf + len - 2 - 4 - 3 * 12,
 			    "\x00\x00\x00\x03"
 			    "\x00\x00\x7f\x12\x34\x56\x70\x00\xde\xad\xbe\xef"
 			    "\x00\x00\x7f\x12\x34\x57\x70\x00\xde\xad\xbe\xf0",
@@ -734,20 +743,20 @@ static void test_conn_roundtrip(void **state)
 	assert_int_equal(out.place.device_numa_node, -1);
 	rb_conn_free(&out);
 
-	/* v9: --probe's QP closes the body: a flag, qpn, psn, lid, GID. */
+	/* v9: --probe's QP: a flag, qpn, psn, lid, GID; then (v15) the transport. */
 	in.has_probe = 1;
 	in.probe_qp = in.qp[1];
 	in.probe_qp.qpn = 0xabcdef;
 	len = rb_pack_conn(&in, buf, sizeof(buf));
 	assert_int_equal(len, conn_len(&in));
-	assert_memory_equal(buf + len - 27, "\x01\x00\xab\xcd\xef", 5);
+	assert_memory_equal(buf + len - 28, "\x01\x00\xab\xcd\xef", 5);
 	assert_int_equal(unpack_exact(up_conn, buf, len), 0);
 	memset(&out, 0x5a, sizeof(out));
 	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
 	assert_conn_equal(&in, &out);
 	rb_conn_free(&out);
 	assert_int_equal(rb_unpack_conn(buf, (size_t)len - 1, &out), -EBADMSG);
-	buf[len - 27] = 2; /* a flag is 0 or 1 */
+	buf[len - 28] = 2; /* a flag is 0 or 1 */
 	assert_int_equal(rb_unpack_conn(buf, len, &out), -EBADMSG);
 
 	/* 64 QPs (v12's most), other placement values. */
@@ -1196,6 +1205,7 @@ static void build_conn(struct wb *w, uint32_t nqp, uint32_t present, const char 
 	wb_be(w, 0x1000, 8);
 	wb_be(w, 0x1234, 4);
 	wb_be(w, 0, 1); /* v9: no probe QP */
+	wb_be(w, 1, 1); /* v15: iWARP */
 }
 
 /* A CONN body of @nqp QPs whose MR list claims @nmr and carries @present. */
@@ -1205,13 +1215,14 @@ static void build_conn_mrs(struct wb *w, uint32_t nqp, uint32_t nmr, uint32_t pr
 	uint32_t i;
 
 	build_conn(w, nqp, nqp < RB_CONN_CHUNK ? nqp : RB_CONN_CHUNK, "1", 1);
-	w->n -= 4 + 12 + 1;
+	w->n -= 4 + 12 + 1 + 1;
 	wb_be(w, nmr, 4);
 	for (i = 0; i < present; i++) {
 		wb_be(w, 0x1000 + 0x100000ULL * i, 8);
 		wb_be(w, i ? 0x5000 + i : rkey0, 4);
 	}
 	wb_be(w, 0, 1); /* v9: no probe QP */
+	wb_be(w, 0, 1); /* v15: InfiniBand/RoCE */
 }
 
 /* v4's MR list: 1..nqp entries, the first the one rkey and addr name. */
@@ -1317,7 +1328,7 @@ static void test_conn_nqp(void **state)
  */
 static void conn_lists_roundtrip(uint32_t n, struct rb_msg_conn *out)
 {
-	const struct rb_conn_want want = { n, n, 3ULL << 30, false };
+	const struct rb_conn_want want = { n, n, 3ULL << 30, false, 0 };
 	uint8_t *buf = malloc(RB_WIRE_MAX_BODY);
 	struct rb_msg_conn in;
 	char err[256];
@@ -1368,7 +1379,7 @@ static void test_conn_lists(void **state)
 /* A peer's CONN_MORE out of order, short, long, truncated or mislabelled. */
 static void test_conn_more_hostile(void **state)
 {
-	const struct rb_conn_want want = { 2048, 2048, 3ULL << 30, false };
+	const struct rb_conn_want want = { 2048, 2048, 3ULL << 30, false, 0 };
 	uint8_t *qp1 = malloc(RB_WIRE_MAX_BODY), *mr1 = malloc(RB_WIRE_MAX_BODY);
 	struct rb_msg_conn in, out;
 	char err[256];
