@@ -394,6 +394,18 @@ int rb_heartbeat_send(struct rb_run *r)
 	return r->ctl->ops->alive(r->ctl, r->point);
 }
 
+void rb_point_queues(struct rb_run *r)
+{
+	bool reads = r->bench->bounded_by_rd_atom;
+	uint32_t qi;
+
+	r->reap_slow = r->srq || r->wl || r->ncq > 1;
+	for (qi = 0; qi < r->nqp; qi++) {
+		r->sq[qi].depth = reads ? rb_min_u32(r->pt.tx_depth, r->rd_atom) : r->pt.tx_depth;
+		r->sq[qi].unsig = 0;
+	}
+}
+
 int rb_run_lists_alloc(struct rb_run *r)
 {
 	r->qp = calloc(r->nqp, sizeof(*r->qp));

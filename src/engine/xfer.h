@@ -296,6 +296,15 @@ int rb_wrs_prepare(struct rb_run *r);
 void rb_wrs_free(struct rb_run *r);
 
 /*
+ * rb_point_queues() - the send queues of the point in r->pt: each QP's
+ * depth (-t; reads and atomics capped at the rd_atom both ends agreed),
+ * no unsignaled WRs, and which reap r's layout needs (reap_slow: an SRQ,
+ * --wr-lat or more than one CQ).  The session calls it at each point's
+ * start, after r->srq, r->wl and r->ncq are set.
+ */
+void rb_point_queues(struct rb_run *r);
+
+/*
  * rb_run_lists_alloc() - @r's per-QP lists (qp, sq, ah: nqp entries; mr:
  * nmr), zeroed; 0 or -ENOMEM.  rb_run_lists_free() releases them and the
  * peer's CONN lists (r->remote).

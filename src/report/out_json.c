@@ -601,6 +601,7 @@ static json_t *jsetup(const struct rb_setup *su)
 
 	bad |= jsetup_put(o, su->qps, su->create_ms, su->connect_ms);
 	bad |= json_object_set_new(o, "destroy_ms", jms(su->destroy_ms));
+	bad |= json_object_set_new(o, "cm_events", json_integer(su->cm_events));
 	if (su->peer_on) {
 		peer = json_object();
 		bad |= !peer ||

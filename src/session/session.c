@@ -67,18 +67,12 @@ const struct sess_path *sess_path_of(const struct rb_bench *b)
 static int point_start(struct session *s, uint32_t i)
 {
 	struct rb_run *r = &s->run;
-	bool reads = r->bench->bounded_by_rd_atom;
-	uint32_t qi;
 	int ret;
 
 	r->point = i;
 	rb_plan_point(&s->p, i, &r->pt);
 	r->chan = r->pt.poll == RB_POLL_EVENT ? r->channel : NULL;
-	r->reap_slow = r->srq || r->wl || r->ncq > 1;
-	for (qi = 0; qi < r->nqp; qi++) {
-		r->sq[qi].depth = reads ? rb_min_u32(r->pt.tx_depth, r->rd_atom) : r->pt.tx_depth;
-		r->sq[qi].unsig = 0;
-	}
+	rb_point_queues(r);
 	rb_samples_reset(&r->lat);
 	r->ops = r->total = 0;
 	r->t0 = r->t1 = r->cpu0 = r->cpu1 = 0;

@@ -932,15 +932,18 @@ static void test_setup(void **state)
 	assert_jnull(su, "connect_ms");
 	assert_jnull(su, "destroy_ms");
 	assert_jnull(su, "qp_setup_us");
+	assert_jint(su, "cm_events", 0);
 	json_decref(doc);
 
 	r.setup.connect_ms = 30.7;
+	r.setup.cm_events = 3072;
 	r.setup.destroy_ms = 4.375;
 	doc = rb_json_doc(&r, &res, 1);
 	su = jget(doc, "setup");
 	assert_jreal(su, "connect_ms", 30.7);
 	assert_jreal(su, "destroy_ms", 4.375);
 	assert_jreal(su, "qp_setup_us", (20.5 + 30.7) * 1e3 / 1024);
+	assert_jint(su, "cm_events", 3072);
 	json_decref(doc);
 	got = write_mem(RB_FMT_TABLE, &r, &res, 1);
 	assert_non_null(strstr(got, "setup: 1024 QPs: create 20.5 ms, connect 30.7 ms (50.0 us a "

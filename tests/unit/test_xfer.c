@@ -570,7 +570,8 @@ static void reap_srq_attributes_by_qp_num(void **state)
 	x.p.srq = 1;
 	fx_start(&x, RB_ROLE_SERVER, 1000);
 	x.r.srq = &x.f->srq;
-	x.r.reap_slow = true;
+	rb_point_queues(&x.r);
+	assert_true(x.r.reap_slow);
 	assert_int_equal(rb_fill_recv_queues(&x.r), 0);
 	assert_int_equal(x.f->srq_recvs, 5);
 	assert_int_equal(x.r.srq_posted, 5);
@@ -596,7 +597,6 @@ static void reap_srq_attributes_by_qp_num(void **state)
 	assert_int_equal(rb_reap(&x.r, &done, NULL), -EPROTO);
 	assert_has(rb_last_error, "qp 0x999");
 	x.r.srq = NULL;
-	x.r.reap_slow = false;
 	fx_end(&x);
 }
 
@@ -645,6 +645,89 @@ static void stream_mr_per_qp(void **state)
 }
 
 /*
+ * The fake checks keys and bounds as a NIC does, so a wrong key or
+ * address in the post path fails here: @test's loopback stream with the
+ * peer's rkey, the peer's address or the local lkey broken by @breaks
+ * ends in an error completion of the status a NIC gives (@status), named
+ * in the error, and nothing was carried out.
+ */
+enum key_break { KEYS_RIGHT, KEY_RKEY, KEY_RADDR, KEY_LKEY, KEY_LBOUND };
+
+static void keys_one(const char *test, enum key_break breaks, enum ibv_wc_status status)
+{
+	const struct rb_bench *t = rb_bench_find(test);
+	struct ibv_mr stale;
+	char want[64];
+	struct fx x;
+	int ret;
+
+	fx_plan(&x, test);
+	fx_shape(&x, 2, 4, 4, 16);
+	x.p.iters = 40;
+	x.p.warmup = 0;
+	x.p.inline_size = 0; /* inline data names no lkey */
+	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	x.f->loopback = true;
+	if (breaks == KEY_RKEY)
+		x.r.remote.rkey ^= 0x10;
+	if (breaks == KEY_RADDR)
+		x.r.remote.addr += x.r.remote.len; /* just past the peer's MR */
+	stale = x.f->mr;
+	stale.lkey ^= 0x10; /* an lkey the fake's MR table does not hold */
+	if (breaks == KEY_LKEY)
+		x.r.mr[0] = &stale;
+	if (breaks == KEY_LBOUND)
+		x.f->mr.length = x.r.region; /* the rx region only: tx is outside */
+	if (breaks != KEYS_RIGHT) {
+		rb_wrs_free(&x.r);
+		assert_int_equal(rb_wrs_prepare(&x.r), 0);
+	}
+	if (t->prepare)
+		assert_int_equal(t->prepare(&x.r), 0);
+	ret = rb_run_stream(&x.r);
+	snprintf(ctx, sizeof(ctx), "%s, break %d", test, (int)breaks);
+	if (breaks == KEYS_RIGHT) {
+		if (ret)
+			fail_msg("%s: %s", ctx, rb_last_error);
+		expect_eq(x.f->access_errors, 0);
+		fx_end(&x);
+		return;
+	}
+	assert_true(ret < 0);
+	assert_true(x.f->access_errors > 0);
+	assert_int_equal(x.f->first_access_error, status);
+	snprintf(want, sizeof(want), "(status %d,", (int)status);
+	assert_has(rb_last_error, want);
+	assert_has(rb_last_error, ibv_wc_status_str(status));
+	fx_end(&x);
+}
+
+static void keys_checked(void **state)
+{
+	/* With the MR cut to the rx region, which side's range is outside:
+	 * a write's source (tx), a read's remote source (the peer's tx). */
+	static const struct {
+		const char *test;
+		enum ibv_wc_status cut;
+	} tests[] = { { "write_bw", IBV_WC_LOC_PROT_ERR },
+		      { "read_bw", IBV_WC_REM_ACCESS_ERR },
+		      { "atomic_bw", IBV_WC_SUCCESS } }; /* 8 bytes of the rx region: inside */
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		keys_one(tests[i].test, KEYS_RIGHT, IBV_WC_SUCCESS);
+		keys_one(tests[i].test, KEY_RKEY, IBV_WC_REM_ACCESS_ERR);
+		keys_one(tests[i].test, KEY_RADDR, IBV_WC_REM_ACCESS_ERR);
+		keys_one(tests[i].test, KEY_LKEY, IBV_WC_LOC_PROT_ERR);
+		if (tests[i].cut != IBV_WC_SUCCESS)
+			keys_one(tests[i].test, KEY_LBOUND, tests[i].cut);
+	}
+	/* A SEND names no remote memory: only its lkey is checked. */
+	keys_one("send_bw", KEY_LKEY, IBV_WC_LOC_PROT_ERR);
+}
+
+/*
  * --reg-mode per-msg (regmsg.c): ibv_reg_mr and ibv_dereg_mr are the
  * test's own (linked with --wrap): each gives out a fresh lkey, counts,
  * and can refuse.
@@ -652,6 +735,7 @@ static void stream_mr_per_qp(void **state)
 static struct {
 	int regs, deregs, live, max_live, refuse;
 	size_t len;
+	struct fake *f; /* holds the live ones for its key checks */
 } mrs;
 
 struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len, uint64_t iova,
@@ -676,6 +760,8 @@ struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len
 	mr->length = len;
 	mr->lkey = 0x5000 + (uint32_t)mrs.regs++;
 	mrs.len = len;
+	if (mrs.f)
+		fake_mr_add(mrs.f, mr);
 	if (++mrs.live > mrs.max_live)
 		mrs.max_live = mrs.live;
 	return mr;
@@ -683,6 +769,8 @@ struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len
 
 int __wrap_ibv_dereg_mr(struct ibv_mr *mr)
 {
+	if (mrs.f)
+		fake_mr_del(mrs.f, mr);
 	free(mr);
 	mrs.deregs++;
 	mrs.live--;
@@ -709,6 +797,7 @@ static void stream_per_msg(void **state)
 	x.p.warmup = 2;
 	x.p.reg_mode = RB_REG_PER_MSG;
 	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	mrs.f = x.f;
 	assert_int_equal(t->prepare(&x.r), 0);
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	expect_eq(x.r.ops, 50);
@@ -726,6 +815,7 @@ static void stream_per_msg(void **state)
 		assert_true(w->flags & IBV_SEND_SIGNALED);
 		assert_false(w->flags & IBV_SEND_INLINE);
 	}
+	mrs.f = NULL;
 	fx_end(&x);
 
 	/* A registration refused: the point ends with its error, nothing left registered. */
@@ -735,11 +825,13 @@ static void stream_per_msg(void **state)
 	x.p.iters = 50;
 	x.p.reg_mode = RB_REG_PER_MSG;
 	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	mrs.f = x.f;
 	assert_int_equal(t->prepare(&x.r), 0);
 	mrs.refuse = ENOMEM;
 	assert_int_equal(rb_run_stream(&x.r), -ENOMEM);
 	assert_non_null(strstr(rb_last_error, "ibv_reg_mr("));
 	expect_eq(mrs.live, 0);
+	mrs.f = NULL;
 	fx_end(&x);
 }
 
@@ -1166,7 +1258,8 @@ static void stream_wr_lat_shape(const struct shape *s)
 	x.p.wr_lat = 1;
 	fx_start(&x, RB_ROLE_CLIENT, 2000);
 	assert_int_equal(rb_wrlat_open(&x.r), 0);
-	x.r.reap_slow = true;
+	rb_point_queues(&x.r);
+	assert_true(x.r.reap_slow);
 	snprintf(ctx, sizeof(ctx), "--wr-lat -q %u -l %u -Q %u -t %u -n %llu, delay %u", s->qps,
 		 s->batch, s->signal, s->depth, (unsigned long long)s->iters, s->delay);
 	x.f->delay = s->delay;
@@ -1181,7 +1274,6 @@ static void stream_wr_lat_shape(const struct shape *s)
 	assert_true(res.has_wr_lat);
 	assert_true(res.wr_lat.min >= 0 && res.wr_lat.min <= res.wr_lat.max);
 	rb_wrlat_close(&x.r);
-	x.r.reap_slow = false;
 	fx_end(&x);
 }
 
@@ -1677,7 +1769,8 @@ static void cqqp_stream_shape(const struct shape *s, bool wr_lat)
 	fx_start(&x, RB_ROLE_CLIENT, 2000);
 	fake_cq_per_qp(x.f, &x.r);
 	assert_int_equal(rb_wrlat_open(&x.r), 0);
-	x.r.reap_slow = true;
+	rb_point_queues(&x.r);
+	assert_int_equal(x.r.reap_slow, s->qps > 1 || wr_lat);
 	snprintf(ctx, sizeof(ctx), "--cq-per-qp%s -q %u -l %u -Q %u -t %u -n %llu, delay %u",
 		 wr_lat ? " --wr-lat" : "", s->qps, s->batch, s->signal, s->depth,
 		 (unsigned long long)s->iters, s->delay);
@@ -2936,6 +3029,7 @@ int main(void)
 		cmocka_unit_test(stream_count_tails),
 		cmocka_unit_test(stream_duration_tails),
 		cmocka_unit_test(stream_reads_capped),
+		cmocka_unit_test(keys_checked),
 		cmocka_unit_test(stream_cqe_poll),
 		cmocka_unit_test(pingpong_cqe_poll),
 		cmocka_unit_test(stream_stuck_times_out),
