@@ -38,6 +38,26 @@
 
 static char tmpdir[] = "/tmp/rb-test-output-XXXXXX";
 
+/*
+ * The documents the tests below read are the writer's own: with
+ * RB_JSON_DUMP=DIR each is also written there (docNNN.json), and
+ * tests/schema.sh validates every one against the schema.
+ */
+static json_t *json_doc(const struct rb_doc *r, const struct rb_result *res, size_t n)
+{
+	static unsigned int seq;
+	const char *dir = getenv("RB_JSON_DUMP");
+	json_t *doc = rb_json_doc(r, res, n);
+	char path[512];
+
+	assert_non_null(doc);
+	if (dir && *dir) {
+		snprintf(path, sizeof(path), "%s/doc%03u.json", dir, seq++);
+		assert_int_equal(json_dump_file(doc, path, JSON_INDENT(2)), 0);
+	}
+	return doc;
+}
+
 /* ---- fixtures ---------------------------------------------------------- */
 
 static struct rb_params lat_params;
@@ -142,7 +162,12 @@ static void bw_report(struct rb_doc *r)
 
 static const struct rb_result lat_res[] = {
 	{
-		.pt = { .size = 2, .batch = 1, .signal = 1, .qps = 1, .tx_depth = 128 },
+		.pt = { .size = 2,
+			.batch = 1,
+			.signal = 1,
+			.qps = 1,
+			.tx_depth = 128,
+			.cqe_poll = RB_CQE_POLL_DEFAULT },
 		.iters = 10000,
 		.duration_s = 0.0219,
 		.has_lat = true,
@@ -155,7 +180,12 @@ static const struct rb_result lat_res[] = {
 		.peer_bw_avg_gbps = 0,
 	},
 	{
-		.pt = { .size = 64, .batch = 1, .signal = 1, .qps = 1, .tx_depth = 128 },
+		.pt = { .size = 64,
+			.batch = 1,
+			.signal = 1,
+			.qps = 1,
+			.tx_depth = 128,
+			.cqe_poll = RB_CQE_POLL_DEFAULT },
 		.iters = 10000,
 		.duration_s = 0.0234,
 		.has_lat = true,
@@ -167,7 +197,12 @@ static const struct rb_result lat_res[] = {
 		.peer_cpu_util_pct = 98.8,
 	},
 	{
-		.pt = { .size = 4096, .batch = 1, .signal = 1, .qps = 1, .tx_depth = 128 },
+		.pt = { .size = 4096,
+			.batch = 1,
+			.signal = 1,
+			.qps = 1,
+			.tx_depth = 128,
+			.cqe_poll = RB_CQE_POLL_DEFAULT },
 		.iters = 10000,
 		.duration_s = 0.0541,
 		.has_lat = true,
@@ -177,13 +212,23 @@ static const struct rb_result lat_res[] = {
 	},
 	{
 		/* A point that produced no latency samples. */
-		.pt = { .size = 1048576, .batch = 1, .signal = 1, .qps = 1, .tx_depth = 128 },
+		.pt = { .size = 1048576,
+			.batch = 1,
+			.signal = 1,
+			.qps = 1,
+			.tx_depth = 128,
+			.cqe_poll = RB_CQE_POLL_DEFAULT },
 	},
 };
 
 static const struct rb_result bw_res[] = {
 	{
-		.pt = { .size = 64, .batch = 4, .signal = 16, .qps = 2, .tx_depth = 256 },
+		.pt = { .size = 64,
+			.batch = 4,
+			.signal = 16,
+			.qps = 2,
+			.tx_depth = 256,
+			.cqe_poll = RB_CQE_POLL_DEFAULT },
 		.iters = 12961000,
 		.duration_s = 5.0003,
 		.has_bw = true,
@@ -198,7 +243,12 @@ static const struct rb_result bw_res[] = {
 		.peer_bw_avg_gbps = 1.326,
 	},
 	{
-		.pt = { .size = 65536, .batch = 4, .signal = 16, .qps = 2, .tx_depth = 256 },
+		.pt = { .size = 65536,
+			.batch = 4,
+			.signal = 16,
+			.qps = 2,
+			.tx_depth = 256,
+			.cqe_poll = RB_CQE_POLL_DEFAULT },
 		.iters = 1759600,
 		.duration_s = 5.0001,
 		.has_bw = true,
@@ -276,9 +326,31 @@ static void assert_no_temp(void)
 	closedir(d);
 }
 
+/*
+ * RB_UPDATE_GOLDEN=1 (make update-golden): the golden file becomes what
+ * the writer wrote, its version spelled "@VERSION@" again, and the test
+ * says so; the files are never edited by hand.
+ */
+static void update_golden(const char *path, const char *got)
+{
+	const char *v = PACKAGE_VERSION, *p;
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	while ((p = strstr(got, v))) {
+		fwrite(got, 1, (size_t)(p - got), f);
+		fputs("@VERSION@", f);
+		got = p + strlen(v);
+	}
+	fputs(got, f);
+	assert_int_equal(fclose(f), 0);
+	print_message("update-golden: rewrote %s from the writer's output\n", path);
+}
+
 static void check_golden(const char *name, enum rb_format fmt, const struct rb_doc *r,
 			 const struct rb_result *res, size_t n)
 {
+	const char *update = getenv("RB_UPDATE_GOLDEN");
 	char golden[512];
 	char *want, *want_raw, *got;
 
@@ -286,6 +358,8 @@ static void check_golden(const char *name, enum rb_format fmt, const struct rb_d
 	assert_no_temp();
 	got = slurp(tmp_path(name));
 	snprintf(golden, sizeof(golden), "%s/%s", GOLDEN_DIR, name);
+	if (update && !strcmp(update, "1"))
+		update_golden(golden, got);
 	want_raw = slurp(golden);
 	want = subst_version(want_raw);
 	assert_string_equal(got, want);
@@ -399,6 +473,7 @@ static void test_golden_lat(void **state)
 	lat_report(&r);
 	check_golden("lat.csv", RB_FMT_CSV, &r, lat_res, NLAT);
 	check_golden("lat.table", RB_FMT_TABLE, &r, lat_res, NLAT);
+	check_golden("lat.json", RB_FMT_JSON, &r, lat_res, NLAT);
 }
 
 static void test_golden_bw(void **state)
@@ -409,6 +484,7 @@ static void test_golden_bw(void **state)
 	bw_report(&r);
 	check_golden("bw.csv", RB_FMT_CSV, &r, bw_res, NBW);
 	check_golden("bw.table", RB_FMT_TABLE, &r, bw_res, NBW);
+	check_golden("bw.json", RB_FMT_JSON, &r, bw_res, NBW);
 }
 
 /* Rewriting a file replaces it whole. */
@@ -536,7 +612,7 @@ static void test_shape_outputs(void **state)
 	assert_true(strstr(got, ",1,0,,,,\n") < strstr(got, ",2,1,,,,\n"));
 	free(got);
 
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	assert_non_null(doc);
 	pt = json_array_get(json_object_get(doc, "results"), 0);
 	assert_int_equal(json_array_size(json_object_get(pt, "intervals")), 2);
@@ -570,7 +646,12 @@ static void test_shape_outputs(void **state)
 static void test_table_units(void **state)
 {
 	static const struct rb_result one = {
-		.pt = { .size = 1048576, .batch = 1, .signal = 1, .qps = 1, .tx_depth = 128 },
+		.pt = { .size = 1048576,
+			.batch = 1,
+			.signal = 1,
+			.qps = 1,
+			.tx_depth = 128,
+			.cqe_poll = RB_CQE_POLL_DEFAULT },
 		.iters = 100,
 		.has_bw = true,
 		.bw_avg_gbps = 8.0,
@@ -686,8 +767,8 @@ static void test_json_lat(void **state)
 	assert_jstr(json_array_get(jget(doc, "results"), 2), "percentiles", "bucketed");
 	assert_jabsent(json_array_get(jget(doc, "results"), 3), "percentiles");
 
-	/* rb_json_doc() builds the very document the writer dumped. */
-	built = rb_json_doc(&r, lat_res, NLAT);
+	/* json_doc() builds the very document the writer dumped. */
+	built = json_doc(&r, lat_res, NLAT);
 	assert_non_null(built);
 	assert_true(json_equal(built, doc));
 	json_decref(built);
@@ -845,7 +926,7 @@ static void test_poll_event(void **state)
 
 	(void)state;
 	bw_report(&r);
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	assert_jstr(jget(doc, "params"), "poll", "busy");
 	assert_jabsent(json_array_get(jget(doc, "results"), 0), "wakeups_per_msg");
 	json_decref(doc);
@@ -861,7 +942,7 @@ static void test_poll_event(void **state)
 	res.has_wakeups = true;
 	res.wakeups = 150;
 	res.wakeups_per_msg = 0.375;
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	assert_jstr(jget(doc, "params"), "poll", "event");
 	assert_jint(jget(doc, "device"), "comp_vector", 2);
 	pt = json_array_get(jget(doc, "results"), 0);
@@ -880,7 +961,7 @@ static void test_poll_event(void **state)
 	p.cqe_poll.v[p.cqe_poll.n++] = 16;
 	res.pt.poll = RB_POLL_EVENT;
 	res.pt.cqe_poll = 16;
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	assert_string_equal(json_string_value(json_array_get(jget(jget(doc, "params"), "poll"), 1)),
 			    "event");
 	assert_int_equal(json_array_size(jget(jget(doc, "params"), "cqe_poll")), 2);
@@ -915,7 +996,7 @@ static void test_setup(void **state)
 
 	(void)state;
 	bw_report(&r);
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	assert_jabsent(doc, "setup");
 	json_decref(doc);
 	got = write_mem(RB_FMT_TABLE, &r, &res, 1);
@@ -925,7 +1006,7 @@ static void test_setup(void **state)
 	r.setup = (struct rb_setup){
 		.on = true, .qps = 1024, .create_ms = 20.5, .connect_ms = -1, .destroy_ms = -1
 	};
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	su = jget(doc, "setup");
 	assert_jint(su, "qps", 1024);
 	assert_jreal(su, "create_ms", 20.5);
@@ -938,7 +1019,7 @@ static void test_setup(void **state)
 	r.setup.connect_ms = 30.7;
 	r.setup.cm_events = 3072;
 	r.setup.destroy_ms = 4.375;
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	su = jget(doc, "setup");
 	assert_jreal(su, "connect_ms", 30.7);
 	assert_jreal(su, "destroy_ms", 4.375);
@@ -950,7 +1031,7 @@ static void test_setup(void **state)
 				    "QP), destroy 4.4 ms\n"));
 	assert_null(strstr(got, "server setup:"));
 	free(got);
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	assert_jabsent(jget(doc, "setup"), "peer");
 	json_decref(doc);
 
@@ -959,7 +1040,7 @@ static void test_setup(void **state)
 	r.setup.peer_qps = 1024;
 	r.setup.peer_create_ms = 10.25;
 	r.setup.peer_connect_ms = 40.75;
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	su = jget(jget(doc, "setup"), "peer");
 	assert_jint(su, "qps", 1024);
 	assert_jreal(su, "create_ms", 10.25);
@@ -983,7 +1064,7 @@ static void test_json_op(void **state)
 	lat_report(&r);
 	r.test = "atomic_lat";
 	r.op = "cswap";
-	doc = rb_json_doc(&r, lat_res, 0);
+	doc = json_doc(&r, lat_res, 0);
 	assert_non_null(doc);
 	assert_jstr(doc, "op", "cswap");
 	assert_jstr(doc, "host", "fixture-host");
@@ -991,7 +1072,7 @@ static void test_json_op(void **state)
 
 	/* A name that is not UTF-8 keeps its ASCII rather than failing. */
 	r.host = "bad\xff\xfehost";
-	doc = rb_json_doc(&r, lat_res, 0);
+	doc = json_doc(&r, lat_res, 0);
 	assert_non_null(doc);
 	assert_jstr(doc, "host", "bad??host");
 	assert_int_equal(json_array_size(jget(doc, "results")), 0);
@@ -1014,7 +1095,7 @@ static void test_nan(void **state)
 	(void)state;
 	lat_report(&r);
 	res.lat.stdev = NAN;
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	assert_non_null(doc);
 	assert_jnull(jget(json_array_get(jget(doc, "results"), 0), "lat_us"), "stdev");
 	json_decref(doc);
@@ -1026,7 +1107,7 @@ static void test_nan(void **state)
 /* The JSON document of the one result @res, and its point in *@pt. */
 static json_t *one_point(const struct rb_doc *r, const struct rb_result *res, json_t **pt)
 {
-	json_t *doc = rb_json_doc(r, res, 1);
+	json_t *doc = json_doc(r, res, 1);
 
 	assert_non_null(doc);
 	*pt = json_array_get(jget(doc, "results"), 0);
@@ -1041,7 +1122,12 @@ static json_t *one_point(const struct rb_doc *r, const struct rb_result *res, js
 static void test_nothing_measured(void **state)
 {
 	struct rb_result res = {
-		.pt = { .size = 64, .batch = 1, .signal = 1, .qps = 1, .tx_depth = 128 },
+		.pt = { .size = 64,
+			.batch = 1,
+			.signal = 1,
+			.qps = 1,
+			.tx_depth = 128,
+			.cqe_poll = RB_CQE_POLL_DEFAULT },
 		.duration_s = NAN,
 		.nothing_measured = true,
 	};
@@ -1350,7 +1436,7 @@ static void test_peer_rejected(void **state)
 	res.peer_cpu_util_pct = NAN;
 	res.peer_bw_avg_gbps = NAN;
 	res.peer_rejected = RB_PEER_CPU | RB_PEER_BW_AVG;
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	assert_non_null(doc);
 	o = json_array_get(jget(doc, "results"), 0);
 	assert_jnull(o, "peer_cpu_util_pct");
@@ -1361,7 +1447,7 @@ static void test_peer_rejected(void **state)
 	assert_string_equal(json_string_value(json_array_get(a, 1)), "cpu_util_pct");
 	assert_jabsent(json_array_get(jget(doc, "results"), 0), "peer_counters");
 	json_decref(doc);
-	doc = rb_json_doc(&r, bw_res, 1);
+	doc = json_doc(&r, bw_res, 1);
 	assert_jabsent(json_array_get(jget(doc, "results"), 0), "peer_result_rejected");
 	json_decref(doc);
 	got = write_mem(RB_FMT_TABLE, &r, &res, 1);
@@ -1398,7 +1484,7 @@ static void test_histogram_outputs(void **state)
 	lat_report(&r);
 	r.samples_path = "s.csv";
 	r.tick_clock = "tsc";
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	assert_non_null(doc);
 	assert_jstr(doc, "samples_file", "s.csv");
 	assert_jstr(doc, "tick_clock", "tsc");
@@ -1433,7 +1519,7 @@ static void test_histogram_outputs(void **state)
 	assert_non_null(strstr(got, "# histogram [us]: 3 buckets"));
 	assert_non_null(strstr(got, "#       0.50 -       1.00         10 ####################\n"));
 	free(got);
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	o = json_array_get(jget(doc, "results"), 0);
 	assert_jabsent(o, "lat_ticks");
 	assert_jabsent(jget(o, "histogram"), "edges_ticks");
@@ -1441,7 +1527,7 @@ static void test_histogram_outputs(void **state)
 	assert_jabsent(doc, "tick_clock");
 	json_decref(doc);
 	/* Neither: no histogram. */
-	doc = rb_json_doc(&r, lat_res, 1);
+	doc = json_doc(&r, lat_res, 1);
 	assert_jabsent(json_array_get(jget(doc, "results"), 0), "histogram");
 	json_decref(doc);
 }
