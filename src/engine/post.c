@@ -403,6 +403,7 @@ void rb_point_queues(struct rb_run *r)
 	for (qi = 0; qi < r->nqp; qi++) {
 		r->sq[qi].depth = reads ? rb_min_u32(r->pt.tx_depth, r->rd_atom) : r->pt.tx_depth;
 		r->sq[qi].unsig = 0;
+		r->sq[qi].done = 0;
 	}
 }
 

@@ -37,6 +37,7 @@ struct rb_sq {
 	uint32_t used;	/* posted, not yet covered by a completion */
 	uint32_t unsig; /* posted since the last signaled WR */
 	uint32_t posted_recv;
+	uint64_t done; /* send WRs completions covered at this point, warmup in */
 };
 
 struct rb_run {
@@ -298,7 +299,7 @@ void rb_wrs_free(struct rb_run *r);
 /*
  * rb_point_queues() - the send queues of the point in r->pt: each QP's
  * depth (-t; reads and atomics capped at the rd_atom both ends agreed),
- * no unsignaled WRs, and which reap r's layout needs (reap_slow: an SRQ,
+ * no unsignaled WRs, none completed yet, and which reap r's layout needs (reap_slow: an SRQ,
  * --wr-lat or more than one CQ).  The session calls it at each point's
  * start, after r->srq, r->wl and r->ncq are set.
  */
@@ -403,6 +404,7 @@ rb_reap_wcs(struct rb_run *r, struct ibv_wc *wc, int n, uint64_t *done,
 			continue;
 		}
 		r->sq[qi].used -= covered;
+		r->sq[qi].done += covered;
 		*done += covered;
 	}
 	return n;

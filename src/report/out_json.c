@@ -399,6 +399,18 @@ static json_t *jprobe(const struct rb_lat_summary *l, uint64_t n)
 	return o;
 }
 
+/* A sender's WRs per QP: "used" (QPs that completed any), "min", "max". */
+static json_t *jqp_wrs(const struct rb_result *res)
+{
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= json_object_set_new(o, "used", json_integer(res->qp_wrs_used));
+	bad |= json_object_set_new(o, "min", juint(res->qp_wrs_min));
+	bad |= json_object_set_new(o, "max", juint(res->qp_wrs_max));
+	return jdone(o, bad);
+}
+
 /* The metrics of one result; those that do not apply are left out. */
 static int jmetrics(json_t *o, const struct rb_result *res)
 {
@@ -421,6 +433,8 @@ static int jmetrics(json_t *o, const struct rb_result *res)
 	if (res->has_wakeups)
 		bad |= json_object_set_new(o, "wakeups", juint(res->wakeups));
 	bad |= jgroup(o, res, RB_MG_WAKE);
+	if (res->has_qp_wrs)
+		bad |= json_object_set_new(o, "qp_wrs", jqp_wrs(res));
 	/* --probe: both round-trip summaries whole, then the table's rows. */
 	if (res->has_probe) {
 		bad |= json_object_set_new(o, "loaded_lat_us",

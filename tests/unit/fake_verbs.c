@@ -455,6 +455,7 @@ static int fake_poll_cq(struct ibv_cq *cq, int num, struct ibv_wc *wc)
 		if (e->covers && e->wc.status == IBV_WC_SUCCESS && qi < f->nqp) {
 			f->in_flight[qi] -= e->covers;
 			f->retired += e->covers;
+			f->retired_qp[qi] += e->covers;
 		}
 		wc[n++] = e->wc;
 	}

@@ -121,7 +121,8 @@ struct fake {
 	 * convention of xfer.h; the first one described. */
 	uint64_t wr_id_errors;
 	char first_wr_id_error[128];
-	uint64_t retired; /* send WRs retired by polled completions */
+	uint64_t retired;		   /* send WRs retired by polled completions */
+	uint64_t retired_qp[FAKE_MAX_QPS]; /* the same, QP by QP */
 	/* WRs and receives the keys or bounds refused, as a NIC would (an
 	 * error completion, nothing carried out), and the first one's status. */
 	uint64_t access_errors;

@@ -983,6 +983,30 @@ static void test_poll_event(void **state)
 	free(got);
 }
 
+/* A sender's WRs per QP (JSON qp_wrs): there when the stream counted them. */
+static void test_qp_wrs(void **state)
+{
+	struct rb_result res = bw_res[0];
+	struct rb_doc r;
+	json_t *doc, *q;
+
+	(void)state;
+	bw_report(&r);
+	doc = json_doc(&r, &res, 1);
+	assert_null(json_object_get(json_array_get(jget(doc, "results"), 0), "qp_wrs"));
+	json_decref(doc);
+	res.has_qp_wrs = true;
+	res.qp_wrs_used = 2;
+	res.qp_wrs_min = 6480496;
+	res.qp_wrs_max = 6480504;
+	doc = json_doc(&r, &res, 1);
+	q = jget(json_array_get(jget(doc, "results"), 0), "qp_wrs");
+	assert_jint(q, "used", 2);
+	assert_jint(q, "min", 6480496);
+	assert_jint(q, "max", 6480504);
+	json_decref(doc);
+}
+
 /*
  * Connection setup (JSON "setup", the table's last line): absent without
  * QPs; destroy_ms and qp_setup_us null until measured.
@@ -1610,6 +1634,7 @@ int main(void)
 		cmocka_unit_test(test_reversed),
 		cmocka_unit_test(test_poll_event),
 		cmocka_unit_test(test_setup),
+		cmocka_unit_test(test_qp_wrs),
 		cmocka_unit_test(test_nan),
 		cmocka_unit_test(test_write_fail),
 		cmocka_unit_test(test_afile),

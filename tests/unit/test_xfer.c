@@ -34,6 +34,7 @@
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <jansson.h>
@@ -226,6 +227,9 @@ static void check_covered(const struct fx *x)
 		expect_eq(x->r.sq[qi].used, 0);
 		expect_eq(x->r.sq[qi].unsig, 0);
 		expect_eq(x->f->in_flight[qi], 0);
+		/* A stream's count of each QP's WRs (qp_wrs), against the fake's. */
+		if (x->r.bench->mode == RB_MODE_BW)
+			expect_eq(x->r.sq[qi].done, x->f->retired_qp[qi]);
 	}
 	expect_eq(x->f->covered, x->f->nwrs);
 	expect_eq(x->f->retired, x->f->nwrs);
@@ -1138,24 +1142,72 @@ static void pingpong_bucketed(void **state)
  * of the rate or one send queue, 64); the lower bound is loose, as a
  * loaded host preempts the loop (test_shape checks the arithmetic).
  */
-static void stream_paced(void **state)
+/*
+ * The test's clock: clock_gettime() is wrapped (-Wl,--wrap), and while
+ * vclock.on CLOCK_MONOTONIC_RAW, which rb_now_ns() reads for durations
+ * and --rate's pace, is a counter that each read moves on by vclock.step
+ * ns: the loop's time is then the fake's, whatever the host's load.
+ */
+static struct {
+	bool on;
+	uint64_t now, step;
+} vclock;
+
+int __real_clock_gettime(clockid_t id, struct timespec *ts);
+int __wrap_clock_gettime(clockid_t id, struct timespec *ts);
+
+int __wrap_clock_gettime(clockid_t id, struct timespec *ts)
 {
+	if (!vclock.on || id != CLOCK_MONOTONIC_RAW)
+		return __real_clock_gettime(id, ts);
+	vclock.now += vclock.step;
+	ts->tv_sec = (time_t)(vclock.now / 1000000000ULL);
+	ts->tv_nsec = (long)(vclock.now % 1000000000ULL);
+	return 0;
+}
+
+/*
+ * --rate RATE for -D 1 on the test's clock: the messages measured are the
+ * target over the point's duration, within a send queue's worth (the
+ * bucket holds -t 64, and starts empty), both ways: a pacer that falls
+ * short of its target fails here as one that exceeds it does.
+ */
+static void paced_one(uint64_t rate, uint8_t unit, uint64_t size)
+{
+	double want, got;
 	struct fx x;
 
-	(void)state;
 	fx_plan(&x, "write_bw");
 	fx_shape(&x, 1, 4, 16, 64);
+	rb_axis_set1(&x.p.size, size);
 	x.p.iters = 0;
 	x.p.duration_s = 1;
 	x.p.warmup = 0;
-	x.p.rate = 5000;
-	x.p.rate_unit = RB_RATE_PPS;
+	x.p.rate = rate;
+	x.p.rate_unit = unit;
 	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	vclock = (typeof(vclock)){ .on = true, .now = 1000000000ULL, .step = 1000 };
 	assert_int_equal(rb_run_stream(&x.r), 0);
+	vclock.on = false;
 	check_covered(&x);
-	if (x.r.ops < 1000 || (double)x.r.ops > 5000 * (double)(x.r.t1 - x.r.t0) / 1e9 + 64)
-		fail_msg("%llu messages paced at 5000/s for 1 s", (unsigned long long)x.r.ops);
+	want = rb_rate_msgs_per_s(rate, unit, size) * (double)(x.r.t1 - x.r.t0) / 1e9;
+	got = (double)x.r.ops;
+	if (x.r.t1 - x.r.t0 < 1000000000ULL || got < want - 64 || got > want + 64)
+		fail_msg("--rate %llu%s -s %llu: %.0f messages in %.3f s, want %.0f (+-64)",
+			 (unsigned long long)rate, unit == RB_RATE_PPS ? "pps" : "bps",
+			 (unsigned long long)size, got, (double)(x.r.t1 - x.r.t0) / 1e9, want);
 	fx_end(&x);
+}
+
+static void stream_paced(void **state)
+{
+	(void)state;
+	/* Calibrated on the host's clock once, before the test's runs. */
+	assert_true(rb_ticks_per_ms() > 0);
+	paced_one(5000, RB_RATE_PPS, 64);
+	paced_one(20000, RB_RATE_PPS, 4096);
+	/* 64 B at 2.56 Mb/s: 5000 messages a second. */
+	paced_one(2560000, RB_RATE_BPS, 64);
 }
 
 /* -D 0: the loop runs until the stop the first signal asks for. */
@@ -1308,6 +1360,47 @@ static void stream_duration_tails(void **state)
 	assert_int_equal(x.f->nwrs, x.r.total);
 	assert_true(x.r.t1 - x.r.t0 >= 1000000000ULL);
 	fx_end(&x);
+}
+
+/*
+ * A stream's sender reports the WRs each QP completed (JSON qp_wrs): every
+ * QP of the point, as the fake counted them, none a round's share behind.
+ */
+static void stream_qp_wrs(void **state)
+{
+	static const uint32_t qps[] = { 1, 3, 8 };
+	struct rb_result res;
+	uint64_t lo, hi;
+	struct fx x;
+	uint32_t qi;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(qps) / sizeof(qps[0]); i++) {
+		fx_plan(&x, "write_bw");
+		fx_shape(&x, qps[i], 4, 8, 32);
+		x.p.iters = 1000;
+		x.p.warmup = 7;
+		fx_start(&x, RB_ROLE_CLIENT, 2000);
+		x.f->delay = 2;
+		assert_int_equal(rb_run_stream(&x.r), 0);
+		check_covered(&x);
+		lo = UINT64_MAX;
+		hi = 0;
+		for (qi = 0; qi < qps[i]; qi++) {
+			lo = x.f->retired_qp[qi] < lo ? x.f->retired_qp[qi] : lo;
+			hi = x.f->retired_qp[qi] > hi ? x.f->retired_qp[qi] : hi;
+		}
+		assert_int_equal(rb_result_generic(&x.r, &res), 0);
+		assert_true(res.has_qp_wrs);
+		expect_eq(res.qp_wrs_used, qps[i]);
+		expect_eq(res.qp_wrs_min, lo);
+		expect_eq(res.qp_wrs_max, hi);
+		assert_true(hi - lo <= 2 * 4);
+		expect_eq(x.f->retired, 1007);
+		rb_result_free(&res);
+		fx_end(&x);
+	}
 }
 
 /* read_bw: chains and WRs in flight never exceed the reads allowed. */
@@ -3030,6 +3123,7 @@ int main(void)
 		cmocka_unit_test(stream_duration_tails),
 		cmocka_unit_test(stream_reads_capped),
 		cmocka_unit_test(keys_checked),
+		cmocka_unit_test(stream_qp_wrs),
 		cmocka_unit_test(stream_cqe_poll),
 		cmocka_unit_test(pingpong_cqe_poll),
 		cmocka_unit_test(stream_stuck_times_out),
