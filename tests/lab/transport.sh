@@ -33,7 +33,8 @@ nic1=$(awk -F"\t" "\$1 == 1 { print \$3 }" /run/rxe-lab/hosts)
 # sleeps through the other cases (a sniffer that woke for every packet
 # would compete with the two busy-polling sides for the 2 vCPUs).  It
 # counts them by TOS until $OUT/sniff.stop, into $OUT/sniff.tos, and by
-# TOS and UDP source port into $OUT/sniff.ports ("TOS:PORT"): rxe derives
+# TOS and UDP source port into $OUT/sniff.ports ("TOS:PORT"; the CM
+# messages of -R, to QP 1, as "TOS:gsi"): rxe derives
 # the source port of a QP from its flow label (rdma_flow_label_to_udp_sport(),
 # 0xC000 | label for a label under 16384), so the label of each QP is seen on
 # the wire.  The cases with --tclass use distinct values.
@@ -57,7 +58,7 @@ while not os.path.exists(sys.argv[2] + \".stop\"):
     except socket.timeout:
         continue
     seen[f[15]] = seen.get(f[15], 0) + 1
-    k = \"%d:%d\" % (f[15], f[34] << 8 | f[35])
+    k = \"%d:%s\" % (f[15], \"gsi\" if f[47:50] == bytes([0, 0, 1]) else f[34] << 8 | f[35])
     ports[k] = ports.get(k, 0) + 1
 json.dump({str(k): v for k, v in seen.items()}, open(sys.argv[2] + \".tos\", \"w\"))
 json.dump(ports, open(sys.argv[2] + \".ports\", \"w\"))
@@ -181,7 +182,7 @@ jcheck uc_bw.json 'd["params"]["sl"] == 0 and d["params"]["tclass"] == 0' \
 # SENDs, warmup included) and in no other.
 cat "$OUT/sniff.err" >&2
 jcheck sniff.tos "d.get(\"184\", 0) >= 2 * $N" "d.get(\"96\", 0) >= $N" \
-	'set(d) <= {"184", "96", "32", "72", "40"}'
+	'set(d) <= {"184", "96", "32", "72", "40", "44", "52"}'
 
 # --- refusals ------------------------------------------------------------------------
 
