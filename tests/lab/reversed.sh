@@ -163,13 +163,13 @@ jcheck dur.json "$rev" 'len(d["results"]) == 1' "$bw" \
 	'all(1.5 < r["duration_s"] < 10 and r["iterations"] > 0 for r in d["results"])'
 jcheck fwd.json '"reversed" not in d["params"]' "$iters" "$lat"
 # --rate: the server paced (unpaced, 1 KiB writes go 1000 times faster
-# here), within the bound shape.sh holds a client to both ways; the
-# deviation measured is printed.
-python3 -c 'import json, sys; print("reversed --rate deviation %.1f%% (bound -40..5)" % json.load(open(sys.argv[1]))["results"][0]["rate_deviation_pct"])' \
+# here), within the bound shape.sh holds a client to both ways (measured
+# here: -0.2%); the deviation is printed.
+python3 -c 'import json, sys; print("reversed --rate deviation %.1f%% (bound -20..5)" % json.load(open(sys.argv[1]))["results"][0]["rate_deviation_pct"])' \
 	"$OUT/rate.json" || fail "rate.json: no rate_deviation_pct"
 jcheck rate.json "$rev" 'd["params"]["rate"] == "64Kbps"' \
 	'd["results"][0]["rate_target_gbps"] == 0.000064' \
-	'-40 <= d["results"][0]["rate_deviation_pct"] <= 5' \
+	'-20 <= d["results"][0]["rate_deviation_pct"] <= 5' \
 	'abs(d["results"][0]["rate_achieved_gbps"] - d["results"][0]["bw_avg_gbps"]) < 1e-12'
 expect_rc cut 130
 jcheck cut.json "$rev" 'd["results"] == []' 'd["complete"] is False'
