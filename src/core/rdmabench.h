@@ -356,6 +356,12 @@ struct rb_result {
 	bool has_wakeups;
 	uint64_t wakeups;
 	double wakeups_per_msg;
+	/* A stream's sender: the WRs each QP completed over the point (warmup
+	 * included): how many of its QPs completed any, the fewest and the
+	 * most one QP did (JSON qp_wrs). */
+	bool has_qp_wrs;
+	uint32_t qp_wrs_used;
+	uint64_t qp_wrs_min, qp_wrs_max;
 	/* --probe: the probe's round trips alone before the stream (idle) and
 	 * beside it (loaded), and how many of each. */
 	bool has_probe;

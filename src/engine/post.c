@@ -398,11 +398,13 @@ bool rb_point_queues(struct rb_run *r)
 {
 	uint32_t depth = r->pt.tx_depth, qi;
 
+	r->reap_slow = r->srq || r->wl || r->ncq > 1;
 	if (r->bench->bounded_by_rd_atom)
 		depth = rb_min_u32(depth, r->rd_atom ? r->rd_atom : 1);
 	for (qi = 0; qi < r->nqp; qi++) {
 		r->sq[qi].depth = depth;
 		r->sq[qi].unsig = 0;
+		r->sq[qi].done = 0;
 	}
 	r->signal_asked = 0;
 	if (r->pt.signal <= depth)

@@ -29,6 +29,24 @@ static void result_bw(struct rb_run *r, struct rb_result *res, uint64_t ns)
 	res->msg_rate_mpps = ns ? (double)r->ops * 1e3 / (double)ns : 0;
 }
 
+/* A sender's WRs per QP: which QPs carried the point, and how evenly. */
+static void result_qps(const struct rb_run *r, struct rb_result *res)
+{
+	uint32_t qi;
+
+	res->has_qp_wrs = true;
+	res->qp_wrs_min = UINT64_MAX;
+	for (qi = 0; qi < r->pt.qps && qi < r->nqp; qi++) {
+		res->qp_wrs_used += r->sq[qi].done > 0;
+		if (r->sq[qi].done < res->qp_wrs_min)
+			res->qp_wrs_min = r->sq[qi].done;
+		if (r->sq[qi].done > res->qp_wrs_max)
+			res->qp_wrs_max = r->sq[qi].done;
+	}
+	if (res->qp_wrs_min == UINT64_MAX)
+		res->qp_wrs_min = 0;
+}
+
 /* The client's intervals (the result takes them) and the rate reached. */
 static void result_shape(struct rb_run *r, struct rb_result *res)
 {
@@ -89,6 +107,8 @@ int rb_result_generic(struct rb_run *r, struct rb_result *res)
 		result_bw(r, res, ns);
 	if (r->role == RB_ROLE_CLIENT)
 		result_shape(r, res);
+	if (r->bench->mode == RB_MODE_BW && (r->role == RB_ROLE_CLIENT || r->bidir))
+		result_qps(r, res);
 	res->has_cpu = ns > 0;
 	res->cpu_util_pct = ns ? (double)(r->cpu1 - r->cpu0) * 100.0 / (double)ns : 0;
 	res->cpu_ns_per_msg = r->ops ? (double)(r->cpu1 - r->cpu0) / (double)r->ops : 0;

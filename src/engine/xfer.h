@@ -37,6 +37,7 @@ struct rb_sq {
 	uint32_t used;	/* posted, not yet covered by a completion */
 	uint32_t unsig; /* posted since the last signaled WR */
 	uint32_t posted_recv;
+	uint64_t done; /* send WRs completions covered at this point, warmup in */
 };
 
 struct rb_run {
@@ -309,10 +310,13 @@ void rb_run_lists_free(struct rb_run *r);
 
 /*
  * rb_point_queues() - the send queues at the start of point r->pt: each
- * QP's depth (-t; a test bounded by reads in flight, rd_atom at most) and
- * none used.  A -Q above that depth would only signal where the queue
- * fills: pt.signal is clamped to it, and r->signal_asked keeps the -Q
- * (the point's label; 0 when not clamped).  True when clamped.
+ * QP's depth (-t; a test bounded by reads in flight, rd_atom at most),
+ * none used or completed yet, and which reap r's layout needs
+ * (reap_slow: an SRQ, --wr-lat or more than one CQ; the session calls it
+ * after r->srq, r->wl and r->ncq are set).  A -Q above that depth would
+ * only signal where the queue fills: pt.signal is clamped to it, and
+ * r->signal_asked keeps the -Q (the point's label; 0 when not clamped).
+ * True when clamped.
  */
 bool rb_point_queues(struct rb_run *r);
 
@@ -407,6 +411,7 @@ rb_reap_wcs(struct rb_run *r, struct ibv_wc *wc, int n, uint64_t *done,
 			continue;
 		}
 		r->sq[qi].used -= covered;
+		r->sq[qi].done += covered;
 		*done += covered;
 	}
 	return n;

@@ -40,8 +40,10 @@ static int wait_event(struct rb_cm *cm, enum rdma_cm_event_type want, struct rdm
 		rb_err("rdma_get_cm_event: %s", strerror(errno));
 		return ret;
 	}
-	if ((*ev)->event == want)
+	if ((*ev)->event == want) {
+		cm->events++;
 		return 0;
+	}
 	rb_err("rdma_cm: got %s (status %d) while waiting for %s", rdma_event_str((*ev)->event),
 	       (*ev)->status, rdma_event_str(want));
 	rdma_ack_cm_event(*ev);

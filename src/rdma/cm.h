@@ -17,6 +17,7 @@ struct rb_cm {
 	struct rdma_cm_id **id; /* one per QP, nid of them */
 	uint32_t nid;
 	int timeout_ms;
+	uint32_t events; /* the CM events this side took, each the one it waited for */
 };
 
 /* What every connection of a run shares. */

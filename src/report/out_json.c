@@ -407,6 +407,18 @@ static json_t *jprobe(const struct rb_lat_summary *l, uint64_t n)
 	return o;
 }
 
+/* A sender's WRs per QP: "used" (QPs that completed any), "min", "max". */
+static json_t *jqp_wrs(const struct rb_result *res)
+{
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= json_object_set_new(o, "used", json_integer(res->qp_wrs_used));
+	bad |= json_object_set_new(o, "min", juint(res->qp_wrs_min));
+	bad |= json_object_set_new(o, "max", juint(res->qp_wrs_max));
+	return jdone(o, bad);
+}
+
 /* The metrics of one result; those that do not apply are left out. */
 static int jmetrics(json_t *o, const struct rb_result *res)
 {
@@ -429,6 +441,8 @@ static int jmetrics(json_t *o, const struct rb_result *res)
 	if (res->has_wakeups)
 		bad |= json_object_set_new(o, "wakeups", juint(res->wakeups));
 	bad |= jgroup(o, res, RB_MG_WAKE);
+	if (res->has_qp_wrs)
+		bad |= json_object_set_new(o, "qp_wrs", jqp_wrs(res));
 	/* --probe: both round-trip summaries whole, then the table's rows. */
 	if (res->has_probe) {
 		bad |= json_object_set_new(o, "loaded_lat_us",
@@ -611,6 +625,7 @@ static json_t *jsetup(const struct rb_setup *su)
 
 	bad |= jsetup_put(o, su->qps, su->create_ms, su->connect_ms);
 	bad |= json_object_set_new(o, "destroy_ms", jms(su->destroy_ms));
+	bad |= json_object_set_new(o, "cm_events", json_integer(su->cm_events));
 	if (su->peer_on) {
 		peer = json_object();
 		bad |= !peer ||

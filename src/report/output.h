@@ -44,6 +44,9 @@ struct rb_setup {
 	bool on; /* QPs were made: qps, create_ms filled */
 	uint32_t qps;
 	double create_ms, connect_ms, destroy_ms; /* < 0: not done (yet) */
+	/* -R: the CM events this side's connections took (client: address,
+	 * route and reply per QP; server: request and established); 0 without. */
+	uint32_t cm_events;
 	/* The client's copy of the server's (RESULT v14): create and connect,
 	 * its destroy never known here (-1). */
 	bool peer_on;

@@ -72,7 +72,6 @@ static int point_start(struct session *s, uint32_t i)
 	r->point = i;
 	rb_plan_point(&s->p, i, &r->pt);
 	r->chan = r->pt.poll == RB_POLL_EVENT ? r->channel : NULL;
-	r->reap_slow = r->srq || r->wl || r->ncq > 1;
 	if (rb_point_queues(r) && s->role == RB_ROLE_CLIENT && s->said_signal != r->signal_asked) {
 		/* Said once per -Q value, as -o's clamp is (negotiate()). */
 		s->said_signal = r->signal_asked;

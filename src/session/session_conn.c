@@ -321,6 +321,7 @@ static int connect_conn(struct session *s, const struct rb_msg_conn *me)
 	ret = qp_connect(s, me);
 	if (!ret && s->rep.setup.on)
 		s->rep.setup.connect_ms = (double)(rb_now_ns() - t0) / 1e6;
+	s->rep.setup.cm_events = s->cm.events;
 	if (!ret && sess_probing(s))
 		ret = probe_connect(s);
 	if (!ret && s->bench->setup)

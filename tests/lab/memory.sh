@@ -6,10 +6,14 @@
 #    free count drops while they run and comes back after);
 #  - --odp: rxe on the lab's kernel has no on-demand paging (refused, exit
 #    2, naming the device and the capability), or it runs verified;
-#  - --srq: send_bw and send_lat on one shared receive queue, -q 4, verified;
-#    write_bw --srq refused (exit 2);
-#  - --mr-per-qp: write_bw -q 4 and read_bw -q 2, verified, and everything
-#    at once: send_bw --hugepages --mr-per-qp --srq -q 3.
+#  - --srq: send_bw and send_lat on one shared receive queue, -q 4, verified,
+#    the SRQ seen in the kernel's resource tracking (rdma resource show srq:
+#    one a side, none without --srq); write_bw --srq refused
+#    (exit 2);
+#  - --mr-per-qp: write_bw -q 4 and read_bw -q 2, verified, an MR per QP on
+#    each side in the kernel's tracking (rdma resource show mr; one
+#    without), and everything at once: send_bw --hugepages --mr-per-qp
+#    --srq -q 3.
 # Both sides share the guest's 2 vCPUs: --cpu none, small -n.  Several QPs
 # streaming messages of more than one packet (path MTU 1024) across the
 # wire fail on the lab's rxe (Linux 6.1) without any of these options
@@ -29,6 +33,30 @@ N=$N"'
 HP=/sys/kernel/mm/hugepages/hugepages-2048kB
 C="--bind 192.0.2.2 --cpu none"
 uname -r >"$OUT/kernel"
+
+# res NAME ARGS...: recorded as solo does, and the most MRs and SRQs the
+# kernel tracked at once on each device while it ran (rdma resource show,
+# polled): NAME.res holds "mr0 srq0 mr1 srq1", rxe0 for the server, rxe1
+# for the client.  The runs take -D 2, for several samples under TCG.
+res() {
+	_r=$1
+	shift
+	_m0=0 _s0=0 _m1=0 _s1=0
+	"$RB" "$@" >"$OUT/$_r.out" 2>"$OUT/$_r.err" &
+	_p=$!
+	while kill -0 "$_p" 2>/dev/null; do
+		rdma resource show mr >"$OUT/$_r.mr" 2>/dev/null
+		rdma resource show srq >"$OUT/$_r.srq" 2>/dev/null
+		_v=$(grep -c "^dev rxe0 mrn .* pid " "$OUT/$_r.mr"); [ "$_v" -gt "$_m0" ] && _m0=$_v
+		_v=$(grep -c "^dev rxe1 mrn .* pid " "$OUT/$_r.mr"); [ "$_v" -gt "$_m1" ] && _m1=$_v
+		_v=$(grep -c "^dev rxe0 srqn .* pid " "$OUT/$_r.srq"); [ "$_v" -gt "$_s0" ] && _s0=$_v
+		_v=$(grep -c "^dev rxe1 srqn .* pid " "$OUT/$_r.srq"); [ "$_v" -gt "$_s1" ] && _s1=$_v
+		sleep 0.2
+	done
+	wait "$_p"
+	echo $? >"$OUT/$_r.rc"
+	echo "$_m0 $_s0 $_m1 $_s1" >"$OUT/$_r.res"
+}
 
 # huge NAME ARGS...: recorded as solo does, and the fewest free huge pages
 # seen while it ran in NAME.minfree (polled, builtins but sleep), the free
@@ -76,12 +104,14 @@ for d in /sys/class/infiniband/*; do
 	echo "${d##*/}: $(ibv_devinfo -v -d "${d##*/}" 2>/dev/null | grep -i -A3 odp | tr -s "\t\n " " ")"
 done >"$OUT/odp_caps"
 
-solo srq_bw send_bw --srq -q 4 -s 1K --verify -n $N $C 192.0.2.1 --json "$OUT/srq_bw.json"
-solo srq_lat send_lat --srq --verify -n $N $C 192.0.2.1 --json "$OUT/srq_lat.json"
+res srq_bw send_bw --srq -q 4 -s 1K --verify -D 2 $C 192.0.2.1 --json "$OUT/srq_bw.json"
+res srq_lat send_lat --srq --verify -D 2 $C 192.0.2.1 --json "$OUT/srq_lat.json"
+res nosrq_bw send_bw -q 4 -s 1K --verify -D 2 $C 192.0.2.1 --json "$OUT/nosrq_bw.json"
 solo srq_write write_bw --srq -n $N $C 192.0.2.1
 
-solo mrq_write write_bw --mr-per-qp -q 4 -s 1K --verify -n $N $C 192.0.2.1 --json "$OUT/mrq_write.json"
-solo mrq_read read_bw --mr-per-qp -q 2 -s 1K --verify -n $N $C 192.0.2.1 --json "$OUT/mrq_read.json"
+res mrq_write write_bw --mr-per-qp -q 4 -s 1K --verify -D 2 $C 192.0.2.1 --json "$OUT/mrq_write.json"
+res mrq_read read_bw --mr-per-qp -q 2 -s 1K --verify -D 2 $C 192.0.2.1 --json "$OUT/mrq_read.json"
+res nomrq_write write_bw -q 4 -s 1K --verify -D 2 $C 192.0.2.1 --json "$OUT/nomrq_write.json"
 huge all send_bw --hugepages --mr-per-qp --srq -q 3 -s 1K --verify -D 1 $C 192.0.2.1 --json "$OUT/all.json"
 
 stop_server $srv
@@ -122,7 +152,23 @@ else
 	expect_grep odp.err 'IBV_ODP_SUPPORT'
 fi
 
+# res_is NAME MR0 SRQ0 MR1 SRQ1: the most MRs and SRQs rxe0 (the server)
+# and rxe1 (the client) held during NAME, as the kernel tracked them.
+res_is() {
+	_got=$(cat "$OUT/$1.res")
+	echo "$1: MRs and SRQs held (server, client): $_got"
+	[ "$_got" = "$2 $3 $4 $5" ] || fail "$1: rdma resource show counted $_got (mr srq on rxe0, mr srq on rxe1), want $2 $3 $4 $5"
+}
+
 # --- shared receive queue ------------------------------------------------------
+# Shown by the kernel's own count: one SRQ a side (each side makes its
+# receive queues, the SRQ with --srq), none without --srq.  The SRQs are
+# counted by their owner (a pid): iproute2 6.1 prints an SRQ's QP range
+# where its comm goes.
+res_is srq_bw 1 1 1 1
+res_is srq_lat 1 1 1 1
+res_is nosrq_bw 1 0 1 0
+expect_rc nosrq_bw 0
 expect_rc srq_bw 0
 jcheck srq_bw.json 'd["params"]["srq"] is True' 'd["results"][0]["qps"] == 4' \
 	'd["results"][0]["bw_avg_gbps"] > 0' 'd["results"][0]["peer_bw_avg_gbps"] > 0'
@@ -132,6 +178,11 @@ expect_rc srq_write 2
 expect_grep srq_write.err '--srq does not apply to write_bw'
 
 # --- one MR per QP -------------------------------------------------------------
+# Shown by the kernel's count: an MR per QP on each side, one without.
+res_is mrq_write 4 0 4 0
+res_is mrq_read 2 0 2 0
+res_is nomrq_write 1 0 1 0
+expect_rc nomrq_write 0
 for c in mrq_write mrq_read all; do
 	expect_rc $c 0
 	jcheck $c.json 'd["params"]["mr_per_qp"] is True' 'd["params"]["verify"] is True' \

@@ -2,7 +2,8 @@
 # Thousands of QPs across the lab's wire (two hosts, one boot: a server on
 # host 1, the clients on host 2), --verify on:
 # - write_bw -q 1024 and -q 4096: the CONN's QP list past one frame
-#   (wire v13: CONN, then CONN_MORE chunks), every QP connected and used;
+#   (wire v13: CONN, then CONN_MORE chunks), every QP connected and used
+#   (the client's WRs completed per QP, JSON qp_wrs: every QP some);
 # - write_bw -q 2048 --mr-per-qp: the MR list chunked too;
 # - the setup figures (JSON "setup": create, connect, destroy, per QP) and
 #   the table's setup line;
@@ -83,6 +84,14 @@ done
 jcheck q1024.json 'd["results"][0]["qps"] == 1024'
 jcheck q4096.json 'd["results"][0]["qps"] == 4096'
 jcheck mr2048.json 'd["results"][0]["qps"] == 2048'
+# Every QP used: the client's own count of the WRs each QP completed
+# (qp_wrs), every QP some, none more than a round's share above another
+# (the stream goes round the QPs a chain at a time).
+for c in q1024 q4096 mr2048 cqw cqs cqev cqse cqwl cqpr; do
+	jcheck $c.json 'all(r["qp_wrs"]["used"] == r["qps"] for r in d["results"])' \
+		'all(r["qp_wrs"]["min"] >= 1 for r in d["results"])' \
+		'all(r["qp_wrs"]["max"] - r["qp_wrs"]["min"] <= 2 * r["batch"] for r in d["results"])'
+done
 for c in q1024 q4096; do
 	jcheck $c.json 'd["setup"]["qps"] == d["results"][0]["qps"]' 'd["setup"]["create_ms"] > 0' \
 		'd["setup"]["connect_ms"] > 0' 'd["setup"]["destroy_ms"] > 0' \

@@ -21,6 +21,9 @@
 # - --reversed with -b is refused with exit 2, naming both.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
+# -R shown by what only the CM path produces: the client took an address,
+# a route and a reply event per QP (the flag alone is the command line's).
+viacm='d["params"]["rdma_cm"] is True and d["setup"]["cm_events"] == 3 * d["setup"]["qps"]'
 
 # shellcheck disable=SC2034 # read by lab_run
 LAB_HOSTS=2
@@ -159,14 +162,18 @@ expect_grep write_bw.cli.out '^# reversed: the server sent and timed each point'
 jcheck dur.json "$rev" 'len(d["results"]) == 1' "$bw" \
 	'all(1.5 < r["duration_s"] < 10 and r["iterations"] > 0 for r in d["results"])'
 jcheck fwd.json '"reversed" not in d["params"]' "$iters" "$lat"
-# --rate: the server paced (unpaced, 1 KiB writes go 1000 times faster here).
+# --rate: the server paced (unpaced, 1 KiB writes go 1000 times faster
+# here), within the bound shape.sh holds a client to both ways (measured
+# here: -0.2%); the deviation is printed.
+python3 -c 'import json, sys; print("reversed --rate deviation %.1f%% (bound -20..5)" % json.load(open(sys.argv[1]))["results"][0]["rate_deviation_pct"])' \
+	"$OUT/rate.json" || fail "rate.json: no rate_deviation_pct"
 jcheck rate.json "$rev" 'd["params"]["rate"] == "64Kbps"' \
 	'd["results"][0]["rate_target_gbps"] == 0.000064' \
-	'-90 <= d["results"][0]["rate_deviation_pct"] <= 5' \
+	'-20 <= d["results"][0]["rate_deviation_pct"] <= 5' \
 	'abs(d["results"][0]["rate_achieved_gbps"] - d["results"][0]["bw_avg_gbps"]) < 1e-12'
 expect_rc cut 130
 jcheck cut.json "$rev" 'd["results"] == []' 'd["complete"] is False'
-jcheck cm.json "$rev" 'd["params"]["rdma_cm"] is True' "$iters" "$lat"
+jcheck cm.json "$rev" "$viacm" "$iters" "$lat"
 jcheck uc.json "$rev" 'd["params"]["transport"] == "UC"' "$iters" "$bw" \
 	"all(r['peer_counters']['sent_pkts'] >= 4 * $N for r in d['results'])"
 # perftest's name: the repository's perftest parser reads the client's report.

@@ -99,27 +99,29 @@ jcheck sweep.json '[r["size"] for r in d["results"]] == [1024, 4096]' \
 jcheck sweep.csv 'sorted(set(r["size"] for r in d if r["interval"])) == ["1024", "4096"]' \
 	'[float(r["rate_target_gbps"]) for r in d if not r["interval"]] == [0.001, 0.001]'
 
-# Never above the target (unpaced, the lab does several times as much); when
-# the lab did at least four times the target unpaced just before, not below
-# it by more than 40% (the point's end waits for the last completions, and a
-# stalled guest loses the tokens of more than one send queue).  On a lab too
-# loaded for that, the lower bound is not checked, and said so.
+# Both ways, always: never above the target, and not below it by more
+# than 20% (measured: -0.1% and -0.0% with the lab at 4300 messages/s
+# unpaced; the point's end waits for the last completions, and a guest
+# stalled for more than a send queue's tokens loses them).  The bound needs a
+# lab that does at least four times the target unpaced just before (it does
+# a hundred times that and more): one that cannot is a failure, never a
+# check left out.  The deviations measured are printed, the lab's bound.
 expect_rc free 0
 free=$(python3 -c 'import json, sys; print(json.load(open(sys.argv[1]))["results"][0]["msg_rate_mpps"] * 1e6)' "$OUT/free.json")
 echo "the lab did $free 1 KiB messages/s unpaced"
-low=-100
-if awk "BEGIN { exit !($free >= 4 * 64000 / 8192) }"; then
-	low=-40
-else
-	echo "NOTE: the lab is too loaded to check --rate's lower bound"
-fi
+awk "BEGIN { exit !($free >= 4 * 64000 / 8192) }" ||
+	fail "the lab did $free 1 KiB messages/s unpaced, under 4 times --rate 64Kbps (7.8/s): too loaded to bound --rate"
+for f in rate pps; do
+	python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["results"][0]; print("%s: --rate deviation %.1f%% (bound -20..5)" % (sys.argv[2], r["rate_deviation_pct"]))' \
+		"$OUT/$f.json" "$f" || fail "$f.json: no rate_deviation_pct"
+done
 expect_rc rate 0
 jcheck rate.json 'd["params"]["rate"] == "64Kbps"' 'd["results"][0]["rate_target_gbps"] == 0.000064' \
-	"$low <= d[\"results\"][0][\"rate_deviation_pct\"] <= 5" \
+	'-20 <= d["results"][0]["rate_deviation_pct"] <= 5' \
 	'abs(d["results"][0]["rate_achieved_gbps"] - d["results"][0]["bw_avg_gbps"]) < 1e-12'
 expect_rc pps 0
 jcheck pps.json 'd["params"]["rate"] == "8pps"' 'd["results"][0]["rate_target_mpps"] == 8e-06' \
-	"$low <= d[\"results\"][0][\"rate_deviation_pct\"] <= 5"
+	'-20 <= d["results"][0]["rate_deviation_pct"] <= 5'
 expect_rc high 0
 jcheck high.json 'd["results"][0]["rate_deviation_pct"] < -50'
 expect_grep high.out 'rate: target 100 Gb/s, achieved .* (-'

@@ -5,13 +5,17 @@
 # run verifies its payloads; the JSON says the transport and the path
 # fields; the combinations a transport cannot do exit 2 naming both.
 # --tclass is also looked for on the wire: a packet socket on host 1's NIC
-# reads the IP TOS byte of the RoCE v2 packets (UDP port 4791) that arrive.
+# reads the IP TOS byte of the RoCE v2 packets (UDP port 4791) that arrive,
+# and --flow-label in their UDP source port.
 # -u, --retry_count and -L (perftest's spellings, each side's own) come back
 # in the JSON; -L is not looked for on the wire: rxe sends TTL 64 whatever
 # the GRH's hop limit (seen with this sniffer).
 # All of it in one VM boot.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
+# -R shown by what only the CM path produces: the client took an address,
+# a route and a reply event per QP (the flag alone is the command line's).
+viacm='d["params"]["rdma_cm"] is True and d["setup"]["cm_events"] == 3 * d["setup"]["qps"]'
 
 # shellcheck disable=SC2034 # read by lab_run
 LAB_HOSTS=2
@@ -28,8 +32,12 @@ nic1=$(awk -F"\t" "\$1 == 1 { print \$3 }" /run/rxe-lab/hosts)
 # only RoCE v2 packets (UDP port 4791) with a TOS other than 0, so that it
 # sleeps through the other cases (a sniffer that woke for every packet
 # would compete with the two busy-polling sides for the 2 vCPUs).  It
-# counts them by TOS until $OUT/sniff.stop, into $OUT/sniff.tos.  The
-# cases with --tclass use distinct values.
+# counts them by TOS until $OUT/sniff.stop, into $OUT/sniff.tos, and by
+# TOS and UDP source port into $OUT/sniff.ports ("TOS:PORT"; the CM
+# messages of -R, to QP 1, as "TOS:gsi"): rxe derives
+# the source port of a QP from its flow label (rdma_flow_label_to_udp_sport(),
+# 0xC000 | label for a label under 16384), so the label of each QP is seen on
+# the wire.  The cases with --tclass use distinct values.
 python3 -c "
 import ctypes, json, os, socket, struct, sys
 prog = [(0x28, 0, 0, 12), (0x15, 0, 10, 0x800), (0x30, 0, 0, 23), (0x15, 0, 8, 17),
@@ -42,6 +50,7 @@ s.setsockopt(socket.SOL_SOCKET, 26, struct.pack(\"HL\", len(prog), ctypes.addres
 s.bind((sys.argv[1], 0))
 s.settimeout(1)
 seen = {}
+ports = {}
 open(sys.argv[2] + \".ready\", \"w\").close()
 while not os.path.exists(sys.argv[2] + \".stop\"):
     try:
@@ -49,7 +58,10 @@ while not os.path.exists(sys.argv[2] + \".stop\"):
     except socket.timeout:
         continue
     seen[f[15]] = seen.get(f[15], 0) + 1
+    k = \"%d:%s\" % (f[15], \"gsi\" if f[47:50] == bytes([0, 0, 1]) else f[34] << 8 | f[35])
+    ports[k] = ports.get(k, 0) + 1
 json.dump({str(k): v for k, v in seen.items()}, open(sys.argv[2] + \".tos\", \"w\"))
+json.dump(ports, open(sys.argv[2] + \".ports\", \"w\"))
 " "$nic1" "$OUT/sniff" 2>"$OUT/sniff.err" &
 sn=$!
 i=0
@@ -74,7 +86,7 @@ wire rc_av solo rc_av send_lat --sl 1 --tclass 184 --flow-label 12345 $C -s 64 $
 wire ud_av solo ud_av send_bw -c UD -S 2 --tclass 96 --flow_label 777 $C -s 512 $S \
 	--json "$OUT/ud_av.json"
 # perftest'"'"'s list of flow labels, one per QP in turn.
-wire rc_fl solo rc_fl send_bw -q 3 --flow_label 11,12 $C -s 4K $S --json "$OUT/rc_fl.json"
+wire rc_fl solo rc_fl send_bw -q 3 --flow_label 11,12 --tclass 44 $C -s 4K $S --json "$OUT/rc_fl.json"
 # This side'"'"'s QP timers and hop limit, in perftest'"'"'s spelling.
 wire rc_qp solo rc_qp send_lat -u 18 --retry_count 6 -L 32 --tclass 72 $C -s 64 $S \
 	--json "$OUT/rc_qp.json"
@@ -104,7 +116,7 @@ wire rc_qp_cm pair rc_qp_cm "send_lat -d rxe0 --cpu none --quiet --timeout 120" 
 	"send_lat -R -u 16 --retry_count 5 --hop_limit 40 --tclass 40 $C -s 64 $S --json $OUT/rc_qp_cm.json"
 # The list through the CM: each QP'"'"'s label set over the CM'"'"'s path.
 wire fl_cm pair fl_cm "send_bw -d rxe0 --cpu none --quiet --timeout 120" \
-	"send_bw -R -q 2 --flow_label 21,22 $C -s 64 $S --json $OUT/fl_cm.json"
+	"send_bw -R -q 2 --flow_label 21,22 --tclass 52 $C -s 64 $S --json $OUT/fl_cm.json"
 : >"$OUT/sniff.stop"
 wait $sn
 '
@@ -152,7 +164,8 @@ ran ud_lat UD '[2, 1024]'
 ran ud_bw UD '[1024, 1024]' oneway
 jcheck ud_bw.json '[r["qps"] for r in d["results"]] == [1, 2]' \
 	'all(r["peer_bw_avg_gbps"] > 0 for r in d["results"])'
-jcheck ud_lat.json 'd["device"]["path_mtu"] == 1024' 'd["params"]["rdma_cm"] is False'
+jcheck ud_lat.json 'd["device"]["path_mtu"] == 1024' 'd["params"]["rdma_cm"] is False' \
+	'd["setup"]["cm_events"] == 0'
 ran uc_bw UC '[8192]' oneway
 ran uc_write UC '[8192]' oneway
 ran after UD '[8]'
@@ -172,7 +185,7 @@ jcheck uc_bw.json 'd["params"]["sl"] == 0 and d["params"]["tclass"] == 0' \
 # SENDs, warmup included) and in no other.
 cat "$OUT/sniff.err" >&2
 jcheck sniff.tos "d.get(\"184\", 0) >= 2 * $N" "d.get(\"96\", 0) >= $N" \
-	'set(d) <= {"184", "96", "32", "72", "40"}'
+	'set(d) <= {"184", "96", "32", "72", "40", "44", "52"}'
 
 # --- refusals ------------------------------------------------------------------------
 
@@ -194,7 +207,7 @@ expect_rc server 0
 
 expect_rc uc_cm.cli 0
 expect_rc uc_cm.srv 0
-jcheck uc_cm.json 'd["params"]["transport"] == "UC"' 'd["params"]["rdma_cm"] is True' \
+jcheck uc_cm.json 'd["params"]["transport"] == "UC"' "$viacm" \
 	'd["params"]["verify"] is True' 'd["params"]["tclass"] == 32'
 crossed uc_cm "$N" oneway
 jcheck sniff.tos "d.get(\"32\", 0) >= $N"
@@ -203,9 +216,18 @@ jcheck sniff.tos "d.get(\"32\", 0) >= $N"
 
 ran rc_fl RC '[4096]' oneway
 jcheck rc_fl.json 'd["params"]["flow_label"] == [11, 12]' 'd["results"][0]["qps"] == 3'
+# Each QP's label on the wire: QPs 0 and 2 send from port 0xC000 | 11, QP 1
+# from 0xC000 | 12, and no packet of these runs from another port (the
+# server's QPs take the same labels); through the CM the same, 21 and 22
+# (the CM's own messages, to QP 1, aside).
+jcheck sniff.ports 'd.get("44:49163", 0) > 0' 'd.get("44:49164", 0) > 0' \
+	'sorted(k for k in d if k.startswith("44:")) == ["44:49163", "44:49164"]' \
+	'd.get("52:49173", 0) > 0' 'd.get("52:49174", 0) > 0' \
+	'sorted(k for k in d if k.startswith("52:") and k != "52:gsi") == ["52:49173", "52:49174"]' \
+	'sorted(k for k in d if k.startswith("184:")) == ["184:61497"]'
 expect_rc fl_cm.cli 0
 expect_rc fl_cm.srv 0
-jcheck fl_cm.json 'd["params"]["rdma_cm"] is True' 'd["params"]["flow_label"] == [21, 22]' \
+jcheck fl_cm.json "$viacm" 'd["params"]["flow_label"] == [21, 22]' \
 	'd["results"][0]["qps"] == 2' 'd["results"][0]["iterations"] == '"$N"
 ran rc_qp RC '[64]'
 jcheck rc_qp.json 'd["device"]["qp_timeout"] == 18' 'd["device"]["retry_count"] == 6' \
@@ -213,7 +235,7 @@ jcheck rc_qp.json 'd["device"]["qp_timeout"] == 18' 'd["device"]["retry_count"] 
 jcheck rc_av.json 'd["device"]["qp_timeout"] == 14 and d["device"]["hop_limit"] == 64'
 expect_rc rc_qp_cm.cli 0
 expect_rc rc_qp_cm.srv 0
-jcheck rc_qp_cm.json 'd["params"]["rdma_cm"] is True' 'd["device"]["qp_timeout"] == 16' \
+jcheck rc_qp_cm.json "$viacm" 'd["device"]["qp_timeout"] == 16' \
 	'd["device"]["retry_count"] == 5' 'd["device"]["hop_limit"] == 40'
 crossed rc_qp_cm "$N"
 jcheck sniff.tos "d.get(\"72\", 0) >= 2 * $N" "d.get(\"40\", 0) >= 2 * $N"

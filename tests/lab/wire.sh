@@ -10,6 +10,9 @@
 # --bind gives each its address, and the device holding it is chosen.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
+# -R shown by what only the CM path produces: the client took an address,
+# a route and a reply event per QP (the flag alone is the command line's).
+viacm='d["params"]["rdma_cm"] is True and d["setup"]["cm_events"] == 3 * d["setup"]["qps"]'
 
 # shellcheck disable=SC2034 # read by lab_run
 LAB_HOSTS=2
@@ -159,6 +162,8 @@ jcheck place.json 'd["device"]["name"] == "rxe1"' \
 	'd["placement"] == {"device_numa_node": 0, "cpus": "0", "mem_node": 0, "local": True, "freq_cpu": 0, "cpu_governor": None, "cpu_mhz": None}' \
 	'd["peer_placement"] == {"device_numa_node": 1, "cpus": "1", "mem_node": 1, "local": True, "freq_cpu": 1, "cpu_governor": None, "cpu_mhz": None}'
 jcheck place.srv.json 'd["device"]["name"] == "rxe0"' 'd["role"] == "server"'
+# Without -R no CM event: the negative control of "$viacm".
+jcheck place.json 'd["params"]["rdma_cm"] is False' 'd["setup"]["cm_events"] == 0'
 crossed place $N
 
 # --- -R ------------------------------------------------------------------------
@@ -167,7 +172,7 @@ crossed place $N
 for n in cm cm_bw; do
 	expect_rc $n.cli 0
 	expect_rc $n.srv 0
-	jcheck $n.json 'd["device"]["name"] == "rxe1"' 'd["params"]["rdma_cm"] is True' \
+	jcheck $n.json 'd["device"]["name"] == "rxe1"' "$viacm" \
 		'd["params"]["verify"] is True'
 	crossed $n $N
 done
@@ -176,7 +181,7 @@ done
 # not carry it (which also shows that crossed() tells the wire from loopback).
 expect_rc cm_loop.cli 0
 expect_rc cm_loop.srv 0
-jcheck cm_loop.json 'd["device"]["name"] == "rxe0"' 'd["params"]["rdma_cm"] is True'
+jcheck cm_loop.json 'd["device"]["name"] == "rxe0"' "$viacm"
 show_wire cm_loop
 jcheck cm_loop.wire.json "$(delta 1 sent) >= $N" "$(delta 1 rcvd) >= $N" \
 	"$(delta 1 nic_tx) < $N" "$(delta 2 nic_rx) < $N" "$(delta 2 sent) == 0"

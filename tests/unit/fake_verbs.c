@@ -106,6 +106,9 @@ static void wc_imm(struct ibv_wc *wc, uint64_t imm)
 	wc->imm_data = htobe32((uint32_t)imm);
 }
 
+static const struct ibv_mr *mr_covering(const struct fake *f, uint32_t key, bool remote,
+					uint64_t addr, uint64_t len);
+
 /*
  * A message arrives on QP @qi: it fills the oldest posted receive, whose
  * completion can be polled from poll number @due.  A WRITE with immediate
@@ -124,10 +127,14 @@ static bool deliver_imm(struct fake *f, uint32_t qi, const void *data, uint32_t 
 	rv = &f->rq[qi][f->rq_head[qi]];
 	f->rq_head[qi] = (f->rq_head[qi] + 1) % FAKE_RQ_MAX;
 	f->rq_n[qi]--;
-	if (data)
+	/* A receive whose lkey or bounds no MR holds fails when data lands. */
+	if (rv->length && !mr_covering(f, rv->lkey, false, rv->addr, rv->length))
+		wc.status = IBV_WC_LOC_PROT_ERR;
+	if (wc.status != IBV_WC_SUCCESS && !f->access_errors++)
+		f->first_access_error = wc.status;
+	if (data && wc.status == IBV_WC_SUCCESS)
 		memcpy((void *)(uintptr_t)rv->addr, data, len < rv->length ? len : rv->length);
 	wc.wr_id = rv->wr_id;
-	wc.status = IBV_WC_SUCCESS;
 	wc.opcode = write ? IBV_WC_RECV_RDMA_WITH_IMM : IBV_WC_RECV;
 	wc.byte_len = len;
 	wc.qp_num = fake_qp(f, qi)->qp_num;
@@ -214,9 +221,87 @@ static void check_wr_id(struct fake *f, uint32_t qi, uint64_t wr_id)
 			 (unsigned long long)wr_id, (unsigned long long)want);
 }
 
-/* Record @wr and, when signaled, queue the completion that retires it. */
+/*
+ * The registered region whose lkey (@remote: rkey) is @key and which
+ * holds [@addr, @addr + @len); NULL when none: the MRs fake_run_init()
+ * and fake_mr_per_qp() made, and those fake_mr_add() holds.
+ */
+static const struct ibv_mr *mr_covering(const struct fake *f, uint32_t key, bool remote,
+					uint64_t addr, uint64_t len)
+{
+	const struct ibv_mr *m;
+	uint32_t i;
+
+	for (i = 0; i <= FAKE_MAX_QPS + f->nreg; i++) {
+		m = !i ? &f->mr : i <= FAKE_MAX_QPS ? &f->mrs[i - 1] : f->reg[i - 1 - FAKE_MAX_QPS];
+		if (!m->length || (remote ? m->rkey : m->lkey) != key)
+			continue;
+		if (addr >= (uintptr_t)m->addr && len <= m->length &&
+		    addr - (uintptr_t)m->addr <= m->length - len)
+			return m;
+	}
+	return NULL;
+}
+
+void fake_mr_add(struct fake *f, const struct ibv_mr *mr)
+{
+	assert_true(f->nreg < FAKE_REG_MAX);
+	f->reg[f->nreg++] = mr;
+}
+
+void fake_mr_del(struct fake *f, const struct ibv_mr *mr)
+{
+	uint32_t i;
+
+	for (i = 0; i < f->nreg; i++)
+		if (f->reg[i] == mr) {
+			f->reg[i] = f->reg[--f->nreg];
+			return;
+		}
+	fail_msg("fake_mr_del: an MR the fake does not hold");
+}
+
+/* The bytes @wr touches at the peer: RDMA and atomic WRs; 0 for SENDs. */
+static uint64_t remote_len(const struct ibv_send_wr *wr, uint32_t len)
+{
+	if (wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD || wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP)
+		return 8;
+	return is_send(wr->opcode) ? 0 : len;
+}
+
+/*
+ * What a NIC says of @wr's keys and bounds: every SGE (inline data
+ * aside) inside the MR of its lkey, else IBV_WC_LOC_PROT_ERR; an RDMA
+ * or atomic WR's remote range inside the MR of its rkey, else the peer
+ * refuses it, IBV_WC_REM_ACCESS_ERR.  Loopback: the peer's MRs are ours.
+ */
+static enum ibv_wc_status wr_access(struct fake *f, const struct ibv_send_wr *wr, uint32_t len)
+{
+	uint64_t raddr = wr->wr.rdma.remote_addr, rlen = remote_len(wr, len);
+	uint32_t rkey = wr->wr.rdma.rkey;
+	int i;
+
+	if (wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD || wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP) {
+		raddr = wr->wr.atomic.remote_addr;
+		rkey = wr->wr.atomic.rkey;
+	}
+	for (i = 0; !(wr->send_flags & IBV_SEND_INLINE) && i < wr->num_sge; i++)
+		if (!mr_covering(f, wr->sg_list[i].lkey, false, wr->sg_list[i].addr,
+				 wr->sg_list[i].length))
+			return IBV_WC_LOC_PROT_ERR;
+	if (rlen && !mr_covering(f, rkey, true, raddr, rlen))
+		return IBV_WC_REM_ACCESS_ERR;
+	return IBV_WC_SUCCESS;
+}
+
+/*
+ * Record @wr and, when signaled, queue the completion that retires it.
+ * A WR the keys or bounds refuse is not carried out; its error
+ * completion comes, signaled or not, as a NIC's does.
+ */
 static void accept_wr(struct fake *f, uint32_t qi, const struct ibv_send_wr *wr)
 {
+	enum ibv_wc_status access;
 	struct ibv_wc wc = { 0 };
 	uint32_t len = 0;
 	int i;
@@ -227,8 +312,21 @@ static void accept_wr(struct fake *f, uint32_t qi, const struct ibv_send_wr *wr)
 	if (++f->in_flight[qi] > f->max_in_flight[qi])
 		f->max_in_flight[qi] = f->in_flight[qi];
 	f->since_signal[qi]++;
-	if (f->loopback)
+	access = wr_access(f, wr, len);
+	if (access != IBV_WC_SUCCESS && !f->access_errors++)
+		f->first_access_error = access;
+	if (f->loopback && access == IBV_WC_SUCCESS)
 		execute(f, qi, wr);
+	if (access != IBV_WC_SUCCESS) {
+		wc = (struct ibv_wc){ .wr_id = wr->wr_id,
+				      .status = access,
+				      .opcode = wc_opcode(wr->opcode),
+				      .qp_num = fake_qp(f, qi)->qp_num };
+		cq_push(f, &wc, f->polls + 1, 0);
+		f->since_signal[qi] = 0;
+		f->nwrs++;
+		return;
+	}
 	if (!(wr->send_flags & IBV_SEND_SIGNALED)) {
 		if (f->since_signal[qi] > f->max_unsig_run[qi])
 			f->max_unsig_run[qi] = f->since_signal[qi];
@@ -291,6 +389,7 @@ static int fake_post_recv(struct ibv_qp *qp, struct ibv_recv_wr *wr, struct ibv_
 		rv->wr_id = wr->wr_id;
 		rv->addr = wr->sg_list[0].addr;
 		rv->length = wr->sg_list[0].length;
+		rv->lkey = wr->sg_list[0].lkey;
 		f->rq_n[qi]++;
 		f->recvs_posted++;
 	}
@@ -357,6 +456,7 @@ static int fake_poll_cq(struct ibv_cq *cq, int num, struct ibv_wc *wc)
 		if (e->covers && e->wc.status == IBV_WC_SUCCESS && qi < f->nqp) {
 			f->in_flight[qi] -= e->covers;
 			f->retired += e->covers;
+			f->retired_qp[qi] += e->covers;
 		}
 		wc[n++] = e->wc;
 	}
@@ -466,7 +566,7 @@ void fake_cq_per_qp(struct fake *f, struct rb_run *r)
 	}
 	r->cq = r->cqs[0];
 	r->cq_next = 0;
-	r->reap_slow = r->ncq > 1;
+	rb_point_queues(r);
 	cq_events_state(r);
 }
 
@@ -862,7 +962,7 @@ void fake_run_init(struct fake *f, struct rb_run *r, const struct rb_bench *t, e
 	rb_plan_point(p, 0, &r->pt);
 	for (qi = 0; qi < r->nqp; qi++)
 		r->qp[qi] = fake_qp(f, qi);
-	/* The queues as the session's point_start() sets them. */
+	/* The engine's rule, as session.c's point_start() applies it. */
 	rb_point_queues(r);
 	r->post_send = rb_qp_post_fn(r->qp[0], f->wr_api);
 	assert_int_equal(rb_wrs_prepare(r), 0);

@@ -10,7 +10,12 @@
  * The fake records the WRs posted (the first FAKE_LOG_MAX of them one by
  * one, all of them in counters), keeps its own count of the send WRs
  * each QP holds (freed, as on hardware, only when a completion that covers
- * them is polled) and refuses a post that would overflow a QP.  A signaled
+ * them is polled) and refuses a post that would overflow a QP.  Like a
+ * NIC it checks keys and bounds: an SGE outside the MR of its lkey fails
+ * with IBV_WC_LOC_PROT_ERR, an RDMA or atomic WR outside the MR of its
+ * rkey with IBV_WC_REM_ACCESS_ERR (the MRs are fake_run_init()'s and
+ * fake_mr_per_qp()'s, f->mr and f->mrs), signaled or not, and is not
+ * carried out.  A signaled
  * WR completes after a configurable number of polls, or never ("stuck"),
  * or with an error status; a receive completes at the next poll.  In loopback mode each QP is connected to
  * itself: an RDMA WRITE copies its bytes to remote_addr and a SEND lands
@@ -31,6 +36,7 @@
 #define FAKE_LOG_MAX  65536 /* WRs recorded one by one; the rest only counted */
 #define FAKE_LKEY     0x1111
 #define FAKE_RKEY     0x2222
+#define FAKE_REG_MAX  64 /* MRs a test registers beside the run's (fake_mr_add()) */
 
 /* One WR as the fake saw it posted. */
 struct fake_wr {
@@ -56,6 +62,7 @@ struct fake_recv {
 	uint64_t wr_id;
 	uint64_t addr;
 	uint32_t length;
+	uint32_t lkey;
 };
 
 struct fake {
@@ -78,8 +85,10 @@ struct fake {
 	 * (fake_qp(): its ibv_qp). */
 	struct ibv_qp_ex qpx[FAKE_MAX_QPS];
 	struct ibv_mr mr;
-	struct ibv_mr mrs[FAKE_MAX_QPS]; /* fake_mr_per_qp(): lkey FAKE_LKEY + i */
-	struct ibv_srq srq;		 /* receives posted on it are only counted */
+	struct ibv_mr mrs[FAKE_MAX_QPS];	/* fake_mr_per_qp(): lkey FAKE_LKEY + i */
+	const struct ibv_mr *reg[FAKE_REG_MAX]; /* fake_mr_add()'s, live */
+	uint32_t nreg;
+	struct ibv_srq srq; /* receives posted on it are only counted */
 	uint64_t srq_recvs;
 	uint32_t nqp;
 	struct rb_ctl ctl; /* over the socketpair fake_run_init() is given */
@@ -117,7 +126,12 @@ struct fake {
 	 * convention of xfer.h; the first one described. */
 	uint64_t wr_id_errors;
 	char first_wr_id_error[128];
-	uint64_t retired; /* send WRs retired by polled completions */
+	uint64_t retired;		   /* send WRs retired by polled completions */
+	uint64_t retired_qp[FAKE_MAX_QPS]; /* the same, QP by QP */
+	/* WRs and receives the keys or bounds refused, as a NIC would (an
+	 * error completion, nothing carried out), and the first one's status. */
+	uint64_t access_errors;
+	enum ibv_wc_status first_access_error;
 	uint64_t overflows;
 	uint64_t rnr;		      /* loopback SENDs that found no receive */
 	uint64_t loop_sends, dropped; /* loopback SENDs carried out; lost by drop_nth */
@@ -226,6 +240,13 @@ void fake_cq_per_qp(struct fake *f, struct rb_run *r);
 
 /* fake_push_wc() - a completion that the next poll returns, as given. */
 void fake_push_wc(struct fake *f, const struct ibv_wc *wc);
+
+/*
+ * fake_mr_add() - @mr (a test's ibv_reg_mr wrapper made it) holds memory
+ * the fake's key checks accept until fake_mr_del(), as a NIC's MR table.
+ */
+void fake_mr_add(struct fake *f, const struct ibv_mr *mr);
+void fake_mr_del(struct fake *f, const struct ibv_mr *mr);
 
 /* fake_qi() - the index of @qp among the fake's QPs. */
 uint32_t fake_qi(const struct fake *f, const struct ibv_qp *qp);

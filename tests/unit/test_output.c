@@ -40,6 +40,26 @@
 
 static char tmpdir[] = "/tmp/rb-test-output-XXXXXX";
 
+/*
+ * The documents the tests below read are the writer's own: with
+ * RB_JSON_DUMP=DIR each is also written there (docNNN.json), and
+ * tests/schema.sh validates every one against the schema.
+ */
+static json_t *json_doc(const struct rb_doc *r, const struct rb_result *res, size_t n)
+{
+	static unsigned int seq;
+	const char *dir = getenv("RB_JSON_DUMP");
+	json_t *doc = rb_json_doc(r, res, n);
+	char path[512];
+
+	assert_non_null(doc);
+	if (dir && *dir) {
+		snprintf(path, sizeof(path), "%s/doc%03u.json", dir, seq++);
+		assert_int_equal(json_dump_file(doc, path, JSON_INDENT(2)), 0);
+	}
+	return doc;
+}
+
 /* ---- fixtures ---------------------------------------------------------- */
 
 static struct rb_params lat_params;
@@ -144,7 +164,12 @@ static void bw_report(struct rb_doc *r)
 
 static const struct rb_result lat_res[] = {
 	{
-		.pt = { .size = 2, .batch = 1, .signal = 1, .qps = 1, .tx_depth = 128 },
+		.pt = { .size = 2,
+			.batch = 1,
+			.signal = 1,
+			.qps = 1,
+			.tx_depth = 128,
+			.cqe_poll = RB_CQE_POLL_DEFAULT },
 		.iters = 10000,
 		.duration_s = 0.0219,
 		.has_lat = true,
@@ -157,7 +182,12 @@ static const struct rb_result lat_res[] = {
 		.peer_bw_avg_gbps = 0,
 	},
 	{
-		.pt = { .size = 64, .batch = 1, .signal = 1, .qps = 1, .tx_depth = 128 },
+		.pt = { .size = 64,
+			.batch = 1,
+			.signal = 1,
+			.qps = 1,
+			.tx_depth = 128,
+			.cqe_poll = RB_CQE_POLL_DEFAULT },
 		.iters = 10000,
 		.duration_s = 0.0234,
 		.has_lat = true,
@@ -169,7 +199,12 @@ static const struct rb_result lat_res[] = {
 		.peer_cpu_util_pct = 98.8,
 	},
 	{
-		.pt = { .size = 4096, .batch = 1, .signal = 1, .qps = 1, .tx_depth = 128 },
+		.pt = { .size = 4096,
+			.batch = 1,
+			.signal = 1,
+			.qps = 1,
+			.tx_depth = 128,
+			.cqe_poll = RB_CQE_POLL_DEFAULT },
 		.iters = 10000,
 		.duration_s = 0.0541,
 		.has_lat = true,
@@ -179,13 +214,23 @@ static const struct rb_result lat_res[] = {
 	},
 	{
 		/* A point that produced no latency samples. */
-		.pt = { .size = 1048576, .batch = 1, .signal = 1, .qps = 1, .tx_depth = 128 },
+		.pt = { .size = 1048576,
+			.batch = 1,
+			.signal = 1,
+			.qps = 1,
+			.tx_depth = 128,
+			.cqe_poll = RB_CQE_POLL_DEFAULT },
 	},
 };
 
 static const struct rb_result bw_res[] = {
 	{
-		.pt = { .size = 64, .batch = 4, .signal = 16, .qps = 2, .tx_depth = 256 },
+		.pt = { .size = 64,
+			.batch = 4,
+			.signal = 16,
+			.qps = 2,
+			.tx_depth = 256,
+			.cqe_poll = RB_CQE_POLL_DEFAULT },
 		.iters = 12961000,
 		.duration_s = 5.0003,
 		.has_bw = true,
@@ -200,7 +245,12 @@ static const struct rb_result bw_res[] = {
 		.peer_bw_avg_gbps = 1.326,
 	},
 	{
-		.pt = { .size = 65536, .batch = 4, .signal = 16, .qps = 2, .tx_depth = 256 },
+		.pt = { .size = 65536,
+			.batch = 4,
+			.signal = 16,
+			.qps = 2,
+			.tx_depth = 256,
+			.cqe_poll = RB_CQE_POLL_DEFAULT },
 		.iters = 1759600,
 		.duration_s = 5.0001,
 		.has_bw = true,
@@ -278,9 +328,31 @@ static void assert_no_temp(void)
 	closedir(d);
 }
 
+/*
+ * RB_UPDATE_GOLDEN=1 (make update-golden): the golden file becomes what
+ * the writer wrote, its version spelled "@VERSION@" again, and the test
+ * says so; the files are never edited by hand.
+ */
+static void update_golden(const char *path, const char *got)
+{
+	const char *v = PACKAGE_VERSION, *p;
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	while ((p = strstr(got, v))) {
+		fwrite(got, 1, (size_t)(p - got), f);
+		fputs("@VERSION@", f);
+		got = p + strlen(v);
+	}
+	fputs(got, f);
+	assert_int_equal(fclose(f), 0);
+	print_message("update-golden: rewrote %s from the writer's output\n", path);
+}
+
 static void check_golden(const char *name, enum rb_format fmt, const struct rb_doc *r,
 			 const struct rb_result *res, size_t n)
 {
+	const char *update = getenv("RB_UPDATE_GOLDEN");
 	char golden[512];
 	char *want, *want_raw, *got;
 
@@ -288,6 +360,8 @@ static void check_golden(const char *name, enum rb_format fmt, const struct rb_d
 	assert_no_temp();
 	got = slurp(tmp_path(name));
 	snprintf(golden, sizeof(golden), "%s/%s", GOLDEN_DIR, name);
+	if (update && !strcmp(update, "1"))
+		update_golden(golden, got);
 	want_raw = slurp(golden);
 	want = subst_version(want_raw);
 	assert_string_equal(got, want);
@@ -401,6 +475,7 @@ static void test_golden_lat(void **state)
 	lat_report(&r);
 	check_golden("lat.csv", RB_FMT_CSV, &r, lat_res, NLAT);
 	check_golden("lat.table", RB_FMT_TABLE, &r, lat_res, NLAT);
+	check_golden("lat.json", RB_FMT_JSON, &r, lat_res, NLAT);
 }
 
 static void test_golden_bw(void **state)
@@ -411,6 +486,7 @@ static void test_golden_bw(void **state)
 	bw_report(&r);
 	check_golden("bw.csv", RB_FMT_CSV, &r, bw_res, NBW);
 	check_golden("bw.table", RB_FMT_TABLE, &r, bw_res, NBW);
+	check_golden("bw.json", RB_FMT_JSON, &r, bw_res, NBW);
 }
 
 /* Rewriting a file replaces it whole. */
@@ -582,7 +658,7 @@ static void test_shape_outputs(void **state)
 	assert_true(strstr(got, ",1,0,,,,\n") < strstr(got, ",2,1,,,,\n"));
 	free(got);
 
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	assert_non_null(doc);
 	pt = json_array_get(json_object_get(doc, "results"), 0);
 	assert_int_equal(json_array_size(json_object_get(pt, "intervals")), 2);
@@ -616,7 +692,12 @@ static void test_shape_outputs(void **state)
 static void test_table_units(void **state)
 {
 	static const struct rb_result one = {
-		.pt = { .size = 1048576, .batch = 1, .signal = 1, .qps = 1, .tx_depth = 128 },
+		.pt = { .size = 1048576,
+			.batch = 1,
+			.signal = 1,
+			.qps = 1,
+			.tx_depth = 128,
+			.cqe_poll = RB_CQE_POLL_DEFAULT },
 		.iters = 100,
 		.has_bw = true,
 		.bw_avg_gbps = 8.0,
@@ -732,8 +813,8 @@ static void test_json_lat(void **state)
 	assert_jstr(json_array_get(jget(doc, "results"), 2), "percentiles", "bucketed");
 	assert_jabsent(json_array_get(jget(doc, "results"), 3), "percentiles");
 
-	/* rb_json_doc() builds the very document the writer dumped. */
-	built = rb_json_doc(&r, lat_res, NLAT);
+	/* json_doc() builds the very document the writer dumped. */
+	built = json_doc(&r, lat_res, NLAT);
 	assert_non_null(built);
 	assert_true(json_equal(built, doc));
 	json_decref(built);
@@ -950,7 +1031,7 @@ static void test_poll_event(void **state)
 
 	(void)state;
 	bw_report(&r);
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	assert_jstr(jget(doc, "params"), "poll", "busy");
 	assert_jabsent(json_array_get(jget(doc, "results"), 0), "wakeups_per_msg");
 	json_decref(doc);
@@ -967,7 +1048,7 @@ static void test_poll_event(void **state)
 	res.wakeups = 150;
 	res.wakeups_per_msg = 0.375;
 	r.inline_used = 64;
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	assert_jstr(jget(doc, "params"), "poll", "event");
 	assert_jint(jget(doc, "device"), "comp_vector", 2);
 	/* Issue 37 item 10: the inline bytes the QPs took, for compare. */
@@ -988,7 +1069,7 @@ static void test_poll_event(void **state)
 	p.cqe_poll.v[p.cqe_poll.n++] = 16;
 	res.pt.poll = RB_POLL_EVENT;
 	res.pt.cqe_poll = 16;
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	assert_string_equal(json_string_value(json_array_get(jget(jget(doc, "params"), "poll"), 1)),
 			    "event");
 	assert_int_equal(json_array_size(jget(jget(doc, "params"), "cqe_poll")), 2);
@@ -1010,6 +1091,30 @@ static void test_poll_event(void **state)
 	free(got);
 }
 
+/* A sender's WRs per QP (JSON qp_wrs): there when the stream counted them. */
+static void test_qp_wrs(void **state)
+{
+	struct rb_result res = bw_res[0];
+	struct rb_doc r;
+	json_t *doc, *q;
+
+	(void)state;
+	bw_report(&r);
+	doc = json_doc(&r, &res, 1);
+	assert_null(json_object_get(json_array_get(jget(doc, "results"), 0), "qp_wrs"));
+	json_decref(doc);
+	res.has_qp_wrs = true;
+	res.qp_wrs_used = 2;
+	res.qp_wrs_min = 6480496;
+	res.qp_wrs_max = 6480504;
+	doc = json_doc(&r, &res, 1);
+	q = jget(json_array_get(jget(doc, "results"), 0), "qp_wrs");
+	assert_jint(q, "used", 2);
+	assert_jint(q, "min", 6480496);
+	assert_jint(q, "max", 6480504);
+	json_decref(doc);
+}
+
 /*
  * Connection setup (JSON "setup", the table's last line): absent without
  * QPs; destroy_ms and qp_setup_us null until measured.
@@ -1023,7 +1128,7 @@ static void test_setup(void **state)
 
 	(void)state;
 	bw_report(&r);
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	assert_jabsent(doc, "setup");
 	json_decref(doc);
 	got = write_mem(RB_FMT_TABLE, &r, &res, 1);
@@ -1033,29 +1138,32 @@ static void test_setup(void **state)
 	r.setup = (struct rb_setup){
 		.on = true, .qps = 1024, .create_ms = 20.5, .connect_ms = -1, .destroy_ms = -1
 	};
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	su = jget(doc, "setup");
 	assert_jint(su, "qps", 1024);
 	assert_jreal(su, "create_ms", 20.5);
 	assert_jnull(su, "connect_ms");
 	assert_jnull(su, "destroy_ms");
 	assert_jnull(su, "qp_setup_us");
+	assert_jint(su, "cm_events", 0);
 	json_decref(doc);
 
 	r.setup.connect_ms = 30.7;
+	r.setup.cm_events = 3072;
 	r.setup.destroy_ms = 4.375;
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	su = jget(doc, "setup");
 	assert_jreal(su, "connect_ms", 30.7);
 	assert_jreal(su, "destroy_ms", 4.375);
 	assert_jreal(su, "qp_setup_us", (20.5 + 30.7) * 1e3 / 1024);
+	assert_jint(su, "cm_events", 3072);
 	json_decref(doc);
 	got = write_mem(RB_FMT_TABLE, &r, &res, 1);
 	assert_non_null(strstr(got, "setup: 1024 QPs: create 20.5 ms, connect 30.7 ms (50.0 us a "
 				    "QP), destroy 4.4 ms\n"));
 	assert_null(strstr(got, "server setup:"));
 	free(got);
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	assert_jabsent(jget(doc, "setup"), "peer");
 	json_decref(doc);
 
@@ -1064,7 +1172,7 @@ static void test_setup(void **state)
 	r.setup.peer_qps = 1024;
 	r.setup.peer_create_ms = 10.25;
 	r.setup.peer_connect_ms = 40.75;
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	su = jget(jget(doc, "setup"), "peer");
 	assert_jint(su, "qps", 1024);
 	assert_jreal(su, "create_ms", 10.25);
@@ -1088,7 +1196,7 @@ static void test_json_op(void **state)
 	lat_report(&r);
 	r.test = "atomic_lat";
 	r.op = "cswap";
-	doc = rb_json_doc(&r, lat_res, 0);
+	doc = json_doc(&r, lat_res, 0);
 	assert_non_null(doc);
 	assert_jstr(doc, "op", "cswap");
 	assert_jstr(doc, "host", "fixture-host");
@@ -1096,7 +1204,7 @@ static void test_json_op(void **state)
 
 	/* A name that is not UTF-8 keeps its ASCII rather than failing. */
 	r.host = "bad\xff\xfehost";
-	doc = rb_json_doc(&r, lat_res, 0);
+	doc = json_doc(&r, lat_res, 0);
 	assert_non_null(doc);
 	assert_jstr(doc, "host", "bad??host");
 	assert_int_equal(json_array_size(jget(doc, "results")), 0);
@@ -1119,7 +1227,7 @@ static void test_nan(void **state)
 	(void)state;
 	lat_report(&r);
 	res.lat.stdev = NAN;
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	assert_non_null(doc);
 	assert_jnull(jget(json_array_get(jget(doc, "results"), 0), "lat_us"), "stdev");
 	json_decref(doc);
@@ -1131,7 +1239,7 @@ static void test_nan(void **state)
 /* The JSON document of the one result @res, and its point in *@pt. */
 static json_t *one_point(const struct rb_doc *r, const struct rb_result *res, json_t **pt)
 {
-	json_t *doc = rb_json_doc(r, res, 1);
+	json_t *doc = json_doc(r, res, 1);
 
 	assert_non_null(doc);
 	*pt = json_array_get(jget(doc, "results"), 0);
@@ -1146,7 +1254,12 @@ static json_t *one_point(const struct rb_doc *r, const struct rb_result *res, js
 static void test_nothing_measured(void **state)
 {
 	struct rb_result res = {
-		.pt = { .size = 64, .batch = 1, .signal = 1, .qps = 1, .tx_depth = 128 },
+		.pt = { .size = 64,
+			.batch = 1,
+			.signal = 1,
+			.qps = 1,
+			.tx_depth = 128,
+			.cqe_poll = RB_CQE_POLL_DEFAULT },
 		.duration_s = NAN,
 		.nothing_measured = true,
 	};
@@ -1626,7 +1739,7 @@ static void test_peer_rejected(void **state)
 	res.peer_cpu_util_pct = NAN;
 	res.peer_bw_avg_gbps = NAN;
 	res.peer_rejected = RB_PEER_CPU | RB_PEER_BW_AVG;
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	assert_non_null(doc);
 	o = json_array_get(jget(doc, "results"), 0);
 	assert_jnull(o, "peer_cpu_util_pct");
@@ -1637,7 +1750,7 @@ static void test_peer_rejected(void **state)
 	assert_string_equal(json_string_value(json_array_get(a, 1)), "cpu_util_pct");
 	assert_jabsent(json_array_get(jget(doc, "results"), 0), "peer_counters");
 	json_decref(doc);
-	doc = rb_json_doc(&r, bw_res, 1);
+	doc = json_doc(&r, bw_res, 1);
 	assert_jabsent(json_array_get(jget(doc, "results"), 0), "peer_result_rejected");
 	json_decref(doc);
 	got = write_mem(RB_FMT_TABLE, &r, &res, 1);
@@ -1674,7 +1787,7 @@ static void test_histogram_outputs(void **state)
 	lat_report(&r);
 	r.samples_path = "s.csv";
 	r.tick_clock = "tsc";
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	assert_non_null(doc);
 	assert_jstr(doc, "samples_file", "s.csv");
 	assert_jstr(doc, "tick_clock", "tsc");
@@ -1709,7 +1822,7 @@ static void test_histogram_outputs(void **state)
 	assert_non_null(strstr(got, "# histogram [us]: 3 buckets"));
 	assert_non_null(strstr(got, "#       0.50 -       1.00         10 ####################\n"));
 	free(got);
-	doc = rb_json_doc(&r, &res, 1);
+	doc = json_doc(&r, &res, 1);
 	o = json_array_get(jget(doc, "results"), 0);
 	assert_jabsent(o, "lat_ticks");
 	assert_jabsent(jget(o, "histogram"), "edges_ticks");
@@ -1717,7 +1830,7 @@ static void test_histogram_outputs(void **state)
 	assert_jabsent(doc, "tick_clock");
 	json_decref(doc);
 	/* Neither: no histogram. */
-	doc = rb_json_doc(&r, lat_res, 1);
+	doc = json_doc(&r, lat_res, 1);
 	assert_jabsent(json_array_get(jget(doc, "results"), 0), "histogram");
 	json_decref(doc);
 }
@@ -1801,6 +1914,7 @@ int main(void)
 		cmocka_unit_test(test_reversed),
 		cmocka_unit_test(test_poll_event),
 		cmocka_unit_test(test_setup),
+		cmocka_unit_test(test_qp_wrs),
 		cmocka_unit_test(test_nan),
 		cmocka_unit_test(test_write_fail),
 		cmocka_unit_test(test_afile),

@@ -34,6 +34,7 @@
 #include <signal.h>
 #include <sys/socket.h>
 #include <sys/time.h>
+#include <time.h>
 #include <unistd.h>
 #include <cmocka.h>
 #include <jansson.h>
@@ -226,6 +227,9 @@ static void check_covered(const struct fx *x)
 		expect_eq(x->r.sq[qi].used, 0);
 		expect_eq(x->r.sq[qi].unsig, 0);
 		expect_eq(x->f->in_flight[qi], 0);
+		/* A stream's count of each QP's WRs (qp_wrs), against the fake's. */
+		if (x->r.bench->mode == RB_MODE_BW)
+			expect_eq(x->r.sq[qi].done, x->f->retired_qp[qi]);
 	}
 	expect_eq(x->f->covered, x->f->nwrs);
 	expect_eq(x->f->retired, x->f->nwrs);
@@ -570,7 +574,8 @@ static void reap_srq_attributes_by_qp_num(void **state)
 	x.p.srq = 1;
 	fx_start(&x, RB_ROLE_SERVER, 1000);
 	x.r.srq = &x.f->srq;
-	x.r.reap_slow = true;
+	rb_point_queues(&x.r);
+	assert_true(x.r.reap_slow);
 	assert_int_equal(rb_fill_recv_queues(&x.r), 0);
 	assert_int_equal(x.f->srq_recvs, 5);
 	assert_int_equal(x.r.srq_posted, 5);
@@ -596,7 +601,6 @@ static void reap_srq_attributes_by_qp_num(void **state)
 	assert_int_equal(rb_reap(&x.r, &done, NULL), -EPROTO);
 	assert_has(rb_last_error, "qp 0x999");
 	x.r.srq = NULL;
-	x.r.reap_slow = false;
 	fx_end(&x);
 }
 
@@ -645,6 +649,89 @@ static void stream_mr_per_qp(void **state)
 }
 
 /*
+ * The fake checks keys and bounds as a NIC does, so a wrong key or
+ * address in the post path fails here: @test's loopback stream with the
+ * peer's rkey, the peer's address or the local lkey broken by @breaks
+ * ends in an error completion of the status a NIC gives (@status), named
+ * in the error, and nothing was carried out.
+ */
+enum key_break { KEYS_RIGHT, KEY_RKEY, KEY_RADDR, KEY_LKEY, KEY_LBOUND };
+
+static void keys_one(const char *test, enum key_break breaks, enum ibv_wc_status status)
+{
+	const struct rb_bench *t = rb_bench_find(test);
+	struct ibv_mr stale;
+	char want[64];
+	struct fx x;
+	int ret;
+
+	fx_plan(&x, test);
+	fx_shape(&x, 2, 4, 4, 16);
+	x.p.iters = 40;
+	x.p.warmup = 0;
+	x.p.inline_size = 0; /* inline data names no lkey */
+	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	x.f->loopback = true;
+	if (breaks == KEY_RKEY)
+		x.r.remote.rkey ^= 0x10;
+	if (breaks == KEY_RADDR)
+		x.r.remote.addr += x.r.remote.len; /* just past the peer's MR */
+	stale = x.f->mr;
+	stale.lkey ^= 0x10; /* an lkey the fake's MR table does not hold */
+	if (breaks == KEY_LKEY)
+		x.r.mr[0] = &stale;
+	if (breaks == KEY_LBOUND)
+		x.f->mr.length = x.r.region; /* the rx region only: tx is outside */
+	if (breaks != KEYS_RIGHT) {
+		rb_wrs_free(&x.r);
+		assert_int_equal(rb_wrs_prepare(&x.r), 0);
+	}
+	if (t->prepare)
+		assert_int_equal(t->prepare(&x.r), 0);
+	ret = rb_run_stream(&x.r);
+	snprintf(ctx, sizeof(ctx), "%s, break %d", test, (int)breaks);
+	if (breaks == KEYS_RIGHT) {
+		if (ret)
+			fail_msg("%s: %s", ctx, rb_last_error);
+		expect_eq(x.f->access_errors, 0);
+		fx_end(&x);
+		return;
+	}
+	assert_true(ret < 0);
+	assert_true(x.f->access_errors > 0);
+	assert_int_equal(x.f->first_access_error, status);
+	snprintf(want, sizeof(want), "(status %d,", (int)status);
+	assert_has(rb_last_error, want);
+	assert_has(rb_last_error, ibv_wc_status_str(status));
+	fx_end(&x);
+}
+
+static void keys_checked(void **state)
+{
+	/* With the MR cut to the rx region, which side's range is outside:
+	 * a write's source (tx), a read's remote source (the peer's tx). */
+	static const struct {
+		const char *test;
+		enum ibv_wc_status cut;
+	} tests[] = { { "write_bw", IBV_WC_LOC_PROT_ERR },
+		      { "read_bw", IBV_WC_REM_ACCESS_ERR },
+		      { "atomic_bw", IBV_WC_SUCCESS } }; /* 8 bytes of the rx region: inside */
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
+		keys_one(tests[i].test, KEYS_RIGHT, IBV_WC_SUCCESS);
+		keys_one(tests[i].test, KEY_RKEY, IBV_WC_REM_ACCESS_ERR);
+		keys_one(tests[i].test, KEY_RADDR, IBV_WC_REM_ACCESS_ERR);
+		keys_one(tests[i].test, KEY_LKEY, IBV_WC_LOC_PROT_ERR);
+		if (tests[i].cut != IBV_WC_SUCCESS)
+			keys_one(tests[i].test, KEY_LBOUND, tests[i].cut);
+	}
+	/* A SEND names no remote memory: only its lkey is checked. */
+	keys_one("send_bw", KEY_LKEY, IBV_WC_LOC_PROT_ERR);
+}
+
+/*
  * --reg-mode per-msg (regmsg.c): ibv_reg_mr and ibv_dereg_mr are the
  * test's own (linked with --wrap): each gives out a fresh lkey, counts,
  * and can refuse.
@@ -652,6 +739,7 @@ static void stream_mr_per_qp(void **state)
 static struct {
 	int regs, deregs, live, max_live, refuse;
 	size_t len;
+	struct fake *f; /* holds the live ones for its key checks */
 } mrs;
 
 struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len, uint64_t iova,
@@ -676,6 +764,8 @@ struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len
 	mr->length = len;
 	mr->lkey = 0x5000 + (uint32_t)mrs.regs++;
 	mrs.len = len;
+	if (mrs.f)
+		fake_mr_add(mrs.f, mr);
 	if (++mrs.live > mrs.max_live)
 		mrs.max_live = mrs.live;
 	return mr;
@@ -683,6 +773,8 @@ struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len
 
 int __wrap_ibv_dereg_mr(struct ibv_mr *mr)
 {
+	if (mrs.f)
+		fake_mr_del(mrs.f, mr);
 	free(mr);
 	mrs.deregs++;
 	mrs.live--;
@@ -709,6 +801,7 @@ static void stream_per_msg(void **state)
 	x.p.warmup = 2;
 	x.p.reg_mode = RB_REG_PER_MSG;
 	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	mrs.f = x.f;
 	assert_int_equal(t->prepare(&x.r), 0);
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	expect_eq(x.r.ops, 50);
@@ -726,6 +819,7 @@ static void stream_per_msg(void **state)
 		assert_true(w->flags & IBV_SEND_SIGNALED);
 		assert_false(w->flags & IBV_SEND_INLINE);
 	}
+	mrs.f = NULL;
 	fx_end(&x);
 
 	/* A registration refused: the point ends with its error, nothing left registered. */
@@ -735,11 +829,13 @@ static void stream_per_msg(void **state)
 	x.p.iters = 50;
 	x.p.reg_mode = RB_REG_PER_MSG;
 	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	mrs.f = x.f;
 	assert_int_equal(t->prepare(&x.r), 0);
 	mrs.refuse = ENOMEM;
 	assert_int_equal(rb_run_stream(&x.r), -ENOMEM);
 	assert_non_null(strstr(rb_last_error, "ibv_reg_mr("));
 	expect_eq(mrs.live, 0);
+	mrs.f = NULL;
 	fx_end(&x);
 }
 
@@ -765,6 +861,7 @@ static void stream_per_msg_signal_cqe_poll(void **state)
 	x.p.warmup = 2;
 	x.p.reg_mode = RB_REG_PER_MSG;
 	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	mrs.f = x.f; /* the fake checks each WR's keys against the MRs live */
 	assert_int_equal(t->prepare(&x.r), 0);
 	x.f->delay = 3;
 	assert_int_equal(rb_run_stream(&x.r), 0);
@@ -785,6 +882,7 @@ static void stream_per_msg_signal_cqe_poll(void **state)
 	assert_true(x.f->wrs[1].flags & IBV_SEND_SIGNALED);  /* the warm-up's last */
 	assert_true(x.f->wrs[51].flags & IBV_SEND_SIGNALED); /* the measured phase's */
 	assert_true(sig >= 13 && sig < 26);
+	mrs.f = NULL;
 	fx_end(&x);
 
 	/* -D: the last WR is signaled, whatever -Q left unsignaled. */
@@ -802,6 +900,7 @@ static void stream_per_msg_signal_cqe_poll(void **state)
 	expect_eq(mrs.live, 0);
 	expect_eq(mrs.regs, x.f->nwrs);
 	expect_eq(x.f->since_signal[0], 0);
+	mrs.f = NULL;
 	fx_end(&x);
 }
 
@@ -1108,24 +1207,72 @@ static void pingpong_bucketed(void **state)
  * of the rate or one send queue, 64); the lower bound is loose, as a
  * loaded host preempts the loop (test_shape checks the arithmetic).
  */
-static void stream_paced(void **state)
+/*
+ * The test's clock: clock_gettime() is wrapped (-Wl,--wrap), and while
+ * vclock.on CLOCK_MONOTONIC_RAW, which rb_now_ns() reads for durations
+ * and --rate's pace, is a counter that each read moves on by vclock.step
+ * ns: the loop's time is then the fake's, whatever the host's load.
+ */
+static struct {
+	bool on;
+	uint64_t now, step;
+} vclock;
+
+int __real_clock_gettime(clockid_t id, struct timespec *ts);
+int __wrap_clock_gettime(clockid_t id, struct timespec *ts);
+
+int __wrap_clock_gettime(clockid_t id, struct timespec *ts)
 {
+	if (!vclock.on || id != CLOCK_MONOTONIC_RAW)
+		return __real_clock_gettime(id, ts);
+	vclock.now += vclock.step;
+	ts->tv_sec = (time_t)(vclock.now / 1000000000ULL);
+	ts->tv_nsec = (long)(vclock.now % 1000000000ULL);
+	return 0;
+}
+
+/*
+ * --rate RATE for -D 1 on the test's clock: the messages measured are the
+ * target over the point's duration, within a send queue's worth (the
+ * bucket holds -t 64, and starts empty), both ways: a pacer that falls
+ * short of its target fails here as one that exceeds it does.
+ */
+static void paced_one(uint64_t rate, uint8_t unit, uint64_t size)
+{
+	double want, got;
 	struct fx x;
 
-	(void)state;
 	fx_plan(&x, "write_bw");
 	fx_shape(&x, 1, 4, 16, 64);
+	rb_axis_set1(&x.p.size, size);
 	x.p.iters = 0;
 	x.p.duration_s = 1;
 	x.p.warmup = 0;
-	x.p.rate = 5000;
-	x.p.rate_unit = RB_RATE_PPS;
+	x.p.rate = rate;
+	x.p.rate_unit = unit;
 	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	vclock = (typeof(vclock)){ .on = true, .now = 1000000000ULL, .step = 1000 };
 	assert_int_equal(rb_run_stream(&x.r), 0);
+	vclock.on = false;
 	check_covered(&x);
-	if (x.r.ops < 1000 || (double)x.r.ops > 5000 * (double)(x.r.t1 - x.r.t0) / 1e9 + 64)
-		fail_msg("%llu messages paced at 5000/s for 1 s", (unsigned long long)x.r.ops);
+	want = rb_rate_msgs_per_s(rate, unit, size) * (double)(x.r.t1 - x.r.t0) / 1e9;
+	got = (double)x.r.ops;
+	if (x.r.t1 - x.r.t0 < 1000000000ULL || got < want - 64 || got > want + 64)
+		fail_msg("--rate %llu%s -s %llu: %.0f messages in %.3f s, want %.0f (+-64)",
+			 (unsigned long long)rate, unit == RB_RATE_PPS ? "pps" : "bps",
+			 (unsigned long long)size, got, (double)(x.r.t1 - x.r.t0) / 1e9, want);
 	fx_end(&x);
+}
+
+static void stream_paced(void **state)
+{
+	(void)state;
+	/* Calibrated on the host's clock once, before the test's runs. */
+	assert_true(rb_ticks_per_ms() > 0);
+	paced_one(5000, RB_RATE_PPS, 64);
+	paced_one(20000, RB_RATE_PPS, 4096);
+	/* 64 B at 2.56 Mb/s: 5000 messages a second. */
+	paced_one(2560000, RB_RATE_BPS, 64);
 }
 
 /* -D 0: the loop runs until the stop the first signal asks for. */
@@ -1228,7 +1375,8 @@ static void stream_wr_lat_shape(const struct shape *s)
 	x.p.wr_lat = 1;
 	fx_start(&x, RB_ROLE_CLIENT, 2000);
 	assert_int_equal(rb_wrlat_open(&x.r), 0);
-	x.r.reap_slow = true;
+	rb_point_queues(&x.r);
+	assert_true(x.r.reap_slow);
 	snprintf(ctx, sizeof(ctx), "--wr-lat -q %u -l %u -Q %u -t %u -n %llu, delay %u", s->qps,
 		 s->batch, s->signal, s->depth, (unsigned long long)s->iters, s->delay);
 	x.f->delay = s->delay;
@@ -1243,7 +1391,6 @@ static void stream_wr_lat_shape(const struct shape *s)
 	assert_true(res.has_wr_lat);
 	assert_true(res.wr_lat.min >= 0 && res.wr_lat.min <= res.wr_lat.max);
 	rb_wrlat_close(&x.r);
-	x.r.reap_slow = false;
 	fx_end(&x);
 }
 
@@ -1278,6 +1425,47 @@ static void stream_duration_tails(void **state)
 	assert_int_equal(x.f->nwrs, x.r.total);
 	assert_true(x.r.t1 - x.r.t0 >= 1000000000ULL);
 	fx_end(&x);
+}
+
+/*
+ * A stream's sender reports the WRs each QP completed (JSON qp_wrs): every
+ * QP of the point, as the fake counted them, none a round's share behind.
+ */
+static void stream_qp_wrs(void **state)
+{
+	static const uint32_t qps[] = { 1, 3, 8 };
+	struct rb_result res;
+	uint64_t lo, hi;
+	struct fx x;
+	uint32_t qi;
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(qps) / sizeof(qps[0]); i++) {
+		fx_plan(&x, "write_bw");
+		fx_shape(&x, qps[i], 4, 8, 32);
+		x.p.iters = 1000;
+		x.p.warmup = 7;
+		fx_start(&x, RB_ROLE_CLIENT, 2000);
+		x.f->delay = 2;
+		assert_int_equal(rb_run_stream(&x.r), 0);
+		check_covered(&x);
+		lo = UINT64_MAX;
+		hi = 0;
+		for (qi = 0; qi < qps[i]; qi++) {
+			lo = x.f->retired_qp[qi] < lo ? x.f->retired_qp[qi] : lo;
+			hi = x.f->retired_qp[qi] > hi ? x.f->retired_qp[qi] : hi;
+		}
+		assert_int_equal(rb_result_generic(&x.r, &res), 0);
+		assert_true(res.has_qp_wrs);
+		expect_eq(res.qp_wrs_used, qps[i]);
+		expect_eq(res.qp_wrs_min, lo);
+		expect_eq(res.qp_wrs_max, hi);
+		assert_true(hi - lo <= 2 * 4);
+		expect_eq(x.f->retired, 1007);
+		rb_result_free(&res);
+		fx_end(&x);
+	}
 }
 
 /* read_bw: chains and WRs in flight never exceed the reads allowed. */
@@ -1784,7 +1972,8 @@ static void cqqp_stream_shape(const struct shape *s, bool wr_lat)
 	fx_start(&x, RB_ROLE_CLIENT, 2000);
 	fake_cq_per_qp(x.f, &x.r);
 	assert_int_equal(rb_wrlat_open(&x.r), 0);
-	x.r.reap_slow = true;
+	rb_point_queues(&x.r);
+	assert_int_equal(x.r.reap_slow, s->qps > 1 || wr_lat);
 	snprintf(ctx, sizeof(ctx), "--cq-per-qp%s -q %u -l %u -Q %u -t %u -n %llu, delay %u",
 		 wr_lat ? " --wr-lat" : "", s->qps, s->batch, s->signal, s->depth,
 		 (unsigned long long)s->iters, s->delay);
@@ -3057,6 +3246,8 @@ int main(void)
 		cmocka_unit_test(stream_duration_tails),
 		cmocka_unit_test(stream_reads_capped),
 		cmocka_unit_test(stream_reads_signal_clamped),
+		cmocka_unit_test(keys_checked),
+		cmocka_unit_test(stream_qp_wrs),
 		cmocka_unit_test(stream_cqe_poll),
 		cmocka_unit_test(pingpong_cqe_poll),
 		cmocka_unit_test(stream_stuck_times_out),
