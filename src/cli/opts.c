@@ -97,11 +97,14 @@ static int parse_number(const struct rb_opt *o, const char *arg, uint64_t *v, ch
 		*v = o->autov;
 		return 0;
 	}
-	ret = rb_parse_u64(arg, o->suffix, v, &end);
+	ret = o->secs ? rb_parse_secs(arg, v, &end) : rb_parse_u64(arg, o->suffix, v, &end);
+	if (!ret && o->pct && !strcmp(end, "%"))
+		end++;
 	if (ret || *end)
 		return fail(err, len, "%s '%s' is not %s%s", rb_opt_name(o, n, sizeof(n)), arg,
 			    ret == -ERANGE ? "in range"
 			    : o->suffix	   ? "a number (K/M/G suffixes allowed)"
+			    : o->secs	   ? "a number of seconds (90, 90s, 2m, 1h)"
 					   : "a number",
 			    ret != -ERANGE && o->autov ? " or auto" : "");
 	return rb_opt_check_range(o, *v, err, len);
@@ -347,11 +350,23 @@ static int check_combinations(const struct rb_cli *c, char *err, size_t len)
  * runs keep their results elsewhere.
  */
 /* --output: a figure the test has, as perftest checks. */
-static int check_output(const struct rb_cli *c, const struct rb_bench *b, char *err, size_t len)
+static int check_output(struct rb_cli *c, const struct rb_bench *b, char *err, size_t len)
 {
 	static const char *const what[] = { "bandwidth", "message_rate", "latency" };
 	bool lat = c->l.output == RB_OUTPUT_LATENCY;
 
+	/* --json -: the JSON document is stdout, as --format json makes it. */
+	if (!strcmp(c->l.json_path, "-")) {
+		if ((rb_cli_given(c, "format") && c->l.format != RB_FMT_JSON) ||
+		    rb_cli_given(c, "output"))
+			return fail(err, len,
+				    "--json - writes the JSON document to stdout, which --%s would "
+				    "also write to: give --json a file name, or leave --%s out",
+				    rb_cli_given(c, "output") ? "output" : "format",
+				    rb_cli_given(c, "output") ? "output" : "format");
+		c->l.format = RB_FMT_JSON;
+		c->l.json_path[0] = '\0';
+	}
 	if (!rb_cli_given(c, "output") || lat == (b->mode == RB_MODE_LAT))
 		return 0;
 	return fail(err, len, "--output %s is for %s tests, and %s is a %s test",

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/opts_perftest.h"
+#include "core/suggest.h"
 
 #define fail(err, len, ...) rb_set_err(err, len, -EINVAL, __VA_ARGS__)
 
@@ -206,6 +207,29 @@ static int ambiguous(const struct option *lo, const char *arg, char *err, size_t
 	return fail(err, len, "option --%.*s is ambiguous: %s", (int)l, arg, names);
 }
 
+/* "--szie": unknown, and the option it most likely meant, when one is close. */
+static int unknown_long(const struct option *lo, const char *cmd, const char *arg, char *err,
+			size_t len)
+{
+	const char *names[GETOPT_MAX];
+	char word[64];
+	const char *near;
+	size_t n = 0;
+
+	if (!strncmp(arg, "--", 2)) {
+		snprintf(word, sizeof(word), "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
+		for (; lo->name && n < GETOPT_MAX; lo++)
+			names[n++] = lo->name;
+		near = rb_suggest(word, names, n);
+		if (near)
+			return fail(err, len,
+				    "unknown option %s for %s: did you mean --%s? (see "
+				    "rdmabench %s --help)",
+				    arg, cmd, near, cmd);
+	}
+	return fail(err, len, "unknown option %s for %s (see rdmabench %s --help)", arg, cmd, cmd);
+}
+
 static int bad_option(const struct option *lo, const char *cmd, int ch, char **argv, char *err,
 		      size_t len)
 {
@@ -223,7 +247,7 @@ static int bad_option(const struct option *lo, const char *cmd, int ch, char **a
 			    cmd, cmd);
 	if (ambiguous(lo, arg, err, len))
 		return -EINVAL;
-	return fail(err, len, "unknown option %s for %s (see rdmabench %s --help)", arg, cmd, cmd);
+	return unknown_long(lo, cmd, arg, err, len);
 }
 
 /*

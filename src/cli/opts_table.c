@@ -163,10 +163,12 @@ const struct rb_opt rb_opts[] = {
 	  .type = RB_OPT_U32,
 	  .pt_diff = "-D 0 runs until SIGINT/SIGTERM (perftest: --run_infinitely)",
 	  .off = PAR(duration_s),
+	  .secs = true,
 	  .max = 86400,
 	  .argname = "SEC",
 	  .need = RB_S_TEST,
-	  .help = "measure each point for SEC seconds instead of -n iterations; percentiles "
+	  .help = "measure each point for SEC seconds (90, 90s, 2m) instead of -n iterations; "
+		  "percentiles "
 		  "stay exact up to 4194304 samples a point, then come from buckets within "
 		  "0.4% in bounded memory. -D 0: one point, measured until SIGINT or "
 		  "SIGTERM, which keeps it (exit 130/143)" },
@@ -981,13 +983,14 @@ const struct rb_opt rb_opts[] = {
 	{ .lname = "timeout",
 	  .type = RB_OPT_U32,
 	  .off = LOC(timeout_s),
+	  .secs = true,
 	  .min = 1,
 	  .max = 3600,
 	  .argname = "SEC",
 	  .def = "30",
 	  .any = RB_S_RUN,
 	  .help = "give up when the peer says nothing or no completion arrives for SEC "
-		  "seconds" },
+		  "seconds (30, 30s, 1m)" },
 	{ .lname = "cpu",
 	  .alias = "pin_cores",
 	  .perftest = "--pin_cores",
@@ -1044,6 +1047,7 @@ const struct rb_opt rb_opts[] = {
 	{ .lname = "tolerance",
 	  .type = RB_OPT_U32,
 	  .off = MX(tolerance),
+	  .pct = true,
 	  .min = 1,
 	  .max = 1000,
 	  .argname = "PCT",
@@ -1103,7 +1107,8 @@ const struct rb_opt rb_opts[] = {
 	  .type = RB_OPT_STR,
 	  LSTR(json_path),
 	  .argname = "FILE",
-	  .help = "also write results as JSON to FILE, rewritten whole after every point" },
+	  .help = "also write results as JSON to FILE, rewritten whole after every point; "
+		  "--json - writes the document to stdout instead of the table" },
 	{ .lname = "out_json",
 	  .perftest = "--out_json",
 	  .type = RB_OPT_FLAG,
@@ -1219,6 +1224,7 @@ const struct rb_opt rb_opts[] = {
 	  .max = 1,
 	  .help = "say what is set up (device, QPs, MR) on stderr" },
 	{ .lname = "help",
+	  .perftest = "-h, --help",
 	  .sname = 'h',
 	  .type = RB_OPT_FLAG,
 	  .off = OFF(help),

@@ -37,7 +37,9 @@ struct rb_opt {
 	size_t size;		/* field size, for strings */
 	uint64_t min, max;	/* range, inclusive */
 	bool pow2;		/* value must be a power of two */
-	bool suffix;		/* K/M/G accepted */
+	bool suffix;		/* K/M/G accepted (KiB, KB the same: powers of 1024) */
+	bool secs;		/* seconds: s, m, h suffixes accepted (90, 90s, 2m, 1h) */
+	bool pct;		/* a percentage: "10" and "10%" alike */
 	const char *choices;	/* "fadd|cswap" */
 	const char *pt_choices; /* perftest's words for the same choices: "FETCH_AND_ADD|..." */
 	const char *argname;

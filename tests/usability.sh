@@ -1,0 +1,97 @@
+#!/bin/sh
+# A new user's first commands (issue "The first hour"), each a case that
+# failed before its fix: --version under every spelling prints the
+# version and exits at once (it used to start a server), perftest's own
+# -h/--help under perftest's name, "did you mean" for a mistyped command or
+# option, --json - on stdout (it used to write a file named "-"), sizes
+# written 4KiB/4KB and durations 10s/2m, and --tolerance written with or
+# without '%' in compare and matrix alike.  Needs no device.
+set -eu
+top=$(cd "${TOP_SRCDIR:-$(dirname "$0")/..}" && pwd)
+bin=${RDMABENCH:-${TOP_BUILDDIR:-$top}/src/rdmabench}
+case $bin in /*) ;; *) bin=$PWD/$bin ;; esac
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+cd "$tmp"
+n=0
+fail() { echo "FAIL: $*"; exit 1; }
+ok() { n=$((n + 1)); }
+
+# run WANT-STATUS CMD...: run it with a bound (a server would wait), its
+# stdout in out, stderr in err; the status must be WANT-STATUS.
+run() {
+	want=$1
+	shift
+	st=0
+	timeout 5 "$@" >out 2>err || st=$?
+	[ "$st" -eq "$want" ] || fail "$* exited $st, want $want: $(cat err)"
+	ok
+}
+has() { grep -q -e "$2" "$1" || fail "$1 lacks '$2': $(cat "$1")"; }
+
+ln -s "$bin" ib_write_bw
+ver='^rdmabench [0-9][0-9.]* (wire protocol [0-9][0-9]*, commit [0-9a-f]*\|unknown)$'
+for args in "--version" "-V" "write_bw --version" "write_bw -V" "server --version"; do
+	# shellcheck disable=SC2086 # word lists
+	run 0 "$bin" $args
+	has out "$ver"
+	[ "$(wc -l <out)" -eq 1 ] || fail "$args printed more than its version line"
+done
+for args in "-V" "--version"; do
+	run 0 ./ib_write_bw "$args"
+	has out "$ver"
+done
+for args in "-h" "--help"; do
+	run 0 ./ib_write_bw "$args"
+	has out "^usage: rdmabench write_bw"
+done
+
+# Did you mean: the closest command or option, or none when nothing is close.
+run 2 "$bin" wrte_bw
+has err "unknown command 'wrte_bw': did you mean 'write_bw'?"
+run 2 "$bin" serve
+has err "did you mean 'server'?"
+run 2 "$bin" qwertyuiop
+has err "unknown command 'qwertyuiop'"
+grep -q "did you mean" err && fail "a suggestion for a word far from every command"
+run 2 "$bin" write_bw --szie 64 192.0.2.1
+has err "unknown option --szie for write_bw: did you mean --size?"
+run 2 "$bin" read_lat --itres 5 192.0.2.1
+has err "did you mean --iters?"
+run 2 "$bin" write_bw --zzzzzzzz 192.0.2.1
+grep -q "did you mean" err && fail "a suggestion for --zzzzzzzz"
+
+# --json -: the document on stdout, no file named "-".
+run 0 "$bin" write_bw --json - --dry-run -s 4KiB,4KB,2MiB -D 2m 192.0.2.1
+[ ! -e ./- ] || fail "--json - wrote a file named '-'"
+python3 - out <<'PY' || fail "--json - did not give the plan as JSON on stdout"
+import json, sys
+d = json.load(open(sys.argv[1]))
+sizes = sorted({p["size"] for p in d["points"]})
+assert sizes == [4096, 2097152], sizes
+assert all(p["duration_s"] == 120 for p in d["points"]), d["points"][0]
+PY
+ok
+run 2 "$bin" write_bw --json - --format table 192.0.2.1
+has err "--json - writes the JSON document to stdout"
+run 2 "$bin" write_bw -s 4Kb 192.0.2.1
+has err "unexpected 'b'"
+run 2 "$bin" write_bw -D 1.5 192.0.2.1
+has err "not a number of seconds (90, 90s, 2m, 1h)"
+
+# --tolerance: 5 and 5% alike, in compare and matrix.
+golden=$top/tests/data/golden/bw.json
+for t in 5 5%; do
+	run 0 "$bin" compare --tolerance "$t" "$golden" "$golden"
+	has out "tolerance 5%"
+done
+run 2 "$bin" compare --tolerance 0.05 "$golden" "$golden"
+has err "a bare number is a percentage"
+for t in 50 50%; do
+	run 0 "$bin" matrix write_bw --tolerance "$t" --help
+done
+run 2 "$bin" matrix write_bw --tolerance 50x --help
+has err "tolerance"
+run 2 "$bin" compare "$tmp/none.json" "$golden"
+has err "none.json: cannot read it: No such file or directory"
+echo "ok: $n cases"
