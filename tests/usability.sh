@@ -94,4 +94,35 @@ run 2 "$bin" matrix write_bw --tolerance 50x --help
 has err "tolerance"
 run 2 "$bin" compare "$tmp/none.json" "$golden"
 has err "none.json: cannot read it: No such file or directory"
+# A refusal names where the option does apply, from the command table.
+run 2 "$bin" send_lat --rate 1Gbps 192.0.2.1
+has err "rate does not apply to send_lat (RDMA bandwidth tests only)"
+run 2 "$bin" tcp_lat --srq 192.0.2.1
+has err "srq does not apply to tcp_lat (it applies to: send_lat, send_bw)"
+run 2 "$bin" tcp_lat -d rxe0 192.0.2.1
+has err "device does not apply to tcp_lat (RDMA tests only)"
+
+# HOST:PORT and [V6]:PORT give the port, as -p does.
+run 0 "$bin" write_bw --dry-run --json - 192.0.2.1:7000
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert (d["server"], d["tcp_port"]) == ("192.0.2.1", 7000), d' out || fail "HOST:PORT"
+ok
+run 0 "$bin" write_bw --dry-run --json - '[fd00::1]:7001'
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert (d["server"], d["tcp_port"]) == ("fd00::1", 7001), d' out || fail "[V6]:PORT"
+ok
+run 0 "$bin" write_bw --dry-run --json - fd00::1
+python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert (d["server"], d["tcp_port"]) == ("fd00::1", 18515), d' out || fail "a bare IPv6 address"
+ok
+run 2 "$bin" write_bw -p 7000 192.0.2.1:7000
+has err "both give the port"
+run 2 "$bin" write_bw 192.0.2.1:0
+has err "the port after ':' must be a number from 1 to 65535"
+
+# A refused connection is said within 2 s (with what to check), while the
+# client goes on trying until --timeout (a server may still be starting).
+port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+run 124 timeout 2 "$bin" tcp_lat "127.0.0.1:$port"
+has err "127.0.0.1 port $port refuses the connection: is a server running there"
+has err "rdmabench doctor 127.0.0.1"
+run 1 "$bin" tcp_lat --timeout 1 "127.0.0.1:$port"
+has err "Connection refused (no server listening there: start 'rdmabench server'"
 echo "ok: $n cases"

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -220,19 +221,57 @@ static int set_opt(struct rb_cli *c, const struct rb_opt *o, const char *arg, ch
 	return 0;
 }
 
-/* Why row @o does not apply, when its scope says more than the command's name. */
-static const char *scope_hint(const struct rb_opt *o)
+/* The groups a hint names, by the scope bits every test of the group has. */
+static const struct {
+	unsigned int bits;
+	const char *name;
+} hint_groups[] = {
+	{ RB_S_VERBS, "RDMA tests" },
+	{ RB_S_LAT, "latency tests" },
+	{ RB_S_BW, "bandwidth tests" },
+	{ RB_S_VERBS | RB_S_LAT, "RDMA latency tests" },
+	{ RB_S_VERBS | RB_S_BW, "RDMA bandwidth tests" },
+};
+
+/*
+ * Where row @o does apply, from the command table: " (RDMA bandwidth
+ * tests only)" when that is exactly the set, else the tests by name
+ * (" (it applies to: send_lat, send_bw)"), or "" when to no test.
+ */
+static const char *scope_hint(const struct rb_opt *o, char *buf, size_t size)
 {
-	if ((o->need | o->any) & RB_S_VERBS)
-		return " (RDMA tests only)";
-	return o->need & RB_S_LAT ? " (latency tests only)" : "";
+	uint64_t set = 0, group[sizeof(hint_groups) / sizeof(hint_groups[0])] = { 0 };
+	struct rb_cmd cmd;
+	size_t i, g, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; rb_cmd_at(i, &cmd) && i < 64; i++) {
+		if (cmd.kind != RB_CMD_TEST)
+			continue;
+		set |= (uint64_t)rb_opt_applies(o, cmd.scope) << i;
+		for (g = 0; g < sizeof(group) / sizeof(group[0]); g++)
+			if ((cmd.scope & hint_groups[g].bits) == hint_groups[g].bits)
+				group[g] |= 1ULL << i;
+	}
+	for (g = 0; set && g < sizeof(group) / sizeof(group[0]); g++)
+		if (set == group[g]) {
+			snprintf(buf, size, " (%s only)", hint_groups[g].name);
+			return buf;
+		}
+	for (i = 0; rb_cmd_at(i, &cmd) && i < 64 && used < size; i++)
+		if (set >> i & 1)
+			used += (size_t)snprintf(buf + used, size - used, "%s%s",
+						 used ? ", " : " (it applies to: ", cmd.name);
+	if (used && used + 1 < size)
+		strcat(buf, ")");
+	return buf;
 }
 
 int rb_cli_take(struct rb_cli *c, int row, const char *cmd, unsigned int scope, const char *arg,
 		char *err, size_t len)
 {
 	const struct rb_opt *o;
-	char n[40];
+	char n[40], where[200];
 	int ret;
 
 	if (row < 0)
@@ -240,7 +279,7 @@ int rb_cli_take(struct rb_cli *c, int row, const char *cmd, unsigned int scope, 
 	o = &rb_opts[row];
 	if (!rb_opt_applies(o, scope))
 		return fail(err, len, "%s does not apply to %s%s", rb_opt_name(o, n, sizeof(n)),
-			    cmd, scope_hint(o));
+			    cmd, scope_hint(o, where, sizeof(where)));
 	/* The last of two values silently winning hides a typo. */
 	if (c->given[row] && o->type != RB_OPT_LIST)
 		return fail(err, len, "%s given twice", rb_opt_name(o, n, sizeof(n)));
@@ -439,7 +478,7 @@ int rb_cli_finish(struct rb_cli *c, const struct rb_bench *b, unsigned int scope
 		  size_t errlen)
 {
 	unsigned int mine = rb_bench_scope(b) | (scope & (RB_S_FAMILY | RB_S_MATRIX));
-	char n[40];
+	char n[40], where[200];
 	uint32_t i;
 	int ret;
 
@@ -448,7 +487,7 @@ int rb_cli_finish(struct rb_cli *c, const struct rb_bench *b, unsigned int scope
 		if (c->given[i] && !rb_opt_applies(&rb_opts[i], mine))
 			return fail(err, errlen, "%s does not apply to %s%s",
 				    rb_opt_name(&rb_opts[i], n, sizeof(n)), b->name,
-				    scope_hint(&rb_opts[i]));
+				    scope_hint(&rb_opts[i], where, sizeof(where)));
 	snprintf(c->p.test, sizeof(c->p.test), "%s", b->name);
 	apply_defaults(c, b);
 	if (rb_cli_given(c, "flow-label") &&

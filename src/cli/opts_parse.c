@@ -297,6 +297,37 @@ static void cuda_finish(struct rb_cli *c)
 			rb_cli_given(c, "cuda-reg");
 }
 
+/*
+ * HOST:PORT and [V6ADDR]:PORT name the port as -p does; a bare IPv6
+ * address (two colons or more) is a host alone.  @arg is argv's own
+ * string, cut in place so that c->l.host points at the host.
+ */
+static int host_port(struct rb_cli *c, char *arg, char *err, size_t len)
+{
+	char *colon = strrchr(arg, ':'), *end;
+	unsigned long port;
+
+	if (!colon || (arg[0] != '[' && strchr(arg, ':') != colon))
+		return 0;
+	if (arg[0] == '[' && colon[-1] != ']')
+		return 0;
+	errno = 0;
+	port = strtoul(colon + 1, &end, 10);
+	if (!colon[1] || *end || errno || port < 1 || port > 65535)
+		return fail(err, len, "'%s': the port after ':' must be a number from 1 to 65535",
+			    arg);
+	if (rb_cli_given(c, "port"))
+		return fail(err, len, "'%s' and -p/--port both give the port: give one", arg);
+	c->l.tcp_port = (uint32_t)port;
+	if (arg[0] == '[') {
+		colon[-1] = '\0';
+		c->l.host = arg + 1;
+	} else {
+		*colon = '\0';
+	}
+	return 0;
+}
+
 static int parse(struct rb_cli *c, const char *cmd, unsigned int scope, int argc, char **av,
 		 char *err, size_t len)
 {
@@ -323,6 +354,11 @@ static int parse(struct rb_cli *c, const char *cmd, unsigned int scope, int argc
 			    av[optind]);
 	if (c->l.host && !(scope & RB_S_TEST))
 		return fail(err, len, "%s takes no host argument ('%s')", cmd, c->l.host);
+	if (c->l.host) {
+		ret = host_port(c, (char *)c->l.host, err, len);
+		if (ret)
+			return ret;
+	}
 	cuda_finish(c);
 	return rb_pt_finish(c, cmd, scope, err, len);
 }
