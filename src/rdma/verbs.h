@@ -73,6 +73,9 @@ int rb_dev_open_want(const struct rb_dev_want *w, struct rb_dev *d);
  */
 int rb_dev_check(const struct rb_dev_want *w);
 
+/* rb_dev_count() - how many RDMA devices this host has (0 when none, or unreadable). */
+int rb_dev_count(void);
+
 void rb_dev_close(struct rb_dev *d);
 
 /*
