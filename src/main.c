@@ -208,8 +208,8 @@ static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv, bool perftes
 		return usage_error(cmd->name, err);
 	if (perftest && !rb_cli_given(&c, "output"))
 		c.l.format = RB_FMT_PERFTEST;
-	if (c.help) {
-		rb_usage(stdout, cmd->name, cmd->scope);
+	if (c.help || c.help_all) {
+		rb_usage(stdout, cmd->name, cmd->scope, c.help_all);
 		return RB_EXIT_OK;
 	}
 	if (c.version)

@@ -46,6 +46,27 @@ for args in "-h" "--help"; do
 	has out "^usage: rdmabench write_bw"
 done
 
+# --help fits a terminal: at most 60 lines within $COLUMNS (80, 200);
+# --help-all within the width too, perftest's flags last.
+for t in send_lat write_bw read_bw atomic tcp_bw server "matrix write_bw"; do
+	for w in 80 200; do
+		# shellcheck disable=SC2086 # "matrix write_bw": two words
+		COLUMNS=$w "$bin" $t --help >help || fail "$t --help"
+		awk -v w="$w" 'length > w { bad = 1 } END { exit bad || NR > 60 }' help ||
+			fail "$t --help at COLUMNS=$w: $(wc -l <help) lines, some over $w columns"
+		# shellcheck disable=SC2086
+		COLUMNS=$w "$bin" $t --help-all >all || fail "$t --help-all"
+		awk -v w="$w" 'length > w { bad = 1 } END { exit bad }' all ||
+			fail "$t --help-all at COLUMNS=$w: lines over $w columns"
+		ok
+	done
+done
+COLUMNS=80 "$bin" write_bw --help-all | tail -n +2 | grep -q "^perftest's flags" ||
+	fail "write_bw --help-all lacks perftest's flags"
+COLUMNS=80 "$bin" write_bw --help-all | sed -n "/^perftest's flags/,\$p" | grep -q '^Output:' &&
+	fail "perftest's flags are not last in --help-all"
+ok
+
 # Did you mean: the closest command or option, or none when nothing is close.
 run 2 "$bin" wrte_bw
 has err "unknown command 'wrte_bw': did you mean 'write_bw'?"

@@ -16,10 +16,6 @@
 #include "core/shape.h"
 #include "core/sweep.h"
 
-/* -n when neither -n nor -D is given, as perftest's. */
-#define DEF_ITERS_LAT 1000
-#define DEF_ITERS_BW  5000
-
 _Static_assert(offsetof(struct rb_cli, p) == RB_OPT_PLAN_BEGIN, "the plan first (opts_row.h)");
 
 int rb_opt_index(const char *lname)
@@ -530,68 +526,6 @@ void rb_cli_client_only(const struct rb_cli *c, char *buf, size_t len)
 		if (c->given[i] && client_only(&rb_opts[i]))
 			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
 						 rb_opt_name(&rb_opts[i], n, sizeof(n)));
-}
-
-/*
- * The default a test's own help shows: its row's, where the table's text
- * covers every test ("2 (lat), 65536 (bw), 8 (atomic)"); NULL: the table's.
- */
-static const char *row_default(const struct rb_opt *o, const struct rb_bench *b, char *buf,
-			       size_t len)
-{
-	if (!b)
-		return NULL;
-	if (!strcmp(o->lname, "size"))
-		snprintf(buf, len, "%u", b->default_size);
-	else if (!strcmp(o->lname, "iters"))
-		snprintf(buf, len, "%u", b->mode == RB_MODE_LAT ? DEF_ITERS_LAT : DEF_ITERS_BW);
-	else if (!strcmp(o->lname, "inline"))
-		snprintf(buf, len, "%u", b->default_inline);
-	else
-		return NULL;
-	return buf;
-}
-
-static void usage_line(FILE *f, const struct rb_opt *o, const struct rb_bench *b)
-{
-	const char *sep = o->argname ? " " : "", *def;
-	char head[64], buf[32];
-
-	if (o->sname)
-		snprintf(head, sizeof(head), "-%c, --%s%s%s", o->sname, o->lname, sep,
-			 o->argname ? o->argname : "");
-	else
-		snprintf(head, sizeof(head), "    --%s%s%s", o->lname, sep,
-			 o->argname ? o->argname : "");
-	fprintf(f, "  %-28s %s", head, o->help);
-	def = row_default(o, b, buf, sizeof(buf));
-	if (def || o->def)
-		fprintf(f, " [default: %s]", def ? def : o->def);
-	fputc('\n', f);
-}
-
-void rb_usage(FILE *f, const char *cmd, unsigned int scope)
-{
-	const struct rb_bench *b = rb_bench_find(cmd);
-	size_t i;
-
-	if (scope & RB_S_MATRIX)
-		fprintf(f,
-			"usage: rdmabench matrix TEST [options]   (each rank of a job: mpirun, "
-			"srun, "
-			"or --rank/--nranks)\n\noptions%s%s:\n",
-			scope & RB_S_TEST ? " for matrix " : "", scope & RB_S_TEST ? cmd : "");
-	else if (scope & RB_S_TEST)
-		fprintf(f,
-			"usage: rdmabench %s [options]          (server: waits for one client)\n"
-			"       rdmabench %s [options] HOST     (client: measures against "
-			"HOST)\n\noptions for %s:\n",
-			cmd, cmd, cmd);
-	else
-		fprintf(f, "usage: rdmabench %s [options]\n\noptions:\n", cmd);
-	for (i = 0; i < rb_nopts; i++)
-		if (rb_opt_applies(&rb_opts[i], scope))
-			usage_line(f, &rb_opts[i], b);
 }
 
 /* Escape what troff would take as markup: '-' and '\\'. */
