@@ -67,6 +67,17 @@ COLUMNS=80 "$bin" write_bw --help-all | sed -n "/^perftest's flags/,\$p" | grep 
 	fail "perftest's flags are not last in --help-all"
 ok
 
+# The man page renders without a groff warning, and its SYNOPSIS names
+# every command that is not a test.
+groff -t -man -Tutf8 -ww -z "$top/man/rdmabench.1" 2>groff.err || fail "groff failed"
+[ ! -s groff.err ] || fail "groff warnings in man/rdmabench.1: $(head -3 groff.err)"
+sed -n '/^\.SH SYNOPSIS/,/^\.SH DESCRIPTION/p' "$top/man/rdmabench.1" >synopsis
+for c in server topo matrix compare doctor reg; do
+	grep -q "^\.B .*rdmabench $c\b" synopsis || grep -q "^\.B rdmabench $c\$" synopsis ||
+		fail "the man page's SYNOPSIS lacks $c"
+done
+ok
+
 # Did you mean: the closest command or option, or none when nothing is close.
 run 2 "$bin" wrte_bw
 has err "unknown command 'wrte_bw': did you mean 'write_bw'?"

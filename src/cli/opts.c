@@ -528,13 +528,18 @@ void rb_cli_client_only(const struct rb_cli *c, char *buf, size_t len)
 						 rb_opt_name(&rb_opts[i], n, sizeof(n)));
 }
 
-/* Escape what troff would take as markup: '-' and '\\'. */
+/*
+ * Escape what troff would take as markup: '-' and '\\'; a path may break
+ * after its '/' (\: marks where), so no long path overruns a table cell.
+ */
 void rb_man_text(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '-' || *s == '\\')
 			fputc('\\', f);
 		fputc(*s, f);
+		if (*s == '/' && s[1] && s[1] != ' ' && s[1] != '-')
+			fputs("\\:", f);
 	}
 }
 
