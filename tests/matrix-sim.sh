@@ -16,7 +16,9 @@
 #     the coordinator's costs and the host's name) byte for byte as in
 #     tests/data/matrix-sim-pairs4.*, written before the coordinator kept
 #     its pairs compactly (matrix_keep.c): the same figures, sides and
-#     placements must come out.
+#     placements must come out (reals to 9 digits since the JSON is
+#     printed so: the file was rewritten then, each real checked against
+#     the earlier file's to 9 digits).
 #  5. PMIX_NAMESPACE set and no PMIx server: exit 1 (built with PMIx).
 #  6. Rank 1 (--rank 1 --coordinator localhost) before rank 0 listens,
 #     its first connection reset before the WELCOME: it joins again.

@@ -647,7 +647,7 @@ static int json_end(struct rb_writer *w, const struct rb_doc *r)
 {
 	int ret = w->doc ? rb_json_finish(w->doc, r) : -EINVAL;
 
-	if (!ret && json_dumpf(w->doc, w->f, JSON_INDENT(2)))
+	if (!ret && json_dumpf(w->doc, w->f, RB_JSON_DUMP))
 		ret = -EIO;
 	if (!ret && fputc('\n', w->f) == EOF)
 		ret = -EIO;

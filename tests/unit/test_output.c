@@ -349,12 +349,16 @@ static void assert_jint(json_t *o, const char *key, long long want)
 	assert_int_equal(json_integer_value(v), want);
 }
 
+/* Reals are printed to 9 significant digits (RB_JSON_DUMP): within half a unit of the 9th. */
 static void assert_jreal(json_t *o, const char *key, double want)
 {
 	json_t *v = jget(o, key);
 
 	assert_true(json_is_real(v));
-	assert_true(json_real_value(v) == want);
+	if (fabs(json_real_value(v) - want) > 5e-9 * fabs(want)) {
+		print_error("%s: %.17g, want %.17g to 9 digits\n", key, json_real_value(v), want);
+		fail();
+	}
 }
 
 static void assert_jnull(json_t *o, const char *key)
@@ -694,6 +698,34 @@ static void test_json_lat(void **state)
 	json_decref(doc);
 }
 
+/* No real in the file at @path has over 9 significant digits (17 is jansson's default). */
+static void no_long_reals(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	int reals = 0;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, "\": "), *q;
+		size_t digits = 0;
+
+		p = p ? p + 3 : line + strspn(line, " ");
+		q = p + (*p == '-');
+		if (*q < '0' || *q > '9' || !memchr(p, '.', strcspn(p, ",\n")))
+			continue;
+		for (; *q && !strchr(",\n]}eE", *q); q++)
+			digits += *q >= '0' && *q <= '9';
+		reals++;
+		if (digits > 10) { /* a leading "0." adds one */
+			print_error("%s: a real of %zu digits: %s", path, digits, line);
+			fail();
+		}
+	}
+	fclose(f);
+	assert_true(reals > 5);
+}
+
 static void test_json_bw(void **state)
 {
 	struct rb_doc r;
@@ -709,6 +741,7 @@ static void test_json_bw(void **state)
 	assert_int_equal(r.recommendation->refcount, 1);
 
 	doc = load_json(tmp_path("bw.json"));
+	no_long_reals(tmp_path("bw.json"));
 	assert_jstr(doc, "test", "write_bw");
 	assert_jnull(jget(doc, "device"), "gid_index");
 	assert_jstr(jget(doc, "device"), "link_layer", "InfiniBand");
