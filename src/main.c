@@ -11,6 +11,7 @@
 
 #include "core/cmd.h"
 #include "core/suggest.h"
+#include "core/ident.h"
 #include "report/compare.h"
 #include "session/dryrun.h"
 #include "matrix/matrix_run.h"
@@ -268,7 +269,10 @@ int main(int argc, char **argv)
 {
 	const char *prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 	struct rb_cmd cmd;
-	int ret = run_perftest(prog, argc, argv);
+	int ret;
+
+	rb_ident_init(argc, argv);
+	ret = run_perftest(prog, argc, argv);
 
 	if (ret >= 0)
 		return ret;

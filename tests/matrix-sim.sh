@@ -109,7 +109,8 @@ doc = json.load(open(sys.argv[1]))
 host = doc["ranks"][0]["host"]
 def walk(v):
     if isinstance(v, dict):
-        return {k: walk(x) for k, x in v.items() if k not in ("timestamp", "coordinator")}
+        return {k: walk(x) for k, x in v.items()
+                if k not in ("timestamp", "coordinator", "run_id", "command_line", "system")}
     if isinstance(v, list):
         return [walk(x) for x in v]
     return "HOST" if v == host else v

@@ -80,6 +80,19 @@ static int check_expect(const char *arg, char *err, size_t len)
 	return rb_expect_parse(arg, &e, err, len);
 }
 
+/* --tag KEY=VALUE: a key of letters, digits, '_', '-' and '.'; any value. */
+static int check_tag(const char *arg, char *err, size_t len)
+{
+	size_t k = strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.");
+
+	if (!k || arg[k] != '=')
+		return fail(err, len,
+			    "--tag '%s': give KEY=VALUE, the key of letters, digits, '_', '-' "
+			    "and '.' (--tag rack=a12)",
+			    arg);
+	return 0;
+}
+
 /* --recommend's bound, when given: --expect's syntax (what it names: rb_cli_finish()). */
 static int check_recommend(const char *arg, char *err, size_t len)
 {
@@ -1419,6 +1432,17 @@ const struct rb_opt rb_opts[] = {
 	  .help = "pass/fail gate checked on every point, repeatable: bw>=90%link, bw>=20Gbps, "
 		  "rate>=10Mpps, p50<=3us, p99<=10us, retrans==0, or a counter; a failed point "
 		  "is marked and the run exits 3" },
+	{ .lname = "tag",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "annotate the JSON: --tag rack=a12 (repeatable)",
+	  .type = RB_OPT_LIST,
+	  .off = LOC(tags),
+	  .argname = "KEY=VALUE",
+	  .any = RB_S_RUN,
+	  .check = check_tag,
+	  .help = "an annotation kept in the JSON's tags object (iperf3's --extra-data), "
+		  "repeatable: --tag rack=a12 --tag fw=new; a key given twice keeps its last "
+		  "value" },
 	{ .lname = "recommend",
 	  .section = RB_SEC_OUTPUT,
 	  .brief = "after a sweep: what to run",

@@ -256,6 +256,7 @@ struct rb_local {
 	uint8_t output;		  /* --output: enum rb_output (RB_FMT_VALUE) */
 	char counters[256];	  /* --counters: "" (default), none, all or a list */
 	struct rb_strlist expect; /* client: --expect expressions */
+	struct rb_strlist tags;	  /* --tag K=V: annotations kept in the JSON */
 	uint8_t post_api;	  /* enum rb_post_api: --post-api */
 	uint8_t no_relaxed;	  /* --disable-pcie-relaxed */
 	uint32_t comp_vector;	  /* -X/--vector: the CQ's completion vector */

@@ -233,17 +233,6 @@ static void no_such_device(const char *name, struct ibv_device **list, int n)
 	rb_err("no RDMA device named '%s'; devices here: %s", name, names);
 }
 
-int rb_dev_count(void)
-{
-	struct ibv_device **list;
-	int n = 0;
-
-	list = ibv_get_device_list(&n);
-	if (list)
-		ibv_free_device_list(list);
-	return list ? n : 0;
-}
-
 /* Find the device and port @w asks for: @d->ctx, its name, the port. */
 static int find_device(const struct rb_dev_want *w, struct rb_dev *d, int *port)
 {

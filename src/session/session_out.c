@@ -25,6 +25,15 @@ void sess_doc_init(struct session *s)
 	rep->host = s->host;
 	rep->peer = s->oob.peer;
 	rb_timestamp(rep->timestamp, sizeof(rep->timestamp));
+	rb_rdma_core_version(rep->rdma_core, sizeof(rep->rdma_core));
+	rep->tags = s->l->tags.n ? &s->l->tags : NULL;
+	if (d->ctx) {
+		snprintf(rep->fw_ver, sizeof(rep->fw_ver), "%s", d->attr.fw_ver);
+		rb_dev_board_id(d, rep->board_id, sizeof(rep->board_id));
+		rep->vendor_id = d->attr.vendor_id;
+		rep->vendor_part_id = d->attr.vendor_part_id;
+		rep->hw_ver = d->attr.hw_ver;
+	}
 	rep->device = d->name;
 	rep->port = d->port;
 	rep->gid_index = d->gid_index;

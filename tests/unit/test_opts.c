@@ -217,6 +217,7 @@ static const struct want wants[] = {
 	{ "counters", 'W', RB_OPT_STR, LOC(counters), SZ(counters), 0, 0, false, false, NULL,
 	  T_VRUN },
 	{ "expect", 0, RB_OPT_LIST, LOC(expect), 0, 0, 0, false, false, NULL, T_TESTS },
+	{ "tag", 0, RB_OPT_LIST, LOC(tags), 0, 0, 0, false, false, NULL, T_TESTS | T_SERVER },
 	{ "recommend", 0, RB_OPT_STR, LOC(recommend_bound), SZ(recommend_bound), 0, 0, false, false,
 	  NULL, T_VTESTS },
 	{ "dry-run", 0, RB_OPT_FLAG, CLI(dry_run), 0, 0, 1, false, false, NULL, T_VRUN },
@@ -798,6 +799,29 @@ static void row_str(const struct want *w)
 	row_rejects(w, arg, "longer than");
 }
 
+/* Each repeatable row's syntax: two good values, two bad ones and what each refusal says. */
+static const struct list_syntax {
+	const char *lname, *good[2], *bad[2], *says[2];
+} list_syntax[] = {
+	{ "expect",
+	  { "p50<=3us", "bw >= 90%link" },
+	  { "bw>=9x0Gbps", "p50=<3us" },
+	  { "at 6", "p50=<3us" } },
+	{ "tag", { "rack=a12", "fw=2.1 new" }, { "=x", "rack" }, { "give KEY=VALUE", "'rack'" } },
+};
+
+static const struct list_syntax *list_syntax_of(const struct want *w)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(list_syntax) / sizeof(list_syntax[0]); i++)
+		if (!strcmp(list_syntax[i].lname, w->lname))
+			return &list_syntax[i];
+	print_error("--%s: a repeatable row without its syntax in list_syntax[]\n", w->lname);
+	fail();
+	return NULL;
+}
+
 /* One more value of a repeatable row into @c, as it is (no rb_cli_init()). */
 static int set_list_once(struct rb_cli *c, const struct want *w, char *err, size_t len)
 {
@@ -806,7 +830,7 @@ static int set_list_once(struct rb_cli *c, const struct want *w, char *err, size
 	snprintf(lopt, sizeof(lopt), "--%s", w->lname);
 	argv[0] = keep(cmd_of(lowest_bit(w->tests)));
 	argv[1] = keep(lopt);
-	argv[2] = keep("p50<=3us");
+	argv[2] = keep(list_syntax_of(w)->good[0]);
 	argv[3] = NULL;
 	return rb_cli_parse(c, argv[0], scope_of(lowest_bit(w->tests)), 3, argv, err, len);
 }
@@ -814,23 +838,24 @@ static int set_list_once(struct rb_cli *c, const struct want *w, char *err, size
 /* A repeatable row: every value kept in order, each checked, a bound. */
 static void row_list(const struct want *w)
 {
+	const struct list_syntax *x = list_syntax_of(w);
 	const struct rb_strlist *l;
 	char lopt[40], err[512];
 	struct rb_cli c;
 	int i;
 
 	snprintf(lopt, sizeof(lopt), "--%s", w->lname);
-	CHECK_OK(PARSE(&c, lowest_bit(w->tests), err, lopt, "p50<=3us", lopt, "bw >= 90%link"),
-		 err);
+	CHECK_OK(PARSE(&c, lowest_bit(w->tests), err, lopt, x->good[0], lopt, x->good[1]), err);
 	l = (const struct rb_strlist *)((const char *)&c + w->off);
 	assert_int_equal(l->n, 2);
-	assert_string_equal(l->v[0], "p50<=3us");
-	assert_string_equal(l->v[1], "bw >= 90%link");
+	assert_string_equal(l->v[0], x->good[0]);
+	assert_string_equal(l->v[1], x->good[1]);
 	assert_true(rb_cli_given(&c, w->lname));
-	/* The syntax is checked as it is parsed, naming the position. */
-	CHECK_ERR(PARSE(&c, lowest_bit(w->tests), err, lopt, "bw>=9x0Gbps"), err, "bw>=9x0Gbps",
-		  "at 6");
-	CHECK_ERR(PARSE(&c, lowest_bit(w->tests), err, lopt, "p50=<3us"), err, "p50=<3us");
+	/* The syntax is checked as it is parsed, naming the value and what is wrong. */
+	CHECK_ERR(PARSE(&c, lowest_bit(w->tests), err, lopt, x->bad[0]), err, x->bad[0],
+		  x->says[0]);
+	CHECK_ERR(PARSE(&c, lowest_bit(w->tests), err, lopt, x->bad[1]), err, x->bad[1],
+		  x->says[1]);
 	rb_cli_init(&c);
 	for (i = 0; i < RB_LIST_MAX; i++)
 		CHECK_OK(set_list_once(&c, w, err, sizeof(err)), err);
@@ -945,7 +970,7 @@ static const char *valid_arg(const struct want *w, char *buf, size_t len)
 	case RB_OPT_STR:
 		return str_syntax_of(w) > 0 ? str_syntax[str_syntax_of(w)].good : "x";
 	case RB_OPT_LIST:
-		return "p50<=3us";
+		return list_syntax_of(w)->good[0];
 	case RB_OPT_CHOICE:
 		snprintf(buf, len, "%.*s", (int)strcspn(w->choices, "|"), w->choices);
 		return buf;

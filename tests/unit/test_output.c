@@ -7,6 +7,7 @@
  * in the PACKAGE_VERSION this build was configured with.
  */
 #ifdef HAVE_CONFIG_H
+#include "core/ident.h"
 #include "config.h"
 #endif
 
@@ -726,6 +727,54 @@ static void no_long_reals(const char *path)
 	assert_true(reals > 5);
 }
 
+/* The identity a run's JSON carries: command line, run id, system, tags, the device's. */
+static char *ident_argv[] = { "rdmabench", "write_bw", "--tag", "rack=a12", "host", NULL };
+static struct rb_strlist ident_tags = { .n = 2, .v = { "rack=a12", "note=x=y" } };
+
+static void ident_report(struct rb_doc *r)
+{
+	rb_ident_init(5, ident_argv);
+	r->tags = &ident_tags;
+	snprintf(r->fw_ver, sizeof(r->fw_ver), "20.31.1014");
+	snprintf(r->board_id, sizeof(r->board_id), "MT_0000000222");
+	snprintf(r->rdma_core, sizeof(r->rdma_core), "44.0");
+	r->vendor_id = 0x02c9;
+	r->vendor_part_id = 4123;
+}
+
+static void check_ident(json_t *doc)
+{
+	json_t *argv = jget(doc, "command_line"), *dev = jget(doc, "device");
+	const char *id = json_string_value(jget(doc, "run_id"));
+	size_t i;
+
+	assert_int_equal(json_array_size(argv), 5);
+	for (i = 0; i < 5; i++)
+		assert_string_equal(json_string_value(json_array_get(argv, i)), ident_argv[i]);
+	assert_non_null(id);
+	assert_int_equal(strlen(id), 36);
+	assert_int_equal(id[14], '4');
+	assert_string_equal(json_string_value(jget(jget(doc, "system"), "rdma_core")), "44.0");
+	assert_non_null(strstr(json_string_value(jget(jget(doc, "system"), "kernel")), "Linux"));
+	assert_jstr(jget(doc, "tags"), "rack", "a12");
+	assert_jstr(jget(doc, "tags"), "note", "x=y");
+	assert_jstr(dev, "fw_ver", "20.31.1014");
+	assert_jstr(dev, "board_id", "MT_0000000222");
+	assert_jint(dev, "vendor_id", 0x02c9);
+	assert_jint(dev, "vendor_part_id", 4123);
+}
+
+static void test_uuid(void **state)
+{
+	const unsigned char b[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+	char buf[40];
+
+	(void)state;
+	rb_uuid_text(b, buf, sizeof(buf));
+	/* RFC 4122 4.4: version 4 in byte 6's high nibble, variant 10 in byte 8's top bits. */
+	assert_string_equal(buf, "00010203-0405-4607-8809-0a0b0c0d0e0f");
+}
+
 static void test_json_bw(void **state)
 {
 	struct rb_doc r;
@@ -733,6 +782,7 @@ static void test_json_bw(void **state)
 
 	(void)state;
 	bw_report(&r);
+	ident_report(&r);
 	r.recommendation = json_pack("{s:s, s:i}", "param", "batch", "value", 4);
 	assert_non_null(r.recommendation);
 	assert_int_equal(rb_write_file(tmp_path("bw.json"), RB_FMT_JSON, &r, bw_res, NBW), 0);
@@ -742,6 +792,7 @@ static void test_json_bw(void **state)
 
 	doc = load_json(tmp_path("bw.json"));
 	no_long_reals(tmp_path("bw.json"));
+	check_ident(doc);
 	assert_jstr(doc, "test", "write_bw");
 	assert_jnull(jget(doc, "device"), "gid_index");
 	assert_jstr(jget(doc, "device"), "link_layer", "InfiniBand");
@@ -1549,6 +1600,7 @@ int main(void)
 		cmocka_unit_test(test_thread_rows),
 		cmocka_unit_test(test_json_lat),
 		cmocka_unit_test(test_json_bw),
+		cmocka_unit_test(test_uuid),
 		cmocka_unit_test(test_json_op),
 		cmocka_unit_test(test_bidir),
 		cmocka_unit_test(test_reversed),
