@@ -46,6 +46,22 @@ for args in "-h" "--help"; do
 	has out "^usage: rdmabench write_bw"
 done
 
+# The README is a user's front door: at most 12,000 characters, and every
+# page it links to exists.
+size=$(wc -c <"$top/README.md")
+[ "$size" -le 12000 ] || fail "README.md is $size characters (at most 12000)"
+grep -o '](doc/[^)]*)' "$top/README.md" | sed 's/^](//; s/)$//' >links
+while read -r link; do
+	[ -f "$top/$link" ] || fail "README.md links to $link, which is not there"
+done <links
+for doc in "$top"/doc/*.md; do
+	grep -o '](\([a-z-]*\.md\)[^)]*)' "$doc" | sed 's/^](//; s/[#)].*$//' >links || true
+	while read -r link; do
+		[ -f "$top/doc/$link" ] || fail "${doc##*/} links to $link, which is not in doc/"
+	done <links
+done
+ok
+
 # --help fits a terminal: at most 60 lines within $COLUMNS (80, 200);
 # --help-all within the width too, perftest's flags last.
 for t in send_lat write_bw read_bw atomic tcp_bw server "matrix write_bw"; do
