@@ -1471,6 +1471,19 @@ const struct rb_opt rb_opts[] = {
 		  "device, port and GID it would use (the device is opened and queried only), "
 		  "the CPUs and NUMA node, the memory it needs and what would fail; with "
 		  "--json FILE the plan as JSON (a document of its own, see the schema)" },
+	{ .lname = "progress",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "progress line on stderr: auto, always, never",
+	  .type = RB_OPT_CHOICE,
+	  .off = LOC(progress),
+	  .max = 2,
+	  .choices = "auto|always|never",
+	  .argname = "WHEN",
+	  .def = "auto",
+	  .any = RB_S_TEST,
+	  .help = "the line that names the point being measured, its place in the sweep and "
+		  "the time left, redrawn on stderr as each point starts: auto, when stderr is "
+		  "a terminal; always, also on a pipe or file (a line each); never" },
 	{ .lname = "quiet",
 	  .section = RB_SEC_GENERAL,
 	  .brief = "no informational notes",

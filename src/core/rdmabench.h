@@ -224,6 +224,8 @@ enum rb_post_api {
 	RB_POST_WR,   /* ibv_wr_* (ibv_qp_ex), or fail */
 };
 
+enum rb_progress { RB_PROGRESS_AUTO, RB_PROGRESS_ALWAYS, RB_PROGRESS_NEVER };
+
 struct rb_local {
 	const char *host;  /* client: the server to reach; NULL on a server */
 	char device[64];   /* empty: the one holding the OOB connection's address */
@@ -246,6 +248,7 @@ struct rb_local {
 	uint8_t cycles;
 	char csv_path[256];
 	uint8_t format;	   /* enum rb_format, for stdout */
+	uint8_t progress;  /* --progress: 0 auto (stderr a terminal), 1 always, 2 never */
 	uint8_t units;	   /* enum rb_units */
 	uint8_t recommend; /* client: print a batch/signal recommendation */
 	/* --recommend BOUND (--expect's syntax): the cheapest point in CPU

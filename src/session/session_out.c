@@ -136,13 +136,14 @@ int sess_lat_extras(struct session *s, struct rb_result *res)
 }
 
 /* stdout's writer, begun once; its first line replaces a progress line. */
-static void out_begin(struct session *s)
+void sess_out_begin(struct session *s)
 {
 	if (s->progress) {
 		fputs("\r\033[K", stderr);
 		s->progress = false;
 	}
-	if (s->out_begun)
+	/* rdmabench matrix keeps the points itself: nothing on stdout. */
+	if (s->out_begun || s->h.on_point)
 		return;
 	rb_writer_init(&s->out, (enum rb_format)s->l->format, stdout);
 	s->out.ops->begin(&s->out, &s->rep);
@@ -163,7 +164,7 @@ int sess_emit(struct session *s, const struct rb_result *res)
 		s->h.on_point(s->h.on_point_ctx, res, &s->rep);
 		return sess_write_files(s, false);
 	}
-	out_begin(s);
+	sess_out_begin(s);
 	s->out.ops->row(&s->out, &s->rep, res);
 	return sess_write_files(s, false);
 }
@@ -175,7 +176,7 @@ void sess_show_interval(void *ctx, const struct rb_run *r, const struct rb_inter
 
 	if (s->h.on_point)
 		return;
-	out_begin(s);
+	sess_out_begin(s);
 	if (s->out.ops->interval)
 		s->out.ops->interval(&s->out, &s->rep, &r->pt, iv, r->niv - 1);
 }
