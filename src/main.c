@@ -10,6 +10,8 @@
 #include <string.h>
 
 #include "core/cmd.h"
+#include "core/suggest.h"
+#include "core/ident.h"
 #include "report/compare.h"
 #include "session/dryrun.h"
 #include "matrix/matrix_run.h"
@@ -21,6 +23,7 @@
 #include "topo/topo.h"
 #include "doctor/doctor.h"
 #include "reg/reg.h"
+#include "wire/wire.h"
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -103,6 +106,14 @@ static void catch_signals(void)
 	sigaction(SIGINT, &sa, NULL);
 	sigaction(SIGTERM, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
+}
+
+/* --version: what a bug report needs to name the build and what it talks to. */
+static int print_version(void)
+{
+	printf("rdmabench %s (wire protocol %d, commit %s)\n", PACKAGE_VERSION, RB_WIRE_VERSION,
+	       RB_COMMIT);
+	return RB_EXIT_OK;
 }
 
 static int usage_error(const char *cmd, const char *err)
@@ -198,10 +209,12 @@ static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv, bool perftes
 		return usage_error(cmd->name, err);
 	if (perftest && !rb_cli_given(&c, "output"))
 		c.l.format = RB_FMT_PERFTEST;
-	if (c.help) {
-		rb_usage(stdout, cmd->name, cmd->scope);
+	if (c.help || c.help_all) {
+		rb_usage(stdout, cmd->name, cmd->scope, c.help_all);
 		return RB_EXIT_OK;
 	}
+	if (c.version)
+		return print_version();
 	rb_quiet = c.quiet;
 	rb_verbose = c.verbose;
 	if (c.dry_run)
@@ -231,11 +244,35 @@ static int run_perftest(const char *prog, int argc, char **argv)
 	return run_cmd(&cmd, argc, argv, true);
 }
 
+/* A mistyped command: the one it most likely meant, else the list. */
+static int unknown_command(const char *word)
+{
+	const char *names[256];
+	struct rb_cmd cmd;
+	const char *near;
+	size_t n;
+
+	for (n = 0; n < 256 && rb_cmd_at(n, &cmd); n++)
+		names[n] = cmd.name;
+	near = rb_suggest(word, names, n);
+	if (near) {
+		fprintf(stderr, "rdmabench: unknown command '%s': did you mean '%s'?\n", word,
+			near);
+		return RB_EXIT_USAGE;
+	}
+	fprintf(stderr, "rdmabench: unknown command '%s'\n\n", word);
+	main_usage(stderr);
+	return RB_EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
 	const char *prog = strrchr(argv[0], '/') ? strrchr(argv[0], '/') + 1 : argv[0];
 	struct rb_cmd cmd;
-	int ret = run_perftest(prog, argc, argv);
+	int ret;
+
+	rb_ident_init(argc, argv);
+	ret = run_perftest(prog, argc, argv);
 
 	if (ret >= 0)
 		return ret;
@@ -248,10 +285,8 @@ int main(int argc, char **argv)
 		main_usage(stdout);
 		return RB_EXIT_OK;
 	}
-	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V")) {
-		printf("rdmabench %s\n", PACKAGE_VERSION);
-		return RB_EXIT_OK;
-	}
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V"))
+		return print_version();
 	/* Internal: the man page's OPTIONS section, from the option table. */
 	if (!strcmp(argv[1], "--man-options")) {
 		rb_man_options(stdout);
@@ -267,11 +302,8 @@ int main(int argc, char **argv)
 		return list_commands();
 	if (!strcmp(argv[1], "--list-options"))
 		return list_options(argc > 2 ? argv[2] : NULL, argc > 3 ? argv[3] : NULL);
-	if (!rb_cmd_find(argv[1], &cmd)) {
-		fprintf(stderr, "rdmabench: unknown command '%s'\n\n", argv[1]);
-		main_usage(stderr);
-		return RB_EXIT_USAGE;
-	}
+	if (!rb_cmd_find(argv[1], &cmd))
+		return unknown_command(argv[1]);
 	catch_signals();
 	return run_cmd(&cmd, argc - 1, argv + 1, false);
 }

@@ -8,6 +8,7 @@
 #   RB_VERSION     the version --version must print (optional)
 #   RB_MANDIR      the installed man directory (optional): the man pages
 #   RB_PTDIR       the installed perftest names (optional): ib_write_bw ...
+#   RB_SCHEMA      the installed JSON schema (optional)
 #   TOP_SRCDIR     the source tree, for a sample CSV in tests/data/plot
 # Everything runs in an empty scratch directory with RB_BINDIR first on
 # PATH, so nothing can lean on the source or build tree.  Exit 0 pass,
@@ -50,6 +51,15 @@ if [[ $out == "rdmabench ${RB_VERSION:-}"* ]]; then
 	ok "rdmabench --version: $out"
 else
 	fail "rdmabench --version printed '$out', want 'rdmabench ${RB_VERSION:-VERSION}'"
+fi
+
+# --- the JSON schema, where the man page says it is -------------------------
+if [[ -n ${RB_SCHEMA:-} ]]; then
+	if python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["title"].startswith("rdmabench results")' "$RB_SCHEMA" 2>/dev/null; then
+		ok "the JSON schema is installed: $RB_SCHEMA"
+	else
+		fail "no JSON schema at $RB_SCHEMA"
+	fi
 fi
 
 # --- perftest's names: links to rdmabench that take perftest's flags only ----

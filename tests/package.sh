@@ -107,6 +107,6 @@ step "the package's files (dpkg -x into $tmp/root)"
 dpkg -x "$deb" "$tmp/root"
 RB_BINDIR=$tmp/root/usr/bin RB_COMPLETION=$tmp/root/usr/share/bash-completion/completions/rdmabench \
 	RB_PTDIR=$tmp/root/usr/libexec/rdmabench/perftest \
-	RB_MANDIR=$tmp/root/usr/share/man RB_VERSION=$version TOP_SRCDIR=$top "$here/installcheck.sh" || die "the files of ${deb##*/} failed their checks"
+	RB_MANDIR=$tmp/root/usr/share/man RB_SCHEMA=$tmp/root/usr/share/rdmabench/rdmabench.schema.json RB_VERSION=$version TOP_SRCDIR=$top "$here/installcheck.sh" || die "the files of ${deb##*/} failed their checks"
 
 step "PASS: ${deb##*/}"

@@ -36,11 +36,15 @@ rb_missing_pkgs() {
 	done
 }
 
-# Install what is missing; as non-root, say what to install instead.
-rb_install_deps() {
+# What running rdmabench on a host with an HCA needs, beyond the build:
+# the providers, ibv_devinfo, and rdmabench-plot's gnuplot and python3.
+RB_PKGS_RUN="rdma-core ibverbs-providers ibverbs-utils gnuplot-nox python3"
+
+# rb_install_pkgs PKG...: install those of PKG... that are missing; as
+# non-root, say what to install instead.
+rb_install_pkgs() {
 	local missing
-	# shellcheck disable=SC2086 # the lists are word lists
-	missing=$(rb_missing_pkgs $RB_PKGS_BUILD $RB_PKGS_FUZZ $RB_PKGS_LAB $RB_PKGS_TOOLS $RB_PKGS_PKG | tr '\n' ' ')
+	missing=$(rb_missing_pkgs "$@" | tr '\n' ' ')
 	if [ -z "${missing// /}" ]; then
 		return 0
 	fi
@@ -54,6 +58,24 @@ rb_install_deps() {
 	apt-get update -q >/dev/null
 	# shellcheck disable=SC2086
 	apt-get install -y -q --no-install-recommends $missing >/dev/null
+}
+
+# Everything: what scripts/check needs (the lab, fuzzing, linters, packaging).
+rb_install_deps() {
+	# shellcheck disable=SC2086 # the lists are word lists
+	rb_install_pkgs $RB_PKGS_BUILD $RB_PKGS_FUZZ $RB_PKGS_LAB $RB_PKGS_TOOLS $RB_PKGS_PKG
+}
+
+# What building and running need (scripts/quickstart on a host with an HCA).
+rb_install_run_deps() {
+	# shellcheck disable=SC2086 # the lists are word lists
+	rb_install_pkgs $RB_PKGS_BUILD $RB_PKGS_RUN
+}
+
+# What the Soft-RoCE lab needs besides (scripts/quickstart --lab).
+rb_install_lab_deps() {
+	# shellcheck disable=SC2086 # the lists are word lists
+	rb_install_pkgs $RB_PKGS_LAB
 }
 
 # The build directory of scripts/quickstart and bench-perftest, relative to

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 #include <errno.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -15,10 +16,6 @@
 #include "wire/plan.h"
 #include "core/shape.h"
 #include "core/sweep.h"
-
-/* -n when neither -n nor -D is given, as perftest's. */
-#define DEF_ITERS_LAT 1000
-#define DEF_ITERS_BW  5000
 
 _Static_assert(offsetof(struct rb_cli, p) == RB_OPT_PLAN_BEGIN, "the plan first (opts_row.h)");
 
@@ -98,11 +95,14 @@ static int parse_number(const struct rb_opt *o, const char *arg, uint64_t *v, ch
 		*v = o->autov;
 		return 0;
 	}
-	ret = rb_parse_u64(arg, o->suffix, v, &end);
+	ret = o->secs ? rb_parse_secs(arg, v, &end) : rb_parse_u64(arg, o->suffix, v, &end);
+	if (!ret && o->pct && !strcmp(end, "%"))
+		end++;
 	if (ret || *end)
 		return fail(err, len, "%s '%s' is not %s%s", rb_opt_name(o, n, sizeof(n)), arg,
 			    ret == -ERANGE ? "in range"
 			    : o->suffix	   ? "a number (K/M/G suffixes allowed)"
+			    : o->secs	   ? "a number of seconds (90, 90s, 2m, 1h)"
 					   : "a number",
 			    ret != -ERANGE && o->autov ? " or auto" : "");
 	return rb_opt_check_range(o, *v, err, len);
@@ -218,19 +218,57 @@ static int set_opt(struct rb_cli *c, const struct rb_opt *o, const char *arg, ch
 	return 0;
 }
 
-/* Why row @o does not apply, when its scope says more than the command's name. */
-static const char *scope_hint(const struct rb_opt *o)
+/* The groups a hint names, by the scope bits every test of the group has. */
+static const struct {
+	unsigned int bits;
+	const char *name;
+} hint_groups[] = {
+	{ RB_S_VERBS, "RDMA tests" },
+	{ RB_S_LAT, "latency tests" },
+	{ RB_S_BW, "bandwidth tests" },
+	{ RB_S_VERBS | RB_S_LAT, "RDMA latency tests" },
+	{ RB_S_VERBS | RB_S_BW, "RDMA bandwidth tests" },
+};
+
+/*
+ * Where row @o does apply, from the command table: " (RDMA bandwidth
+ * tests only)" when that is exactly the set, else the tests by name
+ * (" (it applies to: send_lat, send_bw)"), or "" when to no test.
+ */
+static const char *scope_hint(const struct rb_opt *o, char *buf, size_t size)
 {
-	if ((o->need | o->any) & RB_S_VERBS)
-		return " (RDMA tests only)";
-	return o->need & RB_S_LAT ? " (latency tests only)" : "";
+	uint64_t set = 0, group[sizeof(hint_groups) / sizeof(hint_groups[0])] = { 0 };
+	struct rb_cmd cmd;
+	size_t i, g, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; rb_cmd_at(i, &cmd) && i < 64; i++) {
+		if (cmd.kind != RB_CMD_TEST)
+			continue;
+		set |= (uint64_t)rb_opt_applies(o, cmd.scope) << i;
+		for (g = 0; g < sizeof(group) / sizeof(group[0]); g++)
+			if ((cmd.scope & hint_groups[g].bits) == hint_groups[g].bits)
+				group[g] |= 1ULL << i;
+	}
+	for (g = 0; set && g < sizeof(group) / sizeof(group[0]); g++)
+		if (set == group[g]) {
+			snprintf(buf, size, " (%s only)", hint_groups[g].name);
+			return buf;
+		}
+	for (i = 0; rb_cmd_at(i, &cmd) && i < 64 && used < size; i++)
+		if (set >> i & 1)
+			used += (size_t)snprintf(buf + used, size - used, "%s%s",
+						 used ? ", " : " (it applies to: ", cmd.name);
+	if (used && used + 1 < size)
+		strcat(buf, ")");
+	return buf;
 }
 
 int rb_cli_take(struct rb_cli *c, int row, const char *cmd, unsigned int scope, const char *arg,
 		char *err, size_t len)
 {
 	const struct rb_opt *o;
-	char n[40];
+	char n[40], where[200];
 	int ret;
 
 	if (row < 0)
@@ -238,7 +276,7 @@ int rb_cli_take(struct rb_cli *c, int row, const char *cmd, unsigned int scope, 
 	o = &rb_opts[row];
 	if (!rb_opt_applies(o, scope))
 		return fail(err, len, "%s does not apply to %s%s", rb_opt_name(o, n, sizeof(n)),
-			    cmd, scope_hint(o));
+			    cmd, scope_hint(o, where, sizeof(where)));
 	/* The last of two values silently winning hides a typo. */
 	if (c->given[row] && o->type != RB_OPT_LIST)
 		return fail(err, len, "%s given twice", rb_opt_name(o, n, sizeof(n)));
@@ -349,11 +387,23 @@ static int check_combinations(const struct rb_cli *c, char *err, size_t len)
  * runs keep their results elsewhere.
  */
 /* --output: a figure the test has, as perftest checks. */
-static int check_output(const struct rb_cli *c, const struct rb_bench *b, char *err, size_t len)
+static int check_output(struct rb_cli *c, const struct rb_bench *b, char *err, size_t len)
 {
 	static const char *const what[] = { "bandwidth", "message_rate", "latency" };
 	bool lat = c->l.output == RB_OUTPUT_LATENCY;
 
+	/* --json -: the JSON document is stdout, as --format json makes it. */
+	if (!strcmp(c->l.json_path, "-")) {
+		if ((rb_cli_given(c, "format") && c->l.format != RB_FMT_JSON) ||
+		    rb_cli_given(c, "output"))
+			return fail(err, len,
+				    "--json - writes the JSON document to stdout, which --%s would "
+				    "also write to: give --json a file name, or leave --%s out",
+				    rb_cli_given(c, "output") ? "output" : "format",
+				    rb_cli_given(c, "output") ? "output" : "format");
+		c->l.format = RB_FMT_JSON;
+		c->l.json_path[0] = '\0';
+	}
 	if (!rb_cli_given(c, "output") || lat == (b->mode == RB_MODE_LAT))
 		return 0;
 	return fail(err, len, "--output %s is for %s tests, and %s is a %s test",
@@ -430,7 +480,7 @@ int rb_cli_finish(struct rb_cli *c, const struct rb_bench *b, unsigned int scope
 		  size_t errlen)
 {
 	unsigned int mine = rb_bench_scope(b) | (scope & (RB_S_FAMILY | RB_S_MATRIX));
-	char n[40];
+	char n[40], where[200];
 	uint32_t i;
 	int ret;
 
@@ -439,7 +489,7 @@ int rb_cli_finish(struct rb_cli *c, const struct rb_bench *b, unsigned int scope
 		if (c->given[i] && !rb_opt_applies(&rb_opts[i], mine))
 			return fail(err, errlen, "%s does not apply to %s%s",
 				    rb_opt_name(&rb_opts[i], n, sizeof(n)), b->name,
-				    scope_hint(&rb_opts[i]));
+				    scope_hint(&rb_opts[i], where, sizeof(where)));
 	snprintf(c->p.test, sizeof(c->p.test), "%s", b->name);
 	apply_defaults(c, b);
 	if (rb_pt_iters(c, err, errlen))
@@ -487,74 +537,17 @@ void rb_cli_client_only(const struct rb_cli *c, char *buf, size_t len)
 }
 
 /*
- * The default a test's own help shows: its row's, where the table's text
- * covers every test ("2 (lat), 65536 (bw), 8 (atomic)"); NULL: the table's.
+ * Escape what troff would take as markup: '-' and '\\'; a path may break
+ * after its '/' (\: marks where), so no long path overruns a table cell.
  */
-static const char *row_default(const struct rb_opt *o, const struct rb_bench *b, char *buf,
-			       size_t len)
-{
-	if (!b)
-		return NULL;
-	if (!strcmp(o->lname, "size"))
-		snprintf(buf, len, "%u", b->default_size);
-	else if (!strcmp(o->lname, "iters"))
-		snprintf(buf, len, "%u", b->mode == RB_MODE_LAT ? DEF_ITERS_LAT : DEF_ITERS_BW);
-	else if (!strcmp(o->lname, "inline"))
-		snprintf(buf, len, "%u", b->default_inline);
-	else
-		return NULL;
-	return buf;
-}
-
-static void usage_line(FILE *f, const struct rb_opt *o, const struct rb_bench *b)
-{
-	const char *sep = o->argname ? " " : "", *def;
-	char head[64], buf[32];
-
-	if (o->sname)
-		snprintf(head, sizeof(head), "-%c, --%s%s%s", o->sname, o->lname, sep,
-			 o->argname ? o->argname : "");
-	else
-		snprintf(head, sizeof(head), "    --%s%s%s", o->lname, sep,
-			 o->argname ? o->argname : "");
-	fprintf(f, "  %-28s %s", head, o->help);
-	def = row_default(o, b, buf, sizeof(buf));
-	if (def || o->def)
-		fprintf(f, " [default: %s]", def ? def : o->def);
-	fputc('\n', f);
-}
-
-void rb_usage(FILE *f, const char *cmd, unsigned int scope)
-{
-	const struct rb_bench *b = rb_bench_find(cmd);
-	size_t i;
-
-	if (scope & RB_S_MATRIX)
-		fprintf(f,
-			"usage: rdmabench matrix TEST [options]   (each rank of a job: mpirun, "
-			"srun, "
-			"or --rank/--nranks)\n\noptions%s%s:\n",
-			scope & RB_S_TEST ? " for matrix " : "", scope & RB_S_TEST ? cmd : "");
-	else if (scope & RB_S_TEST)
-		fprintf(f,
-			"usage: rdmabench %s [options]          (server: waits for one client)\n"
-			"       rdmabench %s [options] HOST     (client: measures against "
-			"HOST)\n\noptions for %s:\n",
-			cmd, cmd, cmd);
-	else
-		fprintf(f, "usage: rdmabench %s [options]\n\noptions:\n", cmd);
-	for (i = 0; i < rb_nopts; i++)
-		if (rb_opt_applies(&rb_opts[i], scope))
-			usage_line(f, &rb_opts[i], b);
-}
-
-/* Escape what troff would take as markup: '-' and '\\'. */
 void rb_man_text(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '-' || *s == '\\')
 			fputc('\\', f);
 		fputc(*s, f);
+		if (*s == '/' && s[1] && s[1] != ' ' && s[1] != '-')
+			fputs("\\:", f);
 	}
 }
 

@@ -60,6 +60,7 @@ struct rb_cli {
 	uint8_t mode; /* a family command: 0 lat, 1 bw */
 	uint8_t help;
 	uint8_t version;
+	uint8_t help_all;
 	uint8_t perftest_only; /* under perftest's name: only perftest's flags */
 	/* --dry-run: print the plan, run nothing (dryrun.h) */
 	uint8_t dry_run;
@@ -124,8 +125,12 @@ int rb_cli_finish(struct rb_cli *c, const struct rb_bench *b, unsigned int scope
  */
 void rb_cli_client_only(const struct rb_cli *c, char *buf, size_t len);
 
-/* rb_usage() - help for @cmd listing the options of @scope. */
-void rb_usage(FILE *f, const char *cmd, unsigned int scope);
+/*
+ * rb_usage() - help for @cmd listing the options of @scope: the common
+ * ones a line each, grouped (--help), or with @all every one with its
+ * whole text, then perftest's flags (--help-all).
+ */
+void rb_usage(FILE *f, const char *cmd, unsigned int scope, bool all);
 
 /*
  * rb_list_options() - for shell completion, one line per option of

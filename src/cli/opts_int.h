@@ -10,6 +10,13 @@
 
 #include "cli/opts.h"
 
+/* -n when neither -n nor -D is given, as perftest's. */
+#define DEF_ITERS_LAT 1000
+#define DEF_ITERS_BW  5000
+
+/* --help's width: $COLUMNS (40..1000), else 80. */
+int rb_help_width(void);
+
 /* Every rule broken here is a usage error. */
 #define fail(err, len, ...) rb_set_err(err, len, -EINVAL, __VA_ARGS__)
 

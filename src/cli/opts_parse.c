@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cli/opts_perftest.h"
+#include "core/suggest.h"
 
 #define fail(err, len, ...) rb_set_err(err, len, -EINVAL, __VA_ARGS__)
 
@@ -206,6 +207,29 @@ static int ambiguous(const struct option *lo, const char *arg, char *err, size_t
 	return fail(err, len, "option --%.*s is ambiguous: %s", (int)l, arg, names);
 }
 
+/* "--szie": unknown, and the option it most likely meant, when one is close. */
+static int unknown_long(const struct option *lo, const char *cmd, const char *arg, char *err,
+			size_t len)
+{
+	const char *names[GETOPT_MAX];
+	char word[64];
+	const char *near;
+	size_t n = 0;
+
+	if (!strncmp(arg, "--", 2)) {
+		snprintf(word, sizeof(word), "%.*s", (int)strcspn(arg + 2, "="), arg + 2);
+		for (; lo->name && n < GETOPT_MAX; lo++)
+			names[n++] = lo->name;
+		near = rb_suggest(word, names, n);
+		if (near)
+			return fail(err, len,
+				    "unknown option %s for %s: did you mean --%s? (see "
+				    "rdmabench %s --help)",
+				    arg, cmd, near, cmd);
+	}
+	return fail(err, len, "unknown option %s for %s (see rdmabench %s --help)", arg, cmd, cmd);
+}
+
 static int bad_option(const struct option *lo, const char *cmd, int ch, char **argv, char *err,
 		      size_t len)
 {
@@ -223,7 +247,7 @@ static int bad_option(const struct option *lo, const char *cmd, int ch, char **a
 			    cmd, cmd);
 	if (ambiguous(lo, arg, err, len))
 		return -EINVAL;
-	return fail(err, len, "unknown option %s for %s (see rdmabench %s --help)", arg, cmd, cmd);
+	return unknown_long(lo, cmd, arg, err, len);
 }
 
 /*
@@ -273,6 +297,37 @@ static void cuda_finish(struct rb_cli *c)
 			rb_cli_given(c, "cuda-reg");
 }
 
+/*
+ * HOST:PORT and [V6ADDR]:PORT name the port as -p does; a bare IPv6
+ * address (two colons or more) is a host alone.  @arg is argv's own
+ * string, cut in place so that c->l.host points at the host.
+ */
+static int host_port(struct rb_cli *c, char *arg, char *err, size_t len)
+{
+	char *colon = strrchr(arg, ':'), *end;
+	unsigned long port;
+
+	if (!colon || (arg[0] != '[' && strchr(arg, ':') != colon))
+		return 0;
+	if (arg[0] == '[' && colon[-1] != ']')
+		return 0;
+	errno = 0;
+	port = strtoul(colon + 1, &end, 10);
+	if (!colon[1] || *end || errno || port < 1 || port > 65535)
+		return fail(err, len, "'%s': the port after ':' must be a number from 1 to 65535",
+			    arg);
+	if (rb_cli_given(c, "port"))
+		return fail(err, len, "'%s' and -p/--port both give the port: give one", arg);
+	c->l.tcp_port = (uint32_t)port;
+	if (arg[0] == '[') {
+		colon[-1] = '\0';
+		c->l.host = arg + 1;
+	} else {
+		*colon = '\0';
+	}
+	return 0;
+}
+
 static int parse(struct rb_cli *c, const char *cmd, unsigned int scope, int argc, char **av,
 		 char *err, size_t len)
 {
@@ -299,6 +354,11 @@ static int parse(struct rb_cli *c, const char *cmd, unsigned int scope, int argc
 			    av[optind]);
 	if (c->l.host && !(scope & RB_S_TEST))
 		return fail(err, len, "%s takes no host argument ('%s')", cmd, c->l.host);
+	if (c->l.host) {
+		ret = host_port(c, (char *)c->l.host, err, len);
+		if (ret)
+			return ret;
+	}
 	cuda_finish(c);
 	return rb_pt_finish(c, cmd, scope, err, len);
 }

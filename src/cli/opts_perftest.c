@@ -433,7 +433,8 @@ void rb_man_perftest(FILE *f)
 	char n[48];
 	size_t i;
 
-	fputs(".TS\nallbox tab(|);\nlb lb lb\nlw(14n) lw(18n) lx.\nperftest|rdmabench|difference\n",
+	fputs(".na\n.TS\nallbox tab(|);\nlb lb lb\nlw(26n) lw(19n) "
+	      "lx.\nperftest|rdmabench|difference\n",
 	      f);
 	for (i = 0; i < rb_nopts; i++) {
 		const struct rb_opt *o = &rb_opts[i];
@@ -447,5 +448,5 @@ void rb_man_perftest(FILE *f)
 
 		man_row(f, pt_name(p, n, sizeof(n)), kind_word[p->kind], NULL, p->says);
 	}
-	fputs(".TE\n", f);
+	fputs(".TE\n.ad\n", f);
 }

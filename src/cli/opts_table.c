@@ -7,6 +7,7 @@
  * table: its length is its rows'.
  */
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -79,6 +80,19 @@ static int check_expect(const char *arg, char *err, size_t len)
 	return rb_expect_parse(arg, &e, err, len);
 }
 
+/* --tag KEY=VALUE: a key of letters, digits, '_', '-' and '.'; any value. */
+static int check_tag(const char *arg, char *err, size_t len)
+{
+	size_t k = strspn(arg, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.");
+
+	if (!k || arg[k] != '=')
+		return fail(err, len,
+			    "--tag '%s': give KEY=VALUE, the key of letters, digits, '_', '-' "
+			    "and '.' (--tag rack=a12)",
+			    arg);
+	return 0;
+}
+
 /* --recommend's bound, when given: --expect's syntax (what it names: rb_cli_finish()). */
 static int check_recommend(const char *arg, char *err, size_t len)
 {
@@ -120,9 +134,29 @@ static int check_rate(const char *arg, char *err, size_t len)
 	return rb_rate_parse("--rate", arg, &rate, &unit, err, len);
 }
 
+/* Defaults that differ by test: a test's --help shows its own. */
+static void def_size(const struct rb_bench *b, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u", b->default_size);
+}
+
+static void def_iters(const struct rb_bench *b, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u", b->mode == RB_MODE_LAT ? DEF_ITERS_LAT : DEF_ITERS_BW);
+}
+
+static void def_inline(const struct rb_bench *b, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u", b->default_inline);
+}
+
 const struct rb_opt rb_opts[] = {
 	/* what to measure: sent to the server, which adopts it */
 	{ .lname = "size",
+	  .test_default = def_size,
+	  .section = RB_SEC_MEASURE,
+	  .brief = "message sizes: 64, 4K,64K or 2..8M:x2",
+	  .common = true,
 	  .perftest = "-s, --size",
 	  .sname = 's',
 	  .type = RB_OPT_AXIS,
@@ -136,6 +170,9 @@ const struct rb_opt rb_opts[] = {
 	  .help = "message size in bytes: a value, a list or a range (64,4K or 2..8M:x2); "
 		  "K/M/G are powers of 1024" },
 	{ .lname = "all",
+	  .section = RB_SEC_MEASURE,
+	  .brief = "sweep sizes 2..8M:x2 (perftest -a)",
+	  .common = true,
 	  .perftest = "-a, --all",
 	  .pt_diff = "sizes 2 to 8 MiB, as perftest; every point is kept in CSV and JSON",
 	  .sname = 'a',
@@ -145,6 +182,10 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_TEST | RB_S_SIZED,
 	  .help = "sweep sizes 2..8M:x2, as perftest -a" },
 	{ .lname = "iters",
+	  .test_default = def_iters,
+	  .section = RB_SEC_MEASURE,
+	  .brief = "measured iterations per point",
+	  .common = true,
 	  .perftest = "-n, --iters",
 	  .pt_diff = "applies to each point of a sweep; under perftest's name (ib_write_bw) each "
 		     "QP's, as perftest's (-q 4 -n 5000 posts and prints 20000; one -q count "
@@ -161,19 +202,26 @@ const struct rb_opt rb_opts[] = {
 	  .help = "measured iterations per point, all its QPs together (under perftest's name, "
 		  "as perftest: each QP's, -n times -q)" },
 	{ .lname = "duration",
+	  .section = RB_SEC_MEASURE,
+	  .brief = "measure each point for SEC seconds instead",
+	  .common = true,
 	  .perftest = "-D, --duration",
 	  .sname = 'D',
 	  .type = RB_OPT_U32,
 	  .pt_diff = "-D 0 runs until SIGINT/SIGTERM (perftest: --run_infinitely)",
 	  .off = PAR(duration_s),
+	  .secs = true,
 	  .max = 86400,
 	  .argname = "SEC",
 	  .need = RB_S_TEST,
-	  .help = "measure each point for SEC seconds instead of -n iterations; percentiles "
+	  .help = "measure each point for SEC seconds (90, 90s, 2m) instead of -n iterations; "
+		  "percentiles "
 		  "stay exact up to 4194304 samples a point, then come from buckets within "
 		  "0.4% in bounded memory. -D 0: one point, measured until SIGINT or "
 		  "SIGTERM, which keeps it (exit 130/143)" },
 	{ .lname = "interval",
+	  .section = RB_SEC_MEASURE,
+	  .brief = "a time series: one row every SEC seconds",
 	  .type = RB_OPT_STR,
 	  .off = OFF(interval_arg),
 	  .size = sizeof(((struct rb_cli *)0)->interval_arg),
@@ -185,6 +233,8 @@ const struct rb_opt rb_opts[] = {
 		  "printed as it ends; the point's row adds the lowest interval bandwidth. "
 		  "Measured by the client" },
 	{ .lname = "rate",
+	  .section = RB_SEC_MEASURE,
+	  .brief = "pace the sender: 10Gbps, 1Mpps",
 	  .alias = "rate_limit",
 	  .perftest = "--rate_limit --rate_units --rate_limit_type",
 	  .pt_diff = "software pacing only (perftest's SW type; no HW or PP, no "
@@ -202,6 +252,8 @@ const struct rb_opt rb_opts[] = {
 		  "Gb/s); the report gives the achieved rate and its deviation from RATE, "
 		  "negative when the link cannot reach it" },
 	{ .lname = "warmup",
+	  .section = RB_SEC_MEASURE,
+	  .brief = "unmeasured iterations before each point",
 	  .type = RB_OPT_U64,
 	  .off = PAR(warmup),
 	  .max = 1ULL << 32,
@@ -214,6 +266,8 @@ const struct rb_opt rb_opts[] = {
 		  "10 KiB so that the warm-up adds at most 1 MiB (one message at least); the JSON "
 		  "gives each point's count" },
 	{ .lname = "latency-gap",
+	  .section = RB_SEC_MEASURE,
+	  .brief = "pause USEC after each round trip",
 	  .alias = "latency_gap",
 	  .perftest = "--latency_gap",
 	  .type = RB_OPT_U32,
@@ -229,6 +283,8 @@ const struct rb_opt rb_opts[] = {
 		  "include the gap, and so do perftest's report's (--format perftest, perftest's "
 		  "name), as perftest's samples do" },
 	{ .lname = "samples",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "every latency sample, as CSV to FILE",
 	  .type = RB_OPT_STR,
 	  LSTR(samples_path),
 	  .argname = "FILE",
@@ -238,6 +294,8 @@ const struct rb_opt rb_opts[] = {
 		  "lat_us (one-way where lat_us is), and lat_ticks with -C; renamed into place "
 		  "when the run ends" },
 	{ .lname = "report-unsorted",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "perftest: --samples to a default file",
 	  .sname = 'U',
 	  .perftest = "-U, --report-unsorted",
 	  .pt_diff = "the samples go to a CSV file (--samples FILE, default "
@@ -250,6 +308,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "perftest's switch: --samples " RB_SAMPLES_DEFAULT " unless --samples names the "
 		  "file (samples are always in measurement order)" },
 	{ .lname = "report-histogram",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "a latency histogram of each point",
 	  /* perftest's getopt table spells it so (its help says --report-histogram) */
 	  .alias = "report-histogrm",
 	  .sname = 'H',
@@ -265,6 +325,8 @@ const struct rb_opt rb_opts[] = {
 		  "minimum to p99.9, then one to the maximum when samples lie beyond: bars "
 		  "under the point's row, edges and counts in the JSON (histogram)" },
 	{ .lname = "report-cycles",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "latencies in clock ticks",
 	  .sname = 'C',
 	  .perftest = "-C, --report-cycles",
 	  .pt_diff = "ticks of the clock rdmabench measures with: the TSC on x86 (perftest's "
@@ -278,6 +340,9 @@ const struct rb_opt rb_opts[] = {
 		  "timer), one-way as the microseconds are; the JSON adds lat_ticks, "
 		  "ticks_per_us and tick_clock, --samples a lat_ticks column" },
 	{ .lname = "tx-depth",
+	  .section = RB_SEC_SWEEP,
+	  .brief = "send queue depth per QP (axis)",
+	  .common = true,
 	  .perftest = "-t, --tx-depth",
 	  .pt_diff = "a sweep axis",
 	  .sname = 't',
@@ -291,6 +356,8 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "send queue depth per QP (an axis)" },
 	{ .lname = "rx-depth",
+	  .section = RB_SEC_SWEEP,
+	  .brief = "receives kept posted per QP",
 	  .perftest = "-r, --rx-depth",
 	  .sname = 'r',
 	  .type = RB_OPT_U32,
@@ -303,6 +370,8 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_RECV | RB_S_VERBS,
 	  .help = "receive queue depth: receives kept posted per QP" },
 	{ .lname = "recv-post-list",
+	  .section = RB_SEC_SWEEP,
+	  .brief = "repost receives N at a time",
 	  .alias = "recv_post_list",
 	  .perftest = "--recv_post_list",
 	  .pt_diff = "given to the client, the receiver's too (the plan); without it a "
@@ -317,6 +386,9 @@ const struct rb_opt rb_opts[] = {
 	  .help = "the receiver reposts its receives N at a time, in one ibv_post_recv "
 		  "chain (at most -r); over UC and UD a receive short then drops a message" },
 	{ .lname = "qps",
+	  .section = RB_SEC_SWEEP,
+	  .brief = "QPs used round-robin (axis)",
+	  .common = true,
 	  .alias = "qp",
 	  .perftest = "-q, --qp",
 	  .pt_diff = "a sweep axis",
@@ -331,6 +403,9 @@ const struct rb_opt rb_opts[] = {
 	  .help = "QPs, used round-robin, sharing one CQ (an axis; up to 16384, within the "
 		  "device's max_qp, max_cqe and the memlock limit)" },
 	{ .lname = "threads",
+	  .section = RB_SEC_SWEEP,
+	  .brief = "N threads, each with its own connection",
+	  .common = true,
 	  .type = RB_OPT_U32,
 	  .off = PAR(threads),
 	  .min = 1,
@@ -346,6 +421,8 @@ const struct rb_opt rb_opts[] = {
 		  "--max-conns (64 by default) it must not exceed; per-thread figures and their "
 		  "sum" },
 	{ .lname = "max-conns",
+	  .section = RB_SEC_SWEEP,
+	  .brief = "server: connections served at once",
 	  .type = RB_OPT_U32,
 	  .off = LOC(max_conns),
 	  .min = 1,
@@ -357,6 +434,9 @@ const struct rb_opt rb_opts[] = {
 		  "--threads N needs N of them, and a run of more threads than this is "
 		  "refused with a message naming it" },
 	{ .lname = "inline",
+	  .test_default = def_inline,
+	  .section = RB_SEC_SWEEP,
+	  .brief = "send up to N bytes inline",
 	  .alias = "inline_size",
 	  .perftest = "-I, --inline_size",
 	  .sname = 'I',
@@ -370,6 +450,9 @@ const struct rb_opt rb_opts[] = {
 	  .help = "send messages up to N bytes inline (capped by what the QP accepts); 0: "
 		  "never" },
 	{ .lname = "batch",
+	  .section = RB_SEC_SWEEP,
+	  .brief = "WRs chained per post (axis)",
+	  .common = true,
 	  .alias = "post_list",
 	  .perftest = "-l, --post_list",
 	  .pt_diff = "a sweep axis; any batch with any signal interval",
@@ -383,6 +466,9 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_BW | RB_S_VERBS,
 	  .help = "WRs chained per ibv_post_send (an axis)" },
 	{ .lname = "signal",
+	  .section = RB_SEC_SWEEP,
+	  .brief = "one signaled WR every N (axis)",
+	  .common = true,
 	  .alias = "cq-mod",
 	  .perftest = "-Q, --cq-mod",
 	  .pt_diff = "a sweep axis; need not divide the batch",
@@ -399,6 +485,8 @@ const struct rb_opt rb_opts[] = {
 		  "flight (-o), and say so (JSON signal_ran). Latency tests signal every WR "
 		  "and reap lazily" },
 	{ .lname = "outstanding",
+	  .section = RB_SEC_SWEEP,
+	  .brief = "reads or atomics in flight per QP",
 	  .alias = "outs",
 	  .perftest = "-o, --outs",
 	  .sname = 'o',
@@ -412,6 +500,9 @@ const struct rb_opt rb_opts[] = {
 	  .help = "reads or atomics in flight per QP, clamped to the devices' "
 		  "max_qp_rd_atom" },
 	{ .lname = "op",
+	  .section = RB_SEC_MEASURE,
+	  .brief = "atomic operation: fadd or cswap",
+	  .common = true,
 	  .alias = "atomic_type",
 	  .perftest = "-A, --atomic_type",
 	  .pt_diff = "fadd and cswap are short for FETCH_AND_ADD and CMP_AND_SWAP",
@@ -426,6 +517,9 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_ATOMIC,
 	  .help = "atomic operation: fetch-and-add or compare-and-swap" },
 	{ .lname = "mode",
+	  .section = RB_SEC_MEASURE,
+	  .brief = "family command: lat or bw",
+	  .common = true,
 	  .type = RB_OPT_CHOICE,
 	  .off = OFF(mode),
 	  .max = 1,
@@ -435,6 +529,9 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_FAMILY,
 	  .help = "which test of the family: latency or bandwidth" },
 	{ .lname = "verify",
+	  .section = RB_SEC_MEASURE,
+	  .brief = "check every byte that arrives",
+	  .common = true,
 	  .alias = "data_validation",
 	  .perftest = "--data_validation",
 	  .pt_diff = "every test, both directions; a mismatch names size, offset and iteration",
@@ -445,6 +542,9 @@ const struct rb_opt rb_opts[] = {
 	  .help = "fill buffers with a pattern and check what arrives; a mismatch names size, "
 		  "offset and iteration and exits 1" },
 	{ .lname = "rdma-cm",
+	  .section = RB_SEC_CONN,
+	  .brief = "connect the QPs through librdmacm",
+	  .common = true,
 	  .alias = "rdma_cm",
 	  .perftest = "-R, --rdma_cm",
 	  .sname = 'R',
@@ -455,6 +555,9 @@ const struct rb_opt rb_opts[] = {
 	  .help = "connect the QPs through librdmacm (route, GID and path from the CM) "
 		  "instead of the out-of-band exchange" },
 	{ .lname = "bidirectional",
+	  .section = RB_SEC_MEASURE,
+	  .brief = "both sides stream at once",
+	  .common = true,
 	  .sname = 'b',
 	  .perftest = "-b, --bidirectional",
 	  .pt_diff = "given to the client only (the server adopts the plan; perftest needs it on "
@@ -468,6 +571,8 @@ const struct rb_opt rb_opts[] = {
 		  "connection): each direction's "
 		  "bandwidth and message rate are reported, and BW/MsgRate are their sum" },
 	{ .lname = "send-with-imm",
+	  .section = RB_SEC_MEASURE,
+	  .brief = "SEND_WITH_IMM, the immediate checked",
 	  .alias = "send_with_imm",
 	  .perftest = "--send_with_imm",
 	  .pt_diff = IMM_DIFF,
@@ -478,6 +583,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "SEND_WITH_IMM: each message carries an immediate naming the point, which "
 		  "the receiver checks on every receive completion" },
 	{ .lname = "write-with-imm",
+	  .section = RB_SEC_MEASURE,
+	  .brief = "RDMA_WRITE_WITH_IMM, the immediate checked",
 	  .alias = "write_with_imm",
 	  .perftest = "--write_with_imm",
 	  .pt_diff = IMM_DIFF,
@@ -489,6 +596,9 @@ const struct rb_opt rb_opts[] = {
 		  "consumes a receive; the receiver learns of it from the receive completion "
 		  "(not by polling the buffer) and checks the immediate" },
 	{ .lname = "reversed",
+	  .section = RB_SEC_MEASURE,
+	  .brief = "the server sends and measures",
+	  .common = true,
 	  .perftest = "--reversed",
 	  .pt_diff = "given to the client only (the server adopts the plan; perftest needs it on "
 		     "both sides); the client's report shows the server's figures and says so; "
@@ -502,6 +612,8 @@ const struct rb_opt rb_opts[] = {
 		  "for hosts of which only one accepts connections; the client still reports, "
 		  "with the server's figures" },
 	{ .lname = "mtu",
+	  .section = RB_SEC_CONN,
+	  .brief = "path MTU: 256 to 4096",
 	  .sname = 'm',
 	  .perftest = "-m, --mtu",
 	  .type = RB_OPT_U32,
@@ -514,6 +626,9 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "path MTU: 256, 512, 1024, 2048 or 4096" },
 	{ .lname = "transport",
+	  .section = RB_SEC_CONN,
+	  .brief = "QP transport: RC, UC or UD",
+	  .common = true,
 	  .alias = "connection",
 	  .perftest = "-c, --connection",
 	  .pt_diff = "RC, UC, UD or SRD (no XRC, DC); a test the transport cannot run exits 2; "
@@ -532,6 +647,8 @@ const struct rb_opt rb_opts[] = {
 		  "efadv) for send, and read and write where the device has them; a device that "
 		  "does not make the transport exits 2 naming those it makes" },
 	{ .lname = "sl",
+	  .section = RB_SEC_CONN,
+	  .brief = "service level",
 	  .perftest = "-S, --sl",
 	  .sname = 'S',
 	  .type = RB_OPT_U32,
@@ -543,6 +660,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "service level of the path (address vector: RC/UC at RTR, UD in the "
 		  "address handle)" },
 	{ .lname = "tclass",
+	  .section = RB_SEC_CONN,
+	  .brief = "GRH traffic class (DSCP and ECN on RoCE)",
 	  .alias = "tos",
 	  .perftest = "--tclass, -T/--tos",
 	  .pt_diff = "one option: the GRH's traffic class, and with -R also the CM's TOS "
@@ -557,6 +676,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "traffic class of the GRH (on RoCE the IP DSCP and ECN bits); ignored "
 		  "without a GRH (InfiniBand without -x)" },
 	{ .lname = "flow-label",
+	  .section = RB_SEC_CONN,
+	  .brief = "GRH flow label, or a list per QP",
 	  .alias = "flow_label",
 	  .perftest = "--flow_label",
 	  .pt_diff = "the GRH's flow label, QP i taking label i modulo the list's length, as "
@@ -571,6 +692,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "flow label of the GRH, 20 bits; a list gives QP i the label i modulo its "
 		  "length (up to 16 labels); ignored without a GRH" },
 	{ .lname = "hugepages",
+	  .section = RB_SEC_MEM,
+	  .brief = "buffers in 2 MiB huge pages",
 	  .alias = "use_hugepages",
 	  .perftest = "--use_hugepages",
 	  .pt_diff = "mmap(MAP_HUGETLB) bound to the --numa node instead of SysV shm; too few "
@@ -583,6 +706,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "buffers in 2 MiB huge pages (reserve them: /proc/sys/vm/nr_hugepages), on "
 		  "the --numa node" },
 	{ .lname = "odp",
+	  .section = RB_SEC_MEM,
+	  .brief = "on-demand paging registration",
 	  .perftest = "--odp",
 	  .pt_diff = "checks the odp_caps of -c's transport for the verbs the point uses "
 		     "(perftest: RC's SEND and RECV for any test) and exits 2 naming the "
@@ -598,6 +723,8 @@ const struct rb_opt rb_opts[] = {
 		  "it receives (SRQ_RECV with --use-srq) (reg: "
 		  "n/a points, with the reason, where the device has none)" },
 	{ .lname = "odp-mode",
+	  .section = RB_SEC_MEM,
+	  .brief = "reg: explicit or implicit ODP",
 	  .type = RB_OPT_CHOICE,
 	  .off = OFF(r.odp_mode),
 	  .max = 1,
@@ -609,6 +736,8 @@ const struct rb_opt rb_opts[] = {
 		  "implicit registers the whole address space once (ibv_reg_mr(pd, NULL, "
 		  "SIZE_MAX)) and times the prefetch of each buffer through it" },
 	{ .lname = "prefetch",
+	  .section = RB_SEC_MEM,
+	  .brief = "reg: time an ibv_advise_mr prefetch",
 	  .type = RB_OPT_FLAG,
 	  .off = OFF(r.prefetch),
 	  .max = 1,
@@ -616,6 +745,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "with --odp, time a synchronous ibv_advise_mr prefetch of the buffer after "
 		  "each registration" },
 	{ .lname = "access",
+	  .section = RB_SEC_MEM,
+	  .brief = "reg: the MR access rights",
 	  .type = RB_OPT_STR,
 	  .off = OFF(r.access),
 	  .size = sizeof(((struct rb_cli *)0)->r.access),
@@ -627,12 +758,16 @@ const struct rb_opt rb_opts[] = {
 	  .help = "the MR's rights, comma-separated: local-write, remote-read, remote-write, "
 		  "remote-atomic, relaxed-ordering" },
 	{ .lname = "unaligned",
+	  .section = RB_SEC_MEM,
+	  .brief = "reg: buffers 64 bytes into a page",
 	  .type = RB_OPT_FLAG,
 	  .off = OFF(r.unaligned),
 	  .max = 1,
 	  .need = RB_S_REG,
 	  .help = "buffers start 64 bytes into a page instead of on its boundary" },
 	{ .lname = "mr-per-qp",
+	  .section = RB_SEC_MEM,
+	  .brief = "one buffer and MR per QP",
 	  .alias = "mr_per_qp",
 	  .perftest = "--mr_per_qp",
 	  .type = RB_OPT_FLAG,
@@ -642,6 +777,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "one buffer and memory region per QP instead of one shared by all, on both "
 		  "sides; each QP's WRs use its own keys" },
 	{ .lname = "srq",
+	  .section = RB_SEC_SWEEP,
+	  .brief = "one shared receive queue for all QPs",
 	  .alias = "use-srq",
 	  .perftest = "--use-srq",
 	  .pt_diff = "send tests only, as perftest, but exits 2; with --mr-per-qp the receives "
@@ -653,6 +790,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "one shared receive queue of -r/--rx-depth receives for all QPs instead of "
 		  "one per QP" },
 	{ .lname = "disable-pcie-relaxed",
+	  .section = RB_SEC_MEM,
+	  .brief = "no PCIe relaxed ordering",
 	  .alias = "disable_pcie_relaxed",
 	  .perftest = "--disable_pcie_relaxed",
 	  .pt_diff = "each side its own; a provider or kernel that refuses the flag gets MRs "
@@ -668,6 +807,8 @@ const struct rb_opt rb_opts[] = {
 		  "(IBV_ACCESS_RELAXED_ORDERING, otherwise asked for, except by tests that poll "
 		  "their buffer for arrival: write_lat)" },
 	{ .lname = "use-cuda",
+	  .section = RB_SEC_MEM,
+	  .brief = "buffers in GPU memory (CUDA)",
 	  .alias = "use_cuda",
 	  .perftest = "--use_cuda=<gpu index>",
 	  .pt_diff = "each side its own (the server's with the server); without a GPU named, the "
@@ -689,6 +830,8 @@ const struct rb_opt rb_opts[] = {
 		  "--reg-mode per-msg; matrix: %l for each local rank's own GPU (%r, %R, %L as "
 		  "-d's)" },
 	{ .lname = "cuda-mem",
+	  .section = RB_SEC_MEM,
+	  .brief = "GPU memory kind: device, managed, host",
 	  .type = RB_OPT_CHOICE,
 	  .off = LOC(cuda_mem),
 	  .max = 2,
@@ -700,6 +843,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "GPU memory (implies --use-cuda): cuMemAlloc, cuMemAllocManaged or "
 		  "cuMemHostAlloc (pinned host memory the GPU maps)" },
 	{ .lname = "cuda-reg",
+	  .section = RB_SEC_MEM,
+	  .brief = "GPU registration: dmabuf or peer memory",
 	  .type = RB_OPT_CHOICE,
 	  .off = LOC(cuda_reg),
 	  .max = 2,
@@ -713,6 +858,8 @@ const struct rb_opt rb_opts[] = {
 		  "device pointer; needs nvidia-peermem), auto: dmabuf, else peermem (JSON: "
 		  "gpu.reg_path and what each path did)" },
 	{ .lname = "reg-mode",
+	  .section = RB_SEC_MEM,
+	  .brief = "pool, or per-msg registration",
 	  .type = RB_OPT_CHOICE,
 	  .off = PAR(reg_mode),
 	  .max = 1,
@@ -727,6 +874,8 @@ const struct rb_opt rb_opts[] = {
 		  "-l 1, no inline, -b, --rate or --reversed): the point against pool is what "
 		  "registering costs" },
 	{ .lname = "post-api",
+	  .section = RB_SEC_MEM,
+	  .brief = "post through ibv_post_send or ibv_wr_*",
 	  .type = RB_OPT_CHOICE,
 	  .off = LOC(post_api),
 	  .max = 2,
@@ -740,6 +889,8 @@ const struct rb_opt rb_opts[] = {
 		  "provider has none); post, ibv_post_send; auto, wr where the provider takes "
 		  "it, else post (JSON: device.post_api)" },
 	{ .lname = "use_old_post_send",
+	  .section = RB_SEC_MEM,
+	  .brief = "perftest: --post-api post",
 	  .perftest = "--use_old_post_send",
 	  .pt_diff = "perftest posts through ibv_wr_* only on the devices it lists (mlx5, EFA, "
 		     "HNS, ...; ibv_post_send on rxe); rdmabench's --post-api auto wherever "
@@ -751,6 +902,9 @@ const struct rb_opt rb_opts[] = {
 	  .any = RB_S_RUN,
 	  .help = "--post-api post in perftest's spelling" },
 	{ .lname = "poll",
+	  .section = RB_SEC_SWEEP,
+	  .brief = "wait for completions: busy or event (axis)",
+	  .common = true,
 	  .type = RB_OPT_AXIS,
 	  .off = PAR(poll),
 	  .max = RB_POLL_EVENT,
@@ -764,6 +918,8 @@ const struct rb_opt rb_opts[] = {
 		  "each point both ways, both sides switching with the point; not write_lat, "
 		  "whose receiver polls its buffer (unless --write-with-imm)" },
 	{ .lname = "cqe-poll",
+	  .section = RB_SEC_SWEEP,
+	  .brief = "completions per ibv_poll_cq (axis)",
 	  .alias = "cqe_poll",
 	  .perftest = "--cqe_poll",
 	  .pt_diff = "a sweep axis, on both sides; default 32 (perftest's 16); a latency test's "
@@ -779,6 +935,8 @@ const struct rb_opt rb_opts[] = {
 		  "a latency test's wait for its message asks for no more than can be due (1; "
 		  "send_lat 2)" },
 	{ .lname = "probe",
+	  .section = RB_SEC_MEASURE,
+	  .brief = "latency under load, beside the stream",
 	  .type = RB_OPT_FLAG,
 	  .off = PAR(probe),
 	  .max = 1,
@@ -791,6 +949,8 @@ const struct rb_opt rb_opts[] = {
 		  "server), one probe per run (--threads: on thread 0's connection; -R: the "
 		  "probe's QP still connected out of band)" },
 	{ .lname = "probe-rate",
+	  .section = RB_SEC_MEASURE,
+	  .brief = "--probe: pings per second",
 	  .type = RB_OPT_U32,
 	  .off = PAR(probe_rate),
 	  .min = 10,
@@ -802,6 +962,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "--probe: pings per second (10..100000), one in flight at a time: a round "
 		  "trip longer than the period delays the next ping" },
 	{ .lname = "wr-lat",
+	  .section = RB_SEC_MEASURE,
+	  .brief = "time each signaled WR, post to completion",
 	  .type = RB_OPT_FLAG,
 	  .off = PAR(wr_lat),
 	  .max = 1,
@@ -811,6 +973,8 @@ const struct rb_opt rb_opts[] = {
 		  "sets how many WRs one completion covers); the stream then posts chain by chain "
 		  "(a clock read per chain); not with --reg-mode per-msg" },
 	{ .lname = "cq-per-qp",
+	  .section = RB_SEC_SWEEP,
+	  .brief = "one CQ per QP",
 	  .type = RB_OPT_FLAG,
 	  .off = PAR(cq_per_qp),
 	  .max = 1,
@@ -821,6 +985,8 @@ const struct rb_opt rb_opts[] = {
 		  "poll finds it empty, and the loop sleeps once all are; works with --wr-lat, "
 		  "--probe (its own CQ) and --reg-mode per-msg (-q 1: one CQ)" },
 	{ .lname = "events",
+	  .section = RB_SEC_SWEEP,
+	  .brief = "perftest: --poll event",
 	  .perftest = "-e, --events",
 	  .pt_diff = "given to the client only (the server adopts the plan); the channel is "
 		     "armed, then the CQ polled again before each sleep; write_lat refuses it "
@@ -832,6 +998,8 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "--poll event in perftest's spelling" },
 	{ .lname = "vector",
+	  .section = RB_SEC_SWEEP,
+	  .brief = "completion vector of the CQ",
 	  .perftest = "-X, --vector",
 	  .pt_diff = "each side's own (give it on both); checked against the device's "
 		     "num_comp_vectors (exit 2)",
@@ -848,6 +1016,9 @@ const struct rb_opt rb_opts[] = {
 		  "device.comp_vector)" },
 	/* where: local to each side */
 	{ .lname = "device",
+	  .section = RB_SEC_CONN,
+	  .brief = "RDMA device; DEV,DEV or all: rails",
+	  .common = true,
 	  .alias = "ib-dev",
 	  .perftest = "-d, --ib-dev",
 	  .pt_diff = "default: the device holding the address that reaches the server",
@@ -869,6 +1040,8 @@ const struct rb_opt rb_opts[] = {
 		  "rail, out_of_line); a server's list or all: a client's thread k is served on "
 		  "its k-th device, else on the device its connection came through" },
 	{ .lname = "ib-port",
+	  .section = RB_SEC_CONN,
+	  .brief = "device port",
 	  .perftest = "-i, --ib-port",
 	  .pt_diff = "default: the port holding that address",
 	  .sname = 'i',
@@ -882,6 +1055,8 @@ const struct rb_opt rb_opts[] = {
 	  .any = RB_S_RUN,
 	  .help = "device port" },
 	{ .lname = "dualport",
+	  .section = RB_SEC_CONN,
+	  .brief = "both ports of the device as rails",
 	  .perftest = "-O, --dualport",
 	  .pt_diff = "a rail per port, each its own thread and connection, the slow port flagged "
 		     "(as -d LIST)",
@@ -895,6 +1070,9 @@ const struct rb_opt rb_opts[] = {
 		  "connection each, the sum and each port's row); not with -i or a -d list; a "
 		  "server's: a client's thread k on port k + 1" },
 	{ .lname = "gid-index",
+	  .section = RB_SEC_CONN,
+	  .brief = "GID table index",
+	  .common = true,
 	  .perftest = "-x, --gid-index",
 	  .pt_diff = "default: the RoCE v2 GID of that address",
 	  .sname = 'x',
@@ -909,6 +1087,8 @@ const struct rb_opt rb_opts[] = {
 	  .any = RB_S_RUN,
 	  .help = "GID table index" },
 	{ .lname = "qp-timeout",
+	  .section = RB_SEC_CONN,
+	  .brief = "RC ACK timeout exponent",
 	  .perftest = "-u, --qp-timeout",
 	  .pt_diff = "each side's own, as perftest's (give it on both)",
 	  .sname = 'u',
@@ -922,6 +1102,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "RC ACK timeout of this side's QPs: 4.096 us * 2^N a try, 0 waits forever; "
 		  "with -R it replaces the CM's" },
 	{ .lname = "retry-count",
+	  .section = RB_SEC_CONN,
+	  .brief = "RC retries before the QP fails",
 	  .alias = "retry_count",
 	  .perftest = "--retry_count",
 	  .pt_diff = "each side's own, as perftest's",
@@ -935,6 +1117,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "RC retries of an unacknowledged message before this side's QP fails (the "
 		  "completion's status is named, exit 1)" },
 	{ .lname = "pkey-index",
+	  .section = RB_SEC_CONN,
+	  .brief = "P_Key table index",
 	  .alias = "pkey_index",
 	  .perftest = "--pkey_index",
 	  .pt_diff = "each side's own index; refused with -R, where the CM takes the "
@@ -949,6 +1133,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "index of this side's P_Key in the port's table (an index past it exits 1 "
 		  "naming the table's length)" },
 	{ .lname = "hop-limit",
+	  .section = RB_SEC_CONN,
+	  .brief = "GRH hop limit (IP TTL on RoCE)",
 	  .alias = "hop_limit",
 	  .perftest = "-L, --hop_limit",
 	  .pt_diff = "each side's own",
@@ -963,6 +1149,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "GRH hop limit of this side's packets (the IP TTL on RoCE); no effect "
 		  "without a GRH (InfiniBand without -x)" },
 	{ .lname = "ipv6",
+	  .section = RB_SEC_CONN,
+	  .brief = "RoCE: an IPv6 GID whatever the TCP address",
 	  .perftest = "--ipv6",
 	  .pt_diff = "each side's own (give it on both); without it the GID follows the "
 		     "out-of-band address's family, so an IPv6 server address is enough",
@@ -975,6 +1163,8 @@ const struct rb_opt rb_opts[] = {
 		  "out-of-band connection is IPv4 (not with -R, where the CM takes the "
 		  "address's)" },
 	{ .lname = "bind",
+	  .section = RB_SEC_CONN,
+	  .brief = "local address of the out-of-band connection",
 	  .alias = "bind_source_ip",
 	  .perftest = "--bind_source_ip",
 	  .pt_diff = "on a server too, which then listens only there",
@@ -987,6 +1177,9 @@ const struct rb_opt rb_opts[] = {
 		  "a client connects from it; the device and GID that hold it carry the test "
 		  "(one NIC per rail)" },
 	{ .lname = "port",
+	  .section = RB_SEC_CONN,
+	  .brief = "TCP port of the out-of-band exchange",
+	  .common = true,
 	  .perftest = "-p, --port",
 	  .sname = 'p',
 	  .type = RB_OPT_U32,
@@ -998,16 +1191,23 @@ const struct rb_opt rb_opts[] = {
 	  .any = RB_S_RUN,
 	  .help = "TCP port of the out-of-band exchange" },
 	{ .lname = "timeout",
+	  .section = RB_SEC_CONN,
+	  .brief = "give up after SEC seconds of silence",
+	  .common = true,
 	  .type = RB_OPT_U32,
 	  .off = LOC(timeout_s),
+	  .secs = true,
 	  .min = 1,
 	  .max = 3600,
 	  .argname = "SEC",
 	  .def = "30",
 	  .any = RB_S_RUN,
 	  .help = "give up when the peer says nothing or no completion arrives for SEC "
-		  "seconds" },
+		  "seconds (30, 30s, 1m)" },
 	{ .lname = "cpu",
+	  .section = RB_SEC_PLACE,
+	  .brief = "CPUs of the measuring threads, or auto",
+	  .common = true,
 	  .alias = "pin_cores",
 	  .perftest = "--pin_cores",
 	  .pt_diff = "--threads take the listed cores in turn; auto picks one on the device's node",
@@ -1020,6 +1220,8 @@ const struct rb_opt rb_opts[] = {
 		  "unless an affinity is already set (taskset); none leaves it unbound (with a "
 		  "warning where the kernel does not trust the CPUs' TSCs)" },
 	{ .lname = "cpu-freq",
+	  .section = RB_SEC_PLACE,
+	  .brief = "no warning about the CPU frequency governor",
 	  .alias = "CPU-freq",
 	  .perftest = "-F, --CPU-freq",
 	  .pt_diff = "the governor and frequency of both sides' measuring CPUs are in the table "
@@ -1033,6 +1235,9 @@ const struct rb_opt rb_opts[] = {
 		  "governor other than performance (its clock then follows its load, and "
 		  "latencies with it)" },
 	{ .lname = "numa",
+	  .section = RB_SEC_PLACE,
+	  .brief = "memory node of the buffers, or auto",
+	  .common = true,
 	  .alias = "numa_node",
 	  .perftest = "--numa_node",
 	  .type = RB_OPT_STR,
@@ -1043,6 +1248,9 @@ const struct rb_opt rb_opts[] = {
 	  .help = "memory node for buffers: auto is the device's node" },
 	/* rdmabench matrix: the job and its verdict */
 	{ .lname = "pattern",
+	  .section = RB_SEC_MATRIX,
+	  .brief = "which pairs run: pairs, ring, ...",
+	  .common = true,
 	  .type = RB_OPT_STR,
 	  MSTR(pattern),
 	  .argname = "pairs|ring|incast:K|suspects[:K]",
@@ -1054,6 +1262,8 @@ const struct rb_opt rb_opts[] = {
 		  "then each rank with over half its pairs out of line meets K others and "
 		  "the other suspects, both ways" },
 	{ .lname = "pairs-file",
+	  .section = RB_SEC_MATRIX,
+	  .brief = "run the pairs listed in FILE",
 	  .type = RB_OPT_STR,
 	  MSTR(pairs_file),
 	  .argname = "FILE",
@@ -1061,8 +1271,12 @@ const struct rb_opt rb_opts[] = {
 	  .help = "run the pairs in FILE instead of a pattern: one 'SRC DST' (ranks) per line, "
 		  "# comments" },
 	{ .lname = "tolerance",
+	  .section = RB_SEC_MATRIX,
+	  .brief = "out of line past PCT% from the median",
+	  .common = true,
 	  .type = RB_OPT_U32,
 	  .off = MX(tolerance),
+	  .pct = true,
 	  .min = 1,
 	  .max = 1000,
 	  .argname = "PCT",
@@ -1072,6 +1286,8 @@ const struct rb_opt rb_opts[] = {
 		  "of all pairs, or its p50 latency more than PCT% above it; it is retested "
 		  "alone, and flagged bad if it still is" },
 	{ .lname = "coordinator",
+	  .section = RB_SEC_MATRIX,
+	  .brief = "where rank 0 coordinates: HOST[:PORT]",
 	  .type = RB_OPT_STR,
 	  MSTR(coordinator),
 	  .argname = "HOST[:PORT]",
@@ -1081,6 +1297,8 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_MATRIX,
 	  .help = "where rank 0 coordinates the job; PORT defaults to -p/--port" },
 	{ .lname = "rank",
+	  .section = RB_SEC_MATRIX,
+	  .brief = "this rank, when no launcher says",
 	  .type = RB_OPT_U32,
 	  .off = MX(rank),
 	  .max = RB_MX_MAX_RANKS - 1,
@@ -1089,6 +1307,8 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_MATRIX,
 	  .help = "this process's rank, with --nranks, when no launcher says" },
 	{ .lname = "nranks",
+	  .section = RB_SEC_MATRIX,
+	  .brief = "ranks in the job, with --rank",
 	  .type = RB_OPT_U32,
 	  .off = MX(nranks),
 	  .min = 2,
@@ -1099,6 +1319,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "ranks in the job, with --rank (-s/--size is the message size); with "
 		  "--simulate and no --rank, this process starts all N ranks itself" },
 	{ .lname = "simulate",
+	  .section = RB_SEC_MATRIX,
+	  .brief = "synthetic figures, nothing measured",
 	  .type = RB_OPT_STR,
 	  MSTR(simulate),
 	  .argname = "outlier=R[,slow=PCT]|none",
@@ -1107,6 +1329,8 @@ const struct rb_opt rb_opts[] = {
 		  "PCT% worse (default 50) for each pair rank R is in; the rounds, retests and "
 		  "verdict are the real ones.  For the coordinator's cost at scale" },
 	{ .lname = "seed",
+	  .section = RB_SEC_MATRIX,
+	  .brief = "--simulate: the seed of its figures",
 	  .type = RB_OPT_U32,
 	  .off = MX(seed),
 	  .max = UINT32_MAX,
@@ -1116,26 +1340,37 @@ const struct rb_opt rb_opts[] = {
 	  .help = "--simulate's seed: the same seed gives the same figures" },
 	/* output */
 	{ .lname = "json",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "write every point as JSON to FILE (- : stdout)",
+	  .common = true,
 	  .alias = "out_json_file",
 	  .perftest = "--out_json_file",
 	  .pt_diff = "writes without --out_json; every point of a sweep is kept",
 	  .type = RB_OPT_STR,
 	  LSTR(json_path),
 	  .argname = "FILE",
-	  .help = "also write results as JSON to FILE, rewritten whole after every point" },
+	  .help = "also write results as JSON to FILE, rewritten whole after every point; "
+		  "--json - writes the document to stdout instead of the table" },
 	{ .lname = "out_json",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "perftest: --json perftest_out.json",
 	  .perftest = "--out_json",
 	  .type = RB_OPT_FLAG,
 	  .off = LOC(out_json),
 	  .max = 1,
 	  .help = "perftest's switch: --json perftest_out.json unless --json names the file" },
 	{ .lname = "csv",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "write every point as CSV to FILE",
+	  .common = true,
 	  .type = RB_OPT_STR,
 	  LSTR(csv_path),
 	  .argname = "FILE",
 	  .any = RB_S_RUN | RB_S_REG,
 	  .help = "also write results as CSV to FILE, rewritten whole after every point" },
 	{ .lname = "format",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "stdout: table, csv, json or perftest",
 	  .type = RB_OPT_CHOICE,
 	  .off = LOC(format),
 	  .max = 3,
@@ -1147,6 +1382,8 @@ const struct rb_opt rb_opts[] = {
 		  "and a line per point in its columns and units (MB/sec is MiB/s, Gb/sec with "
 		  "--report_gbits), for scripts that read perftest's output" },
 	{ .lname = "output",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "stdout: one figure a point",
 	  .perftest = "--output",
 	  .pt_diff = "every point's figure, a line each; bandwidth in MiB/s (Gb/s with "
 		     "--report_gbits) as perftest's MB/sec; latency the average",
@@ -1160,6 +1397,9 @@ const struct rb_opt rb_opts[] = {
 		  "(the table's unit) or message_rate (Mpps) for bandwidth tests, latency "
 		  "(average, us) for latency tests; instead of --format" },
 	{ .lname = "units",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "bandwidth unit of the table",
+	  .common = true,
 	  .type = RB_OPT_CHOICE,
 	  .off = LOC(units),
 	  .max = 2,
@@ -1169,6 +1409,8 @@ const struct rb_opt rb_opts[] = {
 	  .any = RB_S_BW | RB_S_SERVER,
 	  .help = "bandwidth unit in the table (CSV and JSON carry both)" },
 	{ .lname = "report_gbits",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "perftest: --units Gb/s",
 	  .perftest = "--report_gbits",
 	  .pt_diff = "latency tests take it too, with no effect (as perftest's)",
 	  .type = RB_OPT_FLAG,
@@ -1178,6 +1420,9 @@ const struct rb_opt rb_opts[] = {
 	  .help = "the table in Gb/s: --units Gb/s in perftest's spelling (no effect on "
 		  "latency tests)" },
 	{ .lname = "counters",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "device counters around every point",
+	  .common = true,
 	  .alias = "report-counters",
 	  .perftest = "-W, --report-counters",
 	  .sname = 'W',
@@ -1195,6 +1440,9 @@ const struct rb_opt rb_opts[] = {
 		  "the CSV, and an error counter that moved is flagged in the table. default: "
 		  "the driver's traffic, error and congestion counters (see OUTPUT)" },
 	{ .lname = "expect",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "pass/fail gate: bw>=90%link, p99<=5us",
+	  .common = true,
 	  .type = RB_OPT_LIST,
 	  .off = LOC(expect),
 	  .argname = "EXPR",
@@ -1203,7 +1451,20 @@ const struct rb_opt rb_opts[] = {
 	  .help = "pass/fail gate checked on every point, repeatable: bw>=90%link, bw>=20Gbps, "
 		  "rate>=10Mpps, p50<=3us, p99<=10us, retrans==0, or a counter; a failed point "
 		  "is marked and the run exits 3" },
+	{ .lname = "tag",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "annotate the JSON: --tag rack=a12 (repeatable)",
+	  .type = RB_OPT_LIST,
+	  .off = LOC(tags),
+	  .argname = "KEY=VALUE",
+	  .any = RB_S_RUN,
+	  .check = check_tag,
+	  .help = "an annotation kept in the JSON's tags object (iperf3's --extra-data), "
+		  "repeatable: --tag rack=a12 --tag fw=new; a key given twice keeps its last "
+		  "value" },
 	{ .lname = "recommend",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "after a sweep: what to run",
 	  .type = RB_OPT_STR,
 	  LSTR(recommend_bound),
 	  .optional = true,
@@ -1216,6 +1477,9 @@ const struct rb_opt rb_opts[] = {
 		  "the point cheapest in CPU (cpu_ns_per_msg) within it, over the strategies "
 		  "swept (--poll busy,event, --cqe-poll, -l, -Q)" },
 	{ .lname = "dry-run",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "print the plan; measure nothing",
+	  .common = true,
 	  .type = RB_OPT_FLAG,
 	  .off = OFF(dry_run),
 	  .max = 1,
@@ -1226,24 +1490,58 @@ const struct rb_opt rb_opts[] = {
 		  "device, port and GID it would use (the device is opened and queried only), "
 		  "the CPUs and NUMA node, the memory it needs and what would fail; with "
 		  "--json FILE the plan as JSON (a document of its own, see the schema)" },
+	{ .lname = "progress",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "progress line on stderr: auto, always, never",
+	  .type = RB_OPT_CHOICE,
+	  .off = LOC(progress),
+	  .max = 2,
+	  .choices = "auto|always|never",
+	  .argname = "WHEN",
+	  .def = "auto",
+	  .any = RB_S_TEST,
+	  .help = "the line that names the point being measured, its place in the sweep and "
+		  "the time left, redrawn on stderr as each point starts: auto, when stderr is "
+		  "a terminal; always, also on a pipe or file (a line each); never" },
 	{ .lname = "quiet",
+	  .section = RB_SEC_GENERAL,
+	  .brief = "no informational notes",
 	  .type = RB_OPT_FLAG,
 	  .off = OFF(quiet),
 	  .max = 1,
 	  .help = "no progress or informational notes on stderr" },
 	{ .lname = "verbose",
+	  .section = RB_SEC_GENERAL,
+	  .brief = "say what is set up",
 	  .sname = 'v',
 	  .type = RB_OPT_FLAG,
 	  .off = OFF(verbose),
 	  .max = 1,
 	  .help = "say what is set up (device, QPs, MR) on stderr" },
 	{ .lname = "help",
+	  .section = RB_SEC_GENERAL,
+	  .brief = "the common options (--help-all: every one)",
+	  .common = true,
+	  .perftest = "-h, --help",
 	  .sname = 'h',
 	  .type = RB_OPT_FLAG,
 	  .off = OFF(help),
 	  .max = 1,
-	  .help = "this help" },
+	  .help = "the options most runs need, a line each, grouped; --help-all lists every "
+		  "option with its whole text, and man rdmabench explains each" },
+	{ .lname = "help-all",
+	  .section = RB_SEC_GENERAL,
+	  .brief = "every option, with its whole text",
+	  .common = true,
+	  .type = RB_OPT_FLAG,
+	  .off = OFF(help_all),
+	  .max = 1,
+	  .help = "every option that applies, grouped as --help groups them, each with its "
+		  "whole text, then perftest's flags and what each does here" },
 	{ .lname = "version",
+	  .section = RB_SEC_GENERAL,
+	  .brief = "print the version",
+	  .common = true,
 	  .perftest = "-V, --version",
 	  .sname = 'V',
 	  .type = RB_OPT_FLAG,

@@ -29,15 +29,39 @@ enum rb_opt_type {
  * One option.  It applies to a command whose scope (RB_S_*, bench.h) holds
  * every bit of .need and, when .any is set, one of .any.
  */
+struct rb_bench;
+
+/* The groups of --help and --help-all, in their order. */
+#define RB_BRIEF_MAX 48
+
+enum rb_opt_section {
+	RB_SEC_MEASURE,
+	RB_SEC_SWEEP,
+	RB_SEC_CONN,
+	RB_SEC_MEM,
+	RB_SEC_PLACE,
+	RB_SEC_OUTPUT,
+	RB_SEC_MATRIX,
+	RB_SEC_GENERAL,
+	RB_SEC_N
+};
+
 struct rb_opt {
 	const char *lname;
+	enum rb_opt_section section;
+	const char *brief; /* --help's line: at most RB_BRIEF_MAX characters */
+	bool common;	   /* in --help; every row is in --help-all and the man page */
+	/* A test's own default, where the table's .def covers every test. */
+	void (*test_default)(const struct rb_bench *b, char *buf, size_t len);
 	int sname; /* 0: long only */
 	enum rb_opt_type type;
 	size_t off;		/* offsetof(struct rb_cli, field) */
 	size_t size;		/* field size, for strings */
 	uint64_t min, max;	/* range, inclusive */
 	bool pow2;		/* value must be a power of two */
-	bool suffix;		/* K/M/G accepted */
+	bool suffix;		/* K/M/G accepted (KiB, KB the same: powers of 1024) */
+	bool secs;		/* seconds: s, m, h suffixes accepted (90, 90s, 2m, 1h) */
+	bool pct;		/* a percentage: "10" and "10%" alike */
 	const char *choices;	/* "fadd|cswap" */
 	const char *pt_choices; /* perftest's words for the same choices: "FETCH_AND_ADD|..." */
 	const char *argname;

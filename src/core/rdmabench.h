@@ -12,6 +12,13 @@
 #ifndef RDMABENCH_H
 #define RDMABENCH_H
 
+/*
+ * How every JSON document is printed: indented, and reals to 9 significant
+ * digits (jansson's default of 17 prints 0.078890569999999993 for
+ * 0.07889057); 9 keep a nanosecond in a second and a byte in a gigabyte.
+ */
+#define RB_JSON_DUMP (JSON_INDENT(2) | JSON_REAL_PRECISION(9))
+
 #include <signal.h>
 #include <stdbool.h>
 #include <stddef.h>
@@ -227,6 +234,8 @@ enum rb_post_api {
 	RB_POST_WR,   /* ibv_wr_* (ibv_qp_ex), or fail */
 };
 
+enum rb_progress { RB_PROGRESS_AUTO, RB_PROGRESS_ALWAYS, RB_PROGRESS_NEVER };
+
 struct rb_local {
 	const char *host; /* client: the server to reach; NULL on a server */
 	char device[64];  /* empty: the one holding the OOB connection's address */
@@ -252,6 +261,7 @@ struct rb_local {
 	uint8_t cycles;
 	char csv_path[256];
 	uint8_t format;	   /* enum rb_format, for stdout */
+	uint8_t progress;  /* --progress: 0 auto (stderr a terminal), 1 always, 2 never */
 	uint8_t units;	   /* enum rb_units */
 	uint8_t recommend; /* client: print a batch/signal recommendation */
 	/* --recommend BOUND (--expect's syntax): the cheapest point in CPU
@@ -262,6 +272,7 @@ struct rb_local {
 	uint8_t output;		  /* --output: enum rb_output (RB_FMT_VALUE) */
 	char counters[256];	  /* --counters: "" (default), none, all or a list */
 	struct rb_strlist expect; /* client: --expect expressions */
+	struct rb_strlist tags;	  /* --tag K=V: annotations kept in the JSON */
 	uint8_t post_api;	  /* enum rb_post_api: --post-api */
 	uint8_t no_relaxed;	  /* --disable-pcie-relaxed */
 	uint32_t comp_vector;	  /* -X/--vector: the CQ's completion vector */

@@ -21,11 +21,32 @@ int rb_parse_u64(const char *s, bool suffix, uint64_t *out, const char **end)
 	if (suffix && *p && strchr("kKmMgG", *p)) {
 		mult = 1ULL << (10 * ((strchr("kKmMgG", *p) - "kKmMgG") / 2 + 1));
 		p++;
+		/* 4KiB and 4KB spell 4K too: sizes are powers of 1024 here. */
+		if (!strncmp(p, "iB", 2))
+			p += 2;
+		else if (*p == 'B')
+			p++;
 	}
 	if (v > UINT64_MAX / mult)
 		return -ERANGE;
 	*out = v * mult;
 	*end = p;
+	return 0;
+}
+
+int rb_parse_secs(const char *s, uint64_t *out, const char **end)
+{
+	static const char units[] = "smh";
+	static const uint64_t mult[] = { 1, 60, 3600 };
+	const char *u;
+	int ret = rb_parse_u64(s, false, out, end);
+
+	if (ret || !**end || !(u = strchr(units, **end)))
+		return ret;
+	if (*out > UINT64_MAX / mult[u - units])
+		return -ERANGE;
+	*out *= mult[u - units];
+	(*end)++;
 	return 0;
 }
 

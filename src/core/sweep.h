@@ -19,6 +19,12 @@
 #include "core/rdmabench.h"
 
 /*
+ * rb_parse_secs() - a whole number of seconds, optionally with one unit
+ * letter: s, m (60 s) or h (3600 s): "90", "90s", "2m".  As rb_parse_u64().
+ */
+int rb_parse_secs(const char *s, uint64_t *out, const char **end);
+
+/*
  * rb_parse_u64() - one unsigned number, with a K/M/G suffix when @suffix.
  * Stops at @*end; returns 0, -EINVAL (no digits, bad suffix) or -ERANGE.
  */

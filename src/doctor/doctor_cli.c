@@ -202,7 +202,7 @@ static int write_json(json_t *doc, const char *path)
 	if (!to_stdout)
 		ret = rb_afile_open(&af, path, &f);
 	if (!ret) {
-		ret = json_dumpf(doc, f, JSON_INDENT(2)) || fputc('\n', f) == EOF ? -EIO : 0;
+		ret = json_dumpf(doc, f, RB_JSON_DUMP) || fputc('\n', f) == EOF ? -EIO : 0;
 		if (to_stdout)
 			ret = fflush(f) ? -EIO : ret;
 		else

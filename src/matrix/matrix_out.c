@@ -608,7 +608,7 @@ static json_t *json_head(const struct rb_mx_coord *c)
 }
 
 /*
- * The document is printed as json_dumpf(JSON_INDENT(2)) would print it
+ * The document is printed as json_dumpf(RB_JSON_DUMP) would print it
  * whole, but never held whole: a million pairs would take gigabytes. The
  * head is printed with "pairs" empty, then each pair's object alone, moved
  * in to its depth, and freed before the next.
@@ -646,7 +646,7 @@ static int json_stream_pairs(FILE *f, const struct rb_mx_coord *c)
 		if (!o)
 			return -ENOMEM;
 		ret = fputs(i ? ",\n" PAIR_INDENT : "\n" PAIR_INDENT, f) == EOF ||
-				      json_dump_callback(o, indented, f, JSON_INDENT(2))
+				      json_dump_callback(o, indented, f, RB_JSON_DUMP)
 			      ? -EIO
 			      : 0;
 		json_decref(o);
@@ -657,7 +657,7 @@ static int json_stream_pairs(FILE *f, const struct rb_mx_coord *c)
 static int json_write(FILE *f, const struct rb_mx_coord *c)
 {
 	json_t *doc = json_head(c);
-	char *head = doc ? json_dumps(doc, JSON_INDENT(2)) : NULL;
+	char *head = doc ? json_dumps(doc, RB_JSON_DUMP) : NULL;
 	size_t n = head ? strlen(head) : 0, keep;
 	int ret = -ENOMEM;
 

@@ -327,16 +327,17 @@ int rb_matrix_main(int argc, char **argv)
 
 	rb_cli_init(&c);
 	if (argc < 2 || argv[1][0] == '-') {
-		if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-			rb_usage(stdout, "matrix", RB_S_MATRIX);
+		if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+				  !strcmp(argv[1], "--help-all"))) {
+			rb_usage(stdout, "matrix", RB_S_MATRIX, !strcmp(argv[1], "--help-all"));
 			return RB_EXIT_OK;
 		}
 		return usage_error("name the test first: rdmabench matrix TEST [options]");
 	}
 	if (parse(argc, argv, &j, err, sizeof(err)))
 		return usage_error(err);
-	if (c.help) {
-		rb_usage(stdout, j.test, j.scope);
+	if (c.help || c.help_all) {
+		rb_usage(stdout, j.test, j.scope, c.help_all);
 		return RB_EXIT_OK;
 	}
 	rb_quiet = c.quiet;

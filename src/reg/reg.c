@@ -348,7 +348,7 @@ static int write_one(const struct rb_reg_run *r, const char *path, bool json)
 
 	if (!ret && json) {
 		doc = rb_reg_json(r);
-		ret = !doc ? -ENOMEM : json_dumpf(doc, f, JSON_INDENT(2)) ? -EIO : 0;
+		ret = !doc ? -ENOMEM : json_dumpf(doc, f, RB_JSON_DUMP) ? -EIO : 0;
 		if (!ret && fputc('\n', f) == EOF)
 			ret = -EIO;
 	} else if (!ret) {

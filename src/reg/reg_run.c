@@ -323,7 +323,7 @@ static int report(const struct rb_reg_run *r)
 		return rb_reg_write(r);
 	}
 	doc = rb_reg_json(r);
-	ret = doc && !json_dumpf(doc, stdout, JSON_INDENT(2)) ? 0 : -EIO;
+	ret = doc && !json_dumpf(doc, stdout, RB_JSON_DUMP) ? 0 : -EIO;
 	json_decref(doc);
 	printf("\n");
 	return ret ? ret : rb_reg_write(r);

@@ -42,7 +42,13 @@ int rb_compare_tolerance_parse(const char *arg, double *tol, char *err, size_t l
 		return rb_set_err(err, len, -EINVAL,
 				  "--tolerance '%s': give a percentage, e.g. 5%%", arg ? arg : "");
 	v = strtod(arg, &end);
-	if (end == arg || strcmp(end, "%") || !isfinite(v) || v > 1000)
+	/* "5%" or "5", as matrix's --tolerance; "0.05" could mean 5%: refused. */
+	if (!*end && end != arg && v < 1 && v != 0)
+		return rb_set_err(err, len, -EINVAL,
+				  "--tolerance '%s': a bare number is a percentage: write '%g%%' "
+				  "for a fraction of %s, or '%s%%'",
+				  arg, v * 100, arg, arg);
+	if (end == arg || (*end && strcmp(end, "%")) || !isfinite(v) || v > 1000)
 		return rb_set_err(err, len, -EINVAL,
 				  "--tolerance '%s': give a percentage from 0%% to 1000%%, e.g. "
 				  "5%%",
@@ -793,13 +799,25 @@ static json_t *load(const char *path)
 {
 	char msg[512];
 	json_error_t je;
-	json_t *d = json_load_file(path, 0, &je);
+	json_t *d;
 
-	if (!d) {
-		snprintf(msg, sizeof(msg), "%s: line %d: %s", path, je.line, je.text);
-		compare_fail(msg);
-	}
-	return d;
+	errno = 0;
+	d = json_load_file(path, 0, &je);
+	if (d)
+		return d;
+	/* jansson's text names the file again and its own terms: say it plainly. */
+	if (json_error_code(&je) == json_error_cannot_open_file)
+		snprintf(msg, sizeof(msg), "%s: cannot read it: %s", path,
+			 errno ? strerror(errno) : je.text);
+	else if (je.line > 0)
+		snprintf(msg, sizeof(msg),
+			 "%s, line %d, column %d: not valid JSON (%s); give a file that "
+			 "rdmabench --json wrote",
+			 path, je.line, je.column, je.text);
+	else
+		snprintf(msg, sizeof(msg), "%s: not valid JSON (%s)", path, je.text);
+	compare_fail(msg);
+	return NULL;
 }
 
 int rb_compare_main(int argc, char **argv)

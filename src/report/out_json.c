@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/ident.h"
 #include "core/csv.h"
 #include "core/metrics.h"
 #include "core/shape.h"
@@ -122,6 +123,12 @@ static json_t *jdevice(const struct rb_doc *r)
 	int bad = !o;
 
 	bad |= json_object_set_new(o, "name", jstr(r->device));
+	bad |= json_object_set_new(o, "fw_ver", jstr_or_null(r->fw_ver[0] ? r->fw_ver : NULL));
+	bad |= json_object_set_new(o, "board_id",
+				   jstr_or_null(r->board_id[0] ? r->board_id : NULL));
+	bad |= json_object_set_new(o, "vendor_id", json_integer(r->vendor_id));
+	bad |= json_object_set_new(o, "vendor_part_id", json_integer(r->vendor_part_id));
+	bad |= json_object_set_new(o, "hw_ver", json_integer(r->hw_ver));
 	bad |= json_object_set_new(o, "port", json_integer(r->port));
 	bad |= json_object_set_new(o, "gid_index", jint_or_null(r->gid_index));
 	bad |= json_object_set_new(o, "link_layer", jstr(r->link_layer));
@@ -538,6 +545,33 @@ json_t *rb_json_result(const struct rb_result *res)
 	return jdone(o, bad);
 }
 
+/* What reproduces the run: its id, command line, system and the user's tags. */
+static int jident(json_t *o, const struct rb_doc *r)
+{
+	const struct rb_ident *id = rb_ident();
+	json_t *argv = json_array(), *sys = json_object(), *tags = json_object();
+	int bad = !argv || !sys || !tags;
+	size_t i;
+
+	for (i = 0; !bad && i < id->argc; i++)
+		bad |= json_array_append_new(argv, json_string(id->argv[i]));
+	bad |= json_object_set_new(sys, "kernel", jstr_or_null(id->kernel[0] ? id->kernel : NULL));
+	bad |= json_object_set_new(sys, "rdma_core",
+				   jstr_or_null(r->rdma_core[0] ? r->rdma_core : NULL));
+	for (i = 0; !bad && r->tags && i < r->tags->n; i++) {
+		const char *kv = r->tags->v[i], *eq = strchr(kv, '=');
+		char key[RB_LIST_TEXT];
+
+		snprintf(key, sizeof(key), "%.*s", (int)(eq ? eq - kv : 0), kv);
+		bad |= json_object_set_new(tags, key, json_string(eq ? eq + 1 : ""));
+	}
+	bad |= json_object_set_new(o, "run_id", jstr_or_null(id->run_id[0] ? id->run_id : NULL));
+	bad |= json_object_set_new(o, "command_line", argv);
+	bad |= json_object_set_new(o, "system", sys);
+	bad |= json_object_set_new(o, "tags", tags);
+	return bad;
+}
+
 /* Everything but the results (left empty) and the recommendation. */
 static json_t *jdoc(const struct rb_doc *r)
 {
@@ -554,6 +588,8 @@ static json_t *jdoc(const struct rb_doc *r)
 	bad |= json_object_set_new(o, "timestamp", jstr(r->timestamp));
 	bad |= json_object_set_new(o, "host", jstr(r->host));
 	bad |= json_object_set_new(o, "peer", jstr(r->peer));
+	if (o)
+		bad |= jident(o, r);
 	bad |= json_object_set_new(o, "device", jdevice(r));
 	if (r->gpu)
 		bad |= json_object_set_new(o, "gpu", jgpu(r));
@@ -672,7 +708,7 @@ static int json_end(struct rb_writer *w, const struct rb_doc *r)
 {
 	int ret = w->doc ? rb_json_finish(w->doc, r) : -EINVAL;
 
-	if (!ret && json_dumpf(w->doc, w->f, JSON_INDENT(2)))
+	if (!ret && json_dumpf(w->doc, w->f, RB_JSON_DUMP))
 		ret = -EIO;
 	if (!ret && fputc('\n', w->f) == EOF)
 		ret = -EIO;

@@ -62,6 +62,11 @@ struct rb_doc {
 	const char *host;   /* this host's name */
 	const char *peer;   /* "addr:port" of the other side */
 	char timestamp[32]; /* ISO 8601 UTC, start of run */
+	/* The device's identity (JSON device.*): empty, 0 without one. */
+	char fw_ver[64], board_id[64];
+	uint32_t vendor_id, vendor_part_id, hw_ver;
+	char rdma_core[32];	       /* the libibverbs run: "44.0"; "" unknown */
+	const struct rb_strlist *tags; /* --tag K=V; NULL: none */
 	const char *device;
 	int port;
 	int gid_index;		 /* -1: none (InfiniBand LID) */

@@ -172,8 +172,8 @@ void rb_dry_release(struct rb_dryrun *d)
 static int write_json(const char *path, json_t *doc)
 {
 	if (!strcmp(path, "-"))
-		return json_dumpf(doc, stdout, JSON_INDENT(2)) || fputc('\n', stdout) == EOF;
-	if (!json_dump_file(doc, path, JSON_INDENT(2)))
+		return json_dumpf(doc, stdout, RB_JSON_DUMP) || fputc('\n', stdout) == EOF;
+	if (!json_dump_file(doc, path, RB_JSON_DUMP))
 		return 0;
 	rb_err("%s: cannot write the plan: %s", path, strerror(errno));
 	return -1;

@@ -5,6 +5,7 @@
  */
 #include "session/session_int.h"
 #include "session/rails.h"
+#include "core/cmd.h"
 
 /* ---- the generic server: one process per connection ------------------ */
 
@@ -148,7 +149,32 @@ static int serve_forever(int lfd, const struct rb_serve *f, const struct rb_loca
 }
 
 /* One device (@name, NULL: any) with @c's -i and -x: RB_EXIT_OK, or why not. */
-static int device_check(const struct rb_local *c, const char *name, int port)
+/*
+ * A host without RDMA devices: a server for an RDMA test would wait for
+ * clients it can never serve (exit 1 at once); the generic server still
+ * serves the socket tests and doctor, and says so.
+ */
+static int no_device_check(const struct rb_serve *f)
+{
+	struct rb_cmd cmd;
+
+	if (rb_dev_count() > 0)
+		return RB_EXIT_OK;
+	if (f->accept && rb_cmd_find(f->accept, &cmd) && !(cmd.scope & RB_S_VERBS))
+		return RB_EXIT_OK;
+	if (f->accept) {
+		rb_err("%s: no RDMA device on this host (is the driver loaded? try ibv_devices): "
+		       "this server could serve no client",
+		       f->name);
+		return RB_EXIT_FAIL;
+	}
+	rb_info("%s: no RDMA device on this host: serving tcp_lat, tcp_bw and doctor only",
+		f->name);
+	return RB_EXIT_OK;
+}
+
+static int device_check(const struct rb_serve *f, const struct rb_local *c, const char *name,
+			int port)
 {
 	const struct rb_dev_want w = { .name = name,
 				       .port = port,
@@ -159,7 +185,7 @@ static int device_check(const struct rb_local *c, const char *name, int port)
 
 	/* Nothing chosen: the device is the one the client comes through. */
 	if (!w.name && w.port <= 0 && w.gid_index < 0)
-		return RB_EXIT_OK;
+		return no_device_check(f);
 	ret = rb_dev_check(&w);
 	if (!ret)
 		return RB_EXIT_OK;
@@ -172,7 +198,7 @@ static int device_check(const struct rb_local *c, const char *name, int port)
  * the client's for the same choices (-i or -x out of range: usage);
  * returns one, RB_EXIT_OK to go on.  A -d list, -d all or -O: each rail.
  */
-static int server_device_check(const struct rb_local *c)
+static int server_device_check(const struct rb_serve *f, const struct rb_local *c)
 {
 	struct rb_rails r;
 	char err[256];
@@ -185,9 +211,9 @@ static int server_device_check(const struct rb_local *c)
 		return ret == -EINVAL ? RB_EXIT_USAGE : RB_EXIT_FAIL;
 	}
 	if (!r.n)
-		return device_check(c, c->device[0] ? c->device : NULL, c->ib_port);
+		return device_check(f, c, c->device[0] ? c->device : NULL, c->ib_port);
 	for (k = 0, ret = RB_EXIT_OK; k < r.n && ret == RB_EXIT_OK; k++)
-		ret = device_check(c, r.dev[k][0] ? r.dev[k] : NULL,
+		ret = device_check(f, c, r.dev[k][0] ? r.dev[k] : NULL,
 				   r.port[k] ? r.port[k] : c->ib_port);
 	if (ret == RB_EXIT_OK)
 		rb_info("server: a client's thread k is served on rail k of %u (-d %s%s)", r.n,
@@ -203,7 +229,7 @@ int rb_server(const struct rb_serve *f, const struct rb_local *c, const struct r
 
 	if (sess_check_outputs(c) || rb_place_check(c->cpu, c->numa))
 		return RB_EXIT_USAGE;
-	ret = server_device_check(c);
+	ret = server_device_check(f, c);
 	if (ret)
 		return ret;
 	ret = rb_oob_listen((uint16_t)c->tcp_port, c->bind, &lfd);

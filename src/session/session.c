@@ -368,21 +368,30 @@ static int server_point(struct session *s, uint32_t i)
 	return ret ? ret : r->verify_status;
 }
 
-/* Progress on stderr when it is a terminal (and not --quiet). */
+/*
+ * Progress on stderr as each point starts (--progress auto: when stderr
+ * is a terminal, redrawn in place; always: also elsewhere, a line each).
+ */
 static void progress(struct session *s, size_t i, size_t n, uint64_t t0)
 {
 	double el = (double)(rb_now_ns() - t0) / 1e9;
+	bool tty = isatty(STDERR_FILENO);
 	struct rb_point pt;
 	char sz[16];
 
-	if (rb_quiet || !isatty(STDERR_FILENO) || n < 2 || s->h.thread_hooks)
+	if (s->l->progress == RB_PROGRESS_NEVER ||
+	    (rb_quiet && s->l->progress != RB_PROGRESS_ALWAYS) ||
+	    (!tty && s->l->progress != RB_PROGRESS_ALWAYS) || n < 2 || s->h.thread_hooks)
 		return;
 	rb_plan_point(&s->p, i, &pt);
-	fprintf(stderr, "\r\033[Kpoint %zu/%zu  size %s batch %u signal %u qps %u  %.0fs elapsed",
-		i + 1, n, rb_size_str(pt.size, sz, sizeof(sz)), pt.batch, pt.signal, pt.qps, el);
+	fprintf(stderr, "%spoint %zu/%zu  size %s batch %u signal %u qps %u  %.0fs elapsed",
+		tty ? "\r\033[K" : "", i + 1, n, rb_size_str(pt.size, sz, sizeof(sz)), pt.batch,
+		pt.signal, pt.qps, el);
 	if (i)
 		fprintf(stderr, ", ~%.0fs left", el / (double)i * (double)(n - i));
-	s->progress = true;
+	if (!tty)
+		fputc('\n', stderr);
+	s->progress = tty;
 }
 
 /* ---- both ----------------------------------------------------------- */
@@ -487,6 +496,13 @@ static int client_points(struct session *s)
 	uint64_t t0 = rb_now_ns();
 	int ret = 0;
 
+	/*
+	 * The table's head before anything is measured (a -D 60 point said
+	 * nothing for a minute); CSV and JSON heads wait for the first point,
+	 * which may add counter columns.
+	 */
+	if (s->l->format == RB_FMT_TABLE && !s->h.thread_hooks)
+		sess_out_begin(s);
 	for (i = 0; i < n && !ret && !rb_interrupted; i++) {
 		progress(s, i, n, t0);
 		ret = client_point(s, (uint32_t)i);

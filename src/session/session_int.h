@@ -133,6 +133,9 @@ int sess_write_files(struct session *s, bool last);
 int sess_keep_samples(struct session *s);
 int sess_lat_extras(struct session *s, struct rb_result *res);
 int sess_emit(struct session *s, const struct rb_result *res);
+
+/* sess_out_begin() - stdout's head (once), before the first point is measured or kept. */
+void sess_out_begin(struct session *s);
 void sess_show_interval(void *ctx, const struct rb_run *r, const struct rb_interval *iv);
 int sess_cut_point(struct session *s);
 int sess_finish_output(struct session *s, int ret);

@@ -25,6 +25,15 @@ void sess_doc_init(struct session *s)
 	rep->host = s->host;
 	rep->peer = s->oob.peer;
 	rb_timestamp(rep->timestamp, sizeof(rep->timestamp));
+	rb_rdma_core_version(rep->rdma_core, sizeof(rep->rdma_core));
+	rep->tags = s->l->tags.n ? &s->l->tags : NULL;
+	if (d->ctx) {
+		snprintf(rep->fw_ver, sizeof(rep->fw_ver), "%s", d->attr.fw_ver);
+		rb_dev_board_id(d, rep->board_id, sizeof(rep->board_id));
+		rep->vendor_id = d->attr.vendor_id;
+		rep->vendor_part_id = d->attr.vendor_part_id;
+		rep->hw_ver = d->attr.hw_ver;
+	}
 	rep->device = d->name;
 	rep->port = d->port;
 	rep->gid_index = d->gid_index;
@@ -131,13 +140,14 @@ int sess_lat_extras(struct session *s, struct rb_result *res)
 }
 
 /* stdout's writer, begun once; its first line replaces a progress line. */
-static void out_begin(struct session *s)
+void sess_out_begin(struct session *s)
 {
 	if (s->progress) {
 		fputs("\r\033[K", stderr);
 		s->progress = false;
 	}
-	if (s->out_begun)
+	/* rdmabench matrix keeps the points itself: nothing on stdout. */
+	if (s->out_begun || s->h.on_point)
 		return;
 	rb_writer_init(&s->out, (enum rb_format)s->l->format, stdout);
 	s->out.ops->begin(&s->out, &s->rep);
@@ -158,7 +168,7 @@ int sess_emit(struct session *s, const struct rb_result *res)
 		s->h.on_point(s->h.on_point_ctx, res, &s->rep);
 		return sess_write_files(s, false);
 	}
-	out_begin(s);
+	sess_out_begin(s);
 	s->out.ops->row(&s->out, &s->rep, res);
 	return sess_write_files(s, false);
 }
@@ -173,7 +183,7 @@ void sess_show_interval(void *ctx, const struct rb_run *r, const struct rb_inter
 		return;
 	if (r->signal_asked) /* the point's label, as its result has it */
 		pt.signal = r->signal_asked;
-	out_begin(s);
+	sess_out_begin(s);
 	if (s->out.ops->interval)
 		s->out.ops->interval(&s->out, &s->rep, &pt, iv, r->niv - 1);
 }

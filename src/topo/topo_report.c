@@ -439,7 +439,7 @@ static int write_json(json_t *root, const char *path)
 	int ret = to_stdout ? 0 : rb_afile_open(&af, path, &f);
 
 	if (!ret)
-		ret = json_dumpf(root, f, JSON_INDENT(2)) || fputc('\n', f) == EOF ? -EIO : 0;
+		ret = json_dumpf(root, f, RB_JSON_DUMP) || fputc('\n', f) == EOF ? -EIO : 0;
 	if (to_stdout)
 		ret = fflush(f) ? -EIO : ret;
 	else

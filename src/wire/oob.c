@@ -289,11 +289,49 @@ close_fd:
 	return ret;
 }
 
+/*
+ * What a user waiting on a connect should know, said once each: a host
+ * that refuses for over a second has no server listening (yet); one that
+ * has not answered after 3 s may be down or behind a firewall.
+ */
+#define REFUSED_NOTE_NS 1000000000ULL
+#define SILENT_NOTE_MS	3000
+
+static void connect_note(const char *host, uint16_t port, int err, int wait_ms)
+{
+	if (err == -ECONNREFUSED)
+		rb_info("%s port %u refuses the connection: is a server running there "
+			"('rdmabench server', or the test without HOST)? Trying again for up to "
+			"%d s (--timeout); 'rdmabench doctor %s' checks the path",
+			host, port, wait_ms / 1000, host);
+	else
+		rb_info("no answer from %s port %u after %d s (the host down, or a firewall "
+			"dropping the port?): waiting up to %d s in all (--timeout)",
+			host, port, SILENT_NOTE_MS / 1000, wait_ms / 1000);
+}
+
+/* One round over @res's addresses; the last error, or 0 with the fd in @o. */
+static int connect_round(struct addrinfo *res, struct addrinfo *from, int ms, struct rb_oob *o)
+{
+	struct addrinfo *ai;
+	int ret = -ENOENT;
+
+	for (ai = res; ai; ai = ai->ai_next) {
+		if (from && from->ai_family != ai->ai_family)
+			continue;
+		ret = try_connect(ai, from, ms > 0 ? ms : 1, &o->fd);
+		if (!ret)
+			break;
+	}
+	return ret;
+}
+
 int rb_oob_connect(const char *host, uint16_t port, const char *bind_addr, int wait_ms,
 		   struct rb_oob *o)
 {
-	uint64_t deadline = rb_now_ns() + (uint64_t)wait_ms * 1000000ULL;
-	struct addrinfo *res, *ai, *from;
+	uint64_t start = rb_now_ns(), deadline = start + (uint64_t)wait_ms * 1000000ULL;
+	bool refused_said = false, silent_said = false;
+	struct addrinfo *res, *from;
 	int ret;
 
 	ret = resolve_from(host, port, bind_addr, &res, &from);
@@ -302,24 +340,34 @@ int rb_oob_connect(const char *host, uint16_t port, const char *bind_addr, int w
 	for (;;) {
 		int left = (int)((deadline - rb_now_ns()) / 1000000ULL);
 
-		for (ai = res, ret = -ENOENT; ai; ai = ai->ai_next) {
-			if (from && from->ai_family != ai->ai_family)
-				continue;
-			ret = try_connect(ai, from, left > 0 ? left : 1, &o->fd);
-			if (!ret)
-				break;
+		/* A first try bounded by 3 s, so that a silent host is named then. */
+		ret = connect_round(res, from,
+				    silent_said || left <= SILENT_NOTE_MS ? left : SILENT_NOTE_MS,
+				    o);
+		if (ret == -ETIMEDOUT && !silent_said && rb_now_ns() < deadline) {
+			connect_note(host, port, ret, wait_ms);
+			silent_said = true;
+			continue;
 		}
 		if (ret != -ECONNREFUSED || rb_now_ns() >= deadline)
 			break;
+		if (!refused_said && rb_now_ns() - start >= REFUSED_NOTE_NS) {
+			connect_note(host, port, ret, wait_ms);
+			refused_said = true;
+		}
 		usleep(100000); /* the server may still be starting */
 	}
 	freeaddrinfo(res);
 	if (from)
 		freeaddrinfo(from);
 	if (ret) {
-		rb_err("cannot connect to %s port %u%s%s: %s", host, port,
+		rb_err("cannot connect to %s port %u%s%s: %s%s", host, port,
 		       bind_addr && bind_addr[0] ? " from " : "", bind_addr ? bind_addr : "",
-		       strerror(-ret));
+		       strerror(-ret),
+		       ret == -ECONNREFUSED ? " (no server listening there: start 'rdmabench "
+					      "server' on that host, or check -p/--port)"
+		       : ret == -ETIMEDOUT  ? " (no answer: is the host up, and the port open?)"
+					    : "");
 		return ret;
 	}
 	tune(o->fd);

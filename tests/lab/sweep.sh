@@ -17,6 +17,24 @@ pair sweep "write_bw --cpu none --quiet" \
 pair latsweep "send_lat --cpu none --quiet" \
 	"send_lat --cpu none -s 2..256:x2 -t 16 -n 150 --warmup 7 192.0.2.1 --csv $OUT/latsweep.csv"
 
+# --progress always: a line per point on a pipe too; never: none.
+pair progress "send_lat --cpu none --quiet" \
+	"send_lat --cpu none -s 2,4,8 -n 50 --progress always 192.0.2.1"
+pair noprogress "send_lat --cpu none --quiet" \
+	"send_lat --cpu none -s 2,4,8 -n 50 --progress never 192.0.2.1"
+# The table head is out before anything is measured: looked at 1 s into a
+# -D 6 point, stdout has the head and no row yet.
+"$RB" write_bw --cpu none --quiet >"$OUT/head.srv.out" 2>"$OUT/head.srv.err" &
+srv=$!
+"$RB" write_bw --cpu none -s 64 -D 6 192.0.2.1 >"$OUT/head.cli.out" 2>"$OUT/head.cli.err" &
+cli=$!
+wait_grep "^ *size " "$OUT/head.cli.out" 10
+sleep 1
+cp "$OUT/head.cli.out" "$OUT/head.early"
+wait $cli
+echo $? >"$OUT/head.cli.rc"
+wait $srv
+
 # Messages so large that 256 chains take far longer than --timeout (3 s):
 # the client must still beat often enough for the server (write_bw -a was
 # given up on at 4M when it looked at the clock every 256 chains only).
@@ -100,6 +118,24 @@ fi
 if grep -v '^rdmabench: warning:' "$OUT/sweep.cli.err" | grep -q .; then
 	fail "sweep client stderr has more than warnings: $(cat "$OUT/sweep.cli.err")"
 fi
+
+# --- progress and the early head ------------------------------------------------
+expect_rc progress.cli 0
+expect_rc noprogress.cli 0
+for k in 1 2 3; do
+	expect_grep progress.cli.err "^point $k/3  size [248] batch [0-9]* signal [0-9]* qps 1  [0-9]*s elapsed"
+done
+if grep -q '^point ' "$OUT/noprogress.cli.err"; then
+	fail "--progress never printed a progress line: $(cat "$OUT/noprogress.cli.err")"
+fi
+expect_rc head.cli 0
+expect_grep head.early '^# rdmabench [0-9.]* write_bw client'
+expect_grep head.early '^ *size *batch *signal'
+if grep -q '^ *64 ' "$OUT/head.early"; then
+	fail "the point's row was out 1 s into a -D 6 point: $(cat "$OUT/head.early")"
+fi
+expect_grep head.cli.out '^ *64 '
+[ "$(grep -c '^ *size ' "$OUT/head.cli.out")" = 1 ] || fail "the head twice: $(cat "$OUT/head.cli.out")"
 
 # --- plans too large or empty ---------------------------------------------------
 # An axis cannot come out of the parser empty: '' and a descending range are

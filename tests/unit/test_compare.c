@@ -594,7 +594,12 @@ static void test_options(void **state)
 	assert_int_equal(rb_compare_tolerance_parse("0%", &t, err, sizeof(err)), 0);
 	assert_true(t == 0);
 	assert_int_equal(rb_compare_tolerance_parse("0.05", &t, err, sizeof(err)), -EINVAL);
-	assert_string_equal(err, "--tolerance '0.05': give a percentage from 0% to 1000%, e.g. 5%");
+	assert_string_equal(err, "--tolerance '0.05': a bare number is a percentage: write '5%' "
+				 "for a fraction of 0.05, or '0.05%'");
+	/* A bare number is a percentage, as matrix's --tolerance takes it. */
+	assert_int_equal(rb_compare_tolerance_parse("5", &t, err, sizeof(err)), 0);
+	assert_true(fabs(t - 0.05) < 1e-12);
+	assert_int_equal(rb_compare_tolerance_parse("5x", &t, err, sizeof(err)), -EINVAL);
 	assert_int_equal(rb_compare_tolerance_parse("-5%", &t, err, sizeof(err)), -EINVAL);
 	assert_int_equal(rb_compare_tolerance_parse("5%%", &t, err, sizeof(err)), -EINVAL);
 	assert_int_equal(rb_compare_tolerance_parse("1001%", &t, err, sizeof(err)), -EINVAL);
@@ -690,14 +695,14 @@ static void test_main(void **state)
 			 2);
 	assert_int_equal(run_main("--tolerance: needs an argument", 2, "compare", "--tolerance"),
 			 2);
-	assert_int_equal(run_main("give a percentage", 5, "compare", "-t", "5", GOLDEN("bw.json"),
+	assert_int_equal(run_main("give a percentage", 5, "compare", "-t", "5x", GOLDEN("bw.json"),
 				  GOLDEN("bw.json")),
 			 2);
-	assert_int_equal(run_main("/nonexistent.json: line -1: unable to open", 3, "compare",
-				  "/nonexistent.json", GOLDEN("bw.json")),
+	assert_int_equal(run_main("/nonexistent.json: cannot read it: No such file or directory", 3,
+				  "compare", "/nonexistent.json", GOLDEN("bw.json")),
 			 2);
-	assert_int_equal(run_main("README: line 1: ", 3, "compare", GOLDEN("bw.json"),
-				  CMPDATA("README")),
+	assert_int_equal(run_main("README, line 1, column 6: not valid JSON (", 3, "compare",
+				  GOLDEN("bw.json"), CMPDATA("README")),
 			 2);
 }
 

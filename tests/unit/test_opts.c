@@ -217,12 +217,16 @@ static const struct want wants[] = {
 	{ "counters", 'W', RB_OPT_STR, LOC(counters), SZ(counters), 0, 0, false, false, NULL,
 	  T_VRUN },
 	{ "expect", 0, RB_OPT_LIST, LOC(expect), 0, 0, 0, false, false, NULL, T_TESTS },
+	{ "tag", 0, RB_OPT_LIST, LOC(tags), 0, 0, 0, false, false, NULL, T_TESTS | T_SERVER },
 	{ "recommend", 0, RB_OPT_STR, LOC(recommend_bound), SZ(recommend_bound), 0, 0, false, false,
 	  NULL, T_VTESTS },
 	{ "dry-run", 0, RB_OPT_FLAG, CLI(dry_run), 0, 0, 1, false, false, NULL, T_VRUN },
+	{ "progress", 0, RB_OPT_CHOICE, LOC(progress), 0, 0, 2, false, false, "auto|always|never",
+	  T_TESTS },
 	{ "quiet", 0, RB_OPT_FLAG, CLI(quiet), 0, 0, 1, false, false, NULL, T_ALL },
 	{ "verbose", 'v', RB_OPT_FLAG, CLI(verbose), 0, 0, 1, false, false, NULL, T_ALL },
 	{ "help", 'h', RB_OPT_FLAG, CLI(help), 0, 0, 1, false, false, NULL, T_ALL },
+	{ "help-all", 0, RB_OPT_FLAG, CLI(help_all), 0, 0, 1, false, false, NULL, T_ALL },
 	{ "version", 'V', RB_OPT_FLAG, CLI(version), 0, 0, 1, false, false, NULL, T_ALL },
 };
 
@@ -797,6 +801,29 @@ static void row_str(const struct want *w)
 	row_rejects(w, arg, "longer than");
 }
 
+/* Each repeatable row's syntax: two good values, two bad ones and what each refusal says. */
+static const struct list_syntax {
+	const char *lname, *good[2], *bad[2], *says[2];
+} list_syntax[] = {
+	{ "expect",
+	  { "p50<=3us", "bw >= 90%link" },
+	  { "bw>=9x0Gbps", "p50=<3us" },
+	  { "at 6", "p50=<3us" } },
+	{ "tag", { "rack=a12", "fw=2.1 new" }, { "=x", "rack" }, { "give KEY=VALUE", "'rack'" } },
+};
+
+static const struct list_syntax *list_syntax_of(const struct want *w)
+{
+	size_t i;
+
+	for (i = 0; i < sizeof(list_syntax) / sizeof(list_syntax[0]); i++)
+		if (!strcmp(list_syntax[i].lname, w->lname))
+			return &list_syntax[i];
+	print_error("--%s: a repeatable row without its syntax in list_syntax[]\n", w->lname);
+	fail();
+	return NULL;
+}
+
 /* One more value of a repeatable row into @c, as it is (no rb_cli_init()). */
 static int set_list_once(struct rb_cli *c, const struct want *w, char *err, size_t len)
 {
@@ -805,7 +832,7 @@ static int set_list_once(struct rb_cli *c, const struct want *w, char *err, size
 	snprintf(lopt, sizeof(lopt), "--%s", w->lname);
 	argv[0] = keep(cmd_of(lowest_bit(w->tests)));
 	argv[1] = keep(lopt);
-	argv[2] = keep("p50<=3us");
+	argv[2] = keep(list_syntax_of(w)->good[0]);
 	argv[3] = NULL;
 	return rb_cli_parse(c, argv[0], scope_of(lowest_bit(w->tests)), 3, argv, err, len);
 }
@@ -813,23 +840,24 @@ static int set_list_once(struct rb_cli *c, const struct want *w, char *err, size
 /* A repeatable row: every value kept in order, each checked, a bound. */
 static void row_list(const struct want *w)
 {
+	const struct list_syntax *x = list_syntax_of(w);
 	const struct rb_strlist *l;
 	char lopt[40], err[512];
 	struct rb_cli c;
 	int i;
 
 	snprintf(lopt, sizeof(lopt), "--%s", w->lname);
-	CHECK_OK(PARSE(&c, lowest_bit(w->tests), err, lopt, "p50<=3us", lopt, "bw >= 90%link"),
-		 err);
+	CHECK_OK(PARSE(&c, lowest_bit(w->tests), err, lopt, x->good[0], lopt, x->good[1]), err);
 	l = (const struct rb_strlist *)((const char *)&c + w->off);
 	assert_int_equal(l->n, 2);
-	assert_string_equal(l->v[0], "p50<=3us");
-	assert_string_equal(l->v[1], "bw >= 90%link");
+	assert_string_equal(l->v[0], x->good[0]);
+	assert_string_equal(l->v[1], x->good[1]);
 	assert_true(rb_cli_given(&c, w->lname));
-	/* The syntax is checked as it is parsed, naming the position. */
-	CHECK_ERR(PARSE(&c, lowest_bit(w->tests), err, lopt, "bw>=9x0Gbps"), err, "bw>=9x0Gbps",
-		  "at 6");
-	CHECK_ERR(PARSE(&c, lowest_bit(w->tests), err, lopt, "p50=<3us"), err, "p50=<3us");
+	/* The syntax is checked as it is parsed, naming the value and what is wrong. */
+	CHECK_ERR(PARSE(&c, lowest_bit(w->tests), err, lopt, x->bad[0]), err, x->bad[0],
+		  x->says[0]);
+	CHECK_ERR(PARSE(&c, lowest_bit(w->tests), err, lopt, x->bad[1]), err, x->bad[1],
+		  x->says[1]);
 	rb_cli_init(&c);
 	for (i = 0; i < RB_LIST_MAX; i++)
 		CHECK_OK(set_list_once(&c, w, err, sizeof(err)), err);
@@ -944,7 +972,7 @@ static const char *valid_arg(const struct want *w, char *buf, size_t len)
 	case RB_OPT_STR:
 		return str_syntax_of(w) > 0 ? str_syntax[str_syntax_of(w)].good : "x";
 	case RB_OPT_LIST:
-		return "p50<=3us";
+		return list_syntax_of(w)->good[0];
 	case RB_OPT_CHOICE:
 		snprintf(buf, len, "%.*s", (int)strcspn(w->choices, "|"), w->choices);
 		return buf;
@@ -1713,29 +1741,113 @@ static void test_given(void **state)
 
 /* ---- usage and man page ------------------------------------------------- */
 
-static char *capture_usage(const char *cmd, unsigned int bit)
+/* rb_usage() of @cmd at @columns (--help-all with @all), into a string. */
+static char *capture_help(const char *cmd, unsigned int bit, bool all, const char *columns)
 {
 	char *buf = NULL;
 	size_t len = 0;
 	FILE *f = open_memstream(&buf, &len);
 
 	assert_non_null(f);
-	rb_usage(f, cmd, scope_of(bit));
+	setenv("COLUMNS", columns, 1);
+	rb_usage(f, cmd, scope_of(bit), all);
+	unsetenv("COLUMNS");
 	assert_int_equal(fclose(f), 0);
 	assert_non_null(buf);
 	return buf;
 }
 
-/* Whether usage text @u has a line for the row: "\n  -s, --size " or "\n      --warmup ". */
+/* --help-all, every text on one line, without perftest's flags (a test's last section). */
+static char *capture_usage(const char *cmd, unsigned int bit)
+{
+	char *u = capture_help(cmd, bit, true, "1000");
+	char *pt = strstr(u, "\nperftest's flags");
+
+	if (pt)
+		*pt = '\0';
+	return u;
+}
+
+/*
+ * Whether usage text @u has a line for the row: "\n  -s, --size " or
+ * "\n      --warmup" and then its argument or the end of the line.
+ */
 static bool lists(const char *u, const struct want *w)
 {
 	char line[64];
+	const char *p = u;
+	size_t n;
 
 	if (w->sname)
-		snprintf(line, sizeof(line), "\n  -%c, --%s ", w->sname, w->lname);
+		snprintf(line, sizeof(line), "\n  -%c, --%s", w->sname, w->lname);
 	else
-		snprintf(line, sizeof(line), "\n      --%s ", w->lname);
-	return strstr(u, line) != NULL;
+		snprintf(line, sizeof(line), "\n      --%s", w->lname);
+	n = strlen(line);
+	while ((p = strstr(p, line))) {
+		if (p[n] == ' ' || p[n] == '\n')
+			return true;
+		p += n;
+	}
+	return false;
+}
+
+/* The widest line of @u and how many lines it has. */
+static size_t widest(const char *u, size_t *lines)
+{
+	size_t w = 0, l;
+
+	for (*lines = 0; *u; u += l + (u[l] == '\n')) {
+		l = strcspn(u, "\n");
+		w = l > w ? l : w;
+		(*lines)++;
+	}
+	return w;
+}
+
+/*
+ * --help fits a terminal: at most 60 lines of at most $COLUMNS (80, 200)
+ * columns, only rows marked common, each with its brief, the pointer to
+ * --help-all last; --help-all stays within the width too.
+ */
+static void test_help_fits(void **state)
+{
+	static const char *const cols[] = { "80", "200" };
+	size_t b, i, k, lines, w;
+
+	(void)state;
+	for (b = 0; b < NBITS; b++)
+		for (k = 0; k < 2; k++) {
+			char *u = capture_help(bit_names[b], 1u << b, false, cols[k]);
+			char *all = capture_help(bit_names[b], 1u << b, true, cols[k]);
+
+			w = widest(u, &lines);
+			if (w > (size_t)atoi(cols[k]) || lines > 60) {
+				print_error("%s --help at %s columns: %zu lines, widest %zu\n%s",
+					    bit_names[b], cols[k], lines, w, u);
+				fail();
+			}
+			assert_non_null(strstr(u, "--help-all' lists every option"));
+			for (i = 0; i < NWANTS; i++)
+				if (lists(u, &wants[i]) &&
+				    !rb_opts[rb_opt_index(wants[i].lname)].common) {
+					print_error("%s --help lists --%s, not a common row\n",
+						    bit_names[b], wants[i].lname);
+					fail();
+				}
+			assert_true(widest(all, &lines) <= (size_t)atoi(cols[k]));
+			free(u);
+			free(all);
+		}
+	/* Every row has a brief that fits --help's column, and a section. */
+	for (i = 0; i < rb_nopts; i++) {
+		assert_non_null(rb_opts[i].brief);
+		if (strlen(rb_opts[i].brief) > RB_BRIEF_MAX) {
+			print_error("--%s: brief of %zu characters\n", rb_opts[i].lname,
+				    strlen(rb_opts[i].brief));
+			fail();
+		}
+		assert_true(rb_opts[i].section < RB_SEC_N);
+	}
 }
 
 /* Usage for @bit lists exactly the rows that apply to it. */
@@ -1758,6 +1870,11 @@ static void test_usage(void **state)
 	size_t b;
 
 	(void)state;
+	u = capture_help("send_lat", T_SEND_LAT, true, "80");
+	assert_non_null(strstr(u, "\nperftest's flags (taken under perftest's names and "
+				  "rdmabench's):\n"
+				  "      --cpu_util\n        accepted, no effect: "));
+	free(u);
 	u = capture_usage("send_lat", T_SEND_LAT);
 	assert_non_null(strstr(u, "usage: rdmabench send_lat [options]"));
 	assert_non_null(strstr(u, "rdmabench send_lat [options] HOST"));
@@ -2093,6 +2210,7 @@ int main(void)
 		cmocka_unit_test(test_given),
 		cmocka_unit_test(test_client_only),
 		cmocka_unit_test(test_usage),
+		cmocka_unit_test(test_help_fits),
 		cmocka_unit_test(test_man_options),
 		cmocka_unit_test(test_perftest_aliases),
 		cmocka_unit_test(test_transport),

@@ -7,6 +7,7 @@
  * in the PACKAGE_VERSION this build was configured with.
  */
 #ifdef HAVE_CONFIG_H
+#include "core/ident.h"
 #include "config.h"
 #endif
 
@@ -425,12 +426,16 @@ static void assert_jint(json_t *o, const char *key, long long want)
 	assert_int_equal(json_integer_value(v), want);
 }
 
+/* Reals are printed to 9 significant digits (RB_JSON_DUMP): within half a unit of the 9th. */
 static void assert_jreal(json_t *o, const char *key, double want)
 {
 	json_t *v = jget(o, key);
 
 	assert_true(json_is_real(v));
-	assert_true(json_real_value(v) == want);
+	if (fabs(json_real_value(v) - want) > 5e-9 * fabs(want)) {
+		print_error("%s: %.17g, want %.17g to 9 digits\n", key, json_real_value(v), want);
+		fail();
+	}
 }
 
 static void assert_jnull(json_t *o, const char *key)
@@ -821,6 +826,82 @@ static void test_json_lat(void **state)
 	json_decref(doc);
 }
 
+/* No real in the file at @path has over 9 significant digits (17 is jansson's default). */
+static void no_long_reals(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char line[1024];
+	int reals = 0;
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		const char *p = strstr(line, "\": "), *q;
+		size_t digits = 0;
+
+		p = p ? p + 3 : line + strspn(line, " ");
+		q = p + (*p == '-');
+		if (*q < '0' || *q > '9' || !memchr(p, '.', strcspn(p, ",\n")))
+			continue;
+		for (; *q && !strchr(",\n]}eE", *q); q++)
+			digits += *q >= '0' && *q <= '9';
+		reals++;
+		if (digits > 10) { /* a leading "0." adds one */
+			print_error("%s: a real of %zu digits: %s", path, digits, line);
+			fail();
+		}
+	}
+	fclose(f);
+	assert_true(reals > 5);
+}
+
+/* The identity a run's JSON carries: command line, run id, system, tags, the device's. */
+static char *ident_argv[] = { "rdmabench", "write_bw", "--tag", "rack=a12", "host", NULL };
+static struct rb_strlist ident_tags = { .n = 2, .v = { "rack=a12", "note=x=y" } };
+
+static void ident_report(struct rb_doc *r)
+{
+	rb_ident_init(5, ident_argv);
+	r->tags = &ident_tags;
+	snprintf(r->fw_ver, sizeof(r->fw_ver), "20.31.1014");
+	snprintf(r->board_id, sizeof(r->board_id), "MT_0000000222");
+	snprintf(r->rdma_core, sizeof(r->rdma_core), "44.0");
+	r->vendor_id = 0x02c9;
+	r->vendor_part_id = 4123;
+}
+
+static void check_ident(json_t *doc)
+{
+	json_t *argv = jget(doc, "command_line"), *dev = jget(doc, "device");
+	const char *id = json_string_value(jget(doc, "run_id"));
+	size_t i;
+
+	assert_int_equal(json_array_size(argv), 5);
+	for (i = 0; i < 5; i++)
+		assert_string_equal(json_string_value(json_array_get(argv, i)), ident_argv[i]);
+	assert_non_null(id);
+	assert_int_equal(strlen(id), 36);
+	assert_int_equal(id[14], '4');
+	assert_string_equal(json_string_value(jget(jget(doc, "system"), "rdma_core")), "44.0");
+	assert_non_null(strstr(json_string_value(jget(jget(doc, "system"), "kernel")), "Linux"));
+	assert_jstr(jget(doc, "tags"), "rack", "a12");
+	assert_jstr(jget(doc, "tags"), "note", "x=y");
+	assert_jstr(dev, "fw_ver", "20.31.1014");
+	assert_jstr(dev, "board_id", "MT_0000000222");
+	assert_jint(dev, "vendor_id", 0x02c9);
+	assert_jint(dev, "vendor_part_id", 4123);
+}
+
+static void test_uuid(void **state)
+{
+	const unsigned char b[16] = { 0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15 };
+	char buf[40];
+
+	(void)state;
+	rb_uuid_text(b, buf, sizeof(buf));
+	/* RFC 4122 4.4: version 4 in byte 6's high nibble, variant 10 in byte 8's top bits. */
+	assert_string_equal(buf, "00010203-0405-4607-8809-0a0b0c0d0e0f");
+}
+
 static void test_json_bw(void **state)
 {
 	struct rb_doc r;
@@ -828,6 +909,7 @@ static void test_json_bw(void **state)
 
 	(void)state;
 	bw_report(&r);
+	ident_report(&r);
 	r.recommendation = json_pack("{s:s, s:i}", "param", "batch", "value", 4);
 	assert_non_null(r.recommendation);
 	assert_int_equal(rb_write_file(tmp_path("bw.json"), RB_FMT_JSON, &r, bw_res, NBW), 0);
@@ -836,6 +918,8 @@ static void test_json_bw(void **state)
 	assert_int_equal(r.recommendation->refcount, 1);
 
 	doc = load_json(tmp_path("bw.json"));
+	no_long_reals(tmp_path("bw.json"));
+	check_ident(doc);
 	assert_jstr(doc, "test", "write_bw");
 	assert_jnull(jget(doc, "device"), "gid_index");
 	assert_jstr(jget(doc, "device"), "link_layer", "InfiniBand");
@@ -1909,6 +1993,7 @@ int main(void)
 		cmocka_unit_test(test_event_table_cols),
 		cmocka_unit_test(test_json_lat),
 		cmocka_unit_test(test_json_bw),
+		cmocka_unit_test(test_uuid),
 		cmocka_unit_test(test_json_op),
 		cmocka_unit_test(test_bidir),
 		cmocka_unit_test(test_reversed),

@@ -208,6 +208,38 @@ static void test_parse_u64(void **state)
 	assert_int_equal(rb_parse_u64("16777216T", true, &v, &end), 0);
 	assert_int_equal(v, 16777216);
 	assert_int_equal(*end, 'T');
+	/* 4KiB and 4KB are 4K: sizes are powers of 1024. */
+	assert_int_equal(rb_parse_u64("4KiB,", true, &v, &end), 0);
+	assert_int_equal(v, 4096);
+	assert_int_equal(*end, ',');
+	assert_int_equal(rb_parse_u64("2MB", true, &v, &end), 0);
+	assert_int_equal(v, 2 << 20);
+	assert_int_equal(*end, '\0');
+	assert_int_equal(rb_parse_u64("4B", true, &v, &end), 0); /* no prefix: B left over */
+	assert_int_equal(*end, 'B');
+}
+
+static void test_parse_secs(void **state)
+{
+	const char *end = NULL;
+	uint64_t v = 0;
+
+	(void)state;
+	assert_int_equal(rb_parse_secs("90", &v, &end), 0);
+	assert_int_equal(v, 90);
+	assert_int_equal(rb_parse_secs("90s", &v, &end), 0);
+	assert_int_equal(v, 90);
+	assert_int_equal(*end, '\0');
+	assert_int_equal(rb_parse_secs("2m", &v, &end), 0);
+	assert_int_equal(v, 120);
+	assert_int_equal(rb_parse_secs("1h", &v, &end), 0);
+	assert_int_equal(v, 3600);
+	assert_int_equal(rb_parse_secs("2ms", &v, &end), 0); /* "s" left: the caller refuses */
+	assert_int_equal(*end, 's');
+	assert_int_equal(rb_parse_secs("1.5", &v, &end), 0);
+	assert_int_equal(*end, '.');
+	assert_int_equal(rb_parse_secs("m", &v, &end), -EINVAL);
+	assert_int_equal(rb_parse_secs("5124095576030432h", &v, &end), -ERANGE);
 }
 
 /* ---- errors ------------------------------------------------------------ */
@@ -233,7 +265,8 @@ static void test_errors(void **state)
 	check_bad(",5", true, -EINVAL, NULL);
 	check_bad("5,,6", true, -EINVAL, NULL);
 	check_bad("1K5", true, -EINVAL, "5");
-	check_bad("4KB", true, -EINVAL, "B");
+	check_bad("4Kb", true, -EINVAL, "b"); /* bits are not a size */
+	check_bad("4KiBB", true, -EINVAL, "B");
 	check_bad("64 ", true, -EINVAL, NULL);
 	check_bad("-1", true, -EINVAL, "-1");
 	check_bad("1..8:x2junk", true, -EINVAL, "junk");
@@ -591,6 +624,7 @@ int main(void)
 		cmocka_unit_test(test_mixed),
 		cmocka_unit_test(test_max_values),
 		cmocka_unit_test(test_parse_u64),
+		cmocka_unit_test(test_parse_secs),
 		cmocka_unit_test(test_errors),
 		cmocka_unit_test(test_errors_name_range_item),
 		cmocka_unit_test(test_no_suffix),
