@@ -52,6 +52,11 @@ void rb_ident_init(int argc, char **argv)
 			 u.release, u.version);
 }
 
+void rb_ident_reset(void)
+{
+	memset(&ident, 0, sizeof(ident));
+}
+
 const struct rb_ident *rb_ident(void)
 {
 	return &ident;

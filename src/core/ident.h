@@ -22,6 +22,9 @@ struct rb_ident {
 /* rb_ident_init() - fill the process's identity from @argc, @argv (which must outlive it). */
 void rb_ident_init(int argc, char **argv);
 
+/* rb_ident_reset() - forget it (run_id empty, no command line): for tests' fixed documents. */
+void rb_ident_reset(void);
+
 /* rb_ident() - the process's identity; argc 0 when rb_ident_init() was not called. */
 const struct rb_ident *rb_ident(void);
 
