@@ -894,9 +894,11 @@ static void stream_per_msg_signal_cqe_poll(void **state)
 	x.p.warmup = 0;
 	x.p.reg_mode = RB_REG_PER_MSG;
 	fx_start(&x, RB_ROLE_CLIENT, 2000);
+	mrs.f = x.f; /* as above: without it the fake knows none of the per-message lkeys */
 	assert_int_equal(t->prepare(&x.r), 0);
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	assert_true(x.r.ops > 0);
+	expect_eq(x.f->access_errors, 0);
 	expect_eq(mrs.live, 0);
 	expect_eq(mrs.regs, x.f->nwrs);
 	expect_eq(x.f->since_signal[0], 0);
