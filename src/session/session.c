@@ -74,6 +74,7 @@ static int point_start(struct session *s, uint32_t i)
 	r->point = i;
 	rb_plan_point(&s->p, i, &r->pt);
 	r->chan = r->pt.poll == RB_POLL_EVENT ? r->channel : NULL;
+	rb_cqs_point(r);
 	r->reap_slow = r->srq || r->wl || r->ncq > 1;
 	for (qi = 0; qi < r->nqp; qi++) {
 		r->sq[qi].depth = reads ? rb_min_u32(r->pt.tx_depth, r->rd_atom) : r->pt.tx_depth;

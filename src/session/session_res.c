@@ -245,10 +245,10 @@ static int create_cqs(struct session *s)
 	r->cqs = calloc(r->nqp, sizeof(*r->cqs));
 	if (!r->cqs)
 		return -ENOMEM;
-	r->ncq = r->nqp;
+	r->ncq = r->nqp; /* each point its own (rb_cqs_point()) */
 	/* --poll event: one channel for them all, each CQ's state for the waits. */
-	if (r->channel && r->ncq > 1) {
-		r->cq_ev = calloc(r->ncq, sizeof(*r->cq_ev));
+	if (r->channel && r->nqp > 1) {
+		r->cq_ev = calloc(r->nqp, sizeof(*r->cq_ev));
 		if (!r->cq_ev)
 			return -ENOMEM;
 	}
@@ -648,7 +648,7 @@ static void close_cqs(struct session *s)
 	rb_resources_close(&r->dev, &res);
 	for (i = 0; r->qp && i < r->nqp; i++)
 		r->qp[i] = NULL;
-	for (i = 0; i < r->ncq; i++) {
+	for (i = 0; i < r->nqp; i++) {
 		res = (struct rb_res){ .cq = r->cqs[i] };
 		rb_resources_close(&r->dev, &res);
 	}
