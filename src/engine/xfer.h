@@ -610,6 +610,20 @@ int rb_run_tcp_stream(struct rb_run *r);
 /* rb_result_generic() - result of the point from samples and counters. */
 int rb_result_generic(struct rb_run *r, struct rb_result *res);
 
+/*
+ * rb_result_msg() - a server's RESULT figures from its point's @res:
+ * what it measured (0 or NaN where it did not), its wake-ups; the status
+ * and the setup figures are the caller's.
+ */
+void rb_result_msg(const struct rb_result *res, struct rb_msg_result *m);
+
+/*
+ * rb_result_sender_wakeups() - --reversed: the server sent, so its
+ * wake-ups (RESULT v15) are the point's, per message of its count; none
+ * (absent, JSON null) when it sent none or its count was rejected.
+ */
+void rb_result_sender_wakeups(struct rb_result *res, const struct rb_msg_result *m);
+
 bool rb_duration_over(struct rb_run *r, uint64_t it);
 
 /*

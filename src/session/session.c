@@ -229,6 +229,8 @@ static void apply_reversed(const struct session *s, struct rb_result *res,
 	res->peer_cpu_util_pct = own.has_cpu ? own.cpu_util_pct : NAN;
 	res->peer_bw_avg_gbps = own.has_bw && rb_bench_receives(s->bench, &s->p) ? own.bw_avg_gbps
 										 : 0;
+	/* --poll event: the sender's wake-ups, as every other figure is. */
+	rb_result_sender_wakeups(res, m);
 	/* --rate: the server paced its stream; the rate reached is its. */
 	rb_rate_report(res, s->p.rate, s->p.rate_unit);
 }
@@ -343,17 +345,7 @@ static int server_point(struct session *s, uint32_t i)
 	if (ret)
 		return ret;
 	m.status = r->verify_status;
-	m.has_lat = res.has_lat;
-	m.lat = res.lat;
-	m.has_wr_lat = res.has_wr_lat;
-	m.wr_lat = res.wr_lat;
-	m.wr_lat_n = res.wr_lat_n;
-	m.iters = res.iters;
-	m.bw_avg_gbps = res.has_bw ? res.bw_avg_gbps : 0;
-	m.cpu_util_pct = res.has_cpu ? res.cpu_util_pct : NAN;
-	m.bw_peak_gbps = res.has_bw ? res.bw_peak_gbps : 0;
-	m.msg_rate_mpps = res.has_bw ? res.msg_rate_mpps : 0;
-	m.duration_s = res.duration_s;
+	rb_result_msg(&res, &m);
 	sess_setup_put(s, &m);
 	ret = s->ctl.ops->result(&s->ctl, &m);
 	/* All of them, whatever this side shows: the client chooses its own. */

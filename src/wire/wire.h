@@ -33,7 +33,7 @@
  * --poll; v7: with --reversed and the immediate flag, RESULT with the
  * server's latency summary
  */
-#define RB_WIRE_VERSION	 14
+#define RB_WIRE_VERSION	 15
 #define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
 
@@ -167,6 +167,10 @@ struct rb_msg_result {
 	bool has_setup;
 	uint32_t setup_qps;
 	double setup_create_ms, setup_connect_ms;
+	/* v15: --poll event, the server's wake-ups over its measured
+	 * interval: the sender's with --reversed, the point's figure. */
+	bool has_wakeups;
+	uint64_t wakeups;
 };
 
 /* A human-readable reason; also what an ERROR body carries. */

@@ -1519,6 +1519,49 @@ static void events_stream_and_oneshot(void **state)
 	fx_end(&x);
 }
 
+/*
+ * write_bw --reversed --poll event (issue 37 item 3): the server streams
+ * and sleeps on its channel; its wake-ups go in its RESULT (v15) and
+ * become the point's, per message of its count, in place of the
+ * receiving client's (0: it never polls).
+ */
+static void events_reversed_senders_wakeups(void **state)
+{
+	struct rb_msg_result m = { 0 }, back;
+	struct rb_result sent, res;
+	uint8_t buf[512];
+	struct fx x;
+	int len;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 1, 2, 2, 4);
+	x.p.iters = 500;
+	x.p.warmup = 0;
+	x.p.reversed = 1;
+	fx_events(&x, RB_ROLE_CLIENT, 2000); /* the data role of a reversed server */
+	x.f->delay = 3;
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	assert_int_equal(rb_result_generic(&x.r, &sent), 0);
+	assert_true(sent.has_wakeups && sent.wakeups > 0);
+	rb_result_msg(&sent, &m);
+	len = rb_pack_result(&m, buf, sizeof(buf));
+	assert_true(len > 0);
+	assert_int_equal(rb_unpack_result(buf, (size_t)len, &back), 0);
+	/* The receiver's own: a one-sided write's target never polls. */
+	res = (struct rb_result){ .has_wakeups = true, .wakeups = 0, .iters = 500 };
+	rb_result_sender_wakeups(&res, &back);
+	assert_true(res.has_wakeups);
+	assert_int_equal(res.wakeups, sent.wakeups);
+	assert_true(res.wakeups_per_msg == (double)sent.wakeups / 500.0);
+	/* A count the client rejected (0): no figure, not the receiver's. */
+	back.iters = 0;
+	rb_result_sender_wakeups(&res, &back);
+	assert_false(res.has_wakeups);
+	rb_result_free(&sent);
+	fx_end(&x);
+}
+
 static void check_cq_events(struct fx *x, bool spread);
 static void check_cqs_polled(const struct fx *x);
 
@@ -3011,6 +3054,7 @@ int main(void)
 		cmocka_unit_test(stream_interrupted),
 		cmocka_unit_test(events_pingpong),
 		cmocka_unit_test(events_stream_and_oneshot),
+		cmocka_unit_test(events_reversed_senders_wakeups),
 		cmocka_unit_test(events_server_recv),
 		cmocka_unit_test(events_race_polled_after_arm),
 		cmocka_unit_test(events_lost_notification),
