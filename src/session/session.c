@@ -599,6 +599,8 @@ static int session_end(struct session *s, int ret)
 
 	if (s->path && s->path->drop_qps)
 		s->path->drop_qps(s);
+	if (s->h.thread_hooks && s->h.thread_hooks->ended)
+		s->h.thread_hooks->ended(s->h.thread_hooks->ctx, &s->rep.setup);
 	wret = sess_finish_output(s, ret);
 	if (s->path)
 		s->path->close(s);

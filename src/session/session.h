@@ -18,6 +18,7 @@
  * hook returns 0, or -errno when the run ends (another thread failed, ^C,
  * --timeout) and the session ends too.
  */
+struct rb_setup;
 struct rb_thread_hooks {
 	void *ctx;
 	/*
@@ -33,6 +34,9 @@ struct rb_thread_hooks {
 	 * wait for START or BYE is bounded by --timeout too).
 	 */
 	int (*point)(void *ctx, uint32_t i, int (*beat)(void *arg, uint32_t i), void *arg);
+	/* The session ends, its QPs destroyed: its setup figures, the
+	 * destroy time with them (JSON "setup"); NULL: not wanted. */
+	void (*ended)(void *ctx, const struct rb_setup *setup);
 	/* Set once another thread failed: this one's measuring loops end the
 	 * point at their next look at the clock rather than run it out. */
 	const bool *cancel;

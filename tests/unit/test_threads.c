@@ -13,6 +13,7 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "report/output.h"
 #include "session/threads.h"
 
 /* cmocka's float assertions round to float: doubles here. */
@@ -120,6 +121,64 @@ static void test_aggregate_probe(void **state)
 	rb_threads_aggregate(per, 2, &agg);
 	assert_false(agg.has_probe);
 	assert_int_equal(agg.probe_loaded_n, 0);
+}
+
+/*
+ * The run's setup (issue 37 item 11): not thread 0's alone.  The QPs of
+ * every thread add up, each time is the longest thread's (they set up at
+ * once), the destroy time is there when every thread measured it, and a
+ * time one thread lacks makes the run's unknown.
+ */
+static void test_setup(void **state)
+{
+	struct rb_setup per[3] = {
+		{ .on = true,
+		  .qps = 4,
+		  .create_ms = 2,
+		  .connect_ms = 9,
+		  .destroy_ms = 1,
+		  .peer_on = true,
+		  .peer_qps = 4,
+		  .peer_create_ms = 3,
+		  .peer_connect_ms = 1 },
+		{ .on = true,
+		  .qps = 4,
+		  .create_ms = 5,
+		  .connect_ms = 3,
+		  .destroy_ms = 0.5,
+		  .peer_on = true,
+		  .peer_qps = 4,
+		  .peer_create_ms = 1,
+		  .peer_connect_ms = 7 },
+		{ .on = true,
+		  .qps = 4,
+		  .create_ms = 1,
+		  .connect_ms = 4,
+		  .destroy_ms = 2.5,
+		  .peer_on = true,
+		  .peer_qps = 4,
+		  .peer_create_ms = 2,
+		  .peer_connect_ms = 2 },
+	};
+	struct rb_setup su;
+
+	(void)state;
+	rb_threads_setup(per, 3, &su);
+	assert_true(su.on && su.peer_on);
+	assert_int_equal(su.qps, 12);
+	assert_int_equal(su.peer_qps, 12);
+	assert_near(su.create_ms, 5, 0);
+	assert_near(su.connect_ms, 9, 0);
+	assert_near(su.destroy_ms, 2.5, 0);
+	assert_near(su.peer_create_ms, 3, 0);
+	assert_near(su.peer_connect_ms, 7, 0);
+	/* A thread still running (no destroy yet), a server that said nothing. */
+	per[1].destroy_ms = -1;
+	per[2].peer_on = false;
+	rb_threads_setup(per, 3, &su);
+	assert_true(su.destroy_ms < 0);
+	assert_near(su.connect_ms, 9, 0);
+	assert_false(su.peer_on);
 }
 
 /*
@@ -246,7 +305,7 @@ int main(void)
 		cmocka_unit_test(test_aggregate_bw),	cmocka_unit_test(test_aggregate_nothing),
 		cmocka_unit_test(test_aggregate_lat),	cmocka_unit_test(test_place_merge),
 		cmocka_unit_test(test_aggregate_probe), cmocka_unit_test(test_json),
-		cmocka_unit_test(test_cpu_list),
+		cmocka_unit_test(test_cpu_list),	cmocka_unit_test(test_setup),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
