@@ -243,26 +243,59 @@ static int thread_beat(void *arg, uint32_t i)
 	return s->ctl.ops->alive(&s->ctl, i);
 }
 
+size_t rb_point_steps(bool threads, bool probe, bool probing,
+		      enum rb_point_step out[RB_POINT_STEPS_MAX])
+{
+	size_t n = 0;
+
+	/* --threads: every thread has finished the last point. */
+	if (threads)
+		out[n++] = RB_STEP_THREADS;
+	/* --probe: alone first, then beside the stream (its own thread). */
+	if (probing)
+		out[n++] = RB_STEP_IDLE;
+	/* ... alone on the path: no thread streams before thread 0's idle
+	 * pings are done, and all streams start together after them. */
+	if (threads && probe)
+		out[n++] = RB_STEP_THREADS;
+	out[n++] = RB_STEP_START;
+	if (probing)
+		out[n++] = RB_STEP_LOADED;
+	return n;
+}
+
+static int point_step(struct session *s, uint32_t i, enum rb_point_step step)
+{
+	const struct rb_thread_hooks *th = s->h.thread_hooks;
+
+	switch (step) {
+	case RB_STEP_THREADS:
+		return th->point(th->ctx, i, thread_beat, s);
+	case RB_STEP_IDLE:
+		return rb_probe_idle(&s->probe);
+	case RB_STEP_START:
+		return s->ctl.ops->barrier(&s->ctl, i);
+	case RB_STEP_LOADED:
+		return rb_probe_start(&s->probe);
+	}
+	return -EINVAL;
+}
+
 static int client_point(struct session *s, uint32_t i)
 {
 	const struct rb_ctl_ops *ctl = s->ctl.ops;
 	struct rb_msg_result m = { .point = i };
+	enum rb_point_step steps[RB_POINT_STEPS_MAX];
 	struct rb_run *r = &s->run;
 	struct rb_result res;
+	size_t k, n;
 	char list[128];
 	int ret;
 
 	ret = point_start(s, i);
-	/* --threads: every thread starts the point together. */
-	if (!ret && s->h.thread_hooks)
-		ret = s->h.thread_hooks->point(s->h.thread_hooks->ctx, i, thread_beat, s);
-	/* --probe: alone first, then beside the stream (its own thread). */
-	if (!ret && sess_probing(s))
-		ret = rb_probe_idle(&s->probe);
-	if (!ret)
-		ret = ctl->barrier(&s->ctl, i);
-	if (!ret && sess_probing(s))
-		ret = rb_probe_start(&s->probe);
+	n = rb_point_steps(s->h.thread_hooks != NULL, s->p.probe, sess_probing(s), steps);
+	for (k = 0; !ret && k < n; k++)
+		ret = point_step(s, i, steps[k]);
 	/* -D 0: the first signal ends this point (main.c). */
 	rb_stop_armed = s->p.forever;
 	if (!ret)

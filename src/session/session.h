@@ -47,6 +47,30 @@ struct rb_thread_hooks {
 };
 
 /*
+ * What a client does between a point's start and its stream, in order.
+ * With --threads every thread's session meets at each RB_STEP_THREADS,
+ * so every thread's list has as many; with --probe (thread 0 pings) no
+ * thread streams before the idle pings are done, and every thread's
+ * stream starts after the same barrier.
+ */
+enum rb_point_step {
+	RB_STEP_THREADS, /* --threads: wait for every thread (thread_hooks->point) */
+	RB_STEP_IDLE,	 /* --probe: the probe's idle pings, alone on the path */
+	RB_STEP_START,	 /* the server's barrier (SYNC START) */
+	RB_STEP_LOADED,	 /* --probe: the probe's thread, beside the stream to come */
+};
+
+#define RB_POINT_STEPS_MAX 5
+
+/*
+ * rb_point_steps() - the steps before a point's stream into @out, in
+ * order; returns how many.  @threads: a session of a --threads run;
+ * @probe: the plan's --probe; @probing: this session pings (thread 0).
+ */
+size_t rb_point_steps(bool threads, bool probe, bool probing,
+		      enum rb_point_step out[RB_POINT_STEPS_MAX]);
+
+/*
  * What the caller of a session hooks into it, besides the plan and this
  * side's choices; NULL, or any field NULL: none.
  */

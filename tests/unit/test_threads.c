@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "report/output.h"
+#include "session/session.h"
 #include "session/threads.h"
 
 /* cmocka's float assertions round to float: doubles here. */
@@ -181,6 +182,63 @@ static void test_setup(void **state)
 	assert_false(su.peer_on);
 }
 
+/* Where @want first comes in @st (@n steps) at or after @from; @n when not. */
+static size_t step_at(const enum rb_point_step *st, size_t n, size_t from, enum rb_point_step want)
+{
+	while (from < n && st[from] != want)
+		from++;
+	return from;
+}
+
+static size_t count_of(const enum rb_point_step *st, size_t n, enum rb_point_step want)
+{
+	size_t k, c = 0;
+
+	for (k = 0; k < n; k++)
+		c += st[k] == want;
+	return c;
+}
+
+/*
+ * --threads N --probe (issue 37 item 1): thread 0's idle pings come after
+ * a barrier of every thread and before another, which every thread's
+ * START follows: no thread streams while they run, and the streams start
+ * together.  Every thread meets at as many barriers (or the run hangs).
+ */
+static void test_point_steps(void **state)
+{
+	enum rb_point_step t0[RB_POINT_STEPS_MAX], t1[RB_POINT_STEPS_MAX];
+	size_t n0, n1, idle, start;
+
+	(void)state;
+	n0 = rb_point_steps(true, true, true, t0);
+	n1 = rb_point_steps(true, true, false, t1);
+	idle = step_at(t0, n0, 0, RB_STEP_IDLE);
+	assert_true(idle < n0);
+	assert_true(step_at(t0, n0, 0, RB_STEP_THREADS) < idle);
+	start = step_at(t0, n0, idle, RB_STEP_START);
+	assert_true(start < n0);
+	if (step_at(t0, n0, idle, RB_STEP_THREADS) > start)
+		fail_msg("thread 0's idle pings are not followed by a barrier of the threads "
+			 "before its START: the other threads stream during them");
+	assert_true(step_at(t0, n0, start, RB_STEP_LOADED) < n0);
+	assert_int_equal(count_of(t0, n0, RB_STEP_THREADS), count_of(t1, n1, RB_STEP_THREADS));
+	assert_int_equal(count_of(t1, n1, RB_STEP_IDLE) + count_of(t1, n1, RB_STEP_LOADED), 0);
+	/* Thread 1 passes its last barrier just before its START. */
+	assert_int_equal(t1[n1 - 1], RB_STEP_START);
+	assert_int_equal(t1[n1 - 2], RB_STEP_THREADS);
+	/* Without threads: idle, START, loaded; without --probe: one barrier. */
+	n0 = rb_point_steps(false, true, true, t0);
+	assert_int_equal(n0, 3);
+	assert_int_equal(t0[0], RB_STEP_IDLE);
+	assert_int_equal(t0[1], RB_STEP_START);
+	assert_int_equal(t0[2], RB_STEP_LOADED);
+	n0 = rb_point_steps(true, false, false, t0);
+	assert_int_equal(n0, 2);
+	assert_int_equal(t0[0], RB_STEP_THREADS);
+	assert_int_equal(t0[1], RB_STEP_START);
+}
+
 /*
  * Latency does not add: the run's row has none.  A latency test has no
  * message rate, yet its CPU per operation is the threads' weighed by
@@ -306,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_aggregate_lat),	cmocka_unit_test(test_place_merge),
 		cmocka_unit_test(test_aggregate_probe), cmocka_unit_test(test_json),
 		cmocka_unit_test(test_cpu_list),	cmocka_unit_test(test_setup),
+		cmocka_unit_test(test_point_steps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
