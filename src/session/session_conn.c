@@ -181,7 +181,10 @@ static int probe_connect(struct session *s)
 {
 	struct rb_run *r = &s->run;
 	struct rb_av av = path_av(s, 0);
-	int ret = rb_probe_connect(&s->probe, &r->remote.probe_qp, r->path_mtu, &av);
+	int ret = sess_probe_place(s);
+
+	if (!ret)
+		ret = rb_probe_connect(&s->probe, &r->remote.probe_qp, r->path_mtu, &av);
 
 	if (!ret && s->role == RB_ROLE_SERVER)
 		ret = rb_probe_start(&s->probe);

@@ -569,6 +569,33 @@ int sess_place(struct session *s, const char *ibdev)
 	return 0;
 }
 
+/*
+ * --probe: its thread on a CPU of its own of the device's node, off the
+ * run's measuring threads (the client's, with --threads every thread's)
+ * and a peer on this host, where the stream is bound to one CPU; said
+ * (JSON probe_placement) and warned when it cannot be.
+ */
+int sess_probe_place(struct session *s)
+{
+	struct rb_probe_place pl;
+	int ret;
+
+	ret = rb_probe_place(s->run.dev.name, s->rep.place.cpus,
+			     s->role == RB_ROLE_CLIENT ? s->hello_cpus : "",
+			     s->peer_cpus[0] ? s->peer_cpus : NULL, &pl);
+	if (ret)
+		return ret;
+	s->probe.cpu = pl.cpu;
+	s->rep.has_probe_place = true;
+	s->rep.probe_cpu = pl.cpu;
+	s->rep.probe_shared = pl.shared;
+	s->rep.probe_elsewhere = pl.elsewhere;
+	if (rb_verbose && pl.cpu >= 0)
+		rb_info("--probe: its thread on CPU %d%s", pl.cpu,
+			pl.shared ? ", the stream's" : "");
+	return 0;
+}
+
 int sess_open_resources(struct session *s, const struct sockaddr *local)
 {
 	struct rb_run *r = &s->run;
