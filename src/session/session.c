@@ -446,6 +446,11 @@ static int client_hello(struct session *s)
 	boot_id(h.boot_id, sizeof(h.boot_id));
 	snprintf(h.cpus, sizeof(h.cpus), "%s",
 		 s->hello_cpus[0] ? s->hello_cpus : s->rep.place.cpus);
+	/* --probe: its thread's CPU too, for a server on this host to keep off. */
+	if (s->rep.has_probe_place && s->rep.probe_cpu >= 0 && h.cpus[0] &&
+	    strlen(h.cpus) + 12 < sizeof(h.cpus))
+		snprintf(h.cpus + strlen(h.cpus), sizeof(h.cpus) - strlen(h.cpus), ",%d",
+			 s->rep.probe_cpu);
 	ret = sess_send_body(s, RB_MSG_HELLO, rb_pack_hello(&h, sess_msg, sizeof(sess_msg)));
 	if (!ret)
 		ret = rb_oob_expect(&s->oob, RB_MSG_OK, sess_msg, sizeof(sess_msg), &len);
@@ -692,6 +697,9 @@ int rb_client(const struct rb_bench *t, const struct rb_params *p, const struct 
 	if (!ret && s.h.thread_hooks)
 		ret = s.h.thread_hooks->placed(s.h.thread_hooks->ctx, s.rep.place.cpus,
 					       s.hello_cpus, sizeof(s.hello_cpus));
+	/* --probe: placed before HELLO, which names its CPU too. */
+	if (!ret && sess_probing(&s))
+		ret = sess_probe_place(&s);
 	if (!ret)
 		ret = rb_oob_connect(c->host, (uint16_t)c->tcp_port, c->bind,
 				     (int)c->timeout_s * 1000, &s.oob);
