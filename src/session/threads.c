@@ -184,21 +184,23 @@ static void cpus_join(hwloc_bitmap_t all, const char *cpus)
 void rb_threads_place_merge(const struct rb_placement *per, uint32_t n, struct rb_placement *out)
 {
 	hwloc_bitmap_t all = hwloc_bitmap_alloc();
+	/* @out may be one of @per (hook_placed()): read them all first. */
+	struct rb_placement m = per[0];
 	uint32_t k;
 
-	*out = per[0];
-	out->cpus[0] = '\0';
+	m.cpus[0] = '\0';
 	for (k = 0; k < n; k++) {
 		if (all)
 			cpus_join(all, per[k].cpus);
 		if (per[k].local == 0)
-			out->local = 0;
-		else if (per[k].local < 0 && out->local)
-			out->local = -1;
+			m.local = 0;
+		else if (per[k].local < 0 && m.local)
+			m.local = -1;
 	}
 	if (all && !hwloc_bitmap_iszero(all))
-		rb_cpus_format(all, out->cpus, sizeof(out->cpus));
+		rb_cpus_format(all, m.cpus, sizeof(m.cpus));
 	hwloc_bitmap_free(all);
+	*out = m;
 }
 
 json_t *rb_threads_json(const struct rb_result *per, const struct rb_placement *place,

@@ -47,7 +47,7 @@ void rb_threads_setup(const struct rb_setup *per, uint32_t n, struct rb_setup *o
 /*
  * rb_threads_place_merge() - one placement for @n threads' @per: their
  * CPUs together; local only when every one is, unknown when any is and
- * none is remote.
+ * none is remote.  @out may be one of @per.
  */
 void rb_threads_place_merge(const struct rb_placement *per, uint32_t n, struct rb_placement *out);
 

@@ -312,6 +312,10 @@ static void test_place_merge(void **state)
 	assert_int_equal(out.local, -1);
 	rb_threads_place_merge(pl, 3, &out);
 	assert_int_equal(out.local, 0);
+	/* Into the first (hook_placed(): the CPUs so far, then this
+	 * thread's): every thread's CPUs go to HELLO, not the last one's. */
+	rb_threads_place_merge(pl, 3, &pl[0]);
+	assert_string_equal(pl[0].cpus, "0 2-3");
 	/* Unbound threads: no CPUs. */
 	pl[0].cpus[0] = pl[1].cpus[0] = '\0';
 	rb_threads_place_merge(pl, 2, &out);
