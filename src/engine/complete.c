@@ -304,14 +304,28 @@ static __attribute__((noinline)) int event_wait(struct rb_run *r, struct rb_idle
 	return idle_checks(r, s, what);
 }
 
-/* The index of @cq among the QPs' CQs (--cq-per-qp), or ncq when none. */
+/* The index of @cq among every QP's CQ (--cq-per-qp), or nqp when none. */
 static uint32_t cq_index(const struct rb_run *r, const struct ibv_cq *cq)
 {
 	uint32_t i;
 
-	for (i = 0; i < r->ncq && r->cqs[i] != cq; i++)
+	for (i = 0; i < r->nqp && r->cqs[i] != cq; i++)
 		;
 	return i;
+}
+
+void rb_cqs_point(struct rb_run *r)
+{
+	uint32_t c;
+
+	if (!r->cqs)
+		return;
+	r->ncq = r->pt.qps < r->nqp ? r->pt.qps : r->nqp;
+	r->cq_next = 0;
+	r->cq = r->cqs[0];
+	r->cq_ready = 0;
+	for (c = 0; r->cq_ev && c < r->ncq; c++)
+		r->cq_ready += r->cq_ev[c] == RB_CQ_READY;
 }
 
 /*
@@ -330,15 +344,18 @@ static int cqs_event_take(struct rb_run *r)
 		return ret;
 	ibv_ack_cq_events(cq, 1);
 	c = cq_index(r, cq);
-	if (c == r->ncq) {
+	if (c == r->nqp) {
 		rb_err("%s: a completion event for a CQ that is none of the QPs' (--cq-per-qp)",
 		       r->dev.name);
 		return -EPROTO;
 	}
-	if (r->cq_ev[c] == RB_CQ_READY)
+	/* A CQ past this point's QPs: an earlier point's late event, its
+	 * CQ disarmed by it; this point neither counts nor polls it. */
+	if (r->cq_ev[c] == RB_CQ_READY && c < r->ncq)
 		r->cq_ready--;
 	r->cq_ev[c] = RB_CQ_IDLE;
-	r->cq_next = c;
+	if (c < r->ncq)
+		r->cq_next = c;
 	return 0;
 }
 

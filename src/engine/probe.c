@@ -3,6 +3,9 @@
  * --probe (probe.h): a slow ping-pong on a QP of its own, beside the
  * stream.  Pure helpers first, then the verbs and the threads.
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -90,6 +93,7 @@ int rb_probe_open(struct rb_probe *pr, struct rb_dev *d, bool server, uint32_t r
 	memset(pr, 0, sizeof(*pr));
 	pr->dev = d;
 	pr->server = server;
+	pr->cpu = -1;
 	pr->rate = rate ? rate : RB_PROBE_RATE_DEFAULT;
 	pr->psn = (uint32_t)(lrand48() & 0xffffff);
 	pr->buf = aligned_alloc(RB_PROBE_SLOT, len);
@@ -288,11 +292,10 @@ static int pings(struct rb_probe *pr, struct rb_samples *into, uint32_t n, uint6
 	return ret;
 }
 
-int rb_probe_idle(struct rb_probe *pr)
+static int idle_pings(struct rb_probe *pr)
 {
 	int ret;
 
-	rb_samples_reset(&pr->idle);
 	/* One ping unsampled: the first after connecting may find the peer's
 	 * QP not yet ready and wait for a retry. */
 	ret = ping(pr, NULL);
@@ -329,32 +332,65 @@ static void *probe_thread(void *arg)
 
 	if (pr->server)
 		pr->status = echo(pr);
+	else if (pr->idle_phase)
+		pr->status = idle_pings(pr);
 	else
 		pr->status = pings(pr, &pr->loaded, 0, pr->load_k, pr->load_t);
 	return NULL;
 }
 
-int rb_probe_start(struct rb_probe *pr)
+/* The probe's thread for a phase, on its CPU (pr->cpu) when it has one. */
+static int thread_start(struct rb_probe *pr, bool idle)
 {
+	pthread_attr_t attr;
 	sigset_t all, old;
+	cpu_set_t set;
 	int ret;
 
-	if (!pr->server)
-		rb_samples_reset(&pr->loaded);
 	__atomic_store_n(&pr->stop, 0, __ATOMIC_RELEASE);
 	pr->status = 0;
+	pr->idle_phase = idle;
+	ret = pthread_attr_init(&attr);
+	if (!ret && pr->cpu >= 0 && pr->cpu < CPU_SETSIZE) {
+		CPU_ZERO(&set);
+		CPU_SET(pr->cpu, &set);
+		ret = pthread_attr_setaffinity_np(&attr, sizeof(set), &set);
+	}
 	/* Signals (^C, -D 0's stop) stay the measuring thread's: the probe's
 	 * starts with all of them blocked. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
-	ret = pthread_create(&pr->th, NULL, probe_thread, pr);
+	if (!ret)
+		ret = pthread_create(&pr->th, &attr, probe_thread, pr);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	pthread_attr_destroy(&attr);
 	if (ret) {
-		rb_err("probe thread: %s", strerror(ret));
+		rb_err("probe thread%s: %s", pr->cpu >= 0 ? " on its CPU" : "", strerror(ret));
 		return -ret;
 	}
 	pr->running = true;
 	return 0;
+}
+
+int rb_probe_idle(struct rb_probe *pr)
+{
+	int ret;
+
+	rb_samples_reset(&pr->idle);
+	/* On the probe's CPU, as the loaded phase: the two compare. */
+	ret = thread_start(pr, true);
+	if (ret)
+		return ret;
+	pthread_join(pr->th, NULL);
+	pr->running = false;
+	return pr->status;
+}
+
+int rb_probe_start(struct rb_probe *pr)
+{
+	if (!pr->server)
+		rb_samples_reset(&pr->loaded);
+	return thread_start(pr, false);
 }
 
 int rb_probe_stop(struct rb_probe *pr)

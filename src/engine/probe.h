@@ -46,8 +46,11 @@ struct rb_probe {
 	uint64_t seq;	      /* the last ping's number */
 	uint64_t lost;	      /* pings whose echo did not come in time */
 	uint32_t lost_run;    /* ... of the last ones in a row */
-	/* The thread: the client's loaded phase, the server's echo. */
+	/* The thread: the client's idle and loaded phases, or the server's
+	 * echo; on CPU cpu (rb_probe_place(), -1: where the stream may run). */
 	pthread_t th;
+	int cpu;
+	bool idle_phase;
 	bool running;
 	int stop; /* read and written atomically */
 	int status;
@@ -90,7 +93,8 @@ void rb_probe_info(const struct rb_probe *pr, struct rb_qp_info *out);
 int rb_probe_connect(struct rb_probe *pr, const struct rb_qp_info *remote, enum ibv_mtu mtu,
 		     const struct rb_av *av);
 
-/* rb_probe_idle() - client: the point's idle phase, before its stream. */
+/* rb_probe_idle() - client: the point's idle phase, before its stream,
+ * in the probe's thread (on its CPU), waited for. */
 int rb_probe_idle(struct rb_probe *pr);
 
 /* rb_probe_start() - the thread: the client's loaded phase, or the server's echo. */

@@ -117,3 +117,27 @@ int rb_result_generic(struct rb_run *r, struct rb_result *res)
 	res->wakeups_per_msg = (double)res->wakeups / (double)r->ops;
 	return rb_wrlat_result(r, res);
 }
+
+void rb_result_msg(const struct rb_result *res, struct rb_msg_result *m)
+{
+	m->has_lat = res->has_lat;
+	m->lat = res->lat;
+	m->has_wr_lat = res->has_wr_lat;
+	m->wr_lat = res->wr_lat;
+	m->wr_lat_n = res->wr_lat_n;
+	m->iters = res->iters;
+	m->bw_avg_gbps = res->has_bw ? res->bw_avg_gbps : 0;
+	m->cpu_util_pct = res->has_cpu ? res->cpu_util_pct : NAN;
+	m->bw_peak_gbps = res->has_bw ? res->bw_peak_gbps : 0;
+	m->msg_rate_mpps = res->has_bw ? res->msg_rate_mpps : 0;
+	m->duration_s = res->duration_s;
+	m->has_wakeups = res->has_wakeups;
+	m->wakeups = res->wakeups;
+}
+
+void rb_result_sender_wakeups(struct rb_result *res, const struct rb_msg_result *m)
+{
+	res->has_wakeups = m->has_wakeups && m->iters;
+	res->wakeups = res->has_wakeups ? m->wakeups : 0;
+	res->wakeups_per_msg = res->has_wakeups ? (double)m->wakeups / (double)m->iters : 0;
+}

@@ -52,7 +52,8 @@ struct rb_run {
 
 	struct rb_dev dev;
 	struct ibv_cq *cq; /* the CQ the next poll takes: the one, or cqs[cq_next] */
-	/* --cq-per-qp: a CQ per QP (ncq of them), polled round robin; NULL, 0 without. */
+	/* --cq-per-qp: a CQ per QP (nqp of them); a point polls the first ncq,
+	 * its own QPs' (rb_cqs_point()), round robin; NULL, 0 without. */
 	struct ibv_cq **cqs;
 	uint32_t ncq, cq_next;
 	uint32_t nqp;
@@ -161,8 +162,8 @@ struct rb_run {
 	 * waits on events (its CQ's); chan is it at such a point, else NULL. */
 	struct ibv_comp_channel *channel;
 	bool armed; /* ibv_req_notify_cq() done, its event not yet taken */
-	/* --cq-per-qp with --poll event: each CQ's state (RB_CQ_*, ncq of
-	 * them; NULL otherwise), and how many are RB_CQ_READY. */
+	/* --cq-per-qp with --poll event: each CQ's state (RB_CQ_*, nqp of
+	 * them; NULL otherwise), and how many of the point's are RB_CQ_READY. */
 	uint8_t *cq_ev;
 	uint32_t cq_ready;
 	unsigned int unacked; /* events taken, not yet acked */
@@ -417,6 +418,13 @@ rb_reap_wcs(struct rb_run *r, struct ibv_wc *wc, int n, uint64_t *done,
 	return n;
 }
 
+/*
+ * rb_cqs_point() - --cq-per-qp, at a point's start (r->pt set): the point
+ * polls and arms only its own QPs' CQs, the first pt.qps; a sweep's point
+ * with fewer QPs leaves the others alone.  Nothing without --cq-per-qp.
+ */
+void rb_cqs_point(struct rb_run *r);
+
 /* rb_poll_failed() - ibv_poll_cq() failed: logged; -EIO. */
 int rb_poll_failed(struct rb_run *r);
 
@@ -619,6 +627,20 @@ int rb_run_tcp_stream(struct rb_run *r);
 
 /* rb_result_generic() - result of the point from samples and counters. */
 int rb_result_generic(struct rb_run *r, struct rb_result *res);
+
+/*
+ * rb_result_msg() - a server's RESULT figures from its point's @res:
+ * what it measured (0 or NaN where it did not), its wake-ups; the status
+ * and the setup figures are the caller's.
+ */
+void rb_result_msg(const struct rb_result *res, struct rb_msg_result *m);
+
+/*
+ * rb_result_sender_wakeups() - --reversed: the server sent, so its
+ * wake-ups (RESULT v17) are the point's, per message of its count; none
+ * (absent, JSON null) when it sent none or its count was rejected.
+ */
+void rb_result_sender_wakeups(struct rb_result *res, const struct rb_msg_result *m);
 
 bool rb_duration_over(struct rb_run *r, uint64_t it);
 

@@ -13,7 +13,7 @@
 #include "core/rdmabench.h"
 
 struct rb_xport {
-	int type;	      /* IBV_TRANSPORT_*, also what CONN carries (v15) */
+	int type;	      /* IBV_TRANSPORT_*, also what CONN carries (v16) */
 	const char *name;     /* as ibv_devinfo's "transport:" says it: "InfiniBand", "iWARP" */
 	const char *eth_name; /* the name on an Ethernet port ("RoCE"); NULL: name */
 	/* An Ethernet port addressed by a RoCE GID (else: no GID is needed). */

@@ -296,6 +296,18 @@ json_t *rb_json_placement(const struct rb_placement *p)
 	return jdone(o, bad);
 }
 
+/* --probe: where this side's probe thread ran. */
+static json_t *jprobe_place(const struct rb_doc *r)
+{
+	json_t *o = json_object();
+	int bad = !o;
+
+	bad |= json_object_set_new(o, "cpu", jint_or_null(r->probe_cpu));
+	bad |= json_object_set_new(o, "shared_with_stream", json_boolean(r->probe_shared));
+	bad |= json_object_set_new(o, "other_node", json_boolean(r->probe_elsewhere));
+	return jdone(o, bad);
+}
+
 /* The latency rows of rb_metrics[] in @l, by their JSON keys. */
 static json_t *jlat(const struct rb_lat_summary *l)
 {
@@ -599,6 +611,8 @@ static json_t *jdoc(const struct rb_doc *r)
 	bad |= json_object_set_new(o, "placement", rb_json_placement(&r->place));
 	if (r->has_peer_place)
 		bad |= json_object_set_new(o, "peer_placement", rb_json_placement(&r->peer_place));
+	if (r->has_probe_place)
+		bad |= json_object_set_new(o, "probe_placement", jprobe_place(r));
 	bad |= json_object_set_new(o, "results", json_array());
 	return jdone(o, bad);
 }

@@ -116,6 +116,12 @@ struct rb_doc {
 	const char *reason;
 	struct rb_sock_info sock;
 	struct rb_setup setup;
+	/* --probe: where this side's probe thread ran (JSON "probe_placement"):
+	 * probe_cpu -1 not bound (as the stream: not one CPU); shared: on the
+	 * stream's CPU, none other in reach; elsewhere: another node's. */
+	bool has_probe_place;
+	int probe_cpu;
+	bool probe_shared, probe_elsewhere;
 	int rail_width; /* -d LIST: the table's rail column, as wide as its longest; 0: none */
 };
 

@@ -72,6 +72,7 @@ static int point_start(struct session *s, uint32_t i)
 	r->point = i;
 	rb_plan_point(&s->p, i, &r->pt);
 	r->chan = r->pt.poll == RB_POLL_EVENT ? r->channel : NULL;
+	rb_cqs_point(r);
 	if (rb_point_queues(r) && s->role == RB_ROLE_CLIENT && s->said_signal != r->signal_asked) {
 		/* Said once per -Q value, as -o's clamp is (negotiate()). */
 		s->said_signal = r->signal_asked;
@@ -231,6 +232,8 @@ static void apply_reversed(const struct session *s, struct rb_result *res,
 	res->peer_cpu_util_pct = own.has_cpu ? own.cpu_util_pct : NAN;
 	res->peer_bw_avg_gbps = own.has_bw && rb_bench_receives(s->bench, &s->p) ? own.bw_avg_gbps
 										 : 0;
+	/* --poll event: the sender's wake-ups, as every other figure is. */
+	rb_result_sender_wakeups(res, m);
 	/* --rate: the server paced its stream; the rate reached is its. */
 	rb_rate_report(res, s->p.rate, s->p.rate_unit);
 }
@@ -243,26 +246,59 @@ static int thread_beat(void *arg, uint32_t i)
 	return s->ctl.ops->alive(&s->ctl, i);
 }
 
+size_t rb_point_steps(bool threads, bool probe, bool probing,
+		      enum rb_point_step out[RB_POINT_STEPS_MAX])
+{
+	size_t n = 0;
+
+	/* --threads: every thread has finished the last point. */
+	if (threads)
+		out[n++] = RB_STEP_THREADS;
+	/* --probe: alone first, then beside the stream (its own thread). */
+	if (probing)
+		out[n++] = RB_STEP_IDLE;
+	/* ... alone on the path: no thread streams before thread 0's idle
+	 * pings are done, and all streams start together after them. */
+	if (threads && probe)
+		out[n++] = RB_STEP_THREADS;
+	out[n++] = RB_STEP_START;
+	if (probing)
+		out[n++] = RB_STEP_LOADED;
+	return n;
+}
+
+static int point_step(struct session *s, uint32_t i, enum rb_point_step step)
+{
+	const struct rb_thread_hooks *th = s->h.thread_hooks;
+
+	switch (step) {
+	case RB_STEP_THREADS:
+		return th->point(th->ctx, i, thread_beat, s);
+	case RB_STEP_IDLE:
+		return rb_probe_idle(&s->probe);
+	case RB_STEP_START:
+		return s->ctl.ops->barrier(&s->ctl, i);
+	case RB_STEP_LOADED:
+		return rb_probe_start(&s->probe);
+	}
+	return -EINVAL;
+}
+
 static int client_point(struct session *s, uint32_t i)
 {
 	const struct rb_ctl_ops *ctl = s->ctl.ops;
 	struct rb_msg_result m = { .point = i };
+	enum rb_point_step steps[RB_POINT_STEPS_MAX];
 	struct rb_run *r = &s->run;
 	struct rb_result res;
+	size_t k, n;
 	char list[128];
 	int ret;
 
 	ret = point_start(s, i);
-	/* --threads: every thread starts the point together. */
-	if (!ret && s->h.thread_hooks)
-		ret = s->h.thread_hooks->point(s->h.thread_hooks->ctx, i, thread_beat, s);
-	/* --probe: alone first, then beside the stream (its own thread). */
-	if (!ret && sess_probing(s))
-		ret = rb_probe_idle(&s->probe);
-	if (!ret)
-		ret = ctl->barrier(&s->ctl, i);
-	if (!ret && sess_probing(s))
-		ret = rb_probe_start(&s->probe);
+	n = rb_point_steps(s->h.thread_hooks != NULL, s->p.probe, sess_probing(s), steps);
+	for (k = 0; !ret && k < n; k++)
+		ret = point_step(s, i, steps[k]);
 	/* -D 0: the first signal ends this point (main.c). */
 	rb_stop_armed = s->p.forever;
 	if (!ret)
@@ -345,17 +381,7 @@ static int server_point(struct session *s, uint32_t i)
 	if (ret)
 		return ret;
 	m.status = r->verify_status;
-	m.has_lat = res.has_lat;
-	m.lat = res.lat;
-	m.has_wr_lat = res.has_wr_lat;
-	m.wr_lat = res.wr_lat;
-	m.wr_lat_n = res.wr_lat_n;
-	m.iters = res.iters;
-	m.bw_avg_gbps = res.has_bw ? res.bw_avg_gbps : 0;
-	m.cpu_util_pct = res.has_cpu ? res.cpu_util_pct : NAN;
-	m.bw_peak_gbps = res.has_bw ? res.bw_peak_gbps : 0;
-	m.msg_rate_mpps = res.has_bw ? res.msg_rate_mpps : 0;
-	m.duration_s = res.duration_s;
+	rb_result_msg(&res, &m);
 	sess_setup_put(s, &m);
 	ret = s->ctl.ops->result(&s->ctl, &m);
 	/* All of them, whatever this side shows: the client chooses its own. */
@@ -432,6 +458,11 @@ static int client_hello(struct session *s)
 	boot_id(h.boot_id, sizeof(h.boot_id));
 	snprintf(h.cpus, sizeof(h.cpus), "%s",
 		 s->hello_cpus[0] ? s->hello_cpus : s->rep.place.cpus);
+	/* --probe: its thread's CPU too, for a server on this host to keep off. */
+	if (s->rep.has_probe_place && s->rep.probe_cpu >= 0 && h.cpus[0] &&
+	    strlen(h.cpus) + 12 < sizeof(h.cpus))
+		snprintf(h.cpus + strlen(h.cpus), sizeof(h.cpus) - strlen(h.cpus), ",%d",
+			 s->rep.probe_cpu);
 	ret = sess_send_body(s, RB_MSG_HELLO, rb_pack_hello(&h, sess_msg, sizeof(sess_msg)));
 	if (!ret)
 		ret = rb_oob_expect(&s->oob, RB_MSG_OK, sess_msg, sizeof(sess_msg), &len);
@@ -581,6 +612,8 @@ static int session_end(struct session *s, int ret)
 
 	if (s->path && s->path->drop_qps)
 		s->path->drop_qps(s);
+	if (s->h.thread_hooks && s->h.thread_hooks->ended)
+		s->h.thread_hooks->ended(s->h.thread_hooks->ctx, &s->rep.setup);
 	wret = sess_finish_output(s, ret);
 	if (s->path)
 		s->path->close(s);
@@ -639,6 +672,9 @@ int rb_client(const struct rb_bench *t, const struct rb_params *p, const struct 
 	if (!ret && s.h.thread_hooks)
 		ret = s.h.thread_hooks->placed(s.h.thread_hooks->ctx, s.rep.place.cpus,
 					       s.hello_cpus, sizeof(s.hello_cpus));
+	/* --probe: placed before HELLO, which names its CPU too. */
+	if (!ret && sess_probing(&s))
+		ret = sess_probe_place(&s);
 	if (!ret)
 		ret = rb_oob_connect(c->host, (uint16_t)c->tcp_port, c->bind,
 				     (int)c->timeout_s * 1000, &s.oob);

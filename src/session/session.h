@@ -18,6 +18,7 @@
  * hook returns 0, or -errno when the run ends (another thread failed, ^C,
  * --timeout) and the session ends too.
  */
+struct rb_setup;
 struct rb_thread_hooks {
 	void *ctx;
 	/*
@@ -33,6 +34,9 @@ struct rb_thread_hooks {
 	 * wait for START or BYE is bounded by --timeout too).
 	 */
 	int (*point)(void *ctx, uint32_t i, int (*beat)(void *arg, uint32_t i), void *arg);
+	/* The session ends, its QPs destroyed: its setup figures, the
+	 * destroy time with them (JSON "setup"); NULL: not wanted. */
+	void (*ended)(void *ctx, const struct rb_setup *setup);
 	/* Set once another thread failed: this one's measuring loops end the
 	 * point at their next look at the clock rather than run it out. */
 	const bool *cancel;
@@ -41,6 +45,30 @@ struct rb_thread_hooks {
 	 * that measures long does not look stuck to those waiting for it. */
 	uint64_t *progress_ns;
 };
+
+/*
+ * What a client does between a point's start and its stream, in order.
+ * With --threads every thread's session meets at each RB_STEP_THREADS,
+ * so every thread's list has as many; with --probe (thread 0 pings) no
+ * thread streams before the idle pings are done, and every thread's
+ * stream starts after the same barrier.
+ */
+enum rb_point_step {
+	RB_STEP_THREADS, /* --threads: wait for every thread (thread_hooks->point) */
+	RB_STEP_IDLE,	 /* --probe: the probe's idle pings, alone on the path */
+	RB_STEP_START,	 /* the server's barrier (SYNC START) */
+	RB_STEP_LOADED,	 /* --probe: the probe's thread, beside the stream to come */
+};
+
+#define RB_POINT_STEPS_MAX 5
+
+/*
+ * rb_point_steps() - the steps before a point's stream into @out, in
+ * order; returns how many.  @threads: a session of a --threads run;
+ * @probe: the plan's --probe; @probing: this session pings (thread 0).
+ */
+size_t rb_point_steps(bool threads, bool probe, bool probing,
+		      enum rb_point_step out[RB_POINT_STEPS_MAX]);
 
 /*
  * What the caller of a session hooks into it, besides the plan and this

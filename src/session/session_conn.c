@@ -224,7 +224,11 @@ static int probe_connect(struct session *s)
 {
 	struct rb_run *r = &s->run;
 	struct rb_av av = path_av(s, 0);
-	int ret = rb_probe_connect(&s->probe, &r->remote.probe_qp, r->path_mtu, &av);
+	/* The client placed its probe before HELLO (rb_client()). */
+	int ret = s->role == RB_ROLE_SERVER ? sess_probe_place(s) : 0;
+
+	if (!ret)
+		ret = rb_probe_connect(&s->probe, &r->remote.probe_qp, r->path_mtu, &av);
 
 	if (!ret && s->role == RB_ROLE_SERVER)
 		ret = rb_probe_start(&s->probe);

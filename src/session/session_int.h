@@ -118,6 +118,7 @@ int sess_verbs_point(struct session *s);
 void sess_warn_freq(const struct session *s, const char *whose, const struct rb_placement *p);
 int sess_place(struct session *s, const char *ibdev);
 int sess_server_rail(struct session *s);
+int sess_probe_place(struct session *s);
 int sess_alloc_buffers(struct session *s, size_t len);
 
 /* session_conn.c: the messages before the points, and the QPs' connection. */

@@ -278,10 +278,10 @@ static int create_cqs(struct session *s)
 	r->cqs = calloc(r->nqp, sizeof(*r->cqs));
 	if (!r->cqs)
 		return -ENOMEM;
-	r->ncq = r->nqp;
+	r->ncq = r->nqp; /* each point its own (rb_cqs_point()) */
 	/* --poll event: one channel for them all, each CQ's state for the waits. */
-	if (r->channel && r->ncq > 1) {
-		r->cq_ev = calloc(r->ncq, sizeof(*r->cq_ev));
+	if (r->channel && r->nqp > 1) {
+		r->cq_ev = calloc(r->nqp, sizeof(*r->cq_ev));
 		if (!r->cq_ev)
 			return -ENOMEM;
 	}
@@ -652,6 +652,33 @@ static int auto_transport(struct session *s)
 	return -EINVAL;
 }
 
+/*
+ * --probe: its thread on a CPU of its own of the device's node, off the
+ * run's measuring threads (the client's, with --threads every thread's)
+ * and a peer on this host, where the stream is bound to one CPU; said
+ * (JSON probe_placement) and warned when it cannot be.
+ */
+int sess_probe_place(struct session *s)
+{
+	struct rb_probe_place pl;
+	int ret;
+
+	ret = rb_probe_place(s->run.dev.name, s->rep.place.cpus,
+			     s->role == RB_ROLE_CLIENT ? s->hello_cpus : "",
+			     s->peer_cpus[0] ? s->peer_cpus : NULL, &pl);
+	if (ret)
+		return ret;
+	s->probe.cpu = pl.cpu;
+	s->rep.has_probe_place = true;
+	s->rep.probe_cpu = pl.cpu;
+	s->rep.probe_shared = pl.shared;
+	s->rep.probe_elsewhere = pl.elsewhere;
+	if (rb_verbose && pl.cpu >= 0)
+		rb_info("--probe: its thread on CPU %d%s", pl.cpu,
+			pl.shared ? ", the stream's" : "");
+	return 0;
+}
+
 int sess_open_resources(struct session *s, const struct sockaddr *local)
 {
 	struct rb_run *r = &s->run;
@@ -733,7 +760,7 @@ static void close_cqs(struct session *s)
 	rb_resources_close(&r->dev, &res);
 	for (i = 0; r->qp && i < r->nqp; i++)
 		r->qp[i] = NULL;
-	for (i = 0; i < r->ncq; i++) {
+	for (i = 0; i < r->nqp; i++) {
 		res = (struct rb_res){ .cq = r->cqs[i] };
 		rb_resources_close(&r->dev, &res);
 	}

@@ -64,6 +64,7 @@ struct tslot {
 	struct rb_result cur;
 	int64_t cur_point;
 	struct rb_placement place, peer_place;
+	struct rb_setup setup; /* its connection's, destroy_ms once it ended */
 	/* While it waits at a point: how it tells its server it is alive. */
 	int (*beat)(void *arg, uint32_t point);
 	void *beat_arg;
@@ -74,10 +75,11 @@ struct group {
 	const struct rb_local *l;
 	struct rb_params p; /* thread 0's: what the report shows */
 	uint32_t n;
-	uint64_t run_id;       /* in every thread's plan: the server knows them one run */
-	struct rb_rails rails; /* -d LIST: thread k on rail k; n 0 otherwise */
-	struct tslot *th;      /* n of them */
-	struct rb_result *per; /* n: a point's rows, as write_point() gathers them */
+	uint64_t run_id;	 /* in every thread's plan: the server knows them one run */
+	struct rb_rails rails;	 /* -d LIST: thread k on rail k; n 0 otherwise */
+	struct tslot *th;	 /* n of them */
+	struct rb_result *per;	 /* n: a point's rows, as write_point() gathers them */
+	struct rb_setup *setups; /* n: the threads' setups, as setup_merge() gathers them */
 	pthread_mutex_t mu;
 	pthread_cond_t cv;
 	uint32_t arrived;
@@ -141,6 +143,35 @@ void rb_threads_aggregate(const struct rb_result *per, uint32_t n, struct rb_res
 	}
 }
 
+/* The longest of two times, unknown (-1) when either is. */
+static double longest(double a, double b)
+{
+	return a < 0 || b < 0 ? -1 : a > b ? a : b;
+}
+
+void rb_threads_setup(const struct rb_setup *per, uint32_t n, struct rb_setup *out)
+{
+	uint32_t k;
+
+	memset(out, 0, sizeof(*out));
+	if (!n)
+		return;
+	out->on = out->peer_on = true;
+	for (k = 0; k < n; k++) {
+		const struct rb_setup *t = &per[k];
+
+		out->on &= t->on;
+		out->qps += t->qps;
+		out->create_ms = longest(out->create_ms, t->create_ms);
+		out->connect_ms = longest(out->connect_ms, t->connect_ms);
+		out->destroy_ms = longest(out->destroy_ms, t->destroy_ms);
+		out->peer_on &= t->peer_on;
+		out->peer_qps += t->peer_qps;
+		out->peer_create_ms = longest(out->peer_create_ms, t->peer_create_ms);
+		out->peer_connect_ms = longest(out->peer_connect_ms, t->peer_connect_ms);
+	}
+}
+
 /* "1" or "0-3 8": CPU lists in hwloc's syntax, joined. */
 static void cpus_join(hwloc_bitmap_t all, const char *cpus)
 {
@@ -154,21 +185,23 @@ static void cpus_join(hwloc_bitmap_t all, const char *cpus)
 void rb_threads_place_merge(const struct rb_placement *per, uint32_t n, struct rb_placement *out)
 {
 	hwloc_bitmap_t all = hwloc_bitmap_alloc();
+	/* @out may be one of @per (hook_placed()): read them all first. */
+	struct rb_placement m = per[0];
 	uint32_t k;
 
-	*out = per[0];
-	out->cpus[0] = '\0';
+	m.cpus[0] = '\0';
 	for (k = 0; k < n; k++) {
 		if (all)
 			cpus_join(all, per[k].cpus);
 		if (per[k].local == 0)
-			out->local = 0;
-		else if (per[k].local < 0 && out->local)
-			out->local = -1;
+			m.local = 0;
+		else if (per[k].local < 0 && m.local)
+			m.local = -1;
 	}
 	if (all && !hwloc_bitmap_iszero(all))
-		rb_cpus_format(all, out->cpus, sizeof(out->cpus));
+		rb_cpus_format(all, m.cpus, sizeof(m.cpus));
 	hwloc_bitmap_free(all);
+	*out = m;
 }
 
 json_t *rb_threads_json(const struct rb_result *per, const struct rb_placement *place,
@@ -275,6 +308,16 @@ static void report_from(struct group *g, const struct rb_doc *r)
 	g->rep.rail_width = rb_rails_width(&g->rails);
 }
 
+/* The run's setup figures: every thread's QPs and times (rb_threads_setup()). */
+static void setup_merge(struct group *g)
+{
+	uint32_t k;
+
+	for (k = 0; k < g->n; k++)
+		g->setups[k] = g->th[k].setup;
+	rb_threads_setup(g->setups, g->n, &g->rep.setup);
+}
+
 /* The run's placement: every thread's CPUs, on each side. */
 static void report_places(struct group *g, const struct rb_placement *pl)
 {
@@ -352,6 +395,7 @@ static int write_point(struct group *g)
 	}
 	if (!g->nagg)
 		report_places(g, pl);
+	setup_merge(g);
 	rows = &g->rows[g->nrows];
 	rb_threads_aggregate(per, g->n, &rows[0]);
 	arr = rb_threads_json(per, pl, pl + g->n, g->n);
@@ -402,6 +446,17 @@ static void on_point(void *ctx, const struct rb_result *res, const struct rb_doc
 	__atomic_store_n(&s->g->progress_ns, rb_now_ns(), __ATOMIC_RELAXED);
 	s->place = rep->place;
 	s->peer_place = rep->peer_place;
+	s->setup = rep->setup;
+	pthread_mutex_unlock(&s->g->mu);
+}
+
+/* Its session ended: its QPs' destroy time is known now. */
+static void hook_ended(void *ctx, const struct rb_setup *su)
+{
+	struct tslot *s = ctx;
+
+	pthread_mutex_lock(&s->g->mu);
+	s->setup = *su;
 	pthread_mutex_unlock(&s->g->mu);
 }
 
@@ -581,8 +636,12 @@ static int slot_init(struct group *g, uint32_t k, char *err, size_t len)
 	s->l.json_path[0] = s->l.csv_path[0] = '\0';
 	s->l.recommend = 0;
 	snprintf(s->l.counters, sizeof(s->l.counters), "none");
-	s->hooks =
-		(struct rb_thread_hooks){ s, hook_placed, hook_point, &g->abort, &g->progress_ns };
+	s->hooks = (struct rb_thread_hooks){ .ctx = s,
+					     .placed = hook_placed,
+					     .point = hook_point,
+					     .ended = hook_ended,
+					     .cancel = &g->abort,
+					     .progress_ns = &g->progress_ns };
 	s->sh = (struct rb_session_hooks){ on_point, s, &s->hooks };
 	hook_pace(s);
 	if (list)
@@ -670,6 +729,8 @@ static int finish(struct group *g, int ret)
 		rc = 128 + rb_interrupted;
 		snprintf(g->reason, sizeof(g->reason), "interrupted");
 	}
+	if (g->nagg)
+		setup_merge(g); /* with every thread's destroy time */
 	if (g->out_begun)
 		g->out.ops->end(&g->out, &g->rep);
 	fflush(stdout);
@@ -696,6 +757,7 @@ static void group_free(struct group *g)
 	free(g->places);
 	free(g->th);
 	free(g->per);
+	free(g->setups);
 	pthread_mutex_destroy(&g->mu);
 	pthread_cond_destroy(&g->cv);
 }
@@ -795,7 +857,8 @@ int rb_threads_run(const struct rb_bench *t, const struct rb_params *p, const st
 	 * on a stack. */
 	g->th = calloc(g->n, sizeof(*g->th));
 	g->per = calloc(g->n, sizeof(*g->per));
-	if (!g->th || !g->per) {
+	g->setups = calloc(g->n, sizeof(*g->setups));
+	if (!g->th || !g->per || !g->setups) {
 		rb_err("--threads %u: out of memory for the threads' state", g->n);
 		g->n = 0;
 		group_free(g);

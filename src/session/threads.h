@@ -34,9 +34,20 @@ int rb_threads_run(const struct rb_bench *t, const struct rb_params *p, const st
 void rb_threads_aggregate(const struct rb_result *per, uint32_t n, struct rb_result *agg);
 
 /*
+ * rb_threads_setup() - the run's connection setup (JSON "setup") from its
+ * @n threads' @per: the QPs add up (each side's), and each time (create,
+ * connect, destroy; the servers' create and connect) is the longest of
+ * the threads', which set up at once: the run's wall time.  A time some
+ * thread has not measured (< 0) is the run's unknown (-1); "on" only
+ * when every thread made its QPs, "peer_on" when every server said.
+ */
+struct rb_setup;
+void rb_threads_setup(const struct rb_setup *per, uint32_t n, struct rb_setup *out);
+
+/*
  * rb_threads_place_merge() - one placement for @n threads' @per: their
  * CPUs together; local only when every one is, unknown when any is and
- * none is remote.
+ * none is remote.  @out may be one of @per.
  */
 void rb_threads_place_merge(const struct rb_placement *per, uint32_t n, struct rb_placement *out);
 

@@ -823,3 +823,107 @@ int rb_topo_check(hwloc_topology_t topo, const char *sysroot, const struct rb_de
 		     d->name, d->netdev[0] ? "netdev " : "the device", d->netdev);
 	return l.n;
 }
+
+/* Whether CPU @cpu's core holds none of @busy (unknown core: it does not). */
+static bool core_free(hwloc_topology_t topo, int cpu, hwloc_const_cpuset_t busy)
+{
+	hwloc_obj_t pu = hwloc_get_pu_obj_by_os_index(topo, (unsigned int)cpu);
+	hwloc_obj_t core = pu ? hwloc_get_ancestor_obj_by_type(topo, HWLOC_OBJ_CORE, pu) : NULL;
+
+	return core && !hwloc_bitmap_intersects(core->cpuset, busy);
+}
+
+/* The first CPU of @set (minus @off, when given) on a core free of @busy, or any; -1: none. */
+static int probe_pick(hwloc_topology_t topo, hwloc_bitmap_t set, hwloc_const_cpuset_t off,
+		      hwloc_const_cpuset_t busy)
+{
+	hwloc_bitmap_t s = hwloc_bitmap_dup(set);
+	int cpu, first = -1;
+
+	if (!s)
+		return -1;
+	if (off)
+		hwloc_bitmap_andnot(s, s, off);
+	hwloc_bitmap_foreach_begin(cpu, s)
+	{
+		if (first < 0)
+			first = cpu;
+		if (core_free(topo, cpu, busy)) {
+			first = cpu;
+			break;
+		}
+	}
+	hwloc_bitmap_foreach_end();
+	hwloc_bitmap_free(s);
+	return first;
+}
+
+/* The probe's candidates: @where in @allowed, none of @busy. */
+static hwloc_bitmap_t probe_cands(hwloc_const_cpuset_t where, hwloc_const_cpuset_t allowed,
+				  hwloc_const_cpuset_t busy)
+{
+	hwloc_bitmap_t c = hwloc_bitmap_alloc();
+
+	if (!c)
+		return NULL;
+	hwloc_bitmap_and(c, where, allowed);
+	hwloc_bitmap_andnot(c, c, busy);
+	return c;
+}
+
+/* The first of @c off @peer (when any is), on a free core when one is; -1: none. */
+static int probe_first(hwloc_topology_t topo, hwloc_bitmap_t c, hwloc_const_cpuset_t peer,
+		       hwloc_const_cpuset_t busy)
+{
+	int cpu = peer ? probe_pick(topo, c, peer, busy) : -1;
+
+	return cpu >= 0 ? cpu : probe_pick(topo, c, NULL, busy);
+}
+
+int rb_probe_place_decide(hwloc_topology_t topo, const char *sysroot, int dev_node,
+			  hwloc_const_cpuset_t allowed, hwloc_const_cpuset_t stream,
+			  hwloc_const_cpuset_t busy, hwloc_const_cpuset_t peer,
+			  struct rb_probe_place *out)
+{
+	hwloc_bitmap_t node, c;
+	char list[64];
+
+	memset(out, 0, sizeof(*out));
+	out->cpu = -1;
+	/* Not bound to one CPU: nothing the probe would wait for. */
+	if (!stream || hwloc_bitmap_weight(stream) != 1)
+		return 0;
+	node = hwloc_bitmap_alloc();
+	if (!node)
+		return -ENOMEM;
+	if (dev_node < 0 || rb_node_cpus(topo, sysroot, dev_node, node))
+		hwloc_bitmap_copy(node, allowed);
+	c = probe_cands(node, allowed, busy);
+	if (c && hwloc_bitmap_iszero(c)) {
+		/* None on the device's node: another's, said. */
+		hwloc_bitmap_free(c);
+		c = probe_cands(allowed, allowed, busy);
+		out->elsewhere = c && !hwloc_bitmap_iszero(c);
+	}
+	hwloc_bitmap_free(node);
+	if (!c)
+		return -ENOMEM;
+	out->cpu = probe_first(topo, c, peer, busy);
+	hwloc_bitmap_free(c);
+	if (out->cpu >= 0 && out->elsewhere)
+		snprintf(out->note, sizeof(out->note),
+			 "--probe: NUMA node %d has no CPU besides the measuring threads' (%s): "
+			 "the "
+			 "probe runs on CPU %d, of another node",
+			 dev_node, rb_cpus_format(busy, list, sizeof(list)), out->cpu);
+	if (out->cpu >= 0)
+		return 0;
+	out->cpu = hwloc_bitmap_first(stream);
+	out->shared = true;
+	snprintf(out->note, sizeof(out->note),
+		 "--probe: no CPU besides the stream's (%d) to run on: the probe shares it, so "
+		 "the loaded latency includes waiting for the CPU the stream busy-polls (give "
+		 "this process another CPU, or --cpu none)",
+		 out->cpu);
+	return 0;
+}

@@ -291,6 +291,42 @@ void rb_place_plan_fini(struct rb_place_plan *plan);
 void rb_place_fill(const struct rb_place_plan *plan, struct rb_placement *out);
 
 /*
+ * --probe: where its thread runs (the client's pings, the server's echo).
+ * It must not wait for the CPU the busy-polling stream holds, nor take
+ * it from the stream.
+ */
+struct rb_probe_place {
+	int cpu;	/* its CPU; -1: not bound, the stream's CPUs as they are */
+	bool shared;	/* on the stream's CPU: no other in reach */
+	bool elsewhere; /* the device's node had none free: another node's */
+	char note[240]; /* why, when shared or elsewhere; "" otherwise */
+};
+
+/*
+ * rb_probe_place_decide() - the probe's CPU when the stream is bound to
+ * one CPU (@stream: its CPUs; any other set, or empty, leaves the probe
+ * with it, cpu -1): a CPU of @dev_node (-1 unknown: any) in @allowed
+ * that no measuring thread of this run holds (@busy: the stream's and the
+ * other threads'), preferring one off @peer (a peer on this host) and
+ * on a core none of @busy is on; else another node's, with a note; else
+ * the stream's own, shared, with a note that says what that costs.
+ * Pure; 0, or -ENOMEM.
+ */
+int rb_probe_place_decide(hwloc_topology_t topo, const char *sysroot, int dev_node,
+			  hwloc_const_cpuset_t allowed, hwloc_const_cpuset_t stream,
+			  hwloc_const_cpuset_t busy, hwloc_const_cpuset_t peer,
+			  struct rb_probe_place *out);
+
+/*
+ * rb_probe_place() - rb_probe_place_decide() on this machine, for device
+ * @ibdev, the stream on CPUs @stream_cpus, the run's measuring threads
+ * on @busy_cpus ("" none besides) and a peer on this host on @peer_cpus
+ * (NULL none); a note is warned.  0 or -errno (then cpu -1).
+ */
+int rb_probe_place(const char *ibdev, const char *stream_cpus, const char *busy_cpus,
+		   const char *peer_cpus, struct rb_probe_place *out);
+
+/*
  * rb_cpu_freq() - CPU @cpu's frequency governor and current frequency
  * under @sysroot (devices/system/cpu/cpuN/cpufreq) into @p's freq_cpu,
  * governor and cpu_mhz: "" and 0 for what the kernel does not show (no

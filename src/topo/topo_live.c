@@ -366,6 +366,59 @@ int rb_place_preview(const char *ibdev, const char *cpu_opt, const char *numa_op
 	return ret;
 }
 
+/* @list parsed into a new set (NULL: none, or "" or unreadable: empty). */
+static hwloc_bitmap_t cpus_of(const char *list)
+{
+	hwloc_bitmap_t set = hwloc_bitmap_alloc();
+
+	if (set && list && list[0] && rb_cpus_parse(list, set))
+		hwloc_bitmap_zero(set);
+	return set;
+}
+
+static int probe_place(const char *ibdev, const char *stream_cpus, const char *busy_cpus,
+		       const char *peer_cpus, struct rb_probe_place *out)
+{
+	hwloc_bitmap_t stream = cpus_of(stream_cpus), busy = cpus_of(busy_cpus);
+	hwloc_bitmap_t peer = peer_cpus ? cpus_of(peer_cpus) : NULL;
+	hwloc_topology_t topo;
+	struct rb_dev_info d;
+	int ret = -ENOMEM, node = -1;
+
+	if (!stream || !busy || (peer_cpus && !peer))
+		goto out;
+	hwloc_bitmap_or(busy, busy, stream);
+	ret = rb_topo_load(&topo, NULL);
+	if (ret)
+		goto out;
+	if (!live_dev(ibdev, &d)) {
+		node = rb_topo_dev_node(topo, &d);
+		rb_dev_info_free(&d);
+	}
+	ret = rb_probe_place_decide(topo, SYSROOT, node, thread_affinity(topo), stream, busy,
+				    peer && !hwloc_bitmap_iszero(peer) ? peer : NULL, out);
+	hwloc_topology_destroy(topo);
+out:
+	hwloc_bitmap_free(stream);
+	hwloc_bitmap_free(busy);
+	hwloc_bitmap_free(peer);
+	return ret;
+}
+
+int rb_probe_place(const char *ibdev, const char *stream_cpus, const char *busy_cpus,
+		   const char *peer_cpus, struct rb_probe_place *out)
+{
+	int ret;
+
+	out->cpu = -1;
+	pthread_mutex_lock(&place_lock);
+	ret = probe_place(ibdev, stream_cpus, busy_cpus, peer_cpus, out);
+	pthread_mutex_unlock(&place_lock);
+	if (!ret && out->note[0])
+		rb_warn("%s", out->note);
+	return ret;
+}
+
 int rb_place_check(const char *cpu_opt, const char *numa_opt)
 {
 	struct rb_place_in in = { .sysroot = SYSROOT,

@@ -503,7 +503,7 @@ int rb_pack_result(const struct rb_msg_result *m, uint8_t *buf, size_t cap)
 	       (uint64_t)m->has_lat | (uint64_t)m->lat.bucketed << 1 |
 		       (uint64_t)m->has_wr_lat << 2 |
 		       (uint64_t)(m->has_wr_lat && m->wr_lat.bucketed) << 3 |
-		       (uint64_t)m->has_setup << 4,
+		       (uint64_t)m->has_setup << 4 | (uint64_t)m->has_wakeups << 5,
 	       1);
 	put_lat(&c, &m->lat);
 	/* v12: the server's --wr-lat summary, when it streamed (--reversed). */
@@ -517,6 +517,9 @@ int rb_pack_result(const struct rb_msg_result *m, uint8_t *buf, size_t cap)
 		put_double(&c, m->setup_create_ms);
 		put_double(&c, m->setup_connect_ms);
 	}
+	/* v15: the server's wake-ups (--poll event). */
+	if (m->has_wakeups)
+		put_be(&c, m->wakeups, 8);
 	return wdone(&c);
 }
 
@@ -553,9 +556,11 @@ int rb_unpack_result(const uint8_t *buf, size_t len, struct rb_msg_result *m)
 		m->setup_create_ms = get_double(&c);
 		m->setup_connect_ms = get_double(&c);
 	}
+	m->has_wakeups = flags & 32;
+	m->wakeups = m->has_wakeups ? get_be(&c, 8) : 0;
 	/* Unknown flag bits are a newer peer's meaning, and a summary's
 	 * bucketed bit without it is meaningless: refused, not guessed. */
-	return flags > 31 || (flags & 12) == 8 ? -EBADMSG : rdone(&c);
+	return flags > 63 || (flags & 12) == 8 ? -EBADMSG : rdone(&c);
 }
 
 int rb_pack_text(const struct rb_msg_text *m, uint8_t *buf, size_t cap)

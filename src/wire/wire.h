@@ -23,6 +23,9 @@
 
 #define RB_WIRE_MAGIC 0x52444d42u /* "RDMB" */
 /*
+ * v17: RESULT flag bit 5 (32): the server's completion events under
+ * --poll event follow, a u64 last in the body (--reversed shows the
+ * sender's wake-ups);
  * v16: CONN ends with the sender's transport (IBV_TRANSPORT_*: iWARP apart
  * from InfiniBand/RoCE, which share a link layer);
  * v15: a counter set's driver byte is a provider id (core/provider.h,
@@ -40,7 +43,7 @@
  * --poll; v7: with --reversed and the immediate flag, RESULT with the
  * server's latency summary
  */
-#define RB_WIRE_VERSION	 16
+#define RB_WIRE_VERSION	 17
 #define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
 
@@ -176,6 +179,10 @@ struct rb_msg_result {
 	bool has_setup;
 	uint32_t setup_qps;
 	double setup_create_ms, setup_connect_ms;
+	/* v15: --poll event, the server's wake-ups over its measured
+	 * interval: the sender's with --reversed, the point's figure. */
+	bool has_wakeups;
+	uint64_t wakeups;
 };
 
 /* A human-readable reason; also what an ERROR body carries. */

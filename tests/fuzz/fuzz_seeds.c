@@ -247,7 +247,8 @@ static void make_msgs(struct msgs *m, const struct rb_params *p)
 	struct rb_msg_conn c = seed_conn();
 	struct rb_msg_sync start = { .point = 0, .what = RB_SYNC_START };
 	struct rb_msg_sync stop = { .point = 0, .what = RB_SYNC_STOP, .count = 1100 };
-	/* v14: the server's setup figures ride on its RESULT. */
+	/* v14: the server's setup figures ride on its RESULT; v15 its
+	 * wake-ups (--poll event). */
 	struct rb_msg_result r = { .point = 0,
 				   .iters = 1000,
 				   .bw_avg_gbps = 12.5,
@@ -255,7 +256,9 @@ static void make_msgs(struct msgs *m, const struct rb_params *p)
 				   .has_setup = true,
 				   .setup_qps = 1,
 				   .setup_create_ms = 0.5,
-				   .setup_connect_ms = 1.25 };
+				   .setup_connect_ms = 1.25,
+				   .has_wakeups = true,
+				   .wakeups = 250 };
 	struct rb_msg_text t = { "client interrupted at point 1 of 3" };
 
 	snprintf(h.test, sizeof(h.test), "%s", p->test);

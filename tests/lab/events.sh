@@ -8,7 +8,9 @@
 # buffer), but taken with --write-with-imm; send_bw -b, both sides
 # asleep; and a send_bw stream paced by --rate, busy then event, whose
 # client uses less CPU asleep (it sleeps in the pacer between chains, so
-# its wake-ups on the channel may be none: counted, not required).  (On one host rxe carries a WR to rxe0
+# its wake-ups on the channel may be none: counted, not required);
+# write_bw --reversed --poll event: the wake-ups are the sending server's
+# (RESULT v15), the same count as in its own file, not the client's 0.  (On one host rxe carries a WR to rxe0
 # itself within the post: most clients then find their completion at the
 # first poll and never sleep.)
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
@@ -31,6 +33,8 @@ pair wlimm "write_lat $S --json $OUT/wlimm.srv.json" \
 	"write_lat -n 200 --write-with-imm --poll event --verify $C 192.0.2.1 --json $OUT/wlimm.cli.json"
 pair bidir "send_bw $S --json $OUT/bidir.srv.json" \
 	"send_bw -b -n 300 --poll event --verify $C 192.0.2.1 --json $OUT/bidir.cli.json"
+pair rev "write_bw $S --json $OUT/rev.srv.json" \
+	"write_bw --reversed -s 64K -n 400 --poll event $C 192.0.2.1 --json $OUT/rev.cli.json"
 solo wlat write_lat -n 10 --poll event $C 192.0.2.1
 PT=$OUT/pt
 mkdir -p "$PT"
@@ -77,6 +81,21 @@ jcheck bidir.cli.json 'd["params"]["poll"] == "event"' 'd["params"]["bidirection
 	'd["results"][0]["bidir"]["server_to_client"]["iterations"] == 300' \
 	'd["results"][0]["wakeups"] > 0'
 jcheck bidir.srv.json 'd["results"][0]["wakeups"] > 0'
+
+# --reversed: the server sent and slept; its wake-ups are the point's.
+expect_rc rev.cli 0
+expect_rc rev.srv 0
+jcheck rev.cli.json 'd["params"]["reversed"] is True' \
+	'all(r["wakeups"] > 0 and r["wakeups_per_msg"] > 0 for r in d["results"])'
+python3 - "$OUT" <<'EOF' || fail "write_bw --reversed --poll event: the wake-ups are not the server's"
+import json, sys
+out = sys.argv[1]
+c = json.load(open(out + "/rev.cli.json"))["results"][0]
+s = json.load(open(out + "/rev.srv.json"))["results"][0]
+print("write_bw --reversed --poll event: wake-ups %d (server's file %d), %.3f a message"
+      % (c["wakeups"], s["wakeups"], c["wakeups_per_msg"]))
+assert c["wakeups"] == s["wakeups"]
+EOF
 
 expect_rc wlat 2
 expect_grep wlat.err '--poll event does not apply to write_lat: its receiver polls the last byte'

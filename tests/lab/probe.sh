@@ -18,6 +18,11 @@
 # - write_bw --probe --reversed: the server streams, the client pings;
 # - write_bw --probe -R: the data QPs by the CM, the probe's out of band;
 # - write_bw --probe --threads 2: one probe, thread 0's, the run's row;
+#   its idle pings run before any thread streams: at -D 2 their p50 is
+#   within 3 times a one-thread run's (measured just before, same boot;
+#   TCG's noise under a shared host), and below its loaded p50;
+# - write_bw --probe --cpu 0: the stream on CPU 0, the probe on CPU 1
+#   (JSON probe_placement; the server, --cpu none, leaves it unbound);
 # - --wr-lat (in this boot, beside --probe's runs): write_bw --verify with
 #   -l 16 -Q 4 -n 4000 times exactly its 1000 signaled WRs; send_bw
 #   --reversed gives the server's figures; send_lat --wr-lat exits 2.
@@ -50,6 +55,13 @@ solo norate write_bw --probe-rate 100 -n 10 $C 192.0.2.1
 solo prev write_bw --probe --reversed -s 64K -D 2 $C 192.0.2.1 --json "$OUT/prev.json"
 solo pcm write_bw --probe -R -s 4K -n 3000 $C 192.0.2.1 --json "$OUT/pcm.json"
 solo pthr write_bw --probe --threads 2 -s 4K -n 3000 $C 192.0.2.1 --json "$OUT/pthr.json"
+# Issue 37: the idle pings of --threads 2 with nothing streaming, as with
+# one thread (item 1, -D 2: thread 1 streamed all through them before);
+# the probe off the stream CPU (item 4: --cpu 0, the probe on CPU 1).
+solo p1 write_bw --probe -s 4K -D 2 $C 192.0.2.1 --json "$OUT/p1.json"
+solo p2 write_bw --probe --threads 2 -s 4K -D 2 $C 192.0.2.1 --json "$OUT/p2.json"
+solo pcpu write_bw --probe -s 4K -n 3000 --bind 192.0.2.2 --cpu 0 --timeout 30 192.0.2.1 \
+	--json "$OUT/pcpu.json"
 solo wrl write_bw --wr-lat --verify -s 4K -l 16 -Q 4 -n 4000 $C 192.0.2.1 --json "$OUT/wrl.json"
 solo wrlr send_bw --wr-lat --reversed -s 1K -n 2000 $C 192.0.2.1 --json "$OUT/wrlr.json"
 solo wrll send_lat --wr-lat -n 10 $C 192.0.2.1
@@ -100,6 +112,23 @@ expect_rc pthr 0
 jcheck pthr.json 'd["params"]["threads"] == 2' "$both" "$flat" \
 	'all("loaded_lat_us" in r["threads"][0] and "loaded_lat_us" not in r["threads"][1] for r in d["results"])' \
 	'all(r["loaded_lat_us"] == r["threads"][0]["loaded_lat_us"] for r in d["results"])'
+for c in p1 p2 pcpu; do
+	expect_rc $c 0
+done
+jcheck p2.json 'd["params"]["threads"] == 2' "$both"
+python3 - "$OUT" <<'EOF' || fail "--threads 2 --probe: the idle pings were not alone on the path"
+import json, sys
+out = sys.argv[1]
+one = json.load(open(out + "/p1.json"))["results"][0]
+two = json.load(open(out + "/p2.json"))["results"][0]
+print("write_bw 4 KiB -D 2 --probe: 1 thread idle p50 %.1f us loaded p50 %.1f us; "
+      "2 threads idle p50 %.1f us loaded p50 %.1f us"
+      % (one["idle_p50_us"], one["loaded_p50_us"], two["idle_p50_us"], two["loaded_p50_us"]))
+assert two["idle_p50_us"] <= 3 * one["idle_p50_us"], "idle p50 not within noise of one thread's"
+assert two["idle_p50_us"] < two["loaded_p50_us"], "idle p50 not below loaded"
+EOF
+jcheck pcpu.json 'd["placement"]["cpus"] == "0"' 'd["probe_placement"]["cpu"] == 1' \
+	'd["probe_placement"]["shared_with_stream"] is False' "$both"
 wr='all(0 < r["wr_lat_us"]["min"] <= r["wr_lat_us"]["p50"] <= r["wr_lat_us"]["p99"] <= r["wr_lat_us"]["max"] and r["wr_p50_us"] == r["wr_lat_us"]["p50"] for r in d["results"])'
 expect_rc wrl 0
 jcheck wrl.json 'd["params"]["wr_lat"] is True' "$wr" \

@@ -10,7 +10,8 @@
 # - write_bw and send_bw -q 256 --cq-per-qp: a CQ per QP, polled round
 #   robin, every message verified; with --poll event (write_bw -q 64, and
 #   send_bw -q 16, whose server sleeps on its 16 CQs too): the CQs on one
-#   channel, wake-ups counted, at most one per signaled WR; send_bw -q 16
+#   channel, wake-ups counted, at most one per signaled WR; a send_bw
+#   -q 1,16 sweep of it, each point on its own QPs' CQs; send_bw -q 16
 #   --wr-lat: a sample per signaled WR, whichever CQ reaped it; write_bw -q
 #   16 --probe: the probe's own CQ beside the 16 (64-byte messages: over
 #   this wire -q 16 -s 4K fails with or without either flag, the peer's
@@ -56,6 +57,7 @@ solo cqw write_bw $C -q 256 --cq-per-qp -s 64 -n 2048 -t 4 192.0.2.1 --json "$OU
 solo cqs send_bw $C -q 256 --cq-per-qp -s 64 -n 2048 -t 4 192.0.2.1 --json "$OUT/cqs.json"
 solo cqev write_bw $C -q 64 --cq-per-qp --poll event -s 64 -n 2048 -t 4 192.0.2.1 --json "$OUT/cqev.json"
 solo cqse send_bw $C -q 16 --cq-per-qp --poll event -s 64 -n 2048 -t 4 192.0.2.1 --json "$OUT/cqse.json"
+solo cqsw send_bw $C -q 1,16 --cq-per-qp --poll event -s 64 -n 2048 -t 4 192.0.2.1 --json "$OUT/cqsw.json"
 solo cqwl send_bw $C -q 16 --cq-per-qp --wr-lat -s 64 -l 4 -Q 4 -n 2048 -t 8 192.0.2.1 --json "$OUT/cqwl.json"
 solo cqpr write_bw $C -q 16 --cq-per-qp --probe -s 64 -n 20000 -t 8 192.0.2.1 --json "$OUT/cqpr.json"
 solo cqrm write_bw $C --cq-per-qp --reg-mode per-msg -s 4K -n 500 192.0.2.1 --json "$OUT/cqrm.json"
@@ -75,7 +77,7 @@ fi
 stop_server $srv
 '
 
-for c in q1024 q4096 mr2048 cqw cqs cqev cqse cqwl cqpr cqrm; do
+for c in q1024 q4096 mr2048 cqw cqs cqev cqse cqsw cqwl cqpr cqrm; do
 	expect_rc $c 0
 	jcheck $c.json 'd["params"]["verify"] is True' \
 		'all(r["iterations"] == d["params"]["iterations"] for r in d["results"])' \
@@ -106,7 +108,7 @@ done
 jcheck cqw.json 'd["params"]["cq_per_qp"] is True' 'd["results"][0]["qps"] == 256'
 jcheck cqs.json 'd["params"]["cq_per_qp"] is True' 'd["results"][0]["peer_bw_avg_gbps"] > 0'
 jcheck q1024.json '"cq_per_qp" not in d["params"]'
-for c in cqev cqse cqwl cqpr cqrm; do
+for c in cqev cqse cqsw cqwl cqpr cqrm; do
 	jcheck $c.json 'd["params"]["cq_per_qp"] is True'
 done
 # Events: each needs a completion on an armed CQ, so no more than signaled WRs.
@@ -114,6 +116,9 @@ wake='all(0 < r["wakeups"] <= (r["iterations"] + r["warmup"]) / r["signal"] and 
 jcheck cqev.json 'd["params"]["poll"] == "event"' 'd["results"][0]["qps"] == 64' "$wake"
 jcheck cqse.json 'd["params"]["poll"] == "event"' 'd["results"][0]["qps"] == 16' "$wake" \
 	'd["results"][0]["peer_bw_avg_gbps"] > 0'
+# A -q 1,16 sweep: each point polls and arms its own QPs' CQs only, both sides.
+jcheck cqsw.json 'd["params"]["poll"] == "event"' '[r["qps"] for r in d["results"]] == [1, 16]' \
+	"$wake" 'all(r["peer_bw_avg_gbps"] > 0 for r in d["results"])'
 jcheck cqwl.json 'd["params"]["wr_lat"] is True' 'd["results"][0]["wr_lat_us"]["samples"] == 2048 // 4' \
 	'0 < d["results"][0]["wr_lat_us"]["min"] <= d["results"][0]["wr_lat_us"]["max"]'
 jcheck cqpr.json 'd["params"]["probe"] is True' 'd["results"][0]["qps"] == 16' \

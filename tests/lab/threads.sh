@@ -14,6 +14,9 @@
 # unless the threads sleep (--poll event --cpu none: 5 threads on 4 CPUs
 # run, with a warning);
 # a server's --max-conns below the threads refuses the run, naming it.
+# The run's setup (JSON "setup") is every thread's: 2 QPs a side, the
+# longest create, connect and destroy; --probe with both threads on node
+# 0 puts the probe's thread on node 1, said.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
@@ -33,6 +36,7 @@ C="--threads 2 --bind 192.0.2.2 --verify"
 srv=$!
 solo wbw write_bw $C -s 256,1K -n 100 192.0.2.1 --json "$OUT/wbw.json" --csv "$OUT/wbw.csv"
 solo sbw send_bw $C -s 256,1K -n 100 192.0.2.1 --json "$OUT/sbw.json"
+solo thp write_bw $C --probe -s 256 -n 20000 192.0.2.1 --json "$OUT/thp.json"
 solo slat send_lat $C -s 2,64 -n 50 192.0.2.1 --json "$OUT/slat.json" --csv "$OUT/slat.csv"
 solo zero write_bw --threads 0 192.0.2.1
 solo many write_bw --threads 5 192.0.2.1
@@ -108,8 +112,17 @@ for t in wbw sbw; do
 		'all(sorted(t["peer_placement"]["cpus"] for t in r["threads"]) == ["2", "3"] for r in d["results"])' \
 		'all(t["placement"]["local"] is True and t["peer_placement"]["local"] is True for r in d["results"] for t in r["threads"])' \
 		'd["placement"]["cpus"] == "0-1"' 'd["peer_placement"]["cpus"] == "2-3"' \
-		'd["placement"]["local"] is True'
+		'd["placement"]["local"] is True' \
+		'd["setup"]["qps"] == 2 and d["setup"]["peer"]["qps"] == 2' \
+		'd["setup"]["create_ms"] > 0 and d["setup"]["connect_ms"] > 0' \
+		'd["setup"]["destroy_ms"] is not None and d["setup"]["destroy_ms"] > 0'
 done
+# --probe beside two threads on node 0 (CPUs 0-1): node 1's CPU, said.
+expect_rc thp 0
+jcheck thp.json 'd["probe_placement"]["cpu"] in (2, 3)' 'd["probe_placement"]["other_node"] is True' \
+	'd["probe_placement"]["shared_with_stream"] is False' \
+	'all(r["idle_lat_us"]["samples"] > 0 and r["loaded_lat_us"]["samples"] > 0 for r in d["results"])'
+expect_grep thp.err 'NUMA node 0 has no CPU besides the measuring threads'"'"' (0-1)'
 expect_grep wbw.out 'thread$'
 expect_grep wbw.out ' all$'
 jcheck wbw.csv 'len(d) == 6' '[r["thread"] for r in d] == ["all", "0", "1"] * 2' \

@@ -13,6 +13,8 @@
 #include <string.h>
 #include <cmocka.h>
 
+#include "report/output.h"
+#include "session/session.h"
 #include "session/threads.h"
 
 /* cmocka's float assertions round to float: doubles here. */
@@ -123,6 +125,121 @@ static void test_aggregate_probe(void **state)
 }
 
 /*
+ * The run's setup (issue 37 item 11): not thread 0's alone.  The QPs of
+ * every thread add up, each time is the longest thread's (they set up at
+ * once), the destroy time is there when every thread measured it, and a
+ * time one thread lacks makes the run's unknown.
+ */
+static void test_setup(void **state)
+{
+	struct rb_setup per[3] = {
+		{ .on = true,
+		  .qps = 4,
+		  .create_ms = 2,
+		  .connect_ms = 9,
+		  .destroy_ms = 1,
+		  .peer_on = true,
+		  .peer_qps = 4,
+		  .peer_create_ms = 3,
+		  .peer_connect_ms = 1 },
+		{ .on = true,
+		  .qps = 4,
+		  .create_ms = 5,
+		  .connect_ms = 3,
+		  .destroy_ms = 0.5,
+		  .peer_on = true,
+		  .peer_qps = 4,
+		  .peer_create_ms = 1,
+		  .peer_connect_ms = 7 },
+		{ .on = true,
+		  .qps = 4,
+		  .create_ms = 1,
+		  .connect_ms = 4,
+		  .destroy_ms = 2.5,
+		  .peer_on = true,
+		  .peer_qps = 4,
+		  .peer_create_ms = 2,
+		  .peer_connect_ms = 2 },
+	};
+	struct rb_setup su;
+
+	(void)state;
+	rb_threads_setup(per, 3, &su);
+	assert_true(su.on && su.peer_on);
+	assert_int_equal(su.qps, 12);
+	assert_int_equal(su.peer_qps, 12);
+	assert_near(su.create_ms, 5, 0);
+	assert_near(su.connect_ms, 9, 0);
+	assert_near(su.destroy_ms, 2.5, 0);
+	assert_near(su.peer_create_ms, 3, 0);
+	assert_near(su.peer_connect_ms, 7, 0);
+	/* A thread still running (no destroy yet), a server that said nothing. */
+	per[1].destroy_ms = -1;
+	per[2].peer_on = false;
+	rb_threads_setup(per, 3, &su);
+	assert_true(su.destroy_ms < 0);
+	assert_near(su.connect_ms, 9, 0);
+	assert_false(su.peer_on);
+}
+
+/* Where @want first comes in @st (@n steps) at or after @from; @n when not. */
+static size_t step_at(const enum rb_point_step *st, size_t n, size_t from, enum rb_point_step want)
+{
+	while (from < n && st[from] != want)
+		from++;
+	return from;
+}
+
+static size_t count_of(const enum rb_point_step *st, size_t n, enum rb_point_step want)
+{
+	size_t k, c = 0;
+
+	for (k = 0; k < n; k++)
+		c += st[k] == want;
+	return c;
+}
+
+/*
+ * --threads N --probe (issue 37 item 1): thread 0's idle pings come after
+ * a barrier of every thread and before another, which every thread's
+ * START follows: no thread streams while they run, and the streams start
+ * together.  Every thread meets at as many barriers (or the run hangs).
+ */
+static void test_point_steps(void **state)
+{
+	enum rb_point_step t0[RB_POINT_STEPS_MAX], t1[RB_POINT_STEPS_MAX];
+	size_t n0, n1, idle, start;
+
+	(void)state;
+	n0 = rb_point_steps(true, true, true, t0);
+	n1 = rb_point_steps(true, true, false, t1);
+	idle = step_at(t0, n0, 0, RB_STEP_IDLE);
+	assert_true(idle < n0);
+	assert_true(step_at(t0, n0, 0, RB_STEP_THREADS) < idle);
+	start = step_at(t0, n0, idle, RB_STEP_START);
+	assert_true(start < n0);
+	if (step_at(t0, n0, idle, RB_STEP_THREADS) > start)
+		fail_msg("thread 0's idle pings are not followed by a barrier of the threads "
+			 "before its START: the other threads stream during them");
+	assert_true(step_at(t0, n0, start, RB_STEP_LOADED) < n0);
+	assert_int_equal(count_of(t0, n0, RB_STEP_THREADS), count_of(t1, n1, RB_STEP_THREADS));
+	assert_int_equal(count_of(t1, n1, RB_STEP_IDLE) + count_of(t1, n1, RB_STEP_LOADED), 0);
+	/* Thread 1 passes its last barrier just before its START. */
+	assert_int_equal(t1[n1 - 1], RB_STEP_START);
+	assert_int_equal(t1[n1 - 2], RB_STEP_THREADS);
+	/* Without threads: idle, START, loaded; without --probe: one barrier. */
+	n0 = rb_point_steps(false, true, true, t0);
+	assert_int_equal(n0, 3);
+	assert_int_equal(t0[0], RB_STEP_IDLE);
+	assert_int_equal(t0[1], RB_STEP_START);
+	assert_int_equal(t0[2], RB_STEP_LOADED);
+	n0 = rb_point_steps(true, false, false, t0);
+	assert_int_equal(n0, 2);
+	assert_int_equal(t0[0], RB_STEP_THREADS);
+	assert_int_equal(t0[1], RB_STEP_START);
+}
+
+/*
  * Latency does not add: the run's row has none.  A latency test has no
  * message rate, yet its CPU per operation is the threads' weighed by
  * their operations (it was 0, weighed by a rate of 0).
@@ -195,6 +312,10 @@ static void test_place_merge(void **state)
 	assert_int_equal(out.local, -1);
 	rb_threads_place_merge(pl, 3, &out);
 	assert_int_equal(out.local, 0);
+	/* Into the first (hook_placed(): the CPUs so far, then this
+	 * thread's): every thread's CPUs go to HELLO, not the last one's. */
+	rb_threads_place_merge(pl, 3, &pl[0]);
+	assert_string_equal(pl[0].cpus, "0 2-3");
 	/* Unbound threads: no CPUs. */
 	pl[0].cpus[0] = pl[1].cpus[0] = '\0';
 	rb_threads_place_merge(pl, 2, &out);
@@ -246,7 +367,8 @@ int main(void)
 		cmocka_unit_test(test_aggregate_bw),	cmocka_unit_test(test_aggregate_nothing),
 		cmocka_unit_test(test_aggregate_lat),	cmocka_unit_test(test_place_merge),
 		cmocka_unit_test(test_aggregate_probe), cmocka_unit_test(test_json),
-		cmocka_unit_test(test_cpu_list),
+		cmocka_unit_test(test_cpu_list),	cmocka_unit_test(test_setup),
+		cmocka_unit_test(test_point_steps),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1426,6 +1426,60 @@ static void test_gpu_report_none(void **state)
 	free(table);
 }
 
+/* rb_probe_place_decide() on fixture @f, device @dev, with sets as lists ("" empty, NULL none). */
+static void probe_decide(struct fx *f, const char *dev, const char *allowed, const char *stream,
+			 const char *busy, const char *peer, struct rb_probe_place *out)
+{
+	hwloc_bitmap_t a = set_of(allowed), st = set_of(stream), b = set_of(busy);
+	hwloc_bitmap_t pe = peer ? set_of(peer) : NULL;
+
+	hwloc_bitmap_or(b, b, st);
+	assert_int_equal(rb_probe_place_decide(f->topo, f->sysroot, dev ? dev_node(f, dev) : -1, a,
+					       st, b, pe, out),
+			 0);
+	hwloc_bitmap_free(a);
+	hwloc_bitmap_free(st);
+	hwloc_bitmap_free(b);
+	hwloc_bitmap_free(pe);
+}
+
+/*
+ * --probe's thread (issue 37 item 4): not the stream's CPU.  mlx5_0 is on
+ * node 1 (CPUs 4-7, cores 4-5 and 6-7): with the stream on CPU 4 the
+ * probe takes 6, a core of its own; off a peer on 6-7, CPU 5; with node 1
+ * full, node 0's CPU 0 (said); with one CPU in reach, the stream's own,
+ * shared (said); a stream not bound to one CPU leaves it unbound.
+ */
+static void test_probe_place(void **state)
+{
+	struct rb_probe_place pl;
+
+	probe_decide(*state, "mlx5_0", "0-7", "4", "", NULL, &pl);
+	assert_int_equal(pl.cpu, 6);
+	assert_false(pl.shared || pl.elsewhere);
+	assert_string_equal(pl.note, "");
+	probe_decide(*state, "mlx5_0", "0-7", "4", "", "6-7", &pl);
+	assert_int_equal(pl.cpu, 5);
+	/* --threads: the other threads' CPUs are taken too. */
+	probe_decide(*state, "mlx5_0", "0-7", "4", "5-7", NULL, &pl);
+	assert_int_equal(pl.cpu, 0);
+	assert_true(pl.elsewhere);
+	assert_false(pl.shared);
+	assert_non_null(strstr(pl.note, "NUMA node 1 has no CPU besides"));
+	assert_non_null(strstr(pl.note, "CPU 0, of another node"));
+	probe_decide(*state, "mlx5_0", "4", "4", "", NULL, &pl);
+	assert_int_equal(pl.cpu, 4);
+	assert_true(pl.shared);
+	assert_non_null(strstr(pl.note, "the probe shares it"));
+	/* Locality unknown: any allowed CPU but the stream's. */
+	probe_decide(*state, NULL, "0-1", "0", "", NULL, &pl);
+	assert_int_equal(pl.cpu, 1);
+	probe_decide(*state, "mlx5_0", "0-7", "4-5", "", NULL, &pl);
+	assert_int_equal(pl.cpu, -1);
+	probe_decide(*state, "mlx5_0", "0-7", "", "", NULL, &pl);
+	assert_int_equal(pl.cpu, -1);
+}
+
 #define FX(f, name) \
 	cmocka_unit_test_prestate_setup_teardown(f, fx_setup, fx_teardown, (void *)(name))
 
@@ -1584,6 +1638,7 @@ int main(void)
 		FX(test_node_unknown, "no-locality"),
 		FX(test_node_odd, "odd-nodes"),
 		FX(test_auto_local, "two-socket"),
+		FX(test_probe_place, "two-socket"),
 		FX(test_auto_skips_loaded, "two-socket"),
 		FX(test_auto_avoids_peer, "two-socket"),
 		FX(test_threads_distinct, "two-socket"),

@@ -398,7 +398,7 @@ static void assert_double_bits(double got, double want)
 
 static void test_hdr_pack_bytes(void **state)
 {
-	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x10,
+	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x11,
 						       0x00, 0x03, 0x00, 0x01, 0x02, 0x03 };
 	uint8_t buf[RB_WIRE_HDR_LEN + 4];
 
@@ -884,7 +884,10 @@ static void test_result_roundtrip(void **state)
 	assert_int_equal(rb_unpack_result(buf, 32, &out), -EBADMSG);
 	assert_int_equal(rb_unpack_result(buf, 56, &out), -EBADMSG);
 	/* A flag bit this version does not know is refused; --wr-lat's bit
-	 * promises a summary that is not there: truncated. */
+	 * promises a summary that is not there: truncated (and so do the
+	 * setup's and the wake-ups' bits). */
+	buf[56] = 64;
+	assert_int_equal(rb_unpack_result(buf, len, &out), -EBADMSG);
 	buf[56] = 32;
 	assert_int_equal(rb_unpack_result(buf, len, &out), -EBADMSG);
 	buf[56] = 16;
@@ -931,6 +934,25 @@ static void test_result_roundtrip(void **state)
 	assert_int_equal(rb_unpack_result(buf, len, &out), 0);
 	assert_true(out.has_setup && !out.has_wr_lat);
 	assert_int_equal(out.setup_qps, 16384);
+	/* v15: the server's wake-ups (--poll event), last. */
+	in.has_wakeups = true;
+	in.wakeups = (1ULL << 35) + 7;
+	len = rb_pack_result(&in, buf, sizeof(buf));
+	assert_int_equal(len, 4 + 4 + 8 + 8 + 8 + 8 + 8 + 8 + 1 + 8 * 8 + 4 + 8 + 8 + 8);
+	assert_int_equal(buf[56], 51);
+	assert_memory_equal(buf + len - 8, "\x00\x00\x00\x08\x00\x00\x00\x07", 8);
+	memset(&out, 0x5a, sizeof(out));
+	assert_int_equal(rb_unpack_result(buf, len, &out), 0);
+	assert_true(out.has_wakeups && out.has_setup);
+	assert_int_equal(out.wakeups, (1ULL << 35) + 7);
+	assert_int_equal(out.setup_qps, 16384);
+	assert_int_equal(rb_unpack_result(buf, len - 1, &out), -EBADMSG);
+	in.has_wakeups = false;
+	len = rb_pack_result(&in, buf, sizeof(buf));
+	memset(&out, 0x5a, sizeof(out));
+	assert_int_equal(rb_unpack_result(buf, len, &out), 0);
+	assert_false(out.has_wakeups);
+	assert_int_equal(out.wakeups, 0);
 	in.has_setup = false;
 	in.has_lat = false;
 	in.lat.bucketed = false;

@@ -1816,6 +1816,49 @@ static void events_stream_and_oneshot(void **state)
 	fx_end(&x);
 }
 
+/*
+ * write_bw --reversed --poll event (issue 37 item 3): the server streams
+ * and sleeps on its channel; its wake-ups go in its RESULT (v15) and
+ * become the point's, per message of its count, in place of the
+ * receiving client's (0: it never polls).
+ */
+static void events_reversed_senders_wakeups(void **state)
+{
+	struct rb_msg_result m = { 0 }, back;
+	struct rb_result sent, res;
+	uint8_t buf[512];
+	struct fx x;
+	int len;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 1, 2, 2, 4);
+	x.p.iters = 500;
+	x.p.warmup = 0;
+	x.p.reversed = 1;
+	fx_events(&x, RB_ROLE_CLIENT, 2000); /* the data role of a reversed server */
+	x.f->delay = 3;
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	assert_int_equal(rb_result_generic(&x.r, &sent), 0);
+	assert_true(sent.has_wakeups && sent.wakeups > 0);
+	rb_result_msg(&sent, &m);
+	len = rb_pack_result(&m, buf, sizeof(buf));
+	assert_true(len > 0);
+	assert_int_equal(rb_unpack_result(buf, (size_t)len, &back), 0);
+	/* The receiver's own: a one-sided write's target never polls. */
+	res = (struct rb_result){ .has_wakeups = true, .wakeups = 0, .iters = 500 };
+	rb_result_sender_wakeups(&res, &back);
+	assert_true(res.has_wakeups);
+	assert_int_equal(res.wakeups, sent.wakeups);
+	assert_true(res.wakeups_per_msg == (double)sent.wakeups / 500.0);
+	/* A count the client rejected (0): no figure, not the receiver's. */
+	back.iters = 0;
+	rb_result_sender_wakeups(&res, &back);
+	assert_false(res.has_wakeups);
+	rb_result_free(&sent);
+	fx_end(&x);
+}
+
 static void check_cq_events(struct fx *x, bool spread);
 static void check_cqs_polled(const struct fx *x);
 
@@ -2182,6 +2225,72 @@ static void cqqp_events_wr_lat_and_lost(void **state)
 	assert_true(ms_since(t0) < 1300);
 	assert_has(rb_last_error, "--poll event: no completion event came");
 	assert_int_equal(x.r.cq_ready, 4);
+	fx_end(&x);
+}
+
+/*
+ * Point @i of @x's sweep, as session.c's point_start() puts it: the
+ * point's shape, its send queues, its CQs (rb_cqs_point()), the WRs.
+ */
+static void cqqp_point(struct fx *x, uint32_t i)
+{
+	uint32_t qi;
+
+	rb_plan_point(&x->p, i, &x->r.pt);
+	x->r.point = i;
+	for (qi = 0; qi < x->r.nqp; qi++)
+		x->r.sq[qi].depth = x->r.pt.tx_depth;
+	rb_cqs_point(&x->r);
+	x->r.reap_slow = x->r.ncq > 1;
+	x->r.ops = x->r.total = 0;
+	x->r.t0 = x->r.t1 = 0;
+	assert_int_equal(rb_wrs_prepare(&x->r), 0);
+	memset(x->f->cq_polls, 0, sizeof(x->f->cq_polls));
+	x->f->arms = 0;
+}
+
+/*
+ * -q 1,4 --cq-per-qp --poll event (issue 37 item 5): the point with one
+ * QP polls and arms its CQ only, the point with four all four; an event
+ * of a CQ the point does not poll is taken, not an error.
+ */
+static void cqqp_sweep_own_cqs(void **state)
+{
+	char err[128];
+	uint32_t c;
+	struct fx x;
+
+	(void)state;
+	fx_plan(&x, "write_bw");
+	fx_shape(&x, 4, 2, 2, 8);
+	assert_int_equal(rb_axis_parse("1,4", false, &x.p.qps, err, sizeof(err)), 0);
+	x.p.iters = 600;
+	x.p.warmup = 0;
+	x.p.cq_per_qp = 1;
+	fx_events(&x, RB_ROLE_CLIENT, 2000);
+	fake_cq_per_qp(x.f, &x.r);
+	x.f->delay = 30;
+	cqqp_point(&x, 0);
+	assert_int_equal(x.r.pt.qps, 1);
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	assert_int_equal(x.r.ops, 600);
+	assert_true(x.f->cq_polls[0] > 0);
+	assert_true(x.f->arms > 0);
+	for (c = 1; c < 4; c++) {
+		if (x.f->cq_polls[c])
+			fail_msg("-q 1 of -q 1,4: CQ %u polled %llu times", c,
+				 (unsigned long long)x.f->cq_polls[c]);
+		if (x.f->cq_armed[c])
+			fail_msg("-q 1 of -q 1,4: CQ %u armed", c);
+	}
+	assert_true(x.r.cq_ready <= 1);
+	cqqp_point(&x, 1);
+	assert_int_equal(x.r.pt.qps, 4);
+	assert_int_equal(x.r.ncq, 4);
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	assert_int_equal(x.r.ops, 600);
+	check_cqs_polled(&x);
+	check_cq_events(&x, true);
 	fx_end(&x);
 }
 
@@ -3259,6 +3368,7 @@ int main(void)
 		cmocka_unit_test(stream_interrupted),
 		cmocka_unit_test(events_pingpong),
 		cmocka_unit_test(events_stream_and_oneshot),
+		cmocka_unit_test(events_reversed_senders_wakeups),
 		cmocka_unit_test(events_server_recv),
 		cmocka_unit_test(events_race_polled_after_arm),
 		cmocka_unit_test(events_lost_notification),
@@ -3270,6 +3380,7 @@ int main(void)
 		cmocka_unit_test(cqqp_events_race),
 		cmocka_unit_test(cqqp_events_server_recv),
 		cmocka_unit_test(cqqp_events_wr_lat_and_lost),
+		cmocka_unit_test(cqqp_sweep_own_cqs),
 		cmocka_unit_test(pingpong_send_lat_drains),
 		cmocka_unit_test(pingpong_write_lat_drains),
 		cmocka_unit_test(pingpong_server_drains),
