@@ -167,9 +167,11 @@ expect() {
 		fail "completion ($mode): '$*' offered '$got', want '$want'"
 	fi
 }
-# help_opts CMD...: the long options "rdmabench CMD... --help" shows, sorted.
+# help_opts CMD...: the long options "rdmabench CMD... --help-all" shows
+# (every one; --help shows the common ones), perftest's flags left out, sorted.
 help_opts() {
-	rdmabench "$@" --help 2>&1 | grep -oE '^ +(-[a-zA-Z0-9], )?--[a-z0-9_-]+' |
+	rdmabench "$@" --help-all 2>&1 | sed "/^perftest's flags/,\$d" |
+		grep -oE '^ +(-[a-zA-Z0-9], )?--[a-z0-9_-]+' |
 		grep -oE -- '--[a-z0-9_-]+$' | LC_ALL=C sort | tr '\n' ' '
 }
 for mode in $modes; do

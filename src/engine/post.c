@@ -404,8 +404,8 @@ bool rb_point_queues(struct rb_run *r)
 	for (qi = 0; qi < r->nqp; qi++) {
 		r->sq[qi].depth = depth;
 		r->sq[qi].unsig = 0;
-		r->sq[qi].done = 0;
 	}
+	memset(r->sq_done, 0, r->nqp * sizeof(*r->sq_done));
 	r->signal_asked = 0;
 	if (r->pt.signal <= depth)
 		return false;
@@ -418,9 +418,10 @@ int rb_run_lists_alloc(struct rb_run *r)
 {
 	r->qp = calloc(r->nqp, sizeof(*r->qp));
 	r->sq = calloc(r->nqp, sizeof(*r->sq));
+	r->sq_done = calloc(r->nqp, sizeof(*r->sq_done));
 	r->ah = calloc(r->nqp, sizeof(*r->ah));
 	r->mr = calloc(r->nmr, sizeof(*r->mr));
-	if (r->qp && r->sq && r->ah && r->mr)
+	if (r->qp && r->sq && r->sq_done && r->ah && r->mr)
 		return 0;
 	rb_run_lists_free(r);
 	rb_err("no memory for the lists of %u QPs", r->nqp);
@@ -431,10 +432,12 @@ void rb_run_lists_free(struct rb_run *r)
 {
 	free(r->qp);
 	free(r->sq);
+	free(r->sq_done);
 	free(r->ah);
 	free(r->mr);
 	r->qp = NULL;
 	r->sq = NULL;
+	r->sq_done = NULL;
 	r->ah = NULL;
 	r->mr = NULL;
 	rb_conn_free(&r->remote);

@@ -37,7 +37,6 @@ struct rb_sq {
 	uint32_t used;	/* posted, not yet covered by a completion */
 	uint32_t unsig; /* posted since the last signaled WR */
 	uint32_t posted_recv;
-	uint64_t done; /* send WRs completions covered at this point, warmup in */
 };
 
 struct rb_run {
@@ -60,6 +59,10 @@ struct rb_run {
 	/* qp, sq, mr and ah: nqp (mr: nmr) entries, rb_run_lists_alloc(). */
 	struct ibv_qp **qp;
 	struct rb_sq *sq;
+	/* Per QP, the send WRs completions covered at this point, warmup in
+	 * (JSON qp_wrs); apart from sq, whose 16-byte rows the hot path
+	 * indexes with a shift. */
+	uint64_t *sq_done;
 	uint32_t rx_depth;   /* receives kept posted per QP */
 	uint32_t inline_max; /* granted by the QPs */
 	uint8_t rd_atom;     /* reads/atomics in flight, both ends agree */
@@ -412,7 +415,7 @@ rb_reap_wcs(struct rb_run *r, struct ibv_wc *wc, int n, uint64_t *done,
 			continue;
 		}
 		r->sq[qi].used -= covered;
-		r->sq[qi].done += covered;
+		r->sq_done[qi] += covered;
 		*done += covered;
 	}
 	return n;

@@ -93,7 +93,9 @@ static int check_transport(const struct session *s)
 	const struct rb_dev *d = &s->run.dev;
 	const struct rb_xport *t = d->tr;
 
-	if (!(t->qp_types & RB_TR_BIT(s->p.transport))) {
+	/* RC, UC, UD: the transport's word; SRD is a provider's own QP type,
+	 * judged by the provider table (rb_plan_provider_check()). */
+	if (s->p.transport < RB_TR_SRD && !(t->qp_types & RB_TR_BIT(s->p.transport))) {
 		rb_err("-c %s: %s is %s, which has no %s QPs: use -c RC",
 		       rb_transport_name(s->p.transport), d->name, t->name,
 		       rb_transport_name(s->p.transport));

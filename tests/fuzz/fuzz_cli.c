@@ -100,8 +100,8 @@ static void drive(const struct rb_cmd *cmd, int argc, char **argv)
 		FUZZ_CHECK_MESSAGE(err, sizeof(err));
 		return;
 	}
-	if (c.help) {
-		rb_usage(devnull, cmd->name, cmd->scope);
+	if (c.help || c.help_all) {
+		rb_usage(devnull, cmd->name, cmd->scope, c.help_all);
 		return;
 	}
 	if (cmd->kind == RB_CMD_REG) {

@@ -105,8 +105,8 @@ for t in wbw sbw; do
 		'all(len(r["threads"]) == 2 for r in d["results"])' \
 		'all([t["thread"] for t in r["threads"]] == [0, 1] for r in d["results"])' \
 		'all(t["bw_avg_gbps"] > 0 and t["iterations"] == 100 for r in d["results"] for t in r["threads"])' \
-		'all(abs(r["bw_avg_gbps"] - sum(t["bw_avg_gbps"] for t in r["threads"])) <= 1e-9 * r["bw_avg_gbps"] for r in d["results"])' \
-		'all(abs(r["msg_rate_mpps"] - sum(t["msg_rate_mpps"] for t in r["threads"])) <= 1e-9 * r["msg_rate_mpps"] for r in d["results"])' \
+		'all(abs(r["bw_avg_gbps"] - sum(t["bw_avg_gbps"] for t in r["threads"])) <= 2e-8 * r["bw_avg_gbps"] for r in d["results"])' \
+		'all(abs(r["msg_rate_mpps"] - sum(t["msg_rate_mpps"] for t in r["threads"])) <= 2e-8 * r["msg_rate_mpps"] for r in d["results"])' \
 		'all(r["iterations"] == 200 for r in d["results"])' \
 		'all(sorted(t["placement"]["cpus"] for t in r["threads"]) == ["0", "1"] for r in d["results"])' \
 		'all(sorted(t["peer_placement"]["cpus"] for t in r["threads"]) == ["2", "3"] for r in d["results"])' \

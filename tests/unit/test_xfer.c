@@ -229,7 +229,7 @@ static void check_covered(const struct fx *x)
 		expect_eq(x->f->in_flight[qi], 0);
 		/* A stream's count of each QP's WRs (qp_wrs), against the fake's. */
 		if (x->r.bench->mode == RB_MODE_BW)
-			expect_eq(x->r.sq[qi].done, x->f->retired_qp[qi]);
+			expect_eq(x->r.sq_done[qi], x->f->retired_qp[qi]);
 	}
 	expect_eq(x->f->covered, x->f->nwrs);
 	expect_eq(x->f->retired, x->f->nwrs);
