@@ -92,7 +92,7 @@ struct group {
 	char cpus_all[128];
 	/* Output: the run's rows (JSON) and every row (table, CSV). */
 	struct rb_doc rep;
-	char strs[10][256];
+	char strs[10][512];
 	struct rb_result *agg, *rows;
 	size_t nagg, nrows;
 	struct rb_placement *places; /* per written point: each thread's, both sides */
@@ -300,11 +300,14 @@ static void report_from(struct group *g, const struct rb_doc *r)
 	g->rep.why_gid = keep(g, 6, r->why_gid);
 	g->rep.link_layer = keep(g, 7, r->link_layer);
 	g->rep.transport = keep(g, 8, r->transport);
+	g->rep.why_relaxed = keep(g, 9, r->why_relaxed); /* the session's words */
 	g->rep.counters_spec = NULL;
 	g->rep.has_counters = g->rep.has_peer_counters = false;
 	g->rep.expectations = NULL;
 	g->rep.recommendation = NULL;
 	g->rep.params = &g->p;
+	/* Thread 0's points into its session, gone before the run's last file. */
+	g->rep.tags = g->l->tags.n ? &g->l->tags : NULL;
 	g->rep.rail_width = rb_rails_width(&g->rails);
 }
 
