@@ -171,7 +171,7 @@ expect() {
 # (every one; --help shows the common ones), perftest's flags left out, sorted.
 help_opts() {
 	rdmabench "$@" --help-all 2>&1 | sed "/^perftest's flags/,\$d" |
-		grep -oE '^ +(-[a-zA-Z0-9], )?--[a-z0-9_-]+' |
+		grep -oE '^(  -[a-zA-Z0-9], |      )--[a-z0-9_-]+' |
 		grep -oE -- '--[a-z0-9_-]+$' | LC_ALL=C sort | tr '\n' ' '
 }
 for mode in $modes; do

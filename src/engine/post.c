@@ -405,7 +405,8 @@ bool rb_point_queues(struct rb_run *r)
 		r->sq[qi].depth = depth;
 		r->sq[qi].unsig = 0;
 	}
-	memset(r->sq_done, 0, r->nqp * sizeof(*r->sq_done));
+	if (r->sq_done) /* none before the lists (the socket tests have no QPs) */
+		memset(r->sq_done, 0, r->nqp * sizeof(*r->sq_done));
 	r->signal_asked = 0;
 	if (r->pt.signal <= depth)
 		return false;
