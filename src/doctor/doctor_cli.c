@@ -4,7 +4,6 @@
  * the option table's apply but -d), the live environment, the table for
  * people and the JSON.
  */
-#include <dlfcn.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
@@ -20,45 +19,13 @@
 #include "cli/opts.h"
 #include "wire/plan.h"
 #include "core/rdmabench.h"
+#include "rdma/verbs.h"
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
 #endif
 
 /* ---- the live environment ---------------------------------------------------- */
-
-static int live_verbs_devices(void)
-{
-	struct ibv_device **l;
-	int n = 0;
-
-	l = ibv_get_device_list(&n);
-	if (!l)
-		return -errno;
-	ibv_free_device_list(l);
-	return n;
-}
-
-/*
- * The libibverbs loaded, by the file the dynamic linker took it from
- * (libibverbs.so.1.14.50.0, after its links): the version that runs,
- * not the one built against.
- */
-static const char *live_verbs_version(char *buf, size_t len)
-{
-	char path[PATH_MAX];
-	const char *v;
-	Dl_info info;
-
-	if (!dladdr((void *)ibv_get_device_list, &info) || !info.dli_fname ||
-	    !realpath(info.dli_fname, path))
-		return NULL;
-	v = strstr(path, ".so.");
-	if (!v || !v[4])
-		return NULL;
-	snprintf(buf, len, "%s", v + 4);
-	return buf;
-}
 
 static int open_named(const char *dev, struct ibv_context **ctx)
 {
@@ -118,8 +85,8 @@ void rb_dr_env_live(struct rb_dr_env *env, const char *root)
 	*env = (struct rb_dr_env){ .root = root ? root : "/",
 				   .memlock = UINT64_MAX,
 				   .memlock_need = default_need(),
-				   .verbs_devices = live_verbs_devices,
-				   .verbs_version = live_verbs_version,
+				   .verbs_devices = rb_dev_count,
+				   .verbs_version = rb_verbs_lib_version,
 				   .port_mtu = live_port_mtu };
 	if (!getrlimit(RLIMIT_MEMLOCK, &rl) && rl.rlim_cur != RLIM_INFINITY)
 		env->memlock = rl.rlim_cur;

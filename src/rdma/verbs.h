@@ -81,6 +81,14 @@ int rb_dev_open_want(const struct rb_dev_want *w, struct rb_dev *d);
 int rb_dev_check(const struct rb_dev_want *w);
 
 /*
+ * rb_verbs_lib_version() - the libibverbs loaded, by the file the dynamic
+ * linker took it from after its links ("1.14.44.0" of
+ * libibverbs.so.1.14.44.0): the version that runs, not the one built
+ * against; @buf, or NULL when it cannot be told.
+ */
+const char *rb_verbs_lib_version(char *buf, size_t len);
+
+/*
  * rb_rdma_core_version() - the rdma-core release of the libibverbs this
  * process runs ("44.0": its file libibverbs.so.1.14.44.0), into @buf;
  * -ENOENT when it cannot be told.
@@ -90,7 +98,7 @@ int rb_rdma_core_version(char *buf, size_t len);
 /* rb_dev_board_id() - sysfs's board_id of @d's device ("MT_0000000222"), "" when none. */
 void rb_dev_board_id(const struct rb_dev *d, char *buf, size_t len);
 
-/* rb_dev_count() - how many RDMA devices this host has (0 when none, or unreadable). */
+/* rb_dev_count() - how many RDMA devices libibverbs finds here, or -errno. */
 int rb_dev_count(void);
 
 void rb_dev_close(struct rb_dev *d);

@@ -4,41 +4,42 @@
  * release of the libibverbs loaded, a device's board id, and how many
  * devices the host has.
  */
+#include <dlfcn.h>
+#include <errno.h>
 #include <limits.h>
-#include <link.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "rdma/verbs.h"
 
-/* dl_iterate_phdr()'s callback: the version in libibverbs's real file name. */
-static int verbs_lib(struct dl_phdr_info *info, size_t size, void *data)
+const char *rb_verbs_lib_version(char *buf, size_t len)
 {
-	char real[PATH_MAX], *buf = data;
+	char path[PATH_MAX];
 	const char *v;
-	unsigned int abi, major, minor;
+	Dl_info info;
 
-	(void)size;
-	if (!info->dlpi_name || !strstr(info->dlpi_name, "libibverbs.so") ||
-	    !realpath(info->dlpi_name, real))
-		return 0;
-	v = strstr(real, "libibverbs.so.");
-	if (!v || sscanf(v, "libibverbs.so.1.%u.%u.%u", &abi, &major, &minor) != 3)
-		return 0;
-	snprintf(buf, 32, "%u.%u", major, minor);
-	return 1;
+	if (!dladdr((void *)ibv_get_device_list, &info) || !info.dli_fname ||
+	    !realpath(info.dli_fname, path))
+		return NULL;
+	v = strstr(path, ".so.");
+	if (!v || !v[4])
+		return NULL;
+	snprintf(buf, len, "%s", v + 4);
+	return buf;
 }
 
 int rb_rdma_core_version(char *buf, size_t len)
 {
-	char v[32] = "";
+	unsigned int abi, major, minor;
+	char v[64];
 
 	if (len)
 		buf[0] = '\0';
-	if (!dl_iterate_phdr(verbs_lib, v))
+	if (!rb_verbs_lib_version(v, sizeof(v)) ||
+	    sscanf(v, "1.%u.%u.%u", &abi, &major, &minor) != 3)
 		return -ENOENT;
-	snprintf(buf, len, "%s", v);
+	snprintf(buf, len, "%u.%u", major, minor);
 	return 0;
 }
 
@@ -65,7 +66,8 @@ int rb_dev_count(void)
 	int n = 0;
 
 	list = ibv_get_device_list(&n);
-	if (list)
-		ibv_free_device_list(list);
-	return list ? n : 0;
+	if (!list)
+		return -errno;
+	ibv_free_device_list(list);
+	return n;
 }
