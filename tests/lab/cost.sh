@@ -7,12 +7,13 @@
 # percent (5) and half an instruction a message above the committed table,
 # bench-results/cost/cost.csv (COST_BASE overrides it).  Instruction counts do not move with the
 # machine's load the way timings do: a change that slows the hot path is
-# caught here.  The four cases run at once (valgrind's start-up under TCG
-# is most of the time); what each counts does not depend on that.  They
+# caught here.  Four cases run at once (valgrind's start-up under TCG and
+# the settling polls are most of the time); what each counts does not
+# depend on that.  They
 # post with ibv_post_send (--post-api post: perftest's way on rxe, and the
 # committed table's); then send_lat and write_bw once more through ibv_wr_*
-# (--post-api wr), which must give figures (no committed table: printed);
-# and send_lat and write_bw with --poll event, both sides, checked against
+# (--post-api wr), which must give figures (no committed table: printed),
+# at the same time as send_lat and write_bw with --poll event, both sides, checked against
 # the same committed table: the shim's settle wait makes every poll find
 # its completions, so the loop never sleeps, and what is counted is event
 # mode's path per message with the wake-ups left out (they are waiting),
@@ -78,7 +79,6 @@ one read_lat 18814 &
 wait
 one send_lat 18815 wr wr/raw &
 one write_bw 18816 wr wr/raw &
-wait
 one send_lat 18817 post ev/raw event &
 one write_bw 18818 post ev/raw event &
 wait
