@@ -49,7 +49,8 @@ static void usage(FILE *f)
 		   "threads, a matrix's heat map (tiled above 64 ranks) and worst pairs; a\n"
 		   "table of numbers under every figure.  Several runs are overlaid, each\n"
 		   "compared with the first of its test by rdmabench compare's rule, its\n"
-		   "regressions marked.  Figures are inline SVG drawn by gnuplot; the page fetches\n"
+		   "regressions marked.  Figures are inline SVG drawn by gnuplot; the page "
+		   "fetches\n"
 		   "nothing.\n\n"
 		   "  -o, --output FILE    the page (default report.html; - for stdout)\n"
 		   "  -t, --tolerance PCT  compare's tolerance for regressions (default 5%%)\n"
@@ -97,7 +98,7 @@ static int parse(int argc, char **argv, struct args *a)
 		if (ch == 'o')
 			a->out = optarg;
 		if (ch == 't' && rb_compare_tolerance_parse(optarg, &a->tol, err, sizeof(err)))
-			return usage_fail("--tolerance: ", err);
+			return usage_fail(err, "");
 		if (ch == ':' || ch == '?')
 			return usage_fail(argv[optind - 1], ch == ':' ? ": needs an argument (see "
 									"--help)"

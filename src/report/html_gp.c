@@ -266,7 +266,7 @@ out_files:
 
 /* gnuplot's SVG ids, made the figure's own: every figure has the same. */
 static const char *const svg_ids[] = { "gpPt",	 "gpDot", "textbox", "greybox",
-				       "gpclip", "gpPat", "gpimage" };
+				       "gpclip", "gpPat", "gpimage", "gnuplot_" };
 
 /* Put @svg[0..len) into the page from its <svg>, its ids prefixed by @id. */
 static void put_svg(struct h_page *p, const char *svg, size_t len, const char *id)

@@ -88,6 +88,10 @@ int h_size_charts(struct h_page *p, struct h_doc *docs, size_t n, const char *id
  * (html_more.c). */
 int h_extras(struct h_page *p, struct h_doc *d, const char *id);
 
+/* h_heatmaps() - a sweep of batch and signal as heat maps, a size each,
+ * --recommend's choice framed (html_heat.c). */
+int h_heatmaps(struct h_page *p, struct h_doc *d, const char *id);
+
 /* h_axes() - a point's size, batch, signal, qps, tx_depth; h_axes_text()
  * them as "64 B b4 s16 q2 t256". */
 void h_axes(json_t *pt, long long *ax);

@@ -311,5 +311,7 @@ int h_extras(struct h_page *p, struct h_doc *d, const char *id)
 		ret = intervals(p, d, id);
 	if (!ret)
 		ret = threads(p, d, id);
+	if (!ret)
+		ret = h_heatmaps(p, d, id);
 	return ret;
 }

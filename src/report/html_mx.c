@@ -165,9 +165,8 @@ static int heat(struct h_page *p, struct mx *x, const char *id)
 	fputs("$m << EOD\n", g.f);
 	for (r = 0; r < x->g; r++) {
 		for (c = 0; c < x->g; c++) {
-			fprintf(g.f, "%g %g", at(x, c), at(x, r));
-			h_gp_num(g.f, x->v[r * x->g + c]);
-			fputc('\n', g.f);
+			/* NaN, not missing: an image needs every pixel of its grid */
+			fprintf(g.f, "%g %g %.9g\n", at(x, c), at(x, r), x->v[r * x->g + c]);
 		}
 		fputc('\n', g.f);
 	}

@@ -121,6 +121,32 @@ static void free_chart(struct chart *c)
 	free(c->s);
 }
 
+/* Whether series @s has a figure of the chart's metrics. */
+static bool has_figure(const struct chart *c, const struct series *s)
+{
+	size_t j, k;
+
+	for (j = 0; j < s->n; j++)
+		for (k = 0; k < c->nm; k++)
+			if (isfinite(rb_compare_point_value(s->pts[j], c->m[k])))
+				return true;
+	return false;
+}
+
+/* Drop the series without a figure here (a bandwidth run in the latency chart). */
+static void drop_empty(struct chart *c)
+{
+	size_t i, n = 0;
+
+	for (i = 0; i < c->ns; i++) {
+		if (has_figure(c, &c->s[i]))
+			c->s[n++] = c->s[i];
+		else
+			free(c->s[i].pts);
+	}
+	c->ns = n;
+}
+
 /* The chart's metrics that some point has. */
 static void pick_metrics(struct chart *c)
 {
@@ -355,6 +381,8 @@ static int one_chart(struct h_page *p, struct h_doc *docs, size_t n, enum rb_cha
 		ret = add_series(&c, i);
 	if (!ret)
 		pick_metrics(&c);
+	if (!ret)
+		drop_empty(&c);
 	if (ret || !c.nm)
 		goto out;
 	ret = h_gp_begin(&g, rb_charts[ch].title, 820, 420);
