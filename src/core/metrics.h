@@ -35,9 +35,9 @@ enum rb_metric_group {
 enum rb_better { RB_BETTER_LOWER, RB_BETTER_HIGHER };
 
 /*
- * The chart a figure is drawn in against the message size, by
- * `rdmabench report` (src/report/html_run.c) and rdmabench-plot (through
- * `rdmabench --list-metrics`): the figures of one chart share its unit.
+ * The chart a figure is drawn in against the message size by `rdmabench
+ * report` (src/report/html_run.c): the figures of one chart share its
+ * unit.  (scripts/plot, rdmabench-plot, still lists its own.)
  */
 enum rb_chart {
 	RB_CHART_NONE,	/* not drawn */
@@ -51,7 +51,7 @@ enum rb_chart {
 };
 
 struct rb_chart_info {
-	const char *name;  /* "latency": --list-metrics, the report's anchors */
+	const char *name;  /* "latency": the report's anchors */
 	const char *title; /* "Latency against message size" */
 	bool logy;	   /* a log scale on y (latencies span decades) */
 };

@@ -24,7 +24,7 @@
 #define MAX_FILES 64
 
 static const char style[] = "body{font-family:sans-serif;margin:1.5em "
-			    "auto;max-width:1100px;color:#222}"
+			    "auto;padding:0 1em;max-width:1100px;color:#222}"
 			    "h1{font-size:1.6em}h2{border-bottom:1px solid #999;margin-top:2em}"
 			    "figure{margin:1em 0;break-inside:avoid}figure "
 			    "svg{width:100%;max-width:900px;"

@@ -281,7 +281,9 @@ static int threads(struct h_page *p, struct h_doc *d, const char *id)
 	ret = h_gp_begin(&g, "Threads and rails side by side", 820, 380);
 	if (ret)
 		return ret;
-	fprintf(g.f, "set logscale x 2\nset xlabel \"message size (bytes)\"\nset ylabel \"%s\"\n",
+	fprintf(g.f,
+		"set logscale x 2\nset format x \"%%.0b%%B\"\nset xlabel \"message size "
+		"(bytes)\"\nset ylabel \"%s\"\n",
 		lat ? "p50 latency (us)" : "Gb/s");
 	threads_data(&g, res, nt, lat, &nout);
 	for (i = 0; i < nt; i++) {

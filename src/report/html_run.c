@@ -269,8 +269,17 @@ static void plot_line(struct chart *c, FILE *f, size_t i, size_t k, bool *first)
 	*first = false;
 }
 
-/* Percentile bands: between each latency figure and the next, the first
- * three series only (more would hide each other). */
+/* Whether rows @a and @b are figures of one summary ("lat_p50_us" and
+ * "lat_p99_us"; not "loaded_p99_us" and "idle_p50_us"). */
+static bool one_summary(const struct rb_metric *a, const struct rb_metric *b)
+{
+	size_t n = strcspn(a->name, "_");
+
+	return n == strcspn(b->name, "_") && !strncmp(a->name, b->name, n);
+}
+
+/* Percentile bands: between each latency figure and the next of its
+ * summary, the first three series only (more would hide each other). */
 static void bands(struct chart *c, FILE *f, bool *first)
 {
 	size_t i, k;
@@ -279,6 +288,8 @@ static void bands(struct chart *c, FILE *f, bool *first)
 		return;
 	for (i = 0; i < c->ns && i < 3; i++)
 		for (k = 0; k + 1 < c->nm; k++) {
+			if (!one_summary(c->m[k], c->m[k + 1]))
+				continue;
 			fprintf(f,
 				"%s$s%zu using 1:%zu:%zu with filledcurves fs transparent solid "
 				"0.12 noborder lc rgb \"%s\" notitle",
@@ -292,7 +303,9 @@ static void script(struct chart *c, struct h_gp *g)
 	size_t i, k, nflag = 0, nreg = 0;
 	bool first = true;
 
-	fprintf(g->f, "set logscale x 2\nset xlabel \"message size (bytes)\"\nset ylabel ");
+	/* 64, 1ki, 1Mi: sizes by powers of two, as the table's 1K, 1M */
+	fprintf(g->f, "set logscale x 2\nset format x \"%%.0b%%B\"\nset xlabel \"message size "
+		      "(bytes)\"\nset offsets 0, 0, graph 0.06, 0\nset ylabel ");
 	h_gp_str(g->f, c->m[0]->unit);
 	fputc('\n', g->f);
 	if (rb_charts[c->c].logy)
@@ -317,7 +330,7 @@ static void script(struct chart *c, struct h_gp *g)
 static void table_row(struct chart *c, struct series *s, json_t *pt)
 {
 	FILE *f = c->p->f;
-	char fl[512] = "", ax[64];
+	char fl[512] = "";
 	long long a[5];
 	size_t k;
 	bool reg;
@@ -330,7 +343,6 @@ static void table_row(struct chart *c, struct series *s, json_t *pt)
 		h_esc(f, c->docs[s->doc].label);
 		fputs("</td>", f);
 	}
-	h_axes_text(a, ax, sizeof(ax));
 	for (k = 0; k < 5; k++)
 		fprintf(f, "<td>%lld</td>", a[k]);
 	for (k = 0; k < c->nm; k++) {
