@@ -62,7 +62,7 @@ _rdmabench_value()
 				_filedir
 			else
 				compopt -o filenames 2>/dev/null
-				mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+				mapfile -t COMPREPLY < <(compgen -f -X '!*.json' -- "$cur")
 			fi
 			return
 			;;
@@ -169,7 +169,7 @@ _rdmabench()
 		if declare -F _filedir >/dev/null; then
 			_filedir json
 		else
-			mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+			mapfile -t COMPREPLY < <(compgen -f -X '!*.json' -- "$cur")
 		fi
 		return
 	fi
