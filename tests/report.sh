@@ -100,6 +100,30 @@ page all --figures 11 \
 	"$data/report/lab-interval.json" "$data/report/lab-lat.json" \
 	"$data/report/lab-threads.json" "$data/matrix-sim-pairs4.json"
 
+# Files of the right kind with members of the wrong shape or out of range:
+# a page without what cannot be drawn, never a crash or gnuplot's error.
+python3 - "$data" "$out" <<'PYEOF'
+import copy, json, sys
+data, out = sys.argv[1], sys.argv[2]
+run = json.load(open(data + "/report/lab-sweep.json"))
+mx = json.load(open(data + "/matrix-sim-pairs4.json"))
+d = copy.deepcopy(run)
+d["results"][0]["intervals"] = [None, {"start_s": "a"}]
+d["results"][0]["histogram"] = {"edges_us": [1], "counts": [5, 6, 7]}
+d["results"][1]["threads"] = [None, 5, {"thread": "x", "rail": 7, "out_of_line": True}]
+d["results"].append({"size": 0, "batch": 1, "signal": 1, "bw_avg_gbps": -5})
+d["results"].extend([1, "x", None, {}])
+d["recommendation"] = [{"size": "x"}, 5, None]
+d["command_line"] = [1, None, {}]
+json.dump(d, open(out + "/odd-run.json", "w"))
+d = copy.deepcopy(mx)
+d["pairs"] = [None, 5, {"src": 99, "dst": -1}, {"src": 0, "dst": 1, "run": {"results": [None]}}] + d["pairs"]
+d["matrix"]["bad_ranks"] = [1000, -5, "x"]
+json.dump(d, open(out + "/odd-matrix.json", "w"))
+PYEOF
+page odd-run --figures 6 --tables 6 -- "$out/odd-run.json"
+page odd-matrix --figures 1 --tables 2 -- "$out/odd-matrix.json"
+
 # The checker itself: a fetch or a duplicate id must fail it.
 sed 's|</body>|<img src="http://example.com/x.png"></body>|' "$out/bw.html" >"$out/neg-fetch.html"
 python3 "$check" "$out/neg-fetch.html" 2>/dev/null && fail "the checker passes a page with an http src"

@@ -209,6 +209,8 @@ int h_heatmaps(struct h_page *p, struct h_doc *d, const char *id)
 	json_array_foreach(res, i, pt)
 	{
 		h_axes(pt, ax);
+		if (ax[0] <= 0) /* no size: not a point */
+			continue;
 		add_value(g.b, &g.nb, ax[1]);
 		add_value(g.s, &g.ns, ax[2]);
 		for (j = 0; j < n && !same_map(maps[j], ax); j++)

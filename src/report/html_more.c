@@ -27,13 +27,29 @@ static void label(json_t *pt, char *buf, size_t len)
 	h_axes_text(ax, buf, len);
 }
 
-/* Points of @res with member @key, the first MAX_SERIES; how many in all. */
+/* Whether @pt's @key can be drawn: a histogram with one more edge than
+ * buckets, slices of which one has a figure. */
+static bool drawable(json_t *pt, const char *key)
+{
+	json_t *v = json_object_get(pt, key), *s;
+	size_t i, nc = json_array_size(json_object_get(v, "counts"));
+
+	if (!strcmp(key, "histogram"))
+		return nc && json_array_size(json_object_get(v, "edges_us")) == nc + 1;
+	json_array_foreach(v, i,
+			   s) if (isfinite(num(s, "start_s")) &&
+				  (isfinite(num(s, "bw_avg_gbps")) ||
+				   isfinite(num(json_object_get(s, "lat_us"), "p50")))) return true;
+	return false;
+}
+
+/* Points of @res whose @key can be drawn, the first MAX_SERIES; how many in all. */
 static size_t having(json_t *res, const char *key, json_t **pts)
 {
 	size_t i, n = 0;
 
 	for (i = 0; i < json_array_size(res); i++)
-		if (json_object_get(json_array_get(res, i), key)) {
+		if (drawable(json_array_get(res, i), key)) {
 			if (n < MAX_SERIES)
 				pts[n] = json_array_get(res, i);
 			n++;
@@ -192,6 +208,19 @@ static double thread_value(json_t *t, bool lat)
 	return lat ? num(json_object_get(t, "lat_us"), "p50") : num(t, "bw_avg_gbps");
 }
 
+/* Whether some thread of some point of @res has a figure to draw. */
+static bool any_thread_figure(json_t *res, bool lat)
+{
+	json_t *pt, *t;
+	size_t i, k;
+
+	json_array_foreach(res, i, pt)
+		json_array_foreach(json_object_get(pt, "threads"), k,
+				   t) if (json_integer_value(json_object_get(pt, "size")) > 0 &&
+					  isfinite(thread_value(t, lat))) return true;
+	return false;
+}
+
 static void thread_name(json_t *t, char *buf, size_t len)
 {
 	const char *rail = json_string_value(json_object_get(t, "rail"));
@@ -278,6 +307,8 @@ static int threads(struct h_page *p, struct h_doc *d, const char *id)
 	if (!nt)
 		return 0;
 	lat = json_object_get(first, "lat_us") != NULL;
+	if (!any_thread_figure(res, lat))
+		return 0;
 	ret = h_gp_begin(&g, "Threads and rails side by side", 820, 380);
 	if (ret)
 		return ret;

@@ -76,6 +76,8 @@ static int add_series(struct chart *c, size_t di)
 
 	for (i = 0; i < json_array_size(res); i++) {
 		h_axes(json_array_get(res, i), ax);
+		if (ax[0] <= 0) /* no size: not a point (a log axis has no 0) */
+			continue;
 		for (j = first; j < c->ns && !same_combo(c->s[j].ax, ax); j++)
 			;
 		if (j == c->ns) {
