@@ -121,6 +121,21 @@ d["pairs"] = [None, 5, {"src": 99, "dst": -1}, {"src": 0, "dst": 1, "run": {"res
 d["matrix"]["bad_ranks"] = [1000, -5, "x"]
 json.dump(d, open(out + "/odd-matrix.json", "w"))
 PYEOF
+# A sweep of qps and tx_depth (no batch x signal): their heat map, at 64 B.
+python3 - "$data" "$out" <<'PYEOF'
+import copy, json, sys
+data, out = sys.argv[1], sys.argv[2]
+d = json.load(open(data + "/golden/bw.json"))
+pt, d["results"] = d["results"][0], []
+for q in (1, 2, 4):
+    for t in (64, 256):
+        r = dict(copy.deepcopy(pt), qps=q, tx_depth=t)
+        r["msg_rate_mpps"] = q * t / 100.0
+        d["results"].append(r)
+json.dump(d, open(out + "/qps-depth.json", "w"))
+PYEOF
+page qps-depth --figures 4 --tables 4 --contains "msg_rate_mpps (Mpps) by qps and tx_depth at 64 bytes, -l 4, -Q 16" \
+	-- "$out/qps-depth.json"
 page odd-run --figures 6 --tables 6 -- "$out/odd-run.json"
 page odd-matrix --figures 1 --tables 2 -- "$out/odd-matrix.json"
 
