@@ -268,6 +268,36 @@ out_files:
 static const char *const svg_ids[] = { "gpPt",	 "gpDot", "textbox", "greybox",
 				       "gpclip", "gpPat", "gpimage", "gnuplot_" };
 
+/*
+ * gnuplot's hover text (labels hypertext) calls its mouse script, which
+ * the page does not have: made SVG's own tooltip, a <title>.  The title
+ * it gives each plot ("gnuplot_plot_1") is dropped.  Returns the bytes
+ * of @s taken, 0 when it starts neither.
+ */
+static size_t hover(FILE *f, const char *s, const char *end)
+{
+	static const char on[] = "<g onmousemove=\"gnuplot_svg.showHypertext(evt,'";
+	static const char off[] = "')\" onmouseout=\"gnuplot_svg.hideHypertext()\"><title> "
+				  "</title>";
+	static const char plot[] = "<title>gnuplot_plot_";
+	const char *t, *e;
+
+	if ((size_t)(end - s) > sizeof(plot) && !memcmp(s, plot, sizeof(plot) - 1)) {
+		e = strstr(s, "</title>");
+		return e && e < end ? (size_t)(e + 8 - s) : 0;
+	}
+	if ((size_t)(end - s) <= sizeof(on) || memcmp(s, on, sizeof(on) - 1))
+		return 0;
+	t = s + sizeof(on) - 1;
+	e = strstr(t, off);
+	if (!e || e >= end)
+		return 0;
+	fputs("<g><title>", f);
+	fwrite(t, 1, (size_t)(e - t), f);
+	fputs("</title>", f);
+	return (size_t)(e + sizeof(off) - 1 - s);
+}
+
 /* Put @svg[0..len) into the page from its <svg>, its ids prefixed by @id. */
 static void put_svg(struct h_page *p, const char *svg, size_t len, const char *id)
 {
@@ -275,6 +305,11 @@ static void put_svg(struct h_page *p, const char *svg, size_t len, const char *i
 	size_t i, n;
 
 	for (; s && s < end; s++) {
+		n = hover(p->f, s, end);
+		if (n) {
+			s += n - 1;
+			continue;
+		}
 		for (i = 0; i < sizeof(svg_ids) / sizeof(svg_ids[0]); i++) {
 			n = strlen(svg_ids[i]);
 			if ((size_t)(end - s) >= n && !memcmp(s, svg_ids[i], n)) {

@@ -236,6 +236,32 @@ static void datablocks(struct chart *c, FILE *f, size_t *nflag, size_t *nreg)
 	fputs("EOD\n", f);
 }
 
+/* Each drawn figure's hover text: "SERIES METRIC 1.23 Gb/s at 4096 B". */
+static void hover_block(struct chart *c, FILE *f)
+{
+	size_t i, j, k;
+	char t[256];
+	long long sz;
+	double v;
+
+	fputs("$hover << EOD\n", f);
+	for (i = 0; i < c->ns && i < MAX_DRAWN; i++)
+		for (j = 0; j < c->s[i].n; j++)
+			for (k = 0; k < c->nm; k++) {
+				v = rb_compare_point_value(c->s[i].pts[j], c->m[k]);
+				sz = json_integer_value(json_object_get(c->s[i].pts[j], "size"));
+				if (!isfinite(v))
+					continue;
+				snprintf(t, sizeof(t), "%s%s%s %.4g %s at %lld B", c->s[i].label,
+					 c->s[i].label[0] ? " " : "", c->m[k]->name, v,
+					 c->m[k]->unit, sz);
+				fprintf(f, "%lld %.9g ", sz, v);
+				h_gp_str(f, t);
+				fputc('\n', f);
+			}
+	fputs("EOD\n", f);
+}
+
 /* The line rates of the runs drawn, once each, as references. */
 static void references(struct chart *c, FILE *f)
 {
@@ -313,11 +339,15 @@ static void script(struct chart *c, struct h_gp *g)
 	if (rb_charts[c->c].logy)
 		fputs("set logscale y 10\n", g->f);
 	datablocks(c, g->f, &nflag, &nreg);
+	hover_block(c, g->f);
 	bands(c, g->f, &first);
 	for (i = 0; i < c->ns && i < MAX_DRAWN; i++)
 		for (k = 0; k < c->nm; k++)
 			plot_line(c, g->f, i, k, &first);
 	references(c, g->f);
+	fputs(", $hover using 1:2:3 with labels hypertext point pt 7 ps 1.2 lc rgb \"#FF000000\" "
+	      "notitle",
+	      g->f);
 	if (nflag)
 		fputs(", $flag using 1:2 with points pt 6 ps 2.2 lw 2 lc rgb \"#d00000\" "
 		      "title \"flagged (reason in the table)\"",
