@@ -62,7 +62,7 @@ _rdmabench_value()
 				_filedir
 			else
 				compopt -o filenames 2>/dev/null
-				mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+				mapfile -t COMPREPLY < <(compgen -f -X '!*.json' -- "$cur")
 			fi
 			return
 			;;
@@ -164,6 +164,15 @@ _rdmabench()
 	fi
 
 	[[ $cmd == matrix ]] && return # its one word, the test, is given
+	# A command of files (report FILE.json...): JSON files, and folders.
+	if "$bin" "$cmd" --help 2>/dev/null | grep -q '^usage: rdmabench [a-z]* FILE\.json'; then
+		if declare -F _filedir >/dev/null; then
+			_filedir json
+		else
+			mapfile -t COMPREPLY < <(compgen -f -X '!*.json' -- "$cur")
+		fi
+		return
+	fi
 	# A test command takes one HOST (its usage says so); server and topo
 	# take none.  Skip the option values to see whether it is given.
 	for ((i = 2; i < cword; i++)); do

@@ -13,6 +13,7 @@
 #include "core/suggest.h"
 #include "core/ident.h"
 #include "report/compare.h"
+#include "report/html.h"
 #include "session/dryrun.h"
 #include "matrix/matrix_run.h"
 #include "cli/opts.h"
@@ -75,6 +76,8 @@ static int list_options(const char *name, const char *test)
 		rb_compare_list_options(stdout);
 	else if (cmd.kind == RB_CMD_DOCTOR)
 		rb_doctor_list_options(stdout);
+	else if (cmd.kind == RB_CMD_REPORT)
+		rb_report_list_options(stdout);
 	else
 		rb_list_options(stdout, cmd.scope);
 	return RB_EXIT_OK;
@@ -200,6 +203,8 @@ static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv, bool perftes
 		return rb_compare_main(argc, argv);
 	if (cmd->kind == RB_CMD_DOCTOR)
 		return rb_doctor_main(argc, argv);
+	if (cmd->kind == RB_CMD_REPORT)
+		return rb_report_main(argc, argv);
 	/* matrix TEST: the test's options and its own (matrix_run.c). */
 	if (cmd->kind == RB_CMD_MATRIX)
 		return rb_matrix_main(argc, argv);

@@ -132,7 +132,7 @@ fi
 # as bash would call the function; the completion comes from the installed
 # binary on PATH.  Run with and without bash-completion's helpers.
 mkdir -p sys/class/infiniband/fake_dev0 sys/class/infiniband/fake_dev1
-touch results-one.json
+touch results-one.json report-run.json report-notes.txt
 cat >comp.bash <<'EOF'
 set -u
 [[ $1 == plain ]] || . /usr/share/bash-completion/bash_completion
@@ -187,6 +187,9 @@ for mode in $modes; do
 	expect "$mode" "local-write,remote-atomic local-write,remote-read local-write,remote-write" \
 		rdmabench reg --access local-write,remote-
 	expect "$mode" "" rdmabench reg ''
+	# report: its JSON files, its own options.
+	expect "$mode" "report-run.json" rdmabench report rep
+	expect "$mode" "--output" rdmabench report --out
 	# Every option of write_bw that its --help shows (another reader of
 	# the table than the --list-options the completion asks), --batch
 	# among them, no atomic's --op and no matrix's --pattern.

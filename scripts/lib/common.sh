@@ -19,9 +19,10 @@ RB_PKGS_FUZZ="clang libclang-rt-14-dev"
 RB_PKGS_LAB="qemu-system-x86 linux-image-amd64 busybox-static cpio kmod iproute2 rdma-core
 	ibverbs-providers ibverbs-utils rdmacm-utils perftest openmpi-bin slurmctld slurmd
 	slurm-client munge valgrind linux-headers-amd64 linux-source"
-# scripts/plot and bench-perftest's report; tests/lint.sh's linters.
+# scripts/plot, rdmabench report and bench-perftest's report; tests/lint.sh's
+# linters; chromium: tests/report.sh renders the report's pages headless.
 RB_PKGS_TOOLS="gnuplot-nox python3 shellcheck clang-format pyflakes3 python3-pyflakes
-	python3-jsonschema"
+	python3-jsonschema chromium"
 # tests/package.sh: the Debian package, lintian, and the completion with
 # bash-completion's helpers.
 RB_PKGS_PKG="dpkg-dev debhelper lintian bash-completion"

@@ -29,11 +29,17 @@ static const struct rb_cmd others[] = {
 	  .desc = "check this host for what would spoil a benchmark, with the fixes",
 	  .kind = RB_CMD_DOCTOR,
 	  .scope = RB_S_OWN },
-	/* Last: fuzz_cli's seeds pick a command by its index. */
+	/* fuzz_cli's seeds pick a command by its index (modulo the count):
+	 * a new command goes at the end, after the seeds' ones. */
 	{ .name = "reg",
 	  .desc = "what memory registration costs here: ibv_reg_mr, ibv_dereg_mr",
 	  .kind = RB_CMD_REG,
 	  .scope = RB_S_REG | RB_S_VERBS }, /* a verbs command: -d, --hugepages, --odp */
+	/* Parses its own options (html.c): it reads files, not a device. */
+	{ .name = "report",
+	  .desc = "one self-contained HTML page of plots and tables from JSON results",
+	  .kind = RB_CMD_REPORT,
+	  .scope = RB_S_OWN },
 };
 
 static size_t nbenches(void)

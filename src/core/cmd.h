@@ -19,6 +19,7 @@ enum rb_cmd_kind {
 	RB_CMD_MATRIX,
 	RB_CMD_DOCTOR,
 	RB_CMD_REG,
+	RB_CMD_REPORT,
 };
 
 struct rb_cmd {

@@ -30,29 +30,42 @@ double rb_gbps_to_mibps(double gbps)
  * A percentile of a summary of its own (--probe's, --wr-lat's) in group
  * @g: microseconds, no sum over threads.
  */
-#define PCT(g, csv, field, tab, exp)                                                   \
+#define PCT(g, ch, csv, field, tab, exp)                                               \
 	{                                                                              \
 		.name = csv, .unit = "us", .better = RB_BETTER_LOWER, .group = g,      \
 		.off = AT(field), .table = tab, .table_width = 9, .fmt = RB_MF_FIXED2, \
-		.agg = RB_AGG_NONE, .compare = true, .expect = {                       \
+		.agg = RB_AGG_NONE, .compare = true, .chart = ch, .expect = {          \
 			exp                                                            \
 		}                                                                      \
 	}
-#define PROBE(...) PCT(RB_MG_PROBE, __VA_ARGS__)
-#define WRLAT(...) PCT(RB_MG_WRLAT, __VA_ARGS__)
+#define PROBE(...) PCT(RB_MG_PROBE, RB_CHART_PROBE, __VA_ARGS__)
+#define WRLAT(...) PCT(RB_MG_WRLAT, RB_CHART_WRLAT, __VA_ARGS__)
+
+const struct rb_chart_info rb_charts[RB_CHART_COUNT] = {
+	[RB_CHART_NONE] = { "none", "", false },
+	[RB_CHART_LAT] = { "latency", "Latency against message size", true },
+	[RB_CHART_BW] = { "bandwidth", "Bandwidth against message size", false },
+	[RB_CHART_RATE] = { "msgrate", "Message rate against message size", true },
+	[RB_CHART_CPU] = { "cpu", "CPU per message against message size", true },
+	[RB_CHART_PROBE] = { "probe", "Probe round trips, idle and under load", true },
+	[RB_CHART_WRLAT] = { "wr_lat", "Signaled WRs, post to completion", true },
+};
 
 /* Rows in the CSV's column order. */
 const struct rb_metric rb_metrics[] = {
 	LAT("lat_min_us", min, "t_min", "min", NULL),
-	LAT("lat_p50_us", p50, "t_p50", "p50", NULL, .compare_default = true, .matrix_rank = true),
+	LAT("lat_p50_us", p50, "t_p50", "p50", NULL, .compare_default = true, .matrix_rank = true,
+	    .chart = RB_CHART_LAT),
 	LAT("lat_avg_us", avg, "t_avg", "avg", NULL),
 	LAT("lat_p90_us", p90, "t_p90", "p90", NULL),
-	LAT("lat_p99_us", p99, "t_p99", "p99", NULL, .compare_default = true),
-	LAT("lat_p999_us", p999, "t_p99.9", "p999", "p99.9"),
-	LAT("lat_max_us", max, "t_max", "max", NULL),
+	LAT("lat_p99_us", p99, "t_p99", "p99", NULL, .compare_default = true,
+	    .chart = RB_CHART_LAT),
+	LAT("lat_p999_us", p999, "t_p99.9", "p999", "p99.9", .chart = RB_CHART_LAT),
+	LAT("lat_max_us", max, "t_max", "max", NULL, .chart = RB_CHART_LAT),
 	LAT("lat_stdev_us", stdev, "t_stdev", NULL, NULL),
 	{
 		.name = "bw_avg_gbps",
+		.chart = RB_CHART_BW,
 		.unit = "Gb/s",
 		.better = RB_BETTER_HIGHER,
 		.group = RB_MG_BW,
@@ -90,6 +103,7 @@ const struct rb_metric rb_metrics[] = {
 	},
 	{
 		.name = "msg_rate_mpps",
+		.chart = RB_CHART_RATE,
 		.unit = "Mpps",
 		.better = RB_BETTER_HIGHER,
 		.group = RB_MG_BW,
@@ -125,6 +139,7 @@ const struct rb_metric rb_metrics[] = {
 	},
 	{
 		.name = "cpu_ns_per_msg",
+		.chart = RB_CHART_CPU,
 		.unit = "ns/msg",
 		.better = RB_BETTER_LOWER,
 		.group = RB_MG_CPU,

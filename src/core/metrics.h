@@ -34,6 +34,31 @@ enum rb_metric_group {
 
 enum rb_better { RB_BETTER_LOWER, RB_BETTER_HIGHER };
 
+/*
+ * The chart a figure is drawn in against the message size by `rdmabench
+ * report` (src/report/html_run.c): the figures of one chart share its
+ * unit.  (scripts/plot, rdmabench-plot, still lists its own.)
+ */
+enum rb_chart {
+	RB_CHART_NONE,	/* not drawn */
+	RB_CHART_LAT,	/* latency percentiles, bands between them */
+	RB_CHART_BW,	/* bandwidth, with the port's line rate as reference */
+	RB_CHART_RATE,	/* message rate */
+	RB_CHART_CPU,	/* CPU per message */
+	RB_CHART_PROBE, /* --probe: idle against loaded */
+	RB_CHART_WRLAT, /* --wr-lat: WRs' post to completion */
+	RB_CHART_COUNT
+};
+
+struct rb_chart_info {
+	const char *name;  /* "latency": the report's anchors */
+	const char *title; /* "Latency against message size" */
+	bool logy;	   /* a log scale on y (latencies span decades) */
+};
+
+/* rb_charts[] - one row per enum rb_chart. */
+extern const struct rb_chart_info rb_charts[RB_CHART_COUNT];
+
 /* How the table prints a figure. */
 enum rb_metric_fmt {
 	RB_MF_FIXED2, /* "%.2f" */
@@ -69,6 +94,8 @@ struct rb_metric {
 	bool compare_default;
 	/* rdmabench matrix judges a pair by it: one latency row, one other. */
 	bool matrix_rank;
+	/* The chart that draws it (report, rdmabench-plot); NONE: none. */
+	enum rb_chart chart;
 	/* --expect's names for it, the first in messages ("p99"; lat_ may
 	 * prefix a latency's); none: --expect does not take it. */
 	const char *expect[3];

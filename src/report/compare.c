@@ -438,8 +438,7 @@ static long find_point(json_t *arr, const json_int_t *k)
 	return -1;
 }
 
-/* The metric's value in point @pt: NAN when absent or not a number. */
-static double metric_value(json_t *pt, const struct rb_metric *m)
+double rb_compare_point_value(json_t *pt, const struct rb_metric *m)
 {
 	json_t *o = m->group == RB_MG_LAT ? json_object_get(pt, "lat_us") : pt;
 	json_t *v = json_object_get(o, m->group == RB_MG_LAT ? m->json_key : m->name);
@@ -472,7 +471,12 @@ struct cmp {
 /* The walk's passes: check the pairs, print their rows, name their regressions. */
 enum pass { P_CHECK, P_ROWS, P_SUMMARY };
 
-enum judgement { J_NONE, J_SAME, J_WORSE, J_BETTER };
+enum judgement {
+	J_NONE = RB_CMP_V_NONE,
+	J_SAME = RB_CMP_V_SAME,
+	J_WORSE = RB_CMP_V_WORSE,
+	J_BETTER = RB_CMP_V_BETTER
+};
 
 static enum judgement judge(const struct rb_metric *m, double b, double n, double tol,
 			    double *ratio)
@@ -577,8 +581,8 @@ static void cmp_point(struct cmp *c, json_t *bp, json_t *np, const json_int_t *k
 
 	for (i = 0; i < c->nmetrics; i++) {
 		m = &rb_metrics[c->metrics[i]];
-		b = metric_value(bp, m);
-		n = metric_value(np, m);
+		b = rb_compare_point_value(bp, m);
+		n = rb_compare_point_value(np, m);
 		if (isnan(b) && isnan(n))
 			continue;
 		j = judge(m, b, n, c->o->tolerance, &ratio);
@@ -588,6 +592,8 @@ static void cmp_point(struct cmp *c, json_t *bp, json_t *np, const json_int_t *k
 			continue;
 		}
 		print_row(c, k, m, b, n, ratio, j);
+		if (c->o->seen)
+			c->o->seen(c->o->seen_arg, k, m, b, n, (enum rb_cmp_verdict)j);
 		c->judged += j != J_NONE;
 		c->regressions += j == J_WORSE;
 		c->improved += j == J_BETTER;

@@ -46,6 +46,20 @@
 
 enum { RB_CMP_SAME = 0, RB_CMP_REGRESSION = 1, RB_CMP_INCOMPARABLE = 2 };
 
+struct rb_metric;
+
+/* What rb_compare() made of one metric of one matched point. */
+enum rb_cmp_verdict { RB_CMP_V_NONE, RB_CMP_V_SAME, RB_CMP_V_WORSE, RB_CMP_V_BETTER };
+
+/*
+ * Told of each metric of each matched point, as its table row is printed:
+ * the point's size, batch, signal, qps and tx_depth in @axes, the figures
+ * (NAN: absent) and the verdict (RB_CMP_V_WORSE: a regression).
+ * `rdmabench report` marks regressions on its plots through it.
+ */
+typedef void rb_compare_seen_fn(void *arg, const json_int_t *axes, const struct rb_metric *m,
+				double base, double cur, enum rb_cmp_verdict v);
+
 struct rb_compare_opts {
 	double tolerance; /* a fraction: 0.05 is 5% */
 	size_t nmetrics;  /* 0: the defaults (bw_avg_gbps, msg_rate_mpps, lat_p50_us, lat_p99_us) */
@@ -53,6 +67,8 @@ struct rb_compare_opts {
 	const char *base_name;		 /* for the title; NULL: "BASE" */
 	const char *new_name;		 /* NULL: "NEW" */
 	bool vs_tcp;			 /* --vs-tcp: rb_compare_vs_tcp() */
+	rb_compare_seen_fn *seen;	 /* NULL: none */
+	void *seen_arg;
 };
 
 /* rb_compare_opts_init() - tolerance 5%, the default metrics. */
@@ -103,6 +119,10 @@ int rb_compare_main(int argc, char **argv);
  * RB_CMP_SAME, or RB_CMP_INCOMPARABLE with why in @err.
  */
 int rb_compare_vs_tcp(json_t *rdma, json_t *tcp, FILE *out, char *err, size_t len);
+
+/* rb_compare_point_value() - metric @m of point @pt (lat_us's member for a
+ * latency row); NAN when absent or not a number. */
+double rb_compare_point_value(json_t *pt, const struct rb_metric *m);
 
 /* rb_compare_list_options() - its options, as rb_list_options() prints them. */
 void rb_compare_list_options(FILE *f);

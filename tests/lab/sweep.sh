@@ -170,8 +170,15 @@ $want"
 		[ "$size" -gt 2000 ] || fail "$f: only $size bytes"
 	done
 	[ "$(find "$png" -type f | wc -l)" = 5 ] || fail "$png holds other files: $(ls "$png")"
+	# rdmabench report on the sweep's JSON: bandwidth, message rate and CPU
+	# against size, and a batch x signal heat map for each of the 3 sizes
+	# with --recommend's choice; a valid page that fetches nothing.
+	"$RDMABENCH" report "$OUT/sweep.json" -o "$OUT/report.html" >"$OUT/report.out" \
+		2>"$OUT/report.err" || fail "rdmabench report exited $?: $(cat "$OUT/report.err")"
+	python3 "$TOP_SRCDIR/tests/report_check.py" "$OUT/report.html" --figures 6 --tables 6 \
+		--contains recommended || fail "rdmabench report's page of the sweep (above)"
 else
-	echo "note: gnuplot not installed, scripts/plot not checked"
+	echo "note: gnuplot not installed, scripts/plot and rdmabench report not checked"
 fi
 
 # --- the interrupted sweep ----------------------------------------------------
