@@ -207,7 +207,7 @@ static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv, bool perftes
 	c.perftest_only = perftest;
 	if (rb_cli_parse(&c, cmd->name, cmd->scope, argc, argv, err, sizeof(err)))
 		return usage_error(cmd->name, err);
-	if (perftest && !rb_cli_given(&c, "output"))
+	if (perftest && !rb_cli_given(&c, RB_O_OUTPUT))
 		c.l.format = RB_FMT_PERFTEST;
 	if (c.help || c.help_all) {
 		rb_usage(stdout, cmd->name, cmd->scope, c.help_all);

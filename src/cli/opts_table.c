@@ -153,6 +153,8 @@ static void def_inline(const struct rb_bench *b, char *buf, size_t len)
 const struct rb_opt rb_opts[] = {
 	/* what to measure: sent to the server, which adopts it */
 	{ .lname = "size",
+	  .id = RB_O_SIZE,
+	  .unset = 1,
 	  .test_default = def_size,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "message sizes: 64, 4K,64K or 2..8M:x2",
@@ -182,6 +184,8 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_TEST | RB_S_SIZED,
 	  .help = "sweep sizes 2..8M:x2, as perftest -a" },
 	{ .lname = "iters",
+	  .id = RB_O_ITERS,
+	  .zero_unset = true,
 	  .test_default = def_iters,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "measured iterations per point",
@@ -202,6 +206,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "measured iterations per point, all its QPs together (under perftest's name, "
 		  "as perftest: each QP's, -n times -q)" },
 	{ .lname = "duration",
+	  .id = RB_O_DURATION,
+	  .zero_unset = true,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "measure each point for SEC seconds instead",
 	  .common = true,
@@ -220,6 +226,7 @@ const struct rb_opt rb_opts[] = {
 		  "0.4% in bounded memory. -D 0: one point, measured until SIGINT or "
 		  "SIGTERM, which keeps it (exit 130/143)" },
 	{ .lname = "interval",
+	  .id = RB_O_INTERVAL,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "a time series: one row every SEC seconds",
 	  .type = RB_OPT_STR,
@@ -233,6 +240,7 @@ const struct rb_opt rb_opts[] = {
 		  "printed as it ends; the point's row adds the lowest interval bandwidth. "
 		  "Measured by the client" },
 	{ .lname = "rate",
+	  .id = RB_O_RATE,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "pace the sender: 10Gbps, 1Mpps",
 	  .alias = "rate_limit",
@@ -340,6 +348,8 @@ const struct rb_opt rb_opts[] = {
 		  "timer), one-way as the microseconds are; the JSON adds lat_ticks, "
 		  "ticks_per_us and tick_clock, --samples a lat_ticks column" },
 	{ .lname = "tx-depth",
+	  .id = RB_O_TX_DEPTH,
+	  .unset = 1,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "send queue depth per QP (axis)",
 	  .common = true,
@@ -356,6 +366,7 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "send queue depth per QP (an axis)" },
 	{ .lname = "rx-depth",
+	  .always = true,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "receives kept posted per QP",
 	  .perftest = "-r, --rx-depth",
@@ -370,6 +381,7 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_RECV | RB_S_VERBS,
 	  .help = "receive queue depth: receives kept posted per QP" },
 	{ .lname = "recv-post-list",
+	  .zero_unset = true,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "repost receives N at a time",
 	  .alias = "recv_post_list",
@@ -386,6 +398,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "the receiver reposts its receives N at a time, in one ibv_post_recv "
 		  "chain (at most -r); over UC and UD a receive short then drops a message" },
 	{ .lname = "qps",
+	  .id = RB_O_QPS,
+	  .unset = 1,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "QPs used round-robin (axis)",
 	  .common = true,
@@ -403,6 +417,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "QPs, used round-robin, sharing one CQ (an axis; up to 16384, within the "
 		  "device's max_qp, max_cqe and the memlock limit)" },
 	{ .lname = "threads",
+	  .id = RB_O_THREADS,
+	  .zero_unset = true,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "N threads, each with its own connection",
 	  .common = true,
@@ -434,6 +450,7 @@ const struct rb_opt rb_opts[] = {
 		  "--threads N needs N of them, and a run of more threads than this is "
 		  "refused with a message naming it" },
 	{ .lname = "inline",
+	  .id = RB_O_INLINE,
 	  .test_default = def_inline,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "send up to N bytes inline",
@@ -450,6 +467,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "send messages up to N bytes inline (capped by what the QP accepts); 0: "
 		  "never" },
 	{ .lname = "batch",
+	  .id = RB_O_BATCH,
+	  .unset = 1,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "WRs chained per post (axis)",
 	  .common = true,
@@ -466,6 +485,8 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_BW | RB_S_VERBS,
 	  .help = "WRs chained per ibv_post_send (an axis)" },
 	{ .lname = "signal",
+	  .id = RB_O_SIGNAL,
+	  .unset = 1,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "one signaled WR every N (axis)",
 	  .common = true,
@@ -485,6 +506,7 @@ const struct rb_opt rb_opts[] = {
 		  "flight (-o), and say so (JSON signal_ran). Latency tests signal every WR "
 		  "and reap lazily" },
 	{ .lname = "outstanding",
+	  .zero_unset = true,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "reads or atomics in flight per QP",
 	  .alias = "outs",
@@ -612,6 +634,7 @@ const struct rb_opt rb_opts[] = {
 		  "for hosts of which only one accepts connections; the client still reports, "
 		  "with the server's figures" },
 	{ .lname = "mtu",
+	  .zero_unset = true,
 	  .section = RB_SEC_CONN,
 	  .brief = "path MTU: 256 to 4096",
 	  .sname = 'm',
@@ -626,6 +649,7 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "path MTU: 256, 512, 1024, 2048 or 4096" },
 	{ .lname = "transport",
+	  .id = RB_O_TRANSPORT,
 	  .section = RB_SEC_CONN,
 	  .brief = "QP transport: RC, UC or UD",
 	  .common = true,
@@ -676,6 +700,7 @@ const struct rb_opt rb_opts[] = {
 	  .help = "traffic class of the GRH (on RoCE the IP DSCP and ECN bits); ignored "
 		  "without a GRH (InfiniBand without -x)" },
 	{ .lname = "flow-label",
+	  .id = RB_O_FLOW_LABEL,
 	  .section = RB_SEC_CONN,
 	  .brief = "GRH flow label, or a list per QP",
 	  .alias = "flow_label",
@@ -723,6 +748,7 @@ const struct rb_opt rb_opts[] = {
 		  "it receives (SRQ_RECV with --use-srq) (reg: "
 		  "n/a points, with the reason, where the device has none)" },
 	{ .lname = "odp-mode",
+	  .id = RB_O_ODP_MODE,
 	  .section = RB_SEC_MEM,
 	  .brief = "reg: explicit or implicit ODP",
 	  .type = RB_OPT_CHOICE,
@@ -807,6 +833,7 @@ const struct rb_opt rb_opts[] = {
 		  "(IBV_ACCESS_RELAXED_ORDERING, otherwise asked for, except by tests that poll "
 		  "their buffer for arrival: write_lat)" },
 	{ .lname = "use-cuda",
+	  .id = RB_O_USE_CUDA,
 	  .section = RB_SEC_MEM,
 	  .brief = "buffers in GPU memory (CUDA)",
 	  .alias = "use_cuda",
@@ -830,6 +857,7 @@ const struct rb_opt rb_opts[] = {
 		  "--reg-mode per-msg; matrix: %l for each local rank's own GPU (%r, %R, %L as "
 		  "-d's)" },
 	{ .lname = "cuda-mem",
+	  .id = RB_O_CUDA_MEM,
 	  .section = RB_SEC_MEM,
 	  .brief = "GPU memory kind: device, managed, host",
 	  .type = RB_OPT_CHOICE,
@@ -843,6 +871,7 @@ const struct rb_opt rb_opts[] = {
 	  .help = "GPU memory (implies --use-cuda): cuMemAlloc, cuMemAllocManaged or "
 		  "cuMemHostAlloc (pinned host memory the GPU maps)" },
 	{ .lname = "cuda-reg",
+	  .id = RB_O_CUDA_REG,
 	  .section = RB_SEC_MEM,
 	  .brief = "GPU registration: dmabuf or peer memory",
 	  .type = RB_OPT_CHOICE,
@@ -874,6 +903,7 @@ const struct rb_opt rb_opts[] = {
 		  "-l 1, no inline, -b, --rate or --reversed): the point against pool is what "
 		  "registering costs" },
 	{ .lname = "post-api",
+	  .id = RB_O_POST_API,
 	  .section = RB_SEC_MEM,
 	  .brief = "post through ibv_post_send or ibv_wr_*",
 	  .type = RB_OPT_CHOICE,
@@ -889,6 +919,7 @@ const struct rb_opt rb_opts[] = {
 		  "provider has none); post, ibv_post_send; auto, wr where the provider takes "
 		  "it, else post (JSON: device.post_api)" },
 	{ .lname = "use_old_post_send",
+	  .id = RB_O_USE_OLD_POST_SEND,
 	  .section = RB_SEC_MEM,
 	  .brief = "perftest: --post-api post",
 	  .perftest = "--use_old_post_send",
@@ -902,6 +933,8 @@ const struct rb_opt rb_opts[] = {
 	  .any = RB_S_RUN,
 	  .help = "--post-api post in perftest's spelling" },
 	{ .lname = "poll",
+	  .id = RB_O_POLL,
+	  .unset = RB_POLL_BUSY,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "wait for completions: busy or event (axis)",
 	  .common = true,
@@ -918,6 +951,8 @@ const struct rb_opt rb_opts[] = {
 		  "each point both ways, both sides switching with the point; not write_lat, "
 		  "whose receiver polls its buffer (unless --write-with-imm)" },
 	{ .lname = "cqe-poll",
+	  .id = RB_O_CQE_POLL,
+	  .unset = RB_CQE_POLL_DEFAULT,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "completions per ibv_poll_cq (axis)",
 	  .alias = "cqe_poll",
@@ -949,6 +984,7 @@ const struct rb_opt rb_opts[] = {
 		  "server), one probe per run (--threads: on thread 0's connection; -R: the "
 		  "probe's QP still connected out of band)" },
 	{ .lname = "probe-rate",
+	  .zero_unset = true,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "--probe: pings per second",
 	  .type = RB_OPT_U32,
@@ -985,6 +1021,7 @@ const struct rb_opt rb_opts[] = {
 		  "poll finds it empty, and the loop sleeps once all are; works with --wr-lat, "
 		  "--probe (its own CQ) and --reg-mode per-msg (-q 1: one CQ)" },
 	{ .lname = "events",
+	  .id = RB_O_EVENTS,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "perftest: --poll event",
 	  .perftest = "-e, --events",
@@ -1177,6 +1214,7 @@ const struct rb_opt rb_opts[] = {
 		  "a client connects from it; the device and GID that hold it carry the test "
 		  "(one NIC per rail)" },
 	{ .lname = "port",
+	  .id = RB_O_PORT,
 	  .section = RB_SEC_CONN,
 	  .brief = "TCP port of the out-of-band exchange",
 	  .common = true,
@@ -1297,6 +1335,7 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_MATRIX,
 	  .help = "where rank 0 coordinates the job; PORT defaults to -p/--port" },
 	{ .lname = "rank",
+	  .id = RB_O_RANK,
 	  .section = RB_SEC_MATRIX,
 	  .brief = "this rank, when no launcher says",
 	  .type = RB_OPT_U32,
@@ -1307,6 +1346,7 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_MATRIX,
 	  .help = "this process's rank, with --nranks, when no launcher says" },
 	{ .lname = "nranks",
+	  .id = RB_O_NRANKS,
 	  .section = RB_SEC_MATRIX,
 	  .brief = "ranks in the job, with --rank",
 	  .type = RB_OPT_U32,
@@ -1329,6 +1369,7 @@ const struct rb_opt rb_opts[] = {
 		  "PCT% worse (default 50) for each pair rank R is in; the rounds, retests and "
 		  "verdict are the real ones.  For the coordinator's cost at scale" },
 	{ .lname = "seed",
+	  .id = RB_O_SEED,
 	  .section = RB_SEC_MATRIX,
 	  .brief = "--simulate: the seed of its figures",
 	  .type = RB_OPT_U32,
@@ -1369,6 +1410,7 @@ const struct rb_opt rb_opts[] = {
 	  .any = RB_S_RUN | RB_S_REG,
 	  .help = "also write results as CSV to FILE, rewritten whole after every point" },
 	{ .lname = "format",
+	  .id = RB_O_FORMAT,
 	  .section = RB_SEC_OUTPUT,
 	  .brief = "stdout: table, csv, json or perftest",
 	  .type = RB_OPT_CHOICE,
@@ -1382,6 +1424,7 @@ const struct rb_opt rb_opts[] = {
 		  "and a line per point in its columns and units (MB/sec is MiB/s, Gb/sec with "
 		  "--report_gbits), for scripts that read perftest's output" },
 	{ .lname = "output",
+	  .id = RB_O_OUTPUT,
 	  .section = RB_SEC_OUTPUT,
 	  .brief = "stdout: one figure a point",
 	  .perftest = "--output",
@@ -1397,6 +1440,7 @@ const struct rb_opt rb_opts[] = {
 		  "(the table's unit) or message_rate (Mpps) for bandwidth tests, latency "
 		  "(average, us) for latency tests; instead of --format" },
 	{ .lname = "units",
+	  .id = RB_O_UNITS,
 	  .section = RB_SEC_OUTPUT,
 	  .brief = "bandwidth unit of the table",
 	  .common = true,
@@ -1409,6 +1453,7 @@ const struct rb_opt rb_opts[] = {
 	  .any = RB_S_BW | RB_S_SERVER,
 	  .help = "bandwidth unit in the table (CSV and JSON carry both)" },
 	{ .lname = "report_gbits",
+	  .id = RB_O_REPORT_GBITS,
 	  .section = RB_SEC_OUTPUT,
 	  .brief = "perftest: --units Gb/s",
 	  .perftest = "--report_gbits",
@@ -1463,6 +1508,7 @@ const struct rb_opt rb_opts[] = {
 		  "repeatable: --tag rack=a12 --tag fw=new; a key given twice keeps its last "
 		  "value" },
 	{ .lname = "recommend",
+	  .id = RB_O_RECOMMEND,
 	  .section = RB_SEC_OUTPUT,
 	  .brief = "after a sweep: what to run",
 	  .type = RB_OPT_STR,
