@@ -302,6 +302,11 @@ int main(int argc, char **argv)
 		return list_commands();
 	if (!strcmp(argv[1], "--list-options"))
 		return list_options(argc > 2 ? argv[2] : NULL, argc > 3 ? argv[3] : NULL);
+	/* Internal: the plan's wire fields (tests/lab/hostile.py packs by them). */
+	if (!strcmp(argv[1], "--list-plan")) {
+		rb_wire_plan_list(stdout);
+		return RB_EXIT_OK;
+	}
 	if (!rb_cmd_find(argv[1], &cmd))
 		return unknown_command(argv[1]);
 	catch_signals();

@@ -153,6 +153,8 @@ static void def_inline(const struct rb_bench *b, char *buf, size_t len)
 const struct rb_opt rb_opts[] = {
 	/* what to measure: sent to the server, which adopts it */
 	{ .lname = "size",
+	  .json = "size",
+	  .wire = 2,
 	  .id = RB_O_SIZE,
 	  .unset = 1,
 	  .test_default = def_size,
@@ -184,6 +186,8 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_TEST | RB_S_SIZED,
 	  .help = "sweep sizes 2..8M:x2, as perftest -a" },
 	{ .lname = "iters",
+	  .json = "iterations",
+	  .wire = 7,
 	  .id = RB_O_ITERS,
 	  .zero_unset = true,
 	  .test_default = def_iters,
@@ -206,6 +210,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "measured iterations per point, all its QPs together (under perftest's name, "
 		  "as perftest: each QP's, -n times -q)" },
 	{ .lname = "duration",
+	  .json = "duration_s",
+	  .wire = 8,
 	  .id = RB_O_DURATION,
 	  .zero_unset = true,
 	  .section = RB_SEC_MEASURE,
@@ -260,6 +266,8 @@ const struct rb_opt rb_opts[] = {
 		  "Gb/s); the report gives the achieved rate and its deviation from RATE, "
 		  "negative when the link cannot reach it" },
 	{ .lname = "warmup",
+	  .json = "warmup",
+	  .wire = 9,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "unmeasured iterations before each point",
 	  .type = RB_OPT_U64,
@@ -274,6 +282,7 @@ const struct rb_opt rb_opts[] = {
 		  "10 KiB so that the warm-up adds at most 1 MiB (one message at least); the JSON "
 		  "gives each point's count" },
 	{ .lname = "latency-gap",
+	  .json = "latency_gap_us",
 	  .section = RB_SEC_MEASURE,
 	  .brief = "pause USEC after each round trip",
 	  .alias = "latency_gap",
@@ -348,6 +357,8 @@ const struct rb_opt rb_opts[] = {
 		  "timer), one-way as the microseconds are; the JSON adds lat_ticks, "
 		  "ticks_per_us and tick_clock, --samples a lat_ticks column" },
 	{ .lname = "tx-depth",
+	  .json = "tx_depth",
+	  .wire = 6,
 	  .id = RB_O_TX_DEPTH,
 	  .unset = 1,
 	  .section = RB_SEC_SWEEP,
@@ -366,6 +377,8 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "send queue depth per QP (an axis)" },
 	{ .lname = "rx-depth",
+	  .json = "rx_depth",
+	  .wire = 10,
 	  .always = true,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "receives kept posted per QP",
@@ -381,6 +394,8 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_RECV | RB_S_VERBS,
 	  .help = "receive queue depth: receives kept posted per QP" },
 	{ .lname = "recv-post-list",
+	  .json = "recv_post_list",
+	  .wire = 33,
 	  .zero_unset = true,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "repost receives N at a time",
@@ -398,6 +413,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "the receiver reposts its receives N at a time, in one ibv_post_recv "
 		  "chain (at most -r); over UC and UD a receive short then drops a message" },
 	{ .lname = "qps",
+	  .json = "qps",
+	  .wire = 5,
 	  .id = RB_O_QPS,
 	  .unset = 1,
 	  .section = RB_SEC_SWEEP,
@@ -417,6 +434,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "QPs, used round-robin, sharing one CQ (an axis; up to 16384, within the "
 		  "device's max_qp, max_cqe and the memlock limit)" },
 	{ .lname = "threads",
+	  .json = "threads",
+	  .wire = 25,
 	  .id = RB_O_THREADS,
 	  .zero_unset = true,
 	  .section = RB_SEC_SWEEP,
@@ -450,6 +469,8 @@ const struct rb_opt rb_opts[] = {
 		  "--threads N needs N of them, and a run of more threads than this is "
 		  "refused with a message naming it" },
 	{ .lname = "inline",
+	  .json = "inline_size",
+	  .wire = 11,
 	  .id = RB_O_INLINE,
 	  .test_default = def_inline,
 	  .section = RB_SEC_SWEEP,
@@ -467,6 +488,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "send messages up to N bytes inline (capped by what the QP accepts); 0: "
 		  "never" },
 	{ .lname = "batch",
+	  .json = "batch",
+	  .wire = 3,
 	  .id = RB_O_BATCH,
 	  .unset = 1,
 	  .section = RB_SEC_SWEEP,
@@ -485,6 +508,8 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_BW | RB_S_VERBS,
 	  .help = "WRs chained per ibv_post_send (an axis)" },
 	{ .lname = "signal",
+	  .json = "signal",
+	  .wire = 4,
 	  .id = RB_O_SIGNAL,
 	  .unset = 1,
 	  .section = RB_SEC_SWEEP,
@@ -506,6 +531,8 @@ const struct rb_opt rb_opts[] = {
 		  "flight (-o), and say so (JSON signal_ran). Latency tests signal every WR "
 		  "and reap lazily" },
 	{ .lname = "outstanding",
+	  .json = "outstanding",
+	  .wire = 12,
 	  .zero_unset = true,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "reads or atomics in flight per QP",
@@ -551,6 +578,8 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_FAMILY,
 	  .help = "which test of the family: latency or bandwidth" },
 	{ .lname = "verify",
+	  .json = "verify",
+	  .wire = 15,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "check every byte that arrives",
 	  .common = true,
@@ -564,6 +593,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "fill buffers with a pattern and check what arrives; a mismatch names size, "
 		  "offset and iteration and exits 1" },
 	{ .lname = "rdma-cm",
+	  .json = "rdma_cm",
+	  .wire = 16,
 	  .section = RB_SEC_CONN,
 	  .brief = "connect the QPs through librdmacm",
 	  .common = true,
@@ -577,6 +608,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "connect the QPs through librdmacm (route, GID and path from the CM) "
 		  "instead of the out-of-band exchange" },
 	{ .lname = "bidirectional",
+	  .json = "bidirectional",
+	  .wire = 27,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "both sides stream at once",
 	  .common = true,
@@ -593,6 +626,8 @@ const struct rb_opt rb_opts[] = {
 		  "connection): each direction's "
 		  "bandwidth and message rate are reported, and BW/MsgRate are their sum" },
 	{ .lname = "send-with-imm",
+	  .json = "with_imm",
+	  .wire = 35,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "SEND_WITH_IMM, the immediate checked",
 	  .alias = "send_with_imm",
@@ -618,6 +653,8 @@ const struct rb_opt rb_opts[] = {
 		  "consumes a receive; the receiver learns of it from the receive completion "
 		  "(not by polling the buffer) and checks the immediate" },
 	{ .lname = "reversed",
+	  .json = "reversed",
+	  .wire = 34,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "the server sends and measures",
 	  .common = true,
@@ -634,6 +671,8 @@ const struct rb_opt rb_opts[] = {
 		  "for hosts of which only one accepts connections; the client still reports, "
 		  "with the server's figures" },
 	{ .lname = "mtu",
+	  .json = "mtu",
+	  .wire = 13,
 	  .zero_unset = true,
 	  .section = RB_SEC_CONN,
 	  .brief = "path MTU: 256 to 4096",
@@ -649,6 +688,8 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "path MTU: 256, 512, 1024, 2048 or 4096" },
 	{ .lname = "transport",
+	  .json = "transport",
+	  .wire = 17,
 	  .id = RB_O_TRANSPORT,
 	  .section = RB_SEC_CONN,
 	  .brief = "QP transport: RC, UC or UD",
@@ -671,6 +712,8 @@ const struct rb_opt rb_opts[] = {
 		  "efadv) for send, and read and write where the device has them; a device that "
 		  "does not make the transport exits 2 naming those it makes" },
 	{ .lname = "sl",
+	  .json = "sl",
+	  .wire = 18,
 	  .section = RB_SEC_CONN,
 	  .brief = "service level",
 	  .perftest = "-S, --sl",
@@ -684,6 +727,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "service level of the path (address vector: RC/UC at RTR, UD in the "
 		  "address handle)" },
 	{ .lname = "tclass",
+	  .json = "tclass",
+	  .wire = 19,
 	  .section = RB_SEC_CONN,
 	  .brief = "GRH traffic class (DSCP and ECN on RoCE)",
 	  .alias = "tos",
@@ -717,6 +762,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "flow label of the GRH, 20 bits; a list gives QP i the label i modulo its "
 		  "length (up to 16 labels); ignored without a GRH" },
 	{ .lname = "hugepages",
+	  .json = "hugepages",
+	  .wire = 21,
 	  .section = RB_SEC_MEM,
 	  .brief = "buffers in 2 MiB huge pages",
 	  .alias = "use_hugepages",
@@ -731,6 +778,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "buffers in 2 MiB huge pages (reserve them: /proc/sys/vm/nr_hugepages), on "
 		  "the --numa node" },
 	{ .lname = "odp",
+	  .json = "odp",
+	  .wire = 22,
 	  .section = RB_SEC_MEM,
 	  .brief = "on-demand paging registration",
 	  .perftest = "--odp",
@@ -792,6 +841,8 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_REG,
 	  .help = "buffers start 64 bytes into a page instead of on its boundary" },
 	{ .lname = "mr-per-qp",
+	  .json = "mr_per_qp",
+	  .wire = 23,
 	  .section = RB_SEC_MEM,
 	  .brief = "one buffer and MR per QP",
 	  .alias = "mr_per_qp",
@@ -803,6 +854,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "one buffer and memory region per QP instead of one shared by all, on both "
 		  "sides; each QP's WRs use its own keys" },
 	{ .lname = "srq",
+	  .json = "srq",
+	  .wire = 24,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "one shared receive queue for all QPs",
 	  .alias = "use-srq",
@@ -887,6 +940,7 @@ const struct rb_opt rb_opts[] = {
 		  "device pointer; needs nvidia-peermem), auto: dmabuf, else peermem (JSON: "
 		  "gpu.reg_path and what each path did)" },
 	{ .lname = "reg-mode",
+	  .json = "reg_mode",
 	  .section = RB_SEC_MEM,
 	  .brief = "pool, or per-msg registration",
 	  .type = RB_OPT_CHOICE,
@@ -933,6 +987,8 @@ const struct rb_opt rb_opts[] = {
 	  .any = RB_S_RUN,
 	  .help = "--post-api post in perftest's spelling" },
 	{ .lname = "poll",
+	  .json = "poll",
+	  .wire = 36,
 	  .id = RB_O_POLL,
 	  .unset = RB_POLL_BUSY,
 	  .section = RB_SEC_SWEEP,
@@ -951,6 +1007,8 @@ const struct rb_opt rb_opts[] = {
 		  "each point both ways, both sides switching with the point; not write_lat, "
 		  "whose receiver polls its buffer (unless --write-with-imm)" },
 	{ .lname = "cqe-poll",
+	  .json = "cqe_poll",
+	  .wire = 37,
 	  .id = RB_O_CQE_POLL,
 	  .unset = RB_CQE_POLL_DEFAULT,
 	  .section = RB_SEC_SWEEP,
@@ -970,6 +1028,8 @@ const struct rb_opt rb_opts[] = {
 		  "a latency test's wait for its message asks for no more than can be due (1; "
 		  "send_lat 2)" },
 	{ .lname = "probe",
+	  .json = "probe",
+	  .wire = 38,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "latency under load, beside the stream",
 	  .type = RB_OPT_FLAG,
@@ -984,6 +1044,8 @@ const struct rb_opt rb_opts[] = {
 		  "server), one probe per run (--threads: on thread 0's connection; -R: the "
 		  "probe's QP still connected out of band)" },
 	{ .lname = "probe-rate",
+	  .json = "probe_rate",
+	  .wire = 39,
 	  .zero_unset = true,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "--probe: pings per second",
@@ -998,6 +1060,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "--probe: pings per second (10..100000), one in flight at a time: a round "
 		  "trip longer than the period delays the next ping" },
 	{ .lname = "wr-lat",
+	  .json = "wr_lat",
+	  .wire = 40,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "time each signaled WR, post to completion",
 	  .type = RB_OPT_FLAG,
@@ -1009,6 +1073,8 @@ const struct rb_opt rb_opts[] = {
 		  "sets how many WRs one completion covers); the stream then posts chain by chain "
 		  "(a clock read per chain); not with --reg-mode per-msg" },
 	{ .lname = "cq-per-qp",
+	  .json = "cq_per_qp",
+	  .wire = 41,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "one CQ per QP",
 	  .type = RB_OPT_FLAG,

@@ -139,6 +139,16 @@ struct rb_opt {
 	uint64_t unset;
 	bool zero_unset;
 	bool always;
+	/*
+	 * The plan's field on the wire (wire/wire_plan.c): .wire, its tag
+	 * (1..RB_WIRE_TAG_MAX, unique; 0: not sent, a local option or a twin
+	 * row over the same field); .wire_optional, a reader that does not
+	 * know the tag may ignore it (else it refuses the plan, naming it).
+	 */
+	uint16_t wire;
+	bool wire_optional;
+	/* The plan field's member in the JSON's "params" (NULL: none). */
+	const char *json;
 };
 
 /*
