@@ -282,6 +282,7 @@ const struct rb_opt rb_opts[] = {
 		  "10 KiB so that the warm-up adds at most 1 MiB (one message at least); the JSON "
 		  "gives each point's count" },
 	{ .lname = "latency-gap",
+	  .json_absent = "0",
 	  .json = "latency_gap_us",
 	  .section = RB_SEC_MEASURE,
 	  .brief = "pause USEC after each round trip",
@@ -394,6 +395,7 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_RECV | RB_S_VERBS,
 	  .help = "receive queue depth: receives kept posted per QP" },
 	{ .lname = "recv-post-list",
+	  .json_absent = "0",
 	  .json = "recv_post_list",
 	  .wire = 33,
 	  .zero_unset = true,
@@ -434,6 +436,7 @@ const struct rb_opt rb_opts[] = {
 	  .help = "QPs, used round-robin, sharing one CQ (an axis; up to 16384, within the "
 		  "device's max_qp, max_cqe and the memlock limit)" },
 	{ .lname = "threads",
+	  .json_absent = "1",
 	  .json = "threads",
 	  .wire = 25,
 	  .id = RB_O_THREADS,
@@ -608,6 +611,7 @@ const struct rb_opt rb_opts[] = {
 	  .help = "connect the QPs through librdmacm (route, GID and path from the CM) "
 		  "instead of the out-of-band exchange" },
 	{ .lname = "bidirectional",
+	  .json_absent = "false",
 	  .json = "bidirectional",
 	  .wire = 27,
 	  .section = RB_SEC_MEASURE,
@@ -626,6 +630,7 @@ const struct rb_opt rb_opts[] = {
 		  "connection): each direction's "
 		  "bandwidth and message rate are reported, and BW/MsgRate are their sum" },
 	{ .lname = "send-with-imm",
+	  .json_absent = "false",
 	  .json = "with_imm",
 	  .wire = 35,
 	  .section = RB_SEC_MEASURE,
@@ -653,6 +658,7 @@ const struct rb_opt rb_opts[] = {
 		  "consumes a receive; the receiver learns of it from the receive completion "
 		  "(not by polling the buffer) and checks the immediate" },
 	{ .lname = "reversed",
+	  .json_absent = "false",
 	  .json = "reversed",
 	  .wire = 34,
 	  .section = RB_SEC_MEASURE,
@@ -688,6 +694,7 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "path MTU: 256, 512, 1024, 2048 or 4096" },
 	{ .lname = "transport",
+	  .json_absent = "\"RC\"",
 	  .json = "transport",
 	  .wire = 17,
 	  .id = RB_O_TRANSPORT,
@@ -712,6 +719,7 @@ const struct rb_opt rb_opts[] = {
 		  "efadv) for send, and read and write where the device has them; a device that "
 		  "does not make the transport exits 2 naming those it makes" },
 	{ .lname = "sl",
+	  .json_absent = "0",
 	  .json = "sl",
 	  .wire = 18,
 	  .section = RB_SEC_CONN,
@@ -727,6 +735,7 @@ const struct rb_opt rb_opts[] = {
 	  .help = "service level of the path (address vector: RC/UC at RTR, UD in the "
 		  "address handle)" },
 	{ .lname = "tclass",
+	  .json_absent = "0",
 	  .json = "tclass",
 	  .wire = 19,
 	  .section = RB_SEC_CONN,
@@ -762,6 +771,7 @@ const struct rb_opt rb_opts[] = {
 	  .help = "flow label of the GRH, 20 bits; a list gives QP i the label i modulo its "
 		  "length (up to 16 labels); ignored without a GRH" },
 	{ .lname = "hugepages",
+	  .json_absent = "false",
 	  .json = "hugepages",
 	  .wire = 21,
 	  .section = RB_SEC_MEM,
@@ -778,6 +788,7 @@ const struct rb_opt rb_opts[] = {
 	  .help = "buffers in 2 MiB huge pages (reserve them: /proc/sys/vm/nr_hugepages), on "
 		  "the --numa node" },
 	{ .lname = "odp",
+	  .json_absent = "false",
 	  .json = "odp",
 	  .wire = 22,
 	  .section = RB_SEC_MEM,
@@ -841,6 +852,7 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_REG,
 	  .help = "buffers start 64 bytes into a page instead of on its boundary" },
 	{ .lname = "mr-per-qp",
+	  .json_absent = "false",
 	  .json = "mr_per_qp",
 	  .wire = 23,
 	  .section = RB_SEC_MEM,
@@ -854,6 +866,7 @@ const struct rb_opt rb_opts[] = {
 	  .help = "one buffer and memory region per QP instead of one shared by all, on both "
 		  "sides; each QP's WRs use its own keys" },
 	{ .lname = "srq",
+	  .json_absent = "false",
 	  .json = "srq",
 	  .wire = 24,
 	  .section = RB_SEC_SWEEP,
@@ -940,6 +953,7 @@ const struct rb_opt rb_opts[] = {
 		  "device pointer; needs nvidia-peermem), auto: dmabuf, else peermem (JSON: "
 		  "gpu.reg_path and what each path did)" },
 	{ .lname = "reg-mode",
+	  .json_absent = "\"pool\"",
 	  .json = "reg_mode",
 	  .section = RB_SEC_MEM,
 	  .brief = "pool, or per-msg registration",
@@ -987,6 +1001,7 @@ const struct rb_opt rb_opts[] = {
 	  .any = RB_S_RUN,
 	  .help = "--post-api post in perftest's spelling" },
 	{ .lname = "poll",
+	  .json_absent = "\"busy\"",
 	  .json = "poll",
 	  .wire = 36,
 	  .id = RB_O_POLL,
@@ -1007,6 +1022,7 @@ const struct rb_opt rb_opts[] = {
 		  "each point both ways, both sides switching with the point; not write_lat, "
 		  "whose receiver polls its buffer (unless --write-with-imm)" },
 	{ .lname = "cqe-poll",
+	  .json_absent = "[32]",
 	  .json = "cqe_poll",
 	  .wire = 37,
 	  .id = RB_O_CQE_POLL,

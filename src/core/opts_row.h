@@ -147,8 +147,13 @@ struct rb_opt {
 	 */
 	uint16_t wire;
 	bool wire_optional;
-	/* The plan field's member in the JSON's "params" (NULL: none). */
+	/*
+	 * The plan field's member in the JSON's "params" (NULL: none), and
+	 * what a file of an earlier version without it meant, as JSON text
+	 * (compare; NULL: none, the member is compared as absent).
+	 */
 	const char *json;
+	const char *json_absent;
 };
 
 /*
