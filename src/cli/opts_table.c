@@ -1614,8 +1614,9 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_VERBS,
 	  .any = RB_S_RUN,
 	  .help = "print the plan and exit 0 without connecting or measuring: every point "
-		  "(size, batch, signal, QPs, depth, warm-up, iterations or duration), the "
-		  "device, port and GID it would use (the device is opened and queried only), "
+		  "(size, batch, signal, QPs, depth, warm-up, iterations or duration), every "
+		  "plan option the server is sent, the device, port and GID it would use (the "
+		  "device is opened and queried only), "
 		  "the CPUs and NUMA node, the memory it needs and what would fail; with "
 		  "--json FILE the plan as JSON (a document of its own, see the schema)" },
 	{ .lname = "progress",
