@@ -212,7 +212,7 @@ static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv, bool perftes
 	c.perftest_only = perftest;
 	if (rb_cli_parse(&c, cmd->name, cmd->scope, argc, argv, err, sizeof(err)))
 		return usage_error(cmd->name, err);
-	if (perftest && !rb_cli_given(&c, "output"))
+	if (perftest && !rb_cli_given(&c, RB_O_OUTPUT))
 		c.l.format = RB_FMT_PERFTEST;
 	if (c.help || c.help_all) {
 		rb_usage(stdout, cmd->name, cmd->scope, c.help_all);
@@ -307,6 +307,11 @@ int main(int argc, char **argv)
 		return list_commands();
 	if (!strcmp(argv[1], "--list-options"))
 		return list_options(argc > 2 ? argv[2] : NULL, argc > 3 ? argv[3] : NULL);
+	/* Internal: the plan's wire fields (tests/lab/hostile.py packs by them). */
+	if (!strcmp(argv[1], "--list-plan")) {
+		rb_wire_plan_list(stdout);
+		return RB_EXIT_OK;
+	}
 	if (!rb_cmd_find(argv[1], &cmd))
 		return unknown_command(argv[1]);
 	catch_signals();

@@ -96,6 +96,43 @@ done
 echo "layers: $bad include-direction findings in $n C files"
 ((bad == 0)) || failed=1
 
+# --- C: layers at link time ------------------------------------------------
+# What the includes cannot show: a symbol an object uses must be defined
+# in its own layer or below (nm over the build's objects).  Known debts,
+# each named (LAYER:SYMBOL) so that a new one fails: the option table,
+# defined in cli/ and read by core/, wire/, report/ and session/ (issue 39: it moves to
+# core/), and core/bench.c's list of the rows defined in bench/.
+link_debts='core:rb_opts core:rb_nopts wire:rb_opts wire:rb_nopts report:rb_opts report:rb_nopts
+session:rb_opts session:rb_nopts
+core:rb_bench_send_lat core:rb_bench_send_bw core:rb_bench_write_lat core:rb_bench_write_bw
+core:rb_bench_read_lat core:rb_bench_read_bw core:rb_bench_atomic_lat core:rb_bench_atomic_bw
+core:rb_bench_tcp_lat core:rb_bench_tcp_bw'
+objdir=${TOP_BUILDDIR:-}/src
+if [[ -n ${TOP_BUILDDIR:-} ]] && command -v nm >/dev/null 2>&1 &&
+	compgen -G "$objdir/core/*.o" >/dev/null; then
+	ranks=$(i=0; for l in $layers; do echo "$l $i"; i=$((i + 1)); done)
+	out=$(for o in "$objdir"/*/*.o; do
+		d=${o#"$objdir"/} d=${d%%/*}
+		nm -g --defined-only -- "$o" | awk -v d="$d" '$2 ~ /^[TDBRCVW]$/ { print "D", $3, d }'
+		nm -u -- "$o" | awk -v d="$d" -v o="${o#"$objdir"/}" '{ print "U", $2, d, o }'
+	done | awk -v ranks="$ranks" -v debts="$link_debts" '
+		BEGIN { n = split(ranks, r, "[ \n]"); for (i = 1; i < n; i += 2) rank[r[i]] = r[i + 1]
+			m = split(debts, x, "[ \n]+"); for (i = 1; i <= m; i++) debt[x[i]] = 1 }
+		$1 == "D" { def[$2] = $3; next }
+		{ use[++k] = $0 }
+		END { for (i = 1; i <= k; i++) { split(use[i], u, " ")
+			if (!(u[2] in def) || rank[def[u[2]]] <= rank[u[3]]) continue
+			if ((u[3] ":" u[2]) in debt) { kept++; continue }
+			printf "links: src/%s (%s) uses %s, defined in %s/, a layer above\n", u[4], u[3], u[2], def[u[2]] }
+		printf "links: %d known debts\n", kept }')
+	printf '%s\n' "$out"
+	bad=$(grep -c 'a layer above' <<<"$out")
+	echo "links: $bad upward references in $(compgen -G "$objdir/*/*.o" | wc -l) objects"
+	((bad == 0)) || failed=1
+else
+	missing+=' objects(TOP_BUILDDIR)'
+fi
+
 # --- C: file size -------------------------------------------------------------
 # No file of src/ above 1,000 lines, but a data table (named here): past
 # that a file holds more than one concern; split it by concern.

@@ -30,9 +30,16 @@ int rb_opt_index(const char *lname)
 	return -1;
 }
 
-bool rb_cli_given(const struct rb_cli *c, const char *lname)
+int rb_opt_index_of(enum rb_opt_id id)
 {
-	int i = rb_opt_index(lname);
+	const struct rb_opt *o = rb_opt_by_id(id);
+
+	return o ? (int)(o - rb_opts) : -1;
+}
+
+bool rb_cli_given(const struct rb_cli *c, enum rb_opt_id id)
+{
+	int i = rb_opt_index_of(id);
 
 	return i >= 0 && c->given[i];
 }
@@ -286,9 +293,9 @@ int rb_cli_take(struct rb_cli *c, int row, const char *cmd, unsigned int scope, 
 	return ret;
 }
 
-static void axis_default(struct rb_cli *c, const char *lname, struct rb_axis *a, uint64_t v)
+static void axis_default(struct rb_cli *c, enum rb_opt_id id, struct rb_axis *a, uint64_t v)
 {
-	if (!rb_cli_given(c, lname))
+	if (!rb_cli_given(c, id))
 		rb_axis_set1(a, v);
 }
 
@@ -311,24 +318,24 @@ static void apply_defaults(struct rb_cli *c, const struct rb_bench *b)
 	if (c->all)
 		rb_axis_parse("2..8M:x2", true, &c->p.size, (char[8]){ 0 }, 8);
 	else
-		axis_default(c, "size", &c->p.size, b->default_size);
+		axis_default(c, RB_O_SIZE, &c->p.size, b->default_size);
 	/* A socket test has no queues: its axes stay at 1, unset. */
-	axis_default(c, "tx-depth", &c->p.tx_depth, verbs ? 128 : 1);
-	axis_default(c, "batch", &c->p.batch, 1);
-	axis_default(c, "qps", &c->p.qps, 1);
-	axis_default(c, "cqe-poll", &c->p.cqe_poll, RB_CQE_POLL_DEFAULT);
-	if (!rb_cli_given(c, "events"))
-		axis_default(c, "poll", &c->p.poll, RB_POLL_BUSY);
+	axis_default(c, RB_O_TX_DEPTH, &c->p.tx_depth, verbs ? 128 : 1);
+	axis_default(c, RB_O_BATCH, &c->p.batch, 1);
+	axis_default(c, RB_O_QPS, &c->p.qps, 1);
+	axis_default(c, RB_O_CQE_POLL, &c->p.cqe_poll, RB_CQE_POLL_DEFAULT);
+	if (!rb_cli_given(c, RB_O_EVENTS))
+		axis_default(c, RB_O_POLL, &c->p.poll, RB_POLL_BUSY);
 	/* Bandwidth: mostly unsignaled, as perftest; never more than the
 	 * smallest depth, which the user may have lowered.  Latency tests
 	 * signal every WR but reap lazily, so no post waits for an ACK. */
-	axis_default(c, "signal", &c->p.signal, lat ? 1 : smallest(&c->p.tx_depth, 64));
-	if (!rb_cli_given(c, "iters") && !rb_cli_given(c, "duration"))
+	axis_default(c, RB_O_SIGNAL, &c->p.signal, lat ? 1 : smallest(&c->p.tx_depth, 64));
+	if (!rb_cli_given(c, RB_O_ITERS) && !rb_cli_given(c, RB_O_DURATION))
 		c->p.iters = lat ? DEF_ITERS_LAT : DEF_ITERS_BW;
-	if (!rb_cli_given(c, "inline"))
+	if (!rb_cli_given(c, RB_O_INLINE))
 		c->p.inline_size = b->default_inline;
 	c->p.atomic_op = c->op;
-	c->l.transport_auto = verbs && !rb_cli_given(c, "transport");
+	c->l.transport_auto = verbs && !rb_cli_given(c, RB_O_TRANSPORT);
 }
 
 /*
@@ -341,7 +348,7 @@ static int check_recommend(struct rb_cli *c, const struct rb_bench *b, char *err
 	const struct rb_params *p = &c->p;
 	struct rb_expect e;
 
-	c->l.recommend = rb_cli_given(c, "recommend");
+	c->l.recommend = rb_cli_given(c, RB_O_RECOMMEND);
 	if (!c->l.recommend)
 		return 0;
 	if (!c->l.recommend_bound[0]) {
@@ -371,9 +378,9 @@ static int check_recommend(struct rb_cli *c, const struct rb_bench *b, char *err
 /* Combinations of what was typed; the plan's own rules are plan.c's. */
 static int check_combinations(const struct rb_cli *c, char *err, size_t len)
 {
-	if (rb_cli_given(c, "iters") && rb_cli_given(c, "duration"))
+	if (rb_cli_given(c, RB_O_ITERS) && rb_cli_given(c, RB_O_DURATION))
 		return fail(err, len, "-n/--iters and -D/--duration exclude each other");
-	if (c->all && rb_cli_given(c, "size"))
+	if (c->all && rb_cli_given(c, RB_O_SIZE))
 		return fail(err, len, "-a/--all and -s/--size exclude each other");
 	if (c->l.ipv6 && c->p.use_cm)
 		return fail(err, len,
@@ -394,17 +401,17 @@ static int check_output(struct rb_cli *c, const struct rb_bench *b, char *err, s
 
 	/* --json -: the JSON document is stdout, as --format json makes it. */
 	if (!strcmp(c->l.json_path, "-")) {
-		if ((rb_cli_given(c, "format") && c->l.format != RB_FMT_JSON) ||
-		    rb_cli_given(c, "output"))
+		if ((rb_cli_given(c, RB_O_FORMAT) && c->l.format != RB_FMT_JSON) ||
+		    rb_cli_given(c, RB_O_OUTPUT))
 			return fail(err, len,
 				    "--json - writes the JSON document to stdout, which --%s would "
 				    "also write to: give --json a file name, or leave --%s out",
-				    rb_cli_given(c, "output") ? "output" : "format",
-				    rb_cli_given(c, "output") ? "output" : "format");
+				    rb_cli_given(c, RB_O_OUTPUT) ? "output" : "format",
+				    rb_cli_given(c, RB_O_OUTPUT) ? "output" : "format");
 		c->l.format = RB_FMT_JSON;
 		c->l.json_path[0] = '\0';
 	}
-	if (!rb_cli_given(c, "output") || lat == (b->mode == RB_MODE_LAT))
+	if (!rb_cli_given(c, RB_O_OUTPUT) || lat == (b->mode == RB_MODE_LAT))
 		return 0;
 	return fail(err, len, "--output %s is for %s tests, and %s is a %s test",
 		    what[c->l.output % 3], lat ? "latency" : "bandwidth", b->name,
@@ -428,7 +435,7 @@ static int check_lat_reports(const struct rb_cli *c, unsigned int scope, char *e
 			    o);
 	if (c->l.samples_path[0] && c->p.threads > 1)
 		return fail(err, len, "--samples (-U) does not apply to --threads runs");
-	if (c->l.cycles && rb_cli_given(c, "interval"))
+	if (c->l.cycles && rb_cli_given(c, RB_O_INTERVAL))
 		return fail(err, len, "-C/--report-cycles and --interval exclude each other");
 	return 0;
 }
@@ -436,7 +443,7 @@ static int check_lat_reports(const struct rb_cli *c, unsigned int scope, char *e
 /* -D 0, --interval and --rate into the plan (their syntax was checked). */
 static int apply_shape(struct rb_cli *c, unsigned int scope, char *err, size_t len)
 {
-	bool iv = rb_cli_given(c, "interval"), rate = rb_cli_given(c, "rate");
+	bool iv = rb_cli_given(c, RB_O_INTERVAL), rate = rb_cli_given(c, RB_O_RATE);
 	int ret = 0;
 
 	if (c->p.reversed && (scope & RB_S_MATRIX))
@@ -445,7 +452,7 @@ static int apply_shape(struct rb_cli *c, unsigned int scope, char *err, size_t l
 			    "--pairs-file) says which rank of a pair sends");
 	if ((iv || rate) && (scope & RB_S_MATRIX))
 		return fail(err, len, "--%s does not apply to matrix", iv ? "interval" : "rate");
-	c->p.forever = rb_cli_given(c, "duration") && !c->p.duration_s;
+	c->p.forever = rb_cli_given(c, RB_O_DURATION) && !c->p.duration_s;
 	if (iv)
 		ret = rb_interval_parse("--interval", c->interval_arg, &c->p.interval_ms, err, len);
 	if (!ret && rate)
@@ -469,7 +476,7 @@ static int apply_rails(struct rb_cli *c, char *err, size_t len)
 			c->l.ib_port = r.port[0];
 		return 0;
 	}
-	if (rb_cli_given(c, "threads") && c->p.threads != r.n)
+	if (rb_cli_given(c, RB_O_THREADS) && c->p.threads != r.n)
 		return fail(err, len, "--threads %u with -d's %u rails: one thread per rail",
 			    c->p.threads, r.n);
 	c->p.threads = r.n;
@@ -494,7 +501,7 @@ int rb_cli_finish(struct rb_cli *c, const struct rb_bench *b, unsigned int scope
 	apply_defaults(c, b);
 	if (rb_pt_iters(c, err, errlen))
 		return -EINVAL;
-	if (rb_cli_given(c, "flow-label") &&
+	if (rb_cli_given(c, RB_O_FLOW_LABEL) &&
 	    rb_flows_parse(c->flow_arg, c->p.flow_label, &c->p.nflow, err, errlen))
 		return -EINVAL;
 	ret = check_combinations(c, err, errlen);

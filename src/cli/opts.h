@@ -82,8 +82,11 @@ struct rb_cli {
 /* rb_opt_index() - row of the option named @lname, or -1. */
 int rb_opt_index(const char *lname);
 
-/* rb_cli_given() - whether the command line set option @lname. */
-bool rb_cli_given(const struct rb_cli *c, const char *lname);
+/* rb_opt_index_of() - the index in rb_opts[] of the row that carries @id, or -1. */
+int rb_opt_index_of(enum rb_opt_id id);
+
+/* rb_cli_given() - whether the command line set the option of row @id. */
+bool rb_cli_given(const struct rb_cli *c, enum rb_opt_id id);
 
 /*
  * rb_cli_take() - option row @row (-1: none, a bug) given with @arg to

@@ -293,8 +293,8 @@ static int take(struct rb_cli *c, const struct option *lo, const char *cmd, unsi
 /* GPU memory: --use-cuda, or what only it has (--cuda-mem, --cuda-reg, --use_cuda_dmabuf). */
 static void cuda_finish(struct rb_cli *c)
 {
-	c->l.use_cuda = rb_cli_given(c, "use-cuda") || rb_cli_given(c, "cuda-mem") ||
-			rb_cli_given(c, "cuda-reg");
+	c->l.use_cuda = rb_cli_given(c, RB_O_USE_CUDA) || rb_cli_given(c, RB_O_CUDA_MEM) ||
+			rb_cli_given(c, RB_O_CUDA_REG);
 }
 
 /*
@@ -316,7 +316,7 @@ static int host_port(struct rb_cli *c, char *arg, char *err, size_t len)
 	if (!colon[1] || *end || errno || port < 1 || port > 65535)
 		return fail(err, len, "'%s': the port after ':' must be a number from 1 to 65535",
 			    arg);
-	if (rb_cli_given(c, "port"))
+	if (rb_cli_given(c, RB_O_PORT))
 		return fail(err, len, "'%s' and -p/--port both give the port: give one", arg);
 	c->l.tcp_port = (uint32_t)port;
 	if (arg[0] == '[') {

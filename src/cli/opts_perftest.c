@@ -273,15 +273,15 @@ static int run_infinitely(struct rb_cli *c, const char *cmd, unsigned int scope,
 		return fail(err, len,
 			    "perftest's --run_infinitely is for bandwidth tests "
 			    "(-D 0 runs any test until SIGINT)");
-	if (rb_cli_given(c, "interval"))
+	if (rb_cli_given(c, RB_O_INTERVAL))
 		return fail(err, len,
 			    "--run_infinitely and --interval exclude each other "
 			    "(--run_infinitely is -D 0 --interval SEC)");
-	snprintf(sec, sizeof(sec), "%u", rb_cli_given(c, "duration") ? c->p.duration_s : 5);
+	snprintf(sec, sizeof(sec), "%u", rb_cli_given(c, RB_O_DURATION) ? c->p.duration_s : 5);
 	if (!strcmp(sec, "0"))
 		return fail(err, len, "--run_infinitely -D 0: give -D SEC, the report interval");
 	c->p.duration_s = 0;
-	c->given[rb_opt_index("duration")] = 1;
+	c->given[rb_opt_index_of(RB_O_DURATION)] = 1;
 	return take_row(c, "interval", sec, cmd, scope, err, len);
 }
 
@@ -301,7 +301,7 @@ static int rate_unit(struct rb_cli *c, char *err, size_t len)
 			    "(8 Mbps is 1 MB/s)");
 	else
 		return fail(err, len, "--rate_units '%s' is not g, p or M", u);
-	if (!rb_cli_given(c, "rate"))
+	if (!rb_cli_given(c, RB_O_RATE))
 		return fail(err, len, "--rate_units needs --rate_limit (--rate)");
 	if (strspn(c->rate_arg, "0123456789.") != l)
 		return fail(err, len, "--rate_units with --rate %s, which has a unit", c->rate_arg);
@@ -327,7 +327,7 @@ static int limit(struct rb_cli *c, const char *what, const char *v, const char *
 static int output_only(struct rb_cli *c, unsigned int scope, char *err, size_t len)
 {
 	(void)scope; /* which figure a test has: rb_cli_finish() */
-	if (rb_cli_given(c, "format"))
+	if (rb_cli_given(c, RB_O_FORMAT))
 		return fail(err, len, "--output and --format exclude each other");
 	c->l.format = RB_FMT_VALUE;
 	return 0;
@@ -342,13 +342,13 @@ int rb_pt_finish(struct rb_cli *c, const char *cmd, unsigned int scope, char *er
 	unsigned int b = c->pt.bits;
 	int ret = 0;
 
-	if (rb_cli_given(c, "units") && rb_cli_given(c, "report_gbits"))
+	if (rb_cli_given(c, RB_O_UNITS) && rb_cli_given(c, RB_O_REPORT_GBITS))
 		return fail(err, len, "--units and --report_gbits exclude each other");
-	if (rb_cli_given(c, "post-api") && rb_cli_given(c, "use_old_post_send"))
+	if (rb_cli_given(c, RB_O_POST_API) && rb_cli_given(c, RB_O_USE_OLD_POST_SEND))
 		return fail(err, len, "--post-api and --use_old_post_send exclude each other");
 	if (c->l.out_json && !c->l.json_path[0])
 		strcpy(c->l.json_path, RB_OUT_JSON_DEFAULT);
-	if (rb_cli_given(c, "output")) {
+	if (rb_cli_given(c, RB_O_OUTPUT)) {
 		ret = output_only(c, scope, err, len);
 		if (ret)
 			return ret;
@@ -381,7 +381,7 @@ int rb_pt_finish(struct rb_cli *c, const char *cmd, unsigned int scope, char *er
  */
 int rb_pt_iters(struct rb_cli *c, char *err, size_t len)
 {
-	const uint64_t max = rb_opts[rb_opt_index("iters")].max;
+	const uint64_t max = rb_opts[rb_opt_index_of(RB_O_ITERS)].max;
 	const struct rb_axis *q = &c->p.qps;
 
 	if (!c->perftest_only || !c->p.iters || q->n == 0 || (q->n == 1 && q->v[0] == 1))

@@ -153,6 +153,10 @@ static void def_inline(const struct rb_bench *b, char *buf, size_t len)
 const struct rb_opt rb_opts[] = {
 	/* what to measure: sent to the server, which adopts it */
 	{ .lname = "size",
+	  .json = "size",
+	  .wire = 2,
+	  .id = RB_O_SIZE,
+	  .unset = 1,
 	  .test_default = def_size,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "message sizes: 64, 4K,64K or 2..8M:x2",
@@ -182,6 +186,10 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_TEST | RB_S_SIZED,
 	  .help = "sweep sizes 2..8M:x2, as perftest -a" },
 	{ .lname = "iters",
+	  .json = "iterations",
+	  .wire = 7,
+	  .id = RB_O_ITERS,
+	  .zero_unset = true,
 	  .test_default = def_iters,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "measured iterations per point",
@@ -202,6 +210,10 @@ const struct rb_opt rb_opts[] = {
 	  .help = "measured iterations per point, all its QPs together (under perftest's name, "
 		  "as perftest: each QP's, -n times -q)" },
 	{ .lname = "duration",
+	  .json = "duration_s",
+	  .wire = 8,
+	  .id = RB_O_DURATION,
+	  .zero_unset = true,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "measure each point for SEC seconds instead",
 	  .common = true,
@@ -220,6 +232,7 @@ const struct rb_opt rb_opts[] = {
 		  "0.4% in bounded memory. -D 0: one point, measured until SIGINT or "
 		  "SIGTERM, which keeps it (exit 130/143)" },
 	{ .lname = "interval",
+	  .id = RB_O_INTERVAL,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "a time series: one row every SEC seconds",
 	  .type = RB_OPT_STR,
@@ -233,6 +246,7 @@ const struct rb_opt rb_opts[] = {
 		  "printed as it ends; the point's row adds the lowest interval bandwidth. "
 		  "Measured by the client" },
 	{ .lname = "rate",
+	  .id = RB_O_RATE,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "pace the sender: 10Gbps, 1Mpps",
 	  .alias = "rate_limit",
@@ -252,6 +266,8 @@ const struct rb_opt rb_opts[] = {
 		  "Gb/s); the report gives the achieved rate and its deviation from RATE, "
 		  "negative when the link cannot reach it" },
 	{ .lname = "warmup",
+	  .json = "warmup",
+	  .wire = 9,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "unmeasured iterations before each point",
 	  .type = RB_OPT_U64,
@@ -266,6 +282,8 @@ const struct rb_opt rb_opts[] = {
 		  "10 KiB so that the warm-up adds at most 1 MiB (one message at least); the JSON "
 		  "gives each point's count" },
 	{ .lname = "latency-gap",
+	  .json_absent = "0",
+	  .json = "latency_gap_us",
 	  .section = RB_SEC_MEASURE,
 	  .brief = "pause USEC after each round trip",
 	  .alias = "latency_gap",
@@ -340,6 +358,10 @@ const struct rb_opt rb_opts[] = {
 		  "timer), one-way as the microseconds are; the JSON adds lat_ticks, "
 		  "ticks_per_us and tick_clock, --samples a lat_ticks column" },
 	{ .lname = "tx-depth",
+	  .json = "tx_depth",
+	  .wire = 6,
+	  .id = RB_O_TX_DEPTH,
+	  .unset = 1,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "send queue depth per QP (axis)",
 	  .common = true,
@@ -356,6 +378,9 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "send queue depth per QP (an axis)" },
 	{ .lname = "rx-depth",
+	  .json = "rx_depth",
+	  .wire = 10,
+	  .always = true,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "receives kept posted per QP",
 	  .perftest = "-r, --rx-depth",
@@ -370,6 +395,10 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_RECV | RB_S_VERBS,
 	  .help = "receive queue depth: receives kept posted per QP" },
 	{ .lname = "recv-post-list",
+	  .json_absent = "0",
+	  .json = "recv_post_list",
+	  .wire = 33,
+	  .zero_unset = true,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "repost receives N at a time",
 	  .alias = "recv_post_list",
@@ -386,6 +415,10 @@ const struct rb_opt rb_opts[] = {
 	  .help = "the receiver reposts its receives N at a time, in one ibv_post_recv "
 		  "chain (at most -r); over UC and UD a receive short then drops a message" },
 	{ .lname = "qps",
+	  .json = "qps",
+	  .wire = 5,
+	  .id = RB_O_QPS,
+	  .unset = 1,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "QPs used round-robin (axis)",
 	  .common = true,
@@ -403,6 +436,11 @@ const struct rb_opt rb_opts[] = {
 	  .help = "QPs, used round-robin, sharing one CQ (an axis; up to 16384, within the "
 		  "device's max_qp, max_cqe and the memlock limit)" },
 	{ .lname = "threads",
+	  .json_absent = "1",
+	  .json = "threads",
+	  .wire = 25,
+	  .id = RB_O_THREADS,
+	  .zero_unset = true,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "N threads, each with its own connection",
 	  .common = true,
@@ -434,6 +472,9 @@ const struct rb_opt rb_opts[] = {
 		  "--threads N needs N of them, and a run of more threads than this is "
 		  "refused with a message naming it" },
 	{ .lname = "inline",
+	  .json = "inline_size",
+	  .wire = 11,
+	  .id = RB_O_INLINE,
 	  .test_default = def_inline,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "send up to N bytes inline",
@@ -450,6 +491,10 @@ const struct rb_opt rb_opts[] = {
 	  .help = "send messages up to N bytes inline (capped by what the QP accepts); 0: "
 		  "never" },
 	{ .lname = "batch",
+	  .json = "batch",
+	  .wire = 3,
+	  .id = RB_O_BATCH,
+	  .unset = 1,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "WRs chained per post (axis)",
 	  .common = true,
@@ -466,6 +511,10 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_BW | RB_S_VERBS,
 	  .help = "WRs chained per ibv_post_send (an axis)" },
 	{ .lname = "signal",
+	  .json = "signal",
+	  .wire = 4,
+	  .id = RB_O_SIGNAL,
+	  .unset = 1,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "one signaled WR every N (axis)",
 	  .common = true,
@@ -485,6 +534,9 @@ const struct rb_opt rb_opts[] = {
 		  "flight (-o), and say so (JSON signal_ran). Latency tests signal every WR "
 		  "and reap lazily" },
 	{ .lname = "outstanding",
+	  .json = "outstanding",
+	  .wire = 12,
+	  .zero_unset = true,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "reads or atomics in flight per QP",
 	  .alias = "outs",
@@ -529,6 +581,8 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_FAMILY,
 	  .help = "which test of the family: latency or bandwidth" },
 	{ .lname = "verify",
+	  .json = "verify",
+	  .wire = 15,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "check every byte that arrives",
 	  .common = true,
@@ -542,6 +596,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "fill buffers with a pattern and check what arrives; a mismatch names size, "
 		  "offset and iteration and exits 1" },
 	{ .lname = "rdma-cm",
+	  .json = "rdma_cm",
+	  .wire = 16,
 	  .section = RB_SEC_CONN,
 	  .brief = "connect the QPs through librdmacm",
 	  .common = true,
@@ -555,6 +611,9 @@ const struct rb_opt rb_opts[] = {
 	  .help = "connect the QPs through librdmacm (route, GID and path from the CM) "
 		  "instead of the out-of-band exchange" },
 	{ .lname = "bidirectional",
+	  .json_absent = "false",
+	  .json = "bidirectional",
+	  .wire = 27,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "both sides stream at once",
 	  .common = true,
@@ -571,6 +630,9 @@ const struct rb_opt rb_opts[] = {
 		  "connection): each direction's "
 		  "bandwidth and message rate are reported, and BW/MsgRate are their sum" },
 	{ .lname = "send-with-imm",
+	  .json_absent = "false",
+	  .json = "with_imm",
+	  .wire = 35,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "SEND_WITH_IMM, the immediate checked",
 	  .alias = "send_with_imm",
@@ -596,6 +658,9 @@ const struct rb_opt rb_opts[] = {
 		  "consumes a receive; the receiver learns of it from the receive completion "
 		  "(not by polling the buffer) and checks the immediate" },
 	{ .lname = "reversed",
+	  .json_absent = "false",
+	  .json = "reversed",
+	  .wire = 34,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "the server sends and measures",
 	  .common = true,
@@ -612,6 +677,9 @@ const struct rb_opt rb_opts[] = {
 		  "for hosts of which only one accepts connections; the client still reports, "
 		  "with the server's figures" },
 	{ .lname = "mtu",
+	  .json = "mtu",
+	  .wire = 13,
+	  .zero_unset = true,
 	  .section = RB_SEC_CONN,
 	  .brief = "path MTU: 256 to 4096",
 	  .sname = 'm',
@@ -626,6 +694,10 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "path MTU: 256, 512, 1024, 2048 or 4096" },
 	{ .lname = "transport",
+	  .json_absent = "\"RC\"",
+	  .json = "transport",
+	  .wire = 17,
+	  .id = RB_O_TRANSPORT,
 	  .section = RB_SEC_CONN,
 	  .brief = "QP transport: RC, UC or UD",
 	  .common = true,
@@ -647,6 +719,9 @@ const struct rb_opt rb_opts[] = {
 		  "efadv) for send, and read and write where the device has them; a device that "
 		  "does not make the transport exits 2 naming those it makes" },
 	{ .lname = "sl",
+	  .json_absent = "0",
+	  .json = "sl",
+	  .wire = 18,
 	  .section = RB_SEC_CONN,
 	  .brief = "service level",
 	  .perftest = "-S, --sl",
@@ -660,6 +735,9 @@ const struct rb_opt rb_opts[] = {
 	  .help = "service level of the path (address vector: RC/UC at RTR, UD in the "
 		  "address handle)" },
 	{ .lname = "tclass",
+	  .json_absent = "0",
+	  .json = "tclass",
+	  .wire = 19,
 	  .section = RB_SEC_CONN,
 	  .brief = "GRH traffic class (DSCP and ECN on RoCE)",
 	  .alias = "tos",
@@ -676,6 +754,7 @@ const struct rb_opt rb_opts[] = {
 	  .help = "traffic class of the GRH (on RoCE the IP DSCP and ECN bits); ignored "
 		  "without a GRH (InfiniBand without -x)" },
 	{ .lname = "flow-label",
+	  .id = RB_O_FLOW_LABEL,
 	  .section = RB_SEC_CONN,
 	  .brief = "GRH flow label, or a list per QP",
 	  .alias = "flow_label",
@@ -692,6 +771,9 @@ const struct rb_opt rb_opts[] = {
 	  .help = "flow label of the GRH, 20 bits; a list gives QP i the label i modulo its "
 		  "length (up to 16 labels); ignored without a GRH" },
 	{ .lname = "hugepages",
+	  .json_absent = "false",
+	  .json = "hugepages",
+	  .wire = 21,
 	  .section = RB_SEC_MEM,
 	  .brief = "buffers in 2 MiB huge pages",
 	  .alias = "use_hugepages",
@@ -706,6 +788,9 @@ const struct rb_opt rb_opts[] = {
 	  .help = "buffers in 2 MiB huge pages (reserve them: /proc/sys/vm/nr_hugepages), on "
 		  "the --numa node" },
 	{ .lname = "odp",
+	  .json_absent = "false",
+	  .json = "odp",
+	  .wire = 22,
 	  .section = RB_SEC_MEM,
 	  .brief = "on-demand paging registration",
 	  .perftest = "--odp",
@@ -723,6 +808,7 @@ const struct rb_opt rb_opts[] = {
 		  "it receives (SRQ_RECV with --use-srq) (reg: "
 		  "n/a points, with the reason, where the device has none)" },
 	{ .lname = "odp-mode",
+	  .id = RB_O_ODP_MODE,
 	  .section = RB_SEC_MEM,
 	  .brief = "reg: explicit or implicit ODP",
 	  .type = RB_OPT_CHOICE,
@@ -766,6 +852,9 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_REG,
 	  .help = "buffers start 64 bytes into a page instead of on its boundary" },
 	{ .lname = "mr-per-qp",
+	  .json_absent = "false",
+	  .json = "mr_per_qp",
+	  .wire = 23,
 	  .section = RB_SEC_MEM,
 	  .brief = "one buffer and MR per QP",
 	  .alias = "mr_per_qp",
@@ -777,6 +866,9 @@ const struct rb_opt rb_opts[] = {
 	  .help = "one buffer and memory region per QP instead of one shared by all, on both "
 		  "sides; each QP's WRs use its own keys" },
 	{ .lname = "srq",
+	  .json_absent = "false",
+	  .json = "srq",
+	  .wire = 24,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "one shared receive queue for all QPs",
 	  .alias = "use-srq",
@@ -807,6 +899,7 @@ const struct rb_opt rb_opts[] = {
 		  "(IBV_ACCESS_RELAXED_ORDERING, otherwise asked for, except by tests that poll "
 		  "their buffer for arrival: write_lat)" },
 	{ .lname = "use-cuda",
+	  .id = RB_O_USE_CUDA,
 	  .section = RB_SEC_MEM,
 	  .brief = "buffers in GPU memory (CUDA)",
 	  .alias = "use_cuda",
@@ -830,6 +923,7 @@ const struct rb_opt rb_opts[] = {
 		  "--reg-mode per-msg; matrix: %l for each local rank's own GPU (%r, %R, %L as "
 		  "-d's)" },
 	{ .lname = "cuda-mem",
+	  .id = RB_O_CUDA_MEM,
 	  .section = RB_SEC_MEM,
 	  .brief = "GPU memory kind: device, managed, host",
 	  .type = RB_OPT_CHOICE,
@@ -843,6 +937,7 @@ const struct rb_opt rb_opts[] = {
 	  .help = "GPU memory (implies --use-cuda): cuMemAlloc, cuMemAllocManaged or "
 		  "cuMemHostAlloc (pinned host memory the GPU maps)" },
 	{ .lname = "cuda-reg",
+	  .id = RB_O_CUDA_REG,
 	  .section = RB_SEC_MEM,
 	  .brief = "GPU registration: dmabuf or peer memory",
 	  .type = RB_OPT_CHOICE,
@@ -858,6 +953,8 @@ const struct rb_opt rb_opts[] = {
 		  "device pointer; needs nvidia-peermem), auto: dmabuf, else peermem (JSON: "
 		  "gpu.reg_path and what each path did)" },
 	{ .lname = "reg-mode",
+	  .json_absent = "\"pool\"",
+	  .json = "reg_mode",
 	  .section = RB_SEC_MEM,
 	  .brief = "pool, or per-msg registration",
 	  .type = RB_OPT_CHOICE,
@@ -874,6 +971,7 @@ const struct rb_opt rb_opts[] = {
 		  "-l 1, no inline, -b, --rate or --reversed): the point against pool is what "
 		  "registering costs" },
 	{ .lname = "post-api",
+	  .id = RB_O_POST_API,
 	  .section = RB_SEC_MEM,
 	  .brief = "post through ibv_post_send or ibv_wr_*",
 	  .type = RB_OPT_CHOICE,
@@ -889,6 +987,7 @@ const struct rb_opt rb_opts[] = {
 		  "provider has none); post, ibv_post_send; auto, wr where the provider takes "
 		  "it, else post (JSON: device.post_api)" },
 	{ .lname = "use_old_post_send",
+	  .id = RB_O_USE_OLD_POST_SEND,
 	  .section = RB_SEC_MEM,
 	  .brief = "perftest: --post-api post",
 	  .perftest = "--use_old_post_send",
@@ -902,6 +1001,11 @@ const struct rb_opt rb_opts[] = {
 	  .any = RB_S_RUN,
 	  .help = "--post-api post in perftest's spelling" },
 	{ .lname = "poll",
+	  .json_absent = "\"busy\"",
+	  .json = "poll",
+	  .wire = 36,
+	  .id = RB_O_POLL,
+	  .unset = RB_POLL_BUSY,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "wait for completions: busy or event (axis)",
 	  .common = true,
@@ -918,6 +1022,11 @@ const struct rb_opt rb_opts[] = {
 		  "each point both ways, both sides switching with the point; not write_lat, "
 		  "whose receiver polls its buffer (unless --write-with-imm)" },
 	{ .lname = "cqe-poll",
+	  .json_absent = "[32]",
+	  .json = "cqe_poll",
+	  .wire = 37,
+	  .id = RB_O_CQE_POLL,
+	  .unset = RB_CQE_POLL_DEFAULT,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "completions per ibv_poll_cq (axis)",
 	  .alias = "cqe_poll",
@@ -935,6 +1044,8 @@ const struct rb_opt rb_opts[] = {
 		  "a latency test's wait for its message asks for no more than can be due (1; "
 		  "send_lat 2)" },
 	{ .lname = "probe",
+	  .json = "probe",
+	  .wire = 38,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "latency under load, beside the stream",
 	  .type = RB_OPT_FLAG,
@@ -949,6 +1060,9 @@ const struct rb_opt rb_opts[] = {
 		  "server), one probe per run (--threads: on thread 0's connection; -R: the "
 		  "probe's QP still connected out of band)" },
 	{ .lname = "probe-rate",
+	  .json = "probe_rate",
+	  .wire = 39,
+	  .zero_unset = true,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "--probe: pings per second",
 	  .type = RB_OPT_U32,
@@ -962,6 +1076,8 @@ const struct rb_opt rb_opts[] = {
 	  .help = "--probe: pings per second (10..100000), one in flight at a time: a round "
 		  "trip longer than the period delays the next ping" },
 	{ .lname = "wr-lat",
+	  .json = "wr_lat",
+	  .wire = 40,
 	  .section = RB_SEC_MEASURE,
 	  .brief = "time each signaled WR, post to completion",
 	  .type = RB_OPT_FLAG,
@@ -973,6 +1089,8 @@ const struct rb_opt rb_opts[] = {
 		  "sets how many WRs one completion covers); the stream then posts chain by chain "
 		  "(a clock read per chain); not with --reg-mode per-msg" },
 	{ .lname = "cq-per-qp",
+	  .json = "cq_per_qp",
+	  .wire = 41,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "one CQ per QP",
 	  .type = RB_OPT_FLAG,
@@ -985,6 +1103,7 @@ const struct rb_opt rb_opts[] = {
 		  "poll finds it empty, and the loop sleeps once all are; works with --wr-lat, "
 		  "--probe (its own CQ) and --reg-mode per-msg (-q 1: one CQ)" },
 	{ .lname = "events",
+	  .id = RB_O_EVENTS,
 	  .section = RB_SEC_SWEEP,
 	  .brief = "perftest: --poll event",
 	  .perftest = "-e, --events",
@@ -1177,6 +1296,7 @@ const struct rb_opt rb_opts[] = {
 		  "a client connects from it; the device and GID that hold it carry the test "
 		  "(one NIC per rail)" },
 	{ .lname = "port",
+	  .id = RB_O_PORT,
 	  .section = RB_SEC_CONN,
 	  .brief = "TCP port of the out-of-band exchange",
 	  .common = true,
@@ -1297,6 +1417,7 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_MATRIX,
 	  .help = "where rank 0 coordinates the job; PORT defaults to -p/--port" },
 	{ .lname = "rank",
+	  .id = RB_O_RANK,
 	  .section = RB_SEC_MATRIX,
 	  .brief = "this rank, when no launcher says",
 	  .type = RB_OPT_U32,
@@ -1307,6 +1428,7 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_MATRIX,
 	  .help = "this process's rank, with --nranks, when no launcher says" },
 	{ .lname = "nranks",
+	  .id = RB_O_NRANKS,
 	  .section = RB_SEC_MATRIX,
 	  .brief = "ranks in the job, with --rank",
 	  .type = RB_OPT_U32,
@@ -1329,6 +1451,7 @@ const struct rb_opt rb_opts[] = {
 		  "PCT% worse (default 50) for each pair rank R is in; the rounds, retests and "
 		  "verdict are the real ones.  For the coordinator's cost at scale" },
 	{ .lname = "seed",
+	  .id = RB_O_SEED,
 	  .section = RB_SEC_MATRIX,
 	  .brief = "--simulate: the seed of its figures",
 	  .type = RB_OPT_U32,
@@ -1369,6 +1492,7 @@ const struct rb_opt rb_opts[] = {
 	  .any = RB_S_RUN | RB_S_REG,
 	  .help = "also write results as CSV to FILE, rewritten whole after every point" },
 	{ .lname = "format",
+	  .id = RB_O_FORMAT,
 	  .section = RB_SEC_OUTPUT,
 	  .brief = "stdout: table, csv, json or perftest",
 	  .type = RB_OPT_CHOICE,
@@ -1382,6 +1506,7 @@ const struct rb_opt rb_opts[] = {
 		  "and a line per point in its columns and units (MB/sec is MiB/s, Gb/sec with "
 		  "--report_gbits), for scripts that read perftest's output" },
 	{ .lname = "output",
+	  .id = RB_O_OUTPUT,
 	  .section = RB_SEC_OUTPUT,
 	  .brief = "stdout: one figure a point",
 	  .perftest = "--output",
@@ -1397,6 +1522,7 @@ const struct rb_opt rb_opts[] = {
 		  "(the table's unit) or message_rate (Mpps) for bandwidth tests, latency "
 		  "(average, us) for latency tests; instead of --format" },
 	{ .lname = "units",
+	  .id = RB_O_UNITS,
 	  .section = RB_SEC_OUTPUT,
 	  .brief = "bandwidth unit of the table",
 	  .common = true,
@@ -1409,6 +1535,7 @@ const struct rb_opt rb_opts[] = {
 	  .any = RB_S_BW | RB_S_SERVER,
 	  .help = "bandwidth unit in the table (CSV and JSON carry both)" },
 	{ .lname = "report_gbits",
+	  .id = RB_O_REPORT_GBITS,
 	  .section = RB_SEC_OUTPUT,
 	  .brief = "perftest: --units Gb/s",
 	  .perftest = "--report_gbits",
@@ -1463,6 +1590,7 @@ const struct rb_opt rb_opts[] = {
 		  "repeatable: --tag rack=a12 --tag fw=new; a key given twice keeps its last "
 		  "value" },
 	{ .lname = "recommend",
+	  .id = RB_O_RECOMMEND,
 	  .section = RB_SEC_OUTPUT,
 	  .brief = "after a sweep: what to run",
 	  .type = RB_OPT_STR,
@@ -1486,8 +1614,9 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_VERBS,
 	  .any = RB_S_RUN,
 	  .help = "print the plan and exit 0 without connecting or measuring: every point "
-		  "(size, batch, signal, QPs, depth, warm-up, iterations or duration), the "
-		  "device, port and GID it would use (the device is opened and queried only), "
+		  "(size, batch, signal, QPs, depth, warm-up, iterations or duration), every "
+		  "plan option the server is sent, the device, port and GID it would use (the "
+		  "device is opened and queried only), "
 		  "the CPUs and NUMA node, the memory it needs and what would fail; with "
 		  "--json FILE the plan as JSON (a document of its own, see the schema)" },
 	{ .lname = "progress",

@@ -16,6 +16,16 @@ bool rb_opt_applies(const struct rb_opt *o, unsigned int scope)
 }
 
 /* "-s/--size" or "--warmup": how messages name an option. */
+const struct rb_opt *rb_opt_by_id(enum rb_opt_id id)
+{
+	size_t i;
+
+	for (i = 0; id != RB_O_NONE && i < rb_nopts; i++)
+		if (rb_opts[i].id == id)
+			return &rb_opts[i];
+	return NULL;
+}
+
 const char *rb_opt_name(const struct rb_opt *o, char *buf, size_t len)
 {
 	if (o->sname)

@@ -46,8 +46,50 @@ enum rb_opt_section {
 	RB_SEC_N
 };
 
+/*
+ * The rows code asks about by name (rb_cli_given(), the defaults): an id
+ * on its row, so that a typo fails to compile.  Each id is on exactly
+ * one row (test_opts checks); RB_O_NONE on every other row.
+ */
+enum rb_opt_id {
+	RB_O_NONE,
+	RB_O_BATCH,
+	RB_O_CQE_POLL,
+	RB_O_CUDA_MEM,
+	RB_O_CUDA_REG,
+	RB_O_DURATION,
+	RB_O_EVENTS,
+	RB_O_FLOW_LABEL,
+	RB_O_FORMAT,
+	RB_O_INLINE,
+	RB_O_INTERVAL,
+	RB_O_ITERS,
+	RB_O_NRANKS,
+	RB_O_ODP_MODE,
+	RB_O_OUTPUT,
+	RB_O_POLL,
+	RB_O_PORT,
+	RB_O_POST_API,
+	RB_O_QPS,
+	RB_O_RANK,
+	RB_O_RATE,
+	RB_O_RECOMMEND,
+	RB_O_REPORT_GBITS,
+	RB_O_SEED,
+	RB_O_SIGNAL,
+	RB_O_SIZE,
+	RB_O_THREADS,
+	RB_O_TRANSPORT,
+	RB_O_TX_DEPTH,
+	RB_O_UNITS,
+	RB_O_USE_CUDA,
+	RB_O_USE_OLD_POST_SEND,
+	RB_O_N
+};
+
 struct rb_opt {
 	const char *lname;
+	enum rb_opt_id id;
 	enum rb_opt_section section;
 	const char *brief; /* --help's line: at most RB_BRIEF_MAX characters */
 	bool common;	   /* in --help; every row is in --help-all and the man page */
@@ -88,6 +130,30 @@ struct rb_opt {
 	const char *alias;
 	const char *perftest;
 	const char *pt_diff;
+	/*
+	 * How a plan's field is checked (plan.c): .unset, the one value an
+	 * axis holds when the option does not apply (1, or busy for --poll);
+	 * .zero_unset, a number whose 0 means "not set" (-n with -D); .always,
+	 * a field the command line always fills (-r: only its range counts).
+	 */
+	uint64_t unset;
+	bool zero_unset;
+	bool always;
+	/*
+	 * The plan's field on the wire (wire/wire_plan.c): .wire, its tag
+	 * (1..RB_WIRE_TAG_MAX, unique; 0: not sent, a local option or a twin
+	 * row over the same field); .wire_optional, a reader that does not
+	 * know the tag may ignore it (else it refuses the plan, naming it).
+	 */
+	uint16_t wire;
+	bool wire_optional;
+	/*
+	 * The plan field's member in the JSON's "params" (NULL: none), and
+	 * what a file of an earlier version without it meant, as JSON text
+	 * (compare; NULL: none, the member is compared as absent).
+	 */
+	const char *json;
+	const char *json_absent;
 };
 
 /*
@@ -101,6 +167,9 @@ struct rb_opt {
 /* The option table (opts.c), rb_nopts rows. */
 extern const struct rb_opt rb_opts[];
 extern const size_t rb_nopts;
+
+/* rb_opt_by_id() - the row that carries @id (NULL for RB_O_NONE or none). */
+const struct rb_opt *rb_opt_by_id(enum rb_opt_id id);
 
 /* rb_opt_name() - "-s/--size" or "--warmup": how messages name row @o. */
 const char *rb_opt_name(const struct rb_opt *o, char *buf, size_t len);

@@ -41,7 +41,7 @@ static int setup_error(int ret, const char *err)
 static int identity(struct rb_mx_job *j, char *err, size_t len)
 {
 	const struct rb_cli *c = j->c;
-	bool r = rb_cli_given(c, "rank"), n = rb_cli_given(c, "nranks");
+	bool r = rb_cli_given(c, RB_O_RANK), n = rb_cli_given(c, RB_O_NRANKS);
 
 	if (n && !r && c->m.simulate[0]) {
 		/* One process starts every rank of a simulated job (matrix_coord.c). */
@@ -138,7 +138,7 @@ static int coordinator(struct rb_mx_job *j, char *err, size_t len)
 	const char *lsize = rb_mx_env_get(environ, "OMPI_COMM_WORLD_LOCAL_SIZE");
 	char host[128];
 
-	if (!j->c->m.coordinator[0] && !j->spawn_all && !rb_cli_given(j->c, "rank") &&
+	if (!j->c->m.coordinator[0] && !j->spawn_all && !rb_cli_given(j->c, RB_O_RANK) &&
 	    rb_mx_pmix_job(environ) && rb_mx_pmix_built()) {
 		j->coord_port = (uint16_t)j->c->l.tcp_port;
 		return pmix_coordinator(j, err, len);
@@ -286,7 +286,7 @@ static int simulate(struct rb_mx_job *j, char *err, size_t len)
 	const struct rb_matrix_opts *m = &j->c->m;
 
 	if (!m->simulate[0]) {
-		if (rb_cli_given(j->c, "seed"))
+		if (rb_cli_given(j->c, RB_O_SEED))
 			return rb_set_err(err, len, -EINVAL, "--seed goes with --simulate");
 		return 0;
 	}

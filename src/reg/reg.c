@@ -28,7 +28,7 @@
 
 static int reg_odp(const struct rb_cli *c, struct rb_reg_cfg *cfg, char *err, size_t len)
 {
-	bool mode = rb_cli_given(c, "odp-mode");
+	bool mode = rb_cli_given(c, RB_O_ODP_MODE);
 
 	cfg->odp = RB_REG_ODP_NONE;
 	if (c->p.odp || mode)
@@ -49,9 +49,10 @@ int rb_reg_config(const struct rb_cli *c, uint64_t page_size, struct rb_reg_cfg 
 
 	memset(cfg, 0, sizeof(*cfg));
 	cfg->size = c->p.size;
-	if (!rb_cli_given(c, "size") && rb_axis_parse(RB_REG_DEF_SIZES, true, &cfg->size, err, len))
+	if (!rb_cli_given(c, RB_O_SIZE) &&
+	    rb_axis_parse(RB_REG_DEF_SIZES, true, &cfg->size, err, len))
 		return -EINVAL;
-	cfg->count = rb_cli_given(c, "iters") ? c->p.iters : RB_REG_DEF_COUNT;
+	cfg->count = rb_cli_given(c, RB_O_ITERS) ? c->p.iters : RB_REG_DEF_COUNT;
 	cfg->hugepages = c->p.hugepages;
 	cfg->unaligned = c->r.unaligned;
 	cfg->page_size = cfg->hugepages ? RB_HUGE_PAGE : page_size;

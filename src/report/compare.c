@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "core/opts_row.h"
 #include "report/compare.h"
 #include "core/metrics.h"
 #include "core/rdmabench.h"
@@ -188,41 +189,18 @@ static int check_same_test(json_t *b, json_t *n, const char *bn, const char *nn,
  * meant (doc/json-schema.md), as JSON text; NULL: absent is "none".  A
  * member this table does not know (a later version's) must be equal too.
  */
-static const struct cparam {
+struct cparam {
+	const char *key, *absent;
+	char opt[64];
+};
+
+/* The members of params that are no option row's field as they are written. */
+static const struct {
 	const char *key, *opt, *absent;
-} cparams[] = {
-	{ "iterations", "-n", NULL },
-	{ "duration_s", "-D", NULL },
+} cparams_extra[] = {
 	{ "interval_s", "--interval", NULL },
 	{ "rate", "--rate", NULL },
-	{ "warmup", "--warmup", NULL },
-	{ "rx_depth", "-r", NULL },
-	{ "inline_size", "-I", NULL },
-	{ "outstanding", "-o", NULL },
-	{ "mtu", "-m", NULL },
-	{ "verify", "--verify", NULL },
-	{ "rdma_cm", "-R", NULL },
-	{ "transport", "-c", "\"RC\"" },
-	{ "sl", "--sl", "0" },
-	{ "tclass", "--tclass", "0" },
 	{ "flow_label", "--flow-label", "0" },
-	{ "hugepages", "--hugepages", "false" },
-	{ "odp", "--odp", "false" },
-	{ "mr_per_qp", "--mr-per-qp", "false" },
-	{ "srq", "--srq", "false" },
-	{ "threads", "--threads", "1" },
-	{ "bidirectional", "-b", "false" },
-	{ "latency_gap_us", "--latency_gap", "0" },
-	{ "recv_post_list", "--recv-post-list", "0" },
-	{ "with_imm", "--send-with-imm/--write-with-imm", "false" },
-	{ "reversed", "--reversed", "false" },
-	{ "poll", "--poll", "\"busy\"" },
-	{ "reg_mode", "--reg-mode", "\"pool\"" },
-	{ "cqe_poll", "--cqe-poll", "[32]" },
-	{ "probe", "--probe", NULL },
-	{ "probe_rate", "--probe-rate", NULL },
-	{ "wr_lat", "--wr-lat", NULL },
-	{ "cq_per_qp", "--cq-per-qp", NULL },
 };
 
 /*
@@ -261,14 +239,55 @@ static bool is_axis(const char *key)
 	return false;
 }
 
-static const struct cparam *cparam_of(const char *key)
+/* "-n", "--send-with-imm/--write-with-imm": row @o and its twins over one field. */
+static void row_opts(const struct rb_opt *o, char *buf, size_t len)
+{
+	size_t i, used;
+
+	if (o->sname)
+		used = (size_t)snprintf(buf, len, "-%c", o->sname);
+	else
+		used = (size_t)snprintf(buf, len, "--%s", o->lname);
+	for (i = 0; i < rb_nopts && used < len; i++)
+		if (rb_opts[i].off == o->off && &rb_opts[i] != o && !rb_opts[i].json &&
+		    !rb_opt_axis_twin(&rb_opts[i]))
+			used += (size_t)snprintf(buf + used, len - used, "/--%s", rb_opts[i].lname);
+}
+
+/*
+ * The @i-th member of params compared: the option rows' members (their
+ * .json; the five axes aside, matched per point), then cparams_extra[].
+ */
+static bool cparam_at(size_t i, struct cparam *c)
+{
+	size_t k;
+
+	for (k = 0; k < rb_nopts; k++) {
+		const struct rb_opt *o = &rb_opts[k];
+
+		if (!o->json || is_axis(o->json) || i--)
+			continue;
+		c->key = o->json;
+		c->absent = o->json_absent;
+		row_opts(o, c->opt, sizeof(c->opt));
+		return true;
+	}
+	if (i >= NELEM(cparams_extra))
+		return false;
+	c->key = cparams_extra[i].key;
+	c->absent = cparams_extra[i].absent;
+	snprintf(c->opt, sizeof(c->opt), "%s", cparams_extra[i].opt);
+	return true;
+}
+
+static bool cparam_of(const char *key, struct cparam *c)
 {
 	size_t i;
 
-	for (i = 0; i < NELEM(cparams); i++)
-		if (!strcmp(key, cparams[i].key))
-			return &cparams[i];
-	return NULL;
+	for (i = 0; cparam_at(i, c); i++)
+		if (!strcmp(key, c->key))
+			return true;
+	return false;
 }
 
 /* A value as the message shows it: strings bare, null or absent as "none". */
@@ -323,14 +342,15 @@ static void diff_top(struct diffs *d, const char *key, json_t *b, json_t *n)
 /* params.@key of @b and @n, an absent member taken as what it meant. */
 static void diff_param(struct diffs *d, json_t *bp, json_t *np, const char *key)
 {
-	const struct cparam *c = cparam_of(key);
-	json_t *dflt = c && c->absent ? json_loads(c->absent, JSON_DECODE_ANY, NULL) : NULL;
+	struct cparam c;
+	bool known = cparam_of(key, &c);
+	json_t *dflt = known && c.absent ? json_loads(c.absent, JSON_DECODE_ANY, NULL) : NULL;
 	json_t *b = json_object_get(bp, key), *n = json_object_get(np, key);
 
 	b = b ? b : dflt;
 	n = n ? n : dflt;
 	if (!same_value(b, n))
-		diff_add(d, key, c ? c->opt : NULL, b, n);
+		diff_add(d, key, known ? c.opt : NULL, b, n);
 	json_decref(dflt);
 }
 
@@ -341,16 +361,18 @@ static void diff_params(struct diffs *d, json_t *bp, json_t *np)
 	void *it;
 	size_t i;
 
-	for (i = 0; i < NELEM(cparams); i++)
-		diff_param(d, bp, np, cparams[i].key);
+	struct cparam c;
+
+	for (i = 0; cparam_at(i, &c); i++)
+		diff_param(d, bp, np, c.key);
 	for (it = json_object_iter(bp); it; it = json_object_iter_next(bp, it)) {
 		key = json_object_iter_key(it);
-		if (!is_axis(key) && !cparam_of(key))
+		if (!is_axis(key) && !cparam_of(key, &c))
 			diff_param(d, bp, np, key);
 	}
 	for (it = json_object_iter(np); it; it = json_object_iter_next(np, it)) {
 		key = json_object_iter_key(it);
-		if (!is_axis(key) && !cparam_of(key) && !json_object_get(bp, key))
+		if (!is_axis(key) && !cparam_of(key, &c) && !json_object_get(bp, key))
 			diff_param(d, bp, np, key);
 	}
 }

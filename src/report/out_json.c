@@ -15,6 +15,7 @@
 #include "core/ident.h"
 #include "core/csv.h"
 #include "core/metrics.h"
+#include "core/opts_row.h"
 #include "core/shape.h"
 #include "core/stats.h"
 #include "core/sweep.h"
@@ -213,6 +214,45 @@ static json_t *jflows(const struct rb_params *p)
 	return jdone(arr, bad);
 }
 
+/*
+ * The plan rows rb_json_params() writes no member for by hand: each one
+ * named by its row's .json, only when set (a file of before the option
+ * reads the same), as true, a number, or its choice's word.  A new plan
+ * option is in the JSON with its row alone.
+ */
+static int json_rows_rest(json_t *o, const struct rb_params *p)
+{
+	const struct rb_opt *r;
+	const char *f, *c;
+	uint64_t v;
+	size_t i, n;
+	int bad = 0;
+
+	for (i = 0; i < rb_nopts; i++) {
+		r = &rb_opts[i];
+		if (!r->json || r->type == RB_OPT_AXIS || json_object_get(o, r->json))
+			continue;
+		f = (const char *)p + (r->off - RB_OPT_PLAN_BEGIN);
+		v = r->type == RB_OPT_U64   ? *(const uint64_t *)(const void *)f
+		    : r->type == RB_OPT_U32 ? *(const uint32_t *)(const void *)f
+					    : *(const uint8_t *)f;
+		if (!v)
+			continue;
+		if (r->type == RB_OPT_FLAG) {
+			bad |= json_object_set_new(o, r->json, json_true());
+		} else if (r->type == RB_OPT_CHOICE && r->choices) {
+			for (c = r->choices, n = v; n && (c = strchr(c, '|')); n--)
+				c++;
+			if (!c)
+				continue; /* out of its range: rb_plan_validate() refuses it */
+			bad |= json_object_set_new(o, r->json, json_stringn(c, strcspn(c, "|")));
+		} else {
+			bad |= json_object_set_new(o, r->json, juint(v));
+		}
+	}
+	return bad;
+}
+
 json_t *rb_json_params(const struct rb_params *p)
 {
 	char rate[32];
@@ -237,22 +277,12 @@ json_t *rb_json_params(const struct rb_params *p)
 	if (p->rate_unit)
 		bad |= json_object_set_new(
 			o, "rate", jstr(rb_rate_str(p->rate, p->rate_unit, rate, sizeof(rate))));
-	if (p->latency_gap_us)
-		bad |= json_object_set_new(o, "latency_gap_us", json_integer(p->latency_gap_us));
-	if (p->recv_post_list)
-		bad |= json_object_set_new(o, "recv_post_list", json_integer(p->recv_post_list));
-	if (p->imm)
-		bad |= json_object_set_new(o, "with_imm", json_true());
 	if (p->probe) {
 		bad |= json_object_set_new(o, "probe", json_true());
 		bad |= json_object_set_new(o, "probe_rate",
 					   juint(p->probe_rate ? p->probe_rate
 							       : RB_PROBE_RATE_DEFAULT));
 	}
-	if (p->wr_lat)
-		bad |= json_object_set_new(o, "wr_lat", json_true());
-	if (p->cq_per_qp)
-		bad |= json_object_set_new(o, "cq_per_qp", json_true());
 	bad |= json_object_set_new(o, "poll", jpoll(&p->poll));
 	bad |= json_object_set_new(o, "cqe_poll", jaxis(&p->cqe_poll));
 	bad |= json_object_set_new(o, "reg_mode",
@@ -275,9 +305,9 @@ json_t *rb_json_params(const struct rb_params *p)
 	bad |= json_object_set_new(o, "srq", json_boolean(p->srq));
 	bad |= json_object_set_new(o, "threads", json_integer(p->threads ? p->threads : 1));
 	bad |= json_object_set_new(o, "bidirectional", json_boolean(p->bidir));
-	/* Only when set: files of every earlier run keep their members. */
-	if (p->reversed)
-		bad |= json_object_set_new(o, "reversed", json_true());
+	/* The rest (--latency_gap, --recv-post-list, the immediates,
+	 * --reversed, --wr-lat, --cq-per-qp, ...): from their rows. */
+	bad |= json_rows_rest(o, p);
 	return jdone(o, bad);
 }
 

@@ -12,6 +12,7 @@
 #include "session/dryrun.h"
 #include "report/output.h"
 #include "wire/plan.h"
+#include "core/opts_row.h"
 #include "core/provider.h"
 #include "core/sweep.h"
 #include "session/threads.h"
@@ -369,13 +370,53 @@ static void text_problems(const struct rb_dryrun *d, FILE *f)
 		fprintf(f, LABEL "%s\n", i ? "" : "problems", pr[i]);
 }
 
+/*
+ * "sent": every plan option the server gets that is set, from the option
+ * rows (.wire), as on a command line: the lines above say what they mean,
+ * this one leaves none out (the axes are the points' line).
+ */
+static void text_sent(const struct rb_params *p, FILE *f)
+{
+	const struct rb_opt *r;
+	const char *v, *c;
+	uint64_t x;
+	size_t i, n = 0;
+
+	fprintf(f, LABEL, "sent");
+	for (i = 0; i < rb_nopts; i++) {
+		r = &rb_opts[i];
+		if (!r->wire || r->type == RB_OPT_AXIS)
+			continue;
+		v = (const char *)p + (r->off - RB_OPT_PLAN_BEGIN);
+		x = r->type == RB_OPT_U64   ? *(const uint64_t *)(const void *)v
+		    : r->type == RB_OPT_U32 ? *(const uint32_t *)(const void *)v
+					    : *(const uint8_t *)v;
+		if (!x)
+			continue;
+		fprintf(f, "%s--%s", n++ ? " " : "", r->lname);
+		if (r->type == RB_OPT_CHOICE && r->choices) {
+			for (c = r->choices; x && (c = strchr(c, '|')); x--)
+				c++;
+			if (c)
+				fprintf(f, " %.*s", (int)strcspn(c, "|"), c);
+		} else if (r->autov && x == r->autov) {
+			fprintf(f, " auto");
+		} else if (r->type != RB_OPT_FLAG) {
+			fprintf(f, " %llu", (unsigned long long)x);
+		}
+	}
+	fprintf(f, "%s\n", n ? "" : "(defaults only)");
+}
+
 int rb_dry_text(const struct rb_dryrun *d, FILE *f)
 {
 	fprintf(f, "rdmabench %s --dry-run: the plan; nothing is connected or measured\n", d->cmd);
 	text_role(d, f);
 	text_perftest(d, f);
-	if (d->p)
+	if (d->p) {
 		text_test(d, f);
+		text_sent(d->p, f);
+	}
 	text_dev(d, f);
 	text_place(d, f);
 	if (d->p)

@@ -852,8 +852,8 @@ static int server_params(struct session *s, const struct rb_serve *f)
 	ret = rb_oob_expect(&s->oob, RB_MSG_PARAMS, sess_msg, sizeof(sess_msg), &len);
 	if (ret)
 		return ret;
-	if (rb_unpack_params(sess_msg, len, &s->p)) {
-		rb_err("client %s sent malformed parameters", s->oob.peer);
+	if (rb_unpack_params_why(sess_msg, len, &s->p, err, sizeof(err))) {
+		rb_err("client %s sent a plan this server cannot read: %s", s->oob.peer, err);
 		return -EPROTO;
 	}
 	if (strcmp(s->p.test, s->bench->name)) {

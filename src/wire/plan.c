@@ -17,22 +17,6 @@
 /* Every rule broken here is a usage error. */
 #define fail(err, len, ...) rb_set_err(err, len, -EINVAL, __VA_ARGS__)
 
-/*
- * Rows whose 0 means "not set": -n with -D, -D with -n, -o, --mtu, and
- * --threads (0: one, as in a plan built by hand).
- */
-static bool zero_is_unset(const struct rb_opt *o)
-{
-	static const char *const names[] = { "iters",	"duration",	  "outstanding", "mtu",
-					     "threads", "recv-post-list", "probe-rate" };
-	size_t i;
-
-	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
-		if (!strcmp(o->lname, names[i]))
-			return true;
-	return false;
-}
-
 /* Row @o's field in the plan. */
 static const void *field(const struct rb_params *p, const struct rb_opt *o)
 {
@@ -71,16 +55,6 @@ static int check_axis(const struct rb_opt *o, const struct rb_axis *a, char *err
 	return 0;
 }
 
-/* What the command line leaves in an axis that does not apply: one value. */
-static uint64_t axis_unset(const struct rb_opt *o)
-{
-	if (!strcmp(o->lname, "poll"))
-		return RB_POLL_BUSY;
-	if (!strcmp(o->lname, "cqe-poll"))
-		return RB_CQE_POLL_DEFAULT;
-	return 1;
-}
-
 /*
  * An option that does not apply to the test stays at what the command
  * line leaves there: an axis at its one default (1, busy, 32), a number
@@ -94,7 +68,7 @@ static int check_unused(const struct rb_params *p, const struct rb_opt *o, const
 
 	if (o->type == RB_OPT_AXIS) {
 		a = field(p, o);
-		if (a->n == 1 && a->v[0] == axis_unset(o))
+		if (a->n == 1 && a->v[0] == o->unset)
 			return 0;
 	} else if (!scalar(p, o)) {
 		return 0;
@@ -118,7 +92,7 @@ static bool field_applies(const struct rb_opt *o, unsigned int scope)
 
 /*
  * Every field of the plan against its row of the option table.
- * -r/--rx-depth is always filled (512), so only its range counts.
+ * A row .always filled (-r: 512) has only its range checked.
  */
 static int check_rows(const struct rb_params *p, const struct rb_bench *t, char *err, size_t len)
 {
@@ -131,7 +105,7 @@ static int check_rows(const struct rb_params *p, const struct rb_bench *t, char 
 
 		if (o->off - RB_OPT_PLAN_BEGIN >= sizeof(struct rb_params))
 			continue; /* a local option, not part of the plan */
-		if (!strcmp(o->lname, "rx-depth"))
+		if (o->always)
 			ret = rb_opt_check_range(o, scalar(p, o), err, len);
 		else if (!field_applies(o, rb_bench_scope(t)))
 			/* An axis's twin (-e over --poll's axis): the axis's row checks. */
@@ -140,7 +114,7 @@ static int check_rows(const struct rb_params *p, const struct rb_bench *t, char 
 			ret = 0; /* its twin's row checks it */
 		else if (o->type == RB_OPT_AXIS)
 			ret = check_axis(o, field(p, o), err, len);
-		else if ((v = scalar(p, o)) || !zero_is_unset(o))
+		else if ((v = scalar(p, o)) || !o->zero_unset)
 			ret = rb_opt_check_range(o, v, err, len);
 		else
 			ret = 0;

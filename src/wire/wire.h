@@ -18,11 +18,17 @@
 #define RB_WIRE_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 #include "core/rdmabench.h"
 
 #define RB_WIRE_MAGIC 0x52444d42u /* "RDMB" */
 /*
+ * v18: PARAMS is keyed fields (tag, length, value: wire/wire_plan.c); a
+ * field added later costs no version: a reader skips a tag it does not
+ * know unless it is marked must-understand (RB_WIRE_MUST), and then
+ * refuses the plan naming it.  The version steps only when a field
+ * changes meaning (doc/development.md, "Adding a wire field").
  * v17: RESULT flag bit 5 (32): the server's completion events under
  * --poll event follow, a u64 last in the body (--reversed shows the
  * sender's wake-ups);
@@ -43,8 +49,11 @@
  * --poll; v7: with --reversed and the immediate flag, RESULT with the
  * server's latency summary
  */
-#define RB_WIRE_VERSION	 17
-#define RB_WIRE_HDR_LEN	 12
+#define RB_WIRE_VERSION 18
+#define RB_WIRE_HDR_LEN 12
+/* A keyed field's tag: bit 15 set, the reader must understand it. */
+#define RB_WIRE_MUST	 0x8000u
+#define RB_WIRE_TAG_MAX	 0x7fffu
 #define RB_WIRE_MAX_BODY 65536
 
 enum rb_msg_type {
@@ -212,6 +221,21 @@ int rb_pack_hello(const struct rb_msg_hello *m, uint8_t *buf, size_t cap);
 int rb_unpack_hello(const uint8_t *buf, size_t len, struct rb_msg_hello *m);
 int rb_pack_params(const struct rb_params *m, uint8_t *buf, size_t cap);
 int rb_unpack_params(const uint8_t *buf, size_t len, struct rb_params *m);
+/*
+ * rb_unpack_params_why() - rb_unpack_params(), with why in @err: -EBADMSG
+ * (truncated, a tag twice, a known field at a wrong length) or -ENOTSUP
+ * (a tag this build does not know, marked must-understand: named).
+ */
+/*
+ * rb_wire_plan_list() - the plan's keyed fields, one line each:
+ * "TAG<TAB>must|optional<TAB>KIND<TAB>NAME" (KIND: u8, u32, u64, axis,
+ * name, flows; NAME: the member in the JSON's "params", or for a field no
+ * option sets its name in struct rb_params), for
+ * `rdmabench --list-plan` and the lab's hostile peer.
+ */
+void rb_wire_plan_list(FILE *f);
+int rb_unpack_params_why(const uint8_t *buf, size_t len, struct rb_params *m, char *err,
+			 size_t errlen);
 int rb_pack_conn(const struct rb_msg_conn *m, uint8_t *buf, size_t cap);
 /* rb_unpack_conn() allocates @m's lists (rb_conn_free()); none on error. */
 int rb_unpack_conn(const uint8_t *buf, size_t len, struct rb_msg_conn *m);

@@ -10,13 +10,15 @@ line: "CASE <tab> seconds <tab> what came back" (the server's ERROR text,
 "threadjoin" open several connections at once, a line each.  The wire format is the one of
 src/wire/wire.h: a 12-byte header (magic "RDMB", version u16, type u16, body
 length u32, big-endian), then fixed big-endian fields; strings are a u16
-length and the bytes.
+length and the bytes.  PARAMS is keyed fields (src/wire/wire_plan.c),
+packed from `$RB --list-plan`.
 """
 import os
 import random
 import re
 import socket
 import struct
+import subprocess
 import sys
 import threading
 import time
@@ -50,26 +52,50 @@ def s16(text):
     return struct.pack(">H", len(b)) + b
 
 
-def axis(*vals):
-    return struct.pack(">I", len(vals)) + b"".join(struct.pack(">Q", v) for v in vals)
+def plan_fields():
+    """The plan's keyed fields (wire v18), as this tree's binary lists them
+    (rdmabench --list-plan: tag, must|optional, kind, name): the packer
+    below follows the option table's rows, never a copy of them."""
+    rb = os.environ.get("RB", "rdmabench")
+    out = subprocess.run([rb, "--list-plan"], check=True, capture_output=True, text=True).stdout
+    fields = {}
+    for line in out.splitlines():
+        tag, must, kind, name = line.split("\t")
+        fields[name] = (int(tag) | (0x8000 if must == "must" else 0), kind)
+    return fields
 
 
-def params(test="write_bw", size=(65536,), batch=(1,), signal=(64,), qps=(1,), tx=(128,),
-           iters=100, duration=0, warmup=10, rx=512, inline=0, outstanding=0, mtu=0, op=0,
-           transport=0, sl=0, tclass=0, flow_label=0, hugepages=0, odp=0, mr_per_qp=0, srq=0,
-           threads=1, thread=0, bidir=0, interval_ms=0, forever=0, rate_unit=0, rate=0,
-           run_id=0, recv_post_list=0, reversed=0, imm=0, poll=(0,), cqe_poll=(32,), probe=0,
-           probe_rate=0, wr_lat=0, cq_per_qp=0):
-    return (s16(test) + axis(*size) + axis(*batch) + axis(*signal) + axis(*qps) + axis(*tx) +
-            struct.pack(">QIQIIIIBBBBBBBIBBBBIIB", iters, duration, warmup, rx, inline, outstanding,
-                        mtu, op, 0, 0, transport, sl, tclass, 1, flow_label, hugepages, odp,
-                        mr_per_qp, srq, threads, thread, bidir) +
-            struct.pack(">IBBQQIBB", interval_ms, forever, rate_unit, rate, run_id,
-                        recv_post_list, reversed, imm) +
-            axis(*poll) + axis(*cqe_poll) +  # v9: the --poll and --cqe-poll axes
-            struct.pack(">BI", probe, probe_rate) +  # v11: --probe, --probe-rate
-            struct.pack(">B", wr_lat) +  # v12: --wr-lat
-            struct.pack(">B", cq_per_qp))  # v13: --cq-per-qp
+# hostile.py's names for the plan's fields, where they differ from the JSON's.
+ALIASES = {"tx": "tx_depth", "iters": "iterations", "duration": "duration_s", "rx": "rx_depth",
+           "inline": "inline_size", "op": "atomic_op", "bidir": "bidirectional",
+           "imm": "with_imm"}
+WIDTH = {"u8": ">B", "u32": ">I", "u64": ">Q"}
+
+
+def params(**plan):
+    """A PARAMS body: a write_bw plan with @plan's fields changed; a field at
+    zero is left out, as rdmabench leaves it (an axis is a tuple)."""
+    base = dict(test="write_bw", size=(65536,), batch=(1,), signal=(64,), qps=(1,),
+                tx_depth=(128,), iterations=100, warmup=10, rx_depth=512, threads=1,
+                poll=(0,), cqe_poll=(32,))
+    base.update((ALIASES.get(k, k), v) for k, v in plan.items())
+    fields = plan_fields()
+    body = b""
+    count = 0
+    for name, value in base.items():
+        tag, kind = fields[name]
+        if kind == "axis":
+            v = b"".join(struct.pack(">Q", x) for x in value)
+        elif kind == "name":
+            v = value.encode()
+        elif kind == "flows":
+            v = struct.pack(">I", value) if value else b""
+        else:
+            v = struct.pack(WIDTH[kind], value) if value else b""
+        if v:
+            body += struct.pack(">HH", tag, len(v)) + v
+            count += 1
+    return struct.pack(">H", count) + body
 
 
 def hello(test="write_bw"):

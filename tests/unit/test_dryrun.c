@@ -223,6 +223,20 @@ static void memory_sized(void **state)
 	assert_int_equal(m.buffers, 2 << 20);
 }
 
+/* "sent": every plan option set, from the rows, as a command line would say it. */
+static void sent_from_rows(void **state)
+{
+	struct fixture fx;
+
+	(void)state;
+	plan(&fx, "write_bw", "-n 1000 -c UC --wr-lat --cq-per-qp --probe --probe-rate 2000 hostB");
+	roce(&fx.d.dev);
+	text(&fx);
+	has(&fx, "sent        --iters 1000 --warmup auto --rx-depth 512 --threads 1 --transport UC "
+		 "--probe --probe-rate 2000 --wr-lat --cq-per-qp\n");
+	free(fx.text);
+}
+
 static void limits_checked(void **state)
 {
 	char pr[RB_DRY_PROBLEMS][RB_DRY_NOTE];
@@ -425,12 +439,12 @@ static void perftest_no_effect(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(sweep_points_listed), cmocka_unit_test(device_and_gid),
-		cmocka_unit_test(no_device_said),      cmocka_unit_test(memory_sized),
-		cmocka_unit_test(limits_checked),      cmocka_unit_test(many_threads),
-		cmocka_unit_test(duration_points),     cmocka_unit_test(server_side),
-		cmocka_unit_test(output_said),	       cmocka_unit_test(perftest_no_effect),
-		cmocka_unit_test(reversed_said),
+		cmocka_unit_test(sweep_points_listed), cmocka_unit_test(sent_from_rows),
+		cmocka_unit_test(device_and_gid),      cmocka_unit_test(no_device_said),
+		cmocka_unit_test(memory_sized),	       cmocka_unit_test(limits_checked),
+		cmocka_unit_test(many_threads),	       cmocka_unit_test(duration_points),
+		cmocka_unit_test(server_side),	       cmocka_unit_test(output_said),
+		cmocka_unit_test(perftest_no_effect),  cmocka_unit_test(reversed_said),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -494,6 +494,15 @@ static void row_rejects(const struct want *w, const char *arg, const char *needl
 	}
 }
 
+/* Whether the command line set the row named @lname (a name the test knows). */
+static bool given_name(const struct rb_cli *c, const char *lname)
+{
+	int i = rb_opt_index(lname);
+
+	assert_true(i >= 0);
+	return c->given[i] != 0;
+}
+
 /* "@opt @arg" for a row's first test must succeed and set only that row. */
 static size_t given_rows(const struct rb_cli *c)
 {
@@ -521,8 +530,8 @@ static void row_accepts(struct rb_cli *c, const struct want *w, const char *opt,
 			    given_rows(c), row_index(w));
 		fail();
 	}
-	if (!rb_cli_given(c, w->lname)) {
-		print_error("%s: rb_cli_given(\"%s\") is false\n", opt, w->lname);
+	if (!given_name(c, w->lname)) {
+		print_error("%s: given[\"%s\"] is false\n", opt, w->lname);
 		fail();
 	}
 }
@@ -852,7 +861,7 @@ static void row_list(const struct want *w)
 	assert_int_equal(l->n, 2);
 	assert_string_equal(l->v[0], x->good[0]);
 	assert_string_equal(l->v[1], x->good[1]);
-	assert_true(rb_cli_given(&c, w->lname));
+	assert_true(given_name(&c, w->lname));
 	/* The syntax is checked as it is parsed, naming the value and what is wrong. */
 	CHECK_ERR(PARSE(&c, lowest_bit(w->tests), err, lopt, x->bad[0]), err, x->bad[0],
 		  x->says[0]);
@@ -1219,8 +1228,8 @@ static void test_defaults_lat(void **state)
 	assert_true(c.p.warmup == RB_WARMUP_AUTO);
 	assert_int_equal(c.p.rx_depth, 512);
 	/* defaults are not "given" */
-	assert_false(rb_cli_given(&c, "size"));
-	assert_false(rb_cli_given(&c, "tx-depth"));
+	assert_false(given_name(&c, "size"));
+	assert_false(given_name(&c, "tx-depth"));
 	assert_int_equal(given_rows(&c), 0);
 
 	CHECK_OK(FINISH(&c, T_WRITE_LAT, err, NULL), err);
@@ -1361,7 +1370,7 @@ static void test_shape_options(void **state)
 	CHECK_OK(FINISH(&c, T_SEND_BW, err, "--rate_limit", "10"), err);
 	assert_int_equal(c.p.rate, 10000000000ULL);
 	assert_int_equal(c.p.rate_unit, RB_RATE_BPS);
-	assert_true(rb_cli_given(&c, "rate"));
+	assert_true(given_name(&c, "rate"));
 
 	CHECK_ERR(FINISH(&c, T_WRITE_BW, err, "-D", "0", "-s", "64,128"), err, "-D 0",
 		  "this sweep has 2");
@@ -1486,6 +1495,33 @@ static void test_plan_limit(void **state)
 
 /* ---- rb_cli_given ------------------------------------------------------- */
 
+/*
+ * rb_cli_given() takes a row's id: each id is on exactly one row, so that
+ * no id asks about nothing (a row that lost its .id) or about two rows.
+ */
+static void test_opt_ids(void **state)
+{
+	int id, rows;
+	size_t i;
+	struct rb_cli c;
+	char err[256];
+
+	(void)state;
+	for (id = RB_O_NONE + 1; id < RB_O_N; id++) {
+		for (rows = 0, i = 0; i < rb_nopts; i++)
+			rows += rb_opts[i].id == (enum rb_opt_id)id;
+		if (rows != 1) {
+			print_error("id %d is on %d rows, want 1\n", id, rows);
+			fail();
+		}
+	}
+	assert_null(rb_opt_by_id(RB_O_NONE));
+	assert_string_equal(rb_opt_by_id(RB_O_TX_DEPTH)->lname, "tx-depth");
+	CHECK_OK(PARSE(&c, T_WRITE_BW, err, "--tx-depth", "64", "host"), err);
+	assert_true(rb_cli_given(&c, RB_O_TX_DEPTH));
+	assert_false(rb_cli_given(&c, RB_O_SIZE));
+}
+
 /* A one-shot server names the plan options it ignores, and only those. */
 static void test_client_only(void **state)
 {
@@ -1517,7 +1553,7 @@ static void test_report_gbits(void **state)
 	assert_int_equal(c.l.units, RB_UNITS_GBITS);
 	/* a perftest alias by prefix: --rdma_c is --rdma_cm */
 	CHECK_OK(PARSE(&c, T_WRITE_BW, err, "--rdma_c", "host"), err);
-	assert_true(rb_cli_given(&c, "rdma-cm"));
+	assert_true(given_name(&c, "rdma-cm"));
 	CHECK_ERR(PARSE(&c, T_WRITE_BW, err, "--report", "host"), err, "--report is ambiguous",
 		  "--report_gbits", "--counters");
 	CHECK_ERR(PARSE(&c, T_WRITE_BW, err, "--units", "MB/s", "--report_gbits", "host"), err,
@@ -1716,27 +1752,27 @@ static void test_given(void **state)
 	(void)state;
 	CHECK_OK(PARSE(&c, T_SEND_BW, err, "-s", "64", "--warmup", "5", "-v", "--units", "Gb/s"),
 		 err);
-	assert_true(rb_cli_given(&c, "size"));
-	assert_true(rb_cli_given(&c, "warmup"));
-	assert_true(rb_cli_given(&c, "verbose"));
-	assert_true(rb_cli_given(&c, "units"));
-	assert_false(rb_cli_given(&c, "iters"));
-	assert_false(rb_cli_given(&c, "tx-depth"));
-	assert_false(rb_cli_given(&c, "quiet"));
-	assert_false(rb_cli_given(&c, "no-such-option"));
+	assert_true(rb_cli_given(&c, RB_O_SIZE));
+	assert_true(given_name(&c, "warmup"));
+	assert_true(given_name(&c, "verbose"));
+	assert_true(given_name(&c, "units"));
+	assert_false(given_name(&c, "iters"));
+	assert_false(given_name(&c, "tx-depth"));
+	assert_false(given_name(&c, "quiet"));
+	assert_int_equal(rb_opt_index("no-such-option"), -1);
 	assert_int_equal(given_rows(&c), 4);
 	/* rb_cli_finish() fills defaults without marking them given */
 	CHECK_OK(rb_cli_finish(&c, &rb_bench_send_bw, scope_of(T_SEND_BW), err, sizeof(err)), err);
-	assert_false(rb_cli_given(&c, "tx-depth"));
-	assert_false(rb_cli_given(&c, "iters"));
-	assert_true(rb_cli_given(&c, "size"));
+	assert_false(given_name(&c, "tx-depth"));
+	assert_false(given_name(&c, "iters"));
+	assert_true(given_name(&c, "size"));
 
 	/* a value equal to the default still counts as given */
 	CHECK_OK(PARSE(&c, T_SEND_LAT, err, "--warmup", "100"), err);
-	assert_true(rb_cli_given(&c, "warmup"));
+	assert_true(given_name(&c, "warmup"));
 	/* a failed option is not marked */
 	CHECK_ERR(PARSE(&c, T_SEND_LAT, err, "-n", "0"), err, "-n/--iters");
-	assert_false(rb_cli_given(&c, "iters"));
+	assert_false(given_name(&c, "iters"));
 }
 
 /* ---- usage and man page ------------------------------------------------- */
@@ -2019,8 +2055,8 @@ static void test_perftest_aliases(void **state)
 	assert_int_equal(c.p.signal.v[0], 4);
 	assert_int_equal(c.p.qps.v[0], 2);
 	assert_string_equal(c.l.device, "rxe0");
-	assert_true(rb_cli_given(&c, "batch"));
-	assert_true(rb_cli_given(&c, "post_list"));
+	assert_true(given_name(&c, "batch"));
+	assert_true(given_name(&c, "post_list"));
 	CHECK_ERR(PARSE(&c, T_SEND_BW, err, "--post_list", "8", "-l", "4"), err,
 		  "-l/--batch given twice");
 	/* The memory flags, in perftest's spelling. */
@@ -2137,13 +2173,13 @@ static void test_parse_resets_getopt(void **state)
 	assert_null(c.l.host);
 	CHECK_AXIS(&c.p.size, 64);
 	assert_int_equal(given_rows(&c), 1);
-	assert_true(rb_cli_given(&c, "size"));
+	assert_true(given_name(&c, "size"));
 
 	CHECK_ERR(PARSE(&c, T_TOPO, err, "-av"), err, "-a/--all does not apply to topo");
 	CHECK_OK(PARSE(&c, T_TOPO, err, "--quiet"), err);
 	assert_int_equal(c.verbose, 0);
 	assert_int_equal(given_rows(&c), 1);
-	assert_true(rb_cli_given(&c, "quiet"));
+	assert_true(given_name(&c, "quiet"));
 }
 
 /*
@@ -2208,6 +2244,7 @@ int main(void)
 		cmocka_unit_test(test_out_json),
 		cmocka_unit_test(test_lat_reports),
 		cmocka_unit_test(test_given),
+		cmocka_unit_test(test_opt_ids),
 		cmocka_unit_test(test_client_only),
 		cmocka_unit_test(test_usage),
 		cmocka_unit_test(test_help_fits),

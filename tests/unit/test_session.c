@@ -304,6 +304,29 @@ static void params_threads_over_limit(void **state)
 			 "40 or more");
 }
 
+/*
+ * Wire v18: a plan with a field this server does not know, marked must
+ * understand (a newer client's feature in use): refused, the ERROR
+ * naming the field's tag, never run without it.
+ */
+static void params_unknown_must(void **state)
+{
+	static uint8_t b[RB_WIRE_MAX_BODY];
+	struct rb_params p = valid_plan();
+	int fd = dial(), n;
+
+	(void)state;
+	send_hello(fd, p.test);
+	expect_ok(fd);
+	n = rb_pack_params(&p, b, sizeof(b));
+	assert_true(n > 0 && b[1] < 0xff);
+	b[1]++; /* one field more, appended: tag 0x7abc, must understand */
+	memcpy(b + n, "\xfa\xbc\x00\x03new", 7);
+	send_msg(fd, RB_MSG_PARAMS, b, (uint32_t)n + 7);
+	expect_refusal(fd, "plan field 31420 is one this build does not know and must understand",
+		       REFUSE_MS);
+}
+
 /* The server is listening (it may still be starting): for rb_client(), which does not wait. */
 static void dial_ready(void)
 {
@@ -724,6 +747,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(hello_unknown_test),
+		cmocka_unit_test(params_unknown_must),
 		cmocka_unit_test(hello_malformed),
 		cmocka_unit_test(params_before_hello),
 		cmocka_unit_test(params_batch_zero),
