@@ -307,7 +307,7 @@ static void port_not_active(const struct rb_dev *d)
 		       state);
 }
 
-static int query_dev(struct rb_dev *d, int port)
+static int query_dev(struct rb_dev *d, int port, const char *port_by)
 {
 	char driver[64];
 	int ret;
@@ -320,9 +320,14 @@ static int query_dev(struct rb_dev *d, int port)
 	dev_driver(d->ctx->device, driver, sizeof(driver));
 	d->prov = rb_prov_identify(driver, d->name, d->attr.vendor_id);
 	if (port < 1 || port > d->attr.phys_port_cnt) {
-		rb_err("-i/--ib-port %d: %s has %u port(s)%s%s", port, d->name,
-		       d->attr.phys_port_cnt, d->prov->one_port_per_device ? "; " : "",
-		       d->prov->one_port_per_device ? d->prov->quirk : "");
+		if (port_by) /* -O: ports 1 and 2 */
+			rb_err("%s runs ports 1 and 2: %s has %u port(s)%s%s", port_by, d->name,
+			       d->attr.phys_port_cnt, d->prov->one_port_per_device ? "; " : "",
+			       d->prov->one_port_per_device ? d->prov->quirk : "");
+		else
+			rb_err("-i/--ib-port %d: %s has %u port(s)%s%s", port, d->name,
+			       d->attr.phys_port_cnt, d->prov->one_port_per_device ? "; " : "",
+			       d->prov->one_port_per_device ? d->prov->quirk : "");
 		return -EINVAL;
 	}
 	d->port = (uint8_t)port;
@@ -422,7 +427,7 @@ int rb_dev_open_want(const struct rb_dev_want *w, struct rb_dev *d)
 	ret = find_device(w, d, &port);
 	if (ret)
 		return ret;
-	ret = query_dev(d, port);
+	ret = query_dev(d, port, w->port_by);
 	if (ret)
 		goto close_dev;
 	ret = choose_gid(d, w);
@@ -511,7 +516,7 @@ int rb_dev_check(const struct rb_dev_want *w)
 	ret = find_device(w, &d, &port);
 	if (ret)
 		return ret;
-	ret = query_dev(&d, port);
+	ret = query_dev(&d, port, w->port_by);
 	/* The GID table checked is the one the run will use only when the
 	 * device and port are fixed; the GID itself is chosen later, from the
 	 * connection's address, and only -x is checked here. */

@@ -50,6 +50,8 @@ struct rb_dev_want {
 	const struct sockaddr *local; /* local address of the OOB connection; NULL: unknown */
 	int peer_family;	      /* AF_INET/AF_INET6 when @local is NULL; AF_UNSPEC: unknown */
 	int gid_family;		      /* --ipv6: AF_INET6; AF_UNSPEC: the OOB's */
+	/* The option that chose @port, for a message: "-O/--dualport"; NULL: -i/--ib-port. */
+	const char *port_by;
 };
 
 /*
