@@ -293,10 +293,11 @@ static void test_dualport_one_port(void **state)
 	assert_int_equal(r.n, 2);
 	rb_last_error[0] = '\0';
 	assert_int_equal(rb_rails_ready(&r, 0), -EINVAL);
-	assert_string_equal(rb_last_error,
-			    "-O/--dualport runs ports 1 and 2: mlx5_0 has 1 port(s); each port is a "
-			    "device of its own: for two ports, where -O/--dualport would run one "
-			    "device's, give -d mlx5_0,mlx5_1");
+	assert_string_equal(rb_last_error, "-O/--dualport runs ports 1 and 2: mlx5_0 has 1 "
+					   "port(s); each port is a "
+					   "device of its own: for two ports, where -O/--dualport "
+					   "would run one "
+					   "device's, give -d mlx5_0,mlx5_1");
 	assert_int_equal(fh.opens, fh.closes);
 	/* Two ports: ready. */
 	fh.ports[2] = 2;
