@@ -3,7 +3,6 @@
  * A session's resources: device, PD, CQ, QPs and buffers, as the plan and
  * this side's choices ask, checked against the device's limits first.
  */
-#include "rdma/driver_facts.h"
 #include "rdma/memlock.h"
 #include "session/rails.h"
 #include "session/session_int.h"
@@ -604,9 +603,8 @@ static int register_buffers(struct session *s)
 	}
 	/* Requested is not honoured: what the driver and the registration say. */
 	s->rep.relaxed_ordering = !off;
-	s->rep.relaxed_honoured = rb_relaxed_known(off, r->dev.relaxed_err != 0,
-						   rb_driver_facts_of("/sys", r->dev.name),
-						   s->why_relaxed, sizeof(s->why_relaxed));
+	s->rep.relaxed_honoured = rb_prov_relaxed_known(off, r->dev.relaxed_err != 0, r->dev.prov,
+							s->why_relaxed, sizeof(s->why_relaxed));
 	s->rep.why_relaxed = s->why_relaxed;
 	return ret;
 }
