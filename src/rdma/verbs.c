@@ -842,8 +842,8 @@ static int modify(struct rb_dev *d, struct ibv_qp *qp, struct ibv_qp_attr *a, in
 }
 
 /* The address of @r, with @av's path fields: a GRH whenever a GID is in use (RoCE). */
-static void fill_ah(const struct rb_dev *d, const struct rb_qp_info *r, const struct rb_av *av,
-		    struct ibv_ah_attr *ah)
+void rb_ah_attr_fill(const struct rb_dev *d, const struct rb_qp_info *r, const struct rb_av *av,
+		     struct ibv_ah_attr *ah)
 {
 	*ah = (struct ibv_ah_attr){ .dlid = r->lid, .sl = av->sl, .port_num = d->port };
 	if (d->gid_index < 0)
@@ -870,7 +870,7 @@ static int to_rtr(struct rb_dev *d, struct ibv_qp *qp, const struct rb_qp_info *
 	};
 	int mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
 
-	fill_ah(d, r, av, &a.ah_attr);
+	rb_ah_attr_fill(d, r, av, &a.ah_attr);
 	if (qp->qp_type == IBV_QPT_RC)
 		mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
 	return modify(d, qp, &a, mask, "RTR");
@@ -953,7 +953,7 @@ int rb_ah_create(struct rb_dev *d, const struct rb_qp_info *remote, const struct
 	struct ibv_ah_attr a;
 	int ret;
 
-	fill_ah(d, remote, av, &a);
+	rb_ah_attr_fill(d, remote, av, &a);
 	*ah = ibv_create_ah(d->pd, &a);
 	if (!*ah) {
 		ret = lib_errno(errno);

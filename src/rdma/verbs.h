@@ -289,6 +289,10 @@ int rb_qp_connect(struct rb_dev *d, struct ibv_qp *qp, int access, uint32_t loca
 		  const struct rb_qp_info *remote, enum ibv_mtu mtu, uint8_t rd_atom,
 		  const struct rb_av *av);
 
+/* rb_ah_attr_fill() - @remote's address with @av's path fields: a GRH whenever a GID is in use. */
+void rb_ah_attr_fill(const struct rb_dev *d, const struct rb_qp_info *remote,
+		     const struct rb_av *av, struct ibv_ah_attr *ah);
+
 /* rb_ah_create() - an address handle for UD sends to @remote, with @av. */
 int rb_ah_create(struct rb_dev *d, const struct rb_qp_info *remote, const struct rb_av *av,
 		 struct ibv_ah **ah);
