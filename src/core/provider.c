@@ -399,6 +399,19 @@ const char *rb_prov_offers_str(unsigned int offers, char *buf, size_t len)
 	return buf;
 }
 
+const char *rb_prov_makers(unsigned int offer, char *buf, size_t len)
+{
+	size_t i, off = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (i = 1; i < NELEM(rows) && off < len; i++)
+		if (rows[i].offers & offer)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "",
+						rows[i].name);
+	return buf;
+}
+
 const char *rb_prov_link_layer_str(unsigned int link_layer)
 {
 	/* IBV_LINK_LAYER_UNSPECIFIED, _INFINIBAND, _ETHERNET */

@@ -87,7 +87,7 @@ struct rb_provider {
 	 * addressed by GID 0, never by LID. */
 	bool addr_by_gid;
 	enum rb_prov_relaxed relaxed;
-	const char *relaxed_why; /* what is known of relaxed ordering, in words */
+	const char *relaxed_why;  /* what is known of relaxed ordering, in words */
 	bool netdev_carries_rdma; /* the netdev's statistics count RDMA traffic */
 	bool one_port_per_device; /* each port is a device of its own (-O: -d A,B) */
 	/* ibv_create_qp() can fail without setting errno (a leftover one
@@ -122,6 +122,12 @@ const char *rb_prov_transport_str(enum rb_prov_transport t);
  * @buf.  Returns @buf.
  */
 const char *rb_prov_offers_str(unsigned int offers, char *buf, size_t len);
+
+/*
+ * rb_prov_makers() - the providers whose rows offer @offer (an RB_OFFER_*
+ * bit), "mlx5" or "mlx5, mlx4", into @buf.  Returns @buf.
+ */
+const char *rb_prov_makers(unsigned int offer, char *buf, size_t len);
 
 /* rb_prov_link_layer_str() - IBV_LINK_LAYER_* as text: "Ethernet", "InfiniBand", "Unspecified". */
 const char *rb_prov_link_layer_str(unsigned int link_layer);

@@ -23,6 +23,10 @@
 
 #define RB_WIRE_MAGIC 0x52444d42u /* "RDMB" */
 /*
+ * v18: CONN ends with the DC block (-c DC, rdma/dc.h): the sender's DC
+ * role (0 none, 1 its QPs are DC initiators, 2 DC targets, whose numbers
+ * are the QP list's) and a u64, the targets' access key (0 unless 2);
+ * PARAMS's transport may be 4 (DC);
  * v17: RESULT flag bit 5 (32): the server's completion events under
  * --poll event follow, a u64 last in the body (--reversed shows the
  * sender's wake-ups);
@@ -43,7 +47,7 @@
  * --poll; v7: with --reversed and the immediate flag, RESULT with the
  * server's latency summary
  */
-#define RB_WIRE_VERSION	 17
+#define RB_WIRE_VERSION	 18
 #define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
 
@@ -124,7 +128,14 @@ struct rb_msg_conn {
 	struct rb_qp_info probe_qp;
 	/* v15: IBV_TRANSPORT_* of the sender's device (0 InfiniBand/RoCE, 1 iWARP). */
 	uint8_t transport;
+	/* v18: -c DC's asymmetric QPs: the sender's role (enum rb_dc_role) and,
+	 * from targets, the key their initiators name (0 otherwise). */
+	uint8_t dc_role;
+	uint64_t dc_key;
 };
+
+/* A CONN's DC role: what the QP list holds under -c DC. */
+enum rb_dc_role { RB_DC_NONE, RB_DC_INITIATOR, RB_DC_TARGET };
 
 /*
  * A socket test's CONN (tcp_lat, tcp_bw): the server's data listener, and

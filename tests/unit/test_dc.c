@@ -17,7 +17,63 @@
 #include <cmocka.h>
 
 #include "fake_verbs.h"
+#include "core/bench.h"
 #include "rdma/dc.h"
+#include "wire/plan.h"
+
+/*
+ * -c DC as the plan sees it: send_bw, write_bw and read_bw, one way,
+ * without -R; on a device whose provider is not mlx5, refused naming
+ * mlx5 (rxe, and an unknown device); on an mlx5, taken.
+ */
+static void dc_plan(void **state)
+{
+	static const char *const runs[] = { "send_bw", "write_bw", "read_bw" };
+	struct rb_params p;
+	char err[256];
+	size_t i;
+
+	(void)state;
+	for (i = 0; i < sizeof(runs) / sizeof(runs[0]); i++) {
+		p = fake_plan(runs[i]);
+		p.transport = RB_TR_DC;
+		assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), 0);
+		assert_int_equal(rb_plan_provider_check(&p, rb_bench_find(runs[i]),
+							rb_prov_identify("mlx5_core", "mlx5_0", 0),
+							"mlx5_0", err, sizeof(err)),
+				 0);
+	}
+	p = fake_plan("send_lat");
+	p.transport = RB_TR_DC;
+	assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "-c DC does not apply to send_lat: it runs over RC, UC, UD, SRD");
+	p = fake_plan("atomic_bw");
+	p.transport = RB_TR_DC;
+	assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), -EINVAL);
+	p = fake_plan("write_bw");
+	p.transport = RB_TR_DC;
+	p.bidir = 1;
+	assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), -EINVAL);
+	assert_string_equal(err, "-c DC does not apply with -b/--bidirectional: the client's DC "
+				 "initiators send to the server's DC targets, one way, connected "
+				 "by the out-of-band exchange");
+	p.bidir = 0;
+	p.use_cm = 1;
+	assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "-c DC does not apply with -R/--rdma-cm"));
+	p.use_cm = 0;
+	assert_int_equal(rb_plan_provider_check(&p, rb_bench_find("write_bw"),
+						rb_prov_identify(NULL, "rxe0", 0), "rxe0", err,
+						sizeof(err)),
+			 -EINVAL);
+	assert_string_equal(err, "-c DC: rxe0 is rxe (Soft-RoCE (software)), which makes RC, UC, "
+				 "UD QPs; DC QPs are mlx5's; give -c RC");
+	assert_int_equal(rb_plan_provider_check(&p, rb_bench_find("write_bw"),
+						rb_prov_identify("acme", "acme0", 0), "acme0", err,
+						sizeof(err)),
+			 -EINVAL);
+	assert_non_null(strstr(err, "DC QPs are mlx5's"));
+}
 
 #ifdef HAVE_MLX5DV
 #include <infiniband/mlx5dv.h>
@@ -271,6 +327,7 @@ static void dc_not_built(void **state)
 int main(void)
 {
 	static const struct CMUnitTest tests[] = {
+		cmocka_unit_test(dc_plan),
 #ifdef HAVE_MLX5DV
 		cmocka_unit_test(dc_create_and_connect),
 		cmocka_unit_test(dc_create_refused),
