@@ -74,7 +74,7 @@ const struct rb_bench rb_bench_send_bw = {
 	.mode = RB_MODE_BW,
 	.wr_name = "SEND",
 	.transports = RB_TR_BIT(RB_TR_RC) | RB_TR_BIT(RB_TR_UC) | RB_TR_BIT(RB_TR_UD) |
-		      RB_TR_BIT(RB_TR_SRD),
+		      RB_TR_BIT(RB_TR_SRD) | RB_TR_BIT(RB_TR_DC),
 	.needs_recv = true,
 	.odp_caps = IBV_ODP_SUPPORT_SEND | IBV_ODP_SUPPORT_RECV,
 	.send_ops = IBV_QP_EX_WITH_SEND,

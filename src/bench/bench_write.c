@@ -140,7 +140,8 @@ const struct rb_bench rb_bench_write_bw = {
 	.desc = "RDMA WRITE stream; bandwidth and message rate at the client",
 	.mode = RB_MODE_BW,
 	.wr_name = "RDMA WRITE",
-	.transports = RB_TR_BIT(RB_TR_RC) | RB_TR_BIT(RB_TR_UC) | RB_TR_BIT(RB_TR_SRD),
+	.transports = RB_TR_BIT(RB_TR_RC) | RB_TR_BIT(RB_TR_UC) | RB_TR_BIT(RB_TR_SRD) |
+		      RB_TR_BIT(RB_TR_DC),
 	.inline_ok = true,
 	.bidir_ok = true,
 	.default_size = 65536,

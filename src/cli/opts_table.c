@@ -703,20 +703,23 @@ const struct rb_opt rb_opts[] = {
 	  .common = true,
 	  .alias = "connection",
 	  .perftest = "-c, --connection",
-	  .pt_diff = "RC, UC, UD or SRD (no XRC, DC); a test the transport cannot run exits 2; "
+	  .pt_diff = "RC, UC, UD, SRD or DC (no XRC; DC one way, bandwidth tests only); a test the "
+		     "transport cannot run exits 2; "
 		     "with UD, -s above the path MTU exits 2 (perftest lowers it to the MTU)",
 	  .sname = 'c',
 	  .type = RB_OPT_CHOICE,
 	  .off = PAR(transport),
 	  .max = RB_TR_COUNT - 1,
-	  .choices = "RC|UC|UD|SRD",
-	  .argname = "RC|UC|UD|SRD",
+	  .choices = "RC|UC|UD|SRD|DC",
+	  .argname = "RC|UC|UD|SRD|DC",
 	  .def = "RC; a client whose device makes no RC (EFA) takes the first transport the "
 		 "test and the device share, and says so",
 	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "QP transport: RC for every test; UC for send and write tests; UD for "
 		  "send_lat and send_bw, with messages up to the path MTU; SRD (EFA, built with "
-		  "efadv) for send, and read and write where the device has them; a device that "
+		  "efadv) for send, and read and write where the device has them; DC (mlx5, built "
+		  "with mlx5dv; not run on an mlx5 yet) for send_bw, write_bw and read_bw, one "
+		  "way: the client's DC initiators to the server's DC targets; a device that "
 		  "does not make the transport exits 2 naming those it makes" },
 	{ .lname = "sl",
 	  .json_absent = "0",

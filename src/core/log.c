@@ -99,7 +99,7 @@ const char *rb_op_name(enum rb_atomic_op op)
 
 const char *rb_transport_name(unsigned int t)
 {
-	static const char *const names[RB_TR_COUNT] = { "RC", "UC", "UD", "SRD" };
+	static const char *const names[RB_TR_COUNT] = { "RC", "UC", "UD", "SRD", "DC" };
 
 	return t < RB_TR_COUNT ? names[t] : "?";
 }

@@ -151,6 +151,11 @@ static const char *const irdma_errors[] = { "tcpInOptErrors", "tcpInProtoErrors"
 
 #define IBOFF (RB_OFFER_RC | RB_OFFER_UC | RB_OFFER_UD)
 
+/* PCIe relaxed ordering, in words (provider.h says where they were read). */
+static const char ro_soft[] = "ignored: a software device, with no PCIe write to order";
+static const char ro_ignored[] = "ignored: the kernel driver does not act on the flag";
+static const char ro_unknown[] = "unknown: the verbs do not say whether the device applies it";
+
 /* Indexed by enum rb_prov_id. */
 static const struct rb_provider rows[RB_PROV_COUNT] = {
 	[RB_PROV_GENERIC] = { .id = RB_PROV_GENERIC,
@@ -159,6 +164,9 @@ static const struct rb_provider rows[RB_PROV_COUNT] = {
 			      .xport = RB_XPORT_IB,
 			      .offers = IBOFF,
 			      .atomics = true,
+			      .relaxed = RB_RELAXED_UNKNOWN,
+			      .relaxed_why = "unknown: a driver rdmabench has no facts for, and "
+					     "the verbs do not say",
 			      .ctr_defaults = generic_defaults,
 			      .ctr_retrans = none,
 			      .ctr_errors = none },
@@ -171,6 +179,7 @@ static const struct rb_provider rows[RB_PROV_COUNT] = {
 			  .offers = IBOFF,
 			  .atomics = true,
 			  .relaxed = RB_RELAXED_IGNORED,
+			  .relaxed_why = ro_soft,
 			  .netdev_carries_rdma = true,
 			  .ctr_defaults = rxe_defaults,
 			  .ctr_retrans = rxe_retrans,
@@ -185,7 +194,10 @@ static const struct rb_provider rows[RB_PROV_COUNT] = {
 			   .xport = RB_XPORT_IB,
 			   .offers = IBOFF | RB_OFFER_DC | RB_OFFER_XRC,
 			   .atomics = true,
-			   .relaxed = RB_RELAXED_HONOURED,
+			   .relaxed = RB_RELAXED_UNKNOWN,
+			   .relaxed_why = "unknown: mlx5 applies it only with the device's relaxed "
+					  "ordering capability and PCIe relaxed ordering enabled "
+					  "on the function, which the verbs do not report",
 			   .one_port_per_device = true,
 			   .ctr_defaults = mlx5_defaults,
 			   .ctr_retrans = mlx5_retrans,
@@ -202,6 +214,8 @@ static const struct rb_provider rows[RB_PROV_COUNT] = {
 			      .xport = RB_XPORT_IB,
 			      .offers = RB_OFFER_RC | RB_OFFER_UD,
 			      .atomics = true,
+			      .relaxed = RB_RELAXED_IGNORED,
+			      .relaxed_why = ro_ignored,
 			      .qp_fail_no_errno = true,
 			      .ctr_defaults = bnxt_defaults,
 			      .ctr_retrans = bnxt_retrans,
@@ -217,6 +231,8 @@ static const struct rb_provider rows[RB_PROV_COUNT] = {
 			    .xport = RB_XPORT_IB,
 			    .offers = RB_OFFER_RC | RB_OFFER_UD,
 			    .atomics = true,
+			    .relaxed = RB_RELAXED_IGNORED,
+			    .relaxed_why = ro_ignored,
 			    .ctr_defaults = irdma_defaults,
 			    .ctr_retrans = irdma_retrans,
 			    .ctr_errors = irdma_errors,
@@ -231,6 +247,8 @@ static const struct rb_provider rows[RB_PROV_COUNT] = {
 			  .xport = RB_XPORT_IB,
 			  .offers = RB_OFFER_RC | RB_OFFER_UD | RB_OFFER_XRC,
 			  .atomics = true,
+			  .relaxed = RB_RELAXED_UNKNOWN,
+			  .relaxed_why = ro_unknown,
 			  .ctr_defaults = generic_defaults,
 			  .ctr_retrans = none,
 			  .ctr_errors = none,
@@ -244,6 +262,8 @@ static const struct rb_provider rows[RB_PROV_COUNT] = {
 			  .xport = RB_XPORT_EFA,
 			  .offers = RB_OFFER_UD | RB_OFFER_SRD,
 			  .atomics = false,
+			  .relaxed = RB_RELAXED_IGNORED,
+			  .relaxed_why = ro_ignored,
 			  .max_inline = 32,
 			  .addr_by_gid = true,
 			  .ctr_defaults = efa_defaults,
@@ -262,6 +282,8 @@ static const struct rb_provider rows[RB_PROV_COUNT] = {
 			    .xport = RB_XPORT_IWARP,
 			    .offers = RB_OFFER_RC,
 			    .atomics = true,
+			    .relaxed = RB_RELAXED_UNKNOWN,
+			    .relaxed_why = ro_unknown,
 			    .ctr_defaults = generic_defaults,
 			    .ctr_retrans = none,
 			    .ctr_errors = none },
@@ -274,6 +296,7 @@ static const struct rb_provider rows[RB_PROV_COUNT] = {
 			  .offers = RB_OFFER_RC,
 			  .atomics = false,
 			  .relaxed = RB_RELAXED_IGNORED,
+			  .relaxed_why = ro_soft,
 			  .netdev_carries_rdma = true,
 			  .ctr_defaults = generic_defaults,
 			  .ctr_retrans = none,
@@ -287,6 +310,8 @@ static const struct rb_provider rows[RB_PROV_COUNT] = {
 			    .xport = RB_XPORT_IWARP,
 			    .offers = RB_OFFER_RC,
 			    .atomics = false,
+			    .relaxed = RB_RELAXED_UNKNOWN,
+			    .relaxed_why = ro_unknown,
 			    .ctr_defaults = generic_defaults,
 			    .ctr_retrans = none,
 			    .ctr_errors = none },
@@ -299,6 +324,8 @@ static const struct rb_provider rows[RB_PROV_COUNT] = {
 			   .xport = RB_XPORT_IB,
 			   .offers = RB_OFFER_RC | RB_OFFER_UD,
 			   .atomics = true,
+			   .relaxed = RB_RELAXED_UNKNOWN,
+			   .relaxed_why = ro_unknown,
 			   .ctr_defaults = generic_defaults,
 			   .ctr_retrans = none,
 			   .ctr_errors = none,
@@ -312,6 +339,8 @@ static const struct rb_provider rows[RB_PROV_COUNT] = {
 			   .xport = RB_XPORT_IB,
 			   .offers = IBOFF | RB_OFFER_XRC,
 			   .atomics = true,
+			   .relaxed = RB_RELAXED_UNKNOWN,
+			   .relaxed_why = ro_unknown,
 			   .ctr_defaults = generic_defaults,
 			   .ctr_retrans = none,
 			   .ctr_errors = none },
@@ -370,12 +399,48 @@ const char *rb_prov_offers_str(unsigned int offers, char *buf, size_t len)
 	return buf;
 }
 
+const char *rb_prov_makers(unsigned int offer, char *buf, size_t len)
+{
+	size_t i, off = 0;
+
+	if (len)
+		buf[0] = '\0';
+	for (i = 1; i < NELEM(rows) && off < len; i++)
+		if (rows[i].offers & offer)
+			off += (size_t)snprintf(buf + off, len - off, "%s%s", off ? ", " : "",
+						rows[i].name);
+	return buf;
+}
+
 const char *rb_prov_link_layer_str(unsigned int link_layer)
 {
 	/* IBV_LINK_LAYER_UNSPECIFIED, _INFINIBAND, _ETHERNET */
 	static const char *const names[] = { "Unspecified", "InfiniBand", "Ethernet" };
 
 	return link_layer < NELEM(names) ? names[link_layer] : "Unspecified";
+}
+
+int rb_prov_relaxed_known(const char *off, bool refused, const struct rb_provider *p, char *why,
+			  size_t len)
+{
+	if (off) {
+		snprintf(why, len, "%s", off);
+		return 0;
+	}
+	if (refused) {
+		snprintf(why, len,
+			 "requested (perftest's default); refused by the provider or kernel: "
+			 "registered without IBV_ACCESS_RELAXED_ORDERING");
+		return 0;
+	}
+	snprintf(why, len,
+		 "requested (perftest's default, IBV_ACCESS_RELAXED_ORDERING); honoured: %s%s",
+		 p->relaxed_why,
+		 p->relaxed == RB_RELAXED_IGNORED ? ""
+						  : "; libibverbs also drops the flag silently on "
+						    "a "
+						    "kernel without optional access flags");
+	return p->relaxed == RB_RELAXED_IGNORED ? 0 : -1;
 }
 
 int rb_prov_counter_kind(const struct rb_provider *p, const char *name)

@@ -56,11 +56,20 @@ enum rb_prov_transport {
 #define RB_OFFER_DC  0x10u /* mlx5dv_create_qp(MLX5DV_QP_INIT_ATTR_MASK_DC), where offered */
 #define RB_OFFER_XRC 0x20u
 
-/* Whether MRs registered with IBV_ACCESS_RELAXED_ORDERING get it. */
+/*
+ * Whether MRs registered with IBV_ACCESS_RELAXED_ORDERING get PCIe relaxed
+ * ordering.  Read in rdma-core and the kernel: libibverbs' ibv_reg_mr()
+ * masks the optional access flags, relaxed ordering among them, on a
+ * kernel without IB_UVERBS_CORE_SUPPORT_OPTIONAL_MR_ACCESS, silently;
+ * mlx5 sets relaxed_ordering_write/read in the mkey only with the HCA's
+ * capability and PCIe relaxed ordering enabled on the function; rxe and
+ * siw are software (no PCIe write to order); bnxt_re, irdma and efa pass
+ * the flag to a kernel driver that does not act on it.  No verbs query
+ * says a device applies it: never "honoured".
+ */
 enum rb_prov_relaxed {
-	RB_RELAXED_UNKNOWN, /* the provider does not say */
-	RB_RELAXED_HONOURED,
-	RB_RELAXED_IGNORED, /* accepted (it is an optional flag) and dropped */
+	RB_RELAXED_UNKNOWN, /* may or may not: the verbs do not say */
+	RB_RELAXED_IGNORED, /* never: accepted (an optional flag) and not acted on */
 };
 
 struct rb_provider {
@@ -78,6 +87,7 @@ struct rb_provider {
 	 * addressed by GID 0, never by LID. */
 	bool addr_by_gid;
 	enum rb_prov_relaxed relaxed;
+	const char *relaxed_why;  /* what is known of relaxed ordering, in words */
 	bool netdev_carries_rdma; /* the netdev's statistics count RDMA traffic */
 	bool one_port_per_device; /* each port is a device of its own (-O: -d A,B) */
 	/* ibv_create_qp() can fail without setting errno (a leftover one
@@ -113,8 +123,26 @@ const char *rb_prov_transport_str(enum rb_prov_transport t);
  */
 const char *rb_prov_offers_str(unsigned int offers, char *buf, size_t len);
 
+/*
+ * rb_prov_makers() - the providers whose rows offer @offer (an RB_OFFER_*
+ * bit), "mlx5" or "mlx5, mlx4", into @buf.  Returns @buf.
+ */
+const char *rb_prov_makers(unsigned int offer, char *buf, size_t len);
+
 /* rb_prov_link_layer_str() - IBV_LINK_LAYER_* as text: "Ethernet", "InfiniBand", "Unspecified". */
 const char *rb_prov_link_layer_str(unsigned int link_layer);
+
+/*
+ * rb_prov_relaxed_known() - what is known of PCIe relaxed ordering on this
+ * side's MRs: @off, why it was not requested (NULL: requested), @refused
+ * (the provider or kernel refused the flag: registered without it), @p
+ * the device's provider.  The words into @why; returns whether it is
+ * honoured: 0 no (not requested, refused, or a provider that ignores it),
+ * -1 unknown (requested, and nothing says).  Never 1: no verbs query
+ * says a device applies it.
+ */
+int rb_prov_relaxed_known(const char *off, bool refused, const struct rb_provider *p, char *why,
+			  size_t len);
 
 /*
  * rb_prov_counter_kind() - whether @name is one of @p's error counters

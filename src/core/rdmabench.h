@@ -62,10 +62,12 @@ enum rb_atomic_op { RB_OP_FADD, RB_OP_CSWAP };
 enum rb_role { RB_ROLE_CLIENT, RB_ROLE_SERVER };
 /*
  * The QP transport (-c); the order is the option's choices
- * "RC|UC|UD|SRD".  SRD is EFA's reliable datagram (efadv): addressed per
- * WR as UD is, reliable as RC is, not ordered.
+ * "RC|UC|UD|SRD|DC".  SRD is EFA's reliable datagram (efadv): addressed per
+ * WR as UD is, reliable as RC is, not ordered.  DC is mlx5's Dynamically
+ * Connected transport (mlx5dv, rdma/dc.h): the client's DC initiators
+ * reach the server's DC targets, one way.
  */
-enum rb_transport { RB_TR_RC, RB_TR_UC, RB_TR_UD, RB_TR_SRD, RB_TR_COUNT };
+enum rb_transport { RB_TR_RC, RB_TR_UC, RB_TR_UD, RB_TR_SRD, RB_TR_DC, RB_TR_COUNT };
 #define RB_TR_BIT(t) (1u << (t))
 
 /* rb_tr_datagram() - each WR names its peer (an address handle): UD and SRD. */

@@ -17,7 +17,6 @@
 #include <unistd.h>
 
 #include "rdma/counters.h"
-#include "rdma/driver_facts.h"
 #include "core/csv.h"
 #include "core/rdmabench.h"
 

@@ -21,7 +21,7 @@
  * Which counters count as what, per driver (also in doc/json-schema.md):
  *   wire bytes   port_xmit_data x 4 (port_rcv_data x 4 for received
  *                payload), else netdev_tx_bytes (netdev_rx_bytes) where the
- *                driver's netdev counts RDMA (rxe, siw: driver_facts.h; not
+ *                driver's netdev counts RDMA (rxe, siw: core/provider.h; not
  *                hardware RoCE, whose RDMA bypasses it): headers and
  *                retransmissions included.  None (wire_unknown says why)
  *                from a netdev that does not count RDMA, or from a PMA
@@ -90,7 +90,7 @@ struct rb_counter_set {
 	int lifespan_ms;
 	/*
 	 * Its driver's netdev statistics count the RDMA traffic (rxe, siw:
-	 * driver_facts.h), so netdev_tx/rx_bytes may stand in for a missing
+	 * core/provider.h), so netdev_tx/rx_bytes may stand in for a missing
 	 * port_xmit/rcv_data.  Set by rb_counters_read() from the device,
 	 * by rb_counters_unpack() from the driver on the wire.  Local.
 	 */
@@ -146,7 +146,7 @@ const char *rb_counters_driver_name(enum rb_prov_id d);
 
 /*
  * rb_counters_netdev_rdma() - whether driver @d's netdev statistics count
- * its RDMA traffic (driver_facts.h), for a set known by its driver alone
+ * its RDMA traffic (core/provider.h), for a set known by its driver alone
  * (a peer's, from the wire).  Pure.
  */
 bool rb_counters_netdev_rdma(enum rb_prov_id d);

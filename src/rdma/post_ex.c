@@ -6,7 +6,11 @@
 #include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
+#ifdef HAVE_MLX5DV
+#include <infiniband/mlx5dv.h>
+#endif
 
+#include "rdma/dc.h"
 #include "rdma/verbs.h"
 
 /* ibv_qp_ex begins with its ibv_qp (qp_base): rb_qp_create() checked it. */
@@ -47,6 +51,43 @@ static bool wr_verb(struct ibv_qp_ex *x, const struct ibv_send_wr *wr)
 	}
 }
 
+/* One SGE, or its bytes inline: the loops' templates never have more. */
+static void wr_data(struct ibv_qp_ex *x, const struct ibv_send_wr *w)
+{
+	if (w->send_flags & IBV_SEND_INLINE)
+		ibv_wr_set_inline_data(x, (void *)(uintptr_t)w->sg_list->addr, w->sg_list->length);
+	else
+		ibv_wr_set_sge(x, w->sg_list->lkey, w->sg_list->addr, w->sg_list->length);
+}
+
+int rb_post_send_dc(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
+{
+#ifdef HAVE_MLX5DV
+	struct ibv_qp_ex *x = qp_ex_of(qp);
+	const struct rb_dc_peer *p = qp->qp_context;
+	struct ibv_send_wr *w;
+
+	*bad = wr;
+	ibv_wr_start(x);
+	for (w = wr; w; w = w->next) {
+		x->wr_id = w->wr_id;
+		x->wr_flags = w->send_flags;
+		if (!wr_verb(x, w)) {
+			ibv_wr_abort(x);
+			*bad = w;
+			return EINVAL;
+		}
+		mlx5dv_wr_set_dc_addr(p->mqp, p->ah, p->dctn, p->key);
+		wr_data(x, w);
+	}
+	return ibv_wr_complete(x);
+#else
+	(void)qp;
+	*bad = wr;
+	return EOPNOTSUPP; /* rb_dc_create() made no DCI */
+#endif
+}
+
 int rb_post_send_ex(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
 {
 	struct ibv_qp_ex *x = qp_ex_of(qp);
@@ -66,12 +107,7 @@ int rb_post_send_ex(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_w
 		if (ud)
 			ibv_wr_set_ud_addr(x, w->wr.ud.ah, w->wr.ud.remote_qpn,
 					   w->wr.ud.remote_qkey);
-		/* One SGE: the loops' templates never have more. */
-		if (w->send_flags & IBV_SEND_INLINE)
-			ibv_wr_set_inline_data(x, (void *)(uintptr_t)w->sg_list->addr,
-					       w->sg_list->length);
-		else
-			ibv_wr_set_sge(x, w->sg_list->lkey, w->sg_list->addr, w->sg_list->length);
+		wr_data(x, w);
 	}
 	return ibv_wr_complete(x);
 }

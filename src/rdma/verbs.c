@@ -307,7 +307,7 @@ static void port_not_active(const struct rb_dev *d)
 		       state);
 }
 
-static int query_dev(struct rb_dev *d, int port)
+static int query_dev(struct rb_dev *d, int port, const char *port_by)
 {
 	char driver[64];
 	int ret;
@@ -320,9 +320,14 @@ static int query_dev(struct rb_dev *d, int port)
 	dev_driver(d->ctx->device, driver, sizeof(driver));
 	d->prov = rb_prov_identify(driver, d->name, d->attr.vendor_id);
 	if (port < 1 || port > d->attr.phys_port_cnt) {
-		rb_err("-i/--ib-port %d: %s has %u port(s)%s%s", port, d->name,
-		       d->attr.phys_port_cnt, d->prov->one_port_per_device ? "; " : "",
-		       d->prov->one_port_per_device ? d->prov->quirk : "");
+		if (port_by) /* -O: ports 1 and 2 */
+			rb_err("%s runs ports 1 and 2: %s has %u port(s)%s%s", port_by, d->name,
+			       d->attr.phys_port_cnt, d->prov->one_port_per_device ? "; " : "",
+			       d->prov->one_port_per_device ? d->prov->quirk : "");
+		else
+			rb_err("-i/--ib-port %d: %s has %u port(s)%s%s", port, d->name,
+			       d->attr.phys_port_cnt, d->prov->one_port_per_device ? "; " : "",
+			       d->prov->one_port_per_device ? d->prov->quirk : "");
 		return -EINVAL;
 	}
 	d->port = (uint8_t)port;
@@ -422,7 +427,7 @@ int rb_dev_open_want(const struct rb_dev_want *w, struct rb_dev *d)
 	ret = find_device(w, d, &port);
 	if (ret)
 		return ret;
-	ret = query_dev(d, port);
+	ret = query_dev(d, port, w->port_by);
 	if (ret)
 		goto close_dev;
 	ret = choose_gid(d, w);
@@ -511,7 +516,7 @@ int rb_dev_check(const struct rb_dev_want *w)
 	ret = find_device(w, &d, &port);
 	if (ret)
 		return ret;
-	ret = query_dev(&d, port);
+	ret = query_dev(&d, port, w->port_by);
 	/* The GID table checked is the one the run will use only when the
 	 * device and port are fixed; the GID itself is chosen later, from the
 	 * connection's address, and only -x is checked here. */
@@ -837,8 +842,8 @@ static int modify(struct rb_dev *d, struct ibv_qp *qp, struct ibv_qp_attr *a, in
 }
 
 /* The address of @r, with @av's path fields: a GRH whenever a GID is in use (RoCE). */
-static void fill_ah(const struct rb_dev *d, const struct rb_qp_info *r, const struct rb_av *av,
-		    struct ibv_ah_attr *ah)
+void rb_ah_attr_fill(const struct rb_dev *d, const struct rb_qp_info *r, const struct rb_av *av,
+		     struct ibv_ah_attr *ah)
 {
 	*ah = (struct ibv_ah_attr){ .dlid = r->lid, .sl = av->sl, .port_num = d->port };
 	if (d->gid_index < 0)
@@ -865,7 +870,7 @@ static int to_rtr(struct rb_dev *d, struct ibv_qp *qp, const struct rb_qp_info *
 	};
 	int mask = IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU | IBV_QP_DEST_QPN | IBV_QP_RQ_PSN;
 
-	fill_ah(d, r, av, &a.ah_attr);
+	rb_ah_attr_fill(d, r, av, &a.ah_attr);
 	if (qp->qp_type == IBV_QPT_RC)
 		mask |= IBV_QP_MAX_DEST_RD_ATOMIC | IBV_QP_MIN_RNR_TIMER;
 	return modify(d, qp, &a, mask, "RTR");
@@ -948,7 +953,7 @@ int rb_ah_create(struct rb_dev *d, const struct rb_qp_info *remote, const struct
 	struct ibv_ah_attr a;
 	int ret;
 
-	fill_ah(d, remote, av, &a);
+	rb_ah_attr_fill(d, remote, av, &a);
 	*ah = ibv_create_ah(d->pd, &a);
 	if (!*ah) {
 		ret = lib_errno(errno);

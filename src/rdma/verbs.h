@@ -50,6 +50,8 @@ struct rb_dev_want {
 	const struct sockaddr *local; /* local address of the OOB connection; NULL: unknown */
 	int peer_family;	      /* AF_INET/AF_INET6 when @local is NULL; AF_UNSPEC: unknown */
 	int gid_family;		      /* --ipv6: AF_INET6; AF_UNSPEC: the OOB's */
+	/* The option that chose @port, for a message: "-O/--dualport"; NULL: -i/--ib-port. */
+	const char *port_by;
 };
 
 /*
@@ -286,6 +288,10 @@ bool rb_qp_path_ok(enum ibv_mtu mtu, const struct rb_qp_info *remote);
 int rb_qp_connect(struct rb_dev *d, struct ibv_qp *qp, int access, uint32_t local_psn,
 		  const struct rb_qp_info *remote, enum ibv_mtu mtu, uint8_t rd_atom,
 		  const struct rb_av *av);
+
+/* rb_ah_attr_fill() - @remote's address with @av's path fields: a GRH whenever a GID is in use. */
+void rb_ah_attr_fill(const struct rb_dev *d, const struct rb_qp_info *remote,
+		     const struct rb_av *av, struct ibv_ah_attr *ah);
 
 /* rb_ah_create() - an address handle for UD sends to @remote, with @av. */
 int rb_ah_create(struct rb_dev *d, const struct rb_qp_info *remote, const struct rb_av *av,

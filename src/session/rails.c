@@ -107,9 +107,12 @@ int rb_rails_ready(const struct rb_rails *r, int ib_port)
 		struct rb_dev_want w = { .name = r->dev[k][0] ? r->dev[k] : NULL,
 					 .port = r->port[k] ? r->port[k] : ib_port,
 					 .gid_index = -1,
-					 .peer_family = AF_UNSPEC };
+					 .peer_family = AF_UNSPEC,
+					 .port_by = r->dual ? "-O/--dualport" : NULL };
 
 		ret = rb_dev_check(&w);
+		if (ret && r->dual) /* one device, named with -O in the cause */
+			return ret;
 		if (ret) {
 			rb_err("-d: rail %s cannot run (%u rails): nothing was started", r->name[k],
 			       r->n);
@@ -155,6 +158,7 @@ static int dual_ports(const struct rb_local *l, struct rb_rails *r, char *err, s
 		snprintf(r->dev[k], sizeof(r->dev[0]), "%s", l->device);
 		r->port[k] = k + 1;
 	}
+	r->dual = true;
 	return 2;
 }
 

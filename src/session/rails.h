@@ -23,6 +23,7 @@ struct rb_rails {
 	char host[RB_RAILS_MAX][128]; /* the server's k-th address, or its one */
 	int32_t port[RB_RAILS_MAX];   /* -O: port k + 1; else 0, the -i given */
 	char name[RB_RAILS_MAX][72];  /* the device, or with -O "DEV:PORT" */
+	bool dual;		      /* -O: the ports are the option's, not the device's */
 	/* -d all: the ports left out, "DEV port P (STATE)", comma-separated; "" none. */
 	char left_out[512];
 };
@@ -41,8 +42,10 @@ int rb_rails_parse(const struct rb_local *l, struct rb_rails *r, char *err, size
 /*
  * rb_rails_ready() - before anything starts: every rail's device exists
  * and its port (the rail's, else @ib_port, else any) is ACTIVE
- * (rb_dev_check(), which names the device, the port and its state).
- * 0 or -errno, logged.
+ * (rb_dev_check(), which names the device, the port and its state); with
+ * -O, a device of one port is refused naming -O and, where the provider
+ * makes a device per port (mlx5), the fix: -d mlx5_0,mlx5_1 (-EINVAL: a
+ * usage error).  0 or -errno, logged.
  */
 int rb_rails_ready(const struct rb_rails *r, int ib_port);
 

@@ -180,7 +180,8 @@ static int device_check(const struct rb_serve *f, const struct rb_local *c, cons
 				       .port = port,
 				       .gid_index = c->gid_index,
 				       .local = NULL,
-				       .peer_family = AF_UNSPEC };
+				       .peer_family = AF_UNSPEC,
+				       .port_by = c->dualport ? "-O/--dualport" : NULL };
 	int ret;
 
 	/* Nothing chosen: the device is the one the client comes through. */

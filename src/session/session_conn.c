@@ -43,6 +43,10 @@ static int local_conn(struct session *s, struct rb_msg_conn *m)
 	snprintf(m->device, sizeof(m->device), "%s", r->dev.name);
 	m->link_layer = r->dev.port_attr.link_layer;
 	m->transport = (uint8_t)r->dev.tr->type;
+	if (s->p.transport == RB_TR_DC) { /* the targets say their key */
+		m->dc_role = s->role == RB_ROLE_SERVER ? RB_DC_TARGET : RB_DC_INITIATOR;
+		m->dc_key = s->role == RB_ROLE_SERVER ? RB_DC_KEY : 0;
+	}
 	m->has_probe = sess_probing(s);
 	if (sess_probing(s))
 		rb_probe_info(&s->probe, &m->probe_qp);
@@ -197,6 +201,33 @@ static int cm_connect(struct session *s)
 	return ret;
 }
 
+/*
+ * -c DC: a server's targets to RTR; a client's initiators to RTS, each
+ * aimed at the server's target of its index (its number in the peer's
+ * QP list, the key in its CONN) through an address handle.
+ */
+static int dc_connect(struct session *s, const struct rb_msg_conn *me)
+{
+	struct rb_run *r = &s->run;
+	bool dct = s->role == RB_ROLE_SERVER;
+	struct rb_av av;
+	uint32_t i;
+	int ret = 0;
+
+	for (i = 0; i < r->nqp && !ret; i++) {
+		av = path_av(s, i);
+		if (!dct) {
+			ret = rb_ah_create(&r->dev, &r->remote.qp[i], &av, &r->ah[i]);
+			s->dc[i] = (struct rb_dc_peer){ .ah = r->ah[i], .key = r->remote.dc_key };
+		}
+		if (!ret)
+			ret = rb_dc_connect(&r->dev, r->qp[i], dct, sess_qp_access(s),
+					    me->qp[i].psn, &r->remote.qp[i], r->path_mtu,
+					    r->rd_atom, &av, dct ? NULL : &s->dc[i]);
+	}
+	return ret;
+}
+
 static int qp_connect(struct session *s, const struct rb_msg_conn *me)
 {
 	struct rb_run *r = &s->run;
@@ -206,6 +237,8 @@ static int qp_connect(struct session *s, const struct rb_msg_conn *me)
 
 	if (s->p.use_cm)
 		return cm_connect(s);
+	if (s->p.transport == RB_TR_DC)
+		return dc_connect(s, me);
 	for (i = 0; i < r->nqp && !ret; i++) {
 		av = path_av(s, i);
 		ret = rb_qp_connect(&r->dev, r->qp[i], sess_qp_access(s), me->qp[i].psn,
@@ -235,6 +268,23 @@ static int probe_connect(struct session *s)
 	return ret;
 }
 
+/* -c DC: the peer made the other kind (the server targets, the client initiators). */
+static int check_dc(struct session *s)
+{
+	static const char *const kinds[] = { "no DC QPs", "DC initiators", "DC targets" };
+	const struct rb_msg_conn *c = &s->run.remote;
+	uint8_t want = s->p.transport != RB_TR_DC  ? RB_DC_NONE
+		       : s->role == RB_ROLE_SERVER ? RB_DC_INITIATOR
+						   : RB_DC_TARGET;
+
+	if (c->dc_role == want)
+		return 0;
+	rb_err("peer %s made %s, but -c %s here needs %s", s->oob.peer,
+	       c->dc_role <= RB_DC_TARGET ? kinds[c->dc_role] : "?",
+	       rb_transport_name(s->p.transport), kinds[want]);
+	return -EPROTO;
+}
+
 /*
  * The peer's CONN and its CONN_MORE messages, decoded and checked before
  * any of it reaches the verbs layer (an MTU of 0 there hangs rxe for a
@@ -253,7 +303,7 @@ static int check_conn(struct session *s, const uint8_t *body, uint32_t len)
 		rb_err("peer %s sent a malformed CONN message", s->oob.peer);
 		return -EPROTO;
 	}
-	if (check_transport(s))
+	if (check_transport(s) || check_dc(s))
 		return -EPROTO;
 	if (rb_conn_counts(&r->remote, &want, err, sizeof(err)))
 		goto refused;

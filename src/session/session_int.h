@@ -30,6 +30,7 @@
 #include "topo/topo.h"
 #include "engine/xfer.h"
 #include "engine/probe.h"
+#include "rdma/dc.h"
 
 struct session;
 
@@ -97,6 +98,10 @@ struct session {
 	struct rb_session_hooks h;     /* the caller's: matrix, --threads */
 	struct sess_tcp tcp;	       /* socket tests only */
 	struct rb_probe probe;	       /* --probe's QP, CQ and thread */
+	/* -c DC: the client's initiators' targets (a DCI's qp_context), the
+	 * server's SRQ for its targets when the test posts no receives. */
+	struct rb_dc_peer *dc;
+	struct ibv_srq *dc_srq;
 	/* --use-cuda: the GPU, the buffers in its memory, how they were registered. */
 	struct rb_cuda_gpu gpu;
 	struct rb_cuda_buf gpu_buf;

@@ -3,7 +3,6 @@
  * A session's resources: device, PD, CQ, QPs and buffers, as the plan and
  * this side's choices ask, checked against the device's limits first.
  */
-#include "rdma/driver_facts.h"
 #include "rdma/memlock.h"
 #include "session/rails.h"
 #include "session/session_int.h"
@@ -42,9 +41,22 @@ int sess_qp_access(const struct session *s)
 	       sink;
 }
 
+/* -c DC: the client's QPs are DC initiators, the server's DC targets (rdma/dc.h). */
+static bool dc_initiator(const struct session *s)
+{
+	return s->p.transport == RB_TR_DC && s->role == RB_ROLE_CLIENT;
+}
+
+static bool dc_target(const struct session *s)
+{
+	return s->p.transport == RB_TR_DC && s->role == RB_ROLE_SERVER;
+}
+
 /* The receives kept posted per QP (or on the SRQ): only tests that receive post any. */
 static uint32_t rx_depth_of(const struct session *s)
 {
+	if (dc_initiator(s)) /* a DCI has no receive queue */
+		return 0;
 	return rb_bench_receives(s->bench, &s->p) ? s->p.rx_depth : 0;
 }
 
@@ -99,6 +111,12 @@ static int check_transport(const struct session *s)
 		rb_err("-c %s: %s is %s, which has no %s QPs: use -c RC",
 		       rb_transport_name(s->p.transport), d->name, t->name,
 		       rb_transport_name(s->p.transport));
+		return -EOPNOTSUPP;
+	}
+	if (s->p.transport == RB_TR_DC && !rb_dc_built()) {
+		rb_err("-c DC: %s: this rdmabench was built without mlx5dv (configure found no "
+		       "libmlx5 and infiniband/mlx5dv.h)",
+		       d->name);
 		return -EOPNOTSUPP;
 	}
 	if (s->bench->atomic && !t->atomics) {
@@ -215,7 +233,7 @@ static enum ibv_qp_type qp_type(const struct rb_params *p)
 {
 	/* SRD is a driver QP (efadv_create_qp_ex: rb_qp_create()). */
 	static const enum ibv_qp_type types[RB_TR_COUNT] = { IBV_QPT_RC, IBV_QPT_UC, IBV_QPT_UD,
-							     IBV_QPT_DRIVER };
+							     IBV_QPT_DRIVER, IBV_QPT_DRIVER };
 
 	return types[p->transport]; /* in range: the plan was validated */
 }
@@ -226,8 +244,9 @@ static enum ibv_qp_type qp_type(const struct rb_params *p)
  */
 static void want_post_api(const struct session *s, const char *settled, struct rb_qp_caps *caps)
 {
-	/* SRD posts only through ibv_wr_* (EFA's ibv_post_send takes SENDs alone). */
-	bool srd = s->p.transport == RB_TR_SRD;
+	/* SRD posts only through ibv_wr_* (EFA's ibv_post_send takes SENDs alone),
+	 * and so does a DCI (each WR names its DCT: mlx5dv_wr_set_dc_addr()). */
+	bool srd = s->p.transport == RB_TR_SRD || dc_initiator(s);
 	bool wr = srd || (s->l->post_api != RB_POST_POST && (!settled || !strcmp(settled, "wr")));
 
 	caps->send_ops = !wr ? 0 : s->p.imm ? s->bench->imm_ops : s->bench->send_ops;
@@ -253,7 +272,7 @@ static void posting_by(struct session *s, bool ex)
 {
 	struct rb_run *r = &s->run;
 
-	r->post_send = rb_qp_post_fn(r->qp[0], ex);
+	r->post_send = dc_initiator(s) ? rb_post_send_dc : rb_qp_post_fn(r->qp[0], ex);
 	s->rep.post_api = ex ? "wr" : "post";
 	if (rb_verbose)
 		rb_info("%s: posting with %s", r->dev.name,
@@ -294,6 +313,18 @@ static int create_cqs(struct session *s)
 	return ret;
 }
 
+/* QP @i: of the plan's transport; under -c DC, this side's DC kind. */
+static int create_qp(struct session *s, uint32_t i, struct rb_qp_caps *caps)
+{
+	struct rb_run *r = &s->run;
+	struct ibv_cq *cq = r->ncq ? r->cqs[i] : r->cq;
+
+	if (s->p.transport != RB_TR_DC)
+		return rb_qp_create(&r->dev, cq, qp_type(&s->p), caps, &r->qp[i]);
+	caps->srq = r->srq ? r->srq : s->dc_srq;
+	return rb_dc_create(&r->dev, cq, dc_target(s), RB_DC_KEY, caps, &r->qp[i]);
+}
+
 static int create_qps(struct session *s)
 {
 	struct rb_run *r = &s->run;
@@ -310,9 +341,16 @@ static int create_qps(struct session *s)
 		ret = create_cqs(s);
 	s->usage = ret == -ERANGE; /* -X/--vector past the device's */
 	s->rep.comp_vector = (int)s->l->comp_vector;
-	if (!ret && recv && s->p.srq) {
+	/* A DC target receives from an SRQ: the run's when it posts receives. */
+	if (!ret && recv && (s->p.srq || dc_target(s))) {
 		ret = rb_srq_create(&r->dev, r->rx_depth, &r->srq);
 		s->usage = ret == -EINVAL;
+	} else if (!ret && dc_target(s)) {
+		ret = rb_srq_create(&r->dev, 1, &s->dc_srq);
+	}
+	if (!ret && dc_initiator(s)) {
+		s->dc = calloc(r->nqp, sizeof(*s->dc));
+		ret = s->dc ? 0 : -ENOMEM;
 	}
 	for (i = 0; !ret && i < r->nqp; i++) {
 		caps = (struct rb_qp_caps){ .send_wr = (uint32_t)rb_axis_max(&s->p.tx_depth),
@@ -321,10 +359,9 @@ static int create_qps(struct session *s)
 					    .srq = r->srq };
 		/* The first QP settles the API; the others must take it too. */
 		want_post_api(s, i ? s->rep.post_api : NULL, &caps);
-		ret = rb_qp_create(&r->dev, r->ncq ? r->cqs[i] : r->cq, qp_type(&s->p), &caps,
-				   &r->qp[i]);
+		ret = create_qp(s, i, &caps);
 		r->inline_max = caps.inline_size;
-		if (ret && !i && s->p.transport == RB_TR_SRD)
+		if (ret && !i && (s->p.transport == RB_TR_SRD || s->p.transport == RB_TR_DC))
 			s->usage = ret == -EOPNOTSUPP; /* said by rb_qp_create() */
 		else if (ret && !i && caps.ex_only)
 			s->usage = no_wr_api(s, ret);
@@ -604,9 +641,8 @@ static int register_buffers(struct session *s)
 	}
 	/* Requested is not honoured: what the driver and the registration say. */
 	s->rep.relaxed_ordering = !off;
-	s->rep.relaxed_honoured = rb_relaxed_known(off, r->dev.relaxed_err != 0,
-						   rb_driver_facts_of("/sys", r->dev.name),
-						   s->why_relaxed, sizeof(s->why_relaxed));
+	s->rep.relaxed_honoured = rb_prov_relaxed_known(off, r->dev.relaxed_err != 0, r->dev.prov,
+							s->why_relaxed, sizeof(s->why_relaxed));
 	s->rep.why_relaxed = s->why_relaxed;
 	return ret;
 }
@@ -791,6 +827,11 @@ void sess_close_resources(struct session *s)
 	close_cqs(s);
 	res.cq = r->cq;
 	rb_resources_close(&r->dev, &res);
+	if (s->dc_srq && ibv_destroy_srq(s->dc_srq))
+		rb_warn("%s: ibv_destroy_srq (the DC targets'): %m", r->dev.name);
+	s->dc_srq = NULL;
+	free(s->dc);
+	s->dc = NULL;
 	if (r->gpu)
 		rb_cuda_free(&s->gpu_buf);
 	else if (r->buf)

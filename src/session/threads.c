@@ -872,10 +872,13 @@ int rb_threads_run(const struct rb_bench *t, const struct rb_params *p, const st
 	if (!ret)
 		ret = rb_rails_parse(l, &g->rails, err, sizeof(err));
 	/* A listed device whose port is down: refused before any thread starts. */
-	if (!ret && g->rails.n && rb_rails_ready(&g->rails, l->ib_port)) {
-		group_free(g);
-		free(g);
-		return RB_EXIT_FAIL;
+	if (!ret && g->rails.n) {
+		ret = rb_rails_ready(&g->rails, l->ib_port);
+		if (ret) { /* logged; -O on a device of one port: usage */
+			group_free(g);
+			free(g);
+			return ret == -EINVAL ? RB_EXIT_USAGE : RB_EXIT_FAIL;
+		}
 	}
 	for (k = 0; !ret && k < g->n; k++)
 		ret = slot_init(g, k, err, sizeof(err));

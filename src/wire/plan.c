@@ -171,6 +171,12 @@ static int check_transport(const struct rb_params *p, const struct rb_bench *t, 
 			    "-c SRD does not apply to %s: it polls the buffer's last byte for "
 			    "arrival, and SRD delivers out of order",
 			    t->name);
+	/* DC's QPs are asymmetric: the client's initiators, the server's targets. */
+	if (p->transport == RB_TR_DC && (p->bidir || p->use_cm))
+		return fail(err, len,
+			    "-c DC does not apply with %s: the client's DC initiators send to the "
+			    "server's DC targets, one way, connected by the out-of-band exchange",
+			    p->bidir ? "-b/--bidirectional" : "-R/--rdma-cm");
 	if (!rb_tr_datagram(p->transport))
 		return 0;
 	if (p->use_cm)
@@ -679,10 +685,14 @@ int rb_conn_validate(const struct rb_msg_conn *c, const struct rb_conn_want *w, 
 	return ret ? ret : rb_place_validate(&c->place, err, len);
 }
 
+/* A provider's RB_OFFER_* bit is the transport's RB_TR_BIT. */
+_Static_assert(RB_OFFER_SRD == RB_TR_BIT(RB_TR_SRD) && RB_OFFER_DC == RB_TR_BIT(RB_TR_DC),
+	       "RB_OFFER_* follow enum rb_transport");
+
 int rb_plan_provider_check(const struct rb_params *p, const struct rb_bench *t,
 			   const struct rb_provider *prov, const char *dev, char *err, size_t len)
 {
-	char offers[64], mine[32];
+	char offers[64], mine[32], makers[64];
 	unsigned int both = t->transports & prov->offers;
 
 	rb_prov_offers_str(prov->offers, offers, sizeof(offers));
@@ -692,6 +702,15 @@ int rb_plan_provider_check(const struct rb_params *p, const struct rb_bench *t,
 		return fail(err, len, "%s runs over %s; %s is %s (%s), which makes %s QPs only",
 			    t->name, transports_of(t, mine, sizeof(mine)), dev, prov->name,
 			    prov->family, offers);
+	/* A vendor's own transport (SRD, DC): whose it is. */
+	if (!(prov->offers & RB_TR_BIT(p->transport)) &&
+	    (RB_TR_BIT(p->transport) & (RB_OFFER_SRD | RB_OFFER_DC)))
+		return fail(err, len,
+			    "-c %s: %s is %s (%s), which makes %s QPs; %s QPs are %s's; give -c %s",
+			    rb_transport_name(p->transport), dev, prov->name, prov->family, offers,
+			    rb_transport_name(p->transport),
+			    rb_prov_makers(RB_TR_BIT(p->transport), makers, sizeof(makers)),
+			    rb_transport_name((uint32_t)__builtin_ctz(both)));
 	if (!(prov->offers & RB_TR_BIT(p->transport)))
 		return fail(err, len, "-c %s: %s is %s (%s), which makes %s QPs; give -c %s",
 			    rb_transport_name(p->transport), dev, prov->name, prov->family, offers,

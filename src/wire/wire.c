@@ -161,6 +161,11 @@ int rb_pack_conn(const struct rb_msg_conn *m, uint8_t *buf, size_t cap)
 		put_qp(&c, &m->probe_qp);
 	/* v15: the sender's transport. */
 	put_be(&c, m->transport, 1);
+	/* v18: the DC block: role, then the targets' key. */
+	if (m->dc_role > RB_DC_TARGET || (m->dc_key && m->dc_role != RB_DC_TARGET))
+		return -EMSGSIZE;
+	put_be(&c, m->dc_role, 1);
+	put_be(&c, m->dc_key, 8);
 	return wdone(&c);
 }
 
@@ -210,6 +215,10 @@ int rb_unpack_conn(const uint8_t *buf, size_t len, struct rb_msg_conn *m)
 	if (m->has_probe)
 		get_qp(&c, &m->probe_qp);
 	m->transport = (uint8_t)get_be(&c, 1);
+	m->dc_role = (uint8_t)get_be(&c, 1);
+	m->dc_key = get_be(&c, 8);
+	if (m->dc_role > RB_DC_TARGET || (m->dc_key && m->dc_role != RB_DC_TARGET))
+		goto fail;
 	if (!rdone(&c))
 		return 0;
 fail:

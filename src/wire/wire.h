@@ -28,7 +28,11 @@
  * field added later costs no version: a reader skips a tag it does not
  * know unless it is marked must-understand (RB_WIRE_MUST), and then
  * refuses the plan naming it.  The version steps only when a field
- * changes meaning (doc/development.md, "Adding a wire field").
+ * changes meaning (doc/development.md, "Adding a wire field");
+ * and CONN ends with the DC block (-c DC, rdma/dc.h): the sender's DC
+ * role (0 none, 1 its QPs are DC initiators, 2 DC targets, whose numbers
+ * are the QP list's) and a u64, the targets' access key (0 unless 2);
+ * PARAMS's transport may be 4 (DC);
  * v17: RESULT flag bit 5 (32): the server's completion events under
  * --poll event follow, a u64 last in the body (--reversed shows the
  * sender's wake-ups);
@@ -133,7 +137,14 @@ struct rb_msg_conn {
 	struct rb_qp_info probe_qp;
 	/* v15: IBV_TRANSPORT_* of the sender's device (0 InfiniBand/RoCE, 1 iWARP). */
 	uint8_t transport;
+	/* v18: -c DC's asymmetric QPs: the sender's role (enum rb_dc_role) and,
+	 * from targets, the key their initiators name (0 otherwise). */
+	uint8_t dc_role;
+	uint64_t dc_key;
 };
+
+/* A CONN's DC role: what the QP list holds under -c DC. */
+enum rb_dc_role { RB_DC_NONE, RB_DC_INITIATOR, RB_DC_TARGET };
 
 /*
  * A socket test's CONN (tcp_lat, tcp_bw): the server's data listener, and

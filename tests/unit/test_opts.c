@@ -132,7 +132,7 @@ static const struct want wants[] = {
 	  T_WRITE_LAT | T_WRITE_BW },
 	{ "reversed", 0, RB_OPT_FLAG, PRM(reversed), 0, 0, 1, false, false, NULL, T_VTESTS },
 	{ "mtu", 'm', RB_OPT_U32, PRM(mtu), 0, 256, 4096, true, false, NULL, T_VTESTS },
-	{ "transport", 'c', RB_OPT_CHOICE, PRM(transport), 0, 0, 3, false, false, "RC|UC|UD|SRD",
+	{ "transport", 'c', RB_OPT_CHOICE, PRM(transport), 0, 0, 4, false, false, "RC|UC|UD|SRD|DC",
 	  T_VTESTS },
 	{ "sl", 'S', RB_OPT_U32, PRM(sl), 0, 0, 15, false, false, NULL, T_VTESTS },
 	{ "tclass", 'T', RB_OPT_U32, PRM(tclass), 0, 0, 255, false, false, NULL, T_VTESTS },

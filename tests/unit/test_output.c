@@ -26,8 +26,8 @@
 #include <cmocka.h>
 
 #include "core/opts_row.h"
+#include "core/provider.h"
 #include "report/output.h"
-#include "rdma/driver_facts.h"
 #include "report/out_perftest.h"
 #include "report/samples_file.h"
 #include "wire/plan.h"
@@ -1060,8 +1060,8 @@ static void test_relaxed_known(void **state)
 	(void)state;
 	bw_report(&r);
 	r.relaxed_ordering = true;
-	r.relaxed_honoured = rb_relaxed_known(NULL, false, rb_driver_facts_find("mlx5_core", NULL),
-					      why, sizeof(why));
+	r.relaxed_honoured = rb_prov_relaxed_known(
+		NULL, false, rb_prov_identify("mlx5_core", NULL, 0), why, sizeof(why));
 	r.why_relaxed = why;
 	assert_int_equal(r.relaxed_honoured, -1);
 	assert_non_null(strstr(why, "requested"));
@@ -1075,8 +1075,8 @@ static void test_relaxed_known(void **state)
 	assert_jint(json_array_get(jget(doc, "results"), 0), "signal_ran", 4);
 	json_decref(doc);
 
-	r.relaxed_honoured =
-		rb_relaxed_known(NULL, false, rb_driver_facts_find(NULL, "rxe0"), why, sizeof(why));
+	r.relaxed_honoured = rb_prov_relaxed_known(NULL, false, rb_prov_identify(NULL, "rxe0", 0),
+						   why, sizeof(why));
 	assert_int_equal(r.relaxed_honoured, 0);
 	assert_non_null(strstr(why, "ignored: a software device"));
 	doc = rb_json_doc(&r, &res, 1);
@@ -1084,16 +1084,17 @@ static void test_relaxed_known(void **state)
 								       "honoured")));
 	json_decref(doc);
 
-	assert_int_equal(rb_relaxed_known(NULL, true, rb_driver_facts_find("mlx5_core", NULL), why,
-					  sizeof(why)),
+	assert_int_equal(rb_prov_relaxed_known(NULL, true, rb_prov_identify("mlx5_core", NULL, 0),
+					       why, sizeof(why)),
 			 0);
 	assert_non_null(strstr(why, "refused"));
-	assert_int_equal(rb_relaxed_known("off: --disable-pcie-relaxed", false,
-					  rb_driver_facts_find("irdma", NULL), why, sizeof(why)),
+	assert_int_equal(rb_prov_relaxed_known("off: --disable-pcie-relaxed", false,
+					       rb_prov_identify("irdma", NULL, 0), why,
+					       sizeof(why)),
 			 0);
 	assert_string_equal(why, "off: --disable-pcie-relaxed");
-	assert_int_equal(rb_relaxed_known(NULL, false, rb_driver_facts_find("acme", "acme0"), why,
-					  sizeof(why)),
+	assert_int_equal(rb_prov_relaxed_known(NULL, false, rb_prov_identify("acme", "acme0", 0),
+					       why, sizeof(why)),
 			 -1);
 
 	r.why_relaxed = NULL; /* no MR registered */

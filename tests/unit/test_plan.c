@@ -225,8 +225,8 @@ static void transport_from_peer(void **state)
 	p.transport = RB_TR_UC;
 	REFUSED(p, 0, "-c UC does not apply to atomic_bw: it runs over RC");
 	p = w;
-	p.transport = 4;
-	REFUSED(p, 0, "-c/--transport 4 is out of range (0..3)");
+	p.transport = 5;
+	REFUSED(p, 0, "-c/--transport 5 is out of range (0..4)");
 	p = w;
 	p.transport = 255;
 	REFUSED(p, 0, "-c/--transport 255 is out of range");

@@ -274,6 +274,36 @@ static void test_listed_down(void **state)
 	assert_int_equal(rb_rails_ready(&r, 0), 0);
 }
 
+/*
+ * -O on an mlx5 of one port per device: refused before any thread starts,
+ * naming -O, the device and the fix (before: "-i/--ib-port 2", an option
+ * not given, and a failure rather than a usage error).
+ */
+static void test_dualport_one_port(void **state)
+{
+	struct rb_local l = local("mlx5_0", "", "srv");
+	struct rb_rails r;
+	char err[256];
+
+	(void)state;
+	fake_host();
+	fh.ports[2] = 1;
+	l.dualport = 1;
+	assert_int_equal(rb_rails_parse(&l, &r, err, sizeof(err)), 0);
+	assert_int_equal(r.n, 2);
+	rb_last_error[0] = '\0';
+	assert_int_equal(rb_rails_ready(&r, 0), -EINVAL);
+	assert_string_equal(rb_last_error, "-O/--dualport runs ports 1 and 2: mlx5_0 has 1 "
+					   "port(s); each port is a "
+					   "device of its own: for two ports, where -O/--dualport "
+					   "would run one "
+					   "device's, give -d mlx5_0,mlx5_1");
+	assert_int_equal(fh.opens, fh.closes);
+	/* Two ports: ready. */
+	fh.ports[2] = 2;
+	assert_int_equal(rb_rails_ready(&r, 0), 0);
+}
+
 static struct rb_result bw(double gbps)
 {
 	struct rb_result r;
@@ -319,7 +349,7 @@ int main(void)
 		cmocka_unit_test(test_parse),	    cmocka_unit_test(test_parse_errors),
 		cmocka_unit_test(test_apply),	    cmocka_unit_test(test_dualport),
 		cmocka_unit_test(test_flag),	    cmocka_unit_test(test_all),
-		cmocka_unit_test(test_listed_down),
+		cmocka_unit_test(test_listed_down), cmocka_unit_test(test_dualport_one_port),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

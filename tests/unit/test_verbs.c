@@ -917,7 +917,7 @@ static void efa_srd(void **state)
 						rb_prov_get(RB_PROV_RXE), "rxe0", err, sizeof(err)),
 			 -EINVAL);
 	assert_string_equal(err, "-c SRD: rxe0 is rxe (Soft-RoCE (software)), which makes RC, UC, "
-				 "UD QPs; give -c RC");
+				 "UD QPs; SRD QPs are efa's; give -c RC");
 	p.use_cm = true;
 	assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "-R/--rdma-cm does not apply to -c SRD"));

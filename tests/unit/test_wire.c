@@ -340,7 +340,9 @@ static void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
 	strcpy(c->place.cpus, "0-3 8");
 	strcpy(c->device, "mlx5_0");
 	c->link_layer = 1;
-	c->transport = 1; /* v15: iWARP */
+	c->transport = 1;	   /* v15: iWARP */
+	c->dc_role = RB_DC_TARGET; /* v18: DCTs, and their key */
+	c->dc_key = 0x1122334455667788ULL;
 	c->place.mem_node = 1;
 	c->place.local = 0;
 	c->place.freq_cpu = 2;
@@ -359,7 +361,7 @@ static size_t conn_len(const struct rb_msg_conn *c)
 
 	return 4 + 4 + 4 + 8 + 8 + 4 + 26 * nqp + 4 + 2 + strlen(c->place.cpus) + 4 + 4 + 4 + 2 +
 	       strlen(c->place.governor) + 4 + 2 + strlen(c->device) + 1 + 4 + 12 * nmr + 1 +
-	       (c->has_probe ? 26 : 0) + 1;
+	       (c->has_probe ? 26 : 0) + 1 + 1 + 8;
 }
 
 static void assert_conn_equal(const struct rb_msg_conn *a, const struct rb_msg_conn *b)
@@ -395,6 +397,8 @@ static void assert_conn_equal(const struct rb_msg_conn *a, const struct rb_msg_c
 	assert_int_equal(a->has_probe, b->has_probe);
 	assert_int_equal(a->probe_qp.qpn, b->probe_qp.qpn);
 	assert_int_equal(a->transport, b->transport);
+	assert_int_equal(a->dc_role, b->dc_role);
+	assert_int_equal(a->dc_key, b->dc_key);
 	assert_int_equal(a->probe_qp.psn, b->probe_qp.psn);
 	assert_int_equal(a->probe_qp.lid, b->probe_qp.lid);
 	assert_memory_equal(a->probe_qp.gid, b->probe_qp.gid, 16);
@@ -698,7 +702,7 @@ static void test_conn_roundtrip(void **state)
 {
 	struct rb_msg_conn in, out;
 	uint8_t buf[BUFSZ];
-	int len;
+	int len, t;
 
 	(void)state;
 	sample_conn(&in, 3);
@@ -707,6 +711,9 @@ static void test_conn_roundtrip(void **state)
 	assert_memory_not_equal(in.qp[1].gid, in.qp[2].gid, 16);
 	len = rb_pack_conn(&in, buf, sizeof(buf));
 	assert_int_equal(len, conn_len(&in));
+	/* (v18) the DC block closes the body: targets, and their key. */
+	t = len - 9;
+	assert_memory_equal(buf + t, "\x02\x11\x22\x33\x44\x55\x66\x77\x88", 9);
 	assert_memory_equal(buf, "\x00\x00\x10\x00\x00\x00\x00\x10\xde\xad\xbe\xef", 12);
 	/* nqp, then the first QP's qpn. */
 	assert_memory_equal(buf + 28, "\x00\x00\x00\x03\x00\x00\x01\x00", 8);
@@ -714,15 +721,15 @@ static void test_conn_roundtrip(void **state)
 	 * clock of cpu 2: powersave, 2400 MHz; the device and its link layer;
 	 * then (v4) the MRs; (v9) no probe QP; (v15) the transport, iWARP,
 	 * closes the body. */
-	assert_memory_equal(buf + len - 2 - 4 - 3 * 12 - 47,
+	assert_memory_equal(buf + t - 2 - 4 - 3 * 12 - 47,
 			    "\xff\xff\xff\xff\x00\x05"
 			    "0-3 8\x00\x00\x00\x01\x00\x00\x00\x00"
 			    "\x00\x00\x00\x02\x00\x09powersave\x00\x00\x09\x60"
 			    "\x00\x06mlx5_0\x01",
 			    47);
-	assert_int_equal(buf[len - 2], 0);
-	assert_int_equal(buf[len - 1], 1);
-	assert_memory_equal(buf + len - 2 - 4 - 3 * 12,
+	assert_int_equal(buf[t - 2], 0);
+	assert_int_equal(buf[t - 1], 1);
+	assert_memory_equal(buf + t - 2 - 4 - 3 * 12,
 			    "\x00\x00\x00\x03"
 			    "\x00\x00\x7f\x12\x34\x56\x70\x00\xde\xad\xbe\xef"
 			    "\x00\x00\x7f\x12\x34\x57\x70\x00\xde\xad\xbe\xf0",
@@ -739,15 +746,29 @@ static void test_conn_roundtrip(void **state)
 	in.probe_qp.qpn = 0xabcdef;
 	len = rb_pack_conn(&in, buf, sizeof(buf));
 	assert_int_equal(len, conn_len(&in));
-	assert_memory_equal(buf + len - 28, "\x01\x00\xab\xcd\xef", 5);
+	t = len - 9;
+	assert_memory_equal(buf + t - 28, "\x01\x00\xab\xcd\xef", 5);
 	assert_int_equal(unpack_exact(up_conn, buf, len), 0);
 	memset(&out, 0x5a, sizeof(out));
 	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
 	assert_conn_equal(&in, &out);
 	rb_conn_free(&out);
 	assert_int_equal(rb_unpack_conn(buf, (size_t)len - 1, &out), -EBADMSG);
-	buf[len - 28] = 2; /* a flag is 0 or 1 */
+	buf[t - 28] = 2; /* a flag is 0 or 1 */
 	assert_int_equal(rb_unpack_conn(buf, len, &out), -EBADMSG);
+	buf[t - 28] = 1;
+	/* v18: a DC role past the targets', or a key from initiators, is refused. */
+	buf[t] = 3;
+	assert_int_equal(rb_unpack_conn(buf, len, &out), -EBADMSG);
+	buf[t] = RB_DC_INITIATOR;
+	assert_int_equal(rb_unpack_conn(buf, len, &out), -EBADMSG);
+	in.dc_role = RB_DC_INITIATOR;
+	assert_int_equal(rb_pack_conn(&in, buf, sizeof(buf)), -EMSGSIZE);
+	in.dc_key = 0;
+	len = rb_pack_conn(&in, buf, sizeof(buf));
+	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
+	assert_conn_equal(&in, &out);
+	rb_conn_free(&out);
 
 	/* 64 QPs (v12's most), other placement values. */
 	rb_conn_free(&in);
@@ -1262,6 +1283,8 @@ static void build_conn(struct wb *w, uint32_t nqp, uint32_t present, const char 
 	wb_be(w, 0x1234, 4);
 	wb_be(w, 0, 1); /* v9: no probe QP */
 	wb_be(w, 1, 1); /* v15: iWARP */
+	wb_be(w, 0, 1); /* v18: no DC role, no key */
+	wb_be(w, 0, 8);
 }
 
 /* A CONN body of @nqp QPs whose MR list claims @nmr and carries @present. */
@@ -1271,7 +1294,7 @@ static void build_conn_mrs(struct wb *w, uint32_t nqp, uint32_t nmr, uint32_t pr
 	uint32_t i;
 
 	build_conn(w, nqp, nqp < RB_CONN_CHUNK ? nqp : RB_CONN_CHUNK, "1", 1);
-	w->n -= 4 + 12 + 1 + 1;
+	w->n -= 4 + 12 + 1 + 1 + 9;
 	wb_be(w, nmr, 4);
 	for (i = 0; i < present; i++) {
 		wb_be(w, 0x1000 + 0x100000ULL * i, 8);
@@ -1279,6 +1302,8 @@ static void build_conn_mrs(struct wb *w, uint32_t nqp, uint32_t nmr, uint32_t pr
 	}
 	wb_be(w, 0, 1); /* v9: no probe QP */
 	wb_be(w, 0, 1); /* v15: InfiniBand/RoCE */
+	wb_be(w, 0, 1); /* v18: no DC */
+	wb_be(w, 0, 8);
 }
 
 /* v4's MR list: 1..nqp entries, the first the one rkey and addr name. */
