@@ -92,7 +92,9 @@ int rb_post_send_ex(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_w
 {
 	struct ibv_qp_ex *x = qp_ex_of(qp);
 	struct ibv_send_wr *w;
-	bool ud = qp->qp_type == IBV_QPT_UD || qp->qp_type == IBV_QPT_DRIVER; /* SRD */
+	bool ud = qp->qp_type == IBV_QPT_UD;
+	/* SRD (a driver QP): its peer in qp_context, whatever the verb. */
+	const struct rb_ud_peer *peer = qp->qp_type == IBV_QPT_DRIVER ? qp->qp_context : NULL;
 
 	*bad = wr;
 	ibv_wr_start(x);
@@ -104,7 +106,9 @@ int rb_post_send_ex(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_w
 			*bad = w;
 			return EINVAL;
 		}
-		if (ud)
+		if (peer)
+			ibv_wr_set_ud_addr(x, peer->ah, peer->qpn, peer->qkey);
+		else if (ud)
 			ibv_wr_set_ud_addr(x, w->wr.ud.ah, w->wr.ud.remote_qpn,
 					   w->wr.ud.remote_qkey);
 		wr_data(x, w);

@@ -250,6 +250,19 @@ typedef int (*rb_post_fn)(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_
 int rb_post_send_ex(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad);
 
 /*
+ * struct rb_ud_peer - an SRD QP's peer, which its qp_context points at:
+ * rb_post_send_ex() addresses each WR from it.  An SRD RDMA WRITE or READ
+ * cannot carry the address in the WR as a UD send does: wr.ud and
+ * wr.rdma share the WR's union (the AH would overwrite remote_addr, the
+ * peer's QP number the rkey).
+ */
+struct rb_ud_peer {
+	struct ibv_ah *ah;
+	uint32_t qpn;
+	uint32_t qkey;
+};
+
+/*
  * rb_qp_post_fn() - what posts to @qp: rb_post_send_ex() when @ex, else
  * the provider's post_send, the very function ibv_post_send() calls (one
  * pointer for the loops, chosen once, not a test per message).

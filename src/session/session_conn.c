@@ -243,8 +243,12 @@ static int qp_connect(struct session *s, const struct rb_msg_conn *me)
 		av = path_av(s, i);
 		ret = rb_qp_connect(&r->dev, r->qp[i], sess_qp_access(s), me->qp[i].psn,
 				    &r->remote.qp[i], r->path_mtu, r->rd_atom, &av);
-		if (!ret && r->ud)
+		if (!ret && rb_tr_datagram(s->p.transport))
 			ret = rb_ah_create(&r->dev, &r->remote.qp[i], &av, &r->ah[i]);
+		if (!ret && s->srd) {
+			s->srd[i] = (struct rb_ud_peer){ r->ah[i], r->remote.qp[i].qpn, RB_UD_QKEY };
+			r->qp[i]->qp_context = &s->srd[i];
+		}
 	}
 	return ret;
 }

@@ -102,6 +102,8 @@ struct session {
 	 * server's SRQ for its targets when the test posts no receives. */
 	struct rb_dc_peer *dc;
 	struct ibv_srq *dc_srq;
+	/* -c SRD: each QP's peer (its qp_context: rb_post_send_ex()). */
+	struct rb_ud_peer *srd;
 	/* --use-cuda: the GPU, the buffers in its memory, how they were registered. */
 	struct rb_cuda_gpu gpu;
 	struct rb_cuda_buf gpu_buf;

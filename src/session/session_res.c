@@ -352,6 +352,10 @@ static int create_qps(struct session *s)
 		s->dc = calloc(r->nqp, sizeof(*s->dc));
 		ret = s->dc ? 0 : -ENOMEM;
 	}
+	if (!ret && s->p.transport == RB_TR_SRD) {
+		s->srd = calloc(r->nqp, sizeof(*s->srd));
+		ret = s->srd ? 0 : -ENOMEM;
+	}
 	for (i = 0; !ret && i < r->nqp; i++) {
 		caps = (struct rb_qp_caps){ .send_wr = (uint32_t)rb_axis_max(&s->p.tx_depth),
 					    .recv_wr = recv ? r->rx_depth : 1,
@@ -740,7 +744,8 @@ int sess_open_resources(struct session *s, const struct sockaddr *local)
 	if (ret)
 		return ret;
 	r->rx_off = rx_offset(&s->p);
-	r->ud = rb_tr_datagram(s->p.transport);
+	/* The WRs carry the peer's address: UD alone (SRD's is the QP's, s->srd). */
+	r->ud = s->p.transport == RB_TR_UD;
 	r->lossy = s->p.transport == RB_TR_UC || s->p.transport == RB_TR_UD;
 	ret = alloc_buffers(s);
 	if (!ret)
@@ -832,6 +837,8 @@ void sess_close_resources(struct session *s)
 	s->dc_srq = NULL;
 	free(s->dc);
 	s->dc = NULL;
+	free(s->srd);
+	s->srd = NULL;
 	if (r->gpu)
 		rb_cuda_free(&s->gpu_buf);
 	else if (r->buf)

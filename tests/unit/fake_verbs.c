@@ -694,10 +694,17 @@ static void fake_wr_set_ud_addr(struct ibv_qp_ex *x, struct ibv_ah *ah, uint32_t
 {
 	struct ibv_send_wr *w = wr_cur(x, "ibv_wr_set_ud_addr before a verb");
 
+	/* Kept apart as well: a provider's WQE has a field of its own for the
+	 * address (EFA: the AH and QP number beside the RDMA fields). */
 	if (w) {
-		w->wr.ud.ah = ah;
-		w->wr.ud.remote_qpn = qpn;
-		w->wr.ud.remote_qkey = qkey;
+		of_qpx(x)->ud_ah = ah;
+		of_qpx(x)->ud_qpn = qpn;
+		of_qpx(x)->ud_qkey = qkey;
+		if (w->opcode == IBV_WR_SEND || w->opcode == IBV_WR_SEND_WITH_IMM) {
+			w->wr.ud.ah = ah;
+			w->wr.ud.remote_qpn = qpn;
+			w->wr.ud.remote_qkey = qkey;
+		}
 	}
 }
 

@@ -154,6 +154,9 @@ struct fake {
 	/* Calls out of order (a verb outside start/complete, a WR without or
 	 * with two SGEs); the first described. */
 	uint64_t wr_misuse;
+	/* The address the last ibv_wr_set_ud_addr() gave (UD, SRD). */
+	struct ibv_ah *ud_ah;
+	uint32_t ud_qpn, ud_qkey;
 	char first_wr_misuse[128];
 	/*
 	 * --poll event (fake_events()): the CQ's completion channel over a

@@ -898,6 +898,7 @@ static void efa_srd(void **state)
 		.send_wr = 64, .recv_wr = 64, .send_ops = IBV_QP_EX_WITH_SEND, .ex_only = true
 	};
 	struct rb_qp_info peer = { .qpn = 0x42, .psn = 7 };
+	struct rb_ud_peer srd_peer;
 	struct rb_av av = { 0 };
 	struct ibv_qp *qp = NULL;
 	uint8_t buf[16];
@@ -954,14 +955,25 @@ static void efa_srd(void **state)
 	efa_caps = EFADV_DEVICE_ATTR_CAPS_RDMA_READ;
 	assert_int_equal(rb_qp_create(&d, &host.f->cq, IBV_QPT_DRIVER, &caps, &qp), 0);
 	efa_caps = 0;
-	/* Each SRD WR carries its peer's address, as a UD one. */
-	wr.wr.ud.ah = (struct ibv_ah *)&host;
-	wr.wr.ud.remote_qpn = 0x42;
-	wr.wr.ud.remote_qkey = RB_UD_QKEY;
+	/*
+	 * Each SRD WR is addressed from the QP's peer (its qp_context), not
+	 * from the WR: an RDMA READ's remote address and key share the WR's
+	 * union with wr.ud, so they arrive intact (they used to be the AH's
+	 * pointer and the peer's QP number).
+	 */
+	srd_peer = (struct rb_ud_peer){ (struct ibv_ah *)&host, 0x42, RB_UD_QKEY };
+	qp->qp_context = &srd_peer;
+	wr.opcode = IBV_WR_RDMA_READ;
+	wr.wr.rdma.remote_addr = 0x1234500;
+	wr.wr.rdma.rkey = 0xbeef;
 	assert_int_equal(rb_post_send_ex(qp, &wr, &bad), 0);
 	assert_int_equal(host.f->wr_misuse, 0);
-	assert_int_equal(host.f->pend[0].wr.ud.remote_qpn, 0x42);
-	assert_ptr_equal(host.f->pend[0].wr.ud.ah, &host);
+	assert_int_equal(host.f->pend[0].opcode, IBV_WR_RDMA_READ);
+	assert_int_equal(host.f->pend[0].wr.rdma.remote_addr, 0x1234500);
+	assert_int_equal(host.f->pend[0].wr.rdma.rkey, 0xbeef);
+	assert_ptr_equal(host.f->ud_ah, &host);
+	assert_int_equal(host.f->ud_qpn, 0x42);
+	assert_int_equal(host.f->ud_qkey, RB_UD_QKEY);
 #else
 	assert_int_equal(rb_qp_create(&d, &host.f->cq, IBV_QPT_DRIVER, &caps, &qp), -EOPNOTSUPP);
 	assert_non_null(strstr(rb_last_error, "built without efadv"));
@@ -969,6 +981,7 @@ static void efa_srd(void **state)
 	(void)av;
 	(void)wr;
 	(void)bad;
+	(void)srd_peer;
 #endif
 	rb_dev_close(&d);
 }
