@@ -246,7 +246,8 @@ static int qp_connect(struct session *s, const struct rb_msg_conn *me)
 		if (!ret && rb_tr_datagram(s->p.transport))
 			ret = rb_ah_create(&r->dev, &r->remote.qp[i], &av, &r->ah[i]);
 		if (!ret && s->srd) {
-			s->srd[i] = (struct rb_ud_peer){ r->ah[i], r->remote.qp[i].qpn, RB_UD_QKEY };
+			s->srd[i] =
+				(struct rb_ud_peer){ r->ah[i], r->remote.qp[i].qpn, RB_UD_QKEY };
 			r->qp[i]->qp_context = &s->srd[i];
 		}
 	}
