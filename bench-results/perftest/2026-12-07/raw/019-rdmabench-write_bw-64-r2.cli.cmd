@@ -1,0 +1,1 @@
+/tmp/h37c-sbs/.bin/rdmabench write_bw -d rxe0 -i 1 -x 1 -p 18619 -s 64 -n 4096 -t 128 -Q 16 -l 16 -I 0 --cpu auto --json /tmp/h37c-sbs/raw/019-rdmabench-write_bw-64-r2.json 192.0.2.1

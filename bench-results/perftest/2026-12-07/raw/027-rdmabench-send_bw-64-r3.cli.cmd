@@ -1,0 +1,1 @@
+/tmp/h37c-sbs/.bin/rdmabench send_bw -d rxe0 -i 1 -x 1 -p 18627 -s 64 -n 4096 -t 128 -Q 16 -l 16 -I 0 --cpu auto --json /tmp/h37c-sbs/raw/027-rdmabench-send_bw-64-r3.json 192.0.2.1

@@ -1,0 +1,1 @@
+/tmp/h37c-sbs/.bin/rdmabench read_lat -d rxe0 -i 1 -x 1 -p 18645 --cpu auto --quiet

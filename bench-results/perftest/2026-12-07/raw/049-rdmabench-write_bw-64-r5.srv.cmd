@@ -1,0 +1,1 @@
+/tmp/h37c-sbs/.bin/rdmabench write_bw -d rxe0 -i 1 -x 1 -p 18649 --cpu auto --quiet
