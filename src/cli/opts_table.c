@@ -1176,6 +1176,18 @@ const struct rb_opt rb_opts[] = {
 	  .help = "local address of the out-of-band connection: a server listens only there, "
 		  "a client connects from it; the device and GID that hold it carry the test "
 		  "(one NIC per rail)" },
+	{ .lname = "auth-key",
+	  .section = RB_SEC_CONN,
+	  .brief = "a key the client and the server must share",
+	  .type = RB_OPT_STR,
+	  LSTR(auth_key),
+	  .argname = "FILE",
+	  .def = "$RDMABENCH_AUTH_KEY, else none",
+	  .any = RB_S_RUN,
+	  .help = "a pre-shared key, 64 hex digits or 32 bytes in a file only its owner may read "
+		  "(chmod 600): a server with one serves only clients that prove they hold it, "
+		  "and a client with one only such a server (a challenge-response in HELLO, "
+		  "then every control message authenticated; the key never crosses the wire)" },
 	{ .lname = "port",
 	  .section = RB_SEC_CONN,
 	  .brief = "TCP port of the out-of-band exchange",

@@ -285,6 +285,11 @@ struct rb_local {
 	/* rdmabench server --max-conns: connections served at once (0: the
 	 * default), a --threads run needing one per thread */
 	uint32_t max_conns;
+	/* --auth-key FILE (else RDMABENCH_AUTH_KEY): "" none; its key, once
+	 * rb_auth_local() (wire/auth.h) read it before any connection */
+	char auth_key[256];
+	bool auth_loaded;
+	uint8_t auth_k[32];
 };
 
 /* One point of the plan: the axis values in force. */

@@ -224,11 +224,17 @@ static int server_device_check(const struct rb_serve *f, const struct rb_local *
 int rb_server(const struct rb_serve *f, const struct rb_local *c, const struct rb_session_hooks *h)
 {
 	struct rb_oob o = { .fd = -1 };
-	char addrs[512];
+	struct rb_local lc = *c;
+	char addrs[512], err[RB_TEXT_MAX];
 	int lfd, ret;
 
 	if (sess_check_outputs(c) || rb_place_check(c->cpu, c->numa))
 		return RB_EXIT_USAGE;
+	if (rb_auth_local(&lc, err, sizeof(err))) {
+		rb_err("%s: %s", f->name, err);
+		return RB_EXIT_USAGE;
+	}
+	c = &lc;
 	ret = server_device_check(f, c);
 	if (ret)
 		return ret;
@@ -238,6 +244,11 @@ int rb_server(const struct rb_serve *f, const struct rb_local *c, const struct r
 	rb_oob_listening(lfd, addrs, sizeof(addrs));
 	rb_info("%s: waiting for a client on TCP port %u of %s", f->name, c->tcp_port,
 		addrs[0] ? addrs : "every address");
+	if (c->auth_loaded)
+		rb_info("%s: clients must prove the key of %s (--auth-key)", f->name, c->auth_key);
+	else if (!f->once)
+		rb_info("%s: no --auth-key: any client that reaches this port may use this server",
+			f->name);
 	if (!f->once) {
 		ret = serve_forever(lfd, f, c, h);
 	} else if ((ret = rb_oob_accept(lfd, -1, &o))) {

@@ -76,8 +76,9 @@ struct session {
 	bool usage;	      /* the failure is the user's request, not the run */
 	uint32_t said_signal; /* the last -Q whose clamp was said (point_start()) */
 	struct rb_oob oob;
-	struct rb_ctl ctl; /* the points' control channel, over oob */
-	struct rb_cm cm;   /* -R only */
+	struct rb_auth_chan auth; /* --auth-key: oob's keys once HELLO proved it */
+	struct rb_ctl ctl;	  /* the points' control channel, over oob */
+	struct rb_cm cm;	  /* -R only */
 	struct rb_run run;
 	struct rb_doc rep;
 	struct rb_writer out; /* stdout */

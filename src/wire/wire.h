@@ -23,6 +23,9 @@
 
 #define RB_WIRE_MAGIC 0x52444d42u /* "RDMB" */
 /*
+ * v18: HELLO ends with the client's --auth-key flag (u8, 0 or 1) and its
+ * nonce (32 bytes, zero without a key); AUTH (13), the challenge-response
+ * (auth.h), and with a key every later frame followed by its tag;
  * v17: RESULT flag bit 5 (32): the server's completion events under
  * --poll event follow, a u64 last in the body (--reversed shows the
  * sender's wake-ups);
@@ -43,7 +46,7 @@
  * --poll; v7: with --reversed and the immediate flag, RESULT with the
  * server's latency summary
  */
-#define RB_WIRE_VERSION	 17
+#define RB_WIRE_VERSION	 18
 #define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
 
@@ -60,6 +63,7 @@ enum rb_msg_type {
 	RB_MSG_DATA = 10,    /* both ways, in CONN's place for a socket test: port, buffers (v10) */
 	RB_MSG_DOCTOR = 11,  /* server -> client: its doctor checks, as JSON (a blob) (v10) */
 	RB_MSG_CONN_MORE = 12, /* both ways, after CONN: the rest of its lists (v13) */
+	RB_MSG_AUTH = 13,      /* both ways, after HELLO with a key: nonce, proof (v18) */
 };
 
 struct rb_hdr {
@@ -77,6 +81,9 @@ struct rb_msg_hello {
 	char boot_id[40];
 	/* ... and then the CPUs the client measures on, for the server to avoid. */
 	char cpus[128];
+	/* v18: --auth-key (auth.h): whether the client has a key, its nonce. */
+	uint8_t auth;
+	uint8_t nonce[32];
 };
 
 struct rb_qp_info {

@@ -187,6 +187,7 @@ static const struct want wants[] = {
 	{ "cpu-freq", 'F', RB_OPT_FLAG, LOC(freq_quiet), 0, 0, 1, false, false, NULL, T_RUN },
 	{ "ipv6", 0, RB_OPT_FLAG, LOC(ipv6), 0, 0, 1, false, false, NULL, T_VRUN },
 	{ "bind", 0, RB_OPT_STR, LOC(bind), SZ(bind), 0, 0, false, false, NULL, T_RUN },
+	{ "auth-key", 0, RB_OPT_STR, LOC(auth_key), SZ(auth_key), 0, 0, false, false, NULL, T_RUN },
 	{ "port", 'p', RB_OPT_U32, LOC(tcp_port), 0, 1, 65535, false, false, NULL, T_RUN },
 	{ "timeout", 0, RB_OPT_U32, LOC(timeout_s), 0, 1, 3600, false, false, NULL, T_RUN },
 	{ "cpu", 0, RB_OPT_STR, LOC(cpu), SZ(cpu), 0, 0, false, false, NULL, T_RUN },
