@@ -894,6 +894,9 @@ static int server_params(struct session *s, const struct rb_serve *f)
 	ret = take_slot(s);
 	if (!ret)
 		ret = admit(s);
+	/* The wait for threads that never come counts from here (ctl.h). */
+	s->ctl.alive_ns = s->run.timeout_ns;
+	s->ctl.since_ns = rb_now_ns();
 	if (!ret)
 		ret = sess_server_rail(s);
 	if (!ret)

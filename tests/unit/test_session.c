@@ -436,6 +436,44 @@ static void tcp_data_checked(void **state)
 	expect_refusal(fd, "DATA: a client's has no port (1234)", REFUSE_MS);
 }
 
+/*
+ * Issue 41's second slot hold: a tcp_lat client that sends its DATA and
+ * hangs up.  The server watches the control connection while it waits
+ * for the data connection and frees the slot at once, not after its
+ * --timeout: the next client (whose wait for the slot is 1 s at --timeout
+ * 2) is served.
+ */
+static void tcp_hangup_frees_slot(void **state)
+{
+	static uint8_t b[RB_WIRE_MAX_BODY];
+	struct rb_cli c = tcp_cli(&rb_bench_tcp_lat, 64, 100);
+	struct rb_msg_data m = {
+		.port = 0,
+		.place = { .device_numa_node = -1, .mem_node = -1, .local = -1, .freq_cpu = -1 }
+	};
+	struct answer a;
+	uint64_t t0;
+	int fd = dial(), n;
+
+	send_hello(fd, "tcp_lat");
+	expect_ok(fd);
+	n = rb_pack_params(&c.p, b, sizeof(b));
+	send_msg(fd, RB_MSG_PARAMS, b, (uint32_t)n);
+	expect_ok(fd);
+	n = rb_pack_data(&m, b, sizeof(b));
+	send_msg(fd, RB_MSG_DATA, b, (uint32_t)n);
+	a = answer(fd);
+	if (a.type != RB_MSG_DATA)
+		fail_msg("wanted the server's DATA, got %s", a.text);
+	close(fd);
+	t0 = rb_now_ns();
+	assert_int_equal(rb_client(&rb_bench_tcp_lat, &c.p, &c.l, NULL), 0);
+	if (rb_now_ns() - t0 > TIMEOUT_S * 1000000000ULL)
+		fail_msg("the next client took %llu ms",
+			 (unsigned long long)((rb_now_ns() - t0) / 1000000));
+	assert_server_alive();
+}
+
 /* tcp_lat, tcp_bw and tcp_bw -b end to end against the generic server, on the loopback. */
 static void tcp_runs(void **state)
 {
@@ -736,6 +774,7 @@ int main(void)
 		cmocka_unit_test(params_reversed),
 		cmocka_unit_test(tcp_data_checked),
 		cmocka_unit_test(tcp_runs),
+		cmocka_unit_test(tcp_hangup_frees_slot),
 		cmocka_unit_test(truncated_frame),
 		cmocka_unit_test(stalled_frame),
 		cmocka_unit_test(trickled_frame),
