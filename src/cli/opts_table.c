@@ -433,6 +433,30 @@ const struct rb_opt rb_opts[] = {
 	  .help = "connections served at once, each in a process of its own; a client's "
 		  "--threads N needs N of them, and a run of more threads than this is "
 		  "refused with a message naming it" },
+	{ .lname = "allow",
+	  .section = RB_SEC_SWEEP,
+	  .brief = "server: the client networks it serves",
+	  .type = RB_OPT_STR,
+	  LSTR(allow),
+	  .argname = "CIDR[,CIDR...]",
+	  .def = "any address",
+	  .need = RB_S_SERVER,
+	  .help = "IPv4 and IPv6 networks (ADDR/LEN, or one address) whose clients this server "
+		  "serves; a connection from elsewhere gets one line in the log and is closed" },
+	{ .lname = "max-run-time",
+	  .section = RB_SEC_SWEEP,
+	  .brief = "server: end a run SEC s after admission",
+	  .type = RB_OPT_U32,
+	  .off = LOC(max_run_s),
+	  .secs = true,
+	  .min = 1,
+	  .max = 604800,
+	  .argname = "SEC",
+	  .def = "no bound",
+	  .need = RB_S_SERVER,
+	  .help = "a connection is ended SEC seconds after it was admitted (the measuring slot "
+		  "taken), whatever the client does, and its slot freed: the client is told "
+		  "why, and keeps the points it finished" },
 	{ .lname = "inline",
 	  .test_default = def_inline,
 	  .section = RB_SEC_SWEEP,

@@ -290,6 +290,10 @@ struct rb_local {
 	char auth_key[256];
 	bool auth_loaded;
 	uint8_t auth_k[32];
+	/* rdmabench server: --allow CIDR[,CIDR...] ("": anyone); --max-run-time
+	 * SEC, a connection's time from admission (0: no bound) */
+	char allow[256];
+	uint32_t max_run_s;
 };
 
 /* One point of the plan: the axis values in force. */

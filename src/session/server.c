@@ -6,6 +6,33 @@
 #include "session/session_int.h"
 #include "session/rails.h"
 #include "core/cmd.h"
+#include "wire/allow.h"
+
+/* ---- --max-run-time -------------------------------------------------- */
+
+static volatile sig_atomic_t run_expired;
+
+static void on_alarm(int sig)
+{
+	run_expired = 1;
+	rb_interrupted = sig;
+}
+
+void sess_run_limit(uint32_t sec)
+{
+	struct sigaction sa = { .sa_handler = on_alarm };
+
+	if (!sec)
+		return;
+	sigemptyset(&sa.sa_mask); /* no SA_RESTART: every wait sees it */
+	sigaction(SIGALRM, &sa, NULL);
+	alarm(sec);
+}
+
+bool sess_run_expired(void)
+{
+	return run_expired;
+}
 
 /* ---- the generic server: one process per connection ------------------ */
 
@@ -104,8 +131,24 @@ static void spawn(struct kids *k, struct rb_oob *o, const struct rb_serve *f,
 		k->pid[k->n++] = pid;
 }
 
+/* --allow: whether @o's client may connect; one line and a close when not. */
+static bool allowed(const struct rb_allow *allow, struct rb_oob *o, const char *list)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+
+	if (!allow->n)
+		return true;
+	if (!getpeername(o->fd, (struct sockaddr *)&ss, &sl) &&
+	    rb_allow_ok(allow, (struct sockaddr *)&ss))
+		return true;
+	rb_warn("refused %s: not in --allow %s", o->peer, list);
+	rb_oob_close(o);
+	return false;
+}
+
 static int serve_forever(int lfd, const struct rb_serve *f, const struct rb_local *c,
-			 const struct rb_session_hooks *h)
+			 const struct rb_session_hooks *h, const struct rb_allow *allow)
 {
 	FILE *slot = tmpfile();
 	struct kids k = { .n = 0,
@@ -137,6 +180,8 @@ static int serve_forever(int lfd, const struct rb_serve *f, const struct rb_loca
 			usleep(100000); /* e.g. out of fds: do not spin */
 			continue;
 		}
+		if (!allowed(allow, &o, c->allow))
+			continue;
 		spawn(&k, &o, f, c, h, lfd);
 		rb_oob_close(&o);
 	}
@@ -226,6 +271,7 @@ int rb_server(const struct rb_serve *f, const struct rb_local *c, const struct r
 	struct rb_oob o = { .fd = -1 };
 	struct rb_local lc = *c;
 	char addrs[512], err[RB_TEXT_MAX];
+	struct rb_allow allow;
 	int lfd, ret;
 
 	if (sess_check_outputs(c) || rb_place_check(c->cpu, c->numa))
@@ -235,6 +281,10 @@ int rb_server(const struct rb_serve *f, const struct rb_local *c, const struct r
 		return RB_EXIT_USAGE;
 	}
 	c = &lc;
+	if (rb_allow_parse(c->allow, &allow, err, sizeof(err))) {
+		rb_err("%s: %s", f->name, err);
+		return RB_EXIT_USAGE;
+	}
 	ret = server_device_check(f, c);
 	if (ret)
 		return ret;
@@ -249,8 +299,10 @@ int rb_server(const struct rb_serve *f, const struct rb_local *c, const struct r
 	else if (!f->once)
 		rb_info("%s: no --auth-key: any client that reaches this port may use this server",
 			f->name);
+	if (allow.n)
+		rb_info("%s: serving clients from %s only (--allow)", f->name, c->allow);
 	if (!f->once) {
-		ret = serve_forever(lfd, f, c, h);
+		ret = serve_forever(lfd, f, c, h, &allow);
 	} else if ((ret = rb_oob_accept(lfd, -1, &o))) {
 		ret = rb_interrupted ? 128 + rb_interrupted : RB_EXIT_FAIL;
 	} else {

@@ -897,6 +897,8 @@ static int server_params(struct session *s, const struct rb_serve *f)
 	/* The wait for threads that never come counts from here (ctl.h). */
 	s->ctl.alive_ns = s->run.timeout_ns;
 	s->ctl.since_ns = rb_now_ns();
+	if (!ret && s->slot_fd >= 0)
+		sess_run_limit(s->l->max_run_s);
 	if (!ret)
 		ret = sess_server_rail(s);
 	if (!ret)
@@ -963,6 +965,12 @@ int sess_serve_conn(struct rb_oob *o, const struct rb_serve *f, const struct rb_
 			ret = server_params(&s, f);
 		if (!ret)
 			ret = connect_and_measure(&s, server_points);
+	}
+	if (sess_run_expired()) {
+		rb_err("client %s: --max-run-time %u s reached: its run is ended and the slot "
+		       "freed",
+		       s.oob.peer, c->max_run_s);
+		ret = ret ? ret : -ETIME;
 	}
 	/* Tell the client why, unless it is the one who hung up. */
 	if (ret && ret != -ECONNABORTED && ret != -ECONNRESET)

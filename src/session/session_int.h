@@ -124,6 +124,14 @@ int sess_alloc_buffers(struct session *s, size_t len);
 
 /* session_conn.c: the messages before the points, and the QPs' connection. */
 int sess_send_body(struct session *s, uint16_t type, int len);
+
+/*
+ * --max-run-time (server.c): this connection's process ends its run @sec
+ * seconds from now (0: never), whatever the client does: the alarm
+ * interrupts any wait as ^C would.  sess_run_expired(): whether it did.
+ */
+void sess_run_limit(uint32_t sec);
+bool sess_run_expired(void);
 int sess_exchange_conn(struct session *s);
 void sess_setup_put(const struct session *s, struct rb_msg_result *m);
 void sess_setup_take(struct session *s, const struct rb_msg_result *m);

@@ -43,6 +43,7 @@
 #define TIMEOUT_S 2    /* the server's --timeout */
 #define CONNS	  32   /* the server's --max-conns */
 #define REFUSE_MS 1200 /* "within about a second" */
+#define MAX_RUN_S 4    /* the server's --max-run-time: longer than any other test's run */
 #define ANSWER_MS 4000 /* how long a test waits for any answer */
 
 static pid_t server_pid;
@@ -68,6 +69,7 @@ static void serve(void)
 	c.l.tcp_port = port;
 	c.l.timeout_s = TIMEOUT_S;
 	c.l.max_conns = CONNS;
+	c.l.max_run_s = MAX_RUN_S;
 	_exit(rb_server(&(struct rb_serve){ .name = "server" }, &c.l, NULL));
 }
 
@@ -474,6 +476,27 @@ static void tcp_hangup_frees_slot(void **state)
 	assert_server_alive();
 }
 
+/*
+ * --max-run-time 4: a run of -D 12 is ended 4 s after its admission, not
+ * at 12 s, and the next client is served at once.
+ */
+static void max_run_time(void **state)
+{
+	struct rb_cli c = tcp_cli(&rb_bench_tcp_lat, 64, 100);
+	uint64_t t0 = rb_now_ns(), ms;
+
+	c.p.duration_s = 12;
+	c.p.iters = 0;
+	assert_int_not_equal(rb_client(&rb_bench_tcp_lat, &c.p, &c.l, NULL), 0);
+	ms = (rb_now_ns() - t0) / 1000000;
+	if (ms < MAX_RUN_S * 1000 - 200 || ms > MAX_RUN_S * 1000 + 1500)
+		fail_msg("the run ended after %llu ms, not at --max-run-time %d s",
+			 (unsigned long long)ms, MAX_RUN_S);
+	c = tcp_cli(&rb_bench_tcp_lat, 64, 100);
+	assert_int_equal(rb_client(&rb_bench_tcp_lat, &c.p, &c.l, NULL), 0);
+	assert_server_alive();
+}
+
 /* tcp_lat, tcp_bw and tcp_bw -b end to end against the generic server, on the loopback. */
 static void tcp_runs(void **state)
 {
@@ -775,6 +798,7 @@ int main(void)
 		cmocka_unit_test(tcp_data_checked),
 		cmocka_unit_test(tcp_runs),
 		cmocka_unit_test(tcp_hangup_frees_slot),
+		cmocka_unit_test(max_run_time),
 		cmocka_unit_test(truncated_frame),
 		cmocka_unit_test(stalled_frame),
 		cmocka_unit_test(trickled_frame),
