@@ -294,6 +294,10 @@ struct rb_local {
 	 * SEC, a connection's time from admission (0: no bound) */
 	char allow[256];
 	uint32_t max_run_s;
+	/* rdmabench server: --max-client-conns, --max-client-mem (bytes):
+	 * what one client address may have at once (0: only the global caps) */
+	uint32_t max_client_conns;
+	uint64_t max_client_mem;
 };
 
 /* One point of the plan: the axis values in force. */

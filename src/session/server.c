@@ -42,7 +42,9 @@ bool sess_run_expired(void)
 
 struct kids {
 	pid_t *pid;	      /* max of them */
+	char (*client)[64];   /* each one's client address, without the port */
 	int n, max;	      /* --max-conns */
+	int client_max;	      /* --max-client-conns (0: max) */
 	int slot_fd;	      /* the lock file, or -1 */
 	struct rb_admit *adm; /* what they were admitted for, or NULL */
 };
@@ -67,6 +69,7 @@ static void reap_kids(struct kids *k, bool block)
 		}
 		reaped(k, k->pid[i]);
 		k->pid[i] = k->pid[--k->n];
+		memcpy(k->client[i], k->client[k->n], sizeof(k->client[i]));
 	}
 }
 
@@ -102,11 +105,34 @@ static void stop_kids(struct kids *k, int timeout_s)
  * its own process, never the listener, and whatever it makes a session
  * allocate is returned when the child exits.
  */
+/* --max-client-conns: whether @client has that many connections in progress. */
+static bool client_full(const struct kids *k, struct rb_oob *o, const char *client)
+{
+	int i, n = 0;
+
+	for (i = 0; i < k->n; i++)
+		n += !strcmp(k->client[i], client);
+	if (!k->client_max || n < k->client_max)
+		return false;
+	rb_oob_send_error(o,
+			  "server: client %s has %d connections in progress, the most one client "
+			  "may have (rdmabench server --max-client-conns %d); try again later",
+			  client, n, k->client_max);
+	rb_warn("refused %s: %d connections of that client in progress (--max-client-conns %d)",
+		o->peer, n, k->client_max);
+	rb_oob_drain_close(o, REFUSE_DRAIN_MS);
+	return true;
+}
+
 static void spawn(struct kids *k, struct rb_oob *o, const struct rb_serve *f,
 		  const struct rb_local *c, const struct rb_session_hooks *h, int lfd)
 {
+	char client[64];
 	pid_t pid;
 
+	rb_oob_peer_host(o, client, sizeof(client));
+	if (client_full(k, o, client))
+		return;
 	if (k->n == k->max) {
 		rb_oob_send_error(o,
 				  "server: %d connections in progress, the most it serves at once "
@@ -125,10 +151,12 @@ static void spawn(struct kids *k, struct rb_oob *o, const struct rb_serve *f,
 		/* A forked child ends here; main() never sees its status. */
 		_exit(sess_serve_conn(o, f, c, h, k->slot_fd, k->adm) ? RB_EXIT_FAIL : RB_EXIT_OK);
 	}
-	if (pid < 0)
+	if (pid < 0) {
 		rb_err("cannot fork a process for %s: %s", o->peer, strerror(errno));
-	else
-		k->pid[k->n++] = pid;
+		return;
+	}
+	memcpy(k->client[k->n], client, sizeof(client));
+	k->pid[k->n++] = pid;
 }
 
 /* --allow: whether @o's client may connect; one line and a close when not. */
@@ -153,13 +181,17 @@ static int serve_forever(int lfd, const struct rb_serve *f, const struct rb_loca
 	FILE *slot = tmpfile();
 	struct kids k = { .n = 0,
 			  .max = c->max_conns ? (int)c->max_conns : RB_CONNS_DEFAULT,
+			  .client_max = (int)c->max_client_conns,
 			  .slot_fd = slot ? fileno(slot) : -1 };
 	/* The listener's own send (a refusal) waits at most REFUSE_SEND_MS. */
 	struct rb_oob o = { .fd = -1, .timeout_ms = REFUSE_SEND_MS };
 	int ret;
 
 	k.pid = calloc((size_t)k.max, sizeof(*k.pid));
-	if (!k.pid) {
+	k.client = calloc((size_t)k.max, sizeof(*k.client));
+	if (!k.pid || !k.client) {
+		free(k.pid);
+		free(k.client);
 		rb_err("--max-conns %d: out of memory for its table", k.max);
 		if (slot)
 			fclose(slot);
@@ -170,6 +202,8 @@ static int serve_forever(int lfd, const struct rb_serve *f, const struct rb_loca
 			strerror(errno));
 	else
 		k.adm = rb_admit_map((uint32_t)k.max);
+	if (k.adm)
+		k.adm->client_mem = c->max_client_mem;
 	while (!rb_interrupted) {
 		reap_kids(&k, false);
 		o.fd = -1;
@@ -188,6 +222,7 @@ static int serve_forever(int lfd, const struct rb_serve *f, const struct rb_loca
 	stop_kids(&k, (int)c->timeout_s);
 	rb_admit_unmap(k.adm);
 	free(k.pid);
+	free(k.client);
 	if (slot)
 		fclose(slot);
 	return RB_EXIT_OK;
@@ -291,6 +326,9 @@ int rb_server(const struct rb_serve *f, const struct rb_local *c, const struct r
 	ret = rb_oob_listen((uint16_t)c->tcp_port, c->bind, &lfd);
 	if (ret)
 		return RB_EXIT_FAIL;
+	/* Bound (a port under 1024 may need a capability): none is needed now. */
+	if (!f->once)
+		rb_drop_privs();
 	rb_oob_listening(lfd, addrs, sizeof(addrs));
 	rb_info("%s: waiting for a client on TCP port %u of %s", f->name, c->tcp_port,
 		addrs[0] ? addrs : "every address");

@@ -73,6 +73,26 @@ static void serve(void)
 	_exit(rb_server(&(struct rb_serve){ .name = "server" }, &c.l, NULL));
 }
 
+/* A second server on @p with --max-client-conns @n, for one test. */
+static pid_t serve_capped(uint16_t p, uint32_t n)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		struct rb_cli c;
+
+		signal(SIGPIPE, SIG_IGN);
+		rb_cli_init(&c);
+		c.l.tcp_port = p;
+		c.l.timeout_s = TIMEOUT_S;
+		c.l.max_client_conns = n;
+		_exit(rb_server(&(struct rb_serve){ .name = "server" }, &c.l, NULL));
+	}
+	return pid;
+}
+
 /* A port nobody listens on right now. */
 static uint16_t free_port(void)
 {
@@ -497,6 +517,34 @@ static void max_run_time(void **state)
 	assert_server_alive();
 }
 
+/*
+ * --max-client-conns 2: a third connection from the same address, while
+ * two are in progress, is refused naming it.
+ */
+static void client_conns_capped(void **state)
+{
+	uint16_t main_port = port;
+	pid_t pid;
+	int a, b, c;
+
+	port = free_port();
+	pid = serve_capped(port, 2);
+	assert_true(pid > 0);
+	a = dial();
+	b = dial();
+	usleep(300000); /* both accepted and forked */
+	c = dial();
+	expect_refusal(c,
+		       "client 127.0.0.1 has 2 connections in progress, the most one client "
+		       "may have (rdmabench server --max-client-conns 2)",
+		       REFUSE_MS);
+	close(a);
+	close(b);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	port = main_port;
+}
+
 /* tcp_lat, tcp_bw and tcp_bw -b end to end against the generic server, on the loopback. */
 static void tcp_runs(void **state)
 {
@@ -799,6 +847,7 @@ int main(void)
 		cmocka_unit_test(tcp_runs),
 		cmocka_unit_test(tcp_hangup_frees_slot),
 		cmocka_unit_test(max_run_time),
+		cmocka_unit_test(client_conns_capped),
 		cmocka_unit_test(truncated_frame),
 		cmocka_unit_test(stalled_frame),
 		cmocka_unit_test(trickled_frame),
