@@ -469,6 +469,17 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_SERVER,
 	  .help = "bytes the plans of one client address may pin at once (K, M, G), beside "
 		  "the host's budget for all; a plan over it is refused naming it" },
+	{ .lname = "logfile",
+	  .section = RB_SEC_SWEEP,
+	  .brief = "server: a line per run appended to FILE",
+	  .type = RB_OPT_STR,
+	  LSTR(logfile),
+	  .argname = "FILE",
+	  .def = "none",
+	  .need = RB_S_SERVER,
+	  .help = "append a line per connection served when it ends: the time (UTC), client, "
+		  "test, thread, points done of planned, duration and outcome (ok, or the "
+		  "error); the file is opened when the server starts (exit 2 when it cannot be)" },
 	{ .lname = "max-run-time",
 	  .section = RB_SEC_SWEEP,
 	  .brief = "server: end a run SEC s after admission",

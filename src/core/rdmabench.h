@@ -298,6 +298,8 @@ struct rb_local {
 	 * what one client address may have at once (0: only the global caps) */
 	uint32_t max_client_conns;
 	uint64_t max_client_mem;
+	/* rdmabench server --logfile: a line per run appended there ("": none) */
+	char logfile[256];
 };
 
 /* One point of the plan: the axis values in force. */

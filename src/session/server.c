@@ -7,6 +7,7 @@
 #include "session/rails.h"
 #include "core/cmd.h"
 #include "wire/allow.h"
+#include <time.h>
 
 /* ---- --max-run-time -------------------------------------------------- */
 
@@ -32,6 +33,47 @@ void sess_run_limit(uint32_t sec)
 bool sess_run_expired(void)
 {
 	return run_expired;
+}
+
+/* ---- --logfile: a line per run ----------------------------------------- */
+
+static int run_log_fd = -1; /* opened by rb_server(), inherited by the children */
+
+static int run_log_open(const char *path)
+{
+	if (!path[0])
+		return 0;
+	run_log_fd = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0640);
+	if (run_log_fd < 0) {
+		rb_err("--logfile %s: %s", path, strerror(errno));
+		return -errno;
+	}
+	return 0;
+}
+
+void sess_run_log(const struct sess_run_line *r)
+{
+	char line[2 * RB_TEXT_MAX], when[32], safe[RB_TEXT_MAX * 4];
+	time_t now = time(NULL);
+	struct tm tm;
+	int n;
+
+	if (run_log_fd < 0)
+		return;
+	strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", gmtime_r(&now, &tm));
+	n = snprintf(line, sizeof(line),
+		     "%s client=%s test=%s thread=%u/%u points=%zu/%zu duration_s=%.3f "
+		     "outcome=%s%s%s\n",
+		     when, r->client, r->test[0] ? r->test : "-", r->thread, r->threads, r->done,
+		     r->planned, (double)r->ns / 1e9, r->error ? "error:\"" : "ok",
+		     r->error ? rb_escape(r->error, safe, sizeof(safe)) : "", r->error ? "\"" : "");
+	if (n > (int)sizeof(line) - 1) {
+		n = (int)sizeof(line) - 1;
+		line[n - 1] = '\n';
+	}
+	/* One write: the lines of children running at once do not mix. */
+	if (write(run_log_fd, line, (size_t)n) != n)
+		rb_warn("--logfile: a line not written: %s", strerror(errno));
 }
 
 /* ---- the generic server: one process per connection ------------------ */
@@ -320,6 +362,8 @@ int rb_server(const struct rb_serve *f, const struct rb_local *c, const struct r
 		rb_err("%s: %s", f->name, err);
 		return RB_EXIT_USAGE;
 	}
+	if (run_log_open(c->logfile))
+		return RB_EXIT_USAGE;
 	ret = server_device_check(f, c);
 	if (ret)
 		return ret;
@@ -347,5 +391,8 @@ int rb_server(const struct rb_serve *f, const struct rb_local *c, const struct r
 		ret = sess_serve_conn(&o, f, c, h, -1, NULL);
 	}
 	close(lfd);
+	if (run_log_fd >= 0)
+		close(run_log_fd);
+	run_log_fd = -1;
 	return ret;
 }

@@ -948,6 +948,7 @@ static int serve_service(struct session *s, const struct rb_service *v)
 int sess_serve_conn(struct rb_oob *o, const struct rb_serve *f, const struct rb_local *c,
 		    const struct rb_session_hooks *h, int slot_fd, struct rb_admit *adm)
 {
+	uint64_t t0 = rb_now_ns();
 	struct session s;
 	int ret;
 
@@ -979,5 +980,13 @@ int sess_serve_conn(struct rb_oob *o, const struct rb_serve *f, const struct rb_
 	admit_end(&s);
 	if (!ret)
 		rb_info("client %s done: %zu point(s)", s.oob.peer, s.nres);
+	sess_run_log(&(struct sess_run_line){ .client = s.oob.peer,
+					      .test = s.bench ? s.bench->name : "",
+					      .thread = s.p.thread,
+					      .threads = s.p.threads ? s.p.threads : 1,
+					      .done = s.nres,
+					      .planned = s.p.test[0] ? rb_plan_count(&s.p) : 0,
+					      .ns = rb_now_ns() - t0,
+					      .error = ret ? rb_last_error : NULL });
 	return exit_code(&s, ret);
 }

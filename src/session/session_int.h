@@ -132,6 +132,16 @@ int sess_send_body(struct session *s, uint16_t type, int len);
  */
 void sess_run_limit(uint32_t sec);
 bool sess_run_expired(void);
+
+/* --logfile (server.c): one line per connection served, when it ends. */
+struct sess_run_line {
+	const char *client, *test;
+	uint32_t thread, threads;
+	size_t done, planned;
+	uint64_t ns;
+	const char *error; /* NULL: it succeeded */
+};
+void sess_run_log(const struct sess_run_line *r);
 int sess_exchange_conn(struct session *s);
 void sess_setup_put(const struct session *s, struct rb_msg_result *m);
 void sess_setup_take(struct session *s, const struct rb_msg_result *m);

@@ -179,6 +179,7 @@ static const struct want wants[] = {
 	  false, NULL, T_SERVER },
 	{ "max-client-mem", 0, RB_OPT_U64, LOC(max_client_mem), 0, 1, 1ULL << 50, false, true, NULL,
 	  T_SERVER },
+	{ "logfile", 0, RB_OPT_STR, LOC(logfile), SZ(logfile), 0, 0, false, false, NULL, T_SERVER },
 	{ "max-run-time", 0, RB_OPT_U32, LOC(max_run_s), 0, 1, 604800, false, false, NULL,
 	  T_SERVER },
 	{ "device", 'd', RB_OPT_STR, LOC(device), SZ(device), 0, 0, false, false, NULL,

@@ -48,6 +48,7 @@
 
 static pid_t server_pid;
 static uint16_t port;
+static char run_log[64]; /* the server's --logfile */
 
 /* ---- the server -------------------------------------------------------- */
 
@@ -70,6 +71,7 @@ static void serve(void)
 	c.l.timeout_s = TIMEOUT_S;
 	c.l.max_conns = CONNS;
 	c.l.max_run_s = MAX_RUN_S;
+	snprintf(c.l.logfile, sizeof(c.l.logfile), "%s", run_log);
 	_exit(rb_server(&(struct rb_serve){ .name = "server" }, &c.l, NULL));
 }
 
@@ -109,6 +111,8 @@ static uint16_t free_port(void)
 
 static int start_server(void **state)
 {
+	snprintf(run_log, sizeof(run_log), "/tmp/rb-test-session-%d.log", (int)getpid());
+	unlink(run_log);
 	port = free_port();
 	fflush(NULL);
 	server_pid = fork();
@@ -121,6 +125,7 @@ static int start_server(void **state)
 
 static int stop_server(void **state)
 {
+	unlink(run_log);
 	if (server_pid > 0) {
 		kill(server_pid, SIGKILL);
 		waitpid(server_pid, NULL, 0);
@@ -497,6 +502,33 @@ static void tcp_hangup_frees_slot(void **state)
 }
 
 /*
+ * --logfile: after tcp_runs (three runs) and the refusals before them, a
+ * line per connection: the run of tcp_lat -n 200 ok, a refused plan with
+ * its error.
+ */
+static void run_log_lines(void **state)
+{
+	char line[4096];
+	bool ok = false, refused = false;
+	FILE *f = fopen(run_log, "r");
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (strstr(line, " test=tcp_lat thread=0/1 points=1/1 duration_s=") &&
+		    strstr(line, " outcome=ok\n"))
+			ok = true;
+		if (strstr(line, " test=write_bw ") &&
+		    strstr(line, "outcome=error:\"client 127.0.0.1:") &&
+		    strstr(line, "-l/--batch 0 is out of range"))
+			refused = true;
+	}
+	fclose(f);
+	if (!ok || !refused)
+		fail_msg("--logfile %s: no line for the tcp_lat run (%d) or the refused plan (%d)",
+			 run_log, ok, refused);
+}
+
+/*
  * --max-run-time 4: a run of -D 12 is ended 4 s after its admission, not
  * at 12 s, and the next client is served at once.
  */
@@ -846,6 +878,7 @@ int main(void)
 		cmocka_unit_test(tcp_data_checked),
 		cmocka_unit_test(tcp_runs),
 		cmocka_unit_test(tcp_hangup_frees_slot),
+		cmocka_unit_test(run_log_lines),
 		cmocka_unit_test(max_run_time),
 		cmocka_unit_test(client_conns_capped),
 		cmocka_unit_test(truncated_frame),
