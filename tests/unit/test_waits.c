@@ -31,7 +31,7 @@ struct beat {
 	bool start;	 /* ... then START (else nothing more) */
 };
 
-static void frame(int fd, uint32_t point, uint32_t what)
+static bool frame(int fd, uint32_t point, uint32_t what)
 {
 	struct rb_msg_sync m = { .point = point, .what = what };
 	uint8_t b[RB_WIRE_HDR_LEN + 64];
@@ -39,8 +39,7 @@ static void frame(int fd, uint32_t point, uint32_t what)
 
 	rb_hdr_pack(b, RB_MSG_SYNC, (uint32_t)n);
 	/* The server may have hung up already: that is what some tests want. */
-	if (send(fd, b, RB_WIRE_HDR_LEN + (size_t)n, MSG_NOSIGNAL) < 0)
-		return;
+	return send(fd, b, RB_WIRE_HDR_LEN + (size_t)n, MSG_NOSIGNAL) > 0;
 }
 
 static void *client(void *arg)
@@ -49,7 +48,8 @@ static void *client(void *arg)
 	uint64_t until = rb_now_ns() + b->for_ns;
 
 	while (rb_now_ns() < until) {
-		frame(b->fd, b->point, RB_SYNC_ALIVE);
+		if (!frame(b->fd, b->point, RB_SYNC_ALIVE))
+			return NULL; /* the server hung up */
 		usleep(100000);
 	}
 	if (b->start)
