@@ -109,4 +109,21 @@ RB_BINDIR=$tmp/root/usr/bin RB_COMPLETION=$tmp/root/usr/share/bash-completion/co
 	RB_PTDIR=$tmp/root/usr/libexec/rdmabench/perftest \
 	RB_MANDIR=$tmp/root/usr/share/man RB_SCHEMA=$tmp/root/usr/share/rdmabench/rdmabench.schema.json RB_VERSION=$version TOP_SRCDIR=$top "$here/installcheck.sh" || die "the files of ${deb##*/} failed their checks"
 
+step "rdmabench-server.service: systemd-analyze verify, security"
+unit=$tmp/root/lib/systemd/system/rdmabench-server.service
+[[ -f $unit ]] || die "${deb##*/} has no /lib/systemd/system/rdmabench-server.service"
+if dpkg-deb -I "$deb" postinst 2>/dev/null | grep -q "deb-systemd-invoke start\|enable rdmabench-server"; then
+	die "${deb##*/} enables or starts rdmabench-server.service: it must ship disabled"
+fi
+if command -v systemd-analyze >/dev/null; then
+	# The unit as installed, its ExecStart pointed at the unpacked binary:
+	# verify prints every finding (and exits 0 on most), so any line fails.
+	sed "s|/usr/bin/rdmabench|$tmp/root/usr/bin/rdmabench|" "$unit" >"$tmp/rdmabench-server.service"
+	systemd-analyze verify --man=no "$tmp/rdmabench-server.service" >"$tmp/verify.out" 2>&1 || true
+	[[ ! -s $tmp/verify.out ]] || { cat "$tmp/verify.out"; die "systemd-analyze verify: findings above"; }
+	systemd-analyze security --offline=yes "$tmp/rdmabench-server.service" 2>&1 | tail -n 1
+else
+	echo "systemd-analyze: not here (apt-get install systemd): the unit is not verified"
+fi
+
 step "PASS: ${deb##*/}"

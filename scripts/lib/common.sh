@@ -9,7 +9,7 @@
 # Debian packages, by purpose.  iproute2 is on the list because the lab
 # guest runs this machine's own `ip` and `rdma` tools.
 RB_PKGS_BUILD="autoconf automake libtool pkg-config make gcc libibverbs-dev librdmacm-dev
-	libhwloc-dev libnuma-dev libjansson-dev libcmocka-dev libpmix-dev"
+	libhwloc-dev libnuma-dev libjansson-dev libsodium-dev libcap-dev libcmocka-dev libpmix-dev"
 # The fuzz targets (configure CC=clang --enable-fuzz): clang and libFuzzer.
 RB_PKGS_FUZZ="clang libclang-rt-14-dev"
 # valgrind: scripts/cost and tests/lab/cost.sh count instructions with callgrind.
@@ -25,7 +25,7 @@ RB_PKGS_TOOLS="gnuplot-nox python3 shellcheck clang-format pyflakes3 python3-pyf
 	python3-jsonschema chromium"
 # tests/package.sh: the Debian package, lintian, and the completion with
 # bash-completion's helpers.
-RB_PKGS_PKG="dpkg-dev debhelper lintian bash-completion"
+RB_PKGS_PKG="dpkg-dev debhelper lintian bash-completion systemd"
 
 rb_say() { printf '%s: %s\n' "${0##*/}" "$*" >&2; }
 

@@ -471,6 +471,67 @@ const struct rb_opt rb_opts[] = {
 	  .help = "connections served at once, each in a process of its own; a client's "
 		  "--threads N needs N of them, and a run of more threads than this is "
 		  "refused with a message naming it" },
+	{ .lname = "allow",
+	  .section = RB_SEC_SWEEP,
+	  .brief = "server: the client networks it serves",
+	  .type = RB_OPT_STR,
+	  LSTR(allow),
+	  .argname = "CIDR[,CIDR...]",
+	  .def = "any address",
+	  .need = RB_S_SERVER,
+	  .help = "IPv4 and IPv6 networks (ADDR/LEN, or one address) whose clients this server "
+		  "serves; a connection from elsewhere gets one line in the log and is closed" },
+	{ .lname = "max-client-conns",
+	  .section = RB_SEC_SWEEP,
+	  .brief = "server: connections one client may have",
+	  .type = RB_OPT_U32,
+	  .off = LOC(max_client_conns),
+	  .min = 1,
+	  .max = RB_MAX_CONNS,
+	  .argname = "N",
+	  .def = "--max-conns",
+	  .need = RB_S_SERVER,
+	  .help = "connections one client address may have in progress at once, beside "
+		  "--max-conns for all (a --threads N run needs N); one more is refused with a "
+		  "message naming it" },
+	{ .lname = "max-client-mem",
+	  .section = RB_SEC_SWEEP,
+	  .brief = "server: memory one client's runs may pin",
+	  .type = RB_OPT_U64,
+	  .off = LOC(max_client_mem),
+	  .suffix = true,
+	  .min = 1,
+	  .max = 1ULL << 50,
+	  .argname = "SIZE",
+	  .def = "the host's budget",
+	  .need = RB_S_SERVER,
+	  .help = "bytes the plans of one client address may pin at once (K, M, G), beside "
+		  "the host's budget for all; a plan over it is refused naming it" },
+	{ .lname = "logfile",
+	  .section = RB_SEC_SWEEP,
+	  .brief = "server: a line per run appended to FILE",
+	  .type = RB_OPT_STR,
+	  LSTR(logfile),
+	  .argname = "FILE",
+	  .def = "none",
+	  .need = RB_S_SERVER,
+	  .help = "append a line per connection served when it ends: the time (UTC), client, "
+		  "test, thread, points done of planned, duration and outcome (ok, or the "
+		  "error); the file is opened when the server starts (exit 2 when it cannot be)" },
+	{ .lname = "max-run-time",
+	  .section = RB_SEC_SWEEP,
+	  .brief = "server: end a run SEC s after admission",
+	  .type = RB_OPT_U32,
+	  .off = LOC(max_run_s),
+	  .secs = true,
+	  .min = 1,
+	  .max = 604800,
+	  .argname = "SEC",
+	  .def = "no bound",
+	  .need = RB_S_SERVER,
+	  .help = "a connection is ended SEC seconds after it was admitted (the measuring slot "
+		  "taken), whatever the client does, and its slot freed: the client is told "
+		  "why, and keeps the points it finished" },
 	{ .lname = "inline",
 	  .json = "inline_size",
 	  .wire = 11,
@@ -1298,6 +1359,18 @@ const struct rb_opt rb_opts[] = {
 	  .help = "local address of the out-of-band connection: a server listens only there, "
 		  "a client connects from it; the device and GID that hold it carry the test "
 		  "(one NIC per rail)" },
+	{ .lname = "auth-key",
+	  .section = RB_SEC_CONN,
+	  .brief = "a key the client and the server must share",
+	  .type = RB_OPT_STR,
+	  LSTR(auth_key),
+	  .argname = "FILE",
+	  .def = "$RDMABENCH_AUTH_KEY, else none",
+	  .any = RB_S_RUN,
+	  .help = "a pre-shared key, 64 hex digits or 32 bytes in a file only its owner may read "
+		  "(chmod 600): a server with one serves only clients that prove they hold it, "
+		  "and a client with one only such a server (a challenge-response in HELLO, "
+		  "then every control message authenticated; the key never crosses the wire)" },
 	{ .lname = "port",
 	  .id = RB_O_PORT,
 	  .section = RB_SEC_CONN,

@@ -287,6 +287,21 @@ struct rb_local {
 	/* rdmabench server --max-conns: connections served at once (0: the
 	 * default), a --threads run needing one per thread */
 	uint32_t max_conns;
+	/* --auth-key FILE (else RDMABENCH_AUTH_KEY): "" none; its key, once
+	 * rb_auth_local() (wire/auth.h) read it before any connection */
+	char auth_key[256];
+	bool auth_loaded;
+	uint8_t auth_k[32];
+	/* rdmabench server: --allow CIDR[,CIDR...] ("": anyone); --max-run-time
+	 * SEC, a connection's time from admission (0: no bound) */
+	char allow[256];
+	uint32_t max_run_s;
+	/* rdmabench server: --max-client-conns, --max-client-mem (bytes):
+	 * what one client address may have at once (0: only the global caps) */
+	uint32_t max_client_conns;
+	uint64_t max_client_mem;
+	/* rdmabench server --logfile: a line per run appended there ("": none) */
+	char logfile[256];
 };
 
 /* One point of the plan: the axis values in force. */

@@ -17,6 +17,7 @@
 #include "core/cmd.h"
 #include "doctor/doctor.h"
 #include "cli/opts.h"
+#include "wire/auth.h"
 #include "wire/plan.h"
 #include "core/rdmabench.h"
 #include "rdma/verbs.h"
@@ -195,6 +196,7 @@ static void doctor_usage(FILE *f)
 	fprintf(f,
 		"usage: rdmabench doctor [-d DEV] [--json FILE] [--root DIR]\n"
 		"       rdmabench doctor [-d DEV] [-p PORT] [--bind ADDR] [--no-runs]\n"
+		"                        [--auth-key FILE]\n"
 		"                        [--json FILE] HOST\n\n"
 		"Checks what on this host would spoil a benchmark: devices and ports, PCIe\n"
 		"link and neighbours, NUMA, interrupts, CPU governor and SMT, the memlock\n"
@@ -208,6 +210,8 @@ static void doctor_usage(FILE *f)
 		"  -p, --port PORT   HOST's rdmabench server listens there (default %d)\n"
 		"      --bind ADDR   with HOST: leave from ADDR (the device holding it)\n"
 		"      --no-runs     with HOST: no short runs, checks only\n"
+		"      --auth-key FILE  with HOST: the key of a server run with --auth-key\n"
+		"                    (default: $RDMABENCH_AUTH_KEY)\n"
 		"  -h, --help        this text\n\n"
 		"With HOST, a running rdmabench server: its own checks too, what differs\n"
 		"between the two ends of the path (link layer, GID type, MTU, firmware),\n"
@@ -245,6 +249,7 @@ static int doctor_opts(int argc, char **argv, struct dr_opts *o)
 		{ "port", required_argument, NULL, 'p' },
 		{ "no-runs", no_argument, NULL, 'n' },
 		{ "bind", required_argument, NULL, 'b' },
+		{ "auth-key", required_argument, NULL, 'k' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -266,6 +271,9 @@ static int doctor_opts(int argc, char **argv, struct dr_opts *o)
 			o->no_runs = true;
 		if (ch == 'b')
 			o->bind = optarg;
+		/* rb_dr_ask() and the runs' clients read it there, as a launcher's. */
+		if (ch == 'k' && setenv(RB_AUTH_ENV, optarg, 1))
+			return doctor_fail("--auth-key: cannot set RDMABENCH_AUTH_KEY");
 		if (ch == 'p' && parse_port(optarg, &o->port))
 			return doctor_fail("-p/--port: a port number, 1..65535");
 		if (ch == ':' || ch == '?') {
@@ -457,6 +465,6 @@ int rb_doctor_main(int argc, char **argv)
 void rb_doctor_list_options(FILE *f)
 {
 	fputs("--ib-dev\t-d\tDEV\t\n--json\t\tFILE\t\n--root\t\tDIR\t\n--port\t-p\tPORT\t\n"
-	      "--bind\t\tADDR\t\n--no-runs\t\t\t\n--help\t-h\t\t\n",
+	      "--bind\t\tADDR\t\n--no-runs\t\t\t\n--auth-key\t\tFILE\t\n--help\t-h\t\t\n",
 	      f);
 }

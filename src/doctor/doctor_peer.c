@@ -92,6 +92,10 @@ int rb_dr_ask(const char *host, uint16_t port, const char *bind, int wait_ms, js
 {
 	static uint8_t buf[RB_WIRE_MAX_BODY];
 	struct rb_msg_hello h = { .test = "doctor" };
+	struct rb_local l = { .host = host };
+	struct rb_auth_chan chan;
+	struct rb_auth_key key;
+	char err[RB_TEXT_MAX];
 	struct rb_oob o;
 	json_error_t jerr;
 	const char *text;
@@ -101,14 +105,19 @@ int rb_dr_ask(const char *host, uint16_t port, const char *bind, int wait_ms, js
 
 	*peer = *mine = NULL;
 	snprintf(h.tool_version, sizeof(h.tool_version), "%s", PACKAGE_VERSION);
+	/* --auth-key (RDMABENCH_AUTH_KEY): a keyed server's checks. */
+	ret = rb_auth_local(&l, err, sizeof(err));
+	if (ret) {
+		rb_err("doctor: %s", err);
+		return ret;
+	}
+	rb_auth_key_of(&l, &key);
 	ret = rb_oob_connect(host, port, bind, wait_ms, &o);
 	if (ret)
 		return ret;
 	/* The server reads its checks and opens its device first: seconds. */
 	o.timeout_ms = 30000;
-	ret = rb_pack_hello(&h, buf, sizeof(buf));
-	if (ret >= 0)
-		ret = rb_oob_send(&o, RB_MSG_HELLO, buf, (uint32_t)ret);
+	ret = rb_oob_hello(&o, &h, &key, &chan);
 	if (!ret)
 		ret = rb_oob_expect(&o, RB_MSG_DOCTOR, buf, sizeof(buf), &len);
 	if (!ret && rb_unpack_blob(buf, len, &text, &n)) {

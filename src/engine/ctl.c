@@ -7,6 +7,7 @@
 #include <poll.h>
 #include <string.h>
 
+#include "core/clock.h"
 #include "engine/ctl.h"
 
 /* Every message a point exchanges fits; the server's barrier reads any. */
@@ -43,14 +44,46 @@ static int expect_sync(struct rb_ctl *c, uint32_t point, uint32_t what)
 }
 
 /*
+ * The next message of a barrier that ends at @until (ns; 0: only the
+ * message's own --timeout): the wait, and the frame itself, end by then.
+ */
+static int barrier_recv(struct rb_ctl *c, uint32_t point, uint64_t until, uint16_t *type,
+			uint32_t *len)
+{
+	struct rb_oob *o = oob_of(c);
+	int keep = o->timeout_ms, left, ret;
+	struct pollfd p = { .fd = o->fd, .events = POLLIN };
+	uint64_t now = rb_now_ns();
+
+	left = !until ? keep : now >= until ? 0 : (int)((until - now + 999999) / 1000000);
+	if (left < keep && poll(&p, 1, left) <= 0) {
+		if (rb_interrupted)
+			return -EINTR;
+		rb_err("client %s: a --threads run that kept point %u waiting for its other "
+		       "threads over %u s (--timeout), saying it was alive: its slot is freed",
+		       c->peer, point, (unsigned)(c->alive_ns / 1000000000ULL));
+		return -ETIMEDOUT;
+	}
+	o->timeout_ms = left < keep ? (left > 0 ? left : 1) : keep;
+	ret = rb_oob_recv(o, type, body, sizeof(body), len);
+	o->timeout_ms = keep;
+	return ret;
+}
+
+/*
  * Server: the client's START for @point, its BYE (1), or why it gave up.
  * Before either, a client of a --threads run that waits for its other
  * threads says it is alive (SYNC ALIVE for @point, v5): each resets the
- * --timeout wait.  Only such a client: one of a single thread would hold
- * its slot for as long as it kept saying so.
+ * --timeout wait.  Point 0's wait, for threads that have not all come,
+ * ends @c's alive_ns after admission whatever ALIVEs arrive; a later
+ * point's may be longer (a thread ending its point far behind the others:
+ * --max-run-time bounds those).  Only such a client: one of a single
+ * thread would hold its slot for as long as it kept saying so.
  */
 static int server_barrier(struct rb_ctl *c, uint32_t point)
 {
+	uint64_t from = c->since_ns ? c->since_ns : rb_now_ns();
+	uint64_t until = c->threads && c->alive_ns && point == 0 ? from + c->alive_ns : 0;
 	char safe[RB_TEXT_MAX * 4];
 	struct rb_msg_text t = { "" };
 	struct rb_msg_sync m;
@@ -59,7 +92,7 @@ static int server_barrier(struct rb_ctl *c, uint32_t point)
 	int ret;
 
 	do
-		ret = rb_oob_recv(oob_of(c), &type, body, sizeof(body), &len);
+		ret = barrier_recv(c, point, until, &type, &len);
 	while (!ret && c->threads && type == RB_MSG_SYNC && !rb_unpack_sync(body, len, &m) &&
 	       m.point == point && m.what == RB_SYNC_ALIVE);
 	if (ret)

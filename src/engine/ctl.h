@@ -61,6 +61,11 @@ struct rb_ctl {
 	/* Server: the plan's client is a thread of a --threads run, which
 	 * may say it is alive between points; no other client may. */
 	bool threads;
+	/* Server, --threads: how long ALIVEs may hold point 0's barrier
+	 * (the --timeout, ns; 0: no bound), from @since_ns (the connection's
+	 * admission; 0: the barrier's start): a run whose other threads never
+	 * come frees the slot then, whatever ALIVEs arrive. */
+	uint64_t alive_ns, since_ns;
 };
 
 /*

@@ -136,6 +136,10 @@ static int recv_full(struct rb_run *r, uint8_t *buf, size_t len, bool stoppable)
 
 	while (got < len) {
 		n = recv(r->data_fd, buf + got, len - got, 0);
+		/* ^C or the server's --max-run-time while data flows, not only
+		 * when it stalls: a busy loop never idles. */
+		if (n > 0 && rb_interrupted)
+			return -EINTR;
 		if (n > 0) {
 			got += (size_t)n;
 			since = 0;

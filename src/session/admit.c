@@ -63,6 +63,18 @@ static struct rb_admit_entry *find(struct rb_admit *a, const struct rb_admit_ent
 	return NULL;
 }
 
+/* What the entries of client @client hold. */
+static uint64_t client_held(const struct rb_admit *a, const char *client)
+{
+	uint64_t sum = 0;
+	uint32_t i;
+
+	for (i = 0; i < a->max; i++)
+		if (a->e[i].pid && !strcmp(a->e[i].client, client))
+			sum += a->e[i].held;
+	return sum;
+}
+
 /* A thread 0, or a run of one: its threads' memory beside what is held. */
 static int admit_first(struct rb_admit *a, struct rb_admit_entry *slot,
 		       const struct rb_admit_entry *w, uint64_t budget, char *err, size_t len)
@@ -79,6 +91,14 @@ static int admit_first(struct rb_admit *a, struct rb_admit_entry *slot,
 				  "free (the rest served, or kept for a run's threads to come; "
 				  "rdmabench server --max-conns %u): try again later",
 				  w->threads, w->threads, unclaimed(a), a->max, a->max);
+	if (a->client_mem &&
+	    (mem > a->client_mem || client_held(a, w->client) > a->client_mem - mem))
+		return rb_set_err(err, len, -EDQUOT,
+				  "the plan needs about %llu MiB (%u thread(s)), and client %s "
+				  "holds %llu MiB already; one client may hold %llu MiB "
+				  "(rdmabench server --max-client-mem)",
+				  MIB(mem), w->threads, w->client, MIB(client_held(a, w->client)),
+				  MIB(a->client_mem));
 	if (budget && (mem > budget || held > budget - mem))
 		return rb_set_err(err, len, -ENOMEM,
 				  "the plan needs about %llu MiB (%u thread(s)); this host can "

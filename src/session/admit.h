@@ -34,6 +34,7 @@ struct rb_admit_entry {
 
 struct rb_admit {
 	uint32_t max;		   /* entries: the server's --max-conns */
+	uint64_t client_mem;	   /* --max-client-mem: bytes one client may hold (0: no cap) */
 	struct rb_admit_entry e[]; /* max of them */
 };
 
@@ -49,7 +50,8 @@ uint64_t rb_admit_held(const struct rb_admit *a);
  * Returns 0 (entry taken); -EAGAIN when its thread 0 is not (yet) being
  * served; -EEXIST when that thread of that run, or a thread 0 of that run
  * id, is served already; -ENOMEM when over the budget or its share;
- * -EINVAL for a run of threads without a run id; -ENOSPC for a run of
+ * -EDQUOT when the client's entries would hold more than
+ * a->client_mem; -EINVAL for a run of threads without a run id; -ENOSPC for a run of
  * more threads than the table has entries, or when the entries not taken
  * or reserved are fewer than it needs (--max-conns named).  Every refusal
  * has a message in @err naming the field.

@@ -450,6 +450,7 @@ static void boot_id(char *buf, size_t len)
 static int client_hello(struct session *s)
 {
 	struct rb_msg_hello h = { .tool_version = PACKAGE_VERSION };
+	struct rb_auth_key key;
 	uint32_t len;
 	int ret;
 
@@ -463,7 +464,8 @@ static int client_hello(struct session *s)
 	    strlen(h.cpus) + 12 < sizeof(h.cpus))
 		snprintf(h.cpus + strlen(h.cpus), sizeof(h.cpus) - strlen(h.cpus), ",%d",
 			 s->rep.probe_cpu);
-	ret = sess_send_body(s, RB_MSG_HELLO, rb_pack_hello(&h, sess_msg, sizeof(sess_msg)));
+	rb_auth_key_of(s->l, &key);
+	ret = rb_oob_hello(&s->oob, &h, &key, &s->auth);
 	if (!ret)
 		ret = rb_oob_expect(&s->oob, RB_MSG_OK, sess_msg, sizeof(sess_msg), &len);
 	if (!ret)
@@ -651,9 +653,17 @@ static int client_checks(struct session *s)
 int rb_client(const struct rb_bench *t, const struct rb_params *p, const struct rb_local *c,
 	      const struct rb_session_hooks *h)
 {
+	struct rb_local lc = *c;
+	char err[RB_TEXT_MAX];
 	struct session s;
 	int ret;
 
+	/* --auth-key (or RDMABENCH_AUTH_KEY): read before anything else. */
+	if (rb_auth_local(&lc, err, sizeof(err))) {
+		rb_err("%s", err);
+		return RB_EXIT_USAGE;
+	}
+	c = &lc;
 	/* --threads N: one of N sessions, started by rb_threads_run() (main.c). */
 	if (p->threads > 1 && !(h && h->thread_hooks)) {
 		rb_err("--threads %u: a session of a run of threads needs its hooks", p->threads);
@@ -713,6 +723,7 @@ static int server_hello(struct session *s, const struct rb_serve *f)
 {
 	char safe[4 * sizeof(((struct rb_msg_hello *)0)->test)];
 	struct rb_msg_hello h;
+	struct rb_auth_key key;
 	uint32_t len;
 	int ret;
 
@@ -723,6 +734,10 @@ static int server_hello(struct session *s, const struct rb_serve *f)
 		rb_err("peer %s sent a malformed HELLO", s->oob.peer);
 		return -EPROTO;
 	}
+	rb_auth_key_of(s->l, &key);
+	ret = rb_oob_hello_auth(&s->oob, &h, sess_msg, len, &key, &s->auth);
+	if (ret)
+		return ret;
 	s->bench = rb_bench_find(h.test);
 	if (!s->bench && f->service && !strcmp(h.test, f->service->name))
 		return SESS_SERVICE;
@@ -879,6 +894,11 @@ static int server_params(struct session *s, const struct rb_serve *f)
 	ret = take_slot(s);
 	if (!ret)
 		ret = admit(s);
+	/* The wait for threads that never come counts from here (ctl.h). */
+	s->ctl.alive_ns = s->run.timeout_ns;
+	s->ctl.since_ns = rb_now_ns();
+	if (!ret && s->slot_fd >= 0)
+		sess_run_limit(s->l->max_run_s);
 	if (!ret)
 		ret = sess_server_rail(s);
 	if (!ret)
@@ -928,6 +948,7 @@ static int serve_service(struct session *s, const struct rb_service *v)
 int sess_serve_conn(struct rb_oob *o, const struct rb_serve *f, const struct rb_local *c,
 		    const struct rb_session_hooks *h, int slot_fd, struct rb_admit *adm)
 {
+	uint64_t t0 = rb_now_ns();
 	struct session s;
 	int ret;
 
@@ -946,6 +967,12 @@ int sess_serve_conn(struct rb_oob *o, const struct rb_serve *f, const struct rb_
 		if (!ret)
 			ret = connect_and_measure(&s, server_points);
 	}
+	if (sess_run_expired()) {
+		rb_err("client %s: --max-run-time %u s reached: its run is ended and the slot "
+		       "freed",
+		       s.oob.peer, c->max_run_s);
+		ret = ret ? ret : -ETIME;
+	}
 	/* Tell the client why, unless it is the one who hung up. */
 	if (ret && ret != -ECONNABORTED && ret != -ECONNRESET)
 		rb_oob_send_error(&s.oob, "server: %s", rb_last_error);
@@ -953,5 +980,13 @@ int sess_serve_conn(struct rb_oob *o, const struct rb_serve *f, const struct rb_
 	admit_end(&s);
 	if (!ret)
 		rb_info("client %s done: %zu point(s)", s.oob.peer, s.nres);
+	sess_run_log(&(struct sess_run_line){ .client = s.oob.peer,
+					      .test = s.bench ? s.bench->name : "",
+					      .thread = s.p.thread,
+					      .threads = s.p.threads ? s.p.threads : 1,
+					      .done = s.nres,
+					      .planned = s.p.test[0] ? rb_plan_count(&s.p) : 0,
+					      .ns = rb_now_ns() - t0,
+					      .error = ret ? rb_last_error : NULL });
 	return exit_code(&s, ret);
 }

@@ -127,4 +127,11 @@ struct rb_serve {
  */
 int rb_server(const struct rb_serve *f, const struct rb_local *l, const struct rb_session_hooks *h);
 
+/*
+ * rb_drop_privs() - every capability but CAP_IPC_LOCK dropped (from the
+ * bounding set too) and no new privileges: rdmabench server does it once
+ * it listens.  0, or -errno (warned: the server goes on).
+ */
+int rb_drop_privs(void);
+
 #endif

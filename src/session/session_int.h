@@ -77,8 +77,9 @@ struct session {
 	bool usage;	      /* the failure is the user's request, not the run */
 	uint32_t said_signal; /* the last -Q whose clamp was said (point_start()) */
 	struct rb_oob oob;
-	struct rb_ctl ctl; /* the points' control channel, over oob */
-	struct rb_cm cm;   /* -R only */
+	struct rb_auth_chan auth; /* --auth-key: oob's keys once HELLO proved it */
+	struct rb_ctl ctl;	  /* the points' control channel, over oob */
+	struct rb_cm cm;	  /* -R only */
 	struct rb_run run;
 	struct rb_doc rep;
 	struct rb_writer out; /* stdout */
@@ -130,6 +131,24 @@ int sess_alloc_buffers(struct session *s, size_t len);
 
 /* session_conn.c: the messages before the points, and the QPs' connection. */
 int sess_send_body(struct session *s, uint16_t type, int len);
+
+/*
+ * --max-run-time (server.c): this connection's process ends its run @sec
+ * seconds from now (0: never), whatever the client does: the alarm
+ * interrupts any wait as ^C would.  sess_run_expired(): whether it did.
+ */
+void sess_run_limit(uint32_t sec);
+bool sess_run_expired(void);
+
+/* --logfile (server.c): one line per connection served, when it ends. */
+struct sess_run_line {
+	const char *client, *test;
+	uint32_t thread, threads;
+	size_t done, planned;
+	uint64_t ns;
+	const char *error; /* NULL: it succeeded */
+};
+void sess_run_log(const struct sess_run_line *r);
 int sess_exchange_conn(struct session *s);
 void sess_setup_put(const struct session *s, struct rb_msg_result *m);
 void sess_setup_take(struct session *s, const struct rb_msg_result *m);

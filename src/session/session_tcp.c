@@ -278,20 +278,48 @@ static bool same_addr(const struct sockaddr_storage *a, const struct sockaddr_st
 	       ((const struct sockaddr_in *)b)->sin_addr.s_addr;
 }
 
-/* Server: the client's data connection, from the client's address only. */
+/*
+ * The control connection stirred while the server waited for the data
+ * connection (@p: its pollfd).  A client that hung up frees the slot at
+ * once.  A message (a client's first SYNC can come before its data
+ * connection is accepted) waits for the barrier: from then on only a
+ * hang-up is watched for.
+ */
+static int ctl_stirred(struct session *s, struct pollfd *p)
+{
+	char c;
+
+	if ((p->revents & (POLLRDHUP | POLLHUP | POLLERR)) ||
+	    recv(s->oob.fd, &c, 1, MSG_PEEK | MSG_DONTWAIT) <= 0) {
+		rb_err("client %s closed the control connection before it opened the data "
+		       "connection",
+		       s->oob.peer);
+		return -ECONNRESET;
+	}
+	p->events = POLLRDHUP;
+	return 0;
+}
+
+/*
+ * Server: the client's data connection, from the client's address only,
+ * watching the control connection too.
+ */
 static int server_accept(struct session *s)
 {
-	struct pollfd p = { .fd = s->tcp.lfd, .events = POLLIN };
+	struct pollfd p[2] = { { .fd = s->tcp.lfd, .events = POLLIN },
+			       { .fd = s->oob.fd, .events = POLLIN | POLLRDHUP } };
 	uint64_t until = rb_now_ns() + (uint64_t)s->oob.timeout_ms * 1000000ULL;
 	struct sockaddr_storage want, got;
 	socklen_t alen;
 	int ret = ctl_addr(s, true, &want, &alen), fd, n;
 
 	while (!ret) {
-		n = poll(&p, 1, SLICE_MS * 10);
+		n = poll(p, 2, SLICE_MS * 10);
 		if (rb_interrupted)
 			return -EINTR;
-		if (n <= 0) {
+		if (n > 0 && p[1].revents && (ret = ctl_stirred(s, &p[1])))
+			return ret;
+		if (n <= 0 || !p[0].revents) {
 			if (rb_now_ns() < until)
 				continue;
 			rb_err("client %s did not open the data connection within %d s",

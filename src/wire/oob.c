@@ -248,6 +248,7 @@ int rb_oob_accept(int lfd, int wait_ms, struct rb_oob *o)
 	}
 	tune(fd);
 	o->fd = fd;
+	o->auth = NULL;
 	name_peer((struct sockaddr *)&ss, len, o->peer, sizeof(o->peer));
 	return 0;
 }
@@ -371,6 +372,7 @@ int rb_oob_connect(const char *host, uint16_t port, const char *bind_addr, int w
 		return ret;
 	}
 	tune(o->fd);
+	o->auth = NULL;
 	snprintf(o->peer, sizeof(o->peer), "%s:%u", host, port);
 	return 0;
 }
@@ -512,18 +514,25 @@ static bool last_words(struct rb_oob *o)
 
 static int send_msg(struct rb_oob *o, uint16_t type, const uint8_t *body, uint32_t len)
 {
-	uint8_t hdr[ONE_SEND];
+	uint8_t hdr[ONE_SEND], tag[RB_AUTH_TAG_LEN];
+	uint32_t tlen = o->auth ? RB_AUTH_TAG_LEN : 0;
 	uint64_t deadline = deadline_of(o);
 	int ret;
 
 	rb_hdr_pack(hdr, type, len);
-	if (len && len <= ONE_SEND - RB_WIRE_HDR_LEN) {
-		memcpy(hdr + RB_WIRE_HDR_LEN, body, len);
-		return xfer_all(o, hdr, RB_WIRE_HDR_LEN + len, true, deadline);
+	if (o->auth)
+		rb_auth_seal(o->auth, hdr, body, len, tag);
+	if (len <= ONE_SEND - RB_WIRE_HDR_LEN - RB_AUTH_TAG_LEN) {
+		if (len)
+			memcpy(hdr + RB_WIRE_HDR_LEN, body, len);
+		memcpy(hdr + RB_WIRE_HDR_LEN + len, tag, tlen);
+		return xfer_all(o, hdr, RB_WIRE_HDR_LEN + len + tlen, true, deadline);
 	}
 	ret = xfer_all(o, hdr, RB_WIRE_HDR_LEN, true, deadline);
 	if (!ret && len)
 		ret = xfer_all(o, (void *)body, len, true, deadline);
+	if (!ret && tlen)
+		ret = xfer_all(o, tag, tlen, true, deadline);
 	return ret;
 }
 
@@ -534,6 +543,33 @@ int rb_oob_send(struct rb_oob *o, uint16_t type, const uint8_t *body, uint32_t l
 	if (ret == -ECONNRESET && last_words(o))
 		return -ECONNABORTED;
 	return ret ? oob_fail(o, rb_msg_name(type), "sent", ret) : 0;
+}
+
+/*
+ * --auth-key: the tag after a frame.  A wrong one ends the connection.
+ * An ERROR with no tag, its sender gone: a peer that refused the
+ * handshake (it never held the session's keys), whose words are still
+ * worth showing; they can only end the connection, as a reset would.
+ */
+static int check_tag(struct rb_oob *o, const uint8_t *hdr, const struct rb_hdr *h,
+		     const uint8_t *body, uint64_t deadline)
+{
+	uint8_t tag[RB_AUTH_TAG_LEN];
+	char tn[24];
+	int ret;
+
+	ret = xfer_all(o, tag, sizeof(tag), false, deadline);
+	if (ret == -ECONNRESET && h->type == RB_MSG_ERROR)
+		return 0;
+	if (ret)
+		return oob_fail(o, rb_msg_type_str(h->type, tn, sizeof(tn)), "received", ret);
+	if (!rb_auth_open(o->auth, hdr, body, h->len, tag)) {
+		rb_err("from %s: %s with a wrong authentication tag (forged, replayed or out of "
+		       "order): connection closed",
+		       o->peer, rb_msg_type_str(h->type, tn, sizeof(tn)));
+		return -EBADMSG;
+	}
+	return 0;
 }
 
 /* One message; @awaiting names it in messages ("SYNC", NULL: any). */
@@ -563,6 +599,9 @@ static int recv_msg(struct rb_oob *o, const char *awaiting, uint16_t *type, uint
 	ret = xfer_all(o, body, h.len, false, deadline);
 	if (ret)
 		return oob_fail(o, rb_msg_type_str(h.type, tn, sizeof(tn)), "received", ret);
+	ret = o->auth ? check_tag(o, hdr, &h, body, deadline) : 0;
+	if (ret)
+		return ret;
 	*type = h.type;
 	*len = h.len;
 	return 0;

@@ -9,12 +9,17 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
+#include "wire/auth.h"
 #include "wire/wire.h"
 
 struct rb_oob {
 	int fd;
 	int timeout_ms; /* per message; the peer is gone after that */
 	char peer[80];	/* "host:port" for messages */
+	/* --auth-key, once the handshake is done (auth.h): every frame is
+	 * followed by its tag, RB_AUTH_TAG_LEN bytes the header does not
+	 * count.  NULL: frames alone. */
+	struct rb_auth_chan *auth;
 };
 
 /*
@@ -78,5 +83,24 @@ int rb_oob_expect(struct rb_oob *o, uint16_t type, uint8_t *body, uint32_t cap, 
 /* rb_oob_send_error() - tell the peer why we give up (best effort). */
 void rb_oob_send_error(struct rb_oob *o, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+
+/*
+ * rb_oob_hello() - the client's HELLO @h on @o, and with @key (set) the
+ * challenge-response of auth.h: @h's auth and nonce are filled here; on
+ * success @o's later frames go through @chan.  0 or -errno (logged: a
+ * server that fails the proof, a server without a key, a refusal).
+ */
+int rb_oob_hello(struct rb_oob *o, struct rb_msg_hello *h, const struct rb_auth_key *key,
+		 struct rb_auth_chan *chan);
+
+/*
+ * rb_oob_hello_auth() - the server's side, after HELLO @h arrived as
+ * @raw (@rawlen bytes): with @key, the client must hold it too; without,
+ * the client must not ask for it.  0 (with a key, @o's later frames go
+ * through @chan), or -EACCES logged with the client's address (the same
+ * words for any failed proof), -errno for a connection's failure.
+ */
+int rb_oob_hello_auth(struct rb_oob *o, const struct rb_msg_hello *h, const uint8_t *raw,
+		      uint32_t rawlen, const struct rb_auth_key *key, struct rb_auth_chan *chan);
 
 #endif

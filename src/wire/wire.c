@@ -53,6 +53,8 @@ int rb_pack_hello(const struct rb_msg_hello *m, uint8_t *buf, size_t cap)
 	PUT_STR(&c, m->host);
 	PUT_STR(&c, m->boot_id);
 	PUT_STR(&c, m->cpus);
+	put_be(&c, m->auth, 1);
+	put_bytes(&c, m->nonce, sizeof(m->nonce));
 	return wdone(&c);
 }
 
@@ -65,6 +67,10 @@ int rb_unpack_hello(const uint8_t *buf, size_t len, struct rb_msg_hello *m)
 	GET_STR(&c, m->host);
 	GET_STR(&c, m->boot_id);
 	GET_STR(&c, m->cpus);
+	m->auth = (uint8_t)get_be(&c, 1);
+	get_bytes(&c, m->nonce, sizeof(m->nonce));
+	if (m->auth > 1)
+		return -EBADMSG;
 	return rdone(&c);
 }
 
@@ -465,9 +471,9 @@ int rb_unpack_blob(const uint8_t *buf, size_t len, const char **p, size_t *n)
 
 const char *rb_msg_name(uint16_t type)
 {
-	static const char *const names[] = { "?",      "HELLO",	 "PARAMS",   "CONN", "SYNC",
-					     "RESULT", "ERROR",	 "BYE",	     "OK",   "COUNTERS",
-					     "DATA",   "DOCTOR", "CONN_MORE" };
+	static const char *const names[] = { "?",      "HELLO",	 "PARAMS",    "CONN", "SYNC",
+					     "RESULT", "ERROR",	 "BYE",	      "OK",   "COUNTERS",
+					     "DATA",   "DOCTOR", "CONN_MORE", "AUTH" };
 
 	if (type < sizeof(names) / sizeof(names[0]))
 		return names[type];

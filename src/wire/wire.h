@@ -32,7 +32,10 @@
  * and CONN ends with the DC block (-c DC, rdma/dc.h): the sender's DC
  * role (0 none, 1 its QPs are DC initiators, 2 DC targets, whose numbers
  * are the QP list's) and a u64, the targets' access key (0 unless 2);
- * PARAMS's transport may be 4 (DC);
+ * PARAMS's transport may be 4 (DC); HELLO ends with the client's
+ * --auth-key flag (u8, 0 or 1) and its nonce (32 bytes, zero without a
+ * key); AUTH (13), the challenge-response (auth.h), and with a key every
+ * later frame followed by its tag;
  * v17: RESULT flag bit 5 (32): the server's completion events under
  * --poll event follow, a u64 last in the body (--reversed shows the
  * sender's wake-ups);
@@ -73,6 +76,7 @@ enum rb_msg_type {
 	RB_MSG_DATA = 10,    /* both ways, in CONN's place for a socket test: port, buffers (v10) */
 	RB_MSG_DOCTOR = 11,  /* server -> client: its doctor checks, as JSON (a blob) (v10) */
 	RB_MSG_CONN_MORE = 12, /* both ways, after CONN: the rest of its lists (v13) */
+	RB_MSG_AUTH = 13,      /* both ways, after HELLO with a key: nonce, proof (v18) */
 };
 
 struct rb_hdr {
@@ -90,6 +94,9 @@ struct rb_msg_hello {
 	char boot_id[40];
 	/* ... and then the CPUs the client measures on, for the server to avoid. */
 	char cpus[128];
+	/* v18: --auth-key (auth.h): whether the client has a key, its nonce. */
+	uint8_t auth;
+	uint8_t nonce[32];
 };
 
 struct rb_qp_info {

@@ -20,7 +20,9 @@
 #include "core/cmd.h"
 #include "cli/opts.h"
 #include "core/bench.h"
+#include "wire/auth.h"
 #include "wire/matrix_wire.h"
+#include "wire/auth.h"
 #include "wire/wire.h"
 
 /* An input under construction: selector byte(s), then content. */
@@ -323,6 +325,16 @@ static void write_wire_seeds(const struct msgs *m)
 	rb_hdr_pack(hdr, RB_MSG_PARAMS, (uint32_t)m->nparams);
 	wire_seed("header", 0, hdr, sizeof(hdr));
 	wire_seed("hello", RB_MSG_HELLO, m->hello, m->nhello);
+	/* v18: a keyed client's HELLO (--auth-key: flag and nonce), its AUTH. */
+	{
+		struct rb_msg_hello h = { .tool_version = "0.1.0", .test = "write_bw", .auth = 1 };
+		uint8_t b[256], tag[RB_AUTH_TAG_LEN];
+
+		memset(h.nonce, 0xa5, sizeof(h.nonce));
+		memset(tag, 0x5a, sizeof(tag));
+		wire_seed("hello-auth", RB_MSG_HELLO, b, rb_pack_hello(&h, b, sizeof(b)));
+		wire_seed("auth", 10, b, rb_auth_pack(h.nonce, tag, b, sizeof(b)));
+	}
 	wire_seed("params", RB_MSG_PARAMS, m->params, m->nparams);
 	wire_seed("conn", RB_MSG_CONN, m->conn, m->nconn);
 	wire_seed("conn-probe", RB_MSG_CONN, m->conn_probe, m->nconn_probe);

@@ -2,11 +2,12 @@
 /*
  * Fuzz target: the wire decoder (src/wire.h).
  *
- * Input: one selector byte, then the bytes to decode.  Selector % 10:
+ * Input: one selector byte, then the bytes to decode.  Selector % 11:
  * 0 the 12-byte header (rb_hdr_unpack), 1..6 the body unpacker of that
- * message type: HELLO, PARAMS, CONN, SYNC, RESULT, ERROR (a text); 7 a
- * DATA; 8 a DOCTOR's blob; 9 a CONN_MORE (v13) of a CONN of 2049 QPs and
- * MRs, as any of its four chunks.
+ * message type: HELLO (v18: with --auth-key's flag and nonce), PARAMS,
+ * CONN, SYNC, RESULT, ERROR (a text); 7 a DATA; 8 a DOCTOR's blob; 9 a
+ * CONN_MORE (v13) of a CONN of 2049 QPs and MRs, as any of its four
+ * chunks; 10 an AUTH (v18, auth.h).
  *
  * Properties, beyond "no sanitizer report": an unpacker never reads past
  * the body (the body ends where libFuzzer's buffer does, or in an exact
@@ -24,6 +25,7 @@
 #include <math.h>
 
 #include "fuzz.h"
+#include "wire/auth.h"
 #include "wire/plan.h"
 #include "wire/wire.h"
 
@@ -156,13 +158,22 @@ static void check_body(unsigned int type, const uint8_t *body, size_t len)
 	size_t n;
 	struct rb_msg_data data;
 	char err[RB_TEXT_MAX];
+	uint8_t nonce[RB_AUTH_NONCE_LEN], tag[RB_AUTH_TAG_LEN];
 	int ret = 0;
 
 	switch (type) {
 	case RB_MSG_HELLO:
 		ret = rb_unpack_hello(body, len, &hello);
-		if (!ret)
+		if (!ret) {
+			FUZZ_CHECK(hello.auth <= 1);
 			ROUND_TRIP(hello, hello, body, len);
+		}
+		break;
+	case RB_MSG_AUTH:
+		ret = rb_auth_unpack(body, len, nonce, tag);
+		if (!ret)
+			FUZZ_CHECK(rb_auth_pack(nonce, tag, back, sizeof(back)) == (int)len &&
+				   !memcmp(back, body, len));
 		break;
 	case RB_MSG_PARAMS: {
 		/* v18: keyed fields in any order, unknown optional ones skipped:
@@ -248,12 +259,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	if (size < 1 || size - 1 > RB_WIRE_MAX_BODY)
 		return 0;
-	/* 0 the header, 1..6 HELLO..ERROR, 7 DATA, 8 DOCTOR, 9 CONN_MORE. */
-	sel = data[0] % 10;
+	/* 0 the header, 1..6 HELLO..ERROR, 7 DATA, 8 DOCTOR, 9 CONN_MORE, 10 AUTH. */
+	sel = data[0] % 11;
 	if (sel == 0)
 		check_header(data + 1, size - 1);
 	else
-		check_body(sel == 9   ? RB_MSG_CONN_MORE
+		check_body(sel == 10  ? RB_MSG_AUTH
+			   : sel == 9 ? RB_MSG_CONN_MORE
 			   : sel == 8 ? RB_MSG_DOCTOR
 			   : sel == 7 ? RB_MSG_DATA
 				      : sel,

@@ -23,7 +23,8 @@ import sys
 import threading
 import time
 
-HELLO, PARAMS, ERROR, OK = 1, 2, 6, 8
+HELLO, PARAMS, SYNC, ERROR, OK, DATA, AUTH = 1, 2, 4, 6, 8, 10, 13
+SYNC_ALIVE = 3
 
 
 def wire_version():
@@ -98,8 +99,10 @@ def params(**plan):
     return struct.pack(">H", count) + body
 
 
-def hello(test="write_bw"):
-    return frame(HELLO, s16("hostile") + s16(test) + s16("elsewhere") + s16("") + s16(""))
+def hello(test="write_bw", auth=0, nonce=bytes(32)):
+    """v18: after the strings, --auth-key's flag and the client's nonce."""
+    return frame(HELLO, s16("hostile") + s16(test) + s16("elsewhere") + s16("") + s16("") +
+                 struct.pack(">B", auth) + nonce)
 
 
 def read_answer(sock, limit=10.0, oks=0):
@@ -255,11 +258,86 @@ def run_case(host, port, case):
     return "%s\t%.2f\t%s" % (case, time.monotonic() - t0, what.replace("\n", "\\n"))
 
 
+def place_body():
+    """A placement as wire.c packs it: nothing known."""
+    return (struct.pack(">i", -1) + s16("") + struct.pack(">ii", -1, -1) +
+            struct.pack(">i", -1) + s16("") + struct.pack(">I", 0))
+
+
+def expect_oks(s, n):
+    for _ in range(n):
+        got = read_message(s)
+        if got is None or got[0] != OK:
+            return "ERROR " + got[1][2:].decode(errors="replace") if got else "closed"
+    return None
+
+
+def slot_case(host, port, case):
+    """Issue 41's slot holds, and --auth-key's refusals: one line as run_case()'s.
+    alivehold: thread 0 of a run of 2 whose thread 1 never comes, saying it is
+    alive every second for up to 40 s; tcphangup: a tcp_lat client that sends
+    its DATA and hangs up; noauth: no key against a keyed server; badauth: a
+    keyed HELLO, then a proof that is not the key's."""
+    t0 = time.monotonic()
+    s = connect(host, port)
+    if s is None:
+        return "%s\t0\tno server" % case
+    what = None
+    if case == "alivehold":
+        s.sendall(hello() + frame(PARAMS, params(threads=2, thread=0,
+                                                 run_id=random.getrandbits(63) | 1)))
+        what = expect_oks(s, 2)
+        if what is None:
+            s.sendall(frame(CONN, conn_body()))
+            got = read_message(s)
+            what = None if got and got[0] == CONN else "no CONN: %r" % (got,)
+        while what is None and time.monotonic() - t0 < 40:
+            try:
+                s.sendall(frame(SYNC, struct.pack(">IIQ", 0, SYNC_ALIVE, 0)))
+            except OSError:
+                what = "closed"
+                break
+            got = read_message(s, 1.0)
+            if got is not None and got[0] == ERROR:
+                what = "ERROR " + got[1][2:].decode(errors="replace")
+            elif got is not None:
+                what = "type %d" % got[0]
+        what = what or "held 40 s"
+    elif case == "tcphangup":
+        s.sendall(hello("tcp_lat") + frame(PARAMS, params(test="tcp_lat", size=(64,),
+                                                          signal=(1,), tx=(1,), rx=1)))
+        what = expect_oks(s, 2)
+        if what is None:
+            s.sendall(frame(DATA, struct.pack(">HIIIB", 0, 16384, 131072, 0, 1) + s16("") +
+                            place_body()))
+            got = read_message(s)
+            what = "hung up after DATA" if got and got[0] == DATA else "no DATA: %r" % (got,)
+    elif case == "noauth":
+        s.sendall(hello())
+        what = read_answer(s)
+    elif case == "badauth":
+        s.sendall(hello(auth=1, nonce=os.urandom(32)))
+        got = read_message(s)
+        if got is None or got[0] != AUTH:
+            what = "no AUTH: %r" % (got,)
+        else:
+            s.sendall(frame(AUTH, bytes(32) + os.urandom(32)))
+            what = read_answer(s)
+    s.close()
+    return "%s\t%.2f\t%s" % (case, time.monotonic() - t0, what.replace("\n", "\\n"))
+
+
+SLOT_CASES = ("alivehold", "tcphangup", "noauth", "badauth")
+
+
 def main():
     host, port, cases = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
     if cases and cases[0] in ("threadjoin", "threadflood"):
         lines = thread_join(host, port) if cases[0] == "threadjoin" else thread_flood(host, port)
         print("\n".join(lines), flush=True)
+        return
+    if cases and cases[0] in SLOT_CASES:
+        print("\n".join(slot_case(host, port, c) for c in cases), flush=True)
         return
     if cases and cases[0] == "serve":
         lying_server(host, port, cases[1:])

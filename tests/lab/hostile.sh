@@ -1,7 +1,8 @@
 #!/bin/sh
 # Hostile, dead and frozen peers in the Soft-RoCE lab, in one boot: a
 # generic server refuses bad plans and bad frames with one line each and
-# stays up; connections claiming to be threads of a run it does not serve
+# stays up; a --threads run or a tcp_lat client cannot hold its slot past
+# --timeout; --auth-key refuses clients without the key; connections claiming to be threads of a run it does not serve
 # are refused, and a run's thread joins it once; slow and silent connections do not hold other clients; a frozen
 # client or a killed server is given up on within --timeout + 5 s; results
 # that could not finish are kept, marked incomplete; output files are never
@@ -167,6 +168,53 @@ kill -INT $srv
 wait $srv
 solo badcpu server --cpu 9999 --timeout 1
 
+echo "$(date +%T) Slot holds, --auth-key" >>"$OUT/phases"
+# Issue 41: a --threads run whose thread 1 never comes, saying it is alive
+# every second, and a tcp_lat client that hangs up after DATA, each in
+# front of a real client on a server of --timeout 6 (a slot wait of 4 s):
+# the real client, started 3.5 s into the hold, is served within
+# --timeout + 2 s of its start.
+"$RB" server --cpu none --timeout 6 -p 18519 >"$OUT/server4.out" 2>"$OUT/server4.err" &
+srv4=$!
+wait_for "$OUT/server4.err" 1 "waiting for a client" 30 >/dev/null
+H4="python3 $LAB/hostile.py 192.0.2.1 18519"
+$H4 alivehold >"$OUT/alivehold.txt" 2>&1 &
+p1=$!
+sleep 3.5
+t0=$(ms)
+solo afterhold write_bw --cpu none -n 200 -p 18519 --timeout 6 192.0.2.1
+echo $(($(ms) - t0)) >"$OUT/afterhold.ms"
+wait $p1
+$H4 tcphangup >"$OUT/tcphangup.txt" 2>&1
+t0=$(ms)
+solo afterhangup tcp_lat --cpu none -n 200 -p 18519 --timeout 6 192.0.2.1
+echo $(($(ms) - t0)) >"$OUT/afterhangup.ms"
+# A keyed client against this unkeyed server.
+head -c 32 /dev/urandom >"$OUT/rb.key"
+chmod 600 "$OUT/rb.key"
+solo keyedvsplain write_bw --cpu none -n 100 -p 18519 --auth-key "$OUT/rb.key" 192.0.2.1
+kill -INT $srv4
+wait $srv4
+# A keyed server: a keyed run, a client without the key, a wrong key, a
+# raw HELLO without a key, a wrong proof, a key file open to others.
+"$RB" server --cpu none --timeout 6 -p 18520 --auth-key "$OUT/rb.key" >"$OUT/server5.out" \
+	2>"$OUT/server5.err" &
+srv5=$!
+wait_for "$OUT/server5.err" 1 "waiting for a client" 30 >/dev/null
+export RDMABENCH_AUTH_KEY="$OUT/rb.key"
+solo keyed write_bw --cpu none -n 200 -p 18520 192.0.2.1 --json "$OUT/keyed.json"
+unset RDMABENCH_AUTH_KEY
+solo plainvskeyed write_bw --cpu none -n 100 -p 18520 192.0.2.1
+head -c 32 /dev/urandom >"$OUT/other.key"
+chmod 600 "$OUT/other.key"
+solo wrongkey write_bw --cpu none -n 100 -p 18520 --auth-key "$OUT/other.key" 192.0.2.1
+python3 "$LAB/hostile.py" 192.0.2.1 18520 noauth badauth >"$OUT/auth.txt" 2>&1
+cp "$OUT/rb.key" "$OUT/open.key"
+chmod 644 "$OUT/open.key"
+solo openkey write_bw --cpu none -n 100 -p 18520 --auth-key "$OUT/open.key" 192.0.2.1
+kill -INT $srv5
+wait $srv5
+
 echo "$(date +%T) A lying CONN" >>"$OUT/phases"
 # A lying CONN (issue 28): an MTU of 0, 100 or 5000, or an escape sequence
 # as the cpus of its placement, is refused at once naming the field,
@@ -309,6 +357,41 @@ expect_rc nodev 2
 expect_grep nodev.err "/dev/no-such-thing: No such file or directory"
 expect_rc badcpu 2
 expect_grep badcpu.err "--cpu 9999"
+
+# --- issue 41: the two slot holds, --auth-key --------------------------------
+f=$OUT/alivehold.txt
+want alivehold "ERROR server: .*a --threads run that kept point 0 waiting for its other threads over 6 s (--timeout), saying it was alive: its slot is freed" 9
+expect_rc afterhold 0
+ms=$(cat "$OUT/afterhold.ms")
+echo "a real client behind a --threads run holding the slot with ALIVEs: done $ms ms after it started (3.5 s into the hold)"
+[ "$ms" -lt 8000 ] || fail "the client behind the ALIVE hold took $ms ms (--timeout 6 + 2 s)"
+f=$OUT/tcphangup.txt
+want tcphangup "hung up after DATA"
+expect_rc afterhangup 0
+ms=$(cat "$OUT/afterhangup.ms")
+echo "a tcp_lat client behind one that hung up after DATA: served in $ms ms"
+[ "$ms" -lt 8000 ] || fail "the client behind the TCP hang-up took $ms ms"
+grep -q "closed the control connection before it opened the data connection" "$OUT/server4.err" ||
+	fail "the server did not see the TCP client go"
+expect_rc keyedvsplain 1
+expect_grep keyedvsplain.err "gave up: server: client .* has --auth-key; this server has none: run the client without --auth-key, or start the server with --auth-key FILE"
+grep -q "no --auth-key: any client that reaches this port may use this server" "$OUT/server4.err" ||
+	fail "the unkeyed server did not say who may use it"
+grep -q "has --auth-key; this server has none" "$OUT/server4.err" ||
+	fail "the unkeyed server did not log the keyed client"
+expect_rc keyed 0
+jcheck keyed.json 'len(d["results"]) == 1' 'd["results"][0]["iterations"] == 200'
+expect_rc plainvskeyed 1
+expect_grep plainvskeyed.err "gave up: server: client .* has no key; this server takes only clients with its key: run the client with --auth-key FILE"
+expect_rc wrongkey 1
+expect_grep wrongkey.err "authentication with server 192.0.2.1:18520 failed: it does not hold this --auth-key's key"
+f=$OUT/auth.txt
+want noauth "ERROR server: client .* has no key; this server takes only clients with its key"
+want badauth "ERROR server: client .*: authentication failed (--auth-key)"
+[ "$(grep -c ": authentication failed (--auth-key)" "$OUT/server5.err")" = 2 ] ||
+	fail "the keyed server did not log both failed proofs (the wrong key, the wrong proof): $(cat "$OUT/server5.err")"
+expect_rc openkey 2
+expect_grep openkey.err "the key file has mode 0644, open to group or others: run 'chmod 600"
 
 # --- a lying peer's CONN: refused at once, naming the field, nothing raw -------
 # The server opens its device before it answers PARAMS (seconds on a loaded

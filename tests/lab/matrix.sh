@@ -19,7 +19,8 @@
 #     mid-run: the others finish, rank 3 is named, its later pairs fail,
 #     exit 1.
 #  3. --rank/--nranks without a launcher, write_bw over the ring's pairs
-#     given in a --pairs-file: 2 rounds of 2 disjoint pairs, all good.
+#     given in a --pairs-file, with --auth-key: 2 rounds of 2 disjoint
+#     pairs, all good (each pair's client and server proved the key).
 #     (--pattern ring runs all 4 pairs at once, each device serving and
 #     sending: in this guest Soft-RoCE fails one or two of such pairs with
 #     "remote invalid request" completion errors, and so do four plain
@@ -78,11 +79,15 @@ done
 mv "$OUT/kill.0.out" "$OUT/kill.out"
 mv "$OUT/kill.0.err" "$OUT/kill.err"
 
-# 3. No launcher at all: write_bw over the pairs of a ring, from a file.
+# 3. No launcher at all: write_bw over the pairs of a ring, from a file,
+# every pair of sessions authenticated (--auth-key, issue 41).
 printf "# the ring\n0 1\n1 2\n2 3\n3 0\n" >"$OUT/ring.pairs"
+head -c 32 /dev/urandom >"$OUT/mx.key"
+chmod 600 "$OUT/mx.key"
 pids=
 for r in 3 2 1 0; do
 	"$RB" matrix write_bw $R --coordinator 127.0.0.1:19100 -p 19100 --rank $r --nranks 4 \
+		--auth-key "$OUT/mx.key" \
 		--pairs-file "$OUT/ring.pairs" -s 64K -n 300 --tolerance 1000 --csv "$OUT/ring.csv" \
 		>"$OUT/ring.$r.out" 2>"$OUT/ring.$r.err" &
 	pids="$pids $!"

@@ -168,6 +168,32 @@ static void test_budget_counts_held(void **state)
 }
 
 /*
+ * --max-client-mem 500M: one client's plans together, beside the host's
+ * budget; another client is not charged with them.
+ */
+static void test_client_mem(void **state)
+{
+	struct rb_admit *a = table(32);
+
+	(void)state;
+	a->client_mem = 500 * MIB;
+	assert_int_equal(try(a, conn(400, 0, 0, 1, 300 * MIB, "10.0.0.2"), 2000 * MIB), 0);
+	assert_int_equal(try(a, conn(401, 0, 0, 1, 300 * MIB, "10.0.0.2"), 2000 * MIB), -EDQUOT);
+	assert_string_equal(err, "the plan needs about 300 MiB (1 thread(s)), and client 10.0.0.2 "
+				 "holds 300 MiB already; one client may hold 500 MiB (rdmabench "
+				 "server --max-client-mem)");
+	assert_int_equal(try(a, conn(401, 0, 0, 1, 200 * MIB, "10.0.0.2"), 2000 * MIB), 0);
+	assert_int_equal(try(a, conn(402, 0, 0, 1, 300 * MIB, "10.0.0.3"), 2000 * MIB), 0);
+	/* A run of threads: all of its memory counts at its thread 0. */
+	rb_admit_release(a, 400);
+	rb_admit_release(a, 401);
+	assert_int_equal(try(a, conn(403, 7, 0, 2, 300 * MIB, "10.0.0.2"), 2000 * MIB), -EDQUOT);
+	assert_non_null(strstr(err, "needs about 600 MiB (2 thread(s)), and client 10.0.0.2 "
+				    "holds 0 MiB already"));
+	assert_int_equal(try(a, conn(403, 7, 0, 2, 250 * MIB, "10.0.0.2"), 2000 * MIB), 0);
+}
+
+/*
  * The lab's finding: 28 connections at once, each "thread 1 of 2" with 32
  * MiB, were all served.  Without their thread 0 each is refused and none
  * holds anything or an entry.
@@ -294,6 +320,7 @@ int main(void)
 		cmocka_unit_test(test_table_full),
 		cmocka_unit_test(test_run_over_limit),
 		cmocka_unit_test(test_run_reserves),
+		cmocka_unit_test(test_client_mem),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, unmap_all);

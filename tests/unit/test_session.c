@@ -43,10 +43,12 @@
 #define TIMEOUT_S 2    /* the server's --timeout */
 #define CONNS	  32   /* the server's --max-conns */
 #define REFUSE_MS 1200 /* "within about a second" */
+#define MAX_RUN_S 4    /* the server's --max-run-time: longer than any other test's run */
 #define ANSWER_MS 4000 /* how long a test waits for any answer */
 
 static pid_t server_pid;
 static uint16_t port;
+static char run_log[64]; /* the server's --logfile */
 
 /* ---- the server -------------------------------------------------------- */
 
@@ -68,7 +70,29 @@ static void serve(void)
 	c.l.tcp_port = port;
 	c.l.timeout_s = TIMEOUT_S;
 	c.l.max_conns = CONNS;
+	c.l.max_run_s = MAX_RUN_S;
+	snprintf(c.l.logfile, sizeof(c.l.logfile), "%s", run_log);
 	_exit(rb_server(&(struct rb_serve){ .name = "server" }, &c.l, NULL));
+}
+
+/* A second server on @p with --max-client-conns @n, for one test. */
+static pid_t serve_capped(uint16_t p, uint32_t n)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	if (pid == 0) {
+		struct rb_cli c;
+
+		signal(SIGPIPE, SIG_IGN);
+		rb_cli_init(&c);
+		c.l.tcp_port = p;
+		c.l.timeout_s = TIMEOUT_S;
+		c.l.max_client_conns = n;
+		_exit(rb_server(&(struct rb_serve){ .name = "server" }, &c.l, NULL));
+	}
+	return pid;
 }
 
 /* A port nobody listens on right now. */
@@ -87,6 +111,8 @@ static uint16_t free_port(void)
 
 static int start_server(void **state)
 {
+	snprintf(run_log, sizeof(run_log), "/tmp/rb-test-session-%d.log", (int)getpid());
+	unlink(run_log);
 	port = free_port();
 	fflush(NULL);
 	server_pid = fork();
@@ -99,6 +125,7 @@ static int start_server(void **state)
 
 static int stop_server(void **state)
 {
+	unlink(run_log);
 	if (server_pid > 0) {
 		kill(server_pid, SIGKILL);
 		waitpid(server_pid, NULL, 0);
@@ -459,6 +486,120 @@ static void tcp_data_checked(void **state)
 	expect_refusal(fd, "DATA: a client's has no port (1234)", REFUSE_MS);
 }
 
+/*
+ * Issue 41's second slot hold: a tcp_lat client that sends its DATA and
+ * hangs up.  The server watches the control connection while it waits
+ * for the data connection and frees the slot at once, not after its
+ * --timeout: the next client (whose wait for the slot is 1 s at --timeout
+ * 2) is served.
+ */
+static void tcp_hangup_frees_slot(void **state)
+{
+	static uint8_t b[RB_WIRE_MAX_BODY];
+	struct rb_cli c = tcp_cli(&rb_bench_tcp_lat, 64, 100);
+	struct rb_msg_data m = {
+		.port = 0,
+		.place = { .device_numa_node = -1, .mem_node = -1, .local = -1, .freq_cpu = -1 }
+	};
+	struct answer a;
+	uint64_t t0;
+	int fd = dial(), n;
+
+	send_hello(fd, "tcp_lat");
+	expect_ok(fd);
+	n = rb_pack_params(&c.p, b, sizeof(b));
+	send_msg(fd, RB_MSG_PARAMS, b, (uint32_t)n);
+	expect_ok(fd);
+	n = rb_pack_data(&m, b, sizeof(b));
+	send_msg(fd, RB_MSG_DATA, b, (uint32_t)n);
+	a = answer(fd);
+	if (a.type != RB_MSG_DATA)
+		fail_msg("wanted the server's DATA, got %s", a.text);
+	close(fd);
+	t0 = rb_now_ns();
+	assert_int_equal(rb_client(&rb_bench_tcp_lat, &c.p, &c.l, NULL), 0);
+	if (rb_now_ns() - t0 > TIMEOUT_S * 1000000000ULL)
+		fail_msg("the next client took %llu ms",
+			 (unsigned long long)((rb_now_ns() - t0) / 1000000));
+	assert_server_alive();
+}
+
+/*
+ * --logfile: after tcp_runs (three runs) and the refusals before them, a
+ * line per connection: the run of tcp_lat -n 200 ok, a refused plan with
+ * its error.
+ */
+static void run_log_lines(void **state)
+{
+	char line[4096];
+	bool ok = false, refused = false;
+	FILE *f = fopen(run_log, "r");
+
+	assert_non_null(f);
+	while (fgets(line, sizeof(line), f)) {
+		if (strstr(line, " test=tcp_lat thread=0/1 points=1/1 duration_s=") &&
+		    strstr(line, " outcome=ok\n"))
+			ok = true;
+		if (strstr(line, " test=write_bw ") &&
+		    strstr(line, "outcome=error:\"client 127.0.0.1:") &&
+		    strstr(line, "-l/--batch 0 is out of range"))
+			refused = true;
+	}
+	fclose(f);
+	if (!ok || !refused)
+		fail_msg("--logfile %s: no line for the tcp_lat run (%d) or the refused plan (%d)",
+			 run_log, ok, refused);
+}
+
+/*
+ * --max-run-time 4: a run of -D 12 is ended 4 s after its admission, not
+ * at 12 s, and the next client is served at once.
+ */
+static void max_run_time(void **state)
+{
+	struct rb_cli c = tcp_cli(&rb_bench_tcp_lat, 64, 100);
+	uint64_t t0 = rb_now_ns(), ms;
+
+	c.p.duration_s = 12;
+	c.p.iters = 0;
+	assert_int_not_equal(rb_client(&rb_bench_tcp_lat, &c.p, &c.l, NULL), 0);
+	ms = (rb_now_ns() - t0) / 1000000;
+	if (ms < MAX_RUN_S * 1000 - 200 || ms > MAX_RUN_S * 1000 + 1500)
+		fail_msg("the run ended after %llu ms, not at --max-run-time %d s",
+			 (unsigned long long)ms, MAX_RUN_S);
+	c = tcp_cli(&rb_bench_tcp_lat, 64, 100);
+	assert_int_equal(rb_client(&rb_bench_tcp_lat, &c.p, &c.l, NULL), 0);
+	assert_server_alive();
+}
+
+/*
+ * --max-client-conns 2: a third connection from the same address, while
+ * two are in progress, is refused naming it.
+ */
+static void client_conns_capped(void **state)
+{
+	uint16_t main_port = port;
+	pid_t pid;
+	int a, b, c;
+
+	port = free_port();
+	pid = serve_capped(port, 2);
+	assert_true(pid > 0);
+	a = dial();
+	b = dial();
+	usleep(300000); /* both accepted and forked */
+	c = dial();
+	expect_refusal(c,
+		       "client 127.0.0.1 has 2 connections in progress, the most one client "
+		       "may have (rdmabench server --max-client-conns 2)",
+		       REFUSE_MS);
+	close(a);
+	close(b);
+	kill(pid, SIGKILL);
+	waitpid(pid, NULL, 0);
+	port = main_port;
+}
+
 /* tcp_lat, tcp_bw and tcp_bw -b end to end against the generic server, on the loopback. */
 static void tcp_runs(void **state)
 {
@@ -760,6 +901,10 @@ int main(void)
 		cmocka_unit_test(params_reversed),
 		cmocka_unit_test(tcp_data_checked),
 		cmocka_unit_test(tcp_runs),
+		cmocka_unit_test(tcp_hangup_frees_slot),
+		cmocka_unit_test(run_log_lines),
+		cmocka_unit_test(max_run_time),
+		cmocka_unit_test(client_conns_capped),
 		cmocka_unit_test(truncated_frame),
 		cmocka_unit_test(stalled_frame),
 		cmocka_unit_test(trickled_frame),

@@ -431,16 +431,16 @@ static void test_hdr_pack_bytes(void **state)
 
 static void test_hdr_roundtrip_all_types(void **state)
 {
-	static const char *const names[] = { NULL,     "HELLO",	 "PARAMS",   "CONN", "SYNC",
-					     "RESULT", "ERROR",	 "BYE",	     "OK",   "COUNTERS",
-					     "DATA",   "DOCTOR", "CONN_MORE" };
+	static const char *const names[] = { NULL,     "HELLO",	 "PARAMS",    "CONN", "SYNC",
+					     "RESULT", "ERROR",	 "BYE",	      "OK",   "COUNTERS",
+					     "DATA",   "DOCTOR", "CONN_MORE", "AUTH" };
 	uint8_t buf[RB_WIRE_HDR_LEN];
 	struct rb_hdr h;
 	char err[256];
 	uint16_t t;
 
 	(void)state;
-	for (t = RB_MSG_HELLO; t <= RB_MSG_CONN_MORE; t++) {
+	for (t = RB_MSG_HELLO; t <= RB_MSG_AUTH; t++) {
 		uint32_t len = t == RB_MSG_PARAMS ? RB_WIRE_MAX_BODY : t * 1000u + 7;
 
 		rb_hdr_pack(buf, t, len);
@@ -460,7 +460,8 @@ static void test_hdr_roundtrip_all_types(void **state)
 	assert_string_equal(rb_msg_name(0), "?");
 	assert_string_equal(rb_msg_name(RB_MSG_DATA), "DATA");
 	assert_string_equal(rb_msg_name(RB_MSG_DOCTOR), "DOCTOR");
-	assert_string_equal(rb_msg_name(13), "unknown");
+	assert_string_equal(rb_msg_name(RB_MSG_AUTH), "AUTH");
+	assert_string_equal(rb_msg_name(14), "unknown");
 	assert_string_equal(rb_msg_name(0xffff), "unknown");
 }
 
@@ -608,9 +609,14 @@ static void test_hello_roundtrip(void **state)
 {
 	struct rb_msg_hello in, out;
 	uint8_t buf[BUFSZ];
-	static const uint8_t want[] = { 0x00, 0x05, '0',  '.',	'3', '.', '1',	0x00, 0x08,
-					'w',  'r',  'i',  't',	'e', '_', 'b',	'w',  0x00,
-					0x01, 'h',  0x00, 0x02, 'i', 'd', 0x00, 0x01, '1' };
+	static const uint8_t want[] = { 0x00, 0x05, '0', '.', '3', '.', '1', 0x00, 0x08, 'w', 'r',
+					'i', 't', 'e', '_', 'b', 'w', 0x00, 0x01, 'h', 0x00, 0x02,
+					'i', 'd', 0x00, 0x01, '1',
+					/* v18: --auth-key's flag, then the nonce */
+					0x01, 0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7, 0xa8,
+					0xa9, 0xaa, 0xab, 0xac, 0xad, 0xae, 0xaf, 0xb0, 0xb1, 0xb2,
+					0xb3, 0xb4, 0xb5, 0xb6, 0xb7, 0xb8, 0xb9, 0xba, 0xbb, 0xbc,
+					0xbd, 0xbe, 0xbf };
 	int len;
 
 	(void)state;
@@ -620,6 +626,9 @@ static void test_hello_roundtrip(void **state)
 	strcpy(in.host, "h");
 	strcpy(in.boot_id, "id");
 	strcpy(in.cpus, "1");
+	in.auth = 1;
+	for (len = 0; len < 32; len++)
+		in.nonce[len] = (uint8_t)(0xa0 + len);
 	len = rb_pack_hello(&in, buf, sizeof(buf));
 	assert_int_equal(len, sizeof(want));
 	assert_memory_equal(buf, want, sizeof(want));
@@ -631,13 +640,18 @@ static void test_hello_roundtrip(void **state)
 	assert_string_equal(out.host, "h");
 	assert_string_equal(out.boot_id, "id");
 	assert_string_equal(out.cpus, "1");
+	assert_int_equal(out.auth, 1);
+	assert_memory_equal(out.nonce, in.nonce, sizeof(in.nonce));
+	/* The flag is 0 or 1: anything else is no HELLO. */
+	buf[len - 33] = 2;
+	assert_int_equal(rb_unpack_hello(buf, len, &out), -EBADMSG);
 
 	/* The longest strings that fit, and empty ones. */
 	memset(&in, 0, sizeof(in));
 	memset(in.tool_version, 'v', 31);
 	in.tool_version[31] = '\0';
 	len = rb_pack_hello(&in, buf, sizeof(buf));
-	assert_int_equal(len, 2 + 31 + 2 + 2 + 2 + 2);
+	assert_int_equal(len, 2 + 31 + 2 + 2 + 2 + 2 + 1 + 32);
 	assert_int_equal(rb_unpack_hello(buf, len, &out), 0);
 	assert_string_equal(out.tool_version, in.tool_version);
 	assert_string_equal(out.test, "");
@@ -1618,7 +1632,7 @@ static void test_pack_small_buffer(void **state)
 	memset(in, 0, sizeof(*in));
 	strcpy(in->hello.tool_version, "0.3.1");
 	strcpy(in->hello.test, "atomic_lat");
-	CHECK_SMALL_CAP(rb_pack_hello, &in->hello, 2 + 5 + 2 + 10 + 2 + 2 + 2);
+	CHECK_SMALL_CAP(rb_pack_hello, &in->hello, 2 + 5 + 2 + 10 + 2 + 2 + 2 + 1 + 32);
 
 	in->sync.count = 1;
 	CHECK_SMALL_CAP(rb_pack_sync, &in->sync, 16);
