@@ -45,6 +45,19 @@ for args in "-h" "--help"; do
 	run 0 ./ib_write_bw "$args"
 	has out "^usage: rdmabench write_bw"
 done
+# perftest's own lines are taken under its name (-a wins over -s, the
+# debug switch with --data_validation, -z as rdma_cm): past the command
+# line, on a host without a device they stop there, not at usage (2).
+if ! ls /sys/class/infiniband/* >/dev/null 2>&1; then
+	for args in "-a -s 1M" "--data_validation --data_validation_debug" "-z" "-z -R" \
+		"--disable_dynamic_polling"; do
+		# shellcheck disable=SC2086 # word lists
+		run 1 ./ib_write_bw $args -p 1 127.0.0.1
+		has err "no RDMA device found"
+	done
+fi
+run 2 ./ib_write_bw --connectionless 127.0.0.1
+has err "connectionless server serves perftest's UD multicast"
 
 # The README is a user's front door: at most 12,000 characters, and every
 # page it links to exists.

@@ -277,7 +277,11 @@ int rb_cli_take(struct rb_cli *c, int row, const char *cmd, unsigned int scope, 
 	if (!rb_opt_applies(o, scope))
 		return fail(err, len, "%s does not apply to %s%s", rb_opt_name(o, n, sizeof(n)),
 			    cmd, scope_hint(o, where, sizeof(where)));
-	/* The last of two values silently winning hides a typo. */
+	/* A switch twice is the same ask (perftest's -z with -R, or
+	 * --data_validation with --verify); the last of two values
+	 * silently winning hides a typo. */
+	if (c->given[row] && o->type == RB_OPT_FLAG)
+		return 0;
 	if (c->given[row] && o->type != RB_OPT_LIST)
 		return fail(err, len, "%s given twice", rb_opt_name(o, n, sizeof(n)));
 	ret = set_opt(c, o, arg, err, len);
@@ -373,7 +377,8 @@ static int check_combinations(const struct rb_cli *c, char *err, size_t len)
 {
 	if (rb_cli_given(c, "iters") && rb_cli_given(c, "duration"))
 		return fail(err, len, "-n/--iters and -D/--duration exclude each other");
-	if (c->all && rb_cli_given(c, "size"))
+	/* perftest lets -a win over -s (its size becomes MAX_SIZE, the sweep 2..8M). */
+	if (c->all && rb_cli_given(c, "size") && !c->perftest_only)
 		return fail(err, len, "-a/--all and -s/--size exclude each other");
 	if (c->l.ipv6 && c->p.use_cm)
 		return fail(err, len,

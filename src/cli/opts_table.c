@@ -174,7 +174,8 @@ const struct rb_opt rb_opts[] = {
 	  .brief = "sweep sizes 2..8M:x2 (perftest -a)",
 	  .common = true,
 	  .perftest = "-a, --all",
-	  .pt_diff = "sizes 2 to 8 MiB, as perftest; every point is kept in CSV and JSON",
+	  .pt_diff = "sizes 2 to 8 MiB, as perftest; every point is kept in CSV and JSON; under "
+		     "perftest's name -a wins over -s, as perftest's (rdmabench's own refuses both)",
 	  .sname = 'a',
 	  .type = RB_OPT_FLAG,
 	  .off = OFF(all),
@@ -1402,12 +1403,15 @@ const struct rb_opt rb_opts[] = {
 	  .common = true,
 	  .type = RB_OPT_CHOICE,
 	  .off = LOC(units),
-	  .max = 2,
-	  .choices = "MiB/s|Gb/s|MB/s",
+	  .max = 3,
+	  .choices = "MiB/s|Gb/s|MB/s|GB/s",
 	  .argname = "UNIT",
-	  .def = "MiB/s",
+	  .def = "Gb/s (MiB/s in perftest's report)",
 	  .any = RB_S_BW | RB_S_SERVER,
-	  .help = "bandwidth unit in the table (CSV and JSON carry both)" },
+	  .help = "bandwidth unit in the table and --output bandwidth: Gb/s (10^9 bits), GB/s "
+		  "(10^9 bytes), MiB/s or MB/s; perftest's report (--format perftest, the "
+		  "default under perftest's names) keeps perftest's MB/sec (MiB/s) unless "
+		  "--report_gbits; CSV and JSON keep their fixed fields (Gb/s and MiB/s)" },
 	{ .lname = "report_gbits",
 	  .section = RB_SEC_OUTPUT,
 	  .brief = "perftest: --units Gb/s",

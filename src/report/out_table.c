@@ -47,6 +47,8 @@ static const char *units_name(enum rb_units u)
 		return "Gb/s";
 	case RB_UNITS_MBS:
 		return "MB/s";
+	case RB_UNITS_GBYTES:
+		return "GB/s";
 	default:
 		return "MiB/s";
 	}
@@ -59,6 +61,8 @@ static double units_value(enum rb_units u, double gbps)
 		return gbps;
 	case RB_UNITS_MBS:
 		return gbps * 1e9 / 8 / 1e6;
+	case RB_UNITS_GBYTES:
+		return gbps / 8;
 	default:
 		return rb_gbps_to_mibps(gbps);
 	}

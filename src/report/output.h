@@ -23,7 +23,7 @@
 enum rb_format { RB_FMT_TABLE, RB_FMT_CSV, RB_FMT_JSON, RB_FMT_PERFTEST, RB_FMT_VALUE };
 /* --output (RB_FMT_VALUE): the one figure each point prints; the option's choices' order. */
 enum rb_output { RB_OUTPUT_BANDWIDTH, RB_OUTPUT_MSG_RATE, RB_OUTPUT_LATENCY };
-enum rb_units { RB_UNITS_MIBS, RB_UNITS_GBITS, RB_UNITS_MBS };
+enum rb_units { RB_UNITS_MIBS, RB_UNITS_GBITS, RB_UNITS_MBS, RB_UNITS_GBYTES };
 
 /* What a run is: everything but the points. */
 /* A socket test's data connection (JSON "socket"), each side's as it set it up. */

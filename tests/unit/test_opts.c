@@ -211,7 +211,7 @@ static const struct want wants[] = {
 	  "bandwidth|message_rate|latency", T_RUN },
 	{ "format", 0, RB_OPT_CHOICE, LOC(format), 0, 0, 3, false, false, "table|csv|json|perftest",
 	  T_RUN },
-	{ "units", 0, RB_OPT_CHOICE, LOC(units), 0, 0, 2, false, false, "MiB/s|Gb/s|MB/s",
+	{ "units", 0, RB_OPT_CHOICE, LOC(units), 0, 0, 3, false, false, "MiB/s|Gb/s|MB/s|GB/s",
 	  T_BW | T_SERVER },
 	{ "report_gbits", 0, RB_OPT_FLAG, LOC(units), 0, 0, 1, false, false, NULL, T_RUN },
 	{ "counters", 'W', RB_OPT_STR, LOC(counters), SZ(counters), 0, 0, false, false, NULL,
@@ -1529,6 +1529,29 @@ static void test_report_gbits(void **state)
 		  "--units and --report_gbits exclude each other");
 }
 
+/* The table's default unit is Gb/s; perftest's report keeps its MB/sec (MiB/s). */
+static void test_units_default(void **state)
+{
+	struct rb_cli c;
+	char err[256];
+
+	(void)state;
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "host"), err);
+	assert_int_equal(c.l.units, RB_UNITS_GBITS);
+	CHECK_OK(PARSE(&c, T_SERVER, err, "-p", "4000"), err);
+	assert_int_equal(c.l.units, RB_UNITS_GBITS);
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "--units", "GB/s", "host"), err);
+	assert_int_equal(c.l.units, RB_UNITS_GBYTES);
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "--units", "MiB/s", "host"), err);
+	assert_int_equal(c.l.units, RB_UNITS_MIBS);
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "--format", "perftest", "host"), err);
+	assert_int_equal(c.l.units, RB_UNITS_MIBS);
+	/* perftest's -w is in its MB/sec unless --report_gbits, whatever the default */
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "-w", "100", "host"), err);
+	assert_string_equal(c.l.expect.v[0], "bw>=100MiB/s");
+	CHECK_ERR(PARSE(&c, T_WRITE_BW, err, "--units", "Mb/s", "host"), err, "--units");
+}
+
 /*
  * --post-api, and perftest's --use_old_post_send for its "post"; the
  * default auto.  --disable-pcie-relaxed also in perftest's spelling.
@@ -2202,6 +2225,7 @@ int main(void)
 		cmocka_unit_test(test_combinations),
 		cmocka_unit_test(test_plan_limit),
 		cmocka_unit_test(test_report_gbits),
+		cmocka_unit_test(test_units_default),
 		cmocka_unit_test(test_post_api),
 		cmocka_unit_test(test_poll),
 		cmocka_unit_test(test_cqe_poll),
