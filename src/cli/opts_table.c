@@ -1368,7 +1368,20 @@ const struct rb_opt rb_opts[] = {
 	  LSTR(csv_path),
 	  .argname = "FILE",
 	  .any = RB_S_RUN | RB_S_REG,
-	  .help = "also write results as CSV to FILE, rewritten whole after every point" },
+	  .help = "also write results as CSV to FILE, rewritten whole after every point; "
+		  "the same columns for every test and option (doc/output.md), a figure that "
+		  "does not apply left empty" },
+	{ .lname = "csv-counters",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "CSV: add the device counters' columns",
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(csv_counters),
+	  .max = 1,
+	  .need = RB_S_VERBS,
+	  .any = RB_S_RUN,
+	  .help = "add each side's device counters (--counters' set, its driver's: ctr_NAME, "
+		  "peer_ctr_NAME) after the CSV's fixed columns; they vary with the driver and "
+		  "the set, so they are not there by default" },
 	{ .lname = "format",
 	  .section = RB_SEC_OUTPUT,
 	  .brief = "stdout: table, csv, json or perftest",

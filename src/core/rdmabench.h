@@ -260,6 +260,7 @@ struct rb_local {
 	uint8_t histogram;
 	uint8_t cycles;
 	char csv_path[256];
+	uint8_t csv_counters; /* --csv-counters: the CSV's counter block */
 	uint8_t format;	   /* enum rb_format, for stdout */
 	uint8_t progress;  /* --progress: 0 auto (stderr a terminal), 1 always, 2 never */
 	uint8_t units;	   /* enum rb_units */

@@ -102,6 +102,7 @@ struct rb_doc {
 	json_t *recommendation;
 	/* Device counters (--counters): the set's name and each side's driver. */
 	bool has_counters, has_peer_counters;
+	bool csv_counters; /* --csv-counters: the CSV's ctr_ and peer_ctr_ columns */
 	const char *counters_spec;
 	const char *driver, *peer_driver;      /* "rxe", "mlx5", "generic" */
 	int driver_id, peer_driver_id;	       /* enum rb_prov_id, for the CSV columns */

@@ -52,6 +52,7 @@ void sess_doc_init(struct session *s)
 	rep->output = (enum rb_output)s->l->output;
 	rep->params = &s->p;
 	rep->units = (enum rb_units)s->l->units;
+	rep->csv_counters = s->l->csv_counters;
 	rep->samples_path = s->l->samples_path[0] ? s->l->samples_path : NULL;
 	rep->tick_clock = s->l->cycles ? rb_tick_clock() : NULL;
 }

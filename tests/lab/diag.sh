@@ -29,7 +29,7 @@ echo "$nic2" >"$OUT/nic2"
 srv=$!
 
 solo send_bw send_bw $C -s 64 -n $N --warmup 0 192.0.2.1 --json "$OUT/send_bw.json" \
-	--csv "$OUT/send_bw.csv"
+	--csv "$OUT/send_bw.csv" --csv-counters
 solo write_bw write_bw $C -s 4096 -n $N --warmup 0 --mtu 1024 192.0.2.1 \
 	--json "$OUT/write_bw.json"
 solo write_bw2 write_bw $C -s 4096 -n $N --warmup 0 --mtu 1024 192.0.2.1 \

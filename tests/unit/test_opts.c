@@ -207,6 +207,7 @@ static const struct want wants[] = {
 	{ "out_json", 0, RB_OPT_FLAG, LOC(out_json), 0, 0, 1, false, false, NULL, T_ALL },
 	{ "csv", 0, RB_OPT_STR, LOC(csv_path), SZ(csv_path), 0, 0, false, false, NULL,
 	  T_RUN | T_REG },
+	{ "csv-counters", 0, RB_OPT_FLAG, LOC(csv_counters), 0, 0, 1, false, false, NULL, T_VRUN },
 	{ "output", 0, RB_OPT_CHOICE, LOC(output), 0, 0, 2, false, false,
 	  "bandwidth|message_rate|latency", T_RUN },
 	{ "format", 0, RB_OPT_CHOICE, LOC(format), 0, 0, 3, false, false, "table|csv|json|perftest",

@@ -451,6 +451,11 @@ static void assert_jabsent(json_t *o, const char *key)
 
 /* ---- tests ------------------------------------------------------------- */
 
+/* The CSV's columns after the shape's, the same for every test (doc/output.md). */
+#define CSV_FIXED_TAIL                                                                   \
+	"poll,cqe_poll,thread,rail,c2s_bw_avg_gbps,c2s_msg_rate_mpps,s2c_bw_avg_gbps," \
+	"s2c_msg_rate_mpps"
+
 static void test_csv_header(void **state)
 {
 	char buf[1024];
@@ -470,6 +475,52 @@ static void test_csv_header(void **state)
 			    "local,interval,interval_start_s,bw_min_interval_gbps,"
 			    "rate_target_gbps,rate_target_mpps,rate_deviation_"
 			    "pct");
+}
+
+/* The first line of @csv, in @buf. */
+static const char *csv_head_of(const char *csv, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.*s", (int)strcspn(csv, "\n"), csv);
+	return buf;
+}
+
+/*
+ * Issue 38: the CSV's columns are the same whatever the test and options
+ * (a latency test; a bandwidth test with -b, threads, rails, a poll sweep
+ * and counters): what does not apply is empty.  --csv-counters alone adds
+ * the counters' block.
+ */
+static void test_csv_stable_columns(void **state)
+{
+	struct rb_params p = bw_params;
+	struct rb_result res[2] = { bw_res[0], bw_res[1] };
+	struct rb_doc lat, bw;
+	char *a, *b, ha[2048], hb[2048];
+
+	(void)state;
+	lat_report(&lat);
+	bw_report(&bw);
+	p.threads = 2;
+	p.bidir = 1;
+	rb_axis_parse("busy,event", false, &p.poll, (char[8]){ 0 }, 8);
+	bw.params = &p;
+	bw.rail_width = 8;
+	bw.has_counters = bw.has_peer_counters = true;
+	bw.driver_id = bw.peer_driver_id = RB_PROV_RXE;
+	res[1].has_bidir = true;
+	a = write_mem(RB_FMT_CSV, &lat, lat_res, NLAT);
+	b = write_mem(RB_FMT_CSV, &bw, res, 2);
+	assert_string_equal(csv_head_of(a, ha, sizeof(ha)), csv_head_of(b, hb, sizeof(hb)));
+	assert_null(strstr(hb, "ctr_"));
+	free(b);
+	bw.csv_counters = true;
+	b = write_mem(RB_FMT_CSV, &bw, res, 2);
+	csv_head_of(b, hb, sizeof(hb));
+	assert_int_equal(strncmp(ha, hb, strlen(ha)), 0);
+	assert_non_null(strstr(hb + strlen(ha), ",ctr_sent_pkts,"));
+	assert_non_null(strstr(hb + strlen(ha), ",peer_ctr_sent_pkts,"));
+	free(a);
+	free(b);
 }
 
 static void test_golden_lat(void **state)
@@ -529,7 +580,7 @@ static void test_csv_quoting(void **state)
 	assert_non_null(strstr(got, "\natomic_lat,fadd,\"dev,0\",\"a,b\"\"c\nd\",2,1,1,1,128,"
 				    "10000,"));
 	/* Placement: node 1, cpus 1, no memory node, unknown; then no shape. */
-	assert_non_null(strstr(got, ",1,1,,,,,,,,\n"));
+	assert_non_null(strstr(got, ",1,1,,,,,,,,,busy,32,,,,,,\n"));
 	free(got);
 }
 
@@ -586,9 +637,9 @@ static void test_thread_rows(void **state)
 	got = write_mem(RB_FMT_CSV, &r, rows, 2);
 	assert_non_null(strstr(got, ",device_numa_node,cpus,mem_node,local,interval,"
 				    "interval_start_s,bw_min_interval_gbps,rate_target_gbps,"
-				    "rate_target_mpps,rate_deviation_pct,thread\n"));
-	assert_non_null(strstr(got, ",0,0-3 8,1,false,,,,,,,all\n"));
-	assert_non_null(strstr(got, ",0,3,1,false,,,,,,,1\n"));
+				    "rate_target_mpps,rate_deviation_pct," CSV_FIXED_TAIL "\n"));
+	assert_non_null(strstr(got, ",0,0-3 8,1,false,,,,,,,busy,32,all,,,,,\n"));
+	assert_non_null(strstr(got, ",0,3,1,false,,,,,,,busy,32,1,,,,,\n"));
 	free(got);
 	got = write_mem(RB_FMT_TABLE, &r, rows, 2);
 	assert_non_null(strstr(got, "cpu[ns/msg] thread\n"));
@@ -609,19 +660,20 @@ static void test_thread_rows(void **state)
 	rows[1].iv = &slice;
 	rows[1].niv = 1;
 	got = write_mem(RB_FMT_CSV, &r, rows, 2);
-	assert_non_null(strstr(got, ",rate_deviation_pct,thread,rail\n"));
-	assert_non_null(strstr(got, ",0,0-3 8,1,false,,,,,,,all,\n"));
-	assert_non_null(strstr(got, ",0,3,1,false,,,,,,,1,mlx5_1:2\n"));
-	assert_non_null(strstr(got, ",0,3,1,false,1,0,,,,,1,mlx5_1:2\n"));
+	assert_non_null(strstr(got, ",rate_deviation_pct," CSV_FIXED_TAIL "\n"));
+	assert_non_null(strstr(got, ",0,0-3 8,1,false,,,,,,,busy,32,all,,,,,\n"));
+	assert_non_null(strstr(got, ",0,3,1,false,,,,,,,busy,32,1,mlx5_1:2,,,,\n"));
+	assert_non_null(strstr(got, ",0,3,1,false,1,0,,,,,busy,32,1,mlx5_1:2,,,,\n"));
 	free(got);
 	rows[1].iv = NULL;
 	rows[1].niv = 0;
 	r.rail_width = 0;
 	rows[1].rail = NULL;
-	/* Without threads, no such column. */
+	/* Without threads the same columns, the thread's cell empty. */
 	p.threads = 1;
 	got = write_mem(RB_FMT_CSV, &r, rows, 1);
-	assert_null(strstr(got, "thread"));
+	assert_non_null(strstr(got, ",rate_deviation_pct," CSV_FIXED_TAIL "\n"));
+	assert_non_null(strstr(got, ",0,0-3 8,1,false,,,,,,,busy,32,,,,,,\n"));
 	free(got);
 }
 
@@ -657,10 +709,10 @@ static void test_shape_outputs(void **state)
 	got = write_mem(RB_FMT_CSV, &r, &res, 1);
 	/* Slice rows: numbered, their start, no peak, no CPU; then the point. */
 	assert_non_null(strstr(got, ",10,1,,,,,,,,,2,,238.418579,0.5,,,,,"));
-	assert_non_null(strstr(got, ",1,0,,,,\n"));
-	assert_non_null(strstr(got, ",2,1,,,,\n"));
-	assert_non_null(strstr(got, ",,,1.5,10,,-10\n"));
-	assert_true(strstr(got, ",1,0,,,,\n") < strstr(got, ",2,1,,,,\n"));
+	assert_non_null(strstr(got, ",1,0,,,,,busy,32,,,,,,\n"));
+	assert_non_null(strstr(got, ",2,1,,,,,busy,32,,,,,,\n"));
+	assert_non_null(strstr(got, ",,,1.5,10,,-10,busy,32,,,,,,\n"));
+	assert_true(strstr(got, ",1,0,,,,,busy") < strstr(got, ",2,1,,,,,busy"));
 	free(got);
 
 	doc = json_doc(&r, &res, 1);
@@ -1000,8 +1052,7 @@ static void test_bidir(void **state)
 	json_decref(doc);
 
 	got = write_mem(RB_FMT_CSV, &r, res, 2);
-	assert_non_null(strstr(got, ",rate_deviation_pct,c2s_bw_avg_gbps,c2s_msg_rate_mpps,"
-				    "s2c_bw_avg_gbps,s2c_msg_rate_mpps\n"));
+	assert_non_null(strstr(got, ",rate_deviation_pct," CSV_FIXED_TAIL "\n"));
 	assert_non_null(strstr(got, ",0.75,0.25,0.5,0.125\n"));
 	assert_non_null(strstr(got, ",,,,\n")); /* the point without directions */
 	free(got);
@@ -1010,10 +1061,11 @@ static void test_bidir(void **state)
 	assert_non_null(strstr(got, "c2s[MiB/s]"));
 	assert_non_null(strstr(got, "s2c[Mpps]"));
 	free(got);
-	/* Without -b nothing of it. */
+	/* Without -b the same columns, empty. */
 	r.params = &bw_params;
 	got = write_mem(RB_FMT_CSV, &r, bw_res, 1);
-	assert_null(strstr(got, "c2s"));
+	assert_non_null(strstr(got, ",rate_deviation_pct," CSV_FIXED_TAIL "\n"));
+	assert_non_null(strstr(got, ",busy,32,,,,,,\n"));
 	free(got);
 }
 
@@ -1163,9 +1215,9 @@ static void test_poll_event(void **state)
 	assert_jint(pt, "cqe_poll", 16);
 	json_decref(doc);
 	got = write_mem(RB_FMT_CSV, &r, &res, 1);
-	assert_non_null(strstr(got, ",rate_deviation_pct,poll,cqe_poll\n"));
+	assert_non_null(strstr(got, ",rate_deviation_pct," CSV_FIXED_TAIL "\n"));
 	assert_non_null(strstr(got, ",0.375,"));
-	assert_non_null(strstr(got, ",event,16\n"));
+	assert_non_null(strstr(got, ",event,16,,,,,,\n"));
 	free(got);
 	/* The table: how each point waited, its CPU and wake-ups per message. */
 	res.has_cpu = true;
@@ -1985,6 +2037,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_csv_header),
+		cmocka_unit_test(test_csv_stable_columns),
 		cmocka_unit_test(test_golden_lat),
 		cmocka_unit_test(test_golden_bw),
 		cmocka_unit_test(test_rewrite),
