@@ -389,6 +389,7 @@ static int table_row(struct rb_writer *w, const struct rb_doc *r, const struct r
 	/* Under the point: the error counters that moved, the gates it failed. */
 	if (res->flag[0])
 		fprintf(w->f, "  ! %s\n", res->flag);
+	rb_tally_point(&w->tally, r, res);
 	fflush(w->f);
 	return file_status(w->f);
 }
@@ -436,6 +437,7 @@ static void table_setup(FILE *f, const struct rb_setup *su)
 
 static int table_end(struct rb_writer *w, const struct rb_doc *r)
 {
+	rb_tally_print(w->f, r, &w->tally);
 	table_setup(w->f, &r->setup);
 	fflush(w->f);
 	return file_status(w->f);

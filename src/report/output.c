@@ -82,6 +82,7 @@ static void std_init(struct rb_writer *w, enum rb_format fmt, FILE *f)
 	w->ops = rb_std_writer_ops(fmt);
 	w->f = f;
 	w->doc = NULL;
+	memset(&w->tally, 0, sizeof(w->tally));
 }
 
 const char *rb_csv_header(char *buf, size_t len)

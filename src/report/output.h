@@ -18,6 +18,7 @@
 #include <jansson.h>
 #include "core/atomic_file.h"
 #include "core/rdmabench.h"
+#include "report/verdict.h"
 #include "rdma/cuda.h"
 
 enum rb_format { RB_FMT_TABLE, RB_FMT_CSV, RB_FMT_JSON, RB_FMT_PERFTEST, RB_FMT_VALUE };
@@ -144,7 +145,8 @@ struct rb_writer_ops {
 struct rb_writer {
 	const struct rb_writer_ops *ops;
 	FILE *f;
-	json_t *doc; /* JSON writer: the document being built */
+	json_t *doc;	      /* JSON writer: the document being built */
+	struct rb_tally tally; /* the table's verdict (verdict.h) */
 };
 
 /*

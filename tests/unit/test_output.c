@@ -523,6 +523,60 @@ static void test_csv_stable_columns(void **state)
 	free(b);
 }
 
+/*
+ * Issue 38: the "!" lines become a verdict after the table: a count and a
+ * sentence per kind (retransmissions, other error counters, --expect),
+ * then one summary line; none for a run that read no counters and had no
+ * gate.
+ */
+static void test_verdict(void **state)
+{
+	struct rb_result res[3] = { bw_res[0], bw_res[1], bw_res[1] };
+	struct rb_strlist gates = { .n = 1 };
+	struct rb_doc r;
+	char *got;
+
+	(void)state;
+	bw_report(&r);
+	r.has_counters = r.has_peer_counters = true;
+	r.driver_id = r.peer_driver_id = RB_PROV_RXE;
+	res[0].diag = json_pack("{s:{s:i}, s:[s,s], s:[s], s:[{s:s}]}", "counters_derived",
+				"retrans", 23, "counter_errors", "completer_retry_err",
+				"rcvd_seq_err", "peer_counter_errors", "out_of_seq_request",
+				"expect", "result", "fail");
+	assert_non_null(res[0].diag);
+	snprintf(res[0].flag, sizeof(res[0].flag), "completer_retry_err,rcvd_seq_err");
+	res[1].diag = json_pack("{s:[]}", "counter_errors");
+	res[1].flag[0] = '\0';
+	res[2].diag = json_pack("{s:[s]}", "counter_errors", "rcvd_seq_err");
+	snprintf(res[2].flag, sizeof(res[2].flag), "rcvd_seq_err");
+	r.expectations = &gates;
+	got = write_mem(RB_FMT_TABLE, &r, res, 3);
+	assert_non_null(strstr(got, "\n! 1 of 3 points retransmitted (23 retransmission events, "
+				    "both sides): the figures of those points include loss "
+				    "recovery\n"));
+	assert_non_null(strstr(got, "\n! 2 of 3 points moved error counters (rcvd_seq_err, "
+				    "peer out_of_seq_request): "));
+	assert_non_null(strstr(got, "\n! 1 of 3 points failed --expect: the run exits 3\n"));
+	assert_non_null(strstr(got, "\nverdict: 2 of 3 points flagged, 1 clean\n"));
+	free(got);
+	/* Clean: one line. */
+	got = write_mem(RB_FMT_TABLE, &r, &res[1], 1);
+	assert_non_null(strstr(got, "\nverdict: all 1 point clean (no error counter moved, every "
+				    "--expect held)\n"));
+	assert_null(strstr(got, "\n! "));
+	free(got);
+	/* Nothing looked at: no verdict. */
+	r.has_counters = r.has_peer_counters = false;
+	r.expectations = NULL;
+	got = write_mem(RB_FMT_TABLE, &r, &res[1], 1);
+	assert_null(strstr(got, "verdict"));
+	free(got);
+	json_decref(res[0].diag);
+	json_decref(res[1].diag);
+	json_decref(res[2].diag);
+}
+
 static void test_golden_lat(void **state)
 {
 	struct rb_doc r;
@@ -2038,6 +2092,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_csv_header),
 		cmocka_unit_test(test_csv_stable_columns),
+		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_golden_lat),
 		cmocka_unit_test(test_golden_bw),
 		cmocka_unit_test(test_rewrite),
