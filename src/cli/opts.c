@@ -409,6 +409,23 @@ static int check_output(struct rb_cli *c, const struct rb_bench *b, char *err, s
 		c->l.format = RB_FMT_JSON;
 		c->l.json_path[0] = '\0';
 	}
+	if (c->l.json_stream[0] && c->p.threads > 1 && strcmp(c->l.json_stream, "-"))
+		return fail(err, len,
+			    "--json-stream FILE with --threads: the threads' points come together "
+			    "on stdout only (--json-stream -)");
+	/* --json-stream -: JSON lines are stdout, instead of the table. */
+	if (!strcmp(c->l.json_stream, "-")) {
+		if (rb_cli_given(c, "format") || rb_cli_given(c, "output") ||
+		    c->l.format == RB_FMT_JSON)
+			return fail(err, len,
+				    "--json-stream - writes JSON lines to stdout, which %s would "
+				    "also write to: give --json-stream a file name",
+				    rb_cli_given(c, "output")	? "--output"
+				    : rb_cli_given(c, "format") ? "--format"
+								: "--json -");
+		c->l.format = RB_FMT_JSONL;
+		c->l.json_stream[0] = '\0';
+	}
 	if (!rb_cli_given(c, "output") || lat == (b->mode == RB_MODE_LAT))
 		return 0;
 	return fail(err, len, "--output %s is for %s tests, and %s is a %s test",

@@ -377,7 +377,7 @@ int rb_pt_finish(struct rb_cli *c, const char *cmd, unsigned int scope, char *er
 	/* The table's default is Gb/s; perftest's report keeps its MB/sec. */
 	if (!rb_cli_given(c, "units") && !rb_cli_given(c, "report_gbits"))
 		c->l.units = c->perftest_only || c->l.format == RB_FMT_PERFTEST ? RB_UNITS_MIBS
-										 : RB_UNITS_GBITS;
+										: RB_UNITS_GBITS;
 	return ret;
 }
 

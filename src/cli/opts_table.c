@@ -175,7 +175,8 @@ const struct rb_opt rb_opts[] = {
 	  .common = true,
 	  .perftest = "-a, --all",
 	  .pt_diff = "sizes 2 to 8 MiB, as perftest; every point is kept in CSV and JSON; under "
-		     "perftest's name -a wins over -s, as perftest's (rdmabench's own refuses both)",
+		     "perftest's name -a wins over -s, as perftest's (rdmabench's own refuses "
+		     "both)",
 	  .sname = 'a',
 	  .type = RB_OPT_FLAG,
 	  .off = OFF(all),
@@ -1371,6 +1372,37 @@ const struct rb_opt rb_opts[] = {
 	  .help = "also write results as CSV to FILE, rewritten whole after every point; "
 		  "the same columns for every test and option (doc/output.md), a figure that "
 		  "does not apply left empty" },
+	{ .lname = "json-stream",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "JSON lines as each point ends (- : stdout)",
+	  .type = RB_OPT_STR,
+	  LSTR(json_stream),
+	  .argname = "FILE",
+	  .any = RB_S_TEST,
+	  .help = "write JSON lines to FILE as the run goes, as iperf3 --json-stream: "
+		  "{\"event\": \"start\"} with the run's description, an \"interval\" "
+		  "per --interval slice, a \"point\" as each point ends, then \"end\" "
+		  "(doc/json-schema.md); - writes them to stdout instead of the table" },
+	{ .lname = "logfile",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "append diagnostics and stdout's lines to FILE",
+	  .type = RB_OPT_STR,
+	  LSTR(logfile),
+	  .argname = "FILE",
+	  .any = RB_S_RUN,
+	  .help = "append every diagnostic line (stderr's) and every line of stdout (the "
+		  "table) to FILE as well, as iperf3 --logfile; the terminal still gets them "
+		  "(not the progress line)" },
+	{ .lname = "timestamps",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "each diagnostic line starts with the time",
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(timestamps),
+	  .max = 1,
+	  .any = RB_S_RUN,
+	  .help = "start each diagnostic line, and each line of --logfile, with the UTC time "
+		  "in ISO 8601 to the millisecond (2026-12-07T02:30:00.123Z), as iperf3 "
+		  "--timestamps; stdout's table stays as it is" },
 	{ .lname = "csv-counters",
 	  .section = RB_SEC_OUTPUT,
 	  .brief = "CSV: add the device counters' columns",

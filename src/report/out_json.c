@@ -483,7 +483,7 @@ static int jmetrics(json_t *o, const struct rb_result *res)
 	return bad;
 }
 
-static json_t *jinterval(const struct rb_interval *iv)
+json_t *rb_json_interval(const struct rb_interval *iv)
 {
 	json_t *o = json_object();
 	int bad = !o;
@@ -528,7 +528,7 @@ static int jshape(json_t *o, const struct rb_result *res)
 		bad |= json_object_set_new(o, "bw_min_interval_gbps", jreal(res->bw_min_iv_gbps));
 	arr = json_array();
 	for (i = 0; arr && i < res->niv; i++)
-		bad |= json_array_append_new(arr, jinterval(&res->iv[i]));
+		bad |= json_array_append_new(arr, rb_json_interval(&res->iv[i]));
 	return bad | json_object_set_new(o, "intervals", arr);
 }
 
@@ -615,6 +615,15 @@ static json_t *jdoc(const struct rb_doc *r)
 		bad |= json_object_set_new(o, "probe_placement", jprobe_place(r));
 	bad |= json_object_set_new(o, "results", json_array());
 	return jdone(o, bad);
+}
+
+json_t *rb_json_head(const struct rb_doc *r)
+{
+	json_t *o = jdoc(r);
+
+	if (o)
+		json_object_del(o, "results");
+	return o;
 }
 
 /* Which counters and gates the run had (known once the peers met). */

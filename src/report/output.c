@@ -74,6 +74,8 @@ static const struct rb_writer_ops *const writer_ops[] = {
 
 const struct rb_writer_ops *rb_std_writer_ops(enum rb_format fmt)
 {
+	if (fmt == RB_FMT_JSONL)
+		return &rb_jsonl_ops;
 	return writer_ops[fmt <= RB_FMT_JSON ? fmt : RB_FMT_TABLE];
 }
 

@@ -21,7 +21,15 @@
 #include "report/verdict.h"
 #include "rdma/cuda.h"
 
-enum rb_format { RB_FMT_TABLE, RB_FMT_CSV, RB_FMT_JSON, RB_FMT_PERFTEST, RB_FMT_VALUE };
+/* RB_FMT_JSONL: --json-stream's JSON lines (out_jsonl.c). */
+enum rb_format {
+	RB_FMT_TABLE,
+	RB_FMT_CSV,
+	RB_FMT_JSON,
+	RB_FMT_PERFTEST,
+	RB_FMT_VALUE,
+	RB_FMT_JSONL
+};
 /* --output (RB_FMT_VALUE): the one figure each point prints; the option's choices' order. */
 enum rb_output { RB_OUTPUT_BANDWIDTH, RB_OUTPUT_MSG_RATE, RB_OUTPUT_LATENCY };
 enum rb_units { RB_UNITS_MIBS, RB_UNITS_GBITS, RB_UNITS_MBS, RB_UNITS_GBYTES };
@@ -145,7 +153,7 @@ struct rb_writer_ops {
 struct rb_writer {
 	const struct rb_writer_ops *ops;
 	FILE *f;
-	json_t *doc;	      /* JSON writer: the document being built */
+	json_t *doc;	       /* JSON writer: the document being built */
 	struct rb_tally tally; /* the table's verdict (verdict.h) */
 };
 
@@ -179,6 +187,12 @@ json_t *rb_json_doc(const struct rb_doc *r, const struct rb_result *res, size_t 
 
 /* rb_json_result() - one result as the JSON "results" array holds it. */
 json_t *rb_json_result(const struct rb_result *res);
+
+/* rb_json_interval() - one --interval slice as a point's "intervals" holds it. */
+json_t *rb_json_interval(const struct rb_interval *iv);
+
+/* rb_json_head() - the JSON document's members known before any point (no "results"). */
+json_t *rb_json_head(const struct rb_doc *r);
 
 /* rb_json_params() - a plan as JSON "params" spells it; null for NULL. */
 json_t *rb_json_params(const struct rb_params *p);

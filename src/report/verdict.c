@@ -48,7 +48,8 @@ static bool side(struct rb_tally *t, json_t *diag, const char *prefix, int drive
 		*retrans += (uint64_t)json_integer_value(n);
 	snprintf(key, sizeof(key), "%scounter_errors", prefix);
 	a = json_object_get(diag, key);
-	json_array_foreach(a, i, v) {
+	json_array_foreach(a, i, v)
+	{
 		const char *name = json_string_value(v);
 
 		if (!name)
@@ -69,9 +70,9 @@ static bool expect_failed(json_t *diag)
 	json_t *v;
 	size_t i;
 
-	json_array_foreach(json_object_get(diag, "expect"), i, v)
-		if (!strcmp(json_string_value(json_object_get(v, "result")) ?: "", "fail"))
-			return true;
+	json_array_foreach(json_object_get(diag, "expect"), i,
+			   v) if (!strcmp(json_string_value(json_object_get(v, "result")) ?: "",
+					  "fail")) return true;
 	return false;
 }
 

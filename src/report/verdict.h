@@ -17,13 +17,13 @@ struct rb_doc;
 struct rb_result;
 
 struct rb_tally {
-	uint32_t points;	/* the run's rows seen */
-	uint32_t flagged;	/* of which a "!" line */
-	uint32_t retrans_pts;	/* points whose retransmission counters moved */
-	uint64_t retrans;	/* retransmission events, both sides */
-	uint32_t error_pts;	/* points where another error counter moved */
-	char errors[128];	/* those counters' names, each once ("peer " for the peer's) */
-	uint32_t expect_pts;	/* points that failed an --expect */
+	uint32_t points;      /* the run's rows seen */
+	uint32_t flagged;     /* of which a "!" line */
+	uint32_t retrans_pts; /* points whose retransmission counters moved */
+	uint64_t retrans;     /* retransmission events, both sides */
+	uint32_t error_pts;   /* points where another error counter moved */
+	char errors[128];     /* those counters' names, each once ("peer " for the peer's) */
+	uint32_t expect_pts;  /* points that failed an --expect */
 };
 
 /* rb_tally_point() - add point @res of run @r (a thread's own row is not counted). */

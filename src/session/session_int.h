@@ -82,7 +82,8 @@ struct session {
 	struct rb_doc rep;
 	struct rb_writer out; /* stdout */
 	bool out_begun;
-	bool progress; /* a progress line is on stderr (a terminal) */
+	struct rb_writer stream; /* --json-stream FILE, once begun (stream.f) */
+	bool progress;		 /* a progress line is on stderr (a terminal) */
 	struct rb_result *res;
 	size_t nres;
 	size_t buf_len;

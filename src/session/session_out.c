@@ -3,6 +3,9 @@
  * A session's output: the report, each point's row on stdout, the files
  * rewritten after every point, --samples and the interval lines.
  */
+#include <errno.h>
+#include <string.h>
+
 #include "session/session_int.h"
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -76,19 +79,20 @@ int sess_write_files(struct session *s, bool last)
 /* Before anything is measured: the files can be written, and differ. */
 int sess_check_outputs(const struct rb_local *c)
 {
-	const char *paths[] = { c->json_path, c->csv_path, c->samples_path };
-	const char *names[] = { "json", "csv", "samples" };
+	const char *paths[] = { c->json_path, c->csv_path, c->samples_path, c->json_stream,
+				c->logfile };
+	const char *names[] = { "json", "csv", "samples", "json-stream", "logfile" };
 	char err[RB_TEXT_MAX];
 	size_t i, j;
 
-	for (i = 0; i < 3; i++)
-		for (j = i + 1; j < 3; j++)
+	for (i = 0; i < 5; i++)
+		for (j = i + 1; j < 5; j++)
 			if (paths[i][0] && paths[j][0] && rb_output_same(paths[i], paths[j])) {
 				rb_err("--%s and --%s name the same file (%s)", names[i], names[j],
 				       paths[j]);
 				return -EINVAL;
 			}
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 4; i++) /* the log file is open already */
 		if (paths[i][0] && rb_output_check(paths[i], err, sizeof(err))) {
 			rb_err("--%s %s", names[i], err);
 			return -EINVAL;
@@ -140,6 +144,23 @@ int sess_lat_extras(struct session *s, struct rb_result *res)
 	return ret;
 }
 
+/* --json-stream FILE: its writer, begun with stdout's (the file checked before). */
+static void stream_begin(struct session *s)
+{
+	FILE *f;
+
+	if (!s->l->json_stream[0] || s->stream.f)
+		return;
+	f = fopen(s->l->json_stream, "w");
+	if (!f) {
+		rb_warn("--json-stream %s: %s; the run goes on without it", s->l->json_stream,
+			strerror(errno));
+		return;
+	}
+	rb_writer_init(&s->stream, RB_FMT_JSONL, f);
+	s->stream.ops->begin(&s->stream, &s->rep);
+}
+
 /* stdout's writer, begun once; its first line replaces a progress line. */
 void sess_out_begin(struct session *s)
 {
@@ -153,6 +174,7 @@ void sess_out_begin(struct session *s)
 	rb_writer_init(&s->out, (enum rb_format)s->l->format, stdout);
 	s->out.ops->begin(&s->out, &s->rep);
 	s->out_begun = true;
+	stream_begin(s);
 }
 
 /* Keep a finished point: print it, and rewrite the files whole. */
@@ -171,6 +193,8 @@ int sess_emit(struct session *s, const struct rb_result *res)
 	}
 	sess_out_begin(s);
 	s->out.ops->row(&s->out, &s->rep, res);
+	if (s->stream.f)
+		s->stream.ops->row(&s->stream, &s->rep, res);
 	return sess_write_files(s, false);
 }
 
@@ -187,6 +211,8 @@ void sess_show_interval(void *ctx, const struct rb_run *r, const struct rb_inter
 	sess_out_begin(s);
 	if (s->out.ops->interval)
 		s->out.ops->interval(&s->out, &s->rep, &pt, iv, r->niv - 1);
+	if (s->stream.f)
+		s->stream.ops->interval(&s->stream, &s->rep, &pt, iv, r->niv - 1);
 }
 
 /*
@@ -231,6 +257,11 @@ int sess_finish_output(struct session *s, int ret)
 		snprintf(reason, sizeof(reason), "%s",
 			 ret == -EINTR || rb_interrupted ? "interrupted" : rb_last_error);
 		s->rep.reason = reason;
+	}
+	if (s->stream.f) {
+		s->stream.ops->end(&s->stream, &s->rep);
+		fclose(s->stream.f);
+		s->stream.f = NULL;
 	}
 	ret = sess_write_files(s, true);
 	return ret ? ret : sret;

@@ -452,7 +452,7 @@ static void assert_jabsent(json_t *o, const char *key)
 /* ---- tests ------------------------------------------------------------- */
 
 /* The CSV's columns after the shape's, the same for every test (doc/output.md). */
-#define CSV_FIXED_TAIL                                                                   \
+#define CSV_FIXED_TAIL                                                                 \
 	"poll,cqe_poll,thread,rail,c2s_bw_avg_gbps,c2s_msg_rate_mpps,s2c_bw_avg_gbps," \
 	"s2c_msg_rate_mpps"
 
@@ -575,6 +575,53 @@ static void test_verdict(void **state)
 	json_decref(res[0].diag);
 	json_decref(res[1].diag);
 	json_decref(res[2].diag);
+}
+
+/* --json-stream's lines: start, an interval as it ends, the point, end. */
+static void test_json_stream(void **state)
+{
+	struct rb_interval iv = { .start_s = 0, .duration_s = 1, .ops = 10, .bw_gbps = 2 };
+	struct rb_writer w;
+	struct rb_doc r;
+	char *buf = NULL, *l, *save = NULL;
+	const char *want[] = { "start", "interval", "point", "end" };
+	size_t len = 0, i = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	bw_report(&r);
+	rb_writer_init(&w, RB_FMT_JSONL, f);
+	assert_int_equal(w.ops->begin(&w, &r), 0);
+	assert_int_equal(w.ops->interval(&w, &r, &bw_res[0].pt, &iv, 0), 0);
+	assert_int_equal(w.ops->row(&w, &r, &bw_res[0]), 0);
+	r.incomplete = true;
+	r.reason = "interrupted";
+	assert_int_equal(w.ops->end(&w, &r), 0);
+	fclose(f);
+	for (l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save), i++) {
+		json_t *o = json_loads(l, 0, NULL), *d;
+
+		assert_non_null(o);
+		assert_true(i < 4);
+		assert_string_equal(json_string_value(json_object_get(o, "event")), want[i]);
+		d = json_object_get(o, "data");
+		if (i == 1)
+			assert_int_equal(json_integer_value(json_object_get(d, "index")), 1);
+		if (i == 2)
+			assert_int_equal(json_integer_value(json_object_get(d, "size")),
+					 bw_res[0].pt.size);
+		if (i == 3) {
+			assert_false(json_boolean_value(json_object_get(d, "complete")));
+			assert_int_equal(json_integer_value(json_object_get(d, "points")), 1);
+			assert_string_equal(json_string_value(json_object_get(d, "reason")), "inter"
+											     "rupte"
+											     "d");
+		}
+		json_decref(o);
+	}
+	assert_int_equal(i, 4);
+	free(buf);
 }
 
 static void test_golden_lat(void **state)
@@ -2093,6 +2140,7 @@ int main(void)
 		cmocka_unit_test(test_csv_header),
 		cmocka_unit_test(test_csv_stable_columns),
 		cmocka_unit_test(test_verdict),
+		cmocka_unit_test(test_json_stream),
 		cmocka_unit_test(test_golden_lat),
 		cmocka_unit_test(test_golden_bw),
 		cmocka_unit_test(test_rewrite),
