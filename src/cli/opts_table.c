@@ -1550,8 +1550,10 @@ const struct rb_opt rb_opts[] = {
 	  .def = "auto",
 	  .any = RB_S_TEST,
 	  .help = "the line that names the point being measured, its place in the sweep and "
-		  "the time left, redrawn on stderr as each point starts: auto, when stderr is "
-		  "a terminal; always, also on a pipe or file (a line each); never" },
+		  "the time left, redrawn on stderr as each point starts, and a bandwidth "
+		  "test's status line redrawn about once a second during the point (elapsed, "
+		  "left, Gb/s so far): auto, when stderr is a terminal; always, also on a pipe "
+		  "or file (a line each); never" },
 	{ .lname = "quiet",
 	  .section = RB_SEC_GENERAL,
 	  .brief = "no informational notes",

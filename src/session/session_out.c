@@ -5,6 +5,7 @@
  */
 #include <errno.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "session/session_int.h"
 #ifdef HAVE_CONFIG_H
@@ -213,6 +214,56 @@ void sess_show_interval(void *ctx, const struct rb_run *r, const struct rb_inter
 		s->out.ops->interval(&s->out, &s->rep, &pt, iv, r->niv - 1);
 	if (s->stream.f)
 		s->stream.ops->interval(&s->stream, &s->rep, &pt, iv, r->niv - 1);
+}
+
+/*
+ * The status line (--progress always, or auto with stderr a terminal): a
+ * client's point, redrawn at each heartbeat, about once a second: which
+ * point, elapsed and left (-D, or -n from the operations completed), and
+ * the bandwidth so far from the completion marks (engine's bw window).
+ */
+bool sess_status_on(const struct session *s)
+{
+	const struct rb_local *l = s->l;
+
+	if (s->role != RB_ROLE_CLIENT || s->h.thread_hooks || s->h.on_point ||
+	    l->progress == RB_PROGRESS_NEVER || (rb_quiet && l->progress != RB_PROGRESS_ALWAYS))
+		return false;
+	return l->progress == RB_PROGRESS_ALWAYS || isatty(STDERR_FILENO);
+}
+
+void sess_status(void *ctx, const struct rb_run *r)
+{
+	struct session *s = ctx;
+	const struct rb_bw_window *w = &r->win;
+	bool tty = isatty(STDERR_FILENO), measuring = r->t0 && w->n;
+	uint64_t now = rb_now_ns(), last = w->n ? (w->head + RB_BW_WINDOW - 1) % RB_BW_WINDOW : 0;
+	double el = r->t0 && now > r->t0 ? (double)(now - r->t0) / 1e9 : 0, done = 0, gbps = 0;
+	char sz[16];
+
+	if (measuring && w->t[last] > w->t0) {
+		gbps = (double)w->bytes[last] * 8 / (double)(w->t[last] - w->t0);
+		done = r->pt.size ? (double)w->bytes[last] / (double)r->pt.size : 0;
+	}
+	fprintf(stderr, "%sstatus: point %u/%u size %s: ", tty ? "\r\033[K" : "", s->status_i + 1,
+		s->status_n, rb_size_str(r->pt.size, sz, sizeof(sz)));
+	if (!r->t0)
+		fputs("warming up", stderr);
+	else if (s->p.duration_s)
+		fprintf(stderr, "%.0f s of %u s, ~%.0f s left", el, s->p.duration_s,
+			el < s->p.duration_s ? s->p.duration_s - el : 0);
+	else if (done > 0 && s->p.iters)
+		fprintf(stderr, "%.0f s, %.0f of %llu iterations, ~%.0f s left", el, done,
+			(unsigned long long)s->p.iters,
+			done < (double)s->p.iters ? el / done * ((double)s->p.iters - done) : 0);
+	else
+		fprintf(stderr, "%.0f s", el);
+	if (gbps > 0)
+		fprintf(stderr, ", %.3g Gb/s so far", gbps);
+	if (!tty)
+		fputc('\n', stderr);
+	fflush(stderr);
+	s->progress = tty;
 }
 
 /*

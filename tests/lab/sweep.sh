@@ -23,10 +23,14 @@ pair progress "send_lat --cpu none --quiet" \
 pair noprogress "send_lat --cpu none --quiet" \
 	"send_lat --cpu none -s 2,4,8 -n 50 --progress never 192.0.2.1"
 # The table head is out before anything is measured: looked at 1 s into a
-# -D 6 point, stdout has the head and no row yet.
+# -D 6 point, stdout has the head and no row yet.  stderr is a terminal
+# (script(1) on a pseudo-terminal): the status line is redrawn about once
+# a second during the point (--progress auto), into head.tty.
+[ -e /dev/pts/ptmx ] || { mkdir -p /dev/pts && mount -t devpts devpts /dev/pts; }
 "$RB" write_bw --cpu none --quiet >"$OUT/head.srv.out" 2>"$OUT/head.srv.err" &
 srv=$!
-"$RB" write_bw --cpu none -s 64 -D 6 192.0.2.1 >"$OUT/head.cli.out" 2>"$OUT/head.cli.err" &
+script -qefc "\"$RB\" write_bw --cpu none -s 64 -D 6 192.0.2.1 >\"$OUT/head.cli.out\"" \
+	"$OUT/head.tty" </dev/null >/dev/null 2>"$OUT/head.cli.err" &
 cli=$!
 wait_grep "^ *size " "$OUT/head.cli.out" 10
 sleep 1
@@ -135,6 +139,15 @@ if grep -q '^ *64 ' "$OUT/head.early"; then
 	fail "the point's row was out 1 s into a -D 6 point: $(cat "$OUT/head.early")"
 fi
 expect_grep head.cli.out '^ *64 '
+# At least 3 redraws of the status line in the 6 s point, each in place,
+# with the bandwidth so far; none on a pipe (sweep.cli.err above).
+python3 - "$OUT/head.tty" <<'EOF' || fail "no status redraws on the terminal: $(od -c "$OUT/head.tty" | head -20)"
+import re, sys
+t = open(sys.argv[1], "rb").read().decode(errors="replace")
+d = re.findall(r"\r\x1b\[Kstatus: point 1/1 size 64: (\d+) s of 6 s, ~\d+ s left, [0-9.e+-]+ Gb/s so far", t)
+print("status redraws:", len(d), d)
+assert len(d) >= 3, t
+EOF
 [ "$(grep -c '^ *size ' "$OUT/head.cli.out")" = 1 ] || fail "the head twice: $(cat "$OUT/head.cli.out")"
 
 # --- plans too large or empty ---------------------------------------------------
