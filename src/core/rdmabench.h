@@ -467,6 +467,19 @@ static inline bool rb_freq_varies(const struct rb_placement *p)
 	return p->governor[0] && strcmp(p->governor, "performance");
 }
 
+/*
+ * What a side runs (JSON system.* and device's identity): sent to the peer
+ * in CONN (wire v18), for the peer's JSON peer_fingerprint.  Empty, 0:
+ * not known.
+ */
+struct rb_fingerprint {
+	char kernel[128];   /* uname -srv, cut */
+	char rdma_core[32]; /* the libibverbs loaded: "44.0" */
+	char fw_ver[64];
+	char board_id[64];
+	uint32_t vendor_id, vendor_part_id, hw_ver;
+};
+
 /* Logging: diagnostics go to stderr, prefixed with the tool name. */
 void rb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

@@ -106,6 +106,8 @@ struct rb_doc {
 	struct rb_placement place;
 	bool has_peer_place;
 	struct rb_placement peer_place;
+	bool has_peer_fp; /* the peer's CONN said what it runs (JSON peer_fingerprint) */
+	struct rb_fingerprint peer_fp;
 	enum rb_units units; /* table only; CSV/JSON carry fixed units */
 	/* Filled in by the sweep when --recommend is on (JSON only). */
 	json_t *recommendation;

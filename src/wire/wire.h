@@ -23,6 +23,9 @@
 
 #define RB_WIRE_MAGIC 0x52444d42u /* "RDMB" */
 /*
+ * v18: CONN ends with the sender's fingerprint (struct rb_fingerprint:
+ * kernel, rdma_core, fw_ver, board_id as strings, then vendor_id,
+ * vendor_part_id, hw_ver as u32), for the peer's JSON;
  * v17: RESULT flag bit 5 (32): the server's completion events under
  * --poll event follow, a u64 last in the body (--reversed shows the
  * sender's wake-ups);
@@ -43,7 +46,7 @@
  * --poll; v7: with --reversed and the immediate flag, RESULT with the
  * server's latency summary
  */
-#define RB_WIRE_VERSION	 17
+#define RB_WIRE_VERSION	 18
 #define RB_WIRE_HDR_LEN	 12
 #define RB_WIRE_MAX_BODY 65536
 
@@ -124,6 +127,8 @@ struct rb_msg_conn {
 	struct rb_qp_info probe_qp;
 	/* v15: IBV_TRANSPORT_* of the sender's device (0 InfiniBand/RoCE, 1 iWARP). */
 	uint8_t transport;
+	/* v18: what the sender runs (kernel, rdma-core, firmware, board). */
+	struct rb_fingerprint fp;
 };
 
 /*

@@ -102,6 +102,14 @@ jcheck sweep.json 'd["test"] == "write_bw"' 'len(d["results"]) == 12' \
 	'd["params"]["size"] == [64, 1024, 16384]' 'd["params"]["batch"] == [1, 8]' \
 	'd["params"]["signal"] == [1, 8]' \
 	'all(r["bw_avg_gbps"] > 0 and r["msg_rate_mpps"] > 0 for r in d["results"])'
+# Both sides' fingerprints: this side's system and device, the server's as its
+# CONN said (wire v18); the lab's two hosts run the same kernel, rdma-core and rxe.
+jcheck sweep.json 'd["system"]["kernel"] and d["system"]["rdma_core"]' \
+	'd["peer_fingerprint"]["kernel"] == d["system"]["kernel"][:127]' \
+	'd["peer_fingerprint"]["rdma_core"] == d["system"]["rdma_core"]' \
+	'd["peer_fingerprint"]["fw_ver"] == d["device"]["fw_ver"]' \
+	'd["peer_fingerprint"]["vendor_id"] == d["device"]["vendor_id"]' \
+	'd["peer_fingerprint"]["hw_ver"] == d["device"]["hw_ver"]'
 # The recommendation: one per size, each the smallest batch, then the largest
 # signal, whose message rate is within 5% of that size's best.
 jcheck sweep.json 'len(d["recommendation"]) == 3' \

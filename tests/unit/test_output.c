@@ -624,6 +624,32 @@ static void test_json_stream(void **state)
 	free(buf);
 }
 
+/* The peer's fingerprint (wire v18's CONN block) in the JSON, only when it came. */
+static void test_peer_fingerprint(void **state)
+{
+	struct rb_doc r;
+	json_t *doc, *fp;
+
+	(void)state;
+	bw_report(&r);
+	doc = json_doc(&r, bw_res, 1);
+	assert_jabsent(doc, "peer_fingerprint");
+	json_decref(doc);
+	r.has_peer_fp = true;
+	snprintf(r.peer_fp.kernel, sizeof(r.peer_fp.kernel), "Linux 6.1.0-18-amd64");
+	snprintf(r.peer_fp.rdma_core, sizeof(r.peer_fp.rdma_core), "44.0");
+	r.peer_fp.vendor_id = 0x02c9;
+	doc = json_doc(&r, bw_res, 1);
+	fp = jget(doc, "peer_fingerprint");
+	assert_jstr(fp, "kernel", "Linux 6.1.0-18-amd64");
+	assert_jstr(fp, "rdma_core", "44.0");
+	assert_jnull(fp, "fw_ver");
+	assert_jnull(fp, "board_id");
+	assert_jint(fp, "vendor_id", 0x02c9);
+	assert_jint(fp, "hw_ver", 0);
+	json_decref(doc);
+}
+
 static void test_golden_lat(void **state)
 {
 	struct rb_doc r;
@@ -2141,6 +2167,7 @@ int main(void)
 		cmocka_unit_test(test_csv_stable_columns),
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_json_stream),
+		cmocka_unit_test(test_peer_fingerprint),
 		cmocka_unit_test(test_golden_lat),
 		cmocka_unit_test(test_golden_bw),
 		cmocka_unit_test(test_rewrite),

@@ -336,6 +336,13 @@ static void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
 		c->mr[i] = (struct rb_mr_info){ c->addr + i * 0x10000ULL, c->rkey + i };
 }
 
+/* v18: the fingerprint block, CONN's last: four strings, three u32. */
+static size_t fp_len(const struct rb_fingerprint *f)
+{
+	return 2 + strlen(f->kernel) + 2 + strlen(f->rdma_core) + 2 + strlen(f->fw_ver) + 2 +
+	       strlen(f->board_id) + 3 * 4;
+}
+
 static size_t conn_len(const struct rb_msg_conn *c)
 {
 	/* The first RB_CONN_CHUNK of each list; CONN_MORE carries the rest. */
@@ -344,7 +351,7 @@ static size_t conn_len(const struct rb_msg_conn *c)
 
 	return 4 + 4 + 4 + 8 + 8 + 4 + 26 * nqp + 4 + 2 + strlen(c->place.cpus) + 4 + 4 + 4 + 2 +
 	       strlen(c->place.governor) + 4 + 2 + strlen(c->device) + 1 + 4 + 12 * nmr + 1 +
-	       (c->has_probe ? 26 : 0) + 1;
+	       (c->has_probe ? 26 : 0) + 1 + fp_len(&c->fp);
 }
 
 static void assert_conn_equal(const struct rb_msg_conn *a, const struct rb_msg_conn *b)
@@ -383,6 +390,13 @@ static void assert_conn_equal(const struct rb_msg_conn *a, const struct rb_msg_c
 	assert_int_equal(a->probe_qp.psn, b->probe_qp.psn);
 	assert_int_equal(a->probe_qp.lid, b->probe_qp.lid);
 	assert_memory_equal(a->probe_qp.gid, b->probe_qp.gid, 16);
+	assert_string_equal(a->fp.kernel, b->fp.kernel);
+	assert_string_equal(a->fp.rdma_core, b->fp.rdma_core);
+	assert_string_equal(a->fp.fw_ver, b->fp.fw_ver);
+	assert_string_equal(a->fp.board_id, b->fp.board_id);
+	assert_int_equal(a->fp.vendor_id, b->fp.vendor_id);
+	assert_int_equal(a->fp.vendor_part_id, b->fp.vendor_part_id);
+	assert_int_equal(a->fp.hw_ver, b->fp.hw_ver);
 }
 
 /* Exact doubles: the wire carries the bit pattern. */
@@ -398,7 +412,7 @@ static void assert_double_bits(double got, double want)
 
 static void test_hdr_pack_bytes(void **state)
 {
-	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x11,
+	static const uint8_t want[RB_WIRE_HDR_LEN] = { 'R',  'D',  'M',	 'B',  0x00, 0x12,
 						       0x00, 0x03, 0x00, 0x01, 0x02, 0x03 };
 	uint8_t buf[RB_WIRE_HDR_LEN + 4];
 
@@ -709,6 +723,7 @@ static void test_conn_roundtrip(void **state)
 	struct rb_msg_conn in, out;
 	uint8_t buf[BUFSZ];
 	int len;
+	const int fp = 20; /* (v18) an empty fingerprint closes the body */
 
 	(void)state;
 	sample_conn(&in, 3);
@@ -722,17 +737,17 @@ static void test_conn_roundtrip(void **state)
 	assert_memory_equal(buf + 28, "\x00\x00\x00\x03\x00\x00\x01\x00", 8);
 	/* Then the placement: node -1, "0-3 8", node 1, remote, (v6) the
 	 * clock of cpu 2: powersave, 2400 MHz; the device and its link layer;
-	 * then (v4) the MRs; (v9) no probe QP; (v15) the transport, iWARP,
-	 * closes the body. */
-	assert_memory_equal(buf + len - 2 - 4 - 3 * 12 - 47,
+	 * then (v4) the MRs; (v9) no probe QP; (v15) the transport, iWARP;
+	 * (v18) the fingerprint, empty here. */
+	assert_memory_equal(buf + len - fp - 2 - 4 - 3 * 12 - 47,
 			    "\xff\xff\xff\xff\x00\x05"
 			    "0-3 8\x00\x00\x00\x01\x00\x00\x00\x00"
 			    "\x00\x00\x00\x02\x00\x09powersave\x00\x00\x09\x60"
 			    "\x00\x06mlx5_0\x01",
 			    47);
-	assert_int_equal(buf[len - 2], 0);
-	assert_int_equal(buf[len - 1], 1);
-	assert_memory_equal(buf + len - 2 - 4 - 3 * 12,
+	assert_int_equal(buf[len - fp - 2], 0);
+	assert_int_equal(buf[len - fp - 1], 1);
+	assert_memory_equal(buf + len - fp - 2 - 4 - 3 * 12,
 			    "\x00\x00\x00\x03"
 			    "\x00\x00\x7f\x12\x34\x56\x70\x00\xde\xad\xbe\xef"
 			    "\x00\x00\x7f\x12\x34\x57\x70\x00\xde\xad\xbe\xf0",
@@ -749,14 +764,14 @@ static void test_conn_roundtrip(void **state)
 	in.probe_qp.qpn = 0xabcdef;
 	len = rb_pack_conn(&in, buf, sizeof(buf));
 	assert_int_equal(len, conn_len(&in));
-	assert_memory_equal(buf + len - 28, "\x01\x00\xab\xcd\xef", 5);
+	assert_memory_equal(buf + len - fp - 28, "\x01\x00\xab\xcd\xef", 5);
 	assert_int_equal(unpack_exact(up_conn, buf, len), 0);
 	memset(&out, 0x5a, sizeof(out));
 	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
 	assert_conn_equal(&in, &out);
 	rb_conn_free(&out);
 	assert_int_equal(rb_unpack_conn(buf, (size_t)len - 1, &out), -EBADMSG);
-	buf[len - 28] = 2; /* a flag is 0 or 1 */
+	buf[len - fp - 28] = 2; /* a flag is 0 or 1 */
 	assert_int_equal(rb_unpack_conn(buf, len, &out), -EBADMSG);
 
 	/* 64 QPs (v12's most), other placement values. */
@@ -785,6 +800,23 @@ static void test_conn_roundtrip(void **state)
 	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
 	assert_conn_equal(&in, &out);
 	rb_conn_free(&out);
+	/* v18: the sender's fingerprint, at the end; cut, the CONN is refused. */
+	snprintf(in.fp.kernel, sizeof(in.fp.kernel), "Linux 6.1.0-18-amd64 #1 SMP");
+	snprintf(in.fp.rdma_core, sizeof(in.fp.rdma_core), "44.0");
+	snprintf(in.fp.fw_ver, sizeof(in.fp.fw_ver), "22.39.1002");
+	snprintf(in.fp.board_id, sizeof(in.fp.board_id), "MT_0000000359");
+	in.fp.vendor_id = 0x02c9;
+	in.fp.vendor_part_id = 4125;
+	in.fp.hw_ver = 0;
+	len = rb_pack_conn(&in, buf, sizeof(buf));
+	assert_int_equal(len, conn_len(&in));
+	assert_memory_equal(buf + len - 12 - 15, "\x00\x0dMT_0000000359", 15);
+	assert_memory_equal(buf + len - 12, "\x00\x00\x02\xc9\x00\x00\x10\x1d\x00\x00\x00\x00", 12);
+	assert_int_equal(unpack_exact(up_conn, buf, len), 0);
+	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
+	assert_conn_equal(&in, &out);
+	rb_conn_free(&out);
+	assert_int_equal(rb_unpack_conn(buf, (size_t)len - 1, &out), -EBADMSG);
 	buf[31] = 0; /* nqp 1 -> 0 */
 	assert_int_equal(rb_unpack_conn(buf, len, &out), -EBADMSG);
 	in.nqp = 0;
@@ -1192,6 +1224,17 @@ static void test_params_axis_count(void **state)
 }
 
 /* A CONN body built by hand, claiming @nqp QPs and carrying @present. */
+/* v18: an empty fingerprint: four empty strings, three zero u32. */
+static void wb_fp0(struct wb *w)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		wb_str(w, "");
+	for (i = 0; i < 3; i++)
+		wb_be(w, 0, 4);
+}
+
 static void build_conn(struct wb *w, uint32_t nqp, uint32_t present, const char *cpus,
 		       size_t cpus_len)
 {
@@ -1228,6 +1271,7 @@ static void build_conn(struct wb *w, uint32_t nqp, uint32_t present, const char 
 	wb_be(w, 0x1234, 4);
 	wb_be(w, 0, 1); /* v9: no probe QP */
 	wb_be(w, 1, 1); /* v15: iWARP */
+	wb_fp0(w);
 }
 
 /* A CONN body of @nqp QPs whose MR list claims @nmr and carries @present. */
@@ -1237,7 +1281,7 @@ static void build_conn_mrs(struct wb *w, uint32_t nqp, uint32_t nmr, uint32_t pr
 	uint32_t i;
 
 	build_conn(w, nqp, nqp < RB_CONN_CHUNK ? nqp : RB_CONN_CHUNK, "1", 1);
-	w->n -= 4 + 12 + 1 + 1;
+	w->n -= 4 + 12 + 1 + 1 + 20;
 	wb_be(w, nmr, 4);
 	for (i = 0; i < present; i++) {
 		wb_be(w, 0x1000 + 0x100000ULL * i, 8);
@@ -1245,6 +1289,7 @@ static void build_conn_mrs(struct wb *w, uint32_t nqp, uint32_t nmr, uint32_t pr
 	}
 	wb_be(w, 0, 1); /* v9: no probe QP */
 	wb_be(w, 0, 1); /* v15: InfiniBand/RoCE */
+	wb_fp0(w);
 }
 
 /* v4's MR list: 1..nqp entries, the first the one rkey and addr name. */
