@@ -407,6 +407,7 @@ static void progress(struct session *s, size_t i, size_t n, uint64_t t0)
 
 	s->status_i = (uint32_t)i;
 	s->status_n = (uint32_t)n;
+	s->status_ns = rb_now_ns();
 	if (s->l->progress == RB_PROGRESS_NEVER ||
 	    (rb_quiet && s->l->progress != RB_PROGRESS_ALWAYS) ||
 	    (!tty && s->l->progress != RB_PROGRESS_ALWAYS) || n < 2 || s->h.thread_hooks)

@@ -84,6 +84,7 @@ struct session {
 	bool out_begun;
 	struct rb_writer stream;     /* --json-stream FILE, once begun (stream.f) */
 	bool progress;		     /* a progress line is on stderr (a terminal) */
+	uint64_t status_ns;	     /* when it began (its warm-up) */
 	uint32_t status_i, status_n; /* the point being measured, of how many (status line) */
 	struct rb_result *res;
 	size_t nres;

@@ -236,18 +236,21 @@ void sess_status(void *ctx, const struct rb_run *r)
 {
 	struct session *s = ctx;
 	const struct rb_bw_window *w = &r->win;
-	bool tty = isatty(STDERR_FILENO), measuring = r->t0 && w->n;
+	/* r->t0 is the measured start of the last point that began measuring. */
+	bool tty = isatty(STDERR_FILENO), started = r->t0 && r->t0 >= s->status_ns;
+	bool measuring = started && w->n && w->t0 == r->k0; /* the window counts ticks */
 	uint64_t now = rb_now_ns(), last = w->n ? (w->head + RB_BW_WINDOW - 1) % RB_BW_WINDOW : 0;
-	double el = r->t0 && now > r->t0 ? (double)(now - r->t0) / 1e9 : 0, done = 0, gbps = 0;
+	double el = started && now > r->t0 ? (double)(now - r->t0) / 1e9 : 0, done = 0, gbps = 0;
 	char sz[16];
 
-	if (measuring && w->t[last] > w->t0) {
-		gbps = (double)w->bytes[last] * 8 / (double)(w->t[last] - w->t0);
+	if (measuring && w->t[last] > w->t0 && rb_ticks_per_ms()) {
+		gbps = (double)w->bytes[last] * 8 /
+		       ((double)(w->t[last] - w->t0) * 1e6 / (double)rb_ticks_per_ms());
 		done = r->pt.size ? (double)w->bytes[last] / (double)r->pt.size : 0;
 	}
 	fprintf(stderr, "%sstatus: point %u/%u size %s: ", tty ? "\r\033[K" : "", s->status_i + 1,
 		s->status_n, rb_size_str(r->pt.size, sz, sizeof(sz)));
-	if (!r->t0)
+	if (!started)
 		fputs("warming up", stderr);
 	else if (s->p.duration_s)
 		fprintf(stderr, "%.0f s of %u s, ~%.0f s left", el, s->p.duration_s,
