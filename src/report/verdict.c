@@ -129,9 +129,12 @@ void rb_tally_print(FILE *f, const struct rb_doc *r, const struct rb_tally *t)
 	if (t->expect_pts)
 		fprintf(f, "! %u of %u %s failed --expect: the run exits 3\n", t->expect_pts,
 			t->points, pts(t->points));
-	if (!t->flagged)
-		fprintf(f, "verdict: all %u %s clean (no error counter moved%s)\n", t->points,
-			pts(t->points), gated ? ", every --expect held" : "");
+	if (!t->flagged && t->points == 1)
+		fprintf(f, "verdict: the point is clean (no error counter moved%s)\n",
+			gated ? ", every --expect held" : "");
+	else if (!t->flagged)
+		fprintf(f, "verdict: all %u points clean (no error counter moved%s)\n", t->points,
+			gated ? ", every --expect held" : "");
 	else
 		fprintf(f, "verdict: %u of %u %s flagged, %u clean\n", t->flagged, t->points,
 			pts(t->points), clean);
