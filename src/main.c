@@ -222,6 +222,8 @@ static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv, bool perftes
 		return print_version();
 	rb_quiet = c.quiet;
 	rb_verbose = c.verbose;
+	if (rb_log_setup(c.l.logfile, c.l.timestamps))
+		return RB_EXIT_FAIL;
 	if (c.dry_run)
 		return dry_run(cmd, &c);
 	switch (cmd->kind) {

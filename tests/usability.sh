@@ -45,6 +45,19 @@ for args in "-h" "--help"; do
 	run 0 ./ib_write_bw "$args"
 	has out "^usage: rdmabench write_bw"
 done
+# perftest's own lines are taken under its name (-a wins over -s, the
+# debug switch with --data_validation, -z as rdma_cm): past the command
+# line, on a host without a device they stop there, not at usage (2).
+if ! ls /sys/class/infiniband/* >/dev/null 2>&1; then
+	for args in "-a -s 1M" "--data_validation --data_validation_debug" "-z" "-z -R" \
+		"--disable_dynamic_polling"; do
+		# shellcheck disable=SC2086 # word lists
+		run 1 ./ib_write_bw $args -p 1 127.0.0.1
+		has err "no RDMA device found"
+	done
+fi
+run 2 ./ib_write_bw --connectionless 127.0.0.1
+has err "connectionless server serves perftest's UD multicast"
 
 # The README is a user's front door: at most 12,000 characters, and every
 # page it links to exists.
@@ -181,4 +194,36 @@ if ! ls /sys/class/infiniband/* >/dev/null 2>&1; then
 	run 124 timeout 1 "$bin" server -p "$port"
 	has err "server: no RDMA device on this host: serving tcp_lat, tcp_bw and doctor only"
 fi
+# --logfile, --timestamps and --json-stream, over a socket test that needs
+# no device: the log has stdout's table and the diagnostics, each line
+# stamped; the stream is one JSON object a line: start, a point each, end.
+sport=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+"$bin" server -p "$sport" --quiet >server.out 2>server.err &
+spid=$!
+stamp='^20[0-9][0-9]-[01][0-9]-[0-3][0-9]T[0-2][0-9]:[0-5][0-9]:[0-6][0-9]\.[0-9][0-9][0-9]Z '
+run 0 "$bin" tcp_lat -n 100 -s 64,128 --timeout 4 --logfile log --timestamps \
+	--json-stream s.jsonl "127.0.0.1:$sport"
+grep -q "$stamp   *128 " log || fail "--logfile lacks the table's stamped rows: $(cat log)"
+grep -q "$stamp# rdmabench .* tcp_lat client" log || fail "--logfile lacks the head: $(cat log)"
+grep -v "$stamp" log | grep -q . && fail "a line of --logfile without its time: $(cat log)"
+python3 - s.jsonl <<'PY' || fail "--json-stream: not start, 2 points, end"
+import json, sys
+ev = [json.loads(l) for l in open(sys.argv[1])]
+assert [e["event"] for e in ev] == ["start", "point", "point", "end"], ev
+assert ev[0]["data"]["test"] == "tcp_lat" and "results" not in ev[0]["data"]
+assert [e["data"]["size"] for e in ev[1:3]] == [64, 128]
+assert ev[3]["data"] == {"complete": True, "points": 2}, ev[3]
+PY
+ok
+run 0 "$bin" tcp_bw -n 100 --timeout 4 --json-stream - "127.0.0.1:$sport"
+python3 -c 'import json,sys; ev=[json.loads(l)["event"] for l in open(sys.argv[1])]; assert ev == ["start", "point", "end"], ev' out || fail "--json-stream - on stdout: $(cat out)"
+ok
+kill "$spid"
+wait "$spid" 2>/dev/null || true
+run 2 "$bin" tcp_lat --json-stream - --json - 127.0.0.1
+has err "give --json-stream a file name"
+run 2 "$bin" write_bw --json-stream s.jsonl --threads 2 192.0.2.1
+has err "stdout only (--json-stream -)"
+run 1 "$bin" tcp_lat --logfile /nonexistent-dir/log 127.0.0.1
+has err "--logfile /nonexistent-dir/log: No such file or directory"
 echo "ok: $n cases"

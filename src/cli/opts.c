@@ -284,7 +284,11 @@ int rb_cli_take(struct rb_cli *c, int row, const char *cmd, unsigned int scope, 
 	if (!rb_opt_applies(o, scope))
 		return fail(err, len, "%s does not apply to %s%s", rb_opt_name(o, n, sizeof(n)),
 			    cmd, scope_hint(o, where, sizeof(where)));
-	/* The last of two values silently winning hides a typo. */
+	/* A switch twice is the same ask (perftest's -z with -R, or
+	 * --data_validation with --verify); the last of two values
+	 * silently winning hides a typo. */
+	if (c->given[row] && o->type == RB_OPT_FLAG)
+		return 0;
 	if (c->given[row] && o->type != RB_OPT_LIST)
 		return fail(err, len, "%s given twice", rb_opt_name(o, n, sizeof(n)));
 	ret = set_opt(c, o, arg, err, len);
@@ -380,7 +384,8 @@ static int check_combinations(const struct rb_cli *c, char *err, size_t len)
 {
 	if (rb_cli_given(c, RB_O_ITERS) && rb_cli_given(c, RB_O_DURATION))
 		return fail(err, len, "-n/--iters and -D/--duration exclude each other");
-	if (c->all && rb_cli_given(c, RB_O_SIZE))
+	/* perftest lets -a win over -s (its size becomes MAX_SIZE, the sweep 2..8M). */
+	if (c->all && rb_cli_given(c, RB_O_SIZE) && !c->perftest_only)
 		return fail(err, len, "-a/--all and -s/--size exclude each other");
 	if (c->l.ipv6 && c->p.use_cm)
 		return fail(err, len,
@@ -410,6 +415,23 @@ static int check_output(struct rb_cli *c, const struct rb_bench *b, char *err, s
 				    rb_cli_given(c, RB_O_OUTPUT) ? "output" : "format");
 		c->l.format = RB_FMT_JSON;
 		c->l.json_path[0] = '\0';
+	}
+	if (c->l.json_stream[0] && c->p.threads > 1 && strcmp(c->l.json_stream, "-"))
+		return fail(err, len,
+			    "--json-stream FILE with --threads: the threads' points come together "
+			    "on stdout only (--json-stream -)");
+	/* --json-stream -: JSON lines are stdout, instead of the table. */
+	if (!strcmp(c->l.json_stream, "-")) {
+		if (rb_cli_given(c, RB_O_FORMAT) || rb_cli_given(c, RB_O_OUTPUT) ||
+		    c->l.format == RB_FMT_JSON)
+			return fail(err, len,
+				    "--json-stream - writes JSON lines to stdout, which %s would "
+				    "also write to: give --json-stream a file name",
+				    rb_cli_given(c, RB_O_OUTPUT)   ? "--output"
+				    : rb_cli_given(c, RB_O_FORMAT) ? "--format"
+								   : "--json -");
+		c->l.format = RB_FMT_JSONL;
+		c->l.json_stream[0] = '\0';
 	}
 	if (!rb_cli_given(c, RB_O_OUTPUT) || lat == (b->mode == RB_MODE_LAT))
 		return 0;

@@ -53,8 +53,12 @@ const struct rb_pt_flag rb_pt_flags[] = {
 	IGN("ipv6-addr", 0, false,
 	    "the out-of-band connection takes the address family of the host given (or of --bind)"),
 	/* done with rdmabench's own options */
-	MAP("data_validation_debug", 0, false, "verify", NULL,
-	    "--verify, whose mismatch names size, offset and iteration"),
+	IGN("data_validation_debug", 0, false,
+	    "with --data_validation (--verify) a mismatch always names size, offset and "
+	    "iteration; alone it checks nothing, as perftest's"),
+	IGN("disable_dynamic_polling", 0, false,
+	    "the completions reaped per ibv_poll_cq are fixed (--cqe-poll, default 32) and never "
+	    "adapted during a run, which is what this flag asks of perftest"),
 	{ .lname = "disable_numa",
 	  .kind = RB_PT_MAPPED,
 	  .to = "cpu",
@@ -82,8 +86,9 @@ const struct rb_pt_flag rb_pt_flags[] = {
 	/* refused, naming the way here where there is one */
 	NO("margin", 'f', true,
 	   "--warmup N (unmeasured iterations before each point); with -D all of it is measured"),
-	NO("comm_rdma_cm", 'z', false,
-	   "the control channel is TCP; -R/--rdma_cm connects the QPs through librdmacm"),
+	MAP("comm_rdma_cm", 'z', false, "rdma-cm", NULL,
+	    "-R/--rdma_cm: the QPs connected through librdmacm; the exchange of parameters and "
+	    "results stays on rdmabench's TCP connection (with -R too)"),
 	NO("dlid", 0, true, "the peer's LID comes over the out-of-band exchange"),
 	NO("force-link", 0, true, "the link layer is the port's own (ibv_query_port)"),
 	NO("mcg", 'g', false, "UD multicast is not supported"),
@@ -97,14 +102,15 @@ const struct rb_pt_flag rb_pt_flags[] = {
 	NO("wait_destroy", 0, true, "resources are destroyed as soon as the test ends"),
 	NO("use_ooo", 0, false, MLX5),
 	NO("no_enhanced_reorder", 0, false, MLX5),
-	NO("disable_dynamic_polling", 0, false, MLX5),
 	NO("congest_type", 0, true, MLX5),
 	NO("tph_mem", 0, true, MLX5),
 	NO("cpu_id", 0, true, MLX5),
 	NO("ph", 0, true, MLX5),
 	NO("log_dci_streams", 0, true, DCSRD),
 	NO("log_active_dci_streams", 0, true, DCSRD),
-	NO("connectionless", 0, false, DCSRD),
+	NO("connectionless", 0, false,
+	   "a connectionless server serves perftest's UD multicast bandwidth tests "
+	   "(--mcg --run_infinitely), and UD multicast is not supported"),
 	NO("unsolicited_write", 0, false, DCSRD),
 	NO("aes_xts", 0, false, CRYPTO),
 	NO("encrypt_on_tx", 0, false, CRYPTO),
@@ -368,6 +374,10 @@ int rb_pt_finish(struct rb_cli *c, const char *cmd, unsigned int scope, char *er
 			    c->l.units == RB_UNITS_GBITS ? "Gbps" : "MiB/s", cmd, scope, err, len);
 	if (!ret && (b & RB_PT_LIMIT_RATE))
 		ret = limit(c, "rate", c->pt.limit_rate, "Mpps", cmd, scope, err, len);
+	/* The table's default is Gb/s; perftest's report keeps its MB/sec. */
+	if (!rb_cli_given(c, RB_O_UNITS) && !rb_cli_given(c, RB_O_REPORT_GBITS))
+		c->l.units = c->perftest_only || c->l.format == RB_FMT_PERFTEST ? RB_UNITS_MIBS
+										: RB_UNITS_GBITS;
 	return ret;
 }
 

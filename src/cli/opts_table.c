@@ -178,7 +178,9 @@ const struct rb_opt rb_opts[] = {
 	  .brief = "sweep sizes 2..8M:x2 (perftest -a)",
 	  .common = true,
 	  .perftest = "-a, --all",
-	  .pt_diff = "sizes 2 to 8 MiB, as perftest; every point is kept in CSV and JSON",
+	  .pt_diff = "sizes 2 to 8 MiB, as perftest; every point is kept in CSV and JSON; under "
+		     "perftest's name -a wins over -s, as perftest's (rdmabench's own refuses "
+		     "both)",
 	  .sname = 'a',
 	  .type = RB_OPT_FLAG,
 	  .off = OFF(all),
@@ -507,17 +509,6 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_SERVER,
 	  .help = "bytes the plans of one client address may pin at once (K, M, G), beside "
 		  "the host's budget for all; a plan over it is refused naming it" },
-	{ .lname = "logfile",
-	  .section = RB_SEC_SWEEP,
-	  .brief = "server: a line per run appended to FILE",
-	  .type = RB_OPT_STR,
-	  LSTR(logfile),
-	  .argname = "FILE",
-	  .def = "none",
-	  .need = RB_S_SERVER,
-	  .help = "append a line per connection served when it ends: the time (UTC), client, "
-		  "test, thread, points done of planned, duration and outcome (ok, or the "
-		  "error); the file is opened when the server starts (exit 2 when it cannot be)" },
 	{ .lname = "max-run-time",
 	  .section = RB_SEC_SWEEP,
 	  .brief = "server: end a run SEC s after admission",
@@ -1566,7 +1557,54 @@ const struct rb_opt rb_opts[] = {
 	  LSTR(csv_path),
 	  .argname = "FILE",
 	  .any = RB_S_RUN | RB_S_REG,
-	  .help = "also write results as CSV to FILE, rewritten whole after every point" },
+	  .help = "also write results as CSV to FILE, rewritten whole after every point; "
+		  "the same columns for every test and option (doc/output.md), a figure that "
+		  "does not apply left empty" },
+	{ .lname = "json-stream",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "JSON lines as each point ends (- : stdout)",
+	  .type = RB_OPT_STR,
+	  LSTR(json_stream),
+	  .argname = "FILE",
+	  .any = RB_S_TEST,
+	  .help = "write JSON lines to FILE as the run goes, as iperf3 --json-stream: "
+		  "{\"event\": \"start\"} with the run's description, an \"interval\" "
+		  "per --interval slice, a \"point\" as each point ends, then \"end\" "
+		  "(doc/json-schema.md); - writes them to stdout instead of the table" },
+	{ .lname = "logfile",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "append diagnostics and stdout's lines to FILE",
+	  .type = RB_OPT_STR,
+	  LSTR(logfile),
+	  .argname = "FILE",
+	  .any = RB_S_RUN,
+	  .help = "append every diagnostic line (stderr's) and every line of stdout (the "
+		  "table) to FILE as well, as iperf3 --logfile; the terminal still gets them "
+		  "(not the progress line).  rdmabench server also appends a line per "
+		  "connection served when it ends: the time (UTC), client, test, thread, "
+		  "points done of planned, duration and outcome (ok, or the error); the file "
+		  "is opened when the server starts (exit 2 when it cannot be)" },
+	{ .lname = "timestamps",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "each diagnostic line starts with the time",
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(timestamps),
+	  .max = 1,
+	  .any = RB_S_RUN,
+	  .help = "start each diagnostic line, and each line of --logfile, with the UTC time "
+		  "in ISO 8601 to the millisecond (2026-12-07T02:30:00.123Z), as iperf3 "
+		  "--timestamps; stdout's table stays as it is" },
+	{ .lname = "csv-counters",
+	  .section = RB_SEC_OUTPUT,
+	  .brief = "CSV: add the device counters' columns",
+	  .type = RB_OPT_FLAG,
+	  .off = LOC(csv_counters),
+	  .max = 1,
+	  .need = RB_S_VERBS,
+	  .any = RB_S_RUN,
+	  .help = "add each side's device counters (--counters' set, its driver's: ctr_NAME, "
+		  "peer_ctr_NAME) after the CSV's fixed columns; they vary with the driver and "
+		  "the set, so they are not there by default" },
 	{ .lname = "format",
 	  .id = RB_O_FORMAT,
 	  .section = RB_SEC_OUTPUT,
@@ -1604,12 +1642,15 @@ const struct rb_opt rb_opts[] = {
 	  .common = true,
 	  .type = RB_OPT_CHOICE,
 	  .off = LOC(units),
-	  .max = 2,
-	  .choices = "MiB/s|Gb/s|MB/s",
+	  .max = 3,
+	  .choices = "MiB/s|Gb/s|MB/s|GB/s",
 	  .argname = "UNIT",
-	  .def = "MiB/s",
+	  .def = "Gb/s (MiB/s in perftest's report)",
 	  .any = RB_S_BW | RB_S_SERVER,
-	  .help = "bandwidth unit in the table (CSV and JSON carry both)" },
+	  .help = "bandwidth unit in the table and --output bandwidth: Gb/s (10^9 bits), GB/s "
+		  "(10^9 bytes), MiB/s or MB/s; perftest's report (--format perftest, the "
+		  "default under perftest's names) keeps perftest's MB/sec (MiB/s) unless "
+		  "--report_gbits; CSV and JSON keep their fixed fields (Gb/s and MiB/s)" },
 	{ .lname = "report_gbits",
 	  .id = RB_O_REPORT_GBITS,
 	  .section = RB_SEC_OUTPUT,
@@ -1706,8 +1747,10 @@ const struct rb_opt rb_opts[] = {
 	  .def = "auto",
 	  .any = RB_S_TEST,
 	  .help = "the line that names the point being measured, its place in the sweep and "
-		  "the time left, redrawn on stderr as each point starts: auto, when stderr is "
-		  "a terminal; always, also on a pipe or file (a line each); never" },
+		  "the time left, redrawn on stderr as each point starts, and a bandwidth "
+		  "test's status line redrawn about once a second during the point (elapsed, "
+		  "left, Gb/s so far): auto, when stderr is a terminal; always, also on a pipe "
+		  "or file (a line each); never" },
 	{ .lname = "quiet",
 	  .section = RB_SEC_GENERAL,
 	  .brief = "no informational notes",

@@ -262,10 +262,14 @@ struct rb_local {
 	uint8_t histogram;
 	uint8_t cycles;
 	char csv_path[256];
-	uint8_t format;	   /* enum rb_format, for stdout */
-	uint8_t progress;  /* --progress: 0 auto (stderr a terminal), 1 always, 2 never */
-	uint8_t units;	   /* enum rb_units */
-	uint8_t recommend; /* client: print a batch/signal recommendation */
+	uint8_t csv_counters; /* --csv-counters: the CSV's counter block */
+	char logfile[256]; /* --logfile: diagnostics and stdout also here; a server's line per run */
+	uint8_t timestamps;    /* --timestamps: diagnostics stamped with the time */
+	char json_stream[256]; /* --json-stream: a JSON object a line, as each point ends */
+	uint8_t format;	       /* enum rb_format, for stdout */
+	uint8_t progress;      /* --progress: 0 auto (stderr a terminal), 1 always, 2 never */
+	uint8_t units;	       /* enum rb_units */
+	uint8_t recommend;     /* client: print a batch/signal recommendation */
 	/* --recommend BOUND (--expect's syntax): the cheapest point in CPU
 	 * within it, per size; "": by message rate, as without */
 	char recommend_bound[RB_LIST_TEXT];
@@ -300,8 +304,6 @@ struct rb_local {
 	 * what one client address may have at once (0: only the global caps) */
 	uint32_t max_client_conns;
 	uint64_t max_client_mem;
-	/* rdmabench server --logfile: a line per run appended there ("": none) */
-	char logfile[256];
 };
 
 /* One point of the plan: the axis values in force. */
@@ -480,12 +482,35 @@ static inline bool rb_freq_varies(const struct rb_placement *p)
 	return p->governor[0] && strcmp(p->governor, "performance");
 }
 
+/*
+ * What a side runs (JSON system.* and device's identity): sent to the peer
+ * in CONN (wire v18), for the peer's JSON peer_fingerprint.  Empty, 0:
+ * not known.
+ */
+struct rb_fingerprint {
+	char kernel[128];   /* uname -srv, cut */
+	char rdma_core[32]; /* the libibverbs loaded: "44.0" */
+	char fw_ver[64];
+	char board_id[64];
+	uint32_t vendor_id, vendor_part_id, hw_ver;
+};
+
 /* Logging: diagnostics go to stderr, prefixed with the tool name. */
 void rb_err(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rb_warn(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void rb_info(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 extern int rb_verbose;
 extern __thread char rb_last_error[RB_TEXT_MAX]; /* the last rb_err() of this thread */
+
+/*
+ * rb_log_setup() - --timestamps (@stamps: each diagnostic line starts with
+ * the UTC time, ISO 8601 to the millisecond) and --logfile (@path, "" for
+ * none: every diagnostic line and every line of stdout also appended to
+ * it, stamped with @stamps).  0, or -errno (said) when @path cannot be opened.
+ */
+int rb_log_setup(const char *path, bool stamps);
+/* rb_log_stamp() - "2026-12-07T02:30:00.123Z " into @buf; its length. */
+size_t rb_log_stamp(char *buf, size_t len);
 
 /*
  * rb_set_err() - a message into @err (@len bytes) for the caller to log or

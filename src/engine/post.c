@@ -391,6 +391,8 @@ int rb_heartbeat_send(struct rb_run *r)
 	/* --threads: the threads that wait for this one know it measures. */
 	if (r->progress_ns)
 		__atomic_store_n(r->progress_ns, rb_now_ns(), __ATOMIC_RELAXED);
+	if (r->on_beat)
+		r->on_beat(r->iv_ctx, r);
 	return r->ctl->ops->alive(r->ctl, r->point);
 }
 

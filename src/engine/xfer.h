@@ -153,6 +153,9 @@ struct rb_run {
 	/* Told of each interval as it ends (the session prints it), or NULL. */
 	void (*on_interval)(void *ctx, const struct rb_run *r, const struct rb_interval *iv);
 	void *iv_ctx;
+	/* Told of each client heartbeat, about once a second (the session's
+	 * status line), with iv_ctx; NULL: none.  Off the loops' hot path. */
+	void (*on_beat)(void *ctx, const struct rb_run *r);
 	/*
 	 * --poll event: the CQ's completion channel (session.c has verbs.c
 	 * make it; NULL: busy polling).  An empty poll arms the CQ, the

@@ -87,20 +87,18 @@ static bool rails(const struct rb_doc *r)
 	return rb_out_by_thread(r) && r->rail_width;
 }
 
+/*
+ * The same columns whatever the test, driver and options (doc/output.md):
+ * what does not apply is an empty cell.  Only --csv-counters adds more.
+ */
 static int csv_begin(struct rb_writer *w, const struct rb_doc *r)
 {
 	rb_csv_header_put(w->f);
-	if (rb_out_wait_cols(r))
-		fputs(",poll,cqe_poll", w->f);
-	if (rb_out_by_thread(r))
-		fputs(",thread", w->f);
-	if (rails(r))
-		fputs(",rail", w->f);
-	if (rb_out_bidir_cols(r))
-		fputs(csv_bidir_header, w->f);
-	if (r->has_counters)
+	fputs(",poll,cqe_poll,thread,rail", w->f);
+	fputs(csv_bidir_header, w->f);
+	if (r->csv_counters && r->has_counters)
 		rb_counters_csv_header(w->f, "ctr_", (enum rb_prov_id)r->driver_id);
-	if (r->has_peer_counters)
+	if (r->csv_counters && r->has_peer_counters)
 		rb_counters_csv_header(w->f, "peer_ctr_", (enum rb_prov_id)r->peer_driver_id);
 	fputc('\n', w->f);
 	return file_status(w->f);
@@ -110,6 +108,8 @@ static void csv_counters(FILE *f, const struct rb_doc *r, const struct rb_result
 {
 	json_t *d = res->diag;
 
+	if (!r->csv_counters)
+		return;
 	if (r->has_counters)
 		rb_counters_csv_json(f, (enum rb_prov_id)r->driver_id,
 				     json_object_get(d, "counters"),
@@ -143,6 +143,16 @@ static void csv_shape(FILE *f, const struct rb_result *res, size_t idx, double s
 	csv_dbl(f, res->has_rate, res->rate_dev_pct);
 }
 
+/* How the point waited for completions; empty where nothing waits (tcp_*). */
+static void wait_cells(FILE *f, const struct rb_doc *r, const struct rb_result *res)
+{
+	if (!r->params || r->params->poll.n == 0 || !res->pt.cqe_poll) {
+		fputs(",,", f);
+		return;
+	}
+	fprintf(f, ",%s,%u", res->pt.poll == RB_POLL_EVENT ? "event" : "busy", res->pt.cqe_poll);
+}
+
 static int csv_line(FILE *f, const struct rb_doc *r, const struct rb_result *res, size_t idx,
 		    double start_s)
 {
@@ -159,15 +169,16 @@ static int csv_line(FILE *f, const struct rb_doc *r, const struct rb_result *res
 	csv_metrics(f, res);
 	csv_place(f, res->thread_place ? res->thread_place : &r->place);
 	csv_shape(f, res, idx, start_s);
-	if (rb_out_wait_cols(r))
-		fprintf(f, ",%s,%u", res->pt.poll == RB_POLL_EVENT ? "event" : "busy",
-			res->pt.cqe_poll);
+	wait_cells(f, r, res);
 	if (rb_out_by_thread(r))
 		csv_str(f, rb_out_thread_cell(res, th, sizeof(th)));
+	else
+		fputc(',', f);
 	if (rails(r))
 		csv_str(f, res->rail); /* empty on the run's row, the rails' sum */
-	if (rb_out_bidir_cols(r))
-		csv_bidir(f, res);
+	else
+		fputc(',', f);
+	csv_bidir(f, res);
 	csv_counters(f, r, res);
 	fputc('\n', f);
 	return file_status(f);

@@ -18,7 +18,7 @@
 #define PACKAGE_VERSION "unknown"
 #endif
 
-extern const struct rb_writer_ops rb_table_ops, rb_csv_ops, rb_json_ops;
+extern const struct rb_writer_ops rb_table_ops, rb_csv_ops, rb_json_ops, rb_jsonl_ops;
 
 static inline int file_status(FILE *f)
 {

@@ -513,7 +513,7 @@ static int jmetrics(json_t *o, const struct rb_result *res)
 	return bad;
 }
 
-static json_t *jinterval(const struct rb_interval *iv)
+json_t *rb_json_interval(const struct rb_interval *iv)
 {
 	json_t *o = json_object();
 	int bad = !o;
@@ -558,7 +558,7 @@ static int jshape(json_t *o, const struct rb_result *res)
 		bad |= json_object_set_new(o, "bw_min_interval_gbps", jreal(res->bw_min_iv_gbps));
 	arr = json_array();
 	for (i = 0; arr && i < res->niv; i++)
-		bad |= json_array_append_new(arr, jinterval(&res->iv[i]));
+		bad |= json_array_append_new(arr, rb_json_interval(&res->iv[i]));
 	return bad | json_object_set_new(o, "intervals", arr);
 }
 
@@ -614,6 +614,18 @@ static int jident(json_t *o, const struct rb_doc *r)
 	return bad;
 }
 
+/* The peer's kernel, rdma-core, firmware and board, as it said them in CONN. */
+static json_t *jpeer_fp(const struct rb_fingerprint *f)
+{
+	return json_pack("{s:o, s:o, s:o, s:o, s:I, s:I, s:I}", "kernel",
+			 jstr_or_null(f->kernel[0] ? f->kernel : NULL), "rdma_core",
+			 jstr_or_null(f->rdma_core[0] ? f->rdma_core : NULL), "fw_ver",
+			 jstr_or_null(f->fw_ver[0] ? f->fw_ver : NULL), "board_id",
+			 jstr_or_null(f->board_id[0] ? f->board_id : NULL), "vendor_id",
+			 (json_int_t)f->vendor_id, "vendor_part_id", (json_int_t)f->vendor_part_id,
+			 "hw_ver", (json_int_t)f->hw_ver);
+}
+
 /* Everything but the results (left empty) and the recommendation. */
 static json_t *jdoc(const struct rb_doc *r)
 {
@@ -641,10 +653,21 @@ static json_t *jdoc(const struct rb_doc *r)
 	bad |= json_object_set_new(o, "placement", rb_json_placement(&r->place));
 	if (r->has_peer_place)
 		bad |= json_object_set_new(o, "peer_placement", rb_json_placement(&r->peer_place));
+	if (r->has_peer_fp)
+		bad |= json_object_set_new(o, "peer_fingerprint", jpeer_fp(&r->peer_fp));
 	if (r->has_probe_place)
 		bad |= json_object_set_new(o, "probe_placement", jprobe_place(r));
 	bad |= json_object_set_new(o, "results", json_array());
 	return jdone(o, bad);
+}
+
+json_t *rb_json_head(const struct rb_doc *r)
+{
+	json_t *o = jdoc(r);
+
+	if (o)
+		json_object_del(o, "results");
+	return o;
 }
 
 /* Which counters and gates the run had (known once the peers met). */

@@ -47,6 +47,8 @@ static const char *units_name(enum rb_units u)
 		return "Gb/s";
 	case RB_UNITS_MBS:
 		return "MB/s";
+	case RB_UNITS_GBYTES:
+		return "GB/s";
 	default:
 		return "MiB/s";
 	}
@@ -59,6 +61,8 @@ static double units_value(enum rb_units u, double gbps)
 		return gbps;
 	case RB_UNITS_MBS:
 		return gbps * 1e9 / 8 / 1e6;
+	case RB_UNITS_GBYTES:
+		return gbps / 8;
 	default:
 		return rb_gbps_to_mibps(gbps);
 	}
@@ -385,6 +389,7 @@ static int table_row(struct rb_writer *w, const struct rb_doc *r, const struct r
 	/* Under the point: the error counters that moved, the gates it failed. */
 	if (res->flag[0])
 		fprintf(w->f, "  ! %s\n", res->flag);
+	rb_tally_point(&w->tally, r, res);
 	fflush(w->f);
 	return file_status(w->f);
 }
@@ -432,6 +437,7 @@ static void table_setup(FILE *f, const struct rb_setup *su)
 
 static int table_end(struct rb_writer *w, const struct rb_doc *r)
 {
+	rb_tally_print(w->f, r, &w->tally);
 	table_setup(w->f, &r->setup);
 	fflush(w->f);
 	return file_status(w->f);

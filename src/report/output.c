@@ -74,6 +74,8 @@ static const struct rb_writer_ops *const writer_ops[] = {
 
 const struct rb_writer_ops *rb_std_writer_ops(enum rb_format fmt)
 {
+	if (fmt == RB_FMT_JSONL)
+		return &rb_jsonl_ops;
 	return writer_ops[fmt <= RB_FMT_JSON ? fmt : RB_FMT_TABLE];
 }
 
@@ -82,6 +84,7 @@ static void std_init(struct rb_writer *w, enum rb_format fmt, FILE *f)
 	w->ops = rb_std_writer_ops(fmt);
 	w->f = f;
 	w->doc = NULL;
+	memset(&w->tally, 0, sizeof(w->tally));
 }
 
 const char *rb_csv_header(char *buf, size_t len)

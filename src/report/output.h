@@ -18,12 +18,21 @@
 #include <jansson.h>
 #include "core/atomic_file.h"
 #include "core/rdmabench.h"
+#include "report/verdict.h"
 #include "rdma/cuda.h"
 
-enum rb_format { RB_FMT_TABLE, RB_FMT_CSV, RB_FMT_JSON, RB_FMT_PERFTEST, RB_FMT_VALUE };
+/* RB_FMT_JSONL: --json-stream's JSON lines (out_jsonl.c). */
+enum rb_format {
+	RB_FMT_TABLE,
+	RB_FMT_CSV,
+	RB_FMT_JSON,
+	RB_FMT_PERFTEST,
+	RB_FMT_VALUE,
+	RB_FMT_JSONL
+};
 /* --output (RB_FMT_VALUE): the one figure each point prints; the option's choices' order. */
 enum rb_output { RB_OUTPUT_BANDWIDTH, RB_OUTPUT_MSG_RATE, RB_OUTPUT_LATENCY };
-enum rb_units { RB_UNITS_MIBS, RB_UNITS_GBITS, RB_UNITS_MBS };
+enum rb_units { RB_UNITS_MIBS, RB_UNITS_GBITS, RB_UNITS_MBS, RB_UNITS_GBYTES };
 
 /* What a run is: everything but the points. */
 /* A socket test's data connection (JSON "socket"), each side's as it set it up. */
@@ -97,11 +106,14 @@ struct rb_doc {
 	struct rb_placement place;
 	bool has_peer_place;
 	struct rb_placement peer_place;
+	bool has_peer_fp; /* the peer's CONN said what it runs (JSON peer_fingerprint) */
+	struct rb_fingerprint peer_fp;
 	enum rb_units units; /* table only; CSV/JSON carry fixed units */
 	/* Filled in by the sweep when --recommend is on (JSON only). */
 	json_t *recommendation;
 	/* Device counters (--counters): the set's name and each side's driver. */
 	bool has_counters, has_peer_counters;
+	bool csv_counters; /* --csv-counters: the CSV's ctr_ and peer_ctr_ columns */
 	const char *counters_spec;
 	const char *driver, *peer_driver;      /* "rxe", "mlx5", "generic" */
 	int driver_id, peer_driver_id;	       /* enum rb_prov_id, for the CSV columns */
@@ -143,7 +155,8 @@ struct rb_writer_ops {
 struct rb_writer {
 	const struct rb_writer_ops *ops;
 	FILE *f;
-	json_t *doc; /* JSON writer: the document being built */
+	json_t *doc;	       /* JSON writer: the document being built */
+	struct rb_tally tally; /* the table's verdict (verdict.h) */
 };
 
 /*
@@ -176,6 +189,12 @@ json_t *rb_json_doc(const struct rb_doc *r, const struct rb_result *res, size_t 
 
 /* rb_json_result() - one result as the JSON "results" array holds it. */
 json_t *rb_json_result(const struct rb_result *res);
+
+/* rb_json_interval() - one --interval slice as a point's "intervals" holds it. */
+json_t *rb_json_interval(const struct rb_interval *iv);
+
+/* rb_json_head() - the JSON document's members known before any point (no "results"). */
+json_t *rb_json_head(const struct rb_doc *r);
 
 /* rb_json_params() - a plan as JSON "params" spells it; null for NULL. */
 json_t *rb_json_params(const struct rb_params *p);

@@ -4,6 +4,8 @@
  * and out_perftest.c's (perftest's report, --output's one figure), which
  * uses output.c's helpers; so that output.c needs nothing of it.
  */
+#include <string.h>
+
 #include "report/out_perftest.h"
 
 void rb_writer_init(struct rb_writer *w, enum rb_format fmt, FILE *f)
@@ -13,4 +15,5 @@ void rb_writer_init(struct rb_writer *w, enum rb_format fmt, FILE *f)
 					  : rb_std_writer_ops(fmt);
 	w->f = f;
 	w->doc = NULL;
+	memset(&w->tally, 0, sizeof(w->tally));
 }

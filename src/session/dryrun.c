@@ -17,9 +17,11 @@
 #include "core/sweep.h"
 #include "session/threads.h"
 
-static const char *const units_names[] = { "MiB/s", "Gb/s", "MB/s" };
+static const char *const units_names[] = { "MiB/s", "Gb/s", "MB/s", "GB/s" };
+#define NUNITS (sizeof(units_names) / sizeof(units_names[0]))
 /* enum rb_format's order; "value" is --output's one figure a line */
-static const char *const format_names[] = { "table", "csv", "json", "perftest", "value" };
+static const char *const format_names[] = { "table",	"csv",	 "json",
+					    "perftest", "value", "json-stream" };
 #define NFORMATS (sizeof(format_names) / sizeof(format_names[0]))
 
 void rb_dry_mem(const struct rb_bench *b, const struct rb_params *p, struct rb_dry_mem *m)
@@ -306,7 +308,7 @@ static void text_output(const struct rb_dryrun *d, FILE *f)
 	const struct rb_local *l = d->l;
 
 	fprintf(f, LABEL "stdout %s, units %s\n", "output", format_names[l->format % NFORMATS],
-		units_names[l->units % 3]);
+		units_names[l->units % NUNITS]);
 	if (l->json_path[0])
 		fprintf(f, LABEL "JSON: this plan to %s\n", "", l->json_path);
 	if (l->csv_path[0])
@@ -569,7 +571,7 @@ static json_t *joutput(const struct rb_local *l)
 	int bad = !o;
 
 	bad |= json_object_set_new(o, "format", json_string(format_names[l->format % NFORMATS]));
-	bad |= json_object_set_new(o, "units", json_string(units_names[l->units % 3]));
+	bad |= json_object_set_new(o, "units", json_string(units_names[l->units % NUNITS]));
 	bad |= json_object_set_new(o, "json", jstr_or_null(l->json_path));
 	bad |= json_object_set_new(o, "csv", jstr_or_null(l->csv_path));
 	return jdone(o, bad);

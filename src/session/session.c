@@ -405,6 +405,9 @@ static void progress(struct session *s, size_t i, size_t n, uint64_t t0)
 	struct rb_point pt;
 	char sz[16];
 
+	s->status_i = (uint32_t)i;
+	s->status_n = (uint32_t)n;
+	s->status_ns = rb_now_ns();
 	if (s->l->progress == RB_PROGRESS_NEVER ||
 	    (rb_quiet && s->l->progress != RB_PROGRESS_ALWAYS) ||
 	    (!tty && s->l->progress != RB_PROGRESS_ALWAYS) || n < 2 || s->h.thread_hooks)
@@ -599,6 +602,7 @@ static void session_init(struct session *s, const struct rb_bench *t, const stru
 	s->run.cancel = s->h.thread_hooks ? s->h.thread_hooks->cancel : NULL;
 	s->run.progress_ns = s->h.thread_hooks ? s->h.thread_hooks->progress_ns : NULL;
 	s->run.on_interval = sess_show_interval;
+	s->run.on_beat = sess_status_on(s) ? sess_status : NULL;
 	s->run.iv_ctx = s;
 	gethostname(s->host, sizeof(s->host) - 1);
 	srand48((long)rb_now_ns() ^ getpid());

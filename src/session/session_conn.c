@@ -3,6 +3,7 @@
  * Connecting a session's QPs: each side's CONN (QPs, memory, placement),
  * the path both can take, then the QPs moved to RTS (or the CM with -R).
  */
+#include "core/ident.h"
 #include "session/session_int.h"
 
 /* ---- connection ----------------------------------------------------- */
@@ -35,6 +36,14 @@ static int local_conn(struct session *s, struct rb_msg_conn *m)
 	m->len = 2 * r->region; /* per MR */
 	m->nqp = r->nqp;
 	m->nmr = r->nmr;
+	snprintf(m->fp.kernel, sizeof(m->fp.kernel), "%.*s", (int)sizeof(m->fp.kernel) - 1,
+		 rb_ident()->kernel);
+	snprintf(m->fp.rdma_core, sizeof(m->fp.rdma_core), "%s", s->rep.rdma_core);
+	snprintf(m->fp.fw_ver, sizeof(m->fp.fw_ver), "%s", s->rep.fw_ver);
+	snprintf(m->fp.board_id, sizeof(m->fp.board_id), "%s", s->rep.board_id);
+	m->fp.vendor_id = s->rep.vendor_id;
+	m->fp.vendor_part_id = s->rep.vendor_part_id;
+	m->fp.hw_ver = s->rep.hw_ver;
 	for (i = 0; i < r->nmr; i++)
 		m->mr[i] = (struct rb_mr_info){ (uintptr_t)rb_rx_of(r, i), r->mr[i]->rkey };
 	for (i = 0; i < r->nqp; i++)
@@ -375,6 +384,8 @@ static int connect_conn(struct session *s, const struct rb_msg_conn *me)
 		return ret;
 	s->rep.has_peer_place = true;
 	s->rep.peer_place = r->remote.place;
+	s->rep.has_peer_fp = true;
+	s->rep.peer_fp = r->remote.fp;
 	sess_warn_freq(s, "the peer's", &r->remote.place);
 	t0 = rb_now_ns();
 	ret = qp_connect(s, me);

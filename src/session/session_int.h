@@ -84,7 +84,10 @@ struct session {
 	struct rb_doc rep;
 	struct rb_writer out; /* stdout */
 	bool out_begun;
-	bool progress; /* a progress line is on stderr (a terminal) */
+	struct rb_writer stream;     /* --json-stream FILE, once begun (stream.f) */
+	bool progress;		     /* a progress line is on stderr (a terminal) */
+	uint64_t status_ns;	     /* when it began (its warm-up) */
+	uint32_t status_i, status_n; /* the point being measured, of how many (status line) */
 	struct rb_result *res;
 	size_t nres;
 	size_t buf_len;
@@ -164,6 +167,9 @@ int sess_emit(struct session *s, const struct rb_result *res);
 /* sess_out_begin() - stdout's head (once), before the first point is measured or kept. */
 void sess_out_begin(struct session *s);
 void sess_show_interval(void *ctx, const struct rb_run *r, const struct rb_interval *iv);
+/* sess_status_on() - whether this session draws the status line; sess_status() draws it. */
+bool sess_status_on(const struct session *s);
+void sess_status(void *ctx, const struct rb_run *r);
 int sess_cut_point(struct session *s);
 int sess_finish_output(struct session *s, int ret);
 

@@ -3,6 +3,10 @@
  * A session's output: the report, each point's row on stdout, the files
  * rewritten after every point, --samples and the interval lines.
  */
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "session/session_int.h"
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -52,6 +56,7 @@ void sess_doc_init(struct session *s)
 	rep->output = (enum rb_output)s->l->output;
 	rep->params = &s->p;
 	rep->units = (enum rb_units)s->l->units;
+	rep->csv_counters = s->l->csv_counters;
 	rep->samples_path = s->l->samples_path[0] ? s->l->samples_path : NULL;
 	rep->tick_clock = s->l->cycles ? rb_tick_clock() : NULL;
 }
@@ -75,19 +80,20 @@ int sess_write_files(struct session *s, bool last)
 /* Before anything is measured: the files can be written, and differ. */
 int sess_check_outputs(const struct rb_local *c)
 {
-	const char *paths[] = { c->json_path, c->csv_path, c->samples_path };
-	const char *names[] = { "json", "csv", "samples" };
+	const char *paths[] = { c->json_path, c->csv_path, c->samples_path, c->json_stream,
+				c->logfile };
+	const char *names[] = { "json", "csv", "samples", "json-stream", "logfile" };
 	char err[RB_TEXT_MAX];
 	size_t i, j;
 
-	for (i = 0; i < 3; i++)
-		for (j = i + 1; j < 3; j++)
+	for (i = 0; i < 5; i++)
+		for (j = i + 1; j < 5; j++)
 			if (paths[i][0] && paths[j][0] && rb_output_same(paths[i], paths[j])) {
 				rb_err("--%s and --%s name the same file (%s)", names[i], names[j],
 				       paths[j]);
 				return -EINVAL;
 			}
-	for (i = 0; i < 3; i++)
+	for (i = 0; i < 4; i++) /* the log file is open already */
 		if (paths[i][0] && rb_output_check(paths[i], err, sizeof(err))) {
 			rb_err("--%s %s", names[i], err);
 			return -EINVAL;
@@ -139,6 +145,23 @@ int sess_lat_extras(struct session *s, struct rb_result *res)
 	return ret;
 }
 
+/* --json-stream FILE: its writer, begun with stdout's (the file checked before). */
+static void stream_begin(struct session *s)
+{
+	FILE *f;
+
+	if (!s->l->json_stream[0] || s->stream.f)
+		return;
+	f = fopen(s->l->json_stream, "w");
+	if (!f) {
+		rb_warn("--json-stream %s: %s; the run goes on without it", s->l->json_stream,
+			strerror(errno));
+		return;
+	}
+	rb_writer_init(&s->stream, RB_FMT_JSONL, f);
+	s->stream.ops->begin(&s->stream, &s->rep);
+}
+
 /* stdout's writer, begun once; its first line replaces a progress line. */
 void sess_out_begin(struct session *s)
 {
@@ -152,6 +175,7 @@ void sess_out_begin(struct session *s)
 	rb_writer_init(&s->out, (enum rb_format)s->l->format, stdout);
 	s->out.ops->begin(&s->out, &s->rep);
 	s->out_begun = true;
+	stream_begin(s);
 }
 
 /* Keep a finished point: print it, and rewrite the files whole. */
@@ -170,6 +194,8 @@ int sess_emit(struct session *s, const struct rb_result *res)
 	}
 	sess_out_begin(s);
 	s->out.ops->row(&s->out, &s->rep, res);
+	if (s->stream.f)
+		s->stream.ops->row(&s->stream, &s->rep, res);
 	return sess_write_files(s, false);
 }
 
@@ -186,6 +212,61 @@ void sess_show_interval(void *ctx, const struct rb_run *r, const struct rb_inter
 	sess_out_begin(s);
 	if (s->out.ops->interval)
 		s->out.ops->interval(&s->out, &s->rep, &pt, iv, r->niv - 1);
+	if (s->stream.f)
+		s->stream.ops->interval(&s->stream, &s->rep, &pt, iv, r->niv - 1);
+}
+
+/*
+ * The status line (--progress always, or auto with stderr a terminal): a
+ * client's point, redrawn at each heartbeat, about once a second: which
+ * point, elapsed and left (-D, or -n from the operations completed), and
+ * the bandwidth so far from the completion marks (engine's bw window).
+ */
+bool sess_status_on(const struct session *s)
+{
+	const struct rb_local *l = s->l;
+
+	if (s->role != RB_ROLE_CLIENT || s->h.thread_hooks || s->h.on_point ||
+	    l->progress == RB_PROGRESS_NEVER || (rb_quiet && l->progress != RB_PROGRESS_ALWAYS))
+		return false;
+	return l->progress == RB_PROGRESS_ALWAYS || isatty(STDERR_FILENO);
+}
+
+void sess_status(void *ctx, const struct rb_run *r)
+{
+	struct session *s = ctx;
+	const struct rb_bw_window *w = &r->win;
+	/* r->t0 is the measured start of the last point that began measuring. */
+	bool tty = isatty(STDERR_FILENO), started = r->t0 && r->t0 >= s->status_ns;
+	bool measuring = started && w->n && w->t0 == r->k0; /* the window counts ticks */
+	uint64_t now = rb_now_ns(), last = w->n ? (w->head + RB_BW_WINDOW - 1) % RB_BW_WINDOW : 0;
+	double el = started && now > r->t0 ? (double)(now - r->t0) / 1e9 : 0, done = 0, gbps = 0;
+	char sz[16];
+
+	if (measuring && w->t[last] > w->t0 && rb_ticks_per_ms()) {
+		gbps = (double)w->bytes[last] * 8 /
+		       ((double)(w->t[last] - w->t0) * 1e6 / (double)rb_ticks_per_ms());
+		done = r->pt.size ? (double)w->bytes[last] / (double)r->pt.size : 0;
+	}
+	fprintf(stderr, "%sstatus: point %u/%u size %s: ", tty ? "\r\033[K" : "", s->status_i + 1,
+		s->status_n, rb_size_str(r->pt.size, sz, sizeof(sz)));
+	if (!started)
+		fputs("warming up", stderr);
+	else if (s->p.duration_s)
+		fprintf(stderr, "%.0f s of %u s, ~%.0f s left", el, s->p.duration_s,
+			el < s->p.duration_s ? s->p.duration_s - el : 0);
+	else if (done > 0 && s->p.iters)
+		fprintf(stderr, "%.0f s, %.0f of %llu iterations, ~%.0f s left", el, done,
+			(unsigned long long)s->p.iters,
+			done < (double)s->p.iters ? el / done * ((double)s->p.iters - done) : 0);
+	else
+		fprintf(stderr, "%.0f s", el);
+	if (gbps > 0)
+		fprintf(stderr, ", %.3g Gb/s so far", gbps);
+	if (!tty)
+		fputc('\n', stderr);
+	fflush(stderr);
+	s->progress = tty;
 }
 
 /*
@@ -230,6 +311,11 @@ int sess_finish_output(struct session *s, int ret)
 		snprintf(reason, sizeof(reason), "%s",
 			 ret == -EINTR || rb_interrupted ? "interrupted" : rb_last_error);
 		s->rep.reason = reason;
+	}
+	if (s->stream.f) {
+		s->stream.ops->end(&s->stream, &s->rep);
+		fclose(s->stream.f);
+		s->stream.f = NULL;
 	}
 	ret = sess_write_files(s, true);
 	return ret ? ret : sret;

@@ -137,6 +137,29 @@ void rb_conn_free(struct rb_msg_conn *m)
 	m->mr = NULL;
 }
 
+/* v18: the sender's fingerprint, one block at CONN's end. */
+static void put_fp(struct cur *c, const struct rb_fingerprint *f)
+{
+	PUT_STR(c, f->kernel);
+	PUT_STR(c, f->rdma_core);
+	PUT_STR(c, f->fw_ver);
+	PUT_STR(c, f->board_id);
+	put_be(c, f->vendor_id, 4);
+	put_be(c, f->vendor_part_id, 4);
+	put_be(c, f->hw_ver, 4);
+}
+
+static void get_fp(struct cur *c, struct rb_fingerprint *f)
+{
+	GET_STR(c, f->kernel);
+	GET_STR(c, f->rdma_core);
+	GET_STR(c, f->fw_ver);
+	GET_STR(c, f->board_id);
+	f->vendor_id = (uint32_t)get_be(c, 4);
+	f->vendor_part_id = (uint32_t)get_be(c, 4);
+	f->hw_ver = (uint32_t)get_be(c, 4);
+}
+
 int rb_pack_conn(const struct rb_msg_conn *m, uint8_t *buf, size_t cap)
 {
 	struct cur c = wcur(buf, cap);
@@ -172,6 +195,8 @@ int rb_pack_conn(const struct rb_msg_conn *m, uint8_t *buf, size_t cap)
 		return -EMSGSIZE;
 	put_be(&c, m->dc_role, 1);
 	put_be(&c, m->dc_key, 8);
+	/* v18: the sender's fingerprint. */
+	put_fp(&c, &m->fp);
 	return wdone(&c);
 }
 
@@ -225,6 +250,7 @@ int rb_unpack_conn(const uint8_t *buf, size_t len, struct rb_msg_conn *m)
 	m->dc_key = get_be(&c, 8);
 	if (m->dc_role > RB_DC_TARGET || (m->dc_key && m->dc_role != RB_DC_TARGET))
 		goto fail;
+	get_fp(&c, &m->fp);
 	if (!rdone(&c))
 		return 0;
 fail:

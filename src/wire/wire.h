@@ -35,7 +35,10 @@
  * PARAMS's transport may be 4 (DC); HELLO ends with the client's
  * --auth-key flag (u8, 0 or 1) and its nonce (32 bytes, zero without a
  * key); AUTH (13), the challenge-response (auth.h), and with a key every
- * later frame followed by its tag;
+ * later frame followed by its tag; CONN's last block, after DC's, the
+ * sender's fingerprint (struct rb_fingerprint: kernel, rdma_core, fw_ver,
+ * board_id as strings, then vendor_id, vendor_part_id, hw_ver as u32),
+ * for the peer's JSON;
  * v17: RESULT flag bit 5 (32): the server's completion events under
  * --poll event follow, a u64 last in the body (--reversed shows the
  * sender's wake-ups);
@@ -148,6 +151,8 @@ struct rb_msg_conn {
 	 * from targets, the key their initiators name (0 otherwise). */
 	uint8_t dc_role;
 	uint64_t dc_key;
+	/* v18: what the sender runs (kernel, rdma-core, firmware, board). */
+	struct rb_fingerprint fp;
 };
 
 /* A CONN's DC role: what the QP list holds under -c DC. */

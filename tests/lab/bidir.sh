@@ -76,7 +76,7 @@ jcheck send.csv 'len(d) == 4' \
 	'all(float(r["c2s_bw_avg_gbps"]) > 0 and float(r["s2c_bw_avg_gbps"]) > 0 for r in d)' \
 	'all(abs(float(r["bw_avg_gbps"]) - float(r["c2s_bw_avg_gbps"]) - float(r["s2c_bw_avg_gbps"])) < 1e-5 for r in d)'
 expect_grep dsend.out '^# bidirectional: '
-expect_grep dsend.out 'c2s\[MiB/s\] *s2c\[MiB/s\] *c2s\[Mpps\] *s2c\[Mpps\]'
+expect_grep dsend.out 'c2s\[Gb/s\] *s2c\[Gb/s\] *c2s\[Mpps\] *s2c\[Mpps\]'
 
 expect_rc lat 2
 expect_grep lat.err 'write_lat: -b/--bidirectional does not apply to write_lat'

@@ -29,7 +29,7 @@ echo "$nic2" >"$OUT/nic2"
 srv=$!
 
 solo send_bw send_bw $C -s 64 -n $N --warmup 0 192.0.2.1 --json "$OUT/send_bw.json" \
-	--csv "$OUT/send_bw.csv"
+	--csv "$OUT/send_bw.csv" --csv-counters
 solo write_bw write_bw $C -s 4096 -n $N --warmup 0 --mtu 1024 192.0.2.1 \
 	--json "$OUT/write_bw.json"
 solo write_bw2 write_bw $C -s 4096 -n $N --warmup 0 --mtu 1024 192.0.2.1 \
@@ -73,7 +73,7 @@ jcheck send_bw.json 'd["driver"] == "rxe" and d["peer_driver"] == "rxe"' \
 	'd["results"][0]["counters_derived"]["wire_bytes_per_payload_byte"] > 1'
 jcheck write_bw.json "d['results'][0]['counters']['sent_pkts'] >= 4 * $N" \
 	"d['results'][0]['peer_counters']['rcvd_pkts'] >= 4 * $N"
-# The CSV carries the default set, both sides.
+# With --csv-counters the CSV carries the default set, both sides.
 jcheck send_bw.csv "int(d[0]['ctr_sent_pkts']) >= $N" "int(d[0]['peer_ctr_rcvd_pkts']) >= $N"
 jcheck none.json '"counters" not in d["results"][0]' '"driver" not in d' \
 	'd["counters_spec"] == "none"'
@@ -103,6 +103,12 @@ jcheck lossy.json '"completer_retry_err" in d["results"][0]["counter_errors"]' \
 	'd["results"][0]["counters_derived"]["retrans_per_mpkt"] > 0' \
 	'd["results"][0]["expect"][0]["result"] == "fail"'
 grep -q '^  ! .*completer_retry_err' "$OUT/lossy.out" || fail "lossy.out: no flag: $(cat "$OUT/lossy.out")"
+# The flags' verdict after the table: retransmissions counted, the gate's failure, a summary.
+grep -q '^! 1 of 1 point retransmitted ([1-9][0-9]* retransmission events' "$OUT/lossy.out" ||
+	fail "lossy.out: no retransmission verdict: $(cat "$OUT/lossy.out")"
+grep -q '^! 1 of 1 point failed --expect: the run exits 3$' "$OUT/lossy.out" ||
+	fail "lossy.out: no --expect verdict"
+grep -q '^verdict: 1 of 1 point flagged, 0 clean$' "$OUT/lossy.out" || fail "lossy.out: no summary"
 
 # --- compare -----------------------------------------------------------------
 [ "$(cat "$OUT/cmp_real.rc")" = 0 ] || fail "compare of two runs: exit $(cat "$OUT/cmp_real.rc"): $(cat "$OUT/cmp_real.out" "$OUT/cmp_real.err")"

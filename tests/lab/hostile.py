@@ -382,7 +382,9 @@ def conn_body(mtu=1024, cpus="0"):
     return (struct.pack(">IIIQQI", mtu, 16, rkey, addr, size, 1) + qp + place +
             s16("hostile0") + struct.pack(">BI", 2, 1) + struct.pack(">QI", addr, rkey) +
             b"\x00" +  # v11: no --probe QP
-            b"\x00")  # v15: transport InfiniBand (RoCE)
+            b"\x00" +  # v15: transport InfiniBand (RoCE)
+            struct.pack(">BQ", 0, 0) +  # v18: no DC role, no key
+            s16("") * 4 + struct.pack(">III", 0, 0, 0))  # v18: an empty fingerprint
 
 
 def lie_in(body, mtu=None, cpus=None):

@@ -23,10 +23,14 @@ pair progress "send_lat --cpu none --quiet" \
 pair noprogress "send_lat --cpu none --quiet" \
 	"send_lat --cpu none -s 2,4,8 -n 50 --progress never 192.0.2.1"
 # The table head is out before anything is measured: looked at 1 s into a
-# -D 6 point, stdout has the head and no row yet.
+# -D 6 point, stdout has the head and no row yet.  stderr is a terminal
+# (script(1) on a pseudo-terminal): the status line is redrawn about once
+# a second during the point (--progress auto), into head.tty.
+[ -e /dev/pts/ptmx ] || { mkdir -p /dev/pts && mount -t devpts devpts /dev/pts; }
 "$RB" write_bw --cpu none --quiet >"$OUT/head.srv.out" 2>"$OUT/head.srv.err" &
 srv=$!
-"$RB" write_bw --cpu none -s 64 -D 6 192.0.2.1 >"$OUT/head.cli.out" 2>"$OUT/head.cli.err" &
+script -qefc "\"$RB\" write_bw --cpu none -s 64 -D 6 192.0.2.1 >\"$OUT/head.cli.out\"" \
+	"$OUT/head.tty" </dev/null >/dev/null 2>"$OUT/head.cli.err" &
 cli=$!
 wait_grep "^ *size " "$OUT/head.cli.out" 10
 sleep 1
@@ -98,6 +102,14 @@ jcheck sweep.json 'd["test"] == "write_bw"' 'len(d["results"]) == 12' \
 	'd["params"]["size"] == [64, 1024, 16384]' 'd["params"]["batch"] == [1, 8]' \
 	'd["params"]["signal"] == [1, 8]' \
 	'all(r["bw_avg_gbps"] > 0 and r["msg_rate_mpps"] > 0 for r in d["results"])'
+# Both sides' fingerprints: this side's system and device, the server's as its
+# CONN said (wire v18); the lab's two hosts run the same kernel, rdma-core and rxe.
+jcheck sweep.json 'd["system"]["kernel"] and d["system"]["rdma_core"]' \
+	'd["peer_fingerprint"]["kernel"] == d["system"]["kernel"][:127]' \
+	'd["peer_fingerprint"]["rdma_core"] == d["system"]["rdma_core"]' \
+	'd["peer_fingerprint"]["fw_ver"] == d["device"]["fw_ver"]' \
+	'd["peer_fingerprint"]["vendor_id"] == d["device"]["vendor_id"]' \
+	'd["peer_fingerprint"]["hw_ver"] == d["device"]["hw_ver"]'
 # The recommendation: one per size, each the smallest batch, then the largest
 # signal, whose message rate is within 5% of that size's best.
 jcheck sweep.json 'len(d["recommendation"]) == 3' \
@@ -135,6 +147,15 @@ if grep -q '^ *64 ' "$OUT/head.early"; then
 	fail "the point's row was out 1 s into a -D 6 point: $(cat "$OUT/head.early")"
 fi
 expect_grep head.cli.out '^ *64 '
+# At least 3 redraws of the status line in the 6 s point, each in place,
+# with the bandwidth so far; none on a pipe (sweep.cli.err above).
+python3 - "$OUT/head.tty" <<'EOF' || fail "no status redraws on the terminal: $(od -c "$OUT/head.tty" | head -20)"
+import re, sys
+t = open(sys.argv[1], "rb").read().decode(errors="replace")
+d = re.findall(r"\r\x1b\[Kstatus: point 1/1 size 64: (\d+) s of 6 s, ~\d+ s left, [0-9.e+-]+ Gb/s so far", t)
+print("status redraws:", len(d), d)
+assert len(d) >= 3, t
+EOF
 [ "$(grep -c '^ *size ' "$OUT/head.cli.out")" = 1 ] || fail "the head twice: $(cat "$OUT/head.cli.out")"
 
 # --- plans too large or empty ---------------------------------------------------

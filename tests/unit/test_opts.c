@@ -179,7 +179,6 @@ static const struct want wants[] = {
 	  false, NULL, T_SERVER },
 	{ "max-client-mem", 0, RB_OPT_U64, LOC(max_client_mem), 0, 1, 1ULL << 50, false, true, NULL,
 	  T_SERVER },
-	{ "logfile", 0, RB_OPT_STR, LOC(logfile), SZ(logfile), 0, 0, false, false, NULL, T_SERVER },
 	{ "max-run-time", 0, RB_OPT_U32, LOC(max_run_s), 0, 1, 604800, false, false, NULL,
 	  T_SERVER },
 	{ "device", 'd', RB_OPT_STR, LOC(device), SZ(device), 0, 0, false, false, NULL,
@@ -216,11 +215,16 @@ static const struct want wants[] = {
 	{ "out_json", 0, RB_OPT_FLAG, LOC(out_json), 0, 0, 1, false, false, NULL, T_ALL },
 	{ "csv", 0, RB_OPT_STR, LOC(csv_path), SZ(csv_path), 0, 0, false, false, NULL,
 	  T_RUN | T_REG },
+	{ "json-stream", 0, RB_OPT_STR, LOC(json_stream), SZ(json_stream), 0, 0, false, false, NULL,
+	  T_TESTS },
+	{ "logfile", 0, RB_OPT_STR, LOC(logfile), SZ(logfile), 0, 0, false, false, NULL, T_RUN },
+	{ "timestamps", 0, RB_OPT_FLAG, LOC(timestamps), 0, 0, 1, false, false, NULL, T_RUN },
+	{ "csv-counters", 0, RB_OPT_FLAG, LOC(csv_counters), 0, 0, 1, false, false, NULL, T_VRUN },
 	{ "output", 0, RB_OPT_CHOICE, LOC(output), 0, 0, 2, false, false,
 	  "bandwidth|message_rate|latency", T_RUN },
 	{ "format", 0, RB_OPT_CHOICE, LOC(format), 0, 0, 3, false, false, "table|csv|json|perftest",
 	  T_RUN },
-	{ "units", 0, RB_OPT_CHOICE, LOC(units), 0, 0, 2, false, false, "MiB/s|Gb/s|MB/s",
+	{ "units", 0, RB_OPT_CHOICE, LOC(units), 0, 0, 3, false, false, "MiB/s|Gb/s|MB/s|GB/s",
 	  T_BW | T_SERVER },
 	{ "report_gbits", 0, RB_OPT_FLAG, LOC(units), 0, 0, 1, false, false, NULL, T_RUN },
 	{ "counters", 'W', RB_OPT_STR, LOC(counters), SZ(counters), 0, 0, false, false, NULL,
@@ -1574,6 +1578,29 @@ static void test_report_gbits(void **state)
 		  "--units and --report_gbits exclude each other");
 }
 
+/* The table's default unit is Gb/s; perftest's report keeps its MB/sec (MiB/s). */
+static void test_units_default(void **state)
+{
+	struct rb_cli c;
+	char err[256];
+
+	(void)state;
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "host"), err);
+	assert_int_equal(c.l.units, RB_UNITS_GBITS);
+	CHECK_OK(PARSE(&c, T_SERVER, err, "-p", "4000"), err);
+	assert_int_equal(c.l.units, RB_UNITS_GBITS);
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "--units", "GB/s", "host"), err);
+	assert_int_equal(c.l.units, RB_UNITS_GBYTES);
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "--units", "MiB/s", "host"), err);
+	assert_int_equal(c.l.units, RB_UNITS_MIBS);
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "--format", "perftest", "host"), err);
+	assert_int_equal(c.l.units, RB_UNITS_MIBS);
+	/* perftest's -w is in its MB/sec unless --report_gbits, whatever the default */
+	CHECK_OK(FINISH(&c, T_WRITE_BW, err, "-w", "100", "host"), err);
+	assert_string_equal(c.l.expect.v[0], "bw>=100MiB/s");
+	CHECK_ERR(PARSE(&c, T_WRITE_BW, err, "--units", "Mb/s", "host"), err, "--units");
+}
+
 /*
  * --post-api, and perftest's --use_old_post_send for its "post"; the
  * default auto.  --disable-pcie-relaxed also in perftest's spelling.
@@ -2247,6 +2274,7 @@ int main(void)
 		cmocka_unit_test(test_combinations),
 		cmocka_unit_test(test_plan_limit),
 		cmocka_unit_test(test_report_gbits),
+		cmocka_unit_test(test_units_default),
 		cmocka_unit_test(test_post_api),
 		cmocka_unit_test(test_poll),
 		cmocka_unit_test(test_cqe_poll),

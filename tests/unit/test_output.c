@@ -452,6 +452,11 @@ static void assert_jabsent(json_t *o, const char *key)
 
 /* ---- tests ------------------------------------------------------------- */
 
+/* The CSV's columns after the shape's, the same for every test (doc/output.md). */
+#define CSV_FIXED_TAIL                                                                 \
+	"poll,cqe_poll,thread,rail,c2s_bw_avg_gbps,c2s_msg_rate_mpps,s2c_bw_avg_gbps," \
+	"s2c_msg_rate_mpps"
+
 static void test_csv_header(void **state)
 {
 	char buf[1024];
@@ -471,6 +476,186 @@ static void test_csv_header(void **state)
 			    "local,interval,interval_start_s,bw_min_interval_gbps,"
 			    "rate_target_gbps,rate_target_mpps,rate_deviation_"
 			    "pct");
+}
+
+/* The first line of @csv, in @buf. */
+static const char *csv_head_of(const char *csv, char *buf, size_t len)
+{
+	snprintf(buf, len, "%.*s", (int)strcspn(csv, "\n"), csv);
+	return buf;
+}
+
+/*
+ * Issue 38: the CSV's columns are the same whatever the test and options
+ * (a latency test; a bandwidth test with -b, threads, rails, a poll sweep
+ * and counters): what does not apply is empty.  --csv-counters alone adds
+ * the counters' block.
+ */
+static void test_csv_stable_columns(void **state)
+{
+	struct rb_params p = bw_params;
+	struct rb_result res[2] = { bw_res[0], bw_res[1] };
+	struct rb_doc lat, bw;
+	char *a, *b, ha[2048], hb[2048];
+
+	(void)state;
+	lat_report(&lat);
+	bw_report(&bw);
+	p.threads = 2;
+	p.bidir = 1;
+	rb_axis_parse("busy,event", false, &p.poll, (char[8]){ 0 }, 8);
+	bw.params = &p;
+	bw.rail_width = 8;
+	bw.has_counters = bw.has_peer_counters = true;
+	bw.driver_id = bw.peer_driver_id = RB_PROV_RXE;
+	res[1].has_bidir = true;
+	a = write_mem(RB_FMT_CSV, &lat, lat_res, NLAT);
+	b = write_mem(RB_FMT_CSV, &bw, res, 2);
+	assert_string_equal(csv_head_of(a, ha, sizeof(ha)), csv_head_of(b, hb, sizeof(hb)));
+	assert_null(strstr(hb, "ctr_"));
+	free(b);
+	bw.csv_counters = true;
+	b = write_mem(RB_FMT_CSV, &bw, res, 2);
+	csv_head_of(b, hb, sizeof(hb));
+	assert_int_equal(strncmp(ha, hb, strlen(ha)), 0);
+	assert_non_null(strstr(hb + strlen(ha), ",ctr_sent_pkts,"));
+	assert_non_null(strstr(hb + strlen(ha), ",peer_ctr_sent_pkts,"));
+	free(a);
+	free(b);
+}
+
+/*
+ * Issue 38: the "!" lines become a verdict after the table: a count and a
+ * sentence per kind (retransmissions, other error counters, --expect),
+ * then one summary line; none for a run that read no counters and had no
+ * gate.
+ */
+static void test_verdict(void **state)
+{
+	struct rb_result res[3] = { bw_res[0], bw_res[1], bw_res[1] };
+	struct rb_strlist gates = { .n = 1 };
+	struct rb_doc r;
+	char *got;
+
+	(void)state;
+	bw_report(&r);
+	r.has_counters = r.has_peer_counters = true;
+	r.driver_id = r.peer_driver_id = RB_PROV_RXE;
+	res[0].diag = json_pack("{s:{s:i}, s:[s,s], s:[s], s:[{s:s}]}", "counters_derived",
+				"retrans", 23, "counter_errors", "completer_retry_err",
+				"rcvd_seq_err", "peer_counter_errors", "out_of_seq_request",
+				"expect", "result", "fail");
+	assert_non_null(res[0].diag);
+	snprintf(res[0].flag, sizeof(res[0].flag), "completer_retry_err,rcvd_seq_err");
+	res[1].diag = json_pack("{s:[]}", "counter_errors");
+	res[1].flag[0] = '\0';
+	res[2].diag = json_pack("{s:[s]}", "counter_errors", "rcvd_seq_err");
+	snprintf(res[2].flag, sizeof(res[2].flag), "rcvd_seq_err");
+	r.expectations = &gates;
+	got = write_mem(RB_FMT_TABLE, &r, res, 3);
+	assert_non_null(strstr(got, "\n! 1 of 3 points retransmitted (23 retransmission events, "
+				    "both sides): the figures of those points include loss "
+				    "recovery\n"));
+	assert_non_null(strstr(got, "\n! 2 of 3 points moved error counters (rcvd_seq_err, "
+				    "peer out_of_seq_request): "));
+	assert_non_null(strstr(got, "\n! 1 of 3 points failed --expect: the run exits 3\n"));
+	assert_non_null(strstr(got, "\nverdict: 2 of 3 points flagged, 1 clean\n"));
+	free(got);
+	/* Clean: one line. */
+	got = write_mem(RB_FMT_TABLE, &r, &res[1], 1);
+	assert_non_null(strstr(got, "\nverdict: the point is clean (no error counter moved, every "
+				    "--expect held)\n"));
+	free(got);
+	json_decref(res[2].diag);
+	res[2] = res[1];
+	res[2].diag = NULL;
+	got = write_mem(RB_FMT_TABLE, &r, &res[1], 2);
+	assert_non_null(strstr(got, "\nverdict: all 2 points clean (no error counter moved, every "
+				    "--expect held)\n"));
+	assert_null(strstr(got, "\n! "));
+	free(got);
+	/* Nothing looked at: no verdict. */
+	r.has_counters = r.has_peer_counters = false;
+	r.expectations = NULL;
+	got = write_mem(RB_FMT_TABLE, &r, &res[1], 1);
+	assert_null(strstr(got, "verdict"));
+	free(got);
+	json_decref(res[0].diag);
+	json_decref(res[1].diag);
+	json_decref(res[2].diag);
+}
+
+/* --json-stream's lines: start, an interval as it ends, the point, end. */
+static void test_json_stream(void **state)
+{
+	struct rb_interval iv = { .start_s = 0, .duration_s = 1, .ops = 10, .bw_gbps = 2 };
+	struct rb_writer w;
+	struct rb_doc r;
+	char *buf = NULL, *l, *save = NULL;
+	const char *want[] = { "start", "interval", "point", "end" };
+	size_t len = 0, i = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	bw_report(&r);
+	rb_writer_init(&w, RB_FMT_JSONL, f);
+	assert_int_equal(w.ops->begin(&w, &r), 0);
+	assert_int_equal(w.ops->interval(&w, &r, &bw_res[0].pt, &iv, 0), 0);
+	assert_int_equal(w.ops->row(&w, &r, &bw_res[0]), 0);
+	r.incomplete = true;
+	r.reason = "interrupted";
+	assert_int_equal(w.ops->end(&w, &r), 0);
+	fclose(f);
+	for (l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save), i++) {
+		json_t *o = json_loads(l, 0, NULL), *d;
+
+		assert_non_null(o);
+		assert_true(i < 4);
+		assert_string_equal(json_string_value(json_object_get(o, "event")), want[i]);
+		d = json_object_get(o, "data");
+		if (i == 1)
+			assert_int_equal(json_integer_value(json_object_get(d, "index")), 1);
+		if (i == 2)
+			assert_int_equal(json_integer_value(json_object_get(d, "size")),
+					 bw_res[0].pt.size);
+		if (i == 3) {
+			assert_false(json_boolean_value(json_object_get(d, "complete")));
+			assert_int_equal(json_integer_value(json_object_get(d, "points")), 1);
+			assert_string_equal(json_string_value(json_object_get(d, "reason")), "inter"
+											     "rupte"
+											     "d");
+		}
+		json_decref(o);
+	}
+	assert_int_equal(i, 4);
+	free(buf);
+}
+
+/* The peer's fingerprint (wire v18's CONN block) in the JSON, only when it came. */
+static void test_peer_fingerprint(void **state)
+{
+	struct rb_doc r;
+	json_t *doc, *fp;
+
+	(void)state;
+	bw_report(&r);
+	doc = json_doc(&r, bw_res, 1);
+	assert_jabsent(doc, "peer_fingerprint");
+	json_decref(doc);
+	r.has_peer_fp = true;
+	snprintf(r.peer_fp.kernel, sizeof(r.peer_fp.kernel), "Linux 6.1.0-18-amd64");
+	snprintf(r.peer_fp.rdma_core, sizeof(r.peer_fp.rdma_core), "44.0");
+	r.peer_fp.vendor_id = 0x02c9;
+	doc = json_doc(&r, bw_res, 1);
+	fp = jget(doc, "peer_fingerprint");
+	assert_jstr(fp, "kernel", "Linux 6.1.0-18-amd64");
+	assert_jstr(fp, "rdma_core", "44.0");
+	assert_jnull(fp, "fw_ver");
+	assert_jnull(fp, "board_id");
+	assert_jint(fp, "vendor_id", 0x02c9);
+	assert_jint(fp, "hw_ver", 0);
+	json_decref(doc);
 }
 
 static void test_golden_lat(void **state)
@@ -530,7 +715,7 @@ static void test_csv_quoting(void **state)
 	assert_non_null(strstr(got, "\natomic_lat,fadd,\"dev,0\",\"a,b\"\"c\nd\",2,1,1,1,128,"
 				    "10000,"));
 	/* Placement: node 1, cpus 1, no memory node, unknown; then no shape. */
-	assert_non_null(strstr(got, ",1,1,,,,,,,,\n"));
+	assert_non_null(strstr(got, ",1,1,,,,,,,,,busy,32,,,,,,\n"));
 	free(got);
 }
 
@@ -587,9 +772,9 @@ static void test_thread_rows(void **state)
 	got = write_mem(RB_FMT_CSV, &r, rows, 2);
 	assert_non_null(strstr(got, ",device_numa_node,cpus,mem_node,local,interval,"
 				    "interval_start_s,bw_min_interval_gbps,rate_target_gbps,"
-				    "rate_target_mpps,rate_deviation_pct,thread\n"));
-	assert_non_null(strstr(got, ",0,0-3 8,1,false,,,,,,,all\n"));
-	assert_non_null(strstr(got, ",0,3,1,false,,,,,,,1\n"));
+				    "rate_target_mpps,rate_deviation_pct," CSV_FIXED_TAIL "\n"));
+	assert_non_null(strstr(got, ",0,0-3 8,1,false,,,,,,,busy,32,all,,,,,\n"));
+	assert_non_null(strstr(got, ",0,3,1,false,,,,,,,busy,32,1,,,,,\n"));
 	free(got);
 	got = write_mem(RB_FMT_TABLE, &r, rows, 2);
 	assert_non_null(strstr(got, "cpu[ns/msg] thread\n"));
@@ -610,19 +795,20 @@ static void test_thread_rows(void **state)
 	rows[1].iv = &slice;
 	rows[1].niv = 1;
 	got = write_mem(RB_FMT_CSV, &r, rows, 2);
-	assert_non_null(strstr(got, ",rate_deviation_pct,thread,rail\n"));
-	assert_non_null(strstr(got, ",0,0-3 8,1,false,,,,,,,all,\n"));
-	assert_non_null(strstr(got, ",0,3,1,false,,,,,,,1,mlx5_1:2\n"));
-	assert_non_null(strstr(got, ",0,3,1,false,1,0,,,,,1,mlx5_1:2\n"));
+	assert_non_null(strstr(got, ",rate_deviation_pct," CSV_FIXED_TAIL "\n"));
+	assert_non_null(strstr(got, ",0,0-3 8,1,false,,,,,,,busy,32,all,,,,,\n"));
+	assert_non_null(strstr(got, ",0,3,1,false,,,,,,,busy,32,1,mlx5_1:2,,,,\n"));
+	assert_non_null(strstr(got, ",0,3,1,false,1,0,,,,,busy,32,1,mlx5_1:2,,,,\n"));
 	free(got);
 	rows[1].iv = NULL;
 	rows[1].niv = 0;
 	r.rail_width = 0;
 	rows[1].rail = NULL;
-	/* Without threads, no such column. */
+	/* Without threads the same columns, the thread's cell empty. */
 	p.threads = 1;
 	got = write_mem(RB_FMT_CSV, &r, rows, 1);
-	assert_null(strstr(got, "thread"));
+	assert_non_null(strstr(got, ",rate_deviation_pct," CSV_FIXED_TAIL "\n"));
+	assert_non_null(strstr(got, ",0,0-3 8,1,false,,,,,,,busy,32,,,,,,\n"));
 	free(got);
 }
 
@@ -658,10 +844,10 @@ static void test_shape_outputs(void **state)
 	got = write_mem(RB_FMT_CSV, &r, &res, 1);
 	/* Slice rows: numbered, their start, no peak, no CPU; then the point. */
 	assert_non_null(strstr(got, ",10,1,,,,,,,,,2,,238.418579,0.5,,,,,"));
-	assert_non_null(strstr(got, ",1,0,,,,\n"));
-	assert_non_null(strstr(got, ",2,1,,,,\n"));
-	assert_non_null(strstr(got, ",,,1.5,10,,-10\n"));
-	assert_true(strstr(got, ",1,0,,,,\n") < strstr(got, ",2,1,,,,\n"));
+	assert_non_null(strstr(got, ",1,0,,,,,busy,32,,,,,,\n"));
+	assert_non_null(strstr(got, ",2,1,,,,,busy,32,,,,,,\n"));
+	assert_non_null(strstr(got, ",,,1.5,10,,-10,busy,32,,,,,,\n"));
+	assert_true(strstr(got, ",1,0,,,,,busy") < strstr(got, ",2,1,,,,,busy"));
 	free(got);
 
 	doc = json_doc(&r, &res, 1);
@@ -1001,8 +1187,7 @@ static void test_bidir(void **state)
 	json_decref(doc);
 
 	got = write_mem(RB_FMT_CSV, &r, res, 2);
-	assert_non_null(strstr(got, ",rate_deviation_pct,c2s_bw_avg_gbps,c2s_msg_rate_mpps,"
-				    "s2c_bw_avg_gbps,s2c_msg_rate_mpps\n"));
+	assert_non_null(strstr(got, ",rate_deviation_pct," CSV_FIXED_TAIL "\n"));
 	assert_non_null(strstr(got, ",0.75,0.25,0.5,0.125\n"));
 	assert_non_null(strstr(got, ",,,,\n")); /* the point without directions */
 	free(got);
@@ -1011,10 +1196,11 @@ static void test_bidir(void **state)
 	assert_non_null(strstr(got, "c2s[MiB/s]"));
 	assert_non_null(strstr(got, "s2c[Mpps]"));
 	free(got);
-	/* Without -b nothing of it. */
+	/* Without -b the same columns, empty. */
 	r.params = &bw_params;
 	got = write_mem(RB_FMT_CSV, &r, bw_res, 1);
-	assert_null(strstr(got, "c2s"));
+	assert_non_null(strstr(got, ",rate_deviation_pct," CSV_FIXED_TAIL "\n"));
+	assert_non_null(strstr(got, ",busy,32,,,,,,\n"));
 	free(got);
 }
 
@@ -1165,9 +1351,9 @@ static void test_poll_event(void **state)
 	assert_jint(pt, "cqe_poll", 16);
 	json_decref(doc);
 	got = write_mem(RB_FMT_CSV, &r, &res, 1);
-	assert_non_null(strstr(got, ",rate_deviation_pct,poll,cqe_poll\n"));
+	assert_non_null(strstr(got, ",rate_deviation_pct," CSV_FIXED_TAIL "\n"));
 	assert_non_null(strstr(got, ",0.375,"));
-	assert_non_null(strstr(got, ",event,16\n"));
+	assert_non_null(strstr(got, ",event,16,,,,,,\n"));
 	free(got);
 	/* The table: how each point waited, its CPU and wake-ups per message. */
 	res.has_cpu = true;
@@ -2037,6 +2223,10 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_csv_header),
+		cmocka_unit_test(test_csv_stable_columns),
+		cmocka_unit_test(test_verdict),
+		cmocka_unit_test(test_json_stream),
+		cmocka_unit_test(test_peer_fingerprint),
 		cmocka_unit_test(test_golden_lat),
 		cmocka_unit_test(test_golden_bw),
 		cmocka_unit_test(test_rewrite),

@@ -230,8 +230,23 @@ static void test_translations(void **state)
 		assert_string_equal(err, "--output latency is for latency tests, and write_bw is a "
 					 "bandwidth test");
 	}
+	/* perftest's debug prints more of a validation, and alone checks nothing */
 	c = parsed("send_lat", "--data_validation_debug h");
+	assert_int_equal(c->p.verify, 0);
+	c = parsed("write_bw", "--data_validation --data_validation_debug h");
 	assert_int_equal(c->p.verify, 1);
+	c = parsed("write_bw", "--data_validation_debug --data_validation h");
+	assert_int_equal(c->p.verify, 1);
+	/* -z: rdma_cm for the QPs, with or without -R, in either order */
+	c = parsed("write_bw", "-z h");
+	assert_int_equal(c->p.use_cm, 1);
+	c = parsed("write_bw", "-z -R h");
+	assert_int_equal(c->p.use_cm, 1);
+	c = parsed("write_bw", "-R --comm_rdma_cm h");
+	assert_int_equal(c->p.use_cm, 1);
+	/* rdmabench never adapts its poll batch: what perftest's flag asks */
+	c = parsed("write_bw", "--disable_dynamic_polling h");
+	assert_non_null(strstr(c->pt.ignored, "--disable_dynamic_polling"));
 	/* A row of ours now, no longer refused as not built. */
 	c = parsed("read_bw", "--reversed h");
 	assert_int_equal(c->p.reversed, 1);
@@ -278,6 +293,12 @@ static void test_translation_errors(void **state)
 	}
 	assert_int_equal(parse("send_lat", "--output=latency --format json h"), -EINVAL);
 	assert_non_null(strstr(err, "exclude each other"));
+	/* perftest's reason: its connectionless server is for UD multicast */
+	assert_int_equal(parse("send_bw", "--connectionless h"), -EINVAL);
+	assert_non_null(strstr(err, "UD multicast"));
+	/* a value twice is still refused; a switch twice is the same ask */
+	assert_int_equal(parse("write_bw", "-s 64 -s 128 h"), -EINVAL);
+	assert_non_null(strstr(err, "given twice"));
 }
 
 /*
@@ -369,6 +390,7 @@ static void test_perftest_only(void **state)
 	assert_int_equal(c->p.duration_s, 0);
 	assert_string_equal(c->interval_arg, "2");
 	c = parsed("write_bw", "--out_json --out_json_file=x.json -x 3 --disable_numa h");
+	assert_int_equal(c->l.units, RB_UNITS_MIBS); /* perftest's MB/sec */
 	assert_string_equal(c->l.json_path, "x.json");
 	assert_int_equal(parse("write_bw", "--expect bw>=1Gbps h"), -EINVAL);
 	assert_string_equal(err, "--expect is rdmabench's own: under perftest's name only "
@@ -419,7 +441,16 @@ static void test_perftest_iters(void **state)
 	assert_int_equal(finished("write_bw", "-q 2 -n 1099511627776 h"), -EINVAL);
 	if (!strstr(err, "-n 1099511627776 a QP times -q 2 is over 1099511627776"))
 		fail_msg("%s", err);
+	/* -a wins over -s, as perftest's (its size becomes MAX_SIZE): 2..8M */
+	assert_int_equal(finished("write_bw", "-a -s 1M h"), 0);
+	assert_int_equal(cli.p.size.n, 23);
+	assert_int_equal(cli.p.size.v[0], 2);
+	assert_int_equal(cli.p.size.v[22], 8 << 20);
+	assert_int_equal(finished("write_bw", "-s 1M -a h"), 0);
+	assert_int_equal(cli.p.size.n, 23);
 	pt_only = false;
+	assert_int_equal(finished("write_bw", "-a -s 1M h"), -EINVAL);
+	assert_non_null(strstr(err, "-a/--all and -s/--size exclude each other"));
 	assert_int_equal(finished("write_bw", "-q 4 -n 5000 h"), 0);
 	assert_int_equal(cli.p.iters, 5000);
 	assert_int_equal(finished("write_bw", "-q 1,4 -n 10 h"), 0);

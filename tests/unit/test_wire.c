@@ -353,6 +353,13 @@ static void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
 		c->mr[i] = (struct rb_mr_info){ c->addr + i * 0x10000ULL, c->rkey + i };
 }
 
+/* v18: the fingerprint block, CONN's last: four strings, three u32. */
+static size_t fp_len(const struct rb_fingerprint *f)
+{
+	return 2 + strlen(f->kernel) + 2 + strlen(f->rdma_core) + 2 + strlen(f->fw_ver) + 2 +
+	       strlen(f->board_id) + 3 * 4;
+}
+
 static size_t conn_len(const struct rb_msg_conn *c)
 {
 	/* The first RB_CONN_CHUNK of each list; CONN_MORE carries the rest. */
@@ -361,7 +368,7 @@ static size_t conn_len(const struct rb_msg_conn *c)
 
 	return 4 + 4 + 4 + 8 + 8 + 4 + 26 * nqp + 4 + 2 + strlen(c->place.cpus) + 4 + 4 + 4 + 2 +
 	       strlen(c->place.governor) + 4 + 2 + strlen(c->device) + 1 + 4 + 12 * nmr + 1 +
-	       (c->has_probe ? 26 : 0) + 1 + 1 + 8;
+	       (c->has_probe ? 26 : 0) + 1 + 1 + 8 + fp_len(&c->fp);
 }
 
 static void assert_conn_equal(const struct rb_msg_conn *a, const struct rb_msg_conn *b)
@@ -402,6 +409,13 @@ static void assert_conn_equal(const struct rb_msg_conn *a, const struct rb_msg_c
 	assert_int_equal(a->probe_qp.psn, b->probe_qp.psn);
 	assert_int_equal(a->probe_qp.lid, b->probe_qp.lid);
 	assert_memory_equal(a->probe_qp.gid, b->probe_qp.gid, 16);
+	assert_string_equal(a->fp.kernel, b->fp.kernel);
+	assert_string_equal(a->fp.rdma_core, b->fp.rdma_core);
+	assert_string_equal(a->fp.fw_ver, b->fp.fw_ver);
+	assert_string_equal(a->fp.board_id, b->fp.board_id);
+	assert_int_equal(a->fp.vendor_id, b->fp.vendor_id);
+	assert_int_equal(a->fp.vendor_part_id, b->fp.vendor_part_id);
+	assert_int_equal(a->fp.hw_ver, b->fp.hw_ver);
 }
 
 /* Exact doubles: the wire carries the bit pattern. */
@@ -717,6 +731,7 @@ static void test_conn_roundtrip(void **state)
 	struct rb_msg_conn in, out;
 	uint8_t buf[BUFSZ];
 	int len, t;
+	const int fp = 20; /* (v18) an empty fingerprint closes the body */
 
 	(void)state;
 	sample_conn(&in, 3);
@@ -725,8 +740,8 @@ static void test_conn_roundtrip(void **state)
 	assert_memory_not_equal(in.qp[1].gid, in.qp[2].gid, 16);
 	len = rb_pack_conn(&in, buf, sizeof(buf));
 	assert_int_equal(len, conn_len(&in));
-	/* (v18) the DC block closes the body: targets, and their key. */
-	t = len - 9;
+	/* (v18) the DC block: targets, and their key; then the fingerprint. */
+	t = len - fp - 9;
 	assert_memory_equal(buf + t, "\x02\x11\x22\x33\x44\x55\x66\x77\x88", 9);
 	assert_memory_equal(buf, "\x00\x00\x10\x00\x00\x00\x00\x10\xde\xad\xbe\xef", 12);
 	/* nqp, then the first QP's qpn. */
@@ -734,7 +749,7 @@ static void test_conn_roundtrip(void **state)
 	/* Then the placement: node -1, "0-3 8", node 1, remote, (v6) the
 	 * clock of cpu 2: powersave, 2400 MHz; the device and its link layer;
 	 * then (v4) the MRs; (v9) no probe QP; (v15) the transport, iWARP,
-	 * closes the body. */
+	 * then DC and the fingerprint. */
 	assert_memory_equal(buf + t - 2 - 4 - 3 * 12 - 47,
 			    "\xff\xff\xff\xff\x00\x05"
 			    "0-3 8\x00\x00\x00\x01\x00\x00\x00\x00"
@@ -760,7 +775,7 @@ static void test_conn_roundtrip(void **state)
 	in.probe_qp.qpn = 0xabcdef;
 	len = rb_pack_conn(&in, buf, sizeof(buf));
 	assert_int_equal(len, conn_len(&in));
-	t = len - 9;
+	t = len - fp - 9;
 	assert_memory_equal(buf + t - 28, "\x01\x00\xab\xcd\xef", 5);
 	assert_int_equal(unpack_exact(up_conn, buf, len), 0);
 	memset(&out, 0x5a, sizeof(out));
@@ -810,6 +825,23 @@ static void test_conn_roundtrip(void **state)
 	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
 	assert_conn_equal(&in, &out);
 	rb_conn_free(&out);
+	/* v18: the sender's fingerprint, at the end; cut, the CONN is refused. */
+	snprintf(in.fp.kernel, sizeof(in.fp.kernel), "Linux 6.1.0-18-amd64 #1 SMP");
+	snprintf(in.fp.rdma_core, sizeof(in.fp.rdma_core), "44.0");
+	snprintf(in.fp.fw_ver, sizeof(in.fp.fw_ver), "22.39.1002");
+	snprintf(in.fp.board_id, sizeof(in.fp.board_id), "MT_0000000359");
+	in.fp.vendor_id = 0x02c9;
+	in.fp.vendor_part_id = 4125;
+	in.fp.hw_ver = 0;
+	len = rb_pack_conn(&in, buf, sizeof(buf));
+	assert_int_equal(len, conn_len(&in));
+	assert_memory_equal(buf + len - 12 - 15, "\x00\x0dMT_0000000359", 15);
+	assert_memory_equal(buf + len - 12, "\x00\x00\x02\xc9\x00\x00\x10\x1d\x00\x00\x00\x00", 12);
+	assert_int_equal(unpack_exact(up_conn, buf, len), 0);
+	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
+	assert_conn_equal(&in, &out);
+	rb_conn_free(&out);
+	assert_int_equal(rb_unpack_conn(buf, (size_t)len - 1, &out), -EBADMSG);
 	buf[31] = 0; /* nqp 1 -> 0 */
 	assert_int_equal(rb_unpack_conn(buf, len, &out), -EBADMSG);
 	in.nqp = 0;
@@ -1261,6 +1293,17 @@ static void test_params_keyed(void **state)
 }
 
 /* A CONN body built by hand, claiming @nqp QPs and carrying @present. */
+/* v18: an empty fingerprint: four empty strings, three zero u32. */
+static void wb_fp0(struct wb *w)
+{
+	int i;
+
+	for (i = 0; i < 4; i++)
+		wb_str(w, "");
+	for (i = 0; i < 3; i++)
+		wb_be(w, 0, 4);
+}
+
 static void build_conn(struct wb *w, uint32_t nqp, uint32_t present, const char *cpus,
 		       size_t cpus_len)
 {
@@ -1299,6 +1342,7 @@ static void build_conn(struct wb *w, uint32_t nqp, uint32_t present, const char 
 	wb_be(w, 1, 1); /* v15: iWARP */
 	wb_be(w, 0, 1); /* v18: no DC role, no key */
 	wb_be(w, 0, 8);
+	wb_fp0(w); /* v18: the fingerprint, empty */
 }
 
 /* A CONN body of @nqp QPs whose MR list claims @nmr and carries @present. */
@@ -1308,7 +1352,7 @@ static void build_conn_mrs(struct wb *w, uint32_t nqp, uint32_t nmr, uint32_t pr
 	uint32_t i;
 
 	build_conn(w, nqp, nqp < RB_CONN_CHUNK ? nqp : RB_CONN_CHUNK, "1", 1);
-	w->n -= 4 + 12 + 1 + 1 + 9;
+	w->n -= 4 + 12 + 1 + 1 + 9 + 20;
 	wb_be(w, nmr, 4);
 	for (i = 0; i < present; i++) {
 		wb_be(w, 0x1000 + 0x100000ULL * i, 8);
@@ -1318,6 +1362,7 @@ static void build_conn_mrs(struct wb *w, uint32_t nqp, uint32_t nmr, uint32_t pr
 	wb_be(w, 0, 1); /* v15: InfiniBand/RoCE */
 	wb_be(w, 0, 1); /* v18: no DC */
 	wb_be(w, 0, 8);
+	wb_fp0(w); /* v18: the fingerprint, empty */
 }
 
 /* v4's MR list: 1..nqp entries, the first the one rkey and addr name. */
