@@ -56,7 +56,7 @@ int rb_wc_error(struct rb_run *r, const struct ibv_wc *wc)
 	const char *cause = wc_cause(wc->status);
 
 	rb_err("%s qp 0x%x: %s completion error: %s (status %d, vendor error 0x%x)%s%s",
-	       r->dev.name, wc->qp_num, wc->wr_id & RB_WRID_RECV ? "receive" : r->bench->wr_name,
+	       r->c.dev.name, wc->qp_num, wc->wr_id & RB_WRID_RECV ? "receive" : r->bench->wr_name,
 	       ibv_wc_status_str(wc->status), wc->status, wc->vendor_err, cause ? ": " : "",
 	       cause ? cause : "");
 	return -EIO;
@@ -71,11 +71,11 @@ int rb_imm_check(struct rb_run *r, const struct ibv_wc *wc)
 	if (wc->wc_flags & IBV_WC_WITH_IMM)
 		rb_err("%s qp 0x%x: a message of point %u carried immediate 0x%08x, expected "
 		       "0x%08x (--send-with-imm/--write-with-imm)",
-		       r->dev.name, wc->qp_num, r->point, got, want);
+		       r->c.dev.name, wc->qp_num, r->point, got, want);
 	else
 		rb_err("%s qp 0x%x: a message of point %u came without an immediate "
 		       "(--send-with-imm/--write-with-imm)",
-		       r->dev.name, wc->qp_num, r->point);
+		       r->c.dev.name, wc->qp_num, r->point);
 	return -EPROTO;
 }
 
@@ -84,10 +84,10 @@ int rb_srq_recv_qi(struct rb_run *r, const struct ibv_wc *wc)
 	uint32_t qi;
 
 	r->srq_posted--;
-	for (qi = 0; qi < r->nqp; qi++)
-		if (r->qp[qi]->qp_num == wc->qp_num)
+	for (qi = 0; qi < r->c.nqp; qi++)
+		if (r->c.qp[qi]->qp_num == wc->qp_num)
 			return (int)qi;
-	rb_err("%s: a receive on the SRQ completed for qp 0x%x, none of this run's", r->dev.name,
+	rb_err("%s: a receive on the SRQ completed for qp 0x%x, none of this run's", r->c.dev.name,
 	       wc->qp_num);
 	return -EPROTO;
 }
@@ -105,14 +105,14 @@ int rb_reap_srq(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *
 	n = ibv_poll_cq(r->cq, max, wc);
 	if (n < 0)
 		return rb_poll_failed(r);
-	n = rb_reap_wcs(r, wc, n, done, on_recv ? on_recv : r->on_recv, r->srq != NULL, false);
+	n = rb_reap_wcs(r, wc, n, done, on_recv ? on_recv : r->on_recv, r->c.srq != NULL, false);
 	/* --wr-lat: the completions' send WRs, timed once reaped. */
 	return n > 0 && r->wl ? rb_wrlat_stamp(r, wc, n) : n;
 }
 
 int rb_poll_failed(struct rb_run *r)
 {
-	rb_err("%s: ibv_poll_cq failed", r->dev.name);
+	rb_err("%s: ibv_poll_cq failed", r->c.dev.name);
 	return -EIO;
 }
 
@@ -192,7 +192,7 @@ static int idle_checks_now(struct rb_run *r, struct rb_idle *s, const char *what
 		return 0;
 	rb_err("%s: no progress for %.3g s while waiting for %s at point %u%s; peer %s: is it "
 	       "alive?",
-	       r->dev.name, (double)r->timeout_ns / 1e9, what, r->point,
+	       r->c.dev.name, (double)r->timeout_ns / 1e9, what, r->point,
 	       r->chan ? " (--poll event: no completion event came, nor a completion)" : "",
 	       r->ctl->peer);
 	return -ETIMEDOUT;
@@ -227,7 +227,7 @@ static int event_get(struct rb_run *r, struct ibv_cq **cq)
 	if (ibv_get_cq_event(r->chan, cq, &ctx)) {
 		if (errno == EAGAIN || errno == EINTR)
 			return 0;
-		rb_err("%s: ibv_get_cq_event: %m", r->dev.name);
+		rb_err("%s: ibv_get_cq_event: %m", r->c.dev.name);
 		return -EIO;
 	}
 	r->events++;
@@ -258,7 +258,7 @@ static int cq_arm(struct rb_run *r, struct ibv_cq *cq, uint32_t c)
 		return 0;
 	if (c != UINT32_MAX)
 		snprintf(which, sizeof(which), " (CQ of QP %u)", c);
-	rb_err("%s: ibv_req_notify_cq%s: %s", r->dev.name, which, strerror(ret));
+	rb_err("%s: ibv_req_notify_cq%s: %s", r->c.dev.name, which, strerror(ret));
 	return -EIO;
 }
 
@@ -269,7 +269,7 @@ static int channel_sleep(struct rb_run *r, int (*take)(struct rb_run *r))
 	int ret = poll(&pfd, 1, RB_EVENT_SLICE_MS);
 
 	if (ret < 0 && errno != EINTR) {
-		rb_err("%s: poll on the completion channel (fd %d): %m", r->dev.name, pfd.fd);
+		rb_err("%s: poll on the completion channel (fd %d): %m", r->c.dev.name, pfd.fd);
 		return -EIO;
 	}
 	return ret > 0 ? take(r) : 0;
@@ -309,7 +309,7 @@ static uint32_t cq_index(const struct rb_run *r, const struct ibv_cq *cq)
 {
 	uint32_t i;
 
-	for (i = 0; i < r->nqp && r->cqs[i] != cq; i++)
+	for (i = 0; i < r->c.nqp && r->c.cqs[i] != cq; i++)
 		;
 	return i;
 }
@@ -318,11 +318,11 @@ void rb_cqs_point(struct rb_run *r)
 {
 	uint32_t c;
 
-	if (!r->cqs)
+	if (!r->c.cqs)
 		return;
-	r->ncq = r->pt.qps < r->nqp ? r->pt.qps : r->nqp;
+	r->ncq = r->pt.qps < r->c.nqp ? r->pt.qps : r->c.nqp;
 	r->cq_next = 0;
-	r->cq = r->cqs[0];
+	r->cq = r->c.cqs[0];
 	r->cq_ready = 0;
 	for (c = 0; r->cq_ev && c < r->ncq; c++)
 		r->cq_ready += r->cq_ev[c] == RB_CQ_READY;
@@ -344,9 +344,9 @@ static int cqs_event_take(struct rb_run *r)
 		return ret;
 	ibv_ack_cq_events(cq, 1);
 	c = cq_index(r, cq);
-	if (c == r->nqp) {
+	if (c == r->c.nqp) {
 		rb_err("%s: a completion event for a CQ that is none of the QPs' (--cq-per-qp)",
-		       r->dev.name);
+		       r->c.dev.name);
 		return -EPROTO;
 	}
 	/* A CQ past this point's QPs: an earlier point's late event, its
@@ -384,7 +384,7 @@ static __attribute__((noinline)) int cqs_event_wait(struct rb_run *r, struct rb_
 	if (rb_interrupted)
 		return -EINTR;
 	if (r->cq_ev[c] == RB_CQ_IDLE) {
-		ret = cq_arm(r, r->cqs[c], c);
+		ret = cq_arm(r, r->c.cqs[c], c);
 		if (ret)
 			return ret;
 		r->cq_ev[c] = RB_CQ_ARMED;

@@ -36,7 +36,7 @@ static void result_qps(const struct rb_run *r, struct rb_result *res)
 
 	res->has_qp_wrs = true;
 	res->qp_wrs_min = UINT64_MAX;
-	for (qi = 0; qi < r->pt.qps && qi < r->nqp; qi++) {
+	for (qi = 0; qi < r->pt.qps && qi < r->c.nqp; qi++) {
 		res->qp_wrs_used += r->sq_done[qi] > 0;
 		if (r->sq_done[qi] < res->qp_wrs_min)
 			res->qp_wrs_min = r->sq_done[qi];

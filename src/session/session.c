@@ -63,36 +63,29 @@ const struct sess_path *sess_path_of(const struct rb_bench *b)
 
 /* ---- points --------------------------------------------------------- */
 
-/* Put the run state at the start of point @i: WRs built, buffers ready. */
+/* Put the run at the start of point @i: WRs built, buffers ready. */
 static int point_start(struct session *s, uint32_t i)
 {
-	struct rb_run *r = &s->run;
+	struct rb_point_at at = { .index = i, .role = sess_data_role(s) };
+	struct rb_run *r = s->run;
+	uint32_t asked, ran;
 	int ret;
 
-	r->point = i;
-	rb_plan_point(&s->p, i, &r->pt);
-	r->chan = r->pt.poll == RB_POLL_EVENT ? r->channel : NULL;
-	rb_cqs_point(r);
-	if (rb_point_queues(r) && s->role == RB_ROLE_CLIENT && s->said_signal != r->signal_asked) {
+	rb_plan_point(&s->p, i, &at.pt);
+	ret = rb_point_begin(r, &s->conn, &at);
+	asked = rb_run_signal_asked(r);
+	ran = rb_run_point(r)->signal;
+	if (!ret && asked && s->role == RB_ROLE_CLIENT && s->said_signal != asked) {
 		/* Said once per -Q value, as -o's clamp is (negotiate()). */
-		s->said_signal = r->signal_asked;
+		s->said_signal = asked;
 		rb_info("-Q/--signal %u: %s has %u %s WRs in flight per QP (max_qp_rd_atom, -o): "
 			"signalling every %u, recorded as the point's signal_ran",
-			r->signal_asked, r->bench->name, r->pt.signal, r->bench->wr_name,
-			r->pt.signal);
+			asked, s->bench->name, ran, s->bench->wr_name, ran);
 	}
-	rb_samples_reset(&r->lat);
-	r->ops = r->total = 0;
-	r->t0 = r->t1 = r->cpu0 = r->cpu1 = 0;
-	r->bidir = s->p.bidir;
-	r->role = sess_data_role(s);
-	r->stopped = r->stop_sent = false;
-	r->stop_count = 0;
-	r->verify_status = 0;
-	rb_iv_free(r);
-	ret = s->path->point(s);
-	if (!ret && r->bench->prepare)
-		ret = r->bench->prepare(r);
+	if (!ret)
+		ret = s->path->point(s);
+	if (!ret && s->bench->prepare)
+		ret = s->bench->prepare(r);
 	if (!ret)
 		rb_diag_before(&s->diag);
 	return ret;
@@ -289,7 +282,7 @@ static int client_point(struct session *s, uint32_t i)
 	const struct rb_ctl_ops *ctl = s->ctl.ops;
 	struct rb_msg_result m = { .point = i };
 	enum rb_point_step steps[RB_POINT_STEPS_MAX];
-	struct rb_run *r = &s->run;
+	struct rb_run *r = s->run;
 	struct rb_result res;
 	size_t k, n;
 	char list[128];
@@ -302,7 +295,7 @@ static int client_point(struct session *s, uint32_t i)
 	/* -D 0: the first signal ends this point (main.c). */
 	rb_stop_armed = s->p.forever;
 	if (!ret)
-		ret = r->bench->run(r);
+		ret = s->bench->run(r);
 	rb_stop_armed = 0;
 	if (sess_probing(s)) {
 		int pret = rb_probe_stop(&s->probe);
@@ -311,19 +304,17 @@ static int client_point(struct session *s, uint32_t i)
 	}
 	if (ret == -EINTR)
 		return sess_cut_point(s);
-	/* A mismatch in what this side received (reads, -b). */
+	/* A mismatch in what this side received (reads, -b); the last interval. */
 	if (!ret)
-		ret = r->verify_status;
-	if (!ret)
-		ret = rb_iv_finish(r);
+		ret = rb_point_end(r);
 	if (ret)
 		return ret;
 	/* With -b the loop sent it, and then waited for the server's.  Before
 	 * the counters: the server that waits for it (reads, writes, atomics)
 	 * ends its interval on it, and reading them waits out their lifespan.
 	 * Reversed, the server sent it: its stream ended the point. */
-	if (!r->stop_sent && !s->p.reversed)
-		ret = ctl->stop(&s->ctl, i, r->total);
+	if (!rb_run_stop_sent(r) && !s->p.reversed)
+		ret = ctl->stop(&s->ctl, i, rb_run_total(r));
 	rb_diag_after(&s->diag);
 	if (!ret)
 		ret = ctl->result(&s->ctl, &m);
@@ -341,7 +332,7 @@ static int client_point(struct session *s, uint32_t i)
 	if (!ret)
 		ret = sess_keep_samples(s);
 	if (!ret)
-		ret = r->bench->result(r, &res);
+		ret = s->bench->result(r, &res);
 	if (!ret && sess_probing(s))
 		rb_probe_result(&s->probe, &res);
 	if (!ret)
@@ -357,30 +348,30 @@ static int client_point(struct session *s, uint32_t i)
 		apply_peer(&res, &m);
 	if (s->p.bidir)
 		apply_bidir(s, &res, &m);
-	rb_diag_point(&s->diag, &s->rep, &res, s->run.total);
+	rb_diag_point(&s->diag, &s->rep, &res, rb_run_total(s->run));
 	return sess_emit(s, &res);
 }
 
 /* Server: the rest of point @i, once the barrier passed. */
 static int server_point(struct session *s, uint32_t i)
 {
-	struct rb_run *r = &s->run;
+	struct rb_run *r = s->run;
 	struct rb_msg_result m = { .point = i };
 	struct rb_result res;
 	int ret;
 
-	ret = r->bench->run(r);
+	ret = s->bench->run(r);
 	/* Reversed, this side streamed or pinged: its STOP ends the point,
 	 * as the client's does otherwise (with -b the loop sent it). */
-	if (!ret && s->p.reversed && !r->stop_sent)
-		ret = s->ctl.ops->stop(&s->ctl, i, r->total);
+	if (!ret && s->p.reversed && !rb_run_stop_sent(r))
+		ret = s->ctl.ops->stop(&s->ctl, i, rb_run_total(r));
 	if (!ret) {
 		rb_diag_after(&s->diag);
-		ret = r->bench->result(r, &res);
+		ret = s->bench->result(r, &res);
 	}
 	if (ret)
 		return ret;
-	m.status = r->verify_status;
+	m.status = rb_run_verify_status(r);
 	rb_result_msg(&res, &m);
 	sess_setup_put(s, &m);
 	ret = s->ctl.ops->result(&s->ctl, &m);
@@ -388,10 +379,10 @@ static int server_point(struct session *s, uint32_t i)
 	if (!ret)
 		ret = s->ctl.ops->counters(&s->ctl, &s->diag.delta);
 	if (!ret) {
-		rb_diag_point(&s->diag, &s->rep, &res, s->run.total);
+		rb_diag_point(&s->diag, &s->rep, &res, rb_run_total(s->run));
 		ret = sess_emit(s, &res);
 	}
-	return ret ? ret : r->verify_status;
+	return ret ? ret : rb_run_verify_status(r);
 }
 
 /*
@@ -573,8 +564,27 @@ static int exit_code(struct session *s, int ret)
 	return s->usage ? RB_EXIT_USAGE : RB_EXIT_FAIL;
 }
 
-static void session_init(struct session *s, const struct rb_bench *t, const struct rb_local *c,
-			 const struct rb_session_hooks *h, enum rb_role role)
+/* The run's fixed part: the test (a server's once it knows it), the plan, the peer. */
+static void run_init(struct session *s)
+{
+	const struct rb_run_cfg cfg = {
+		.bench = s->bench,
+		.role = s->role,
+		.p = &s->p,
+		.ctl = &s->ctl,
+		.timeout_ns = sess_timeout_ns(s),
+		.cancel = s->h.thread_hooks ? s->h.thread_hooks->cancel : NULL,
+		.progress_ns = s->h.thread_hooks ? s->h.thread_hooks->progress_ns : NULL,
+		.on_interval = sess_show_interval,
+		.iv_ctx = s,
+	};
+
+	rb_run_init(s->run, &cfg);
+}
+
+/* 0, or -ENOMEM (logged): no run; session_end() undoes what was done. */
+static int session_init(struct session *s, const struct rb_bench *t, const struct rb_local *c,
+			const struct rb_session_hooks *h, enum rb_role role)
 {
 	memset(s, 0, sizeof(*s));
 	s->bench = t;
@@ -586,22 +596,18 @@ static void session_init(struct session *s, const struct rb_bench *t, const stru
 	s->oob.fd = -1;
 	s->slot_fd = -1;
 	s->tcp.lfd = -1;
-	s->run.data_fd = -1;
+	s->conn.data_fd = -1;
 	s->oob.timeout_ms = (int)c->timeout_s * 1000;
-	s->run.bench = t;
-	s->run.role = role;
-	s->run.p = &s->p;
 	rb_ctl_oob_init(&s->ctl, &s->oob, role);
-	s->run.ctl = &s->ctl;
-	s->run.timeout_ns = (uint64_t)c->timeout_s * 1000000000ULL;
-	s->run.cancel = s->h.thread_hooks ? s->h.thread_hooks->cancel : NULL;
-	s->run.progress_ns = s->h.thread_hooks ? s->h.thread_hooks->progress_ns : NULL;
-	s->run.on_interval = sess_show_interval;
-	s->run.iv_ctx = s;
 	gethostname(s->host, sizeof(s->host) - 1);
 	srand48((long)rb_now_ns() ^ getpid());
 	rb_ticks_per_ms(); /* calibrate now, not inside a measured wait */
 	rb_hook_bad_verify = role == RB_ROLE_SERVER && getenv("RDMABENCH_HOOK_BAD_VERIFY");
+	s->run = rb_run_new();
+	if (!s->run)
+		return -ENOMEM;
+	run_init(s);
+	return 0;
 }
 
 /* Returns @ret, or the failure to write the files' last version. */
@@ -617,6 +623,8 @@ static int session_end(struct session *s, int ret)
 	wret = sess_finish_output(s, ret);
 	if (s->path)
 		s->path->close(s);
+	rb_run_free(s->run);
+	s->run = NULL;
 	rb_cm_close(&s->cm);
 	rb_oob_close(&s->oob);
 	json_decref(s->rep.recommendation);
@@ -659,9 +667,10 @@ int rb_client(const struct rb_bench *t, const struct rb_params *p, const struct 
 		rb_err("--threads %u: a session of a run of threads needs its hooks", p->threads);
 		return RB_EXIT_FAIL;
 	}
-	session_init(&s, t, c, h, RB_ROLE_CLIENT);
+	ret = session_init(&s, t, c, h, RB_ROLE_CLIENT);
 	s.p = *p;
-	ret = client_checks(&s);
+	if (!ret)
+		ret = client_checks(&s);
 	/* Local setup first, on the device the connection will leave from:
 	 * under load it takes seconds, which must not count against the
 	 * server's timeout. */
@@ -736,7 +745,7 @@ static int server_hello(struct session *s, const struct rb_serve *f)
 		       s->bench->name);
 		return -EPROTONOSUPPORT;
 	}
-	s->run.bench = s->bench;
+	run_init(s);
 	s->path = sess_path_of(s->bench);
 	same_host(s, &h);
 	return sess_send_body(s, RB_MSG_OK, 0);
@@ -745,8 +754,9 @@ static int server_hello(struct session *s, const struct rb_serve *f)
 /* How long a client may wait for the slot: told before its timeout. */
 static uint64_t slot_wait_ns(const struct session *s)
 {
-	return s->run.timeout_ns > 2000000000ULL ? s->run.timeout_ns - 2000000000ULL
-						 : 1000000000ULL;
+	uint64_t t = sess_timeout_ns(s);
+
+	return t > 2000000000ULL ? t - 2000000000ULL : 1000000000ULL;
 }
 
 /*
@@ -931,13 +941,14 @@ int sess_serve_conn(struct rb_oob *o, const struct rb_serve *f, const struct rb_
 	struct session s;
 	int ret;
 
-	session_init(&s, NULL, c, h, RB_ROLE_SERVER);
+	ret = session_init(&s, NULL, c, h, RB_ROLE_SERVER);
 	s.slot_fd = slot_fd;
 	s.admit = adm;
 	s.oob.fd = o->fd;
 	memcpy(s.oob.peer, o->peer, sizeof(s.oob.peer));
 	rb_info("client %s connected", s.oob.peer);
-	ret = server_hello(&s, f);
+	if (!ret)
+		ret = server_hello(&s, f);
 	if (ret == SESS_SERVICE) {
 		ret = serve_service(&s, f->service);
 	} else {

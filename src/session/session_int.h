@@ -44,7 +44,7 @@ struct sess_path {
 	int (*open)(struct session *s, const struct sockaddr *local);
 	/* After PARAMS: each side's CONN (or DATA), the connection, the row's setup. */
 	int (*connect)(struct session *s);
-	/* Before point s->run.point: what the path's loops need ready. */
+	/* Before each point (rb_point_begin() done): what the path's loops need ready. */
 	int (*point)(struct session *s);
 	/* Everything open() and connect() made; safe on a partial open. */
 	void (*close)(struct session *s);
@@ -76,9 +76,10 @@ struct session {
 	bool usage;	      /* the failure is the user's request, not the run */
 	uint32_t said_signal; /* the last -Q whose clamp was said (point_start()) */
 	struct rb_oob oob;
-	struct rb_ctl ctl; /* the points' control channel, over oob */
-	struct rb_cm cm;   /* -R only */
-	struct rb_run run;
+	struct rb_ctl ctl;   /* the points' control channel, over oob */
+	struct rb_cm cm;     /* -R only */
+	struct rb_conn conn; /* what the session built; the engine reads its copy */
+	struct rb_run *run;  /* the engine's (engine/xfer.h): made and driven, never written */
 	struct rb_doc rep;
 	struct rb_writer out; /* stdout */
 	bool out_begun;
@@ -105,6 +106,12 @@ struct session {
 	bool setup_rejected;	/* client: the server's setup figures were said false */
 	struct rb_local rail_l; /* server: its -d list's rail for this client thread */
 };
+
+/* --timeout, ns: every wait's bound. */
+static inline uint64_t sess_timeout_ns(const struct session *s)
+{
+	return (uint64_t)s->l->timeout_s * 1000000000ULL;
+}
 
 /* Per thread: the threads of a --threads run are sessions each (session.c). */
 extern __thread uint8_t sess_msg[RB_WIRE_MAX_BODY];

@@ -16,7 +16,7 @@
 void sess_doc_init(struct session *s)
 {
 	struct rb_doc *rep = &s->rep;
-	struct rb_dev *d = &s->run.dev;
+	struct rb_dev *d = &s->conn.dev;
 
 	rep->test = s->bench->name;
 	rep->mode = s->bench->mode;
@@ -101,38 +101,38 @@ int sess_check_outputs(const struct rb_local *c)
  */
 int sess_keep_samples(struct session *s)
 {
-	struct rb_run *r = &s->run;
-	double k = r->bench->lat_scale;
+	struct rb_samples *lat = rb_run_samples(s->run);
+	double k = s->bench->lat_scale;
 	int ret = 0;
 
-	if (!s->l->samples_path[0] || !r->lat.n)
+	if (!s->l->samples_path[0] || !lat->n)
 		return 0;
 	if (!s->sf.f)
 		ret = rb_samples_file_open(&s->sf, s->l->samples_path, s->l->cycles);
 	return ret ? ret
-		   : rb_samples_file_point(&s->sf, s->bench->name, s->rep.op, &r->pt, &r->lat,
-					   k * rb_ns_per_tick(r) / 1000, k);
+		   : rb_samples_file_point(&s->sf, s->bench->name, s->rep.op, rb_run_point(s->run),
+					   lat, k * rb_ns_per_tick(s->run) / 1000, k);
 }
 
 /* -H and -C, from the samples the summary left sorted. */
 int sess_lat_extras(struct session *s, struct rb_result *res)
 {
-	struct rb_run *r = &s->run;
-	double ns = rb_ns_per_tick(r), k = r->bench->lat_scale;
+	struct rb_samples *lat = rb_run_samples(s->run);
+	double ns = rb_ns_per_tick(s->run), k = s->bench->lat_scale;
 	struct rb_lat_buckets b;
 	int ret = 0;
 
 	if (!res->has_lat)
 		return 0;
 	if (s->l->histogram) {
-		ret = rb_lat_buckets(&r->lat, &b);
+		ret = rb_lat_buckets(lat, &b);
 		if (!ret)
 			rb_lat_hist_fill(&b, k * ns / 1000, k, &res->hist);
 		res->has_hist = !ret;
 	}
 	if (!ret && s->l->cycles) {
 		/* A scale of k * 1000 "ns" per tick reports ticks times k. */
-		ret = rb_lat_summarize(&r->lat, k * 1000, &res->lat_ticks);
+		ret = rb_lat_summarize(lat, k * 1000, &res->lat_ticks);
 		res->has_ticks = !ret;
 		res->ticks_per_us = ns > 0 ? 1000 / ns : 0;
 	}
@@ -177,15 +177,15 @@ int sess_emit(struct session *s, const struct rb_result *res)
 void sess_show_interval(void *ctx, const struct rb_run *r, const struct rb_interval *iv)
 {
 	struct session *s = ctx;
-	struct rb_point pt = r->pt;
+	struct rb_point pt = *rb_run_point(r);
 
 	if (s->h.on_point)
 		return;
-	if (r->signal_asked) /* the point's label, as its result has it */
-		pt.signal = r->signal_asked;
+	if (rb_run_signal_asked(r)) /* the point's label, as its result has it */
+		pt.signal = rb_run_signal_asked(r);
 	sess_out_begin(s);
 	if (s->out.ops->interval)
-		s->out.ops->interval(&s->out, &s->rep, &pt, iv, r->niv - 1);
+		s->out.ops->interval(&s->out, &s->rep, &pt, iv, rb_run_intervals(r) - 1);
 }
 
 /*
@@ -194,7 +194,7 @@ void sess_show_interval(void *ctx, const struct rb_run *r, const struct rb_inter
  */
 int sess_cut_point(struct session *s)
 {
-	struct rb_run *r = &s->run;
+	struct rb_run *r = s->run;
 	struct rb_result res;
 
 	/* Reversed, the point's figures are the server's, and a cut point
@@ -202,7 +202,7 @@ int sess_cut_point(struct session *s)
 	if (s->p.reversed)
 		return -EINTR;
 	if (!rb_run_cut(r) || rb_iv_finish(r) || sess_keep_samples(s) ||
-	    r->bench->result(r, &res) || sess_lat_extras(s, &res))
+	    s->bench->result(r, &res) || sess_lat_extras(s, &res))
 		return -EINTR;
 	res.cut = true;
 	sess_emit(s, &res);

@@ -44,7 +44,7 @@
 #include "report/output.h"
 #include "wire/plan.h"
 #include "core/sweep.h"
-#include "engine/xfer.h"
+#include "engine/run.h"
 
 #define SIGNALED(w) (((w)->flags & IBV_SEND_SIGNALED) != 0)
 
@@ -217,7 +217,7 @@ static void check_covered(const struct fx *x)
 	if (x->f->wr_id_errors)
 		fail_msg("%s: %llu wr_id errors, the first: %s", ctx,
 			 (unsigned long long)x->f->wr_id_errors, x->f->first_wr_id_error);
-	for (qi = 0; qi < x->r.nqp; qi++) {
+	for (qi = 0; qi < x->r.c.nqp; qi++) {
 		if (x->f->max_unsig_run[qi] >= x->r.pt.signal)
 			fail_msg("%s: QP %u had %u unsignaled WRs in a row (signal %u)", ctx, qi,
 				 x->f->max_unsig_run[qi], x->r.pt.signal);
@@ -529,7 +529,7 @@ static void reap_recv(void **state)
 	assert_int_equal(x.f->rq_n[0], 4);
 	assert_int_equal(x.f->rq_n[1], 4);
 	assert_int_equal(x.f->rq[1][0].wr_id, RB_WRID_RECV | 1);
-	assert_int_equal(x.f->rq[1][0].length, x.r.region);
+	assert_int_equal(x.f->rq[1][0].length, x.r.c.region);
 	/* A message on QP 1: its receive comes back and is reposted. */
 	x.f->peer_next_qp = 1;
 	x.f->peer_sends = 1;
@@ -573,7 +573,7 @@ static void reap_srq_attributes_by_qp_num(void **state)
 	x.p.rx_depth = 5;
 	x.p.srq = 1;
 	fx_start(&x, RB_ROLE_SERVER, 1000);
-	x.r.srq = &x.f->srq;
+	x.r.c.srq = &x.f->srq;
 	rb_point_queues(&x.r);
 	assert_true(x.r.reap_slow);
 	assert_int_equal(rb_fill_recv_queues(&x.r), 0);
@@ -600,7 +600,7 @@ static void reap_srq_attributes_by_qp_num(void **state)
 	fake_push_wc(x.f, &wc);
 	assert_int_equal(rb_reap(&x.r, &done, NULL), -EPROTO);
 	assert_has(rb_last_error, "qp 0x999");
-	x.r.srq = NULL;
+	x.r.c.srq = NULL;
 	fx_end(&x);
 }
 
@@ -673,15 +673,15 @@ static void keys_one(const char *test, enum key_break breaks, enum ibv_wc_status
 	fx_start(&x, RB_ROLE_CLIENT, 1000);
 	x.f->loopback = true;
 	if (breaks == KEY_RKEY)
-		x.r.remote.rkey ^= 0x10;
+		x.r.c.remote.rkey ^= 0x10;
 	if (breaks == KEY_RADDR)
-		x.r.remote.addr += x.r.remote.len; /* just past the peer's MR */
+		x.r.c.remote.addr += x.r.c.remote.len; /* just past the peer's MR */
 	stale = x.f->mr;
 	stale.lkey ^= 0x10; /* an lkey the fake's MR table does not hold */
 	if (breaks == KEY_LKEY)
-		x.r.mr[0] = &stale;
+		x.r.c.mr[0] = &stale;
 	if (breaks == KEY_LBOUND)
-		x.f->mr.length = x.r.region; /* the rx region only: tx is outside */
+		x.f->mr.length = x.r.c.region; /* the rx region only: tx is outside */
 	if (breaks != KEYS_RIGHT) {
 		rb_wrs_free(&x.r);
 		assert_int_equal(rb_wrs_prepare(&x.r), 0);
@@ -931,7 +931,7 @@ static void api_run(const char *test, bool wr, struct api_run *out)
 	x.p.verify = strcmp(test, "atomic_bw") && strcmp(test, "read_lat");
 	fx_start(&x, RB_ROLE_CLIENT, 2000);
 	if (wr)
-		x.r.post_send = rb_post_send_ex;
+		x.r.c.post_send = rb_post_send_ex;
 	x.f->loopback = true;
 	x.f->delay = 2;
 	if (x.r.bench->setup)
@@ -950,9 +950,9 @@ static void api_run(const char *test, bool wr, struct api_run *out)
 	out->wr_chains = x.f->wr_chains;
 	/* Buffers differ between runs: addresses relative to this one's. */
 	for (size_t i = 0; i < out->nwrs; i++) {
-		out->wrs[i].addr -= (uintptr_t)x.r.buf;
+		out->wrs[i].addr -= (uintptr_t)x.r.c.buf;
 		if (out->wrs[i].remote_addr)
-			out->wrs[i].remote_addr -= (uintptr_t)x.r.buf;
+			out->wrs[i].remote_addr -= (uintptr_t)x.r.c.buf;
 	}
 	fx_end(&x);
 }
@@ -1010,7 +1010,7 @@ static void post_api_wr_failure(void **state)
 	fx_plan(&x, "read_lat");
 	x.p.iters = 10;
 	fx_start(&x, RB_ROLE_CLIENT, 2000);
-	x.r.post_send = rb_post_send_ex;
+	x.r.c.post_send = rb_post_send_ex;
 	x.f->post_send_ret = ENOMEM;
 	assert_int_equal(x.r.bench->run(&x.r), -ENOMEM);
 	assert_has(rb_last_error, "ibv_wr_complete of 1 WRs");
@@ -1992,8 +1992,8 @@ static void check_cqs_polled(const struct fx *x)
 {
 	uint32_t qi;
 
-	assert_int_equal(x->r.ncq, x->r.nqp);
-	for (qi = 0; qi < x->r.nqp; qi++)
+	assert_int_equal(x->r.ncq, x->r.c.nqp);
+	for (qi = 0; qi < x->r.c.nqp; qi++)
 		if (!x->f->cq_polls[qi])
 			fail_msg("%s: CQ %u never polled", ctx, qi);
 	assert_int_equal(x->f->cq_n, 0);
@@ -2238,7 +2238,7 @@ static void cqqp_point(struct fx *x, uint32_t i)
 
 	rb_plan_point(&x->p, i, &x->r.pt);
 	x->r.point = i;
-	for (qi = 0; qi < x->r.nqp; qi++)
+	for (qi = 0; qi < x->r.c.nqp; qi++)
 		x->r.sq[qi].depth = x->r.pt.tx_depth;
 	rb_cqs_point(&x->r);
 	x->r.reap_slow = x->r.ncq > 1;
@@ -3033,7 +3033,7 @@ static void server_recv_lossy(void **state)
 	fx_shape(&x, 1, 1, 64, 128);
 	x.p.rx_depth = 16;
 	fx_start(&x, RB_ROLE_SERVER, 5000);
-	x.r.lossy = true;
+	x.r.c.lossy = true;
 	assert_int_equal(x.r.bench->setup(&x.r), 0);
 	x.f->peer_sends = 250;
 	peer_sync(&x, 0, RB_SYNC_STOP, 300);
@@ -3107,7 +3107,7 @@ static void server_recv_nothing_measured(void **state)
 		fx_start(&x, RB_ROLE_SERVER, 5000);
 		snprintf(ctx, sizeof(ctx), "UD server, %llu of 10 warm-up messages in",
 			 (unsigned long long)arrive[i]);
-		x.r.lossy = true;
+		x.r.c.lossy = true;
 		assert_int_equal(x.r.bench->setup(&x.r), 0);
 		x.f->peer_sends = arrive[i];
 		peer_sync(&x, 0, RB_SYNC_STOP, 300);
@@ -3224,7 +3224,7 @@ static void bidir_send_lossy(void **state)
 	(void)state;
 	fx_bidir(&x, "send_bw", RB_ROLE_SERVER, 5000);
 	x.p.transport = RB_TR_UC;
-	x.r.lossy = true; /* as open_resources() sets it */
+	x.r.c.lossy = true; /* as open_resources() sets it */
 	x.f->drop_nth = 50;
 	peer_sync(&x, 0, RB_SYNC_STOP, 105);
 	t0 = rb_now_ns();
