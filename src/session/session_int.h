@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Between the files of a session only (session.c, session_res.c,
- * session_conn.c, session_tcp.c, session_out.c, server.c): struct session and what one
- * of them does for the others.  Everything here is private to them.
+ * Between the files of a session only (session.c, point.c and its hooks
+ * hook_*.c, session_res.c, session_conn.c, session_tcp.c, session_out.c,
+ * server.c): struct session and what one of them does for the others.
+ * Everything here is private to them.
  */
 #ifndef RB_SESSION_INT_H
 #define RB_SESSION_INT_H
