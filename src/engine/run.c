@@ -44,8 +44,8 @@ void rb_run_init(struct rb_run *r, const struct rb_run_cfg *cfg)
 	r->timeout_ns = cfg->timeout_ns;
 	r->cancel = cfg->cancel;
 	r->progress_ns = cfg->progress_ns;
-	r->on_interval = cfg->on_interval;
-	r->iv_ctx = cfg->iv_ctx;
+	r->iv.on_end = cfg->on_interval;
+	r->iv.ctx = cfg->iv_ctx;
 }
 
 /* Per QP, the send queues' accounting; --cq-per-qp --poll event, each CQ's state. */
@@ -57,9 +57,9 @@ static int run_lists(struct rb_run *r)
 		r->sq_done = calloc(r->c.nqp, sizeof(*r->sq_done));
 	if (!r->sq || !r->sq_done)
 		goto nomem;
-	if (r->c.cqs && r->c.channel && r->c.nqp > 1 && !r->cq_ev) {
-		r->cq_ev = calloc(r->c.nqp, sizeof(*r->cq_ev));
-		if (!r->cq_ev)
+	if (r->c.cqs && r->c.channel && r->c.nqp > 1 && !r->ev.cq_state) {
+		r->ev.cq_state = calloc(r->c.nqp, sizeof(*r->ev.cq_state));
+		if (!r->ev.cq_state)
 			goto nomem;
 	}
 	return 0;
@@ -88,7 +88,7 @@ int rb_point_begin(struct rb_run *r, const struct rb_conn *c, const struct rb_po
 	r->pt = at->pt;
 	r->role = at->role;
 	r->bidir = r->p->bidir;
-	r->chan = r->pt.poll == RB_POLL_EVENT ? r->c.channel : NULL;
+	r->ev.chan = r->pt.poll == RB_POLL_EVENT ? r->c.channel : NULL;
 	rb_cqs_point(r);
 	rb_point_queues(r);
 	rb_samples_reset(&r->lat);
@@ -117,11 +117,11 @@ void rb_run_close(struct rb_run *r)
 	rb_wrlat_close(r);
 	free(r->sq);
 	free(r->sq_done);
-	free(r->cq_ev);
+	free(r->ev.cq_state);
 	r->sq = NULL;
 	r->sq_done = NULL;
-	r->cq_ev = NULL;
-	r->cq_ready = 0;
+	r->ev.cq_state = NULL;
+	r->ev.cq_ready = 0;
 	r->ncq = 0;
 	r->cq = NULL;
 }
@@ -170,7 +170,7 @@ bool rb_run_stop_sent(const struct rb_run *r)
 
 size_t rb_run_intervals(const struct rb_run *r)
 {
-	return r->niv;
+	return r->iv.n;
 }
 
 struct rb_samples *rb_run_samples(struct rb_run *r)

@@ -99,33 +99,36 @@ struct rb_run {
 	uint64_t idle_next;
 
 	/* --interval (client only): the slice being measured (its first
-	 * latency sample: lat's mark). */
-	uint64_t iv_next; /* ticks: the next look at the clock; UINT64_MAX: none */
-	uint64_t iv_step; /* ticks between looks */
-	uint64_t iv_len;  /* ns per interval */
-	uint64_t iv_due;  /* ns: when the slice ends */
-	uint64_t iv_k0, iv_t0, iv_ops0;
-	struct rb_interval *iv;
-	size_t niv, iv_cap;
-	/* Told of each interval as it ends (the session prints it), or NULL. */
-	void (*on_interval)(void *ctx, const struct rb_run *r, const struct rb_interval *iv);
-	void *iv_ctx;
+	 * latency sample: lat's mark), and the slices ended. */
+	struct {
+		uint64_t next; /* ticks: the next look at the clock; UINT64_MAX: none */
+		uint64_t step; /* ticks between looks */
+		uint64_t len;  /* ns per interval */
+		uint64_t due;  /* ns: when the slice ends */
+		uint64_t k0, t0, ops0;
+		struct rb_interval *list;
+		size_t n, cap;
+		/* Told of each interval as it ends (the session prints it), or NULL. */
+		void (*on_end)(void *ctx, const struct rb_run *r, const struct rb_interval *iv);
+		void *ctx;
+	} iv;
 	/*
-	 * --poll event: the CQ's completion channel (session.c has verbs.c
-	 * make it; NULL: busy polling).  An empty poll arms the CQ, the
-	 * loop polls again, and only a poll still empty sleeps on the
-	 * channel (rb_idle_check()).  Events are acked in batches of
-	 * RB_EVENT_ACK_BATCH; those left (unacked) before the CQ goes.
+	 * --poll event: the CQ's completion channel (NULL: busy polling).  An
+	 * empty poll arms the CQ, the loop polls again, and only a poll still
+	 * empty sleeps on the channel (rb_idle_check()).  Events are acked in
+	 * batches of RB_EVENT_ACK_BATCH; those left (unacked) before the CQ goes.
 	 */
-	struct ibv_comp_channel *chan; /* c.channel at a point that waits on events, else NULL */
-	bool armed;		       /* ibv_req_notify_cq() done, its event not yet taken */
-	/* --cq-per-qp with --poll event: each CQ's state (RB_CQ_*, nqp of
-	 * them; NULL otherwise), and how many of the point's are RB_CQ_READY. */
-	uint8_t *cq_ev;
-	uint32_t cq_ready;
-	unsigned int unacked; /* events taken, not yet acked */
-	uint64_t events;      /* events taken (wake-ups) over the connection */
-	uint64_t ev0, ev1;    /* events at the measured interval's start and end */
+	struct {
+		struct ibv_comp_channel *chan; /* c.channel at a point that waits on events */
+		bool armed; /* ibv_req_notify_cq() done, its event not yet taken */
+		/* --cq-per-qp: each CQ's state (RB_CQ_*, nqp of them; NULL
+		 * otherwise), and how many of the point's are RB_CQ_READY. */
+		uint8_t *cq_state;
+		uint32_t cq_ready;
+		unsigned int unacked; /* events taken, not yet acked */
+		uint64_t events;      /* events taken (wake-ups) over the connection */
+		uint64_t ev0, ev1;    /* events at the measured interval's start and end */
+	} ev;
 	/* --rate (client, streaming loops): the pace of the posts, on
 	 * CLOCK_MONOTONIC_RAW: read only while pacing, never calibrated. */
 	bool paced;
@@ -460,11 +463,11 @@ static inline void rb_idle_reset(struct rb_idle *s)
 }
 
 /*
- * With --poll event (r->chan), rb_idle_check() waits instead: not armed,
+ * With --poll event (r->ev.chan), rb_idle_check() waits instead: not armed,
  * it arms the CQ and returns 0, so that the caller polls again (a
  * completion that landed before the arm raises no event: the poll finds
  * it); armed, it sleeps on the channel's fd for RB_EVENT_SLICE_MS at
- * most, takes the event if one came (r->events; acks batched), and
+ * most, takes the event if one came (r->ev.events; acks batched), and
  * returns 0 for the caller to poll, after the same checks as above.
  */
 int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what);
@@ -579,13 +582,13 @@ static inline bool rb_point_ended(struct rb_run *r, uint64_t it)
  * without --interval it is one comparison against UINT64_MAX.
  * rb_iv_close() reads the wall clock and, when the slice is due, ends it:
  * its figures (latency percentiles over the slice's samples, stats.c) go
- * to r->iv[] and r->on_interval.  Returns 0 or -ENOMEM.
+ * to r->iv.list[] and r->iv.on_end.  Returns 0 or -ENOMEM.
  */
 int rb_iv_close(struct rb_run *r, uint64_t k, uint64_t ops);
 
 static inline int rb_iv_tick(struct rb_run *r, uint64_t k, uint64_t ops)
 {
-	return k < r->iv_next ? 0 : rb_iv_close(r, k, ops);
+	return k < r->iv.next ? 0 : rb_iv_close(r, k, ops);
 }
 
 /* rb_iv_free() - the point's intervals, when nobody took them. */

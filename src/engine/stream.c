@@ -72,7 +72,7 @@ static __attribute__((noinline)) int pace_sleep(struct rb_run *r)
  */
 static int pace_wait(struct rb_run *r)
 {
-	int ret = r->chan ? pace_sleep(r) : rb_heartbeat_send(r);
+	int ret = r->ev.chan ? pace_sleep(r) : rb_heartbeat_send(r);
 
 	return ret ? ret : STREAM_HELD;
 }
@@ -181,7 +181,7 @@ static int stream_idle(struct rb_run *r, struct stream *s, struct rb_idle *idle)
 {
 	int ret;
 
-	if (r->iv_next != UINT64_MAX && s->measure && (ret = rb_iv_tick(r, rb_ticks(), s->done)))
+	if (r->iv.next != UINT64_MAX && s->measure && (ret = rb_iv_tick(r, rb_ticks(), s->done)))
 		return ret;
 	return rb_idle_check(r, idle, "completions");
 }

@@ -299,7 +299,7 @@ static int create_qps(struct session *s)
 
 	cn->rx_depth = rx_depth_of(s);
 	/* A channel when any point waits on events; each such point uses it
-	 * (r->chan, point_start()). */
+	 * (r->ev.chan, rb_point_begin()). */
 	ret = rb_axis_has(&s->p.poll, RB_POLL_EVENT) ? rb_channel_create(&cn->dev, &cn->channel)
 						     : 0;
 	if (!ret)

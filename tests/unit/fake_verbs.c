@@ -518,10 +518,10 @@ static void fake_cq_event(struct ibv_cq *cq)
 /* --cq-per-qp with --poll event: each CQ's state, as session_res.c makes it. */
 static void cq_events_state(struct rb_run *r)
 {
-	if (!r->chan || r->ncq < 2 || r->cq_ev)
+	if (!r->ev.chan || r->ncq < 2 || r->ev.cq_state)
 		return;
-	r->cq_ev = calloc(r->ncq, sizeof(*r->cq_ev));
-	assert_non_null(r->cq_ev);
+	r->ev.cq_state = calloc(r->ncq, sizeof(*r->ev.cq_state));
+	assert_non_null(r->ev.cq_state);
 }
 
 void fake_events(struct fake *f, struct rb_run *r)
@@ -546,7 +546,7 @@ void fake_events(struct fake *f, struct rb_run *r)
 	for (i = 0; i < sizeof(f->priv_ops) / sizeof(f->priv_ops[0]); i++)
 		f->priv_ops[i] = (void (*)(void))fake_cq_event;
 	f->vctx.priv = (struct verbs_ex_private *)(void *)f->priv_ops;
-	r->chan = f->chan;
+	r->ev.chan = f->chan;
 	r->c.channel = f->chan;
 	cq_events_state(r);
 }
@@ -1004,8 +1004,8 @@ void fake_run_free(struct rb_run *r)
 	r->c.buf = NULL;
 	free(r->c.cqs);
 	r->c.cqs = NULL;
-	free(r->cq_ev);
-	r->cq_ev = NULL;
+	free(r->ev.cq_state);
+	r->ev.cq_state = NULL;
 	free(r->sq);
 	free(r->sq_done);
 	r->sq = NULL;

@@ -63,8 +63,8 @@ static void rx_dirty(struct rb_run *r)
 	r->stop_count = 8;
 	r->rx_count = 9;
 	r->verify_status = -EILSEQ;
-	r->iv = calloc(1, sizeof(*r->iv));
-	r->niv = r->iv_cap = 1;
+	r->iv.list = calloc(1, sizeof(*r->iv.list));
+	r->iv.n = r->iv.cap = 1;
 	r->sq[0].used = 3;
 	r->sq[1].unsig = 2;
 	r->sq_done[1] = 4;
@@ -93,7 +93,7 @@ static void point_begin_resets(void **state)
 	assert_int_equal(r->point, 3);
 	assert_int_equal(r->role, RB_ROLE_SERVER);
 	assert_true(r->bidir);
-	assert_null(r->chan); /* busy polling */
+	assert_null(r->ev.chan); /* busy polling */
 	/* -Q 16 above -t 8: clamped, the asked one kept for the label. */
 	assert_int_equal(r->pt.signal, 8);
 	assert_int_equal(r->signal_asked, 16);
@@ -112,7 +112,7 @@ static void point_begin_resets(void **state)
 	assert_int_equal(r->stop_count, 0);
 	assert_int_equal(r->rx_count, 0);
 	assert_int_equal(r->verify_status, 0);
-	assert_null(r->iv);
+	assert_null(r->iv.list);
 	assert_int_equal(rb_run_intervals(r), 0);
 	rb_run_free(r);
 }
@@ -130,12 +130,12 @@ static void point_begin_reads_conn(void **state)
 	rb_plan_point(&x.p, 0, &at.pt);
 	at.pt.poll = RB_POLL_EVENT;
 	assert_int_equal(rb_point_begin(x.r, &x.c, &at), 0);
-	assert_ptr_equal(x.r->chan, x.c.channel);
+	assert_ptr_equal(x.r->ev.chan, x.c.channel);
 	x.c.qp = other;
 	at.pt.poll = RB_POLL_BUSY;
 	assert_int_equal(rb_point_begin(x.r, &x.c, &at), 0);
 	assert_ptr_equal(x.r->c.qp, other);
-	assert_null(x.r->chan);
+	assert_null(x.r->ev.chan);
 	rb_run_free(x.r);
 }
 

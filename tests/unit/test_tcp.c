@@ -149,7 +149,7 @@ static void pair_init(struct pair *x, const char *test, uint32_t size, uint64_t 
 		assert_non_null(s->r.c.buf);
 		s->r.pt.size = size;
 		s->r.pt.warmup = 10;
-		s->r.iv_next = UINT64_MAX;
+		s->r.iv.next = UINT64_MAX;
 		rb_samples_reset(&s->r.lat);
 	}
 }
