@@ -2,7 +2,7 @@
 /*
  * A point's stages, and the run features that hook into them.
  *
- * client_point() and server_point() (point.c) are fixed stages: start
+ * sess_client_point() and sess_server_point() (point.c) are fixed stages: start
  * (rb_point_begin(), the path, the row's prepare), the steps before the
  * stream (rb_point_steps(): --threads' rendezvous, --probe's idle pings,
  * the barrier), the row's loop, STOP, RESULT and the counters, the row's

@@ -75,7 +75,7 @@ struct session {
 	struct rb_params p;	      /* the plan: the client's, adopted by the server */
 	enum rb_role role;
 	bool usage;	      /* the failure is the user's request, not the run */
-	uint32_t said_signal; /* the last -Q whose clamp was said (point_start()) */
+	uint32_t said_signal; /* the last -Q whose clamp was said (sess_point_start()) */
 	struct rb_oob oob;
 	struct rb_ctl ctl;   /* the points' control channel, over oob */
 	struct rb_cm cm;     /* -R only */

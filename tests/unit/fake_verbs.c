@@ -965,7 +965,7 @@ void fake_run_init(struct fake *f, struct rb_run *r, const struct rb_bench *t, e
 	rb_plan_point(p, 0, &r->pt);
 	for (qi = 0; qi < r->c.nqp; qi++)
 		r->c.qp[qi] = fake_qp(f, qi);
-	/* The engine's rule, as session.c's point_start() applies it. */
+	/* The engine's rule, as rb_point_begin() applies it. */
 	rb_point_queues(r);
 	r->c.post_send = rb_qp_post_fn(r->c.qp[0], f->wr_api);
 	assert_int_equal(rb_wrs_prepare(r), 0);

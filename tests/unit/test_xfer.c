@@ -2229,7 +2229,7 @@ static void cqqp_events_wr_lat_and_lost(void **state)
 }
 
 /*
- * Point @i of @x's sweep, as session.c's point_start() puts it: the
+ * Point @i of @x's sweep, as rb_point_begin() puts it: the
  * point's shape, its send queues, its CQs (rb_cqs_point()), the WRs.
  */
 static void cqqp_point(struct fx *x, uint32_t i)
@@ -3161,7 +3161,7 @@ static void fx_bidir(struct fx *x, const char *test, enum rb_role role, unsigned
 	if (x->p.rx_depth)
 		x->p.rx_depth = 64;
 	fx_start(x, role, timeout_ms);
-	x->r.bidir = true; /* as point_start() sets it */
+	x->r.bidir = true; /* as rb_point_begin() sets it */
 	x->f->loopback = true;
 	if (x->r.bench->setup)
 		assert_int_equal(x->r.bench->setup(&x->r), 0);
