@@ -15,7 +15,7 @@
 #include <string.h>
 #include <inttypes.h>
 
-#include "engine/xfer.h"
+#include "engine/run.h"
 
 static void atomic_prep(struct rb_run *r, struct ibv_send_wr *wr, uint32_t qi)
 {
@@ -49,7 +49,7 @@ static int atomic_prepare(struct rb_run *r)
 	uint32_t mi;
 	int ret = 0;
 
-	for (mi = 0; mi < r->nmr && !ret; mi++)
+	for (mi = 0; mi < r->c.nmr && !ret; mi++)
 		ret = rb_buf_zero(r, rb_rx_of(r, mi), 8);
 	return ret;
 }
@@ -57,7 +57,7 @@ static int atomic_prepare(struct rb_run *r)
 /* The word at @p, as the NIC left it (copied out of GPU memory). */
 static int word_at(struct rb_run *r, const uint8_t *p, uint64_t *w)
 {
-	if (!r->gpu) {
+	if (!r->c.gpu) {
 		*w = *(const volatile uint64_t *)p;
 		return 0;
 	}
@@ -71,7 +71,7 @@ static bool words_hold(struct rb_run *r, uint64_t want, uint64_t *v)
 	uint32_t mi;
 
 	*v = 0;
-	for (mi = 0; mi < r->nmr; mi++) {
+	for (mi = 0; mi < r->c.nmr; mi++) {
 		if (word_at(r, rb_rx_of(r, mi), &w))
 			return false; /* logged */
 		sum += w;

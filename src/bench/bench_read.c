@@ -7,13 +7,13 @@
 #include <errno.h>
 #include <string.h>
 
-#include "engine/xfer.h"
+#include "engine/run.h"
 
 static void read_prep(struct rb_run *r, struct ibv_send_wr *wr, uint32_t qi)
 {
 	wr->opcode = IBV_WR_RDMA_READ;
 	wr->sg_list->addr = (uintptr_t)rb_rx_of(r, qi); /* the data lands here */
-	wr->wr.rdma.remote_addr = rb_remote_addr(r, qi) + r->region;
+	wr->wr.rdma.remote_addr = rb_remote_addr(r, qi) + r->c.region;
 	wr->wr.rdma.rkey = rb_remote_rkey(r, qi);
 }
 
@@ -23,7 +23,7 @@ static int read_prepare(struct rb_run *r)
 	uint32_t mi;
 	int ret = 0;
 
-	for (mi = 0; mi < r->nmr && !ret; mi++) {
+	for (mi = 0; mi < r->c.nmr && !ret; mi++) {
 		if (r->role == RB_ROLE_SERVER || r->bidir)
 			ret = rb_fill_pattern(r, rb_tx_of(r, mi), r->pt.size);
 		if (!ret && (r->role == RB_ROLE_CLIENT || r->bidir))

@@ -8,7 +8,7 @@
 #include <errno.h>
 
 #include "core/clock.h"
-#include "engine/xfer.h"
+#include "engine/run.h"
 
 /* --send-with-imm: the SENDs carry the point's immediate (rb_imm_check()). */
 static void send_prep(struct rb_run *r, struct ibv_send_wr *wr, uint32_t qi)
@@ -27,7 +27,7 @@ static int send_prepare(struct rb_run *r)
 	uint32_t mi;
 	int ret = 0;
 
-	for (mi = 0; mi < r->nmr && r->p->verify && !ret; mi++)
+	for (mi = 0; mi < r->c.nmr && r->p->verify && !ret; mi++)
 		ret = rb_fill_pattern(r, rb_tx_of(r, mi), r->pt.size);
 	/* The last point may have left its last receives unposted. */
 	return ret ? ret : rb_fill_recv_queues(r);

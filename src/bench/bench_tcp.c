@@ -6,7 +6,7 @@
  * messages, the server counts what arrives).  Their data crosses a TCP
  * connection of their own (.path): no device, no QP.
  */
-#include "engine/xfer.h"
+#include "engine/run.h"
 
 const struct rb_bench rb_bench_tcp_lat = {
 	.name = "tcp_lat",

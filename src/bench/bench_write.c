@@ -12,7 +12,7 @@
 #include <string.h>
 
 #include "core/clock.h"
-#include "engine/xfer.h"
+#include "engine/run.h"
 
 /* Iteration @it's mark in the last byte: never 0, never twice in a row. */
 static uint8_t flag_of(uint64_t it)
@@ -42,7 +42,7 @@ static int write_prepare(struct rb_run *r)
 	uint32_t mi;
 	int ret = 0;
 
-	for (mi = 0; mi < r->nmr && !ret; mi++) {
+	for (mi = 0; mi < r->c.nmr && !ret; mi++) {
 		/* A stale mark from the last point must not pass for a new one. */
 		ret = rb_buf_zero(r, rb_rx_of(r, mi), r->pt.size);
 		if (!ret && r->p->verify)

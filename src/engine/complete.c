@@ -56,7 +56,7 @@ int rb_wc_error(struct rb_run *r, const struct ibv_wc *wc)
 	const char *cause = wc_cause(wc->status);
 
 	rb_err("%s qp 0x%x: %s completion error: %s (status %d, vendor error 0x%x)%s%s",
-	       r->dev.name, wc->qp_num, wc->wr_id & RB_WRID_RECV ? "receive" : r->bench->wr_name,
+	       r->c.dev.name, wc->qp_num, wc->wr_id & RB_WRID_RECV ? "receive" : r->bench->wr_name,
 	       ibv_wc_status_str(wc->status), wc->status, wc->vendor_err, cause ? ": " : "",
 	       cause ? cause : "");
 	return -EIO;
@@ -71,11 +71,11 @@ int rb_imm_check(struct rb_run *r, const struct ibv_wc *wc)
 	if (wc->wc_flags & IBV_WC_WITH_IMM)
 		rb_err("%s qp 0x%x: a message of point %u carried immediate 0x%08x, expected "
 		       "0x%08x (--send-with-imm/--write-with-imm)",
-		       r->dev.name, wc->qp_num, r->point, got, want);
+		       r->c.dev.name, wc->qp_num, r->point, got, want);
 	else
 		rb_err("%s qp 0x%x: a message of point %u came without an immediate "
 		       "(--send-with-imm/--write-with-imm)",
-		       r->dev.name, wc->qp_num, r->point);
+		       r->c.dev.name, wc->qp_num, r->point);
 	return -EPROTO;
 }
 
@@ -84,10 +84,10 @@ int rb_srq_recv_qi(struct rb_run *r, const struct ibv_wc *wc)
 	uint32_t qi;
 
 	r->srq_posted--;
-	for (qi = 0; qi < r->nqp; qi++)
-		if (r->qp[qi]->qp_num == wc->qp_num)
+	for (qi = 0; qi < r->c.nqp; qi++)
+		if (r->c.qp[qi]->qp_num == wc->qp_num)
 			return (int)qi;
-	rb_err("%s: a receive on the SRQ completed for qp 0x%x, none of this run's", r->dev.name,
+	rb_err("%s: a receive on the SRQ completed for qp 0x%x, none of this run's", r->c.dev.name,
 	       wc->qp_num);
 	return -EPROTO;
 }
@@ -105,14 +105,14 @@ int rb_reap_srq(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *
 	n = ibv_poll_cq(r->cq, max, wc);
 	if (n < 0)
 		return rb_poll_failed(r);
-	n = rb_reap_wcs(r, wc, n, done, on_recv ? on_recv : r->on_recv, r->srq != NULL, false);
+	n = rb_reap_wcs(r, wc, n, done, on_recv ? on_recv : r->on_recv, r->c.srq != NULL, false);
 	/* --wr-lat: the completions' send WRs, timed once reaped. */
 	return n > 0 && r->wl ? rb_wrlat_stamp(r, wc, n) : n;
 }
 
 int rb_poll_failed(struct rb_run *r)
 {
-	rb_err("%s: ibv_poll_cq failed", r->dev.name);
+	rb_err("%s: ibv_poll_cq failed", r->c.dev.name);
 	return -EIO;
 }
 
@@ -192,8 +192,8 @@ static int idle_checks_now(struct rb_run *r, struct rb_idle *s, const char *what
 		return 0;
 	rb_err("%s: no progress for %.3g s while waiting for %s at point %u%s; peer %s: is it "
 	       "alive?",
-	       r->dev.name, (double)r->timeout_ns / 1e9, what, r->point,
-	       r->chan ? " (--poll event: no completion event came, nor a completion)" : "",
+	       r->c.dev.name, (double)r->timeout_ns / 1e9, what, r->point,
+	       r->ev.chan ? " (--poll event: no completion event came, nor a completion)" : "",
 	       r->ctl->peer);
 	return -ETIMEDOUT;
 }
@@ -211,30 +211,30 @@ static inline int idle_checks(struct rb_run *r, struct rb_idle *s, const char *w
 
 void rb_events_ack(struct rb_run *r)
 {
-	if (r->unacked)
-		ibv_ack_cq_events(r->cq, r->unacked);
-	r->unacked = 0;
+	if (r->ev.unacked)
+		ibv_ack_cq_events(r->cq, r->ev.unacked);
+	r->ev.unacked = 0;
 }
 
 /*
- * The event that woke the channel, into @cq, counted (r->events): 1; 0
+ * The event that woke the channel, into @cq, counted (r->ev.events): 1; 0
  * when there was none after all (the fd does not block); -EIO, logged.
  */
 static int event_get(struct rb_run *r, struct ibv_cq **cq)
 {
 	void *ctx;
 
-	if (ibv_get_cq_event(r->chan, cq, &ctx)) {
+	if (ibv_get_cq_event(r->ev.chan, cq, &ctx)) {
 		if (errno == EAGAIN || errno == EINTR)
 			return 0;
-		rb_err("%s: ibv_get_cq_event: %m", r->dev.name);
+		rb_err("%s: ibv_get_cq_event: %m", r->c.dev.name);
 		return -EIO;
 	}
-	r->events++;
+	r->ev.events++;
 	return 1;
 }
 
-/* The one CQ's event: taken (r->armed off), acked by the batch. */
+/* The one CQ's event: taken (r->ev.armed off), acked by the batch. */
 static int event_take(struct rb_run *r)
 {
 	struct ibv_cq *cq;
@@ -242,8 +242,8 @@ static int event_take(struct rb_run *r)
 
 	if (ret <= 0)
 		return ret;
-	r->armed = false;
-	if (++r->unacked >= RB_EVENT_ACK_BATCH)
+	r->ev.armed = false;
+	if (++r->ev.unacked >= RB_EVENT_ACK_BATCH)
 		rb_events_ack(r);
 	return 0;
 }
@@ -258,18 +258,18 @@ static int cq_arm(struct rb_run *r, struct ibv_cq *cq, uint32_t c)
 		return 0;
 	if (c != UINT32_MAX)
 		snprintf(which, sizeof(which), " (CQ of QP %u)", c);
-	rb_err("%s: ibv_req_notify_cq%s: %s", r->dev.name, which, strerror(ret));
+	rb_err("%s: ibv_req_notify_cq%s: %s", r->c.dev.name, which, strerror(ret));
 	return -EIO;
 }
 
 /* Sleep on the channel a slice at most, and @take the event if one came. */
 static int channel_sleep(struct rb_run *r, int (*take)(struct rb_run *r))
 {
-	struct pollfd pfd = { .fd = r->chan->fd, .events = POLLIN };
+	struct pollfd pfd = { .fd = r->ev.chan->fd, .events = POLLIN };
 	int ret = poll(&pfd, 1, RB_EVENT_SLICE_MS);
 
 	if (ret < 0 && errno != EINTR) {
-		rb_err("%s: poll on the completion channel (fd %d): %m", r->dev.name, pfd.fd);
+		rb_err("%s: poll on the completion channel (fd %d): %m", r->c.dev.name, pfd.fd);
 		return -EIO;
 	}
 	return ret > 0 ? take(r) : 0;
@@ -287,13 +287,13 @@ static __attribute__((noinline)) int event_wait(struct rb_run *r, struct rb_idle
 
 	if (rb_interrupted)
 		return -EINTR;
-	if (!r->armed) {
+	if (!r->ev.armed) {
 		ret = cq_arm(r, r->cq, UINT32_MAX);
 		if (ret)
 			return ret;
 		/* The caller polls again before any sleep: a completion that
 		 * came between its empty poll and the arm raised no event. */
-		r->armed = true;
+		r->ev.armed = true;
 		return 0;
 	}
 	ret = channel_sleep(r, event_take);
@@ -309,7 +309,7 @@ static uint32_t cq_index(const struct rb_run *r, const struct ibv_cq *cq)
 {
 	uint32_t i;
 
-	for (i = 0; i < r->nqp && r->cqs[i] != cq; i++)
+	for (i = 0; i < r->c.nqp && r->c.cqs[i] != cq; i++)
 		;
 	return i;
 }
@@ -318,20 +318,20 @@ void rb_cqs_point(struct rb_run *r)
 {
 	uint32_t c;
 
-	if (!r->cqs)
+	if (!r->c.cqs)
 		return;
-	r->ncq = r->pt.qps < r->nqp ? r->pt.qps : r->nqp;
+	r->ncq = r->pt.qps < r->c.nqp ? r->pt.qps : r->c.nqp;
 	r->cq_next = 0;
-	r->cq = r->cqs[0];
-	r->cq_ready = 0;
-	for (c = 0; r->cq_ev && c < r->ncq; c++)
-		r->cq_ready += r->cq_ev[c] == RB_CQ_READY;
+	r->cq = r->c.cqs[0];
+	r->ev.cq_ready = 0;
+	for (c = 0; r->ev.cq_state && c < r->ncq; c++)
+		r->ev.cq_ready += r->ev.cq_state[c] == RB_CQ_READY;
 }
 
 /*
  * --cq-per-qp: the event of one of the CQs, acked at once (acks count
  * per CQ); that CQ is IDLE again and polled next, to be armed when a
- * poll finds it empty.  One event per wake, as with one CQ: r->events
+ * poll finds it empty.  One event per wake, as with one CQ: r->ev.events
  * stays the wake-ups.
  */
 static int cqs_event_take(struct rb_run *r)
@@ -344,16 +344,16 @@ static int cqs_event_take(struct rb_run *r)
 		return ret;
 	ibv_ack_cq_events(cq, 1);
 	c = cq_index(r, cq);
-	if (c == r->nqp) {
+	if (c == r->c.nqp) {
 		rb_err("%s: a completion event for a CQ that is none of the QPs' (--cq-per-qp)",
-		       r->dev.name);
+		       r->c.dev.name);
 		return -EPROTO;
 	}
 	/* A CQ past this point's QPs: an earlier point's late event, its
 	 * CQ disarmed by it; this point neither counts nor polls it. */
-	if (r->cq_ev[c] == RB_CQ_READY && c < r->ncq)
-		r->cq_ready--;
-	r->cq_ev[c] = RB_CQ_IDLE;
+	if (r->ev.cq_state[c] == RB_CQ_READY && c < r->ncq)
+		r->ev.cq_ready--;
+	r->ev.cq_state[c] = RB_CQ_IDLE;
 	if (c < r->ncq)
 		r->cq_next = c;
 	return 0;
@@ -364,7 +364,7 @@ static uint32_t cqs_unready(const struct rb_run *r, uint32_t c)
 {
 	do
 		c = c + 1 == r->ncq ? 0 : c + 1;
-	while (r->cq_ev[c] == RB_CQ_READY);
+	while (r->ev.cq_state[c] == RB_CQ_READY);
 	return c;
 }
 
@@ -383,19 +383,19 @@ static __attribute__((noinline)) int cqs_event_wait(struct rb_run *r, struct rb_
 
 	if (rb_interrupted)
 		return -EINTR;
-	if (r->cq_ev[c] == RB_CQ_IDLE) {
-		ret = cq_arm(r, r->cqs[c], c);
+	if (r->ev.cq_state[c] == RB_CQ_IDLE) {
+		ret = cq_arm(r, r->c.cqs[c], c);
 		if (ret)
 			return ret;
-		r->cq_ev[c] = RB_CQ_ARMED;
+		r->ev.cq_state[c] = RB_CQ_ARMED;
 		r->cq_next = c;
 		return 0;
 	}
-	if (r->cq_ev[c] == RB_CQ_ARMED) {
-		r->cq_ev[c] = RB_CQ_READY;
-		r->cq_ready++;
+	if (r->ev.cq_state[c] == RB_CQ_ARMED) {
+		r->ev.cq_state[c] = RB_CQ_READY;
+		r->ev.cq_ready++;
 	}
-	if (r->cq_ready < r->ncq) {
+	if (r->ev.cq_ready < r->ncq) {
 		r->cq_next = cqs_unready(r, c);
 		return 0;
 	}
@@ -406,8 +406,8 @@ static __attribute__((noinline)) int cqs_event_wait(struct rb_run *r, struct rb_
 /* Out of line, as it always was: the loops' code around the call stays as it is. */
 __attribute__((noinline)) int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what)
 {
-	if (__builtin_expect(r->chan != NULL, 0))
-		return r->cq_ev ? cqs_event_wait(r, s, what) : event_wait(r, s, what);
+	if (__builtin_expect(r->ev.chan != NULL, 0))
+		return r->ev.cq_state ? cqs_event_wait(r, s, what) : event_wait(r, s, what);
 	if (++s->spins % 64)
 		return 0;
 	return idle_checks(r, s, what);

@@ -24,17 +24,17 @@
  */
 static void iv_start(struct rb_run *r)
 {
-	r->iv_next = UINT64_MAX;
+	r->iv.next = UINT64_MAX;
 	if (!r->p->interval_ms || r->role != RB_ROLE_CLIENT)
 		return;
-	r->iv_len = r->p->interval_ms * 1000000ULL;
-	r->iv_step = r->p->interval_ms * rb_ticks_per_ms() / 16;
-	r->iv_due = r->t0 + r->iv_len;
-	r->iv_k0 = r->k0;
-	r->iv_t0 = r->t0;
-	r->iv_ops0 = 0;
+	r->iv.len = r->p->interval_ms * 1000000ULL;
+	r->iv.step = r->p->interval_ms * rb_ticks_per_ms() / 16;
+	r->iv.due = r->t0 + r->iv.len;
+	r->iv.k0 = r->k0;
+	r->iv.t0 = r->t0;
+	r->iv.ops0 = 0;
 	rb_samples_mark(&r->lat);
-	r->iv_next = r->k0 + r->iv_step;
+	r->iv.next = r->k0 + r->iv.step;
 }
 
 /* CPU time is read inside the wall-clock interval, never around it. */
@@ -43,7 +43,7 @@ void rb_mark_start(struct rb_run *r)
 	r->t0 = rb_now_ns();
 	r->k0 = rb_ticks();
 	r->cpu0 = rb_thread_cpu_ns();
-	r->ev0 = r->events;
+	r->ev.ev0 = r->ev.events;
 	r->next_clock = 0;
 	iv_start(r);
 }
@@ -53,16 +53,16 @@ static int iv_keep(struct rb_run *r, const struct rb_interval *iv)
 {
 	struct rb_interval *n;
 
-	if (r->niv == r->iv_cap) {
-		n = realloc(r->iv, (r->iv_cap ? r->iv_cap * 2 : 16) * sizeof(*n));
+	if (r->iv.n == r->iv.cap) {
+		n = realloc(r->iv.list, (r->iv.cap ? r->iv.cap * 2 : 16) * sizeof(*n));
 		if (!n)
 			return -ENOMEM;
-		r->iv = n;
-		r->iv_cap = r->iv_cap ? r->iv_cap * 2 : 16;
+		r->iv.list = n;
+		r->iv.cap = r->iv.cap ? r->iv.cap * 2 : 16;
 	}
-	r->iv[r->niv++] = *iv;
-	if (r->on_interval)
-		r->on_interval(r->iv_ctx, r, iv);
+	r->iv.list[r->iv.n++] = *iv;
+	if (r->iv.on_end)
+		r->iv.on_end(r->iv.ctx, r, iv);
 	return 0;
 }
 
@@ -70,19 +70,19 @@ static int iv_keep(struct rb_run *r, const struct rb_interval *iv)
 static int iv_make(struct rb_run *r, uint64_t k, uint64_t t, uint64_t ops)
 {
 	struct rb_interval iv = { 0 };
-	uint64_t ns = t > r->iv_t0 ? t - r->iv_t0 : 0;
+	uint64_t ns = t > r->iv.t0 ? t - r->iv.t0 : 0;
 	int ret = 0;
 
-	iv.start_s = (double)(r->iv_t0 - r->t0) / 1e9;
+	iv.start_s = (double)(r->iv.t0 - r->t0) / 1e9;
 	iv.duration_s = (double)ns / 1e9;
-	iv.ops = ops - r->iv_ops0;
+	iv.ops = ops - r->iv.ops0;
 	iv.bw_gbps = rb_gbps(iv.ops * r->pt.size, ns);
 	iv.msg_rate_mpps = ns ? (double)iv.ops * 1e3 / (double)ns : 0;
 	/* Percentiles of this slice only: sorting it in place loses nothing;
 	 * once the point is bucketed, the slice has buckets of its own. */
-	if (rb_samples_slice_n(&r->lat) && k > r->iv_k0) {
+	if (rb_samples_slice_n(&r->lat) && k > r->iv.k0) {
 		ret = rb_lat_summarize_slice(
-			&r->lat, r->bench->lat_scale * (double)ns / (double)(k - r->iv_k0),
+			&r->lat, r->bench->lat_scale * (double)ns / (double)(k - r->iv.k0),
 			&iv.lat);
 		iv.has_lat = !ret;
 	}
@@ -94,24 +94,24 @@ int rb_iv_close(struct rb_run *r, uint64_t k, uint64_t ops)
 	uint64_t t = rb_now_ns();
 	int ret;
 
-	r->iv_next = k + r->iv_step;
-	if (t < r->iv_due)
+	r->iv.next = k + r->iv.step;
+	if (t < r->iv.due)
 		return 0;
 	ret = iv_make(r, k, t, ops);
 	/* Look 16 times a slice at the rate the ticks really went. */
-	if (k > r->iv_k0 && t > r->iv_t0)
-		r->iv_step = (uint64_t)((double)(k - r->iv_k0) / (double)(t - r->iv_t0) *
-					(double)r->iv_len / 16) +
+	if (k > r->iv.k0 && t > r->iv.t0)
+		r->iv.step = (uint64_t)((double)(k - r->iv.k0) / (double)(t - r->iv.t0) *
+					(double)r->iv.len / 16) +
 			     1;
-	r->iv_next = k + r->iv_step;
-	r->iv_k0 = k;
-	r->iv_t0 = t;
-	r->iv_ops0 = ops;
+	r->iv.next = k + r->iv.step;
+	r->iv.k0 = k;
+	r->iv.t0 = t;
+	r->iv.ops0 = ops;
 	rb_samples_mark(&r->lat);
 	/* On the schedule, unless a stall passed it: no burst of empty slices. */
-	r->iv_due += r->iv_len;
-	if (r->iv_due <= t)
-		r->iv_due = t + r->iv_len;
+	r->iv.due += r->iv.len;
+	if (r->iv.due <= t)
+		r->iv.due = t + r->iv.len;
 	return ret;
 }
 
@@ -119,26 +119,26 @@ int rb_iv_finish(struct rb_run *r)
 {
 	int ret = 0;
 
-	if (r->iv_next == UINT64_MAX)
+	if (r->iv.next == UINT64_MAX)
 		return 0;
-	r->iv_next = UINT64_MAX;
+	r->iv.next = UINT64_MAX;
 	/* The remainder, unless it is an empty sliver. */
-	if (r->t1 > r->iv_t0 && (r->ops > r->iv_ops0 || (r->t1 - r->iv_t0) * 2 >= r->iv_len))
+	if (r->t1 > r->iv.t0 && (r->ops > r->iv.ops0 || (r->t1 - r->iv.t0) * 2 >= r->iv.len))
 		ret = iv_make(r, r->k1, r->t1, r->ops);
 	return ret;
 }
 
 void rb_iv_free(struct rb_run *r)
 {
-	free(r->iv);
-	r->iv = NULL;
-	r->niv = r->iv_cap = 0;
+	free(r->iv.list);
+	r->iv.list = NULL;
+	r->iv.n = r->iv.cap = 0;
 }
 
 void rb_mark_end(struct rb_run *r)
 {
 	r->cpu1 = rb_thread_cpu_ns();
-	r->ev1 = r->events;
+	r->ev.ev1 = r->ev.events;
 	r->k1 = rb_ticks();
 	r->t1 = rb_now_ns();
 }

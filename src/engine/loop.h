@@ -10,7 +10,7 @@
 
 #include <string.h>
 #include "core/clock.h"
-#include "engine/xfer.h"
+#include "engine/run.h"
 
 /* post.c: ibv_post_send() of @n WRs on QP @qi said @err: logged; -@err. */
 __attribute__((noinline, cold)) int rb_post_failed(struct rb_run *r, uint32_t qi, uint32_t n,
@@ -35,7 +35,7 @@ static inline int post_wrs(struct rb_run *r, uint32_t qi, uint32_t n)
 
 	if (n < r->nwr)
 		wr[n - 1].next = NULL; /* a short chain ends early */
-	ret = r->post_send(r->qp[qi], wr, &bad);
+	ret = r->c.post_send(r->c.qp[qi], wr, &bad);
 	if (n < r->nwr)
 		wr[n - 1].next = &wr[n];
 	if (ret)

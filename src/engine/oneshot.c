@@ -32,7 +32,7 @@ static inline __attribute__((always_inline)) int oneshot_wait(struct rb_run *r, 
 	while (*done <= it) {
 		if (rb_interrupted)
 			return -EINTR;
-		if (__builtin_expect(r->srq != NULL, 0))
+		if (__builtin_expect(r->c.srq != NULL, 0))
 			n = rb_reap_srq(r, done, NULL);
 		else
 			n = rb_reap_poll(r, done, NULL, false, false, 1);
@@ -53,7 +53,7 @@ static inline __attribute__((always_inline)) int oneshot_wait(struct rb_run *r, 
  */
 static bool oneshot_is_plain(const struct rb_run *r, int (*check)(struct rb_run *, uint64_t it))
 {
-	return !check && !r->bench->iter_wr && !r->srq && r->nqp == 1 && !r->rx_depth &&
+	return !check && !r->bench->iter_wr && !r->c.srq && r->c.nqp == 1 && !r->c.rx_depth &&
 	       r->nwr == 1 && r->pt.signal == 1;
 }
 
@@ -122,7 +122,7 @@ static inline __attribute__((always_inline)) int
 oneshot(struct rb_run *r, int (*check)(struct rb_run *, uint64_t it), bool plain, uint64_t gap)
 {
 	const uint64_t warmup = r->pt.warmup, end = r->p->iters ? warmup + r->p->iters : 0;
-	struct oneshot o = { .post = r->post_send, .qp = r->qp[0], .wr = r->wr, .cq = r->cq };
+	struct oneshot o = { .post = r->c.post_send, .qp = r->c.qp[0], .wr = r->wr, .cq = r->cq };
 	uint64_t it, t;
 	int ret;
 

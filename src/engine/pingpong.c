@@ -144,7 +144,7 @@ static inline __attribute__((always_inline)) int pp_recv_as(struct rb_run *r, ui
 	int ret = 0;
 
 	if (verify && r->p->verify)
-		ret = rb_verify_bytes(r, rb_recv_buf(r, qi) + r->rx_off, r->pt.size, r->rx_count);
+		ret = rb_verify_bytes(r, rb_recv_buf(r, qi) + r->c.rx_off, r->pt.size, r->rx_count);
 	r->rx_count++;
 	if (ret)
 		return ret;
@@ -178,7 +178,7 @@ void rb_rx_plan(struct rb_run *r)
 	if (!r->p->iters)
 		r->rx_full = UINT64_MAX;
 	else
-		r->rx_full = end > r->rx_depth ? end - r->rx_depth : 0;
+		r->rx_full = end > r->c.rx_depth ? end - r->c.rx_depth : 0;
 }
 
 int rb_pp_recv(struct rb_run *r, uint32_t qi)
@@ -219,7 +219,7 @@ static inline __attribute__((always_inline)) int recv_wait_as(struct rb_run *r, 
 		 * asks for one a poll); anything more comes with the next. */
 		if (plain)
 			n = rb_reap_poll(r, NULL, pp_recv_plain, false, true, max);
-		else if (__builtin_expect(r->srq != NULL, 0))
+		else if (__builtin_expect(r->c.srq != NULL, 0))
 			n = rb_reap_srq(r, &done, pp_recv);
 		else
 			n = rb_reap_poll(r, NULL, pp_recv, false, false, max);
@@ -242,7 +242,7 @@ static inline __attribute__((always_inline)) int recv_wait_plain(struct rb_run *
 int rb_run_pingpong_recv(struct rb_run *r)
 {
 	r->rx_count = 0;
-	if (!r->srq && !r->p->verify && !r->p->imm && r->pt.cqe_poll >= 2)
+	if (!r->c.srq && !r->p->verify && !r->p->imm && r->pt.cqe_poll >= 2)
 		return pingpong(r, recv_wait_plain);
 	return pingpong(r, recv_wait);
 }

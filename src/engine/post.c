@@ -20,21 +20,21 @@
 /* Where @p lies in the GPU buffer. */
 static size_t gpu_off(const struct rb_run *r, const uint8_t *p)
 {
-	return (size_t)(p - r->buf);
+	return (size_t)(p - r->c.buf);
 }
 
 int rb_buf_zero(struct rb_run *r, uint8_t *p, uint64_t len)
 {
-	if (r->gpu)
-		return rb_cuda_set(r->gpu, gpu_off(r, p), 0, len);
+	if (r->c.gpu)
+		return rb_cuda_set(r->c.gpu, gpu_off(r, p), 0, len);
 	memset(p, 0, len);
 	return 0;
 }
 
 int rb_buf_read(struct rb_run *r, void *dst, const uint8_t *p, uint64_t len)
 {
-	if (r->gpu)
-		return rb_cuda_get(r->gpu, gpu_off(r, p), dst, len);
+	if (r->c.gpu)
+		return rb_cuda_get(r->c.gpu, gpu_off(r, p), dst, len);
 	memcpy(dst, p, len);
 	return 0;
 }
@@ -44,12 +44,12 @@ int rb_verify_bytes(struct rb_run *r, const uint8_t *p, uint64_t len, uint64_t i
 	uint64_t off;
 
 	/* GPU memory is checked in a host copy (len is at most a region). */
-	if (r->gpu) {
-		int ret = rb_buf_read(r, r->scratch, p, len);
+	if (r->c.gpu) {
+		int ret = rb_buf_read(r, r->c.scratch, p, len);
 
 		if (ret)
 			return ret;
-		p = r->scratch;
+		p = r->c.scratch;
 	}
 	for (off = 0; off < len; off++) {
 		if (p[off] == rb_pattern(r->point, off) && !rb_hook_bad_verify)
@@ -65,12 +65,12 @@ int rb_verify_bytes(struct rb_run *r, const uint8_t *p, uint64_t len, uint64_t i
 
 int rb_fill_pattern(struct rb_run *r, uint8_t *p, uint64_t len)
 {
-	uint8_t *to = r->gpu ? r->scratch : p;
+	uint8_t *to = r->c.gpu ? r->c.scratch : p;
 	uint64_t off;
 
 	for (off = 0; off < len; off++)
 		to[off] = rb_pattern(r->point, off);
-	return r->gpu ? rb_cuda_put(r->gpu, gpu_off(r, p), to, len) : 0;
+	return r->c.gpu ? rb_cuda_put(r->c.gpu, gpu_off(r, p), to, len) : 0;
 }
 
 /* The receive WRs, built once and chained: a repost sets only wr_ids. */
@@ -85,15 +85,15 @@ static void recv_wrs_build(struct rb_run *r)
 	 * with -b: a peer that finds no receive waits out an RNR (a 4 KiB
 	 * -b send_bw failed in the lab under load with batched reposts;
 	 * the cause was not established). */
-	k = r->p->recv_post_list   ? r->p->recv_post_list
-	    : r->lossy || r->bidir ? 1
-				   : r->rx_depth / 4;
+	k = r->p->recv_post_list     ? r->p->recv_post_list
+	    : r->c.lossy || r->bidir ? 1
+				     : r->c.rx_depth / 4;
 	r->recv_batch = k < 1 ? 1 : k > RB_RECV_CHAIN ? RB_RECV_CHAIN : k;
 	/* The SRQ's receives (and those of one MR) all land in MR 0's rx
 	 * region; with --mr-per-qp, post_recvs() points them at the QP's. */
 	r->rsge = (struct ibv_sge){ .addr = (uintptr_t)rb_recv_buf(r, 0),
-				    .length = (uint32_t)r->region,
-				    .lkey = r->mr[0]->lkey };
+				    .length = (uint32_t)r->c.region,
+				    .lkey = r->c.mr[0]->lkey };
 	for (k = 0; k < RB_RECV_CHAIN; k++)
 		r->rwr[k] = (struct ibv_recv_wr){
 			.sg_list = &r->rsge,
@@ -108,20 +108,20 @@ static int recv_chain_post(struct rb_run *r, uint32_t qi, struct ibv_recv_wr *wr
 	struct ibv_recv_wr *bad;
 	int ret;
 
-	if (r->srq) {
-		ret = ibv_post_srq_recv(r->srq, wr, &bad);
+	if (r->c.srq) {
+		ret = ibv_post_srq_recv(r->c.srq, wr, &bad);
 		if (ret) {
-			rb_err("%s: ibv_post_srq_recv of %u receives: %s", r->dev.name, k,
+			rb_err("%s: ibv_post_srq_recv of %u receives: %s", r->c.dev.name, k,
 			       strerror(ret));
 			return -ret;
 		}
 		r->srq_posted += k;
 		return 0;
 	}
-	ret = ibv_post_recv(r->qp[qi], wr, &bad);
+	ret = ibv_post_recv(r->c.qp[qi], wr, &bad);
 	if (ret) {
-		rb_err("%s qp 0x%x: ibv_post_recv of %u receives: %s", r->dev.name,
-		       r->qp[qi]->qp_num, k, strerror(ret));
+		rb_err("%s qp 0x%x: ibv_post_recv of %u receives: %s", r->c.dev.name,
+		       r->c.qp[qi]->qp_num, k, strerror(ret));
 		return -ret;
 	}
 	r->sq[qi].posted_recv += k;
@@ -140,9 +140,9 @@ static int post_recvs(struct rb_run *r, uint32_t qi, uint32_t k)
 
 	if (!wr[0].sg_list)
 		recv_wrs_build(r);
-	if (r->nmr > 1 && !r->srq) {
+	if (r->c.nmr > 1 && !r->c.srq) {
 		r->rsge.addr = (uintptr_t)rb_recv_buf(r, qi);
-		r->rsge.lkey = r->mr[rb_mri(r, qi)]->lkey;
+		r->rsge.lkey = r->c.mr[rb_mri(r, qi)]->lkey;
 	}
 	for (i = 0; i < k; i++)
 		wr[i].wr_id = RB_WRID_RECV | qi;
@@ -163,15 +163,15 @@ int rb_fill_recv_queues(struct rb_run *r)
 	int ret;
 
 	recv_wrs_build(r); /* the buffer and its MR are those of this run */
-	while (r->srq && r->srq_posted < r->rx_depth) {
-		k = r->rx_depth - r->srq_posted;
+	while (r->c.srq && r->srq_posted < r->c.rx_depth) {
+		k = r->c.rx_depth - r->srq_posted;
 		ret = post_recvs(r, 0, k < RB_RECV_CHAIN ? k : RB_RECV_CHAIN);
 		if (ret)
 			return ret;
 	}
-	for (qi = 0; qi < r->nqp && !r->srq; qi++)
-		while (r->sq[qi].posted_recv < r->rx_depth) {
-			k = r->rx_depth - r->sq[qi].posted_recv;
+	for (qi = 0; qi < r->c.nqp && !r->c.srq; qi++)
+		while (r->sq[qi].posted_recv < r->c.rx_depth) {
+			k = r->c.rx_depth - r->sq[qi].posted_recv;
 			ret = post_recvs(r, qi, k < RB_RECV_CHAIN ? k : RB_RECV_CHAIN);
 			if (ret)
 				return ret;
@@ -184,7 +184,8 @@ int rb_refill_recv_post(struct rb_run *r, uint32_t qi, uint32_t want)
 	uint32_t posted, k;
 	int ret;
 
-	for (posted = r->srq ? r->srq_posted : r->sq[qi].posted_recv; posted < want; posted += k) {
+	for (posted = r->c.srq ? r->srq_posted : r->sq[qi].posted_recv; posted < want;
+	     posted += k) {
 		k = want - posted < RB_RECV_CHAIN ? want - posted : RB_RECV_CHAIN;
 		ret = post_recvs(r, qi, k);
 		if (ret)
@@ -228,7 +229,7 @@ uint32_t rb_buffers_used(const struct rb_run *r, uint64_t count)
 	uint64_t chains = ((meas > warm ? meas : warm) + k - 1) / (k ? k : 1);
 	uint32_t qps = chains < r->pt.qps ? (uint32_t)chains : r->pt.qps;
 
-	return r->nmr > 1 || !qps ? qps : 1;
+	return r->c.nmr > 1 || !qps ? qps : 1;
 }
 
 /* The sge and flags every verb shares; prep_wr adds the verb's own. */
@@ -236,7 +237,7 @@ static void base_wr(struct rb_run *r, struct ibv_send_wr *wr, struct ibv_sge *sg
 {
 	sge->addr = (uintptr_t)rb_tx_of(r, qi);
 	sge->length = (uint32_t)r->pt.size;
-	sge->lkey = r->mr[rb_mri(r, qi)]->lkey;
+	sge->lkey = r->c.mr[rb_mri(r, qi)]->lkey;
 	memset(wr, 0, sizeof(*wr));
 	wr->sg_list = sge;
 	wr->num_sge = 1;
@@ -248,8 +249,8 @@ static void ud_dest(struct rb_run *r, uint32_t qi, struct ibv_send_wr *wr, uint3
 	uint32_t k;
 
 	for (k = 0; k < n; k++) {
-		wr[k].wr.ud.ah = r->ah[qi];
-		wr[k].wr.ud.remote_qpn = r->remote.qp[qi].qpn;
+		wr[k].wr.ud.ah = r->c.ah[qi];
+		wr[k].wr.ud.remote_qpn = r->c.remote.qp[qi].qpn;
 		wr[k].wr.ud.remote_qkey = RB_UD_QKEY;
 	}
 }
@@ -276,7 +277,7 @@ static uint32_t hb_every(const struct rb_run *r)
 
 int rb_wrs_prepare(struct rb_run *r)
 {
-	uint32_t k, qi, sets = r->nmr > 1 ? r->nqp : 1;
+	uint32_t k, qi, sets = r->c.nmr > 1 ? r->c.nqp : 1;
 	struct ibv_send_wr *wr;
 
 	if (!r->wr) {
@@ -292,7 +293,7 @@ int rb_wrs_prepare(struct rb_run *r)
 		if (!r->wcs)
 			return -ENOMEM;
 	}
-	r->wr_flags = r->pt.size <= r->inline_max && r->bench->inline_ok ? IBV_SEND_INLINE : 0;
+	r->wr_flags = r->pt.size <= r->c.inline_max && r->bench->inline_ok ? IBV_SEND_INLINE : 0;
 	r->hb_every = hb_every(r);
 	for (qi = 0; qi < sets; qi++) {
 		wr = r->wr + (size_t)qi * r->nwr;
@@ -304,7 +305,7 @@ int rb_wrs_prepare(struct rb_run *r)
 		}
 		/* Shared templates go to QP 0's peer; rb_post_chain_signals()
 		 * redirects a chain of another QP and puts them back. */
-		if (r->ud)
+		if (r->c.ud)
 			ud_dest(r, qi, wr, r->nwr);
 	}
 	return 0;
@@ -324,8 +325,8 @@ void rb_wrs_free(struct rb_run *r)
 __attribute__((noinline, cold)) int rb_post_failed(struct rb_run *r, uint32_t qi, uint32_t n,
 						   int err)
 {
-	rb_err("%s qp 0x%x: %s of %u WRs: %s", r->dev.name, r->qp[qi]->qp_num,
-	       r->post_send == rb_post_send_ex ? "ibv_wr_complete" : "ibv_post_send", n,
+	rb_err("%s qp 0x%x: %s of %u WRs: %s", r->c.dev.name, r->c.qp[qi]->qp_num,
+	       r->c.post_send == rb_post_send_ex ? "ibv_wr_complete" : "ibv_post_send", n,
 	       strerror(err));
 	return -err;
 }
@@ -342,7 +343,7 @@ __attribute__((noinline)) int rb_post_chain_signals(struct rb_run *r, uint32_t q
 	void (*iter_wr)(struct rb_run *, struct ibv_send_wr *, uint64_t) = r->bench->iter_wr;
 	struct ibv_send_wr *wr = r->wr + (size_t)qi * r->wr_stride;
 	struct rb_sq *q = &r->sq[qi];
-	bool redirect = r->ud && qi && !r->wr_stride;
+	bool redirect = r->c.ud && qi && !r->wr_stride;
 	uint32_t k, signal = r->pt.signal, first = signal - q->unsig - 1, unsig;
 	uint64_t qid = (uint64_t)qi << 32;
 	unsigned int flags = r->wr_flags;
@@ -392,7 +393,7 @@ int rb_heartbeat_send(struct rb_run *r)
 	if (r->progress_ns)
 		__atomic_store_n(r->progress_ns, rb_now_ns(), __ATOMIC_RELAXED);
 	if (r->on_beat)
-		r->on_beat(r->iv_ctx, r);
+		r->on_beat(r->iv.ctx, r);
 	return r->ctl->ops->alive(r->ctl, r->point);
 }
 
@@ -400,48 +401,19 @@ bool rb_point_queues(struct rb_run *r)
 {
 	uint32_t depth = r->pt.tx_depth, qi;
 
-	r->reap_slow = r->srq || r->wl || r->ncq > 1;
+	r->reap_slow = r->c.srq || r->wl || r->ncq > 1;
 	if (r->bench->bounded_by_rd_atom)
-		depth = rb_min_u32(depth, r->rd_atom ? r->rd_atom : 1);
-	for (qi = 0; qi < r->nqp; qi++) {
+		depth = rb_min_u32(depth, r->c.rd_atom ? r->c.rd_atom : 1);
+	for (qi = 0; qi < r->c.nqp; qi++) {
 		r->sq[qi].depth = depth;
 		r->sq[qi].unsig = 0;
 	}
 	if (r->sq_done) /* none before the lists (the socket tests have no QPs) */
-		memset(r->sq_done, 0, r->nqp * sizeof(*r->sq_done));
+		memset(r->sq_done, 0, r->c.nqp * sizeof(*r->sq_done));
 	r->signal_asked = 0;
 	if (r->pt.signal <= depth)
 		return false;
 	r->signal_asked = r->pt.signal;
 	r->pt.signal = depth;
 	return true;
-}
-
-int rb_run_lists_alloc(struct rb_run *r)
-{
-	r->qp = calloc(r->nqp, sizeof(*r->qp));
-	r->sq = calloc(r->nqp, sizeof(*r->sq));
-	r->sq_done = calloc(r->nqp, sizeof(*r->sq_done));
-	r->ah = calloc(r->nqp, sizeof(*r->ah));
-	r->mr = calloc(r->nmr, sizeof(*r->mr));
-	if (r->qp && r->sq && r->sq_done && r->ah && r->mr)
-		return 0;
-	rb_run_lists_free(r);
-	rb_err("no memory for the lists of %u QPs", r->nqp);
-	return -ENOMEM;
-}
-
-void rb_run_lists_free(struct rb_run *r)
-{
-	free(r->qp);
-	free(r->sq);
-	free(r->sq_done);
-	free(r->ah);
-	free(r->mr);
-	r->qp = NULL;
-	r->sq = NULL;
-	r->sq_done = NULL;
-	r->ah = NULL;
-	r->mr = NULL;
-	rb_conn_free(&r->remote);
 }

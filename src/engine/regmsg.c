@@ -32,7 +32,7 @@ struct regmsg {
 /* ibv_reg_mr() of the message's buffer (logged by rb_mr_reg()). */
 static int reg_one(struct rb_run *r, struct ibv_mr **mr)
 {
-	return rb_mr_reg(&r->dev, (void *)(uintptr_t)r->sge[0].addr, r->pt.size,
+	return rb_mr_reg(&r->c.dev, (void *)(uintptr_t)r->sge[0].addr, r->pt.size,
 			 IBV_ACCESS_LOCAL_WRITE, mr);
 }
 
@@ -65,7 +65,7 @@ static int post_one(struct rb_run *r, struct regmsg *m, bool force)
 	wr.send_flags = wr.send_flags & ~(IBV_SEND_INLINE | IBV_SEND_SIGNALED);
 	if (sig)
 		wr.send_flags |= IBV_SEND_SIGNALED;
-	ret = r->post_send(r->qp[0], &wr, &bad);
+	ret = r->c.post_send(r->c.qp[0], &wr, &bad);
 	if (ret)
 		return rb_post_failed(r, 0, 1, ret);
 	m->posted++;
@@ -80,8 +80,8 @@ static int dereg_upto(struct rb_run *r, struct regmsg *m, uint64_t id)
 	int ret;
 
 	if (id < m->done || id >= m->posted) {
-		rb_err("%s qp 0x%x: a completion for WR %llu, which is not in flight", r->dev.name,
-		       r->qp[0]->qp_num, (unsigned long long)id);
+		rb_err("%s qp 0x%x: a completion for WR %llu, which is not in flight",
+		       r->c.dev.name, r->c.qp[0]->qp_num, (unsigned long long)id);
 		return -EPROTO;
 	}
 	for (; m->done <= id; m->done++) {
@@ -89,7 +89,7 @@ static int dereg_upto(struct rb_run *r, struct regmsg *m, uint64_t id)
 		ret = ibv_dereg_mr(*mr);
 		*mr = NULL;
 		if (ret) {
-			rb_err("%s: ibv_dereg_mr: %s", r->dev.name, strerror(ret));
+			rb_err("%s: ibv_dereg_mr: %s", r->c.dev.name, strerror(ret));
 			m->done++;
 			return -ret;
 		}

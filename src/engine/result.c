@@ -36,7 +36,7 @@ static void result_qps(const struct rb_run *r, struct rb_result *res)
 
 	res->has_qp_wrs = true;
 	res->qp_wrs_min = UINT64_MAX;
-	for (qi = 0; qi < r->pt.qps && qi < r->nqp; qi++) {
+	for (qi = 0; qi < r->pt.qps && qi < r->c.nqp; qi++) {
 		res->qp_wrs_used += r->sq_done[qi] > 0;
 		if (r->sq_done[qi] < res->qp_wrs_min)
 			res->qp_wrs_min = r->sq_done[qi];
@@ -50,10 +50,10 @@ static void result_qps(const struct rb_run *r, struct rb_result *res)
 /* The client's intervals (the result takes them) and the rate reached. */
 static void result_shape(struct rb_run *r, struct rb_result *res)
 {
-	res->iv = r->iv;
-	res->niv = r->niv;
-	r->iv = NULL;
-	r->niv = r->iv_cap = 0;
+	res->iv = r->iv.list;
+	res->niv = r->iv.n;
+	r->iv.list = NULL;
+	r->iv.n = r->iv.cap = 0;
 	rb_bw_min_interval(res, r->p->interval_ms);
 	rb_rate_report(res, r->p->rate, r->p->rate_unit);
 }
@@ -112,8 +112,8 @@ int rb_result_generic(struct rb_run *r, struct rb_result *res)
 	res->has_cpu = ns > 0;
 	res->cpu_util_pct = ns ? (double)(r->cpu1 - r->cpu0) * 100.0 / (double)ns : 0;
 	res->cpu_ns_per_msg = r->ops ? (double)(r->cpu1 - r->cpu0) / (double)r->ops : 0;
-	res->has_wakeups = r->chan != NULL;
-	res->wakeups = r->ev1 - r->ev0;
+	res->has_wakeups = r->ev.chan != NULL;
+	res->wakeups = r->ev.ev1 - r->ev.ev0;
 	res->wakeups_per_msg = (double)res->wakeups / (double)r->ops;
 	return rb_wrlat_result(r, res);
 }

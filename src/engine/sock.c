@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: MIT
 /*
- * The loops of the socket tests (tcp_lat, tcp_bw) over r->data_fd, a TCP
+ * The loops of the socket tests (tcp_lat, tcp_bw) over r->c.data_fd, a TCP
  * connection of their own beside the control channel: the same marks,
  * samples, STOP and timeout as the verbs loops.  Every call blocks for a
  * slice at most (SO_RCVTIMEO and SO_SNDTIMEO, set by the session), after
@@ -107,7 +107,7 @@ static int send_full(struct rb_run *r, const uint8_t *buf, size_t len)
 	int ret;
 
 	while (done < len) {
-		n = send(r->data_fd, buf + done, len - done, MSG_NOSIGNAL);
+		n = send(r->c.data_fd, buf + done, len - done, MSG_NOSIGNAL);
 		if (n > 0) {
 			done += (size_t)n;
 			since = 0;
@@ -135,7 +135,7 @@ static int recv_full(struct rb_run *r, uint8_t *buf, size_t len, bool stoppable)
 	int ret;
 
 	while (got < len) {
-		n = recv(r->data_fd, buf + got, len - got, 0);
+		n = recv(r->c.data_fd, buf + got, len - got, 0);
 		/* ^C or the server's --max-run-time while data flows, not only
 		 * when it stalls: a busy loop never idles. */
 		if (n > 0 && rb_interrupted)
@@ -242,7 +242,7 @@ static int drain(struct rb_run *r)
 	uint64_t since = 0, next = rb_now_ns() + 10000000ULL;
 	int left = 0, ret;
 
-	while (!ioctl(r->data_fd, SIOCOUTQ, &left) && left > 0) {
+	while (!ioctl(r->c.data_fd, SIOCOUTQ, &left) && left > 0) {
 		usleep(20);
 		if (rb_now_ns() < next)
 			continue;
@@ -308,7 +308,7 @@ static int stream_server(struct rb_run *r)
 	if (!warm)
 		rb_mark_start(r);
 	while (!r->stopped || bytes < r->stop_count * len) {
-		n = recv(r->data_fd, r->buf, r->data_len, 0);
+		n = recv(r->c.data_fd, r->c.buf, r->c.data_len, 0);
 		if (n > 0) {
 			if (bytes < warm && bytes + (uint64_t)n >= warm)
 				rb_mark_start(r);
@@ -353,7 +353,8 @@ static bool bi_ended(struct rb_run *r, uint64_t it)
 static int bi_send(struct rb_run *r, struct bidir *b)
 {
 	const size_t len = r->pt.size;
-	ssize_t n = send(r->data_fd, rb_tx(r) + b->off, len - b->off, MSG_DONTWAIT | MSG_NOSIGNAL);
+	ssize_t n =
+		send(r->c.data_fd, rb_tx(r) + b->off, len - b->off, MSG_DONTWAIT | MSG_NOSIGNAL);
 
 	if (n < 0)
 		return transient(errno) ? 0 : sock_failed(r, "send", errno);
@@ -375,7 +376,7 @@ static int bi_send(struct rb_run *r, struct bidir *b)
 
 static int bi_recv(struct rb_run *r, struct bidir *b)
 {
-	ssize_t n = recv(r->data_fd, rb_rx(r), r->region, MSG_DONTWAIT);
+	ssize_t n = recv(r->c.data_fd, rb_rx(r), r->c.region, MSG_DONTWAIT);
 
 	if (n < 0)
 		return transient(errno) ? 0 : sock_failed(r, "recv", errno);
@@ -391,7 +392,7 @@ static int bi_drained(struct rb_run *r, struct bidir *b)
 {
 	int left = 0, ret;
 
-	if (ioctl(r->data_fd, SIOCOUTQ, &left) || left > 0)
+	if (ioctl(r->c.data_fd, SIOCOUTQ, &left) || left > 0)
 		return 0;
 	rb_mark_end(r);
 	r->total = b->it;
@@ -411,7 +412,7 @@ static int bi_drained(struct rb_run *r, struct bidir *b)
  */
 static int stream_bidir(struct rb_run *r)
 {
-	struct pollfd p = { .fd = r->data_fd };
+	struct pollfd p = { .fd = r->c.data_fd };
 	struct bidir b = { .state = BI_SENDING };
 	uint64_t now;
 	int n, ret = 0;

@@ -72,7 +72,7 @@ static __attribute__((noinline)) int pace_sleep(struct rb_run *r)
  */
 static int pace_wait(struct rb_run *r)
 {
-	int ret = r->chan ? pace_sleep(r) : rb_heartbeat_send(r);
+	int ret = r->ev.chan ? pace_sleep(r) : rb_heartbeat_send(r);
 
 	return ret ? ret : STREAM_HELD;
 }
@@ -181,7 +181,7 @@ static int stream_idle(struct rb_run *r, struct stream *s, struct rb_idle *idle)
 {
 	int ret;
 
-	if (r->iv_next != UINT64_MAX && s->measure && (ret = rb_iv_tick(r, rb_ticks(), s->done)))
+	if (r->iv.next != UINT64_MAX && s->measure && (ret = rb_iv_tick(r, rb_ticks(), s->done)))
 		return ret;
 	return rb_idle_check(r, idle, "completions");
 }
@@ -316,7 +316,7 @@ static int count_recv(struct rb_run *r, uint32_t qi)
 	int ret = 0;
 
 	if (r->p->verify)
-		ret = rb_verify_bytes(r, rb_recv_buf(r, qi) + r->rx_off, r->pt.size, r->total);
+		ret = rb_verify_bytes(r, rb_recv_buf(r, qi) + r->c.rx_off, r->pt.size, r->total);
 	/* Bandwidth counts from the end of the last warmup message. */
 	if (++r->total == r->pt.warmup)
 		rb_mark_start(r);
@@ -335,7 +335,7 @@ static bool lossy_over(struct rb_run *r, int n, uint64_t *quiet)
 {
 	uint64_t now;
 
-	if (!r->lossy || !r->stopped || n > 0) {
+	if (!r->c.lossy || !r->stopped || n > 0) {
 		*quiet = 0;
 		return false;
 	}

@@ -45,12 +45,12 @@ int rb_wrlat_open(struct rb_run *r)
 
 	if (!r->p->wr_lat || r->wl)
 		return 0;
-	w = calloc(1, sizeof(*w) + r->nqp * sizeof(w->q[0]));
+	w = calloc(1, sizeof(*w) + r->c.nqp * sizeof(w->q[0]));
 	if (!w)
 		return -ENOMEM;
 	w->cap = cap;
 	r->wl = w;
-	for (qi = 0; qi < r->nqp; qi++) {
+	for (qi = 0; qi < r->c.nqp; qi++) {
 		w->q[qi].e = calloc(cap, sizeof(*w->q[qi].e));
 		if (!w->q[qi].e) {
 			rb_wrlat_close(r);
@@ -66,7 +66,7 @@ void rb_wrlat_close(struct rb_run *r)
 
 	if (!r->wl)
 		return;
-	for (qi = 0; qi < r->nqp; qi++)
+	for (qi = 0; qi < r->c.nqp; qi++)
 		free(r->wl->q[qi].e);
 	rb_samples_free(&r->wl->s);
 	free(r->wl);
@@ -80,7 +80,7 @@ void rb_wrlat_phase(struct rb_run *r, bool measure)
 	r->wl->measure = measure;
 	if (measure)
 		rb_samples_reset(&r->wl->s);
-	for (qi = 0; qi < r->nqp; qi++) {
+	for (qi = 0; qi < r->c.nqp; qi++) {
 		struct wl_q *q = &r->wl->q[qi];
 
 		q->posted = q->done = 0;
@@ -98,8 +98,8 @@ int rb_wrlat_post(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool 
 		return ret;
 	/* Cannot happen while each chain holds one WR of the queue or more. */
 	if (q->n == r->wl->cap) {
-		rb_err("%s qp 0x%x: --wr-lat: more than %u chains in flight", r->dev.name,
-		       r->qp[qi]->qp_num, r->wl->cap);
+		rb_err("%s qp 0x%x: --wr-lat: more than %u chains in flight", r->c.dev.name,
+		       r->c.qp[qi]->qp_num, r->wl->cap);
 		return -EOVERFLOW;
 	}
 	q->posted += n;

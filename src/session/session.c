@@ -47,6 +47,7 @@
 #define PACKAGE_VERSION "unknown"
 #endif
 #include "session/session_int.h"
+#include "session/point_hook.h"
 
 __thread uint8_t sess_msg[RB_WIRE_MAX_BODY];
 
@@ -61,338 +62,7 @@ const struct sess_path *sess_path_of(const struct rb_bench *b)
 	return paths[b->path];
 }
 
-/* ---- points --------------------------------------------------------- */
-
-/* Put the run state at the start of point @i: WRs built, buffers ready. */
-static int point_start(struct session *s, uint32_t i)
-{
-	struct rb_run *r = &s->run;
-	int ret;
-
-	r->point = i;
-	rb_plan_point(&s->p, i, &r->pt);
-	r->chan = r->pt.poll == RB_POLL_EVENT ? r->channel : NULL;
-	rb_cqs_point(r);
-	if (rb_point_queues(r) && s->role == RB_ROLE_CLIENT && s->said_signal != r->signal_asked) {
-		/* Said once per -Q value, as -o's clamp is (negotiate()). */
-		s->said_signal = r->signal_asked;
-		rb_info("-Q/--signal %u: %s has %u %s WRs in flight per QP (max_qp_rd_atom, -o): "
-			"signalling every %u, recorded as the point's signal_ran",
-			r->signal_asked, r->bench->name, r->pt.signal, r->bench->wr_name,
-			r->pt.signal);
-	}
-	rb_samples_reset(&r->lat);
-	r->ops = r->total = 0;
-	r->t0 = r->t1 = r->cpu0 = r->cpu1 = 0;
-	r->bidir = s->p.bidir;
-	r->role = sess_data_role(s);
-	r->stopped = r->stop_sent = false;
-	r->stop_count = 0;
-	r->verify_status = 0;
-	rb_iv_free(r);
-	ret = s->path->point(s);
-	if (!ret && r->bench->prepare)
-		ret = r->bench->prepare(r);
-	if (!ret)
-		rb_diag_before(&s->diag);
-	return ret;
-}
-
-/*
- * The server's figures that cannot be true (rb_result_check()) are not
- * shown as measured: each becomes NaN (null in JSON, "-" in the table,
- * empty in CSV; a count becomes 0), and is named in the point's
- * peer_result_rejected and its table flag.
- */
-static uint32_t reject_figures(const struct session *s, struct rb_msg_result *m, char *list,
-			       size_t len)
-{
-	double *fig[RB_PEER_NFIELDS] = { NULL,
-					 &m->bw_avg_gbps,
-					 &m->cpu_util_pct,
-					 &m->bw_peak_gbps,
-					 &m->msg_rate_mpps,
-					 &m->duration_s };
-	uint32_t bad = rb_result_check(m, s->p.iters), i;
-	size_t used = 0;
-
-	list[0] = '\0';
-	for (i = 0; i < RB_PEER_NFIELDS; i++) {
-		if (!(bad & (1u << i)))
-			continue;
-		if (used < len)
-			used += (size_t)snprintf(list + used, len - used, "%s%s", used ? ", " : "",
-						 rb_result_field(1u << i));
-		if (fig[i])
-			*fig[i] = NAN;
-		else
-			m->iters = 0;
-	}
-	if (bad)
-		rb_warn("server %s reported figures that cannot be true at point %u (%s): left "
-			"out",
-			s->oob.peer, m->point, list);
-	return bad;
-}
-
-/* A server that measured nothing sends no figures (NaN) and 0 iterations. */
-static void apply_peer(struct rb_result *res, const struct rb_msg_result *m)
-{
-	res->has_peer = true;
-	/* A rejected count is 0 too (reject_figures()), but no claim of nothing. */
-	res->peer_nothing_measured = !m->iters && !(res->peer_rejected & RB_PEER_ITERS);
-	res->peer_cpu_util_pct = m->cpu_util_pct;
-	res->peer_bw_avg_gbps = m->bw_avg_gbps;
-}
-
-/*
- * -b: the client's stream and the server's each move one direction of the
- * data (a read brings it to its initiator); the totals become their sums.
- * The server's figures are its direction's: no peer_bw_avg_gbps.
- */
-static void apply_bidir(const struct session *s, struct rb_result *res,
-			const struct rb_msg_result *m)
-{
-	bool toward = s->bench->payload_from_server;
-	struct rb_dir_result *mine = &res->dir[toward ? RB_DIR_S2C : RB_DIR_C2S];
-	struct rb_dir_result *peer = &res->dir[toward ? RB_DIR_C2S : RB_DIR_S2C];
-
-	*mine = (struct rb_dir_result){ .iters = res->iters,
-					.duration_s = res->duration_s,
-					.bw_avg_gbps = res->bw_avg_gbps,
-					.bw_peak_gbps = res->bw_peak_gbps,
-					.msg_rate_mpps = res->msg_rate_mpps };
-	*peer = (struct rb_dir_result){ .by_server = true,
-					.iters = m->iters,
-					.duration_s = m->duration_s,
-					.bw_avg_gbps = m->bw_avg_gbps,
-					.bw_peak_gbps = m->bw_peak_gbps,
-					.msg_rate_mpps = m->msg_rate_mpps };
-	res->has_bidir = true;
-	res->bw_avg_gbps = mine->bw_avg_gbps + peer->bw_avg_gbps;
-	/* The peaks need not coincide: their sum is an upper bound. */
-	res->bw_peak_gbps = mine->bw_peak_gbps + peer->bw_peak_gbps;
-	res->msg_rate_mpps = mine->msg_rate_mpps + peer->msg_rate_mpps;
-	res->peer_bw_avg_gbps = 0;
-}
-
-/* A server's latency summary that can be true: finite, and in order. */
-static bool lat_plausible(const struct rb_lat_summary *l)
-{
-	const double v[] = { l->min, l->p50, l->p90, l->p99, l->p999, l->max };
-	size_t i;
-
-	for (i = 0; i < sizeof(v) / sizeof(v[0]); i++)
-		if (!isfinite(v[i]) || v[i] < 0 || (i && v[i] < v[i - 1]))
-			return false;
-	return isfinite(l->avg) && l->avg >= l->min && l->avg <= l->max && isfinite(l->stdev) &&
-	       l->stdev >= 0;
-}
-
-/*
- * --reversed: the server sent and timed the point, so its figures are the
- * point's; this side's (the receiver's CPU, and its own bandwidth where it
- * counts arrivals) take the peer's place.  A rejected server figure stays
- * NaN (reject_figures()).
- */
-static void apply_reversed(const struct session *s, struct rb_result *res,
-			   const struct rb_msg_result *m)
-{
-	const struct rb_result own = *res;
-	bool bw = s->bench->mode == RB_MODE_BW;
-	double cpu_ns = m->cpu_util_pct / 100 * m->duration_s * 1e9;
-
-	res->iters = m->iters;
-	res->nothing_measured = !m->iters;
-	res->duration_s = m->iters ? m->duration_s : NAN;
-	res->has_lat = m->has_lat && lat_plausible(&m->lat);
-	res->lat = m->lat;
-	/* perftest's statistics need the server's samples, which stay there */
-	res->has_pt_lat = false;
-	if (m->has_lat && !res->has_lat)
-		rb_warn("server %s reported a latency summary that cannot be true at point %u: "
-			"left out",
-			s->oob.peer, m->point);
-	res->has_wr_lat = m->has_wr_lat && lat_plausible(&m->wr_lat);
-	res->wr_lat = m->wr_lat;
-	res->wr_lat_n = m->wr_lat_n;
-	if (m->has_wr_lat && !res->has_wr_lat)
-		rb_warn("server %s reported a --wr-lat summary that cannot be true at point %u: "
-			"left out",
-			s->oob.peer, m->point);
-	res->has_bw = bw && m->iters;
-	res->bw_avg_gbps = m->bw_avg_gbps;
-	res->bw_peak_gbps = m->bw_peak_gbps;
-	res->msg_rate_mpps = m->msg_rate_mpps;
-	res->has_cpu = m->iters && !isnan(m->cpu_util_pct);
-	res->cpu_util_pct = m->cpu_util_pct;
-	res->cpu_ns_per_msg = m->iters ? cpu_ns / (double)m->iters : 0;
-	res->has_peer = true;
-	res->peer_nothing_measured = own.nothing_measured;
-	res->peer_cpu_util_pct = own.has_cpu ? own.cpu_util_pct : NAN;
-	res->peer_bw_avg_gbps = own.has_bw && rb_bench_receives(s->bench, &s->p) ? own.bw_avg_gbps
-										 : 0;
-	/* --poll event: the sender's wake-ups, as every other figure is. */
-	rb_result_sender_wakeups(res, m);
-	/* --rate: the server paced its stream; the rate reached is its. */
-	rb_rate_report(res, s->p.rate, s->p.rate_unit);
-}
-
-/* --threads: waiting for the other threads before point @i (or BYE). */
-static int thread_beat(void *arg, uint32_t i)
-{
-	struct session *s = arg;
-
-	return s->ctl.ops->alive(&s->ctl, i);
-}
-
-size_t rb_point_steps(bool threads, bool probe, bool probing,
-		      enum rb_point_step out[RB_POINT_STEPS_MAX])
-{
-	size_t n = 0;
-
-	/* --threads: every thread has finished the last point. */
-	if (threads)
-		out[n++] = RB_STEP_THREADS;
-	/* --probe: alone first, then beside the stream (its own thread). */
-	if (probing)
-		out[n++] = RB_STEP_IDLE;
-	/* ... alone on the path: no thread streams before thread 0's idle
-	 * pings are done, and all streams start together after them. */
-	if (threads && probe)
-		out[n++] = RB_STEP_THREADS;
-	out[n++] = RB_STEP_START;
-	if (probing)
-		out[n++] = RB_STEP_LOADED;
-	return n;
-}
-
-static int point_step(struct session *s, uint32_t i, enum rb_point_step step)
-{
-	const struct rb_thread_hooks *th = s->h.thread_hooks;
-
-	switch (step) {
-	case RB_STEP_THREADS:
-		return th->point(th->ctx, i, thread_beat, s);
-	case RB_STEP_IDLE:
-		return rb_probe_idle(&s->probe);
-	case RB_STEP_START:
-		return s->ctl.ops->barrier(&s->ctl, i);
-	case RB_STEP_LOADED:
-		return rb_probe_start(&s->probe);
-	}
-	return -EINVAL;
-}
-
-static int client_point(struct session *s, uint32_t i)
-{
-	const struct rb_ctl_ops *ctl = s->ctl.ops;
-	struct rb_msg_result m = { .point = i };
-	enum rb_point_step steps[RB_POINT_STEPS_MAX];
-	struct rb_run *r = &s->run;
-	struct rb_result res;
-	size_t k, n;
-	char list[128];
-	int ret;
-
-	ret = point_start(s, i);
-	n = rb_point_steps(s->h.thread_hooks != NULL, s->p.probe, sess_probing(s), steps);
-	for (k = 0; !ret && k < n; k++)
-		ret = point_step(s, i, steps[k]);
-	/* -D 0: the first signal ends this point (main.c). */
-	rb_stop_armed = s->p.forever;
-	if (!ret)
-		ret = r->bench->run(r);
-	rb_stop_armed = 0;
-	if (sess_probing(s)) {
-		int pret = rb_probe_stop(&s->probe);
-
-		ret = ret ? ret : pret;
-	}
-	if (ret == -EINTR)
-		return sess_cut_point(s);
-	/* A mismatch in what this side received (reads, -b). */
-	if (!ret)
-		ret = r->verify_status;
-	if (!ret)
-		ret = rb_iv_finish(r);
-	if (ret)
-		return ret;
-	/* With -b the loop sent it, and then waited for the server's.  Before
-	 * the counters: the server that waits for it (reads, writes, atomics)
-	 * ends its interval on it, and reading them waits out their lifespan.
-	 * Reversed, the server sent it: its stream ended the point. */
-	if (!r->stop_sent && !s->p.reversed)
-		ret = ctl->stop(&s->ctl, i, r->total);
-	rb_diag_after(&s->diag);
-	if (!ret)
-		ret = ctl->result(&s->ctl, &m);
-	if (!ret)
-		ret = s->ctl.ops->counters(&s->ctl, &s->diag.peer);
-	if (!ret) {
-		rb_diag_peer(&s->diag, &s->rep);
-		sess_setup_take(s, &m);
-	}
-	if (!ret && m.status) {
-		rb_err("server %s: %s at point %u (see the server's log)", s->oob.peer,
-		       m.status == -EILSEQ ? "--verify found a mismatch" : strerror(-m.status), i);
-		ret = m.status;
-	}
-	if (!ret)
-		ret = sess_keep_samples(s);
-	if (!ret)
-		ret = r->bench->result(r, &res);
-	if (!ret && sess_probing(s))
-		rb_probe_result(&s->probe, &res);
-	if (!ret)
-		ret = sess_lat_extras(s, &res);
-	if (ret)
-		return ret;
-	res.peer_rejected = reject_figures(s, &m, list, sizeof(list));
-	if (res.peer_rejected)
-		snprintf(res.flag, sizeof(res.flag), "peer figures rejected: %s", list);
-	if (s->p.reversed)
-		apply_reversed(s, &res, &m);
-	else
-		apply_peer(&res, &m);
-	if (s->p.bidir)
-		apply_bidir(s, &res, &m);
-	rb_diag_point(&s->diag, &s->rep, &res, s->run.total);
-	return sess_emit(s, &res);
-}
-
-/* Server: the rest of point @i, once the barrier passed. */
-static int server_point(struct session *s, uint32_t i)
-{
-	struct rb_run *r = &s->run;
-	struct rb_msg_result m = { .point = i };
-	struct rb_result res;
-	int ret;
-
-	ret = r->bench->run(r);
-	/* Reversed, this side streamed or pinged: its STOP ends the point,
-	 * as the client's does otherwise (with -b the loop sent it). */
-	if (!ret && s->p.reversed && !r->stop_sent)
-		ret = s->ctl.ops->stop(&s->ctl, i, r->total);
-	if (!ret) {
-		rb_diag_after(&s->diag);
-		ret = r->bench->result(r, &res);
-	}
-	if (ret)
-		return ret;
-	m.status = r->verify_status;
-	rb_result_msg(&res, &m);
-	sess_setup_put(s, &m);
-	ret = s->ctl.ops->result(&s->ctl, &m);
-	/* All of them, whatever this side shows: the client chooses its own. */
-	if (!ret)
-		ret = s->ctl.ops->counters(&s->ctl, &s->diag.delta);
-	if (!ret) {
-		rb_diag_point(&s->diag, &s->rep, &res, s->run.total);
-		ret = sess_emit(s, &res);
-	}
-	return ret ? ret : r->verify_status;
-}
+/* ---- points ---------------------------------------------------------- */
 
 /*
  * Progress on stderr as each point starts (--progress auto: when stderr
@@ -541,7 +211,7 @@ static int client_points(struct session *s)
 		sess_out_begin(s);
 	for (i = 0; i < n && !ret && !rb_interrupted; i++) {
 		progress(s, i, n, t0);
-		ret = client_point(s, (uint32_t)i);
+		ret = sess_client_point(s, (uint32_t)i);
 	}
 	if (ret == -EINTR || rb_interrupted) {
 		bool cut = s->nres && s->res[s->nres - 1].cut;
@@ -558,7 +228,8 @@ static int client_points(struct session *s)
 	}
 	/* --threads: no server ends (and frees its slot) before the last. */
 	if (s->h.thread_hooks)
-		ret = s->h.thread_hooks->point(s->h.thread_hooks->ctx, (uint32_t)n, thread_beat, s);
+		ret = s->h.thread_hooks->point(s->h.thread_hooks->ctx, (uint32_t)n,
+					       sess_thread_beat, s);
 	if (!ret)
 		ret = sess_send_body(s, RB_MSG_BYE, 0);
 	return !ret && s->l->recommend ? recommend(s) : ret;
@@ -578,8 +249,28 @@ static int exit_code(struct session *s, int ret)
 	return s->usage ? RB_EXIT_USAGE : RB_EXIT_FAIL;
 }
 
-static void session_init(struct session *s, const struct rb_bench *t, const struct rb_local *c,
-			 const struct rb_session_hooks *h, enum rb_role role)
+/* The run's fixed part: the test (a server's once it knows it), the plan, the peer. */
+static void run_init(struct session *s)
+{
+	const struct rb_run_cfg cfg = {
+		.bench = s->bench,
+		.role = s->role,
+		.p = &s->p,
+		.ctl = &s->ctl,
+		.timeout_ns = sess_timeout_ns(s),
+		.cancel = s->h.thread_hooks ? s->h.thread_hooks->cancel : NULL,
+		.progress_ns = s->h.thread_hooks ? s->h.thread_hooks->progress_ns : NULL,
+		.on_interval = sess_show_interval,
+		.iv_ctx = s,
+		.on_beat = sess_status_on(s) ? sess_status : NULL,
+	};
+
+	rb_run_init(s->run, &cfg);
+}
+
+/* 0, or -ENOMEM (logged): no run; session_end() undoes what was done. */
+static int session_init(struct session *s, const struct rb_bench *t, const struct rb_local *c,
+			const struct rb_session_hooks *h, enum rb_role role)
 {
 	memset(s, 0, sizeof(*s));
 	s->bench = t;
@@ -591,23 +282,18 @@ static void session_init(struct session *s, const struct rb_bench *t, const stru
 	s->oob.fd = -1;
 	s->slot_fd = -1;
 	s->tcp.lfd = -1;
-	s->run.data_fd = -1;
+	s->conn.data_fd = -1;
 	s->oob.timeout_ms = (int)c->timeout_s * 1000;
-	s->run.bench = t;
-	s->run.role = role;
-	s->run.p = &s->p;
 	rb_ctl_oob_init(&s->ctl, &s->oob, role);
-	s->run.ctl = &s->ctl;
-	s->run.timeout_ns = (uint64_t)c->timeout_s * 1000000000ULL;
-	s->run.cancel = s->h.thread_hooks ? s->h.thread_hooks->cancel : NULL;
-	s->run.progress_ns = s->h.thread_hooks ? s->h.thread_hooks->progress_ns : NULL;
-	s->run.on_interval = sess_show_interval;
-	s->run.on_beat = sess_status_on(s) ? sess_status : NULL;
-	s->run.iv_ctx = s;
 	gethostname(s->host, sizeof(s->host) - 1);
 	srand48((long)rb_now_ns() ^ getpid());
 	rb_ticks_per_ms(); /* calibrate now, not inside a measured wait */
 	rb_hook_bad_verify = role == RB_ROLE_SERVER && getenv("RDMABENCH_HOOK_BAD_VERIFY");
+	s->run = rb_run_new();
+	if (!s->run)
+		return -ENOMEM;
+	run_init(s);
+	return 0;
 }
 
 /* Returns @ret, or the failure to write the files' last version. */
@@ -623,6 +309,8 @@ static int session_end(struct session *s, int ret)
 	wret = sess_finish_output(s, ret);
 	if (s->path)
 		s->path->close(s);
+	rb_run_free(s->run);
+	s->run = NULL;
 	rb_cm_close(&s->cm);
 	rb_oob_close(&s->oob);
 	json_decref(s->rep.recommendation);
@@ -673,9 +361,10 @@ int rb_client(const struct rb_bench *t, const struct rb_params *p, const struct 
 		rb_err("--threads %u: a session of a run of threads needs its hooks", p->threads);
 		return RB_EXIT_FAIL;
 	}
-	session_init(&s, t, c, h, RB_ROLE_CLIENT);
+	ret = session_init(&s, t, c, h, RB_ROLE_CLIENT);
 	s.p = *p;
-	ret = client_checks(&s);
+	if (!ret)
+		ret = client_checks(&s);
 	/* Local setup first, on the device the connection will leave from:
 	 * under load it takes seconds, which must not count against the
 	 * server's timeout. */
@@ -755,7 +444,7 @@ static int server_hello(struct session *s, const struct rb_serve *f)
 		       s->bench->name);
 		return -EPROTONOSUPPORT;
 	}
-	s->run.bench = s->bench;
+	run_init(s);
 	s->path = sess_path_of(s->bench);
 	same_host(s, &h);
 	return sess_send_body(s, RB_MSG_OK, 0);
@@ -764,8 +453,9 @@ static int server_hello(struct session *s, const struct rb_serve *f)
 /* How long a client may wait for the slot: told before its timeout. */
 static uint64_t slot_wait_ns(const struct session *s)
 {
-	return s->run.timeout_ns > 2000000000ULL ? s->run.timeout_ns - 2000000000ULL
-						 : 1000000000ULL;
+	uint64_t t = sess_timeout_ns(s);
+
+	return t > 2000000000ULL ? t - 2000000000ULL : 1000000000ULL;
 }
 
 /*
@@ -899,7 +589,7 @@ static int server_params(struct session *s, const struct rb_serve *f)
 	if (!ret)
 		ret = admit(s);
 	/* The wait for threads that never come counts from here (ctl.h). */
-	s->ctl.alive_ns = s->run.timeout_ns;
+	s->ctl.alive_ns = sess_timeout_ns(s);
 	s->ctl.since_ns = rb_now_ns();
 	if (!ret && s->slot_fd >= 0)
 		sess_run_limit(s->l->max_run_s);
@@ -922,7 +612,7 @@ static int server_points(struct session *s)
 	int ret;
 
 	for (i = 0;; i++) {
-		ret = i < n ? point_start(s, i) : 0;
+		ret = i < n ? sess_point_start(s, i) : 0;
 		if (!ret)
 			ret = s->ctl.ops->barrier(&s->ctl, i);
 		if (ret)
@@ -931,7 +621,7 @@ static int server_points(struct session *s)
 			rb_err("client %s started point %u of a plan of %zu", s->oob.peer, i, n);
 			return -EPROTO;
 		}
-		ret = server_point(s, i);
+		ret = sess_server_point(s, i);
 		if (ret)
 			return ret;
 	}
@@ -956,13 +646,14 @@ int sess_serve_conn(struct rb_oob *o, const struct rb_serve *f, const struct rb_
 	struct session s;
 	int ret;
 
-	session_init(&s, NULL, c, h, RB_ROLE_SERVER);
+	ret = session_init(&s, NULL, c, h, RB_ROLE_SERVER);
 	s.slot_fd = slot_fd;
 	s.admit = adm;
 	s.oob.fd = o->fd;
 	memcpy(s.oob.peer, o->peer, sizeof(s.oob.peer));
 	rb_info("client %s connected", s.oob.peer);
-	ret = server_hello(&s, f);
+	if (!ret)
+		ret = server_hello(&s, f);
 	if (ret == SESS_SERVICE) {
 		ret = serve_service(&s, f->service);
 	} else {

@@ -19,23 +19,23 @@ int sess_send_body(struct session *s, uint16_t type, int len)
 
 static int local_conn(struct session *s, struct rb_msg_conn *m)
 {
-	struct rb_run *r = &s->run;
+	struct rb_conn *cn = &s->conn;
 	uint32_t i;
 
 	memset(m, 0, sizeof(*m));
-	if (rb_conn_alloc(m, r->nqp, r->nmr)) {
-		rb_err("no memory for the CONN of %u QPs", r->nqp);
+	if (rb_conn_alloc(m, cn->nqp, cn->nmr)) {
+		rb_err("no memory for the CONN of %u QPs", cn->nqp);
 		return -ENOMEM;
 	}
-	m->mtu = rb_mtu_bytes(r->dev.port_attr.active_mtu);
-	m->max_rd_atom = (uint32_t)(r->dev.attr.max_qp_rd_atom < r->dev.attr.max_qp_init_rd_atom
-					    ? r->dev.attr.max_qp_rd_atom
-					    : r->dev.attr.max_qp_init_rd_atom);
-	m->rkey = r->mr[0]->rkey;
-	m->addr = (uintptr_t)r->buf;
-	m->len = 2 * r->region; /* per MR */
-	m->nqp = r->nqp;
-	m->nmr = r->nmr;
+	m->mtu = rb_mtu_bytes(cn->dev.port_attr.active_mtu);
+	m->max_rd_atom = (uint32_t)(cn->dev.attr.max_qp_rd_atom < cn->dev.attr.max_qp_init_rd_atom
+					    ? cn->dev.attr.max_qp_rd_atom
+					    : cn->dev.attr.max_qp_init_rd_atom);
+	m->rkey = cn->mr[0]->rkey;
+	m->addr = (uintptr_t)cn->buf;
+	m->len = 2 * cn->region; /* per MR */
+	m->nqp = cn->nqp;
+	m->nmr = cn->nmr;
 	snprintf(m->fp.kernel, sizeof(m->fp.kernel), "%.*s", (int)sizeof(m->fp.kernel) - 1,
 		 rb_ident()->kernel);
 	snprintf(m->fp.rdma_core, sizeof(m->fp.rdma_core), "%s", s->rep.rdma_core);
@@ -44,14 +44,14 @@ static int local_conn(struct session *s, struct rb_msg_conn *m)
 	m->fp.vendor_id = s->rep.vendor_id;
 	m->fp.vendor_part_id = s->rep.vendor_part_id;
 	m->fp.hw_ver = s->rep.hw_ver;
-	for (i = 0; i < r->nmr; i++)
-		m->mr[i] = (struct rb_mr_info){ (uintptr_t)rb_rx_of(r, i), r->mr[i]->rkey };
-	for (i = 0; i < r->nqp; i++)
-		rb_qp_info(&r->dev, r->qp[i], (uint32_t)(lrand48() & 0xffffff), &m->qp[i]);
+	for (i = 0; i < cn->nmr; i++)
+		m->mr[i] = (struct rb_mr_info){ (uintptr_t)rb_conn_rx_of(cn, i), cn->mr[i]->rkey };
+	for (i = 0; i < cn->nqp; i++)
+		rb_qp_info(&cn->dev, cn->qp[i], (uint32_t)(lrand48() & 0xffffff), &m->qp[i]);
 	m->place = s->rep.place;
-	snprintf(m->device, sizeof(m->device), "%s", r->dev.name);
-	m->link_layer = r->dev.port_attr.link_layer;
-	m->transport = (uint8_t)r->dev.tr->type;
+	snprintf(m->device, sizeof(m->device), "%s", cn->dev.name);
+	m->link_layer = cn->dev.port_attr.link_layer;
+	m->transport = (uint8_t)cn->dev.tr->type;
 	if (s->p.transport == RB_TR_DC) { /* the targets say their key */
 		m->dc_role = s->role == RB_ROLE_SERVER ? RB_DC_TARGET : RB_DC_INITIATOR;
 		m->dc_key = s->role == RB_ROLE_SERVER ? RB_DC_KEY : 0;
@@ -81,17 +81,17 @@ static const char *transport_name(uint8_t type, uint8_t ll)
  */
 static int check_transport(struct session *s)
 {
-	struct rb_run *r = &s->run;
-	char dev[4 * sizeof(r->remote.device)];
+	struct rb_conn *cn = &s->conn;
+	char dev[4 * sizeof(cn->remote.device)];
 
-	if (r->remote.transport == (uint8_t)r->dev.tr->type)
+	if (cn->remote.transport == (uint8_t)cn->dev.tr->type)
 		return 0;
-	rb_escape(r->remote.device, dev, sizeof(dev));
+	rb_escape(cn->remote.device, dev, sizeof(dev));
 	rb_err("peer %s's %s is %s, but %s port %u here is %s: they cannot connect (both sides "
 	       "need the same transport)",
-	       s->oob.peer, dev, transport_name(r->remote.transport, r->remote.link_layer),
-	       r->dev.name, r->dev.port,
-	       transport_name((uint8_t)r->dev.tr->type, r->dev.port_attr.link_layer));
+	       s->oob.peer, dev, transport_name(cn->remote.transport, cn->remote.link_layer),
+	       cn->dev.name, cn->dev.port,
+	       transport_name((uint8_t)cn->dev.tr->type, cn->dev.port_attr.link_layer));
 	s->usage = true;
 	return -EPROTO;
 }
@@ -115,36 +115,36 @@ static int check_ud_size(struct session *s, uint32_t mtu)
  */
 static int negotiate(struct session *s, const struct rb_msg_conn *me)
 {
-	struct rb_run *r = &s->run;
-	uint32_t mtu = rb_min_u32(me->mtu, r->remote.mtu);
-	uint32_t rd = rb_min_u32(rb_min_u32(me->max_rd_atom, r->remote.max_rd_atom), 255);
-	char dev[4 * sizeof(r->remote.device)], why[RB_TEXT_MAX];
+	struct rb_conn *cn = &s->conn;
+	uint32_t mtu = rb_min_u32(me->mtu, cn->remote.mtu);
+	uint32_t rd = rb_min_u32(rb_min_u32(me->max_rd_atom, cn->remote.max_rd_atom), 255);
+	char dev[4 * sizeof(cn->remote.device)], why[RB_TEXT_MAX];
 
-	rb_escape(r->remote.device, dev, sizeof(dev));
-	if (r->remote.link_layer != me->link_layer) {
+	rb_escape(cn->remote.device, dev, sizeof(dev));
+	if (cn->remote.link_layer != me->link_layer) {
 		rb_err("peer %s's %s port is %s, but %s port %u here is %s: they cannot connect",
-		       s->oob.peer, dev, link_name(r->remote.link_layer), r->dev.name, r->dev.port,
-		       link_name(me->link_layer));
+		       s->oob.peer, dev, link_name(cn->remote.link_layer), cn->dev.name,
+		       cn->dev.port, link_name(me->link_layer));
 		s->usage = true;
 		return -EPROTO;
 	}
-	if (rb_conn_peer_check(me, &r->remote, why, sizeof(why))) {
+	if (rb_conn_peer_check(me, &cn->remote, why, sizeof(why))) {
 		rb_err("peer %s: %s", s->oob.peer, why);
 		s->usage = true;
 		return -EPROTO;
 	}
-	if (r->remote.mtu != me->mtu && s->role == RB_ROLE_CLIENT)
+	if (cn->remote.mtu != me->mtu && s->role == RB_ROLE_CLIENT)
 		rb_info("peer %s's %s has an active MTU of %u, %s here %u: the path MTU is %u",
-			s->oob.peer, dev, r->remote.mtu, r->dev.name, me->mtu, mtu);
+			s->oob.peer, dev, cn->remote.mtu, cn->dev.name, me->mtu, mtu);
 
 	if (s->p.mtu && s->p.mtu > mtu && s->role == RB_ROLE_CLIENT)
 		rb_info("--mtu %u: the ports' active MTU is %u; using %u", s->p.mtu, mtu, mtu);
 	if (s->p.mtu)
 		mtu = rb_min_u32(mtu, s->p.mtu);
-	r->path_mtu = rb_mtu_from_bytes(mtu);
-	if (!r->path_mtu) {
-		rb_err("no path MTU from %u bytes (%s here %u, peer %s %u)", mtu, r->dev.name,
-		       me->mtu, s->oob.peer, r->remote.mtu);
+	cn->path_mtu = rb_mtu_from_bytes(mtu);
+	if (!cn->path_mtu) {
+		rb_err("no path MTU from %u bytes (%s here %u, peer %s %u)", mtu, cn->dev.name,
+		       me->mtu, s->oob.peer, cn->remote.mtu);
 		return -EPROTO;
 	}
 	if (s->p.outstanding > rd && s->role == RB_ROLE_CLIENT)
@@ -152,7 +152,7 @@ static int negotiate(struct session *s, const struct rb_msg_conn *me)
 			rd);
 	if (s->p.outstanding && s->p.outstanding < rd)
 		rd = s->p.outstanding;
-	r->rd_atom = (uint8_t)(rd ? rd : 1);
+	cn->rd_atom = (uint8_t)(rd ? rd : 1);
 	s->rep.path_mtu = mtu;
 	return check_ud_size(s, mtu);
 }
@@ -177,7 +177,7 @@ static uint16_t cm_port(const struct session *s)
 {
 	uint16_t port = (uint16_t)s->l->tcp_port;
 
-	if (!s->run.dev.tr->cm_on_tcp)
+	if (!s->conn.dev.tr->cm_on_tcp)
 		return port;
 	return port < UINT16_MAX ? (uint16_t)(port + 1) : (uint16_t)(port - 1);
 }
@@ -185,14 +185,14 @@ static uint16_t cm_port(const struct session *s)
 /* -R: the CM connects the QPs; the server listens before it answers CONN. */
 static int cm_connect(struct session *s)
 {
-	struct rb_run *r = &s->run;
-	struct rb_av *av = calloc(r->nqp, sizeof(*av));
-	struct rb_cm_conn c = { &r->dev,
-				r->qp,
-				r->nqp,
+	struct rb_conn *cn = &s->conn;
+	struct rb_av *av = calloc(cn->nqp, sizeof(*av));
+	struct rb_cm_conn c = { &cn->dev,
+				cn->qp,
+				cn->nqp,
 				sess_qp_access(s),
-				r->path_mtu,
-				r->rd_atom,
+				cn->path_mtu,
+				cn->rd_atom,
 				(struct sockaddr *)&s->local,
 				av };
 	uint32_t i;
@@ -200,7 +200,7 @@ static int cm_connect(struct session *s)
 
 	if (!av)
 		return -ENOMEM;
-	for (i = 0; i < r->nqp; i++)
+	for (i = 0; i < cn->nqp; i++)
 		av[i] = path_av(s, i);
 	if (s->role == RB_ROLE_SERVER)
 		ret = rb_cm_accept(&s->cm, &c);
@@ -217,29 +217,29 @@ static int cm_connect(struct session *s)
  */
 static int dc_connect(struct session *s, const struct rb_msg_conn *me)
 {
-	struct rb_run *r = &s->run;
+	struct rb_conn *cn = &s->conn;
 	bool dct = s->role == RB_ROLE_SERVER;
 	struct rb_av av;
 	uint32_t i;
 	int ret = 0;
 
-	for (i = 0; i < r->nqp && !ret; i++) {
+	for (i = 0; i < cn->nqp && !ret; i++) {
 		av = path_av(s, i);
 		if (!dct) {
-			ret = rb_ah_create(&r->dev, &r->remote.qp[i], &av, &r->ah[i]);
-			s->dc[i] = (struct rb_dc_peer){ .ah = r->ah[i], .key = r->remote.dc_key };
+			ret = rb_ah_create(&cn->dev, &cn->remote.qp[i], &av, &cn->ah[i]);
+			s->dc[i] = (struct rb_dc_peer){ .ah = cn->ah[i], .key = cn->remote.dc_key };
 		}
 		if (!ret)
-			ret = rb_dc_connect(&r->dev, r->qp[i], dct, sess_qp_access(s),
-					    me->qp[i].psn, &r->remote.qp[i], r->path_mtu,
-					    r->rd_atom, &av, dct ? NULL : &s->dc[i]);
+			ret = rb_dc_connect(&cn->dev, cn->qp[i], dct, sess_qp_access(s),
+					    me->qp[i].psn, &cn->remote.qp[i], cn->path_mtu,
+					    cn->rd_atom, &av, dct ? NULL : &s->dc[i]);
 	}
 	return ret;
 }
 
 static int qp_connect(struct session *s, const struct rb_msg_conn *me)
 {
-	struct rb_run *r = &s->run;
+	struct rb_conn *cn = &s->conn;
 	struct rb_av av;
 	uint32_t i;
 	int ret = 0;
@@ -248,16 +248,16 @@ static int qp_connect(struct session *s, const struct rb_msg_conn *me)
 		return cm_connect(s);
 	if (s->p.transport == RB_TR_DC)
 		return dc_connect(s, me);
-	for (i = 0; i < r->nqp && !ret; i++) {
+	for (i = 0; i < cn->nqp && !ret; i++) {
 		av = path_av(s, i);
-		ret = rb_qp_connect(&r->dev, r->qp[i], sess_qp_access(s), me->qp[i].psn,
-				    &r->remote.qp[i], r->path_mtu, r->rd_atom, &av);
+		ret = rb_qp_connect(&cn->dev, cn->qp[i], sess_qp_access(s), me->qp[i].psn,
+				    &cn->remote.qp[i], cn->path_mtu, cn->rd_atom, &av);
 		if (!ret && rb_tr_datagram(s->p.transport))
-			ret = rb_ah_create(&r->dev, &r->remote.qp[i], &av, &r->ah[i]);
+			ret = rb_ah_create(&cn->dev, &cn->remote.qp[i], &av, &cn->ah[i]);
 		if (!ret && s->srd) {
 			s->srd[i] =
-				(struct rb_ud_peer){ r->ah[i], r->remote.qp[i].qpn, RB_UD_QKEY };
-			r->qp[i]->qp_context = &s->srd[i];
+				(struct rb_ud_peer){ cn->ah[i], cn->remote.qp[i].qpn, RB_UD_QKEY };
+			cn->qp[i]->qp_context = &s->srd[i];
 		}
 	}
 	return ret;
@@ -269,13 +269,13 @@ static int qp_connect(struct session *s, const struct rb_msg_conn *me)
  */
 static int probe_connect(struct session *s)
 {
-	struct rb_run *r = &s->run;
+	struct rb_conn *cn = &s->conn;
 	struct rb_av av = path_av(s, 0);
 	/* The client placed its probe before HELLO (rb_client()). */
 	int ret = s->role == RB_ROLE_SERVER ? sess_probe_place(s) : 0;
 
 	if (!ret)
-		ret = rb_probe_connect(&s->probe, &r->remote.probe_qp, r->path_mtu, &av);
+		ret = rb_probe_connect(&s->probe, &cn->remote.probe_qp, cn->path_mtu, &av);
 
 	if (!ret && s->role == RB_ROLE_SERVER)
 		ret = rb_probe_start(&s->probe);
@@ -286,7 +286,7 @@ static int probe_connect(struct session *s)
 static int check_dc(struct session *s)
 {
 	static const char *const kinds[] = { "no DC QPs", "DC initiators", "DC targets" };
-	const struct rb_msg_conn *c = &s->run.remote;
+	const struct rb_msg_conn *c = &s->conn.remote;
 	uint8_t want = s->p.transport != RB_TR_DC  ? RB_DC_NONE
 		       : s->role == RB_ROLE_SERVER ? RB_DC_INITIATOR
 						   : RB_DC_TARGET;
@@ -306,33 +306,33 @@ static int check_dc(struct session *s)
  */
 static int check_conn(struct session *s, const uint8_t *body, uint32_t len)
 {
-	struct rb_run *r = &s->run;
-	const struct rb_conn_want want = { r->nqp, r->nmr, 2 * r->region, sess_probing(s),
-					   r->dev.tr->min_qpn };
+	struct rb_conn *cn = &s->conn;
+	const struct rb_conn_want want = { cn->nqp, cn->nmr, 2 * cn->region, sess_probing(s),
+					   cn->dev.tr->min_qpn };
 	char err[RB_TEXT_MAX];
 	uint32_t k;
 	int ret;
 
-	if (rb_unpack_conn(body, len, &r->remote)) {
+	if (rb_unpack_conn(body, len, &cn->remote)) {
 		rb_err("peer %s sent a malformed CONN message", s->oob.peer);
 		return -EPROTO;
 	}
 	if (check_transport(s) || check_dc(s))
 		return -EPROTO;
-	if (rb_conn_counts(&r->remote, &want, err, sizeof(err)))
+	if (rb_conn_counts(&cn->remote, &want, err, sizeof(err)))
 		goto refused;
-	for (k = 0; k < rb_conn_chunks(&r->remote); k++) {
+	for (k = 0; k < rb_conn_chunks(&cn->remote); k++) {
 		ret = rb_oob_expect(&s->oob, RB_MSG_CONN_MORE, sess_msg, sizeof(sess_msg), &len);
 		if (ret)
 			return ret;
-		if (rb_unpack_conn_more(sess_msg, len, &r->remote, k)) {
+		if (rb_unpack_conn_more(sess_msg, len, &cn->remote, k)) {
 			rb_err("peer %s sent a malformed or out-of-order CONN_MORE message (%u of "
 			       "%u)",
-			       s->oob.peer, k + 1, rb_conn_chunks(&r->remote));
+			       s->oob.peer, k + 1, rb_conn_chunks(&cn->remote));
 			return -EPROTO;
 		}
 	}
-	if (!rb_conn_validate(&r->remote, &want, err, sizeof(err)))
+	if (!rb_conn_validate(&cn->remote, &want, err, sizeof(err)))
 		return 0;
 refused:
 	rb_err("peer %s sent a CONN message this side refuses: %s", s->oob.peer, err);
@@ -365,7 +365,7 @@ static int exchange_conn(struct session *s, const struct rb_msg_conn *me)
 		ret = check_conn(s, sess_msg, len);
 	if (!ret && s->role == RB_ROLE_SERVER && s->p.use_cm)
 		ret = rb_cm_listen(&s->cm,
-				   s->run.dev.tr->cm_on_tcp ? (struct sockaddr *)&s->local : NULL,
+				   s->conn.dev.tr->cm_on_tcp ? (struct sockaddr *)&s->local : NULL,
 				   cm_port(s), s->oob.timeout_ms);
 	if (!ret && s->role == RB_ROLE_SERVER)
 		ret = send_conn(s, me);
@@ -375,7 +375,8 @@ static int exchange_conn(struct session *s, const struct rb_msg_conn *me)
 /* Both CONNs in hand: the path, then the QPs connected. */
 static int connect_conn(struct session *s, const struct rb_msg_conn *me)
 {
-	struct rb_run *r = &s->run;
+	struct rb_conn *cn = &s->conn;
+	struct rb_run *r = s->run;
 	uint64_t t0;
 	int ret;
 
@@ -383,10 +384,10 @@ static int connect_conn(struct session *s, const struct rb_msg_conn *me)
 	if (ret)
 		return ret;
 	s->rep.has_peer_place = true;
-	s->rep.peer_place = r->remote.place;
+	s->rep.peer_place = cn->remote.place;
 	s->rep.has_peer_fp = true;
-	s->rep.peer_fp = r->remote.fp;
-	sess_warn_freq(s, "the peer's", &r->remote.place);
+	s->rep.peer_fp = cn->remote.fp;
+	sess_warn_freq(s, "the peer's", &cn->remote.place);
 	t0 = rb_now_ns();
 	ret = qp_connect(s, me);
 	if (!ret && s->rep.setup.on)
@@ -394,6 +395,9 @@ static int connect_conn(struct session *s, const struct rb_msg_conn *me)
 	s->rep.setup.cm_events = s->cm.events;
 	if (!ret && sess_probing(s))
 		ret = probe_connect(s);
+	/* The run's copy of the connection, for the test's setup (receives). */
+	if (!ret)
+		ret = rb_run_conn(r, cn);
 	if (!ret && s->bench->setup)
 		ret = s->bench->setup(r);
 	return ret;
@@ -435,7 +439,7 @@ void sess_setup_take(struct session *s, const struct rb_msg_result *m)
 
 	if (!m->has_setup || su->peer_on)
 		return;
-	if (!rb_setup_check(m, s->run.nqp)) {
+	if (!rb_setup_check(m, s->conn.nqp)) {
 		if (!s->setup_rejected)
 			rb_warn("server %s reported setup figures that cannot be true (%u QPs, "
 				"create %g ms, connect %g ms): left out",

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * Between the files of a session only (session.c, session_res.c,
- * session_conn.c, session_tcp.c, session_out.c, server.c): struct session and what one
- * of them does for the others.  Everything here is private to them.
+ * Between the files of a session only (session.c, point.c and its hooks
+ * hook_*.c, session_res.c, session_conn.c, session_tcp.c, session_out.c,
+ * server.c): struct session and what one of them does for the others.
+ * Everything here is private to them.
  */
 #ifndef RB_SESSION_INT_H
 #define RB_SESSION_INT_H
@@ -45,7 +46,7 @@ struct sess_path {
 	int (*open)(struct session *s, const struct sockaddr *local);
 	/* After PARAMS: each side's CONN (or DATA), the connection, the row's setup. */
 	int (*connect)(struct session *s);
-	/* Before point s->run.point: what the path's loops need ready. */
+	/* Before each point (rb_point_begin() done): what the path's loops need ready. */
 	int (*point)(struct session *s);
 	/* Everything open() and connect() made; safe on a partial open. */
 	void (*close)(struct session *s);
@@ -75,12 +76,13 @@ struct session {
 	struct rb_params p;	      /* the plan: the client's, adopted by the server */
 	enum rb_role role;
 	bool usage;	      /* the failure is the user's request, not the run */
-	uint32_t said_signal; /* the last -Q whose clamp was said (point_start()) */
+	uint32_t said_signal; /* the last -Q whose clamp was said (sess_point_start()) */
 	struct rb_oob oob;
 	struct rb_auth_chan auth; /* --auth-key: oob's keys once HELLO proved it */
 	struct rb_ctl ctl;	  /* the points' control channel, over oob */
 	struct rb_cm cm;	  /* -R only */
-	struct rb_run run;
+	struct rb_conn conn;	  /* what the session built; the engine reads its copy */
+	struct rb_run *run;	  /* the engine's (engine/xfer.h): made and driven, never written */
 	struct rb_doc rep;
 	struct rb_writer out; /* stdout */
 	bool out_begun;
@@ -116,6 +118,12 @@ struct session {
 	bool setup_rejected;	/* client: the server's setup figures were said false */
 	struct rb_local rail_l; /* server: its -d list's rail for this client thread */
 };
+
+/* --timeout, ns: every wait's bound. */
+static inline uint64_t sess_timeout_ns(const struct session *s)
+{
+	return (uint64_t)s->l->timeout_s * 1000000000ULL;
+}
 
 /* Per thread: the threads of a --threads run are sessions each (session.c). */
 extern __thread uint8_t sess_msg[RB_WIRE_MAX_BODY];

@@ -20,7 +20,7 @@
 void sess_doc_init(struct session *s)
 {
 	struct rb_doc *rep = &s->rep;
-	struct rb_dev *d = &s->run.dev;
+	struct rb_dev *d = &s->conn.dev;
 
 	rep->test = s->bench->name;
 	rep->mode = s->bench->mode;
@@ -107,38 +107,38 @@ int sess_check_outputs(const struct rb_local *c)
  */
 int sess_keep_samples(struct session *s)
 {
-	struct rb_run *r = &s->run;
-	double k = r->bench->lat_scale;
+	struct rb_samples *lat = rb_run_samples(s->run);
+	double k = s->bench->lat_scale;
 	int ret = 0;
 
-	if (!s->l->samples_path[0] || !r->lat.n)
+	if (!s->l->samples_path[0] || !lat->n)
 		return 0;
 	if (!s->sf.f)
 		ret = rb_samples_file_open(&s->sf, s->l->samples_path, s->l->cycles);
 	return ret ? ret
-		   : rb_samples_file_point(&s->sf, s->bench->name, s->rep.op, &r->pt, &r->lat,
-					   k * rb_ns_per_tick(r) / 1000, k);
+		   : rb_samples_file_point(&s->sf, s->bench->name, s->rep.op, rb_run_point(s->run),
+					   lat, k * rb_ns_per_tick(s->run) / 1000, k);
 }
 
 /* -H and -C, from the samples the summary left sorted. */
 int sess_lat_extras(struct session *s, struct rb_result *res)
 {
-	struct rb_run *r = &s->run;
-	double ns = rb_ns_per_tick(r), k = r->bench->lat_scale;
+	struct rb_samples *lat = rb_run_samples(s->run);
+	double ns = rb_ns_per_tick(s->run), k = s->bench->lat_scale;
 	struct rb_lat_buckets b;
 	int ret = 0;
 
 	if (!res->has_lat)
 		return 0;
 	if (s->l->histogram) {
-		ret = rb_lat_buckets(&r->lat, &b);
+		ret = rb_lat_buckets(lat, &b);
 		if (!ret)
 			rb_lat_hist_fill(&b, k * ns / 1000, k, &res->hist);
 		res->has_hist = !ret;
 	}
 	if (!ret && s->l->cycles) {
 		/* A scale of k * 1000 "ns" per tick reports ticks times k. */
-		ret = rb_lat_summarize(&r->lat, k * 1000, &res->lat_ticks);
+		ret = rb_lat_summarize(lat, k * 1000, &res->lat_ticks);
 		res->has_ticks = !ret;
 		res->ticks_per_us = ns > 0 ? 1000 / ns : 0;
 	}
@@ -203,17 +203,17 @@ int sess_emit(struct session *s, const struct rb_result *res)
 void sess_show_interval(void *ctx, const struct rb_run *r, const struct rb_interval *iv)
 {
 	struct session *s = ctx;
-	struct rb_point pt = r->pt;
+	struct rb_point pt = *rb_run_point(r);
 
 	if (s->h.on_point)
 		return;
-	if (r->signal_asked) /* the point's label, as its result has it */
-		pt.signal = r->signal_asked;
+	if (rb_run_signal_asked(r)) /* the point's label, as its result has it */
+		pt.signal = rb_run_signal_asked(r);
 	sess_out_begin(s);
 	if (s->out.ops->interval)
-		s->out.ops->interval(&s->out, &s->rep, &pt, iv, r->niv - 1);
+		s->out.ops->interval(&s->out, &s->rep, &pt, iv, rb_run_intervals(r) - 1);
 	if (s->stream.f)
-		s->stream.ops->interval(&s->stream, &s->rep, &pt, iv, r->niv - 1);
+		s->stream.ops->interval(&s->stream, &s->rep, &pt, iv, rb_run_intervals(r) - 1);
 }
 
 /*
@@ -235,21 +235,22 @@ bool sess_status_on(const struct session *s)
 void sess_status(void *ctx, const struct rb_run *r)
 {
 	struct session *s = ctx;
-	const struct rb_bw_window *w = &r->win;
-	/* r->t0 is the measured start of the last point that began measuring. */
-	bool tty = isatty(STDERR_FILENO), started = r->t0 && r->t0 >= s->status_ns;
-	bool measuring = started && w->n && w->t0 == r->k0; /* the window counts ticks */
-	uint64_t now = rb_now_ns(), last = w->n ? (w->head + RB_BW_WINDOW - 1) % RB_BW_WINDOW : 0;
-	double el = started && now > r->t0 ? (double)(now - r->t0) / 1e9 : 0, done = 0, gbps = 0;
+	struct rb_run_progress pr;
+	bool tty = isatty(STDERR_FILENO), started;
+	uint64_t now = rb_now_ns();
+	double el, done = 0, gbps = 0;
 	char sz[16];
 
-	if (measuring && w->t[last] > w->t0 && rb_ticks_per_ms()) {
-		gbps = (double)w->bytes[last] * 8 /
-		       ((double)(w->t[last] - w->t0) * 1e6 / (double)rb_ticks_per_ms());
-		done = r->pt.size ? (double)w->bytes[last] / (double)r->pt.size : 0;
+	rb_run_progress(r, &pr);
+	/* pr.t0 is the measured start of the last point that began measuring. */
+	started = pr.t0 && pr.t0 >= s->status_ns;
+	el = started && now > pr.t0 ? (double)(now - pr.t0) / 1e9 : 0;
+	if (started && pr.marked) {
+		gbps = pr.gbps;
+		done = pr.done;
 	}
 	fprintf(stderr, "%sstatus: point %u/%u size %s: ", tty ? "\r\033[K" : "", s->status_i + 1,
-		s->status_n, rb_size_str(r->pt.size, sz, sizeof(sz)));
+		s->status_n, rb_size_str(pr.size, sz, sizeof(sz)));
 	if (!started)
 		fputs("warming up", stderr);
 	else if (s->p.duration_s)
@@ -275,7 +276,7 @@ void sess_status(void *ctx, const struct rb_run *r)
  */
 int sess_cut_point(struct session *s)
 {
-	struct rb_run *r = &s->run;
+	struct rb_run *r = s->run;
 	struct rb_result res;
 
 	/* Reversed, the point's figures are the server's, and a cut point
@@ -283,7 +284,7 @@ int sess_cut_point(struct session *s)
 	if (s->p.reversed)
 		return -EINTR;
 	if (!rb_run_cut(r) || rb_iv_finish(r) || sess_keep_samples(s) ||
-	    r->bench->result(r, &res) || sess_lat_extras(s, &res))
+	    s->bench->result(r, &res) || sess_lat_extras(s, &res))
 		return -EINTR;
 	res.cut = true;
 	sess_emit(s, &res);

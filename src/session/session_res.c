@@ -32,7 +32,7 @@ static bool read_sink(const struct session *s)
 int sess_qp_access(const struct session *s)
 {
 	/* -b: each side is written or read by the other, as either role is. */
-	int sink = read_sink(s) && s->run.dev.tr ? s->run.dev.tr->read_sink_access : 0;
+	int sink = read_sink(s) && s->conn.dev.tr ? s->conn.dev.tr->read_sink_access : 0;
 
 	if (s->p.bidir)
 		return s->bench->server_access | s->bench->client_access | sink;
@@ -75,7 +75,7 @@ static uint64_t cq_need(const struct session *s)
 /* A plan whose completions would not fit the device's largest CQ. */
 static int check_cq(const struct session *s)
 {
-	const struct rb_dev *d = &s->run.dev;
+	const struct rb_dev *d = &s->conn.dev;
 	uint64_t need = cq_need(s);
 	uint32_t rx = rx_depth_of(s);
 	char what[128];
@@ -102,7 +102,7 @@ static int check_cq(const struct session *s)
 /* What the device's transport (iWARP: RC only, no atomics) does not offer. */
 static int check_transport(const struct session *s)
 {
-	const struct rb_dev *d = &s->run.dev;
+	const struct rb_dev *d = &s->conn.dev;
 	const struct rb_xport *t = d->tr;
 
 	/* RC, UC, UD: the transport's word; SRD is a provider's own QP type,
@@ -130,7 +130,7 @@ static int check_transport(const struct session *s)
 /* Requests the device cannot honour are usage errors (exit 2). */
 static int check_limits(struct session *s)
 {
-	struct rb_dev *d = &s->run.dev;
+	struct rb_dev *d = &s->conn.dev;
 	uint64_t size = rb_axis_max(&s->p.size);
 	char why[RB_TEXT_MAX];
 
@@ -190,7 +190,7 @@ static uint64_t qps_need(const struct session *s)
  */
 static int check_scale(struct session *s)
 {
-	const struct rb_dev *d = &s->run.dev;
+	const struct rb_dev *d = &s->conn.dev;
 	uint64_t nqp = rb_axis_max(&s->p.qps), nmr = s->p.mr_per_qp ? nqp : 1;
 	uint64_t bytes = rb_memlock_pinned(nmr * 2 * region_size(&s->p), s->p.odp, s->l->use_cuda,
 					   s->l->cuda_mem == RB_CUDA_HOST_PINNED);
@@ -263,108 +263,104 @@ static bool no_wr_api(const struct session *s, int ret)
 		return false;
 	rb_err("--post-api wr: %s takes no %s WRs through ibv_wr_* (ibv_create_qp_ex with "
 	       "send_ops_flags refused); --post-api auto or post uses ibv_post_send",
-	       s->run.dev.name, s->bench->wr_name);
+	       s->conn.dev.name, s->bench->wr_name);
 	return true;
 }
 
 /* The loops post through ibv_wr_* (@ex) or ibv_post_send(); JSON's device.post_api. */
 static void posting_by(struct session *s, bool ex)
 {
-	struct rb_run *r = &s->run;
+	struct rb_conn *cn = &s->conn;
 
-	r->post_send = dc_initiator(s) ? rb_post_send_dc : rb_qp_post_fn(r->qp[0], ex);
+	cn->post_send = dc_initiator(s) ? rb_post_send_dc : rb_qp_post_fn(cn->qp[0], ex);
 	s->rep.post_api = ex ? "wr" : "post";
 	if (rb_verbose)
-		rb_info("%s: posting with %s", r->dev.name,
+		rb_info("%s: posting with %s", cn->dev.name,
 			ex ? "ibv_wr_* (ibv_qp_ex)" : "ibv_post_send");
 }
 
 /* Inline sends are read by the CPU: none from GPU device memory. */
 static uint32_t inline_wanted(const struct session *s)
 {
-	if (s->run.gpu && s->gpu_buf.mem == RB_CUDA_DEVICE)
+	if (s->conn.gpu && s->gpu_buf.mem == RB_CUDA_DEVICE)
 		return 0;
 	return s->p.inline_size;
 }
 
-/* The one CQ, or with --cq-per-qp one per QP (r->cq the first). */
+/* The one CQ, or with --cq-per-qp one per QP (cn->cq the first). */
 static int create_cqs(struct session *s)
 {
-	struct rb_run *r = &s->run;
+	struct rb_conn *cn = &s->conn;
 	uint32_t i;
 	int ret = 0;
 
 	if (!s->p.cq_per_qp)
-		return rb_cq_create_on(&r->dev, cq_need(s), r->channel, s->l->comp_vector, &r->cq);
-	r->cqs = calloc(r->nqp, sizeof(*r->cqs));
-	if (!r->cqs)
+		return rb_cq_create_on(&cn->dev, cq_need(s), cn->channel, s->l->comp_vector,
+				       &cn->cq);
+	cn->cqs = calloc(cn->nqp, sizeof(*cn->cqs));
+	if (!cn->cqs)
 		return -ENOMEM;
-	r->ncq = r->nqp; /* each point its own (rb_cqs_point()) */
-	/* --poll event: one channel for them all, each CQ's state for the waits. */
-	if (r->channel && r->nqp > 1) {
-		r->cq_ev = calloc(r->nqp, sizeof(*r->cq_ev));
-		if (!r->cq_ev)
-			return -ENOMEM;
-	}
-	for (i = 0; !ret && i < r->nqp; i++)
-		ret = rb_cq_create_on(&r->dev, cq_need(s), r->channel, s->l->comp_vector,
-				      &r->cqs[i]);
-	r->cq = r->cqs[0];
+	/* Each point its own (rb_cqs_point()); --poll event: one channel for them all. */
+	for (i = 0; !ret && i < cn->nqp; i++)
+		ret = rb_cq_create_on(&cn->dev, cq_need(s), cn->channel, s->l->comp_vector,
+				      &cn->cqs[i]);
+	cn->cq = cn->cqs[0];
 	return ret;
 }
 
 /* QP @i: of the plan's transport; under -c DC, this side's DC kind. */
 static int create_qp(struct session *s, uint32_t i, struct rb_qp_caps *caps)
 {
-	struct rb_run *r = &s->run;
-	struct ibv_cq *cq = r->ncq ? r->cqs[i] : r->cq;
+	struct rb_conn *cn = &s->conn;
+	struct ibv_cq *cq = cn->cqs ? cn->cqs[i] : cn->cq;
 
 	if (s->p.transport != RB_TR_DC)
-		return rb_qp_create(&r->dev, cq, qp_type(&s->p), caps, &r->qp[i]);
-	caps->srq = r->srq ? r->srq : s->dc_srq;
-	return rb_dc_create(&r->dev, cq, dc_target(s), RB_DC_KEY, caps, &r->qp[i]);
+		return rb_qp_create(&cn->dev, cq, qp_type(&s->p), caps, &cn->qp[i]);
+	caps->srq = cn->srq ? cn->srq : s->dc_srq;
+	return rb_dc_create(&cn->dev, cq, dc_target(s), RB_DC_KEY, caps, &cn->qp[i]);
 }
 
 static int create_qps(struct session *s)
 {
-	struct rb_run *r = &s->run;
+	struct rb_conn *cn = &s->conn;
 	bool recv = rb_bench_receives(s->bench, &s->p);
 	struct rb_qp_caps caps;
 	uint32_t i;
 	int ret;
 
-	r->rx_depth = rx_depth_of(s);
+	cn->rx_depth = rx_depth_of(s);
 	/* A channel when any point waits on events; each such point uses it
-	 * (r->chan, point_start()). */
-	ret = rb_axis_has(&s->p.poll, RB_POLL_EVENT) ? rb_channel_create(&r->dev, &r->channel) : 0;
+	 * (r->ev.chan, rb_point_begin()). */
+	ret = rb_axis_has(&s->p.poll, RB_POLL_EVENT) ? rb_channel_create(&cn->dev, &cn->channel)
+						     : 0;
 	if (!ret)
 		ret = create_cqs(s);
 	s->usage = ret == -ERANGE; /* -X/--vector past the device's */
 	s->rep.comp_vector = (int)s->l->comp_vector;
 	/* A DC target receives from an SRQ: the run's when it posts receives. */
 	if (!ret && recv && (s->p.srq || dc_target(s))) {
-		ret = rb_srq_create(&r->dev, r->rx_depth, &r->srq);
+		ret = rb_srq_create(&cn->dev, cn->rx_depth, &cn->srq);
 		s->usage = ret == -EINVAL;
 	} else if (!ret && dc_target(s)) {
-		ret = rb_srq_create(&r->dev, 1, &s->dc_srq);
+		ret = rb_srq_create(&cn->dev, 1, &s->dc_srq);
 	}
 	if (!ret && dc_initiator(s)) {
-		s->dc = calloc(r->nqp, sizeof(*s->dc));
+		s->dc = calloc(cn->nqp, sizeof(*s->dc));
 		ret = s->dc ? 0 : -ENOMEM;
 	}
 	if (!ret && s->p.transport == RB_TR_SRD) {
-		s->srd = calloc(r->nqp, sizeof(*s->srd));
+		s->srd = calloc(cn->nqp, sizeof(*s->srd));
 		ret = s->srd ? 0 : -ENOMEM;
 	}
-	for (i = 0; !ret && i < r->nqp; i++) {
+	for (i = 0; !ret && i < cn->nqp; i++) {
 		caps = (struct rb_qp_caps){ .send_wr = (uint32_t)rb_axis_max(&s->p.tx_depth),
-					    .recv_wr = recv ? r->rx_depth : 1,
+					    .recv_wr = recv ? cn->rx_depth : 1,
 					    .inline_size = inline_wanted(s),
-					    .srq = r->srq };
+					    .srq = cn->srq };
 		/* The first QP settles the API; the others must take it too. */
 		want_post_api(s, i ? s->rep.post_api : NULL, &caps);
 		ret = create_qp(s, i, &caps);
-		r->inline_max = caps.inline_size;
+		cn->inline_max = caps.inline_size;
 		if (ret && !i && (s->p.transport == RB_TR_SRD || s->p.transport == RB_TR_DC))
 			s->usage = ret == -EOPNOTSUPP; /* said by rb_qp_create() */
 		else if (ret && !i && caps.ex_only)
@@ -375,11 +371,11 @@ static int create_qps(struct session *s)
 	if (!ret && !inline_wanted(s) && s->p.inline_size && s->bench->inline_ok && rb_verbose)
 		rb_info("-I/--inline %u: off, the CPU cannot read GPU device memory (--use-cuda)",
 			s->p.inline_size);
-	else if (!ret && r->inline_max < s->p.inline_size && s->bench->inline_ok)
+	else if (!ret && cn->inline_max < s->p.inline_size && s->bench->inline_ok)
 		rb_info("-I/--inline %u: %s QPs accept %u bytes inline; capped", s->p.inline_size,
-			r->dev.name, r->inline_max);
+			cn->dev.name, cn->inline_max);
 	/* What post.c inlines at most (JSON device.inline_size, compare's). */
-	s->rep.inline_used = s->bench->inline_ok ? r->inline_max : 0;
+	s->rep.inline_used = s->bench->inline_ok ? cn->inline_max : 0;
 	return ret;
 }
 
@@ -392,7 +388,7 @@ static int timed_create(struct session *s)
 	if (ret)
 		return ret;
 	s->rep.setup = (struct rb_setup){ .on = true,
-					  .qps = s->run.nqp,
+					  .qps = s->conn.nqp,
 					  .create_ms = (double)(rb_now_ns() - t0) / 1e6,
 					  .connect_ms = -1,
 					  .destroy_ms = -1 };
@@ -469,7 +465,7 @@ int sess_server_rail(struct session *s)
 static void cm_if_needed(struct session *s)
 {
 	static int said;
-	const struct rb_dev *d = &s->run.dev;
+	const struct rb_dev *d = &s->conn.dev;
 
 	if (s->p.use_cm || !d->tr->cm_only)
 		return;
@@ -500,14 +496,14 @@ static int open_device(struct session *s, const struct sockaddr *local)
 		s->usage = true;
 		return -EINVAL;
 	}
-	ret = rb_dev_open_want(&w, &s->run.dev);
+	ret = rb_dev_open_want(&w, &s->conn.dev);
 
 	/* A port or GID index the device does not have is the user's. */
 	s->usage = ret == -EINVAL;
 	if (!ret)
 		cm_if_needed(s);
 	if (!ret && rb_verbose)
-		rb_info("%s; %s", s->run.dev.why_dev, s->run.dev.why_gid);
+		rb_info("%s; %s", s->conn.dev.why_dev, s->conn.dev.why_gid);
 	return ret;
 }
 
@@ -523,8 +519,8 @@ int sess_alloc_buffers(struct session *s, size_t len)
 	s->buf_len = len;
 	if (s->p.hugepages)
 		s->buf_len = (s->buf_len + huge - 1) / huge * huge;
-	s->run.buf = rb_place_alloc(s->buf_len, s->rep.place.mem_node, s->p.hugepages);
-	if (!s->run.buf) {
+	s->conn.buf = rb_place_alloc(s->buf_len, s->rep.place.mem_node, s->p.hugepages);
+	if (!s->conn.buf) {
 		s->usage = s->p.hugepages && errno == ENOMEM;
 		return -errno;
 	}
@@ -560,11 +556,11 @@ static int cuda_refuses(struct session *s)
 /* The buffers in GPU memory, and a host region to copy through (JSON: gpu). */
 static int alloc_gpu(struct session *s, size_t len)
 {
-	struct rb_run *r = &s->run;
+	struct rb_conn *cn = &s->conn;
 	int ret = cuda_refuses(s);
 
 	if (!ret)
-		ret = rb_cuda_choose(s->l->cuda, r->dev.name, &s->gpu);
+		ret = rb_cuda_choose(s->l->cuda, cn->dev.name, &s->gpu);
 	s->usage = s->usage || ret == -EINVAL;
 	if (!ret)
 		ret = rb_cuda_alloc(s->gpu.index, s->l->cuda_mem, len, &s->gpu_buf);
@@ -572,11 +568,11 @@ static int alloc_gpu(struct session *s, size_t len)
 		return ret;
 	if (s->p.hugepages)
 		rb_warn("--hugepages: this side's buffers are GPU memory (--use-cuda)");
-	r->buf = s->gpu_buf.ptr;
-	r->gpu = &s->gpu_buf;
+	cn->buf = s->gpu_buf.ptr;
+	cn->gpu = &s->gpu_buf;
 	s->buf_len = s->gpu_buf.len;
-	r->scratch = malloc(r->region);
-	if (!r->scratch)
+	cn->scratch = malloc(cn->region);
+	if (!cn->scratch)
 		return -ENOMEM;
 	s->rep.gpu = &s->gpu;
 	s->rep.gpu_mem = rb_cuda_mem_name(s->gpu_buf.mem);
@@ -590,16 +586,16 @@ static int alloc_gpu(struct session *s, size_t len)
 /* The buffers: one rx and one tx region per MR, one MR per QP with --mr-per-qp. */
 static int alloc_buffers(struct session *s)
 {
-	struct rb_run *r = &s->run;
+	struct rb_conn *cn = &s->conn;
 
-	r->nqp = (uint32_t)rb_axis_max(&s->p.qps);
-	r->nmr = s->p.mr_per_qp ? r->nqp : 1;
-	r->region = region_size(&s->p);
-	if (rb_run_lists_alloc(r))
+	cn->nqp = (uint32_t)rb_axis_max(&s->p.qps);
+	cn->nmr = s->p.mr_per_qp ? cn->nqp : 1;
+	cn->region = region_size(&s->p);
+	if (rb_conn_lists_alloc(cn))
 		return -ENOMEM;
 	if (s->l->use_cuda)
-		return alloc_gpu(s, r->nmr * 2 * r->region);
-	return sess_alloc_buffers(s, r->nmr * 2 * r->region);
+		return alloc_gpu(s, cn->nmr * 2 * cn->region);
+	return sess_alloc_buffers(s, cn->nmr * 2 * cn->region);
 }
 
 /*
@@ -619,7 +615,7 @@ static const char *relaxed_off(const struct session *s)
 
 static int register_buffers(struct session *s)
 {
-	struct rb_run *r = &s->run;
+	struct rb_conn *cn = &s->conn;
 	int access = IBV_ACCESS_LOCAL_WRITE | sess_qp_access(s) |
 		     (s->p.odp ? IBV_ACCESS_ON_DEMAND : 0);
 	const char *off = relaxed_off(s);
@@ -628,24 +624,25 @@ static int register_buffers(struct session *s)
 
 	if (!off)
 		access |= IBV_ACCESS_RELAXED_ORDERING;
-	for (i = 0; i < r->nmr && !ret; i++)
-		ret = r->gpu ? rb_cuda_reg_mr(&r->dev, r->gpu, rb_rx_of(r, i), 2 * r->region,
-					      access, s->l->cuda_reg, &r->mr[i],
-					      &s->rep.gpu_reg_path, s->gpu_why_reg,
-					      sizeof(s->gpu_why_reg))
-			     : rb_mr_reg(&r->dev, rb_rx_of(r, i), 2 * r->region, access, &r->mr[i]);
-	if (r->gpu) {
+	for (i = 0; i < cn->nmr && !ret; i++)
+		ret = cn->gpu ? rb_cuda_reg_mr(&cn->dev, cn->gpu, rb_conn_rx_of(cn, i),
+					       2 * cn->region, access, s->l->cuda_reg, &cn->mr[i],
+					       &s->rep.gpu_reg_path, s->gpu_why_reg,
+					       sizeof(s->gpu_why_reg))
+			      : rb_mr_reg(&cn->dev, rb_conn_rx_of(cn, i), 2 * cn->region, access,
+					  &cn->mr[i]);
+	if (cn->gpu) {
 		static const char *const regs[] = { "auto", "dmabuf", "peermem" };
 
 		s->rep.gpu_reg = regs[s->l->cuda_reg % 3];
 		s->rep.gpu_why_reg = s->gpu_why_reg;
 		if (!ret && rb_verbose)
-			rb_info("%s: GPU memory registered by %s (%s)", r->dev.name,
+			rb_info("%s: GPU memory registered by %s (%s)", cn->dev.name,
 				s->rep.gpu_reg_path, s->gpu_why_reg);
 	}
 	/* Requested is not honoured: what the driver and the registration say. */
 	s->rep.relaxed_ordering = !off;
-	s->rep.relaxed_honoured = rb_prov_relaxed_known(off, r->dev.relaxed_err != 0, r->dev.prov,
+	s->rep.relaxed_honoured = rb_prov_relaxed_known(off, cn->dev.relaxed_err != 0, cn->dev.prov,
 							s->why_relaxed, sizeof(s->why_relaxed));
 	s->rep.why_relaxed = s->why_relaxed;
 	return ret;
@@ -678,18 +675,18 @@ int sess_place(struct session *s, const char *ibdev)
  */
 static int auto_transport(struct session *s)
 {
-	const struct rb_provider *pv = s->run.dev.prov;
+	const struct rb_provider *pv = s->conn.dev.prov;
 	unsigned int tr = rb_plan_transport_for(s->bench, pv, s->p.transport);
 	char offers[64], why[RB_TEXT_MAX];
 
 	if (s->role != RB_ROLE_CLIENT || !s->l->transport_auto || tr == s->p.transport)
 		return 0;
 	s->p.transport = (uint8_t)tr;
-	rb_info("%s is %s, which makes %s QPs: -c %s (no -c given)", s->run.dev.name, pv->name,
+	rb_info("%s is %s, which makes %s QPs: -c %s (no -c given)", s->conn.dev.name, pv->name,
 		rb_prov_offers_str(pv->offers, offers, sizeof(offers)), rb_transport_name(tr));
 	if (!rb_plan_validate(&s->p, 0, why, sizeof(why)))
 		return 0;
-	rb_err("-c %s, the transport %s makes: %s", rb_transport_name(tr), s->run.dev.name, why);
+	rb_err("-c %s, the transport %s makes: %s", rb_transport_name(tr), s->conn.dev.name, why);
 	s->usage = true;
 	return -EINVAL;
 }
@@ -705,7 +702,7 @@ int sess_probe_place(struct session *s)
 	struct rb_probe_place pl;
 	int ret;
 
-	ret = rb_probe_place(s->run.dev.name, s->rep.place.cpus,
+	ret = rb_probe_place(s->conn.dev.name, s->rep.place.cpus,
 			     s->role == RB_ROLE_CLIENT ? s->hello_cpus : "",
 			     s->peer_cpus[0] ? s->peer_cpus : NULL, &pl);
 	if (ret)
@@ -723,7 +720,7 @@ int sess_probe_place(struct session *s)
 
 int sess_open_resources(struct session *s, const struct sockaddr *local)
 {
-	struct rb_run *r = &s->run;
+	struct rb_conn *cn = &s->conn;
 	int ret;
 
 	ret = open_device(s, local);
@@ -735,40 +732,39 @@ int sess_open_resources(struct session *s, const struct sockaddr *local)
 	if (!ret)
 		ret = check_scale(s);
 	if (!ret) {
-		ret = rb_diag_setup(&s->diag, &s->run.dev, s->bench, s->role, s->l, &s->rep);
+		ret = rb_diag_setup(&s->diag, &s->conn.dev, s->bench, s->role, s->l, &s->rep);
 		s->diag.reversed = s->p.reversed;
 		s->usage = ret == -EINVAL;
 	}
 	if (!ret)
-		ret = sess_place(s, r->dev.name);
+		ret = sess_place(s, cn->dev.name);
 	if (ret)
 		return ret;
-	r->rx_off = rx_offset(&s->p);
+	cn->rx_off = rx_offset(&s->p);
 	/* The WRs carry the peer's address: UD alone (SRD's is the QP's, s->srd). */
-	r->ud = s->p.transport == RB_TR_UD;
-	r->lossy = s->p.transport == RB_TR_UC || s->p.transport == RB_TR_UD;
+	cn->ud = s->p.transport == RB_TR_UD;
+	cn->lossy = s->p.transport == RB_TR_UC || s->p.transport == RB_TR_UD;
 	ret = alloc_buffers(s);
 	if (!ret)
 		ret = register_buffers(s);
 	if (!ret)
 		ret = timed_create(s);
 	if (!ret && sess_probing(s))
-		ret = rb_probe_open(&s->probe, &r->dev, s->role == RB_ROLE_SERVER, s->p.probe_rate);
-	if (!ret)
-		ret = rb_wrlat_open(r);
+		ret = rb_probe_open(&s->probe, &cn->dev, s->role == RB_ROLE_SERVER,
+				    s->p.probe_rate);
 	if (!ret && rb_verbose)
-		rb_info("%s port %u: %u QP(s)%s, %u MR(s) of %zu bytes%s%s, inline %u", r->dev.name,
-			r->dev.port, r->nqp, r->srq ? " on one SRQ" : "", r->nmr, 2 * r->region,
-			s->p.hugepages ? " in 2 MiB huge pages" : "", s->p.odp ? " (ODP)" : "",
-			r->inline_max);
+		rb_info("%s port %u: %u QP(s)%s, %u MR(s) of %zu bytes%s%s, inline %u",
+			cn->dev.name, cn->dev.port, cn->nqp, cn->srq ? " on one SRQ" : "", cn->nmr,
+			2 * cn->region, s->p.hugepages ? " in 2 MiB huge pages" : "",
+			s->p.odp ? " (ODP)" : "", cn->inline_max);
 	return ret;
 }
 
 /* A point's start on the verbs path: no receive seen yet, the WR templates built. */
 int sess_verbs_point(struct session *s)
 {
-	rb_rx_plan(&s->run);
-	return rb_wrs_prepare(&s->run);
+	rb_rx_plan(s->run);
+	return rb_wrs_prepare(s->run);
 }
 
 /*
@@ -777,16 +773,16 @@ int sess_verbs_point(struct session *s)
  */
 static void drop_qps(struct session *s)
 {
-	struct rb_run *r = &s->run;
-	struct rb_res res = { .qp = r->qp, .nqp = r->qp ? r->nqp : 0 };
+	struct rb_conn *cn = &s->conn;
+	struct rb_res res = { .qp = cn->qp, .nqp = cn->qp ? cn->nqp : 0 };
 	uint64_t t0 = rb_now_ns();
 	uint32_t i;
 
-	if (!r->qp || !r->qp[0])
+	if (!cn->qp || !cn->qp[0])
 		return;
-	rb_resources_close(&r->dev, &res);
-	for (i = 0; i < r->nqp; i++)
-		r->qp[i] = NULL;
+	rb_resources_close(&cn->dev, &res);
+	for (i = 0; i < cn->nqp; i++)
+		cn->qp[i] = NULL;
 	if (s->rep.setup.on)
 		s->rep.setup.destroy_ms = (double)(rb_now_ns() - t0) / 1e6;
 }
@@ -794,65 +790,56 @@ static void drop_qps(struct session *s)
 /* --cq-per-qp: the QPs, then their CQs; the rest as without. */
 static void close_cqs(struct session *s)
 {
-	struct rb_run *r = &s->run;
-	struct rb_res res = { .qp = r->qp, .nqp = r->qp ? r->nqp : 0 };
+	struct rb_conn *cn = &s->conn;
+	struct rb_res res = { .qp = cn->qp, .nqp = cn->qp ? cn->nqp : 0 };
 	uint32_t i;
 
-	if (!r->cqs)
+	if (!cn->cqs)
 		return;
-	rb_resources_close(&r->dev, &res);
-	for (i = 0; r->qp && i < r->nqp; i++)
-		r->qp[i] = NULL;
-	for (i = 0; i < r->nqp; i++) {
-		res = (struct rb_res){ .cq = r->cqs[i] };
-		rb_resources_close(&r->dev, &res);
+	rb_resources_close(&cn->dev, &res);
+	for (i = 0; cn->qp && i < cn->nqp; i++)
+		cn->qp[i] = NULL;
+	for (i = 0; i < cn->nqp; i++) {
+		res = (struct rb_res){ .cq = cn->cqs[i] };
+		rb_resources_close(&cn->dev, &res);
 	}
-	free(r->cqs);
-	r->cqs = NULL;
-	free(r->cq_ev);
-	r->cq_ev = NULL;
-	r->cq_ready = 0;
-	r->ncq = 0;
-	r->cq = NULL;
+	free(cn->cqs);
+	cn->cqs = NULL;
+	cn->cq = NULL;
 }
 
 void sess_close_resources(struct session *s)
 {
-	struct rb_run *r = &s->run;
+	struct rb_conn *cn = &s->conn;
 	/* Lists never made (a failed open) hold nothing to destroy. */
-	struct rb_res res = { r->qp, r->qp ? r->nqp : 0, r->srq,    r->cq,
-			      r->mr, r->mr ? r->nmr : 0, r->channel };
+	struct rb_res res = { cn->qp, cn->qp ? cn->nqp : 0, cn->srq,	cn->cq,
+			      cn->mr, cn->mr ? cn->nmr : 0, cn->channel };
 	uint32_t i;
 
 	rb_probe_close(&s->probe);
-	/* ibv_destroy_cq() waits until every event taken from the CQ is acked. */
-	rb_events_ack(r);
-	for (i = 0; r->ah && i < r->nqp; i++)
-		rb_ah_destroy(&r->dev, r->ah[i]);
+	rb_run_close(s->run); /* its events acked before the CQs go */
+	for (i = 0; cn->ah && i < cn->nqp; i++)
+		rb_ah_destroy(&cn->dev, cn->ah[i]);
 	close_cqs(s);
-	res.cq = r->cq;
-	rb_resources_close(&r->dev, &res);
+	res.cq = cn->cq;
+	rb_resources_close(&cn->dev, &res);
 	if (s->dc_srq && ibv_destroy_srq(s->dc_srq))
-		rb_warn("%s: ibv_destroy_srq (the DC targets'): %m", r->dev.name);
+		rb_warn("%s: ibv_destroy_srq (the DC targets'): %m", cn->dev.name);
 	s->dc_srq = NULL;
 	free(s->dc);
 	s->dc = NULL;
 	free(s->srd);
 	s->srd = NULL;
-	if (r->gpu)
+	if (cn->gpu)
 		rb_cuda_free(&s->gpu_buf);
-	else if (r->buf)
-		rb_place_free(r->buf, s->buf_len);
-	r->buf = NULL;
-	r->gpu = NULL;
-	free(r->scratch);
-	r->scratch = NULL;
-	rb_dev_close(&r->dev);
-	rb_samples_free(&r->lat);
-	rb_iv_free(r);
-	rb_wrs_free(r);
-	rb_wrlat_close(r);
-	rb_run_lists_free(r);
+	else if (cn->buf)
+		rb_place_free(cn->buf, s->buf_len);
+	cn->buf = NULL;
+	cn->gpu = NULL;
+	free(cn->scratch);
+	cn->scratch = NULL;
+	rb_dev_close(&cn->dev);
+	rb_conn_lists_free(cn);
 }
 
 const struct sess_path sess_path_verbs = {

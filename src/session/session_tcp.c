@@ -150,7 +150,7 @@ static int sock_setup(struct session *s, int fd)
 
 static int tcp_open(struct session *s, const struct sockaddr *local)
 {
-	struct rb_run *r = &s->run;
+	struct rb_conn *cn = &s->conn;
 	size_t region = (size_t)rb_plan_region(&s->p);
 	const char *near;
 	char dev[64];
@@ -170,33 +170,33 @@ static int tcp_open(struct session *s, const struct sockaddr *local)
 	}
 	if (ret)
 		return ret;
-	r->nmr = 1;
-	r->region = region;
+	cn->nmr = 1;
+	cn->region = region;
 	/* A stream's server reads what arrived in large pieces, whatever -s. */
 	ret = sess_alloc_buffers(s, 2 * region < (256 << 10) ? (256 << 10) : 2 * region);
-	r->data_len = s->buf_len;
+	cn->data_len = s->buf_len;
 	return ret;
 }
 
 static void tcp_close(struct session *s)
 {
-	struct rb_run *r = &s->run;
+	struct rb_conn *cn = &s->conn;
 
-	if (r->data_fd >= 0)
-		close(r->data_fd);
+	rb_run_close(s->run);
+	if (cn->data_fd >= 0)
+		close(cn->data_fd);
 	if (s->tcp.lfd >= 0)
 		close(s->tcp.lfd);
-	r->data_fd = s->tcp.lfd = -1;
-	if (r->buf)
-		rb_place_free(r->buf, s->buf_len);
-	r->buf = NULL;
-	rb_samples_free(&r->lat);
-	rb_iv_free(r);
+	cn->data_fd = s->tcp.lfd = -1;
+	if (cn->buf)
+		rb_place_free(cn->buf, s->buf_len);
+	cn->buf = NULL;
 }
 
+/* A point's start: nothing of the socket's own (rb_point_begin() counts from 0). */
 static int tcp_point(struct session *s)
 {
-	s->run.rx_count = 0;
+	(void)s;
 	return 0;
 }
 
@@ -256,8 +256,8 @@ static int client_connect(struct session *s)
 		return ret;
 	((struct sockaddr_in *)&a)->sin_port = htons(s->tcp.remote.port);
 	/* connect() waits as long as SO_SNDTIMEO says. */
-	if (setsockopt(s->run.data_fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) ||
-	    connect(s->run.data_fd, (struct sockaddr *)&a, alen)) {
+	if (setsockopt(s->conn.data_fd, SOL_SOCKET, SO_SNDTIMEO, &tv, sizeof(tv)) ||
+	    connect(s->conn.data_fd, (struct sockaddr *)&a, alen)) {
 		rb_err("data connection to %s, port %u: %s", s->oob.peer, s->tcp.remote.port,
 		       strerror(errno));
 		return -errno;
@@ -331,7 +331,7 @@ static int server_accept(struct session *s)
 		if (fd < 0)
 			continue;
 		if (same_addr(&want, &got)) {
-			s->run.data_fd = fd;
+			s->conn.data_fd = fd;
 			return 0;
 		}
 		rb_warn("data port: a connection from another host than client %s: closed",
@@ -381,10 +381,10 @@ static void tcp_report(struct session *s)
 	socklen_t alen = sizeof(a);
 	struct rb_sock_info *i = &s->rep.sock;
 
-	if (!getsockname(s->run.data_fd, (struct sockaddr *)&a, &alen))
+	if (!getsockname(s->conn.data_fd, (struct sockaddr *)&a, &alen))
 		addr_port((struct sockaddr *)&a, s->tcp.local, sizeof(s->tcp.local));
 	alen = sizeof(a);
-	if (!getpeername(s->run.data_fd, (struct sockaddr *)&a, &alen))
+	if (!getpeername(s->conn.data_fd, (struct sockaddr *)&a, &alen))
 		addr_port((struct sockaddr *)&a, s->tcp.peer, sizeof(s->tcp.peer));
 	i->on = true;
 	i->local = s->tcp.local;
@@ -421,9 +421,9 @@ static int tcp_connect(struct session *s)
 	if (s->role == RB_ROLE_CLIENT) {
 		ret = ctl_addr(s, false, &a, &alen);
 		if (!ret)
-			ret = data_socket((struct sockaddr *)&a, &s->run.data_fd);
+			ret = data_socket((struct sockaddr *)&a, &s->conn.data_fd);
 		if (!ret)
-			ret = send_data(s, 0, s->run.data_fd);
+			ret = send_data(s, 0, s->conn.data_fd);
 		if (!ret)
 			ret = recv_data(s);
 		if (!ret)
@@ -438,11 +438,12 @@ static int tcp_connect(struct session *s)
 			ret = server_accept(s);
 	}
 	if (!ret)
-		ret = sock_setup(s, s->run.data_fd);
+		ret = sock_setup(s, s->conn.data_fd);
 	if (ret)
 		return ret;
 	tcp_report(s);
-	return s->bench->setup ? s->bench->setup(&s->run) : 0;
+	ret = rb_run_conn(s->run, &s->conn);
+	return !ret && s->bench->setup ? s->bench->setup(s->run) : ret;
 }
 
 const struct sess_path sess_path_tcp = {

@@ -518,10 +518,10 @@ static void fake_cq_event(struct ibv_cq *cq)
 /* --cq-per-qp with --poll event: each CQ's state, as session_res.c makes it. */
 static void cq_events_state(struct rb_run *r)
 {
-	if (!r->chan || r->ncq < 2 || r->cq_ev)
+	if (!r->ev.chan || r->ncq < 2 || r->ev.cq_state)
 		return;
-	r->cq_ev = calloc(r->ncq, sizeof(*r->cq_ev));
-	assert_non_null(r->cq_ev);
+	r->ev.cq_state = calloc(r->ncq, sizeof(*r->ev.cq_state));
+	assert_non_null(r->ev.cq_state);
 }
 
 void fake_events(struct fake *f, struct rb_run *r)
@@ -546,8 +546,8 @@ void fake_events(struct fake *f, struct rb_run *r)
 	for (i = 0; i < sizeof(f->priv_ops) / sizeof(f->priv_ops[0]); i++)
 		f->priv_ops[i] = (void (*)(void))fake_cq_event;
 	f->vctx.priv = (struct verbs_ex_private *)(void *)f->priv_ops;
-	r->chan = f->chan;
-	r->channel = f->chan;
+	r->ev.chan = f->chan;
+	r->c.channel = f->chan;
 	cq_events_state(r);
 }
 
@@ -556,15 +556,15 @@ void fake_cq_per_qp(struct fake *f, struct rb_run *r)
 	uint32_t i;
 
 	f->cq_per_qp = true;
-	r->cqs = calloc(r->nqp, sizeof(*r->cqs));
-	assert_non_null(r->cqs);
-	r->ncq = r->nqp;
-	for (i = 0; i < r->nqp; i++) {
-		r->cqs[i] = &f->cqs[i];
+	r->c.cqs = calloc(r->c.nqp, sizeof(*r->c.cqs));
+	assert_non_null(r->c.cqs);
+	r->ncq = r->c.nqp;
+	for (i = 0; i < r->c.nqp; i++) {
+		r->c.cqs[i] = &f->cqs[i];
 		fake_qp(f, i)->send_cq = &f->cqs[i];
 		fake_qp(f, i)->recv_cq = &f->cqs[i];
 	}
-	r->cq = r->cqs[0];
+	r->cq = r->c.cqs[0];
 	r->cq_next = 0;
 	rb_point_queues(r);
 	cq_events_state(r);
@@ -941,37 +941,40 @@ void fake_run_init(struct fake *f, struct rb_run *r, const struct rb_bench *t, e
 	rb_ctl_oob_init(&f->ctl, oob, role);
 	r->ctl = &f->ctl;
 	r->timeout_ns = (uint64_t)timeout_ms * 1000000ULL;
-	snprintf(r->dev.name, sizeof(r->dev.name), "fake0");
-	r->dev.port = 1;
+	snprintf(r->c.dev.name, sizeof(r->c.dev.name), "fake0");
+	r->c.dev.port = 1;
 	r->cq = &f->cq;
-	r->nqp = (uint32_t)rb_axis_max(&p->qps);
-	assert_true(r->nqp >= 1 && r->nqp <= f->nqp);
+	r->c.nqp = (uint32_t)rb_axis_max(&p->qps);
+	assert_true(r->c.nqp >= 1 && r->c.nqp <= f->nqp);
 	/* Lists long enough for fake_mr_per_qp() too. */
-	r->nmr = r->nqp;
-	assert_int_equal(rb_run_lists_alloc(r), 0);
-	assert_int_equal(rb_conn_alloc(&r->remote, r->nqp, r->nqp), 0);
-	r->rx_depth = rb_bench_receives(t, p) ? p->rx_depth : 0;
-	r->inline_max = p->inline_size;
-	r->rd_atom = (uint8_t)(p->outstanding ? p->outstanding : 16);
-	r->mem_node = -1;
-	r->region = (size_t)(((size < 64 ? 64 : size) + 63) & ~63ULL);
-	r->buf = calloc(2, r->region);
-	assert_non_null(r->buf);
-	f->mr.addr = r->buf;
-	f->mr.length = 2 * r->region;
-	r->mr[0] = &f->mr;
-	r->nmr = 1;
-	r->remote.addr = (uintptr_t)r->buf;
-	r->remote.rkey = FAKE_RKEY;
-	r->remote.len = 2 * r->region;
-	r->remote.nmr = 1;
-	r->path_mtu = IBV_MTU_1024;
+	r->c.nmr = r->c.nqp;
+	assert_int_equal(rb_conn_lists_alloc(&r->c), 0);
+	/* The engine's own per-QP state, as rb_run_conn() makes it. */
+	r->sq = calloc(r->c.nqp, sizeof(*r->sq));
+	r->sq_done = calloc(r->c.nqp, sizeof(*r->sq_done));
+	assert_true(r->sq && r->sq_done);
+	assert_int_equal(rb_conn_alloc(&r->c.remote, r->c.nqp, r->c.nqp), 0);
+	r->c.rx_depth = rb_bench_receives(t, p) ? p->rx_depth : 0;
+	r->c.inline_max = p->inline_size;
+	r->c.rd_atom = (uint8_t)(p->outstanding ? p->outstanding : 16);
+	r->c.region = (size_t)(((size < 64 ? 64 : size) + 63) & ~63ULL);
+	r->c.buf = calloc(2, r->c.region);
+	assert_non_null(r->c.buf);
+	f->mr.addr = r->c.buf;
+	f->mr.length = 2 * r->c.region;
+	r->c.mr[0] = &f->mr;
+	r->c.nmr = 1;
+	r->c.remote.addr = (uintptr_t)r->c.buf;
+	r->c.remote.rkey = FAKE_RKEY;
+	r->c.remote.len = 2 * r->c.region;
+	r->c.remote.nmr = 1;
+	r->c.path_mtu = IBV_MTU_1024;
 	rb_plan_point(p, 0, &r->pt);
-	for (qi = 0; qi < r->nqp; qi++)
-		r->qp[qi] = fake_qp(f, qi);
-	/* The engine's rule, as session.c's point_start() applies it. */
+	for (qi = 0; qi < r->c.nqp; qi++)
+		r->c.qp[qi] = fake_qp(f, qi);
+	/* The engine's rule, as rb_point_begin() applies it. */
 	rb_point_queues(r);
-	r->post_send = rb_qp_post_fn(r->qp[0], f->wr_api);
+	r->c.post_send = rb_qp_post_fn(r->c.qp[0], f->wr_api);
 	assert_int_equal(rb_wrs_prepare(r), 0);
 }
 
@@ -979,22 +982,22 @@ void fake_mr_per_qp(struct fake *f, struct rb_run *r)
 {
 	uint32_t i;
 
-	free(r->buf);
-	r->nmr = r->nqp;
-	r->buf = calloc(2 * r->nmr, r->region);
-	assert_non_null(r->buf);
-	r->remote.nmr = r->nmr;
-	for (i = 0; i < r->nmr; i++) {
+	free(r->c.buf);
+	r->c.nmr = r->c.nqp;
+	r->c.buf = calloc(2 * r->c.nmr, r->c.region);
+	assert_non_null(r->c.buf);
+	r->c.remote.nmr = r->c.nmr;
+	for (i = 0; i < r->c.nmr; i++) {
 		f->mrs[i] = f->mr;
 		f->mrs[i].addr = rb_rx_of(r, i);
-		f->mrs[i].length = 2 * r->region;
+		f->mrs[i].length = 2 * r->c.region;
 		f->mrs[i].lkey = FAKE_LKEY + i;
 		f->mrs[i].rkey = FAKE_RKEY + i;
-		r->mr[i] = &f->mrs[i];
-		r->remote.mr[i] = (struct rb_mr_info){ (uintptr_t)rb_rx_of(r, i), FAKE_RKEY + i };
+		r->c.mr[i] = &f->mrs[i];
+		r->c.remote.mr[i] = (struct rb_mr_info){ (uintptr_t)rb_rx_of(r, i), FAKE_RKEY + i };
 	}
-	r->remote.addr = r->remote.mr[0].addr;
-	r->remote.rkey = r->remote.mr[0].rkey;
+	r->c.remote.addr = r->c.remote.mr[0].addr;
+	r->c.remote.rkey = r->c.remote.mr[0].rkey;
 	rb_wrs_free(r);
 	assert_int_equal(rb_wrs_prepare(r), 0);
 }
@@ -1004,13 +1007,17 @@ void fake_run_free(struct rb_run *r)
 	rb_wrs_free(r);
 	rb_samples_free(&r->lat);
 	rb_iv_free(r);
-	free(r->buf);
-	r->buf = NULL;
-	free(r->cqs);
-	r->cqs = NULL;
-	free(r->cq_ev);
-	r->cq_ev = NULL;
-	rb_run_lists_free(r);
+	free(r->c.buf);
+	r->c.buf = NULL;
+	free(r->c.cqs);
+	r->c.cqs = NULL;
+	free(r->ev.cq_state);
+	r->ev.cq_state = NULL;
+	free(r->sq);
+	free(r->sq_done);
+	r->sq = NULL;
+	r->sq_done = NULL;
+	rb_conn_lists_free(&r->c);
 }
 
 /* ---- personalities ------------------------------------------------------ */

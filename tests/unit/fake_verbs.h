@@ -28,7 +28,7 @@
 #include <stdint.h>
 #include <infiniband/verbs.h>
 
-#include "engine/xfer.h"
+#include "engine/run.h"
 
 #define FAKE_QPN_BASE 0x100 /* QP i has qp_num FAKE_QPN_BASE + i */
 #define FAKE_MAX_QPS  64    /* QPs a fake device holds */

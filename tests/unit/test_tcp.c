@@ -26,7 +26,7 @@
 #include <cmocka.h>
 
 #include "core/sweep.h"
-#include "engine/xfer.h"
+#include "engine/run.h"
 
 /* Each side's STOP, for the other side's poll. */
 struct fctl {
@@ -141,15 +141,15 @@ static void pair_init(struct pair *x, const char *test, uint32_t size, uint64_t 
 		s->r.p = &x->p;
 		s->r.ctl = &s->ctl;
 		s->r.timeout_ns = 5000000000ULL;
-		s->r.data_fd = fd[i];
-		s->r.nmr = 1;
-		s->r.region = ((size < 64 ? 64 : size) + 63) & ~63ULL;
-		s->r.data_len = 2 * s->r.region;
-		s->r.buf = calloc(1, s->r.data_len);
-		assert_non_null(s->r.buf);
+		s->r.c.data_fd = fd[i];
+		s->r.c.nmr = 1;
+		s->r.c.region = ((size < 64 ? 64 : size) + 63) & ~63ULL;
+		s->r.c.data_len = 2 * s->r.c.region;
+		s->r.c.buf = calloc(1, s->r.c.data_len);
+		assert_non_null(s->r.c.buf);
 		s->r.pt.size = size;
 		s->r.pt.warmup = 10;
-		s->r.iv_next = UINT64_MAX;
+		s->r.iv.next = UINT64_MAX;
 		rb_samples_reset(&s->r.lat);
 	}
 }
@@ -159,9 +159,9 @@ static void pair_free(struct pair *x)
 	int i;
 
 	for (i = 0; i < 2; i++) {
-		if (x->s[i].r.data_fd >= 0)
-			close(x->s[i].r.data_fd);
-		free(x->s[i].r.buf);
+		if (x->s[i].r.c.data_fd >= 0)
+			close(x->s[i].r.c.data_fd);
+		free(x->s[i].r.c.buf);
 		rb_samples_free(&x->s[i].r.lat);
 		rb_result_free(&x->s[i].res);
 	}
@@ -259,8 +259,8 @@ static void tcp_peer_closes(void **state)
 
 	(void)state;
 	pair_init(&x, "tcp_lat", 64, 300, false);
-	close(x.s[0].r.data_fd);
-	x.s[0].r.data_fd = -1;
+	close(x.s[0].r.c.data_fd);
+	x.s[0].r.c.data_fd = -1;
 	assert_int_equal(x.s[1].r.bench->run(&x.s[1].r), -ECONNRESET);
 	pair_free(&x);
 }

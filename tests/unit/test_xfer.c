@@ -44,7 +44,7 @@
 #include "report/output.h"
 #include "wire/plan.h"
 #include "core/sweep.h"
-#include "engine/xfer.h"
+#include "engine/run.h"
 
 #define SIGNALED(w) (((w)->flags & IBV_SEND_SIGNALED) != 0)
 
@@ -217,7 +217,7 @@ static void check_covered(const struct fx *x)
 	if (x->f->wr_id_errors)
 		fail_msg("%s: %llu wr_id errors, the first: %s", ctx,
 			 (unsigned long long)x->f->wr_id_errors, x->f->first_wr_id_error);
-	for (qi = 0; qi < x->r.nqp; qi++) {
+	for (qi = 0; qi < x->r.c.nqp; qi++) {
 		if (x->f->max_unsig_run[qi] >= x->r.pt.signal)
 			fail_msg("%s: QP %u had %u unsignaled WRs in a row (signal %u)", ctx, qi,
 				 x->f->max_unsig_run[qi], x->r.pt.signal);
@@ -529,7 +529,7 @@ static void reap_recv(void **state)
 	assert_int_equal(x.f->rq_n[0], 4);
 	assert_int_equal(x.f->rq_n[1], 4);
 	assert_int_equal(x.f->rq[1][0].wr_id, RB_WRID_RECV | 1);
-	assert_int_equal(x.f->rq[1][0].length, x.r.region);
+	assert_int_equal(x.f->rq[1][0].length, x.r.c.region);
 	/* A message on QP 1: its receive comes back and is reposted. */
 	x.f->peer_next_qp = 1;
 	x.f->peer_sends = 1;
@@ -573,7 +573,7 @@ static void reap_srq_attributes_by_qp_num(void **state)
 	x.p.rx_depth = 5;
 	x.p.srq = 1;
 	fx_start(&x, RB_ROLE_SERVER, 1000);
-	x.r.srq = &x.f->srq;
+	x.r.c.srq = &x.f->srq;
 	rb_point_queues(&x.r);
 	assert_true(x.r.reap_slow);
 	assert_int_equal(rb_fill_recv_queues(&x.r), 0);
@@ -600,7 +600,7 @@ static void reap_srq_attributes_by_qp_num(void **state)
 	fake_push_wc(x.f, &wc);
 	assert_int_equal(rb_reap(&x.r, &done, NULL), -EPROTO);
 	assert_has(rb_last_error, "qp 0x999");
-	x.r.srq = NULL;
+	x.r.c.srq = NULL;
 	fx_end(&x);
 }
 
@@ -673,15 +673,15 @@ static void keys_one(const char *test, enum key_break breaks, enum ibv_wc_status
 	fx_start(&x, RB_ROLE_CLIENT, 1000);
 	x.f->loopback = true;
 	if (breaks == KEY_RKEY)
-		x.r.remote.rkey ^= 0x10;
+		x.r.c.remote.rkey ^= 0x10;
 	if (breaks == KEY_RADDR)
-		x.r.remote.addr += x.r.remote.len; /* just past the peer's MR */
+		x.r.c.remote.addr += x.r.c.remote.len; /* just past the peer's MR */
 	stale = x.f->mr;
 	stale.lkey ^= 0x10; /* an lkey the fake's MR table does not hold */
 	if (breaks == KEY_LKEY)
-		x.r.mr[0] = &stale;
+		x.r.c.mr[0] = &stale;
 	if (breaks == KEY_LBOUND)
-		x.f->mr.length = x.r.region; /* the rx region only: tx is outside */
+		x.f->mr.length = x.r.c.region; /* the rx region only: tx is outside */
 	if (breaks != KEYS_RIGHT) {
 		rb_wrs_free(&x.r);
 		assert_int_equal(rb_wrs_prepare(&x.r), 0);
@@ -931,7 +931,7 @@ static void api_run(const char *test, bool wr, struct api_run *out)
 	x.p.verify = strcmp(test, "atomic_bw") && strcmp(test, "read_lat");
 	fx_start(&x, RB_ROLE_CLIENT, 2000);
 	if (wr)
-		x.r.post_send = rb_post_send_ex;
+		x.r.c.post_send = rb_post_send_ex;
 	x.f->loopback = true;
 	x.f->delay = 2;
 	if (x.r.bench->setup)
@@ -950,9 +950,9 @@ static void api_run(const char *test, bool wr, struct api_run *out)
 	out->wr_chains = x.f->wr_chains;
 	/* Buffers differ between runs: addresses relative to this one's. */
 	for (size_t i = 0; i < out->nwrs; i++) {
-		out->wrs[i].addr -= (uintptr_t)x.r.buf;
+		out->wrs[i].addr -= (uintptr_t)x.r.c.buf;
 		if (out->wrs[i].remote_addr)
-			out->wrs[i].remote_addr -= (uintptr_t)x.r.buf;
+			out->wrs[i].remote_addr -= (uintptr_t)x.r.c.buf;
 	}
 	fx_end(&x);
 }
@@ -1010,7 +1010,7 @@ static void post_api_wr_failure(void **state)
 	fx_plan(&x, "read_lat");
 	x.p.iters = 10;
 	fx_start(&x, RB_ROLE_CLIENT, 2000);
-	x.r.post_send = rb_post_send_ex;
+	x.r.c.post_send = rb_post_send_ex;
 	x.f->post_send_ret = ENOMEM;
 	assert_int_equal(x.r.bench->run(&x.r), -ENOMEM);
 	assert_has(rb_last_error, "ibv_wr_complete of 1 WRs");
@@ -1070,15 +1070,15 @@ static void check_slices(const struct rb_run *r, double iv_s, bool lat)
 	uint64_t sum = 0;
 	size_t i;
 
-	if (r->niv < 1 || (double)r->niv > point_s / iv_s + 2)
-		fail_msg("%zu slices in %.3f s of %.3f s each", r->niv, point_s, iv_s);
-	for (i = 0; i < r->niv; i++) {
-		const struct rb_interval *v = &r->iv[i];
+	if (r->iv.n < 1 || (double)r->iv.n > point_s / iv_s + 2)
+		fail_msg("%zu slices in %.3f s of %.3f s each", r->iv.n, point_s, iv_s);
+	for (i = 0; i < r->iv.n; i++) {
+		const struct rb_interval *v = &r->iv.list[i];
 
 		sum += v->ops;
 		assert_true(fabs(v->start_s - t) < 1e-6);
 		t += v->duration_s;
-		if (i + 1 < r->niv && t < (double)(i + 1) * iv_s - 1e-6)
+		if (i + 1 < r->iv.n && t < (double)(i + 1) * iv_s - 1e-6)
 			fail_msg("slice %zu ended early: at %.6f s", i, t);
 		assert_int_equal(v->has_lat, lat && v->ops);
 		if (v->has_lat)
@@ -1095,7 +1095,7 @@ static void count_shown(void *c, const struct rb_run *r, const struct rb_interva
 {
 	(void)c;
 	(void)iv;
-	assert_true(r->niv == shown + 1);
+	assert_true(r->iv.n == shown + 1);
 	shown++;
 }
 
@@ -1112,14 +1112,14 @@ static void stream_intervals(void **state)
 	x.p.interval_ms = 200;
 	fx_start(&x, RB_ROLE_CLIENT, 2000);
 	x.f->delay = 2;
-	x.r.on_interval = count_shown;
+	x.r.iv.on_end = count_shown;
 	shown = 0;
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	assert_int_equal(rb_iv_finish(&x.r), 0);
 	assert_int_equal(rb_iv_finish(&x.r), 0); /* idempotent */
 	check_covered(&x);
 	check_slices(&x.r, 0.2, false);
-	assert_int_equal(shown, x.r.niv);
+	assert_int_equal(shown, x.r.iv.n);
 	fx_end(&x);
 }
 
@@ -1133,9 +1133,9 @@ static void stream_no_intervals(void **state)
 	x.p.iters = 500;
 	fx_start(&x, RB_ROLE_CLIENT, 2000);
 	assert_int_equal(rb_run_stream(&x.r), 0);
-	assert_int_equal(x.r.iv_next, UINT64_MAX);
+	assert_int_equal(x.r.iv.next, UINT64_MAX);
 	assert_int_equal(rb_iv_finish(&x.r), 0);
-	assert_int_equal(x.r.niv, 0);
+	assert_int_equal(x.r.iv.n, 0);
 	fx_end(&x);
 }
 
@@ -1193,8 +1193,8 @@ static void pingpong_bucketed(void **state)
 	expect_eq(x.r.lat.n, x.r.ops);
 	/* The first slice switched, or came before the switch; the rest are
 	 * bucketed. */
-	for (i = 1; i < x.r.niv; i++)
-		assert_true(x.r.iv[i].lat.bucketed);
+	for (i = 1; i < x.r.iv.n; i++)
+		assert_true(x.r.iv.list[i].lat.bucketed);
 	assert_int_equal(rb_result_generic(&x.r, &res), 0);
 	assert_true(res.has_lat);
 	assert_true(res.lat.bucketed);
@@ -1735,14 +1735,14 @@ static void fx_events(struct fx *x, enum rb_role role, unsigned int timeout_ms)
 /* Every event taken went through ibv_get_cq_event(); acks in whole batches until the end. */
 static void check_events(struct fx *x)
 {
-	assert_int_equal(x->r.events, x->f->cq_event_calls);
-	assert_true(x->r.events <= x->f->events_written);
-	assert_true(x->r.unacked < RB_EVENT_ACK_BATCH);
+	assert_int_equal(x->r.ev.events, x->f->cq_event_calls);
+	assert_true(x->r.ev.events <= x->f->events_written);
+	assert_true(x->r.ev.unacked < RB_EVENT_ACK_BATCH);
 	assert_int_equal(x->f->cq.comp_events_completed % RB_EVENT_ACK_BATCH, 0);
-	assert_int_equal(x->f->cq.comp_events_completed + x->r.unacked, x->r.events);
+	assert_int_equal(x->f->cq.comp_events_completed + x->r.ev.unacked, x->r.ev.events);
 	rb_events_ack(&x->r);
-	assert_int_equal(x->f->cq.comp_events_completed, x->r.events);
-	assert_int_equal(x->r.unacked, 0);
+	assert_int_equal(x->f->cq.comp_events_completed, x->r.ev.events);
+	assert_int_equal(x->r.ev.unacked, 0);
 }
 
 /* send_lat's ping-pong sleeping on the channel: the counts of the busy run. */
@@ -1771,10 +1771,10 @@ static void events_pingpong(void **state)
 	assert_int_equal(x.r.lat.n, 200);
 	assert_int_equal(x.f->rnr, 0);
 	assert_true(x.f->arms > 0);
-	assert_true(x.r.events > 0);
+	assert_true(x.r.ev.events > 0);
 	assert_int_equal(rb_result_generic(&x.r, &res), 0);
 	assert_true(res.has_wakeups);
-	assert_true(res.wakeups > 0 && res.wakeups <= x.r.events);
+	assert_true(res.wakeups > 0 && res.wakeups <= x.r.ev.events);
 	assert_true(res.wakeups_per_msg == (double)res.wakeups / 200);
 	check_events(&x);
 	fx_end(&x);
@@ -1797,7 +1797,7 @@ static void events_stream_and_oneshot(void **state)
 	assert_int_equal(x.r.ops, 2000);
 	assert_int_equal(x.f->nwrs, 2010);
 	/* Enough events for acks in batches, and some left for the end. */
-	assert_true(x.r.events > RB_EVENT_ACK_BATCH);
+	assert_true(x.r.ev.events > RB_EVENT_ACK_BATCH);
 	check_events(&x);
 	fx_end(&x);
 
@@ -1811,7 +1811,7 @@ static void events_stream_and_oneshot(void **state)
 	assert_int_equal(x.f->retired, 43);
 	assert_int_equal(x.r.ops, 40);
 	/* An event an operation, taken at the next wait: the last one's left. */
-	assert_int_equal(x.r.events, 42);
+	assert_int_equal(x.r.ev.events, 42);
 	check_events(&x);
 	fx_end(&x);
 }
@@ -1966,7 +1966,7 @@ static void events_lost_notification(void **state)
 	x.f->notify_lost = true;
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	assert_int_equal(x.r.ops, 10);
-	assert_int_equal(x.r.events, 0);
+	assert_int_equal(x.r.ev.events, 0);
 	fx_end(&x);
 
 	fx_plan(&x, "write_bw");
@@ -1992,8 +1992,8 @@ static void check_cqs_polled(const struct fx *x)
 {
 	uint32_t qi;
 
-	assert_int_equal(x->r.ncq, x->r.nqp);
-	for (qi = 0; qi < x->r.nqp; qi++)
+	assert_int_equal(x->r.ncq, x->r.c.nqp);
+	for (qi = 0; qi < x->r.c.nqp; qi++)
 		if (!x->f->cq_polls[qi])
 			fail_msg("%s: CQ %u never polled", ctx, qi);
 	assert_int_equal(x->f->cq_n, 0);
@@ -2058,18 +2058,18 @@ static void check_cq_events(struct fx *x, bool spread)
 	uint64_t acked = 0;
 	uint32_t i, woke = 0;
 
-	assert_int_equal(x->r.events, x->f->cq_event_calls);
-	assert_true(x->r.events <= x->f->events_written);
-	assert_int_equal(x->r.unacked, 0);
+	assert_int_equal(x->r.ev.events, x->f->cq_event_calls);
+	assert_true(x->r.ev.events <= x->f->events_written);
+	assert_int_equal(x->r.ev.unacked, 0);
 	assert_int_equal(x->f->cq.comp_events_completed, 0);
 	for (i = 0; i < x->r.ncq; i++) {
 		acked += x->f->cqs[i].comp_events_completed;
 		woke += x->f->cqs[i].comp_events_completed > 0;
 	}
-	assert_int_equal(acked, x->r.events);
+	assert_int_equal(acked, x->r.ev.events);
 	if (spread && woke < 2)
 		fail_msg("%s: events came from %u CQ(s) only", ctx, woke);
-	assert_true(x->r.cq_ready <= x->r.ncq);
+	assert_true(x->r.ev.cq_ready <= x->r.ncq);
 }
 
 /* write_bw -q 8 --cq-per-qp --poll event: the busy counts, the wake-ups from several CQs. */
@@ -2086,18 +2086,18 @@ static void cqqp_events_stream(void **state)
 	x.p.cq_per_qp = 1;
 	fx_events(&x, RB_ROLE_CLIENT, 2000);
 	fake_cq_per_qp(x.f, &x.r);
-	assert_non_null(x.r.cq_ev);
+	assert_non_null(x.r.ev.cq_state);
 	x.f->delay = 40;
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	check_covered(&x);
 	check_cqs_polled(&x);
 	assert_int_equal(x.r.ops, 2000);
 	assert_int_equal(x.f->nwrs, 2010);
-	assert_true(x.r.events > 8);
+	assert_true(x.r.ev.events > 8);
 	assert_true(x.f->arms >= 8);
 	assert_int_equal(rb_result_generic(&x.r, &res), 0);
 	assert_true(res.has_wakeups);
-	assert_true(res.wakeups > 0 && res.wakeups <= x.r.events);
+	assert_true(res.wakeups > 0 && res.wakeups <= x.r.ev.events);
 	check_cq_events(&x, true);
 	fx_end(&x);
 }
@@ -2140,31 +2140,31 @@ static void cqqp_events_states(void **state)
 	fx_events(&x, RB_ROLE_CLIENT, 2000);
 	fake_cq_per_qp(x.f, &x.r);
 	for (i = 0; i < 8; i++) {
-		assert_int_equal(x.r.cq_ready, i / 2);
+		assert_int_equal(x.r.ev.cq_ready, i / 2);
 		assert_int_equal(x.f->arms, i / 2 + (i & 1));
 		assert_int_equal(step(&x), 0);
 		assert_int_equal(x.f->cq_polls[i / 2], (i & 1) + 1);
 	}
-	assert_int_equal(x.r.cq_ready, 4);
-	assert_int_equal(x.r.events, 0);
+	assert_int_equal(x.r.ev.cq_ready, 4);
+	assert_int_equal(x.r.ev.events, 0);
 	fake_push_wc(x.f, &wc); /* CQ 2 is armed: its event is written */
 	assert_int_equal(x.f->events_written, 1);
 	assert_int_equal(step(&x), 0); /* all ready: sleeps, wakes with CQ 2's event */
-	assert_int_equal(x.r.events, 1);
+	assert_int_equal(x.r.ev.events, 1);
 	assert_int_equal(x.f->cqs[2].comp_events_completed, 1);
-	assert_int_equal(x.r.cq_ev[2], RB_CQ_IDLE);
-	assert_int_equal(x.r.cq_ready, 3);
+	assert_int_equal(x.r.ev.cq_state[2], RB_CQ_IDLE);
+	assert_int_equal(x.r.ev.cq_ready, 3);
 	assert_int_equal(step(&x), 1); /* CQ 2 polled next: its completion */
 	assert_int_equal(x.f->cq_polls[2], 3);
 	assert_int_equal(step(&x), 0); /* CQ 3: empty, ready: CQ 2 is polled next */
 	assert_int_equal(step(&x), 0); /* CQ 2 empty: armed again */
 	assert_int_equal(x.f->arms, 5);
-	assert_int_equal(x.r.cq_ev[2], RB_CQ_ARMED);
+	assert_int_equal(x.r.ev.cq_state[2], RB_CQ_ARMED);
 	assert_int_equal(x.f->cq_polls[2], 4);
 	assert_int_equal(step(&x), 0);
-	assert_int_equal(x.r.cq_ready, 4);
+	assert_int_equal(x.r.ev.cq_ready, 4);
 	assert_int_equal(x.f->cq_polls[2], 5);
-	assert_int_equal(x.r.events, 1);
+	assert_int_equal(x.r.ev.events, 1);
 	check_cq_events(&x, false);
 	fx_end(&x);
 }
@@ -2206,7 +2206,7 @@ static void cqqp_events_wr_lat_and_lost(void **state)
 	check_covered(&x);
 	assert_int_equal(rb_wrlat_result(&x.r, &res), 0);
 	expect_eq(res.wr_lat_n, x.f->signaled);
-	assert_true(x.r.events > 0);
+	assert_true(x.r.ev.events > 0);
 	check_cq_events(&x, true);
 	rb_wrlat_close(&x.r);
 	fx_end(&x);
@@ -2224,12 +2224,12 @@ static void cqqp_events_wr_lat_and_lost(void **state)
 	assert_true(ms_since(t0) >= 300);
 	assert_true(ms_since(t0) < 1300);
 	assert_has(rb_last_error, "--poll event: no completion event came");
-	assert_int_equal(x.r.cq_ready, 4);
+	assert_int_equal(x.r.ev.cq_ready, 4);
 	fx_end(&x);
 }
 
 /*
- * Point @i of @x's sweep, as session.c's point_start() puts it: the
+ * Point @i of @x's sweep, as rb_point_begin() puts it: the
  * point's shape, its send queues, its CQs (rb_cqs_point()), the WRs.
  */
 static void cqqp_point(struct fx *x, uint32_t i)
@@ -2238,7 +2238,7 @@ static void cqqp_point(struct fx *x, uint32_t i)
 
 	rb_plan_point(&x->p, i, &x->r.pt);
 	x->r.point = i;
-	for (qi = 0; qi < x->r.nqp; qi++)
+	for (qi = 0; qi < x->r.c.nqp; qi++)
 		x->r.sq[qi].depth = x->r.pt.tx_depth;
 	rb_cqs_point(&x->r);
 	x->r.reap_slow = x->r.ncq > 1;
@@ -2283,7 +2283,7 @@ static void cqqp_sweep_own_cqs(void **state)
 		if (x.f->cq_armed[c])
 			fail_msg("-q 1 of -q 1,4: CQ %u armed", c);
 	}
-	assert_true(x.r.cq_ready <= 1);
+	assert_true(x.r.ev.cq_ready <= 1);
 	cqqp_point(&x, 1);
 	assert_int_equal(x.r.pt.qps, 4);
 	assert_int_equal(x.r.ncq, 4);
@@ -3033,7 +3033,7 @@ static void server_recv_lossy(void **state)
 	fx_shape(&x, 1, 1, 64, 128);
 	x.p.rx_depth = 16;
 	fx_start(&x, RB_ROLE_SERVER, 5000);
-	x.r.lossy = true;
+	x.r.c.lossy = true;
 	assert_int_equal(x.r.bench->setup(&x.r), 0);
 	x.f->peer_sends = 250;
 	peer_sync(&x, 0, RB_SYNC_STOP, 300);
@@ -3107,7 +3107,7 @@ static void server_recv_nothing_measured(void **state)
 		fx_start(&x, RB_ROLE_SERVER, 5000);
 		snprintf(ctx, sizeof(ctx), "UD server, %llu of 10 warm-up messages in",
 			 (unsigned long long)arrive[i]);
-		x.r.lossy = true;
+		x.r.c.lossy = true;
 		assert_int_equal(x.r.bench->setup(&x.r), 0);
 		x.f->peer_sends = arrive[i];
 		peer_sync(&x, 0, RB_SYNC_STOP, 300);
@@ -3161,7 +3161,7 @@ static void fx_bidir(struct fx *x, const char *test, enum rb_role role, unsigned
 	if (x->p.rx_depth)
 		x->p.rx_depth = 64;
 	fx_start(x, role, timeout_ms);
-	x->r.bidir = true; /* as point_start() sets it */
+	x->r.bidir = true; /* as rb_point_begin() sets it */
 	x->f->loopback = true;
 	if (x->r.bench->setup)
 		assert_int_equal(x->r.bench->setup(&x->r), 0);
@@ -3224,7 +3224,7 @@ static void bidir_send_lossy(void **state)
 	(void)state;
 	fx_bidir(&x, "send_bw", RB_ROLE_SERVER, 5000);
 	x.p.transport = RB_TR_UC;
-	x.r.lossy = true; /* as open_resources() sets it */
+	x.r.c.lossy = true; /* as open_resources() sets it */
 	x.f->drop_nth = 50;
 	peer_sync(&x, 0, RB_SYNC_STOP, 105);
 	t0 = rb_now_ns();
