@@ -1,7 +1,7 @@
 #!/bin/sh
 # Wire compatibility (issue 39, step 4): two builds that differ only by
 # added plan fields talk, both ways.  The other build is the commit named
-# in tests/data/wire-base (the first of wire v18, keyed plan fields), or
+# in tests/data/wire-base (wire v18 as this round merged it), or
 # WIRE_BASE=COMMIT; it is built once into $TOP_BUILDDIR/build-prev/COMMIT
 # and kept.  Over loopback, with no device: tcp_bw, a new client against
 # the old build's server and an old client against the new server, each
