@@ -194,7 +194,7 @@ refused ud_wlat '-c UD does not apply to write_lat'
 refused uc_read '-c UC does not apply to read_bw: it runs over RC'
 refused uc_atomic '-c UC does not apply to atomic_lat'
 refused ud_cm '-R/--rdma-cm does not apply to -c UD'
-refused srd_rxe 'rxe1 is rxe (Soft-RoCE (software)), which makes RC, UC, UD QPs; give -c RC'
+refused srd_rxe "rxe1 is rxe (Soft-RoCE (software)), which makes RC, UC, UD QPs; SRD QPs are efa's; give -c RC"
 refused srd_cm '-R/--rdma-cm does not apply to -c SRD'
 refused bad_sl '-S/--sl 16 is out of range (0..15)'
 refused bad_flow '--flow-label 1048576 is out of range'
