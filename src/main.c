@@ -14,6 +14,7 @@
 #include "core/ident.h"
 #include "report/compare.h"
 #include "report/html.h"
+#include "report/metrics_list.h"
 #include "session/dryrun.h"
 #include "matrix/matrix_run.h"
 #include "cli/opts.h"
@@ -43,7 +44,9 @@ static void main_usage(FILE *f)
 		fprintf(f, "  %-12s %s\n", cmd.name, cmd.desc);
 	fprintf(f, "\n'rdmabench COMMAND --help' lists a command's options. "
 		   "Exit status: 0 ok, 1 failure, 2 usage error, 3 a point failed --expect, "
-		   "130/143 interrupted (SIGINT/SIGTERM).\n");
+		   "130/143 interrupted (SIGINT/SIGTERM).\n"
+		   "'rdmabench --list-metrics [--format tsv|json]' prints the metric table "
+		   "(what rdmabench-plot and 'rdmabench report' draw).\n");
 }
 
 /* One command per line, the aliases too. */
@@ -309,6 +312,9 @@ int main(int argc, char **argv)
 		return list_commands();
 	if (!strcmp(argv[1], "--list-options"))
 		return list_options(argc > 2 ? argv[2] : NULL, argc > 3 ? argv[3] : NULL);
+	/* The metric table's rows: what rdmabench-plot draws (scripts/plot). */
+	if (!strcmp(argv[1], "--list-metrics"))
+		return rb_metrics_list_main(argc - 2, argv + 2);
 	/* Internal: the plan's wire fields (tests/lab/hostile.py packs by them). */
 	if (!strcmp(argv[1], "--list-plan")) {
 		rb_wire_plan_list(stdout);

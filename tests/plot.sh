@@ -4,6 +4,8 @@
 # scripts/plot against the fixtures in tests/data/plot: the exact PNG names
 # it must write (and print), that each is a real, non-trivial PNG, and that
 # unplottable input and bad arguments fail with the documented exit codes.
+# The PNGs are one per chart of the metric table (rdmabench --list-metrics,
+# of $RDMABENCH as make check sets it) that the data has figures of.
 # Automake protocol: 0 pass, 1 fail, 77 skip (no gnuplot).
 
 set -euo pipefail
@@ -98,22 +100,23 @@ expect_exit() {
 }
 
 # --- fixtures -----------------------------------------------------------
-expect_pngs "$DATA/sample_lat.csv" "$tmp/lat" sample_lat-latency.png
+expect_pngs "$DATA/sample_lat.csv" "$tmp/lat" sample_lat-latency.png sample_lat-cpu.png
 expect_pngs "$DATA/sample_bw.csv" "$tmp/bw" \
 	sample_bw-bandwidth.png sample_bw-msgrate.png \
 	sample_bw-heatmap-64.png sample_bw-heatmap-512.png \
-	sample_bw-heatmap-4096.png sample_bw-heatmap-65536.png
+	sample_bw-heatmap-4096.png sample_bw-heatmap-65536.png sample_bw-cpu.png
 # A matrix CSV (rdmabench matrix --csv) is one heatmap of the pairs.
 expect_pngs "$DATA/sample_matrix.csv" "$tmp/matrix" sample_matrix-matrix.png
 # A JSON file (--json): its results' charts, and a histogram per point of -H.
-expect_pngs "$DATA/sample_hist.json" "$tmp/hist" sample_hist-latency.png \
+expect_pngs "$DATA/sample_hist.json" "$tmp/hist" sample_hist-latency.png sample_hist-cpu.png \
 	sample_hist-histogram-2.png sample_hist-histogram-64.png
 
 # Without -o the PNGs land next to the CSV.
 mkdir "$tmp/beside"
 cp "$DATA/sample_lat.csv" "$tmp/beside/run1.csv"
 if out=$("$PLOT" "$tmp/beside/run1.csv" 2>"$tmp/err"); then
-	[[ $out == "$tmp/beside/run1-latency.png" ]] || fail "default dir: printed '$out'"
+	[[ $out == "$tmp/beside/run1-latency.png
+$tmp/beside/run1-cpu.png" ]] || fail "default dir: printed '$out'"
 	check_png "$tmp/beside/run1-latency.png"
 else
 	fail "default dir: plot failed: $(cat "$tmp/err")"
@@ -125,7 +128,8 @@ fi
 	sed 1d "$DATA/sample_bw.csv" | grep ',64,1,1,\|,4096,1,1,' | sed 's/^send_bw,/write_bw,/'
 } >"$tmp/mixed.csv"
 expect_pngs "$tmp/mixed.csv" "$tmp/mixed" \
-	mixed-send_lat-latency.png mixed-write_bw-bandwidth.png mixed-write_bw-msgrate.png
+	mixed-send_lat-latency.png mixed-send_lat-cpu.png \
+	mixed-write_bw-bandwidth.png mixed-write_bw-msgrate.png mixed-write_bw-cpu.png
 
 # --- unplottable input ------------------------------------------------------
 head -n 1 "$DATA/sample_bw.csv" >"$tmp/header-only.csv"

@@ -75,6 +75,45 @@ page threads --figures 4 --tables 4 --contains "thread 1" -- "$data/report/lab-t
 page matrix4 --figures 1 --tables 2 --contains "suspect ranks" \
 	-- "$data/matrix-sim-pairs4.json"
 
+# perftest's --out_json (tests/data/report/perftest-*.json, lab runs of
+# perftest 6.06, which writes bare keys and trailing commas): one size a
+# file.  A copy of the 64 KiB file at 4 KiB (made here) has the same
+# settings and folds into its run (2 points, 40.93 MB/sec drawn as 0.3433
+# Gb/s, 20 as 0.1678); the 8 MiB file ran with another tx depth (36.28
+# MB/sec: 0.3043 Gb/s) and stays a run of its own; send_lat's beside them.
+sed 's/^MsgSize: .*/MsgSize: 4096,/; s/^BW_average: .*/BW_average: 20,/' \
+	"$data/report/perftest-write_bw-64k.json" >"$out/pt-4k.json"
+page perftest --figures 3 --tables 3 --contains "a run of perftest" \
+	--contains "read from 2 file(s)" --contains "0.3433" --contains "0.1678" \
+	--contains "0.3043" --contains "1450" --contains "has no version" \
+	-- "$data/report/perftest-write_bw-64k.json" "$data/report/perftest-write_bw-8m.json" \
+	"$data/report/perftest-send_lat-2.json" "$out/pt-4k.json"
+# Beside an rdmabench run: the same charts (bandwidth, rate), both named.
+page perftest-vs --figures 3 --tables 3 --contains "write_bw-64k" --contains "0.3433" \
+	-- "$data/golden/bw.json" "$data/report/perftest-write_bw-64k.json"
+# Newer perftest quotes its keys (real JSON): read the same.
+python3 - "$data/report/perftest-send_lat-2.json" "$out/pt-quoted.json" <<'PYEOF'
+import json, sys
+doc, obj = {}, None
+for line in open(sys.argv[1]):
+    line = line.strip().rstrip(",")
+    if ":" not in line:
+        continue
+    k, v = (x.strip().strip('"') for x in line.split(":", 1))
+    if v == "{":
+        obj = doc[k] = {}
+        continue
+    try:
+        obj[k] = float(v)
+    except ValueError:
+        obj[k] = v
+json.dump(doc, open(sys.argv[2], "w"), indent=1)
+PYEOF
+python3 -c 'import json, sys; json.load(open(sys.argv[1]))' "$out/pt-quoted.json" ||
+	fail "the quoted perftest file is not JSON"
+page perftest-quoted --figures 1 --tables 1 --contains "1450" --contains "Send_Latency_Test" \
+	-- "$out/pt-quoted.json"
+
 # Simulated matrices: 256 ranks in tiles of 4, 1024 in tiles of 16.
 port=$((30000 + $$ % 5000))
 sim() {
@@ -158,6 +197,11 @@ printf '{"tool": "rdmabench", "results": [\n' >"$out/cut.json"
 want 2 "no file: give one or more JSON files" -o "$out/x.html"
 want 2 "other.json: not rdmabench JSON" "$out/other.json" -o "$out/x.html"
 want 2 "cut.json, line 2: not valid JSON" "$out/cut.json" -o "$out/x.html"
+sed 's/^MsgSize: .*/MsgSize 2/' "$data/report/perftest-send_lat-2.json" >"$out/pt-bad.json"
+want 2 "pt-bad.json: line 21: not perftest's --out_json" "$out/pt-bad.json" -o "$out/x.html"
+sed '/^t_avg/d; /^MsgSize/d' "$data/report/perftest-send_lat-2.json" >"$out/pt-none.json"
+want 2 "pt-none.json: perftest's --out_json without a test name, a message size" \
+	"$out/pt-none.json" -o "$out/x.html"
 want 1 "nosuch.json: cannot read it: No such file or directory" "$out/nosuch.json"
 want 2 "--tolerance '0.05': a bare number is a percentage" "$data/golden/bw.json" -t 0.05 \
 	-o "$out/x.html"

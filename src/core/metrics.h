@@ -36,8 +36,9 @@ enum rb_better { RB_BETTER_LOWER, RB_BETTER_HIGHER };
 
 /*
  * The chart a figure is drawn in against the message size by `rdmabench
- * report` (src/report/html_run.c): the figures of one chart share its
- * unit.  (scripts/plot, rdmabench-plot, still lists its own.)
+ * report` (src/report/html_run.c) and rdmabench-plot (scripts/plot, which
+ * reads the table from `rdmabench --list-metrics`): the figures of one
+ * chart share its unit.
  */
 enum rb_chart {
 	RB_CHART_NONE,	/* not drawn */

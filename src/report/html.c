@@ -16,6 +16,7 @@
 #include "report/compare.h"
 #include "report/html.h"
 #include "report/html_int.h"
+#include "report/html_pt.h"
 
 #ifdef HAVE_CONFIG_H
 #include "config.h"
@@ -49,14 +50,15 @@ static void usage(FILE *f)
 		   "threads, a matrix's heat map (tiled above 64 ranks) and worst pairs; a\n"
 		   "table of numbers under every figure.  Several runs are overlaid, each\n"
 		   "compared with the first of its test by rdmabench compare's rule, its\n"
-		   "regressions marked.  Figures are inline SVG drawn by gnuplot; the page "
-		   "fetches\n"
-		   "nothing.\n\n"
+		   "regressions marked.  perftest's --out_json files are read too (one size\n"
+		   "a file; the files of one test and settings make one run).  Figures are\n"
+		   "inline SVG drawn by gnuplot; the page fetches nothing.\n\n"
 		   "  -o, --output FILE    the page (default report.html; - for stdout)\n"
 		   "  -t, --tolerance PCT  compare's tolerance for regressions (default 5%%)\n"
 		   "  -h, --help           this text\n\n"
 		   "Exit status: 0 written (its path on stdout), 1 a file could not be read\n"
-		   "or gnuplot failed, 2 a usage error or a file that is not rdmabench JSON.\n");
+		   "or gnuplot failed, 2 a usage error or a file that is not rdmabench JSON\n"
+		   "or perftest's --out_json.\n");
 }
 
 void rb_report_list_options(FILE *f)
@@ -133,6 +135,19 @@ static int load(struct h_doc *d)
 
 	errno = 0;
 	d->doc = json_load_file(d->path, 0, &je);
+	tool = json_object_get(d->doc, "tool");
+	if ((!d->doc || !tool) && h_pt_is(d->path)) {
+		char why[256];
+
+		json_decref(d->doc);
+		if (h_pt_load(d->path, &d->doc, why, sizeof(why))) {
+			fprintf(stderr, "rdmabench report: %s: %s\n", d->path, why);
+			return RB_EXIT_USAGE;
+		}
+		d->perftest = true;
+		base_label(d->path, d->label, sizeof(d->label));
+		return 0;
+	}
 	if (!d->doc && json_error_code(&je) == json_error_cannot_open_file) {
 		fprintf(stderr, "rdmabench report: %s: cannot read it: %s\n", d->path,
 			errno ? strerror(errno) : je.text);
@@ -145,7 +160,6 @@ static int load(struct h_doc *d)
 			d->path, je.line, je.text);
 		return RB_EXIT_USAGE;
 	}
-	tool = json_object_get(d->doc, "tool");
 	d->matrix = json_is_array(json_object_get(d->doc, "pairs")) &&
 		    json_is_object(json_object_get(d->doc, "matrix"));
 	if (!json_is_string(tool) || strcmp(json_string_value(tool), "rdmabench") ||
@@ -268,9 +282,11 @@ static struct h_doc *base_of(struct h_doc *docs, size_t i)
 	const char *t = json_string_value(json_object_get(docs[i].doc, "test")), *u;
 	size_t j;
 
+	if (docs[i].perftest) /* rdmabench compare takes rdmabench's files */
+		return NULL;
 	for (j = 0; j < i; j++) {
 		u = json_string_value(json_object_get(docs[j].doc, "test"));
-		if (!docs[j].matrix && t && u && !strcmp(t, u))
+		if (!docs[j].matrix && !docs[j].perftest && t && u && !strcmp(t, u))
 			return &docs[j];
 	}
 	return NULL;
@@ -362,6 +378,8 @@ int rb_report_main(int argc, char **argv)
 		docs[i].path = argv[optind + (int)i];
 		ret = load(&docs[i]);
 	}
+	if (!ret)
+		n = h_pt_merge(docs, n);
 	if (!ret)
 		ret = report(docs, n, &a);
 	for (i = 0; i < n; i++) {

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "report/html_int.h"
+#include "report/html_pt.h"
 
 static const char *str(json_t *o, const char *key)
 {
@@ -152,6 +153,10 @@ void h_header(struct h_page *p, struct h_doc *d)
 	char a[512], b[512], t[128];
 	const char *op = str(doc, "op");
 
+	if (d->perftest) {
+		h_pt_header(p, d);
+		return;
+	}
 	snprintf(t, sizeof(t), "%s%s%s, %s side", str(doc, "test") ?: "?", op ? " " : "",
 		 op ? op : "", str(doc, "role") ?: "?");
 	fprintf(p->f, "<p class=\"what\">");

@@ -18,6 +18,8 @@ struct h_doc {
 	char label[64]; /* its name without the folder and ".json" */
 	json_t *doc;
 	bool matrix;	    /* rdmabench matrix --json */
+	bool perftest;	    /* perftest's --out_json, read by html_pt.c */
+	size_t nmerged;	    /* perftest: the files folded into it (a size each) */
 	json_t *regress;    /* against the first run: [{size,batch,signal,qps,tx_depth,metric}] */
 	char cmp_note[512]; /* compare's verdict on it, or why it did not compare */
 };

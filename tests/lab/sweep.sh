@@ -176,7 +176,9 @@ if command -v gnuplot >/dev/null 2>&1; then
 	png=$OUT/png
 	"$TOP_SRCDIR/scripts/plot" "$OUT/sweep.csv" -o "$png" >"$OUT/plot.out" 2>"$OUT/plot.err" ||
 		fail "scripts/plot exited $?: $(cat "$OUT/plot.err")"
-	want=$(for f in bandwidth msgrate heatmap-64 heatmap-1024 heatmap-16384; do
+	# One PNG per chart of the metric table (rdmabench --list-metrics) the
+	# CSV has figures of, the heat maps after the message rate's.
+	want=$(for f in bandwidth msgrate heatmap-64 heatmap-1024 heatmap-16384 cpu; do
 		echo "$png/sweep-$f.png"
 	done)
 	[ "$(cat "$OUT/plot.out")" = "$want" ] || fail "scripts/plot listed:
@@ -190,7 +192,7 @@ $want"
 		size=$(wc -c <"$f")
 		[ "$size" -gt 2000 ] || fail "$f: only $size bytes"
 	done
-	[ "$(find "$png" -type f | wc -l)" = 5 ] || fail "$png holds other files: $(ls "$png")"
+	[ "$(find "$png" -type f | wc -l)" = 6 ] || fail "$png holds other files: $(ls "$png")"
 	# rdmabench report on the sweep's JSON: bandwidth, message rate and CPU
 	# against size, and a batch x signal heat map for each of the 3 sizes
 	# with --recommend's choice; a valid page that fetches nothing.

@@ -3,9 +3,11 @@
 parsing, its error messages, the grouping into series, and the charts it
 chooses, without running gnuplot (tests/plot.sh draws the PNGs).
 
-tests/data/plot/expected/*.gp are the gnuplot scripts that the awk version
-of scripts/plot wrote for the CSVs next to them, with -o OUT: the Python
-version must write the very same script.
+tests/data/plot/expected/*.gp are the gnuplot scripts that scripts/plot
+writes for the CSVs next to them, with -o OUT (first written by its awk
+version).  What is drawn comes from `rdmabench --list-metrics` ($RDMABENCH,
+as make check sets it), so a change of the metric table's charts changes
+them: rewrite them with `make -C build update-plot-expected` and read the diff.
 """
 
 import contextlib
@@ -32,6 +34,16 @@ HDR = "test,op,device,host,size,batch,signal,qps,tx_depth,lat_p50_us,lat_p99_us,
       "bw_avg_gbps,msg_rate_mpps"
 
 
+def K(col):
+    """The index plot gives metric column COL (the metric table's order)."""
+    return plot.table().columns.index(col)
+
+
+def M(**cols):
+    """A row's metric values {k: value} from column=value."""
+    return {K(c): v for c, v in cols.items()}
+
+
 def parse(text, name="x.csv"):
     return plot.parse_csv(io.StringIO(text, newline=""), name)
 
@@ -56,7 +68,8 @@ class Parsing(unittest.TestCase):
         text = "msg_rate_mpps , size,\ttest\r\n0.5, 64 ,send_bw\r\n\r\n  \t\r\n0.25,128,send_bw\r\n"
         d = parse(text)
         self.assertEqual([(r.test, r.size, r.m) for r in d.rows],
-                         [("send_bw", 64.0, {4: 0.5}), ("send_bw", 128.0, {4: 0.25})])
+                         [("send_bw", 64.0, M(msg_rate_mpps=0.5)),
+                          ("send_bw", 128.0, M(msg_rate_mpps=0.25))])
         self.assertEqual(d.skipped, [])
 
     def test_rows_without_test_or_usable_size_are_skipped_by_line(self):
@@ -70,20 +83,21 @@ class Parsing(unittest.TestCase):
         d = parse(csv_of(row(p50="0", p99="-1", p999="nan", bw="0", rate="inf"),
                          row(p50="1.5e1", p99=" 2 ", p999="1e999", bw="3.", rate=".5")))
         # log axes drop zero and negatives; bandwidth is linear and keeps 0
-        self.assertEqual(d.rows[0].m, {3: 0.0})
-        self.assertEqual(d.rows[1].m, {0: 15.0, 1: 2.0, 3: 3.0, 4: 0.5})
+        self.assertEqual(d.rows[0].m, M(bw_avg_gbps=0.0))
+        self.assertEqual(d.rows[1].m, M(lat_p50_us=15.0, lat_p99_us=2.0, bw_avg_gbps=3.0,
+                                        msg_rate_mpps=0.5))
 
     def test_interval_rows_are_not_points(self):
         # rdmabench --interval: slices (interval 1, 2) before their point's row
         text = ("test,size,lat_p50_us,interval\n"
                 "send_lat,64,9,1\nsend_lat,64,7,2\nsend_lat,64,8,\n")
         d = parse(text)
-        self.assertEqual([(r.size, r.m) for r in d.rows], [(64.0, {0: 8.0})])
+        self.assertEqual([(r.size, r.m) for r in d.rows], [(64.0, M(lat_p50_us=8.0))])
         self.assertEqual(d.skipped, [])
 
     def test_quoted_fields(self):
         d = parse('test,size,cpus,lat_p50_us\nsend_lat,64,"0,2",1.5\n')
-        self.assertEqual(d.rows[0].m, {0: 1.5})
+        self.assertEqual(d.rows[0].m, M(lat_p50_us=1.5))
 
     def test_title_words_per_test(self):
         d = parse(csv_of(row(device="a", host="h1", op="fadd", rate=1),
@@ -108,7 +122,8 @@ class BadInput(unittest.TestCase):
     def test_no_metric_column(self):
         self.reject("test,size,batch\nsend_bw,64,1\n",
                     "bad.csv:1: header has no metric column (lat_p50_us, lat_p99_us, lat_p999_us,"
-                    " bw_avg_gbps or msg_rate_mpps)")
+                    " lat_max_us, bw_avg_gbps, msg_rate_mpps, cpu_ns_per_msg, loaded_p50_us,"
+                    " loaded_p99_us, idle_p50_us, idle_p99_us, wr_p50_us or wr_p99_us)")
 
     def test_no_data_rows(self):
         self.reject(HDR + "\n", "bad.csv: no data rows")
@@ -145,8 +160,8 @@ class Grouping(unittest.TestCase):
         g = plot.Group(d, "send_bw")
         self.assertEqual(g.sizes, [64.0, 4096.0])
         self.assertEqual(g.series, [("2", "1", "1", "128"), ("1", "1", "1", "128")])
-        self.assertEqual(g.mean(1, 64.0, 4), 4.0)   # repeated points are averaged
-        self.assertIsNone(g.mean(2, 4096.0, 4))
+        self.assertEqual(g.mean(1, 64.0, K("msg_rate_mpps")), 4.0)  # repeated points averaged
+        self.assertIsNone(g.mean(2, 4096.0, K("msg_rate_mpps")))
 
     def test_labels_name_what_varies(self):
         d = parse(csv_of(row(batch=1, qps=1, p50=1, rate=1), row(batch=4, qps=2, p50=1, rate=1)))
@@ -206,18 +221,19 @@ class Charts(unittest.TestCase):
     def test_units_and_axes(self):
         text, _ = script(csv_of(row(p50=10, bw=1, rate=1), row(size=1 << 20, p50=20, bw=2, rate=2)))
         self.assertIn("set ylabel 'latency (us, log scale)'", text)
-        self.assertIn("set ylabel 'average bandwidth (Gb/s)'", text)
-        self.assertIn("set ylabel 'message rate (Mpps, log scale)'", text)
+        self.assertIn("set ylabel 'bandwidth (Gb/s)'", text)
+        self.assertIn("set ylabel 'msgrate (Mpps, log scale)'", text)
         self.assertIn("set xlabel 'message size (bytes, log2 scale)'", text)
         self.assertIn('set xtics ("64" 64, "256" 256, "1K" 1024, "4K" 4096, "16K" 16384, '
                       '"64K" 65536, "256K" 262144, "1M" 1048576)', text)
-        self.assertIn("set title 'send_bw: bandwidth -- device dev0, host h'", text)
+        self.assertIn("set title 'send_bw: Bandwidth against message size -- device dev0, host h'",
+                      text)
 
     def test_one_value_gets_a_range(self):
         text, _ = script(csv_of(row(test="atomic", op="fadd", size=8, p50=4, bw=2)))
         self.assertIn("set yrange [2:8]", text)        # log: half to twice
         self.assertIn("set yrange [0:2.5]", text)      # linear: 0 to 1.25 times
-        self.assertIn("set title 'atomic (fadd): latency percentiles", text)
+        self.assertIn("set title 'atomic (fadd): Latency against message size", text)
 
     def test_legend_by_line_count(self):
         def key_of(nbatch):
@@ -239,7 +255,7 @@ class Charts(unittest.TestCase):
         self.assertIn('1 0 "4" 16777215', text)       # dark cell, white text
         self.assertIn('0 0 "1" 0', text)
         self.assertIn("set cbrange [0:4]", text)
-        self.assertIn("set title 'send_bw: message rate at 64 B -- device dev0, host h'", text)
+        self.assertIn("set title 'send_bw: msg_rate_mpps at 64 B -- device dev0, host h'", text)
 
 
 class SameAsTheAwkVersion(unittest.TestCase):
@@ -254,6 +270,35 @@ class SameAsTheAwkVersion(unittest.TestCase):
                 self.assertEqual(text, want)
                 self.assertEqual(pngs, [l[len("set output '"):-1] for l in want.splitlines()
                                         if l.startswith("set output ")])
+
+
+class FromTheMetricTable(unittest.TestCase):
+    """What plot draws is the rows of `rdmabench --list-metrics`: a row more
+    (test_metrics_extra's pattern) is a chart more, with no change here."""
+
+    def test_a_new_row_is_drawn(self):
+        import subprocess
+        tsv = subprocess.run([plot.rdmabench_binary(), "--list-metrics"], check=True,
+                             capture_output=True, text=True).stdout
+        extra = "extra_pct\textra_pct\t%\tlower\textra\tExtra against message size\tno\n"
+        saved = plot._TABLE
+        try:
+            plot._TABLE = plot.Table(tsv + extra)
+            d = parse("test,size,extra_pct,lat_p50_us\nsend_bw,64,3,\nsend_bw,128,0,2\n")
+            self.assertEqual(d.rows[0].m, {K("extra_pct"): 3.0})
+            self.assertEqual(d.rows[1].m, {K("extra_pct"): 0.0, K("lat_p50_us"): 2.0})
+            text, pngs = plot.build_script(d, TERM, "OUT", "x", "x")
+            self.assertEqual(pngs, ["OUT/x-latency.png", "OUT/x-extra.png"])
+            self.assertIn("set title 'send_bw: Extra against message size", text)
+            self.assertIn("set ylabel 'extra (%)'", text)
+            self.assertIn("set key top left", text)  # lower is better: above the line
+        finally:
+            plot._TABLE = saved
+
+    def test_bad_listing(self):
+        for tsv in ("", "name\tunit\n", "column\tjson\tunit\tbetter\tchart\tx\ty\na\tb\n"):
+            with self.assertRaises(plot.Unplottable):
+                plot.Table(tsv)
 
 
 class CommandLine(unittest.TestCase):
@@ -396,8 +441,8 @@ class Json(unittest.TestCase):
                             "histogram": {"edges_us": [2.0, 1.0], "counts": [1]}},
                            {"batch": 1}]})
         self.assertEqual([(r.test, r.size, r.m) for r in d.rows],
-                         [("send_lat", 2.0, {0: 1.5, 1: 2.5}),
-                          ("send_lat", 64.0, {0: 1.7, 1: 2.7, 2: 3.0})])
+                         [("send_lat", 2.0, M(lat_p50_us=1.5, lat_p99_us=2.5)),
+                          ("send_lat", 64.0, M(lat_p50_us=1.7, lat_p99_us=2.7, lat_p999_us=3.0))])
         self.assertEqual(d.skipped, [3])
         self.assertEqual(d.bad_hists, [2])
         self.assertEqual([(x.size, x.counts, x.tail) for x in d.hists], [(2.0, [5, 3, 1], True)])
@@ -430,5 +475,18 @@ class Json(unittest.TestCase):
             os.unlink(f.name)
         self.assertEqual(plot.base_of("/a/run.JSON"), "run")
 
+def update_expected():
+    """Rewrite tests/data/plot/expected/*.gp (make update-plot-expected)."""
+    for base in ("sample_lat", "sample_bw", "sweep_qps"):
+        data = plot.read_csv(os.path.join(DATA, base + ".csv"))
+        text, _ = plot.build_script(data, TERM, "OUT", base, base)
+        with open(os.path.join(DATA, "expected", base + ".gp"), "w") as f:
+            f.write(text)
+
+
 if __name__ == "__main__":
-    unittest.main()
+    import sys
+    if sys.argv[1:] == ["--update-expected"]:
+        update_expected()
+    else:
+        unittest.main()

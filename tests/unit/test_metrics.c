@@ -24,6 +24,7 @@
 #include "report/compare.h"
 #include "core/csv.h"
 #include "report/expect.h"
+#include "report/metrics_list.h"
 #include "wire/matrix_wire.h"
 #include "wire/wire.h"
 #include "report/output.h"
@@ -345,6 +346,68 @@ static void test_matrix_rank(void **state)
 	assert_int_not_equal(rb_metric_rank(false)->group, RB_MG_LAT);
 }
 
+/* What @f holds, read back from the start (at most @len - 1 bytes). */
+static void slurp(FILE *f, char *buf, size_t len)
+{
+	size_t n;
+
+	rewind(f);
+	n = fread(buf, 1, len - 1, f);
+	buf[n] = '\0';
+	assert_true(n < len - 1);
+}
+
+/*
+ * --list-metrics (what rdmabench-plot draws from): one TSV row per metric,
+ * each row's column, JSON member, unit, better-direction and chart, in
+ * table order; the JSON the same.  test_metrics_extra: the throw-away row
+ * is listed with no change but the row.
+ */
+static void test_list(void **state)
+{
+	static char buf[16384];
+	char want[256];
+	const char *p;
+	FILE *f;
+	size_t i;
+
+	(void)state;
+	f = tmpfile();
+	assert_non_null(f);
+	assert_int_equal(rb_metrics_list(f, false), 0);
+	slurp(f, buf, sizeof(buf));
+	p = buf;
+	assert_true(!strncmp(p, "column\tjson\tunit\tbetter\tchart\t", 30));
+	for (i = 0; i < rb_nmetrics; i++) {
+		const struct rb_metric *m = &rb_metrics[i];
+
+		snprintf(want, sizeof(want), "\n%s\t%s%s%s\t%s\t%s\t%s\t", m->name,
+			 m->group == RB_MG_LAT ? "lat_us." : "",
+			 m->group == RB_MG_LAT ? m->json_key : m->name, "", m->unit,
+			 m->better == RB_BETTER_HIGHER ? "higher" : "lower",
+			 rb_charts[m->chart].name);
+		p = strstr(p, want);
+		if (!p)
+			fail_msg("--list-metrics has no row '%s' in order", want + 1);
+		p++;
+	}
+	assert_int_equal(strchr(p, '\n')[1], '\0'); /* nothing after the last row */
+#ifdef TEST_EXTRA_ROW
+	assert_non_null(strstr(buf, "\nextra_pct\textra_pct\t%\tlower\tnone\t\t\n"));
+#endif
+	fclose(f);
+
+	f = tmpfile();
+	assert_non_null(f);
+	assert_int_equal(rb_metrics_list(f, true), 0);
+	slurp(f, buf, sizeof(buf));
+	for (i = 0; i < rb_nmetrics; i++) {
+		snprintf(want, sizeof(want), "\"column\": \"%s\"", rb_metrics[i].name);
+		assert_non_null(strstr(buf, want));
+	}
+	fclose(f);
+}
+
 int main(void)
 {
 	static const struct CMUnitTest tests[] = {
@@ -353,6 +416,7 @@ int main(void)
 		cmocka_unit_test(test_compare),	    cmocka_unit_test(test_expect),
 		cmocka_unit_test(test_threads),	    cmocka_unit_test(test_matrix_wire),
 		cmocka_unit_test(test_matrix_rank), cmocka_unit_test(test_group_flags),
+		cmocka_unit_test(test_list),
 	};
 
 	memset(&params, 0, sizeof(params));

@@ -9,7 +9,7 @@ set linetype 7 lc rgb '#000000' lw 2 pt 5 ps 1.1
 set linetype 8 lc rgb '#8C564B' lw 2 pt 7 ps 1.1
 reset
 set output 'OUT/sample_bw-bandwidth.png'
-set title 'send_bw: bandwidth -- device synthetic0, host fixture-host'
+set title 'send_bw: Bandwidth against message size -- device synthetic0, host fixture-host'
 set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
 set key opaque box lc rgb '#a0a0a0'
 set logscale x 2
@@ -18,7 +18,7 @@ set xtics ("64" 64, "128" 128, "256" 256, "512" 512, "1K" 1024, "2K" 2048, "4K" 
 unset mxtics
 set xlabel 'message size (bytes, log2 scale)'
 set yrange [0:*]
-set ylabel 'average bandwidth (Gb/s)'
+set ylabel 'bandwidth (Gb/s)'
 set key bottom right
 $D1 << EOD
 64 1.327
@@ -64,7 +64,7 @@ plot $D1 using 1:2 with linespoints lt 1 pt 5 dt 1 title 'batch 1 signal 1', \
      $D6 using 1:2 with linespoints lt 6 pt 15 dt 1 title 'batch 16 signal 16'
 reset
 set output 'OUT/sample_bw-msgrate.png'
-set title 'send_bw: message rate -- device synthetic0, host fixture-host'
+set title 'send_bw: Message rate against message size -- device synthetic0, host fixture-host'
 set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
 set key opaque box lc rgb '#a0a0a0'
 set logscale x 2
@@ -74,7 +74,7 @@ unset mxtics
 set xlabel 'message size (bytes, log2 scale)'
 set logscale y 10
 set format y '%g'
-set ylabel 'message rate (Mpps, log scale)'
+set ylabel 'msgrate (Mpps, log scale)'
 set ytics add ("0.02" 0.02, "0.05" 0.05, "0.2" 0.2, "0.5" 0.5, "2" 2, "5" 5, "20" 20, "50" 50, "200" 200, "500" 500)
 set key bottom left
 $D7 << EOD
@@ -121,7 +121,7 @@ plot $D7 using 1:2 with linespoints lt 1 pt 5 dt 1 title 'batch 1 signal 1', \
      $D12 using 1:2 with linespoints lt 6 pt 15 dt 1 title 'batch 16 signal 16'
 reset
 set output 'OUT/sample_bw-heatmap-64.png'
-set title 'send_bw: message rate at 64 B -- device synthetic0, host fixture-host'
+set title 'send_bw: msg_rate_mpps at 64 B -- device synthetic0, host fixture-host'
 set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
 set key opaque box lc rgb '#a0a0a0'
 unset grid
@@ -131,7 +131,7 @@ set xtics ("1" 0, "4" 1, "16" 2) scale 0
 set ytics ("1" 0, "16" 1) scale 0
 set xlabel 'batch (WRs chained per post)'
 set ylabel 'signal (one signaled WR every N)'
-set cblabel 'message rate (Mpps)'
+set cblabel 'msg_rate_mpps (Mpps)'
 set cbrange [0:29.73]
 set palette defined (0 '#fff7ec', 0.35 '#fdbb84', 0.7 '#e34a33', 1 '#7f0000')
 unset key
@@ -159,7 +159,7 @@ plot $D13 using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palet
      $D15 using 1:2:3:4 with labels tc rgb variable font ',12'
 reset
 set output 'OUT/sample_bw-heatmap-512.png'
-set title 'send_bw: message rate at 512 B -- device synthetic0, host fixture-host'
+set title 'send_bw: msg_rate_mpps at 512 B -- device synthetic0, host fixture-host'
 set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
 set key opaque box lc rgb '#a0a0a0'
 unset grid
@@ -169,7 +169,7 @@ set xtics ("1" 0, "4" 1, "16" 2) scale 0
 set ytics ("1" 0, "16" 1) scale 0
 set xlabel 'batch (WRs chained per post)'
 set ylabel 'signal (one signaled WR every N)'
-set cblabel 'message rate (Mpps)'
+set cblabel 'msg_rate_mpps (Mpps)'
 set cbrange [0:23.4685]
 set palette defined (0 '#fff7ec', 0.35 '#fdbb84', 0.7 '#e34a33', 1 '#7f0000')
 unset key
@@ -197,7 +197,7 @@ plot $D16 using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palet
      $D18 using 1:2:3:4 with labels tc rgb variable font ',12'
 reset
 set output 'OUT/sample_bw-heatmap-4096.png'
-set title 'send_bw: message rate at 4 KiB -- device synthetic0, host fixture-host'
+set title 'send_bw: msg_rate_mpps at 4 KiB -- device synthetic0, host fixture-host'
 set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
 set key opaque box lc rgb '#a0a0a0'
 unset grid
@@ -207,7 +207,7 @@ set xtics ("1" 0, "4" 1, "16" 2) scale 0
 set ytics ("1" 0, "16" 1) scale 0
 set xlabel 'batch (WRs chained per post)'
 set ylabel 'signal (one signaled WR every N)'
-set cblabel 'message rate (Mpps)'
+set cblabel 'msg_rate_mpps (Mpps)'
 set cbrange [0:2.9513]
 set palette defined (0 '#fff7ec', 0.35 '#fdbb84', 0.7 '#e34a33', 1 '#7f0000')
 unset key
@@ -235,7 +235,7 @@ plot $D19 using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palet
      $D21 using 1:2:3:4 with labels tc rgb variable font ',12'
 reset
 set output 'OUT/sample_bw-heatmap-65536.png'
-set title 'send_bw: message rate at 64 KiB -- device synthetic0, host fixture-host'
+set title 'send_bw: msg_rate_mpps at 64 KiB -- device synthetic0, host fixture-host'
 set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
 set key opaque box lc rgb '#a0a0a0'
 unset grid
@@ -245,7 +245,7 @@ set xtics ("1" 0, "4" 1, "16" 2) scale 0
 set ytics ("1" 0, "16" 1) scale 0
 set xlabel 'batch (WRs chained per post)'
 set ylabel 'signal (one signaled WR every N)'
-set cblabel 'message rate (Mpps)'
+set cblabel 'msg_rate_mpps (Mpps)'
 set cbrange [0:0.1845]
 set palette defined (0 '#fff7ec', 0.35 '#fdbb84', 0.7 '#e34a33', 1 '#7f0000')
 unset key
@@ -271,3 +271,60 @@ EOD
 plot $D22 using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palette, \
      $D23 using 1:2:(0.5):(0.5) with boxxyerror fs solid 1.0 noborder fc rgb '#e8e8e8', \
      $D24 using 1:2:3:4 with labels tc rgb variable font ',12'
+reset
+set output 'OUT/sample_bw-cpu.png'
+set title 'send_bw: CPU per message against message size -- device synthetic0, host fixture-host'
+set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
+set key opaque box lc rgb '#a0a0a0'
+set logscale x 2
+set xrange [51.2:81920]
+set xtics ("64" 64, "128" 128, "256" 256, "512" 512, "1K" 1024, "2K" 2048, "4K" 4096, "8K" 8192, "16K" 16384, "32K" 32768, "64K" 65536)
+unset mxtics
+set xlabel 'message size (bytes, log2 scale)'
+set logscale y 10
+set format y '%g'
+set ylabel 'cpu (ns/msg, log scale)'
+set ytics add ("2" 2, "5" 5, "20" 20, "50" 50, "200" 200, "500" 500, "2000" 2000, "5000" 5000, "20000" 20000, "50000" 50000)
+set key top left
+$D25 << EOD
+64 385.8
+512 385.8
+4096 385.8
+65536 5421.3
+EOD
+$D26 << EOD
+64 214.3
+512 214.3
+4096 338.8
+65536 5421.3
+EOD
+$D27 << EOD
+64 136.8
+512 136.8
+4096 339.9
+65536 5437.7
+EOD
+$D28 << EOD
+64 76
+512 76
+4096 339.9
+65536 5437.7
+EOD
+$D29 << EOD
+64 48.5
+512 48.5
+4096 340.9
+65536 5454.1
+EOD
+$D30 << EOD
+64 33.6
+512 42.6
+4096 340.9
+65536 5454.1
+EOD
+plot $D25 using 1:2 with linespoints lt 1 pt 5 dt 1 title 'batch 1 signal 1', \
+     $D26 using 1:2 with linespoints lt 2 pt 7 dt 1 title 'batch 1 signal 16', \
+     $D27 using 1:2 with linespoints lt 3 pt 9 dt 1 title 'batch 4 signal 1', \
+     $D28 using 1:2 with linespoints lt 4 pt 11 dt 1 title 'batch 4 signal 16', \
+     $D29 using 1:2 with linespoints lt 5 pt 13 dt 1 title 'batch 16 signal 1', \
+     $D30 using 1:2 with linespoints lt 6 pt 15 dt 1 title 'batch 16 signal 16'

@@ -9,7 +9,7 @@ set linetype 7 lc rgb '#000000' lw 2 pt 5 ps 1.1
 set linetype 8 lc rgb '#8C564B' lw 2 pt 7 ps 1.1
 reset
 set output 'OUT/sample_lat-latency.png'
-set title 'send_lat: latency percentiles -- device synthetic0, host fixture-host'
+set title 'send_lat: Latency against message size -- device synthetic0, host fixture-host'
 set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
 set key opaque box lc rgb '#a0a0a0'
 set logscale x 2
@@ -55,6 +55,45 @@ $D3 << EOD
 32768 5.886
 131072 14.694
 EOD
-plot $D1 using 1:2 with linespoints lt 1 title 'p50', \
-     $D2 using 1:2 with linespoints lt 2 title 'p99', \
-     $D3 using 1:2 with linespoints lt 3 title 'p99.9'
+$D4 << EOD
+2 9.25
+8 9.251
+32 9.253
+128 9.261
+512 9.296
+2048 9.434
+8192 9.984
+32768 12.186
+131072 20.994
+EOD
+plot $D1 using 1:2 with linespoints lt 1 title 'lat_p50_us', \
+     $D2 using 1:2 with linespoints lt 2 title 'lat_p99_us', \
+     $D3 using 1:2 with linespoints lt 3 title 'lat_p999_us', \
+     $D4 using 1:2 with linespoints lt 4 title 'lat_max_us'
+reset
+set output 'OUT/sample_lat-cpu.png'
+set title 'send_lat: CPU per message against message size -- device synthetic0, host fixture-host'
+set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
+set key opaque box lc rgb '#a0a0a0'
+set logscale x 2
+set xrange [1.6:163840]
+set xtics ("2" 2, "8" 8, "32" 32, "128" 128, "512" 512, "2K" 2048, "8K" 8192, "32K" 32768, "128K" 131072)
+unset mxtics
+set xlabel 'message size (bytes, log2 scale)'
+set logscale y 10
+set format y '%g'
+set ylabel 'cpu (ns/msg, log scale)'
+set ytics add ("20" 20, "50" 50, "200" 200, "500" 500, "2000" 2000, "5000" 5000, "20000" 20000, "50000" 50000, "200000" 200000, "500000" 500000)
+set key top left
+$D5 << EOD
+2 1090.2
+8 1090.7
+32 1092.6
+128 1100.4
+512 1131.8
+2048 1257.1
+8192 1758.5
+32768 3763.9
+131072 11785.5
+EOD
+plot $D5 using 1:2 with linespoints lt 1 pt 5 dt 1 title 'batch 1 signal 1'

@@ -9,7 +9,7 @@ set linetype 7 lc rgb '#000000' lw 2 pt 5 ps 1.1
 set linetype 8 lc rgb '#8C564B' lw 2 pt 7 ps 1.1
 reset
 set output 'OUT/sweep_qps-bandwidth.png'
-set title 'write_bw: bandwidth -- device mlx5_0, host h1'
+set title 'write_bw: Bandwidth against message size -- device mlx5_0, host h1'
 set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
 set key opaque box lc rgb '#a0a0a0'
 set logscale x 2
@@ -18,7 +18,7 @@ set xtics ("64" 64, "256" 256, "1K" 1024, "4K" 4096, "16K" 16384, "64K" 65536, "
 unset mxtics
 set xlabel 'message size (bytes, log2 scale)'
 set yrange [0:*]
-set ylabel 'average bandwidth (Gb/s)'
+set ylabel 'bandwidth (Gb/s)'
 set key outside right top font ',9'
 $D1 << EOD
 64 16.5297
@@ -118,7 +118,7 @@ plot $D1 using 1:2 with linespoints lt 1 pt 5 dt 1 title 'batch 1 signal 1 qps 1
      $D16 using 1:2 with linespoints lt 8 pt 11 dt 2 title 'batch 8 signal 16 qps 4 tx_depth 256'
 reset
 set output 'OUT/sweep_qps-msgrate.png'
-set title 'write_bw: message rate -- device mlx5_0, host h1'
+set title 'write_bw: Message rate against message size -- device mlx5_0, host h1'
 set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
 set key opaque box lc rgb '#a0a0a0'
 set logscale x 2
@@ -128,7 +128,7 @@ unset mxtics
 set xlabel 'message size (bytes, log2 scale)'
 set logscale y 10
 set format y '%g'
-set ylabel 'message rate (Mpps, log scale)'
+set ylabel 'msgrate (Mpps, log scale)'
 set ytics add ("0.2" 0.2, "0.5" 0.5, "2" 2, "5" 5, "20" 20, "50" 50, "200" 200, "500" 500)
 set key outside right top font ',9'
 $D17 << EOD
@@ -229,7 +229,7 @@ plot $D17 using 1:2 with linespoints lt 1 pt 5 dt 1 title 'batch 1 signal 1 qps 
      $D32 using 1:2 with linespoints lt 8 pt 11 dt 2 title 'batch 8 signal 16 qps 4 tx_depth 256'
 reset
 set output 'OUT/sweep_qps-heatmap-64-qps1-txd64.png'
-set title 'write_bw: message rate at 64 B, qps 1, tx_depth 64 -- device mlx5_0, host h1'
+set title 'write_bw: msg_rate_mpps at 64 B, qps 1, tx_depth 64 -- device mlx5_0, host h1'
 set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
 set key opaque box lc rgb '#a0a0a0'
 unset grid
@@ -239,7 +239,7 @@ set xtics ("1" 0, "8" 1) scale 0
 set ytics ("1" 0, "16" 1) scale 0
 set xlabel 'batch (WRs chained per post)'
 set ylabel 'signal (one signaled WR every N)'
-set cblabel 'message rate (Mpps)'
+set cblabel 'msg_rate_mpps (Mpps)'
 set cbrange [0:41.4292]
 set palette defined (0 '#fff7ec', 0.35 '#fdbb84', 0.7 '#e34a33', 1 '#7f0000')
 unset key
@@ -263,7 +263,7 @@ plot $D33 using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palet
      $D35 using 1:2:3:4 with labels tc rgb variable font ',12'
 reset
 set output 'OUT/sweep_qps-heatmap-64-qps1-txd256.png'
-set title 'write_bw: message rate at 64 B, qps 1, tx_depth 256 -- device mlx5_0, host h1'
+set title 'write_bw: msg_rate_mpps at 64 B, qps 1, tx_depth 256 -- device mlx5_0, host h1'
 set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
 set key opaque box lc rgb '#a0a0a0'
 unset grid
@@ -273,7 +273,7 @@ set xtics ("1" 0, "8" 1) scale 0
 set ytics ("1" 0, "16" 1) scale 0
 set xlabel 'batch (WRs chained per post)'
 set ylabel 'signal (one signaled WR every N)'
-set cblabel 'message rate (Mpps)'
+set cblabel 'msg_rate_mpps (Mpps)'
 set cbrange [0:35.1002]
 set palette defined (0 '#fff7ec', 0.35 '#fdbb84', 0.7 '#e34a33', 1 '#7f0000')
 unset key
@@ -297,7 +297,7 @@ plot $D36 using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palet
      $D38 using 1:2:3:4 with labels tc rgb variable font ',12'
 reset
 set output 'OUT/sweep_qps-heatmap-64-qps4-txd64.png'
-set title 'write_bw: message rate at 64 B, qps 4, tx_depth 64 -- device mlx5_0, host h1'
+set title 'write_bw: msg_rate_mpps at 64 B, qps 4, tx_depth 64 -- device mlx5_0, host h1'
 set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
 set key opaque box lc rgb '#a0a0a0'
 unset grid
@@ -307,7 +307,7 @@ set xtics ("1" 0, "8" 1) scale 0
 set ytics ("1" 0, "16" 1) scale 0
 set xlabel 'batch (WRs chained per post)'
 set ylabel 'signal (one signaled WR every N)'
-set cblabel 'message rate (Mpps)'
+set cblabel 'msg_rate_mpps (Mpps)'
 set cbrange [0:47.2617]
 set palette defined (0 '#fff7ec', 0.35 '#fdbb84', 0.7 '#e34a33', 1 '#7f0000')
 unset key
@@ -331,7 +331,7 @@ plot $D39 using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palet
      $D41 using 1:2:3:4 with labels tc rgb variable font ',12'
 reset
 set output 'OUT/sweep_qps-heatmap-64-qps4-txd256.png'
-set title 'write_bw: message rate at 64 B, qps 4, tx_depth 256 -- device mlx5_0, host h1'
+set title 'write_bw: msg_rate_mpps at 64 B, qps 4, tx_depth 256 -- device mlx5_0, host h1'
 set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
 set key opaque box lc rgb '#a0a0a0'
 unset grid
@@ -341,7 +341,7 @@ set xtics ("1" 0, "8" 1) scale 0
 set ytics ("1" 0, "16" 1) scale 0
 set xlabel 'batch (WRs chained per post)'
 set ylabel 'signal (one signaled WR every N)'
-set cblabel 'message rate (Mpps)'
+set cblabel 'msg_rate_mpps (Mpps)'
 set cbrange [0:49.6582]
 set palette defined (0 '#fff7ec', 0.35 '#fdbb84', 0.7 '#e34a33', 1 '#7f0000')
 unset key
@@ -365,7 +365,7 @@ plot $D42 using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palet
      $D44 using 1:2:3:4 with labels tc rgb variable font ',12'
 reset
 set output 'OUT/sweep_qps-heatmap-4096-qps1-txd64.png'
-set title 'write_bw: message rate at 4 KiB, qps 1, tx_depth 64 -- device mlx5_0, host h1'
+set title 'write_bw: msg_rate_mpps at 4 KiB, qps 1, tx_depth 64 -- device mlx5_0, host h1'
 set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
 set key opaque box lc rgb '#a0a0a0'
 unset grid
@@ -375,7 +375,7 @@ set xtics ("1" 0, "8" 1) scale 0
 set ytics ("1" 0, "16" 1) scale 0
 set xlabel 'batch (WRs chained per post)'
 set ylabel 'signal (one signaled WR every N)'
-set cblabel 'message rate (Mpps)'
+set cblabel 'msg_rate_mpps (Mpps)'
 set cbrange [0:21.9655]
 set palette defined (0 '#fff7ec', 0.35 '#fdbb84', 0.7 '#e34a33', 1 '#7f0000')
 unset key
@@ -399,7 +399,7 @@ plot $D45 using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palet
      $D47 using 1:2:3:4 with labels tc rgb variable font ',12'
 reset
 set output 'OUT/sweep_qps-heatmap-4096-qps1-txd256.png'
-set title 'write_bw: message rate at 4 KiB, qps 1, tx_depth 256 -- device mlx5_0, host h1'
+set title 'write_bw: msg_rate_mpps at 4 KiB, qps 1, tx_depth 256 -- device mlx5_0, host h1'
 set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
 set key opaque box lc rgb '#a0a0a0'
 unset grid
@@ -409,7 +409,7 @@ set xtics ("1" 0, "8" 1) scale 0
 set ytics ("1" 0, "16" 1) scale 0
 set xlabel 'batch (WRs chained per post)'
 set ylabel 'signal (one signaled WR every N)'
-set cblabel 'message rate (Mpps)'
+set cblabel 'msg_rate_mpps (Mpps)'
 set cbrange [0:40.8983]
 set palette defined (0 '#fff7ec', 0.35 '#fdbb84', 0.7 '#e34a33', 1 '#7f0000')
 unset key
@@ -433,7 +433,7 @@ plot $D48 using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palet
      $D50 using 1:2:3:4 with labels tc rgb variable font ',12'
 reset
 set output 'OUT/sweep_qps-heatmap-4096-qps4-txd64.png'
-set title 'write_bw: message rate at 4 KiB, qps 4, tx_depth 64 -- device mlx5_0, host h1'
+set title 'write_bw: msg_rate_mpps at 4 KiB, qps 4, tx_depth 64 -- device mlx5_0, host h1'
 set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
 set key opaque box lc rgb '#a0a0a0'
 unset grid
@@ -443,7 +443,7 @@ set xtics ("1" 0, "8" 1) scale 0
 set ytics ("1" 0, "16" 1) scale 0
 set xlabel 'batch (WRs chained per post)'
 set ylabel 'signal (one signaled WR every N)'
-set cblabel 'message rate (Mpps)'
+set cblabel 'msg_rate_mpps (Mpps)'
 set cbrange [0:33.5767]
 set palette defined (0 '#fff7ec', 0.35 '#fdbb84', 0.7 '#e34a33', 1 '#7f0000')
 unset key
@@ -467,7 +467,7 @@ plot $D51 using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palet
      $D53 using 1:2:3:4 with labels tc rgb variable font ',12'
 reset
 set output 'OUT/sweep_qps-heatmap-4096-qps4-txd256.png'
-set title 'write_bw: message rate at 4 KiB, qps 4, tx_depth 256 -- device mlx5_0, host h1'
+set title 'write_bw: msg_rate_mpps at 4 KiB, qps 4, tx_depth 256 -- device mlx5_0, host h1'
 set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
 set key opaque box lc rgb '#a0a0a0'
 unset grid
@@ -477,7 +477,7 @@ set xtics ("1" 0, "8" 1) scale 0
 set ytics ("1" 0, "16" 1) scale 0
 set xlabel 'batch (WRs chained per post)'
 set ylabel 'signal (one signaled WR every N)'
-set cblabel 'message rate (Mpps)'
+set cblabel 'msg_rate_mpps (Mpps)'
 set cbrange [0:43.6354]
 set palette defined (0 '#fff7ec', 0.35 '#fdbb84', 0.7 '#e34a33', 1 '#7f0000')
 unset key
@@ -501,7 +501,7 @@ plot $D54 using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palet
      $D56 using 1:2:3:4 with labels tc rgb variable font ',12'
 reset
 set output 'OUT/sweep_qps-heatmap-1048576-qps1-txd64.png'
-set title 'write_bw: message rate at 1 MiB, qps 1, tx_depth 64 -- device mlx5_0, host h1'
+set title 'write_bw: msg_rate_mpps at 1 MiB, qps 1, tx_depth 64 -- device mlx5_0, host h1'
 set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
 set key opaque box lc rgb '#a0a0a0'
 unset grid
@@ -511,7 +511,7 @@ set xtics ("1" 0, "8" 1) scale 0
 set ytics ("1" 0, "16" 1) scale 0
 set xlabel 'batch (WRs chained per post)'
 set ylabel 'signal (one signaled WR every N)'
-set cblabel 'message rate (Mpps)'
+set cblabel 'msg_rate_mpps (Mpps)'
 set cbrange [0:47.4116]
 set palette defined (0 '#fff7ec', 0.35 '#fdbb84', 0.7 '#e34a33', 1 '#7f0000')
 unset key
@@ -535,7 +535,7 @@ plot $D57 using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palet
      $D59 using 1:2:3:4 with labels tc rgb variable font ',12'
 reset
 set output 'OUT/sweep_qps-heatmap-1048576-qps1-txd256.png'
-set title 'write_bw: message rate at 1 MiB, qps 1, tx_depth 256 -- device mlx5_0, host h1'
+set title 'write_bw: msg_rate_mpps at 1 MiB, qps 1, tx_depth 256 -- device mlx5_0, host h1'
 set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
 set key opaque box lc rgb '#a0a0a0'
 unset grid
@@ -545,7 +545,7 @@ set xtics ("1" 0, "8" 1) scale 0
 set ytics ("1" 0, "16" 1) scale 0
 set xlabel 'batch (WRs chained per post)'
 set ylabel 'signal (one signaled WR every N)'
-set cblabel 'message rate (Mpps)'
+set cblabel 'msg_rate_mpps (Mpps)'
 set cbrange [0:43.8193]
 set palette defined (0 '#fff7ec', 0.35 '#fdbb84', 0.7 '#e34a33', 1 '#7f0000')
 unset key
@@ -569,7 +569,7 @@ plot $D60 using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palet
      $D62 using 1:2:3:4 with labels tc rgb variable font ',12'
 reset
 set output 'OUT/sweep_qps-heatmap-1048576-qps4-txd64.png'
-set title 'write_bw: message rate at 1 MiB, qps 4, tx_depth 64 -- device mlx5_0, host h1'
+set title 'write_bw: msg_rate_mpps at 1 MiB, qps 4, tx_depth 64 -- device mlx5_0, host h1'
 set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
 set key opaque box lc rgb '#a0a0a0'
 unset grid
@@ -579,7 +579,7 @@ set xtics ("1" 0, "8" 1) scale 0
 set ytics ("1" 0, "16" 1) scale 0
 set xlabel 'batch (WRs chained per post)'
 set ylabel 'signal (one signaled WR every N)'
-set cblabel 'message rate (Mpps)'
+set cblabel 'msg_rate_mpps (Mpps)'
 set cbrange [0:37.9785]
 set palette defined (0 '#fff7ec', 0.35 '#fdbb84', 0.7 '#e34a33', 1 '#7f0000')
 unset key
@@ -603,7 +603,7 @@ plot $D63 using 1:2:(0.5):(0.5):3 with boxxyerror fs solid 1.0 noborder fc palet
      $D65 using 1:2:3:4 with labels tc rgb variable font ',12'
 reset
 set output 'OUT/sweep_qps-heatmap-1048576-qps4-txd256.png'
-set title 'write_bw: message rate at 1 MiB, qps 4, tx_depth 256 -- device mlx5_0, host h1'
+set title 'write_bw: msg_rate_mpps at 1 MiB, qps 4, tx_depth 256 -- device mlx5_0, host h1'
 set grid xtics ytics lc rgb '#d0d0d0' lw 1 dt 1
 set key opaque box lc rgb '#a0a0a0'
 unset grid
@@ -613,7 +613,7 @@ set xtics ("1" 0, "8" 1) scale 0
 set ytics ("1" 0, "16" 1) scale 0
 set xlabel 'batch (WRs chained per post)'
 set ylabel 'signal (one signaled WR every N)'
-set cblabel 'message rate (Mpps)'
+set cblabel 'msg_rate_mpps (Mpps)'
 set cbrange [0:38.5275]
 set palette defined (0 '#fff7ec', 0.35 '#fdbb84', 0.7 '#e34a33', 1 '#7f0000')
 unset key
