@@ -19,6 +19,16 @@
 # deadline has dropped them, within --timeout.  Both ranks must join and
 # run their pairs (which fail here for want of a device, or measure).
 #
+# Job 3 (issue 41): a coordinator with --auth-key.  A JOIN without the
+# key is refused naming --auth-key; a JOIN with the key's flag whose AUTH
+# proves another key is refused ("authentication failed"), the attempt
+# logged with its address; a keyed JOIN that never sends its AUTH is
+# dropped at the 2 s JOIN deadline; while a second one stalls, a real
+# rank 1 with the key joins and runs (the stalled handshake holds up no
+# one, and is dropped when the joins end); a real rank with another key is refused and says so.  Job 2's
+# coordinator, without a key, refuses a JOIN with the key's flag naming
+# --auth-key.
+#
 # The Python peer starts rank 0 itself: on a busy host its own start can
 # take longer than rank 0's --timeout.
 # Automake protocol: 0 pass, 1 fail, 77 skip (no python3).
@@ -30,7 +40,7 @@ command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
 port=$((20000 + $$ % 20000))
-for f in out err out2 err2 err_r1; do : >"$tmp/$f"; done
+for f in out err out2 err2 err_r1 out3 err3 err3_r1 err3_bad; do : >"$tmp/$f"; done
 
 # The peer speaks this tree's wire version (src/wire/wire.h), whatever it is.
 ver=$(sed -n 's/^#define RB_WIRE_VERSION[[:space:]]*//p' "$top/src/wire/wire.h")
@@ -39,7 +49,7 @@ ver=$(sed -n 's/^#define RB_WIRE_VERSION[[:space:]]*//p' "$top/src/wire/wire.h")
 mxver=$(sed -n 's/^#define RB_MX_PROTO[[:space:]]*//p' "$top/src/wire/matrix_wire.h")
 [ -n "$mxver" ] || { echo "FAIL: no RB_MX_PROTO in $top/src/wire/matrix_wire.h"; exit 1; }
 python3 - "$port" "$bin" "$tmp" "$ver" "$mxver" >"$tmp/py" 2>&1 <<'EOF' || true
-import socket, struct, subprocess, sys, time
+import os, socket, struct, subprocess, sys, time
 
 port, rdmabench, tmp, ver = int(sys.argv[1]), sys.argv[2], sys.argv[3], int(sys.argv[4])
 mxver = int(sys.argv[5])
@@ -51,15 +61,17 @@ def s(x):
     b = x.encode()
     return struct.pack(">H", len(b)) + b
 
-def join(proto, rank, nranks, host="evil"):
+def join(proto, rank, nranks, host="evil", auth=0):
+    """v7: after the strings, --auth-key's flag and the rank's nonce."""
     return frame(32, struct.pack(">HIII", proto, rank, nranks, 0) + s("0.1.0") + s("send_lat")
-                 + s(host) + s("") + s("127.0.0.1"))
+                 + s(host) + s("") + s("127.0.0.1") + struct.pack(">B", auth)
+                 + (os.urandom(32) if auth else bytes(32)))
 
-def rank(port, r, nranks, timeout, csv, out, err):
+def rank(port, r, nranks, timeout, csv, out, err, key=None):
     return subprocess.Popen([rdmabench, "matrix", "send_lat", "--rank", str(r),
                              "--nranks", str(nranks), "-p", str(port), "--coordinator",
                              "127.0.0.1", "--timeout", str(timeout), "--cpu", "none",
-                             "--csv", tmp + csv],
+                             "--csv", tmp + csv] + (["--auth-key", key] if key else []),
                             stdout=open(tmp + out, "w"), stderr=open(tmp + err, "w"))
 
 def conn(port):
@@ -108,14 +120,43 @@ def job2():
     silent = conn(p)
     health = conn(p); health.close()
     half = conn(p); half.sendall(b"RD")
+    c = conn(p); c.sendall(join(mxver, 1, 2, "keyed", 1))
+    print("keyed", reply(c)[14:].decode(errors="replace")); c.close()
     time.sleep(2.5)
     r1 = rank(p, 1, 2, 6, "/m2.csv", "/out_r1", "/err_r1")
     ended("job2 rank1", r1, 90)
     ended("job2 rank0", r0, 30)
     silent.close(); half.close()
 
+def job3():
+    p = port + 2
+    key, other = tmp + "/k", tmp + "/k2"
+    for f in (key, other):
+        with open(os.open(f, os.O_WRONLY | os.O_CREAT, 0o600), "w") as o:
+            o.write(os.urandom(32).hex() + "\n")
+    r0 = rank(p, 0, 2, 6, "/m3.csv", "/out3", "/err3", key)
+    c = conn(p); c.sendall(join(mxver, 1, 2, "nokey"))
+    print("nokey", reply(c)[14:].decode(errors="replace")); c.close()
+    c = conn(p); c.sendall(join(mxver, 1, 2, "forger", 1))
+    a = reply(c, False)
+    print("challenge", struct.unpack(">IHHI", a[:12])[2], len(a))
+    c.sendall(frame(13, bytes(32) + os.urandom(32)))
+    print("forged", reply(c)[14:].decode(errors="replace")); c.close()
+    bad = rank(p, 1, 2, 6, "/m3b.csv", "/out3b", "/err3_bad", other)
+    ended("job3 badkey", bad, 30)
+    late = conn(p); late.sendall(join(mxver, 1, 2, "late", 1))
+    print("stall", struct.unpack(">IHHI", reply(late, False)[:12])[2])
+    time.sleep(2.5)
+    stall = conn(p); stall.sendall(join(mxver, 1, 2, "staller", 1))
+    print("stall", struct.unpack(">IHHI", reply(stall, False)[:12])[2])
+    r1 = rank(p, 1, 2, 6, "/m3.csv", "/out3r", "/err3_r1", key)
+    ended("job3 rank1", r1, 90)
+    ended("job3 rank0", r0, 30)
+    stall.close(); late.close()
+
 job1()
 job2()
+job3()
 EOF
 
 # What a failure shows: the peer's lines and the files of the job checked.
@@ -159,4 +200,33 @@ if grep -q 'coordinator' "$tmp/err_r1"; then fail "rank 1 complained of the coor
 grep -q '^# rdmabench .* matrix send_lat: 2 ranks, 2 pairs' "$tmp/out2" || fail "no matrix summary"
 [ "$(sed 1d "$tmp/m2.csv" | wc -l)" = 2 ] || fail "the CSV does not have 2 pairs"
 if grep -q 'never joined\|no result from' "$tmp/m2.csv"; then fail "a pair failed for a lost rank"; fi
+grep -q '^keyed coordinator: the rank has --auth-key; this coordinator has none' "$tmp/py" ||
+	fail "a keyed JOIN to an unkeyed coordinator was not refused naming --auth-key"
 echo "PASS: a silent, a closed and a half-header connection were dropped; both ranks joined and ran"
+
+files="out3 err3 err3_r1 err3_bad"
+grep -q '^nokey coordinator: the rank has no key; this coordinator takes only ranks with its key: run the rank with --auth-key FILE' "$tmp/py" ||
+	fail "an unkeyed JOIN to a keyed coordinator was not refused naming --auth-key"
+grep -q 'refused a rank from 127.0.0.1:[0-9]*: the rank has no key' "$tmp/err3" ||
+	fail "the unkeyed attempt was not logged with its address"
+grep -q '^challenge 13 76$' "$tmp/py" || fail "a keyed JOIN did not get one AUTH of 64 bytes"
+grep -q '^forged coordinator: authentication failed (--auth-key)$' "$tmp/py" ||
+	fail "a forged proof was not refused"
+[ "$(grep -c 'refused a rank from 127.0.0.1:[0-9]*: authentication failed (--auth-key)$' "$tmp/err3")" = 2 ] ||
+	fail "the forged proof and the wrong-keyed rank were not both logged with their address"
+grep -q '^job3 badkey 1$' "$tmp/py" || fail "the rank with another key did not exit 1"
+grep -q 'authentication with coordinator 127.0.0.1:[0-9]* failed: it does not hold this --auth-key' "$tmp/err3_bad" ||
+	fail "the rank with another key did not say why"
+[ "$(grep -c '^stall 13$' "$tmp/py")" = 2 ] || fail "the stalling ranks were not challenged"
+grep -q 'dropped the connection from 127.0.0.1:[0-9]*: no whole AUTH (--auth-key) within 2000 ms of connecting$' "$tmp/err3" ||
+	fail "the handshake that stalled was not dropped at the JOIN deadline"
+# The second one was still pending when rank 1 joined: it held up no one.
+grep -q 'dropped the connection from 127.0.0.1:[0-9]*: no AUTH (--auth-key) before the joins ended$' "$tmp/err3" ||
+	fail "rank 1 did not join while a handshake stalled"
+grep -q '^job3 rank1 0$' "$tmp/py" || fail "the keyed rank 1 did not join and end with the job"
+grep -q '^job3 rank0 [01]$' "$tmp/py" || fail "the keyed rank 0 did not exit 0 or 1"
+if grep -q 'never joined\|was silent\|wrong authentication tag' "$tmp/err3" "$tmp/err3_r1"; then
+	fail "a keyed rank was lost or a tag failed"
+fi
+[ "$(sed 1d "$tmp/m3.csv" | wc -l)" = 2 ] || fail "the keyed job's CSV does not have 2 pairs"
+echo "PASS: a keyed coordinator refused no key, a forged proof and another key; a stalled handshake held up no one"

@@ -26,6 +26,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "matrix/matrix_auth.h"
 #include "matrix/matrix_coord.h"
 #include "matrix/matrix_out.h"
 
@@ -440,12 +441,17 @@ static int check_join(struct rb_mx_coord *c, const struct rb_mx_join *m, char *e
 }
 
 /* A JOIN that passed its checks: rank m->rank is in, on connection @o. */
-static void admit(struct rb_mx_coord *c, struct rb_oob *o, const struct rb_mx_join *m)
+static void admit(struct rb_mx_coord *c, struct rb_oob *o, const struct rb_mx_join *m,
+		  const struct rb_auth_chan *chan)
 {
 	struct rb_mx_rank *r = &c->r[m->rank];
 	char safe[1024];
 
 	r->o = *o;
+	if (chan) { /* --auth-key: WELCOME and every later frame tagged */
+		r->auth = *chan;
+		r->o.auth = &r->auth;
+	}
 	r->joined = true;
 	r->heard = rb_now_ns();
 	snprintf(r->host, sizeof(r->host), "%s", rb_escape(m->host, safe, sizeof(safe)));
@@ -456,17 +462,11 @@ static void admit(struct rb_mx_coord *c, struct rb_oob *o, const struct rb_mx_jo
 		declare_dead(c, m->rank, "could not be welcomed");
 }
 
-/* The JOIN body @body of @len bytes on @o: the rank is admitted, or told why not. */
-static void join_one(struct rb_mx_coord *c, struct rb_oob *o, const uint8_t *body, uint32_t len)
+/* @o is not a rank: say why, once, naming its address, and tell it. */
+static void refuse(struct rb_oob *o, const char *err)
 {
-	char err[256], safe[1024];
-	struct rb_mx_join m;
+	char safe[1024];
 
-	o->timeout_ms = c->j->timeout_ms;
-	if (rb_mx_unpack_join(body, len, &m))
-		snprintf(err, sizeof(err), "a malformed JOIN");
-	else if (!check_join(c, &m, err, sizeof(err)))
-		return admit(c, o, &m);
 	rb_err("refused a rank from %s: %s", o->peer, rb_escape(err, safe, sizeof(safe)));
 	rb_oob_send_error(o, "coordinator: %s", err);
 	rb_oob_close(o);
@@ -476,23 +476,85 @@ static void join_one(struct rb_mx_coord *c, struct rb_oob *o, const uint8_t *bod
  * Connections not yet joined, read together without blocking, so that a
  * port scanner, a health check or a stuck peer holds up no one: the ranks
  * that joined keep getting their BEATs meanwhile.  Each must deliver its
- * whole JOIN within RB_MX_JOIN_MS of being accepted (a rank sends it as
- * soon as it is connected), else it is dropped with one line naming its
- * address; at most RB_MX_PENDING wait at once, the next ones wait in the
- * listen backlog.
+ * whole JOIN (and with --auth-key its AUTH, matrix_auth.h) within
+ * RB_MX_JOIN_MS of being accepted (a rank sends them as soon as it can),
+ * else it is dropped with one line naming its address; at most
+ * RB_MX_PENDING wait at once, the next ones wait in the listen backlog.
  */
 #define RB_MX_JOIN_MS	 2000
 #define RB_MX_PENDING	 32
-#define RB_MX_JOIN_BYTES 512 /* a JOIN body is under 300 */
+#define RB_MX_JOIN_BYTES 512 /* a JOIN body is under 350 */
 
 struct pending {
 	struct rb_oob o; /* fd -1: a free slot */
 	uint64_t since;
 	uint32_t got;
+	/* --auth-key: the JOIN taken, the challenge sent, its AUTH awaited */
+	bool authing;
+	struct rb_mx_join m;
+	uint32_t joinlen;
+	uint8_t join[RB_MX_JOIN_BYTES]; /* its body as it crossed the wire */
+	uint8_t snonce[RB_AUTH_NONCE_LEN];
 	uint8_t buf[RB_WIRE_HDR_LEN + RB_MX_JOIN_BYTES];
 };
 
 static struct pending cpend[RB_MX_PENDING];
+
+/*
+ * The JOIN body @body of @len bytes on @p: the rank is admitted, or
+ * challenged (--auth-key), or told why not.  True: @p stays pending.
+ */
+static bool join_one(struct rb_mx_coord *c, struct pending *p, const uint8_t *body, uint32_t len)
+{
+	struct rb_auth_key key;
+	uint8_t ch[RB_AUTH_BODY_LEN];
+	char err[256];
+	int ret, n;
+
+	p->o.timeout_ms = c->j->timeout_ms;
+	rb_auth_key_of(&c->j->c->l, &key);
+	/* Its version first (named), then its key; the job's facts only to a rank with it. */
+	if (rb_mx_unpack_join(body, len, &p->m))
+		ret = rb_set_err(err, sizeof(err), -EBADMSG, "a malformed JOIN");
+	else if (p->m.proto != RB_MX_PROTO)
+		ret = check_join(c, &p->m, err, sizeof(err));
+	else
+		ret = rb_mx_auth_agree(&key, &p->m, err, sizeof(err));
+	if (!ret && !key.set) {
+		ret = check_join(c, &p->m, err, sizeof(err));
+		if (!ret) {
+			admit(c, &p->o, &p->m, NULL);
+			return false;
+		}
+	} else if (!ret) {
+		memcpy(p->join, body, len);
+		p->joinlen = len;
+		n = rb_mx_auth_challenge(&key, &p->m, body, len, p->snonce, ch);
+		if (!rb_oob_send(&p->o, RB_MSG_AUTH, ch, (uint32_t)n)) {
+			p->authing = true;
+			p->got = 0;
+			return true;
+		}
+		snprintf(err, sizeof(err), "its challenge could not be sent");
+	}
+	refuse(&p->o, err);
+	return false;
+}
+
+/* The AUTH body @body of @len bytes on @p: the rank proved the key, or is refused. */
+static void auth_one(struct rb_mx_coord *c, struct pending *p, const uint8_t *body, uint32_t len)
+{
+	struct rb_auth_key key;
+	struct rb_auth_chan chan;
+	char err[256];
+
+	rb_auth_key_of(&c->j->c->l, &key);
+	if (rb_mx_auth_verify(&key, &p->m, p->snonce, p->join, p->joinlen, body, len, &chan))
+		snprintf(err, sizeof(err), "authentication failed (--auth-key)");
+	else if (!check_join(c, &p->m, err, sizeof(err)))
+		return admit(c, &p->o, &p->m, &chan);
+	refuse(&p->o, err);
+}
 
 static void drop(struct pending *p, const char *why)
 {
@@ -503,6 +565,8 @@ static void drop(struct pending *p, const char *why)
 /* The bytes @p still needs: the header, then the body it announces. */
 static uint32_t wanted(const struct pending *p, struct rb_hdr *h, char *err, size_t len)
 {
+	uint16_t type = p->authing ? RB_MSG_AUTH : RB_MX_MSG_JOIN;
+	uint32_t cap = p->authing ? RB_AUTH_BODY_LEN : RB_MX_JOIN_BYTES;
 	char tn[24];
 
 	err[0] = '\0';
@@ -510,19 +574,19 @@ static uint32_t wanted(const struct pending *p, struct rb_hdr *h, char *err, siz
 		return RB_WIRE_HDR_LEN - p->got;
 	if (rb_hdr_unpack(p->buf, h, err, len))
 		return 0;
-	if (h->type != RB_MX_MSG_JOIN) {
-		snprintf(err, len, "it sent %s where JOIN was expected",
-			 rb_msg_type_str(h->type, tn, sizeof(tn)));
+	if (h->type != type) {
+		snprintf(err, len, "it sent %s where %s was expected",
+			 rb_msg_type_str(h->type, tn, sizeof(tn)), rb_msg_name(type));
 		return 0;
 	}
-	if (h->len > RB_MX_JOIN_BYTES) {
-		snprintf(err, len, "its JOIN of %u bytes is over %u", h->len, RB_MX_JOIN_BYTES);
+	if (h->len > cap) {
+		snprintf(err, len, "its %s of %u bytes is over %u", rb_msg_name(type), h->len, cap);
 		return 0;
 	}
 	return RB_WIRE_HDR_LEN + h->len - p->got;
 }
 
-/* What arrived on @p; a whole JOIN is taken, a bad start refused. */
+/* What arrived on @p; a whole JOIN (then AUTH) is taken, a bad start refused. */
 static void read_pending(struct rb_mx_coord *c, struct pending *p)
 {
 	struct rb_hdr h;
@@ -533,7 +597,8 @@ static void read_pending(struct rb_mx_coord *c, struct pending *p)
 	if (!want && err[0])
 		return drop(p, err);
 	if (n == 0)
-		return drop(p, "it closed the connection before its JOIN");
+		return drop(p, p->authing ? "it closed the connection before its AUTH"
+					  : "it closed the connection before its JOIN");
 	if (n < 0) {
 		if (errno != EAGAIN && errno != EINTR)
 			drop(p, strerror(errno));
@@ -543,10 +608,13 @@ static void read_pending(struct rb_mx_coord *c, struct pending *p)
 	want = wanted(p, &h, err, sizeof(err));
 	if (!want && err[0])
 		return drop(p, err);
-	if (!want) {
-		join_one(c, &p->o, p->buf + RB_WIRE_HDR_LEN, h.len);
-		p->o.fd = -1; /* the rank's now, or closed */
-	}
+	if (want)
+		return;
+	if (p->authing)
+		auth_one(c, p, p->buf + RB_WIRE_HDR_LEN, h.len);
+	else if (join_one(c, p, p->buf + RB_WIRE_HDR_LEN, h.len))
+		return;
+	p->o.fd = -1; /* the rank's now, or closed */
 }
 
 /* A free slot for a connection accepted from the listening socket. */
@@ -561,6 +629,7 @@ static void accept_pending(struct rb_mx_coord *c)
 	cpend[k].o.timeout_ms = c->j->timeout_ms;
 	cpend[k].since = rb_now_ns();
 	cpend[k].got = 0;
+	cpend[k].authing = false;
 }
 
 /* One pass: up to the next BEAT, the listening socket and every pending connection. */
@@ -585,10 +654,13 @@ static void poll_joins(struct rb_mx_coord *c)
 			read_pending(c, &cpend[who[k]]);
 	if (pf[n].revents)
 		accept_pending(c);
-	snprintf(why, sizeof(why), "no whole JOIN within %d ms of connecting", RB_MX_JOIN_MS);
-	for (k = 0; k < RB_MX_PENDING; k++)
-		if (cpend[k].o.fd >= 0 && rb_now_ns() - cpend[k].since > RB_MX_JOIN_MS * NS_PER_MS)
-			drop(&cpend[k], why);
+	for (k = 0; k < RB_MX_PENDING; k++) {
+		if (cpend[k].o.fd < 0 || rb_now_ns() - cpend[k].since <= RB_MX_JOIN_MS * NS_PER_MS)
+			continue;
+		snprintf(why, sizeof(why), "no whole %s within %d ms of connecting",
+			 cpend[k].authing ? "AUTH (--auth-key)" : "JOIN", RB_MX_JOIN_MS);
+		drop(&cpend[k], why);
+	}
 }
 
 /* Every rank joins within --timeout of the coordinator's start, or is dead. */
@@ -606,7 +678,9 @@ static void take_joins(struct rb_mx_coord *c)
 	}
 	for (k = 0; k < RB_MX_PENDING; k++)
 		if (cpend[k].o.fd >= 0)
-			drop(&cpend[k], "no JOIN before the joins ended");
+			drop(&cpend[k], cpend[k].authing ? "no AUTH (--auth-key) before the joins "
+							   "ended"
+							 : "no JOIN before the joins ended");
 	for (i = 0; i < c->n; i++)
 		if (!c->r[i].joined) {
 			c->r[i].joined = true;

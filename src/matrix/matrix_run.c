@@ -342,6 +342,10 @@ int rb_matrix_main(int argc, char **argv)
 	}
 	rb_quiet = c.quiet;
 	rb_verbose = c.verbose;
+	/* --auth-key (or RDMABENCH_AUTH_KEY): the coordinator's connections
+	 * (matrix_auth.h) and every pair's session are keyed with it. */
+	if (rb_auth_local(&c.l, err, sizeof(err)))
+		return usage_error(err);
 	ret = setup(&j, err, sizeof(err));
 	rb_mx_pmix_fini(); /* rank 0's address is known: PMIx is done */
 	if (ret)

@@ -12,7 +12,8 @@
 #include "matrix/matrix_worker.h"
 
 struct rb_mx_rank {
-	struct rb_oob o; /* fd -1 when not connected */
+	struct rb_oob o;	  /* fd -1 when not connected */
+	struct rb_auth_chan auth; /* --auth-key: o.auth once joined */
 	bool joined, dead;
 	char host[RB_MX_STR];
 	char device[RB_MX_STR]; /* from JOIN: -d expanded, may be empty */

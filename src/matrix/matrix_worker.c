@@ -18,6 +18,7 @@
 #include <unistd.h>
 
 #include "core/clock.h"
+#include "matrix/matrix_auth.h"
 #include "matrix/matrix_worker.h"
 #include "report/output.h"
 #include "session/session.h"
@@ -36,7 +37,8 @@ struct kid {
 
 struct worker {
 	const struct rb_mx_job *j;
-	struct rb_oob co; /* to the coordinator */
+	struct rb_oob co;	  /* to the coordinator */
+	struct rb_auth_chan auth; /* --auth-key: co.auth once joined */
 	struct kid kid[RB_MX_WIRE_TASKS];
 	uint32_t nkids, round;
 	uint64_t beat_at;
@@ -427,8 +429,10 @@ static int join_once(struct worker *w, uint64_t until)
 				.rank = j->id.rank,
 				.nranks = j->id.nranks,
 				.local = j->id.local };
+	struct rb_auth_key key;
+	uint8_t raw[512];
 	uint32_t len;
-	int ret;
+	int ret, n;
 
 	snprintf(m.tool_version, sizeof(m.tool_version), "%s", PACKAGE_VERSION);
 	snprintf(m.test, sizeof(m.test), "%s", j->b->name);
@@ -443,7 +447,14 @@ static int join_once(struct worker *w, uint64_t until)
 		return ret;
 	}
 	w->co.timeout_ms = j->timeout_ms;
-	ret = rb_mx_send(&w->co, RB_MX_MSG_JOIN, wbuf, rb_mx_pack_join(&m, wbuf, sizeof(wbuf)));
+	rb_auth_key_of(&j->c->l, &key);
+	m.auth = key.set;
+	if (key.set)
+		rb_auth_nonce(m.nonce);
+	n = rb_mx_pack_join(&m, raw, sizeof(raw));
+	ret = rb_mx_send(&w->co, RB_MX_MSG_JOIN, raw, n);
+	if (!ret && key.set) /* --auth-key: WELCOME and every later frame tagged */
+		ret = rb_mx_auth_rank(&w->co, &key, m.nonce, raw, (uint32_t)n, &w->auth);
 	return ret ? ret : rb_oob_expect(&w->co, RB_MX_MSG_WELCOME, wbuf, sizeof(wbuf), &len);
 }
 

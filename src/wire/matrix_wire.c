@@ -34,6 +34,8 @@ int rb_mx_pack_join(const struct rb_mx_join *m, uint8_t *buf, size_t cap)
 	PUT_STR(&c, m->host);
 	PUT_STR(&c, m->device);
 	PUT_STR(&c, m->addr);
+	put_be(&c, m->auth, 1);
+	put_bytes(&c, m->nonce, sizeof(m->nonce));
 	return wdone(&c);
 }
 
@@ -41,6 +43,8 @@ int rb_mx_unpack_join(const uint8_t *buf, size_t len, struct rb_mx_join *m)
 {
 	struct cur c = { .r = buf, .cap = len };
 
+	m->auth = 0;
+	memset(m->nonce, 0, sizeof(m->nonce));
 	m->proto = (uint16_t)get_be(&c, 2);
 	m->rank = (uint32_t)get_be(&c, 4);
 	m->nranks = (uint32_t)get_be(&c, 4);
@@ -50,6 +54,10 @@ int rb_mx_unpack_join(const uint8_t *buf, size_t len, struct rb_mx_join *m)
 	GET_STR(&c, m->host);
 	GET_STR(&c, m->device);
 	GET_STR(&c, m->addr);
+	if (m->proto != RB_MX_PROTO)
+		return c.err ? -EBADMSG : 0; /* refused by its version, named */
+	m->auth = get_bool(&c);
+	get_bytes(&c, m->nonce, sizeof(m->nonce));
 	return rdone(&c);
 }
 

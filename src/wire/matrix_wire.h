@@ -10,6 +10,7 @@
  *
  *   rank                         coordinator (rank 0)
  *   JOIN(rank, host, addr)  ->
+ *   (--auth-key: AUTH both ways, matrix/matrix_auth.h)
  *                           <-   WELCOME | ERROR(why)
  *   per round:              <-   ROUND(tasks: serve or run pair p)
  *   READY(round)            ->                 (servers started)
@@ -26,16 +27,17 @@
 #include <stddef.h>
 #include <stdint.h>
 #include "core/rdmabench.h"
+#include "wire/auth.h"
 
 /*
- * v6: RESULT carries the side's port, GID index and GID, and the
+ * v7: JOIN carries --auth-key's flag and the rank's nonce; v6: RESULT carries the side's port, GID index and GID, and the
  * --wr-lat group (p50, p99); v5: RESULT carries the --probe group
  * (loaded/idle p50, p99); v4:
  * RESULT carries wakeups_per_msg (the metric table's group of its own); v3: RESULT's point carries how it waited (--cqe-poll, --poll);
  * v2: RESULT's placement carries the CPU clock (governor, MHz), as CONN's
  * does
  */
-#define RB_MX_PROTO	 6
+#define RB_MX_PROTO	 7
 #define RB_MX_WIRE_TASKS 511 /* a receiver of incast:K serves K pairs */
 #define RB_MX_STR	 64
 #define RB_MX_REASON	 160
@@ -61,6 +63,9 @@ struct rb_mx_join {
 	char host[RB_MX_STR];
 	char device[RB_MX_STR]; /* -d expanded; empty: chosen by address */
 	char addr[RB_MX_STR];	/* --bind expanded; empty: as the coordinator sees it */
+	/* --auth-key (v7): the rank has a key, and its nonce (zero without) */
+	uint8_t auth;
+	uint8_t nonce[RB_AUTH_NONCE_LEN];
 };
 
 enum { RB_MX_SERVE = 0, RB_MX_RUN = 1 };
@@ -102,6 +107,10 @@ struct rb_mx_report {
 };
 
 /*
+ * rb_mx_unpack_join() of another protocol version reads the fields every
+ * version begins with (proto to addr) and ignores the rest, so that the
+ * coordinator can refuse it naming both versions.
+ *
  * Packers write into @buf of @cap bytes and return the length or
  * -EMSGSIZE; unpackers return 0 or -EBADMSG.
  */

@@ -20,7 +20,9 @@
 #     exit 1.
 #  3. --rank/--nranks without a launcher, write_bw over the ring's pairs
 #     given in a --pairs-file, with --auth-key: 2 rounds of 2 disjoint
-#     pairs, all good (each pair's client and server proved the key).
+#     pairs, all good (each pair's client and server proved the key, and
+#     every rank the coordinator's); a rank without the key, started
+#     first, is refused naming --auth-key and the coordinator logs it.
 #     (--pattern ring runs all 4 pairs at once, each device serving and
 #     sending: in this guest Soft-RoCE fails one or two of such pairs with
 #     "remote invalid request" completion errors, and so do four plain
@@ -85,12 +87,18 @@ printf "# the ring\n0 1\n1 2\n2 3\n3 0\n" >"$OUT/ring.pairs"
 head -c 32 /dev/urandom >"$OUT/mx.key"
 chmod 600 "$OUT/mx.key"
 pids=
-for r in 3 2 1 0; do
+for r in 0 3 2 1; do
 	"$RB" matrix write_bw $R --coordinator 127.0.0.1:19100 -p 19100 --rank $r --nranks 4 \
 		--auth-key "$OUT/mx.key" \
 		--pairs-file "$OUT/ring.pairs" -s 64K -n 300 --tolerance 1000 --csv "$OUT/ring.csv" \
 		>"$OUT/ring.$r.out" 2>"$OUT/ring.$r.err" &
 	pids="$pids $!"
+	[ $r = 0 ] || continue
+	# A rank without the key, before the real ones: refused, the job goes on.
+	"$RB" matrix write_bw $R --coordinator 127.0.0.1:19100 -p 19100 --rank 1 --nranks 4 \
+		--pairs-file "$OUT/ring.pairs" -s 64K -n 300 >"$OUT/intruder.out" \
+		2>"$OUT/intruder.err"
+	echo $? >"$OUT/intruder.rc"
 done
 for p in $pids; do
 	wait "$p"
@@ -184,6 +192,9 @@ jcheck ring.csv 'len(d) == 4' 'all(r["status"] == "ok" for r in d)' \
 	'sorted((r["src_rank"], r["dst_rank"]) for r in d) == [("0", "1"), ("1", "2"), ("2", "3"), ("3", "0")]' \
 	'all(float(r["bw_avg_gbps"]) > 0 for r in d)'
 expect_grep ring.out '^# rdmabench .* matrix write_bw: 4 ranks, 4 pairs in 2 rounds'
+expect_rc intruder 1
+expect_grep intruder.err 'gave up: coordinator: the rank has no key; this coordinator takes only ranks with its key: run the rank with --auth-key FILE'
+expect_grep ring.err 'refused a rank from 127.0.0.1:[0-9]*: the rank has no key'
 
 # --- 4. -d rxe0,rxe2: two rails, the slow one flagged ----------------------------
 cat "$OUT/rails.out"
