@@ -277,6 +277,14 @@ static void reference(FILE *f, double r, const char *what, const char *dash, dou
 		dash, what, r);
 }
 
+/* @side's (device, peer_fingerprint) pcie.ceiling_gbps in @doc; 0 none. */
+static double ceiling(json_t *doc, const char *side)
+{
+	json_t *k = json_object_get(json_object_get(doc, side), "pcie");
+
+	return json_number_value(json_object_get(k, "ceiling_gbps"));
+}
+
 /* The line rates of the runs drawn, and both sides' PCIe ceilings where
  * the file has them (device.pcie, peer_fingerprint.pcie), once each, as
  * references. */
@@ -292,16 +300,9 @@ static void references(struct chart *c, FILE *f)
 		doc = c->docs[i].doc;
 		reference(f, json_number_value(json_object_get(doc, "link_gbps")), "line rate", "2",
 			  seen, &n);
-		reference(f,
-			  json_number_value(json_object_get(
-				  json_object_get(json_object_get(doc, "device"), "pcie"),
-				  "ceiling_gbps")),
-			  "PCIe ceiling", "3", seen, &n);
-		reference(f,
-			  json_number_value(json_object_get(
-				  json_object_get(json_object_get(doc, "peer_fingerprint"), "pcie"),
-				  "ceiling_gbps")),
-			  "peer's PCIe ceiling", "3", seen, &n);
+		reference(f, ceiling(doc, "device"), "PCIe ceiling", "3", seen, &n);
+		reference(f, ceiling(doc, "peer_fingerprint"), "peer's PCIe ceiling", "3", seen,
+			  &n);
 	}
 }
 

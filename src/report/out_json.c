@@ -140,8 +140,8 @@ static json_t *jpcie(const char *pci, const struct rb_pcie_link *k, json_t **why
 	char buf[160];
 
 	*why = json_null();
-	if (!pci[0] || (k->cur_gts <= 0 && k->cur_width <= 0 && k->max_gts <= 0 &&
-			k->max_width <= 0)) {
+	if (!pci[0] ||
+	    (k->cur_gts <= 0 && k->cur_width <= 0 && k->max_gts <= 0 && k->max_width <= 0)) {
 		if (pci[0])
 			snprintf(buf, sizeof(buf),
 				 "sysfs gives no PCIe link for PCI function %s "

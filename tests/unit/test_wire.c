@@ -847,9 +847,11 @@ static void test_conn_roundtrip(void **state)
 	assert_memory_equal(buf + len - 12 - 14 - 12 - 15, "\x00\x0dMT_0000000359", 15);
 	assert_memory_equal(buf + len - 12 - 14 - 12,
 			    "\x00\x00\x02\xc9\x00\x00\x10\x1d\x00\x00\x00\x00", 12);
-	assert_memory_equal(buf + len - 12 - 14, "\x00\x0c" "0000:81:00.0", 14);
-	assert_memory_equal(buf + len - 12, "\x00\x00\x09\xc4\x00\x00\x1f\x40\x00\x04\x00\x10",
-			    12);
+	assert_memory_equal(buf + len - 12 - 14,
+			    "\x00\x0c"
+			    "0000:81:00.0",
+			    14);
+	assert_memory_equal(buf + len - 12, "\x00\x00\x09\xc4\x00\x00\x1f\x40\x00\x04\x00\x10", 12);
 	assert_int_equal(unpack_exact(up_conn, buf, len), 0);
 	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
 	assert_conn_equal(&in, &out);
