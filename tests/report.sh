@@ -3,9 +3,9 @@
 #
 # rdmabench report (issue 43) on every kind of JSON: the golden files, a
 # comparison (bw_better against bw_worse: the 4 regressions rdmabench
-# compare names there), lab runs (tests/data/report: a batch x signal
-# sweep with --recommend, --interval, --probe, -H, --threads; Soft-RoCE
-# under emulation), matrices of 4 ranks (tests/data) and of 256 and 1024
+# compare names there), a hand-made file with both sides' PCIe links,
+# lab runs (tests/data/report: a batch x signal sweep with --recommend,
+# --interval, --probe, -H, --threads; Soft-RoCE under emulation), matrices of 4 ranks (tests/data) and of 256 and 1024
 # simulated ranks (made here by matrix --simulate).  Each page must be
 # valid HTML that fetches nothing, with the figures and tables counted by
 # hand below (tests/report_check.py); bad input must fail with its exit
@@ -59,7 +59,14 @@ page() {
 # A run: a chart for each chart of the metric table the points have
 # (latency: p50..max; bandwidth; message rate; CPU per message).
 page lat --figures 2 --tables 2 -- "$data/golden/lat.json"
-page bw --figures 3 --tables 3 -- "$data/golden/bw.json"
+page bw --figures 3 --tables 3 --contains "none: sysfs names no PCI function" \
+	-- "$data/golden/bw.json"
+# Both sides' PCIe links (device.pcie, peer_fingerprint.pcie; a hand-made
+# file): in the header, and their ceilings drawn with the line rate.
+page pcie --figures 3 --tables 3 --contains "line rate 100 Gb/s" \
+	--contains "PCIe ceiling 252.1 Gb/s" --contains "peer's PCIe ceiling 126 Gb/s" \
+	--contains "8 GT/s x16 (max 16 GT/s x16), ceiling 126 Gb/s, 0000:41:00.0" \
+	--contains "Linux 6.1.0-18-amd64" -- "$data/report/hand-pcie.json"
 # Two runs of write_bw: overlaid (3 charts) and compared, the 4 regressions
 # of `rdmabench compare bw_better.json bw_worse.json` marked.
 page compare --figures 3 --tables 3 --regressions 4 --contains "4 regression(s)" \

@@ -34,4 +34,5 @@ echo "$n documents of the writer from $writer"
 python3 "$top/tests/schema_check.py" "$top/doc/rdmabench.schema.json" \
 	"$top/tests/data/golden/bw.json" "$top/tests/data/golden/lat.json" \
 	"$dump"/doc*.json \
-	"$top"/tests/data/compare/*.json "$top"/tests/data/schema/*.json
+	"$top"/tests/data/compare/*.json "$top"/tests/data/schema/*.json \
+	"$top"/tests/data/report/hand-pcie.json

@@ -459,6 +459,12 @@ struct rb_result {
 	struct rb_pt_lat pt_lat;
 };
 
+/* PCIe link of a device's PCI function (topo reads it); 0 means unknown. */
+struct rb_pcie_link {
+	double cur_gts, max_gts;  /* GT/s per lane */
+	int cur_width, max_width; /* lanes */
+};
+
 /* Where the measuring thread and the buffers sit. */
 struct rb_placement {
 	int device_numa_node; /* -1 when unknown */
@@ -470,6 +476,10 @@ struct rb_placement {
 	int freq_cpu; /* -1 when unknown */
 	char governor[16];
 	uint32_t cpu_mhz;
+	/* The device's PCI function ("" none: rxe or siw over no PCI netdev)
+	 * and its link, as placement read them (JSON device.pcie). */
+	char pci[16];
+	struct rb_pcie_link pcie;
 };
 
 /*
@@ -493,6 +503,8 @@ struct rb_fingerprint {
 	char fw_ver[64];
 	char board_id[64];
 	uint32_t vendor_id, vendor_part_id, hw_ver;
+	char pci[16];		  /* its device's PCI function, "" none */
+	struct rb_pcie_link pcie; /* that function's link, 0 unknown */
 };
 
 /* Logging: diagnostics go to stderr, prefixed with the tool name. */

@@ -77,6 +77,44 @@ static void device(json_t *d, json_t *doc, char *buf, size_t len)
 			 json_number_value(json_object_get(doc, "link_gbps")));
 }
 
+/* What the peer's CONN said of its device (peer_fingerprint). */
+static void peer_device(json_t *fp, char *buf, size_t len)
+{
+	const char *fw = str(fp, "fw_ver"), *board = str(fp, "board_id");
+
+	if (!json_is_object(fp)) {
+		snprintf(buf, len, "not in this file");
+		return;
+	}
+	snprintf(buf, len, "firmware %s, board %s, vendor 0x%llx part %lld", fw ? fw : "unknown",
+		 board ? board : "unknown",
+		 (unsigned long long)json_integer_value(json_object_get(fp, "vendor_id")),
+		 (long long)json_integer_value(json_object_get(fp, "vendor_part_id")));
+}
+
+/* A side's PCIe link, from the object holding "pcie" and "why_pcie"
+ * (device, peer_fingerprint): "8 GT/s x8 (max 8 GT/s x16), ceiling
+ * 63.02 Gb/s, 0000:81:00.0"; why it is none; or not in this file. */
+static void pcie(json_t *o, char *buf, size_t len)
+{
+	json_t *k = json_object_get(o, "pcie");
+	char a[32], b[32], c[32], d[32], e[32];
+
+	if (json_is_object(k)) {
+		snprintf(buf, len, "%s GT/s x%s (max %s GT/s x%s), ceiling %s Gb/s, %s",
+			 val(k, "cur_gts", a, sizeof(a)) ?: "?",
+			 val(k, "cur_width", b, sizeof(b)) ?: "?",
+			 val(k, "max_gts", c, sizeof(c)) ?: "?",
+			 val(k, "max_width", d, sizeof(d)) ?: "?",
+			 val(k, "ceiling_gbps", e, sizeof(e)) ?: "?", str(k, "pci") ?: "?");
+		return;
+	}
+	if (json_is_null(k) && str(o, "why_pcie"))
+		snprintf(buf, len, "none: %s", str(o, "why_pcie"));
+	else
+		snprintf(buf, len, "not in this file");
+}
+
 static void command_line(json_t *cl, char *buf, size_t len)
 {
 	size_t i, n = 0;
@@ -150,6 +188,7 @@ static void warnings(struct h_page *p, json_t *doc)
 void h_header(struct h_page *p, struct h_doc *d)
 {
 	json_t *doc = d->doc, *sys = json_object_get(doc, "system");
+	json_t *fp = json_object_get(doc, "peer_fingerprint");
 	char a[512], b[512], t[128];
 	const char *op = str(doc, "op");
 
@@ -169,13 +208,19 @@ void h_header(struct h_page *p, struct h_doc *d)
 	      p->f);
 	row(p, "host", str(doc, "host") ?: "unknown", str(doc, "peer") ?: "unknown");
 	device(json_object_get(doc, "device"), doc, a, sizeof(a));
-	row(p, "device", a, "not in this file");
+	peer_device(fp, b, sizeof(b));
+	row(p, "device", a, b);
+	pcie(json_object_get(doc, "device"), a, sizeof(a));
+	pcie(fp, b, sizeof(b));
+	row(p, "PCIe link", a, b);
 	row(p, "provider", str(doc, "driver") ?: "unknown", str(doc, "peer_driver") ?: "unknown");
 	placement(json_object_get(doc, "placement"), a, sizeof(a));
 	placement(json_object_get(doc, "peer_placement"), b, sizeof(b));
 	row(p, "placement (NUMA, CPUs)", a, b);
-	row(p, "kernel", str(sys, "kernel") ?: "unknown", "not in this file");
-	row(p, "rdma-core", str(sys, "rdma_core") ?: "unknown", "not in this file");
+	row(p, "kernel", str(sys, "kernel") ?: "unknown",
+	    fp ? str(fp, "kernel") ?: "unknown" : "not in this file");
+	row(p, "rdma-core", str(sys, "rdma_core") ?: "unknown",
+	    fp ? str(fp, "rdma_core") ?: "unknown" : "not in this file");
 	fputs("</table>\n<p class=\"cmd\">Command line: <code>", p->f);
 	command_line(json_object_get(doc, "command_line"), a, sizeof(a));
 	h_esc(p->f, a);

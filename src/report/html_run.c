@@ -3,8 +3,8 @@
  * `rdmabench report`: a run's charts against the message size, one per
  * chart of the metric table (core/metrics.c's .chart), over one run or
  * several overlaid; flagged points and compare's regressions marked, the
- * port's line rate drawn as a reference, a table of the numbers under
- * each.
+ * port's line rate and both sides' PCIe ceilings drawn as references, a
+ * table of the numbers under each.
  */
 #include <errno.h>
 #include <math.h>
@@ -262,25 +262,47 @@ static void hover_block(struct chart *c, FILE *f)
 	fputs("EOD\n", f);
 }
 
-/* The line rates of the runs drawn, once each, as references. */
+/* @r as a reference line titled @what, unless drawn already (in @seen). */
+static void reference(FILE *f, double r, const char *what, const char *dash, double *seen,
+		      size_t *n)
+{
+	size_t j;
+
+	for (j = 0; j < *n && seen[j] != r; j++)
+		;
+	if (!(r > 0) || j < *n || *n >= 48)
+		return;
+	seen[(*n)++] = r;
+	fprintf(f, ", %.9g with lines dt %s lw 2 lc rgb \"#666666\" title \"%s %.4g Gb/s\"", r,
+		dash, what, r);
+}
+
+/* @side's (device, peer_fingerprint) pcie.ceiling_gbps in @doc; 0 none. */
+static double ceiling(json_t *doc, const char *side)
+{
+	json_t *k = json_object_get(json_object_get(doc, side), "pcie");
+
+	return json_number_value(json_object_get(k, "ceiling_gbps"));
+}
+
+/* The line rates of the runs drawn, and both sides' PCIe ceilings where
+ * the file has them (device.pcie, peer_fingerprint.pcie), once each, as
+ * references. */
 static void references(struct chart *c, FILE *f)
 {
-	double seen[16], r;
-	size_t i, j, n = 0;
+	double seen[48];
+	json_t *doc;
+	size_t i, n = 0;
 
 	if (c->c != RB_CHART_BW)
 		return;
-	for (i = 0; i < c->ndocs && n < 16; i++) {
-		r = json_number_value(json_object_get(c->docs[i].doc, "link_gbps"));
-		for (j = 0; j < n && seen[j] != r; j++)
-			;
-		if (r <= 0 || j < n)
-			continue;
-		seen[n++] = r;
-		fprintf(f,
-			", %.9g with lines dt 2 lw 2 lc rgb \"#666666\" title \"line rate %.4g "
-			"Gb/s\"",
-			r, r);
+	for (i = 0; i < c->ndocs; i++) {
+		doc = c->docs[i].doc;
+		reference(f, json_number_value(json_object_get(doc, "link_gbps")), "line rate", "2",
+			  seen, &n);
+		reference(f, ceiling(doc, "device"), "PCIe ceiling", "3", seen, &n);
+		reference(f, ceiling(doc, "peer_fingerprint"), "peer's PCIe ceiling", "3", seen,
+			  &n);
 	}
 }
 

@@ -20,6 +20,7 @@
 #include "core/stats.h"
 #include "core/sweep.h"
 #include "rdma/counters.h"
+#include "topo/topo.h"
 #include "report/out_int.h"
 #include "wire/plan.h"
 
@@ -118,8 +119,51 @@ static json_t *jstr_or_null(const char *s)
 	return s && s[0] ? jstr(s) : json_null();
 }
 
+/* A link's figure, or null where sysfs did not say (0). */
+static json_t *jpos(double v)
+{
+	return v > 0 ? jreal(v) : json_null();
+}
+
+static json_t *jlanes(int v)
+{
+	return v > 0 ? json_integer(v) : json_null();
+}
+
+/*
+ * JSON "pcie" of a side whose device sits on PCI function @pci with link
+ * @k: its speeds, widths and payload ceiling (rb_pcie_ceiling_gbps), or
+ * null when sysfs gives no link; *@why then says why, for "why_pcie".
+ */
+static json_t *jpcie(const char *pci, const struct rb_pcie_link *k, json_t **why)
+{
+	char buf[160];
+
+	*why = json_null();
+	if (!pci[0] ||
+	    (k->cur_gts <= 0 && k->cur_width <= 0 && k->max_gts <= 0 && k->max_width <= 0)) {
+		if (pci[0])
+			snprintf(buf, sizeof(buf),
+				 "sysfs gives no PCIe link for PCI function %s "
+				 "(not PCI Express: a virtual or legacy PCI device)",
+				 pci);
+		else
+			snprintf(buf, sizeof(buf),
+				 "sysfs names no PCI function for the device (a "
+				 "software device such as rxe or siw, or none)");
+		json_decref(*why);
+		*why = jstr(buf);
+		return json_null();
+	}
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "pci", jstr(pci), "cur_gts",
+			 jpos(k->cur_gts), "max_gts", jpos(k->max_gts), "cur_width",
+			 jlanes(k->cur_width), "max_width", jlanes(k->max_width), "ceiling_gbps",
+			 jpos(rb_pcie_ceiling_gbps(k->cur_gts, k->cur_width)));
+}
+
 static json_t *jdevice(const struct rb_doc *r)
 {
+	json_t *why;
 	json_t *o = json_object();
 	int bad = !o;
 
@@ -141,6 +185,8 @@ static json_t *jdevice(const struct rb_doc *r)
 	bad |= json_object_set_new(o, "gid", jstr_or_null(r->gid));
 	bad |= json_object_set_new(o, "why_device", jstr_or_null(r->why_device));
 	bad |= json_object_set_new(o, "why_gid", jstr_or_null(r->why_gid));
+	bad |= json_object_set_new(o, "pcie", jpcie(r->place.pci, &r->place.pcie, &why));
+	bad |= json_object_set_new(o, "why_pcie", why);
 	bad |= json_object_set_new(o, "qp_timeout", json_integer(r->qp.timeout));
 	bad |= json_object_set_new(o, "retry_count", json_integer(r->qp.retry_count));
 	bad |= json_object_set_new(o, "pkey_index", json_integer(r->qp.pkey_index));
@@ -617,13 +663,15 @@ static int jident(json_t *o, const struct rb_doc *r)
 /* The peer's kernel, rdma-core, firmware and board, as it said them in CONN. */
 static json_t *jpeer_fp(const struct rb_fingerprint *f)
 {
-	return json_pack("{s:o, s:o, s:o, s:o, s:I, s:I, s:I}", "kernel",
+	json_t *why, *pcie = jpcie(f->pci, &f->pcie, &why);
+
+	return json_pack("{s:o, s:o, s:o, s:o, s:I, s:I, s:I, s:o, s:o}", "kernel",
 			 jstr_or_null(f->kernel[0] ? f->kernel : NULL), "rdma_core",
 			 jstr_or_null(f->rdma_core[0] ? f->rdma_core : NULL), "fw_ver",
 			 jstr_or_null(f->fw_ver[0] ? f->fw_ver : NULL), "board_id",
 			 jstr_or_null(f->board_id[0] ? f->board_id : NULL), "vendor_id",
 			 (json_int_t)f->vendor_id, "vendor_part_id", (json_int_t)f->vendor_part_id,
-			 "hw_ver", (json_int_t)f->hw_ver);
+			 "hw_ver", (json_int_t)f->hw_ver, "pcie", pcie, "why_pcie", why);
 }
 
 /* Everything but the results (left empty) and the recommendation. */

@@ -44,6 +44,8 @@ static int local_conn(struct session *s, struct rb_msg_conn *m)
 	m->fp.vendor_id = s->rep.vendor_id;
 	m->fp.vendor_part_id = s->rep.vendor_part_id;
 	m->fp.hw_ver = s->rep.hw_ver;
+	snprintf(m->fp.pci, sizeof(m->fp.pci), "%s", s->rep.place.pci);
+	m->fp.pcie = s->rep.place.pcie;
 	for (i = 0; i < cn->nmr; i++)
 		m->mr[i] = (struct rb_mr_info){ (uintptr_t)rb_conn_rx_of(cn, i), cn->mr[i]->rkey };
 	for (i = 0; i < cn->nqp; i++)

@@ -119,12 +119,6 @@ struct rb_port_info {
 	struct rb_gid *gids;
 };
 
-/* PCIe link of the device's PCI function; 0 means unknown. */
-struct rb_pcie_link {
-	double cur_gts, max_gts;  /* GT/s per lane */
-	int cur_width, max_width; /* lanes */
-};
-
 /* What sysfs says about one RDMA device (see rb_dev_read()). */
 struct rb_dev_info {
 	char name[64];

@@ -303,6 +303,8 @@ static int place_apply(const char *ibdev, const char *cpu_opt, const char *numa_
 	out->cpus[0] = '\0';
 	out->mem_node = -1;
 	out->local = -1;
+	out->pci[0] = '\0';
+	memset(&out->pcie, 0, sizeof(out->pcie));
 	rb_cpu_freq(SYSROOT, -1, out);
 	ret = rb_topo_load(&in.topo, NULL);
 	if (ret)
@@ -312,6 +314,9 @@ static int place_apply(const char *ibdev, const char *cpu_opt, const char *numa_
 	if (!live_dev(ibdev, &d)) {
 		in.dev = d.name;
 		in.dev_node = rb_topo_dev_node(in.topo, &d);
+		/* The link the same walk read, for JSON device.pcie. */
+		snprintf(out->pci, sizeof(out->pci), "%s", d.pci);
+		out->pcie = d.link;
 	} else {
 		memset(&d, 0, sizeof(d));
 	}

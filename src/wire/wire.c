@@ -147,6 +147,12 @@ static void put_fp(struct cur *c, const struct rb_fingerprint *f)
 	put_be(c, f->vendor_id, 4);
 	put_be(c, f->vendor_part_id, 4);
 	put_be(c, f->hw_ver, 4);
+	/* Its device's PCIe link: GT/s as MT/s (2.5 GT/s: 2500), lanes. */
+	PUT_STR(c, f->pci);
+	put_be(c, (uint64_t)(f->pcie.cur_gts * 1000 + 0.5), 4);
+	put_be(c, (uint64_t)(f->pcie.max_gts * 1000 + 0.5), 4);
+	put_be(c, (uint64_t)f->pcie.cur_width, 2);
+	put_be(c, (uint64_t)f->pcie.max_width, 2);
 }
 
 static void get_fp(struct cur *c, struct rb_fingerprint *f)
@@ -158,6 +164,11 @@ static void get_fp(struct cur *c, struct rb_fingerprint *f)
 	f->vendor_id = (uint32_t)get_be(c, 4);
 	f->vendor_part_id = (uint32_t)get_be(c, 4);
 	f->hw_ver = (uint32_t)get_be(c, 4);
+	GET_STR(c, f->pci);
+	f->pcie.cur_gts = (double)get_be(c, 4) / 1000;
+	f->pcie.max_gts = (double)get_be(c, 4) / 1000;
+	f->pcie.cur_width = (int)get_be(c, 2);
+	f->pcie.max_width = (int)get_be(c, 2);
 }
 
 int rb_pack_conn(const struct rb_msg_conn *m, uint8_t *buf, size_t cap)

@@ -37,8 +37,10 @@
  * key); AUTH (13), the challenge-response (auth.h), and with a key every
  * later frame followed by its tag; CONN's last block, after DC's, the
  * sender's fingerprint (struct rb_fingerprint: kernel, rdma_core, fw_ver,
- * board_id as strings, then vendor_id, vendor_part_id, hw_ver as u32),
- * for the peer's JSON;
+ * board_id as strings, then vendor_id, vendor_part_id, hw_ver as u32,
+ * then its device's PCI function as a string and that function's PCIe
+ * link: current and max speed in MT/s as u32, current and max width in
+ * lanes as u16; 0 unknown), for the peer's JSON;
  * v17: RESULT flag bit 5 (32): the server's completion events under
  * --poll event follow, a u64 last in the body (--reversed shows the
  * sender's wake-ups);

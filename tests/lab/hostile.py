@@ -384,7 +384,8 @@ def conn_body(mtu=1024, cpus="0"):
             b"\x00" +  # v11: no --probe QP
             b"\x00" +  # v15: transport InfiniBand (RoCE)
             struct.pack(">BQ", 0, 0) +  # v18: no DC role, no key
-            s16("") * 4 + struct.pack(">III", 0, 0, 0))  # v18: an empty fingerprint
+            s16("") * 4 + struct.pack(">III", 0, 0, 0) +  # v18: an empty fingerprint,
+            s16("") + struct.pack(">IIHH", 0, 0, 0, 0))  # with no PCI function, no link
 
 
 def lie_in(body, mtu=None, cpus=None):

@@ -75,6 +75,17 @@ if kill -0 $srv 2>/dev/null; then echo hung >"$OUT/int.srv.hung"; kill -KILL $sr
 wait $srv
 echo $? >"$OUT/int.srv.rc"
 
+# What sysfs says of the PCIe link of each RDMA device (rxe: the PCI
+# function of its parent netdev, one level above virtioN), for device.pcie.
+for ib in /sys/class/infiniband/*; do
+	p=$(readlink -f "/sys/class/net/$(cat "$ib/parent" 2>/dev/null)/device" 2>/dev/null)
+	case ${p##*/} in virtio*) p=${p%/*} ;; esac
+	[ -e "$p/vendor" ] || p=/nonexistent
+	echo "${ib##*/} ${p##*/} $(cut -d" " -f1 "$p/current_link_speed" 2>/dev/null)" \
+		"$(cat "$p/current_link_width" 2>/dev/null)" \
+		"$(cut -d" " -f1 "$p/max_link_speed" 2>/dev/null) $(cat "$p/max_link_width" 2>/dev/null)"
+done >"$OUT/pcie.sysfs"
+
 # Plans that are too large or empty: usage errors before any connection.
 solo toolarge write_bw -s 1..64:+1 -l 1..64:+1 -Q 1,2,3 192.0.2.1
 solo emptys write_bw -s "" 192.0.2.1
@@ -109,7 +120,32 @@ jcheck sweep.json 'd["system"]["kernel"] and d["system"]["rdma_core"]' \
 	'd["peer_fingerprint"]["rdma_core"] == d["system"]["rdma_core"]' \
 	'd["peer_fingerprint"]["fw_ver"] == d["device"]["fw_ver"]' \
 	'd["peer_fingerprint"]["vendor_id"] == d["device"]["vendor_id"]' \
-	'd["peer_fingerprint"]["hw_ver"] == d["device"]["hw_ver"]'
+	'd["peer_fingerprint"]["hw_ver"] == d["device"]["hw_ver"]' \
+	'd["peer_fingerprint"]["pcie"] == d["device"]["pcie"]' \
+	'd["peer_fingerprint"]["why_pcie"] == d["device"]["why_pcie"]'
+# device.pcie is what the guest's sysfs said (pcie.sysfs): the link, or
+# null with a reason where there is none.
+python3 - "$OUT/sweep.json" "$OUT/pcie.sysfs" <<'EOF' ||
+import json, sys
+d = json.load(open(sys.argv[1]))["device"]
+row = {l.split()[0]: (l.split() + [""] * 6)[1:6] for l in open(sys.argv[2]) if l.split()}
+pci, cg, cw, mg, mw = row[d["name"]]
+pci = "" if pci == "nonexistent" else pci
+num = lambda s, f: f(s) if s.replace(".", "", 1).isdigit() and f(s) > 0 else None
+want = None if not pci or not any(num(x, float) for x in (cg, cw, mg, mw)) else {
+    "pci": pci, "cur_gts": num(cg, float), "max_gts": num(mg, float),
+    "cur_width": num(cw, int), "max_width": num(mw, int)}
+got = d["pcie"]
+print("pcie.sysfs:", row[d["name"]], "JSON:", got, d["why_pcie"])
+if want is None:
+    sys.exit(0 if got is None and d["why_pcie"] else 1)
+eff = 0.8 if want["cur_gts"] and want["cur_gts"] <= 5 else 128 / 130
+ceil = want["cur_gts"] * want["cur_width"] * eff if want["cur_gts"] and want["cur_width"] else None
+ok = got is not None and d["why_pcie"] is None and all(got[k] == v for k, v in want.items())
+ok = ok and (got["ceiling_gbps"] is None if ceil is None else abs(got["ceiling_gbps"] - ceil) < 1e-6 * ceil)
+sys.exit(0 if ok else 1)
+EOF
+	fail "sweep.json: device.pcie is not what the guest's sysfs said (pcie.sysfs)"
 # The recommendation: one per size, each the smallest batch, then the largest
 # signal, whose message rate is within 5% of that size's best.
 jcheck sweep.json 'len(d["recommendation"]) == 3' \

@@ -655,6 +655,54 @@ static void test_peer_fingerprint(void **state)
 	assert_jnull(fp, "board_id");
 	assert_jint(fp, "vendor_id", 0x02c9);
 	assert_jint(fp, "hw_ver", 0);
+	/* No PCI function said: no link, and why. */
+	assert_jnull(fp, "pcie");
+	assert_non_null(strstr(json_string_value(jget(fp, "why_pcie")), "no PCI function"));
+	json_decref(doc);
+	/* A function without a link (virtual), then a Gen3 x16 running x8. */
+	snprintf(r.peer_fp.pci, sizeof(r.peer_fp.pci), "0000:00:03.0");
+	doc = json_doc(&r, bw_res, 1);
+	fp = jget(doc, "peer_fingerprint");
+	assert_jnull(fp, "pcie");
+	assert_non_null(strstr(json_string_value(jget(fp, "why_pcie")), "0000:00:03.0"));
+	json_decref(doc);
+	r.peer_fp.pcie = (struct rb_pcie_link){ 8.0, 8.0, 8, 16 };
+	doc = json_doc(&r, bw_res, 1);
+	fp = jget(doc, "peer_fingerprint");
+	assert_jnull(fp, "why_pcie");
+	fp = jget(fp, "pcie");
+	assert_jstr(fp, "pci", "0000:00:03.0");
+	assert_jreal(fp, "cur_gts", 8.0);
+	assert_jreal(fp, "max_gts", 8.0);
+	assert_jint(fp, "cur_width", 8);
+	assert_jint(fp, "max_width", 16);
+	/* 8 GT/s x 8 lanes x 128/130 */
+	assert_jreal(fp, "ceiling_gbps", 8.0 * 8 * 128 / 130);
+	json_decref(doc);
+}
+
+/* This side's PCIe link (JSON device.pcie), as placement read it. */
+static void test_device_pcie(void **state)
+{
+	struct rb_doc r;
+	json_t *doc, *dev;
+
+	(void)state;
+	bw_report(&r);
+	doc = json_doc(&r, bw_res, 1);
+	dev = jget(doc, "device");
+	assert_jnull(dev, "pcie");
+	assert_non_null(strstr(json_string_value(jget(dev, "why_pcie")), "no PCI function"));
+	json_decref(doc);
+	snprintf(r.place.pci, sizeof(r.place.pci), "0000:81:00.0");
+	r.place.pcie = (struct rb_pcie_link){ 16.0, 16.0, 16, 16 };
+	doc = json_doc(&r, bw_res, 1);
+	dev = jget(doc, "device");
+	assert_jnull(dev, "why_pcie");
+	assert_jstr(jget(dev, "pcie"), "pci", "0000:81:00.0");
+	assert_jreal(jget(dev, "pcie"), "cur_gts", 16.0);
+	assert_jint(jget(dev, "pcie"), "max_width", 16);
+	assert_jreal(jget(dev, "pcie"), "ceiling_gbps", 16.0 * 16 * 128 / 130);
 	json_decref(doc);
 }
 
@@ -2227,6 +2275,7 @@ int main(void)
 		cmocka_unit_test(test_verdict),
 		cmocka_unit_test(test_json_stream),
 		cmocka_unit_test(test_peer_fingerprint),
+		cmocka_unit_test(test_device_pcie),
 		cmocka_unit_test(test_golden_lat),
 		cmocka_unit_test(test_golden_bw),
 		cmocka_unit_test(test_rewrite),

@@ -353,11 +353,12 @@ static void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
 		c->mr[i] = (struct rb_mr_info){ c->addr + i * 0x10000ULL, c->rkey + i };
 }
 
-/* v18: the fingerprint block, CONN's last: four strings, three u32. */
+/* v18: the fingerprint block, CONN's last: four strings, three u32, then
+ * the PCI function (a string) and its link (two u32 MT/s, two u16 lanes). */
 static size_t fp_len(const struct rb_fingerprint *f)
 {
 	return 2 + strlen(f->kernel) + 2 + strlen(f->rdma_core) + 2 + strlen(f->fw_ver) + 2 +
-	       strlen(f->board_id) + 3 * 4;
+	       strlen(f->board_id) + 3 * 4 + 2 + strlen(f->pci) + 4 + 4 + 2 + 2;
 }
 
 static size_t conn_len(const struct rb_msg_conn *c)
@@ -416,6 +417,11 @@ static void assert_conn_equal(const struct rb_msg_conn *a, const struct rb_msg_c
 	assert_int_equal(a->fp.vendor_id, b->fp.vendor_id);
 	assert_int_equal(a->fp.vendor_part_id, b->fp.vendor_part_id);
 	assert_int_equal(a->fp.hw_ver, b->fp.hw_ver);
+	assert_string_equal(a->fp.pci, b->fp.pci);
+	assert_true(a->fp.pcie.cur_gts == b->fp.pcie.cur_gts);
+	assert_true(a->fp.pcie.max_gts == b->fp.pcie.max_gts);
+	assert_int_equal(a->fp.pcie.cur_width, b->fp.pcie.cur_width);
+	assert_int_equal(a->fp.pcie.max_width, b->fp.pcie.max_width);
 }
 
 /* Exact doubles: the wire carries the bit pattern. */
@@ -731,7 +737,7 @@ static void test_conn_roundtrip(void **state)
 	struct rb_msg_conn in, out;
 	uint8_t buf[BUFSZ];
 	int len, t;
-	const int fp = 20; /* (v18) an empty fingerprint closes the body */
+	const int fp = 34; /* (v18) an empty fingerprint closes the body */
 
 	(void)state;
 	sample_conn(&in, 3);
@@ -833,10 +839,19 @@ static void test_conn_roundtrip(void **state)
 	in.fp.vendor_id = 0x02c9;
 	in.fp.vendor_part_id = 4125;
 	in.fp.hw_ver = 0;
+	/* Its PCIe link: 2.5 GT/s of 8.0 GT/s (as MT/s), x4 of x16. */
+	snprintf(in.fp.pci, sizeof(in.fp.pci), "0000:81:00.0");
+	in.fp.pcie = (struct rb_pcie_link){ 2.5, 8.0, 4, 16 };
 	len = rb_pack_conn(&in, buf, sizeof(buf));
 	assert_int_equal(len, conn_len(&in));
-	assert_memory_equal(buf + len - 12 - 15, "\x00\x0dMT_0000000359", 15);
-	assert_memory_equal(buf + len - 12, "\x00\x00\x02\xc9\x00\x00\x10\x1d\x00\x00\x00\x00", 12);
+	assert_memory_equal(buf + len - 12 - 14 - 12 - 15, "\x00\x0dMT_0000000359", 15);
+	assert_memory_equal(buf + len - 12 - 14 - 12,
+			    "\x00\x00\x02\xc9\x00\x00\x10\x1d\x00\x00\x00\x00", 12);
+	assert_memory_equal(buf + len - 12 - 14,
+			    "\x00\x0c"
+			    "0000:81:00.0",
+			    14);
+	assert_memory_equal(buf + len - 12, "\x00\x00\x09\xc4\x00\x00\x1f\x40\x00\x04\x00\x10", 12);
 	assert_int_equal(unpack_exact(up_conn, buf, len), 0);
 	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
 	assert_conn_equal(&in, &out);
@@ -1293,7 +1308,7 @@ static void test_params_keyed(void **state)
 }
 
 /* A CONN body built by hand, claiming @nqp QPs and carrying @present. */
-/* v18: an empty fingerprint: four empty strings, three zero u32. */
+/* v18: an empty fingerprint: four empty strings, three zero u32, no PCIe. */
 static void wb_fp0(struct wb *w)
 {
 	int i;
@@ -1302,6 +1317,11 @@ static void wb_fp0(struct wb *w)
 		wb_str(w, "");
 	for (i = 0; i < 3; i++)
 		wb_be(w, 0, 4);
+	wb_str(w, ""); /* no PCI function, no link */
+	wb_be(w, 0, 4);
+	wb_be(w, 0, 4);
+	wb_be(w, 0, 2);
+	wb_be(w, 0, 2);
 }
 
 static void build_conn(struct wb *w, uint32_t nqp, uint32_t present, const char *cpus,
@@ -1352,7 +1372,7 @@ static void build_conn_mrs(struct wb *w, uint32_t nqp, uint32_t nmr, uint32_t pr
 	uint32_t i;
 
 	build_conn(w, nqp, nqp < RB_CONN_CHUNK ? nqp : RB_CONN_CHUNK, "1", 1);
-	w->n -= 4 + 12 + 1 + 1 + 9 + 20;
+	w->n -= 4 + 12 + 1 + 1 + 9 + 34;
 	wb_be(w, nmr, 4);
 	for (i = 0; i < present; i++) {
 		wb_be(w, 0x1000 + 0x100000ULL * i, 8);
