@@ -175,7 +175,7 @@ static int add_to_list(const struct rb_opt *o, struct rb_strlist *l, const char 
 	if (strlen(arg) >= RB_LIST_TEXT)
 		return fail(err, len, "%s: '%s' is longer than %d characters",
 			    rb_opt_name(o, n, sizeof(n)), arg, RB_LIST_TEXT - 1);
-	ret = o->check ? o->check(arg, err, len) : 0;
+	ret = rb_cli_check(o, arg, err, len);
 	if (!ret)
 		strcpy(l->v[l->n++], arg);
 	return ret;
@@ -200,7 +200,7 @@ static int set_opt(struct rb_cli *c, const struct rb_opt *o, const char *arg, ch
 		if (strlen(arg) >= o->size)
 			return fail(err, len, "%s: '%s' is longer than %zu characters",
 				    rb_opt_name(o, n, sizeof(n)), arg, o->size - 1);
-		ret = o->check ? o->check(arg, err, len) : 0;
+		ret = rb_cli_check(o, arg, err, len);
 		if (!ret)
 			strcpy(field, arg);
 		return ret;

@@ -2,10 +2,12 @@
 /*
  * One row of the option table: its type, and the checks that need only
  * the row (range and power of two, scope, the option's name in messages).
- * The table itself, rb_opts[], is opts.c's (its rows name fields of struct
- * rb_cli and opts.c's syntax checks); this header declares it for those
- * that walk it without parsing a command line: plan.c checks a plan, the
- * command line's or a peer's, field by field against its rows.  Pure.
+ * The table itself, rb_opts[], is core's (opts_table.c; its rows name
+ * fields of struct rb_cli, core/cli.h); this header declares it for cli/,
+ * which parses a command line with it, and for those that walk it without
+ * parsing one: plan.c checks a plan, the command line's or a peer's, field
+ * by field against its rows; the wire, the JSON, compare and the dry run
+ * take the plan's fields from them.  Pure.
  */
 #ifndef RB_OPTS_ROW_H
 #define RB_OPTS_ROW_H
@@ -53,12 +55,15 @@ enum rb_opt_section {
  */
 enum rb_opt_id {
 	RB_O_NONE,
+	RB_O_ACCESS,
 	RB_O_BATCH,
+	RB_O_COUNTERS,
 	RB_O_CQE_POLL,
 	RB_O_CUDA_MEM,
 	RB_O_CUDA_REG,
 	RB_O_DURATION,
 	RB_O_EVENTS,
+	RB_O_EXPECT,
 	RB_O_FLOW_LABEL,
 	RB_O_FORMAT,
 	RB_O_INLINE,
@@ -164,7 +169,7 @@ struct rb_opt {
  */
 #define RB_OPT_PLAN_BEGIN 0
 
-/* The option table (opts.c), rb_nopts rows. */
+/* The option table (opts_table.c), rb_nopts rows. */
 extern const struct rb_opt rb_opts[];
 extern const size_t rb_nopts;
 
