@@ -1744,6 +1744,9 @@ const struct rb_opt rb_opts[] = {
 	  .off = OFF(version),
 	  .max = 1,
 	  .help = "print the version" },
+#ifdef RB_OPTS_TEST_ROW
+	RB_OPTS_TEST_ROW, /* test_feature_extra's throw-away row */
+#endif
 };
 
 const size_t rb_nopts = sizeof(rb_opts) / sizeof(rb_opts[0]);
