@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cli/opts_int.h"
 #include "cli/opts_perftest.h"
 #include "core/suggest.h"
 
@@ -259,8 +260,7 @@ static const char *optional_arg(const struct rb_opt *o, int argc, char **av)
 {
 	if (optarg || !o->optional)
 		return optarg;
-	if (optind < argc && av[optind][0] != '-' &&
-	    (o->next_is_arg ? o->next_is_arg(av[optind]) : !!strpbrk(av[optind], "<>=")))
+	if (optind < argc && av[optind][0] != '-' && rb_cli_next_is_arg(o, av[optind]))
 		return av[optind++];
 	return "";
 }

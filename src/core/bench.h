@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: MIT */
 /*
  * The benchmark table: each test kind is one row, struct rb_bench, in one
- * src/bench/bench_*.c file, listed once in rb_benches[] (bench.c).  The
+ * src/bench/bench_*.c file, listed once in rb_bench_list[] (bench/benches.c,
+ * which hands it to rb_benches at start).  The
  * row drives everything that lists tests: dispatch of the subcommand,
  * --help, the man page's "Applies to" lines, which options a test takes
  * (its scope), the server's acceptance of a client's test, and the
@@ -107,8 +108,13 @@ extern const struct rb_bench rb_bench_read_lat, rb_bench_read_bw;
 extern const struct rb_bench rb_bench_atomic_lat, rb_bench_atomic_bw;
 extern const struct rb_bench rb_bench_tcp_lat, rb_bench_tcp_bw;
 
-/* rb_benches[] - every row, NULL-terminated, in help order. */
-extern const struct rb_bench *const rb_benches[];
+/*
+ * rb_benches - every row, NULL-terminated, in help order: bench/'s
+ * rb_bench_list[], which rb_benches_set() registers before main() runs
+ * (src/bench/benches.c); an empty list before.
+ */
+extern const struct rb_bench *const *rb_benches;
+void rb_benches_set(const struct rb_bench *const *rows);
 
 /* rb_bench_find() - the row named @name ("atomic_lat", ...), or NULL. */
 const struct rb_bench *rb_bench_find(const char *name);

@@ -2,10 +2,12 @@
 /*
  * One row of the option table: its type, and the checks that need only
  * the row (range and power of two, scope, the option's name in messages).
- * The table itself, rb_opts[], is opts.c's (its rows name fields of struct
- * rb_cli and opts.c's syntax checks); this header declares it for those
- * that walk it without parsing a command line: plan.c checks a plan, the
- * command line's or a peer's, field by field against its rows.  Pure.
+ * The table itself, rb_opts[], is core's (opts_table.c; its rows name
+ * fields of struct rb_cli, core/cli.h); this header declares it for cli/,
+ * which parses a command line with it, and for those that walk it without
+ * parsing one: plan.c checks a plan, the command line's or a peer's, field
+ * by field against its rows; the wire, the JSON, compare and the dry run
+ * take the plan's fields from them.  Pure.
  */
 #ifndef RB_OPTS_ROW_H
 #define RB_OPTS_ROW_H
@@ -13,6 +15,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum rb_opt_type {
 	RB_OPT_FLAG, /* no argument: sets a u8 to 1 */
@@ -53,12 +56,15 @@ enum rb_opt_section {
  */
 enum rb_opt_id {
 	RB_O_NONE,
+	RB_O_ACCESS,
 	RB_O_BATCH,
+	RB_O_COUNTERS,
 	RB_O_CQE_POLL,
 	RB_O_CUDA_MEM,
 	RB_O_CUDA_REG,
 	RB_O_DURATION,
 	RB_O_EVENTS,
+	RB_O_EXPECT,
 	RB_O_FLOW_LABEL,
 	RB_O_FORMAT,
 	RB_O_INLINE,
@@ -164,7 +170,7 @@ struct rb_opt {
  */
 #define RB_OPT_PLAN_BEGIN 0
 
-/* The option table (opts.c), rb_nopts rows. */
+/* The option table (opts_table.c), rb_nopts rows. */
 extern const struct rb_opt rb_opts[];
 extern const size_t rb_nopts;
 
@@ -189,5 +195,44 @@ bool rb_opt_axis_twin(const struct rb_opt *o);
 
 /* rb_opt_applies() - whether row @o applies to a command of @scope. */
 bool rb_opt_applies(const struct rb_opt *o, unsigned int scope);
+
+/* A row's syntax check beyond its type (the row's .check, and what else
+ * the caller knows): 0, or -EINVAL with the message in @err. */
+typedef int rb_opt_check_fn(const struct rb_opt *o, const char *arg, char *err, size_t len);
+
+/*
+ * rb_opt_set() - @arg, the argument of row @o (NULL for a flag), into its
+ * field at @base + o->off: checked against the row's type, choices and
+ * range, and by @check for strings and lists.  0, or -EINVAL with a
+ * message naming the option in @err.
+ */
+int rb_opt_set(const struct rb_opt *o, void *base, const char *arg, rb_opt_check_fn *check,
+	       char *err, size_t len);
+
+/*
+ * A command's own table (compare's, doctor's): its rows, their fields in
+ * a struct of the command's, parsed by rb_opt_parse() as the tests' rows
+ * are by the command line (cli/), with the same rb_opt_set().
+ */
+#define RB_OWN_MAX 32
+struct rb_opt_table {
+	const char *cmd;
+	const struct rb_opt *rows;
+	size_t n;
+};
+
+/*
+ * rb_opt_parse() - @argv (argv[0] the command) against table @t, each
+ * value into @base (rb_opt_set(), with the row's .check); @given[t->n]:
+ * which rows the line set.  Returns the index in @argv of the first
+ * operand, or -EINVAL with the message in @err ("--x: unknown option
+ * (see --help)", "--x: needs an argument (see --help)", "-t/--tolerance
+ * given twice").
+ */
+int rb_opt_parse(const struct rb_opt_table *t, void *base, uint8_t *given, int argc, char **argv,
+		 char *err, size_t len);
+
+/* rb_opt_list() - table @t for shell completion, as rb_list_options() does the tests'. */
+void rb_opt_list(FILE *f, const struct rb_opt_table *t);
 
 #endif

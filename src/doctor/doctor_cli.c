@@ -7,7 +7,6 @@
 #include <errno.h>
 #include <limits.h>
 #include <stdlib.h>
-#include <getopt.h>
 #include <infiniband/verbs.h>
 #include <jansson.h>
 #include <string.h>
@@ -238,53 +237,56 @@ static int parse_port(const char *s, uint16_t *port)
 	return 0;
 }
 
+/* doctor's command line, through its own option table (core/opts_row.h). */
+struct dr_args {
+	char dev[64], json[PATH_MAX], root[PATH_MAX], port[16], bind[256], auth_key[PATH_MAX];
+	uint8_t no_runs, help;
+};
+
+#define DA(f)	offsetof(struct dr_args, f)
+#define DSTR(f) .type = RB_OPT_STR, .off = DA(f), .size = sizeof(((struct dr_args *)0)->f)
+
+static const struct rb_opt doctor_rows[] = {
+	{ .lname = "ib-dev", .alias = "device", .sname = 'd', DSTR(dev), .argname = "DEV" },
+	{ .lname = "json", DSTR(json), .argname = "FILE" },
+	{ .lname = "root", DSTR(root), .argname = "DIR" },
+	{ .lname = "port", .sname = 'p', DSTR(port), .argname = "PORT" },
+	{ .lname = "bind", DSTR(bind), .argname = "ADDR" },
+	{ .lname = "no-runs", .type = RB_OPT_FLAG, .off = DA(no_runs), .max = 1 },
+	{ .lname = "auth-key", DSTR(auth_key), .argname = "FILE" },
+	{ .lname = "help", .sname = 'h', .type = RB_OPT_FLAG, .off = DA(help), .max = 1 },
+};
+
+static const struct rb_opt_table doctor_table = { "doctor", doctor_rows,
+						  sizeof(doctor_rows) / sizeof(doctor_rows[0]) };
+
 /* 0 to go on, -1 after --help, else the exit status. */
 static int doctor_opts(int argc, char **argv, struct dr_opts *o)
 {
-	static const struct option lopts[] = {
-		{ "ib-dev", required_argument, NULL, 'd' },
-		{ "device", required_argument, NULL, 'd' },
-		{ "json", required_argument, NULL, 'j' },
-		{ "root", required_argument, NULL, 'r' },
-		{ "port", required_argument, NULL, 'p' },
-		{ "no-runs", no_argument, NULL, 'n' },
-		{ "bind", required_argument, NULL, 'b' },
-		{ "auth-key", required_argument, NULL, 'k' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	static struct dr_args a; /* o's strings point into it */
+	uint8_t given[sizeof(doctor_rows) / sizeof(doctor_rows[0])];
 	char err[512];
-	int ch;
+	int first;
 
-	optind = 0; /* glibc: start afresh */
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":d:hp:", lopts, NULL)) != -1) {
-		if (ch == 'h')
-			return -1;
-		if (ch == 'd')
-			o->dev = optarg;
-		if (ch == 'j')
-			o->json = optarg;
-		if (ch == 'r')
-			o->root = optarg;
-		if (ch == 'n')
-			o->no_runs = true;
-		if (ch == 'b')
-			o->bind = optarg;
-		/* rb_dr_ask() and the runs' clients read it there, as a launcher's. */
-		if (ch == 'k' && setenv(RB_AUTH_ENV, optarg, 1))
-			return doctor_fail("--auth-key: cannot set RDMABENCH_AUTH_KEY");
-		if (ch == 'p' && parse_port(optarg, &o->port))
-			return doctor_fail("-p/--port: a port number, 1..65535");
-		if (ch == ':' || ch == '?') {
-			snprintf(err, sizeof(err), "%s: %s (see --help)", argv[optind - 1],
-				 ch == ':' ? "needs an argument" : "unknown option");
-			return doctor_fail(err);
-		}
-	}
-	if (optind < argc)
-		o->host = argv[optind++];
-	if (optind < argc)
+	memset(&a, 0, sizeof(a));
+	first = rb_opt_parse(&doctor_table, &a, given, argc, argv, err, sizeof(err));
+	if (a.help)
+		return -1;
+	if (first < 0)
+		return doctor_fail(err);
+	o->dev = a.dev[0] ? a.dev : o->dev;
+	o->json = a.json[0] ? a.json : o->json;
+	o->root = a.root[0] ? a.root : o->root;
+	o->bind = a.bind[0] ? a.bind : o->bind;
+	o->no_runs = a.no_runs;
+	/* rb_dr_ask() and the runs' clients read it there, as a launcher's. */
+	if (a.auth_key[0] && setenv(RB_AUTH_ENV, a.auth_key, 1))
+		return doctor_fail("--auth-key: cannot set RDMABENCH_AUTH_KEY");
+	if (a.port[0] && parse_port(a.port, &o->port))
+		return doctor_fail("-p/--port: a port number, 1..65535");
+	if (first < argc)
+		o->host = argv[first++];
+	if (first < argc)
 		return doctor_fail("one HOST at most (see --help)");
 	if (o->host && strcmp(o->root, "/"))
 		return doctor_fail("--root and HOST: the peer's checks are live, so are ours");
@@ -464,7 +466,5 @@ int rb_doctor_main(int argc, char **argv)
 
 void rb_doctor_list_options(FILE *f)
 {
-	fputs("--ib-dev\t-d\tDEV\t\n--json\t\tFILE\t\n--root\t\tDIR\t\n--port\t-p\tPORT\t\n"
-	      "--bind\t\tADDR\t\n--no-runs\t\t\t\n--auth-key\t\tFILE\t\n--help\t-h\t\t\n",
-	      f);
+	rb_opt_list(f, &doctor_table);
 }

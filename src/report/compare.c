@@ -4,7 +4,6 @@
  * compare.h for the rules and the exit codes).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -787,39 +786,60 @@ static int compare_fail(const char *msg)
 	return RB_CMP_INCOMPARABLE;
 }
 
+/* compare's command line, through its own option table (core/opts_row.h). */
+struct compare_args {
+	char tolerance[64];
+	struct rb_strlist metric;
+	uint8_t vs_tcp;
+	uint8_t help;
+};
+
+#define CA(f) offsetof(struct compare_args, f)
+
+static const struct rb_opt compare_rows[] = {
+	{ .lname = "tolerance",
+	  .sname = 't',
+	  .type = RB_OPT_STR,
+	  .off = CA(tolerance),
+	  .size = sizeof(((struct compare_args *)0)->tolerance),
+	  .argname = "PCT" },
+	{ .lname = "metric",
+	  .sname = 'm',
+	  .type = RB_OPT_LIST,
+	  .off = CA(metric),
+	  .argname = "LIST" },
+	{ .lname = "vs-tcp", .type = RB_OPT_FLAG, .off = CA(vs_tcp), .max = 1 },
+	{ .lname = "help", .sname = 'h', .type = RB_OPT_FLAG, .off = CA(help), .max = 1 },
+};
+
+static const struct rb_opt_table compare_table = { "compare", compare_rows, NELEM(compare_rows) };
+
 /* The options; 0 to go on, else the exit code (-1 when --help said all). */
 static int compare_opts(int argc, char **argv, struct rb_compare_opts *o)
 {
-	static const struct option lopts[] = {
-		{ "tolerance", required_argument, NULL, 't' },
-		{ "metric", required_argument, NULL, 'm' },
-		{ "vs-tcp", no_argument, NULL, 'v' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	static struct compare_args a;
+	uint8_t given[NELEM(compare_rows)];
 	char err[512];
-	int ch;
+	uint32_t i;
+	int first;
 
-	optind = 0; /* glibc: start afresh, main may have parsed before */
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":t:m:h", lopts, NULL)) != -1) {
-		if (ch == 'h')
-			return -1;
-		if (ch == 't' &&
-		    rb_compare_tolerance_parse(optarg, &o->tolerance, err, sizeof(err)))
+	memset(&a, 0, sizeof(a));
+	first = rb_opt_parse(&compare_table, &a, given, argc, argv, err, sizeof(err));
+	if (a.help)
+		return -1;
+	if (first < 0)
+		return compare_fail(err);
+	if (a.tolerance[0] &&
+	    rb_compare_tolerance_parse(a.tolerance, &o->tolerance, err, sizeof(err)))
+		return compare_fail(err);
+	for (i = 0; i < a.metric.n; i++)
+		if (rb_compare_metrics_parse(a.metric.v[i], o, err, sizeof(err)))
 			return compare_fail(err);
-		if (ch == 'm' && rb_compare_metrics_parse(optarg, o, err, sizeof(err)))
-			return compare_fail(err);
-		if (ch == 'v')
-			o->vs_tcp = true;
-		if (ch == ':' || ch == '?') {
-			snprintf(err, sizeof(err), "%s: %s (see --help)", argv[optind - 1],
-				 ch == ':' ? "needs an argument" : "unknown option");
-			return compare_fail(err);
-		}
-	}
-	if (argc - optind != 2)
+	o->vs_tcp = a.vs_tcp;
+	if (argc - first != 2)
 		return compare_fail("two files are needed: BASE.json NEW.json (see --help)");
+	o->base_name = argv[first];
+	o->new_name = argv[first + 1];
 	return 0;
 }
 
@@ -862,8 +882,6 @@ int rb_compare_main(int argc, char **argv)
 			compare_usage(stdout);
 		return ret < 0 ? RB_EXIT_OK : ret;
 	}
-	o.base_name = argv[optind];
-	o.new_name = argv[optind + 1];
 	b = load(o.base_name);
 	n = b ? load(o.new_name) : NULL;
 	ret = RB_CMP_INCOMPARABLE;
@@ -879,5 +897,5 @@ int rb_compare_main(int argc, char **argv)
 
 void rb_compare_list_options(FILE *f)
 {
-	fputs("--tolerance\t-t\tPCT\t\n--metric\t-m\tLIST\t\n--vs-tcp\t\t\t\n--help\t-h\t\t\n", f);
+	rb_opt_list(f, &compare_table);
 }

@@ -5,7 +5,6 @@
  * rule, through its seen hook), and the page around the sections.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -13,6 +12,7 @@
 #include "core/atomic_file.h"
 #include "core/rdmabench.h"
 #include "core/metrics.h"
+#include "core/opts_row.h"
 #include "report/compare.h"
 #include "report/html.h"
 #include "report/html_int.h"
@@ -62,11 +62,6 @@ static void usage(FILE *f)
 		   "or perftest's --out_json.\n");
 }
 
-void rb_report_list_options(FILE *f)
-{
-	fputs("--output\t-o\tFILE\t\n--tolerance\t-t\tPCT\t\n--help\t-h\t\t\n", f);
-}
-
 static int usage_fail(const char *a, const char *b)
 {
 	fprintf(stderr, "rdmabench report: %s%s\n", a, b);
@@ -76,43 +71,66 @@ static int usage_fail(const char *a, const char *b)
 struct args {
 	const char *out;
 	double tol;
+	int first; /* argv's first file */
 };
+
+/* report's command line, through its own option table (core/opts_row.h). */
+struct report_line {
+	char output[4096];
+	char tolerance[64];
+	uint8_t help;
+};
+
+#define RL(f) offsetof(struct report_line, f)
+
+static const struct rb_opt report_rows[] = {
+	{ .lname = "output",
+	  .sname = 'o',
+	  .type = RB_OPT_STR,
+	  .off = RL(output),
+	  .size = sizeof(((struct report_line *)0)->output),
+	  .argname = "FILE" },
+	{ .lname = "tolerance",
+	  .sname = 't',
+	  .type = RB_OPT_STR,
+	  .off = RL(tolerance),
+	  .size = sizeof(((struct report_line *)0)->tolerance),
+	  .argname = "PCT" },
+	{ .lname = "help", .sname = 'h', .type = RB_OPT_FLAG, .off = RL(help), .max = 1 },
+};
+
+static const struct rb_opt_table report_table = { "report", report_rows,
+						  sizeof(report_rows) / sizeof(report_rows[0]) };
+
+void rb_report_list_options(FILE *f)
+{
+	rb_opt_list(f, &report_table);
+}
 
 /* The options; 0 to go on, else the exit code (-1: --help said all). */
 static int parse(int argc, char **argv, struct args *a)
 {
-	static const struct option lopts[] = {
-		{ "output", required_argument, NULL, 'o' },
-		{ "tolerance", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
+	static struct report_line l; /* a->out points into it */
+	uint8_t given[sizeof(report_rows) / sizeof(report_rows[0])];
 	char err[256];
-	int ch;
 
-	optind = 0;
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, ":o:t:h", lopts, NULL)) != -1) {
-		if (ch == 'h')
-			return -1;
-		if (ch == 'o' && !*optarg)
-			return usage_fail("--output: an empty path (give a file, or - for stdout)",
-					  "");
-		if (ch == 'o')
-			a->out = optarg;
-		if (ch == 't' && rb_compare_tolerance_parse(optarg, &a->tol, err, sizeof(err)))
-			return usage_fail(err, "");
-		if (ch == ':' || ch == '?')
-			return usage_fail(argv[optind - 1], ch == ':' ? ": needs an argument (see "
-									"--help)"
-								      : ": unknown option (see "
-									"--help)");
-	}
-	if (optind >= argc)
+	memset(&l, 0, sizeof(l));
+	a->first = rb_opt_parse(&report_table, &l, given, argc, argv, err, sizeof(err));
+	if (l.help)
+		return -1;
+	if (a->first < 0)
+		return usage_fail(err, "");
+	if (given[0] && !l.output[0])
+		return usage_fail("--output: an empty path (give a file, or - for stdout)", "");
+	if (given[0])
+		a->out = l.output;
+	if (given[1] && rb_compare_tolerance_parse(l.tolerance, &a->tol, err, sizeof(err)))
+		return usage_fail(err, "");
+	if (a->first >= argc)
 		return usage_fail("no file: give one or more JSON files that rdmabench wrote "
 				  "(--json)",
 				  "");
-	if (argc - optind > MAX_FILES)
+	if (argc - a->first > MAX_FILES)
 		return usage_fail("too many files: at most 64 in one report", "");
 	return 0;
 }
@@ -373,10 +391,10 @@ int rb_report_main(int argc, char **argv)
 			usage(stdout);
 		return ret < 0 ? RB_EXIT_OK : ret;
 	}
-	n = (size_t)(argc - optind);
+	n = (size_t)(argc - a.first);
 	memset(docs, 0, sizeof(docs));
 	for (i = 0; i < n && !ret; i++) {
-		docs[i].path = argv[optind + (int)i];
+		docs[i].path = argv[a.first + (int)i];
 		ret = load(&docs[i]);
 	}
 	if (!ret)

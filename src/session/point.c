@@ -13,6 +13,9 @@ const struct sess_point_hook *const sess_point_hooks[] = {
 	&sess_hook_reversed,
 	&sess_hook_peer,
 	&sess_hook_bidir,
+#ifdef RB_POINT_TEST_HOOK
+	RB_POINT_TEST_HOOK, /* test_feature_extra's throw-away hook */
+#endif
 	NULL,
 };
 

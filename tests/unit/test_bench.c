@@ -29,12 +29,12 @@
 #ifdef TEST_EXTRA_ROW
 /*
  * A test that is not: write_bw's hooks and capabilities under a name of
- * its own, filled in before the tests run.  Compiling bench.c here puts
- * this table in place of librb's.
+ * its own, filled in before the tests run.  Compiling bench/benches.c
+ * here puts this list in place of librb's.
  */
 static struct rb_bench extra_bw;
 #define RB_BENCH_TEST_ROW &extra_bw
-#include "core/bench.c"
+#include "bench/benches.c"
 
 static int setup_extra(void **state)
 {

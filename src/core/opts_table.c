@@ -1,9 +1,11 @@
 // SPDX-License-Identifier: MIT
 /*
  * The option table, rb_opts[]: one row per option (designated
- * initializers), with the syntax checks its rows name.  opts.c parses a
+ * initializers), with the syntax checks its rows name (those whose rule
+ * is a layer above, cli/opts_check.c's, by the row's id).  cli/ parses a
  * command line with it and prints --help and the man page's OPTIONS from
- * it; plan.c checks a peer's plan against its rows (opts_row.h).  A data
+ * it; plan.c checks a peer's plan against its rows (opts_row.h), and the
+ * wire, the JSON, compare and the dry run walk its plan rows.  A data
  * table: its length is its rows'.
  */
 #include <errno.h>
@@ -11,13 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "rdma/counters.h"
-#include "report/expect.h"
-#include "cli/opts_int.h"
-#include "rdma/access.h"
-#include "rdma/cuda.h"
+#include "core/bench.h"
+#include "core/cli.h"
+#include "core/opts_off.h"
+#include "core/opts_row.h"
 #include "core/shape.h"
 #include "core/sweep.h"
+
+/* Every rule broken here is a usage error. */
+#define fail(err, len, ...) rb_set_err(err, len, -EINVAL, __VA_ARGS__)
 
 /* --send_with_imm, --write_with_imm: what rdmabench does beyond perftest's. */
 #define IMM_DIFF                                                                          \
@@ -52,34 +56,6 @@ static int check_flows(const char *arg, char *err, size_t len)
 	return rb_flows_parse(arg, v, &n, err, len);
 }
 
-/*
- * --use-cuda's GPU: "", auto, an index or a PCI address (rb_cuda_word()),
- * or for matrix a pattern of %r/%l (checked once expanded, per rank;
- * anywhere else the run refuses it).
- */
-static int check_cuda(const char *arg, char *err, size_t len)
-{
-	if (!arg[0] || !strcmp(arg, "auto") || rb_cuda_word(arg) || strchr(arg, '%'))
-		return 0;
-	return fail(err, len,
-		    "--use-cuda '%s' is not a GPU index or a PCI address (0000:3b:00.0, 3b:00.0)",
-		    arg);
-}
-
-/* --use-cuda's GPU as the next word: a GPU, or matrix's %l (no host has a %). */
-static bool cuda_next_word(const char *arg)
-{
-	return rb_cuda_word(arg) || strchr(arg, '%');
-}
-
-/* The syntax of --expect and --counters, checked as they are parsed. */
-static int check_expect(const char *arg, char *err, size_t len)
-{
-	struct rb_expect e;
-
-	return rb_expect_parse(arg, &e, err, len);
-}
-
 /* --tag KEY=VALUE: a key of letters, digits, '_', '-' and '.'; any value. */
 static int check_tag(const char *arg, char *err, size_t len)
 {
@@ -91,31 +67,6 @@ static int check_tag(const char *arg, char *err, size_t len)
 			    "and '.' (--tag rack=a12)",
 			    arg);
 	return 0;
-}
-
-/* --recommend's bound, when given: --expect's syntax (what it names: rb_cli_finish()). */
-static int check_recommend(const char *arg, char *err, size_t len)
-{
-	struct rb_expect e;
-	char msg[256];
-
-	if (!arg[0])
-		return 0;
-	if (!rb_expect_parse(arg, &e, msg, sizeof(msg)))
-		return 0;
-	/* "--expect 'X': at N: why" is --recommend's here. */
-	return rb_set_err(err, len, -EINVAL, "--recommend%s",
-			  strncmp(msg, "--expect", 8) ? msg : msg + 8);
-}
-
-static int check_counters(const char *arg, char *err, size_t len)
-{
-	struct rb_counter_spec spec;
-	char why[256];
-
-	if (!rb_counters_spec_parse(arg, &spec, why, sizeof(why)))
-		return 0;
-	return fail(err, len, "-W/--counters '%s': %s", arg, why);
 }
 
 /* --interval and --rate are kept as typed; rb_cli_finish() puts them into the plan. */
@@ -886,6 +837,7 @@ const struct rb_opt rb_opts[] = {
 	  .help = "with --odp, time a synchronous ibv_advise_mr prefetch of the buffer after "
 		  "each registration" },
 	{ .lname = "access",
+	  .id = RB_O_ACCESS,
 	  .section = RB_SEC_MEM,
 	  .brief = "reg: the MR access rights",
 	  .type = RB_OPT_STR,
@@ -895,7 +847,6 @@ const struct rb_opt rb_opts[] = {
 	  .choices = "local-write|remote-read|remote-write|remote-atomic|relaxed-ordering",
 	  .def = "local-write",
 	  .need = RB_S_REG,
-	  .check = rb_reg_access_check,
 	  .help = "the MR's rights, comma-separated: local-write, remote-read, remote-write, "
 		  "remote-atomic, relaxed-ordering" },
 	{ .lname = "unaligned",
@@ -965,8 +916,6 @@ const struct rb_opt rb_opts[] = {
 	  .type = RB_OPT_STR,
 	  LSTR(cuda),
 	  .optional = true,
-	  .next_is_arg = cuda_next_word,
-	  .check = check_cuda,
 	  .argname = "[GPU]",
 	  .need = RB_S_VERBS,
 	  .any = RB_S_RUN,
@@ -1664,6 +1613,7 @@ const struct rb_opt rb_opts[] = {
 	  .help = "the table in Gb/s: --units Gb/s in perftest's spelling (no effect on "
 		  "latency tests)" },
 	{ .lname = "counters",
+	  .id = RB_O_COUNTERS,
 	  .section = RB_SEC_OUTPUT,
 	  .brief = "device counters around every point",
 	  .common = true,
@@ -1678,12 +1628,12 @@ const struct rb_opt rb_opts[] = {
 	  .def = "default",
 	  .need = RB_S_VERBS,
 	  .any = RB_S_RUN,
-	  .check = check_counters,
 	  .help = "device counters read before and after every point, on both sides; their "
 		  "changes go into the JSON (counters, peer_counters), the default set into "
 		  "the CSV, and an error counter that moved is flagged in the table. default: "
 		  "the driver's traffic, error and congestion counters (see OUTPUT)" },
 	{ .lname = "expect",
+	  .id = RB_O_EXPECT,
 	  .section = RB_SEC_OUTPUT,
 	  .brief = "pass/fail gate: bw>=90%link, p99<=5us",
 	  .common = true,
@@ -1691,7 +1641,6 @@ const struct rb_opt rb_opts[] = {
 	  .off = LOC(expect),
 	  .argname = "EXPR",
 	  .need = RB_S_TEST,
-	  .check = check_expect,
 	  .help = "pass/fail gate checked on every point, repeatable: bw>=90%link, bw>=20Gbps, "
 		  "rate>=10Mpps, p50<=3us, p99<=10us, retrans==0, or a counter; a failed point "
 		  "is marked and the run exits 3" },
@@ -1713,7 +1662,6 @@ const struct rb_opt rb_opts[] = {
 	  .type = RB_OPT_STR,
 	  LSTR(recommend_bound),
 	  .optional = true,
-	  .check = check_recommend,
 	  .argname = "[BOUND]",
 	  .need = RB_S_TEST | RB_S_VERBS,
 	  .help = "after a sweep, print per size what to run: without BOUND (bandwidth tests, "
@@ -1796,6 +1744,9 @@ const struct rb_opt rb_opts[] = {
 	  .off = OFF(version),
 	  .max = 1,
 	  .help = "print the version" },
+#ifdef RB_OPTS_TEST_ROW
+	RB_OPTS_TEST_ROW, /* test_feature_extra's throw-away row */
+#endif
 };
 
 const size_t rb_nopts = sizeof(rb_opts) / sizeof(rb_opts[0]);

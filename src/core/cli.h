@@ -1,0 +1,88 @@
+/* SPDX-License-Identifier: MIT */
+/*
+ * What a command line says, struct rb_cli, and where a row of the option
+ * table (opts_table.c, rb_opts[]) puts its value in it: the table is
+ * core's, so that the plan's readers (plan.c, wire_plan.c, the JSON,
+ * compare, the dry run) walk its rows without reaching up to cli/, which
+ * parses a command line with it (cli/opts.h).  Pure.
+ */
+#ifndef RB_CORE_CLI_H
+#define RB_CORE_CLI_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "core/rdmabench.h"
+
+/*
+ * Everything the command line says: the plan (sent to the peer), the local
+ * choices (struct rb_local, never sent) and what only the parsing uses.
+ */
+#define RB_OPTS_MAX 128 /* rows of rb_opts[], checked at build time */
+
+/* The command line of "matrix" (struct rb_cli's m). */
+struct rb_matrix_opts {
+	char pattern[32];      /* pairs|ring|incast:K; empty: pairs */
+	char pairs_file[256];  /* the pairs to run, instead of a pattern */
+	uint32_t tolerance;    /* percent */
+	char coordinator[128]; /* HOST[:PORT] of rank 0 */
+	uint32_t rank;
+	uint32_t nranks;
+	char simulate[64]; /* --simulate as typed (matrix.h's rb_mx_sim_parse); "": measure */
+	uint32_t seed;	   /* --seed: the simulation's synthetic figures */
+};
+
+/* rdmabench reg's defaults: the sizes and the registrations per size. */
+#define RB_REG_DEF_SIZES "4K..256M:x4"
+#define RB_REG_DEF_COUNT 100
+
+/* What reg's command line says beyond the shared rows (struct rb_cli's r). */
+struct rb_reg_opts {
+	char access[96];  /* --access as typed; "": local-write */
+	uint8_t odp_mode; /* --odp-mode: 0 explicit, 1 implicit */
+	uint8_t prefetch; /* --prefetch */
+	uint8_t unaligned;
+};
+
+struct rb_cli {
+	struct rb_params p;
+	struct rb_local l;
+	struct rb_matrix_opts m; /* rdmabench matrix only */
+	struct rb_reg_opts r;	 /* rdmabench reg only */
+	uint8_t quiet;
+	uint8_t verbose;
+	uint8_t all;  /* -a: sizes 2..8M:x2 */
+	uint8_t op;   /* enum rb_atomic_op */
+	uint8_t mode; /* a family command: 0 lat, 1 bw */
+	uint8_t help;
+	uint8_t version;
+	uint8_t help_all;
+	uint8_t perftest_only; /* under perftest's name: only perftest's flags */
+	/* --dry-run: print the plan, run nothing (dryrun.h) */
+	uint8_t dry_run;
+	char interval_arg[16]; /* --interval and --rate as typed (shape.h) */
+	char flow_arg[128];    /* --flow-label as typed: N or N,N,... */
+	char rate_arg[32];
+	/* perftest's flags whose meaning needs the whole command line (opts_perftest.c) */
+	struct rb_pt_late {
+		unsigned int bits; /* enum rb_pt_late_bit */
+		char rate_unit[4];
+		char limit_bw[24], limit_rate[24];
+		/* The flags taken with no effect ("-F/--CPU-freq, --cpu_util"), for --dry-run */
+		char ignored[192];
+	} pt;
+	/* Which rows the command line set (by index), for defaults and checks. */
+	uint8_t given[RB_OPTS_MAX];
+};
+
+/* -n when neither -n nor -D is given, as perftest's. */
+#define DEF_ITERS_LAT 1000
+#define DEF_ITERS_BW  5000
+
+/*
+ * rb_flows_parse() - --flow-label N[,N...]: up to RB_FLOW_MAX labels of 20
+ * bits into @v, their count in *@n; 0 or -EINVAL with the reason in @err.
+ */
+int rb_flows_parse(const char *arg, uint32_t *v, uint32_t *n, char *err, size_t len);
+
+#endif
