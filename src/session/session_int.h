@@ -131,6 +131,8 @@ extern __thread uint8_t sess_msg[RB_WIRE_MAX_BODY];
 /* session_res.c: this side's resources (each described where defined). */
 enum rb_role sess_data_role(const struct session *s);
 int sess_qp_access(const struct session *s);
+/* sess_credits() - send credits where the device's transport needs them (credits.c). */
+int sess_credits(struct session *s);
 int sess_open_resources(struct session *s, const struct sockaddr *local);
 void sess_close_resources(struct session *s);
 int sess_verbs_point(struct session *s);

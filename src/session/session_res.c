@@ -34,11 +34,15 @@ int sess_qp_access(const struct session *s)
 	/* -b: each side is written or read by the other, as either role is. */
 	int sink = read_sink(s) && s->conn.dev.tr ? s->conn.dev.tr->read_sink_access : 0;
 
+	/* Send credits: the receiver WRITEs the sender's credit words. */
+	int credits = s->p.credits && sess_data_role(s) == RB_ROLE_CLIENT ? IBV_ACCESS_REMOTE_WRITE
+									  : 0;
+
 	if (s->p.bidir)
 		return s->bench->server_access | s->bench->client_access | sink;
 	return (sess_data_role(s) == RB_ROLE_SERVER ? s->bench->server_access
 						    : s->bench->client_access) |
-	       sink;
+	       sink | credits;
 }
 
 /* -c DC: the client's QPs are DC initiators, the server's DC targets (rdma/dc.h). */
@@ -727,6 +731,8 @@ int sess_open_resources(struct session *s, const struct sockaddr *local)
 	if (ret)
 		return ret;
 	ret = auto_transport(s);
+	if (!ret)
+		ret = sess_credits(s);
 	if (!ret)
 		ret = check_limits(s);
 	if (!ret)
