@@ -104,12 +104,12 @@ struct session {
 	struct rb_session_hooks h;     /* the caller's: matrix, --threads */
 	struct sess_tcp tcp;	       /* socket tests only */
 	struct rb_probe probe;	       /* --probe's QP, CQ and thread */
-	/* -c DC: the client's initiators' targets (a DCI's qp_context), the
-	 * server's SRQ for its targets when the test posts no receives. */
-	struct rb_dc_peer *dc;
+	/* -c SRD, and -c DC's client: each QP's peer, its qp_context (an SRD
+	 * QP's, rb_post_send_ex(); a DCI's DCT, rb_post_send_dc()); NULL for
+	 * the other transports. */
+	struct rb_qp_peer *peers;
+	/* -c DC: the server's SRQ for its targets when the test posts no receives. */
 	struct ibv_srq *dc_srq;
-	/* -c SRD: each QP's peer (its qp_context: rb_post_send_ex()). */
-	struct rb_ud_peer *srd;
 	/* --use-cuda: the GPU, the buffers in its memory, how they were registered. */
 	struct rb_cuda_gpu gpu;
 	struct rb_cuda_buf gpu_buf;

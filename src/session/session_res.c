@@ -348,13 +348,9 @@ static int create_qps(struct session *s)
 	} else if (!ret && dc_target(s)) {
 		ret = rb_srq_create(&cn->dev, 1, &s->dc_srq);
 	}
-	if (!ret && dc_initiator(s)) {
-		s->dc = calloc(cn->nqp, sizeof(*s->dc));
-		ret = s->dc ? 0 : -ENOMEM;
-	}
-	if (!ret && s->p.transport == RB_TR_SRD) {
-		s->srd = calloc(cn->nqp, sizeof(*s->srd));
-		ret = s->srd ? 0 : -ENOMEM;
+	if (!ret && (dc_initiator(s) || s->p.transport == RB_TR_SRD)) {
+		s->peers = calloc(cn->nqp, sizeof(*s->peers));
+		ret = s->peers ? 0 : -ENOMEM;
 	}
 	for (i = 0; !ret && i < cn->nqp; i++) {
 		caps = (struct rb_qp_caps){ .send_wr = (uint32_t)rb_axis_max(&s->p.tx_depth),
@@ -747,7 +743,7 @@ int sess_open_resources(struct session *s, const struct sockaddr *local)
 	if (ret)
 		return ret;
 	cn->rx_off = rx_offset(&s->p);
-	/* The WRs carry the peer's address: UD alone (SRD's is the QP's, s->srd). */
+	/* The WRs carry the peer's address: UD alone (SRD's is the QP's, s->peers). */
 	cn->ud = s->p.transport == RB_TR_UD;
 	cn->lossy = s->p.transport == RB_TR_UC || s->p.transport == RB_TR_UD;
 	ret = alloc_buffers(s);
@@ -832,10 +828,8 @@ void sess_close_resources(struct session *s)
 	if (s->dc_srq && ibv_destroy_srq(s->dc_srq))
 		rb_warn("%s: ibv_destroy_srq (the DC targets'): %m", cn->dev.name);
 	s->dc_srq = NULL;
-	free(s->dc);
-	s->dc = NULL;
-	free(s->srd);
-	s->srd = NULL;
+	free(s->peers);
+	s->peers = NULL;
 	if (cn->gpu)
 		rb_cuda_free(&s->gpu_buf);
 	else if (cn->buf)
