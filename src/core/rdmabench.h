@@ -177,6 +177,12 @@ struct rb_params {
 	uint8_t wr_lat;
 	/* --cq-per-qp (wire v13): one CQ per QP, polled round robin. */
 	uint8_t cq_per_qp;
+	/* Send credits (issue 45; a keyed plan field, no option sets it):
+	 * the receiver announces its posted receives by an RDMA WRITE into
+	 * the sender's credit words, and the sender never sends beyond
+	 * them.  The client sets it when its device's transport has no RNR
+	 * retry (iWARP: struct rb_xport's send_credits). */
+	uint8_t credits;
 };
 
 #define RB_PROBE_RATE_DEFAULT 1000

@@ -76,6 +76,8 @@ int rb_run_conn(struct rb_run *r, const struct rb_conn *c)
 	r->c = *c;
 	r->cq = c->cq; /* --cq-per-qp: each point's first (rb_cqs_point()) */
 	ret = r->c.nqp ? run_lists(r) : 0;
+	if (!ret)
+		ret = rb_credit_open(r);
 	return ret ? ret : rb_wrlat_open(r);
 }
 
@@ -116,6 +118,7 @@ void rb_run_close(struct rb_run *r)
 	rb_iv_free(r);
 	rb_wrs_free(r);
 	rb_wrlat_close(r);
+	rb_credit_close(r);
 	free(r->sq);
 	free(r->sq_done);
 	free(r->ev.cq_state);

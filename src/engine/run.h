@@ -27,6 +27,20 @@ struct rb_sq {
 	uint32_t posted_recv;
 };
 
+/* Send credits (credit.c), per QP: what this side counted and announced. */
+struct rb_credit_qp {
+	uint64_t recvd;	    /* receiver: receives completed */
+	uint64_t announced; /* receiver: the count the peer was last sent */
+	uint64_t sent;	    /* sender: SENDs posted */
+	bool pending;	    /* receiver: an announce waits for send-queue room */
+};
+
+struct rb_credit {
+	uint32_t nqp;
+	uint64_t off; /* the credit words' offset in a region (wire/plan.h) */
+	struct rb_credit_qp q[];
+};
+
 struct rb_run {
 	const struct rb_bench *bench;
 	enum rb_role role;
@@ -136,6 +150,9 @@ struct rb_run {
 	 * CLOCK_MONOTONIC_RAW: read only while pacing, never calibrated. */
 	bool paced;
 	struct rb_pace pace;
+	/* Send credits (plan's credits; NULL without): the loops that honour
+	 * them are chosen once a point (stream.c), never tested per message. */
+	struct rb_credit *cr;
 };
 
 /* The MR (and buffer) QP @qi uses: its own with --mr-per-qp, else the one. */
@@ -543,6 +560,30 @@ void rb_wrlat_phase(struct rb_run *r, bool measure);
 int rb_wrlat_post(struct rb_run *r, uint32_t qi, uint32_t n, uint64_t it0, bool force);
 int rb_wrlat_stamp(struct rb_run *r, const struct ibv_wc *wc, int n);
 int rb_wrlat_result(struct rb_run *r, struct rb_result *res);
+
+/*
+ * Send credits (credit.c): rb_credit_open() makes the per-QP counts once a
+ * connection when the plan asks (0 or -ENOMEM), rb_credit_close() frees
+ * them.  The receiver: rb_credit_start() announces each of the point's
+ * QPs' receives posted (its loop's start), rb_credit_received() counts a
+ * receive on QP @qi (reposted already) and announces every so many,
+ * rb_credit_flush() the announces that waited for send-queue room.  The
+ * sender: rb_credit_avail() below.  Each returns 0 or -errno, logged.
+ */
+int rb_credit_open(struct rb_run *r);
+void rb_credit_close(struct rb_run *r);
+int rb_credit_start(struct rb_run *r);
+int rb_credit_received(struct rb_run *r, uint32_t qi);
+int rb_credit_flush(struct rb_run *r);
+
+/* The SENDs QP @qi may post now: the peer's last count, less those sent. */
+static inline uint64_t rb_credit_avail(const struct rb_run *r, uint32_t qi)
+{
+	const uint64_t *w = (const uint64_t *)(rb_rx_of((struct rb_run *)r, qi) + r->cr->off) + qi;
+
+	/* The NIC writes it: read it anew each time, and what follows after. */
+	return __atomic_load_n(w, __ATOMIC_ACQUIRE) - r->cr->q[qi].sent;
+}
 
 /* rb_run_stream_per_msg() - rb_run_stream() of --reg-mode per-msg (regmsg.c). */
 int rb_run_stream_per_msg(struct rb_run *r);

@@ -77,8 +77,14 @@ static int pace_wait(struct rb_run *r)
 	return ret ? ret : STREAM_HELD;
 }
 
-/* Post the next chain if its QP has room: STREAM_POSTED when it did, STREAM_HELD when --rate held it. */
-static int stream_post(struct rb_run *r, struct stream *s)
+/*
+ * Post the next chain if its QP has room: STREAM_POSTED when it did,
+ * STREAM_HELD when --rate held it.  @cr (a constant where it inlines):
+ * send credits, no more SENDs than the peer's receives posted (a shorter
+ * chain when fewer are left; none: STREAM_FULL, the reap looks again).
+ */
+static inline __attribute__((always_inline)) int stream_post(struct rb_run *r, struct stream *s,
+							     bool cr)
 {
 	uint32_t qi = r->pt.qps > 1 ? (uint32_t)(s->chains % r->pt.qps) : 0, k = r->pt.batch;
 	struct rb_sq *q = &r->sq[qi];
@@ -90,6 +96,14 @@ static int stream_post(struct rb_run *r, struct stream *s)
 		k = (uint32_t)(s->count - s->posted);
 	if (q->depth - q->used < k)
 		return STREAM_FULL;
+	if (cr) {
+		uint64_t have = rb_credit_avail(r, qi);
+
+		if (!have)
+			return STREAM_FULL;
+		if (have < k)
+			k = (uint32_t)have;
+	}
 	if (r->paced && s->measure && !rb_pace_take(&r->pace, rb_now_ns(), k))
 		return pace_wait(r);
 	if (r->wl)
@@ -98,9 +112,24 @@ static int stream_post(struct rb_run *r, struct stream *s)
 		ret = post_chain(r, qi, k, r->total + s->posted, s->chains >= s->last_from);
 	if (ret)
 		return ret;
+	if (cr)
+		r->cr->q[qi].sent += k;
 	s->posted += k;
 	s->chains++;
 	return STREAM_POSTED;
+}
+
+/* Send credits: reap until QP @qi may send one more SEND. */
+static int credit_wait(struct rb_run *r, uint32_t qi, struct stream *s)
+{
+	struct rb_idle idle = { 0 };
+	int n;
+
+	while (!rb_credit_avail(r, qi))
+		if ((n = rb_poll_step(r, &idle, &s->done, NULL, "the receiver's send credits")) < 0)
+			return n;
+	r->cr->q[qi].sent++;
+	return 0;
 }
 
 /*
@@ -116,6 +145,8 @@ static int stream_cover_tails(struct rb_run *r, struct stream *s)
 		if (!r->sq[qi].unsig)
 			continue;
 		ret = rb_wait_room(r, qi, 1, &s->done);
+		if (!ret && r->cr)
+			ret = credit_wait(r, qi, s);
 		if (!ret)
 			ret = r->wl ? rb_wrlat_post(r, qi, 1, r->total + s->posted, true)
 				    : rb_post_chain(r, qi, 1, r->total + s->posted, true);
@@ -162,7 +193,7 @@ static bool stream_plain(const struct rb_run *r, const struct stream *s)
 {
 	return r->pt.qps == 1 && s->count && r->pt.batch <= r->sq[0].depth &&
 	       r->pt.batch % r->pt.signal == 0 && !r->bench->iter_wr && !r->on_recv &&
-	       !(r->paced && s->measure) && !r->wl;
+	       !(r->paced && s->measure) && !r->wl && !r->cr;
 }
 
 static bool stream_more(struct rb_run *r, const struct stream *s)
@@ -186,17 +217,15 @@ static int stream_idle(struct rb_run *r, struct stream *s, struct rb_idle *idle)
 	return rb_idle_check(r, idle, "completions");
 }
 
-static int stream_phase(struct rb_run *r, struct stream *s)
+/* A phase's loop; @cr (a constant: stream_phase() picks the copy once a phase): send credits. */
+static inline __attribute__((always_inline)) int stream_loop(struct rb_run *r, struct stream *s,
+							     bool cr)
 {
 	struct rb_idle idle = { 0 };
 	bool more = true;
 	uint64_t before;
 	int n, posted, ret;
 
-	s->last_from = first_last_chain(r, s);
-	s->plain = stream_plain(r, s);
-	if (r->wl)
-		rb_wrlat_phase(r, s->measure);
 	while (more || s->done < s->posted) {
 		if (rb_interrupted)
 			return -EINTR;
@@ -209,7 +238,7 @@ static int stream_phase(struct rb_run *r, struct stream *s)
 			posted = 1;
 			more = s->posted < s->count;
 		}
-		while (n >= 0 && more && (n = stream_post(r, s)) > 0) {
+		while (n >= 0 && more && (n = stream_post(r, s, cr)) > 0) {
 			posted = 1;
 			more = stream_more(r, s);
 			/* --rate holds the next chain (STREAM_HELD): poll meanwhile. -b
@@ -239,6 +268,20 @@ static int stream_phase(struct rb_run *r, struct stream *s)
 			return n;
 	}
 	return 0;
+}
+
+static __attribute__((noinline)) int stream_loop_credits(struct rb_run *r, struct stream *s)
+{
+	return stream_loop(r, s, true);
+}
+
+static int stream_phase(struct rb_run *r, struct stream *s)
+{
+	s->last_from = first_last_chain(r, s);
+	s->plain = stream_plain(r, s);
+	if (r->wl)
+		rb_wrlat_phase(r, s->measure);
+	return r->cr ? stream_loop_credits(r, s) : stream_loop(r, s, false);
 }
 
 int rb_run_stream(struct rb_run *r)
@@ -353,18 +396,35 @@ static void report_lost(const struct rb_run *r, uint64_t got, uint64_t sent)
 		(unsigned long long)sent, rb_transport_name(r->p->transport));
 }
 
-/* Server of send_bw: keep the receive queues full and count arrivals. */
-int rb_run_server_recv(struct rb_run *r)
+/* count_recv(), then the send credits' count of QP @qi's receives. */
+static int count_recv_credits(struct rb_run *r, uint32_t qi)
+{
+	int ret = count_recv(r, qi);
+
+	return ret ? ret : rb_credit_received(r, qi);
+}
+
+/*
+ * Server of send_bw: keep the receive queues full and count arrivals.
+ * @cr (a constant where it inlines): send credits, announced at the
+ * start, as receives come, and after a poll freed the room they waited for.
+ */
+static inline __attribute__((always_inline)) int server_recv(struct rb_run *r, bool cr)
 {
 	struct rb_idle idle = { 0 };
 	uint64_t dummy = 0, quiet = 0;
-	int n;
+	int n, ret;
 
 	r->k_last = 0;
 	if (!r->pt.warmup)
 		rb_mark_start(r);
+	if (cr && (n = rb_credit_start(r)))
+		return n;
 	while (!r->stopped || r->total < r->stop_count) {
-		n = rb_poll_step(r, &idle, &dummy, count_recv, "messages");
+		n = rb_poll_step(r, &idle, &dummy, cr ? count_recv_credits : count_recv,
+				 "messages");
+		if (cr && n >= 0 && (ret = rb_credit_flush(r)))
+			return ret;
 		if (n < 0)
 			return n;
 		/* Once a poll, not once a message: the end of its batch. */
@@ -379,6 +439,16 @@ int rb_run_server_recv(struct rb_run *r)
 		report_lost(r, r->total, r->stop_count);
 	r->ops = r->total > r->pt.warmup ? r->total - r->pt.warmup : 0;
 	return 0;
+}
+
+static __attribute__((noinline)) int server_recv_credits(struct rb_run *r)
+{
+	return server_recv(r, true);
+}
+
+int rb_run_server_recv(struct rb_run *r)
+{
+	return r->cr ? server_recv_credits(r) : server_recv(r, false);
 }
 
 /* -b: the peer's STOP, then (SENDs) every message it counted in it. */

@@ -112,7 +112,7 @@ static int dc_modify(struct rb_dev *d, struct ibv_qp *qp, struct ibv_qp_attr *a,
 
 int rb_dc_connect(struct rb_dev *d, struct ibv_qp *qp, bool dct, int access, uint32_t local_psn,
 		  const struct rb_qp_info *remote, enum ibv_mtu mtu, uint8_t rd_atom,
-		  const struct rb_av *av, struct rb_dc_peer *peer)
+		  const struct rb_av *av, struct rb_qp_peer *peer)
 {
 	const char *what = dct ? "DCT" : "DCI";
 	struct ibv_qp_attr a = { .qp_state = IBV_QPS_INIT,
@@ -150,7 +150,7 @@ int rb_dc_connect(struct rb_dev *d, struct ibv_qp *qp, bool dct, int access, uin
 #ifdef HAVE_MLX5DV
 	peer->mqp = mlx5dv_qp_ex_from_ibv_qp_ex(ibv_qp_to_qp_ex(qp));
 #endif
-	peer->dctn = remote->qpn;
+	peer->qpn = remote->qpn;
 	qp->qp_context = peer;
 	return 0;
 }

@@ -26,18 +26,6 @@
 /* The key a DCT is created with and a DCI names; the CONN carries it. */
 #define RB_DC_KEY 0x7264626eull /* "rdbn" */
 
-/*
- * Where a DCI's WRs go: the peer's DCT, by address handle, number and
- * key.  A DCI's qp_context points at its own (rb_dc_connect()), which
- * rb_post_send_dc() reads for each chain.
- */
-struct rb_dc_peer {
-	struct ibv_ah *ah;
-	uint32_t dctn;
-	uint64_t key;
-	void *mqp; /* the DCI's struct mlx5dv_qp_ex, found once */
-};
-
 /* rb_dc_built() - whether configure found libmlx5 (HAVE_MLX5DV). */
 bool rb_dc_built(void);
 
@@ -61,12 +49,12 @@ int rb_dc_create(struct rb_dev *d, struct ibv_cq *cq, bool dct, uint64_t key,
  */
 int rb_dc_connect(struct rb_dev *d, struct ibv_qp *qp, bool dct, int access, uint32_t local_psn,
 		  const struct rb_qp_info *remote, enum ibv_mtu mtu, uint8_t rd_atom,
-		  const struct rb_av *av, struct rb_dc_peer *peer);
+		  const struct rb_av *av, struct rb_qp_peer *peer);
 
 /*
  * rb_post_send_dc() - ibv_post_send()'s contract for a DCI: the chain
  * @wr through ibv_wr_*, each WR sent to the DCT in the DCI's
- * struct rb_dc_peer (mlx5dv_wr_set_dc_addr()).
+ * struct rb_qp_peer (mlx5dv_wr_set_dc_addr()).
  */
 int rb_post_send_dc(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad);
 

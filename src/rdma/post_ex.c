@@ -60,12 +60,34 @@ static void wr_data(struct ibv_qp_ex *x, const struct ibv_send_wr *w)
 		ibv_wr_set_sge(x, w->sg_list->lkey, w->sg_list->addr, w->sg_list->length);
 }
 
-int rb_post_send_dc(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
+/*
+ * A WR's address on a QP whose peer is its own (@peer, qp_context): an
+ * SRD QP's (ibv_wr_set_ud_addr()) or a DCI's (its DCT, mlx5dv's); NULL:
+ * a UD WR carries its own (@ud), a connected QP's needs none.
+ */
+static inline void wr_addr(struct ibv_qp_ex *x, const struct rb_qp_peer *peer, bool ud,
+			   const struct ibv_send_wr *w)
 {
+	if (peer) {
 #ifdef HAVE_MLX5DV
+		if (peer->mqp) {
+			mlx5dv_wr_set_dc_addr(peer->mqp, peer->ah, peer->qpn, peer->dc_key);
+			return;
+		}
+#endif
+		ibv_wr_set_ud_addr(x, peer->ah, peer->qpn, peer->qkey);
+	} else if (ud) {
+		ibv_wr_set_ud_addr(x, w->wr.ud.ah, w->wr.ud.remote_qpn, w->wr.ud.remote_qkey);
+	}
+}
+
+/* The chain @wr through ibv_wr_*: one start, a verb, its address and data per WR, one complete. */
+static int post_chain_ex(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad,
+			 const struct rb_qp_peer *peer)
+{
 	struct ibv_qp_ex *x = qp_ex_of(qp);
-	const struct rb_dc_peer *p = qp->qp_context;
 	struct ibv_send_wr *w;
+	bool ud = qp->qp_type == IBV_QPT_UD;
 
 	*bad = wr;
 	ibv_wr_start(x);
@@ -77,10 +99,16 @@ int rb_post_send_dc(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_w
 			*bad = w;
 			return EINVAL;
 		}
-		mlx5dv_wr_set_dc_addr(p->mqp, p->ah, p->dctn, p->key);
+		wr_addr(x, peer, ud, w);
 		wr_data(x, w);
 	}
 	return ibv_wr_complete(x);
+}
+
+int rb_post_send_dc(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
+{
+#ifdef HAVE_MLX5DV
+	return post_chain_ex(qp, wr, bad, qp->qp_context);
 #else
 	(void)qp;
 	*bad = wr;
@@ -90,30 +118,8 @@ int rb_post_send_dc(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_w
 
 int rb_post_send_ex(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad)
 {
-	struct ibv_qp_ex *x = qp_ex_of(qp);
-	struct ibv_send_wr *w;
-	bool ud = qp->qp_type == IBV_QPT_UD;
 	/* SRD (a driver QP): its peer in qp_context, whatever the verb. */
-	const struct rb_ud_peer *peer = qp->qp_type == IBV_QPT_DRIVER ? qp->qp_context : NULL;
-
-	*bad = wr;
-	ibv_wr_start(x);
-	for (w = wr; w; w = w->next) {
-		x->wr_id = w->wr_id;
-		x->wr_flags = w->send_flags;
-		if (!wr_verb(x, w)) {
-			ibv_wr_abort(x);
-			*bad = w;
-			return EINVAL;
-		}
-		if (peer)
-			ibv_wr_set_ud_addr(x, peer->ah, peer->qpn, peer->qkey);
-		else if (ud)
-			ibv_wr_set_ud_addr(x, w->wr.ud.ah, w->wr.ud.remote_qpn,
-					   w->wr.ud.remote_qkey);
-		wr_data(x, w);
-	}
-	return ibv_wr_complete(x);
+	return post_chain_ex(qp, wr, bad, qp->qp_type == IBV_QPT_DRIVER ? qp->qp_context : NULL);
 }
 
 rb_post_fn rb_qp_post_fn(struct ibv_qp *qp, bool ex)

@@ -26,6 +26,7 @@ static const struct rb_xport rows[] = {
 		.cm_only = true,
 		.cm_sets_rts = true,
 		.cm_on_tcp = true,
+		.send_credits = true,
 		.qp_types = RB_TR_BIT(RB_TR_RC),
 		.read_sink_access = IBV_ACCESS_REMOTE_WRITE,
 		.min_qpn = 1,

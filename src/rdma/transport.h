@@ -28,6 +28,10 @@ struct rb_xport {
 	 * on the IPv6 wildcard does not take IPv4 (siw): the CM listens on
 	 * the address the client reached, one port above the OOB's. */
 	bool cm_on_tcp;
+	/* No RNR retry: a SEND that finds no receive posted breaks the
+	 * connection, so a stream of SENDs is held to the receiver's posted
+	 * receives by send credits (wire/plan_credits.c). */
+	bool send_credits;
 	bool atomics;		/* offers atomic operations */
 	uint32_t qp_types;	/* RB_TR_BIT()s of the QP types it offers */
 	int read_sink_access;	/* rights a READ's sink MR adds (iWARP: REMOTE_WRITE) */

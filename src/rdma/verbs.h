@@ -250,16 +250,20 @@ typedef int (*rb_post_fn)(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_
 int rb_post_send_ex(struct ibv_qp *qp, struct ibv_send_wr *wr, struct ibv_send_wr **bad);
 
 /*
- * struct rb_ud_peer - an SRD QP's peer, which its qp_context points at:
- * rb_post_send_ex() addresses each WR from it.  An SRD RDMA WRITE or READ
- * cannot carry the address in the WR as a UD send does: wr.ud and
- * wr.rdma share the WR's union (the AH would overwrite remote_addr, the
- * peer's QP number the rkey).
+ * struct rb_qp_peer - the peer of a QP that addresses every WR from its
+ * own (qp_context points at it; the session keeps one per QP): an SRD
+ * QP's (rb_post_send_ex(): ibv_wr_set_ud_addr()) or a DCI's, its DCT
+ * (rb_post_send_dc(): mlx5dv_wr_set_dc_addr(), @mqp set by
+ * rb_dc_connect()).  An SRD RDMA WRITE or READ cannot carry the address
+ * in the WR as a UD send does: wr.ud and wr.rdma share the WR's union
+ * (the AH would overwrite remote_addr, the peer's QP number the rkey).
  */
-struct rb_ud_peer {
+struct rb_qp_peer {
 	struct ibv_ah *ah;
-	uint32_t qpn;
-	uint32_t qkey;
+	uint32_t qpn;	 /* SRD: the peer's QP; DC: its DCT's number */
+	uint32_t qkey;	 /* SRD */
+	uint64_t dc_key; /* DC: the DCT's access key */
+	void *mqp;	 /* DC: the DCI's struct mlx5dv_qp_ex, found once; NULL: SRD */
 };
 
 /*

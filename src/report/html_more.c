@@ -65,64 +65,117 @@ static void drawn_note(struct h_page *p, size_t n)
 			MAX_SERIES);
 }
 
-static int histograms(struct h_page *p, struct h_doc *d, const char *id)
+/*
+ * A chart of one series per point (histograms, time series) and its
+ * table: what differs between them.  @data writes point @pt's data
+ * block's rows, @rows its table's rows (labelled @t); @lat: a latency test.
+ */
+struct series_chart {
+	const char *key;     /* the point's member: "histogram", "intervals" */
+	const char *var;     /* the data blocks' prefix: $h0, $t0... */
+	const char *plot;    /* how each is drawn: "using ... with ..." */
+	const char *suffix;  /* the figure's id after the run's */
+	const char *caption; /* the table's */
+	const char *const *cols;
+	size_t ncols;
+	void (*data)(FILE *f, json_t *pt, bool lat);
+	void (*rows)(struct h_page *p, json_t *pt, const char *t);
+};
+
+/* @c over @n points @pts that have it: @title, gnuplot's @setup, then the table. */
+static int series_chart(struct h_page *p, const char *id, const struct series_chart *c,
+			const char *title, const char *setup, bool lat, json_t **pts, size_t n)
 {
-	static const char *const cols[] = { "point", "from (us)", "to (us)", "samples" };
-	json_t *pts[MAX_SERIES], *h, *e, *cnt;
-	size_t n = having(json_object_get(d->doc, "results"), "histogram", pts), i, j;
 	char t[96], fid[96];
 	struct h_gp g;
+	size_t i;
 	int ret;
 
-	if (!n)
-		return 0;
-	ret = h_gp_begin(&g, "Latency histogram of each point (-H)", 820, 380);
+	ret = h_gp_begin(&g, title, 820, 380);
 	if (ret)
 		return ret;
-	fputs("set xlabel \"latency (us)\"\nset ylabel \"samples\"\nset style fill solid 0.25\n",
-	      g.f);
+	fputs(setup, g.f);
 	for (i = 0; i < n && i < MAX_SERIES; i++) {
-		h = json_object_get(pts[i], "histogram");
-		e = json_object_get(h, "edges_us");
-		cnt = json_object_get(h, "counts");
-		fprintf(g.f, "$h%zu << EOD\n", i);
-		for (j = 0; j < json_array_size(cnt) && j + 1 < json_array_size(e); j++)
-			fprintf(g.f, "%.9g %.9g %lld\n", json_number_value(json_array_get(e, j)),
-				json_number_value(json_array_get(e, j + 1)),
-				(long long)json_integer_value(json_array_get(cnt, j)));
+		fprintf(g.f, "$%s%zu << EOD\n", c->var, i);
+		c->data(g.f, pts[i], lat);
 		fputs("EOD\n", g.f);
 	}
 	for (i = 0; i < n && i < MAX_SERIES; i++) {
 		label(pts[i], t, sizeof(t));
-		fprintf(g.f, "%s$h%zu using (($1+$2)/2):3:($2-$1) with boxes lc rgb \"%s\" title ",
-			i ? ", " : "plot ", i, h_color(i));
+		fprintf(g.f, "%s$%s%zu %s lc rgb \"%s\" title ", i ? ", " : "plot ", c->var, i,
+			c->plot, h_color(i));
 		h_gp_str(g.f, t);
 	}
 	fputc('\n', g.f);
-	snprintf(fid, sizeof(fid), "%s-histogram", id);
+	snprintf(fid, sizeof(fid), "%s-%s", id, c->suffix);
 	ret = h_gp_emit(p, &g, fid);
 	if (ret)
 		return ret;
 	drawn_note(p, n);
-	h_table_begin(p, "Latency histograms: the buckets", cols, 4);
+	h_table_begin(p, c->caption, c->cols, c->ncols);
 	for (i = 0; i < n && i < MAX_SERIES; i++) {
-		h = json_object_get(pts[i], "histogram");
-		e = json_object_get(h, "edges_us");
-		cnt = json_object_get(h, "counts");
 		label(pts[i], t, sizeof(t));
-		for (j = 0; j < json_array_size(cnt) && j + 1 < json_array_size(e); j++) {
-			fputs("<tr><td>", p->f);
-			h_esc(p->f, t);
-			fputs("</td><td>", p->f);
-			h_num(p->f, json_number_value(json_array_get(e, j)));
-			fputs("</td><td>", p->f);
-			h_num(p->f, json_number_value(json_array_get(e, j + 1)));
-			fprintf(p->f, "</td><td>%lld</td></tr>\n",
-				(long long)json_integer_value(json_array_get(cnt, j)));
-		}
+		c->rows(p, pts[i], t);
 	}
 	h_table_end(p);
 	return 0;
+}
+
+/* A histogram's buckets: from, to, samples. */
+static void hist_data(FILE *f, json_t *pt, bool lat)
+{
+	json_t *h = json_object_get(pt, "histogram"), *e = json_object_get(h, "edges_us"),
+	       *cnt = json_object_get(h, "counts");
+	size_t j;
+
+	(void)lat;
+	for (j = 0; j < json_array_size(cnt) && j + 1 < json_array_size(e); j++)
+		fprintf(f, "%.9g %.9g %lld\n", json_number_value(json_array_get(e, j)),
+			json_number_value(json_array_get(e, j + 1)),
+			(long long)json_integer_value(json_array_get(cnt, j)));
+}
+
+static void hist_rows(struct h_page *p, json_t *pt, const char *t)
+{
+	json_t *h = json_object_get(pt, "histogram"), *e = json_object_get(h, "edges_us"),
+	       *cnt = json_object_get(h, "counts");
+	size_t j;
+
+	for (j = 0; j < json_array_size(cnt) && j + 1 < json_array_size(e); j++) {
+		fputs("<tr><td>", p->f);
+		h_esc(p->f, t);
+		fputs("</td><td>", p->f);
+		h_num(p->f, json_number_value(json_array_get(e, j)));
+		fputs("</td><td>", p->f);
+		h_num(p->f, json_number_value(json_array_get(e, j + 1)));
+		fprintf(p->f, "</td><td>%lld</td></tr>\n",
+			(long long)json_integer_value(json_array_get(cnt, j)));
+	}
+}
+
+static int histograms(struct h_page *p, struct h_doc *d, const char *id)
+{
+	static const char *const cols[] = { "point", "from (us)", "to (us)", "samples" };
+	static const struct series_chart c = {
+		.key = "histogram",
+		.var = "h",
+		.plot = "using (($1+$2)/2):3:($2-$1) with boxes",
+		.suffix = "histogram",
+		.caption = "Latency histograms: the buckets",
+		.cols = cols,
+		.ncols = 4,
+		.data = hist_data,
+		.rows = hist_rows,
+	};
+	json_t *pts[MAX_SERIES];
+	size_t n = having(json_object_get(d->doc, "results"), c.key, pts);
+
+	if (!n)
+		return 0;
+	return series_chart(p, id, &c, "Latency histogram of each point (-H)",
+			    "set xlabel \"latency (us)\"\nset ylabel \"samples\"\n"
+			    "set style fill solid 0.25\n",
+			    true, pts, n);
 }
 
 /* A slice's figure: a latency test's p50, else its bandwidth. */
@@ -131,75 +184,73 @@ static double slice_value(json_t *s, bool lat)
 	return lat ? num(json_object_get(s, "lat_us"), "p50") : num(s, "bw_avg_gbps");
 }
 
+static void slice_data(FILE *f, json_t *pt, bool lat)
+{
+	json_t *s;
+	size_t j;
+
+	json_array_foreach(json_object_get(pt, "intervals"), j, s)
+	{
+		fprintf(f, "%.9g", num(s, "start_s") + num(s, "duration_s"));
+		h_gp_num(f, slice_value(s, lat));
+		fputc('\n', f);
+	}
+}
+
+static void slice_rows(struct h_page *p, json_t *pt, const char *t)
+{
+	json_t *s;
+	size_t j;
+
+	json_array_foreach(json_object_get(pt, "intervals"), j, s)
+	{
+		fputs("<tr><td>", p->f);
+		h_esc(p->f, t);
+		fputs("</td><td>", p->f);
+		h_num(p->f, num(s, "start_s"));
+		fputs("</td><td>", p->f);
+		h_num(p->f, num(s, "duration_s"));
+		fprintf(p->f, "</td><td>%lld</td><td>",
+			(long long)json_integer_value(json_object_get(s, "iterations")));
+		h_num(p->f, num(s, "bw_avg_gbps"));
+		fputs("</td><td>", p->f);
+		h_num(p->f, num(s, "msg_rate_mpps"));
+		fputs("</td><td>", p->f);
+		h_num(p->f, num(json_object_get(s, "lat_us"), "p50"));
+		fputs("</td></tr>\n", p->f);
+	}
+}
+
 static int intervals(struct h_page *p, struct h_doc *d, const char *id)
 {
 	static const char *const cols[] = { "point",	   "start (s)",	  "length (s)",
 					    "iterations",  "bw_avg_gbps", "msg_rate_mpps",
 					    "lat p50 (us)" };
-	json_t *pts[MAX_SERIES], *sl, *s;
-	size_t n = having(json_object_get(d->doc, "results"), "intervals", pts), i, j;
-	char t[96], fid[96];
-	struct h_gp g;
+	static const struct series_chart c = {
+		.key = "intervals",
+		.var = "t",
+		.plot = "using 1:2 with linespoints pt 7 ps 0.5",
+		.suffix = "intervals",
+		.caption = "Time series: the slices",
+		.cols = cols,
+		.ncols = 7,
+		.data = slice_data,
+		.rows = slice_rows,
+	};
+	json_t *pts[MAX_SERIES];
+	size_t n = having(json_object_get(d->doc, "results"), c.key, pts);
+	char setup[96];
 	bool lat;
-	int ret;
 
 	if (!n)
 		return 0;
 	lat = json_object_get(json_array_get(json_object_get(pts[0], "intervals"), 0), "lat_us");
-	ret = h_gp_begin(&g,
-			 lat ? "Latency (p50) over time (--interval)"
-			     : "Bandwidth over time (--interval)",
-			 820, 380);
-	if (ret)
-		return ret;
-	fprintf(g.f, "set xlabel \"seconds into the point\"\nset ylabel \"%s\"\n",
-		lat ? "us" : "Gb/s");
-	for (i = 0; i < n && i < MAX_SERIES; i++) {
-		sl = json_object_get(pts[i], "intervals");
-		fprintf(g.f, "$t%zu << EOD\n", i);
-		json_array_foreach(sl, j, s)
-		{
-			fprintf(g.f, "%.9g", num(s, "start_s") + num(s, "duration_s"));
-			h_gp_num(g.f, slice_value(s, lat));
-			fputc('\n', g.f);
-		}
-		fputs("EOD\n", g.f);
-	}
-	for (i = 0; i < n && i < MAX_SERIES; i++) {
-		label(pts[i], t, sizeof(t));
-		fprintf(g.f, "%s$t%zu using 1:2 with linespoints pt 7 ps 0.5 lc rgb \"%s\" title ",
-			i ? ", " : "plot ", i, h_color(i));
-		h_gp_str(g.f, t);
-	}
-	fputc('\n', g.f);
-	snprintf(fid, sizeof(fid), "%s-intervals", id);
-	ret = h_gp_emit(p, &g, fid);
-	if (ret)
-		return ret;
-	drawn_note(p, n);
-	h_table_begin(p, "Time series: the slices", cols, 7);
-	for (i = 0; i < n && i < MAX_SERIES; i++) {
-		label(pts[i], t, sizeof(t));
-		json_array_foreach(json_object_get(pts[i], "intervals"), j, s)
-		{
-			fputs("<tr><td>", p->f);
-			h_esc(p->f, t);
-			fputs("</td><td>", p->f);
-			h_num(p->f, num(s, "start_s"));
-			fputs("</td><td>", p->f);
-			h_num(p->f, num(s, "duration_s"));
-			fprintf(p->f, "</td><td>%lld</td><td>",
-				(long long)json_integer_value(json_object_get(s, "iterations")));
-			h_num(p->f, num(s, "bw_avg_gbps"));
-			fputs("</td><td>", p->f);
-			h_num(p->f, num(s, "msg_rate_mpps"));
-			fputs("</td><td>", p->f);
-			h_num(p->f, num(json_object_get(s, "lat_us"), "p50"));
-			fputs("</td></tr>\n", p->f);
-		}
-	}
-	h_table_end(p);
-	return 0;
+	snprintf(setup, sizeof(setup), "set xlabel \"seconds into the point\"\nset ylabel \"%s\"\n",
+		 lat ? "us" : "Gb/s");
+	return series_chart(p, id, &c,
+			    lat ? "Latency (p50) over time (--interval)"
+				: "Bandwidth over time (--interval)",
+			    setup, lat, pts, n);
 }
 
 /* A thread's figure: a latency test's p50, else its bandwidth. */

@@ -229,12 +229,13 @@ static int dc_connect(struct session *s, const struct rb_msg_conn *me)
 		av = path_av(s, i);
 		if (!dct) {
 			ret = rb_ah_create(&cn->dev, &cn->remote.qp[i], &av, &cn->ah[i]);
-			s->dc[i] = (struct rb_dc_peer){ .ah = cn->ah[i], .key = cn->remote.dc_key };
+			s->peers[i] =
+				(struct rb_qp_peer){ .ah = cn->ah[i], .dc_key = cn->remote.dc_key };
 		}
 		if (!ret)
 			ret = rb_dc_connect(&cn->dev, cn->qp[i], dct, sess_qp_access(s),
 					    me->qp[i].psn, &cn->remote.qp[i], cn->path_mtu,
-					    cn->rd_atom, &av, dct ? NULL : &s->dc[i]);
+					    cn->rd_atom, &av, dct ? NULL : &s->peers[i]);
 	}
 	return ret;
 }
@@ -256,10 +257,11 @@ static int qp_connect(struct session *s, const struct rb_msg_conn *me)
 				    &cn->remote.qp[i], cn->path_mtu, cn->rd_atom, &av);
 		if (!ret && rb_tr_datagram(s->p.transport))
 			ret = rb_ah_create(&cn->dev, &cn->remote.qp[i], &av, &cn->ah[i]);
-		if (!ret && s->srd) {
-			s->srd[i] =
-				(struct rb_ud_peer){ cn->ah[i], cn->remote.qp[i].qpn, RB_UD_QKEY };
-			cn->qp[i]->qp_context = &s->srd[i];
+		if (!ret && s->peers) {
+			s->peers[i] = (struct rb_qp_peer){ .ah = cn->ah[i],
+							   .qpn = cn->remote.qp[i].qpn,
+							   .qkey = RB_UD_QKEY };
+			cn->qp[i]->qp_context = &s->peers[i];
 		}
 	}
 	return ret;

@@ -104,12 +104,12 @@ struct session {
 	struct rb_session_hooks h;     /* the caller's: matrix, --threads */
 	struct sess_tcp tcp;	       /* socket tests only */
 	struct rb_probe probe;	       /* --probe's QP, CQ and thread */
-	/* -c DC: the client's initiators' targets (a DCI's qp_context), the
-	 * server's SRQ for its targets when the test posts no receives. */
-	struct rb_dc_peer *dc;
+	/* -c SRD, and -c DC's client: each QP's peer, its qp_context (an SRD
+	 * QP's, rb_post_send_ex(); a DCI's DCT, rb_post_send_dc()); NULL for
+	 * the other transports. */
+	struct rb_qp_peer *peers;
+	/* -c DC: the server's SRQ for its targets when the test posts no receives. */
 	struct ibv_srq *dc_srq;
-	/* -c SRD: each QP's peer (its qp_context: rb_post_send_ex()). */
-	struct rb_ud_peer *srd;
 	/* --use-cuda: the GPU, the buffers in its memory, how they were registered. */
 	struct rb_cuda_gpu gpu;
 	struct rb_cuda_buf gpu_buf;
@@ -131,6 +131,8 @@ extern __thread uint8_t sess_msg[RB_WIRE_MAX_BODY];
 /* session_res.c: this side's resources (each described where defined). */
 enum rb_role sess_data_role(const struct session *s);
 int sess_qp_access(const struct session *s);
+/* sess_credits() - send credits where the device's transport needs them (credits.c). */
+int sess_credits(struct session *s);
 int sess_open_resources(struct session *s, const struct sockaddr *local);
 void sess_close_resources(struct session *s);
 int sess_verbs_point(struct session *s);

@@ -34,11 +34,15 @@ int sess_qp_access(const struct session *s)
 	/* -b: each side is written or read by the other, as either role is. */
 	int sink = read_sink(s) && s->conn.dev.tr ? s->conn.dev.tr->read_sink_access : 0;
 
+	/* Send credits: the receiver WRITEs the sender's credit words. */
+	int credits = s->p.credits && sess_data_role(s) == RB_ROLE_CLIENT ? IBV_ACCESS_REMOTE_WRITE
+									  : 0;
+
 	if (s->p.bidir)
 		return s->bench->server_access | s->bench->client_access | sink;
 	return (sess_data_role(s) == RB_ROLE_SERVER ? s->bench->server_access
 						    : s->bench->client_access) |
-	       sink;
+	       sink | credits;
 }
 
 /* -c DC: the client's QPs are DC initiators, the server's DC targets (rdma/dc.h). */
@@ -344,13 +348,9 @@ static int create_qps(struct session *s)
 	} else if (!ret && dc_target(s)) {
 		ret = rb_srq_create(&cn->dev, 1, &s->dc_srq);
 	}
-	if (!ret && dc_initiator(s)) {
-		s->dc = calloc(cn->nqp, sizeof(*s->dc));
-		ret = s->dc ? 0 : -ENOMEM;
-	}
-	if (!ret && s->p.transport == RB_TR_SRD) {
-		s->srd = calloc(cn->nqp, sizeof(*s->srd));
-		ret = s->srd ? 0 : -ENOMEM;
+	if (!ret && (dc_initiator(s) || s->p.transport == RB_TR_SRD)) {
+		s->peers = calloc(cn->nqp, sizeof(*s->peers));
+		ret = s->peers ? 0 : -ENOMEM;
 	}
 	for (i = 0; !ret && i < cn->nqp; i++) {
 		caps = (struct rb_qp_caps){ .send_wr = (uint32_t)rb_axis_max(&s->p.tx_depth),
@@ -728,6 +728,8 @@ int sess_open_resources(struct session *s, const struct sockaddr *local)
 		return ret;
 	ret = auto_transport(s);
 	if (!ret)
+		ret = sess_credits(s);
+	if (!ret)
 		ret = check_limits(s);
 	if (!ret)
 		ret = check_scale(s);
@@ -741,7 +743,7 @@ int sess_open_resources(struct session *s, const struct sockaddr *local)
 	if (ret)
 		return ret;
 	cn->rx_off = rx_offset(&s->p);
-	/* The WRs carry the peer's address: UD alone (SRD's is the QP's, s->srd). */
+	/* The WRs carry the peer's address: UD alone (SRD's is the QP's, s->peers). */
 	cn->ud = s->p.transport == RB_TR_UD;
 	cn->lossy = s->p.transport == RB_TR_UC || s->p.transport == RB_TR_UD;
 	ret = alloc_buffers(s);
@@ -826,10 +828,8 @@ void sess_close_resources(struct session *s)
 	if (s->dc_srq && ibv_destroy_srq(s->dc_srq))
 		rb_warn("%s: ibv_destroy_srq (the DC targets'): %m", cn->dev.name);
 	s->dc_srq = NULL;
-	free(s->dc);
-	s->dc = NULL;
-	free(s->srd);
-	s->srd = NULL;
+	free(s->peers);
+	s->peers = NULL;
 	if (cn->gpu)
 		rb_cuda_free(&s->gpu_buf);
 	else if (cn->buf)

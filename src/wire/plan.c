@@ -406,6 +406,8 @@ static int check_cross(const struct rb_params *p, const struct rb_bench *t, char
 		ret = check_wr_lat(p, t, err, len);
 	if (!ret)
 		ret = check_cq_per_qp(p, t, err, len);
+	if (!ret)
+		ret = rb_plan_credits_check(p, t, err, len);
 	if (ret)
 		return ret;
 	if (p->recv_post_list > p->rx_depth)
@@ -477,7 +479,7 @@ uint64_t rb_plan_region(const struct rb_params *p)
 	uint64_t size = rb_axis_max(&p->size);
 	uint64_t grh = p->transport == RB_TR_UD ? RB_GRH_BYTES : 0;
 
-	return ((size < 64 ? 64 : size) + grh + 63) & ~63ULL;
+	return (((size < 64 ? 64 : size) + grh + 63) & ~63ULL) + rb_plan_credit_block(p);
 }
 
 uint64_t rb_plan_mem(const struct rb_params *p)

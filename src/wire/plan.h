@@ -20,6 +20,27 @@
 uint64_t rb_plan_region(const struct rb_params *p);
 
 /*
+ * Send credits (plan_credits.c): rb_plan_credit_block() - the bytes at the
+ * end of each region that hold the credit words, one u64 per QP (the rx
+ * region's: what the peer announced to this side; the tx region's: what
+ * this side announces, the WRITE's source); 0 without credits.
+ * rb_plan_credits_apply() - whether test @t under @p streams SENDs that
+ * consume receives (credits apply).  rb_plan_credits_check() - the plan's
+ * credits field, whoever sent it: 0, or -EINVAL with why in @err.
+ * rb_plan_credits_need() - the client, its device @dev open: on a
+ * transport @xport with no RNR retry (@no_rnr) sets @p->credits where they
+ * apply; -EINVAL (the reason, naming @dev, in @err) for what credits
+ * cannot run with.
+ */
+struct rb_bench;
+uint64_t rb_plan_credit_block(const struct rb_params *p);
+bool rb_plan_credits_apply(const struct rb_bench *t, const struct rb_params *p);
+int rb_plan_credits_check(const struct rb_params *p, const struct rb_bench *t, char *err,
+			  size_t len);
+int rb_plan_credits_need(struct rb_params *p, const struct rb_bench *t, bool no_rnr,
+			 const char *dev, const char *xport, char *err, size_t len);
+
+/*
  * rb_plan_mem() - an upper estimate of the bytes a plan takes on one
  * side: both buffers, the WQEs of every QP and CQ (as a provider sizes
  * them), the WR templates and, for latency tests, the samples (bounded:

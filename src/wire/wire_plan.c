@@ -48,6 +48,7 @@ static const struct wfield plan_extra[] = {
 	{ 30, WK_U8, PLAN(rate_unit), false, "rate_unit" },
 	{ 31, WK_U64, PLAN(rate), false, "rate" },
 	{ 32, WK_U64, PLAN(run_id), false, "run_id" },
+	{ 42, WK_U8, PLAN(credits), false, "credits" }, /* issue 45: send credits (iWARP) */
 };
 
 #define NEXTRA (sizeof(plan_extra) / sizeof(plan_extra[0]))

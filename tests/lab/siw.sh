@@ -34,6 +34,11 @@ done
 for t in send_bw write_bw read_bw; do
 	pair ${t}_R "$t $S" "$t $C -R -n 200 -s 4K 192.0.2.1 --json $OUT/${t}_R.json"
 done
+# Send credits (no RNR retry on iWARP): small SENDs outrun the receiver
+# without them; a sweep on two QPs; -b refused.
+pair credits2 "send_bw $S" "send_bw $C -s 2 -n 20000 192.0.2.1 --json $OUT/credits2.json"
+pair credits_q2 "send_bw $S" "send_bw $C -s 2,1K,64K -q 2 -n 1000 192.0.2.1 --json $OUT/credits_q2.json"
+solo credits_b send_bw -b $C -n 10 192.0.2.1
 # Refused before the client connects: no server.
 solo atomic atomic --mode lat $C -n 10 192.0.2.1
 solo ud send_lat -c UD $C -n 10 192.0.2.1
@@ -78,6 +83,20 @@ jcheck write_bw.wire.json \
 	'd["after"]["2"]["nic_tx"] - d["before"]["2"]["nic_tx"] > 5000' \
 	'd["after"]["1"]["nic_rx"] - d["before"]["1"]["nic_rx"] > 5000'
 
+for v in credits2 credits_q2; do
+	expect_rc $v.cli 0
+	expect_rc $v.srv 0
+	expect_grep $v.cli.err "siw1 is iWARP, which has no RNR retry: send_bw's SENDs are held to the server's posted receives by send credits"
+	jcheck $v.json 'd["device"]["transport"] == "iWARP"' 'd["params"]["verify"] is True'
+done
+# The server ends a point only once it received every message the STOP
+# counted (exit 0 above), and reports its own bandwidth from them.
+jcheck credits2.json 'd["results"][0]["iterations"] == 20000' \
+	'd["results"][0]["peer_bw_avg_gbps"] > 0'
+jcheck credits_q2.json 'len(d["results"]) == 3' \
+	'all(r["iterations"] == 1000 and r["qps"] == 2 and r["peer_bw_avg_gbps"] > 0 for r in d["results"])'
+expect_rc credits_b 2
+expect_grep credits_b.err "siw1 is iWARP, which has no RNR retry: send_bw's SENDs are held to the receiver's posted receives by send credits, which do not run with -b/--bidirectional"
 expect_rc atomic 2
 expect_grep atomic.err 'atomic_lat: siw1 is iWARP, which has no atomic operations'
 expect_rc ud 2

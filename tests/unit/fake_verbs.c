@@ -18,6 +18,7 @@
 #include "fake_verbs.h"
 #include "cli/opts.h"
 #include "core/sweep.h"
+#include "wire/plan.h"
 
 static struct fake *of_ctx(struct ibv_context *ctx)
 {
@@ -315,6 +316,9 @@ static void accept_wr(struct fake *f, uint32_t qi, const struct ibv_send_wr *wr)
 	access = wr_access(f, wr, len);
 	if (access != IBV_WC_SUCCESS && !f->access_errors++)
 		f->first_access_error = access;
+	if (f->no_rnr && f->loopback && access == IBV_WC_SUCCESS && is_send(wr->opcode) &&
+	    !f->rq_n[qi] && ++f->no_recv)
+		access = IBV_WC_LOC_QP_OP_ERR;
 	if (f->loopback && access == IBV_WC_SUCCESS)
 		execute(f, qi, wr);
 	if (access != IBV_WC_SUCCESS) {
@@ -957,7 +961,7 @@ void fake_run_init(struct fake *f, struct rb_run *r, const struct rb_bench *t, e
 	r->c.rx_depth = rb_bench_receives(t, p) ? p->rx_depth : 0;
 	r->c.inline_max = p->inline_size;
 	r->c.rd_atom = (uint8_t)(p->outstanding ? p->outstanding : 16);
-	r->c.region = (size_t)(((size < 64 ? 64 : size) + 63) & ~63ULL);
+	r->c.region = (size_t)(((size < 64 ? 64 : size) + 63) & ~63ULL) + rb_plan_credit_block(p);
 	r->c.buf = calloc(2, r->c.region);
 	assert_non_null(r->c.buf);
 	f->mr.addr = r->c.buf;

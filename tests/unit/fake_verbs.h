@@ -111,6 +111,10 @@ struct fake {
 	uint32_t qpt_refused;  /* no QP, EOPNOTSUPP (EFA's RC and UC) */
 	uint32_t inline_limit; /* more inline is refused with EINVAL; 0: any */
 	uint32_t creates;      /* ibv_create_qp(_ex) calls, refused ones too */
+	/* iWARP (issue 45): no RNR retry, a loopback SEND that finds no
+	 * receive fails (IBV_WC_LOC_QP_OP_ERR, as siw) and is not carried out. */
+	bool no_rnr;
+	uint64_t no_recv; /* such SENDs */
 
 	/* What happened. */
 	struct fake_wr *wrs; /* the first FAKE_LOG_MAX WRs */

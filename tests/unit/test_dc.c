@@ -195,7 +195,7 @@ static void dc_create_and_connect(void **state)
 				   .send_ops = IBV_QP_EX_WITH_RDMA_WRITE };
 	struct rb_qp_info srv = { .qpn = 0x1234, .lid = 9 };
 	struct rb_av av = { .qp = { .timeout = 14, .retry_count = 7 } };
-	struct rb_dc_peer peer = { .ah = (struct ibv_ah *)&pd, .key = RB_DC_KEY };
+	struct rb_qp_peer peer = { .ah = (struct ibv_ah *)&pd, .dc_key = RB_DC_KEY };
 	struct ibv_qp *qp = NULL;
 	struct rb_dev d;
 
@@ -225,7 +225,7 @@ static void dc_create_and_connect(void **state)
 	assert_int_equal(mod.at[IBV_QPS_RTS].sq_psn, 5);
 	assert_true(mod.mask[IBV_QPS_RTS] & IBV_QP_MAX_QP_RD_ATOMIC);
 	assert_ptr_equal(qp->qp_context, &peer);
-	assert_int_equal(peer.dctn, 0x1234);
+	assert_int_equal(peer.qpn, 0x1234);
 	assert_ptr_equal(peer.mqp, &dc.mqp);
 	fake_free(f);
 
@@ -277,7 +277,7 @@ static void dc_post(void **state)
 	struct rb_qp_caps caps = { .send_wr = 32, .send_ops = IBV_QP_EX_WITH_SEND };
 	struct rb_qp_info srv = { .qpn = 0x77 };
 	struct rb_av av = { 0 };
-	struct rb_dc_peer peer = { .ah = (struct ibv_ah *)&pd, .key = 0xabcdef0123ull };
+	struct rb_qp_peer peer = { .ah = (struct ibv_ah *)&pd, .dc_key = 0xabcdef0123ull };
 	uint8_t buf[32];
 	struct ibv_sge sge = { (uintptr_t)buf, sizeof(buf), 0x55 };
 	struct ibv_send_wr wr[2] = { { .wr_id = 1,
@@ -296,7 +296,7 @@ static void dc_post(void **state)
 
 	(void)state;
 	mlx5_dev(&d);
-	assert_int_equal(rb_dc_create(&d, &f->cq, false, peer.key, &caps, &qp), 0);
+	assert_int_equal(rb_dc_create(&d, &f->cq, false, peer.dc_key, &caps, &qp), 0);
 	assert_int_equal(rb_dc_connect(&d, qp, false, 0, 1, &srv, IBV_MTU_1024, 1, &av, &peer), 0);
 	assert_int_equal(rb_post_send_dc(qp, wr, &bad), 0);
 	assert_int_equal(f->wr_misuse, 0);

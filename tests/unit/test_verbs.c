@@ -898,7 +898,7 @@ static void efa_srd(void **state)
 		.send_wr = 64, .recv_wr = 64, .send_ops = IBV_QP_EX_WITH_SEND, .ex_only = true
 	};
 	struct rb_qp_info peer = { .qpn = 0x42, .psn = 7 };
-	struct rb_ud_peer srd_peer;
+	struct rb_qp_peer srd_peer;
 	struct rb_av av = { 0 };
 	struct ibv_qp *qp = NULL;
 	uint8_t buf[16];
@@ -961,7 +961,7 @@ static void efa_srd(void **state)
 	 * union with wr.ud, so they arrive intact (they used to be the AH's
 	 * pointer and the peer's QP number).
 	 */
-	srd_peer = (struct rb_ud_peer){ (struct ibv_ah *)&host, 0x42, RB_UD_QKEY };
+	srd_peer = (struct rb_qp_peer){ (struct ibv_ah *)&host, 0x42, RB_UD_QKEY, 0, NULL };
 	qp->qp_context = &srd_peer;
 	wr.opcode = IBV_WR_RDMA_READ;
 	wr.wr.rdma.remote_addr = 0x1234500;
