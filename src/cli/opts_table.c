@@ -582,9 +582,7 @@ const struct rb_opt rb_opts[] = {
 	  .def = "64",
 	  .need = RB_S_BW | RB_S_VERBS,
 	  .help = "one signaled WR every N, the rest unsignaled (an axis); at most "
-		  "--tx-depth; read and atomic streams signal at least once per reads in "
-		  "flight (-o), and say so (JSON signal_ran). Latency tests signal every WR "
-		  "and reap lazily" },
+		  "--tx-depth. Latency tests signal every WR and reap lazily" },
 	{ .lname = "outstanding",
 	  .json = "outstanding",
 	  .wire = 12,
@@ -601,8 +599,8 @@ const struct rb_opt rb_opts[] = {
 	  .argname = "N",
 	  .def = "max_qp_rd_atom",
 	  .need = RB_S_BW | RB_S_RD_ATOM,
-	  .help = "reads or atomics in flight per QP, clamped to the devices' "
-		  "max_qp_rd_atom" },
+	  .help = "reads or atomics in flight per QP on the wire (the QP's max_rd_atomic), "
+		  "clamped to the devices' max_qp_rd_atom; -t of them stay queued behind" },
 	{ .lname = "op",
 	  .section = RB_SEC_MEASURE,
 	  .brief = "atomic operation: fadd or cswap",
