@@ -147,7 +147,10 @@ static void def_iters(const struct rb_bench *b, char *buf, size_t len)
 
 static void def_inline(const struct rb_bench *b, char *buf, size_t len)
 {
-	snprintf(buf, len, "%u", b->default_inline);
+	if (b->default_inline == RB_INLINE_AUTO)
+		snprintf(buf, len, "auto");
+	else
+		snprintf(buf, len, "%u", b->default_inline);
 }
 
 const struct rb_opt rb_opts[] = {
@@ -535,13 +538,15 @@ const struct rb_opt rb_opts[] = {
 	  .sname = 'I',
 	  .type = RB_OPT_U32,
 	  .off = PAR(inline_size),
-	  .max = 65536,
+	  .max = RB_INLINE_AUTO,
 	  .suffix = true,
 	  .argname = "N",
-	  .def = "220 (send_lat, write_lat), 0 (others)",
+	  .def = "auto (send_lat, write_lat), 0 (others)",
+	  .autov = RB_INLINE_AUTO,
 	  .need = RB_S_INLINE,
-	  .help = "send messages up to N bytes inline (capped by what the QP accepts); 0: "
-		  "never" },
+	  .help = "send messages up to N bytes inline (capped by what the QP accepts), or "
+		  "auto (65536, the most): the provider's maximum asked, and every message that "
+		  "fits in what the QP took (JSON device.inline_size); 0: never" },
 	{ .lname = "batch",
 	  .json = "batch",
 	  .wire = 3,
