@@ -68,7 +68,7 @@ struct rb_bench {
 	/* Capabilities: what the session, the loops and the options ask. */
 	bool needs_recv;	  /* receives posted (-r); the CQ holds them too */
 	bool inline_ok;		  /* payload may go inline (-I) */
-	bool bounded_by_rd_atom;  /* in flight per QP <= max_qp_rd_atom (-o) */
+	bool bounded_by_rd_atom;  /* on the wire per QP <= max_qp_rd_atom (-o) */
 	bool atomic;		  /* needs atomic_cap; --op applies */
 	bool payload_from_server; /* the data moves server -> client (reads, atomics) */
 	unsigned int transports;  /* RB_TR_BIT()s of the transports it runs over (-c) */

@@ -98,7 +98,10 @@ static void def_iters(const struct rb_bench *b, char *buf, size_t len)
 
 static void def_inline(const struct rb_bench *b, char *buf, size_t len)
 {
-	snprintf(buf, len, "%u", b->default_inline);
+	if (b->default_inline == RB_INLINE_AUTO)
+		snprintf(buf, len, "auto");
+	else
+		snprintf(buf, len, "%u", b->default_inline);
 }
 
 const struct rb_opt rb_opts[] = {
@@ -486,13 +489,15 @@ const struct rb_opt rb_opts[] = {
 	  .sname = 'I',
 	  .type = RB_OPT_U32,
 	  .off = PAR(inline_size),
-	  .max = 65536,
+	  .max = RB_INLINE_AUTO,
 	  .suffix = true,
 	  .argname = "N",
-	  .def = "220 (send_lat, write_lat), 0 (others)",
+	  .def = "auto (send_lat, write_lat), 0 (others)",
+	  .autov = RB_INLINE_AUTO,
 	  .need = RB_S_INLINE,
-	  .help = "send messages up to N bytes inline (capped by what the QP accepts); 0: "
-		  "never" },
+	  .help = "send messages up to N bytes inline (capped by what the QP accepts), or "
+		  "auto (65536, the most): the provider's maximum asked, and every message that "
+		  "fits in what the QP took (JSON device.inline_size); 0: never" },
 	{ .lname = "batch",
 	  .json = "batch",
 	  .wire = 3,
@@ -533,9 +538,7 @@ const struct rb_opt rb_opts[] = {
 	  .def = "64",
 	  .need = RB_S_BW | RB_S_VERBS,
 	  .help = "one signaled WR every N, the rest unsignaled (an axis); at most "
-		  "--tx-depth; read and atomic streams signal at least once per reads in "
-		  "flight (-o), and say so (JSON signal_ran). Latency tests signal every WR "
-		  "and reap lazily" },
+		  "--tx-depth. Latency tests signal every WR and reap lazily" },
 	{ .lname = "outstanding",
 	  .json = "outstanding",
 	  .wire = 12,
@@ -552,8 +555,8 @@ const struct rb_opt rb_opts[] = {
 	  .argname = "N",
 	  .def = "max_qp_rd_atom",
 	  .need = RB_S_BW | RB_S_RD_ATOM,
-	  .help = "reads or atomics in flight per QP, clamped to the devices' "
-		  "max_qp_rd_atom" },
+	  .help = "reads or atomics in flight per QP on the wire (the QP's max_rd_atomic), "
+		  "clamped to the devices' max_qp_rd_atom; -t of them stay queued behind" },
 	{ .lname = "op",
 	  .section = RB_SEC_MEASURE,
 	  .brief = "atomic operation: fadd or cswap",

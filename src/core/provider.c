@@ -180,6 +180,8 @@ static const struct rb_provider rows[RB_PROV_COUNT] = {
 			  .atomics = true,
 			  .relaxed = RB_RELAXED_IGNORED,
 			  .relaxed_why = ro_soft,
+			  /* The kernel's RXE_MAX_INLINE_DATA: 32 SGEs' room, 512 bytes. */
+			  .max_inline = 512,
 			  .netdev_carries_rdma = true,
 			  .ctr_defaults = rxe_defaults,
 			  .ctr_retrans = rxe_retrans,
@@ -198,6 +200,11 @@ static const struct rb_provider rows[RB_PROV_COUNT] = {
 			   .relaxed_why = "unknown: mlx5 applies it only with the device's relaxed "
 					  "ordering capability and PCIe relaxed ordering enabled "
 					  "on the function, which the verbs do not report",
+			   /* A WQE of max_sq_desc_sz (512) less its control segment
+			    * and inline header; QPs whose verbs need larger segments
+			    * take less (asked lower, read back rounded up to whole
+			    * 64-byte blocks: ibv_query_qp). */
+			   .max_inline = 492,
 			   .one_port_per_device = true,
 			   .ctr_defaults = mlx5_defaults,
 			   .ctr_retrans = mlx5_retrans,
@@ -216,6 +223,7 @@ static const struct rb_provider rows[RB_PROV_COUNT] = {
 			      .atomics = true,
 			      .relaxed = RB_RELAXED_IGNORED,
 			      .relaxed_why = ro_ignored,
+			      .max_inline = 96, /* BNXT_RE_MAX_INLINE_SIZE */
 			      .qp_fail_no_errno = true,
 			      .ctr_defaults = bnxt_defaults,
 			      .ctr_retrans = bnxt_retrans,
@@ -233,6 +241,9 @@ static const struct rb_provider rows[RB_PROV_COUNT] = {
 			    .atomics = true,
 			    .relaxed = RB_RELAXED_IGNORED,
 			    .relaxed_why = ro_ignored,
+			    /* IRDMA_MAX_INLINE_DATA_SIZE (the kernel's max_hw_inline;
+			     * X722's i40iw 48: asked lower). */
+			    .max_inline = 101,
 			    .ctr_defaults = irdma_defaults,
 			    .ctr_retrans = irdma_retrans,
 			    .ctr_errors = irdma_errors,
@@ -297,6 +308,7 @@ static const struct rb_provider rows[RB_PROV_COUNT] = {
 			  .atomics = false,
 			  .relaxed = RB_RELAXED_IGNORED,
 			  .relaxed_why = ro_soft,
+			  .max_inline = 80, /* SIW_MAX_INLINE: 5 SGEs' room */
 			  .netdev_carries_rdma = true,
 			  .ctr_defaults = generic_defaults,
 			  .ctr_retrans = none,

@@ -82,7 +82,9 @@ struct rb_provider {
 	enum rb_prov_transport xport;
 	unsigned int offers; /* RB_OFFER_* the provider can make */
 	bool atomics;	     /* RC atomics (the device attribute decides too) */
-	uint32_t max_inline; /* bytes inline a QP can take; 0: as the device grants */
+	/* Bytes inline a QP can take, as rdma-core's provider (or the kernel
+	 * under it) bounds them: what -I auto asks for; 0: not known. */
+	uint32_t max_inline;
 	/* The link layer says nothing (IBV_LINK_LAYER_UNSPECIFIED): UD is
 	 * addressed by GID 0, never by LID. */
 	bool addr_by_gid;

@@ -93,6 +93,17 @@ struct rb_axis {
 #define RB_WARMUP_MAX	100
 #define RB_WARMUP_BYTES (1ULL << 20)
 
+/*
+ * -I auto (send_lat's and write_lat's default, issue 40): ask the QP for
+ * the provider's maximum (provider.c's max_inline; RB_INLINE_GENERIC
+ * where the table has none) and inline every message that fits in what
+ * the QP took (ibv_query_qp).  It is -I's most, 64 KiB, which asks for
+ * as much as the QP takes as well: so the plan's field keeps its meaning
+ * on the wire, and a v18 peer of before it reads a number it accepts.
+ */
+#define RB_INLINE_AUTO	  65536u
+#define RB_INLINE_GENERIC 220
+
 #define RB_FLOW_MAX 16 /* --flow-label values */
 
 /*
@@ -110,7 +121,7 @@ struct rb_params {
 	uint32_t duration_s;	 /* time bound instead of iters */
 	uint64_t warmup;	 /* unmeasured iterations before each point, or RB_WARMUP_AUTO */
 	uint32_t rx_depth;	 /* receive queue depth (send tests) */
-	uint32_t inline_size;	 /* max inline bytes; 0 = off */
+	uint32_t inline_size;	 /* max inline bytes; 0 = off; RB_INLINE_AUTO */
 	uint32_t outstanding;	 /* reads/atomics in flight (bw) */
 	uint32_t mtu;		 /* requested path MTU in bytes; 0 = port's */
 	uint8_t atomic_op;	 /* enum rb_atomic_op */

@@ -401,9 +401,10 @@ bool rb_point_queues(struct rb_run *r)
 {
 	uint32_t depth = r->pt.tx_depth, qi;
 
+	/* Reads and atomics too: -t of them stay queued and the HCA keeps
+	 * max_rd_atomic (-o) of them on the wire; a queue only rd_atom deep
+	 * drained at each signal, a round trip lost every rd_atom WRs (issue 40). */
 	r->reap_slow = r->c.srq || r->wl || r->ncq > 1;
-	if (r->bench->bounded_by_rd_atom)
-		depth = rb_min_u32(depth, r->c.rd_atom ? r->c.rd_atom : 1);
 	for (qi = 0; qi < r->c.nqp; qi++) {
 		r->sq[qi].depth = depth;
 		r->sq[qi].unsig = 0;

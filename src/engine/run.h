@@ -67,7 +67,7 @@ struct rb_run {
 	 * indexes with a shift. */
 	uint64_t *sq_done;
 	/* The point's -Q when it exceeded the WRs a QP may have in flight
-	 * (reads: rd_atom), and pt.signal was clamped to them: what ran is
+	 * (-t; the plan refuses such a -Q), and pt.signal was clamped to them: what ran is
 	 * pt.signal, the point's label this.  0: pt.signal as asked. */
 	uint32_t signal_asked;
 	/* --srq, --wr-lat or --cq-per-qp: rb_reap() takes rb_reap_srq() (set per point). */
@@ -270,7 +270,7 @@ void rb_wrs_free(struct rb_run *r);
 
 /*
  * rb_point_queues() - the send queues at the start of point r->pt: each
- * QP's depth (-t; a test bounded by reads in flight, rd_atom at most),
+ * QP's depth (-t, reads and atomics too: the HCA holds them to rd_atom),
  * none used or completed yet, and which reap r's layout needs
  * (reap_slow: an SRQ, --wr-lat or more than one CQ; the session calls it
  * after r->c.srq, r->wl and r->ncq are set).  A -Q above that depth would

@@ -41,7 +41,8 @@ static struct ibv_qp *dc_make(struct rb_dev *d, struct ibv_cq *cq, bool dct, uin
 	} else {
 		a->cap = (struct ibv_qp_cap){ .max_send_wr = caps->send_wr,
 					      .max_send_sge = 1,
-					      .max_inline_data = caps->inline_size };
+					      .max_inline_data =
+						      rb_inline_ask(d, caps->inline_size) };
 		a->comp_mask |= IBV_QP_INIT_ATTR_SEND_OPS_FLAGS;
 		a->send_ops_flags = caps->send_ops;
 		dv.dc_init_attr.dc_type = MLX5DV_DCTYPE_DCI;
@@ -71,7 +72,8 @@ int rb_dc_create(struct rb_dev *d, struct ibv_cq *cq, bool dct, uint64_t key,
 	if (!*qp) {
 		ret = errno ? -errno : -EOPNOTSUPP;
 		rb_err("%s: mlx5dv_create_qp(%s, send %u, inline %u): %s", d->name,
-		       dct ? "DCT" : "DCI", dct ? 0 : caps->send_wr, dct ? 0 : caps->inline_size,
+		       dct ? "DCT" : "DCI", dct ? 0 : caps->send_wr,
+		       dct ? 0 : rb_inline_ask(d, caps->inline_size),
 		       errno ? strerror(errno) : "refused, and no errno set");
 		return ret;
 	}
@@ -79,7 +81,8 @@ int rb_dc_create(struct rb_dev *d, struct ibv_cq *cq, bool dct, uint64_t key,
 	caps->recv_wr = 0; /* the SRQ's */
 	if (!dct) {
 		caps->send_wr = a.cap.max_send_wr;
-		if (a.cap.max_inline_data < caps->inline_size)
+		if (a.cap.max_inline_data < caps->inline_size ||
+		    caps->inline_size == RB_INLINE_AUTO)
 			caps->inline_size = a.cap.max_inline_data;
 	}
 	return 0;

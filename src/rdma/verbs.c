@@ -706,7 +706,7 @@ static int qp_refused_silently(const struct rb_dev *d, enum ibv_qp_type type,
 	rb_err("%s: %s(%s, send %u, recv %u, inline %u%s) returned no QP and set no errno: "
 	       "the provider (%s, %s) refused it; it makes %s QPs",
 	       d->name, caps->send_ops ? "ibv_create_qp_ex" : "ibv_create_qp", qpt_name(type),
-	       caps->send_wr, caps->recv_wr, caps->inline_size,
+	       caps->send_wr, caps->recv_wr, rb_inline_ask(d, caps->inline_size),
 	       caps->send_ops ? ", send_ops_flags" : "", p->name, p->family,
 	       rb_prov_offers_str(p->offers, offers, sizeof(offers)));
 	return -EOPNOTSUPP;
@@ -737,22 +737,23 @@ int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, enum ibv_qp_type type,
 		 struct rb_qp_caps *caps, struct ibv_qp **qp)
 {
 	struct ibv_qp_init_attr_ex a;
-	uint32_t inl = caps->inline_size;
+	uint32_t inl = rb_inline_ask(d, caps->inline_size), took;
 	int ret;
 
 	caps->ex = false;
 	if (type == IBV_QPT_DRIVER && srd_refused(d, caps))
 		return -EOPNOTSUPP;
-	if (d->prov && d->prov->max_inline && inl > d->prov->max_inline)
-		inl = d->prov->max_inline;
 	/* Providers refuse an inline size they cannot do without saying the
-	 * limit: halve until one is accepted; the caller reports the cap. */
+	 * limit (a device below its row's, or a provider with none): ask
+	 * again at three quarters until one is accepted (halving from 220
+	 * landed at 55 where 96 or 101 fit); the read-back below says what
+	 * the QP took, and the caller reports a cap. */
 	for (;;) {
 		errno = 0;
 		*qp = qp_make(d, cq, type, caps, inl, &a);
 		if (*qp || !inl)
 			break;
-		inl /= 2;
+		inl = inl * 3 / 4; /* inl is 65536 at most: no overflow */
 	}
 	if (!*qp && !errno)
 		return qp_refused_silently(d, type, caps);
@@ -766,7 +767,11 @@ int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, enum ibv_qp_type type,
 	}
 	caps->send_wr = a.cap.max_send_wr;
 	caps->recv_wr = a.cap.max_recv_wr;
-	caps->inline_size = a.cap.max_inline_data < inl ? a.cap.max_inline_data : inl;
+	/* -I auto: all the QP took; -I N: N at most. */
+	took = inl ? rb_qp_inline_took(*qp, &a) : 0;
+	caps->inline_size = caps->inline_size == RB_INLINE_AUTO || took < caps->inline_size
+				    ? took
+				    : caps->inline_size;
 	return 0;
 }
 

@@ -182,14 +182,30 @@ struct rb_qp_caps {
  * which needs @caps->send_ops and takes only what rb_srd_ops() says) on @cq for both queues; @caps
  * updated.  With @caps->send_ops, made by ibv_create_qp_ex() with those
  * send_ops_flags; a provider that refuses them gets an ordinary QP
- * (caps->ex false), unless @caps->ex_only.  Inline asked for is cut to
- * the provider's max_inline first.  A provider that returns no QP and
+ * (caps->ex false), unless @caps->ex_only.  Inline: rb_inline_ask()'s,
+ * lowered by quarters while the provider refuses it; @caps->inline_size
+ * comes back as what the QP took (ibv_query_qp), -I's N at most.  A
+ * provider that returns no QP and
  * sets no errno (bnxt_re for UC) gets -EOPNOTSUPP and a message naming
  * the call, its attributes and what the provider offers: never 0 with
  * *@qp NULL.
  */
 int rb_qp_create(struct rb_dev *d, struct ibv_cq *cq, enum ibv_qp_type type,
 		 struct rb_qp_caps *caps, struct ibv_qp **qp);
+
+/*
+ * rb_inline_ask() - the inline bytes to ask a QP of @d for, -I being
+ * @want: with RB_INLINE_AUTO the provider's max_inline (RB_INLINE_GENERIC
+ * for a provider without one), else @want cut to max_inline.
+ */
+uint32_t rb_inline_ask(const struct rb_dev *d, uint32_t want);
+
+/*
+ * rb_qp_inline_took() - what @qp took inline: ibv_query_qp()'s cap (mlx5
+ * rounds the ask up to whole 64-byte WQE blocks: 220 asked is 236 taken),
+ * else what the create left in @created's cap.
+ */
+uint32_t rb_qp_inline_took(struct ibv_qp *qp, const struct ibv_qp_init_attr_ex *created);
 
 /*
  * SRD (srd.c): EFA's reliable datagram, a QP of type IBV_QPT_DRIVER that

@@ -336,7 +336,9 @@ json_t *rb_json_params(const struct rb_params *p)
 	bad |= json_object_set_new(
 		o, "warmup", p->warmup == RB_WARMUP_AUTO ? json_string("auto") : juint(p->warmup));
 	bad |= json_object_set_new(o, "rx_depth", json_integer(p->rx_depth));
-	bad |= json_object_set_new(o, "inline_size", json_integer(p->inline_size));
+	bad |= json_object_set_new(o, "inline_size",
+				   p->inline_size == RB_INLINE_AUTO ? json_string("auto")
+								    : juint(p->inline_size));
 	bad |= json_object_set_new(o, "outstanding", json_integer(p->outstanding));
 	bad |= json_object_set_new(o, "mtu", p->mtu ? json_integer(p->mtu) : json_null());
 	bad |= json_object_set_new(o, "verify", json_boolean(p->verify));

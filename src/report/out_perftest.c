@@ -76,7 +76,11 @@ static void settings(FILE *f, const struct rb_doc *r)
 	fprintf(f, " Link type      : %s\n", r->link_layer ? r->link_layer : "-");
 	if (r->gid_index >= 0)
 		fprintf(f, " GID index      : %d\n", r->gid_index);
-	fprintf(f, " Max inline data: %u[B]\n", p ? p->inline_size : 0);
+	/* -I auto: what the QPs took (the provider's most). */
+	fprintf(f, " Max inline data: %u[B]\n",
+		!p				   ? 0
+		: p->inline_size == RB_INLINE_AUTO ? r->inline_used
+						   : p->inline_size);
 	fprintf(f, " rdma_cm QPs    : %s\n", on_off(p && p->use_cm));
 	fprintf(f, " Data ex. method: rdmabench's TCP control channel\n");
 }

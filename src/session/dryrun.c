@@ -185,7 +185,7 @@ static void text_perftest(const struct rb_dryrun *d, FILE *f)
 static void text_test(const struct rb_dryrun *d, FILE *f)
 {
 	const struct rb_params *p = d->p;
-	char outs[16] = "max_qp_rd_atom", mtu[32] = "the port's";
+	char outs[16] = "max_qp_rd_atom", mtu[32] = "the port's", inl[16];
 	uint32_t i;
 
 	fprintf(f, LABEL "%s: %s, %s", "test", d->b->name, d->b->wr_name,
@@ -202,10 +202,14 @@ static void text_test(const struct rb_dryrun *d, FILE *f)
 		snprintf(mtu, sizeof(mtu), "%u", p->mtu);
 	else if (d->dev.found && d->dev.active_mtu)
 		snprintf(mtu, sizeof(mtu), "the port's (%u)", d->dev.active_mtu);
+	if (p->inline_size == RB_INLINE_AUTO)
+		snprintf(inl, sizeof(inl), "auto");
+	else
+		snprintf(inl, sizeof(inl), "%u", p->inline_size);
 	fprintf(f,
-		LABEL "inline %u, rx depth %u, outstanding %s, MTU %s, SL %u, tclass %u, flow "
+		LABEL "inline %s, rx depth %u, outstanding %s, MTU %s, SL %u, tclass %u, flow "
 		      "label ",
-		"options", p->inline_size, p->rx_depth, outs, mtu, p->sl, p->tclass);
+		"options", inl, p->rx_depth, outs, mtu, p->sl, p->tclass);
 	for (i = 0; i < (p->nflow ? p->nflow : 1) && i < RB_FLOW_MAX; i++)
 		fprintf(f, "%s%u", i ? "," : "", p->nflow ? p->flow_label[i] : 0);
 	fputc('\n', f);

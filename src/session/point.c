@@ -54,7 +54,7 @@ int sess_point_start(struct session *s, uint32_t i)
 	if (!ret && asked && s->role == RB_ROLE_CLIENT && s->said_signal != asked) {
 		/* Said once per -Q value, as -o's clamp is (negotiate()). */
 		s->said_signal = asked;
-		rb_info("-Q/--signal %u: %s has %u %s WRs in flight per QP (max_qp_rd_atom, -o): "
+		rb_info("-Q/--signal %u: %s has %u %s WRs in flight per QP (-t): "
 			"signalling every %u, recorded as the point's signal_ran",
 			asked, s->bench->name, ran, s->bench->wr_name, ran);
 	}

@@ -353,9 +353,10 @@ static int create_qps(struct session *s)
 		ret = s->peers ? 0 : -ENOMEM;
 	}
 	for (i = 0; !ret && i < cn->nqp; i++) {
+		/* The first QP finds the inline size; the others ask what it took. */
 		caps = (struct rb_qp_caps){ .send_wr = (uint32_t)rb_axis_max(&s->p.tx_depth),
 					    .recv_wr = recv ? cn->rx_depth : 1,
-					    .inline_size = inline_wanted(s),
+					    .inline_size = i ? cn->inline_max : inline_wanted(s),
 					    .srq = cn->srq };
 		/* The first QP settles the API; the others must take it too. */
 		want_post_api(s, i ? s->rep.post_api : NULL, &caps);
@@ -371,7 +372,11 @@ static int create_qps(struct session *s)
 	if (!ret && !inline_wanted(s) && s->p.inline_size && s->bench->inline_ok && rb_verbose)
 		rb_info("-I/--inline %u: off, the CPU cannot read GPU device memory (--use-cuda)",
 			s->p.inline_size);
-	else if (!ret && cn->inline_max < s->p.inline_size && s->bench->inline_ok)
+	else if (!ret && s->p.inline_size == RB_INLINE_AUTO && s->bench->inline_ok && rb_verbose)
+		rb_info("-I/--inline auto: %s QPs took %u bytes inline", cn->dev.name,
+			cn->inline_max);
+	else if (!ret && cn->inline_max < s->p.inline_size && s->p.inline_size != RB_INLINE_AUTO &&
+		 s->bench->inline_ok)
 		rb_info("-I/--inline %u: %s QPs accept %u bytes inline; capped", s->p.inline_size,
 			cn->dev.name, cn->inline_max);
 	/* What post.c inlines at most (JSON device.inline_size, compare's). */

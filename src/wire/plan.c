@@ -488,7 +488,8 @@ uint64_t rb_plan_mem(const struct rb_params *p)
 	uint64_t tx = pow2_up(rb_axis_max(&p->tx_depth)), rx = pow2_up(p->rx_depth);
 	uint64_t region = ((size < 64 ? 64 : size) + 63) & ~63ULL;
 	/* A send WQE: a header of up to 256 bytes (rxe) plus inline data or SGEs. */
-	uint64_t sq = tx * (256 + pow2_up(p->inline_size ? p->inline_size : 16));
+	uint32_t inl = p->inline_size == RB_INLINE_AUTO ? 512 : p->inline_size; /* rxe's most */
+	uint64_t sq = tx * (256 + pow2_up(inl ? inl : 16));
 	uint64_t mem = (p->mr_per_qp ? qps : 1) * 2 * region; /* buffers: one pair per MR */
 
 	mem += qps * (sq + rx * 64);

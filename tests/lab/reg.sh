@@ -40,8 +40,9 @@ for i in 1 2; do
 			--json "$OUT/$m$i.json"
 	done
 done
-# per-msg honours -Q and --cqe-poll (issue 37 item 7); the -Q of read_bw is
-# clamped to its reads in flight there too (item 6).
+# per-msg honours -Q and --cqe-poll (issue 37 item 7); read_bw -o 4 keeps
+# -t queued there too and runs -Q 64 as asked (issue 40; issue 37 item 6
+# clamped it to the 4 reads in flight).
 solo pmq write_bw -s 64 -n 500 -t 16 -Q 4 --cqe-poll 2 --cpu none --verify --reg-mode per-msg \
 	192.0.2.1 --json "$OUT/pmq.json"
 solo pmr read_bw -s 64 -n 500 -o 4 --cpu none --verify --reg-mode per-msg 192.0.2.1 \
@@ -103,7 +104,7 @@ jcheck pmq.json 'd["params"]["reg_mode"] == "per-msg"' 'd["results"][0]["iterati
 	'd["results"][0]["signal"] == 4' 'd["results"][0]["cqe_poll"] == 2' \
 	'd["results"][0]["bw_avg_gbps"] > 0'
 jcheck pmr.json 'd["params"]["reg_mode"] == "per-msg"' 'd["results"][0]["iterations"] == 500' \
-	'd["results"][0]["signal"] == 64' 'd["results"][0]["signal_ran"] == 4'
+	'd["results"][0]["signal"] == 64' '"signal_ran" not in d["results"][0]'
 # --reg-mode per-msg against pool, alternated: slower, dearer in CPU.
 for i in 1 2; do
 	expect_rc pool$i 0

@@ -802,6 +802,10 @@ static struct ibv_qp *make_qp(struct fake *f, struct ibv_qp_init_attr_ex *a, boo
 	}
 	f->made_attr = *a;
 	f->made_ex[f->made] = ex;
+	f->qp_inline[f->made] =
+		a->cap.max_inline_data && f->inline_ovh
+			? ((a->cap.max_inline_data + f->inline_ovh + 63) & ~63u) - f->inline_ovh
+			: a->cap.max_inline_data;
 	qp = fake_qp(f, f->made++);
 	qp->qp_type = a->qp_type;
 	qp->srq = a->srq;
@@ -849,7 +853,26 @@ void fake_persona(struct fake *f, enum fake_persona p, struct fake_view *v)
 	*v = views[p];
 	f->qpt_silent = p == FAKE_BNXT_RE ? 1u << IBV_QPT_UC : 0;
 	f->qpt_refused = p == FAKE_EFA ? 1u << IBV_QPT_RC | 1u << IBV_QPT_UC : 0;
-	f->inline_limit = p == FAKE_EFA ? 32 : 0;
+	f->inline_limit = p == FAKE_EFA ? 32 : p == FAKE_BNXT_RE ? 96 : 492;
+	f->inline_ovh = p == FAKE_MLX5 ? 20 : 0;
+}
+
+/* What the QP took (issue 40); only IBV_QP_CAP is answered. */
+int __wrap_ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
+			struct ibv_qp_init_attr *init);
+int __wrap_ibv_query_qp(struct ibv_qp *qp, struct ibv_qp_attr *attr, int mask,
+			struct ibv_qp_init_attr *init)
+{
+	struct fake *f = of_ctx(qp->context);
+
+	f->queries++;
+	if (mask != IBV_QP_CAP)
+		return EINVAL;
+	memset(attr, 0, sizeof(*attr));
+	memset(init, 0, sizeof(*init));
+	attr->cap.max_inline_data = f->qp_inline[fake_qi(f, qp)];
+	init->cap = attr->cap;
+	return 0;
 }
 
 struct fake *fake_new(uint32_t nqp, uint32_t sq_cap)
@@ -959,7 +982,8 @@ void fake_run_init(struct fake *f, struct rb_run *r, const struct rb_bench *t, e
 	assert_true(r->sq && r->sq_done);
 	assert_int_equal(rb_conn_alloc(&r->c.remote, r->c.nqp, r->c.nqp), 0);
 	r->c.rx_depth = rb_bench_receives(t, p) ? p->rx_depth : 0;
-	r->c.inline_max = p->inline_size;
+	/* What the QPs took: -I auto gets 220 on the fake's (issue 40). */
+	r->c.inline_max = p->inline_size == RB_INLINE_AUTO ? 220 : p->inline_size;
 	r->c.rd_atom = (uint8_t)(p->outstanding ? p->outstanding : 16);
 	r->c.region = (size_t)(((size < 64 ? 64 : size) + 63) & ~63ULL) + rb_plan_credit_block(p);
 	r->c.buf = calloc(2, r->c.region);

@@ -1233,7 +1233,7 @@ static void test_defaults_lat(void **state)
 	CHECK_AXIS(&c.p.size, 2);
 	assert_int_equal(c.p.iters, 1000);
 	assert_int_equal(c.p.duration_s, 0);
-	assert_int_equal(c.p.inline_size, 220);
+	assert_int_equal(c.p.inline_size, RB_INLINE_AUTO); /* issue 40 */
 	CHECK_AXIS(&c.p.tx_depth, 128);
 	CHECK_AXIS(&c.p.signal, 1); /* latency tests signal every WR */
 	CHECK_AXIS(&c.p.batch, 1);
@@ -1249,7 +1249,7 @@ static void test_defaults_lat(void **state)
 	assert_string_equal(c.p.test, "write_lat");
 	CHECK_AXIS(&c.p.size, 2);
 	assert_int_equal(c.p.iters, 1000);
-	assert_int_equal(c.p.inline_size, 220);
+	assert_int_equal(c.p.inline_size, RB_INLINE_AUTO); /* issue 40 */
 
 	CHECK_OK(FINISH(&c, T_READ_LAT, err, NULL), err);
 	CHECK_AXIS(&c.p.size, 2);
@@ -1962,7 +1962,7 @@ static void test_usage(void **state)
 	check_usage_rows(u, "send_lat", T_SEND_LAT);
 	/* A test's own help shows its row's defaults. */
 	assert_non_null(strstr(u, "powers of 1024 [default: 2]\n"));
-	assert_non_null(strstr(u, "0: never [default: 220]\n"));
+	assert_non_null(strstr(u, "0: never [default: auto]\n"));
 	assert_non_null(strstr(u, "-n times -q) [default: 1000]\n"));
 	free(u);
 	u = capture_usage("read_bw", T_READ_BW);

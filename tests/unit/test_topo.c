@@ -1018,7 +1018,7 @@ static void test_report(void **state)
 	assert_string_equal(json_string_value(json_object_get(d, "transport")), "RoCE");
 	/* The provider's row (core/provider.h), known by the driver. */
 	assert_non_null(strstr(table, "  provider rxe (Soft-RoCE (software)): InfiniBand/RoCE, QPs "
-				      "RC, UC, UD, atomics\n"));
+				      "RC, UC, UD, atomics, inline 512 bytes\n"));
 	assert_string_equal(json_string_value(json_object_get(json_object_get(d, "provider"), "nam"
 											      "e")),
 			    "rxe");
