@@ -24,6 +24,8 @@ enum rb_reuse_kind { RB_REUSE_UNIFORM, RB_REUSE_ZIPF, RB_REUSE_SEQ };
 #define RB_ZIPF_MILLI_MAX 10000
 /* --buffers, --reg-cache: at most this many. */
 #define RB_RCACHE_MAX (1u << 20)
+/* --buffers x -s: at most this many bytes of the client's memory. */
+#define RB_RCACHE_BYTES_MAX (64ULL << 30)
 
 /*
  * rb_reuse_parse() - --reuse @arg into @kind and @zipf_milli (S x 1000, 0
