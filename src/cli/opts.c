@@ -14,6 +14,7 @@
 #include "cli/opts_perftest.h"
 #include "session/rails.h"
 #include "wire/plan.h"
+#include "core/regcache.h"
 #include "core/shape.h"
 #include "core/sweep.h"
 
@@ -320,6 +321,23 @@ static int apply_shape(struct rb_cli *c, unsigned int scope, char *err, size_t l
 	return ret;
 }
 
+/*
+ * --reg-mode cache (issue 42): --reuse into the plan, and the cache's
+ * defaults; --reg-cache and --buffers without it are plan.c's to refuse.
+ */
+static int apply_reg_cache(struct rb_cli *c, char *err, size_t len)
+{
+	const char *reuse = c->reuse_arg[0] ? c->reuse_arg : "zipf:0.99";
+
+	if (c->p.reg_mode != RB_REG_CACHE)
+		return c->reuse_arg[0] ? fail(err, len, "--reuse needs --reg-mode cache") : 0;
+	if (!c->p.reg_cache)
+		c->p.reg_cache = 64;
+	if (!c->p.buffers)
+		c->p.buffers = 1024;
+	return rb_reuse_parse(reuse, &c->p.reuse, &c->p.reuse_zipf, err, len);
+}
+
 /* -d LIST or all: a thread per rail (session/rails.h); all of one device is that device. */
 static int apply_rails(struct rb_cli *c, char *err, size_t len)
 {
@@ -373,6 +391,8 @@ int rb_cli_finish(struct rb_cli *c, const struct rb_bench *b, unsigned int scope
 		ret = check_output(c, b, err, errlen);
 	if (!ret)
 		ret = apply_shape(c, scope, err, errlen);
+	if (!ret)
+		ret = apply_reg_cache(c, err, errlen);
 	if (!ret && c->l.host)
 		ret = apply_rails(c, err, errlen);
 	/* The rest is what a server checks in a plan from the wire too. */
@@ -387,8 +407,9 @@ static bool client_only(const struct rb_opt *o)
 	return (o->off >= p && o->off < p + sizeof(struct rb_params)) || o->off == OFF(all) ||
 	       o->off == OFF(op) || o->off == OFF(mode) || o->off == LOC(recommend_bound) ||
 	       o->off == LOC(expect) || o->off == OFF(interval_arg) || o->off == OFF(rate_arg) ||
-	       o->off == LOC(samples_path) || o->off == LOC(unsorted) || o->off == LOC(histogram) ||
-	       o->off == LOC(cycles) || o->off == OFF(flow_arg) || o->off == LOC(dualport);
+	       o->off == OFF(reuse_arg) || o->off == LOC(samples_path) || o->off == LOC(unsorted) ||
+	       o->off == LOC(histogram) || o->off == LOC(cycles) || o->off == OFF(flow_arg) ||
+	       o->off == LOC(dualport);
 }
 
 void rb_cli_client_only(const struct rb_cli *c, char *buf, size_t len)

@@ -185,6 +185,46 @@ const struct rb_metric rb_metrics[] = {
 	 * JSON also gives the summary whole (wr_lat_us). */
 	WRLAT("wr_p50_us", wr_lat.p50, "wr_p50", "wr_p50"),
 	WRLAT("wr_p99_us", wr_lat.p99, "wr_p99", "wr_p99"),
+	/* --reg-mode cache (issue 42): the cache's hit rate, registrations
+	 * and deregistrations per second (message rate and CPU per message
+	 * are the rows above). */
+	{
+		.name = "rcache_hit_pct",
+		.unit = "%",
+		.better = RB_BETTER_HIGHER,
+		.group = RB_MG_RCACHE,
+		.off = AT(rcache_hit_pct),
+		.table = "hit%",
+		.table_width = 6,
+		/* Over all the threads' messages. */
+		.agg = RB_AGG_PER_OP,
+		.compare = true,
+		.expect = { "hit_pct", "rcache_hit_pct" },
+	},
+	{
+		.name = "regs_per_s",
+		.unit = "/s",
+		.better = RB_BETTER_LOWER,
+		.group = RB_MG_RCACHE,
+		.off = AT(regs_per_s),
+		.table = "regs/s",
+		.table_width = 9,
+		.fmt = RB_MF_SIG4,
+		.agg = RB_AGG_SUM,
+		.compare = true,
+	},
+	{
+		.name = "deregs_per_s",
+		.unit = "/s",
+		.better = RB_BETTER_LOWER,
+		.group = RB_MG_RCACHE,
+		.off = AT(deregs_per_s),
+		.table = "deregs/s",
+		.table_width = 9,
+		.fmt = RB_MF_SIG4,
+		.agg = RB_AGG_SUM,
+		.compare = true,
+	},
 #ifdef RB_METRICS_TEST_ROW
 	RB_METRICS_TEST_ROW, /* test_metrics_extra's throw-away row */
 #endif
@@ -217,7 +257,7 @@ static const size_t group_flag[RB_MG_COUNT] = {
 	[RB_MG_LAT] = AT(has_lat),	[RB_MG_BW] = AT(has_bw),
 	[RB_MG_CPU] = AT(has_cpu),	[RB_MG_PEER] = AT(has_peer),
 	[RB_MG_WAKE] = AT(has_wakeups), [RB_MG_PROBE] = AT(has_probe),
-	[RB_MG_WRLAT] = AT(has_wr_lat),
+	[RB_MG_WRLAT] = AT(has_wr_lat), [RB_MG_RCACHE] = AT(has_rcache),
 };
 
 bool rb_metric_group_has(enum rb_metric_group g, const struct rb_result *res)

@@ -22,13 +22,14 @@
 
 /* Which has_* flag of struct rb_result says the figure is there. */
 enum rb_metric_group {
-	RB_MG_LAT,   /* has_lat: JSON members of "lat_us" (and "lat_ticks" with -C) */
-	RB_MG_BW,    /* has_bw */
-	RB_MG_CPU,   /* has_cpu */
-	RB_MG_PEER,  /* has_peer */
-	RB_MG_WAKE,  /* has_wakeups: --poll event's */
-	RB_MG_PROBE, /* has_probe: --probe's round trips */
-	RB_MG_WRLAT, /* has_wr_lat: --wr-lat's signaled WRs */
+	RB_MG_LAT,    /* has_lat: JSON members of "lat_us" (and "lat_ticks" with -C) */
+	RB_MG_BW,     /* has_bw */
+	RB_MG_CPU,    /* has_cpu */
+	RB_MG_PEER,   /* has_peer */
+	RB_MG_WAKE,   /* has_wakeups: --poll event's */
+	RB_MG_PROBE,  /* has_probe: --probe's round trips */
+	RB_MG_WRLAT,  /* has_wr_lat: --wr-lat's signaled WRs */
+	RB_MG_RCACHE, /* has_rcache: --reg-mode cache's (issue 42) */
 	RB_MG_COUNT
 };
 

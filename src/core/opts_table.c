@@ -17,6 +17,7 @@
 #include "core/cli.h"
 #include "core/opts_off.h"
 #include "core/opts_row.h"
+#include "core/regcache.h"
 #include "core/shape.h"
 #include "core/sweep.h"
 
@@ -75,6 +76,14 @@ static int check_interval(const char *arg, char *err, size_t len)
 	uint32_t ms;
 
 	return rb_interval_parse("--interval", arg, &ms, err, len);
+}
+
+static int check_reuse(const char *arg, char *err, size_t len)
+{
+	uint32_t milli;
+	uint8_t kind;
+
+	return rb_reuse_parse(arg, &kind, &milli, err, len);
 }
 
 static int check_rate(const char *arg, char *err, size_t len)
@@ -963,12 +972,12 @@ const struct rb_opt rb_opts[] = {
 	  .json_absent = "\"pool\"",
 	  .json = "reg_mode",
 	  .section = RB_SEC_MEM,
-	  .brief = "pool, or per-msg registration",
+	  .brief = "pool, per-msg or cache registration",
 	  .type = RB_OPT_CHOICE,
 	  .off = PAR(reg_mode),
-	  .max = 1,
-	  .choices = "pool|per-msg",
-	  .argname = "pool|per-msg",
+	  .max = 2,
+	  .choices = "pool|per-msg|cache",
+	  .argname = "pool|per-msg|cache",
 	  .def = "pool",
 	  .need = RB_S_BW | RB_S_VERBS,
 	  .help = "pool: buffers registered once, before the points; per-msg: the client "
@@ -976,7 +985,55 @@ const struct rb_opt rb_opts[] = {
 		  "completion covers it, as a naive application does (-Q and --cqe-poll as in "
 		  "pool; write_bw, send_bw, read_bw; -q 1, "
 		  "-l 1, no inline, -b, --rate or --reversed): the point against pool is what "
-		  "registering costs" },
+		  "registering costs; cache: the same stream from --buffers buffers through a "
+		  "registration cache of --reg-cache entries (see --reuse)" },
+	/* issue 42: registration cache */
+	{ .lname = "reg-cache",
+	  .json = "reg_cache",
+	  .section = RB_SEC_MEM,
+	  .brief = "--reg-mode cache: the cache's entries",
+	  .type = RB_OPT_U32,
+	  .off = PAR(reg_cache),
+	  .min = 1,
+	  .max = RB_RCACHE_MAX,
+	  .suffix = true,
+	  .zero_unset = true,
+	  .argname = "ENTRIES",
+	  .def = "64 (with --reg-mode cache)",
+	  .need = RB_S_BW | RB_S_VERBS,
+	  .help = "--reg-mode cache: the MRs the cache keeps; a message whose buffer has none "
+		  "registers it, deregistering the least recently used MR that no WR in flight "
+		  "holds; WRs in flight are at most -t and ENTRIES - 1. Figures: rcache_hit_pct, "
+		  "regs_per_s, deregs_per_s" },
+	{ .lname = "buffers",
+	  .json = "buffers",
+	  .section = RB_SEC_MEM,
+	  .brief = "--reg-mode cache: the application's buffers",
+	  .type = RB_OPT_U32,
+	  .off = PAR(buffers),
+	  .min = 1,
+	  .max = RB_RCACHE_MAX,
+	  .suffix = true,
+	  .zero_unset = true,
+	  .argname = "N",
+	  .def = "1024 (with --reg-mode cache)",
+	  .need = RB_S_BW | RB_S_VERBS,
+	  .help = "--reg-mode cache: N buffers of -s bytes each (N x -s of the client's memory, "
+		  "at most 64 GiB), one of which each message uses (--reuse)" },
+	{ .lname = "reuse",
+	  .section = RB_SEC_MEM,
+	  .brief = "--reg-mode cache: which buffer each message uses",
+	  .type = RB_OPT_STR,
+	  .off = OFF(reuse_arg),
+	  .size = sizeof(((struct rb_cli *)0)->reuse_arg),
+	  .argname = "uniform|zipf:S|seq",
+	  .def = "zipf:0.99 (with --reg-mode cache)",
+	  .need = RB_S_BW | RB_S_VERBS,
+	  .check = check_reuse,
+	  .help = "--reg-mode cache: each message's buffer, of --buffers: uniform (any, alike), "
+		  "zipf:S (buffer i with probability proportional to 1/i^S, S 0.001 to 10), seq "
+		  "(in turn: an LRU cache smaller than --buffers never hits); seeded by the "
+		  "point's number, so a run repeats its draws (JSON params.reuse)" },
 	{ .lname = "post-api",
 	  .id = RB_O_POST_API,
 	  .section = RB_SEC_MEM,

@@ -178,6 +178,14 @@ struct rb_params {
 	 * buffer (per-msg).  Client only, not on the wire: the server's
 	 * buffers are its pool either way. */
 	uint8_t reg_mode;
+	/* --reg-mode cache (issue 42; client only, as reg_mode): the cache's
+	 * entries (--reg-cache), the application's buffers (--buffers), and
+	 * how it picks one per message (--reuse: enum rb_reuse_kind,
+	 * core/regcache.h; zipf's S in thousandths). */
+	uint32_t reg_cache;
+	uint32_t buffers;
+	uint8_t reuse;
+	uint32_t reuse_zipf;
 	/* --probe, --probe-rate (wire v10): bandwidth tests ping a QP of their
 	 * own at probe_rate Hz (0: RB_PROBE_RATE_DEFAULT), alone before the
 	 * stream and beside it (engine/probe.h). */
@@ -198,8 +206,8 @@ struct rb_params {
 
 #define RB_PROBE_RATE_DEFAULT 1000
 
-/* --reg-mode: the option's choices' order, "pool|per-msg". */
-enum rb_reg_mode { RB_REG_POOL, RB_REG_PER_MSG };
+/* --reg-mode: the option's choices' order, "pool|per-msg|cache". */
+enum rb_reg_mode { RB_REG_POOL, RB_REG_PER_MSG, RB_REG_CACHE };
 
 enum rb_rate_unit { RB_RATE_NONE, RB_RATE_BPS, RB_RATE_PPS };
 /*
@@ -418,6 +426,11 @@ struct rb_result {
 	bool has_wr_lat;
 	struct rb_lat_summary wr_lat;
 	uint64_t wr_lat_n;
+	/* --reg-mode cache (issue 42): the measured messages that found their
+	 * buffer's MR in the cache, in percent, and the registrations and
+	 * deregistrations (evictions) per second of the measured interval. */
+	bool has_rcache;
+	double rcache_hit_pct, regs_per_s, deregs_per_s;
 	bool has_peer;
 	double peer_cpu_util_pct, peer_bw_avg_gbps;
 	/* RB_PEER_* (plan.h): the peer's figures that failed their check, left out */

@@ -115,6 +115,7 @@ int rb_result_generic(struct rb_run *r, struct rb_result *res)
 	res->has_wakeups = r->ev.chan != NULL;
 	res->wakeups = r->ev.ev1 - r->ev.ev0;
 	res->wakeups_per_msg = (double)res->wakeups / (double)r->ops;
+	rb_rcache_result(r, res, ns);
 	return rb_wrlat_result(r, res);
 }
 

@@ -73,6 +73,11 @@ struct rb_run {
 	/* --srq, --wr-lat or --cq-per-qp: rb_reap() takes rb_reap_srq() (set per point). */
 	bool reap_slow;
 	struct rb_wrlat *wl; /* --wr-lat (engine/wrlat.c); NULL without */
+	/* --reg-mode cache (regcache_stream.c): the measured phase's counts. */
+	struct {
+		bool on;
+		uint64_t hits, misses, evictions;
+	} rc;
 	uint32_t srq_posted; /* receives posted on the SRQ */
 	/* --cqe-poll above RB_REAP_STACK: where a poll's completions go
 	 * (rb_wrs_prepare() sizes it to the plan's largest). */
@@ -587,6 +592,10 @@ static inline uint64_t rb_credit_avail(const struct rb_run *r, uint32_t qi)
 
 /* rb_run_stream_per_msg() - rb_run_stream() of --reg-mode per-msg (regmsg.c). */
 int rb_run_stream_per_msg(struct rb_run *r);
+/* rb_run_stream_cache() - rb_run_stream() of --reg-mode cache (regcache_stream.c). */
+int rb_run_stream_cache(struct rb_run *r);
+/* rb_rcache_result() - --reg-mode cache's figures over the measured @ns, into @res. */
+void rb_rcache_result(const struct rb_run *r, struct rb_result *res, uint64_t ns);
 int rb_run_server_wait(struct rb_run *r);
 int rb_run_server_recv(struct rb_run *r);
 

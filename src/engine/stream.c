@@ -292,6 +292,8 @@ int rb_run_stream(struct rb_run *r)
 
 	if (r->p->reg_mode == RB_REG_PER_MSG)
 		return rb_run_stream_per_msg(r);
+	if (r->p->reg_mode == RB_REG_CACHE)
+		return rb_run_stream_cache(r);
 
 	if (warm.count)
 		ret = stream_phase(r, &warm);

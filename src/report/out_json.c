@@ -15,6 +15,7 @@
 #include "core/ident.h"
 #include "core/csv.h"
 #include "core/metrics.h"
+#include "core/regcache.h"
 #include "core/opts_row.h"
 #include "core/shape.h"
 #include "core/stats.h"
@@ -301,7 +302,7 @@ static int json_rows_rest(json_t *o, const struct rb_params *p)
 
 json_t *rb_json_params(const struct rb_params *p)
 {
-	char rate[32];
+	char rate[32], reuse[24];
 	json_t *o;
 	int bad;
 
@@ -332,7 +333,13 @@ json_t *rb_json_params(const struct rb_params *p)
 	bad |= json_object_set_new(o, "poll", jpoll(&p->poll));
 	bad |= json_object_set_new(o, "cqe_poll", jaxis(&p->cqe_poll));
 	bad |= json_object_set_new(o, "reg_mode",
-				   jstr(p->reg_mode == RB_REG_PER_MSG ? "per-msg" : "pool"));
+				   jstr(p->reg_mode == RB_REG_CACHE	? "cache"
+					: p->reg_mode == RB_REG_PER_MSG ? "per-msg"
+									: "pool"));
+	if (p->reg_mode == RB_REG_CACHE)
+		bad |= json_object_set_new(
+			o, "reuse",
+			jstr(rb_reuse_str(p->reuse, p->reuse_zipf, reuse, sizeof(reuse))));
 	bad |= json_object_set_new(
 		o, "warmup", p->warmup == RB_WARMUP_AUTO ? json_string("auto") : juint(p->warmup));
 	bad |= json_object_set_new(o, "rx_depth", json_integer(p->rx_depth));
@@ -552,6 +559,7 @@ static int jmetrics(json_t *o, const struct rb_result *res)
 	if (res->has_wr_lat)
 		bad |= json_object_set_new(o, "wr_lat_us", jprobe(&res->wr_lat, res->wr_lat_n));
 	bad |= jgroup(o, res, RB_MG_WRLAT);
+	bad |= jgroup(o, res, RB_MG_RCACHE);
 	/* -b: bw_avg_gbps and msg_rate_mpps above are the sums of these. */
 	if (res->has_bidir)
 		bad |= json_object_set_new(o, "bidir", jbidir(res));

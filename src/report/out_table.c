@@ -78,6 +78,8 @@ static bool table_shows(const struct rb_doc *r, const struct rb_metric *m)
 		return false;
 	if (m->group == RB_MG_WRLAT && !(r->params && r->params->wr_lat))
 		return false;
+	if (m->group == RB_MG_RCACHE && !(r->params && r->params->reg_mode == RB_REG_CACHE))
+		return false;
 	return m->table && (m->group == RB_MG_LAT) == (r->mode == RB_MODE_LAT);
 }
 

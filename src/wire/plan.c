@@ -7,6 +7,7 @@
 
 #include "core/opts_row.h"
 #include "core/provider.h"
+#include "core/regcache.h"
 #include "wire/plan.h"
 #include "core/shape.h"
 #include "core/stats.h"
@@ -273,17 +274,55 @@ static int check_reversed(const struct rb_params *p, char *err, size_t len)
 }
 
 /*
- * --reg-mode per-msg: one WR at a time from one QP, each with an MR of its
- * own (regmsg.c), so nothing that chains, inlines or paces WRs, and the
- * client streams.
+ * --reg-mode cache (issue 42): its options only with it; its pattern in
+ * range; its buffers (--buffers x -s of the client's memory) at most
+ * RB_RCACHE_BYTES_MAX; the payload is not the pool's, so no --verify.
+ */
+static int check_reg_cache(const struct rb_params *p, char *err, size_t len)
+{
+	uint64_t bytes = (uint64_t)p->buffers * rb_axis_max(&p->size);
+
+	if (p->reg_mode != RB_REG_CACHE) {
+		if (p->reg_cache || p->buffers || p->reuse || p->reuse_zipf)
+			return fail(err, len, "--%s needs --reg-mode cache",
+				    p->reg_cache ? "reg-cache"
+				    : p->buffers ? "buffers"
+						 : "reuse");
+		return 0;
+	}
+	if (!p->reg_cache || !p->buffers)
+		return fail(err, len, "--reg-mode cache: --reg-cache and --buffers are 1 or more");
+	if (p->reuse > RB_REUSE_SEQ || (p->reuse == RB_REUSE_ZIPF) != (p->reuse_zipf != 0) ||
+	    p->reuse_zipf > RB_ZIPF_MILLI_MAX)
+		return fail(err, len, "--reuse: bad pattern %u (S %u/1000)", p->reuse,
+			    p->reuse_zipf);
+	if (bytes > RB_RCACHE_BYTES_MAX)
+		return fail(err, len,
+			    "--reg-mode cache: --buffers %u x -s %llu is %llu bytes, above %llu "
+			    "GiB: "
+			    "fewer buffers or a smaller -s",
+			    p->buffers, (unsigned long long)rb_axis_max(&p->size),
+			    (unsigned long long)bytes, RB_RCACHE_BYTES_MAX >> 30);
+	if (p->verify)
+		return fail(err, len,
+			    "--reg-mode cache and --verify: the messages come from the cache's "
+			    "buffers, not the pool whose payload --verify checks");
+	return 0;
+}
+
+/*
+ * --reg-mode per-msg and cache: one WR at a time from one QP, each with
+ * an MR of its own (regmsg.c) or the cache's (engine/regcache.c), so
+ * nothing that chains, inlines or paces WRs, and the client streams.
  */
 static int check_reg_mode(const struct rb_params *p, const struct rb_bench *t, char *err,
 			  size_t len)
 {
 	const char *why = NULL;
+	int ret = check_reg_cache(p, err, len);
 
-	if (p->reg_mode != RB_REG_PER_MSG) /* the row checked the range */
-		return 0;
+	if (ret || p->reg_mode == RB_REG_POOL) /* the row checked the range */
+		return ret;
 	if (t->mode != RB_MODE_BW || t->atomic)
 		why = "a bandwidth test of sends, writes or reads";
 	else if (rb_axis_max(&p->batch) > 1)
@@ -298,7 +337,9 @@ static int check_reg_mode(const struct rb_params *p, const struct rb_bench *t, c
 		why = "no --rate";
 	else if (rb_tr_datagram(p->transport))
 		why = "RC or UC";
-	return why ? fail(err, len, "--reg-mode per-msg needs %s (%s)", why, t->name) : 0;
+	return why ? fail(err, len, "--reg-mode %s needs %s (%s)",
+			  p->reg_mode == RB_REG_CACHE ? "cache" : "per-msg", why, t->name)
+		   : 0;
 }
 
 /*
@@ -347,10 +388,11 @@ static int check_wr_lat(const struct rb_params *p, const struct rb_bench *t, cha
 		return fail(err, len, "--wr-lat: bad flag %u", p->wr_lat);
 	if (p->wr_lat && t->mode != RB_MODE_BW)
 		return fail(err, len, "--wr-lat applies to bandwidth tests, not %s", t->name);
-	if (p->wr_lat && p->reg_mode == RB_REG_PER_MSG)
+	if (p->wr_lat && p->reg_mode != RB_REG_POOL)
 		return fail(err, len,
-			    "--wr-lat and --reg-mode per-msg: that stream posts one WR at a time "
-			    "around its registration, not timed here");
+			    "--wr-lat and --reg-mode %s: that stream posts one WR at a time "
+			    "around its registration, not timed here",
+			    p->reg_mode == RB_REG_CACHE ? "cache" : "per-msg");
 	return 0;
 }
 
@@ -495,6 +537,8 @@ uint64_t rb_plan_mem(const struct rb_params *p)
 	mem += qps * (sq + rx * 64);
 	mem += pow2_up(qps * (tx + rx) + 16) * 64; /* CQEs */
 	mem += rb_axis_max(&p->batch) * 128;	   /* WR templates */
+	if (p->reg_mode == RB_REG_CACHE)	   /* --buffers, a point's at a time */
+		mem += (uint64_t)p->buffers * size;
 	return mem + samples_mem(p);
 }
 

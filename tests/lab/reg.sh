@@ -10,6 +10,10 @@
 # with --reg-mode pool and per-msg, alternated twice against one server:
 # registering each message is slower and costs more CPU per message; per-msg
 # with -Q 4 --cqe-poll 2 (write_bw) and -o 4 (read_bw: -Q clamped to 4).
+# --reg-mode cache (issue 42) against the same server: 256 buffers, zipf:0.99
+# reuse, caches of 8, 32 and 128 entries: the hit rate rises with the size,
+# the figures agree with each other, and at 128 entries the message rate
+# lies between per-msg's and pool's.
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
@@ -47,6 +51,12 @@ solo pmq write_bw -s 64 -n 500 -t 16 -Q 4 --cqe-poll 2 --cpu none --verify --reg
 	192.0.2.1 --json "$OUT/pmq.json"
 solo pmr read_bw -s 64 -n 500 -o 4 --cpu none --verify --reg-mode per-msg 192.0.2.1 \
 	--json "$OUT/pmr.json"
+date +%s.%N >"$OUT/cache.t0"
+for n in 8 32 128; do
+	solo cache$n write_bw -s 64 -n 2000 --cpu none --reg-mode cache --reg-cache $n \
+		--buffers 256 --reuse zipf:0.99 192.0.2.1 --json "$OUT/cache$n.json"
+done
+date +%s.%N >"$OUT/cache.t1"
 stop_server $srv
 '
 
@@ -119,4 +129,34 @@ print("reg-mode pool: %.4g Mpps, %.0f ns CPU/msg; per-msg: %.4g Mpps, %.0f ns CP
 sys.exit(0 if m["msg_rate_mpps"] < p["msg_rate_mpps"] and m["cpu_ns_per_msg"] > p["cpu_ns_per_msg"] else 1)' \
 		"$OUT/pool$i.json" "$OUT/per-msg$i.json" || fail "--reg-mode per-msg was not slower than pool (round $i)"
 done
+# --reg-mode cache: each point's own figures agree (registrations per
+# second x duration = the misses the hit rate leaves, deregistrations at
+# most the registrations, less by at least the entries the cache filled
+# with no eviction up to its size); the hit rate rises with the size.
+for n in 8 32 128; do
+	expect_rc cache$n 0
+	jcheck cache$n.json 'd["params"]["reg_mode"] == "cache"' "d[\"params\"][\"reg_cache\"] == $n" \
+		'd["params"]["buffers"] == 256' 'd["params"]["reuse"] == "zipf:0.99"' \
+		'd["results"][0]["iterations"] == 2000' \
+		'0 < d["results"][0]["rcache_hit_pct"] < 100' \
+		'abs(d["results"][0]["regs_per_s"] * d["results"][0]["duration_s"] - 2000 * (100 - d["results"][0]["rcache_hit_pct"]) / 100) < 0.01' \
+		'0 <= d["results"][0]["deregs_per_s"] <= d["results"][0]["regs_per_s"]'
+done
+python3 -c 'import json, sys
+r = [json.load(open(f))["results"][0] for f in sys.argv[1:]]
+for n, x in zip((8, 32, 128), r[:3]):
+    print("reg-mode cache %3d of 256, zipf:0.99: hit %.1f%%, %.4g regs/s, %.4g deregs/s, %.4g Mpps, %.0f ns CPU/msg" % (
+        n, x["rcache_hit_pct"], x["regs_per_s"], x["deregs_per_s"], x["msg_rate_mpps"], x["cpu_ns_per_msg"]))
+h = [x["rcache_hit_pct"] for x in r[:3]]
+sys.exit(0 if h[0] < h[1] < h[2] else 1)' "$OUT/cache8.json" "$OUT/cache32.json" "$OUT/cache128.json" ||
+	fail "--reg-mode cache: the hit rate did not rise with the cache size (8, 32, 128)"
+python3 -c 'import json, sys
+r = [json.load(open(f))["results"][0]["msg_rate_mpps"] for f in sys.argv[1:]]
+print("msg rate: per-msg %.4g (the faster of two), cache 128 %.4g, pool %.4g Mpps (the slower of two)" % (
+    max(r[0], r[1]), r[4], min(r[2], r[3])))
+sys.exit(0 if max(r[0], r[1]) < r[4] < min(r[2], r[3]) else 1)' "$OUT/per-msg1.json" \
+	"$OUT/per-msg2.json" "$OUT/pool1.json" "$OUT/pool2.json" "$OUT/cache128.json" ||
+	fail "--reg-mode cache at 128 entries: its message rate is not between per-msg's and pool's"
+echo "reg-mode cache: the three runs took $(python3 -c 'import sys
+print("%.1f s" % (float(open(sys.argv[2]).read()) - float(open(sys.argv[1]).read())))' "$OUT/cache.t0" "$OUT/cache.t1") in the guest"
 pass

@@ -198,6 +198,7 @@ static void test_table(void **state)
 	(void)state;
 	/* --probe's and --wr-lat's columns are shown only with them */
 	params.probe = params.wr_lat = 1;
+	params.reg_mode = RB_REG_CACHE; /* and --reg-mode cache's */
 	for (i = 0; i < rb_nmetrics; i++) {
 		m = &rb_metrics[i];
 		if (!m->table)
@@ -210,6 +211,7 @@ static void test_table(void **state)
 		free(out);
 	}
 	params.probe = params.wr_lat = 0;
+	params.reg_mode = RB_REG_POOL;
 }
 
 /* Worse by half, the row's way: compare calls it a regression. */

@@ -19,6 +19,7 @@
 
 #include "core/cmd.h"
 #include "cli/opts_perftest.h"
+#include "core/regcache.h"
 #include "core/sweep.h"
 
 #define KiB 1024ULL
@@ -157,8 +158,14 @@ static const struct want wants[] = {
 	  "device|managed|host-pinned", T_VRUN },
 	{ "cuda-reg", 0, RB_OPT_CHOICE, LOC(cuda_reg), 0, 0, 2, false, false, "auto|dmabuf|peermem",
 	  T_VRUN },
-	{ "reg-mode", 0, RB_OPT_CHOICE, PRM(reg_mode), 0, 0, 1, false, false, "pool|per-msg",
+	{ "reg-mode", 0, RB_OPT_CHOICE, PRM(reg_mode), 0, 0, 2, false, false, "pool|per-msg|cache",
 	  T_VBW },
+	/* issue 42: registration cache */
+	{ "reg-cache", 0, RB_OPT_U32, PRM(reg_cache), 0, 1, RB_RCACHE_MAX, false, true, NULL,
+	  T_VBW },
+	{ "buffers", 0, RB_OPT_U32, PRM(buffers), 0, 1, RB_RCACHE_MAX, false, true, NULL, T_VBW },
+	{ "reuse", 0, RB_OPT_STR, CLI(reuse_arg), sizeof(((struct rb_cli *)0)->reuse_arg), 0, 0,
+	  false, false, NULL, T_VBW },
 	{ "post-api", 0, RB_OPT_CHOICE, LOC(post_api), 0, 0, 2, false, false, "auto|post|wr",
 	  T_VRUN },
 	{ "use_old_post_send", 0, RB_OPT_FLAG, LOC(post_api), 0, 0, 1, false, false, NULL, T_VRUN },
@@ -775,6 +782,7 @@ static const struct {
 	{ "access", "local-write,remote-read", "remote-write", "need local-write" },
 	{ "recommend", "p99<=20us", "p99<=x", "--recommend 'p99<=x': at 6: a number" },
 	{ "use-cuda", "0000:3b:00.0", "gpu0", "not a GPU index or a PCI address" },
+	{ "reuse", "zipf:0.99", "zipf:0", "from 0.001 to 10" }, /* issue 42 */
 };
 
 static int str_syntax_of(const struct want *w)

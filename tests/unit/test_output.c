@@ -471,7 +471,7 @@ static void test_csv_header(void **state)
 			    "msg_rate_mpps,cpu_util_pct,"
 			    "peer_cpu_util_pct,cpu_ns_per_msg,peer_bw_avg_gbps,wakeups_per_msg,"
 			    "loaded_p50_us,loaded_p99_us,idle_p50_us,idle_p99_us,wr_p50_us,wr_p99_"
-			    "us,"
+			    "us,rcache_hit_pct,regs_per_s,deregs_per_s,"
 			    "device_numa_node,cpus,mem_node,"
 			    "local,interval,interval_start_s,bw_min_interval_gbps,"
 			    "rate_target_gbps,rate_target_mpps,rate_deviation_"

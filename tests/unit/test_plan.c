@@ -692,8 +692,8 @@ static void reg_mode_rules(void **state)
 
 		p.reg_mode = RB_REG_PER_MSG;
 		assert_int_equal(rb_plan_validate(&p, 1ULL << 30, err, sizeof(err)), 0);
-		p.reg_mode = 2;
-		REFUSED(p, 0, "--reg-mode 2 is out of range");
+		p.reg_mode = 3;
+		REFUSED(p, 0, "--reg-mode 3 is out of range");
 		p.reg_mode = RB_REG_PER_MSG;
 		p.batch.v[0] = 4;
 		REFUSED(p, 0, "--reg-mode per-msg needs -l 1");

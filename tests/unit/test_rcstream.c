@@ -1,0 +1,226 @@
+// SPDX-License-Identifier: MIT
+/*
+ * --reg-mode cache's stream (src/engine/regcache_stream.c) on the fake
+ * provider, whose key checks fail a WR whose address lies outside its
+ * lkey's MR: ibv_reg_mr and ibv_dereg_mr are this test's own (linked
+ * with --wrap), counting and holding the live MRs for those checks.  The
+ * counts are worked out by hand from --reuse seq's order.
+ */
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
+#include <cmocka.h>
+
+#include "fake_verbs.h"
+#include "core/regcache.h"
+#include "wire/plan.h"
+#include "core/sweep.h"
+#include "engine/run.h"
+
+static struct {
+	int regs, deregs, live, max_live;
+	struct fake *f;
+} mrs;
+
+struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len, uint64_t iova,
+				       unsigned int access);
+int __wrap_ibv_dereg_mr(struct ibv_mr *mr);
+
+struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len, uint64_t iova,
+				       unsigned int access)
+{
+	struct ibv_mr *mr = calloc(1, sizeof(*mr));
+
+	(void)iova;
+	(void)access;
+	assert_non_null(mr);
+	mr->pd = pd;
+	mr->addr = addr;
+	mr->length = len;
+	mr->lkey = 0x7000 + (uint32_t)mrs.regs++;
+	if (mrs.f)
+		fake_mr_add(mrs.f, mr);
+	if (++mrs.live > mrs.max_live)
+		mrs.max_live = mrs.live;
+	return mr;
+}
+
+int __wrap_ibv_dereg_mr(struct ibv_mr *mr)
+{
+	if (mrs.f)
+		fake_mr_del(mrs.f, mr);
+	free(mr);
+	mrs.deregs++;
+	mrs.live--;
+	return 0;
+}
+
+struct fx {
+	struct fake *f;
+	struct rb_params p;
+	struct rb_run r;
+	struct rb_oob oob;
+	int peer_fd;
+};
+
+/* write_bw, -q 1 -l 1 -Q 1 -t @depth, --reg-mode cache over @nbuf buffers in @cap entries, seq. */
+static void fx_start(struct fx *x, uint32_t depth, uint32_t cap, uint32_t nbuf, uint64_t iters,
+		     uint64_t warmup)
+{
+	char err[256];
+	int sv[2];
+
+	memset(x, 0, sizeof(*x));
+	memset(&mrs, 0, sizeof(mrs));
+	x->p = fake_plan("write_bw");
+	rb_axis_set1(&x->p.qps, 1);
+	rb_axis_set1(&x->p.batch, 1);
+	rb_axis_set1(&x->p.signal, 1);
+	rb_axis_set1(&x->p.tx_depth, depth);
+	x->p.iters = iters;
+	x->p.warmup = warmup;
+	x->p.reg_mode = RB_REG_CACHE;
+	x->p.reg_cache = cap;
+	x->p.buffers = nbuf;
+	x->p.reuse = RB_REUSE_SEQ;
+	if (rb_plan_validate(&x->p, 0, err, sizeof(err)))
+		fail_msg("the test's plan is invalid: %s", err);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	x->f = fake_new(1, depth);
+	fake_run_init(x->f, &x->r, rb_bench_find("write_bw"), RB_ROLE_CLIENT, &x->p, &x->oob, sv[0],
+		      1000);
+	x->peer_fd = sv[1];
+	mrs.f = x->f;
+	assert_int_equal(x->r.bench->prepare(&x->r), 0);
+}
+
+static void fx_end(struct fx *x)
+{
+	mrs.f = NULL;
+	fake_run_free(&x->r);
+	fake_free(x->f);
+	rb_oob_close(&x->oob);
+	close(x->peer_fd);
+}
+
+/* WR i used buffer i % nbuf (seq): its address, and a key of an MR that holds it. */
+static void check_wrs(const struct fx *x, uint32_t nbuf, size_t nwrs)
+{
+	const struct fake_wr *w = x->f->wrs;
+	size_t i;
+
+	assert_int_equal(x->f->nwrs, nwrs);
+	for (i = 0; i < nwrs; i++) {
+		assert_int_equal(w[i].addr - w[0].addr, (i % nbuf) * x->r.pt.size);
+		assert_int_equal(w[i].length, x->r.pt.size);
+		assert_true(w[i].lkey >= 0x7000);
+	}
+}
+
+/* A cache as large as the buffers: a miss each until all are in, then hits. */
+static void test_all_fit(void **state)
+{
+	struct rb_result res;
+	struct fx x;
+
+	(void)state;
+	fx_start(&x, 8, 4, 4, 50, 2);
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	assert_int_equal(x.r.ops, 50);
+	/* warm-up: buffers 0, 1 (misses); measured: 2, 3 miss, 48 hits, nothing evicted */
+	assert_int_equal(x.r.rc.hits, 48);
+	assert_int_equal(x.r.rc.misses, 2);
+	assert_int_equal(x.r.rc.evictions, 0);
+	assert_int_equal(mrs.regs, 4);
+	assert_int_equal(mrs.deregs, 4); /* the point's end */
+	assert_int_equal(mrs.live, 0);
+	check_wrs(&x, 4, 52);
+	assert_int_equal(rb_result_generic(&x.r, &res), 0);
+	assert_true(res.has_rcache);
+	assert_true(res.rcache_hit_pct == 96.0);
+	assert_true(res.regs_per_s > 0 && res.deregs_per_s == 0);
+	assert_true(res.regs_per_s * res.duration_s > 1.999 &&
+		    res.regs_per_s * res.duration_s < 2.001);
+	fx_end(&x);
+}
+
+/* seq over more buffers than entries: every message misses and evicts (LRU's worst case). */
+static void test_seq_thrashes(void **state)
+{
+	struct rb_result res;
+	struct fx x;
+
+	(void)state;
+	fx_start(&x, 8, 4, 16, 50, 2);
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	assert_int_equal(x.r.rc.hits, 0);
+	assert_int_equal(x.r.rc.misses, 50);
+	/* 2 entries free after the warm-up, then one eviction per miss */
+	assert_int_equal(x.r.rc.evictions, 48);
+	assert_int_equal(mrs.regs, 52);
+	assert_int_equal(mrs.deregs, 52);
+	assert_int_equal(mrs.live, 0);
+	assert_true(mrs.max_live <= 4);
+	check_wrs(&x, 16, 52);
+	assert_int_equal(rb_result_generic(&x.r, &res), 0);
+	assert_true(res.rcache_hit_pct == 0);
+	assert_true(res.deregs_per_s * res.duration_s > 47.99 &&
+		    res.deregs_per_s * res.duration_s < 48.01);
+	fx_end(&x);
+}
+
+/* The warm-up fills the cache and is not counted: 4 misses and 2 hits there, 50 hits after. */
+static void test_warmup_not_counted(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	fx_start(&x, 8, 4, 4, 50, 6);
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	assert_int_equal(x.r.rc.hits, 50);
+	assert_int_equal(x.r.rc.misses, 0);
+	assert_int_equal(x.r.rc.evictions, 0);
+	assert_int_equal(mrs.regs, 4);
+	fx_end(&x);
+}
+
+/*
+ * Two entries, a queue of 8, completions showing 3 polls late (WRs pile
+ * up in flight): at most 2 in flight, else a third WR would find both
+ * entries held; the MRs never more than 2.
+ */
+static void test_small_cache_depth(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	fx_start(&x, 8, 2, 5, 40, 0);
+	x.f->delay = 3;
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	assert_int_equal(x.r.ops, 40);
+	assert_int_equal(x.r.rc.misses, 40);
+	assert_int_equal(x.r.rc.evictions, 38);
+	assert_int_equal(mrs.max_live, 2);
+	assert_int_equal(mrs.live, 0);
+	check_wrs(&x, 5, 40);
+	fx_end(&x);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_all_fit),
+		cmocka_unit_test(test_seq_thrashes),
+		cmocka_unit_test(test_warmup_not_counted),
+		cmocka_unit_test(test_small_cache_depth),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
