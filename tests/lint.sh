@@ -112,7 +112,7 @@ link_debts='core:rb_opts core:rb_nopts wire:rb_opts wire:rb_nopts report:rb_opts
 session:rb_opts session:rb_nopts
 core:rb_bench_send_lat core:rb_bench_send_bw core:rb_bench_write_lat core:rb_bench_write_bw
 core:rb_bench_read_lat core:rb_bench_read_bw core:rb_bench_atomic_lat core:rb_bench_atomic_bw
-core:rb_bench_tcp_lat core:rb_bench_tcp_bw'
+core:rb_bench_tcp_lat core:rb_bench_tcp_bw core:rb_bench_lock'
 objdir=${TOP_BUILDDIR:-}/src
 if [[ -n ${TOP_BUILDDIR:-} ]] && command -v nm >/dev/null 2>&1 &&
 	compgen -G "$objdir/core/*.o" >/dev/null; then

@@ -17,6 +17,7 @@ const struct rb_bench *const rb_benches[] = {
 	&rb_bench_atomic_bw,
 	&rb_bench_tcp_lat,
 	&rb_bench_tcp_bw,
+	&rb_bench_lock,
 #ifdef RB_BENCH_TEST_ROW
 	RB_BENCH_TEST_ROW, /* test_bench_extra's throw-away row */
 #endif
@@ -45,8 +46,10 @@ unsigned int rb_bench_scope(const struct rb_bench *b)
 		s |= RB_S_INLINE;
 	if (b->bounded_by_rd_atom)
 		s |= RB_S_RD_ATOM;
-	if (b->atomic)
+	if (b->atomic && !b->lock)
 		s |= RB_S_ATOMIC;
+	if (b->lock)
+		s |= RB_S_LOCK;
 	if (!b->fixed_size)
 		s |= RB_S_SIZED;
 	if (b->bidir_ok)

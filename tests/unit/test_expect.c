@@ -163,7 +163,8 @@ static void test_parse_errors(void **state)
 				  "(ppm)");
 	parse_bad("bww>=1Gbps", "--expect 'bww>=1Gbps': at 7: \"bww\" is no metric (min, p50, "
 				"avg, p90, p99, p999, max, bw, bw_peak, rate, wakeups, loaded_p50, "
-				"loaded_p99, idle_p50, idle_p99, wr_p50, wr_p99, retrans), and a "
+				"loaded_p99, idle_p50, idle_p99, wr_p50, wr_p99, acq_rate, jain, "
+				"retrans), and a "
 				"counter takes no "
 				"unit");
 	parse_bad("bw>=101%link", "--expect 'bw>=101%link': at 5: a link carries at most 100% of "
