@@ -20,12 +20,14 @@
 #include <sys/socket.h>
 #include <unistd.h>
 #include <cmocka.h>
+#include <jansson.h>
 
 #include "core/lockstat.h"
 #include "core/opts_row.h"
 #include "core/sweep.h"
 #include "engine/lock.h"
 #include "fake_verbs.h"
+#include "report/output.h"
 #include "wire/plan.h"
 
 #define assert_has(hay, needle)                                                  \
@@ -360,6 +362,64 @@ static void broken_release_hangs(void **state)
 	}
 }
 
+/* ---- the output ---------------------------------------------------------- */
+
+/* A table of one row of test @test's: lock's columns only in a lock run. */
+static char *table_of(const char *test, const struct rb_result *res)
+{
+	static struct rb_params p;
+	struct rb_doc r = { .test = test,
+			    .mode = RB_MODE_LAT,
+			    .role = "client",
+			    .device = "rxe0",
+			    .port = 1,
+			    .params = &p };
+	struct rb_writer w;
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	assert_non_null(f);
+	p = fake_plan(test);
+	rb_writer_init(&w, RB_FMT_TABLE, f);
+	assert_int_equal(w.ops->begin(&w, &r), 0);
+	assert_int_equal(w.ops->row(&w, &r, res), 0);
+	assert_int_equal(w.ops->end(&w, &r), 0);
+	fclose(f);
+	return buf;
+}
+
+/* A lock run's figures reach the JSON and the table (the lock's columns, its test only). */
+static void lock_output(void **state)
+{
+	struct rb_result res;
+	json_t *o;
+	char *t;
+	struct lx x;
+
+	(void)state;
+	lx_start(&x, RB_LOCK_TICKET, 3, 1, 8, 5000);
+	assert_int_equal(rb_run_lock_with(&x.r, &rb_lock_algos[RB_LOCK_TICKET], &x.lk), 0);
+	assert_int_equal(rb_result_generic(&x.r, &res), 0);
+	rb_lock_result(&x.lk, &res);
+	o = rb_json_result(&res);
+	assert_non_null(o);
+	assert_true(json_real_value(json_object_get(o, "lock_acq_per_s")) > 0);
+	assert_true(json_real_value(json_object_get(o, "lock_attempts")) >= 1);
+	assert_float_equal(json_real_value(json_object_get(o, "lock_jain")), res.lock_jain, 1e-9);
+	assert_non_null(json_object_get(json_object_get(o, "lat_us"), "p50"));
+	json_decref(o);
+	t = table_of("lock", &res);
+	assert_has(t, " jain[index]");
+	assert_has(t, " acq_rate[/s]");
+	free(t);
+	t = table_of("send_lat", &res);
+	assert_null(strstr(t, "jain["));
+	free(t);
+	rb_result_free(&res);
+	lx_end(&x);
+}
+
 /* ---- the plan ----------------------------------------------------------- */
 
 static void plan_refusals(void **state)
@@ -417,13 +477,25 @@ static void region_fits_layout(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(jain_known_counts),	cmocka_unit_test(shares_known_counts),
-		cmocka_unit_test(backoff_syntax),	cmocka_unit_test(lock_choices_are_rows),
-		cmocka_unit_test(fake_atomics_execute), cmocka_unit_test(spin_one),
-		cmocka_unit_test(spin_contended),	cmocka_unit_test(ticket_contended),
-		cmocka_unit_test(spin_backoff_hold),	cmocka_unit_test(broken_cas_ignored),
-		cmocka_unit_test(broken_last_release),	cmocka_unit_test(broken_release_hangs),
-		cmocka_unit_test(plan_refusals),	cmocka_unit_test(region_fits_layout),
+		/* pure */
+		cmocka_unit_test(jain_known_counts),
+		cmocka_unit_test(shares_known_counts),
+		cmocka_unit_test(backoff_syntax),
+		cmocka_unit_test(lock_choices_are_rows),
+		/* on the fake */
+		cmocka_unit_test(fake_atomics_execute),
+		cmocka_unit_test(spin_one),
+		cmocka_unit_test(spin_contended),
+		cmocka_unit_test(ticket_contended),
+		cmocka_unit_test(spin_backoff_hold),
+		/* broken locks */
+		cmocka_unit_test(broken_cas_ignored),
+		cmocka_unit_test(broken_last_release),
+		cmocka_unit_test(broken_release_hangs),
+		/* output and plan */
+		cmocka_unit_test(lock_output),
+		cmocka_unit_test(plan_refusals),
+		cmocka_unit_test(region_fits_layout),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
