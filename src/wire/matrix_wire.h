@@ -30,14 +30,15 @@
 #include "wire/auth.h"
 
 /*
- * v7: JOIN carries --auth-key's flag and the rank's nonce; v6: RESULT carries the side's port, GID index and GID, and the
+ * v8: RESULT carries the lock group (issue 42: lock_acq_per_s ..
+ * lock_share_min); v7: JOIN carries --auth-key's flag and the rank's nonce; v6: RESULT carries the side's port, GID index and GID, and the
  * --wr-lat group (p50, p99); v5: RESULT carries the --probe group
  * (loaded/idle p50, p99); v4:
  * RESULT carries wakeups_per_msg (the metric table's group of its own); v3: RESULT's point carries how it waited (--cqe-poll, --poll);
  * v2: RESULT's placement carries the CPU clock (governor, MHz), as CONN's
  * does
  */
-#define RB_MX_PROTO	 7
+#define RB_MX_PROTO	 8
 #define RB_MX_WIRE_TASKS 511 /* a receiver of incast:K serves K pairs */
 #define RB_MX_STR	 64
 #define RB_MX_REASON	 160
