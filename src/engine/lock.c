@@ -332,11 +332,11 @@ static int tick(struct rb_lock_run *lk, uint64_t deadline, uint32_t *busy)
 	return ret;
 }
 
-/* Poll once and step each contender a completion is for. */
+/* Poll once (--cqe-poll completions at most) and step each contender a completion is for. */
 static int reap(struct rb_lock_run *lk)
 {
 	struct ibv_wc wc[RB_REAP_STACK];
-	int n = ibv_poll_cq(lk->r->cq, RB_REAP_STACK, wc), i, ret;
+	int n = ibv_poll_cq(lk->r->cq, rb_cqe_poll(lk->r), wc), i, ret;
 
 	if (n < 0)
 		return rb_poll_failed(lk->r);

@@ -258,7 +258,7 @@ static void ticket_contended(void **state)
 	run_algo(RB_LOCK_TICKET, 4, 2);
 }
 
-/* Backoff and hold run through too (the loop waits on the clock). */
+/* Backoff and hold run through too (the loop waits on the clock); polls take --cqe-poll. */
 static void spin_backoff_hold(void **state)
 {
 	struct lx x;
@@ -269,9 +269,11 @@ static void spin_backoff_hold(void **state)
 	x.p.backoff_max_ns = 3000;
 	x.p.hold_us = 2;
 	x.p.iters = 60;
+	x.r.pt.cqe_poll = 2; /* --cqe-poll 2, as the point would have it */
 	assert_int_equal(rb_run_lock_with(&x.r, &rb_lock_algos[RB_LOCK_SPIN], &x.lk), 0);
 	assert_int_equal(counter(&x, 0), 80);
 	assert_int_equal(x.lk.backoff_max, 3000);
+	assert_int_equal(x.f->poll_max_asked, 2);
 	lx_end(&x);
 }
 
