@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "core/cmd.h"
+#include "core/lockstat.h"
 #include "rdma/counters.h"
 #include "report/expect.h"
 #include "report/reco.h"
@@ -318,6 +319,10 @@ static int apply_shape(struct rb_cli *c, unsigned int scope, char *err, size_t l
 		ret = rb_interval_parse("--interval", c->interval_arg, &c->p.interval_ms, err, len);
 	if (!ret && rate)
 		ret = rb_rate_parse("--rate", c->rate_arg, &c->p.rate, &c->p.rate_unit, err, len);
+	/* issue 42: --backoff into the plan (the row checked its syntax). */
+	if (!ret && c->backoff_arg[0])
+		ret = rb_lock_backoff_parse(c->backoff_arg, &c->p.backoff_min_ns,
+					    &c->p.backoff_max_ns, err, len);
 	return ret;
 }
 
@@ -407,9 +412,9 @@ static bool client_only(const struct rb_opt *o)
 	return (o->off >= p && o->off < p + sizeof(struct rb_params)) || o->off == OFF(all) ||
 	       o->off == OFF(op) || o->off == OFF(mode) || o->off == LOC(recommend_bound) ||
 	       o->off == LOC(expect) || o->off == OFF(interval_arg) || o->off == OFF(rate_arg) ||
-	       o->off == OFF(reuse_arg) || o->off == LOC(samples_path) || o->off == LOC(unsorted) ||
-	       o->off == LOC(histogram) || o->off == LOC(cycles) || o->off == OFF(flow_arg) ||
-	       o->off == LOC(dualport);
+	       o->off == OFF(reuse_arg) || o->off == OFF(backoff_arg) ||
+	       o->off == LOC(samples_path) || o->off == LOC(unsorted) || o->off == LOC(histogram) ||
+	       o->off == LOC(cycles) || o->off == OFF(flow_arg) || o->off == LOC(dualport);
 }
 
 void rb_cli_client_only(const struct rb_cli *c, char *buf, size_t len)

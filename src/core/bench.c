@@ -40,8 +40,10 @@ unsigned int rb_bench_scope(const struct rb_bench *b)
 		s |= RB_S_INLINE;
 	if (b->bounded_by_rd_atom)
 		s |= RB_S_RD_ATOM;
-	if (b->atomic)
+	if (b->atomic && !b->lock)
 		s |= RB_S_ATOMIC;
+	if (b->lock)
+		s |= RB_S_LOCK;
 	if (!b->fixed_size)
 		s |= RB_S_SIZED;
 	if (b->bidir_ok)

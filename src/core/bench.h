@@ -43,6 +43,7 @@ enum {
 	RB_S_WRITE_IMM = 1 << 15, /* .imm_ops RDMA_WRITE_WITH_IMM: --write-with-imm */
 	RB_S_REG = 1 << 16,	  /* rdmabench reg: registration costs, no peer */
 	RB_S_VERBS = 1 << 17,	  /* .path RB_PATH_VERBS: device, QPs; the RDMA options */
+	RB_S_LOCK = 1 << 18,	  /* .lock: --lock, --locks, --backoff, --hold, --cs-bytes */
 };
 #define RB_S_RUN (RB_S_TEST | RB_S_SERVER) /* anything that opens a QP */
 
@@ -87,6 +88,11 @@ struct rb_bench {
 	 * never with relaxed ordering, which may place it before the rest. */
 	bool polls_buffer;
 	double lat_scale; /* 0.5: one-way from a round trip; 1: round trip */
+	/* A lock test (engine/lock.h): its options (RB_S_LOCK); --op does not apply. */
+	bool lock;
+	/* The bytes each region needs beyond -s (the lock's words, data and
+	 * scratch); NULL: the message size alone (rb_plan_region()). */
+	uint64_t (*region)(const struct rb_params *p);
 
 	/* Hooks.  Once per connection, after the QPs reached RTS. */
 	int (*setup)(struct rb_run *r);
@@ -107,6 +113,7 @@ extern const struct rb_bench rb_bench_write_lat, rb_bench_write_bw;
 extern const struct rb_bench rb_bench_read_lat, rb_bench_read_bw;
 extern const struct rb_bench rb_bench_atomic_lat, rb_bench_atomic_bw;
 extern const struct rb_bench rb_bench_tcp_lat, rb_bench_tcp_bw;
+extern const struct rb_bench rb_bench_lock;
 
 /*
  * rb_benches - every row, NULL-terminated, in help order: bench/'s

@@ -63,7 +63,8 @@ struct rb_cli {
 	char interval_arg[16]; /* --interval and --rate as typed (shape.h) */
 	char flow_arg[128];    /* --flow-label as typed: N or N,N,... */
 	char rate_arg[32];
-	char reuse_arg[24]; /* --reuse as typed (issue 42, core/regcache.h) */
+	char reuse_arg[24];   /* --reuse as typed (issue 42, core/regcache.h) */
+	char backoff_arg[32]; /* issue 42: --backoff as typed (core/lockstat.h) */
 	/* perftest's flags whose meaning needs the whole command line (opts_perftest.c) */
 	struct rb_pt_late {
 		unsigned int bits; /* enum rb_pt_late_bit */

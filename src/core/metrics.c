@@ -40,6 +40,13 @@ double rb_gbps_to_mibps(double gbps)
 	}
 #define PROBE(...) PCT(RB_MG_PROBE, RB_CHART_PROBE, __VA_ARGS__)
 #define WRLAT(...) PCT(RB_MG_WRLAT, RB_CHART_WRLAT, __VA_ARGS__)
+/* issue 42: a figure of lock's group, compared, not summed over threads. */
+#define LOCK(csv, f, u, b, tab, w, fm, ...)                                                     \
+	{                                                                                       \
+		.name = csv, .unit = u, .better = b, .group = RB_MG_LOCK, .off = AT(f),         \
+		.table = tab, .table_width = w, .fmt = fm, .agg = RB_AGG_NONE, .compare = true, \
+		__VA_ARGS__                                                                     \
+	}
 
 const struct rb_chart_info rb_charts[RB_CHART_COUNT] = {
 	[RB_CHART_NONE] = { "none", "", false },
@@ -225,6 +232,21 @@ const struct rb_metric rb_metrics[] = {
 		.agg = RB_AGG_SUM,
 		.compare = true,
 	},
+	/* issue 42: lock's own figures (its latency is the acquire latency,
+	 * lat_us): acquisitions per second, the release's round trip and the
+	 * handoff (a release's completion to the next owner of that lock),
+	 * attempts per acquisition, Jain's fairness index over the
+	 * contenders' acquisitions and the smallest contender's share. */
+	LOCK("lock_acq_per_s", lock_acq_per_s, "/s", RB_BETTER_HIGHER, "acq_rate", 10, RB_MF_SIG4,
+	     .expect = { "acq_rate" }),
+	LOCK("lock_release_us", lock_release_us, "us", RB_BETTER_LOWER, "release", 9, RB_MF_FIXED2),
+	LOCK("lock_handoff_us", lock_handoff_us, "us", RB_BETTER_LOWER, "handoff", 9, RB_MF_FIXED2,
+	     .zero_absent = true),
+	LOCK("lock_attempts", lock_attempts, "/acq", RB_BETTER_LOWER, "attempts", 8, RB_MF_FIXED2),
+	LOCK("lock_jain", lock_jain, "index", RB_BETTER_HIGHER, "jain", 6, RB_MF_FIXED2,
+	     .expect = { "jain" }),
+	LOCK("lock_share_min", lock_share_min, "share", RB_BETTER_HIGHER, "share_min", 9,
+	     RB_MF_FIXED2),
 #ifdef RB_METRICS_TEST_ROW
 	RB_METRICS_TEST_ROW, /* test_metrics_extra's throw-away row */
 #endif
@@ -258,6 +280,7 @@ static const size_t group_flag[RB_MG_COUNT] = {
 	[RB_MG_CPU] = AT(has_cpu),	[RB_MG_PEER] = AT(has_peer),
 	[RB_MG_WAKE] = AT(has_wakeups), [RB_MG_PROBE] = AT(has_probe),
 	[RB_MG_WRLAT] = AT(has_wr_lat), [RB_MG_RCACHE] = AT(has_rcache),
+	[RB_MG_LOCK] = AT(has_lock),
 };
 
 bool rb_metric_group_has(enum rb_metric_group g, const struct rb_result *res)

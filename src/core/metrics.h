@@ -30,6 +30,7 @@ enum rb_metric_group {
 	RB_MG_PROBE,  /* has_probe: --probe's round trips */
 	RB_MG_WRLAT,  /* has_wr_lat: --wr-lat's signaled WRs */
 	RB_MG_RCACHE, /* has_rcache: --reg-mode cache's (issue 42) */
+	RB_MG_LOCK,   /* has_lock: rdmabench lock's own figures (issue 42) */
 	RB_MG_COUNT
 };
 
@@ -107,7 +108,7 @@ struct rb_metric {
 double rb_gbps_to_mibps(double gbps);
 
 /* At most this many rows (what the table writer makes room for). */
-#define RB_METRICS_MAX 32
+#define RB_METRICS_MAX 40
 
 extern const struct rb_metric rb_metrics[];
 extern const size_t rb_nmetrics;

@@ -20,6 +20,7 @@
 #include "core/regcache.h"
 #include "core/shape.h"
 #include "core/sweep.h"
+#include "core/lockstat.h" /* issue 42: --backoff */
 
 /* Every rule broken here is a usage error. */
 #define fail(err, len, ...) rb_set_err(err, len, -EINVAL, __VA_ARGS__)
@@ -397,9 +398,11 @@ const struct rb_opt rb_opts[] = {
 	  .max = RB_MAX_QPS,
 	  .argname = "NS",
 	  .def = "1",
-	  .need = RB_S_BW | RB_S_VERBS,
+	  .need = RB_S_VERBS,
+	  .any = RB_S_BW | RB_S_LOCK, /* issue 42: lock's contenders */
 	  .help = "QPs, used round-robin, sharing one CQ (an axis; up to 16384, within the "
-		  "device's max_qp, max_cqe and the memlock limit)" },
+		  "device's max_qp, max_cqe and the memlock limit); lock: the contenders, one "
+		  "per QP, at once" },
 	{ .lname = "threads",
 	  .json_absent = "1",
 	  .json = "threads",
@@ -1166,6 +1169,84 @@ const struct rb_opt rb_opts[] = {
 		  "with --poll event the CQs share one completion channel, each armed when a "
 		  "poll finds it empty, and the loop sleeps once all are; works with --wr-lat, "
 		  "--probe (its own CQ) and --reg-mode per-msg (-q 1: one CQ)" },
+	/* issue 42: lock (rdmabench lock; engine/lock.h) */
+	{ .lname = "lock",
+	  .json = "lock",
+	  .wire = 43,
+	  .section = RB_SEC_MEASURE,
+	  .common = true,
+	  .brief = "lock: spin or ticket",
+	  .type = RB_OPT_CHOICE,
+	  .off = PAR(lock_algo),
+	  .max = RB_LOCK_ALGO_COUNT - 1,
+	  .choices = "spin|ticket",
+	  .argname = "spin|ticket",
+	  .def = "spin",
+	  .need = RB_S_LOCK,
+	  .help = "the lock's algorithm: spin (acquire by CAS of the lock word from 0 to the "
+		  "contender's id, release by an RDMA WRITE of 0) or ticket (FADD a ticket, "
+		  "RDMA READ the now-serving word until it is ours, release by FADD)" },
+	{ .lname = "locks",
+	  .json = "locks",
+	  .wire = 44,
+	  .zero_unset = true,
+	  .section = RB_SEC_MEASURE,
+	  .common = true,
+	  .brief = "lock: lock words contended",
+	  .type = RB_OPT_U32,
+	  .off = PAR(locks),
+	  .min = 1,
+	  .max = 4096,
+	  .argname = "K",
+	  .def = "1",
+	  .need = RB_S_LOCK,
+	  .help = "K lock words, each guarding data of its own: acquisition i takes lock i mod K, "
+		  "which spreads the contention" },
+	{ .lname = "cs-bytes",
+	  .json = "cs_bytes",
+	  .wire = 45,
+	  .section = RB_SEC_MEASURE,
+	  .common = true,
+	  .brief = "lock: protected bytes read and written",
+	  .type = RB_OPT_U32,
+	  .off = PAR(cs_bytes),
+	  .min = 0,
+	  .max = 65536,
+	  .suffix = true,
+	  .argname = "SIZE",
+	  .def = "0",
+	  .need = RB_S_LOCK,
+	  .help = "the critical section reads the lock's data (an 8-byte counter and SIZE bytes) "
+		  "with an RDMA READ and writes it back, counter + 1 and the holder's mark, with "
+		  "an RDMA WRITE (0..64K)" },
+	{ .lname = "hold",
+	  .json = "hold_us",
+	  .section = RB_SEC_MEASURE,
+	  .common = true,
+	  .brief = "lock: microseconds held",
+	  .type = RB_OPT_U32,
+	  .off = PAR(hold_us),
+	  .min = 0,
+	  .max = 1000000,
+	  .argname = "USEC",
+	  .def = "0",
+	  .need = RB_S_LOCK,
+	  .help = "the holder keeps the lock USEC microseconds after its write, before its "
+		  "release (the other contenders go on meanwhile; client only)" },
+	{ .lname = "backoff",
+	  .section = RB_SEC_MEASURE,
+	  .common = true,
+	  .brief = "lock: none or exp:MIN..MAX ns",
+	  .type = RB_OPT_STR,
+	  .off = OFF(backoff_arg),
+	  .size = sizeof(((struct rb_cli *)0)->backoff_arg),
+	  .argname = "none|exp:MIN..MAX",
+	  .def = "none",
+	  .need = RB_S_LOCK,
+	  .check = rb_lock_backoff_check,
+	  .help = "after a failed attempt (spin: the CAS found the lock held; ticket: not yet "
+		  "our turn) wait MIN nanoseconds, doubling up to MAX, before the next; none: "
+		  "try again at once (client only)" },
 	{ .lname = "events",
 	  .id = RB_O_EVENTS,
 	  .section = RB_SEC_SWEEP,

@@ -202,7 +202,19 @@ struct rb_params {
 	 * them.  The client sets it when its device's transport has no RNR
 	 * retry (iWARP: struct rb_xport's send_credits). */
 	uint8_t credits;
+	/* issue 42: rdmabench lock (engine/lock.c).  --lock (enum
+	 * rb_lock_algo_id), --locks and --cs-bytes shape the server's memory
+	 * and its --verify (keyed plan fields); --hold and --backoff are the
+	 * client's alone, not on the wire (the JSON's params keep them).  locks is 0 outside lock. */
+	uint8_t lock_algo;
+	uint32_t locks;
+	uint32_t cs_bytes;
+	uint32_t hold_us;
+	uint32_t backoff_min_ns, backoff_max_ns; /* --backoff exp:MIN..MAX; 0: none */
 };
+
+/* --lock: the option's choices' order, "spin|ticket" (engine/lock.c's rows). */
+enum rb_lock_algo_id { RB_LOCK_SPIN, RB_LOCK_TICKET, RB_LOCK_ALGO_COUNT };
 
 #define RB_PROBE_RATE_DEFAULT 1000
 
@@ -431,6 +443,13 @@ struct rb_result {
 	 * deregistrations (evictions) per second of the measured interval. */
 	bool has_rcache;
 	double rcache_hit_pct, regs_per_s, deregs_per_s;
+	/* issue 42: lock (its latency is the acquire latency): acquisitions
+	 * per second, release latency and handoff (a release's completion to
+	 * the next owner) averages, attempts per acquire, Jain's index and the
+	 * smallest contender share of the point's acquisitions. */
+	bool has_lock;
+	double lock_acq_per_s, lock_release_us, lock_handoff_us;
+	double lock_attempts, lock_jain, lock_share_min;
 	bool has_peer;
 	double peer_cpu_util_pct, peer_bw_avg_gbps;
 	/* RB_PEER_* (plan.h): the peer's figures that failed their check, left out */

@@ -223,29 +223,31 @@ static bool all_zero(const struct rb_result *r, int g)
 }
 
 /*
- * Bits per group: has_* (low byte) and figures kept (high byte), then the
+ * Bits per group: has_* (low half) and figures kept (high half), then the
  * kept groups' figures in metric table order, as the wire has them.
  */
+_Static_assert(RB_MG_COUNT <= 16, "matrix_keep.c: a group's two bits fit a u32");
+
 int rb_mx_keep_result(struct rb_mx_pool *p, const struct rb_result *r, size_t *off)
 {
 	uint8_t b[ENTRY_MAX];
 	struct cur c = { .w = b, .cap = sizeof(b) };
 	const struct rb_metric *m;
-	uint16_t bits = 0;
+	uint32_t bits = 0;
 	uint32_t pt;
 	int g;
 
 	for (g = 0; g < RB_MG_COUNT; g++)
-		bits |= (uint16_t)(rb_metric_group_has((enum rb_metric_group)g, r) << g |
-				   !all_zero(r, g) << (8 + g));
+		bits |= (uint32_t)rb_metric_group_has((enum rb_metric_group)g, r) << g |
+			(uint32_t)!all_zero(r, g) << (16 + g);
 	if (keep_point(p, &r->pt, &pt))
 		return -ENOMEM;
 	put_be(&c, pt, 4);
 	put_be(&c, r->iters, 8);
 	put_double(&c, r->duration_s);
-	put_be(&c, bits, 2);
+	put_be(&c, bits, 4);
 	for (g = 0; g < RB_MG_COUNT; g++)
-		for (m = rb_metrics; bits >> (8 + g) & 1 && m < rb_metrics + rb_nmetrics; m++)
+		for (m = rb_metrics; bits >> (16 + g) & 1 && m < rb_metrics + rb_nmetrics; m++)
 			if (in_group(m, g))
 				put_double(&c, rb_metric_value(m, r));
 	return c.err ? -EMSGSIZE : append(p, b, c.off, off);
@@ -255,7 +257,7 @@ void rb_mx_result_of(const struct rb_mx_pool *p, size_t off, struct rb_result *r
 {
 	struct cur c = { 0 };
 	const struct rb_metric *m;
-	uint16_t bits;
+	uint32_t bits;
 	int g;
 
 	memset(r, 0, sizeof(*r));
@@ -263,11 +265,11 @@ void rb_mx_result_of(const struct rb_mx_pool *p, size_t off, struct rb_result *r
 	point_of(p, (uint32_t)get_be(&c, 4), &r->pt);
 	r->iters = get_be(&c, 8);
 	r->duration_s = get_double(&c);
-	bits = (uint16_t)get_be(&c, 2);
+	bits = (uint32_t)get_be(&c, 4);
 	for (g = 0; g < RB_MG_COUNT; g++) {
 		rb_metric_group_set((enum rb_metric_group)g, r, bits >> g & 1);
 		for (m = rb_metrics; m < rb_metrics + rb_nmetrics; m++)
 			if (in_group(m, g))
-				rb_metric_set(m, r, bits >> (8 + g) & 1 ? get_double(&c) : 0.0);
+				rb_metric_set(m, r, bits >> (16 + g) & 1 ? get_double(&c) : 0.0);
 	}
 }

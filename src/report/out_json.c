@@ -324,6 +324,11 @@ json_t *rb_json_params(const struct rb_params *p)
 	if (p->rate_unit)
 		bad |= json_object_set_new(
 			o, "rate", jstr(rb_rate_str(p->rate, p->rate_unit, rate, sizeof(rate))));
+	/* issue 42: lock's --backoff, as typed (its plan fields have no row) */
+	if (p->backoff_max_ns) {
+		snprintf(rate, sizeof(rate), "exp:%u..%u", p->backoff_min_ns, p->backoff_max_ns);
+		bad |= json_object_set_new(o, "backoff", jstr(rate));
+	}
 	if (p->probe) {
 		bad |= json_object_set_new(o, "probe", json_true());
 		bad |= json_object_set_new(o, "probe_rate",
@@ -560,6 +565,7 @@ static int jmetrics(json_t *o, const struct rb_result *res)
 		bad |= json_object_set_new(o, "wr_lat_us", jprobe(&res->wr_lat, res->wr_lat_n));
 	bad |= jgroup(o, res, RB_MG_WRLAT);
 	bad |= jgroup(o, res, RB_MG_RCACHE);
+	bad |= jgroup(o, res, RB_MG_LOCK); /* issue 42 */
 	/* -b: bw_avg_gbps and msg_rate_mpps above are the sums of these. */
 	if (res->has_bidir)
 		bad |= json_object_set_new(o, "bidir", jbidir(res));

@@ -13,6 +13,7 @@
 #include <time.h>
 
 #include "core/csv.h"
+#include "core/bench.h"
 #include "core/metrics.h"
 #include "core/shape.h"
 #include "core/stats.h"
@@ -68,6 +69,14 @@ static double units_value(enum rb_units u, double gbps)
 	}
 }
 
+/* issue 42: whether @r's test is a lock (its row says), whose group the table shows. */
+static bool table_lock(const struct rb_doc *r)
+{
+	const struct rb_bench *b = r->params ? rb_bench_find(r->params->test) : NULL;
+
+	return b && b->lock;
+}
+
 /*
  * Whether the table shows metric @m in a run of @r's mode: latency or the
  * rest; --probe's and --wr-lat's columns only in a run that asked.
@@ -80,6 +89,8 @@ static bool table_shows(const struct rb_doc *r, const struct rb_metric *m)
 		return false;
 	if (m->group == RB_MG_RCACHE && !(r->params && r->params->reg_mode == RB_REG_CACHE))
 		return false;
+	if (m->group == RB_MG_LOCK) /* issue 42: a lock test's columns, beside its latency */
+		return m->table && table_lock(r);
 	return m->table && (m->group == RB_MG_LAT) == (r->mode == RB_MODE_LAT);
 }
 

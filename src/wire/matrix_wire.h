@@ -31,7 +31,8 @@
 
 /*
  * v8: RESULT carries the --reg-mode cache group (rcache_hit_pct, regs_per_s,
- * deregs_per_s; issue 42); v7: JOIN carries --auth-key's flag and the rank's nonce; v6: RESULT carries the side's port, GID index and GID, and the
+ * deregs_per_s; issue 42) and the lock group (lock_acq_per_s ..
+ * lock_share_min); v7: JOIN carries --auth-key's flag and the rank's nonce; v6: RESULT carries the side's port, GID index and GID, and the
  * --wr-lat group (p50, p99); v5: RESULT carries the --probe group
  * (loaded/idle p50, p99); v4:
  * RESULT carries wakeups_per_msg (the metric table's group of its own); v3: RESULT's point carries how it waited (--cqe-poll, --poll);

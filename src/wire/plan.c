@@ -412,6 +412,35 @@ static int check_cq_per_qp(const struct rb_params *p, const struct rb_bench *t, 
 	return 0;
 }
 
+/*
+ * issue 42: lock's contenders are the point's -q QPs of one connection,
+ * on one server buffer: what would split them (--threads: a server
+ * process and buffer each; --mr-per-qp) or what its loop does not do
+ * (--rate, --reversed, --wr-lat, --cq-per-qp) is refused.
+ */
+static int check_lock(const struct rb_params *p, const struct rb_bench *t, char *err, size_t len)
+{
+	const char *why = NULL;
+
+	if (!t->lock)
+		return p->lock_algo || p->backoff_max_ns
+			       ? fail(err, len, "--lock and --backoff do not apply to %s", t->name)
+			       : 0;
+	if (p->backoff_min_ns > p->backoff_max_ns || (!p->backoff_min_ns) != (!p->backoff_max_ns))
+		return fail(err, len, "--backoff: MIN %u above MAX %u, or one of them 0",
+			    p->backoff_min_ns, p->backoff_max_ns);
+	if (p->lock_algo >= RB_LOCK_ALGO_COUNT)
+		return fail(err, len, "--lock %u is not one of spin|ticket", p->lock_algo);
+	if (p->threads > 1)
+		why = "--threads: each thread would have a server buffer, and a lock, of its own; "
+		      "contenders are -q QPs (-q 1,2,4,8)";
+	else if (p->mr_per_qp)
+		why = "--mr-per-qp: the contenders share the server's one buffer";
+	else if (p->reversed || p->latency_gap_us)
+		why = "--reversed or --latency_gap: the lock's loop has neither";
+	return why ? fail(err, len, "%s does not take %s", t->name, why) : 0;
+}
+
 static int check_cross(const struct rb_params *p, const struct rb_bench *t, char *err, size_t len)
 {
 	uint32_t i, j;
@@ -450,6 +479,8 @@ static int check_cross(const struct rb_params *p, const struct rb_bench *t, char
 		ret = check_cq_per_qp(p, t, err, len);
 	if (!ret)
 		ret = rb_plan_credits_check(p, t, err, len);
+	if (!ret)
+		ret = check_lock(p, t, err, len);
 	if (ret)
 		return ret;
 	if (p->recv_post_list > p->rx_depth)
@@ -516,9 +547,18 @@ static uint64_t samples_mem(const struct rb_params *p)
 	return exact * sizeof(uint64_t) * times + 2 * sizeof(struct rb_hist);
 }
 
+/* The bytes a region must hold beside the message: the row's (.region), or -s. */
+static uint64_t region_need(const struct rb_params *p)
+{
+	const struct rb_bench *t = plan_bench(p);
+	uint64_t size = rb_axis_max(&p->size), need = t && t->region ? t->region(p) : 0;
+
+	return need > size ? need : size;
+}
+
 uint64_t rb_plan_region(const struct rb_params *p)
 {
-	uint64_t size = rb_axis_max(&p->size);
+	uint64_t size = region_need(p);
 	uint64_t grh = p->transport == RB_TR_UD ? RB_GRH_BYTES : 0;
 
 	return (((size < 64 ? 64 : size) + grh + 63) & ~63ULL) + rb_plan_credit_block(p);
@@ -526,7 +566,7 @@ uint64_t rb_plan_region(const struct rb_params *p)
 
 uint64_t rb_plan_mem(const struct rb_params *p)
 {
-	uint64_t size = rb_axis_max(&p->size), qps = rb_axis_max(&p->qps);
+	uint64_t size = region_need(p), qps = rb_axis_max(&p->qps);
 	uint64_t tx = pow2_up(rb_axis_max(&p->tx_depth)), rx = pow2_up(p->rx_depth);
 	uint64_t region = ((size < 64 ? 64 : size) + 63) & ~63ULL;
 	/* A send WQE: a header of up to 256 bytes (rxe) plus inline data or SGEs. */

@@ -14,6 +14,12 @@
 # - the side-by-side: write_bw and tcp_bw at 64 KiB in this one boot,
 #   printed, and send_lat against tcp_lat (emulation figures: QEMU TCG,
 #   Soft-RoCE).
+# - lock (issue 42), in the same boot against the same server: each
+#   algorithm over 1, 2 and 4 contenders (-q 1,2,4) with --verify (the
+#   client reads back the lock words and counters, the server checks its
+#   own memory: exit 0 only when both hold), the lock's figures present
+#   and sane, its WRs across the wire, ticket's FIFO fairness; the table
+#   printed for the README (emulation figures).
 # shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib.sh"
 
@@ -22,10 +28,12 @@ LAB_HOSTS=2
 LAB_TIMEOUT=${LAB_TIMEOUT:-600}
 N=200
 NB=2000
+NL=150
 
 lab_run "
 N=$N
-NB=$NB"'
+NB=$NB
+NL=$NL"'
 C="--bind 192.0.2.2 --cpu none --timeout 30"
 cp /run/rxe-lab/hosts "$OUT/hosts"
 
@@ -62,6 +70,10 @@ solo tcp64 tcp_bw $C -s 64K -n $NB 192.0.2.1 --json "$OUT/tcp64.json"
 solo badd tcp_lat $C -d rxe1 192.0.2.1
 solo badq tcp_bw $C -Q 4 192.0.2.1
 solo badc tcp_bw $C -c UC 192.0.2.1
+wire lspin solo lspin lock $C -q 1,2,4 --lock spin --cs-bytes 32 --verify -n $NL 192.0.2.1 \
+	--json "$OUT/lspin.json"
+wire ltick solo ltick lock $C -q 1,2,4 --lock ticket --backoff exp:2000..20000 --verify \
+	-n $NL 192.0.2.1 --json "$OUT/ltick.json"
 stop_server $srv
 pair one "tcp_lat --bind 192.0.2.1 --cpu none --quiet --json $OUT/one.srv.json" \
 	"tcp_lat $C -n $N 192.0.2.1 --json $OUT/one.json"
@@ -87,7 +99,7 @@ crossed() {
 	fi
 }
 
-for c in lat bw dbw bi rlat rdma tcp64 one.cli one.srv; do
+for c in lat bw dbw bi rlat rdma tcp64 one.cli one.srv lspin ltick; do
 	expect_rc $c 0
 done
 expect_rc server 0
@@ -131,6 +143,28 @@ done
 expect_grep badd.err 'tcp_lat: -d/--device does not apply to tcp_lat (RDMA tests only)'
 expect_grep badq.err 'tcp_bw: -Q/--signal does not apply to tcp_bw'
 expect_grep badc.err 'tcp_bw: -c/--transport does not apply to tcp_bw'
+
+# lock (issue 42): --verify passed on both sides (exit 0), every point's
+# figures, its WRs over the wire (rxe on host 2 sent a packet per WR at
+# least: acquire, READ, WRITE, READ back, release per acquisition).
+lk='d["test"] == "lock" and [r["qps"] for r in d["results"]] == [1, 2, 4]'
+lk_fig="all(r['iterations'] == $NL and r['lat_us']['p50'] > 0 and r['lock_acq_per_s'] > 0 and r['lock_release_us'] > 0 and r['lock_attempts'] >= 1 and 0 < r['lock_jain'] <= 1 + 1e-9 and r['cpu_ns_per_msg'] > 0 for r in d['results'])"
+lk_one='d["results"][0]["lock_jain"] == 1 and d["results"][0]["lock_share_min"] == 1'
+jcheck lspin.json "$lk" "$lk_fig" "$lk_one" 'd["params"]["verify"] is True' \
+	'd["params"]["cs_bytes"] == 32 and "lock" not in d["params"]' \
+	'd["results"][2]["lock_attempts"] > 1'
+# ticket: first come, first served: the contenders share evenly.
+jcheck ltick.json "$lk" "$lk_fig" "$lk_one" 'd["params"]["lock"] == "ticket"' \
+	'd["params"]["backoff"] == "exp:2000..20000"' \
+	'all(r["lock_jain"] > 0.9 for r in d["results"])'
+for c in lspin ltick; do
+	jcheck $c.wire.json "d['after']['2']['sent'] - d['before']['2']['sent'] >= 5 * 3 * $NL"
+	echo "$c: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["ms"])' \
+		"$OUT/$c.wire.json") ms in the guest"
+done
+echo "lock, -n $NL per point, --verify (QEMU TCG, Soft-RoCE: emulation figures):"
+sed -n '/^ *size/,$p' "$OUT/lspin.out"
+sed -n '/^ *size/,$p' "$OUT/ltick.out"
 
 # The side-by-side, for the README (emulation figures).
 echo "side by side at 64 KiB, -n $NB, one boot (QEMU TCG, Soft-RoCE: emulation figures):"

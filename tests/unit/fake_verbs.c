@@ -18,7 +18,7 @@
 #include "fake_verbs.h"
 #include "cli/opts.h"
 #include "core/sweep.h"
-#include "wire/plan.h"
+#include "wire/plan.h" /* issue 42: rb_plan_region() */
 
 static struct fake *of_ctx(struct ibv_context *ctx)
 {
@@ -149,6 +149,23 @@ static bool is_send(enum ibv_wr_opcode op)
 	return op == IBV_WR_SEND || op == IBV_WR_SEND_WITH_IMM;
 }
 
+/*
+ * issue 42: an atomic carried out on the word at remote_addr, as a NIC's:
+ * the old value fetched into the first SGE, the word added to (FADD) or
+ * swapped when it equals compare_add (CAS), host order.
+ */
+static void execute_atomic(const struct ibv_send_wr *wr)
+{
+	uint64_t *word = (uint64_t *)(uintptr_t)wr->wr.atomic.remote_addr, old = *word;
+
+	if (wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD)
+		*word = old + wr->wr.atomic.compare_add;
+	else if (old == wr->wr.atomic.compare_add)
+		*word = wr->wr.atomic.swap;
+	if (wr->num_sge)
+		memcpy((void *)(uintptr_t)wr->sg_list[0].addr, &old, sizeof(old));
+}
+
 /* Loopback: carry out @wr as the QP's peer (itself) would see it. */
 static void execute(struct fake *f, uint32_t qi, const struct ibv_send_wr *wr)
 {
@@ -158,6 +175,10 @@ static void execute(struct fake *f, uint32_t qi, const struct ibv_send_wr *wr)
 	uint64_t imm;
 	int i;
 
+	if (wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD || wr->opcode == IBV_WR_ATOMIC_CMP_AND_SWP) {
+		execute_atomic(wr);
+		return;
+	}
 	for (i = 0; i < wr->num_sge; i++) {
 		void *local = (void *)(uintptr_t)wr->sg_list[i].addr;
 		uint32_t len = wr->sg_list[i].length;
@@ -986,6 +1007,8 @@ void fake_run_init(struct fake *f, struct rb_run *r, const struct rb_bench *t, e
 	r->c.inline_max = p->inline_size == RB_INLINE_AUTO ? 220 : p->inline_size;
 	r->c.rd_atom = (uint8_t)(p->outstanding ? p->outstanding : 16);
 	r->c.region = (size_t)(((size < 64 ? 64 : size) + 63) & ~63ULL) + rb_plan_credit_block(p);
+	if (t->region) /* issue 42: the lock's words, data and scratch, as the plan says */
+		r->c.region = (size_t)rb_plan_region(p);
 	r->c.buf = calloc(2, r->c.region);
 	assert_non_null(r->c.buf);
 	f->mr.addr = r->c.buf;

@@ -377,9 +377,9 @@ static void test_every_param(void **state)
 	/* 35 today: -n -D --interval --rate --warmup -r -I -o -m --verify -R -c --sl
 	 * --tclass --flow-label --hugepages --odp --mr-per-qp --srq --threads -b
 	 * --latency-gap --recv-post-list --send-with-imm/--write-with-imm --reversed --poll
-	 * --reg-mode --cqe-poll --probe --probe-rate --wr-lat --cq-per-qp, and issue 42's
-	 * --reg-cache --buffers --reuse. */
-	assert_int_equal(nkeys, 35 + 1);
+	 * --reg-mode --cqe-poll --probe --probe-rate --wr-lat --cq-per-qp; issue 42's
+	 * --reg-cache --buffers --reuse, and lock's --lock --locks --cs-bytes --hold --backoff. */
+	assert_int_equal(nkeys, 40 + 1);
 	json_decref(schema);
 }
 

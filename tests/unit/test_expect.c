@@ -164,6 +164,7 @@ static void test_parse_errors(void **state)
 	parse_bad("bww>=1Gbps", "--expect 'bww>=1Gbps': at 7: \"bww\" is no metric (min, p50, "
 				"avg, p90, p99, p999, max, bw, bw_peak, rate, wakeups, loaded_p50, "
 				"loaded_p99, idle_p50, idle_p99, wr_p50, wr_p99, hit_pct, "
+				"acq_rate, jain, "
 				"retrans), and a "
 				"counter takes no "
 				"unit");

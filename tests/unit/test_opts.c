@@ -72,9 +72,10 @@ enum {
 	T_REG = 1 << 12,
 	T_TCP_LAT = 1 << 13,
 	T_TCP_BW = 1 << 14,
+	T_LOCK = 1 << 15, /* issue 42: a latency test of verbs */
 };
 /* The verbs tests (V), and with the socket tests. */
-#define T_VLAT	 (T_SEND_LAT | T_WRITE_LAT | T_READ_LAT | T_ATOMIC_LAT | T_ATOMIC)
+#define T_VLAT	 (T_SEND_LAT | T_WRITE_LAT | T_READ_LAT | T_ATOMIC_LAT | T_ATOMIC | T_LOCK)
 #define T_VBW	 (T_SEND_BW | T_WRITE_BW | T_READ_BW | T_ATOMIC_BW | T_ATOMIC)
 #define T_VTESTS (T_VLAT | T_VBW)
 #define T_VRUN	 (T_VTESTS | T_SERVER)
@@ -114,7 +115,7 @@ static const struct want wants[] = {
 	  T_SEND_LAT | T_SEND_BW },
 	{ "recv-post-list", 0, RB_OPT_U32, PRM(recv_post_list), 0, 1, 64, false, false, NULL,
 	  T_SEND_LAT | T_SEND_BW },
-	{ "qps", 'q', RB_OPT_AXIS, PRM(qps), 0, 1, 16384, false, false, NULL, T_VBW },
+	{ "qps", 'q', RB_OPT_AXIS, PRM(qps), 0, 1, 16384, false, false, NULL, T_VBW | T_LOCK },
 	{ "inline", 'I', RB_OPT_U32, PRM(inline_size), 0, 0, 65536, false, true, NULL,
 	  W_SENDWRITE },
 	{ "batch", 'l', RB_OPT_AXIS, PRM(batch), 0, 1, 4096, false, false, NULL, T_VBW },
@@ -175,6 +176,13 @@ static const struct want wants[] = {
 	{ "probe-rate", 0, RB_OPT_U32, PRM(probe_rate), 0, 10, 100000, false, true, NULL, T_VBW },
 	{ "wr-lat", 0, RB_OPT_FLAG, PRM(wr_lat), 0, 0, 1, false, false, NULL, T_VBW },
 	{ "cq-per-qp", 0, RB_OPT_FLAG, PRM(cq_per_qp), 0, 0, 1, false, false, NULL, T_VBW },
+	/* issue 42: lock's rows (lock is none of this test's commands) */
+	{ "lock", 0, RB_OPT_CHOICE, PRM(lock_algo), 0, 0, 1, false, false, "spin|ticket", T_LOCK },
+	{ "locks", 0, RB_OPT_U32, PRM(locks), 0, 1, 4096, false, false, NULL, T_LOCK },
+	{ "cs-bytes", 0, RB_OPT_U32, PRM(cs_bytes), 0, 0, 65536, false, true, NULL, T_LOCK },
+	{ "hold", 0, RB_OPT_U32, PRM(hold_us), 0, 0, 1000000, false, false, NULL, T_LOCK },
+	{ "backoff", 0, RB_OPT_STR, CLI(backoff_arg), sizeof(((struct rb_cli *)0)->backoff_arg), 0,
+	  0, false, false, NULL, T_LOCK },
 	{ "events", 'e', RB_OPT_FLAG, PRM(poll), 0, 0, 1, false, false, NULL, T_VTESTS },
 	{ "vector", 'X', RB_OPT_U32, LOC(comp_vector), 0, 0, 1023, false, false, NULL, T_VRUN },
 	{ "threads", 0, RB_OPT_U32, PRM(threads), 0, 1, RB_MAX_THREADS, false, false, NULL,
@@ -266,7 +274,7 @@ static const struct want *want_of(const char *lname)
 static const char *const bit_names[] = { "send_lat", "send_bw", "write_lat",  "write_bw",
 					 "read_lat", "read_bw", "atomic_lat", "atomic_bw",
 					 "server",   "topo",	"atomic",     "matrix",
-					 "reg",	     "tcp_lat", "tcp_bw" };
+					 "reg",	     "tcp_lat", "tcp_bw",     "lock" };
 #define NBITS (sizeof(bit_names) / sizeof(bit_names[0]))
 
 static const char *cmd_of(unsigned int bit)
@@ -782,7 +790,8 @@ static const struct {
 	{ "access", "local-write,remote-read", "remote-write", "need local-write" },
 	{ "recommend", "p99<=20us", "p99<=x", "--recommend 'p99<=x': at 6: a number" },
 	{ "use-cuda", "0000:3b:00.0", "gpu0", "not a GPU index or a PCI address" },
-	{ "reuse", "zipf:0.99", "zipf:0", "from 0.001 to 10" }, /* issue 42 */
+	{ "reuse", "zipf:0.99", "zipf:0", "from 0.001 to 10" },			/* issue 42 */
+	{ "backoff", "exp:100..1000", "exp:9..1", "not none or exp:MIN..MAX" }, /* issue 42 */
 };
 
 static int str_syntax_of(const struct want *w)

@@ -472,6 +472,9 @@ static void test_csv_header(void **state)
 			    "peer_cpu_util_pct,cpu_ns_per_msg,peer_bw_avg_gbps,wakeups_per_msg,"
 			    "loaded_p50_us,loaded_p99_us,idle_p50_us,idle_p99_us,wr_p50_us,wr_p99_"
 			    "us,rcache_hit_pct,regs_per_s,deregs_per_s,"
+			    "lock_acq_per_s,lock_release_us,lock_handoff_us,lock_attempts,lock_"
+			    "jain,"
+			    "lock_share_min," /* issue 42 */
 			    "device_numa_node,cpus,mem_node,"
 			    "local,interval,interval_start_s,bw_min_interval_gbps,"
 			    "rate_target_gbps,rate_target_mpps,rate_deviation_"
