@@ -1,18 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* The option tests' fixture (test_opts_*.c); opts_fx.h says what it holds. */
-#include <errno.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <cmocka.h>
-
-#include "core/cmd.h"
-#include "cli/opts_perftest.h"
-#include "core/sweep.h"
 #include "opts_fx.h"
 
 const struct want wants[] = {

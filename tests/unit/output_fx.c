@@ -1,36 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* The writers' tests' fixture (test_output_*.c); output_fx.h says what it holds. */
-#ifdef HAVE_CONFIG_H
-#include "core/ident.h"
-#include "config.h"
-#endif
-
-#include <dirent.h>
-#include <errno.h>
-#include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-#include <cmocka.h>
-
-#include "core/opts_row.h"
-#include "core/provider.h"
-#include "report/output.h"
-#include "report/out_perftest.h"
-#include "report/samples_file.h"
-#include "wire/plan.h"
-#include "core/stats.h"
-#include "core/sweep.h"
-
-#ifndef PACKAGE_VERSION
-#define PACKAGE_VERSION "unknown"
-#endif
 #include "output_fx.h"
 
 char tmpdir[] = "/tmp/rb-test-output-XXXXXX";

@@ -1,22 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* The plan tests' fixture (test_plan*.c); plan_fx.h says what it holds. */
-#include <errno.h>
-#include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <string.h>
-#include <cmocka.h>
-#include <infiniband/verbs.h>
-
-#include "cli/opts.h"
-#include "wire/plan.h"
-#include "core/stats.h"
-#include "core/sweep.h"
-#include "rdma/verbs.h"
-#include "wire/wire.h"
 #include "plan_fx.h"
 
 struct rb_params plan_of(const char *test)

@@ -4,19 +4,6 @@
  * positional arguments and the option names they carry, the per-test
  * defaults and combination checks of rb_cli_finish(), and rb_cli_given().
  */
-#include <errno.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <cmocka.h>
-
-#include "core/cmd.h"
-#include "cli/opts_perftest.h"
-#include "core/sweep.h"
 #include "opts_fx.h"
 
 /* ---- axes ---------------------------------------------------------------- */

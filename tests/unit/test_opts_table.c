@@ -5,19 +5,6 @@
  * (opts_fx.c's wants[]), parsed as each kind of row parses (values,
  * ranges, suffixes, choices, axes), and per-test applicability.
  */
-#include <errno.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <cmocka.h>
-
-#include "core/cmd.h"
-#include "cli/opts_perftest.h"
-#include "core/sweep.h"
 #include "opts_fx.h"
 
 /* ---- the table ---------------------------------------------------------- */

@@ -3,19 +3,6 @@
  * Unit tests for the usage text (--help, per test and command) and the man
  * page's OPTIONS section, and for parser bugs once found.
  */
-#include <errno.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <cmocka.h>
-
-#include "core/cmd.h"
-#include "cli/opts_perftest.h"
-#include "core/sweep.h"
 #include "opts_fx.h"
 
 /* ---- usage and man page ------------------------------------------------- */

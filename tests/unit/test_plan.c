@@ -5,23 +5,6 @@
  * Each hostile plan found in the lab (batch 0, qps 0, ...) is refused
  * with a message naming the option.
  */
-#include <errno.h>
-#include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <string.h>
-#include <cmocka.h>
-#include <infiniband/verbs.h>
-
-#include "cli/opts.h"
-#include "wire/plan.h"
-#include "core/stats.h"
-#include "core/sweep.h"
-#include "rdma/verbs.h"
-#include "wire/wire.h"
 #include "plan_fx.h"
 
 static void defaults_pass(void **state)

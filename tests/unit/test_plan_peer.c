@@ -4,23 +4,6 @@
  * (src/wire/plan.c): its CONN (MTU, numbers, probe, placement), its
  * setup and result figures, and the verbs path.
  */
-#include <errno.h>
-#include <math.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <string.h>
-#include <cmocka.h>
-#include <infiniband/verbs.h>
-
-#include "cli/opts.h"
-#include "wire/plan.h"
-#include "core/stats.h"
-#include "core/sweep.h"
-#include "rdma/verbs.h"
-#include "wire/wire.h"
 #include "plan_fx.h"
 
 /* ---- what a peer sends besides the plan ------------------------------ */

@@ -4,33 +4,6 @@
  * tests/data/topo, the probe's placement decisions, and the measuring
  * CPU's clock (tests/data/cpufreq).
  */
-#ifndef _GNU_SOURCE
-#define _GNU_SOURCE
-#endif
-#include <errno.h>
-#include <ftw.h>
-#include <limits.h>
-#include <sched.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
-
-#include <cmocka.h>
-#include <jansson.h>
-#include <numa.h>
-#include <numaif.h>
-
-#include "topo/topo.h"
-
-#ifndef TEST_DATA_DIR
-#error "TEST_DATA_DIR must name tests/data"
-#endif
 #include "topo_fx.h"
 
 /* ---- GPUs against RDMA devices (topo_gpu.c) -------------------------- */

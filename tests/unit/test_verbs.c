@@ -19,23 +19,6 @@
  *  - rb_mr_reg(): relaxed ordering refused, registered without it; a
  *    refusal under RLIMIT_MEMLOCK names the limit and the fix.
  */
-#include <errno.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
-#include <arpa/inet.h>
-#include <cmocka.h>
-
-#include "fake_verbs.h"
-#include "core/bench.h"
-#include "rdma/verbs.h"
-#include "core/bench.h"
-#include "wire/plan.h"
 #include "verbs_fx.h"
 
 static struct rb_dev fake_dev(void)

@@ -8,23 +8,6 @@
  * mlx5 (a port past the device's points at -d mlx5_0,mlx5_1; an IB port
  * in INIT at the subnet manager), -x on one IB side only.
  */
-#include <errno.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
-#include <arpa/inet.h>
-#include <cmocka.h>
-
-#include "fake_verbs.h"
-#include "core/bench.h"
-#include "rdma/verbs.h"
-#include "core/bench.h"
-#include "wire/plan.h"
 #include "verbs_fx.h"
 
 static void persona(enum fake_persona p)

@@ -4,20 +4,6 @@
  * padded and inconsistent bodies.  Bodies are copied into buffers of
  * exactly their length so ASan catches any read past @len.
  */
-#include <errno.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <cmocka.h>
-
-#include "core/cursor.h"
-#include "wire/plan.h"
-#include "wire/wire.h"
 #include "wire_fx.h"
 
 /* ---- malformed bodies -------------------------------------------------- */

@@ -4,20 +4,6 @@
  * encodings, round trips of every type, bad magic, other versions, lengths
  * past the cap; and every unpacker fed random bodies (the fuzz part).
  */
-#include <errno.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <cmocka.h>
-
-#include "core/cursor.h"
-#include "wire/plan.h"
-#include "wire/wire.h"
 #include "wire_fx.h"
 
 /* ---- header ------------------------------------------------------------ */

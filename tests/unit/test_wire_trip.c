@@ -4,20 +4,6 @@
  * codec every message shares (src/core/cursor.h): round trips of every
  * message, and their exact encodings.
  */
-#include <errno.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <cmocka.h>
-
-#include "core/cursor.h"
-#include "wire/plan.h"
-#include "wire/wire.h"
 #include "wire_fx.h"
 
 /* ---- round trips ------------------------------------------------------- */

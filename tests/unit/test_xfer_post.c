@@ -9,30 +9,6 @@
  *    handed over, an error completion names its status and QP;
  *  - --reg-mode per-msg, the remote keys, --post-api wr against post.
  */
-#include <errno.h>
-#include <math.h>
-#include <pthread.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <signal.h>
-#include <sys/socket.h>
-#include <sys/time.h>
-#include <time.h>
-#include <unistd.h>
-#include <cmocka.h>
-#include <jansson.h>
-
-#include "core/clock.h"
-#include "fake_verbs.h"
-#include "report/output.h"
-#include "wire/plan.h"
-#include "core/sweep.h"
-#include "engine/run.h"
 #include "xfer_fx.h"
 
 /* ---- rb_post_chain() --------------------------------------------------- */

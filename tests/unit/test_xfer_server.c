@@ -4,30 +4,6 @@
  * stop on the client's STOP, hear the heartbeat) and -b, both sides
  * streaming.
  */
-#include <errno.h>
-#include <math.h>
-#include <pthread.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <signal.h>
-#include <sys/socket.h>
-#include <sys/time.h>
-#include <time.h>
-#include <unistd.h>
-#include <cmocka.h>
-#include <jansson.h>
-
-#include "core/clock.h"
-#include "fake_verbs.h"
-#include "report/output.h"
-#include "wire/plan.h"
-#include "core/sweep.h"
-#include "engine/run.h"
 #include "xfer_fx.h"
 
 /* ---- server loops ------------------------------------------------------ */

@@ -1,23 +1,6 @@
 // SPDX-License-Identifier: MIT
 /* The device tests' fake host (test_verbs*.c); verbs_fx.h says what it holds. */
-#include <errno.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <sys/resource.h>
-#include <arpa/inet.h>
-#include <cmocka.h>
-
-#include "fake_verbs.h"
 #include "verbs_fx.h"
-#include "core/bench.h"
-#include "rdma/verbs.h"
-#include "core/bench.h"
-#include "wire/plan.h"
 
 struct fake_host host;
 

@@ -10,12 +10,22 @@
 #ifndef VERBS_FX_H
 #define VERBS_FX_H
 
-#include <stdbool.h>
+#include <errno.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
 #include <stdint.h>
-#include <infiniband/verbs.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <arpa/inet.h>
+#include <cmocka.h>
 
 #include "fake_verbs.h"
+#include "core/bench.h"
 #include "rdma/verbs.h"
+#include "wire/plan.h"
 
 #ifdef HAVE_EFADV
 #include <infiniband/efadv.h>

@@ -1,19 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* The wire tests' fixture (test_wire_*.c); wire_fx.h says what it holds. */
-#include <errno.h>
-#include <math.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <setjmp.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <cmocka.h>
-
-#include "core/cursor.h"
-#include "wire/plan.h"
-#include "wire/wire.h"
 #include "wire_fx.h"
 
 void wb_be(struct wb *w, uint64_t v, size_t n)

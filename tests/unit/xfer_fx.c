@@ -1,29 +1,5 @@
 // SPDX-License-Identifier: MIT
 /* The data-path tests' fixture (test_xfer_*.c): a plan on the fake provider, its checks. */
-#include <errno.h>
-#include <math.h>
-#include <pthread.h>
-#include <setjmp.h>
-#include <stdarg.h>
-#include <stddef.h>
-#include <stdint.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-#include <signal.h>
-#include <sys/socket.h>
-#include <sys/time.h>
-#include <time.h>
-#include <unistd.h>
-#include <cmocka.h>
-#include <jansson.h>
-
-#include "core/clock.h"
-#include "fake_verbs.h"
-#include "report/output.h"
-#include "wire/plan.h"
-#include "core/sweep.h"
-#include "engine/run.h"
 #include "xfer_fx.h"
 
 char ctx[160];
