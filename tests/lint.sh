@@ -17,7 +17,7 @@ cd -- "$top" || exit 1
 failed=0 missing=''
 
 # The shell scripts: a sh or bash shebang, or a "# shellcheck shell="
-# directive (sourced files: scripts/lib/common.sh, tests/lab/lib.sh, and
+# directive (sourced files: scripts/lib/common.sh, tests/lab/lib/lab.sh, and
 # scripts/rxe-lab-init, whose shebang is busybox).
 shell_files() {
 	local f
@@ -177,7 +177,7 @@ fi
 if command -v shellcheck >/dev/null 2>&1; then
 	mapfile -t sh_files < <(shell_files)
 	# -x follows sourced files; SCRIPTDIR finds scripts/lib/common.sh from
-	# scripts/, and the lab tests name tests/lab/lib.sh from the top.
+	# scripts/, and the lab tests name tests/lab/lib/lab.sh from the top.
 	if shellcheck -x -P SCRIPTDIR -f gcc -- "${sh_files[@]}"; then
 		echo "shellcheck: ${#sh_files[@]} shell scripts clean"
 	else

@@ -19,8 +19,8 @@
 # mode's path per message with the wake-ups left out (they are waiting),
 # which must cost what busy polling does.
 # COST_WR_OUT, when set, names a file that gets those figures' cost.csv.
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 LAB_TIMEOUT=${LAB_TIMEOUT:-900}
 SHIM=$TOP_BUILDDIR/tests/cost/costshim.so

@@ -7,8 +7,8 @@
 # client or a killed server is given up on within --timeout + 5 s; results
 # that could not finish are kept, marked incomplete; output files are never
 # replaced when they are not regular files.  Assertions run on the host.
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 # This tree's wire version, as hostile.py speaks it.
 wire=$(sed -n 's/^#define RB_WIRE_VERSION[[:space:]]*//p' "$TOP_SRCDIR/src/wire/wire.h")
 

@@ -36,8 +36,8 @@
 #     the client's thread 1 is served on rxe3 (host 4), --verify on, the
 #     CSV's rail column naming each thread's rail (issue 37 item 8); a
 #     server of a device that is not there exits 1 before listening.
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 # shellcheck disable=SC2034 # read by lab_run
 LAB_HOSTS=4

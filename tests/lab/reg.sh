@@ -10,8 +10,8 @@
 # with --reg-mode pool and per-msg, alternated twice against one server:
 # registering each message is slower and costs more CPU per message; per-msg
 # with -Q 4 --cqe-poll 2 (write_bw) and -o 4 (read_bw: -Q clamped to 4).
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 lab_run '
 S=4K,1M,16M

@@ -14,8 +14,8 @@
 # - the side-by-side: write_bw and tcp_bw at 64 KiB in this one boot,
 #   printed, and send_lat against tcp_lat (emulation figures: QEMU TCG,
 #   Soft-RoCE).
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 # shellcheck disable=SC2034 # read by lab_run
 LAB_HOSTS=2
