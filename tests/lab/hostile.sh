@@ -96,18 +96,23 @@ echo $? >"$OUT/server.rc"
 
 echo "$(date +%T) One-shot server, frozen clie" >>"$OUT/phases"
 # One-shot server, frozen client: the server exits 1 within the bound.
-"$RB" write_bw --cpu none --timeout 5 >/dev/null 2>"$OUT/oneshot.err" &
-srv=$!
-"$RB" write_bw --cpu none -D 60 --timeout 5 192.0.2.1 >/dev/null 2>&1 &
-cli=$!
-sleep 3
-kill -STOP $cli
-t0=$(ms)
-wait $srv
-echo $? >"$OUT/oneshot.rc"
-echo $(($(ms) - t0)) >"$OUT/oneshot.ms"
-kill -KILL $cli
-wait $cli 2>/dev/null
+# On a port of its own, beside the phases below (it is mostly waiting):
+# waited for at the end.
+(
+	"$RB" write_bw --cpu none --timeout 5 -p 18521 >/dev/null 2>"$OUT/oneshot.err" &
+	srv=$!
+	"$RB" write_bw --cpu none -D 60 --timeout 5 -p 18521 192.0.2.1 >/dev/null 2>&1 &
+	cli=$!
+	sleep 3
+	kill -STOP $cli
+	t0=$(ms)
+	wait $srv
+	echo $? >"$OUT/oneshot.rc"
+	echo $(($(ms) - t0)) >"$OUT/oneshot.ms"
+	kill -KILL $cli
+	wait $cli 2>/dev/null
+) &
+oneshot=$!
 
 echo "$(date +%T) The server killed mid-run" >>"$OUT/phases"
 # The server killed mid-run: the client exits 1, its files kept, incomplete.
@@ -239,7 +244,9 @@ for c in mtu0 mtu5000 esc; do
 done
 wait $liar || echo "the lying server failed" >>"$OUT/liar.txt"
 
-# The slow and silent peers of the second server, long since given up on.
+# The one-shot server phase, and the slow and silent peers of the
+# second server, long since given up on.
+wait $oneshot
 wait $slow1 $slow2 $slow3
 kill -INT $srv2
 wait $srv2
