@@ -315,7 +315,7 @@ int main(int argc, char **argv)
 	/* The metric table's rows: what rdmabench-plot draws (scripts/plot). */
 	if (!strcmp(argv[1], "--list-metrics"))
 		return rb_metrics_list_main(argc - 2, argv + 2);
-	/* Internal: the plan's wire fields (tests/lab/hostile.py packs by them). */
+	/* Internal: the plan's wire fields (tests/lab/lib/hostile.py packs by them). */
 	if (!strcmp(argv[1], "--list-plan")) {
 		rb_wire_plan_list(stdout);
 		return RB_EXIT_OK;

@@ -6,7 +6,7 @@
  * 0) allocate each kind of memory, copy a pattern host to GPU and back
  * and compare, and export device memory as a dma-buf.  Prints what it
  * found; exits 0 when all of it worked, 1 otherwise.  The tests run it
- * against the fake driver (tests/gpu-check.sh).
+ * against the fake driver (tests/gpu_check.sh).
  */
 #include <errno.h>
 #include <stdio.h>

@@ -17,7 +17,7 @@ cd -- "$top" || exit 1
 failed=0 missing=''
 
 # The shell scripts: a sh or bash shebang, or a "# shellcheck shell="
-# directive (sourced files: scripts/lib/common.sh, tests/lab/lib.sh, and
+# directive (sourced files: scripts/lib/common.sh, tests/lab/lib/lab.sh, and
 # scripts/rxe-lab-init, whose shebang is busybox).
 shell_files() {
 	local f
@@ -135,18 +135,19 @@ else
 fi
 
 # --- C: file size -------------------------------------------------------------
-# No file of src/ above 1,000 lines, but a data table (named here): past
-# that a file holds more than one concern; split it by concern.
+# No file of src/ or tests/unit/ above 1,000 lines, but a data table (named
+# here): past that a file holds more than one concern; split it by concern
+# (a test file around a fixture of its own, as test_xfer_*.c and xfer_fx.c).
 data_tables='src/core/opts_table.c'
 big=0
-for f in src/main.c src/*/*.[ch]; do
+for f in src/main.c src/*/*.[ch] tests/unit/*.[ch]; do
 	lines=$(wc -l <"$f")
 	((lines > 1000)) || continue
 	case " $data_tables " in *" $f "*) continue ;; esac
 	echo "size: $f has $lines lines (over 1,000): split it by concern"
 	big=$((big + 1))
 done
-echo "size: $big files of src/ over 1,000 lines (data tables aside)"
+echo "size: $big files of src/ and tests/unit/ over 1,000 lines (data tables aside)"
 ((big == 0)) || failed=1
 
 # --- C: clang-format --------------------------------------------------------
@@ -171,7 +172,7 @@ fi
 if command -v shellcheck >/dev/null 2>&1; then
 	mapfile -t sh_files < <(shell_files)
 	# -x follows sourced files; SCRIPTDIR finds scripts/lib/common.sh from
-	# scripts/, and the lab tests name tests/lab/lib.sh from the top.
+	# scripts/, and the lab tests name tests/lab/lib/lab.sh from the top.
 	if shellcheck -x -P SCRIPTDIR -f gcc -- "${sh_files[@]}"; then
 		echo "shellcheck: ${#sh_files[@]} shell scripts clean"
 	else

@@ -10,8 +10,8 @@
 # - -D 2 -b (send_bw, write_bw) ends on both sides, neither hangs;
 # - a generic server keeps serving one-way clients after -b ones;
 # - write_lat -b and atomic --mode bw -b are refused with exit 2, naming the test.
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 # shellcheck disable=SC2034 # read by lab_run
 LAB_HOSTS=2

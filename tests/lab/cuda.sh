@@ -25,8 +25,8 @@
 # - refusals: --cuda-reg dmabuf (exit 1, naming ibv_reg_dmabuf_mr), no GPU
 #   and no driver (exit 1, saying which), write_lat (exit 2: it polls its
 #   buffer from the CPU) but write_lat --write-with-imm runs.
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 # shellcheck disable=SC2034 # read by lab_run
 LAB_HOSTS=2

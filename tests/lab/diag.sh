@@ -11,8 +11,8 @@
 # - compare of two real runs, of a run with itself, and of a copy with one
 #   value 20% worse (exit 1, naming that point).
 # Every JSON is also checked against doc/rdmabench.schema.json (jcheck).
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 # shellcheck disable=SC2034 # read by lab_run
 LAB_HOSTS=2

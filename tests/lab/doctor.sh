@@ -7,8 +7,8 @@
 # rule) above what the kernel's RoCE rule lets that netdev carry (512):
 # the MTU check warns.  HOST with no server there: this host's checks,
 # the reason, exit 1 (tests/lab/doctor_peer.sh has HOST across the wire).
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 lab_run '
 solo doc doctor

@@ -5,8 +5,8 @@
 # runs send_lat, write_bw at 64 KiB and read_lat across it.  Then host 2's
 # NIC (rxe1's netdev) at MTU 600 gives rxe1 an active MTU of 512 against rxe0's 1024:
 # path_mtu warns, with its fix.  A server that is not there: exit 1.
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 # shellcheck disable=SC2034 # read by lab_run
 LAB_HOSTS=2

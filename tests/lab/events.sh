@@ -13,8 +13,8 @@
 # (RESULT v15), the same count as in its own file, not the client's 0.  (On one host rxe carries a WR to rxe0
 # itself within the post: most clients then find their completion at the
 # first poll and never sleep.)
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 # shellcheck disable=SC2034 # read by lab_run
 LAB_HOSTS=2

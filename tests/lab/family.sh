@@ -5,8 +5,8 @@
 # combinations, a size and a CQ beyond the device's limits, servers whose
 # -d, -i or -x cannot be met (they must not start) and a client without a
 # server.  Guest outputs land in $OUT; every assertion runs on the host.
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 # A hang must fail in bounded time, not after the default 900 s.
 LAB_TIMEOUT=${LAB_TIMEOUT:-300}

@@ -7,8 +7,8 @@
 # client or a killed server is given up on within --timeout + 5 s; results
 # that could not finish are kept, marked incomplete; output files are never
 # replaced when they are not regular files.  Assertions run on the host.
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 # This tree's wire version, as hostile.py speaks it.
 wire=$(sed -n 's/^#define RB_WIRE_VERSION[[:space:]]*//p' "$TOP_SRCDIR/src/wire/wire.h")
 
@@ -55,11 +55,11 @@ t0=$(ms)
 solo alone send_lat --cpu none -n 200 -p 18516 192.0.2.1
 echo $(($(ms) - t0)) >"$OUT/alone.ms"
 $H2 trickle >"$OUT/trickle.txt" 2>&1 &
-p1=$!
+slow1=$!
 $H2 silent >"$OUT/silent.txt" 2>&1 &
-p2=$!
+slow2=$!
 $H2 hello_silent >"$OUT/hello_silent.txt" 2>&1 &
-p3=$!
+slow3=$!
 i=0
 while [ "$(grep -c connected "$OUT/server2.err")" -lt 4 ] && [ $i -lt 100 ]; do
 	sleep 0.1
@@ -68,9 +68,8 @@ done
 t0=$(ms)
 solo normal send_lat --cpu none -n 200 -p 18516 192.0.2.1
 echo $(($(ms) - t0)) >"$OUT/normal.ms"
-wait $p1 $p2 $p3
-kill -INT $srv2
-wait $srv2
+# The slow peers are given up on (10 s) while the phases below run: waited
+# for at the end.
 
 echo "$(date +%T) A client frozen mid-measurem" >>"$OUT/phases"
 # A client frozen mid-measurement: the generic server gives up on it.
@@ -97,18 +96,23 @@ echo $? >"$OUT/server.rc"
 
 echo "$(date +%T) One-shot server, frozen clie" >>"$OUT/phases"
 # One-shot server, frozen client: the server exits 1 within the bound.
-"$RB" write_bw --cpu none --timeout 5 >/dev/null 2>"$OUT/oneshot.err" &
-srv=$!
-"$RB" write_bw --cpu none -D 60 --timeout 5 192.0.2.1 >/dev/null 2>&1 &
-cli=$!
-sleep 3
-kill -STOP $cli
-t0=$(ms)
-wait $srv
-echo $? >"$OUT/oneshot.rc"
-echo $(($(ms) - t0)) >"$OUT/oneshot.ms"
-kill -KILL $cli
-wait $cli 2>/dev/null
+# On a port of its own, beside the phases below (it is mostly waiting):
+# waited for at the end.
+(
+	"$RB" write_bw --cpu none --timeout 5 -p 18521 >/dev/null 2>"$OUT/oneshot.err" &
+	srv=$!
+	"$RB" write_bw --cpu none -D 60 --timeout 5 -p 18521 192.0.2.1 >/dev/null 2>&1 &
+	cli=$!
+	sleep 3
+	kill -STOP $cli
+	t0=$(ms)
+	wait $srv
+	echo $? >"$OUT/oneshot.rc"
+	echo $(($(ms) - t0)) >"$OUT/oneshot.ms"
+	kill -KILL $cli
+	wait $cli 2>/dev/null
+) &
+oneshot=$!
 
 echo "$(date +%T) The server killed mid-run" >>"$OUT/phases"
 # The server killed mid-run: the client exits 1, its files kept, incomplete.
@@ -138,9 +142,10 @@ wait $srv
 
 echo "$(date +%T) SIGTERM mid-sweep" >>"$OUT/phases"
 # SIGTERM mid-sweep: exit 143, finished points kept, marked incomplete.
+# (300 iterations a point: the kill comes at the second of 12 points.)
 "$RB" send_lat --cpu none --quiet >/dev/null 2>&1 &
 srv=$!
-"$RB" send_lat --cpu none -s 2..4K:x2 -n 3000 192.0.2.1 --json "$OUT/term.json" \
+"$RB" send_lat --cpu none -s 2..4K:x2 -n 300 192.0.2.1 --json "$OUT/term.json" \
 	>/dev/null 2>"$OUT/term.err" &
 cli=$!
 wait_grep "\"size\": 4," "$OUT/term.json" 30
@@ -238,6 +243,13 @@ for c in mtu0 mtu5000 esc; do
 	echo $(($(ms) - t0)) >"$OUT/lied_$c.ms"
 done
 wait $liar || echo "the lying server failed" >>"$OUT/liar.txt"
+
+# The one-shot server phase, and the slow and silent peers of the
+# second server, long since given up on.
+wait $oneshot
+wait $slow1 $slow2 $slow3
+kill -INT $srv2
+wait $srv2
 '
 
 # --- bad plans and frames: one ERROR line each, fast --------------------------

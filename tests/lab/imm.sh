@@ -18,8 +18,8 @@
 #   round trip (twice the one-way average) plus most of a gap.  Timing
 #   alone (p50 under the gap) is no test: a loaded lab's round trips
 #   reach milliseconds.
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 # shellcheck disable=SC2034 # read by lab_run
 LAB_HOSTS=2

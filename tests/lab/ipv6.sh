@@ -5,8 +5,8 @@
 # Also --bind: a server bound to the IPv6 address listens only there; and
 # --ipv6 (perftest's): an IPv6 GID on both sides though the peer is
 # reached over IPv4.
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 # -R shown by what only the CM path produces: the client took an address,
 # a route and a reply event per QP (the flag alone is the command line's).
 viacm='d["params"]["rdma_cm"] is True and d["setup"]["cm_events"] == 3 * d["setup"]["qps"]'

@@ -12,8 +12,8 @@
 # 0 through Slurm's PMIx server instead (a simulated job, --simulate
 # outlier=1: the JSON says coordinator_found "pmix" when rdmabench links
 # libpmix, and names rank 1).  Skipped when Slurm or munge is missing.
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 # Three daemons and four ranks take minutes under emulation: a long test,
 # run when RDMABENCH_LONG=1 (scripts/check --long).

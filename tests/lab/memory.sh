@@ -20,8 +20,8 @@
 # (send_bw -q 4 -s 64K: REM_INV_REQ or REM_OP_ERR, 3 runs of 3; write_bw
 # 1 of 3): the multi-QP cases send 1K messages, the huge page cases one QP
 # with larger ones.
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 # shellcheck disable=SC2034 # read by lab_run
 LAB_HOSTS=2

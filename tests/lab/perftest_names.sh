@@ -14,8 +14,8 @@
 # Then a sample of the corpus of real perftest lines (the lab: records of
 # tests/data/perftest-lines/lines), each run as it is on both sides (the lab's
 # devices and host in place of the line's, -n/-D bounded), and parsed alike.
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 # shellcheck disable=SC2034 # read by lab_run
 LAB_HOSTS=2

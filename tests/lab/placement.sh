@@ -2,8 +2,8 @@
 # Placement in the lab's 2-node guest, whose NIC (and so rxe0) sits on NUMA
 # node 1 with CPU 1: rdmabench topo finds it, --cpu auto pins there on both
 # sides, and --cpu 0 is recorded as remote with a warning naming both nodes.
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 # The client auto-pins to CPU 1 (the only CPU of node 1); the server learns
 # from the HELLO that the client shares its host and takes the other core,

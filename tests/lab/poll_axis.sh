@@ -9,8 +9,8 @@
 # swept axis: the line's options, run again, measure that point and no
 # other, issue 37 item 9); and write_bw with --cqe-poll 1,16 (both points,
 # on both sides).
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 # shellcheck disable=SC2034 # read by lab_run
 LAB_HOSTS=2

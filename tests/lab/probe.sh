@@ -28,8 +28,8 @@
 #   --reversed gives the server's figures; send_lat --wr-lat exits 2.
 # Emulation figures (Soft-RoCE under QEMU TCG): printed, not compared to
 # anything but each other.
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 # -R shown by what only the CM path produces: the client took an address,
 # a route and a reply event per QP (the flag alone is the command line's).
 viacm='d["params"]["rdma_cm"] is True and d["setup"]["cm_events"] == 3 * d["setup"]["qps"]'

@@ -30,8 +30,8 @@
 #   a message on each), and a -q 1..4096:x4 -t 4 message-rate sweep
 #   (-t 4: 4096 QPs' sends fill 16384 of rxe's 32767 CQ entries;
 #   README's figures, minutes under TCG).
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 # shellcheck disable=SC2034 # read by lab_run
 LAB_HOSTS=2

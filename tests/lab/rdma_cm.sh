@@ -1,8 +1,8 @@
 #!/bin/sh
 # -R: the QPs are connected through librdmacm instead of the out-of-band
 # QPN/GID exchange; the server adopts -R from the client's parameters.
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 # -R shown by what only the CM path produces: the client took an address,
 # a route and a reply event per QP (the flag alone is the command line's).
 viacm='d["params"]["rdma_cm"] is True and d["setup"]["cm_events"] == 3 * d["setup"]["qps"]'

@@ -14,8 +14,8 @@
 # reuse, caches of 8, 32 and 128 entries: the hit rate rises with the size,
 # the figures agree with each other, and at 128 entries the message rate
 # lies between per-msg's and pool's.
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 lab_run '
 S=4K,1M,16M

@@ -14,8 +14,8 @@
 # run's time, not its measure.  The figures are emulation's and are not
 # checked, only that each thread and rail moved data.  A long test: run
 # when RDMABENCH_LONG=1 (scripts/check --long).
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 if [ "${RDMABENCH_LONG:-0}" != 1 ]; then
 	echo "SKIP: a long test (RDMABENCH_LONG=1 or scripts/check --long runs it)"

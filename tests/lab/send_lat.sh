@@ -8,8 +8,8 @@
 # asked for by default (rxe ignores it: honoured false), not for write_lat
 # and with --disable-pcie-relaxed; and
 # --dry-run resolving rxe0 and the GID of 192.0.2.1 without a server there.
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 lab_run '
 pair ok "send_lat --cpu none --quiet --json $OUT/srv.json" \

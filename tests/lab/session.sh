@@ -1,10 +1,10 @@
 #!/bin/sh
-# Lab sessions (tests/lab/lib.sh, tests/lab/serve.sh): two guest scripts
+# Lab sessions (tests/lab/lib/lab.sh, tests/lab/lib/serve.sh): two guest scripts
 # run in one boot, and the second finds the lab as a fresh boot would,
 # whatever the first left behind: a process, a netem qdisc, huge pages,
 # an IPv6 address.  Only with LAB_SESSIONS=1 (scripts/check).
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 if [ "${LAB_SESSIONS:-0}" != 1 ]; then
 	echo "SKIP: lab sessions are used only with LAB_SESSIONS=1 (scripts/check)"

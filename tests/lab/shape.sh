@@ -13,8 +13,8 @@
 # - usage errors (exit 2): --rate on a latency test, -D 0 with a sweep,
 #   an interval longer than -D, a rate in bytes.
 # Every JSON is checked against doc/rdmabench.schema.json (lab_run).
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 # shellcheck disable=SC2034 # read by lab_run
 LAB_HOSTS=2

@@ -15,8 +15,8 @@
 #     and names the ports it left out; -d rxe0,rxe1 is refused before any
 #     thread starts, naming rxe1 and its state.  Last: the NIC's routes
 #     and neighbours go with it.
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 # shellcheck disable=SC2034 # read by lab_run
 LAB_HOSTS=2 LAB_SIW=1

@@ -6,8 +6,8 @@
 # (every path taken once) its open files stay the same and its resident
 # memory within 64 KiB (a few pages that a late path may touch; a leak of
 # 8 KiB a client is more past 10 more clients, where 5% of RSS was not).
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 LAB_TIMEOUT=${LAB_TIMEOUT:-600}
 N=${SOAK_CLIENTS:-200}

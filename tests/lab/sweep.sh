@@ -4,8 +4,8 @@
 # 4 MiB messages for longer than a 3 s --timeout (heartbeats by bytes),
 # a sweep interrupted by ^C (exit 130, finished points kept, server not
 # left hanging), oversized plans, and scripts/plot on the sweep's CSV.
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 LAB_TIMEOUT=${LAB_TIMEOUT:-300}
 

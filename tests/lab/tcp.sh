@@ -20,8 +20,8 @@
 #   own memory: exit 0 only when both hold), the lock's figures present
 #   and sane, its WRs across the wire, ticket's FIFO fairness; the table
 #   printed for the README (emulation figures).
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 # shellcheck disable=SC2034 # read by lab_run
 LAB_HOSTS=2

@@ -17,8 +17,8 @@
 # The run's setup (JSON "setup") is every thread's: 2 QPs a side, the
 # longest create, connect and destroy; --probe with both threads on node
 # 0 puts the probe's thread on node 1, said.
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
 # shellcheck disable=SC2034 # read by lab_run
 LAB_HOSTS=2

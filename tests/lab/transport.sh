@@ -11,8 +11,8 @@
 # in the JSON; -L is not looked for on the wire: rxe sends TTL 64 whatever
 # the GRH's hop limit (seen with this sniffer).
 # All of it in one VM boot.
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 # -R shown by what only the CM path produces: the client took an address,
 # a route and a reply event per QP (the flag alone is the command line's).
 viacm='d["params"]["rdma_cm"] is True and d["setup"]["cm_events"] == 3 * d["setup"]["qps"]'

@@ -8,8 +8,8 @@
 # Both sides share the guest's 2 vCPUs: --cpu none, small -n (a round trip
 # across the wire costs ~100+ us under TCG).  No side names its device:
 # --bind gives each its address, and the device holding it is chosen.
-# shellcheck source=tests/lab/lib.sh disable=SC2016 # $ in the guest script
-. "$TOP_SRCDIR/tests/lab/lib.sh"
+# shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
+. "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 # -R shown by what only the CM path produces: the client took an address,
 # a route and a reply event per QP (the flag alone is the command line's).
 viacm='d["params"]["rdma_cm"] is True and d["setup"]["cm_events"] == 3 * d["setup"]["qps"]'

@@ -215,6 +215,26 @@ struct ibv_qp *fake_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a);
 struct ibv_qp_ex *fake_qp_to_qp_ex(struct ibv_qp *qp);
 
 /*
+ * fake_verbs_ex.c: the ibv_wr_* of QP @x (ibv_qp_ex), set by fake_new();
+ * and the fake a context belongs to.
+ */
+void fake_qpx_init(struct ibv_qp_ex *x);
+struct fake *fake_of_ctx(struct ibv_context *ctx);
+
+/*
+ * fake_wrap.c, for a test linked with -Wl,--wrap=ibv_create_qp,
+ * --wrap=ibv_qp_to_qp_ex and --wrap=ibv_modify_qp (test_verbs*, test_dc):
+ * the first two are the fake's; ibv_modify_qp() records each move, by the
+ * state it goes to, in fake_mod.
+ */
+struct fake_mod {
+	struct ibv_qp_attr at[IBV_QPS_RTS + 1];
+	int mask[IBV_QPS_RTS + 1];
+	int calls;
+};
+extern struct fake_mod fake_mod;
+
+/*
  * A provider's personality: what its device shows (name, PCI vendor id,
  * link layer) and how its ibv_create_qp() behaves, as rdma-core's
  * provider does (providers/efa, bnxt_re, mlx5).

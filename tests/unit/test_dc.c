@@ -96,8 +96,6 @@ static struct fake *f;
 struct ibv_qp *__wrap_mlx5dv_create_qp(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *a,
 				       struct mlx5dv_qp_init_attr *dv);
 struct mlx5dv_qp_ex *__wrap_mlx5dv_qp_ex_from_ibv_qp_ex(struct ibv_qp_ex *x);
-int __wrap_ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *a, int mask);
-struct ibv_qp_ex *__wrap_ibv_qp_to_qp_ex(struct ibv_qp *qp);
 
 struct ibv_qp *__wrap_mlx5dv_create_qp(struct ibv_context *ctx, struct ibv_qp_init_attr_ex *a,
 				       struct mlx5dv_qp_init_attr *dv)
@@ -134,35 +132,6 @@ struct mlx5dv_qp_ex *__wrap_mlx5dv_qp_ex_from_ibv_qp_ex(struct ibv_qp_ex *x)
 	return &dc.mqp;
 }
 
-/* Each move, by the state it goes to. */
-static struct {
-	struct ibv_qp_attr at[IBV_QPS_RTS + 1];
-	int mask[IBV_QPS_RTS + 1];
-	int calls;
-} mod;
-
-int __wrap_ibv_modify_qp(struct ibv_qp *qp, struct ibv_qp_attr *a, int mask)
-{
-	(void)qp;
-	assert_true(a->qp_state <= IBV_QPS_RTS);
-	mod.at[a->qp_state] = *a;
-	mod.mask[a->qp_state] = mask;
-	mod.calls++;
-	return 0;
-}
-
-struct ibv_qp_ex *__wrap_ibv_qp_to_qp_ex(struct ibv_qp *qp)
-{
-	return fake_qp_to_qp_ex(qp);
-}
-
-/* ibv_create_qp_ex() without send_ops_flags (a DCT) is ibv_create_qp(). */
-struct ibv_qp *__wrap_ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a);
-struct ibv_qp *__wrap_ibv_create_qp(struct ibv_pd *pd, struct ibv_qp_init_attr *a)
-{
-	return fake_create_qp(pd, a);
-}
-
 static struct ibv_pd pd;
 
 /* An mlx5_0 of one port, InfiniBand, as rb_dev_open_want() leaves it. */
@@ -170,7 +139,7 @@ static void mlx5_dev(struct rb_dev *d)
 {
 	memset(d, 0, sizeof(*d));
 	memset(&dc, 0, sizeof(dc));
-	memset(&mod, 0, sizeof(mod));
+	memset(&fake_mod, 0, sizeof(fake_mod));
 	f = fake_new(4, 64);
 	pd.context = &f->ctx;
 	snprintf(d->name, sizeof(d->name), "mlx5_0");
@@ -214,16 +183,16 @@ static void dc_create_and_connect(void **state)
 	assert_int_equal(rb_dc_connect(&d, qp, false, IBV_ACCESS_REMOTE_WRITE, 5, &srv,
 				       IBV_MTU_4096, 4, &av, &peer),
 			 0);
-	assert_int_equal(mod.calls, 3);
-	assert_false(mod.mask[IBV_QPS_INIT] & IBV_QP_ACCESS_FLAGS);
-	assert_int_equal(mod.at[IBV_QPS_INIT].port_num, 1);
-	assert_int_equal(mod.mask[IBV_QPS_RTR], IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU);
-	assert_int_equal(mod.at[IBV_QPS_RTR].ah_attr.dlid, 9);
-	assert_int_equal(mod.at[IBV_QPS_RTR].path_mtu, IBV_MTU_4096);
-	assert_int_equal(mod.at[IBV_QPS_RTS].max_rd_atomic, 4);
-	assert_int_equal(mod.at[IBV_QPS_RTS].timeout, 14);
-	assert_int_equal(mod.at[IBV_QPS_RTS].sq_psn, 5);
-	assert_true(mod.mask[IBV_QPS_RTS] & IBV_QP_MAX_QP_RD_ATOMIC);
+	assert_int_equal(fake_mod.calls, 3);
+	assert_false(fake_mod.mask[IBV_QPS_INIT] & IBV_QP_ACCESS_FLAGS);
+	assert_int_equal(fake_mod.at[IBV_QPS_INIT].port_num, 1);
+	assert_int_equal(fake_mod.mask[IBV_QPS_RTR], IBV_QP_STATE | IBV_QP_AV | IBV_QP_PATH_MTU);
+	assert_int_equal(fake_mod.at[IBV_QPS_RTR].ah_attr.dlid, 9);
+	assert_int_equal(fake_mod.at[IBV_QPS_RTR].path_mtu, IBV_MTU_4096);
+	assert_int_equal(fake_mod.at[IBV_QPS_RTS].max_rd_atomic, 4);
+	assert_int_equal(fake_mod.at[IBV_QPS_RTS].timeout, 14);
+	assert_int_equal(fake_mod.at[IBV_QPS_RTS].sq_psn, 5);
+	assert_true(fake_mod.mask[IBV_QPS_RTS] & IBV_QP_MAX_QP_RD_ATOMIC);
 	assert_ptr_equal(qp->qp_context, &peer);
 	assert_int_equal(peer.qpn, 0x1234);
 	assert_ptr_equal(peer.mqp, &dc.mqp);
@@ -245,9 +214,9 @@ static void dc_create_and_connect(void **state)
 	assert_int_equal(rb_dc_connect(&d, qp, true, IBV_ACCESS_REMOTE_WRITE, 0, &srv, IBV_MTU_1024,
 				       0, &av, NULL),
 			 0);
-	assert_int_equal(mod.calls, 2); /* INIT, RTR: a DCT never sends */
-	assert_int_equal(mod.at[IBV_QPS_INIT].qp_access_flags, IBV_ACCESS_REMOTE_WRITE);
-	assert_true(mod.mask[IBV_QPS_RTR] & IBV_QP_MIN_RNR_TIMER);
+	assert_int_equal(fake_mod.calls, 2); /* INIT, RTR: a DCT never sends */
+	assert_int_equal(fake_mod.at[IBV_QPS_INIT].qp_access_flags, IBV_ACCESS_REMOTE_WRITE);
+	assert_true(fake_mod.mask[IBV_QPS_RTR] & IBV_QP_MIN_RNR_TIMER);
 	assert_null(qp->qp_context);
 	fake_free(f);
 }

@@ -5,7 +5,7 @@
  * handshake over a socketpair with the coordinator's half as
  * matrix_coord.c runs it (right key, wrong key, a key on one side only,
  * a forged or truncated AUTH), WELCOME and later frames tagged.  A rank
- * that stalls mid-handshake is tests/matrix-hostile.sh's job 3 (it needs
+ * that stalls mid-handshake is tests/matrix_hostile.sh's job 3 (it needs
  * the coordinator's whole join loop).
  */
 #include <errno.h>

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """regen.py DATA_DIR: rewrite the inputs of tests/unit/test_compare.c
 (DATA_DIR/compare/*.json) from the writer's golden files
-(DATA_DIR/golden/{bw,lat}.json, which test_output holds equal to the
+(DATA_DIR/golden/{bw,lat}.json, which test_output_* hold equal to the
 writer's output), each with the one change README names.  Run by
 `make update-golden` after the golden files: never edit them by hand."""
 import copy

@@ -3,7 +3,7 @@
 # (rdmabench --man-options) and the table of perftest flags (rdmabench
 # --man-perftest).  awk reads the markers from ENVIRON because -v would
 # take their backslashes as escapes.  This test fails when a section differs
-# from the table, and `tests/man-sync.sh --update` (make update-man)
+# from the table, and `tests/man_sync.sh --update` (make update-man)
 # rewrites both.  It also checks that every command appears in the page.
 set -eu
 top=${TOP_SRCDIR:-$(dirname "$0")/..}

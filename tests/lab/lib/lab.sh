@@ -49,7 +49,8 @@ fail() {
 }
 
 # lab_run SCRIPT: run SCRIPT (sh text) in the guest with RB (the binary),
-# OUT (results, shared) and LAB (tests/lab in the source tree) set.
+# OUT (results, shared) and LAB (tests/lab/lib in the source tree: guest.sh,
+# hostile.py) set.
 # LAB_HOSTS=N boots the guest as N hosts on one wire (rxe-lab --hosts N),
 # LAB_SMP=N with N vCPUs (rxe-lab --smp N, default 2), LAB_MEM=MIB with
 # that much memory (rxe-lab --mem, default 1024); LAB_SIW=1 adds a
@@ -58,7 +59,7 @@ lab_run() {
 	# shellcheck disable=SC2016 # $LAB is expanded in the guest
 	printf 'set -u\n. "$LAB/guest.sh"\n%s\n' "$1" >"$OUT/guest.sh"
 	set -- --hosts "${LAB_HOSTS:-1}" --smp "${LAB_SMP:-2}" --mem "${LAB_MEM:-1024}" --env RB="$RDMABENCH" --env OUT="$OUT" \
-		--env LAB="$TOP_SRCDIR/tests/lab"
+		--env LAB="$TOP_SRCDIR/tests/lab/lib"
 	[ "${LAB_SIW:-0}" != 1 ] || set -- --siw "$@"
 	for _v in ASAN_OPTIONS UBSAN_OPTIONS LSAN_OPTIONS; do
 		eval "_o=\${$_v:-}"
@@ -76,7 +77,7 @@ lab_run() {
 # ---- lab sessions --------------------------------------------------------
 # With LAB_SESSIONS=1 (scripts/check sets it), lab_run does not boot a lab
 # of its own: it hands its guest script to a session, one boot of the lab
-# running tests/lab/serve.sh, kept in $SESSIONS/hNsM for the next test
+# running tests/lab/lib/serve.sh, kept in $SESSIONS/hNsM for the next test
 # that needs the same lab (N hosts, M vCPUs).  $SESSIONS is in the build
 # tree, which the guest sees at the same path.  A boot is 9 to 10 s under TCG;
 # the tests are listed so that those needing the same lab come together
@@ -87,8 +88,8 @@ lab_run() {
 # more puts it back itself.  The session's end: DIR/*/stop (scripts/check,
 # after the tests or on its way out), or 300 s without a job.
 SESSIONS=$TOP_BUILDDIR/tests/lab/sessions
-# shellcheck source=tests/lab/sessions.sh
-. "$TOP_SRCDIR/tests/lab/sessions.sh"
+# shellcheck source=tests/lab/lib/sessions.sh
+. "$TOP_SRCDIR/tests/lab/lib/sessions.sh"
 
 # sq WORD: WORD quoted for sh.
 sq() {
@@ -107,7 +108,7 @@ session_up() {
 	sessions_stop "$SESSIONS" "$_sd"
 	rm -rf "$_sd"
 	mkdir -p "$_sd"
-	"$RXE_LAB" --timeout 0 "$@" -- sh "$TOP_SRCDIR/tests/lab/serve.sh" "$_sd" 300 \
+	"$RXE_LAB" --timeout 0 "$@" -- sh "$TOP_SRCDIR/tests/lab/lib/serve.sh" "$_sd" 300 \
 		</dev/null >"$_sd/lab.log" 2>&1 &
 	echo $! >"$_sd/pid"
 	_si=0
@@ -189,7 +190,7 @@ session_run() {
 schema_all() {
 	for _j in "$OUT"/*.json; do
 		[ -f "$_j" ] || continue
-		python3 "$TOP_SRCDIR/tests/lab/jcheck.py" "$_j" || fail "${_j##*/}: not what the schema says"
+		python3 "$TOP_SRCDIR/tests/lab/lib/jcheck.py" "$_j" || fail "${_j##*/}: not what the schema says"
 	done
 }
 
@@ -214,7 +215,7 @@ expect_grep() {
 jcheck() {
 	_f=$1
 	shift
-	python3 "$TOP_SRCDIR/tests/lab/jcheck.py" "$OUT/$_f" "$@" || fail "$_f: assertion failed"
+	python3 "$TOP_SRCDIR/tests/lab/lib/jcheck.py" "$OUT/$_f" "$@" || fail "$_f: assertion failed"
 }
 
 # Called by a test at its end: clean up after a pass.

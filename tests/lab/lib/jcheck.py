@@ -10,7 +10,7 @@ import json
 import os
 import sys
 
-SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "doc",
+SCHEMA = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "doc",
                       "rdmabench.schema.json")
 
 

@@ -8,7 +8,7 @@
 # run through the plan (PARAMS), the DATA exchange, a point and its
 # RESULT; and every plan field of the old build is the new one's, at the
 # same tag and kind (`--list-plan`).  A field one build does not know is
-# skipped or refused by name: test_wire's test_params_keyed.
+# skipped or refused by name: test_wire_bad's test_params_keyed.
 # Building the old commit costs about a minute on two cores: only with
 # RDMABENCH_LONG=1 (scripts/check --long); without it, the same
 # exchanges between this build and itself (a few seconds).

@@ -1,5 +1,5 @@
 # shellcheck shell=sh
-# serve.sh DIR IDLE: the guest side of a lab session (tests/lab/lib.sh).
+# serve.sh DIR IDLE: the guest side of a lab session (tests/lab/lib/lab.sh).
 # Run by rxe-lab as its command, it runs the lab tests' guest scripts one
 # after another in this one boot: a boot costs 9 to 10 s under TCG, and
 # most lab tests need the same lab.  A job is a directory that lab_run

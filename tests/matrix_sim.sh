@@ -33,7 +33,7 @@ command -v python3 >/dev/null 2>&1 || { echo "SKIP: no python3"; exit 77; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-port=$((10000 + $$ % 10000)) # matrix-hostile.sh takes 20000 and up
+port=$((10000 + $$ % 10000)) # matrix_hostile.sh takes 20000 and up
 fails=0
 
 # run NAME WANT_RC ARGS...: one simulated job; its output in $tmp/NAME.*.

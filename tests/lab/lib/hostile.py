@@ -30,7 +30,7 @@ SYNC_ALIVE = 3
 def wire_version():
     """This tree's wire version (src/wire/wire.h), whatever it is: a literal here
     went stale when v7 came."""
-    h = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "src", "wire",
+    h = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "..", "src", "wire",
                      "wire.h")
     with open(h, encoding="utf-8") as f:
         for line in f:

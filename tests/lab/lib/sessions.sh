@@ -1,8 +1,8 @@
 # shellcheck shell=sh
-# Lab sessions' bookkeeping on the host, shared by tests/lab/lib.sh (which
+# Lab sessions' bookkeeping on the host, shared by tests/lab/lib/lab.sh (which
 # starts and uses them) and scripts/check (which ends them): no side
 # effects when sourced.  A session in DIR is one rxe-lab running
-# tests/lab/serve.sh; DIR/pid is that rxe-lab's pid.
+# tests/lab/lib/serve.sh; DIR/pid is that rxe-lab's pid.
 
 # session_pid DIR: the pid of the session's rxe-lab, if it still runs (a
 # pid file may outlive its process, and the pid be reused).
