@@ -170,6 +170,11 @@ static const struct want wants[] = {
 	{ "cq-per-qp", 0, RB_OPT_FLAG, PRM(cq_per_qp), 0, 0, 1, false, false, NULL, T_VBW },
 	{ "events", 'e', RB_OPT_FLAG, PRM(poll), 0, 0, 1, false, false, NULL, T_VTESTS },
 	{ "vector", 'X', RB_OPT_U32, LOC(comp_vector), 0, 0, 1023, false, false, NULL, T_VRUN },
+	/* issue 40: extended CQ, CQ moderation */
+	{ "cq-api", 0, RB_OPT_CHOICE, LOC(cq_api), 0, 0, 2, false, false, "auto|classic|ex",
+	  T_VRUN },
+	{ "cq-moderation", 0, RB_OPT_STR, LOC(cq_moderation), SZ(cq_moderation), 0, 0, false, false,
+	  NULL, T_VRUN },
 	{ "threads", 0, RB_OPT_U32, PRM(threads), 0, 1, RB_MAX_THREADS, false, false, NULL,
 	  T_TESTS },
 	{ "max-conns", 0, RB_OPT_U32, LOC(max_conns), 0, 1, RB_MAX_CONNS, false, false, NULL,
@@ -775,6 +780,7 @@ static const struct {
 	{ "access", "local-write,remote-read", "remote-write", "need local-write" },
 	{ "recommend", "p99<=20us", "p99<=x", "--recommend 'p99<=x': at 6: a number" },
 	{ "use-cuda", "0000:3b:00.0", "gpu0", "not a GPU index or a PCI address" },
+	{ "cq-moderation", "16/10", "0", "COUNT 1 to 65535" }, /* issue 40 */
 };
 
 static int str_syntax_of(const struct want *w)
@@ -1646,7 +1652,7 @@ static void test_poll(void **state)
 	(void)state;
 	CHECK_OK(FINISH(&c, T_SEND_LAT, err, "host"), err);
 	CHECK_AXIS(&c.p.poll, RB_POLL_BUSY);
-	assert_int_equal(c.l.comp_vector, 0);
+	assert_int_equal(c.l.comp_vector, RB_VECTOR_SPREAD); /* issue 40: not given */
 	CHECK_OK(FINISH(&c, T_SEND_BW, err, "--poll", "event", "host"), err);
 	CHECK_AXIS(&c.p.poll, RB_POLL_EVENT);
 	CHECK_OK(FINISH(&c, T_READ_LAT, err, "-e", "-X", "3", "host"), err);
