@@ -100,6 +100,12 @@ struct rb_provider {
 	 * port_xmit_packets, else (netdev_carries_rdma) netdev_tx_packets. */
 	const char *ctr_packets;
 	const char *quirk; /* one line for topo and doctor; NULL: none */
+	/* issue 40: the extended CQ takes one completion per ibv_start_poll()
+	 * (rxe before rdma-core 55: an ibv_next_poll() that found nothing
+	 * moved the consumer index past the last completion and unlocked the
+	 * CQ twice, rdma-core b78b414e0 and 5e7aa4102), and --cq-api auto
+	 * keeps ibv_poll_cq(). */
+	bool cqx_one;
 };
 
 /* rb_prov_get() - the row of @id; the generic row for an id out of range. */

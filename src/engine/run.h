@@ -412,9 +412,9 @@ rb_reap_poll(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, u
 	if (!r->c.cq_ex)
 		n = ibv_poll_cq(r->cq, max, wc);
 	else if (plain || !__builtin_expect(r->p->imm, 0))
-		n = rb_cqx_poll(r->cq, max, wc);
+		n = rb_cqx_poll(r->cq, max, wc, r->c.cq_ex);
 	else
-		n = rb_cqx_poll_full(r->cq, max, wc);
+		n = rb_cqx_poll_full(r->cq, max, wc, r->c.cq_ex);
 	if (n < 0)
 		return rb_poll_failed(r);
 	return rb_reap_wcs(r, wc, n, done, on_recv, srq, plain);

@@ -59,12 +59,37 @@ static void fill_full(struct ibv_cq_ex *cq, struct ibv_wc *wc)
 		wc->imm_data = ibv_wc_read_imm_data(cq);
 }
 
-int rb_cqx_poll_full(struct ibv_cq *ibcq, int max, struct ibv_wc *wc)
+int rb_cqx_poll_one(struct ibv_cq *ibcq, int max, struct ibv_wc *wc, bool full)
+{
+	struct ibv_cq_ex *cq = rb_cqx_of(ibcq);
+	struct ibv_poll_cq_attr attr = { .comp_mask = 0 };
+	int n, ret = 0;
+
+	for (n = 0; n < max; n++) {
+		ret = ibv_start_poll(cq, &attr);
+		if (ret)
+			break;
+		if (full) {
+			fill_full(cq, &wc[n]);
+		} else {
+			wc[n].wr_id = cq->wr_id;
+			wc[n].status = cq->status;
+			if (cq->status != IBV_WC_SUCCESS)
+				rb_cqx_fill_error(cq, &wc[n]);
+		}
+		ibv_end_poll(cq);
+	}
+	return ret && ret != ENOENT ? -ret : n;
+}
+
+int rb_cqx_poll_full(struct ibv_cq *ibcq, int max, struct ibv_wc *wc, uint8_t kind)
 {
 	struct ibv_cq_ex *cq = rb_cqx_of(ibcq);
 	struct ibv_poll_cq_attr attr = { .comp_mask = 0 };
 	int n = 0, ret;
 
+	if (kind == RB_CQX_ONE)
+		return rb_cqx_poll_one(ibcq, max, wc, true);
 	ret = ibv_start_poll(cq, &attr);
 	if (ret)
 		return ret == ENOENT ? 0 : -ret;

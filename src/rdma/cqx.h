@@ -18,6 +18,20 @@
 
 #include "rdma/verbs.h"
 
+/* How a connection's CQs are polled (struct rb_conn's cq_ex). */
+enum rb_cqx_kind {
+	RB_CQX_OFF,   /* classic: ibv_poll_cq() */
+	RB_CQX_BATCH, /* ibv_start_poll(), ibv_next_poll() up to the poll's max, ibv_end_poll() */
+	RB_CQX_ONE,   /* one completion per ibv_start_poll() (the provider row's cqx_one) */
+};
+
+/*
+ * rb_cqx_poll_one() - rb_cqx_poll() (@full: rb_cqx_poll_full()) for
+ * RB_CQX_ONE: start_poll and end_poll around each completion, never
+ * next_poll.
+ */
+int rb_cqx_poll_one(struct ibv_cq *cq, int max, struct ibv_wc *wc, bool full);
+
 /* What an extended CQ lets its completions say beyond wr_id and status:
  * read only on the paths that need them (rb_cqx_poll_full()). */
 #define RB_CQX_WC_FLAGS (IBV_WC_EX_WITH_BYTE_LEN | IBV_WC_EX_WITH_IMM | IBV_WC_EX_WITH_QP_NUM)
@@ -44,16 +58,18 @@ void rb_cqx_fill_error(struct ibv_cq_ex *cq, struct ibv_wc *wc);
  * rb_cqx_poll() - up to @max (>= 1) completions of @cq into @wc, each
  * with its wr_id and status only (a failed one also vendor_err and
  * qp_num): all the loops read of a completion without --srq or
- * immediates.  The number taken, or -errno.  Inline: the hot loops'
- * poll.
+ * immediates.  @kind: RB_CQX_BATCH, or RB_CQX_ONE (rb_cqx_poll_one()).
+ * The number taken, or -errno.  Inline: the hot loops' poll.
  */
 static inline __attribute__((always_inline)) int rb_cqx_poll(struct ibv_cq *ibcq, int max,
-							     struct ibv_wc *wc)
+							     struct ibv_wc *wc, uint8_t kind)
 {
 	struct ibv_cq_ex *cq = rb_cqx_of(ibcq);
 	struct ibv_poll_cq_attr attr = { .comp_mask = 0 };
 	int n = 0, ret;
 
+	if (__builtin_expect(kind == RB_CQX_ONE, 0))
+		return rb_cqx_poll_one(ibcq, max, wc, false);
 	ret = ibv_start_poll(cq, &attr);
 	if (ret)
 		return ret == ENOENT ? 0 : -ret;
@@ -76,7 +92,7 @@ static inline __attribute__((always_inline)) int rb_cqx_poll(struct ibv_cq *ibcq
  * rb_cqx_poll_full() - rb_cqx_poll() with what --srq, immediates and
  * --wr-lat read too: opcode, byte_len, wc_flags, imm_data, qp_num.
  */
-int rb_cqx_poll_full(struct ibv_cq *cq, int max, struct ibv_wc *wc);
+int rb_cqx_poll_full(struct ibv_cq *cq, int max, struct ibv_wc *wc, uint8_t kind);
 
 /*
  * rb_cq_moderate() - --cq-moderation: @cq raises its event once @count

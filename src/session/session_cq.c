@@ -64,7 +64,9 @@ static int one_cq(struct session *s, uint64_t need, uint32_t vec, bool *ex, stru
 int sess_create_cqs(struct session *s, uint64_t need)
 {
 	struct rb_conn *cn = &s->conn;
-	bool ex = s->l->cq_api != RB_CQ_CLASSIC;
+	bool one = cn->dev.prov && cn->dev.prov->cqx_one;
+	/* auto: the extended CQ where the provider polls it in batches */
+	bool ex = s->l->cq_api == RB_CQ_EX || (s->l->cq_api == RB_CQ_AUTO && !one);
 	uint32_t i, n = s->p.cq_per_qp ? cn->nqp : 1, vec = pick_vector(s);
 	struct rb_cqmod mod;
 	char err[160];
@@ -92,7 +94,7 @@ int sess_create_cqs(struct session *s, uint64_t need)
 	if (cn->cqs)
 		cn->cq = cn->cqs[0];
 	s->usage |= ret == -ERANGE; /* -X/--vector past the device's */
-	cn->cq_ex = ex;
+	cn->cq_ex = !ex ? RB_CQX_OFF : one ? RB_CQX_ONE : RB_CQX_BATCH;
 	s->rep.cq_api = ex ? "ex" : "classic";
 	s->rep.comp_vector = (int)vec;
 	s->rep.place.has_comp_vector = true;
@@ -100,6 +102,9 @@ int sess_create_cqs(struct session *s, uint64_t need)
 	snprintf(s->rep.cq_moderation, sizeof(s->rep.cq_moderation), "%s", s->l->cq_moderation);
 	if (rb_verbose)
 		rb_info("%s: %u CQ(s) polled with %s, completion vector %u (%s)", cn->dev.name, n,
-			ex ? "the extended CQ" : "ibv_poll_cq", vec, s->rep.why_comp_vector);
+			!ex   ? "ibv_poll_cq"
+			: one ? "the extended CQ, one completion a start_poll"
+			      : "the extended CQ",
+			vec, s->rep.why_comp_vector);
 	return ret;
 }

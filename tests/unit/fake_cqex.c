@@ -9,6 +9,7 @@
 #include <cmocka.h>
 
 #include "fake_verbs.h"
+#include "rdma/cqx.h"
 
 static struct fake *of_cqx(struct ibv_cq_ex *cq)
 {
@@ -118,5 +119,5 @@ void fake_cqex(struct fake *f, struct rb_run *r, bool moderate)
 	f->vctx.create_cq_ex = fake_create_cq_ex;
 	f->vctx.modify_cq = moderate ? fake_modify_cq : NULL;
 	if (r)
-		r->c.cq_ex = true;
+		r->c.cq_ex = RB_CQX_BATCH;
 }

@@ -323,7 +323,7 @@ void fake_xport_device(enum fake_personality p, struct ibv_device *d, struct ibv
  * fake_cqex() - issue 40: the fake's CQ polls as an extended one
  * (ibv_start_poll() takes what one ibv_poll_cq() of one entry would, on
  * the fake's clock; ibv_next_poll() the next without a tick of it), and
- * @r polls it so (r->c.cq_ex); its context makes extended CQs
+ * @r polls it so (r->c.cq_ex = RB_CQX_BATCH); its context makes extended CQs
  * (ibv_create_cq_ex: the fake's CQ) and, with @moderate, moderates them.
  */
 void fake_cqex(struct fake *f, struct rb_run *r, bool moderate);

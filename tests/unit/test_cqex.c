@@ -44,7 +44,7 @@ struct fx {
 	int peer_fd;
 };
 
-static void fx_start(struct fx *x, const char *test, bool ex)
+static void fx_start(struct fx *x, const char *test, uint8_t ex)
 {
 	const struct rb_bench *t = rb_bench_find(test);
 	char err[256];
@@ -57,8 +57,10 @@ static void fx_start(struct fx *x, const char *test, bool ex)
 	fake_run_init(x->f, &x->r, t, RB_ROLE_CLIENT, &x->p, &x->oob, sv[0], 2000);
 	x->peer_fd = sv[1];
 	x->f->loopback = true;
-	if (ex)
+	if (ex) {
 		fake_cqex(x->f, &x->r, false);
+		x->r.c.cq_ex = ex;
+	}
 }
 
 static void fx_end(struct fx *x)
@@ -88,22 +90,29 @@ static struct figures figures_of(const struct fx *x)
 	return g;
 }
 
-static void same_figures(const struct figures *a, const struct figures *b)
+/*
+ * The same figures; with @clock the same ticks of the fake's clock too (an
+ * RB_CQX_ONE poll is several start_polls, each a tick: completions fall due
+ * sooner, in fewer of the engine's polls).
+ */
+static void same_figures(const struct figures *a, const struct figures *b, bool clock)
 {
 	assert_int_equal(a->ops, b->ops);
 	assert_int_equal(a->total, b->total);
 	assert_int_equal(a->retired, b->retired);
 	assert_int_equal(a->nwrs, b->nwrs);
-	assert_int_equal(a->polls, b->polls);
+	if (clock)
+		assert_int_equal(a->polls, b->polls);
 	assert_int_equal(a->signaled, b->signaled);
 	assert_int_equal(a->rx, b->rx);
 	assert_int_equal(a->loop_sends, b->loop_sends);
 	assert_int_equal(a->lat_n, b->lat_n);
-	assert_memory_equal(a->qp_done, b->qp_done, sizeof(a->qp_done));
+	if (clock) /* which wait reaped a send's completion */
+		assert_memory_equal(a->qp_done, b->qp_done, sizeof(a->qp_done));
 }
 
 /* write_bw -q 2 -l 4 -Q 4, completions late by 2 polls: several a poll. */
-static struct figures stream_run(bool ex, uint64_t *starts, uint64_t *nexts)
+static struct figures stream_run(uint8_t ex, uint64_t *starts, uint64_t *nexts)
 {
 	struct figures g;
 	struct fx x;
@@ -132,21 +141,26 @@ static struct figures stream_run(bool ex, uint64_t *starts, uint64_t *nexts)
 
 static void stream_same_figures(void **state)
 {
-	uint64_t s0, n0, s1, n1;
-	struct figures a, b;
+	uint64_t s0, n0, s1, n1, s2, n2;
+	struct figures a, b, c;
 
 	(void)state;
-	a = stream_run(false, &s0, &n0);
-	b = stream_run(true, &s1, &n1);
-	same_figures(&a, &b);
+	a = stream_run(RB_CQX_OFF, &s0, &n0);
+	b = stream_run(RB_CQX_BATCH, &s1, &n1);
+	c = stream_run(RB_CQX_ONE, &s2, &n2);
+	same_figures(&a, &b, true);
+	same_figures(&a, &c, false);
 	assert_int_equal(a.ops, 400);
 	assert_int_equal(s0 + n0, 0); /* classic: never the extended CQ */
 	assert_true(s1 > 0);
 	assert_true(n1 > 0); /* more than one completion in a poll */
+	/* One a start_poll: never next_poll (rxe before rdma-core 55). */
+	assert_true(s2 > s1);
+	assert_int_equal(n2, 0);
 }
 
 /* send_lat, plain or with --send-with-imm (the full read: immediates checked). */
-static struct figures pingpong_run(bool ex, bool imm, uint64_t *starts)
+static struct figures pingpong_run(uint8_t ex, bool imm, uint64_t *starts)
 {
 	struct figures g;
 	struct fx x;
@@ -174,13 +188,17 @@ static void pingpong_same_figures(void **state)
 	int imm;
 
 	(void)state;
+	uint8_t kind;
+
 	for (imm = 0; imm < 2; imm++) {
-		a = pingpong_run(false, imm, &s0);
-		b = pingpong_run(true, imm, &s1);
-		same_figures(&a, &b);
+		a = pingpong_run(RB_CQX_OFF, imm, &s0);
 		assert_int_equal(a.lat_n, 200);
 		assert_int_equal(s0, 0);
-		assert_true(s1 >= 200);
+		for (kind = RB_CQX_BATCH; kind <= RB_CQX_ONE; kind++) {
+			b = pingpong_run(kind, imm, &s1);
+			same_figures(&a, &b, kind == RB_CQX_BATCH);
+			assert_true(s1 >= 200);
+		}
 	}
 }
 
@@ -194,7 +212,7 @@ static void poll_mapping(void **state)
 	(void)state;
 	memset(&x, 0, sizeof(x));
 	x.p = fake_plan("send_bw");
-	fx_start(&x, "send_bw", true);
+	fx_start(&x, "send_bw", RB_CQX_BATCH);
 	memset(in, 0, sizeof(in));
 	in[0] = (struct ibv_wc){ .wr_id = 0x0000000100000007ULL,
 				 .status = IBV_WC_SUCCESS,
@@ -214,7 +232,7 @@ static void poll_mapping(void **state)
 	for (i = 0; i < 3; i++)
 		fake_push_wc(x.f, &in[i]);
 	memset(out, 0xa5, sizeof(out));
-	assert_int_equal(rb_cqx_poll_full(&x.f->cq, 4, out), 3);
+	assert_int_equal(rb_cqx_poll_full(&x.f->cq, 4, out, RB_CQX_BATCH), 3);
 	for (i = 0; i < 3; i++) {
 		assert_int_equal(out[i].wr_id, in[i].wr_id);
 		assert_int_equal(out[i].status, in[i].status);
@@ -231,15 +249,25 @@ static void poll_mapping(void **state)
 	/* The lean poll: wr_id and status, at most @max a poll. */
 	for (i = 0; i < 3; i++)
 		fake_push_wc(x.f, &in[i]);
-	assert_int_equal(rb_cqx_poll(&x.f->cq, 2, out), 2);
+	assert_int_equal(rb_cqx_poll(&x.f->cq, 2, out, RB_CQX_BATCH), 2);
 	assert_int_equal(out[0].wr_id, in[0].wr_id);
 	assert_int_equal(out[1].wr_id, in[1].wr_id);
 	assert_int_equal(out[1].status, IBV_WC_SUCCESS);
-	assert_int_equal(rb_cqx_poll(&x.f->cq, 2, out), 1);
+	assert_int_equal(rb_cqx_poll(&x.f->cq, 2, out, RB_CQX_BATCH), 1);
 	assert_int_equal(out[0].status, IBV_WC_REM_ACCESS_ERR);
 	assert_int_equal(out[0].vendor_err, 0x88);
 	assert_int_equal(out[0].qp_num, FAKE_QPN_BASE);
-	assert_int_equal(rb_cqx_poll(&x.f->cq, 2, out), 0);
+	assert_int_equal(rb_cqx_poll(&x.f->cq, 2, out, RB_CQX_BATCH), 0);
+	/* One a start_poll: the same fields, each poll its own start and end. */
+	for (i = 0; i < 3; i++)
+		fake_push_wc(x.f, &in[i]);
+	x.f->cqx_ends = 0;
+	assert_int_equal(rb_cqx_poll_full(&x.f->cq, 4, out, RB_CQX_ONE), 3);
+	assert_int_equal(x.f->cqx_ends, 3);
+	assert_int_equal(out[1].opcode, IBV_WC_RECV);
+	assert_int_equal(be32toh(out[1].imm_data), 0x52420001);
+	assert_int_equal(out[2].status, IBV_WC_REM_ACCESS_ERR);
+	assert_int_equal(out[2].vendor_err, 0x88);
 	fx_end(&x);
 }
 
@@ -255,7 +283,7 @@ static void reap_error_named(void **state)
 	x.p = fake_plan("write_bw");
 	rb_axis_set1(&x.p.batch, 1);
 	rb_axis_set1(&x.p.signal, 1);
-	fx_start(&x, "write_bw", true);
+	fx_start(&x, "write_bw", RB_CQX_BATCH);
 	x.f->fail_nth = 1;
 	x.f->fail_status = IBV_WC_RETRY_EXC_ERR;
 	assert_int_equal(rb_post_chain(&x.r, 0, 1, 0, true), 0);
