@@ -119,7 +119,7 @@ expect_grep vec.err '-X/--vector 999: rxe1 has [0-9]* completion vector'
 
 # Issue 40: both APIs, the same round trips; each thread its vector.
 for t in send_lat send_bw write_bw read_lat read_bw atomic_lat atomic_bw abw1 wlimm; do
-	jcheck "$t.cli.json" 'd["device"]["cq_api"] == "classic"' 'd["device"]["cq_moderation"] is None' \
+	jcheck "$t.cli.json" 'd["device"]["cq_api"] == "classic"' 'd["device"]["cq_moderation"] == "none"' \
 		'd["device"]["why_comp_vector"].startswith("round robin: thread or rail 0 of ")'
 	jcheck "$t.srv.json" 'd["device"]["cq_api"] == "classic"'
 done
