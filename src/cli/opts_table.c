@@ -1183,8 +1183,9 @@ const struct rb_opt rb_opts[] = {
 	  .off = LOC(comp_vector),
 	  .max = 1023,
 	  .argname = "N",
-	  .def = "spread: each thread's and rail's CQ on a vector whose interrupt is on its CPU "
-		 "(/proc/irq), else round robin over num_comp_vectors",
+	  .def = "spread: each thread's and rail's CQ on a vector whose interrupt may run on its "
+		 "CPU (/proc/irq; mlx5, whose vectors are its PCI function's IRQs), else round "
+		 "robin over num_comp_vectors",
 	  .need = RB_S_VERBS,
 	  .any = RB_S_RUN,
 	  .help = "completion vector of this side's CQ (0 to the device's num_comp_vectors - 1): "

@@ -205,7 +205,8 @@ static const struct rb_provider rows[RB_PROV_COUNT] = {
 			   .ctr_errors = none,
 			   .quirk = "each port is a device of its own: for two ports, where "
 				    "-O/--dualport "
-				    "would run one device's, give -d mlx5_0,mlx5_1" },
+				    "would run one device's, give -d mlx5_0,mlx5_1",
+			   .irq_vectors = true },
 	[RB_PROV_BNXT_RE] = { .id = RB_PROV_BNXT_RE,
 			      .name = "bnxt_re",
 			      .family = "Broadcom NetXtreme-E",

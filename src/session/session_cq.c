@@ -27,7 +27,9 @@ static uint32_t pick_vector(struct session *s)
 			 s->l->comp_vector);
 		return s->l->comp_vector;
 	}
-	q = malloc(sizeof(*q));
+	/* The vectors' IRQs, where the provider's row says they are its PCI
+	 * function's (not rxe's: its function is the NIC's). */
+	q = cn->dev.prov && cn->dev.prov->irq_vectors ? malloc(sizeof(*q)) : NULL;
 	if (q && (!s->rep.place.pci[0] || rb_dev_irqs("/sys", "/proc", s->rep.place.pci, q))) {
 		free(q);
 		q = NULL;

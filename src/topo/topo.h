@@ -388,7 +388,7 @@ int rb_dev_irqs(const char *sysroot, const char *procroot, const char *pci, stru
 /*
  * rb_vector_pick() - the completion vector (0..@nvec - 1) of the CQ of
  * thread or rail @index running on CPU @cpu (-1: unknown), given the
- * device's MSI IRQs @q (NULL: unreadable; its last @nvec are taken as the
+ * device's MSI IRQs @q (NULL: not known; its last @nvec are taken as the
  * vectors, in order): among the vectors whose IRQ may run on @cpu, the
  * @index-th round robin; with none, @index modulo @nvec.  @why says which
  * and why (JSON device.why_comp_vector).  topo_vector.c.

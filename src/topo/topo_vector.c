@@ -48,7 +48,7 @@ uint32_t rb_vector_pick(const struct rb_irqs *q, int nvec, int cpu, uint32_t ind
 	}
 	v = index % (uint32_t)nvec;
 	snprintf(why, len, "round robin: thread or rail %u of %d vectors (%s)", index, nvec,
-		 first < 0 ? "the vectors' IRQs are not readable"
+		 first < 0 ? "the vectors' IRQs are not known"
 		 : cpu < 0 ? "the thread's CPU is unknown"
 			   : "no vector's IRQ on its CPU");
 	return v;

@@ -60,14 +60,13 @@ one() {
 	s=$((N + 100)) # rdmabench first runs 100 warmup messages (64 B), counted
 	r=0
 	[ "$1" != send_lat ] || r=$s
-	"$RB" "$1" -p "$2" --cq-api classic --cpu none --quiet --timeout 900 >"$OUT/$1.srv.out" 2>&1 &
+	"$RB" "$1" -p "$2" --cpu none --quiet --timeout 900 >"$OUT/$1.srv.out" 2>&1 &
 	# shellcheck disable=SC2086 # $o is a word list
 	timeout 900 env LD_PRELOAD="$SHIM" LD_BIND_NOW=1 COST_SETTLE_US=$SETTLE_US \
 		COST_SENDS=$s COST_RECVS=$r \
 		COST_OUT="$raw/rdmabench-$1-r1.cost" valgrind --tool=callgrind \
 		--collect-atstart=no --callgrind-out-file="$raw/rdmabench-$1-r1.cg" \
-		"$RB" "$1" -p "$2" $o --post-api "$api" --poll "$poll" --cq-api classic --cpu none \
-		--timeout 900 \
+		"$RB" "$1" -p "$2" $o --post-api "$api" --poll "$poll" --cpu none --timeout 900 \
 		192.0.2.1 >"$OUT/$1.$api.$poll.out" 2>"$OUT/$1.$api.$poll.err"
 	echo $? >"$OUT/$1.$api.$poll.rc"
 	wait

@@ -364,7 +364,7 @@ static void vector_spread(void **state)
 	assert_string_equal(why, "round robin: thread or rail 5 of 4 vectors (no vector's IRQ on "
 				 "its CPU)");
 	assert_int_equal(rb_vector_pick(NULL, 4, 2, 6, why, sizeof(why)), 2);
-	assert_non_null(strstr(why, "not readable"));
+	assert_non_null(strstr(why, "not known"));
 	assert_int_equal(rb_vector_pick(&q, 4, -1, 3, why, sizeof(why)), 3);
 	/* Fewer IRQs than vectors: none taken as a vector's. */
 	q.n = 3;
