@@ -10,8 +10,9 @@ From them, per run (see bench-results/cost/README.md for the method):
                   spin around them excluded, the shim itself excluded
   post_per_msg    the provider's post_send (ibv_post_send and below) per
                   message
-  reap_per_cqe    the provider's poll_cq per completion reaped, polls that
-                  found nothing excluded
+  reap_per_cqe    the provider's poll_cq (or the extended CQ's start_poll,
+                  next_poll and end_poll) per completion reaped, polls
+                  that found nothing excluded
   repost_per_msg  the provider's post_recv per message
   tool_per_msg    the rest of the loop: the tool's own code and whatever
                   it calls besides those three verbs, per message
@@ -39,6 +40,9 @@ FIGURES = ('loop_per_msg', 'tool_per_msg', 'post_per_msg', 'reap_per_cqe', 'repo
 # Figures the regression check holds rdmabench to.
 CHECKED = ('loop_per_msg', 'tool_per_msg', 'post_per_msg', 'reap_per_cqe')
 CASES = ('send_lat', 'read_lat', 'write_bw', 'send_bw')
+# The shim's thunks of the provider's polling functions (tests/cost/shim.c).
+REAP_THUNKS = ('cost_prov_poll_cq', 'cost_prov_start_poll', 'cost_prov_next_poll',
+               'cost_prov_end_poll')
 # The shim's thunks of the provider's posting functions (tests/cost/shim.c).
 POST_THUNKS = ('cost_prov_post_send', 'cost_prov_wr_start', 'cost_prov_wr_complete',
                'cost_prov_wr_send', 'cost_prov_wr_rdma_write', 'cost_prov_wr_rdma_read',
@@ -164,7 +168,9 @@ def figures(cg_path, cost_path):
     # Posting: ibv_post_send's provider, or every ibv_wr_* call's (the
     # extended API, rdmabench --post-api wr).
     post = sum(prov(name) for name in POST_THUNKS)
-    reap = prov('cost_prov_poll_cq') - n_empty * empty
+    # Reaping: ibv_poll_cq's provider, or the extended CQ's start, next
+    # and end (rdmabench --cq-api ex).
+    reap = sum(prov(name) for name in REAP_THUNKS) - n_empty * empty
     repost = prov('cost_prov_post_recv')
     tool = loop - post - reap - repost
     return {

@@ -50,6 +50,7 @@ void rb_cli_init(struct rb_cli *c)
 {
 	memset(c, 0, sizeof(*c));
 	c->l.gid_index = -1;
+	c->l.comp_vector = RB_VECTOR_SPREAD;
 	c->l.qp = (struct rb_qp_attrs){ .timeout = RB_QP_TIMEOUT_DEFAULT,
 					.retry_count = RB_RETRY_DEFAULT,
 					.hop_limit = RB_HOP_LIMIT_DEFAULT };

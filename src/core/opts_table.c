@@ -18,6 +18,7 @@
 #include "core/opts_off.h"
 #include "core/opts_row.h"
 #include "core/regcache.h"
+#include "core/cqmod.h"
 #include "core/shape.h"
 #include "core/sweep.h"
 #include "core/lockstat.h" /* issue 42: --backoff */
@@ -1272,12 +1273,47 @@ const struct rb_opt rb_opts[] = {
 	  .off = LOC(comp_vector),
 	  .max = 1023,
 	  .argname = "N",
-	  .def = "0",
+	  .def = "spread: each thread's and rail's CQ on a vector whose interrupt may run on its "
+		 "CPU (/proc/irq; mlx5, whose vectors are its PCI function's IRQs), else round "
+		 "robin over num_comp_vectors",
 	  .need = RB_S_VERBS,
 	  .any = RB_S_RUN,
 	  .help = "completion vector of this side's CQ (0 to the device's num_comp_vectors - 1): "
 		  "with --poll event, the interrupt that wakes this side (JSON: "
-		  "device.comp_vector)" },
+		  "device.comp_vector, and why in device.why_comp_vector)" },
+	/* issue 40: extended CQ, CQ moderation */
+	{ .lname = "cq-api",
+	  .section = RB_SEC_MEM,
+	  .brief = "poll through ibv_poll_cq or the extended CQ",
+	  .type = RB_OPT_CHOICE,
+	  .off = LOC(cq_api),
+	  .max = 2,
+	  .choices = "auto|classic|ex",
+	  .argname = "auto|classic|ex",
+	  .def = "auto",
+	  .need = RB_S_VERBS,
+	  .any = RB_S_RUN,
+	  .help = "how this side polls its completions: ex, the extended CQ (ibv_create_cq_ex; "
+		  "ibv_start_poll, ibv_next_poll, ibv_end_poll, reading only wr_id and status, "
+		  "with --srq or immediates also qp_num and imm_data; exits 2 where the "
+		  "provider has none; on rxe one completion a start_poll, as rdma-core before 55 "
+		  "corrupts the CQ after an empty ibv_next_poll); classic, ibv_create_cq and "
+		  "ibv_poll_cq; auto, ex where the provider makes it and polls batches (not rxe), "
+		  "else classic (JSON: device.cq_api)" },
+	{ .lname = "cq-moderation",
+	  .section = RB_SEC_MEM,
+	  .brief = "CQ moderation: an event per COUNT or USEC",
+	  .type = RB_OPT_STR,
+	  .off = LOC(cq_moderation),
+	  .size = sizeof(((struct rb_local *)0)->cq_moderation),
+	  .argname = "COUNT[/USEC]",
+	  .need = RB_S_VERBS,
+	  .any = RB_S_RUN,
+	  .check = rb_cqmod_check,
+	  .help = "this side's CQs raise a completion event only every COUNT completions (1 to "
+		  "65535) or USEC microseconds after the first (0 to 65535, default 0): "
+		  "ibv_modify_cq with IBV_CQ_ATTR_MODERATE, for --poll event; exits 2 naming the "
+		  "device where the provider has none (JSON: device.cq_moderation)" },
 	/* where: local to each side */
 	{ .lname = "device",
 	  .section = RB_SEC_CONN,

@@ -186,7 +186,8 @@ static const struct rb_provider rows[RB_PROV_COUNT] = {
 			  .ctr_defaults = rxe_defaults,
 			  .ctr_retrans = rxe_retrans,
 			  .ctr_packets = "sent_pkts",
-			  .ctr_errors = none },
+			  .ctr_errors = none,
+			  .cqx_one = true },
 	[RB_PROV_MLX5] = { .id = RB_PROV_MLX5,
 			   .name = "mlx5",
 			   .family = "NVIDIA ConnectX-4 and later, BlueField",
@@ -211,7 +212,8 @@ static const struct rb_provider rows[RB_PROV_COUNT] = {
 			   .ctr_errors = none,
 			   .quirk = "each port is a device of its own: for two ports, where "
 				    "-O/--dualport "
-				    "would run one device's, give -d mlx5_0,mlx5_1" },
+				    "would run one device's, give -d mlx5_0,mlx5_1",
+			   .irq_vectors = true },
 	[RB_PROV_BNXT_RE] = { .id = RB_PROV_BNXT_RE,
 			      .name = "bnxt_re",
 			      .family = "Broadcom NetXtreme-E",

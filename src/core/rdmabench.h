@@ -273,6 +273,15 @@ enum rb_post_api {
 	RB_POST_WR,   /* ibv_wr_* (ibv_qp_ex), or fail */
 };
 
+/* How completions are polled (--cq-api): the row order of its choices. */
+enum rb_cq_api {
+	RB_CQ_AUTO,    /* the extended CQ where the provider makes one, else classic */
+	RB_CQ_CLASSIC, /* ibv_create_cq, ibv_poll_cq() */
+	RB_CQ_EX,      /* ibv_create_cq_ex, ibv_start_poll()...; or fail */
+};
+/* -X/--vector not given: each CQ's vector spread by its CPU (session/vector.c). */
+#define RB_VECTOR_SPREAD UINT32_MAX
+
 enum rb_progress { RB_PROGRESS_AUTO, RB_PROGRESS_ALWAYS, RB_PROGRESS_NEVER };
 
 struct rb_local {
@@ -318,7 +327,10 @@ struct rb_local {
 	struct rb_strlist tags;	  /* --tag K=V: annotations kept in the JSON */
 	uint8_t post_api;	  /* enum rb_post_api: --post-api */
 	uint8_t no_relaxed;	  /* --disable-pcie-relaxed */
-	uint32_t comp_vector;	  /* -X/--vector: the CQ's completion vector */
+	uint32_t comp_vector;	  /* -X/--vector: the CQ's completion vector; RB_VECTOR_SPREAD */
+	/* issue 40: --cq-api (enum rb_cq_api), --cq-moderation COUNT[/USEC] ("": none) */
+	uint8_t cq_api;
+	char cq_moderation[32];
 	/* --use-cuda[=GPU]: this side's buffers in GPU memory (each side its
 	 * own, never in the plan); cuda "" or "auto": the GPU nearest the HCA. */
 	uint8_t use_cuda;
@@ -529,6 +541,10 @@ struct rb_placement {
 	 * and its link, as placement read them (JSON device.pcie). */
 	char pci[16];
 	struct rb_pcie_link pcie;
+	/* The completion vector of this side's CQ, once made (JSON: each
+	 * thread's comp_vector). */
+	bool has_comp_vector;
+	uint32_t comp_vector;
 };
 
 /*

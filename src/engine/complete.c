@@ -102,7 +102,7 @@ int rb_reap_srq(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *
 		wc = r->wcs;
 		max = (int)r->pt.cqe_poll;
 	}
-	n = ibv_poll_cq(r->cq, max, wc);
+	n = r->c.cq_ex ? rb_cqx_poll_full(r->cq, max, wc, r->c.cq_ex) : ibv_poll_cq(r->cq, max, wc);
 	if (n < 0)
 		return rb_poll_failed(r);
 	n = rb_reap_wcs(r, wc, n, done, on_recv ? on_recv : r->on_recv, r->c.srq != NULL, false);

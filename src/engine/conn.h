@@ -22,6 +22,10 @@ struct rb_conn {
 	struct ibv_cq *cq; /* the one CQ; with --cq-per-qp, cqs[0] */
 	/* --cq-per-qp: a CQ per QP (nqp of them); NULL without. */
 	struct ibv_cq **cqs;
+	/* --cq-api: every CQ above is an extended one (rdma/cqx.h), polled
+	 * through ibv_start_poll() (RB_CQX_BATCH or RB_CQX_ONE); RB_CQX_OFF:
+	 * ibv_poll_cq(). */
+	uint8_t cq_ex;
 	uint32_t nqp;
 	/* qp and ah: nqp entries; mr: nmr (rb_conn_lists_alloc()). */
 	struct ibv_qp **qp;

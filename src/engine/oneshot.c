@@ -78,7 +78,7 @@ static inline __attribute__((always_inline)) int wait_one(struct rb_run *r, stru
 	for (;;) {
 		if (rb_interrupted)
 			return -EINTR;
-		n = ibv_poll_cq(cq, 1, &wc);
+		n = r->c.cq_ex ? rb_cqx_poll(cq, 1, &wc, r->c.cq_ex) : ibv_poll_cq(cq, 1, &wc);
 		if (n > 0)
 			return wc.status == IBV_WC_SUCCESS ? 0 : rb_wc_error(r, &wc);
 		if (n < 0)

@@ -12,6 +12,7 @@
 #include <infiniband/verbs.h>
 
 #include "engine/xfer.h"
+#include "rdma/cqx.h"
 
 #define RB_MAX_BATCH 4096
 /* Receives reposted in one chain, at most. */
@@ -428,7 +429,14 @@ rb_reap_poll(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, u
 
 	if (!on_recv)
 		on_recv = r->on_recv;
-	n = ibv_poll_cq(r->cq, max, wc);
+	/* --cq-api: a branch a poll (the CQs' kind is the connection's),
+	 * none a completion.  Immediates need the full read (a cold call). */
+	if (!r->c.cq_ex)
+		n = ibv_poll_cq(r->cq, max, wc);
+	else if (plain || !__builtin_expect(r->p->imm, 0))
+		n = rb_cqx_poll(r->cq, max, wc, r->c.cq_ex);
+	else
+		n = rb_cqx_poll_full(r->cq, max, wc, r->c.cq_ex);
 	if (n < 0)
 		return rb_poll_failed(r);
 	return rb_reap_wcs(r, wc, n, done, on_recv, srq, plain);

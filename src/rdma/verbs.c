@@ -589,11 +589,8 @@ int rb_channel_create(struct rb_dev *d, struct ibv_comp_channel **chan)
 	return 0;
 }
 
-int rb_cq_create_on(struct rb_dev *d, uint64_t cqe, struct ibv_comp_channel *chan, uint32_t vector,
-		    struct ibv_cq **cq)
+int rb_cq_check(const struct rb_dev *d, uint64_t cqe, uint32_t vector)
 {
-	int ret;
-
 	if (vector >= (uint32_t)d->ctx->num_comp_vectors) {
 		rb_err("-X/--vector %u: %s has %d completion vector(s) (0..%d)", vector, d->name,
 		       d->ctx->num_comp_vectors, d->ctx->num_comp_vectors - 1);
@@ -607,6 +604,16 @@ int rb_cq_create_on(struct rb_dev *d, uint64_t cqe, struct ibv_comp_channel *cha
 		       (unsigned long long)cqe, d->attr.max_cqe);
 		return -EINVAL;
 	}
+	return 0;
+}
+
+int rb_cq_create_on(struct rb_dev *d, uint64_t cqe, struct ibv_comp_channel *chan, uint32_t vector,
+		    struct ibv_cq **cq)
+{
+	int ret = rb_cq_check(d, cqe, vector);
+
+	if (ret)
+		return ret;
 	*cq = ibv_create_cq(d->ctx, (int)cqe, NULL, chan, (int)vector);
 	if (!*cq) {
 		ret = lib_errno(errno);

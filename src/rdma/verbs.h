@@ -160,6 +160,9 @@ int rb_cq_create(struct rb_dev *d, uint64_t cqe, struct ibv_cq **cq);
 int rb_cq_create_on(struct rb_dev *d, uint64_t cqe, struct ibv_comp_channel *chan, uint32_t vector,
 		    struct ibv_cq **cq);
 
+/* rb_cq_check() - rb_cq_create_on()'s checks of @cqe and @vector: 0, -ERANGE or -EINVAL (logged). */
+int rb_cq_check(const struct rb_dev *d, uint64_t cqe, uint32_t vector);
+
 /*
  * rb_channel_create() - a completion channel (--poll event) whose fd does
  * not block: the loops wait on it with poll(2) and a deadline.  0 or

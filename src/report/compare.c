@@ -207,7 +207,8 @@ static const struct {
  * buffers were (host memory, or --use-cuda's kind: gpu.memory), the path
  * that registered them (gpu.reg_path; params.reg_mode and params.odp are
  * above), how it posted its WRs (device.post_api) and the bytes a WR
- * carried inline (device.inline_size, -I as the QPs took it).  @absent:
+ * carried inline (device.inline_size, -I as the QPs took it), how it
+ * polled and moderated its CQs (device.cq_api, device.cq_moderation).  @absent:
  * what a file without the object meant (host memory, registered by
  * ibv_reg_mr: no GPU path), as JSON text; NULL: unknown (a file of before
  * the member), not checked.
@@ -219,6 +220,9 @@ static const struct cside {
 	{ "gpu", "reg_path", "--cuda-reg", "null" },
 	{ "device", "post_api", "--post-api", NULL },
 	{ "device", "inline_size", "-I", NULL },
+	/* issue 40: how this side polled, and its CQs' moderation */
+	{ "device", "cq_api", "--cq-api", NULL },
+	{ "device", "cq_moderation", "--cq-moderation", NULL },
 };
 
 /* What two files differ in, as one message: "what (opt) BASE x, NEW y; ...". */

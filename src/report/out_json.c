@@ -204,6 +204,14 @@ static json_t *jdevice(const struct rb_doc *r)
 	/* The CQ's vector, once there is one (with the QPs: post_api). */
 	bad |= json_object_set_new(o, "comp_vector",
 				   r->post_api ? json_integer(r->comp_vector) : json_null());
+	if (r->cq_api) { /* issue 40: the CQs' API, vector and moderation */
+		bad |= json_object_set_new(o, "cq_api", json_string(r->cq_api));
+		bad |= json_object_set_new(o, "why_comp_vector", json_string(r->why_comp_vector));
+		/* "none" (not null: compare tells a moderated run from one without) */
+		bad |= json_object_set_new(o, "cq_moderation",
+					   json_string(r->cq_moderation[0] ? r->cq_moderation
+									   : "none"));
+	}
 	return jdone(o, bad);
 }
 

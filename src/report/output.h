@@ -95,6 +95,11 @@ struct rb_doc {
 	const char *why_relaxed; /* why, or why not, and what is known */
 	const char *post_api;	 /* "wr" (ibv_wr_*) or "post" (ibv_post_send); NULL: no QP */
 	int comp_vector;	 /* -X/--vector of this side's CQ (with post_api) */
+	/* issue 40: once there is a CQ (NULL before), "ex" or "classic"
+	 * (--cq-api), why comp_vector, and --cq-moderation as given ("": none) */
+	const char *cq_api;
+	char why_comp_vector[160];
+	char cq_moderation[32];
 	/* Bytes a WR carries inline at most (-I as this side's QPs took it;
 	 * 0: none, as for GPU device memory or a verb that sends none). */
 	uint32_t inline_used; /* with post_api */

@@ -166,6 +166,14 @@ int sess_exchange_conn(struct session *s);
 void sess_setup_put(const struct session *s, struct rb_msg_result *m);
 void sess_setup_take(struct session *s, const struct rb_msg_result *m);
 
+/*
+ * session_cq.c (issue 40): the connection's CQ, or --cq-per-qp's, of
+ * @need entries each, through --cq-api, on -X's vector or one spread by
+ * the thread's CPU, moderated by --cq-moderation; the report says which.
+ * 0 or -errno (logged; s->usage for a refusal of this side's options).
+ */
+int sess_create_cqs(struct session *s, uint64_t need);
+
 /* session_out.c: the report, the rows and the files. */
 void sess_doc_init(struct session *s);
 int sess_check_outputs(const struct rb_local *c);

@@ -291,27 +291,6 @@ static uint32_t inline_wanted(const struct session *s)
 	return s->p.inline_size;
 }
 
-/* The one CQ, or with --cq-per-qp one per QP (cn->cq the first). */
-static int create_cqs(struct session *s)
-{
-	struct rb_conn *cn = &s->conn;
-	uint32_t i;
-	int ret = 0;
-
-	if (!s->p.cq_per_qp)
-		return rb_cq_create_on(&cn->dev, cq_need(s), cn->channel, s->l->comp_vector,
-				       &cn->cq);
-	cn->cqs = calloc(cn->nqp, sizeof(*cn->cqs));
-	if (!cn->cqs)
-		return -ENOMEM;
-	/* Each point its own (rb_cqs_point()); --poll event: one channel for them all. */
-	for (i = 0; !ret && i < cn->nqp; i++)
-		ret = rb_cq_create_on(&cn->dev, cq_need(s), cn->channel, s->l->comp_vector,
-				      &cn->cqs[i]);
-	cn->cq = cn->cqs[0];
-	return ret;
-}
-
 /* QP @i: of the plan's transport; under -c DC, this side's DC kind. */
 static int create_qp(struct session *s, uint32_t i, struct rb_qp_caps *caps)
 {
@@ -338,9 +317,7 @@ static int create_qps(struct session *s)
 	ret = rb_axis_has(&s->p.poll, RB_POLL_EVENT) ? rb_channel_create(&cn->dev, &cn->channel)
 						     : 0;
 	if (!ret)
-		ret = create_cqs(s);
-	s->usage = ret == -ERANGE; /* -X/--vector past the device's */
-	s->rep.comp_vector = (int)s->l->comp_vector;
+		ret = sess_create_cqs(s, cq_need(s));
 	/* A DC target receives from an SRQ: the run's when it posts receives. */
 	if (!ret && recv && (s->p.srq || dc_target(s))) {
 		ret = rb_srq_create(&cn->dev, cn->rx_depth, &cn->srq);

@@ -217,6 +217,9 @@ json_t *rb_threads_json(const struct rb_result *per, const struct rb_placement *
 		bad |= json_object_set_new(o, "thread", json_integer(k));
 		bad |= json_object_set_new(o, "placement", rb_json_placement(&place[k]));
 		bad |= json_object_set_new(o, "peer_placement", rb_json_placement(&peer[k]));
+		if (place[k].has_comp_vector) /* issue 40: each thread's (and rail's) CQ vector */
+			bad |= json_object_set_new(o, "comp_vector",
+						   json_integer(place[k].comp_vector));
 		bad |= json_array_append_new(arr, o);
 	}
 	if (bad) {

@@ -385,6 +385,17 @@ struct rb_irqs {
  */
 int rb_dev_irqs(const char *sysroot, const char *procroot, const char *pci, struct rb_irqs *q);
 
+/*
+ * rb_vector_pick() - the completion vector (0..@nvec - 1) of the CQ of
+ * thread or rail @index running on CPU @cpu (-1: unknown), given the
+ * device's MSI IRQs @q (NULL: not known; its last @nvec are taken as the
+ * vectors, in order): among the vectors whose IRQ may run on @cpu, the
+ * @index-th round robin; with none, @index modulo @nvec.  @why says which
+ * and why (JSON device.why_comp_vector).  topo_vector.c.
+ */
+uint32_t rb_vector_pick(const struct rb_irqs *q, int nvec, int cpu, uint32_t index, char *why,
+			size_t len);
+
 /* The cpufreq governors of a set of CPUs, each with how many run it. */
 #define RB_MAX_GOVS 4
 struct rb_govs {

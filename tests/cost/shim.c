@@ -35,12 +35,23 @@
  * report adds them to post_send's.  wr_start opens the window as the
  * first post_send does; wr_complete counts the chain's WRs as posted.
  *
+ * The extended CQ (rdmabench --cq-api ex, issue 40): after the real
+ * create_cq_ex, the CQ's start_poll, next_poll and end_poll are replaced
+ * the same way (cost_prov_start_poll, cost_prov_next_poll,
+ * cost_prov_end_poll: the report adds them to poll_cq's).  start_poll
+ * settles and opens collection as a poll does; one that finds nothing
+ * (ENOENT) is an empty poll; end_poll ends the poll, counted full.  The
+ * opcode that tells a receive from a send is read with collection off.
+ * Once an extended CQ was made, the empty-poll probe runs start_poll on
+ * an extended CQ of the shim's own.
+ *
  * At the window's end the counts go to COST_OUT as key=value lines.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE /* RTLD_NEXT */
 #endif
 #include <dlfcn.h>
+#include <errno.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -138,11 +149,31 @@ NOINLINE int cost_prov_poll_cq(struct ibv_cq *cq, int num, struct ibv_wc *wc)
 	return ret;
 }
 
-/* The same code as cost_prov_poll_cq, under another name: empty polls only. */
+/* The provider's extended CQ callbacks (one provider: the first CQ's). */
+static struct {
+	struct ibv_cq_ex *(*create_cq_ex)(struct ibv_context *, struct ibv_cq_init_attr_ex *);
+	int (*start)(struct ibv_cq_ex *, struct ibv_poll_cq_attr *);
+	int (*next)(struct ibv_cq_ex *);
+	void (*end)(struct ibv_cq_ex *);
+	enum ibv_wc_opcode (*opcode)(struct ibv_cq_ex *);
+	uint64_t wc_flags; /* the first extended CQ's, for the probe's */
+	int hooked;
+	int n; /* completions of the poll between start and end */
+} cx;
+
+/*
+ * The same code as cost_prov_poll_cq, under another name: empty polls
+ * only; with an extended CQ, start_poll's (ENOENT) as cost_prov_start_poll.
+ */
 NOINLINE int cost_prov_poll_probe(struct ibv_cq *cq, int num, struct ibv_wc *wc)
 {
-	int ret = real_poll_cq(cq, num, wc);
+	struct ibv_poll_cq_attr attr = { .comp_mask = 0 };
+	int ret;
 
+	if (cx.hooked)
+		ret = cx.start((struct ibv_cq_ex *)(void *)cq, &attr) == ENOENT ? 0 : 1;
+	else
+		ret = real_poll_cq(cq, num, wc);
 	BARRIER();
 	return ret;
 }
@@ -178,8 +209,10 @@ static void report(const char *why)
 /* The cost of a poll that finds nothing, on a CQ nobody posts to. */
 static void probe_empty(struct ibv_context *ctx)
 {
+	struct ibv_cq_init_attr_ex a = { .cqe = 16, .wc_flags = cx.wc_flags };
 	struct ibv_wc wc[32];
-	struct ibv_cq *cq = ibv_create_cq(ctx, 16, NULL, NULL, 0);
+	struct ibv_cq *cq = cx.hooked ? ibv_cq_ex_to_cq(cx.create_cq_ex(ctx, &a))
+				      : ibv_create_cq(ctx, 16, NULL, NULL, 0);
 	int i, n;
 
 	if (!cq) {
@@ -489,6 +522,119 @@ static int cost_poll_cq(struct ibv_cq *cq, int num, struct ibv_wc *wc)
 	return n;
 }
 
+/* ---- the extended CQ ---- */
+
+NOINLINE int cost_prov_start_poll(struct ibv_cq_ex *cq, struct ibv_poll_cq_attr *attr)
+{
+	int ret = cx.start(cq, attr);
+
+	BARRIER();
+	return ret;
+}
+
+NOINLINE int cost_prov_next_poll(struct ibv_cq_ex *cq)
+{
+	int ret = cx.next(cq);
+
+	BARRIER();
+	return ret;
+}
+
+NOINLINE void cost_prov_end_poll(struct ibv_cq_ex *cq)
+{
+	cx.end(cq);
+	BARRIER();
+}
+
+/* A completion taken: counted as poll_cq counts it, its opcode read uncounted. */
+static void cx_took(struct ibv_cq_ex *cq)
+{
+	int was = st.collecting;
+	enum ibv_wc_opcode op;
+
+	cx.n++;
+	if (cq->status != IBV_WC_SUCCESS) {
+		st.errors++;
+		st.bad = 1;
+		return;
+	}
+	col_off();
+	op = cx.opcode(cq);
+	if (was)
+		col_on();
+	if (op & IBV_WC_RECV) {
+		st.recv_cqes++;
+		st.w_recv_cqes += st.window == 1;
+	} else {
+		st.send_cqes++;
+		st.w_send_cqes += st.window == 1;
+	}
+}
+
+static int cost_start_poll(struct ibv_cq_ex *cq, struct ibv_poll_cq_attr *attr)
+{
+	int ret;
+
+	if (st.window == 1) {
+		if (st.settle_ns)
+			settle();
+		col_on();
+	}
+	cx.n = 0;
+	ret = cost_prov_start_poll(cq, attr);
+	if (!ret) {
+		cx_took(cq);
+	} else if (st.window == 1 && ret == ENOENT) {
+		st.w_polls_empty++;
+		col_off();
+	}
+	if (ret)
+		check_end(cq->context);
+	return ret;
+}
+
+static int cost_next_poll(struct ibv_cq_ex *cq)
+{
+	int ret = cost_prov_next_poll(cq);
+
+	if (!ret)
+		cx_took(cq);
+	return ret;
+}
+
+static void cost_end_poll(struct ibv_cq_ex *cq)
+{
+	cost_prov_end_poll(cq);
+	if (st.window == 1) {
+		st.w_polls_full++;
+		if ((uint64_t)cx.n > st.w_max_per_poll)
+			st.w_max_per_poll = (uint64_t)cx.n;
+	}
+	check_end(cq->context);
+}
+
+static struct ibv_cq_ex *cost_create_cq_ex(struct ibv_context *ctx, struct ibv_cq_init_attr_ex *a)
+{
+	struct ibv_cq_ex *cq = cx.create_cq_ex(ctx, a);
+
+	if (!cq)
+		return cq;
+	if (!cx.hooked) {
+		cx.start = cq->start_poll;
+		cx.next = cq->next_poll;
+		cx.end = cq->end_poll;
+		cx.opcode = cq->read_opcode;
+		cx.wc_flags = a->wc_flags;
+		cx.hooked = 1;
+	} else if (cq->start_poll != cx.start || cq->end_poll != cx.end) {
+		st.bad = 1; /* one set of thunks */
+	}
+	cq->start_poll = cost_start_poll;
+	cq->next_poll = cost_next_poll;
+	cq->end_poll = cost_end_poll;
+	return cq;
+}
+
 struct ibv_context *ibv_open_device(struct ibv_device *dev)
 {
 	static struct ibv_context *(*real)(struct ibv_device *);
@@ -528,6 +674,14 @@ struct ibv_context *ibv_open_device(struct ibv_device *dev)
 		else if (vctx->create_qp_ex != rx.create_qp_ex)
 			st.bad = 1;
 		vctx->create_qp_ex = cost_create_qp_ex;
+	}
+	if (vctx && vctx->sz >= sizeof(*vctx) - offsetof(struct verbs_context, create_cq_ex) &&
+	    vctx->create_cq_ex && vctx->create_cq_ex != cost_create_cq_ex) {
+		if (!cx.create_cq_ex)
+			cx.create_cq_ex = vctx->create_cq_ex;
+		else if (vctx->create_cq_ex != cx.create_cq_ex)
+			st.bad = 1;
+		vctx->create_cq_ex = cost_create_cq_ex;
 	}
 	return ctx;
 }

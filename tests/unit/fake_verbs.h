@@ -75,7 +75,17 @@ struct fake {
 			struct ibv_context ctx;
 		};
 	};
-	struct ibv_cq cq;
+	/* The one CQ; an extended one too (fake_cqex.c, issue 40: its poll
+	 * ops, the completion between ibv_start_poll and ibv_end_poll, and
+	 * how often each was called). */
+	union {
+		struct ibv_cq cq;
+		struct ibv_cq_ex cqx;
+	};
+	struct ibv_wc cqx_wc;
+	uint64_t cqx_starts, cqx_nexts, cqx_ends, cqx_made, cqx_mods;
+	struct ibv_cq_init_attr_ex cqx_attr;
+	struct ibv_modify_cq_attr cqx_mod;
 	/* fake_cq_per_qp(): QP i completes on cqs[i], armed on its own. */
 	bool cq_per_qp;
 	struct ibv_cq cqs[FAKE_MAX_QPS];
@@ -343,5 +353,14 @@ const struct fake_xport_persona *fake_xport(enum fake_personality p);
 /* fake_xport_device() - @d, @a and @pa as a device of personality @p says them. */
 void fake_xport_device(enum fake_personality p, struct ibv_device *d, struct ibv_device_attr *a,
 		       struct ibv_port_attr *pa);
+
+/*
+ * fake_cqex() - issue 40: the fake's CQ polls as an extended one
+ * (ibv_start_poll() takes what one ibv_poll_cq() of one entry would, on
+ * the fake's clock; ibv_next_poll() the next without a tick of it), and
+ * @r polls it so (r->c.cq_ex = RB_CQX_BATCH); its context makes extended CQs
+ * (ibv_create_cq_ex: the fake's CQ) and, with @moderate, moderates them.
+ */
+void fake_cqex(struct fake *f, struct rb_run *r, bool moderate);
 
 #endif

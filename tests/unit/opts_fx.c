@@ -97,6 +97,11 @@ const struct want wants[] = {
 	  0, false, false, NULL, T_LOCK },
 	{ "events", 'e', RB_OPT_FLAG, PRM(poll), 0, 0, 1, false, false, NULL, T_VTESTS },
 	{ "vector", 'X', RB_OPT_U32, LOC(comp_vector), 0, 0, 1023, false, false, NULL, T_VRUN },
+	/* issue 40: extended CQ, CQ moderation */
+	{ "cq-api", 0, RB_OPT_CHOICE, LOC(cq_api), 0, 0, 2, false, false, "auto|classic|ex",
+	  T_VRUN },
+	{ "cq-moderation", 0, RB_OPT_STR, LOC(cq_moderation), SZ(cq_moderation), 0, 0, false, false,
+	  NULL, T_VRUN },
 	{ "threads", 0, RB_OPT_U32, PRM(threads), 0, 1, RB_MAX_THREADS, false, false, NULL,
 	  T_TESTS },
 	{ "max-conns", 0, RB_OPT_U32, LOC(max_conns), 0, 1, RB_MAX_CONNS, false, false, NULL,

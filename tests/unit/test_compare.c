@@ -512,6 +512,20 @@ static void test_side_memory(void **state)
 	json_object_set_new(nd, "inline_size", json_null()); /* no QP yet */
 	assert_int_equal(run_docs(b, n, &o), RB_CMP_SAME);
 
+	/* Issue 40: the CQ API and moderation, where both files say them. */
+	json_object_set_new(nd, "cq_api", json_string("ex"));
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_SAME);
+	json_object_set_new(bd, "cq_api", json_string("classic"));
+	json_object_set_new(bd, "cq_moderation", json_string("none"));
+	json_object_set_new(nd, "cq_moderation", json_string("16/10"));
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
+	assert_string_equal(err, "different parameters, whose figures do not compare: "
+				 "device.cq_api (--cq-api) BASE classic, NEW ex; "
+				 "device.cq_moderation (--cq-moderation) BASE none, NEW 16/10");
+	json_object_set_new(nd, "cq_api", json_string("classic"));
+	json_object_set_new(nd, "cq_moderation", json_null()); /* a file of before: not checked */
+	assert_int_equal(run_docs(b, n, &o), RB_CMP_SAME);
+
 	/* Issue 39's params by their options' names. */
 	json_object_set_new(json_object_get(n, "params"), "cq_per_qp", json_true());
 	assert_int_equal(run_docs(b, n, &o), RB_CMP_INCOMPARABLE);
