@@ -338,7 +338,7 @@ static int tick(struct rb_lock_run *lk, uint64_t deadline, uint32_t *busy)
 static int reap(struct rb_lock_run *lk)
 {
 	struct ibv_wc wc[RB_REAP_STACK];
-	int n = ibv_poll_cq(lk->r->cq, rb_cqe_poll(lk->r), wc), i, ret;
+	int n = rb_poll_ids(lk->r, lk->r->cq, rb_cqe_poll(lk->r), wc), i, ret;
 
 	if (n < 0)
 		return rb_poll_failed(lk->r);
@@ -458,7 +458,7 @@ static int verify_end(struct rb_lock_run *lk)
 	ret = rb_lock_post(lk, c, IBV_WR_RDMA_READ, c->scr, (uint32_t)lk->l.server_bytes, 0, 0, 0);
 	while (!ret) {
 		struct ibv_wc wc;
-		int n = ibv_poll_cq(lk->r->cq, 1, &wc);
+		int n = rb_poll_ids(lk->r, lk->r->cq, 1, &wc);
 
 		if (n > 0) {
 			if (wc.status != IBV_WC_SUCCESS)

@@ -501,6 +501,23 @@ static void handoff_other_owner(void **state)
 	lx_end(&x);
 }
 
+/*
+ * --cq-api ex: device.cq_api says the extended CQ polled, so the lock's
+ * loop must poll through it (ibv_start_poll), not ibv_poll_cq.
+ */
+static void lock_polls_extended_cq(void **state)
+{
+	struct lx x;
+
+	(void)state;
+	lx_start(&x, RB_LOCK_TICKET, 3, 1, 8, 5000);
+	fake_cqex(x.f, &x.r, false);
+	assert_int_equal(rb_run_lock_with(&x.r, &rb_lock_algos[RB_LOCK_TICKET], &x.lk), 0);
+	assert_int_equal(x.r.ops, 300);
+	assert_true(x.f->cqx_starts > 0);
+	lx_end(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -516,6 +533,7 @@ int main(void)
 		cmocka_unit_test(ticket_contended),
 		cmocka_unit_test(spin_backoff_hold),
 		cmocka_unit_test(handoff_other_owner),
+		cmocka_unit_test(lock_polls_extended_cq),
 		/* broken locks */
 		cmocka_unit_test(broken_cas_ignored),
 		cmocka_unit_test(broken_last_release),
