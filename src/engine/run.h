@@ -404,8 +404,7 @@ int rb_poll_failed(struct rb_run *r);
  * connection's CQs were made for (--cq-api, JSON device.cq_api): the
  * hand-made loops' (lock, --reg-mode per-msg and cache).
  */
-static inline int rb_poll_ids(const struct rb_run *r, struct ibv_cq *cq, int max,
-			      struct ibv_wc *wc)
+static inline int rb_poll_ids(const struct rb_run *r, struct ibv_cq *cq, int max, struct ibv_wc *wc)
 {
 	return r->c.cq_ex ? rb_cqx_poll(cq, max, wc, r->c.cq_ex) : ibv_poll_cq(cq, max, wc);
 }
