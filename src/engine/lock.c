@@ -196,7 +196,8 @@ static int owned(struct rb_lock_run *lk, struct rb_lock_cont *c)
 
 	if (measured(lk, c)) {
 		ret = lat_sample(lk->r, c->t_first);
-		if (lk->last_rel[c->lock]) {
+		/* A handoff: the lock changes hands (its releaser re-taking it is none). */
+		if (lk->last_rel[c->lock] && lk->last_by[c->lock] != c->qi) {
 			lk->handoff_ticks += k - lk->last_rel[c->lock];
 			lk->handoffs++;
 		}
@@ -246,6 +247,7 @@ static int released(struct rb_lock_run *lk, struct rb_lock_cont *c)
 		c->acquired++;
 	}
 	lk->last_rel[c->lock] = k;
+	lk->last_by[c->lock] = c->qi;
 	if (++lk->done == lk->r->pt.warmup)
 		rb_mark_start(lk->r);
 	c->st = RB_LK_IDLE;
@@ -336,7 +338,7 @@ static int tick(struct rb_lock_run *lk, uint64_t deadline, uint32_t *busy)
 static int reap(struct rb_lock_run *lk)
 {
 	struct ibv_wc wc[RB_REAP_STACK];
-	int n = ibv_poll_cq(lk->r->cq, rb_cqe_poll(lk->r), wc), i, ret;
+	int n = rb_poll_ids(lk->r, lk->r->cq, rb_cqe_poll(lk->r), wc), i, ret;
 
 	if (n < 0)
 		return rb_poll_failed(lk->r);
@@ -456,7 +458,7 @@ static int verify_end(struct rb_lock_run *lk)
 	ret = rb_lock_post(lk, c, IBV_WR_RDMA_READ, c->scr, (uint32_t)lk->l.server_bytes, 0, 0, 0);
 	while (!ret) {
 		struct ibv_wc wc;
-		int n = ibv_poll_cq(lk->r->cq, 1, &wc);
+		int n = rb_poll_ids(lk->r, lk->r->cq, 1, &wc);
 
 		if (n > 0) {
 			if (wc.status != IBV_WC_SUCCESS)
@@ -489,7 +491,8 @@ static int lock_open(struct rb_run *r, const struct rb_lock_algo *algo, struct r
 	lk->end = r->p->iters ? r->pt.warmup + r->p->iters : UINT64_MAX;
 	lk->c = calloc(lk->n, sizeof(*lk->c));
 	lk->last_rel = calloc(lk->l.locks, sizeof(*lk->last_rel));
-	if (!lk->c || !lk->last_rel) {
+	lk->last_by = calloc(lk->l.locks, sizeof(*lk->last_by));
+	if (!lk->c || !lk->last_rel || !lk->last_by) {
 		rb_err("lock: no memory for %u contenders", lk->n);
 		return -ENOMEM;
 	}
@@ -518,8 +521,10 @@ void rb_lock_run_free(struct rb_lock_run *lk)
 {
 	free(lk->c);
 	free(lk->last_rel);
+	free(lk->last_by);
 	lk->c = NULL;
 	lk->last_rel = NULL;
+	lk->last_by = NULL;
 }
 
 void rb_lock_result(const struct rb_lock_run *lk, struct rb_result *res)

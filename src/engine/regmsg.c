@@ -107,7 +107,7 @@ static int reap(struct rb_run *r, struct regmsg *m)
 		wc = r->wcs;
 		max = (int)r->pt.cqe_poll;
 	}
-	n = ibv_poll_cq(r->cq, max, wc);
+	n = rb_poll_ids(r, r->cq, max, wc);
 	if (n < 0)
 		return rb_poll_failed(r);
 	for (i = 0; i < n; i++) {

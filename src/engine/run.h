@@ -398,6 +398,17 @@ void rb_cqs_point(struct rb_run *r);
 /* rb_poll_failed() - ibv_poll_cq() failed: logged; -EIO. */
 int rb_poll_failed(struct rb_run *r);
 
+/*
+ * rb_poll_ids() - one poll of @cq for up to @max completions' wr_id and
+ * status (a failed one's vendor_err and qp_num too), through the API the
+ * connection's CQs were made for (--cq-api, JSON device.cq_api): the
+ * hand-made loops' (lock, --reg-mode per-msg and cache).
+ */
+static inline int rb_poll_ids(const struct rb_run *r, struct ibv_cq *cq, int max, struct ibv_wc *wc)
+{
+	return r->c.cq_ex ? rb_cqx_poll(cq, max, wc, r->c.cq_ex) : ibv_poll_cq(cq, max, wc);
+}
+
 /* Completions one poll takes into the stack; --cqe-poll above: r->wcs. */
 #define RB_REAP_STACK 32
 

@@ -43,6 +43,8 @@ static const char *credits_refuse(const struct rb_params *p)
 		return "--srq: credits count each QP's receives, and an SRQ's serve any QP";
 	if (p->reg_mode == RB_REG_PER_MSG)
 		return "--reg-mode per-msg: its stream posts outside the credit count";
+	if (p->reg_mode == RB_REG_CACHE)
+		return "--reg-mode cache: its stream posts outside the credit count";
 	return NULL;
 }
 

@@ -303,6 +303,33 @@ static void plan_credits_wire(void **state)
 	assert_int_equal(q.credits, 0);
 }
 
+/*
+ * --reg-mode cache posts its SENDs outside the credit count
+ * (regcache_stream.c post_one() never reads a credit): over iWARP it
+ * would outrun the receiver, so credits refuse it, as per-msg.
+ */
+static void plan_credits_reg_cache(void **state)
+{
+	const struct rb_bench *t = rb_bench_find("send_bw");
+	struct rb_params p = fake_plan("send_bw");
+	char err[256];
+
+	(void)state;
+	rb_axis_set1(&p.batch, 1);
+	p.inline_size = 0;
+	p.reg_mode = RB_REG_CACHE;
+	p.reg_cache = 4;
+	p.buffers = 8;
+	assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), 0);
+	assert_int_equal(rb_plan_credits_need(&p, t, true, "siw0", "iWARP", err, sizeof(err)),
+			 -EINVAL);
+	assert_int_equal(p.credits, 0);
+	assert_non_null(strstr(err, "--reg-mode cache"));
+	p.credits = 1;
+	assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), -EINVAL);
+	assert_non_null(strstr(err, "--reg-mode cache"));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -312,6 +339,7 @@ int main(void)
 		cmocka_unit_test(server_announces),
 		cmocka_unit_test(plan_credits),
 		cmocka_unit_test(plan_credits_wire),
+		cmocka_unit_test(plan_credits_reg_cache),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -476,6 +476,48 @@ static void region_fits_layout(void **state)
 	assert_true(rb_plan_mem(&p) >= 2 * rb_plan_region(&p));
 }
 
+/*
+ * lock_handoff_us is a lock changing hands: a release's completion to
+ * the next acquisition of that lock by another contender.  One contender
+ * never hands its lock over (null); several contenders on one lock do,
+ * but not at every acquisition (the releaser re-takes it at times).
+ */
+static void handoff_other_owner(void **state)
+{
+	struct rb_result res;
+	struct lx x;
+
+	(void)state;
+	lx_start(&x, RB_LOCK_SPIN, 1, 1, 8, 5000);
+	assert_int_equal(rb_run_lock_with(&x.r, &rb_lock_algos[RB_LOCK_SPIN], &x.lk), 0);
+	assert_int_equal(rb_result_generic(&x.r, &res), 0);
+	rb_lock_result(&x.lk, &res);
+	assert_int_equal(x.lk.handoffs, 0);
+	assert_float_equal(res.lock_handoff_us, 0, 0);
+	lx_end(&x);
+	lx_start(&x, RB_LOCK_SPIN, 4, 1, 8, 5000);
+	assert_int_equal(rb_run_lock_with(&x.r, &rb_lock_algos[RB_LOCK_SPIN], &x.lk), 0);
+	assert_true(x.lk.handoffs > 0 && x.lk.handoffs <= x.r.ops);
+	lx_end(&x);
+}
+
+/*
+ * --cq-api ex: device.cq_api says the extended CQ polled, so the lock's
+ * loop must poll through it (ibv_start_poll), not ibv_poll_cq.
+ */
+static void lock_polls_extended_cq(void **state)
+{
+	struct lx x;
+
+	(void)state;
+	lx_start(&x, RB_LOCK_TICKET, 3, 1, 8, 5000);
+	fake_cqex(x.f, &x.r, false);
+	assert_int_equal(rb_run_lock_with(&x.r, &rb_lock_algos[RB_LOCK_TICKET], &x.lk), 0);
+	assert_int_equal(x.r.ops, 300);
+	assert_true(x.f->cqx_starts > 0);
+	lx_end(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -490,6 +532,8 @@ int main(void)
 		cmocka_unit_test(spin_contended),
 		cmocka_unit_test(ticket_contended),
 		cmocka_unit_test(spin_backoff_hold),
+		cmocka_unit_test(handoff_other_owner),
+		cmocka_unit_test(lock_polls_extended_cq),
 		/* broken locks */
 		cmocka_unit_test(broken_cas_ignored),
 		cmocka_unit_test(broken_last_release),

@@ -213,6 +213,29 @@ static void test_small_cache_depth(void **state)
 	fx_end(&x);
 }
 
+/* --cq-api ex: the cache's stream polls the extended CQ (device.cq_api's). */
+static void test_extended_cq(void **state)
+{
+	struct fx x;
+
+	(void)state;
+	fx_start(&x, 8, 4, 4, 50, 2);
+	fake_cqex(x.f, &x.r, false);
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	assert_int_equal(x.r.ops, 50);
+	assert_int_equal(x.r.rc.hits, 48);
+	assert_true(x.f->cqx_starts > 0);
+	fx_end(&x);
+	/* --reg-mode per-msg's stream (regmsg.c) too. */
+	fx_start(&x, 8, 4, 4, 50, 2);
+	x.p.reg_mode = RB_REG_PER_MSG;
+	fake_cqex(x.f, &x.r, false);
+	assert_int_equal(rb_run_stream(&x.r), 0);
+	assert_int_equal(x.r.ops, 50);
+	assert_true(x.f->cqx_starts > 0);
+	fx_end(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +243,7 @@ int main(void)
 		cmocka_unit_test(test_seq_thrashes),
 		cmocka_unit_test(test_warmup_not_counted),
 		cmocka_unit_test(test_small_cache_depth),
+		cmocka_unit_test(test_extended_cq),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
