@@ -229,6 +229,7 @@ static void run_algo(enum rb_lock_algo_id algo, uint32_t contenders, uint32_t lo
 	assert_true(res.lock_jain > 0 && res.lock_jain <= 1.0 + 1e-12);
 	assert_true(res.lock_share_min >= 0 && res.lock_share_min <= 1.0 / contenders + 1e-12);
 	assert_true(res.has_lat && x.r.lat.n == 300);
+	rb_result_free(&res); /* the result took the point's slices */
 	assert_int_equal(x.f->access_errors, 0);
 	/* The server's own check agrees. */
 	x.r.role = RB_ROLE_SERVER;
@@ -494,6 +495,7 @@ static void handoff_other_owner(void **state)
 	rb_lock_result(&x.lk, &res);
 	assert_int_equal(x.lk.handoffs, 0);
 	assert_float_equal(res.lock_handoff_us, 0, 0);
+	rb_result_free(&res);
 	lx_end(&x);
 	lx_start(&x, RB_LOCK_SPIN, 4, 1, 8, 5000);
 	assert_int_equal(rb_run_lock_with(&x.r, &rb_lock_algos[RB_LOCK_SPIN], &x.lk), 0);
