@@ -198,7 +198,7 @@ int rb_pp_recv(struct rb_run *r, uint32_t qi)
  * (rb_reap_wcs() with @done NULL).
  */
 static inline __attribute__((always_inline)) int recv_wait_as(struct rb_run *r, uint64_t it,
-							      bool plain)
+							      bool plain, enum rb_poll_api api)
 {
 	struct rb_idle idle;
 	bool idling = false; /* idle counts from the first empty poll since progress */
@@ -218,7 +218,7 @@ static inline __attribute__((always_inline)) int recv_wait_as(struct rb_run *r, 
 		 * due: asked for two, rxe does not look for a third (perftest
 		 * asks for one a poll); anything more comes with the next. */
 		if (plain)
-			n = rb_reap_poll(r, NULL, pp_recv_plain, false, true, max);
+			n = rb_reap_poll_as(r, NULL, pp_recv_plain, false, true, max, api);
 		else if (__builtin_expect(r->c.srq != NULL, 0))
 			n = rb_reap_srq(r, &done, pp_recv);
 		else
@@ -231,18 +231,24 @@ static inline __attribute__((always_inline)) int recv_wait_as(struct rb_run *r, 
 
 static inline __attribute__((always_inline)) int recv_wait(struct rb_run *r, uint64_t it)
 {
-	return recv_wait_as(r, it, false);
+	return recv_wait_as(r, it, false, RB_POLL_ANY);
 }
 
+/* The plain wait, its CQ's kind known for the point (--cq-api): no test a poll. */
 static inline __attribute__((always_inline)) int recv_wait_plain(struct rb_run *r, uint64_t it)
 {
-	return recv_wait_as(r, it, true);
+	return recv_wait_as(r, it, true, RB_POLL_CLASSIC);
+}
+
+static inline __attribute__((always_inline)) int recv_wait_plain_ex(struct rb_run *r, uint64_t it)
+{
+	return recv_wait_as(r, it, true, RB_POLL_EX);
 }
 
 int rb_run_pingpong_recv(struct rb_run *r)
 {
 	r->rx_count = 0;
 	if (!r->c.srq && !r->p->verify && !r->p->imm && r->pt.cqe_poll >= 2)
-		return pingpong(r, recv_wait_plain);
+		return r->c.cq_ex ? pingpong(r, recv_wait_plain_ex) : pingpong(r, recv_wait_plain);
 	return pingpong(r, recv_wait);
 }

@@ -431,18 +431,26 @@ static inline void rb_next_cq(struct rb_run *r)
 		r->cq_next = 0;
 }
 
+/* How a reap polls: the connection's CQ kind tested per poll, or known. */
+enum rb_poll_api { RB_POLL_ANY, RB_POLL_CLASSIC, RB_POLL_EX };
+
+/*
+ * rb_reap_poll_as() - one poll of the CQ and the reap of what it found.
+ * @api RB_POLL_ANY tests the connection's --cq-api per poll (a branch a
+ * poll, none a completion); a loop that spins on empty polls (the
+ * ping-pong's wait) picks RB_POLL_CLASSIC or RB_POLL_EX once per point
+ * and has no test at all.  Immediates need the full read (a cold call).
+ */
 static inline __attribute__((always_inline)) int
-rb_reap_poll(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi),
-	     bool srq, bool plain, int max)
+rb_reap_poll_as(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi),
+		bool srq, bool plain, int max, enum rb_poll_api api)
 {
 	struct ibv_wc wc[RB_REAP_STACK];
 	int n;
 
 	if (!on_recv)
 		on_recv = r->on_recv;
-	/* --cq-api: a branch a poll (the CQs' kind is the connection's),
-	 * none a completion.  Immediates need the full read (a cold call). */
-	if (!r->c.cq_ex)
+	if (api == RB_POLL_CLASSIC || (api == RB_POLL_ANY && !r->c.cq_ex))
 		n = ibv_poll_cq(r->cq, max, wc);
 	else if (plain || !__builtin_expect(r->p->imm, 0))
 		n = rb_cqx_poll(r->cq, max, wc, r->c.cq_ex);
@@ -451,6 +459,13 @@ rb_reap_poll(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, u
 	if (n < 0)
 		return rb_poll_failed(r);
 	return rb_reap_wcs(r, wc, n, done, on_recv, srq, plain);
+}
+
+static inline __attribute__((always_inline)) int
+rb_reap_poll(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *, uint32_t qi),
+	     bool srq, bool plain, int max)
+{
+	return rb_reap_poll_as(r, done, on_recv, srq, plain, max, RB_POLL_ANY);
 }
 
 /*
