@@ -21,23 +21,15 @@
 
 #include "core/regcache.h"
 #include "engine/loop.h"
+#include "engine/onewr.h"
 
 struct cstream {
+	struct rb_onewr w; /* first: the stream's callbacks get it */
 	struct rb_rcache *cache;
 	struct rb_reuse *reuse;
 	uint8_t *bufs;
 	uint32_t *slot; /* WR i's entry in slot[i % depth], while in flight */
-	uint32_t depth;
-	uint32_t unsig; /* posted since the last signaled WR */
-	uint64_t count, posted, done;
-	bool measure;
 };
-
-static bool signal_next(const struct rb_run *r, const struct cstream *m, bool force)
-{
-	return force || m->unsig + 1 >= r->pt.signal || (m->count && m->posted + 1 == m->count) ||
-	       m->posted + 1 - m->done >= m->depth;
-}
 
 /* The MR of buffer @b through the cache, held; its entry in *@slot. */
 static int cache_mr(struct rb_run *r, struct cstream *m, uint32_t b, uint32_t *slot)
@@ -67,111 +59,36 @@ static int cache_mr(struct rb_run *r, struct cstream *m, uint32_t b, uint32_t *s
 	return ret;
 }
 
-/* Pick a buffer, get its MR, post WR m->posted (wr_id its index). */
-static int post_one(struct rb_run *r, struct cstream *m, bool force)
+/* Pick a buffer for WR w->posted and get its MR through the cache, held. */
+static int take(struct rb_run *r, struct rb_onewr *w, struct ibv_sge *sge)
 {
-	struct ibv_send_wr wr = r->wr[0], *bad;
-	struct ibv_sge sge = r->sge[0];
-	uint32_t b = rb_reuse_next(m->reuse), *slot = &m->slot[m->posted % m->depth];
-	bool sig = signal_next(r, m, force);
+	struct cstream *m = (struct cstream *)w;
+	uint32_t b = rb_reuse_next(m->reuse), *slot = &m->slot[w->posted % w->depth];
 	int ret = cache_mr(r, m, b, slot);
 
 	if (ret)
 		return ret;
-	sge.addr = (uintptr_t)(m->bufs + (size_t)b * r->pt.size);
-	sge.lkey = ((struct ibv_mr *)m->cache->e[*slot].mr)->lkey;
-	wr.sg_list = &sge;
-	wr.next = NULL;
-	wr.wr_id = m->posted;
-	wr.send_flags = wr.send_flags & ~(IBV_SEND_INLINE | IBV_SEND_SIGNALED);
-	if (sig)
-		wr.send_flags |= IBV_SEND_SIGNALED;
-	ret = r->c.post_send(r->c.qp[0], &wr, &bad);
-	if (ret) {
-		rb_rcache_unpin(m->cache, *slot);
-		return rb_post_failed(r, 0, 1, ret);
-	}
-	m->posted++;
-	m->unsig = sig ? 0 : m->unsig + 1;
+	sge->addr = (uintptr_t)(m->bufs + (size_t)b * r->pt.size);
+	sge->lkey = ((struct ibv_mr *)m->cache->e[*slot].mr)->lkey;
 	return 0;
 }
 
-/* The completion of WR @id covers it and every WR before it: their entries are free to go. */
-static int cover_upto(struct rb_run *r, struct cstream *m, uint64_t id)
+/* The WR was not posted: its entry is no longer held. */
+static void untake(struct rb_run *r, struct rb_onewr *w)
 {
-	if (id < m->done || id >= m->posted) {
-		rb_err("%s qp 0x%x: a completion for WR %llu, which is not in flight",
-		       r->c.dev.name, r->c.qp[0]->qp_num, (unsigned long long)id);
-		return -EPROTO;
-	}
-	for (; m->done <= id; m->done++)
-		rb_rcache_unpin(m->cache, m->slot[m->done % m->depth]);
-	return 0;
+	struct cstream *m = (struct cstream *)w;
+
+	(void)r;
+	rb_rcache_unpin(m->cache, m->slot[w->posted % w->depth]);
 }
 
-static int reap(struct rb_run *r, struct cstream *m)
+/* A completion covered WR @i: its entry is free to go. */
+static int put(struct rb_run *r, struct rb_onewr *w, uint64_t i)
 {
-	struct ibv_wc stack[RB_REAP_STACK], *wc = stack;
-	int max = rb_cqe_poll(r), n, i, ret;
+	struct cstream *m = (struct cstream *)w;
 
-	if (r->pt.cqe_poll > RB_REAP_STACK && r->wcs) {
-		wc = r->wcs;
-		max = (int)r->pt.cqe_poll;
-	}
-	n = rb_poll_ids(r, r->cq, max, wc);
-	if (n < 0)
-		return rb_poll_failed(r);
-	for (i = 0; i < n; i++) {
-		if (wc[i].status != IBV_WC_SUCCESS)
-			return rb_wc_error(r, &wc[i]);
-		ret = cover_upto(r, m, wc[i].wr_id);
-		if (ret)
-			return ret;
-	}
-	if (n && m->measure) {
-		uint64_t k = rb_ticks();
-
-		rb_bw_window_mark(&r->win, k, m->done * r->pt.size);
-		ret = rb_iv_tick(r, k, m->done);
-		if (ret)
-			return ret;
-	}
-	return n;
-}
-
-static bool more(struct rb_run *r, const struct cstream *m)
-{
-	if (m->count)
-		return m->posted < m->count;
-	return !rb_duration_over(r, m->posted);
-}
-
-static int phase(struct rb_run *r, struct cstream *m)
-{
-	struct rb_idle idle = { 0 };
-	bool go = true, room;
-	int n, ret;
-
-	while (go || m->done < m->posted) {
-		if (rb_interrupted)
-			return -EINTR;
-		go = go && more(r, m);
-		room = m->posted - m->done < m->depth;
-		if (room && (go || m->unsig)) {
-			ret = post_one(r, m, !go);
-			if (!ret)
-				ret = rb_heartbeat(r);
-			if (ret)
-				return ret;
-		}
-		n = reap(r, m);
-		if (n < 0)
-			return n;
-		if (n || (room && (go || m->unsig)))
-			rb_idle_reset(&idle);
-		else if ((ret = rb_idle_check(r, &idle, "completions")))
-			return ret;
-	}
+	(void)r;
+	rb_rcache_unpin(m->cache, m->slot[i % w->depth]);
 	return 0;
 }
 
@@ -219,30 +136,34 @@ int rb_run_stream_cache(struct rb_run *r)
 	struct rb_rcache cache = { 0 };
 	struct rb_reuse reuse = { 0 };
 	uint32_t depth = r->sq[0].depth < r->p->reg_cache ? r->sq[0].depth : r->p->reg_cache;
-	struct cstream m = { .cache = &cache, .reuse = &reuse, .count = r->pt.warmup };
+	struct cstream m = {
+		.w = { .count = r->pt.warmup, .take = take, .put = put, .untake = untake },
+		.cache = &cache,
+		.reuse = &reuse
+	};
 	uint64_t hits = 0, misses = 0, evictions = 0;
 	int ret;
 
 	r->rc.on = false;
-	m.depth = depth ? depth : 1;
-	ret = setup(r, &m, m.depth);
-	if (!ret && m.count)
-		ret = phase(r, &m);
-	r->total = m.posted;
+	m.w.depth = depth ? depth : 1;
+	ret = setup(r, &m, m.w.depth);
+	if (!ret && m.w.count)
+		ret = rb_onewr_phase(r, &m.w);
+	r->total = m.w.posted;
 	if (!ret) {
 		hits = cache.hits;
 		misses = cache.misses;
 		evictions = cache.evictions;
-		m.count = r->p->iters;
-		m.posted = m.done = 0;
-		m.unsig = 0;
-		m.measure = true;
+		m.w.count = r->p->iters;
+		m.w.posted = m.w.done = 0;
+		m.w.unsig = 0;
+		m.w.measure = true;
 		rb_mark_start(r);
 		rb_bw_window_init(&r->win, r->k0, 0);
-		ret = phase(r, &m);
+		ret = rb_onewr_phase(r, &m.w);
 		rb_mark_end(r);
-		r->ops = m.done;
-		r->total += m.posted;
+		r->ops = m.w.done;
+		r->total += m.w.posted;
 	}
 	r->rc.on = !ret;
 	r->rc.hits = cache.hits - hits;
