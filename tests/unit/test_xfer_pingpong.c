@@ -262,20 +262,27 @@ static void pingpong_stuck_times_out(void **state)
  * --latency_gap: the client waits the gap before each measured post, inside
  * the point's duration but outside its samples (write_lat's ping-pong and
  * read_lat's one-at-a-time loop).  The fake's round trips take microseconds
- * and the gap 3 ms: a sample that counted the gap would be over it.
+ * and the gap 3 ms.  A loop that counted the gap would put it in every
+ * sample, so each would be over it whatever the machine does; a loop that
+ * does not puts no sample over it but the ones this shared machine
+ * preempts (a loaded CI host hands a waiting thread's CPU away for a slice:
+ * a quarter of the samples, seen).  So the proof is a sample under the gap,
+ * not a count of those over it: it cannot fail on a slow machine and
+ * cannot pass on a loop that counts the gap.
  */
 static void latency_gap_not_sampled(void **state)
 {
 	static const char *const tests[] = { "write_lat", "read_lat" };
 	const uint64_t gap_us = 3000, n = 20;
-	uint64_t gap_ticks, over;
+	uint64_t gap_ticks, least;
 	struct rb_result res;
 	double k;
 	struct fx x;
 	size_t i, j;
 
 	(void)state;
-	gap_ticks = gap_us * rb_ticks_per_ms() / 1000;
+	/* 90%: the tick rate is calibrated, and a counted gap must stay over. */
+	gap_ticks = gap_us * rb_ticks_per_ms() / 1000 * 9 / 10;
 	for (i = 0; i < sizeof(tests) / sizeof(tests[0]); i++) {
 		fx_plan(&x, tests[i]);
 		rb_axis_set1(&x.p.size, 64);
@@ -296,23 +303,21 @@ static void latency_gap_not_sampled(void **state)
 				 "before each",
 				 ctx, (unsigned long long)n, (double)(x.r.t1 - x.r.t0) / 1e6,
 				 (unsigned long long)gap_us);
-		/* ...and not counted: (almost) every sample is under the gap (a
-		 * preemption of this shared machine may inflate one). */
-		for (j = 0, over = 0; j < x.r.lat.n; j++)
-			over += x.r.lat.v[j] >= gap_ticks;
-		if (over > n / 10)
-			fail_msg("%s: %llu of %llu samples are over the gap: it was counted", ctx,
-				 (unsigned long long)over, (unsigned long long)n);
+		/* ...and not counted: some sample is under it. */
+		for (j = 0, least = UINT64_MAX; j < x.r.lat.n; j++)
+			least = x.r.lat.v[j] < least ? x.r.lat.v[j] : least;
+		if (least >= gap_ticks)
+			fail_msg("%s: all %llu samples are over 90%% of the gap: it was counted",
+				 ctx, (unsigned long long)n);
 		/* Issue 37, item 13: perftest's figures hold it (its spin lies
 		 * between two tposted[]), one-way as the sample; ours do not. */
 		assert_int_equal(x.r.bench->result(&x.r, &res), 0);
 		assert_true(res.has_lat && res.has_pt_lat);
 		k = x.r.bench->lat_scale;
-		if (res.pt_lat.min < (double)gap_us * k || res.lat.p50 >= (double)gap_us * k)
-			fail_msg("%s: perftest's t_min %.1f us, our p50 %.1f us: the gap of %.0f "
-				 "us "
-				 "one-way belongs in perftest's alone",
-				 ctx, res.pt_lat.min, res.lat.p50, (double)gap_us * k);
+		if (res.pt_lat.min < (double)gap_us * k || res.lat.min >= 0.9 * (double)gap_us * k)
+			fail_msg("%s: perftest's t_min %.1f us, our min %.1f us: the gap of %.0f "
+				 "us one-way belongs in perftest's alone",
+				 ctx, res.pt_lat.min, res.lat.min, (double)gap_us * k);
 		fx_end(&x);
 	}
 }
