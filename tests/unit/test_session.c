@@ -598,25 +598,34 @@ static void tcp_hangup_frees_slot(void **state)
 /*
  * --logfile: after tcp_runs (three runs) and the refusals before them, a
  * line per connection: the run of tcp_lat -n 200 ok, a refused plan with
- * its error.
+ * its error.  A process writes its line as it ends, after its client saw
+ * the connection close: the refused plan's may come late on a loaded
+ * machine, and is waited for (the run's came before the next run took the
+ * slot).
  */
 static void run_log_lines(void **state)
 {
-	char line[4096];
+	uint64_t deadline = rb_now_ns() + ANSWER_MS * 1000000ULL;
 	bool ok = false, refused = false;
-	FILE *f = fopen(run_log, "r");
+	char line[4096];
+	FILE *f;
 
-	assert_non_null(f);
-	while (fgets(line, sizeof(line), f)) {
-		if (strstr(line, " test=tcp_lat thread=0/1 points=1/1 duration_s=") &&
-		    strstr(line, " outcome=ok\n"))
-			ok = true;
-		if (strstr(line, " test=write_bw ") &&
-		    strstr(line, "outcome=error:\"client 127.0.0.1:") &&
-		    strstr(line, "-l/--batch 0 is out of range"))
-			refused = true;
+	while (!(ok && refused) && rb_now_ns() < deadline) {
+		f = fopen(run_log, "r");
+		assert_non_null(f);
+		while (fgets(line, sizeof(line), f)) {
+			if (strstr(line, " test=tcp_lat thread=0/1 points=1/1 duration_s=") &&
+			    strstr(line, " outcome=ok\n"))
+				ok = true;
+			if (strstr(line, " test=write_bw ") &&
+			    strstr(line, "outcome=error:\"client 127.0.0.1:") &&
+			    strstr(line, "-l/--batch 0 is out of range"))
+				refused = true;
+		}
+		fclose(f);
+		if (!(ok && refused))
+			usleep(50000);
 	}
-	fclose(f);
 	if (!ok || !refused)
 		fail_msg("--logfile %s: no line for the tcp_lat run (%d) or the refused plan (%d)",
 			 run_log, ok, refused);
