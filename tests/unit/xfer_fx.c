@@ -72,6 +72,8 @@ static int late_ctl_poll(struct rb_ctl *c, uint32_t point, int wait_ms, uint64_t
 		return RB_CTL_NOTHING;
 	}
 	*count = l->count;
+	if (!l->stop_ns)
+		l->stop_ns = now;
 	return RB_CTL_STOP;
 }
 

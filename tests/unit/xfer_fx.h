@@ -53,11 +53,11 @@ struct fx {
 /*
  * A control channel whose STOP (for @count operations) comes only at
  * @at_ns: a client that reads its counters, or is slow to say it is done,
- * after its last operation.
+ * after its last operation.  @stop_ns: when the loop was handed it.
  */
 struct late_ctl {
 	struct rb_ctl ctl;
-	uint64_t at_ns, count;
+	uint64_t at_ns, count, stop_ns;
 };
 
 #define expect_eq(got, want)                                                      \

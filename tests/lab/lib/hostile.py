@@ -13,6 +13,7 @@ length u32, big-endian), then fixed big-endian fields; strings are a u16
 length and the bytes.  PARAMS is keyed fields (src/wire/wire_plan.c),
 packed from `$RB --list-plan`.
 """
+import functools
 import os
 import random
 import re
@@ -53,10 +54,13 @@ def s16(text):
     return struct.pack(">H", len(b)) + b
 
 
+@functools.lru_cache(maxsize=None)
 def plan_fields():
     """The plan's keyed fields (wire v18), as this tree's binary lists them
     (rdmabench --list-plan: tag, must|optional, kind, name): the packer
-    below follows the option table's rows, never a copy of them."""
+    below follows the option table's rows, never a copy of them.  Asked
+    once a run: a process started in the emulated guest takes a second or
+    more, twenty at once far longer."""
     rb = os.environ.get("RB", "rdmabench")
     out = subprocess.run([rb, "--list-plan"], check=True, capture_output=True, text=True).stdout
     fields = {}
@@ -168,14 +172,55 @@ def connect(host, port):
     return None
 
 
+def connect_send(host, port, data):
+    """A connection that has sent @data (None: no server).  The bytes are
+    made before the connection: the server's --timeout for a message runs
+    from its accept, and a client that built its plan after connecting
+    (a `$RB --list-plan` each, twenty threads at once in the emulated
+    guest) let it run out before the HELLO came."""
+    s = connect(host, port)
+    if s is not None:
+        s.sendall(data)
+    return s
+
+
+def at_once(host, port, name, datas, oks=0):
+    """A connection per item of @datas, all open at once: opened and sent
+    one after another from this thread (nothing between a connect and its
+    send), then each answer read by a thread of its own; a line each as
+    run_case()'s, its seconds from its connect."""
+    conns = []
+    for data in datas:
+        t0 = time.monotonic()
+        conns.append((t0, connect_send(host, port, data)))
+    out = [None] * len(conns)
+
+    def one(i):
+        t0, s = conns[i]
+        what = "no server" if s is None else read_answer(s, 10.0, oks)
+        if s is not None:
+            s.close()
+        out[i] = "%s\t%.2f\t%s" % (name, time.monotonic() - t0, what.replace("\n", "\\n"))
+    threads = [threading.Thread(target=one, args=(i,)) for i in range(len(conns))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return out
+
+
+def thread_hello(run_id, thread, size=65536, **plan):
+    """HELLO and the plan of thread @thread of a run of 2 named @run_id."""
+    return hello() + frame(PARAMS, params(size=(size,), threads=2, thread=thread,
+                                          run_id=run_id, **plan))
+
+
 def thread_plan(host, port, run_id, thread, size=65536, oks=0, **plan):
     """A plan of thread @thread of a run of 2 named @run_id: the socket
     (left open) and what came back."""
-    s = connect(host, port)
+    s = connect_send(host, port, thread_hello(run_id, thread, size, **plan))
     if s is None:
         return None, "no server"
-    s.sendall(hello() + frame(PARAMS, params(size=(size,), threads=2, thread=thread,
-                                             run_id=run_id, **plan)))
     return s, read_answer(s, 10.0, oks)
 
 
@@ -200,31 +245,27 @@ def thread_flood(host, port, n=28):
     """@n connections at once, each thread 1 of a run of 2 with 32 MiB
     pinned (2 QPs, a buffer pair of 8 MiB each: rxe's largest message),
     none with its thread 0: each line as run_case()'s."""
-    out = [None] * n
+    return at_once(host, port, "threadflood",
+                   [thread_hello(random.getrandbits(63) | 1, 1, 8 << 20, qps=(2,), mr_per_qp=1)
+                    for _ in range(n)])
 
-    def one(i):
-        t0 = time.monotonic()
-        s, what = thread_plan(host, port, random.getrandbits(63) | 1, 1, 8 << 20, qps=(2,),
-                              mr_per_qp=1)
-        if s is not None:
-            s.close()
-        out[i] = "threadflood\t%.2f\t%s" % (time.monotonic() - t0, what.replace("\n", "\\n"))
-    threads = [threading.Thread(target=one, args=(i,)) for i in range(n)]
-    for t in threads:
-        t.start()
-    for t in threads:
-        t.join()
-    return out
+
+def plan_hello(case):
+    """HELLO and PARAMS of plan case @case (PLANS)."""
+    plan = PLANS[case]
+    return hello(plan.get("test", "write_bw")) + frame(PARAMS, params(**plan))
 
 
 def run_case(host, port, case):
+    data = plan_hello(case) if case in PLANS else b""
+    if case in LYING_CONN:
+        plan_fields()  # lying_client()'s plan, made before the connection
     t0 = time.monotonic()
     s = connect(host, port)
     if s is None:
         return "%s\t0\tno server" % case
     if case in PLANS:
-        plan = PLANS[case]
-        s.sendall(hello(plan.get("test", "write_bw")) + frame(PARAMS, params(**plan)))
+        s.sendall(data)
     elif case == "badtest":
         s.sendall(hello("rm -rf /\n\x1b[31mFAKE LOG LINE"))
     elif case == "truncated":
@@ -278,6 +319,8 @@ def slot_case(host, port, case):
     alive every second for up to 40 s; tcphangup: a tcp_lat client that sends
     its DATA and hangs up; noauth: no key against a keyed server; badauth: a
     keyed HELLO, then a proof that is not the key's."""
+    if case in ("alivehold", "tcphangup"):
+        plan_fields()  # made before the connection (connect_send())
     t0 = time.monotonic()
     s = connect(host, port)
     if s is None:
@@ -344,16 +387,7 @@ def main():
         return
     if cases and cases[0] == "flood":
         # 20 connections at once, each a bad plan.
-        out = [None] * 20
-        def one(i):
-            out[i] = run_case(host, port, "batch0")
-        threads = [threading.Thread(target=one, args=(i,)) for i in range(20)]
-        for t in threads:
-            t.start()
-        for t in threads:
-            t.join()
-        for line in out:
-            print(line.replace("batch0", "flood", 1))
+        print("\n".join(at_once(host, port, "flood", [plan_hello("batch0")] * 20)), flush=True)
         return
     for c in cases:
         print(run_case(host, port, c), flush=True)
