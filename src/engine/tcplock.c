@@ -393,8 +393,6 @@ static int srv_loop(struct tlk_srv_run *t)
 			return ret;
 	}
 	rb_mark_end(r);
-	r->total = r->stop_count;
-	r->ops = r->total > r->pt.warmup ? r->total - r->pt.warmup : 0;
 	return 0;
 }
 
@@ -405,6 +403,9 @@ static int srv_run(struct rb_run *r)
 
 	if (!ret)
 		ret = srv_loop(&t);
+	/* The client's acquisitions, as its STOP counted them. */
+	r->total = r->stop_count;
+	r->ops = r->total > r->pt.warmup ? r->total - r->pt.warmup : 0;
 	if (!ret && r->p->verify && rb_tlk_srv_check(&t.s, r->stop_count))
 		r->verify_status = -EILSEQ;
 	rb_tlk_srv_free(&t.s);

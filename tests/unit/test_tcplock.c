@@ -67,14 +67,18 @@ static void expect(const struct replies *r, size_t i, uint8_t type, uint16_t who
 	assert_int_equal(r->m[i].lock, lock);
 }
 
-static void plan(struct rb_params *p, uint64_t qps, uint32_t locks, uint32_t cs)
+/* A server of -q @qps, --locks @locks, --cs-bytes @cs over @mem. */
+static void srv_open(struct rb_tlk_srv *s, uint8_t *mem, uint64_t qps, uint32_t locks, uint32_t cs)
 {
-	memset(p, 0, sizeof(*p));
-	snprintf(p->test, sizeof(p->test), "tcp_lock");
-	rb_axis_set1(&p->qps, qps);
-	rb_axis_set1(&p->size, 8);
-	p->locks = locks;
-	p->cs_bytes = cs;
+	struct rb_params p;
+
+	memset(&p, 0, sizeof(p));
+	snprintf(p.test, sizeof(p.test), "tcp_lock");
+	rb_axis_set1(&p.qps, qps);
+	rb_axis_set1(&p.size, 8);
+	p.locks = locks;
+	p.cs_bytes = cs;
+	assert_int_equal(rb_tlk_srv_init(s, &p, mem), 0);
 }
 
 /* GRANT, contender 0x0102, lock 0x03040506, value 0x0708090a0b0c0d0e: big-endian. */
@@ -102,43 +106,45 @@ static void header_bytes(void **state)
  * takes lock 1 at once; each release hands lock 0 to the first waiter,
  * RELEASED first; 0 asking again queues behind 2.
  */
+/* A request and the replies it must get, in order. */
+#define M(t, w, l)                                          \
+	{                                                   \
+		.type = RB_TLK_##t, .who = (w), .lock = (l) \
+	}
+static const struct {
+	struct rb_tlk_msg in;
+	size_t n;
+	struct rb_tlk_msg out[2];
+} fifo[] = {
+	{ M(ACQUIRE, 0, 0), 1, { M(GRANT, 0, 0) } },
+	{ M(ACQUIRE, 1, 0), 0, { { 0 } } },
+	{ M(ACQUIRE, 2, 0), 0, { { 0 } } },
+	{ M(ACQUIRE, 3, 1), 1, { M(GRANT, 3, 1) } },
+	{ M(RELEASE, 0, 0), 2, { M(RELEASED, 0, 0), M(GRANT, 1, 0) } },
+	{ M(ACQUIRE, 0, 0), 0, { { 0 } } },
+	{ M(RELEASE, 1, 0), 2, { M(RELEASED, 1, 0), M(GRANT, 2, 0) } },
+	{ M(RELEASE, 2, 0), 2, { M(RELEASED, 2, 0), M(GRANT, 0, 0) } },
+	/* The last release of each lock grants nobody. */
+	{ M(RELEASE, 0, 0), 1, { M(RELEASED, 0, 0) } },
+	{ M(RELEASE, 3, 1), 1, { M(RELEASED, 3, 1) } },
+};
+
 static void fifo_order(void **state)
 {
 	uint8_t mem[4096] = { 0 };
 	struct rb_tlk_srv s;
-	struct rb_params p;
 	struct replies r;
+	size_t i, j;
 
 	(void)state;
-	plan(&p, 4, 2, 0);
-	assert_int_equal(rb_tlk_srv_init(&s, &p, mem), 0);
-	assert_int_equal(req(&s, &r, RB_TLK_ACQUIRE, 0, 0, NULL), 0);
-	assert_int_equal(r.n, 1);
-	expect(&r, 0, RB_TLK_GRANT, 0, 0);
-	assert_int_equal(req(&s, &r, RB_TLK_ACQUIRE, 1, 0, NULL), 0);
-	assert_int_equal(r.n, 0);
-	assert_int_equal(req(&s, &r, RB_TLK_ACQUIRE, 2, 0, NULL), 0);
-	assert_int_equal(r.n, 0);
-	assert_int_equal(req(&s, &r, RB_TLK_ACQUIRE, 3, 1, NULL), 0);
-	assert_int_equal(r.n, 1);
-	expect(&r, 0, RB_TLK_GRANT, 3, 1);
-	assert_int_equal(req(&s, &r, RB_TLK_RELEASE, 0, 0, NULL), 0);
-	assert_int_equal(r.n, 2);
-	expect(&r, 0, RB_TLK_RELEASED, 0, 0);
-	expect(&r, 1, RB_TLK_GRANT, 1, 0);
-	assert_int_equal(req(&s, &r, RB_TLK_ACQUIRE, 0, 0, NULL), 0);
-	assert_int_equal(r.n, 0);
-	assert_int_equal(req(&s, &r, RB_TLK_RELEASE, 1, 0, NULL), 0);
-	assert_int_equal(r.n, 2);
-	expect(&r, 1, RB_TLK_GRANT, 2, 0);
-	assert_int_equal(req(&s, &r, RB_TLK_RELEASE, 2, 0, NULL), 0);
-	expect(&r, 1, RB_TLK_GRANT, 0, 0);
-	/* The last release of each lock grants nobody. */
-	assert_int_equal(req(&s, &r, RB_TLK_RELEASE, 0, 0, NULL), 0);
-	assert_int_equal(r.n, 1);
-	assert_int_equal(req(&s, &r, RB_TLK_RELEASE, 3, 1, NULL), 0);
-	assert_int_equal(r.n, 1);
-	expect(&r, 0, RB_TLK_RELEASED, 3, 1);
+	srv_open(&s, mem, 4, 2, 0);
+	for (i = 0; i < sizeof(fifo) / sizeof(fifo[0]); i++) {
+		assert_int_equal(
+			req(&s, &r, fifo[i].in.type, fifo[i].in.who, fifo[i].in.lock, NULL), 0);
+		assert_int_equal(r.n, fifo[i].n);
+		for (j = 0; j < r.n; j++)
+			expect(&r, j, fifo[i].out[j].type, fifo[i].out[j].who, fifo[i].out[j].lock);
+	}
 	assert_int_equal(s.grants, 5);
 	rb_tlk_srv_free(&s);
 }
@@ -148,12 +154,10 @@ static void refusals_and_check(void **state)
 {
 	uint8_t mem[4096] = { 0 }, d[8 + 4] = { 0, 0, 0, 0, 0, 0, 0, 7, 'm', 'a', 'r', 'k' };
 	struct rb_tlk_srv s;
-	struct rb_params p;
 	struct replies r;
 
 	(void)state;
-	plan(&p, 2, 2, 4);
-	assert_int_equal(rb_tlk_srv_init(&s, &p, mem), 0);
+	srv_open(&s, mem, 2, 2, 4);
 	assert_int_equal(req(&s, &r, RB_TLK_RELEASE, 0, 0, NULL), -EPROTO);
 	assert_int_equal(req(&s, &r, RB_TLK_ACQUIRE, 2, 0, NULL), -EPROTO); /* beyond -q 2 */
 	assert_int_equal(req(&s, &r, RB_TLK_ACQUIRE, 0, 2, NULL), -EPROTO); /* beyond --locks 2 */

@@ -20,6 +20,7 @@
 #include "core/sweep.h"
 #include "report/compare.h"
 #include "report/output.h"
+#include "compare_fx.h"
 
 static char *text;
 static size_t text_len;
@@ -104,32 +105,29 @@ static json_t *doc(const char *test, const struct rb_params *p, const struct fig
 
 static int run_vs(json_t *rdma, json_t *tcp)
 {
-	FILE *f;
-	int ret;
-
-	free(text);
-	text = NULL;
-	f = open_memstream(&text, &text_len);
-	assert_non_null(f);
-	err[0] = '\0';
-	ret = rb_compare_vs_tcp(rdma, tcp, f, err, sizeof(err));
-	fclose(f);
-	return ret;
+	return vs_tcp_text(rdma, tcp, &text, &text_len, err, sizeof(err));
 }
 
 static const struct fig rdma_figs[] = { { 1, 168, 400, 285, 0 }, { 2, 1000, 2000, 100, 50 } };
 static const struct fig tcp_figs[] = { { 1, 336, 500, 570, 0 }, { 2, 500, 2000, 100, 5 } };
 
-static void pairs_points(void **state)
+/* lock's document with --cs-bytes @rcs, tcp_lock's with @tcs, the figures above. */
+static void docs(uint32_t rcs, uint32_t tcs, json_t **r, json_t **t)
 {
 	struct rb_params rp, tp;
+
+	params(&rp, "lock", rcs);
+	params(&tp, "tcp_lock", tcs);
+	*r = doc("lock", &rp, rdma_figs, 2);
+	*t = doc("tcp_lock", &tp, tcp_figs, 2);
+}
+
+static void pairs_points(void **state)
+{
 	json_t *r, *t;
 
 	(void)state;
-	params(&rp, "lock", 32);
-	params(&tp, "tcp_lock", 32);
-	r = doc("lock", &rp, rdma_figs, 2);
-	t = doc("tcp_lock", &tp, tcp_figs, 2);
+	docs(32, 32, &r, &t);
 	assert_int_equal(run_vs(r, t), RB_CMP_SAME);
 	assert_non_null(strstr(text, "# lock (RDMA) against tcp_lock (TCP), point by point"));
 	assert_non_null(strstr(text, "     qps  figure                 rdma         tcp  tcp/rdma  "
@@ -157,14 +155,11 @@ static void pairs_points(void **state)
 
 static void refuses(void **state)
 {
-	struct rb_params rp, tp;
+	struct rb_params tp;
 	json_t *r, *t, *x;
 
 	(void)state;
-	params(&rp, "lock", 32);
-	params(&tp, "tcp_lock", 64);
-	r = doc("lock", &rp, rdma_figs, 2);
-	t = doc("tcp_lock", &tp, tcp_figs, 2);
+	docs(32, 64, &r, &t);
 	assert_int_equal(run_vs(r, t), RB_CMP_INCOMPARABLE);
 	assert_string_equal(err, "--vs-tcp: different cs_bytes (--cs-bytes): the RDMA file 32, the "
 				 "TCP file 64; their figures do not compare");
