@@ -29,6 +29,7 @@
 
 #include "core/sweep.h"
 #include "engine/tcplock.h"
+#include "plan_fx.h"
 #include "tcp_fx.h"
 
 /* ---- The server's state machine, its replies kept ---- */
@@ -346,12 +347,38 @@ static void broken_servers(void **state)
 	assert_int_equal(against(NO_HANDOFF, 2, false), -ETIMEDOUT);
 }
 
+/*
+ * The plan, as the server validates a client's: -q and --verify taken,
+ * --lock (the server's FIFO is its algorithm) and --threads refused;
+ * tcp_bw takes no -q.
+ */
+static void plan_rules(void **state)
+{
+	struct rb_params p = plan_of("tcp_lock");
+	char e[512];
+
+	(void)state;
+	rb_axis_set1(&p.qps, 4);
+	p.verify = 1;
+	p.locks = 3;
+	p.cs_bytes = 64;
+	assert_int_equal(rb_plan_validate(&p, 0, e, sizeof(e)), 0);
+	p.lock_algo = RB_LOCK_TICKET;
+	REFUSED(p, 0, "--lock does not apply to tcp_lock");
+	p = plan_of("tcp_lock");
+	p.threads = 2;
+	REFUSED(p, 0, "tcp_lock does not take --threads");
+	p = plan_of("tcp_bw");
+	rb_axis_set1(&p.qps, 2);
+	REFUSED(p, 0, "-q/--qps does not apply to tcp_bw");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(header_bytes),	      cmocka_unit_test(fifo_order),
 		cmocka_unit_test(refusals_and_check), cmocka_unit_test(real_server),
-		cmocka_unit_test(broken_servers),
+		cmocka_unit_test(broken_servers),     cmocka_unit_test(plan_rules),
 	};
 
 	rb_quiet = true;
