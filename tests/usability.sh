@@ -192,7 +192,7 @@ if ! ls /sys/class/infiniband/* >/dev/null 2>&1; then
 	run 1 "$bin" write_bw -p "$port"
 	has err "write_bw: no RDMA device on this host"
 	run 124 timeout 1 "$bin" server -p "$port"
-	has err "server: no RDMA device on this host: serving tcp_lat, tcp_bw and doctor only"
+	has err "server: no RDMA device on this host: serving tcp_lat, tcp_bw, tcp_lock and doctor only"
 fi
 # --logfile, --timestamps and --json-stream, over a socket test that needs
 # no device: the log has stdout's table and the diagnostics, each line

@@ -3,10 +3,11 @@
  * TCP on the same path, for RDMA to be judged against (qperf's names):
  * tcp_lat (ping-pong of -s bytes with TCP_NODELAY, one-way latency = half
  * the round trip, as send_lat) and tcp_bw (the client streams -s byte
- * messages, the server counts what arrives).  Their data crosses a TCP
- * connection of their own (.path): no device, no QP.
+ * messages, the server counts what arrives), and tcp_lock (issue 42: lock's
+ * workload through a lock server).  Their data crosses a TCP connection
+ * of their own (.path): no device, no QP.
  */
-#include "engine/run.h"
+#include "engine/tcplock.h"
 
 const struct rb_bench rb_bench_tcp_lat = {
 	.name = "tcp_lat",
@@ -34,4 +35,34 @@ const struct rb_bench rb_bench_tcp_bw = {
 	.lat_scale = 1.0,
 	.run = rb_run_tcp_stream,
 	.result = rb_result_generic,
+};
+
+/* The server's data starts at 0 at every point (lock.h's layout). */
+static int tcp_lock_prepare(struct rb_run *r)
+{
+	struct rb_lock_layout l;
+
+	rb_lock_layout(r->p, 1, &l);
+	return r->role == RB_ROLE_SERVER ? rb_buf_zero(r, rb_rx_of(r, 0), l.server_bytes) : 0;
+}
+
+/*
+ * issue 42: lock's workload through a lock server over TCP (engine/
+ * tcplock.h): the server queues waiters FIFO, the -q contenders share the
+ * data connection; lock's figures.
+ */
+const struct rb_bench rb_bench_tcp_lock = {
+	.name = "tcp_lock",
+	.desc = "a lock server over TCP (FIFO grants), -q contenders; acquisitions/s",
+	.mode = RB_MODE_LAT,
+	.path = RB_PATH_TCP,
+	.wr_name = "lock message",
+	.lock = true,
+	.fixed_size = 8,
+	.default_size = 8,
+	.lat_scale = 1.0,
+	.region = rb_lock_region,
+	.prepare = tcp_lock_prepare,
+	.run = rb_run_tcp_lock,
+	.result = rb_result_tcp_lock,
 };

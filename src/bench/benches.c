@@ -22,6 +22,7 @@ const struct rb_bench *const rb_bench_list[] = {
 	&rb_bench_tcp_lat,
 	&rb_bench_tcp_bw,
 	&rb_bench_lock,
+	&rb_bench_tcp_lock,
 #ifdef RB_BENCH_TEST_ROW
 	RB_BENCH_TEST_ROW, /* test_bench_extra's throw-away row */
 #endif

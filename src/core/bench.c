@@ -44,6 +44,8 @@ unsigned int rb_bench_scope(const struct rb_bench *b)
 		s |= RB_S_ATOMIC;
 	if (b->lock)
 		s |= RB_S_LOCK;
+	if (b->lock || (b->path == RB_PATH_VERBS && b->mode == RB_MODE_BW))
+		s |= RB_S_QPS;
 	if (!b->fixed_size)
 		s |= RB_S_SIZED;
 	if (b->bidir_ok)

@@ -43,7 +43,9 @@ enum {
 	RB_S_WRITE_IMM = 1 << 15, /* .imm_ops RDMA_WRITE_WITH_IMM: --write-with-imm */
 	RB_S_REG = 1 << 16,	  /* rdmabench reg: registration costs, no peer */
 	RB_S_VERBS = 1 << 17,	  /* .path RB_PATH_VERBS: device, QPs; the RDMA options */
-	RB_S_LOCK = 1 << 18,	  /* .lock: --lock, --locks, --backoff, --hold, --cs-bytes */
+	RB_S_LOCK =
+		1 << 18,    /* .lock: --locks, --hold, --cs-bytes (with VERBS: --lock, --backoff) */
+	RB_S_QPS = 1 << 19, /* -q: a verbs bandwidth test's QPs, a lock test's contenders */
 };
 #define RB_S_RUN (RB_S_TEST | RB_S_SERVER) /* anything that opens a QP */
 
@@ -113,7 +115,7 @@ extern const struct rb_bench rb_bench_write_lat, rb_bench_write_bw;
 extern const struct rb_bench rb_bench_read_lat, rb_bench_read_bw;
 extern const struct rb_bench rb_bench_atomic_lat, rb_bench_atomic_bw;
 extern const struct rb_bench rb_bench_tcp_lat, rb_bench_tcp_bw;
-extern const struct rb_bench rb_bench_lock;
+extern const struct rb_bench rb_bench_lock, rb_bench_tcp_lock;
 
 /*
  * rb_benches - every row, NULL-terminated, in help order: bench/'s

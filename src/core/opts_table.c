@@ -399,11 +399,10 @@ const struct rb_opt rb_opts[] = {
 	  .max = RB_MAX_QPS,
 	  .argname = "NS",
 	  .def = "1",
-	  .need = RB_S_VERBS,
-	  .any = RB_S_BW | RB_S_LOCK, /* issue 42: lock's contenders */
+	  .need = RB_S_QPS, /* issue 42: lock's and tcp_lock's contenders */
 	  .help = "QPs, used round-robin, sharing one CQ (an axis; up to 16384, within the "
 		  "device's max_qp, max_cqe and the memlock limit); lock: the contenders, one "
-		  "per QP, at once" },
+		  "per QP, at once; tcp_lock: as many contenders on the one data connection" },
 	{ .lname = "threads",
 	  .json_absent = "1",
 	  .json = "threads",
@@ -611,7 +610,8 @@ const struct rb_opt rb_opts[] = {
 	  .type = RB_OPT_FLAG,
 	  .off = PAR(verify),
 	  .max = 1,
-	  .need = RB_S_TEST | RB_S_VERBS,
+	  .need = RB_S_TEST,
+	  .any = RB_S_VERBS | RB_S_LOCK, /* issue 42: tcp_lock's mutual exclusion */
 	  .help = "fill buffers with a pattern and check what arrives; a mismatch names size, "
 		  "offset and iteration and exits 1" },
 	{ .lname = "rdma-cm",
@@ -1183,10 +1183,11 @@ const struct rb_opt rb_opts[] = {
 	  .choices = "spin|ticket",
 	  .argname = "spin|ticket",
 	  .def = "spin",
-	  .need = RB_S_LOCK,
+	  .need = RB_S_LOCK | RB_S_VERBS, /* issue 42: tcp_lock's server queues FIFO */
 	  .help = "the lock's algorithm: spin (acquire by CAS of the lock word from 0 to the "
 		  "contender's id, release by an RDMA WRITE of 0) or ticket (FADD a ticket, "
-		  "RDMA READ the now-serving word until it is ours, release by FADD)" },
+		  "RDMA READ the now-serving word until it is ours, release by FADD); not "
+		  "tcp_lock's: its server queues waiters FIFO" },
 	{ .lname = "locks",
 	  .json = "locks",
 	  .wire = 44,
@@ -1219,7 +1220,7 @@ const struct rb_opt rb_opts[] = {
 	  .need = RB_S_LOCK,
 	  .help = "the critical section reads the lock's data (an 8-byte counter and SIZE bytes) "
 		  "with an RDMA READ and writes it back, counter + 1 and the holder's mark, with "
-		  "an RDMA WRITE (0..64K)" },
+		  "an RDMA WRITE (tcp_lock: READ and WRITE messages to its server; 0..64K)" },
 	{ .lname = "hold",
 	  .json = "hold_us",
 	  .section = RB_SEC_MEASURE,
@@ -1243,7 +1244,7 @@ const struct rb_opt rb_opts[] = {
 	  .size = sizeof(((struct rb_cli *)0)->backoff_arg),
 	  .argname = "none|exp:MIN..MAX",
 	  .def = "none",
-	  .need = RB_S_LOCK,
+	  .need = RB_S_LOCK | RB_S_VERBS,
 	  .check = rb_lock_backoff_check,
 	  .help = "after a failed attempt (spin: the CAS found the lock held; ticket: not yet "
 		  "our turn) wait MIN nanoseconds, doubling up to MAX, before the next; none: "

@@ -16,6 +16,7 @@
 
 #include "core/clock.h"
 #include "engine/loop.h"
+#include "engine/sock.h"
 
 /* The session's SO_RCVTIMEO/SO_SNDTIMEO, and -b's poll(): a look around this often. */
 #define SOCK_SLICE_MS 10
@@ -449,4 +450,20 @@ int rb_run_tcp_stream(struct rb_run *r)
 	if (r->bidir)
 		return stream_bidir(r);
 	return r->role == RB_ROLE_SERVER ? stream_server(r) : stream_client(r);
+}
+
+/* For another loop on the data connection (sock.h: tcp_lock's). */
+int rb_sock_send(struct rb_run *r, const uint8_t *buf, size_t len)
+{
+	return send_full(r, buf, len);
+}
+
+int rb_sock_idle(struct rb_run *r, uint64_t *since, const char *what)
+{
+	return sock_idle(r, since, what);
+}
+
+int rb_sock_failed(struct rb_run *r, const char *call, int err)
+{
+	return sock_failed(r, call, err);
 }

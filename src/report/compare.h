@@ -115,10 +115,21 @@ int rb_compare_main(int argc, char **argv);
  * size onto @out: bandwidth tests their throughput ratio and CPU ns per
  * byte on each side, latency tests their p50/p99 ratio and CPU per
  * message, on one basis (each row's lat_scale: round trips when the two
- * differ).  Files that differ in -b, --threads or --reversed are refused.
+ * differ).  Files that differ in -b, --threads or --reversed are refused;
+ * lock pairs with tcp_lock (rb_compare_vs_tcp_lock()), the others with
+ * tcp_lat or tcp_bw.
  * RB_CMP_SAME, or RB_CMP_INCOMPARABLE with why in @err.
  */
 int rb_compare_vs_tcp(json_t *rdma, json_t *tcp, FILE *out, char *err, size_t len);
+
+/*
+ * rb_compare_vs_tcp_lock() - --vs-tcp for a lock run @rdma and a tcp_lock
+ * run @tcp whose plans rb_compare_vs_tcp() found alike: point by point
+ * (the same -q), lock's figures (acquire p50 and p99, acquisitions/s,
+ * handoff) with the ratio TCP/RDMA and the better side.  RB_CMP_SAME, or
+ * RB_CMP_INCOMPARABLE with why in @err (no common point).
+ */
+int rb_compare_vs_tcp_lock(json_t *rdma, json_t *tcp, FILE *out, char *err, size_t len);
 
 /* rb_compare_point_value() - metric @m of point @pt (lat_us's member for a
  * latency row); NAN when absent or not a number. */

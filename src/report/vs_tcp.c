@@ -6,7 +6,10 @@
  * Latencies compare on one basis: each test's lat_us is one-way (half the
  * round trip: send_lat, write_lat, tcp_lat) or the round trip (read_lat,
  * atomic_lat) by its row's lat_scale, so a pair of different bases is
- * compared as round trips.  Pure: two documents in, a table out.
+ * compared as round trips.  A lock run pairs with a tcp_lock run (issue
+ * 42) point by point: the same -q (contenders), --locks, --hold,
+ * --cs-bytes and --verify, and lock's figures side by side.  Pure: two
+ * documents in, a table out.
  */
 #include <math.h>
 #include <stdio.h>
@@ -140,13 +143,25 @@ static void header(FILE *out, const char *rt, const char *tt, const struct basis
  * compare asks: -b (two streams' totals), --threads (sums over threads)
  * and --reversed (the server's figures).  Absent: the default.
  */
-static const struct {
+struct same_param {
 	const char *key, *opt, *absent;
-} same_params[] = {
+};
+
+static const struct same_param same_params[] = {
 	{ "bidirectional", "-b", "false" },
 	{ "threads", "--threads", "1" },
 	{ "reversed", "--reversed", "false" },
 };
+
+/* issue 42: what else a lock run and a tcp_lock run must share. */
+static const struct same_param same_lock[] = {
+	{ "locks", "--locks", "1" },
+	{ "cs_bytes", "--cs-bytes", "0" },
+	{ "hold_us", "--hold", "0" },
+	{ "verify", "--verify", "false" },
+};
+
+#define NPARAMS(t) (sizeof(t) / sizeof((t)[0]))
 
 /* A value as JSON text ("true", "4"); "?" when too long. */
 static void val_text(json_t *v, char *buf, size_t len)
@@ -159,7 +174,8 @@ static void val_text(json_t *v, char *buf, size_t len)
 		snprintf(buf, len, "?");
 }
 
-static int check_params(json_t *rdma, json_t *tcp, char *err, size_t len)
+static int check_params(json_t *rdma, json_t *tcp, const struct same_param *sp, size_t np,
+			char *err, size_t len)
 {
 	json_t *rp = json_object_get(rdma, "params"), *tp = json_object_get(tcp, "params");
 	json_t *dflt, *a, *b;
@@ -167,10 +183,10 @@ static int check_params(json_t *rdma, json_t *tcp, char *err, size_t len)
 	size_t i;
 	bool same;
 
-	for (i = 0; i < sizeof(same_params) / sizeof(same_params[0]); i++) {
-		dflt = json_loads(same_params[i].absent, JSON_DECODE_ANY, NULL);
-		a = json_object_get(rp, same_params[i].key);
-		b = json_object_get(tp, same_params[i].key);
+	for (i = 0; i < np; i++) {
+		dflt = json_loads(sp[i].absent, JSON_DECODE_ANY, NULL);
+		a = json_object_get(rp, sp[i].key);
+		b = json_object_get(tp, sp[i].key);
 		a = a ? a : dflt;
 		b = b ? b : dflt;
 		same = json_equal(a, b);
@@ -184,7 +200,7 @@ static int check_params(json_t *rdma, json_t *tcp, char *err, size_t len)
 				    "--vs-tcp: different %s (%s): the RDMA file %s, the TCP file "
 				    "%s; "
 				    "their figures do not compare",
-				    same_params[i].key, same_params[i].opt, as, bs);
+				    sp[i].key, sp[i].opt, as, bs);
 	}
 	return 0;
 }
@@ -203,16 +219,26 @@ int rb_compare_vs_tcp(json_t *rdma, json_t *tcp, FILE *out, char *err, size_t le
 			    rt);
 	if (!is_tcp(tt) || !tb)
 		return fail(err, len,
-			    "--vs-tcp: the second file must be tcp_lat's or tcp_bw's, not '%s'",
+			    "--vs-tcp: the second file must be tcp_lat's or tcp_bw's (tcp_lock's "
+			    "for a lock run), not '%s'",
 			    tt);
+	if (rb->lock != tb->lock)
+		return fail(err, len,
+			    "--vs-tcp: %s and %s are no pair: lock goes with tcp_lock, the other "
+			    "RDMA tests with tcp_lat or tcp_bw",
+			    rt, tt);
 	if (rb->mode != tb->mode)
 		return fail(err, len,
 			    "--vs-tcp: %s and %s measure different things (latency, bandwidth)", rt,
 			    tt);
 	if (strcmp(str(rdma, "role"), str(tcp, "role")))
 		return fail(err, len, "--vs-tcp: one file is a client's, the other a server's");
-	if (check_params(rdma, tcp, err, len))
+	if (check_params(rdma, tcp, same_params, NPARAMS(same_params), err, len))
 		return RB_CMP_INCOMPARABLE;
+	if (rb->lock)
+		return check_params(rdma, tcp, same_lock, NPARAMS(same_lock), err, len)
+			       ? RB_CMP_INCOMPARABLE
+			       : rb_compare_vs_tcp_lock(rdma, tcp, out, err, len);
 	lat = rb->mode == RB_MODE_LAT;
 	k = basis_of(rb, tb);
 	json_array_foreach(results, i, r)

@@ -271,6 +271,19 @@ static int serve_forever(int lfd, const struct rb_serve *f, const struct rb_loca
 }
 
 /* One device (@name, NULL: any) with @c's -i and -x: RB_EXIT_OK, or why not. */
+/* The tests whose data crosses no RDMA device (their rows' path): "tcp_lat, tcp_bw". */
+static const char *socket_tests(char *buf, size_t len)
+{
+	size_t i, used = 0;
+
+	buf[0] = '\0';
+	for (i = 0; rb_benches[i] && used < len; i++)
+		if (rb_benches[i]->path != RB_PATH_VERBS)
+			used += (size_t)snprintf(buf + used, len - used, "%s%s", used ? ", " : "",
+						 rb_benches[i]->name);
+	return buf;
+}
+
 /*
  * A host without RDMA devices: a server for an RDMA test would wait for
  * clients it can never serve (exit 1 at once); the generic server still
@@ -278,6 +291,7 @@ static int serve_forever(int lfd, const struct rb_serve *f, const struct rb_loca
  */
 static int no_device_check(const struct rb_serve *f)
 {
+	char names[160];
 	struct rb_cmd cmd;
 
 	if (rb_dev_count() > 0)
@@ -290,8 +304,8 @@ static int no_device_check(const struct rb_serve *f)
 		       f->name);
 		return RB_EXIT_FAIL;
 	}
-	rb_info("%s: no RDMA device on this host: serving tcp_lat, tcp_bw and doctor only",
-		f->name);
+	rb_info("%s: no RDMA device on this host: serving %s and doctor only", f->name,
+		socket_tests(names, sizeof(names)));
 	return RB_EXIT_OK;
 }
 

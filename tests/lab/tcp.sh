@@ -20,6 +20,12 @@
 #   own memory: exit 0 only when both hold), the lock's figures present
 #   and sane, its WRs across the wire, ticket's FIFO fairness; the table
 #   printed for the README (emulation figures).
+# - tcp_lock (issue 42), in the same boot: the same workload as lock spin
+#   (-q 1,2,4 --cs-bytes 32 --verify) through the FIFO lock server over
+#   TCP: exit 0 with --verify on both sides, one attempt per acquisition,
+#   FIFO fairness, its messages across the NICs and none through rxe;
+#   --lock refused (exit 2); compare --vs-tcp lspin.json tlk.json pairs
+#   the points, each figure from its own file.
 # shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
@@ -74,6 +80,9 @@ wire lspin solo lspin lock $C -q 1,2,4 --lock spin --cs-bytes 32 --verify -n $NL
 	--json "$OUT/lspin.json"
 wire ltick solo ltick lock $C -q 1,2,4 --lock ticket --backoff exp:2000..20000 --verify \
 	-n $NL 192.0.2.1 --json "$OUT/ltick.json"
+wire tlk across tlk solo tlk tcp_lock $C -q 1,2,4 --cs-bytes 32 --verify -n $NL 192.0.2.1 \
+	--json "$OUT/tlk.json"
+solo tlkbad tcp_lock $C --lock ticket 192.0.2.1
 stop_server $srv
 pair one "tcp_lat --bind 192.0.2.1 --cpu none --quiet --json $OUT/one.srv.json" \
 	"tcp_lat $C -n $N 192.0.2.1 --json $OUT/one.json"
@@ -99,7 +108,7 @@ crossed() {
 	fi
 }
 
-for c in lat bw dbw bi rlat rdma tcp64 one.cli one.srv lspin ltick; do
+for c in lat bw dbw bi rlat rdma tcp64 one.cli one.srv lspin ltick tlk; do
 	expect_rc $c 0
 done
 expect_rc server 0
@@ -137,12 +146,13 @@ if [ "$(moved bi 1 1)" -lt $((NB * 4096)) ] || [ "$(moved bi 2 2)" -lt $((NB * 4
 	fail "bi: the server's stream did not cross the wire"
 fi
 
-for c in badd badq badc; do
+for c in badd badq badc tlkbad; do
 	expect_rc $c 2
 done
 expect_grep badd.err 'tcp_lat: -d/--device does not apply to tcp_lat (RDMA tests only)'
 expect_grep badq.err 'tcp_bw: -Q/--signal does not apply to tcp_bw'
 expect_grep badc.err 'tcp_bw: -c/--transport does not apply to tcp_bw'
+expect_grep tlkbad.err 'tcp_lock: --lock does not apply to tcp_lock (it applies to: lock)'
 
 # lock (issue 42): --verify passed on both sides (exit 0), every point's
 # figures, its WRs over the wire (rxe on host 2 sent a packet per WR at
@@ -165,6 +175,44 @@ done
 echo "lock, -n $NL per point, --verify (QEMU TCG, Soft-RoCE: emulation figures):"
 sed -n '/^ *size/,$p' "$OUT/lspin.out"
 sed -n '/^ *size/,$p' "$OUT/ltick.out"
+
+# tcp_lock (issue 42): lock's figures, one attempt each (the server
+# queues), FIFO fair; per acquisition the client sent at least ACQUIRE,
+# READ, WRITE (16 + 8 + 32 bytes), the read-back and RELEASE: 120 bytes.
+jcheck tlk.json 'd["test"] == "tcp_lock" and [r["qps"] for r in d["results"]] == [1, 2, 4]' \
+	"$lk_fig" "$lk_one" 'all(r["lock_attempts"] == 1 for r in d["results"])' \
+	'all(r["lock_jain"] > 0.9 for r in d["results"])' 'd["params"]["verify"] is True' \
+	'd["params"]["cs_bytes"] == 32 and "lock" not in d["params"]' "$sock" "$path" \
+	'd["socket"]["nodelay"] is True'
+crossed tlk $((3 * NL * 120))
+echo "tcp_lock: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["ms"])' \
+	"$OUT/tlk.wire.json") ms in the guest"
+sed -n '/^ *size/,$p' "$OUT/tlk.out"
+# compare --vs-tcp: each point of lock spin against tcp_lock's, each
+# figure the one its own file holds.
+"$RDMABENCH" compare --vs-tcp "$OUT/lspin.json" "$OUT/tlk.json" >"$OUT/vs_lock.out" 2>&1 ||
+	{ cat "$OUT/vs_lock.out" >&2; fail "compare --vs-tcp lock tcp_lock failed"; }
+cat "$OUT/vs_lock.out"
+python3 - "$OUT/lspin.json" "$OUT/tlk.json" "$OUT/vs_lock.out" <<'PY' || fail "compare --vs-tcp lock tcp_lock: figures not from their files"
+import json, sys
+docs = [{r["qps"]: r for r in json.load(open(f))["results"]} for f in sys.argv[1:3]]
+get = {"acquire_p50_us": lambda r: r["lat_us"]["p50"], "acquire_p99_us": lambda r: r["lat_us"]["p99"],
+       "acq_per_s": lambda r: r["lock_acq_per_s"], "handoff_us": lambda r: r["lock_handoff_us"]}
+seen = set()
+for line in open(sys.argv[3]):
+    f = line.split()
+    if len(f) != 6 or not f[0].isdigit():
+        continue
+    q = int(f[0])
+    for side, cell in ((0, f[2]), (1, f[3])):
+        want = get[f[1]](docs[side][q])
+        ok = cell == "-" if want is None else abs(float(cell) - want) <= 1e-3 * abs(want)
+        if not ok:
+            sys.exit("qps %d %s: %s, its file says %s" % (q, f[1], cell, want))
+    seen.add((q, f[1]))
+if seen != {(q, k) for q in (1, 2, 4) for k in get}:
+    sys.exit("points or figures missing: %s" % sorted(seen))
+PY
 
 # The side-by-side, for the README (emulation figures).
 echo "side by side at 64 KiB, -n $NB, one boot (QEMU TCG, Soft-RoCE: emulation figures):"

@@ -18,6 +18,7 @@
 #include <cmocka.h>
 
 #include "report/compare.h"
+#include "compare_fx.h"
 
 #ifndef TEST_DATA_DIR
 #error "TEST_DATA_DIR must name tests/data"
@@ -733,17 +734,7 @@ static int teardown(void **state)
 /* rb_compare_vs_tcp() of two documents, its output kept in text. */
 static int run_vs(json_t *rdma, json_t *tcp)
 {
-	FILE *f;
-	int ret;
-
-	free(text);
-	text = NULL;
-	f = open_memstream(&text, &text_len);
-	assert_non_null(f);
-	err[0] = '\0';
-	ret = rb_compare_vs_tcp(rdma, tcp, f, err, sizeof(err));
-	fclose(f);
-	return ret;
+	return vs_tcp_text(rdma, tcp, &text, &text_len, err, sizeof(err));
 }
 
 /*
