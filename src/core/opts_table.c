@@ -1259,11 +1259,10 @@ const struct rb_opt rb_opts[] = {
 	  .type = RB_OPT_U64,
 	  .off = PAR(lock_run_id),
 	  .min = 1,
-	  .max = UINT64_MAX,
+	  .max = UINT32_MAX,
 	  .argname = "ID",
-	  .def = "0",
 	  .need = RB_S_LOCK,
-	  .help = "the --run-hosts N client hosts that give the same ID (any number from 1) to "
+	  .help = "the --run-hosts N client hosts that give the same ID (1..4294967295) to "
 		  "one 'rdmabench server' contend on the same lock words and data: the server's "
 		  "connections of the run map one segment, start each point together, and with "
 		  "--verify the server checks the counters against every host's acquisitions; "
@@ -1280,7 +1279,6 @@ const struct rb_opt rb_opts[] = {
 	  .min = 2,
 	  .max = 64,
 	  .argname = "N",
-	  .def = "0",
 	  .need = RB_S_LOCK,
 	  .help = "how many client hosts join --run-id ID (2..64): the server waits for all N "
 		  "at each point's start" },

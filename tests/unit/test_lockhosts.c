@@ -29,6 +29,7 @@
 #include "engine/lock.h"
 #include "engine/lockshare.h"
 #include "fake_verbs.h"
+#include "lock_fx.h"
 #include "report/output.h"
 #include "session/lockshare.h"
 #include "wire/plan.h"
@@ -52,6 +53,15 @@ static struct rb_params run_plan(uint64_t id, uint32_t hosts)
 
 /* ---- the plan and the wire --------------------------------------------- */
 
+/* Plan @p is refused, the message naming @what. */
+static void refused(struct rb_params p, const char *what)
+{
+	char err[300];
+
+	assert_int_not_equal(rb_plan_validate(&p, 0, err, sizeof(err)), 0);
+	assert_has(err, what);
+}
+
 static void plan_run_id(void **state)
 {
 	struct rb_params p = run_plan(7, 2), q;
@@ -70,20 +80,14 @@ static void plan_run_id(void **state)
 	assert_int_equal(rb_unpack_params(buf, (size_t)n, &q), 0);
 	assert_int_equal(q.lock_run_id, 7);
 	assert_int_equal(q.lock_hosts, 2);
-	p = run_plan(7, 0);
-	assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), -EINVAL);
-	assert_has(err, "--run-hosts");
-	p = run_plan(0, 2);
-	assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), -EINVAL);
-	assert_has(err, "--run-id");
+	refused(run_plan(7, 0), "--run-hosts");
+	refused(run_plan(0, 2), "--run-id");
 	p = run_plan(7, 2);
 	p.hugepages = 1;
-	assert_int_equal(rb_plan_validate(&p, 0, err, sizeof(err)), -EINVAL);
-	assert_has(err, "--hugepages");
+	refused(p, "--hugepages");
 	p = fake_plan("write_bw");
 	p.lock_run_id = 7;
-	assert_int_not_equal(rb_plan_validate(&p, 0, err, sizeof(err)), 0);
-	assert_has(err, "--run-id");
+	refused(p, "--run-id");
 }
 
 /* ---- the server's segment ---------------------------------------------- */
@@ -264,40 +268,13 @@ static void two_hosts_ticket(void **state)
 
 /* ---- the client's figures ----------------------------------------------- */
 
-struct lx {
-	struct fake *f;
-	struct rb_params p;
-	struct rb_run r;
-	struct rb_oob oob;
-	int peer_fd;
-	struct rb_lock_run lk;
-};
-
-static void lx_start(struct lx *x, uint32_t contenders, uint64_t run_id)
+/* lx_start() with the run of @run_id (--run-hosts 2), or none (0). */
+static void lx_run(struct lx *x, enum rb_lock_algo_id algo, uint32_t contenders, uint32_t locks,
+		   uint64_t run_id)
 {
-	int sv[2];
-
-	memset(x, 0, sizeof(*x));
-	x->p = run_plan(run_id, run_id ? 2 : 0);
-	rb_axis_set1(&x->p.qps, contenders);
-	x->p.iters = 300;
-	x->p.warmup = 20;
-	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
-	x->f = fake_new(contenders, 8);
-	fake_run_init(x->f, &x->r, rb_bench_find("lock"), RB_ROLE_CLIENT, &x->p, &x->oob, sv[0],
-		      5000);
-	x->peer_fd = sv[1];
-	x->f->loopback = true;
-	x->f->delay = 3;
-}
-
-static void lx_end(struct lx *x)
-{
-	rb_lock_run_free(&x->lk);
-	fake_run_free(&x->r);
-	fake_free(x->f);
-	rb_oob_close(&x->oob);
-	close(x->peer_fd);
+	lx_start(x, algo, contenders, locks, 8, 5000);
+	x->p.lock_run_id = run_id;
+	x->p.lock_hosts = run_id ? 2 : 0;
 }
 
 /*
@@ -309,7 +286,6 @@ static void contenders_in_json(void **state)
 {
 	struct rb_result res;
 	char host[64] = "";
-	struct rb_lock_layout l;
 	json_t *o, *c, *a;
 	uint64_t sum = 0;
 	struct lx x;
@@ -317,7 +293,7 @@ static void contenders_in_json(void **state)
 
 	(void)state;
 	gethostname(host, sizeof(host) - 1);
-	lx_start(&x, 3, 0);
+	lx_run(&x, RB_LOCK_TICKET, 3, 1, 0);
 	assert_int_equal(rb_run_lock_with(&x.r, &rb_lock_algos[RB_LOCK_TICKET], &x.lk), 0);
 	assert_int_equal(rb_result_generic(&x.r, &res), 0);
 	rb_lock_result(&x.lk, &res);
@@ -341,11 +317,10 @@ static void contenders_in_json(void **state)
 	 * this host's count cannot match it: the client leaves the check to
 	 * the server, which has every host's count.
 	 */
-	lx_start(&x, 2, 9);
-	rb_lock_layout(&x.p, 2, &l);
-	*(uint64_t *)(void *)(rb_rx_of(&x.r, 0) + l.data_off) = 5;
+	lx_run(&x, RB_LOCK_SPIN, 2, 1, 9);
+	*(uint64_t *)(void *)(rb_rx_of(&x.r, 0) + x.l.data_off) = 5;
 	assert_int_equal(rb_run_lock_with(&x.r, &rb_lock_algos[RB_LOCK_SPIN], &x.lk), 0);
-	assert_int_equal(*(uint64_t *)(void *)(rb_rx_of(&x.r, 0) + l.data_off), 5 + 320);
+	assert_int_equal(*(uint64_t *)(void *)(rb_rx_of(&x.r, 0) + x.l.data_off), 5 + 320);
 	assert_int_equal(rb_result_generic(&x.r, &res), 0);
 	rb_lock_result(&x.lk, &res);
 	assert_int_equal(res.lock_verify, RB_LOCK_VERIFY_RUN);
@@ -371,7 +346,7 @@ static void handoff_reap_order(void **state)
 	struct lx x;
 
 	(void)state;
-	lx_start(&x, 2, 0);
+	lx_run(&x, RB_LOCK_SPIN, 2, 1, 0);
 	x.f->delay_write = 40;
 	assert_int_equal(rb_run_lock_with(&x.r, &rb_lock_algos[RB_LOCK_SPIN], &x.lk), 0);
 	assert_int_equal(x.r.ops, 300);
@@ -411,8 +386,8 @@ static void first_slice_measured(void **state)
 	struct lx x;
 
 	(void)state;
-	lx_start(&x, 4, 0);
-	x.p.locks = 3; /* acquisitions of other locks overtake the warm-up's last */
+	/* Acquisitions of the other locks overtake the warm-up's last. */
+	lx_run(&x, RB_LOCK_SPIN, 4, 3, 0);
 	x.p.interval_ms = 1;
 	x.r.iv.on_end = on_slice;
 	x.r.iv.ctx = &s;
