@@ -11,11 +11,18 @@
  * counter and mark intact), and at the end the client reads the server's
  * memory (every lock free, the counters adding up to the acquisitions);
  * the server checks its own memory against the client's count.
+ *
+ * --run-id ID --run-hosts N: the N client hosts' connections share the
+ * server's words (engine/lockshare.h); the points start together, each
+ * client skips its own read-back of the memory (the others may hold the
+ * locks), and the server checks the counters against every host's
+ * acquisitions once all have stopped.
  */
 #include <errno.h>
 #include <string.h>
 
 #include "engine/lock.h"
+#include "engine/lockshare.h"
 
 /* The point's lock run, between its run and its result (one per process side). */
 static __thread struct rb_lock_run lock_point;
@@ -24,9 +31,28 @@ static int lock_prepare(struct rb_run *r)
 {
 	struct rb_lock_layout l;
 
+	if (r->role != RB_ROLE_SERVER)
+		return 0;
+	/* --run-id: the point starts when every host's has; the last zeroes. */
+	if (r->c.lock_share)
+		return rb_lockshare_begin(r->c.lock_share, r->point, rb_rx_of(r, 0), r->timeout_ns);
 	rb_lock_layout(r->p, 1, &l);
 	/* The server's words and data start free and at 0 at every point. */
-	return r->role == RB_ROLE_SERVER ? rb_buf_zero(r, rb_rx_of(r, 0), l.server_bytes) : 0;
+	return rb_buf_zero(r, rb_rx_of(r, 0), l.server_bytes);
+}
+
+/* Server, after the client's STOP: --verify's check, of the run's hosts with --run-id. */
+static int lock_server_end(struct rb_run *r)
+{
+	uint64_t total = r->stop_count;
+	int ret = 0;
+
+	if (r->c.lock_share)
+		ret = rb_lockshare_end(r->c.lock_share, r->point, r->stop_count, r->p->verify,
+				       r->timeout_ns, &total);
+	if (!ret && r->p->verify && rb_lock_server_check(r, total))
+		r->verify_status = -EILSEQ;
+	return ret;
 }
 
 static int lock_run(struct rb_run *r)
@@ -35,11 +61,7 @@ static int lock_run(struct rb_run *r)
 
 	if (r->role == RB_ROLE_SERVER) {
 		ret = rb_run_server_wait(r);
-		if (ret || !r->p->verify)
-			return ret;
-		if (rb_lock_server_check(r, r->stop_count))
-			r->verify_status = -EILSEQ;
-		return 0;
+		return ret ? ret : lock_server_end(r);
 	}
 	rb_lock_run_free(&lock_point);
 	return rb_run_lock_with(r, &rb_lock_algos[r->p->lock_algo], &lock_point);

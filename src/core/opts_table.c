@@ -1249,6 +1249,40 @@ const struct rb_opt rb_opts[] = {
 	  .help = "after a failed attempt (spin: the CAS found the lock held; ticket: not yet "
 		  "our turn) wait MIN nanoseconds, doubling up to MAX, before the next; none: "
 		  "try again at once (client only)" },
+	/* issue 42: the lock from several client hosts (engine/lockshare.h) */
+	{ .lname = "run-id",
+	  .json = "lock_run_id",
+	  .wire = 48,
+	  .zero_unset = true,
+	  .section = RB_SEC_MEASURE,
+	  .common = true,
+	  .brief = "lock: hosts of one run share its words",
+	  .type = RB_OPT_U64,
+	  .off = PAR(lock_run_id),
+	  .min = 1,
+	  .max = UINT32_MAX,
+	  .argname = "ID",
+	  .need = RB_S_LOCK,
+	  .help = "the --run-hosts N client hosts that give the same ID (1..4294967295) to "
+		  "one 'rdmabench server' contend on the same lock words and data: the server's "
+		  "connections of the run map one segment, start each point together, and with "
+		  "--verify the server checks the counters against every host's acquisitions; "
+		  "start the hosts within --timeout of each other, with the same plan" },
+	{ .lname = "run-hosts",
+	  .json = "lock_hosts",
+	  .wire = 49,
+	  .zero_unset = true,
+	  .section = RB_SEC_MEASURE,
+	  .common = true,
+	  .brief = "lock: client hosts in the --run-id",
+	  .type = RB_OPT_U32,
+	  .off = PAR(lock_hosts),
+	  .min = 2,
+	  .max = 64,
+	  .argname = "N",
+	  .need = RB_S_LOCK,
+	  .help = "how many client hosts join --run-id ID (2..64): the server waits for all N "
+		  "at each point's start" },
 	{ .lname = "events",
 	  .id = RB_O_EVENTS,
 	  .section = RB_SEC_SWEEP,

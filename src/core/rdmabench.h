@@ -211,7 +211,22 @@ struct rb_params {
 	uint32_t cs_bytes;
 	uint32_t hold_us;
 	uint32_t backoff_min_ns, backoff_max_ns; /* --backoff exp:MIN..MAX; 0: none */
+	/* issue 42: the lock from several client hosts.  --run-id ID (plan
+	 * tag 48) and --run-hosts N (49): the N client hosts that give the
+	 * same ID contend on one server's lock words (engine/lockshare.h);
+	 * 0 and 0: this host's lock alone. */
+	uint64_t lock_run_id;
+	uint32_t lock_hosts;
 };
+
+/*
+ * Which --verify check a lock point ran (JSON lock_verify): none; the
+ * point's, on one host (every lock free and the counters equal to its
+ * acquisitions, client and server); the run's, across --run-hosts (each
+ * holder's read-back, and the server's check of the shared memory
+ * against every host's acquisitions in the point).
+ */
+enum rb_lock_verify { RB_LOCK_VERIFY_NONE, RB_LOCK_VERIFY_POINT, RB_LOCK_VERIFY_RUN };
 
 /* --lock: the option's choices' order, "spin|ticket" (engine/lock.c's rows). */
 enum rb_lock_algo_id { RB_LOCK_SPIN, RB_LOCK_TICKET, RB_LOCK_ALGO_COUNT };
@@ -456,12 +471,20 @@ struct rb_result {
 	bool has_rcache;
 	double rcache_hit_pct, regs_per_s, deregs_per_s;
 	/* issue 42: lock (its latency is the acquire latency): acquisitions
-	 * per second, release latency and handoff (a release's completion to
-	 * the next owner) averages, attempts per acquire, Jain's index and the
+	 * per second, release latency and handoff (a release's post to the
+	 * next owner's acquire completion) averages, attempts per acquire, Jain's index and the
 	 * smallest contender share of the point's acquisitions. */
 	bool has_lock;
 	double lock_acq_per_s, lock_release_us, lock_handoff_us;
 	double lock_attempts, lock_jain, lock_share_min;
+	/* issue 42: each contender's (QP's) measured acquisitions, lock_n of
+	 * them (malloc'd, freed with rb_result_free()), this host's (JSON
+	 * only, labelled with the host); which --verify check ran
+	 * (enum rb_lock_verify). */
+	uint64_t *lock_acq;
+	uint32_t lock_n;
+	uint8_t lock_verify;
+	char lock_host[64];
 	bool has_peer;
 	double peer_cpu_util_pct, peer_bw_avg_gbps;
 	/* RB_PEER_* (plan.h): the peer's figures that failed their check, left out */

@@ -172,4 +172,7 @@ void rb_result_free(struct rb_result *res)
 	free(res->iv);
 	res->iv = NULL;
 	res->niv = 0;
+	free(res->lock_acq);
+	res->lock_acq = NULL;
+	res->lock_n = 0;
 }

@@ -115,7 +115,7 @@ void rb_rate_report(struct rb_result *res, uint64_t rate, uint8_t unit);
  */
 void rb_bw_min_interval(struct rb_result *res, uint32_t interval_ms);
 
-/* rb_result_free() - what a result owns (its intervals). */
+/* rb_result_free() - what a result owns (its intervals, a lock's contenders). */
 void rb_result_free(struct rb_result *res);
 
 #endif

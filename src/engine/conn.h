@@ -17,6 +17,8 @@
 #include "rdma/cuda.h"
 #include "wire/wire.h"
 
+struct rb_lock_share;
+
 struct rb_conn {
 	struct rb_dev dev;
 	struct ibv_cq *cq; /* the one CQ; with --cq-per-qp, cqs[0] */
@@ -60,6 +62,9 @@ struct rb_conn {
 	 * bytes at buf (rx region, tx region, and room for a stream's reads). */
 	int data_fd;
 	size_t data_len;
+	/* Server, lock --run-id (issue 42): the run's shared header
+	 * (engine/lockshare.h), its words mapped over buf; NULL otherwise. */
+	struct rb_lock_share *lock_share;
 };
 
 /* The buffer of QP @qi (its rx region; + region: its tx): its own with --mr-per-qp. */

@@ -6,7 +6,9 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
+#include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "core/lockstat.h"
 #include "core/sweep.h"
@@ -171,10 +173,18 @@ static uint32_t data_len(const struct rb_lock_run *lk)
 	return 8 + lk->r->p->cs_bytes;
 }
 
+/*
+ * A handoff counts from the release's post: the next owner can only see
+ * the lock free after it, whenever the release's own completion is
+ * reaped (one CQ serves every contender, so the new owner's may come
+ * first).
+ */
 static int release(struct rb_lock_run *lk, struct rb_lock_cont *c)
 {
 	c->t_rel = rb_ticks();
 	c->st = RB_LK_REL;
+	lk->last_rel[c->lock] = c->t_rel;
+	lk->last_by[c->lock] = c->qi;
 	return lk->algo->release(lk, c);
 }
 
@@ -246,8 +256,6 @@ static int released(struct rb_lock_run *lk, struct rb_lock_cont *c)
 		lk->rel_ticks += k - c->t_rel;
 		c->acquired++;
 	}
-	lk->last_rel[c->lock] = k;
-	lk->last_by[c->lock] = c->qi;
 	if (++lk->done == lk->r->pt.warmup)
 		rb_mark_start(lk->r);
 	c->st = RB_LK_IDLE;
@@ -300,6 +308,17 @@ static bool ending(struct rb_lock_run *lk, uint64_t deadline)
 	return deadline && lk->done >= lk->r->pt.warmup && rb_now_ns() >= deadline;
 }
 
+/*
+ * The warm-up's acquisitions are all begun but not all released: the
+ * measured ones wait, so that each starts and ends after rb_mark_start()
+ * (called at the last warm-up release), inside the measured interval and
+ * its first --interval slice.
+ */
+static bool warming(const struct rb_lock_run *lk)
+{
+	return lk->started == lk->r->pt.warmup && lk->done < lk->r->pt.warmup;
+}
+
 /* Start what is due: new acquisitions, attempts after a backoff, ends of holds. */
 static int tick(struct rb_lock_run *lk, uint64_t deadline, uint32_t *busy)
 {
@@ -314,6 +333,10 @@ static int tick(struct rb_lock_run *lk, uint64_t deadline, uint32_t *busy)
 		if (c->st == RB_LK_IDLE) {
 			if (ending(lk, deadline)) {
 				c->st = RB_LK_DONE;
+				continue;
+			}
+			if (warming(lk)) {
+				*busy += 1;
 				continue;
 			}
 			c->seq = lk->started++;
@@ -446,7 +469,11 @@ static int check_memory(const struct rb_lock_layout *l, const struct rb_lock_alg
 	return -EILSEQ;
 }
 
-/* --verify, client: read the server's lock words and data back and check them. */
+/*
+ * --verify, client: read the server's lock words and data back and check
+ * them.  With --run-id the other hosts may hold the locks still: the
+ * server checks the run once every host has stopped (bench_lock.c).
+ */
 static int verify_end(struct rb_lock_run *lk)
 {
 	struct rb_lock_cont *c = &lk->c[0];
@@ -454,6 +481,8 @@ static int verify_end(struct rb_lock_run *lk)
 	bool idling = false;
 	int ret;
 
+	if (lk->r->p->lock_run_id)
+		return 0;
 	c->st = RB_LK_CHECK;
 	ret = rb_lock_post(lk, c, IBV_WR_RDMA_READ, c->scr, (uint32_t)lk->l.server_bytes, 0, 0, 0);
 	while (!ret) {
@@ -554,7 +583,15 @@ void rb_lock_result(const struct rb_lock_run *lk, struct rb_result *res)
 		res->lock_share_min = s ? rb_lock_shares(counts, lk->n, s) : 0;
 		free(s);
 	}
-	free(counts);
+	/* Each contender's count, for the JSON (the result owns it). */
+	free(res->lock_acq);
+	res->lock_acq = counts;
+	res->lock_n = lk->n;
+	res->lock_verify = !lk->r->p->verify	   ? RB_LOCK_VERIFY_NONE
+			   : lk->r->p->lock_run_id ? RB_LOCK_VERIFY_RUN
+						   : RB_LOCK_VERIFY_POINT;
+	if (gethostname(res->lock_host, sizeof(res->lock_host) - 1))
+		snprintf(res->lock_host, sizeof(res->lock_host), "?");
 }
 
 int rb_lock_server_check(struct rb_run *r, uint64_t count)

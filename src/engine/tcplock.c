@@ -281,7 +281,7 @@ static int buf_push(struct tlk_buf *b, const struct rb_tlk_msg *m, const uint8_t
 	if (ret)
 		return ret;
 	rb_tlk_pack(m, b->b + b->len);
-	if (n > RB_TLK_HDR)
+	if (n > RB_TLK_HDR && data) /* a type with data is never pushed without */
 		memcpy(b->b + b->len + RB_TLK_HDR, data, dlen);
 	b->len += n;
 	return 0;
@@ -459,11 +459,19 @@ static int attempt(struct tlk_cli *t, struct rb_lock_cont *c)
 	return push(t, c, RB_TLK_ACQUIRE, NULL);
 }
 
+/*
+ * A handoff counts from the RELEASE's send, as lock's from its release's
+ * post: the server can grant the next waiter only after it reads it (its
+ * RELEASED and that GRANT then leave together, so counting from RELEASED
+ * would time nothing but the client's read of one send).
+ */
 static int release(struct tlk_cli *t, struct rb_lock_cont *c)
 {
 	t->holder[c->lock] = 0;
 	c->t_rel = rb_ticks();
 	c->st = RB_LK_REL;
+	t->lk.last_rel[c->lock] = c->t_rel;
+	t->lk.last_by[c->lock] = c->qi;
 	return push(t, c, RB_TLK_RELEASE, NULL);
 }
 
@@ -478,7 +486,7 @@ static int held(struct tlk_cli *t, struct rb_lock_cont *c)
 
 /*
  * GRANT: the acquire's figures (lock's: latency from the ACQUIRE, the
- * handoff from the last release of the lock by another contender), then
+ * handoff from another contender's RELEASE of the lock), then
  * the critical section's READ.  A lock granted while another of this
  * client's contenders holds it breaks mutual exclusion: always refused.
  */
@@ -550,8 +558,6 @@ static int released(struct tlk_cli *t, struct rb_lock_cont *c)
 		lk->rel_ticks += k - c->t_rel;
 		c->acquired++;
 	}
-	lk->last_rel[c->lock] = k;
-	lk->last_by[c->lock] = c->qi;
 	lk->done++;
 	c->st = RB_LK_IDLE;
 	return 0;

@@ -632,6 +632,33 @@ static int jshape(json_t *o, const struct rb_result *res)
 	return bad | json_object_set_new(o, "intervals", arr);
 }
 
+/*
+ * issue 42: a lock point's contenders, each one's measured acquisitions
+ * (index: its QP), labelled with the host they ran on, and which --verify
+ * check ran (enum rb_lock_verify).
+ */
+static int jlock(json_t *o, const struct rb_result *res)
+{
+	static const char *const verify[] = { NULL, "point", "run" };
+	json_t *c, *acq;
+	uint32_t i;
+	int bad;
+
+	if (!res->has_lock || !res->lock_acq)
+		return 0;
+	c = json_object();
+	acq = json_array();
+	bad = !c || !acq;
+	for (i = 0; !bad && i < res->lock_n; i++)
+		bad |= json_array_append_new(acq, juint(res->lock_acq[i]));
+	bad |= json_object_set_new(c, "host", jstr(res->lock_host));
+	bad |= json_object_set_new(c, "acquisitions", acq);
+	bad |= json_object_set_new(o, "lock_contenders", c);
+	return bad | json_object_set_new(
+			     o, "lock_verify",
+			     jstr_or_null(res->lock_verify < 3 ? verify[res->lock_verify] : NULL));
+}
+
 json_t *rb_json_result(const struct rb_result *res)
 {
 	json_t *o = json_object();
@@ -650,7 +677,7 @@ json_t *rb_json_result(const struct rb_result *res)
 	bad |= json_object_set_new(o, "warmup", juint(res->pt.warmup));
 	bad |= json_object_set_new(o, "duration_s", jreal(res->duration_s));
 	if (o)
-		bad |= jmetrics(o, res) | jshape(o, res);
+		bad |= jmetrics(o, res) | jshape(o, res) | jlock(o, res);
 	/* counters, peer_counters, expect...: built by the session per point. */
 	if (o && res->diag)
 		bad |= json_object_update(o, res->diag);

@@ -5,6 +5,7 @@
  */
 #include "session/session_int.h"
 #include "session/rails.h"
+#include "session/lockshare.h"
 #include "core/cmd.h"
 #include "wire/allow.h"
 #include <time.h>
@@ -246,6 +247,7 @@ static int serve_forever(int lfd, const struct rb_serve *f, const struct rb_loca
 		k.adm = rb_admit_map((uint32_t)k.max);
 	if (k.adm)
 		k.adm->client_mem = c->max_client_mem;
+	sess_lockshare_server(getpid()); /* names lock --run-id's segments */
 	while (!rb_interrupted) {
 		reap_kids(&k, false);
 		o.fd = -1;
@@ -262,6 +264,7 @@ static int serve_forever(int lfd, const struct rb_serve *f, const struct rb_loca
 		rb_oob_close(&o);
 	}
 	stop_kids(&k, (int)c->timeout_s);
+	sess_lockshare_sweep();
 	rb_admit_unmap(k.adm);
 	free(k.pid);
 	free(k.client);

@@ -473,7 +473,7 @@ static int take_slot(struct session *s)
 	/* A --threads run's other connections: its thread 0 holds the slot
 	 * (admit() checks that it is being served), and every point waits
 	 * for thread 0 (rb_thread_hooks). */
-	if (s->slot_fd < 0 || s->p.thread > 0)
+	if (s->slot_fd < 0 || s->p.thread > 0 || (s->lks && !s->lks->first))
 		return 0;
 	while (fcntl(s->slot_fd, F_SETLK, &fl)) {
 		if (errno != EAGAIN && errno != EACCES) {
@@ -585,7 +585,10 @@ static int server_params(struct session *s, const struct rb_serve *f)
 		       s->oob.peer, s->p.threads, f->name);
 		return -EINVAL;
 	}
-	ret = take_slot(s);
+	/* lock --run-id: the run's first host takes the slot, the others join it. */
+	ret = sess_lockshare_attach(&s->p, s->admit ? s->slot_fd : -1, &s->lks);
+	if (!ret)
+		ret = take_slot(s);
 	if (!ret)
 		ret = admit(s);
 	/* The wait for threads that never come counts from here (ctl.h). */
@@ -672,6 +675,7 @@ int sess_serve_conn(struct rb_oob *o, const struct rb_serve *f, const struct rb_
 	if (ret && ret != -ECONNABORTED && ret != -ECONNRESET)
 		rb_oob_send_error(&s.oob, "server: %s", rb_last_error);
 	ret = session_end(&s, ret);
+	sess_lockshare_detach(s.lks, s.slot_fd);
 	admit_end(&s);
 	if (!ret)
 		rb_info("client %s done: %zu point(s)", s.oob.peer, s.nres);

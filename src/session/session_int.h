@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "session/admit.h"
+#include "session/lockshare.h"
 #include "core/clock.h"
 #include "rdma/cm.h"
 #include "report/diag.h"
@@ -96,6 +97,7 @@ struct session {
 	char host[64];
 	int slot_fd;		       /* generic server: the lock that serializes measuring */
 	struct rb_admit *admit;	       /* generic server: who is served, holding what */
+	struct sess_lockshare *lks;    /* server, lock --run-id: the run's segment (lockshare.h) */
 	char peer_cpus[128];	       /* server: the client's CPUs when it shares our host */
 	char hello_cpus[128];	       /* client: every thread's CPUs (--threads), or "" */
 	struct sockaddr_storage local; /* where the connection leaves from (client) or came to */

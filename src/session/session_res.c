@@ -569,6 +569,7 @@ static int alloc_gpu(struct session *s, size_t len)
 static int alloc_buffers(struct session *s)
 {
 	struct rb_conn *cn = &s->conn;
+	int ret;
 
 	cn->nqp = (uint32_t)rb_axis_max(&s->p.qps);
 	cn->nmr = s->p.mr_per_qp ? cn->nqp : 1;
@@ -577,7 +578,13 @@ static int alloc_buffers(struct session *s)
 		return -ENOMEM;
 	if (s->l->use_cuda)
 		return alloc_gpu(s, cn->nmr * 2 * cn->region);
-	return sess_alloc_buffers(s, cn->nmr * 2 * cn->region);
+	ret = sess_alloc_buffers(s, cn->nmr * 2 * cn->region);
+	/* lock --run-id: the run's words and data are the hosts' one segment. */
+	if (!ret && s->lks)
+		ret = sess_lockshare_map(s->lks, cn->buf, s->buf_len);
+	if (!ret && s->lks)
+		cn->lock_share = s->lks->sh;
+	return ret;
 }
 
 /*

@@ -438,6 +438,14 @@ static int check_lock(const struct rb_params *p, const struct rb_bench *t, char 
 		why = "--mr-per-qp: the contenders share the server's one buffer";
 	else if (p->reversed || p->latency_gap_us)
 		why = "--reversed or --latency_gap: the lock's loop has neither";
+	else if (p->lock_run_id && p->hugepages)
+		why = "--hugepages with --run-id: the server maps the run's shared lock words in "
+		      "normal pages";
+	if (!why && !p->lock_run_id != !p->lock_hosts)
+		return fail(err, len,
+			    "%s: --run-id ID and --run-hosts N go together: N client hosts give "
+			    "the same ID (--run-id %llu, --run-hosts %u)",
+			    t->name, (unsigned long long)p->lock_run_id, p->lock_hosts);
 	return why ? fail(err, len, "%s does not take %s", t->name, why) : 0;
 }
 

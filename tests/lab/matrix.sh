@@ -37,6 +37,14 @@
 #     the client's thread 1 is served on rxe3 (host 4), --verify on, the
 #     CSV's rail column naming each thread's rail (issue 37 item 8); a
 #     server of a device that is not there exits 1 before listening.
+#  6. lock from two client hosts at once (issue 42): hosts 2 and 3 give
+#     one --run-id --run-hosts 2 to a server on host 1, -q 1,2,4 with
+#     --verify, spin then ticket: both exit 0 (each holder's read-back,
+#     and the server's check of the counters against the sum of both
+#     hosts' acquisitions), lock_verify "run", each contender's count in
+#     lock_contenders, and at -q 1 more attempts than one host alone
+#     makes (the other held the word); a run whose second host never
+#     comes ends at the server's --timeout, naming the run (about 11 s).
 # shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
@@ -44,9 +52,11 @@
 LAB_HOSTS=4
 LAB_TIMEOUT=${LAB_TIMEOUT:-900}
 MX_DELAY=${MX_DELAY:-200ms}
+NLK=${NLK:-40} # lock's acquisitions per point and host (case 6)
 
 lab_run "
-MX_DELAY=$MX_DELAY"'
+MX_DELAY=$MX_DELAY
+NLK=$NLK"'
 export HOME=/tmp/mx-home
 mkdir -p "$HOME"
 cp /run/rxe-lab/hosts "$OUT/hosts"
@@ -138,6 +148,44 @@ wait $srv
 echo $? >"$OUT/lsrv.rc"
 "$RB" server -d rxe1,nosuch -p 18601 >"$OUT/nosrv.out" 2>"$OUT/nosrv.err"
 echo $? >"$OUT/nosrv.rc"
+
+# 6. lock from two client hosts at once (issue 42): hosts 2 and 3 contend
+# on host 1'"'"'s lock words through one run id, spin then ticket.
+"$RB" server --bind 192.0.2.1 -p 18700 --cpu none >"$OUT/lksrv.out" 2>"$OUT/lksrv.err" &
+srv=$!
+# Meanwhile a run whose second host never comes, on a server of --timeout
+# 3: its point ends there, the server saying why.
+"$RB" server --bind 192.0.2.1 -p 18701 --cpu none --timeout 3 >"$OUT/lksrv1.out" \
+	2>"$OUT/lksrv1.err" &
+srv1=$!
+sleep 1
+t0=$(date +%s)
+"$RB" lock -d rxe1 --bind 192.0.2.2 --cpu none --timeout 10 -p 18701 --run-id 4299 \
+	--run-hosts 2 -n 10 192.0.2.1 >"$OUT/lkalone.out" 2>"$OUT/lkalone.err" &
+alone=$!
+id=4200
+for a in spin ticket; do
+	id=$((id + 1))
+	pids=
+	for h in 2 3; do
+		"$RB" lock -d "rxe$((h - 1))" --bind "192.0.2.$h" --cpu none --timeout 30 -p 18700 \
+			--run-id "$id" --run-hosts 2 --lock $a -q 1,2,4 -n "$NLK" --verify \
+			--backoff exp:2000..20000 --json "$OUT/lk$a$h.json" 192.0.2.1 \
+			>"$OUT/lk$a$h.out" 2>"$OUT/lk$a$h.err" &
+		pids="$pids $!"
+	done
+	for p in $pids; do
+		wait "$p"
+		echo $? >>"$OUT/lk$a.rcs"
+	done
+done
+wait $alone
+echo $? >"$OUT/lkalone.rc"
+echo $(($(date +%s) - t0)) >"$OUT/lk.secs"
+kill -INT $srv $srv1
+wait $srv
+echo $? >"$OUT/lksrv.rc"
+wait $srv1
 '
 
 cat "$OUT/hosts"
@@ -230,4 +278,40 @@ expect_grep lsrv.err "thread 0 served on rail rxe1 (1 of 2)"
 expect_grep lsrv.err "thread 1 served on rail rxe3 (2 of 2)"
 expect_rc nosrv 1
 expect_grep nosrv.err "no RDMA device named 'nosuch'"
+
+# --- 6. lock from two client hosts on one server's words -----------------------
+# Every client exited 0 with --verify: each holder found its write intact,
+# and the server, once both hosts had stopped each point, found every lock
+# free and the counters equal to the SUM of both hosts' acquisitions.
+echo "lock from 2 hosts at once, $(cat "$OUT/lk.secs") s for the case (QEMU TCG, Soft-RoCE: emulation figures):"
+for a in spin ticket; do
+	[ "$(sort -u "$OUT/lk$a.rcs")" = 0 ] || {
+		cat "$OUT/lk${a}2.err" "$OUT/lk${a}3.err"
+		fail "lock $a from 2 hosts: clients exited $(tr '\n' ' ' <"$OUT/lk$a.rcs")"
+	}
+	for h in 2 3; do
+		cat "$OUT/lk$a$h.out"
+		jcheck "lk$a$h.json" 'd["test"] == "lock" and [r["qps"] for r in d["results"]] == [1, 2, 4]' \
+			'd["params"]["lock_run_id"] in (4201, 4202) and d["params"]["lock_hosts"] == 2' \
+			'all(r["lock_verify"] == "run" for r in d["results"])' \
+			"all(r['iterations'] == $NLK and sum(r['lock_contenders']['acquisitions']) == $NLK for r in d['results'])" \
+			'all(len(r["lock_contenders"]["acquisitions"]) == r["qps"] for r in d["results"])' \
+			'all(r["lock_contenders"]["host"] for r in d["results"])' \
+			'all(r["lock_acq_per_s"] > 0 and r["lat_us"]["p50"] > 0 for r in d["results"])' \
+			"d['device']['name'] == 'rxe$((h - 1))'"
+	done
+	# One contender a host, alone on its word, never fails an attempt (spin:
+	# 1 CAS, ticket: FADD and 1 READ an acquisition): more means the other
+	# host held the same word.
+	python3 - "$OUT/lk${a}2.json" "$OUT/lk${a}3.json" $a <<'EOF' || fail "lock $a: the hosts' -q 1 points saw no contention from each other"
+import json, sys
+alone = 1.0 if sys.argv[3] == "spin" else 2.0
+att = [json.load(open(f))["results"][0]["lock_attempts"] for f in sys.argv[1:3]]
+print(sys.argv[3], "-q 1 on each host: attempts per acquisition", att, "(alone:", alone, ")")
+assert max(att) > alone, att
+EOF
+done
+expect_rc lksrv 0
+expect_rc lkalone 1
+expect_grep lkalone.err "server: lock --run-id 4299: 1 of the 2 hosts reached point 0 within 3.0 s"
 pass

@@ -161,12 +161,15 @@ static bool is_send(enum ibv_wr_opcode op)
  */
 static void execute_atomic(const struct ibv_send_wr *wr)
 {
-	uint64_t *word = (uint64_t *)(uintptr_t)wr->wr.atomic.remote_addr, old = *word;
+	uint64_t *word = (uint64_t *)(uintptr_t)wr->wr.atomic.remote_addr,
+		 old = wr->wr.atomic.compare_add;
 
+	/* Atomic in memory too: processes sharing it contend (test_lockhosts). */
 	if (wr->opcode == IBV_WR_ATOMIC_FETCH_AND_ADD)
-		*word = old + wr->wr.atomic.compare_add;
-	else if (old == wr->wr.atomic.compare_add)
-		*word = wr->wr.atomic.swap;
+		old = __atomic_fetch_add(word, wr->wr.atomic.compare_add, __ATOMIC_SEQ_CST);
+	else
+		__atomic_compare_exchange_n(word, &old, wr->wr.atomic.swap, false, __ATOMIC_SEQ_CST,
+					    __ATOMIC_SEQ_CST);
 	if (wr->num_sge)
 		memcpy((void *)(uintptr_t)wr->sg_list[0].addr, &old, sizeof(old));
 }
@@ -372,7 +375,10 @@ static void accept_wr(struct fake *f, uint32_t qi, const struct ibv_send_wr *wr)
 	wc.byte_len = len;
 	wc.qp_num = fake_qp(f, qi)->qp_num;
 	if (!f->stuck)
-		cq_push(f, &wc, f->polls + 1 + f->delay, f->since_signal[qi]);
+		cq_push(f, &wc,
+			f->polls + 1 + f->delay +
+				(wr->opcode == IBV_WR_RDMA_WRITE ? f->delay_write : 0),
+			f->since_signal[qi]);
 	f->since_signal[qi] = 0;
 	f->nwrs++;
 }

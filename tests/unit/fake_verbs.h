@@ -104,9 +104,10 @@ struct fake {
 	struct rb_ctl ctl; /* over the socketpair fake_run_init() is given */
 
 	/* Knobs. */
-	unsigned int delay; /* polls before a send completion shows */
-	bool stuck;	    /* signaled WRs never complete */
-	uint64_t fail_nth;  /* the nth signaled WR (from 1) fails */
+	unsigned int delay;	  /* polls before a send completion shows */
+	unsigned int delay_write; /* more of them for an RDMA WRITE's (issue 42) */
+	bool stuck;		  /* signaled WRs never complete */
+	uint64_t fail_nth;	  /* the nth signaled WR (from 1) fails */
 	enum ibv_wc_status fail_status;
 	int post_send_ret;	       /* the next ibv_post_send() fails so, once */
 	bool loopback;		       /* each QP is connected to itself */

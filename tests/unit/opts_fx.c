@@ -95,6 +95,9 @@ const struct want wants[] = {
 	{ "hold", 0, RB_OPT_U32, PRM(hold_us), 0, 0, 1000000, false, false, NULL, T_LOCK },
 	{ "backoff", 0, RB_OPT_STR, CLI(backoff_arg), sizeof(((struct rb_cli *)0)->backoff_arg), 0,
 	  0, false, false, NULL, T_LOCK },
+	/* issue 42: the lock from several client hosts */
+	{ "run-id", 0, RB_OPT_U64, PRM(lock_run_id), 0, 1, UINT32_MAX, false, false, NULL, T_LOCK },
+	{ "run-hosts", 0, RB_OPT_U32, PRM(lock_hosts), 0, 2, 64, false, false, NULL, T_LOCK },
 	{ "events", 'e', RB_OPT_FLAG, PRM(poll), 0, 0, 1, false, false, NULL, T_VTESTS },
 	{ "vector", 'X', RB_OPT_U32, LOC(comp_vector), 0, 0, 1023, false, false, NULL, T_VRUN },
 	/* issue 40: extended CQ, CQ moderation */

@@ -375,12 +375,13 @@ static void test_every_param(void **state)
 		json_decref(n);
 		nkeys++;
 	}
-	/* 35 today: -n -D --interval --rate --warmup -r -I -o -m --verify -R -c --sl
+	/* 42 today: -n -D --interval --rate --warmup -r -I -o -m --verify -R -c --sl
 	 * --tclass --flow-label --hugepages --odp --mr-per-qp --srq --threads -b
 	 * --latency-gap --recv-post-list --send-with-imm/--write-with-imm --reversed --poll
 	 * --reg-mode --cqe-poll --probe --probe-rate --wr-lat --cq-per-qp; issue 42's
-	 * --reg-cache --buffers --reuse, and lock's --lock --locks --cs-bytes --hold --backoff. */
-	assert_int_equal(nkeys, 40 + 1);
+	 * --reg-cache --buffers --reuse, and lock's --lock --locks --cs-bytes --hold --backoff
+	 * --run-id --run-hosts. */
+	assert_int_equal(nkeys, 42 + 1);
 	json_decref(schema);
 }
 

@@ -27,6 +27,7 @@
 #include "core/sweep.h"
 #include "engine/lock.h"
 #include "fake_verbs.h"
+#include "lock_fx.h"
 #include "report/output.h"
 #include "wire/plan.h"
 
@@ -145,52 +146,6 @@ static void fake_atomics_execute(void **state)
 	fake_free(f);
 	close(sv[0]);
 	close(sv[1]);
-}
-
-struct lx {
-	struct fake *f;
-	struct rb_params p;
-	struct rb_run r;
-	struct rb_oob oob;
-	int peer_fd;
-	struct rb_lock_run lk;
-	struct rb_lock_layout l;
-};
-
-static void lx_start(struct lx *x, enum rb_lock_algo_id algo, uint32_t contenders, uint32_t locks,
-		     uint32_t cs, unsigned int timeout_ms)
-{
-	char err[256];
-	int sv[2];
-
-	memset(x, 0, sizeof(*x));
-	x->p = fake_plan("lock");
-	rb_axis_set1(&x->p.qps, contenders);
-	x->p.lock_algo = (uint8_t)algo;
-	x->p.locks = locks;
-	x->p.cs_bytes = cs;
-	x->p.iters = 300;
-	x->p.warmup = 20;
-	x->p.verify = 1;
-	if (rb_plan_validate(&x->p, 0, err, sizeof(err)))
-		fail_msg("plan refused: %s", err);
-	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
-	x->f = fake_new(contenders, 8);
-	fake_run_init(x->f, &x->r, rb_bench_find("lock"), RB_ROLE_CLIENT, &x->p, &x->oob, sv[0],
-		      timeout_ms);
-	x->peer_fd = sv[1];
-	x->f->loopback = true;
-	x->f->delay = 3; /* completions lag: contenders' WRs interleave at the word */
-	rb_lock_layout(&x->p, contenders, &x->l);
-}
-
-static void lx_end(struct lx *x)
-{
-	rb_lock_run_free(&x->lk);
-	fake_run_free(&x->r);
-	fake_free(x->f);
-	rb_oob_close(&x->oob);
-	close(x->peer_fd);
 }
 
 /* Lock @k's counter in the "server's" memory (loopback: this side's rx region). */

@@ -236,6 +236,14 @@ static void real_server(void **state)
 	assert_true(r->lat.p50 > 0 && r->lock_release_us > 0 && r->lock_handoff_us > 0);
 	assert_true(r->lat.avg * 400 / 4 / 1e6 <= r->duration_s);
 	assert_true(r->lock_release_us * 400 / 4 / 1e6 <= r->duration_s);
+	/* The handoff counts from the RELEASE's send: the server grants the
+	 * next waiter on reading it, with the RELEASED in the same send, so a
+	 * handoff is at least the release's own round trip (from RELEASED, it
+	 * timed one read: a fraction of a microsecond). */
+	if (r->lock_handoff_us < 0.5 * r->lock_release_us)
+		fail_msg("handoff %.3f us, release %.3f us: the handoff does not count from the "
+			 "RELEASE",
+			 r->lock_handoff_us, r->lock_release_us);
 	assert_true(r->lock_jain > 0 && r->lock_jain <= 1 + 1e-9);
 	assert_true(r->lock_share_min > 0 && r->lock_share_min <= 0.25 + 1e-9);
 	assert_true(r->has_cpu && r->cpu_ns_per_msg > 0);
