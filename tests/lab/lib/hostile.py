@@ -13,6 +13,7 @@ length u32, big-endian), then fixed big-endian fields; strings are a u16
 length and the bytes.  PARAMS, HELLO and CONN are keyed fields
 (src/wire/wire_keyed.h), packed from `$RB --list-plan` and `$RB --list-wire`.
 """
+import functools
 import os
 import random
 import re
@@ -53,10 +54,13 @@ def s16(text):
     return struct.pack(">H", len(b)) + b
 
 
+@functools.lru_cache(maxsize=None)
 def list_fields(flag, msg=None):
     """Keyed fields as this tree's binary lists them ("rdmabench --list-plan":
     tag, must|optional, kind, name; "--list-wire": the message first): the
-    packers below follow the rows, never a copy of them."""
+    packers below follow the rows, never a copy of them.  Asked once a
+    process (main() asks before any connection: under TCG a start of
+    rdmabench per connection outlasts the server's HELLO timeout)."""
     rb = os.environ.get("RB", "rdmabench")
     out = subprocess.run([rb, flag], check=True, capture_output=True, text=True).stdout
     fields = {}
@@ -73,7 +77,7 @@ def list_fields(flag, msg=None):
 
 def plan_fields():
     """The plan's keyed fields (wire v18)."""
-    return list_fields("--list-plan")
+    return list_fields("--list-plan", None)
 
 
 # hostile.py's names for the plan's fields, where they differ from the JSON's.
@@ -366,6 +370,8 @@ SLOT_CASES = ("alivehold", "tcphangup", "noauth", "badauth")
 
 def main():
     host, port, cases = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    for flag, msg in (("--list-plan", None), ("--list-wire", "HELLO"), ("--list-wire", "CONN")):
+        list_fields(flag, msg)
     if cases and cases[0] in ("threadjoin", "threadflood"):
         lines = thread_join(host, port) if cases[0] == "threadjoin" else thread_flood(host, port)
         print("\n".join(lines), flush=True)
