@@ -232,6 +232,13 @@ int rb_opt_parse(const struct rb_opt_table *t, void *base, uint8_t *given, int a
 /* rb_opt_list() - table @t for shell completion, as rb_list_options() does the tests'. */
 void rb_opt_list(FILE *f, const struct rb_opt_table *t);
 /*
+ * rb_opt_help() - table @t's rows for the command's --help
+ * (core/opts_help_own.c): per row "  -t, --tolerance PCT", then its .help
+ * and "(default: .def)" wrapped to 79 columns under column @col (a
+ * longer head gets a line of its own).
+ */
+void rb_opt_help(FILE *f, const struct rb_opt_table *t, int col);
+/*
  * A command whose line is a test's plus rows of its own (matrix: TEST,
  * the test's options and the job's) owns those rows in its folder and
  * registers their table before main() (rb_opts_more_add(), as benches.c
