@@ -320,7 +320,7 @@ int main(int argc, char **argv)
 		rb_wire_plan_list(stdout);
 		return RB_EXIT_OK;
 	}
-	/* Internal: every keyed message's fields (hostile.py, tests/wire_compat.sh). */
+	/* Internal: PARAMS', HELLO's and CONN's fields (hostile.py, tests/wire_compat.sh). */
 	if (!strcmp(argv[1], "--list-wire")) {
 		rb_wire_list(stdout);
 		return RB_EXIT_OK;

@@ -281,10 +281,10 @@ int rb_unpack_conn(const uint8_t *buf, size_t len, struct rb_msg_conn *m);
 int rb_unpack_conn_why(const uint8_t *buf, size_t len, struct rb_msg_conn *m, char *err,
 		       size_t errlen);
 /*
- * rb_wire_list() - HELLO's and CONN's keyed fields, one line each:
- * "HELLO|CONN<TAB>TAG<TAB>must|optional<TAB>KIND<TAB>NAME", for
- * `rdmabench --list-wire` (the plan's: --list-plan), the lab's hostile
- * peer and tests/wire_compat.sh.
+ * rb_wire_list() - every keyed message's fields, one line each:
+ * "PARAMS|HELLO|CONN<TAB>TAG<TAB>must|optional<TAB>KIND<TAB>NAME", for
+ * `rdmabench --list-wire` (one call: the lab's hostile peer asks once,
+ * its slot cases timed from their start) and tests/wire_compat.sh.
  */
 void rb_wire_list(FILE *f);
 

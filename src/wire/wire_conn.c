@@ -301,6 +301,7 @@ int rb_unpack_conn(const uint8_t *buf, size_t len, struct rb_msg_conn *m)
 
 void rb_wire_list(FILE *f)
 {
+	rb_wire_plan_list_as(f, "PARAMS");
 	rb_wkeyed_list(&hello_set, f, "HELLO");
 	rb_wkeyed_list(&conn_set, f, "CONN");
 }

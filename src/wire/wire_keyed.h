@@ -79,4 +79,7 @@ int rb_wkeyed_unpack(const struct rb_wset *s, const uint8_t *buf, size_t len, vo
 /* One line a field: "[PREFIX<TAB>]TAG<TAB>must|optional<TAB>KIND<TAB>NAME". */
 void rb_wkeyed_list(const struct rb_wset *s, FILE *f, const char *prefix);
 
+/* The plan's fields so (wire_plan.c), for rb_wire_list()'s PARAMS lines. */
+void rb_wire_plan_list_as(FILE *f, const char *prefix);
+
 #endif

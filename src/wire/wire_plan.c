@@ -126,7 +126,12 @@ int rb_unpack_params(const uint8_t *buf, size_t len, struct rb_params *m)
 	return rb_unpack_params_why(buf, len, m, NULL, 0);
 }
 
+void rb_wire_plan_list_as(FILE *f, const char *prefix)
+{
+	rb_wkeyed_list(&plan, f, prefix);
+}
+
 void rb_wire_plan_list(FILE *f)
 {
-	rb_wkeyed_list(&plan, f, NULL);
+	rb_wire_plan_list_as(f, NULL);
 }

@@ -183,6 +183,8 @@ static void test_list_wire(void **state)
 	assert_non_null(f);
 	rb_wire_list(f);
 	fclose(f);
+	assert_non_null(strstr(text, "PARAMS\t2\tmust\taxis\tsize\n"));
+	assert_non_null(strstr(text, "PARAMS\t1\tmust\tstr\ttest\n"));
 	assert_non_null(strstr(text, "HELLO\t2\tmust\tstr\ttest\n"));
 	assert_non_null(strstr(text, "HELLO\t1\toptional\tstr\ttool_version\n"));
 	assert_non_null(strstr(text, "CONN\t6\tmust\tqps\tqp\n"));

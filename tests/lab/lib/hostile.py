@@ -11,7 +11,7 @@ line: "CASE <tab> seconds <tab> what came back" (the server's ERROR text,
 src/wire/wire.h: a 12-byte header (magic "RDMB", version u16, type u16, body
 length u32, big-endian), then fixed big-endian fields; strings are a u16
 length and the bytes.  PARAMS, HELLO and CONN are keyed fields
-(src/wire/wire_keyed.h), packed from `$RB --list-plan` and `$RB --list-wire`.
+(src/wire/wire_keyed.h), packed from `$RB --list-wire`.
 """
 import functools
 import os
@@ -55,29 +55,30 @@ def s16(text):
 
 
 @functools.lru_cache(maxsize=None)
-def list_fields(flag, msg=None):
-    """Keyed fields as this tree's binary lists them ("rdmabench --list-plan":
-    tag, must|optional, kind, name; "--list-wire": the message first): the
-    packers below follow the rows, never a copy of them.  Asked once a
-    process (main() asks before any connection: under TCG a start of
-    rdmabench per connection outlasts the server's HELLO timeout)."""
+def wire_rows():
+    """Every keyed message's rows as this tree's binary lists them
+    (rdmabench --list-wire: message, tag, must|optional, kind, name): the
+    packers below follow the rows, never a copy of them.  One start of
+    rdmabench a process, as when the plan alone was keyed: the slot cases
+    are timed from hostile.py's start, and under TCG each start costs."""
     rb = os.environ.get("RB", "rdmabench")
-    out = subprocess.run([rb, flag], check=True, capture_output=True, text=True).stdout
+    return subprocess.run([rb, "--list-wire"], check=True, capture_output=True,
+                          text=True).stdout
+
+
+def list_fields(msg):
+    """@msg's ("PARAMS", "HELLO", "CONN") fields: name -> (tag as sent, kind)."""
     fields = {}
-    for line in out.splitlines():
-        cols = line.split("\t")
-        if msg is not None:
-            if cols[0] != msg:
-                continue
-            cols = cols[1:]
-        tag, must, kind, name = cols
-        fields[name] = (int(tag) | (0x8000 if must == "must" else 0), kind)
+    for line in wire_rows().splitlines():
+        m, tag, must, kind, name = line.split("\t")
+        if m == msg:
+            fields[name] = (int(tag) | (0x8000 if must == "must" else 0), kind)
     return fields
 
 
 def plan_fields():
     """The plan's keyed fields (wire v18)."""
-    return list_fields("--list-plan", None)
+    return list_fields("PARAMS")
 
 
 # hostile.py's names for the plan's fields, where they differ from the JSON's.
@@ -138,7 +139,7 @@ def params(**plan):
 
 def hello(test="write_bw", auth=0, nonce=bytes(32)):
     """v19: keyed fields (rdmabench --list-wire's HELLO rows)."""
-    return frame(HELLO, keyed(list_fields("--list-wire", "HELLO"),
+    return frame(HELLO, keyed(list_fields("HELLO"),
                               dict(tool_version="hostile", test=test, host="elsewhere",
                                    auth=auth, nonce=nonce)))
 
@@ -370,8 +371,8 @@ SLOT_CASES = ("alivehold", "tcphangup", "noauth", "badauth")
 
 def main():
     host, port, cases = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
-    for flag, msg in (("--list-plan", None), ("--list-wire", "HELLO"), ("--list-wire", "CONN")):
-        list_fields(flag, msg)
+    if cases and cases[0] in ("flood", "threadflood"):
+        wire_rows()  # once, before the connections at once, not in each
     if cases and cases[0] in ("threadjoin", "threadflood"):
         lines = thread_join(host, port) if cases[0] == "threadjoin" else thread_flood(host, port)
         print("\n".join(lines), flush=True)
@@ -418,7 +419,7 @@ def conn_body(mtu=1024, cpus="0"):
     CONN rows): one QP, one MR, a RoCE port."""
     addr, rkey, size = 0x10000, 0x1234, 1 << 30
     qp = struct.pack(">IIH", 0x11, 0x123, 0) + bytes(10) + b"\xff\xff\xc0\x00\x02\x01"
-    return keyed(list_fields("--list-wire", "CONN"),
+    return keyed(list_fields("CONN"),
                  {"mtu": mtu, "max_rd_atom": 16, "rkey": rkey, "addr": addr, "len": size,
                   "qp": struct.pack(">I", 1) + qp, "mr": struct.pack(">IQI", 1, addr, rkey),
                   "place.cpus": cpus, "place.local": 1, "place.freq_cpu": -1,
@@ -427,7 +428,7 @@ def conn_body(mtu=1024, cpus="0"):
 
 def lie_in(body, mtu=None, cpus=None):
     """@body (a CONN) with its MTU and/or its placement's cpus replaced."""
-    fields = list_fields("--list-wire", "CONN")
+    fields = list_fields("CONN")
     lies = {}
     if mtu is not None:
         lies[fields["mtu"][0]] = value_bytes("u32", mtu)
