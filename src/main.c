@@ -320,6 +320,11 @@ int main(int argc, char **argv)
 		rb_wire_plan_list(stdout);
 		return RB_EXIT_OK;
 	}
+	/* Internal: PARAMS', HELLO's and CONN's fields (hostile.py, tests/wire_compat.sh). */
+	if (!strcmp(argv[1], "--list-wire")) {
+		rb_wire_list(stdout);
+		return RB_EXIT_OK;
+	}
 	if (!rb_cmd_find(argv[1], &cmd))
 		return unknown_command(argv[1]);
 	catch_signals();

@@ -1,14 +1,15 @@
 #!/bin/sh
 # Wire compatibility (issue 39, step 4): two builds that differ only by
-# added plan fields talk, both ways.  The other build is the commit named
-# in tests/data/wire-base (wire v18 as this round merged it), or
-# WIRE_BASE=COMMIT; it is built once into $TOP_BUILDDIR/build-prev/COMMIT
+# added keyed fields talk, both ways.  The other build is the commit named
+# in tests/data/wire-base (wire v19: HELLO and CONN keyed as the plan is),
+# or WIRE_BASE=COMMIT; it is built once into $TOP_BUILDDIR/build-prev/COMMIT
 # and kept.  Over loopback, with no device: tcp_bw, a new client against
 # the old build's server and an old client against the new server, each
-# run through the plan (PARAMS), the DATA exchange, a point and its
-# RESULT; and every plan field of the old build is the new one's, at the
-# same tag and kind (`--list-plan`).  A field one build does not know is
-# skipped or refused by name: test_wire_bad's test_params_keyed.
+# run through HELLO, the plan (PARAMS), the DATA exchange, a point and its
+# RESULT; and every keyed field of the old build is the new one's, at the
+# same tag and kind (`--list-plan`, and `--list-wire` for HELLO and
+# CONN).  A field one build does not know is skipped or refused by name:
+# test_wire_bad's test_params_keyed, test_wire_keyed.
 # Building the old commit costs about a minute on two cores: only with
 # RDMABENCH_LONG=1 (scripts/check --long); without it, the same
 # exchanges between this build and itself (a few seconds).
@@ -74,11 +75,25 @@ exchange old-client-new-server "$new" "$old"
 # kind (a field changed in meaning steps the version instead).
 "$old" --list-plan >"$out/old.plan"
 "$new" --list-plan >"$out/new.plan"
+"$old" --list-wire >"$out/old.wire"
+"$new" --list-wire >"$out/new.wire"
 while IFS='	' read -r tag must kind name; do
 	if ! grep -q "^$tag	$must	$kind	" "$out/new.plan"; then
 		echo "FAIL: the old build's plan field $tag ($kind $name) is not the new one's"
 		fail=1
 	fi
 done <"$out/old.plan"
-[ "$fail" = 0 ] && echo "ok: $(wc -l <"$out/old.plan") plan fields of the old build kept"
+while IFS='	' read -r msg tag must kind name; do
+	if ! grep -q "^$msg	$tag	$must	$kind	" "$out/new.wire"; then
+		echo "FAIL: the old build's $msg field $tag ($kind $name) is not the new one's"
+		fail=1
+	fi
+done <"$out/old.wire"
+for f in plan wire; do
+	if [ ! -s "$out/old.$f" ]; then
+		echo "FAIL: the old build lists no $f fields"
+		fail=1
+	fi
+done
+[ "$fail" = 0 ] && echo "ok: $(wc -l <"$out/old.plan") plan fields and $(wc -l <"$out/old.wire") HELLO and CONN fields of the old build kept"
 exit "$fail"

@@ -46,6 +46,16 @@ bool rb_cli_given(const struct rb_cli *c, enum rb_opt_id id)
 	return i >= 0 && c->given[i];
 }
 
+bool rb_cli_given_row(const struct rb_cli *c, const struct rb_opt *o)
+{
+	size_t i;
+
+	for (i = 0; i < rb_opt_rows() && i < RB_OPTS_MAX; i++)
+		if (rb_opt_row(i) == o)
+			return c->given[i];
+	return false;
+}
+
 void rb_cli_init(struct rb_cli *c)
 {
 	memset(c, 0, sizeof(*c));
@@ -62,8 +72,6 @@ void rb_cli_init(struct rb_cli *c)
 	c->l.max_conns = RB_CONNS_DEFAULT;
 	strcpy(c->l.cpu, "auto");
 	strcpy(c->l.numa, "auto");
-	c->m.tolerance = RB_MX_DEFAULT_TOLERANCE;
-	c->m.seed = 1;
 }
 
 /* The groups a hint names, by the scope bits every test of the group has. */
@@ -115,14 +123,16 @@ static const char *scope_hint(const struct rb_opt *o, char *buf, size_t size)
 int rb_cli_take(struct rb_cli *c, int row, const char *cmd, unsigned int scope, const char *arg,
 		char *err, size_t len)
 {
+	const struct rb_opt_table *own;
 	const struct rb_opt *o;
 	char n[40], where[200];
 	int ret;
 
-	if (row < 0)
+	if (row < 0 || row >= RB_OPTS_MAX)
 		return fail(err, len, "%s: no such option (a bug)", cmd);
-	o = &rb_opts[row];
-	if (!rb_opt_applies(o, scope))
+	o = rb_opt_row((size_t)row);
+	own = rb_opt_row_table((size_t)row);
+	if (!rb_opt_applies(o, scope) || (own && own != c->own))
 		return fail(err, len, "%s does not apply to %s%s", rb_opt_name(o, n, sizeof(n)),
 			    cmd, scope_hint(o, where, sizeof(where)));
 	/* A switch twice is the same ask (perftest's -z with -R, or
@@ -132,7 +142,7 @@ int rb_cli_take(struct rb_cli *c, int row, const char *cmd, unsigned int scope, 
 		return 0;
 	if (c->given[row] && o->type != RB_OPT_LIST)
 		return fail(err, len, "%s given twice", rb_opt_name(o, n, sizeof(n)));
-	ret = rb_opt_set(o, c, arg, rb_cli_check, err, len);
+	ret = rb_opt_set(o, own ? c->own_base : (void *)c, arg, rb_cli_check, err, len);
 	if (!ret)
 		c->given[row] = 1;
 	return ret;
@@ -486,8 +496,8 @@ void rb_man_options(FILE *f)
 {
 	size_t i;
 
-	for (i = 0; i < rb_nopts; i++) {
-		const struct rb_opt *o = &rb_opts[i];
+	for (i = 0; i < rb_opt_rows(); i++) {
+		const struct rb_opt *o = rb_opt_row(i);
 
 		fputs(".TP\n", f);
 		if (o->sname)
@@ -517,8 +527,8 @@ void rb_list_options(FILE *f, unsigned int scope)
 {
 	size_t i;
 
-	for (i = 0; i < rb_nopts; i++) {
-		const struct rb_opt *o = &rb_opts[i];
+	for (i = 0; i < rb_opt_rows(); i++) {
+		const struct rb_opt *o = rb_opt_row(i);
 
 		if (!rb_opt_applies(o, scope))
 			continue;

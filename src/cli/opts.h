@@ -30,9 +30,16 @@ int rb_opt_index_of(enum rb_opt_id id);
 bool rb_cli_given(const struct rb_cli *c, enum rb_opt_id id);
 
 /*
- * rb_cli_take() - option row @row (-1: none, a bug) given with @arg to
- * command @cmd of @scope: it must apply and not be given twice; sets its
- * field.  0, or -EINVAL with a message naming the option.
+ * rb_cli_given_row() - whether the command line set row @o: one of
+ * rb_opts[] or of a registered table (matrix's, core/opts_row.h).
+ */
+bool rb_cli_given_row(const struct rb_cli *c, const struct rb_opt *o);
+
+/*
+ * rb_cli_take() - option row @row (rb_opt_row()'s; -1: none, a bug) given
+ * with @arg to command @cmd of @scope: it must apply and not be given
+ * twice; sets its field (a registered table's row: in @c->own_base, when
+ * it is @c->own's).  0, or -EINVAL with a message naming the option.
  */
 int rb_cli_take(struct rb_cli *c, int row, const char *cmd, unsigned int scope, const char *arg,
 		char *err, size_t len);

@@ -165,8 +165,8 @@ void rb_usage(FILE *f, const char *cmd, unsigned int scope, bool all)
 	for (sec = 0; sec < RB_SEC_N; sec++) {
 		bool titled = false;
 
-		for (i = 0; i < rb_nopts; i++) {
-			const struct rb_opt *o = &rb_opts[i];
+		for (i = 0; i < rb_opt_rows(); i++) {
+			const struct rb_opt *o = rb_opt_row(i);
 
 			if (o->section != (enum rb_opt_section)sec || !rb_opt_applies(o, scope) ||
 			    (!all && !o->common))

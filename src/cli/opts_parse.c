@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: MIT
 /*
- * The command line through getopt_long: rdmabench's rows (opts.c) and
+ * The command line through getopt_long: rdmabench's rows (rb_opts[] and
+ * those of the tables registered with core, rb_opt_row(): matrix's) and
  * perftest's other flags (opts_perftest.c), with long names by unique
  * prefix as getopt_long takes them, except that a prefix of exactly one of
  * our options means it even where perftest has more names that start so.
@@ -26,8 +27,8 @@ static bool our_letter(int ch)
 {
 	size_t i;
 
-	for (i = 0; i < rb_nopts; i++)
-		if (rb_opts[i].sname == ch)
+	for (i = 0; i < rb_opt_rows(); i++)
+		if (rb_opt_row(i)->sname == ch)
 			return true;
 	return false;
 }
@@ -38,8 +39,8 @@ static void build_getopt(struct option *lo, char *so)
 	size_t i, n = 0;
 
 	*so++ = ':'; /* report a missing argument as ':' */
-	for (i = 0; i < rb_nopts; i++) {
-		const struct rb_opt *o = &rb_opts[i];
+	for (i = 0; i < rb_opt_rows() && i < RB_OPTS_MAX; i++) {
+		const struct rb_opt *o = rb_opt_row(i);
 		int has = o->type == RB_OPT_FLAG ? no_argument
 			  : o->optional		 ? optional_argument
 						 : required_argument;
@@ -72,10 +73,10 @@ static int row_of(int ch)
 {
 	size_t i;
 
-	if (ch >= ROW_VAL && ch < ROW_VAL + (int)rb_nopts)
+	if (ch >= ROW_VAL && ch < ROW_VAL + (int)rb_opt_rows())
 		return ch - ROW_VAL;
-	for (i = 0; i < rb_nopts; i++)
-		if (rb_opts[i].sname == ch)
+	for (i = 0; i < rb_opt_rows(); i++)
+		if (rb_opt_row(i)->sname == ch)
 			return (int)i;
 	return -1;
 }
@@ -92,10 +93,10 @@ static size_t our_prefixes(const char *arg, size_t l, int *row)
 {
 	size_t i, hits = 0;
 
-	for (i = 0; i < rb_nopts; i++) {
-		const char *al = rb_opts[i].alias;
+	for (i = 0; i < rb_opt_rows(); i++) {
+		const char *al = rb_opt_row(i)->alias;
 
-		if (!strncmp(rb_opts[i].lname, arg, l) || (al && !strncmp(al, arg, l))) {
+		if (!strncmp(rb_opt_row(i)->lname, arg, l) || (al && !strncmp(al, arg, l))) {
 			hits++;
 			*row = (int)i;
 		}
@@ -128,7 +129,7 @@ static int spell_out(const struct option *lo, char **av, int k, char *buf, size_
 
 	if (named(lo, arg, l) || our_prefixes(arg, l, &row) != 1)
 		return 0;
-	name = rb_opts[row].lname;
+	name = rb_opt_row((size_t)row)->lname;
 	need = strlen(name) + strlen(arg + l) + 3;
 	if (*used + need > size)
 		return -E2BIG;
@@ -198,10 +199,10 @@ static int ambiguous(const struct option *lo, const char *arg, char *err, size_t
 		if (strncmp(lo->name, arg, l) || lo->val == last || used >= sizeof(names))
 			continue;
 		last = lo->val;
-		used += (size_t)snprintf(names + used, sizeof(names) - used, "%s--%s%s",
-					 hits++ ? ", " : "",
-					 ours ? rb_opts[lo->val - ROW_VAL].lname : lo->name,
-					 ours ? "" : " (perftest's)");
+		used += (size_t)snprintf(
+			names + used, sizeof(names) - used, "%s--%s%s", hits++ ? ", " : "",
+			ours ? rb_opt_row((size_t)(lo->val - ROW_VAL))->lname : lo->name,
+			ours ? "" : " (perftest's)");
 	}
 	if (hits < 2)
 		return 0;
@@ -238,8 +239,9 @@ static int bad_option(const struct option *lo, const char *cmd, int ch, char **a
 
 	if (ch == ':')
 		return fail(err, len, "%s needs an argument", arg);
-	if (optopt >= ROW_VAL && optopt < ROW_VAL + (int)rb_nopts)
-		return fail(err, len, "--%s takes no argument", rb_opts[optopt - ROW_VAL].lname);
+	if (optopt >= ROW_VAL && optopt < ROW_VAL + (int)rb_opt_rows())
+		return fail(err, len, "--%s takes no argument",
+			    rb_opt_row((size_t)(optopt - ROW_VAL))->lname);
 	if (optopt >= PT_VAL && optopt < PT_VAL + (int)rb_npt_flags)
 		return fail(err, len, "perftest's --%s takes no argument",
 			    rb_pt_flags[optopt - PT_VAL].lname);
@@ -269,21 +271,22 @@ static int take(struct rb_cli *c, const struct option *lo, const char *cmd, unsi
 		int ch, int argc, char **av, char *err, size_t len)
 {
 	const struct rb_pt_flag *f;
+	const struct rb_opt *o;
 	char name[40];
 	int row;
 
 	if (ch == '?' || ch == ':')
 		return bad_option(lo, cmd, ch, av, err, len);
 	row = row_of(ch);
-	if (row >= 0 && c->perftest_only && !rb_opts[row].perftest)
+	o = row >= 0 ? rb_opt_row((size_t)row) : NULL;
+	if (o && c->perftest_only && !o->perftest)
 		return fail(err, len,
 			    "%s is rdmabench's own: under perftest's name only perftest's flags "
 			    "are "
 			    "taken (run 'rdmabench %s' for it)",
-			    rb_opt_name(&rb_opts[row], name, sizeof(name)), cmd);
-	if (row >= 0)
-		return rb_cli_take(c, row, cmd, scope, optional_arg(&rb_opts[row], argc, av), err,
-				   len);
+			    rb_opt_name(o, name, sizeof(name)), cmd);
+	if (o)
+		return rb_cli_take(c, row, cmd, scope, optional_arg(o, argc, av), err, len);
 	f = pt_of(ch);
 	if (f)
 		return rb_pt_take(c, f, optarg, cmd, scope, err, len);

@@ -18,19 +18,7 @@
  * Everything the command line says: the plan (sent to the peer), the local
  * choices (struct rb_local, never sent) and what only the parsing uses.
  */
-#define RB_OPTS_MAX 128 /* rows of rb_opts[], checked at build time */
-
-/* The command line of "matrix" (struct rb_cli's m). */
-struct rb_matrix_opts {
-	char pattern[32];      /* pairs|ring|incast:K; empty: pairs */
-	char pairs_file[256];  /* the pairs to run, instead of a pattern */
-	uint32_t tolerance;    /* percent */
-	char coordinator[128]; /* HOST[:PORT] of rank 0 */
-	uint32_t rank;
-	uint32_t nranks;
-	char simulate[64]; /* --simulate as typed (matrix.h's rb_mx_sim_parse); "": measure */
-	uint32_t seed;	   /* --seed: the simulation's synthetic figures */
-};
+#define RB_OPTS_MAX 128 /* rows of rb_opts[] and those registered (rb_opt_rows()) */
 
 /* rdmabench reg's defaults: the sizes and the registrations per size. */
 #define RB_REG_DEF_SIZES "4K..256M:x4"
@@ -44,11 +32,12 @@ struct rb_reg_opts {
 	uint8_t unaligned;
 };
 
+struct rb_opt_table;
+
 struct rb_cli {
 	struct rb_params p;
 	struct rb_local l;
-	struct rb_matrix_opts m; /* rdmabench matrix only */
-	struct rb_reg_opts r;	 /* rdmabench reg only */
+	struct rb_reg_opts r; /* rdmabench reg only */
 	uint8_t quiet;
 	uint8_t verbose;
 	uint8_t all;  /* -a: sizes 2..8M:x2 */
@@ -73,8 +62,13 @@ struct rb_cli {
 		/* The flags taken with no effect ("-F/--CPU-freq, --cpu_util"), for --dry-run */
 		char ignored[192];
 	} pt;
-	/* Which rows the command line set (by index), for defaults and checks. */
+	/* Which rows the command line set (by index, rb_opt_row()'s), for
+	 * defaults and checks. */
 	uint8_t given[RB_OPTS_MAX];
+	/* The command's own rows (opts_row.h's rb_opts_more_add(): matrix's)
+	 * and the struct their values go into; NULL for a test. */
+	const struct rb_opt_table *own;
+	void *own_base;
 };
 
 /* -n when neither -n nor -D is given, as perftest's. */

@@ -16,7 +16,5 @@
 #define LOC(f) (offsetof(struct rb_cli, l) + offsetof(struct rb_local, f))
 /* A string field of struct rb_local: where it is and how long. */
 #define LSTR(f) .off = LOC(f), .size = sizeof(((struct rb_local *)0)->f)
-#define MX(f)	(offsetof(struct rb_cli, m) + offsetof(struct rb_matrix_opts, f))
-#define MSTR(f) .off = MX(f), .size = sizeof(((struct rb_matrix_opts *)0)->f)
 
 #endif

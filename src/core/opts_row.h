@@ -44,7 +44,7 @@ enum rb_opt_section {
 	RB_SEC_MEM,
 	RB_SEC_PLACE,
 	RB_SEC_OUTPUT,
-	RB_SEC_MATRIX,
+	RB_SEC_MATRIX, /* matrix's own rows (src/matrix/matrix_opts.c) */
 	RB_SEC_GENERAL,
 	RB_SEC_N
 };
@@ -70,18 +70,15 @@ enum rb_opt_id {
 	RB_O_INLINE,
 	RB_O_INTERVAL,
 	RB_O_ITERS,
-	RB_O_NRANKS,
 	RB_O_ODP_MODE,
 	RB_O_OUTPUT,
 	RB_O_POLL,
 	RB_O_PORT,
 	RB_O_POST_API,
 	RB_O_QPS,
-	RB_O_RANK,
 	RB_O_RATE,
 	RB_O_RECOMMEND,
 	RB_O_REPORT_GBITS,
-	RB_O_SEED,
 	RB_O_SIGNAL,
 	RB_O_SIZE,
 	RB_O_THREADS,
@@ -234,5 +231,28 @@ int rb_opt_parse(const struct rb_opt_table *t, void *base, uint8_t *given, int a
 
 /* rb_opt_list() - table @t for shell completion, as rb_list_options() does the tests'. */
 void rb_opt_list(FILE *f, const struct rb_opt_table *t);
+/*
+ * rb_opt_help() - table @t's rows for the command's --help
+ * (core/opts_help_own.c): per row "  -t, --tolerance PCT", then its .help
+ * and "(default: .def)" wrapped to 79 columns under column @col (a
+ * longer head gets a line of its own).
+ */
+void rb_opt_help(FILE *f, const struct rb_opt_table *t, int col);
+/*
+ * A command whose line is a test's plus rows of its own (matrix: TEST,
+ * the test's options and the job's) owns those rows in its folder and
+ * registers their table before main() (rb_opts_more_add(), as benches.c
+ * registers the tests): the tests' parser, --help, completion and the man
+ * page walk rb_opts[] and then these, as row i < rb_opt_rows() of
+ * rb_opt_row(i), so that the command line knows them all (a test refuses
+ * --pattern by name: "does not apply").  A value of such a row goes into
+ * the owner's struct (struct rb_cli's .own_base), never into struct
+ * rb_cli.  rb_opt_row_table(): the table row @i is of, NULL for rb_opts[].
+ */
+#define RB_MORE_MAX 4
+void rb_opts_more_add(const struct rb_opt_table *t);
+size_t rb_opt_rows(void);
+const struct rb_opt *rb_opt_row(size_t i);
+const struct rb_opt_table *rb_opt_row_table(size_t i);
 
 #endif

@@ -113,6 +113,13 @@ int rb_dr_runs(const char *host, uint16_t port, const char *bind, struct rb_dr_r
 int rb_doctor_main(int argc, char **argv);
 void rb_doctor_list_options(FILE *f);
 
+/* doctor's option rows (they parse its line, and make its --help's options). */
+struct rb_opt_table;
+extern const struct rb_opt_table rb_doctor_table;
+
+/* rb_doctor_usage() - doctor's --help. */
+void rb_doctor_usage(FILE *f);
+
 /* ---- the verdicts: pure ------------------------------------------------- */
 
 /* Port: ACTIVE and LinkUp ok; INIT/ARMED warn (no SM yet); else fail. */

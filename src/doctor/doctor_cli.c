@@ -190,36 +190,6 @@ struct dr_opts {
 	bool no_runs;
 };
 
-static void doctor_usage(FILE *f)
-{
-	fprintf(f,
-		"usage: rdmabench doctor [-d DEV] [--json FILE] [--root DIR]\n"
-		"       rdmabench doctor [-d DEV] [-p PORT] [--bind ADDR] [--no-runs]\n"
-		"                        [--auth-key FILE]\n"
-		"                        [--json FILE] HOST\n\n"
-		"Checks what on this host would spoil a benchmark: devices and ports, PCIe\n"
-		"link and neighbours, NUMA, interrupts, CPU governor and SMT, the memlock\n"
-		"limit, huge pages, THP, the IOMMU, RoCE GIDs, MTU and rp_filter, verbs and\n"
-		"rdma_cm.  One line per check (ok, warn, fail, n/a) with the value read and\n"
-		"its file, then why each warning matters and the command that fixes it.\n\n"
-		"  -d, --ib-dev DEV  only this RDMA device (default: every one)\n"
-		"      --json FILE   also write the checks as JSON to FILE (\"-\": stdout "
-		"only)\n"
-		"      --root DIR    read /sys, /proc and /dev under DIR (for tests)\n"
-		"  -p, --port PORT   HOST's rdmabench server listens there (default %d)\n"
-		"      --bind ADDR   with HOST: leave from ADDR (the device holding it)\n"
-		"      --no-runs     with HOST: no short runs, checks only\n"
-		"      --auth-key FILE  with HOST: the key of a server run with --auth-key\n"
-		"                    (default: $RDMABENCH_AUTH_KEY)\n"
-		"  -h, --help        this text\n\n"
-		"With HOST, a running rdmabench server: its own checks too, what differs\n"
-		"between the two ends of the path (link layer, GID type, MTU, firmware),\n"
-		"then send_lat, write_bw at 64 KiB and read_lat across it, write_bw\n"
-		"against the port's rate.\n\n"
-		"Exit status: 0 no check failed, 1 a check failed, 2 usage error.\n",
-		RB_DEFAULT_PORT);
-}
-
 static int doctor_fail(const char *msg)
 {
 	fprintf(stderr, "rdmabench doctor: %s\n", msg);
@@ -246,19 +216,77 @@ struct dr_args {
 #define DA(f)	offsetof(struct dr_args, f)
 #define DSTR(f) .type = RB_OPT_STR, .off = DA(f), .size = sizeof(((struct dr_args *)0)->f)
 
+#define STR_(x) #x
+#define STR(x)	STR_(x)
+
 static const struct rb_opt doctor_rows[] = {
-	{ .lname = "ib-dev", .alias = "device", .sname = 'd', DSTR(dev), .argname = "DEV" },
-	{ .lname = "json", DSTR(json), .argname = "FILE" },
-	{ .lname = "root", DSTR(root), .argname = "DIR" },
-	{ .lname = "port", .sname = 'p', DSTR(port), .argname = "PORT" },
-	{ .lname = "bind", DSTR(bind), .argname = "ADDR" },
-	{ .lname = "no-runs", .type = RB_OPT_FLAG, .off = DA(no_runs), .max = 1 },
-	{ .lname = "auth-key", DSTR(auth_key), .argname = "FILE" },
-	{ .lname = "help", .sname = 'h', .type = RB_OPT_FLAG, .off = DA(help), .max = 1 },
+	{ .lname = "ib-dev",
+	  .alias = "device",
+	  .sname = 'd',
+	  DSTR(dev),
+	  .argname = "DEV",
+	  .def = "every one",
+	  .help = "only this RDMA device" },
+	{ .lname = "json",
+	  DSTR(json),
+	  .argname = "FILE",
+	  .help = "also write the checks as JSON to FILE (\"-\": stdout only)" },
+	{ .lname = "root",
+	  DSTR(root),
+	  .argname = "DIR",
+	  .help = "read /sys, /proc and /dev under DIR (for tests)" },
+	{ .lname = "port",
+	  .sname = 'p',
+	  DSTR(port),
+	  .argname = "PORT",
+	  .def = STR(RB_DEFAULT_PORT),
+	  .help = "HOST's rdmabench server listens there" },
+	{ .lname = "bind",
+	  DSTR(bind),
+	  .argname = "ADDR",
+	  .help = "with HOST: leave from ADDR (the device holding it)" },
+	{ .lname = "no-runs",
+	  .type = RB_OPT_FLAG,
+	  .off = DA(no_runs),
+	  .max = 1,
+	  .help = "with HOST: no short runs, checks only" },
+	{ .lname = "auth-key",
+	  DSTR(auth_key),
+	  .argname = "FILE",
+	  .def = "$RDMABENCH_AUTH_KEY",
+	  .help = "with HOST: the key of a server run with --auth-key" },
+	{ .lname = "help",
+	  .sname = 'h',
+	  .type = RB_OPT_FLAG,
+	  .off = DA(help),
+	  .max = 1,
+	  .help = "this text" },
 };
 
-static const struct rb_opt_table doctor_table = { "doctor", doctor_rows,
-						  sizeof(doctor_rows) / sizeof(doctor_rows[0]) };
+const struct rb_opt_table rb_doctor_table = { "doctor", doctor_rows,
+					      sizeof(doctor_rows) / sizeof(doctor_rows[0]) };
+
+/* --help: what doctor checks, its rows (rb_opt_help()), its exit status. */
+void rb_doctor_usage(FILE *f)
+{
+	fputs("usage: rdmabench doctor [-d DEV] [--json FILE] [--root DIR]\n"
+	      "       rdmabench doctor [-d DEV] [-p PORT] [--bind ADDR] [--no-runs]\n"
+	      "                        [--auth-key FILE]\n"
+	      "                        [--json FILE] HOST\n\n"
+	      "Checks what on this host would spoil a benchmark: devices and ports, PCIe\n"
+	      "link and neighbours, NUMA, interrupts, CPU governor and SMT, the memlock\n"
+	      "limit, huge pages, THP, the IOMMU, RoCE GIDs, MTU and rp_filter, verbs and\n"
+	      "rdma_cm.  One line per check (ok, warn, fail, n/a) with the value read and\n"
+	      "its file, then why each warning matters and the command that fixes it.\n\n",
+	      f);
+	rb_opt_help(f, &rb_doctor_table, 20);
+	fputs("\nWith HOST, a running rdmabench server: its own checks too, what differs\n"
+	      "between the two ends of the path (link layer, GID type, MTU, firmware),\n"
+	      "then send_lat, write_bw at 64 KiB and read_lat across it, write_bw\n"
+	      "against the port's rate.\n\n"
+	      "Exit status: 0 no check failed, 1 a check failed, 2 usage error.\n",
+	      f);
+}
 
 /* 0 to go on, -1 after --help, else the exit status. */
 static int doctor_opts(int argc, char **argv, struct dr_opts *o)
@@ -269,7 +297,7 @@ static int doctor_opts(int argc, char **argv, struct dr_opts *o)
 	int first;
 
 	memset(&a, 0, sizeof(a));
-	first = rb_opt_parse(&doctor_table, &a, given, argc, argv, err, sizeof(err));
+	first = rb_opt_parse(&rb_doctor_table, &a, given, argc, argv, err, sizeof(err));
 	if (a.help)
 		return -1;
 	if (first < 0)
@@ -439,7 +467,7 @@ int rb_doctor_main(int argc, char **argv)
 
 	if (ret) {
 		if (ret < 0)
-			doctor_usage(stdout);
+			rb_doctor_usage(stdout);
 		return ret < 0 ? RB_EXIT_OK : ret;
 	}
 	rb_dr_env_live(&env, o.root);
@@ -466,5 +494,5 @@ int rb_doctor_main(int argc, char **argv)
 
 void rb_doctor_list_options(FILE *f)
 {
-	rb_opt_list(f, &doctor_table);
+	rb_opt_list(f, &rb_doctor_table);
 }

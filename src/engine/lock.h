@@ -95,7 +95,7 @@ struct rb_lock_run {
 	uint64_t started, done, end;	   /* acquisitions begun, released; the point's total */
 	uint32_t backoff_min, backoff_max; /* ns; 0: none */
 	uint64_t hold_ns;
-	uint64_t *last_rel; /* per lock: ticks of its last release's post (tcp_lock: send), 0: none */
+	uint64_t *last_rel; /* per lock: ticks of its last release's post (or send), 0: none */
 	uint32_t *last_by;  /* per lock: the contender (QP) whose release that was */
 	/* Measured figures, in ticks. */
 	uint64_t attempts, rel_ticks, handoff_ticks, handoffs;

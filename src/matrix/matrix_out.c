@@ -43,7 +43,7 @@ static int read_pairs_file(const char *path, char **text, char *err, size_t len)
 
 int rb_mx_job_schedule(const struct rb_mx_job *j, struct rb_mx_sched *s, char *err, size_t len)
 {
-	const struct rb_matrix_opts *m = &j->c->m;
+	const struct rb_matrix_opts *m = &j->m;
 	enum rb_mx_pattern pat;
 	char *text = NULL, why[256];
 	uint32_t k;
@@ -178,7 +178,7 @@ static double median_ok(struct rb_mx_coord *c)
 static bool out_of_line(const struct rb_mx_coord *c, size_t pi)
 {
 	return c->out[pi].st == RB_MX_OK &&
-	       rb_out_of_line(c->out[pi].metric, c->median, c->j->c->m.tolerance / 100.0,
+	       rb_out_of_line(c->out[pi].metric, c->median, c->j->m.tolerance / 100.0,
 			      c->j->b->mode);
 }
 
@@ -197,7 +197,7 @@ static int retest(struct rb_mx_coord *c, rb_mx_round_fn *run_round, size_t pi)
 	o->bad = true;
 	snprintf(why, sizeof(why), "%s %s, then %s alone, against a median of %s (tolerance %u%%)",
 		 metric_name(c), fig(first, a, sizeof(a)), fig(o->metric, b, sizeof(b)),
-		 fig(c->median, m, sizeof(m)), c->j->c->m.tolerance);
+		 fig(c->median, m, sizeof(m)), c->j->m.tolerance);
 	rb_mx_set_reason(o, why);
 	return 0;
 }
@@ -281,8 +281,8 @@ int rb_mx_run_all(struct rb_mx_coord *c, rb_mx_round_fn *run_round)
 
 	char err[160];
 
-	if (!c->j->c->m.pairs_file[0])
-		rb_mx_pattern_parse(c->j->c->m.pattern, &pat, &kk, err, sizeof(err));
+	if (!c->j->m.pairs_file[0])
+		rb_mx_pattern_parse(c->j->m.pattern, &pat, &kk, err, sizeof(err));
 	ret = run_rounds(c, run_round, 0, 0);
 	if (!ret && pat == RB_MX_SUSPECTS)
 		ret = hunt(c, run_round, kk);
@@ -369,7 +369,7 @@ static void print_cost(FILE *f, const struct rb_mx_coord *c)
 		k.join_s, k.rounds_s, k.cpu_s, k.maxrss_kib, (double)k.maxrss_kib / c->n);
 	if (c->j->sim.on)
 		fprintf(f, "# simulated (--simulate %s --seed %u): no pair measured anything\n",
-			c->j->c->m.simulate, c->j->sim.seed);
+			c->j->m.simulate, c->j->sim.seed);
 }
 
 /* The matrix itself, for a job small enough to read: rows src, columns dst. */
@@ -439,7 +439,7 @@ static void print_verdict(FILE *f, const struct rb_mx_coord *c)
 		(double)(rb_now_ns() - c->t0) / 1e9);
 	print_grid(f, c);
 	fprintf(f, "# median %s %s, tolerance %u%%: %zu bad, %zu failed\n", metric_name(c),
-		fig(c->median, m, sizeof(m)), j->c->m.tolerance, c->nbad, c->nfailed);
+		fig(c->median, m, sizeof(m)), j->m.tolerance, c->nbad, c->nfailed);
 	print_bad(f, c);
 	if (c->suspects)
 		print_ranks(f, "suspects (the rings' ranks over half out of line)", c, c->suspects,
@@ -596,7 +596,7 @@ static json_t *json_head(const struct rb_mx_coord *c)
 	const struct rb_mx_job *j = c->j;
 	json_t *mx = json_pack("{ss sI sI sI ss sf sI sI}", "test", j->b->name, "nranks",
 			       (json_int_t)c->n, "rounds", (json_int_t)c->s.nrounds,
-			       "tolerance_pct", (json_int_t)j->c->m.tolerance, "metric",
+			       "tolerance_pct", (json_int_t)j->m.tolerance, "metric",
 			       metric_name(c), "median", isfinite(c->median) ? c->median : 0.0,
 			       "bad", (json_int_t)c->nbad, "failed", (json_int_t)c->nfailed);
 

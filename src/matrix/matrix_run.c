@@ -41,11 +41,13 @@ static int setup_error(int ret, const char *err)
 static int identity(struct rb_mx_job *j, char *err, size_t len)
 {
 	const struct rb_cli *c = j->c;
-	bool r = rb_cli_given(c, RB_O_RANK), n = rb_cli_given(c, RB_O_NRANKS);
+	const struct rb_matrix_opts *m = &j->m;
+	bool r = rb_cli_given_row(c, &rb_mx_rows[MX_O_RANK]);
+	bool n = rb_cli_given_row(c, &rb_mx_rows[MX_O_NRANKS]);
 
-	if (n && !r && c->m.simulate[0]) {
+	if (n && !r && m->simulate[0]) {
 		/* One process starts every rank of a simulated job (matrix_coord.c). */
-		j->id = (struct rb_mx_id){ .rank = 0, .nranks = c->m.nranks };
+		j->id = (struct rb_mx_id){ .rank = 0, .nranks = m->nranks };
 		j->spawn_all = true;
 		return 0;
 	}
@@ -54,10 +56,10 @@ static int identity(struct rb_mx_job *j, char *err, size_t len)
 				  "--rank and --nranks go together (--nranks alone: with "
 				  "--simulate)");
 	if (r) {
-		if (c->m.rank >= c->m.nranks)
+		if (m->rank >= m->nranks)
 			return rb_set_err(err, len, -EINVAL, "--rank %u is not below --nranks %u",
-					  c->m.rank, c->m.nranks);
-		j->id = (struct rb_mx_id){ .rank = c->m.rank, .nranks = c->m.nranks };
+					  m->rank, m->nranks);
+		j->id = (struct rb_mx_id){ .rank = m->rank, .nranks = m->nranks };
 		return 0;
 	}
 	/* prterun's environment has the rank only: its PMIx server has the rest. */
@@ -138,18 +140,19 @@ static int coordinator(struct rb_mx_job *j, char *err, size_t len)
 	const char *lsize = rb_mx_env_get(environ, "OMPI_COMM_WORLD_LOCAL_SIZE");
 	char host[128];
 
-	if (!j->c->m.coordinator[0] && !j->spawn_all && !rb_cli_given(j->c, RB_O_RANK) &&
-	    rb_mx_pmix_job(environ) && rb_mx_pmix_built()) {
+	if (!j->m.coordinator[0] && !j->spawn_all &&
+	    !rb_cli_given_row(j->c, &rb_mx_rows[MX_O_RANK]) && rb_mx_pmix_job(environ) &&
+	    rb_mx_pmix_built()) {
 		j->coord_port = (uint16_t)j->c->l.tcp_port;
 		return pmix_coordinator(j, err, len);
 	}
-	if (j->spawn_all && j->c->m.coordinator[0])
+	if (j->spawn_all && j->m.coordinator[0])
 		return rb_set_err(err, len, -EINVAL,
 				  "--coordinator: --simulate with --nranks alone runs every rank "
 				  "on this host (give --rank too for ranks of your own)");
 	j->found = "--coordinator";
-	if (j->c->m.coordinator[0])
-		return split_host_port(j, j->c->m.coordinator, err, len);
+	if (j->m.coordinator[0])
+		return split_host_port(j, j->m.coordinator, err, len);
 	j->coord_port = (uint16_t)j->c->l.tcp_port;
 	j->found = "simulate";
 	if (j->spawn_all) {
@@ -220,10 +223,10 @@ static int matrix_checks(struct rb_mx_job *j, char *err, size_t len)
 				  "one point per pair: -s, -l, -Q, -q and -t take one value each "
 				  "(the plan has %zu points)",
 				  rb_plan_count(&c->p));
-	if (c->m.pattern[0] && c->m.pairs_file[0])
+	if (j->m.pattern[0] && j->m.pairs_file[0])
 		return rb_set_err(err, len, -EINVAL,
 				  "--pattern and --pairs-file exclude each other");
-	if (rb_mx_pattern_parse(c->m.pattern, &pat, &k, err, len))
+	if (rb_mx_pattern_parse(j->m.pattern, &pat, &k, err, len))
 		return -EINVAL;
 	if (c->l.format != 0)
 		return rb_set_err(err, len, -EINVAL,
@@ -270,9 +273,9 @@ static int check_pattern(const struct rb_mx_job *j, char *err, size_t len)
 	uint32_t k;
 	int ret;
 
-	if (j->c->m.pairs_file[0])
+	if (j->m.pairs_file[0])
 		return 0;
-	ret = rb_mx_pattern_parse(j->c->m.pattern, &pat, &k, err, len);
+	ret = rb_mx_pattern_parse(j->m.pattern, &pat, &k, err, len);
 	if (!ret)
 		ret = rb_mx_schedule(pat, k, j->id.nranks, &s, err, len);
 	if (!ret)
@@ -283,10 +286,10 @@ static int check_pattern(const struct rb_mx_job *j, char *err, size_t len)
 /* --simulate and --seed into the job; the slow rank must be one of it. */
 static int simulate(struct rb_mx_job *j, char *err, size_t len)
 {
-	const struct rb_matrix_opts *m = &j->c->m;
+	const struct rb_matrix_opts *m = &j->m;
 
 	if (!m->simulate[0]) {
-		if (rb_cli_given(j->c, RB_O_SEED))
+		if (rb_cli_given_row(j->c, &rb_mx_rows[MX_O_SEED]))
 			return rb_set_err(err, len, -EINVAL, "--seed goes with --simulate");
 		return 0;
 	}
@@ -326,6 +329,7 @@ int rb_matrix_main(int argc, char **argv)
 	int ret;
 
 	rb_cli_init(&c);
+	rb_mx_opts_init(&j.m, &c);
 	if (argc < 2 || argv[1][0] == '-') {
 		if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
 				  !strcmp(argv[1], "--help-all"))) {

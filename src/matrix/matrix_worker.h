@@ -13,6 +13,7 @@
 
 #include "core/bench.h"
 #include "matrix/matrix.h"
+#include "matrix/matrix_opts.h"
 #include "wire/matrix_wire.h"
 #include "wire/oob.h"
 #include "cli/opts.h"
@@ -22,7 +23,8 @@ struct rb_mx_job {
 	const struct rb_bench *b;
 	const char *test; /* as typed: a test or a family */
 	struct rb_cli *c;
-	unsigned int scope; /* the test's, with RB_S_MATRIX */
+	struct rb_matrix_opts m; /* matrix's own options (matrix_opts.h) */
+	unsigned int scope;	 /* the test's, with RB_S_MATRIX */
 	struct rb_mx_id id;
 	char host[64];
 	char coord_host[128];

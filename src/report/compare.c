@@ -747,45 +747,6 @@ int rb_compare(json_t *base, json_t *cur, const struct rb_compare_opts *o, FILE 
 
 /* ---- the subcommand --------------------------------------------------------- */
 
-static void compare_usage(FILE *f)
-{
-	fprintf(f, "usage: rdmabench compare BASE.json NEW.json [--tolerance PCT] [--metric "
-		   "LIST]\n\n"
-		   "Matches the points of two JSON results of one test (size, batch, signal, qps,\n"
-		   "tx_depth) and prints each metric's ratio NEW/BASE.  A metric that moved the\n"
-		   "wrong way by more than the tolerance is a regression; lower latency and "
-		   "higher\n"
-		   "bandwidth never are.  The files must agree on all else that changes a figure:\n"
-		   "the side (role), the path MTU, the buffers' memory (host or --use-cuda's) and\n"
-		   "registration path, the post API, the bytes sent inline, and every parameter\n"
-		   "but the swept axes (-n, -D, --interval, --rate, --warmup, -r, -I, -o, -m,\n"
-		   "--verify, -R, -c, --sl, --tclass, --flow-label, --hugepages, --odp,\n"
-		   "--mr-per-qp, --srq, --threads, -b, --latency_gap, --recv-post-list,\n"
-		   "--reversed, --poll, --reg-mode, --cqe-poll, --probe, --wr-lat, "
-		   "--cq-per-qp).\n\n"
-		   "  -t, --tolerance PCT  a percentage (default 5%%)\n"
-		   "  -m, --metric LIST    metrics, comma-separated, repeatable (default\n"
-		   "                       bw_avg_gbps,msg_rate_mpps,lat_p50_us,lat_p99_us): also\n"
-		   "                       bw_peak_gbps, lat_min_us ... lat_max_us, "
-		   "cpu_ns_per_msg,\n"
-		   "                       or bw, bw_peak, rate, min, p50, avg, p90, p99, p999, "
-		   "max\n"
-		   "      --vs-tcp         RDMA.json TCP.json: an RDMA test against tcp_lat or\n"
-		   "                       tcp_bw of the same kind, size by size: throughput (or\n"
-		   "                       latency) ratio, CPU per byte (or message) on each "
-		   "side;\n"
-		   "                       latencies on one basis (round trips when one test\n"
-		   "                       reports half of one); not across -b, --threads or\n"
-		   "                       --reversed; lock against tcp_lock point by point\n"
-		   "                       (same -q, --locks, --hold, --cs-bytes, --verify):\n"
-		   "                       acquire p50/p99, acquisitions/s, handoff, better side\n"
-		   "  -h, --help           this text\n\n"
-		   "Exit status: 0 no regression, 1 a regression, 2 nothing comparable (each\n"
-		   "parameter that differs is named with both values) or a usage error (the "
-		   "reason\n"
-		   "on stderr).\n");
-}
-
 static int compare_fail(const char *msg)
 {
 	fprintf(stderr, "rdmabench compare: %s\n", msg);
@@ -808,17 +769,59 @@ static const struct rb_opt compare_rows[] = {
 	  .type = RB_OPT_STR,
 	  .off = CA(tolerance),
 	  .size = sizeof(((struct compare_args *)0)->tolerance),
-	  .argname = "PCT" },
+	  .argname = "PCT",
+	  .def = "5%",
+	  .help = "a percentage" },
 	{ .lname = "metric",
 	  .sname = 'm',
 	  .type = RB_OPT_LIST,
 	  .off = CA(metric),
-	  .argname = "LIST" },
-	{ .lname = "vs-tcp", .type = RB_OPT_FLAG, .off = CA(vs_tcp), .max = 1 },
-	{ .lname = "help", .sname = 'h', .type = RB_OPT_FLAG, .off = CA(help), .max = 1 },
+	  .argname = "LIST",
+	  .def = "bw_avg_gbps,msg_rate_mpps,lat_p50_us,lat_p99_us",
+	  .help = "metrics, comma-separated, repeatable: also bw_peak_gbps, lat_min_us ... "
+		  "lat_max_us, cpu_ns_per_msg, or bw, bw_peak, rate, min, p50, avg, p90, p99, "
+		  "p999, max" },
+	{ .lname = "vs-tcp",
+	  .type = RB_OPT_FLAG,
+	  .off = CA(vs_tcp),
+	  .max = 1,
+	  .help = "RDMA.json TCP.json: an RDMA test against tcp_lat or tcp_bw of the same "
+		  "kind, size by size: throughput (or latency) ratio, CPU per byte (or "
+		  "message) on each side; latencies on one basis (round trips when one test "
+		  "reports half of one); not across -b, --threads or --reversed; lock against "
+		  "tcp_lock point by point (same -q, --locks, --hold, --cs-bytes, --verify): "
+		  "acquire p50/p99, acquisitions/s, handoff, better side" },
+	{ .lname = "help",
+	  .sname = 'h',
+	  .type = RB_OPT_FLAG,
+	  .off = CA(help),
+	  .max = 1,
+	  .help = "this text" },
 };
 
-static const struct rb_opt_table compare_table = { "compare", compare_rows, NELEM(compare_rows) };
+const struct rb_opt_table rb_compare_table = { "compare", compare_rows, NELEM(compare_rows) };
+
+/* --help: what compare does, its rows (rb_opt_help()), its exit status. */
+void rb_compare_usage(FILE *f)
+{
+	fputs("usage: rdmabench compare BASE.json NEW.json [--tolerance PCT] [--metric LIST]\n\n"
+	      "Matches the points of two JSON results of one test (size, batch, signal, qps,\n"
+	      "tx_depth) and prints each metric's ratio NEW/BASE.  A metric that moved the\n"
+	      "wrong way by more than the tolerance is a regression; lower latency and higher\n"
+	      "bandwidth never are.  The files must agree on all else that changes a figure:\n"
+	      "the side (role), the path MTU, the buffers' memory (host or --use-cuda's) and\n"
+	      "registration path, the post API, the bytes sent inline, and every parameter\n"
+	      "but the swept axes (-n, -D, --interval, --rate, --warmup, -r, -I, -o, -m,\n"
+	      "--verify, -R, -c, --sl, --tclass, --flow-label, --hugepages, --odp,\n"
+	      "--mr-per-qp, --srq, --threads, -b, --latency_gap, --recv-post-list,\n"
+	      "--reversed, --poll, --reg-mode, --cqe-poll, --probe, --wr-lat, --cq-per-qp).\n\n",
+	      f);
+	rb_opt_help(f, &rb_compare_table, 23);
+	fputs("\nExit status: 0 no regression, 1 a regression, 2 nothing comparable (each\n"
+	      "parameter that differs is named with both values) or a usage error (the reason\n"
+	      "on stderr).\n",
+	      f);
+}
 
 /* The options; 0 to go on, else the exit code (-1 when --help said all). */
 static int compare_opts(int argc, char **argv, struct rb_compare_opts *o)
@@ -830,7 +833,7 @@ static int compare_opts(int argc, char **argv, struct rb_compare_opts *o)
 	int first;
 
 	memset(&a, 0, sizeof(a));
-	first = rb_opt_parse(&compare_table, &a, given, argc, argv, err, sizeof(err));
+	first = rb_opt_parse(&rb_compare_table, &a, given, argc, argv, err, sizeof(err));
 	if (a.help)
 		return -1;
 	if (first < 0)
@@ -885,7 +888,7 @@ int rb_compare_main(int argc, char **argv)
 	ret = compare_opts(argc, argv, &o);
 	if (ret) {
 		if (ret < 0)
-			compare_usage(stdout);
+			rb_compare_usage(stdout);
 		return ret < 0 ? RB_EXIT_OK : ret;
 	}
 	b = load(o.base_name);
@@ -903,5 +906,5 @@ int rb_compare_main(int argc, char **argv)
 
 void rb_compare_list_options(FILE *f)
 {
-	rb_opt_list(f, &compare_table);
+	rb_opt_list(f, &rb_compare_table);
 }

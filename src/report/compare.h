@@ -138,4 +138,11 @@ double rb_compare_point_value(json_t *pt, const struct rb_metric *m);
 /* rb_compare_list_options() - its options, as rb_list_options() prints them. */
 void rb_compare_list_options(FILE *f);
 
+/* compare's option rows (they parse its line, and make its --help's options). */
+struct rb_opt_table;
+extern const struct rb_opt_table rb_compare_table;
+
+/* rb_compare_usage() - compare's --help. */
+void rb_compare_usage(FILE *f);
+
 #endif

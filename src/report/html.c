@@ -39,29 +39,6 @@ static const char style[] = "body{font-family:sans-serif;margin:1.5em "
 			    "@media print{body{max-width:none}section{break-before:page}"
 			    "table.data{font-size:.7em}}";
 
-static void usage(FILE *f)
-{
-	fprintf(f, "usage: rdmabench report FILE.json... [-o report.html] [--tolerance PCT]\n\n"
-		   "One self-contained HTML page from rdmabench's JSON files (--json of a\n"
-		   "test, a sweep, --interval, --probe, --threads; matrix --json): a header\n"
-		   "(hosts, devices, PCIe links, placement, kernel, rdma-core, the command\n"
-		   "line, warnings), each chart of the metric table against the message size\n"
-		   "with the line rate and PCIe ceilings as references and flagged points\n"
-		   "marked, histograms, time series, threads, a matrix's heat map (tiled\n"
-		   "above 64 ranks) and worst pairs; a table of numbers under every figure.\n"
-		   "Several runs are overlaid, each compared with the first of its test by\n"
-		   "rdmabench compare's rule, its regressions marked.  perftest's --out_json\n"
-		   "files are read too (one size a file; the files of one test and settings\n"
-		   "make one run).  Figures are inline SVG drawn by gnuplot; the page\n"
-		   "fetches nothing.\n\n"
-		   "  -o, --output FILE    the page (default report.html; - for stdout)\n"
-		   "  -t, --tolerance PCT  compare's tolerance for regressions (default 5%%)\n"
-		   "  -h, --help           this text\n\n"
-		   "Exit status: 0 written (its path on stdout), 1 a file could not be read\n"
-		   "or gnuplot failed, 2 a usage error or a file that is not rdmabench JSON\n"
-		   "or perftest's --out_json.\n");
-}
-
 static int usage_fail(const char *a, const char *b)
 {
 	fprintf(stderr, "rdmabench report: %s%s\n", a, b);
@@ -89,18 +66,51 @@ static const struct rb_opt report_rows[] = {
 	  .type = RB_OPT_STR,
 	  .off = RL(output),
 	  .size = sizeof(((struct report_line *)0)->output),
-	  .argname = "FILE" },
+	  .argname = "FILE",
+	  .def = "report.html",
+	  .help = "the page; - for stdout" },
 	{ .lname = "tolerance",
 	  .sname = 't',
 	  .type = RB_OPT_STR,
 	  .off = RL(tolerance),
 	  .size = sizeof(((struct report_line *)0)->tolerance),
-	  .argname = "PCT" },
-	{ .lname = "help", .sname = 'h', .type = RB_OPT_FLAG, .off = RL(help), .max = 1 },
+	  .argname = "PCT",
+	  .def = "5%",
+	  .help = "compare's tolerance for regressions" },
+	{ .lname = "help",
+	  .sname = 'h',
+	  .type = RB_OPT_FLAG,
+	  .off = RL(help),
+	  .max = 1,
+	  .help = "this text" },
 };
 
 static const struct rb_opt_table report_table = { "report", report_rows,
 						  sizeof(report_rows) / sizeof(report_rows[0]) };
+
+/* --help: what the page holds, the rows (rb_opt_help()), the exit status. */
+void rb_report_usage(FILE *f)
+{
+	fputs("usage: rdmabench report FILE.json... [-o report.html] [--tolerance PCT]\n\n"
+	      "One self-contained HTML page from rdmabench's JSON files (--json of a\n"
+	      "test, a sweep, --interval, --probe, --threads; matrix --json): a header\n"
+	      "(hosts, devices, PCIe links, placement, kernel, rdma-core, the command\n"
+	      "line, warnings), each chart of the metric table against the message size\n"
+	      "with the line rate and PCIe ceilings as references and flagged points\n"
+	      "marked, histograms, time series, threads, a matrix's heat map (tiled\n"
+	      "above 64 ranks) and worst pairs; a table of numbers under every figure.\n"
+	      "Several runs are overlaid, each compared with the first of its test by\n"
+	      "rdmabench compare's rule, its regressions marked.  perftest's --out_json\n"
+	      "files are read too (one size a file; the files of one test and settings\n"
+	      "make one run).  Figures are inline SVG drawn by gnuplot; the page\n"
+	      "fetches nothing.\n\n",
+	      f);
+	rb_opt_help(f, &report_table, 23);
+	fputs("\nExit status: 0 written (its path on stdout), 1 a file could not be read\n"
+	      "or gnuplot failed, 2 a usage error or a file that is not rdmabench JSON\n"
+	      "or perftest's --out_json.\n",
+	      f);
+}
 
 void rb_report_list_options(FILE *f)
 {
@@ -388,7 +398,7 @@ int rb_report_main(int argc, char **argv)
 
 	if (ret) {
 		if (ret < 0)
-			usage(stdout);
+			rb_report_usage(stdout);
 		return ret < 0 ? RB_EXIT_OK : ret;
 	}
 	n = (size_t)(argc - a.first);

@@ -28,4 +28,7 @@ int rb_report_main(int argc, char **argv);
 /* rb_report_list_options() - its options, as rb_list_options() prints them. */
 void rb_report_list_options(FILE *f);
 
+/* rb_report_usage() - report's --help, its options from the rows that parse them. */
+void rb_report_usage(FILE *f);
+
 #endif

@@ -414,7 +414,7 @@ enum { SESS_SERVICE = 1 };
 /* HELLO: which test; refuse one this server does not run. */
 static int server_hello(struct session *s, const struct rb_serve *f)
 {
-	char safe[4 * sizeof(((struct rb_msg_hello *)0)->test)];
+	char safe[4 * sizeof(((struct rb_msg_hello *)0)->test)], err[RB_TEXT_MAX];
 	struct rb_msg_hello h;
 	struct rb_auth_key key;
 	uint32_t len;
@@ -423,9 +423,11 @@ static int server_hello(struct session *s, const struct rb_serve *f)
 	ret = rb_oob_expect(&s->oob, RB_MSG_HELLO, sess_msg, sizeof(sess_msg), &len);
 	if (ret)
 		return ret;
-	if (rb_unpack_hello(sess_msg, len, &h)) {
-		rb_err("peer %s sent a malformed HELLO", s->oob.peer);
-		return -EPROTO;
+	ret = rb_unpack_hello_why(sess_msg, len, &h, err, sizeof(err));
+	if (ret) {
+		rb_err("peer %s sent a %s HELLO: %s", s->oob.peer,
+		       ret == -ENOTSUP ? "newer" : "malformed", err);
+		return ret == -ENOTSUP ? -EPROTONOSUPPORT : -EPROTO;
 	}
 	rb_auth_key_of(s->l, &key);
 	ret = rb_oob_hello_auth(&s->oob, &h, sess_msg, len, &key, &s->auth);

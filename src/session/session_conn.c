@@ -317,8 +317,10 @@ static int check_conn(struct session *s, const uint8_t *body, uint32_t len)
 	uint32_t k;
 	int ret;
 
-	if (rb_unpack_conn(body, len, &cn->remote)) {
-		rb_err("peer %s sent a malformed CONN message", s->oob.peer);
+	ret = rb_unpack_conn_why(body, len, &cn->remote, err, sizeof(err));
+	if (ret) {
+		rb_err("peer %s sent a %s CONN message: %s", s->oob.peer,
+		       ret == -ENOTSUP ? "newer" : "malformed", err);
 		return -EPROTO;
 	}
 	if (check_transport(s) || check_dc(s))

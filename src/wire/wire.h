@@ -4,7 +4,8 @@
  *
  * Every message is a 12-byte header -- magic "RDMB" (u32), protocol
  * version (u16), type (u16), body length (u32), all big-endian -- then a
- * body of fixed big-endian fields.  Bodies are capped at RB_WIRE_MAX_BODY.
+ * body: keyed fields for PARAMS, HELLO and CONN (wire_keyed.h), fixed
+ * big-endian fields for the others.  Bodies are capped at RB_WIRE_MAX_BODY.
  * The header and the ERROR body (a length-prefixed string) never change
  * between versions, so a peer of another version can always be told why
  * it is refused.
@@ -24,6 +25,11 @@
 
 #define RB_WIRE_MAGIC 0x52444d42u /* "RDMB" */
 /*
+ * v19: HELLO and CONN are keyed fields as PARAMS is (wire_keyed.h, the
+ * one codec of the three; their rows in wire_conn.c): a field added to
+ * either costs no version, a reader skipping one it does not know unless
+ * it is marked must-understand, and then refusing the message naming it;
+ * CONN's PCIe link speeds travel as doubles;
  * v18: PARAMS is keyed fields (tag, length, value: wire/wire_plan.c); a
  * field added later costs no version: a reader skips a tag it does not
  * know unless it is marked must-understand (RB_WIRE_MUST), and then
@@ -61,7 +67,7 @@
  * --poll; v7: with --reversed and the immediate flag, RESULT with the
  * server's latency summary
  */
-#define RB_WIRE_VERSION 18
+#define RB_WIRE_VERSION 19
 #define RB_WIRE_HDR_LEN 12
 /* A keyed field's tag: bit 15 set, the reader must understand it. */
 #define RB_WIRE_MUST	 0x8000u
@@ -244,6 +250,14 @@ int rb_hdr_unpack(const uint8_t buf[RB_WIRE_HDR_LEN], struct rb_hdr *h, char *er
  */
 int rb_pack_hello(const struct rb_msg_hello *m, uint8_t *buf, size_t cap);
 int rb_unpack_hello(const uint8_t *buf, size_t len, struct rb_msg_hello *m);
+/*
+ * rb_unpack_hello_why(), rb_unpack_conn_why() - the unpackers, with why
+ * in @err: -EBADMSG (truncated, a tag twice, a known field at a wrong
+ * length, a value out of range) or -ENOTSUP (a field this build does not
+ * know, marked must-understand: named by message and tag).
+ */
+int rb_unpack_hello_why(const uint8_t *buf, size_t len, struct rb_msg_hello *m, char *err,
+			size_t errlen);
 int rb_pack_params(const struct rb_params *m, uint8_t *buf, size_t cap);
 int rb_unpack_params(const uint8_t *buf, size_t len, struct rb_params *m);
 /*
@@ -254,7 +268,7 @@ int rb_unpack_params(const uint8_t *buf, size_t len, struct rb_params *m);
 /*
  * rb_wire_plan_list() - the plan's keyed fields, one line each:
  * "TAG<TAB>must|optional<TAB>KIND<TAB>NAME" (KIND: u8, u32, u64, axis,
- * name, flows; NAME: the member in the JSON's "params", or for a field no
+ * str, flows; NAME: the member in the JSON's "params", or for a field no
  * option sets its name in struct rb_params), for
  * `rdmabench --list-plan` and the lab's hostile peer.
  */
@@ -264,6 +278,15 @@ int rb_unpack_params_why(const uint8_t *buf, size_t len, struct rb_params *m, ch
 int rb_pack_conn(const struct rb_msg_conn *m, uint8_t *buf, size_t cap);
 /* rb_unpack_conn() allocates @m's lists (rb_conn_free()); none on error. */
 int rb_unpack_conn(const uint8_t *buf, size_t len, struct rb_msg_conn *m);
+int rb_unpack_conn_why(const uint8_t *buf, size_t len, struct rb_msg_conn *m, char *err,
+		       size_t errlen);
+/*
+ * rb_wire_list() - every keyed message's fields, one line each:
+ * "PARAMS|HELLO|CONN<TAB>TAG<TAB>must|optional<TAB>KIND<TAB>NAME", for
+ * `rdmabench --list-wire` (one call: the lab's hostile peer asks once,
+ * its slot cases timed from their start) and tests/wire_compat.sh.
+ */
+void rb_wire_list(FILE *f);
 
 /*
  * rb_conn_alloc() - @m's lists for @nqp QPs and @nmr MRs (1..RB_MAX_QPS

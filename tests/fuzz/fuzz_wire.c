@@ -145,6 +145,22 @@ static int check_more(const uint8_t *body, size_t len)
 	return ret;
 }
 
+/* v19: a CONN read packs to a body that reads the same (keyed: not byte for byte). */
+static void check_conn_again(const struct rb_msg_conn *c)
+{
+	struct rb_msg_conn again;
+	int m = rb_pack_conn(c, out, sizeof(out));
+
+	FUZZ_CHECK(m > 0 && !rb_unpack_conn(out, (size_t)m, &again));
+	FUZZ_CHECK(again.nqp == c->nqp && again.nmr == c->nmr);
+	FUZZ_CHECK(!memcmp(again.qp, c->qp, c->nqp * sizeof(*c->qp)));
+	FUZZ_CHECK(!memcmp(again.mr, c->mr, c->nmr * sizeof(*c->mr)));
+	rb_conn_free(&again);
+	again.qp = c->qp;
+	again.mr = c->mr;
+	FUZZ_CHECK(!memcmp(&again, c, sizeof(again)));
+}
+
 static void check_body(unsigned int type, const uint8_t *body, size_t len)
 {
 	struct rb_msg_hello hello;
@@ -162,13 +178,23 @@ static void check_body(unsigned int type, const uint8_t *body, size_t len)
 	int ret = 0;
 
 	switch (type) {
-	case RB_MSG_HELLO:
+	case RB_MSG_HELLO: {
+		/* v19: keyed as PARAMS is (below): what was read packs to a
+		 * body that reads the same. */
+		struct rb_msg_hello again;
+		int m;
+
 		ret = rb_unpack_hello(body, len, &hello);
-		if (!ret) {
+		if (ret == -ENOTSUP)
+			ret = 0;
+		else if (!ret) {
 			FUZZ_CHECK(hello.auth <= 1);
-			ROUND_TRIP(hello, hello, body, len);
+			m = rb_pack_hello(&hello, back, sizeof(back));
+			FUZZ_CHECK(m > 0 && !rb_unpack_hello(back, (size_t)m, &again));
+			FUZZ_CHECK(!memcmp(&again, &hello, sizeof(again)));
 		}
 		break;
+	}
 	case RB_MSG_AUTH:
 		ret = rb_auth_unpack(body, len, nonce, tag);
 		if (!ret)
@@ -195,9 +221,11 @@ static void check_body(unsigned int type, const uint8_t *body, size_t len)
 	}
 	case RB_MSG_CONN:
 		ret = rb_unpack_conn(body, len, &conn);
-		if (!ret) {
+		if (ret == -ENOTSUP)
+			ret = 0;
+		else if (!ret) {
 			FUZZ_CHECK(conn.nqp <= RB_MAX_QPS);
-			ROUND_TRIP(conn, conn, body, len);
+			check_conn_again(&conn);
 			check_conn(&conn);
 			rb_conn_free(&conn);
 		}

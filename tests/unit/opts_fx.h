@@ -53,10 +53,6 @@ struct want {
 
 #define SZ(f) sizeof(((struct rb_cli *)0)->l.f)
 
-#define MXO(f) offsetof(struct rb_cli, m.f)
-
-#define MSZ(f) sizeof(((struct rb_cli *)0)->m.f)
-
 /*
  * The commands, a bit each, as this test knows them: an option's
  * applicability is a set of these, checked against what the library's

@@ -379,7 +379,7 @@ static void test_man_options(void **state)
 			fail();
 		}
 	}
-	assert_int_equal(tp, rb_nopts);
+	assert_int_equal(tp, rb_opt_rows()); /* rb_opts[] and matrix's rows */
 	free(buf);
 }
 

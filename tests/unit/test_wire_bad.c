@@ -213,34 +213,29 @@ static void test_params_keyed(void **state)
 	free(w);
 }
 
-/* A CONN body built by hand, claiming @nqp QPs and carrying @present. */
-/* v18: an empty fingerprint: four empty strings, three zero u32, no PCIe. */
-static void wb_fp0(struct wb *w)
-{
-	int i;
-
-	for (i = 0; i < 4; i++)
-		wb_str(w, "");
-	for (i = 0; i < 3; i++)
-		wb_be(w, 0, 4);
-	wb_str(w, ""); /* no PCI function, no link */
-	wb_be(w, 0, 4);
-	wb_be(w, 0, 4);
-	wb_be(w, 0, 2);
-	wb_be(w, 0, 2);
-}
-
-static void build_conn(struct wb *w, uint32_t nqp, uint32_t present, const char *cpus,
-		       size_t cpus_len)
+/*
+ * A CONN body built by hand (v19: keyed), its QP list claiming @nqp QPs
+ * and carrying @present, its MR list claiming @nmr and carrying @mrs
+ * (the first with @rkey0); the rest one RoCE port's.
+ */
+static void build_conn_all(struct wb *w, uint32_t nqp, uint32_t present, const char *cpus,
+			   size_t cpus_len, uint32_t nmr, uint32_t mrs, uint32_t rkey0)
 {
 	uint32_t i;
 
 	w->n = 0;
+	wb_be(w, 13, 2); /* the fields below */
+	wb_key(w, 1, false, 4);
 	wb_be(w, 1024, 4);
+	wb_key(w, 2, false, 4);
 	wb_be(w, 16, 4);
+	wb_key(w, 3, false, 4);
 	wb_be(w, 0x1234, 4);
+	wb_key(w, 4, false, 8);
 	wb_be(w, 0x1000, 8);
+	wb_key(w, 5, false, 8);
 	wb_be(w, 4096, 8);
+	wb_key(w, 6, false, 4 + 26 * (size_t)present);
 	wb_be(w, nqp, 4);
 	for (i = 0; i < present; i++) {
 		uint8_t gid[16];
@@ -251,44 +246,38 @@ static void build_conn(struct wb *w, uint32_t nqp, uint32_t present, const char 
 		wb_be(w, i, 2);
 		wb_bytes(w, gid, 16);
 	}
-	wb_be(w, 0, 4);
-	wb_be(w, cpus_len, 2);
+	wb_key(w, 17, true, cpus_len);
 	wb_bytes(w, cpus, cpus_len);
-	wb_be(w, 0, 4);
+	wb_key(w, 19, true, 4); /* local */
 	wb_be(w, 1, 4);
-	wb_be(w, 0, 4); /* v6: the measuring CPU's clock */
-	wb_str(w, "performance");
+	wb_key(w, 21, true, 11);
+	wb_bytes(w, "performance", 11);
+	wb_key(w, 22, true, 4);
 	wb_be(w, 3000, 4);
-	wb_str(w, "rxe0");
+	wb_key(w, 8, true, 4);
+	wb_bytes(w, "rxe0", 4);
+	wb_key(w, 9, false, 1);
 	wb_be(w, 1, 1);
-	wb_be(w, 1, 4); /* v4: one MR, the one above */
-	wb_be(w, 0x1000, 8);
-	wb_be(w, 0x1234, 4);
-	wb_be(w, 0, 1); /* v9: no probe QP */
-	wb_be(w, 1, 1); /* v15: iWARP */
-	wb_be(w, 0, 1); /* v18: no DC role, no key */
-	wb_be(w, 0, 8);
-	wb_fp0(w); /* v18: the fingerprint, empty */
+	wb_key(w, 7, false, 4 + 12 * (size_t)mrs);
+	wb_be(w, nmr, 4);
+	for (i = 0; i < mrs; i++) {
+		wb_be(w, 0x1000 + 0x100000ULL * i, 8);
+		wb_be(w, i ? 0x5000 + i : rkey0, 4);
+	}
+}
+
+static void build_conn(struct wb *w, uint32_t nqp, uint32_t present, const char *cpus,
+		       size_t cpus_len)
+{
+	build_conn_all(w, nqp, present, cpus, cpus_len, 1, 1, 0x1234);
 }
 
 /* A CONN body of @nqp QPs whose MR list claims @nmr and carries @present. */
 static void build_conn_mrs(struct wb *w, uint32_t nqp, uint32_t nmr, uint32_t present,
 			   uint32_t rkey0)
 {
-	uint32_t i;
-
-	build_conn(w, nqp, nqp < RB_CONN_CHUNK ? nqp : RB_CONN_CHUNK, "1", 1);
-	w->n -= 4 + 12 + 1 + 1 + 9 + 34;
-	wb_be(w, nmr, 4);
-	for (i = 0; i < present; i++) {
-		wb_be(w, 0x1000 + 0x100000ULL * i, 8);
-		wb_be(w, i ? 0x5000 + i : rkey0, 4);
-	}
-	wb_be(w, 0, 1); /* v9: no probe QP */
-	wb_be(w, 0, 1); /* v15: InfiniBand/RoCE */
-	wb_be(w, 0, 1); /* v18: no DC */
-	wb_be(w, 0, 8);
-	wb_fp0(w); /* v18: the fingerprint, empty */
+	build_conn_all(w, nqp, nqp < RB_CONN_CHUNK ? nqp : RB_CONN_CHUNK, "1", 1, nmr, present,
+		       rkey0);
 }
 
 /* v4's MR list: 1..nqp entries, the first the one rkey and addr name. */
@@ -360,7 +349,7 @@ static void test_conn_nqp(void **state)
 	assert_string_equal(out->place.cpus, "1");
 	assert_int_equal(out->place.local, 1);
 	rb_conn_free(out);
-	/* The whole list in CONN is too long now: the MR count lands in QPs. */
+	/* A list longer than its first chunk, or shorter, than its count says. */
 	build_conn(w, RB_CONN_CHUNK + 1, RB_CONN_CHUNK + 1, "1", 1);
 	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
 
@@ -519,15 +508,19 @@ static void test_string_prefix_too_long(void **state)
 	assert_int_equal(unpack_exact(up_text, w->b, w->n), -EBADMSG);
 	/* HELLO: 32-byte tool version, all present, one too long for [32]. */
 	w->n = 0;
-	wb_be(w, 32, 2);
+	wb_be(w, 2, 2);
+	wb_key(w, 1, true, 32);
 	memset(w->b + w->n, 'v', 32);
 	w->n += 32;
-	wb_str(w, "send_lat");
+	wb_key(w, 2, false, 8);
+	wb_bytes(w, "send_lat", 8);
 	assert_int_equal(unpack_exact(up_hello, w->b, w->n), -EBADMSG);
-	/* HELLO: the second string's prefix runs past the body. */
+	/* HELLO: the second field's length runs past the body. */
 	w->n = 0;
-	wb_str(w, "0.3.1");
-	wb_be(w, 9, 2);
+	wb_be(w, 2, 2);
+	wb_key(w, 1, true, 5);
+	wb_bytes(w, "0.3.1", 5);
+	wb_key(w, 2, false, 9);
 	wb_bytes(w, "send_lat", 8);
 	assert_int_equal(unpack_exact(up_hello, w->b, w->n), -EBADMSG);
 	/* PARAMS: the test name's prefix runs past the whole body. */
@@ -566,10 +559,10 @@ static void test_string_embedded_nul(void **state)
 	wb_be(w, 1, 2);
 	wb_bytes(w, "\0", 1);
 	assert_int_equal(unpack_exact(up_text, w->b, w->n), -EBADMSG);
-	/* In HELLO's second string. */
+	/* In HELLO's test. */
 	w->n = 0;
-	wb_str(w, "0.3.1");
-	wb_be(w, 8, 2);
+	wb_be(w, 1, 2);
+	wb_key(w, 2, false, 8);
 	wb_bytes(w, "send\0lat", 8);
 	assert_int_equal(unpack_exact(up_hello, w->b, w->n), -EBADMSG);
 	/* In PARAMS' test name (after the count, the tag and the length). */
@@ -603,7 +596,7 @@ static void test_pack_small_buffer(void **state)
 	memset(in, 0, sizeof(*in));
 	strcpy(in->hello.tool_version, "0.3.1");
 	strcpy(in->hello.test, "atomic_lat");
-	CHECK_SMALL_CAP(rb_pack_hello, &in->hello, 2 + 5 + 2 + 10 + 2 + 2 + 2 + 1 + 32);
+	CHECK_SMALL_CAP(rb_pack_hello, &in->hello, 2 + 4 + 5 + 4 + 10);
 
 	in->sync.count = 1;
 	CHECK_SMALL_CAP(rb_pack_sync, &in->sync, 16);

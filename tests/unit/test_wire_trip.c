@@ -12,14 +12,16 @@ static void test_hello_roundtrip(void **state)
 {
 	struct rb_msg_hello in, out;
 	uint8_t buf[BUFSZ];
-	static const uint8_t want[] = { 0x00, 0x05, '0', '.', '3', '.', '1', 0x00, 0x08, 'w', 'r',
-					'i', 't', 'e', '_', 'b', 'w', 0x00, 0x01, 'h', 0x00, 0x02,
-					'i', 'd', 0x00, 0x01, '1',
-					/* v18: --auth-key's flag, then the nonce */
-					0x01, 0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7, 0xa8,
-					0xa9, 0xaa, 0xab, 0xac, 0xad, 0xae, 0xaf, 0xb0, 0xb1, 0xb2,
-					0xb3, 0xb4, 0xb5, 0xb6, 0xb7, 0xb8, 0xb9, 0xba, 0xbb, 0xbc,
-					0xbd, 0xbe, 0xbf };
+	/* v19: keyed fields, the hints (tool version, host, boot id, CPUs)
+	 * optional, the test and --auth-key's flag and nonce must-understand. */
+	static const uint8_t want[] = {
+		0x00, 0x07, 0x00, 0x01, 0x00, 0x05, '0',  '.',	'3',  '.',  '1',  0x80, 0x02, 0x00,
+		0x08, 'w',  'r',  'i',	't',  'e',  '_',  'b',	'w',  0x00, 0x03, 0x00, 0x01, 'h',
+		0x00, 0x04, 0x00, 0x02, 'i',  'd',  0x00, 0x05, 0x00, 0x01, '1',  0x80, 0x06, 0x00,
+		0x01, 0x01, 0x80, 0x07, 0x00, 0x20, 0xa0, 0xa1, 0xa2, 0xa3, 0xa4, 0xa5, 0xa6, 0xa7,
+		0xa8, 0xa9, 0xaa, 0xab, 0xac, 0xad, 0xae, 0xaf, 0xb0, 0xb1, 0xb2, 0xb3, 0xb4, 0xb5,
+		0xb6, 0xb7, 0xb8, 0xb9, 0xba, 0xbb, 0xbc, 0xbd, 0xbe, 0xbf
+	};
 	int len;
 
 	(void)state;
@@ -34,6 +36,7 @@ static void test_hello_roundtrip(void **state)
 		in.nonce[len] = (uint8_t)(0xa0 + len);
 	len = rb_pack_hello(&in, buf, sizeof(buf));
 	assert_int_equal(len, sizeof(want));
+	assert_int_equal(len, hello_len(&in));
 	assert_memory_equal(buf, want, sizeof(want));
 	memset(&out, 0x5a, sizeof(out));
 	assert_int_equal(unpack_exact(up_hello, buf, len), 0);
@@ -46,7 +49,7 @@ static void test_hello_roundtrip(void **state)
 	assert_int_equal(out.auth, 1);
 	assert_memory_equal(out.nonce, in.nonce, sizeof(in.nonce));
 	/* The flag is 0 or 1: anything else is no HELLO. */
-	buf[len - 33] = 2;
+	buf[len - 37] = 2;
 	assert_int_equal(rb_unpack_hello(buf, len, &out), -EBADMSG);
 
 	/* The longest strings that fit, and empty ones. */
@@ -54,7 +57,7 @@ static void test_hello_roundtrip(void **state)
 	memset(in.tool_version, 'v', 31);
 	in.tool_version[31] = '\0';
 	len = rb_pack_hello(&in, buf, sizeof(buf));
-	assert_int_equal(len, 2 + 31 + 2 + 2 + 2 + 2 + 1 + 32);
+	assert_int_equal(len, 2 + 4 + 31);
 	assert_int_equal(rb_unpack_hello(buf, len, &out), 0);
 	assert_string_equal(out.tool_version, in.tool_version);
 	assert_string_equal(out.test, "");
@@ -115,12 +118,24 @@ static void test_params_roundtrip(void **state)
 	assert_params_equal(&in, &out);
 }
 
+/* Field @tag (as sent) of CONN @b holds exactly the @n bytes @want. */
+static void conn_has(const uint8_t *b, int len, uint16_t tag, const char *want, size_t n)
+{
+	size_t got;
+	const uint8_t *v = kfield(b, (size_t)len, tag, &got);
+
+	if (!v)
+		fail_msg("CONN has no field 0x%04x", tag);
+	assert_int_equal(got, n);
+	assert_memory_equal(v, want, n);
+}
+
 static void test_conn_roundtrip(void **state)
 {
 	struct rb_msg_conn in, out;
 	uint8_t buf[BUFSZ];
-	int len, t;
-	const int fp = 34; /* (v18) an empty fingerprint closes the body */
+	size_t n;
+	int len;
 
 	(void)state;
 	sample_conn(&in, 3);
@@ -129,56 +144,63 @@ static void test_conn_roundtrip(void **state)
 	assert_memory_not_equal(in.qp[1].gid, in.qp[2].gid, 16);
 	len = rb_pack_conn(&in, buf, sizeof(buf));
 	assert_int_equal(len, conn_len(&in));
-	/* (v18) the DC block: targets, and their key; then the fingerprint. */
-	t = len - fp - 9;
-	assert_memory_equal(buf + t, "\x02\x11\x22\x33\x44\x55\x66\x77\x88", 9);
-	assert_memory_equal(buf, "\x00\x00\x10\x00\x00\x00\x00\x10\xde\xad\xbe\xef", 12);
-	/* nqp, then the first QP's qpn. */
-	assert_memory_equal(buf + 28, "\x00\x00\x00\x03\x00\x00\x01\x00", 8);
-	/* Then the placement: node -1, "0-3 8", node 1, remote, (v6) the
-	 * clock of cpu 2: powersave, 2400 MHz; the device and its link layer;
-	 * then (v4) the MRs; (v9) no probe QP; (v15) the transport, iWARP,
-	 * then DC and the fingerprint. */
-	assert_memory_equal(buf + t - 2 - 4 - 3 * 12 - 47,
-			    "\xff\xff\xff\xff\x00\x05"
-			    "0-3 8\x00\x00\x00\x01\x00\x00\x00\x00"
-			    "\x00\x00\x00\x02\x00\x09powersave\x00\x00\x09\x60"
-			    "\x00\x06mlx5_0\x01",
-			    47);
-	assert_int_equal(buf[t - 2], 0);
-	assert_int_equal(buf[t - 1], 1);
-	assert_memory_equal(buf + t - 2 - 4 - 3 * 12,
-			    "\x00\x00\x00\x03"
-			    "\x00\x00\x7f\x12\x34\x56\x70\x00\xde\xad\xbe\xef"
-			    "\x00\x00\x7f\x12\x34\x57\x70\x00\xde\xad\xbe\xf0",
-			    4 + 2 * 12);
+	/* v19: keyed: 18 fields, the MTU first (tag 1, must understand). */
+	assert_memory_equal(buf, "\x00\x12\x80\x01\x00\x04\x00\x00\x10\x00", 10);
+	conn_has(buf, len, 0x8002, "\x00\x00\x00\x10", 4);
+	conn_has(buf, len, 0x8003, "\xde\xad\xbe\xef", 4);
+	conn_has(buf, len, 0x8004, "\x00\x00\x7f\x12\x34\x56\x70\x00", 8);
+	/* The QP list: its count, then each QP's qpn, psn, lid and GID. */
+	assert_non_null(kfield(buf, (size_t)len, 0x8006, &n));
+	assert_int_equal(n, 4 + 3 * 26);
+	assert_memory_equal(kfield(buf, (size_t)len, 0x8006, &n),
+			    "\x00\x00\x00\x03\x00\x00\x01\x00\x00\xab\xcd\xef\x10\x00", 14);
+	/* The MRs: three, the first the one rkey and addr name. */
+	conn_has(buf, len, 0x8007,
+		 "\x00\x00\x00\x03"
+		 "\x00\x00\x7f\x12\x34\x56\x70\x00\xde\xad\xbe\xef"
+		 "\x00\x00\x7f\x12\x34\x57\x70\x00\xde\xad\xbe\xf0"
+		 "\x00\x00\x7f\x12\x34\x58\x70\x00\xde\xad\xbe\xf1",
+		 4 + 3 * 12);
+	/* The placement, optional: node -1, "0-3 8", node 1, remote (0: left
+	 * out), the clock of cpu 2: powersave, 2400 MHz. */
+	conn_has(buf, len, 0x0010, "\xff\xff\xff\xff", 4);
+	conn_has(buf, len, 0x0011, "0-3 8", 5);
+	conn_has(buf, len, 0x0012, "\x00\x00\x00\x01", 4);
+	assert_null(kfield(buf, (size_t)len, 0x0013, &n));
+	conn_has(buf, len, 0x0014, "\x00\x00\x00\x02", 4);
+	conn_has(buf, len, 0x0015, "powersave", 9);
+	conn_has(buf, len, 0x0016, "\x00\x00\x09\x60", 4);
+	/* The device (optional), its link layer, no probe QP, iWARP, DC. */
+	conn_has(buf, len, 0x0008, "mlx5_0", 6);
+	conn_has(buf, len, 0x8009, "\x01", 1);
+	assert_null(kfield(buf, (size_t)len, 0x800a, &n));
+	conn_has(buf, len, 0x800b, "\x01", 1);
+	conn_has(buf, len, 0x800c, "\x02", 1);
+	conn_has(buf, len, 0x800d, "\x11\x22\x33\x44\x55\x66\x77\x88", 8);
 	memset(&out, 0x5a, sizeof(out));
 	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
 	assert_conn_equal(&in, &out);
 	assert_int_equal(out.place.device_numa_node, -1);
 	rb_conn_free(&out);
 
-	/* v9: --probe's QP: a flag, qpn, psn, lid, GID; then (v15) the transport. */
+	/* --probe's QP: qpn, psn, lid, GID. */
 	in.has_probe = 1;
 	in.probe_qp = in.qp[1];
 	in.probe_qp.qpn = 0xabcdef;
 	len = rb_pack_conn(&in, buf, sizeof(buf));
 	assert_int_equal(len, conn_len(&in));
-	t = len - fp - 9;
-	assert_memory_equal(buf + t - 28, "\x01\x00\xab\xcd\xef", 5);
+	assert_memory_equal(kfield(buf, (size_t)len, 0x800a, &n), "\x00\xab\xcd\xef", 4);
+	assert_int_equal(n, 26);
 	assert_int_equal(unpack_exact(up_conn, buf, len), 0);
 	memset(&out, 0x5a, sizeof(out));
 	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
 	assert_conn_equal(&in, &out);
 	rb_conn_free(&out);
 	assert_int_equal(rb_unpack_conn(buf, (size_t)len - 1, &out), -EBADMSG);
-	buf[t - 28] = 2; /* a flag is 0 or 1 */
+	/* A DC role past the targets', or a key from initiators, is refused. */
+	*(uint8_t *)kfield(buf, (size_t)len, 0x800c, &n) = 3;
 	assert_int_equal(rb_unpack_conn(buf, len, &out), -EBADMSG);
-	buf[t - 28] = 1;
-	/* v18: a DC role past the targets', or a key from initiators, is refused. */
-	buf[t] = 3;
-	assert_int_equal(rb_unpack_conn(buf, len, &out), -EBADMSG);
-	buf[t] = RB_DC_INITIATOR;
+	*(uint8_t *)kfield(buf, (size_t)len, 0x800c, &n) = RB_DC_INITIATOR;
 	assert_int_equal(rb_unpack_conn(buf, len, &out), -EBADMSG);
 	in.dc_role = RB_DC_INITIATOR;
 	assert_int_equal(rb_pack_conn(&in, buf, sizeof(buf)), -EMSGSIZE);
@@ -187,6 +209,9 @@ static void test_conn_roundtrip(void **state)
 	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
 	assert_conn_equal(&in, &out);
 	rb_conn_free(&out);
+	in.has_probe = 2; /* a flag is 0 or 1 */
+	assert_int_equal(rb_pack_conn(&in, buf, sizeof(buf)), -EMSGSIZE);
+	in.has_probe = 0;
 
 	/* 64 QPs (v12's most), other placement values. */
 	rb_conn_free(&in);
@@ -214,7 +239,7 @@ static void test_conn_roundtrip(void **state)
 	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
 	assert_conn_equal(&in, &out);
 	rb_conn_free(&out);
-	/* v18: the sender's fingerprint, at the end; cut, the CONN is refused. */
+	/* The sender's fingerprint, optional fields. */
 	snprintf(in.fp.kernel, sizeof(in.fp.kernel), "Linux 6.1.0-18-amd64 #1 SMP");
 	snprintf(in.fp.rdma_core, sizeof(in.fp.rdma_core), "44.0");
 	snprintf(in.fp.fw_ver, sizeof(in.fp.fw_ver), "22.39.1002");
@@ -222,25 +247,27 @@ static void test_conn_roundtrip(void **state)
 	in.fp.vendor_id = 0x02c9;
 	in.fp.vendor_part_id = 4125;
 	in.fp.hw_ver = 0;
-	/* Its PCIe link: 2.5 GT/s of 8.0 GT/s (as MT/s), x4 of x16. */
+	/* Its PCIe link: 2.5 GT/s of 8.0 GT/s (doubles), x4 of x16. */
 	snprintf(in.fp.pci, sizeof(in.fp.pci), "0000:81:00.0");
 	in.fp.pcie = (struct rb_pcie_link){ 2.5, 8.0, 4, 16 };
 	len = rb_pack_conn(&in, buf, sizeof(buf));
 	assert_int_equal(len, conn_len(&in));
-	assert_memory_equal(buf + len - 12 - 14 - 12 - 15, "\x00\x0dMT_0000000359", 15);
-	assert_memory_equal(buf + len - 12 - 14 - 12,
-			    "\x00\x00\x02\xc9\x00\x00\x10\x1d\x00\x00\x00\x00", 12);
-	assert_memory_equal(buf + len - 12 - 14,
-			    "\x00\x0c"
-			    "0000:81:00.0",
-			    14);
-	assert_memory_equal(buf + len - 12, "\x00\x00\x09\xc4\x00\x00\x1f\x40\x00\x04\x00\x10", 12);
+	conn_has(buf, len, 0x001b, "MT_0000000359", 13);
+	conn_has(buf, len, 0x001c, "\x00\x00\x02\xc9", 4);
+	conn_has(buf, len, 0x001d, "\x00\x00\x10\x1d", 4);
+	assert_null(kfield(buf, (size_t)len, 0x001e, &n)); /* hw_ver 0: left out */
+	conn_has(buf, len, 0x001f, "0000:81:00.0", 12);
+	conn_has(buf, len, 0x0020, "\x40\x04\x00\x00\x00\x00\x00\x00", 8);
+	conn_has(buf, len, 0x0021, "\x40\x20\x00\x00\x00\x00\x00\x00", 8);
+	conn_has(buf, len, 0x0022, "\x00\x00\x00\x04", 4);
+	conn_has(buf, len, 0x0023, "\x00\x00\x00\x10", 4);
 	assert_int_equal(unpack_exact(up_conn, buf, len), 0);
 	assert_int_equal(rb_unpack_conn(buf, len, &out), 0);
 	assert_conn_equal(&in, &out);
 	rb_conn_free(&out);
 	assert_int_equal(rb_unpack_conn(buf, (size_t)len - 1, &out), -EBADMSG);
-	buf[31] = 0; /* nqp 1 -> 0 */
+	/* nqp 1 -> 0: the list's length no longer fits its count. */
+	((uint8_t *)kfield(buf, (size_t)len, 0x8006, &n))[3] = 0;
 	assert_int_equal(rb_unpack_conn(buf, len, &out), -EBADMSG);
 	in.nqp = 0;
 	assert_int_equal(rb_pack_conn(&in, buf, sizeof(buf)), -EMSGSIZE);

@@ -25,6 +25,25 @@ void wb_str(struct wb *w, const char *s)
 	wb_bytes(w, s, strlen(s));
 }
 
+void wb_key(struct wb *w, uint16_t tag, bool optional, size_t len)
+{
+	wb_be(w, tag | (optional ? 0 : 0x8000), 2);
+	wb_be(w, len, 2);
+}
+
+const uint8_t *kfield(const uint8_t *b, size_t len, uint16_t tag, size_t *n)
+{
+	size_t at = 2, count = len >= 2 ? (size_t)(b[0] << 8 | b[1]) : 0;
+
+	for (; count && at + 4 <= len; count--) {
+		*n = (size_t)(b[at + 2] << 8 | b[at + 3]);
+		if ((b[at] << 8 | b[at + 1]) == tag && at + 4 + *n <= len)
+			return b + at + 4;
+		at += 4 + *n;
+	}
+	return NULL;
+}
+
 uint8_t *dup_exact(const uint8_t *p, size_t len)
 {
 	uint8_t *q = malloc(len ? len : 1);
@@ -286,10 +305,23 @@ void sample_conn(struct rb_msg_conn *c, uint32_t nqp)
 		c->mr[i] = (struct rb_mr_info){ c->addr + i * 0x10000ULL, c->rkey + i };
 }
 
-size_t fp_len(const struct rb_fingerprint *f)
+/* A field's head and value, when it is sent. */
+static size_t kn(bool sent, size_t n)
 {
-	return 2 + strlen(f->kernel) + 2 + strlen(f->rdma_core) + 2 + strlen(f->fw_ver) + 2 +
-	       strlen(f->board_id) + 3 * 4 + 2 + strlen(f->pci) + 4 + 4 + 2 + 2;
+	return sent ? 4 + n : 0;
+}
+
+static size_t ks(const char *str)
+{
+	return kn(str[0], strlen(str));
+}
+
+size_t hello_len(const struct rb_msg_hello *h)
+{
+	static const uint8_t zero[32];
+
+	return 2 + ks(h->tool_version) + ks(h->test) + ks(h->host) + ks(h->boot_id) + ks(h->cpus) +
+	       kn(h->auth, 1) + kn(memcmp(h->nonce, zero, 32), 32);
 }
 
 size_t conn_len(const struct rb_msg_conn *c)
@@ -297,10 +329,18 @@ size_t conn_len(const struct rb_msg_conn *c)
 	/* The first RB_CONN_CHUNK of each list; CONN_MORE carries the rest. */
 	size_t nqp = c->nqp < RB_CONN_CHUNK ? c->nqp : RB_CONN_CHUNK;
 	size_t nmr = c->nmr < RB_CONN_CHUNK ? c->nmr : RB_CONN_CHUNK;
+	const struct rb_placement *p = &c->place;
+	const struct rb_fingerprint *f = &c->fp;
 
-	return 4 + 4 + 4 + 8 + 8 + 4 + 26 * nqp + 4 + 2 + strlen(c->place.cpus) + 4 + 4 + 4 + 2 +
-	       strlen(c->place.governor) + 4 + 2 + strlen(c->device) + 1 + 4 + 12 * nmr + 1 +
-	       (c->has_probe ? 26 : 0) + 1 + 1 + 8 + fp_len(&c->fp);
+	return 2 + kn(c->mtu, 4) + kn(c->max_rd_atom, 4) + kn(c->rkey, 4) + kn(c->addr, 8) +
+	       kn(c->len, 8) + 4 + 4 + 26 * nqp + 4 + 4 + 12 * nmr + ks(c->device) +
+	       kn(c->link_layer, 1) + kn(c->has_probe, 26) + kn(c->transport, 1) +
+	       kn(c->dc_role, 1) + kn(c->dc_key, 8) + kn(p->device_numa_node, 4) + ks(p->cpus) +
+	       kn(p->mem_node, 4) + kn(p->local, 4) + kn(p->freq_cpu, 4) + ks(p->governor) +
+	       kn(p->cpu_mhz, 4) + ks(f->kernel) + ks(f->rdma_core) + ks(f->fw_ver) +
+	       ks(f->board_id) + kn(f->vendor_id, 4) + kn(f->vendor_part_id, 4) + kn(f->hw_ver, 4) +
+	       ks(f->pci) + kn(f->pcie.cur_gts != 0, 8) + kn(f->pcie.max_gts != 0, 8) +
+	       kn(f->pcie.cur_width, 4) + kn(f->pcie.max_width, 4);
 }
 
 void assert_conn_equal(const struct rb_msg_conn *a, const struct rb_msg_conn *b)

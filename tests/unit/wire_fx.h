@@ -64,6 +64,14 @@ union any_msg {
 void wb_be(struct wb *w, uint64_t v, size_t n);
 void wb_bytes(struct wb *w, const void *p, size_t n);
 void wb_str(struct wb *w, const char *s);
+/* v19: a keyed field's head: @tag, marked must-understand unless @optional, and @len. */
+void wb_key(struct wb *w, uint16_t tag, bool optional, size_t len);
+/*
+ * kfield() - the value of the field @tag (bit 15 as sent) in the keyed
+ * body @b of @len bytes, and its length in *@n; NULL when the body has
+ * none.  A reader of its own, apart from the code under test.
+ */
+const uint8_t *kfield(const uint8_t *b, size_t len, uint16_t tag, size_t *n);
 /* A heap copy of exactly @len bytes, so ASan flags reads past the end. */
 uint8_t *dup_exact(const uint8_t *p, size_t len);
 int up_hello(const uint8_t *b, size_t l, void *m);
@@ -90,9 +98,12 @@ size_t params_len(const struct rb_params *p);
 void assert_axis_equal(const struct rb_axis *a, const struct rb_axis *b);
 void assert_params_equal(const struct rb_params *a, const struct rb_params *b);
 void sample_conn(struct rb_msg_conn *c, uint32_t nqp);
-/* v18: the fingerprint block, CONN's last: four strings, three u32, then
- * the PCI function (a string) and its link (two u32 MT/s, two u16 lanes). */
-size_t fp_len(const struct rb_fingerprint *f);
+/*
+ * v19: HELLO and CONN as keyed fields, counted here from the struct by
+ * hand: a field not at zero is a 4-byte head and its value (a string its
+ * bytes, a list its count and first RB_CONN_CHUNK entries, a QP 26 bytes).
+ */
+size_t hello_len(const struct rb_msg_hello *h);
 size_t conn_len(const struct rb_msg_conn *c);
 void assert_conn_equal(const struct rb_msg_conn *a, const struct rb_msg_conn *b);
 /* Exact doubles: the wire carries the bit pattern. */

@@ -10,8 +10,8 @@ line: "CASE <tab> seconds <tab> what came back" (the server's ERROR text,
 "threadjoin" open several connections at once, a line each.  The wire format is the one of
 src/wire/wire.h: a 12-byte header (magic "RDMB", version u16, type u16, body
 length u32, big-endian), then fixed big-endian fields; strings are a u16
-length and the bytes.  PARAMS is keyed fields (src/wire/wire_plan.c),
-packed from `$RB --list-plan`.
+length and the bytes.  PARAMS, HELLO and CONN are keyed fields
+(src/wire/wire_keyed.h), packed from `$RB --list-wire`.
 """
 import functools
 import os
@@ -55,19 +55,30 @@ def s16(text):
 
 
 @functools.lru_cache(maxsize=None)
-def plan_fields():
-    """The plan's keyed fields (wire v18), as this tree's binary lists them
-    (rdmabench --list-plan: tag, must|optional, kind, name): the packer
-    below follows the option table's rows, never a copy of them.  Asked
-    once a run: a process started in the emulated guest takes a second or
-    more, twenty at once far longer."""
+def wire_rows():
+    """Every keyed message's rows as this tree's binary lists them
+    (rdmabench --list-wire: message, tag, must|optional, kind, name): the
+    packers below follow the rows, never a copy of them.  Asked once a
+    process: a start of rdmabench in the emulated guest takes a second or
+    more, twenty at once far longer (the floods ask before they connect)."""
     rb = os.environ.get("RB", "rdmabench")
-    out = subprocess.run([rb, "--list-plan"], check=True, capture_output=True, text=True).stdout
+    return subprocess.run([rb, "--list-wire"], check=True, capture_output=True,
+                          text=True).stdout
+
+
+def list_fields(msg):
+    """@msg's ("PARAMS", "HELLO", "CONN") fields: name -> (tag as sent, kind)."""
     fields = {}
-    for line in out.splitlines():
-        tag, must, kind, name = line.split("\t")
-        fields[name] = (int(tag) | (0x8000 if must == "must" else 0), kind)
+    for line in wire_rows().splitlines():
+        m, tag, must, kind, name = line.split("\t")
+        if m == msg:
+            fields[name] = (int(tag) | (0x8000 if must == "must" else 0), kind)
     return fields
+
+
+def plan_fields():
+    """The plan's keyed fields (wire v18)."""
+    return list_fields("PARAMS")
 
 
 # hostile.py's names for the plan's fields, where they differ from the JSON's.
@@ -77,6 +88,45 @@ ALIASES = {"tx": "tx_depth", "iters": "iterations", "duration": "duration_s", "r
 WIDTH = {"u8": ">B", "u32": ">I", "u64": ">Q"}
 
 
+def value_bytes(kind, value):
+    """A field's value as rdmabench packs it; b"" (left out) at zero."""
+    if kind == "axis":
+        return b"".join(struct.pack(">Q", x) for x in value)
+    if kind == "str":
+        return value.encode()
+    if kind == "flows":
+        return struct.pack(">I", value) if value else b""
+    if kind in WIDTH:
+        return struct.pack(WIDTH[kind], value & (1 << 8 * struct.calcsize(WIDTH[kind])) - 1) \
+            if value else b""
+    return value if any(value) else b""  # bytes, and lists packed by the caller
+
+
+def keyed(fields, values):
+    """A keyed body (src/wire/wire_keyed.h): a count, then per field not at
+    zero its tag, its length and its value."""
+    body = b""
+    count = 0
+    for name, value in values.items():
+        tag, kind = fields[name]
+        v = value_bytes(kind, value)
+        if v:
+            body += struct.pack(">HH", tag, len(v)) + v
+            count += 1
+    return struct.pack(">H", count) + body
+
+
+def unkeyed(body):
+    """[tag, value] of each field of a keyed body."""
+    (count,) = struct.unpack(">H", body[:2])
+    at, out = 2, []
+    for _ in range(count):
+        tag, n = struct.unpack(">HH", body[at:at + 4])
+        out.append([tag, body[at + 4:at + 4 + n]])
+        at += 4 + n
+    return out
+
+
 def params(**plan):
     """A PARAMS body: a write_bw plan with @plan's fields changed; a field at
     zero is left out, as rdmabench leaves it (an axis is a tuple)."""
@@ -84,29 +134,14 @@ def params(**plan):
                 tx_depth=(128,), iterations=100, warmup=10, rx_depth=512, threads=1,
                 poll=(0,), cqe_poll=(32,))
     base.update((ALIASES.get(k, k), v) for k, v in plan.items())
-    fields = plan_fields()
-    body = b""
-    count = 0
-    for name, value in base.items():
-        tag, kind = fields[name]
-        if kind == "axis":
-            v = b"".join(struct.pack(">Q", x) for x in value)
-        elif kind == "name":
-            v = value.encode()
-        elif kind == "flows":
-            v = struct.pack(">I", value) if value else b""
-        else:
-            v = struct.pack(WIDTH[kind], value) if value else b""
-        if v:
-            body += struct.pack(">HH", tag, len(v)) + v
-            count += 1
-    return struct.pack(">H", count) + body
+    return keyed(plan_fields(), base)
 
 
 def hello(test="write_bw", auth=0, nonce=bytes(32)):
-    """v18: after the strings, --auth-key's flag and the client's nonce."""
-    return frame(HELLO, s16("hostile") + s16(test) + s16("elsewhere") + s16("") + s16("") +
-                 struct.pack(">B", auth) + nonce)
+    """v19: keyed fields (rdmabench --list-wire's HELLO rows)."""
+    return frame(HELLO, keyed(list_fields("HELLO"),
+                              dict(tool_version="hostile", test=test, host="elsewhere",
+                                   auth=auth, nonce=nonce)))
 
 
 def read_answer(sock, limit=10.0, oks=0):
@@ -375,6 +410,8 @@ SLOT_CASES = ("alivehold", "tcphangup", "noauth", "badauth")
 
 def main():
     host, port, cases = sys.argv[1], int(sys.argv[2]), sys.argv[3:]
+    if cases and cases[0] in ("flood", "threadflood"):
+        wire_rows()  # once, before the connections at once, not in each
     if cases and cases[0] in ("threadjoin", "threadflood"):
         lines = thread_join(host, port) if cases[0] == "threadjoin" else thread_flood(host, port)
         print("\n".join(lines), flush=True)
@@ -408,30 +445,29 @@ LYING_CONN = {
 
 
 def conn_body(mtu=1024, cpus="0"):
-    """A CONN as src/wire/wire.c packs it: one QP, one MR, a RoCE port."""
+    """A CONN as src/wire/wire_conn.c packs it (keyed, rdmabench --list-wire's
+    CONN rows): one QP, one MR, a RoCE port."""
     addr, rkey, size = 0x10000, 0x1234, 1 << 30
     qp = struct.pack(">IIH", 0x11, 0x123, 0) + bytes(10) + b"\xff\xff\xc0\x00\x02\x01"
-    place = (struct.pack(">i", 0) + s16(cpus) + struct.pack(">ii", 0, 1) +
-             struct.pack(">i", -1) + s16("") + struct.pack(">I", 0))  # v6: no clock
-    return (struct.pack(">IIIQQI", mtu, 16, rkey, addr, size, 1) + qp + place +
-            s16("hostile0") + struct.pack(">BI", 2, 1) + struct.pack(">QI", addr, rkey) +
-            b"\x00" +  # v11: no --probe QP
-            b"\x00" +  # v15: transport InfiniBand (RoCE)
-            struct.pack(">BQ", 0, 0) +  # v18: no DC role, no key
-            s16("") * 4 + struct.pack(">III", 0, 0, 0) +  # v18: an empty fingerprint,
-            s16("") + struct.pack(">IIHH", 0, 0, 0, 0))  # with no PCI function, no link
+    return keyed(list_fields("CONN"),
+                 {"mtu": mtu, "max_rd_atom": 16, "rkey": rkey, "addr": addr, "len": size,
+                  "qp": struct.pack(">I", 1) + qp, "mr": struct.pack(">IQI", 1, addr, rkey),
+                  "place.cpus": cpus, "place.local": 1, "place.freq_cpu": -1,
+                  "device": "hostile0", "link_layer": 2})
 
 
 def lie_in(body, mtu=None, cpus=None):
     """@body (a CONN) with its MTU and/or its placement's cpus replaced."""
+    fields = list_fields("CONN")
+    lies = {}
     if mtu is not None:
-        body = struct.pack(">I", mtu) + body[4:]
+        lies[fields["mtu"][0]] = value_bytes("u32", mtu)
     if cpus is not None:
-        (nqp,) = struct.unpack(">I", body[28:32])
-        at = 32 + 26 * nqp + 4  # past the QPs and device_numa_node
-        (n,) = struct.unpack(">H", body[at:at + 2])
-        body = body[:at] + s16(cpus) + body[at + 2 + n:]
-    return body
+        lies[fields["place.cpus"][0]] = cpus.encode()
+    kept = [f for f in unkeyed(body) if f[0] not in lies]
+    kept += [[tag, v] for tag, v in lies.items() if v]
+    return struct.pack(">H", len(kept)) + b"".join(
+        struct.pack(">HH", tag, len(v)) + v for tag, v in kept)
 
 
 def lying_client(s, case):
