@@ -98,6 +98,32 @@ static int parse_choice_axis(const struct rb_opt *o, const char *arg, struct rb_
 	}
 }
 
+/* An axis of items in the row's own grammar (--cq-moderation 1,16/10): each by .item. */
+static int parse_item_axis(const struct rb_opt *o, const char *arg, struct rb_axis *a, char *err,
+			   size_t len)
+{
+	char item[40], n[40];
+	const char *p = arg;
+	size_t l;
+	int ret;
+
+	for (a->n = 0;; p += l + 1) {
+		l = strcspn(p, ",");
+		if (a->n == RB_MAX_AXIS)
+			return fail(err, len, "%s: more than %d values",
+				    rb_opt_name(o, n, sizeof(n)), RB_MAX_AXIS);
+		if (l >= sizeof(item))
+			return fail(err, len, "%s: '%.*s' is too long",
+				    rb_opt_name(o, n, sizeof(n)), (int)l, p);
+		snprintf(item, sizeof(item), "%.*s", (int)l, p);
+		ret = o->item(item, &a->v[a->n], err, len);
+		if (!ret)
+			ret = rb_opt_check_range(o, a->v[a->n++], err, len);
+		if (ret || !p[l])
+			return ret;
+	}
+}
+
 static int parse_axis(const struct rb_opt *o, const char *arg, struct rb_axis *a, char *err,
 		      size_t len)
 {
@@ -107,6 +133,8 @@ static int parse_axis(const struct rb_opt *o, const char *arg, struct rb_axis *a
 
 	if (o->choices)
 		return parse_choice_axis(o, arg, a, err, len);
+	if (o->item)
+		return parse_item_axis(o, arg, a, err, len);
 	ret = rb_axis_parse(arg, o->suffix, a, msg, sizeof(msg));
 	if (ret)
 		return fail(err, len, "%s: %s", rb_opt_name(o, n, sizeof(n)), msg);
