@@ -12,8 +12,7 @@
  * the count is past the warm-up: with the stop already asked, the
  * measured phase must end after its first WR or two (the tail's signaled
  * one covering the rest), not after the warm-up's 400.  On the fake
- * provider, the MRs registered per message through wrapped
- * ibv_reg_mr_iova2/ibv_dereg_mr.
+ * provider, the MRs registered per message through fake_mrwrap.c.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -27,41 +26,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "fake_verbs.h"
+#include "fake_mrwrap.h"
 #include "core/regcache.h"
 #include "wire/plan.h"
 #include "core/sweep.h"
 #include "engine/run.h"
-
-static struct fake *mr_fake;
-static uint32_t mr_next;
-
-struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len, uint64_t iova,
-				       unsigned int access);
-int __wrap_ibv_dereg_mr(struct ibv_mr *mr);
-
-struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len, uint64_t iova,
-				       unsigned int access)
-{
-	struct ibv_mr *mr = calloc(1, sizeof(*mr));
-
-	(void)iova;
-	(void)access;
-	assert_non_null(mr);
-	mr->pd = pd;
-	mr->addr = addr;
-	mr->length = len;
-	mr->lkey = 0x7000 + mr_next++;
-	fake_mr_add(mr_fake, mr);
-	return mr;
-}
-
-int __wrap_ibv_dereg_mr(struct ibv_mr *mr)
-{
-	fake_mr_del(mr_fake, mr);
-	free(mr);
-	return 0;
-}
 
 #define WARMUP 400
 
@@ -93,7 +62,8 @@ static void run_forever(uint8_t mode)
 	memset(&r, 0, sizeof(r));
 	f = fake_new(1, 16);
 	fake_run_init(f, &r, rb_bench_find("write_bw"), RB_ROLE_CLIENT, &p, &oob, sv[0], 2000);
-	mr_fake = f;
+	memset(&fake_mrs, 0, sizeof(fake_mrs));
+	fake_mrs.f = f;
 	assert_int_equal(r.bench->prepare(&r), 0);
 	rb_stop_asked = 1; /* ^C before the point: it ends as soon as -D 0 may */
 	assert_int_equal(rb_run_stream(&r), 0);
@@ -108,7 +78,7 @@ static void run_forever(uint8_t mode)
 			 WARMUP);
 	assert_int_equal(r.total, WARMUP + r.ops);
 	assert_int_equal(f->access_errors, 0);
-	mr_fake = NULL;
+	fake_mrs.f = NULL;
 	fake_run_free(&r);
 	fake_free(f);
 	rb_oob_close(&oob);

@@ -259,7 +259,6 @@ static const struct {
 	{ "use-cuda", "0000:3b:00.0", "gpu0", "not a GPU index or a PCI address" },
 	{ "reuse", "zipf:0.99", "zipf:0", "from 0.001 to 10" },			/* issue 42 */
 	{ "backoff", "exp:100..1000", "exp:9..1", "not none or exp:MIN..MAX" }, /* issue 42 */
-	{ "cq-moderation", "16/10", "0", "COUNT 1 to 65535" },			/* issue 40 */
 };
 
 static int str_syntax_of(const struct want *w)

@@ -34,6 +34,7 @@
 #include "core/sweep.h"
 #include "engine/lock.h"
 #include "fake_verbs.h"
+#include "output_fx.h" /* write_mem() */
 #include "report/output.h"
 #include "wire/plan.h"
 #include "wire/wire.h"
@@ -157,29 +158,29 @@ static void axes_in_the_plan(void **state)
 
 static void bad_lists_refused(void **state)
 {
+	/* test, option, its list, what the refusal says */
+	static const char *const bad[][4] = {
+		{ "lock", "--lock", "spin,fast", "--lock 'fast' is not one of spin|ticket" },
+		{ "lock", "--hold", "0,2000000", "--hold 2000000 is out of range (0..1000000)" },
+		{ "lock", "--hold", "0,x", "--hold" },
+		{ "write_bw", "--hold", "5", "--hold does not apply to write_bw" },
+		{ "write_bw", "--cq-moderation", "1,16/70000", "--cq-moderation '16/70000': want" },
+		{ "write_bw", "--cq-moderation", "1,,16", "--cq-moderation: an empty item" },
+		{ "write_bw", "--cq-moderation", "0", "COUNT 1 to 65535" },
+		{ "tcp_bw", "--cq-moderation", "16", "--cq-moderation does not apply to tcp_bw" },
+	};
 	struct rb_params p;
 	struct rb_cli c;
 	char err[256];
+	size_t i;
 
 	(void)state;
-	assert_int_equal(CLI(&c, err, "lock", "--lock", "spin,fast"), -EINVAL);
-	assert_has(err, "--lock 'fast' is not one of spin|ticket");
-	assert_int_equal(CLI(&c, err, "lock", "--hold", "0,2000000"), -EINVAL);
-	assert_has(err, "--hold");
-	assert_has(err, "2000000");
-	assert_int_equal(CLI(&c, err, "lock", "--hold", "0,x"), -EINVAL);
-	assert_has(err, "--hold");
-	assert_int_equal(CLI(&c, err, "write_bw", "--hold", "5"), -EINVAL);
-	assert_has(err, "--hold");
-	assert_int_equal(CLI(&c, err, "write_bw", "--cq-moderation", "1,16/70000"), -EINVAL);
-	assert_has(err, "--cq-moderation '16/70000'");
-	assert_has(err, "USEC 0 to 65535");
-	assert_int_equal(CLI(&c, err, "write_bw", "--cq-moderation", "1,,16"), -EINVAL);
-	assert_has(err, "--cq-moderation: an empty item");
-	assert_int_equal(CLI(&c, err, "write_bw", "--cq-moderation", "0"), -EINVAL);
-	assert_has(err, "COUNT 1 to 65535");
-	assert_int_equal(CLI(&c, err, "tcp_bw", "--cq-moderation", "16"), -EINVAL);
-	assert_has(err, "--cq-moderation");
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		if (cli(&c, err, sizeof(err),
+			(const char *const[]){ bad[i][0], bad[i][1], bad[i][2], NULL }) != -EINVAL)
+			fail_msg("%s %s %s: accepted", bad[i][0], bad[i][1], bad[i][2]);
+		assert_has(err, bad[i][3]);
+	}
 
 	/* A peer's plan: what the command line cannot make is refused too. */
 	assert_int_equal(CLI(&c, err, "write_bw", "-s", "64"), 0);
@@ -217,21 +218,26 @@ struct ax {
 	int peer_fd;
 };
 
-static void ax_start(struct ax *x, const char *test, uint32_t nqp)
+/* @argv's plan (argv[0] the test, one QP) run on the fake from point 0, as the session would. */
+static void ax_start(struct ax *x, const char *const *argv)
 {
 	char err[256];
 	int sv[2];
 
-	assert_int_equal(rb_plan_validate(&x->c.p, 0, err, sizeof(err)), 0);
+	memset(x, 0, sizeof(*x));
+	if (cli(&x->c, err, sizeof(err), argv) || rb_plan_validate(&x->c.p, 0, err, sizeof(err)))
+		fail_msg("%s: %s", argv[0], err);
 	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
-	x->f = fake_new(nqp, 64);
-	fake_run_init(x->f, &x->r, rb_bench_find(test), RB_ROLE_CLIENT, &x->c.p, &x->oob, sv[0],
+	x->f = fake_new(1, 64);
+	fake_run_init(x->f, &x->r, rb_bench_find(argv[0]), RB_ROLE_CLIENT, &x->c.p, &x->oob, sv[0],
 		      5000);
 	x->peer_fd = sv[1];
 	x->f->loopback = true;
 	x->conn = x->r.c;
 	x->conn.cq = &x->f->cq; /* fake_run_init() sets the run's, not the connection's */
 }
+
+#define AX_START(x, ...) ax_start(x, (const char *const[]){ __VA_ARGS__, NULL })
 
 static void ax_end(struct ax *x)
 {
@@ -267,16 +273,12 @@ static void lock_points_reach_engine(void **state)
 	struct rb_result res;
 	struct rb_point pt;
 	struct ax x;
-	char err[256];
 	size_t i;
 
 	(void)state;
-	memset(&x, 0, sizeof(x));
-	assert_int_equal(CLI(&x.c, err, "lock", "--lock", "spin,ticket", "--hold", "0,3000", "-n",
-			     "20", "--warmup", "2", "--verify"),
-			 0);
+	AX_START(&x, "lock", "--lock", "spin,ticket", "--hold", "0,3000", "-n", "20", "--warmup",
+		 "2", "--verify");
 	assert_int_equal(rb_plan_count(&x.c.p), 4);
-	ax_start(&x, "lock", 1);
 	x.f->delay = 3;
 	rb_lock_layout(&x.c.p, 1, &l);
 	for (i = 0; i < 4; i++) {
@@ -310,15 +312,10 @@ static void cqmod_per_point(void **state)
 	const uint32_t want[] = { RB_CQMOD(1, 0), RB_CQMOD(16, 10), RB_CQMOD(64, 50) };
 	struct rb_point pt;
 	struct ax x;
-	char err[256];
 	size_t i;
 
 	(void)state;
-	memset(&x, 0, sizeof(x));
-	assert_int_equal(CLI(&x.c, err, "write_bw", "--cq-moderation", "1,16/10,64/50", "--poll",
-			     "event", "-s", "64"),
-			 0);
-	ax_start(&x, "write_bw", 1);
+	AX_START(&x, "write_bw", "--cq-moderation", "1,16/10,64/50", "--poll", "event", "-s", "64");
 	fake_cqex(x.f, NULL, true); /* a provider with ibv_modify_cq */
 	for (i = 0; i < 3; i++) {
 		assert_int_equal(ax_point(&x, i, &pt), 0);
@@ -336,9 +333,7 @@ static void cqmod_per_point(void **state)
 	ax_end(&x);
 
 	/* No --cq-moderation: no call at all. */
-	memset(&x, 0, sizeof(x));
-	assert_int_equal(CLI(&x.c, err, "write_bw", "-s", "64"), 0);
-	ax_start(&x, "write_bw", 1);
+	AX_START(&x, "write_bw", "-s", "64");
 	fake_cqex(x.f, NULL, true);
 	assert_int_equal(ax_point(&x, 0, &pt), 0);
 	assert_int_equal(x.f->cqx_mods, 0);
@@ -346,24 +341,6 @@ static void cqmod_per_point(void **state)
 }
 
 /* ---- the writers ---------------------------------------------------------- */
-
-static char *write_mem(enum rb_format fmt, const struct rb_doc *r, const struct rb_result *res,
-		       size_t n)
-{
-	struct rb_writer w;
-	char *buf = NULL;
-	size_t len = 0, i;
-	FILE *f = open_memstream(&buf, &len);
-
-	assert_non_null(f);
-	rb_writer_init(&w, fmt, f);
-	assert_int_equal(w.ops->begin(&w, r), 0);
-	for (i = 0; i < n; i++)
-		assert_int_equal(w.ops->row(&w, r, &res[i]), 0);
-	assert_int_equal(w.ops->end(&w, r), 0);
-	fclose(f);
-	return buf;
-}
 
 /* A lock run's rows from @argv's plan: each point's result with its own axes. */
 static size_t lock_doc(struct rb_cli *c, struct rb_doc *d, struct rb_result *res, size_t max)
