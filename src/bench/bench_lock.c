@@ -64,7 +64,7 @@ static int lock_run(struct rb_run *r)
 		return ret ? ret : lock_server_end(r);
 	}
 	rb_lock_run_free(&lock_point);
-	return rb_run_lock_with(r, &rb_lock_algos[r->p->lock_algo], &lock_point);
+	return rb_run_lock_with(r, &rb_lock_algos[r->pt.lock], &lock_point);
 }
 
 static int lock_result(struct rb_run *r, struct rb_result *res)

@@ -124,6 +124,10 @@ struct rb_opt {
 	const char *help;
 	/* Optional, for strings and lists: the value's syntax; 0 or -EINVAL. */
 	int (*check)(const char *arg, char *err, size_t len);
+	/* Optional, for an axis whose items have a grammar of their own
+	 * (--cq-moderation COUNT[/USEC]): one item into its value; 0 or
+	 * -EINVAL.  The row's range still holds each value. */
+	int (*item)(const char *item, uint64_t *v, char *err, size_t len);
 	/*
 	 * perftest's name for the same thing: .alias, a long name accepted as
 	 * well (perftest's spelling where it differs from ours); .perftest,

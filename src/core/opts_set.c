@@ -71,30 +71,49 @@ static int parse_number(const struct rb_opt *o, const char *arg, uint64_t *v, ch
 	return rb_opt_check_range(o, *v, err, len);
 }
 
-/* An axis of choices (--poll busy,event): each item a word of the row's. */
-static int parse_choice_axis(const struct rb_opt *o, const char *arg, struct rb_axis *a, char *err,
-			     size_t len)
+/* One item of a list axis: a word of the row's choices, or in its .item grammar. */
+static int axis_item(const struct rb_opt *o, const char *item, uint64_t *v, char *err, size_t len)
+{
+	char n[40];
+	uint8_t c;
+	int ret;
+
+	if (o->item) {
+		ret = o->item(item, v, err, len);
+		return ret ? ret : rb_opt_check_range(o, *v, err, len);
+	}
+	if (parse_choice(o, item, &c, err, len))
+		return fail(err, len, "%s '%s' is not one of %s", rb_opt_name(o, n, sizeof(n)),
+			    item, o->choices);
+	*v = c;
+	return 0;
+}
+
+/*
+ * An axis of choices (--poll busy,event) or of items in the row's own
+ * grammar (--cq-moderation 1,16/10): each item by axis_item().
+ */
+static int parse_list_axis(const struct rb_opt *o, const char *arg, struct rb_axis *a, char *err,
+			   size_t len)
 {
 	char item[40], n[40];
 	const char *p = arg;
-	uint8_t v;
 	size_t l;
+	int ret;
 
-	a->n = 0;
-	for (;;) {
+	for (a->n = 0;; p += l + 1) {
 		l = strcspn(p, ",");
 		if (a->n == RB_MAX_AXIS)
 			return fail(err, len, "%s: more than %d values",
 				    rb_opt_name(o, n, sizeof(n)), RB_MAX_AXIS);
-		snprintf(item, sizeof(item), "%.*s", (int)(l < sizeof(item) ? l : sizeof(item) - 1),
-			 p);
-		if (l >= sizeof(item) || parse_choice(o, item, &v, err, len))
-			return fail(err, len, "%s '%.*s' is not one of %s",
-				    rb_opt_name(o, n, sizeof(n)), (int)l, p, o->choices);
-		a->v[a->n++] = v;
-		if (!p[l])
-			return 0;
-		p += l + 1;
+		if (l >= sizeof(item))
+			return fail(err, len, "%s '%.*s' is %s%s", rb_opt_name(o, n, sizeof(n)),
+				    (int)l, p, o->item ? "too long" : "not one of ",
+				    o->item ? "" : o->choices);
+		snprintf(item, sizeof(item), "%.*s", (int)l, p);
+		ret = axis_item(o, item, &a->v[a->n++], err, len);
+		if (ret || !p[l])
+			return ret;
 	}
 }
 
@@ -105,8 +124,8 @@ static int parse_axis(const struct rb_opt *o, const char *arg, struct rb_axis *a
 	uint32_t i;
 	int ret;
 
-	if (o->choices)
-		return parse_choice_axis(o, arg, a, err, len);
+	if (o->choices || o->item)
+		return parse_list_axis(o, arg, a, err, len);
 	ret = rb_axis_parse(arg, o->suffix, a, msg, sizeof(msg));
 	if (ret)
 		return fail(err, len, "%s: %s", rb_opt_name(o, n, sizeof(n)), msg);

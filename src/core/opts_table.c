@@ -1171,22 +1171,26 @@ const struct rb_opt rb_opts[] = {
 		  "poll finds it empty, and the loop sleeps once all are; works with --wr-lat, "
 		  "--probe (its own CQ) and --reg-mode per-msg (-q 1: one CQ)" },
 	/* issue 42: lock (rdmabench lock; engine/lock.h) */
+	/* --lock and --hold sweep (axes; tag 43 was --lock's u8 before, retired) */
 	{ .lname = "lock",
 	  .json = "lock",
-	  .wire = 43,
+	  .wire = 50,
+	  .zero_unset = true,
 	  .section = RB_SEC_MEASURE,
 	  .common = true,
-	  .brief = "lock: spin or ticket",
-	  .type = RB_OPT_CHOICE,
+	  .brief = "lock: spin or ticket (axis)",
+	  .type = RB_OPT_AXIS,
 	  .off = PAR(lock_algo),
+	  .json_absent = "\"spin\"",
 	  .max = RB_LOCK_ALGO_COUNT - 1,
-	  .choices = "spin|ticket",
-	  .argname = "spin|ticket",
+	  .choices = RB_LOCK_CHOICES,
+	  .argname = "spin|ticket[,...]",
 	  .def = "spin",
 	  .need = RB_S_LOCK | RB_S_VERBS, /* issue 42: tcp_lock's server queues FIFO */
 	  .help = "the lock's algorithm: spin (acquire by CAS of the lock word from 0 to the "
 		  "contender's id, release by an RDMA WRITE of 0) or ticket (FADD a ticket, "
-		  "RDMA READ the now-serving word until it is ours, release by FADD); not "
+		  "RDMA READ the now-serving word until it is ours, release by FADD); an axis: "
+		  "spin,ticket measures each point with both (JSON: each point's lock); not "
 		  "tcp_lock's: its server queues waiters FIFO" },
 	{ .lname = "locks",
 	  .json = "locks",
@@ -1223,18 +1227,22 @@ const struct rb_opt rb_opts[] = {
 		  "an RDMA WRITE (tcp_lock: READ and WRITE messages to its server; 0..64K)" },
 	{ .lname = "hold",
 	  .json = "hold_us",
+	  .json_absent = "0",
+	  .wire = 51,
+	  .zero_unset = true,
 	  .section = RB_SEC_MEASURE,
 	  .common = true,
-	  .brief = "lock: microseconds held",
-	  .type = RB_OPT_U32,
+	  .brief = "lock: microseconds held (axis)",
+	  .type = RB_OPT_AXIS,
 	  .off = PAR(hold_us),
 	  .min = 0,
 	  .max = 1000000,
-	  .argname = "USEC",
+	  .argname = "USEC[,...]",
 	  .def = "0",
 	  .need = RB_S_LOCK,
 	  .help = "the holder keeps the lock USEC microseconds after its write, before its "
-		  "release (the other contenders go on meanwhile; client only)" },
+		  "release (the other contenders go on meanwhile); an axis: 0,10,100 measures "
+		  "each point at each hold (JSON: each point's hold_us)" },
 	{ .lname = "backoff",
 	  .section = RB_SEC_MEASURE,
 	  .common = true,
@@ -1336,19 +1344,23 @@ const struct rb_opt rb_opts[] = {
 		  "ibv_poll_cq; auto, ex where the provider makes it and polls batches (not rxe), "
 		  "else classic (JSON: device.cq_api)" },
 	{ .lname = "cq-moderation",
+	  .json = "cq_moderation",
+	  .wire = 52,
+	  .zero_unset = true,
 	  .section = RB_SEC_MEM,
-	  .brief = "CQ moderation: an event per COUNT or USEC",
-	  .type = RB_OPT_STR,
-	  .off = LOC(cq_moderation),
-	  .size = sizeof(((struct rb_local *)0)->cq_moderation),
-	  .argname = "COUNT[/USEC]",
-	  .need = RB_S_VERBS,
-	  .any = RB_S_RUN,
-	  .check = rb_cqmod_check,
-	  .help = "this side's CQs raise a completion event only every COUNT completions (1 to "
+	  .brief = "CQ moderation: an event per COUNT or USEC (axis)",
+	  .type = RB_OPT_AXIS,
+	  .off = PAR(cq_mod),
+	  .min = RB_CQMOD(1, 0),
+	  .max = RB_CQMOD(65535, 65535),
+	  .item = rb_cqmod_item,
+	  .argname = "COUNT[/USEC][,...]",
+	  .need = RB_S_TEST | RB_S_VERBS,
+	  .help = "both sides' CQs raise a completion event only every COUNT completions (1 to "
 		  "65535) or USEC microseconds after the first (0 to 65535, default 0): "
-		  "ibv_modify_cq with IBV_CQ_ATTR_MODERATE, for --poll event; exits 2 naming the "
-		  "device where the provider has none (JSON: device.cq_moderation)" },
+		  "ibv_modify_cq with IBV_CQ_ATTR_MODERATE at each point's start, for --poll "
+		  "event; an axis: 1,16/10,64/50 measures each point at each setting (JSON: each "
+		  "point's cq_moderation); exits 2 naming the device where the provider has none" },
 	/* where: local to each side */
 	{ .lname = "device",
 	  .section = RB_SEC_CONN,

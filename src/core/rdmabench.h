@@ -204,12 +204,15 @@ struct rb_params {
 	uint8_t credits;
 	/* issue 42: rdmabench lock (engine/lock.c).  --lock (enum
 	 * rb_lock_algo_id), --locks and --cs-bytes shape the server's memory
-	 * and its --verify (keyed plan fields); --hold and --backoff are the
-	 * client's alone, not on the wire (the JSON's params keep them).  locks is 0 outside lock. */
-	uint8_t lock_algo;
+	 * and its --verify (keyed plan fields); --backoff is the client's
+	 * alone, not on the wire (the JSON's params keep it).  locks is 0
+	 * outside lock.  --lock and --hold are sweep axes (keyed, so that the
+	 * server counts the same points): empty when not given, one point
+	 * at 0 (spin, no hold); the point's value is rb_point's. */
+	struct rb_axis lock_algo;
 	uint32_t locks;
 	uint32_t cs_bytes;
-	uint32_t hold_us;
+	struct rb_axis hold_us;
 	uint32_t backoff_min_ns, backoff_max_ns; /* --backoff exp:MIN..MAX; 0: none */
 	/* issue 42: the lock from several client hosts.  --run-id ID (plan
 	 * tag 48) and --run-hosts N (49): the N client hosts that give the
@@ -217,6 +220,10 @@ struct rb_params {
 	 * 0 and 0: this host's lock alone. */
 	uint64_t lock_run_id;
 	uint32_t lock_hosts;
+	/* issue 40: --cq-moderation COUNT[/USEC] as an axis, both sides'
+	 * CQs moderated at each point's start (engine): each value
+	 * RB_CQMOD(count, usec) (core/cqmod.h); empty: never moderated. */
+	struct rb_axis cq_mod;
 };
 
 /*
@@ -230,6 +237,7 @@ enum rb_lock_verify { RB_LOCK_VERIFY_NONE, RB_LOCK_VERIFY_POINT, RB_LOCK_VERIFY_
 
 /* --lock: the option's choices' order, "spin|ticket" (engine/lock.c's rows). */
 enum rb_lock_algo_id { RB_LOCK_SPIN, RB_LOCK_TICKET, RB_LOCK_ALGO_COUNT };
+#define RB_LOCK_CHOICES "spin|ticket" /* the option's and the writers' words */
 
 #define RB_PROBE_RATE_DEFAULT 1000
 
@@ -343,9 +351,8 @@ struct rb_local {
 	uint8_t post_api;	  /* enum rb_post_api: --post-api */
 	uint8_t no_relaxed;	  /* --disable-pcie-relaxed */
 	uint32_t comp_vector;	  /* -X/--vector: the CQ's completion vector; RB_VECTOR_SPREAD */
-	/* issue 40: --cq-api (enum rb_cq_api), --cq-moderation COUNT[/USEC] ("": none) */
+	/* issue 40: --cq-api (enum rb_cq_api); --cq-moderation is the plan's (cq_mod) */
 	uint8_t cq_api;
-	char cq_moderation[32];
 	/* --use-cuda[=GPU]: this side's buffers in GPU memory (each side its
 	 * own, never in the plan); cuda "" or "auto": the GPU nearest the HCA. */
 	uint8_t use_cuda;
@@ -380,6 +387,12 @@ struct rb_point {
 	uint32_t cqe_poll; /* completions per ibv_poll_cq, at most */
 	uint8_t poll;	   /* enum rb_poll */
 	uint64_t warmup;   /* unmeasured iterations before it (rb_point_warmup) */
+	/* issue 42: lock's algorithm (enum rb_lock_algo_id) and hold (us);
+	 * issue 40: the CQs' moderation, RB_CQMOD() (0: none).  0 where the
+	 * plan's axis is empty. */
+	uint8_t lock;
+	uint32_t hold_us;
+	uint32_t cq_mod;
 };
 
 struct rb_lat_summary {

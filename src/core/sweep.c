@@ -155,10 +155,26 @@ uint64_t rb_axis_max(const struct rb_axis *a)
 	return m;
 }
 
+/* Values of an axis that may be empty (--lock, --hold, --cq-moderation): one, 0, when it is. */
+static uint32_t opt_n(const struct rb_axis *a)
+{
+	return a->n ? a->n : 1;
+}
+
+/* Value @i (mod the count) of such an axis, and @i past it. */
+static uint64_t opt_take(const struct rb_axis *a, size_t *i)
+{
+	uint64_t v = a->n ? a->v[*i % a->n] : 0;
+
+	*i /= opt_n(a);
+	return v;
+}
+
 size_t rb_plan_count(const struct rb_params *p)
 {
 	const struct rb_axis *ax[] = { &p->qps,	     &p->tx_depth, &p->batch, &p->signal,
 				       &p->cqe_poll, &p->poll,	   &p->size };
+	const struct rb_axis *opt[] = { &p->lock_algo, &p->hold_us, &p->cq_mod };
 	size_t n = 1, i;
 
 	for (i = 0; i < sizeof(ax) / sizeof(ax[0]); i++) {
@@ -167,6 +183,8 @@ size_t rb_plan_count(const struct rb_params *p)
 		/* Saturate rather than overflow: callers compare with a bound. */
 		n = n > SIZE_MAX / ax[i]->n ? SIZE_MAX : n * ax[i]->n;
 	}
+	for (i = 0; i < sizeof(opt) / sizeof(opt[0]); i++)
+		n = n > SIZE_MAX / opt_n(opt[i]) ? SIZE_MAX : n * opt_n(opt[i]);
 	return n;
 }
 
@@ -186,6 +204,7 @@ void rb_plan_point(const struct rb_params *p, size_t i, struct rb_point *pt)
 	i /= p->size.n;
 	pt->poll = (uint8_t)p->poll.v[i % p->poll.n];
 	i /= p->poll.n;
+	pt->cq_mod = (uint32_t)opt_take(&p->cq_mod, &i);
 	pt->cqe_poll = (uint32_t)p->cqe_poll.v[i % p->cqe_poll.n];
 	i /= p->cqe_poll.n;
 	pt->signal = (uint32_t)p->signal.v[i % p->signal.n];
@@ -195,6 +214,9 @@ void rb_plan_point(const struct rb_params *p, size_t i, struct rb_point *pt)
 	pt->tx_depth = (uint32_t)p->tx_depth.v[i % p->tx_depth.n];
 	i /= p->tx_depth.n;
 	pt->qps = (uint32_t)p->qps.v[i % p->qps.n];
+	i /= p->qps.n;
+	pt->hold_us = (uint32_t)opt_take(&p->hold_us, &i);
+	pt->lock = (uint8_t)opt_take(&p->lock_algo, &i);
 	pt->warmup = rb_point_warmup(p->warmup, pt->size);
 }
 

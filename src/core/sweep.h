@@ -6,10 +6,11 @@
  * range with a step: "64,4096,1M", "2..8M:x2" (doubling), "1..64:+8"
  * (adding).  With suffixes allowed, K/M/G are powers of 1024.
  *
- * The plan is the cartesian product of the qps, tx_depth, batch, signal,
- * cqe_poll, poll and size axes, in that order, size varying fastest: one
- * size sweep per (qps, tx_depth, batch, signal, cqe_poll, poll)
- * combination.
+ * The plan is the cartesian product of the lock, hold, qps, tx_depth,
+ * batch, signal, cqe_poll, cq_mod, poll and size axes, in that order, size
+ * varying fastest: one size sweep per (lock, hold, qps, tx_depth, batch,
+ * signal, cqe_poll, cq_mod, poll) combination.  lock, hold and cq_mod
+ * (--lock, --hold, --cq-moderation) may be empty: one value, 0, then.
  */
 #ifndef RB_SWEEP_H
 #define RB_SWEEP_H

@@ -516,7 +516,7 @@ static int lock_open(struct rb_run *r, const struct rb_lock_algo *algo, struct r
 	rb_lock_layout(r->p, lk->n, &lk->l);
 	lk->backoff_min = r->p->backoff_min_ns;
 	lk->backoff_max = r->p->backoff_max_ns;
-	lk->hold_ns = (uint64_t)r->p->hold_us * 1000;
+	lk->hold_ns = (uint64_t)r->pt.hold_us * 1000; /* the point's --hold */
 	lk->end = r->p->iters ? r->pt.warmup + r->p->iters : UINT64_MAX;
 	lk->c = calloc(lk->n, sizeof(*lk->c));
 	lk->last_rel = calloc(lk->l.locks, sizeof(*lk->last_rel));
@@ -599,9 +599,9 @@ int rb_lock_server_check(struct rb_run *r, uint64_t count)
 	struct rb_lock_layout l;
 	const struct rb_lock_algo *algo;
 
-	if (r->p->lock_algo >= RB_LOCK_ALGO_COUNT)
+	if (r->pt.lock >= RB_LOCK_ALGO_COUNT) /* the point's --lock */
 		return -EINVAL;
-	algo = &rb_lock_algos[r->p->lock_algo];
+	algo = &rb_lock_algos[r->pt.lock];
 	rb_lock_layout(r->p, 1, &l);
 	return check_memory(&l, algo, rb_rx_of(r, 0), count, "server");
 }

@@ -23,6 +23,20 @@ uint64_t rb_lockshare_bytes(const struct rb_params *p, uint64_t page)
 	return (l.server_bytes + page - 1) / page * page;
 }
 
+/*
+ * --lock's list as one word, for the hosts of a run to compare: each
+ * point's algorithm, in order (an axis since the sweeps), folded.
+ */
+static uint32_t algo_list(const struct rb_params *p)
+{
+	uint32_t h = 0;
+	size_t i;
+
+	for (i = 0; i < p->lock_algo.n; i++)
+		h = h * 31 + (uint32_t)p->lock_algo.v[i] + 1;
+	return h;
+}
+
 void rb_lockshare_init(struct rb_lock_share *sh, const struct rb_params *p, uint32_t points,
 		       uint64_t page)
 {
@@ -30,7 +44,7 @@ void rb_lockshare_init(struct rb_lock_share *sh, const struct rb_params *p, uint
 	sh->run_id = p->lock_run_id;
 	sh->bytes = rb_lockshare_bytes(p, page);
 	sh->hosts = p->lock_hosts;
-	sh->algo = p->lock_algo;
+	sh->algo = algo_list(p);
 	sh->locks = p->locks;
 	sh->cs_bytes = p->cs_bytes;
 	sh->points = points;
@@ -44,18 +58,27 @@ bool rb_lockshare_differs(const struct rb_lock_share *sh, const struct rb_params
 	const struct {
 		const char *what;
 		uint64_t run, mine;
+		bool folded; /* a list folded into one word: no value to print */
 	} f[] = {
-		{ "--run-hosts", sh->hosts, p->lock_hosts },
-		{ "--lock", sh->algo, p->lock_algo },
-		{ "--locks", sh->locks, p->locks },
-		{ "--cs-bytes", sh->cs_bytes, p->cs_bytes },
-		{ "points", sh->points, points },
-		{ "--verify", sh->verify, p->verify },
+		{ "--run-hosts", sh->hosts, p->lock_hosts, false },
+		{ "--lock", sh->algo, algo_list(p), true },
+		{ "--locks", sh->locks, p->locks, false },
+		{ "--cs-bytes", sh->cs_bytes, p->cs_bytes, false },
+		{ "points", sh->points, points, false },
+		{ "--verify", sh->verify, p->verify, false },
 	};
 	size_t i;
 
 	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-		if (f[i].run != f[i].mine) {
+		if (f[i].run != f[i].mine && f[i].folded) {
+			snprintf(why, len,
+				 "%s differs from the run's first host's: every host of a run "
+				 "gives the same --run-hosts, --lock, --locks, --cs-bytes, "
+				 "--verify "
+				 "and number of points",
+				 f[i].what);
+			return true;
+		} else if (f[i].run != f[i].mine) {
 			snprintf(why, len,
 				 "%s %llu, where the run's first host has %llu: every host of a "
 				 "run gives the same --run-hosts, --lock, --locks, --cs-bytes, "

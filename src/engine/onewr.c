@@ -98,7 +98,7 @@ static bool more(struct rb_run *r, const struct rb_onewr *w)
 {
 	if (w->count)
 		return w->posted < w->count;
-	return !rb_duration_over(r, w->posted);
+	return !rb_duration_over(r, w->base + w->posted);
 }
 
 int rb_onewr_phase(struct rb_run *r, struct rb_onewr *w)

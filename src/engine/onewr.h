@@ -20,6 +20,9 @@ struct rb_onewr {
 	uint32_t unsig; /* posted since the last signaled WR */
 	uint64_t count; /* the phase's WRs; 0: until -D says */
 	uint64_t posted, done;
+	/* The point's WRs before this phase (the warm-up's): -D counts the
+	 * point's from its first, as every loop does (rb_duration_over()). */
+	uint64_t base;
 	bool measure; /* the measured phase: window and --interval */
 	int (*take)(struct rb_run *r, struct rb_onewr *w, struct ibv_sge *sge);
 	int (*put)(struct rb_run *r, struct rb_onewr *w, uint64_t i);

@@ -155,6 +155,7 @@ int rb_run_stream_cache(struct rb_run *r)
 		misses = cache.misses;
 		evictions = cache.evictions;
 		m.w.count = r->p->iters;
+		m.w.base = m.w.posted;
 		m.w.posted = m.w.done = 0;
 		m.w.unsig = 0;
 		m.w.measure = true;

@@ -80,6 +80,7 @@ int rb_run_stream_per_msg(struct rb_run *r)
 	if (!ret && warm.w.count)
 		ret = rb_onewr_phase(r, &warm.w);
 	r->total = warm.w.posted;
+	meas.w.base = warm.w.posted;
 	if (!ret) {
 		rb_mark_start(r);
 		rb_bw_window_init(&r->win, r->k0, 0);

@@ -93,6 +93,9 @@ int rb_point_begin(struct rb_run *r, const struct rb_conn *c, const struct rb_po
 	r->bidir = r->p->bidir;
 	r->ev.chan = r->pt.poll == RB_POLL_EVENT ? r->c.channel : NULL;
 	rb_cqs_point(r);
+	ret = rb_cqmod_point(r);
+	if (ret)
+		return ret;
 	rb_point_queues(r);
 	rb_samples_reset(&r->lat);
 	r->ops = r->total = 0;

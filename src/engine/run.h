@@ -395,6 +395,14 @@ rb_reap_wcs(struct rb_run *r, struct ibv_wc *wc, int n, uint64_t *done,
  */
 void rb_cqs_point(struct rb_run *r);
 
+/*
+ * rb_cqmod_point() - --cq-moderation (issue 40), at a point's start (r->pt
+ * set): every CQ of the connection moderated to the point's cq_mod
+ * (engine/cqmod_point.c); 0 when the plan has none, or rb_cq_moderate()'s
+ * error (-EOPNOTSUPP: the provider has none, logged naming the device).
+ */
+int rb_cqmod_point(struct rb_run *r);
+
 /* rb_poll_failed() - ibv_poll_cq() failed: logged; -EIO. */
 int rb_poll_failed(struct rb_run *r);
 

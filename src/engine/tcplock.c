@@ -808,7 +808,7 @@ static int cli_open(struct rb_run *r, struct tlk_cli *t)
 	lk->r = r;
 	lk->n = r->pt.qps ? r->pt.qps : 1;
 	rb_lock_layout(r->p, lk->n, &lk->l);
-	lk->hold_ns = (uint64_t)r->p->hold_us * 1000;
+	lk->hold_ns = (uint64_t)r->pt.hold_us * 1000; /* the point's --hold */
 	lk->end = r->p->iters ? r->pt.warmup + r->p->iters : UINT64_MAX;
 	t->dlen = 8 + r->p->cs_bytes;
 	lk->c = calloc(lk->n, sizeof(*lk->c));

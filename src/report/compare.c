@@ -12,6 +12,8 @@
 
 #include "core/opts_row.h"
 #include "report/compare.h"
+#include "core/cqmod.h"
+#include "report/out_int.h"
 #include "core/metrics.h"
 #include "core/rdmabench.h"
 #include "core/sweep.h"
@@ -23,7 +25,8 @@
 static const char *const key_names[] = { "size", "batch", "signal", "qps", "tx_depth" };
 #define NAXIS NELEM(key_names)
 /* ... and how the point waited (--cqe-poll, --poll): absent, the defaults. */
-#define NKEY (NAXIS + 2)
+/* then cqe_poll, poll, and (issue 42/40) lock, hold_us, cq_moderation: absent reads as 0 */
+#define NKEY (NAXIS + 5)
 
 #define incomparable(err, len, ...) rb_set_err(err, len, RB_CMP_INCOMPARABLE, __VA_ARGS__)
 
@@ -431,6 +434,34 @@ static int check_same_run(json_t *b, json_t *n, const char *bn, const char *nn, 
 	return 0;
 }
 
+/*
+ * issue 42/40: a point's lock (the word's index in --lock's choices), its
+ * hold_us and its cq_moderation (RB_CQMOD()); absent: 0, as before them.
+ */
+static bool point_key42(json_t *pt, json_int_t *k)
+{
+	json_t *v = json_object_get(pt, "lock");
+	const char *c = RB_LOCK_CHOICES, *w = json_string_value(v);
+	uint64_t m = 0;
+	char err[8];
+	size_t l;
+
+	for (k[0] = 0; w; k[0]++, c += l + 1) {
+		l = strcspn(c, "|");
+		if (strlen(w) == l && !strncmp(c, w, l))
+			break;
+		if (!c[l])
+			return false; /* not a word of --lock's */
+	}
+	v = json_object_get(pt, "hold_us");
+	k[1] = json_is_integer(v) ? json_integer_value(v) : 0;
+	w = json_string_value(json_object_get(pt, "cq_moderation"));
+	if (w && strcmp(w, "none") && rb_cqmod_item(w, &m, err, sizeof(err)))
+		return false;
+	k[2] = (json_int_t)m;
+	return true;
+}
+
 /* The point's axis values; false when one is missing or not an integer. */
 static bool point_key(json_t *pt, json_int_t *k)
 {
@@ -448,7 +479,7 @@ static bool point_key(json_t *pt, json_int_t *k)
 	k[NAXIS] = json_is_integer(v) ? json_integer_value(v) : RB_CQE_POLL_DEFAULT;
 	v = json_object_get(pt, "poll");
 	k[NAXIS + 1] = json_is_string(v) && !strcmp(json_string_value(v), "event");
-	return true;
+	return point_key42(pt, k + NAXIS + 2);
 }
 
 /* The index of the first point of @arr with key @k, or -1. */
@@ -515,6 +546,20 @@ static enum judgement judge(const struct rb_metric *m, double b, double n, doubl
 	return *ratio > 1 + tol ? J_WORSE : *ratio < 1 - tol ? J_BETTER : J_SAME;
 }
 
+/* issue 42/40: " lock ticket hold 10", " cqmod 16/10" where the point has them. */
+static void point_text42(const json_int_t *k, char *buf, size_t len, int n)
+{
+	char w[24], m[24];
+
+	if (n > 0 && (size_t)n < len && (k[NAXIS + 2] || k[NAXIS + 3]))
+		n += snprintf(buf + n, len - (size_t)n, " lock %s hold %lld",
+			      rb_out_lock_word((uint64_t)k[NAXIS + 2], w, sizeof(w)),
+			      (long long)k[NAXIS + 3]);
+	if (n > 0 && (size_t)n < len && k[NAXIS + 4])
+		snprintf(buf + n, len - (size_t)n, " cqmod %s",
+			 rb_cqmod_str((uint64_t)k[NAXIS + 4], m, sizeof(m)));
+}
+
 static void point_text(const json_int_t *k, char *buf, size_t len)
 {
 	char sz[24];
@@ -525,8 +570,9 @@ static void point_text(const json_int_t *k, char *buf, size_t len)
 
 	/* A point that waited otherwise than by default says how. */
 	if (n > 0 && (size_t)n < len && (k[NAXIS] != RB_CQE_POLL_DEFAULT || k[NAXIS + 1]))
-		snprintf(buf + n, len - (size_t)n, " %s/%lld", k[NAXIS + 1] ? "event" : "busy",
-			 (long long)k[NAXIS]);
+		n += snprintf(buf + n, len - (size_t)n, " %s/%lld", k[NAXIS + 1] ? "event" : "busy",
+			      (long long)k[NAXIS]);
+	point_text42(k, buf, len, n);
 }
 
 static void num_text(double v, char *buf, size_t len)
@@ -564,8 +610,9 @@ static void point_name(const json_int_t *k, char *buf, size_t len)
 			 (long long)k[2], (long long)k[3], (long long)k[4]);
 
 	if (n > 0 && (size_t)n < len && (k[NAXIS] != RB_CQE_POLL_DEFAULT || k[NAXIS + 1]))
-		snprintf(buf + n, len - (size_t)n, " poll %s cqe_poll %lld",
-			 k[NAXIS + 1] ? "event" : "busy", (long long)k[NAXIS]);
+		n += snprintf(buf + n, len - (size_t)n, " poll %s cqe_poll %lld",
+			      k[NAXIS + 1] ? "event" : "busy", (long long)k[NAXIS]);
+	point_text42(k, buf, len, n);
 }
 
 static void print_regression(struct cmp *c, const json_int_t *k, const struct rb_metric *m,

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/cqmod.h"
 #include "core/csv.h"
 #include "core/metrics.h"
 #include "core/shape.h"
@@ -96,6 +97,7 @@ static int csv_begin(struct rb_writer *w, const struct rb_doc *r)
 	rb_csv_header_put(w->f);
 	fputs(",poll,cqe_poll,thread,rail", w->f);
 	fputs(csv_bidir_header, w->f);
+	fputs(",lock,hold_us,cq_moderation", w->f);
 	if (r->csv_counters && r->has_counters)
 		rb_counters_csv_header(w->f, "ctr_", (enum rb_prov_id)r->driver_id);
 	if (r->csv_counters && r->has_peer_counters)
@@ -153,6 +155,21 @@ static void wait_cells(FILE *f, const struct rb_doc *r, const struct rb_result *
 	fprintf(f, ",%s,%u", res->pt.poll == RB_POLL_EVENT ? "event" : "busy", res->pt.cqe_poll);
 }
 
+/* issue 42/40: the point's lock and hold (a lock test), its CQ moderation (when given). */
+static void axes42_cells(FILE *f, const struct rb_doc *r, const struct rb_result *res)
+{
+	char buf[24];
+
+	if (rb_out_lock(r))
+		fprintf(f, ",%s,%u", rb_out_lock_word(res->pt.lock, buf, sizeof(buf)),
+			res->pt.hold_us);
+	else
+		fputs(",,", f);
+	fputc(',', f);
+	if (r->params && r->params->cq_mod.n)
+		fputs(rb_cqmod_str(res->pt.cq_mod, buf, sizeof(buf)), f);
+}
+
 static int csv_line(FILE *f, const struct rb_doc *r, const struct rb_result *res, size_t idx,
 		    double start_s)
 {
@@ -179,6 +196,7 @@ static int csv_line(FILE *f, const struct rb_doc *r, const struct rb_result *res
 	else
 		fputc(',', f);
 	csv_bidir(f, res);
+	axes42_cells(f, r, res);
 	csv_counters(f, r, res);
 	fputc('\n', f);
 	return file_status(f);

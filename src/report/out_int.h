@@ -41,6 +41,15 @@ bool rb_out_bidir_cols(const struct rb_doc *r);
  * point's row says (the table adds CPU and wake-ups per message).
  */
 bool rb_out_wait_cols(const struct rb_doc *r);
+/*
+ * issue 42/40: a lock test's rows say each point's lock and hold (the CSV
+ * always, the table where the axis varies); a plan with --cq-moderation
+ * each point's moderation.  rb_out_lock_word(): --lock's word for @v.
+ */
+bool rb_out_lock(const struct rb_doc *r);
+const char *rb_out_lock_word(uint64_t v, char *buf, size_t len);
+/* out_json.c: a point's lock, hold_us and cq_moderation members, where the run has them. */
+int rb_json_point_axes(json_t *o, const struct rb_doc *r, const struct rb_result *res);
 /* A --interval slice as a result of its own. */
 struct rb_result rb_out_iv_result(const struct rb_point *pt, const struct rb_interval *iv);
 /* out_json.c: the document's closing members (complete, reason, diag). */

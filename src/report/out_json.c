@@ -12,7 +12,9 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/bench.h"
 #include "core/ident.h"
+#include "core/cqmod.h"
 #include "core/csv.h"
 #include "core/metrics.h"
 #include "core/regcache.h"
@@ -112,6 +114,65 @@ static json_t *jpoll(const struct rb_axis *a)
 	for (i = 0; i < a->n && i < RB_MAX_AXIS; i++)
 		bad |= json_array_append_new(arr, jstr(poll_name(a->v[i])));
 	return jdone(arr, bad);
+}
+
+/*
+ * issue 42/40: --lock, --hold, --cq-moderation in "params": as --poll is,
+ * one value alone, more as an array; an empty axis as its one value, 0.
+ */
+static json_t *jvalue42(char kind, uint64_t v)
+{
+	char buf[24];
+
+	if (kind == 'l')
+		return jstr(rb_out_lock_word(v, buf, sizeof(buf)));
+	if (kind == 'm')
+		return jstr(rb_cqmod_str(v, buf, sizeof(buf)));
+	return juint(v);
+}
+
+static json_t *jaxis42(const struct rb_axis *a, char kind)
+{
+	json_t *arr;
+	uint32_t i;
+	int bad;
+
+	if (a->n <= 1)
+		return jvalue42(kind, a->n ? a->v[0] : 0);
+	arr = json_array();
+	bad = !arr;
+	for (i = 0; i < a->n && i < RB_MAX_AXIS; i++)
+		bad |= json_array_append_new(arr, jvalue42(kind, a->v[i]));
+	return jdone(arr, bad);
+}
+
+static int jparams42(json_t *o, const struct rb_params *p)
+{
+	const struct rb_bench *b = rb_bench_find(p->test);
+	int bad = 0;
+
+	if (b && b->lock) {
+		bad |= json_object_set_new(o, "lock", jaxis42(&p->lock_algo, 'l'));
+		bad |= json_object_set_new(o, "hold_us", jaxis42(&p->hold_us, 'u'));
+	}
+	if (p->cq_mod.n)
+		bad |= json_object_set_new(o, "cq_moderation", jaxis42(&p->cq_mod, 'm'));
+	return bad;
+}
+
+int rb_json_point_axes(json_t *o, const struct rb_doc *r, const struct rb_result *res)
+{
+	int bad = 0;
+
+	if (!o)
+		return -ENOMEM;
+	if (rb_out_lock(r)) {
+		bad |= json_object_set_new(o, "lock", jvalue42('l', res->pt.lock));
+		bad |= json_object_set_new(o, "hold_us", juint(res->pt.hold_us));
+	}
+	if (r->params && r->params->cq_mod.n)
+		bad |= json_object_set_new(o, "cq_moderation", jvalue42('m', res->pt.cq_mod));
+	return bad ? -ENOMEM : 0;
 }
 
 /* A string, or null when absent or empty (no GID on InfiniBand). */
@@ -345,6 +406,7 @@ json_t *rb_json_params(const struct rb_params *p)
 	}
 	bad |= json_object_set_new(o, "poll", jpoll(&p->poll));
 	bad |= json_object_set_new(o, "cqe_poll", jaxis(&p->cqe_poll));
+	bad |= jparams42(o, p);
 	bad |= json_object_set_new(o, "reg_mode",
 				   jstr(p->reg_mode == RB_REG_CACHE	? "cache"
 					: p->reg_mode == RB_REG_PER_MSG ? "per-msg"
@@ -863,10 +925,16 @@ static int json_row(struct rb_writer *w, const struct rb_doc *r, const struct rb
 {
 	json_t *results = json_object_get(w->doc, "results");
 
-	(void)r;
+	json_t *o;
+
 	if (!results)
 		return -EINVAL;
-	return json_array_append_new(results, rb_json_result(res)) ? -ENOMEM : 0;
+	o = rb_json_result(res);
+	if (rb_json_point_axes(o, r, res)) {
+		json_decref(o);
+		return -ENOMEM;
+	}
+	return json_array_append_new(results, o) ? -ENOMEM : 0;
 }
 
 /* Dumps the document and releases it. */

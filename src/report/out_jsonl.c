@@ -37,7 +37,10 @@ static int jsonl_row(struct rb_writer *w, const struct rb_doc *r, const struct r
 {
 	json_t *d = rb_json_result(res);
 
-	(void)r;
+	if (rb_json_point_axes(d, r, res)) {
+		json_decref(d);
+		return -ENOMEM;
+	}
 	w->tally.points++;
 	if (d && res->thread_row)
 		json_object_set_new(d, "thread", json_integer(res->thread_row - 1));

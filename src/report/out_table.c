@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/cqmod.h"
 #include "core/csv.h"
 #include "core/bench.h"
 #include "core/metrics.h"
@@ -22,8 +23,8 @@
 #include "report/out_int.h"
 #include "wire/plan.h"
 
-/* the point's 5, the metrics, the wait's 4, thread and rail, -b's 4 */
-#define TABLE_MAX_COLS (5 + RB_METRICS_MAX + 4 + 2 + 4)
+/* the point's 5, lock, hold and cqmod, the metrics, the wait's 4, thread and rail, -b's 4 */
+#define TABLE_MAX_COLS (5 + 3 + RB_METRICS_MAX + 4 + 2 + 4)
 #define TABLE_CELL     32
 
 /* A right-aligned column, as wide as its name (tcol_add()'s @minw at least). */
@@ -72,9 +73,29 @@ static double units_value(enum rb_units u, double gbps)
 /* issue 42: whether @r's test is a lock (its row says), whose group the table shows. */
 static bool table_lock(const struct rb_doc *r)
 {
-	const struct rb_bench *b = r->params ? rb_bench_find(r->params->test) : NULL;
+	return rb_out_lock(r);
+}
 
-	return b && b->lock;
+/* issue 42/40: the axes --lock, --hold, --cq-moderation have a column where they vary. */
+enum { AX_LOCK, AX_HOLD, AX_CQMOD, AX_N };
+
+static bool axis_col(const struct rb_doc *r, int ax)
+{
+	const struct rb_params *p = r->params;
+
+	if (!p)
+		return false;
+	return (ax == AX_LOCK ? p->lock_algo.n : ax == AX_HOLD ? p->hold_us.n : p->cq_mod.n) > 1;
+}
+
+static void axis_cell(const struct rb_result *res, int ax, char *cell)
+{
+	if (ax == AX_LOCK)
+		rb_out_lock_word(res->pt.lock, cell, TABLE_CELL);
+	else if (ax == AX_HOLD)
+		snprintf(cell, TABLE_CELL, "%u", res->pt.hold_us);
+	else
+		rb_cqmod_str(res->pt.cq_mod, cell, TABLE_CELL);
 }
 
 /*
@@ -106,13 +127,20 @@ static int table_columns(const struct rb_doc *r, struct tcol *c)
 {
 	const struct rb_metric *m;
 	char name[TABLE_CELL];
-	int n = 0;
+	int n = 0, ax;
 
 	tcol_add(c, &n, "size", 7);
 	tcol_add(c, &n, "batch", 5);
 	tcol_add(c, &n, "signal", 6);
 	tcol_add(c, &n, "qps", 4);
 	tcol_add(c, &n, "iters", 10);
+	for (ax = 0; ax < AX_N; ax++)
+		if (axis_col(r, ax))
+			tcol_add(c, &n,
+				 ax == AX_LOCK	 ? "lock"
+				 : ax == AX_HOLD ? "hold[us]"
+						 : "cqmod",
+				 ax == AX_CQMOD ? 11 : 6);
 	for (m = rb_metrics; m < rb_metrics + rb_nmetrics; m++) {
 		if (!table_shows(r, m))
 			continue;
@@ -192,13 +220,16 @@ static void table_cells(const struct rb_doc *r, const struct rb_result *res,
 			char (*cell)[TABLE_CELL])
 {
 	const struct rb_metric *m;
-	int k = 5;
+	int k = 5, ax;
 
 	rb_size_str(res->pt.size, cell[0], TABLE_CELL);
 	snprintf(cell[1], TABLE_CELL, "%u", res->pt.batch);
 	snprintf(cell[2], TABLE_CELL, "%u", res->pt.signal);
 	snprintf(cell[3], TABLE_CELL, "%u", res->pt.qps);
 	snprintf(cell[4], TABLE_CELL, "%llu", (unsigned long long)res->iters);
+	for (ax = 0; ax < AX_N; ax++)
+		if (axis_col(r, ax))
+			axis_cell(res, ax, cell[k++]);
 	for (m = rb_metrics; m < rb_metrics + rb_nmetrics; m++)
 		if (table_shows(r, m))
 			metric_cell(r, res, m, cell[k++]);

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "core/bench.h"
 #include "core/csv.h"
 #include "core/metrics.h"
 #include "core/shape.h"
@@ -47,6 +48,27 @@ bool rb_out_wait_cols(const struct rb_doc *r)
 
 	return p && (p->poll.n > 1 || p->cqe_poll.n > 1 ||
 		     (p->cqe_poll.n == 1 && p->cqe_poll.v[0] != RB_CQE_POLL_DEFAULT));
+}
+
+bool rb_out_lock(const struct rb_doc *r)
+{
+	const struct rb_bench *b = r->params ? rb_bench_find(r->params->test) : NULL;
+
+	return b && b->lock;
+}
+
+const char *rb_out_lock_word(uint64_t v, char *buf, size_t len)
+{
+	const char *c = RB_LOCK_CHOICES;
+	uint64_t i;
+
+	for (i = v; i && c; i--)
+		c = strchr(c, '|') ? strchr(c, '|') + 1 : NULL;
+	if (c)
+		snprintf(buf, len, "%.*s", (int)strcspn(c, "|"), c);
+	else /* out of range: rb_plan_validate() refuses it */
+		snprintf(buf, len, "%llu", (unsigned long long)v);
+	return buf;
 }
 
 /*

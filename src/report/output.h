@@ -99,7 +99,7 @@ struct rb_doc {
 	 * (--cq-api), why comp_vector, and --cq-moderation as given ("": none) */
 	const char *cq_api;
 	char why_comp_vector[160];
-	char cq_moderation[32];
+	char cq_moderation[128]; /* --cq-moderation's list (rb_cqmod_list()) */
 	/* Bytes a WR carries inline at most (-I as this side's QPs took it;
 	 * 0: none, as for GPU device memory or a verb that sends none). */
 	uint32_t inline_used; /* with post_api */

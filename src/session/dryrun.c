@@ -12,6 +12,7 @@
 #include "session/dryrun.h"
 #include "report/output.h"
 #include "wire/plan.h"
+#include "core/cqmod.h"
 #include "core/opts_row.h"
 #include "core/provider.h"
 #include "core/sweep.h"
@@ -332,6 +333,30 @@ static const char *length_str(const struct rb_params *p, char *buf, size_t len)
 	return buf;
 }
 
+/*
+ * issue 42/40: the columns of --lock, --hold and --cq-moderation where the
+ * plan has them: @pt's cells, or (@pt NULL) their header, which ends the
+ * header's line.
+ */
+static void dry_axes42(const struct rb_params *p, const struct rb_point *pt, FILE *f)
+{
+	bool lk = p->lock_algo.n || p->hold_us.n;
+	const char *c = RB_LOCK_CHOICES;
+	char m[24];
+	uint8_t i;
+
+	if (!pt) {
+		fprintf(f, "%s%s\n", lk ? "  lock    hold_us" : "", p->cq_mod.n ? "  cq_mod" : "");
+		return;
+	}
+	for (i = 0; lk && i < pt->lock && strchr(c, '|'); i++)
+		c = strchr(c, '|') + 1;
+	if (lk)
+		fprintf(f, "  %-7.*s %7u", (int)strcspn(c, "|"), c, pt->hold_us);
+	if (p->cq_mod.n)
+		fprintf(f, "  %s", rb_cqmod_str(pt->cq_mod, m, sizeof(m)));
+}
+
 static void text_points(const struct rb_dryrun *d, FILE *f)
 {
 	const struct rb_params *p = d->p;
@@ -349,9 +374,11 @@ static void text_points(const struct rb_dryrun *d, FILE *f)
 	else
 		fprintf(f, LABEL "%zu, each of %llu iterations\n", "points", n,
 			(unsigned long long)p->iters);
-	fprintf(f, "%7s %10s %6s %6s %4s %8s %7s %12s%s\n", "point", "size", "batch", "signal",
-		"qps", "tx_depth", "warmup", p->iters ? "iterations" : "duration",
+	fprintf(f, "%7s %10s %6s %6s %4s %8s %7s %12s%s", "point", "size", "batch", "signal", "qps",
+		"tx_depth", "warmup", p->iters ? "iterations" : "duration",
 		wait ? "  poll  cqe_poll" : "");
+	/* issue 42/40: --lock, --hold, --cq-moderation given: each point's (header first) */
+	dry_axes42(p, NULL, f);
 	for (i = 0; i < n; i++) {
 		rb_plan_point(p, i, &pt);
 		fprintf(f, "%7zu %10s %6u %6u %4u %8u %7llu %12s", i + 1,
@@ -361,6 +388,7 @@ static void text_points(const struct rb_dryrun *d, FILE *f)
 		if (wait)
 			fprintf(f, "  %-5s %8u", pt.poll == RB_POLL_EVENT ? "event" : "busy",
 				pt.cqe_poll);
+		dry_axes42(p, &pt, f);
 		fputc('\n', f);
 	}
 }
@@ -536,7 +564,13 @@ static json_t *jmem(const struct rb_dryrun *d)
 static json_t *jpoint(const struct rb_params *p, const struct rb_point *pt)
 {
 	json_t *o = json_object();
+	const char *lk = RB_LOCK_CHOICES;
 	int bad = !o;
+	char m[24];
+	uint8_t i;
+
+	for (i = 0; i < pt->lock && strchr(lk, '|'); i++)
+		lk = strchr(lk, '|') + 1;
 
 	bad |= json_object_set_new(o, "size", json_integer((json_int_t)pt->size));
 	bad |= json_object_set_new(o, "batch", json_integer(pt->batch));
@@ -546,6 +580,13 @@ static json_t *jpoint(const struct rb_params *p, const struct rb_point *pt)
 	bad |= json_object_set_new(o, "poll",
 				   json_string(pt->poll == RB_POLL_EVENT ? "event" : "busy"));
 	bad |= json_object_set_new(o, "cqe_poll", json_integer(pt->cqe_poll));
+	if (p->lock_algo.n || p->hold_us.n) { /* issue 42: as the results' points */
+		bad |= json_object_set_new(o, "lock", json_stringn(lk, strcspn(lk, "|")));
+		bad |= json_object_set_new(o, "hold_us", json_integer(pt->hold_us));
+	}
+	if (p->cq_mod.n) /* issue 40 */
+		bad |= json_object_set_new(o, "cq_moderation",
+					   json_string(rb_cqmod_str(pt->cq_mod, m, sizeof(m))));
 	bad |= json_object_set_new(o, "warmup", json_integer((json_int_t)pt->warmup));
 	bad |= json_object_set_new(o, "iterations",
 				   p->iters ? json_integer((json_int_t)p->iters) : json_null());

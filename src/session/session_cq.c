@@ -70,15 +70,12 @@ int sess_create_cqs(struct session *s, uint64_t need)
 	/* auto: the extended CQ where the provider polls it in batches */
 	bool ex = s->l->cq_api == RB_CQ_EX || (s->l->cq_api == RB_CQ_AUTO && !one);
 	uint32_t i, n = s->p.cq_per_qp ? cn->nqp : 1, vec = pick_vector(s);
-	struct rb_cqmod mod;
-	char err[160];
+	/* --cq-moderation: its first value here, so that a provider without it
+	 * is refused (exit 2) before the connection; each point sets its own
+	 * (the engine's rb_cqmod_point()). */
+	uint32_t mod = s->p.cq_mod.n ? (uint32_t)s->p.cq_mod.v[0] : 0;
 	int ret = 0;
 
-	if (rb_cqmod_parse(s->l->cq_moderation, &mod, err, sizeof(err))) {
-		rb_err("%s", err); /* the command line checked it: a server's own setting */
-		s->usage = true;
-		return -EINVAL;
-	}
 	if (s->p.cq_per_qp) {
 		cn->cqs = calloc(cn->nqp, sizeof(*cn->cqs));
 		if (!cn->cqs)
@@ -87,9 +84,9 @@ int sess_create_cqs(struct session *s, uint64_t need)
 	/* Each point its own (rb_cqs_point()); --poll event: one channel for them all. */
 	for (i = 0; !ret && i < n; i++) {
 		ret = one_cq(s, need, vec, &ex, cn->cqs ? &cn->cqs[i] : &cn->cq);
-		if (!ret && mod.count) {
-			ret = rb_cq_moderate(&cn->dev, cn->cqs ? cn->cqs[i] : cn->cq, mod.count,
-					     mod.usec);
+		if (!ret && mod) {
+			ret = rb_cq_moderate(&cn->dev, cn->cqs ? cn->cqs[i] : cn->cq,
+					     RB_CQMOD_COUNT(mod), RB_CQMOD_USEC(mod));
 			s->usage |= ret == -EOPNOTSUPP;
 		}
 	}
@@ -101,7 +98,7 @@ int sess_create_cqs(struct session *s, uint64_t need)
 	s->rep.comp_vector = (int)vec;
 	s->rep.place.has_comp_vector = true;
 	s->rep.place.comp_vector = vec;
-	snprintf(s->rep.cq_moderation, sizeof(s->rep.cq_moderation), "%s", s->l->cq_moderation);
+	rb_cqmod_list(&s->p.cq_mod, s->rep.cq_moderation, sizeof(s->rep.cq_moderation));
 	if (rb_verbose)
 		rb_info("%s: %u CQ(s) polled with %s, completion vector %u (%s)", cn->dev.name, n,
 			!ex   ? "ibv_poll_cq"

@@ -38,14 +38,14 @@ static uint64_t scalar(const struct rb_params *p, const struct rb_opt *o)
 	}
 }
 
-/* An axis: one to RB_MAX_AXIS values, each in range. */
+/* An axis: one to RB_MAX_AXIS values, each in range (.zero_unset: or none). */
 static int check_axis(const struct rb_opt *o, const struct rb_axis *a, char *err, size_t len)
 {
 	char n[40];
 	uint32_t i;
 	int ret;
 
-	if (!a->n || a->n > RB_MAX_AXIS)
+	if ((!a->n && !o->zero_unset) || a->n > RB_MAX_AXIS)
 		return fail(err, len, "%s has %u values (1..%d)", rb_opt_name(o, n, sizeof(n)),
 			    a->n, RB_MAX_AXIS);
 	for (i = 0; i < a->n; i++) {
@@ -69,7 +69,7 @@ static int check_unused(const struct rb_params *p, const struct rb_opt *o, const
 
 	if (o->type == RB_OPT_AXIS) {
 		a = field(p, o);
-		if (a->n == 1 && a->v[0] == o->unset)
+		if ((a->n == 1 && a->v[0] == o->unset) || (!a->n && o->zero_unset))
 			return 0;
 	} else if (!scalar(p, o)) {
 		return 0;
@@ -423,14 +423,15 @@ static int check_lock(const struct rb_params *p, const struct rb_bench *t, char 
 	const char *why = NULL;
 
 	if (!t->lock)
-		return p->lock_algo || p->backoff_max_ns
+		return rb_axis_max(&p->lock_algo) || p->backoff_max_ns
 			       ? fail(err, len, "--lock and --backoff do not apply to %s", t->name)
 			       : 0;
 	if (p->backoff_min_ns > p->backoff_max_ns || (!p->backoff_min_ns) != (!p->backoff_max_ns))
 		return fail(err, len, "--backoff: MIN %u above MAX %u, or one of them 0",
 			    p->backoff_min_ns, p->backoff_max_ns);
-	if (p->lock_algo >= RB_LOCK_ALGO_COUNT)
-		return fail(err, len, "--lock %u is not one of spin|ticket", p->lock_algo);
+	if (rb_axis_max(&p->lock_algo) >= RB_LOCK_ALGO_COUNT)
+		return fail(err, len, "--lock %llu is not one of spin|ticket",
+			    (unsigned long long)rb_axis_max(&p->lock_algo));
 	if (p->threads > 1)
 		why = "--threads: each thread would have a server buffer, and a lock, of its own; "
 		      "contenders are -q QPs (-q 1,2,4,8)";

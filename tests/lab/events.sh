@@ -19,7 +19,7 @@
 # the same round trips; send_bw --threads 2 --srq --cq-api ex (the full
 # read of an extended CQ: qp_num) puts each thread's CQ on its own vector
 # (rxe has one per CPU, and its PCI function is the NIC's: round robin); --cq-moderation
-# is refused naming rxe1 (rxe has no ibv_modify_cq), exit 2.
+# (a list: an axis) is refused naming rxe1 (rxe has no ibv_modify_cq), exit 2.
 # shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
@@ -63,7 +63,7 @@ _ts=$!
 	192.0.2.1 --json "$OUT/thr.cli.json" >"$OUT/thr.cli.out" 2>"$OUT/thr.cli.err"
 echo $? >"$OUT/thr.cli.rc"
 stop_server $_ts
-solo cqmod send_lat -n 10 --poll event --cq-moderation 16/10 $C 192.0.2.1
+solo cqmod send_lat -n 10 --poll event --cq-moderation 16/10,64/50 $C 192.0.2.1
 for m in busy event; do
 	pair "rate_$m" "send_bw $S --json $OUT/rate_$m.srv.json" \
 		"send_bw -s 4096 -n 1500 --rate 20Mbps --poll $m $C 192.0.2.1 --json $OUT/rate_$m.json"

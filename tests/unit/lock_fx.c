@@ -22,7 +22,7 @@ void lx_start(struct lx *x, enum rb_lock_algo_id algo, uint32_t contenders, uint
 	memset(x, 0, sizeof(*x));
 	x->p = fake_plan("lock");
 	rb_axis_set1(&x->p.qps, contenders);
-	x->p.lock_algo = (uint8_t)algo;
+	rb_axis_set1(&x->p.lock_algo, algo);
 	x->p.locks = locks;
 	x->p.cs_bytes = cs;
 	x->p.iters = 300;

@@ -89,10 +89,10 @@ const struct want wants[] = {
 	{ "wr-lat", 0, RB_OPT_FLAG, PRM(wr_lat), 0, 0, 1, false, false, NULL, T_VBW },
 	{ "cq-per-qp", 0, RB_OPT_FLAG, PRM(cq_per_qp), 0, 0, 1, false, false, NULL, T_VBW },
 	/* issue 42: lock's rows (lock is none of this test's commands) */
-	{ "lock", 0, RB_OPT_CHOICE, PRM(lock_algo), 0, 0, 1, false, false, "spin|ticket", T_LOCK },
+	{ "lock", 0, RB_OPT_AXIS, PRM(lock_algo), 0, 0, 1, false, false, "spin|ticket", T_LOCK },
 	{ "locks", 0, RB_OPT_U32, PRM(locks), 0, 1, 4096, false, false, NULL, T_LOCK },
 	{ "cs-bytes", 0, RB_OPT_U32, PRM(cs_bytes), 0, 0, 65536, false, true, NULL, T_LOCK },
-	{ "hold", 0, RB_OPT_U32, PRM(hold_us), 0, 0, 1000000, false, false, NULL, T_LOCK },
+	{ "hold", 0, RB_OPT_AXIS, PRM(hold_us), 0, 0, 1000000, false, false, NULL, T_LOCK },
 	{ "backoff", 0, RB_OPT_STR, CLI(backoff_arg), sizeof(((struct rb_cli *)0)->backoff_arg), 0,
 	  0, false, false, NULL, T_LOCK },
 	/* issue 42: the lock from several client hosts */
@@ -103,8 +103,9 @@ const struct want wants[] = {
 	/* issue 40: extended CQ, CQ moderation */
 	{ "cq-api", 0, RB_OPT_CHOICE, LOC(cq_api), 0, 0, 2, false, false, "auto|classic|ex",
 	  T_VRUN },
-	{ "cq-moderation", 0, RB_OPT_STR, LOC(cq_moderation), SZ(cq_moderation), 0, 0, false, false,
-	  NULL, T_VRUN },
+	/* an axis since this round: COUNT << 16 | USEC, COUNT 1..65535 */
+	{ "cq-moderation", 0, RB_OPT_AXIS, PRM(cq_mod), 0, 65536, 4294967295u, false, false, NULL,
+	  T_VTESTS },
 	{ "threads", 0, RB_OPT_U32, PRM(threads), 0, 1, RB_MAX_THREADS, false, false, NULL,
 	  T_TESTS },
 	{ "max-conns", 0, RB_OPT_U32, LOC(max_conns), 0, 1, RB_MAX_CONNS, false, false, NULL,

@@ -44,10 +44,11 @@
 
 #define NBW n_bw_res
 
-/* The CSV's columns after the shape's, the same for every test (doc/output.md). */
+/* The CSV's columns after the shape's, the same for every test (doc/output.md);
+ * lock, hold_us, cq_moderation: issue 42/40, empty where the run has none. */
 #define CSV_FIXED_TAIL                                                                 \
 	"poll,cqe_poll,thread,rail,c2s_bw_avg_gbps,c2s_msg_rate_mpps,s2c_bw_avg_gbps," \
-	"s2c_msg_rate_mpps"
+	"s2c_msg_rate_mpps,lock,hold_us,cq_moderation"
 
 extern char tmpdir[];
 /*

@@ -413,7 +413,7 @@ static void command_line(void **state)
 	assert_int_equal(parse(&c, "-s", "64", err, sizeof(err)), 0);
 	assert_int_equal(c.l.cq_api, RB_CQ_AUTO);
 	assert_int_equal(c.l.comp_vector, RB_VECTOR_SPREAD);
-	assert_string_equal(c.l.cq_moderation, "");
+	assert_int_equal(c.p.cq_mod.n, 0); /* an axis of the plan: empty, none */
 	assert_int_equal(parse(&c, "--cq-api", "ex", err, sizeof(err)), 0);
 	assert_int_equal(c.l.cq_api, RB_CQ_EX);
 	assert_int_equal(parse(&c, "--cq-api=classic", NULL, err, sizeof(err)), 0);
@@ -421,7 +421,8 @@ static void command_line(void **state)
 	assert_int_equal(parse(&c, "--cq-api", "fast", err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--cq-api"));
 	assert_int_equal(parse(&c, "--cq-moderation", "16/10", err, sizeof(err)), 0);
-	assert_string_equal(c.l.cq_moderation, "16/10");
+	assert_int_equal(c.p.cq_mod.n, 1);
+	assert_int_equal(c.p.cq_mod.v[0], RB_CQMOD(16, 10));
 	assert_int_equal(parse(&c, "--cq-moderation", "0", err, sizeof(err)), -EINVAL);
 	assert_non_null(strstr(err, "--cq-moderation '0'"));
 	assert_int_equal(parse(&c, "-X", "3", err, sizeof(err)), 0);

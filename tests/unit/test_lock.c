@@ -223,7 +223,7 @@ static void spin_backoff_hold(void **state)
 	lx_start(&x, RB_LOCK_SPIN, 3, 1, 8, 5000);
 	x.p.backoff_min_ns = 200;
 	x.p.backoff_max_ns = 3000;
-	x.p.hold_us = 2;
+	x.r.pt.hold_us = 2; /* --hold 2: the point's */
 	x.p.iters = 60;
 	x.r.pt.cqe_poll = 2; /* --cqe-poll 2, as the point would have it */
 	assert_int_equal(rb_run_lock_with(&x.r, &rb_lock_algos[RB_LOCK_SPIN], &x.lk), 0);
@@ -397,14 +397,14 @@ static void plan_refusals(void **state)
 	assert_int_not_equal(rb_plan_validate(&p, 0, err, sizeof(err)), 0);
 	assert_has(err, "--mr-per-qp");
 	p = fake_plan("lock");
-	p.lock_algo = RB_LOCK_ALGO_COUNT;
+	rb_axis_set1(&p.lock_algo, RB_LOCK_ALGO_COUNT);
 	assert_int_not_equal(rb_plan_validate(&p, 0, err, sizeof(err)), 0);
 	p = fake_plan("lock");
 	p.backoff_min_ns = 10;
 	assert_int_not_equal(rb_plan_validate(&p, 0, err, sizeof(err)), 0);
 	assert_has(err, "--backoff");
 	p = fake_plan("write_bw");
-	p.lock_algo = RB_LOCK_TICKET;
+	rb_axis_set1(&p.lock_algo, RB_LOCK_TICKET);
 	assert_int_not_equal(rb_plan_validate(&p, 0, err, sizeof(err)), 0);
 	assert_has(err, "--lock");
 	p = fake_plan("write_bw");

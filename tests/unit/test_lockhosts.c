@@ -187,7 +187,7 @@ static int host_run(enum rb_lock_algo_id algo, uint64_t id, int lock_fd)
 
 	p.qps.n = HOST_POINTS; /* -q 2,2: two points of two contenders */
 	p.qps.v[0] = p.qps.v[1] = 2;
-	p.lock_algo = (uint8_t)algo;
+	rb_axis_set1(&p.lock_algo, algo);
 	p.cs_bytes = 4096; /* the words and data fill pages of their own */
 	p.iters = HOST_ITERS;
 	p.warmup = HOST_WARMUP;

@@ -173,6 +173,18 @@ static void row_number(const struct want *w)
 	}
 }
 
+/*
+ * An axis whose items have a grammar of their own (the row's .item): the
+ * texts of its smallest and largest values (wants[]' min and max); NULL
+ * for an axis of numbers.
+ */
+static const char *const *item_of(const struct want *w)
+{
+	static const char *const cqmod[] = { "1", "65535/65535" };
+
+	return !strcmp(w->lname, "cq-moderation") ? cqmod : NULL;
+}
+
 static void row_axis(const struct want *w)
 {
 	char lopt[40], sopt[4], arg[64], num[32];
@@ -183,6 +195,18 @@ static void row_axis(const struct want *w)
 	rb_cli_init(&c);
 	assert_int_equal(axis_at(&c, w)->n, 0);
 
+	if (item_of(w)) { /* items of its own grammar: the smallest and largest */
+		snprintf(arg, sizeof(arg), "%s,%s", item_of(w)[0], item_of(w)[1]);
+		row_accepts(&c, w, lopt, arg);
+		a = axis_at(&c, w);
+		assert_int_equal(a->n, 2);
+		assert_int_equal(a->v[0], w->min);
+		assert_int_equal(a->v[1], w->max);
+		snprintf(arg, sizeof(arg), "%s,x", item_of(w)[0]);
+		row_rejects(w, arg, NULL);
+		row_rejects(w, "", NULL);
+		return;
+	}
 	snprintf(arg, sizeof(arg), "%llu,%llu", (unsigned long long)w->min,
 		 (unsigned long long)w->max);
 	row_accepts(&c, w, lopt, arg);
@@ -235,7 +259,6 @@ static const struct {
 	{ "use-cuda", "0000:3b:00.0", "gpu0", "not a GPU index or a PCI address" },
 	{ "reuse", "zipf:0.99", "zipf:0", "from 0.001 to 10" },			/* issue 42 */
 	{ "backoff", "exp:100..1000", "exp:9..1", "not none or exp:MIN..MAX" }, /* issue 42 */
-	{ "cq-moderation", "16/10", "0", "COUNT 1 to 65535" },			/* issue 40 */
 };
 
 static int str_syntax_of(const struct want *w)
@@ -464,6 +487,8 @@ static const char *valid_arg(const struct want *w, char *buf, size_t len)
 			snprintf(buf, len, "%.*s", (int)strcspn(w->choices, "|"), w->choices);
 			return buf;
 		}
+		if (item_of(w))
+			return item_of(w)[1];
 		snprintf(buf, len, "%llu", (unsigned long long)w->max);
 		return buf;
 	default:

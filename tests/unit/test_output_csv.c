@@ -317,7 +317,7 @@ static void test_csv_quoting(void **state)
 	assert_non_null(strstr(got, "\natomic_lat,fadd,\"dev,0\",\"a,b\"\"c\nd\",2,1,1,1,128,"
 				    "10000,"));
 	/* Placement: node 1, cpus 1, no memory node, unknown; then no shape. */
-	assert_non_null(strstr(got, ",1,1,,,,,,,,,busy,32,,,,,,\n"));
+	assert_non_null(strstr(got, ",1,1,,,,,,,,,busy,32,,,,,,,,,\n"));
 	free(got);
 }
 
@@ -375,8 +375,8 @@ static void test_thread_rows(void **state)
 	assert_non_null(strstr(got, ",device_numa_node,cpus,mem_node,local,interval,"
 				    "interval_start_s,bw_min_interval_gbps,rate_target_gbps,"
 				    "rate_target_mpps,rate_deviation_pct," CSV_FIXED_TAIL "\n"));
-	assert_non_null(strstr(got, ",0,0-3 8,1,false,,,,,,,busy,32,all,,,,,\n"));
-	assert_non_null(strstr(got, ",0,3,1,false,,,,,,,busy,32,1,,,,,\n"));
+	assert_non_null(strstr(got, ",0,0-3 8,1,false,,,,,,,busy,32,all,,,,,,,,\n"));
+	assert_non_null(strstr(got, ",0,3,1,false,,,,,,,busy,32,1,,,,,,,,\n"));
 	free(got);
 	got = write_mem(RB_FMT_TABLE, &r, rows, 2);
 	assert_non_null(strstr(got, "cpu[ns/msg] thread\n"));
@@ -398,9 +398,9 @@ static void test_thread_rows(void **state)
 	rows[1].niv = 1;
 	got = write_mem(RB_FMT_CSV, &r, rows, 2);
 	assert_non_null(strstr(got, ",rate_deviation_pct," CSV_FIXED_TAIL "\n"));
-	assert_non_null(strstr(got, ",0,0-3 8,1,false,,,,,,,busy,32,all,,,,,\n"));
-	assert_non_null(strstr(got, ",0,3,1,false,,,,,,,busy,32,1,mlx5_1:2,,,,\n"));
-	assert_non_null(strstr(got, ",0,3,1,false,1,0,,,,,busy,32,1,mlx5_1:2,,,,\n"));
+	assert_non_null(strstr(got, ",0,0-3 8,1,false,,,,,,,busy,32,all,,,,,,,,\n"));
+	assert_non_null(strstr(got, ",0,3,1,false,,,,,,,busy,32,1,mlx5_1:2,,,,,,,\n"));
+	assert_non_null(strstr(got, ",0,3,1,false,1,0,,,,,busy,32,1,mlx5_1:2,,,,,,,\n"));
 	free(got);
 	rows[1].iv = NULL;
 	rows[1].niv = 0;
@@ -410,7 +410,7 @@ static void test_thread_rows(void **state)
 	p.threads = 1;
 	got = write_mem(RB_FMT_CSV, &r, rows, 1);
 	assert_non_null(strstr(got, ",rate_deviation_pct," CSV_FIXED_TAIL "\n"));
-	assert_non_null(strstr(got, ",0,0-3 8,1,false,,,,,,,busy,32,,,,,,\n"));
+	assert_non_null(strstr(got, ",0,0-3 8,1,false,,,,,,,busy,32,,,,,,,,,\n"));
 	free(got);
 }
 
@@ -446,9 +446,9 @@ static void test_shape_outputs(void **state)
 	got = write_mem(RB_FMT_CSV, &r, &res, 1);
 	/* Slice rows: numbered, their start, no peak, no CPU; then the point. */
 	assert_non_null(strstr(got, ",10,1,,,,,,,,,2,,238.418579,0.5,,,,,"));
-	assert_non_null(strstr(got, ",1,0,,,,,busy,32,,,,,,\n"));
-	assert_non_null(strstr(got, ",2,1,,,,,busy,32,,,,,,\n"));
-	assert_non_null(strstr(got, ",,,1.5,10,,-10,busy,32,,,,,,\n"));
+	assert_non_null(strstr(got, ",1,0,,,,,busy,32,,,,,,,,,\n"));
+	assert_non_null(strstr(got, ",2,1,,,,,busy,32,,,,,,,,,\n"));
+	assert_non_null(strstr(got, ",,,1.5,10,,-10,busy,32,,,,,,,,,\n"));
 	assert_true(strstr(got, ",1,0,,,,,busy") < strstr(got, ",2,1,,,,,busy"));
 	free(got);
 

@@ -18,49 +18,11 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "fake_verbs.h"
+#include "fake_mrwrap.h"
 #include "core/regcache.h"
 #include "wire/plan.h"
 #include "core/sweep.h"
 #include "engine/run.h"
-
-static struct {
-	int regs, deregs, live, max_live;
-	struct fake *f;
-} mrs;
-
-struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len, uint64_t iova,
-				       unsigned int access);
-int __wrap_ibv_dereg_mr(struct ibv_mr *mr);
-
-struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len, uint64_t iova,
-				       unsigned int access)
-{
-	struct ibv_mr *mr = calloc(1, sizeof(*mr));
-
-	(void)iova;
-	(void)access;
-	assert_non_null(mr);
-	mr->pd = pd;
-	mr->addr = addr;
-	mr->length = len;
-	mr->lkey = 0x7000 + (uint32_t)mrs.regs++;
-	if (mrs.f)
-		fake_mr_add(mrs.f, mr);
-	if (++mrs.live > mrs.max_live)
-		mrs.max_live = mrs.live;
-	return mr;
-}
-
-int __wrap_ibv_dereg_mr(struct ibv_mr *mr)
-{
-	if (mrs.f)
-		fake_mr_del(mrs.f, mr);
-	free(mr);
-	mrs.deregs++;
-	mrs.live--;
-	return 0;
-}
 
 struct fx {
 	struct fake *f;
@@ -78,7 +40,7 @@ static void fx_start(struct fx *x, uint32_t depth, uint32_t cap, uint32_t nbuf, 
 	int sv[2];
 
 	memset(x, 0, sizeof(*x));
-	memset(&mrs, 0, sizeof(mrs));
+	memset(&fake_mrs, 0, sizeof(fake_mrs));
 	x->p = fake_plan("write_bw");
 	rb_axis_set1(&x->p.qps, 1);
 	rb_axis_set1(&x->p.batch, 1);
@@ -97,13 +59,13 @@ static void fx_start(struct fx *x, uint32_t depth, uint32_t cap, uint32_t nbuf, 
 	fake_run_init(x->f, &x->r, rb_bench_find("write_bw"), RB_ROLE_CLIENT, &x->p, &x->oob, sv[0],
 		      1000);
 	x->peer_fd = sv[1];
-	mrs.f = x->f;
+	fake_mrs.f = x->f;
 	assert_int_equal(x->r.bench->prepare(&x->r), 0);
 }
 
 static void fx_end(struct fx *x)
 {
-	mrs.f = NULL;
+	fake_mrs.f = NULL;
 	fake_run_free(&x->r);
 	fake_free(x->f);
 	rb_oob_close(&x->oob);
@@ -138,9 +100,9 @@ static void test_all_fit(void **state)
 	assert_int_equal(x.r.rc.hits, 48);
 	assert_int_equal(x.r.rc.misses, 2);
 	assert_int_equal(x.r.rc.evictions, 0);
-	assert_int_equal(mrs.regs, 4);
-	assert_int_equal(mrs.deregs, 4); /* the point's end */
-	assert_int_equal(mrs.live, 0);
+	assert_int_equal(fake_mrs.regs, 4);
+	assert_int_equal(fake_mrs.deregs, 4); /* the point's end */
+	assert_int_equal(fake_mrs.live, 0);
 	check_wrs(&x, 4, 52);
 	assert_int_equal(rb_result_generic(&x.r, &res), 0);
 	assert_true(res.has_rcache);
@@ -164,10 +126,10 @@ static void test_seq_thrashes(void **state)
 	assert_int_equal(x.r.rc.misses, 50);
 	/* 2 entries free after the warm-up, then one eviction per miss */
 	assert_int_equal(x.r.rc.evictions, 48);
-	assert_int_equal(mrs.regs, 52);
-	assert_int_equal(mrs.deregs, 52);
-	assert_int_equal(mrs.live, 0);
-	assert_true(mrs.max_live <= 4);
+	assert_int_equal(fake_mrs.regs, 52);
+	assert_int_equal(fake_mrs.deregs, 52);
+	assert_int_equal(fake_mrs.live, 0);
+	assert_true(fake_mrs.max_live <= 4);
 	check_wrs(&x, 16, 52);
 	assert_int_equal(rb_result_generic(&x.r, &res), 0);
 	assert_true(res.rcache_hit_pct == 0);
@@ -187,7 +149,7 @@ static void test_warmup_not_counted(void **state)
 	assert_int_equal(x.r.rc.hits, 50);
 	assert_int_equal(x.r.rc.misses, 0);
 	assert_int_equal(x.r.rc.evictions, 0);
-	assert_int_equal(mrs.regs, 4);
+	assert_int_equal(fake_mrs.regs, 4);
 	fx_end(&x);
 }
 
@@ -207,8 +169,8 @@ static void test_small_cache_depth(void **state)
 	assert_int_equal(x.r.ops, 40);
 	assert_int_equal(x.r.rc.misses, 40);
 	assert_int_equal(x.r.rc.evictions, 38);
-	assert_int_equal(mrs.max_live, 2);
-	assert_int_equal(mrs.live, 0);
+	assert_int_equal(fake_mrs.max_live, 2);
+	assert_int_equal(fake_mrs.live, 0);
 	check_wrs(&x, 5, 40);
 	fx_end(&x);
 }

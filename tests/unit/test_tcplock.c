@@ -371,7 +371,7 @@ static void plan_rules(void **state)
 	p.locks = 3;
 	p.cs_bytes = 64;
 	assert_int_equal(rb_plan_validate(&p, 0, e, sizeof(e)), 0);
-	p.lock_algo = RB_LOCK_TICKET;
+	rb_axis_set1(&p.lock_algo, RB_LOCK_TICKET);
 	REFUSED(p, 0, "--lock does not apply to tcp_lock");
 	p = plan_of("tcp_lock");
 	p.threads = 2;
