@@ -14,7 +14,6 @@
 #include "core/csv.h"
 #include "rdma/memlock.h"
 #include "rdma/access.h"
-#include "cli/opts.h"
 #include "reg/reg.h"
 #include "core/stats.h"
 #include "core/sweep.h"
@@ -26,45 +25,44 @@
 
 #define fail(err, len, ...) rb_set_err(err, len, -EINVAL, __VA_ARGS__)
 
-static int reg_odp(const struct rb_cli *c, struct rb_reg_cfg *cfg, char *err, size_t len)
+static int reg_odp(const struct rb_reg_opts *o, struct rb_reg_cfg *cfg, char *err, size_t len)
 {
-	bool mode = rb_cli_given(c, RB_O_ODP_MODE);
+	bool mode = o->given[RB_REG_R_ODP_MODE];
 
 	cfg->odp = RB_REG_ODP_NONE;
-	if (c->p.odp || mode)
-		cfg->odp = c->r.odp_mode ? RB_REG_ODP_IMPLICIT : RB_REG_ODP_EXPLICIT;
-	cfg->prefetch = c->r.prefetch || cfg->odp == RB_REG_ODP_IMPLICIT;
-	if (c->r.prefetch && cfg->odp == RB_REG_ODP_NONE)
+	if (o->odp || mode)
+		cfg->odp = o->odp_mode ? RB_REG_ODP_IMPLICIT : RB_REG_ODP_EXPLICIT;
+	cfg->prefetch = o->prefetch || cfg->odp == RB_REG_ODP_IMPLICIT;
+	if (o->prefetch && cfg->odp == RB_REG_ODP_NONE)
 		return fail(err, len,
 			    "--prefetch needs --odp: it prefetches an on-demand paging MR "
 			    "(ibv_advise_mr)");
 	return 0;
 }
 
-int rb_reg_config(const struct rb_cli *c, uint64_t page_size, struct rb_reg_cfg *cfg, char *err,
-		  size_t len)
+int rb_reg_config(const struct rb_reg_opts *o, uint64_t page_size, struct rb_reg_cfg *cfg,
+		  char *err, size_t len)
 {
-	const char *acc = c->r.access[0] ? c->r.access : "local-write";
+	const char *acc = o->access[0] ? o->access : "local-write";
 	int ret;
 
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->size = c->p.size;
-	if (!rb_cli_given(c, RB_O_SIZE) &&
-	    rb_axis_parse(RB_REG_DEF_SIZES, true, &cfg->size, err, len))
+	cfg->size = o->size;
+	if (!o->given[RB_REG_R_SIZE] && rb_axis_parse(RB_REG_DEF_SIZES, true, &cfg->size, err, len))
 		return -EINVAL;
-	cfg->count = rb_cli_given(c, RB_O_ITERS) ? c->p.iters : RB_REG_DEF_COUNT;
-	cfg->hugepages = c->p.hugepages;
-	cfg->unaligned = c->r.unaligned;
+	cfg->count = o->given[RB_REG_R_ITERS] ? o->iters : RB_REG_DEF_COUNT;
+	cfg->hugepages = o->hugepages;
+	cfg->unaligned = o->unaligned;
 	cfg->page_size = cfg->hugepages ? RB_HUGE_PAGE : page_size;
-	ret = reg_odp(c, cfg, err, len);
+	ret = reg_odp(o, cfg, err, len);
 	if (!ret)
 		ret = rb_reg_access_parse(acc, &cfg->access, err, len);
 	if (ret)
 		return ret;
 	snprintf(cfg->access_text, sizeof(cfg->access_text), "%s", acc);
-	cfg->device = c->l.device[0] ? c->l.device : NULL;
-	cfg->json_path = c->l.json_path[0] ? c->l.json_path : NULL;
-	cfg->csv_path = c->l.csv_path[0] ? c->l.csv_path : NULL;
+	cfg->device = o->device[0] ? o->device : NULL;
+	cfg->json_path = o->json[0] ? o->json : NULL;
+	cfg->csv_path = o->csv[0] ? o->csv : NULL;
 	return 0;
 }
 

@@ -7,8 +7,9 @@
  * its points and the pure parts (checks, figures, writers), unit-tested
  * without a device (test_reg); reg_run.c makes the verbs calls.
  *
- * src/reg/ (layer 10, over cli and below): a command of its own; its
- * options' types are cli/opts.h's, its access words rdma/access.h's.
+ * src/reg/ (layer 10, over cli and below): a command of its own, with its
+ * own option table (reg_opts.c, rows of core/opts_row.h's type over
+ * struct rb_reg_opts); its access words are rdma/access.h's.
  */
 #ifndef RB_REG_H
 #define RB_REG_H
@@ -18,10 +19,63 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "core/opts_row.h"
 #include "core/rdmabench.h"
 
-struct rb_cli;
 struct rb_samples;
+
+/* rdmabench reg's defaults: the sizes and the registrations per size. */
+#define RB_REG_DEF_SIZES "4K..256M:x4"
+#define RB_REG_DEF_COUNT 100
+
+/* The rows of reg's option table (reg_opts.c), in its order. */
+enum rb_reg_row {
+	RB_REG_R_SIZE,
+	RB_REG_R_ITERS,
+	RB_REG_R_HUGEPAGES,
+	RB_REG_R_ODP,
+	RB_REG_R_ODP_MODE,
+	RB_REG_R_PREFETCH,
+	RB_REG_R_ACCESS,
+	RB_REG_R_UNALIGNED,
+	RB_REG_R_DEVICE,
+	RB_REG_R_JSON,
+	RB_REG_R_CSV,
+	RB_REG_R_QUIET,
+	RB_REG_R_VERBOSE,
+	RB_REG_R_HELP,
+	RB_REG_R_HELP_ALL,
+	RB_REG_R_VERSION,
+	RB_REG_NROWS
+};
+
+/* What reg's command line says, a field per row of its table. */
+struct rb_reg_opts {
+	struct rb_axis size; /* -s */
+	uint64_t iters;	     /* -n */
+	char access[96];     /* --access as typed; "": local-write */
+	char device[64];     /* -d; "": the first with an active port */
+	char json[256];	     /* --json; "-": stdout */
+	char csv[256];
+	uint8_t hugepages, odp, odp_mode /* 0 explicit, 1 implicit */, prefetch, unaligned;
+	uint8_t quiet, verbose, help, help_all, version;
+	uint8_t given[RB_REG_NROWS]; /* which rows the line set */
+};
+
+/* reg's option table: --help, completion and the man page read it too. */
+extern const struct rb_opt_table rb_reg_table_opts;
+
+/*
+ * rb_reg_parse() - reg's command line (@argv[0] "reg") into @o; 0, or
+ * -EINVAL with the message in @err (a test's option is named as one).
+ */
+int rb_reg_parse(int argc, char **argv, struct rb_reg_opts *o, char *err, size_t len);
+/* rb_reg_usage() - --help (@all: --help-all) from reg's rows. */
+void rb_reg_usage(FILE *f, bool all);
+/* rb_reg_list_options() - completion's lines (rdmabench --list-options reg). */
+void rb_reg_list_options(FILE *f);
+/* rb_reg_man_options() - the man page's "Options of reg" (rdmabench --man-reg). */
+void rb_reg_man_options(FILE *f);
 
 enum rb_reg_odp { RB_REG_ODP_NONE, RB_REG_ODP_EXPLICIT, RB_REG_ODP_IMPLICIT };
 
@@ -45,12 +99,12 @@ struct rb_reg_cfg {
 };
 
 /*
- * rb_reg_config() - the settings of @c (parsed for reg), with defaults:
+ * rb_reg_config() - the settings of @o (rb_reg_parse()'s), with defaults:
  * sizes RB_REG_DEF_SIZES, RB_REG_DEF_COUNT registrations, local-write.
  * @page_size: the system's page.  0 or -EINVAL (a usage error, said in @err).
  */
-int rb_reg_config(const struct rb_cli *c, uint64_t page_size, struct rb_reg_cfg *cfg, char *err,
-		  size_t len);
+int rb_reg_config(const struct rb_reg_opts *o, uint64_t page_size, struct rb_reg_cfg *cfg,
+		  char *err, size_t len);
 
 /* One size's figures. */
 struct rb_reg_point {
@@ -100,7 +154,7 @@ void *rb_reg_json(const struct rb_reg_run *r);
 /* rb_reg_write() - --json and --csv files, whole (atomic_file.h); 0 or -errno, logged. */
 int rb_reg_write(const struct rb_reg_run *r);
 
-/* rb_reg_main() - rdmabench reg with @c parsed; the exit status. */
-int rb_reg_main(struct rb_cli *c);
+/* rb_reg_main() - rdmabench reg (@argv[0] "reg"); the exit status. */
+int rb_reg_main(int argc, char **argv);
 
 #endif

@@ -17,11 +17,16 @@
 #include "core/atomic_file.h"
 #include "rdma/memlock.h"
 #include "cli/opts.h"
+#include "wire/wire.h"
 #include "report/output.h"
 #include "reg/reg.h"
 #include "core/stats.h"
 #include "topo/topo.h"
 #include "rdma/verbs.h"
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
 
 struct reg_ctx {
 	struct rb_dev dev;
@@ -329,20 +334,45 @@ static int report(const struct rb_reg_run *r)
 	return ret ? ret : rb_reg_write(r);
 }
 
-int rb_reg_main(struct rb_cli *c)
+/* reg's command line: 0 to run, else the exit status (--help, --version, a usage error). */
+static int reg_args(int argc, char **argv, struct rb_reg_opts *o, struct rb_reg_cfg *cfg)
 {
-	static struct rb_reg_point pts[RB_MAX_AXIS];
 	char err[256];
-	struct rb_reg_cfg cfg;
-	struct rb_reg_run run = { .cfg = &cfg, .pt = pts, .implicit_reg_us = -1 };
-	struct reg_ctx x = { .cfg = &cfg, .run = &run };
-	int ret;
 
-	if (rb_reg_config(c, (uint64_t)sysconf(_SC_PAGESIZE), &cfg, err, sizeof(err)) ||
-	    check_outputs(&cfg, err, sizeof(err))) {
+	if (rb_reg_parse(argc, argv, o, err, sizeof(err))) {
 		fprintf(stderr, "rdmabench reg: %s\n", err);
 		return RB_EXIT_USAGE;
 	}
+	if (o->help || o->help_all) {
+		rb_reg_usage(stdout, o->help_all);
+		return RB_EXIT_OK;
+	}
+	if (o->version) {
+		printf("rdmabench %s (wire protocol %d, commit %s)\n", PACKAGE_VERSION,
+		       RB_WIRE_VERSION, RB_COMMIT);
+		return RB_EXIT_OK;
+	}
+	rb_quiet = o->quiet;
+	rb_verbose = o->verbose;
+	if (rb_reg_config(o, (uint64_t)sysconf(_SC_PAGESIZE), cfg, err, sizeof(err)) ||
+	    check_outputs(cfg, err, sizeof(err))) {
+		fprintf(stderr, "rdmabench reg: %s\n", err);
+		return RB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int rb_reg_main(int argc, char **argv)
+{
+	static struct rb_reg_point pts[RB_MAX_AXIS];
+	static struct rb_reg_opts o; /* cfg's strings point into it */
+	struct rb_reg_cfg cfg;
+	struct rb_reg_run run = { .cfg = &cfg, .pt = pts, .implicit_reg_us = -1 };
+	struct reg_ctx x = { .cfg = &cfg, .run = &run };
+	int ret = reg_args(argc, argv, &o, &cfg);
+
+	if (ret || o.help || o.help_all || o.version)
+		return ret;
 	cfg.memlock = rb_memlock_limit();
 	rb_timestamp(run.timestamp, sizeof(run.timestamp));
 	if (gethostname(run.host, sizeof(run.host) - 1))

@@ -158,10 +158,9 @@ static int config_list(struct rb_reg_cfg *cfg, char *err, size_t len, const char
 {
 	static char pool[MAX_ARGS][128];
 	char *argv[MAX_ARGS + 1];
-	static struct rb_cli c;
+	static struct rb_reg_opts o;
 	int argc = 0, ret;
 
-	rb_cli_init(&c);
 	err[0] = '\0';
 	argv[argc++] = strcpy(pool[0], "reg");
 	for (; *list; list++) {
@@ -170,8 +169,8 @@ static int config_list(struct rb_reg_cfg *cfg, char *err, size_t len, const char
 		argc++;
 	}
 	argv[argc] = NULL;
-	ret = rb_cli_parse(&c, "reg", RB_S_REG | RB_S_VERBS, argc, argv, err, len);
-	return ret ? ret : rb_reg_config(&c, 4096, cfg, err, len);
+	ret = rb_reg_parse(argc, argv, &o, err, len);
+	return ret ? ret : rb_reg_config(&o, 4096, cfg, err, len);
 }
 
 #define CONFIG(cfg, err, ...) \
