@@ -106,6 +106,40 @@ static const struct rb_opt reg_rows[RB_REG_NROWS] = {
 				 .max = 1,
 				 .help = "buffers start 64 bytes into a page instead of on its "
 					 "boundary" },
+	/* issue 42: --regions */
+	[RB_REG_R_REGIONS] = { .lname = "regions",
+			       .section = RB_SEC_MEASURE,
+			       .brief = "N regions of -s against one of N x -s",
+			       .common = true,
+			       .type = RB_OPT_U32,
+			       .off = RO(regions),
+			       .min = 2,
+			       .max = RB_REG_RGN_MAX,
+			       .suffix = true,
+			       .argname = "N",
+			       .help = "for each size, N regions of -s bytes (64K when -s is not "
+				       "given) against one region of N x -s over the same memory: "
+				       "the time to register and deregister all N and the one, -n "
+				       "rounds (5 s a size at most), then the message rate of a "
+				       "stream of 64-byte RDMA WRITEs (fewer in a smaller region) "
+				       "from a QP connected to itself, -n per region, each from "
+				       "the "
+				       "next region and page in turn, through the N regions' keys, "
+				       "then through the one region's, at -t in flight; refused "
+				       "naming the limit where RLIMIT_MEMLOCK, the device's max_mr "
+				       "or max_mr_size is too small; not with --odp" },
+	[RB_REG_R_DEPTH] = { .lname = "tx-depth",
+			     .section = RB_SEC_MEASURE,
+			     .brief = "--regions: the stream's WRs in flight",
+			     .sname = 't',
+			     .type = RB_OPT_U32,
+			     .off = RO(depth),
+			     .min = 1,
+			     .max = 32768,
+			     .suffix = true,
+			     .argname = "N",
+			     .def = "128",
+			     .help = "--regions: the stream's WRs in flight, each signaled" },
 	[RB_REG_R_DEVICE] = { .lname = "device",
 			      .alias = "ib-dev",
 			      .section = RB_SEC_CONN,
