@@ -30,7 +30,7 @@ static const struct rb_opt reg_rows[RB_REG_NROWS] = {
 			    .max = RB_MAX_SIZE,
 			    .suffix = true,
 			    .argname = "SIZES",
-			    .def = RB_REG_DEF_SIZES,
+			    .def = RB_REG_DEF_SIZES " (" RB_REG_RGN_DEF_SIZE " with --regions)",
 			    .help = "the sizes of the buffers registered: a value, a list or a "
 				    "range (4K,1M or 4K..256M:x4); K/M/G are powers of 1024" },
 	[RB_REG_R_ITERS] = { .lname = "iters",
@@ -46,7 +46,9 @@ static const struct rb_opt reg_rows[RB_REG_NROWS] = {
 			     .argname = "N",
 			     .def = "100",
 			     .help = "registrations (each deregistered at once) per size; a size "
-				     "stops after 5 s of calls, which the output says" },
+				     "stops after 5 s of calls, which the output says; with "
+				     "--regions, "
+				     "the rounds per size and the stream's WRs per region" },
 	[RB_REG_R_HUGEPAGES] = { .lname = "hugepages",
 				 .alias = "use_hugepages",
 				 .section = RB_SEC_MEM,

@@ -166,7 +166,7 @@ static void help_and_completion_from_rows(void **state)
 		assert_non_null(r->help);
 		assert_non_null(r->brief);
 	}
-	assert_non_null(strstr(full, "[default: 4K..256M:x4]"));
+	assert_non_null(strstr(full, "[default: 4K..256M:x4 (64K"));
 	assert_non_null(strstr(comp, "--access\t\tLIST\tlocal-write|remote-read|"));
 	assert_non_null(strstr(page, "\\fB\\-\\-odp\\-mode\\fR \\fIMODE\\fR\nimplies \\-\\-odp"));
 	assert_null(strstr(page, "Applies to"));
