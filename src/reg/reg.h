@@ -177,7 +177,8 @@ int rb_reg_figures(struct rb_samples *reg, struct rb_samples *dereg, struct rb_s
  * rb_reg_rgn_fit() - whether @n regions of @size bytes fit device @dev's
  * @max_mr regions (the N, and the stream's target) and @max_mr_size bytes
  * (the one region of @n x @size), and the memory lock limit @memlock,
- * when it binds (@binds), with @n x @size pinned at once.  0, or -E2BIG
+ * when it binds (@binds), with @n x @size pinned at once (a device limit
+ * of 0 is one the device does not say: not checked).  0, or -E2BIG
  * (a device limit) or -ENOMEM (RLIMIT_MEMLOCK), naming the limit and the
  * fix in @err.
  */

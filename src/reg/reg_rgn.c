@@ -22,7 +22,8 @@ int rb_reg_rgn_fit(uint32_t n, uint64_t size, uint64_t memlock, bool binds, uint
 	uint64_t total = (uint64_t)n * size;
 	char l[64];
 
-	if ((uint64_t)n + 1 > max_mr)
+	/* A device that says 0 for a limit does not say it: not checked. */
+	if (max_mr && (uint64_t)n + 1 > max_mr)
 		return rb_set_err(err, len, -E2BIG,
 				  "--regions %u: %s registers at most %" PRIu64 " memory regions "
 				  "(max_mr), and the "
@@ -30,7 +31,7 @@ int rb_reg_rgn_fit(uint32_t n, uint64_t size, uint64_t memlock, bool binds, uint
 				  "more; "
 				  "ask --regions %" PRIu64 " or fewer",
 				  n, dev, max_mr, max_mr > 2 ? max_mr - 1 : 1);
-	if (total > max_mr_size)
+	if (max_mr_size && total > max_mr_size)
 		return rb_set_err(err, len, -E2BIG,
 				  "--regions %u x -s %" PRIu64 ": the one region of %" PRIu64
 				  " bytes is over %s's max_mr_size %" PRIu64 "; ask fewer or "

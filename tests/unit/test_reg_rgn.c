@@ -111,6 +111,10 @@ static void fit_names_each_limit(void **state)
 			 -E2BIG);
 	assert_non_null(strstr(err, "the one region of 16777216 bytes is over rxe0's "
 				    "max_mr_size 8388608"));
+	/* 0: a limit the device does not say, not one of nothing. */
+	assert_int_equal(rb_reg_rgn_fit(16, 1 << 20, RB_MEMLOCK_INF, true, 0, 0, "siw0", err,
+					sizeof(err)),
+			 0);
 }
 
 /* Region j mod N, page (j / N) mod pages: every region, then each one's next page. */
