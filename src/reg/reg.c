@@ -132,8 +132,9 @@ static void table_head(FILE *f, const struct rb_reg_run *r)
 	const struct rb_reg_cfg *c = r->cfg;
 	char l[64];
 
-	fprintf(f, "reg on %s: %" PRIu64 " registrations per size, access %s, ",
-		r->device[0] ? r->device : "-", c->count, c->access_text);
+	fprintf(f, "reg on %s: %" PRIu64 " %s per size, access %s, ",
+		r->device[0] ? r->device : "-", c->count, c->regions ? "rounds" : "registrations",
+		c->access_text);
 	fprintf(f, "%" PRIu64 " KiB pages%s, odp %s%s\n", c->page_size >> 10,
 		c->unaligned ? ", buffers 64 bytes into a page" : "", odp_name(c->odp),
 		c->prefetch ? " with prefetch" : "");

@@ -424,6 +424,8 @@ static void writers_carry_the_figures(void **state)
 	f = open_memstream(&buf, &len);
 	rb_reg_table(f, &r);
 	fclose(f);
+	assert_non_null(strstr(buf, "reg on rxe0: 5 rounds per size, access local-write, "
+				    "4 KiB pages"));
 	assert_non_null(strstr(buf, "N[Mpps]"));
 	assert_non_null(strstr(buf, "       65536       64      5         640.00       10.000"));
 	assert_non_null(strstr(buf, "320 RDMA WRITEs of 64 bytes a pass, 128 in flight"));
