@@ -30,6 +30,16 @@ bool rb_reg_over_budget(uint64_t t0, uint64_t i);
 typedef int rb_reg_point_fn(void *arg, uint64_t size, struct rb_reg_point *pt);
 int rb_reg_points(struct rb_reg_run *r, rb_reg_point_fn *fn, void *arg);
 
+/*
+ * rb_reg_rgn_rounds() - a size's timed rounds alone (what --regions does
+ * before its stream), pt->size, pt->asked and pt->rgn.n set, @buf holding
+ * n x size bytes, into pt->rgn; a registration refused undoes the round's
+ * others and fails the point (its reason, the memlock hint).  For
+ * test_reg_rgn: rb_reg_rgn_measure() runs the same rounds.
+ */
+int rb_reg_rgn_rounds(struct rb_dev *d, const struct rb_reg_cfg *c, char *buf,
+		      struct rb_reg_point *pt);
+
 /* rb_reg_rgn_measure() - --regions on open device @d, through rb_reg_points() (reg_rgn_run.c). */
 int rb_reg_rgn_measure(struct rb_dev *d, struct rb_reg_run *r);
 

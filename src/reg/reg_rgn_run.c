@@ -194,6 +194,25 @@ static int rounds(struct rgn_ctx *x, struct rb_reg_point *pt, char *buf)
 	return ret;
 }
 
+int rb_reg_rgn_rounds(struct rb_dev *d, const struct rb_reg_cfg *c, char *buf,
+		      struct rb_reg_point *pt)
+{
+	struct rgn_ctx x = { .dev = d, .cfg = c };
+	int ret = -ENOMEM;
+
+	x.mr = calloc(c->regions, sizeof(*x.mr));
+	x.lkey = calloc(c->regions, sizeof(*x.lkey));
+	if (x.mr && x.lkey)
+		ret = rounds(&x, pt, buf);
+	free(x.mr);
+	free(x.lkey);
+	rb_samples_free(&x.reg_n);
+	rb_samples_free(&x.dereg_n);
+	rb_samples_free(&x.reg_one);
+	rb_samples_free(&x.dereg_one);
+	return ret;
+}
+
 static int rgn_point(void *arg, uint64_t size, struct rb_reg_point *pt)
 {
 	struct rgn_ctx *x = arg;

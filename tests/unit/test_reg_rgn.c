@@ -29,6 +29,7 @@
 #include "core/sweep.h"
 #include "rdma/memlock.h"
 #include "reg/reg.h"
+#include "rdma/verbs.h"
 #include "reg/reg_int.h"
 #include "fake_verbs.h"
 
@@ -38,7 +39,9 @@ struct tick {
 	uint64_t t, polls, nwrs, retired;
 };
 
-static struct fake *clock_fake; /* NULL: the real clock */
+static struct fake *clock_fake; /* NULL: the real clock (or the virtual one) */
+static bool vclock;		/* the clock reads vtime, which the MR calls advance */
+static uint64_t vtime;
 static struct tick ticks[1 << 16];
 static size_t nticks;
 
@@ -54,6 +57,11 @@ int __wrap_clock_gettime(clockid_t id, struct timespec *ts)
 	const struct fake *f = clock_fake;
 	struct tick *k;
 
+	if (!f && vclock) {
+		ts->tv_sec = (time_t)(vtime / 1000000000ULL);
+		ts->tv_nsec = (long)(vtime % 1000000000ULL);
+		return 0;
+	}
 	if (!f)
 		return __real_clock_gettime(id, ts);
 	assert_true(nticks < sizeof(ticks) / sizeof(ticks[0]));
@@ -74,6 +82,108 @@ static const struct tick *tick_at(uint64_t t)
 			return &ticks[i];
 	fail_msg("no clock reading gave %llu", (unsigned long long)t);
 	return NULL;
+}
+
+/*
+ * ---- registrations: each ibv_reg_mr costs 1 us + 1 ns per 64 bytes of
+ * virtual time, each ibv_dereg_mr 500 ns; the fail_at-th registration
+ * (from 1) is refused with ENOMEM.
+ */
+static struct {
+	uint64_t regs, deregs, fail_at;
+	int64_t live;
+} mrs;
+
+struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len, uint64_t iova,
+				       unsigned int access);
+int __wrap_ibv_dereg_mr(struct ibv_mr *mr);
+
+struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len, uint64_t iova,
+				       unsigned int access)
+{
+	struct ibv_mr *mr;
+
+	(void)iova;
+	(void)access;
+	vtime += 1000 + len / 64;
+	if (++mrs.regs == mrs.fail_at) {
+		errno = ENOMEM;
+		return NULL;
+	}
+	mr = calloc(1, sizeof(*mr));
+	assert_non_null(mr);
+	*mr = (struct ibv_mr){ .pd = pd, .addr = addr, .length = len, .lkey = (uint32_t)mrs.regs };
+	mrs.live++;
+	return mr;
+}
+
+int __wrap_ibv_dereg_mr(struct ibv_mr *mr)
+{
+	vtime += 500;
+	free(mr);
+	mrs.deregs++;
+	mrs.live--;
+	return 0;
+}
+
+/* -n 3 rounds of --regions 8 x -s 64K on a device of nothing but a name. */
+static int run_rounds(struct rb_reg_point *pt, uint64_t fail_at)
+{
+	static char buf[8 * 65536];
+	struct rb_reg_cfg c = { .count = 3, .regions = 8, .access = IBV_ACCESS_LOCAL_WRITE };
+	struct rb_dev d = { .name = "fake0" };
+	int ret;
+
+	memset(pt, 0, sizeof(*pt));
+	pt->size = 65536;
+	pt->asked = c.count;
+	pt->rgn.n = c.regions;
+	memset(&mrs, 0, sizeof(mrs));
+	mrs.fail_at = fail_at;
+	vclock = true;
+	ret = rb_reg_rgn_rounds(&d, &c, buf, pt);
+	vclock = false;
+	return ret;
+}
+
+/* A round: the N registrations' times summed, then the one region's; per region the median / N. */
+static void rounds_sum_each_call(void **state)
+{
+	struct rb_reg_point pt;
+	const struct rb_reg_rgn *g = &pt.rgn;
+
+	(void)state;
+	assert_int_equal(run_rounds(&pt, 0), 0);
+	assert_int_equal(mrs.regs, 3 * (8 + 1));
+	assert_int_equal(mrs.deregs, mrs.regs);
+	assert_int_equal(mrs.live, 0);
+	assert_int_equal(g->rounds, 3);
+	/* 8 x (1000 + 65536 / 64) ns = 16.192 us a round; 2.024 us a region. */
+	assert_float_equal(g->reg_n.p50, 16.192, 1e-9);
+	assert_float_equal(g->reg_n.p99, 16.192, 1e-9);
+	assert_float_equal(g->reg_per_region_us, 2.024, 1e-9);
+	assert_float_equal(g->dereg_n.p50, 4.0, 1e-9);
+	assert_float_equal(g->dereg_per_region_us, 0.5, 1e-9);
+	/* One region of 512 KiB: 1000 + 8192 ns. */
+	assert_float_equal(g->reg_one.p50, 9.192, 1e-9);
+	assert_float_equal(g->dereg_one.p50, 0.5, 1e-9);
+}
+
+/* A registration refused mid-round: the round's others undone, the point failed, said. */
+static void rounds_refusal_undoes(void **state)
+{
+	struct rb_reg_point pt;
+
+	(void)state;
+	assert_int_equal(run_rounds(&pt, 9 + 5), -ENOMEM); /* the 2nd round's 5th region */
+	assert_int_equal(mrs.live, 0);
+	assert_int_equal(mrs.deregs, 9 + 4);
+	assert_true(pt.failed);
+	assert_non_null(strstr(pt.reason, "fake0: ibv_reg_mr(65536 bytes): Cannot allocate "
+					  "memory"));
+	assert_int_equal(run_rounds(&pt, 9), -ENOMEM); /* the one region */
+	assert_int_equal(mrs.live, 0);
+	assert_non_null(strstr(pt.reason, "ibv_reg_mr(524288 bytes)"));
 }
 
 /* ---- pure parts ------------------------------------------------------- */
@@ -465,6 +575,8 @@ int main(void)
 		cmocka_unit_test(source_walks_regions_then_pages),
 		cmocka_unit_test(figures_per_round_and_region),
 		cmocka_unit_test(config_defaults_and_refusals),
+		cmocka_unit_test(rounds_sum_each_call),
+		cmocka_unit_test(rounds_refusal_undoes),
 		cmocka_unit_test(stream_keys_addresses_interval),
 		cmocka_unit_test(stream_failure_is_an_error),
 		cmocka_unit_test(writers_carry_the_figures),
