@@ -54,8 +54,10 @@ static int loop_open(struct rgn_ctx *x)
 	if (ret)
 		return ret;
 	x->target = calloc(1, tlen);
-	if (!x->target)
+	if (!x->target) {
+		rb_err("reg: %s: no memory for the stream's %zu-byte target", x->dev->name, tlen);
 		return -ENOMEM;
+	}
 	return rb_mr_reg(x->dev, x->target, tlen, IBV_ACCESS_LOCAL_WRITE | IBV_ACCESS_REMOTE_WRITE,
 			 &x->tmr);
 }
@@ -194,22 +196,33 @@ static int rounds(struct rgn_ctx *x, struct rb_reg_point *pt, char *buf)
 	return ret;
 }
 
+/* @x's arrays of N MRs and lkeys; 0 or -ENOMEM.  ctx_free() frees them and the samples. */
+static int ctx_alloc(struct rgn_ctx *x)
+{
+	x->mr = calloc(x->cfg->regions, sizeof(*x->mr));
+	x->lkey = calloc(x->cfg->regions, sizeof(*x->lkey));
+	return x->mr && x->lkey ? 0 : -ENOMEM;
+}
+
+static void ctx_free(struct rgn_ctx *x)
+{
+	free(x->mr);
+	free(x->lkey);
+	rb_samples_free(&x->reg_n);
+	rb_samples_free(&x->dereg_n);
+	rb_samples_free(&x->reg_one);
+	rb_samples_free(&x->dereg_one);
+}
+
 int rb_reg_rgn_rounds(struct rb_dev *d, const struct rb_reg_cfg *c, char *buf,
 		      struct rb_reg_point *pt)
 {
 	struct rgn_ctx x = { .dev = d, .cfg = c };
-	int ret = -ENOMEM;
+	int ret = ctx_alloc(&x);
 
-	x.mr = calloc(c->regions, sizeof(*x.mr));
-	x.lkey = calloc(c->regions, sizeof(*x.lkey));
-	if (x.mr && x.lkey)
+	if (!ret)
 		ret = rounds(&x, pt, buf);
-	free(x.mr);
-	free(x.lkey);
-	rb_samples_free(&x.reg_n);
-	rb_samples_free(&x.dereg_n);
-	rb_samples_free(&x.reg_one);
-	rb_samples_free(&x.dereg_one);
+	ctx_free(&x);
 	return ret;
 }
 
@@ -275,23 +288,17 @@ int rb_reg_rgn_measure(struct rb_dev *d, struct rb_reg_run *r)
 	struct rgn_ctx x = { .dev = d, .cfg = r->cfg };
 	int ret = fit(&x);
 
-	x.mr = calloc(r->cfg->regions, sizeof(*x.mr));
-	x.lkey = calloc(r->cfg->regions, sizeof(*x.lkey));
-	if (!ret && (!x.mr || !x.lkey))
+	if (!ret && ctx_alloc(&x)) {
+		rb_err("reg: %s: no memory for %u regions' MRs", d->name, r->cfg->regions);
 		ret = -ENOMEM;
+	}
 	if (!ret)
 		ret = loop_open(&x);
 	if (ret)
-		snprintf(r->reason, sizeof(r->reason), "%s",
-			 ret == -ENOMEM && !rb_last_error[0] ? "out of memory" : rb_last_error);
+		snprintf(r->reason, sizeof(r->reason), "%s", rb_last_error);
 	else
 		ret = rb_reg_points(r, rgn_point, &x);
 	loop_close(&x);
-	free(x.mr);
-	free(x.lkey);
-	rb_samples_free(&x.reg_n);
-	rb_samples_free(&x.dereg_n);
-	rb_samples_free(&x.reg_one);
-	rb_samples_free(&x.dereg_one);
+	ctx_free(&x);
 	return ret;
 }

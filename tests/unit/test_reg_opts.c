@@ -7,6 +7,7 @@
  * rows, every one of them.
  */
 #include <errno.h>
+#include <infiniband/verbs.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -18,6 +19,7 @@
 
 #include "cli/opts.h"
 #include "core/cmd.h"
+
 #include "reg/reg.h"
 
 #define MAX_ARGS 16
@@ -44,6 +46,16 @@ static int parse_list(const char *const *list)
 }
 
 #define PARSE(...) parse_list((const char *const[]){ __VA_ARGS__, NULL })
+
+/* "reg WORDS..." parsed and configured: the config's return. */
+static int config_list(struct rb_reg_cfg *cfg, const char *const *list)
+{
+	int ret = parse_list(list);
+
+	return ret ? ret : rb_reg_config(&o, 4096, cfg, err, sizeof(err));
+}
+
+#define CONFIG(cfg, ...) config_list((cfg), (const char *const[]){ __VA_ARGS__, NULL })
 
 static void values_into_reg_fields(void **state)
 {
@@ -91,6 +103,47 @@ static void refusals_name_the_option(void **state)
 	assert_int_equal(PARSE("--odp-mode", "lazy"), -EINVAL);
 	assert_int_equal(PARSE("-n", "1", "host"), -EINVAL);
 	assert_string_equal(err, "reg takes no host argument ('host')");
+}
+
+/* rb_reg_config(): the defaults, and what goes with what (moved from test_reg). */
+static void config_defaults_and_checks(void **state)
+{
+	struct rb_reg_cfg cfg;
+
+	(void)state;
+	assert_int_equal(CONFIG(&cfg, "-q", "2"), -EINVAL); /* a test's option */
+	assert_non_null(strstr(err, "does not apply to reg"));
+	assert_int_equal(CONFIG(&cfg, "--quiet"), 0);
+	/* Defaults: 4K..256M:x4, 100 each, local-write, 4 KiB pages, no ODP. */
+	assert_int_equal(cfg.size.n, 9);
+	assert_int_equal(cfg.size.v[0], 4096);
+	assert_int_equal(cfg.size.v[8], 256 << 20);
+	assert_int_equal(cfg.count, RB_REG_DEF_COUNT);
+	assert_int_equal(cfg.access, IBV_ACCESS_LOCAL_WRITE);
+	assert_int_equal(cfg.page_size, 4096);
+	assert_int_equal(cfg.odp, RB_REG_ODP_NONE);
+	assert_false(cfg.prefetch || cfg.hugepages || cfg.unaligned);
+	assert_null(cfg.json_path);
+
+	assert_int_equal(CONFIG(&cfg, "-s", "4K,1M", "-n", "7", "--hugepages", "--unaligned",
+				"--json", "r.json", "-d", "rxe0"),
+			 0);
+	assert_int_equal(cfg.size.n, 2);
+	assert_int_equal(cfg.count, 7);
+	assert_int_equal(cfg.page_size, 2 << 20);
+	assert_true(cfg.hugepages && cfg.unaligned);
+	assert_string_equal(cfg.json_path, "r.json");
+	assert_string_equal(cfg.device, "rxe0");
+
+	assert_int_equal(CONFIG(&cfg, "--prefetch"), -EINVAL);
+	assert_non_null(strstr(err, "--prefetch needs --odp"));
+	assert_int_equal(CONFIG(&cfg, "--odp", "--prefetch"), 0);
+	assert_true(cfg.odp == RB_REG_ODP_EXPLICIT && cfg.prefetch);
+	/* --odp-mode implies --odp; implicit times prefetches. */
+	assert_int_equal(CONFIG(&cfg, "--odp-mode", "implicit"), 0);
+	assert_true(cfg.odp == RB_REG_ODP_IMPLICIT && cfg.prefetch);
+	assert_int_equal(CONFIG(&cfg, "--odp-mode", "lazy"), -EINVAL);
+	assert_int_equal(CONFIG(&cfg, "-s", "2G"), -EINVAL);
 }
 
 /* reg's options are none of a test's: the tests' parser refuses each. */
@@ -182,6 +235,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(values_into_reg_fields),
 		cmocka_unit_test(refusals_name_the_option),
+		cmocka_unit_test(config_defaults_and_checks),
 		cmocka_unit_test(reg_option_to_a_test),
 		cmocka_unit_test(help_and_completion_from_rows),
 	};
