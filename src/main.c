@@ -81,6 +81,8 @@ static int list_options(const char *name, const char *test)
 		rb_doctor_list_options(stdout);
 	else if (cmd.kind == RB_CMD_REPORT)
 		rb_report_list_options(stdout);
+	else if (cmd.kind == RB_CMD_REG)
+		rb_reg_list_options(stdout);
 	else
 		rb_list_options(stdout, cmd.scope);
 	return RB_EXIT_OK;
@@ -208,6 +210,8 @@ static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv, bool perftes
 		return rb_doctor_main(argc, argv);
 	if (cmd->kind == RB_CMD_REPORT)
 		return rb_report_main(argc, argv);
+	if (cmd->kind == RB_CMD_REG)
+		return rb_reg_main(argc, argv);
 	/* matrix TEST: the test's options and its own (matrix_run.c). */
 	if (cmd->kind == RB_CMD_MATRIX)
 		return rb_matrix_main(argc, argv);
@@ -235,8 +239,6 @@ static int run_cmd(const struct rb_cmd *cmd, int argc, char **argv, bool perftes
 				    c.l.json_path[0] ? c.l.json_path : NULL);
 	case RB_CMD_SERVER:
 		return rb_server(&any, &c.l, NULL);
-	case RB_CMD_REG:
-		return rb_reg_main(&c);
 	default:
 		return run_test(cmd, &c);
 	}
@@ -300,6 +302,11 @@ int main(int argc, char **argv)
 	/* Internal: the man page's OPTIONS section, from the option table. */
 	if (!strcmp(argv[1], "--man-options")) {
 		rb_man_options(stdout);
+		return RB_EXIT_OK;
+	}
+	/* Internal: the man page's "Options of reg", from reg's own table. */
+	if (!strcmp(argv[1], "--man-reg")) {
+		rb_reg_man_options(stdout);
 		return RB_EXIT_OK;
 	}
 	/* Internal: the man page's table of perftest flags. */

@@ -1,7 +1,7 @@
 #!/bin/sh
-# Two sections of the man page are generated from the option table: OPTIONS
-# (rdmabench --man-options) and the table of perftest flags (rdmabench
-# --man-perftest).  awk reads the markers from ENVIRON because -v would
+# Three sections of the man page are generated from option tables: OPTIONS
+# (rdmabench --man-options), reg's own options (rdmabench --man-reg) and the
+# table of perftest flags (rdmabench --man-perftest).  awk reads the markers from ENVIRON because -v would
 # take their backslashes as escapes.  This test fails when a section differs
 # from the table, and `tests/man_sync.sh --update` (make update-man)
 # rewrites both.  It also checks that every command appears in the page.
@@ -21,7 +21,7 @@ section() {
 
 update=0
 [ "${1:-}" = --update ] && update=1
-for s in OPTIONS:--man-options PERFTEST:--man-perftest; do
+for s in OPTIONS:--man-options REG-OPTIONS:--man-reg PERFTEST:--man-perftest; do
 	name=${s%%:*}
 	section "$name"
 	"$bin" "${s#*:}" >"$tmp/gen"
@@ -61,4 +61,4 @@ while read -r c; do
 	grep -qxF "$c" "$tmp/cmds" ||
 		{ echo "FAIL: the man page describes command $c, which --help does not list"; exit 1; }
 done <"$tmp/mancmds"
-echo "PASS: man page OPTIONS and PERFTEST match the option table; $(wc -l <"$tmp/cmds") commands documented"
+echo "PASS: man page OPTIONS, REG-OPTIONS and PERFTEST match the option tables; $(wc -l <"$tmp/cmds") commands documented"

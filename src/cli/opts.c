@@ -492,33 +492,47 @@ static void man_tests(FILE *f, const struct rb_opt *o)
 	fputs(".", f);
 }
 
+/* Row @o as the man page's OPTIONS has it, but for where it applies. */
+static void man_row(FILE *f, const struct rb_opt *o)
+{
+	fputs(".TP\n", f);
+	if (o->sname)
+		fprintf(f, "\\fB\\-%c\\fR, ", o->sname);
+	fputs("\\fB\\-\\-", f);
+	rb_man_text(f, o->lname);
+	fputs("\\fR", f);
+	if (o->argname) {
+		fputs(" \\fI", f);
+		rb_man_text(f, o->argname);
+		fputs("\\fR", f);
+	}
+	fputc('\n', f);
+	rb_man_text(f, o->help);
+	fputc('.', f);
+	if (o->def) {
+		fputs(" Default: ", f);
+		rb_man_text(f, o->def);
+		fputc('.', f);
+	}
+}
+
 void rb_man_options(FILE *f)
 {
 	size_t i;
 
 	for (i = 0; i < rb_opt_rows(); i++) {
-		const struct rb_opt *o = rb_opt_row(i);
-
-		fputs(".TP\n", f);
-		if (o->sname)
-			fprintf(f, "\\fB\\-%c\\fR, ", o->sname);
-		fputs("\\fB\\-\\-", f);
-		rb_man_text(f, o->lname);
-		fputs("\\fR", f);
-		if (o->argname) {
-			fputs(" \\fI", f);
-			rb_man_text(f, o->argname);
-			fputs("\\fR", f);
-		}
+		man_row(f, rb_opt_row(i));
+		man_tests(f, rb_opt_row(i));
 		fputc('\n', f);
-		rb_man_text(f, o->help);
-		fputc('.', f);
-		if (o->def) {
-			fputs(" Default: ", f);
-			rb_man_text(f, o->def);
-			fputc('.', f);
-		}
-		man_tests(f, o);
+	}
+}
+
+void rb_man_rows(FILE *f, const struct rb_opt_table *t)
+{
+	size_t i;
+
+	for (i = 0; i < t->n; i++) {
+		man_row(f, &t->rows[i]);
 		fputc('\n', f);
 	}
 }

@@ -92,4 +92,12 @@ void rb_list_options(FILE *f, unsigned int scope);
 /* rb_man_options() - the man page OPTIONS section, from the table. */
 void rb_man_options(FILE *f);
 
+/*
+ * A command's own table (core/opts_row.h: reg's): rb_opt_usage() its
+ * --help (@all: --help-all) after the line @usage, as rb_usage() the
+ * tests'; rb_man_rows() its rows as the man page's OPTIONS has them.
+ */
+void rb_opt_usage(FILE *f, const char *usage, const struct rb_opt_table *t, bool all);
+void rb_man_rows(FILE *f, const struct rb_opt_table *t);
+
 #endif

@@ -2,15 +2,13 @@
 /*
  * The syntax checks of option rows whose rule lives above the table
  * (core/opts_table.c): a GPU's name (rdma/cuda.h), an --expect expression
- * (report/expect.h), a --counters list (rdma/counters.h), reg's --access
- * (rdma/access.h).  A row names
+ * (report/expect.h), a --counters list (rdma/counters.h).  A row names
  * its check here by its id, as it names a check of core/ by .check.
  */
 #include <errno.h>
 #include <string.h>
 
 #include "cli/opts_int.h"
-#include "rdma/access.h"
 #include "rdma/counters.h"
 #include "rdma/cuda.h"
 #include "report/expect.h"
@@ -73,8 +71,9 @@ static const struct {
 	int (*check)(const char *arg, char *err, size_t len);
 	bool (*next_is_arg)(const char *word);
 } checks[] = {
-	{ RB_O_USE_CUDA, check_cuda, cuda_next_word }, { RB_O_ACCESS, rb_reg_access_check, NULL },
-	{ RB_O_COUNTERS, check_counters, NULL },       { RB_O_EXPECT, check_expect, NULL },
+	{ RB_O_USE_CUDA, check_cuda, cuda_next_word },
+	{ RB_O_COUNTERS, check_counters, NULL },
+	{ RB_O_EXPECT, check_expect, NULL },
 	{ RB_O_RECOMMEND, check_recommend, NULL },
 };
 

@@ -155,21 +155,26 @@ static void perftest_flags(FILE *f, int width)
 	}
 }
 
-void rb_usage(FILE *f, const char *cmd, unsigned int scope, bool all)
+/*
+ * The rows of @rows (NULL: the tests' rows with those registered,
+ * rb_opt_row(); of @scope, unless @own: a command's own table, all of its
+ * rows apply) by section: the common ones' briefs, or (@all) every
+ * one with its whole text.
+ */
+static void groups(FILE *f, const struct rb_opt *rows, size_t n, bool own, unsigned int scope,
+		   const struct rb_bench *b, bool all)
 {
-	const struct rb_bench *b = rb_bench_find(cmd);
 	int width = rb_help_width(), sec;
 	size_t i;
 
-	usage_head(f, cmd, scope);
 	for (sec = 0; sec < RB_SEC_N; sec++) {
 		bool titled = false;
 
-		for (i = 0; i < rb_opt_rows(); i++) {
-			const struct rb_opt *o = rb_opt_row(i);
+		for (i = 0; i < n; i++) {
+			const struct rb_opt *o = rows ? &rows[i] : rb_opt_row(i);
 
-			if (o->section != (enum rb_opt_section)sec || !rb_opt_applies(o, scope) ||
-			    (!all && !o->common))
+			if (o->section != (enum rb_opt_section)sec ||
+			    (!own && !rb_opt_applies(o, scope)) || (!all && !o->common))
 				continue;
 			if (!titled)
 				fprintf(f, "\n%s:\n", section_title[sec]);
@@ -180,16 +185,35 @@ void rb_usage(FILE *f, const char *cmd, unsigned int scope, bool all)
 				brief_line(f, o, width);
 		}
 	}
-	if (all && (scope & RB_S_TEST))
-		perftest_flags(f, width);
-	if (!all) {
-		char foot[160];
+}
 
-		snprintf(foot, sizeof(foot),
-			 "'rdmabench %s%s --help-all' lists every option; 'man rdmabench' explains "
-			 "each.",
-			 (scope & RB_S_MATRIX) && strcmp(cmd, "matrix") ? "matrix " : "", cmd);
-		fputc('\n', f);
-		wrap(f, foot, 0, 0, width);
-	}
+/* --help's last line: where the rest is. */
+static void foot(FILE *f, const char *matrix, const char *cmd)
+{
+	char text[160];
+
+	snprintf(text, sizeof(text),
+		 "'rdmabench %s%s --help-all' lists every option; 'man rdmabench' explains "
+		 "each.",
+		 matrix, cmd);
+	fputc('\n', f);
+	wrap(f, text, 0, 0, rb_help_width());
+}
+
+void rb_usage(FILE *f, const char *cmd, unsigned int scope, bool all)
+{
+	usage_head(f, cmd, scope);
+	groups(f, NULL, rb_opt_rows(), false, scope, rb_bench_find(cmd), all);
+	if (all && (scope & RB_S_TEST))
+		perftest_flags(f, rb_help_width());
+	if (!all)
+		foot(f, (scope & RB_S_MATRIX) && strcmp(cmd, "matrix") ? "matrix " : "", cmd);
+}
+
+void rb_opt_usage(FILE *f, const char *usage, const struct rb_opt_table *t, bool all)
+{
+	fputs(usage, f);
+	groups(f, t->rows, t->n, true, 0, NULL, all);
+	if (!all)
+		foot(f, "", t->cmd);
 }

@@ -41,7 +41,7 @@ enum {
 	RB_S_BIDIR = 1 << 13,	  /* .bidir_ok: -b */
 	RB_S_SEND_IMM = 1 << 14,  /* .imm_ops SEND_WITH_IMM: --send-with-imm */
 	RB_S_WRITE_IMM = 1 << 15, /* .imm_ops RDMA_WRITE_WITH_IMM: --write-with-imm */
-	RB_S_REG = 1 << 16,	  /* rdmabench reg: registration costs, no peer */
+	RB_S_REG = 1 << 16,	  /* unused: reg parses its own options (reg_opts.c) */
 	RB_S_VERBS = 1 << 17,	  /* .path RB_PATH_VERBS: device, QPs; the RDMA options */
 	RB_S_LOCK =
 		1 << 18,    /* .lock: --locks, --hold, --cs-bytes (with VERBS: --lock, --backoff) */

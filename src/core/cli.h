@@ -20,24 +20,11 @@
  */
 #define RB_OPTS_MAX 128 /* rows of rb_opts[] and those registered (rb_opt_rows()) */
 
-/* rdmabench reg's defaults: the sizes and the registrations per size. */
-#define RB_REG_DEF_SIZES "4K..256M:x4"
-#define RB_REG_DEF_COUNT 100
-
-/* What reg's command line says beyond the shared rows (struct rb_cli's r). */
-struct rb_reg_opts {
-	char access[96];  /* --access as typed; "": local-write */
-	uint8_t odp_mode; /* --odp-mode: 0 explicit, 1 implicit */
-	uint8_t prefetch; /* --prefetch */
-	uint8_t unaligned;
-};
-
 struct rb_opt_table;
 
 struct rb_cli {
 	struct rb_params p;
 	struct rb_local l;
-	struct rb_reg_opts r; /* rdmabench reg only */
 	uint8_t quiet;
 	uint8_t verbose;
 	uint8_t all;  /* -a: sizes 2..8M:x2 */

@@ -31,10 +31,11 @@ static const struct rb_cmd others[] = {
 	  .scope = RB_S_OWN },
 	/* fuzz_cli's seeds pick a command by its index (modulo the count):
 	 * a new command goes at the end, after the seeds' ones. */
+	/* Parses its own options (reg_opts.c): no peer, no plan. */
 	{ .name = "reg",
 	  .desc = "what memory registration costs here: ibv_reg_mr, ibv_dereg_mr",
 	  .kind = RB_CMD_REG,
-	  .scope = RB_S_REG | RB_S_VERBS }, /* a verbs command: -d, --hugepages, --odp */
+	  .scope = RB_S_OWN },
 	/* Parses its own options (html.c): it reads files, not a device. */
 	{ .name = "report",
 	  .desc = "one self-contained HTML page of plots and tables from JSON results",

@@ -56,7 +56,6 @@ enum rb_opt_section {
  */
 enum rb_opt_id {
 	RB_O_NONE,
-	RB_O_ACCESS,
 	RB_O_BATCH,
 	RB_O_COUNTERS,
 	RB_O_CQE_POLL,
@@ -70,7 +69,6 @@ enum rb_opt_id {
 	RB_O_INLINE,
 	RB_O_INTERVAL,
 	RB_O_ITERS,
-	RB_O_ODP_MODE,
 	RB_O_OUTPUT,
 	RB_O_POLL,
 	RB_O_PORT,

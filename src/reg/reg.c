@@ -14,8 +14,8 @@
 #include "core/csv.h"
 #include "rdma/memlock.h"
 #include "rdma/access.h"
-#include "cli/opts.h"
 #include "reg/reg.h"
+#include "reg/reg_int.h"
 #include "core/stats.h"
 #include "core/sweep.h"
 #include "topo/topo.h"
@@ -26,45 +26,63 @@
 
 #define fail(err, len, ...) rb_set_err(err, len, -EINVAL, __VA_ARGS__)
 
-static int reg_odp(const struct rb_cli *c, struct rb_reg_cfg *cfg, char *err, size_t len)
+static int reg_odp(const struct rb_reg_opts *o, struct rb_reg_cfg *cfg, char *err, size_t len)
 {
-	bool mode = rb_cli_given(c, RB_O_ODP_MODE);
+	bool mode = o->given[RB_REG_R_ODP_MODE];
 
 	cfg->odp = RB_REG_ODP_NONE;
-	if (c->p.odp || mode)
-		cfg->odp = c->r.odp_mode ? RB_REG_ODP_IMPLICIT : RB_REG_ODP_EXPLICIT;
-	cfg->prefetch = c->r.prefetch || cfg->odp == RB_REG_ODP_IMPLICIT;
-	if (c->r.prefetch && cfg->odp == RB_REG_ODP_NONE)
+	if (o->odp || mode)
+		cfg->odp = o->odp_mode ? RB_REG_ODP_IMPLICIT : RB_REG_ODP_EXPLICIT;
+	cfg->prefetch = o->prefetch || cfg->odp == RB_REG_ODP_IMPLICIT;
+	if (o->prefetch && cfg->odp == RB_REG_ODP_NONE)
 		return fail(err, len,
 			    "--prefetch needs --odp: it prefetches an on-demand paging MR "
 			    "(ibv_advise_mr)");
 	return 0;
 }
 
-int rb_reg_config(const struct rb_cli *c, uint64_t page_size, struct rb_reg_cfg *cfg, char *err,
-		  size_t len)
+/* --regions and -t: what goes with them. */
+static int reg_regions(const struct rb_reg_opts *o, struct rb_reg_cfg *cfg, char *err, size_t len)
 {
-	const char *acc = c->r.access[0] ? c->r.access : "local-write";
+	cfg->regions = o->regions;
+	cfg->depth = o->given[RB_REG_R_DEPTH] ? o->depth : RB_REG_RGN_DEF_DEPTH;
+	if (o->given[RB_REG_R_DEPTH] && !o->regions)
+		return fail(err, len, "-t/--tx-depth is the --regions stream's: give --regions N");
+	if (o->regions && (o->odp || o->given[RB_REG_R_ODP_MODE] || o->prefetch))
+		return fail(err, len,
+			    "--regions times pinned registrations and streams through them: not "
+			    "with --odp, --odp-mode or --prefetch");
+	return 0;
+}
+
+int rb_reg_config(const struct rb_reg_opts *o, uint64_t page_size, struct rb_reg_cfg *cfg,
+		  char *err, size_t len)
+{
+	const char *acc = o->access[0] ? o->access : "local-write";
 	int ret;
 
 	memset(cfg, 0, sizeof(*cfg));
-	cfg->size = c->p.size;
-	if (!rb_cli_given(c, RB_O_SIZE) &&
-	    rb_axis_parse(RB_REG_DEF_SIZES, true, &cfg->size, err, len))
+	cfg->size = o->size;
+	if (!o->given[RB_REG_R_SIZE] &&
+	    rb_axis_parse(o->regions ? RB_REG_RGN_DEF_SIZE : RB_REG_DEF_SIZES, true, &cfg->size,
+			  err, len))
 		return -EINVAL;
-	cfg->count = rb_cli_given(c, RB_O_ITERS) ? c->p.iters : RB_REG_DEF_COUNT;
-	cfg->hugepages = c->p.hugepages;
-	cfg->unaligned = c->r.unaligned;
+	cfg->count = o->given[RB_REG_R_ITERS] ? o->iters : RB_REG_DEF_COUNT;
+	ret = reg_regions(o, cfg, err, len);
+	if (ret)
+		return ret;
+	cfg->hugepages = o->hugepages;
+	cfg->unaligned = o->unaligned;
 	cfg->page_size = cfg->hugepages ? RB_HUGE_PAGE : page_size;
-	ret = reg_odp(c, cfg, err, len);
+	ret = reg_odp(o, cfg, err, len);
 	if (!ret)
 		ret = rb_reg_access_parse(acc, &cfg->access, err, len);
 	if (ret)
 		return ret;
 	snprintf(cfg->access_text, sizeof(cfg->access_text), "%s", acc);
-	cfg->device = c->l.device[0] ? c->l.device : NULL;
-	cfg->json_path = c->l.json_path[0] ? c->l.json_path : NULL;
-	cfg->csv_path = c->l.csv_path[0] ? c->l.csv_path : NULL;
+	cfg->device = o->device[0] ? o->device : NULL;
+	cfg->json_path = o->json[0] ? o->json : NULL;
+	cfg->csv_path = o->csv[0] ? o->csv : NULL;
 	return 0;
 }
 
@@ -114,8 +132,9 @@ static void table_head(FILE *f, const struct rb_reg_run *r)
 	const struct rb_reg_cfg *c = r->cfg;
 	char l[64];
 
-	fprintf(f, "reg on %s: %" PRIu64 " registrations per size, access %s, ",
-		r->device[0] ? r->device : "-", c->count, c->access_text);
+	fprintf(f, "reg on %s: %" PRIu64 " %s per size, access %s, ",
+		r->device[0] ? r->device : "-", c->count, c->regions ? "rounds" : "registrations",
+		c->access_text);
 	fprintf(f, "%" PRIu64 " KiB pages%s, odp %s%s\n", c->page_size >> 10,
 		c->unaligned ? ", buffers 64 bytes into a page" : "", odp_name(c->odp),
 		c->prefetch ? " with prefetch" : "");
@@ -123,6 +142,14 @@ static void table_head(FILE *f, const struct rb_reg_run *r)
 	if (r->implicit_reg_us >= 0)
 		fprintf(f, "implicit ODP MR (whole address space): registered in %.2f us\n",
 			r->implicit_reg_us);
+	if (c->regions) {
+		fprintf(f,
+			"--regions %u: %u regions of each size against one region of %u x it, "
+			"registered and deregistered each round\n",
+			c->regions, c->regions, c->regions);
+		rb_reg_rgn_head(f);
+		return;
+	}
 	fprintf(f, "%12s %8s %6s %12s %12s %12s %12s %12s %12s %12s\n", "size", "pages", "regs",
 		"reg_p50[us]", "reg_p99[us]", "dreg_p50[us]", "dreg_p99[us]", "reg[ms/GiB]",
 		"pages/s", "pf_p50[us]");
@@ -134,6 +161,10 @@ static void table_row(FILE *f, const struct rb_reg_point *p)
 	if (!p->ok) {
 		fprintf(f, "%12" PRIu64 " %8" PRIu64 " %s: %.*s\n", p->size, p->pages,
 			p->failed ? "failed" : "n/a", (int)strcspn(p->reason, ";"), p->reason);
+		return;
+	}
+	if (p->has_rgn) {
+		rb_reg_rgn_row(f, p);
 		return;
 	}
 	fprintf(f, "%12" PRIu64 " %8" PRIu64 " %6" PRIu64, p->size, p->pages, p->done);
@@ -160,11 +191,14 @@ void rb_reg_table(FILE *f, const struct rb_reg_run *r)
 
 		if (p->ok && p->done < p->asked)
 			fprintf(f,
-				"note: size %" PRIu64 ": %" PRIu64 " of %" PRIu64 " registrations, "
+				"note: size %" PRIu64 ": %" PRIu64 " of %" PRIu64 " %s, "
 				"the time bound "
 				"(%llu s a size) "
 				"reached\n",
-				p->size, p->done, p->asked, RB_REG_BUDGET_NS / 1000000000ULL);
+				p->size, p->done, p->asked, p->has_rgn ? "rounds" : "registrations",
+				RB_REG_BUDGET_NS / 1000000000ULL);
+		if (p->ok && p->has_rgn)
+			rb_reg_rgn_notes(f, p);
 		if (p->ok && p->prefetch_na[0])
 			fprintf(f, "note: size %" PRIu64 ": no prefetch figure: %s\n", p->size,
 				p->prefetch_na);
@@ -217,6 +251,7 @@ static void csv_row(FILE *f, const struct rb_reg_cfg *c, const struct rb_reg_poi
 	csv_nums(f, fig, n);
 	fputc(',', f);
 	rb_csv_str(f, p->ok ? p->prefetch_na : p->reason);
+	rb_reg_rgn_csv(f, p);
 	fputc('\n', f);
 }
 
@@ -224,7 +259,7 @@ int rb_reg_csv(FILE *f, const struct rb_reg_run *r)
 {
 	size_t i;
 
-	fprintf(f, "%s\n", csv_cols);
+	fprintf(f, "%s,%s\n", csv_cols, rb_reg_rgn_csv_cols);
 	for (i = 0; i < r->npt; i++)
 		csv_row(f, r->cfg, &r->pt[i]);
 	return ferror(f) ? -EIO : 0;
@@ -232,16 +267,17 @@ int rb_reg_csv(FILE *f, const struct rb_reg_run *r)
 
 /* ---- JSON ----------------------------------------------------------------- */
 
-static json_t *jnum(double v)
+json_t *rb_reg_jnum(double v)
 {
 	return isfinite(v) ? json_real(v) : json_null();
 }
 
-static json_t *jlat(const struct rb_lat_summary *s)
+json_t *rb_reg_jlat(const struct rb_lat_summary *s)
 {
-	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "min", jnum(s->min), "p50", jnum(s->p50),
-			 "avg", jnum(s->avg), "p99", jnum(s->p99), "max", jnum(s->max), "stdev",
-			 jnum(s->stdev));
+	return json_pack("{s:o, s:o, s:o, s:o, s:o, s:o}", "min", rb_reg_jnum(s->min), "p50",
+			 rb_reg_jnum(s->p50), "avg", rb_reg_jnum(s->avg), "p99",
+			 rb_reg_jnum(s->p99), "max", rb_reg_jnum(s->max), "stdev",
+			 rb_reg_jnum(s->stdev));
 }
 
 static int jfigures(json_t *o, const struct rb_reg_point *p)
@@ -249,16 +285,18 @@ static int jfigures(json_t *o, const struct rb_reg_point *p)
 	int bad = 0;
 
 	if (p->has_reg) {
-		bad |= json_object_set_new(o, "reg_us", jlat(&p->reg));
-		bad |= json_object_set_new(o, "dereg_us", jlat(&p->dereg));
-		bad |= json_object_set_new(o, "reg_ms_per_gib", jnum(p->reg_ms_per_gib));
-		bad |= json_object_set_new(o, "dereg_ms_per_gib", jnum(p->dereg_ms_per_gib));
-		bad |= json_object_set_new(o, "reg_pages_per_s", jnum(p->reg_pages_per_s));
+		bad |= json_object_set_new(o, "reg_us", rb_reg_jlat(&p->reg));
+		bad |= json_object_set_new(o, "dereg_us", rb_reg_jlat(&p->dereg));
+		bad |= json_object_set_new(o, "reg_ms_per_gib", rb_reg_jnum(p->reg_ms_per_gib));
+		bad |= json_object_set_new(o, "dereg_ms_per_gib", rb_reg_jnum(p->dereg_ms_per_gib));
+		bad |= json_object_set_new(o, "reg_pages_per_s", rb_reg_jnum(p->reg_pages_per_s));
 	}
 	if (p->has_prefetch)
-		bad |= json_object_set_new(o, "prefetch_us", jlat(&p->prefetch));
+		bad |= json_object_set_new(o, "prefetch_us", rb_reg_jlat(&p->prefetch));
 	if (p->prefetch_na[0])
 		bad |= json_object_set_new(o, "prefetch_na", json_string(p->prefetch_na));
+	if (p->has_rgn)
+		bad |= json_object_set_new(o, "regions", rb_reg_rgn_json(p));
 	return bad;
 }
 
@@ -292,10 +330,18 @@ static json_t *jparams(const struct rb_reg_cfg *c)
 	for (i = 0; sizes && i < c->size.n; i++)
 		if (json_array_append_new(sizes, json_integer((json_int_t)c->size.v[i])))
 			break;
-	return json_pack("{s:o, s:I, s:b, s:s, s:b, s:s, s:b, s:I}", "size", sizes, "count",
-			 (json_int_t)c->count, "hugepages", c->hugepages, "odp", odp_name(c->odp),
-			 "prefetch", c->prefetch, "access", c->access_text, "unaligned",
-			 c->unaligned, "page_size", (json_int_t)c->page_size);
+	json_t *o = json_pack("{s:o, s:I, s:b, s:s, s:b, s:s, s:b, s:I}", "size", sizes, "count",
+			      (json_int_t)c->count, "hugepages", c->hugepages, "odp",
+			      odp_name(c->odp), "prefetch", c->prefetch, "access", c->access_text,
+			      "unaligned", c->unaligned, "page_size", (json_int_t)c->page_size);
+
+	if (o && c->regions &&
+	    (json_object_set_new(o, "regions", json_integer(c->regions)) ||
+	     json_object_set_new(o, "tx_depth", json_integer(c->depth)))) {
+		json_decref(o);
+		return NULL;
+	}
+	return o;
 }
 
 static json_t *jhead(const struct rb_reg_run *r)
@@ -321,7 +367,7 @@ void *rb_reg_json(const struct rb_reg_run *r)
 	for (i = 0; !bad && i < r->npt; i++)
 		bad |= json_array_append_new(res, jpoint(&r->pt[i]));
 	if (!bad && r->implicit_reg_us >= 0)
-		bad |= json_object_set_new(doc, "implicit_reg_us", jnum(r->implicit_reg_us));
+		bad |= json_object_set_new(doc, "implicit_reg_us", rb_reg_jnum(r->implicit_reg_us));
 	if (!bad && r->odp_na[0])
 		bad |= json_object_set_new(doc, "odp_na", json_string(r->odp_na));
 	if (!bad)

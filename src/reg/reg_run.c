@@ -17,11 +17,17 @@
 #include "core/atomic_file.h"
 #include "rdma/memlock.h"
 #include "cli/opts.h"
+#include "wire/wire.h"
 #include "report/output.h"
 #include "reg/reg.h"
+#include "reg/reg_int.h"
 #include "core/stats.h"
 #include "topo/topo.h"
 #include "rdma/verbs.h"
+
+#ifdef HAVE_CONFIG_H
+#include "config.h"
+#endif
 
 struct reg_ctx {
 	struct rb_dev dev;
@@ -39,9 +45,8 @@ static uint64_t now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
-/* ibv_reg_mr() timed into *@ns; 0 or -errno, not logged. */
-static int reg_timed(struct ibv_pd *pd, void *buf, size_t len, int access, struct ibv_mr **mr,
-		     uint64_t *ns)
+int rb_reg_timed(struct ibv_pd *pd, void *buf, size_t len, int access, struct ibv_mr **mr,
+		 uint64_t *ns)
 {
 	uint64_t t0 = now_ns();
 
@@ -50,7 +55,7 @@ static int reg_timed(struct ibv_pd *pd, void *buf, size_t len, int access, struc
 	return *mr ? 0 : -(errno ? errno : EIO);
 }
 
-static int dereg_timed(struct ibv_mr *mr, uint64_t *ns)
+int rb_reg_dereg_timed(struct ibv_mr *mr, uint64_t *ns)
 {
 	uint64_t t0 = now_ns();
 	int ret = ibv_dereg_mr(mr);
@@ -140,7 +145,7 @@ static void prefetch_sample(struct reg_ctx *x, struct ibv_mr *mr, void *buf,
 		rb_samples_push(&x->pre, ns);
 }
 
-static bool over_budget(uint64_t t0, uint64_t i)
+bool rb_reg_over_budget(uint64_t t0, uint64_t i)
 {
 	return i > 0 && now_ns() - t0 > RB_REG_BUDGET_NS;
 }
@@ -153,8 +158,8 @@ static int point_reg(struct reg_ctx *x, void *buf, struct rb_reg_point *pt)
 	struct ibv_mr *mr;
 	int ret;
 
-	for (i = 0; i < pt->asked && !rb_interrupted && !over_budget(t0, i); i++) {
-		ret = reg_timed(x->dev.pd, buf, pt->size, access, &mr, &ns);
+	for (i = 0; i < pt->asked && !rb_interrupted && !rb_reg_over_budget(t0, i); i++) {
+		ret = rb_reg_timed(x->dev.pd, buf, pt->size, access, &mr, &ns);
 		if (ret && x->cfg->odp && (ret == -EOPNOTSUPP || ret == -EINVAL))
 			return odp_refused(x, pt, ret);
 		if (ret)
@@ -162,7 +167,7 @@ static int point_reg(struct reg_ctx *x, void *buf, struct rb_reg_point *pt)
 		rb_samples_push(&x->reg, ns);
 		if (x->cfg->prefetch)
 			prefetch_sample(x, mr, buf, pt);
-		ret = dereg_timed(mr, &ns);
+		ret = rb_reg_dereg_timed(mr, &ns);
 		if (ret) {
 			rb_err("reg: %s: ibv_dereg_mr(%" PRIu64 " bytes): %s", x->dev.name,
 			       pt->size, strerror(-ret));
@@ -180,7 +185,7 @@ static int point_implicit(struct reg_ctx *x, void *buf, struct rb_reg_point *pt)
 {
 	uint64_t i, t0 = now_ns();
 
-	for (i = 0; i < pt->asked && !rb_interrupted && !over_budget(t0, i); i++) {
+	for (i = 0; i < pt->asked && !rb_interrupted && !rb_reg_over_budget(t0, i); i++) {
 		prefetch_sample(x, x->implicit, buf, pt);
 		if (pt->prefetch_na[0])
 			break;
@@ -242,7 +247,7 @@ static void implicit_open(struct reg_ctx *x)
 
 	if (x->cfg->odp != RB_REG_ODP_IMPLICIT || x->run->odp_na[0])
 		return;
-	ret = reg_timed(x->dev.pd, NULL, SIZE_MAX, access, &x->implicit, &ns);
+	ret = rb_reg_timed(x->dev.pd, NULL, SIZE_MAX, access, &x->implicit, &ns);
 	if (ret) {
 		snprintf(x->run->odp_na, sizeof(x->run->odp_na),
 			 "%s: ibv_reg_mr of an implicit ODP MR: %s", x->dev.name, strerror(-ret));
@@ -261,20 +266,24 @@ static int open_dev(struct reg_ctx *x)
 	return rb_dev_open_want(&w, &x->dev);
 }
 
-static int run_points(struct reg_ctx *x)
+int rb_reg_points(struct rb_reg_run *r, rb_reg_point_fn *fn, void *arg)
 {
-	struct rb_reg_run *r = x->run;
+	const struct rb_reg_cfg *c = r->cfg;
 	uint32_t i;
 	int ret = 0;
 
-	for (i = 0; i < x->cfg->size.n && !ret && !rb_interrupted; i++) {
-		ret = run_point(x, x->cfg->size.v[i], &r->pt[i]);
+	for (i = 0; i < c->size.n && !ret && !rb_interrupted; i++) {
+		struct rb_reg_point *p = &r->pt[i];
+
+		ret = fn(arg, c->size.v[i], p);
 		r->npt = i + 1;
-		if (!ret && i + 1 < x->cfg->size.n)
+		if (!ret && i + 1 < c->size.n)
 			rb_reg_write(r); /* rewritten whole after every point */
-		if (!ret && r->pt[i].ok)
-			rb_info("reg: %" PRIu64 " bytes: %" PRIu64 " %s", r->pt[i].size,
-				r->pt[i].done, r->pt[i].has_reg ? "registrations" : "prefetches");
+		if (!ret && p->ok)
+			rb_info("reg: %" PRIu64 " bytes: %" PRIu64 " %s", p->size, p->done,
+				p->has_rgn   ? "rounds"
+				: p->has_reg ? "registrations"
+					     : "prefetches");
 	}
 	if (ret)
 		snprintf(r->reason, sizeof(r->reason), "%s", r->pt[r->npt - 1].reason);
@@ -283,6 +292,11 @@ static int run_points(struct reg_ctx *x)
 			 (int)rb_interrupted);
 	r->complete = !ret && !rb_interrupted;
 	return ret;
+}
+
+static int plain_point(void *arg, uint64_t size, struct rb_reg_point *pt)
+{
+	return run_point(arg, size, pt);
 }
 
 static int measure(struct reg_ctx *x)
@@ -296,7 +310,8 @@ static int measure(struct reg_ctx *x)
 	snprintf(x->run->device, sizeof(x->run->device), "%s", x->dev.name);
 	odp_why(&x->dev, x->cfg->odp, x->run->odp_na, sizeof(x->run->odp_na));
 	implicit_open(x);
-	ret = run_points(x);
+	ret = x->cfg->regions ? rb_reg_rgn_measure(&x->dev, x->run)
+			      : rb_reg_points(x->run, plain_point, x);
 	if (x->implicit && ibv_dereg_mr(x->implicit))
 		rb_warn("reg: %s: ibv_dereg_mr of the implicit MR failed", x->dev.name);
 	rb_dev_close(&x->dev);
@@ -329,20 +344,45 @@ static int report(const struct rb_reg_run *r)
 	return ret ? ret : rb_reg_write(r);
 }
 
-int rb_reg_main(struct rb_cli *c)
+/* reg's command line: 0 to run, else the exit status (--help, --version, a usage error). */
+static int reg_args(int argc, char **argv, struct rb_reg_opts *o, struct rb_reg_cfg *cfg)
 {
-	static struct rb_reg_point pts[RB_MAX_AXIS];
 	char err[256];
-	struct rb_reg_cfg cfg;
-	struct rb_reg_run run = { .cfg = &cfg, .pt = pts, .implicit_reg_us = -1 };
-	struct reg_ctx x = { .cfg = &cfg, .run = &run };
-	int ret;
 
-	if (rb_reg_config(c, (uint64_t)sysconf(_SC_PAGESIZE), &cfg, err, sizeof(err)) ||
-	    check_outputs(&cfg, err, sizeof(err))) {
+	if (rb_reg_parse(argc, argv, o, err, sizeof(err))) {
 		fprintf(stderr, "rdmabench reg: %s\n", err);
 		return RB_EXIT_USAGE;
 	}
+	if (o->help || o->help_all) {
+		rb_reg_usage(stdout, o->help_all);
+		return RB_EXIT_OK;
+	}
+	if (o->version) {
+		printf("rdmabench %s (wire protocol %d, commit %s)\n", PACKAGE_VERSION,
+		       RB_WIRE_VERSION, RB_COMMIT);
+		return RB_EXIT_OK;
+	}
+	rb_quiet = o->quiet;
+	rb_verbose = o->verbose;
+	if (rb_reg_config(o, (uint64_t)sysconf(_SC_PAGESIZE), cfg, err, sizeof(err)) ||
+	    check_outputs(cfg, err, sizeof(err))) {
+		fprintf(stderr, "rdmabench reg: %s\n", err);
+		return RB_EXIT_USAGE;
+	}
+	return 0;
+}
+
+int rb_reg_main(int argc, char **argv)
+{
+	static struct rb_reg_point pts[RB_MAX_AXIS];
+	static struct rb_reg_opts o; /* cfg's strings point into it */
+	struct rb_reg_cfg cfg;
+	struct rb_reg_run run = { .cfg = &cfg, .pt = pts, .implicit_reg_us = -1 };
+	struct reg_ctx x = { .cfg = &cfg, .run = &run };
+	int ret = reg_args(argc, argv, &o, &cfg);
+
+	if (ret || o.help || o.help_all || o.version)
+		return ret;
 	cfg.memlock = rb_memlock_limit();
 	rb_timestamp(run.timestamp, sizeof(run.timestamp));
 	if (gethostname(run.host, sizeof(run.host) - 1))

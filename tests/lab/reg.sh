@@ -13,7 +13,9 @@
 # --reg-mode cache (issue 42) against the same server: 256 buffers, zipf:0.99
 # reuse, caches of 8, 32 and 128 entries: the hit rate rises with the size,
 # the figures agree with each other, and at 128 entries the message rate
-# lies between per-msg's and pool's.
+# lies between per-msg's and pool's.  reg --regions (issue 42): 64
+# regions of 64 KiB against one of 4 MiB, registration and the loopback
+# stream, and its refusal under RLIMIT_MEMLOCK.
 # shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
@@ -35,6 +37,13 @@ lowcap() {
 	echo $? >"$OUT/$_n.rc"
 }
 lowcap lowreg reg -d rxe0 -s 16M -n 2 --json "$OUT/lowreg.json"
+# --regions (issue 42): 64 regions of 64 KiB against one of 4 MiB, then
+# the loopback stream through each; refused under a 64 KiB limit.
+date +%s.%N >"$OUT/rgn.t0"
+solo regions reg -d rxe0 --regions 64 -s 64K -n 5 -t 32 --json "$OUT/regions.json" \
+	--csv "$OUT/regions.csv"
+date +%s.%N >"$OUT/rgn.t1"
+lowcap lowrgn reg -d rxe0 --regions 64 -s 64K -n 1 --json "$OUT/lowrgn.json"
 "$RB" server --bind 192.0.2.1 --cpu none --quiet >"$OUT/server.out" 2>"$OUT/server.err" &
 srv=$!
 lowcap lowlat send_lat -s 1M -n 10 --cpu none 192.0.2.1
@@ -102,6 +111,35 @@ expect_grep lowreg.err 'ulimit -l unlimited'
 expect_grep lowreg.err 'LimitMEMLOCK=infinity'
 jcheck lowreg.json 'd["complete"] is False' 'd["memlock_limit_bytes"] == 65536' \
 	'd["results"][0]["status"] == "failed"' '"RLIMIT_MEMLOCK" in d["reason"]'
+# --regions: both registrations timed each round, both streams measured
+# over their WRs, the figures consistent (WRs over the interval = the
+# rate) to the JSON's 9 significant digits; under a 64 KiB limit refused
+# before registering, naming it.
+expect_rc regions 0
+jcheck regions.json 'd["complete"] is True' 'd["params"]["regions"] == 64' \
+	'd["params"]["tx_depth"] == 32' 'd["params"]["size"] == [65536]' \
+	'd["results"][0]["status"] == "ok"' 'd["results"][0]["pages"] == 1024' \
+	'd["results"][0]["regions"]["n"] == 64' 'd["results"][0]["regions"]["rounds"] == 5' \
+	'd["results"][0]["regions"]["msg_bytes"] == 64' \
+	'all(0 < d["results"][0]["regions"][k]["p50"] for k in ("reg_us", "dereg_us", "one_reg_us", "one_dereg_us"))' \
+	'abs(d["results"][0]["regions"]["reg_per_region_us"] * 64 - d["results"][0]["regions"]["reg_us"]["p50"]) <= 1e-7 * d["results"][0]["regions"]["reg_us"]["p50"]' \
+	'all(d["results"][0]["regions"][k]["wrs"] == 320 for k in ("stream_regions", "stream_one"))' \
+	'all(abs(s["wrs"] / s["duration_s"] / 1e6 - s["msg_rate_mpps"]) < 1e-6 * s["msg_rate_mpps"] for s in (d["results"][0]["regions"]["stream_regions"], d["results"][0]["regions"]["stream_one"]))' \
+	'"reg_us" not in d["results"][0]'
+jcheck regions.csv 'len(d) == 1' 'd[0]["regions"] == "64"' 'float(d[0]["rgn_n_mpps"]) > 0' \
+	'float(d[0]["rgn_one_mpps"]) > 0' 'd[0]["rgn_wrs"] == "320"'
+expect_grep regions.out 'N\[Mpps\]'
+python3 -c 'import json, sys
+g = json.load(open(sys.argv[1]))["results"][0]["regions"]
+print("reg --regions 64 x 64 KiB (emulation): register all 64 p50 %.1f us (%.2f us a region), one 4 MiB region %.1f us; deregister %.1f us vs %.1f us; stream %.4g Mpps through 64 regions, %.4g Mpps through one" % (
+    g["reg_us"]["p50"], g["reg_per_region_us"], g["one_reg_us"]["p50"], g["dereg_us"]["p50"],
+    g["one_dereg_us"]["p50"], g["stream_regions"]["msg_rate_mpps"], g["stream_one"]["msg_rate_mpps"]))
+t = [float(open(f).read()) for f in sys.argv[2:]]
+print("reg --regions took %.1f s in the guest" % (t[1] - t[0]))' "$OUT/regions.json" "$OUT/rgn.t0" "$OUT/rgn.t1"
+expect_rc lowrgn 1
+expect_grep lowrgn.err '--regions 64 x -s 65536: 4194304 bytes pinned at once, over RLIMIT_MEMLOCK 65536 bytes (64 KiB)'
+expect_grep lowrgn.err 'ulimit -l unlimited'
+jcheck lowrgn.json 'd["complete"] is False' 'd["results"] == []' '"RLIMIT_MEMLOCK" in d["reason"]'
 # A test's buffers over the limit: refused before anything is made, with
 # the same explanation (exit 1: the host's limit, not the plan's).
 expect_rc lowlat 1

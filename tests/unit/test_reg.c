@@ -2,8 +2,8 @@
 /*
  * Unit tests for rdmabench reg's pure parts (src/reg/reg.c, src/rdma/memlock.c, src/rdma/access.c):
  * the RLIMIT_MEMLOCK message for a limit, a size and an errno; the pages a
- * buffer spans; a point's figures from known samples; the option checks
- * and defaults; the CSV and JSON of a run.
+ * buffer spans; a point's figures from known samples; --access; the CSV
+ * and JSON of a run (the options' checks and defaults: test_reg_opts).
  */
 #include <errno.h>
 #include <infiniband/verbs.h>
@@ -151,73 +151,6 @@ static void test_figures(void **state)
 	rb_samples_free(&p);
 }
 
-#define MAX_ARGS 16
-
-/* "reg ARGS..." parsed and configured; the config's return. */
-static int config_list(struct rb_reg_cfg *cfg, char *err, size_t len, const char *const *list)
-{
-	static char pool[MAX_ARGS][128];
-	char *argv[MAX_ARGS + 1];
-	static struct rb_cli c;
-	int argc = 0, ret;
-
-	rb_cli_init(&c);
-	err[0] = '\0';
-	argv[argc++] = strcpy(pool[0], "reg");
-	for (; *list; list++) {
-		assert_true(argc < MAX_ARGS);
-		argv[argc] = strcpy(pool[argc], *list);
-		argc++;
-	}
-	argv[argc] = NULL;
-	ret = rb_cli_parse(&c, "reg", RB_S_REG | RB_S_VERBS, argc, argv, err, len);
-	return ret ? ret : rb_reg_config(&c, 4096, cfg, err, len);
-}
-
-#define CONFIG(cfg, err, ...) \
-	config_list((cfg), (err), sizeof(err), (const char *const[]){ __VA_ARGS__, NULL })
-
-static void test_config(void **state)
-{
-	struct rb_reg_cfg cfg;
-	char err[256];
-
-	(void)state;
-	assert_int_equal(CONFIG(&cfg, err, "-q", "2"), -EINVAL); /* a test's option */
-	assert_non_null(strstr(err, "does not apply to reg"));
-	assert_int_equal(CONFIG(&cfg, err, "--quiet"), 0);
-	/* Defaults: 4K..256M:x4, 100 each, local-write, 4 KiB pages, no ODP. */
-	assert_int_equal(cfg.size.n, 9);
-	assert_int_equal(cfg.size.v[0], 4096);
-	assert_int_equal(cfg.size.v[8], 256 << 20);
-	assert_int_equal(cfg.count, RB_REG_DEF_COUNT);
-	assert_int_equal(cfg.access, IBV_ACCESS_LOCAL_WRITE);
-	assert_int_equal(cfg.page_size, 4096);
-	assert_int_equal(cfg.odp, RB_REG_ODP_NONE);
-	assert_false(cfg.prefetch || cfg.hugepages || cfg.unaligned);
-	assert_null(cfg.json_path);
-
-	assert_int_equal(CONFIG(&cfg, err, "-s", "4K,1M", "-n", "7", "--hugepages", "--unaligned",
-				"--json", "r.json", "-d", "rxe0"),
-			 0);
-	assert_int_equal(cfg.size.n, 2);
-	assert_int_equal(cfg.count, 7);
-	assert_int_equal(cfg.page_size, 2 << 20);
-	assert_true(cfg.hugepages && cfg.unaligned);
-	assert_string_equal(cfg.json_path, "r.json");
-	assert_string_equal(cfg.device, "rxe0");
-
-	assert_int_equal(CONFIG(&cfg, err, "--prefetch"), -EINVAL);
-	assert_non_null(strstr(err, "--prefetch needs --odp"));
-	assert_int_equal(CONFIG(&cfg, err, "--odp", "--prefetch"), 0);
-	assert_true(cfg.odp == RB_REG_ODP_EXPLICIT && cfg.prefetch);
-	/* --odp-mode implies --odp; implicit times prefetches. */
-	assert_int_equal(CONFIG(&cfg, err, "--odp-mode", "implicit"), 0);
-	assert_true(cfg.odp == RB_REG_ODP_IMPLICIT && cfg.prefetch);
-	assert_int_equal(CONFIG(&cfg, err, "--odp-mode", "lazy"), -EINVAL);
-	assert_int_equal(CONFIG(&cfg, err, "-s", "2G"), -EINVAL);
-}
-
 static void test_access(void **state)
 {
 	char err[256];
@@ -345,7 +278,6 @@ int main(void)
 		cmocka_unit_test(test_memlock_binds),
 		cmocka_unit_test(test_pages),
 		cmocka_unit_test(test_figures),
-		cmocka_unit_test(test_config),
 		cmocka_unit_test(test_access),
 		cmocka_unit_test(test_csv),
 		cmocka_unit_test(test_json),
