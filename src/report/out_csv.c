@@ -161,7 +161,8 @@ static void axes42_cells(FILE *f, const struct rb_doc *r, const struct rb_result
 	char buf[24];
 
 	if (rb_out_lock(r))
-		fprintf(f, ",%s,%u", rb_out_lock_word(res->pt.lock, buf, sizeof(buf)),
+		fprintf(f, ",%s,%u",
+			rb_out_lock_algo(r) ? rb_out_lock_word(res->pt.lock, buf, sizeof(buf)) : "",
 			res->pt.hold_us);
 	else
 		fputs(",,", f);

@@ -47,6 +47,7 @@ bool rb_out_wait_cols(const struct rb_doc *r);
  * each point's moderation.  rb_out_lock_word(): --lock's word for @v.
  */
 bool rb_out_lock(const struct rb_doc *r);
+bool rb_out_lock_algo(const struct rb_doc *r);
 const char *rb_out_lock_word(uint64_t v, char *buf, size_t len);
 /* out_json.c: a point's lock, hold_us and cq_moderation members, where the run has them. */
 int rb_json_point_axes(json_t *o, const struct rb_doc *r, const struct rb_result *res);

@@ -57,6 +57,14 @@ bool rb_out_lock(const struct rb_doc *r)
 	return b && b->lock;
 }
 
+/* A lock test whose algorithm is --lock's (tcp_lock's is its server's FIFO). */
+bool rb_out_lock_algo(const struct rb_doc *r)
+{
+	const struct rb_bench *b = r->params ? rb_bench_find(r->params->test) : NULL;
+
+	return b && b->lock && b->path == RB_PATH_VERBS;
+}
+
 const char *rb_out_lock_word(uint64_t v, char *buf, size_t len)
 {
 	const char *c = RB_LOCK_CHOICES;
