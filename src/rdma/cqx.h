@@ -22,8 +22,22 @@
 enum rb_cqx_kind {
 	RB_CQX_OFF,   /* classic: ibv_poll_cq() */
 	RB_CQX_BATCH, /* ibv_start_poll(), ibv_next_poll() up to the poll's max, ibv_end_poll() */
-	RB_CQX_ONE,   /* one completion per ibv_start_poll() (the provider row's cqx_one) */
+	RB_CQX_ONE,   /* one completion per ibv_start_poll() (rb_cqx_kind_for(): a library
+		       * older than the provider row's cqx_batch_from) */
 };
+
+struct rb_provider;
+
+/*
+ * rb_cqx_kind_for() - how provider @p's extended CQ is polled with the
+ * libibverbs of rdma-core @release ("64.0", as rb_rdma_core_version()
+ * gives it; NULL or "": unknown): RB_CQX_BATCH where @p's row has no
+ * cqx_batch_from or @release is that or later, else RB_CQX_ONE (the safe
+ * default while the library is not known to be fixed).  A provider is
+ * always of its libibverbs' release (their private ABI is one release's).
+ * @p NULL: no row, RB_CQX_BATCH.  Pure.
+ */
+uint8_t rb_cqx_kind_for(const struct rb_provider *p, const char *release);
 
 /*
  * rb_cqx_poll_one() - rb_cqx_poll() (@full: rb_cqx_poll_full()) for
