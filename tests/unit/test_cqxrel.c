@@ -175,6 +175,76 @@ static void engine_reaps_by_kind(void **state)
 	assert_true(starts[1] < starts[0]); /* batches: fewer start_polls */
 }
 
+/*
+ * The batched poll that checks the status itself (rb_cqx_poll_ok()): only
+ * successes counted, a failed completion ends the poll whole at wc[n]
+ * with RB_CQX_FAILED; never more than @max, and no next_poll after it.
+ */
+static void poll_ok_stops_at_failure(void **state)
+{
+	struct ibv_wc in = { .status = IBV_WC_SUCCESS, .opcode = IBV_WC_RDMA_WRITE }, out[8];
+	struct fx x;
+	int i;
+
+	(void)state;
+	fx_start(&x, RB_CQX_BATCH);
+	for (i = 0; i < 4; i++) {
+		in.wr_id = 10 + (uint64_t)i;
+		in.status = i == 2 ? IBV_WC_REM_ACCESS_ERR : IBV_WC_SUCCESS;
+		in.vendor_err = i == 2 ? 0x88 : 0;
+		in.qp_num = FAKE_QPN_BASE;
+		fake_push_wc(x.f, &in);
+	}
+	x.f->cqx_ends = 0;
+	assert_int_equal(rb_cqx_poll_ok(&x.f->cq, 8, out), 2 | RB_CQX_FAILED);
+	assert_int_equal(out[0].wr_id, 10);
+	assert_int_equal(out[1].wr_id, 11);
+	assert_int_equal(out[2].wr_id, 12);
+	assert_int_equal(out[2].status, IBV_WC_REM_ACCESS_ERR);
+	assert_int_equal(out[2].vendor_err, 0x88);
+	assert_int_equal(out[2].qp_num, FAKE_QPN_BASE);
+	assert_int_equal(x.f->cqx_ends, 1);
+	assert_int_equal(rb_cqx_poll_ok(&x.f->cq, 8, out), 1);
+	assert_int_equal(out[0].wr_id, 13);
+	assert_int_equal(rb_cqx_poll_ok(&x.f->cq, 8, out), 0);
+	/* @max: two of three, and no next_poll past the second. */
+	in.status = IBV_WC_SUCCESS;
+	for (i = 0; i < 3; i++)
+		fake_push_wc(x.f, &in);
+	x.f->cqx_nexts = 0;
+	assert_int_equal(rb_cqx_poll_ok(&x.f->cq, 2, out), 2);
+	assert_int_equal(x.f->cqx_nexts, 1);
+	assert_int_equal(rb_cqx_poll_ok(&x.f->cq, 2, out), 1);
+	fx_end(&x);
+}
+
+/*
+ * The engine's reap on it: a WR that fails second of four is named, and
+ * the first, completed before it in the same poll, is counted.
+ */
+static void reap_ok_counts_before_failure(void **state)
+{
+	uint64_t done = 0;
+	char want[96];
+	struct fx x;
+
+	(void)state;
+	fx_start(&x, RB_CQX_BATCH);
+	x.f->fail_nth = 2;
+	x.f->fail_status = IBV_WC_RETRY_EXC_ERR;
+	for (int i = 0; i < 4; i++)
+		assert_int_equal(rb_post_chain(&x.r, 0, 1, 0, true), 0);
+	x.f->delay = 0;
+	assert_int_equal(rb_reap(&x.r, &done, NULL), -EIO);
+	assert_int_equal(done, 1);
+	snprintf(want, sizeof(want), "fake0 qp 0x%x: RDMA WRITE completion error: %s",
+		 FAKE_QPN_BASE, ibv_wc_status_str(IBV_WC_RETRY_EXC_ERR));
+	if (!strstr(rb_last_error, want))
+		fail_msg("'%s' lacks '%s'", rb_last_error, want);
+	assert_true(x.f->cqx_nexts > 0); /* the batch went on past the first */
+	fx_end(&x);
+}
+
 /* JSON device.cq_poll: "batch" or "one" with the extended CQ, null with classic. */
 static void json_and_compare(void **state)
 {
@@ -220,6 +290,8 @@ int main(void)
 		cmocka_unit_test(kind_by_release),
 		cmocka_unit_test(both_kinds_polled),
 		cmocka_unit_test(engine_reaps_by_kind),
+		cmocka_unit_test(poll_ok_stops_at_failure),
+		cmocka_unit_test(reap_ok_counts_before_failure),
 		cmocka_unit_test_setup_teardown(json_and_compare, setup, teardown),
 	};
 
