@@ -188,7 +188,8 @@ def figures(cg_path, cost_path):
     }
 
 
-RUN_RE = re.compile(r'^(rdmabench|perftest)-(\w+?)-r(\d+)\.cg$')
+# rdmabench+API: rdmabench --cq-api API (scripts/cost --cq-api LIST).
+RUN_RE = re.compile(r'^(rdmabench(?:\+[a-z]+)?|perftest)-(\w+?)-r(\d+)\.cg$')
 
 
 def runs(raw):
@@ -245,24 +246,40 @@ def medians(rows):
             for key, d in acc.items()}
 
 
+def tools_of(med):
+    """rdmabench, its --cq-api variants (rdmabench+API) in name order, perftest."""
+    variants = sorted({t for t, _ in med if t.startswith('rdmabench+')})
+    return ['rdmabench'] + variants + ['perftest']
+
+
+def ratios_of(tools):
+    """(numerator, denominator) pairs: each rdmabench against perftest,
+    then each variant against rdmabench (classic)."""
+    rdmab = [t for t in tools if t != 'perftest']
+    return [(t, 'perftest') for t in rdmab] + [(t, 'rdmabench') for t in rdmab[1:]]
+
+
 def summary(rows, env):
     med = medians(rows)
+    tools = tools_of(med)
+    pairs = ratios_of(tools)
     out = ['# Instructions per message: rdmabench and perftest', '']
     out.append('User-space instructions counted by callgrind in the client, '
                'medians over the repetitions; spread = (max - min) / median. '
                'See README.md for what each figure includes.')
     out.append('')
-    out.append('| case | figure | rdmabench | perftest | rdmabench / perftest '
-               '| spread rdmabench | spread perftest |')
-    out.append('|---|---|---:|---:|---:|---:|---:|')
+    out.append('| case | figure | ' + ' | '.join(tools) + ' | ' +
+               ' | '.join('%s / %s' % p for p in pairs) + ' | ' +
+               ' | '.join('spread ' + t for t in tools) + ' |')
+    out.append('|---|---|' + '---:|' * (2 * len(tools) + len(pairs)))
     for case in CASES:
         for k in FIGURES:
-            a = med.get(('rdmabench', case), {}).get(k)
-            b = med.get(('perftest', case), {}).get(k)
-            ratio = '%.2f' % (a[0] / b[0]) if a and b and b[0] else '-'
-            out.append('| %s | %s | %s | %s | %s | %s | %s |' % (
-                case, k, '%.1f' % a[0] if a else '-', '%.1f' % b[0] if b else '-', ratio,
-                '%.2f%%' % a[1] if a else '-', '%.2f%%' % b[1] if b else '-'))
+            v = {t: med.get((t, case), {}).get(k) for t in tools}
+            cells = ['%.1f' % v[t][0] if v[t] else '-' for t in tools]
+            cells += ['%.2f' % (v[a][0] / v[b][0]) if v[a] and v[b] and v[b][0] else '-'
+                      for a, b in pairs]
+            cells += ['%.2f%%' % v[t][1] if v[t] else '-' for t in tools]
+            out.append('| %s | %s | %s |' % (case, k, ' | '.join(cells)))
     out.append('')
     out.append('## Every run')
     out.append('')

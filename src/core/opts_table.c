@@ -1294,10 +1294,10 @@ const struct rb_opt rb_opts[] = {
 	  .help = "how this side polls its completions: ex, the extended CQ (ibv_create_cq_ex; "
 		  "ibv_start_poll, ibv_next_poll, ibv_end_poll, reading only wr_id and status, "
 		  "with --srq or immediates also qp_num and imm_data; exits 2 where the "
-		  "provider has none; on rxe one completion a start_poll, as rdma-core before 55 "
-		  "corrupts the CQ after an empty ibv_next_poll); classic, ibv_create_cq and "
-		  "ibv_poll_cq; auto, ex where the provider makes it and polls batches (not rxe), "
-		  "else classic (JSON: device.cq_api)" },
+		  "provider has none; on rxe with rdma-core before 61, which corrupts the CQ after "
+		  "an empty ibv_next_poll, one completion a start_poll); classic, ibv_create_cq "
+		  "and ibv_poll_cq; auto, ex where the provider makes it and polls batches (rxe "
+		  "from rdma-core 61), else classic (JSON: device.cq_api, device.cq_poll)" },
 	{ .lname = "cq-moderation",
 	  .json = "cq_moderation",
 	  .wire = 52,

@@ -187,7 +187,7 @@ static const struct rb_provider rows[RB_PROV_COUNT] = {
 			  .ctr_retrans = rxe_retrans,
 			  .ctr_packets = "sent_pkts",
 			  .ctr_errors = none,
-			  .cqx_one = true },
+			  .cqx_batch_from = 61 },
 	[RB_PROV_MLX5] = { .id = RB_PROV_MLX5,
 			   .name = "mlx5",
 			   .family = "NVIDIA ConnectX-4 and later, BlueField",

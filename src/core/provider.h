@@ -102,12 +102,14 @@ struct rb_provider {
 	 * port_xmit_packets, else (netdev_carries_rdma) netdev_tx_packets. */
 	const char *ctr_packets;
 	const char *quirk; /* one line for topo and doctor; NULL: none */
-	/* issue 40: the extended CQ takes one completion per ibv_start_poll()
-	 * (rxe before rdma-core 55: an ibv_next_poll() that found nothing
-	 * moved the consumer index past the last completion and unlocked the
-	 * CQ twice, rdma-core b78b414e0 and 5e7aa4102), and --cq-api auto
-	 * keeps ibv_poll_cq(). */
-	bool cqx_one;
+	/* issue 40: the rdma-core release (major) from which the provider's
+	 * extended CQ polls in batches; below it, or where the library's
+	 * release cannot be told, one completion per ibv_start_poll(), and
+	 * --cq-api auto keeps ibv_poll_cq() (rb_cqx_kind_for()); 0: batches
+	 * always.  rxe: 61 (an ibv_next_poll() that found nothing moved the
+	 * consumer index past the last completion, fixed in 55, b78b414e0,
+	 * and unlocked the CQ twice, fixed in 61, 5e7aa4102). */
+	uint8_t cqx_batch_from;
 	/* issue 40: its completion vectors are its PCI function's last
 	 * num_comp_vectors MSI IRQs, in order (mlx5: the async EQ's first),
 	 * so a vector's CPUs are its IRQ's smp_affinity_list; elsewhere a

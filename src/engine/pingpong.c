@@ -249,6 +249,8 @@ int rb_run_pingpong_recv(struct rb_run *r)
 {
 	r->rx_count = 0;
 	if (!r->c.srq && !r->p->verify && !r->p->imm && r->pt.cqe_poll >= 2)
-		return r->c.cq_ex ? pingpong(r, recv_wait_plain_ex) : pingpong(r, recv_wait_plain);
+		return r->c.cq_ex == RB_CQX_BATCH ? pingpong(r, recv_wait_plain_ex)
+		       : r->c.cq_ex		  ? pingpong(r, recv_wait)
+						  : pingpong(r, recv_wait_plain);
 	return pingpong(r, recv_wait);
 }

@@ -352,15 +352,15 @@ int rb_imm_check(struct rb_run *r, const struct ibv_wc *wc);
  * gets its own, with its @on_recv called directly.
  */
 static inline __attribute__((always_inline)) int
-rb_reap_wcs(struct rb_run *r, struct ibv_wc *wc, int n, uint64_t *done,
-	    int (*on_recv)(struct rb_run *, uint32_t qi), bool srq, bool plain)
+rb_reap_wcs_as(struct rb_run *r, struct ibv_wc *wc, int n, uint64_t *done,
+	       int (*on_recv)(struct rb_run *, uint32_t qi), bool srq, bool plain, bool checked)
 {
 	int i, ret;
 
 	for (i = 0; i < n; i++) {
 		uint32_t qi = (uint32_t)(wc[i].wr_id >> 32), covered = (uint32_t)wc[i].wr_id;
 
-		if (wc[i].status != IBV_WC_SUCCESS)
+		if (checked && wc[i].status != IBV_WC_SUCCESS)
 			return rb_wc_error(r, &wc[i]);
 		if (wc[i].wr_id & RB_WRID_RECV) {
 			if (!srq) {
@@ -386,6 +386,13 @@ rb_reap_wcs(struct rb_run *r, struct ibv_wc *wc, int n, uint64_t *done,
 		}
 	}
 	return n;
+}
+
+static inline __attribute__((always_inline)) int
+rb_reap_wcs(struct rb_run *r, struct ibv_wc *wc, int n, uint64_t *done,
+	    int (*on_recv)(struct rb_run *, uint32_t qi), bool srq, bool plain)
+{
+	return rb_reap_wcs_as(r, wc, n, done, on_recv, srq, plain, true);
 }
 
 /*
@@ -439,8 +446,28 @@ static inline void rb_next_cq(struct rb_run *r)
 		r->cq_next = 0;
 }
 
-/* How a reap polls: the connection's CQ kind tested per poll, or known. */
+/* How a reap polls: the connection's CQ kind tested per poll, or known
+ * (RB_POLL_EX: the extended CQ in batches, RB_CQX_BATCH). */
 enum rb_poll_api { RB_POLL_ANY, RB_POLL_CLASSIC, RB_POLL_EX };
+
+/*
+ * The batched extended CQ's poll (rb_cqx_poll_ok()): the reap tests no
+ * status; one that failed ends the poll, reaped after those before it.
+ */
+static inline __attribute__((always_inline)) int
+rb_reap_cqx_ok(struct rb_run *r, struct ibv_wc *wc, int max, uint64_t *done,
+	       int (*on_recv)(struct rb_run *, uint32_t qi), bool srq, bool plain)
+{
+	int n = rb_cqx_poll_ok(r->cq, max, wc), ret;
+
+	if (__builtin_expect(n < 0, 0))
+		return rb_poll_failed(r);
+	if (__builtin_expect(!(n & RB_CQX_FAILED), 1))
+		return rb_reap_wcs_as(r, wc, n, done, on_recv, srq, plain, false);
+	n &= ~RB_CQX_FAILED;
+	ret = rb_reap_wcs_as(r, wc, n, done, on_recv, srq, plain, false);
+	return ret < 0 ? ret : rb_wc_error(r, &wc[n]);
+}
 
 /*
  * rb_reap_poll_as() - one poll of the CQ and the reap of what it found.
@@ -460,10 +487,12 @@ rb_reap_poll_as(struct rb_run *r, uint64_t *done, int (*on_recv)(struct rb_run *
 		on_recv = r->on_recv;
 	if (api == RB_POLL_CLASSIC || (api == RB_POLL_ANY && !r->c.cq_ex))
 		n = ibv_poll_cq(r->cq, max, wc);
-	else if (plain || !__builtin_expect(r->p->imm, 0))
-		n = rb_cqx_poll(r->cq, max, wc, r->c.cq_ex);
-	else
+	else if (!plain && __builtin_expect(r->p->imm, 0))
 		n = rb_cqx_poll_full(r->cq, max, wc, r->c.cq_ex);
+	else if (api == RB_POLL_ANY && __builtin_expect(r->c.cq_ex == RB_CQX_ONE, 0))
+		n = rb_cqx_poll_one(r->cq, max, wc, false);
+	else
+		return rb_reap_cqx_ok(r, wc, max, done, on_recv, srq, plain);
 	if (n < 0)
 		return rb_poll_failed(r);
 	return rb_reap_wcs(r, wc, n, done, on_recv, srq, plain);

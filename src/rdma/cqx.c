@@ -1,11 +1,24 @@
 // SPDX-License-Identifier: MIT
 /* The extended CQ (rdma/cqx.h). */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "core/rdmabench.h"
 #include "core/provider.h"
 #include "rdma/cqx.h"
+
+uint8_t rb_cqx_kind_for(const struct rb_provider *p, const char *release)
+{
+	unsigned int major = 0;
+
+	if (!p || !p->cqx_batch_from)
+		return RB_CQX_BATCH;
+	/* "" or not a release: unknown, 0 */
+	if (!release || sscanf(release, "%u.", &major) != 1)
+		major = 0;
+	return major >= p->cqx_batch_from ? RB_CQX_BATCH : RB_CQX_ONE;
+}
 
 int rb_cq_create_ex_on(struct rb_dev *d, uint64_t cqe, struct ibv_comp_channel *chan,
 		       uint32_t vector, struct ibv_cq **cq)

@@ -211,7 +211,8 @@ static const struct {
  * that registered them (gpu.reg_path; params.reg_mode and params.odp are
  * above), how it posted its WRs (device.post_api) and the bytes a WR
  * carried inline (device.inline_size, -I as the QPs took it), how it
- * polled and moderated its CQs (device.cq_api, device.cq_moderation).  @absent:
+ * polled and moderated its CQs (device.cq_api, device.cq_poll,
+ * device.cq_moderation).  @absent:
  * what a file without the object meant (host memory, registered by
  * ibv_reg_mr: no GPU path), as JSON text; NULL: unknown (a file of before
  * the member), not checked.
@@ -225,6 +226,8 @@ static const struct cside {
 	{ "device", "inline_size", "-I", NULL },
 	/* issue 40: how this side polled, and its CQs' moderation */
 	{ "device", "cq_api", "--cq-api", NULL },
+	/* batches or one a start_poll: the provider's library decides */
+	{ "device", "cq_poll", "--cq-api", NULL },
 	{ "device", "cq_moderation", "--cq-moderation", NULL },
 };
 

@@ -267,6 +267,7 @@ static json_t *jdevice(const struct rb_doc *r)
 				   r->post_api ? json_integer(r->comp_vector) : json_null());
 	if (r->cq_api) { /* issue 40: the CQs' API, vector and moderation */
 		bad |= json_object_set_new(o, "cq_api", json_string(r->cq_api));
+		bad |= json_object_set_new(o, "cq_poll", jstr_or_null(r->cq_poll));
 		bad |= json_object_set_new(o, "why_comp_vector", json_string(r->why_comp_vector));
 		/* "none" (not null: compare tells a moderated run from one without) */
 		bad |= json_object_set_new(o, "cq_moderation",

@@ -98,6 +98,7 @@ struct rb_doc {
 	/* issue 40: once there is a CQ (NULL before), "ex" or "classic"
 	 * (--cq-api), why comp_vector, and --cq-moderation as given ("": none) */
 	const char *cq_api;
+	const char *cq_poll; /* with cq_api "ex": "batch" or "one" (rb_cqx_kind_for()) */
 	char why_comp_vector[160];
 	char cq_moderation[128]; /* --cq-moderation's list (rb_cqmod_list()) */
 	/* Bytes a WR carries inline at most (-I as this side's QPs took it;

@@ -66,8 +66,12 @@ static int one_cq(struct session *s, uint64_t need, uint32_t vec, bool *ex, stru
 int sess_create_cqs(struct session *s, uint64_t need)
 {
 	struct rb_conn *cn = &s->conn;
-	bool one = cn->dev.prov && cn->dev.prov->cqx_one;
-	/* auto: the extended CQ where the provider polls it in batches */
+	char rel[32];
+	/* The provider's row and the library's release say whether the
+	 * extended CQ polls in batches; auto takes it only where it does. */
+	uint8_t kind =
+		rb_cqx_kind_for(cn->dev.prov, rb_rdma_core_version(rel, sizeof(rel)) ? NULL : rel);
+	bool one = kind == RB_CQX_ONE;
 	bool ex = s->l->cq_api == RB_CQ_EX || (s->l->cq_api == RB_CQ_AUTO && !one);
 	uint32_t i, n = s->p.cq_per_qp ? cn->nqp : 1, vec = pick_vector(s);
 	/* --cq-moderation: its first value here, so that a provider without it
@@ -93,8 +97,9 @@ int sess_create_cqs(struct session *s, uint64_t need)
 	if (cn->cqs)
 		cn->cq = cn->cqs[0];
 	s->usage |= ret == -ERANGE; /* -X/--vector past the device's */
-	cn->cq_ex = !ex ? RB_CQX_OFF : one ? RB_CQX_ONE : RB_CQX_BATCH;
+	cn->cq_ex = ex ? kind : RB_CQX_OFF;
 	s->rep.cq_api = ex ? "ex" : "classic";
+	s->rep.cq_poll = !ex ? NULL : one ? "one" : "batch";
 	s->rep.comp_vector = (int)vec;
 	s->rep.place.has_comp_vector = true;
 	s->rep.place.comp_vector = vec;

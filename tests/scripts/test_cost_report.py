@@ -207,6 +207,27 @@ class CostReport(unittest.TestCase):
         with contextlib.redirect_stdout(io.StringIO()):
             self.assertEqual(cr.cmd_check(base, self.raw, 7.0), 0)
 
+    def test_cq_api_variant(self):
+        # scripts/cost --cq-api classic,ex: rdmabench+ex is a tool of its
+        # own, a column beside rdmabench, and ex / classic is reported.
+        ex = CG.replace("0 2000\n", "0 1000\n").replace("15116", "14116")
+        self.write("rdmabench+ex-send_bw-r1", ex, COUNTS)
+        tools = sorted(t for t, c, r, f in cr.runs(self.raw))
+        self.assertEqual(tools, ["rdmabench", "rdmabench+ex"])
+        with contextlib.redirect_stdout(io.StringIO()), contextlib.redirect_stderr(io.StringIO()):
+            self.assertEqual(cr.cmd_report(self.dir), 0)
+        with open(os.path.join(self.dir, "summary.md")) as f:
+            text = f.read()
+        self.assertIn("| case | figure | rdmabench | rdmabench+ex | perftest |", text)
+        self.assertIn(" rdmabench+ex / rdmabench |", text)
+        # loop 115.0 against 105.0: ex / classic 0.91
+        self.assertIn("| send_bw | loop_per_msg | 115.0 | 105.0 | - | - | - | 0.91 |", text)
+        # The regression check holds rdmabench (classic) alone.
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            self.assertEqual(cr.cmd_check(os.path.join(self.dir, "cost.csv"), self.raw, 5.0), 0)
+        self.assertNotIn("rdmabench+ex", out.getvalue())
+
     def test_limit_floor(self):
         # 5% of a large figure; half an instruction a message for a small one.
         self.assertAlmostEqual(cr.limit_of(500.0, 5.0), 525.0)

@@ -133,7 +133,8 @@ static void pairs_points(void **state)
 	assert_non_null(json_object_get(json_object_get(r, "params"), "lock"));
 	assert_null(json_object_get(json_object_get(t, "params"), "lock"));
 	assert_null(json_object_get(json_array_get(json_object_get(t, "results"), 0), "lock"));
-	assert_non_null(json_object_get(json_array_get(json_object_get(t, "results"), 0), "hold_us"));
+	assert_non_null(json_object_get(json_array_get(json_object_get(t, "results"), 0), "hold_"
+											  "us"));
 	assert_int_equal(run_vs(r, t), RB_CMP_SAME);
 	assert_non_null(strstr(text, "# lock (RDMA) against tcp_lock (TCP), point by point"));
 	assert_non_null(strstr(text, "     qps  figure                 rdma         tcp  tcp/rdma  "
