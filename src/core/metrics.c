@@ -234,7 +234,8 @@ const struct rb_metric rb_metrics[] = {
 	},
 	/* issue 42: lock's own figures (its latency is the acquire latency,
 	 * lat_us): acquisitions per second, the release's round trip and the
-	 * handoff (a release's post to the next owner's acquire completion),
+	 * handoff (a release's post to the acquire completion of a contender
+	 * that was waiting for it),
 	 * attempts per acquisition, Jain's fairness index over the
 	 * contenders' acquisitions and the smallest contender's share. */
 	LOCK("lock_acq_per_s", lock_acq_per_s, "/s", RB_BETTER_HIGHER, "acq_rate", 10, RB_MF_SIG4,

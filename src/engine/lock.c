@@ -206,8 +206,12 @@ static int owned(struct rb_lock_run *lk, struct rb_lock_cont *c)
 
 	if (measured(lk, c)) {
 		ret = lat_sample(lk->r, c->t_first);
-		/* A handoff: the lock changes hands (its releaser re-taking it is none). */
-		if (lk->last_rel[c->lock] && lk->last_by[c->lock] != c->qi) {
+		/* A handoff: the lock passes to another contender that was
+		 * already waiting (its releaser re-taking it is none; one that
+		 * came after the release found it free: no handoff either, or
+		 * the idle time and the warm-up's drain would count). */
+		if (lk->last_rel[c->lock] && lk->last_by[c->lock] != c->qi &&
+		    c->t_first <= lk->last_rel[c->lock]) {
 			lk->handoff_ticks += k - lk->last_rel[c->lock];
 			lk->handoffs++;
 		}

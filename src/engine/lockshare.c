@@ -24,16 +24,16 @@ uint64_t rb_lockshare_bytes(const struct rb_params *p, uint64_t page)
 }
 
 /*
- * --lock's list as one word, for the hosts of a run to compare: each
- * point's algorithm, in order (an axis since the sweeps), folded.
+ * An axis's list as one word, for the hosts of a run to compare: each
+ * point's value, in order (--lock and --hold are axes), folded.
  */
-static uint32_t algo_list(const struct rb_params *p)
+static uint32_t fold(const struct rb_axis *a)
 {
 	uint32_t h = 0;
 	size_t i;
 
-	for (i = 0; i < p->lock_algo.n; i++)
-		h = h * 31 + (uint32_t)p->lock_algo.v[i] + 1;
+	for (i = 0; i < a->n; i++)
+		h = h * 31 + (uint32_t)a->v[i] + 1;
 	return h;
 }
 
@@ -44,7 +44,11 @@ void rb_lockshare_init(struct rb_lock_share *sh, const struct rb_params *p, uint
 	sh->run_id = p->lock_run_id;
 	sh->bytes = rb_lockshare_bytes(p, page);
 	sh->hosts = p->lock_hosts;
-	sh->algo = algo_list(p);
+	sh->algo = fold(&p->lock_algo);
+	sh->hold = fold(&p->hold_us);
+	sh->iters = p->iters;
+	sh->duration_s = p->duration_s;
+	sh->warmup = p->warmup;
 	sh->locks = p->locks;
 	sh->cs_bytes = p->cs_bytes;
 	sh->points = points;
@@ -61,7 +65,11 @@ bool rb_lockshare_differs(const struct rb_lock_share *sh, const struct rb_params
 		bool folded; /* a list folded into one word: no value to print */
 	} f[] = {
 		{ "--run-hosts", sh->hosts, p->lock_hosts, false },
-		{ "--lock", sh->algo, algo_list(p), true },
+		{ "--lock", sh->algo, fold(&p->lock_algo), true },
+		{ "--hold", sh->hold, fold(&p->hold_us), true },
+		{ "-n", sh->iters, p->iters, false },
+		{ "-D", sh->duration_s, p->duration_s, false },
+		{ "--warmup", sh->warmup, p->warmup, false },
 		{ "--locks", sh->locks, p->locks, false },
 		{ "--cs-bytes", sh->cs_bytes, p->cs_bytes, false },
 		{ "points", sh->points, points, false },
@@ -73,16 +81,15 @@ bool rb_lockshare_differs(const struct rb_lock_share *sh, const struct rb_params
 		if (f[i].run != f[i].mine && f[i].folded) {
 			snprintf(why, len,
 				 "%s differs from the run's first host's: every host of a run "
-				 "gives the same --run-hosts, --lock, --locks, --cs-bytes, "
-				 "--verify "
-				 "and number of points",
+				 "gives the same --run-hosts, --lock, --hold, --locks, --cs-bytes, "
+				 "--verify, -n, -D, --warmup and number of points",
 				 f[i].what);
 			return true;
 		} else if (f[i].run != f[i].mine) {
 			snprintf(why, len,
 				 "%s %llu, where the run's first host has %llu: every host of a "
-				 "run gives the same --run-hosts, --lock, --locks, --cs-bytes, "
-				 "--verify and number of points",
+				 "run gives the same --run-hosts, --lock, --hold, --locks, "
+				 "--cs-bytes, --verify, -n, -D, --warmup and number of points",
 				 f[i].what, (unsigned long long)f[i].mine,
 				 (unsigned long long)f[i].run);
 			return true;

@@ -34,6 +34,8 @@ struct rb_lock_share {
 	uint32_t joined;   /* connections that ever joined: at most hosts */
 	/* What every host's plan must agree on. */
 	uint32_t algo, locks, cs_bytes, points, verify;
+	uint32_t hold, duration_s; /* --hold's list (folded), -D */
+	uint64_t iters, warmup;
 	/* The points (all hosts together). */
 	uint32_t arrived; /* point starts reached */
 	uint32_t started; /* points begun: the last arrival zeroed the memory */

@@ -507,7 +507,9 @@ static int granted(struct tlk_cli *t, struct rb_lock_cont *c)
 	*h = c->qi + 1;
 	if (measured(t, c)) {
 		ret = lat_sample(lk->r, c->t_first);
-		if (lk->last_rel[c->lock] && lk->last_by[c->lock] != c->qi) {
+		/* A handoff: the lock passed to a contender already waiting. */
+		if (lk->last_rel[c->lock] && lk->last_by[c->lock] != c->qi &&
+		    c->t_first <= lk->last_rel[c->lock]) {
 			lk->handoff_ticks += k - lk->last_rel[c->lock];
 			lk->handoffs++;
 		}
@@ -558,7 +560,8 @@ static int released(struct tlk_cli *t, struct rb_lock_cont *c)
 		lk->rel_ticks += k - c->t_rel;
 		c->acquired++;
 	}
-	lk->done++;
+	if (++lk->done == lk->r->pt.warmup)
+		rb_mark_start(lk->r);
 	c->st = RB_LK_IDLE;
 	return 0;
 }
@@ -718,12 +721,16 @@ static int tick(struct tlk_cli *t, uint64_t deadline, uint32_t *busy, bool *hold
 				c->st = RB_LK_DONE;
 				continue;
 			}
+			/* As lock's: the measured acquisitions wait for the last
+			 * warm-up release, which starts the interval (released()),
+			 * so that no warm-up queueing or hold lies inside it. */
+			if (t->lk.started == t->lk.r->pt.warmup &&
+			    t->lk.done < t->lk.r->pt.warmup) {
+				*busy += 1;
+				continue;
+			}
 			c->seq = t->lk.started++;
 			c->lock = (uint32_t)(c->seq % t->lk.l.locks);
-			/* The interval starts with the first measured acquisition:
-			 * each measured sample falls inside it. */
-			if (c->seq == t->lk.r->pt.warmup && c->seq)
-				rb_mark_start(t->lk.r);
 			c->t_first = rb_ticks();
 			ret = attempt(t, c);
 		} else if (c->st == RB_LK_HOLD) {

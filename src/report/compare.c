@@ -839,7 +839,8 @@ static const struct rb_opt compare_rows[] = {
 		  "kind, size by size: throughput (or latency) ratio, CPU per byte (or "
 		  "message) on each side; latencies on one basis (round trips when one test "
 		  "reports half of one); not across -b, --threads or --reversed; lock against "
-		  "tcp_lock point by point (same -q, --locks, --hold, --cs-bytes, --verify): "
+		  "tcp_lock point by point (same -q and --hold, each --lock on its own line; "
+		  "same --locks, --cs-bytes, --verify; not a --run-id run of several hosts): "
 		  "acquire p50/p99, acquisitions/s, handoff, better side" },
 	{ .lname = "help",
 	  .sname = 'h',

@@ -159,6 +159,7 @@ static const struct same_param same_lock[] = {
 	{ "locks", "--locks", "1" },
 	{ "cs_bytes", "--cs-bytes", "0" },
 	{ "verify", "--verify", "false" },
+	{ "lock_hosts", "--run-hosts", "0" }, /* tcp_lock has one host's contenders */
 };
 
 #define NPARAMS(t) (sizeof(t) / sizeof((t)[0]))

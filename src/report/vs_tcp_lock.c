@@ -2,8 +2,9 @@
 /*
  * compare --vs-tcp lock.json tcp_lock.json (issue 42): an RDMA lock run
  * against a lock server over TCP, point by point (the same contenders,
- * -q, and --hold where a point gives it; vs_tcp.c has checked that the
- * files share --locks, --hold, --cs-bytes and --verify), each of lock's
+ * -q, and --hold; each --lock of a sweep against the same tcp_lock
+ * point; vs_tcp.c has checked that the files share --locks, --cs-bytes,
+ * --verify and one host), each of lock's
  * figures on a line: both values, the ratio TCP/RDMA and the side that
  * is better by the metric's own direction.  Pure: two documents in, a
  * table out.
@@ -70,6 +71,14 @@ static const char *cell(char *buf, size_t len, const char *fmt, double v)
 	return buf;
 }
 
+/* A lock point's --lock ("spin" in files from before it was an axis). */
+static const char *algo(json_t *pt)
+{
+	const char *a = json_string_value(json_object_get(pt, "lock"));
+
+	return a ? a : "spin";
+}
+
 static void rows(FILE *out, json_t *r, json_t *t)
 {
 	const struct rb_metric *m;
@@ -81,7 +90,8 @@ static void rows(FILE *out, json_t *r, json_t *t)
 		m = rb_metric_find(figs[i].metric, strlen(figs[i].metric), false);
 		a = m ? rb_compare_point_value(r, m) : NAN;
 		b = m ? rb_compare_point_value(t, m) : NAN;
-		fprintf(out, "%8.0f  %-15s %11s %11s %9s  %s\n", axis(r, "qps"), figs[i].label,
+		fprintf(out, "%8.0f %7.0f  %-6s  %-15s %11s %11s %9s  %s\n", axis(r, "qps"),
+			axis(r, "hold_us") < 0 ? 0 : axis(r, "hold_us"), algo(r), figs[i].label,
 			cell(ab, sizeof(ab), "%.4g", a), cell(bb, sizeof(bb), "%.4g", b),
 			cell(rb, sizeof(rb), "%.2f", a > 0 ? b / a : NAN),
 			m ? better(m, a, b) : "-");
@@ -95,22 +105,24 @@ int rb_compare_vs_tcp_lock(json_t *rdma, json_t *tcp, FILE *out, char *err, size
 
 	json_array_foreach(results, i, r)
 	{
+		/* Every lock point (each --lock of a sweep its own) against the
+		 * tcp_lock point of its -q and --hold. */
 		t = first_like(tcp, r);
-		if (!t || first_like(rdma, r) != r)
-			continue; /* a point the other lacks, or not the first of its kind */
+		if (!t)
+			continue; /* a point tcp_lock lacks */
 		if (!n++) {
 			fprintf(out, "# lock (RDMA) against tcp_lock (TCP), point by point (the "
-				     "same "
-				     "-q contenders, --locks, --hold, --cs-bytes and --verify)\n");
+				     "same -q contenders and --hold; the same --locks, "
+				     "--cs-bytes and --verify)\n");
 			fprintf(out, "# tcp/rdma: the ratio; better: the side with the lower time "
 				     "or the more acquisitions/s\n");
-			fprintf(out, "%8s  %-15s %11s %11s %9s  %s\n", "qps", "figure", "rdma",
-				"tcp", "tcp/rdma", "better");
+			fprintf(out, "%8s %7s  %-6s  %-15s %11s %11s %9s  %s\n", "qps", "hold_us",
+				"lock", "figure", "rdma", "tcp", "tcp/rdma", "better");
 		}
 		rows(out, r, t);
 	}
 	if (n)
 		return RB_CMP_SAME;
-	snprintf(err, len, "--vs-tcp: lock and tcp_lock share no point (the same -q)");
+	snprintf(err, len, "--vs-tcp: lock and tcp_lock share no point (the same -q and --hold)");
 	return RB_CMP_INCOMPARABLE;
 }

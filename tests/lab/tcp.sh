@@ -26,8 +26,9 @@
 #   (-q 1,2,4 --cs-bytes 32 --verify) through the FIFO lock server over
 #   TCP: exit 0 with --verify on both sides, one attempt per acquisition,
 #   FIFO fairness, its messages across the NICs and none through rxe;
-#   --lock refused (exit 2); compare --vs-tcp lspin.json tlk.json pairs
-#   the points, each figure from its own file.
+#   --lock refused (exit 2); compare --vs-tcp lock.json tlk.json pairs
+#   each lock point at --hold 0 (spin and ticket) with tcp_lock's of its
+#   -q, each figure from its own file.
 # shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib/lab.sh"
 
@@ -80,8 +81,6 @@ solo badq tcp_bw $C -Q 4 192.0.2.1
 solo badc tcp_bw $C -c UC 192.0.2.1
 wire lock solo lock lock $C -q 1,2,4 --lock spin,ticket --hold 0,50 --cs-bytes 32 \
 	--backoff exp:2000..20000 --verify -n $NL 192.0.2.1 --json "$OUT/lock.json"
-wire lspin solo lspin lock $C -q 1,2,4 --lock spin --cs-bytes 32 --verify -n $NL 192.0.2.1 \
-	--json "$OUT/lspin.json"
 wire tlk across tlk solo tlk tcp_lock $C -q 1,2,4 --cs-bytes 32 --verify -n $NL 192.0.2.1 \
 	--json "$OUT/tlk.json"
 solo tlkbad tcp_lock $C --lock ticket 192.0.2.1
@@ -110,7 +109,7 @@ crossed() {
 	fi
 }
 
-for c in lat bw dbw bi rlat rdma tcp64 one.cli one.srv lock lspin tlk; do
+for c in lat bw dbw bi rlat rdma tcp64 one.cli one.srv lock tlk; do
 	expect_rc $c 0
 done
 expect_rc server 0
@@ -191,27 +190,29 @@ echo "tcp_lock: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1])
 sed -n '/^ *size/,$p' "$OUT/tlk.out"
 # compare --vs-tcp: each point of lock spin against tcp_lock's, each
 # figure the one its own file holds.
-"$RDMABENCH" compare --vs-tcp "$OUT/lspin.json" "$OUT/tlk.json" >"$OUT/vs_lock.out" 2>&1 ||
+"$RDMABENCH" compare --vs-tcp "$OUT/lock.json" "$OUT/tlk.json" >"$OUT/vs_lock.out" 2>&1 ||
 	{ cat "$OUT/vs_lock.out" >&2; fail "compare --vs-tcp lock tcp_lock failed"; }
 cat "$OUT/vs_lock.out"
-python3 - "$OUT/lspin.json" "$OUT/tlk.json" "$OUT/vs_lock.out" <<'PY' || fail "compare --vs-tcp lock tcp_lock: figures not from their files"
+python3 - "$OUT/lock.json" "$OUT/tlk.json" "$OUT/vs_lock.out" <<'PY' || fail "compare --vs-tcp lock tcp_lock: figures not from their files"
 import json, sys
-docs = [{r["qps"]: r for r in json.load(open(f))["results"]} for f in sys.argv[1:3]]
+res = [json.load(open(f))["results"] for f in sys.argv[1:3]]
+docs = [{(r["qps"], r["hold_us"], r["lock"]): r for r in res[0]},
+        {(r["qps"], r["hold_us"]): r for r in res[1]}]
 get = {"acquire_p50_us": lambda r: r["lat_us"]["p50"], "acquire_p99_us": lambda r: r["lat_us"]["p99"],
        "acq_per_s": lambda r: r["lock_acq_per_s"], "handoff_us": lambda r: r["lock_handoff_us"]}
 seen = set()
 for line in open(sys.argv[3]):
     f = line.split()
-    if len(f) != 6 or not f[0].isdigit():
+    if len(f) != 8 or not f[0].isdigit():
         continue
-    q = int(f[0])
-    for side, cell in ((0, f[2]), (1, f[3])):
-        want = get[f[1]](docs[side][q])
+    q, h, lk = int(f[0]), int(f[1]), f[2]
+    for side, cell, key in ((0, f[4], (q, h, lk)), (1, f[5], (q, h))):
+        want = get[f[3]](docs[side][key])
         ok = cell == "-" if want is None else abs(float(cell) - want) <= 1e-3 * abs(want)
         if not ok:
-            sys.exit("qps %d %s: %s, its file says %s" % (q, f[1], cell, want))
-    seen.add((q, f[1]))
-if seen != {(q, k) for q in (1, 2, 4) for k in get}:
+            sys.exit("qps %d hold %d %s %s: %s, its file says %s" % (q, h, lk, f[3], cell, want))
+    seen.add((q, h, lk, f[3]))
+if seen != {(q, 0, lk, k) for q in (1, 2, 4) for lk in ("spin", "ticket") for k in get}:
     sys.exit("points or figures missing: %s" % sorted(seen))
 PY
 

@@ -402,6 +402,28 @@ static void first_slice_measured(void **state)
 	lx_end(&x);
 }
 
+/*
+ * A handoff is the lock passing to a contender that was already waiting:
+ * one that came after the release found the lock free (its first CAS
+ * won) and is none.  The fake runs each CAS at its post, on one thread,
+ * so a spin acquirer that waited made a failed attempt first: the
+ * handoffs are at most the failed attempts.  Two contenders on --locks 3
+ * take each lock in turn, most often free.
+ */
+static void handoff_only_to_waiters(void **state)
+{
+	struct lx x;
+
+	(void)state;
+	lx_run(&x, RB_LOCK_SPIN, 2, 3, 0);
+	assert_int_equal(rb_run_lock_with(&x.r, &rb_lock_algos[RB_LOCK_SPIN], &x.lk), 0);
+	if (x.lk.handoffs > x.lk.attempts - x.p.iters)
+		fail_msg("%llu handoffs, %llu failed attempts: a free lock's take counted as one",
+			 (unsigned long long)x.lk.handoffs,
+			 (unsigned long long)(x.lk.attempts - x.p.iters));
+	lx_end(&x);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -413,6 +435,7 @@ int main(void)
 		cmocka_unit_test(contenders_in_json),
 		cmocka_unit_test(handoff_reap_order),
 		cmocka_unit_test(first_slice_measured),
+		cmocka_unit_test(handoff_only_to_waiters),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -30,6 +30,7 @@ static char err[512];
 struct fig {
 	uint32_t qps;
 	double p50, p99, acq, handoff;
+	uint32_t lock; /* the point's --lock (0 spin, 1 ticket) */
 };
 
 static void params(struct rb_params *p, const char *test, uint32_t cs)
@@ -77,9 +78,12 @@ static json_t *doc(const char *test, const struct rb_params *p, const struct fig
 	for (i = 0; i < n; i++) {
 		struct rb_result *r = &res[i];
 
-		r->pt = (struct rb_point){
-			.size = 8, .batch = 1, .signal = 1, .qps = f[i].qps, .tx_depth = 128
-		};
+		r->pt = (struct rb_point){ .size = 8,
+					   .batch = 1,
+					   .signal = 1,
+					   .qps = f[i].qps,
+					   .tx_depth = 128,
+					   .lock = f[i].lock };
 		r->iters = 150;
 		r->duration_s = 150 / f[i].acq;
 		r->has_lat = true;
@@ -108,8 +112,8 @@ static int run_vs(json_t *rdma, json_t *tcp)
 	return vs_tcp_text(rdma, tcp, &text, &text_len, err, sizeof(err));
 }
 
-static const struct fig rdma_figs[] = { { 1, 168, 400, 285, 0 }, { 2, 1000, 2000, 100, 50 } };
-static const struct fig tcp_figs[] = { { 1, 336, 500, 570, 0 }, { 2, 500, 2000, 100, 5 } };
+static const struct fig rdma_figs[] = { { 1, 168, 400, 285, 0, 0 }, { 2, 1000, 2000, 100, 50, 0 } };
+static const struct fig tcp_figs[] = { { 1, 336, 500, 570, 0, 0 }, { 2, 500, 2000, 100, 5, 0 } };
 
 /* lock's document with --cs-bytes @rcs, tcp_lock's with @tcs, the figures above. */
 static void docs(uint32_t rcs, uint32_t tcs, json_t **r, json_t **t)
@@ -137,25 +141,65 @@ static void pairs_points(void **state)
 											  "us"));
 	assert_int_equal(run_vs(r, t), RB_CMP_SAME);
 	assert_non_null(strstr(text, "# lock (RDMA) against tcp_lock (TCP), point by point"));
-	assert_non_null(strstr(text, "     qps  figure                 rdma         tcp  tcp/rdma  "
+	assert_non_null(strstr(text, "     qps hold_us  lock    figure                 rdma        "
+				     " tcp  tcp/rdma  "
 				     "better\n"));
 	/* -q 1: TCP twice the acquire time but twice the acquisitions/s; no handoff. */
-	assert_non_null(strstr(text, "       1  acquire_p50_us          168         336      2.00  "
+	assert_non_null(strstr(text, "       1       0  spin    acquire_p50_us          168        "
+				     " 336      2.00  "
 				     "rdma\n"
-				     "       1  acquire_p99_us          400         500      1.25  "
+				     "       1       0  spin    acquire_p99_us          400        "
+				     " 500      1.25  "
 				     "rdma\n"
-				     "       1  acq_per_s               285         570      2.00  "
+				     "       1       0  spin    acq_per_s               285        "
+				     " 570      2.00  "
 				     "tcp\n"
-				     "       1  handoff_us                -           -         -  "
+				     "       1       0  spin    handoff_us                -        "
+				     "   -         -  "
 				     "-\n"));
-	assert_non_null(strstr(text, "       2  acquire_p50_us         1000         500      0.50  "
+	assert_non_null(strstr(text, "       2       0  spin    acquire_p50_us         1000        "
+				     " 500      0.50  "
 				     "tcp\n"
-				     "       2  acquire_p99_us         2000        2000      1.00  "
+				     "       2       0  spin    acquire_p99_us         2000        "
+				     "2000      1.00  "
 				     "same\n"
-				     "       2  acq_per_s               100         100      1.00  "
+				     "       2       0  spin    acq_per_s               100        "
+				     " 100      1.00  "
 				     "same\n"
-				     "       2  handoff_us               50           5      0.10  "
+				     "       2       0  spin    handoff_us               50        "
+				     "   5      0.10  "
 				     "tcp\n"));
+	json_decref(r);
+	json_decref(t);
+}
+
+/* --lock spin,ticket: each algorithm's point against the one tcp_lock
+ * point of its -q, each labelled (none left out as a duplicate). */
+static void sweep_each_lock(void **state)
+{
+	static const struct fig both[] = { { 1, 168, 400, 285, 0, 0 }, { 1, 300, 600, 200, 0, 1 } };
+	struct rb_params rp, tp;
+	json_t *r, *t;
+
+	(void)state;
+	params(&rp, "lock", 32);
+	rp.lock_algo.n = 2;
+	rp.lock_algo.v[0] = RB_LOCK_SPIN;
+	rp.lock_algo.v[1] = RB_LOCK_TICKET;
+	params(&tp, "tcp_lock", 32);
+	r = doc("lock", &rp, both, 2);
+	t = doc("tcp_lock", &tp, tcp_figs, 1);
+	assert_int_equal(run_vs(r, t), RB_CMP_SAME);
+	assert_non_null(strstr(text, "       1       0  spin    acquire_p50_us          168        "
+				     " "
+				     "336      2.00  rdma\n"));
+	assert_non_null(strstr(text, "       1       0  ticket  acquire_p50_us          300        "
+				     " "
+				     "336      1.12  rdma\n"));
+	/* A run of several hosts had more contenders than its -q: refused. */
+	json_object_set_new(json_object_get(r, "params"), "lock_hosts", json_integer(2));
+	assert_int_equal(run_vs(r, t), RB_CMP_INCOMPARABLE);
+	assert_non_null(strstr(err, "--run-hosts"));
 	json_decref(r);
 	json_decref(t);
 }
@@ -173,9 +217,10 @@ static void refuses(void **state)
 	json_decref(t);
 	/* No -q in common. */
 	params(&tp, "tcp_lock", 32);
-	t = doc("tcp_lock", &tp, (const struct fig[]){ { 4, 1, 2, 3, 4 } }, 1);
+	t = doc("tcp_lock", &tp, (const struct fig[]){ { 4, 1, 2, 3, 4, 0 } }, 1);
 	assert_int_equal(run_vs(r, t), RB_CMP_INCOMPARABLE);
-	assert_string_equal(err, "--vs-tcp: lock and tcp_lock share no point (the same -q)");
+	assert_string_equal(err, "--vs-tcp: lock and tcp_lock share no point (the same -q and "
+				 "--hold)");
 	/* lock with tcp_lat, send_lat with tcp_lock: no pairs. */
 	x = json_deep_copy(t);
 	json_object_set_new(x, "test", json_string("tcp_lat"));
@@ -199,6 +244,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(pairs_points),
+		cmocka_unit_test(sweep_each_lock),
 		cmocka_unit_test(refuses),
 	};
 
