@@ -191,7 +191,7 @@ static void text_test(const struct rb_dryrun *d, FILE *f)
 
 	fprintf(f, LABEL "%s: %s, %s", "test", d->b->name, d->b->wr_name,
 		d->b->mode == RB_MODE_LAT ? "latency" : "bandwidth");
-	if (d->b->atomic)
+	if (rb_bench_scope(d->b) & RB_S_ATOMIC) /* --op applies (not to lock) */
 		fprintf(f, " (%s)", rb_op_name(p->atomic_op));
 	fprintf(f, ", over %s, connected %s%s%s\n", rb_transport_name(p->transport),
 		p->use_cm ? "by librdmacm" : "by the out-of-band exchange",
@@ -646,7 +646,7 @@ static int jrole(json_t *o, const struct rb_dryrun *d)
 	bad |= json_object_set_new(o, "test", b ? json_string(b->name) : json_null());
 	bad |= json_object_set_new(
 		o, "mode", !b ? json_null() : json_string(b->mode == RB_MODE_LAT ? "lat" : "bw"));
-	if (b && b->atomic)
+	if (b && rb_bench_scope(b) & RB_S_ATOMIC)
 		bad |= json_object_set_new(o, "op", json_string(rb_op_name(d->p->atomic_op)));
 	bad |= json_object_set_new(o, "server", client ? json_string(d->l->host) : json_null());
 	bad |= json_object_set_new(o, "tcp_port", json_integer(d->l->tcp_port));

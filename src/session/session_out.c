@@ -24,7 +24,8 @@ void sess_doc_init(struct session *s)
 
 	rep->test = s->bench->name;
 	rep->mode = s->bench->mode;
-	rep->op = s->bench->atomic ? rb_op_name(s->p.atomic_op) : NULL;
+	/* --op's, where it applies (not lock's, whose atomics are its algorithm's). */
+	rep->op = rb_bench_scope(s->bench) & RB_S_ATOMIC ? rb_op_name(s->p.atomic_op) : NULL;
 	rep->role = s->role == RB_ROLE_CLIENT ? "client" : "server";
 	rep->host = s->host;
 	rep->peer = s->oob.peer;

@@ -163,7 +163,7 @@ lk_pts='[(r["lock"], r["hold_us"], r["qps"]) for r in d["results"]] == [(l, h, q
 lk_fig="all(r['iterations'] == $NL and r['lat_us']['p50'] > 0 and r['lock_acq_per_s'] > 0 and r['lock_release_us'] > 0 and r['lock_attempts'] >= 1 and 0 < r['lock_jain'] <= 1 + 1e-9 and r['cpu_ns_per_msg'] > 0 for r in d['results'])"
 lk_one='all(r["lock_jain"] == 1 and r["lock_share_min"] == 1 for r in d["results"] if r["qps"] == 1)'
 jcheck lock.json 'd["test"] == "lock"' "$lk_pts" "$lk_fig" "$lk_one" \
-	'd["params"]["verify"] is True and d["params"]["cs_bytes"] == 32' \
+	'd["params"]["verify"] is True and d["params"]["cs_bytes"] == 32 and "op" not in d' \
 	'd["params"]["lock"] == ["spin", "ticket"] and d["params"]["hold_us"] == [0, 50]' \
 	'd["params"]["backoff"] == "exp:2000..20000"' \
 	'all(r["lock_attempts"] == 1 for r in d["results"] if r["lock"] == "spin" and r["qps"] == 1)' \

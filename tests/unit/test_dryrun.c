@@ -133,6 +133,29 @@ static void sweep_points_listed(void **state)
 	free(fx.text);
 }
 
+/* --op is atomic's: lock's atomics are its algorithm's, and its plan
+ * names no op (it said "fadd", the unused default). */
+static void lock_names_no_op(void **state)
+{
+	struct fixture fx;
+	json_t *doc;
+
+	(void)state;
+	plan(&fx, "lock", "-q 2 hostB");
+	roce(&fx.d.dev);
+	text(&fx);
+	has(&fx, "test        lock: lock WR, latency, over RC");
+	doc = rb_dry_json(&fx.d);
+	assert_null(json_object_get(doc, "op"));
+	json_decref(doc);
+	free(fx.text);
+	plan(&fx, "atomic_lat", "hostB");
+	roce(&fx.d.dev);
+	text(&fx);
+	has(&fx, "(fadd)");
+	free(fx.text);
+}
+
 static void device_and_gid(void **state)
 {
 	struct fixture fx;
@@ -444,7 +467,8 @@ int main(void)
 		cmocka_unit_test(memory_sized),	       cmocka_unit_test(limits_checked),
 		cmocka_unit_test(many_threads),	       cmocka_unit_test(duration_points),
 		cmocka_unit_test(server_side),	       cmocka_unit_test(output_said),
-		cmocka_unit_test(perftest_no_effect),  cmocka_unit_test(reversed_said),
+		cmocka_unit_test(perftest_no_effect),  cmocka_unit_test(lock_names_no_op),
+		cmocka_unit_test(reversed_said),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
