@@ -143,12 +143,17 @@ static bool measured(const struct rb_lock_run *lk, const struct rb_lock_cont *c)
 	return c->seq >= lk->r->pt.warmup;
 }
 
-static int attempt(struct rb_lock_run *lk, struct rb_lock_cont *c)
+void rb_lock_attempted(struct rb_lock_run *lk, struct rb_lock_cont *c)
 {
 	c->attempts++;
 	if (measured(lk, c))
 		lk->attempts++;
 	c->st = RB_LK_ACQ;
+}
+
+static int attempt(struct rb_lock_run *lk, struct rb_lock_cont *c)
+{
+	rb_lock_attempted(lk, c);
 	return lk->algo->acquire(lk, c);
 }
 
@@ -179,12 +184,17 @@ static uint32_t data_len(const struct rb_lock_run *lk)
  * reaped (one CQ serves every contender, so the new owner's may come
  * first).
  */
-static int release(struct rb_lock_run *lk, struct rb_lock_cont *c)
+void rb_lock_releasing(struct rb_lock_run *lk, struct rb_lock_cont *c)
 {
 	c->t_rel = rb_ticks();
 	c->st = RB_LK_REL;
 	lk->last_rel[c->lock] = c->t_rel;
 	lk->last_by[c->lock] = c->qi;
+}
+
+static int release(struct rb_lock_run *lk, struct rb_lock_cont *c)
+{
+	rb_lock_releasing(lk, c);
 	return lk->algo->release(lk, c);
 }
 
@@ -198,24 +208,31 @@ static int held(struct rb_lock_run *lk, struct rb_lock_cont *c)
 			    0, 0);
 }
 
+int rb_lock_owned(struct rb_lock_run *lk, struct rb_lock_cont *c)
+{
+	uint64_t k = rb_ticks();
+	int ret;
+
+	if (!measured(lk, c))
+		return 0;
+	ret = lat_sample(lk->r, c->t_first);
+	/* A handoff: the lock passes to another contender that was already
+	 * waiting (its releaser re-taking it is none; one that came after
+	 * the release found it free: no handoff either, or the idle time and
+	 * the warm-up's drain would count). */
+	if (lk->last_rel[c->lock] && lk->last_by[c->lock] != c->qi &&
+	    c->t_first <= lk->last_rel[c->lock]) {
+		lk->handoff_ticks += k - lk->last_rel[c->lock];
+		lk->handoffs++;
+	}
+	return ret;
+}
+
 /* Owned: the acquire's figures, then the critical section's READ. */
 static int owned(struct rb_lock_run *lk, struct rb_lock_cont *c)
 {
-	uint64_t k = rb_ticks();
-	int ret = 0;
+	int ret = rb_lock_owned(lk, c);
 
-	if (measured(lk, c)) {
-		ret = lat_sample(lk->r, c->t_first);
-		/* A handoff: the lock passes to another contender that was
-		 * already waiting (its releaser re-taking it is none; one that
-		 * came after the release found it free: no handoff either, or
-		 * the idle time and the warm-up's drain would count). */
-		if (lk->last_rel[c->lock] && lk->last_by[c->lock] != c->qi &&
-		    c->t_first <= lk->last_rel[c->lock]) {
-			lk->handoff_ticks += k - lk->last_rel[c->lock];
-			lk->handoffs++;
-		}
-	}
 	c->wait_ns = lk->backoff_min;
 	c->st = RB_LK_READ;
 	return ret ? ret
@@ -252,7 +269,7 @@ static int check_mark(struct rb_lock_run *lk, struct rb_lock_cont *c)
 	return -EILSEQ;
 }
 
-static int released(struct rb_lock_run *lk, struct rb_lock_cont *c)
+void rb_lock_released(struct rb_lock_run *lk, struct rb_lock_cont *c)
 {
 	uint64_t k = rb_ticks();
 
@@ -263,7 +280,6 @@ static int released(struct rb_lock_run *lk, struct rb_lock_cont *c)
 	if (++lk->done == lk->r->pt.warmup)
 		rb_mark_start(lk->r);
 	c->st = RB_LK_IDLE;
-	return 0;
 }
 
 /* Contender @c's completion: its next step. */
@@ -297,7 +313,8 @@ static int step(struct rb_lock_run *lk, struct rb_lock_cont *c)
 	case RB_LK_CHECK:
 		return check_mark(lk, c);
 	case RB_LK_REL:
-		return released(lk, c);
+		rb_lock_released(lk, c);
+		return 0;
 	default:
 		rb_err("lock: a completion on QP %u, whose contender waits for none", c->qi);
 		return -EPROTO;
@@ -318,7 +335,7 @@ static bool ending(struct rb_lock_run *lk, uint64_t deadline)
  * (called at the last warm-up release), inside the measured interval and
  * its first --interval slice.
  */
-static bool warming(const struct rb_lock_run *lk)
+bool rb_lock_warming(const struct rb_lock_run *lk)
 {
 	return lk->started == lk->r->pt.warmup && lk->done < lk->r->pt.warmup;
 }
@@ -339,7 +356,7 @@ static int tick(struct rb_lock_run *lk, uint64_t deadline, uint32_t *busy)
 				c->st = RB_LK_DONE;
 				continue;
 			}
-			if (warming(lk)) {
+			if (rb_lock_warming(lk)) {
 				*busy += 1;
 				continue;
 			}

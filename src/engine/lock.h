@@ -125,6 +125,24 @@ static inline uint64_t rb_lock_fetched(const struct rb_lock_cont *c)
  */
 int rb_run_lock_with(struct rb_run *r, const struct rb_lock_algo *algo, struct rb_lock_run *lk);
 
+/*
+ * A contender's steps that count the figures, whatever carries its
+ * messages (lock's verbs, tcp_lock's socket): rb_lock_attempted() - an
+ * attempt begins (state RB_LK_ACQ); rb_lock_owned() - it owns the lock:
+ * the acquire latency and, to a contender already waiting, the handoff
+ * (0 or rb_samples_push()'s error); rb_lock_releasing() - its release
+ * goes out (RB_LK_REL), from which the next owner's handoff counts;
+ * rb_lock_released() - the release is done (RB_LK_IDLE), the last
+ * warm-up one starting the measured interval.  rb_lock_warming() - the
+ * measured acquisitions wait for the warm-up's releases.  Warm-up steps
+ * (c->seq below the point's warm-up) count none.
+ */
+void rb_lock_attempted(struct rb_lock_run *lk, struct rb_lock_cont *c);
+int rb_lock_owned(struct rb_lock_run *lk, struct rb_lock_cont *c);
+void rb_lock_releasing(struct rb_lock_run *lk, struct rb_lock_cont *c);
+void rb_lock_released(struct rb_lock_run *lk, struct rb_lock_cont *c);
+bool rb_lock_warming(const struct rb_lock_run *lk);
+
 /* rb_lock_result() - the point's figures of @lk into @res (after rb_result_generic()). */
 void rb_lock_result(const struct rb_lock_run *lk, struct rb_result *res);
 

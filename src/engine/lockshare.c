@@ -77,23 +77,21 @@ bool rb_lockshare_differs(const struct rb_lock_share *sh, const struct rb_params
 	};
 	size_t i;
 
-	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++)
-		if (f[i].run != f[i].mine && f[i].folded) {
-			snprintf(why, len,
-				 "%s differs from the run's first host's: every host of a run "
-				 "gives the same --run-hosts, --lock, --hold, --locks, --cs-bytes, "
-				 "--verify, -n, -D, --warmup and number of points",
-				 f[i].what);
-			return true;
-		} else if (f[i].run != f[i].mine) {
-			snprintf(why, len,
-				 "%s %llu, where the run's first host has %llu: every host of a "
-				 "run gives the same --run-hosts, --lock, --hold, --locks, "
-				 "--cs-bytes, --verify, -n, -D, --warmup and number of points",
-				 f[i].what, (unsigned long long)f[i].mine,
-				 (unsigned long long)f[i].run);
-			return true;
-		}
+	for (i = 0; i < sizeof(f) / sizeof(f[0]); i++) {
+		char val[64] = "";
+
+		if (f[i].run == f[i].mine)
+			continue;
+		/* A folded list has no value worth printing. */
+		if (!f[i].folded)
+			snprintf(val, sizeof(val), " %llu, where the run's first host has %llu",
+				 (unsigned long long)f[i].mine, (unsigned long long)f[i].run);
+		snprintf(why, len,
+			 "%s%s: every host of a run gives the same --run-hosts, --lock, --hold, "
+			 "--locks, --cs-bytes, --verify, -n, -D, --warmup and number of points",
+			 f[i].what, f[i].folded ? " differs from the run's first host's" : val);
+		return true;
+	}
 	if (sh->joined < sh->hosts)
 		return false;
 	snprintf(why, len, "its %u hosts have joined already (--run-hosts %u)", sh->hosts,

@@ -434,11 +434,6 @@ static int push(struct tlk_cli *t, const struct rb_lock_cont *c, uint8_t type, c
 	return buf_push(&t->out, &m, data, t->dlen);
 }
 
-static bool measured(const struct tlk_cli *t, const struct rb_lock_cont *c)
-{
-	return c->seq >= t->lk.r->pt.warmup;
-}
-
 static uint8_t *data_rd(const struct rb_lock_cont *c)
 {
 	return c->scr + 64;
@@ -452,10 +447,7 @@ static uint8_t *data_wr(const struct tlk_cli *t, const struct rb_lock_cont *c)
 /* One attempt per acquisition: the server queues it. */
 static int attempt(struct tlk_cli *t, struct rb_lock_cont *c)
 {
-	c->attempts++;
-	if (measured(t, c))
-		t->lk.attempts++;
-	c->st = RB_LK_ACQ;
+	rb_lock_attempted(&t->lk, c);
 	return push(t, c, RB_TLK_ACQUIRE, NULL);
 }
 
@@ -468,10 +460,7 @@ static int attempt(struct tlk_cli *t, struct rb_lock_cont *c)
 static int release(struct tlk_cli *t, struct rb_lock_cont *c)
 {
 	t->holder[c->lock] = 0;
-	c->t_rel = rb_ticks();
-	c->st = RB_LK_REL;
-	t->lk.last_rel[c->lock] = c->t_rel;
-	t->lk.last_by[c->lock] = c->qi;
+	rb_lock_releasing(&t->lk, c);
 	return push(t, c, RB_TLK_RELEASE, NULL);
 }
 
@@ -492,10 +481,8 @@ static int held(struct tlk_cli *t, struct rb_lock_cont *c)
  */
 static int granted(struct tlk_cli *t, struct rb_lock_cont *c)
 {
-	struct rb_lock_run *lk = &t->lk;
 	uint32_t *h = &t->holder[c->lock];
-	uint64_t k = rb_ticks();
-	int ret = 0;
+	int ret;
 
 	if (*h) {
 		rb_err("verify: tcp_lock: the server granted lock %u to contender %u while "
@@ -505,15 +492,7 @@ static int granted(struct tlk_cli *t, struct rb_lock_cont *c)
 		return -EILSEQ;
 	}
 	*h = c->qi + 1;
-	if (measured(t, c)) {
-		ret = lat_sample(lk->r, c->t_first);
-		/* A handoff: the lock passed to a contender already waiting. */
-		if (lk->last_rel[c->lock] && lk->last_by[c->lock] != c->qi &&
-		    c->t_first <= lk->last_rel[c->lock]) {
-			lk->handoff_ticks += k - lk->last_rel[c->lock];
-			lk->handoffs++;
-		}
-	}
+	ret = rb_lock_owned(&t->lk, c);
 	c->st = RB_LK_READ;
 	return ret ? ret : push(t, c, RB_TLK_READ, NULL);
 }
@@ -548,21 +527,6 @@ static int written(struct tlk_cli *t, struct rb_lock_cont *c)
 		return held(t, c);
 	c->st = RB_LK_HOLD;
 	c->due = rb_now_ns() + t->lk.hold_ns;
-	return 0;
-}
-
-static int released(struct tlk_cli *t, struct rb_lock_cont *c)
-{
-	struct rb_lock_run *lk = &t->lk;
-	uint64_t k = rb_ticks();
-
-	if (measured(t, c)) {
-		lk->rel_ticks += k - c->t_rel;
-		c->acquired++;
-	}
-	if (++lk->done == lk->r->pt.warmup)
-		rb_mark_start(lk->r);
-	c->st = RB_LK_IDLE;
 	return 0;
 }
 
@@ -628,7 +592,8 @@ static int on_reply(struct tlk_cli *t, const struct rb_tlk_msg *m, const uint8_t
 	case RB_LK_WRITE:
 		return written(t, c);
 	default: /* RB_LK_REL */
-		return released(t, c);
+		rb_lock_released(&t->lk, c);
+		return 0;
 	}
 }
 
@@ -722,10 +687,9 @@ static int tick(struct tlk_cli *t, uint64_t deadline, uint32_t *busy, bool *hold
 				continue;
 			}
 			/* As lock's: the measured acquisitions wait for the last
-			 * warm-up release, which starts the interval (released()),
-			 * so that no warm-up queueing or hold lies inside it. */
-			if (t->lk.started == t->lk.r->pt.warmup &&
-			    t->lk.done < t->lk.r->pt.warmup) {
+			 * warm-up release, which starts the interval, so that no
+			 * warm-up queueing or hold lies inside it. */
+			if (rb_lock_warming(&t->lk)) {
 				*busy += 1;
 				continue;
 			}

@@ -121,6 +121,12 @@ static void segment_join_refuse_unlink(void **state)
 	assert_int_equal(sess_lockshare_attach(&other, fd, &c), -EINVAL);
 	assert_has(rb_last_error, "--locks 4");
 	assert_null(c);
+	/* A list (--hold's) is compared whole, and named without values. */
+	other.locks = p.locks;
+	rb_axis_set1(&other.hold_us, 50);
+	assert_int_equal(sess_lockshare_attach(&other, fd, &c), -EINVAL);
+	assert_has(rb_last_error, "--hold differs from the run's first host's");
+	assert_null(c);
 	assert_int_equal(sess_lockshare_attach(&p, fd, &b), 0);
 	assert_false(b->first);
 	assert_ptr_not_equal(b->sh, a->sh);
