@@ -224,9 +224,11 @@ struct rb_opt_table {
  * rb_opt_parse() - @argv (argv[0] the command) against table @t, each
  * value into @base (rb_opt_set(), with the row's .check); @given[t->n]:
  * which rows the line set.  Returns the index in @argv of the first
- * operand, or -EINVAL with the message in @err ("--x: unknown option
- * (see --help)", "--x: needs an argument (see --help)", "-t/--tolerance
- * given twice").
+ * operand, or -EINVAL with the message in @err.  It is core's one parser
+ * (opts_parser.h's rb_opt_getopt()) over @t's rows, so the tests' line
+ * and every command's share its prefix rules and messages ("unknown
+ * option --x for compare (see rdmabench compare --help)", "--tolerance
+ * needs an argument", "-t/--tolerance given twice").
  */
 int rb_opt_parse(const struct rb_opt_table *t, void *base, uint8_t *given, int argc, char **argv,
 		 char *err, size_t len);
