@@ -22,17 +22,6 @@
 
 _Static_assert(offsetof(struct rb_cli, p) == RB_OPT_PLAN_BEGIN, "the plan first (opts_row.h)");
 
-int rb_opt_index(const char *lname)
-{
-	size_t i;
-
-	for (i = 0; i < rb_nopts; i++)
-		if (!strcmp(rb_opts[i].lname, lname) ||
-		    (rb_opts[i].alias && !strcmp(rb_opts[i].alias, lname)))
-			return (int)i;
-	return -1;
-}
-
 int rb_opt_index_of(enum rb_opt_id id)
 {
 	const struct rb_opt *o = rb_opt_by_id(id);

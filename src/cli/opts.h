@@ -20,9 +20,6 @@
 #include "report/output.h"
 #include "core/rdmabench.h"
 
-/* rb_opt_index() - row of the option named @lname, or -1. */
-int rb_opt_index(const char *lname);
-
 /* rb_opt_index_of() - the index in rb_opts[] of the row that carries @id, or -1. */
 int rb_opt_index_of(enum rb_opt_id id);
 

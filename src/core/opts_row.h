@@ -50,14 +50,16 @@ enum rb_opt_section {
 };
 
 /*
- * The rows code asks about by name (rb_cli_given(), the defaults): an id
- * on its row, so that a typo fails to compile.  Each id is on exactly
+ * The rows code asks about by name (rb_cli_given(), the defaults,
+ * perftest's flags that set a row): an id on its row, so that a typo
+ * fails to compile; no code looks a row up by its name as a string.  Each id is on exactly
  * one row (test_opts checks); RB_O_NONE on every other row.
  */
 enum rb_opt_id {
 	RB_O_NONE,
 	RB_O_BATCH,
 	RB_O_COUNTERS,
+	RB_O_CPU,
 	RB_O_CQE_POLL,
 	RB_O_CUDA_MEM,
 	RB_O_CUDA_REG,
@@ -69,12 +71,14 @@ enum rb_opt_id {
 	RB_O_INLINE,
 	RB_O_INTERVAL,
 	RB_O_ITERS,
+	RB_O_NUMA,
 	RB_O_OUTPUT,
 	RB_O_POLL,
 	RB_O_PORT,
 	RB_O_POST_API,
 	RB_O_QPS,
 	RB_O_RATE,
+	RB_O_RDMA_CM,
 	RB_O_RECOMMEND,
 	RB_O_REPORT_GBITS,
 	RB_O_SIGNAL,
