@@ -321,7 +321,7 @@ int main(int argc, char **argv)
 		return list_options(argc > 2 ? argv[2] : NULL, argc > 3 ? argv[3] : NULL);
 	/* The metric table's rows: what rdmabench-plot draws (scripts/plot). */
 	if (!strcmp(argv[1], "--list-metrics"))
-		return rb_metrics_list_main(argc - 2, argv + 2);
+		return rb_metrics_list_main(argc - 1, argv + 1);
 	/* Internal: the plan's wire fields (tests/lab/lib/hostile.py packs by them). */
 	if (!strcmp(argv[1], "--list-plan")) {
 		rb_wire_plan_list(stdout);

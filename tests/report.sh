@@ -212,7 +212,7 @@ want 2 "pt-none.json: perftest's --out_json without a test name, a message size"
 want 1 "nosuch.json: cannot read it: No such file or directory" "$out/nosuch.json"
 want 2 "--tolerance '0.05': a bare number is a percentage" "$data/golden/bw.json" -t 0.05 \
 	-o "$out/x.html"
-want 2 "--bogus: unknown option" --bogus "$data/golden/bw.json"
+want 2 "unknown option --bogus for report" --bogus "$data/golden/bw.json"
 RDMABENCH_GNUPLOT=/nonexistent/gnuplot want 1 "gnuplot draws the report's figures" \
 	"$data/golden/bw.json" -o "$out/x.html"
 [ -e "$out/x.html" ] && fail "a failed report left $out/x.html"

@@ -13,6 +13,7 @@
 #include "report/reco.h"
 #include "cli/opts_int.h"
 #include "cli/opts_perftest.h"
+#include "core/opts_parser.h"
 #include "session/rails.h"
 #include "wire/plan.h"
 #include "core/regcache.h"
@@ -20,17 +21,6 @@
 #include "core/sweep.h"
 
 _Static_assert(offsetof(struct rb_cli, p) == RB_OPT_PLAN_BEGIN, "the plan first (opts_row.h)");
-
-int rb_opt_index(const char *lname)
-{
-	size_t i;
-
-	for (i = 0; i < rb_nopts; i++)
-		if (!strcmp(rb_opts[i].lname, lname) ||
-		    (rb_opts[i].alias && !strcmp(rb_opts[i].alias, lname)))
-			return (int)i;
-	return -1;
-}
 
 int rb_opt_index_of(enum rb_opt_id id)
 {
@@ -126,7 +116,6 @@ int rb_cli_take(struct rb_cli *c, int row, const char *cmd, unsigned int scope, 
 	const struct rb_opt_table *own;
 	const struct rb_opt *o;
 	char n[40], where[200];
-	int ret;
 
 	if (row < 0 || row >= RB_OPTS_MAX)
 		return fail(err, len, "%s: no such option (a bug)", cmd);
@@ -135,17 +124,8 @@ int rb_cli_take(struct rb_cli *c, int row, const char *cmd, unsigned int scope, 
 	if (!rb_opt_applies(o, scope) || (own && own != c->own))
 		return fail(err, len, "%s does not apply to %s%s", rb_opt_name(o, n, sizeof(n)),
 			    cmd, scope_hint(o, where, sizeof(where)));
-	/* A switch twice is the same ask (perftest's -z with -R, or
-	 * --data_validation with --verify); the last of two values
-	 * silently winning hides a typo. */
-	if (c->given[row] && o->type == RB_OPT_FLAG)
-		return 0;
-	if (c->given[row] && o->type != RB_OPT_LIST)
-		return fail(err, len, "%s given twice", rb_opt_name(o, n, sizeof(n)));
-	ret = rb_opt_set(o, own ? c->own_base : (void *)c, arg, rb_cli_check, err, len);
-	if (!ret)
-		c->given[row] = 1;
-	return ret;
+	return rb_opt_take(o, &c->given[row], own ? c->own_base : (void *)c, arg, rb_cli_check, err,
+			   len);
 }
 
 static void axis_default(struct rb_cli *c, enum rb_opt_id id, struct rb_axis *a, uint64_t v)

@@ -5,10 +5,12 @@
  * man page's OPTIONS section.  Pure: parsing writes into struct rb_cli and
  * reports errors as text; nothing here exits.
  *
- * src/cli/ (layer 8, over session and below): the command line: parsing
- * and checks (opts.c, opts_parse.c, opts_check.c) over the option table
- * (core/opts_table.c, struct rb_cli in core/cli.h) and perftest's
- * spellings (opts_perftest.c).
+ * src/cli/ (layer 8, over session and below): the tests' command line
+ * over core's one parser (core/opts_parser.h) and option table
+ * (core/opts_table.c, struct rb_cli in core/cli.h): what a row given
+ * means here (opts.c: scope, the checks above core in opts_check.c), the
+ * host (opts_parse.c), perftest's spellings (opts_perftest.c), defaults
+ * and combinations (rb_cli_finish()).
  */
 #ifndef RB_OPTS_H
 #define RB_OPTS_H
@@ -19,9 +21,6 @@
 #include "core/opts_row.h"
 #include "report/output.h"
 #include "core/rdmabench.h"
-
-/* rb_opt_index() - row of the option named @lname, or -1. */
-int rb_opt_index(const char *lname);
 
 /* rb_opt_index_of() - the index in rb_opts[] of the row that carries @id, or -1. */
 int rb_opt_index_of(enum rb_opt_id id);

@@ -61,9 +61,9 @@ const struct rb_pt_flag rb_pt_flags[] = {
 	    "adapted during a run, which is what this flag asks of perftest"),
 	{ .lname = "disable_numa",
 	  .kind = RB_PT_MAPPED,
-	  .to = "cpu",
+	  .to = RB_O_CPU,
 	  .value = "none",
-	  .to2 = "numa",
+	  .to2 = RB_O_NUMA,
 	  .value2 = "none",
 	  .says = "--cpu none --numa none" },
 	LATE("run_infinitely", 0, false, RB_PT_RUN_INF,
@@ -86,7 +86,7 @@ const struct rb_pt_flag rb_pt_flags[] = {
 	/* refused, naming the way here where there is one */
 	NO("margin", 'f', true,
 	   "--warmup N (unmeasured iterations before each point); with -D all of it is measured"),
-	MAP("comm_rdma_cm", 'z', false, "rdma-cm", NULL,
+	MAP("comm_rdma_cm", 'z', false, RB_O_RDMA_CM, NULL,
 	    "-R/--rdma_cm: the QPs connected through librdmacm; the exchange of parameters and "
 	    "results stays on rdmabench's TCP connection (with -R too)"),
 	NO("dlid", 0, true, "the peer's LID comes over the out-of-band exchange"),
@@ -121,9 +121,9 @@ const struct rb_pt_flag rb_pt_flags[] = {
 	NO("credentials_path", 0, true, CRYPTO),
 	NO("data_enc_keys_number", 0, true, CRYPTO),
 	NO("data_enc_key_app_path", 0, true, CRYPTO),
-	MAP("use_cuda_bus_id", 0, true, "use-cuda", NULL,
+	MAP("use_cuda_bus_id", 0, true, RB_O_USE_CUDA, NULL,
 	    "--use-cuda BDF: the GPU at that PCI address (any order with --use_cuda_dmabuf)"),
-	MAP("use_cuda_dmabuf", 0, false, "cuda-reg", "dmabuf",
+	MAP("use_cuda_dmabuf", 0, false, RB_O_CUDA_REG, "dmabuf",
 	    "--cuda-reg dmabuf: dmabuf or fail (rdmabench's default, auto, falls back to "
 	    "nvidia-peermem); alone, the GPU nearest the HCA"),
 	NO("use_cuda_pcie_mapping", 0, false,
@@ -197,10 +197,10 @@ static const char *pt_name(const struct rb_pt_flag *f, char *buf, size_t len)
 	return buf;
 }
 
-static int take_row(struct rb_cli *c, const char *to, const char *arg, const char *cmd,
+static int take_row(struct rb_cli *c, enum rb_opt_id to, const char *arg, const char *cmd,
 		    unsigned int scope, char *err, size_t len)
 {
-	return rb_cli_take(c, rb_opt_index(to), cmd, scope, arg, err, len);
+	return rb_cli_take(c, rb_opt_index_of(to), cmd, scope, arg, err, len);
 }
 
 /* A value kept for rb_pt_finish(), which knows the whole command line. */
@@ -288,7 +288,7 @@ static int run_infinitely(struct rb_cli *c, const char *cmd, unsigned int scope,
 		return fail(err, len, "--run_infinitely -D 0: give -D SEC, the report interval");
 	c->p.duration_s = 0;
 	c->given[rb_opt_index_of(RB_O_DURATION)] = 1;
-	return take_row(c, "interval", sec, cmd, scope, err, len);
+	return take_row(c, RB_O_INTERVAL, sec, cmd, scope, err, len);
 }
 
 /* --rate_units g|p with --rate_limit N: the unit written after N. */
@@ -326,7 +326,7 @@ static int limit(struct rb_cli *c, const char *what, const char *v, const char *
 	if (strtod(v, &end) < 0 || end == v || *end)
 		return fail(err, len, "perftest's limit '%s' is not a number", v);
 	snprintf(e, sizeof(e), "%s>=%s%s", what, v, unit);
-	return take_row(c, "expect", e, cmd, scope, err, len);
+	return take_row(c, RB_O_EXPECT, e, cmd, scope, err, len);
 }
 
 /* --output=bandwidth|message_rate|latency: that number alone, as perftest's. */

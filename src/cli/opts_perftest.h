@@ -36,7 +36,8 @@ struct rb_pt_flag {
 	bool arg;	   /* takes a value */
 	enum rb_pt_kind kind;
 	/* RB_PT_MAPPED: the row(s) it sets, to .value or, when NULL, to the argument */
-	const char *to, *value, *to2, *value2;
+	enum rb_opt_id to, to2;
+	const char *value, *value2;
 	unsigned int late; /* RB_PT_MAPPED: an rb_pt_late_bit done by rb_pt_finish() */
 	const char *says;
 };

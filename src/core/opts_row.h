@@ -50,14 +50,16 @@ enum rb_opt_section {
 };
 
 /*
- * The rows code asks about by name (rb_cli_given(), the defaults): an id
- * on its row, so that a typo fails to compile.  Each id is on exactly
+ * The rows code asks about by name (rb_cli_given(), the defaults,
+ * perftest's flags that set a row): an id on its row, so that a typo
+ * fails to compile; no code looks a row up by its name as a string.  Each id is on exactly
  * one row (test_opts checks); RB_O_NONE on every other row.
  */
 enum rb_opt_id {
 	RB_O_NONE,
 	RB_O_BATCH,
 	RB_O_COUNTERS,
+	RB_O_CPU,
 	RB_O_CQE_POLL,
 	RB_O_CUDA_MEM,
 	RB_O_CUDA_REG,
@@ -69,12 +71,14 @@ enum rb_opt_id {
 	RB_O_INLINE,
 	RB_O_INTERVAL,
 	RB_O_ITERS,
+	RB_O_NUMA,
 	RB_O_OUTPUT,
 	RB_O_POLL,
 	RB_O_PORT,
 	RB_O_POST_API,
 	RB_O_QPS,
 	RB_O_RATE,
+	RB_O_RDMA_CM,
 	RB_O_RECOMMEND,
 	RB_O_REPORT_GBITS,
 	RB_O_SIGNAL,
@@ -224,9 +228,11 @@ struct rb_opt_table {
  * rb_opt_parse() - @argv (argv[0] the command) against table @t, each
  * value into @base (rb_opt_set(), with the row's .check); @given[t->n]:
  * which rows the line set.  Returns the index in @argv of the first
- * operand, or -EINVAL with the message in @err ("--x: unknown option
- * (see --help)", "--x: needs an argument (see --help)", "-t/--tolerance
- * given twice").
+ * operand, or -EINVAL with the message in @err.  It is core's one parser
+ * (opts_parser.h's rb_opt_getopt()) over @t's rows, so the tests' line
+ * and every command's share its prefix rules and messages ("unknown
+ * option --x for compare (see rdmabench compare --help)", "--tolerance
+ * needs an argument", "-t/--tolerance given twice").
  */
 int rb_opt_parse(const struct rb_opt_table *t, void *base, uint8_t *given, int argc, char **argv,
 		 char *err, size_t len);

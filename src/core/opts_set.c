@@ -7,11 +7,11 @@
  * commands with a table of their own (compare, doctor).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "core/opts_parser.h"
 #include "core/opts_row.h"
 #include "core/rdmabench.h"
 #include "core/sweep.h"
@@ -208,59 +208,16 @@ int rb_opt_set(const struct rb_opt *o, void *base, const char *arg, rb_opt_check
 	return 0;
 }
 
-/* Row @o's own syntax check, if it has one. */
-static int own_check(const struct rb_opt *o, const char *arg, char *err, size_t len)
-{
-	return o->check ? o->check(arg, err, len) : 0;
-}
-
-#define OWN_VAL 1000 /* getopt's value for row i: OWN_VAL + i */
-
+/* A command's own table: core's one parser (opts_getopt.c) over its rows. */
 int rb_opt_parse(const struct rb_opt_table *t, void *base, uint8_t *given, int argc, char **argv,
 		 char *err, size_t len)
 {
-	struct option lo[2 * RB_OWN_MAX + 1];
-	char so[3 * RB_OWN_MAX + 2], n[40], *s = so;
-	const struct rb_opt *o;
-	size_t i, k = 0;
-	int ch, ret;
+	const struct rb_opt_parser p = { .cmd = t->cmd, .table = t, .base = base, .given = given };
 
 	if (t->n > RB_OWN_MAX)
 		return fail(err, len, "%s: more than %d options (a bug)", t->cmd, RB_OWN_MAX);
-	*s++ = ':'; /* report a missing argument as ':' */
-	for (i = 0; i < t->n; i++) {
-		o = &t->rows[i];
-		ch = o->type == RB_OPT_FLAG ? no_argument : required_argument;
-		lo[k++] = (struct option){ o->lname, ch, NULL, OWN_VAL + (int)i };
-		if (o->alias)
-			lo[k++] = (struct option){ o->alias, ch, NULL, OWN_VAL + (int)i };
-		if (o->sname) {
-			*s++ = (char)o->sname;
-			if (o->type != RB_OPT_FLAG)
-				*s++ = ':';
-		}
-	}
-	lo[k] = (struct option){ 0 };
-	*s = '\0';
 	memset(given, 0, t->n);
-	optind = 0; /* glibc: start afresh, main may have parsed before */
-	opterr = 0;
-	while ((ch = getopt_long(argc, argv, so, lo, NULL)) != -1) {
-		if (ch == ':' || ch == '?')
-			return fail(err, len, "%s: %s (see --help)", argv[optind - 1],
-				    ch == ':' ? "needs an argument" : "unknown option");
-		for (i = 0; ch < OWN_VAL && i < t->n && t->rows[i].sname != ch; i++)
-			;
-		i = ch >= OWN_VAL ? (size_t)(ch - OWN_VAL) : i;
-		o = &t->rows[i];
-		if (given[i] && o->type != RB_OPT_FLAG && o->type != RB_OPT_LIST)
-			return fail(err, len, "%s given twice", rb_opt_name(o, n, sizeof(n)));
-		ret = rb_opt_set(o, base, optarg, own_check, err, len);
-		if (ret)
-			return ret;
-		given[i] = 1;
-	}
-	return optind;
+	return rb_opt_getopt(&p, argc, argv, err, len);
 }
 
 void rb_opt_list(FILE *f, const struct rb_opt_table *t)

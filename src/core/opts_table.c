@@ -615,6 +615,7 @@ const struct rb_opt rb_opts[] = {
 	  .help = "fill buffers with a pattern and check what arrives; a mismatch names size, "
 		  "offset and iteration and exits 1" },
 	{ .lname = "rdma-cm",
+	  .id = RB_O_RDMA_CM,
 	  .json = "rdma_cm",
 	  .wire = 16,
 	  .section = RB_SEC_CONN,
@@ -1520,6 +1521,7 @@ const struct rb_opt rb_opts[] = {
 	  .help = "give up when the peer says nothing or no completion arrives for SEC "
 		  "seconds (30, 30s, 1m)" },
 	{ .lname = "cpu",
+	  .id = RB_O_CPU,
 	  .section = RB_SEC_PLACE,
 	  .brief = "CPUs of the measuring threads, or auto",
 	  .common = true,
@@ -1550,6 +1552,7 @@ const struct rb_opt rb_opts[] = {
 		  "governor other than performance (its clock then follows its load, and "
 		  "latencies with it)" },
 	{ .lname = "numa",
+	  .id = RB_O_NUMA,
 	  .section = RB_SEC_PLACE,
 	  .brief = "memory node of the buffers, or auto",
 	  .common = true,

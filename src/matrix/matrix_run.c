@@ -330,10 +330,12 @@ int rb_matrix_main(int argc, char **argv)
 
 	rb_cli_init(&c);
 	rb_mx_opts_init(&j.m, &c);
+	/* No test yet: only -h/--help or --help-all (their rows) say something. */
 	if (argc < 2 || argv[1][0] == '-') {
-		if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
-				  !strcmp(argv[1], "--help-all"))) {
-			rb_usage(stdout, "matrix", RB_S_MATRIX, !strcmp(argv[1], "--help-all"));
+		if (argc >= 2 &&
+		    !rb_cli_parse(&c, "matrix", RB_S_MATRIX, argc, argv, err, sizeof(err)) &&
+		    (c.help || c.help_all)) {
+			rb_usage(stdout, "matrix", RB_S_MATRIX, c.help_all);
 			return RB_EXIT_OK;
 		}
 		return usage_error("name the test first: rdmabench matrix TEST [options]");

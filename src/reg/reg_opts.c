@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cli/opts.h"
+#include "core/opts_parser.h"
 #include "core/opts_row.h"
 #include "rdma/access.h"
 #include "reg/reg.h"
@@ -236,37 +237,34 @@ static const struct rb_opt *tests_row(const char *word)
 	return NULL;
 }
 
-/*
- * A word reg does not know but the tests' table does: say so, rather
- * than "unknown option" (the message begins with the word typed).
- */
-static void not_reg(char *err, size_t len)
+/* A word reg does not know but the tests' table does: say so, rather than "unknown option". */
+static int not_reg(const struct rb_opt_parser *p, const char *word, char *err, size_t len)
 {
-	char word[64], n[40];
-	const struct rb_opt *o;
-	size_t l = strcspn(err, ":");
+	const struct rb_opt *o = tests_row(word);
+	char n[40];
 
-	if (!strstr(err, ": unknown option") || l >= sizeof(word))
-		return;
-	snprintf(word, sizeof(word), "%.*s", (int)l, err);
-	o = tests_row(word);
-	if (o)
-		rb_set_err(err, len, -EINVAL,
-			   "%s does not apply to reg: a test's option (rdmabench reg --help "
-			   "lists reg's)",
-			   rb_opt_name(o, n, sizeof(n)));
+	(void)p;
+	if (!o)
+		return 0;
+	return rb_set_err(err, len, -EINVAL,
+			  "%s does not apply to reg: a test's option (rdmabench reg --help "
+			  "lists reg's)",
+			  rb_opt_name(o, n, sizeof(n)));
 }
 
 int rb_reg_parse(int argc, char **argv, struct rb_reg_opts *o, char *err, size_t len)
 {
+	const struct rb_opt_parser p = { .cmd = "reg",
+					 .table = &rb_reg_table_opts,
+					 .base = o,
+					 .given = o->given,
+					 .unknown = not_reg };
 	int first;
 
 	memset(o, 0, sizeof(*o));
-	first = rb_opt_parse(&rb_reg_table_opts, o, o->given, argc, argv, err, len);
-	if (first < 0) {
-		not_reg(err, len);
+	first = rb_opt_getopt(&p, argc, argv, err, len);
+	if (first < 0)
 		return first;
-	}
 	if (first < argc)
 		return rb_set_err(err, len, -EINVAL, "reg takes no host argument ('%s')",
 				  argv[first]);

@@ -5,11 +5,15 @@
  */
 #include <errno.h>
 #include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <string.h>
 
 #include <jansson.h>
 
 #include "core/metrics.h"
+#include "core/opts_row.h"
+#include "core/rdmabench.h"
 #include "report/metrics_list.h"
 
 static const char *better_name(enum rb_better b)
@@ -83,34 +87,52 @@ int rb_metrics_list(FILE *f, bool json)
 	return json ? list_json(f) : list_tsv(f);
 }
 
+/* --list-metrics' own rows, through core's parser as every command's. */
+struct list_args {
+	uint8_t format; /* tsv|json */
+	uint8_t help;
+};
+
+static const struct rb_opt list_rows[] = {
+	{ .lname = "format",
+	  .type = RB_OPT_CHOICE,
+	  .choices = "tsv|json",
+	  .off = offsetof(struct list_args, format),
+	  .argname = "tsv|json",
+	  .def = "tsv",
+	  .help = "the rows as TSV (a header row, then a row per metric) or as JSON" },
+	{ .lname = "help",
+	  .sname = 'h',
+	  .type = RB_OPT_FLAG,
+	  .off = offsetof(struct list_args, help),
+	  .help = "this help" },
+};
+
+static const struct rb_opt_table list_table = { "--list-metrics", list_rows,
+						sizeof(list_rows) / sizeof(list_rows[0]) };
+
+#define LIST_USAGE "usage: rdmabench --list-metrics [--format tsv|json]\n"
+
 int rb_metrics_list_main(int argc, char **argv)
 {
-	bool json = false;
-	int i;
+	uint8_t given[sizeof(list_rows) / sizeof(list_rows[0])];
+	struct list_args a = { 0 };
+	char err[256];
+	int first = rb_opt_parse(&list_table, &a, given, argc, argv, err, sizeof(err));
 
-	for (i = 0; i < argc; i++) {
-		const char *a = argv[i], *v = NULL;
-
-		if (!strncmp(a, "--format=", 9))
-			v = a + 9;
-		else if (!strcmp(a, "--format") && i + 1 < argc)
-			v = argv[++i];
-		if (!v) {
-			fprintf(stderr,
-				"rdmabench --list-metrics: %s '%s'; usage: rdmabench "
-				"--list-metrics [--format tsv|json]\n",
-				strcmp(a, "--format") ? "unknown argument" : "missing value after",
-				a);
-			return RB_EXIT_USAGE;
-		}
-		if (strcmp(v, "tsv") && strcmp(v, "json")) {
-			fprintf(stderr,
-				"rdmabench --list-metrics: --format '%s' is not tsv or json\n", v);
-			return RB_EXIT_USAGE;
-		}
-		json = !strcmp(v, "json");
+	if (first >= 0 && first < argc)
+		first = rb_set_err(err, sizeof(err), -EINVAL, "unexpected argument '%s'",
+				   argv[first]);
+	if (first < 0) {
+		fprintf(stderr, "rdmabench --list-metrics: %s\n" LIST_USAGE, err);
+		return RB_EXIT_USAGE;
 	}
-	if (rb_metrics_list(stdout, json) || fflush(stdout)) {
+	if (a.help) {
+		fputs(LIST_USAGE, stdout);
+		rb_opt_help(stdout, &list_table, 24);
+		return RB_EXIT_OK;
+	}
+	if (rb_metrics_list(stdout, a.format == 1) || fflush(stdout)) {
 		fprintf(stderr, "rdmabench --list-metrics: cannot write the list to stdout\n");
 		return RB_EXIT_FAIL;
 	}

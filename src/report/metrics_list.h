@@ -15,8 +15,8 @@
  * row, then one row per metric) or JSON; 0 or -errno. */
 int rb_metrics_list(FILE *f, bool json);
 
-/* rb_metrics_list_main() - `rdmabench --list-metrics [--format tsv|json]`
- * with @argc/@argv after --list-metrics; an exit code. */
+/* rb_metrics_list_main() - `rdmabench --list-metrics [--format tsv|json]`,
+ * @argv[0] "--list-metrics", its rows parsed by core's parser; an exit code. */
 int rb_metrics_list_main(int argc, char **argv);
 
 #endif

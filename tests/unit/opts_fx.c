@@ -352,6 +352,17 @@ unsigned int lowest_bit(unsigned int m)
 	return m & -m;
 }
 
+int rb_opt_index(const char *lname)
+{
+	size_t i;
+
+	for (i = 0; i < rb_nopts; i++)
+		if (!strcmp(rb_opts[i].lname, lname) ||
+		    (rb_opts[i].alias && !strcmp(rb_opts[i].alias, lname)))
+			return (int)i;
+	return -1;
+}
+
 int row_index(const struct want *w)
 {
 	int i = rb_opt_index(w->lname);

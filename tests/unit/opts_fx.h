@@ -167,6 +167,11 @@ const char *str_at(const struct rb_cli *c, const struct want *w);
 unsigned int lowest_bit(unsigned int m);
 int row_index(const struct want *w);
 /*
+ * rb_opt_index() - the row of rb_opts[] named @lname (or its alias), or
+ * -1: the tests' own, as src/ looks rows up by id, never by name.
+ */
+int rb_opt_index(const char *lname);
+/*
  * "--lname=@arg" for a row's first test must fail naming the row and
  * @needle (with '=': a row whose argument may be left out takes it so).
  */

@@ -92,7 +92,7 @@ static void refusals_name_the_option(void **state)
 	assert_non_null(strstr(err, "--reg-mode does not apply to reg"));
 	/* No row anywhere. */
 	assert_int_equal(PARSE("--bogus"), -EINVAL);
-	assert_string_equal(err, "--bogus: unknown option (see --help)");
+	assert_string_equal(err, "unknown option --bogus for reg (see rdmabench reg --help)");
 	/* The rows' own rules. */
 	assert_int_equal(PARSE("--access", "write"), -EINVAL);
 	assert_non_null(strstr(err, "'write' is not one of"));
