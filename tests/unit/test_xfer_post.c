@@ -20,9 +20,7 @@ static void chain_signals_every_nth(void **state)
 	size_t i;
 
 	(void)state;
-	fx_plan(&x, "write_bw");
-	fx_shape(&x, 1, 8, 3, 64);
-	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	fx_client(&x, "write_bw", 1, 8, 3, 64);
 	for (i = 0; i < 3; i++)
 		assert_int_equal(rb_post_chain(&x.r, 0, 8, i * 8, false), 0);
 	assert_int_equal(x.f->nwrs, 24);
@@ -59,9 +57,7 @@ static void chain_force_signals_last(void **state)
 	size_t i;
 
 	(void)state;
-	fx_plan(&x, "write_bw");
-	fx_shape(&x, 3, 5, 64, 128);
-	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	fx_client(&x, "write_bw", 3, 5, 64, 128);
 	assert_int_equal(rb_post_chain(&x.r, 2, 5, 0, true), 0);
 	for (i = 0; i < 4; i++)
 		assert_false(SIGNALED(&x.f->wrs[i]));
@@ -90,9 +86,7 @@ static void chain_forced_when_queue_could_fill(void **state)
 	size_t i;
 
 	(void)state;
-	fx_plan(&x, "write_bw");
-	fx_shape(&x, 1, 6, 16, 16);
-	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	fx_client(&x, "write_bw", 1, 6, 16, 16);
 	assert_int_equal(rb_post_chain(&x.r, 0, 6, 0, false), 0); /* 10 left: fine */
 	for (i = 0; i < 6; i++)
 		assert_false(SIGNALED(&x.f->wrs[i]));
@@ -134,9 +128,7 @@ static void chain_templates_restored(void **state)
 	size_t i;
 
 	(void)state;
-	fx_plan(&x, "write_bw");
-	fx_shape(&x, 2, 8, 3, 64);
-	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	fx_client(&x, "write_bw", 2, 8, 3, 64);
 	check_templates(&x);
 	assert_int_equal(rb_post_chain(&x.r, 1, 8, 0, true), 0); /* 3, 6 and the forced 8 */
 	check_templates(&x);
@@ -198,9 +190,7 @@ static void chain_post_failure(void **state)
 	struct fx x;
 
 	(void)state;
-	fx_plan(&x, "write_bw");
-	fx_shape(&x, 2, 8, 4, 64);
-	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	fx_client(&x, "write_bw", 2, 8, 4, 64);
 	x.f->post_send_ret = ENOMEM;
 	assert_int_equal(rb_post_chain(&x.r, 1, 4, 0, false), -ENOMEM);
 	assert_has(rb_last_error, "fake0 qp 0x101");
@@ -221,9 +211,7 @@ static void reap_send_frees_room(void **state)
 	int i;
 
 	(void)state;
-	fx_plan(&x, "write_bw");
-	fx_shape(&x, 2, 4, 4, 64);
-	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	fx_client(&x, "write_bw", 2, 4, 4, 64);
 	x.f->delay = 3;
 	assert_int_equal(rb_post_chain(&x.r, 0, 4, 0, false), 0);
 	assert_int_equal(rb_post_chain(&x.r, 1, 4, 4, false), 0);
@@ -556,6 +544,27 @@ int __wrap_ibv_dereg_mr(struct ibv_mr *mr)
 	return 0;
 }
 
+/* write_bw -q 1 -l 1 -Q @signal -t @depth --reg-mode per-msg, the MR counts reset. */
+static void per_msg_plan(struct fx *x, uint32_t signal, uint32_t depth)
+{
+	memset(&mrs, 0, sizeof(mrs));
+	fx_plan(x, "write_bw");
+	fx_shape(x, 1, 1, signal, depth);
+	x->p.reg_mode = RB_REG_PER_MSG;
+}
+
+/*
+ * Started and prepared, the fake told of the MRs live: it checks each
+ * WR's keys against them, and without it knows none of the per-message
+ * lkeys.
+ */
+static void per_msg_start(struct fx *x, unsigned int timeout_ms)
+{
+	fx_start(x, RB_ROLE_CLIENT, timeout_ms);
+	mrs.f = x->f;
+	assert_int_equal(x->r.bench->prepare(&x->r), 0);
+}
+
 /*
  * Every message its own MR: registered before its post (a fresh lkey on
  * the WR, the buffer's address, signaled), deregistered after its
@@ -563,21 +572,15 @@ int __wrap_ibv_dereg_mr(struct ibv_mr *mr)
  */
 static void stream_per_msg(void **state)
 {
-	const struct rb_bench *t = rb_bench_find("write_bw");
 	struct fake_wr *w;
 	struct fx x;
 	size_t i;
 
 	(void)state;
-	memset(&mrs, 0, sizeof(mrs));
-	fx_plan(&x, "write_bw");
-	fx_shape(&x, 1, 1, 1, 8);
+	per_msg_plan(&x, 1, 8);
 	x.p.iters = 50;
 	x.p.warmup = 2;
-	x.p.reg_mode = RB_REG_PER_MSG;
-	fx_start(&x, RB_ROLE_CLIENT, 1000);
-	mrs.f = x.f;
-	assert_int_equal(t->prepare(&x.r), 0);
+	per_msg_start(&x, 1000);
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	expect_eq(x.r.ops, 50);
 	expect_eq(x.r.total, 52);
@@ -598,14 +601,9 @@ static void stream_per_msg(void **state)
 	fx_end(&x);
 
 	/* A registration refused: the point ends with its error, nothing left registered. */
-	memset(&mrs, 0, sizeof(mrs));
-	fx_plan(&x, "write_bw");
-	fx_shape(&x, 1, 1, 1, 8);
+	per_msg_plan(&x, 1, 8);
 	x.p.iters = 50;
-	x.p.reg_mode = RB_REG_PER_MSG;
-	fx_start(&x, RB_ROLE_CLIENT, 1000);
-	mrs.f = x.f;
-	assert_int_equal(t->prepare(&x.r), 0);
+	per_msg_start(&x, 1000);
 	mrs.refuse = ENOMEM;
 	assert_int_equal(rb_run_stream(&x.r), -ENOMEM);
 	assert_non_null(strstr(rb_last_error, "ibv_reg_mr("));
@@ -622,22 +620,16 @@ static void stream_per_msg(void **state)
  */
 static void stream_per_msg_signal_cqe_poll(void **state)
 {
-	const struct rb_bench *t = rb_bench_find("write_bw");
 	uint32_t run = 0, max_run = 0, sig = 0;
 	struct fx x;
 	size_t i;
 
 	(void)state;
-	memset(&mrs, 0, sizeof(mrs));
-	fx_plan(&x, "write_bw");
-	fx_shape(&x, 1, 1, 4, 16);
+	per_msg_plan(&x, 4, 16);
 	rb_axis_set1(&x.p.cqe_poll, 2);
 	x.p.iters = 50;
 	x.p.warmup = 2;
-	x.p.reg_mode = RB_REG_PER_MSG;
-	fx_start(&x, RB_ROLE_CLIENT, 1000);
-	mrs.f = x.f; /* the fake checks each WR's keys against the MRs live */
-	assert_int_equal(t->prepare(&x.r), 0);
+	per_msg_start(&x, 1000);
 	x.f->delay = 3;
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	expect_eq(x.r.ops, 50);
@@ -661,16 +653,11 @@ static void stream_per_msg_signal_cqe_poll(void **state)
 	fx_end(&x);
 
 	/* -D: the last WR is signaled, whatever -Q left unsignaled. */
-	memset(&mrs, 0, sizeof(mrs));
-	fx_plan(&x, "write_bw");
-	fx_shape(&x, 1, 1, 7, 16);
+	per_msg_plan(&x, 7, 16);
 	x.p.iters = 0;
 	x.p.duration_s = 1;
 	x.p.warmup = 0;
-	x.p.reg_mode = RB_REG_PER_MSG;
-	fx_start(&x, RB_ROLE_CLIENT, 2000);
-	mrs.f = x.f; /* as above: without it the fake knows none of the per-message lkeys */
-	assert_int_equal(t->prepare(&x.r), 0);
+	per_msg_start(&x, 2000);
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	assert_true(x.r.ops > 0);
 	expect_eq(x.f->access_errors, 0);
