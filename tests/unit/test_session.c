@@ -27,17 +27,24 @@ static struct rb_params valid_plan(void)
 	return c.p;
 }
 
+/* PARAMS @p, as a client sends it. */
+static void send_params(int fd, const struct rb_params *p)
+{
+	static uint8_t b[RB_WIRE_MAX_BODY];
+	int n = rb_pack_params(p, b, sizeof(b));
+
+	assert_true(n > 0);
+	send_msg(fd, RB_MSG_PARAMS, b, (uint32_t)n);
+}
+
 /* HELLO write_bw, OK, then PARAMS @p: the server's answer must name @needle. */
 static void plan_refused(const struct rb_params *p, const char *needle)
 {
-	static uint8_t b[RB_WIRE_MAX_BODY];
-	int fd = dial(), n;
+	int fd = dial();
 
 	send_hello(fd, p->test);
 	expect_ok(fd);
-	n = rb_pack_params(p, b, sizeof(b));
-	assert_true(n > 0);
-	send_msg(fd, RB_MSG_PARAMS, b, (uint32_t)n);
+	send_params(fd, p);
 	expect_refusal(fd, needle, QUICK_MS);
 }
 
@@ -99,12 +106,9 @@ static void hello_malformed(void **state)
 static void params_before_hello(void **state)
 {
 	struct rb_params p = valid_plan();
-	static uint8_t b[RB_WIRE_MAX_BODY];
-	int fd = dial(), n;
+	int fd = dial();
 
-	n = rb_pack_params(&p, b, sizeof(b));
-	assert_true(n > 0);
-	send_msg(fd, RB_MSG_PARAMS, b, (uint32_t)n);
+	send_params(fd, &p);
 	expect_refusal(fd, "PARAMS where HELLO was expected", QUICK_MS);
 }
 
@@ -139,14 +143,11 @@ static void params_size_zero(void **state)
 static void params_other_test(void **state)
 {
 	struct rb_params p = valid_plan();
-	static uint8_t b[RB_WIRE_MAX_BODY];
-	int fd = dial(), n;
+	int fd = dial();
 
 	send_hello(fd, "send_bw");
 	expect_ok(fd);
-	n = rb_pack_params(&p, b, sizeof(b));
-	assert_true(n > 0);
-	send_msg(fd, RB_MSG_PARAMS, b, (uint32_t)n);
+	send_params(fd, &p);
 	expect_refusal(fd, "sent a plan for write_bw after a HELLO for send_bw", QUICK_MS);
 }
 
@@ -177,28 +178,38 @@ static struct rb_cli tcp_cli(const struct rb_bench *b, uint32_t size, uint64_t i
 }
 
 /*
+ * A tcp_lat client up to its DATA on @fd: HELLO and @c's plan, each
+ * answered OK, then DATA naming @port (a client's names none).
+ */
+static void tcp_lat_to_data(int fd, const struct rb_cli *c, uint16_t port)
+{
+	static uint8_t b[RB_WIRE_MAX_BODY];
+	struct rb_msg_data m = {
+		.port = port,
+		.place = { .device_numa_node = -1, .mem_node = -1, .local = -1, .freq_cpu = -1 }
+	};
+	int n;
+
+	send_hello(fd, "tcp_lat");
+	expect_ok(fd);
+	send_params(fd, &c->p);
+	expect_ok(fd);
+	n = rb_pack_data(&m, b, sizeof(b));
+	assert_true(n > 0);
+	send_msg(fd, RB_MSG_DATA, b, (uint32_t)n);
+}
+
+/*
  * A socket test needs no device: the plan is accepted, and the client's
  * DATA is checked before the server listens for it (a client's names no
  * port).
  */
 static void tcp_data_checked(void **state)
 {
-	static uint8_t b[RB_WIRE_MAX_BODY];
 	struct rb_cli c = tcp_cli(&rb_bench_tcp_lat, 64, 100);
-	struct rb_msg_data m = {
-		.port = 1234,
-		.place = { .device_numa_node = -1, .mem_node = -1, .local = -1, .freq_cpu = -1 }
-	};
-	int fd = dial(), n;
+	int fd = dial();
 
-	send_hello(fd, "tcp_lat");
-	expect_ok(fd);
-	n = rb_pack_params(&c.p, b, sizeof(b));
-	send_msg(fd, RB_MSG_PARAMS, b, (uint32_t)n);
-	expect_ok(fd);
-	n = rb_pack_data(&m, b, sizeof(b));
-	assert_true(n > 0);
-	send_msg(fd, RB_MSG_DATA, b, (uint32_t)n);
+	tcp_lat_to_data(fd, &c, 1234);
 	expect_refusal(fd, "DATA: a client's has no port (1234)", QUICK_MS);
 }
 
@@ -228,27 +239,16 @@ static bool log_line_with(const char *needle, char *line, size_t len)
  */
 static void tcp_hangup_frees_slot(void **state)
 {
-	static uint8_t b[RB_WIRE_MAX_BODY];
 	struct rb_cli c = tcp_cli(&rb_bench_tcp_lat, 64, 100);
-	struct rb_msg_data m = {
-		.port = 0,
-		.place = { .device_numa_node = -1, .mem_node = -1, .local = -1, .freq_cpu = -1 }
-	};
 	struct sockaddr_in me;
 	socklen_t ml = sizeof(me);
 	char line[4096], who[48];
 	struct answer a;
-	int fd = dial(), n;
+	int fd = dial();
 
 	assert_int_equal(getsockname(fd, (struct sockaddr *)&me, &ml), 0);
 	snprintf(who, sizeof(who), " client=127.0.0.1:%u ", ntohs(me.sin_port));
-	send_hello(fd, "tcp_lat");
-	expect_ok(fd);
-	n = rb_pack_params(&c.p, b, sizeof(b));
-	send_msg(fd, RB_MSG_PARAMS, b, (uint32_t)n);
-	expect_ok(fd);
-	n = rb_pack_data(&m, b, sizeof(b));
-	send_msg(fd, RB_MSG_DATA, b, (uint32_t)n);
+	tcp_lat_to_data(fd, &c, 0);
 	a = answer(fd);
 	if (a.type != RB_MSG_DATA)
 		fail_msg("wanted the server's DATA, got %s", a.text);

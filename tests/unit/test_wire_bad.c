@@ -6,6 +6,10 @@
  */
 #include "wire_fx.h"
 
+/* @w's body, copied to a buffer of its length, is refused as malformed (or accepted) by @up. */
+#define assert_refused(up, w)  assert_int_equal(unpack_exact(up, (w)->b, (w)->n), -EBADMSG)
+#define assert_accepted(up, w) assert_int_equal(unpack_exact(up, (w)->b, (w)->n), 0)
+
 /* @w emptied, then a body's first two bytes: a count of fields, or a TEXT's length. */
 static void wb_start(struct wb *w, uint64_t count)
 {
@@ -140,7 +144,7 @@ static void test_params_axis_count(void **state)
 	assert_non_null(w);
 	/* The builder agrees with the packer: RB_MAX_AXIS values are fine. */
 	build_params(w, RB_MAX_AXIS, RB_MAX_AXIS);
-	assert_int_equal(unpack_exact(up_params, w->b, w->n), 0);
+	assert_accepted(up_params, w);
 	assert_int_equal(rb_unpack_params(w->b, w->n, &out), 0);
 	assert_string_equal(out.test, "send_bw");
 	assert_int_equal(out.size.n, RB_MAX_AXIS);
@@ -155,15 +159,15 @@ static void test_params_axis_count(void **state)
 
 	/* One value more, consistently encoded: still refused. */
 	build_params(w, RB_MAX_AXIS + 1, RB_MAX_AXIS + 1);
-	assert_int_equal(unpack_exact(up_params, w->b, w->n), -EBADMSG);
+	assert_refused(up_params, w);
 	/* A huge length with nothing behind it. */
 	build_params(w, 0x1fff, 0);
-	assert_int_equal(unpack_exact(up_params, w->b, w->n), -EBADMSG);
+	assert_refused(up_params, w);
 	/* A length that disagrees with the values present. */
 	build_params(w, 3, 2);
-	assert_int_equal(unpack_exact(up_params, w->b, w->n), -EBADMSG);
+	assert_refused(up_params, w);
 	build_params(w, 2, 3);
-	assert_int_equal(unpack_exact(up_params, w->b, w->n), -EBADMSG);
+	assert_refused(up_params, w);
 	free(w);
 }
 
@@ -301,7 +305,7 @@ static void test_conn_mrs(void **state)
 	assert_non_null(out);
 	assert_non_null(w);
 	build_conn_mrs(w, 4, 4, 4, 0x1234);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), 0);
+	assert_accepted(up_conn, w);
 	assert_int_equal(rb_unpack_conn(w->b, w->n, out), 0);
 	assert_int_equal(out->nmr, 4);
 	assert_int_equal(out->mr[3].addr, 0x1000 + 0x300000);
@@ -309,24 +313,24 @@ static void test_conn_mrs(void **state)
 	rb_conn_free(out);
 	/* The most MRs: the first chunk of them in CONN. */
 	build_conn_mrs(w, RB_MAX_QPS, RB_MAX_QPS, RB_CONN_CHUNK, 0x1234);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), 0);
+	assert_accepted(up_conn, w);
 	build_conn_mrs(w, RB_MAX_QPS, RB_MAX_QPS, RB_CONN_CHUNK + 1, 0x1234);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 
 	/* No MR, more MRs than QPs, a huge count, counts that disagree with
 	 * what is present, a first MR that is not the one named above. */
 	build_conn_mrs(w, 4, 0, 0, 0x1234);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 	build_conn_mrs(w, 4, 5, 5, 0x1234);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 	build_conn_mrs(w, 4, 0xffffffffu, 0, 0x1234);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 	build_conn_mrs(w, 4, 4, 3, 0x1234);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 	build_conn_mrs(w, 4, 2, 3, 0x1234);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 	build_conn_mrs(w, 4, 4, 4, 0x9999);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 
 	/* The packer refuses what the unpacker would. */
 	sample_conn(out, 4);
@@ -349,7 +353,7 @@ static void test_conn_nqp(void **state)
 	assert_non_null(w);
 	/* The most QPs: CONN carries the first chunk, the rest come after. */
 	build_conn(w, RB_MAX_QPS, RB_CONN_CHUNK, "1", 1);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), 0);
+	assert_accepted(up_conn, w);
 	assert_int_equal(rb_unpack_conn(w->b, w->n, out), 0);
 	assert_int_equal(out->nqp, RB_MAX_QPS);
 	assert_int_equal(out->qp[RB_CONN_CHUNK - 1].qpn, 100 + RB_CONN_CHUNK - 1);
@@ -361,16 +365,16 @@ static void test_conn_nqp(void **state)
 	rb_conn_free(out);
 	/* A list longer than its first chunk, or shorter, than its count says. */
 	build_conn(w, RB_CONN_CHUNK + 1, RB_CONN_CHUNK + 1, "1", 1);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 
 	build_conn(w, RB_MAX_QPS + 1, RB_CONN_CHUNK, "1", 1);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 	build_conn(w, 0xffffffffu, 0, "1", 1);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 	build_conn(w, 2, 1, "1", 1);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 	build_conn(w, 1, 2, "1", 1);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 
 	/* And the packer refuses to write what the unpacker would refuse. */
 	{
@@ -503,41 +507,41 @@ static void test_string_prefix_too_long(void **state)
 	assert_non_null(w);
 	/* TEXT: claims 10 bytes, carries 3. */
 	wb_text(w, 10, "abc", 3);
-	assert_int_equal(unpack_exact(up_text, w->b, w->n), -EBADMSG);
+	assert_refused(up_text, w);
 	/* TEXT: claims 65535 bytes. */
 	wb_text(w, 0xffff, "abcdef", 6);
-	assert_int_equal(unpack_exact(up_text, w->b, w->n), -EBADMSG);
+	assert_refused(up_text, w);
 	/* TEXT: RB_TEXT_MAX bytes present, but they cannot fit with a NUL. */
 	wb_start(w, RB_TEXT_MAX);
 	memset(w->b + w->n, 'a', RB_TEXT_MAX);
 	w->n += RB_TEXT_MAX;
-	assert_int_equal(unpack_exact(up_text, w->b, w->n), -EBADMSG);
+	assert_refused(up_text, w);
 	/* HELLO: 32-byte tool version, all present, one too long for [32]. */
 	wb_start(w, 2);
 	wb_key(w, 1, true, 32);
 	memset(w->b + w->n, 'v', 32);
 	w->n += 32;
 	wb_kbytes(w, 2, false, "send_lat", 8);
-	assert_int_equal(unpack_exact(up_hello, w->b, w->n), -EBADMSG);
+	assert_refused(up_hello, w);
 	/* HELLO: the second field's length runs past the body. */
 	wb_start(w, 2);
 	wb_kbytes(w, 1, true, "0.3.1", 5);
 	wb_key(w, 2, false, 9);
 	wb_bytes(w, "send_lat", 8);
-	assert_int_equal(unpack_exact(up_hello, w->b, w->n), -EBADMSG);
+	assert_refused(up_hello, w);
 	/* PARAMS: the test name's prefix runs past the whole body. */
 	wb_start(w, 0x7fff);
 	wb_bytes(w, "x", 1);
-	assert_int_equal(unpack_exact(up_params, w->b, w->n), -EBADMSG);
+	assert_refused(up_params, w);
 	/* CONN: a CPU list longer than cpus[128]. */
 	{
 		char cpus[128];
 
 		memset(cpus, '1', sizeof(cpus));
 		build_conn(w, 1, 1, cpus, sizeof(cpus));
-		assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+		assert_refused(up_conn, w);
 		build_conn(w, 1, 1, cpus, sizeof(cpus) - 1);
-		assert_int_equal(unpack_exact(up_conn, w->b, w->n), 0);
+		assert_accepted(up_conn, w);
 	}
 	free(w);
 }
@@ -549,25 +553,25 @@ static void test_string_embedded_nul(void **state)
 	(void)state;
 	assert_non_null(w);
 	wb_text(w, 5, "ab\0cd", 5);
-	assert_int_equal(unpack_exact(up_text, w->b, w->n), -EBADMSG);
+	assert_refused(up_text, w);
 	/* A NUL as the last byte is still embedded: lengths exclude the NUL. */
 	wb_text(w, 3, "ab\0", 3);
-	assert_int_equal(unpack_exact(up_text, w->b, w->n), -EBADMSG);
+	assert_refused(up_text, w);
 	wb_text(w, 1, "\0", 1);
-	assert_int_equal(unpack_exact(up_text, w->b, w->n), -EBADMSG);
+	assert_refused(up_text, w);
 	/* In HELLO's test. */
 	wb_start(w, 1);
 	wb_kbytes(w, 2, false, "send\0lat", 8);
-	assert_int_equal(unpack_exact(up_hello, w->b, w->n), -EBADMSG);
+	assert_refused(up_hello, w);
 	/* In PARAMS' test name (after the count, the tag and the length). */
 	build_params(w, 1, 1);
 	w->b[2 + 4 + 3] = '\0';
-	assert_int_equal(unpack_exact(up_params, w->b, w->n), -EBADMSG);
+	assert_refused(up_params, w);
 	/* In CONN's CPU list. */
 	build_conn(w, 1, 1, "0-3\0008", 5);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 	build_conn(w, 1, 1, "0-3 8", 5);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), 0);
+	assert_accepted(up_conn, w);
 	free(w);
 }
 
