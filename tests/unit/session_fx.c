@@ -264,7 +264,6 @@ void expect_ok(int fd)
 		fail_msg("wanted OK, got %s", a.text);
 }
 
-
 /* The server is listening (it may still be starting): for rb_client(), which does not wait. */
 void dial_ready(void)
 {
