@@ -9,6 +9,7 @@
  *    handed over, an error completion names its status and QP;
  *  - --reg-mode per-msg, the remote keys, --post-api wr against post.
  */
+#include "fake_mrwrap.h"
 #include "xfer_fx.h"
 
 /* ---- rb_post_chain() --------------------------------------------------- */
@@ -495,59 +496,14 @@ static void keys_checked(void **state)
 }
 
 /*
- * --reg-mode per-msg (regmsg.c): ibv_reg_mr and ibv_dereg_mr are the
- * test's own (linked with --wrap): each gives out a fresh lkey, counts,
- * and can refuse.
+ * --reg-mode per-msg (regmsg.c): ibv_reg_mr and ibv_dereg_mr are
+ * fake_mrwrap.c's (linked with --wrap): each gives out a fresh lkey,
+ * counts, and can refuse.
  */
-static struct {
-	int regs, deregs, live, max_live, refuse;
-	size_t len;
-	struct fake *f; /* holds the live ones for its key checks */
-} mrs;
-
-struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len, uint64_t iova,
-				       unsigned int access);
-int __wrap_ibv_dereg_mr(struct ibv_mr *mr);
-
-struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len, uint64_t iova,
-				       unsigned int access)
-{
-	struct ibv_mr *mr;
-
-	(void)iova;
-	(void)access;
-	if (mrs.refuse) {
-		errno = mrs.refuse;
-		return NULL;
-	}
-	mr = calloc(1, sizeof(*mr));
-	assert_non_null(mr);
-	mr->pd = pd;
-	mr->addr = addr;
-	mr->length = len;
-	mr->lkey = 0x5000 + (uint32_t)mrs.regs++;
-	mrs.len = len;
-	if (mrs.f)
-		fake_mr_add(mrs.f, mr);
-	if (++mrs.live > mrs.max_live)
-		mrs.max_live = mrs.live;
-	return mr;
-}
-
-int __wrap_ibv_dereg_mr(struct ibv_mr *mr)
-{
-	if (mrs.f)
-		fake_mr_del(mrs.f, mr);
-	free(mr);
-	mrs.deregs++;
-	mrs.live--;
-	return 0;
-}
-
 /* write_bw -q 1 -l 1 -Q @signal -t @depth --reg-mode per-msg, the MR counts reset. */
 static void per_msg_plan(struct fx *x, uint32_t signal, uint32_t depth)
 {
-	memset(&mrs, 0, sizeof(mrs));
+	memset(&fake_mrs, 0, sizeof(fake_mrs));
 	fx_plan(x, "write_bw");
 	fx_shape(x, 1, 1, signal, depth);
 	x->p.reg_mode = RB_REG_PER_MSG;
@@ -561,7 +517,7 @@ static void per_msg_plan(struct fx *x, uint32_t signal, uint32_t depth)
 static void per_msg_start(struct fx *x, unsigned int timeout_ms)
 {
 	fx_start(x, RB_ROLE_CLIENT, timeout_ms);
-	mrs.f = x->f;
+	fake_mrs.f = x->f;
 	assert_int_equal(x->r.bench->prepare(&x->r), 0);
 }
 
@@ -584,31 +540,31 @@ static void stream_per_msg(void **state)
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	expect_eq(x.r.ops, 50);
 	expect_eq(x.r.total, 52);
-	expect_eq(mrs.regs, 52);
-	expect_eq(mrs.deregs, 52);
-	expect_eq(mrs.live, 0);
-	assert_true(mrs.max_live >= 1 && mrs.max_live <= 8);
-	expect_eq(mrs.len, x.r.pt.size);
+	expect_eq(fake_mrs.regs, 52);
+	expect_eq(fake_mrs.deregs, 52);
+	expect_eq(fake_mrs.live, 0);
+	assert_true(fake_mrs.max_live >= 1 && fake_mrs.max_live <= 8);
+	expect_eq(fake_mrs.len, x.r.pt.size);
 	expect_eq(x.f->nwrs, 52);
 	for (i = 0; i < x.f->nwrs; i++) {
 		w = &x.f->wrs[i];
-		expect_eq(w->lkey, 0x5000 + i);
+		expect_eq(w->lkey, 0x7000 + i);
 		expect_eq(w->addr, (uintptr_t)rb_tx_of(&x.r, 0));
 		assert_true(w->flags & IBV_SEND_SIGNALED);
 		assert_false(w->flags & IBV_SEND_INLINE);
 	}
-	mrs.f = NULL;
+	fake_mrs.f = NULL;
 	fx_end(&x);
 
 	/* A registration refused: the point ends with its error, nothing left registered. */
 	per_msg_plan(&x, 1, 8);
 	x.p.iters = 50;
 	per_msg_start(&x, 1000);
-	mrs.refuse = ENOMEM;
+	fake_mrs.refuse = ENOMEM;
 	assert_int_equal(rb_run_stream(&x.r), -ENOMEM);
 	assert_non_null(strstr(rb_last_error, "ibv_reg_mr("));
-	expect_eq(mrs.live, 0);
-	mrs.f = NULL;
+	expect_eq(fake_mrs.live, 0);
+	fake_mrs.f = NULL;
 	fx_end(&x);
 }
 
@@ -633,9 +589,9 @@ static void stream_per_msg_signal_cqe_poll(void **state)
 	x.f->delay = 3;
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	expect_eq(x.r.ops, 50);
-	expect_eq(mrs.regs, 52);
-	expect_eq(mrs.deregs, 52);
-	expect_eq(mrs.live, 0);
+	expect_eq(fake_mrs.regs, 52);
+	expect_eq(fake_mrs.deregs, 52);
+	expect_eq(fake_mrs.live, 0);
 	expect_eq(x.f->poll_max_asked, 2);
 	for (i = 0; i < x.f->nwrs; i++) {
 		if (x.f->wrs[i].flags & IBV_SEND_SIGNALED) {
@@ -649,7 +605,7 @@ static void stream_per_msg_signal_cqe_poll(void **state)
 	assert_true(x.f->wrs[1].flags & IBV_SEND_SIGNALED);  /* the warm-up's last */
 	assert_true(x.f->wrs[51].flags & IBV_SEND_SIGNALED); /* the measured phase's */
 	assert_true(sig >= 13 && sig < 26);
-	mrs.f = NULL;
+	fake_mrs.f = NULL;
 	fx_end(&x);
 
 	/* -D: the last WR is signaled, whatever -Q left unsignaled. */
@@ -661,10 +617,10 @@ static void stream_per_msg_signal_cqe_poll(void **state)
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	assert_true(x.r.ops > 0);
 	expect_eq(x.f->access_errors, 0);
-	expect_eq(mrs.live, 0);
-	expect_eq(mrs.regs, x.f->nwrs);
+	expect_eq(fake_mrs.live, 0);
+	expect_eq(fake_mrs.regs, x.f->nwrs);
 	expect_eq(x.f->since_signal[0], 0);
-	mrs.f = NULL;
+	fake_mrs.f = NULL;
 	fx_end(&x);
 }
 
