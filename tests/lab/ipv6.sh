@@ -7,9 +7,6 @@
 # reached over IPv4.
 # shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib/lab.sh"
-# -R shown by what only the CM path produces: the client took an address,
-# a route and a reply event per QP (the flag alone is the command line's).
-viacm='d["params"]["rdma_cm"] is True and d["setup"]["cm_events"] == 3 * d["setup"]["qps"]'
 
 lab_run '
 ip -6 addr add 2001:db8::1/64 dev eth0 nodad

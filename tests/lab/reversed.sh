@@ -21,9 +21,6 @@
 # - --reversed with -b is refused with exit 2, naming both.
 # shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib/lab.sh"
-# -R shown by what only the CM path produces: the client took an address,
-# a route and a reply event per QP (the flag alone is the command line's).
-viacm='d["params"]["rdma_cm"] is True and d["setup"]["cm_events"] == 3 * d["setup"]["qps"]'
 
 # shellcheck disable=SC2034 # read by lab_run
 LAB_HOSTS=2

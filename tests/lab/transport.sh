@@ -13,9 +13,6 @@
 # All of it in one VM boot.
 # shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib/lab.sh"
-# -R shown by what only the CM path produces: the client took an address,
-# a route and a reply event per QP (the flag alone is the command line's).
-viacm='d["params"]["rdma_cm"] is True and d["setup"]["cm_events"] == 3 * d["setup"]["qps"]'
 
 # shellcheck disable=SC2034 # read by lab_run
 LAB_HOSTS=2
@@ -122,10 +119,6 @@ wait $sn
 '
 
 # --- helpers ---------------------------------------------------------------
-
-delta() {
-	echo "(d[\"after\"][\"$1\"][\"$2\"] - d[\"before\"][\"$1\"][\"$2\"])"
-}
 
 # crossed NAME MIN [oneway]: both NICs and both rxe devices moved MIN
 # packets or more each way; oneway, from host 2 to host 1 only (a stream

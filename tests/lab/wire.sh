@@ -10,9 +10,6 @@
 # --bind gives each its address, and the device holding it is chosen.
 # shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib/lab.sh"
-# -R shown by what only the CM path produces: the client took an address,
-# a route and a reply event per QP (the flag alone is the command line's).
-viacm='d["params"]["rdma_cm"] is True and d["setup"]["cm_events"] == 3 * d["setup"]["qps"]'
 
 # shellcheck disable=SC2034 # read by lab_run
 LAB_HOSTS=2
@@ -60,11 +57,6 @@ wire cm_loop pair cm_loop "send_lat -d rxe0 --cpu none --quiet" \
 '
 
 # --- helpers ---------------------------------------------------------------
-
-# delta HOST COUNTER: a Python expression, how much the counter moved.
-delta() {
-	echo "(d[\"after\"][\"$1\"][\"$2\"] - d[\"before\"][\"$1\"][\"$2\"])"
-}
 
 # show_wire NAME: one line per host with what moved, for the test's log.
 show_wire() {

@@ -14,6 +14,8 @@
 
 struct fake_mrs {
 	int regs, deregs, live, max_live; /* counts since the test zeroed them */
+	int refuse;			  /* not 0: ibv_reg_mr fails with this errno */
+	size_t len;			  /* the last MR's length */
 	struct fake *f;			  /* NULL: the MRs are in no fake's table */
 };
 extern struct fake_mrs fake_mrs;

@@ -122,12 +122,7 @@ void bw_report(struct rb_doc *r)
 
 const struct rb_result lat_res[] = {
 	{
-		.pt = { .size = 2,
-			.batch = 1,
-			.signal = 1,
-			.qps = 1,
-			.tx_depth = 128,
-			.cqe_poll = RB_CQE_POLL_DEFAULT },
+		.pt = LAT_PT(2),
 		.iters = 10000,
 		.duration_s = 0.0219,
 		.has_lat = true,
@@ -140,12 +135,7 @@ const struct rb_result lat_res[] = {
 		.peer_bw_avg_gbps = 0,
 	},
 	{
-		.pt = { .size = 64,
-			.batch = 1,
-			.signal = 1,
-			.qps = 1,
-			.tx_depth = 128,
-			.cqe_poll = RB_CQE_POLL_DEFAULT },
+		.pt = LAT_PT(64),
 		.iters = 10000,
 		.duration_s = 0.0234,
 		.has_lat = true,
@@ -157,12 +147,7 @@ const struct rb_result lat_res[] = {
 		.peer_cpu_util_pct = 98.8,
 	},
 	{
-		.pt = { .size = 4096,
-			.batch = 1,
-			.signal = 1,
-			.qps = 1,
-			.tx_depth = 128,
-			.cqe_poll = RB_CQE_POLL_DEFAULT },
+		.pt = LAT_PT(4096),
 		.iters = 10000,
 		.duration_s = 0.0541,
 		.has_lat = true,
@@ -172,23 +157,13 @@ const struct rb_result lat_res[] = {
 	},
 	{
 		/* A point that produced no latency samples. */
-		.pt = { .size = 1048576,
-			.batch = 1,
-			.signal = 1,
-			.qps = 1,
-			.tx_depth = 128,
-			.cqe_poll = RB_CQE_POLL_DEFAULT },
+		.pt = LAT_PT(1048576),
 	},
 };
 
 const struct rb_result bw_res[] = {
 	{
-		.pt = { .size = 64,
-			.batch = 4,
-			.signal = 16,
-			.qps = 2,
-			.tx_depth = 256,
-			.cqe_poll = RB_CQE_POLL_DEFAULT },
+		.pt = BW_PT(64),
 		.iters = 12961000,
 		.duration_s = 5.0003,
 		.has_bw = true,
@@ -203,12 +178,7 @@ const struct rb_result bw_res[] = {
 		.peer_bw_avg_gbps = 1.326,
 	},
 	{
-		.pt = { .size = 65536,
-			.batch = 4,
-			.signal = 16,
-			.qps = 2,
-			.tx_depth = 256,
-			.cqe_poll = RB_CQE_POLL_DEFAULT },
+		.pt = BW_PT(65536),
 		.iters = 1759600,
 		.duration_s = 5.0001,
 		.has_bw = true,
@@ -318,22 +288,48 @@ void check_golden(const char *name, enum rb_format fmt, const struct rb_doc *r,
 	free(got);
 }
 
+void check_goldens(const char *stem, const struct rb_doc *r, const struct rb_result *res, size_t n)
+{
+	static const struct {
+		const char *ext;
+		enum rb_format fmt;
+	} kinds[] = { { "csv", RB_FMT_CSV }, { "table", RB_FMT_TABLE }, { "json", RB_FMT_JSON } };
+	char name[64];
+	size_t i;
+
+	for (i = 0; i < sizeof(kinds) / sizeof(kinds[0]); i++) {
+		snprintf(name, sizeof(name), "%s.%s", stem, kinds[i].ext);
+		check_golden(name, kinds[i].fmt, r, res, n);
+	}
+}
+
+void memw_open(struct memw *m, enum rb_format fmt)
+{
+	m->buf = NULL;
+	m->len = 0;
+	m->f = open_memstream(&m->buf, &m->len);
+	assert_non_null(m->f);
+	rb_writer_init(&m->w, fmt, m->f);
+}
+
+char *memw_close(struct memw *m)
+{
+	fclose(m->f);
+	return m->buf;
+}
+
 char *write_mem(enum rb_format fmt, const struct rb_doc *r, const struct rb_result *res, size_t n)
 {
-	struct rb_writer w;
-	char *buf = NULL;
-	size_t len = 0, i;
-	FILE *f = open_memstream(&buf, &len);
+	struct memw m;
+	size_t i;
 
-	assert_non_null(f);
-	rb_writer_init(&w, fmt, f);
-	assert_int_equal(w.ops->begin(&w, r), 0);
+	memw_open(&m, fmt);
+	assert_int_equal(m.w.ops->begin(&m.w, r), 0);
 	for (i = 0; i < n; i++)
-		assert_int_equal(w.ops->row(&w, r, &res[i]), 0);
-	assert_int_equal(w.ops->end(&w, r), 0);
-	assert_null(w.doc);
-	fclose(f);
-	return buf;
+		assert_int_equal(m.w.ops->row(&m.w, r, &res[i]), 0);
+	assert_int_equal(m.w.ops->end(&m.w, r), 0);
+	assert_null(m.w.doc);
+	return memw_close(&m);
 }
 
 json_t *load_json(const char *path)

@@ -65,6 +65,17 @@ void axis(struct rb_axis *a, size_t n, const uint64_t *v);
 void init_params(void);
 void lat_report(struct rb_doc *r);
 void bw_report(struct rb_doc *r);
+/* A point of lat_params' shape (and of bw_params'), at @sz. */
+#define LAT_PT(sz)                                                                \
+	{                                                                         \
+		.size = (sz), .batch = 1, .signal = 1, .qps = 1, .tx_depth = 128, \
+		.cqe_poll = RB_CQE_POLL_DEFAULT                                   \
+	}
+#define BW_PT(sz)                                                                  \
+	{                                                                          \
+		.size = (sz), .batch = 4, .signal = 16, .qps = 2, .tx_depth = 256, \
+		.cqe_poll = RB_CQE_POLL_DEFAULT                                    \
+	}
 extern const struct rb_result lat_res[];
 extern const struct rb_result bw_res[];
 /* ---- helpers ----------------------------------------------------------- */
@@ -83,8 +94,21 @@ void assert_no_temp(void);
 void update_golden(const char *path, const char *got);
 void check_golden(const char *name, enum rb_format fmt, const struct rb_doc *r,
 		  const struct rb_result *res, size_t n);
+/* @stem.csv, @stem.table and @stem.json against their golden files. */
+void check_goldens(const char *stem, const struct rb_doc *r, const struct rb_result *res, size_t n);
 /* Writes @fmt of @r to memory, for checks that need no golden file. */
 char *write_mem(enum rb_format fmt, const struct rb_doc *r, const struct rb_result *res, size_t n);
+/* A writer of @fmt into memory, for a test that calls its ops one by one. */
+struct memw {
+	struct rb_writer w;
+	FILE *f;
+	char *buf;
+	size_t len;
+};
+
+void memw_open(struct memw *m, enum rb_format fmt);
+/* Closes the stream: what the writer wrote, for the caller to free. */
+char *memw_close(struct memw *m);
 json_t *load_json(const char *path);
 json_t *jget(json_t *o, const char *key);
 void assert_jstr(json_t *o, const char *key, const char *want);

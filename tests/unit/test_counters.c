@@ -22,6 +22,7 @@
 
 #include "core/provider.h"
 #include "rdma/counters.h"
+#include "tree_fx.h"
 
 #ifndef TEST_DATA_DIR
 #error "TEST_DATA_DIR must name tests/data"
@@ -150,14 +151,6 @@ static void test_read_errors(void **state)
 	assert_int_equal(set.lifespan_ms, 0);
 }
 
-static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	(void)st;
-	(void)flag;
-	(void)ftw;
-	return remove(path);
-}
-
 static void write_file(const char *path, const char *text)
 {
 	FILE *f = fopen(path, "w");
@@ -165,22 +158,6 @@ static void write_file(const char *path, const char *text)
 	assert_non_null(f);
 	fputs(text, f);
 	assert_int_equal(fclose(f), 0);
-}
-
-/* mkdir -p @path (it is changed and restored). */
-static int mkdirs(char *path)
-{
-	char *p;
-
-	for (p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(path, 0755) && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return mkdir(path, 0755) && errno != EEXIST ? -1 : 0;
 }
 
 /* The driver link decides; else the name; else what the device counts. */
@@ -222,7 +199,7 @@ static void test_driver(void **state)
 	write_file(path, "0\n");
 	assert_int_equal(rb_counters_read(root, "roce7", 1, NULL, &set), 0);
 	assert_int_equal(set.driver, RB_PROV_RXE);
-	assert_int_equal(nftw(root, rm_one, 8, FTW_DEPTH | FTW_PHYS), 0);
+	assert_int_equal(rm_tree(root), 0);
 }
 
 static void test_rate(void **state)
@@ -259,7 +236,7 @@ static void test_rate(void **state)
 	assert_int_equal(rb_port_rate_gbps(root, "x0", 1, &g), -EINVAL);
 	write_file(path, "");
 	assert_int_equal(rb_port_rate_gbps(root, "x0", 1, &g), -EINVAL);
-	assert_int_equal(nftw(root, rm_one, 8, FTW_DEPTH | FTW_PHYS), 0);
+	assert_int_equal(rm_tree(root), 0);
 }
 
 /* ---- --counters ------------------------------------------------------------ */
@@ -517,13 +494,13 @@ static void test_derive_wire_known(void **state)
 	(void)state;
 	assert_non_null(mkdtemp(root));
 	snprintf(path, sizeof(path), "%s/class/infiniband/irdma0/ports/1", root);
-	assert_int_equal(mkdirs(path), 0);
+	mkdirs(path);
 	snprintf(path, sizeof(path), "%s/class/infiniband/irdma0/device", root);
-	assert_int_equal(mkdirs(path), 0);
+	mkdirs(path);
 	snprintf(path, sizeof(path), "%s/class/infiniband/irdma0/device/driver", root);
 	assert_int_equal(symlink("../../../bus/auxiliary/drivers/irdma", path), 0);
 	snprintf(path, sizeof(path), "%s/class/infiniband/siw_eth0/ports/1", root);
-	assert_int_equal(mkdirs(path), 0);
+	mkdirs(path);
 	assert_int_equal(rb_counters_read(root, "irdma0", 1, NULL, &set), 0);
 	assert_false(set.netdev_rdma);
 	put(&set, "netdev_tx_bytes", 5000000, RB_CTR_SRC_NETDEV);
@@ -543,7 +520,7 @@ static void test_derive_wire_known(void **state)
 	assert_true(d.has_wire);
 	assert_null(d.wire_unknown);
 	assert_true(d.wire_per_payload == 1.25);
-	assert_int_equal(nftw(root, rm_one, 8, FTW_DEPTH | FTW_PHYS), 0);
+	assert_int_equal(rm_tree(root), 0);
 	/* A peer's set knows its driver alone: rxe's netdev counts, a generic one's not. */
 	assert_true(rb_counters_netdev_rdma(RB_PROV_RXE));
 	assert_false(rb_counters_netdev_rdma(RB_PROV_GENERIC));

@@ -26,7 +26,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "fake_verbs.h"
+#include "xfer_fx.h"
 #include "cli/opts.h"
 #include "core/cqmod.h"
 #include "core/provider.h"
@@ -36,39 +36,15 @@
 #include "topo/topo.h"
 #include "wire/plan.h"
 
-struct fx {
-	struct fake *f;
-	struct rb_params p;
-	struct rb_run r;
-	struct rb_oob oob;
-	int peer_fd;
-};
-
-static void fx_start(struct fx *x, const char *test, uint8_t ex)
+/* The started run of @x's plan (xfer_fx.h), loopback; completions through the extended CQ unless @ex is 0. */
+static void cqex_start(struct fx *x, uint8_t ex)
 {
-	const struct rb_bench *t = rb_bench_find(test);
-	char err[256];
-	int sv[2];
-
-	if (rb_plan_validate(&x->p, 0, err, sizeof(err)))
-		fail_msg("the test's plan is invalid: %s", err);
-	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
-	x->f = fake_new((uint32_t)rb_axis_max(&x->p.qps), (uint32_t)rb_axis_max(&x->p.tx_depth));
-	fake_run_init(x->f, &x->r, t, RB_ROLE_CLIENT, &x->p, &x->oob, sv[0], 2000);
-	x->peer_fd = sv[1];
+	fx_start(x, RB_ROLE_CLIENT, 2000);
 	x->f->loopback = true;
 	if (ex) {
 		fake_cqex(x->f, &x->r, false);
 		x->r.c.cq_ex = ex;
 	}
-}
-
-static void fx_end(struct fx *x)
-{
-	fake_run_free(&x->r);
-	fake_free(x->f);
-	rb_oob_close(&x->oob);
-	close(x->peer_fd);
 }
 
 /* What a run left: the fake's counts, the engine's and the fake's clock. */
@@ -117,15 +93,14 @@ static struct figures stream_run(uint8_t ex, uint64_t *starts, uint64_t *nexts)
 	struct figures g;
 	struct fx x;
 
-	memset(&x, 0, sizeof(x));
-	x.p = fake_plan("write_bw");
+	fx_plan(&x, "write_bw");
 	rb_axis_set1(&x.p.qps, 2);
 	rb_axis_set1(&x.p.batch, 4);
 	rb_axis_set1(&x.p.signal, 4);
 	rb_axis_set1(&x.p.tx_depth, 32);
 	x.p.iters = 400;
 	x.p.warmup = 8;
-	fx_start(&x, "write_bw", ex);
+	cqex_start(&x, ex);
 	x.f->delay = 2;
 	assert_int_equal(x.r.bench->prepare(&x.r), 0);
 	if (rb_run_stream(&x.r))
@@ -165,11 +140,10 @@ static struct figures pingpong_run(uint8_t ex, bool imm, uint64_t *starts)
 	struct figures g;
 	struct fx x;
 
-	memset(&x, 0, sizeof(x));
-	x.p = fake_plan("send_lat");
+	fx_plan(&x, "send_lat");
 	x.p.iters = 200;
 	x.p.imm = imm;
-	fx_start(&x, "send_lat", ex);
+	cqex_start(&x, ex);
 	x.f->delay = 1;
 	assert_int_equal(x.r.bench->setup(&x.r), 0);
 	assert_int_equal(x.r.bench->prepare(&x.r), 0);
@@ -210,9 +184,8 @@ static void poll_mapping(void **state)
 	int i;
 
 	(void)state;
-	memset(&x, 0, sizeof(x));
-	x.p = fake_plan("send_bw");
-	fx_start(&x, "send_bw", RB_CQX_BATCH);
+	fx_plan(&x, "send_bw");
+	cqex_start(&x, RB_CQX_BATCH);
 	memset(in, 0, sizeof(in));
 	in[0] = (struct ibv_wc){ .wr_id = 0x0000000100000007ULL,
 				 .status = IBV_WC_SUCCESS,
@@ -279,11 +252,10 @@ static void reap_error_named(void **state)
 	struct fx x;
 
 	(void)state;
-	memset(&x, 0, sizeof(x));
-	x.p = fake_plan("write_bw");
+	fx_plan(&x, "write_bw");
 	rb_axis_set1(&x.p.batch, 1);
 	rb_axis_set1(&x.p.signal, 1);
-	fx_start(&x, "write_bw", RB_CQX_BATCH);
+	cqex_start(&x, RB_CQX_BATCH);
 	x.f->fail_nth = 1;
 	x.f->fail_status = IBV_WC_RETRY_EXC_ERR;
 	assert_int_equal(rb_post_chain(&x.r, 0, 1, 0, true), 0);

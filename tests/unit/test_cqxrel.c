@@ -24,7 +24,7 @@
 #include <unistd.h>
 #include <cmocka.h>
 
-#include "fake_verbs.h"
+#include "xfer_fx.h"
 #include "output_fx.h"
 #include "core/provider.h"
 #include "core/sweep.h"
@@ -65,44 +65,19 @@ static void kind_by_release(void **state)
 	assert_int_equal(rb_cqx_kind_for(NULL, NULL), RB_CQX_BATCH);
 }
 
-struct fx {
-	struct fake *f;
-	struct rb_params p;
-	struct rb_run r;
-	struct rb_oob oob;
-	int peer_fd;
-};
-
-static void fx_start(struct fx *x, uint8_t kind)
+/* write_bw -l 4 -Q 4 -t 32 -n 400 --warmup 8, loopback, through the extended CQ polled as @kind. */
+static void cqxrel_start(struct fx *x, uint8_t kind)
 {
-	char err[256];
-	int sv[2];
-
-	memset(x, 0, sizeof(*x));
-	x->p = fake_plan("write_bw");
+	fx_plan(x, "write_bw");
 	rb_axis_set1(&x->p.batch, 4);
 	rb_axis_set1(&x->p.signal, 4);
 	rb_axis_set1(&x->p.tx_depth, 32);
 	x->p.iters = 400;
 	x->p.warmup = 8;
-	if (rb_plan_validate(&x->p, 0, err, sizeof(err)))
-		fail_msg("the test's plan is invalid: %s", err);
-	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
-	x->f = fake_new(1, (uint32_t)rb_axis_max(&x->p.tx_depth));
-	fake_run_init(x->f, &x->r, rb_bench_find("write_bw"), RB_ROLE_CLIENT, &x->p, &x->oob, sv[0],
-		      2000);
-	x->peer_fd = sv[1];
+	fx_start(x, RB_ROLE_CLIENT, 2000);
 	x->f->loopback = true;
 	fake_cqex(x->f, &x->r, false);
 	x->r.c.cq_ex = kind;
-}
-
-static void fx_end(struct fx *x)
-{
-	fake_run_free(&x->r);
-	fake_free(x->f);
-	rb_oob_close(&x->oob);
-	close(x->peer_fd);
 }
 
 /* Three completions due, polled as rdma-core @rel's rxe is: the calls made. */
@@ -112,7 +87,7 @@ static void poll_three(const char *rel, uint64_t *starts, uint64_t *nexts, uint6
 	struct fx x;
 	int i;
 
-	fx_start(&x, rb_cqx_kind_for(rxe(), rel));
+	cqxrel_start(&x, rb_cqx_kind_for(rxe(), rel));
 	for (i = 0; i < 3; i++) {
 		in.wr_id = (uint64_t)i;
 		fake_push_wc(x.f, &in);
@@ -158,7 +133,7 @@ static void engine_reaps_by_kind(void **state)
 
 	(void)state;
 	for (i = 0; i < 2; i++) {
-		fx_start(&x, rb_cqx_kind_for(rxe(), rels[i]));
+		cqxrel_start(&x, rb_cqx_kind_for(rxe(), rels[i]));
 		x.f->delay = 2;
 		assert_int_equal(x.r.bench->prepare(&x.r), 0);
 		if (rb_run_stream(&x.r))
@@ -187,7 +162,7 @@ static void poll_ok_stops_at_failure(void **state)
 	int i;
 
 	(void)state;
-	fx_start(&x, RB_CQX_BATCH);
+	cqxrel_start(&x, RB_CQX_BATCH);
 	for (i = 0; i < 4; i++) {
 		in.wr_id = 10 + (uint64_t)i;
 		in.status = i == 2 ? IBV_WC_REM_ACCESS_ERR : IBV_WC_SUCCESS;
@@ -229,7 +204,7 @@ static void reap_ok_counts_before_failure(void **state)
 	struct fx x;
 
 	(void)state;
-	fx_start(&x, RB_CQX_BATCH);
+	cqxrel_start(&x, RB_CQX_BATCH);
 	x.f->fail_nth = 2;
 	x.f->fail_status = IBV_WC_RETRY_EXC_ERR;
 	for (int i = 0; i < 4; i++)

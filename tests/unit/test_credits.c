@@ -17,48 +17,31 @@
 #include <sys/socket.h>
 #include <cmocka.h>
 
-#include "fake_verbs.h"
+#include "xfer_fx.h"
 #include "core/bench.h"
 #include "core/sweep.h"
 #include "engine/loop.h"
 #include "wire/plan.h"
 #include "wire/wire.h"
 
-/* A run on the fake, loopback: each QP's SENDs land in its own receives. */
-struct fx {
-	struct fake *f;
-	struct rb_params p;
-	struct rb_run r;
-	struct rb_oob oob, peer;
-};
-
-static void fx_start(struct fx *x, enum rb_role role, bool loopback)
+/*
+ * A run on the fake (xfer_fx.h) with iWARP's rule, loopback if @loopback:
+ * each QP's SENDs land in its own receives.
+ */
+static void credits_start(struct fx *x, enum rb_role role, bool loopback)
 {
-	char err[256];
-	int sv[2];
-
-	if (rb_plan_validate(&x->p, 0, err, sizeof(err)))
-		fail_msg("the test's plan is invalid: %s", err);
-	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
-	x->f = fake_new((uint32_t)rb_axis_max(&x->p.qps), (uint32_t)rb_axis_max(&x->p.tx_depth));
+	fx_start(x, role, 2000);
 	x->f->loopback = loopback;
 	x->f->no_rnr = true;
-	fake_run_init(x->f, &x->r, rb_bench_find(x->p.test), role, &x->p, &x->oob, sv[0], 2000);
-	x->peer.fd = sv[1];
-	x->peer.timeout_ms = 1000;
-	snprintf(x->peer.peer, sizeof(x->peer.peer), "test");
 	/* What rb_run_conn() does once a connection. */
 	assert_int_equal(rb_credit_open(&x->r), 0);
 	assert_int_equal(x->r.cr != NULL, x->p.credits);
 }
 
-static void fx_end(struct fx *x)
+static void credits_end(struct fx *x)
 {
 	rb_credit_close(&x->r);
-	fake_run_free(&x->r);
-	fake_free(x->f);
-	rb_oob_close(&x->oob);
-	rb_oob_close(&x->peer);
+	fx_end(x);
 }
 
 /* send_bw of @n 64-byte SENDs on @qps QPs, chains of @batch, -r @rx, -t @tx, every WR signaled. */
@@ -108,12 +91,12 @@ static void stream_without_credits_breaks(void **state)
 
 	(void)state;
 	plan(&x, 1, 16, 4, 64, 2000);
-	fx_start(&x, RB_ROLE_CLIENT, true);
+	credits_start(&x, RB_ROLE_CLIENT, true);
 	x.r.on_recv = loop_recv;
 	assert_int_equal(rb_fill_recv_queues(&x.r), 0);
 	assert_int_equal(rb_run_stream(&x.r), -EIO);
 	assert_true(x.f->no_recv > 0);
-	fx_end(&x);
+	credits_end(&x);
 }
 
 /*
@@ -132,7 +115,7 @@ static void stream_held_to_receives(uint32_t qps, uint32_t batch, uint32_t rx)
 
 	plan(&x, qps, batch, rx, 64, n);
 	x.p.credits = 1;
-	fx_start(&x, RB_ROLE_CLIENT, true);
+	credits_start(&x, RB_ROLE_CLIENT, true);
 	x.r.on_recv = loop_recv;
 	assert_int_equal(rb_fill_recv_queues(&x.r), 0);
 	assert_int_equal(rb_credit_start(&x.r), 0);
@@ -171,7 +154,7 @@ static void stream_held_to_receives(uint32_t qps, uint32_t batch, uint32_t rx)
 		assert_int_equal(told, x.r.cr->q[qi].announced);
 		assert_true(told >= x.r.cr->q[qi].sent && told <= x.r.cr->q[qi].sent + rx);
 	}
-	fx_end(&x);
+	credits_end(&x);
 }
 
 static void stream_credits_one_qp(void **state)
@@ -203,7 +186,7 @@ static void server_announces(void **state)
 	(void)state;
 	plan(&x, 1, 1, rx, 64, 300);
 	x.p.credits = 1;
-	fx_start(&x, RB_ROLE_SERVER, false);
+	credits_start(&x, RB_ROLE_SERVER, false);
 	assert_int_equal(x.r.bench->setup(&x.r), 0);
 	x.f->peer_sends = 300;
 	n = rb_pack_sync(&m, b, sizeof(b));
@@ -225,7 +208,7 @@ static void server_announces(void **state)
 	assert_int_equal(prev, x.r.cr->q[0].announced);
 	assert_int_equal(x.r.cr->q[0].recvd, 300);
 	assert_int_equal(prev, 300 + x.r.sq[0].posted_recv);
-	fx_end(&x);
+	credits_end(&x);
 }
 
 /* The plan: where credits apply, the words' block, and what they refuse. */

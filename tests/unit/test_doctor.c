@@ -25,6 +25,7 @@
 #include <jansson.h>
 
 #include "doctor/doctor.h"
+#include "tree_fx.h"
 
 #ifndef TEST_DATA_DIR
 #error "TEST_DATA_DIR must name tests/data"
@@ -189,17 +190,6 @@ static int fake_port_mtu(const char *dev, int port, int *active, int *max)
 	return 0;
 }
 
-__attribute__((format(printf, 3, 4))) static void pathf(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-	assert_true(n >= 0 && (size_t)n < len);
-}
-
 static char copy_from[PATH_MAX], copy_to[PATH_MAX];
 
 /* nftw: each directory and file of the fixture into the scratch root. */
@@ -221,41 +211,6 @@ static int copy_entry(const char *path, const struct stat *st, int flag, struct 
 	close(in);
 	close(out);
 	return in < 0 || out < 0 ? -1 : 0;
-}
-
-static void mkdirs(char *path)
-{
-	char *p;
-
-	for (p = path + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		mkdir(path, 0755);
-		*p = '/';
-	}
-}
-
-/* Each "LINK -> TARGET" line of the host's links file, under the root. */
-static void make_links(const char *dir, const char *root)
-{
-	char path[PATH_MAX], line[PATH_MAX], at[PATH_MAX], *arrow;
-	FILE *in;
-
-	pathf(path, sizeof(path), "%s/links", dir);
-	in = fopen(path, "r");
-	assert_non_null(in);
-	while (fgets(line, sizeof(line), in)) {
-		line[strcspn(line, "\n")] = '\0';
-		arrow = strstr(line, " -> ");
-		if (line[0] == '#' || !arrow)
-			continue;
-		*arrow = '\0';
-		pathf(at, sizeof(at), "%s/%s", root, line);
-		mkdirs(at);
-		assert_int_equal(symlink(arrow + 4, at), 0);
-	}
-	fclose(in);
 }
 
 /* A scratch root holding host @name ("" for an empty root). */
@@ -282,14 +237,9 @@ static struct fx *fx_new(const char *name)
 	return f;
 }
 
-static int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
-}
-
 static void fx_free(struct fx *f)
 {
-	nftw(f->tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	rm_tree(f->tmp);
 	rb_dr_report_free(&f->r);
 	free(f);
 }

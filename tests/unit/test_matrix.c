@@ -23,7 +23,7 @@
 
 #include "core/stats.h"
 #include "matrix/matrix.h"
-#include "mx_check.h"
+#include "mx_fx.h"
 #include "wire/matrix_wire.h"
 #include "wire/oob.h"
 #include "wire/wire.h"

@@ -24,7 +24,7 @@
 #include "matrix/matrix_pmix.h"
 #include "wire/matrix_wire.h"
 #include "wire/wire.h"
-#include "mx_check.h"
+#include "mx_fx.h"
 
 /* ---- suspects:K and the bad-rank rule ---------------------------------------- */
 

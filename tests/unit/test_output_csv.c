@@ -143,24 +143,22 @@ static void test_verdict(void **state)
 static void test_json_stream(void **state)
 {
 	struct rb_interval iv = { .start_s = 0, .duration_s = 1, .ops = 10, .bw_gbps = 2 };
-	struct rb_writer w;
+	struct memw m;
 	struct rb_doc r;
-	char *buf = NULL, *l, *save = NULL;
+	char *buf, *l, *save = NULL;
 	const char *want[] = { "start", "interval", "point", "end" };
-	size_t len = 0, i = 0;
-	FILE *f = open_memstream(&buf, &len);
+	size_t i = 0;
 
 	(void)state;
-	assert_non_null(f);
 	bw_report(&r);
-	rb_writer_init(&w, RB_FMT_JSONL, f);
-	assert_int_equal(w.ops->begin(&w, &r), 0);
-	assert_int_equal(w.ops->interval(&w, &r, &bw_res[0].pt, &iv, 0), 0);
-	assert_int_equal(w.ops->row(&w, &r, &bw_res[0]), 0);
+	memw_open(&m, RB_FMT_JSONL);
+	assert_int_equal(m.w.ops->begin(&m.w, &r), 0);
+	assert_int_equal(m.w.ops->interval(&m.w, &r, &bw_res[0].pt, &iv, 0), 0);
+	assert_int_equal(m.w.ops->row(&m.w, &r, &bw_res[0]), 0);
 	r.incomplete = true;
 	r.reason = "interrupted";
-	assert_int_equal(w.ops->end(&w, &r), 0);
-	fclose(f);
+	assert_int_equal(m.w.ops->end(&m.w, &r), 0);
+	buf = memw_close(&m);
 	for (l = strtok_r(buf, "\n", &save); l; l = strtok_r(NULL, "\n", &save), i++) {
 		json_t *o = json_loads(l, 0, NULL), *d;
 
@@ -266,9 +264,7 @@ static void test_golden_lat(void **state)
 
 	(void)state;
 	lat_report(&r);
-	check_golden("lat.csv", RB_FMT_CSV, &r, lat_res, NLAT);
-	check_golden("lat.table", RB_FMT_TABLE, &r, lat_res, NLAT);
-	check_golden("lat.json", RB_FMT_JSON, &r, lat_res, NLAT);
+	check_goldens("lat", &r, lat_res, NLAT);
 }
 
 static void test_golden_bw(void **state)
@@ -277,9 +273,7 @@ static void test_golden_bw(void **state)
 
 	(void)state;
 	bw_report(&r);
-	check_golden("bw.csv", RB_FMT_CSV, &r, bw_res, NBW);
-	check_golden("bw.table", RB_FMT_TABLE, &r, bw_res, NBW);
-	check_golden("bw.json", RB_FMT_JSON, &r, bw_res, NBW);
+	check_goldens("bw", &r, bw_res, NBW);
 }
 
 /* Rewriting a file replaces it whole. */
@@ -427,11 +421,9 @@ static void test_shape_outputs(void **state)
 	};
 	struct rb_result res = bw_res[0];
 	struct rb_doc r;
-	struct rb_writer w;
+	struct memw m;
 	json_t *doc, *pt;
-	char *got, *buf = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *got, *buf;
 
 	(void)state;
 	bw_report(&r);
@@ -468,14 +460,12 @@ static void test_shape_outputs(void **state)
 	json_decref(doc);
 
 	/* The table: a slice live, then the point and its notes. */
-	f = open_memstream(&buf, &len);
-	assert_non_null(f);
-	rb_writer_init(&w, RB_FMT_TABLE, f);
-	assert_non_null(w.ops->interval);
-	assert_int_equal(w.ops->interval(&w, &r, &res.pt, &iv[1], 1), 0);
+	memw_open(&m, RB_FMT_TABLE);
+	assert_non_null(m.w.ops->interval);
+	assert_int_equal(m.w.ops->interval(&m.w, &r, &res.pt, &iv[1], 1), 0);
 	res.cut = true;
-	assert_int_equal(w.ops->row(&w, &r, &res), 0);
-	fclose(f);
+	assert_int_equal(m.w.ops->row(&m.w, &r, &res), 0);
+	buf = memw_close(&m);
 	assert_non_null(strstr(buf, "[interval 2: 1.00-2.50 s]\n"));
 	assert_non_null(strstr(buf, "# lowest interval bandwidth 178.81 MiB/s over 2 interval(s)"));
 	assert_non_null(strstr(buf, "# rate: target 10 Gb/s, achieved 9 Gb/s (-10.0%)"));
@@ -486,12 +476,7 @@ static void test_shape_outputs(void **state)
 static void test_table_units(void **state)
 {
 	static const struct rb_result one = {
-		.pt = { .size = 1048576,
-			.batch = 1,
-			.signal = 1,
-			.qps = 1,
-			.tx_depth = 128,
-			.cqe_poll = RB_CQE_POLL_DEFAULT },
+		.pt = LAT_PT(1048576),
 		.iters = 100,
 		.has_bw = true,
 		.bw_avg_gbps = 8.0,

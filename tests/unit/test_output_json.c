@@ -604,12 +604,7 @@ static json_t *one_point(const struct rb_doc *r, const struct rb_result *res, js
 static void test_nothing_measured(void **state)
 {
 	struct rb_result res = {
-		.pt = { .size = 64,
-			.batch = 1,
-			.signal = 1,
-			.qps = 1,
-			.tx_depth = 128,
-			.cqe_poll = RB_CQE_POLL_DEFAULT },
+		.pt = LAT_PT(64),
 		.duration_s = NAN,
 		.nothing_measured = true,
 	};

@@ -207,11 +207,9 @@ static void test_perftest_low_bw_and_slices(void **state)
 	struct rb_result res = bw_res[0];
 	struct rb_interval iv = { .start_s = 0, .duration_s = 1, .ops = 1000 };
 	struct rb_params p = bw_params;
-	struct rb_writer w;
+	struct memw m;
 	struct rb_doc r;
-	char *got = NULL;
-	size_t len = 0;
-	FILE *f;
+	char *got;
 
 	(void)state;
 	bw_report(&r);
@@ -233,27 +231,25 @@ static void test_perftest_low_bw_and_slices(void **state)
 				    "0.000100\n"));
 	free(got);
 
-	f = open_memstream(&got, &len);
-	assert_non_null(f);
-	rb_writer_init(&w, RB_FMT_PERFTEST, f);
-	assert_non_null(w.ops->interval);
+	memw_open(&m, RB_FMT_PERFTEST);
+	assert_non_null(m.w.ops->interval);
 	iv.bw_gbps = 0.05;
 	iv.msg_rate_mpps = 0.0001;
-	assert_int_equal(w.ops->interval(&w, &r, &res.pt, &iv, 0), 0);
+	assert_int_equal(m.w.ops->interval(&m.w, &r, &res.pt, &iv, 0), 0);
 	iv.ops = 2000;
 	iv.bw_gbps = 2.5;
-	assert_int_equal(w.ops->interval(&w, &r, &res.pt, &iv, 1), 0);
+	assert_int_equal(m.w.ops->interval(&m.w, &r, &res.pt, &iv, 1), 0);
 	/* -D 1: a slice ends on its second or after; one that ^C cut short
 	 * (rb_iv_finish()) is no line of perftest's */
 	p.interval_ms = 1000;
 	r.params = &p;
 	iv.start_s = 2;
 	iv.duration_s = 1.01;
-	assert_int_equal(w.ops->interval(&w, &r, &res.pt, &iv, 2), 0);
+	assert_int_equal(m.w.ops->interval(&m.w, &r, &res.pt, &iv, 2), 0);
 	iv.start_s = 3.01;
 	iv.duration_s = 0.5;
-	assert_int_equal(w.ops->interval(&w, &r, &res.pt, &iv, 3), 0);
-	fclose(f);
+	assert_int_equal(m.w.ops->interval(&m.w, &r, &res.pt, &iv, 3), 0);
+	got = memw_close(&m);
 	assert_string_equal(got, " 64         1000           0.000000            0.050000          "
 				 "  "
 				 "0.000100\n"

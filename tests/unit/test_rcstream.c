@@ -19,57 +19,34 @@
 #include <cmocka.h>
 
 #include "fake_mrwrap.h"
+#include "xfer_fx.h"
 #include "core/regcache.h"
 #include "wire/plan.h"
 #include "core/sweep.h"
 #include "engine/run.h"
 
-struct fx {
-	struct fake *f;
-	struct rb_params p;
-	struct rb_run r;
-	struct rb_oob oob;
-	int peer_fd;
-};
-
 /* write_bw, -q 1 -l 1 -Q 1 -t @depth, --reg-mode cache over @nbuf buffers in @cap entries, seq. */
-static void fx_start(struct fx *x, uint32_t depth, uint32_t cap, uint32_t nbuf, uint64_t iters,
+static void rc_start(struct fx *x, uint32_t depth, uint32_t cap, uint32_t nbuf, uint64_t iters,
 		     uint64_t warmup)
 {
-	char err[256];
-	int sv[2];
-
-	memset(x, 0, sizeof(*x));
 	memset(&fake_mrs, 0, sizeof(fake_mrs));
-	x->p = fake_plan("write_bw");
-	rb_axis_set1(&x->p.qps, 1);
-	rb_axis_set1(&x->p.batch, 1);
-	rb_axis_set1(&x->p.signal, 1);
-	rb_axis_set1(&x->p.tx_depth, depth);
+	fx_plan(x, "write_bw");
+	fx_shape(x, 1, 1, 1, depth);
 	x->p.iters = iters;
 	x->p.warmup = warmup;
 	x->p.reg_mode = RB_REG_CACHE;
 	x->p.reg_cache = cap;
 	x->p.buffers = nbuf;
 	x->p.reuse = RB_REUSE_SEQ;
-	if (rb_plan_validate(&x->p, 0, err, sizeof(err)))
-		fail_msg("the test's plan is invalid: %s", err);
-	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
-	x->f = fake_new(1, depth);
-	fake_run_init(x->f, &x->r, rb_bench_find("write_bw"), RB_ROLE_CLIENT, &x->p, &x->oob, sv[0],
-		      1000);
-	x->peer_fd = sv[1];
+	fx_start(x, RB_ROLE_CLIENT, 1000);
 	fake_mrs.f = x->f;
 	assert_int_equal(x->r.bench->prepare(&x->r), 0);
 }
 
-static void fx_end(struct fx *x)
+static void rc_end(struct fx *x)
 {
 	fake_mrs.f = NULL;
-	fake_run_free(&x->r);
-	fake_free(x->f);
-	rb_oob_close(&x->oob);
-	close(x->peer_fd);
+	fx_end(x);
 }
 
 /* WR i used buffer i % nbuf (seq): its address, and a key of an MR that holds it. */
@@ -93,7 +70,7 @@ static void test_all_fit(void **state)
 	struct fx x;
 
 	(void)state;
-	fx_start(&x, 8, 4, 4, 50, 2);
+	rc_start(&x, 8, 4, 4, 50, 2);
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	assert_int_equal(x.r.ops, 50);
 	/* warm-up: buffers 0, 1 (misses); measured: 2, 3 miss, 48 hits, nothing evicted */
@@ -110,7 +87,7 @@ static void test_all_fit(void **state)
 	assert_true(res.regs_per_s > 0 && res.deregs_per_s == 0);
 	assert_true(res.regs_per_s * res.duration_s > 1.999 &&
 		    res.regs_per_s * res.duration_s < 2.001);
-	fx_end(&x);
+	rc_end(&x);
 }
 
 /* seq over more buffers than entries: every message misses and evicts (LRU's worst case). */
@@ -120,7 +97,7 @@ static void test_seq_thrashes(void **state)
 	struct fx x;
 
 	(void)state;
-	fx_start(&x, 8, 4, 16, 50, 2);
+	rc_start(&x, 8, 4, 16, 50, 2);
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	assert_int_equal(x.r.rc.hits, 0);
 	assert_int_equal(x.r.rc.misses, 50);
@@ -135,7 +112,7 @@ static void test_seq_thrashes(void **state)
 	assert_true(res.rcache_hit_pct == 0);
 	assert_true(res.deregs_per_s * res.duration_s > 47.99 &&
 		    res.deregs_per_s * res.duration_s < 48.01);
-	fx_end(&x);
+	rc_end(&x);
 }
 
 /* The warm-up fills the cache and is not counted: 4 misses and 2 hits there, 50 hits after. */
@@ -144,13 +121,13 @@ static void test_warmup_not_counted(void **state)
 	struct fx x;
 
 	(void)state;
-	fx_start(&x, 8, 4, 4, 50, 6);
+	rc_start(&x, 8, 4, 4, 50, 6);
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	assert_int_equal(x.r.rc.hits, 50);
 	assert_int_equal(x.r.rc.misses, 0);
 	assert_int_equal(x.r.rc.evictions, 0);
 	assert_int_equal(fake_mrs.regs, 4);
-	fx_end(&x);
+	rc_end(&x);
 }
 
 /*
@@ -163,7 +140,7 @@ static void test_small_cache_depth(void **state)
 	struct fx x;
 
 	(void)state;
-	fx_start(&x, 8, 2, 5, 40, 0);
+	rc_start(&x, 8, 2, 5, 40, 0);
 	x.f->delay = 3;
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	assert_int_equal(x.r.ops, 40);
@@ -172,7 +149,7 @@ static void test_small_cache_depth(void **state)
 	assert_int_equal(fake_mrs.max_live, 2);
 	assert_int_equal(fake_mrs.live, 0);
 	check_wrs(&x, 5, 40);
-	fx_end(&x);
+	rc_end(&x);
 }
 
 /* --cq-api ex: the cache's stream polls the extended CQ (device.cq_api's). */
@@ -181,21 +158,21 @@ static void test_extended_cq(void **state)
 	struct fx x;
 
 	(void)state;
-	fx_start(&x, 8, 4, 4, 50, 2);
+	rc_start(&x, 8, 4, 4, 50, 2);
 	fake_cqex(x.f, &x.r, false);
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	assert_int_equal(x.r.ops, 50);
 	assert_int_equal(x.r.rc.hits, 48);
 	assert_true(x.f->cqx_starts > 0);
-	fx_end(&x);
+	rc_end(&x);
 	/* --reg-mode per-msg's stream (regmsg.c) too. */
-	fx_start(&x, 8, 4, 4, 50, 2);
+	rc_start(&x, 8, 4, 4, 50, 2);
 	x.p.reg_mode = RB_REG_PER_MSG;
 	fake_cqex(x.f, &x.r, false);
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	assert_int_equal(x.r.ops, 50);
 	assert_true(x.f->cqx_starts > 0);
-	fx_end(&x);
+	rc_end(&x);
 }
 
 int main(void)

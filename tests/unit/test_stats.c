@@ -33,6 +33,17 @@
 /* Relative tolerance, for bandwidth figures. */
 #define assert_rel(got, want, rel) assert_near(got, want, fabs((double)(want)) * (rel))
 
+/* A summary's order statistics, min to max, each within @tol. */
+#define assert_order(l, min_, p50_, p90_, p99_, p999_, max_, tol) \
+	do {                                                      \
+		assert_near((l).min, min_, tol);                  \
+		assert_near((l).p50, p50_, tol);                  \
+		assert_near((l).p90, p90_, tol);                  \
+		assert_near((l).p99, p99_, tol);                  \
+		assert_near((l).p999, p999_, tol);                \
+		assert_near((l).max, max_, tol);                  \
+	} while (0)
+
 static void push_all(struct rb_samples *s, const uint64_t *v, size_t n)
 {
 	size_t i;
@@ -128,12 +139,7 @@ static void test_summary_1_to_100(void **state)
 	for (i = 1; i <= 100; i++)
 		assert_int_equal(rb_samples_push(&s, i), 0);
 	assert_int_equal(rb_lat_summarize(&s, NS, &l), 0);
-	assert_near(l.min, 1, 0);
-	assert_near(l.p50, 50, 0);
-	assert_near(l.p90, 90, 0);
-	assert_near(l.p99, 99, 0);
-	assert_near(l.p999, 100, 0);
-	assert_near(l.max, 100, 0);
+	assert_order(l, 1, 50, 90, 99, 100, 100, 0);
 	assert_near(l.avg, 50.5, 1e-12);
 	/* Population stdev of 1..n is sqrt((n^2 - 1) / 12). */
 	assert_near(l.stdev, sqrt((100.0 * 100.0 - 1) / 12), 1e-9);
@@ -150,13 +156,8 @@ static void test_summary_units(void **state)
 	/* Scale 1: nanoseconds in, microseconds out. */
 	push_all(&s, v, 3);
 	assert_int_equal(rb_lat_summarize(&s, 1.0, &l), 0);
-	assert_near(l.min, 1.0, 1e-12);
-	assert_near(l.p50, 2.0, 1e-12);
+	assert_order(l, 1.0, 2.0, 3.0, 3.0, 3.0, 3.0, 1e-12);
 	assert_near(l.avg, 2.0, 1e-12);
-	assert_near(l.p90, 3.0, 1e-12);
-	assert_near(l.p99, 3.0, 1e-12);
-	assert_near(l.p999, 3.0, 1e-12);
-	assert_near(l.max, 3.0, 1e-12);
 	assert_near(l.stdev, sqrt(2.0 / 3.0), 1e-12);
 	rb_samples_free(&s);
 }
@@ -171,13 +172,8 @@ static void test_summary_one_way(void **state)
 	/* Round trips halved: 1000 ns round trip is 0.5 us one way. */
 	push_all(&s, v, 4);
 	assert_int_equal(rb_lat_summarize(&s, 0.5, &l), 0);
-	assert_near(l.min, 0.5, 1e-12);
-	assert_near(l.p50, 1.0, 1e-12);
+	assert_order(l, 0.5, 1.0, 2.0, 2.0, 2.0, 2.0, 1e-12);
 	assert_near(l.avg, 1.25, 1e-12);
-	assert_near(l.p90, 2.0, 1e-12);
-	assert_near(l.p99, 2.0, 1e-12);
-	assert_near(l.p999, 2.0, 1e-12);
-	assert_near(l.max, 2.0, 1e-12);
 	/* Population stdev of {1000..4000} is 1118.03 ns, halved, in us. */
 	assert_near(l.stdev, sqrt(1250000.0) * 0.5 / 1000.0, 1e-12);
 	rb_samples_free(&s);
@@ -195,12 +191,7 @@ static void test_summary_unsorted(void **state)
 		assert_int_equal(rb_samples_push(&s, i * 37 % 101), 0);
 	assert_true(s.v[0] != 1 && s.v[99] != 100);
 	assert_int_equal(rb_lat_summarize(&s, NS, &l), 0);
-	assert_near(l.min, 1, 0);
-	assert_near(l.p50, 50, 0);
-	assert_near(l.p90, 90, 0);
-	assert_near(l.p99, 99, 0);
-	assert_near(l.p999, 100, 0);
-	assert_near(l.max, 100, 0);
+	assert_order(l, 1, 50, 90, 99, 100, 100, 0);
 	assert_near(l.avg, 50.5, 1e-12);
 	/* Documented: the samples are sorted in place, and all kept. */
 	assert_int_equal(s.n, 100);
@@ -231,13 +222,8 @@ static void test_summary_single(void **state)
 	(void)state;
 	assert_int_equal(rb_samples_push(&s, 1234), 0);
 	assert_int_equal(rb_lat_summarize(&s, 1.0, &l), 0);
-	assert_near(l.min, 1.234, 1e-12);
-	assert_near(l.p50, 1.234, 1e-12);
+	assert_order(l, 1.234, 1.234, 1.234, 1.234, 1.234, 1.234, 1e-12);
 	assert_near(l.avg, 1.234, 1e-12);
-	assert_near(l.p90, 1.234, 1e-12);
-	assert_near(l.p99, 1.234, 1e-12);
-	assert_near(l.p999, 1.234, 1e-12);
-	assert_near(l.max, 1.234, 1e-12);
 	assert_near(l.stdev, 0, 0);
 	rb_samples_free(&s);
 }
@@ -764,6 +750,14 @@ static void test_gbps(void **state)
 #define T0  1000000000ULL
 #define MSG 4096ULL
 
+/* One more MSG bytes done, @gap ns after the last: marked on @w. */
+static void step(struct rb_bw_window *w, uint64_t *t, uint64_t *bytes, uint64_t gap)
+{
+	*t += gap;
+	*bytes += MSG;
+	rb_bw_window_mark(w, *t, *bytes);
+}
+
 static void test_bw_steady(void **state)
 {
 	struct rb_bw_window w;
@@ -773,11 +767,8 @@ static void test_bw_steady(void **state)
 
 	(void)state;
 	rb_bw_window_init(&w, T0, 0);
-	for (i = 0; i < 1000; i++) {
-		t += 1000;
-		bytes += MSG;
-		rb_bw_window_mark(&w, t, bytes);
-	}
+	for (i = 0; i < 1000; i++)
+		step(&w, &t, &bytes, 1000);
 	peak = rb_bw_window_peak(&w, bytes, t);
 	assert_rel(peak, rb_gbps(bytes, t - T0), 1e-9);
 	assert_rel(peak, 32.768, 1e-9);
@@ -800,14 +791,9 @@ static void test_bw_burst(void **state)
 	 * a window of RB_BW_WINDOW intervals sees the smooth rate: a single
 	 * 100 ns gap would read 327 Gb/s.
 	 */
-	for (i = 0; i < 1000; i++) {
-		if (i >= 300 && i < 500)
-			t += i % 2 ? 400 : 100;
-		else
-			t += i % 2 ? 1500 : 500;
-		bytes += MSG;
-		rb_bw_window_mark(&w, t, bytes);
-	}
+	for (i = 0; i < 1000; i++)
+		step(&w, &t, &bytes,
+		     i >= 300 && i < 500 ? (i % 2 ? 400 : 100) : (i % 2 ? 1500 : 500));
 	avg = rb_gbps(bytes, t - T0);
 	assert_rel(avg, 4096000.0 * 8 / 850000, 1e-12);
 	peak = rb_bw_window_peak(&w, bytes, t);
@@ -826,11 +812,8 @@ static void test_bw_dip(void **state)
 	(void)state;
 	/* A stall in the middle lowers the average, not the peak. */
 	rb_bw_window_init(&w, T0, 0);
-	for (i = 0; i < 1000; i++) {
-		t += i == 500 ? 2000000 : 1000;
-		bytes += MSG;
-		rb_bw_window_mark(&w, t, bytes);
-	}
+	for (i = 0; i < 1000; i++)
+		step(&w, &t, &bytes, i == 500 ? 2000000 : 1000);
 	peak = rb_bw_window_peak(&w, bytes, t);
 	assert_rel(peak, 32.768, 1e-9);
 	assert_true(rb_gbps(bytes, t - T0) < peak / 2);
@@ -850,11 +833,8 @@ static void test_bw_early_burst(void **state)
 	 * than a window is diluted by the window, not reported as 3 Tb/s.
 	 */
 	rb_bw_window_init(&w, T0, 0);
-	for (i = 0; i < 1000; i++) {
-		t += i < 3 ? 10 : 1000;
-		bytes += MSG;
-		rb_bw_window_mark(&w, t, bytes);
-	}
+	for (i = 0; i < 1000; i++)
+		step(&w, &t, &bytes, i < 3 ? 10 : 1000);
 	peak = rb_bw_window_peak(&w, bytes, t);
 	assert_true(peak >= 32.768 * (1 - 1e-9));
 	assert_true(peak < 32.768 * 1.1);
@@ -870,11 +850,8 @@ static void test_bw_few_marks(void **state)
 	(void)state;
 	/* Ten marks, the first five fast: no window fills, so the run counts. */
 	rb_bw_window_init(&w, T0, 0);
-	for (i = 0; i < 10; i++) {
-		t += i < 5 ? 100 : 1000;
-		bytes += MSG;
-		rb_bw_window_mark(&w, t, bytes);
-	}
+	for (i = 0; i < 10; i++)
+		step(&w, &t, &bytes, i < 5 ? 100 : 1000);
 	peak = rb_bw_window_peak(&w, bytes, t);
 	assert_rel(peak, rb_gbps(bytes, t - T0), 1e-12);
 	assert_rel(peak, 40960.0 * 8 / 5500, 1e-12);
@@ -930,11 +907,8 @@ static void test_bw_queue_drain(void **state)
 	rb_bw_window_init(&w, T0, 16 * MSG);
 	t = T0;
 	bytes = 0;
-	for (i = 0; i < 10000; i++) {
-		t += 1000;
-		bytes += MSG;
-		rb_bw_window_mark(&w, t, bytes);
-	}
+	for (i = 0; i < 10000; i++)
+		step(&w, &t, &bytes, 1000);
 	assert_int_equal(w.n, RB_BW_WINDOW);
 	assert_rel(rb_bw_window_peak(&w, bytes, t), 32.768, 1e-9);
 }

@@ -6,6 +6,31 @@
  */
 #include "wire_fx.h"
 
+/* @w's body, copied to a buffer of its length, is refused as malformed (or accepted) by @up. */
+#define assert_refused(up, w)  assert_int_equal(unpack_exact(up, (w)->b, (w)->n), -EBADMSG)
+#define assert_accepted(up, w) assert_int_equal(unpack_exact(up, (w)->b, (w)->n), 0)
+
+/* @w emptied, then a body's first two bytes: a count of fields, or a TEXT's length. */
+static void wb_start(struct wb *w, uint64_t count)
+{
+	w->n = 0;
+	wb_be(w, count, 2);
+}
+
+/* A TEXT body: the length prefix @claim, then the @n bytes at @s. */
+static void wb_text(struct wb *w, uint64_t claim, const void *s, size_t n)
+{
+	wb_start(w, claim);
+	wb_bytes(w, s, n);
+}
+
+/* A keyed field whose length is that of the @n bytes at @s that follow. */
+static void wb_kbytes(struct wb *w, uint16_t tag, bool optional, const void *s, size_t n)
+{
+	wb_key(w, tag, optional, n);
+	wb_bytes(w, s, n);
+}
+
 /* ---- malformed bodies -------------------------------------------------- */
 
 static void test_truncations(void **state)
@@ -89,31 +114,24 @@ static void build_params(struct wb *w, uint32_t count, uint32_t present)
 {
 	uint32_t i;
 
-	w->n = 0;
-	wb_be(w, 8, 2);
+	wb_start(w, 8);
 	wb_be(w, 0x8001, 2);
 	wb_str(w, "send_bw");
 	wb_be(w, 0x8002, 2);
 	wb_be(w, count * 8, 2);
 	for (i = 0; i < present; i++)
 		wb_be(w, 64ULL << (i % 20), 8);
-	wb_be(w, 0x8005, 2); /* -q 1 */
-	wb_be(w, 8, 2);
+	wb_key(w, 5, false, 8); /* -q 1 */
 	wb_be(w, 1, 8);
-	wb_be(w, 0x800c, 2); /* -o 16 */
-	wb_be(w, 4, 2);
+	wb_key(w, 12, false, 4); /* -o 16 */
 	wb_be(w, 16, 4);
-	wb_be(w, 0x8011, 2); /* -c UD */
-	wb_be(w, 1, 2);
+	wb_key(w, 17, false, 1); /* -c UD */
 	wb_be(w, 2, 1);
-	wb_be(w, 0x8012, 2); /* --sl 3 */
-	wb_be(w, 4, 2);
+	wb_key(w, 18, false, 4); /* --sl 3 */
 	wb_be(w, 3, 4);
-	wb_be(w, 0x8013, 2); /* --tclass 46 */
-	wb_be(w, 4, 2);
+	wb_key(w, 19, false, 4); /* --tclass 46 */
 	wb_be(w, 46, 4);
-	wb_be(w, 0x8014, 2); /* one flow label */
-	wb_be(w, 4, 2);
+	wb_key(w, 20, false, 4); /* one flow label */
 	wb_be(w, 0x12345, 4);
 }
 
@@ -126,7 +144,7 @@ static void test_params_axis_count(void **state)
 	assert_non_null(w);
 	/* The builder agrees with the packer: RB_MAX_AXIS values are fine. */
 	build_params(w, RB_MAX_AXIS, RB_MAX_AXIS);
-	assert_int_equal(unpack_exact(up_params, w->b, w->n), 0);
+	assert_accepted(up_params, w);
 	assert_int_equal(rb_unpack_params(w->b, w->n, &out), 0);
 	assert_string_equal(out.test, "send_bw");
 	assert_int_equal(out.size.n, RB_MAX_AXIS);
@@ -141,15 +159,15 @@ static void test_params_axis_count(void **state)
 
 	/* One value more, consistently encoded: still refused. */
 	build_params(w, RB_MAX_AXIS + 1, RB_MAX_AXIS + 1);
-	assert_int_equal(unpack_exact(up_params, w->b, w->n), -EBADMSG);
+	assert_refused(up_params, w);
 	/* A huge length with nothing behind it. */
 	build_params(w, 0x1fff, 0);
-	assert_int_equal(unpack_exact(up_params, w->b, w->n), -EBADMSG);
+	assert_refused(up_params, w);
 	/* A length that disagrees with the values present. */
 	build_params(w, 3, 2);
-	assert_int_equal(unpack_exact(up_params, w->b, w->n), -EBADMSG);
+	assert_refused(up_params, w);
 	build_params(w, 2, 3);
-	assert_int_equal(unpack_exact(up_params, w->b, w->n), -EBADMSG);
+	assert_refused(up_params, w);
 	free(w);
 }
 
@@ -185,22 +203,19 @@ static void test_params_keyed(void **state)
 	/* A known field twice. */
 	build_params(w, 1, 1);
 	w->b[1]++;
-	wb_be(w, 0x800c, 2);
-	wb_be(w, 4, 2);
+	wb_key(w, 12, false, 4);
 	wb_be(w, 8, 4);
 	assert_int_equal(rb_unpack_params_why(w->b, w->n, &out, err, sizeof(err)), -EBADMSG);
 	assert_non_null(strstr(err, "plan field 12 given twice"));
 	/* A known field at a wrong length: -o as 2 bytes. */
 	build_params(w, 1, 1);
 	w->b[1]++;
-	wb_be(w, 0x8007, 2);
-	wb_be(w, 2, 2);
+	wb_key(w, 7, false, 2);
 	wb_be(w, 8, 2);
 	assert_int_equal(rb_unpack_params_why(w->b, w->n, &out, err, sizeof(err)), -EBADMSG);
 	assert_non_null(strstr(err, "plan field 7 has a bad length (2)"));
 	/* Fields in any order: the flow label first. */
-	w->n = 0;
-	wb_be(w, 2, 2);
+	wb_start(w, 2);
 	wb_be(w, 0x0014, 2); /* not marked: a known field reads the same */
 	wb_be(w, 4, 2);
 	wb_be(w, 7, 4);
@@ -223,8 +238,7 @@ static void build_conn_all(struct wb *w, uint32_t nqp, uint32_t present, const c
 {
 	uint32_t i;
 
-	w->n = 0;
-	wb_be(w, 13, 2); /* the fields below */
+	wb_start(w, 13); /* the fields below */
 	wb_key(w, 1, false, 4);
 	wb_be(w, 1024, 4);
 	wb_key(w, 2, false, 4);
@@ -291,7 +305,7 @@ static void test_conn_mrs(void **state)
 	assert_non_null(out);
 	assert_non_null(w);
 	build_conn_mrs(w, 4, 4, 4, 0x1234);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), 0);
+	assert_accepted(up_conn, w);
 	assert_int_equal(rb_unpack_conn(w->b, w->n, out), 0);
 	assert_int_equal(out->nmr, 4);
 	assert_int_equal(out->mr[3].addr, 0x1000 + 0x300000);
@@ -299,24 +313,24 @@ static void test_conn_mrs(void **state)
 	rb_conn_free(out);
 	/* The most MRs: the first chunk of them in CONN. */
 	build_conn_mrs(w, RB_MAX_QPS, RB_MAX_QPS, RB_CONN_CHUNK, 0x1234);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), 0);
+	assert_accepted(up_conn, w);
 	build_conn_mrs(w, RB_MAX_QPS, RB_MAX_QPS, RB_CONN_CHUNK + 1, 0x1234);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 
 	/* No MR, more MRs than QPs, a huge count, counts that disagree with
 	 * what is present, a first MR that is not the one named above. */
 	build_conn_mrs(w, 4, 0, 0, 0x1234);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 	build_conn_mrs(w, 4, 5, 5, 0x1234);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 	build_conn_mrs(w, 4, 0xffffffffu, 0, 0x1234);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 	build_conn_mrs(w, 4, 4, 3, 0x1234);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 	build_conn_mrs(w, 4, 2, 3, 0x1234);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 	build_conn_mrs(w, 4, 4, 4, 0x9999);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 
 	/* The packer refuses what the unpacker would. */
 	sample_conn(out, 4);
@@ -339,7 +353,7 @@ static void test_conn_nqp(void **state)
 	assert_non_null(w);
 	/* The most QPs: CONN carries the first chunk, the rest come after. */
 	build_conn(w, RB_MAX_QPS, RB_CONN_CHUNK, "1", 1);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), 0);
+	assert_accepted(up_conn, w);
 	assert_int_equal(rb_unpack_conn(w->b, w->n, out), 0);
 	assert_int_equal(out->nqp, RB_MAX_QPS);
 	assert_int_equal(out->qp[RB_CONN_CHUNK - 1].qpn, 100 + RB_CONN_CHUNK - 1);
@@ -351,16 +365,16 @@ static void test_conn_nqp(void **state)
 	rb_conn_free(out);
 	/* A list longer than its first chunk, or shorter, than its count says. */
 	build_conn(w, RB_CONN_CHUNK + 1, RB_CONN_CHUNK + 1, "1", 1);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 
 	build_conn(w, RB_MAX_QPS + 1, RB_CONN_CHUNK, "1", 1);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 	build_conn(w, 0xffffffffu, 0, "1", 1);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 	build_conn(w, 2, 1, "1", 1);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 	build_conn(w, 1, 2, "1", 1);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 
 	/* And the packer refuses to write what the unpacker would refuse. */
 	{
@@ -492,51 +506,42 @@ static void test_string_prefix_too_long(void **state)
 	(void)state;
 	assert_non_null(w);
 	/* TEXT: claims 10 bytes, carries 3. */
-	wb_be(w, 10, 2);
-	wb_bytes(w, "abc", 3);
-	assert_int_equal(unpack_exact(up_text, w->b, w->n), -EBADMSG);
+	wb_text(w, 10, "abc", 3);
+	assert_refused(up_text, w);
 	/* TEXT: claims 65535 bytes. */
-	w->n = 0;
-	wb_be(w, 0xffff, 2);
-	wb_bytes(w, "abcdef", 6);
-	assert_int_equal(unpack_exact(up_text, w->b, w->n), -EBADMSG);
+	wb_text(w, 0xffff, "abcdef", 6);
+	assert_refused(up_text, w);
 	/* TEXT: RB_TEXT_MAX bytes present, but they cannot fit with a NUL. */
-	w->n = 0;
-	wb_be(w, RB_TEXT_MAX, 2);
+	wb_start(w, RB_TEXT_MAX);
 	memset(w->b + w->n, 'a', RB_TEXT_MAX);
 	w->n += RB_TEXT_MAX;
-	assert_int_equal(unpack_exact(up_text, w->b, w->n), -EBADMSG);
+	assert_refused(up_text, w);
 	/* HELLO: 32-byte tool version, all present, one too long for [32]. */
-	w->n = 0;
-	wb_be(w, 2, 2);
+	wb_start(w, 2);
 	wb_key(w, 1, true, 32);
 	memset(w->b + w->n, 'v', 32);
 	w->n += 32;
-	wb_key(w, 2, false, 8);
-	wb_bytes(w, "send_lat", 8);
-	assert_int_equal(unpack_exact(up_hello, w->b, w->n), -EBADMSG);
+	wb_kbytes(w, 2, false, "send_lat", 8);
+	assert_refused(up_hello, w);
 	/* HELLO: the second field's length runs past the body. */
-	w->n = 0;
-	wb_be(w, 2, 2);
-	wb_key(w, 1, true, 5);
-	wb_bytes(w, "0.3.1", 5);
+	wb_start(w, 2);
+	wb_kbytes(w, 1, true, "0.3.1", 5);
 	wb_key(w, 2, false, 9);
 	wb_bytes(w, "send_lat", 8);
-	assert_int_equal(unpack_exact(up_hello, w->b, w->n), -EBADMSG);
+	assert_refused(up_hello, w);
 	/* PARAMS: the test name's prefix runs past the whole body. */
-	w->n = 0;
-	wb_be(w, 0x7fff, 2);
+	wb_start(w, 0x7fff);
 	wb_bytes(w, "x", 1);
-	assert_int_equal(unpack_exact(up_params, w->b, w->n), -EBADMSG);
+	assert_refused(up_params, w);
 	/* CONN: a CPU list longer than cpus[128]. */
 	{
 		char cpus[128];
 
 		memset(cpus, '1', sizeof(cpus));
 		build_conn(w, 1, 1, cpus, sizeof(cpus));
-		assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+		assert_refused(up_conn, w);
 		build_conn(w, 1, 1, cpus, sizeof(cpus) - 1);
-		assert_int_equal(unpack_exact(up_conn, w->b, w->n), 0);
+		assert_accepted(up_conn, w);
 	}
 	free(w);
 }
@@ -547,33 +552,26 @@ static void test_string_embedded_nul(void **state)
 
 	(void)state;
 	assert_non_null(w);
-	wb_be(w, 5, 2);
-	wb_bytes(w, "ab\0cd", 5);
-	assert_int_equal(unpack_exact(up_text, w->b, w->n), -EBADMSG);
+	wb_text(w, 5, "ab\0cd", 5);
+	assert_refused(up_text, w);
 	/* A NUL as the last byte is still embedded: lengths exclude the NUL. */
-	w->n = 0;
-	wb_be(w, 3, 2);
-	wb_bytes(w, "ab\0", 3);
-	assert_int_equal(unpack_exact(up_text, w->b, w->n), -EBADMSG);
-	w->n = 0;
-	wb_be(w, 1, 2);
-	wb_bytes(w, "\0", 1);
-	assert_int_equal(unpack_exact(up_text, w->b, w->n), -EBADMSG);
+	wb_text(w, 3, "ab\0", 3);
+	assert_refused(up_text, w);
+	wb_text(w, 1, "\0", 1);
+	assert_refused(up_text, w);
 	/* In HELLO's test. */
-	w->n = 0;
-	wb_be(w, 1, 2);
-	wb_key(w, 2, false, 8);
-	wb_bytes(w, "send\0lat", 8);
-	assert_int_equal(unpack_exact(up_hello, w->b, w->n), -EBADMSG);
+	wb_start(w, 1);
+	wb_kbytes(w, 2, false, "send\0lat", 8);
+	assert_refused(up_hello, w);
 	/* In PARAMS' test name (after the count, the tag and the length). */
 	build_params(w, 1, 1);
 	w->b[2 + 4 + 3] = '\0';
-	assert_int_equal(unpack_exact(up_params, w->b, w->n), -EBADMSG);
+	assert_refused(up_params, w);
 	/* In CONN's CPU list. */
 	build_conn(w, 1, 1, "0-3\0008", 5);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), -EBADMSG);
+	assert_refused(up_conn, w);
 	build_conn(w, 1, 1, "0-3 8", 5);
-	assert_int_equal(unpack_exact(up_conn, w->b, w->n), 0);
+	assert_accepted(up_conn, w);
 	free(w);
 }
 

@@ -17,6 +17,33 @@ static void fx_events(struct fx *x, enum rb_role role, unsigned int timeout_ms)
 	fake_events(x->f, &x->r);
 }
 
+/*
+ * Nothing completes and no notification comes, at a timeout of 0.3 s
+ * (fx_events(..., 300)): the stream's wait ends at the timeout, no sooner,
+ * naming the channel.
+ */
+static void stream_stuck_times_out(struct fx *x)
+{
+	uint64_t t0;
+
+	x->f->stuck = true;
+	x->f->notify_lost = true;
+	t0 = rb_now_ns();
+	assert_int_equal(rb_run_stream(&x->r), -ETIMEDOUT);
+	assert_true(ms_since(t0) >= 300);
+	assert_true(ms_since(t0) < 1300);
+	assert_has(rb_last_error, "--poll event: no completion event came");
+}
+
+/* read_lat -n 10 asleep on the channel at a 10 s timeout, nothing completing: only a signal or a cancel ends it. */
+static void read_lat_stuck(struct fx *x)
+{
+	fx_plan(x, "read_lat");
+	x->p.iters = 10;
+	fx_events(x, RB_ROLE_CLIENT, 10000);
+	x->f->stuck = true;
+}
+
 /* Every event taken went through ibv_get_cq_event(); acks in whole batches until the end. */
 static void check_events(struct fx *x)
 {
@@ -37,20 +64,10 @@ static void events_pingpong(void **state)
 	struct fx x;
 
 	(void)state;
-	fx_plan(&x, "send_lat");
-	rb_axis_set1(&x.p.tx_depth, 4);
-	x.p.rx_depth = 8;
-	x.p.iters = 200;
-	x.p.warmup = 10;
+	fx_send_lat_plan(&x);
 	fx_events(&x, RB_ROLE_CLIENT, 2000);
 	rb_rx_plan(&x.r);
-	x.f->loopback = true;
-	x.f->delay = 6;
-	assert_int_equal(x.r.bench->setup(&x.r), 0);
-	assert_int_equal(x.r.bench->prepare(&x.r), 0);
-	assert_int_equal(x.r.bench->run(&x.r), 0);
-	check_covered(&x);
-	assert_int_equal(x.f->nwrs, 210);
+	fx_send_lat_loopback(&x);
 	assert_int_equal(x.r.rx_count, 210);
 	assert_int_equal(x.r.ops, 200);
 	assert_int_equal(x.r.lat.n, 200);
@@ -238,7 +255,6 @@ static void events_race_polled_after_arm(void **state)
  */
 static void events_lost_notification(void **state)
 {
-	uint64_t t0;
 	struct fx x;
 
 	(void)state;
@@ -258,14 +274,8 @@ static void events_lost_notification(void **state)
 	fx_shape(&x, 2, 4, 8, 16);
 	x.p.warmup = 100;
 	fx_events(&x, RB_ROLE_CLIENT, 300);
-	x.f->stuck = true;
-	x.f->notify_lost = true;
-	t0 = rb_now_ns();
-	assert_int_equal(rb_run_stream(&x.r), -ETIMEDOUT);
-	assert_true(ms_since(t0) >= 300);
-	assert_true(ms_since(t0) < 1300);
+	stream_stuck_times_out(&x);
 	assert_has(rb_last_error, "no progress for 0.3 s while waiting for completions");
-	assert_has(rb_last_error, "--poll event: no completion event came");
 	assert_true(x.f->arms >= 1);
 	fx_end(&x);
 }
@@ -293,10 +303,9 @@ static void cqqp_stream_shape(const struct shape *s, bool wr_lat)
 	struct rb_result res;
 	struct fx x;
 
-	fx_plan(&x, "write_bw");
-	fx_shape(&x, s->qps, s->batch, s->signal, s->depth);
-	x.p.iters = s->iters;
-	x.p.warmup = wr_lat ? 0 : s->warmup;
+	fx_plan_shape(&x, s);
+	if (wr_lat)
+		x.p.warmup = 0;
 	x.p.cq_per_qp = 1;
 	x.p.wr_lat = wr_lat;
 	fx_start(&x, RB_ROLE_CLIENT, 2000);
@@ -307,11 +316,7 @@ static void cqqp_stream_shape(const struct shape *s, bool wr_lat)
 	snprintf(ctx, sizeof(ctx), "--cq-per-qp%s -q %u -l %u -Q %u -t %u -n %llu, delay %u",
 		 wr_lat ? " --wr-lat" : "", s->qps, s->batch, s->signal, s->depth,
 		 (unsigned long long)s->iters, s->delay);
-	x.f->delay = s->delay;
-	if (rb_run_stream(&x.r))
-		fail_msg("%s: %s", ctx, rb_last_error);
-	check_covered(&x);
-	expect_eq(x.r.ops, s->iters);
+	fx_stream_shape(&x, s);
 	expect_eq(x.f->nwrs, s->iters + x.p.warmup);
 	if (s->iters >= s->qps * s->batch)
 		check_cqs_polled(&x);
@@ -473,7 +478,6 @@ static void cqqp_events_server_recv(void **state)
 static void cqqp_events_wr_lat_and_lost(void **state)
 {
 	struct rb_result res = { 0 };
-	uint64_t t0;
 	struct fx x;
 
 	(void)state;
@@ -502,13 +506,7 @@ static void cqqp_events_wr_lat_and_lost(void **state)
 	x.p.cq_per_qp = 1;
 	fx_events(&x, RB_ROLE_CLIENT, 300);
 	fake_cq_per_qp(x.f, &x.r);
-	x.f->stuck = true;
-	x.f->notify_lost = true;
-	t0 = rb_now_ns();
-	assert_int_equal(rb_run_stream(&x.r), -ETIMEDOUT);
-	assert_true(ms_since(t0) >= 300);
-	assert_true(ms_since(t0) < 1300);
-	assert_has(rb_last_error, "--poll event: no completion event came");
+	stream_stuck_times_out(&x);
 	assert_int_equal(x.r.ev.cq_ready, 4);
 	fx_end(&x);
 }
@@ -593,10 +591,7 @@ static void events_interrupted_while_sleeping(void **state)
 	struct fx x;
 
 	(void)state;
-	fx_plan(&x, "read_lat");
-	x.p.iters = 10;
-	fx_events(&x, RB_ROLE_CLIENT, 10000);
-	x.f->stuck = true;
+	read_lat_stuck(&x);
 	assert_int_equal(sigaction(SIGALRM, &sa, &old), 0);
 	t0 = rb_now_ns();
 	assert_int_equal(setitimer(ITIMER_REAL, &it, NULL), 0);
@@ -630,10 +625,7 @@ static void events_canceled_while_sleeping(void **state)
 	struct fx x;
 
 	(void)state;
-	fx_plan(&x, "read_lat");
-	x.p.iters = 10;
-	fx_events(&x, RB_ROLE_CLIENT, 10000);
-	x.f->stuck = true;
+	read_lat_stuck(&x);
 	x.r.cancel = &cancel;
 	t0 = rb_now_ns();
 	assert_int_equal(pthread_create(&th, NULL, cancel_later, &cancel), 0);

@@ -13,23 +13,13 @@ static void pingpong_send_lat_drains(void **state)
 	struct fx x;
 
 	(void)state;
-	fx_plan(&x, "send_lat");
-	rb_axis_set1(&x.p.tx_depth, 4);
-	x.p.rx_depth = 8;
-	x.p.iters = 200;
-	x.p.warmup = 10;
+	fx_send_lat_plan(&x);
 	fx_start(&x, RB_ROLE_CLIENT, 2000);
 	/* As the session's point start: receives up to message 202 are
 	 * reposted without working out how many are still to come. */
 	rb_rx_plan(&x.r);
 	assert_int_equal(x.r.rx_full, 210 - 8);
-	x.f->loopback = true;
-	x.f->delay = 6; /* completions lag: the queue fills, posts wait for room */
-	assert_int_equal(x.r.bench->setup(&x.r), 0);
-	assert_int_equal(x.r.bench->prepare(&x.r), 0);
-	assert_int_equal(x.r.bench->run(&x.r), 0);
-	check_covered(&x);
-	assert_int_equal(x.f->nwrs, 210);
+	fx_send_lat_loopback(&x);
 	assert_int_equal(x.f->wrs[0].opcode, IBV_WR_SEND);
 	assert_true(x.f->wrs[0].flags & IBV_SEND_INLINE);
 	assert_int_equal(x.f->max_in_flight[0], 4);

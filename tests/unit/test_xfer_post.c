@@ -9,6 +9,7 @@
  *    handed over, an error completion names its status and QP;
  *  - --reg-mode per-msg, the remote keys, --post-api wr against post.
  */
+#include "fake_mrwrap.h"
 #include "xfer_fx.h"
 
 /* ---- rb_post_chain() --------------------------------------------------- */
@@ -20,9 +21,7 @@ static void chain_signals_every_nth(void **state)
 	size_t i;
 
 	(void)state;
-	fx_plan(&x, "write_bw");
-	fx_shape(&x, 1, 8, 3, 64);
-	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	fx_client(&x, "write_bw", 1, 8, 3, 64);
 	for (i = 0; i < 3; i++)
 		assert_int_equal(rb_post_chain(&x.r, 0, 8, i * 8, false), 0);
 	assert_int_equal(x.f->nwrs, 24);
@@ -59,9 +58,7 @@ static void chain_force_signals_last(void **state)
 	size_t i;
 
 	(void)state;
-	fx_plan(&x, "write_bw");
-	fx_shape(&x, 3, 5, 64, 128);
-	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	fx_client(&x, "write_bw", 3, 5, 64, 128);
 	assert_int_equal(rb_post_chain(&x.r, 2, 5, 0, true), 0);
 	for (i = 0; i < 4; i++)
 		assert_false(SIGNALED(&x.f->wrs[i]));
@@ -90,9 +87,7 @@ static void chain_forced_when_queue_could_fill(void **state)
 	size_t i;
 
 	(void)state;
-	fx_plan(&x, "write_bw");
-	fx_shape(&x, 1, 6, 16, 16);
-	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	fx_client(&x, "write_bw", 1, 6, 16, 16);
 	assert_int_equal(rb_post_chain(&x.r, 0, 6, 0, false), 0); /* 10 left: fine */
 	for (i = 0; i < 6; i++)
 		assert_false(SIGNALED(&x.f->wrs[i]));
@@ -134,9 +129,7 @@ static void chain_templates_restored(void **state)
 	size_t i;
 
 	(void)state;
-	fx_plan(&x, "write_bw");
-	fx_shape(&x, 2, 8, 3, 64);
-	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	fx_client(&x, "write_bw", 2, 8, 3, 64);
 	check_templates(&x);
 	assert_int_equal(rb_post_chain(&x.r, 1, 8, 0, true), 0); /* 3, 6 and the forced 8 */
 	check_templates(&x);
@@ -198,9 +191,7 @@ static void chain_post_failure(void **state)
 	struct fx x;
 
 	(void)state;
-	fx_plan(&x, "write_bw");
-	fx_shape(&x, 2, 8, 4, 64);
-	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	fx_client(&x, "write_bw", 2, 8, 4, 64);
 	x.f->post_send_ret = ENOMEM;
 	assert_int_equal(rb_post_chain(&x.r, 1, 4, 0, false), -ENOMEM);
 	assert_has(rb_last_error, "fake0 qp 0x101");
@@ -221,9 +212,7 @@ static void reap_send_frees_room(void **state)
 	int i;
 
 	(void)state;
-	fx_plan(&x, "write_bw");
-	fx_shape(&x, 2, 4, 4, 64);
-	fx_start(&x, RB_ROLE_CLIENT, 1000);
+	fx_client(&x, "write_bw", 2, 4, 4, 64);
 	x.f->delay = 3;
 	assert_int_equal(rb_post_chain(&x.r, 0, 4, 0, false), 0);
 	assert_int_equal(rb_post_chain(&x.r, 1, 4, 4, false), 0);
@@ -507,53 +496,29 @@ static void keys_checked(void **state)
 }
 
 /*
- * --reg-mode per-msg (regmsg.c): ibv_reg_mr and ibv_dereg_mr are the
- * test's own (linked with --wrap): each gives out a fresh lkey, counts,
- * and can refuse.
+ * --reg-mode per-msg (regmsg.c): ibv_reg_mr and ibv_dereg_mr are
+ * fake_mrwrap.c's (linked with --wrap): each gives out a fresh lkey,
+ * counts, and can refuse.
  */
-static struct {
-	int regs, deregs, live, max_live, refuse;
-	size_t len;
-	struct fake *f; /* holds the live ones for its key checks */
-} mrs;
-
-struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len, uint64_t iova,
-				       unsigned int access);
-int __wrap_ibv_dereg_mr(struct ibv_mr *mr);
-
-struct ibv_mr *__wrap_ibv_reg_mr_iova2(struct ibv_pd *pd, void *addr, size_t len, uint64_t iova,
-				       unsigned int access)
+/* write_bw -q 1 -l 1 -Q @signal -t @depth --reg-mode per-msg, the MR counts reset. */
+static void per_msg_plan(struct fx *x, uint32_t signal, uint32_t depth)
 {
-	struct ibv_mr *mr;
-
-	(void)iova;
-	(void)access;
-	if (mrs.refuse) {
-		errno = mrs.refuse;
-		return NULL;
-	}
-	mr = calloc(1, sizeof(*mr));
-	assert_non_null(mr);
-	mr->pd = pd;
-	mr->addr = addr;
-	mr->length = len;
-	mr->lkey = 0x5000 + (uint32_t)mrs.regs++;
-	mrs.len = len;
-	if (mrs.f)
-		fake_mr_add(mrs.f, mr);
-	if (++mrs.live > mrs.max_live)
-		mrs.max_live = mrs.live;
-	return mr;
+	memset(&fake_mrs, 0, sizeof(fake_mrs));
+	fx_plan(x, "write_bw");
+	fx_shape(x, 1, 1, signal, depth);
+	x->p.reg_mode = RB_REG_PER_MSG;
 }
 
-int __wrap_ibv_dereg_mr(struct ibv_mr *mr)
+/*
+ * Started and prepared, the fake told of the MRs live: it checks each
+ * WR's keys against them, and without it knows none of the per-message
+ * lkeys.
+ */
+static void per_msg_start(struct fx *x, unsigned int timeout_ms)
 {
-	if (mrs.f)
-		fake_mr_del(mrs.f, mr);
-	free(mr);
-	mrs.deregs++;
-	mrs.live--;
-	return 0;
+	fx_start(x, RB_ROLE_CLIENT, timeout_ms);
+	fake_mrs.f = x->f;
+	assert_int_equal(x->r.bench->prepare(&x->r), 0);
 }
 
 /*
@@ -563,54 +528,43 @@ int __wrap_ibv_dereg_mr(struct ibv_mr *mr)
  */
 static void stream_per_msg(void **state)
 {
-	const struct rb_bench *t = rb_bench_find("write_bw");
 	struct fake_wr *w;
 	struct fx x;
 	size_t i;
 
 	(void)state;
-	memset(&mrs, 0, sizeof(mrs));
-	fx_plan(&x, "write_bw");
-	fx_shape(&x, 1, 1, 1, 8);
+	per_msg_plan(&x, 1, 8);
 	x.p.iters = 50;
 	x.p.warmup = 2;
-	x.p.reg_mode = RB_REG_PER_MSG;
-	fx_start(&x, RB_ROLE_CLIENT, 1000);
-	mrs.f = x.f;
-	assert_int_equal(t->prepare(&x.r), 0);
+	per_msg_start(&x, 1000);
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	expect_eq(x.r.ops, 50);
 	expect_eq(x.r.total, 52);
-	expect_eq(mrs.regs, 52);
-	expect_eq(mrs.deregs, 52);
-	expect_eq(mrs.live, 0);
-	assert_true(mrs.max_live >= 1 && mrs.max_live <= 8);
-	expect_eq(mrs.len, x.r.pt.size);
+	expect_eq(fake_mrs.regs, 52);
+	expect_eq(fake_mrs.deregs, 52);
+	expect_eq(fake_mrs.live, 0);
+	assert_true(fake_mrs.max_live >= 1 && fake_mrs.max_live <= 8);
+	expect_eq(fake_mrs.len, x.r.pt.size);
 	expect_eq(x.f->nwrs, 52);
 	for (i = 0; i < x.f->nwrs; i++) {
 		w = &x.f->wrs[i];
-		expect_eq(w->lkey, 0x5000 + i);
+		expect_eq(w->lkey, 0x7000 + i);
 		expect_eq(w->addr, (uintptr_t)rb_tx_of(&x.r, 0));
 		assert_true(w->flags & IBV_SEND_SIGNALED);
 		assert_false(w->flags & IBV_SEND_INLINE);
 	}
-	mrs.f = NULL;
+	fake_mrs.f = NULL;
 	fx_end(&x);
 
 	/* A registration refused: the point ends with its error, nothing left registered. */
-	memset(&mrs, 0, sizeof(mrs));
-	fx_plan(&x, "write_bw");
-	fx_shape(&x, 1, 1, 1, 8);
+	per_msg_plan(&x, 1, 8);
 	x.p.iters = 50;
-	x.p.reg_mode = RB_REG_PER_MSG;
-	fx_start(&x, RB_ROLE_CLIENT, 1000);
-	mrs.f = x.f;
-	assert_int_equal(t->prepare(&x.r), 0);
-	mrs.refuse = ENOMEM;
+	per_msg_start(&x, 1000);
+	fake_mrs.refuse = ENOMEM;
 	assert_int_equal(rb_run_stream(&x.r), -ENOMEM);
 	assert_non_null(strstr(rb_last_error, "ibv_reg_mr("));
-	expect_eq(mrs.live, 0);
-	mrs.f = NULL;
+	expect_eq(fake_mrs.live, 0);
+	fake_mrs.f = NULL;
 	fx_end(&x);
 }
 
@@ -622,28 +576,22 @@ static void stream_per_msg(void **state)
  */
 static void stream_per_msg_signal_cqe_poll(void **state)
 {
-	const struct rb_bench *t = rb_bench_find("write_bw");
 	uint32_t run = 0, max_run = 0, sig = 0;
 	struct fx x;
 	size_t i;
 
 	(void)state;
-	memset(&mrs, 0, sizeof(mrs));
-	fx_plan(&x, "write_bw");
-	fx_shape(&x, 1, 1, 4, 16);
+	per_msg_plan(&x, 4, 16);
 	rb_axis_set1(&x.p.cqe_poll, 2);
 	x.p.iters = 50;
 	x.p.warmup = 2;
-	x.p.reg_mode = RB_REG_PER_MSG;
-	fx_start(&x, RB_ROLE_CLIENT, 1000);
-	mrs.f = x.f; /* the fake checks each WR's keys against the MRs live */
-	assert_int_equal(t->prepare(&x.r), 0);
+	per_msg_start(&x, 1000);
 	x.f->delay = 3;
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	expect_eq(x.r.ops, 50);
-	expect_eq(mrs.regs, 52);
-	expect_eq(mrs.deregs, 52);
-	expect_eq(mrs.live, 0);
+	expect_eq(fake_mrs.regs, 52);
+	expect_eq(fake_mrs.deregs, 52);
+	expect_eq(fake_mrs.live, 0);
 	expect_eq(x.f->poll_max_asked, 2);
 	for (i = 0; i < x.f->nwrs; i++) {
 		if (x.f->wrs[i].flags & IBV_SEND_SIGNALED) {
@@ -657,27 +605,22 @@ static void stream_per_msg_signal_cqe_poll(void **state)
 	assert_true(x.f->wrs[1].flags & IBV_SEND_SIGNALED);  /* the warm-up's last */
 	assert_true(x.f->wrs[51].flags & IBV_SEND_SIGNALED); /* the measured phase's */
 	assert_true(sig >= 13 && sig < 26);
-	mrs.f = NULL;
+	fake_mrs.f = NULL;
 	fx_end(&x);
 
 	/* -D: the last WR is signaled, whatever -Q left unsignaled. */
-	memset(&mrs, 0, sizeof(mrs));
-	fx_plan(&x, "write_bw");
-	fx_shape(&x, 1, 1, 7, 16);
+	per_msg_plan(&x, 7, 16);
 	x.p.iters = 0;
 	x.p.duration_s = 1;
 	x.p.warmup = 0;
-	x.p.reg_mode = RB_REG_PER_MSG;
-	fx_start(&x, RB_ROLE_CLIENT, 2000);
-	mrs.f = x.f; /* as above: without it the fake knows none of the per-message lkeys */
-	assert_int_equal(t->prepare(&x.r), 0);
+	per_msg_start(&x, 2000);
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	assert_true(x.r.ops > 0);
 	expect_eq(x.f->access_errors, 0);
-	expect_eq(mrs.live, 0);
-	expect_eq(mrs.regs, x.f->nwrs);
+	expect_eq(fake_mrs.live, 0);
+	expect_eq(fake_mrs.regs, x.f->nwrs);
 	expect_eq(x.f->since_signal[0], 0);
-	mrs.f = NULL;
+	fake_mrs.f = NULL;
 	fx_end(&x);
 }
 

@@ -14,19 +14,12 @@ static void stream_count_shape(const struct shape *s)
 {
 	struct fx x;
 
-	fx_plan(&x, "write_bw");
-	fx_shape(&x, s->qps, s->batch, s->signal, s->depth);
-	x.p.iters = s->iters;
-	x.p.warmup = s->warmup;
+	fx_plan_shape(&x, s);
 	fx_start(&x, RB_ROLE_CLIENT, 2000);
 	snprintf(ctx, sizeof(ctx), "-q %u -l %u -Q %u -t %u -n %llu --warmup %llu, delay %u",
 		 s->qps, s->batch, s->signal, s->depth, (unsigned long long)s->iters,
 		 (unsigned long long)s->warmup, s->delay);
-	x.f->delay = s->delay;
-	if (rb_run_stream(&x.r))
-		fail_msg("%s: %s", ctx, rb_last_error);
-	check_covered(&x);
-	expect_eq(x.r.ops, s->iters);
+	fx_stream_shape(&x, s);
 	expect_eq(x.r.total, s->iters + s->warmup);
 	expect_eq(x.f->nwrs, s->iters + s->warmup);
 	fx_end(&x);
@@ -51,9 +44,7 @@ static void stream_wr_lat_shape(const struct shape *s)
 	struct rb_result res;
 	struct fx x;
 
-	fx_plan(&x, "write_bw");
-	fx_shape(&x, s->qps, s->batch, s->signal, s->depth);
-	x.p.iters = s->iters;
+	fx_plan_shape(&x, s);
 	x.p.warmup = 0;
 	x.p.wr_lat = 1;
 	fx_start(&x, RB_ROLE_CLIENT, 2000);
@@ -62,11 +53,7 @@ static void stream_wr_lat_shape(const struct shape *s)
 	assert_true(x.r.reap_slow);
 	snprintf(ctx, sizeof(ctx), "--wr-lat -q %u -l %u -Q %u -t %u -n %llu, delay %u", s->qps,
 		 s->batch, s->signal, s->depth, (unsigned long long)s->iters, s->delay);
-	x.f->delay = s->delay;
-	if (rb_run_stream(&x.r))
-		fail_msg("%s: %s", ctx, rb_last_error);
-	check_covered(&x);
-	expect_eq(x.r.ops, s->iters);
+	fx_stream_shape(&x, s);
 	expect_eq(x.f->nwrs, s->iters);
 	memset(&res, 0, sizeof(res));
 	assert_int_equal(rb_wrlat_result(&x.r, &res), 0);

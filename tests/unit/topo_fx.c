@@ -2,56 +2,6 @@
 /* The topology tests' fixture (test_topo_*.c); topo_fx.h says what it holds. */
 #include "topo_fx.h"
 
-__attribute__((format(printf, 3, 4))) void pathf(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(buf, len, fmt, ap);
-	va_end(ap);
-	assert_true(n >= 0 && (size_t)n < len);
-}
-
-void mkdirs(const char *path)
-{
-	char buf[PATH_MAX], *p;
-
-	pathf(buf, sizeof(buf), "%s", path);
-	for (p = buf + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		mkdir(buf, 0755);
-		*p = '/';
-	}
-	mkdir(buf, 0755);
-}
-
-void make_links(struct fx *f, const char *dir)
-{
-	char path[PATH_MAX], line[PATH_MAX], at[PATH_MAX], *arrow, *slash;
-	FILE *in;
-
-	pathf(path, sizeof(path), "%s/links", dir);
-	in = fopen(path, "r");
-	assert_non_null(in);
-	while (fgets(line, sizeof(line), in)) {
-		line[strcspn(line, "\n")] = '\0';
-		arrow = strstr(line, " -> ");
-		if (line[0] == '#' || !arrow)
-			continue;
-		*arrow = '\0';
-		pathf(at, sizeof(at), "%s/%s", f->sysroot, line);
-		slash = strrchr(at, '/');
-		*slash = '\0';
-		mkdirs(at);
-		*slash = '/';
-		assert_int_equal(symlink(arrow + 4, at), 0);
-	}
-	fclose(in);
-}
-
 int fx_setup(void **state)
 {
 	struct fx *f = calloc(1, sizeof(*f));
@@ -69,16 +19,11 @@ int fx_setup(void **state)
 	pathf(path, sizeof(path), "%s/sys/devices", dir);
 	pathf(at, sizeof(at), "%s/devices", f->sysroot);
 	assert_int_equal(symlink(path, at), 0);
-	make_links(f, dir);
+	make_links(dir, f->sysroot);
 	pathf(path, sizeof(path), "%s/topology.xml", dir);
 	assert_int_equal(rb_topo_load(&f->topo, path), 0);
 	*state = f;
 	return 0;
-}
-
-int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw)
-{
-	return remove(path);
 }
 
 int fx_teardown(void **state)
@@ -86,7 +31,7 @@ int fx_teardown(void **state)
 	struct fx *f = *state;
 
 	/* FTW_PHYS: remove the links, never what they point to. */
-	nftw(f->tmp, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
+	rm_tree(f->tmp);
 	hwloc_topology_destroy(f->topo);
 	free(f);
 	return 0;

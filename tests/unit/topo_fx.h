@@ -30,6 +30,7 @@
 #include <numaif.h>
 
 #include "topo/topo.h"
+#include "tree_fx.h"
 
 #ifndef TEST_DATA_DIR
 #error "TEST_DATA_DIR must name tests/data"
@@ -46,13 +47,7 @@ struct fx {
 #define FX(f, name) \
 	cmocka_unit_test_prestate_setup_teardown(f, fx_setup, fx_teardown, (void *)(name))
 
-/* snprintf() that fails the test rather than truncate a path. */
-__attribute__((format(printf, 3, 4))) void pathf(char *buf, size_t len, const char *fmt, ...);
-void mkdirs(const char *path);
-/* Each "LINK -> TARGET" line of the case's links file, under the root. */
-void make_links(struct fx *f, const char *dir);
 int fx_setup(void **state);
-int rm_entry(const char *path, const struct stat *st, int flag, struct FTW *ftw);
 int fx_teardown(void **state);
 hwloc_bitmap_t set_of(const char *list);
 void read_dev(struct fx *f, const char *name, struct rb_dev_info *d);

@@ -35,6 +35,51 @@ void fx_start(struct fx *x, enum rb_role role, unsigned int timeout_ms)
 	snprintf(x->peer.peer, sizeof(x->peer.peer), "test");
 }
 
+void fx_client(struct fx *x, const char *test, uint32_t qps, uint32_t batch, uint32_t signal,
+	       uint32_t depth)
+{
+	fx_plan(x, test);
+	fx_shape(x, qps, batch, signal, depth);
+	fx_start(x, RB_ROLE_CLIENT, 1000);
+}
+
+void fx_plan_shape(struct fx *x, const struct shape *s)
+{
+	fx_plan(x, "write_bw");
+	fx_shape(x, s->qps, s->batch, s->signal, s->depth);
+	x->p.iters = s->iters;
+	x->p.warmup = s->warmup;
+}
+
+void fx_stream_shape(struct fx *x, const struct shape *s)
+{
+	x->f->delay = s->delay;
+	if (rb_run_stream(&x->r))
+		fail_msg("%s: %s", ctx, rb_last_error);
+	check_covered(x);
+	expect_eq(x->r.ops, s->iters);
+}
+
+void fx_send_lat_plan(struct fx *x)
+{
+	fx_plan(x, "send_lat");
+	rb_axis_set1(&x->p.tx_depth, 4);
+	x->p.rx_depth = 8;
+	x->p.iters = 200;
+	x->p.warmup = 10;
+}
+
+void fx_send_lat_loopback(struct fx *x)
+{
+	x->f->loopback = true;
+	x->f->delay = 6; /* completions lag: the queue fills, posts wait for room */
+	assert_int_equal(x->r.bench->setup(&x->r), 0);
+	assert_int_equal(x->r.bench->prepare(&x->r), 0);
+	assert_int_equal(x->r.bench->run(&x->r), 0);
+	check_covered(x);
+	assert_int_equal(x->f->nwrs, 210);
+}
+
 void fx_end(struct fx *x)
 {
 	fake_run_free(&x->r);

@@ -81,6 +81,17 @@ void fx_plan(struct fx *x, const char *test);
 void fx_shape(struct fx *x, uint32_t qps, uint32_t batch, uint32_t signal, uint32_t depth);
 /* Fake QPs as deep as the plan's deepest queue; the plan must be valid. */
 void fx_start(struct fx *x, enum rb_role role, unsigned int timeout_ms);
+/* A client of @test in one shape, started at a 1 s timeout: fx_plan(), fx_shape(), fx_start(). */
+void fx_client(struct fx *x, const char *test, uint32_t qps, uint32_t batch, uint32_t signal,
+	       uint32_t depth);
+/* A write_bw plan of @s's shape, its -n and --warmup, not started. */
+void fx_plan_shape(struct fx *x, const struct shape *s);
+/* @s's stream on the started @x, the fake's completions @s->delay late: each WR covered, -n counted. */
+void fx_stream_shape(struct fx *x, const struct shape *s);
+/* send_lat's plan: -t 4, a receive queue of 8, -n 200, --warmup 10 (210 messages), not started. */
+void fx_send_lat_plan(struct fx *x);
+/* send_lat's three stages over a QP that receives its own SENDs, completions 6 polls late. */
+void fx_send_lat_loopback(struct fx *x);
 void fx_end(struct fx *x);
 /* The peer says @what about point @point on the control channel. */
 void peer_sync(struct fx *x, uint32_t point, uint32_t what, uint64_t count);

@@ -218,6 +218,18 @@ jcheck() {
 	python3 "$TOP_SRCDIR/tests/lab/lib/jcheck.py" "$OUT/$_f" "$@" || fail "$_f: assertion failed"
 }
 
+# jcheck expressions that more than one test uses.
+# -R shown by what only the CM path produces: the client took an address,
+# a route and a reply event per QP (the flag alone is the command line's).
+# shellcheck disable=SC2034 # used by the tests that source this file
+viacm='d["params"]["rdma_cm"] is True and d["setup"]["cm_events"] == 3 * d["setup"]["qps"]'
+
+# delta HOST COUNTER: over a wire NAME ... record (guest.sh's wire(), in
+# NAME.wire.json), a Python expression: how much the counter moved.
+delta() {
+	echo "(d[\"after\"][\"$1\"][\"$2\"] - d[\"before\"][\"$1\"][\"$2\"])"
+}
+
 # Called by a test at its end: clean up after a pass.
 pass() {
 	if ! san_reports 2>/dev/null; then

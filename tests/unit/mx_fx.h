@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: MIT */
-/* What test_matrix and test_mxscale check of every schedule (cmocka). */
-#ifndef RB_TEST_MX_CHECK_H
-#define RB_TEST_MX_CHECK_H
+/* The matrix tests' fixture (test_matrix, test_mxscale): what they check of every schedule. */
+#ifndef MX_FX_H
+#define MX_FX_H
 
 /* Every pair of @s in one round at most per rank; every ordered pair once. */
 static inline void check_disjoint(const struct rb_mx_sched *s, uint32_t n)
