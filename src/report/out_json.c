@@ -704,6 +704,7 @@ static int jlock(json_t *o, const struct rb_result *res)
 {
 	static const char *const verify[] = { NULL, "point", "run" };
 	json_t *c, *acq;
+	char mark[16];
 	uint32_t i;
 	int bad;
 
@@ -715,6 +716,8 @@ static int jlock(json_t *o, const struct rb_result *res)
 	for (i = 0; !bad && i < res->lock_n; i++)
 		bad |= json_array_append_new(acq, juint(res->lock_acq[i]));
 	bad |= json_object_set_new(c, "host", jstr(res->lock_host));
+	snprintf(mark, sizeof(mark), "0x%08x", res->lock_mark);
+	bad |= json_object_set_new(c, "mark", jstr(mark));
 	bad |= json_object_set_new(c, "acquisitions", acq);
 	bad |= json_object_set_new(o, "lock_contenders", c);
 	return bad | json_object_set_new(
