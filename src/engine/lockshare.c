@@ -114,14 +114,16 @@ static uint32_t load(const uint32_t *v)
 
 uint32_t rb_lockshare_add(struct rb_lock_share *sh, pid_t pid, const char *who)
 {
-	uint32_t me = sh->joined++;
+	uint32_t me = sh->joined;
 	struct rb_lock_host *h = &sh->host[me];
 
 	memset(h, 0, sizeof(*h));
 	h->pid = (int32_t)pid;
 	snprintf(h->who, sizeof(h->who), "%s", who ? who : "?");
-	__atomic_store_n(&h->state, RB_LKH_HERE, __ATOMIC_RELEASE);
+	h->state = RB_LKH_HERE;
 	__atomic_add_fetch(&sh->attached, 1, __ATOMIC_ACQ_REL);
+	/* Its place whole before the waiters count it. */
+	__atomic_store_n(&sh->joined, me + 1, __ATOMIC_RELEASE);
 	return me;
 }
 
@@ -178,7 +180,7 @@ static uint32_t missing(struct rb_lock_share *sh, uint32_t k, bool ended)
 
 	rb_lockshare_prune(sh);
 	for (i = 0; i < joined && i < RB_LOCKSHARE_HOSTS; i++)
-		if (load(&sh->host[i].state) != RB_LKH_HERE && progress(&sh->host[i], ended) <= k)
+		if (load(&sh->host[i].state) >= RB_LKH_LEFT && progress(&sh->host[i], ended) <= k)
 			return i;
 	return RB_LOCKSHARE_HOSTS;
 }
@@ -232,6 +234,24 @@ static int wait_for(struct rb_lock_share *sh, uint32_t k, bool ended, uint64_t t
 	return 0;
 }
 
+static int wait_zeroed(const struct rb_lock_share *sh, uint32_t k, uint64_t timeout_ns)
+{
+	uint64_t t0 = rb_now_ns();
+
+	while (load(&sh->started) != k + 1) {
+		if (rb_interrupted)
+			return -EINTR;
+		if (rb_now_ns() - t0 >= timeout_ns) {
+			rb_err("lock --run-id %llu: point %u's words were not zeroed within %.1f s "
+			       "(--timeout): the host's process that zeroes them died",
+			       (unsigned long long)sh->run_id, k, (double)timeout_ns / 1e9);
+			return -ETIMEDOUT;
+		}
+		usleep(50);
+	}
+	return 0;
+}
+
 int rb_lockshare_begin(struct rb_lock_share *sh, uint32_t me, uint32_t k, uint8_t *mem,
 		       uint64_t timeout_ns)
 {
@@ -251,12 +271,8 @@ int rb_lockshare_begin(struct rb_lock_share *sh, uint32_t me, uint32_t k, uint8_
 		__atomic_store_n(&sh->started, k + 1, __ATOMIC_RELEASE);
 		return 0;
 	}
-	while (load(&sh->started) != k + 1) {
-		if (rb_interrupted)
-			return -EINTR;
-		usleep(50);
-	}
-	return 0;
+	/* Another zeroes: a memset, bounded all the same (its process may die in it). */
+	return wait_zeroed(sh, k, timeout_ns);
 }
 
 int rb_lockshare_end(struct rb_lock_share *sh, uint32_t me, uint32_t k, uint64_t count, bool wait,

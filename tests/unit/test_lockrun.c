@@ -253,6 +253,45 @@ static void host_left_mid_point(void **state)
 	free(sh);
 }
 
+/*
+ * A place being filled (a host attaching: counted, not yet here) is no
+ * host that left: the wait goes on to its timeout.
+ */
+static void joining_host_not_gone(void **state)
+{
+	struct rb_params p = run_plan(0x14);
+	struct rb_lock_share *sh;
+	uint8_t *mem;
+
+	(void)state;
+	sh = share_of_two(&p, &mem);
+	sh->host[1].state = RB_LKH_FREE;
+	assert_int_equal(rb_lockshare_begin(sh, 0, 0, mem, 20000000ULL), -ETIMEDOUT);
+	assert_has(rb_last_error, "1 of the 2 hosts reached point 0");
+	free(mem);
+	free(sh);
+}
+
+/*
+ * The host that zeroes a point's words died in the memset: the others'
+ * start of the point ends at the timeout, saying so, never a hang.
+ */
+static void zeroer_died(void **state)
+{
+	struct rb_params p = run_plan(0x13);
+	struct rb_lock_share *sh;
+	uint8_t *mem;
+
+	(void)state;
+	sh = share_of_two(&p, &mem);
+	sh->host[1].reached = 1;
+	sh->started = UINT32_MAX; /* host 1 took the zeroing, and no more */
+	assert_int_equal(rb_lockshare_begin(sh, 0, 0, mem, 20000000ULL), -ETIMEDOUT);
+	assert_has(rb_last_error, "point 0's words were not zeroed");
+	free(mem);
+	free(sh);
+}
+
 /* ---- a server process killed ------------------------------------------- */
 
 /* A server process that attaches for one host, says so, and waits to be killed. */
@@ -359,6 +398,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(marks_name_both_hosts), cmocka_unit_test(mark_in_layout),
 		cmocka_unit_test(host_left_fails_fast),	 cmocka_unit_test(host_left_mid_point),
+		cmocka_unit_test(joining_host_not_gone), cmocka_unit_test(zeroer_died),
 		cmocka_unit_test(killed_alone_recovers), cmocka_unit_test(killed_mid_run),
 	};
 
