@@ -106,7 +106,7 @@ def ended(name, p, timeout):
 def job1():
     r0 = rank(port, 0, 3, 3, "/m.csv", "/out", "/err")
     c = conn(port); c.sendall(b"GET / HTTP/1.0\r\n\r\n"); print("garbage", len(reply(c))); c.close()
-    c = conn(port); c.sendall(join(9, 1, 3)); print("proto", reply(c)[14:].decode(errors="replace")); c.close()
+    c = conn(port); c.sendall(join(mxver + 1, 1, 3)); print("proto", reply(c)[14:].decode(errors="replace")); c.close()
     c = conn(port); c.sendall(join(mxver, 7, 3)); print("rank", reply(c)[14:].decode(errors="replace")); c.close()
     c = conn(port); c.sendall(join(mxver, 1, 3, "silent-host"))
     print("welcome", struct.unpack(">IHHI", reply(c, False)[:12])[2])
@@ -173,8 +173,8 @@ fail() {
 if grep -q '^rank0 still running$' "$tmp/py"; then fail "rank 0 still running 30 s after the hostile peer started"; fi
 grep -q '^rank0 1$' "$tmp/py" || fail "rank 0 did not exit 1"
 grep -q 'is not rdmabench' "$tmp/err" || fail "the garbage connection was not refused by name"
-grep -q "it speaks matrix protocol v9, the coordinator v$mxver" "$tmp/err" || fail "no protocol refusal"
-grep -q 'proto coordinator: it speaks matrix protocol v9' "$tmp/py" || fail "the peer was not told why"
+grep -q "it speaks matrix protocol v$((mxver + 1)), the coordinator v$mxver" "$tmp/err" || fail "no protocol refusal"
+grep -q "proto coordinator: it speaks matrix protocol v$((mxver + 1))" "$tmp/py" || fail "the peer was not told why"
 grep -q 'rank coordinator: it is rank 7 of 3' "$tmp/py" || fail "rank 7 of 3 not refused"
 grep -q 'welcome 33' "$tmp/py" || fail "rank 1 was not welcomed"
 grep -q 'rank 1 (silent-host) was silent for 3 s (--timeout) in round [0-9]' "$tmp/err" ||

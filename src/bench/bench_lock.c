@@ -35,7 +35,8 @@ static int lock_prepare(struct rb_run *r)
 		return 0;
 	/* --run-id: the point starts when every host's has; the last zeroes. */
 	if (r->c.lock_share)
-		return rb_lockshare_begin(r->c.lock_share, r->point, rb_rx_of(r, 0), r->timeout_ns);
+		return rb_lockshare_begin(r->c.lock_share, r->c.lock_host, r->point, rb_rx_of(r, 0),
+					  r->timeout_ns);
 	rb_lock_layout(r->p, 1, &l);
 	/* The server's words and data start free and at 0 at every point. */
 	return rb_buf_zero(r, rb_rx_of(r, 0), l.server_bytes);
@@ -48,8 +49,8 @@ static int lock_server_end(struct rb_run *r)
 	int ret = 0;
 
 	if (r->c.lock_share)
-		ret = rb_lockshare_end(r->c.lock_share, r->point, r->stop_count, r->p->verify,
-				       r->timeout_ns, &total);
+		ret = rb_lockshare_end(r->c.lock_share, r->c.lock_host, r->point, r->stop_count,
+				       r->p->verify, r->timeout_ns, &total);
 	if (!ret && r->p->verify && rb_lock_server_check(r, total))
 		r->verify_status = -EILSEQ;
 	return ret;

@@ -202,10 +202,11 @@ static int check_recommend(struct rb_cli *c, const struct rb_bench *b, char *err
 	if (rb_expect_parse(c->l.recommend_bound, &e, err, len) ||
 	    rb_reco_bound_check(&e, b->name, b->mode, err, len))
 		return -EINVAL;
-	if (p->poll.n < 2 && p->cqe_poll.n < 2 && p->batch.n < 2 && p->signal.n < 2)
+	if (p->poll.n < 2 && p->cqe_poll.n < 2 && p->batch.n < 2 && p->signal.n < 2 &&
+	    p->lock_algo.n < 2 && p->cq_mod.n < 2)
 		return fail(err, len,
 			    "--recommend %s needs a sweep to choose from: --poll busy,event, "
-			    "--cqe-poll, -l/--batch or -Q/--signal",
+			    "--cqe-poll, -l/--batch, -Q/--signal, --lock or --cq-moderation",
 			    c->l.recommend_bound);
 	return 0;
 }

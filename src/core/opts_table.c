@@ -1755,7 +1755,7 @@ const struct rb_opt rb_opts[] = {
 		  "over -l/-Q), the smallest batch and largest signal interval within 5% of the "
 		  "best message rate; with BOUND in --expect's syntax (p99<=20us, rate>=1Mpps), "
 		  "the point cheapest in CPU (cpu_ns_per_msg) within it, over the strategies "
-		  "swept (--poll busy,event, --cqe-poll, -l, -Q)" },
+		  "swept (--poll busy,event, --cqe-poll, -l, -Q, --lock, --cq-moderation)" },
 	{ .lname = "dry-run",
 	  .section = RB_SEC_OUTPUT,
 	  .brief = "print the plan; measure nothing",

@@ -498,6 +498,7 @@ struct rb_result {
 	uint32_t lock_n;
 	uint8_t lock_verify;
 	char lock_host[64];
+	uint32_t lock_mark; /* the host's mark in the lock's data (engine/lock.h) */
 	bool has_peer;
 	double peer_cpu_util_pct, peer_bw_avg_gbps;
 	/* RB_PEER_* (plan.h): the peer's figures that failed their check, left out */

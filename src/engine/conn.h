@@ -65,6 +65,7 @@ struct rb_conn {
 	/* Server, lock --run-id (issue 42): the run's shared header
 	 * (engine/lockshare.h), its words mapped over buf; NULL otherwise. */
 	struct rb_lock_share *lock_share;
+	uint32_t lock_host; /* this connection's host's place in it */
 };
 
 /* The buffer of QP @qi (its rx region; + region: its tx): its own with --mr-per-qp. */

@@ -3,6 +3,7 @@
  * rdmabench lock (lock.h): the contenders' state machines on their QPs,
  * the algorithms' rows, and --verify's checks of the server's memory.
  */
+#include <endian.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -26,7 +27,7 @@ static uint64_t round64(uint64_t v)
 void rb_lock_layout(const struct rb_params *p, uint64_t qps, struct rb_lock_layout *l)
 {
 	l->locks = p->locks ? p->locks : 1;
-	l->stride = round64(8 + (uint64_t)p->cs_bytes);
+	l->stride = round64(rb_lock_data_len(p));
 	l->data_off = (uint64_t)l->locks * 64;
 	l->server_bytes = l->data_off + l->locks * l->stride;
 	l->scratch = (64 + 2 * l->stride) * (qps ? 1 : 0);
@@ -175,7 +176,81 @@ static uint64_t data_at(const struct rb_lock_run *lk, const struct rb_lock_cont 
 
 static uint32_t data_len(const struct rb_lock_run *lk)
 {
-	return 8 + lk->r->p->cs_bytes;
+	return rb_lock_data_len(lk->r->p);
+}
+
+uint32_t rb_lock_data_len(const struct rb_params *p)
+{
+	return 8 + RB_LOCK_MARK_BYTES + p->cs_bytes;
+}
+
+uint32_t rb_lock_host_mark(void)
+{
+	char name[64] = "";
+	uint32_t h = 2166136261u; /* FNV-1a over the host's name and the process's pid */
+	pid_t pid = getpid();
+	size_t i;
+
+	if (gethostname(name, sizeof(name) - 1))
+		name[0] = 0;
+	for (i = 0; name[i]; i++)
+		h = (h ^ (uint8_t)name[i]) * 16777619u;
+	for (i = 0; i < sizeof(pid); i++)
+		h = (h ^ (uint8_t)(pid >> (8 * i))) * 16777619u;
+	return h ? h : 1;
+}
+
+static void put32(uint8_t *d, uint32_t v)
+{
+	v = htobe32(v);
+	memcpy(d, &v, 4);
+}
+
+static uint32_t get32(const uint8_t *d)
+{
+	uint32_t v;
+
+	memcpy(&v, d, 4);
+	return be32toh(v);
+}
+
+void rb_lock_mark(const struct rb_lock_run *lk, const struct rb_lock_cont *c, uint8_t *m)
+{
+	put32(m, lk->host);
+	put32(m + 4, c->qi);
+	memset(m + RB_LOCK_MARK_BYTES, (int)((c->seq * 131 + c->qi * 7 + 1) & 0xff),
+	       lk->r->p->cs_bytes);
+}
+
+/* Whose mark @m is, as "host 0x... QP q" (this host's own named as such). */
+static void mark_name(const struct rb_lock_run *lk, const uint8_t *m, char *buf, size_t len)
+{
+	uint32_t host = get32(m), qi = get32(m + 4);
+
+	if (!host)
+		snprintf(buf, len, "no holder's mark");
+	else if (host == lk->host)
+		snprintf(buf, len, "the mark of this host's QP %u", qi);
+	else
+		snprintf(buf, len, "the mark of host 0x%08x's QP %u", host, qi);
+}
+
+int rb_lock_mark_check(const struct rb_lock_run *lk, const struct rb_lock_cont *c,
+		       const uint8_t *rd, const uint8_t *wr, uint64_t got, uint64_t want,
+		       const char *what)
+{
+	char host[64] = "", who[64];
+
+	if (!memcmp(rd, wr, rb_lock_data_len(lk->r->p)))
+		return 0;
+	if (gethostname(host, sizeof(host) - 1))
+		snprintf(host, sizeof(host), "?");
+	mark_name(lk, rd + 8, who, sizeof(who));
+	rb_err("verify: %s: lock %u changed under its holder (host %s, mark 0x%08x, QP %u, "
+	       "acquisition %" PRIu64 "): it holds %s, counter %" PRIu64 " where it wrote %" PRIu64
+	       ": mutual exclusion is broken",
+	       what, c->lock, host, lk->host, c->qi, c->seq, who, got, want);
+	return -EILSEQ;
 }
 
 /*
@@ -249,7 +324,7 @@ static int modify(struct rb_lock_run *lk, struct rb_lock_cont *c)
 	memcpy(&count, data_rd(lk, c), 8);
 	count++;
 	memcpy(w, &count, 8);
-	memset(w + 8, (int)((c->seq * 131 + c->qi * 7 + 1) & 0xff), lk->r->p->cs_bytes);
+	rb_lock_mark(lk, c, w + 8);
 	c->st = RB_LK_WRITE;
 	return rb_lock_post(lk, c, IBV_WR_RDMA_WRITE, w, data_len(lk), data_at(lk, c), 0, 0);
 }
@@ -257,16 +332,14 @@ static int modify(struct rb_lock_run *lk, struct rb_lock_cont *c)
 static int check_mark(struct rb_lock_run *lk, struct rb_lock_cont *c)
 {
 	uint64_t got, want;
+	char what[48];
 
-	if (!memcmp(data_rd(lk, c), data_wr(lk, c), data_len(lk)))
-		return release(lk, c);
 	memcpy(&got, data_rd(lk, c), 8);
 	memcpy(&want, data_wr(lk, c), 8);
-	rb_err("verify: lock (%s): lock %u changed under its holder (QP %u, acquisition %" PRIu64
-	       "): counter %" PRIu64 ", it wrote %" PRIu64 "%s: mutual exclusion is broken",
-	       lk->algo->name, c->lock, c->qi, c->seq, got, want,
-	       got == want ? ", its mark overwritten" : "");
-	return -EILSEQ;
+	snprintf(what, sizeof(what), "lock (%s)", lk->algo->name);
+	if (rb_lock_mark_check(lk, c, data_rd(lk, c), data_wr(lk, c), got, want, what))
+		return -EILSEQ;
+	return release(lk, c);
 }
 
 void rb_lock_released(struct rb_lock_run *lk, struct rb_lock_cont *c)
@@ -539,6 +612,7 @@ static int lock_open(struct rb_run *r, const struct rb_lock_algo *algo, struct r
 	lk->backoff_max = r->p->backoff_max_ns;
 	lk->hold_ns = (uint64_t)r->pt.hold_us * 1000; /* the point's --hold */
 	lk->end = r->p->iters ? r->pt.warmup + r->p->iters : UINT64_MAX;
+	lk->host = rb_lock_host_mark();
 	lk->c = calloc(lk->n, sizeof(*lk->c));
 	lk->last_rel = calloc(lk->l.locks, sizeof(*lk->last_rel));
 	lk->last_by = calloc(lk->l.locks, sizeof(*lk->last_by));
@@ -613,6 +687,7 @@ void rb_lock_result(const struct rb_lock_run *lk, struct rb_result *res)
 						   : RB_LOCK_VERIFY_POINT;
 	if (gethostname(res->lock_host, sizeof(res->lock_host) - 1))
 		snprintf(res->lock_host, sizeof(res->lock_host), "?");
+	res->lock_mark = lk->host;
 }
 
 int rb_lock_server_check(struct rb_run *r, uint64_t count)

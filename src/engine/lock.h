@@ -20,8 +20,9 @@
 /*
  * Where things are.  The server's rx region: lock k's words at k * 64
  * (+0 the lock word, or the next ticket; +8 now serving), then lock k's
- * data at data_off + k * stride (a counter, u64, then --cs-bytes of the
- * last holder's mark).  The client's tx region: contender c's scratch at
+ * data at data_off + k * stride (a counter, u64; the last holder's mark,
+ * RB_LOCK_MARK_BYTES: its host's rb_lock_host_mark() and its QP, each a
+ * big-endian u32; then --cs-bytes of its fill).  The client's tx region: contender c's scratch at
  * c * scratch (+0 an atomic's fetched word, +8 a zero word, +64 the data
  * as read, +64 + stride the data as written).
  */
@@ -32,6 +33,10 @@ struct rb_lock_layout {
 
 /* rb_lock_layout() - plan @p's layout for @qps contenders. */
 void rb_lock_layout(const struct rb_params *p, uint64_t qps, struct rb_lock_layout *l);
+
+/* rb_lock_data_len() - a lock's data for plan @p: counter, mark, --cs-bytes. */
+#define RB_LOCK_MARK_BYTES 8
+uint32_t rb_lock_data_len(const struct rb_params *p);
 
 /* rb_lock_region() - the bytes a region needs for plan @p (the row's .region). */
 uint64_t rb_lock_region(const struct rb_params *p);
@@ -95,6 +100,7 @@ struct rb_lock_run {
 	uint64_t started, done, end;	   /* acquisitions begun, released; the point's total */
 	uint32_t backoff_min, backoff_max; /* ns; 0: none */
 	uint64_t hold_ns;
+	uint32_t host;	    /* this host's mark (rb_lock_host_mark()) */
 	uint64_t *last_rel; /* per lock: ticks of its last release's post (or send), 0: none */
 	uint32_t *last_by;  /* per lock: the contender (QP) whose release that was */
 	/* Measured figures, in ticks. */
@@ -142,6 +148,21 @@ int rb_lock_owned(struct rb_lock_run *lk, struct rb_lock_cont *c);
 void rb_lock_releasing(struct rb_lock_run *lk, struct rb_lock_cont *c);
 void rb_lock_released(struct rb_lock_run *lk, struct rb_lock_cont *c);
 bool rb_lock_warming(const struct rb_lock_run *lk);
+
+/*
+ * rb_lock_host_mark() - this host's part of a holder's mark: its name and
+ * the process's pid folded (never 0), so that each client host of a
+ * --run-id run, and each process of one host, marks differently.
+ * rb_lock_mark() - contender @c's mark (host, QP, its fill) at @m.
+ * rb_lock_mark_check() - the data as read back, @rd, is what @c wrote,
+ * @wr (the counters @got and @want): 0, or -EILSEQ (logged, naming this
+ * holder and the one whose mark it found, @what the test).
+ */
+uint32_t rb_lock_host_mark(void);
+void rb_lock_mark(const struct rb_lock_run *lk, const struct rb_lock_cont *c, uint8_t *m);
+int rb_lock_mark_check(const struct rb_lock_run *lk, const struct rb_lock_cont *c,
+		       const uint8_t *rd, const uint8_t *wr, uint64_t got, uint64_t want,
+		       const char *what);
 
 /* rb_lock_result() - the point's figures of @lk into @res (after rb_result_generic()). */
 void rb_lock_result(const struct rb_lock_run *lk, struct rb_result *res);

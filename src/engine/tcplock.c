@@ -91,7 +91,7 @@ int rb_tlk_srv_init(struct rb_tlk_srv *s, const struct rb_params *p, uint8_t *da
 	memset(s, 0, sizeof(*s));
 	rb_lock_layout(p, 1, &s->l);
 	s->n = (uint32_t)(n ? n : 1);
-	s->dlen = 8 + p->cs_bytes;
+	s->dlen = rb_lock_data_len(p);
 	s->data = data;
 	s->owner = calloc(s->l.locks, sizeof(uint32_t));
 	s->head = calloc(s->l.locks, sizeof(uint32_t));
@@ -503,7 +503,7 @@ static int modify(struct tlk_cli *t, struct rb_lock_cont *c)
 	uint8_t *w = data_wr(t, c);
 
 	counter_put(w, counter_of(data_rd(c)) + 1);
-	memset(w + 8, (int)((c->seq * 131 + c->qi * 7 + 1) & 0xff), t->dlen - 8);
+	rb_lock_mark(&t->lk, c, w + 8);
 	c->st = RB_LK_WRITE;
 	return push(t, c, RB_TLK_WRITE, w);
 }
@@ -512,13 +512,9 @@ static int check_mark(struct tlk_cli *t, struct rb_lock_cont *c)
 {
 	uint64_t got = counter_of(data_rd(c)), want = counter_of(data_wr(t, c));
 
-	if (!memcmp(data_rd(c), data_wr(t, c), t->dlen))
-		return release(t, c);
-	rb_err("verify: tcp_lock: lock %u changed under its holder (contender %u, acquisition "
-	       "%" PRIu64 "): counter %" PRIu64 ", it wrote %" PRIu64 "%s: mutual exclusion is "
-	       "broken",
-	       c->lock, c->qi, c->seq, got, want, got == want ? ", its mark overwritten" : "");
-	return -EILSEQ;
+	if (rb_lock_mark_check(&t->lk, c, data_rd(c), data_wr(t, c), got, want, "tcp_lock"))
+		return -EILSEQ;
+	return release(t, c);
 }
 
 static int written(struct tlk_cli *t, struct rb_lock_cont *c)
@@ -781,7 +777,8 @@ static int cli_open(struct rb_run *r, struct tlk_cli *t)
 	rb_lock_layout(r->p, lk->n, &lk->l);
 	lk->hold_ns = (uint64_t)r->pt.hold_us * 1000; /* the point's --hold */
 	lk->end = r->p->iters ? r->pt.warmup + r->p->iters : UINT64_MAX;
-	t->dlen = 8 + r->p->cs_bytes;
+	lk->host = rb_lock_host_mark();
+	t->dlen = rb_lock_data_len(r->p);
 	lk->c = calloc(lk->n, sizeof(*lk->c));
 	lk->last_rel = calloc(lk->l.locks, sizeof(*lk->last_rel));
 	lk->last_by = calloc(lk->l.locks, sizeof(*lk->last_by));

@@ -186,6 +186,9 @@ static int keep_point(struct rb_mx_pool *p, const struct rb_point *pt, uint32_t 
 	put_be(&c, pt->tx_depth, 4);
 	put_be(&c, pt->cqe_poll, 4);
 	put_be(&c, pt->poll, 1);
+	put_be(&c, pt->lock, 1);
+	put_be(&c, pt->hold_us, 4);
+	put_be(&c, pt->cq_mod, 4);
 	return intern(p, b, c.off, id);
 }
 
@@ -201,6 +204,9 @@ static void point_of(const struct rb_mx_pool *p, uint32_t id, struct rb_point *p
 	pt->tx_depth = (uint32_t)get_be(&c, 4);
 	pt->cqe_poll = (uint32_t)get_be(&c, 4);
 	pt->poll = (uint8_t)get_be(&c, 1);
+	pt->lock = (uint8_t)get_be(&c, 1);
+	pt->hold_us = (uint32_t)get_be(&c, 4);
+	pt->cq_mod = (uint32_t)get_be(&c, 4);
 }
 
 static bool in_group(const struct rb_metric *m, int g)

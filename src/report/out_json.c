@@ -148,31 +148,35 @@ static json_t *jaxis42(const struct rb_axis *a, char kind)
 
 static int jparams42(json_t *o, const struct rb_params *p)
 {
-	const struct rb_bench *b = rb_bench_find(p->test);
 	int bad = 0;
 
-	if (b && b->lock && b->path == RB_PATH_VERBS) /* tcp_lock's is its server's FIFO */
+	if (rb_plan_lock_algo(p))
 		bad |= json_object_set_new(o, "lock", jaxis42(&p->lock_algo, 'l'));
-	if (b && b->lock)
+	if (rb_plan_lock(p))
 		bad |= json_object_set_new(o, "hold_us", jaxis42(&p->hold_us, 'u'));
 	if (p->cq_mod.n)
 		bad |= json_object_set_new(o, "cq_moderation", jaxis42(&p->cq_mod, 'm'));
 	return bad;
 }
 
-int rb_json_point_axes(json_t *o, const struct rb_doc *r, const struct rb_result *res)
+int rb_json_axes42(json_t *o, const struct rb_params *p, const struct rb_point *pt)
 {
 	int bad = 0;
 
 	if (!o)
 		return -ENOMEM;
-	if (rb_out_lock_algo(r))
-		bad |= json_object_set_new(o, "lock", jvalue42('l', res->pt.lock));
-	if (rb_out_lock(r))
-		bad |= json_object_set_new(o, "hold_us", juint(res->pt.hold_us));
-	if (r->params && r->params->cq_mod.n)
-		bad |= json_object_set_new(o, "cq_moderation", jvalue42('m', res->pt.cq_mod));
+	if (rb_plan_lock_algo(p))
+		bad |= json_object_set_new(o, "lock", jvalue42('l', pt->lock));
+	if (rb_plan_lock(p))
+		bad |= json_object_set_new(o, "hold_us", juint(pt->hold_us));
+	if (p && p->cq_mod.n)
+		bad |= json_object_set_new(o, "cq_moderation", jvalue42('m', pt->cq_mod));
 	return bad ? -ENOMEM : 0;
+}
+
+int rb_json_point_axes(json_t *o, const struct rb_doc *r, const struct rb_result *res)
+{
+	return rb_json_axes42(o, r->params, &res->pt);
 }
 
 /* A string, or null when absent or empty (no GID on InfiniBand). */
@@ -704,6 +708,7 @@ static int jlock(json_t *o, const struct rb_result *res)
 {
 	static const char *const verify[] = { NULL, "point", "run" };
 	json_t *c, *acq;
+	char mark[16];
 	uint32_t i;
 	int bad;
 
@@ -715,6 +720,8 @@ static int jlock(json_t *o, const struct rb_result *res)
 	for (i = 0; !bad && i < res->lock_n; i++)
 		bad |= json_array_append_new(acq, juint(res->lock_acq[i]));
 	bad |= json_object_set_new(c, "host", jstr(res->lock_host));
+	snprintf(mark, sizeof(mark), "0x%08x", res->lock_mark);
+	bad |= json_object_set_new(c, "mark", jstr(mark));
 	bad |= json_object_set_new(c, "acquisitions", acq);
 	bad |= json_object_set_new(o, "lock_contenders", c);
 	return bad | json_object_set_new(

@@ -50,19 +50,29 @@ bool rb_out_wait_cols(const struct rb_doc *r)
 		     (p->cqe_poll.n == 1 && p->cqe_poll.v[0] != RB_CQE_POLL_DEFAULT));
 }
 
-bool rb_out_lock(const struct rb_doc *r)
+bool rb_plan_lock(const struct rb_params *p)
 {
-	const struct rb_bench *b = r->params ? rb_bench_find(r->params->test) : NULL;
+	const struct rb_bench *b = p ? rb_bench_find(p->test) : NULL;
 
 	return b && b->lock;
 }
 
 /* A lock test whose algorithm is --lock's (tcp_lock's is its server's FIFO). */
-bool rb_out_lock_algo(const struct rb_doc *r)
+bool rb_plan_lock_algo(const struct rb_params *p)
 {
-	const struct rb_bench *b = r->params ? rb_bench_find(r->params->test) : NULL;
+	const struct rb_bench *b = p ? rb_bench_find(p->test) : NULL;
 
 	return b && b->lock && b->path == RB_PATH_VERBS;
+}
+
+bool rb_out_lock(const struct rb_doc *r)
+{
+	return rb_plan_lock(r->params);
+}
+
+bool rb_out_lock_algo(const struct rb_doc *r)
+{
+	return rb_plan_lock_algo(r->params);
 }
 
 const char *rb_out_lock_word(uint64_t v, char *buf, size_t len)

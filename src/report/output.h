@@ -208,6 +208,22 @@ json_t *rb_json_params(const struct rb_params *p);
 /* rb_json_placement() - a placement as JSON "placement" spells it. */
 json_t *rb_json_placement(const struct rb_placement *p);
 
+/*
+ * rb_plan_lock() - plan @p (NULL: none) is a lock test's: its points have
+ * a hold (lock, tcp_lock).  rb_plan_lock_algo() - and an algorithm of
+ * --lock's (lock; tcp_lock's is its server's FIFO).  The JSON's params
+ * and points, the CSV, the table and matrix's points ask these.
+ */
+bool rb_plan_lock(const struct rb_params *p);
+bool rb_plan_lock_algo(const struct rb_params *p);
+
+/*
+ * rb_json_axes42() - point @pt's lock, hold_us and cq_moderation members
+ * into @o, those plan @p has (the JSON's points, --recommend's choices):
+ * 0 or -ENOMEM.
+ */
+int rb_json_axes42(json_t *o, const struct rb_params *p, const struct rb_point *pt);
+
 /* rb_timestamp() - current UTC time as "2026-11-29T11:48:32Z". */
 void rb_timestamp(char *buf, size_t len);
 

@@ -7,6 +7,8 @@
 #include <math.h>
 #include <string.h>
 
+#include "core/cqmod.h"
+#include "report/out_int.h"
 #include "report/reco.h"
 
 #define NELEM(a) (sizeof(a) / sizeof((a)[0]))
@@ -77,23 +79,41 @@ int rb_reco_bound_check(const struct rb_expect *bound, const char *test, enum rb
 	return 0;
 }
 
-/* A point's axes: each one's option, its plan axis and its value in the point. */
-enum reco_axis { RA_SIZE, RA_POLL, RA_CQE_POLL, RA_BATCH, RA_SIGNAL, RA_QPS, RA_TX_DEPTH };
+/*
+ * A point's axes: each one's option, its plan axis and its value in the
+ * point.  From RA_LOCK on, a feature's (issue 42/40: lock's --lock and
+ * --hold, --cq-moderation): without a plan, named where the point's
+ * value is not 0.
+ */
+enum reco_axis {
+	RA_SIZE,
+	RA_POLL,
+	RA_CQE_POLL,
+	RA_BATCH,
+	RA_SIGNAL,
+	RA_QPS,
+	RA_TX_DEPTH,
+	RA_LOCK,
+	RA_HOLD,
+	RA_CQ_MOD,
+};
 
-static const char *const axis_opt[] = { "-s", "--poll", "--cqe-poll", "-l", "-Q", "-q", "-t" };
+static const char *const axis_opt[] = { "-s", "--poll", "--cqe-poll", "-l",	"-Q",
+					"-q", "-t",	"--lock",     "--hold", "--cq-moderation" };
 
 static const struct rb_axis *plan_axis(const struct rb_params *p, enum reco_axis a)
 {
-	const struct rb_axis *const ax[] = { &p->size,	 &p->poll, &p->cqe_poll, &p->batch,
-					     &p->signal, &p->qps,  &p->tx_depth };
+	const struct rb_axis *const ax[] = { &p->size,	  &p->poll,  &p->cqe_poll, &p->batch,
+					     &p->signal,  &p->qps,   &p->tx_depth, &p->lock_algo,
+					     &p->hold_us, &p->cq_mod };
 
 	return ax[a];
 }
 
 static uint64_t point_axis(const struct rb_point *pt, enum reco_axis a)
 {
-	const uint64_t v[] = { pt->size,   pt->poll, pt->cqe_poll, pt->batch,
-			       pt->signal, pt->qps,  pt->tx_depth };
+	const uint64_t v[] = { pt->size, pt->poll,     pt->cqe_poll, pt->batch,	  pt->signal,
+			       pt->qps,	 pt->tx_depth, pt->lock,     pt->hold_us, pt->cq_mod };
 
 	return v[a];
 }
@@ -101,6 +121,21 @@ static uint64_t point_axis(const struct rb_point *pt, enum reco_axis a)
 static const char *poll_word(uint64_t poll)
 {
 	return poll == RB_POLL_EVENT ? "event" : "busy";
+}
+
+/* Axis @a's value in point @pt as its option takes it. */
+static void axis_word(const struct rb_point *pt, enum reco_axis a, char *v, size_t len)
+{
+	if (a == RA_SIZE)
+		rb_size_str(pt->size, v, len);
+	else if (a == RA_POLL)
+		snprintf(v, len, "%s", poll_word(pt->poll));
+	else if (a == RA_LOCK)
+		rb_out_lock_word(pt->lock, v, len);
+	else if (a == RA_CQ_MOD)
+		rb_cqmod_str(pt->cq_mod, v, len);
+	else
+		snprintf(v, len, "%llu", (unsigned long long)point_axis(pt, a));
 }
 
 const char *rb_reco_args(const struct rb_point *pt, const struct rb_params *p, char *buf,
@@ -114,13 +149,9 @@ const char *rb_reco_args(const struct rb_point *pt, const struct rb_params *p, c
 	for (i = 0; i < NELEM(axis_opt) && off < len; i++) {
 		if (p && plan_axis(p, (enum reco_axis)i)->n < 2)
 			continue;
-		if (i == RA_SIZE)
-			rb_size_str(pt->size, v, sizeof(v));
-		else if (i == RA_POLL)
-			snprintf(v, sizeof(v), "%s", poll_word(pt->poll));
-		else
-			snprintf(v, sizeof(v), "%llu",
-				 (unsigned long long)point_axis(pt, (enum reco_axis)i));
+		if (!p && i >= RA_LOCK && !point_axis(pt, (enum reco_axis)i))
+			continue;
+		axis_word(pt, (enum reco_axis)i, v, sizeof(v));
 		n = snprintf(buf + off, len - off, "%s%s %s", off ? " " : "", axis_opt[i], v);
 		off += n > 0 ? (size_t)n : 0;
 	}
@@ -130,7 +161,8 @@ const char *rb_reco_args(const struct rb_point *pt, const struct rb_params *p, c
 json_t *rb_reco_bound_report(FILE *f, const struct rb_reco_bound *o, const struct rb_params *p,
 			     const char *bound, const char *unit)
 {
-	char sz[16], args[160];
+	char sz[16], args[RB_RECO_ARGS];
+	json_t *j;
 
 	rb_size_str(o->size, sz, sizeof(sz));
 	if (!o->found) {
@@ -141,19 +173,25 @@ json_t *rb_reco_bound_report(FILE *f, const struct rb_reco_bound *o, const struc
 	rb_reco_args(&o->pt, p, args, sizeof(args));
 	fprintf(f, "# size %s: %s -> %.0f ns/msg of CPU, %.4g %s (%zu of %zu points within)\n", sz,
 		args, o->cpu_ns_per_msg, o->value, unit, o->within, o->points);
-	return json_pack("{sI sb ss sI sI sI sI sI ss sf sf sI sI}", "size", (json_int_t)o->size,
-			 "found", 1, "poll", poll_word(o->pt.poll), "cqe_poll",
-			 (json_int_t)o->pt.cqe_poll, "batch", (json_int_t)o->pt.batch, "signal",
-			 (json_int_t)o->pt.signal, "qps", (json_int_t)o->pt.qps, "tx_depth",
-			 (json_int_t)o->pt.tx_depth, "args", args, "cpu_ns_per_msg",
-			 o->cpu_ns_per_msg, "value", o->value, "points", (json_int_t)o->points,
-			 "within", (json_int_t)o->within);
+	j = json_pack("{sI sb ss sI sI sI sI sI ss sf sf sI sI}", "size", (json_int_t)o->size,
+		      "found", 1, "poll", poll_word(o->pt.poll), "cqe_poll",
+		      (json_int_t)o->pt.cqe_poll, "batch", (json_int_t)o->pt.batch, "signal",
+		      (json_int_t)o->pt.signal, "qps", (json_int_t)o->pt.qps, "tx_depth",
+		      (json_int_t)o->pt.tx_depth, "args", args, "cpu_ns_per_msg", o->cpu_ns_per_msg,
+		      "value", o->value, "points", (json_int_t)o->points, "within",
+		      (json_int_t)o->within);
+	if (j && rb_json_axes42(j, p, &o->pt)) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
 }
 
 json_t *rb_reco_report(FILE *f, const struct rb_reco *o, const struct rb_params *p)
 {
 	struct rb_params rest = *p;
-	char sz[16], args[160];
+	char sz[16], args[RB_RECO_ARGS];
+	json_t *j;
 
 	/* The size, batch and signal are the line's own words; the other swept axes follow. */
 	rest.size.n = rest.batch.n = rest.signal.n = 1;
@@ -164,11 +202,16 @@ json_t *rb_reco_report(FILE *f, const struct rb_reco *o, const struct rb_params 
 		rb_size_str(o->size, sz, sizeof(sz)), o->batch, o->signal, args[0] ? " at " : "",
 		args, o->msg_rate_mpps, o->best_msg_rate_mpps, o->best_batch, o->best_signal);
 	rb_reco_args(&o->pt, p, args, sizeof(args));
-	return json_pack("{sI sI sI ss sI sI sI ss sf sI sI sf}", "size", (json_int_t)o->size,
-			 "batch", (json_int_t)o->batch, "signal", (json_int_t)o->signal, "poll",
-			 poll_word(o->pt.poll), "cqe_poll", (json_int_t)o->pt.cqe_poll, "qps",
-			 (json_int_t)o->pt.qps, "tx_depth", (json_int_t)o->pt.tx_depth, "args",
-			 args, "msg_rate_mpps", o->msg_rate_mpps, "best_batch",
-			 (json_int_t)o->best_batch, "best_signal", (json_int_t)o->best_signal,
-			 "best_msg_rate_mpps", o->best_msg_rate_mpps);
+	j = json_pack("{sI sI sI ss sI sI sI ss sf sI sI sf}", "size", (json_int_t)o->size, "batch",
+		      (json_int_t)o->batch, "signal", (json_int_t)o->signal, "poll",
+		      poll_word(o->pt.poll), "cqe_poll", (json_int_t)o->pt.cqe_poll, "qps",
+		      (json_int_t)o->pt.qps, "tx_depth", (json_int_t)o->pt.tx_depth, "args", args,
+		      "msg_rate_mpps", o->msg_rate_mpps, "best_batch", (json_int_t)o->best_batch,
+		      "best_signal", (json_int_t)o->best_signal, "best_msg_rate_mpps",
+		      o->best_msg_rate_mpps);
+	if (j && rb_json_axes42(j, p, &o->pt)) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
 }

@@ -39,10 +39,12 @@ size_t rb_recommend_bound(const struct rb_result *res, size_t n, const struct rb
 
 /*
  * rb_reco_args() - the options that measure point @pt again, one per axis
- * plan @p swept ("-s 4K --poll event -q 2"; every axis when @p is NULL),
+ * plan @p swept ("-s 4K --poll event -q 2 --lock ticket"; every axis when
+ * @p is NULL, --lock, --hold and --cq-moderation where not 0),
  * into @buf: with the rest of the command line as it was, the line runs
  * that point and no other.  Returns @buf.
  */
+#define RB_RECO_ARGS 256 /* room for every axis */
 const char *rb_reco_args(const struct rb_point *pt, const struct rb_params *p, char *buf,
 			 size_t len);
 

@@ -34,10 +34,15 @@ static uint64_t page_size(void)
 	return v > 0 ? (uint64_t)v : 4096;
 }
 
+static size_t hdr_size(void)
+{
+	return rb_lockshare_hdr(page_size());
+}
+
 /* The segment's header mapped; NULL (logged). */
 static struct rb_lock_share *map_header(int fd, const char *name)
 {
-	void *m = mmap(NULL, page_size(), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	void *m = mmap(NULL, hdr_size(), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 
 	if (m != MAP_FAILED)
 		return m;
@@ -50,7 +55,7 @@ static int make(struct sess_lockshare *ls, const struct rb_params *p)
 {
 	uint64_t page = page_size();
 
-	if (ftruncate(ls->fd, (off_t)(page + rb_lockshare_bytes(p, page)))) {
+	if (ftruncate(ls->fd, (off_t)(hdr_size() + rb_lockshare_bytes(p, page)))) {
 		int e = errno;
 
 		rb_err("lock --run-id: cannot size %s: %s", ls->name, strerror(e));
@@ -64,7 +69,11 @@ static int make(struct sess_lockshare *ls, const struct rb_params *p)
 	return 0;
 }
 
-/* Join the run's segment: its plan must be ours, and a host's place free. */
+/*
+ * Join the run's segment: its plan must be ours, and a host's place free.
+ * -ESTALE: every host that joined it is gone (their server processes were
+ * killed before they could leave): the caller makes the run anew.
+ */
 static int join(struct sess_lockshare *ls, const struct rb_params *p)
 {
 	char why[256];
@@ -77,6 +86,13 @@ static int join(struct sess_lockshare *ls, const struct rb_params *p)
 		       (unsigned long long)p->lock_run_id, ls->name);
 		return -EINVAL;
 	}
+	rb_lockshare_prune(ls->sh);
+	if (!__atomic_load_n(&ls->sh->attached, __ATOMIC_ACQUIRE)) {
+		rb_warn("lock --run-id %llu: the hosts of the run's segment %s are all gone "
+			"(their server processes died): a new run starts in it",
+			(unsigned long long)p->lock_run_id, ls->name);
+		return -ESTALE;
+	}
 	if (rb_lockshare_differs(ls->sh, p, (uint32_t)rb_plan_count(p), why, sizeof(why))) {
 		rb_err("lock --run-id %llu: this host cannot join the run: %s",
 		       (unsigned long long)p->lock_run_id, why);
@@ -85,7 +101,18 @@ static int join(struct sess_lockshare *ls, const struct rb_params *p)
 	return 0;
 }
 
-static int attach_locked(struct sess_lockshare *ls, const struct rb_params *p)
+static void unmap(struct sess_lockshare *ls)
+{
+	if (ls->sh)
+		munmap(ls->sh, hdr_size());
+	if (ls->fd >= 0)
+		close(ls->fd);
+	ls->sh = NULL;
+	ls->fd = -1;
+}
+
+/* Make the run's segment, or join it (made anew when its hosts are all gone). */
+static int open_run(struct sess_lockshare *ls, const struct rb_params *p)
 {
 	int ret;
 
@@ -94,31 +121,39 @@ static int attach_locked(struct sess_lockshare *ls, const struct rb_params *p)
 		ret = make(ls, p);
 		if (ret)
 			shm_unlink(ls->name);
-	} else if (errno == EEXIST) {
-		ls->fd = shm_open(ls->name, O_RDWR | O_CLOEXEC, 0600);
-		ret = ls->fd < 0 ? -errno : join(ls, p);
-	} else {
-		ret = -errno;
+		return ret;
 	}
+	if (errno != EEXIST)
+		return -errno;
+	ls->fd = shm_open(ls->name, O_RDWR | O_CLOEXEC, 0600);
+	ret = ls->fd < 0 ? -errno : join(ls, p);
+	if (ret != -ESTALE)
+		return ret;
+	unmap(ls);
+	shm_unlink(ls->name);
+	return open_run(ls, p);
+}
+
+static int attach_locked(struct sess_lockshare *ls, const struct rb_params *p, const char *who)
+{
+	int ret = open_run(ls, p);
+
 	if (ls->fd < 0)
 		rb_err("lock --run-id: cannot open %s: %s", ls->name, strerror(-ret));
 	if (ret)
 		return ret;
-	ls->sh->attached++;
-	ls->sh->joined++;
+	ls->host = rb_lockshare_add(ls->sh, getpid(), who);
 	return 0;
 }
 
 static void release(struct sess_lockshare *ls)
 {
-	if (ls->sh)
-		munmap(ls->sh, page_size());
-	if (ls->fd >= 0)
-		close(ls->fd);
+	unmap(ls);
 	free(ls);
 }
 
-int sess_lockshare_attach(const struct rb_params *p, int lock_fd, struct sess_lockshare **out)
+int sess_lockshare_attach(const struct rb_params *p, int lock_fd, const char *who,
+			  struct sess_lockshare **out)
 {
 	struct sess_lockshare *ls;
 	int ret;
@@ -142,7 +177,7 @@ int sess_lockshare_attach(const struct rb_params *p, int lock_fd, struct sess_lo
 		free(ls);
 		return ret;
 	}
-	ret = attach_locked(ls, p);
+	ret = attach_locked(ls, p, who);
 	rb_admit_lock(lock_fd, false);
 	if (ret) {
 		release(ls);
@@ -163,7 +198,7 @@ int sess_lockshare_map(struct sess_lockshare *ls, void *buf, size_t len)
 		return -EINVAL;
 	}
 	m = mmap(buf, ls->sh->bytes, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_FIXED, ls->fd,
-		 (off_t)page);
+		 (off_t)hdr_size());
 	if (m == MAP_FAILED) {
 		int e = errno;
 
@@ -178,7 +213,7 @@ void sess_lockshare_detach(struct sess_lockshare *ls, int lock_fd)
 	if (!ls)
 		return;
 	if (!rb_admit_lock(lock_fd, true)) {
-		if (!--ls->sh->attached)
+		if (!rb_lockshare_leave(ls->sh, ls->host))
 			shm_unlink(ls->name);
 		rb_admit_lock(lock_fd, false);
 	}

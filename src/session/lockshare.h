@@ -6,7 +6,8 @@
  * ("/rdmabench.lock.PID.ID": no client names a path), made by the run's
  * first connection, joined by the others (the same plan's lock words,
  * --run-hosts and points, or refused), and unlinked when the last one
- * ends; the server unlinks what a crashed child left when it exits.
+ * ends; a crashed child's place is dropped by the next wait or attach
+ * (its pid is gone), and the server unlinks what is left when it exits.
  * Attach and detach run under the table of connections' lock (admit.h).
  */
 #ifndef RB_SESS_LOCKSHARE_H
@@ -23,7 +24,8 @@ struct rb_lock_share;
 struct sess_lockshare {
 	struct rb_lock_share *sh; /* the header page, mapped */
 	int fd;
-	bool first; /* this connection made it (it takes the measuring slot) */
+	bool first;    /* this connection made it (it takes the measuring slot) */
+	uint32_t host; /* its place in the run (struct rb_lock_share's host[]) */
 	char name[64];
 };
 
@@ -32,11 +34,14 @@ void sess_lockshare_server(pid_t pid);
 
 /*
  * sess_lockshare_attach() - plan @p's run: make or join its segment
- * (@lock_fd: the table's lock, admit.h), into *@out (malloc'd).  0;
- * -EINVAL (logged: the plan differs from the run's, or the run has its
- * hosts), -ENOTSUP (not a generic server), or -errno.
+ * (@lock_fd: the table's lock, admit.h) for client @who, into *@out
+ * (malloc'd).  A segment whose hosts are all gone (their processes were
+ * killed) is made anew.  0; -EINVAL (logged: the plan differs from the
+ * run's, or the run has its hosts), -ENOTSUP (not a generic server), or
+ * -errno.
  */
-int sess_lockshare_attach(const struct rb_params *p, int lock_fd, struct sess_lockshare **out);
+int sess_lockshare_attach(const struct rb_params *p, int lock_fd, const char *who,
+			  struct sess_lockshare **out);
 
 /* sess_lockshare_map() - the run's words and data over the start of @buf (@len bytes). */
 int sess_lockshare_map(struct sess_lockshare *ls, void *buf, size_t len);

@@ -588,7 +588,7 @@ static int server_params(struct session *s, const struct rb_serve *f)
 		return -EINVAL;
 	}
 	/* lock --run-id: the run's first host takes the slot, the others join it. */
-	ret = sess_lockshare_attach(&s->p, s->admit ? s->slot_fd : -1, &s->lks);
+	ret = sess_lockshare_attach(&s->p, s->admit ? s->slot_fd : -1, s->oob.peer, &s->lks);
 	if (!ret)
 		ret = take_slot(s);
 	if (!ret)

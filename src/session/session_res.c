@@ -582,8 +582,10 @@ static int alloc_buffers(struct session *s)
 	/* lock --run-id: the run's words and data are the hosts' one segment. */
 	if (!ret && s->lks)
 		ret = sess_lockshare_map(s->lks, cn->buf, s->buf_len);
-	if (!ret && s->lks)
+	if (!ret && s->lks) {
 		cn->lock_share = s->lks->sh;
+		cn->lock_host = s->lks->host;
+	}
 	return ret;
 }
 

@@ -164,6 +164,9 @@ static void put_res(struct cur *c, const struct rb_result *r)
 	put_be(c, r->pt.tx_depth, 4);
 	put_be(c, r->pt.cqe_poll, 4); /* v3 */
 	put_be(c, r->pt.poll, 1);
+	put_be(c, r->pt.lock, 1); /* v9 */
+	put_be(c, r->pt.hold_us, 4);
+	put_be(c, r->pt.cq_mod, 4);
 	put_be(c, r->iters, 8);
 	put_double(c, r->duration_s);
 	put_metrics(c, r);
@@ -178,6 +181,9 @@ static void get_res(struct cur *c, struct rb_result *r)
 	r->pt.tx_depth = (uint32_t)get_be(c, 4);
 	r->pt.cqe_poll = (uint32_t)get_be(c, 4);
 	r->pt.poll = (uint8_t)get_be(c, 1);
+	r->pt.lock = (uint8_t)get_be(c, 1);
+	r->pt.hold_us = (uint32_t)get_be(c, 4);
+	r->pt.cq_mod = (uint32_t)get_be(c, 4);
 	r->iters = get_be(c, 8);
 	r->duration_s = get_double(c);
 	get_metrics(c, r);

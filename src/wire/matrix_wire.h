@@ -30,7 +30,9 @@
 #include "wire/auth.h"
 
 /*
- * v8: RESULT carries the --reg-mode cache group (rcache_hit_pct, regs_per_s,
+ * v9: RESULT's point carries its --lock, --hold and --cq-moderation
+ * (issue 42's review: a lock job's JSON said "spin" and hold 0 whatever
+ * it ran); v8: RESULT carries the --reg-mode cache group (rcache_hit_pct, regs_per_s,
  * deregs_per_s; issue 42) and the lock group (lock_acq_per_s ..
  * lock_share_min); v7: JOIN carries --auth-key's flag and the rank's nonce; v6: RESULT carries the side's port, GID index and GID, and the
  * --wr-lat group (p50, p99); v5: RESULT carries the --probe group
@@ -39,7 +41,7 @@
  * v2: RESULT's placement carries the CPU clock (governor, MHz), as CONN's
  * does
  */
-#define RB_MX_PROTO	 8
+#define RB_MX_PROTO	 9
 #define RB_MX_WIRE_TASKS 511 /* a receiver of incast:K serves K pairs */
 #define RB_MX_STR	 64
 #define RB_MX_REASON	 160

@@ -42,8 +42,8 @@
 #     --verify, spin then ticket: both exit 0 (each holder's read-back,
 #     and the server's check of the counters against the sum of both
 #     hosts' acquisitions), lock_verify "run", each contender's count in
-#     lock_contenders, and at -q 1 more attempts than one host alone
-#     makes (the other held the word); a run whose second host never
+#     lock_contenders, each host's mark its own, and at -q 1 more
+#     attempts than one host alone makes (the other held the word); a run whose second host never
 #     comes ends at the server's --timeout, naming the run (about 11 s).
 # shellcheck source=tests/lab/lib/lab.sh disable=SC2016 # $ in the guest script
 . "$TOP_SRCDIR/tests/lab/lib/lab.sh"
@@ -309,6 +309,11 @@ alone = 1.0 if sys.argv[3] == "spin" else 2.0
 att = [json.load(open(f))["results"][0]["lock_attempts"] for f in sys.argv[1:3]]
 print(sys.argv[3], "-q 1 on each host: attempts per acquisition", att, "(alone:", alone, ")")
 assert max(att) > alone, att
+# Each host marks its writes with a mark of its own (a holder that found
+# the other's would name it), the same at every point.
+marks = [{r["lock_contenders"]["mark"] for r in json.load(open(f))["results"]} for f in sys.argv[1:3]]
+print(sys.argv[3], "the hosts' marks", marks)
+assert all(len(m) == 1 and m != {"0x00000000"} for m in marks) and marks[0] != marks[1], marks
 EOF
 done
 expect_rc lksrv 0

@@ -30,4 +30,24 @@ void lx_start(struct lx *x, enum rb_lock_algo_id algo, uint32_t contenders, uint
 	      uint32_t cs, unsigned int timeout_ms);
 void lx_end(struct lx *x);
 
+/*
+ * One client host of a --run-id run, in a process of its own: a client on
+ * the fake whose "server memory" (loopback: its rx region) starts with
+ * the run's shared words, mapped as the server maps them (attached for
+ * it through sess_lockshare_attach() on the table lock @lock_fd).
+ * lx_host_open(): 0, or a code saying which step failed (10 to 12).
+ * lx_host_close(): freed, detached from the run.
+ */
+struct sess_lockshare;
+struct lx_host {
+	struct sess_lockshare *ls;
+	struct fake *f;
+	struct rb_run r;
+	struct rb_oob oob;
+	uint8_t *buf;
+	int lock_fd;
+};
+int lx_host_open(struct lx_host *h, struct rb_params *p, int lock_fd);
+void lx_host_close(struct lx_host *h);
+
 #endif

@@ -19,7 +19,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <sys/socket.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <cmocka.h>
@@ -108,33 +107,33 @@ static void segment_join_refuse_unlink(void **state)
 	int fd = lock_file(), o;
 
 	(void)state;
-	assert_int_equal(sess_lockshare_attach(&p, fd, &a), -ENOTSUP); /* no server yet */
+	assert_int_equal(sess_lockshare_attach(&p, fd, "h", &a), -ENOTSUP); /* no server yet */
 	assert_has(rb_last_error, "rdmabench server");
 	sess_lockshare_server(getpid());
-	assert_int_equal(sess_lockshare_attach(&p, fd, &a), 0);
+	assert_int_equal(sess_lockshare_attach(&p, fd, "h", &a), 0);
 	assert_true(a->first);
 	assert_int_equal(a->sh->hosts, 2);
 	snprintf(name, sizeof(name), "%s", a->name);
 	assert_has(name, "/rdmabench.lock.");
 	/* Another plan of the same run id: refused, naming what differs. */
 	other.locks = 4;
-	assert_int_equal(sess_lockshare_attach(&other, fd, &c), -EINVAL);
+	assert_int_equal(sess_lockshare_attach(&other, fd, "h", &c), -EINVAL);
 	assert_has(rb_last_error, "--locks 4");
 	assert_null(c);
 	/* A list (--hold's) is compared whole, and named without values. */
 	other.locks = p.locks;
 	rb_axis_set1(&other.hold_us, 50);
-	assert_int_equal(sess_lockshare_attach(&other, fd, &c), -EINVAL);
+	assert_int_equal(sess_lockshare_attach(&other, fd, "h", &c), -EINVAL);
 	assert_has(rb_last_error, "--hold differs from the run's first host's");
 	assert_null(c);
-	assert_int_equal(sess_lockshare_attach(&p, fd, &b), 0);
+	assert_int_equal(sess_lockshare_attach(&p, fd, "h", &b), 0);
 	assert_false(b->first);
 	assert_ptr_not_equal(b->sh, a->sh);
-	b->sh->arrived = 5; /* one segment, two mappings */
-	assert_int_equal(a->sh->arrived, 5);
+	b->sh->started = 5; /* one segment, two mappings */
+	assert_int_equal(a->sh->started, 5);
 	assert_int_equal(a->sh->attached, 2);
 	/* A third host of a run of two. */
-	assert_int_equal(sess_lockshare_attach(&p, fd, &c), -EINVAL);
+	assert_int_equal(sess_lockshare_attach(&p, fd, "h", &c), -EINVAL);
 	assert_has(rb_last_error, "joined already");
 	sess_lockshare_detach(a, fd);
 	o = shm_open(name, O_RDWR, 0600);
@@ -157,17 +156,19 @@ static void point_waits_for_hosts(void **state)
 	(void)state;
 	assert_non_null(sh);
 	rb_lockshare_init(sh, &p, 1, 4096);
-	assert_int_equal(rb_lockshare_begin(sh, 0, mem, 20000000ULL), -ETIMEDOUT);
+	assert_int_equal(rb_lockshare_add(sh, getpid(), "a"), 0);
+	assert_int_equal(rb_lockshare_add(sh, getpid(), "b"), 1);
+	assert_int_equal(rb_lockshare_begin(sh, 0, 0, mem, 20000000ULL), -ETIMEDOUT);
 	assert_has(rb_last_error, "1 of the 2 hosts reached point 0");
 	assert_has(rb_last_error, "--run-id 3");
 	/* The second arrives: it starts the point, zeroing the memory. */
 	memset(mem, 0xff, sizeof(mem));
-	assert_int_equal(rb_lockshare_begin(sh, 0, mem, 20000000ULL), 0);
+	assert_int_equal(rb_lockshare_begin(sh, 1, 0, mem, 20000000ULL), 0);
 	assert_int_equal(sh->started, 1);
 	assert_int_equal(mem[sh->bytes - 1], 0);
-	assert_int_equal(rb_lockshare_end(sh, 0, 11, true, 20000000ULL, &total), -ETIMEDOUT);
+	assert_int_equal(rb_lockshare_end(sh, 0, 0, 11, true, 20000000ULL, &total), -ETIMEDOUT);
 	assert_has(rb_last_error, "1 of the 2 hosts ended point 0");
-	assert_int_equal(rb_lockshare_end(sh, 0, 31, true, 20000000ULL, &total), 0);
+	assert_int_equal(rb_lockshare_end(sh, 1, 0, 31, true, 20000000ULL, &total), 0);
 	assert_int_equal(total, 42);
 	free(sh);
 }
@@ -176,20 +177,15 @@ static void point_waits_for_hosts(void **state)
 
 enum { HOST_ITERS = 150, HOST_WARMUP = 10, HOST_POINTS = 2 };
 
-/* One "host": a client on the fake whose "server memory" (loopback: its rx
- * region) starts with the run's shared words, as the server maps them. */
+/* One "host" of the run (lock_fx.h), -q 2,2 on one lock word. */
 static int host_run(enum rb_lock_algo_id algo, uint64_t id, int lock_fd)
 {
 	struct rb_params p = run_plan(id, 2);
-	struct sess_lockshare *ls;
 	struct rb_lock_run lk;
-	struct rb_oob oob;
-	struct rb_run r;
-	struct fake *f;
+	struct lx_host h;
 	uint64_t total = 0;
 	uint32_t k;
-	uint8_t *buf;
-	int sv[2], ret;
+	int ret;
 
 	p.qps.n = HOST_POINTS; /* -q 2,2: two points of two contenders */
 	p.qps.v[0] = p.qps.v[1] = 2;
@@ -197,45 +193,26 @@ static int host_run(enum rb_lock_algo_id algo, uint64_t id, int lock_fd)
 	p.cs_bytes = 4096; /* the words and data fill pages of their own */
 	p.iters = HOST_ITERS;
 	p.warmup = HOST_WARMUP;
-	if (sess_lockshare_attach(&p, lock_fd, &ls) || socketpair(AF_UNIX, SOCK_STREAM, 0, sv))
-		return 10;
-	f = fake_new(2, 8);
-	fake_run_init(f, &r, rb_bench_find("lock"), RB_ROLE_CLIENT, &p, &oob, sv[0], 5000);
-	f->loopback = true;
-	f->delay = 2;
-	buf = mmap(NULL, 2 * r.c.region, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1,
-		   0);
-	if (buf == MAP_FAILED || sess_lockshare_map(ls, buf, 2 * r.c.region))
-		return 11;
-	free(r.c.buf);
-	r.c.buf = buf;
-	f->mr.addr = buf;
-	r.c.remote.addr = (uintptr_t)buf;
-	rb_wrs_free(&r);
-	if (rb_wrs_prepare(&r))
-		return 12;
+	ret = lx_host_open(&h, &p, lock_fd);
 	memset(&lk, 0, sizeof(lk));
-	for (k = 0, ret = 0; k < HOST_POINTS && !ret; k++) {
-		ret = rb_lockshare_begin(ls->sh, k, buf, 10000000000ULL) ? 13 : 0;
+	for (k = 0; k < HOST_POINTS && !ret; k++) {
+		ret = rb_lockshare_begin(h.ls->sh, h.ls->host, k, h.buf, 10000000000ULL) ? 13 : 0;
 		rb_lock_run_free(&lk);
-		if (!ret && rb_run_lock_with(&r, &rb_lock_algos[algo], &lk))
+		if (!ret && rb_run_lock_with(&h.r, &rb_lock_algos[algo], &lk))
 			ret = 14; /* a holder's read-back found another's write */
-		if (!ret && rb_lockshare_end(ls->sh, k, r.total, true, 10000000000ULL, &total))
+		if (!ret && rb_lockshare_end(h.ls->sh, h.ls->host, k, h.r.total, true,
+					     10000000000ULL, &total))
 			ret = 15;
 		/* Every host's acquisitions, in the words both mapped. */
 		if (!ret && total != 2 * (HOST_ITERS + HOST_WARMUP))
 			ret = 16;
-		r.role = RB_ROLE_SERVER;
-		if (!ret && rb_lock_server_check(&r, total))
+		h.r.role = RB_ROLE_SERVER;
+		if (!ret && rb_lock_server_check(&h.r, total))
 			ret = 17;
-		r.role = RB_ROLE_CLIENT;
+		h.r.role = RB_ROLE_CLIENT;
 	}
 	rb_lock_run_free(&lk);
-	munmap(buf, 2 * r.c.region);
-	r.c.buf = NULL;
-	fake_run_free(&r);
-	fake_free(f);
-	sess_lockshare_detach(ls, lock_fd);
+	lx_host_close(&h);
 	return ret;
 }
 
