@@ -373,6 +373,7 @@ int rb_cli_finish(struct rb_cli *c, const struct rb_bench *b, unsigned int scope
 				    rb_opt_name(&rb_opts[i], n, sizeof(n)), b->name,
 				    scope_hint(&rb_opts[i], where, sizeof(where)));
 	snprintf(c->p.test, sizeof(c->p.test), "%s", b->name);
+	c->p.lock_layout = b->lock ? RB_LOCK_LAYOUT : 0;
 	apply_defaults(c, b);
 	if (rb_pt_iters(c, err, errlen))
 		return -EINVAL;

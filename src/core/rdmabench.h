@@ -220,6 +220,11 @@ struct rb_params {
 	 * 0 and 0: this host's lock alone. */
 	uint64_t lock_run_id;
 	uint32_t lock_hosts;
+	/* The layout of a lock's data the client's build uses (plan tag 53,
+	 * must-understand; no option sets it): RB_LOCK_LAYOUT for a lock
+	 * test, 0 otherwise.  A build of before the holder's mark named its
+	 * host (an 8-byte counter, then the fill) sent none and refuses it. */
+	uint8_t lock_layout;
 	/* issue 40: --cq-moderation COUNT[/USEC] as an axis, both sides'
 	 * CQs moderated at each point's start (engine): each value
 	 * RB_CQMOD(count, usec) (core/cqmod.h); empty: never moderated. */
@@ -238,6 +243,8 @@ enum rb_lock_verify { RB_LOCK_VERIFY_NONE, RB_LOCK_VERIFY_POINT, RB_LOCK_VERIFY_
 /* --lock: the option's choices' order, "spin|ticket" (engine/lock.c's rows). */
 enum rb_lock_algo_id { RB_LOCK_SPIN, RB_LOCK_TICKET, RB_LOCK_ALGO_COUNT };
 #define RB_LOCK_CHOICES "spin|ticket" /* the option's and the writers' words */
+/* A lock's data: counter, the holder's mark (host and QP), the fill. */
+#define RB_LOCK_LAYOUT 2
 
 #define RB_PROBE_RATE_DEFAULT 1000
 

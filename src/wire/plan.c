@@ -423,9 +423,15 @@ static int check_lock(const struct rb_params *p, const struct rb_bench *t, char 
 	const char *why = NULL;
 
 	if (!t->lock)
-		return rb_axis_max(&p->lock_algo) || p->backoff_max_ns
+		return rb_axis_max(&p->lock_algo) || p->backoff_max_ns || p->lock_layout
 			       ? fail(err, len, "--lock and --backoff do not apply to %s", t->name)
 			       : 0;
+	if (p->lock_layout != RB_LOCK_LAYOUT)
+		return fail(err, len,
+			    "%s: the client's build lays out a lock's data as layout %u, this one "
+			    "as %u (the holder's mark names its host): run one rdmabench release "
+			    "on the client and the server",
+			    t->name, p->lock_layout, RB_LOCK_LAYOUT);
 	if (p->backoff_min_ns > p->backoff_max_ns || (!p->backoff_min_ns) != (!p->backoff_max_ns))
 		return fail(err, len, "--backoff: MIN %u above MAX %u, or one of them 0",
 			    p->backoff_min_ns, p->backoff_max_ns);

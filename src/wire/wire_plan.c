@@ -67,6 +67,7 @@ static const struct rb_wfield plan_extra[] = {
 	{ 32, RB_WK_U64, PLAN(run_id), 0, false, "run_id", NULL },
 	{ 42, RB_WK_U8, PLAN(credits), 0, false, "credits",
 	  NULL }, /* issue 45: send credits (iWARP) */
+	{ 53, RB_WK_U8, PLAN(lock_layout), 0, false, "lock_layout", NULL },
 };
 
 static enum rb_wk kind_of(const struct rb_opt *o)

@@ -28,6 +28,7 @@
 #include "report/output.h"
 #include "report/reco.h"
 #include "wire/matrix_wire.h"
+#include "wire/plan.h"
 #include "wire/wire.h"
 
 #define assert_has(hay, needle)                                                  \
@@ -35,6 +36,55 @@
 		if (!strstr((hay), (needle)))                                    \
 			fail_msg("'%s' does not contain '%s'", (hay), (needle)); \
 	} while (0)
+
+/* ---- the lock's data layout travels, and an older client's is refused ---- */
+
+/* The u8 value of plan tag @tag as packed (*@must: marked must-understand); -2: not sent. */
+static int packed_tag(const struct rb_params *p, uint16_t tag, bool *must)
+{
+	uint8_t buf[8192];
+	int n = rb_pack_params(p, buf, sizeof(buf)), off = 2, k;
+
+	assert_true(n > 2);
+	for (k = 0; k < (buf[0] << 8 | buf[1]); k++) {
+		uint16_t t = (uint16_t)(buf[off] << 8 | buf[off + 1]);
+		uint16_t l = (uint16_t)(buf[off + 2] << 8 | buf[off + 3]);
+
+		if ((t & ~RB_WIRE_MUST) == tag) {
+			*must = t & RB_WIRE_MUST;
+			return l == 1 ? buf[off + 4] : -1;
+		}
+		off += 4 + l;
+	}
+	return -2;
+}
+
+static void lock_layout_travels(void **state)
+{
+	struct rb_params lock = fake_plan("lock"), tcp = fake_plan("tcp_lock"),
+			 bw = fake_plan("write_bw"), back;
+	char err[256] = "";
+	bool must = false;
+
+	(void)state;
+	/* A lock plan says its layout, as a field an older server must refuse. */
+	assert_int_equal(packed_tag(&lock, 53, &must), RB_LOCK_LAYOUT);
+	assert_true(must);
+	assert_int_equal(packed_tag(&tcp, 53, &must), RB_LOCK_LAYOUT);
+	assert_int_equal(packed_tag(&bw, 53, &must), -2); /* not sent */
+	/* A client of before the mark sent none: refused, naming both layouts. */
+	back = lock;
+	back.lock_layout = 0;
+	assert_int_equal(rb_plan_validate(&back, 0, err, sizeof(err)), -EINVAL);
+	assert_has(err, "layout 0, this one as 2");
+	back = tcp;
+	back.lock_layout = 1;
+	assert_int_equal(rb_plan_validate(&back, 0, err, sizeof(err)), -EINVAL);
+	assert_has(err, "tcp_lock");
+	bw.lock_layout = RB_LOCK_LAYOUT;
+	assert_int_equal(rb_plan_validate(&bw, 0, err, sizeof(err)), -EINVAL);
+	assert_int_equal(rb_plan_validate(&lock, 0, err, sizeof(err)), 0);
+}
 
 /* ---- one helper for the params and the points ---------------------------- */
 
@@ -287,7 +337,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(plan_lock_helpers),	    cmocka_unit_test(reco_names_lock_axes),
 		cmocka_unit_test(reco_names_cq_moderation), cmocka_unit_test(mx_result_keeps_axes),
-		cmocka_unit_test(mx_json_point_axes),
+		cmocka_unit_test(mx_json_point_axes),	    cmocka_unit_test(lock_layout_travels),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
