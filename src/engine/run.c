@@ -58,9 +58,9 @@ static int run_lists(struct rb_run *r)
 		r->sq_done = calloc(r->c.nqp, sizeof(*r->sq_done));
 	if (!r->sq || !r->sq_done)
 		goto nomem;
-	if (r->c.cqs && r->c.channel && r->c.nqp > 1 && !r->ev.cq_state) {
-		r->ev.cq_state = calloc(r->c.nqp, sizeof(*r->ev.cq_state));
-		if (!r->ev.cq_state)
+	if (r->c.cqs && r->c.channel && r->c.nqp > 1 && !r->cpq.state) {
+		r->cpq.state = calloc(r->c.nqp, sizeof(*r->cpq.state));
+		if (!r->cpq.state)
 			goto nomem;
 	}
 	return 0;
@@ -103,14 +103,14 @@ int rb_point_begin(struct rb_run *r, const struct rb_conn *c, const struct rb_po
 	r->stopped = r->stop_sent = false;
 	r->stop_count = 0;
 	r->rx_count = 0;
-	r->verify_status = 0;
+	r->verify.status = 0;
 	rb_iv_free(r);
 	return 0;
 }
 
 int rb_point_end(struct rb_run *r)
 {
-	return r->verify_status ? r->verify_status : rb_iv_finish(r);
+	return r->verify.status ? r->verify.status : rb_iv_finish(r);
 }
 
 void rb_run_close(struct rb_run *r)
@@ -124,12 +124,12 @@ void rb_run_close(struct rb_run *r)
 	rb_credit_close(r);
 	free(r->sq);
 	free(r->sq_done);
-	free(r->ev.cq_state);
+	free(r->cpq.state);
 	r->sq = NULL;
 	r->sq_done = NULL;
-	r->ev.cq_state = NULL;
-	r->ev.cq_ready = 0;
-	r->ncq = 0;
+	r->cpq.state = NULL;
+	r->cpq.ready = 0;
+	r->cpq.n = 0;
 	r->cq = NULL;
 }
 
@@ -157,7 +157,7 @@ const struct rb_point *rb_run_point(const struct rb_run *r)
 
 uint32_t rb_run_signal_asked(const struct rb_run *r)
 {
-	return r->signal_asked;
+	return r->qclamp.asked;
 }
 
 uint64_t rb_run_total(const struct rb_run *r)
@@ -167,7 +167,7 @@ uint64_t rb_run_total(const struct rb_run *r)
 
 int rb_run_verify_status(const struct rb_run *r)
 {
-	return r->verify_status;
+	return r->verify.status;
 }
 
 bool rb_run_stop_sent(const struct rb_run *r)

@@ -31,7 +31,7 @@ static int peer_news(struct rb_run *r)
 		ret = r->ctl->ops->poll(r->ctl, r->point, 0, &count);
 		if (ret <= RB_CTL_NOTHING)
 			return ret;
-		r->heard = rb_now_ns();
+		r->hb.heard = rb_now_ns();
 		if (ret == RB_CTL_STOP) {
 			r->stopped = true;
 			r->stop_count = count;

@@ -62,7 +62,7 @@ static void rx_dirty(struct rb_run *r)
 	r->stopped = r->stop_sent = true;
 	r->stop_count = 8;
 	r->rx_count = 9;
-	r->verify_status = -EILSEQ;
+	r->verify.status = -EILSEQ;
 	r->iv.list = calloc(1, sizeof(*r->iv.list));
 	r->iv.n = r->iv.cap = 1;
 	r->sq[0].used = 3;
@@ -96,7 +96,7 @@ static void point_begin_resets(void **state)
 	assert_null(r->ev.chan); /* busy polling */
 	/* -Q 16 above -t 8: clamped, the asked one kept for the label. */
 	assert_int_equal(r->pt.signal, 8);
-	assert_int_equal(r->signal_asked, 16);
+	assert_int_equal(r->qclamp.asked, 16);
 	assert_int_equal(rb_run_signal_asked(r), 16);
 	assert_int_equal(rb_run_point(r)->signal, 8);
 	assert_int_equal(r->sq[0].depth, 8);
@@ -111,7 +111,7 @@ static void point_begin_resets(void **state)
 	assert_false(r->stop_sent);
 	assert_int_equal(r->stop_count, 0);
 	assert_int_equal(r->rx_count, 0);
-	assert_int_equal(r->verify_status, 0);
+	assert_int_equal(r->verify.status, 0);
 	assert_null(r->iv.list);
 	assert_int_equal(rb_run_intervals(r), 0);
 	rb_run_free(r);
@@ -167,7 +167,7 @@ static void point_end_verify_first(void **state)
 	rb_plan_point(&x.p, 0, &at.pt);
 	assert_int_equal(rb_point_begin(x.r, &x.c, &at), 0);
 	assert_int_equal(rb_point_end(x.r), 0);
-	x.r->verify_status = -EILSEQ;
+	x.r->verify.status = -EILSEQ;
 	assert_int_equal(rb_point_end(x.r), -EILSEQ);
 	assert_int_equal(rb_run_verify_status(x.r), -EILSEQ);
 	rb_run_free(x.r);
