@@ -105,7 +105,11 @@ int rb_point_begin(struct rb_run *r, const struct rb_conn *c, const struct rb_po
 	r->rx_count = 0;
 	r->verify.status = 0;
 	rb_iv_free(r);
-	return 0;
+	/* The verbs loops': no receive seen yet, the WR templates built. */
+	if (r->bench->path != RB_PATH_VERBS)
+		return 0;
+	rb_rx_plan(r);
+	return rb_wrs_prepare(r);
 }
 
 int rb_point_end(struct rb_run *r)

@@ -302,6 +302,17 @@ static inline int rb_refill_recv(struct rb_run *r, uint32_t qi, uint64_t left)
 
 void rb_wrs_free(struct rb_run *r);
 
+/* rb_rx_plan() - at a point's start: no receive seen, and r->rx_full. */
+void rb_rx_plan(struct rb_run *r);
+
+/*
+ * rb_wrs_prepare() - build the WR templates of the current point (sge,
+ * inline, the verb's fields, and the signals of a chain of QP 0 that
+ * begins a group: every pt.signal-th WR), up to the plan's largest batch,
+ * so that the common chain is posted as it is.  Returns 0 or -ENOMEM.
+ */
+int rb_wrs_prepare(struct rb_run *r);
+
 /*
  * rb_point_queues() - the send queues at the start of point r->pt: each
  * QP's depth (-t, reads and atomics too: the HCA holds them to rd_atom),

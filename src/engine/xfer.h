@@ -71,7 +71,9 @@ struct rb_point_at {
  *   test's .setup.  0 or -ENOMEM.
  * rb_point_begin() - the start of point @at on @c: its copy of @c
  *   renewed, the point's CQs, send queues (rb_point_queues()), samples,
- *   counts and intervals reset.  0 or -ENOMEM.
+ *   counts and intervals reset; a verbs row's (.path) receive plan
+ *   (rb_rx_plan()) and WR templates (rb_wrs_prepare()) made.  0 or
+ *   -ENOMEM.
  * rb_point_end() - the loop is over: the point's --verify status (a
  *   mismatch in what this side received), else the last --interval
  *   slice (rb_iv_finish()).
@@ -117,17 +119,6 @@ bool rb_run_cut(struct rb_run *r);
 
 /* rb_ns_per_tick() - the tick length calibrated over the last point. */
 double rb_ns_per_tick(const struct rb_run *r);
-
-/* rb_rx_plan() - at a point's start: no receive seen, and r->rx_full. */
-void rb_rx_plan(struct rb_run *r);
-
-/*
- * rb_wrs_prepare() - build the WR templates of the current point (sge,
- * inline, the verb's fields, and the signals of a chain of QP 0 that
- * begins a group: every pt.signal-th WR), up to the plan's largest batch,
- * so that the common chain is posted as it is.  Returns 0 or -ENOMEM.
- */
-int rb_wrs_prepare(struct rb_run *r);
 
 /*
  * rb_run_new() - a run, zeroed, or NULL (logged); rb_run_free() closes

@@ -22,6 +22,9 @@
 struct rx {
 	struct rb_params p;
 	struct ibv_qp *qp[2];
+	/* The MR and buffer rb_point_begin()'s WR templates name (never used). */
+	struct ibv_mr mr, *mrs[1];
+	uint8_t buf[2 * 64];
 	struct rb_conn c;
 	struct rb_run *r;
 };
@@ -43,6 +46,10 @@ static void rx_start(struct rx *x, const char *test)
 	x->qp[1] = (struct ibv_qp *)(uintptr_t)0x2000;
 	x->c.nqp = 2;
 	x->c.nmr = 1;
+	x->mrs[0] = &x->mr;
+	x->c.mr = x->mrs;
+	x->c.buf = x->buf;
+	x->c.region = 64;
 	x->c.qp = x->qp;
 	x->c.cq = (struct ibv_cq *)(uintptr_t)0x3000;
 	x->c.channel = (struct ibv_comp_channel *)(uintptr_t)0x4000;
