@@ -106,10 +106,14 @@ int rb_point_begin(struct rb_run *r, const struct rb_conn *c, const struct rb_po
 	r->verify.status = 0;
 	rb_iv_free(r);
 	/* The verbs loops': no receive seen yet, the WR templates built. */
-	if (r->bench->path != RB_PATH_VERBS)
-		return 0;
-	rb_rx_plan(r);
-	return rb_wrs_prepare(r);
+	if (r->bench->path == RB_PATH_VERBS) {
+		rb_rx_plan(r);
+		ret = rb_wrs_prepare(r);
+	}
+	/* Then the test's own (its buffers, receives, --verify's pattern). */
+	if (!ret && r->bench->prepare)
+		ret = r->bench->prepare(r);
+	return ret;
 }
 
 int rb_point_end(struct rb_run *r)

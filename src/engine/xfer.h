@@ -72,8 +72,8 @@ struct rb_point_at {
  * rb_point_begin() - the start of point @at on @c: its copy of @c
  *   renewed, the point's CQs, send queues (rb_point_queues()), samples,
  *   counts and intervals reset; a verbs row's (.path) receive plan
- *   (rb_rx_plan()) and WR templates (rb_wrs_prepare()) made.  0 or
- *   -ENOMEM.
+ *   (rb_rx_plan()) and WR templates (rb_wrs_prepare()) made; then the
+ *   row's .prepare (buffers, receives).  0 or -errno (logged).
  * rb_point_end() - the loop is over: the point's --verify status (a
  *   mismatch in what this side received), else the last --interval
  *   slice (rb_iv_finish()).

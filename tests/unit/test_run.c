@@ -20,6 +20,7 @@
 #include "engine/run.h"
 
 struct rx {
+	struct fake *f; /* its QPs take the receives the test's .prepare posts */
 	struct rb_params p;
 	struct ibv_qp *qp[2];
 	/* The MR and buffer rb_point_begin()'s WR templates name (never used). */
@@ -42,8 +43,9 @@ static void rx_start(struct rx *x, const char *test)
 	rb_axis_set1(&x->p.qps, 2);
 	rb_axis_set1(&x->p.tx_depth, 8);
 	rb_axis_set1(&x->p.signal, 16);
-	x->qp[0] = (struct ibv_qp *)(uintptr_t)0x1000;
-	x->qp[1] = (struct ibv_qp *)(uintptr_t)0x2000;
+	x->f = fake_new(2, 64);
+	x->qp[0] = fake_qp(x->f, 0);
+	x->qp[1] = fake_qp(x->f, 1);
 	x->c.nqp = 2;
 	x->c.nmr = 1;
 	x->mrs[0] = &x->mr;
@@ -122,18 +124,20 @@ static void point_begin_resets(void **state)
 	assert_null(r->iv.list);
 	assert_int_equal(rb_run_intervals(r), 0);
 	rb_run_free(r);
+	fake_free(x.f);
 }
 
 /* A point that waits on events takes the channel; a connection rebuilt is read anew. */
 static void point_begin_reads_conn(void **state)
 {
 	struct rb_point_at at = { .index = 1, .role = RB_ROLE_CLIENT };
-	struct ibv_qp *other[2] = { (struct ibv_qp *)(uintptr_t)0x5000,
-				    (struct ibv_qp *)(uintptr_t)0x6000 };
+	struct ibv_qp *other[2];
 	struct rx x;
 
 	(void)state;
 	rx_start(&x, "send_bw");
+	other[0] = x.qp[1];
+	other[1] = x.qp[0];
 	rb_plan_point(&x.p, 0, &at.pt);
 	at.pt.poll = RB_POLL_EVENT;
 	assert_int_equal(rb_point_begin(x.r, &x.c, &at), 0);
@@ -144,6 +148,7 @@ static void point_begin_reads_conn(void **state)
 	assert_ptr_equal(x.r->c.qp, other);
 	assert_null(x.r->ev.chan);
 	rb_run_free(x.r);
+	fake_free(x.f);
 }
 
 /* A socket test's connection has no QPs: no per-QP state, nothing refused. */
@@ -161,6 +166,7 @@ static void point_begin_no_qps(void **state)
 	assert_int_equal(x.r->c.data_fd, 5);
 	assert_null(x.r->sq);
 	rb_run_free(x.r);
+	fake_free(x.f);
 }
 
 /* rb_point_end(): the --verify status comes first; none, the intervals' end (0 here). */
@@ -178,6 +184,7 @@ static void point_end_verify_first(void **state)
 	assert_int_equal(rb_point_end(x.r), -EILSEQ);
 	assert_int_equal(rb_run_verify_status(x.r), -EILSEQ);
 	rb_run_free(x.r);
+	fake_free(x.f);
 }
 
 int main(void)

@@ -3,8 +3,9 @@
  * Unit tests for what the engine alone sets at a point's start (issue 39,
  * step 1): rb_point_begin() makes a verbs row's receive plan and WR
  * templates, which the session once asked for through its path's .point
- * (rb_rx_plan(), rb_wrs_prepare(), now private to src/engine/); a socket
- * row gets none.  And the run's layout: the fields the loops touch every
+ * (rb_rx_plan(), rb_wrs_prepare(), now private to src/engine/), and
+ * then the row's .prepare, which the session called; a socket row gets
+ * no templates.  And the run's layout: the fields the loops touch every
  * message lead struct rb_run and its connection, in its first cache
  * lines.  No verbs: the connection's objects are never called here.
  */
@@ -21,6 +22,7 @@
 #include "engine/run.h"
 
 struct bx {
+	struct fake *f; /* its QP takes the receives the test's .prepare posts */
 	struct rb_params p;
 	struct ibv_qp *qp[1];
 	struct ibv_mr mr, *mrs[1];
@@ -42,7 +44,8 @@ static void bx_start(struct bx *x, const char *test)
 	x->p = fake_plan(test);
 	assert_int_equal(rb_axis_parse("64,1024", true, &x->p.size, err, sizeof(err)), 0);
 	x->p.iters = 1000;
-	x->qp[0] = (struct ibv_qp *)(uintptr_t)0x1000;
+	x->f = fake_new(1, 64);
+	x->qp[0] = fake_qp(x->f, 0);
 	x->mr.lkey = 0x77;
 	x->mrs[0] = &x->mr;
 	x->c.nqp = 1;
@@ -88,12 +91,33 @@ static void point_begin_builds_wrs(void **state)
 	/* -n 1000 after the warmup: the last rx_depth receives are not reposted. */
 	assert_int_equal(r->rx_count, 0);
 	assert_int_equal(r->rx_full, r->pt.warmup + 1000 - 100);
+	/* The row's .prepare: send_bw's receive queue topped up. */
+	assert_int_equal(r->sq[0].posted_recv, 100);
 	/* The next point's templates are its own, without the session's help. */
 	r->rx_count = 5;
 	bx_point(&x, 1);
 	assert_int_equal(r->sge[0].length, 1024);
 	assert_int_equal(r->rx_count, 0);
 	rb_run_free(r);
+	fake_free(x.f);
+}
+
+/* The row's .prepare, after the templates: write_bw zeroes the point's rx region. */
+static void point_begin_prepares(void **state)
+{
+	struct bx x;
+	size_t i;
+
+	(void)state;
+	bx_start(&x, "write_bw");
+	memset(x.buf, 0xaa, sizeof(x.buf));
+	bx_point(&x, 0);
+	for (i = 0; i < 64; i++)
+		assert_int_equal(x.buf[i], 0);
+	assert_int_equal(x.buf[64], 0xaa);
+	assert_int_equal(x.r->sge[0].length, 64);
+	rb_run_free(x.r);
+	fake_free(x.f);
 }
 
 /* -D (no -n): every receive is reposted, however many come. */
@@ -109,6 +133,7 @@ static void point_begin_rx_forever(void **state)
 	assert_int_equal(x.r->rx_full, UINT64_MAX);
 	assert_non_null(x.r->wr);
 	rb_run_free(x.r);
+	fake_free(x.f);
 }
 
 /* A socket row: no QPs, no MRs, and no templates made for it. */
@@ -124,6 +149,7 @@ static void point_begin_tcp_none(void **state)
 	assert_null(x.r->wr);
 	assert_null(x.r->sge);
 	rb_run_free(x.r);
+	fake_free(x.f);
 }
 
 #define HOT_END	   256 /* bytes: the run's first four cache lines */
@@ -166,9 +192,8 @@ static void hot_fields_first(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(point_begin_builds_wrs),
-		cmocka_unit_test(point_begin_rx_forever),
-		cmocka_unit_test(point_begin_tcp_none),
+		cmocka_unit_test(point_begin_builds_wrs), cmocka_unit_test(point_begin_prepares),
+		cmocka_unit_test(point_begin_rx_forever), cmocka_unit_test(point_begin_tcp_none),
 		cmocka_unit_test(hot_fields_first),
 	};
 
