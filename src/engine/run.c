@@ -2,7 +2,8 @@
 /*
  * The run's life as the session sees it: made once (rb_run_init()), told
  * of its connection (rb_run_conn()), put at each point's start
- * (rb_point_begin()) and end (rb_point_end()), closed (rb_run_close()).
+ * (rb_point_begin()) and end (rb_point_end(), or rb_point_cut() for a
+ * loop ^C stopped), closed (rb_run_close()).
  * The session writes none of the run's fields: it hands over what it
  * built (struct rb_conn) and what the point is (struct rb_point_at).
  */
@@ -119,6 +120,16 @@ int rb_point_begin(struct rb_run *r, const struct rb_conn *c, const struct rb_po
 int rb_point_end(struct rb_run *r)
 {
 	return r->verify.status ? r->verify.status : rb_iv_finish(r);
+}
+
+int rb_point_cut(struct rb_run *r)
+{
+	int ret;
+
+	if (!rb_run_cut(r))
+		return 0;
+	ret = rb_iv_finish(r);
+	return ret ? ret : 1;
 }
 
 void rb_run_close(struct rb_run *r)

@@ -300,6 +300,20 @@ static inline int rb_refill_recv(struct rb_run *r, uint32_t qi, uint64_t left)
 	return posted >= left ? 0 : rb_refill_recv_post(r, qi, (uint32_t)left);
 }
 
+/*
+ * rb_iv_finish() - after the point's end (t1, k1, ops set): the last
+ * slice, however short, when it holds operations.  Idempotent.
+ */
+int rb_iv_finish(struct rb_run *r);
+
+/*
+ * rb_run_cut() - a client loop that returned early (-EINTR): end the
+ * measured interval where it stopped, with the operations whose
+ * completions arrived, so that what was measured can be reported.
+ * Returns whether anything was measured.
+ */
+bool rb_run_cut(struct rb_run *r);
+
 void rb_wrs_free(struct rb_run *r);
 
 /* rb_rx_plan() - at a point's start: no receive seen, and r->rx_full. */

@@ -104,18 +104,12 @@ void rb_result_msg(const struct rb_result *res, struct rb_msg_result *m);
 void rb_result_sender_wakeups(struct rb_result *res, const struct rb_msg_result *m);
 
 /*
- * rb_iv_finish() - after the point's end (t1, k1, ops set): the last
- * slice, however short, when it holds operations.  Idempotent.
+ * rb_point_cut() - a client loop that returned early (-EINTR): the
+ * measured interval ended where it stopped (rb_run_cut()) and, when
+ * anything was measured, the last --interval slice (rb_iv_finish()).
+ * 1 when something was measured, 0 when nothing, or -ENOMEM.
  */
-int rb_iv_finish(struct rb_run *r);
-
-/*
- * rb_run_cut() - a client loop that returned early (-EINTR): end the
- * measured interval where it stopped, with the operations whose
- * completions arrived, so that what was measured can be reported.
- * Returns whether anything was measured.
- */
-bool rb_run_cut(struct rb_run *r);
+int rb_point_cut(struct rb_run *r);
 
 /* rb_ns_per_tick() - the tick length calibrated over the last point. */
 double rb_ns_per_tick(const struct rb_run *r);

@@ -1,13 +1,14 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests for what the engine alone sets at a point's start (issue 39,
- * step 1): rb_point_begin() makes a verbs row's receive plan and WR
- * templates, which the session once asked for through its path's .point
- * (rb_rx_plan(), rb_wrs_prepare(), now private to src/engine/), and
- * then the row's .prepare, which the session called; a socket row gets
- * no templates.  And the run's layout: the fields the loops touch every
- * message lead struct rb_run and its connection, in its first cache
- * lines.  No verbs: the connection's objects are never called here.
+ * Unit tests for what the engine alone does at a point's start and end
+ * (issue 39, step 1): rb_point_begin() makes a verbs row's receive plan
+ * and WR templates, which the session once asked for through its path's
+ * .point (rb_rx_plan(), rb_wrs_prepare(), now private to src/engine/),
+ * then runs the row's .prepare, which the session called; a socket row
+ * gets no templates.  rb_point_cut() ends a point ^C stopped, with its
+ * last --interval slice.  And the run's layout: the fields the loops
+ * touch every message lead struct rb_run and its connection, in its
+ * first cache lines.  The fake's QPs only take receives here.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -152,6 +153,36 @@ static void point_begin_tcp_none(void **state)
 	fake_free(x.f);
 }
 
+/*
+ * A loop ^C stopped: rb_point_cut() ends what was measured and its last
+ * --interval slice (the session once called rb_run_cut() and
+ * rb_iv_finish() in turn); nothing measured, nothing ended.
+ */
+static void point_cut_ends_slice(void **state)
+{
+	struct bx x;
+	struct rb_run *r;
+
+	(void)state;
+	bx_start(&x, "send_lat");
+	r = x.r;
+	bx_point(&x, 0);
+	r->iv.next = 0; /* --interval, its first slice open */
+	r->iv.len = 1000000000ULL;
+	assert_int_equal(rb_point_cut(r), 0); /* still in the warmup */
+	assert_int_equal(rb_run_intervals(r), 0);
+	r->t0 = r->iv.t0 = 1000;
+	r->t1 = 2000;
+	r->ops = 5;
+	assert_int_equal(rb_point_cut(r), 1);
+	assert_int_equal(rb_run_intervals(r), 1);
+	assert_int_equal(r->iv.list[0].ops, 5);
+	assert_int_equal(rb_point_cut(r), 1); /* the slice ended once */
+	assert_int_equal(rb_run_intervals(r), 1);
+	rb_run_free(r);
+	fake_free(x.f);
+}
+
 #define HOT_END	   256 /* bytes: the run's first four cache lines */
 #define HOT(field) assert_in_range(offsetof(struct rb_run, field), 0, HOT_END - 8)
 
@@ -194,7 +225,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(point_begin_builds_wrs), cmocka_unit_test(point_begin_prepares),
 		cmocka_unit_test(point_begin_rx_forever), cmocka_unit_test(point_begin_tcp_none),
-		cmocka_unit_test(hot_fields_first),
+		cmocka_unit_test(point_cut_ends_slice),	  cmocka_unit_test(hot_fields_first),
 	};
 
 	rb_quiet = true;
