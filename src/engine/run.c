@@ -70,7 +70,8 @@ nomem:
 	return -ENOMEM;
 }
 
-int rb_run_conn(struct rb_run *r, const struct rb_conn *c)
+/* The run's copy of @c, and its per-QP state made once. */
+static int run_take(struct rb_run *r, const struct rb_conn *c)
 {
 	int ret;
 
@@ -82,9 +83,17 @@ int rb_run_conn(struct rb_run *r, const struct rb_conn *c)
 	return ret ? ret : rb_wrlat_open(r);
 }
 
+int rb_run_conn(struct rb_run *r, const struct rb_conn *c)
+{
+	int ret = run_take(r, c);
+
+	/* The test's own, once a connection (send's first receives). */
+	return !ret && r->bench->setup ? r->bench->setup(r) : ret;
+}
+
 int rb_point_begin(struct rb_run *r, const struct rb_conn *c, const struct rb_point_at *at)
 {
-	int ret = rb_run_conn(r, c);
+	int ret = run_take(r, c);
 
 	if (ret)
 		return ret;

@@ -66,9 +66,9 @@ struct rb_point_at {
 /*
  * The run's life (run.c); the session writes none of its fields.
  * rb_run_init() - @r (zeroed) takes @cfg; again when a server learns its test.
- * rb_run_conn() - the connection @c is made: the run takes its copy and
- *   makes its per-QP state (send queues, --wr-lat's records); before the
- *   test's .setup.  0 or -ENOMEM.
+ * rb_run_conn() - the connection @c is made: the run takes its copy,
+ *   makes its per-QP state (send queues, --wr-lat's records) and runs
+ *   the test's .setup (send's first receives).  0 or -errno (logged).
  * rb_point_begin() - the start of point @at on @c: its copy of @c
  *   renewed, the point's CQs, send queues (rb_point_queues()), samples,
  *   counts and intervals reset; a verbs row's (.path) receive plan

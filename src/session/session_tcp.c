@@ -435,8 +435,7 @@ static int tcp_connect(struct session *s)
 	if (ret)
 		return ret;
 	tcp_report(s);
-	ret = rb_run_conn(s->run, &s->conn);
-	return !ret && s->bench->setup ? s->bench->setup(s->run) : ret;
+	return rb_run_conn(s->run, &s->conn);
 }
 
 const struct sess_path sess_path_tcp = {

@@ -1,14 +1,16 @@
 // SPDX-License-Identifier: MIT
 /*
- * Unit tests for what the engine alone does at a point's start and end
- * (issue 39, step 1): rb_point_begin() makes a verbs row's receive plan
- * and WR templates, which the session once asked for through its path's
+ * Unit tests for what the engine alone does once connected and at a
+ * point's start and end (issue 39, step 1): rb_run_conn() runs the
+ * row's .setup; rb_point_begin() makes a verbs row's receive plan and
+ * WR templates, which the session once asked for through its path's
  * .point (rb_rx_plan(), rb_wrs_prepare(), now private to src/engine/),
- * then runs the row's .prepare, which the session called; a socket row
- * gets no templates.  rb_point_cut() ends a point ^C stopped, with its
- * last --interval slice.  And the run's layout: the fields the loops
- * touch every message lead struct rb_run and its connection, in its
- * first cache lines.  The fake's QPs only take receives here.
+ * then runs the row's .prepare; a socket row gets no templates;
+ * rb_point_cut() ends a point ^C stopped, with its last --interval
+ * slice.  The session called each of these steps itself.  And the run's
+ * layout: the fields the loops touch every message lead struct rb_run
+ * and its connection, in its first cache lines.  The fake's QPs only
+ * take receives here.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -121,6 +123,25 @@ static void point_begin_prepares(void **state)
 	fake_free(x.f);
 }
 
+/* rb_run_conn(): the test's .setup once connected (send's first receives), none for write. */
+static void run_conn_sets_up(void **state)
+{
+	struct bx x;
+
+	(void)state;
+	bx_start(&x, "send_lat");
+	assert_int_equal(rb_run_conn(x.r, &x.c), 0);
+	assert_non_null(x.r->sq);
+	assert_int_equal(x.r->sq[0].posted_recv, 100);
+	rb_run_free(x.r);
+	fake_free(x.f);
+	bx_start(&x, "write_lat");
+	assert_int_equal(rb_run_conn(x.r, &x.c), 0);
+	assert_int_equal(x.r->sq[0].posted_recv, 0);
+	rb_run_free(x.r);
+	fake_free(x.f);
+}
+
 /* -D (no -n): every receive is reposted, however many come. */
 static void point_begin_rx_forever(void **state)
 {
@@ -225,7 +246,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(point_begin_builds_wrs), cmocka_unit_test(point_begin_prepares),
 		cmocka_unit_test(point_begin_rx_forever), cmocka_unit_test(point_begin_tcp_none),
-		cmocka_unit_test(point_cut_ends_slice),	  cmocka_unit_test(hot_fields_first),
+		cmocka_unit_test(point_cut_ends_slice),	  cmocka_unit_test(run_conn_sets_up),
+		cmocka_unit_test(hot_fields_first),
 	};
 
 	rb_quiet = true;
