@@ -390,8 +390,8 @@ int rb_heartbeat_send(struct rb_run *r)
 		return 0;
 	r->hb.next = k + period;
 	/* --threads: the threads that wait for this one know it measures. */
-	if (r->progress_ns)
-		__atomic_store_n(r->progress_ns, rb_now_ns(), __ATOMIC_RELAXED);
+	if (r->threads.progress_ns)
+		__atomic_store_n(r->threads.progress_ns, rb_now_ns(), __ATOMIC_RELAXED);
 	if (r->on_beat)
 		r->on_beat(r->iv.ctx, r);
 	return r->ctl->ops->alive(r->ctl, r->point);

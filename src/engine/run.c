@@ -43,8 +43,8 @@ void rb_run_init(struct rb_run *r, const struct rb_run_cfg *cfg)
 	r->p = cfg->p;
 	r->ctl = cfg->ctl;
 	r->timeout_ns = cfg->timeout_ns;
-	r->cancel = cfg->cancel;
-	r->progress_ns = cfg->progress_ns;
+	r->threads.cancel = cfg->cancel;
+	r->threads.progress_ns = cfg->progress_ns;
 	r->on_beat = cfg->on_beat;
 	r->iv.on_end = cfg->on_interval;
 	r->iv.ctx = cfg->iv_ctx;

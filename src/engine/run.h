@@ -113,14 +113,17 @@ struct rb_run {
 
 	/* What the run is given once (rb_run_init()). */
 	uint64_t timeout_ns;
-	const bool *cancel;    /* --threads: another thread failed (read atomically) */
-	uint64_t *progress_ns; /* --threads: refreshed with each heartbeat (atomically) */
 	/* Told of each client heartbeat, about once a second (the session's
 	 * status line), with iv.ctx; NULL: none.  Off the loops' hot path. */
 	void (*on_beat)(void *ctx, const struct rb_run *r);
 	struct rb_ctl *ctl; /* the peer, for barriers, heartbeats and STOP */
 
 	/* The features' state, a block each. */
+	/* --threads: the run's group, read and written atomically; NULL alone. */
+	struct {
+		const bool *cancel;    /* another thread failed */
+		uint64_t *progress_ns; /* refreshed with each heartbeat */
+	} threads;
 	/* -Q above the WRs a QP may have in flight (-t; the plan refuses
 	 * such a -Q): pt.signal is clamped to them (rb_point_queues()), what
 	 * ran; asked, the point's label.  0: pt.signal as asked. */
@@ -607,7 +610,7 @@ struct rb_idle {
 /* --threads: another thread failed; always false for a single session. */
 static inline bool rb_run_canceled(const struct rb_run *r)
 {
-	return r->cancel && __atomic_load_n(r->cancel, __ATOMIC_RELAXED);
+	return r->threads.cancel && __atomic_load_n(r->threads.cancel, __ATOMIC_RELAXED);
 }
 
 static inline void rb_idle_reset(struct rb_idle *s)

@@ -42,8 +42,8 @@ static int peer_news(struct rb_run *r)
 
 static void touch(struct rb_run *r, uint64_t now)
 {
-	if (r->progress_ns)
-		__atomic_store_n(r->progress_ns, now, __ATOMIC_RELAXED);
+	if (r->threads.progress_ns)
+		__atomic_store_n(r->threads.progress_ns, now, __ATOMIC_RELAXED);
 }
 
 /*

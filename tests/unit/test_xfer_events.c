@@ -634,7 +634,7 @@ static void events_canceled_while_sleeping(void **state)
 	x.p.iters = 10;
 	fx_events(&x, RB_ROLE_CLIENT, 10000);
 	x.f->stuck = true;
-	x.r.cancel = &cancel;
+	x.r.threads.cancel = &cancel;
 	t0 = rb_now_ns();
 	assert_int_equal(pthread_create(&th, NULL, cancel_later, &cancel), 0);
 	assert_int_equal(x.r.bench->run(&x.r), -EINTR);

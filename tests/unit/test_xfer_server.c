@@ -121,7 +121,7 @@ static void heartbeat_refreshes_progress(void **state)
 		.ops = &fake_ctl_ops, .role = RB_ROLE_CLIENT, .peer = "fake-ctl", .priv = &fc
 	};
 	x.r.ctl = &fc.ctl;
-	x.r.progress_ns = &progress;
+	x.r.threads.progress_ns = &progress;
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	/* Its heartbeats come about once a second: the last in its last second. */
 	assert_true(fc.alive >= 2);
