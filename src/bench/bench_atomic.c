@@ -108,7 +108,7 @@ static int atomic_server(struct rb_run *r)
 		rb_err("verify: %s %s: after %" PRIu64 " operations the word holds %" PRIu64
 		       ", expected %" PRIu64,
 		       r->bench->name, rb_op_name(r->p->atomic_op), r->stop_count, v, want);
-		r->verify_status = -EILSEQ;
+		r->verify.status = -EILSEQ;
 	}
 	return 0;
 }

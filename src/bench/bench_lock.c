@@ -52,7 +52,7 @@ static int lock_server_end(struct rb_run *r)
 		ret = rb_lockshare_end(r->c.lock_share, r->c.lock_host, r->point, r->stop_count,
 				       r->p->verify, r->timeout_ns, &total);
 	if (!ret && r->p->verify && rb_lock_server_check(r, total))
-		r->verify_status = -EILSEQ;
+		r->verify.status = -EILSEQ;
 	return ret;
 }
 

@@ -67,7 +67,7 @@ static int read_bw_run(struct rb_run *r)
 	else
 		ret = rb_run_stream(r);
 	if (!ret && r->p->verify && r->total)
-		r->verify_status = read_check_all(r);
+		r->verify.status = read_check_all(r);
 	return ret;
 }
 

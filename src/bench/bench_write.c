@@ -106,8 +106,8 @@ static int write_bw_run(struct rb_run *r)
 		ret = rb_run_server_wait(r);
 	/* Every write carried the same bytes: each buffer written must hold them. */
 	n = ret || !r->p->verify || imm ? 0 : rb_buffers_used(r, r->stop_count);
-	for (qi = 0; qi < n && !r->verify_status; qi++)
-		r->verify_status =
+	for (qi = 0; qi < n && !r->verify.status; qi++)
+		r->verify.status =
 			rb_verify_bytes(r, rb_rx_of(r, qi), r->pt.size, r->stop_count - 1);
 	return ret;
 }

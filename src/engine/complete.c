@@ -83,7 +83,7 @@ int rb_srq_recv_qi(struct rb_run *r, const struct ibv_wc *wc)
 {
 	uint32_t qi;
 
-	r->srq_posted--;
+	r->srq.posted--;
 	for (qi = 0; qi < r->c.nqp; qi++)
 		if (r->c.qp[qi]->qp_num == wc->qp_num)
 			return (int)qi;
@@ -131,7 +131,7 @@ int rb_check_peer(struct rb_run *r, int wait_ms)
 	ret = r->ctl->ops->poll(r->ctl, r->point, wait_ms, &count);
 	if (ret <= RB_CTL_NOTHING)
 		return ret;
-	r->heard = rb_now_ns();
+	r->hb.heard = rb_now_ns();
 	if (ret == RB_CTL_STOP) {
 		r->stopped = true;
 		r->stop_count = count;
@@ -320,12 +320,12 @@ void rb_cqs_point(struct rb_run *r)
 
 	if (!r->c.cqs)
 		return;
-	r->ncq = r->pt.qps < r->c.nqp ? r->pt.qps : r->c.nqp;
-	r->cq_next = 0;
+	r->cpq.n = r->pt.qps < r->c.nqp ? r->pt.qps : r->c.nqp;
+	r->cpq.next = 0;
 	r->cq = r->c.cqs[0];
-	r->ev.cq_ready = 0;
-	for (c = 0; r->ev.cq_state && c < r->ncq; c++)
-		r->ev.cq_ready += r->ev.cq_state[c] == RB_CQ_READY;
+	r->cpq.ready = 0;
+	for (c = 0; r->cpq.state && c < r->cpq.n; c++)
+		r->cpq.ready += r->cpq.state[c] == RB_CQ_READY;
 }
 
 /*
@@ -351,11 +351,11 @@ static int cqs_event_take(struct rb_run *r)
 	}
 	/* A CQ past this point's QPs: an earlier point's late event, its
 	 * CQ disarmed by it; this point neither counts nor polls it. */
-	if (r->ev.cq_state[c] == RB_CQ_READY && c < r->ncq)
-		r->ev.cq_ready--;
-	r->ev.cq_state[c] = RB_CQ_IDLE;
-	if (c < r->ncq)
-		r->cq_next = c;
+	if (r->cpq.state[c] == RB_CQ_READY && c < r->cpq.n)
+		r->cpq.ready--;
+	r->cpq.state[c] = RB_CQ_IDLE;
+	if (c < r->cpq.n)
+		r->cpq.next = c;
 	return 0;
 }
 
@@ -363,14 +363,14 @@ static int cqs_event_take(struct rb_run *r)
 static uint32_t cqs_unready(const struct rb_run *r, uint32_t c)
 {
 	do
-		c = c + 1 == r->ncq ? 0 : c + 1;
-	while (r->ev.cq_state[c] == RB_CQ_READY);
+		c = c + 1 == r->cpq.n ? 0 : c + 1;
+	while (r->cpq.state[c] == RB_CQ_READY);
 	return c;
 }
 
 /*
  * --poll event with --cq-per-qp, after an empty poll of CQ c (the one
- * before cq_next, rb_next_cq()): IDLE, arm it and poll it again; ARMED,
+ * before cpq.next, rb_next_cq()): IDLE, arm it and poll it again; ARMED,
  * it is READY now.  While some CQ is not READY, that one is polled
  * next; when all are, a completion on any raises an event: sleep on the
  * shared channel, a slice at most, and take the event that came.
@@ -378,25 +378,25 @@ static uint32_t cqs_unready(const struct rb_run *r, uint32_t c)
 static __attribute__((noinline)) int cqs_event_wait(struct rb_run *r, struct rb_idle *s,
 						    const char *what)
 {
-	uint32_t c = r->cq_next ? r->cq_next - 1 : r->ncq - 1;
+	uint32_t c = r->cpq.next ? r->cpq.next - 1 : r->cpq.n - 1;
 	int ret;
 
 	if (rb_interrupted)
 		return -EINTR;
-	if (r->ev.cq_state[c] == RB_CQ_IDLE) {
+	if (r->cpq.state[c] == RB_CQ_IDLE) {
 		ret = cq_arm(r, r->c.cqs[c], c);
 		if (ret)
 			return ret;
-		r->ev.cq_state[c] = RB_CQ_ARMED;
-		r->cq_next = c;
+		r->cpq.state[c] = RB_CQ_ARMED;
+		r->cpq.next = c;
 		return 0;
 	}
-	if (r->ev.cq_state[c] == RB_CQ_ARMED) {
-		r->ev.cq_state[c] = RB_CQ_READY;
-		r->ev.cq_ready++;
+	if (r->cpq.state[c] == RB_CQ_ARMED) {
+		r->cpq.state[c] = RB_CQ_READY;
+		r->cpq.ready++;
 	}
-	if (r->ev.cq_ready < r->ncq) {
-		r->cq_next = cqs_unready(r, c);
+	if (r->cpq.ready < r->cpq.n) {
+		r->cpq.next = cqs_unready(r, c);
 		return 0;
 	}
 	ret = channel_sleep(r, cqs_event_take);
@@ -407,7 +407,7 @@ static __attribute__((noinline)) int cqs_event_wait(struct rb_run *r, struct rb_
 __attribute__((noinline)) int rb_idle_check(struct rb_run *r, struct rb_idle *s, const char *what)
 {
 	if (__builtin_expect(r->ev.chan != NULL, 0))
-		return r->ev.cq_state ? cqs_event_wait(r, s, what) : event_wait(r, s, what);
+		return r->cpq.state ? cqs_event_wait(r, s, what) : event_wait(r, s, what);
 	if (++s->spins % 64)
 		return 0;
 	return idle_checks(r, s, what);
@@ -436,7 +436,7 @@ bool rb_duration_over(struct rb_run *r, uint64_t it)
 	if (it < r->next_clock)
 		return false;
 	/* Paced, iterations are slow: -D must not overshoot by 64 of them. */
-	r->next_clock = it + (r->paced ? 1 : 64);
+	r->next_clock = it + (r->rate.on ? 1 : 64);
 	/* Ended early, the point is dropped: the next barrier ends the run. */
 	if (rb_run_canceled(r))
 		return true;

@@ -20,8 +20,17 @@
 struct rb_lock_share;
 
 struct rb_conn {
-	struct rb_dev dev;
-	struct ibv_cq *cq; /* the one CQ; with --cq-per-qp, cqs[0] */
+	/* What the loops read every message first (struct rb_run holds its
+	 * copy right after its own hot block); the device and the peer's
+	 * CONN, read when a point starts or fails, last. */
+	/* qp and ah: nqp entries; mr: nmr (rb_conn_lists_alloc()). */
+	struct ibv_qp **qp;
+	/* Posts every send chain: the provider's post_send (what
+	 * ibv_post_send() calls), or rb_post_send_ex() (--post-api), chosen
+	 * once when the QPs are made, so no post tests which. */
+	rb_post_fn post_send;
+	struct ibv_srq *srq; /* --srq: every QP's receives; NULL: per QP */
+	struct ibv_cq *cq;   /* the one CQ; with --cq-per-qp, cqs[0] */
 	/* --cq-per-qp: a CQ per QP (nqp of them); NULL without. */
 	struct ibv_cq **cqs;
 	/* --cq-api: every CQ above is an extended one (rdma/cqx.h), polled
@@ -29,8 +38,6 @@ struct rb_conn {
 	 * ibv_poll_cq(). */
 	uint8_t cq_ex;
 	uint32_t nqp;
-	/* qp and ah: nqp entries; mr: nmr (rb_conn_lists_alloc()). */
-	struct ibv_qp **qp;
 	uint32_t rx_depth;   /* receives kept posted per QP */
 	uint32_t inline_max; /* granted by the QPs */
 	uint8_t rd_atom;     /* reads/atomics in flight, both ends agree */
@@ -43,13 +50,6 @@ struct rb_conn {
 	size_t region; /* bytes per region */
 	uint32_t nmr;  /* 1, or one per QP (--mr-per-qp) */
 	struct ibv_mr **mr;
-	struct ibv_srq *srq; /* --srq: every QP's receives; NULL: per QP */
-	/* Posts every send chain: the provider's post_send (what
-	 * ibv_post_send() calls), or rb_post_send_ex() (--post-api), chosen
-	 * once when the QPs are made, so no post tests which. */
-	rb_post_fn post_send;
-	struct rb_msg_conn remote;
-	enum ibv_mtu path_mtu;
 	/* UD: each WR names its peer, the address handle of its QP's peer. */
 	bool ud;
 	struct ibv_ah **ah;
@@ -66,6 +66,9 @@ struct rb_conn {
 	 * (engine/lockshare.h), its words mapped over buf; NULL otherwise. */
 	struct rb_lock_share *lock_share;
 	uint32_t lock_host; /* this connection's host's place in it */
+	enum ibv_mtu path_mtu;
+	struct rb_msg_conn remote;
+	struct rb_dev dev;
 };
 
 /* The buffer of QP @qi (its rx region; + region: its tx): its own with --mr-per-qp. */

@@ -115,7 +115,7 @@ static int recv_chain_post(struct rb_run *r, uint32_t qi, struct ibv_recv_wr *wr
 			       strerror(ret));
 			return -ret;
 		}
-		r->srq_posted += k;
+		r->srq.posted += k;
 		return 0;
 	}
 	ret = ibv_post_recv(r->c.qp[qi], wr, &bad);
@@ -163,8 +163,8 @@ int rb_fill_recv_queues(struct rb_run *r)
 	int ret;
 
 	recv_wrs_build(r); /* the buffer and its MR are those of this run */
-	while (r->c.srq && r->srq_posted < r->c.rx_depth) {
-		k = r->c.rx_depth - r->srq_posted;
+	while (r->c.srq && r->srq.posted < r->c.rx_depth) {
+		k = r->c.rx_depth - r->srq.posted;
 		ret = post_recvs(r, 0, k < RB_RECV_CHAIN ? k : RB_RECV_CHAIN);
 		if (ret)
 			return ret;
@@ -184,7 +184,7 @@ int rb_refill_recv_post(struct rb_run *r, uint32_t qi, uint32_t want)
 	uint32_t posted, k;
 	int ret;
 
-	for (posted = r->c.srq ? r->srq_posted : r->sq[qi].posted_recv; posted < want;
+	for (posted = r->c.srq ? r->srq.posted : r->sq[qi].posted_recv; posted < want;
 	     posted += k) {
 		k = want - posted < RB_RECV_CHAIN ? want - posted : RB_RECV_CHAIN;
 		ret = post_recvs(r, qi, k);
@@ -294,7 +294,7 @@ int rb_wrs_prepare(struct rb_run *r)
 			return -ENOMEM;
 	}
 	r->wr_flags = r->pt.size <= r->c.inline_max && r->bench->inline_ok ? IBV_SEND_INLINE : 0;
-	r->hb_every = hb_every(r);
+	r->hb.every = hb_every(r);
 	for (qi = 0; qi < sets; qi++) {
 		wr = r->wr + (size_t)qi * r->nwr;
 		for (k = 0; k < r->nwr; k++) {
@@ -386,12 +386,12 @@ int rb_heartbeat_send(struct rb_run *r)
 {
 	uint64_t k = rb_ticks(), period = 1000 * rb_ticks_per_ms();
 
-	if (!rb_ticks_due(k, r->hb_next, period))
+	if (!rb_ticks_due(k, r->hb.next, period))
 		return 0;
-	r->hb_next = k + period;
+	r->hb.next = k + period;
 	/* --threads: the threads that wait for this one know it measures. */
-	if (r->progress_ns)
-		__atomic_store_n(r->progress_ns, rb_now_ns(), __ATOMIC_RELAXED);
+	if (r->threads.progress_ns)
+		__atomic_store_n(r->threads.progress_ns, rb_now_ns(), __ATOMIC_RELAXED);
 	if (r->on_beat)
 		r->on_beat(r->iv.ctx, r);
 	return r->ctl->ops->alive(r->ctl, r->point);
@@ -404,17 +404,17 @@ bool rb_point_queues(struct rb_run *r)
 	/* Reads and atomics too: -t of them stay queued and the HCA keeps
 	 * max_rd_atomic (-o) of them on the wire; a queue only rd_atom deep
 	 * drained at each signal, a round trip lost every rd_atom WRs (issue 40). */
-	r->reap_slow = r->c.srq || r->wl || r->ncq > 1;
+	r->reap_slow = r->c.srq || r->wl || r->cpq.n > 1;
 	for (qi = 0; qi < r->c.nqp; qi++) {
 		r->sq[qi].depth = depth;
 		r->sq[qi].unsig = 0;
 	}
 	if (r->sq_done) /* none before the lists (the socket tests have no QPs) */
 		memset(r->sq_done, 0, r->c.nqp * sizeof(*r->sq_done));
-	r->signal_asked = 0;
+	r->qclamp.asked = 0;
 	if (r->pt.signal <= depth)
 		return false;
-	r->signal_asked = r->pt.signal;
+	r->qclamp.asked = r->pt.signal;
 	r->pt.signal = depth;
 	return true;
 }

@@ -79,11 +79,11 @@ int rb_result_generic(struct rb_run *r, struct rb_result *res)
 
 	memset(res, 0, sizeof(*res));
 	res->pt = r->pt;
-	if (r->signal_asked) {
+	if (r->qclamp.asked) {
 		res->signal_ran = r->pt.signal;
-		res->pt.signal = r->signal_asked;
+		res->pt.signal = r->qclamp.asked;
 		snprintf(res->flag, sizeof(res->flag), "signal %u ran: -Q %u > %u in flight",
-			 r->pt.signal, r->signal_asked, r->pt.signal);
+			 r->pt.signal, r->qclamp.asked, r->pt.signal);
 	}
 	res->iters = r->ops;
 	/* No operation, no interval: nothing to divide by (and t0 may be 0). */

@@ -2,7 +2,8 @@
 /*
  * The run's life as the session sees it: made once (rb_run_init()), told
  * of its connection (rb_run_conn()), put at each point's start
- * (rb_point_begin()) and end (rb_point_end()), closed (rb_run_close()).
+ * (rb_point_begin()) and end (rb_point_end(), or rb_point_cut() for a
+ * loop ^C stopped), closed (rb_run_close()).
  * The session writes none of the run's fields: it hands over what it
  * built (struct rb_conn) and what the point is (struct rb_point_at).
  */
@@ -42,8 +43,8 @@ void rb_run_init(struct rb_run *r, const struct rb_run_cfg *cfg)
 	r->p = cfg->p;
 	r->ctl = cfg->ctl;
 	r->timeout_ns = cfg->timeout_ns;
-	r->cancel = cfg->cancel;
-	r->progress_ns = cfg->progress_ns;
+	r->threads.cancel = cfg->cancel;
+	r->threads.progress_ns = cfg->progress_ns;
 	r->on_beat = cfg->on_beat;
 	r->iv.on_end = cfg->on_interval;
 	r->iv.ctx = cfg->iv_ctx;
@@ -58,9 +59,9 @@ static int run_lists(struct rb_run *r)
 		r->sq_done = calloc(r->c.nqp, sizeof(*r->sq_done));
 	if (!r->sq || !r->sq_done)
 		goto nomem;
-	if (r->c.cqs && r->c.channel && r->c.nqp > 1 && !r->ev.cq_state) {
-		r->ev.cq_state = calloc(r->c.nqp, sizeof(*r->ev.cq_state));
-		if (!r->ev.cq_state)
+	if (r->c.cqs && r->c.channel && r->c.nqp > 1 && !r->cpq.state) {
+		r->cpq.state = calloc(r->c.nqp, sizeof(*r->cpq.state));
+		if (!r->cpq.state)
 			goto nomem;
 	}
 	return 0;
@@ -69,7 +70,8 @@ nomem:
 	return -ENOMEM;
 }
 
-int rb_run_conn(struct rb_run *r, const struct rb_conn *c)
+/* The run's copy of @c, and its per-QP state made once. */
+static int run_take(struct rb_run *r, const struct rb_conn *c)
 {
 	int ret;
 
@@ -81,9 +83,17 @@ int rb_run_conn(struct rb_run *r, const struct rb_conn *c)
 	return ret ? ret : rb_wrlat_open(r);
 }
 
+int rb_run_conn(struct rb_run *r, const struct rb_conn *c)
+{
+	int ret = run_take(r, c);
+
+	/* The test's own, once a connection (send's first receives). */
+	return !ret && r->bench->setup ? r->bench->setup(r) : ret;
+}
+
 int rb_point_begin(struct rb_run *r, const struct rb_conn *c, const struct rb_point_at *at)
 {
-	int ret = rb_run_conn(r, c);
+	int ret = run_take(r, c);
 
 	if (ret)
 		return ret;
@@ -103,14 +113,32 @@ int rb_point_begin(struct rb_run *r, const struct rb_conn *c, const struct rb_po
 	r->stopped = r->stop_sent = false;
 	r->stop_count = 0;
 	r->rx_count = 0;
-	r->verify_status = 0;
+	r->verify.status = 0;
 	rb_iv_free(r);
-	return 0;
+	/* The verbs loops': no receive seen yet, the WR templates built. */
+	if (r->bench->path == RB_PATH_VERBS) {
+		rb_rx_plan(r);
+		ret = rb_wrs_prepare(r);
+	}
+	/* Then the test's own (its buffers, receives, --verify's pattern). */
+	if (!ret && r->bench->prepare)
+		ret = r->bench->prepare(r);
+	return ret;
 }
 
 int rb_point_end(struct rb_run *r)
 {
-	return r->verify_status ? r->verify_status : rb_iv_finish(r);
+	return r->verify.status ? r->verify.status : rb_iv_finish(r);
+}
+
+int rb_point_cut(struct rb_run *r)
+{
+	int ret;
+
+	if (!rb_run_cut(r))
+		return 0;
+	ret = rb_iv_finish(r);
+	return ret ? ret : 1;
 }
 
 void rb_run_close(struct rb_run *r)
@@ -124,12 +152,12 @@ void rb_run_close(struct rb_run *r)
 	rb_credit_close(r);
 	free(r->sq);
 	free(r->sq_done);
-	free(r->ev.cq_state);
+	free(r->cpq.state);
 	r->sq = NULL;
 	r->sq_done = NULL;
-	r->ev.cq_state = NULL;
-	r->ev.cq_ready = 0;
-	r->ncq = 0;
+	r->cpq.state = NULL;
+	r->cpq.ready = 0;
+	r->cpq.n = 0;
 	r->cq = NULL;
 }
 
@@ -157,7 +185,7 @@ const struct rb_point *rb_run_point(const struct rb_run *r)
 
 uint32_t rb_run_signal_asked(const struct rb_run *r)
 {
-	return r->signal_asked;
+	return r->qclamp.asked;
 }
 
 uint64_t rb_run_total(const struct rb_run *r)
@@ -167,7 +195,7 @@ uint64_t rb_run_total(const struct rb_run *r)
 
 int rb_run_verify_status(const struct rb_run *r)
 {
-	return r->verify_status;
+	return r->verify.status;
 }
 
 bool rb_run_stop_sent(const struct rb_run *r)

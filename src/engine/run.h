@@ -43,84 +43,116 @@ struct rb_credit {
 };
 
 struct rb_run {
+	/*
+	 * The hot block, first: what the loops read or write every message
+	 * (a post, a reap, the heartbeat's count, the clock's look), in the
+	 * run's first two cache lines; the point's axes follow, then the
+	 * connection, whose hot fields lead it (engine/conn.h).  A feature's
+	 * state is a block of its own further down.  The layout:
+	 * gdb -batch -ex 'ptype /o struct rb_run' build/src/engine/run.o
+	 */
+	struct rb_sq *sq;	/* c.nqp entries */
+	struct ibv_send_wr *wr; /* WR templates, built once per point */
+	const struct rb_params *p;
 	const struct rb_bench *bench;
+	struct ibv_cq *cq; /* the CQ the next poll takes: c.cq, or c.cqs[cpq.next] */
+	/* Receives rb_reap() is not told what to do with: NULL reposts them. */
+	int (*on_recv)(struct rb_run *r, uint32_t qi);
+	uint64_t ops;	     /* measured operations */
+	uint64_t total;	     /* all operations incl. warmup */
+	uint64_t next_clock; /* iteration at which to look at the clock */
+	uint64_t rx_count;   /* receives seen (ping-pong, -b) */
+	uint64_t rx_full;    /* up to this rx_count a receive is reposted as if more were to come */
+	/* Heartbeats: the client tells the server it is alive (rb_heartbeat()). */
+	struct {
+		uint32_t posts; /* client: chains posted since the last clock look */
+		uint32_t every; /* chains between clock looks (rb_wrs_prepare) */
+		uint64_t next;	/* ticks: when the next heartbeat is due */
+		uint64_t heard; /* server: when the client was last heard, ns */
+	} hb;
+	uint32_t nwr;
+	uint32_t wr_stride;    /* templates between QPs: nwr with --mr-per-qp, else 0 */
+	unsigned int wr_flags; /* IBV_SEND_INLINE or 0 */
+	uint32_t recv_batch;   /* receives reposted in one chain */
 	enum rb_role role;
 	bool bidir; /* -b: this side streams too, whatever its role */
-	const struct rb_params *p;
+	/* --srq, --wr-lat or --cq-per-qp: rb_reap() takes rb_reap_srq() (set per point). */
+	bool reap_slow;
+
+	/* The point being measured. */
+	uint32_t point;
+	struct rb_point pt;
+	/* Ticks: no idle check before then.  Kept here, not per wait: a
+	 * ping-pong waits once a round trip, and a fresh deadline each time
+	 * cost two system calls a round trip (poll, clock_gettime). */
+	uint64_t idle_next;
+	uint64_t k_last; /* servers: ticks of the last receive (the interval's end) */
+
+	/* The connection, as the session built it: the engine's copy
+	 * (rb_point_begin()), read only. */
+	struct rb_conn c;
+
+	struct ibv_sge *sge;
+	/* --cqe-poll above RB_REAP_STACK: where a poll's completions go
+	 * (rb_wrs_prepare() sizes it to the plan's largest). */
+	struct ibv_wc *wcs;
+	/* Per QP, the send WRs completions covered at this point, warmup in
+	 * (JSON qp_wrs); apart from sq, whose 16-byte rows the hot path
+	 * indexes with a shift. */
+	uint64_t *sq_done;
+	struct rb_samples lat; /* round trips, in ticks (clock.h); bounded */
+	uint64_t t0, t1;       /* measured interval, ns */
+	uint64_t k0, k1;       /* the same in ticks, to calibrate them */
+	uint64_t cpu0, cpu1;
+	bool stopped;			       /* the peer's STOP arrived (server; both with -b) */
+	bool stop_sent;			       /* -b: this side's STOP went out from its loop */
+	uint64_t stop_count;		       /* the peer's total operations */
+	struct ibv_recv_wr rwr[RB_RECV_CHAIN]; /* receive WRs, built on first use */
+	struct ibv_sge rsge;
+	struct rb_bw_window win;
+
+	/* What the run is given once (rb_run_init()). */
 	uint64_t timeout_ns;
-	const bool *cancel;    /* --threads: another thread failed (read atomically) */
-	uint64_t *progress_ns; /* --threads: refreshed with each heartbeat (atomically) */
 	/* Told of each client heartbeat, about once a second (the session's
 	 * status line), with iv.ctx; NULL: none.  Off the loops' hot path. */
 	void (*on_beat)(void *ctx, const struct rb_run *r);
 	struct rb_ctl *ctl; /* the peer, for barriers, heartbeats and STOP */
 
-	/* The connection, as the session built it: the engine's copy
-	 * (rb_point_begin()), read only. */
-	struct rb_conn c;
-	struct ibv_cq *cq; /* the CQ the next poll takes: c.cq, or c.cqs[cq_next] */
-	/* --cq-per-qp: a point polls the first ncq of c.cqs, its own QPs'
-	 * (rb_cqs_point()), round robin; 0 without. */
-	uint32_t ncq, cq_next;
-	struct rb_sq *sq; /* c.nqp entries */
-	/* Per QP, the send WRs completions covered at this point, warmup in
-	 * (JSON qp_wrs); apart from sq, whose 16-byte rows the hot path
-	 * indexes with a shift. */
-	uint64_t *sq_done;
-	/* The point's -Q when it exceeded the WRs a QP may have in flight
-	 * (-t; the plan refuses such a -Q), and pt.signal was clamped to them: what ran is
-	 * pt.signal, the point's label this.  0: pt.signal as asked. */
-	uint32_t signal_asked;
-	/* --srq, --wr-lat or --cq-per-qp: rb_reap() takes rb_reap_srq() (set per point). */
-	bool reap_slow;
+	/* The features' state, a block each. */
+	/* --threads: the run's group, read and written atomically; NULL alone. */
+	struct {
+		const bool *cancel;    /* another thread failed */
+		uint64_t *progress_ns; /* refreshed with each heartbeat */
+	} threads;
+	/* -Q above the WRs a QP may have in flight (-t; the plan refuses
+	 * such a -Q): pt.signal is clamped to them (rb_point_queues()), what
+	 * ran; asked, the point's label.  0: pt.signal as asked. */
+	struct {
+		uint32_t asked;
+	} qclamp;
+	/* --srq: receives posted on the SRQ. */
+	struct {
+		uint32_t posted;
+	} srq;
+	/* --verify, the server's: the first failure of the point's check. */
+	struct {
+		int status;
+	} verify;
+	/* --cq-per-qp: a point polls the first n of c.cqs, its own QPs'
+	 * (rb_cqs_point()), round robin (rb_next_cq()); n 0 without.  With
+	 * --poll event each CQ's state (RB_CQ_*, c.nqp of them; NULL
+	 * otherwise), and how many of the point's are RB_CQ_READY. */
+	struct {
+		uint32_t n, next;
+		uint8_t *state;
+		uint32_t ready;
+	} cpq;
 	struct rb_wrlat *wl; /* --wr-lat (engine/wrlat.c); NULL without */
 	/* --reg-mode cache (regcache_stream.c): the measured phase's counts. */
 	struct {
 		bool on;
 		uint64_t hits, misses, evictions;
 	} rc;
-	uint32_t srq_posted; /* receives posted on the SRQ */
-	/* --cqe-poll above RB_REAP_STACK: where a poll's completions go
-	 * (rb_wrs_prepare() sizes it to the plan's largest). */
-	struct ibv_wc *wcs;
-	struct ibv_send_wr *wr; /* WR templates, built once per point */
-	struct ibv_sge *sge;
-	uint32_t nwr;
-	uint32_t wr_stride;    /* templates between QPs: nwr with --mr-per-qp, else 0 */
-	unsigned int wr_flags; /* IBV_SEND_INLINE or 0 */
-	struct ibv_recv_wr rwr[RB_RECV_CHAIN]; /* receive WRs, built on first use */
-	struct ibv_sge rsge;
-	uint32_t recv_batch; /* reposted in one chain */
-
-	/* The point being measured. */
-	uint32_t point;
-	struct rb_point pt;
-	struct rb_samples lat; /* round trips, in ticks (clock.h); bounded */
-	uint64_t ops;	       /* measured operations */
-	uint64_t total;	       /* all operations incl. warmup */
-	uint64_t t0, t1;       /* measured interval, ns */
-	uint64_t k0, k1;       /* the same in ticks, to calibrate them */
-	uint64_t next_clock;   /* iteration at which to look at the clock */
-	uint64_t cpu0, cpu1;
-	struct rb_bw_window win;
-	bool stopped;	     /* the peer's STOP arrived (server; both with -b) */
-	bool stop_sent;	     /* -b: this side's STOP went out from its loop */
-	uint64_t stop_count; /* the peer's total operations */
-	uint64_t rx_count;   /* receives seen (ping-pong, -b) */
-	uint64_t rx_full;    /* up to this rx_count a receive is reposted as if more were to come */
-	/* Receives rb_reap() is not told what to do with: NULL reposts them. */
-	int (*on_recv)(struct rb_run *r, uint32_t qi);
-	int verify_status; /* server: first verify failure of the point */
-	uint32_t hb_posts; /* client: chains posted since the last clock look */
-	uint32_t hb_every; /* chains between clock looks (rb_wrs_prepare) */
-	uint64_t hb_next;  /* ticks: when the next heartbeat is due */
-	uint64_t heard;	   /* server: when the client was last heard, ns */
-	uint64_t k_last;   /* servers: ticks of the last receive (the interval's end) */
-	/* Ticks: no idle check before then.  Kept here, not per wait: a
-	 * ping-pong waits once a round trip, and a fresh deadline each time
-	 * cost two system calls a round trip (poll, clock_gettime). */
-	uint64_t idle_next;
-
 	/* --interval (client only): the slice being measured (its first
 	 * latency sample: lat's mark), and the slices ended. */
 	struct {
@@ -140,22 +172,21 @@ struct rb_run {
 	 * empty poll arms the CQ, the loop polls again, and only a poll still
 	 * empty sleeps on the channel (rb_idle_check()).  Events are acked in
 	 * batches of RB_EVENT_ACK_BATCH; those left (unacked) before the CQ goes.
+	 * With --cq-per-qp each CQ's state is cpq's.
 	 */
 	struct {
 		struct ibv_comp_channel *chan; /* c.channel at a point that waits on events */
-		bool armed; /* ibv_req_notify_cq() done, its event not yet taken */
-		/* --cq-per-qp: each CQ's state (RB_CQ_*, nqp of them; NULL
-		 * otherwise), and how many of the point's are RB_CQ_READY. */
-		uint8_t *cq_state;
-		uint32_t cq_ready;
+		bool armed;	      /* ibv_req_notify_cq() done, its event not yet taken */
 		unsigned int unacked; /* events taken, not yet acked */
 		uint64_t events;      /* events taken (wake-ups) over the connection */
 		uint64_t ev0, ev1;    /* events at the measured interval's start and end */
 	} ev;
-	/* --rate (client, streaming loops): the pace of the posts, on
+	/* --rate (client, streaming loops): on, the pace of the posts, on
 	 * CLOCK_MONOTONIC_RAW: read only while pacing, never calibrated. */
-	bool paced;
-	struct rb_pace pace;
+	struct {
+		bool on;
+		struct rb_pace pace;
+	} rate;
 	/* Send credits (plan's credits; NULL without): the loops that honour
 	 * them are chosen once a point (stream.c), never tested per message. */
 	struct rb_credit *cr;
@@ -262,7 +293,7 @@ static inline int rb_refill_recv(struct rb_run *r, uint32_t qi, uint64_t left)
 	uint32_t posted;
 
 	if (__builtin_expect(r->c.srq != NULL, 0))
-		posted = r->srq_posted;
+		posted = r->srq.posted;
 	else
 		posted = r->sq[qi].posted_recv;
 	if (left >= r->c.rx_depth)
@@ -272,16 +303,41 @@ static inline int rb_refill_recv(struct rb_run *r, uint32_t qi, uint64_t left)
 	return posted >= left ? 0 : rb_refill_recv_post(r, qi, (uint32_t)left);
 }
 
+/*
+ * rb_iv_finish() - after the point's end (t1, k1, ops set): the last
+ * slice, however short, when it holds operations.  Idempotent.
+ */
+int rb_iv_finish(struct rb_run *r);
+
+/*
+ * rb_run_cut() - a client loop that returned early (-EINTR): end the
+ * measured interval where it stopped, with the operations whose
+ * completions arrived, so that what was measured can be reported.
+ * Returns whether anything was measured.
+ */
+bool rb_run_cut(struct rb_run *r);
+
 void rb_wrs_free(struct rb_run *r);
+
+/* rb_rx_plan() - at a point's start: no receive seen, and r->rx_full. */
+void rb_rx_plan(struct rb_run *r);
+
+/*
+ * rb_wrs_prepare() - build the WR templates of the current point (sge,
+ * inline, the verb's fields, and the signals of a chain of QP 0 that
+ * begins a group: every pt.signal-th WR), up to the plan's largest batch,
+ * so that the common chain is posted as it is.  Returns 0 or -ENOMEM.
+ */
+int rb_wrs_prepare(struct rb_run *r);
 
 /*
  * rb_point_queues() - the send queues at the start of point r->pt: each
  * QP's depth (-t, reads and atomics too: the HCA holds them to rd_atom),
  * none used or completed yet, and which reap r's layout needs
  * (reap_slow: an SRQ, --wr-lat or more than one CQ; the session calls it
- * after r->c.srq, r->wl and r->ncq are set).  A -Q above that depth would
+ * after r->c.srq, r->wl and r->cpq.n are set).  A -Q above that depth would
  * only signal where the queue fills: pt.signal is clamped to it, and
- * r->signal_asked keeps the -Q (the point's label; 0 when not clamped).
+ * r->qclamp.asked keeps the -Q (the point's label; 0 when not clamped).
  * True when clamped.
  */
 bool rb_point_queues(struct rb_run *r);
@@ -295,9 +351,9 @@ int rb_heartbeat_send(struct rb_run *r);
 
 static inline int rb_heartbeat(struct rb_run *r)
 {
-	if (++r->hb_posts < r->hb_every)
+	if (++r->hb.posts < r->hb.every)
 		return 0;
-	r->hb_posts = 0;
+	r->hb.posts = 0;
 	/* With -b the server streams too: the waiting client hears it. */
 	return r->role == RB_ROLE_CLIENT || r->bidir ? rb_heartbeat_send(r) : 0;
 }
@@ -439,11 +495,11 @@ static inline int rb_poll_ids(const struct rb_run *r, struct ibv_cq *cq, int max
  */
 static inline void rb_next_cq(struct rb_run *r)
 {
-	if (__builtin_expect(!r->ncq, 1))
+	if (__builtin_expect(!r->cpq.n, 1))
 		return;
-	r->cq = r->c.cqs[r->cq_next];
-	if (++r->cq_next == r->ncq)
-		r->cq_next = 0;
+	r->cq = r->c.cqs[r->cpq.next];
+	if (++r->cpq.next == r->cpq.n)
+		r->cpq.next = 0;
 }
 
 /* How a reap polls: the connection's CQ kind tested per poll, or known
@@ -554,7 +610,7 @@ struct rb_idle {
 /* --threads: another thread failed; always false for a single session. */
 static inline bool rb_run_canceled(const struct rb_run *r)
 {
-	return r->cancel && __atomic_load_n(r->cancel, __ATOMIC_RELAXED);
+	return r->threads.cancel && __atomic_load_n(r->threads.cancel, __ATOMIC_RELAXED);
 }
 
 static inline void rb_idle_reset(struct rb_idle *s)

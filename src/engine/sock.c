@@ -31,7 +31,7 @@ static int peer_news(struct rb_run *r)
 		ret = r->ctl->ops->poll(r->ctl, r->point, 0, &count);
 		if (ret <= RB_CTL_NOTHING)
 			return ret;
-		r->heard = rb_now_ns();
+		r->hb.heard = rb_now_ns();
 		if (ret == RB_CTL_STOP) {
 			r->stopped = true;
 			r->stop_count = count;
@@ -42,8 +42,8 @@ static int peer_news(struct rb_run *r)
 
 static void touch(struct rb_run *r, uint64_t now)
 {
-	if (r->progress_ns)
-		__atomic_store_n(r->progress_ns, now, __ATOMIC_RELAXED);
+	if (r->threads.progress_ns)
+		__atomic_store_n(r->threads.progress_ns, now, __ATOMIC_RELAXED);
 }
 
 /*

@@ -50,7 +50,7 @@ static uint64_t first_last_chain(const struct rb_run *r, const struct stream *s)
 static __attribute__((noinline)) int pace_sleep(struct rb_run *r)
 {
 	uint32_t k = r->pt.batch < r->sq[0].depth ? r->pt.batch : r->sq[0].depth;
-	uint64_t ns = rb_pace_due(&r->pace, k), cap = RB_EVENT_SLICE_MS * 1000000ULL;
+	uint64_t ns = rb_pace_due(&r->rate.pace, k), cap = RB_EVENT_SLICE_MS * 1000000ULL;
 	struct timespec ts;
 	int ret = rb_heartbeat_send(r);
 
@@ -104,7 +104,7 @@ static inline __attribute__((always_inline)) int stream_post(struct rb_run *r, s
 		if (have < k)
 			k = (uint32_t)have;
 	}
-	if (r->paced && s->measure && !rb_pace_take(&r->pace, rb_now_ns(), k))
+	if (r->rate.on && s->measure && !rb_pace_take(&r->rate.pace, rb_now_ns(), k))
 		return pace_wait(r);
 	if (r->wl)
 		ret = rb_wrlat_post(r, qi, k, r->total + s->posted, s->chains >= s->last_from);
@@ -193,7 +193,7 @@ static bool stream_plain(const struct rb_run *r, const struct stream *s)
 {
 	return r->pt.qps == 1 && s->count && r->pt.batch <= r->sq[0].depth &&
 	       r->pt.batch % r->pt.signal == 0 && !r->bench->iter_wr && !r->on_recv &&
-	       !(r->paced && s->measure) && !r->wl && !r->cr;
+	       !(r->rate.on && s->measure) && !r->wl && !r->cr;
 }
 
 static bool stream_more(struct rb_run *r, const struct stream *s)
@@ -302,10 +302,11 @@ int rb_run_stream(struct rb_run *r)
 	r->total = warm.posted;
 	rb_mark_start(r);
 	rb_bw_window_init(&r->win, r->k0, (uint64_t)r->pt.qps * r->pt.tx_depth * r->pt.size);
-	r->paced = r->p->rate_unit && r->role == RB_ROLE_CLIENT;
-	if (r->paced)
-		rb_pace_init(&r->pace, rb_rate_msgs_per_s(r->p->rate, r->p->rate_unit, r->pt.size),
-			     1e9, r->pt.tx_depth, r->t0);
+	r->rate.on = r->p->rate_unit && r->role == RB_ROLE_CLIENT;
+	if (r->rate.on)
+		rb_pace_init(&r->rate.pace,
+			     rb_rate_msgs_per_s(r->p->rate, r->p->rate_unit, r->pt.size), 1e9,
+			     r->pt.tx_depth, r->t0);
 	ret = stream_phase(r, &meas);
 	rb_mark_end(r);
 	r->ops = meas.done;
@@ -322,14 +323,14 @@ static int wait_stop(struct rb_run *r)
 {
 	int ret;
 
-	r->heard = rb_now_ns();
+	r->hb.heard = rb_now_ns();
 	while (!r->stopped) {
 		if (rb_interrupted)
 			return -EINTR;
 		ret = rb_check_peer(r, 200);
 		if (ret)
 			return ret;
-		if (!r->stopped && rb_now_ns() - r->heard > r->timeout_ns) {
+		if (!r->stopped && rb_now_ns() - r->hb.heard > r->timeout_ns) {
 			rb_err("%s %s sent nothing for %.3g s during point %u (no heartbeat, "
 			       "no STOP): is it alive?",
 			       r->ctl->role == RB_ROLE_SERVER ? "client" : "server", r->ctl->peer,

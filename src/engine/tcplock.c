@@ -407,7 +407,7 @@ static int srv_run(struct rb_run *r)
 	r->total = r->stop_count;
 	r->ops = r->total > r->pt.warmup ? r->total - r->pt.warmup : 0;
 	if (!ret && r->p->verify && rb_tlk_srv_check(&t.s, r->stop_count))
-		r->verify_status = -EILSEQ;
+		r->verify.status = -EILSEQ;
 	rb_tlk_srv_free(&t.s);
 	free(t.in.b);
 	free(t.out.b);

@@ -66,12 +66,14 @@ struct rb_point_at {
 /*
  * The run's life (run.c); the session writes none of its fields.
  * rb_run_init() - @r (zeroed) takes @cfg; again when a server learns its test.
- * rb_run_conn() - the connection @c is made: the run takes its copy and
- *   makes its per-QP state (send queues, --wr-lat's records); before the
- *   test's .setup.  0 or -ENOMEM.
+ * rb_run_conn() - the connection @c is made: the run takes its copy,
+ *   makes its per-QP state (send queues, --wr-lat's records) and runs
+ *   the test's .setup (send's first receives).  0 or -errno (logged).
  * rb_point_begin() - the start of point @at on @c: its copy of @c
  *   renewed, the point's CQs, send queues (rb_point_queues()), samples,
- *   counts and intervals reset.  0 or -ENOMEM.
+ *   counts and intervals reset; a verbs row's (.path) receive plan
+ *   (rb_rx_plan()) and WR templates (rb_wrs_prepare()) made; then the
+ *   row's .prepare (buffers, receives).  0 or -errno (logged).
  * rb_point_end() - the loop is over: the point's --verify status (a
  *   mismatch in what this side received), else the last --interval
  *   slice (rb_iv_finish()).
@@ -102,32 +104,15 @@ void rb_result_msg(const struct rb_result *res, struct rb_msg_result *m);
 void rb_result_sender_wakeups(struct rb_result *res, const struct rb_msg_result *m);
 
 /*
- * rb_iv_finish() - after the point's end (t1, k1, ops set): the last
- * slice, however short, when it holds operations.  Idempotent.
+ * rb_point_cut() - a client loop that returned early (-EINTR): the
+ * measured interval ended where it stopped (rb_run_cut()) and, when
+ * anything was measured, the last --interval slice (rb_iv_finish()).
+ * 1 when something was measured, 0 when nothing, or -ENOMEM.
  */
-int rb_iv_finish(struct rb_run *r);
-
-/*
- * rb_run_cut() - a client loop that returned early (-EINTR): end the
- * measured interval where it stopped, with the operations whose
- * completions arrived, so that what was measured can be reported.
- * Returns whether anything was measured.
- */
-bool rb_run_cut(struct rb_run *r);
+int rb_point_cut(struct rb_run *r);
 
 /* rb_ns_per_tick() - the tick length calibrated over the last point. */
 double rb_ns_per_tick(const struct rb_run *r);
-
-/* rb_rx_plan() - at a point's start: no receive seen, and r->rx_full. */
-void rb_rx_plan(struct rb_run *r);
-
-/*
- * rb_wrs_prepare() - build the WR templates of the current point (sge,
- * inline, the verb's fields, and the signals of a chain of QP 0 that
- * begins a group: every pt.signal-th WR), up to the plan's largest batch,
- * so that the common chain is posted as it is.  Returns 0 or -ENOMEM.
- */
-int rb_wrs_prepare(struct rb_run *r);
 
 /*
  * rb_run_new() - a run, zeroed, or NULL (logged); rb_run_free() closes

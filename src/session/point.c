@@ -58,10 +58,6 @@ int sess_point_start(struct session *s, uint32_t i)
 			"signalling every %u, recorded as the point's signal_ran",
 			asked, s->bench->name, ran, s->bench->wr_name, ran);
 	}
-	if (!ret)
-		ret = s->path->point(s);
-	if (!ret && s->bench->prepare)
-		ret = s->bench->prepare(r);
 	for (h = sess_point_hooks; *h; h++)
 		if (hook_on(s, *h) && !ret && (*h)->setup)
 			(*h)->setup(s);

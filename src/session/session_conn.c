@@ -382,7 +382,6 @@ static int exchange_conn(struct session *s, const struct rb_msg_conn *me)
 static int connect_conn(struct session *s, const struct rb_msg_conn *me)
 {
 	struct rb_conn *cn = &s->conn;
-	struct rb_run *r = s->run;
 	uint64_t t0;
 	int ret;
 
@@ -401,12 +400,8 @@ static int connect_conn(struct session *s, const struct rb_msg_conn *me)
 	s->rep.setup.cm_events = s->cm.events;
 	if (!ret && sess_probing(s))
 		ret = probe_connect(s);
-	/* The run's copy of the connection, for the test's setup (receives). */
-	if (!ret)
-		ret = rb_run_conn(r, cn);
-	if (!ret && s->bench->setup)
-		ret = s->bench->setup(r);
-	return ret;
+	/* The run's copy of the connection, and the test's setup (receives). */
+	return ret ? ret : rb_run_conn(s->run, cn);
 }
 
 int sess_exchange_conn(struct session *s)

@@ -47,8 +47,6 @@ struct sess_path {
 	int (*open)(struct session *s, const struct sockaddr *local);
 	/* After PARAMS: each side's CONN (or DATA), the connection, the row's setup. */
 	int (*connect)(struct session *s);
-	/* Before each point (rb_point_begin() done): what the path's loops need ready. */
-	int (*point)(struct session *s);
 	/* Everything open() and connect() made; safe on a partial open. */
 	void (*close)(struct session *s);
 	/* Optional: the QPs destroyed (timed) before the last output. */
@@ -137,7 +135,6 @@ int sess_qp_access(const struct session *s);
 int sess_credits(struct session *s);
 int sess_open_resources(struct session *s, const struct sockaddr *local);
 void sess_close_resources(struct session *s);
-int sess_verbs_point(struct session *s);
 void sess_warn_freq(const struct session *s, const char *whose, const struct rb_placement *p);
 int sess_place(struct session *s, const char *ibdev);
 int sess_server_rail(struct session *s);

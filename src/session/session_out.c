@@ -284,8 +284,8 @@ int sess_cut_point(struct session *s)
 	 * gets no RESULT: the receiver's own are not the point's. */
 	if (s->p.reversed)
 		return -EINTR;
-	if (!rb_run_cut(r) || rb_iv_finish(r) || sess_keep_samples(s) ||
-	    s->bench->result(r, &res) || sess_lat_extras(s, &res))
+	if (rb_point_cut(r) <= 0 || sess_keep_samples(s) || s->bench->result(r, &res) ||
+	    sess_lat_extras(s, &res))
 		return -EINTR;
 	res.cut = true;
 	sess_emit(s, &res);

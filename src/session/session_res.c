@@ -753,13 +753,6 @@ int sess_open_resources(struct session *s, const struct sockaddr *local)
 	return ret;
 }
 
-/* A point's start on the verbs path: no receive seen yet, the WR templates built. */
-int sess_verbs_point(struct session *s)
-{
-	rb_rx_plan(s->run);
-	return rb_wrs_prepare(s->run);
-}
-
 /*
  * The data QPs destroyed, timed (JSON "setup"), before the files' last
  * version; sess_close_resources() then finds them gone.
@@ -836,7 +829,6 @@ void sess_close_resources(struct session *s)
 const struct sess_path sess_path_verbs = {
 	.open = sess_open_resources,
 	.connect = sess_exchange_conn,
-	.point = sess_verbs_point,
 	.close = sess_close_resources,
 	.drop_qps = drop_qps,
 };

@@ -193,13 +193,6 @@ static void tcp_close(struct session *s)
 	cn->buf = NULL;
 }
 
-/* A point's start: nothing of the socket's own (rb_point_begin() counts from 0). */
-static int tcp_point(struct session *s)
-{
-	(void)s;
-	return 0;
-}
-
 /* The address of the control connection at either end (@peer) with port @port. */
 static int ctl_addr(struct session *s, bool peer, struct sockaddr_storage *a, socklen_t *alen)
 {
@@ -442,13 +435,11 @@ static int tcp_connect(struct session *s)
 	if (ret)
 		return ret;
 	tcp_report(s);
-	ret = rb_run_conn(s->run, &s->conn);
-	return !ret && s->bench->setup ? s->bench->setup(s->run) : ret;
+	return rb_run_conn(s->run, &s->conn);
 }
 
 const struct sess_path sess_path_tcp = {
 	.open = tcp_open,
 	.connect = tcp_connect,
-	.point = tcp_point,
 	.close = tcp_close,
 };

@@ -554,10 +554,10 @@ static void fake_cq_event(struct ibv_cq *cq)
 /* --cq-per-qp with --poll event: each CQ's state, as session_res.c makes it. */
 static void cq_events_state(struct rb_run *r)
 {
-	if (!r->ev.chan || r->ncq < 2 || r->ev.cq_state)
+	if (!r->ev.chan || r->cpq.n < 2 || r->cpq.state)
 		return;
-	r->ev.cq_state = calloc(r->ncq, sizeof(*r->ev.cq_state));
-	assert_non_null(r->ev.cq_state);
+	r->cpq.state = calloc(r->cpq.n, sizeof(*r->cpq.state));
+	assert_non_null(r->cpq.state);
 }
 
 void fake_events(struct fake *f, struct rb_run *r)
@@ -594,14 +594,14 @@ void fake_cq_per_qp(struct fake *f, struct rb_run *r)
 	f->cq_per_qp = true;
 	r->c.cqs = calloc(r->c.nqp, sizeof(*r->c.cqs));
 	assert_non_null(r->c.cqs);
-	r->ncq = r->c.nqp;
+	r->cpq.n = r->c.nqp;
 	for (i = 0; i < r->c.nqp; i++) {
 		r->c.cqs[i] = &f->cqs[i];
 		fake_qp(f, i)->send_cq = &f->cqs[i];
 		fake_qp(f, i)->recv_cq = &f->cqs[i];
 	}
 	r->cq = r->c.cqs[0];
-	r->cq_next = 0;
+	r->cpq.next = 0;
 	rb_point_queues(r);
 	cq_events_state(r);
 }
@@ -868,8 +868,8 @@ void fake_run_free(struct rb_run *r)
 	r->c.buf = NULL;
 	free(r->c.cqs);
 	r->c.cqs = NULL;
-	free(r->ev.cq_state);
-	r->ev.cq_state = NULL;
+	free(r->cpq.state);
+	r->cpq.state = NULL;
 	free(r->sq);
 	free(r->sq_done);
 	r->sq = NULL;

@@ -137,7 +137,7 @@ static void reads_keep_queue_full(void **state)
 				 tests[i], x.f->max_in_flight[0]);
 		/* -Q as asked: 4096 / 64 signaled WRs. */
 		assert_int_equal(x.r.pt.signal, 64);
-		assert_int_equal(x.r.signal_asked, 0);
+		assert_int_equal(x.r.qclamp.asked, 0);
 		assert_int_equal(x.f->signaled, 4096 / 64);
 		if (seen.polls_low)
 			fail_msg("%s -o 16 -t 128: %llu polls while reads were left to post found "

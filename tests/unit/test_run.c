@@ -20,8 +20,12 @@
 #include "engine/run.h"
 
 struct rx {
+	struct fake *f; /* its QPs take the receives the test's .prepare posts */
 	struct rb_params p;
 	struct ibv_qp *qp[2];
+	/* The MR and buffer rb_point_begin()'s WR templates name (never used). */
+	struct ibv_mr mr, *mrs[1];
+	uint8_t buf[2 * 64];
 	struct rb_conn c;
 	struct rb_run *r;
 };
@@ -39,10 +43,15 @@ static void rx_start(struct rx *x, const char *test)
 	rb_axis_set1(&x->p.qps, 2);
 	rb_axis_set1(&x->p.tx_depth, 8);
 	rb_axis_set1(&x->p.signal, 16);
-	x->qp[0] = (struct ibv_qp *)(uintptr_t)0x1000;
-	x->qp[1] = (struct ibv_qp *)(uintptr_t)0x2000;
+	x->f = fake_new(2, 64);
+	x->qp[0] = fake_qp(x->f, 0);
+	x->qp[1] = fake_qp(x->f, 1);
 	x->c.nqp = 2;
 	x->c.nmr = 1;
+	x->mrs[0] = &x->mr;
+	x->c.mr = x->mrs;
+	x->c.buf = x->buf;
+	x->c.region = 64;
 	x->c.qp = x->qp;
 	x->c.cq = (struct ibv_cq *)(uintptr_t)0x3000;
 	x->c.channel = (struct ibv_comp_channel *)(uintptr_t)0x4000;
@@ -62,7 +71,7 @@ static void rx_dirty(struct rb_run *r)
 	r->stopped = r->stop_sent = true;
 	r->stop_count = 8;
 	r->rx_count = 9;
-	r->verify_status = -EILSEQ;
+	r->verify.status = -EILSEQ;
 	r->iv.list = calloc(1, sizeof(*r->iv.list));
 	r->iv.n = r->iv.cap = 1;
 	r->sq[0].used = 3;
@@ -96,7 +105,7 @@ static void point_begin_resets(void **state)
 	assert_null(r->ev.chan); /* busy polling */
 	/* -Q 16 above -t 8: clamped, the asked one kept for the label. */
 	assert_int_equal(r->pt.signal, 8);
-	assert_int_equal(r->signal_asked, 16);
+	assert_int_equal(r->qclamp.asked, 16);
 	assert_int_equal(rb_run_signal_asked(r), 16);
 	assert_int_equal(rb_run_point(r)->signal, 8);
 	assert_int_equal(r->sq[0].depth, 8);
@@ -111,22 +120,24 @@ static void point_begin_resets(void **state)
 	assert_false(r->stop_sent);
 	assert_int_equal(r->stop_count, 0);
 	assert_int_equal(r->rx_count, 0);
-	assert_int_equal(r->verify_status, 0);
+	assert_int_equal(r->verify.status, 0);
 	assert_null(r->iv.list);
 	assert_int_equal(rb_run_intervals(r), 0);
 	rb_run_free(r);
+	fake_free(x.f);
 }
 
 /* A point that waits on events takes the channel; a connection rebuilt is read anew. */
 static void point_begin_reads_conn(void **state)
 {
 	struct rb_point_at at = { .index = 1, .role = RB_ROLE_CLIENT };
-	struct ibv_qp *other[2] = { (struct ibv_qp *)(uintptr_t)0x5000,
-				    (struct ibv_qp *)(uintptr_t)0x6000 };
+	struct ibv_qp *other[2];
 	struct rx x;
 
 	(void)state;
 	rx_start(&x, "send_bw");
+	other[0] = x.qp[1];
+	other[1] = x.qp[0];
 	rb_plan_point(&x.p, 0, &at.pt);
 	at.pt.poll = RB_POLL_EVENT;
 	assert_int_equal(rb_point_begin(x.r, &x.c, &at), 0);
@@ -137,6 +148,7 @@ static void point_begin_reads_conn(void **state)
 	assert_ptr_equal(x.r->c.qp, other);
 	assert_null(x.r->ev.chan);
 	rb_run_free(x.r);
+	fake_free(x.f);
 }
 
 /* A socket test's connection has no QPs: no per-QP state, nothing refused. */
@@ -154,6 +166,7 @@ static void point_begin_no_qps(void **state)
 	assert_int_equal(x.r->c.data_fd, 5);
 	assert_null(x.r->sq);
 	rb_run_free(x.r);
+	fake_free(x.f);
 }
 
 /* rb_point_end(): the --verify status comes first; none, the intervals' end (0 here). */
@@ -167,10 +180,11 @@ static void point_end_verify_first(void **state)
 	rb_plan_point(&x.p, 0, &at.pt);
 	assert_int_equal(rb_point_begin(x.r, &x.c, &at), 0);
 	assert_int_equal(rb_point_end(x.r), 0);
-	x.r->verify_status = -EILSEQ;
+	x.r->verify.status = -EILSEQ;
 	assert_int_equal(rb_point_end(x.r), -EILSEQ);
 	assert_int_equal(rb_run_verify_status(x.r), -EILSEQ);
 	rb_run_free(x.r);
+	fake_free(x.f);
 }
 
 int main(void)

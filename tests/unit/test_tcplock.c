@@ -217,7 +217,7 @@ static void real_server(void **state)
 	run_pair(&x);
 	assert_int_equal(x.s[0].ret, 0);
 	assert_int_equal(x.s[1].ret, 0);
-	assert_int_equal(x.s[1].r.verify_status, 0);
+	assert_int_equal(x.s[1].r.verify.status, 0);
 	r = &x.s[0].res;
 	assert_int_equal(r->iters, 400);
 	assert_int_equal(x.s[0].r.total, 410);

@@ -287,7 +287,7 @@ static void check_cqs_polled(const struct fx *x)
 {
 	uint32_t qi;
 
-	assert_int_equal(x->r.ncq, x->r.c.nqp);
+	assert_int_equal(x->r.cpq.n, x->r.c.nqp);
 	for (qi = 0; qi < x->r.c.nqp; qi++)
 		if (!x->f->cq_polls[qi])
 			fail_msg("%s: CQ %u never polled", ctx, qi);
@@ -352,14 +352,14 @@ static void check_cq_events(struct fx *x, bool spread)
 	assert_true(x->r.ev.events <= x->f->events_written);
 	assert_int_equal(x->r.ev.unacked, 0);
 	assert_int_equal(x->f->cq.comp_events_completed, 0);
-	for (i = 0; i < x->r.ncq; i++) {
+	for (i = 0; i < x->r.cpq.n; i++) {
 		acked += x->f->cqs[i].comp_events_completed;
 		woke += x->f->cqs[i].comp_events_completed > 0;
 	}
 	assert_int_equal(acked, x->r.ev.events);
 	if (spread && woke < 2)
 		fail_msg("%s: events came from %u CQ(s) only", ctx, woke);
-	assert_true(x->r.ev.cq_ready <= x->r.ncq);
+	assert_true(x->r.cpq.ready <= x->r.cpq.n);
 }
 
 /* write_bw -q 8 --cq-per-qp --poll event: the busy counts, the wake-ups from several CQs. */
@@ -376,7 +376,7 @@ static void cqqp_events_stream(void **state)
 	x.p.cq_per_qp = 1;
 	fx_events(&x, RB_ROLE_CLIENT, 2000);
 	fake_cq_per_qp(x.f, &x.r);
-	assert_non_null(x.r.ev.cq_state);
+	assert_non_null(x.r.cpq.state);
 	x.f->delay = 40;
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	check_covered(&x);
@@ -430,29 +430,29 @@ static void cqqp_events_states(void **state)
 	fx_events(&x, RB_ROLE_CLIENT, 2000);
 	fake_cq_per_qp(x.f, &x.r);
 	for (i = 0; i < 8; i++) {
-		assert_int_equal(x.r.ev.cq_ready, i / 2);
+		assert_int_equal(x.r.cpq.ready, i / 2);
 		assert_int_equal(x.f->arms, i / 2 + (i & 1));
 		assert_int_equal(step(&x), 0);
 		assert_int_equal(x.f->cq_polls[i / 2], (i & 1) + 1);
 	}
-	assert_int_equal(x.r.ev.cq_ready, 4);
+	assert_int_equal(x.r.cpq.ready, 4);
 	assert_int_equal(x.r.ev.events, 0);
 	fake_push_wc(x.f, &wc); /* CQ 2 is armed: its event is written */
 	assert_int_equal(x.f->events_written, 1);
 	assert_int_equal(step(&x), 0); /* all ready: sleeps, wakes with CQ 2's event */
 	assert_int_equal(x.r.ev.events, 1);
 	assert_int_equal(x.f->cqs[2].comp_events_completed, 1);
-	assert_int_equal(x.r.ev.cq_state[2], RB_CQ_IDLE);
-	assert_int_equal(x.r.ev.cq_ready, 3);
+	assert_int_equal(x.r.cpq.state[2], RB_CQ_IDLE);
+	assert_int_equal(x.r.cpq.ready, 3);
 	assert_int_equal(step(&x), 1); /* CQ 2 polled next: its completion */
 	assert_int_equal(x.f->cq_polls[2], 3);
 	assert_int_equal(step(&x), 0); /* CQ 3: empty, ready: CQ 2 is polled next */
 	assert_int_equal(step(&x), 0); /* CQ 2 empty: armed again */
 	assert_int_equal(x.f->arms, 5);
-	assert_int_equal(x.r.ev.cq_state[2], RB_CQ_ARMED);
+	assert_int_equal(x.r.cpq.state[2], RB_CQ_ARMED);
 	assert_int_equal(x.f->cq_polls[2], 4);
 	assert_int_equal(step(&x), 0);
-	assert_int_equal(x.r.ev.cq_ready, 4);
+	assert_int_equal(x.r.cpq.ready, 4);
 	assert_int_equal(x.f->cq_polls[2], 5);
 	assert_int_equal(x.r.ev.events, 1);
 	check_cq_events(&x, false);
@@ -507,7 +507,7 @@ static void cqqp_events_wr_lat_and_lost(void **state)
 	fx_events(&x, RB_ROLE_CLIENT, 300);
 	fake_cq_per_qp(x.f, &x.r);
 	stream_stuck_times_out(&x);
-	assert_int_equal(x.r.ev.cq_ready, 4);
+	assert_int_equal(x.r.cpq.ready, 4);
 	fx_end(&x);
 }
 
@@ -524,7 +524,7 @@ static void cqqp_point(struct fx *x, uint32_t i)
 	for (qi = 0; qi < x->r.c.nqp; qi++)
 		x->r.sq[qi].depth = x->r.pt.tx_depth;
 	rb_cqs_point(&x->r);
-	x->r.reap_slow = x->r.ncq > 1;
+	x->r.reap_slow = x->r.cpq.n > 1;
 	x->r.ops = x->r.total = 0;
 	x->r.t0 = x->r.t1 = 0;
 	assert_int_equal(rb_wrs_prepare(&x->r), 0);
@@ -566,10 +566,10 @@ static void cqqp_sweep_own_cqs(void **state)
 		if (x.f->cq_armed[c])
 			fail_msg("-q 1 of -q 1,4: CQ %u armed", c);
 	}
-	assert_true(x.r.ev.cq_ready <= 1);
+	assert_true(x.r.cpq.ready <= 1);
 	cqqp_point(&x, 1);
 	assert_int_equal(x.r.pt.qps, 4);
-	assert_int_equal(x.r.ncq, 4);
+	assert_int_equal(x.r.cpq.n, 4);
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	assert_int_equal(x.r.ops, 600);
 	check_cqs_polled(&x);
@@ -626,7 +626,7 @@ static void events_canceled_while_sleeping(void **state)
 
 	(void)state;
 	read_lat_stuck(&x);
-	x.r.cancel = &cancel;
+	x.r.threads.cancel = &cancel;
 	t0 = rb_now_ns();
 	assert_int_equal(pthread_create(&th, NULL, cancel_later, &cancel), 0);
 	assert_int_equal(x.r.bench->run(&x.r), -EINTR);

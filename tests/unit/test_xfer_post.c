@@ -342,7 +342,7 @@ static void reap_srq_attributes_by_qp_num(void **state)
 	assert_true(x.r.reap_slow);
 	assert_int_equal(rb_fill_recv_queues(&x.r), 0);
 	assert_int_equal(x.f->srq_recvs, 5);
-	assert_int_equal(x.r.srq_posted, 5);
+	assert_int_equal(x.r.srq.posted, 5);
 	assert_int_equal(x.f->recvs_posted, 0);
 	assert_int_equal(x.r.sq[0].posted_recv + x.r.sq[1].posted_recv + x.r.sq[2].posted_recv, 0);
 	/* A message on QP 2: handed over as QP 2's, whatever the wr_id says. */
@@ -351,12 +351,12 @@ static void reap_srq_attributes_by_qp_num(void **state)
 	assert_int_equal(rb_reap(&x.r, &done, keep_recv), 1);
 	assert_int_equal(nseen, 1);
 	assert_int_equal(seen_qi[0], 2);
-	assert_int_equal(x.r.srq_posted, 4);
+	assert_int_equal(x.r.srq.posted, 4);
 	/* Without on_recv it is reposted, to the SRQ. */
 	wc.qp_num = FAKE_QPN_BASE + 1;
 	fake_push_wc(x.f, &wc);
 	assert_int_equal(rb_reap(&x.r, &done, NULL), 1);
-	assert_int_equal(x.r.srq_posted, 4);
+	assert_int_equal(x.r.srq.posted, 4);
 	assert_int_equal(x.f->srq_recvs, 6);
 	assert_int_equal(x.f->recvs_posted, 0);
 	/* A QP this run does not have. */

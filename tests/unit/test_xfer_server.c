@@ -121,7 +121,7 @@ static void heartbeat_refreshes_progress(void **state)
 		.ops = &fake_ctl_ops, .role = RB_ROLE_CLIENT, .peer = "fake-ctl", .priv = &fc
 	};
 	x.r.ctl = &fc.ctl;
-	x.r.progress_ns = &progress;
+	x.r.threads.progress_ns = &progress;
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	/* Its heartbeats come about once a second: the last in its last second. */
 	assert_true(fc.alive >= 2);
@@ -458,7 +458,7 @@ static void bidir_send_lossy(void **state)
 	assert_true(ms_since(t0) >= 200 && ms_since(t0) < 2000);
 	expect_eq(x.f->dropped, 1);
 	expect_eq(x.r.rx_count, 104);
-	expect_eq(x.r.verify_status, 0);
+	expect_eq(x.r.verify.status, 0);
 	assert_has(err, "send_bw point 0: 1 of 105 messages lost: over UC");
 	assert_int_equal(sent_stop(&x), 105);
 	fx_end(&x);
@@ -481,7 +481,7 @@ static void bidir_write_server(void **state)
 	check_covered(&x);
 	assert_int_equal(x.r.ops, 100);
 	assert_int_equal(x.r.stop_count, 105);
-	assert_int_equal(x.r.verify_status, 0);
+	assert_int_equal(x.r.verify.status, 0);
 	assert_int_equal(sent_stop(&x), 105);
 	fx_end(&x);
 
@@ -503,7 +503,7 @@ static void bidir_read_verifies(void **state)
 	peer_sync(&x, 0, RB_SYNC_STOP, 105);
 	assert_int_equal(x.r.bench->run(&x.r), 0);
 	check_covered(&x);
-	assert_int_equal(x.r.verify_status, 0);
+	assert_int_equal(x.r.verify.status, 0);
 	assert_int_equal(sent_stop(&x), 105);
 	fx_end(&x);
 
@@ -512,7 +512,7 @@ static void bidir_read_verifies(void **state)
 	rb_hook_bad_verify = true;
 	assert_int_equal(x.r.bench->run(&x.r), 0);
 	rb_hook_bad_verify = false;
-	assert_int_equal(x.r.verify_status, -EILSEQ);
+	assert_int_equal(x.r.verify.status, -EILSEQ);
 	assert_has(rb_last_error, "verify: read_bw size");
 	fx_end(&x);
 }

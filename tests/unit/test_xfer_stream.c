@@ -188,7 +188,7 @@ static void stream_reads_signal_clamped(void **state)
 	assert_int_equal(rb_wrlat_open(&x.r), 0);
 	x.r.reap_slow = true;
 	expect_eq(x.r.pt.signal, 4);
-	expect_eq(x.r.signal_asked, 64);
+	expect_eq(x.r.qclamp.asked, 64);
 	assert_int_equal(rb_run_stream(&x.r), 0);
 	check_covered(&x);
 	expect_eq(x.f->signaled, 250);
@@ -207,7 +207,7 @@ static void stream_reads_signal_clamped(void **state)
 	x.p.outstanding = 8;
 	fx_start(&x, RB_ROLE_CLIENT, 2000);
 	expect_eq(x.r.pt.signal, 4);
-	expect_eq(x.r.signal_asked, 0);
+	expect_eq(x.r.qclamp.asked, 0);
 	fx_end(&x);
 }
 
