@@ -329,6 +329,7 @@ static void mx_json_point_axes(void **state)
 	assert_string_equal(json_string_value(json_object_get(pt, "cq_moderation")), "16/10");
 	json_decref(doc);
 	rb_mx_free_outcomes(&c);
+	free(c.bad_ranks); /* count()'s, as the coordinator's teardown frees it */
 	unlink(path);
 }
 

@@ -153,7 +153,8 @@ static void fifo_order(void **state)
 /* What the protocol forbids; the server's data and its --verify check. */
 static void refusals_and_check(void **state)
 {
-	uint8_t mem[4096] = { 0 }, d[8 + 4] = { 0, 0, 0, 0, 0, 0, 0, 7, 'm', 'a', 'r', 'k' };
+	uint8_t mem[4096] = { 0 },
+		d[16 + 4] = { 0, 0, 0, 0, 0, 0, 0, 7, 0, 0, 0, 0, 0, 0, 0, 1, 'm', 'a', 'r', 'k' };
 	struct rb_tlk_srv s;
 	struct replies r;
 
