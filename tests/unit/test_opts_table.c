@@ -92,6 +92,77 @@ static void test_table_shape(void **state)
 	assert_int_equal(rb_opt_index(""), -1);
 }
 
+/* ---- one name per knob -------------------------------------------------- */
+
+/*
+ * The rows whose JSON member is not their long name: names files of
+ * earlier releases already carry (scripts and compare read them), or
+ * one that would meet a document's own member.  A new row takes its
+ * long name, '-' as '_', with its value's unit when it has one.
+ */
+static const struct {
+	const char *lname, *json, *why;
+} kept[] = {
+	{ "iters", "iterations", "files since the first release" },
+	{ "inline", "inline_size", "files since the first release" },
+	{ "send-with-imm", "with_imm", "one member for --send-with-imm and --write-with-imm" },
+	{ "run-id", "lock_run_id", "the document's own run_id is the process's UUID" },
+	{ "run-hosts", "lock_hosts", "beside lock_run_id" },
+};
+
+static bool json_named_by_row(const char *lname, const char *json)
+{
+	static const char *const units[] = { "", "_us", "_ns", "_ms", "_s", "_bytes", "_pct" };
+	char want[64];
+	size_t i, n;
+
+	n = (size_t)snprintf(want, sizeof(want), "%s", lname);
+	for (i = 0; i < n; i++)
+		if (want[i] == '-')
+			want[i] = '_';
+	for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+		if (!strncmp(json, want, n) && !strcmp(json + n, units[i]))
+			return true;
+	return false;
+}
+
+static void test_json_names(void **state)
+{
+	size_t i, j, k, used[sizeof(kept) / sizeof(kept[0])] = { 0 };
+
+	(void)state;
+	for (i = 0; i < rb_nopts; i++) {
+		const struct rb_opt *o = &rb_opts[i];
+
+		if (!o->json)
+			continue;
+		for (j = 0; j < i; j++)
+			if (rb_opts[j].json && !strcmp(rb_opts[j].json, o->json)) {
+				print_error("--%s and --%s both write \"%s\"\n", rb_opts[j].lname,
+					    o->lname, o->json);
+				fail();
+			}
+		if (json_named_by_row(o->lname, o->json))
+			continue;
+		for (k = 0; k < sizeof(kept) / sizeof(kept[0]); k++)
+			if (!strcmp(kept[k].lname, o->lname) && !strcmp(kept[k].json, o->json))
+				break;
+		if (k == sizeof(kept) / sizeof(kept[0])) {
+			print_error("--%s writes JSON \"%s\": name it after the option (its unit "
+				    "suffix allowed)\n",
+				    o->lname, o->json);
+			fail();
+		}
+		used[k]++;
+	}
+	for (k = 0; k < sizeof(kept) / sizeof(kept[0]); k++)
+		if (!used[k]) {
+			print_error("kept[] lists --%s -> %s, which no row needs any more\n",
+				    kept[k].lname, kept[k].json);
+			fail();
+		}
+}
+
 static void row_flag(const struct want *w)
 {
 	char lopt[40], sopt[4], err[256];
@@ -598,9 +669,8 @@ static void test_not_applicable(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(test_table_shape),
-		cmocka_unit_test(test_table_rows),
-		cmocka_unit_test(test_table_applies),
+		cmocka_unit_test(test_table_shape),    cmocka_unit_test(test_json_names),
+		cmocka_unit_test(test_table_rows),     cmocka_unit_test(test_table_applies),
 		cmocka_unit_test(test_not_applicable),
 	};
 
