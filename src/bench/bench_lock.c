@@ -33,7 +33,7 @@ static int lock_prepare(struct rb_run *r)
 
 	if (r->role != RB_ROLE_SERVER)
 		return 0;
-	/* --run-id: the point starts when every host's has; the last zeroes. */
+	/* --run-id: the point starts when every host's has; the first out of the wait zeroes. */
 	if (r->c.lock_share)
 		return rb_lockshare_begin(r->c.lock_share, r->c.lock_host, r->point, rb_rx_of(r, 0),
 					  r->timeout_ns);

@@ -1178,9 +1178,10 @@ const struct rb_opt rb_opts[] = {
 	  .argname = "SIZE",
 	  .def = "0",
 	  .need = RB_S_LOCK,
-	  .help = "the critical section reads the lock's data (an 8-byte counter and SIZE bytes) "
-		  "with an RDMA READ and writes it back, counter + 1 and the holder's mark, with "
-		  "an RDMA WRITE (tcp_lock: READ and WRITE messages to its server; 0..64K)" },
+	  .help = "the critical section reads the lock's data (an 8-byte counter, the holder's "
+		  "8-byte mark and SIZE bytes) with an RDMA READ and writes it back, counter + 1 "
+		  "and its own mark, with an RDMA WRITE (tcp_lock: READ and WRITE messages to its "
+		  "server; 0..64K)" },
 	{ .lname = "hold",
 	  .json = "hold_us",
 	  .json_absent = "0",
@@ -1751,11 +1752,13 @@ const struct rb_opt rb_opts[] = {
 	  .optional = true,
 	  .argname = "[BOUND]",
 	  .need = RB_S_TEST | RB_S_VERBS,
-	  .help = "after a sweep, print per size what to run: without BOUND (bandwidth tests, "
-		  "over -l/-Q), the smallest batch and largest signal interval within 5% of the "
-		  "best message rate; with BOUND in --expect's syntax (p99<=20us, rate>=1Mpps), "
-		  "the point cheapest in CPU (cpu_ns_per_msg) within it, over the strategies "
-		  "swept (--poll busy,event, --cqe-poll, -l, -Q, --lock, --cq-moderation)" },
+	  .help = "after a sweep, print what to run: without BOUND (bandwidth tests, over "
+		  "-l/-Q), per size the smallest batch and largest signal interval within 5% of "
+		  "the best message rate; with BOUND in --expect's syntax (p99<=20us, "
+		  "rate>=1Mpps), per workload (a size; lock's -q and --hold too, measured, not "
+		  "chosen) the point cheapest in CPU (cpu_ns_per_msg) within it, over the "
+		  "strategies swept (--poll busy,event, --cqe-poll, -l, -Q, --lock, "
+		  "--cq-moderation)" },
 	{ .lname = "dry-run",
 	  .section = RB_SEC_OUTPUT,
 	  .brief = "print the plan; measure nothing",

@@ -184,22 +184,6 @@ uint32_t rb_lock_data_len(const struct rb_params *p)
 	return 8 + RB_LOCK_MARK_BYTES + p->cs_bytes;
 }
 
-uint32_t rb_lock_host_mark(void)
-{
-	char name[64] = "";
-	uint32_t h = 2166136261u; /* FNV-1a over the host's name and the process's pid */
-	pid_t pid = getpid();
-	size_t i;
-
-	if (gethostname(name, sizeof(name) - 1))
-		name[0] = 0;
-	for (i = 0; name[i]; i++)
-		h = (h ^ (uint8_t)name[i]) * 16777619u;
-	for (i = 0; i < sizeof(pid); i++)
-		h = (h ^ (uint8_t)(pid >> (8 * i))) * 16777619u;
-	return h ? h : 1;
-}
-
 static void put32(uint8_t *d, uint32_t v)
 {
 	v = htobe32(v);
@@ -598,6 +582,7 @@ static int verify_end(struct rb_lock_run *lk)
 static int lock_open(struct rb_run *r, const struct rb_lock_algo *algo, struct rb_lock_run *lk)
 {
 	uint32_t i;
+	int ret;
 
 	memset(lk, 0, sizeof(*lk));
 	lk->r = r;
@@ -612,7 +597,9 @@ static int lock_open(struct rb_run *r, const struct rb_lock_algo *algo, struct r
 	lk->backoff_max = r->p->backoff_max_ns;
 	lk->hold_ns = (uint64_t)r->pt.hold_us * 1000; /* the point's --hold */
 	lk->end = r->p->iters ? r->pt.warmup + r->p->iters : UINT64_MAX;
-	lk->host = rb_lock_host_mark();
+	ret = rb_lock_host_mark(&lk->host);
+	if (ret)
+		return ret;
 	lk->c = calloc(lk->n, sizeof(*lk->c));
 	lk->last_rel = calloc(lk->l.locks, sizeof(*lk->last_rel));
 	lk->last_by = calloc(lk->l.locks, sizeof(*lk->last_by));

@@ -150,15 +150,19 @@ void rb_lock_released(struct rb_lock_run *lk, struct rb_lock_cont *c);
 bool rb_lock_warming(const struct rb_lock_run *lk);
 
 /*
- * rb_lock_host_mark() - this host's part of a holder's mark: its name and
- * the process's pid folded (never 0), so that each client host of a
- * --run-id run, and each process of one host, marks differently.
+ * rb_lock_host_mark() - this host's part of a holder's mark (lockmark.c):
+ * its name, the process's pid and a random nonce the process drew
+ * (getrandom(2)) folded, never 0, so that each client host of a --run-id
+ * run, each process of one host, and identical containers (one name, one
+ * pid) mark differently; 0 or -errno (logged).  rb_lock_host_mark_of()
+ * - the same for host name @name and pid @pid.
  * rb_lock_mark() - contender @c's mark (host, QP, its fill) at @m.
  * rb_lock_mark_check() - the data as read back, @rd, is what @c wrote,
  * @wr (the counters @got and @want): 0, or -EILSEQ (logged, naming this
  * holder and the one whose mark it found, @what the test).
  */
-uint32_t rb_lock_host_mark(void);
+int rb_lock_host_mark(uint32_t *mark);
+int rb_lock_host_mark_of(const char *name, pid_t pid, uint32_t *mark);
 void rb_lock_mark(const struct rb_lock_run *lk, const struct rb_lock_cont *c, uint8_t *m);
 int rb_lock_mark_check(const struct rb_lock_run *lk, const struct rb_lock_cont *c,
 		       const uint8_t *rd, const uint8_t *wr, uint64_t got, uint64_t want,

@@ -147,7 +147,21 @@ uint32_t rb_lockshare_leave(struct rb_lock_share *sh, uint32_t me)
 	return load(&sh->attached);
 }
 
-/* A process that is no more (a zombie not yet reaped still counts: the listener reaps it). */
+uint32_t rb_lockshare_reaped(struct rb_lock_share *sh, pid_t pid)
+{
+	uint32_t i, n = 0, joined = load(&sh->joined);
+
+	for (i = 0; i < joined && i < RB_LOCKSHARE_HOSTS; i++)
+		if (sh->host[i].pid == (int32_t)pid)
+			n += depart(sh, i, RB_LKH_DEAD);
+	return n;
+}
+
+/*
+ * A process that is no more (a zombie not yet reaped still counts: the
+ * listener reaps it, and marks its place, rb_lockshare_reaped()): the
+ * fallback, which a pid used again since fools.
+ */
 static bool pid_gone(pid_t pid)
 {
 	return pid > 0 && kill(pid, 0) && errno == ESRCH;

@@ -11,15 +11,17 @@
  * Each host has a place in the header: the pid of the server process
  * that serves it, whether it is there, and how far it came.  The points
  * of the run are aligned point by point: point k starts when every host
- * has reached it (the last to arrive zeroes the words and data), and
+ * has reached it (the first host out of the wait zeroes the words and
+ * data, taking the point by a CAS; the others wait for it), and
  * with --verify each process, once every host has stopped point k,
  * checks the counters against the sum of every host's acquisitions in
  * it (struct rb_msg_sync's STOP count).  A host that left the run (its
  * connection ended, or its server process died) before a point ends
  * the others' waits for that point at once, naming it: the run's
  * figures are those of its N hosts contending, so the others do not go
- * on without it.  A process that died leaves its place attached; the
- * next wait or attach finds its pid gone and drops it
+ * on without it.  A process that died leaves its place attached: the
+ * listener, reaping it, marks it dead (rb_lockshare_reaped()), and
+ * failing that the next wait or attach finds its pid gone and drops it
  * (rb_lockshare_prune()), so that a crashed connection holds no run.
  */
 #ifndef RB_ENGINE_LOCKSHARE_H
@@ -57,7 +59,7 @@ struct rb_lock_share {
 	uint32_t algo, locks, cs_bytes, points, verify;
 	uint32_t hold, duration_s; /* --hold's list (folded), -D */
 	uint64_t iters, warmup;
-	uint32_t started; /* points begun: the last arrival zeroed the memory */
+	uint32_t started; /* points begun: the first out of the wait zeroed the memory */
 	struct rb_lock_host host[RB_LOCKSHARE_HOSTS];
 };
 
@@ -79,21 +81,26 @@ bool rb_lockshare_differs(const struct rb_lock_share *sh, const struct rb_params
  * rb_lockshare_add() - a host joins (server process @pid, client @who):
  * its place, the next of @sh's (the caller checked one is free).
  * rb_lockshare_leave() - host @me's connection ends: the hosts still
- * here.  rb_lockshare_prune() - the places whose server process is gone
- * (killed before it could leave) become RB_LKH_DEAD: how many it found.
- * The callers of add and leave hold the server's table lock (admit.h);
- * prune is safe beside them and beside another prune.
+ * here.  rb_lockshare_reaped() - server process @pid ended (the listener
+ * reaped it, so the pid is exact): its place, if still here, becomes
+ * RB_LKH_DEAD; how many it marked.  rb_lockshare_prune() - the fallback:
+ * the places whose server process is gone by kill(pid, 0) (a pid used
+ * again looks alive) become RB_LKH_DEAD: how many it found.  The callers
+ * of add, leave and reaped hold the server's table lock (admit.h); prune
+ * is safe beside them and beside another prune.
  */
 uint32_t rb_lockshare_add(struct rb_lock_share *sh, pid_t pid, const char *who);
 uint32_t rb_lockshare_leave(struct rb_lock_share *sh, uint32_t me);
+uint32_t rb_lockshare_reaped(struct rb_lock_share *sh, pid_t pid);
 uint32_t rb_lockshare_prune(struct rb_lock_share *sh);
 
 /*
  * rb_lockshare_begin() - host @me reached point @k (0, 1, ...): wait
- * until every host has, the last zeroing @mem (the shared bytes).  0,
- * -ENOTCONN at once when a host left the run before point @k (logged,
- * naming it), -ETIMEDOUT after @timeout_ns (logged, naming the run and
- * how many hosts came), or -EINTR.
+ * until every host has; the first out of the wait zeroes @mem (the
+ * shared bytes), the others wait for that.  0, -ENOTCONN at once when a
+ * host left the run before point @k (logged, naming it), -ETIMEDOUT
+ * after @timeout_ns (logged, naming the run and how many hosts came, or
+ * a zeroer that died), or -EINTR.
  */
 int rb_lockshare_begin(struct rb_lock_share *sh, uint32_t me, uint32_t k, uint8_t *mem,
 		       uint64_t timeout_ns);

@@ -770,6 +770,7 @@ static int cli_open(struct rb_run *r, struct tlk_cli *t)
 {
 	struct rb_lock_run *lk = &t->lk;
 	uint32_t i;
+	int ret;
 
 	memset(t, 0, sizeof(*t));
 	lk->r = r;
@@ -777,7 +778,9 @@ static int cli_open(struct rb_run *r, struct tlk_cli *t)
 	rb_lock_layout(r->p, lk->n, &lk->l);
 	lk->hold_ns = (uint64_t)r->pt.hold_us * 1000; /* the point's --hold */
 	lk->end = r->p->iters ? r->pt.warmup + r->p->iters : UINT64_MAX;
-	lk->host = rb_lock_host_mark();
+	ret = rb_lock_host_mark(&lk->host);
+	if (ret)
+		return ret;
 	t->dlen = rb_lock_data_len(r->p);
 	lk->c = calloc(lk->n, sizeof(*lk->c));
 	lk->last_rel = calloc(lk->l.locks, sizeof(*lk->last_rel));

@@ -15,8 +15,9 @@
  *
  * A message is a 16-byte header, big-endian: type u8, 0 u8, contender
  * u16, lock u32, value u64 (STATE_IS: the lock's counter, and flags 1
- * when the lock is free), then for DATA and WRITE the lock's data: 8 +
- * --cs-bytes bytes (a big-endian counter, then the holder's mark).
+ * when the lock is free), then for DATA and WRITE the lock's data: 16 +
+ * --cs-bytes bytes (a big-endian counter, the holder's mark, then the
+ * --cs-bytes of its fill: rb_lock_data_len()).
  *
  * Private to src/engine/, the tcp_lock row and the unit tests.
  */
@@ -65,7 +66,7 @@ bool rb_tlk_has_data(uint8_t type);
 struct rb_tlk_srv {
 	struct rb_lock_layout l;
 	uint32_t n;		       /* contenders the plan allows: -q's largest */
-	uint32_t dlen;		       /* 8 + --cs-bytes */
+	uint32_t dlen;		       /* 16 + --cs-bytes (rb_lock_data_len()) */
 	uint32_t *owner, *head, *tail; /* per lock */
 	uint32_t *at, *next;	       /* per contender */
 	uint8_t *data;		       /* the server's region: the words' room, then the data */

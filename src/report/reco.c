@@ -18,19 +18,33 @@ static bool has_cpu(const struct rb_result *r)
 	return r->has_cpu && r->cpu_ns_per_msg > 0 && isfinite(r->cpu_ns_per_msg);
 }
 
-/* Fill @o for size @size from every point of that size. */
-static void bound_size(const struct rb_result *res, size_t n, const struct rb_expect *bound,
-		       uint64_t size, struct rb_reco_bound *o)
+/*
+ * Whether point @pt is of @o's workload: its size and, where -q counts
+ * contenders (a lock test), its -q and --hold.  The other axes are the
+ * strategies chosen between.
+ */
+static bool of_work(const struct rb_reco_bound *o, const struct rb_point *pt)
+{
+	return pt->size == o->size &&
+	       (!o->contenders || (pt->qps == o->qps && pt->hold_us == o->hold_us));
+}
+
+/* Fill @o for the workload of point @w (@contenders: a lock test's) from every point of it. */
+static void bound_work(const struct rb_result *res, size_t n, const struct rb_expect *bound,
+		       const struct rb_point *w, bool contenders, struct rb_reco_bound *o)
 {
 	size_t i;
 
 	memset(o, 0, sizeof(*o));
-	o->size = size;
+	o->size = w->size;
+	o->contenders = contenders;
+	o->qps = contenders ? w->qps : 0;
+	o->hold_us = contenders ? w->hold_us : 0;
 	for (i = 0; i < n; i++) {
 		struct rb_expect_ctx ctx = { .res = &res[i] };
 		double v;
 
-		if (res[i].pt.size != size || !has_cpu(&res[i]))
+		if (!of_work(o, &res[i].pt) || !has_cpu(&res[i]))
 			continue;
 		o->points++;
 		if (rb_expect_eval(bound, &ctx, &v, NULL) != RB_VERDICT_PASS)
@@ -46,16 +60,17 @@ static void bound_size(const struct rb_result *res, size_t n, const struct rb_ex
 }
 
 size_t rb_recommend_bound(const struct rb_result *res, size_t n, const struct rb_expect *bound,
-			  struct rb_reco_bound *out, size_t max)
+			  const struct rb_params *p, struct rb_reco_bound *out, size_t max)
 {
+	bool contenders = rb_plan_lock(p);
 	size_t i, j, k = 0;
 
 	for (i = 0; i < n && k < max; i++) {
-		for (j = 0; j < k && out[j].size != res[i].pt.size; j++)
+		for (j = 0; j < k && !of_work(&out[j], &res[i].pt); j++)
 			;
 		if (j < k)
 			continue;
-		bound_size(res, n, bound, res[i].pt.size, &out[k++]);
+		bound_work(res, n, bound, &res[i].pt, contenders, &out[k++]);
 	}
 	return k;
 }
@@ -158,23 +173,66 @@ const char *rb_reco_args(const struct rb_point *pt, const struct rb_params *p, c
 	return buf;
 }
 
+const char *rb_reco_groups(const struct rb_params *p)
+{
+	return rb_plan_lock(p) ? "size, -q and --hold" : "size";
+}
+
+/*
+ * @o's workload: after its size, a lock test's -q and --hold (" -q 2
+ * --hold 50") into @buf; and the plan @p less the workload's axes into
+ * *@rest, so that the line's choice names the strategies alone.
+ */
+static const char *work_words(const struct rb_reco_bound *o, const struct rb_params *p,
+			      struct rb_params *rest, char *buf, size_t len)
+{
+	*rest = *p;
+	rest->size.n = 1;
+	buf[0] = '\0';
+	if (!o->contenders)
+		return buf;
+	rest->qps.n = rest->hold_us.n = 1;
+	snprintf(buf, len, " -q %u --hold %u", o->qps, o->hold_us);
+	return buf;
+}
+
+/* An @o that found no point within the bound, as JSON (new reference): its workload, its counts. */
+static json_t *none_json(const struct rb_reco_bound *o, const char *work)
+{
+	json_t *j = json_pack("{sI sb ss sI sI}", "size", (json_int_t)o->size, "found", 0,
+			      "workload", work, "points", (json_int_t)o->points, "within",
+			      (json_int_t)0);
+
+	if (j && o->contenders &&
+	    (json_object_set_new(j, "qps", json_integer(o->qps)) ||
+	     json_object_set_new(j, "hold_us", json_integer(o->hold_us)))) {
+		json_decref(j);
+		return NULL;
+	}
+	return j;
+}
+
 json_t *rb_reco_bound_report(FILE *f, const struct rb_reco_bound *o, const struct rb_params *p,
 			     const char *bound, const char *unit)
 {
-	char sz[16], args[RB_RECO_ARGS];
+	char sz[16], work[48], wopt[64], args[RB_RECO_ARGS];
+	struct rb_params rest;
 	json_t *j;
 
 	rb_size_str(o->size, sz, sizeof(sz));
+	work_words(o, p, &rest, work, sizeof(work));
+	snprintf(wopt, sizeof(wopt), "-s %s%s", sz, work); /* the JSON's "workload" */
 	if (!o->found) {
-		fprintf(f, "# size %s: none of %zu points within %s\n", sz, o->points, bound);
-		return json_pack("{sI sb sI sI}", "size", (json_int_t)o->size, "found", 0, "points",
-				 (json_int_t)o->points, "within", (json_int_t)0);
+		fprintf(f, "# size %s%s: none of %zu points within %s\n", sz, work, o->points,
+			bound);
+		return none_json(o, wopt);
 	}
+	rb_reco_args(&o->pt, &rest, args, sizeof(args));
+	fprintf(f, "# size %s%s: %s -> %.0f ns/msg of CPU, %.4g %s (%zu of %zu points within)\n",
+		sz, work, args, o->cpu_ns_per_msg, o->value, unit, o->within, o->points);
 	rb_reco_args(&o->pt, p, args, sizeof(args));
-	fprintf(f, "# size %s: %s -> %.0f ns/msg of CPU, %.4g %s (%zu of %zu points within)\n", sz,
-		args, o->cpu_ns_per_msg, o->value, unit, o->within, o->points);
-	j = json_pack("{sI sb ss sI sI sI sI sI ss sf sf sI sI}", "size", (json_int_t)o->size,
-		      "found", 1, "poll", poll_word(o->pt.poll), "cqe_poll",
+	j = json_pack("{sI sb ss ss sI sI sI sI sI ss sf sf sI sI}", "size", (json_int_t)o->size,
+		      "found", 1, "workload", wopt, "poll", poll_word(o->pt.poll), "cqe_poll",
 		      (json_int_t)o->pt.cqe_poll, "batch", (json_int_t)o->pt.batch, "signal",
 		      (json_int_t)o->pt.signal, "qps", (json_int_t)o->pt.qps, "tx_depth",
 		      (json_int_t)o->pt.tx_depth, "args", args, "cpu_ns_per_msg", o->cpu_ns_per_msg,

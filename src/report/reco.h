@@ -1,9 +1,11 @@
 /* SPDX-License-Identifier: MIT */
 /*
- * --recommend BOUND: per size, the point cheapest in CPU whose figures stay
- * within a bound in --expect's syntax (p99<=20us, rate>=1Mpps): of the
- * strategies a sweep measured (--poll busy,event, --cqe-poll, -l, -Q),
- * the one to run.  Without a bound --recommend is rb_recommend()'s
+ * --recommend BOUND: per workload, the point cheapest in CPU whose figures
+ * stay within a bound in --expect's syntax (p99<=20us, rate>=1Mpps): of
+ * the strategies a sweep measured (--poll busy,event, --cqe-poll, -l, -Q,
+ * --lock, --cq-moderation), the one to run.  A workload is a size and,
+ * in a test whose -q counts contenders (a lock test, the row's .lock),
+ * its -q and --hold: what is measured, never chosen between.  Without a bound --recommend is rb_recommend()'s
  * (sweep.h: batch and signal by message rate).  Pure.
  */
 #ifndef RB_RECO_H
@@ -17,25 +19,31 @@
 #include "core/sweep.h"
 #include "report/expect.h"
 
-/* One size's recommendation under a bound. */
+/* One workload's recommendation under a bound. */
 struct rb_reco_bound {
-	uint64_t size;
-	bool found;	       /* some point of the size stayed within the bound */
+	uint64_t size;	       /* the workload: its size, */
+	bool contenders;       /* and, a lock test's, */
+	uint32_t qps, hold_us; /* its contenders and hold */
+	bool found;	       /* some point of the workload stayed within the bound */
 	struct rb_point pt;    /* the cheapest of them (found) */
 	double cpu_ns_per_msg; /* its CPU per message */
 	double value;	       /* its figure that the bound names, in the bound's unit */
-	size_t points, within; /* points of the size with a CPU figure; those within */
+	size_t points, within; /* points of the workload with a CPU figure; those within */
 };
 
 /*
- * rb_recommend_bound() - per size in @res (first-seen order), the point
- * with the lowest cpu_ns_per_msg among those whose verdict on @bound is
- * pass; points without a CPU figure are ignored, and so is a point where
- * @bound does not apply (n/a).  Writes at most @max entries to @out and
- * returns how many.
+ * rb_recommend_bound() - per workload in @res (first-seen order: a size;
+ * where plan @p is a lock test's, rb_plan_lock(), a size, -q and --hold;
+ * @p NULL: a size), the point with the lowest cpu_ns_per_msg among those
+ * whose verdict on @bound is pass; points without a CPU figure are
+ * ignored, and so is a point where @bound does not apply (n/a).  Writes
+ * at most @max entries to @out and returns how many.
  */
 size_t rb_recommend_bound(const struct rb_result *res, size_t n, const struct rb_expect *bound,
-			  struct rb_reco_bound *out, size_t max);
+			  const struct rb_params *p, struct rb_reco_bound *out, size_t max);
+
+/* rb_reco_groups() - what a workload is for plan @p, in words ("size, -q and --hold"). */
+const char *rb_reco_groups(const struct rb_params *p);
 
 /*
  * rb_reco_args() - the options that measure point @pt again, one per axis
@@ -49,10 +57,13 @@ const char *rb_reco_args(const struct rb_point *pt, const struct rb_params *p, c
 			 size_t len);
 
 /*
- * rb_reco_bound_report() - one size's recommendation @o under @bound (its
- * figure in @unit) as a comment line onto @f, the chosen point's swept
- * axes as options (rb_reco_args()), and as the JSON recommendation[]
- * member it is (new reference; every axis of the point, and "args").
+ * rb_reco_bound_report() - one workload's recommendation @o under @bound
+ * (its figure in @unit) as a comment line onto @f ("# size 8 -q 2 --hold
+ * 50: --lock ticket -> ..."), the workload, then the chosen point's other
+ * swept axes as options (rb_reco_args()), and as the JSON
+ * recommendation[] member it is (new reference; "workload" as options,
+ * every axis of the point, and "args": every swept axis, the workload's
+ * too, so that with the rest of the command line they measure it).
  */
 json_t *rb_reco_bound_report(FILE *f, const struct rb_reco_bound *o, const struct rb_params *p,
 			     const char *bound, const char *unit);

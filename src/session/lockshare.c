@@ -220,7 +220,8 @@ void sess_lockshare_detach(struct sess_lockshare *ls, int lock_fd)
 	release(ls);
 }
 
-void sess_lockshare_sweep(void)
+/* @fn on each segment this server made that is left ("/rdmabench.lock.PID.ID"). */
+static void each_segment(void (*fn)(const char *name, pid_t pid), pid_t pid)
 {
 	char mine[48], name[320];
 	struct dirent *e;
@@ -233,8 +234,41 @@ void sess_lockshare_sweep(void)
 	while (d && (e = readdir(d)))
 		if (!strncmp(e->d_name, mine, strlen(mine))) {
 			snprintf(name, sizeof(name), "/%s", e->d_name);
-			shm_unlink(name);
+			fn(name, pid);
 		}
 	if (d)
 		closedir(d);
+}
+
+static void unlink_segment(const char *name, pid_t pid)
+{
+	(void)pid;
+	shm_unlink(name);
+}
+
+void sess_lockshare_sweep(void)
+{
+	each_segment(unlink_segment, 0);
+}
+
+/* Segment @name: the place of server process @pid, if it has one, is dead. */
+static void reap_in(const char *name, pid_t pid)
+{
+	struct rb_lock_share *sh;
+	int fd = shm_open(name, O_RDWR | O_CLOEXEC, 0600);
+
+	if (fd < 0)
+		return;
+	sh = mmap(NULL, hdr_size(), PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	close(fd);
+	if (sh == MAP_FAILED)
+		return;
+	if (__atomic_load_n(&sh->magic, __ATOMIC_ACQUIRE) == RB_LOCKSHARE_MAGIC)
+		rb_lockshare_reaped(sh, pid);
+	munmap(sh, hdr_size());
+}
+
+void sess_lockshare_reaped(pid_t pid)
+{
+	each_segment(reap_in, pid);
 }

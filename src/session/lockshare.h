@@ -6,8 +6,10 @@
  * ("/rdmabench.lock.PID.ID": no client names a path), made by the run's
  * first connection, joined by the others (the same plan's lock words,
  * --run-hosts and points, or refused), and unlinked when the last one
- * ends; a crashed child's place is dropped by the next wait or attach
- * (its pid is gone), and the server unlinks what is left when it exits.
+ * ends; a crashed child's place is marked dead by the listener that
+ * reaps it (sess_lockshare_reaped()), else dropped by the next wait or
+ * attach (its pid is gone), and the server unlinks what is left when it
+ * exits.
  * Attach and detach run under the table of connections' lock (admit.h).
  */
 #ifndef RB_SESS_LOCKSHARE_H
@@ -51,5 +53,13 @@ void sess_lockshare_detach(struct sess_lockshare *ls, int lock_fd);
 
 /* sess_lockshare_sweep() - the server exits: unlink its segments that are left. */
 void sess_lockshare_sweep(void);
+
+/*
+ * sess_lockshare_reaped() - the listener reaped its child @pid (under the
+ * table's lock): in each of its segments, that process's place, if still
+ * here, is dead (rb_lockshare_reaped()), so that the others' waits end at
+ * once even where the pid is used again before they look.
+ */
+void sess_lockshare_reaped(pid_t pid);
 
 #endif

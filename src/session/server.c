@@ -92,12 +92,16 @@ struct kids {
 	struct rb_admit *adm; /* what they were admitted for, or NULL */
 };
 
-/* A child that died before it could free its entry: freed here. */
+/*
+ * A child that died before it could free its entry: freed here, and its
+ * place in a lock --run-id run marked dead (the pid is exact here).
+ */
 static void reaped(struct kids *k, pid_t pid)
 {
 	if (!k->adm || k->slot_fd < 0 || rb_admit_lock(k->slot_fd, true))
 		return;
 	rb_admit_release(k->adm, pid);
+	sess_lockshare_reaped(pid);
 	rb_admit_lock(k->slot_fd, false);
 }
 

@@ -149,11 +149,11 @@ static int client_hello(struct session *s)
 	return ret;
 }
 
-/* --recommend BOUND: per size, the point cheapest in CPU within the bound. */
+/* --recommend BOUND: per workload, the point cheapest in CPU within the bound. */
 static int recommend_bound(struct session *s)
 {
 	FILE *f = s->l->format == RB_FMT_TABLE ? stdout : stderr;
-	struct rb_reco_bound reco[RB_MAX_AXIS];
+	struct rb_reco_bound *reco;
 	json_t *arr = json_array();
 	struct rb_expect e;
 	char err[256];
@@ -164,13 +164,19 @@ static int recommend_bound(struct session *s)
 		json_decref(arr);
 		return -EINVAL;
 	}
-	n = rb_recommend_bound(s->res, s->nres, &e, reco, RB_MAX_AXIS);
-	fprintf(f,
-		"# recommendation: per size, the point cheapest in CPU (cpu_ns_per_msg) with %s\n",
-		e.text);
+	/* As many workloads as points at most (a lock's -q by --hold: more than an axis). */
+	reco = calloc(s->nres ? s->nres : 1, sizeof(*reco));
+	if (!reco) {
+		json_decref(arr);
+		return -ENOMEM;
+	}
+	n = rb_recommend_bound(s->res, s->nres, &e, &s->p, reco, s->nres);
+	fprintf(f, "# recommendation: per %s, the point cheapest in CPU (cpu_ns_per_msg) with %s\n",
+		rb_reco_groups(&s->p), e.text);
 	for (i = 0; i < n; i++)
 		json_array_append_new(arr, rb_reco_bound_report(f, &reco[i], &s->p, e.text,
 								rb_expect_unit(&e)));
+	free(reco);
 	s->rep.recommendation = arr;
 	return sess_write_files(s, false);
 }

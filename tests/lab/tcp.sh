@@ -21,7 +21,10 @@
 #   algorithm: exit 0 only when both hold): every point's lock and hold
 #   in the JSON in the sweep's order, the lock's figures present and
 #   sane, its WRs across the wire, ticket's FIFO fairness; the table
-#   printed for the README (emulation figures).
+#   printed for the README (emulation figures); --recommend p99<=1s
+#   chose per workload (-q and --hold: six lines, each naming its
+#   workload), each the cheaper in CPU of its spin and ticket points
+#   within the bound, never across -q or --hold.
 # - tcp_lock (issue 42), in the same boot: the same workload as lock spin
 #   (-q 1,2,4 --cs-bytes 32 --verify) through the FIFO lock server over
 #   TCP: exit 0 with --verify on both sides, one attempt per acquisition,
@@ -80,7 +83,8 @@ solo badd tcp_lat $C -d rxe1 192.0.2.1
 solo badq tcp_bw $C -Q 4 192.0.2.1
 solo badc tcp_bw $C -c UC 192.0.2.1
 wire lock solo lock lock $C -q 1,2,4 --lock spin,ticket --hold 0,50 --cs-bytes 32 \
-	--backoff exp:2000..20000 --verify -n $NL 192.0.2.1 --json "$OUT/lock.json"
+	--backoff exp:2000..20000 --verify -n $NL --recommend "p99<=1s" 192.0.2.1 \
+	--json "$OUT/lock.json"
 wire tlk across tlk solo tlk tcp_lock $C -q 1,2,4 --cs-bytes 32 --verify -n $NL 192.0.2.1 \
 	--json "$OUT/tlk.json"
 solo tlkbad tcp_lock $C --lock ticket 192.0.2.1
@@ -170,6 +174,17 @@ jcheck lock.json 'd["test"] == "lock"' "$lk_pts" "$lk_fig" "$lk_one" \
 	'all(r["lock_attempts"] > 1 for r in d["results"] if r["lock"] == "spin" and r["qps"] == 4)' \
 	'all(r["lock_attempts"] >= 2 for r in d["results"] if r["lock"] == "ticket")' \
 	'all(r["lock_jain"] > 0.9 for r in d["results"] if r["lock"] == "ticket")'
+# --recommend: one entry per -q and --hold, each the cheapest of its own
+# two points (spin, ticket) within p99<=1s, traced from the points.
+lk_in='[p for p in d["results"] if (p["qps"], p["hold_us"]) == (r["qps"], r["hold_us"]) and p["lat_us"]["p99"] <= 1e6]'
+jcheck lock.json '[(r["qps"], r["hold_us"]) for r in d["recommendation"]] == [(q, h) for h in (0, 50) for q in (1, 2, 4)]' \
+	'all(r["workload"] == "-s 8 -q %d --hold %d" % (r["qps"], r["hold_us"]) and r["points"] == 2 for r in d["recommendation"])' \
+	"all(r['found'] == bool($lk_in) and r['within'] == len($lk_in) for r in d['recommendation'])" \
+	"all(r['cpu_ns_per_msg'] == min(p['cpu_ns_per_msg'] for p in $lk_in) and r['lock'] == min($lk_in, key=lambda p: p['cpu_ns_per_msg'])['lock'] for r in d['recommendation'] if r['found'])"
+expect_grep lock.out '^# recommendation: per size, -q and --hold, the point cheapest in CPU'
+[ "$(grep -c '^# size 8 -q [124] --hold [05]0*: ' "$OUT/lock.out")" = 6 ] ||
+	fail "want 6 '# size 8 -q Q --hold H' recommendation lines: $(cat "$OUT/lock.out")"
+grep '^# ' "$OUT/lock.out"
 jcheck lock.wire.json "d['after']['2']['sent'] - d['before']['2']['sent'] >= 5 * 12 * $NL"
 echo "lock: $(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["ms"])' \
 	"$OUT/lock.wire.json") ms in the guest"

@@ -452,7 +452,7 @@ static void test_recommend_bound(void **state)
 	(void)state;
 	assert_int_equal(rb_expect_parse("p99<=20us", &e, msg, sizeof(msg)), 0);
 	assert_int_equal(rb_reco_bound_check(&e, "send_lat", RB_MODE_LAT, msg, sizeof(msg)), 0);
-	assert_int_equal(rb_recommend_bound(res, 7, &e, o, 4), 3);
+	assert_int_equal(rb_recommend_bound(res, 7, &e, NULL, o, 4), 3);
 	assert_int_equal(o[0].size, 64);
 	assert_true(o[0].found);
 	assert_int_equal(o[0].pt.poll, RB_POLL_EVENT);
@@ -469,7 +469,7 @@ static void test_recommend_bound(void **state)
 	assert_int_equal(o[2].points, 2);
 	assert_int_equal(o[2].within, 0);
 	/* At most @max sizes. */
-	assert_int_equal(rb_recommend_bound(res, 7, &e, o, 1), 1);
+	assert_int_equal(rb_recommend_bound(res, 7, &e, NULL, o, 1), 1);
 
 	/* A bound the test does not measure, or no figure of a point. */
 	assert_int_equal(rb_reco_bound_check(&e, "write_bw", RB_MODE_BW, msg, sizeof(msg)),
@@ -514,7 +514,7 @@ static void test_recommend_bound_report(void **state)
 	res[0].pt.tx_depth = res[1].pt.tx_depth = res[3].pt.tx_depth = 128;
 	res[2].pt.tx_depth = 64;
 	assert_int_equal(rb_expect_parse("p99<=20us", &e, msg, sizeof(msg)), 0);
-	assert_int_equal(rb_recommend_bound(res, 4, &e, &o, 1), 1);
+	assert_int_equal(rb_recommend_bound(res, 4, &e, &p, &o, 1), 1);
 	f = open_memstream(&text, &len);
 	assert_non_null(f);
 	j = rb_reco_bound_report(f, &o, &p, e.text, rb_expect_unit(&e));

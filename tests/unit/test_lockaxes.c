@@ -112,12 +112,18 @@ static void plan_lock_helpers(void **state)
 
 /* ---- --recommend -------------------------------------------------------- */
 
-/* Two lock points of one size: ticket at hold 10 is the cheaper within the bound. */
+/*
+ * --lock spin,ticket --hold 0,10 at -q 2: each hold is a workload of its
+ * own, and the line names it.  spin at hold 10 is the cheapest point of
+ * all, but at hold 0 ticket is the cheaper: the choice is between the
+ * algorithms, never across holds.
+ */
 static void reco_names_lock_axes(void **state)
 {
 	struct rb_params p = fake_plan("lock");
-	struct rb_result res[2];
-	struct rb_reco_bound o;
+	const double cpu[4] = { 900, 600, 300, 700 }; /* spin 0, ticket 0, spin 10, ticket 10 */
+	struct rb_result res[4];
+	struct rb_reco_bound o[4];
 	struct rb_expect e;
 	char msg[256], *text = NULL;
 	size_t len = 0;
@@ -132,34 +138,39 @@ static void reco_names_lock_axes(void **state)
 	p.hold_us.v[0] = 0;
 	p.hold_us.v[1] = 10;
 	memset(res, 0, sizeof(res));
-	for (i = 0; i < 2; i++) {
+	for (i = 0; i < 4; i++) {
 		res[i].pt.size = 8;
-		res[i].pt.lock = (uint8_t)p.lock_algo.v[i];
-		res[i].pt.hold_us = (uint32_t)p.hold_us.v[i];
+		res[i].pt.qps = 2;
+		res[i].pt.lock = (uint8_t)p.lock_algo.v[i % 2];
+		res[i].pt.hold_us = (uint32_t)p.hold_us.v[i / 2];
 		res[i].has_lat = res[i].has_cpu = true;
 		res[i].lat.p99 = 5;
-		res[i].cpu_ns_per_msg = i ? 300 : 900;
+		res[i].cpu_ns_per_msg = cpu[i];
 	}
 	assert_int_equal(rb_expect_parse("p99<=20us", &e, msg, sizeof(msg)), 0);
-	assert_int_equal(rb_recommend_bound(res, 2, &e, &o, 1), 1);
+	assert_int_equal(rb_recommend_bound(res, 4, &e, &p, o, 4), 2);
 	f = open_memstream(&text, &len);
 	assert_non_null(f);
-	j = rb_reco_bound_report(f, &o, &p, e.text, rb_expect_unit(&e));
+	j = rb_reco_bound_report(f, &o[0], &p, e.text, rb_expect_unit(&e));
 	fclose(f);
-	assert_has(text, "--lock ticket --hold 10 ->");
+	assert_has(text, "# size 8 -q 2 --hold 0: --lock ticket -> 600 ns/msg");
 	assert_non_null(j);
 	assert_string_equal(json_string_value(json_object_get(j, "args")), "--lock ticket --hold "
-									   "10");
+									   "0");
+	assert_string_equal(json_string_value(json_object_get(j, "workload")), "-s 8 -q 2 --hold "
+									       "0");
 	assert_string_equal(json_string_value(json_object_get(j, "lock")), "ticket");
-	assert_int_equal(json_integer_value(json_object_get(j, "hold_us")), 10);
+	assert_int_equal(json_integer_value(json_object_get(j, "hold_us")), 0);
 	assert_null(json_object_get(j, "cq_moderation"));
 	json_decref(j);
 	free(text);
-	/* Without a plan: the lock's axes where the point has a value. */
-	assert_string_equal(rb_reco_args(&o.pt, NULL, msg, sizeof(msg)), "-s 8 --poll busy "
-									 "--cqe-poll 0 -l 0 -Q 0 "
-									 "-q 0 -t 0 --lock ticket "
-									 "--hold 10");
+	assert_int_equal(o[1].hold_us, 10);
+	assert_int_equal(o[1].pt.lock, RB_LOCK_SPIN);
+	/* Without a plan: the lock's axes where the point has a value (spin is 0). */
+	assert_string_equal(rb_reco_args(&o[1].pt, NULL, msg, sizeof(msg)), "-s 8 --poll busy "
+									    "--cqe-poll 0 -l 0 -Q "
+									    "0 "
+									    "-q 2 -t 0 --hold 10");
 }
 
 /* A bandwidth sweep over -l and --cq-moderation: the line and the JSON name the moderation. */

@@ -155,6 +155,7 @@ static void mark_in_layout(void **state)
 {
 	struct rb_params p = fake_plan("lock");
 	struct rb_lock_layout l;
+	uint32_t m = 0;
 
 	(void)state;
 	p.cs_bytes = 0;
@@ -163,7 +164,8 @@ static void mark_in_layout(void **state)
 	rb_lock_layout(&p, 1, &l);
 	assert_int_equal(rb_lock_data_len(&p), 8 + RB_LOCK_MARK_BYTES + 100);
 	assert_true(l.stride >= rb_lock_data_len(&p));
-	assert_int_not_equal(rb_lock_host_mark(), 0);
+	assert_int_equal(rb_lock_host_mark(&m), 0);
+	assert_int_not_equal(m, 0);
 }
 
 /* ---- points aligned point by point ------------------------------------- */
