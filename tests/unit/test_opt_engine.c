@@ -11,7 +11,6 @@
  * a value given twice.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -262,19 +261,26 @@ static void perftest_rows_by_id(void **state)
 	assert_true(n >= 4);
 }
 
-/* @fn(@argc, @argv)'s exit code, its stdout to /dev/null. */
-static int quietly(int (*fn)(int argc, char **argv), int argc, char **argv)
-{
-	int out = dup(1), null = open("/dev/null", O_WRONLY), ret;
+static char out[1 << 17];
 
-	assert_true(out >= 0 && null >= 0);
+/* @fn(@argc, @argv)'s exit code, its stdout in out[]. */
+static int said(int (*fn)(int argc, char **argv), int argc, char **argv)
+{
+	FILE *t = tmpfile();
+	int keep = dup(1), ret;
+	size_t n;
+
+	assert_true(t && keep >= 0);
 	fflush(stdout);
-	dup2(null, 1);
+	dup2(fileno(t), 1);
 	ret = fn(argc, argv);
 	fflush(stdout);
-	dup2(out, 1);
-	close(out);
-	close(null);
+	dup2(keep, 1);
+	close(keep);
+	rewind(t);
+	n = fread(out, 1, sizeof(out) - 1, t);
+	out[n] = '\0';
+	fclose(t);
 	return ret;
 }
 
@@ -284,9 +290,45 @@ static void matrix_help_by_row(void **state)
 	char *help[] = { "matrix", "--help-al", NULL }, *none[] = { "matrix", "--hel", NULL };
 
 	(void)state;
-	assert_int_equal(quietly(rb_matrix_main, 2, help), RB_EXIT_OK);
+	assert_int_equal(said(rb_matrix_main, 2, help), RB_EXIT_OK);
 	/* --help and --help-all both start so: no test named, and no help asked. */
 	assert_int_equal(rb_matrix_main(2, none), RB_EXIT_USAGE);
+}
+
+/*
+ * Help asked for wins over what is wrong after it on the line (its words
+ * are taken in order), with the test first or not: "matrix --help
+ * write_bw" is write_bw's help as "matrix write_bw --help" is.
+ */
+static void matrix_help_first(void **state)
+{
+	char *h[] = { "matrix", "-h", NULL }, *hb[] = { "matrix", "-h", "--bogus", NULL },
+	     *ht[] = { "matrix", "--help", "write_bw", NULL },
+	     *th[] = { "matrix", "write_bw", "--help", NULL },
+	     *thb[] = { "matrix", "write_bw", "--help", "--bogus", NULL },
+	     *all[] = { "matrix", "--help-all", NULL }, *bh[] = { "matrix", "--bogus", "-h", NULL },
+	     *hx[] = { "matrix", "--help", "no_such_test", NULL };
+	static char plain[sizeof(out)], test[sizeof(out)];
+
+	(void)state;
+	assert_int_equal(said(rb_matrix_main, 2, h), RB_EXIT_OK);
+	assert_non_null(strstr(out, "\nMatrix:\n"));
+	strcpy(plain, out);
+	assert_int_equal(said(rb_matrix_main, 3, hb), RB_EXIT_OK);
+	assert_string_equal(out, plain);
+	assert_int_equal(said(rb_matrix_main, 3, th), RB_EXIT_OK);
+	strcpy(test, out);
+	assert_string_not_equal(test, plain);
+	assert_int_equal(said(rb_matrix_main, 3, ht), RB_EXIT_OK);
+	assert_string_equal(out, test);
+	assert_int_equal(said(rb_matrix_main, 4, thb), RB_EXIT_OK);
+	assert_string_equal(out, test);
+	assert_int_equal(said(rb_matrix_main, 2, all), RB_EXIT_OK);
+	assert_non_null(strstr(out, "--seed N\n"));
+	/* Something wrong before the help, or a test that is none: a usage error. */
+	assert_int_equal(said(rb_matrix_main, 3, bh), RB_EXIT_USAGE);
+	assert_int_equal(said(rb_matrix_main, 3, hx), RB_EXIT_USAGE);
+	assert_string_equal(out, "");
 }
 
 /* --list-metrics' --format is a row, so its line reads as every command's. */
@@ -297,7 +339,7 @@ static void list_metrics_by_row(void **state)
 	     *extra[] = { "--list-metrics", "x", NULL };
 
 	(void)state;
-	assert_int_equal(quietly(rb_metrics_list_main, 2, pre), RB_EXIT_OK);
+	assert_int_equal(said(rb_metrics_list_main, 2, pre), RB_EXIT_OK);
 	assert_int_equal(rb_metrics_list_main(3, bad), RB_EXIT_USAGE);
 	assert_int_equal(rb_metrics_list_main(2, extra), RB_EXIT_USAGE);
 }
@@ -305,10 +347,14 @@ static void list_metrics_by_row(void **state)
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(foreign_flags_through_core), cmocka_unit_test(operands_as_typed),
-		cmocka_unit_test(one_rule_for_every_table),   cmocka_unit_test(reg_flag_with_value),
-		cmocka_unit_test(perftest_rows_by_id),	      cmocka_unit_test(matrix_help_by_row),
+		cmocka_unit_test(foreign_flags_through_core),
+		cmocka_unit_test(operands_as_typed),
+		cmocka_unit_test(one_rule_for_every_table),
+		cmocka_unit_test(reg_flag_with_value),
+		cmocka_unit_test(perftest_rows_by_id),
+		cmocka_unit_test(matrix_help_by_row),
 		cmocka_unit_test(list_metrics_by_row),
+		cmocka_unit_test(matrix_help_first),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
