@@ -331,6 +331,37 @@ static void matrix_help_first(void **state)
 	assert_string_equal(out, "");
 }
 
+/*
+ * 100,000 words: every spelled-out prefix put back as typed, the operand
+ * after the options.  The put-back is one pass (each spelled-out word
+ * knows the index it replaced); the time is not asserted.
+ */
+static void long_line_as_typed(void **state)
+{
+	enum { N = 100000 };
+	char **argv = calloc(N + 1, sizeof(*argv));
+	int k, first, typed = 0;
+
+	(void)state;
+	assert_non_null(argv);
+	argv[0] = "demo";
+	for (k = 1; k < N; k++)
+		argv[k] = k % 250 == 1 ? "--verif" : "-q";
+	argv[N / 2] = "x";
+	argv[N - 1] = "--sig=3";
+	memset(&d, 0, sizeof(d));
+	first = rb_opt_parse(&table, &d, given, N, argv, err, sizeof(err));
+	assert_int_equal(first, N - 1);
+	assert_string_equal(argv[first], "x");
+	assert_string_equal(argv[first - 1], "--sig=3");
+	assert_string_equal(argv[1], "--verif");
+	for (k = 1; k < first; k++)
+		typed += !strcmp(argv[k], "--verif");
+	assert_int_equal(typed, 400);
+	assert_true(d.verify && d.signal == 3);
+	free(argv);
+}
+
 /* --list-metrics' --format is a row, so its line reads as every command's. */
 static void list_metrics_by_row(void **state)
 {
@@ -355,6 +386,7 @@ int main(void)
 		cmocka_unit_test(matrix_help_by_row),
 		cmocka_unit_test(list_metrics_by_row),
 		cmocka_unit_test(matrix_help_first),
+		cmocka_unit_test(long_line_as_typed),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
