@@ -8,7 +8,9 @@
  * (rb_opt_parse(): compare, doctor, report, reg) and the tests' line
  * (rb_cli_parse()) give the same message, byte for byte, for an ambiguous
  * prefix, a flag given a value, a misspelled name, a missing argument and
- * a value given twice.
+ * a value given twice.  Also: "--" ends the options, a line of 100,000
+ * words reads back as typed, and help asked for on matrix's line wins over
+ * what is wrong after it.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -197,6 +199,7 @@ static void one_rule_for_every_table(void **state)
 			      "write_bw --help)" },
 		{ "-Y", "unknown option -Y for write_bw (see rdmabench write_bw --help)" },
 		{ "--size", "--size needs an argument" },
+		{ "--siz", "--size needs an argument" },
 		{ "-s 8 --size=16", "-s/--size given twice" },
 	};
 	char mine[256];
@@ -362,17 +365,42 @@ static void long_line_as_typed(void **state)
 	free(argv);
 }
 
+/* "--" ends the options: what follows is an operand, a prefix left as typed and unread. */
+static void double_dash_ends_options(void **state)
+{
+	char *argv[16];
+	int first;
+
+	(void)state;
+	first = engine("x -- --verif --repo", argv);
+	assert_int_equal(first, 2);
+	assert_string_equal(argv[1], "--");
+	assert_string_equal(argv[first], "x");
+	assert_string_equal(argv[first + 1], "--verif");
+	assert_string_equal(argv[first + 2], "--repo");
+	assert_false(d.verify);
+	assert_string_equal(d.report, "");
+	assert_string_equal(took, "");
+}
+
 /* --list-metrics' --format is a row, so its line reads as every command's. */
 static void list_metrics_by_row(void **state)
 {
 	char *pre[] = { "--list-metrics", "--form=json", NULL },
 	     *bad[] = { "--list-metrics", "--format", "csv", NULL },
-	     *extra[] = { "--list-metrics", "x", NULL };
+	     *extra[] = { "--list-metrics", "x", NULL },
+	     *help[] = { "--list-metrics", "--help", NULL },
+	     *twice[] = { "--list-metrics", "--format", "json", "--format", "tsv", NULL };
 
 	(void)state;
 	assert_int_equal(said(rb_metrics_list_main, 2, pre), RB_EXIT_OK);
 	assert_int_equal(rb_metrics_list_main(3, bad), RB_EXIT_USAGE);
 	assert_int_equal(rb_metrics_list_main(2, extra), RB_EXIT_USAGE);
+	/* Its rows' rules: --help says them, a value given twice is refused. */
+	assert_int_equal(said(rb_metrics_list_main, 2, help), RB_EXIT_OK);
+	assert_non_null(strstr(out, "--format tsv|json"));
+	assert_int_equal(said(rb_metrics_list_main, 5, twice), RB_EXIT_USAGE);
+	assert_string_equal(out, "");
 }
 
 int main(void)
@@ -387,6 +415,7 @@ int main(void)
 		cmocka_unit_test(list_metrics_by_row),
 		cmocka_unit_test(matrix_help_first),
 		cmocka_unit_test(long_line_as_typed),
+		cmocka_unit_test(double_dash_ends_options),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
