@@ -8,6 +8,7 @@
  */
 #include <errno.h>
 #include <getopt.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,15 +21,21 @@
 
 #define ROW_VAL 1000 /* getopt's value for row i: ROW_VAL + i; foreign flag j after them */
 
-/* One parse: the parser, its getopt tables and the words it spelled out. */
+/*
+ * One parse: the parser, its getopt tables and the words it spelled out,
+ * each in .buf, where .word_at[its offset] is the index k of the word it
+ * replaced (argv[k] was .orig[k]), so that putting the words back is one
+ * pass however long the line.
+ */
 struct run {
 	const struct rb_opt_parser *p;
 	size_t nrows;
 	int fval; /* getopt's value for foreign flag 0 */
 	struct option *lo;
 	char *so;
-	char **spelled, **orig; /* argv[k] was orig[k]; spelled[k]: its new spelling, or NULL */
+	char **orig;
 	char *buf;
+	int *word_at;
 	size_t used, size;
 };
 
@@ -160,9 +167,9 @@ static int spell_out(struct run *r, char **av, int k)
 	need = strlen(name) + strlen(arg + l) + 3;
 	if (r->used + need > r->size)
 		return -E2BIG;
-	r->spelled[k] = r->buf + r->used;
-	r->used += (size_t)snprintf(r->spelled[k], need, "--%s%s", name, arg + l) + 1;
-	av[k] = r->spelled[k];
+	r->word_at[r->used] = k;
+	av[k] = r->buf + r->used;
+	r->used += (size_t)snprintf(av[k], need, "--%s%s", name, arg + l) + 1;
 	return 0;
 }
 
@@ -357,16 +364,16 @@ static int take(const struct run *r, int ch, int argc, char **av, char *err, siz
 	return bad_option(r, ch, av, err, len);
 }
 
-/* The option words getopt_long saw, each spelled as it was typed again. */
+/* The words in getopt_long's order, each spelled out one as it was typed again. */
 static void put_back(const struct run *r, int argc, char **av, char **argv)
 {
-	int j, k;
+	uintptr_t buf = (uintptr_t)r->buf;
+	int j;
 
 	for (j = 0; j < argc; j++) {
-		argv[j] = av[j];
-		for (k = 0; k < argc; k++)
-			if (r->spelled[k] && av[j] == r->spelled[k])
-				argv[j] = r->orig[k];
+		uintptr_t w = (uintptr_t)av[j];
+
+		argv[j] = w >= buf && w < buf + r->used ? r->orig[r->word_at[w - buf]] : av[j];
 	}
 }
 
@@ -396,20 +403,21 @@ int rb_opt_getopt(const struct rb_opt_parser *p, int argc, char **argv, char *er
 	r.fval = ROW_VAL + (int)r.nrows;
 	nlo = 2 * r.nrows + p->nforeign + 1;
 	nso = 3 * (r.nrows + p->nforeign) + 2;
-	av = calloc(3 * (size_t)argc + 1, sizeof(*av));
+	av = calloc(2 * (size_t)argc + 1, sizeof(*av));
 	r.lo = calloc(nlo, sizeof(*r.lo));
 	r.so = calloc(nso, 1);
 	r.buf = calloc(r.size, 1);
-	if (!av || !r.lo || !r.so || !r.buf) {
+	r.word_at = calloc(r.size, sizeof(*r.word_at));
+	if (!av || !r.lo || !r.so || !r.buf || !r.word_at) {
 		ret = fail(err, len, "out of memory");
 		goto out;
 	}
 	memcpy(av, argv, (size_t)argc * sizeof(*av));
 	r.orig = av + argc + 1;
-	r.spelled = r.orig + argc;
 	memcpy(r.orig, argv, (size_t)argc * sizeof(*av));
 	ret = parse(&r, argc, av, argv, err, len);
 out:
+	free(r.word_at);
 	free(r.buf);
 	free(r.so);
 	free(r.lo);

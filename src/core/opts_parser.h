@@ -79,8 +79,8 @@ struct rb_opt_parser {
  * rb_opt_getopt() - @argv (argv[0] the command) through @p: each option
  * to its row's (or foreign flag's) take, in order.  @argv is permuted as
  * getopt_long does (its strings are left as they were), and the index of
- * the first operand is returned, or -EINVAL (-E2BIG, -ENOMEM) with the
- * message in @err.
+ * the first operand is returned, or -EINVAL with the message in @err (a
+ * bad word; also more spelled-out prefixes than 4 KiB hold, or no memory).
  */
 int rb_opt_getopt(const struct rb_opt_parser *p, int argc, char **argv, char *err, size_t len);
 

@@ -207,6 +207,12 @@ static const struct rb_bench *pick_test(const char *name, struct rb_cmd *cmd)
 	return cmd->kind == RB_CMD_FAMILY ? rb_family_pick(cmd->name, RB_MODE_LAT) : NULL;
 }
 
+static int not_a_test(const char *name, char *err, size_t len)
+{
+	return rb_set_err(err, len, -EINVAL, "'%s' is not a test (rdmabench --help lists them)",
+			  name);
+}
+
 /* What matrix adds to the test's own checks. */
 static int matrix_checks(struct rb_mx_job *j, char *err, size_t len)
 {
@@ -243,12 +249,12 @@ static int parse(int argc, char **argv, struct rb_mx_job *j, char *err, size_t l
 	j->test = argv[1];
 	j->b = pick_test(j->test, &cmd);
 	if (!j->b)
-		return rb_set_err(err, len, -EINVAL,
-				  "'%s' is not a test (rdmabench --help lists them)", j->test);
+		return not_a_test(j->test, err, len);
 	j->scope = cmd.scope | RB_S_MATRIX;
+	/* Help asked for before anything wrong on the line (taken in order) wins. */
 	if (rb_cli_parse(c, "matrix", j->scope, argc - 1, argv + 1, err, len))
-		return -EINVAL;
-	if (c->help)
+		return c->help || c->help_all ? 0 : -EINVAL;
+	if (c->help || c->help_all)
 		return 0;
 	/* A job's plan is its pattern's, across ranks: not one side's to print. */
 	if (c->dry_run)
@@ -321,6 +327,35 @@ static int setup(struct rb_mx_job *j, char *err, size_t len)
 	return 0;
 }
 
+/*
+ * No test first ("matrix -h", "matrix --help write_bw", "matrix -h --bogus"):
+ * as after a test, help asked for before anything wrong on the line wins;
+ * the line's operand (the tests' parser holds it as the host) is the test
+ * whose help it is, if there is one.  -1: no help asked for.
+ */
+static int help_first(struct rb_mx_job *j, int argc, char **argv)
+{
+	struct rb_cli *c = j->c;
+	char err[RB_TEXT_MAX];
+	struct rb_cmd cmd;
+
+	if (argc < 2)
+		return -1;
+	rb_cli_parse(c, "matrix", RB_S_MATRIX | RB_S_TEST, argc, argv, err, sizeof(err));
+	if (!c->help && !c->help_all)
+		return -1;
+	if (!c->l.host) {
+		rb_usage(stdout, "matrix", RB_S_MATRIX, c->help_all);
+		return RB_EXIT_OK;
+	}
+	if (!pick_test(c->l.host, &cmd)) {
+		not_a_test(c->l.host, err, sizeof(err));
+		return usage_error(err);
+	}
+	rb_usage(stdout, c->l.host, cmd.scope | RB_S_MATRIX, c->help_all);
+	return RB_EXIT_OK;
+}
+
 int rb_matrix_main(int argc, char **argv)
 {
 	static struct rb_cli c;
@@ -330,15 +365,11 @@ int rb_matrix_main(int argc, char **argv)
 
 	rb_cli_init(&c);
 	rb_mx_opts_init(&j.m, &c);
-	/* No test yet: only -h/--help or --help-all (their rows) say something. */
 	if (argc < 2 || argv[1][0] == '-') {
-		if (argc >= 2 &&
-		    !rb_cli_parse(&c, "matrix", RB_S_MATRIX, argc, argv, err, sizeof(err)) &&
-		    (c.help || c.help_all)) {
-			rb_usage(stdout, "matrix", RB_S_MATRIX, c.help_all);
-			return RB_EXIT_OK;
-		}
-		return usage_error("name the test first: rdmabench matrix TEST [options]");
+		ret = help_first(&j, argc, argv);
+		if (ret < 0)
+			ret = usage_error("name the test first: rdmabench matrix TEST [options]");
+		return ret;
 	}
 	if (parse(argc, argv, &j, err, sizeof(err)))
 		return usage_error(err);

@@ -8,10 +8,11 @@
  * (rb_opt_parse(): compare, doctor, report, reg) and the tests' line
  * (rb_cli_parse()) give the same message, byte for byte, for an ambiguous
  * prefix, a flag given a value, a misspelled name, a missing argument and
- * a value given twice.
+ * a value given twice.  Also: "--" ends the options, a line of 100,000
+ * words reads back as typed, and help asked for on matrix's line wins over
+ * what is wrong after it.
  */
 #include <errno.h>
-#include <fcntl.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -198,6 +199,7 @@ static void one_rule_for_every_table(void **state)
 			      "write_bw --help)" },
 		{ "-Y", "unknown option -Y for write_bw (see rdmabench write_bw --help)" },
 		{ "--size", "--size needs an argument" },
+		{ "--siz", "--size needs an argument" },
 		{ "-s 8 --size=16", "-s/--size given twice" },
 	};
 	char mine[256];
@@ -262,19 +264,26 @@ static void perftest_rows_by_id(void **state)
 	assert_true(n >= 4);
 }
 
-/* @fn(@argc, @argv)'s exit code, its stdout to /dev/null. */
-static int quietly(int (*fn)(int argc, char **argv), int argc, char **argv)
-{
-	int out = dup(1), null = open("/dev/null", O_WRONLY), ret;
+static char out[1 << 17];
 
-	assert_true(out >= 0 && null >= 0);
+/* @fn(@argc, @argv)'s exit code, its stdout in out[]. */
+static int said(int (*fn)(int argc, char **argv), int argc, char **argv)
+{
+	FILE *t = tmpfile();
+	int keep = dup(1), ret;
+	size_t n;
+
+	assert_true(t && keep >= 0);
 	fflush(stdout);
-	dup2(null, 1);
+	dup2(fileno(t), 1);
 	ret = fn(argc, argv);
 	fflush(stdout);
-	dup2(out, 1);
-	close(out);
-	close(null);
+	dup2(keep, 1);
+	close(keep);
+	rewind(t);
+	n = fread(out, 1, sizeof(out) - 1, t);
+	out[n] = '\0';
+	fclose(t);
 	return ret;
 }
 
@@ -284,9 +293,94 @@ static void matrix_help_by_row(void **state)
 	char *help[] = { "matrix", "--help-al", NULL }, *none[] = { "matrix", "--hel", NULL };
 
 	(void)state;
-	assert_int_equal(quietly(rb_matrix_main, 2, help), RB_EXIT_OK);
+	assert_int_equal(said(rb_matrix_main, 2, help), RB_EXIT_OK);
 	/* --help and --help-all both start so: no test named, and no help asked. */
 	assert_int_equal(rb_matrix_main(2, none), RB_EXIT_USAGE);
+}
+
+/*
+ * Help asked for wins over what is wrong after it on the line (its words
+ * are taken in order), with the test first or not: "matrix --help
+ * write_bw" is write_bw's help as "matrix write_bw --help" is.
+ */
+static void matrix_help_first(void **state)
+{
+	char *h[] = { "matrix", "-h", NULL }, *hb[] = { "matrix", "-h", "--bogus", NULL },
+	     *ht[] = { "matrix", "--help", "write_bw", NULL },
+	     *th[] = { "matrix", "write_bw", "--help", NULL },
+	     *thb[] = { "matrix", "write_bw", "--help", "--bogus", NULL },
+	     *all[] = { "matrix", "--help-all", NULL }, *bh[] = { "matrix", "--bogus", "-h", NULL },
+	     *hx[] = { "matrix", "--help", "no_such_test", NULL };
+	static char plain[sizeof(out)], test[sizeof(out)];
+
+	(void)state;
+	assert_int_equal(said(rb_matrix_main, 2, h), RB_EXIT_OK);
+	assert_non_null(strstr(out, "\nMatrix:\n"));
+	strcpy(plain, out);
+	assert_int_equal(said(rb_matrix_main, 3, hb), RB_EXIT_OK);
+	assert_string_equal(out, plain);
+	assert_int_equal(said(rb_matrix_main, 3, th), RB_EXIT_OK);
+	strcpy(test, out);
+	assert_string_not_equal(test, plain);
+	assert_int_equal(said(rb_matrix_main, 3, ht), RB_EXIT_OK);
+	assert_string_equal(out, test);
+	assert_int_equal(said(rb_matrix_main, 4, thb), RB_EXIT_OK);
+	assert_string_equal(out, test);
+	assert_int_equal(said(rb_matrix_main, 2, all), RB_EXIT_OK);
+	assert_non_null(strstr(out, "--seed N\n"));
+	/* Something wrong before the help, or a test that is none: a usage error. */
+	assert_int_equal(said(rb_matrix_main, 3, bh), RB_EXIT_USAGE);
+	assert_int_equal(said(rb_matrix_main, 3, hx), RB_EXIT_USAGE);
+	assert_string_equal(out, "");
+}
+
+/*
+ * 100,000 words: every spelled-out prefix put back as typed, the operand
+ * after the options.  The put-back is one pass (each spelled-out word
+ * knows the index it replaced); the time is not asserted.
+ */
+static void long_line_as_typed(void **state)
+{
+	enum { N = 100000 };
+	char **argv = calloc(N + 1, sizeof(*argv));
+	int k, first, typed = 0;
+
+	(void)state;
+	assert_non_null(argv);
+	argv[0] = "demo";
+	for (k = 1; k < N; k++)
+		argv[k] = k % 250 == 1 ? "--verif" : "-q";
+	argv[N / 2] = "x";
+	argv[N - 1] = "--sig=3";
+	memset(&d, 0, sizeof(d));
+	first = rb_opt_parse(&table, &d, given, N, argv, err, sizeof(err));
+	assert_int_equal(first, N - 1);
+	assert_string_equal(argv[first], "x");
+	assert_string_equal(argv[first - 1], "--sig=3");
+	assert_string_equal(argv[1], "--verif");
+	for (k = 1; k < first; k++)
+		typed += !strcmp(argv[k], "--verif");
+	assert_int_equal(typed, 400);
+	assert_true(d.verify && d.signal == 3);
+	free(argv);
+}
+
+/* "--" ends the options: what follows is an operand, a prefix left as typed and unread. */
+static void double_dash_ends_options(void **state)
+{
+	char *argv[16];
+	int first;
+
+	(void)state;
+	first = engine("x -- --verif --repo", argv);
+	assert_int_equal(first, 2);
+	assert_string_equal(argv[1], "--");
+	assert_string_equal(argv[first], "x");
+	assert_string_equal(argv[first + 1], "--verif");
+	assert_string_equal(argv[first + 2], "--repo");
+	assert_false(d.verify);
+	assert_string_equal(d.report, "");
+	assert_string_equal(took, "");
 }
 
 /* --list-metrics' --format is a row, so its line reads as every command's. */
@@ -294,21 +388,34 @@ static void list_metrics_by_row(void **state)
 {
 	char *pre[] = { "--list-metrics", "--form=json", NULL },
 	     *bad[] = { "--list-metrics", "--format", "csv", NULL },
-	     *extra[] = { "--list-metrics", "x", NULL };
+	     *extra[] = { "--list-metrics", "x", NULL },
+	     *help[] = { "--list-metrics", "--help", NULL },
+	     *twice[] = { "--list-metrics", "--format", "json", "--format", "tsv", NULL };
 
 	(void)state;
-	assert_int_equal(quietly(rb_metrics_list_main, 2, pre), RB_EXIT_OK);
+	assert_int_equal(said(rb_metrics_list_main, 2, pre), RB_EXIT_OK);
 	assert_int_equal(rb_metrics_list_main(3, bad), RB_EXIT_USAGE);
 	assert_int_equal(rb_metrics_list_main(2, extra), RB_EXIT_USAGE);
+	/* Its rows' rules: --help says them, a value given twice is refused. */
+	assert_int_equal(said(rb_metrics_list_main, 2, help), RB_EXIT_OK);
+	assert_non_null(strstr(out, "--format tsv|json"));
+	assert_int_equal(said(rb_metrics_list_main, 5, twice), RB_EXIT_USAGE);
+	assert_string_equal(out, "");
 }
 
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
-		cmocka_unit_test(foreign_flags_through_core), cmocka_unit_test(operands_as_typed),
-		cmocka_unit_test(one_rule_for_every_table),   cmocka_unit_test(reg_flag_with_value),
-		cmocka_unit_test(perftest_rows_by_id),	      cmocka_unit_test(matrix_help_by_row),
+		cmocka_unit_test(foreign_flags_through_core),
+		cmocka_unit_test(operands_as_typed),
+		cmocka_unit_test(one_rule_for_every_table),
+		cmocka_unit_test(reg_flag_with_value),
+		cmocka_unit_test(perftest_rows_by_id),
+		cmocka_unit_test(matrix_help_by_row),
 		cmocka_unit_test(list_metrics_by_row),
+		cmocka_unit_test(matrix_help_first),
+		cmocka_unit_test(long_line_as_typed),
+		cmocka_unit_test(double_dash_ends_options),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
