@@ -1,0 +1,1 @@
+/work/main/bench-results/perftest/issue39-layout/.bin/rdmabench write_lat -d rxe0 -i 1 -x 1 -p 18603 -s 2 -n 2000 -I 0 --cpu auto --json /work/main/bench-results/perftest/issue39-layout/raw/003-rdmabench-write_lat-2-r1.json 192.0.2.1

@@ -1,0 +1,1 @@
+/work/main/bench-results/perftest/issue39-layout/.bin/rdmabench send_lat -d rxe0 -i 1 -x 1 -p 18625 -s 2 -n 2000 -I 0 --cpu auto --json /work/main/bench-results/perftest/issue39-layout/raw/025-rdmabench-send_lat-2-r3.json 192.0.2.1

@@ -1,0 +1,1 @@
+ib_read_lat -d rxe0 -i 1 -x 1 -p 18642 -s 2 -n 2000 -F

@@ -1,0 +1,1 @@
+/work/main/bench-results/perftest/issue39-layout/.bin/rdmabench write_bw -d rxe0 -i 1 -x 1 -p 18655 -s 64 -n 2000 -t 128 -Q 64 -l 1 -I 0 --cpu auto --json /work/main/bench-results/perftest/issue39-layout/raw/055-rdmabench-write_bw-64-r5.json 192.0.2.1

@@ -1,0 +1,1 @@
+/work/main/bench-results/perftest/issue39-layout/.bin/rdmabench read_lat -d rxe0 -i 1 -x 1 -p 18665 -s 2 -n 2000 --cpu auto --json /work/main/bench-results/perftest/issue39-layout/raw/065-rdmabench-read_lat-2-r6.json 192.0.2.1

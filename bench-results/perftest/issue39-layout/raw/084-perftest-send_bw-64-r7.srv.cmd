@@ -1,0 +1,1 @@
+ib_send_bw -d rxe0 -i 1 -x 1 -p 18684 -s 64 -n 2000 -t 128 -Q 64 -l 1 -I 0 -F
