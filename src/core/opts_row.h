@@ -224,6 +224,13 @@ struct rb_opt_table {
 	size_t n;
 };
 
+/* A command's own -h/--help row: its flag at offset @off of the command's struct. */
+#define RB_OPT_HELP_ROW(off_)                                                                \
+	{                                                                                    \
+		.lname = "help", .sname = 'h', .type = RB_OPT_FLAG, .off = (off_), .max = 1, \
+		.help = "this text"                                                          \
+	}
+
 /*
  * rb_opt_parse() - @argv (argv[0] the command) against table @t, each
  * value into @base (rb_opt_set(), with the row's .check); @given[t->n]:

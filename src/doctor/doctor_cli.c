@@ -255,12 +255,7 @@ static const struct rb_opt doctor_rows[] = {
 	  .argname = "FILE",
 	  .def = "$RDMABENCH_AUTH_KEY",
 	  .help = "with HOST: the key of a server run with --auth-key" },
-	{ .lname = "help",
-	  .sname = 'h',
-	  .type = RB_OPT_FLAG,
-	  .off = DA(help),
-	  .max = 1,
-	  .help = "this text" },
+	RB_OPT_HELP_ROW(DA(help)),
 };
 
 const struct rb_opt_table rb_doctor_table = { "doctor", doctor_rows,

@@ -842,12 +842,7 @@ static const struct rb_opt compare_rows[] = {
 		  "tcp_lock point by point (same -q and --hold, each --lock on its own line; "
 		  "same --locks, --cs-bytes, --verify; not a --run-id run of several hosts): "
 		  "acquire p50/p99, acquisitions/s, handoff, better side" },
-	{ .lname = "help",
-	  .sname = 'h',
-	  .type = RB_OPT_FLAG,
-	  .off = CA(help),
-	  .max = 1,
-	  .help = "this text" },
+	RB_OPT_HELP_ROW(CA(help)),
 };
 
 const struct rb_opt_table rb_compare_table = { "compare", compare_rows, NELEM(compare_rows) };

@@ -77,12 +77,7 @@ static const struct rb_opt report_rows[] = {
 	  .argname = "PCT",
 	  .def = "5%",
 	  .help = "compare's tolerance for regressions" },
-	{ .lname = "help",
-	  .sname = 'h',
-	  .type = RB_OPT_FLAG,
-	  .off = RL(help),
-	  .max = 1,
-	  .help = "this text" },
+	RB_OPT_HELP_ROW(RL(help)),
 };
 
 static const struct rb_opt_table report_table = { "report", report_rows,

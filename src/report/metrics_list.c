@@ -101,11 +101,7 @@ static const struct rb_opt list_rows[] = {
 	  .argname = "tsv|json",
 	  .def = "tsv",
 	  .help = "the rows as TSV (a header row, then a row per metric) or as JSON" },
-	{ .lname = "help",
-	  .sname = 'h',
-	  .type = RB_OPT_FLAG,
-	  .off = offsetof(struct list_args, help),
-	  .help = "this help" },
+	RB_OPT_HELP_ROW(offsetof(struct list_args, help)),
 };
 
 static const struct rb_opt_table list_table = { "--list-metrics", list_rows,
