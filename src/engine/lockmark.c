@@ -12,6 +12,7 @@
 #include <sys/random.h>
 #include <unistd.h>
 
+#include "core/hash.h"
 #include "engine/lock.h"
 
 /* The nonce and the process that drew it: a forked child draws its own. */
@@ -43,28 +44,17 @@ static int nonce_get(uint8_t *v)
 	return ret;
 }
 
-/* FNV-1a over @n bytes at @b, from @h. */
-static uint32_t fnv(uint32_t h, const void *b, size_t n)
-{
-	const uint8_t *p = b;
-	size_t i;
-
-	for (i = 0; i < n; i++)
-		h = (h ^ p[i]) * 16777619u;
-	return h;
-}
-
 int rb_lock_host_mark_of(const char *name, pid_t pid, uint32_t *mark)
 {
 	uint8_t v[sizeof(nonce.v)];
-	uint32_t h = 2166136261u;
+	uint32_t h = RB_FNV1A_SEED;
 	int ret = nonce_get(v);
 
 	if (ret)
 		return ret;
-	h = fnv(h, name, strlen(name));
-	h = fnv(h, &pid, sizeof(pid));
-	h = fnv(h, v, sizeof(v));
+	h = rb_fnv1a(h, name, strlen(name));
+	h = rb_fnv1a(h, &pid, sizeof(pid));
+	h = rb_fnv1a(h, v, sizeof(v));
 	*mark = h ? h : 1;
 	return 0;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "core/cursor.h"
+#include "core/hash.h"
 #include "core/metrics.h"
 #include "matrix/matrix_keep.h"
 
@@ -50,20 +51,10 @@ static const uint8_t *entry(const struct rb_mx_pool *p, size_t off, size_t *len)
 	return p->bytes + off + 2;
 }
 
-static uint32_t hash(const uint8_t *b, size_t len)
-{
-	uint32_t h = 2166136261u; /* FNV-1a */
-	size_t i;
-
-	for (i = 0; i < len; i++)
-		h = (h ^ b[i]) * 16777619u;
-	return h;
-}
-
 /* The slot of @b: the one holding it, or the free one where it goes. */
 static size_t find(const struct rb_mx_pool *p, const uint8_t *b, size_t len)
 {
-	size_t k = hash(b, len) & (p->nslot - 1), elen;
+	size_t k = rb_fnv1a(RB_FNV1A_SEED, b, len) & (p->nslot - 1), elen;
 	const uint8_t *e;
 
 	for (; p->slot[k]; k = (k + 1) & (p->nslot - 1)) {
